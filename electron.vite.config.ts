@@ -1,0 +1,27 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+
+export default defineConfig({
+  main: {
+    build: {
+      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } },
+    },
+  },
+  preload: {
+    build: {
+      // Sandboxed preloads must be CommonJS.
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'src/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(__dirname, 'src/renderer'),
+    build: {
+      rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
+    },
+    plugins: [react()],
+  },
+});
