@@ -1,0 +1,194 @@
+/**
+ * `X-Stamp` request stamps (api-notes §2.1, crypto-formats §4): base64url (no padding) of the UTF-8 JSON
+ * `{"publicKey","scheme","signature"}`, the signature covering the exact body bytes sent.
+ */
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { QkError } from '../errors';
+import { ecdsaSign, ecdsaVerify, derToRawSignature } from './ecdsa';
+import { base64UrlDecode, base64UrlEncode, bytesToHex, hexToBytes, utf8Decode, utf8Encode } from './encoding';
+import { apiPublicKeyFromPrivate, privateKeyBytes, type ApiKeyCurve } from './keys';
+
+export {
+  coseKeyToP256PublicKey,
+  parseWebAuthnStamp,
+  verifyWebAuthnStamp,
+  webAuthnChallengeFor,
+  type WebAuthnStamp,
+  type WebAuthnVerification,
+  type WebAuthnVerifyOptions,
+} from './webauthn';
+
+export const API_KEY_SCHEMES = {
+  p256: 'SIGNATURE_SCHEME_TK_API_P256',
+  secp256k1: 'SIGNATURE_SCHEME_TK_API_SECP256K1',
+  ed25519: 'SIGNATURE_SCHEME_TK_API_ED25519',
+} as const satisfies Record<ApiKeyCurve, string>;
+export type ApiKeyScheme = (typeof API_KEY_SCHEMES)[ApiKeyCurve];
+
+const curveByScheme = new Map<string, ApiKeyCurve>(
+  Object.entries(API_KEY_SCHEMES).map(([curve, scheme]) => [scheme, curve as ApiKeyCurve]),
+);
+
+export function curveForScheme(scheme: string): ApiKeyCurve | undefined {
+  return curveByScheme.get(scheme);
+}
+
+export const STAMP_HEADER_NAME = 'X-Stamp';
+
+export interface StampSigner {
+  curve: ApiKeyCurve;
+  /** Public key in the stamp's form (compressed SEC1 hex, or raw 32-byte Ed25519 hex). */
+  publicKey: string;
+  /** Returns the stamp's signature hex: DER ECDSA over SHA-256(message), or raw 64-byte Ed25519 over message. */
+  sign(message: Uint8Array): string | Promise<string>;
+}
+
+export interface StampVerifier {
+  /** True when `signatureHex` (in the stamp's encoding for `curve`) verifies over `message`; false otherwise. */
+  verify(curve: ApiKeyCurve, publicKeyHex: string, signatureHex: string, message: Uint8Array): boolean;
+}
+
+export interface ApiKeyStamp {
+  publicKey: string;
+  scheme: ApiKeyScheme;
+  signature: string;
+  curve: ApiKeyCurve;
+}
+
+/** Pure (noble) signer; keeps the private key bytes for its lifetime. */
+export function signerFromPrivateKey(curve: ApiKeyCurve, privateKeyHex: string): StampSigner {
+  const publicKey = apiPublicKeyFromPrivate(curve, privateKeyHex);
+  const secret = privateKeyBytes(privateKeyHex, `${curve} private key`);
+  return {
+    curve,
+    publicKey,
+    sign: (message) =>
+      bytesToHex(curve === 'ed25519' ? ed25519.sign(message, secret) : ecdsaSign(curve, message, secret, 'der')),
+  };
+}
+
+/** Signs `body` exactly as it will be sent and returns the `X-Stamp` header. */
+export async function stampBody(
+  body: string,
+  signer: StampSigner,
+): Promise<{ headerName: typeof STAMP_HEADER_NAME; headerValue: string }> {
+  const signature = await signer.sign(utf8Encode(body));
+  const stamp = { publicKey: signer.publicKey, scheme: API_KEY_SCHEMES[signer.curve], signature };
+  return { headerName: STAMP_HEADER_NAME, headerValue: base64UrlEncode(utf8Encode(JSON.stringify(stamp))) };
+}
+
+function malformed(message: string, details?: Record<string, unknown>): QkError {
+  return new QkError('STAMP_MALFORMED', `X-Stamp ${message}`, details);
+}
+
+function requireHexField(stamp: Record<string, unknown>, field: 'publicKey' | 'signature'): Uint8Array {
+  const value = stamp[field];
+  if (typeof value !== 'string') {
+    throw malformed(`field "${field}" must be a string, got ${value === undefined ? 'nothing' : typeof value}`, { field });
+  }
+  if (value !== value.toLowerCase()) throw malformed(`field "${field}" must be lowercase hex`, { field });
+  try {
+    return hexToBytes(value, `X-Stamp field "${field}"`);
+  } catch (error) {
+    throw malformed(`field "${field}": ${(error as QkError).message}`, { field });
+  }
+}
+
+/**
+ * Decodes an `X-Stamp` header value and checks its shape: known scheme, public key of the scheme's length and
+ * prefix, signature of the scheme's encoding (strict DER for ECDSA, 64 bytes for Ed25519). Throws STAMP_MALFORMED.
+ */
+export function parseApiKeyStamp(headerValue: string): ApiKeyStamp {
+  let json: string;
+  try {
+    json = utf8Decode(base64UrlDecode(headerValue.trim(), 'X-Stamp header'), 'X-Stamp header');
+  } catch (error) {
+    throw malformed(`is not base64url-encoded UTF-8: ${(error as QkError).message}`);
+  }
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(json);
+  } catch {
+    throw malformed('does not decode to JSON');
+  }
+  if (typeof decoded !== 'object' || decoded === null || Array.isArray(decoded)) {
+    throw malformed('must decode to a JSON object with publicKey, scheme and signature');
+  }
+  const stamp = decoded as Record<string, unknown>;
+  const { scheme } = stamp;
+  if (typeof scheme !== 'string') throw malformed('field "scheme" must be a string', { field: 'scheme' });
+  const curve = curveForScheme(scheme);
+  if (curve === undefined) {
+    throw malformed(`scheme "${scheme}" is not supported; expected one of ${Object.values(API_KEY_SCHEMES).join(', ')}`, {
+      field: 'scheme',
+      scheme,
+    });
+  }
+  const publicKey = requireHexField(stamp, 'publicKey');
+  const signature = requireHexField(stamp, 'signature');
+  if (curve === 'ed25519') {
+    if (publicKey.length !== 32) throw malformed(`Ed25519 publicKey must be 32 bytes, got ${publicKey.length}`);
+    if (signature.length !== 64) throw malformed(`Ed25519 signature must be 64 bytes, got ${signature.length}`);
+  } else {
+    if (publicKey.length !== 33 || (publicKey[0] !== 0x02 && publicKey[0] !== 0x03)) {
+      throw malformed(`${curve} publicKey must be a 33-byte compressed point (02/03 prefix), got ${publicKey.length} bytes`);
+    }
+    try {
+      derToRawSignature(signature, curve, 'X-Stamp signature');
+    } catch (error) {
+      throw malformed(`signature: ${(error as QkError).message}`, { field: 'signature' });
+    }
+  }
+  return {
+    publicKey: stamp.publicKey as string,
+    scheme: scheme as ApiKeyScheme,
+    signature: stamp.signature as string,
+    curve,
+  };
+}
+
+/** Pure verifier: ECDSA accepts high-S; Ed25519 follows RFC 8032 strictly (as OpenSSL does). */
+export const nobleStampVerifier: StampVerifier = {
+  verify(curve, publicKeyHex, signatureHex, message) {
+    let publicKey: Uint8Array;
+    let signature: Uint8Array;
+    try {
+      publicKey = hexToBytes(publicKeyHex, 'public key');
+      signature = hexToBytes(signatureHex, 'signature');
+    } catch {
+      return false;
+    }
+    if (curve !== 'ed25519') return ecdsaVerify(curve, signature, message, publicKey, 'der');
+    try {
+      return ed25519.verify(signature, message, publicKey, { zip215: false });
+    } catch {
+      return false;
+    }
+  },
+};
+
+/**
+ * Parses the stamp and verifies it over the body bytes as received. Throws STAMP_MALFORMED for a malformed header
+ * and SIGNATURE_INVALID when the signature does not verify with the stamp's public key.
+ */
+export function verifyApiKeyStamp(
+  headerValue: string,
+  body: Uint8Array,
+  verifier: StampVerifier = nobleStampVerifier,
+): Omit<ApiKeyStamp, 'signature'> {
+  const stamp = parseApiKeyStamp(headerValue);
+  if (!verifier.verify(stamp.curve, stamp.publicKey, stamp.signature, body)) {
+    throw new QkError(
+      'SIGNATURE_INVALID',
+      `could not verify api key signature: the ${stamp.scheme} signature does not match the request body for public key ${stamp.publicKey}`,
+      { publicKey: stamp.publicKey, scheme: stamp.scheme },
+    );
+  }
+  return { publicKey: stamp.publicKey, scheme: stamp.scheme, curve: stamp.curve };
+}
+
+/** Activity fingerprint: "sha256:" + hex(SHA-256(exact request body)). */
+export function fingerprintOf(body: Uint8Array): string {
+  return `sha256:${bytesToHex(sha256(body))}`;
+}
