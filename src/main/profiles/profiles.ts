@@ -1,0 +1,283 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { p256 } from '@noble/curves/nist.js';
+import { z } from 'zod';
+import { QkError } from '../../shared/errors';
+import { assertKeyName } from '../keychain/key-names';
+import { JsonFile } from '../storage/json-file';
+
+/**
+ * The production signer enclave's signing key: every export and import bundle from the hosted service is signed by it
+ * (crypto-formats §0, `PRODUCTION_SIGNER_SIGN_PUBLIC_KEY` in Turnkey's SDK).
+ */
+export const PRODUCTION_SIGNER_SIGN_PUBLIC_KEY =
+  '04cf288fe433cc4e1aa0ce1632feac4ea26bf2f5a09dcfe5a42c398e06898710330f0572882f4dbdf0f5304b8fc8703acd69adca9a4bbf7f5d00d20a5e364b2569';
+
+export type ProfileKind = 'sandbox' | 'hosted';
+
+/** Where and as whom the app talks to a service. Holds no secrets: the API key is referenced by its keychain name. */
+export interface Profile {
+  id: string;
+  name: string;
+  kind: ProfileKind;
+  baseUrl: string;
+  authProxyUrl?: string;
+  organizationId: string;
+  apiKeyName: string;
+  /** Uncompressed P-256 key (130 hex) that must have signed every export/import bundle this profile accepts. */
+  enclaveSignerPublicKey: string;
+  authProxyConfigId?: string;
+}
+
+/** What a caller supplies; hosted profiles default the signer key to the production one. */
+export type ProfileInput = Omit<Profile, 'id' | 'enclaveSignerPublicKey'> & { enclaveSignerPublicKey?: string };
+
+const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const UNCOMPRESSED_P256_PATTERN = /^04[0-9a-fA-F]{128}$/;
+
+const profileSchema = z.object({
+  id: z.string().regex(UUID_PATTERN),
+  name: z.string().min(1).max(64),
+  kind: z.enum(['sandbox', 'hosted']),
+  baseUrl: z.string(),
+  authProxyUrl: z.string().optional(),
+  organizationId: z.string().regex(UUID_PATTERN),
+  apiKeyName: z.string(),
+  enclaveSignerPublicKey: z.string().regex(UNCOMPRESSED_P256_PATTERN),
+  authProxyConfigId: z.string().regex(UUID_PATTERN).optional(),
+});
+
+const profilesFileSchema = z.object({
+  version: z.literal(1),
+  activeProfileId: z.string().nullable(),
+  profiles: z.array(profileSchema),
+});
+type ProfilesFile = z.infer<typeof profilesFileSchema>;
+
+const EMPTY: ProfilesFile = { version: 1, activeProfileId: null, profiles: [] };
+
+export interface ProfilesOptions {
+  dataDir: string;
+}
+
+/** The profiles and which one is active, kept in `<dataDir>/profiles.json`. */
+export class Profiles {
+  private readonly file: JsonFile<ProfilesFile>;
+
+  constructor({ dataDir }: ProfilesOptions) {
+    this.file = new JsonFile(join(dataDir, 'profiles.json'), profilesFileSchema);
+  }
+
+  async list(): Promise<Profile[]> {
+    return (await this.load()).profiles.map(copyProfile);
+  }
+
+  async get(id: string): Promise<Profile> {
+    return copyProfile(findProfile(await this.load(), id));
+  }
+
+  /** The active profile, or `undefined` when none is chosen. */
+  async getActive(): Promise<Profile | undefined> {
+    const document = await this.load();
+    const active = document.profiles.find((profile) => profile.id === document.activeProfileId);
+    return active && copyProfile(active);
+  }
+
+  async add(input: ProfileInput): Promise<Profile> {
+    return this.file.update(async (current) => {
+      const document = current ?? EMPTY;
+      const profile = validateProfile({ ...input, id: randomUUID() });
+      assertNameFree(document, profile.name, profile.id);
+      return { next: { ...document, profiles: [...document.profiles, profile] }, result: copyProfile(profile) };
+    });
+  }
+
+  /**
+   * Applies `changes` and validates the result as a whole (e.g. switching to hosted re-checks the URL rules).
+   * A key present with value `undefined` clears an optional field (a hosted signer key falls back to production).
+   */
+  async update(id: string, changes: Partial<ProfileInput>): Promise<Profile> {
+    return this.file.update(async (current) => {
+      const document = current ?? EMPTY;
+      const existing = findProfile(document, id);
+      const profile = validateProfile({ ...existing, ...changes, id });
+      assertNameFree(document, profile.name, id);
+      const profiles = document.profiles.map((candidate) => (candidate.id === id ? profile : candidate));
+      return { next: { ...document, profiles }, result: copyProfile(profile) };
+    });
+  }
+
+  /** Removes a profile; if it was active, no profile is active afterwards. */
+  async remove(id: string): Promise<void> {
+    await this.file.update(async (current) => {
+      const document = current ?? EMPTY;
+      findProfile(document, id);
+      return {
+        next: {
+          ...document,
+          activeProfileId: document.activeProfileId === id ? null : document.activeProfileId,
+          profiles: document.profiles.filter((profile) => profile.id !== id),
+        },
+        result: undefined,
+      };
+    });
+  }
+
+  /** Makes `id` the active profile; `null` clears the choice. */
+  async setActive(id: string | null): Promise<void> {
+    await this.file.update(async (current) => {
+      const document = current ?? EMPTY;
+      if (id !== null) findProfile(document, id);
+      return { next: { ...document, activeProfileId: id }, result: undefined };
+    });
+  }
+
+  /** Profiles that sign with the API key called `apiKeyName`. */
+  async usingApiKey(apiKeyName: string): Promise<Profile[]> {
+    return (await this.load()).profiles.filter((profile) => profile.apiKeyName === apiKeyName).map(copyProfile);
+  }
+
+  /** Follows an API key rename, so profiles keep signing with the same key. Returns how many profiles changed. */
+  async renameApiKeyReferences(oldName: string, newName: string): Promise<number> {
+    return this.file.update(async (current) => {
+      const document = current ?? EMPTY;
+      let changed = 0;
+      const profiles = document.profiles.map((profile) => {
+        if (profile.apiKeyName !== oldName) return profile;
+        changed += 1;
+        return { ...profile, apiKeyName: newName };
+      });
+      return { next: { ...document, profiles }, result: changed };
+    });
+  }
+
+  private async load(): Promise<ProfilesFile> {
+    return (await this.file.read()) ?? EMPTY;
+  }
+}
+
+function findProfile(document: ProfilesFile, id: string): Profile {
+  const profile = document.profiles.find((candidate) => candidate.id === id);
+  if (!profile) {
+    throw new QkError('PROFILE_NOT_FOUND', `no profile with id ${JSON.stringify(id)}; list profiles to see the ids`, { id });
+  }
+  return profile;
+}
+
+function assertNameFree(document: ProfilesFile, name: string, ownId: string): void {
+  if (document.profiles.some((profile) => profile.name === name && profile.id !== ownId)) {
+    throw new QkError('ALREADY_EXISTS', `a profile named ${JSON.stringify(name)} already exists; choose another name`, {
+      field: 'name',
+    });
+  }
+}
+
+function invalid(field: string, problem: string): QkError {
+  return new QkError('REQUEST_INVALID', `profile.${field} ${problem}`, { field });
+}
+
+/** Validates every field of a profile-to-be, naming the first wrong field; returns the normalized profile. */
+function validateProfile(candidate: Record<string, unknown>): Profile {
+  const name = requireString(candidate, 'name');
+  if (name.trim().length === 0 || name.length > 64) throw invalid('name', 'must be 1-64 characters and not blank');
+
+  const kind = candidate.kind;
+  if (kind !== 'sandbox' && kind !== 'hosted') {
+    throw invalid('kind', `must be "sandbox" or "hosted", got ${JSON.stringify(kind)}`);
+  }
+  const baseUrl = validateServiceUrl(requireString(candidate, 'baseUrl'), 'baseUrl', kind);
+  const authProxyUrl =
+    candidate.authProxyUrl === undefined
+      ? undefined
+      : validateServiceUrl(requireString(candidate, 'authProxyUrl'), 'authProxyUrl', kind);
+
+  const organizationId = requireString(candidate, 'organizationId');
+  if (!UUID_PATTERN.test(organizationId)) {
+    throw invalid('organizationId', `must be a UUID like 5f2c3e4a-0b1d-4c6e-9f8a-7b6c5d4e3f21, got ${JSON.stringify(organizationId)}`);
+  }
+
+  const apiKeyName = requireString(candidate, 'apiKeyName');
+  assertKeyName(apiKeyName, 'apiKeyName', 'profile.apiKeyName');
+
+  const enclaveSignerPublicKey = validateSignerKey(candidate.enclaveSignerPublicKey, kind);
+
+  let authProxyConfigId: string | undefined;
+  if (candidate.authProxyConfigId !== undefined) {
+    authProxyConfigId = requireString(candidate, 'authProxyConfigId');
+    if (!UUID_PATTERN.test(authProxyConfigId)) {
+      throw invalid('authProxyConfigId', `must be a UUID, got ${JSON.stringify(authProxyConfigId)}`);
+    }
+  }
+
+  const profile: Profile = {
+    id: requireString(candidate, 'id'),
+    name,
+    kind,
+    baseUrl,
+    organizationId,
+    apiKeyName,
+    enclaveSignerPublicKey,
+  };
+  if (authProxyUrl !== undefined) profile.authProxyUrl = authProxyUrl;
+  if (authProxyConfigId !== undefined) profile.authProxyConfigId = authProxyConfigId;
+  return profile;
+}
+
+function requireString(candidate: Record<string, unknown>, field: string): string {
+  const value = candidate[field];
+  if (typeof value !== 'string') throw invalid(field, `is required and must be a string, got ${typeof value}`);
+  return value;
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '[::1]']);
+
+function isLoopback(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/**
+ * Hosted services must use https (plain http only on loopback, e.g. a tunnel or a local proxy); the sandbox runs
+ * in-process, so its URLs must be loopback. Returns the URL without a trailing slash so paths join predictably.
+ */
+function validateServiceUrl(text: string, field: string, kind: ProfileKind): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw invalid(field, `is not a valid URL: ${JSON.stringify(text)}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw invalid(field, `must use https, got ${JSON.stringify(url.protocol)}`);
+  }
+  if (url.username || url.password) throw invalid(field, 'must not contain a user name or password');
+  if (url.search || url.hash) throw invalid(field, 'must not contain a query string or fragment');
+  const loopback = isLoopback(url.hostname);
+  if (kind === 'sandbox' && !loopback) {
+    throw invalid(field, `of a sandbox profile must point at this machine (localhost or 127.0.0.1), got ${url.host}`);
+  }
+  if (url.protocol === 'http:' && !loopback) {
+    throw invalid(field, `must use https for ${url.host}; plain http is only allowed for localhost/127.0.0.1`);
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+function validateSignerKey(value: unknown, kind: ProfileKind): string {
+  if (value === undefined) {
+    if (kind === 'hosted') return PRODUCTION_SIGNER_SIGN_PUBLIC_KEY;
+    throw invalid('enclaveSignerPublicKey', "is required for a sandbox profile (the sandbox service's own signer key)");
+  }
+  if (typeof value !== 'string' || !UNCOMPRESSED_P256_PATTERN.test(value)) {
+    throw invalid('enclaveSignerPublicKey', 'must be an uncompressed P-256 public key: 130 hex characters starting with 04');
+  }
+  const normalized = value.toLowerCase();
+  try {
+    p256.Point.fromHex(normalized);
+  } catch {
+    throw invalid('enclaveSignerPublicKey', 'is not a point on the P-256 curve; copy the key again from its source');
+  }
+  return normalized;
+}
+
+function copyProfile(profile: Profile): Profile {
+  return { ...profile };
+}
