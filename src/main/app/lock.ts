@@ -1,0 +1,41 @@
+import { QkError } from '../../shared/errors';
+import type { Channel } from '../../shared/ipc/contract';
+import type { IpcHandlers } from '../ipc/register';
+
+/** What the renderer may still ask while locked: enough to draw the lock screen and to unlock. */
+export const CHANNELS_OPEN_WHILE_LOCKED: ReadonlySet<Channel> = new Set<Channel>(['app.unlock', 'app.info', 'app.getSettings']);
+
+/**
+ * Whether the app is locked. The state lives in main, not in the renderer, so a locked app refuses work even if the
+ * page's own state is tampered with. It is a privacy lock over an already signed-in OS session (idle timeout, screen
+ * lock): the OS keychain remains the guard of the secrets themselves.
+ */
+export class AppLock {
+  #locked = false;
+
+  get locked(): boolean {
+    return this.#locked;
+  }
+
+  lock(): void {
+    this.#locked = true;
+  }
+
+  unlock(): void {
+    this.#locked = false;
+  }
+}
+
+/** Wraps every handler so that, while `lock` is locked, it answers APP_LOCKED instead of running. */
+export function guardWhileLocked(handlers: IpcHandlers, lock: AppLock): IpcHandlers {
+  const guarded: Record<string, (input: never) => Promise<unknown>> = {};
+  for (const [name, handler] of Object.entries(handlers) as [Channel, (input: never) => Promise<unknown>][]) {
+    guarded[name] = CHANNELS_OPEN_WHILE_LOCKED.has(name)
+      ? handler
+      : async (input) => {
+          if (lock.locked) throw new QkError('APP_LOCKED', `QuorumKey is locked; unlock it before ${name}`, { channel: name });
+          return handler(input);
+        };
+  }
+  return guarded as unknown as IpcHandlers;
+}

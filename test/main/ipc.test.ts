@@ -1,0 +1,308 @@
+import { describe, expect, it, vi } from 'vitest';
+import { QkError } from '../../src/shared/errors';
+import { bridgeError, createBridgeApi, withPlainErrors } from '../../src/shared/ipc/bridge';
+import { channels, ipcContract, splitChannel, type Channel } from '../../src/shared/ipc/contract';
+import { createDispatch, registerIpcHandlers, type IpcHandlers } from '../../src/main/ipc/register';
+import { createRendererUrlCheck } from '../../src/main/ipc/sender';
+import { AppLock, guardWhileLocked, CHANNELS_OPEN_WHILE_LOCKED } from '../../src/main/app/lock';
+
+const RENDERER_URL = 'file:///opt/QuorumKey/resources/app.asar/out/renderer/index.html';
+const isTrustedSender = createRendererUrlCheck({ rendererIndexPath: '/opt/QuorumKey/resources/app.asar/out/renderer/index.html' });
+
+const appInfo = { version: '0.1.0', platform: 'linux', packaged: false, locked: false };
+const apiKey = { name: 'ops', id: 'k1', curve: 'p256', publicKey: '02' + 'ab'.repeat(32), createdAt: '2025-01-01T00:00:00.000Z' } as const;
+const encryptionKey = { name: 'target', id: 'k2', publicKey: '04' + 'cd'.repeat(64), createdAt: '2025-01-01T00:00:00Z' };
+const profile = {
+  id: '4b1e3f0c-5a0e-4c55-9d33-1f2a7e9c0b11',
+  name: 'Sandbox',
+  kind: 'sandbox',
+  baseUrl: 'http://127.0.0.1:8080',
+  organizationId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+  apiKeyName: 'ops',
+  enclaveSignerPublicKey: '04' + 'ef'.repeat(64),
+} as const;
+const settings = { idleLockMinutes: 10, theme: 'system' } as const;
+
+/** One valid answer per channel; typed by the handler table, so a new channel without a sample is a type error. */
+const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
+  'app.info': appInfo,
+  'app.lock': null,
+  'app.unlock': null,
+  'app.getSettings': settings,
+  'app.setSettings': settings,
+  'keys.generateApiKey': apiKey,
+  'keys.importApiKey': apiKey,
+  'keys.importTkcliApiKey': apiKey,
+  'keys.listApiKeys': [apiKey, { ...apiKey, name: 'gone', missing: true }],
+  'keys.renameApiKey': apiKey,
+  'keys.deleteApiKey': null,
+  'keys.generateEncryptionKey': encryptionKey,
+  'keys.importEncryptionKey': encryptionKey,
+  'keys.listEncryptionKeys': [encryptionKey],
+  'keys.deleteEncryptionKey': null,
+  'profiles.list': [profile],
+  'profiles.get': profile,
+  'profiles.getActive': null,
+  'profiles.add': profile,
+  'profiles.update': profile,
+  'profiles.remove': null,
+  'profiles.setActive': null,
+};
+
+/** A handler table whose every handler records its input and answers its channel's sample output. */
+function recordingHandlers(): { handlers: IpcHandlers; calls: [Channel, unknown][] } {
+  const calls: [Channel, unknown][] = [];
+  const handlers = Object.fromEntries(
+    channels.map((name) => [
+      name,
+      async (input: unknown) => {
+        calls.push([name, input]);
+        return sampleOutputs[name];
+      },
+    ]),
+  ) as unknown as IpcHandlers;
+  return { handlers, calls };
+}
+
+describe('createRendererUrlCheck', () => {
+  it('accepts only the built index.html (with any fragment) or the dev server origin', () => {
+    expect(isTrustedSender(RENDERER_URL)).toBe(true);
+    expect(isTrustedSender(`${RENDERER_URL}#/keys`)).toBe(true);
+    expect(isTrustedSender(`${RENDERER_URL}?x=1`)).toBe(false);
+    expect(isTrustedSender('file:///opt/QuorumKey/resources/app.asar/out/renderer/other.html')).toBe(false);
+    expect(isTrustedSender('file:///tmp/index.html')).toBe(false);
+    expect(isTrustedSender('https://evil.example/')).toBe(false);
+    expect(isTrustedSender('not a url')).toBe(false);
+    expect(isTrustedSender('http://localhost:5173/')).toBe(false);
+
+    const dev = createRendererUrlCheck({ rendererIndexPath: '/x/index.html', devServerUrl: 'http://localhost:5173' });
+    expect(dev('http://localhost:5173/#/keys')).toBe(true);
+    expect(dev('http://localhost:5174/')).toBe(false);
+    expect(dev('https://localhost:5173/')).toBe(false);
+  });
+});
+
+describe('createDispatch', () => {
+  it('refuses a handler table with a channel missing', () => {
+    const { handlers } = recordingHandlers();
+    const { ['keys.listApiKeys']: _missing, ...incomplete } = handlers;
+    expect(() => createDispatch({ handlers: incomplete as IpcHandlers, isTrustedSender })).toThrow(/keys\.listApiKeys/);
+  });
+
+  it('serves a valid request from the renderer', async () => {
+    const { handlers, calls } = recordingHandlers();
+    const dispatch = createDispatch({ handlers, isTrustedSender });
+    expect(await dispatch('app.info', {}, RENDERER_URL)).toEqual({ ok: true, value: appInfo });
+    expect(await dispatch('keys.renameApiKey', { name: 'a', newName: 'b' }, RENDERER_URL)).toEqual({ ok: true, value: apiKey });
+    expect(calls).toEqual([
+      ['app.info', {}],
+      ['keys.renameApiKey', { name: 'a', newName: 'b' }],
+    ]);
+  });
+
+  it('rejects foreign and unknown senders before touching the handler', async () => {
+    const { handlers, calls } = recordingHandlers();
+    const dispatch = createDispatch({ handlers, isTrustedSender });
+    for (const sender of ['https://evil.example/index.html', 'file:///tmp/index.html', undefined]) {
+      const result = await dispatch('keys.listApiKeys', {}, sender);
+      expect(result).toMatchObject({ ok: false, error: { code: 'IPC_SENDER_REJECTED' } });
+    }
+    expect(calls).toEqual([]);
+  });
+
+  it('names the field of an invalid input and an unknown channel', async () => {
+    const { handlers, calls } = recordingHandlers();
+    const dispatch = createDispatch({ handlers, isTrustedSender });
+    const bad = await dispatch('keys.renameApiKey', { name: 'a', newName: 7 }, RENDERER_URL);
+    expect(bad).toMatchObject({ ok: false, error: { code: 'REQUEST_INVALID', details: { issues: [{ path: ['newName'] }] } } });
+    expect(bad.ok === false && bad.error.message).toMatch(/newName/);
+    expect(await dispatch('keys.exportEverything', {}, RENDERER_URL)).toMatchObject({
+      ok: false,
+      error: { code: 'OPERATION_NOT_FOUND' },
+    });
+    expect(calls).toEqual([]);
+  });
+
+  it('turns a handler error into its ErrorData and an unexpected throw into INTERNAL', async () => {
+    const { handlers } = recordingHandlers();
+    const dispatch = createDispatch({
+      handlers: {
+        ...handlers,
+        'keys.deleteApiKey': async () => {
+          throw new QkError('KEY_NOT_FOUND', 'no API key named "a"', { name: 'a' });
+        },
+        'keys.listApiKeys': async () => {
+          throw new TypeError('boom');
+        },
+      },
+      isTrustedSender,
+    });
+    expect(await dispatch('keys.deleteApiKey', { name: 'a' }, RENDERER_URL)).toEqual({
+      ok: false,
+      error: { code: 'KEY_NOT_FOUND', message: 'no API key named "a"', details: { name: 'a' } },
+    });
+    expect(await dispatch('keys.listApiKeys', {}, RENDERER_URL)).toEqual({
+      ok: false,
+      error: { code: 'INTERNAL', message: 'unexpected error: boom' },
+    });
+  });
+
+  it('refuses to return an output with a field outside the contract, without echoing its value', async () => {
+    const { handlers } = recordingHandlers();
+    const secret = 'a'.repeat(64);
+    const leaky = {
+      ...handlers,
+      'keys.generateEncryptionKey': async () => ({
+        name: 'k',
+        id: 'id-1',
+        publicKey: '04' + 'b'.repeat(128),
+        createdAt: '2025-01-01T00:00:00.000Z',
+        privateKey: secret,
+      }),
+    } as unknown as IpcHandlers;
+    const result = await createDispatch({ handlers: leaky, isTrustedSender })('keys.generateEncryptionKey', { name: 'k' }, RENDERER_URL);
+    expect(result).toMatchObject({ ok: false, error: { code: 'INTERNAL' } });
+    expect(JSON.stringify(result)).not.toContain(secret);
+    expect(JSON.stringify(result)).toContain('privateKey');
+  });
+});
+
+describe('registerIpcHandlers', () => {
+  function fakeIpcMain() {
+    const registered = new Map<string, (event: unknown, input: unknown) => Promise<unknown>>();
+    const handle = vi.fn((name: string, listener: (event: unknown, input: unknown) => Promise<unknown>) => {
+      if (registered.has(name)) throw new Error(`second handler for ${name}`);
+      registered.set(name, listener);
+    });
+    return { ipcMain: { handle }, registered };
+  }
+
+  it('registers every contract channel exactly once and nothing else', () => {
+    const { ipcMain, registered } = fakeIpcMain();
+    registerIpcHandlers({ ipcMain: ipcMain as never, handlers: recordingHandlers().handlers, isTrustedSender });
+    expect(ipcMain.handle).toHaveBeenCalledTimes(channels.length);
+    expect([...registered.keys()].sort()).toEqual([...channels].sort());
+  });
+
+  it('checks the sending frame: top-level renderer only', async () => {
+    const { ipcMain, registered } = fakeIpcMain();
+    const { handlers, calls } = recordingHandlers();
+    registerIpcHandlers({ ipcMain: ipcMain as never, handlers, isTrustedSender });
+    const listener = registered.get('app.info')!;
+    const top = { url: RENDERER_URL, parent: null };
+    expect(await listener({ senderFrame: top }, {})).toEqual({ ok: true, value: appInfo });
+    const rejected = [
+      { senderFrame: null },
+      { senderFrame: { url: 'https://evil.example/', parent: null } },
+      { senderFrame: { url: RENDERER_URL, parent: top } },
+      {
+        get senderFrame(): never {
+          throw new Error('Render frame was disposed before WebFrameMain could be accessed');
+        },
+      },
+    ];
+    for (const event of rejected) {
+      expect(await listener(event, {})).toMatchObject({ ok: false, error: { code: 'IPC_SENDER_REJECTED' } });
+    }
+    expect(calls).toHaveLength(1);
+  });
+});
+
+describe('createBridgeApi', () => {
+  it('round-trips every sample output through dispatch and the bridge', async () => {
+    const dispatch = createDispatch({ handlers: recordingHandlers().handlers, isTrustedSender });
+    const api = createBridgeApi((name, input) => dispatch(name, input, RENDERER_URL)) as unknown as Record<
+      string,
+      Record<string, () => Promise<unknown>>
+    >;
+    for (const name of ['app.info', 'app.getSettings', 'keys.listApiKeys', 'keys.listEncryptionKeys', 'profiles.list'] as const) {
+      const [namespace, method] = splitChannel(name);
+      expect(await api[namespace]![method]!()).toEqual(sampleOutputs[name]);
+    }
+  });
+
+  it('exposes exactly one named method per channel and nothing else', () => {
+    const api = createBridgeApi(async () => ({ ok: true, value: null })) as unknown as Record<string, Record<string, unknown>>;
+    const exposed = Object.entries(api).flatMap(([namespace, methods]) =>
+      Object.entries(methods).map(([method, fn]) => {
+        expect(typeof fn).toBe('function');
+        return `${namespace}.${method}`;
+      }),
+    );
+    expect(exposed.sort()).toEqual([...channels].sort());
+    expect(api).not.toHaveProperty('invoke');
+    for (const name of channels) expect(splitChannel(name).join('.')).toBe(name);
+  });
+
+  it('sends {} for argument-less methods, unwraps values and throws QkError on errors', async () => {
+    const invoke = vi.fn(async (name: Channel, input: unknown) => {
+      if (name === 'app.info') return { ok: true, value: appInfo };
+      return { ok: false, error: { code: 'KEY_NOT_FOUND', message: `no key ${JSON.stringify(input)}` } };
+    });
+    const api = createBridgeApi(invoke);
+    expect(await api.app.info()).toEqual(appInfo);
+    expect(invoke).toHaveBeenCalledWith('app.info', {});
+    const failure = await api.keys.deleteApiKey({ name: 'x' }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(QkError);
+    expect(failure).toMatchObject({ code: 'KEY_NOT_FOUND', message: 'no key {"name":"x"}' });
+  });
+
+  it('treats a malformed answer or a transport failure as a typed error', async () => {
+    const malformed = createBridgeApi(async () => ({ ok: true, value: { ...appInfo, privateKey: 'aa' } }));
+    await expect(malformed.app.info()).rejects.toMatchObject({ code: 'RESPONSE_INVALID' });
+    const broken = createBridgeApi(async () => {
+      throw new Error("No handler registered for 'app.info'");
+    });
+    await expect(broken.app.info()).rejects.toMatchObject({ code: 'INTERNAL' });
+  });
+
+  it('withPlainErrors rejects with ErrorData, which bridgeError turns back into the same QkError', async () => {
+    const api = withPlainErrors(
+      createBridgeApi(async () => ({ ok: false, error: { code: 'APP_LOCKED', message: 'locked', details: { channel: 'app.lock' } } })),
+    );
+    const rejection = await api.app.lock().catch((error: unknown) => error);
+    expect(rejection).not.toBeInstanceOf(Error);
+    expect(rejection).toEqual({ code: 'APP_LOCKED', message: 'locked', details: { channel: 'app.lock' } });
+    const restored = bridgeError(rejection);
+    expect(restored).toBeInstanceOf(QkError);
+    expect(restored.toData()).toEqual(rejection);
+    expect(bridgeError(new Error('plain')).code).toBe('INTERNAL');
+  });
+});
+
+describe('guardWhileLocked', () => {
+  it('answers APP_LOCKED on every channel but unlock, info and getSettings while locked', async () => {
+    const lock = new AppLock();
+    const { handlers, calls } = recordingHandlers();
+    const dispatch = createDispatch({ handlers: guardWhileLocked(handlers, lock), isTrustedSender });
+    lock.lock();
+    for (const name of channels) {
+      const result = await dispatch(name, {}, RENDERER_URL);
+      if (CHANNELS_OPEN_WHILE_LOCKED.has(name)) expect(result.ok, name).toBe(true);
+      else expect(result, name).toMatchObject({ ok: false, error: { code: expect.stringMatching(/^(APP_LOCKED|REQUEST_INVALID)$/) } });
+    }
+    expect(calls.map(([name]) => name).sort()).toEqual([...CHANNELS_OPEN_WHILE_LOCKED].sort());
+    lock.unlock();
+    expect(await dispatch('keys.listApiKeys', {}, RENDERER_URL)).toMatchObject({ ok: true });
+  });
+});
+
+describe('bridge method signatures', () => {
+  it('take no argument exactly for the channels without input', () => {
+    const api = createBridgeApi(async () => ({ ok: true, value: null }));
+    const noArgument: Channel[] = [];
+    for (const name of channels) {
+      const [namespace, method] = splitChannel(name);
+      const inputSchema = ipcContract[name].input;
+      if (inputSchema.safeParse({}).success && Object.keys(inputSchema.shape).length === 0) noArgument.push(name);
+      expect(typeof (api as unknown as Record<string, Record<string, unknown>>)[namespace]![method]).toBe('function');
+    }
+    // Compile-time half: these calls type-check only if the methods take no argument, the others need one.
+    void (() => [api.app.info(), api.keys.listApiKeys(), api.profiles.list(), api.profiles.getActive()]);
+    // @ts-expect-error renameApiKey needs its input
+    void (() => api.keys.renameApiKey());
+    expect(noArgument.sort()).toEqual(
+      ['app.getSettings', 'app.info', 'app.lock', 'app.unlock', 'keys.listApiKeys', 'keys.listEncryptionKeys', 'profiles.getActive', 'profiles.list'].sort(),
+    );
+  });
+});
