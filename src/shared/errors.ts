@@ -92,6 +92,7 @@ export const errorCodes = {
   IPC_SENDER_REJECTED: G.PERMISSION_DENIED,
   APP_LOCKED: G.FAILED_PRECONDITION,
   FILE_ERROR: G.INVALID_ARGUMENT,
+  CONFIG_INVALID: G.INVALID_ARGUMENT,
   // anything unexpected
   INTERNAL: G.INTERNAL,
 } as const satisfies Record<string, GrpcCode>;
