@@ -10,7 +10,8 @@ export default defineConfig({
   },
   preload: {
     build: {
-      // Sandboxed preloads must be CommonJS.
+      // Sandboxed preloads must be CommonJS and self-contained: their require() only knows 'electron'.
+      externalizeDeps: false,
       rollupOptions: {
         input: { index: resolve(__dirname, 'src/preload/index.ts') },
         output: { format: 'cjs', entryFileNames: '[name].cjs' },
