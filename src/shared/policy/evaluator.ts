@@ -1,0 +1,257 @@
+import { logicalOperands, type Expression, type PolicyExpressionKind, type SourceSpan } from './ast';
+import { checkPolicyExpression } from './check';
+import { PolicyEvaluationError, type PolicyParseError } from './errors';
+import {
+  PolicyTimestamp,
+  policyValueKind,
+  type PolicyContext,
+  type PolicyStruct,
+  type PolicyValue,
+  type PolicyValueKind,
+} from './values';
+
+/** Errors are values: the service records them as OUTCOME_ERROR for the policy instead of failing the request. */
+export type PolicyEvaluationResult =
+  | { readonly ok: true; readonly value: boolean }
+  | { readonly ok: false; readonly error: PolicyEvaluationError };
+
+type Bindings = ReadonlyMap<string, PolicyValue>;
+
+/**
+ * Evaluates a parsed expression against a request. Like Turnkey's engine it never short-circuits: every operand
+ * of `&&`/`||` and every element of `any`/`all` is evaluated, so a missing field anywhere makes the result an error.
+ */
+export function evaluate(ast: Expression, context: PolicyContext): PolicyEvaluationResult {
+  try {
+    const value = new Evaluator(context).evaluate(ast, new Map());
+    if (typeof value !== 'boolean') {
+      throw typeError(ast.span, `the expression evaluated to a ${describeValue(value)}, not a bool`);
+    }
+    return { ok: true, value };
+  } catch (error) {
+    if (error instanceof PolicyEvaluationError) return { ok: false, error };
+    throw error;
+  }
+}
+
+/** Checks `text` as an expression of `kind` and evaluates it; empty text is `true`. */
+export function evaluatePolicyExpression(
+  text: string | undefined,
+  kind: PolicyExpressionKind,
+  context: PolicyContext,
+):
+  | { readonly ok: true; readonly value: boolean }
+  | { readonly ok: false; readonly error: PolicyParseError | PolicyEvaluationError } {
+  const checked = checkPolicyExpression(text, kind);
+  return checked.ok ? evaluate(checked.ast, context) : checked;
+}
+
+function describeValue(value: unknown): string {
+  return policyValueKind(value) ?? `unsupported ${value === null ? 'null' : typeof value}`;
+}
+
+function typeError(span: SourceSpan, message: string): PolicyEvaluationError {
+  return new PolicyEvaluationError(`TypeError: ${message}`, span, { reason: 'TypeError' });
+}
+
+/** `activity.params`, for messages; undefined when the node is not a plain path. */
+function pathOf(node: Expression): string | undefined {
+  if (node.type === 'identifier') return node.name;
+  if (node.type === 'member') {
+    const parent = pathOf(node.object);
+    return parent === undefined ? undefined : `${parent}.${node.property}`;
+  }
+  return undefined;
+}
+
+class Evaluator {
+  constructor(private readonly context: PolicyContext) {}
+
+  evaluate(node: Expression, bindings: Bindings): PolicyValue {
+    switch (node.type) {
+      case 'bool':
+      case 'int':
+      case 'string':
+        return node.value;
+      case 'timestamp':
+        return new PolicyTimestamp(node.epochNanoseconds);
+      case 'list':
+        return node.items.map((item) => this.evaluate(item, bindings));
+      case 'identifier':
+        return this.lookup(node.name, node.span, bindings);
+      case 'member':
+        return this.member(node.object, node.property, node.propertySpan, bindings);
+      case 'index':
+        return this.index(node.object, node.index, bindings);
+      case 'slice':
+        return this.slice(node.object, node.start, node.end, bindings);
+      case 'lambda': {
+        const list = this.list(node.list, bindings, `${node.method}()`);
+        const matches = list.map((element) => {
+          const inner = new Map(bindings).set(node.variable, element);
+          return this.bool(node.predicate, inner, `the predicate of ${node.method}()`);
+        });
+        if (node.method === 'any') return matches.includes(true);
+        if (node.method === 'all') return !matches.includes(false);
+        return list.filter((_, position) => matches[position]);
+      }
+      case 'contains': {
+        const list = this.list(node.list, bindings, 'contains()');
+        const value = this.evaluate(node.value, bindings);
+        return this.includes(list, value, node.value.span);
+      }
+      case 'count':
+        return BigInt(this.list(node.list, bindings, 'count()').length);
+      case 'not':
+        return !this.bool(node.operand, bindings, "the operand of '!'");
+      case 'logical': {
+        const values = logicalOperands(node).map((operand) => this.bool(operand, bindings, `an operand of '${node.operator}'`));
+        return node.operator === '&&' ? !values.includes(false) : values.includes(true);
+      }
+      case 'comparison': {
+        const left = this.evaluate(node.left, bindings);
+        const right = this.evaluate(node.right, bindings);
+        switch (node.operator) {
+          case '==':
+            return this.equals(left, right, node.span);
+          case '!=':
+            return !this.equals(left, right, node.span);
+          default: {
+            const order = this.compare(left, right, node.operator, node.span);
+            if (node.operator === '<') return order < 0;
+            if (node.operator === '>') return order > 0;
+            if (node.operator === '<=') return order <= 0;
+            return order >= 0;
+          }
+        }
+      }
+      case 'in': {
+        const value = this.evaluate(node.value, bindings);
+        const list = this.list(node.list, bindings, "the right side of 'in'");
+        return this.includes(list, value, node.span);
+      }
+    }
+  }
+
+  private lookup(name: string, span: SourceSpan, bindings: Bindings): PolicyValue {
+    const bound = bindings.get(name);
+    if (bound !== undefined) return bound;
+    const value = Object.hasOwn(this.context, name) ? this.context[name as keyof PolicyContext] : undefined;
+    if (value === undefined) {
+      throw new PolicyEvaluationError(`MissingField: '${name}' is not available for this request`, span, {
+        reason: 'MissingField',
+        field: name,
+      });
+    }
+    return value;
+  }
+
+  private kindOf(value: PolicyValue, span: SourceSpan): PolicyValueKind {
+    const kind = policyValueKind(value);
+    if (kind === undefined) throw typeError(span, `the request holds an ${describeValue(value)} here, which policies cannot use`);
+    return kind;
+  }
+
+  private field(struct: PolicyStruct, field: string, span: SourceSpan, owner: Expression): PolicyValue {
+    const value = Object.hasOwn(struct, field) ? struct[field] : undefined;
+    if (value === undefined) {
+      const path = pathOf(owner);
+      throw new PolicyEvaluationError(`MissingField: ${path ?? 'the value'} has no field '${field}'`, span, {
+        reason: 'MissingField',
+        field,
+        ...(path === undefined ? {} : { path }),
+      });
+    }
+    return value;
+  }
+
+  private member(objectNode: Expression, property: string, span: SourceSpan, bindings: Bindings): PolicyValue {
+    const object = this.evaluate(objectNode, bindings);
+    const kind = this.kindOf(object, objectNode.span);
+    if (kind === 'struct') return this.field(object as PolicyStruct, property, span, objectNode);
+    // The docs write `transfers.count` without parentheses in two places; it means count().
+    if (kind === 'list' && property === 'count') return BigInt((object as readonly PolicyValue[]).length);
+    throw typeError(span, `cannot read field '${property}' of a ${kind}`);
+  }
+
+  private index(objectNode: Expression, indexNode: Expression, bindings: Bindings): PolicyValue {
+    const object = this.evaluate(objectNode, bindings);
+    const index = this.evaluate(indexNode, bindings);
+    const kind = this.kindOf(object, objectNode.span);
+    if (kind === 'struct') {
+      if (typeof index !== 'string') throw typeError(indexNode.span, `a map key must be a string, not a ${describeValue(index)}`);
+      return this.field(object as PolicyStruct, index, indexNode.span, objectNode);
+    }
+    if (kind !== 'list' && kind !== 'string') throw typeError(objectNode.span, `cannot index into a ${kind}`);
+    const items = kind === 'list' ? (object as readonly PolicyValue[]) : Array.from(object as string);
+    if (typeof index !== 'bigint') throw typeError(indexNode.span, `an index must be an int, not a ${describeValue(index)}`);
+    if (index < 0n || index >= BigInt(items.length)) {
+      throw new PolicyEvaluationError(`IndexOutOfRange: index ${index} is outside the ${kind} of length ${items.length}`, indexNode.span, {
+        reason: 'IndexOutOfRange',
+      });
+    }
+    return items[Number(index)]!;
+  }
+
+  private slice(objectNode: Expression, startNode: Expression, endNode: Expression, bindings: Bindings): PolicyValue {
+    const object = this.evaluate(objectNode, bindings);
+    const start = this.evaluate(startNode, bindings);
+    const end = this.evaluate(endNode, bindings);
+    const kind = this.kindOf(object, objectNode.span);
+    if (kind !== 'list' && kind !== 'string') throw typeError(objectNode.span, `only lists and strings can be sliced, not a ${kind}`);
+    const items = kind === 'list' ? (object as readonly PolicyValue[]) : Array.from(object as string);
+    for (const [bound, node] of [[start, startNode], [end, endNode]] as const) {
+      if (typeof bound !== 'bigint') throw typeError(node.span, `a slice bound must be an int, not a ${describeValue(bound)}`);
+    }
+    const [from, to] = [start as bigint, end as bigint];
+    if (from > to || to > BigInt(items.length)) {
+      throw new PolicyEvaluationError(
+        `IndexOutOfRange: slice ${from}..${to} does not fit the ${kind} of length ${items.length}`,
+        from > to ? startNode.span : endNode.span,
+        { reason: 'IndexOutOfRange' },
+      );
+    }
+    const sliced = items.slice(Number(from), Number(to));
+    return kind === 'list' ? sliced : (sliced as string[]).join('');
+  }
+
+  private list(node: Expression, bindings: Bindings, usage: string): readonly PolicyValue[] {
+    const value = this.evaluate(node, bindings);
+    if (!Array.isArray(value)) throw typeError(node.span, `${usage} needs a list, but this is a ${describeValue(value)}`);
+    return value;
+  }
+
+  private bool(node: Expression, bindings: Bindings, role: string): boolean {
+    const value = this.evaluate(node, bindings);
+    if (typeof value !== 'boolean') throw typeError(node.span, `${role} must be a bool, but this is a ${describeValue(value)}`);
+    return value;
+  }
+
+  /** Membership; every element is compared, so a type mismatch anywhere in the list is an error. */
+  private includes(list: readonly PolicyValue[], value: PolicyValue, span: SourceSpan): boolean {
+    return list.map((element) => this.equals(value, element, span)).includes(true);
+  }
+
+  private equals(left: PolicyValue, right: PolicyValue, span: SourceSpan): boolean {
+    const kind = this.kindOf(left, span);
+    const rightKind = this.kindOf(right, span);
+    if (kind !== rightKind || kind === 'list' || kind === 'struct') {
+      throw typeError(span, `cannot compare a ${kind} with a ${rightKind}: equality applies to two strings, ints, bools or timestamps`);
+    }
+    if (kind === 'timestamp') return (left as PolicyTimestamp).epochNanoseconds === (right as PolicyTimestamp).epochNanoseconds;
+    return left === right;
+  }
+
+  private compare(left: PolicyValue, right: PolicyValue, operator: string, span: SourceSpan): number {
+    const [a, b] =
+      typeof left === 'bigint' && typeof right === 'bigint'
+        ? [left, right]
+        : left instanceof PolicyTimestamp && right instanceof PolicyTimestamp
+          ? [left.epochNanoseconds, right.epochNanoseconds]
+          : [undefined, undefined];
+    if (a === undefined || b === undefined) {
+      throw typeError(span, `'${operator}' orders two ints or two timestamps, not a ${describeValue(left)} and a ${describeValue(right)}`);
+    }
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+}

@@ -1,0 +1,22 @@
+/**
+ * Turnkey's policy language (`condition`, `consensus`, session-profile `scope`): tokenizer → parser → checked AST
+ * → evaluator. Shared by the service (authorization) and the renderer (inline errors while an operator types).
+ */
+export type * from './ast';
+export { logicalOperands } from './ast';
+export { PolicyParseError, PolicyEvaluationError } from './errors';
+export { MAX_EXPRESSION_LENGTH, tokenize, type Token, type TokenKind } from './tokenizer';
+export { MAX_NESTING_DEPTH, parsePolicyExpression } from './parser';
+export { checkPolicyExpression, type PolicyCheckResult } from './check';
+export { evaluate, evaluatePolicyExpression, type PolicyEvaluationResult } from './evaluator';
+export * from './values';
+export {
+  CLASSIFIED_ACTIVITY_TYPES,
+  activityClassOf,
+  activityKindOf,
+  activityParamsOf,
+  policyActivityOf,
+  type ActivityClass,
+  type PolicyAction,
+  type PolicyResource,
+} from './activity-classes';
