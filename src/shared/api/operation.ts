@@ -9,9 +9,13 @@ export const SUBMIT_PREFIX = '/public/v1/submit/';
 export const PROXY_PREFIX = '/v1/';
 
 /** A read query: `POST /public/v1/query/<name>`, stamped, answers an operation-specific object. */
-export interface QueryOperation<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
+export interface QueryOperation<
+  Req extends z.ZodType = z.ZodType,
+  Res extends z.ZodType = z.ZodType,
+  N extends string = string,
+> {
   readonly kind: 'query';
-  readonly name: string;
+  readonly name: N;
   readonly path: string;
   readonly request: Req;
   readonly response: Res;
@@ -22,9 +26,13 @@ export interface QueryOperation<Req extends z.ZodType = z.ZodType, Res extends z
  * `parameters` is the request's `parameters` member and, unchanged, the intent; `result` is the
  * result member (`null` for approve/reject, which answer the target activity).
  */
-export interface ActivityOperation<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
+export interface ActivityOperation<
+  P extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+  N extends string = string,
+> {
   readonly kind: 'activity';
-  readonly name: string;
+  readonly name: N;
   readonly path: string;
   readonly activityType: string;
   readonly intentKey: string;
@@ -36,9 +44,13 @@ export interface ActivityOperation<P extends z.ZodType = z.ZodType, R extends z.
 }
 
 /** An auth-proxy call: `POST /v1/<name>` with `X-Auth-Proxy-Config-Id`, unstamped. */
-export interface ProxyOperation<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
+export interface ProxyOperation<
+  Req extends z.ZodType = z.ZodType,
+  Res extends z.ZodType = z.ZodType,
+  N extends string = string,
+> {
   readonly kind: 'proxy';
-  readonly name: string;
+  readonly name: N;
   readonly path: string;
   readonly request: Req;
   readonly response: Res;
@@ -46,23 +58,23 @@ export interface ProxyOperation<Req extends z.ZodType = z.ZodType, Res extends z
 
 export type Operation = QueryOperation | ActivityOperation | ProxyOperation;
 
-export function query<Req extends z.ZodType, Res extends z.ZodType>(
-  name: string,
+export function query<Req extends z.ZodType, Res extends z.ZodType, const N extends string>(
+  name: N,
   request: Req,
   response: Res,
-): QueryOperation<Req, Res> {
+): QueryOperation<Req, Res, N> {
   return { kind: 'query', name, path: QUERY_PREFIX + name, request, response };
 }
 
-export function activity<P extends z.ZodType, R extends z.ZodType>(spec: {
-  name: string;
+export function activity<P extends z.ZodType, R extends z.ZodType, const N extends string>(spec: {
+  name: N;
   activityType: string;
   intentKey: string;
   resultKey: string | null;
   parameters: P;
   result: R;
   acceptsAppProofs?: boolean;
-}): ActivityOperation<P, R> {
+}): ActivityOperation<P, R, N> {
   return {
     kind: 'activity',
     path: SUBMIT_PREFIX + spec.name,
@@ -71,10 +83,10 @@ export function activity<P extends z.ZodType, R extends z.ZodType>(spec: {
   };
 }
 
-export function proxy<Req extends z.ZodType, Res extends z.ZodType>(
-  name: string,
+export function proxy<Req extends z.ZodType, Res extends z.ZodType, const N extends string>(
+  name: N,
   request: Req,
   response: Res,
-): ProxyOperation<Req, Res> {
+): ProxyOperation<Req, Res, N> {
   return { kind: 'proxy', name, path: PROXY_PREFIX + name, request, response };
 }

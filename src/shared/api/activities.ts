@@ -1,0 +1,467 @@
+/**
+ * Every activity (`POST /public/v1/submit/<name>`), grouped by resource family. Each entry gives the
+ * current `ACTIVITY_TYPE_*` version of its path, the `v1Intent` / `v1Result` member names
+ * (api-notes Appendix B), the parameters (= the intent, strict) and the result (loose).
+ */
+import { z } from 'zod';
+import { activity, type ActivityOperation } from './operation';
+import {
+  addressFormat,
+  apiKeyParamsV2,
+  authenticatorParamsV2,
+  clientSignature,
+  curve,
+  effect,
+  int32,
+  int64,
+  mnemonicLanguage,
+  oauthProviderParamsV2,
+  policyParams,
+  privateKeyParams,
+  privateKeyResult,
+  address,
+  req,
+  res,
+  rootUserParamsV5,
+  smartContractInterfaceType,
+  sparkEncryptedOperatorPackage,
+  sparkLightningReceivePackage,
+  tvcOperatorSetParams,
+  userParamsV4,
+  walletAccountParams,
+  walletParams,
+  walletResult,
+} from './common';
+
+interface ActivitySpec {
+  readonly activityType: string;
+  readonly intentKey: string;
+  readonly resultKey: string | null;
+  readonly parameters: z.ZodType;
+  readonly result: z.ZodType;
+  /** False where the swagger request has no `generateAppProofs` member. */
+  readonly acceptsAppProofs?: boolean;
+}
+
+type ActivityTable<T extends Record<string, ActivitySpec>> = {
+  readonly [K in keyof T & string]: ActivityOperation<T[K]['parameters'], T[K]['result'], K>;
+};
+
+function defineActivities<const T extends Record<string, ActivitySpec>>(table: T): ActivityTable<T> {
+  const entries = Object.entries(table).map(([name, spec]) => [name, activity({ name, ...spec })]);
+  return Object.fromEntries(entries) as ActivityTable<T>;
+}
+
+const ids = z.array(z.string());
+
+const consensus = defineActivities({
+  approve_activity: {
+    activityType: 'ACTIVITY_TYPE_APPROVE_ACTIVITY',
+    intentKey: 'approveActivityIntent',
+    resultKey: null,
+    parameters: req({ fingerprint: z.string() }),
+    result: z.null(),
+  },
+  reject_activity: {
+    activityType: 'ACTIVITY_TYPE_REJECT_ACTIVITY',
+    intentKey: 'rejectActivityIntent',
+    resultKey: null,
+    parameters: req({ fingerprint: z.string() }),
+    result: z.null(),
+  },
+});
+
+const policies = defineActivities({
+  create_policy: {
+    activityType: 'ACTIVITY_TYPE_CREATE_POLICY_V3',
+    intentKey: 'createPolicyIntentV3',
+    resultKey: 'createPolicyResult',
+    parameters: policyParams,
+    result: res({ policyId: z.string() }),
+  },
+  create_policies: {
+    activityType: 'ACTIVITY_TYPE_CREATE_POLICIES',
+    intentKey: 'createPoliciesIntent',
+    resultKey: 'createPoliciesResult',
+    parameters: req({ policies: z.array(policyParams) }),
+    result: res({ policyIds: ids }),
+  },
+  update_policy: {
+    activityType: 'ACTIVITY_TYPE_UPDATE_POLICY_V2',
+    intentKey: 'updatePolicyIntentV2',
+    resultKey: 'updatePolicyResultV2',
+    parameters: req({
+      policyId: z.string(),
+      policyName: z.string().optional(),
+      policyEffect: effect.optional(),
+      policyCondition: z.string().optional(),
+      policyConsensus: z.string().optional(),
+      policyNotes: z.string().optional(),
+      time: z.string().optional(),
+    }),
+    result: res({ policyId: z.string() }),
+  },
+  delete_policy: {
+    activityType: 'ACTIVITY_TYPE_DELETE_POLICY',
+    intentKey: 'deletePolicyIntent',
+    resultKey: 'deletePolicyResult',
+    parameters: req({ policyId: z.string() }),
+    result: res({ policyId: z.string() }),
+  },
+});
+
+const wallets = defineActivities({
+  create_wallet: {
+    activityType: 'ACTIVITY_TYPE_CREATE_WALLET',
+    intentKey: 'createWalletIntent',
+    resultKey: 'createWalletResult',
+    parameters: walletParams,
+    result: walletResult,
+  },
+  create_wallet_accounts: {
+    activityType: 'ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS',
+    intentKey: 'createWalletAccountsIntent',
+    resultKey: 'createWalletAccountsResult',
+    parameters: req({
+      walletId: z.string(),
+      accounts: z.array(walletAccountParams),
+      persist: z.boolean().optional(),
+    }),
+    result: res({ addresses: ids }),
+  },
+  delete_wallets: {
+    activityType: 'ACTIVITY_TYPE_DELETE_WALLETS',
+    intentKey: 'deleteWalletsIntent',
+    resultKey: 'deleteWalletsResult',
+    parameters: req({ walletIds: ids, deleteWithoutExport: z.boolean().optional() }),
+    result: res({ walletIds: ids }),
+  },
+  export_wallet: {
+    activityType: 'ACTIVITY_TYPE_EXPORT_WALLET',
+    intentKey: 'exportWalletIntent',
+    resultKey: 'exportWalletResult',
+    parameters: req({
+      walletId: z.string(),
+      targetPublicKey: z.string(),
+      language: mnemonicLanguage.optional(),
+    }),
+    result: res({ walletId: z.string(), exportBundle: z.string() }),
+  },
+  export_wallet_account: {
+    activityType: 'ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT',
+    intentKey: 'exportWalletAccountIntent',
+    resultKey: 'exportWalletAccountResult',
+    parameters: req({ address: z.string(), targetPublicKey: z.string() }),
+    result: res({ address: z.string(), exportBundle: z.string() }),
+  },
+  init_import_wallet: {
+    activityType: 'ACTIVITY_TYPE_INIT_IMPORT_WALLET',
+    intentKey: 'initImportWalletIntent',
+    resultKey: 'initImportWalletResult',
+    parameters: req({ userId: z.string() }),
+    result: res({ importBundle: z.string() }),
+  },
+  import_wallet: {
+    activityType: 'ACTIVITY_TYPE_IMPORT_WALLET',
+    intentKey: 'importWalletIntent',
+    resultKey: 'importWalletResult',
+    parameters: req({
+      userId: z.string(),
+      walletName: z.string(),
+      encryptedBundle: z.string(),
+      accounts: z.array(walletAccountParams),
+    }),
+    result: walletResult,
+  },
+});
+
+const privateKeys = defineActivities({
+  create_private_keys: {
+    activityType: 'ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2',
+    intentKey: 'createPrivateKeysIntentV2',
+    resultKey: 'createPrivateKeysResultV2',
+    parameters: req({ privateKeys: z.array(privateKeyParams) }),
+    result: res({ privateKeys: z.array(privateKeyResult) }),
+  },
+  delete_private_keys: {
+    activityType: 'ACTIVITY_TYPE_DELETE_PRIVATE_KEYS',
+    intentKey: 'deletePrivateKeysIntent',
+    resultKey: 'deletePrivateKeysResult',
+    parameters: req({ privateKeyIds: ids, deleteWithoutExport: z.boolean().optional() }),
+    result: res({ privateKeyIds: ids }),
+  },
+  export_private_key: {
+    activityType: 'ACTIVITY_TYPE_EXPORT_PRIVATE_KEY',
+    intentKey: 'exportPrivateKeyIntent',
+    resultKey: 'exportPrivateKeyResult',
+    parameters: req({ privateKeyId: z.string(), targetPublicKey: z.string() }),
+    result: res({ privateKeyId: z.string(), exportBundle: z.string() }),
+  },
+  init_import_private_key: {
+    activityType: 'ACTIVITY_TYPE_INIT_IMPORT_PRIVATE_KEY',
+    intentKey: 'initImportPrivateKeyIntent',
+    resultKey: 'initImportPrivateKeyResult',
+    parameters: req({ userId: z.string() }),
+    result: res({ importBundle: z.string() }),
+  },
+  import_private_key: {
+    activityType: 'ACTIVITY_TYPE_IMPORT_PRIVATE_KEY',
+    intentKey: 'importPrivateKeyIntent',
+    resultKey: 'importPrivateKeyResult',
+    parameters: req({
+      userId: z.string(),
+      privateKeyName: z.string(),
+      encryptedBundle: z.string(),
+      curve,
+      addressFormats: z.array(addressFormat),
+    }),
+    result: res({ privateKeyId: z.string(), addresses: z.array(address) }),
+  },
+});
+
+const users = defineActivities({
+  create_users: {
+    activityType: 'ACTIVITY_TYPE_CREATE_USERS_V4',
+    intentKey: 'createUsersIntentV4',
+    resultKey: 'createUsersResult',
+    parameters: req({ users: z.array(userParamsV4) }),
+    result: res({ userIds: ids }),
+  },
+  update_user: {
+    activityType: 'ACTIVITY_TYPE_UPDATE_USER',
+    intentKey: 'updateUserIntent',
+    resultKey: 'updateUserResult',
+    parameters: req({
+      userId: z.string(),
+      userName: z.string().optional(),
+      userEmail: z.string().optional(),
+      userTagIds: ids.optional(),
+      userPhoneNumber: z.string().optional(),
+    }),
+    result: res({ userId: z.string() }),
+  },
+  update_user_name: {
+    activityType: 'ACTIVITY_TYPE_UPDATE_USER_NAME',
+    intentKey: 'updateUserNameIntent',
+    resultKey: 'updateUserNameResult',
+    parameters: req({ userId: z.string(), userName: z.string() }),
+    result: res({ userId: z.string() }),
+  },
+  delete_users: {
+    activityType: 'ACTIVITY_TYPE_DELETE_USERS',
+    intentKey: 'deleteUsersIntent',
+    resultKey: 'deleteUsersResult',
+    parameters: req({ userIds: ids }),
+    result: res({ userIds: ids }),
+  },
+  create_user_tag: {
+    activityType: 'ACTIVITY_TYPE_CREATE_USER_TAG',
+    intentKey: 'createUserTagIntent',
+    resultKey: 'createUserTagResult',
+    parameters: req({ userTagName: z.string(), userIds: ids }),
+    result: res({ userTagId: z.string(), userIds: ids }),
+  },
+  delete_user_tags: {
+    activityType: 'ACTIVITY_TYPE_DELETE_USER_TAGS',
+    intentKey: 'deleteUserTagsIntent',
+    resultKey: 'deleteUserTagsResult',
+    parameters: req({ userTagIds: ids }),
+    result: res({ userTagIds: ids, userIds: ids }),
+  },
+});
+
+const credentials = defineActivities({
+  create_api_keys: {
+    activityType: 'ACTIVITY_TYPE_CREATE_API_KEYS_V2',
+    intentKey: 'createApiKeysIntentV2',
+    resultKey: 'createApiKeysResult',
+    parameters: req({ apiKeys: z.array(apiKeyParamsV2), userId: z.string() }),
+    result: res({ apiKeyIds: ids }),
+  },
+  delete_api_keys: {
+    activityType: 'ACTIVITY_TYPE_DELETE_API_KEYS',
+    intentKey: 'deleteApiKeysIntent',
+    resultKey: 'deleteApiKeysResult',
+    parameters: req({ userId: z.string(), apiKeyIds: ids }),
+    result: res({ apiKeyIds: ids }),
+  },
+  create_authenticators: {
+    activityType: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2',
+    intentKey: 'createAuthenticatorsIntentV2',
+    resultKey: 'createAuthenticatorsResult',
+    parameters: req({ authenticators: z.array(authenticatorParamsV2), userId: z.string() }),
+    result: res({ authenticatorIds: ids }),
+  },
+  delete_authenticators: {
+    activityType: 'ACTIVITY_TYPE_DELETE_AUTHENTICATORS',
+    intentKey: 'deleteAuthenticatorsIntent',
+    resultKey: 'deleteAuthenticatorsResult',
+    parameters: req({ userId: z.string(), authenticatorIds: ids }),
+    result: res({ authenticatorIds: ids }),
+  },
+  create_oauth_providers: {
+    activityType: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2',
+    intentKey: 'createOauthProvidersIntentV2',
+    resultKey: 'createOauthProvidersResultV2',
+    parameters: req({ userId: z.string(), oauthProviders: z.array(oauthProviderParamsV2) }),
+    result: res({ providerIds: ids }),
+  },
+  delete_oauth_providers: {
+    activityType: 'ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS',
+    intentKey: 'deleteOauthProvidersIntent',
+    resultKey: 'deleteOauthProvidersResult',
+    parameters: req({ userId: z.string(), providerIds: ids }),
+    result: res({ providerIds: ids }),
+  },
+});
+
+const organizations = defineActivities({
+  update_root_quorum: {
+    activityType: 'ACTIVITY_TYPE_UPDATE_ROOT_QUORUM',
+    intentKey: 'updateRootQuorumIntent',
+    resultKey: 'updateRootQuorumResult',
+    parameters: req({ threshold: int32, userIds: ids }),
+    result: res({}),
+  },
+  create_sub_organization: {
+    activityType: 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8',
+    intentKey: 'createSubOrganizationIntentV8',
+    resultKey: 'createSubOrganizationResultV8',
+    parameters: req({
+      subOrganizationName: z.string(),
+      rootUsers: z.array(rootUserParamsV5),
+      rootQuorumThreshold: int32,
+      wallet: walletParams.optional(),
+      disableEmailRecovery: z.boolean().optional(),
+      disableEmailAuth: z.boolean().optional(),
+      disableSmsAuth: z.boolean().optional(),
+      disableOtpEmailAuth: z.boolean().optional(),
+      verificationToken: z.string().optional(),
+      clientSignature: clientSignature.optional(),
+    }),
+    result: res({
+      subOrganizationId: z.string(),
+      wallet: walletResult.optional(),
+      rootUserIds: ids.optional(),
+    }),
+  },
+  delete_sub_organization: {
+    activityType: 'ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION',
+    intentKey: 'deleteSubOrganizationIntent',
+    resultKey: 'deleteSubOrganizationResult',
+    parameters: req({ deleteWithoutExport: z.boolean().optional() }),
+    result: res({ subOrganizationUuid: z.string() }),
+  },
+});
+
+const sessions = defineActivities({
+  oauth_login: {
+    activityType: 'ACTIVITY_TYPE_OAUTH_LOGIN',
+    intentKey: 'oauthLoginIntent',
+    resultKey: 'oauthLoginResult',
+    parameters: req({
+      oidcToken: z.string(),
+      publicKey: z.string(),
+      expirationSeconds: z.string().optional(),
+      invalidateExisting: z.boolean().optional(),
+      sessionProfileId: z.string().optional(),
+    }),
+    result: res({ session: z.string() }),
+  },
+  create_session_profile: {
+    activityType: 'ACTIVITY_TYPE_CREATE_SESSION_PROFILE',
+    intentKey: 'createSessionProfileIntent',
+    resultKey: 'createSessionProfileResult',
+    parameters: req({
+      sessionProfileName: z.string(),
+      scope: z.string(),
+      expirationSeconds: z.string().optional(),
+      notes: z.string().optional(),
+    }),
+    result: res({ sessionProfileId: z.string() }),
+    acceptsAppProofs: false,
+  },
+});
+
+const smartContractInterfaces = defineActivities({
+  create_smart_contract_interface: {
+    activityType: 'ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE',
+    intentKey: 'createSmartContractInterfaceIntent',
+    resultKey: 'createSmartContractInterfaceResult',
+    parameters: req({
+      smartContractAddress: z.string(),
+      smartContractInterface: z.string(),
+      type: smartContractInterfaceType,
+      label: z.string(),
+      notes: z.string().optional(),
+    }),
+    result: res({ smartContractInterfaceId: z.string() }),
+  },
+  delete_smart_contract_interface: {
+    activityType: 'ACTIVITY_TYPE_DELETE_SMART_CONTRACT_INTERFACE',
+    intentKey: 'deleteSmartContractInterfaceIntent',
+    resultKey: 'deleteSmartContractInterfaceResult',
+    parameters: req({ smartContractInterfaceId: z.string() }),
+    result: res({ smartContractInterfaceId: z.string() }),
+  },
+});
+
+const tvcApps = defineActivities({
+  create_tvc_app: {
+    activityType: 'ACTIVITY_TYPE_CREATE_TVC_APP',
+    intentKey: 'createTvcAppIntent',
+    resultKey: 'createTvcAppResult',
+    parameters: req({
+      name: z.string(),
+      quorumPublicKey: z.string(),
+      manifestSetId: z.string().optional(),
+      manifestSetParams: tvcOperatorSetParams.optional(),
+      shareSetId: z.string().optional(),
+      shareSetParams: tvcOperatorSetParams.optional(),
+      enableEgress: z.boolean().optional(),
+      enableDebugModeDeployments: z.boolean().optional(),
+    }),
+    result: res({
+      appId: z.string(),
+      manifestSetId: z.string(),
+      manifestSetOperatorIds: ids,
+      manifestSetThreshold: int64,
+      shareSetId: z.string(),
+      shareSetOperatorIds: ids,
+      shareSetThreshold: int64,
+    }),
+    acceptsAppProofs: false,
+  },
+  delete_tvc_app_and_deployments: {
+    activityType: 'ACTIVITY_TYPE_DELETE_TVC_APP_AND_DEPLOYMENTS',
+    intentKey: 'deleteTvcAppAndDeploymentsIntent',
+    resultKey: 'deleteTvcAppAndDeploymentsResult',
+    parameters: req({ appId: z.string() }),
+    result: res({ appId: z.string() }),
+  },
+});
+
+const spark = defineActivities({
+  spark_prepare_lightning_receive: {
+    activityType: 'ACTIVITY_TYPE_SPARK_PREPARE_LIGHTNING_RECEIVE',
+    intentKey: 'sparkPrepareLightningReceiveIntent',
+    resultKey: 'sparkPrepareLightningReceiveResult',
+    parameters: req({ signWith: z.string(), lightningReceive: sparkLightningReceivePackage }),
+    result: res({ operatorPackages: z.array(sparkEncryptedOperatorPackage), paymentHash: z.string() }),
+    acceptsAppProofs: false,
+  },
+});
+
+export const activityOperations = {
+  ...consensus,
+  ...policies,
+  ...wallets,
+  ...privateKeys,
+  ...users,
+  ...credentials,
+  ...organizations,
+  ...sessions,
+  ...smartContractInterfaces,
+  ...tvcApps,
+  ...spark,
+};

@@ -1,0 +1,530 @@
+/**
+ * Sub-schemas shared by many operations, named after the swagger definitions they mirror
+ * (`v1WalletAccountParams` → `walletAccountParams`). Field names, requiredness and enum values
+ * follow turnkey-public-api.swagger.json exactly; test/unit/api checks them against it.
+ *
+ * Requests are strict (an unknown field is refused), responses are loose (a client tolerates
+ * fields a newer hosted service adds).
+ */
+import { z } from 'zod';
+
+/** A request object: unknown fields are an error. */
+export const req = z.strictObject;
+/** A response object: unknown fields are kept, not refused. */
+export const res = z.looseObject;
+
+// ─── wire primitives (api-notes §1) ───────────────────────────────────────────────────────────
+
+/** An unsigned decimal integer carried as a string (uint64 / int64 counters, `timestampMs`). */
+export const decimalString = z.string().regex(/^\d+$/, { error: 'expected a string of decimal digits' });
+
+/** A proto int32: a JSON number. */
+export const int32 = z
+  .number()
+  .int()
+  .min(-(2 ** 31))
+  .max(2 ** 31 - 1);
+
+/**
+ * A proto int64 declared `type: integer` in the swagger. proto3 JSON writes int64 as a decimal
+ * string and accepts a number too (the Turnkey SDK types declare it `number`), so both are read and
+ * the value always comes out as a string: precision is never lost past 2^53.
+ */
+export const int64 = z
+  .union([z.string().regex(/^-?\d+$/, { error: 'expected a decimal integer' }), z.number().int().safe()])
+  .transform(String);
+
+/** `externaldatav1Timestamp`: seconds and nanos, both decimal strings. */
+export const timestamp = res({ seconds: z.string(), nanos: z.string() });
+export type Timestamp = z.infer<typeof timestamp>;
+
+const createdUpdated = { createdAt: timestamp, updatedAt: timestamp };
+
+// ─── enums ────────────────────────────────────────────────────────────────────────────────────
+
+export const curve = z.enum(['CURVE_SECP256K1', 'CURVE_ED25519', 'CURVE_P256']);
+export const pathFormat = z.enum(['PATH_FORMAT_BIP32']);
+export const addressFormat = z.enum([
+  'ADDRESS_FORMAT_UNCOMPRESSED',
+  'ADDRESS_FORMAT_COMPRESSED',
+  'ADDRESS_FORMAT_ETHEREUM',
+  'ADDRESS_FORMAT_SOLANA',
+  'ADDRESS_FORMAT_COSMOS',
+  'ADDRESS_FORMAT_TRON',
+  'ADDRESS_FORMAT_SUI',
+  'ADDRESS_FORMAT_APTOS',
+  'ADDRESS_FORMAT_BITCOIN_MAINNET_P2PKH',
+  'ADDRESS_FORMAT_BITCOIN_MAINNET_P2SH',
+  'ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH',
+  'ADDRESS_FORMAT_BITCOIN_MAINNET_P2WSH',
+  'ADDRESS_FORMAT_BITCOIN_MAINNET_P2TR',
+  'ADDRESS_FORMAT_BITCOIN_TESTNET_P2PKH',
+  'ADDRESS_FORMAT_BITCOIN_TESTNET_P2SH',
+  'ADDRESS_FORMAT_BITCOIN_TESTNET_P2WPKH',
+  'ADDRESS_FORMAT_BITCOIN_TESTNET_P2WSH',
+  'ADDRESS_FORMAT_BITCOIN_TESTNET_P2TR',
+  'ADDRESS_FORMAT_BITCOIN_SIGNET_P2PKH',
+  'ADDRESS_FORMAT_BITCOIN_SIGNET_P2SH',
+  'ADDRESS_FORMAT_BITCOIN_SIGNET_P2WPKH',
+  'ADDRESS_FORMAT_BITCOIN_SIGNET_P2WSH',
+  'ADDRESS_FORMAT_BITCOIN_SIGNET_P2TR',
+  'ADDRESS_FORMAT_BITCOIN_REGTEST_P2PKH',
+  'ADDRESS_FORMAT_BITCOIN_REGTEST_P2SH',
+  'ADDRESS_FORMAT_BITCOIN_REGTEST_P2WPKH',
+  'ADDRESS_FORMAT_BITCOIN_REGTEST_P2WSH',
+  'ADDRESS_FORMAT_BITCOIN_REGTEST_P2TR',
+  'ADDRESS_FORMAT_SEI',
+  'ADDRESS_FORMAT_XLM',
+  'ADDRESS_FORMAT_DOGE_MAINNET',
+  'ADDRESS_FORMAT_DOGE_TESTNET',
+  'ADDRESS_FORMAT_TON_V3R2',
+  'ADDRESS_FORMAT_TON_V4R2',
+  'ADDRESS_FORMAT_TON_V5R1',
+  'ADDRESS_FORMAT_XRP',
+  'ADDRESS_FORMAT_SPARK_MAINNET',
+  'ADDRESS_FORMAT_SPARK_REGTEST',
+]);
+export const apiKeyCurve = z.enum(['API_KEY_CURVE_P256', 'API_KEY_CURVE_SECP256K1', 'API_KEY_CURVE_ED25519']);
+export const credentialType = z.enum([
+  'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR',
+  'CREDENTIAL_TYPE_API_KEY_P256',
+  'CREDENTIAL_TYPE_RECOVER_USER_KEY_P256',
+  'CREDENTIAL_TYPE_API_KEY_SECP256K1',
+  'CREDENTIAL_TYPE_EMAIL_AUTH_KEY_P256',
+  'CREDENTIAL_TYPE_API_KEY_ED25519',
+  'CREDENTIAL_TYPE_OTP_AUTH_KEY_P256',
+  'CREDENTIAL_TYPE_READ_WRITE_SESSION_KEY_P256',
+  'CREDENTIAL_TYPE_OAUTH_KEY_P256',
+  'CREDENTIAL_TYPE_LOGIN',
+]);
+export const effect = z.enum(['EFFECT_ALLOW', 'EFFECT_DENY']);
+export const mnemonicLanguage = z.enum([
+  'MNEMONIC_LANGUAGE_ENGLISH',
+  'MNEMONIC_LANGUAGE_SIMPLIFIED_CHINESE',
+  'MNEMONIC_LANGUAGE_TRADITIONAL_CHINESE',
+  'MNEMONIC_LANGUAGE_CZECH',
+  'MNEMONIC_LANGUAGE_FRENCH',
+  'MNEMONIC_LANGUAGE_ITALIAN',
+  'MNEMONIC_LANGUAGE_JAPANESE',
+  'MNEMONIC_LANGUAGE_KOREAN',
+  'MNEMONIC_LANGUAGE_SPANISH',
+]);
+export const activityStatus = z.enum([
+  'ACTIVITY_STATUS_CREATED',
+  'ACTIVITY_STATUS_PENDING',
+  'ACTIVITY_STATUS_COMPLETED',
+  'ACTIVITY_STATUS_FAILED',
+  'ACTIVITY_STATUS_CONSENSUS_NEEDED',
+  'ACTIVITY_STATUS_REJECTED',
+  'ACTIVITY_STATUS_AUTHENTICATORS_NEEDED',
+]);
+export type ActivityStatus = z.infer<typeof activityStatus>;
+export const voteSelection = z.enum(['VOTE_SELECTION_APPROVED', 'VOTE_SELECTION_REJECTED']);
+export const authenticatorTransport = z.enum([
+  'AUTHENTICATOR_TRANSPORT_BLE',
+  'AUTHENTICATOR_TRANSPORT_INTERNAL',
+  'AUTHENTICATOR_TRANSPORT_NFC',
+  'AUTHENTICATOR_TRANSPORT_USB',
+  'AUTHENTICATOR_TRANSPORT_HYBRID',
+]);
+export const tagType = z.enum(['TAG_TYPE_USER', 'TAG_TYPE_PRIVATE_KEY']);
+export const featureName = z.enum([
+  'FEATURE_NAME_ROOT_USER_EMAIL_RECOVERY',
+  'FEATURE_NAME_WEBAUTHN_ORIGINS',
+  'FEATURE_NAME_EMAIL_AUTH',
+  'FEATURE_NAME_EMAIL_RECOVERY',
+  'FEATURE_NAME_WEBHOOK',
+  'FEATURE_NAME_SMS_AUTH',
+  'FEATURE_NAME_OTP_EMAIL_AUTH',
+  'FEATURE_NAME_AUTH_PROXY',
+  'FEATURE_NAME_SOLANA_RENT_PREFUND_ENABLED',
+  'FEATURE_NAME_SWAP_CONFIG',
+  'FEATURE_NAME_EARN_CONFIG',
+]);
+export const accessType = z.enum(['ACCESS_TYPE_WEB', 'ACCESS_TYPE_API', 'ACCESS_TYPE_ALL']);
+export const invitationStatus = z.enum([
+  'INVITATION_STATUS_CREATED',
+  'INVITATION_STATUS_ACCEPTED',
+  'INVITATION_STATUS_REVOKED',
+]);
+export const smartContractInterfaceType = z.enum([
+  'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM',
+  'SMART_CONTRACT_INTERFACE_TYPE_SOLANA',
+]);
+export const clientSignatureScheme = z.enum(['CLIENT_SIGNATURE_SCHEME_API_P256']);
+/** `externaldatav1SignatureScheme`: the scheme of an enclave App Proof. */
+export const appProofScheme = z.enum(['SIGNATURE_SCHEME_EPHEMERAL_KEY_P256']);
+export const authenticationType = z.enum([
+  'AUTHENTICATION_TYPE_EMAIL_OTP',
+  'AUTHENTICATION_TYPE_SMS_OTP',
+  'AUTHENTICATION_TYPE_PASSKEY',
+  'AUTHENTICATION_TYPE_API_KEY',
+  'AUTHENTICATION_TYPE_OAUTH',
+  'AUTHENTICATION_TYPE_SESSION',
+]);
+
+// ─── request building blocks (strict) ─────────────────────────────────────────────────────────
+
+/** `v1Pagination`: `limit` is a decimal string; `before`/`after` are cursors (resource ids). */
+export const pagination = req({
+  limit: decimalString.optional(),
+  before: z.string().optional(),
+  after: z.string().optional(),
+});
+
+export const walletAccountParams = req({
+  curve,
+  pathFormat,
+  path: z.string(),
+  addressFormat,
+  name: z.string().optional(),
+});
+export type WalletAccountParams = z.infer<typeof walletAccountParams>;
+
+export const walletParams = req({
+  walletName: z.string(),
+  accounts: z.array(walletAccountParams),
+  mnemonicLength: int32.optional(),
+});
+
+export const privateKeyParams = req({
+  privateKeyName: z.string(),
+  curve,
+  privateKeyTags: z.array(z.string()),
+  addressFormats: z.array(addressFormat),
+});
+
+export const apiKeyParamsV2 = req({
+  apiKeyName: z.string(),
+  publicKey: z.string(),
+  curveType: apiKeyCurve,
+  expirationSeconds: z.string().optional(),
+});
+
+export const attestation = req({
+  credentialId: z.string(),
+  clientDataJson: z.string(),
+  attestationObject: z.string(),
+  transports: z.array(authenticatorTransport),
+});
+
+export const authenticatorParamsV2 = req({
+  authenticatorName: z.string(),
+  challenge: z.string(),
+  attestation,
+});
+
+export const oidcClaims = req({ iss: z.string(), sub: z.string(), aud: z.string() });
+
+export const oauthProviderParamsV2 = req({
+  providerName: z.string(),
+  oidcToken: z.string().optional(),
+  oidcClaims: oidcClaims.optional(),
+});
+
+export const clientSignature = req({
+  publicKey: z.string(),
+  scheme: clientSignatureScheme,
+  message: z.string(),
+  signature: z.string(),
+});
+
+/** The credentials every new user may be created with (`v1UserParamsV4` / `v1RootUserParamsV5`). */
+const newUserFields = {
+  userName: z.string(),
+  userEmail: z.string().optional(),
+  userPhoneNumber: z.string().optional(),
+  apiKeys: z.array(apiKeyParamsV2),
+  authenticators: z.array(authenticatorParamsV2),
+  oauthProviders: z.array(oauthProviderParamsV2),
+};
+export const userParamsV4 = req({ ...newUserFields, userTags: z.array(z.string()) });
+export const rootUserParamsV5 = req(newUserFields);
+
+/** `v1CreatePolicyIntentV3`, also the element of `create_policies`. */
+export const policyParams = req({
+  policyName: z.string(),
+  effect,
+  condition: z.string().optional(),
+  consensus: z.string().optional(),
+  notes: z.string(),
+  time: z.string().optional(),
+});
+
+export const tvcOperatorParams = req({ name: z.string(), publicKey: z.string() });
+export const tvcOperatorSetParams = req({
+  name: z.string(),
+  newOperators: z.array(tvcOperatorParams).optional(),
+  existingOperatorIds: z.array(z.string()).optional(),
+  threshold: int64,
+});
+
+export const sparkOperatorRecipient = req({ operatorId: z.string(), encryptionPublicKey: z.string() });
+export const sparkLightningReceivePackage = req({
+  threshold: int64,
+  operatorRecipients: z.array(sparkOperatorRecipient),
+});
+
+// ─── resources as the service answers them (loose) ────────────────────────────────────────────
+
+export const credential = res({
+  publicKey: z.string(),
+  type: credentialType,
+  sessionProfileId: z.string().optional(),
+});
+
+export const apiKey = res({
+  credential,
+  apiKeyId: z.string(),
+  apiKeyName: z.string(),
+  ...createdUpdated,
+  expirationSeconds: decimalString.optional(),
+});
+export type ApiKey = z.infer<typeof apiKey>;
+
+export const authenticator = res({
+  transports: z.array(authenticatorTransport),
+  attestationType: z.string(),
+  aaguid: z.string(),
+  credentialId: z.string(),
+  model: z.string(),
+  credential,
+  authenticatorId: z.string(),
+  authenticatorName: z.string(),
+  ...createdUpdated,
+});
+export type Authenticator = z.infer<typeof authenticator>;
+
+export const oauthProvider = res({
+  providerId: z.string(),
+  providerName: z.string(),
+  issuer: z.string(),
+  audience: z.string(),
+  subject: z.string(),
+  ...createdUpdated,
+});
+export type OauthProvider = z.infer<typeof oauthProvider>;
+
+export const authenticationMethod = res({ type: authenticationType, id: z.string().optional() });
+export const requiredAuthenticationMethod = res({ any: z.array(authenticationMethod) });
+export const mfaPolicy = res({
+  mfaPolicyId: z.string(),
+  mfaPolicyName: z.string(),
+  condition: z.string(),
+  requiredAuthenticationMethods: z.array(requiredAuthenticationMethod),
+  order: int64,
+  notes: z.string().optional(),
+  ...createdUpdated,
+});
+
+export const user = res({
+  userId: z.string(),
+  userName: z.string(),
+  userEmail: z.string().optional(),
+  userPhoneNumber: z.string().optional(),
+  authenticators: z.array(authenticator),
+  apiKeys: z.array(apiKey),
+  userTags: z.array(z.string()),
+  oauthProviders: z.array(oauthProvider),
+  ...createdUpdated,
+  mfaPolicies: z.array(mfaPolicy),
+});
+export type User = z.infer<typeof user>;
+
+export const wallet = res({
+  walletId: z.string(),
+  walletName: z.string(),
+  ...createdUpdated,
+  exported: z.boolean(),
+  imported: z.boolean(),
+});
+export type Wallet = z.infer<typeof wallet>;
+
+export const walletAccount = res({
+  walletAccountId: z.string(),
+  organizationId: z.string(),
+  walletId: z.string(),
+  curve,
+  pathFormat,
+  path: z.string(),
+  addressFormat,
+  address: z.string(),
+  ...createdUpdated,
+  publicKey: z.string().optional(),
+  walletDetails: wallet.optional(),
+  name: z.string().optional(),
+  caip2Prefix: z.string().optional(),
+});
+export type WalletAccount = z.infer<typeof walletAccount>;
+
+/** `externaldatav1Address` and `immutableactivityv1Address` (same shape). */
+export const address = res({ format: addressFormat.optional(), address: z.string().optional() });
+
+export const privateKey = res({
+  privateKeyId: z.string(),
+  publicKey: z.string(),
+  privateKeyName: z.string(),
+  curve,
+  addresses: z.array(address),
+  privateKeyTags: z.array(z.string()),
+  ...createdUpdated,
+  exported: z.boolean(),
+  imported: z.boolean(),
+});
+export type PrivateKey = z.infer<typeof privateKey>;
+
+export const policy = res({
+  policyId: z.string(),
+  policyName: z.string(),
+  effect,
+  ...createdUpdated,
+  notes: z.string(),
+  consensus: z.string(),
+  condition: z.string(),
+  time: z.string().optional(),
+});
+export type Policy = z.infer<typeof policy>;
+
+/** `datav1Tag`. */
+export const tag = res({ tagId: z.string(), tagName: z.string(), tagType, ...createdUpdated });
+export type Tag = z.infer<typeof tag>;
+
+export const sessionProfile = res({
+  sessionProfileId: z.string(),
+  sessionProfileName: z.string(),
+  scope: z.string(),
+  expirationSeconds: z.string().optional(),
+  notes: z.string().optional(),
+  ...createdUpdated,
+});
+export type SessionProfile = z.infer<typeof sessionProfile>;
+
+/** `externaldatav1SmartContractInterface`. */
+export const smartContractInterface = res({
+  organizationId: z.string(),
+  smartContractInterfaceId: z.string(),
+  smartContractAddress: z.string(),
+  smartContractInterface: z.string(),
+  type: z.string(),
+  label: z.string(),
+  notes: z.string(),
+  ...createdUpdated,
+});
+export type SmartContractInterface = z.infer<typeof smartContractInterface>;
+
+/** `externaldatav1Quorum`: the root quorum. */
+export const quorum = res({ threshold: int32, userIds: z.array(z.string()) });
+export const feature = res({ name: featureName.optional(), value: z.string().optional() });
+/** `v1Config`: what `get_organization_configs` answers. */
+export const organizationConfigs = res({ features: z.array(feature).optional(), quorum: quorum.optional() });
+export type OrganizationConfigs = z.infer<typeof organizationConfigs>;
+
+export const invitation = res({
+  invitationId: z.string(),
+  receiverUserName: z.string(),
+  receiverEmail: z.string(),
+  receiverUserTags: z.array(z.string()),
+  accessType,
+  status: invitationStatus,
+  ...createdUpdated,
+  senderUserId: z.string(),
+});
+export const smartContractInterfaceReference = res({
+  smartContractInterfaceId: z.string().optional(),
+  smartContractAddress: z.string().optional(),
+  digest: z.string().optional(),
+});
+/** `v1OrganizationData` (legacy `get_organization`). */
+export const organizationData = res({
+  organizationId: z.string().optional(),
+  name: z.string().optional(),
+  users: z.array(user).optional(),
+  policies: z.array(policy).optional(),
+  privateKeys: z.array(privateKey).optional(),
+  invitations: z.array(invitation).optional(),
+  tags: z.array(tag).optional(),
+  rootQuorum: quorum.optional(),
+  features: z.array(feature).optional(),
+  wallets: z.array(wallet).optional(),
+  smartContractInterfaceReferences: z.array(smartContractInterfaceReference).optional(),
+});
+
+export const tvcOperator = res({ id: z.string(), name: z.string(), publicKey: z.string(), ...createdUpdated });
+export const tvcOperatorSet = res({
+  id: z.string(),
+  name: z.string(),
+  organizationId: z.string(),
+  operators: z.array(tvcOperator),
+  threshold: int64,
+  ...createdUpdated,
+});
+export const tvcApp = res({
+  id: z.string(),
+  organizationId: z.string(),
+  name: z.string(),
+  quorumPublicKey: z.string(),
+  manifestSet: tvcOperatorSet,
+  shareSet: tvcOperatorSet,
+  enableEgress: z.boolean(),
+  ...createdUpdated,
+  liveDeploymentId: z.string().optional(),
+  publicDomain: z.string(),
+  enableDebugModeDeployments: z.boolean(),
+});
+export type TvcApp = z.infer<typeof tvcApp>;
+
+export const appProof = res({
+  scheme: appProofScheme,
+  publicKey: z.string(),
+  proofPayload: z.string(),
+  signature: z.string(),
+});
+export type AppProof = z.infer<typeof appProof>;
+
+export const bootProof = res({
+  ephemeralPublicKeyHex: z.string(),
+  awsAttestationDocB64: z.string(),
+  qosManifestB64: z.string(),
+  qosManifestEnvelopeB64: z.string(),
+  deploymentLabel: z.string(),
+  enclaveApp: z.string(),
+  owner: z.string(),
+  createdAt: timestamp,
+  qosManifestVersion: z.string().optional(),
+});
+
+export const walletResult = res({ walletId: z.string(), addresses: z.array(z.string()) });
+export const privateKeyResult = res({
+  privateKeyId: z.string().optional(),
+  addresses: z.array(address).optional(),
+});
+export const sparkEncryptedOperatorPackage = res({ operatorId: z.string(), encryptedPackage: z.string() });
+
+// ─── errors (api-notes §7) ────────────────────────────────────────────────────────────────────
+
+export const TURNKEY_ERROR_DETAIL_TYPE = 'type.googleapis.com/errors.v1.TurnkeyErrorDetail';
+
+/** `protobufAny`: a typed detail message with arbitrary extra fields. */
+export const protobufAny = res({ '@type': z.string().optional() });
+
+/** The detail carrying Turnkey's stable `turnkeyErrorCode`, on which clients should branch. */
+export const turnkeyErrorDetail = res({
+  '@type': z.literal(TURNKEY_ERROR_DETAIL_TYPE),
+  turnkeyErrorCode: z.string(),
+});
+export type TurnkeyErrorDetail = z.infer<typeof turnkeyErrorDetail>;
+
+/** `rpcStatus` as it appears inside a FAILED activity: every member optional. */
+export const rpcStatus = res({
+  code: int32.optional(),
+  message: z.string().optional(),
+  details: z.array(protobufAny).optional(),
+});
+
+/** The body of every non-2xx answer: `rpcStatus` with all members present (what the SDKs read). */
+export const errorBodySchema = res({
+  code: int32,
+  message: z.string(),
+  details: z.array(protobufAny),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;

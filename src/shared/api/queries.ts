@@ -1,0 +1,162 @@
+/**
+ * Every read query (`POST /public/v1/query/<name>`): a strict request that always names the
+ * organization, and a loose response.
+ */
+import { z } from 'zod';
+import { query, type QueryOperation } from './operation';
+import { activityResponseSchema, activitySchema } from './activity-record';
+import { activityType } from './activity-types';
+import {
+  activityStatus,
+  apiKey,
+  appProof,
+  authenticator,
+  bootProof,
+  oauthProvider,
+  organizationConfigs,
+  organizationData,
+  pagination,
+  policy,
+  privateKey,
+  req,
+  res,
+  sessionProfile,
+  smartContractInterface,
+  tag,
+  tvcApp,
+  user,
+  wallet,
+  walletAccount,
+} from './common';
+
+interface QuerySpec {
+  readonly request: z.ZodType;
+  readonly response: z.ZodType;
+}
+
+type QueryTable<T extends Record<string, QuerySpec>> = {
+  readonly [K in keyof T & string]: QueryOperation<T[K]['request'], T[K]['response'], K>;
+};
+
+function defineQueries<const T extends Record<string, QuerySpec>>(table: T): QueryTable<T> {
+  const entries = Object.entries(table).map(([name, spec]) => [name, query(name, spec.request, spec.response)]);
+  return Object.fromEntries(entries) as QueryTable<T>;
+}
+
+/** A query request: the organization plus the operation's own fields. */
+function inOrganization<const Shape extends z.core.$ZodLooseShape>(shape: Shape) {
+  return req({ organizationId: z.string(), ...shape });
+}
+
+/** `filterType` / `filterValue` / `paginationOptions` of the sub-organization listings. */
+const subOrgFilter = {
+  filterType: z.string().optional(),
+  filterValue: z.string().optional(),
+  paginationOptions: pagination.optional(),
+};
+const organizationIds = res({ organizationIds: z.array(z.string()) });
+
+export const queryOperations = defineQueries({
+  // activities
+  get_activity: { request: inOrganization({ activityId: z.string() }), response: activityResponseSchema },
+  list_activities: {
+    request: inOrganization({
+      filterByStatus: z.array(activityStatus).optional(),
+      paginationOptions: pagination.optional(),
+      filterByType: z.array(activityType).optional(),
+    }),
+    response: res({ activities: z.array(activitySchema) }),
+  },
+  list_app_proofs: {
+    request: inOrganization({ activityId: z.string() }),
+    response: res({ appProofs: z.array(appProof) }),
+  },
+  get_boot_proof: {
+    request: inOrganization({ ephemeralKey: z.string() }),
+    response: res({ bootProof }),
+  },
+
+  // organization
+  whoami: {
+    request: inOrganization({}),
+    response: res({
+      organizationId: z.string(),
+      organizationName: z.string(),
+      userId: z.string(),
+      username: z.string(),
+    }),
+  },
+  get_organization: { request: inOrganization({}), response: res({ organizationData }) },
+  get_organization_configs: { request: inOrganization({}), response: res({ configs: organizationConfigs }) },
+  list_suborgs: { request: inOrganization(subOrgFilter), response: organizationIds },
+  list_verified_suborgs: { request: inOrganization(subOrgFilter), response: organizationIds },
+
+  // users and credentials
+  list_users: { request: inOrganization({}), response: res({ users: z.array(user) }) },
+  get_user: { request: inOrganization({ userId: z.string() }), response: res({ user }) },
+  list_user_tags: { request: inOrganization({}), response: res({ userTags: z.array(tag) }) },
+  get_api_key: { request: inOrganization({ apiKeyId: z.string() }), response: res({ apiKey }) },
+  get_api_keys: {
+    request: inOrganization({ userId: z.string().optional() }),
+    response: res({ apiKeys: z.array(apiKey) }),
+  },
+  get_authenticator: {
+    request: inOrganization({ authenticatorId: z.string() }),
+    response: res({ authenticator }),
+  },
+  get_authenticators: {
+    request: inOrganization({ userId: z.string() }),
+    response: res({ authenticators: z.array(authenticator) }),
+  },
+  get_oauth_providers: {
+    request: inOrganization({ userId: z.string().optional() }),
+    response: res({ oauthProviders: z.array(oauthProvider) }),
+  },
+  get_session_profiles: {
+    request: inOrganization({}),
+    response: res({ sessionProfiles: z.array(sessionProfile) }),
+  },
+
+  // policies
+  get_policy: { request: inOrganization({ policyId: z.string() }), response: res({ policy }) },
+  list_policies: { request: inOrganization({}), response: res({ policies: z.array(policy) }) },
+
+  // wallets and private keys
+  list_wallets: { request: inOrganization({}), response: res({ wallets: z.array(wallet) }) },
+  get_wallet: { request: inOrganization({ walletId: z.string() }), response: res({ wallet }) },
+  list_wallet_accounts: {
+    request: inOrganization({
+      walletId: z.string().optional(),
+      includeWalletDetails: z.boolean().optional(),
+      paginationOptions: pagination.optional(),
+    }),
+    response: res({ accounts: z.array(walletAccount) }),
+  },
+  get_wallet_account: {
+    request: inOrganization({
+      walletId: z.string(),
+      address: z.string().optional(),
+      path: z.string().optional(),
+    }),
+    response: res({ account: walletAccount }),
+  },
+  list_private_keys: { request: inOrganization({}), response: res({ privateKeys: z.array(privateKey) }) },
+  get_private_key: {
+    request: inOrganization({ privateKeyId: z.string() }),
+    response: res({ privateKey }),
+  },
+
+  // smart-contract interfaces
+  list_smart_contract_interfaces: {
+    request: inOrganization({}),
+    response: res({ smartContractInterfaces: z.array(smartContractInterface) }),
+  },
+  get_smart_contract_interface: {
+    request: inOrganization({ smartContractInterfaceId: z.string() }),
+    response: res({ smartContractInterface }),
+  },
+
+  // TVC
+  list_tvc_apps: { request: inOrganization({}), response: res({ tvcApps: z.array(tvcApp) }) },
+  get_tvc_app: { request: inOrganization({ tvcAppId: z.string() }), response: res({ tvcApp }) },
+});
