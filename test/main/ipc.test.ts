@@ -10,8 +10,8 @@ const RENDERER_URL = 'file:///opt/QuorumKey/resources/app.asar/out/renderer/inde
 const isTrustedSender = createRendererUrlCheck({ rendererIndexPath: '/opt/QuorumKey/resources/app.asar/out/renderer/index.html' });
 
 const appInfo = { version: '0.1.0', platform: 'linux', packaged: false, locked: false };
-const apiKey = { name: 'ops', id: 'k1', curve: 'p256', publicKey: '02' + 'ab'.repeat(32), createdAt: '2025-01-01T00:00:00.000Z' } as const;
-const encryptionKey = { name: 'target', id: 'k2', publicKey: '04' + 'cd'.repeat(64), createdAt: '2025-01-01T00:00:00Z' };
+const apiKey = { name: 'ops', id: 'k1', curve: 'p256' as const, publicKey: '02' + 'ab'.repeat(32), createdAt: '2025-01-01T00:00:00.000Z', missing: false, usedByProfiles: ['Sandbox'] };
+const encryptionKey = { name: 'target', id: 'k2', publicKey: '04' + 'cd'.repeat(64), createdAt: '2025-01-01T00:00:00Z', missing: false };
 const profile = {
   id: '4b1e3f0c-5a0e-4c55-9d33-1f2a7e9c0b11',
   name: 'Sandbox',
@@ -33,7 +33,7 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
   'keys.generateApiKey': apiKey,
   'keys.importApiKey': apiKey,
   'keys.importTkcliApiKey': apiKey,
-  'keys.listApiKeys': [apiKey, { ...apiKey, name: 'gone', missing: true }],
+  'keys.listApiKeys': [apiKey, { ...apiKey, name: 'gone', missing: true, usedByProfiles: [] }],
   'keys.renameApiKey': apiKey,
   'keys.deleteApiKey': null,
   'keys.generateEncryptionKey': encryptionKey,
@@ -157,6 +157,7 @@ describe('createDispatch', () => {
         id: 'id-1',
         publicKey: '04' + 'b'.repeat(128),
         createdAt: '2025-01-01T00:00:00.000Z',
+        missing: false,
         privateKey: secret,
       }),
     } as unknown as IpcHandlers;

@@ -30,7 +30,9 @@ const apiKeyInfo = z.strictObject({
   publicKey: publicKeyHex,
   createdAt: isoTimestamp,
   /** The index lists the key but the OS keychain no longer holds its secret. */
-  missing: z.boolean().optional(),
+  missing: z.boolean(),
+  /** Names of the profiles that sign with this key. */
+  usedByProfiles: z.array(z.string().max(64)),
 });
 
 const encryptionKeyInfo = z.strictObject({
@@ -39,7 +41,7 @@ const encryptionKeyInfo = z.strictObject({
   /** Uncompressed P-256 point, 130 hex characters: the export target key. */
   publicKey: publicKeyHex,
   createdAt: isoTimestamp,
-  missing: z.boolean().optional(),
+  missing: z.boolean(),
 });
 
 const profileId = z.string().min(1).max(128);
