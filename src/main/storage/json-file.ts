@@ -105,13 +105,13 @@ export class JsonFile<T> {
         await handle.close();
       }
       await rename(temporary, this.path);
+      await syncDirectory(directory);
     } catch (error) {
       await unlink(temporary).catch(() => undefined);
       throw new QkError('FILE_ERROR', `cannot write ${this.path}: ${errorMessage(error)}; check free space and permissions`, {
         path: this.path,
       });
     }
-    await syncDirectory(directory);
   }
 }
 
