@@ -1,20 +1,64 @@
+/**
+ * The Electron shell: app lifecycle only. Services are built by the composition root, exposed through the
+ * sender-checked IPC handlers, and shown in the one hardened window.
+ */
 import { join } from 'node:path';
-import { app, BrowserWindow } from 'electron';
+import { app, dialog, ipcMain, powerMonitor, session, type BrowserWindow } from 'electron';
+import { toQkError } from '../shared/errors';
+import { watchIdle } from './app/idle-lock';
+import { createMainServices } from './app/services';
+import { registerIpcHandlers } from './ipc/register';
+import { createRendererUrlCheck } from './ipc/sender';
+import { createMainWindow, hardenSession } from './window';
 
-function createWindow(): void {
-  const window = new BrowserWindow({
-    width: 1280,
-    height: 800,
-    webPreferences: {
-      preload: join(import.meta.dirname, '../preload/index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-    },
+const rendererIndexPath = join(import.meta.dirname, '../renderer/index.html');
+const preloadPath = join(import.meta.dirname, '../preload/index.cjs');
+
+let mainWindow: BrowserWindow | undefined;
+
+async function start(): Promise<void> {
+  await app.whenReady();
+  // A packaged app never trusts a dev server, whatever the environment says.
+  const devServerUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
+  const services = createMainServices({
+    dataDir: app.getPath('userData'),
+    app: { version: app.getVersion(), platform: process.platform, packaged: app.isPackaged },
   });
-  if (process.env.ELECTRON_RENDERER_URL) void window.loadURL(process.env.ELECTRON_RENDERER_URL);
-  else void window.loadFile(join(import.meta.dirname, '../renderer/index.html'));
+  hardenSession(session.defaultSession);
+  registerIpcHandlers({
+    ipcMain,
+    handlers: services.handlers,
+    isTrustedSender: createRendererUrlCheck({ rendererIndexPath, devServerUrl }),
+  });
+  watchIdle({ lock: services.lock, settings: services.settings, systemIdleSeconds: () => powerMonitor.getSystemIdleTime() });
+  powerMonitor.on('lock-screen', () => services.lock.lock());
+  powerMonitor.on('suspend', () => services.lock.lock());
+  mainWindow = createMainWindow({ preloadPath, rendererIndexPath, devServerUrl, isPackaged: app.isPackaged });
+  mainWindow.on('closed', () => {
+    mainWindow = undefined;
+  });
 }
 
-void app.whenReady().then(createWindow);
-app.on('window-all-closed', () => app.quit());
+if (!app.requestSingleInstanceLock()) {
+  // Another QuorumKey is running; it is told through 'second-instance' and comes to the front.
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (mainWindow === undefined) return;
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.focus();
+  });
+  // Whatever web contents appear (now or later), none may open windows, navigate away or embed webviews.
+  app.on('web-contents-created', (_event, contents) => {
+    contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+    contents.on('will-navigate', (event) => event.preventDefault());
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+  });
+  app.on('window-all-closed', () => app.quit());
+  start().catch((error: unknown) => {
+    const failure = toQkError(error);
+    console.error(failure);
+    dialog.showErrorBox('QuorumKey could not start', `${failure.code}: ${failure.message}`);
+    app.exit(1);
+  });
+}

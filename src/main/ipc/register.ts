@@ -11,6 +11,7 @@ import {
   describeIssues,
   ipcContract,
   isChannel,
+  issuePath,
   type Channel,
   type HandlerInput,
   type IpcContract,
@@ -72,7 +73,7 @@ async function serve(
   if (!parsedInput.success) {
     throw new QkError('REQUEST_INVALID', `invalid input for ${channel}: ${describeIssues(parsedInput.error)}`, {
       channel,
-      issues: parsedInput.error.issues.map((issue) => ({ path: issue.path.map(String), code: issue.code })),
+      issues: parsedInput.error.issues.slice(0, 10).map((issue) => ({ path: issuePath(issue), code: issue.code })),
     });
   }
   const handler = handlers[channel] as (input: unknown) => Promise<unknown>;
@@ -81,7 +82,8 @@ async function serve(
   if (!parsedOutput.success) {
     // Paths and codes only: the rejected value may be exactly what must not leave main.
     const where = parsedOutput.error.issues
-      .map((issue) => `${issue.path.map(String).join('.') || '(root)'} ${issue.code}${issue.code === 'unrecognized_keys' ? ` ${issue.keys.join(',')}` : ''}`)
+      .slice(0, 10)
+      .map((issue) => `${issuePath(issue).join('.') || '(root)'} ${issue.code}${issue.code === 'unrecognized_keys' ? ` ${issue.keys.join(',').slice(0, 200)}` : ''}`)
       .join('; ');
     throw new QkError('INTERNAL', `the ${channel} handler returned a result outside the IPC contract (${where}); this is a bug`, {
       channel,

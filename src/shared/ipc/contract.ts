@@ -154,12 +154,27 @@ export function splitChannel(name: Channel): [string, string] {
   return [name.slice(0, dot), name.slice(dot + 1)];
 }
 
-/** Describes zod issues with their field paths, e.g. `name: Too big: expected string to have <=64 characters`. */
+/**
+ * Describes zod issues with their field paths, e.g. `name: Too big: expected string to have <=64 characters`.
+ * Clipped, because issues can quote the input (an unknown key may be a megabyte long).
+ */
 export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => {
-      const path = issue.path.map(String).join('.');
-      return path === '' ? issue.message : `${path}: ${issue.message}`;
-    })
-    .join('; ');
+  const described = error.issues.slice(0, MAX_ISSUES_DESCRIBED).map((issue) => {
+    const path = issuePath(issue).join('.');
+    const message = clip(issue.message, 200);
+    return path === '' ? message : `${path}: ${message}`;
+  });
+  const more = error.issues.length - described.length;
+  return more > 0 ? `${described.join('; ')}; and ${more} more` : described.join('; ');
+}
+
+/** An issue's field path with each segment clipped, safe to return to the renderer. */
+export function issuePath(issue: z.core.$ZodIssue): string[] {
+  return issue.path.slice(0, 16).map((segment) => clip(String(segment), 64));
+}
+
+const MAX_ISSUES_DESCRIBED = 10;
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
 }

@@ -1,0 +1,148 @@
+/**
+ * Walks EVERY channel with malformed inputs against the real services (real OS keychain via the secret-service
+ * wrapper) and asserts typed errors, no throw, no handler reached, and a data directory left byte-for-byte as it was.
+ */
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { channels, ipcContract, type Channel, type ChannelInput } from '../../src/shared/ipc/contract';
+import { createMainServices, type MainServices } from '../../src/main/app/services';
+import { createDispatch, type Dispatch } from '../../src/main/ipc/register';
+import { createRendererUrlCheck } from '../../src/main/ipc/sender';
+
+const RENDERER_INDEX = '/opt/QuorumKey/out/renderer/index.html';
+const RENDERER_URL = `file://${RENDERER_INDEX}`;
+const PROFILE_ID = '4b1e3f0c-5a0e-4c55-9d33-1f2a7e9c0b11';
+
+/** One valid input per channel, the base every malformed variant is derived from. */
+const validInputs: { [C in Channel]: ChannelInput<C> } = {
+  'app.info': {},
+  'app.lock': {},
+  'app.unlock': {},
+  'app.getSettings': {},
+  'app.setSettings': { idleLockMinutes: 5, theme: 'dark' },
+  'keys.generateApiKey': { name: 'fresh', curve: 'secp256k1' },
+  'keys.importApiKey': { name: 'imported', curve: 'p256', privateKey: '11'.repeat(32) },
+  'keys.importTkcliApiKey': { name: 'tk', privateKeyFile: '/tmp/none.private', publicKeyFile: '/tmp/none.public' },
+  'keys.listApiKeys': {},
+  'keys.renameApiKey': { name: 'ops', newName: 'ops2' },
+  'keys.deleteApiKey': { name: 'ops' },
+  'keys.generateEncryptionKey': { name: 'target2' },
+  'keys.importEncryptionKey': { name: 'target3', privateKey: '22'.repeat(32) },
+  'keys.listEncryptionKeys': {},
+  'keys.deleteEncryptionKey': { name: 'target' },
+  'profiles.list': {},
+  'profiles.get': { id: PROFILE_ID },
+  'profiles.getActive': {},
+  'profiles.add': {
+    name: 'Hosted',
+    kind: 'hosted',
+    baseUrl: 'https://api.turnkey.com',
+    organizationId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+    apiKeyName: 'ops',
+  },
+  'profiles.update': { id: PROFILE_ID, changes: { name: 'Renamed' } },
+  'profiles.remove': { id: PROFILE_ID },
+  'profiles.setActive': { id: PROFILE_ID },
+};
+
+const HUGE = 'x'.repeat(1_000_000);
+
+/** Malformed variants of `valid`: non-objects, pollution keys, extra fields, and per field: wrong type, huge, absent. */
+function malformedVariants(valid: Record<string, unknown>): unknown[] {
+  const variants: unknown[] = [
+    null,
+    'keys',
+    42,
+    [],
+    [valid],
+    JSON.parse(`{"__proto__": {"polluted": true}, ${JSON.stringify(valid).slice(1, -1) || '"x": 1'}}`),
+    { ...valid, constructor: { prototype: { polluted: true } } },
+    { ...valid, privateKey: 'ff'.repeat(32), extra: true },
+    { ...valid, [HUGE]: 1 },
+  ];
+  for (const [field, value] of Object.entries(valid)) {
+    variants.push({ ...valid, [field]: typeof value === 'number' ? 'five' : 17 });
+    variants.push({ ...valid, [field]: HUGE });
+    variants.push({ ...valid, [field]: { toString: 'x' } });
+    const { [field]: _removed, ...without } = valid;
+    variants.push(without);
+  }
+  return variants;
+}
+
+async function snapshot(dir: string): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) {
+      const path = join(entry.parentPath, entry.name);
+      files[path] = await readFile(path, 'utf8');
+    }
+  }
+  return files;
+}
+
+let dataDir: string;
+let services: MainServices;
+let dispatch: Dispatch;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'qk-ipc-'));
+  services = createMainServices({
+    dataDir,
+    app: { version: '0.0.0-test', platform: process.platform, packaged: false },
+    keychainServiceName: `QuorumKey-test-${randomUUID()}`,
+  });
+  dispatch = createDispatch({ handlers: services.handlers, isTrustedSender: createRendererUrlCheck({ rendererIndexPath: RENDERER_INDEX }) });
+  // Some real state, so that a malformed rename or delete that slipped through would show.
+  for (const [name, input] of [
+    ['keys.generateApiKey', { name: 'ops' }],
+    ['keys.generateEncryptionKey', { name: 'target' }],
+    ['app.setSettings', { idleLockMinutes: 3 }],
+  ] as const) {
+    expect(await dispatch(name, input, RENDERER_URL), name).toMatchObject({ ok: true });
+  }
+});
+
+afterAll(async () => {
+  for (const key of await services.keychain.listApiKeys()) await services.keychain.deleteApiKey(key.name);
+  for (const key of await services.keychain.listEncryptionKeys()) await services.keychain.deleteEncryptionKey(key.name);
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('every channel with malformed input', () => {
+  it('answers REQUEST_INVALID, never throws, and writes nothing', async () => {
+    const before = await snapshot(dataDir);
+    expect(Object.keys(before).length).toBeGreaterThan(0);
+    let walked = 0;
+    for (const name of channels) {
+      for (const input of malformedVariants(validInputs[name] as Record<string, unknown>)) {
+        // Only variants the contract itself refuses: a variant that happens to be valid would legitimately run.
+        if (ipcContract[name].input.safeParse(input).success) continue;
+        const result = await dispatch(name, input, RENDERER_URL);
+        expect(result, `${name} ${JSON.stringify(input)?.slice(0, 120)}`).toMatchObject({
+          ok: false,
+          error: { code: 'REQUEST_INVALID' },
+        });
+        expect(JSON.stringify(result).length).toBeLessThan(5_000);
+        walked += 1;
+      }
+    }
+    expect(walked).toBeGreaterThan(channels.length * 8);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(await snapshot(dataDir)).toEqual(before);
+    expect((await services.keychain.listApiKeys()).map((key) => key.name)).toEqual(['ops']);
+  });
+
+  it('the valid inputs themselves pass the contract, so the variants test the field they change', () => {
+    for (const name of channels) expect(ipcContract[name].input.safeParse(validInputs[name]).success, name).toBe(true);
+  });
+
+  it('serves a real keychain call end to end, with no private key in the answer', async () => {
+    const result = await dispatch('keys.listApiKeys', {}, RENDERER_URL);
+    expect(result).toMatchObject({ ok: true, value: [{ name: 'ops', curve: 'p256', missing: false }] });
+    expect(JSON.stringify(result)).not.toMatch(/private/i);
+  });
+});
