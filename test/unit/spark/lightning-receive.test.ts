@@ -139,29 +139,36 @@ describe('prepareLightningReceive', () => {
 
   describe('refusals', () => {
     const recipients = () => makeOperators(3).map((o) => o.recipient);
+    const expectRefused = (
+      threshold: number,
+      operatorRecipients: OperatorRecipient[],
+      code: string,
+      message: RegExp,
+      details?: Record<string, unknown>,
+    ) => expectQkError(() => prepareLightningReceive({ threshold, operatorRecipients }), code, message, details);
 
     it('threshold below 2, above the operator count, or not an integer', () => {
-      expectQkError(() => prepareLightningReceive({ threshold: 1, operatorRecipients: recipients() }), 'REQUEST_INVALID', /threshold must be an integer of at least 2, got 1/);
-      expectQkError(() => prepareLightningReceive({ threshold: 2.5, operatorRecipients: recipients() }), 'REQUEST_INVALID', /threshold must be an integer/);
-      expectQkError(() => prepareLightningReceive({ threshold: 4, operatorRecipients: recipients() }), 'REQUEST_INVALID', /threshold 4 exceeds the 3 operatorRecipients/);
+      expectRefused(1, recipients(), 'REQUEST_INVALID', /threshold must be an integer of at least 2, got 1/);
+      expectRefused(2.5, recipients(), 'REQUEST_INVALID', /threshold must be an integer/);
+      expectRefused(4, recipients(), 'REQUEST_INVALID', /threshold 4 exceeds the 3 operatorRecipients/);
     });
 
     it('an empty or oversized operator list', () => {
-      expectQkError(() => prepareLightningReceive({ threshold: 2, operatorRecipients: [] }), 'REQUEST_INVALID', /at least two operators/);
+      expectRefused(2, [], 'REQUEST_INVALID', /at least two operators/);
       const tooMany = makeOperators(MAX_OPERATORS + 1).map((o) => o.recipient);
-      expectQkError(() => prepareLightningReceive({ threshold: 2, operatorRecipients: tooMany }), 'REQUEST_INVALID', /65 operators; at most 64/);
+      expectRefused(2, tooMany, 'REQUEST_INVALID', /65 operators; at most 64/);
     });
 
     it('an operatorId that is not a UUID, naming its index', () => {
       const list = recipients();
       list[1] = { ...list[1], operatorId: 'operator-2' };
-      expectQkError(() => prepareLightningReceive({ threshold: 2, operatorRecipients: list }), 'REQUEST_INVALID', /operatorRecipients\[1\]\.operatorId must be a UUID/, { index: 1 });
+      expectRefused(2, list, 'REQUEST_INVALID', /operatorRecipients\[1\]\.operatorId must be a UUID/, { index: 1 });
     });
 
     it('a duplicate operatorId, in any letter case', () => {
       const list = recipients();
       list[2] = { ...list[2], operatorId: list[0].operatorId.toUpperCase() };
-      expectQkError(() => prepareLightningReceive({ threshold: 2, operatorRecipients: list }), 'REQUEST_INVALID', /operatorRecipients\[2\]\.operatorId .* repeats operatorRecipients\[0\]/, { index: 2 });
+      expectRefused(2, list, 'REQUEST_INVALID', /operatorRecipients\[2\]\.operatorId .* repeats operatorRecipients\[0\]/, { index: 2 });
     });
 
     it('an encryption key that is uncompressed, not hex, or not on the curve', () => {
@@ -175,7 +182,7 @@ describe('prepareLightningReceive', () => {
       ] as const) {
         const list = recipients();
         list[0] = { ...list[0], encryptionPublicKey: key };
-        expectQkError(() => prepareLightningReceive({ threshold: 2, operatorRecipients: list }), 'KEY_INVALID', message, { index: 0 });
+        expectRefused(2, list, 'KEY_INVALID', message, { index: 0 });
       }
     });
   });
