@@ -165,12 +165,15 @@ class Parser {
 
   private parsePostfix(after?: Token): Expression {
     let expression = this.parsePrimary(after);
-    let chainLength = 0;
+    const baseDepth = this.depth;
     for (;;) {
       const token = this.peek();
-      if (token.kind !== '.' && token.kind !== '[') return expression;
-      chainLength += 1;
-      if (this.depth + chainLength > MAX_NESTING_DEPTH) this.enterNesting(token);
+      if (token.kind !== '.' && token.kind !== '[') {
+        this.depth = baseDepth;
+        return expression;
+      }
+      // Each `.x` or `[i]` wraps the tree one level deeper, just as a parenthesis would.
+      this.enterNesting(token);
       this.advance();
       expression = token.kind === '.' ? this.parseMember(expression) : this.parseIndex(expression, token);
     }

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import {
+  MAX_NESTING_DEPTH,
+  PolicyEvaluationError,
+  PolicyParseError,
+  checkPolicyExpression,
+  evaluate,
+  type PolicyContext,
+} from '../../../src/shared/policy';
+
+/** A small deterministic PRNG (mulberry32), so a failure reproduces from its seed. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const PIECES = [
+  'activity', 'approvers', 'credentials', 'wallet', 'eth', 'user', 'u', 'x', '.', '..', ',', '(', ')', '[', ']',
+  '&&', '||', '!', '==', '!=', '<', '>', '<=', '>=', 'in', 'true', 'false', '0', '12', '99999999999999999999999',
+  "'a'", "'it\\'s'", "'", '"', '=', '&', '|', '-', 'any', 'all', 'filter', 'contains', 'count', 'id', 'tags', 'kind',
+  'params', 'Timestamp', "('2026-01-01T00:00:00Z')", 'CronSpan', ' ', '\n', '\\', '@', 'é',
+];
+
+const CONTEXT: PolicyContext = {
+  activity: { type: 'ACTIVITY_TYPE_CREATE_WALLET', kind: 'CREATE_WALLET', resource: 'WALLET', action: 'CREATE', params: { id: 'p' } },
+  approvers: [{ id: 'u-1', tags: ['a'] }],
+  credentials: [],
+  wallet: { id: 'w', imported: false, exported: false, label: 'l' },
+  eth: { tx: { id: '1', tags: ['a'], kind: 2n } },
+  user: { id: 'u-1', tags: [] },
+};
+
+describe('random token soups', () => {
+  it('only ever fail with a PolicyParseError or a PolicyEvaluationError, quickly', () => {
+    const next = random(0x5eed);
+    const started = Date.now();
+    let accepted = 0;
+    for (let round = 0; round < 4000; round += 1) {
+      const length = 1 + Math.floor(next() * 30);
+      const text = Array.from({ length }, () => PIECES[Math.floor(next() * PIECES.length)]!).join(next() < 0.5 ? ' ' : '');
+      const kind = (['condition', 'consensus', 'scope'] as const)[round % 3]!;
+      let outcome: unknown;
+      try {
+        const checked = checkPolicyExpression(text, kind);
+        if (checked.ok) {
+          accepted += 1;
+          const result = evaluate(checked.ast, CONTEXT);
+          outcome = result.ok ? result.value : result.error;
+        } else {
+          outcome = checked.error;
+        }
+      } catch (error) {
+        throw new Error(`round ${round}: ${JSON.stringify(text)} threw ${String(error)}`, { cause: error });
+      }
+      if (typeof outcome !== 'boolean' && !(outcome instanceof PolicyParseError) && !(outcome instanceof PolicyEvaluationError)) {
+        throw new Error(`round ${round}: ${JSON.stringify(text)} produced ${String(outcome)}`);
+      }
+    }
+    // The soup is meant to be mostly invalid, but a generator that never produces a valid expression tests little.
+    expect(accepted).toBeGreaterThan(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('deep nesting of every kind stops at the limit with a PolicyParseError', () => {
+    const depth = MAX_NESTING_DEPTH * 50;
+    const shapes = [
+      '('.repeat(depth),
+      '['.repeat(depth),
+      '!'.repeat(depth),
+      `x${'.y'.repeat(depth)}`,
+      `approvers${'.filter(u, true)'.repeat(depth)}.count() > 0`,
+      `${'approvers.any(u, '.repeat(depth)}true${')'.repeat(depth)}`,
+      `x${'[0]'.repeat(depth)}`,
+    ];
+    for (const text of shapes) {
+      const result = checkPolicyExpression(text, 'consensus');
+      expect(result.ok).toBe(false);
+      expect(!result.ok && result.error).toBeInstanceOf(PolicyParseError);
+    }
+  });
+});
