@@ -269,6 +269,7 @@ export interface KeyDeriver {
 /**
  * A deriver for many paths under one seed (creating a wallet with many accounts). It caches every intermediate
  * node by its path prefix, so "m/44'/60'/0'/0/0" … "/0/999" cost one child derivation each after the first.
+ * Call wipe() when done.
  */
 export function createKeyDeriver({ seed, curve }: { seed: Uint8Array; curve: Curve }): KeyDeriver {
   assertCurve(curve);
@@ -278,18 +279,26 @@ export function createKeyDeriver({ seed, curve }: { seed: Uint8Array; curve: Cur
     derive(path: string): DerivedKey {
       if (wiped) throw new QkError('INTERNAL', 'key deriver used after wipe()');
       const indexes = parsePathForCurve(path, curve);
+      const leafIndex = indexes.pop();
       let prefix = 'm';
-      let node = nodes.get(prefix) as HdNode;
+      let parent = nodes.get(prefix) as HdNode;
       for (const index of indexes) {
         prefix += `/${index}`;
         let next = nodes.get(prefix);
         if (!next) {
-          next = node.child(index);
+          next = parent.child(index);
           nodes.set(prefix, next);
         }
-        node = next;
+        parent = next;
       }
-      return node.key();
+      if (leafIndex === undefined) return parent.key();
+      // Leaves are not cached: only parents are shared, and a leaf's secrets should not outlive this call.
+      const leaf = parent.child(leafIndex);
+      try {
+        return leaf.key();
+      } finally {
+        leaf.wipe();
+      }
     },
     wipe(): void {
       for (const node of nodes.values()) node.wipe();
