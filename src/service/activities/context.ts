@@ -1,0 +1,82 @@
+/**
+ * What a family handler sees. Query handlers read committed data; activity handlers run inside the
+ * transaction that records their activity and must write only through `ctx.store`.
+ */
+import type { z } from 'zod';
+import type { activityOperations } from '../../shared/api/activities';
+import type { queryOperations } from '../../shared/api/queries';
+import type { Credential } from '../auth/credentials';
+import type { Repositories } from '../store';
+import type { OrganizationRecord } from '../store/organizations';
+import type { VoteSelection } from '../store/activities';
+
+/**
+ * The enclave: the only holder of service-side secrets. The platform provides the signing key created at
+ * bootstrap; wallet and key operations extend this interface.
+ */
+export interface Enclave {
+  /** P-256 key the enclave signs bundles and proofs with: uncompressed public key (130 hex), private scalar hex. */
+  readonly signingKey: { readonly publicKey: string; readonly privateKey: string };
+}
+
+export interface ActingUser {
+  userId: string;
+  /** The user's own organization (a parent organization when reading a sub-organization). */
+  organizationId: string;
+  credential: Credential;
+}
+
+export interface QueryContext {
+  store: Repositories;
+  organizationId: string;
+  organization: OrganizationRecord;
+  actor: ActingUser;
+  now: number;
+}
+
+export interface ActivityContext {
+  store: Repositories;
+  organizationId: string;
+  organization: OrganizationRecord;
+  /** The proposer: who submitted the activity (also when a later approval completes it). */
+  actor: ActingUser;
+  now: number;
+  newId(): string;
+  activityId: string;
+  enclave: Enclave;
+}
+
+export type QueryName = keyof typeof queryOperations;
+export type ActivityName = keyof typeof activityOperations;
+
+type QueryRequest<N extends QueryName> = z.output<(typeof queryOperations)[N]['request']>;
+type QueryResponse<N extends QueryName> = z.input<(typeof queryOperations)[N]['response']>;
+type ActivityParams<N extends ActivityName> = z.output<(typeof activityOperations)[N]['parameters']>;
+type ActivityResult<N extends ActivityName> = z.input<(typeof activityOperations)[N]['result']>;
+
+export type QueryHandler<N extends QueryName = QueryName> = (
+  ctx: QueryContext,
+  request: QueryRequest<N>,
+) => QueryResponse<N> | Promise<QueryResponse<N>>;
+
+/**
+ * An activity's execution plus, optionally, the condition keywords its intent names (`wallet`,
+ * `private_key`, …) so that policies can test them (api-notes §8.3).
+ */
+export interface ActivityHandler<N extends ActivityName = ActivityName> {
+  /** Checks the request before anything is recorded; what it throws is an HTTP error (api-notes §7.2). */
+  validate?(store: Repositories, organizationId: string, params: ActivityParams<N>): void;
+  execute(ctx: ActivityContext, params: ActivityParams<N>): ActivityResult<N> | Promise<ActivityResult<N>>;
+  policyResources?(store: Repositories, organizationId: string, params: ActivityParams<N>): Record<string, unknown>;
+}
+
+/** approve_activity / reject_activity: a vote on the activity with the given fingerprint. */
+export interface DecisionHandler {
+  decision: VoteSelection;
+}
+
+/** One resource family: its query and activity handlers keyed by operation name. */
+export interface Family {
+  queries?: { [N in QueryName]?: QueryHandler<N> };
+  activities?: { [N in ActivityName]?: ActivityHandler<N> | DecisionHandler };
+}

@@ -1,0 +1,353 @@
+/**
+ * The one pipeline every request goes through (design.md "activities"):
+ * envelope → freshness → authenticate → fingerprint → idempotency / vote → authorize → consensus →
+ * execute → record, the last four inside one store transaction.
+ */
+import { fingerprintOf } from '../../shared/crypto/stamp';
+import type { Activity } from '../../shared/api/activity-record';
+import { parseRequest, submitBodySchema, type ActivityOperation, type QueryOperation } from '../../shared/api';
+import { QkError } from '../../shared/errors';
+import { authenticate, type Actor, type RequestHeaders, type StampFormat } from '../auth/authenticate';
+import { type Approver, authorize, denialError, isEligibleVoter } from '../authorize';
+import { rpcStatusOf } from '../server/errors';
+import type { Repositories, Store } from '../store';
+import type { ActivityRecord, VoteRecord, VoteSelection } from '../store/activities';
+import type { ActingUser, ActivityContext, ActivityHandler, DecisionHandler, Enclave, QueryHandler } from './context';
+import { activityView } from './views';
+
+export interface PipelineDeps {
+  store: Store;
+  stampFormats: readonly StampFormat[];
+  enclave: Enclave;
+  now: () => number;
+  newId: () => string;
+  log: (line: string) => void;
+}
+
+/** An activity operation with the handler its family provides. */
+export interface ActivityRoute {
+  op: ActivityOperation;
+  handler: ActivityHandler | DecisionHandler;
+}
+
+export interface QueryRoute {
+  op: QueryOperation;
+  handler: QueryHandler;
+}
+
+export interface IncomingRequest {
+  rawBody: Buffer;
+  body: unknown;
+  headers: RequestHeaders;
+}
+
+/** Submissions may be at most this old, and at most this far in the future (api-notes §1). */
+export const MAX_TIMESTAMP_AGE_MS = 60 * 60 * 1000;
+export const MAX_TIMESTAMP_SKEW_MS = 5 * 60 * 1000;
+/** An approval counts for 24 hours after the first one (api-notes §3.4). */
+export const APPROVAL_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+type AnyQueryHandler = (ctx: Parameters<QueryHandler>[0], request: unknown) => unknown;
+type AnyActivityHandler = {
+  validate?(store: Repositories, organizationId: string, params: unknown): void;
+  execute(ctx: ActivityContext, params: unknown): unknown;
+  policyResources?(store: Repositories, organizationId: string, params: unknown): Record<string, unknown>;
+};
+
+function actingUser(actor: Actor): ActingUser {
+  return { userId: actor.user.id, organizationId: actor.user.organizationId, credential: actor.credential };
+}
+
+function organizationIdOf(body: unknown): string {
+  const organizationId = (body as { organizationId?: unknown } | null)?.organizationId;
+  if (typeof organizationId !== 'string' || organizationId === '') {
+    throw new QkError('REQUEST_INVALID', 'organizationId: required; send the id of the organization to act on', {
+      issues: [{ path: 'organizationId', message: 'required' }],
+    });
+  }
+  return organizationId;
+}
+
+export async function runQuery(deps: PipelineDeps, route: QueryRoute, request: IncomingRequest): Promise<unknown> {
+  const parsed = parseRequest(route.op.request, request.body, `${route.op.name} request`) as { organizationId: string };
+  const now = deps.now();
+  const { actor, organization } = authenticate(
+    request.headers,
+    request.rawBody,
+    organizationIdOf(parsed),
+    deps.stampFormats,
+    deps.store.read,
+    now,
+  );
+  const handler = route.handler as AnyQueryHandler;
+  return handler({ store: deps.store.read, organizationId: organization.id, organization, actor: actingUser(actor), now }, parsed);
+}
+
+function checkFreshness(timestampMs: string, now: number): void {
+  const sent = Number(timestampMs);
+  if (!Number.isSafeInteger(sent)) {
+    throw new QkError('INVALID_TIME', `timestampMs ${timestampMs} is not a millisecond timestamp`);
+  }
+  if (sent < now - MAX_TIMESTAMP_AGE_MS) {
+    throw new QkError(
+      'INVALID_TIME',
+      `timestampMs ${timestampMs} is more than one hour old (service time ${now}); stamp a new request with the current time`,
+      { timestampMs, serviceTimeMs: String(now) },
+    );
+  }
+  if (sent > now + MAX_TIMESTAMP_SKEW_MS) {
+    throw new QkError(
+      'INVALID_TIME',
+      `timestampMs ${timestampMs} is more than 5 minutes in the future (service time ${now}); check the client clock`,
+      { timestampMs, serviceTimeMs: String(now) },
+    );
+  }
+}
+
+function vote(deps: PipelineDeps, activityId: string, actor: Actor, selection: VoteSelection, message: string, now: number): VoteRecord {
+  return {
+    id: deps.newId(),
+    activityId,
+    userId: actor.user.id,
+    selection,
+    message,
+    publicKey: actor.stamp.publicKey,
+    signature: actor.stamp.signature,
+    scheme: actor.stamp.scheme,
+    credentialId: actor.credential.id,
+    credentialType: actor.credential.type,
+    createdAt: now,
+  };
+}
+
+/**
+ * Submits an activity. Validation, authentication and policy denials throw (HTTP errors, nothing
+ * recorded); execution failures are recorded as ACTIVITY_STATUS_FAILED and answered with 200.
+ */
+export async function submitActivity(
+  deps: PipelineDeps,
+  route: ActivityRoute,
+  request: IncomingRequest,
+  routesByType: ReadonlyMap<string, ActivityRoute>,
+): Promise<{ activity: Activity }> {
+  const envelope = parseRequest(submitBodySchema(route.op), request.body, `${route.op.name} request`);
+  const now = deps.now();
+  checkFreshness(envelope.timestampMs, now);
+  const { actor, organization, fromParentOrganization } = authenticate(
+    request.headers,
+    request.rawBody,
+    envelope.organizationId,
+    deps.stampFormats,
+    deps.store.read,
+    now,
+  );
+  if (fromParentOrganization) {
+    throw new QkError(
+      'ORGANIZATION_MISMATCH',
+      `organization mismatch: request is targeting organization (${organization.id}), but voters are in organization (${actor.credential.organizationId}); stamp with a credential of ${organization.id}`,
+      { organizationId: organization.id, voterOrganizationId: actor.credential.organizationId },
+    );
+  }
+  const fingerprint = fingerprintOf(request.rawBody);
+  const message = request.rawBody.toString('utf8');
+  const params = envelope.parameters as Record<string, unknown>;
+
+  return deps.store.transaction(async (tx) => {
+    const session: Session = { deps, tx, now, routesByType };
+    if ('decision' in route.handler) {
+      const target = tx.activities.findByFingerprint(organization.id, String(params.fingerprint));
+      if (target === undefined) {
+        throw new QkError(
+          'ACTIVITY_NOT_FOUND',
+          'No activity found with fingerprint. Consensus activities must target an existing activity by fingerprint',
+          { fingerprint: params.fingerprint },
+        );
+      }
+      return { activity: await castVote(session, target, actor, route.handler.decision, message) };
+    }
+    const existing = tx.activities.findByFingerprint(organization.id, fingerprint);
+    if (existing !== undefined) {
+      // Idempotent for the proposer; the byte-identical body from another user is that user's approval (§3.4).
+      const voted = tx.activities.votes(existing.id).some((v) => v.userId === actor.user.id);
+      if (voted || existing.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED') return { activity: activityView(tx, existing) };
+      return { activity: await castVote(session, existing, actor, 'VOTE_SELECTION_APPROVED', message) };
+    }
+    const handler = route.handler as AnyActivityHandler;
+    handler.validate?.(tx, organization.id, params);
+    const authorization = authorize({
+      store: tx,
+      organization,
+      activityType: route.op.activityType,
+      params,
+      resources: handler.policyResources?.(tx, organization.id, params) ?? {},
+      approvers: [approverOf(actor)],
+      log: deps.log,
+    });
+    if (authorization.decision === 'deny') throw denialError(authorization, route.op.activityType);
+    const record: ActivityRecord = {
+      id: deps.newId(),
+      organizationId: organization.id,
+      type: route.op.activityType,
+      status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED',
+      fingerprint,
+      body: message,
+      intent: { [route.op.intentKey]: params },
+      result: undefined,
+      failure: undefined,
+      proposerUserId: actor.user.id,
+      createdAt: now,
+      updatedAt: now,
+    };
+    tx.activities.insert(record);
+    tx.activities.insertVote(vote(deps, record.id, actor, 'VOTE_SELECTION_APPROVED', message, now));
+    if (authorization.decision === 'allow') await execute(session, record, route, actingUser(actor));
+    return { activity: activityView(tx, tx.activities.get(organization.id, record.id)!) };
+  });
+}
+
+interface Session {
+  deps: PipelineDeps;
+  tx: Repositories;
+  now: number;
+  routesByType: ReadonlyMap<string, ActivityRoute>;
+}
+
+function approverOf(actor: Actor): Approver {
+  return {
+    userId: actor.user.id,
+    credential: {
+      id: actor.credential.id,
+      user_id: actor.user.id,
+      type: actor.credential.type,
+      public_key: actor.credential.publicKey,
+      ...(actor.credential.credentialId === undefined ? {} : { credential_id: actor.credential.credentialId }),
+    },
+  };
+}
+
+/** Approvals younger than the 24-hour window; stale ones no longer count (api-notes §9). */
+function currentApprovers(votes: readonly VoteRecord[], now: number): Approver[] {
+  return votes
+    .filter((v) => v.selection === 'VOTE_SELECTION_APPROVED' && now - v.createdAt <= APPROVAL_WINDOW_MS)
+    .map((v) => ({
+      userId: v.userId,
+      credential: { id: v.credentialId, user_id: v.userId, type: v.credentialType, public_key: v.publicKey },
+    }));
+}
+
+function routeOf(session: Session, activity: ActivityRecord): ActivityRoute & { handler: ActivityHandler } {
+  const route = session.routesByType.get(activity.type);
+  if (route === undefined || 'decision' in route.handler) {
+    throw new QkError('INTERNAL', `no handler executes ${activity.type} (activity ${activity.id})`);
+  }
+  return route as ActivityRoute & { handler: ActivityHandler };
+}
+
+function parametersOf(activity: ActivityRecord, op: ActivityOperation): Record<string, unknown> {
+  return (submitBodySchema(op).parse(JSON.parse(activity.body)) as { parameters: Record<string, unknown> }).parameters;
+}
+
+async function castVote(
+  session: Session,
+  target: ActivityRecord,
+  actor: Actor,
+  selection: VoteSelection,
+  message: string,
+): Promise<Activity> {
+  const { deps, tx, now } = session;
+  if (target.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED') {
+    throw new QkError(
+      'ACTIVITY_NOT_PENDING',
+      `activity ${target.id} is ${target.status}; only activities in ACTIVITY_STATUS_CONSENSUS_NEEDED take votes`,
+      { activityId: target.id, status: target.status },
+    );
+  }
+  const votes = tx.activities.votes(target.id);
+  if (votes.some((v) => v.userId === actor.user.id)) {
+    throw new QkError('ALREADY_VOTED', `user ${actor.user.id} has already voted on activity ${target.id}`, {
+      activityId: target.id,
+      userId: actor.user.id,
+    });
+  }
+  const route = routeOf(session, target);
+  const params = parametersOf(target, route.op);
+  const handler = route.handler as AnyActivityHandler;
+  const request = {
+    store: tx,
+    organization: tx.organizations.get(target.organizationId)!,
+    activityType: target.type,
+    params,
+    resources: handler.policyResources?.(tx, target.organizationId, params) ?? {},
+    log: deps.log,
+  };
+  if (!isEligibleVoter(request, actor.user.id)) {
+    throw new QkError(
+      'REQUEST_NOT_AUTHORIZED',
+      `request not authorized: user ${actor.user.id} is neither in the root quorum nor needed by the consensus of a policy that applies to activity ${target.id}`,
+      { activityId: target.id, userId: actor.user.id },
+    );
+  }
+  tx.activities.insertVote(vote(deps, target.id, actor, selection, message, now));
+  if (selection === 'VOTE_SELECTION_REJECTED') {
+    tx.activities.finish(target.id, { status: 'ACTIVITY_STATUS_REJECTED' }, now);
+  } else {
+    const authorization = authorize({ ...request, approvers: currentApprovers(tx.activities.votes(target.id), now) });
+    if (authorization.decision === 'deny') throw denialError(authorization, target.type);
+    if (authorization.decision === 'allow') {
+      const proposerVote = votes.find((v) => v.userId === target.proposerUserId)!;
+      const proposer: ActingUser = {
+        userId: target.proposerUserId,
+        organizationId: target.organizationId,
+        credential: {
+          id: proposerVote.credentialId,
+          type: proposerVote.credentialType,
+          publicKey: proposerVote.publicKey,
+          userId: target.proposerUserId,
+          organizationId: target.organizationId,
+        },
+      };
+      await execute(session, target, route, proposer);
+    } else {
+      tx.activities.touch(target.id, now);
+    }
+  }
+  return activityView(tx, tx.activities.get(target.organizationId, target.id)!);
+}
+
+/**
+ * Runs the handler inside a savepoint: a QkError rolls back only the handler's writes and records the
+ * activity FAILED (api-notes §7.1); anything else propagates and rolls back the whole transaction.
+ */
+async function execute(session: Session, activity: ActivityRecord, route: ActivityRoute, actor: ActingUser): Promise<void> {
+  const { deps, tx, now } = session;
+  const handler = route.handler as AnyActivityHandler;
+  const ctx: ActivityContext = {
+    store: tx,
+    organizationId: activity.organizationId,
+    organization: tx.organizations.get(activity.organizationId)!,
+    actor,
+    now,
+    newId: deps.newId,
+    activityId: activity.id,
+    enclave: deps.enclave,
+  };
+  const connection = tx.connection;
+  connection.exec('SAVEPOINT activity_execution');
+  let result: unknown;
+  try {
+    result = await handler.execute(ctx, parametersOf(activity, route.op));
+  } catch (error) {
+    connection.exec('ROLLBACK TO activity_execution');
+    connection.exec('RELEASE activity_execution');
+    if (!(error instanceof QkError) || error.code === 'INTERNAL') throw error;
+    tx.activities.finish(activity.id, { status: 'ACTIVITY_STATUS_FAILED', failure: { ...rpcStatusOf(error) } }, now);
+    return;
+  }
+  connection.exec('RELEASE activity_execution');
+  const resultKey = route.op.resultKey;
+  tx.activities.finish(
+    activity.id,
+    { status: 'ACTIVITY_STATUS_COMPLETED', result: resultKey === null ? {} : { [resultKey]: result } },
+    now,
+  );
+}

@@ -1,0 +1,79 @@
+/** Wire views of stored records shared by several families (v1User, v1ApiKey, v1Activity). */
+import type { Activity, Vote } from '../../shared/api/activity-record';
+import type { Repositories } from '../store';
+import type { ActivityRecord, VoteRecord } from '../store/activities';
+import type { ApiKeyRecord } from '../store/api-keys';
+import type { UserRecord } from '../store/users';
+import { toTimestamp } from './timestamps';
+
+export function apiKeyView(key: ApiKeyRecord) {
+  return {
+    credential: {
+      publicKey: key.publicKey,
+      type: key.credentialType,
+      ...(key.sessionProfileId === undefined ? {} : { sessionProfileId: key.sessionProfileId }),
+    },
+    apiKeyId: key.id,
+    apiKeyName: key.name,
+    createdAt: toTimestamp(key.createdAt),
+    updatedAt: toTimestamp(key.updatedAt),
+    ...(key.expirationSeconds === undefined ? {} : { expirationSeconds: String(key.expirationSeconds) }),
+  };
+}
+
+/** v1User. Authenticators, OAuth providers and MFA policies join here as their families store them. */
+export function userView(store: Repositories, user: UserRecord): Vote['user'] {
+  return {
+    userId: user.id,
+    userName: user.name,
+    ...(user.email === undefined ? {} : { userEmail: user.email }),
+    ...(user.phoneNumber === undefined ? {} : { userPhoneNumber: user.phoneNumber }),
+    authenticators: [],
+    apiKeys: store.apiKeys.listByUser(user.id).map(apiKeyView),
+    userTags: store.userTags.tagIdsOfUser(user.id),
+    oauthProviders: [],
+    createdAt: toTimestamp(user.createdAt),
+    updatedAt: toTimestamp(user.updatedAt),
+    mfaPolicies: [],
+  } as Vote['user'];
+}
+
+function voteView(store: Repositories, vote: VoteRecord): Vote {
+  const user = store.users.get(vote.userId);
+  return {
+    id: vote.id,
+    userId: vote.userId,
+    // A voter deleted since keeps their vote; the user object then carries only the id.
+    user:
+      user === undefined
+        ? ({ userId: vote.userId, userName: '', authenticators: [], apiKeys: [], userTags: [], oauthProviders: [],
+            createdAt: toTimestamp(vote.createdAt), updatedAt: toTimestamp(vote.createdAt), mfaPolicies: [] } as Vote['user'])
+        : userView(store, user),
+    activityId: vote.activityId,
+    selection: vote.selection,
+    message: vote.message,
+    publicKey: vote.publicKey,
+    signature: vote.signature,
+    scheme: vote.scheme,
+    createdAt: toTimestamp(vote.createdAt),
+  };
+}
+
+export function activityView(store: Repositories, activity: ActivityRecord): Activity {
+  const pending = activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED';
+  return {
+    id: activity.id,
+    organizationId: activity.organizationId,
+    status: activity.status,
+    type: activity.type,
+    intent: activity.intent,
+    result: activity.result ?? {},
+    votes: store.activities.votes(activity.id).map((vote) => voteView(store, vote)),
+    fingerprint: activity.fingerprint,
+    canApprove: pending,
+    canReject: pending,
+    createdAt: toTimestamp(activity.createdAt),
+    updatedAt: toTimestamp(activity.updatedAt),
+    ...(activity.failure === undefined ? {} : { failure: activity.failure as Activity['failure'] }),
+  };
+}

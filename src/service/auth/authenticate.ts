@@ -1,0 +1,149 @@
+import { QkError } from '../../shared/errors';
+import { type StampVerifier, curveForScheme, verifyApiKeyStamp } from '../../shared/crypto/stamp';
+import type { Repositories } from '../store';
+import type { OrganizationRecord } from '../store/organizations';
+import type { UserRecord } from '../store/users';
+import { type Credential, type StampProof, curveOfCredentialType } from './credentials';
+
+/** The authenticated caller of one request. */
+export interface Actor {
+  user: UserRecord;
+  credential: Credential;
+  stamp: StampProof;
+}
+
+export interface Authentication {
+  actor: Actor;
+  /** The organization the body names (`organizationId`). */
+  organization: OrganizationRecord;
+  /** True when the actor belongs to the parent of `organization` rather than to it. */
+  fromParentOrganization: boolean;
+}
+
+/** Header values as Fastify gives them (lower-cased names). */
+export type RequestHeaders = Record<string, string | string[] | undefined>;
+
+export interface StampContext {
+  organization: OrganizationRecord;
+  repositories: Repositories;
+  now: number;
+}
+
+/**
+ * One stamp format. WebAuthn stamps slot in as a second entry in `stampFormats` once authenticators
+ * are stored (they resolve `credentialId` → authenticator instead of public key → api key).
+ */
+export interface StampFormat {
+  /** Lower-case header name. */
+  header: string;
+  /** Checks the stamp's signature over the body bytes; throws STAMP_MALFORMED / SIGNATURE_INVALID. */
+  verify(headerValue: string, body: Uint8Array): StampProof;
+  /** Finds the credential that holds the verified key, in the organization or its parent. */
+  resolve(stamp: StampProof, context: StampContext): Credential;
+}
+
+export function apiKeyStampFormat(verifier: StampVerifier): StampFormat {
+  return {
+    header: 'x-stamp',
+    verify(headerValue, body) {
+      const verified = verifyApiKeyStamp(headerValue, body, verifier);
+      return { scheme: verified.scheme, publicKey: verified.publicKey, signature: signatureOf(headerValue) };
+    },
+    resolve(stamp, { organization, repositories, now }) {
+      const curve = curveForScheme(stamp.scheme);
+      const candidates = repositories.apiKeys
+        .findByPublicKey(stamp.publicKey)
+        .filter((key) => key.organizationId === organization.id || key.organizationId === organization.parentId)
+        .filter((key) => curveOfCredentialType(key.credentialType) === curve);
+      // The target organization's own key wins over the same key held in its parent.
+      const key = candidates.find((k) => k.organizationId === organization.id) ?? candidates[0];
+      if (key === undefined) {
+        throw new QkError(
+          'PUBLIC_KEY_NOT_FOUND',
+          `could not find public key in organization or its parent organization: ${stamp.publicKey} is not an API key of organization ${organization.id}${organization.parentId === undefined ? '' : ` or of its parent ${organization.parentId}`}`,
+          { publicKey: stamp.publicKey, organizationId: organization.id },
+        );
+      }
+      if (key.expirationSeconds !== undefined && now >= key.createdAt + key.expirationSeconds * 1000) {
+        throw new QkError(
+          'API_KEY_EXPIRED',
+          `expired api key: API key ${key.id} expired at ${new Date(key.createdAt + key.expirationSeconds * 1000).toISOString()}; create a new one`,
+          { apiKeyId: key.id },
+        );
+      }
+      return {
+        id: key.id,
+        type: key.credentialType,
+        publicKey: key.publicKey,
+        userId: key.userId,
+        organizationId: key.organizationId,
+      };
+    },
+  };
+}
+
+/** The signature member of an already-verified X-Stamp (kept verbatim on votes). */
+function signatureOf(headerValue: string): string {
+  const json = Buffer.from(headerValue.trim(), 'base64url').toString('utf8');
+  return (JSON.parse(json) as { signature: string }).signature;
+}
+
+const KNOWN_STAMP_HEADERS = ['x-stamp', 'x-stamp-webauthn'] as const;
+
+/**
+ * Stamp header → verified signature over the raw body → credential → user, in the body's organization or
+ * its parent (api-notes §2.2). Throws the documented 401/404 errors.
+ */
+export function authenticate(
+  headers: RequestHeaders,
+  body: Uint8Array,
+  organizationId: string,
+  formats: readonly StampFormat[],
+  repositories: Repositories,
+  now: number,
+): Authentication {
+  const present = KNOWN_STAMP_HEADERS.filter((name) => headers[name] !== undefined);
+  if (present.length === 0) {
+    throw new QkError(
+      'SIGNATURE_MISSING',
+      'cannot authenticate public API activity request without a stamp (X-Stamp/X-Stamp-Webauthn header)',
+    );
+  }
+  if (present.length > 1) {
+    throw new QkError('REQUEST_INVALID', `send exactly one stamp header; this request carries ${present.join(' and ')}`, {
+      headers: present,
+    });
+  }
+  const headerName = present[0]!;
+  const headerValue = headers[headerName];
+  if (typeof headerValue !== 'string') {
+    throw new QkError('REQUEST_INVALID', `the ${headerName} header must appear exactly once`, { header: headerName });
+  }
+  const format = formats.find((candidate) => candidate.header === headerName);
+  if (format === undefined) {
+    throw new QkError(
+      'SIGNATURE_INVALID',
+      `${headerName} stamps are not accepted by this service yet: no passkey authenticators are stored; stamp with an API key (X-Stamp)`,
+      { header: headerName },
+    );
+  }
+  const stamp = format.verify(headerValue, body);
+  const organization = repositories.organizations.get(organizationId);
+  if (organization === undefined) {
+    throw new QkError('ORGANIZATION_NOT_FOUND', `no organization found with the given ID: ${organizationId}`, {
+      organizationId,
+    });
+  }
+  const credential = format.resolve(stamp, { organization, repositories, now });
+  const user = repositories.users.get(credential.userId);
+  if (user === undefined) {
+    throw new QkError('PUBLIC_KEY_NOT_FOUND', `the credential ${credential.id} belongs to no user`, {
+      credentialId: credential.id,
+    });
+  }
+  return {
+    actor: { user, credential, stamp },
+    organization,
+    fromParentOrganization: credential.organizationId !== organization.id,
+  };
+}

@@ -1,0 +1,43 @@
+import type { ApiKeyCurve } from '../../shared/crypto/keys';
+
+/** A credential a request was stamped with: an API key today, a passkey once authenticators exist. */
+export interface Credential {
+  /** The api key id or authenticator id. */
+  id: string;
+  type: string;
+  publicKey: string;
+  userId: string;
+  organizationId: string;
+  /** For WebAuthn credentials: the credential id from the authenticator. */
+  credentialId?: string;
+}
+
+/** What a verified stamp proves, kept for vote records (api-notes §3.2 v1Vote). */
+export interface StampProof {
+  scheme: string;
+  publicKey: string;
+  signature: string;
+}
+
+/** Which stamp curve each credential type is verified with. */
+const curveByCredentialType: Record<string, ApiKeyCurve> = {
+  CREDENTIAL_TYPE_API_KEY_P256: 'p256',
+  CREDENTIAL_TYPE_API_KEY_SECP256K1: 'secp256k1',
+  CREDENTIAL_TYPE_API_KEY_ED25519: 'ed25519',
+  CREDENTIAL_TYPE_RECOVER_USER_KEY_P256: 'p256',
+  CREDENTIAL_TYPE_EMAIL_AUTH_KEY_P256: 'p256',
+  CREDENTIAL_TYPE_OTP_AUTH_KEY_P256: 'p256',
+  CREDENTIAL_TYPE_READ_WRITE_SESSION_KEY_P256: 'p256',
+  CREDENTIAL_TYPE_OAUTH_KEY_P256: 'p256',
+  CREDENTIAL_TYPE_LOGIN: 'p256',
+};
+
+export function curveOfCredentialType(type: string): ApiKeyCurve | undefined {
+  return curveByCredentialType[type];
+}
+
+export const apiKeyCredentialTypeByCurve: Record<ApiKeyCurve, string> = {
+  p256: 'CREDENTIAL_TYPE_API_KEY_P256',
+  secp256k1: 'CREDENTIAL_TYPE_API_KEY_SECP256K1',
+  ed25519: 'CREDENTIAL_TYPE_API_KEY_ED25519',
+};

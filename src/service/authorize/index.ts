@@ -1,0 +1,210 @@
+/**
+ * Authorization and consensus (api-notes §8.1, §9): root quorum → allow; otherwise every policy of the
+ * organization is evaluated — a matching DENY wins, a matching ALLOW whose consensus holds allows, a
+ * matching ALLOW still short of consensus (or a root user short of the root threshold) waits for votes.
+ */
+import {
+  checkPolicyExpression,
+  evaluate,
+  policyActivityOf,
+  type Expression,
+  type PolicyContext,
+  type PolicyCredential,
+  type PolicyExpressionKind,
+  type PolicyUser,
+} from '../../shared/policy';
+import { QkError } from '../../shared/errors';
+import type { Repositories } from '../store';
+import type { OrganizationRecord } from '../store/organizations';
+import type { PolicyRecord } from '../store/policies';
+
+export const UPDATE_ROOT_QUORUM = 'ACTIVITY_TYPE_UPDATE_ROOT_QUORUM';
+
+/** A user whose approval counts, with the credential they approved with. */
+export interface Approver {
+  userId: string;
+  credential: PolicyCredential;
+}
+
+export interface AuthorizationRequest {
+  store: Repositories;
+  organization: OrganizationRecord;
+  activityType: string;
+  /** The intent's parameters as submitted. */
+  params: Record<string, unknown>;
+  /** Condition keywords the intent names (`wallet`, `private_key`, …), from the family's handler. */
+  resources: Record<string, unknown>;
+  approvers: readonly Approver[];
+  log: (line: string) => void;
+}
+
+export type PolicyOutcome =
+  | 'OUTCOME_ALLOW'
+  | 'OUTCOME_DENY_EXPLICIT'
+  | 'OUTCOME_REQUIRES_CONSENSUS'
+  | 'OUTCOME_ERROR'
+  | 'OUTCOME_NOT_APPLICABLE';
+
+export interface PolicyEvaluation {
+  policyId: string;
+  outcome: PolicyOutcome;
+}
+
+export type Authorization =
+  | { decision: 'allow'; by: 'root-quorum' | 'policy'; evaluations: PolicyEvaluation[] }
+  | { decision: 'consensus-needed'; evaluations: PolicyEvaluation[] }
+  | { decision: 'deny'; reason: 'explicit' | 'implicit'; evaluations: PolicyEvaluation[] };
+
+/** Parsed expressions by text: the same few policies are evaluated on every activity. */
+const parsedExpressions = new Map<string, Expression>();
+const PARSE_CACHE_LIMIT = 1_000;
+
+function parsed(text: string, kind: PolicyExpressionKind): Expression | QkError {
+  const key = `${kind}\u0000${text}`;
+  const cached = parsedExpressions.get(key);
+  if (cached !== undefined) return cached;
+  const checked = checkPolicyExpression(text, kind);
+  if (!checked.ok) return checked.error;
+  if (parsedExpressions.size >= PARSE_CACHE_LIMIT) parsedExpressions.clear();
+  parsedExpressions.set(key, checked.ast);
+  return checked.ast;
+}
+
+/** true / false, or the error that makes the policy OUTCOME_ERROR. Empty text imposes no constraint. */
+function holds(text: string, kind: PolicyExpressionKind, context: PolicyContext): boolean | QkError {
+  if (text.trim() === '') return true;
+  const ast = parsed(text, kind);
+  if (ast instanceof QkError) return ast;
+  const result = evaluate(ast, context);
+  return result.ok ? result.value : result.error;
+}
+
+function policyUser(store: Repositories, userId: string): PolicyUser {
+  const user = store.users.get(userId);
+  return {
+    id: userId,
+    tags: store.userTags.tagIdsOfUser(userId),
+    ...(user?.email === undefined ? {} : { email: user.email }),
+    ...(user?.name === undefined ? {} : { alias: user.name }),
+  };
+}
+
+/** The condition context: the activity plus the resources its intent names. */
+export function conditionContext(request: AuthorizationRequest): PolicyContext {
+  return { ...request.resources, activity: policyActivityOf(request.activityType, request.params) };
+}
+
+function consensusContext(store: Repositories, approvers: readonly Approver[]): PolicyContext {
+  const userIds = [...new Set(approvers.map((approver) => approver.userId))];
+  return {
+    approvers: userIds.map((userId) => policyUser(store, userId)),
+    credentials: approvers.map((approver) => approver.credential),
+  };
+}
+
+function rootQuorumReached(request: AuthorizationRequest): boolean {
+  const quorum = request.store.organizations.rootQuorum(request.organization.id);
+  const members = new Set(quorum.userIds);
+  const rootApprovers = new Set(request.approvers.map((a) => a.userId).filter((id) => members.has(id)));
+  return rootApprovers.size >= quorum.threshold;
+}
+
+function isRootUser(store: Repositories, organizationId: string, userId: string): boolean {
+  return store.organizations.rootQuorum(organizationId).userIds.includes(userId);
+}
+
+/** Evaluates one policy; errors are logged and count as not matching (OUTCOME_ERROR). */
+function evaluatePolicy(
+  policy: PolicyRecord,
+  condition: PolicyContext,
+  consensus: PolicyContext,
+  log: (line: string) => void,
+): PolicyOutcome {
+  const conditionHolds = holds(policy.condition, 'condition', condition);
+  const consensusHolds = holds(policy.consensus, 'consensus', consensus);
+  for (const [field, value] of [['condition', conditionHolds], ['consensus', consensusHolds]] as const) {
+    if (value instanceof QkError) {
+      log(`policy ${policy.id} (${policy.name}): ${field} could not be evaluated: ${value.message}`);
+      return 'OUTCOME_ERROR';
+    }
+  }
+  if (conditionHolds !== true) return 'OUTCOME_NOT_APPLICABLE';
+  if (policy.effect === 'EFFECT_DENY') return consensusHolds === true ? 'OUTCOME_DENY_EXPLICIT' : 'OUTCOME_NOT_APPLICABLE';
+  return consensusHolds === true ? 'OUTCOME_ALLOW' : 'OUTCOME_REQUIRES_CONSENSUS';
+}
+
+export function authorize(request: AuthorizationRequest): Authorization {
+  const { store, organization } = request;
+  if (rootQuorumReached(request)) return { decision: 'allow', by: 'root-quorum', evaluations: [] };
+  const anyRootApprover = request.approvers.some((a) => isRootUser(store, organization.id, a.userId));
+  // Only the root quorum changes the root quorum; policies are not consulted.
+  if (request.activityType === UPDATE_ROOT_QUORUM) {
+    return anyRootApprover
+      ? { decision: 'consensus-needed', evaluations: [] }
+      : { decision: 'deny', reason: 'implicit', evaluations: [] };
+  }
+  const condition = conditionContext(request);
+  const consensus = consensusContext(store, request.approvers);
+  const evaluations = store.policies.listByOrganization(organization.id).map((policy) => ({
+    policyId: policy.id,
+    outcome: evaluatePolicy(policy, condition, consensus, request.log),
+  }));
+  const outcomes = new Set(evaluations.map((evaluation) => evaluation.outcome));
+  if (outcomes.has('OUTCOME_DENY_EXPLICIT')) return { decision: 'deny', reason: 'explicit', evaluations };
+  if (outcomes.has('OUTCOME_ALLOW')) return { decision: 'allow', by: 'policy', evaluations };
+  if (outcomes.has('OUTCOME_REQUIRES_CONSENSUS') || anyRootApprover) return { decision: 'consensus-needed', evaluations };
+  return { decision: 'deny', reason: 'implicit', evaluations };
+}
+
+/** The 403 a denial answers (api-notes §7.1: a PolicyEnginePermissionError detail). */
+export function denialError(authorization: Extract<Authorization, { decision: 'deny' }>, activityType: string): QkError {
+  const message =
+    authorization.reason === 'explicit'
+      ? `request not authorized: a policy with EFFECT_DENY matches this ${activityType} request`
+      : `request not authorized: No policies evaluated to outcome: Allow for ${activityType}; ask a root user to add a policy or approve it with the root quorum`;
+  return new QkError('REQUEST_NOT_AUTHORIZED', message, {
+    wireDetails: [
+      {
+        '@type': 'type.googleapis.com/errors.v1.PolicyEnginePermissionError',
+        message: authorization.reason === 'explicit' ? 'Policy evaluated to outcome: Deny' : 'No policies evaluated to outcome: Allow',
+        policyEvaluations: authorization.evaluations,
+      },
+    ],
+  });
+}
+
+/**
+ * Whether `userId` may vote on the activity: a root-quorum member, or a user whose approval can make a
+ * difference to the consensus of an ALLOW policy whose condition matches (api-notes §8.1: "users named in a
+ * consensus expression may approve"). The test is behavioural, not textual: starting from every user of the
+ * organization approving, drop the others one by one while the consensus still holds; the user counts when
+ * the consensus fails without them in the smallest set that remains.
+ */
+export function isEligibleVoter(request: Omit<AuthorizationRequest, 'approvers'>, userId: string): boolean {
+  const { store, organization } = request;
+  if (isRootUser(store, organization.id, userId)) return true;
+  const condition = conditionContext({ ...request, approvers: [] });
+  const everyone = store.users.listByOrganization(organization.id).map((user) => user.id);
+  if (!everyone.includes(userId)) return false;
+  const approversOf = (ids: readonly string[]): Approver[] =>
+    ids.flatMap((id) =>
+      store.apiKeys.listByUser(id).map((key) => ({
+        userId: id,
+        credential: { id: key.id, user_id: id, type: key.credentialType, public_key: key.publicKey },
+      })),
+    );
+  const consensusHoldsFor = (policy: PolicyRecord, ids: readonly string[]): boolean =>
+    holds(policy.consensus, 'consensus', consensusContext(store, approversOf(ids))) === true;
+  return store.policies.listByOrganization(organization.id).some((policy) => {
+    if (policy.effect !== 'EFFECT_ALLOW' || policy.consensus.trim() === '') return false;
+    if (holds(policy.condition, 'condition', condition) !== true) return false;
+    let set = everyone;
+    if (!consensusHoldsFor(policy, set)) return false;
+    for (const other of everyone) {
+      if (other === userId) continue;
+      const smaller = set.filter((id) => id !== other);
+      if (consensusHoldsFor(policy, smaller)) set = smaller;
+    }
+    return !consensusHoldsFor(policy, set.filter((id) => id !== userId));
+  });
+}

@@ -1,0 +1,119 @@
+/**
+ * First start of a database: one root organization whose root user holds the given API keys (root quorum
+ * = that user, threshold 1), the enclave signing key and one auth-proxy config. Later starts reuse them.
+ */
+import { chmodSync, writeFileSync } from 'node:fs';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { QkError } from '../shared/errors';
+import { compressP256, generateApiKeyPair, generateEncryptionKeyPair, type ApiKeyCurve } from '../shared/crypto/keys';
+import { apiKeyCredentialTypeByCurve } from './auth/credentials';
+import type { Store } from './store';
+
+export const ENCLAVE_SIGNING_KEY = 'enclave-signing';
+export const ROOT_ORGANIZATION_NAME = 'Root organization';
+export const ROOT_USER_NAME = 'Root user';
+
+export interface RootPublicKey {
+  /** Hex: P-256/secp256k1 compressed or uncompressed SEC1, Ed25519 32 raw bytes. */
+  publicKey: string;
+  curve: ApiKeyCurve;
+}
+
+export interface BootstrapResult {
+  organizationId: string;
+  rootUserId: string;
+  authProxyConfigId: string;
+  enclaveSigningKey: { publicKey: string; privateKey: string };
+  /** Set when a root key pair was generated for lack of one given. */
+  generatedRootKey?: { publicKey: string; privateKey: string; curve: ApiKeyCurve; path: string };
+}
+
+/** The stamp form of a public key: compressed SEC1 for the ECDSA curves, raw 32 bytes for Ed25519. */
+export function stampPublicKeyOf(key: RootPublicKey): string {
+  try {
+    switch (key.curve) {
+      case 'p256':
+        return compressP256(key.publicKey);
+      case 'secp256k1':
+        return secp256k1.Point.fromHex(key.publicKey.toLowerCase()).toHex(true);
+      case 'ed25519':
+        if (!/^[0-9a-fA-F]{64}$/.test(key.publicKey)) throw new Error('an Ed25519 public key is 32 bytes (64 hex)');
+        return key.publicKey.toLowerCase();
+    }
+  } catch (error) {
+    throw new QkError('KEY_INVALID', `root public key ${key.publicKey} is not a valid ${key.curve} key: ${(error as Error).message}`);
+  }
+}
+
+export async function bootstrap(
+  store: Store,
+  options: { rootPublicKeys: readonly RootPublicKey[]; now: number; newId: () => string; rootKeyFile: string },
+): Promise<BootstrapResult> {
+  const requested = options.rootPublicKeys.map((key) => ({ ...key, publicKey: stampPublicKeyOf(key) }));
+  return store.transaction((tx) => {
+    const existing = tx.organizations.firstRoot();
+    if (existing !== undefined) {
+      const rootUserId = tx.organizations.rootQuorum(existing.id).userIds[0] ?? tx.users.listByOrganization(existing.id)[0]?.id;
+      const signingKey = tx.serviceKeys.get(ENCLAVE_SIGNING_KEY);
+      const config = tx.authProxyConfigs.listByOrganization(existing.id)[0];
+      if (rootUserId === undefined || signingKey === undefined || config === undefined) {
+        throw new QkError('INTERNAL', `the database was bootstrapped incompletely (organization ${existing.id}); start with a new database`);
+      }
+      const held = new Set(tx.apiKeys.listByUser(rootUserId).map((key) => key.publicKey));
+      const missing = requested.filter((key) => !held.has(key.publicKey));
+      if (missing.length > 0) {
+        throw new QkError(
+          'FAILED_PRECONDITION',
+          `the database is already bootstrapped and its root user does not hold ${missing.map((k) => k.publicKey).join(', ')}; root keys are only set on a new database (add keys with create_api_keys)`,
+        );
+      }
+      return {
+        organizationId: existing.id,
+        rootUserId,
+        authProxyConfigId: config.id,
+        enclaveSigningKey: { publicKey: signingKey.publicKey, privateKey: signingKey.privateKey },
+      };
+    }
+
+    const { now, newId } = options;
+    const organizationId = newId();
+    const rootUserId = newId();
+    tx.organizations.insert({ id: organizationId, name: ROOT_ORGANIZATION_NAME, rootQuorumThreshold: 1, now });
+    tx.users.insert({ id: rootUserId, organizationId, name: ROOT_USER_NAME, now });
+    tx.organizations.setRootQuorum(organizationId, { threshold: 1, userIds: [rootUserId] }, now);
+
+    let generatedRootKey: BootstrapResult['generatedRootKey'];
+    let keys = requested;
+    if (keys.length === 0) {
+      const pair = generateApiKeyPair('p256');
+      generatedRootKey = { ...pair, curve: 'p256', path: options.rootKeyFile };
+      keys = [{ publicKey: pair.publicKey, curve: 'p256' }];
+    }
+    keys.forEach((key, index) => {
+      tx.apiKeys.insert({
+        id: newId(),
+        organizationId,
+        userId: rootUserId,
+        name: `root key ${index + 1}`,
+        publicKey: key.publicKey,
+        credentialType: apiKeyCredentialTypeByCurve[key.curve],
+        expirationSeconds: undefined,
+        sessionProfileId: undefined,
+        now,
+      });
+    });
+
+    const signingKey = generateEncryptionKeyPair();
+    tx.serviceKeys.insert({ purpose: ENCLAVE_SIGNING_KEY, curve: 'p256', ...signingKey, createdAt: now });
+    const authProxyConfigId = newId();
+    tx.authProxyConfigs.insert({ id: authProxyConfigId, organizationId, createdAt: now });
+
+    if (generatedRootKey !== undefined) {
+      // Written inside the transaction so that a failure to write it leaves no unusable root user behind.
+      const { publicKey, privateKey, curve } = generatedRootKey;
+      writeFileSync(options.rootKeyFile, `${JSON.stringify({ publicKey, privateKey, curve }, null, 2)}\n`, { mode: 0o600 });
+      chmodSync(options.rootKeyFile, 0o600);
+    }
+    return { organizationId, rootUserId, authProxyConfigId, enclaveSigningKey: signingKey, ...(generatedRootKey ? { generatedRootKey } : {}) };
+  });
+}

@@ -1,0 +1,80 @@
+/**
+ * `npm run service -- [--host 127.0.0.1] [--port 0] [--db FILE|:memory:] [--root-public-key HEX[:curve]]…`
+ * Prints one JSON line (ServiceInfo) on stdout; logs go to stderr. SIGTERM/SIGINT shut down cleanly.
+ */
+import { parseArgs } from 'node:util';
+import { isApiKeyCurve, type ApiKeyCurve } from '../shared/crypto/keys';
+import { QkError } from '../shared/errors';
+import { DEFAULT_HOST, startService } from './index';
+
+const USAGE = `usage: npm run service -- [--host ${DEFAULT_HOST}] [--port 0] [--db FILE|:memory:] [--root-public-key HEX[:p256|secp256k1|ed25519]]...`;
+
+/** Exit codes: 0 clean stop, 1 failed to start, 2 bad command line. */
+const EXIT_START_FAILED = 1;
+const EXIT_USAGE = 2;
+
+function usageError(message: string): never {
+  console.error(`${message}\n${USAGE}`);
+  process.exit(EXIT_USAGE);
+}
+
+function parseRootKey(value: string): { publicKey: string; curve: ApiKeyCurve } {
+  const [publicKey, curve = 'p256', ...rest] = value.split(':');
+  if (rest.length > 0 || publicKey === undefined || !/^[0-9a-fA-F]+$/.test(publicKey)) {
+    usageError(`--root-public-key ${value}: expected HEX or HEX:CURVE`);
+  }
+  if (!isApiKeyCurve(curve)) usageError(`--root-public-key ${value}: curve must be p256, secp256k1 or ed25519, got ${curve}`);
+  return { publicKey, curve };
+}
+
+function parseCommandLine() {
+  try {
+    const { values } = parseArgs({
+      options: {
+        host: { type: 'string', default: DEFAULT_HOST },
+        port: { type: 'string', default: '0' },
+        db: { type: 'string', default: 'quorumkey-service.db' },
+        'root-public-key': { type: 'string', multiple: true, default: [] },
+        help: { type: 'boolean', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    });
+    if (values.help) {
+      console.error(USAGE);
+      process.exit(0);
+    }
+    const port = Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65_535) usageError(`--port must be 0…65535, got ${values.port}`);
+    return { host: values.host, port, db: values.db, rootPublicKeys: values['root-public-key'].map(parseRootKey) };
+  } catch (error) {
+    return usageError((error as Error).message);
+  }
+}
+
+async function main(): Promise<void> {
+  const options = parseCommandLine();
+  let service;
+  try {
+    service = await startService(options);
+  } catch (error) {
+    console.error(`the service could not start: ${error instanceof QkError ? `${error.code}: ${error.message}` : String(error)}`);
+    process.exit(EXIT_START_FAILED);
+  }
+  process.stdout.write(`${JSON.stringify(service.info)}\n`);
+  console.error(`serving ${service.info.baseUrl} with database ${options.db}`);
+  const shutdown = (signal: string): void => {
+    console.error(`${signal}: finishing in-flight requests, then closing the database`);
+    service.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(`shutdown failed: ${String(error)}`);
+        process.exit(EXIT_START_FAILED);
+      },
+    );
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+}
+
+void main();

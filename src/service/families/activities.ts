@@ -1,0 +1,56 @@
+import { QkError } from '../../shared/errors';
+import type { Family } from '../activities/context';
+import { activityView } from '../activities/views';
+
+export const DEFAULT_PAGE_SIZE = 10;
+export const MAX_PAGE_SIZE = 100;
+
+function pageSize(limit: string | undefined): number {
+  if (limit === undefined) return DEFAULT_PAGE_SIZE;
+  const size = Number(limit);
+  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) {
+    throw new QkError('REQUEST_INVALID', `paginationOptions.limit must be between 1 and ${MAX_PAGE_SIZE}, got ${limit}`, {
+      issues: [{ path: 'paginationOptions.limit', message: `must be between 1 and ${MAX_PAGE_SIZE}` }],
+    });
+  }
+  return size;
+}
+
+export const activitiesFamily: Family = {
+  queries: {
+    get_activity(ctx, request) {
+      const activity = ctx.store.activities.get(ctx.organizationId, request.activityId);
+      if (activity === undefined) {
+        throw new QkError(
+          'ACTIVITY_NOT_FOUND',
+          `no activity ${request.activityId} in organization ${ctx.organizationId}`,
+          { activityId: request.activityId },
+        );
+      }
+      return { activity: activityView(ctx.store, activity) };
+    },
+    list_activities(ctx, request) {
+      const pagination = request.paginationOptions;
+      for (const cursor of [pagination?.before, pagination?.after]) {
+        if (cursor !== undefined && ctx.store.activities.get(ctx.organizationId, cursor) === undefined) {
+          throw new QkError('REQUEST_INVALID', `pagination cursor ${cursor} is not an activity of organization ${ctx.organizationId}`, {
+            issues: [{ path: 'paginationOptions', message: 'unknown cursor' }],
+          });
+        }
+      }
+      const activities = ctx.store.activities.list({
+        organizationId: ctx.organizationId,
+        ...(request.filterByStatus === undefined ? {} : { statuses: request.filterByStatus }),
+        ...(request.filterByType === undefined ? {} : { types: request.filterByType }),
+        limit: pageSize(pagination?.limit),
+        ...(pagination?.before === undefined ? {} : { before: pagination.before }),
+        ...(pagination?.after === undefined ? {} : { after: pagination.after }),
+      });
+      return { activities: activities.map((activity) => activityView(ctx.store, activity)) };
+    },
+  },
+  activities: {
+    approve_activity: { decision: 'VOTE_SELECTION_APPROVED' },
+    reject_activity: { decision: 'VOTE_SELECTION_REJECTED' },
+  },
+};

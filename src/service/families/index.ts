@@ -1,0 +1,10 @@
+/**
+ * Every resource family the service serves. The router serves an operation exactly when one of these
+ * provides its handler; a family is one module exporting its query and activity handlers by operation name.
+ */
+import type { Family } from '../activities/context';
+import { activitiesFamily } from './activities';
+import { policiesFamily } from './policies';
+import { whoamiFamily } from './whoami';
+
+export const families: readonly Family[] = [activitiesFamily, policiesFamily, whoamiFamily];

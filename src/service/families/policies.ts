@@ -1,0 +1,171 @@
+import { QkError } from '../../shared/errors';
+import { checkPolicyExpression, type PolicyExpressionKind } from '../../shared/policy';
+import type { ActivityContext, Family } from '../activities/context';
+import { toTimestamp } from '../activities/timestamps';
+import type { Repositories } from '../store';
+import type { PolicyEffect, PolicyRecord } from '../store/policies';
+
+/** Per-organization policy limit (api-notes §10). */
+export const MAX_POLICIES_PER_ORGANIZATION = 100;
+
+function policyView(policy: PolicyRecord) {
+  return {
+    policyId: policy.id,
+    policyName: policy.name,
+    effect: policy.effect,
+    createdAt: toTimestamp(policy.createdAt),
+    updatedAt: toTimestamp(policy.updatedAt),
+    notes: policy.notes,
+    consensus: policy.consensus,
+    condition: policy.condition,
+  };
+}
+
+/** Rejects an expression that does not parse or type-check, naming the field and position. */
+function checkExpression(text: string | undefined, kind: PolicyExpressionKind, field: string): string {
+  const checked = checkPolicyExpression(text, kind);
+  if (!checked.ok) {
+    throw new QkError('POLICY_PARSE_ERROR', `invalid policy ${kind}: ${field}: ${checked.error.message}`, {
+      ...checked.error.details,
+      field,
+    });
+  }
+  return text ?? '';
+}
+
+function refuseTime(time: string | undefined, field: string): void {
+  if (time !== undefined && time.trim() !== '') {
+    throw new QkError(
+      'REQUEST_INVALID',
+      `${field}: time-window policies (early access in Turnkey) are not supported by this service; remove the field`,
+      { issues: [{ path: field, message: 'not supported' }] },
+    );
+  }
+}
+
+interface PolicyFields {
+  name: string;
+  effect: PolicyEffect;
+  condition: string;
+  consensus: string;
+  notes: string;
+}
+
+function requireUniqueName(store: Repositories, organizationId: string, name: string, exceptId?: string): void {
+  const existing = store.policies.findByName(organizationId, name);
+  if (existing !== undefined && existing.id !== exceptId) {
+    throw new QkError('REQUEST_INVALID', `policy label must be unique: a policy named "${name}" already exists (${existing.id})`, {
+      policyId: existing.id,
+    });
+  }
+}
+
+function insertPolicy(ctx: ActivityContext, fields: PolicyFields): string {
+  requireUniqueName(ctx.store, ctx.organizationId, fields.name);
+  if (ctx.store.policies.countByOrganization(ctx.organizationId) >= MAX_POLICIES_PER_ORGANIZATION) {
+    throw new QkError('LIMIT_EXCEEDED', `an organization holds at most ${MAX_POLICIES_PER_ORGANIZATION} policies; delete one first`);
+  }
+  const id = ctx.newId();
+  ctx.store.policies.insert({ id, organizationId: ctx.organizationId, ...fields, now: ctx.now });
+  return id;
+}
+
+function requirePolicy(ctx: ActivityContext, policyId: string): PolicyRecord {
+  const policy = ctx.store.policies.get(ctx.organizationId, policyId);
+  if (policy === undefined) {
+    throw new QkError('NOT_FOUND', `no policy ${policyId} in organization ${ctx.organizationId}`, { policyId });
+  }
+  return policy;
+}
+
+function fieldsOf(
+  params: { policyName: string; effect: PolicyEffect; condition?: string; consensus?: string; notes: string; time?: string },
+  prefix: string,
+): PolicyFields {
+  refuseTime(params.time, `${prefix}time`);
+  return {
+    name: params.policyName,
+    effect: params.effect,
+    condition: checkExpression(params.condition, 'condition', `${prefix}condition`),
+    consensus: checkExpression(params.consensus, 'consensus', `${prefix}consensus`),
+    notes: params.notes,
+  };
+}
+
+export const policiesFamily: Family = {
+  queries: {
+    get_policy(ctx, request) {
+      const policy = ctx.store.policies.get(ctx.organizationId, request.policyId);
+      if (policy === undefined) {
+        throw new QkError('NOT_FOUND', `no policy ${request.policyId} in organization ${ctx.organizationId}`, {
+          policyId: request.policyId,
+        });
+      }
+      return { policy: policyView(policy) };
+    },
+    list_policies(ctx) {
+      return { policies: ctx.store.policies.listByOrganization(ctx.organizationId).map(policyView) };
+    },
+  },
+  activities: {
+    create_policy: {
+      validate(store, organizationId, params) {
+        requireUniqueName(store, organizationId, fieldsOf(params, 'parameters.').name);
+      },
+      execute: (ctx, params) => ({ policyId: insertPolicy(ctx, fieldsOf(params, 'parameters.')) }),
+    },
+    create_policies: {
+      validate(store, organizationId, params) {
+        const names = new Set<string>();
+        params.policies.forEach((policy, index) => {
+          const { name } = fieldsOf(policy, `parameters.policies[${index}].`);
+          if (names.has(name)) {
+            throw new QkError('REQUEST_INVALID', `parameters.policies[${index}].policyName: policy label must be unique; "${name}" appears twice`);
+          }
+          names.add(name);
+          requireUniqueName(store, organizationId, name);
+        });
+      },
+      execute(ctx, params) {
+        const all = params.policies.map((policy, index) => fieldsOf(policy, `parameters.policies[${index}].`));
+        return { policyIds: all.map((fields) => insertPolicy(ctx, fields)) };
+      },
+    },
+    update_policy: {
+      validate(_store, _organizationId, params) {
+        refuseTime(params.time, 'parameters.time');
+        checkExpression(params.policyCondition, 'condition', 'parameters.policyCondition');
+        checkExpression(params.policyConsensus, 'consensus', 'parameters.policyConsensus');
+      },
+      execute(ctx, params) {
+        const policy = requirePolicy(ctx, params.policyId);
+        refuseTime(params.time, 'parameters.time');
+        const name = params.policyName ?? policy.name;
+        requireUniqueName(ctx.store, ctx.organizationId, name, policy.id);
+        ctx.store.policies.update({
+          ...policy,
+          name,
+          effect: params.policyEffect ?? policy.effect,
+          condition:
+            params.policyCondition === undefined
+              ? policy.condition
+              : checkExpression(params.policyCondition, 'condition', 'parameters.policyCondition'),
+          consensus:
+            params.policyConsensus === undefined
+              ? policy.consensus
+              : checkExpression(params.policyConsensus, 'consensus', 'parameters.policyConsensus'),
+          notes: params.policyNotes ?? policy.notes,
+          now: ctx.now,
+        });
+        return { policyId: policy.id };
+      },
+    },
+    delete_policy: {
+      execute(ctx, params) {
+        requirePolicy(ctx, params.policyId);
+        ctx.store.policies.delete(ctx.organizationId, params.policyId);
+        return { policyId: params.policyId };
+      },
+    },
+  },
+};

@@ -1,0 +1,101 @@
+/**
+ * The local service, in-process: `startService` opens (and on first use bootstraps) the database, serves
+ * the API over loopback and returns the same info the CLI prints. The desktop app and the tests embed it.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { ApiKeyCurve } from '../shared/crypto/keys';
+import type { StampVerifier } from '../shared/crypto/stamp';
+import type { Enclave } from './activities/context';
+import { apiKeyStampFormat } from './auth/authenticate';
+import { createNodeStampVerifier } from './crypto/node-backend';
+import { bootstrap } from './bootstrap';
+import { families } from './families';
+import { buildServer, type ExtraRoutes } from './server/app';
+import { buildRouteTable } from './server/routes';
+import { Store } from './store';
+
+export interface ServiceInfo {
+  baseUrl: string;
+  authProxyUrl: string;
+  organizationId: string;
+  rootUserId: string;
+  authProxyConfigId: string;
+  /** Uncompressed P-256 public key, 130 hex. */
+  enclaveSignerPublicKey: string;
+}
+
+export interface ServiceOptions {
+  /** Database file, or `:memory:`. */
+  db: string;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  rootPublicKeys?: readonly { publicKey: string; curve: ApiKeyCurve }[];
+  /** Milliseconds since the epoch; injected so tests can move time. */
+  now?: () => number;
+  log?: (line: string) => void;
+  /** Signature verification backend (defaults to node:crypto with cached keys). */
+  stampVerifier?: StampVerifier;
+  /** More routes on the same server (the auth proxy). */
+  extraRoutes?: ExtraRoutes;
+}
+
+export interface RunningService {
+  info: ServiceInfo;
+  store: Store;
+  /** Stops accepting connections, lets in-flight requests finish, then closes the database. */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_HOST = '127.0.0.1';
+
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  const now = options.now ?? Date.now;
+  const log = options.log ?? ((line: string) => console.error(line));
+  const store = Store.open(options.db);
+  try {
+    const boot = await bootstrap(store, {
+      rootPublicKeys: options.rootPublicKeys ?? [],
+      now: now(),
+      newId: randomUUID,
+      rootKeyFile: `${store.path}.root-api-key.json`,
+    });
+    if (boot.generatedRootKey !== undefined) {
+      log(`generated a P-256 root API key; its key pair is in ${boot.generatedRootKey.path}`);
+    }
+    const enclave: Enclave = { signingKey: boot.enclaveSigningKey };
+    const deps = {
+      store,
+      stampFormats: [apiKeyStampFormat(options.stampVerifier ?? createNodeStampVerifier())],
+      enclave,
+      now,
+      newId: randomUUID,
+      log,
+    };
+    const app = buildServer(deps, buildRouteTable(families), options.extraRoutes);
+    await app.listen({ host: options.host ?? DEFAULT_HOST, port: options.port ?? 0 });
+    const address = app.server.address() as AddressInfo;
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    const baseUrl = `http://${host}:${address.port}`;
+    let closing: Promise<void> | undefined;
+    return {
+      info: {
+        baseUrl,
+        authProxyUrl: baseUrl,
+        organizationId: boot.organizationId,
+        rootUserId: boot.rootUserId,
+        authProxyConfigId: boot.authProxyConfigId,
+        enclaveSignerPublicKey: boot.enclaveSigningKey.publicKey,
+      },
+      store,
+      close() {
+        closing ??= app.close().then(() => store.close());
+        return closing;
+      },
+    };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}

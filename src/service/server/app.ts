@@ -1,0 +1,87 @@
+/**
+ * The HTTP face of the service (Fastify 5): raw body bytes kept for stamp verification and fingerprints,
+ * JSON only, a body limit, the error shape of api-notes §7 for everything, routes from the operation table.
+ */
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { QkError } from '../../shared/errors';
+import { runQuery, submitActivity, type ActivityRoute, type PipelineDeps, type QueryRoute } from '../activities/pipeline';
+import type { RequestHeaders } from '../auth/authenticate';
+import { wireError } from './errors';
+import type { RouteTable } from './routes';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Routes outside the public API (the auth proxy) register here with the same error handling. */
+export type ExtraRoutes = (app: FastifyInstance) => void;
+
+function parseJsonBody(raw: Buffer): unknown {
+  if (raw.length === 0) throw new QkError('REQUEST_INVALID', 'bad request body: the body is empty; send a JSON object');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.toString('utf8'));
+  } catch (error) {
+    throw new QkError('REQUEST_INVALID', `bad request body: not valid JSON (${(error as Error).message})`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new QkError('REQUEST_INVALID', 'bad request body: the body must be a JSON object');
+  }
+  return parsed;
+}
+
+export function buildServer(deps: PipelineDeps, routes: RouteTable, extraRoutes: ExtraRoutes = () => {}): FastifyInstance {
+  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, return503OnClosing: true });
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, _body, done) =>
+    done(
+      new QkError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        `Content-Type must be application/json, got ${request.headers['content-type'] ?? 'none'}`,
+      ),
+      undefined,
+    ),
+  );
+
+  app.setErrorHandler((error: unknown, _request: FastifyRequest, reply: FastifyReply) => {
+    const code = (error as { code?: unknown }).code;
+    const known =
+      error instanceof QkError
+        ? error
+        : code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+          ? new QkError('REQUEST_TOO_LARGE', `the request body exceeds ${BODY_LIMIT_BYTES} bytes`)
+          : code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH'
+            ? new QkError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json')
+            : code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || code === 'FST_ERR_CTP_INVALID_JSON_BODY'
+              ? new QkError('REQUEST_INVALID', 'bad request body: send a JSON object')
+              : error;
+    const { status, body } = wireError(known, deps.log);
+    void reply.status(status).send(body);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const { status, body } = wireError(
+      new QkError('OPERATION_NOT_FOUND', `no operation at ${request.method} ${request.url}; every operation is POST`),
+      deps.log,
+    );
+    void reply.status(status).send(body);
+  });
+
+  for (const [path, route] of routes.byPath) {
+    app.post(path, async (request) => {
+      if (!Buffer.isBuffer(request.body)) {
+        throw new QkError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json with a JSON body');
+      }
+      const incoming = {
+        rawBody: request.body,
+        body: parseJsonBody(request.body),
+        headers: request.headers as RequestHeaders,
+      };
+      return route.op.kind === 'activity'
+        ? submitActivity(deps, route as ActivityRoute, incoming, routes.activitiesByType)
+        : runQuery(deps, route as QueryRoute, incoming);
+    });
+  }
+  extraRoutes(app);
+  return app;
+}

@@ -1,0 +1,200 @@
+import { type Connection, type Params, type Row, integer, optionalText, text } from './connection';
+
+export type ActivityStatus =
+  | 'ACTIVITY_STATUS_CREATED'
+  | 'ACTIVITY_STATUS_PENDING'
+  | 'ACTIVITY_STATUS_COMPLETED'
+  | 'ACTIVITY_STATUS_FAILED'
+  | 'ACTIVITY_STATUS_CONSENSUS_NEEDED'
+  | 'ACTIVITY_STATUS_REJECTED'
+  | 'ACTIVITY_STATUS_AUTHENTICATORS_NEEDED';
+
+export type VoteSelection = 'VOTE_SELECTION_APPROVED' | 'VOTE_SELECTION_REJECTED';
+
+export interface ActivityRecord {
+  id: string;
+  organizationId: string;
+  type: string;
+  status: ActivityStatus;
+  fingerprint: string;
+  /** The raw request body exactly as stamped (executing later re-reads parameters from it). */
+  body: string;
+  /** The `intent` member as it appears on the wire: `{<intentKey>: parameters}`. */
+  intent: Record<string, unknown>;
+  result: Record<string, unknown> | undefined;
+  failure: Record<string, unknown> | undefined;
+  proposerUserId: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface VoteRecord {
+  id: string;
+  activityId: string;
+  userId: string;
+  selection: VoteSelection;
+  message: string;
+  publicKey: string;
+  signature: string;
+  scheme: string;
+  credentialId: string;
+  credentialType: string;
+  createdAt: number;
+}
+
+function parseJson(value: string | undefined): Record<string, unknown> | undefined {
+  return value === undefined ? undefined : (JSON.parse(value) as Record<string, unknown>);
+}
+
+function toActivity(row: Row): ActivityRecord {
+  return {
+    id: text(row, 'id'),
+    organizationId: text(row, 'organization_id'),
+    type: text(row, 'type'),
+    status: text(row, 'status') as ActivityStatus,
+    fingerprint: text(row, 'fingerprint'),
+    body: text(row, 'body'),
+    intent: JSON.parse(text(row, 'intent')) as Record<string, unknown>,
+    result: parseJson(optionalText(row, 'result')),
+    failure: parseJson(optionalText(row, 'failure')),
+    proposerUserId: text(row, 'proposer_user_id'),
+    createdAt: integer(row, 'created_at'),
+    updatedAt: integer(row, 'updated_at'),
+  };
+}
+
+function toVote(row: Row): VoteRecord {
+  return {
+    id: text(row, 'id'),
+    activityId: text(row, 'activity_id'),
+    userId: text(row, 'user_id'),
+    selection: text(row, 'selection') as VoteSelection,
+    message: text(row, 'message'),
+    publicKey: text(row, 'public_key'),
+    signature: text(row, 'signature'),
+    scheme: text(row, 'scheme'),
+    credentialId: text(row, 'credential_id'),
+    credentialType: text(row, 'credential_type'),
+    createdAt: integer(row, 'created_at'),
+  };
+}
+
+export interface ActivityListQuery {
+  organizationId: string;
+  statuses?: readonly string[];
+  types?: readonly string[];
+  limit: number;
+  /** Activity ids: `before` returns older activities, `after` newer ones (api-notes §10). */
+  before?: string;
+  after?: string;
+}
+
+export class ActivityRepository {
+  constructor(private readonly connection: Connection) {}
+
+  insert(activity: Omit<ActivityRecord, 'updatedAt'>): void {
+    this.connection.run(
+      `INSERT INTO activities (id, organization_id, type, status, fingerprint, body, intent, result, failure,
+                               proposer_user_id, created_at, updated_at)
+       VALUES (:id, :organizationId, :type, :status, :fingerprint, :body, :intent, :result, :failure,
+               :proposerUserId, :createdAt, :createdAt)`,
+      {
+        id: activity.id,
+        organizationId: activity.organizationId,
+        type: activity.type,
+        status: activity.status,
+        fingerprint: activity.fingerprint,
+        body: activity.body,
+        intent: JSON.stringify(activity.intent),
+        result: activity.result === undefined ? null : JSON.stringify(activity.result),
+        failure: activity.failure === undefined ? null : JSON.stringify(activity.failure),
+        proposerUserId: activity.proposerUserId,
+        createdAt: activity.createdAt,
+      },
+    );
+  }
+
+  get(organizationId: string, id: string): ActivityRecord | undefined {
+    const row = this.connection.get('SELECT * FROM activities WHERE id = :id AND organization_id = :organizationId', {
+      id,
+      organizationId,
+    });
+    return row === undefined ? undefined : toActivity(row);
+  }
+
+  findByFingerprint(organizationId: string, fingerprint: string): ActivityRecord | undefined {
+    const row = this.connection.get(
+      'SELECT * FROM activities WHERE fingerprint = :fingerprint AND organization_id = :organizationId',
+      { fingerprint, organizationId },
+    );
+    return row === undefined ? undefined : toActivity(row);
+  }
+
+  /** Records the outcome; `result`/`failure` are set only for the statuses that carry them. */
+  finish(
+    id: string,
+    outcome: { status: ActivityStatus; result?: Record<string, unknown>; failure?: Record<string, unknown> },
+    now: number,
+  ): void {
+    this.connection.run(
+      'UPDATE activities SET status = :status, result = :result, failure = :failure, updated_at = :now WHERE id = :id',
+      {
+        id,
+        status: outcome.status,
+        result: outcome.result === undefined ? null : JSON.stringify(outcome.result),
+        failure: outcome.failure === undefined ? null : JSON.stringify(outcome.failure),
+        now,
+      },
+    );
+  }
+
+  touch(id: string, now: number): void {
+    this.connection.run('UPDATE activities SET updated_at = :now WHERE id = :id', { id, now });
+  }
+
+  /** Newest first. An unknown cursor id yields an empty page rather than silently restarting. */
+  list(query: ActivityListQuery): ActivityRecord[] {
+    const where = ['organization_id = :organizationId'];
+    const params: Params = { organizationId: query.organizationId, limit: query.limit };
+    const addIn = (column: string, values: readonly string[] | undefined, prefix: string): void => {
+      if (values === undefined || values.length === 0) return;
+      const names = values.map((value, index) => {
+        params[`${prefix}${index}`] = value;
+        return `:${prefix}${index}`;
+      });
+      where.push(`${column} IN (${names.join(', ')})`);
+    };
+    addIn('status', query.statuses, 'status');
+    addIn('type', query.types, 'type');
+    const cursorSeq = (name: 'before' | 'after', id: string): string => {
+      params[name] = id;
+      return `(SELECT seq FROM activities WHERE id = :${name} AND organization_id = :organizationId)`;
+    };
+    if (query.before !== undefined) where.push(`seq < ${cursorSeq('before', query.before)}`);
+    if (query.after !== undefined) where.push(`seq > ${cursorSeq('after', query.after)}`);
+    // With only `after`, take the activities nearest the cursor, then present them newest first.
+    const nearestAfter = query.after !== undefined && query.before === undefined;
+    const rows = this.connection.all(
+      `SELECT * FROM activities WHERE ${where.join(' AND ')} ORDER BY seq ${nearestAfter ? 'ASC' : 'DESC'} LIMIT :limit`,
+      params,
+    );
+    if (nearestAfter) rows.reverse();
+    return rows.map(toActivity);
+  }
+
+  insertVote(vote: VoteRecord): void {
+    this.connection.run(
+      `INSERT INTO votes (id, activity_id, user_id, selection, message, public_key, signature, scheme, credential_id,
+                          credential_type, created_at)
+       VALUES (:id, :activityId, :userId, :selection, :message, :publicKey, :signature, :scheme, :credentialId,
+               :credentialType, :createdAt)`,
+      { ...vote },
+    );
+  }
+
+  votes(activityId: string): VoteRecord[] {
+    return this.connection
+      .all('SELECT * FROM votes WHERE activity_id = :activityId ORDER BY rowid', { activityId })
+      .map(toVote);
+  }
+}

@@ -1,0 +1,64 @@
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+
+export type Row = Record<string, unknown>;
+export type Params = Record<string, SQLInputValue>;
+
+/** One SQLite connection with a prepared-statement cache (statements are compiled once per SQL text). */
+export class Connection {
+  readonly db: DatabaseSync;
+  private readonly statements = new Map<string, StatementSync>();
+
+  constructor(path: string, options: { readOnly?: boolean } = {}) {
+    this.db = new DatabaseSync(path, {
+      readOnly: options.readOnly ?? false,
+      enableForeignKeyConstraints: true,
+      timeout: 5_000,
+    });
+  }
+
+  private statement(sql: string): StatementSync {
+    let statement = this.statements.get(sql);
+    if (statement === undefined) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  get(sql: string, params: Params = {}): Row | undefined {
+    return this.statement(sql).get(params) as Row | undefined;
+  }
+
+  all(sql: string, params: Params = {}): Row[] {
+    return this.statement(sql).all(params) as Row[];
+  }
+
+  run(sql: string, params: Params = {}): number {
+    return Number(this.statement(sql).run(params).changes);
+  }
+
+  exec(sql: string): void {
+    this.db.exec(sql);
+  }
+
+  close(): void {
+    this.statements.clear();
+    if (this.db.isOpen) this.db.close();
+  }
+}
+
+/** Column readers: the schema guarantees the types, these only narrow `unknown`. */
+export function text(row: Row, column: string): string {
+  return row[column] as string;
+}
+export function optionalText(row: Row, column: string): string | undefined {
+  const value = row[column];
+  return value === null || value === undefined ? undefined : (value as string);
+}
+export function integer(row: Row, column: string): number {
+  return Number(row[column]);
+}
+export function optionalInteger(row: Row, column: string): number | undefined {
+  const value = row[column];
+  return value === null || value === undefined ? undefined : Number(value);
+}

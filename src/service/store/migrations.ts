@@ -1,0 +1,140 @@
+/**
+ * Numbered schema migrations, applied in order inside one transaction each and recorded in
+ * `schema_migrations`. Adding a table is one more entry at the end of `migrations`; never edit an
+ * entry that has shipped (existing databases have already applied it).
+ *
+ * Times are integer milliseconds since the epoch. JSON columns hold the wire shapes verbatim.
+ */
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+export const migrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'platform: organizations, users, api keys, tags, policies, activities, votes, service keys',
+    sql: `
+      CREATE TABLE organizations (
+        id TEXT PRIMARY KEY,
+        parent_id TEXT REFERENCES organizations(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        root_quorum_threshold INTEGER NOT NULL CHECK (root_quorum_threshold >= 1),
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE INDEX organizations_parent ON organizations(parent_id);
+
+      CREATE TABLE users (
+        id TEXT PRIMARY KEY,
+        organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        email TEXT,
+        phone_number TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE INDEX users_organization ON users(organization_id);
+
+      CREATE TABLE root_quorum_members (
+        organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        PRIMARY KEY (organization_id, user_id)
+      );
+
+      CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY,
+        organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        public_key TEXT NOT NULL,
+        credential_type TEXT NOT NULL,
+        expiration_seconds INTEGER,
+        session_profile_id TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        UNIQUE (organization_id, public_key)
+      );
+      CREATE INDEX api_keys_public_key ON api_keys(public_key);
+      CREATE INDEX api_keys_user ON api_keys(user_id);
+
+      CREATE TABLE user_tags (
+        id TEXT PRIMARY KEY,
+        organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        UNIQUE (organization_id, name)
+      );
+
+      CREATE TABLE user_tag_members (
+        tag_id TEXT NOT NULL REFERENCES user_tags(id) ON DELETE CASCADE,
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        PRIMARY KEY (tag_id, user_id)
+      );
+      CREATE INDEX user_tag_members_user ON user_tag_members(user_id);
+
+      CREATE TABLE policies (
+        id TEXT PRIMARY KEY,
+        organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        effect TEXT NOT NULL CHECK (effect IN ('EFFECT_ALLOW', 'EFFECT_DENY')),
+        condition TEXT NOT NULL,
+        consensus TEXT NOT NULL,
+        notes TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        UNIQUE (organization_id, name)
+      );
+
+      -- seq orders activities by arrival (timestamps can tie); id is the public identifier.
+      CREATE TABLE activities (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        type TEXT NOT NULL,
+        status TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        body TEXT NOT NULL,
+        intent TEXT NOT NULL,
+        result TEXT,
+        failure TEXT,
+        proposer_user_id TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        UNIQUE (organization_id, fingerprint)
+      );
+      CREATE INDEX activities_organization ON activities(organization_id, seq);
+
+      CREATE TABLE votes (
+        id TEXT PRIMARY KEY,
+        activity_id TEXT NOT NULL REFERENCES activities(id) ON DELETE CASCADE,
+        user_id TEXT NOT NULL,
+        selection TEXT NOT NULL CHECK (selection IN ('VOTE_SELECTION_APPROVED', 'VOTE_SELECTION_REJECTED')),
+        message TEXT NOT NULL,
+        public_key TEXT NOT NULL,
+        signature TEXT NOT NULL,
+        scheme TEXT NOT NULL,
+        credential_id TEXT NOT NULL,
+        credential_type TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        UNIQUE (activity_id, user_id)
+      );
+
+      CREATE TABLE service_keys (
+        purpose TEXT PRIMARY KEY,
+        curve TEXT NOT NULL,
+        public_key TEXT NOT NULL,
+        private_key TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+
+      CREATE TABLE auth_proxy_configs (
+        id TEXT PRIMARY KEY,
+        organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        created_at INTEGER NOT NULL
+      );
+    `,
+  },
+];

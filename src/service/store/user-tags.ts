@@ -1,0 +1,55 @@
+import { type Connection, type Row, integer, text } from './connection';
+
+export interface UserTagRecord {
+  id: string;
+  organizationId: string;
+  name: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+function toTag(row: Row): UserTagRecord {
+  return {
+    id: text(row, 'id'),
+    organizationId: text(row, 'organization_id'),
+    name: text(row, 'name'),
+    createdAt: integer(row, 'created_at'),
+    updatedAt: integer(row, 'updated_at'),
+  };
+}
+
+export class UserTagRepository {
+  constructor(private readonly connection: Connection) {}
+
+  insert(tag: { id: string; organizationId: string; name: string; now: number }): void {
+    this.connection.run(
+      `INSERT INTO user_tags (id, organization_id, name, created_at, updated_at)
+       VALUES (:id, :organizationId, :name, :now, :now)`,
+      { id: tag.id, organizationId: tag.organizationId, name: tag.name, now: tag.now },
+    );
+  }
+
+  get(id: string): UserTagRecord | undefined {
+    const row = this.connection.get('SELECT * FROM user_tags WHERE id = :id', { id });
+    return row === undefined ? undefined : toTag(row);
+  }
+
+  listByOrganization(organizationId: string): UserTagRecord[] {
+    return this.connection
+      .all('SELECT * FROM user_tags WHERE organization_id = :organizationId ORDER BY rowid', { organizationId })
+      .map(toTag);
+  }
+
+  addMember(tagId: string, userId: string): void {
+    this.connection.run('INSERT OR IGNORE INTO user_tag_members (tag_id, user_id) VALUES (:tagId, :userId)', {
+      tagId,
+      userId,
+    });
+  }
+
+  tagIdsOfUser(userId: string): string[] {
+    return this.connection
+      .all('SELECT tag_id FROM user_tag_members WHERE user_id = :userId ORDER BY rowid', { userId })
+      .map((row) => text(row, 'tag_id'));
+  }
+}

@@ -1,0 +1,60 @@
+import { type Connection, type Row, integer, optionalText, text } from './connection';
+
+export interface UserRecord {
+  id: string;
+  organizationId: string;
+  name: string;
+  email: string | undefined;
+  phoneNumber: string | undefined;
+  createdAt: number;
+  updatedAt: number;
+}
+
+function toUser(row: Row): UserRecord {
+  return {
+    id: text(row, 'id'),
+    organizationId: text(row, 'organization_id'),
+    name: text(row, 'name'),
+    email: optionalText(row, 'email'),
+    phoneNumber: optionalText(row, 'phone_number'),
+    createdAt: integer(row, 'created_at'),
+    updatedAt: integer(row, 'updated_at'),
+  };
+}
+
+export class UserRepository {
+  constructor(private readonly connection: Connection) {}
+
+  insert(user: {
+    id: string;
+    organizationId: string;
+    name: string;
+    email?: string;
+    phoneNumber?: string;
+    now: number;
+  }): void {
+    this.connection.run(
+      `INSERT INTO users (id, organization_id, name, email, phone_number, created_at, updated_at)
+       VALUES (:id, :organizationId, :name, :email, :phoneNumber, :now, :now)`,
+      {
+        id: user.id,
+        organizationId: user.organizationId,
+        name: user.name,
+        email: user.email ?? null,
+        phoneNumber: user.phoneNumber ?? null,
+        now: user.now,
+      },
+    );
+  }
+
+  get(id: string): UserRecord | undefined {
+    const row = this.connection.get('SELECT * FROM users WHERE id = :id', { id });
+    return row === undefined ? undefined : toUser(row);
+  }
+
+  listByOrganization(organizationId: string): UserRecord[] {
+    return this.connection
+      .all('SELECT * FROM users WHERE organization_id = :organizationId ORDER BY rowid', { organizationId })
+      .map(toUser);
+  }
+}
