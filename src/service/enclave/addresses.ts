@@ -13,38 +13,15 @@ import { bytesToHex, concatBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import { base32nopad, base58, base58xrp, bech32, bech32m, createBase58check } from '@scure/base';
 import { NETWORK, TEST_NETWORK, p2ms, p2pkh, p2sh, p2tr, p2wpkh, p2wsh } from '@scure/btc-signer';
 import { WalletContractV3R2, WalletContractV4, WalletContractV5R1 } from '@ton/ton';
+import { addressFormat } from '../../shared/api/common.js';
 import { QkError } from '../../shared/errors.js';
 import { assertCurve, type Curve } from './derivation.js';
 
 type BitcoinNetwork = 'MAINNET' | 'TESTNET' | 'SIGNET' | 'REGTEST';
 type BitcoinScript = 'P2PKH' | 'P2SH' | 'P2WPKH' | 'P2WSH' | 'P2TR';
 
-/** Every `v1AddressFormat`, in swagger order. */
-export const ADDRESS_FORMATS = [
-  'ADDRESS_FORMAT_UNCOMPRESSED',
-  'ADDRESS_FORMAT_COMPRESSED',
-  'ADDRESS_FORMAT_ETHEREUM',
-  'ADDRESS_FORMAT_SOLANA',
-  'ADDRESS_FORMAT_COSMOS',
-  'ADDRESS_FORMAT_TRON',
-  'ADDRESS_FORMAT_SUI',
-  'ADDRESS_FORMAT_APTOS',
-  ...(['MAINNET', 'TESTNET', 'SIGNET', 'REGTEST'] as const).flatMap((network) =>
-    (['P2PKH', 'P2SH', 'P2WPKH', 'P2WSH', 'P2TR'] as const).map(
-      (script) => `ADDRESS_FORMAT_BITCOIN_${network}_${script}` as `ADDRESS_FORMAT_BITCOIN_${BitcoinNetwork}_${BitcoinScript}`,
-    ),
-  ),
-  'ADDRESS_FORMAT_SEI',
-  'ADDRESS_FORMAT_XLM',
-  'ADDRESS_FORMAT_DOGE_MAINNET',
-  'ADDRESS_FORMAT_DOGE_TESTNET',
-  'ADDRESS_FORMAT_TON_V3R2',
-  'ADDRESS_FORMAT_TON_V4R2',
-  'ADDRESS_FORMAT_TON_V5R1',
-  'ADDRESS_FORMAT_XRP',
-  'ADDRESS_FORMAT_SPARK_MAINNET',
-  'ADDRESS_FORMAT_SPARK_REGTEST',
-] as const;
+/** Every `v1AddressFormat`, in swagger order: the API table's enum is the one list. */
+export const ADDRESS_FORMATS = addressFormat.options;
 export type AddressFormat = (typeof ADDRESS_FORMATS)[number];
 
 export function isAddressFormat(value: unknown): value is AddressFormat {

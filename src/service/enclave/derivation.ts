@@ -13,9 +13,11 @@ import { bytesToNumberBE, numberToBytesBE } from '@noble/curves/utils.js';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
+import { curve } from '../../shared/api/common.js';
 import { QkError } from '../../shared/errors.js';
 
-export const CURVES = ['CURVE_SECP256K1', 'CURVE_ED25519', 'CURVE_P256'] as const;
+/** Every `v1Curve`: the API table's enum is the one list. */
+export const CURVES = curve.options;
 export type Curve = (typeof CURVES)[number];
 
 export function isCurve(value: unknown): value is Curve {
