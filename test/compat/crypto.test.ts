@@ -15,6 +15,7 @@ import {
   verifySessionJwtSignature,
   verifyStampSignature,
 } from '@turnkey/crypto';
+import { p256 } from '@noble/curves/nist.js';
 import { describe, expect, it } from 'vitest';
 import { createNodeStampSigner, createNodeStampVerifier } from '../../src/service/crypto/node-backend';
 import { signAppProof } from '../../src/shared/crypto/app-proof';
@@ -70,11 +71,20 @@ describe('X-Stamp interop with @turnkey/api-key-stamper', () => {
     }
   });
 
-  it('our pure stamp is byte-identical to the purejs ApiKeyStamper (both RFC 6979, low-S)', async () => {
+  it('our pure stamp equals the purejs ApiKeyStamper one up to S normalisation (both RFC 6979)', async () => {
     const stamper = new ApiKeyStamper({ apiPublicKey: apiKey.publicKey, apiPrivateKey: apiKey.privateKey, runtimeOverride: 'purejs' });
-    const theirs = await stamper.stamp(BODY);
-    const ours = await stampBody(BODY, signerFromPrivateKey('p256', apiKey.privateKey));
-    expect(ours.headerValue).toBe(theirs.stampHeaderValue);
+    const theirs = stampJson((await stamper.stamp(BODY)).stampHeaderValue);
+    const ours = stampJson((await stampBody(BODY, signerFromPrivateKey('p256', apiKey.privateKey))).headerValue);
+    expect(Object.keys(ours)).toEqual(Object.keys(theirs));
+    expect({ ...ours, signature: undefined }).toEqual({ ...theirs, signature: undefined });
+    // Same nonce, so same r; the stamper leaves S as computed (high half for about half the keys), we emit low-S.
+    const n = p256.Point.CURVE().n;
+    const lowS = (derHex: string) => {
+      const { r, s } = p256.Signature.fromBytes(hexToBytes(derHex, 'signature'), 'der');
+      return new p256.Signature(r, s > n / 2n ? n - s : s).toHex('der');
+    };
+    expect(lowS(ours.signature!)).toBe(ours.signature);
+    expect(lowS(theirs.signature!)).toBe(ours.signature);
   });
 
   it('our node-backend stamp has the same wire form and verifies with verifyStampSignature', async () => {
@@ -193,7 +203,7 @@ describe('tokens and app proofs verify with @turnkey/crypto', () => {
     );
     expect(await verifySessionJwtSignature(jwt, notarizer.publicKey)).toBe(true);
     const [header, payload, signature] = jwt.split('.') as [string, string, string];
-    const alteredPayload = payload.slice(0, -2) + (payload.endsWith('A') ? 'B' : 'A') + payload.slice(-1);
+    const alteredPayload = payload.slice(0, -2) + (payload.at(-2) === 'A' ? 'B' : 'A') + payload.slice(-1);
     expect(await verifySessionJwtSignature(`${header}.${alteredPayload}.${signature}`, notarizer.publicKey)).toBe(false);
     expect(await verifySessionJwtSignature(jwt, generateEncryptionKeyPair().publicKey)).toBe(false);
   });

@@ -100,6 +100,7 @@ function requireHexField(stamp: Record<string, unknown>, field: 'publicKey' | 's
  * prefix, signature of the scheme's encoding (strict DER for ECDSA, 64 bytes for Ed25519). Throws STAMP_MALFORMED.
  */
 export function parseApiKeyStamp(headerValue: string): ApiKeyStamp {
+  if (typeof headerValue !== 'string' || headerValue.trim() === '') throw malformed('header is missing or empty');
   let json: string;
   try {
     json = utf8Decode(base64UrlDecode(headerValue.trim(), 'X-Stamp header'), 'X-Stamp header');

@@ -51,6 +51,7 @@ export function webAuthnChallengeFor(body: Uint8Array): Uint8Array {
 
 /** Parses the header value (plain JSON, base64url members). Throws STAMP_MALFORMED naming the bad member. */
 export function parseWebAuthnStamp(headerValue: string): WebAuthnStamp {
+  if (typeof headerValue !== 'string' || headerValue.trim() === '') throw malformed('header is missing or empty');
   let decoded: unknown;
   try {
     decoded = JSON.parse(headerValue);

@@ -101,6 +101,7 @@ describe('X-Stamp', () => {
     const goodSignature = bytesToHex(rawToDerSignature(p256.sign(sha256(utf8Encode('b')), hexToBytes(keys.privateKey, 'k'), { prehash: false }), 'p256'));
     const valid = { publicKey: keys.publicKey, scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature: goodSignature };
     const cases: Array<[string, string, RegExp]> = [
+      ['an empty header', '', /missing or empty/],
       ['not base64url', '***', /base64url/],
       ['not JSON', base64UrlEncode(utf8Encode('{nope')), /JSON/],
       ['an array', encodeStamp([] as unknown as Record<string, unknown>), /JSON object/],
