@@ -44,7 +44,7 @@ export interface ImportBundleSignedData {
   userId: string;
 }
 
-/** The enclave key must be given as the 130-hex uncompressed point that appears in `enclaveQuorumPublic`. */
+/** The enclave signing key in the form `enclaveQuorumPublic` carries: 130-hex uncompressed (compressed input is expanded). */
 function normalizedSignerKey(signerPublicKey: string): string {
   const point = parseP256PublicKey(signerPublicKey, 'enclave signer public key');
   return point.toHex(false);
@@ -274,7 +274,7 @@ export async function encryptToImportBundle(params: {
   return JSON.stringify({ encappedPublic: bytesToHex(sealed.encappedPublic), ciphertext: bytesToHex(sealed.ciphertext) });
 }
 
-function languageOf(mnemonic: string): boolean {
+function isMnemonicInSupportedLanguage(mnemonic: string): boolean {
   return MNEMONIC_WORDLISTS.some((wordlist) => validateMnemonic(mnemonic, wordlist));
 }
 
@@ -286,7 +286,7 @@ export function encodeWalletImportPlaintext(mnemonic: string, passphrase?: strin
   if (mnemonic.includes('\n')) {
     throw new QkError('MNEMONIC_INVALID', 'mnemonic must be on a single line (it contains a newline)');
   }
-  if (!languageOf(mnemonic)) {
+  if (!isMnemonicInSupportedLanguage(mnemonic)) {
     throw new QkError(
       'MNEMONIC_INVALID',
       'mnemonic is not a valid BIP-39 phrase (unknown word, wrong word count or bad checksum) in any supported language',
@@ -300,7 +300,7 @@ export function decodeWalletImportPlaintext(bytes: Uint8Array): { mnemonic: stri
   const text = utf8Decode(bytes, 'wallet import plaintext');
   const separator = text.indexOf(IMPORT_PASSPHRASE_SEPARATOR);
   const mnemonic = separator === -1 ? text : text.slice(0, separator);
-  if (!languageOf(mnemonic)) {
+  if (!isMnemonicInSupportedLanguage(mnemonic)) {
     throw new QkError('MNEMONIC_INVALID', 'imported mnemonic is not a valid BIP-39 phrase in any supported language');
   }
   return separator === -1 ? { mnemonic } : { mnemonic, passphrase: text.slice(separator + IMPORT_PASSPHRASE_SEPARATOR.length) };
