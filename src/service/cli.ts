@@ -61,8 +61,6 @@ async function main(): Promise<void> {
     console.error(`the service could not start: ${error instanceof QkError ? `${error.code}: ${error.message}` : String(error)}`);
     process.exit(EXIT_START_FAILED);
   }
-  process.stdout.write(`${JSON.stringify(service.info)}\n`);
-  console.error(`serving ${service.info.baseUrl} with database ${options.db}`);
   const shutdown = (signal: string): void => {
     console.error(`${signal}: finishing in-flight requests, then closing the database`);
     service.close().then(
@@ -73,8 +71,11 @@ async function main(): Promise<void> {
       },
     );
   };
+  // Handlers first: whoever reads the info line may signal at once.
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
+  process.stdout.write(`${JSON.stringify(service.info)}\n`);
+  console.error(`serving ${service.info.baseUrl} with database ${options.db}`);
 }
 
 void main();

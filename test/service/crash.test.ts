@@ -1,0 +1,98 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { DatabaseSync } from 'node:sqlite';
+import { afterAll, expect, it } from 'vitest';
+import { signerFromPrivateKey, stampBody } from '../../src/shared/crypto/stamp';
+import { newKey } from './helpers';
+
+const directory = mkdtempSync(join(tmpdir(), 'quorumkey-crash-'));
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  rmSync(directory, { recursive: true, force: true });
+});
+
+const root = newKey();
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+const db = join(directory, 'service.db');
+
+/** Spawns the CLI on the file database and resolves with the JSON line it prints first. */
+function startCli(): Promise<{ child: ChildProcess; info: { baseUrl: string; organizationId: string }; stderr: () => string }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/service/cli.ts', '--db', db, '--port', '0', '--root-public-key', `${root.publicKey}:p256`],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  children.push(child);
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', (line) => resolve({ child, info: JSON.parse(line), stderr: () => stderr }));
+    child.once('exit', (code) => reject(new Error(`service exited with ${code}: ${stderr}`)));
+  });
+}
+
+it('after kill -9 under concurrent submits, every acknowledged activity survives and the database is intact', async () => {
+  const { child, info } = await startCli();
+  const signer = signerFromPrivateKey('p256', root.privateKey);
+  const acknowledged: string[] = [];
+  let stop = false;
+  const submitter = async (worker: number): Promise<void> => {
+    for (let index = 0; !stop; index += 1) {
+      const body = JSON.stringify({
+        type: 'ACTIVITY_TYPE_CREATE_POLICY_V3',
+        timestampMs: String(Date.now()),
+        organizationId: info.organizationId,
+        parameters: { policyName: `crash ${worker}-${index}`, effect: 'EFFECT_ALLOW', notes: '' },
+      });
+      const stamp = await stampBody(body, signer);
+      try {
+        const response = await fetch(`${info.baseUrl}/public/v1/submit/create_policy`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', [stamp.headerName]: stamp.headerValue },
+          body,
+        });
+        const reply = (await response.json()) as { activity?: { id: string; status: string } };
+        if (reply.activity?.status === 'ACTIVITY_STATUS_COMPLETED') acknowledged.push(reply.activity.id);
+      } catch {
+        return; // the server is gone
+      }
+    }
+  };
+  const workers = Array.from({ length: 6 }, (_, worker) => submitter(worker));
+  // Below the 100-policies-per-organization limit, so every submit can complete.
+  const deadline = Date.now() + 30_000;
+  while (acknowledged.length < 60 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+  expect(acknowledged.length).toBeGreaterThan(0);
+  const killed = exited(child);
+  child.kill('SIGKILL');
+  stop = true;
+  await Promise.all([killed, ...workers]);
+
+  const restarted = await startCli();
+  expect(restarted.info.organizationId).toBe(info.organizationId);
+  const stopped = exited(restarted.child);
+  restarted.child.kill('SIGTERM');
+  await stopped;
+  expect([restarted.child.exitCode, restarted.child.signalCode], restarted.stderr()).toEqual([0, null]);
+
+  const database = new DatabaseSync(db, { readOnly: true });
+  try {
+    expect(database.prepare('PRAGMA integrity_check').get()).toEqual({ integrity_check: 'ok' });
+    const stored = new Set(
+      (database.prepare("SELECT id FROM activities WHERE status = 'ACTIVITY_STATUS_COMPLETED'").all() as { id: string }[]).map((row) => row.id),
+    );
+    expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
+    const policies = database.prepare('SELECT count(*) AS n FROM policies').get() as { n: number };
+    expect(policies.n).toBe(stored.size);
+  } finally {
+    database.close();
+  }
+});
