@@ -1,0 +1,243 @@
+/**
+ * The typed client of one profile's service: every method comes from the operation table in src/shared/api.
+ * Requests are validated before they are stamped, responses after they arrive; error bodies become QkErrors
+ * carrying the service's `turnkeyErrorCode`. Activities waiting for votes are a normal outcome, not an error, and
+ * the client never posts a body the caller did not see: a retry re-posts the identical bytes (same fingerprint).
+ */
+import type { z } from 'zod';
+import {
+  activityResponseSchema,
+  activityResultOf,
+  errorBodySchema,
+  operations,
+  parseRequest,
+  parseResponse,
+  requestSchemaOf,
+  submitBodySchema,
+  type Activity,
+  type ActivityOperation,
+  type OperationName,
+  type ParamsOf,
+  type QueryOperation,
+  type ResultOf,
+  type SubmitBody,
+} from '../../shared/api';
+import { GrpcCode, QkError, isErrorCode, type ErrorCode } from '../../shared/errors';
+import type { Profile } from '../profiles/profiles';
+import type { Stamp, Stamper } from '../stamper/stamper';
+
+type Operations = typeof operations;
+export type ActivityName = { [N in OperationName]: Operations[N] extends { kind: 'activity' } ? N : never }[OperationName];
+export type QueryName = { [N in OperationName]: Operations[N] extends { kind: 'query' } ? N : never }[OperationName];
+
+/** A query's request; `organizationId` defaults to the profile's organization. */
+export type QueryRequest<N extends QueryName> = Omit<ParamsOf<Operations[N]>, 'organizationId'> & { organizationId?: string };
+
+/** A request exactly as posted: re-posting it is idempotent (same fingerprint, same activity). */
+export interface PostedRequest {
+  path: string;
+  body: string;
+}
+
+/**
+ * How a submitted activity stands. `completed` carries the typed result; `consensus-needed` waits for votes
+ * (approve/reject by `activity.fingerprint`); `pending` is still being processed; `rejected` was voted down.
+ * FAILED activities are thrown as QkErrors instead.
+ */
+export type ActivityOutcome<R> =
+  | { state: 'completed'; activity: Activity; result: R; request: PostedRequest }
+  | { state: 'consensus-needed' | 'pending' | 'rejected'; activity: Activity; request: PostedRequest };
+
+export interface ApiClientOptions {
+  profile: Pick<Profile, 'baseUrl' | 'organizationId' | 'apiKeyName'>;
+  stamper: Pick<Stamper, 'stamp'>;
+  /** Milliseconds since the epoch for `timestampMs`; injected so tests and the sandbox can move time. */
+  now?: () => number;
+  fetch?: typeof fetch;
+}
+
+const TURNKEY_ERROR_DETAIL = 'type.googleapis.com/errors.v1.TurnkeyErrorDetail';
+
+/** What an error without a known `turnkeyErrorCode` is called, by its gRPC status. */
+const codeByGrpc: Record<number, ErrorCode> = {
+  [GrpcCode.INVALID_ARGUMENT]: 'REQUEST_INVALID',
+  [GrpcCode.NOT_FOUND]: 'NOT_FOUND',
+  [GrpcCode.ALREADY_EXISTS]: 'ALREADY_EXISTS',
+  [GrpcCode.PERMISSION_DENIED]: 'REQUEST_NOT_AUTHORIZED',
+  [GrpcCode.RESOURCE_EXHAUSTED]: 'LIMIT_EXCEEDED',
+  [GrpcCode.FAILED_PRECONDITION]: 'FAILED_PRECONDITION',
+  [GrpcCode.ABORTED]: 'ACTIVITY_CONFLICT',
+  [GrpcCode.UNAVAILABLE]: 'NETWORK_ERROR',
+  [GrpcCode.UNAUTHENTICATED]: 'UNAUTHENTICATED',
+};
+
+export class ApiClient {
+  private readonly profile: ApiClientOptions['profile'];
+  private readonly stamper: ApiClientOptions['stamper'];
+  private readonly now: () => number;
+  private readonly fetch: typeof fetch;
+
+  constructor({ profile, stamper, now = Date.now, fetch: fetchImpl = globalThis.fetch }: ApiClientOptions) {
+    this.profile = profile;
+    this.stamper = stamper;
+    this.now = now;
+    this.fetch = fetchImpl;
+  }
+
+  get organizationId(): string {
+    return this.profile.organizationId;
+  }
+
+  /** Runs a read query and returns its validated response. */
+  async query<N extends QueryName>(name: N, request: QueryRequest<N>): Promise<ResultOf<Operations[N]>> {
+    const op = operations[name] as QueryOperation;
+    const body = parseRequest(op.request, { organizationId: this.profile.organizationId, ...request }, `${name} request`);
+    const answer = await this.post(op.path, JSON.stringify(body));
+    return parseResponse(op.response, answer, `${name} response`) as ResultOf<Operations[N]>;
+  }
+
+  /** Builds the submit envelope (timestamp from the injected clock), then stamps and posts it. */
+  async submit<N extends ActivityName>(
+    name: N,
+    parameters: ParamsOf<Operations[N]>,
+    options: { organizationId?: string } = {},
+  ): Promise<ActivityOutcome<ResultOf<Operations[N]>>> {
+    return this.postActivity(name, this.envelope(name, parameters, options.organizationId));
+  }
+
+  /** The JSON text of a submit body for `name`, validated, without stamping or posting it. */
+  envelope<N extends ActivityName>(name: N, parameters: ParamsOf<Operations[N]>, organizationId?: string): string {
+    const op = operations[name] as ActivityOperation;
+    const envelope: SubmitBody<unknown> = {
+      type: op.activityType,
+      timestampMs: String(this.now()),
+      organizationId: organizationId ?? this.profile.organizationId,
+      parameters,
+    };
+    return JSON.stringify(parseRequest(submitBodySchema(op), envelope, `${name} request`));
+  }
+
+  /** Posts a submit body verbatim (e.g. re-posting a pending request, or one read from a stamped file). */
+  async postActivity<N extends ActivityName>(
+    name: N,
+    body: string,
+    stamp?: Stamp,
+  ): Promise<ActivityOutcome<ResultOf<Operations[N]>>> {
+    const op = operations[name] as ActivityOperation;
+    const answer = await this.post(op.path, body, stamp);
+    const { activity } = parseResponse(activityResponseSchema, answer, `${name} response`);
+    const request = { path: op.path, body };
+    // approve/reject answer the activity they voted on, whose own outcome is what the caller wants to see.
+    if (op.resultKey !== null && activity.type !== op.activityType) {
+      throw new QkError('RESPONSE_INVALID', `${name} answered an activity of type ${activity.type}, not ${op.activityType}`, {
+        activityId: activity.id,
+      });
+    }
+    return outcomeOf(op, activity, request) as ActivityOutcome<ResultOf<Operations[N]>>;
+  }
+
+  /**
+   * Posts any body to any path of the operation table, stamped with the profile's key unless a stamp is given.
+   * Answers the parsed JSON response; for the CLI's `request` and for stamped files.
+   */
+  async postRaw(path: string, body: string, stamp?: Stamp): Promise<unknown> {
+    const op = Object.values(operations).find((candidate) => candidate.path === path);
+    if (op === undefined) {
+      throw new QkError('OPERATION_NOT_FOUND', `${path} is not an operation this client knows; check the path (e.g. /public/v1/query/whoami)`, {
+        path,
+      });
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      throw new QkError('REQUEST_INVALID', `the body for ${path} is not valid JSON`, { path });
+    }
+    parseRequest(requestSchemaOf(op), parsed, `${op.name} request`);
+    return this.post(path, body, stamp);
+  }
+
+  /** Stamps (unless `stamp` is given) and posts `body`; returns the parsed 2xx JSON or throws the mapped error. */
+  private async post(path: string, body: string, stamp?: Stamp): Promise<unknown> {
+    const { headerName, headerValue } = stamp ?? (await this.stamper.stamp(this.profile.apiKeyName, body));
+    const url = `${this.profile.baseUrl}${path}`;
+    let response: Response;
+    try {
+      response = await this.fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [headerName]: headerValue },
+        body,
+      });
+    } catch (error) {
+      throw new QkError('NETWORK_ERROR', `could not reach ${url}: ${describeCause(error)}; check the profile's URL and your connection`, {
+        url,
+      });
+    }
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    if (response.ok) {
+      if (json === undefined) throw new QkError('RESPONSE_INVALID', `${url} answered HTTP ${response.status} without a JSON body`, { url });
+      return json;
+    }
+    throw errorFromResponse(url, response.status, json, text);
+  }
+}
+
+function outcomeOf(op: ActivityOperation, activity: Activity, request: PostedRequest): ActivityOutcome<unknown> {
+  switch (activity.status) {
+    case 'ACTIVITY_STATUS_COMPLETED':
+      return { state: 'completed', activity, result: activityResultOf(op as ActivityOperation<z.ZodType, z.ZodType>, activity), request };
+    case 'ACTIVITY_STATUS_CONSENSUS_NEEDED':
+      return { state: 'consensus-needed', activity, request };
+    case 'ACTIVITY_STATUS_REJECTED':
+      return { state: 'rejected', activity, request };
+    case 'ACTIVITY_STATUS_FAILED':
+      throw failedActivityError(activity);
+    default:
+      return { state: 'pending', activity, request };
+  }
+}
+
+/** A FAILED activity as a QkError with the service's code and message. */
+export function failedActivityError(activity: Activity): QkError {
+  const failure = activity.failure;
+  const code = turnkeyCodeOf(failure?.details) ?? (failure?.code !== undefined ? codeByGrpc[failure.code] : undefined) ?? 'INTERNAL';
+  return new QkError(code, `activity ${activity.id} (${activity.type}) failed: ${failure?.message ?? 'no reason given'}`, {
+    activityId: activity.id,
+    fingerprint: activity.fingerprint,
+  });
+}
+
+function turnkeyCodeOf(details: readonly Record<string, unknown>[] | undefined): ErrorCode | undefined {
+  const detail = details?.find((entry) => entry['@type'] === TURNKEY_ERROR_DETAIL);
+  const code = detail?.turnkeyErrorCode;
+  return isErrorCode(code) ? code : undefined;
+}
+
+function errorFromResponse(url: string, httpStatus: number, json: unknown, text: string): QkError {
+  const parsed = errorBodySchema.safeParse(json);
+  if (!parsed.success) {
+    const code: ErrorCode = httpStatus === 429 ? 'LIMIT_EXCEEDED' : httpStatus >= 500 ? 'NETWORK_ERROR' : 'RESPONSE_INVALID';
+    return new QkError(code, `${url} answered HTTP ${httpStatus}: ${text.slice(0, 200) || '(empty body)'}`, { url, httpStatus });
+  }
+  const { code: grpcCode, message, details } = parsed.data;
+  const turnkeyErrorCode = details.find((entry) => entry['@type'] === TURNKEY_ERROR_DETAIL)?.turnkeyErrorCode;
+  const code = turnkeyCodeOf(details) ?? codeByGrpc[grpcCode] ?? 'INTERNAL';
+  return new QkError(code, message, {
+    httpStatus,
+    grpcCode,
+    ...(typeof turnkeyErrorCode === 'string' ? { turnkeyErrorCode } : {}),
+    details,
+  });
+}
+
+function describeCause(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = (error as Error & { cause?: unknown }).cause;
+  return cause instanceof Error ? `${error.message} (${cause.message})` : error.message;
+}

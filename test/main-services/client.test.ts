@@ -1,0 +1,124 @@
+/** Stamper and ApiClient against a real local service and a real keychain. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../src/main/client/api-client';
+import { verifyApiKeyStamp } from '../../src/shared/crypto/stamp';
+import { fingerprintOf } from '../../src/shared/crypto/stamp';
+import { QkError } from '../../src/shared/errors';
+import { scanForSecrets } from '../support/scan-for-secrets';
+import { setRootQuorum, startTestBed, type TestBed } from './helpers';
+
+let bed: TestBed | undefined;
+afterEach(async () => {
+  await bed?.close();
+  bed = undefined;
+});
+
+const allow = { policyName: 'allow all', effect: 'EFFECT_ALLOW', condition: 'true', consensus: 'true', notes: '' } as const;
+
+async function rejection(promise: Promise<unknown>): Promise<QkError> {
+  const error = await promise.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(QkError);
+  return error as QkError;
+}
+
+describe('Stamper', () => {
+  it('stamps the exact body with the keychain key so the stamp verifies over those bytes only', async () => {
+    bed = await startTestBed(1);
+    const [operator] = bed.operators;
+    const body = '{"organizationId":"x"}';
+    const stamp = await operator!.stamper.stamp('operator', body);
+    expect(stamp.headerName).toBe('X-Stamp');
+    expect(verifyApiKeyStamp(stamp.headerValue, new TextEncoder().encode(body)).publicKey).toBe(operator!.publicKey);
+    expect(() => verifyApiKeyStamp(stamp.headerValue, new TextEncoder().encode(`${body} `))).toThrow(/does not match/);
+  });
+});
+
+describe('ApiClient', () => {
+  it('runs queries with the profile organization filled in', async () => {
+    bed = await startTestBed(1);
+    const client = bed.operators[0]!.client;
+    const whoami = await client.query('whoami', {});
+    expect(whoami.organizationId).toBe(bed.service.info.organizationId);
+    expect(whoami.userId).toBe(bed.service.info.rootUserId);
+  });
+
+  it('submits an activity with the injected clock and returns the typed result of a completed one', async () => {
+    bed = await startTestBed(1);
+    const client = bed.operators[0]!.client;
+    const outcome = await client.submit('create_policy', allow);
+    expect(outcome.state).toBe('completed');
+    if (outcome.state !== 'completed') return;
+    expect(JSON.parse(outcome.request.body).timestampMs).toBe(String(bed.clock.now()));
+    expect(outcome.activity.fingerprint).toBe(fingerprintOf(new TextEncoder().encode(outcome.request.body)));
+    const { policy } = await client.query('get_policy', { policyId: outcome.result.policyId });
+    expect(policy.policyName).toBe('allow all');
+  });
+
+  it('refuses an invalid request before stamping or posting, naming the field', async () => {
+    bed = await startTestBed(1);
+    const client = bed.operators[0]!.client;
+    const error = await rejection(client.submit('create_policy', { ...allow, effect: 'EFFECT_MAYBE' as 'EFFECT_ALLOW' }));
+    expect(error.code).toBe('REQUEST_INVALID');
+    expect(error.message).toContain('parameters.effect');
+    expect((await client.query('list_activities', {})).activities).toEqual([]);
+  });
+
+  it('maps error bodies to QkErrors carrying the turnkeyErrorCode', async () => {
+    bed = await startTestBed(1);
+    const client = bed.operators[0]!.client;
+    const missing = await rejection(client.query('get_policy', { policyId: '00000000-0000-4000-8000-000000000000' }));
+    expect(missing.code).toBe('NOT_FOUND');
+    expect(missing.details).toMatchObject({ httpStatus: 404, turnkeyErrorCode: 'NOT_FOUND' });
+
+    // A profile whose key the organization does not hold.
+    const stranger = bed.operators[0]!;
+    await stranger.keychain.generateApiKey({ name: 'stranger' });
+    const strangerClient = new ApiClient({
+      profile: { ...stranger.profile, apiKeyName: 'stranger' },
+      stamper: stranger.stamper,
+      now: bed.clock.now,
+    });
+    const unknownKey = await rejection(strangerClient.query('whoami', {}));
+    expect(unknownKey.code).toBe('PUBLIC_KEY_NOT_FOUND');
+    expect(unknownKey.details).toMatchObject({ httpStatus: 401 });
+    await stranger.keychain.deleteApiKey('stranger');
+  });
+
+  it('reports an unreachable service as NETWORK_ERROR', async () => {
+    bed = await startTestBed(1);
+    const operator = bed.operators[0]!;
+    const client = new ApiClient({ profile: { ...operator.profile, baseUrl: 'http://127.0.0.1:9' }, stamper: operator.stamper });
+    const error = await rejection(client.query('whoami', {}));
+    expect(error.code).toBe('NETWORK_ERROR');
+    expect(error.message).toContain('http://127.0.0.1:9/public/v1/query/whoami');
+  });
+
+  it('returns CONSENSUS_NEEDED as a state, and re-posting the identical body is the same activity', async () => {
+    bed = await startTestBed(2);
+    const [first, second] = bed.operators;
+    await setRootQuorum(bed, 2, [first!.userId, second!.userId]);
+    const outcome = await first!.client.submit('create_policy', allow);
+    expect(outcome.state).toBe('consensus-needed');
+    expect(outcome.activity.votes).toHaveLength(1);
+
+    bed.clock.advance(60_000);
+    const again = await first!.client.postActivity('create_policy', outcome.request.body);
+    expect(again.activity.id).toBe(outcome.activity.id);
+    expect(JSON.parse(again.request.body).timestampMs).toBe(JSON.parse(outcome.request.body).timestampMs);
+
+    const approved = await second!.client.submit('approve_activity', { fingerprint: outcome.activity.fingerprint });
+    expect(approved.activity.id).toBe(outcome.activity.id);
+    expect(approved.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+  });
+
+  it('leaves no private key bytes in the data dir', async () => {
+    bed = await startTestBed(1);
+    const operator = bed.operators[0]!;
+    await operator.client.submit('create_policy', allow);
+    expect(operator.store.secrets.length).toBeGreaterThan(0);
+    expect(await scanForSecrets(operator.dataDir, operator.store.secrets)).toEqual([]);
+  });
+});
