@@ -1,0 +1,36 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * End-to-end tests: the built renderer in Debian's Chromium (no browser download), talking to the real main-process
+ * handlers through test/support/e2e-host.ts. Run `npx electron-vite build` first, and run Playwright inside
+ * test/support/with-secret-service.sh so the keychain is a private, real Secret Service.
+ */
+export default defineConfig({
+  testDir: 'test/e2e',
+  outputDir: 'test-results/playwright',
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list']],
+  use: {
+    browserName: 'chromium',
+    viewport: { width: 1280, height: 800 },
+    // The host's Chromium, never Playwright's download.
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+      ],
+    },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+});

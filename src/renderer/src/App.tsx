@@ -1,0 +1,102 @@
+import { useEffect, useState } from 'react';
+import type { QkError } from '../../shared/errors';
+import { call } from './api';
+import { ErrorNotice } from './components/ErrorNotice';
+import { Progress } from './components/Progress';
+import { lockApp, useLockWatch, useTheme } from './hooks';
+import { KeysScreen } from './screens/KeysScreen';
+import { LockScreen } from './screens/LockScreen';
+import { ProfilesScreen } from './screens/ProfilesScreen';
+import { SettingsScreen } from './screens/SettingsScreen';
+import { useUi, type Screen } from './store';
+import iconUrl from '../../../resources/icon.svg';
+
+const NAVIGATION: { screen: Screen; label: string }[] = [
+  { screen: 'profiles', label: 'Profiles' },
+  { screen: 'keys', label: 'Keys' },
+  { screen: 'settings', label: 'Settings' },
+];
+
+export function App() {
+  const locked = useUi((state) => state.locked);
+  const settings = useUi((state) => state.settings);
+  const [startError, setStartError] = useState<QkError>();
+  useTheme(settings?.theme);
+  useLockWatch(settings?.idleLockMinutes);
+
+  useEffect(() => {
+    const { setLocked, setSettings } = useUi.getState();
+    // Both are answered while locked, so the lock screen and the theme are right from the first frame.
+    Promise.all([call((api) => api.app.info()), call((api) => api.app.getSettings())]).then(([info, current]) => {
+      setLocked(info.locked);
+      setSettings(current);
+    }, setStartError);
+  }, []);
+
+  if (startError !== undefined) {
+    return (
+      <main className="start-error">
+        <h1>QuorumKey could not start</h1>
+        <ErrorNotice error={startError} />
+      </main>
+    );
+  }
+  if (settings === undefined) return <Progress label="Starting QuorumKey…" />;
+  if (locked) return <LockScreen />;
+  return <Shell />;
+}
+
+function Shell() {
+  const screen = useUi((state) => state.screen);
+  const show = useUi((state) => state.show);
+  const activeProfile = useUi((state) => state.activeProfile);
+  const setActiveProfile = useUi((state) => state.setActiveProfile);
+
+  useEffect(() => {
+    call((api) => api.profiles.getActive()).then(
+      (profile) => setActiveProfile(profile === null ? null : { id: profile.id, name: profile.name }),
+      (error: unknown) => console.warn('could not read the active profile', error),
+    );
+  }, [setActiveProfile]);
+
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#content">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <span className="brand">
+          <img src={iconUrl} width={28} height={28} alt="" />
+          QuorumKey
+        </span>
+        <span className="active-profile" aria-live="polite">
+          {activeProfile === null ? 'No active profile' : `Profile: ${activeProfile.name}`}
+        </span>
+        <button type="button" onClick={() => void lockApp()} title="Lock now">
+          Lock
+        </button>
+      </header>
+      <nav className="sidebar" aria-label="Sections">
+        <ul>
+          {NAVIGATION.map((item) => (
+            <li key={item.screen}>
+              <button
+                type="button"
+                className="nav-item"
+                aria-current={screen === item.screen ? 'page' : undefined}
+                onClick={() => show(item.screen)}
+              >
+                {item.label}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="content" className="content" tabIndex={-1}>
+        {screen === 'profiles' && <ProfilesScreen />}
+        {screen === 'keys' && <KeysScreen />}
+        {screen === 'settings' && <SettingsScreen />}
+      </main>
+    </div>
+  );
+}

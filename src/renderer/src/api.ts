@@ -1,0 +1,29 @@
+/**
+ * The renderer's only way to main: `window.quorumkey`, installed by the preload (or by the e2e host). Every call goes
+ * through {@link call}, so whatever it rejects with arrives as a QkError, and APP_LOCKED locks the UI at once.
+ */
+import { QkError } from '../../shared/errors';
+import { bridgeError, type QuorumKeyApi } from '../../shared/ipc/bridge';
+import { useUi } from './store';
+
+export function bridge(): QuorumKeyApi {
+  // Declared as always present, but a page opened outside the app window has no preload.
+  const api = window.quorumkey as QuorumKeyApi | undefined;
+  if (api === undefined) {
+    throw new QkError(
+      'INTERNAL',
+      'window.quorumkey is missing: this page must run inside the QuorumKey window (npm start) or npm run preview:browser',
+    );
+  }
+  return api;
+}
+
+export async function call<T>(request: (api: QuorumKeyApi) => Promise<T>): Promise<T> {
+  try {
+    return await request(bridge());
+  } catch (thrown) {
+    const error = bridgeError(thrown);
+    if (error.code === 'APP_LOCKED') useUi.getState().setLocked(true);
+    throw error;
+  }
+}

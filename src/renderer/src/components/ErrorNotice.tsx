@@ -1,0 +1,33 @@
+import type { QkError, ErrorCode } from '../../../shared/errors';
+
+/** What to do next, for the errors whose message alone does not say it. */
+const NEXT_STEP: Partial<Record<ErrorCode, string>> = {
+  KEYCHAIN_UNAVAILABLE:
+    'Start your operating system’s keychain (Secret Service such as GNOME Keyring or KWallet on Linux, Keychain on macOS, Credential Manager on Windows), then try again.',
+  KEYCHAIN_LOCKED: 'Unlock your operating system’s keychain, then try again.',
+  APP_LOCKED: 'Unlock QuorumKey, then try again.',
+  KEY_EXISTS: 'Choose another name, or rename the existing key on the Keys screen.',
+  KEY_NOT_FOUND: 'The key list may be out of date: reload it on the Keys screen.',
+  PROFILE_NOT_FOUND: 'The profile list may be out of date: reload the Profiles screen.',
+  NETWORK_ERROR: 'Check the profile’s service URL and your connection, then try again.',
+  IPC_SENDER_REJECTED: 'Restart QuorumKey; this page is not the app’s own window.',
+  INTERNAL: 'This is a bug in QuorumKey; please report it with the message above.',
+  RESPONSE_INVALID: 'This is a bug in QuorumKey; please report it with the message above.',
+};
+
+export function ErrorNotice({ error, onDismiss }: { error: QkError; onDismiss?: () => void }) {
+  const next = NEXT_STEP[error.code];
+  return (
+    <div className="notice notice-error" role="alert">
+      <p className="notice-title">
+        <span className="error-code">{error.code}</span> {error.message}
+      </p>
+      {next !== undefined && <p className="notice-next">{next}</p>}
+      {onDismiss !== undefined && (
+        <button type="button" className="link-button" onClick={onDismiss}>
+          Dismiss
+        </button>
+      )}
+    </div>
+  );
+}

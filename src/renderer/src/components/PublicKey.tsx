@@ -1,0 +1,58 @@
+import { useEffect, useState } from 'react';
+import QRCode from 'qrcode';
+import { Modal } from './Modal';
+
+/** A public key, shortened for the table, with copy and QR actions; the full value is in the title and the copy. */
+export function PublicKey({ value, label }: { value: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  const [showQr, setShowQr] = useState(false);
+  const copy = () => {
+    navigator.clipboard.writeText(value).then(
+      () => {
+        setCopied(true);
+        setTimeout(() => setCopied(false), 2000);
+      },
+      (error: unknown) => console.error('clipboard refused the public key', error),
+    );
+  };
+  return (
+    <span className="public-key">
+      <code title={value}>{shorten(value)}</code>
+      <button type="button" className="small" onClick={copy} aria-label={`Copy public key of ${label}`}>
+        {copied ? 'Copied' : 'Copy'}
+      </button>
+      <button type="button" className="small" onClick={() => setShowQr(true)} aria-label={`Show QR code of ${label}'s public key`}>
+        QR
+      </button>
+      {showQr && <QrDialog value={value} label={label} onClose={() => setShowQr(false)} />}
+    </span>
+  );
+}
+
+function shorten(hex: string): string {
+  return hex.length <= 20 ? hex : `${hex.slice(0, 10)}…${hex.slice(-8)}`;
+}
+
+function QrDialog({ value, label, onClose }: { value: string; label: string; onClose: () => void }) {
+  const [dataUrl, setDataUrl] = useState<string>();
+  const [failure, setFailure] = useState<string>();
+  useEffect(() => {
+    QRCode.toDataURL(value, { errorCorrectionLevel: 'M', margin: 2, width: 256 }).then(setDataUrl, (error: unknown) =>
+      setFailure(`could not draw the QR code: ${String(error)}`),
+    );
+  }, [value]);
+  return (
+    <Modal title={`Public key of ${label}`} onClose={onClose}>
+      <div className="qr">
+        {dataUrl !== undefined && <img src={dataUrl} width={256} height={256} alt={`QR code of the public key ${value}`} />}
+        {failure !== undefined && <p role="alert">{failure}</p>}
+        <code className="full-key">{value}</code>
+      </div>
+      <div className="button-row">
+        <button type="button" onClick={onClose} autoFocus>
+          Close
+        </button>
+      </div>
+    </Modal>
+  );
+}

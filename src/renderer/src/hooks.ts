@@ -1,0 +1,120 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { QkError } from '../../shared/errors';
+import type { AppSettings } from '../../shared/ipc/contract';
+import type { QuorumKeyApi } from '../../shared/ipc/bridge';
+import { call } from './api';
+import { useUi } from './store';
+
+export interface Loaded<T> {
+  value: T | undefined;
+  error: QkError | undefined;
+  loading: boolean;
+  reload(): void;
+}
+
+/** Loads once on mount and again on `reload()`; a result that arrives after a newer request started is dropped. */
+export function useLoad<T>(request: (api: QuorumKeyApi) => Promise<T>): Loaded<T> {
+  const [state, setState] = useState<{ value?: T; error?: QkError; loading: boolean }>({ loading: true });
+  const [generation, setGeneration] = useState(0);
+  const requestRef = useRef(request);
+  requestRef.current = request;
+
+  useEffect(() => {
+    let current = true;
+    setState((previous) => ({ ...previous, loading: true }));
+    call(requestRef.current).then(
+      (value) => current && setState({ value, loading: false }),
+      (error: QkError) => current && setState({ error, loading: false }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [generation]);
+
+  const reload = useCallback(() => setGeneration((n) => n + 1), []);
+  return { value: state.value, error: state.error, loading: state.loading, reload };
+}
+
+export interface Action {
+  /** What is running now ("Creating key…"), for the progress indicator; undefined when idle. */
+  busy: string | undefined;
+  error: QkError | undefined;
+  /** Runs one request at a time; resolves with its value, or undefined after showing its error. */
+  run<T>(label: string, request: (api: QuorumKeyApi) => Promise<T>): Promise<T | undefined>;
+  clearError(): void;
+}
+
+export function useAction(): Action {
+  const [busy, setBusy] = useState<string>();
+  const [error, setError] = useState<QkError>();
+  const run = useCallback(async <T,>(label: string, request: (api: QuorumKeyApi) => Promise<T>) => {
+    setBusy(label);
+    setError(undefined);
+    try {
+      return await call(request);
+    } catch (thrown) {
+      setError(thrown as QkError);
+      return undefined;
+    } finally {
+      setBusy(undefined);
+    }
+  }, []);
+  const clearError = useCallback(() => setError(undefined), []);
+  return { busy, error, run, clearError };
+}
+
+/** Applies the theme setting to <html data-theme>, following the OS while it is 'system'. */
+export function useTheme(theme: AppSettings['theme'] | undefined): void {
+  useEffect(() => {
+    const dark = window.matchMedia('(prefers-color-scheme: dark)');
+    const apply = () => {
+      const resolved = theme === 'light' || theme === 'dark' ? theme : dark.matches ? 'dark' : 'light';
+      document.documentElement.dataset.theme = resolved;
+    };
+    apply();
+    dark.addEventListener('change', apply);
+    return () => dark.removeEventListener('change', apply);
+  }, [theme]);
+}
+
+const ACTIVITY_EVENTS = ['pointerdown', 'pointermove', 'keydown', 'wheel', 'touchstart'] as const;
+const IDLE_CHECK_MS = 15_000;
+const LOCK_POLL_MS = 5_000;
+
+/**
+ * Locks the app after `idleMinutes` without input in this window, and follows main's lock state (main also locks
+ * on system idle, screen lock and suspend), so a lock decided anywhere hides the data here within seconds.
+ */
+export function useLockWatch(idleMinutes: number | undefined): void {
+  const locked = useUi((state) => state.locked);
+  const setLocked = useUi((state) => state.setLocked);
+
+  useEffect(() => {
+    if (locked || idleMinutes === undefined) return;
+    let lastActivity = Date.now();
+    const touched = () => {
+      lastActivity = Date.now();
+    };
+    for (const name of ACTIVITY_EVENTS) window.addEventListener(name, touched, { passive: true });
+    const idleTimer = setInterval(() => {
+      if (Date.now() - lastActivity >= idleMinutes * 60_000) void lockApp();
+    }, IDLE_CHECK_MS);
+    const pollTimer = setInterval(() => {
+      call((api) => api.app.info()).then(
+        (info) => info.locked && setLocked(true),
+        (error: unknown) => console.warn('could not read the lock state from main', error),
+      );
+    }, LOCK_POLL_MS);
+    return () => {
+      for (const name of ACTIVITY_EVENTS) window.removeEventListener(name, touched);
+      clearInterval(idleTimer);
+      clearInterval(pollTimer);
+    };
+  }, [locked, idleMinutes, setLocked]);
+}
+
+/** Hides everything at once, then tells main; a failure to tell main is logged, the UI stays locked either way. */
+export async function lockApp(): Promise<void> {
+  useUi.getState().setLocked(true);
+  await call((api) => api.app.lock()).catch((error: unknown) => console.error('main refused to lock', error));
+}

@@ -1,0 +1,380 @@
+import { useState, type FormEvent } from 'react';
+import type { ChannelOutput } from '../../../shared/ipc/contract';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { ConfirmDialog, Modal } from '../components/Modal';
+import { Progress } from '../components/Progress';
+import { PublicKey } from '../components/PublicKey';
+import { useAction, useLoad, type Action } from '../hooks';
+
+type ApiKey = ChannelOutput<'keys.listApiKeys'>[number];
+type EncryptionKey = ChannelOutput<'keys.listEncryptionKeys'>[number];
+type Curve = ApiKey['curve'];
+
+const CURVES: { value: Curve; label: string }[] = [
+  { value: 'p256', label: 'P-256 (Turnkey’s default)' },
+  { value: 'secp256k1', label: 'secp256k1' },
+  { value: 'ed25519', label: 'Ed25519' },
+];
+
+/** API keys (sign requests) and encryption keys (receive exports), all held in the OS keychain. */
+export function KeysScreen() {
+  const apiKeys = useLoad((api) => api.keys.listApiKeys());
+  const encryptionKeys = useLoad((api) => api.keys.listEncryptionKeys());
+  const action = useAction();
+  const [renaming, setRenaming] = useState<ApiKey>();
+  const [deleting, setDeleting] = useState<{ kind: 'api' | 'encryption'; name: string }>();
+
+  const afterChange = () => {
+    apiKeys.reload();
+    encryptionKeys.reload();
+  };
+
+  const confirmDelete = async () => {
+    if (deleting === undefined) return;
+    const { kind, name } = deleting;
+    setDeleting(undefined);
+    const done = await action.run(`Deleting ${name}…`, (api) =>
+      kind === 'api' ? api.keys.deleteApiKey({ name }) : api.keys.deleteEncryptionKey({ name }),
+    );
+    if (done !== undefined) afterChange();
+  };
+
+  return (
+    <section className="screen" aria-labelledby="keys-title">
+      <h1 id="keys-title">Keys</h1>
+      <p className="lead">Private keys stay in your operating system’s keychain; this screen only ever sees public keys.</p>
+      <Progress label={action.busy} />
+      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+
+      <section className="panel" aria-labelledby="api-keys-title">
+        <h2 id="api-keys-title">API keys</h2>
+        <p className="hint">Profiles sign their requests with an API key.</p>
+        {apiKeys.error !== undefined && <ErrorNotice error={apiKeys.error} />}
+        {apiKeys.loading && apiKeys.value === undefined && <Progress label="Loading API keys…" />}
+        {apiKeys.value !== undefined && (
+          <ApiKeyTable
+            keys={apiKeys.value}
+            onRename={setRenaming}
+            onDelete={(name) => setDeleting({ kind: 'api', name })}
+          />
+        )}
+        <CreateApiKeyForm action={action} onDone={afterChange} />
+        <ImportApiKeyForm action={action} onDone={afterChange} />
+      </section>
+
+      <section className="panel" aria-labelledby="encryption-keys-title">
+        <h2 id="encryption-keys-title">Encryption keys</h2>
+        <p className="hint">Wallet and private-key exports are encrypted to one of these P-256 keys.</p>
+        {encryptionKeys.error !== undefined && <ErrorNotice error={encryptionKeys.error} />}
+        {encryptionKeys.loading && encryptionKeys.value === undefined && <Progress label="Loading encryption keys…" />}
+        {encryptionKeys.value !== undefined && (
+          <EncryptionKeyTable keys={encryptionKeys.value} onDelete={(name) => setDeleting({ kind: 'encryption', name })} />
+        )}
+        <CreateEncryptionKeyForm action={action} onDone={afterChange} />
+      </section>
+
+      {renaming !== undefined && (
+        <RenameDialog
+          apiKey={renaming}
+          onClose={() => setRenaming(undefined)}
+          onDone={() => {
+            setRenaming(undefined);
+            afterChange();
+          }}
+        />
+      )}
+      {deleting !== undefined && (
+        <ConfirmDialog
+          title={`Delete ${deleting.kind === 'api' ? 'API' : 'encryption'} key ${deleting.name}?`}
+          message={
+            <p>
+              Its private key is removed from the OS keychain. This cannot be undone: keep a backup if the service still
+              knows this key.
+            </p>
+          }
+          confirmLabel="Delete key"
+          onConfirm={() => void confirmDelete()}
+          onCancel={() => setDeleting(undefined)}
+        />
+      )}
+    </section>
+  );
+}
+
+function ApiKeyTable({ keys, onRename, onDelete }: { keys: ApiKey[]; onRename: (key: ApiKey) => void; onDelete: (name: string) => void }) {
+  if (keys.length === 0) return <p className="empty">No API keys yet. Create one below or import one you already use.</p>;
+  return (
+    <table className="data-table" aria-label="API keys">
+      <thead>
+        <tr>
+          <th scope="col">Name</th>
+          <th scope="col">Curve</th>
+          <th scope="col">Public key</th>
+          <th scope="col">Used by</th>
+          <th scope="col">Created</th>
+          <th scope="col">
+            <span className="visually-hidden">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {keys.map((key) => (
+          <tr key={key.id}>
+            <th scope="row">
+              {key.name}
+              {key.missing && (
+                <span className="badge badge-warning" title="The OS keychain no longer holds this key's private key">
+                  missing from keychain
+                </span>
+              )}
+            </th>
+            <td>{key.curve}</td>
+            <td>
+              <PublicKey value={key.publicKey} label={key.name} />
+            </td>
+            <td>{key.usedByProfiles.length === 0 ? <span className="muted">no profile</span> : key.usedByProfiles.join(', ')}</td>
+            <td>
+              <time dateTime={key.createdAt}>{new Date(key.createdAt).toLocaleString()}</time>
+            </td>
+            <td className="row-actions">
+              <button type="button" className="small" onClick={() => onRename(key)} aria-label={`Rename ${key.name}`}>
+                Rename
+              </button>
+              <button type="button" className="small danger" onClick={() => onDelete(key.name)} aria-label={`Delete ${key.name}`}>
+                Delete
+              </button>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function EncryptionKeyTable({ keys, onDelete }: { keys: EncryptionKey[]; onDelete: (name: string) => void }) {
+  if (keys.length === 0) return <p className="empty">No encryption keys yet.</p>;
+  return (
+    <table className="data-table" aria-label="Encryption keys">
+      <thead>
+        <tr>
+          <th scope="col">Name</th>
+          <th scope="col">Public key</th>
+          <th scope="col">Created</th>
+          <th scope="col">
+            <span className="visually-hidden">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {keys.map((key) => (
+          <tr key={key.id}>
+            <th scope="row">
+              {key.name}
+              {key.missing && <span className="badge badge-warning">missing from keychain</span>}
+            </th>
+            <td>
+              <PublicKey value={key.publicKey} label={key.name} />
+            </td>
+            <td>
+              <time dateTime={key.createdAt}>{new Date(key.createdAt).toLocaleString()}</time>
+            </td>
+            <td className="row-actions">
+              <button type="button" className="small danger" onClick={() => onDelete(key.name)} aria-label={`Delete ${key.name}`}>
+                Delete
+              </button>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function CreateApiKeyForm({ action, onDone }: { action: Action; onDone: () => void }) {
+  const [name, setName] = useState('');
+  const [curve, setCurve] = useState<Curve>('p256');
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const created = await action.run(`Creating API key ${name}…`, (api) => api.keys.generateApiKey({ name, curve }));
+    if (created === undefined) return;
+    setName('');
+    onDone();
+  };
+  return (
+    <form className="inline-form" onSubmit={(event) => void submit(event)} aria-label="Create API key">
+      <label>
+        Name
+        <input value={name} onChange={(event) => setName(event.target.value)} required maxLength={64} autoComplete="off" />
+      </label>
+      <label>
+        Curve
+        <select value={curve} onChange={(event) => setCurve(event.target.value as Curve)}>
+          {CURVES.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" className="primary" disabled={action.busy !== undefined}>
+        Create API key
+      </button>
+    </form>
+  );
+}
+
+function ImportApiKeyForm({ action, onDone }: { action: Action; onDone: () => void }) {
+  const [source, setSource] = useState<'hex' | 'tkcli'>('hex');
+  const [name, setName] = useState('');
+  const [curve, setCurve] = useState<Curve>('p256');
+  const [privateKey, setPrivateKey] = useState('');
+  const [privateKeyFile, setPrivateKeyFile] = useState('');
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const imported =
+      source === 'hex'
+        ? await action.run(`Importing API key ${name}…`, (api) => api.keys.importApiKey({ name, curve, privateKey }))
+        : await action.run(`Importing API key ${name} from ${privateKeyFile}…`, (api) =>
+            api.keys.importTkcliApiKey({ name, privateKeyFile }),
+          );
+    // The private key leaves the form either way: on failure it must be pasted again, never kept around.
+    setPrivateKey('');
+    if (imported === undefined) return;
+    setName('');
+    setPrivateKeyFile('');
+    onDone();
+  };
+  return (
+    <details className="import">
+      <summary>Import an existing API key</summary>
+      <form className="stack-form" onSubmit={(event) => void submit(event)} aria-label="Import API key">
+        <fieldset>
+          <legend>Source</legend>
+          <label className="radio">
+            <input type="radio" name="import-source" checked={source === 'hex'} onChange={() => setSource('hex')} />
+            Private key (hex)
+          </label>
+          <label className="radio">
+            <input type="radio" name="import-source" checked={source === 'tkcli'} onChange={() => setSource('tkcli')} />
+            Turnkey CLI key file
+          </label>
+        </fieldset>
+        <label>
+          Name
+          <input value={name} onChange={(event) => setName(event.target.value)} required maxLength={64} autoComplete="off" />
+        </label>
+        {source === 'hex' ? (
+          <>
+            <label>
+              Curve
+              <select value={curve} onChange={(event) => setCurve(event.target.value as Curve)}>
+                {CURVES.map((option) => (
+                  <option key={option.value} value={option.value}>
+                    {option.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Private key
+              <input
+                type="password"
+                value={privateKey}
+                onChange={(event) => setPrivateKey(event.target.value)}
+                required
+                autoComplete="off"
+                spellCheck={false}
+                placeholder="64 hex characters"
+              />
+            </label>
+          </>
+        ) : (
+          <label>
+            Private key file
+            <input
+              value={privateKeyFile}
+              onChange={(event) => setPrivateKeyFile(event.target.value)}
+              required
+              spellCheck={false}
+              placeholder="~/.config/turnkey/keys/default.private"
+            />
+          </label>
+        )}
+        <button type="submit" disabled={action.busy !== undefined}>
+          Import API key
+        </button>
+      </form>
+    </details>
+  );
+}
+
+function CreateEncryptionKeyForm({ action, onDone }: { action: Action; onDone: () => void }) {
+  const [name, setName] = useState('');
+  const [privateKey, setPrivateKey] = useState('');
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const done =
+      privateKey === ''
+        ? await action.run(`Creating encryption key ${name}…`, (api) => api.keys.generateEncryptionKey({ name }))
+        : await action.run(`Importing encryption key ${name}…`, (api) => api.keys.importEncryptionKey({ name, privateKey }));
+    setPrivateKey('');
+    if (done === undefined) return;
+    setName('');
+    onDone();
+  };
+  return (
+    <form className="inline-form" onSubmit={(event) => void submit(event)} aria-label="Create encryption key">
+      <label>
+        Name
+        <input value={name} onChange={(event) => setName(event.target.value)} required maxLength={64} autoComplete="off" />
+      </label>
+      <label>
+        Private key to import <span className="muted">(leave empty to generate)</span>
+        <input
+          type="password"
+          value={privateKey}
+          onChange={(event) => setPrivateKey(event.target.value)}
+          autoComplete="off"
+          spellCheck={false}
+        />
+      </label>
+      <button type="submit" className="primary" disabled={action.busy !== undefined}>
+        {privateKey === '' ? 'Create encryption key' : 'Import encryption key'}
+      </button>
+    </form>
+  );
+}
+
+function RenameDialog({ apiKey, onClose, onDone }: { apiKey: ApiKey; onClose: () => void; onDone: () => void }) {
+  // Its own action, so a refused rename is shown inside the dialog rather than behind it.
+  const action = useAction();
+  const [newName, setNewName] = useState(apiKey.name);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const renamed = await action.run(`Renaming ${apiKey.name}…`, (api) => api.keys.renameApiKey({ name: apiKey.name, newName }));
+    if (renamed !== undefined) onDone();
+  };
+  return (
+    <Modal title={`Rename API key ${apiKey.name}`} onClose={onClose}>
+      <form className="stack-form" onSubmit={(event) => void submit(event)}>
+        <label>
+          New name
+          <input value={newName} onChange={(event) => setNewName(event.target.value)} required maxLength={64} autoFocus />
+        </label>
+        {apiKey.usedByProfiles.length > 0 && (
+          <p className="hint">Profiles using it ({apiKey.usedByProfiles.join(', ')}) follow the new name.</p>
+        )}
+        <Progress label={action.busy} />
+        {action.error !== undefined && <ErrorNotice error={action.error} />}
+        <div className="button-row">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={action.busy !== undefined}>
+            Rename
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,229 @@
+import { useState, type FormEvent } from 'react';
+import type { ChannelInput, ChannelOutput } from '../../../shared/ipc/contract';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { ConfirmDialog } from '../components/Modal';
+import { Progress } from '../components/Progress';
+import { PublicKey } from '../components/PublicKey';
+import { useAction, useLoad, type Action } from '../hooks';
+import { useUi } from '../store';
+
+type Profile = ChannelOutput<'profiles.list'>[number];
+
+const TURNKEY_API_URL = 'https://api.turnkey.com';
+
+/** Where and as whom the app talks to a service: list, switch, add a hosted one, remove. */
+export function ProfilesScreen() {
+  const profiles = useLoad(async (api) => ({ all: await api.profiles.list(), active: await api.profiles.getActive() }));
+  const apiKeys = useLoad((api) => api.keys.listApiKeys());
+  const action = useAction();
+  const setActiveProfile = useUi((state) => state.setActiveProfile);
+  const show = useUi((state) => state.show);
+  const [removing, setRemoving] = useState<Profile>();
+
+  const switchTo = async (profile: Profile) => {
+    const done = await action.run(`Switching to ${profile.name}…`, (api) => api.profiles.setActive({ id: profile.id }));
+    if (done === undefined) return;
+    setActiveProfile({ id: profile.id, name: profile.name });
+    profiles.reload();
+  };
+
+  const confirmRemove = async () => {
+    if (removing === undefined) return;
+    const profile = removing;
+    setRemoving(undefined);
+    const done = await action.run(`Removing ${profile.name}…`, (api) => api.profiles.remove({ id: profile.id }));
+    if (done === undefined) return;
+    if (profiles.value?.active?.id === profile.id) setActiveProfile(null);
+    profiles.reload();
+    apiKeys.reload();
+  };
+
+  const list = profiles.value?.all;
+  const activeId = profiles.value?.active?.id;
+  const keyNames = apiKeys.value?.map((key) => key.name) ?? [];
+
+  return (
+    <section className="screen" aria-labelledby="profiles-title">
+      <h1 id="profiles-title">Profiles</h1>
+      <p className="lead">A profile is a service, an organization in it, and the API key QuorumKey signs with.</p>
+      <Progress label={action.busy ?? (profiles.loading && list === undefined ? 'Loading profiles…' : undefined)} />
+      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {profiles.error !== undefined && <ErrorNotice error={profiles.error} />}
+
+      {list !== undefined && list.length === 0 && (
+        <section className="panel welcome" aria-labelledby="welcome-title">
+          <h2 id="welcome-title">Welcome to QuorumKey</h2>
+          <ol>
+            <li>
+              Create or import an API key on the{' '}
+              <button type="button" className="link-button" onClick={() => show('keys')}>
+                Keys
+              </button>{' '}
+              screen, and register its public key with your organization.
+            </li>
+            <li>Add a profile for your organization below, signing with that key.</li>
+          </ol>
+        </section>
+      )}
+
+      {list !== undefined && list.length > 0 && (
+        <ul className="profile-list" aria-label="Profiles">
+          {list.map((profile) => (
+            <ProfileCard
+              key={profile.id}
+              profile={profile}
+              active={profile.id === activeId}
+              busy={action.busy !== undefined}
+              onSwitch={() => void switchTo(profile)}
+              onRemove={() => setRemoving(profile)}
+            />
+          ))}
+        </ul>
+      )}
+
+      <AddHostedProfileForm
+        action={action}
+        keyNames={keyNames}
+        onAdded={() => {
+          profiles.reload();
+          apiKeys.reload();
+        }}
+      />
+
+      {removing !== undefined && (
+        <ConfirmDialog
+          title={`Remove profile ${removing.name}?`}
+          message={<p>The profile’s settings are forgotten; its API key {removing.apiKeyName} stays on the Keys screen.</p>}
+          confirmLabel="Remove profile"
+          onConfirm={() => void confirmRemove()}
+          onCancel={() => setRemoving(undefined)}
+        />
+      )}
+    </section>
+  );
+}
+
+function ProfileCard({
+  profile,
+  active,
+  busy,
+  onSwitch,
+  onRemove,
+}: {
+  profile: Profile;
+  active: boolean;
+  busy: boolean;
+  onSwitch: () => void;
+  onRemove: () => void;
+}) {
+  const titleId = `profile-${profile.id}`;
+  return (
+    <li className={active ? 'panel profile-card active' : 'panel profile-card'} aria-labelledby={titleId}>
+      <header className="profile-card-header">
+        <h2 id={titleId}>{profile.name}</h2>
+        <span className={`badge badge-${profile.kind}`}>{profile.kind === 'sandbox' ? 'Sandbox' : 'Hosted'}</span>
+        {active && <span className="badge badge-active">Active</span>}
+      </header>
+      <dl className="facts">
+        <dt>Service</dt>
+        <dd>
+          <code>{profile.baseUrl}</code>
+        </dd>
+        <dt>Organization</dt>
+        <dd>
+          <code>{profile.organizationId}</code>
+        </dd>
+        <dt>API key</dt>
+        <dd>{profile.apiKeyName}</dd>
+        {profile.authProxyUrl !== undefined && (
+          <>
+            <dt>Auth proxy</dt>
+            <dd>
+              <code>{profile.authProxyUrl}</code>
+            </dd>
+          </>
+        )}
+        <dt>Enclave signer</dt>
+        <dd>
+          <PublicKey value={profile.enclaveSignerPublicKey} label={`${profile.name} enclave signer`} />
+        </dd>
+      </dl>
+      <div className="button-row">
+        <button type="button" className="primary" onClick={onSwitch} disabled={active || busy} aria-label={`Switch to ${profile.name}`}>
+          {active ? 'In use' : 'Switch to this profile'}
+        </button>
+        <button type="button" className="danger" onClick={onRemove} disabled={busy} aria-label={`Remove ${profile.name}`}>
+          Remove
+        </button>
+      </div>
+    </li>
+  );
+}
+
+function AddHostedProfileForm({ action, keyNames, onAdded }: { action: Action; keyNames: string[]; onAdded: () => void }) {
+  const [name, setName] = useState('');
+  const [baseUrl, setBaseUrl] = useState(TURNKEY_API_URL);
+  const [organizationId, setOrganizationId] = useState('');
+  const [apiKeyName, setApiKeyName] = useState('');
+  const [authProxyUrl, setAuthProxyUrl] = useState('');
+  const chosenKey = apiKeyName !== '' ? apiKeyName : (keyNames[0] ?? '');
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const input: ChannelInput<'profiles.add'> = { name, kind: 'hosted', baseUrl, organizationId, apiKeyName: chosenKey };
+    if (authProxyUrl !== '') input.authProxyUrl = authProxyUrl;
+    const added = await action.run(`Adding profile ${name}…`, (api) => api.profiles.add(input));
+    if (added === undefined) return;
+    setName('');
+    setOrganizationId('');
+    setAuthProxyUrl('');
+    onAdded();
+  };
+
+  return (
+    <section className="panel" aria-labelledby="add-profile-title">
+      <h2 id="add-profile-title">Add a hosted profile</h2>
+      {keyNames.length === 0 ? (
+        <p className="empty">Create or import an API key first: a profile needs one to sign its requests.</p>
+      ) : (
+        <form className="stack-form" onSubmit={(event) => void submit(event)} aria-label="Add hosted profile">
+          <label>
+            Profile name
+            <input value={name} onChange={(event) => setName(event.target.value)} required maxLength={64} autoComplete="off" />
+          </label>
+          <label>
+            Service URL
+            <input type="url" value={baseUrl} onChange={(event) => setBaseUrl(event.target.value)} required spellCheck={false} />
+          </label>
+          <label>
+            Organization ID
+            <input
+              value={organizationId}
+              onChange={(event) => setOrganizationId(event.target.value)}
+              required
+              spellCheck={false}
+              placeholder="5f2c3e4a-0b1d-4c6e-9f8a-7b6c5d4e3f21"
+            />
+          </label>
+          <label>
+            API key
+            <select value={chosenKey} onChange={(event) => setApiKeyName(event.target.value)}>
+              {keyNames.map((keyName) => (
+                <option key={keyName} value={keyName}>
+                  {keyName}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Auth proxy URL <span className="muted">(optional)</span>
+            <input type="url" value={authProxyUrl} onChange={(event) => setAuthProxyUrl(event.target.value)} spellCheck={false} />
+          </label>
+          <button type="submit" className="primary" disabled={action.busy !== undefined}>
+            Add profile
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,82 @@
+import { useState, type FormEvent } from 'react';
+import { THEMES, type AppSettings } from '../../../shared/ipc/contract';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { Progress } from '../components/Progress';
+import { useAction, useLoad } from '../hooks';
+import { useUi } from '../store';
+
+const THEME_LABELS: Record<AppSettings['theme'], string> = { system: 'Follow the system', light: 'Light', dark: 'Dark' };
+
+export function SettingsScreen() {
+  const settings = useUi((state) => state.settings);
+  const setSettings = useUi((state) => state.setSettings);
+  const info = useLoad((api) => api.app.info());
+  const action = useAction();
+
+  const save = async (changes: Partial<AppSettings>) => {
+    const saved = await action.run('Saving settings…', (api) => api.app.setSettings(changes));
+    if (saved !== undefined) setSettings(saved);
+  };
+
+  return (
+    <section className="screen" aria-labelledby="settings-title">
+      <h1 id="settings-title">Settings</h1>
+      <Progress label={action.busy} />
+      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {settings === undefined ? (
+        <Progress label="Loading settings…" />
+      ) : (
+        <>
+          <section className="panel" aria-labelledby="theme-title">
+            <h2 id="theme-title">Appearance</h2>
+            <fieldset className="choice-group">
+              <legend>Theme</legend>
+              {THEMES.map((theme) => (
+                <label key={theme} className="radio">
+                  <input type="radio" name="theme" checked={settings.theme === theme} onChange={() => void save({ theme })} />
+                  {THEME_LABELS[theme]}
+                </label>
+              ))}
+            </fieldset>
+          </section>
+          <IdleLockForm minutes={settings.idleLockMinutes} onSave={(idleLockMinutes) => void save({ idleLockMinutes })} />
+        </>
+      )}
+      <section className="panel" aria-labelledby="about-title">
+        <h2 id="about-title">About</h2>
+        {info.error !== undefined && <ErrorNotice error={info.error} />}
+        {info.value !== undefined && (
+          <dl className="facts">
+            <dt>Version</dt>
+            <dd>{info.value.version}</dd>
+            <dt>Platform</dt>
+            <dd>{info.value.platform}</dd>
+            <dt>Build</dt>
+            <dd>{info.value.packaged ? 'packaged' : 'development'}</dd>
+          </dl>
+        )}
+      </section>
+    </section>
+  );
+}
+
+function IdleLockForm({ minutes, onSave }: { minutes: number; onSave: (minutes: number) => void }) {
+  const [value, setValue] = useState(String(minutes));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSave(Number(value));
+  };
+  return (
+    <section className="panel" aria-labelledby="lock-title">
+      <h2 id="lock-title">Lock</h2>
+      <form className="inline-form" onSubmit={submit}>
+        <label>
+          Lock after this many idle minutes
+          <input type="number" min={1} max={1440} step={1} value={value} onChange={(event) => setValue(event.target.value)} required />
+        </label>
+        <button type="submit">Save</button>
+      </form>
+      <p className="hint">QuorumKey also locks when the screen locks or the computer sleeps.</p>
+    </section>
+  );
+}

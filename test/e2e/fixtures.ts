@@ -1,0 +1,41 @@
+/**
+ * Playwright fixtures: each test gets its own e2e host (fresh data dir, its own keychain service name) and a page
+ * that has the preload's API and shows the app.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { test as base, expect, type Page } from '@playwright/test';
+import { startE2eHost, type E2eHost } from '../support/e2e-host';
+
+export const SCREENS_DIR = join(import.meta.dirname, '../../test-results/screens');
+
+export const test = base.extend<{ host: E2eHost }>({
+  host: async ({}, use) => {
+    const host = await startE2eHost();
+    await use(host);
+    await host.close();
+  },
+  page: async ({ page, host }, use) => {
+    await host.installBridge(page);
+    await page.goto(host.url);
+    await use(page);
+  },
+});
+
+export { expect };
+
+/** Saves `test-results/screens/<name>-light.png` and `-dark.png`, switching through the 'system' theme. */
+export async function screenshotBothThemes(page: Page, name: string): Promise<void> {
+  await mkdir(SCREENS_DIR, { recursive: true });
+  for (const theme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+    await page.screenshot({ path: join(SCREENS_DIR, `${name}-${theme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+export async function openScreen(page: Page, label: 'Profiles' | 'Keys' | 'Settings'): Promise<void> {
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: label }).click();
+  await expect(page.getByRole('heading', { level: 1, name: label })).toBeVisible();
+}

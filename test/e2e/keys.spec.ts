@@ -1,0 +1,62 @@
+import { test, expect, openScreen, screenshotBothThemes } from './fixtures';
+
+test('create an API key, show its QR code, rename it and delete it, against the real keychain', async ({ page, host }) => {
+  await expect(page.getByRole('heading', { name: 'Welcome to QuorumKey' })).toBeVisible();
+  await screenshotBothThemes(page, 'first-run');
+
+  await openScreen(page, 'Keys');
+  await expect(page.getByText('No API keys yet.')).toBeVisible();
+  const createForm = page.getByRole('form', { name: 'Create API key' });
+  await createForm.getByLabel('Name').fill('ops signer');
+  await createForm.getByLabel('Curve').selectOption('secp256k1');
+  await createForm.getByRole('button', { name: 'Create API key' }).click();
+
+  const table = page.getByRole('table', { name: 'API keys' });
+  const row = table.getByRole('row', { name: /ops signer/ });
+  await expect(row).toBeVisible();
+  await expect(row.getByRole('cell', { name: 'secp256k1' })).toBeVisible();
+  await expect(row).toContainText('no profile');
+  const [stored] = await host.services.keychain.listApiKeys();
+  expect(stored).toMatchObject({ name: 'ops signer', curve: 'secp256k1', missing: false });
+  // The table shows the real public key (shortened; the full one is the title).
+  await expect(row.locator('code')).toHaveAttribute('title', stored!.publicKey);
+
+  await page.getByRole('form', { name: 'Create encryption key' }).getByLabel('Name').fill('export target');
+  await page.getByRole('button', { name: 'Create encryption key' }).click();
+  await expect(page.getByRole('table', { name: 'Encryption keys' }).getByRole('row', { name: /export target/ })).toBeVisible();
+  await screenshotBothThemes(page, 'keys');
+
+  await row.getByRole('button', { name: "Show QR code of ops signer's public key" }).click();
+  const qr = page.getByRole('dialog', { name: 'Public key of ops signer' });
+  await expect(qr.getByRole('img', { name: /QR code of the public key/ })).toBeVisible();
+  await expect(qr).toContainText(stored!.publicKey);
+  await screenshotBothThemes(page, 'key-qr');
+  await page.keyboard.press('Escape');
+  await expect(qr).toBeHidden();
+
+  await row.getByRole('button', { name: 'Rename ops signer' }).click();
+  const rename = page.getByRole('dialog', { name: 'Rename API key ops signer' });
+  await rename.getByLabel('New name').fill('treasury signer');
+  await screenshotBothThemes(page, 'key-rename');
+  await rename.getByRole('button', { name: 'Rename' }).click();
+  await expect(rename).toBeHidden();
+  const renamed = table.getByRole('row', { name: /treasury signer/ });
+  await expect(renamed).toBeVisible();
+  await expect(table.getByRole('row', { name: /ops signer/ })).toHaveCount(0);
+  expect((await host.services.keychain.listApiKeys()).map((key) => key.name)).toEqual(['treasury signer']);
+
+  await renamed.getByRole('button', { name: 'Delete treasury signer' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Delete API key treasury signer?' });
+  await expect(confirm).toBeVisible();
+  await screenshotBothThemes(page, 'key-delete-confirm');
+  // Cancel first: nothing may be deleted without the confirmation.
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(renamed).toBeVisible();
+  await renamed.getByRole('button', { name: 'Delete treasury signer' }).click();
+  await page.getByRole('dialog', { name: 'Delete API key treasury signer?' }).getByRole('button', { name: 'Delete key' }).click();
+  await expect(page.getByText('No API keys yet.')).toBeVisible();
+  expect(await host.services.keychain.listApiKeys()).toEqual([]);
+
+  await openScreen(page, 'Settings');
+  await screenshotBothThemes(page, 'settings');
+});

@@ -1,0 +1,174 @@
+/**
+ * The end-to-end host: the real main-process services and IPC dispatch, with the built renderer (out/renderer) served
+ * over loopback http, and a way to give a Playwright page exactly the preload's `window.quorumkey`. Used by the
+ * Playwright tests and by `npm run preview:browser`, on machines where Electron's binary cannot run.
+ *
+ * It builds nothing: run `electron-vite build` first.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFile, mkdtemp, rm, stat } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join, resolve, sep } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import * as esbuild from 'esbuild';
+import type { Page } from '@playwright/test';
+import { createMainServices, type MainServices } from '../../src/main/app/services';
+import { createDispatch, type Dispatch } from '../../src/main/ipc/register';
+import { createRendererUrlCheck } from '../../src/main/ipc/sender';
+import { QkError } from '../../src/shared/errors';
+
+const REPO_ROOT = resolve(import.meta.dirname, '../..');
+export const DEFAULT_RENDERER_DIR = join(REPO_ROOT, 'out/renderer');
+
+export interface E2eHostOptions {
+  /** The built renderer; defaults to out/renderer. */
+  rendererDir?: string;
+  /** OS keychain service name; a fresh one per host by default, so hosts never see each other's keys. */
+  keychainServiceName?: string;
+}
+
+export interface E2eHost {
+  /** The renderer's URL (http://127.0.0.1:PORT/). */
+  readonly url: string;
+  readonly services: MainServices;
+  readonly dispatch: Dispatch;
+  /** Gives `page` the preload's API; call before the page's first navigation. */
+  installBridge(page: Page): Promise<void>;
+  /** Stops serving, deletes every key this host stored in the keychain, removes its data dir. */
+  close(): Promise<void>;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+};
+
+export async function startE2eHost({
+  rendererDir = DEFAULT_RENDERER_DIR,
+  keychainServiceName = `quorumkey-e2e-${randomUUID()}`,
+}: E2eHostOptions = {}): Promise<E2eHost> {
+  const indexPath = join(rendererDir, 'index.html');
+  const indexHtml = await readFile(indexPath, 'utf8').catch((error: unknown) => {
+    throw new QkError('FILE_ERROR', `cannot read the built renderer at ${indexPath} (${String(error)}); run \`npx electron-vite build\` first`);
+  });
+  const contentSecurityPolicy = cspOf(indexHtml, indexPath);
+  const bridgeScript = await bundleBridge();
+
+  const dataDir = await mkdtemp(join(tmpdir(), 'quorumkey-e2e-'));
+  const services = createMainServices({
+    dataDir,
+    app: { version: 'e2e', platform: process.platform, packaged: false },
+    keychainServiceName,
+  });
+
+  const server = createServer((request, response) => {
+    void serveFile(rendererDir, request.url ?? '/').then(
+      ({ status, type, body }) => {
+        response.writeHead(status, {
+          'Content-Type': type,
+          'Content-Security-Policy': contentSecurityPolicy,
+          'X-Content-Type-Options': 'nosniff',
+          'Cache-Control': 'no-store',
+        });
+        response.end(body);
+      },
+      (error: unknown) => {
+        response.writeHead(500, { 'Content-Type': 'text/plain' });
+        response.end(String(error));
+      },
+    );
+  });
+  const origin = await listen(server);
+
+  // Only in this mode is the served origin the app's own renderer; the app itself trusts just its file:// index.
+  const dispatch = createDispatch({
+    handlers: services.handlers,
+    isTrustedSender: createRendererUrlCheck({ rendererIndexPath: indexPath, devServerUrl: origin }),
+  });
+
+  return {
+    url: `${origin}/`,
+    services,
+    dispatch,
+    async installBridge(page) {
+      await page.exposeBinding('__qkInvoke', ({ frame }, channel: unknown, input: unknown) =>
+        // Like ipcMain's handlers: only a top-level frame has a sender URL; subframes are refused by dispatch.
+        dispatch(String(channel), input, frame.parentFrame() === null ? frame.url() : undefined),
+      );
+      await page.addInitScript({ content: bridgeScript });
+    },
+    async close() {
+      await new Promise<void>((done) => server.close(() => done()));
+      await forgetKeys(services);
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The policy from index.html's meta tag, so the header and the page always agree. */
+function cspOf(html: string, indexPath: string): string {
+  const match = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]+)"/i.exec(html);
+  if (!match?.[1]) throw new QkError('FILE_ERROR', `${indexPath} has no Content-Security-Policy meta tag; the renderer must carry one`);
+  return match[1];
+}
+
+/** The page-side half of the preload, as one IIFE: the same builder and error shaping, over a Playwright binding. */
+async function bundleBridge(): Promise<string> {
+  const result = await esbuild.build({
+    stdin: {
+      contents: `
+        import { createBridgeApi, withPlainErrors } from './src/shared/ipc/bridge';
+        Object.defineProperty(window, 'quorumkey', {
+          value: Object.freeze(withPlainErrors(createBridgeApi((channel, input) => window.__qkInvoke(channel, input)))),
+          enumerable: true,
+        });
+      `,
+      resolveDir: REPO_ROOT,
+      loader: 'ts',
+      sourcefile: 'e2e-preload.ts',
+    },
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+  });
+  const output = result.outputFiles[0];
+  if (output === undefined) throw new QkError('INTERNAL', 'esbuild produced no bundle for the e2e bridge');
+  return output.text;
+}
+
+async function serveFile(root: string, requestUrl: string): Promise<{ status: number; type: string; body: Buffer | string }> {
+  const pathname = decodeURIComponent(new URL(requestUrl, 'http://host').pathname);
+  const relative = pathname === '/' ? 'index.html' : pathname.slice(1);
+  const file = resolve(root, relative);
+  if (!file.startsWith(resolve(root) + sep)) return { status: 403, type: 'text/plain', body: 'outside the renderer' };
+  const info = await stat(file).catch(() => undefined);
+  if (!info?.isFile()) return { status: 404, type: 'text/plain', body: `not found: ${pathname}` };
+  return { status: 200, type: CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', body: await readFile(file) };
+}
+
+function listen(server: Server): Promise<string> {
+  return new Promise((done, fail) => {
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      done(`http://127.0.0.1:${port}`);
+    });
+  });
+}
+
+/** Keys live in the OS keychain, outside the data dir: delete them so a host leaves nothing behind. */
+async function forgetKeys({ keychain, profiles }: MainServices): Promise<void> {
+  for (const profile of await profiles.list()) await profiles.remove(profile.id);
+  for (const key of await keychain.listApiKeys()) await keychain.deleteApiKey(key.name);
+  for (const key of await keychain.listEncryptionKeys()) await keychain.deleteEncryptionKey(key.name);
+}
