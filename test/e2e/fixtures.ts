@@ -10,6 +10,8 @@ import { startE2eHost, type E2eHost } from '../support/e2e-host';
 export const SCREENS_DIR = join(import.meta.dirname, '../../test-results/screens');
 
 export const test = base.extend<{ host: E2eHost }>({
+  // Playwright reads fixture dependencies from the destructuring pattern; this fixture has none.
+  // eslint-disable-next-line no-empty-pattern
   host: async ({}, use) => {
     const host = await startE2eHost();
     await use(host);
