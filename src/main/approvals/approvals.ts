@@ -1,0 +1,203 @@
+/**
+ * Activities waiting for votes, and voting on them. Votes are counted per distinct user as the service records them;
+ * the number required comes from the organization's root quorum (api-notes §9). Offline stamping writes a request
+ * and its stamp to a file on a machine without network; `postStampedFile` sends it later, byte for byte.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { z } from 'zod';
+import type { Activity, Vote } from '../../shared/api';
+import { QkError } from '../../shared/errors';
+import type { ApiClient } from '../client/api-client';
+import type { Stamper } from '../stamper/stamper';
+
+/** Approvals older than this (from the first vote) expire (api-notes §3.4). */
+export const APPROVAL_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+export interface Voter {
+  userId: string;
+  userName: string;
+  selection: 'approved' | 'rejected';
+  /** Milliseconds since the epoch. */
+  votedAtMs: number;
+}
+
+export interface PendingActivity {
+  activityId: string;
+  type: string;
+  fingerprint: string;
+  organizationId: string;
+  createdAtMs: number;
+  /** Distinct users who approved. */
+  approvals: number;
+  /** Root quorum threshold, when the service reports the quorum. */
+  required: number | undefined;
+  /** Root quorum members, when the service reports the quorum. */
+  quorumUserIds: string[] | undefined;
+  voters: Voter[];
+  /** Until the approvals gathered so far expire; 0 once the window has passed. */
+  timeLeftMs: number;
+  canApprove: boolean;
+  canReject: boolean;
+  activity: Activity;
+}
+
+/** What `stampToFile` writes: everything needed to post the request later, and nothing secret. */
+export const stampedRequestSchema = z.strictObject({
+  version: z.literal(1),
+  path: z.string().regex(/^\/[A-Za-z0-9/_]+$/),
+  body: z.string(),
+  stamp: z.strictObject({ headerName: z.literal('X-Stamp'), headerValue: z.string().min(1) }),
+});
+export type StampedRequest = z.infer<typeof stampedRequestSchema>;
+
+export interface ApprovalsOptions {
+  client: ApiClient;
+  stamper: Pick<Stamper, 'stamp'>;
+  apiKeyName: string;
+  now?: () => number;
+}
+
+export class Approvals {
+  private readonly client: ApiClient;
+  private readonly stamper: Pick<Stamper, 'stamp'>;
+  private readonly apiKeyName: string;
+  private readonly now: () => number;
+
+  constructor({ client, stamper, apiKeyName, now = Date.now }: ApprovalsOptions) {
+    this.client = client;
+    this.stamper = stamper;
+    this.apiKeyName = apiKeyName;
+    this.now = now;
+  }
+
+  /** Activities in ACTIVITY_STATUS_CONSENSUS_NEEDED, newest first, with their vote counts. */
+  async pending(): Promise<PendingActivity[]> {
+    const [{ activities }, quorum] = await Promise.all([
+      this.client.query('list_activities', { filterByStatus: ['ACTIVITY_STATUS_CONSENSUS_NEEDED'] }),
+      this.rootQuorum(),
+    ]);
+    return activities.map((activity) => this.describe(activity, quorum));
+  }
+
+  /** One activity's vote state, by id. */
+  async get(activityId: string): Promise<PendingActivity> {
+    const [{ activity }, quorum] = await Promise.all([this.client.query('get_activity', { activityId }), this.rootQuorum()]);
+    return this.describe(activity, quorum);
+  }
+
+  /** Approves by fingerprint; answers the target activity as it stands after the vote. */
+  async approve(fingerprint: string): Promise<Activity> {
+    return (await this.client.submit('approve_activity', { fingerprint: requireFingerprint(fingerprint) })).activity;
+  }
+
+  async reject(fingerprint: string): Promise<Activity> {
+    return (await this.client.submit('reject_activity', { fingerprint: requireFingerprint(fingerprint) })).activity;
+  }
+
+  /**
+   * Stamps `body` for `path` with this profile's key and writes `{version, path, body, stamp}` to `file`, without
+   * touching the network. The body is kept as the exact text that was signed.
+   */
+  async stampToFile(path: string, body: string, file: string): Promise<StampedRequest> {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      throw new QkError('REQUEST_INVALID', 'the body to stamp is not valid JSON', { field: 'body' });
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      throw new QkError('REQUEST_INVALID', 'the body to stamp must be a JSON object', { field: 'body' });
+    }
+    const request = stampedRequestSchema.parse({ version: 1, path, body, stamp: await this.stamper.stamp(this.apiKeyName, body) });
+    try {
+      await writeFile(file, `${JSON.stringify(request, null, 2)}\n`, { flag: 'wx' });
+    } catch (error) {
+      throw new QkError('FILE_ERROR', `cannot write ${file}: ${(error as Error).message}`, { path: file });
+    }
+    return request;
+  }
+
+  /** Posts a file written by `stampToFile` exactly as stamped; answers the parsed response. */
+  async postStampedFile(file: string): Promise<unknown> {
+    const request = await readStampedFile(file);
+    return this.client.postRaw(request.path, request.body, request.stamp);
+  }
+
+  private async rootQuorum(): Promise<{ threshold: number; userIds: string[] } | undefined> {
+    try {
+      return (await this.client.query('get_organization_configs', {})).configs.quorum;
+    } catch (error) {
+      // A service that does not offer the configs query still has activities to vote on; the count stays unknown.
+      if (error instanceof QkError && error.code === 'OPERATION_NOT_FOUND') return undefined;
+      throw error;
+    }
+  }
+
+  private describe(activity: Activity, quorum: { threshold: number; userIds: string[] } | undefined): PendingActivity {
+    const voters = distinctVoters(activity.votes);
+    const firstVoteMs = Math.min(timestampMs(activity.createdAt), ...voters.map((voter) => voter.votedAtMs));
+    return {
+      activityId: activity.id,
+      type: activity.type,
+      fingerprint: activity.fingerprint,
+      organizationId: activity.organizationId,
+      createdAtMs: timestampMs(activity.createdAt),
+      approvals: voters.filter((voter) => voter.selection === 'approved').length,
+      required: quorum?.threshold,
+      quorumUserIds: quorum?.userIds,
+      voters,
+      timeLeftMs: Math.max(0, firstVoteMs + APPROVAL_WINDOW_MS - this.now()),
+      canApprove: activity.canApprove,
+      canReject: activity.canReject,
+      activity,
+    };
+  }
+}
+
+export async function readStampedFile(file: string): Promise<StampedRequest> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new QkError('FILE_ERROR', `cannot read ${file}: ${(error as Error).message}`, { path: file });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new QkError('FILE_ERROR', `${file} is not JSON; expected a stamped request written by QuorumKey`, { path: file });
+  }
+  const parsed = stampedRequestSchema.safeParse(json);
+  if (!parsed.success) {
+    const where = parsed.error.issues.map((issue) => issue.path.join('.') || '(root)').join(', ');
+    throw new QkError('FILE_ERROR', `${file} is not a stamped request (check ${where})`, { path: file });
+  }
+  return parsed.data;
+}
+
+function requireFingerprint(fingerprint: string): string {
+  if (!/^sha256:[0-9a-f]{64}$/.test(fingerprint)) {
+    throw new QkError('REQUEST_INVALID', `fingerprint must be "sha256:" followed by 64 lowercase hex digits, got ${JSON.stringify(fingerprint.slice(0, 80))}`, {
+      field: 'fingerprint',
+    });
+  }
+  return fingerprint;
+}
+
+/** One entry per user: a later vote by the same user replaces an earlier one. */
+function distinctVoters(votes: readonly Vote[]): Voter[] {
+  const byUser = new Map<string, Voter>();
+  for (const vote of [...votes].sort((a, b) => timestampMs(a.createdAt) - timestampMs(b.createdAt))) {
+    byUser.set(vote.userId, {
+      userId: vote.userId,
+      userName: vote.user.userName,
+      selection: vote.selection === 'VOTE_SELECTION_APPROVED' ? 'approved' : 'rejected',
+      votedAtMs: timestampMs(vote.createdAt),
+    });
+  }
+  return [...byUser.values()];
+}
+
+function timestampMs(timestamp: { seconds: string; nanos: string }): number {
+  return Number(timestamp.seconds) * 1000 + Math.floor(Number(timestamp.nanos) / 1e6);
+}

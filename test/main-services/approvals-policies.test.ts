@@ -1,0 +1,131 @@
+/** Approvals and Policies against a real local service, each operator with its own data dir and keychain. */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../src/main/client/api-client';
+import { Approvals, APPROVAL_WINDOW_MS } from '../../src/main/approvals/approvals';
+import { Policies } from '../../src/main/policies/policies';
+import { QkError } from '../../src/shared/errors';
+import { scanForSecrets } from '../support/scan-for-secrets';
+import { setRootQuorum, startTestBed, type TestBed } from './helpers';
+
+let bed: TestBed | undefined;
+afterEach(async () => {
+  await bed?.close();
+  bed = undefined;
+});
+
+function approvalsOf(bed: TestBed, index: number): Approvals {
+  const operator = bed.operators[index]!;
+  return new Approvals({ client: operator.client, stamper: operator.stamper, apiKeyName: 'operator', now: bed.clock.now });
+}
+
+async function rejection(promise: Promise<unknown>): Promise<QkError> {
+  const error = await promise.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(QkError);
+  return error as QkError;
+}
+
+describe('Approvals with a 2-of-3 root quorum', () => {
+  it('lists the proposal with 1 vote, counts down the window, and completes when a second keychain approves', async () => {
+    bed = await startTestBed(3);
+    const ids = bed.operators.map((operator) => operator.userId);
+    await setRootQuorum(bed, 2, ids);
+    const proposer = new Policies(bed.operators[0]!.client);
+    const proposal = await proposer.create({ name: 'needs two', effect: 'EFFECT_ALLOW', condition: 'true', consensus: 'true' });
+    expect(proposal.state).toBe('consensus-needed');
+
+    bed.clock.advance(60 * 60 * 1000);
+    const [pending] = await approvalsOf(bed, 1).pending();
+    expect(pending?.fingerprint).toBe(proposal.activity.fingerprint);
+    expect(pending?.approvals).toBe(1);
+    expect(pending?.voters.map((voter) => [voter.userId, voter.selection])).toEqual([[ids[0], 'approved']]);
+    expect(pending?.timeLeftMs).toBe(APPROVAL_WINDOW_MS - 60 * 60 * 1000);
+    expect(pending?.canApprove).toBe(true);
+    if (pending?.required !== undefined) expect(pending.required).toBe(2);
+
+    const after = await approvalsOf(bed, 1).approve(proposal.activity.fingerprint);
+    expect(after.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    expect(await approvalsOf(bed, 2).pending()).toEqual([]);
+    expect((await proposer.list()).map((policy) => policy.policyName)).toEqual(['needs two']);
+  });
+
+  it('rejects by fingerprint from a third keychain', async () => {
+    bed = await startTestBed(3);
+    await setRootQuorum(bed, 2, bed.operators.map((operator) => operator.userId));
+    const proposal = await new Policies(bed.operators[0]!.client).create({ name: 'refused', effect: 'EFFECT_DENY', condition: 'true' });
+    const after = await approvalsOf(bed, 2).reject(proposal.activity.fingerprint);
+    expect(after.status).toBe('ACTIVITY_STATUS_REJECTED');
+    const late = await rejection(approvalsOf(bed, 1).approve(proposal.activity.fingerprint));
+    expect(late.code).toBe('ACTIVITY_NOT_PENDING');
+  });
+
+  it('stamps an approval into a file without network and posts it later from another machine', async () => {
+    bed = await startTestBed(3);
+    await setRootQuorum(bed, 2, bed.operators.map((operator) => operator.userId));
+    const proposal = await new Policies(bed.operators[0]!.client).create({ name: 'offline', effect: 'EFFECT_ALLOW' });
+
+    const signer = bed.operators[1]!;
+    const offlineClient = new ApiClient({
+      profile: signer.profile,
+      stamper: signer.stamper,
+      now: bed.clock.now,
+      fetch: () => Promise.reject(new Error('this machine is offline')),
+    });
+    const offline = new Approvals({ client: offlineClient, stamper: signer.stamper, apiKeyName: 'operator', now: bed.clock.now });
+    const file = join(signer.dataDir, 'approve.json');
+    const body = offlineClient.envelope('approve_activity', { fingerprint: proposal.activity.fingerprint });
+    await offline.stampToFile('/public/v1/submit/approve_activity', body, file);
+    const written = JSON.parse(await readFile(file, 'utf8'));
+    expect(written).toMatchObject({ version: 1, path: '/public/v1/submit/approve_activity', body });
+    await expect(offline.stampToFile('/public/v1/submit/approve_activity', body, file)).rejects.toMatchObject({ code: 'FILE_ERROR' });
+
+    // Posted by an operator who does not hold the signer's key: the stamp in the file is what authenticates.
+    const answer = (await approvalsOf(bed, 0).postStampedFile(file)) as { activity: { id: string; status: string } };
+    expect(answer.activity).toMatchObject({ id: proposal.activity.id, status: 'ACTIVITY_STATUS_COMPLETED' });
+    expect(await scanForSecrets(signer.dataDir, signer.store.secrets)).toEqual([]);
+  });
+
+  it('refuses a malformed fingerprint before posting', async () => {
+    bed = await startTestBed(1);
+    const error = await rejection(approvalsOf(bed, 0).approve('abc'));
+    expect(error.code).toBe('REQUEST_INVALID');
+    expect(error.details).toMatchObject({ field: 'fingerprint' });
+  });
+});
+
+describe('Policies', () => {
+  it('creates, gets, updates and deletes', async () => {
+    bed = await startTestBed(1);
+    const policies = new Policies(bed.operators[0]!.client);
+    const created = await policies.create({
+      name: 'only root',
+      effect: 'EFFECT_ALLOW',
+      consensus: "approvers.any(user, user.id == 'x')",
+      notes: 'n',
+    });
+    if (created.state !== 'completed') throw new Error(`expected completed, got ${created.state}`);
+    const { policyId } = created.result;
+    expect((await policies.get(policyId)).consensus).toBe("approvers.any(user, user.id == 'x')");
+
+    await policies.update(policyId, { name: 'renamed', condition: "activity.type == 'ACTIVITY_TYPE_CREATE_WALLET'" });
+    const updated = await policies.get(policyId);
+    expect(updated).toMatchObject({ policyName: 'renamed', condition: "activity.type == 'ACTIVITY_TYPE_CREATE_WALLET'", notes: 'n' });
+
+    await policies.delete(policyId);
+    expect(await policies.list()).toEqual([]);
+  });
+
+  it('refuses an expression that does not check, naming the field, before anything is submitted', async () => {
+    bed = await startTestBed(1);
+    const client = bed.operators[0]!.client;
+    const policies = new Policies(client);
+    const error = await rejection(policies.create({ name: 'typo', effect: 'EFFECT_ALLOW', condition: 'activity.typ ==' }));
+    expect(error.code).toBe('POLICY_PARSE_ERROR');
+    expect(error.details).toMatchObject({ field: 'condition' });
+    expect((await client.query('list_activities', {})).activities).toEqual([]);
+  });
+});
