@@ -1,0 +1,49 @@
+import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY } from '../../src/main/profiles/profiles';
+import { test, expect, openScreen, screenshotBothThemes } from './fixtures';
+
+const SANDBOX_ORG = '0b6e3c1d-2f4a-4d5e-8f9a-1b2c3d4e5f60';
+const PRODUCTION_ORG = '5f2c3e4a-0b1d-4c6e-9f8a-7b6c5d4e3f21';
+
+test('add a hosted profile beside the Sandbox and switch between them', async ({ page, host }) => {
+  await host.services.keychain.generateApiKey({ name: 'sandbox root' });
+  await host.services.keychain.generateApiKey({ name: 'ops', curve: 'ed25519' });
+  const sandbox = await host.services.profiles.add({
+    name: 'Sandbox',
+    kind: 'sandbox',
+    baseUrl: 'http://127.0.0.1:8765',
+    organizationId: SANDBOX_ORG,
+    apiKeyName: 'sandbox root',
+    enclaveSignerPublicKey: PRODUCTION_SIGNER_SIGN_PUBLIC_KEY,
+  });
+  await host.services.profiles.setActive(sandbox.id);
+  await page.reload();
+
+  const profiles = page.getByRole('list', { name: 'Profiles' });
+  const sandboxCard = profiles.getByRole('listitem', { name: 'Sandbox' });
+  await expect(sandboxCard).toContainText(SANDBOX_ORG);
+  await expect(sandboxCard).toContainText('sandbox root');
+  await expect(sandboxCard.getByText('Active')).toBeVisible();
+  await expect(page.getByRole('banner')).toContainText('Profile: Sandbox');
+
+  const form = page.getByRole('form', { name: 'Add hosted profile' });
+  await form.getByLabel('Profile name').fill('Production');
+  await form.getByLabel('Organization ID').fill(PRODUCTION_ORG);
+  await form.getByLabel('API key').selectOption('ops');
+  await form.getByRole('button', { name: 'Add profile' }).click();
+  const productionCard = profiles.getByRole('listitem', { name: 'Production' });
+  await expect(productionCard).toContainText('https://api.turnkey.com');
+  await expect(productionCard).toContainText(PRODUCTION_ORG);
+  await screenshotBothThemes(page, 'profiles');
+
+  await productionCard.getByRole('button', { name: 'Switch to Production' }).click();
+  await expect(productionCard.getByText('Active')).toBeVisible();
+  await expect(sandboxCard.getByText('Active')).toHaveCount(0);
+  await expect(page.getByRole('banner')).toContainText('Profile: Production');
+  expect((await host.services.profiles.getActive())?.name).toBe('Production');
+
+  // The Keys screen says which profile signs with which key.
+  await openScreen(page, 'Keys');
+  const apiKeys = page.getByRole('table', { name: 'API keys' });
+  await expect(apiKeys.getByRole('row', { name: /^ops/ })).toContainText('Production');
+  await expect(apiKeys.getByRole('row', { name: /sandbox root/ })).toContainText('Sandbox');
+});
