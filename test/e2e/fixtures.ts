@@ -29,6 +29,9 @@ export { expect };
 /** Saves `test-results/screens/<name>-light.png` and `-dark.png`, switching through the 'system' theme. */
 export async function screenshotBothThemes(page: Page, name: string): Promise<void> {
   await mkdir(SCREENS_DIR, { recursive: true });
+  // Each screen from its top, whatever the last action scrolled to.
+  const content = page.locator('#content');
+  if ((await content.count()) > 0) await content.evaluate((element) => element.scrollTo(0, 0));
   for (const theme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: theme });
     await expect(page.locator('html')).toHaveAttribute('data-theme', theme);

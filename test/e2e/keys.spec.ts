@@ -1,3 +1,5 @@
+import { p256 } from '@noble/curves/nist.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
 import { test, expect, openScreen, screenshotBothThemes } from './fixtures';
 
 test('create an API key, show its QR code, rename it and delete it, against the real keychain', async ({ page, host }) => {
@@ -59,4 +61,36 @@ test('create an API key, show its QR code, rename it and delete it, against the 
 
   await openScreen(page, 'Settings');
   await screenshotBothThemes(page, 'settings');
+});
+
+test('import an API key from its hex private key; the form forgets the private key', async ({ page, host }) => {
+  const privateKey = p256.utils.randomSecretKey();
+  const expectedPublicKey = bytesToHex(p256.getPublicKey(privateKey, true));
+
+  await openScreen(page, 'Keys');
+  await page.getByText('Import an existing API key').click();
+  const form = page.getByRole('form', { name: 'Import API key' });
+  await form.getByLabel('Name').fill('imported');
+  await form.getByLabel('Curve').selectOption('p256');
+  await form.getByLabel('Private key', { exact: true }).fill(bytesToHex(privateKey));
+  await form.getByRole('button', { name: 'Import API key' }).click();
+
+  const row = page.getByRole('table', { name: 'API keys' }).getByRole('row', { name: /imported/ });
+  await expect(row.locator('code')).toHaveAttribute('title', expectedPublicKey);
+  await expect(form.getByLabel('Private key', { exact: true })).toHaveValue('');
+  expect((await host.services.keychain.listApiKeys())[0]?.publicKey).toBe(expectedPublicKey);
+});
+
+test('every screen is reachable from the keyboard', async ({ page }) => {
+  const keysButton = page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Keys' });
+  for (let presses = 0; presses < 10 && !(await keysButton.evaluate((button) => button === document.activeElement)); presses++) {
+    await page.keyboard.press('Tab');
+  }
+  await expect(keysButton).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { level: 1, name: 'Keys' })).toBeVisible();
+  await expect(keysButton).toHaveAttribute('aria-current', 'page');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
 });

@@ -329,7 +329,9 @@ function CreateEncryptionKeyForm({ action, onDone }: { action: Action; onDone: (
         <input value={name} onChange={(event) => setName(event.target.value)} required maxLength={64} autoComplete="off" />
       </label>
       <label>
-        Private key to import <span className="muted">(leave empty to generate)</span>
+        <span>
+          Private key to import <span className="muted">(leave empty to generate)</span>
+        </span>
         <input
           type="password"
           value={privateKey}

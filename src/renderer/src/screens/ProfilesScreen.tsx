@@ -216,7 +216,9 @@ function AddHostedProfileForm({ action, keyNames, onAdded }: { action: Action; k
             </select>
           </label>
           <label>
-            Auth proxy URL <span className="muted">(optional)</span>
+            <span>
+              Auth proxy URL <span className="muted">(optional)</span>
+            </span>
             <input type="url" value={authProxyUrl} onChange={(event) => setAuthProxyUrl(event.target.value)} spellCheck={false} />
           </label>
           <button type="submit" className="primary" disabled={action.busy !== undefined}>
