@@ -18,9 +18,19 @@ export const test = base.extend<{ host: E2eHost }>({
     await host.close();
   },
   page: async ({ page, host }, use) => {
+    // A CSP violation or an uncaught error is a failure even when the screen looks right.
+    const problems: string[] = [];
+    // The one expected message: the meta tag repeats the header's policy, and browsers honour frame-ancestors only
+    // from the header (which the host and the app both send).
+    const metaFrameAncestors = "The Content Security Policy directive 'frame-ancestors' is ignored when delivered via a <meta> element.";
+    page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && message.text() !== metaFrameAncestors) problems.push(`console.error: ${message.text()}`);
+    });
     await host.installBridge(page);
     await page.goto(host.url);
     await use(page);
+    expect(problems).toEqual([]);
   },
 });
 
