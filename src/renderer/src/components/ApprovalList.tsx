@@ -1,0 +1,155 @@
+import { useRef } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { Activity } from '../../../shared/api';
+import { activityTypeInWords, durationInWords, intentFacts, requesterOf } from '../activity-words';
+
+export interface ApprovalVoter {
+  userId: string;
+  userName: string;
+  selection: 'approved' | 'rejected';
+  votedAtMs: number;
+}
+
+/** One activity as the approval queue shows it (main's Approvals service describes it this way). */
+export interface ApprovalItem {
+  activityId: string;
+  type: string;
+  fingerprint: string;
+  createdAtMs: number;
+  approvals: number;
+  required: number | undefined;
+  voters: ApprovalVoter[];
+  timeLeftMs: number;
+  activity: Pick<Activity, 'intent' | 'votes' | 'status'>;
+}
+
+const ROW_HEIGHT = 64;
+
+/**
+ * The queue as one scrolling list that renders only the rows in view, so 10,000 activities cost what 20 do.
+ * Rows are buttons in a list; arrow keys move between them, Enter opens one.
+ */
+export function ApprovalList({
+  items,
+  selectedId,
+  myUserId,
+  onSelect,
+  label,
+  height = 420,
+}: {
+  items: readonly ApprovalItem[];
+  selectedId: string | undefined;
+  myUserId: string | undefined;
+  onSelect: (item: ApprovalItem) => void;
+  label: string;
+  height?: number;
+}) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 8,
+    // Without a measured element (first frame, server render) assume the list's own height.
+    initialRect: { width: 800, height },
+  });
+
+  const focusRow = (index: number) => {
+    const bounded = Math.max(0, Math.min(items.length - 1, index));
+    virtualizer.scrollToIndex(bounded, { align: 'auto' });
+    // The row exists only once the virtualizer has rendered it.
+    requestAnimationFrame(() => scrollRef.current?.querySelector<HTMLButtonElement>(`[data-index="${bounded}"] button`)?.focus());
+  };
+
+  return (
+    <div ref={scrollRef} className="approval-scroll" style={{ height }}>
+      <ul className="approval-list" style={{ height: virtualizer.getTotalSize() }} aria-label={label}>
+        {virtualizer.getVirtualItems().map((row) => {
+          const item = items[row.index]!;
+          return (
+            <li
+              key={item.activityId}
+              data-index={row.index}
+              aria-setsize={items.length}
+              aria-posinset={row.index + 1}
+              className="approval-row"
+              style={{ height: ROW_HEIGHT, transform: `translateY(${row.start}px)` }}
+            >
+              <ApprovalRow
+                item={item}
+                selected={item.activityId === selectedId}
+                myUserId={myUserId}
+                onClick={() => onSelect(item)}
+                onKeyDown={(key) => {
+                  if (key === 'ArrowDown') focusRow(row.index + 1);
+                  else if (key === 'ArrowUp') focusRow(row.index - 1);
+                  else if (key === 'Home') focusRow(0);
+                  else if (key === 'End') focusRow(items.length - 1);
+                  else return false;
+                  return true;
+                }}
+              />
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
+
+export function ApprovalRow({
+  item,
+  selected,
+  myUserId,
+  onClick,
+  onKeyDown,
+}: {
+  item: ApprovalItem;
+  selected: boolean;
+  myUserId: string | undefined;
+  onClick: () => void;
+  onKeyDown: (key: string) => boolean;
+}) {
+  const facts = intentFacts(item.activity);
+  const requester = requesterOf(item.activity);
+  const myVote = myUserId === undefined ? undefined : item.voters.find((voter) => voter.userId === myUserId);
+  const pending = item.activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED';
+  return (
+    <button
+      type="button"
+      className="approval-row-button"
+      aria-pressed={selected}
+      onClick={onClick}
+      onKeyDown={(event) => {
+        if (onKeyDown(event.key)) event.preventDefault();
+      }}
+    >
+      <span className="approval-row-main">
+        <strong>{activityTypeInWords(item.type)}</strong>
+        <span className="muted">
+          {requester === undefined ? '' : `by ${requester} · `}
+          {facts
+            .slice(0, 2)
+            .map((fact) => `${fact.label} ${fact.value}`)
+            .join(' · ')}
+        </span>
+      </span>
+      <span className="approval-row-side">
+        <span className="votes">{votesInWords(item)}</span>
+        <span className="muted">
+          {pending ? `${durationInWords(item.timeLeftMs)} left` : statusInWords(item.activity.status)}
+          {myVote !== undefined && ` · you ${myVote.selection}`}
+        </span>
+      </span>
+    </button>
+  );
+}
+
+export function votesInWords(item: Pick<ApprovalItem, 'approvals' | 'required'>): string {
+  return item.required === undefined ? `${item.approvals} approved` : `${item.approvals} of ${item.required} approved`;
+}
+
+/** `ACTIVITY_STATUS_CONSENSUS_NEEDED` → `consensus needed`. */
+export function statusInWords(status: string): string {
+  return status.replace(/^ACTIVITY_STATUS_/, '').toLowerCase().replaceAll('_', ' ');
+}
