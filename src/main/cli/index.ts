@@ -1,0 +1,301 @@
+/**
+ * `npm run --silent cli -- <command>`: the desktop app's services from a terminal, with the same data dir and OS
+ * keychain. Exit codes: 0 done, 2 usage error, 1 refused (the reason on stderr). Secrets go to files created with
+ * mode 0600, and to stdout only when asked with `-` as the output file.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { PRIVATE_KEY_FORMATS, type PrivateKeyFormat } from '../../shared/crypto/bundles';
+import { isApiKeyCurve } from '../../shared/crypto/keys';
+import { QkError, toQkError } from '../../shared/errors';
+import { Approvals } from '../approvals/approvals';
+import { ApiClient } from '../client/api-client';
+import { decryptBundleOffline, Exporter, type RevealedSecret } from '../exporter/exporter';
+import { encryptForImport, type ImportKeyFormat } from '../importer/importer';
+import { Keychain } from '../keychain/keychain';
+import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY, Profiles, type Profile } from '../profiles/profiles';
+import { Sandbox } from '../sandbox/sandbox';
+import { Stamper } from '../stamper/stamper';
+
+class UsageError extends Error {}
+
+const USAGE = `usage: quorumkey-cli [--data-dir DIR] [--profile NAME|ID] <command>
+  keys generate NAME [--curve p256|secp256k1|ed25519] | keys list | keys delete NAME
+  encryption-keys generate NAME | encryption-keys list | encryption-keys delete NAME
+  request --path P --body JSON|@FILE [--no-post]
+  activities list [--status S] | activities approve FINGERPRINT | activities reject FINGERPRINT
+  wallets list
+  wallets export --wallet ID|NAME (--encryption-key NAME | --target-public-key HEX) --output FILE
+  decrypt --bundle FILE (--encryption-key NAME | --encryption-key-file FILE) --organization ID
+          [--signer-public-key HEX] [--key-format mnemonic|hexadecimal|solana|wif-mainnet|wif-testnet]
+          [--plaintext-output FILE|-]
+  encrypt --import-bundle FILE --plaintext-input FILE --organization ID --user ID
+          --key-format mnemonic|hexadecimal|solana [--signer-public-key HEX] --output FILE`;
+
+const OPTIONS = {
+  'data-dir': { type: 'string' },
+  profile: { type: 'string' },
+  curve: { type: 'string' },
+  path: { type: 'string' },
+  body: { type: 'string' },
+  'no-post': { type: 'boolean' },
+  status: { type: 'string' },
+  wallet: { type: 'string' },
+  'encryption-key': { type: 'string' },
+  'encryption-key-file': { type: 'string' },
+  'target-public-key': { type: 'string' },
+  output: { type: 'string' },
+  bundle: { type: 'string' },
+  organization: { type: 'string' },
+  'signer-public-key': { type: 'string' },
+  'key-format': { type: 'string' },
+  'plaintext-output': { type: 'string' },
+  'import-bundle': { type: 'string' },
+  'plaintext-input': { type: 'string' },
+  user: { type: 'string' },
+} satisfies ParseArgsConfig['options'];
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>['values'];
+
+/** The platform's app data dir for "QuorumKey", as Electron's app.getPath('userData') resolves it. */
+export function defaultDataDir(): string {
+  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'QuorumKey');
+  if (process.platform === 'win32') return join(process.env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'QuorumKey');
+  return join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'QuorumKey');
+}
+
+function required(values: Values, name: keyof Values): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function exactlyOne(values: Values, a: keyof Values, b: keyof Values): void {
+  if ((values[a] === undefined) === (values[b] === undefined)) throw new UsageError(`give exactly one of --${a} and --${b}`);
+}
+
+function positional(positionals: string[], index: number, what: string): string {
+  const value = positionals[index];
+  if (value === undefined) throw new UsageError(`${what} is required`);
+  return value;
+}
+
+function print(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+async function readText(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    throw new QkError('FILE_ERROR', `cannot read ${path}: ${(error as Error).message}`, { path });
+  }
+}
+
+/** Writes a secret: `-` is stdout (asked for explicitly), anything else a new file with mode 0600. */
+async function writeSecret(path: string, text: string): Promise<void> {
+  if (path === '-') {
+    process.stdout.write(text);
+    return;
+  }
+  await writeFile(path, text, { mode: 0o600, flag: 'wx' });
+}
+
+function secretText(secret: RevealedSecret): string {
+  if (secret.kind === 'private-key') return `${secret.privateKey}\n`;
+  return secret.passphrase === undefined ? `${secret.mnemonic}\n` : `${secret.mnemonic}\n${secret.passphrase}\n`;
+}
+
+class Context {
+  readonly profiles: Profiles;
+  readonly keychain: Keychain;
+  readonly stamper: Stamper;
+  private sandbox: Sandbox | undefined;
+
+  constructor(
+    readonly dataDir: string,
+    private readonly profileSelector: string | undefined,
+  ) {
+    this.profiles = new Profiles({ dataDir });
+    this.keychain = new Keychain({ dataDir, profiles: this.profiles });
+    this.stamper = new Stamper(this.keychain);
+  }
+
+  /** The chosen (or active) profile; the sandbox profile's service is started for the command's duration. */
+  async profile(): Promise<Profile> {
+    const all = await this.profiles.list();
+    const selector = this.profileSelector;
+    const profile =
+      selector === undefined ? await this.profiles.getActive() : all.find((candidate) => candidate.id === selector || candidate.name === selector);
+    if (profile === undefined) {
+      throw new QkError(
+        'PROFILE_NOT_FOUND',
+        selector === undefined
+          ? `no active profile in ${this.dataDir}; pass --profile NAME or choose one in the app`
+          : `no profile named or with id ${JSON.stringify(selector)} in ${this.dataDir}`,
+      );
+    }
+    if (profile.kind !== 'sandbox') return profile;
+    this.sandbox = new Sandbox({ dataDir: this.dataDir, keychain: this.keychain, profiles: this.profiles, log: () => undefined });
+    return (await this.sandbox.start()).profile;
+  }
+
+  async client(): Promise<{ client: ApiClient; profile: Profile }> {
+    const profile = await this.profile();
+    return { client: new ApiClient({ profile, stamper: this.stamper }), profile };
+  }
+
+  async close(): Promise<void> {
+    await this.sandbox?.stop();
+  }
+}
+
+async function run(argv: string[]): Promise<void> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  const context = new Context(values['data-dir'] ?? defaultDataDir(), values.profile);
+  try {
+    await dispatch(context, values, positionals);
+  } finally {
+    await context.close();
+  }
+}
+
+async function dispatch(context: Context, values: Values, positionals: string[]): Promise<void> {
+  const [command, sub] = positionals;
+  const { keychain } = context;
+  switch (`${command ?? ''} ${['keys', 'encryption-keys', 'activities', 'wallets'].includes(command ?? '') ? (sub ?? '') : ''}`.trim()) {
+    case 'keys generate': {
+      const curve = values.curve ?? 'p256';
+      if (!isApiKeyCurve(curve)) throw new UsageError(`--curve must be p256, secp256k1 or ed25519, got ${curve}`);
+      return print(await keychain.generateApiKey({ name: positional(positionals, 2, 'NAME'), curve }));
+    }
+    case 'keys list':
+      return print(await keychain.listApiKeys());
+    case 'keys delete':
+      return keychain.deleteApiKey(positional(positionals, 2, 'NAME'));
+    case 'encryption-keys generate':
+      return print(await keychain.generateEncryptionKey({ name: positional(positionals, 2, 'NAME') }));
+    case 'encryption-keys list':
+      return print(await keychain.listEncryptionKeys());
+    case 'encryption-keys delete':
+      return keychain.deleteEncryptionKey(positional(positionals, 2, 'NAME'));
+    case 'request': {
+      const path = required(values, 'path');
+      const bodyArgument = required(values, 'body');
+      const body = bodyArgument.startsWith('@') ? (await readText(bodyArgument.slice(1))).trim() : bodyArgument;
+      if (values['no-post']) {
+        const profile = await context.profile();
+        return print({ path, body, stamp: await context.stamper.stamp(profile.apiKeyName, body) });
+      }
+      const { client } = await context.client();
+      return print(await client.postRaw(path, body));
+    }
+    case 'activities list': {
+      const { client } = await context.client();
+      const status = values.status;
+      const request = status === undefined ? {} : { filterByStatus: [status as 'ACTIVITY_STATUS_COMPLETED'] };
+      return print((await client.query('list_activities', request)).activities);
+    }
+    case 'activities approve':
+    case 'activities reject': {
+      const { client, profile } = await context.client();
+      const approvals = new Approvals({ client, stamper: context.stamper, apiKeyName: profile.apiKeyName });
+      const fingerprint = positional(positionals, 2, 'FINGERPRINT');
+      return print(sub === 'approve' ? await approvals.approve(fingerprint) : await approvals.reject(fingerprint));
+    }
+    case 'wallets list': {
+      const { client } = await context.client();
+      return print((await client.query('list_wallets', {})).wallets);
+    }
+    case 'wallets export': {
+      exactlyOne(values, 'encryption-key', 'target-public-key');
+      const selector = required(values, 'wallet');
+      const output = required(values, 'output');
+      const { client, profile } = await context.client();
+      const { wallets } = await client.query('list_wallets', {});
+      const wallet = wallets.find((candidate) => candidate.walletId === selector) ?? wallets.find((candidate) => candidate.walletName === selector);
+      if (wallet === undefined) {
+        throw new QkError('NOT_FOUND', `no wallet with id or name ${JSON.stringify(selector)}; run "wallets list"`);
+      }
+      const targetPublicKey =
+        values['target-public-key'] ?? (await keychain.listEncryptionKeys()).find((key) => key.name === values['encryption-key'])?.publicKey;
+      if (targetPublicKey === undefined) {
+        throw new QkError('KEY_NOT_FOUND', `no encryption key named ${JSON.stringify(values['encryption-key'])}; run "encryption-keys list"`);
+      }
+      const exporter = new Exporter({ client, keychain, enclaveSignerPublicKey: profile.enclaveSignerPublicKey });
+      const outcome = await exporter.exportTo({ kind: 'wallet', walletId: wallet.walletId }, targetPublicKey);
+      if (outcome.state !== 'completed') {
+        throw new QkError('FAILED_PRECONDITION', `the export is ${outcome.activity.status}; fingerprint ${outcome.activity.fingerprint}`, {
+          activityId: outcome.activity.id,
+        });
+      }
+      await writeFile(output, `${outcome.result.exportBundle}\n`, { flag: 'wx' });
+      return print({ walletId: wallet.walletId, activityId: outcome.activity.id, output });
+    }
+    case 'decrypt': {
+      exactlyOne(values, 'encryption-key', 'encryption-key-file');
+      const bundlePath = required(values, 'bundle');
+      const organizationId = required(values, 'organization');
+      const format = values['key-format'] ?? 'mnemonic';
+      if (format !== 'mnemonic' && !PRIVATE_KEY_FORMATS.includes(format as PrivateKeyFormat)) {
+        throw new UsageError(`--key-format must be mnemonic, ${PRIVATE_KEY_FORMATS.join(', ')}; got ${format}`);
+      }
+      const output = values['plaintext-output'];
+      if (output === undefined) throw new UsageError('--plaintext-output FILE is required (use - to print the secret to stdout)');
+      const encryptionKey = values['encryption-key'];
+      const secret = await decryptBundleOffline({
+        bundle: await readText(bundlePath),
+        key: encryptionKey !== undefined ? { kind: 'encryption-key', name: encryptionKey } : { kind: 'file', path: required(values, 'encryption-key-file') },
+        keychain,
+        expected: { organizationId, signerPublicKey: values['signer-public-key'] ?? PRODUCTION_SIGNER_SIGN_PUBLIC_KEY },
+        format: format as 'mnemonic' | PrivateKeyFormat,
+      });
+      return writeSecret(output, secretText(secret));
+    }
+    case 'encrypt': {
+      const format = required(values, 'key-format');
+      if (!['mnemonic', 'hexadecimal', 'solana'].includes(format)) {
+        throw new UsageError(`--key-format must be mnemonic, hexadecimal or solana, got ${format}`);
+      }
+      const output = required(values, 'output');
+      const organizationId = required(values, 'organization');
+      const userId = required(values, 'user');
+      const importBundle = await readText(required(values, 'import-bundle'));
+      const plaintext = await readText(required(values, 'plaintext-input'));
+      const encryptedBundle = await encryptForImport(
+        {
+          importBundle,
+          organizationId,
+          userId,
+          signerPublicKey: values['signer-public-key'] ?? PRODUCTION_SIGNER_SIGN_PUBLIC_KEY,
+        },
+        { format: format as ImportKeyFormat, text: plaintext },
+      );
+      await writeFile(output, `${encryptedBundle}\n`, { flag: 'wx' });
+      return;
+    }
+    default:
+      throw new UsageError(command === undefined ? 'no command given' : `unknown command: ${positionals.slice(0, 2).join(' ')}`);
+  }
+}
+
+try {
+  await run(process.argv.slice(2));
+} catch (error) {
+  if (error instanceof UsageError) {
+    console.error(`${error.message}\n${USAGE}`);
+    process.exitCode = 2;
+  } else {
+    const failure = toQkError(error);
+    console.error(`${failure.code}: ${failure.message}`);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * The CLI in child processes against the real keychain (run under test/support/with-secret-service.sh). `decrypt`
+ * runs with networking disabled by a preload that makes every socket connection and fetch throw.
+ */
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateMnemonic } from '@scure/bip39';
+import { wordlist as japanese } from '@scure/bip39/wordlists/japanese.js';
+import { wordlist as english } from '@scure/bip39/wordlists/english.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Keychain } from '../../src/main/keychain/keychain';
+import { Profiles } from '../../src/main/profiles/profiles';
+import { buildExportBundle, buildImportBundle, decodeWalletImportPlaintext, openImportCiphertext } from '../../src/shared/crypto/bundles';
+import { ecdsaSign } from '../../src/shared/crypto/ecdsa';
+import { hexToBytes, utf8Encode } from '../../src/shared/crypto/encoding';
+import { generateEncryptionKeyPair } from '../../src/shared/crypto/keys';
+import { verifyApiKeyStamp } from '../../src/shared/crypto/stamp';
+import { scanForSecrets } from '../support/scan-for-secrets';
+
+const repo = join(import.meta.dirname, '../..');
+const enclave = generateEncryptionKeyPair();
+const sign = (data: Uint8Array) => ecdsaSign('p256', data, hexToBytes(enclave.privateKey, 'enclave key'), 'der');
+const organizationId = randomUUID();
+
+let dataDir: string;
+let work: string;
+let noNetwork: string;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], options: { offline?: boolean } = {}): Promise<Run> {
+  const env = { ...process.env, NODE_OPTIONS: options.offline ? `--import=${noNetwork}` : '' };
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', join(repo, 'src/main/cli/index.ts'), '--data-dir', dataDir, ...args], { env, cwd: repo }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'qk-cli-data-'));
+  work = await mkdtemp(join(tmpdir(), 'qk-cli-work-'));
+  noNetwork = join(work, 'no-network.mjs');
+  await writeFile(
+    noNetwork,
+    [
+      "import net from 'node:net';",
+      "const refuse = () => { throw new Error('network disabled in this test'); };",
+      'net.connect = refuse; net.createConnection = refuse; net.Socket.prototype.connect = refuse;',
+      'globalThis.fetch = async () => refuse();',
+    ].join('\n'),
+  );
+});
+
+afterAll(async () => {
+  await rm(dataDir, { recursive: true, force: true });
+  await rm(work, { recursive: true, force: true });
+});
+
+describe('usage errors exit 2', () => {
+  it.each([
+    [[]],
+    [['frobnicate']],
+    [['keys', 'generate', 'x', '--curve', 'rsa']],
+    [['decrypt', '--bundle', 'b.json', '--encryption-key', 'k', '--plaintext-output', 'out']],
+    [['decrypt', '--bundle', 'b.json', '--organization', 'o', '--plaintext-output', 'out']],
+    [['--no-such-flag']],
+  ])('%j', async (args) => {
+    const run = await cli(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('usage:');
+  });
+});
+
+describe('keys, offline decrypt and encrypt', () => {
+  it('generates an encryption key, and decrypt opens a wallet bundle sealed to it with networking disabled', async () => {
+    const generated = await cli(['encryption-keys', 'generate', 'export-target']);
+    expect(generated.code).toBe(0);
+    const { publicKey } = JSON.parse(generated.stdout) as { publicKey: string };
+    const mnemonic = generateMnemonic(japanese, 256);
+    const bundlePath = join(work, 'wallet.bundle.json');
+    await writeFile(
+      bundlePath,
+      await buildExportBundle({ plaintext: utf8Encode(mnemonic), targetPublicKey: publicKey, organizationId, sign, enclaveSignerPublicKey: enclave.publicKey }),
+    );
+    const output = join(work, 'mnemonic.txt');
+    const args = ['decrypt', '--bundle', bundlePath, '--encryption-key', 'export-target', '--organization', organizationId];
+
+    const productionOnly = await cli([...args, '--plaintext-output', output], { offline: true });
+    expect(productionOnly.code).toBe(1);
+    expect(productionOnly.stderr).toMatch(/^BUNDLE_SIGNER_MISMATCH/);
+
+    const decrypted = await cli([...args, '--signer-public-key', enclave.publicKey, '--plaintext-output', output], { offline: true });
+    expect(decrypted.stderr).toBe('');
+    expect(decrypted.code).toBe(0);
+    expect(decrypted.stdout).toBe('');
+    expect(await readFile(output, 'utf8')).toBe(`${mnemonic}\n`);
+    expect((await stat(output)).mode & 0o777).toBe(0o600);
+
+    const toStdout = await cli([...args, '--signer-public-key', enclave.publicKey, '--plaintext-output', '-'], { offline: true });
+    expect(toStdout.stdout).toBe(`${mnemonic}\n`);
+
+    const wrongOrganization = await cli(['decrypt', '--bundle', bundlePath, '--encryption-key', 'export-target', '--organization', randomUUID(), '--signer-public-key', enclave.publicKey, '--plaintext-output', '-'], {
+      offline: true,
+    });
+    expect(wrongOrganization.code).toBe(1);
+    expect(wrongOrganization.stderr).toMatch(/^BUNDLE_ORGANIZATION_MISMATCH/);
+  });
+
+  it('decrypts a private key with a key file holding hex:p256', async () => {
+    const target = generateEncryptionKeyPair();
+    const keyFile = join(work, 'target.private');
+    await writeFile(keyFile, `${target.privateKey}:p256\n`);
+    const secret = generateEncryptionKeyPair().privateKey;
+    const bundlePath = join(work, 'key.bundle.json');
+    await writeFile(
+      bundlePath,
+      await buildExportBundle({ plaintext: hexToBytes(secret, 'key'), targetPublicKey: target.publicKey, organizationId, sign, enclaveSignerPublicKey: enclave.publicKey }),
+    );
+    const run = await cli(
+      ['decrypt', '--bundle', bundlePath, '--encryption-key-file', keyFile, '--organization', organizationId, '--signer-public-key', enclave.publicKey, '--key-format', 'hexadecimal', '--plaintext-output', '-'],
+      { offline: true },
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(`${secret}\n`);
+  });
+
+  it('encrypts a mnemonic file to an import bundle that the enclave target opens', async () => {
+    const enclaveTarget = generateEncryptionKeyPair();
+    const userId = randomUUID();
+    const importBundlePath = join(work, 'import.bundle.json');
+    await writeFile(
+      importBundlePath,
+      await buildImportBundle({ targetPublicKey: enclaveTarget.publicKey, organizationId, userId, sign, enclaveSignerPublicKey: enclave.publicKey }),
+    );
+    const mnemonic = generateMnemonic(english, 128);
+    const plaintextPath = join(work, 'import.mnemonic');
+    await writeFile(plaintextPath, `${mnemonic}\n`, { mode: 0o600 });
+    const output = join(work, 'encrypted.json');
+    const base = ['encrypt', '--import-bundle', importBundlePath, '--plaintext-input', plaintextPath, '--organization', organizationId, '--key-format', 'mnemonic', '--signer-public-key', enclave.publicKey];
+    const otherUser = await cli([...base, '--user', randomUUID(), '--output', output], { offline: true });
+    expect(otherUser.code).toBe(1);
+    expect(otherUser.stderr).toMatch(/^BUNDLE_USER_MISMATCH/);
+    const run = await cli([...base, '--user', userId, '--output', output], { offline: true });
+    expect(run.code).toBe(0);
+    const encryptedBundle = (await readFile(output, 'utf8')).trim();
+    const opened = await openImportCiphertext({ encryptedBundle, targetPrivateKey: enclaveTarget.privateKey, targetPublicKey: enclaveTarget.publicKey });
+    expect(decodeWalletImportPlaintext(opened)).toEqual({ mnemonic });
+  });
+
+  it('refuses to stamp a request when no profile is active (exit 1)', async () => {
+    const generated = await cli(['keys', 'generate', 'cli-key']);
+    expect(generated.code).toBe(0);
+    const noProfile = await cli(['request', '--path', '/public/v1/query/whoami', '--body', '{"organizationId":"x"}', '--no-post']);
+    expect(noProfile.code).toBe(1);
+    expect(noProfile.stderr).toMatch(/^PROFILE_NOT_FOUND/);
+  });
+
+  it('leaves no private key bytes in the data dir', async () => {
+    const keychain = new Keychain({ dataDir });
+    const secrets: Uint8Array[] = [];
+    for (const { name } of await keychain.listEncryptionKeys()) await keychain.withEncryptionPrivateKey(name, (key) => void secrets.push(key.slice()));
+    expect(secrets).toHaveLength(1);
+    expect(await scanForSecrets(dataDir, secrets)).toEqual([]);
+    for (const { name } of await keychain.listEncryptionKeys()) await keychain.deleteEncryptionKey(name);
+    for (const { name } of await keychain.listApiKeys()) await keychain.deleteApiKey(name);
+  });
+});
+
+describe('request --no-post with a hosted profile', () => {
+  it('prints {path, body, stamp} whose stamp verifies over the body, without network', async () => {
+    const keychain = new Keychain({ dataDir });
+    await keychain.generateApiKey({ name: 'hosted-key' });
+    await new Profiles({ dataDir }).add({ name: 'Hosted', kind: 'hosted', baseUrl: 'https://api.turnkey.com', organizationId, apiKeyName: 'hosted-key' });
+    const body = JSON.stringify({ organizationId });
+    const run = await cli(['--profile', 'Hosted', 'request', '--path', '/public/v1/query/whoami', '--body', body, '--no-post'], { offline: true });
+    expect(run.code).toBe(0);
+    const printed = JSON.parse(run.stdout) as { path: string; body: string; stamp: { headerValue: string } };
+    expect(printed.body).toBe(body);
+    const { publicKey } = await keychain.getApiKeyPublic('hosted-key');
+    expect(verifyApiKeyStamp(printed.stamp.headerValue, utf8Encode(body)).publicKey).toBe(publicKey);
+  });
+});
