@@ -1,0 +1,79 @@
+import { useId, useMemo } from 'react';
+import { checkPolicyExpression, type PolicyExpressionKind } from '../../../shared/policy';
+
+/**
+ * A policy expression input checked on every keystroke with the same checker the service uses. A parse or type error
+ * is shown under the offending line with a caret under its exact columns, and the field is marked invalid.
+ */
+export function ExpressionField({
+  kind,
+  label,
+  value,
+  onChange,
+  placeholder,
+}: {
+  kind: PolicyExpressionKind;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  placeholder?: string;
+}) {
+  const id = useId();
+  const problem = useMemo(() => expressionProblem(value, kind), [value, kind]);
+  const describedBy = problem === undefined ? `${id}-hint` : `${id}-error`;
+  return (
+    <div className="expression-field">
+      <label htmlFor={id}>{label}</label>
+      <textarea
+        id={id}
+        className="expression-input"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        rows={Math.min(8, Math.max(2, value.split('\n').length))}
+        spellCheck={false}
+        autoComplete="off"
+        placeholder={placeholder}
+        aria-invalid={problem !== undefined}
+        aria-describedby={describedBy}
+      />
+      {problem === undefined ? (
+        <p id={`${id}-hint`} className="hint">
+          {value.trim() === '' ? 'Empty: no constraint.' : 'Checks.'}
+        </p>
+      ) : (
+        <div id={`${id}-error`} className="expression-error" role="alert">
+          <p>
+            <span className="error-code">POLICY_PARSE_ERROR</span> line {problem.line}, column {problem.column}: {problem.message}
+          </p>
+          <pre aria-hidden="true">
+            {problem.lineText}
+            {'\n'}
+            {' '.repeat(problem.column - 1)}
+            {'^'.repeat(Math.max(1, problem.length))}
+          </pre>
+        </div>
+      )}
+    </div>
+  );
+}
+
+export interface ExpressionProblem {
+  message: string;
+  line: number;
+  column: number;
+  length: number;
+  /** The source line the error is on, for the caret display. */
+  lineText: string;
+}
+
+/** Undefined when `text` checks (empty text always does: it imposes no constraint). */
+export function expressionProblem(text: string, kind: PolicyExpressionKind): ExpressionProblem | undefined {
+  if (text.trim() === '') return undefined;
+  const result = checkPolicyExpression(text, kind);
+  if (result.ok) return undefined;
+  const { span } = result.error;
+  const lineText = text.split('\n')[span.line - 1] ?? '';
+  // The message ends with "(at line:column)", which the display says in words already.
+  const message = result.error.message.replace(/ \(at \d+:\d+\)$/, '');
+  return { message, line: span.line, column: span.column, length: Math.min(span.length, lineText.length - span.column + 1), lineText };
+}

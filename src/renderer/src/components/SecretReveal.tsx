@@ -1,0 +1,113 @@
+import { useEffect, useState } from 'react';
+import { CLIPBOARD_CLEAR_MS, copySecret } from '../clipboard';
+
+export type RevealedSecret =
+  | { kind: 'mnemonic'; mnemonic: string; passphrase?: string; language: string }
+  | { kind: 'private-key'; format: string; privateKey: string };
+
+/** How long a revealed secret stays on screen before it is hidden for good. */
+export const AUTO_HIDE_MS = 120_000;
+/** How long the words stay unmasked after a click. */
+const UNMASK_MS = 20_000;
+
+const FORMAT_NAMES: Record<string, string> = {
+  hexadecimal: 'Hexadecimal',
+  solana: 'Solana (base58 of private ‖ public key)',
+  wif: 'Wallet Import Format (WIF)',
+};
+
+/**
+ * Shows a decrypted secret masked; it is unmasked while the button is held, or for 20 s after a click. The whole
+ * panel hides itself after two minutes. Masked text is not in the DOM at all, only bullets. The secret lives only
+ * in the parent's component state: `onHide` must drop it.
+ */
+export function SecretReveal({ secret, subject, onHide }: { secret: RevealedSecret; subject: string; onHide: () => void }) {
+  const [held, setHeld] = useState(false);
+  const [unmaskedUntilClick, setUnmaskedUntilClick] = useState(false);
+  const [copied, setCopied] = useState<'secret' | 'passphrase'>();
+  const [copyFailure, setCopyFailure] = useState<string>();
+  const visible = held || unmaskedUntilClick;
+
+  useEffect(() => {
+    const timer = setTimeout(onHide, AUTO_HIDE_MS);
+    return () => clearTimeout(timer);
+  }, [onHide]);
+
+  useEffect(() => {
+    if (!unmaskedUntilClick) return;
+    const timer = setTimeout(() => setUnmaskedUntilClick(false), UNMASK_MS);
+    return () => clearTimeout(timer);
+  }, [unmaskedUntilClick]);
+
+  const copy = (what: 'secret' | 'passphrase', text: string) => {
+    copySecret(text).then(
+      () => {
+        setCopied(what);
+        setCopyFailure(undefined);
+      },
+      (error: unknown) => setCopyFailure(`The clipboard refused the copy (${String(error)}); select the text instead.`),
+    );
+  };
+
+  const text = secret.kind === 'mnemonic' ? secret.mnemonic : secret.privateKey;
+  return (
+    <section className="secret-reveal" aria-label={`Secret of ${subject}`}>
+      <p className="notice notice-warning">
+        Anyone who sees this {secret.kind === 'mnemonic' ? 'mnemonic' : 'private key'} controls {subject}. It hides itself after{' '}
+        {AUTO_HIDE_MS / 60_000} minutes.
+      </p>
+      {secret.kind === 'mnemonic' ? (
+        <ol className="mnemonic-words" aria-label="Mnemonic words">
+          {secret.mnemonic.split(/\s+/u).map((word, index) => (
+            <li key={index}>
+              <span className="word-index">{index + 1}</span>
+              <code>{visible ? word : '•••••'}</code>
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <dl className="facts">
+          <dt>Format</dt>
+          <dd>{FORMAT_NAMES[secret.format] ?? secret.format}</dd>
+          <dt>Private key</dt>
+          <dd>
+            <code aria-label="Private key">{visible ? secret.privateKey : '•'.repeat(24)}</code>
+          </dd>
+        </dl>
+      )}
+      <div className="button-row start">
+        <button
+          type="button"
+          aria-pressed={visible}
+          onPointerDown={() => setHeld(true)}
+          onPointerUp={() => setHeld(false)}
+          onPointerLeave={() => setHeld(false)}
+          onClick={() => setUnmaskedUntilClick((shown) => !shown)}
+        >
+          {visible ? 'Mask' : 'Hold or click to reveal'}
+        </button>
+        <button type="button" onClick={() => copy('secret', text)}>
+          {copied === 'secret' ? 'Copied' : `Copy ${secret.kind === 'mnemonic' ? 'mnemonic' : 'private key'}`}
+        </button>
+        <button type="button" className="primary" onClick={onHide}>
+          Hide and forget
+        </button>
+      </div>
+      {secret.kind === 'mnemonic' && secret.passphrase !== undefined && (
+        <div className="passphrase">
+          <p>
+            This wallet also has a passphrase (BIP-39 “25th word”); keep it apart from the mnemonic.{' '}
+            <code aria-label="Passphrase">{visible ? secret.passphrase : '•'.repeat(12)}</code>
+          </p>
+          <button type="button" className="small" onClick={() => copy('passphrase', secret.passphrase!)}>
+            {copied === 'passphrase' ? 'Copied' : 'Copy passphrase'}
+          </button>
+        </div>
+      )}
+      <p className="hint" aria-live="polite">
+        {copied !== undefined && `Copied; the clipboard is cleared in ${CLIPBOARD_CLEAR_MS / 1000} s.`}
+      </p>
+      {copyFailure !== undefined && <p role="alert">{copyFailure}</p>}
+    </section>
+  );
+}
