@@ -8,9 +8,14 @@ import type { ApiKeyCurve } from '../shared/crypto/keys';
 import type { StampVerifier } from '../shared/crypto/stamp';
 import type { Enclave } from './activities/context';
 import { apiKeyStampFormat } from './auth/authenticate';
+import { createOidcVerifier, type TrustedIssuer } from './auth/oidc';
+import { webAuthnStampFormat } from './auth/webauthn-stamp';
 import { createNodeStampVerifier } from './crypto/node-backend';
 import { bootstrap } from './bootstrap';
 import { families } from './families';
+import { credentialsFamily } from './families/credentials';
+import { ensureLoginSigningKeys, sessionsFamily } from './families/sessions';
+import { registerAuthProxy } from './proxy';
 import { buildServer, type ExtraRoutes } from './server/app';
 import { buildRouteTable } from './server/routes';
 import { Store } from './store';
@@ -23,6 +28,10 @@ export interface ServiceInfo {
   authProxyConfigId: string;
   /** Uncompressed P-256 public key, 130 hex. */
   enclaveSignerPublicKey: string;
+  /** Verifies session JWTs (Turnkey's notarizer key), uncompressed P-256, 130 hex. */
+  sessionSignerPublicKey: string;
+  /** Verifies OTP verification tokens and OTP target bundles (Turnkey's TLS-fetcher key), 130 hex. */
+  otpTokenSignerPublicKey: string;
 }
 
 export interface ServiceOptions {
@@ -37,8 +46,12 @@ export interface ServiceOptions {
   log?: (line: string) => void;
   /** Signature verification backend (defaults to node:crypto with cached keys). */
   stampVerifier?: StampVerifier;
-  /** More routes on the same server (the auth proxy). */
+  /** More routes on the same server. */
   extraRoutes?: ExtraRoutes;
+  /** OIDC issuers whose tokens oauth_login and OAuth providers accept (none by default). */
+  oidcIssuers?: readonly TrustedIssuer[];
+  /** File OTP codes are appended to; default `<db>.otp-outbox.jsonl`. */
+  otpOutbox?: string;
 }
 
 export interface RunningService {
@@ -65,15 +78,22 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       log(`generated a P-256 root API key; its key pair is in ${boot.generatedRootKey.path}`);
     }
     const enclave: Enclave = { signingKey: boot.enclaveSigningKey };
+    const loginKeys = await ensureLoginSigningKeys(store, now());
+    const oidc = createOidcVerifier({ issuers: options.oidcIssuers ?? [], now: () => new Date(now()) });
     const deps = {
       store,
-      stampFormats: [apiKeyStampFormat(options.stampVerifier ?? createNodeStampVerifier())],
+      stampFormats: [apiKeyStampFormat(options.stampVerifier ?? createNodeStampVerifier()), webAuthnStampFormat()],
       enclave,
       now,
       newId: randomUUID,
       log,
     };
-    const app = buildServer(deps, buildRouteTable(families), options.extraRoutes);
+    const routes = buildRouteTable([...families, sessionsFamily({ oidc }), credentialsFamily({ oidc })]);
+    const outboxFile = options.otpOutbox ?? `${store.path}.otp-outbox.jsonl`;
+    const app = buildServer(deps, routes, (server) => {
+      registerAuthProxy(server, { store, oidc, outboxFile, now, newId: randomUUID });
+      options.extraRoutes?.(server);
+    });
     await app.listen({ host: options.host ?? DEFAULT_HOST, port: options.port ?? 0 });
     const address = app.server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -87,6 +107,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         rootUserId: boot.rootUserId,
         authProxyConfigId: boot.authProxyConfigId,
         enclaveSignerPublicKey: boot.enclaveSigningKey.publicKey,
+        ...loginKeys,
       },
       store,
       close() {

@@ -9,6 +9,7 @@ import { parseRequest, submitBodySchema, type ActivityOperation, type QueryOpera
 import { QkError } from '../../shared/errors';
 import { authenticate, type Actor, type RequestHeaders, type StampFormat } from '../auth/authenticate';
 import { type Approver, authorize, denialError, isEligibleVoter } from '../authorize';
+import { checkSessionScope } from '../families/sessions';
 import { rpcStatusOf } from '../server/errors';
 import type { Repositories, Store } from '../store';
 import type { ActivityRecord, VoteRecord, VoteSelection } from '../store/activities';
@@ -174,12 +175,14 @@ export async function submitActivity(
     }
     const handler = route.handler as AnyActivityHandler;
     handler.validate?.(tx, organization.id, params);
+    const resources = handler.policyResources?.(tx, organization.id, params) ?? {};
+    checkSessionScope(tx, actor.credential, route.op.activityType, params, resources);
     const authorization = authorize({
       store: tx,
       organization,
       activityType: route.op.activityType,
       params,
-      resources: handler.policyResources?.(tx, organization.id, params) ?? {},
+      resources,
       approvers: [approverOf(actor)],
       log: deps.log,
     });

@@ -1,5 +1,6 @@
 /** Wire views of stored records shared by several families (v1User, v1ApiKey, v1Activity). */
 import type { Activity, Vote } from '../../shared/api/activity-record';
+import { authenticatorView, oauthProviderView } from '../families/credentials';
 import type { Repositories } from '../store';
 import type { ActivityRecord, VoteRecord } from '../store/activities';
 import type { ApiKeyRecord } from '../store/api-keys';
@@ -28,10 +29,10 @@ export function userView(store: Repositories, user: UserRecord): Vote['user'] {
     userName: user.name,
     ...(user.email === undefined ? {} : { userEmail: user.email }),
     ...(user.phoneNumber === undefined ? {} : { userPhoneNumber: user.phoneNumber }),
-    authenticators: [],
+    authenticators: store.authenticators.listByUser(user.id).map(authenticatorView),
     apiKeys: store.apiKeys.listByUser(user.id).map(apiKeyView),
     userTags: store.userTags.tagIdsOfUser(user.id),
-    oauthProviders: [],
+    oauthProviders: store.oauthProviders.listByUser(user.id).map(oauthProviderView),
     createdAt: toTimestamp(user.createdAt),
     updatedAt: toTimestamp(user.updatedAt),
     mfaPolicies: [],

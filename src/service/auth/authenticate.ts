@@ -27,6 +27,8 @@ export interface StampContext {
   organization: OrganizationRecord;
   repositories: Repositories;
   now: number;
+  /** The request body as received, for formats whose signature can only be checked with the stored key (WebAuthn). */
+  body: Uint8Array;
 }
 
 /**
@@ -134,7 +136,7 @@ export function authenticate(
       organizationId,
     });
   }
-  const credential = format.resolve(stamp, { organization, repositories, now });
+  const credential = format.resolve(stamp, { organization, repositories, now, body });
   const user = repositories.users.get(credential.userId);
   if (user === undefined) {
     throw new QkError('PUBLIC_KEY_NOT_FOUND', `the credential ${credential.id} belongs to no user`, {

@@ -4,7 +4,10 @@
  */
 import type { Family } from '../activities/context';
 import { activitiesFamily } from './activities';
+import { contractsFamily } from './contracts';
 import { policiesFamily } from './policies';
+import { verifiedSubOrganizationsFamily } from './suborgs-verified';
+import { tvcFamily } from './tvc';
 import { whoamiFamily } from './whoami';
 
-export const families: readonly Family[] = [activitiesFamily, policiesFamily, whoamiFamily];
+export const families: readonly Family[] = [activitiesFamily, policiesFamily, whoamiFamily, contractsFamily, tvcFamily, verifiedSubOrganizationsFamily];

@@ -14,7 +14,7 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** Routes outside the public API (the auth proxy) register here with the same error handling. */
 export type ExtraRoutes = (app: FastifyInstance) => void;
 
-function parseJsonBody(raw: Buffer): unknown {
+export function parseJsonBody(raw: Buffer): unknown {
   if (raw.length === 0) throw new QkError('REQUEST_INVALID', 'bad request body: the body is empty; send a JSON object');
   let parsed: unknown;
   try {

@@ -67,4 +67,12 @@ export class ApiKeyRepository {
   listByUser(userId: string): ApiKeyRecord[] {
     return this.connection.all('SELECT * FROM api_keys WHERE user_id = :userId ORDER BY rowid', { userId }).map(toApiKey);
   }
+
+  /** Removes a user's keys of one credential type (e.g. earlier login sessions); returns how many. */
+  deleteByUserAndType(userId: string, credentialType: string): number {
+    return this.connection.run('DELETE FROM api_keys WHERE user_id = :userId AND credential_type = :credentialType', {
+      userId,
+      credentialType,
+    });
+  }
 }

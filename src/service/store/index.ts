@@ -4,6 +4,14 @@ import { join } from 'node:path';
 import { QkError } from '../../shared/errors';
 import { ActivityRepository } from './activities';
 import { ApiKeyRepository } from './api-keys';
+import { SmartContractInterfaceRepository, TvcRepository } from './apps';
+import {
+  AuthenticatorRepository,
+  OauthProviderRepository,
+  OtpRepository,
+  SessionProfileRepository,
+  VerificationRepository,
+} from './auth-records';
 import { Connection, integer } from './connection';
 import { type Migration, migrations as platformMigrations } from './migrations';
 import { AsyncMutex } from './mutex';
@@ -23,6 +31,13 @@ export class Repositories {
   readonly activities: ActivityRepository;
   readonly serviceKeys: ServiceKeyRepository;
   readonly authProxyConfigs: AuthProxyConfigRepository;
+  readonly authenticators: AuthenticatorRepository;
+  readonly oauthProviders: OauthProviderRepository;
+  readonly sessionProfiles: SessionProfileRepository;
+  readonly otps: OtpRepository;
+  readonly verifications: VerificationRepository;
+  readonly smartContractInterfaces: SmartContractInterfaceRepository;
+  readonly tvc: TvcRepository;
 
   constructor(readonly connection: Connection) {
     this.organizations = new OrganizationRepository(connection);
@@ -33,6 +48,13 @@ export class Repositories {
     this.activities = new ActivityRepository(connection);
     this.serviceKeys = new ServiceKeyRepository(connection);
     this.authProxyConfigs = new AuthProxyConfigRepository(connection);
+    this.authenticators = new AuthenticatorRepository(connection);
+    this.oauthProviders = new OauthProviderRepository(connection);
+    this.sessionProfiles = new SessionProfileRepository(connection);
+    this.otps = new OtpRepository(connection);
+    this.verifications = new VerificationRepository(connection);
+    this.smartContractInterfaces = new SmartContractInterfaceRepository(connection);
+    this.tvc = new TvcRepository(connection);
   }
 }
 

@@ -5,6 +5,9 @@
  *
  * Times are integer milliseconds since the epoch. JSON columns hold the wire shapes verbatim.
  */
+import { APPS_SQL } from './apps';
+import { AUTH_RECORDS_SQL } from './auth-records';
+
 export interface Migration {
   readonly version: number;
   readonly name: string;
@@ -136,5 +139,10 @@ export const migrations: readonly Migration[] = [
         created_at INTEGER NOT NULL
       );
     `,
+  },
+  {
+    version: 2,
+    name: 'auth records (authenticators, OAuth providers, session profiles, OTP), smart contract interfaces, TVC apps',
+    sql: AUTH_RECORDS_SQL + APPS_SQL,
   },
 ];

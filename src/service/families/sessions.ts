@@ -1,0 +1,276 @@
+/**
+ * Sessions (api-notes §2.5, §5.7; crypto-formats §5): a login stores the client's P-256 key as a
+ * CREDENTIAL_TYPE_LOGIN credential with an expiry (and the session profile it was issued under) and answers a
+ * session JWT signed by the service's session key. Requests stamped with that key are ordinary X-Stamp requests;
+ * a profile's `scope` limits what they may do (see `checkSessionScope`).
+ */
+import { sha256 } from '@noble/hashes/sha2.js';
+import { QkError } from '../../shared/errors';
+import { bytesToHex, utf8Encode } from '../../shared/crypto/encoding';
+import { compressP256, generateEncryptionKeyPair } from '../../shared/crypto/keys';
+import { digestSignerFromPrivateKey, encodeSessionJwt, type DigestSigner } from '../../shared/crypto/tokens';
+import { checkPolicyExpression, evaluate, policyActivityOf } from '../../shared/policy';
+import type { ActivityContext, Family } from '../activities/context';
+import { toTimestamp } from '../activities/timestamps';
+import type { Credential } from '../auth/credentials';
+import type { OidcVerifier } from '../auth/oidc';
+import type { Repositories, Store } from '../store';
+import type { SessionProfileRecord } from '../store/auth-records';
+
+export const LOGIN_CREDENTIAL_TYPE = 'CREDENTIAL_TYPE_LOGIN';
+export const DEFAULT_SESSION_SECONDS = 900;
+/** Longest session the service issues (Turnkey's dashboard caps sessions at one year). */
+export const MAX_SESSION_SECONDS = 365 * 24 * 60 * 60;
+export const READ_WRITE_SESSION = 'SESSION_TYPE_READ_WRITE';
+
+export const SESSION_SIGNING_KEY = 'session-signing';
+export const OTP_TOKEN_SIGNING_KEY = 'otp-token-signing';
+
+/** The service's own P-256 keys for session JWTs and OTP verification tokens (uncompressed public, 130 hex). */
+export interface LoginSigningKeys {
+  sessionSignerPublicKey: string;
+  otpTokenSignerPublicKey: string;
+}
+
+/** Creates the session and OTP-token signing keys on first start; later starts reuse them. */
+export async function ensureLoginSigningKeys(store: Store, now: number): Promise<LoginSigningKeys> {
+  return store.transaction((tx) => {
+    const keyFor = (purpose: string): string => {
+      const existing = tx.serviceKeys.get(purpose);
+      if (existing !== undefined) return existing.publicKey;
+      const pair = generateEncryptionKeyPair();
+      tx.serviceKeys.insert({ purpose, curve: 'p256', ...pair, createdAt: now });
+      return pair.publicKey;
+    };
+    return { sessionSignerPublicKey: keyFor(SESSION_SIGNING_KEY), otpTokenSignerPublicKey: keyFor(OTP_TOKEN_SIGNING_KEY) };
+  });
+}
+
+/** The digest signer of one of the service's keys; INTERNAL when the database lacks it (not started through startService). */
+export function serviceSigner(store: Repositories, purpose: string): DigestSigner {
+  const key = store.serviceKeys.get(purpose);
+  if (key === undefined) throw new QkError('INTERNAL', `the service key "${purpose}" is missing; start the service with startService`);
+  return digestSignerFromPrivateKey(key.privateKey);
+}
+
+/** Parses a positive whole number of seconds given as a decimal string. */
+export function parseSeconds(value: string | undefined, field: string, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(seconds) || seconds < 1 || seconds > max) {
+    throw new QkError('REQUEST_INVALID', `${field} must be a whole number of seconds between 1 and ${max}, got "${value}"`, {
+      issues: [{ path: field, message: `1…${max} seconds` }],
+    });
+  }
+  return seconds;
+}
+
+/** A session key as sent: compressed or uncompressed P-256 hex; stored compressed, as stamps carry it. */
+export function sessionPublicKeyOf(publicKey: string, field: string): string {
+  try {
+    return compressP256(publicKey);
+  } catch (error) {
+    throw new QkError('REQUEST_INVALID', `${field} must be a P-256 public key in hex (compressed 66 or uncompressed 130): ${(error as QkError).message}`, {
+      issues: [{ path: field, message: 'not a P-256 public key' }],
+    });
+  }
+}
+
+/** A session profile usable in `organizationId`: its own, or one of its parent organization (api-notes §4). */
+function sessionProfileFor(store: Repositories, organizationId: string, profileId: string): SessionProfileRecord {
+  const profile = store.sessionProfiles.get(profileId);
+  const organization = store.organizations.get(organizationId);
+  if (profile === undefined || (profile.organizationId !== organizationId && profile.organizationId !== organization?.parentId)) {
+    throw new QkError('NOT_FOUND', `no session profile ${profileId} in organization ${organizationId} or its parent`, {
+      sessionProfileId: profileId,
+    });
+  }
+  return profile;
+}
+
+export interface SessionRequest {
+  organizationId: string;
+  userId: string;
+  /** P-256 hex as the client sent it. */
+  publicKey: string;
+  expirationSeconds?: string;
+  invalidateExisting?: boolean;
+  sessionProfileId?: string;
+  now: number;
+  newId(): string;
+}
+
+/**
+ * Stores the session key as a login credential of the user and returns the signed session JWT. The lifetime is the
+ * requested one (default 15 minutes), capped by the profile's.
+ */
+export async function issueSession(store: Repositories, request: SessionRequest): Promise<string> {
+  const publicKey = sessionPublicKeyOf(request.publicKey, 'publicKey');
+  const requested = parseSeconds(request.expirationSeconds, 'expirationSeconds', MAX_SESSION_SECONDS) ?? DEFAULT_SESSION_SECONDS;
+  const profile = request.sessionProfileId === undefined ? undefined : sessionProfileFor(store, request.organizationId, request.sessionProfileId);
+  const lifetime = Math.min(requested, profile?.expirationSeconds ?? requested);
+  if (request.invalidateExisting === true) store.apiKeys.deleteByUserAndType(request.userId, LOGIN_CREDENTIAL_TYPE);
+  const holder = store.apiKeys.findByPublicKey(publicKey).find((key) => key.organizationId === request.organizationId);
+  if (holder !== undefined) {
+    throw new QkError('ALREADY_EXISTS', `publicKey ${publicKey} is already credential ${holder.id} of organization ${request.organizationId}; generate a fresh key pair for each session`, {
+      publicKey,
+    });
+  }
+  store.apiKeys.insert({
+    id: request.newId(),
+    organizationId: request.organizationId,
+    userId: request.userId,
+    name: `session ${new Date(request.now).toISOString()}`,
+    publicKey,
+    credentialType: LOGIN_CREDENTIAL_TYPE,
+    expirationSeconds: lifetime,
+    sessionProfileId: profile?.id,
+    now: request.now,
+  });
+  return encodeSessionJwt(
+    {
+      exp: Math.floor(request.now / 1000) + lifetime,
+      public_key: publicKey,
+      session_type: profile?.name ?? READ_WRITE_SESSION,
+      user_id: request.userId,
+      organization_id: request.organizationId,
+      ...(profile === undefined ? {} : { session_profile_id: profile.id, scope: profile.scope }),
+    },
+    serviceSigner(store, SESSION_SIGNING_KEY),
+  );
+}
+
+/**
+ * Refuses an activity outside the scope of the session profile the stamping credential was issued under
+ * (api-notes §5.7: "scope is evaluated on every request made with a session issued under the profile").
+ */
+export function checkSessionScope(
+  store: Repositories,
+  credential: Credential,
+  activityType: string,
+  params: Record<string, unknown>,
+  resources: Record<string, unknown>,
+): void {
+  if (credential.type !== LOGIN_CREDENTIAL_TYPE) return;
+  const profileId = store.apiKeys.get(credential.id)?.sessionProfileId;
+  if (profileId === undefined) return;
+  const profile = store.sessionProfiles.get(profileId);
+  if (profile === undefined) {
+    throw new QkError('REQUEST_NOT_AUTHORIZED', `request not authorized: the session's profile ${profileId} no longer exists; log in again`);
+  }
+  const checked = checkPolicyExpression(profile.scope, 'condition');
+  const outcome = checked.ok ? evaluate(checked.ast, { ...resources, activity: policyActivityOf(activityType, params) }) : checked;
+  if (!outcome.ok || outcome.value !== true) {
+    throw new QkError(
+      'REQUEST_NOT_AUTHORIZED',
+      `request not authorized: ${activityType} is outside the scope "${profile.scope}" of session profile ${profile.name} (${profile.id})`,
+      { sessionProfileId: profile.id },
+    );
+  }
+}
+
+function sessionProfileView(profile: SessionProfileRecord) {
+  return {
+    sessionProfileId: profile.id,
+    sessionProfileName: profile.name,
+    scope: profile.scope,
+    ...(profile.expirationSeconds === undefined ? {} : { expirationSeconds: String(profile.expirationSeconds) }),
+    ...(profile.notes === undefined ? {} : { notes: profile.notes }),
+    createdAt: toTimestamp(profile.createdAt),
+    updatedAt: toTimestamp(profile.updatedAt),
+  };
+}
+
+function checkScope(scope: string): void {
+  const checked = checkPolicyExpression(scope, 'condition');
+  if (!checked.ok) {
+    throw new QkError('POLICY_PARSE_ERROR', `invalid session profile scope: parameters.scope: ${checked.error.message}`, {
+      ...checked.error.details,
+      field: 'parameters.scope',
+    });
+  }
+}
+
+function requireUniqueProfileName(store: Repositories, organizationId: string, name: string): void {
+  const existing = store.sessionProfiles.findByName(organizationId, name);
+  if (existing !== undefined) {
+    throw new QkError('ALREADY_EXISTS', `a session profile named "${name}" already exists (${existing.id}); profiles are immutable, pick another name`, {
+      sessionProfileId: existing.id,
+    });
+  }
+}
+
+/**
+ * The user of `organizationId` whose OAuth provider matches the verified token's issuer, audience and subject. The
+ * token's nonce must commit to the session key (hex SHA-256 of the key's hex text, as Turnkey's SDKs set it), so a
+ * token cannot be replayed to open a session for another key.
+ */
+async function oauthUserOf(ctx: ActivityContext, verifier: OidcVerifier, oidcToken: string, publicKey: string): Promise<string> {
+  const token = await verifier.verify(oidcToken, { nonce: bytesToHex(sha256(utf8Encode(publicKey))) });
+  const provider = ctx.store.oauthProviders.find(ctx.organizationId, { issuer: token.iss, audience: token.aud, subject: token.sub });
+  if (provider === undefined) {
+    throw new QkError(
+      'CREDENTIAL_NOT_FOUND',
+      `no user of organization ${ctx.organizationId} has an OAuth provider for issuer ${token.iss}, audience ${token.aud}, subject ${token.sub}`,
+      { issuer: token.iss, audience: token.aud },
+    );
+  }
+  return provider.userId;
+}
+
+export function sessionsFamily(options: { oidc: OidcVerifier }): Family {
+  return {
+    queries: {
+      get_session_profiles(ctx) {
+        const own = ctx.store.sessionProfiles.listByOrganization(ctx.organizationId);
+        const inherited = ctx.organization.parentId === undefined ? [] : ctx.store.sessionProfiles.listByOrganization(ctx.organization.parentId);
+        return { sessionProfiles: [...inherited, ...own].map(sessionProfileView) };
+      },
+    },
+    activities: {
+      create_session_profile: {
+        validate(store, organizationId, params) {
+          checkScope(params.scope);
+          parseSeconds(params.expirationSeconds, 'parameters.expirationSeconds', MAX_SESSION_SECONDS);
+          requireUniqueProfileName(store, organizationId, params.sessionProfileName);
+        },
+        execute(ctx, params) {
+          checkScope(params.scope);
+          requireUniqueProfileName(ctx.store, ctx.organizationId, params.sessionProfileName);
+          const id = ctx.newId();
+          ctx.store.sessionProfiles.insert({
+            id,
+            organizationId: ctx.organizationId,
+            name: params.sessionProfileName,
+            scope: params.scope,
+            expirationSeconds: parseSeconds(params.expirationSeconds, 'parameters.expirationSeconds', MAX_SESSION_SECONDS),
+            notes: params.notes,
+            now: ctx.now,
+          });
+          return { sessionProfileId: id };
+        },
+      },
+      oauth_login: {
+        validate(store, organizationId, params) {
+          sessionPublicKeyOf(params.publicKey, 'parameters.publicKey');
+          parseSeconds(params.expirationSeconds, 'parameters.expirationSeconds', MAX_SESSION_SECONDS);
+          if (params.sessionProfileId !== undefined) sessionProfileFor(store, organizationId, params.sessionProfileId);
+        },
+        async execute(ctx, params) {
+          const userId = await oauthUserOf(ctx, options.oidc, params.oidcToken, params.publicKey);
+          const session = await issueSession(ctx.store, {
+            organizationId: ctx.organizationId,
+            userId,
+            publicKey: params.publicKey,
+            ...(params.expirationSeconds === undefined ? {} : { expirationSeconds: params.expirationSeconds }),
+            ...(params.invalidateExisting === undefined ? {} : { invalidateExisting: params.invalidateExisting }),
+            ...(params.sessionProfileId === undefined ? {} : { sessionProfileId: params.sessionProfileId }),
+            now: ctx.now,
+            newId: ctx.newId,
+          });
+          return { session };
+        },
+      },
+    },
+  };
+}

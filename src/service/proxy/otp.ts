@@ -1,0 +1,200 @@
+/**
+ * One-time passwords through the auth proxy (api-notes §5.7, §6.3; crypto-formats §3, §7). A code is delivered to
+ * the outbox file instead of an email or SMS; verifying it answers a v2 verification token — an ES256 JWT signed by
+ * the service's OTP token key, binding the client's P-256 key to the verified contact.
+ *
+ * otp_init_v2 also answers a target bundle: a fresh P-256 key, signed like an import bundle by the OTP token key, to
+ * which the client HPKE-encrypts `{"otp_code","public_key"}` (what @turnkey/crypto's encryptOtpCodeToBundle sends).
+ */
+import { randomInt } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { QkError } from '../../shared/errors';
+import { BUNDLE_VERSION } from '../../shared/crypto/bundles';
+import { ecdsaSign } from '../../shared/crypto/ecdsa';
+import { bytesToHex, hexToBytes, utf8Decode, utf8Encode } from '../../shared/crypto/encoding';
+import { hpkeOpen } from '../../shared/crypto/hpke';
+import { generateEncryptionKeyPair, privateKeyBytes } from '../../shared/crypto/keys';
+import { encodeVerificationToken, verifyVerificationToken, type VerificationTokenClaims } from '../../shared/crypto/tokens';
+import { OTP_TOKEN_SIGNING_KEY, serviceSigner, sessionPublicKeyOf } from '../families/sessions';
+import type { Repositories, Store } from '../store';
+import type { OtpRecord } from '../store/auth-records';
+import { appendOtpMessage, type OtpChannel } from './outbox';
+
+/** Crockford base32 without I, L, O, U: Turnkey's alphanumeric OTP alphabet. */
+export const OTP_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+/** Turnkey's defaults (api-notes §5.7): 9 characters, alphanumeric, valid 5 minutes. */
+export const OTP_LENGTH = 9;
+export const OTP_LIFETIME_MS = 5 * 60 * 1000;
+/** Wrong codes allowed before the OTP is burned. */
+export const MAX_OTP_ATTEMPTS = 5;
+/** Verification token lifetime (api-notes §6.3: default one hour). */
+export const VERIFICATION_TOKEN_LIFETIME_MS = 60 * 60 * 1000;
+
+export const OTP_TYPES = { OTP_TYPE_EMAIL: 'email', OTP_TYPE_SMS: 'sms' } as const satisfies Record<string, OtpChannel>;
+export type OtpType = keyof typeof OTP_TYPES;
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const E164_PATTERN = /^\+[1-9]\d{6,14}$/;
+
+export interface OtpDeps {
+  store: Store;
+  outboxFile: string;
+  now: () => number;
+  newId: () => string;
+}
+
+function invalid(field: string, problem: string): QkError {
+  return new QkError('REQUEST_INVALID', `${field} ${problem}`, { issues: [{ path: field, message: problem }] });
+}
+
+/** The contact as stored and compared: emails lower-cased, phone numbers in E.164. */
+export function normalizeContact(otpType: string, contact: string): string {
+  if (otpType === 'OTP_TYPE_EMAIL') {
+    if (!EMAIL_PATTERN.test(contact)) throw invalid('contact', `must be an email address, got "${contact}"`);
+    return contact.toLowerCase();
+  }
+  if (otpType === 'OTP_TYPE_SMS') {
+    if (!E164_PATTERN.test(contact)) throw invalid('contact', `must be a phone number in E.164 form (+15551234567), got "${contact}"`);
+    return contact;
+  }
+  throw invalid('otpType', `must be OTP_TYPE_EMAIL or OTP_TYPE_SMS, got "${otpType}"`);
+}
+
+function newCode(): string {
+  return Array.from({ length: OTP_LENGTH }, () => OTP_ALPHABET[randomInt(OTP_ALPHABET.length)]).join('');
+}
+
+const hashCode = (code: string): string => bytesToHex(sha256(utf8Encode(code.toUpperCase())));
+
+/** Creates an OTP for the contact, delivers the code to the outbox and returns the OTP id (and, v2, the target bundle). */
+export async function initOtp(
+  deps: OtpDeps,
+  organizationId: string,
+  request: { otpType: string; contact: string },
+  withTarget: boolean,
+): Promise<{ otpId: string; otpEncryptionTargetBundle?: string }> {
+  const contact = normalizeContact(request.otpType, request.contact);
+  const code = newCode();
+  const otpId = deps.newId();
+  const now = deps.now();
+  const target = withTarget ? generateEncryptionKeyPair() : undefined;
+  const bundle = await deps.store.transaction(async (tx) => {
+    tx.otps.insert({
+      id: otpId,
+      organizationId,
+      otpType: request.otpType,
+      contact,
+      codeHash: hashCode(code),
+      targetPrivateKey: target?.privateKey,
+      expiresAt: now + OTP_LIFETIME_MS,
+      createdAt: now,
+    });
+    return target === undefined ? undefined : targetBundle(tx, target.publicKey, organizationId);
+  });
+  appendOtpMessage(deps.outboxFile, { contact, channel: OTP_TYPES[request.otpType as OtpType], code, otpId, createdAt: new Date(now).toISOString() });
+  return { otpId, ...(bundle === undefined ? {} : { otpEncryptionTargetBundle: bundle }) };
+}
+
+/** The signed envelope `{version, data, dataSignature, enclaveQuorumPublic}` over `{targetPublic, organizationId}`. */
+function targetBundle(store: Repositories, targetPublic: string, organizationId: string): string {
+  const key = store.serviceKeys.get(OTP_TOKEN_SIGNING_KEY);
+  if (key === undefined) throw new QkError('INTERNAL', 'the OTP token signing key is missing; start the service with startService');
+  const data = utf8Encode(JSON.stringify({ targetPublic, organizationId }));
+  const signature = ecdsaSign('p256', data, privateKeyBytes(key.privateKey, 'OTP token signing key'), 'der');
+  return JSON.stringify({ version: BUNDLE_VERSION, data: bytesToHex(data), dataSignature: bytesToHex(signature), enclaveQuorumPublic: key.publicKey });
+}
+
+/** Opens an `encryptedOtpBundle` (`{encappedPublic, ciphertext}` hex) with the OTP's target key. */
+async function openCodeBundle(record: OtpRecord, encryptedOtpBundle: string): Promise<{ code: string; publicKey: string }> {
+  if (record.targetPrivateKey === undefined) {
+    throw new QkError('OTP_INVALID', `OTP ${record.id} was not started with otp_init_v2 (or is already used); verify it with otp_verify`);
+  }
+  let envelope: { encappedPublic?: unknown; ciphertext?: unknown };
+  try {
+    envelope = JSON.parse(encryptedOtpBundle) as typeof envelope;
+  } catch {
+    throw invalid('encryptedOtpBundle', 'must be JSON {"encappedPublic","ciphertext"}');
+  }
+  if (typeof envelope.encappedPublic !== 'string' || typeof envelope.ciphertext !== 'string') {
+    throw invalid('encryptedOtpBundle', 'must hold hex strings "encappedPublic" and "ciphertext"');
+  }
+  const plaintext = await hpkeOpen({
+    encappedPublic: hexToBytes(envelope.encappedPublic, 'encryptedOtpBundle.encappedPublic'),
+    ciphertext: hexToBytes(envelope.ciphertext, 'encryptedOtpBundle.ciphertext'),
+    recipientPrivateKey: privateKeyBytes(record.targetPrivateKey, 'OTP target key'),
+  });
+  let payload: { otp_code?: unknown; public_key?: unknown };
+  try {
+    payload = JSON.parse(utf8Decode(plaintext, 'OTP bundle plaintext')) as typeof payload;
+  } catch {
+    throw invalid('encryptedOtpBundle', 'decrypts to something other than JSON {"otp_code","public_key"}');
+  }
+  if (typeof payload.otp_code !== 'string' || typeof payload.public_key !== 'string') {
+    throw invalid('encryptedOtpBundle', 'plaintext must hold strings "otp_code" and "public_key"');
+  }
+  return { code: payload.otp_code, publicKey: payload.public_key };
+}
+
+type Attempt = { ok: true; record: OtpRecord } | { ok: false; error: QkError };
+
+/**
+ * Checks the code against the OTP. A wrong code counts as an attempt (committed even though the call fails);
+ * the right code burns the OTP. Answers the verification token bound to `publicKey`.
+ */
+async function verifyCode(deps: OtpDeps, organizationId: string, otpId: string, code: () => Promise<{ code: string; publicKey: string }>): Promise<string> {
+  const now = deps.now();
+  const record = deps.store.read.otps.get(otpId);
+  if (record === undefined || record.organizationId !== organizationId) throw new QkError('NOT_FOUND', `no OTP ${otpId} for this auth proxy configuration`);
+  const submitted = await code();
+  const publicKey = sessionPublicKeyOf(submitted.publicKey, 'publicKey');
+  const attempt = await deps.store.transaction((tx): Attempt => {
+    const current = tx.otps.get(otpId)!;
+    if (current.usedAt !== undefined) return { ok: false, error: new QkError('OTP_INVALID', `OTP ${otpId} was already used; request a new code`) };
+    if (now >= current.expiresAt) return { ok: false, error: new QkError('OTP_INVALID', `OTP ${otpId} expired at ${new Date(current.expiresAt).toISOString()}; request a new code`) };
+    if (current.attempts >= MAX_OTP_ATTEMPTS) {
+      return { ok: false, error: new QkError('OTP_ATTEMPTS_EXCEEDED', `OTP ${otpId} had ${MAX_OTP_ATTEMPTS} wrong attempts; request a new code`) };
+    }
+    if (hashCode(submitted.code) !== current.codeHash) {
+      tx.otps.recordAttempt(otpId);
+      const left = MAX_OTP_ATTEMPTS - current.attempts - 1;
+      return { ok: false, error: new QkError('OTP_INVALID', `the code is wrong for OTP ${otpId}; ${left} attempt${left === 1 ? '' : 's'} left`) };
+    }
+    tx.otps.markUsed(otpId, now);
+    return { ok: true, record: current };
+  });
+  if (!attempt.ok) throw attempt.error;
+  const claims: VerificationTokenClaims = {
+    exp: String(now + VERIFICATION_TOKEN_LIFETIME_MS),
+    id: deps.newId(),
+    organization_id: attempt.record.organizationId,
+    verification_type: attempt.record.otpType,
+    contact: attempt.record.contact,
+    public_key: publicKey,
+  };
+  return encodeVerificationToken(claims, serviceSigner(deps.store.read, OTP_TOKEN_SIGNING_KEY));
+}
+
+export function verifyOtpCode(deps: OtpDeps, organizationId: string, request: { otpId: string; otpCode: string; publicKey?: string | undefined }): Promise<string> {
+  const { publicKey } = request;
+  if (publicKey === undefined) {
+    throw invalid('publicKey', 'is required: the verification token binds the client key that will sign the login or signup');
+  }
+  return verifyCode(deps, organizationId, request.otpId, async () => ({ code: request.otpCode, publicKey }));
+}
+
+export function verifyOtpBundle(deps: OtpDeps, organizationId: string, request: { otpId: string; encryptedOtpBundle: string }): Promise<string> {
+  return verifyCode(deps, organizationId, request.otpId, async () =>
+    openCodeBundle(deps.store.read.otps.get(request.otpId)!, request.encryptedOtpBundle),
+  );
+}
+
+/** Verifies a verification token issued by this service for this auth proxy configuration's organization. */
+export function checkVerificationToken(store: Repositories, token: string, organizationId: string, now: number): VerificationTokenClaims {
+  const key = store.serviceKeys.get(OTP_TOKEN_SIGNING_KEY);
+  if (key === undefined) throw new QkError('INTERNAL', 'the OTP token signing key is missing; start the service with startService');
+  const claims = verifyVerificationToken(token, key.publicKey, now);
+  if (claims.organization_id !== organizationId) {
+    throw new QkError('TOKEN_INVALID', `verification token was issued for organization ${claims.organization_id}, not for this auth proxy configuration's ${organizationId}`);
+  }
+  return claims;
+}
