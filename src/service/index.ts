@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { ApiKeyCurve } from '../shared/crypto/keys';
 import type { StampVerifier } from '../shared/crypto/stamp';
-import type { Enclave } from './activities/context';
+import { Enclave, loadServiceSecret } from './enclave';
 import { apiKeyStampFormat } from './auth/authenticate';
 import { createOidcVerifier, type TrustedIssuer } from './auth/oidc';
 import { webAuthnStampFormat } from './auth/webauthn-stamp';
@@ -77,7 +77,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     if (boot.generatedRootKey !== undefined) {
       log(`generated a P-256 root API key; its key pair is in ${boot.generatedRootKey.path}`);
     }
-    const enclave: Enclave = { signingKey: boot.enclaveSigningKey };
+    const serviceSecret = loadServiceSecret(`${store.path}.service-secret`, store.read.keyMaterial.holdsSealedData());
+    const enclave = new Enclave({ signingKey: boot.enclaveSigningKey, serviceSecret: serviceSecret.secret, secretCreatedAtMs: serviceSecret.createdAtMs });
     const loginKeys = await ensureLoginSigningKeys(store, now());
     const oidc = createOidcVerifier({ issuers: options.oidcIssuers ?? [], now: () => new Date(now()) });
     const deps = {

@@ -9,15 +9,10 @@ import type { Credential } from '../auth/credentials';
 import type { Repositories } from '../store';
 import type { OrganizationRecord } from '../store/organizations';
 import type { VoteSelection } from '../store/activities';
+import type { Enclave } from '../enclave';
 
-/**
- * The enclave: the only holder of service-side secrets. The platform provides the signing key created at
- * bootstrap; wallet and key operations extend this interface.
- */
-export interface Enclave {
-  /** P-256 key the enclave signs bundles and proofs with: uncompressed public key (130 hex), private scalar hex. */
-  readonly signingKey: { readonly publicKey: string; readonly privateKey: string };
-}
+/** The enclave: the only holder of service-side secrets (enclave/index.ts). */
+export type { Enclave } from '../enclave';
 
 export interface ActingUser {
   userId: string;
@@ -32,6 +27,8 @@ export interface QueryContext {
   organization: OrganizationRecord;
   actor: ActingUser;
   now: number;
+  /** For the enclave's public facts (its signing and app-proof keys). */
+  enclave: Enclave;
 }
 
 export interface ActivityContext {

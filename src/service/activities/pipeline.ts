@@ -81,7 +81,10 @@ export async function runQuery(deps: PipelineDeps, route: QueryRoute, request: I
     now,
   );
   const handler = route.handler as AnyQueryHandler;
-  return handler({ store: deps.store.read, organizationId: organization.id, organization, actor: actingUser(actor), now }, parsed);
+  return handler(
+    { store: deps.store.read, organizationId: organization.id, organization, actor: actingUser(actor), now, enclave: deps.enclave },
+    parsed,
+  );
 }
 
 function checkFreshness(timestampMs: string, now: number): void {

@@ -62,6 +62,7 @@ function voteView(store: Repositories, vote: VoteRecord): Vote {
 
 export function activityView(store: Repositories, activity: ActivityRecord): Activity {
   const pending = activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED';
+  const appProofs = store.keyMaterial.appProofs.listByActivity(activity.id);
   return {
     id: activity.id,
     organizationId: activity.organizationId,
@@ -76,5 +77,6 @@ export function activityView(store: Repositories, activity: ActivityRecord): Act
     createdAt: toTimestamp(activity.createdAt),
     updatedAt: toTimestamp(activity.updatedAt),
     ...(activity.failure === undefined ? {} : { failure: activity.failure as Activity['failure'] }),
+    ...(appProofs.length === 0 ? {} : { appProofs }),
   };
 }

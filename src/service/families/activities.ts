@@ -5,7 +5,7 @@ import { activityView } from '../activities/views';
 export const DEFAULT_PAGE_SIZE = 10;
 export const MAX_PAGE_SIZE = 100;
 
-function pageSize(limit: string | undefined): number {
+export function pageSize(limit: string | undefined): number {
   if (limit === undefined) return DEFAULT_PAGE_SIZE;
   const size = Number(limit);
   if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) {

@@ -4,10 +4,14 @@
  */
 import type { Family } from '../activities/context';
 import { activitiesFamily } from './activities';
+import { appProofsFamily } from './app-proofs';
+import { exportImportFamily } from './export-import';
 import { contractsFamily } from './contracts';
 import { policiesFamily } from './policies';
+import { privateKeysFamily } from './private-keys';
 import { verifiedSubOrganizationsFamily } from './suborgs-verified';
 import { tvcFamily } from './tvc';
+import { walletsFamily } from './wallets';
 import { whoamiFamily } from './whoami';
 
-export const families: readonly Family[] = [activitiesFamily, policiesFamily, whoamiFamily, contractsFamily, tvcFamily, verifiedSubOrganizationsFamily];
+export const families: readonly Family[] = [activitiesFamily, policiesFamily, whoamiFamily, contractsFamily, tvcFamily, verifiedSubOrganizationsFamily, walletsFamily, privateKeysFamily, exportImportFamily, appProofsFamily];

@@ -13,6 +13,7 @@ import {
   VerificationRepository,
 } from './auth-records';
 import { Connection, integer } from './connection';
+import { KeyMaterialRepositories } from './key-material';
 import { type Migration, migrations as platformMigrations } from './migrations';
 import { AsyncMutex } from './mutex';
 import { OrganizationRepository } from './organizations';
@@ -38,6 +39,7 @@ export class Repositories {
   readonly verifications: VerificationRepository;
   readonly smartContractInterfaces: SmartContractInterfaceRepository;
   readonly tvc: TvcRepository;
+  readonly keyMaterial: KeyMaterialRepositories;
 
   constructor(readonly connection: Connection) {
     this.organizations = new OrganizationRepository(connection);
@@ -55,6 +57,7 @@ export class Repositories {
     this.verifications = new VerificationRepository(connection);
     this.smartContractInterfaces = new SmartContractInterfaceRepository(connection);
     this.tvc = new TvcRepository(connection);
+    this.keyMaterial = new KeyMaterialRepositories(connection);
   }
 }
 

@@ -7,6 +7,7 @@
  */
 import { APPS_SQL } from './apps';
 import { AUTH_RECORDS_SQL } from './auth-records';
+import { KEY_MATERIAL_SQL } from './key-material';
 
 export interface Migration {
   readonly version: number;
@@ -145,4 +146,5 @@ export const migrations: readonly Migration[] = [
     name: 'auth records (authenticators, OAuth providers, session profiles, OTP), smart contract interfaces, TVC apps',
     sql: AUTH_RECORDS_SQL + APPS_SQL,
   },
+  { version: 4, name: 'key material: wallets, wallet accounts, private keys, import targets, app proofs', sql: KEY_MATERIAL_SQL },
 ];

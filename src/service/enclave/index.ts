@@ -1,0 +1,395 @@
+/**
+ * The enclave: the only code of the service that sees mnemonics, seeds and private keys in the clear.
+ * Families hand it sealed blobs from the database and get back sealed blobs, public keys, addresses and
+ * signed bundles. It holds the bundle-signing key (created at bootstrap), the at-rest sealing key and the
+ * app-proof key, both derived from the service secret, a file beside the database that the database itself
+ * never contains.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { p256 } from '@noble/curves/nist.js';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { hkdf } from '@noble/hashes/hkdf.js';
+import { sha256, sha512 } from '@noble/hashes/sha2.js';
+import { signAppProof, type AppProof } from '../../shared/crypto/app-proof';
+import {
+  buildExportBundle,
+  buildImportBundle,
+  decodeWalletImportPlaintext,
+  openImportCiphertext,
+} from '../../shared/crypto/bundles';
+import { ecdsaSign, ecdsaSignDigest } from '../../shared/crypto/ecdsa';
+import { bytesToHex, hexToBytes, utf8Decode, utf8Encode } from '../../shared/crypto/encoding';
+import { generateEncryptionKeyPair, privateKeyBytes, zeroize } from '../../shared/crypto/keys';
+import { QkError } from '../../shared/errors';
+import { addressFor, assertFormatForCurve, type AddressFormat } from './addresses';
+import { createKeyDeriver, publicKeyFromPrivate, type Curve } from './derivation';
+import { convertMnemonic, generateMnemonic, mnemonicToSeed, parseMnemonic, type MnemonicLanguage } from './mnemonic';
+import { deriveSealingKey, open, seal } from './sealed';
+
+/** The service secret: 32 random bytes, hex, in a file readable only by the service's user. */
+const SERVICE_SECRET_LENGTH = 32;
+const APP_PROOF_KEY_INFO = utf8Encode('quorumkey/service/app-proof-key-v1');
+/** QOS derives its ephemeral encryption and signing keys from one seed with these HKDF salts (crypto-formats §6). */
+const QOS_ENCRYPT_SALT = utf8Encode('qos_p256_encrypt');
+const QOS_SIGN_SALT = utf8Encode('qos_p256_sign');
+
+export interface WalletSecret {
+  mnemonic: string;
+  passphrase?: string;
+}
+
+export interface AccountSpec {
+  curve: Curve;
+  path: string;
+  addressFormat: AddressFormat;
+}
+
+export interface DerivedAccount extends AccountSpec {
+  /** Compressed SEC1 (secp256k1, P-256) or raw 32-byte Ed25519 public key, hex. */
+  publicKey: string;
+  address: string;
+}
+
+export interface SealedKey {
+  sealedSecret: Uint8Array;
+  /** Compressed SEC1 (secp256k1, P-256) or raw Ed25519 public key, hex. */
+  publicKey: string;
+  addresses: { format: AddressFormat; address: string }[];
+}
+
+export interface ImportTarget {
+  publicKey: string;
+  sealedSecret: Uint8Array;
+  importBundle: string;
+}
+
+export interface BootProof {
+  ephemeralPublicKeyHex: string;
+  awsAttestationDocB64: string;
+  qosManifestB64: string;
+  qosManifestEnvelopeB64: string;
+  deploymentLabel: string;
+  enclaveApp: string;
+  owner: string;
+  createdAtMs: number;
+}
+
+/** What a sealed blob is bound to: its table and row id, so a blob moved to another row fails to open. */
+const sealedRow = {
+  wallet: (id: string) => `wallets/${id}`,
+  privateKey: (id: string) => `private_keys/${id}`,
+  importTarget: (id: string) => `import_targets/${id}`,
+};
+
+/**
+ * Reads the service secret at `file`, creating it (mode 0600) when absent. Refuses to create a new one when
+ * the database already holds sealed data: a new secret could never open it.
+ */
+export function loadServiceSecret(file: string, databaseHoldsSealedData: boolean): { secret: Uint8Array; createdAtMs: number } {
+  if (!existsSync(file)) {
+    if (databaseHoldsSealedData) {
+      throw new QkError(
+        'FAILED_PRECONDITION',
+        `the service secret ${file} is missing but the database holds sealed wallets or keys; restore the secret file next to the database`,
+        { file },
+      );
+    }
+    writeFileSync(file, `${bytesToHex(randomBytes(SERVICE_SECRET_LENGTH))}\n`, { mode: 0o600, flag: 'wx' });
+  }
+  const secret = hexToBytes(readFileSync(file, 'utf8').trim(), `service secret ${file}`);
+  if (secret.length !== SERVICE_SECRET_LENGTH) {
+    throw new QkError('KEY_INVALID', `service secret ${file} must hold ${SERVICE_SECRET_LENGTH} bytes (hex); it holds ${secret.length}`);
+  }
+  return { secret, createdAtMs: Math.floor(statSync(file).mtimeMs) };
+}
+
+function encodeWalletSecret(secret: WalletSecret): Uint8Array {
+  return utf8Encode(JSON.stringify(secret.passphrase ? { mnemonic: secret.mnemonic, passphrase: secret.passphrase } : { mnemonic: secret.mnemonic }));
+}
+
+function decodeWalletSecret(bytes: Uint8Array): WalletSecret {
+  return JSON.parse(utf8Decode(bytes, 'sealed wallet')) as WalletSecret;
+}
+
+export class Enclave {
+  /** P-256 key the enclave signs bundles with: uncompressed public key (130 hex), private scalar hex. */
+  readonly signingKey: { readonly publicKey: string; readonly privateKey: string };
+  /** The 130-byte QOS-style ephemeral key (encryption pub ‖ signing pub) app proofs carry, hex. */
+  readonly appProofPublicKey: string;
+  private readonly sealingKey: Uint8Array;
+  private readonly appProofSigningKey: Uint8Array;
+  private readonly bootedAtMs: number;
+
+  constructor(options: { signingKey: { publicKey: string; privateKey: string }; serviceSecret: Uint8Array; secretCreatedAtMs: number }) {
+    this.signingKey = options.signingKey;
+    this.sealingKey = deriveSealingKey(options.serviceSecret);
+    const seed = hkdf(sha256, options.serviceSecret, undefined, APP_PROOF_KEY_INFO, 32);
+    const encryptionKey = hkdf(sha512, seed, QOS_ENCRYPT_SALT, undefined, 32);
+    this.appProofSigningKey = hkdf(sha512, seed, QOS_SIGN_SALT, undefined, 32);
+    this.appProofPublicKey =
+      bytesToHex(p256.getPublicKey(encryptionKey, false)) + bytesToHex(p256.getPublicKey(this.appProofSigningKey, false));
+    zeroize(seed);
+    zeroize(encryptionKey);
+    this.bootedAtMs = options.secretCreatedAtMs;
+  }
+
+  private signBundle = (data: Uint8Array): Uint8Array => {
+    const key = privateKeyBytes(this.signingKey.privateKey, 'enclave signing key');
+    try {
+      return ecdsaSign('p256', data, key, 'der');
+    } finally {
+      zeroize(key);
+    }
+  };
+
+  private async exportBundle(plaintext: Uint8Array, targetPublicKey: string, organizationId: string): Promise<string> {
+    try {
+      return await buildExportBundle({
+        plaintext,
+        targetPublicKey,
+        organizationId,
+        sign: this.signBundle,
+        enclaveSignerPublicKey: this.signingKey.publicKey,
+      });
+    } finally {
+      zeroize(plaintext);
+    }
+  }
+
+  private openWallet(walletId: string, sealedSecret: Uint8Array): WalletSecret {
+    const bytes = open(this.sealingKey, sealedSecret, sealedRow.wallet(walletId));
+    try {
+      return decodeWalletSecret(bytes);
+    } finally {
+      zeroize(bytes);
+    }
+  }
+
+  private static async deriveAccounts(secret: WalletSecret, accounts: readonly AccountSpec[]): Promise<DerivedAccount[]> {
+    for (const account of accounts) assertFormatForCurve(account.curve, account.addressFormat);
+    if (accounts.length === 0) return [];
+    const seed = await mnemonicToSeed(secret.mnemonic, secret.passphrase ?? '');
+    const derivers = new Map<Curve, ReturnType<typeof createKeyDeriver>>();
+    try {
+      return accounts.map((account) => {
+        let deriver = derivers.get(account.curve);
+        if (deriver === undefined) {
+          deriver = createKeyDeriver({ seed, curve: account.curve });
+          derivers.set(account.curve, deriver);
+        }
+        const key = deriver.derive(account.path);
+        zeroize(key.privateKey);
+        return {
+          ...account,
+          publicKey: bytesToHex(key.publicKey),
+          address: addressFor({ curve: account.curve, publicKey: key.publicKey, format: account.addressFormat }),
+        };
+      });
+    } finally {
+      for (const deriver of derivers.values()) deriver.wipe();
+      zeroize(seed);
+    }
+  }
+
+  private sealWallet(walletId: string, secret: WalletSecret): Uint8Array {
+    const bytes = encodeWalletSecret(secret);
+    try {
+      return seal(this.sealingKey, bytes, sealedRow.wallet(walletId));
+    } finally {
+      zeroize(bytes);
+    }
+  }
+
+  /** A new wallet: a fresh English mnemonic of `mnemonicLength` words, sealed, and its first accounts. */
+  async createWallet(params: { walletId: string; mnemonicLength: number; accounts: readonly AccountSpec[] }) {
+    const secret = { mnemonic: generateMnemonic(params.mnemonicLength) };
+    const accounts = await Enclave.deriveAccounts(secret, params.accounts);
+    return { sealedSecret: this.sealWallet(params.walletId, secret), accounts };
+  }
+
+  /** More accounts of a stored wallet. */
+  async deriveWalletAccounts(params: { walletId: string; sealedSecret: Uint8Array; accounts: readonly AccountSpec[] }) {
+    return Enclave.deriveAccounts(this.openWallet(params.walletId, params.sealedSecret), params.accounts);
+  }
+
+  private sealKey(privateKeyId: string, curve: Curve, secret: Uint8Array, addressFormats: readonly AddressFormat[]): SealedKey {
+    for (const format of addressFormats) assertFormatForCurve(curve, format);
+    const publicKey = publicKeyFromPrivate(curve, secret);
+    return {
+      sealedSecret: seal(this.sealingKey, secret, sealedRow.privateKey(privateKeyId)),
+      publicKey: bytesToHex(publicKey),
+      addresses: addressFormats.map((format) => ({ format, address: addressFor({ curve, publicKey, format }) })),
+    };
+  }
+
+  /** A fresh random private key on `curve`, sealed, with its addresses. */
+  createPrivateKey(params: { privateKeyId: string; curve: Curve; addressFormats: readonly AddressFormat[] }): SealedKey {
+    const secret =
+      params.curve === 'CURVE_ED25519'
+        ? randomBytes(32)
+        : (params.curve === 'CURVE_P256' ? p256 : secp256k1).utils.randomSecretKey();
+    try {
+      return this.sealKey(params.privateKeyId, params.curve, secret, params.addressFormats);
+    } finally {
+      zeroize(secret);
+    }
+  }
+
+  /** The mnemonic (in `language`, plus "\n" + passphrase if the wallet has one) sealed to the client's target key. */
+  async exportWallet(params: {
+    walletId: string;
+    sealedSecret: Uint8Array;
+    language: MnemonicLanguage;
+    targetPublicKey: string;
+    organizationId: string;
+  }): Promise<string> {
+    const secret = this.openWallet(params.walletId, params.sealedSecret);
+    const words = convertMnemonic(secret.mnemonic, params.language);
+    const text = secret.passphrase ? `${words}\n${secret.passphrase}` : words;
+    return this.exportBundle(utf8Encode(text), params.targetPublicKey, params.organizationId);
+  }
+
+  /** A stored private key's 32 raw bytes sealed to the client's target key. */
+  async exportPrivateKey(params: { privateKeyId: string; sealedSecret: Uint8Array; targetPublicKey: string; organizationId: string }) {
+    const secret = open(this.sealingKey, params.sealedSecret, sealedRow.privateKey(params.privateKeyId));
+    return this.exportBundle(secret, params.targetPublicKey, params.organizationId);
+  }
+
+  /** One wallet account's private key (derived at `path` on `curve`) sealed to the client's target key. */
+  async exportWalletAccount(params: {
+    walletId: string;
+    sealedSecret: Uint8Array;
+    curve: Curve;
+    path: string;
+    targetPublicKey: string;
+    organizationId: string;
+  }): Promise<string> {
+    const secret = this.openWallet(params.walletId, params.sealedSecret);
+    const seed = await mnemonicToSeed(secret.mnemonic, secret.passphrase ?? '');
+    const deriver = createKeyDeriver({ seed, curve: params.curve });
+    try {
+      const key = deriver.derive(params.path);
+      return await this.exportBundle(key.privateKey, params.targetPublicKey, params.organizationId);
+    } finally {
+      deriver.wipe();
+      zeroize(seed);
+    }
+  }
+
+  /** A fresh one-shot P-256 HPKE key, its private half sealed, announced in a signed import bundle. */
+  async initImportTarget(params: { targetId: string; organizationId: string; userId: string }): Promise<ImportTarget> {
+    const pair = generateEncryptionKeyPair();
+    const privateKey = hexToBytes(pair.privateKey, 'import target private key');
+    try {
+      const importBundle = await buildImportBundle({
+        targetPublicKey: pair.publicKey,
+        organizationId: params.organizationId,
+        userId: params.userId,
+        sign: this.signBundle,
+        enclaveSignerPublicKey: this.signingKey.publicKey,
+      });
+      return { publicKey: pair.publicKey, sealedSecret: seal(this.sealingKey, privateKey, sealedRow.importTarget(params.targetId)), importBundle };
+    } finally {
+      zeroize(privateKey);
+    }
+  }
+
+  /** HPKE-opens a client's `encryptedBundle` with an import target; DECRYPTION_FAILED if it was sealed to another key. */
+  private async openImport(target: { id: string; publicKey: string; sealedSecret: Uint8Array }, encryptedBundle: string) {
+    const privateKey = open(this.sealingKey, target.sealedSecret, sealedRow.importTarget(target.id));
+    try {
+      return await openImportCiphertext({ encryptedBundle, targetPrivateKey: bytesToHex(privateKey), targetPublicKey: target.publicKey });
+    } finally {
+      zeroize(privateKey);
+    }
+  }
+
+  /** Tells whether `encryptedBundle` was sealed to `target` (without keeping the plaintext). */
+  async opensWith(target: { id: string; publicKey: string; sealedSecret: Uint8Array }, encryptedBundle: string): Promise<boolean> {
+    try {
+      zeroize(await this.openImport(target, encryptedBundle));
+      return true;
+    } catch (error) {
+      if (error instanceof QkError && error.code === 'DECRYPTION_FAILED') return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Opens an imported mnemonic (optionally "\n--PASS--\n" + passphrase), checks it (word list, checksum) and
+   * returns it sealed for the new wallet with the requested accounts.
+   */
+  async importWallet(params: {
+    target: { id: string; publicKey: string; sealedSecret: Uint8Array };
+    encryptedBundle: string;
+    walletId: string;
+    accounts: readonly AccountSpec[];
+  }) {
+    const plaintext = await this.openImport(params.target, params.encryptedBundle);
+    let secret: WalletSecret;
+    try {
+      const decoded = decodeWalletImportPlaintext(plaintext);
+      // Canonical spelling (NFKD, single separators) so that the seed does not depend on the client's whitespace.
+      const parsed = parseMnemonic(decoded.mnemonic);
+      zeroize(parsed.entropy);
+      secret = decoded.passphrase ? { mnemonic: parsed.mnemonic, passphrase: decoded.passphrase } : { mnemonic: parsed.mnemonic };
+    } finally {
+      zeroize(plaintext);
+    }
+    const accounts = await Enclave.deriveAccounts(secret, params.accounts);
+    return { sealedSecret: this.sealWallet(params.walletId, secret), accounts };
+  }
+
+  /** Opens an imported raw 32-byte private key and seals it for the new key row. */
+  async importPrivateKey(params: {
+    target: { id: string; publicKey: string; sealedSecret: Uint8Array };
+    encryptedBundle: string;
+    privateKeyId: string;
+    curve: Curve;
+    addressFormats: readonly AddressFormat[];
+  }): Promise<SealedKey> {
+    const secret = await this.openImport(params.target, params.encryptedBundle);
+    try {
+      if (secret.length !== 32) {
+        throw new QkError('KEY_INVALID', `imported private key must be 32 raw bytes; the bundle holds ${secret.length}`, {
+          length: secret.length,
+        });
+      }
+      return this.sealKey(params.privateKeyId, params.curve, secret, params.addressFormats);
+    } finally {
+      zeroize(secret);
+    }
+  }
+
+  /** Signs `payload` with the app-proof key (raw r‖s over SHA-256 of its JSON). */
+  signAppProof(payload: object): Promise<AppProof> {
+    return signAppProof(payload, {
+      publicKey130Hex: this.appProofPublicKey,
+      signRaw: (digest) => ecdsaSignDigest('p256', digest, this.appProofSigningKey, 'raw'),
+    });
+  }
+
+  /**
+   * The boot proof of the app-proof key. A local service runs on no Nitro enclave, so it has no AWS
+   * attestation document: that field is empty and `@turnkey/crypto` `verify` will reject it, as it should.
+   * The manifest names this service and its keys.
+   */
+  bootProof(): BootProof {
+    const manifest = {
+      namespace: 'quorumkey-local-service',
+      enclaveSignerPublicKey: this.signingKey.publicKey,
+      ephemeralPublicKey: this.appProofPublicKey,
+    };
+    return {
+      ephemeralPublicKeyHex: this.appProofPublicKey,
+      awsAttestationDocB64: '',
+      qosManifestB64: Buffer.from(JSON.stringify(manifest)).toString('base64'),
+      qosManifestEnvelopeB64: '',
+      deploymentLabel: 'local',
+      enclaveApp: 'signer',
+      owner: 'quorumkey-local-service',
+      createdAtMs: this.bootedAtMs,
+    };
+  }
+}

@@ -1,0 +1,198 @@
+/**
+ * Export (wallet mnemonic, private key, wallet account key → HPKE bundle signed by the enclave, crypto-formats §1)
+ * and two-step import (init: a fresh one-shot target key bound to organization and user; import: open the
+ * client's bundle, store the key material sealed; crypto-formats §2).
+ */
+import { QkError } from '../../shared/errors';
+import type { ActivityContext, Family } from '../activities/context';
+import type { Curve } from '../enclave/derivation';
+import { DEFAULT_MNEMONIC_LANGUAGE } from '../enclave/mnemonic';
+import type { Repositories } from '../store';
+import type { ImportKind, ImportTargetRecord } from '../store/key-material';
+import { withAppProofs } from './app-proofs';
+import { checkNewKeys, insertPrivateKey, privateKeyPolicyResource, requirePrivateKey } from './private-keys';
+import { checkAccounts, insertWallet, requireUniqueWalletName, requireWallet, walletPolicyResource } from './wallets';
+
+/** An import target lives as long as an approval does (24 h), so an import waiting for consensus can still open it. */
+export const IMPORT_TARGET_TTL_MS = 24 * 60 * 60 * 1000;
+/** How many of a user's latest targets an encrypted bundle is tried against. */
+const IMPORT_TARGETS_TRIED = 20;
+
+const INIT_OPERATION: Record<ImportKind, string> = { wallet: 'init_import_wallet', private_key: 'init_import_private_key' };
+
+/** Imports always target the requesting user (api-notes §4 init_import_private_key). */
+function requireActingUser(ctx: { actor: { userId: string }; organizationId: string }, userId: string): void {
+  if (userId !== ctx.actor.userId) {
+    throw new QkError(
+      'BUNDLE_USER_MISMATCH',
+      `parameters.userId ${userId} is not the requesting user ${ctx.actor.userId}; imports always target the user who submits them`,
+      { userId, actorUserId: ctx.actor.userId },
+    );
+  }
+}
+
+async function initImport(ctx: ActivityContext, userId: string, kind: ImportKind): Promise<{ importBundle: string }> {
+  requireActingUser(ctx, userId);
+  const id = ctx.newId();
+  const target = await ctx.enclave.initImportTarget({ targetId: id, organizationId: ctx.organizationId, userId });
+  ctx.store.keyMaterial.importTargets.insert({
+    id,
+    organizationId: ctx.organizationId,
+    userId,
+    kind,
+    publicKey: target.publicKey,
+    sealedSecret: target.sealedSecret,
+    createdAt: ctx.now,
+    expiresAt: ctx.now + IMPORT_TARGET_TTL_MS,
+  });
+  return { importBundle: target.importBundle };
+}
+
+/**
+ * The import target `encryptedBundle` was sealed to, among the user's latest targets of this kind. Refuses a
+ * target already used (BUNDLE_ALREADY_USED) or expired (BUNDLE_EXPIRED), and a bundle sealed to none of them
+ * (DECRYPTION_FAILED: made for another user or organization, or altered).
+ */
+async function targetOf(ctx: ActivityContext, userId: string, kind: ImportKind, encryptedBundle: string): Promise<ImportTargetRecord> {
+  const targets = ctx.store.keyMaterial.importTargets.recentForUser(ctx.organizationId, userId, kind, IMPORT_TARGETS_TRIED);
+  if (targets.length === 0) {
+    throw new QkError('FAILED_PRECONDITION', `user ${userId} has no import target; call ${INIT_OPERATION[kind]} first and encrypt to its importBundle`, {
+      userId,
+    });
+  }
+  for (const target of targets) {
+    if (!(await ctx.enclave.opensWith(target, encryptedBundle))) continue;
+    if (target.usedAt !== undefined) {
+      throw new QkError('BUNDLE_ALREADY_USED', `the import target this bundle was encrypted to has already been used; call ${INIT_OPERATION[kind]} again`, {
+        usedAt: target.usedAt,
+      });
+    }
+    if (target.expiresAt <= ctx.now) {
+      throw new QkError('BUNDLE_EXPIRED', `the import target this bundle was encrypted to expired at ${new Date(target.expiresAt).toISOString()}; call ${INIT_OPERATION[kind]} again`, {
+        expiresAt: target.expiresAt,
+      });
+    }
+    return target;
+  }
+  throw new QkError(
+    'DECRYPTION_FAILED',
+    `parameters.encryptedBundle was not encrypted to any import target of user ${userId} in organization ${ctx.organizationId} (a bundle for another user or organization, or altered); encrypt to the importBundle of ${INIT_OPERATION[kind]}`,
+    { userId },
+  );
+}
+
+function requireWalletAccount(store: Repositories, organizationId: string, address: string) {
+  const account = store.keyMaterial.walletAccounts.findByAddress(organizationId, address);
+  if (account === undefined) {
+    throw new QkError('NOT_FOUND', `no wallet account with address ${address} in organization ${organizationId}`, { address });
+  }
+  return account;
+}
+
+const importKeyFieldOf = () => 'parameters.';
+
+export const exportImportFamily: Family = {
+  activities: {
+    export_wallet: {
+      async execute(ctx, params) {
+        const wallet = requireWallet(ctx.store, ctx.organizationId, params.walletId);
+        const exportBundle = await ctx.enclave.exportWallet({
+          walletId: wallet.id,
+          sealedSecret: wallet.sealedSecret,
+          language: params.language ?? DEFAULT_MNEMONIC_LANGUAGE,
+          targetPublicKey: params.targetPublicKey,
+          organizationId: ctx.organizationId,
+        });
+        ctx.store.keyMaterial.wallets.markExported(ctx.organizationId, wallet.id, ctx.now);
+        return { walletId: wallet.id, exportBundle };
+      },
+      policyResources: (store, organizationId, params) => {
+        const wallet = store.keyMaterial.wallets.get(organizationId, params.walletId);
+        return wallet === undefined ? {} : { wallet: walletPolicyResource(wallet) };
+      },
+    },
+    export_private_key: {
+      async execute(ctx, params) {
+        const key = requirePrivateKey(ctx.store, ctx.organizationId, params.privateKeyId);
+        const exportBundle = await ctx.enclave.exportPrivateKey({
+          privateKeyId: key.id,
+          sealedSecret: key.sealedSecret,
+          targetPublicKey: params.targetPublicKey,
+          organizationId: ctx.organizationId,
+        });
+        ctx.store.keyMaterial.privateKeys.markExported(ctx.organizationId, key.id, ctx.now);
+        return { privateKeyId: key.id, exportBundle };
+      },
+      policyResources: (store, organizationId, params) => {
+        const key = store.keyMaterial.privateKeys.get(organizationId, params.privateKeyId);
+        return key === undefined ? {} : { private_key: privateKeyPolicyResource(key) };
+      },
+    },
+    export_wallet_account: {
+      async execute(ctx, params) {
+        const account = requireWalletAccount(ctx.store, ctx.organizationId, params.address);
+        const wallet = requireWallet(ctx.store, ctx.organizationId, account.walletId);
+        const exportBundle = await ctx.enclave.exportWalletAccount({
+          walletId: wallet.id,
+          sealedSecret: wallet.sealedSecret,
+          curve: account.curve as Curve,
+          path: account.path,
+          targetPublicKey: params.targetPublicKey,
+          organizationId: ctx.organizationId,
+        });
+        return { address: account.address, exportBundle };
+      },
+      policyResources: (_store, _organizationId, params) => ({ wallet_account: { address: params.address } }),
+    },
+    init_import_wallet: {
+      execute: (ctx, params) => initImport(ctx, params.userId, 'wallet'),
+    },
+    init_import_private_key: {
+      execute: (ctx, params) => initImport(ctx, params.userId, 'private_key'),
+    },
+    import_wallet: withAppProofs<'import_wallet'>(
+      {
+        validate(store, organizationId, params) {
+          requireUniqueWalletName(store, organizationId, params.walletName);
+          checkAccounts(params.accounts, new Set());
+        },
+        async execute(ctx, params) {
+          requireActingUser(ctx, params.userId);
+          requireUniqueWalletName(ctx.store, ctx.organizationId, params.walletName);
+          const specs = checkAccounts(params.accounts, new Set());
+          const target = await targetOf(ctx, params.userId, 'wallet', params.encryptedBundle);
+          const walletId = ctx.newId();
+          const imported = await ctx.enclave.importWallet({ target, encryptedBundle: params.encryptedBundle, walletId, accounts: specs });
+          ctx.store.keyMaterial.importTargets.markUsed(target.id, ctx.now);
+          insertWallet(ctx, { id: walletId, name: params.walletName, sealedSecret: imported.sealedSecret, imported: true }, imported.accounts, params.accounts.map((a) => a.name));
+          return { walletId, addresses: imported.accounts.map((account) => account.address) };
+        },
+      },
+      (result) => result.addresses.map((address) => ({ address, walletId: result.walletId })),
+    ),
+    import_private_key: withAppProofs<'import_private_key'>(
+      {
+        validate(store, organizationId, params) {
+          checkNewKeys(store, organizationId, [params], importKeyFieldOf);
+        },
+        async execute(ctx, params) {
+          requireActingUser(ctx, params.userId);
+          checkNewKeys(ctx.store, ctx.organizationId, [params], importKeyFieldOf);
+          const target = await targetOf(ctx, params.userId, 'private_key', params.encryptedBundle);
+          const id = ctx.newId();
+          const sealed = await ctx.enclave.importPrivateKey({
+            target,
+            encryptedBundle: params.encryptedBundle,
+            privateKeyId: id,
+            curve: params.curve,
+            addressFormats: params.addressFormats,
+          });
+          ctx.store.keyMaterial.importTargets.markUsed(target.id, ctx.now);
+          insertPrivateKey(ctx, { id, name: params.privateKeyName, curve: params.curve, tags: [], imported: true }, sealed);
+          return { privateKeyId: id, addresses: sealed.addresses };
+        },
+      },
+      (result) => result.addresses.flatMap((entry) => (entry.address === undefined ? [] : [{ address: entry.address }])),
+    ),
+  },
+};

@@ -1,0 +1,269 @@
+/** Wallets and wallet accounts (api-notes §5.2): create, derive more accounts, list, get, delete. */
+import type { WalletAccountParams } from '../../shared/api/common';
+import { QkError } from '../../shared/errors';
+import type { ActivityContext, Family } from '../activities/context';
+import { toTimestamp } from '../activities/timestamps';
+import type { AccountSpec, DerivedAccount } from '../enclave';
+import { assertFormatForCurve } from '../enclave/addresses';
+import { parsePathForCurve } from '../enclave/derivation';
+import { DEFAULT_MNEMONIC_WORD_COUNT, isMnemonicWordCount, MNEMONIC_WORD_COUNTS } from '../enclave/mnemonic';
+import type { Repositories } from '../store';
+import type { WalletAccountRecord, WalletRecord } from '../store/key-material';
+import { pageSize } from './activities';
+import { withAppProofs } from './app-proofs';
+
+/** Per-organization wallet limit (api-notes §10). */
+export const MAX_WALLETS_PER_ORGANIZATION = 100;
+
+export function walletView(wallet: WalletRecord) {
+  return {
+    walletId: wallet.id,
+    walletName: wallet.name,
+    createdAt: toTimestamp(wallet.createdAt),
+    updatedAt: toTimestamp(wallet.updatedAt),
+    exported: wallet.exported,
+    imported: wallet.imported,
+  };
+}
+
+function accountView(account: WalletAccountRecord, wallet?: WalletRecord) {
+  return {
+    walletAccountId: account.id,
+    organizationId: account.organizationId,
+    walletId: account.walletId,
+    curve: account.curve as AccountSpec['curve'],
+    pathFormat: account.pathFormat as WalletAccountParams['pathFormat'],
+    path: account.path,
+    addressFormat: account.addressFormat as AccountSpec['addressFormat'],
+    address: account.address,
+    createdAt: toTimestamp(account.createdAt),
+    updatedAt: toTimestamp(account.updatedAt),
+    publicKey: account.publicKey,
+    ...(account.name === undefined ? {} : { name: account.name }),
+    ...(wallet === undefined ? {} : { walletDetails: walletView(wallet) }),
+  };
+}
+
+export function requireWallet(store: Repositories, organizationId: string, walletId: string): WalletRecord {
+  const wallet = store.keyMaterial.wallets.get(organizationId, walletId);
+  if (wallet === undefined) {
+    throw new QkError('NOT_FOUND', `no wallet ${walletId} in organization ${organizationId}`, { walletId });
+  }
+  return wallet;
+}
+
+/**
+ * Checks requested accounts before any derivation: curve and address format agree, each path parses for its
+ * curve (Ed25519 needs hardened segments), and no path repeats, in the request or in the wallet already.
+ */
+export function checkAccounts(accounts: readonly WalletAccountParams[], existingPaths: ReadonlySet<string>): AccountSpec[] {
+  const seen = new Set(existingPaths);
+  return accounts.map((account, index) => {
+    const field = `parameters.accounts[${index}]`;
+    try {
+      assertFormatForCurve(account.curve, account.addressFormat);
+      parsePathForCurve(account.path, account.curve);
+    } catch (error) {
+      if (error instanceof QkError) throw new QkError(error.code, `${field}: ${error.message}`, error.details);
+      throw error;
+    }
+    if (seen.has(account.path)) {
+      throw new QkError('ALREADY_EXISTS', `${field}.path: the wallet already has an account at ${account.path}; paths are unique within a wallet`, {
+        path: account.path,
+      });
+    }
+    seen.add(account.path);
+    return { curve: account.curve, path: account.path, addressFormat: account.addressFormat };
+  });
+}
+
+export function requireUniqueWalletName(store: Repositories, organizationId: string, name: string): void {
+  const existing = store.keyMaterial.wallets.findByName(organizationId, name);
+  if (existing !== undefined) {
+    throw new QkError('ALREADY_EXISTS', `wallet label must be unique: a wallet named "${name}" already exists (${existing.id})`, {
+      walletId: existing.id,
+    });
+  }
+  if (store.keyMaterial.wallets.countByOrganization(organizationId) >= MAX_WALLETS_PER_ORGANIZATION) {
+    throw new QkError('LIMIT_EXCEEDED', `an organization holds at most ${MAX_WALLETS_PER_ORGANIZATION} wallets; delete one first`);
+  }
+}
+
+function checkMnemonicLength(length: number | undefined): number {
+  const words = length ?? DEFAULT_MNEMONIC_WORD_COUNT;
+  if (!isMnemonicWordCount(words)) {
+    throw new QkError('MNEMONIC_INVALID', `parameters.mnemonicLength must be one of ${MNEMONIC_WORD_COUNTS.join(', ')}; got ${words}`, {
+      mnemonicLength: words,
+    });
+  }
+  return words;
+}
+
+/** Stores a new wallet and its derived accounts (create_wallet, import_wallet). */
+export function insertWallet(
+  ctx: ActivityContext,
+  wallet: { id: string; name: string; sealedSecret: Uint8Array; imported: boolean },
+  accounts: readonly DerivedAccount[],
+  names: readonly (string | undefined)[],
+): void {
+  ctx.store.keyMaterial.wallets.insert({ ...wallet, organizationId: ctx.organizationId, now: ctx.now });
+  insertAccounts(ctx, wallet.id, accounts, names);
+}
+
+function insertAccounts(ctx: ActivityContext, walletId: string, accounts: readonly DerivedAccount[], names: readonly (string | undefined)[]) {
+  accounts.forEach((account, index) => {
+    ctx.store.keyMaterial.walletAccounts.insert({
+      id: ctx.newId(),
+      organizationId: ctx.organizationId,
+      walletId,
+      curve: account.curve,
+      pathFormat: 'PATH_FORMAT_BIP32',
+      path: account.path,
+      addressFormat: account.addressFormat,
+      address: account.address,
+      publicKey: account.publicKey,
+      name: names[index],
+      now: ctx.now,
+    });
+  });
+}
+
+function existingPaths(store: Repositories, walletId: string): Set<string> {
+  return new Set(store.keyMaterial.walletAccounts.listByWallet(walletId).map((account) => account.path));
+}
+
+function walletPolicyResource(wallet: WalletRecord) {
+  return { id: wallet.id, imported: wallet.imported, exported: wallet.exported, label: wallet.name };
+}
+
+/** Checks delete_wallets against the stored wallets; a never-exported wallet needs deleteWithoutExport. */
+function checkDeletions(store: Repositories, organizationId: string, walletIds: readonly string[], deleteWithoutExport: boolean) {
+  return walletIds.map((walletId) => {
+    const wallet = requireWallet(store, organizationId, walletId);
+    if (!wallet.exported && !deleteWithoutExport) {
+      throw new QkError(
+        'NOT_EXPORTED',
+        `wallet ${walletId} has never been exported; deleting it would lose its mnemonic for good. Export it first, or set deleteWithoutExport: true`,
+        { walletId },
+      );
+    }
+    return wallet;
+  });
+}
+
+export const walletsFamily: Family = {
+  queries: {
+    list_wallets: (ctx) => ({ wallets: ctx.store.keyMaterial.wallets.listByOrganization(ctx.organizationId).map(walletView) }),
+    get_wallet: (ctx, request) => ({ wallet: walletView(requireWallet(ctx.store, ctx.organizationId, request.walletId)) }),
+    list_wallet_accounts(ctx, request) {
+      const wallet = request.walletId === undefined ? undefined : requireWallet(ctx.store, ctx.organizationId, request.walletId);
+      const pagination = request.paginationOptions;
+      for (const cursor of [pagination?.before, pagination?.after]) {
+        if (cursor !== undefined && ctx.store.keyMaterial.walletAccounts.get(ctx.organizationId, cursor) === undefined) {
+          throw new QkError('REQUEST_INVALID', `pagination cursor ${cursor} is not a wallet account of organization ${ctx.organizationId}`, {
+            issues: [{ path: 'paginationOptions', message: 'unknown cursor' }],
+          });
+        }
+      }
+      const accounts = ctx.store.keyMaterial.walletAccounts.page({
+        organizationId: ctx.organizationId,
+        ...(wallet === undefined ? {} : { walletId: wallet.id }),
+        limit: pageSize(pagination?.limit),
+        ...(pagination?.before === undefined ? {} : { before: pagination.before }),
+        ...(pagination?.after === undefined ? {} : { after: pagination.after }),
+      });
+      const wallets = new Map<string, WalletRecord>();
+      const detailsOf = (walletId: string) => {
+        if (request.includeWalletDetails !== true) return undefined;
+        let found = wallets.get(walletId);
+        if (found === undefined) {
+          found = requireWallet(ctx.store, ctx.organizationId, walletId);
+          wallets.set(walletId, found);
+        }
+        return found;
+      };
+      return { accounts: accounts.map((account) => accountView(account, detailsOf(account.walletId))) };
+    },
+    get_wallet_account(ctx, request) {
+      if ((request.address === undefined) === (request.path === undefined)) {
+        throw new QkError('REQUEST_INVALID', 'identify the account by exactly one of address or path', {
+          issues: [{ path: 'address', message: 'exactly one of address, path' }],
+        });
+      }
+      const wallet = requireWallet(ctx.store, ctx.organizationId, request.walletId);
+      const account = ctx.store.keyMaterial.walletAccounts.findInWallet(wallet.id, {
+        ...(request.address === undefined ? {} : { address: request.address }),
+        ...(request.path === undefined ? {} : { path: request.path }),
+      });
+      if (account === undefined) {
+        throw new QkError('NOT_FOUND', `wallet ${wallet.id} has no account with ${request.address === undefined ? `path ${request.path}` : `address ${request.address}`}`, {
+          walletId: wallet.id,
+        });
+      }
+      return { account: accountView(account) };
+    },
+  },
+  activities: {
+    create_wallet: withAppProofs<'create_wallet'>(
+      {
+        validate(store, organizationId, params) {
+          requireUniqueWalletName(store, organizationId, params.walletName);
+          checkMnemonicLength(params.mnemonicLength);
+          checkAccounts(params.accounts, new Set());
+        },
+        async execute(ctx, params) {
+          requireUniqueWalletName(ctx.store, ctx.organizationId, params.walletName);
+          const specs = checkAccounts(params.accounts, new Set());
+          const walletId = ctx.newId();
+          const created = await ctx.enclave.createWallet({
+            walletId,
+            mnemonicLength: checkMnemonicLength(params.mnemonicLength),
+            accounts: specs,
+          });
+          insertWallet(ctx, { id: walletId, name: params.walletName, sealedSecret: created.sealedSecret, imported: false }, created.accounts, params.accounts.map((a) => a.name));
+          return { walletId, addresses: created.accounts.map((account) => account.address) };
+        },
+      },
+      (result) => result.addresses.map((address) => ({ address, walletId: result.walletId })),
+    ),
+    create_wallet_accounts: withAppProofs<'create_wallet_accounts'>(
+      {
+        validate(store, organizationId, params) {
+          const wallet = requireWallet(store, organizationId, params.walletId);
+          checkAccounts(params.accounts, existingPaths(store, wallet.id));
+        },
+        async execute(ctx, params) {
+          const wallet = requireWallet(ctx.store, ctx.organizationId, params.walletId);
+          const specs = checkAccounts(params.accounts, existingPaths(ctx.store, wallet.id));
+          const derived = await ctx.enclave.deriveWalletAccounts({ walletId: wallet.id, sealedSecret: wallet.sealedSecret, accounts: specs });
+          if (params.persist !== false) insertAccounts(ctx, wallet.id, derived, params.accounts.map((a) => a.name));
+          return { addresses: derived.map((account) => account.address) };
+        },
+        policyResources: (store, organizationId, params) => {
+          const wallet = store.keyMaterial.wallets.get(organizationId, params.walletId);
+          return wallet === undefined ? {} : { wallet: walletPolicyResource(wallet) };
+        },
+      },
+      (result) => result.addresses.map((address) => ({ address })),
+    ),
+    delete_wallets: {
+      validate(store, organizationId, params) {
+        checkDeletions(store, organizationId, params.walletIds, params.deleteWithoutExport === true);
+      },
+      execute(ctx, params) {
+        for (const wallet of checkDeletions(ctx.store, ctx.organizationId, params.walletIds, params.deleteWithoutExport === true)) {
+          ctx.store.keyMaterial.wallets.delete(ctx.organizationId, wallet.id);
+        }
+        return { walletIds: params.walletIds };
+      },
+      policyResources: (store, organizationId, params) => ({
+        wallets: params.walletIds.flatMap((id) => {
+          const wallet = store.keyMaterial.wallets.get(organizationId, id);
+          return wallet === undefined ? [] : [walletPolicyResource(wallet)];
+        }),
+      }),
+    },
+  },
+};
+
+export { walletPolicyResource };
