@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { QkError } from '../../src/shared/errors';
 import { JsonFile } from '../../src/main/storage/json-file';
+import { rejection } from '../support/assertions';
 
 const counterSchema = z.object({ count: z.number().int() });
 
@@ -15,15 +16,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-async function rejection(promise: Promise<unknown>): Promise<QkError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(QkError);
-  return error as QkError;
-}
 
 describe('JsonFile', () => {
   it('reads undefined before the first write, then what was written, with mode 0600 in a 0700 directory', async () => {

@@ -14,45 +14,22 @@ import { p256 } from '@noble/curves/nist.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Keychain } from '../../src/main/keychain/keychain';
-import { OsSecretStore, type SecretStore } from '../../src/main/keychain/secret-store';
+import { OsSecretStore } from '../../src/main/keychain/secret-store';
 import { Profiles } from '../../src/main/profiles/profiles';
 import { QkError } from '../../src/shared/errors';
+import { RecordingStore } from '../support/recording-secret-store';
 import { scanForSecrets } from '../support/scan-for-secrets';
+import { rejection } from '../support/assertions';
 
 const run = promisify(execFile);
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const message = new TextEncoder().encode('{"type":"ACTIVITY_TYPE_CREATE_POLICY_V3"}');
-
-/** Every secret handed to the OS keychain, so the test can prove none of them reached dataDir. */
-class RecordingStore implements SecretStore {
-  readonly secrets: Uint8Array[] = [];
-  constructor(private readonly inner: SecretStore) {}
-  get(account: string) {
-    return this.inner.get(account);
-  }
-  async set(account: string, secret: Uint8Array) {
-    this.secrets.push(Uint8Array.from(secret));
-    await this.inner.set(account, secret);
-  }
-  delete(account: string) {
-    return this.inner.delete(account);
-  }
-}
 
 function verify(curve: 'p256' | 'secp256k1' | 'ed25519', publicKey: string, signature: string): boolean {
   const sig = Buffer.from(signature, 'hex');
   const pub = Buffer.from(publicKey, 'hex');
   if (curve === 'ed25519') return ed25519.verify(sig, message, pub);
   return (curve === 'p256' ? p256 : secp256k1).verify(sig, message, pub, { format: 'der', lowS: false });
-}
-
-async function rejection(promise: Promise<unknown>): Promise<QkError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(QkError);
-  return error as QkError;
 }
 
 const ORG = '5f2c3e4a-0b1d-4c6e-9f8a-7b6c5d4e3f21';

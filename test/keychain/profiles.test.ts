@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { p256 } from '@noble/curves/nist.js';
-import { QkError } from '../../src/shared/errors';
 import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY, Profiles, type ProfileInput } from '../../src/main/profiles/profiles';
+import { rejection } from '../support/assertions';
 
 const ORG = '5f2c3e4a-0b1d-4c6e-9f8a-7b6c5d4e3f21';
 const hosted: ProfileInput = {
@@ -33,15 +33,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-async function rejection(promise: Promise<unknown>): Promise<QkError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(QkError);
-  return error as QkError;
-}
 
 describe('Profiles', () => {
   it('adds, lists, gets, updates, activates and removes profiles, persisting across instances', async () => {

@@ -5,9 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/main/client/api-client';
 import { Approvals, APPROVAL_WINDOW_MS } from '../../src/main/approvals/approvals';
 import { Policies } from '../../src/main/policies/policies';
-import { QkError } from '../../src/shared/errors';
 import { scanForSecrets } from '../support/scan-for-secrets';
 import { setRootQuorum, startTestBed, type TestBed } from './helpers';
+import { rejection } from '../support/assertions';
 
 let bed: TestBed | undefined;
 afterEach(async () => {
@@ -18,15 +18,6 @@ afterEach(async () => {
 function approvalsOf(bed: TestBed, index: number): Approvals {
   const operator = bed.operators[index]!;
   return new Approvals({ client: operator.client, stamper: operator.stamper, apiKeyName: 'operator', now: bed.clock.now });
-}
-
-async function rejection(promise: Promise<unknown>): Promise<QkError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(QkError);
-  return error as QkError;
 }
 
 describe('Approvals with a 2-of-3 root quorum', () => {

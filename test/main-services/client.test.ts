@@ -3,9 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/main/client/api-client';
 import { verifyApiKeyStamp } from '../../src/shared/crypto/stamp';
 import { fingerprintOf } from '../../src/shared/crypto/stamp';
-import { QkError } from '../../src/shared/errors';
 import { scanForSecrets } from '../support/scan-for-secrets';
 import { setRootQuorum, startTestBed, type TestBed } from './helpers';
+import { rejection } from '../support/assertions';
 
 let bed: TestBed | undefined;
 afterEach(async () => {
@@ -14,15 +14,6 @@ afterEach(async () => {
 });
 
 const allow = { policyName: 'allow all', effect: 'EFFECT_ALLOW', condition: 'true', consensus: 'true', notes: '' } as const;
-
-async function rejection(promise: Promise<unknown>): Promise<QkError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(QkError);
-  return error as QkError;
-}
 
 describe('Stamper', () => {
   it('stamps the exact body with the keychain key so the stamp verifies over those bytes only', async () => {

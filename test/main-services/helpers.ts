@@ -9,27 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiClient } from '../../src/main/client/api-client';
 import { Keychain } from '../../src/main/keychain/keychain';
-import { OsSecretStore, type SecretStore } from '../../src/main/keychain/secret-store';
+import { OsSecretStore } from '../../src/main/keychain/secret-store';
 import { Profiles, type Profile } from '../../src/main/profiles/profiles';
 import { Stamper } from '../../src/main/stamper/stamper';
 import { startService, type RunningService } from '../../src/service';
 import { apiKeyCredentialTypeByCurve } from '../../src/service/auth/credentials';
+import { RecordingStore } from '../support/recording-secret-store';
 
-/** Every secret handed to the OS keychain, so tests can prove none of them reached disk. */
-export class RecordingStore implements SecretStore {
-  readonly secrets: Uint8Array[] = [];
-  constructor(private readonly inner: SecretStore) {}
-  get(account: string) {
-    return this.inner.get(account);
-  }
-  async set(account: string, secret: Uint8Array) {
-    this.secrets.push(Uint8Array.from(secret));
-    await this.inner.set(account, secret);
-  }
-  delete(account: string) {
-    return this.inner.delete(account);
-  }
-}
+export { RecordingStore };
 
 export interface Clock {
   now(): number;

@@ -22,6 +22,7 @@ import { ecdsaSign } from '../../../src/shared/crypto/ecdsa';
 import { bytesToHex, hexToBytes, utf8Decode, utf8Encode } from '../../../src/shared/crypto/encoding';
 import { hpkeOpen, hpkeSeal } from '../../../src/shared/crypto/hpke';
 import { generateEncryptionKeyPair } from '../../../src/shared/crypto/keys';
+import { rejection } from '../../support/assertions';
 
 const ORG = '7ff189fb-1111-4222-8333-944455556666';
 const USER = 'eb39b199-aaaa-4bbb-8ccc-dddddddddddd';
@@ -29,16 +30,6 @@ const MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abando
 
 const enclave = generateEncryptionKeyPair();
 const signWithEnclave = (data: Uint8Array) => ecdsaSign('p256', data, hexToBytes(enclave.privateKey, 'k'), 'der');
-
-async function rejection(promise: Promise<unknown>): Promise<QkError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(QkError);
-    return error as QkError;
-  }
-  throw new Error('expected a rejection');
-}
 
 function codeOfSync(action: () => unknown): string {
   try {
