@@ -7,6 +7,7 @@ import { activitiesFamily } from './activities';
 import { appProofsFamily } from './app-proofs';
 import { exportImportFamily } from './export-import';
 import { contractsFamily } from './contracts';
+import { identityFamilies } from './identity';
 import { policiesFamily } from './policies';
 import { privateKeysFamily } from './private-keys';
 import { verifiedSubOrganizationsFamily } from './suborgs-verified';
@@ -14,4 +15,4 @@ import { tvcFamily } from './tvc';
 import { walletsFamily } from './wallets';
 import { whoamiFamily } from './whoami';
 
-export const families: readonly Family[] = [activitiesFamily, policiesFamily, whoamiFamily, contractsFamily, tvcFamily, verifiedSubOrganizationsFamily, walletsFamily, privateKeysFamily, exportImportFamily, appProofsFamily];
+export const families: readonly Family[] = [activitiesFamily, policiesFamily, whoamiFamily, ...identityFamilies, contractsFamily, tvcFamily, verifiedSubOrganizationsFamily, walletsFamily, privateKeysFamily, exportImportFamily, appProofsFamily];

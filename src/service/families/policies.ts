@@ -8,7 +8,7 @@ import type { PolicyEffect, PolicyRecord } from '../store/policies';
 /** Per-organization policy limit (api-notes §10). */
 export const MAX_POLICIES_PER_ORGANIZATION = 100;
 
-function policyView(policy: PolicyRecord) {
+export function policyView(policy: PolicyRecord) {
   return {
     policyId: policy.id,
     policyName: policy.name,

@@ -75,4 +75,14 @@ export class ApiKeyRepository {
       credentialType,
     });
   }
+
+  listByOrganization(organizationId: string): ApiKeyRecord[] {
+    return this.connection
+      .all('SELECT * FROM api_keys WHERE organization_id = :organizationId ORDER BY rowid', { organizationId })
+      .map(toApiKey);
+  }
+
+  delete(id: string): void {
+    this.connection.run('DELETE FROM api_keys WHERE id = :id', { id });
+  }
 }

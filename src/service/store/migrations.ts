@@ -8,6 +8,7 @@
 import { APPS_SQL } from './apps';
 import { AUTH_RECORDS_SQL } from './auth-records';
 import { KEY_MATERIAL_SQL } from './key-material';
+import { ORGANIZATION_FEATURES_SQL } from './organizations';
 
 export interface Migration {
   readonly version: number;
@@ -147,4 +148,9 @@ export const migrations: readonly Migration[] = [
     sql: AUTH_RECORDS_SQL + APPS_SQL,
   },
   { version: 4, name: 'key material: wallets, wallet accounts, private keys, import targets, app proofs', sql: KEY_MATERIAL_SQL },
+  {
+    version: 5,
+    name: 'identity: organization features, sub-organization tombstones',
+    sql: ORGANIZATION_FEATURES_SQL,
+  },
 ];

@@ -52,4 +52,30 @@ export class UserTagRepository {
       .all('SELECT tag_id FROM user_tag_members WHERE user_id = :userId ORDER BY rowid', { userId })
       .map((row) => text(row, 'tag_id'));
   }
+
+  findByName(organizationId: string, name: string): UserTagRecord | undefined {
+    const row = this.connection.get('SELECT * FROM user_tags WHERE organization_id = :organizationId AND name = :name', {
+      organizationId,
+      name,
+    });
+    return row === undefined ? undefined : toTag(row);
+  }
+
+  memberIds(tagId: string): string[] {
+    return this.connection
+      .all('SELECT user_id FROM user_tag_members WHERE tag_id = :tagId ORDER BY rowid', { tagId })
+      .map((row) => text(row, 'user_id'));
+  }
+
+  /** Replaces the user's tag memberships with exactly `tagIds`. */
+  setTagsOfUser(userId: string, tagIds: readonly string[]): void {
+    this.connection.run('DELETE FROM user_tag_members WHERE user_id = :userId', { userId });
+    for (const tagId of tagIds) this.addMember(tagId, userId);
+  }
+
+  /** Deletes the tag and its memberships (cascade). */
+  delete(id: string): void {
+    this.connection.run('DELETE FROM user_tags WHERE id = :id', { id });
+  }
 }
+

@@ -57,4 +57,17 @@ export class UserRepository {
       .all('SELECT * FROM users WHERE organization_id = :organizationId ORDER BY rowid', { organizationId })
       .map(toUser);
   }
+
+  /** Rewrites the mutable fields; api keys, tag memberships and quorum membership are untouched. */
+  update(user: { id: string; name: string; email: string | undefined; phoneNumber: string | undefined; now: number }): void {
+    this.connection.run(
+      'UPDATE users SET name = :name, email = :email, phone_number = :phoneNumber, updated_at = :now WHERE id = :id',
+      { id: user.id, name: user.name, email: user.email ?? null, phoneNumber: user.phoneNumber ?? null, now: user.now },
+    );
+  }
+
+  /** Deletes the user; their credentials, tag memberships and quorum membership go with them (cascade). */
+  delete(id: string): void {
+    this.connection.run('DELETE FROM users WHERE id = :id', { id });
+  }
 }

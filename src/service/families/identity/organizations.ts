@@ -1,0 +1,257 @@
+/**
+ * Organizations and sub-organizations (api-notes §5.6, §9): get_organization, get_organization_configs,
+ * list_suborgs, create_sub_organization, delete_sub_organization, update_root_quorum.
+ */
+import type { z } from 'zod';
+import type { featureName } from '../../../shared/api/common';
+import { QkError } from '../../../shared/errors';
+import type { Family, QueryContext } from '../../activities/context';
+import { userView } from '../../activities/views';
+import type { Repositories } from '../../store';
+import type { OrganizationFeature, SubOrganizationFilter } from '../../store/organizations';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../activities';
+import { policyView } from '../policies';
+import { requireDistinct, requireUser } from './common';
+import { userTagView } from './user-tags';
+import { checkNewUsers, createUsers, type NewUserParams } from './users';
+
+/**
+ * The sign-in features a new sub-organization starts with, each unless its `disable*` flag is set
+ * (inferred: Turnkey documents the flags, not the feature list they produce).
+ */
+const SUB_ORGANIZATION_FEATURES = [
+  ['disableEmailRecovery', 'FEATURE_NAME_EMAIL_RECOVERY'],
+  ['disableEmailAuth', 'FEATURE_NAME_EMAIL_AUTH'],
+  ['disableSmsAuth', 'FEATURE_NAME_SMS_AUTH'],
+  ['disableOtpEmailAuth', 'FEATURE_NAME_OTP_EMAIL_AUTH'],
+] as const;
+
+const SUB_ORGANIZATION_FILTERS = ['NAME', 'USERNAME', 'EMAIL', 'PHONE_NUMBER', 'PUBLIC_KEY'] as const;
+
+/** v1Feature; features are only ever stored under names of the wire enum. */
+function featureView(feature: OrganizationFeature) {
+  return { name: feature.name as z.infer<typeof featureName>, ...(feature.value === undefined ? {} : { value: feature.value }) };
+}
+
+function quorumView(store: Repositories, organizationId: string) {
+  const quorum = store.organizations.rootQuorum(organizationId);
+  return { threshold: quorum.threshold, userIds: quorum.userIds };
+}
+
+function pageSize(limit: string | undefined): number {
+  if (limit === undefined) return DEFAULT_PAGE_SIZE;
+  const size = Number(limit);
+  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) {
+    throw new QkError('REQUEST_INVALID', `paginationOptions.limit must be between 1 and ${MAX_PAGE_SIZE}, got ${limit}`, {
+      issues: [{ path: 'paginationOptions.limit', message: `must be between 1 and ${MAX_PAGE_SIZE}` }],
+    });
+  }
+  return size;
+}
+
+function subOrganizationFilter(filterType: string | undefined, filterValue: string | undefined): SubOrganizationFilter {
+  if (filterType === undefined || filterType === '') {
+    if (filterValue !== undefined && filterValue !== '') {
+      throw new QkError('REQUEST_INVALID', 'filterValue is given without filterType; name the field it matches', {
+        issues: [{ path: 'filterType', message: 'required with filterValue' }],
+      });
+    }
+    return { by: 'ALL' };
+  }
+  const by = SUB_ORGANIZATION_FILTERS.find((name) => name === filterType);
+  if (by === undefined) {
+    throw new QkError(
+      'REQUEST_INVALID',
+      `filterType ${filterType} is not supported by this service; use one of ${SUB_ORGANIZATION_FILTERS.join(', ')}`,
+      { issues: [{ path: 'filterType', message: 'unsupported filter' }] },
+    );
+  }
+  if (filterValue === undefined || filterValue === '') {
+    throw new QkError('REQUEST_INVALID', `filterValue: required with filterType ${filterType}`, {
+      issues: [{ path: 'filterValue', message: 'required with filterType' }],
+    });
+  }
+  return { by, value: filterValue };
+}
+
+function listSubOrganizations(ctx: QueryContext, request: {
+  filterType?: string | undefined;
+  filterValue?: string | undefined;
+  paginationOptions?: { limit?: string | undefined; before?: string | undefined; after?: string | undefined } | undefined;
+}) {
+  const pagination = request.paginationOptions;
+  return {
+    organizationIds: ctx.store.organizations.listSubOrganizations({
+      parentId: ctx.organizationId,
+      filter: subOrganizationFilter(request.filterType, request.filterValue),
+      limit: pageSize(pagination?.limit),
+      ...(pagination?.after === undefined ? {} : { after: pagination.after }),
+      ...(pagination?.before === undefined ? {} : { before: pagination.before }),
+    }),
+  };
+}
+
+interface SubOrganizationParams {
+  subOrganizationName: string;
+  rootUsers: NewUserParams[];
+  rootQuorumThreshold: number;
+  wallet?: unknown;
+  verificationToken?: string | undefined;
+  clientSignature?: unknown;
+}
+
+function checkSubOrganization(store: Repositories, parentId: string, params: SubOrganizationParams) {
+  if (store.organizations.get(parentId)?.parentId !== undefined) {
+    throw new QkError(
+      'LIMIT_EXCEEDED',
+      `organization ${parentId} is a sub-organization; sub-organizations cannot create sub-organizations (their limit is 0)`,
+      { organizationId: parentId },
+    );
+  }
+  if (params.subOrganizationName.trim() === '') {
+    throw new QkError('REQUEST_INVALID', 'parameters.subOrganizationName: must not be empty', {
+      issues: [{ path: 'parameters.subOrganizationName', message: 'must not be empty' }],
+    });
+  }
+  for (const field of ['wallet', 'verificationToken', 'clientSignature'] as const) {
+    if (params[field] !== undefined) {
+      throw new QkError(
+        'REQUEST_INVALID',
+        `parameters.${field}: not yet supported by this service's create_sub_organization; leave it out${field === 'wallet' ? ' and create the wallet in the new sub-organization with create_wallet' : ''}`,
+        { issues: [{ path: `parameters.${field}`, message: 'not supported' }] },
+      );
+    }
+  }
+  const users = checkNewUsers(store, undefined, params.rootUsers, 'parameters.rootUsers');
+  checkThreshold(params.rootQuorumThreshold, params.rootUsers.length, 'parameters.rootQuorumThreshold');
+  return users;
+}
+
+function checkThreshold(threshold: number, members: number, field: string): void {
+  if (threshold < 1) {
+    throw new QkError('REQUEST_INVALID', `quorum threshold must be non-zero integer: ${field} is ${threshold}`, {
+      issues: [{ path: field, message: 'must be at least 1' }],
+    });
+  }
+  if (threshold > members) {
+    throw new QkError('REQUEST_INVALID', `${field} ${threshold} exceeds the ${members} quorum member(s); it can be at most ${members}`, {
+      issues: [{ path: field, message: `must be at most ${members}` }],
+    });
+  }
+}
+
+function checkRootQuorum(store: Repositories, organizationId: string, params: { threshold: number; userIds: string[] }): void {
+  requireDistinct(params.userIds, 'parameters.userIds');
+  for (const userId of params.userIds) {
+    try {
+      requireUser(store, organizationId, userId);
+    } catch {
+      throw new QkError('REQUEST_INVALID', `quorum users missing: ${userId} is not a user of organization ${organizationId}`, { userId });
+    }
+  }
+  checkThreshold(params.threshold, params.userIds.length, 'parameters.threshold');
+}
+
+function checkDeletable(store: Repositories, organizationId: string, deleteWithoutExport: boolean): void {
+  const organization = store.organizations.get(organizationId);
+  if (organization?.parentId === undefined) {
+    throw new QkError(
+      'FAILED_PRECONDITION',
+      `organization ${organizationId} is not a sub-organization; only sub-organizations can be deleted`,
+      { organizationId },
+    );
+  }
+  if (deleteWithoutExport) return;
+  const unexported = unexportedKeyMaterial(store, organizationId);
+  if (unexported.length > 0) {
+    throw new QkError(
+      'NOT_EXPORTED',
+      `sub-organization ${organizationId} holds ${unexported.join(', ')} that were never exported; export them first or set deleteWithoutExport: true to delete them anyway`,
+      { organizationId, unexported },
+    );
+  }
+}
+
+/** Wallets and private keys of the organization that were never exported, named for the error message. */
+function unexportedKeyMaterial(store: Repositories, organizationId: string): string[] {
+  return [
+    ...store.keyMaterial.wallets.listByOrganization(organizationId).filter((w) => !w.exported).map((w) => `wallet ${w.id}`),
+    ...store.keyMaterial.privateKeys.listByOrganization(organizationId).filter((k) => !k.exported).map((k) => `private key ${k.id}`),
+  ];
+}
+
+export const organizationsFamily: Family = {
+  queries: {
+    get_organization(ctx) {
+      const { store, organizationId } = ctx;
+      return {
+        organizationData: {
+          organizationId,
+          name: ctx.organization.name,
+          users: store.users.listByOrganization(organizationId).map((user) => userView(store, user)),
+          policies: store.policies.listByOrganization(organizationId).map(policyView),
+          tags: store.userTags.listByOrganization(organizationId).map(userTagView),
+          rootQuorum: quorumView(store, organizationId),
+          features: store.organizations.features(organizationId).map(featureView),
+        },
+      };
+    },
+    get_organization_configs: (ctx) => ({
+      configs: {
+        features: ctx.store.organizations.features(ctx.organizationId).map(featureView),
+        quorum: quorumView(ctx.store, ctx.organizationId),
+      },
+    }),
+    list_suborgs: listSubOrganizations,
+  },
+  activities: {
+    create_sub_organization: {
+      validate(store, organizationId, params) {
+        checkSubOrganization(store, organizationId, params);
+      },
+      execute(ctx, params) {
+        const users = checkSubOrganization(ctx.store, ctx.organizationId, params);
+        const subOrganizationId = ctx.newId();
+        ctx.store.organizations.insert({
+          id: subOrganizationId,
+          parentId: ctx.organizationId,
+          name: params.subOrganizationName,
+          rootQuorumThreshold: params.rootQuorumThreshold,
+          now: ctx.now,
+        });
+        const rootUserIds = createUsers({ ...ctx, organizationId: subOrganizationId }, users);
+        ctx.store.organizations.setRootQuorum(subOrganizationId, { threshold: params.rootQuorumThreshold, userIds: rootUserIds }, ctx.now);
+        for (const [flag, name] of SUB_ORGANIZATION_FEATURES) {
+          if (params[flag] !== true) ctx.store.organizations.setFeature(subOrganizationId, { name, value: undefined });
+        }
+        return { subOrganizationId, rootUserIds };
+      },
+    },
+    delete_sub_organization: {
+      validate(store, organizationId, params) {
+        checkDeletable(store, organizationId, params.deleteWithoutExport === true);
+      },
+      execute(ctx, params) {
+        const { store, organizationId } = ctx;
+        checkDeletable(store, organizationId, params.deleteWithoutExport === true);
+        // Users take their credentials, tags and quorum membership with them; sealed key material is
+        // erased; the activity log stays.
+        for (const wallet of store.keyMaterial.wallets.listByOrganization(organizationId)) store.keyMaterial.wallets.delete(organizationId, wallet.id);
+        for (const key of store.keyMaterial.privateKeys.listByOrganization(organizationId)) store.keyMaterial.privateKeys.delete(organizationId, key.id);
+        for (const user of store.users.listByOrganization(organizationId)) store.users.delete(user.id);
+        for (const tag of store.userTags.listByOrganization(organizationId)) store.userTags.delete(tag.id);
+        for (const policy of store.policies.listByOrganization(organizationId)) store.policies.delete(organizationId, policy.id);
+        store.organizations.markDeleted(organizationId, ctx.now);
+        return { subOrganizationUuid: organizationId };
+      },
+    },
+    update_root_quorum: {
+      validate: checkRootQuorum,
+      execute(ctx, params) {
+        checkRootQuorum(ctx.store, ctx.organizationId, params);
+        ctx.store.organizations.setRootQuorum(ctx.organizationId, { threshold: params.threshold, userIds: params.userIds }, ctx.now);
+        return {};
+      },
+    },
+  },
+};

@@ -1,0 +1,187 @@
+/**
+ * Users (api-notes §5.5): create_users, get_user, list_users, update_user, update_user_name, delete_users,
+ * and the `createUsers` step shared with create_sub_organization.
+ */
+import type { z } from 'zod';
+import type { userParamsV4 } from '../../../shared/api/common';
+import { QkError } from '../../../shared/errors';
+import type { Family } from '../../activities/context';
+import { userView } from '../../activities/views';
+import type { Repositories } from '../../store';
+import { addApiKeys, checkApiKeys, type PlannedKey } from './api-keys';
+import { MAX_USERS_PER_ORGANIZATION, requireDistinct, requireUser } from './common';
+
+/** A new user as create_users and create_sub_organization take it (root users carry no tags). */
+export type NewUserParams = Omit<z.output<typeof userParamsV4>, 'userTags'> & { userTags?: string[] };
+
+interface CheckedUser {
+  params: NewUserParams;
+  apiKeys: PlannedKey[];
+}
+
+const E164 = /^\+[1-9]\d{1,14}$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Name, email and phone as given, or a REQUEST_INVALID naming the field. */
+export function checkUserFields(fields: { userName?: string; userEmail?: string; userPhoneNumber?: string }, prefix: string): void {
+  const invalid = (field: string, message: string) =>
+    new QkError('REQUEST_INVALID', `${prefix}${field}: ${message}`, { issues: [{ path: `${prefix}${field}`, message }] });
+  if (fields.userName !== undefined && fields.userName.trim() === '') throw invalid('userName', 'must not be empty');
+  if (fields.userEmail !== undefined && !EMAIL.test(fields.userEmail)) {
+    throw invalid('userEmail', `"${fields.userEmail}" is not an email address`);
+  }
+  if (fields.userPhoneNumber !== undefined && !E164.test(fields.userPhoneNumber)) {
+    throw invalid('userPhoneNumber', `"${fields.userPhoneNumber}" is not in E.164 format (e.g. +13214567890)`);
+  }
+}
+
+function requireTags(store: Repositories, organizationId: string | undefined, tagIds: readonly string[], field: string): void {
+  tagIds.forEach((tagId, index) => {
+    const tag = store.userTags.get(tagId);
+    if (tag === undefined || tag.organizationId !== organizationId) {
+      throw new QkError('NOT_FOUND', `${field}[${index}]: no user tag ${tagId} in organization ${organizationId}`, { tagId });
+    }
+    if (tagIds.indexOf(tagId) !== index) throw new QkError('REQUEST_INVALID', `${field}: tag ${tagId} appears twice`);
+  });
+}
+
+/**
+ * Checks users about to be created in `organizationId` (undefined: an organization the same activity is
+ * about to create): fields, tags, credentials, the user limit, and keys unique across the request.
+ */
+export function checkNewUsers(store: Repositories, organizationId: string | undefined, users: readonly NewUserParams[], field: string): CheckedUser[] {
+  if (users.length === 0) throw new QkError('REQUEST_INVALID', `${field}: give at least one user`);
+  const existing = organizationId === undefined ? 0 : store.users.listByOrganization(organizationId).length;
+  if (existing + users.length > MAX_USERS_PER_ORGANIZATION) {
+    throw new QkError(
+      'LIMIT_EXCEEDED',
+      `an organization holds at most ${MAX_USERS_PER_ORGANIZATION} users (has ${existing}, adding ${users.length}); delete users first`,
+      { limit: MAX_USERS_PER_ORGANIZATION },
+    );
+  }
+  const seenKeys = new Map<string, string>();
+  return users.map((params, index) => {
+    const prefix = `${field}[${index}].`;
+    checkUserFields(params, prefix);
+    requireTags(store, organizationId, params.userTags ?? [], `${prefix}userTags`);
+    for (const kind of ['authenticators', 'oauthProviders'] as const) {
+      if (params[kind].length > 0) {
+        throw new QkError(
+          'REQUEST_INVALID',
+          `${prefix}${kind}: this service does not yet register ${kind === 'authenticators' ? 'passkeys' : 'OAuth providers'} while creating users; send [] and add them afterwards with ${kind === 'authenticators' ? 'create_authenticators' : 'create_oauth_providers'}`,
+          { issues: [{ path: `${prefix}${kind}`, message: 'not supported at user creation' }] },
+        );
+      }
+    }
+    const apiKeys = checkApiKeys(store, organizationId, undefined, params.apiKeys, `${prefix}apiKeys`);
+    apiKeys.forEach((key, keyIndex) => {
+      const earlier = seenKeys.get(key.publicKey);
+      if (earlier !== undefined) {
+        throw new QkError('ALREADY_EXISTS', `${prefix}apiKeys[${keyIndex}].publicKey: public key ${key.publicKey} is also given at ${earlier}`, {
+          publicKey: key.publicKey,
+        });
+      }
+      seenKeys.set(key.publicKey, `${prefix}apiKeys[${keyIndex}]`);
+    });
+    return { params, apiKeys };
+  });
+}
+
+/** Inserts checked users with their tags and API keys; returns their ids in request order. */
+export function createUsers(
+  target: { store: Repositories; organizationId: string; now: number; newId(): string },
+  users: readonly CheckedUser[],
+): string[] {
+  const { store, organizationId, now } = target;
+  return users.map(({ params, apiKeys }) => {
+    const userId = target.newId();
+    store.users.insert({
+      id: userId,
+      organizationId,
+      name: params.userName,
+      ...(params.userEmail === undefined ? {} : { email: params.userEmail }),
+      ...(params.userPhoneNumber === undefined ? {} : { phoneNumber: params.userPhoneNumber }),
+      now,
+    });
+    for (const tagId of params.userTags ?? []) store.userTags.addMember(tagId, userId);
+    addApiKeys({ ...target, userId }, apiKeys);
+    return userId;
+  });
+}
+
+interface UserUpdate {
+  userId: string;
+  userName?: string | undefined;
+  userEmail?: string | undefined;
+  userPhoneNumber?: string | undefined;
+  userTagIds?: string[] | undefined;
+}
+
+function checkUpdate(store: Repositories, organizationId: string, params: UserUpdate): void {
+  requireUser(store, organizationId, params.userId);
+  checkUserFields(params, 'parameters.');
+  requireTags(store, organizationId, params.userTagIds ?? [], 'parameters.userTagIds');
+}
+
+function applyUpdate(store: Repositories, organizationId: string, params: UserUpdate, now: number): { userId: string } {
+  checkUpdate(store, organizationId, params);
+  const user = requireUser(store, organizationId, params.userId);
+  store.users.update({
+    id: user.id,
+    name: params.userName ?? user.name,
+    email: params.userEmail ?? user.email,
+    phoneNumber: params.userPhoneNumber ?? user.phoneNumber,
+    now,
+  });
+  // The swagger asks for [] when the tags are not being changed, so only a non-empty list replaces them.
+  if (params.userTagIds !== undefined && params.userTagIds.length > 0) store.userTags.setTagsOfUser(user.id, params.userTagIds);
+  return { userId: user.id };
+}
+
+function checkDeletion(store: Repositories, organizationId: string, params: { userIds: string[] }): void {
+  requireDistinct(params.userIds, 'parameters.userIds');
+  const quorum = store.organizations.rootQuorum(organizationId);
+  for (const userId of params.userIds) {
+    requireUser(store, organizationId, userId);
+    if (quorum.userIds.includes(userId)) {
+      throw new QkError(
+        'REQUEST_INVALID',
+        `quorum users missing: user ${userId} is a member of the root quorum; remove them with update_root_quorum before deleting them`,
+        { userId },
+      );
+    }
+  }
+}
+
+export const usersFamily: Family = {
+  queries: {
+    get_user: (ctx, request) => ({ user: userView(ctx.store, requireUser(ctx.store, ctx.organizationId, request.userId)) }),
+    list_users: (ctx) => ({ users: ctx.store.users.listByOrganization(ctx.organizationId).map((user) => userView(ctx.store, user)) }),
+  },
+  activities: {
+    create_users: {
+      validate(store, organizationId, params) {
+        checkNewUsers(store, organizationId, params.users, 'parameters.users');
+      },
+      execute(ctx, params) {
+        return { userIds: createUsers(ctx, checkNewUsers(ctx.store, ctx.organizationId, params.users, 'parameters.users')) };
+      },
+    },
+    update_user: {
+      validate: checkUpdate,
+      execute: (ctx, params) => applyUpdate(ctx.store, ctx.organizationId, params, ctx.now),
+    },
+    update_user_name: {
+      validate: checkUpdate,
+      execute: (ctx, params) => applyUpdate(ctx.store, ctx.organizationId, params, ctx.now),
+    },
+    delete_users: {
+      validate: checkDeletion,
+      execute(ctx, params) {
+        checkDeletion(ctx.store, ctx.organizationId, params);
+        for (const userId of params.userIds) ctx.store.users.delete(userId);
+        return { userIds: params.userIds };
+      },
+    },
+  },
+};
