@@ -1,13 +1,15 @@
 /**
- * `npm run service -- [--host 127.0.0.1] [--port 0] [--db FILE|:memory:] [--root-public-key HEX[:curve]]…`
+ * `npm run service -- [--host 127.0.0.1] [--port 0] [--db FILE|:memory:] [--root-public-key HEX[:curve]]…
+ *   [--otp-outbox FILE] [--oidc-jwks ISSUER=FILE]…`
  * Prints one JSON line (ServiceInfo) on stdout; logs go to stderr. SIGTERM/SIGINT shut down cleanly.
  */
 import { parseArgs } from 'node:util';
 import { isApiKeyCurve, type ApiKeyCurve } from '../shared/crypto/keys';
 import { QkError } from '../shared/errors';
+import { parseJwksFlag } from './auth/oidc';
 import { DEFAULT_HOST, startService } from './index';
 
-const USAGE = `usage: npm run service -- [--host ${DEFAULT_HOST}] [--port 0] [--db FILE|:memory:] [--root-public-key HEX[:p256|secp256k1|ed25519]]...`;
+const USAGE = `usage: npm run service -- [--host ${DEFAULT_HOST}] [--port 0] [--db FILE|:memory:] [--root-public-key HEX[:p256|secp256k1|ed25519]]... [--otp-outbox FILE (default: beside the db)] [--oidc-jwks ISSUER=FILE]...`;
 
 /** Exit codes: 0 clean stop, 1 failed to start, 2 bad command line. */
 const EXIT_START_FAILED = 1;
@@ -35,6 +37,8 @@ function parseCommandLine() {
         port: { type: 'string', default: '0' },
         db: { type: 'string', default: 'quorumkey-service.db' },
         'root-public-key': { type: 'string', multiple: true, default: [] },
+        'otp-outbox': { type: 'string' },
+        'oidc-jwks': { type: 'string', multiple: true, default: [] },
         help: { type: 'boolean', default: false },
       },
       strict: true,
@@ -46,7 +50,14 @@ function parseCommandLine() {
     }
     const port = Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65_535) usageError(`--port must be 0…65535, got ${values.port}`);
-    return { host: values.host, port, db: values.db, rootPublicKeys: values['root-public-key'].map(parseRootKey) };
+    return {
+      host: values.host,
+      port,
+      db: values.db,
+      rootPublicKeys: values['root-public-key'].map(parseRootKey),
+      oidcIssuers: values['oidc-jwks'].map(parseJwksFlag),
+      ...(values['otp-outbox'] === undefined ? {} : { otpOutbox: values['otp-outbox'] }),
+    };
   } catch (error) {
     return usageError((error as Error).message);
   }
