@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 /** A fresh timestamp per request: identical bodies would be the same activity (idempotent by fingerprint). */
-function envelope(type: string) {
+function envelope<T extends string>(type: T) {
   service.clock.advance(1);
   return { type, timestampMs: String(service.clock.now()), organizationId: service.info.organizationId };
 }
@@ -78,10 +78,13 @@ describe('export with @turnkey/crypto', () => {
       parameters: { privateKeys: [{ privateKeyName: 'k1', curve: 'CURVE_ED25519', privateKeyTags: [], addressFormats: ['ADDRESS_FORMAT_SOLANA'] }] },
     });
     const [key] = created.activity.result.createPrivateKeysResultV2!.privateKeys;
+    const privateKeyId = key?.privateKeyId;
+    const solanaAddress = key?.addresses?.[0]?.address;
+    if (privateKeyId === undefined || solanaAddress === undefined) throw new Error('create_private_keys returned no key or address');
     const target = generateP256KeyPair();
     const exported = await client.exportPrivateKey({
       ...envelope('ACTIVITY_TYPE_EXPORT_PRIVATE_KEY'),
-      parameters: { privateKeyId: key!.privateKeyId, targetPublicKey: target.publicKeyUncompressed },
+      parameters: { privateKeyId, targetPublicKey: target.publicKeyUncompressed },
     });
     const secretHex = await decryptExportBundle({
       exportBundle: exported.activity.result.exportPrivateKeyResult!.exportBundle,
@@ -91,7 +94,7 @@ describe('export with @turnkey/crypto', () => {
       returnMnemonic: false,
     });
     const publicKey = publicKeyFromPrivate('CURVE_ED25519', hexToBytes(secretHex, 'exported key'));
-    expect(addressFor({ curve: 'CURVE_ED25519', publicKey, format: 'ADDRESS_FORMAT_SOLANA' })).toBe(key!.addresses[0]!.address);
+    expect(addressFor({ curve: 'CURVE_ED25519', publicKey, format: 'ADDRESS_FORMAT_SOLANA' })).toBe(solanaAddress);
 
     const wallet = await client.createWallet({
       ...envelope('ACTIVITY_TYPE_CREATE_WALLET'),
