@@ -9,7 +9,7 @@ import type { Family, QueryContext } from '../../activities/context';
 import { userView } from '../../activities/views';
 import type { Repositories } from '../../store';
 import type { OrganizationFeature, SubOrganizationFilter } from '../../store/organizations';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../activities';
+import { pageSize } from '../activities';
 import { policyView } from '../policies';
 import { requireDistinct, requireUser } from './common';
 import { userTagView } from './user-tags';
@@ -36,17 +36,6 @@ function featureView(feature: OrganizationFeature) {
 function quorumView(store: Repositories, organizationId: string) {
   const quorum = store.organizations.rootQuorum(organizationId);
   return { threshold: quorum.threshold, userIds: quorum.userIds };
-}
-
-function pageSize(limit: string | undefined): number {
-  if (limit === undefined) return DEFAULT_PAGE_SIZE;
-  const size = Number(limit);
-  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) {
-    throw new QkError('REQUEST_INVALID', `paginationOptions.limit must be between 1 and ${MAX_PAGE_SIZE}, got ${limit}`, {
-      issues: [{ path: 'paginationOptions.limit', message: `must be between 1 and ${MAX_PAGE_SIZE}` }],
-    });
-  }
-  return size;
 }
 
 function subOrganizationFilter(filterType: string | undefined, filterValue: string | undefined): SubOrganizationFilter {
