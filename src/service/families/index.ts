@@ -11,8 +11,9 @@ import { identityFamilies } from './identity';
 import { policiesFamily } from './policies';
 import { privateKeysFamily } from './private-keys';
 import { verifiedSubOrganizationsFamily } from './suborgs-verified';
+import { sparkFamily } from './spark';
 import { tvcFamily } from './tvc';
 import { walletsFamily } from './wallets';
 import { whoamiFamily } from './whoami';
 
-export const families: readonly Family[] = [activitiesFamily, policiesFamily, whoamiFamily, ...identityFamilies, contractsFamily, tvcFamily, verifiedSubOrganizationsFamily, walletsFamily, privateKeysFamily, exportImportFamily, appProofsFamily];
+export const families: readonly Family[] = [activitiesFamily, policiesFamily, whoamiFamily, ...identityFamilies, contractsFamily, tvcFamily, verifiedSubOrganizationsFamily, walletsFamily, privateKeysFamily, exportImportFamily, appProofsFamily, sparkFamily];

@@ -1,0 +1,42 @@
+/**
+ * spark_prepare_lightning_receive (spec §4.3, crypto-formats §8): for a Spark wallet account of the organization,
+ * a fresh Lightning preimage is Feldman-shared to the operators (enclave/spark.ts); the result carries the payment
+ * hash and each operator's ECIES package, never the preimage.
+ */
+import { QkError } from '../../shared/errors';
+import type { Family } from '../activities/context';
+import { prepareLightningReceive } from '../enclave/spark';
+import type { Repositories } from '../store';
+
+const SPARK_ADDRESS_FORMATS = new Set(['ADDRESS_FORMAT_SPARK_MAINNET', 'ADDRESS_FORMAT_SPARK_REGTEST']);
+
+function requireSparkAccount(store: Repositories, organizationId: string, signWith: string): void {
+  const account = store.keyMaterial.walletAccounts.findByAddress(organizationId, signWith);
+  if (account === undefined) {
+    throw new QkError('NOT_FOUND', `parameters.signWith ${signWith} is not a wallet account address of organization ${organizationId}`, { signWith });
+  }
+  if (!SPARK_ADDRESS_FORMATS.has(account.addressFormat)) {
+    throw new QkError(
+      'REQUEST_INVALID',
+      `parameters.signWith ${signWith} is an ${account.addressFormat} account; a Lightning receive needs a Spark account (ADDRESS_FORMAT_SPARK_MAINNET or ADDRESS_FORMAT_SPARK_REGTEST)`,
+      { signWith, addressFormat: account.addressFormat },
+    );
+  }
+}
+
+export const sparkFamily: Family = {
+  activities: {
+    spark_prepare_lightning_receive: {
+      validate: (store, organizationId, params) => requireSparkAccount(store, organizationId, params.signWith),
+      execute(ctx, params) {
+        requireSparkAccount(ctx.store, ctx.organizationId, params.signWith);
+        const prepared = prepareLightningReceive({
+          threshold: Number(params.lightningReceive.threshold),
+          operatorRecipients: params.lightningReceive.operatorRecipients,
+        });
+        prepared.preimage.fill(0);
+        return { operatorPackages: prepared.operatorPackages, paymentHash: prepared.paymentHash };
+      },
+    },
+  },
+};
