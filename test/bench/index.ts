@@ -1,15 +1,23 @@
 /**
- * Entry of `npm run bench`: runs each bench module in turn and prints its results. Every module exports
- * `run(): Promise<unknown>` and prints its own lines; add new modules to BENCHES.
+ * Entry of `npm run bench [-- NAME…]`: runs each bench module (or only the named ones) in turn and prints its
+ * results. Every module exports `run(): Promise<unknown>` and prints its own lines; add new modules to BENCHES.
  */
 const BENCHES: Array<{ name: string; load: () => Promise<{ run: () => Promise<unknown> }> }> = [
   { name: 'stamps', load: () => import('./stamps.js') },
   { name: 'derivation', load: () => import('./derivation.js') },
+  { name: 'service', load: () => import('./service.js') },
 ];
 
 async function main(): Promise<void> {
+  const requested = process.argv.slice(2);
+  const unknown = requested.filter((name) => !BENCHES.some((bench) => bench.name === name));
+  if (unknown.length > 0) {
+    console.error(`unknown bench ${unknown.join(', ')}; choose from ${BENCHES.map((bench) => bench.name).join(', ')}`);
+    process.exitCode = 2;
+    return;
+  }
   let failed = false;
-  for (const bench of BENCHES) {
+  for (const bench of BENCHES.filter(({ name }) => requested.length === 0 || requested.includes(name))) {
     console.log(`\n== ${bench.name} ==`);
     try {
       const module = await bench.load();

@@ -4,6 +4,7 @@ import type { Repositories } from '../store';
 import type { OrganizationRecord } from '../store/organizations';
 import type { UserRecord } from '../store/users';
 import { type Credential, type StampProof, curveOfCredentialType } from './credentials';
+import { AuthLookups } from './lookups';
 
 /** The authenticated caller of one request. */
 export interface Actor {
@@ -26,6 +27,8 @@ export type RequestHeaders = Record<string, string | string[] | undefined>;
 export interface StampContext {
   organization: OrganizationRecord;
   repositories: Repositories;
+  /** Cached reads of the rows authentication needs; prefer these over `repositories` for those rows. */
+  lookups: AuthLookups;
   now: number;
   /** The request body as received, for formats whose signature can only be checked with the stored key (WebAuthn). */
   body: Uint8Array;
@@ -51,10 +54,10 @@ export function apiKeyStampFormat(verifier: StampVerifier): StampFormat {
       const verified = verifyApiKeyStamp(headerValue, body, verifier);
       return { scheme: verified.scheme, publicKey: verified.publicKey, signature: signatureOf(headerValue) };
     },
-    resolve(stamp, { organization, repositories, now }) {
+    resolve(stamp, { organization, lookups, now }) {
       const curve = curveForScheme(stamp.scheme);
-      const candidates = repositories.apiKeys
-        .findByPublicKey(stamp.publicKey)
+      const candidates = lookups
+        .apiKeysByPublicKey(stamp.publicKey)
         .filter((key) => key.organizationId === organization.id || key.organizationId === organization.parentId)
         .filter((key) => curveOfCredentialType(key.credentialType) === curve);
       // The target organization's own key wins over the same key held in its parent.
@@ -130,14 +133,15 @@ export function authenticate(
     );
   }
   const stamp = format.verify(headerValue, body);
-  const organization = repositories.organizations.get(organizationId);
+  const lookups = AuthLookups.current(repositories);
+  const organization = lookups.organization(organizationId);
   if (organization === undefined) {
     throw new QkError('ORGANIZATION_NOT_FOUND', `no organization found with the given ID: ${organizationId}`, {
       organizationId,
     });
   }
-  const credential = format.resolve(stamp, { organization, repositories, now, body });
-  const user = repositories.users.get(credential.userId);
+  const credential = format.resolve(stamp, { organization, repositories, lookups, now, body });
+  const user = lookups.user(credential.userId);
   if (user === undefined) {
     throw new QkError('PUBLIC_KEY_NOT_FOUND', `the credential ${credential.id} belongs to no user`, {
       credentialId: credential.id,

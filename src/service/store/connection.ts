@@ -3,6 +3,9 @@ import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlit
 export type Row = Record<string, unknown>;
 export type Params = Record<string, SQLInputValue>;
 
+/** Statements run through `run` or `exec` on any connection; see `Connection.changeCounter`. */
+let writeStatements = 0;
+
 /** One SQLite connection with a prepared-statement cache (statements are compiled once per SQL text). */
 export class Connection {
   readonly db: DatabaseSync;
@@ -34,10 +37,21 @@ export class Connection {
   }
 
   run(sql: string, params: Params = {}): number {
+    writeStatements += 1;
     return Number(this.statement(sql).run(params).changes);
   }
 
+  /**
+   * Changes whenever data any connection of this process reads may have changed: it counts the statements that
+   * can write (`run`, `exec`), a COMMIT included. Readers compare it to keep derived data only while it holds.
+   * The service owns its database file; a second process writing to it is not seen here.
+   */
+  static changeCounter(): number {
+    return writeStatements;
+  }
+
   exec(sql: string): void {
+    writeStatements += 1;
     this.db.exec(sql);
   }
 
