@@ -51,7 +51,8 @@ export function createNodeStampSigner(curve: ApiKeyCurve, privateKeyHex: string)
   return {
     curve,
     publicKey,
-    sign: (message) => bytesToHex(sign(algorithm, message, { key: keyObject, dsaEncoding: 'der' })),
+    // DER is node's default ECDSA encoding; a bare KeyObject skips the per-call parsing of an options object.
+    sign: (message) => bytesToHex(sign(algorithm, message, keyObject)),
   };
 }
 
@@ -93,7 +94,8 @@ export function createNodeStampVerifier(options: NodeStampVerifierOptions = {}):
       if (key === undefined) return false;
       try {
         const signature = hexToBytes(signatureHex, 'signature');
-        return verify(curve === 'ed25519' ? null : 'sha256', message, { key, dsaEncoding: 'der' }, signature);
+        // DER is node's default ECDSA encoding; a bare KeyObject skips the per-call parsing of an options object.
+        return verify(curve === 'ed25519' ? null : 'sha256', message, key, signature);
       } catch {
         return false;
       }
