@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { QkError } from '../../src/shared/errors';
 import { bridgeError, createBridgeApi, withPlainErrors } from '../../src/shared/ipc/bridge';
-import { channels, ipcContract, splitChannel, type Channel } from '../../src/shared/ipc/contract';
+import { channels, ipcContract, splitChannel, type Channel, type ChannelOutput } from '../../src/shared/ipc/contract';
 import { createDispatch, registerIpcHandlers, type IpcHandlers } from '../../src/main/ipc/register';
 import { createRendererUrlCheck } from '../../src/main/ipc/sender';
 import { AppLock, guardWhileLocked, CHANNELS_OPEN_WHILE_LOCKED } from '../../src/main/app/lock';
@@ -22,6 +22,43 @@ const profile = {
   enclaveSignerPublicKey: '04' + 'ef'.repeat(64),
 } as const;
 const settings = { idleLockMinutes: 10, theme: 'system' } as const;
+const FINGERPRINT = `sha256:${'0f'.repeat(32)}`;
+const voter = { userId: 'u1', userName: 'Root', selection: 'approved', votedAtMs: 1_700_000_000_000 } as const;
+const activity: ChannelOutput<'activities.get'> = {
+  id: 'a1',
+  organizationId: profile.organizationId,
+  type: 'ACTIVITY_TYPE_CREATE_POLICY_V3',
+  status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED',
+  fingerprint: FINGERPRINT,
+  intent: { createPolicyIntentV3: { policyName: 'p', effect: 'EFFECT_ALLOW' } },
+  voters: [voter],
+  canApprove: true,
+  canReject: true,
+  createdAtMs: 1_700_000_000_000,
+  updatedAtMs: 1_700_000_000_500,
+};
+const waiting = { state: 'consensus-needed', activity } as const;
+const completed: ChannelOutput<'activities.get'> = { ...activity, status: 'ACTIVITY_STATUS_COMPLETED' };
+const sandboxStatus = {
+  running: true,
+  profileId: profile.id,
+  organizationId: profile.organizationId,
+  rootUserId: 'u1',
+  baseUrl: 'http://127.0.0.1:41234',
+  enclaveSignerPublicKey: profile.enclaveSignerPublicKey,
+};
+const policy = {
+  policyId: 'p1',
+  policyName: 'allow ops',
+  effect: 'EFFECT_ALLOW',
+  condition: "activity.type == 'ACTIVITY_TYPE_CREATE_WALLET'",
+  consensus: "approvers.any(user, user.id == 'u1')",
+  notes: '',
+  createdAtMs: 1_700_000_000_000,
+  updatedAtMs: 1_700_000_000_000,
+} as const;
+const address = { format: 'ADDRESS_FORMAT_ETHEREUM', address: '0x' + '12'.repeat(20) } as const;
+const mnemonic = { kind: 'mnemonic', mnemonic: 'abandon '.repeat(11) + 'about', language: 'MNEMONIC_LANGUAGE_ENGLISH' } as const;
 
 /** One valid answer per channel; typed by the handler table, so a new channel without a sample is a type error. */
 const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
@@ -47,6 +84,77 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
   'profiles.update': profile,
   'profiles.remove': null,
   'profiles.setActive': null,
+  'sandbox.status': { ...sandboxStatus, running: false, rootUserId: null, baseUrl: null },
+  'sandbox.start': sandboxStatus,
+  'activities.list': [activity, { ...completed, voters: [], failure: { code: 9, message: 'denied' } }],
+  'activities.get': activity,
+  'approvals.whoami': { organizationId: profile.organizationId, organizationName: 'Sandbox', userId: 'u1', username: 'Root' },
+  'approvals.pending': [
+    {
+      activityId: 'a1',
+      type: activity.type,
+      fingerprint: FINGERPRINT,
+      organizationId: profile.organizationId,
+      createdAtMs: activity.createdAtMs,
+      approvals: 1,
+      required: 2,
+      quorumUserIds: ['u1', 'u2'],
+      voters: [voter],
+      timeLeftMs: 1000,
+      canApprove: true,
+      canReject: true,
+      activity,
+    },
+  ],
+  'approvals.approve': completed,
+  'approvals.reject': { ...activity, status: 'ACTIVITY_STATUS_REJECTED' },
+  'approvals.stampToFile': {
+    file: '/data/stamped-requests/approval.json',
+    stampedRequestsDir: '/data/stamped-requests',
+    path: '/public/v1/submit/approve_activity',
+    body: '{}',
+  },
+  'approvals.postStampedFile': completed,
+  'policies.list': [policy],
+  'policies.get': policy,
+  'policies.create': { state: 'completed', result: { policyId: 'p1' }, activity: completed },
+  'policies.update': waiting,
+  'policies.delete': { state: 'rejected', activity },
+  'wallets.list': [
+    { walletId: 'w1', walletName: 'Treasury', createdAtMs: 1_700_000_000_000, updatedAtMs: 1_700_000_000_000, exported: false, imported: true },
+  ],
+  'wallets.accounts': [
+    {
+      walletAccountId: 'wa1',
+      walletId: 'w1',
+      curve: 'CURVE_SECP256K1',
+      pathFormat: 'PATH_FORMAT_BIP32',
+      path: "m/44'/60'/0'/0/0",
+      addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
+      address: address.address,
+      createdAtMs: 1_700_000_000_000,
+    },
+  ],
+  'wallets.create': { state: 'completed', result: { walletId: 'w1', addresses: [address.address] }, activity: completed },
+  'wallets.createAccounts': waiting,
+  'privateKeys.list': [
+    {
+      privateKeyId: 'pk1',
+      privateKeyName: 'hot',
+      curve: 'CURVE_SECP256K1',
+      publicKey: '02' + 'ab'.repeat(32),
+      addresses: [address],
+      tags: [],
+      createdAtMs: 1_700_000_000_000,
+      exported: false,
+      imported: false,
+    },
+  ],
+  'privateKeys.create': { state: 'completed', result: { privateKeyId: 'pk1', addresses: [address] }, activity: completed },
+  'exports.reveal': { state: 'revealed', secret: mnemonic, activityId: 'a1' },
+  'exports.decryptBundle': { kind: 'private-key', format: 'hexadecimal', privateKey: '11'.repeat(32) },
+  'imports.wallet': { state: 'imported', result: { walletId: 'w1', addresses: [] }, activity: completed },
+  'imports.privateKey': { ...waiting, step: 'init' },
 };
 
 /** A handler table whose every handler records its input and answers its channel's sample output. */
@@ -303,7 +411,23 @@ describe('bridge method signatures', () => {
     // @ts-expect-error renameApiKey needs its input
     void (() => api.keys.renameApiKey());
     expect(noArgument.sort()).toEqual(
-      ['app.getSettings', 'app.info', 'app.lock', 'app.unlock', 'keys.listApiKeys', 'keys.listEncryptionKeys', 'profiles.getActive', 'profiles.list'].sort(),
+      [
+        'app.getSettings',
+        'app.info',
+        'app.lock',
+        'app.unlock',
+        'keys.listApiKeys',
+        'keys.listEncryptionKeys',
+        'profiles.getActive',
+        'profiles.list',
+        'sandbox.status',
+        'sandbox.start',
+        'approvals.whoami',
+        'approvals.pending',
+        'policies.list',
+        'wallets.list',
+        'privateKeys.list',
+      ].sort(),
     );
   });
 });

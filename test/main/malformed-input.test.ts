@@ -15,6 +15,15 @@ import { createRendererUrlCheck } from '../../src/main/ipc/sender';
 const RENDERER_INDEX = '/opt/QuorumKey/out/renderer/index.html';
 const RENDERER_URL = `file://${RENDERER_INDEX}`;
 const PROFILE_ID = '4b1e3f0c-5a0e-4c55-9d33-1f2a7e9c0b11';
+const ACTIVITY_ID = '7c0e2a9d-1b3f-4e5a-8c6d-2f1e0a9b8c7d';
+const FINGERPRINT = `sha256:${'0f'.repeat(32)}`;
+const ETHEREUM_ACCOUNT = {
+  curve: 'CURVE_SECP256K1',
+  pathFormat: 'PATH_FORMAT_BIP32',
+  path: "m/44'/60'/0'/0/0",
+  addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
+  name: 'first',
+} as const;
 
 /** One valid input per channel, the base every malformed variant is derived from. */
 const validInputs: { [C in Channel]: ChannelInput<C> } = {
@@ -46,6 +55,43 @@ const validInputs: { [C in Channel]: ChannelInput<C> } = {
   'profiles.update': { id: PROFILE_ID, changes: { name: 'Renamed' } },
   'profiles.remove': { id: PROFILE_ID },
   'profiles.setActive': { id: PROFILE_ID },
+  'sandbox.status': {},
+  'sandbox.start': {},
+  'activities.list': { status: ['ACTIVITY_STATUS_COMPLETED'], type: ['ACTIVITY_TYPE_CREATE_WALLET'], limit: 10 },
+  'activities.get': { activityId: ACTIVITY_ID },
+  'approvals.whoami': {},
+  'approvals.pending': {},
+  'approvals.approve': { fingerprint: FINGERPRINT },
+  'approvals.reject': { fingerprint: FINGERPRINT },
+  'approvals.stampToFile': { fingerprint: FINGERPRINT, file: 'approval.json' },
+  'approvals.postStampedFile': { file: 'approval.json' },
+  'policies.list': {},
+  'policies.get': { policyId: ACTIVITY_ID },
+  'policies.create': { name: 'allow ops', effect: 'EFFECT_ALLOW', condition: 'true', consensus: 'true', notes: 'n' },
+  'policies.update': { policyId: ACTIVITY_ID, changes: { name: 'renamed' } },
+  'policies.delete': { policyId: ACTIVITY_ID },
+  'wallets.list': {},
+  'wallets.accounts': { walletId: ACTIVITY_ID },
+  'wallets.create': { name: 'Treasury', mnemonicLength: 12, accounts: [ETHEREUM_ACCOUNT] },
+  'wallets.createAccounts': { walletId: ACTIVITY_ID, accounts: [ETHEREUM_ACCOUNT] },
+  'privateKeys.list': {},
+  'privateKeys.create': { name: 'hot', curve: 'CURVE_SECP256K1', addressFormats: ['ADDRESS_FORMAT_ETHEREUM'] },
+  'exports.reveal': { subject: { kind: 'wallet', walletId: ACTIVITY_ID }, target: { kind: 'ephemeral' }, keyFormat: 'hexadecimal' },
+  'exports.decryptBundle': {
+    bundle: '{"version":"v1.0.0","data":"00","dataSignature":"00","enclaveQuorumPublic":"04"}',
+    encryptionKeyName: 'target',
+    organizationId: PROFILE_ID,
+    signerPublicKey: '04' + 'ab'.repeat(64),
+    keyFormat: 'solana',
+  },
+  'imports.wallet': { name: 'Imported', mnemonic: 'abandon '.repeat(11) + 'about', passphrase: 'p', accounts: [ETHEREUM_ACCOUNT] },
+  'imports.privateKey': {
+    name: 'imported',
+    privateKey: '33'.repeat(32),
+    format: 'hexadecimal',
+    curve: 'CURVE_SECP256K1',
+    addressFormats: ['ADDRESS_FORMAT_ETHEREUM'],
+  },
 };
 
 const HUGE = 'x'.repeat(1_000_000);

@@ -2,12 +2,38 @@
  * The composition root: builds main's services with their dependencies and the IPC handler table over them.
  * Electron-free, so tests and the e2e harness build exactly what the app runs.
  */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { activityResponseSchema, operationByPath, operations, parseResponse } from '../../shared/api';
+import { QkError } from '../../shared/errors';
+import type { ChannelOutput } from '../../shared/ipc/contract';
+import { readStampedFile } from '../approvals/approvals';
+import { decryptBundleOffline } from '../exporter/exporter';
+import type { IpcHandlers } from '../ipc/register';
 import { Keychain } from '../keychain/keychain';
 import type { SecretStore } from '../keychain/secret-store';
 import { Profiles } from '../profiles/profiles';
-import type { IpcHandlers } from '../ipc/register';
+import { Sandbox, SANDBOX_PROFILE_NAME, type RunningSandbox } from '../sandbox/sandbox';
+import { Stamper } from '../stamper/stamper';
+import { ActiveProfile } from './active-profile';
 import { AppLock, guardWhileLocked } from './lock';
 import { Settings } from './settings';
+import {
+  activityView,
+  addressViews,
+  outcomeView,
+  pendingApprovalView,
+  policyView,
+  privateKeyView,
+  walletAccountView,
+  walletView,
+} from './views';
+
+/**
+ * Where offline-stamped request files are written and read, inside the data dir. The renderer names files, never
+ * paths, so it cannot make main read or write anywhere else; people carry these files between machines by copying.
+ */
+export const STAMPED_REQUESTS_DIR = 'stamped-requests';
 
 export interface MainServicesOptions {
   /** Where the key index, profiles and settings live (app.getPath('userData') in the app). */
@@ -16,6 +42,10 @@ export interface MainServicesOptions {
   /** OS keychain service name; tests pass their own so they never touch the user's keys. */
   keychainServiceName?: string;
   secretStore?: SecretStore;
+  /** Clock for request timestamps and approval windows (milliseconds since the epoch). */
+  now?: () => number;
+  /** Where the sandbox service writes its log lines (it is quiet without one). */
+  sandboxLog?: (line: string) => void;
 }
 
 export interface MainServices {
@@ -23,15 +53,60 @@ export interface MainServices {
   profiles: Profiles;
   settings: Settings;
   lock: AppLock;
+  /** The embedded service; started by `sandbox.start` (the app starts it when ready). */
+  sandbox: Sandbox;
   /** Every channel's handler, answering APP_LOCKED while the app is locked. */
   handlers: IpcHandlers;
+  /** Stops the sandbox (in-flight requests finish first). */
+  close(): Promise<void>;
 }
 
-export function createMainServices({ dataDir, app, keychainServiceName, secretStore }: MainServicesOptions): MainServices {
+export function createMainServices({
+  dataDir,
+  app,
+  keychainServiceName,
+  secretStore,
+  now = Date.now,
+  sandboxLog,
+}: MainServicesOptions): MainServices {
   const profiles = new Profiles({ dataDir });
   const keychain = new Keychain({ dataDir, serviceName: keychainServiceName, store: secretStore, profiles });
   const settings = new Settings({ dataDir });
   const lock = new AppLock();
+  const sandbox = new Sandbox({ dataDir, keychain, profiles, now, ...(sandboxLog === undefined ? {} : { log: sandboxLog }) });
+  const stamper = new Stamper(keychain);
+  const active = new ActiveProfile({ profiles, keychain, stamper, sandbox, now });
+  const stampedRequestsDir = join(dataDir, STAMPED_REQUESTS_DIR);
+  let startedSandbox: RunningSandbox | undefined;
+
+  const sandboxStatus = async (): Promise<ChannelOutput<'sandbox.status'>> => {
+    if (sandbox.isRunning && startedSandbox !== undefined) {
+      const { info, profile } = startedSandbox;
+      return {
+        running: true,
+        profileId: profile.id,
+        organizationId: info.organizationId,
+        rootUserId: info.rootUserId,
+        baseUrl: info.baseUrl,
+        enclaveSignerPublicKey: info.enclaveSignerPublicKey,
+      };
+    }
+    // Stopped: the profile from an earlier run is still there, but its URL and root user belong to no live service.
+    const stored = (await profiles.list()).find((profile) => profile.kind === 'sandbox' && profile.name === SANDBOX_PROFILE_NAME);
+    return {
+      running: false,
+      profileId: stored?.id ?? null,
+      organizationId: stored?.organizationId ?? null,
+      rootUserId: null,
+      baseUrl: null,
+      enclaveSignerPublicKey: stored?.enclaveSignerPublicKey ?? null,
+    };
+  };
+
+  const stampedFile = async (name: string): Promise<string> => {
+    await mkdir(stampedRequestsDir, { recursive: true, mode: 0o700 });
+    return join(stampedRequestsDir, name);
+  };
 
   const handlers: IpcHandlers = {
     'app.info': async () => ({ ...app, locked: lock.locked }),
@@ -76,6 +151,168 @@ export function createMainServices({ dataDir, app, keychainServiceName, secretSt
       await profiles.setActive(id);
       return null;
     },
+
+    'sandbox.status': sandboxStatus,
+    'sandbox.start': async () => {
+      startedSandbox = await sandbox.start();
+      return sandboxStatus();
+    },
+
+    'activities.list': async ({ status, type, limit }) => {
+      const { client } = await active.services();
+      const { activities } = await client.query('list_activities', {
+        ...(status === undefined ? {} : { filterByStatus: status }),
+        ...(type === undefined ? {} : { filterByType: type }),
+        ...(limit === undefined ? {} : { paginationOptions: { limit: String(limit) } }),
+      });
+      return activities.map(activityView);
+    },
+    'activities.get': async ({ activityId }) => {
+      const { client } = await active.services();
+      return activityView((await client.query('get_activity', { activityId })).activity);
+    },
+
+    'approvals.whoami': async () => {
+      const { client } = await active.services();
+      const { organizationId, organizationName, userId, username } = await client.query('whoami', {});
+      return { organizationId, organizationName, userId, username };
+    },
+    'approvals.pending': async () => (await (await active.services()).approvals.pending()).map(pendingApprovalView),
+    'approvals.approve': async ({ fingerprint }) => activityView(await (await active.services()).approvals.approve(fingerprint)),
+    'approvals.reject': async ({ fingerprint }) => activityView(await (await active.services()).approvals.reject(fingerprint)),
+    'approvals.stampToFile': async (input) => {
+      const { client, approvals } = await active.services();
+      const request =
+        input.fingerprint === undefined
+          ? { path: input.path, body: input.body }
+          : { path: operations.approve_activity.path, body: client.envelope('approve_activity', { fingerprint: input.fingerprint }) };
+      if (request.path === undefined || request.body === undefined) {
+        throw new QkError('REQUEST_INVALID', 'give either fingerprint or path and body to stamp', { field: 'path' });
+      }
+      const file = await stampedFile(input.file);
+      const stamped = await approvals.stampToFile(request.path, request.body, file);
+      return { file, stampedRequestsDir, path: stamped.path, body: stamped.body };
+    },
+    'approvals.postStampedFile': async ({ file: name }) => {
+      const { client } = await active.services();
+      const file = join(stampedRequestsDir, name);
+      const request = await readStampedFile(file);
+      // Checked before posting: an activity's answer is what this channel returns, and nothing is sent otherwise.
+      if (operationByPath(request.path)?.kind !== 'activity') {
+        throw new QkError('REQUEST_INVALID', `${name} holds a request for ${request.path.slice(0, 100)}, which is not an activity submission`, {
+          field: 'file',
+        });
+      }
+      const answer = await client.postRaw(request.path, request.body, request.stamp);
+      return activityView(parseResponse(activityResponseSchema, answer, `${request.path} response`).activity);
+    },
+
+    'policies.list': async () => (await (await active.services()).policies.list()).map(policyView),
+    'policies.get': async ({ policyId }) => policyView(await (await active.services()).policies.get(policyId)),
+    'policies.create': async (input) => outcomeView(await (await active.services()).policies.create(input), policyIdOf),
+    'policies.update': async ({ policyId, changes }) =>
+      outcomeView(await (await active.services()).policies.update(policyId, changes), policyIdOf),
+    'policies.delete': async ({ policyId }) => outcomeView(await (await active.services()).policies.delete(policyId), policyIdOf),
+
+    'wallets.list': async () => {
+      const { client } = await active.services();
+      return (await client.query('list_wallets', {})).wallets.map(walletView);
+    },
+    'wallets.accounts': async ({ walletId }) => {
+      const { client } = await active.services();
+      return (await client.query('list_wallet_accounts', { walletId })).accounts.map(walletAccountView);
+    },
+    'wallets.create': async ({ name, mnemonicLength, accounts }) => {
+      const { client } = await active.services();
+      const outcome = await client.submit('create_wallet', {
+        walletName: name,
+        accounts,
+        ...(mnemonicLength === undefined ? {} : { mnemonicLength }),
+      });
+      return outcomeView(outcome, ({ walletId, addresses }) => ({ walletId, addresses }));
+    },
+    'wallets.createAccounts': async ({ walletId, accounts }) => {
+      const { client } = await active.services();
+      return outcomeView(await client.submit('create_wallet_accounts', { walletId, accounts }), ({ addresses }) => ({ addresses }));
+    },
+    'privateKeys.list': async () => {
+      const { client } = await active.services();
+      return (await client.query('list_private_keys', {})).privateKeys.map(privateKeyView);
+    },
+    'privateKeys.create': async ({ name, curve, addressFormats }) => {
+      const { client } = await active.services();
+      const outcome = await client.submit('create_private_keys', {
+        privateKeys: [{ privateKeyName: name, curve, privateKeyTags: [], addressFormats }],
+      });
+      return outcomeView(outcome, ({ privateKeys }) => {
+        const created = privateKeys[0];
+        if (created?.privateKeyId === undefined) {
+          throw new QkError('RESPONSE_INVALID', 'create_private_keys completed without the id of the key it created');
+        }
+        return { privateKeyId: created.privateKeyId, addresses: addressViews(created.addresses ?? []) };
+      });
+    },
+
+    'exports.reveal': async ({ subject, target, keyFormat }) => {
+      const { exporter } = await active.services();
+      if (subject.kind === 'completed-export') {
+        if (target.kind !== 'encryption-key') {
+          throw new QkError('REQUEST_INVALID', 'a completed export can only be opened with the stored encryption key it was sealed to', {
+            field: 'target',
+          });
+        }
+        const secret = await exporter.revealCompleted(subject.activityId, target.name, keyFormat);
+        return { state: 'revealed', secret, activityId: subject.activityId };
+      }
+      const result = await exporter.reveal(subject, target, keyFormat);
+      return result.state === 'revealed'
+        ? { state: 'revealed', secret: result.secret, activityId: result.activity.id }
+        : { state: result.state, activity: activityView(result.activity) };
+    },
+    'exports.decryptBundle': async ({ bundle, encryptionKeyName, organizationId, signerPublicKey, keyFormat }) => {
+      const signer = signerPublicKey ?? (await profiles.getActive())?.enclaveSignerPublicKey;
+      if (signer === undefined) {
+        throw new QkError('REQUEST_INVALID', 'no profile is active to take the enclave signer key from; give signerPublicKey', {
+          field: 'signerPublicKey',
+        });
+      }
+      return decryptBundleOffline({
+        bundle,
+        key: { kind: 'encryption-key', name: encryptionKeyName },
+        keychain,
+        expected: { signerPublicKey: signer, organizationId },
+        format: keyFormat ?? 'mnemonic',
+      });
+    },
+
+    'imports.wallet': async (input) => {
+      const result = await (await active.services()).importer.importWallet(input);
+      return result.state === 'imported'
+        ? { state: 'imported', result: { walletId: result.result.walletId, addresses: result.result.addresses }, activity: activityView(result.activity) }
+        : { state: result.state, activity: activityView(result.activity), step: result.step };
+    },
+    'imports.privateKey': async ({ name, privateKey, format, curve, addressFormats }) => {
+      const result = await (await active.services()).importer.importPrivateKey({ name, privateKey, format, curve, addressFormats });
+      return result.state === 'imported'
+        ? {
+            state: 'imported',
+            result: { privateKeyId: result.result.privateKeyId, addresses: addressViews(result.result.addresses) },
+            activity: activityView(result.activity),
+          }
+        : { state: result.state, activity: activityView(result.activity), step: result.step };
+    },
   };
-  return { keychain, profiles, settings, lock, handlers: guardWhileLocked(handlers, lock) };
+  return {
+    keychain,
+    profiles,
+    settings,
+    lock,
+    sandbox,
+    handlers: guardWhileLocked(handlers, lock),
+    close: () => sandbox.stop(),
+  };
+}
+
+function policyIdOf({ policyId }: { policyId: string }): { policyId: string } {
+  return { policyId };
 }

@@ -5,9 +5,16 @@
  *
  * Every schema is strict (unknown keys are refused) and every string is bounded, so a renderer bug or a hostile
  * page cannot smuggle fields into a service call. Outputs have no field that could carry a private key: a handler
- * that returned one would fail output validation instead of leaking it.
+ * that returned one would fail output validation instead of leaking it. The two exceptions are `exports.reveal`
+ * and `exports.decryptBundle`, whose whole purpose is to show a person a mnemonic, passphrase or private key.
+ *
+ * Channels that talk to a service (sandbox aside) act for the ACTIVE profile: its organization, its API key, its
+ * pinned enclave signer.
  */
 import { z } from 'zod';
+import { activityType as submittableActivityType } from '../api/activity-types';
+import { activityStatus, addressFormat, curve, effect, mnemonicLanguage, pathFormat } from '../api/common';
+import type { PrivateKeyFormat } from '../crypto/key-formats';
 import { errorCodes, type ErrorCode, type ErrorData } from '../errors';
 
 // ---- shared pieces -------------------------------------------------------------------------------------------
@@ -67,6 +74,201 @@ export const appSettingsSchema = z.strictObject({
 });
 export type AppSettings = z.infer<typeof appSettingsSchema>;
 
+// ---- service records, as the renderer sees them -------------------------------------------------------------
+
+/** Service ids (UUIDs and the like). */
+const id = z.string().min(1).max(128);
+const fingerprint = z.string().regex(/^sha256:[0-9a-f]{64}$/, { error: 'expected "sha256:" followed by 64 lowercase hex digits' });
+/** Milliseconds since the epoch. */
+const epochMs = z.number().int().nonnegative();
+const activityType = z.string().regex(/^ACTIVITY_TYPE_[A-Z0-9_]{1,100}$/, { error: 'expected an ACTIVITY_TYPE_* value' });
+// Spelled out rather than imported, so the preload bundle does not pull in the key-format codecs.
+const privateKeyFormat = z.enum(['hexadecimal', 'solana', 'wif-mainnet', 'wif-testnet'] as const satisfies readonly PrivateKeyFormat[]);
+
+const voter = z.strictObject({
+  userId: z.string(),
+  userName: z.string(),
+  selection: z.enum(['approved', 'rejected']),
+  votedAtMs: epochMs,
+});
+
+/** One activity: what it asks for (`intent`, e.g. `{createWalletIntent: {...}}`), where it stands, and its votes. */
+const activityView = z.strictObject({
+  id: z.string(),
+  organizationId: z.string(),
+  type: activityType,
+  status: activityStatus,
+  fingerprint: z.string(),
+  intent: z.record(z.string(), z.unknown()),
+  /** One entry per user; a later vote by the same user replaces an earlier one. */
+  voters: z.array(voter),
+  canApprove: z.boolean(),
+  canReject: z.boolean(),
+  createdAtMs: epochMs,
+  updatedAtMs: epochMs,
+  /** Why a FAILED activity failed (gRPC code and message), as far as the service said. */
+  failure: z.strictObject({ code: z.number().int().optional(), message: z.string().optional() }).optional(),
+});
+
+/** An activity waiting for votes, with the count against the organization's root quorum. */
+const pendingApproval = z.strictObject({
+  activityId: z.string(),
+  type: activityType,
+  fingerprint: z.string(),
+  organizationId: z.string(),
+  createdAtMs: epochMs,
+  /** Distinct users who approved. */
+  approvals: z.number().int().nonnegative(),
+  /** Root quorum threshold; absent when the service does not report its quorum. */
+  required: z.number().int().positive().optional(),
+  quorumUserIds: z.array(z.string()).optional(),
+  voters: z.array(voter),
+  /** Until the approvals gathered so far expire (24 h from the first vote); 0 once passed. */
+  timeLeftMs: z.number().int().nonnegative(),
+  canApprove: z.boolean(),
+  canReject: z.boolean(),
+  activity: activityView,
+});
+
+/**
+ * How a submitted activity stands: `completed` with its typed result, or waiting (`consensus-needed`: approve it by
+ * `activity.fingerprint`), still `pending`, or voted down (`rejected`). A FAILED activity is an error instead.
+ */
+function activityOutcome<R extends z.ZodType>(result: R) {
+  return z.discriminatedUnion('state', [
+    z.strictObject({ state: z.literal('completed'), result, activity: activityView }),
+    z.strictObject({ state: z.enum(['consensus-needed', 'pending', 'rejected']), activity: activityView }),
+  ]);
+}
+
+const policyName = z.string().min(1).max(256);
+/** Policy expressions (condition/consensus): checked with the policy language in main before anything is signed. */
+const policyExpression = z.string().max(8192);
+const policyNotes = z.string().max(4096);
+const policyView = z.strictObject({
+  policyId: z.string(),
+  policyName: z.string(),
+  effect,
+  condition: z.string(),
+  consensus: z.string(),
+  notes: z.string(),
+  createdAtMs: epochMs,
+  updatedAtMs: epochMs,
+});
+const policyFields = {
+  name: policyName,
+  effect,
+  condition: policyExpression.optional(),
+  consensus: policyExpression.optional(),
+  notes: policyNotes.optional(),
+};
+
+const walletName = z.string().min(1).max(256);
+const walletAccountParams = z.strictObject({
+  curve,
+  pathFormat,
+  /** BIP-32 path, e.g. m/44'/60'/0'/0/0. */
+  path: z.string().min(1).max(256),
+  addressFormat,
+  name: z.string().max(256).optional(),
+});
+const walletAccountParamsList = z.array(walletAccountParams).min(1).max(100);
+const walletView = z.strictObject({
+  walletId: z.string(),
+  walletName: z.string(),
+  createdAtMs: epochMs,
+  updatedAtMs: epochMs,
+  exported: z.boolean(),
+  imported: z.boolean(),
+});
+const walletAccountView = z.strictObject({
+  walletAccountId: z.string(),
+  walletId: z.string(),
+  curve,
+  pathFormat,
+  path: z.string(),
+  addressFormat,
+  address: z.string(),
+  publicKey: z.string().optional(),
+  name: z.string().optional(),
+  createdAtMs: epochMs,
+});
+const addressView = z.strictObject({ format: addressFormat, address: z.string() });
+const privateKeyView = z.strictObject({
+  privateKeyId: z.string(),
+  privateKeyName: z.string(),
+  curve,
+  publicKey: z.string(),
+  addresses: z.array(addressView),
+  tags: z.array(z.string()),
+  createdAtMs: epochMs,
+  exported: z.boolean(),
+  imported: z.boolean(),
+});
+const privateKeyName = z.string().min(1).max(256);
+const addressFormats = z.array(addressFormat).max(32);
+
+/** What an export reveals. PLAINTEXT: the mnemonic, passphrase or private key itself. */
+const revealedSecret = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('mnemonic'),
+    mnemonic: z.string(),
+    passphrase: z.string().optional(),
+    language: mnemonicLanguage,
+  }),
+  z.strictObject({ kind: z.literal('private-key'), format: privateKeyFormat, privateKey: z.string() }),
+]);
+const exportSubject = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('wallet'), walletId: id, language: mnemonicLanguage.optional() }),
+  z.strictObject({ kind: z.literal('private-key'), privateKeyId: id }),
+  z.strictObject({ kind: z.literal('wallet-account'), address: z.string().min(1).max(256) }),
+  /** An export that waited for votes and has since completed; only a stored encryption key can open it. */
+  z.strictObject({ kind: z.literal('completed-export'), activityId: id }),
+]);
+const exportTarget = z.discriminatedUnion('kind', [
+  /** A one-time key made for this export and wiped right after. */
+  z.strictObject({ kind: z.literal('ephemeral') }),
+  z.strictObject({ kind: z.literal('encryption-key'), name: keyName }),
+]);
+/** An export bundle (JSON text, about 1 kB); the bound leaves room for whitespace, not abuse. */
+const exportBundle = z.string().min(1).max(16_384);
+
+const importOutcome = <R extends z.ZodType>(result: R) =>
+  z.discriminatedUnion('state', [
+    z.strictObject({ state: z.literal('imported'), result, activity: activityView }),
+    z.strictObject({
+      state: z.enum(['consensus-needed', 'pending', 'rejected']),
+      activity: activityView,
+      /** Which of the two activities waits: init_import (the target) or import (the encrypted secret). */
+      step: z.enum(['init', 'import']),
+    }),
+  ]);
+
+/**
+ * A stamped-request file's name. Such files live in one directory kept by main (`stampedRequestsDir` in the
+ * answers), never at a path the renderer chooses: carry them between machines by copying that directory's files.
+ */
+const stampedFileName = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\.json$/, { error: 'expected a file name like approval-1.json (letters, digits, . _ -), no folders' });
+const stampedFileInfo = z.strictObject({
+  /** Absolute path of the file, for showing where it is. */
+  file: z.string(),
+  stampedRequestsDir: z.string(),
+  path: z.string(),
+  body: z.string(),
+});
+
+const sandboxStatus = z.strictObject({
+  running: z.boolean(),
+  /** The Sandbox profile, once the sandbox has started at least once in this data directory. */
+  profileId: z.string().nullable(),
+  organizationId: z.string().nullable(),
+  rootUserId: z.string().nullable(),
+  baseUrl: z.string().nullable(),
+  enclaveSignerPublicKey: z.string().nullable(),
+});
+
 const errorCodeNames = Object.keys(errorCodes) as [ErrorCode, ...ErrorCode[]];
 export const errorDataSchema: z.ZodType<ErrorData> = z.strictObject({
   code: z.enum(errorCodeNames),
@@ -120,6 +322,127 @@ export const ipcContract = {
   'profiles.remove': channel(z.strictObject({ id: profileId }), nothing),
   /** `id: null` clears the choice. */
   'profiles.setActive': channel(z.strictObject({ id: profileId.nullable() }), nothing),
+
+  'sandbox.status': channel(noInput, sandboxStatus),
+  /** Starts the embedded service (once; later calls answer the running one); first run makes Sandbox the active profile. */
+  'sandbox.start': channel(noInput, sandboxStatus),
+
+  'activities.list': channel(
+    z.strictObject({
+      status: z.array(activityStatus).max(7).optional(),
+      type: z.array(submittableActivityType).max(64).optional(),
+      limit: z.number().int().min(1).max(100).optional(),
+    }),
+    z.array(activityView),
+  ),
+  'activities.get': channel(z.strictObject({ activityId: id }), activityView),
+
+  /** Who the active profile's API key signs as (to tell one's own votes apart). */
+  'approvals.whoami': channel(
+    noInput,
+    z.strictObject({ organizationId: z.string(), organizationName: z.string(), userId: z.string(), username: z.string() }),
+  ),
+  'approvals.pending': channel(noInput, z.array(pendingApproval)),
+  /** Votes on the activity with this fingerprint; answers that activity as it stands after the vote. */
+  'approvals.approve': channel(z.strictObject({ fingerprint }), activityView),
+  'approvals.reject': channel(z.strictObject({ fingerprint }), activityView),
+  /**
+   * Offline: stamps an approval of `fingerprint`, or any `body` for `path`, with the active profile's key and writes
+   * it to `file` in the stamped-requests directory (never overwriting). No network.
+   */
+  'approvals.stampToFile': channel(
+    z
+      .strictObject({
+        fingerprint: fingerprint.optional(),
+        path: z.string().regex(/^\/public\/v1\/[a-z_]+\/[a-z0-9_]+$/, { error: 'expected an operation path like /public/v1/submit/create_policy' }).optional(),
+        body: z.string().min(2).max(65_536).optional(),
+        file: stampedFileName,
+      })
+      .refine((input) => (input.fingerprint === undefined) !== (input.path === undefined && input.body === undefined), {
+        error: 'give either fingerprint (to stamp an approval) or path and body (to stamp any request), not both',
+      })
+      .refine((input) => (input.path === undefined) === (input.body === undefined), {
+        error: 'path and body go together',
+      }),
+    stampedFileInfo,
+  ),
+  /** Posts a stamped file from the stamped-requests directory byte for byte; answers the service's activity. */
+  'approvals.postStampedFile': channel(z.strictObject({ file: stampedFileName }), activityView),
+
+  'policies.list': channel(noInput, z.array(policyView)),
+  'policies.get': channel(z.strictObject({ policyId: id }), policyView),
+  'policies.create': channel(z.strictObject(policyFields), activityOutcome(z.strictObject({ policyId: z.string() }))),
+  /** Changes only the fields given. */
+  'policies.update': channel(
+    z.strictObject({ policyId: id, changes: z.strictObject(policyFields).partial() }),
+    activityOutcome(z.strictObject({ policyId: z.string() })),
+  ),
+  'policies.delete': channel(z.strictObject({ policyId: id }), activityOutcome(z.strictObject({ policyId: z.string() }))),
+
+  'wallets.list': channel(noInput, z.array(walletView)),
+  'wallets.accounts': channel(z.strictObject({ walletId: id }), z.array(walletAccountView)),
+  'wallets.create': channel(
+    z.strictObject({ name: walletName, mnemonicLength: z.union([z.literal(12), z.literal(15), z.literal(18), z.literal(21), z.literal(24)]).optional(), accounts: walletAccountParamsList }),
+    activityOutcome(z.strictObject({ walletId: z.string(), addresses: z.array(z.string()) })),
+  ),
+  'wallets.createAccounts': channel(
+    z.strictObject({ walletId: id, accounts: walletAccountParamsList }),
+    activityOutcome(z.strictObject({ addresses: z.array(z.string()) })),
+  ),
+  'privateKeys.list': channel(noInput, z.array(privateKeyView)),
+  'privateKeys.create': channel(
+    z.strictObject({ name: privateKeyName, curve, addressFormats }),
+    activityOutcome(z.strictObject({ privateKeyId: z.string(), addresses: z.array(addressView) })),
+  ),
+
+  /**
+   * PLAINTEXT OUTPUT. Exports `subject` sealed to `target`, verifies the bundle against the active profile's pinned
+   * enclave signer and organization, and answers the decrypted secret (wallets as their mnemonic, keys in
+   * `keyFormat`, default hexadecimal). An export waiting for votes answers its state; once approved, reveal it with
+   * `{kind: 'completed-export', activityId}` and the same stored encryption key (a one-time key is gone by then).
+   */
+  'exports.reveal': channel(
+    z
+      .strictObject({ subject: exportSubject, target: exportTarget, keyFormat: privateKeyFormat.optional() })
+      .refine((input) => input.subject.kind !== 'completed-export' || input.target.kind === 'encryption-key', {
+        error: 'a completed export can only be opened with the stored encryption key it was sealed to; choose that key as target',
+        path: ['target'],
+      }),
+    z.discriminatedUnion('state', [
+      z.strictObject({ state: z.literal('revealed'), secret: revealedSecret, activityId: z.string() }),
+      z.strictObject({ state: z.enum(['consensus-needed', 'pending', 'rejected']), activity: activityView }),
+    ]),
+  ),
+  /**
+   * PLAINTEXT OUTPUT. Offline: verifies `bundle` was signed by `signerPublicKey` (default: the active profile's pinned
+   * enclave signer) for `organizationId`, opens it with the stored encryption key, and decodes it: as a mnemonic, or
+   * as a private key in `keyFormat` when given.
+   */
+  'exports.decryptBundle': channel(
+    z.strictObject({
+      bundle: exportBundle,
+      encryptionKeyName: keyName,
+      organizationId: z.string().min(1).max(64),
+      signerPublicKey: publicKeyHex.optional(),
+      keyFormat: privateKeyFormat.optional(),
+    }),
+    revealedSecret,
+  ),
+
+  /** The mnemonic is encrypted in main to the enclave's one-time import key; only ciphertext reaches the service. */
+  'imports.wallet': channel(
+    z.strictObject({
+      name: walletName,
+      mnemonic: z.string().min(1).max(1024),
+      passphrase: z.string().max(1024).optional(),
+      accounts: walletAccountParamsList,
+    }),
+    importOutcome(z.strictObject({ walletId: z.string(), addresses: z.array(z.string()) })),
+  ),
+  'imports.privateKey': channel(
+    z.strictObject({ name: privateKeyName, privateKey: privateKeyHex, format: privateKeyFormat, curve, addressFormats }),
+    importOutcome(z.strictObject({ privateKeyId: z.string(), addresses: z.array(addressView) })),
+  ),
 } as const;
 
 export type IpcContract = typeof ipcContract;

@@ -1,0 +1,78 @@
+/**
+ * The services that act for the active profile: one ApiClient over its URL, organization and API key, and the
+ * Approvals, Policies, Exporter and Importer built on it. They are rebuilt whenever the active profile, or anything
+ * in it, changes, so a request never goes out under the previous profile's key or to its organization.
+ */
+import { QkError } from '../../shared/errors';
+import { Approvals } from '../approvals/approvals';
+import { ApiClient } from '../client/api-client';
+import { Exporter } from '../exporter/exporter';
+import { Importer } from '../importer/importer';
+import type { Keychain } from '../keychain/keychain';
+import { Policies } from '../policies/policies';
+import type { Profile, Profiles } from '../profiles/profiles';
+import type { Sandbox } from '../sandbox/sandbox';
+import type { Stamper } from '../stamper/stamper';
+
+export interface ProfileServices {
+  profile: Profile;
+  client: ApiClient;
+  approvals: Approvals;
+  policies: Policies;
+  exporter: Exporter;
+  importer: Importer;
+}
+
+export interface ActiveProfileOptions {
+  profiles: Pick<Profiles, 'getActive'>;
+  keychain: Pick<Keychain, 'withEncryptionPrivateKey' | 'listEncryptionKeys'>;
+  stamper: Pick<Stamper, 'stamp'>;
+  sandbox: Pick<Sandbox, 'isRunning'>;
+  now: () => number;
+  fetch?: typeof fetch;
+}
+
+export class ActiveProfile {
+  private readonly options: ActiveProfileOptions;
+  private current: { key: string; services: ProfileServices } | undefined;
+
+  constructor(options: ActiveProfileOptions) {
+    this.options = options;
+  }
+
+  /** The active profile, or FAILED_PRECONDITION when none is chosen. */
+  async profile(): Promise<Profile> {
+    const profile = await this.options.profiles.getActive();
+    if (profile === undefined) {
+      throw new QkError('FAILED_PRECONDITION', 'no profile is active; choose one under Profiles (or start the Sandbox) first');
+    }
+    return profile;
+  }
+
+  /** The active profile's services; refused for the Sandbox profile while the sandbox is stopped. */
+  async services(): Promise<ProfileServices> {
+    const profile = await this.profile();
+    if (profile.kind === 'sandbox' && !this.options.sandbox.isRunning) {
+      throw new QkError('FAILED_PRECONDITION', `the active profile ${JSON.stringify(profile.name)} is the Sandbox, which is not running; start it first`, {
+        profileId: profile.id,
+      });
+    }
+    // The whole profile is the key: a changed URL, key name or pinned signer must not reuse the old client.
+    const key = JSON.stringify(profile);
+    if (this.current?.key !== key) this.current = { key, services: this.build(profile) };
+    return this.current.services;
+  }
+
+  private build(profile: Profile): ProfileServices {
+    const { keychain, stamper, now, fetch } = this.options;
+    const client = new ApiClient({ profile, stamper, now, ...(fetch === undefined ? {} : { fetch }) });
+    return {
+      profile,
+      client,
+      approvals: new Approvals({ client, stamper, apiKeyName: profile.apiKeyName, now }),
+      policies: new Policies(client),
+      exporter: new Exporter({ client, keychain, enclaveSignerPublicKey: profile.enclaveSignerPublicKey }),
+      importer: new Importer({ client, enclaveSignerPublicKey: profile.enclaveSignerPublicKey }),
+    };
+  }
+}
