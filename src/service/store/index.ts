@@ -12,6 +12,7 @@ import {
   SessionProfileRepository,
   VerificationRepository,
 } from './auth-records';
+import { WalCheckpointer } from './checkpointer';
 import { Connection, integer } from './connection';
 import { KeyMaterialRepositories } from './key-material';
 import { type Migration, migrations as platformMigrations } from './migrations';
@@ -72,6 +73,7 @@ export class Store {
   readonly read: Repositories;
   private readonly writer: Repositories;
   private readonly mutex = new AsyncMutex();
+  private readonly checkpointer: WalCheckpointer;
   private closed = false;
 
   private constructor(
@@ -79,10 +81,13 @@ export class Store {
     private readonly temporaryDirectory: string | undefined,
   ) {
     const writer = new Connection(path);
+    // NORMAL in WAL mode: a commit survives a crash of the process (the crash test kills -9); only a power
+    // loss can lose the last commits before a checkpoint, never the database's consistency.
     writer.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
     this.writer = new Repositories(writer);
     applyMigrations(writer, platformMigrations);
     this.read = new Repositories(new Connection(path));
+    this.checkpointer = new WalCheckpointer(path, writer);
   }
 
   /**
@@ -124,6 +129,7 @@ export class Store {
     await this.mutex.run(async () => {
       if (this.closed) return;
       this.closed = true;
+      await this.checkpointer.stop();
       this.read.connection.close();
       this.writer.connection.exec('PRAGMA wal_checkpoint(TRUNCATE)');
       this.writer.connection.close();

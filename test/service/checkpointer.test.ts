@@ -1,0 +1,59 @@
+/**
+ * Commits only append to the WAL; the checkpoint thread copies them into the database file, and closing the
+ * store stops the thread and leaves no WAL behind.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Store } from '../../src/service/store';
+import { integer } from '../../src/service/store/connection';
+
+let store: Store | undefined;
+afterEach(async () => {
+  await store?.close();
+  store = undefined;
+});
+
+async function until(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return true;
+}
+
+describe('WAL checkpoints', () => {
+  it('happen off the committing connection and reach the database file', async () => {
+    store = Store.open(':memory:');
+    const fileSizeAfterMigrations = statSync(store.path).size;
+    await store.transaction((tx) => {
+      for (let index = 0; index < 200; index += 1) {
+        tx.organizations.insert({ id: randomUUID(), name: `organization ${index} ${'x'.repeat(200)}`, rootQuorumThreshold: 1, now: index });
+      }
+    });
+    // 200 small rows stay far below SQLite's automatic threshold (1,000 pages): only the thread copies them.
+    expect(await until(() => statSync(store!.path).size > fileSizeAfterMigrations, 5_000)).toBe(true);
+    const count = store.read.connection.get('SELECT count(*) AS n FROM organizations');
+    expect(integer(count!, 'n')).toBe(200);
+  });
+
+  it('stop when the store closes, which then leaves an empty WAL', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'quorumkey-checkpoint-'));
+    try {
+      const path = join(directory, 'service.db');
+      const fileStore = Store.open(path);
+      await fileStore.transaction((tx) => tx.organizations.insert({ id: randomUUID(), name: 'one', rootQuorumThreshold: 1, now: 1 }));
+      await fileStore.close();
+      const wal = `${path}-wal`;
+      expect(existsSync(wal) ? statSync(wal).size : 0).toBe(0);
+      const reopened = Store.open(path);
+      expect(integer(reopened.read.connection.get('SELECT count(*) AS n FROM organizations')!, 'n')).toBe(1);
+      await reopened.close();
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+});
