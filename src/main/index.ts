@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { app, dialog, ipcMain, powerMonitor, session, type BrowserWindow } from 'electron';
 import { toQkError } from '../shared/errors';
 import { watchIdle } from './app/idle-lock';
-import { createMainServices } from './app/services';
+import { createMainServices, type MainServices } from './app/services';
 import { registerIpcHandlers } from './ipc/register';
 import { createRendererUrlCheck } from './ipc/sender';
 import { createMainWindow, hardenSession } from './window';
@@ -15,24 +15,28 @@ const rendererIndexPath = join(import.meta.dirname, '../renderer/index.html');
 const preloadPath = join(import.meta.dirname, '../preload/index.cjs');
 
 let mainWindow: BrowserWindow | undefined;
+let services: MainServices | undefined;
 
 async function start(): Promise<void> {
   await app.whenReady();
   // A packaged app never trusts a dev server, whatever the environment says.
   const devServerUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
-  const services = createMainServices({
+  const appServices = createMainServices({
     dataDir: app.getPath('userData'),
     app: { version: app.getVersion(), platform: process.platform, packaged: app.isPackaged },
   });
+  services = appServices;
   hardenSession(session.defaultSession);
   registerIpcHandlers({
     ipcMain,
-    handlers: services.handlers,
+    handlers: appServices.handlers,
     isTrustedSender: createRendererUrlCheck({ rendererIndexPath, devServerUrl }),
   });
-  watchIdle({ lock: services.lock, settings: services.settings, systemIdleSeconds: () => powerMonitor.getSystemIdleTime() });
-  powerMonitor.on('lock-screen', () => services.lock.lock());
-  powerMonitor.on('suspend', () => services.lock.lock());
+  // The sandbox is the first-run default profile; the window does not wait for it (sandbox.status tells the renderer).
+  appServices.sandbox.start().catch((error: unknown) => console.error('the sandbox did not start:', toQkError(error)));
+  watchIdle({ lock: appServices.lock, settings: appServices.settings, systemIdleSeconds: () => powerMonitor.getSystemIdleTime() });
+  powerMonitor.on('lock-screen', () => appServices.lock.lock());
+  powerMonitor.on('suspend', () => appServices.lock.lock());
   mainWindow = createMainWindow({ preloadPath, rendererIndexPath, devServerUrl, isPackaged: app.isPackaged });
   mainWindow.on('closed', () => {
     mainWindow = undefined;
@@ -55,6 +59,20 @@ if (!app.requestSingleInstanceLock()) {
     contents.on('will-attach-webview', (event) => event.preventDefault());
   });
   app.on('window-all-closed', () => app.quit());
+  // Quitting waits for the sandbox to stop, so its database is closed cleanly, then quits for real.
+  let stopping: Promise<void> | undefined;
+  let stopped = false;
+  app.on('before-quit', (event) => {
+    if (services === undefined || stopped) return;
+    event.preventDefault();
+    stopping ??= services
+      .close()
+      .catch((error: unknown) => console.error('the sandbox did not stop cleanly:', toQkError(error)))
+      .finally(() => {
+        stopped = true;
+        app.quit();
+      });
+  });
   start().catch((error: unknown) => {
     const failure = toQkError(error);
     console.error(failure);

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { channels } from '../../src/shared/ipc/contract';
 import { AppLock } from '../../src/main/app/lock';
@@ -9,6 +10,8 @@ import { watchIdle } from '../../src/main/app/idle-lock';
 const userData = await mkdtemp(join(tmpdir(), 'qk-shell-'));
 const recorded = vi.hoisted(() => ({
   handled: [] as string[],
+  ipcHandlers: new Map<string, (event: unknown, input: unknown) => Promise<unknown>>(),
+  appListeners: new Map<string, (event: { preventDefault(): void }) => void>(),
   windows: [] as Record<string, unknown>[],
   appEvents: [] as string[],
   powerEvents: [] as string[],
@@ -16,9 +19,10 @@ const recorded = vi.hoisted(() => ({
 }));
 
 vi.mock('electron', () => {
-  const on = (events: string[]) =>
-    function (this: unknown, name: string) {
+  const on = (events: string[], listeners?: Map<string, (event: { preventDefault(): void }) => void>) =>
+    function (this: unknown, name: string, listener: (event: { preventDefault(): void }) => void) {
       events.push(name);
+      listeners?.set(name, listener);
       return this;
     };
   class BrowserWindow {
@@ -38,11 +42,16 @@ vi.mock('electron', () => {
       getPath: () => userData,
       getVersion: () => '9.9.9',
       isPackaged: true,
-      on: on(recorded.appEvents),
+      on: on(recorded.appEvents, recorded.appListeners),
       quit: vi.fn(),
       exit: vi.fn(),
     },
-    ipcMain: { handle: (name: string) => recorded.handled.push(name) },
+    ipcMain: {
+      handle: (name: string, handler: (event: unknown, input: unknown) => Promise<unknown>) => {
+        recorded.handled.push(name);
+        recorded.ipcHandlers.set(name, handler);
+      },
+    },
     powerMonitor: { on: on(recorded.powerEvents), getSystemIdleTime: () => 0 },
     session: {
       defaultSession: {
@@ -67,6 +76,27 @@ describe('src/main/index.ts', () => {
     expect(recorded.appEvents).toEqual(expect.arrayContaining(['second-instance', 'web-contents-created', 'window-all-closed']));
     expect(recorded.powerEvents).toEqual(expect.arrayContaining(['lock-screen', 'suspend']));
     expect(recorded.windows[0]).toMatchObject({ webPreferences: { sandbox: true, contextIsolation: true, devTools: false } });
+  });
+
+  it('starts the sandbox when ready and stops it before quitting', async () => {
+    const { app } = await import('electron');
+    // What the window's renderer would send: index.ts trusts its own built index.html.
+    const fromRenderer = { senderFrame: { parent: null, url: pathToFileURL(join(import.meta.dirname, '../../src/renderer/index.html')).href } };
+    const status = async () => (await recorded.ipcHandlers.get('sandbox.status')!(fromRenderer, {})) as { ok: boolean; value: { running: boolean; baseUrl: string | null } };
+    await vi.waitFor(async () => expect((await status()).value.running).toBe(true), { timeout: 15_000, interval: 100 });
+    const { baseUrl } = (await status()).value;
+    expect(await fetch(`${baseUrl!}/public/v1/query/whoami`, { method: 'POST', body: '{}' }).then((response) => response.status)).toBe(400); // unstamped: refused, but answered
+
+    const preventDefault = vi.fn();
+    recorded.appListeners.get('before-quit')!({ preventDefault });
+    expect(preventDefault).toHaveBeenCalledOnce();
+    await vi.waitFor(() => expect(app.quit).toHaveBeenCalled());
+    expect((await status()).value.running).toBe(false);
+    await expect(fetch(`${baseUrl!}/public/v1/query/whoami`, { method: 'POST', body: '{}' })).rejects.toThrow();
+    // The second before-quit (from app.quit) goes through.
+    const again = vi.fn();
+    recorded.appListeners.get('before-quit')!({ preventDefault: again });
+    expect(again).not.toHaveBeenCalled();
   });
 });
 

@@ -13,7 +13,7 @@ import type { IpcHandlers } from '../ipc/register';
 import { Keychain } from '../keychain/keychain';
 import type { SecretStore } from '../keychain/secret-store';
 import { Profiles } from '../profiles/profiles';
-import { Sandbox, SANDBOX_PROFILE_NAME, type RunningSandbox } from '../sandbox/sandbox';
+import { Sandbox, SANDBOX_PROFILE_NAME } from '../sandbox/sandbox';
 import { Stamper } from '../stamper/stamper';
 import { ActiveProfile } from './active-profile';
 import { AppLock, guardWhileLocked } from './lock';
@@ -77,11 +77,11 @@ export function createMainServices({
   const stamper = new Stamper(keychain);
   const active = new ActiveProfile({ profiles, keychain, stamper, sandbox, now });
   const stampedRequestsDir = join(dataDir, STAMPED_REQUESTS_DIR);
-  let startedSandbox: RunningSandbox | undefined;
 
   const sandboxStatus = async (): Promise<ChannelOutput<'sandbox.status'>> => {
-    if (sandbox.isRunning && startedSandbox !== undefined) {
-      const { info, profile } = startedSandbox;
+    if (sandbox.isRunning) {
+      // Answers the running service (start is idempotent), whoever started it.
+      const { info, profile } = await sandbox.start();
       return {
         running: true,
         profileId: profile.id,
@@ -154,7 +154,7 @@ export function createMainServices({
 
     'sandbox.status': sandboxStatus,
     'sandbox.start': async () => {
-      startedSandbox = await sandbox.start();
+      await sandbox.start();
       return sandboxStatus();
     },
 
