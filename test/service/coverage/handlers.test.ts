@@ -1,24 +1,38 @@
 /**
  * Every operation of the table has a handler (design.md: "an operation without a handler is a failing test, not a
- * silent 404"). Checked twice: against a route table built from the service's families, and over HTTP against a
- * running service, where an unstamped POST to each path must reach authentication rather than the 404 fallback.
+ * silent 404"). Checked twice: on the route table the running service builds (recorded as startService calls
+ * buildRouteTable), and over HTTP, where a valid but unstamped POST to each path must reach authentication
+ * rather than the 404 fallback.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { allOperations, requestSchemaOf, type Operation } from '../../../src/shared/api';
-import { createOidcVerifier } from '../../../src/service/auth/oidc';
-import { families } from '../../../src/service/families';
-import { credentialsFamily } from '../../../src/service/families/credentials';
-import { sessionsFamily } from '../../../src/service/families/sessions';
-import { buildRouteTable, type RouteTable } from '../../../src/service/server/routes';
 import type { Family } from '../../../src/service/activities/context';
+import { buildRouteTable, type RouteTable } from '../../../src/service/server/routes';
 import { startTestService, type Reply, type TestService } from '../helpers';
 
-/** The families startService hands to buildRouteTable (src/service/index.ts). */
-function serviceFamilies(): Family[] {
-  const oidc = createOidcVerifier({ issuers: [], now: () => new Date() });
-  return [...families, sessionsFamily({ oidc }), credentialsFamily({ oidc })];
-}
+/** What startService passed to buildRouteTable and got back. */
+const built = vi.hoisted(() => [] as { families: readonly Family[]; table: RouteTable }[]);
+vi.mock('../../../src/service/server/routes', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../../src/service/server/routes')>();
+  return {
+    ...original,
+    buildRouteTable(families: readonly Family[]): RouteTable {
+      const table = original.buildRouteTable(families);
+      built.push({ families, table });
+      return table;
+    },
+  };
+});
+
+let t: TestService;
+let served: { families: readonly Family[]; table: RouteTable };
+beforeAll(async () => {
+  t = await startTestService();
+  expect(built).toHaveLength(1);
+  served = built[0]!;
+});
+afterAll(() => t.close());
 
 /** Stamped operations (queries and activities) the route table does not serve. */
 function unroutedOperations(table: RouteTable): string[] {
@@ -58,41 +72,32 @@ function minimalInstance(node: JsonSchema): unknown {
   }
 }
 
-describe('route table', () => {
+describe('route table of the running service', () => {
   it('serves every query and activity of the operation table', () => {
-    const table = buildRouteTable(serviceFamilies());
-    expect(unroutedOperations(table)).toEqual([]);
+    expect(unroutedOperations(served.table)).toEqual([]);
     const stamped = allOperations.filter((op) => op.kind !== 'proxy');
-    expect(table.byPath.size).toBe(stamped.length);
-    for (const op of stamped) expect(table.byPath.get(op.path)?.op).toBe(op);
+    expect(served.table.byPath.size).toBe(stamped.length);
+    for (const op of stamped) expect(served.table.byPath.get(op.path)?.op).toBe(op);
   });
 
   it('maps every activity type to its route, for executing approved activities later', () => {
-    const table = buildRouteTable(serviceFamilies());
     const activities = allOperations.filter((op) => op.kind === 'activity');
-    expect([...table.activitiesByType.keys()].sort()).toEqual(activities.map((op) => op.activityType).sort());
+    expect([...served.table.activitiesByType.keys()].sort()).toEqual(activities.map((op) => op.activityType).sort());
   });
 
   it('reports the operations of a family that is left out', () => {
-    const [withoutFirst, first] = [serviceFamilies().slice(1), serviceFamilies()[0]!];
-    const dropped = [...Object.keys(first.queries ?? {}), ...Object.keys(first.activities ?? {})];
+    const [first, ...rest] = served.families;
+    const dropped = [...Object.keys(first!.queries ?? {}), ...Object.keys(first!.activities ?? {})];
     expect(dropped.length).toBeGreaterThan(0);
-    expect(unroutedOperations(buildRouteTable(withoutFirst)).sort()).toEqual(dropped.sort());
+    expect(unroutedOperations(buildRouteTable(rest)).sort()).toEqual(dropped.sort());
   });
 
   it('refuses two families serving one operation', () => {
-    const all = serviceFamilies();
-    expect(() => buildRouteTable([...all, all[0]!])).toThrow(/two families provide a handler/);
+    expect(() => buildRouteTable([...served.families, served.families[0]!])).toThrow(/two families provide a handler/);
   });
 });
 
-describe('running service', () => {
-  let t: TestService;
-  beforeAll(async () => {
-    t = await startTestService();
-  });
-  afterAll(() => t.close());
-
+describe('running service over HTTP', () => {
   /** A valid request for `op` in the test organization, so only the missing stamp or config header can refuse it. */
   function probeBody(op: Operation): Record<string, unknown> {
     const body = minimalInstance(z.toJSONSchema(requestSchemaOf(op), { io: 'input', unrepresentable: 'any', reused: 'inline' }));
