@@ -36,7 +36,8 @@ describe('Approvals with a 2-of-3 root quorum', () => {
     expect(pending?.voters.map((voter) => [voter.userId, voter.selection])).toEqual([[ids[0], 'approved']]);
     expect(pending?.timeLeftMs).toBe(APPROVAL_WINDOW_MS - 60 * 60 * 1000);
     expect(pending?.canApprove).toBe(true);
-    if (pending?.required !== undefined) expect(pending.required).toBe(2);
+    expect(pending?.required).toBe(2);
+    expect(pending?.quorumUserIds?.toSorted()).toEqual(ids.toSorted());
 
     const after = await approvalsOf(bed, 1).approve(proposal.activity.fingerprint);
     expect(after.status).toBe('ACTIVITY_STATUS_COMPLETED');
@@ -85,6 +86,34 @@ describe('Approvals with a 2-of-3 root quorum', () => {
     const error = await rejection(approvalsOf(bed, 0).approve('abc'));
     expect(error.code).toBe('REQUEST_INVALID');
     expect(error.details).toMatchObject({ field: 'fingerprint' });
+  });
+});
+
+describe('Approvals with a policy consensus (not the root quorum)', () => {
+  it('counts the approvals without a root threshold, and completes when the policy is satisfied', async () => {
+    bed = await startTestBed(3);
+    const [root, proposer, second] = bed.operators;
+    await setRootQuorum(bed, 1, [root!.userId]);
+    const policy = await new Policies(root!.client).create({
+      name: 'two approvers for wallets',
+      effect: 'EFFECT_ALLOW',
+      condition: "activity.type == 'ACTIVITY_TYPE_CREATE_WALLET'",
+      consensus: 'approvers.count() >= 2',
+    });
+    expect(policy.state).toBe('completed');
+
+    const proposal = await proposer!.client.submit('create_wallet', { walletName: 'by policy', accounts: [] });
+    expect(proposal.state).toBe('consensus-needed');
+    const [pending] = await approvalsOf(bed, 2).pending();
+    expect(pending).toMatchObject({ fingerprint: proposal.activity.fingerprint, approvals: 1, canApprove: true });
+    // The root quorum (1 of the root user) is not what this waits on: "1 of 1" would read as done.
+    expect(pending?.required).toBeUndefined();
+    expect(pending?.quorumUserIds).toEqual([root!.userId]);
+    expect(pending?.voters.map((voter) => [voter.userId, voter.selection])).toEqual([[proposer!.userId, 'approved']]);
+
+    const after = await approvalsOf(bed, 2).approve(proposal.activity.fingerprint);
+    expect(after.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    expect((await second!.client.query('list_wallets', {})).wallets.map((wallet) => wallet.walletName)).toEqual(['by policy']);
   });
 });
 

@@ -29,7 +29,10 @@ export interface PendingActivity {
   createdAtMs: number;
   /** Distinct users who approved. */
   approvals: number;
-  /** Root quorum threshold, when the service reports the quorum. */
+  /**
+   * Root quorum threshold, when the service reports the quorum and every approval so far is from a quorum member.
+   * Otherwise the activity waits on a policy's consensus, whose count the expression does not tell in general.
+   */
   required: number | undefined;
   /** Root quorum members, when the service reports the quorum. */
   quorumUserIds: string[] | undefined;
@@ -136,14 +139,17 @@ export class Approvals {
   private describe(activity: Activity, quorum: { threshold: number; userIds: string[] } | undefined): PendingActivity {
     const voters = distinctVoters(activity.votes);
     const firstVoteMs = Math.min(timestampMs(activity.createdAt), ...voters.map((voter) => voter.votedAtMs));
+    const approvers = voters.filter((voter) => voter.selection === 'approved');
+    // Votes from outside the root quorum do not count towards it: "X of threshold" would mislead.
+    const decidedByRootQuorum = quorum !== undefined && approvers.every((voter) => quorum.userIds.includes(voter.userId));
     return {
       activityId: activity.id,
       type: activity.type,
       fingerprint: activity.fingerprint,
       organizationId: activity.organizationId,
       createdAtMs: timestampMs(activity.createdAt),
-      approvals: voters.filter((voter) => voter.selection === 'approved').length,
-      required: quorum?.threshold,
+      approvals: approvers.length,
+      required: decidedByRootQuorum ? quorum.threshold : undefined,
       quorumUserIds: quorum?.userIds,
       voters,
       timeLeftMs: Math.max(0, firstVoteMs + APPROVAL_WINDOW_MS - this.now()),
