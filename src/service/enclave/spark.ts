@@ -39,11 +39,12 @@ export interface PrepareLightningReceiveInput {
   randomBytes?: (length: number) => Uint8Array;
 }
 
-export interface OperatorPackage {
+/** A type alias, not an interface, so that it is assignable to the wire result's open record type. */
+export type OperatorPackage = {
   operatorId: string;
   /** Hex eciesjs ciphertext: ephemeral pub (65) ‖ nonce (16) ‖ tag (16) ‖ encrypted SecretShare. */
   encryptedPackage: string;
-}
+};
 
 export interface PreparedLightningReceive {
   /** Hex SHA-256 of the preimage, forwarded to the Lightning node. */
@@ -67,9 +68,18 @@ export interface IndexedShare {
   share: Uint8Array;
 }
 
-export function prepareLightningReceive(input: PrepareLightningReceiveInput): PreparedLightningReceive {
+/**
+ * Checks threshold and operator list as prepareLightningReceive will, so that a request can be refused before
+ * anything is recorded. REQUEST_INVALID / KEY_INVALID naming the field; returns the recipients normalized.
+ */
+export function validateLightningReceive(input: Pick<PrepareLightningReceiveInput, 'threshold' | 'operatorRecipients'>): OperatorRecipient[] {
   const recipients = validateRecipients(input.operatorRecipients);
   validateThreshold(input.threshold, recipients.length);
+  return recipients;
+}
+
+export function prepareLightningReceive(input: PrepareLightningReceiveInput): PreparedLightningReceive {
+  const recipients = validateLightningReceive(input);
   const randomBytes = input.randomBytes ?? cryptoRandomBytes;
 
   const preimage = randomScalarBytes(randomBytes);

@@ -5,7 +5,7 @@
  */
 import { QkError } from '../../shared/errors';
 import type { Family } from '../activities/context';
-import { prepareLightningReceive } from '../enclave/spark';
+import { prepareLightningReceive, validateLightningReceive, type OperatorRecipient } from '../enclave/spark';
 import type { Repositories } from '../store';
 
 const SPARK_ADDRESS_FORMATS = new Set(['ADDRESS_FORMAT_SPARK_MAINNET', 'ADDRESS_FORMAT_SPARK_REGTEST']);
@@ -24,16 +24,22 @@ function requireSparkAccount(store: Repositories, organizationId: string, signWi
   }
 }
 
+function lightningReceiveInput(lightningReceive: { threshold: number | string; operatorRecipients: OperatorRecipient[] }) {
+  return { threshold: Number(lightningReceive.threshold), operatorRecipients: lightningReceive.operatorRecipients };
+}
+
 export const sparkFamily: Family = {
   activities: {
     spark_prepare_lightning_receive: {
-      validate: (store, organizationId, params) => requireSparkAccount(store, organizationId, params.signWith),
+      // Bad input is a 400 before anything is recorded; execution repeats the checks because an approval can
+      // complete the activity later, when the account may be gone.
+      validate(store, organizationId, params) {
+        requireSparkAccount(store, organizationId, params.signWith);
+        validateLightningReceive(lightningReceiveInput(params.lightningReceive));
+      },
       execute(ctx, params) {
         requireSparkAccount(ctx.store, ctx.organizationId, params.signWith);
-        const prepared = prepareLightningReceive({
-          threshold: Number(params.lightningReceive.threshold),
-          operatorRecipients: params.lightningReceive.operatorRecipients,
-        });
+        const prepared = prepareLightningReceive(lightningReceiveInput(params.lightningReceive));
         prepared.preimage.fill(0);
         return { operatorPackages: prepared.operatorPackages, paymentHash: prepared.paymentHash };
       },

@@ -4,7 +4,7 @@
  */
 import { QkError } from '../../shared/errors';
 import type { Family } from '../activities/context';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './activities';
+import { pageSize } from './activities';
 
 /** filterType → the OTP type whose verification counts. */
 const otpTypeByFilter: Record<string, string> = { EMAIL: 'OTP_TYPE_EMAIL', PHONE_NUMBER: 'OTP_TYPE_SMS' };
@@ -21,10 +21,7 @@ export const verifiedSubOrganizationsFamily: Family = {
         throw invalid('filterType', `must be EMAIL or PHONE_NUMBER, got "${filterType}"`);
       }
       if (filterValue !== undefined && filterType === undefined) throw invalid('filterValue', 'needs a filterType (EMAIL or PHONE_NUMBER)');
-      const limit = paginationOptions?.limit === undefined ? DEFAULT_PAGE_SIZE : Number(paginationOptions.limit);
-      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-        throw invalid('paginationOptions.limit', `must be between 1 and ${MAX_PAGE_SIZE}, got ${paginationOptions?.limit}`);
-      }
+      const limit = pageSize(paginationOptions?.limit);
       const position = (cursor: string | undefined, field: string): number | undefined => {
         if (cursor === undefined) return undefined;
         const found = ctx.store.verifications.organizationPosition(ctx.organizationId, cursor);

@@ -78,4 +78,28 @@ describe('spark_prepare_lightning_receive', () => {
     expect(ethereum.body.message).toMatch(/Spark account/);
     expect((await submit('sparkrt1unknown', 2, recipients)).status).toBe(404);
   });
+
+  it('refuses a bad threshold or operator list with 400 before anything is recorded', async () => {
+    const activityCount = async () =>
+      (await t.post('/public/v1/query/list_activities', { organizationId: t.info.organizationId, paginationOptions: { limit: '100' } })).body.activities.length;
+    const before = await activityCount();
+    const [first, second] = operators(2).map(({ operatorId, encryptionPublicKey }) => ({ operatorId, encryptionPublicKey })) as [
+      { operatorId: string; encryptionPublicKey: string },
+      { operatorId: string; encryptionPublicKey: string },
+    ];
+    const refusals: [number, { operatorId: string; encryptionPublicKey: string }[], RegExp][] = [
+      [1, [first, second], /threshold must be an integer of at least 2/],
+      [3, [first, second], /threshold 3 exceeds the 2 operatorRecipients/],
+      [2, [], /at least two operators/],
+      [2, [first, { ...second, operatorId: first.operatorId }], /operatorRecipients\[1\]\.operatorId .* repeats operatorRecipients\[0\]/],
+      [2, [first, { ...second, operatorId: 'operator-2' }], /operatorRecipients\[1\]\.operatorId must be a UUID/],
+      [2, [first, { ...second, encryptionPublicKey: '04' + 'ab'.repeat(32) }], /operatorRecipients\[1\]\.encryptionPublicKey must be a hex compressed secp256k1 point/],
+    ];
+    for (const [threshold, recipients, message] of refusals) {
+      const refused = await submit(sparkAddress, threshold, recipients);
+      expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+      expect(refused.body.message).toMatch(message);
+    }
+    expect(await activityCount()).toBe(before);
+  });
 });
