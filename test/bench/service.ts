@@ -49,6 +49,8 @@ export interface PhaseResult {
   failures: number;
   /** On-CPU time of the service's event-loop thread per completed request (Linux only). */
   serviceCpuMicrosPerRequest: number | undefined;
+  /** CPU time of this process (the load threads, mostly) per completed request: what the load takes from the service. */
+  loadCpuMicrosPerRequest: number;
 }
 
 export interface ServiceBenchResult {
@@ -146,12 +148,14 @@ async function runPhase(
   try {
     await Promise.all(workers.map(next));
     const cpuBefore = eventLoopCpuNanos(servicePid);
+    const loadCpuBefore = process.cpuUsage();
     const started = performance.now();
     const finished = workers.map(next);
     for (const worker of workers) worker.postMessage('go');
     const reports = (await Promise.all(finished)).filter((message) => message.type === 'done');
     const seconds = (performance.now() - started) / 1000;
     const cpuAfter = eventLoopCpuNanos(servicePid);
+    const loadCpu = process.cpuUsage(loadCpuBefore);
     const latencies = Float64Array.from(reports.flatMap((report) => [...report.latencies])).sort();
     const failures = reports.reduce((sum, report) => sum + report.failureCount, 0);
     for (const sample of reports.flatMap((report) => report.failureSamples)) console.error(`  failed request: ${sample}`);
@@ -165,6 +169,7 @@ async function runPhase(
         cpuBefore === undefined || cpuAfter === undefined || latencies.length === 0
           ? undefined
           : (cpuAfter - cpuBefore) / 1000 / latencies.length,
+      loadCpuMicrosPerRequest: (loadCpu.user + loadCpu.system) / Math.max(1, latencies.length),
     };
   } finally {
     await Promise.all(workers.map((worker) => worker.terminate()));
@@ -181,7 +186,7 @@ function report(label: string, phase: PhaseResult, goal: number): void {
   if (micros !== undefined) {
     console.log(
       `  service event loop: ${micros.toFixed(0)} µs CPU per request, so ${(1e6 / micros).toFixed(0)}/s with a core of its own ` +
-        `(${(1e6 / micros / goal).toFixed(2)}× the goal)`,
+        `(${(1e6 / micros / goal).toFixed(2)}× the goal); the load threads used ${phase.loadCpuMicrosPerRequest.toFixed(0)} µs CPU per request`,
     );
   }
 }
