@@ -15,6 +15,8 @@ export const test = base.extend<{ host: E2eHost }>({
   host: async ({}, use) => {
     const host = await startE2eHost();
     await use(host);
+    // The sandbox (started by the tests that need a service) must stop before the host removes its data dir.
+    await host.services.close();
     await host.close();
   },
   page: async ({ page, host }, use) => {
@@ -50,7 +52,17 @@ export async function screenshotBothThemes(page: Page, name: string): Promise<vo
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
-export async function openScreen(page: Page, label: 'Profiles' | 'Keys' | 'Settings'): Promise<void> {
-  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: label }).click();
-  await expect(page.getByRole('heading', { level: 1, name: label })).toBeVisible();
+export type ScreenLabel = 'Profiles' | 'Keys' | 'Wallets' | 'Approvals' | 'Policies' | 'Import' | 'Offline decrypt' | 'Settings';
+
+export async function openScreen(page: Page, label: ScreenLabel): Promise<void> {
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: label, exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: label, exact: true })).toBeVisible();
+}
+
+/** Starts the host's embedded service (first run: the Sandbox becomes the active profile) and reloads the page. */
+export async function startSandbox(page: Page, host: E2eHost): Promise<{ organizationId: string; rootUserId: string; enclaveSignerPublicKey: string }> {
+  const { info } = await host.services.sandbox.start();
+  await page.reload();
+  await expect(page.getByText('Profile: Sandbox')).toBeVisible();
+  return info;
 }

@@ -4,15 +4,25 @@ import { call } from './api';
 import { ErrorNotice } from './components/ErrorNotice';
 import { Progress } from './components/Progress';
 import { lockApp, useLockWatch, useTheme } from './hooks';
+import { ApprovalsScreen } from './screens/ApprovalsScreen';
+import { DecryptScreen } from './screens/DecryptScreen';
+import { ImportScreen } from './screens/ImportScreen';
 import { KeysScreen } from './screens/KeysScreen';
 import { LockScreen } from './screens/LockScreen';
 import { ProfilesScreen } from './screens/ProfilesScreen';
+import { PoliciesScreen } from './screens/PoliciesScreen';
 import { SettingsScreen } from './screens/SettingsScreen';
+import { WalletsScreen } from './screens/WalletsScreen';
 import { useUi, type Screen } from './store';
 import iconUrl from '../../../resources/icon.svg';
 
 const NAVIGATION: { screen: Screen; label: string }[] = [
   { screen: 'profiles', label: 'Profiles' },
+  { screen: 'wallets', label: 'Wallets' },
+  { screen: 'approvals', label: 'Approvals' },
+  { screen: 'policies', label: 'Policies' },
+  { screen: 'import', label: 'Import' },
+  { screen: 'decrypt', label: 'Offline decrypt' },
   { screen: 'keys', label: 'Keys' },
   { screen: 'settings', label: 'Settings' },
 ];
@@ -95,6 +105,11 @@ function Shell() {
       <main id="content" className="content" tabIndex={-1}>
         {screen === 'profiles' && <ProfilesScreen />}
         {screen === 'keys' && <KeysScreen />}
+        {screen === 'wallets' && <WalletsScreen />}
+        {screen === 'approvals' && <ApprovalsScreen />}
+        {screen === 'policies' && <PoliciesScreen />}
+        {screen === 'import' && <ImportScreen />}
+        {screen === 'decrypt' && <DecryptScreen />}
         {screen === 'settings' && <SettingsScreen />}
       </main>
     </div>

@@ -2,8 +2,6 @@
  * Activities in words, for people deciding whether to vote for them: the type as a phrase and what the intent is
  * about (which wallet, key, policy, user or address), read from the intent's own fields.
  */
-import type { Activity } from '../../shared/api';
-
 /** Words that read better in their usual spelling than lower-cased. */
 const SPELLINGS: Record<string, string> = {
   API: 'API',
@@ -75,7 +73,7 @@ const NAMED_LISTS: readonly [field: string, nameField: string, label: string][] 
 const MAX_VALUE_LENGTH = 120;
 
 /** The facts of an activity's intent, e.g. `[{label: 'wallet', value: '3f…'}]`; unknown fields are left out. */
-export function intentFacts(activity: Pick<Activity, 'intent'>): IntentFact[] {
+export function intentFacts(activity: { intent: Record<string, unknown> }): IntentFact[] {
   const member = Object.values(activity.intent)[0];
   if (typeof member !== 'object' || member === null) return [];
   const fields = member as Record<string, unknown>;
@@ -97,9 +95,9 @@ export function intentFacts(activity: Pick<Activity, 'intent'>): IntentFact[] {
 }
 
 /** Who asked: the proposer's submission is the first approval (api-notes §3.4). */
-export function requesterOf(activity: Pick<Activity, 'votes'>): string | undefined {
-  const first = [...activity.votes].sort((a, b) => Number(a.createdAt.seconds) - Number(b.createdAt.seconds))[0];
-  return first?.user.userName === undefined || first.user.userName === '' ? first?.userId : first.user.userName;
+export function requesterOf(voters: readonly { userId: string; userName: string; votedAtMs: number }[]): string | undefined {
+  const first = voters.reduce<(typeof voters)[number] | undefined>((earliest, voter) => (earliest === undefined || voter.votedAtMs < earliest.votedAtMs ? voter : earliest), undefined);
+  return first === undefined ? undefined : first.userName || first.userId;
 }
 
 /** `5400000` → `1 h 30 min`; under a minute reads `under a minute`. */

@@ -1,6 +1,5 @@
 import { useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { Activity } from '../../../shared/api';
 import { activityTypeInWords, durationInWords, intentFacts, requesterOf } from '../activity-words';
 
 export interface ApprovalVoter {
@@ -10,17 +9,17 @@ export interface ApprovalVoter {
   votedAtMs: number;
 }
 
-/** One activity as the approval queue shows it (main's Approvals service describes it this way). */
+/** One activity as the approval queue shows it: what `approvals.pending` answers, and history entries mapped to it. */
 export interface ApprovalItem {
   activityId: string;
   type: string;
   fingerprint: string;
   createdAtMs: number;
   approvals: number;
-  required: number | undefined;
+  required?: number;
   voters: ApprovalVoter[];
   timeLeftMs: number;
-  activity: Pick<Activity, 'intent' | 'votes' | 'status'>;
+  activity: { intent: Record<string, unknown>; status: string };
 }
 
 const ROW_HEIGHT = 64;
@@ -111,7 +110,7 @@ export function ApprovalRow({
   onKeyDown: (key: string) => boolean;
 }) {
   const facts = intentFacts(item.activity);
-  const requester = requesterOf(item.activity);
+  const requester = requesterOf(item.voters);
   const myVote = myUserId === undefined ? undefined : item.voters.find((voter) => voter.userId === myUserId);
   const pending = item.activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED';
   return (

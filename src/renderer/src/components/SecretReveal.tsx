@@ -1,19 +1,20 @@
 import { useEffect, useState } from 'react';
 import { CLIPBOARD_CLEAR_MS, copySecret } from '../clipboard';
+import type { ChannelOutput } from '../../../shared/ipc/contract';
 
-export type RevealedSecret =
-  | { kind: 'mnemonic'; mnemonic: string; passphrase?: string; language: string }
-  | { kind: 'private-key'; format: string; privateKey: string };
+/** PLAINTEXT: what `exports.reveal` and `exports.decryptBundle` answer. Kept only in component state. */
+export type RevealedSecret = ChannelOutput<'exports.decryptBundle'>;
 
 /** How long a revealed secret stays on screen before it is hidden for good. */
 export const AUTO_HIDE_MS = 120_000;
 /** How long the words stay unmasked after a click. */
 const UNMASK_MS = 20_000;
 
-const FORMAT_NAMES: Record<string, string> = {
+const FORMAT_NAMES: Record<Extract<RevealedSecret, { kind: 'private-key' }>['format'], string> = {
   hexadecimal: 'Hexadecimal',
   solana: 'Solana (base58 of private ‖ public key)',
-  wif: 'Wallet Import Format (WIF)',
+  'wif-mainnet': 'Wallet Import Format (WIF), mainnet',
+  'wif-testnet': 'Wallet Import Format (WIF), testnet',
 };
 
 /**
@@ -68,7 +69,7 @@ export function SecretReveal({ secret, subject, onHide }: { secret: RevealedSecr
       ) : (
         <dl className="facts">
           <dt>Format</dt>
-          <dd>{FORMAT_NAMES[secret.format] ?? secret.format}</dd>
+          <dd>{FORMAT_NAMES[secret.format]}</dd>
           <dt>Private key</dt>
           <dd>
             <code aria-label="Private key">{visible ? secret.privateKey : '•'.repeat(24)}</code>

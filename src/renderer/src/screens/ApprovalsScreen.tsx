@@ -1,0 +1,326 @@
+import { useMemo, useState, type FormEvent } from 'react';
+import { activityTypes } from '../../../shared/api/activity-types';
+import type { ChannelOutput } from '../../../shared/ipc/contract';
+import { activityTypeInWords, durationInWords, intentFacts, requesterOf } from '../activity-words';
+import { ApprovalList, statusInWords, votesInWords, type ApprovalItem } from '../components/ApprovalList';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { ConfirmDialog } from '../components/Modal';
+import { Progress } from '../components/Progress';
+import { useAction, useLoad, type Action } from '../hooks';
+
+type Vote = 'approve' | 'reject';
+type ActivityView = ChannelOutput<'activities.list'>[number];
+type ActivityStatus = ActivityView['status'];
+type ActivityType = (typeof activityTypes)[number];
+
+/** The service answers at most this many activities per history page. */
+const HISTORY_LIMIT = 100;
+type View = 'pending' | 'history';
+
+const HISTORY_STATUSES: readonly ActivityStatus[] = [
+  'ACTIVITY_STATUS_CONSENSUS_NEEDED',
+  'ACTIVITY_STATUS_COMPLETED',
+  'ACTIVITY_STATUS_REJECTED',
+  'ACTIVITY_STATUS_FAILED',
+  'ACTIVITY_STATUS_PENDING',
+];
+
+/** A history entry in the queue's shape: votes counted, no quorum or window (the activity is usually decided). */
+function historyItem(activity: ActivityView): ApprovalItem {
+  return {
+    activityId: activity.id,
+    type: activity.type,
+    fingerprint: activity.fingerprint,
+    createdAtMs: activity.createdAtMs,
+    approvals: activity.voters.filter((voter) => voter.selection === 'approved').length,
+    voters: activity.voters,
+    timeLeftMs: 0,
+    activity,
+  };
+}
+
+/** Activities that need votes from the organization's quorum, their votes so far, and the history of decisions. */
+export function ApprovalsScreen() {
+  const [view, setView] = useState<View>('pending');
+  const [statusFilter, setStatusFilter] = useState<ActivityStatus | ''>('');
+  const [typeFilter, setTypeFilter] = useState<ActivityType | ''>('');
+  const me = useLoad((api) => api.approvals.whoami());
+  const pending = useLoad((api) => api.approvals.pending());
+  // Filtered by the service, so a filter reaches past the newest page.
+  const history = useLoad((api) =>
+    api.activities.list({
+      limit: HISTORY_LIMIT,
+      ...(statusFilter === '' ? {} : { status: [statusFilter] }),
+      ...(typeFilter === '' ? {} : { type: [typeFilter] }),
+    }),
+  );
+  const historyItems = useMemo(() => history.value?.map(historyItem), [history.value]);
+  const action = useAction();
+  const [selectedId, setSelectedId] = useState<string>();
+  const [voting, setVoting] = useState<{ vote: Vote; item: ApprovalItem }>();
+
+  const shown = view === 'pending' ? pending : history;
+  const items: readonly ApprovalItem[] = (view === 'pending' ? pending.value : historyItems) ?? [];
+  const selected = items.find((item) => item.activityId === selectedId);
+  const { reload: reloadHistory } = history;
+  const filter = (change: () => void) => {
+    change();
+    // The request reads the filters when it runs, so reload after they are set.
+    setTimeout(reloadHistory, 0);
+  };
+
+  const reload = () => {
+    pending.reload();
+    history.reload();
+  };
+
+  const castVote = async () => {
+    if (voting === undefined) return;
+    const { vote, item } = voting;
+    setVoting(undefined);
+    const fingerprint = item.fingerprint;
+    const done = await action.run(vote === 'approve' ? 'Approving…' : 'Rejecting…', (api) =>
+      vote === 'approve' ? api.approvals.approve({ fingerprint }) : api.approvals.reject({ fingerprint }),
+    );
+    if (done !== undefined) reload();
+  };
+
+  return (
+    <section className="screen" aria-labelledby="approvals-title">
+      <h1 id="approvals-title">Approvals</h1>
+      <p className="lead">Activities that need votes from the organization’s quorum. A vote is bound to the activity’s fingerprint.</p>
+      <Progress label={action.busy} />
+      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+
+      <div className="toolbar">
+        <div role="group" aria-label="Which activities" className="segmented">
+          <button type="button" aria-pressed={view === 'pending'} onClick={() => setView('pending')}>
+            Waiting for votes{pending.value !== undefined && ` (${pending.value.length})`}
+          </button>
+          <button type="button" aria-pressed={view === 'history'} onClick={() => setView('history')}>
+            History
+          </button>
+        </div>
+        {view === 'history' && (
+          <>
+            <label className="inline-label">
+              Status
+              <select value={statusFilter} onChange={(event) => filter(() => setStatusFilter(event.target.value as ActivityStatus | ''))}>
+                <option value="">Any status</option>
+                {HISTORY_STATUSES.map((status) => (
+                  <option key={status} value={status}>
+                    {statusInWords(status)}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="inline-label">
+              Type
+              <select value={typeFilter} onChange={(event) => filter(() => setTypeFilter(event.target.value as ActivityType | ''))}>
+                <option value="">Any type</option>
+                {activityTypes.map((type) => (
+                  <option key={type} value={type}>
+                    {activityTypeInWords(type)}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </>
+        )}
+        <button type="button" onClick={reload} disabled={shown.loading}>
+          Refresh
+        </button>
+      </div>
+
+      <div className="approvals-layout">
+        <section className="panel" aria-label={view === 'pending' ? 'Waiting for votes' : 'History'}>
+          {shown.error !== undefined && <ErrorNotice error={shown.error} />}
+          {shown.loading && shown.value === undefined && <Progress label="Loading activities…" />}
+          {shown.value !== undefined && items.length === 0 && (
+            <p className="empty">{view === 'pending' ? 'Nothing is waiting for votes.' : 'No activities match these filters.'}</p>
+          )}
+          {items.length > 0 && (
+            <ApprovalList
+              items={items}
+              selectedId={selectedId}
+              myUserId={me.value?.userId}
+              onSelect={(item) => setSelectedId(item.activityId)}
+              label={view === 'pending' ? 'Activities waiting for votes' : 'Activity history'}
+            />
+          )}
+        </section>
+        {selected === undefined ? (
+          <section className="panel empty">Choose an activity to see what it asks for and who voted.</section>
+        ) : (
+          <ApprovalDetail item={selected} myUserId={me.value?.userId} busy={action.busy !== undefined} onVote={(vote) => setVoting({ vote, item: selected })} />
+        )}
+      </div>
+
+      <OfflineStamping action={action} fingerprint={selected?.activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' ? selected.fingerprint : undefined} onPosted={reload} />
+
+      {voting !== undefined && (
+        <ConfirmDialog
+          title={`${voting.vote === 'approve' ? 'Approve' : 'Reject'} ${activityTypeInWords(voting.item.type)}?`}
+          message={
+            <>
+              <p>Your vote is signed with this profile’s API key and counts for the activity with this fingerprint:</p>
+              <p>
+                <code className="fingerprint">{voting.item.fingerprint}</code>
+              </p>
+              <p>Compare it with the fingerprint the requester sent you before you vote.</p>
+            </>
+          }
+          confirmLabel={voting.vote === 'approve' ? 'Approve' : 'Reject'}
+          onConfirm={() => void castVote()}
+          onCancel={() => setVoting(undefined)}
+        />
+      )}
+    </section>
+  );
+}
+
+function ApprovalDetail({
+  item,
+  myUserId,
+  busy,
+  onVote,
+}: {
+  item: ApprovalItem;
+  myUserId: string | undefined;
+  busy: boolean;
+  onVote: (vote: Vote) => void;
+}) {
+  const facts = intentFacts(item.activity);
+  const requester = requesterOf(item.voters);
+  const myVote = myUserId === undefined ? undefined : item.voters.find((voter) => voter.userId === myUserId);
+  const open = item.activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED';
+  return (
+    <section className="panel approval-detail" aria-labelledby="approval-detail-title">
+      <h2 id="approval-detail-title">{activityTypeInWords(item.type)}</h2>
+      <dl className="facts">
+        <dt>Requested by</dt>
+        <dd>{requester ?? 'unknown'}</dd>
+        {facts.map((fact) => (
+          <FactRow key={fact.label} label={fact.label} value={fact.value} />
+        ))}
+        <dt>Status</dt>
+        <dd>{statusInWords(item.activity.status)}</dd>
+        <dt>Votes</dt>
+        <dd>{votesInWords(item)}</dd>
+        {open && (
+          <>
+            <dt>Time left</dt>
+            <dd>{durationInWords(item.timeLeftMs)} of the 24 h window</dd>
+          </>
+        )}
+        <dt>Requested</dt>
+        <dd>
+          <time dateTime={new Date(item.createdAtMs).toISOString()}>{new Date(item.createdAtMs).toLocaleString()}</time>
+        </dd>
+        <dt>Fingerprint</dt>
+        <dd>
+          <code className="fingerprint">{item.fingerprint}</code>
+        </dd>
+      </dl>
+      <h3>Who voted</h3>
+      {item.voters.length === 0 ? (
+        <p className="empty">No votes yet.</p>
+      ) : (
+        <ul className="voters" aria-label="Votes">
+          {item.voters.map((voter) => (
+            <li key={voter.userId}>
+              <span className={voter.selection === 'approved' ? 'badge badge-active' : 'badge badge-warning'}>{voter.selection}</span>{' '}
+              {voter.userName || voter.userId}
+              {voter.userId === myUserId && ' (you)'}{' '}
+              <time className="muted" dateTime={new Date(voter.votedAtMs).toISOString()}>
+                {new Date(voter.votedAtMs).toLocaleString()}
+              </time>
+            </li>
+          ))}
+        </ul>
+      )}
+      {open &&
+        (myVote !== undefined ? (
+          <p className="notice notice-info" role="status">
+            You already voted: you {myVote.selection} this activity on {new Date(myVote.votedAtMs).toLocaleString()}.
+          </p>
+        ) : (
+          <div className="button-row start">
+            <button type="button" className="primary" disabled={busy} onClick={() => onVote('approve')}>
+              Approve…
+            </button>
+            <button type="button" className="danger" disabled={busy} onClick={() => onVote('reject')}>
+              Reject…
+            </button>
+          </div>
+        ))}
+    </section>
+  );
+}
+
+function FactRow({ label, value }: { label: string; value: string }) {
+  return (
+    <>
+      <dt>{label.charAt(0).toUpperCase() + label.slice(1)}</dt>
+      <dd>{value.length > 40 || value.includes(' ') ? <code>{value}</code> : value}</dd>
+    </>
+  );
+}
+
+/** Votes for machines without network: stamp an approval into a file here, post that file from a connected machine. */
+function OfflineStamping({ action, fingerprint, onPosted }: { action: Action; fingerprint: string | undefined; onPosted: () => void }) {
+  const [saveFile, setSaveFile] = useState('');
+  const [postFile, setPostFile] = useState('');
+  const [saved, setSaved] = useState<{ file: string; folder: string }>();
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    if (fingerprint === undefined) return;
+    const file = saveFile;
+    const done = await action.run(`Stamping the approval into ${file}…`, (api) => api.approvals.stampToFile({ fingerprint, file }));
+    if (done !== undefined) setSaved({ file: done.file, folder: done.stampedRequestsDir });
+  };
+  const post = async (event: FormEvent) => {
+    event.preventDefault();
+    const file = postFile;
+    const done = await action.run(`Posting ${file}…`, (api) => api.approvals.postStampedFile({ file }));
+    if (done === undefined) return;
+    setPostFile('');
+    onPosted();
+  };
+
+  return (
+    <section className="panel" aria-labelledby="offline-title">
+      <h2 id="offline-title">Offline voting</h2>
+      <p className="hint">
+        Stamp an approval of the chosen activity without touching the network, copy the file from QuorumKey’s stamped-requests folder to a
+        connected machine’s, and post it there.
+      </p>
+      <form className="inline-form" aria-label="Save a stamped approval" onSubmit={(event) => void save(event)}>
+        <label>
+          File name to write
+          <input value={saveFile} onChange={(event) => setSaveFile(event.target.value)} required spellCheck={false} placeholder="approval-1.json" pattern="[A-Za-z0-9][A-Za-z0-9._\-]*\.json" />
+        </label>
+        <button type="submit" disabled={fingerprint === undefined || action.busy !== undefined}>
+          Save stamped approval
+        </button>
+        {fingerprint === undefined && <span className="muted">Choose an activity that is waiting for votes first.</span>}
+      </form>
+      {saved !== undefined && (
+        <p className="notice notice-info" role="status">
+          Saved to <code>{saved.file}</code>. It holds the request and its stamp, nothing secret; to post it elsewhere, copy it into that
+          machine’s <code>{saved.folder.split(/[\\/]/u).pop()}</code> folder.
+        </p>
+      )}
+      <form className="inline-form" aria-label="Post a stamped file" onSubmit={(event) => void post(event)}>
+        <label>
+          Stamped file name
+          <input value={postFile} onChange={(event) => setPostFile(event.target.value)} required spellCheck={false} placeholder="approval-1.json" pattern="[A-Za-z0-9][A-Za-z0-9._\-]*\.json" />
+        </label>
+        <button type="submit" disabled={action.busy !== undefined}>
+          Post stamped file
+        </button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,348 @@
+import { useState, type FormEvent } from 'react';
+import type { ChannelOutput } from '../../../shared/ipc/contract';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { ExpressionField, expressionProblem } from '../components/ExpressionField';
+import { ConfirmDialog, Modal } from '../components/Modal';
+import { Progress } from '../components/Progress';
+import { useAction, useLoad } from '../hooks';
+import { changedFields, diffLines, DRAFT_FIELDS, EMPTY_DRAFT, type PolicyDraft } from '../policy/draft';
+import { anyOfUsersTemplate, userMayExportWalletTemplate } from '../policy/templates';
+
+type Policy = ChannelOutput<'policies.list'>[number];
+/** What a policy write answers: done, or waiting for votes on the activity with this fingerprint. */
+type WriteOutcome = ChannelOutput<'policies.create'>;
+
+type Editing = { mode: 'create' } | { mode: 'update'; policy: Policy };
+
+function draftOf(policy: Policy): PolicyDraft {
+  return { name: policy.policyName, effect: policy.effect, condition: policy.condition, consensus: policy.consensus, notes: policy.notes };
+}
+
+/** The organization's policies: who may do what, and how many must approve. */
+export function PoliciesScreen() {
+  const policies = useLoad((api) => api.policies.list());
+  const action = useAction();
+  const [editing, setEditing] = useState<Editing>();
+  const [deleting, setDeleting] = useState<Policy>();
+  const [outcome, setOutcome] = useState<{ what: string; outcome: WriteOutcome }>();
+
+  const finished = (what: string, result: WriteOutcome | undefined) => {
+    if (result === undefined) return;
+    setOutcome({ what, outcome: result });
+    setEditing(undefined);
+    policies.reload();
+  };
+
+  const confirmDelete = async () => {
+    if (deleting === undefined) return;
+    const { policyId, policyName } = deleting;
+    setDeleting(undefined);
+    finished(`Delete policy ${policyName}`, await action.run(`Deleting policy ${policyName}…`, (api) => api.policies.delete({ policyId })));
+  };
+
+  return (
+    <section className="screen" aria-labelledby="policies-title">
+      <h1 id="policies-title">Policies</h1>
+      <p className="lead">Policies allow or deny activities by condition, and say whose approvals they need.</p>
+      <Progress label={action.busy} />
+      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {outcome !== undefined && <OutcomeNotice what={outcome.what} outcome={outcome.outcome} onDismiss={() => setOutcome(undefined)} />}
+
+      <section className="panel" aria-labelledby="policy-list-title">
+        <h2 id="policy-list-title">Policies of this organization</h2>
+        {policies.error !== undefined && <ErrorNotice error={policies.error} />}
+        {policies.loading && policies.value === undefined && <Progress label="Loading policies…" />}
+        {policies.value !== undefined &&
+          (policies.value.length === 0 ? (
+            <p className="empty">No policies: only the root quorum can act.</p>
+          ) : (
+            <table className="data-table" aria-label="Policies">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Effect</th>
+                  <th scope="col">Condition and consensus</th>
+                  <th scope="col">Notes</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {policies.value.map((policy) => (
+                  <tr key={policy.policyId}>
+                    <th scope="row">{policy.policyName}</th>
+                    <td>
+                      <span className={policy.effect === 'EFFECT_DENY' ? 'badge badge-warning' : 'badge badge-active'}>
+                        {policy.effect === 'EFFECT_DENY' ? 'deny' : 'allow'}
+                      </span>
+                    </td>
+                    <td>
+                      <code>{policy.condition || 'any activity'}</code>
+                      <br />
+                      <code className="muted">{policy.consensus || 'no approvals needed'}</code>
+                    </td>
+                    <td>{policy.notes}</td>
+                    <td className="row-actions">
+                      <button type="button" className="small" onClick={() => setEditing({ mode: 'update', policy })} aria-label={`Edit ${policy.policyName}`}>
+                        Edit
+                      </button>
+                      <button type="button" className="small danger" onClick={() => setDeleting(policy)} aria-label={`Delete ${policy.policyName}`}>
+                        Delete
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ))}
+        {editing === undefined && (
+          <div className="button-row start">
+            <button type="button" className="primary" onClick={() => setEditing({ mode: 'create' })}>
+              New policy
+            </button>
+          </div>
+        )}
+      </section>
+
+      {editing !== undefined && (
+        <PolicyEditor
+          key={editing.mode === 'create' ? 'new' : editing.policy.policyId}
+          editing={editing}
+          busy={action.busy !== undefined}
+          onCancel={() => setEditing(undefined)}
+          onSubmit={async (draft) => {
+            if (editing.mode === 'create') {
+              finished(`Create policy ${draft.name}`, await action.run(`Creating policy ${draft.name}…`, (api) => api.policies.create(toInput(draft))));
+            } else {
+              const { policyId } = editing.policy;
+              const changes = toInput(changedFields(draftOf(editing.policy), draft));
+              finished(`Update policy ${draft.name}`, await action.run(`Updating policy ${draft.name}…`, (api) => api.policies.update({ policyId, changes })));
+            }
+          }}
+        />
+      )}
+
+      {deleting !== undefined && (
+        <ConfirmDialog
+          title={`Delete policy ${deleting.policyName}?`}
+          message={<p>Activities it allowed will need the root quorum again. If policies require votes for this, it waits for them.</p>}
+          confirmLabel="Delete policy"
+          onConfirm={() => void confirmDelete()}
+          onCancel={() => setDeleting(undefined)}
+        />
+      )}
+    </section>
+  );
+}
+
+/** The service's field names; empty optional expressions are left out rather than sent empty. */
+function toInput<D extends Partial<PolicyDraft>>(draft: D) {
+  return {
+    ...(draft.name === undefined ? {} : { name: draft.name }),
+    ...(draft.effect === undefined ? {} : { effect: draft.effect }),
+    ...(draft.condition === undefined ? {} : { condition: draft.condition }),
+    ...(draft.consensus === undefined ? {} : { consensus: draft.consensus }),
+    ...(draft.notes === undefined ? {} : { notes: draft.notes }),
+  } as D extends PolicyDraft ? PolicyDraft : Partial<PolicyDraft>;
+}
+
+function OutcomeNotice({ what, outcome, onDismiss }: { what: string; outcome: WriteOutcome; onDismiss: () => void }) {
+  const waiting = outcome.state === 'consensus-needed' || outcome.state === 'pending';
+  return (
+    <div className={waiting ? 'notice notice-warning' : 'notice notice-info'} role="status">
+      {waiting ? (
+        <>
+          <p className="notice-title">
+            <span className="error-code">CONSENSUS_NEEDED</span> {what} is waiting for votes.
+          </p>
+          <p>
+            Ask the other approvers to approve the activity with this fingerprint on their Approvals screen:{' '}
+            <code className="fingerprint">{outcome.activity.fingerprint}</code>
+          </p>
+        </>
+      ) : outcome.state === 'rejected' ? (
+        <p className="notice-title">{what} was rejected.</p>
+      ) : (
+        <p className="notice-title">{what}: done.</p>
+      )}
+      <button type="button" className="link-button" onClick={onDismiss}>
+        Dismiss
+      </button>
+    </div>
+  );
+}
+
+function PolicyEditor({
+  editing,
+  busy,
+  onCancel,
+  onSubmit,
+}: {
+  editing: Editing;
+  busy: boolean;
+  onCancel: () => void;
+  onSubmit: (draft: PolicyDraft) => Promise<void>;
+}) {
+  const original = editing.mode === 'update' ? draftOf(editing.policy) : EMPTY_DRAFT;
+  const [draft, setDraft] = useState<PolicyDraft>(original);
+  const [reviewing, setReviewing] = useState(false);
+  const set = (changes: Partial<PolicyDraft>) => setDraft((current) => ({ ...current, ...changes }));
+  const invalid = expressionProblem(draft.condition, 'condition') !== undefined || expressionProblem(draft.consensus, 'consensus') !== undefined;
+  const unchanged = Object.keys(changedFields(original, draft)).length === 0;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (editing.mode === 'update') setReviewing(true);
+    else void onSubmit(draft);
+  };
+
+  const title = editing.mode === 'create' ? 'New policy' : `Edit policy ${editing.policy.policyName}`;
+  return (
+    <section className="panel" aria-labelledby="policy-editor-title">
+      <h2 id="policy-editor-title">{title}</h2>
+      {editing.mode === 'create' && <Templates onApply={(template) => setDraft(template)} />}
+      <form className="stack-form wide" aria-label={title} onSubmit={submit}>
+        <label>
+          Name
+          <input value={draft.name} onChange={(event) => set({ name: event.target.value })} required maxLength={256} autoComplete="off" />
+        </label>
+        <fieldset>
+          <legend>Effect</legend>
+          <label className="radio">
+            <input type="radio" name="effect" checked={draft.effect === 'EFFECT_ALLOW'} onChange={() => set({ effect: 'EFFECT_ALLOW' })} />
+            Allow
+          </label>
+          <label className="radio">
+            <input type="radio" name="effect" checked={draft.effect === 'EFFECT_DENY'} onChange={() => set({ effect: 'EFFECT_DENY' })} />
+            Deny
+          </label>
+        </fieldset>
+        <ExpressionField
+          kind="condition"
+          label="Condition"
+          value={draft.condition}
+          onChange={(condition) => set({ condition })}
+          placeholder="activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2'"
+        />
+        <ExpressionField
+          kind="consensus"
+          label="Consensus"
+          value={draft.consensus}
+          onChange={(consensus) => set({ consensus })}
+          placeholder="approvers.count() >= 2"
+        />
+        <label>
+          Notes
+          <textarea value={draft.notes} onChange={(event) => set({ notes: event.target.value })} rows={2} />
+        </label>
+        <div className="button-row start">
+          <button type="submit" className="primary" disabled={busy || invalid || (editing.mode === 'update' && unchanged)}>
+            {editing.mode === 'create' ? 'Create policy' : 'Review changes…'}
+          </button>
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+          {invalid && <span className="field-error">Fix the expression errors above first.</span>}
+        </div>
+      </form>
+      {reviewing && (
+        <Modal title="Review the update" onClose={() => setReviewing(false)}>
+          <PolicyDiff before={original} after={draft} />
+          <div className="button-row">
+            <button type="button" onClick={() => setReviewing(false)} autoFocus>
+              Keep editing
+            </button>
+            <button
+              type="button"
+              className="primary"
+              onClick={() => {
+                setReviewing(false);
+                void onSubmit(draft);
+              }}
+            >
+              Submit update
+            </button>
+          </div>
+        </Modal>
+      )}
+    </section>
+  );
+}
+
+function PolicyDiff({ before, after }: { before: PolicyDraft; after: PolicyDraft }) {
+  const changed = DRAFT_FIELDS.filter(({ field }) => before[field] !== after[field]);
+  return (
+    <div className="policy-diff" role="group" aria-label="Changes">
+      {changed.map(({ field, label }) => (
+        <section key={field}>
+          <h3>{label}</h3>
+          <pre>
+            {diffLines(before[field], after[field]).map((line, index) => (
+              <span key={index} className={`diff-${line.kind}`}>
+                {line.kind === 'removed' ? '− ' : line.kind === 'added' ? '+ ' : '  '}
+                {line.text}
+                {'\n'}
+              </span>
+            ))}
+          </pre>
+        </section>
+      ))}
+    </div>
+  );
+}
+
+function Templates({ onApply }: { onApply: (draft: PolicyDraft) => void }) {
+  const [userIds, setUserIds] = useState('');
+  const [threshold, setThreshold] = useState('2');
+  const [exportUser, setExportUser] = useState('');
+  const [exportWallet, setExportWallet] = useState('');
+  const ids = userIds
+    .split(/[\s,]+/u)
+    .map((id) => id.trim())
+    .filter((id) => id !== '');
+  const thresholdNumber = Number(threshold);
+  return (
+    <details className="templates">
+      <summary>Start from a template</summary>
+      <form
+        className="inline-form"
+        aria-label="Any N of these users"
+        onSubmit={(event) => {
+          event.preventDefault();
+          onApply(anyOfUsersTemplate(ids, thresholdNumber));
+        }}
+      >
+        <label>
+          Approvals needed
+          <input type="number" min={1} max={Math.max(1, ids.length)} value={threshold} onChange={(event) => setThreshold(event.target.value)} required />
+        </label>
+        <label className="grow">
+          Of these user ids (comma or space separated)
+          <input value={userIds} onChange={(event) => setUserIds(event.target.value)} required spellCheck={false} />
+        </label>
+        <button type="submit" disabled={ids.length === 0 || !(thresholdNumber >= 1 && thresholdNumber <= ids.length)}>
+          Use “any {threshold} of these users”
+        </button>
+      </form>
+      <form
+        className="inline-form"
+        aria-label="User may export wallet"
+        onSubmit={(event) => {
+          event.preventDefault();
+          onApply(userMayExportWalletTemplate(exportUser.trim(), exportWallet.trim()));
+        }}
+      >
+        <label>
+          User id
+          <input value={exportUser} onChange={(event) => setExportUser(event.target.value)} required spellCheck={false} />
+        </label>
+        <label>
+          Wallet id
+          <input value={exportWallet} onChange={(event) => setExportWallet(event.target.value)} required spellCheck={false} />
+        </label>
+        <button type="submit">Use “user may export wallet”</button>
+      </form>
+    </details>
+  );
+}

@@ -1,0 +1,391 @@
+import { useCallback, useState, type FormEvent } from 'react';
+import type { ChannelOutput } from '../../../shared/ipc/contract';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { Modal } from '../components/Modal';
+import { Progress } from '../components/Progress';
+import { SecretReveal, type RevealedSecret } from '../components/SecretReveal';
+import { useAction, useLoad, type Action } from '../hooks';
+import { KEY_FORMATS, type KeyFormat } from '../key-formats';
+import { ACCOUNT_PRESETS, accountsFor, type AccountPresetId } from '../wallet-presets';
+
+type Wallet = ChannelOutput<'wallets.list'>[number];
+type ExportSubject = { kind: 'wallet'; walletId: string; label: string } | { kind: 'private-key'; privateKeyId: string; label: string };
+
+/** The organization's wallets and private keys held by the service, and their exports. */
+export function WalletsScreen() {
+  const wallets = useLoad((api) => api.wallets.list());
+  const privateKeys = useLoad((api) => api.privateKeys.list());
+  const action = useAction();
+  const [exporting, setExporting] = useState<ExportSubject>();
+  const [addingTo, setAddingTo] = useState<{ walletId: string; walletName: string }>();
+  const [waitingFor, setWaitingFor] = useState<{ what: string; fingerprint: string }>();
+
+  // Accounts are loaded by each wallet card; a new generation remounts the cards so they load again.
+  const [generation, setGeneration] = useState(0);
+  const reload = () => {
+    wallets.reload();
+    privateKeys.reload();
+    setGeneration((n) => n + 1);
+  };
+
+  return (
+    <section className="screen" aria-labelledby="wallets-title">
+      <h1 id="wallets-title">Wallets</h1>
+      <p className="lead">Wallets and private keys live in the service’s enclave. Exports are sealed to a key on this computer and opened here.</p>
+      <Progress label={action.busy} />
+      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {waitingFor !== undefined && (
+        <div className="notice notice-warning" role="status">
+          <p className="notice-title">
+            <span className="error-code">CONSENSUS_NEEDED</span> {waitingFor.what} is waiting for votes on the activity with fingerprint{' '}
+            <code className="fingerprint">{waitingFor.fingerprint}</code>
+          </p>
+          <button type="button" className="link-button" onClick={() => setWaitingFor(undefined)}>
+            Dismiss
+          </button>
+        </div>
+      )}
+
+      <section className="panel" aria-labelledby="wallet-list-title">
+        <h2 id="wallet-list-title">Wallets</h2>
+        {wallets.error !== undefined && <ErrorNotice error={wallets.error} />}
+        {wallets.loading && wallets.value === undefined && <Progress label="Loading wallets…" />}
+        {wallets.value?.length === 0 && <p className="empty">No wallets yet. Create one below.</p>}
+        {wallets.value?.map((wallet) => (
+          <WalletCard
+            key={`${wallet.walletId}-${generation}`}
+            wallet={wallet}
+            onAddAccounts={() => setAddingTo({ walletId: wallet.walletId, walletName: wallet.walletName })}
+            onExport={() => setExporting({ kind: 'wallet', walletId: wallet.walletId, label: `wallet ${wallet.walletName}` })}
+          />
+        ))}
+        <CreateWalletForm
+          action={action}
+          onDone={(outcome, name) => {
+            if (outcome.state !== 'completed') setWaitingFor({ what: `Creating wallet ${name}`, fingerprint: outcome.activity.fingerprint });
+            reload();
+          }}
+        />
+      </section>
+
+      <section className="panel" aria-labelledby="private-key-list-title">
+        <h2 id="private-key-list-title">Private keys</h2>
+        {privateKeys.error !== undefined && <ErrorNotice error={privateKeys.error} />}
+        {privateKeys.value?.length === 0 && <p className="empty">No private keys.</p>}
+        {privateKeys.value !== undefined && privateKeys.value.length > 0 && (
+          <table className="data-table" aria-label="Private keys">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Curve</th>
+                <th scope="col">Addresses</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {privateKeys.value.map((key) => (
+                <tr key={key.privateKeyId}>
+                  <th scope="row">
+                    {key.privateKeyName}
+                    {key.exported && <span className="badge badge-warning">exported</span>}
+                    {key.imported && <span className="badge">imported</span>}
+                  </th>
+                  <td>{key.curve.replace(/^CURVE_/, '').toLowerCase()}</td>
+                  <td>
+                    {key.addresses.map((address) => (
+                      <div key={address.format}>
+                        <code>{address.address}</code> <span className="muted">{formatName(address.format)}</span>
+                      </div>
+                    ))}
+                  </td>
+                  <td className="row-actions">
+                    <button
+                      type="button"
+                      className="small"
+                      onClick={() => setExporting({ kind: 'private-key', privateKeyId: key.privateKeyId, label: `private key ${key.privateKeyName}` })}
+                    >
+                      Export {key.privateKeyName}…
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+
+      {addingTo !== undefined && (
+        <AddAccountsDialog
+          wallet={addingTo}
+          onClose={() => setAddingTo(undefined)}
+          onDone={() => {
+            setAddingTo(undefined);
+            reload();
+          }}
+        />
+      )}
+      {exporting !== undefined && (
+        <ExportDialog
+          subject={exporting}
+          onClose={() => {
+            setExporting(undefined);
+            reload();
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
+function WalletCard({ wallet, onAddAccounts, onExport }: { wallet: Wallet; onAddAccounts: () => void; onExport: () => void }) {
+  const accounts = useLoad((api) => api.wallets.accounts({ walletId: wallet.walletId }));
+  return (
+    <article className="wallet-card" aria-label={`Wallet ${wallet.walletName}`}>
+      <header className="profile-card-header">
+        <h3>{wallet.walletName}</h3>
+        {wallet.exported && <span className="badge badge-warning">exported</span>}
+        {wallet.imported && <span className="badge">imported</span>}
+        <code className="muted">{wallet.walletId}</code>
+      </header>
+      {accounts.error !== undefined && <ErrorNotice error={accounts.error} />}
+      {accounts.loading && accounts.value === undefined && <Progress label={`Loading the accounts of ${wallet.walletName}…`} />}
+      {accounts.value?.length === 0 && <p className="empty">No accounts.</p>}
+      {accounts.value !== undefined && accounts.value.length > 0 && (
+        <table className="data-table" aria-label={`Accounts of ${wallet.walletName}`}>
+          <thead>
+            <tr>
+              <th scope="col">Path</th>
+              <th scope="col">Format</th>
+              <th scope="col">Address</th>
+            </tr>
+          </thead>
+          <tbody>
+            {accounts.value.map((account) => (
+              <tr key={account.walletAccountId}>
+                <td>
+                  <code>{account.path}</code>
+                </td>
+                <td>{formatName(account.addressFormat)}</td>
+                <td>
+                  <code>{account.address}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <div className="button-row start">
+        <button type="button" onClick={onAddAccounts}>
+          Add accounts…
+        </button>
+        <button type="button" onClick={onExport}>
+          Export {wallet.walletName}…
+        </button>
+      </div>
+    </article>
+  );
+}
+
+/** `ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH` → `bitcoin mainnet p2wpkh`. */
+function formatName(addressFormat: string): string {
+  return addressFormat.replace(/^ADDRESS_FORMAT_/, '').toLowerCase().replaceAll('_', ' ');
+}
+
+function PresetFields({ preset, count, onPreset, onCount }: { preset: AccountPresetId; count: string; onPreset: (id: AccountPresetId) => void; onCount: (count: string) => void }) {
+  return (
+    <>
+      <label>
+        Account type
+        <select value={preset} onChange={(event) => onPreset(event.target.value as AccountPresetId)}>
+          {ACCOUNT_PRESETS.map((option) => (
+            <option key={option.id} value={option.id}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Accounts
+        <input type="number" min={1} max={100} value={count} onChange={(event) => onCount(event.target.value)} required />
+      </label>
+    </>
+  );
+}
+
+function CreateWalletForm({ action, onDone }: { action: Action; onDone: (outcome: ChannelOutput<'wallets.create'>, name: string) => void }) {
+  const [name, setName] = useState('');
+  const [preset, setPreset] = useState<AccountPresetId>('ethereum');
+  const [count, setCount] = useState('1');
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const created = await action.run(`Creating wallet ${name}…`, (api) => api.wallets.create({ name, accounts: accountsFor(preset, 0, Number(count)) }));
+    if (created === undefined) return;
+    setName('');
+    onDone(created, name);
+  };
+  return (
+    <form className="inline-form" aria-label="Create wallet" onSubmit={(event) => void submit(event)}>
+      <label>
+        Wallet name
+        <input value={name} onChange={(event) => setName(event.target.value)} required maxLength={256} autoComplete="off" />
+      </label>
+      <PresetFields preset={preset} count={count} onPreset={setPreset} onCount={setCount} />
+      <button type="submit" className="primary" disabled={action.busy !== undefined}>
+        Create wallet
+      </button>
+    </form>
+  );
+}
+
+function AddAccountsDialog({ wallet, onClose, onDone }: { wallet: { walletId: string; walletName: string }; onClose: () => void; onDone: () => void }) {
+  const action = useAction();
+  const [preset, setPreset] = useState<AccountPresetId>('ethereum');
+  const [first, setFirst] = useState('1');
+  const [count, setCount] = useState('1');
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const done = await action.run(`Adding accounts to ${wallet.walletName}…`, (api) =>
+      api.wallets.createAccounts({ walletId: wallet.walletId, accounts: accountsFor(preset, Number(first), Number(count)) }),
+    );
+    if (done !== undefined) onDone();
+  };
+  return (
+    <Modal title={`Add accounts to ${wallet.walletName}`} onClose={onClose}>
+      <form className="stack-form" onSubmit={(event) => void submit(event)}>
+        <PresetFields preset={preset} count={count} onPreset={setPreset} onCount={setCount} />
+        <label>
+          First account index
+          <input type="number" min={0} max={2147483647} value={first} onChange={(event) => setFirst(event.target.value)} required />
+        </label>
+        <Progress label={action.busy} />
+        {action.error !== undefined && <ErrorNotice error={action.error} />}
+        <div className="button-row">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={action.busy !== undefined}>
+            Add accounts
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+/**
+ * Export, then reveal. The secret is held only in this dialog's state: hiding it, closing the dialog or leaving the
+ * screen drops it.
+ */
+function ExportDialog({ subject, onClose }: { subject: ExportSubject; onClose: () => void }) {
+  const encryptionKeys = useLoad((api) => api.keys.listEncryptionKeys());
+  const action = useAction();
+  const [target, setTarget] = useState('');
+  const [keyFormat, setKeyFormat] = useState<KeyFormat>('hexadecimal');
+  const [secret, setSecret] = useState<RevealedSecret>();
+  const [waiting, setWaiting] = useState<{ activityId: string; fingerprint: string; encryptionKey: string | undefined; stillWaiting?: string }>();
+  const hide = useCallback(() => setSecret(undefined), []);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const exportTarget = target === '' ? { kind: 'ephemeral' as const } : { kind: 'encryption-key' as const, name: target };
+    const exportSubject = subject.kind === 'wallet' ? { kind: 'wallet' as const, walletId: subject.walletId } : { kind: 'private-key' as const, privateKeyId: subject.privateKeyId };
+    const result = await action.run(`Exporting ${subject.label}…`, (api) =>
+      api.exports.reveal({ subject: exportSubject, target: exportTarget, ...(subject.kind === 'private-key' ? { keyFormat } : {}) }),
+    );
+    if (result === undefined) return;
+    if (result.state === 'revealed') setSecret(result.secret);
+    else setWaiting({ activityId: result.activity.id, fingerprint: result.activity.fingerprint, encryptionKey: target === '' ? undefined : target });
+  };
+
+  const openCompleted = async () => {
+    if (waiting?.encryptionKey === undefined) return;
+    const { activityId, encryptionKey } = waiting;
+    const result = await action.run('Opening the approved export…', (api) =>
+      api.exports.reveal({
+        subject: { kind: 'completed-export', activityId },
+        target: { kind: 'encryption-key', name: encryptionKey },
+        ...(subject.kind === 'private-key' ? { keyFormat } : {}),
+      }),
+    );
+    if (result === undefined) return;
+    if (result.state !== 'revealed') {
+      setWaiting({ ...waiting, stillWaiting: result.state });
+      return;
+    }
+    setWaiting(undefined);
+    setSecret(result.secret);
+  };
+
+  return (
+    <Modal title={`Export ${subject.label}`} onClose={onClose}>
+      {secret !== undefined ? (
+        <SecretReveal secret={secret} subject={subject.label} onHide={hide} />
+      ) : waiting !== undefined ? (
+        <div className="notice notice-warning" role="status">
+          <p className="notice-title">
+            <span className="error-code">CONSENSUS_NEEDED</span> The export is waiting for votes.
+          </p>
+          <p>
+            Fingerprint: <code className="fingerprint">{waiting.fingerprint}</code>
+          </p>
+          {waiting.stillWaiting !== undefined && (
+            <p>{waiting.stillWaiting === 'rejected' ? 'The export was rejected.' : 'Not approved yet: it is still waiting for votes.'}</p>
+          )}
+          {waiting.encryptionKey === undefined ? (
+            <p>It was sealed to a one-time key that is already gone: once approved, export again to a stored encryption key.</p>
+          ) : (
+            <button type="button" onClick={() => void openCompleted()} disabled={action.busy !== undefined}>
+              Open it once approved
+            </button>
+          )}
+        </div>
+      ) : (
+        <form className="stack-form" aria-label="Export" onSubmit={(event) => void submit(event)}>
+          <label>
+            Encrypt to
+            <select value={target} onChange={(event) => setTarget(event.target.value)}>
+              <option value="">A fresh one-time key (reveal now)</option>
+              {encryptionKeys.value?.map((key) => (
+                <option key={key.id} value={key.name} disabled={key.missing}>
+                  Encryption key {key.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          {subject.kind === 'private-key' && (
+            <label>
+              Key format
+              <select value={keyFormat} onChange={(event) => setKeyFormat(event.target.value as KeyFormat)}>
+                {KEY_FORMATS.map((format) => (
+                  <option key={format.value} value={format.value}>
+                    {format.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          <p className="hint">The service marks what you export as exported; the bundle is verified against the profile’s enclave signer before it is opened.</p>
+          <div className="button-row">
+            <button type="button" onClick={onClose}>
+              Cancel
+            </button>
+            <button type="submit" className="primary" disabled={action.busy !== undefined}>
+              Export and reveal
+            </button>
+          </div>
+        </form>
+      )}
+      <Progress label={action.busy} />
+      {action.error !== undefined && <ErrorNotice error={action.error} />}
+      {secret === undefined && waiting !== undefined && (
+        <div className="button-row">
+          <button type="button" onClick={onClose}>
+            Close
+          </button>
+        </div>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,48 @@
+import { test, expect, openScreen, screenshotBothThemes, startSandbox } from './fixtures';
+
+test('write a policy with a parse error, see it inline at its position, fix it, create it, then review an update as a diff', async ({ page, host }) => {
+  await startSandbox(page, host);
+  await openScreen(page, 'Policies');
+  await expect(page.getByText('No policies: only the root quorum can act.')).toBeVisible();
+  await page.getByRole('button', { name: 'New policy' }).click();
+
+  const editor = page.getByRole('form', { name: 'New policy' });
+  await editor.getByLabel('Name').fill('export by ops');
+  const condition = editor.getByLabel('Condition');
+  await condition.fill("activity.type == 'ACTIVITY_TYPE_EXPORT_WALLET' &&\n  wallet.idd == 'w-1'");
+  const error = editor.getByRole('alert');
+  // The checker's message, its line and column, and a caret under exactly the unknown field.
+  await expect(error).toContainText("line 2, column 10: Wallet has no field 'idd'");
+  await expect(error.locator('pre')).toHaveText("  wallet.idd == 'w-1'\n         ^^^");
+  await expect(condition).toHaveAttribute('aria-invalid', 'true');
+  await expect(editor.getByRole('button', { name: 'Create policy' })).toBeDisabled();
+  await screenshotBothThemes(page, 'policy-parse-error');
+
+  await condition.fill("activity.type == 'ACTIVITY_TYPE_EXPORT_WALLET' &&\n  wallet.id == 'w-1'");
+  await expect(error).toBeHidden();
+  await expect(condition).toHaveAttribute('aria-invalid', 'false');
+  await editor.getByLabel('Consensus').fill('approvers.count() >= 1');
+  await editor.getByLabel('Notes').fill('ops may export w-1');
+  await editor.getByRole('button', { name: 'Create policy' }).click();
+
+  const row = page.getByRole('table', { name: 'Policies' }).getByRole('row', { name: /export by ops/ });
+  await expect(row).toContainText('allow');
+  await expect(row).toContainText('ops may export w-1');
+  const [stored] = await host.services.handlers['policies.list']({});
+  expect(stored?.condition).toBe("activity.type == 'ACTIVITY_TYPE_EXPORT_WALLET' &&\n  wallet.id == 'w-1'");
+  await screenshotBothThemes(page, 'policies');
+
+  await row.getByRole('button', { name: 'Edit export by ops' }).click();
+  const update = page.getByRole('form', { name: 'Edit policy export by ops' });
+  await update.getByLabel('Consensus').fill('approvers.count() >= 2');
+  await update.getByRole('button', { name: 'Review changes…' }).click();
+  const review = page.getByRole('dialog', { name: 'Review the update' });
+  await expect(review.locator('.diff-removed')).toHaveText('− approvers.count() >= 1');
+  await expect(review.locator('.diff-added')).toHaveText('+ approvers.count() >= 2');
+  // Only the changed field is in the diff.
+  await expect(review.getByLabel('Changes').getByRole('heading')).toHaveText(['Consensus']);
+  await screenshotBothThemes(page, 'policy-diff');
+  await review.getByRole('button', { name: 'Submit update' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Update policy export by ops: done.' })).toBeVisible();
+  await expect(row).toContainText('approvers.count() >= 2');
+});
