@@ -14,6 +14,7 @@ import { createNodeStampVerifier } from './crypto/node-backend';
 import { bootstrap } from './bootstrap';
 import { families } from './families';
 import { credentialsFamily } from './families/credentials';
+import { identityFamilies } from './families/identity';
 import { ensureLoginSigningKeys, sessionsFamily } from './families/sessions';
 import { registerAuthProxy } from './proxy';
 import { buildServer, type ExtraRoutes } from './server/app';
@@ -89,10 +90,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       newId: randomUUID,
       log,
     };
-    const routes = buildRouteTable([...families, sessionsFamily({ oidc }), credentialsFamily({ oidc })]);
+    const routes = buildRouteTable([...families, ...identityFamilies({ oidc }), sessionsFamily({ oidc }), credentialsFamily({ oidc })]);
     const outboxFile = options.otpOutbox ?? `${store.path}.otp-outbox.jsonl`;
     const app = buildServer(deps, routes, (server) => {
-      registerAuthProxy(server, { store, oidc, outboxFile, now, newId: randomUUID });
+      registerAuthProxy(server, { store, oidc, enclave, outboxFile, now, newId: randomUUID });
       options.extraRoutes?.(server);
     });
     await app.listen({ host: options.host ?? DEFAULT_HOST, port: options.port ?? 0 });

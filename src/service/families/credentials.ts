@@ -1,15 +1,16 @@
 /**
  * A user's login credentials besides API keys: passkey authenticators and OAuth (OIDC) providers
- * (api-notes §5.5). The `add*` helpers are shared with the flows that create users (signup_v2, sub-organizations).
+ * (api-notes §5.5). The `check*` / `add*` steps are shared with the activities that create users (create_users,
+ * create_sub_organization, and signup_v2 through it).
  */
 import { QkError } from '../../shared/errors';
 import type { Family } from '../activities/context';
 import { toTimestamp } from '../activities/timestamps';
 import type { OidcVerifier } from '../auth/oidc';
-import { parseWebAuthnRegistration, type WebAuthnRegistration } from '../auth/webauthn-attestation';
+import { parseWebAuthnRegistration, type ParsedRegistration, type WebAuthnRegistration } from '../auth/webauthn-attestation';
 import type { Repositories } from '../store';
 import type { AuthenticatorRecord, OauthProviderRecord } from '../store/auth-records';
-import type { UserRecord } from '../store/users';
+import { requireUser, type Owner } from './identity/common';
 
 /** Per-user limits (api-notes §10). */
 export const MAX_AUTHENTICATORS_PER_USER = 10;
@@ -49,73 +50,129 @@ export function oauthProviderView(provider: OauthProviderRecord) {
   };
 }
 
-interface Owner {
-  store: Repositories;
-  organizationId: string;
-  userId: string;
-  now: number;
-  newId(): string;
+/** A registration checked against the request and the organization, ready to store. */
+export interface PlannedAuthenticator {
+  name: string;
+  registration: ParsedRegistration;
 }
 
-/** Verifies each registration and stores it as an authenticator of the user; returns the new ids. */
-export function addAuthenticators(owner: Owner, registrations: readonly (WebAuthnRegistration & { authenticatorName: string })[], fieldPrefix: string): string[] {
-  const { store, organizationId, userId } = owner;
-  if (store.authenticators.listByUser(userId).length + registrations.length > MAX_AUTHENTICATORS_PER_USER) {
-    throw new QkError('LIMIT_EXCEEDED', `user has exceeded maximum authenticators: a user holds at most ${MAX_AUTHENTICATORS_PER_USER}`, { userId });
+type NewAuthenticator = WebAuthnRegistration & { authenticatorName: string };
+
+/**
+ * Parses and checks passkey registrations for one user without writing: attestation, the per-user limit, and
+ * credential ids unique in the request and in the organization (`organizationId` undefined: one the same
+ * activity is about to create; `userId` undefined: a user it is about to create).
+ */
+export function checkAuthenticators(
+  store: Repositories,
+  organizationId: string | undefined,
+  userId: string | undefined,
+  registrations: readonly NewAuthenticator[],
+  fieldPrefix: string,
+): PlannedAuthenticator[] {
+  const held = userId === undefined ? 0 : store.authenticators.listByUser(userId).length;
+  if (held + registrations.length > MAX_AUTHENTICATORS_PER_USER) {
+    throw new QkError(
+      'LIMIT_EXCEEDED',
+      `user has exceeded maximum authenticators: a user holds at most ${MAX_AUTHENTICATORS_PER_USER} (has ${held}, adding ${registrations.length})`,
+      { limit: MAX_AUTHENTICATORS_PER_USER },
+    );
   }
-  return registrations.map((registration, index) => {
-    const prefix = `${fieldPrefix}[${index}].`;
-    const parsed = parseWebAuthnRegistration(registration, { fieldPrefix: prefix });
-    if (store.authenticators.findByCredentialId(parsed.credentialId).some((existing) => existing.organizationId === organizationId)) {
-      throw new QkError('ALREADY_EXISTS', `${prefix}attestation.credentialId ${parsed.credentialId} is already registered in organization ${organizationId}`, {
-        credentialId: parsed.credentialId,
+  const planned = registrations.map((registration, index) => ({
+    name: registration.authenticatorName,
+    registration: parseWebAuthnRegistration(registration, { fieldPrefix: `${fieldPrefix}[${index}].` }),
+  }));
+  planned.forEach(({ registration }, index) => {
+    const field = `${fieldPrefix}[${index}].attestation.credentialId`;
+    if (planned.findIndex((other) => other.registration.credentialId === registration.credentialId) !== index) {
+      throw new QkError('ALREADY_EXISTS', `${field}: credential ${registration.credentialId} appears twice in this request`, {
+        credentialId: registration.credentialId,
       });
     }
+    const holder =
+      organizationId === undefined
+        ? undefined
+        : store.authenticators.findByCredentialId(registration.credentialId).find((existing) => existing.organizationId === organizationId);
+    if (holder !== undefined) {
+      throw new QkError('ALREADY_EXISTS', `${field}: credential ${registration.credentialId} is already authenticator ${holder.id} in organization ${organizationId}`, {
+        credentialId: registration.credentialId,
+        authenticatorId: holder.id,
+      });
+    }
+  });
+  return planned;
+}
+
+/** Stores checked registrations as authenticators of `owner.userId`; returns the new ids in request order. */
+export function addAuthenticators(owner: Owner, planned: readonly PlannedAuthenticator[]): string[] {
+  return planned.map(({ name, registration }) => {
     const id = owner.newId();
-    store.authenticators.insert({
+    owner.store.authenticators.insert({
       id,
-      organizationId,
-      userId,
-      name: registration.authenticatorName,
-      credentialId: parsed.credentialId,
-      publicKey: parsed.publicKey,
-      aaguid: parsed.aaguid,
-      attestationType: parsed.attestationType,
-      transports: parsed.transports,
-      signCount: parsed.signCount,
+      organizationId: owner.organizationId,
+      userId: owner.userId,
+      name,
+      credentialId: registration.credentialId,
+      publicKey: registration.publicKey,
+      aaguid: registration.aaguid,
+      attestationType: registration.attestationType,
+      transports: registration.transports,
+      signCount: registration.signCount,
       now: owner.now,
     });
     return id;
   });
 }
 
-/** The (issuer, audience, subject) of a new provider: from a verified OIDC token, or the claims as given. */
-async function providerIdentity(verifier: OidcVerifier, provider: NewOauthProvider, field: string) {
-  if ((provider.oidcToken === undefined) === (provider.oidcClaims === undefined)) {
-    throw new QkError('REQUEST_INVALID', `${field}: give exactly one of oidcToken and oidcClaims`, {
-      issues: [{ path: field, message: 'exactly one of oidcToken, oidcClaims' }],
-    });
+/**
+ * Checks what can be checked of new OAuth providers before their tokens are verified: exactly one of oidcToken and
+ * oidcClaims, non-empty claims, and room under the per-user limit.
+ */
+export function checkOauthProviders(store: Repositories, userId: string | undefined, providers: readonly NewOauthProvider[], fieldPrefix: string): void {
+  const held = userId === undefined ? 0 : store.oauthProviders.listByUser(userId).length;
+  if (held + providers.length > MAX_OAUTH_PROVIDERS_PER_USER) {
+    throw new QkError(
+      'LIMIT_EXCEEDED',
+      `user has exceeded maximum OAuth providers: a user holds at most ${MAX_OAUTH_PROVIDERS_PER_USER} (has ${held}, adding ${providers.length})`,
+      { limit: MAX_OAUTH_PROVIDERS_PER_USER },
+    );
   }
+  providers.forEach((provider, index) => {
+    const field = `${fieldPrefix}[${index}]`;
+    if ((provider.oidcToken === undefined) === (provider.oidcClaims === undefined)) {
+      throw new QkError('REQUEST_INVALID', `${field}: give exactly one of oidcToken and oidcClaims`, {
+        issues: [{ path: field, message: 'exactly one of oidcToken, oidcClaims' }],
+      });
+    }
+    for (const [name, value] of Object.entries(provider.oidcClaims ?? {})) {
+      if (value.trim() === '') {
+        throw new QkError('REQUEST_INVALID', `${field}.oidcClaims.${name} must not be empty`, {
+          issues: [{ path: `${field}.oidcClaims.${name}`, message: 'must not be empty' }],
+        });
+      }
+    }
+  });
+}
+
+/** The (issuer, audience, subject) of a checked provider: from its verified OIDC token, or its claims as given. */
+async function providerIdentity(verifier: OidcVerifier, provider: NewOauthProvider) {
   if (provider.oidcClaims !== undefined) {
     const { iss, aud, sub } = provider.oidcClaims;
-    for (const [name, value] of Object.entries({ iss, aud, sub })) {
-      if (value.trim() === '') throw new QkError('REQUEST_INVALID', `${field}.oidcClaims.${name} must not be empty`);
-    }
     return { issuer: iss, audience: aud, subject: sub };
   }
   const token = await verifier.verify(provider.oidcToken!);
   return { issuer: token.iss, audience: token.aud, subject: token.sub };
 }
 
-/** Stores each provider for the user; a (issuer, audience, subject) already in the organization is refused. */
+/**
+ * Verifies and stores providers checked with checkOauthProviders for `owner.userId`; a (issuer, audience, subject)
+ * already in the organization is refused. Returns the new ids in request order.
+ */
 export async function addOauthProviders(owner: Owner, verifier: OidcVerifier, providers: readonly NewOauthProvider[], fieldPrefix: string): Promise<string[]> {
   const { store, organizationId, userId } = owner;
-  if (store.oauthProviders.listByUser(userId).length + providers.length > MAX_OAUTH_PROVIDERS_PER_USER) {
-    throw new QkError('LIMIT_EXCEEDED', `user has exceeded maximum OAuth providers: a user holds at most ${MAX_OAUTH_PROVIDERS_PER_USER}`, { userId });
-  }
   const ids: string[] = [];
   for (const [index, provider] of providers.entries()) {
-    const identity = await providerIdentity(verifier, provider, `${fieldPrefix}[${index}]`);
+    const identity = await providerIdentity(verifier, provider);
     const existing = store.oauthProviders.find(organizationId, identity);
     if (existing !== undefined) {
       throw new QkError(
@@ -131,14 +188,6 @@ export async function addOauthProviders(owner: Owner, verifier: OidcVerifier, pr
   return ids;
 }
 
-function requireUser(store: Repositories, organizationId: string, userId: string): UserRecord {
-  const user = store.users.get(userId);
-  if (user === undefined || user.organizationId !== organizationId) {
-    throw new QkError('NOT_FOUND', `no user ${userId} in organization ${organizationId}`, { userId });
-  }
-  return user;
-}
-
 /** Checks that every id names a distinct record of the user, before anything is deleted. */
 function requireOwned<T extends { userId: string }>(
   ids: readonly string[],
@@ -151,6 +200,16 @@ function requireOwned<T extends { userId: string }>(
   for (const id of ids) {
     if (lookup(id)?.userId !== userId) throw new QkError('NOT_FOUND', `no ${what} ${id} belongs to user ${userId}`, { id, userId });
   }
+}
+
+function checkNewAuthenticators(store: Repositories, organizationId: string, params: { userId: string; authenticators: NewAuthenticator[] }) {
+  requireUser(store, organizationId, params.userId);
+  return checkAuthenticators(store, organizationId, params.userId, params.authenticators, 'parameters.authenticators');
+}
+
+function checkNewOauthProviders(store: Repositories, organizationId: string, params: { userId: string; oauthProviders: NewOauthProvider[] }): void {
+  requireUser(store, organizationId, params.userId);
+  checkOauthProviders(store, params.userId, params.oauthProviders, 'parameters.oauthProviders');
 }
 
 export function credentialsFamily(options: { oidc: OidcVerifier }): Family {
@@ -180,11 +239,10 @@ export function credentialsFamily(options: { oidc: OidcVerifier }): Family {
     },
     activities: {
       create_authenticators: {
-        validate: (store, organizationId, params) => void requireUser(store, organizationId, params.userId),
+        validate: checkNewAuthenticators,
         execute(ctx, params) {
-          requireUser(ctx.store, ctx.organizationId, params.userId);
-          const owner = { store: ctx.store, organizationId: ctx.organizationId, userId: params.userId, now: ctx.now, newId: ctx.newId };
-          return { authenticatorIds: addAuthenticators(owner, params.authenticators, 'parameters.authenticators') };
+          const planned = checkNewAuthenticators(ctx.store, ctx.organizationId, params);
+          return { authenticatorIds: addAuthenticators({ ...ctx, userId: params.userId }, planned) };
         },
       },
       delete_authenticators: {
@@ -199,11 +257,10 @@ export function credentialsFamily(options: { oidc: OidcVerifier }): Family {
         },
       },
       create_oauth_providers: {
-        validate: (store, organizationId, params) => void requireUser(store, organizationId, params.userId),
+        validate: checkNewOauthProviders,
         async execute(ctx, params) {
-          requireUser(ctx.store, ctx.organizationId, params.userId);
-          const owner = { store: ctx.store, organizationId: ctx.organizationId, userId: params.userId, now: ctx.now, newId: ctx.newId };
-          return { providerIds: await addOauthProviders(owner, options.oidc, params.oauthProviders, 'parameters.oauthProviders') };
+          checkNewOauthProviders(ctx.store, ctx.organizationId, params);
+          return { providerIds: await addOauthProviders({ ...ctx, userId: params.userId }, options.oidc, params.oauthProviders, 'parameters.oauthProviders') };
         },
       },
       delete_oauth_providers: {

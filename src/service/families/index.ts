@@ -1,13 +1,13 @@
 /**
  * Every resource family the service serves. The router serves an operation exactly when one of these
  * provides its handler; a family is one module exporting its query and activity handlers by operation name.
+ * Families that need the OIDC verifier (identity, credentials, sessions) are built in src/service/index.ts.
  */
 import type { Family } from '../activities/context';
 import { activitiesFamily } from './activities';
 import { appProofsFamily } from './app-proofs';
 import { exportImportFamily } from './export-import';
 import { contractsFamily } from './contracts';
-import { identityFamilies } from './identity';
 import { policiesFamily } from './policies';
 import { privateKeysFamily } from './private-keys';
 import { verifiedSubOrganizationsFamily } from './suborgs-verified';
@@ -16,4 +16,4 @@ import { tvcFamily } from './tvc';
 import { walletsFamily } from './wallets';
 import { whoamiFamily } from './whoami';
 
-export const families: readonly Family[] = [activitiesFamily, policiesFamily, whoamiFamily, ...identityFamilies, contractsFamily, tvcFamily, verifiedSubOrganizationsFamily, walletsFamily, privateKeysFamily, exportImportFamily, appProofsFamily, sparkFamily];
+export const families: readonly Family[] = [activitiesFamily, policiesFamily, whoamiFamily, contractsFamily, tvcFamily, verifiedSubOrganizationsFamily, walletsFamily, privateKeysFamily, exportImportFamily, appProofsFamily, sparkFamily];

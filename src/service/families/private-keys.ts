@@ -12,7 +12,7 @@ import { withAppProofs } from './app-proofs';
 /** Per-organization private key limit (api-notes §10). */
 export const MAX_PRIVATE_KEYS_PER_ORGANIZATION = 1000;
 
-function privateKeyView(key: PrivateKeyRecord) {
+export function privateKeyView(key: PrivateKeyRecord) {
   return {
     privateKeyId: key.id,
     publicKey: key.publicKey,

@@ -1,5 +1,6 @@
 /** Wallets and wallet accounts (api-notes §5.2): create, derive more accounts, list, get, delete. */
-import type { WalletAccountParams } from '../../shared/api/common';
+import type { z } from 'zod';
+import type { WalletAccountParams, walletParams } from '../../shared/api/common';
 import { QkError } from '../../shared/errors';
 import type { ActivityContext, Family } from '../activities/context';
 import { toTimestamp } from '../activities/timestamps';
@@ -56,10 +57,14 @@ export function requireWallet(store: Repositories, organizationId: string, walle
  * Checks requested accounts before any derivation: curve and address format agree, each path parses for its
  * curve (Ed25519 needs hardened segments), and no path repeats, in the request or in the wallet already.
  */
-export function checkAccounts(accounts: readonly WalletAccountParams[], existingPaths: ReadonlySet<string>): AccountSpec[] {
+export function checkAccounts(
+  accounts: readonly WalletAccountParams[],
+  existingPaths: ReadonlySet<string>,
+  accountsField = 'parameters.accounts',
+): AccountSpec[] {
   const seen = new Set(existingPaths);
   return accounts.map((account, index) => {
-    const field = `parameters.accounts[${index}]`;
+    const field = `${accountsField}[${index}]`;
     try {
       assertFormatForCurve(account.curve, account.addressFormat);
       parsePathForCurve(account.path, account.curve);
@@ -89,19 +94,54 @@ export function requireUniqueWalletName(store: Repositories, organizationId: str
   }
 }
 
-function checkMnemonicLength(length: number | undefined): number {
+function checkMnemonicLength(length: number | undefined, field: string): number {
   const words = length ?? DEFAULT_MNEMONIC_WORD_COUNT;
   if (!isMnemonicWordCount(words)) {
-    throw new QkError('MNEMONIC_INVALID', `parameters.mnemonicLength must be one of ${MNEMONIC_WORD_COUNTS.join(', ')}; got ${words}`, {
+    throw new QkError('MNEMONIC_INVALID', `${field} must be one of ${MNEMONIC_WORD_COUNTS.join(', ')}; got ${words}`, {
       mnemonicLength: words,
     });
   }
   return words;
 }
 
+/** Where a new wallet goes: an activity's organization, or a sub-organization the activity is creating. */
+export type WalletTarget = Pick<ActivityContext, 'store' | 'organizationId' | 'now' | 'newId' | 'enclave'>;
+
+export type NewWalletParams = z.output<typeof walletParams>;
+
+/**
+ * Checks a new wallet before anything is derived: a unique name, the mnemonic length and the accounts.
+ * `organizationId` undefined means an organization the same activity is about to create (no wallets yet).
+ */
+export function checkNewWallet(
+  store: Repositories,
+  organizationId: string | undefined,
+  params: NewWalletParams,
+  fieldPrefix: string,
+): { mnemonicLength: number; accounts: AccountSpec[] } {
+  if (organizationId !== undefined) requireUniqueWalletName(store, organizationId, params.walletName);
+  return {
+    mnemonicLength: checkMnemonicLength(params.mnemonicLength, `${fieldPrefix}mnemonicLength`),
+    accounts: checkAccounts(params.accounts, new Set(), `${fieldPrefix}accounts`),
+  };
+}
+
+/** Generates a mnemonic in the enclave and stores the sealed wallet with its accounts (create_wallet, create_sub_organization). */
+export async function createWallet(
+  target: WalletTarget,
+  params: NewWalletParams,
+  fieldPrefix: string,
+): Promise<{ walletId: string; addresses: string[] }> {
+  const checked = checkNewWallet(target.store, target.organizationId, params, fieldPrefix);
+  const walletId = target.newId();
+  const created = await target.enclave.createWallet({ walletId, ...checked });
+  insertWallet(target, { id: walletId, name: params.walletName, sealedSecret: created.sealedSecret, imported: false }, created.accounts, params.accounts.map((a) => a.name));
+  return { walletId, addresses: created.accounts.map((account) => account.address) };
+}
+
 /** Stores a new wallet and its derived accounts (create_wallet, import_wallet). */
 export function insertWallet(
-  ctx: ActivityContext,
+  ctx: Omit<WalletTarget, 'enclave'>,
   wallet: { id: string; name: string; sealedSecret: Uint8Array; imported: boolean },
   accounts: readonly DerivedAccount[],
   names: readonly (string | undefined)[],
@@ -110,7 +150,7 @@ export function insertWallet(
   insertAccounts(ctx, wallet.id, accounts, names);
 }
 
-function insertAccounts(ctx: ActivityContext, walletId: string, accounts: readonly DerivedAccount[], names: readonly (string | undefined)[]) {
+function insertAccounts(ctx: Omit<WalletTarget, 'enclave'>, walletId: string, accounts: readonly DerivedAccount[], names: readonly (string | undefined)[]) {
   accounts.forEach((account, index) => {
     ctx.store.keyMaterial.walletAccounts.insert({
       id: ctx.newId(),
@@ -207,22 +247,9 @@ export const walletsFamily: Family = {
     create_wallet: withAppProofs<'create_wallet'>(
       {
         validate(store, organizationId, params) {
-          requireUniqueWalletName(store, organizationId, params.walletName);
-          checkMnemonicLength(params.mnemonicLength);
-          checkAccounts(params.accounts, new Set());
+          checkNewWallet(store, organizationId, params, 'parameters.');
         },
-        async execute(ctx, params) {
-          requireUniqueWalletName(ctx.store, ctx.organizationId, params.walletName);
-          const specs = checkAccounts(params.accounts, new Set());
-          const walletId = ctx.newId();
-          const created = await ctx.enclave.createWallet({
-            walletId,
-            mnemonicLength: checkMnemonicLength(params.mnemonicLength),
-            accounts: specs,
-          });
-          insertWallet(ctx, { id: walletId, name: params.walletName, sealedSecret: created.sealedSecret, imported: false }, created.accounts, params.accounts.map((a) => a.name));
-          return { walletId, addresses: created.accounts.map((account) => account.address) };
-        },
+        execute: (ctx, params) => createWallet(ctx, params, 'parameters.'),
       },
       (result) => result.addresses.map((address) => ({ address, walletId: result.walletId })),
     ),

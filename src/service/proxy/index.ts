@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { parseRequest, proxyOperations, type ProxyOperation } from '../../shared/api';
 import { QkError } from '../../shared/errors';
 import type { OidcVerifier } from '../auth/oidc';
+import type { Enclave } from '../enclave';
 import { parseJsonBody } from '../server/app';
 import type { Store } from '../store';
 import { otpLogin } from './login';
@@ -17,6 +18,8 @@ export const AUTH_PROXY_CONFIG_HEADER = 'x-auth-proxy-config-id';
 export interface AuthProxyDeps {
   store: Store;
   oidc: OidcVerifier;
+  /** Creates the wallet a signup may ask for. */
+  enclave: Enclave;
   /** File the OTP codes are appended to. */
   outboxFile: string;
   now: () => number;

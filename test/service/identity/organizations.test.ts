@@ -43,7 +43,7 @@ describe('root quorum', () => {
     const carolKey = newKey();
     const created = await t.client().createUsers(
       envelope('ACTIVITY_TYPE_CREATE_USERS_V4', {
-        users: [rootUser('bob', bobKey, { userTags: [] }), rootUser('carol', carolKey, { userTags: [] })],
+        users: [{ ...rootUser('bob', bobKey), userTags: [] }, { ...rootUser('carol', carolKey), userTags: [] }],
       }),
     );
     const [bob, carol] = created.activity.result.createUsersResult!.userIds;
@@ -136,7 +136,7 @@ describe('sub-organizations', () => {
     expect(refusal(nested)).toEqual([429, 'LIMIT_EXCEEDED']);
   });
 
-  it('refuses a bad threshold, no root users, an empty name, and options it does not support', async () => {
+  it('refuses a bad threshold, no root users, an empty name, a wallet with a bad mnemonic length, and a forged token', async () => {
     const submit = (parameters: Record<string, unknown>) =>
       t.submit('create_sub_organization', 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', {
         subOrganizationName: 'x',
@@ -148,7 +148,12 @@ describe('sub-organizations', () => {
     expect(refusal(await submit({ rootQuorumThreshold: 0 }))).toEqual([400, 'REQUEST_INVALID']);
     expect(refusal(await submit({ rootUsers: [] }))).toEqual([400, 'REQUEST_INVALID']);
     expect(refusal(await submit({ subOrganizationName: '  ' }))).toEqual([400, 'REQUEST_INVALID']);
-    expect(refusal(await submit({ verificationToken: 'token' }))).toEqual([400, 'REQUEST_INVALID']);
+    expect(refusal(await submit({ wallet: { walletName: 'w', accounts: [], mnemonicLength: 13 } }))).toEqual([400, 'MNEMONIC_INVALID']);
+    expect(refusal(await submit({ clientSignature: { publicKey: '02', scheme: 'CLIENT_SIGNATURE_SCHEME_API_P256', message: '{}', signature: '00' } }))).toEqual([400, 'REQUEST_INVALID']);
+    // The token's expiry depends on when the activity runs, so a bad token fails the activity rather than the request.
+    const forged = await submit({ verificationToken: 'token', clientSignature: { publicKey: '02', scheme: 'CLIENT_SIGNATURE_SCHEME_API_P256', message: '{}', signature: '00' } });
+    expect(forged.body.activity.status).toBe('ACTIVITY_STATUS_FAILED');
+    expect(forged.body.activity.failure.details[0].turnkeyErrorCode).toBe('TOKEN_INVALID');
     expect((await t.query('list_suborgs', {})).body.organizationIds).toEqual([]);
   });
 

@@ -7,13 +7,18 @@ import type { featureName } from '../../../shared/api/common';
 import { QkError } from '../../../shared/errors';
 import type { Family, QueryContext } from '../../activities/context';
 import { userView } from '../../activities/views';
+import type { OidcVerifier } from '../../auth/oidc';
+import type { ClientSignature } from '../../proxy/client-signature';
 import type { Repositories } from '../../store';
 import type { OrganizationFeature, SubOrganizationFilter } from '../../store/organizations';
 import { pageSize } from '../activities';
 import { policyView } from '../policies';
+import { privateKeyView } from '../private-keys';
+import { checkNewWallet, createWallet, walletView, type NewWalletParams, type WalletTarget } from '../wallets';
 import { requireDistinct, requireUser } from './common';
 import { userTagView } from './user-tags';
-import { checkNewUsers, createUsers, type NewUserParams } from './users';
+import { checkNewUsers, createUsers, type CheckedUser, type NewUserParams } from './users';
+import { applyContactVerification, checkContactVerification, checkVerificationPresence, type ContactVerification } from './verification';
 
 /**
  * The sign-in features a new sub-organization starts with, each unless its `disable*` flag is set
@@ -80,16 +85,37 @@ function listSubOrganizations(ctx: QueryContext, request: {
   };
 }
 
-interface SubOrganizationParams {
+type FeatureFlag = (typeof SUB_ORGANIZATION_FEATURES)[number][0];
+
+/** create_sub_organization's parameters (signup_v2 builds the same from its request). */
+export type SubOrganizationParams = {
   subOrganizationName: string;
   rootUsers: NewUserParams[];
   rootQuorumThreshold: number;
-  wallet?: unknown;
+  wallet?: NewWalletParams | undefined;
   verificationToken?: string | undefined;
-  clientSignature?: unknown;
+  clientSignature?: ClientSignature | undefined;
+} & { [flag in FeatureFlag]?: boolean | undefined };
+
+export interface CheckedSubOrganization {
+  params: SubOrganizationParams;
+  rootUsers: CheckedUser[];
+  verification: ContactVerification | undefined;
+  fieldPrefix: string;
 }
 
-function checkSubOrganization(store: Repositories, parentId: string, params: SubOrganizationParams) {
+/**
+ * Checks a new sub-organization of `parentId` without writing: name, root users with their credentials, threshold,
+ * wallet, and the verification token unless `now` is undefined (an activity's validation, which does not know the
+ * time the activity will run at). `fieldPrefix` is "parameters." for the activity, "" for the proxy.
+ */
+export function checkSubOrganization(
+  store: Repositories,
+  parentId: string,
+  params: SubOrganizationParams,
+  now: number | undefined,
+  fieldPrefix = 'parameters.',
+): CheckedSubOrganization {
   if (store.organizations.get(parentId)?.parentId !== undefined) {
     throw new QkError(
       'LIMIT_EXCEEDED',
@@ -98,22 +124,45 @@ function checkSubOrganization(store: Repositories, parentId: string, params: Sub
     );
   }
   if (params.subOrganizationName.trim() === '') {
-    throw new QkError('REQUEST_INVALID', 'parameters.subOrganizationName: must not be empty', {
-      issues: [{ path: 'parameters.subOrganizationName', message: 'must not be empty' }],
+    throw new QkError('REQUEST_INVALID', `${fieldPrefix}subOrganizationName: must not be empty`, {
+      issues: [{ path: `${fieldPrefix}subOrganizationName`, message: 'must not be empty' }],
     });
   }
-  for (const field of ['wallet', 'verificationToken', 'clientSignature'] as const) {
-    if (params[field] !== undefined) {
-      throw new QkError(
-        'REQUEST_INVALID',
-        `parameters.${field}: not yet supported by this service's create_sub_organization; leave it out${field === 'wallet' ? ' and create the wallet in the new sub-organization with create_wallet' : ''}`,
-        { issues: [{ path: `parameters.${field}`, message: 'not supported' }] },
-      );
-    }
+  const rootUsers = checkNewUsers(store, undefined, params.rootUsers, `${fieldPrefix}rootUsers`);
+  checkThreshold(params.rootQuorumThreshold, params.rootUsers.length, `${fieldPrefix}rootQuorumThreshold`);
+  if (params.wallet !== undefined) checkNewWallet(store, undefined, params.wallet, `${fieldPrefix}wallet.`);
+  checkVerificationPresence(params, fieldPrefix);
+  const verification = now === undefined ? undefined : checkContactVerification(store, parentId, params, now, fieldPrefix);
+  return { params, rootUsers, verification, fieldPrefix };
+}
+
+/**
+ * Creates a checked sub-organization of `target.organizationId`: the organization, its root users with their
+ * credentials, the root quorum, its sign-in features, the verified contact and the wallet.
+ */
+export async function createSubOrganization(target: WalletTarget, oidc: OidcVerifier, checked: CheckedSubOrganization) {
+  const { params } = checked;
+  const { store, now } = target;
+  const subOrganizationId = target.newId();
+  store.organizations.insert({
+    id: subOrganizationId,
+    parentId: target.organizationId,
+    name: params.subOrganizationName,
+    rootQuorumThreshold: params.rootQuorumThreshold,
+    now,
+  });
+  const inSubOrganization = { ...target, organizationId: subOrganizationId };
+  const rootUserIds = await createUsers(inSubOrganization, oidc, checked.rootUsers);
+  store.organizations.setRootQuorum(subOrganizationId, { threshold: params.rootQuorumThreshold, userIds: rootUserIds }, now);
+  for (const [flag, name] of SUB_ORGANIZATION_FEATURES) {
+    if (params[flag] !== true) store.organizations.setFeature(subOrganizationId, { name, value: undefined });
   }
-  const users = checkNewUsers(store, undefined, params.rootUsers, 'parameters.rootUsers');
-  checkThreshold(params.rootQuorumThreshold, params.rootUsers.length, 'parameters.rootQuorumThreshold');
-  return users;
+  if (checked.verification !== undefined) {
+    const userId = rootUserIds[checked.verification.rootUserIndex]!;
+    applyContactVerification(store, checked.verification, { organizationId: subOrganizationId, userId }, now);
+  }
+  const wallet = params.wallet === undefined ? undefined : await createWallet(inSubOrganization, params.wallet, `${checked.fieldPrefix}wallet.`);
+  return { subOrganizationId, rootUserIds, ...(wallet === undefined ? {} : { wallet }) };
 }
 
 function checkThreshold(threshold: number, members: number, field: string): void {
@@ -169,78 +218,66 @@ function unexportedKeyMaterial(store: Repositories, organizationId: string): str
   ];
 }
 
-export const organizationsFamily: Family = {
-  queries: {
-    get_organization(ctx) {
-      const { store, organizationId } = ctx;
-      return {
-        organizationData: {
-          organizationId,
-          name: ctx.organization.name,
-          users: store.users.listByOrganization(organizationId).map((user) => userView(store, user)),
-          policies: store.policies.listByOrganization(organizationId).map(policyView),
-          tags: store.userTags.listByOrganization(organizationId).map(userTagView),
-          rootQuorum: quorumView(store, organizationId),
-          features: store.organizations.features(organizationId).map(featureView),
-        },
-      };
-    },
-    get_organization_configs: (ctx) => ({
-      configs: {
-        features: ctx.store.organizations.features(ctx.organizationId).map(featureView),
-        quorum: quorumView(ctx.store, ctx.organizationId),
-      },
-    }),
-    list_suborgs: listSubOrganizations,
-  },
-  activities: {
-    create_sub_organization: {
-      validate(store, organizationId, params) {
-        checkSubOrganization(store, organizationId, params);
-      },
-      execute(ctx, params) {
-        const users = checkSubOrganization(ctx.store, ctx.organizationId, params);
-        const subOrganizationId = ctx.newId();
-        ctx.store.organizations.insert({
-          id: subOrganizationId,
-          parentId: ctx.organizationId,
-          name: params.subOrganizationName,
-          rootQuorumThreshold: params.rootQuorumThreshold,
-          now: ctx.now,
-        });
-        const rootUserIds = createUsers({ ...ctx, organizationId: subOrganizationId }, users);
-        ctx.store.organizations.setRootQuorum(subOrganizationId, { threshold: params.rootQuorumThreshold, userIds: rootUserIds }, ctx.now);
-        for (const [flag, name] of SUB_ORGANIZATION_FEATURES) {
-          if (params[flag] !== true) ctx.store.organizations.setFeature(subOrganizationId, { name, value: undefined });
-        }
-        return { subOrganizationId, rootUserIds };
-      },
-    },
-    delete_sub_organization: {
-      validate(store, organizationId, params) {
-        checkDeletable(store, organizationId, params.deleteWithoutExport === true);
-      },
-      execute(ctx, params) {
+export function organizationsFamily(options: { oidc: OidcVerifier }): Family {
+  return {
+    queries: {
+      get_organization(ctx) {
         const { store, organizationId } = ctx;
-        checkDeletable(store, organizationId, params.deleteWithoutExport === true);
-        // Users take their credentials, tags and quorum membership with them; sealed key material is
-        // erased; the activity log stays.
-        for (const wallet of store.keyMaterial.wallets.listByOrganization(organizationId)) store.keyMaterial.wallets.delete(organizationId, wallet.id);
-        for (const key of store.keyMaterial.privateKeys.listByOrganization(organizationId)) store.keyMaterial.privateKeys.delete(organizationId, key.id);
-        for (const user of store.users.listByOrganization(organizationId)) store.users.delete(user.id);
-        for (const tag of store.userTags.listByOrganization(organizationId)) store.userTags.delete(tag.id);
-        for (const policy of store.policies.listByOrganization(organizationId)) store.policies.delete(organizationId, policy.id);
-        store.organizations.markDeleted(organizationId, ctx.now);
-        return { subOrganizationUuid: organizationId };
+        return {
+          organizationData: {
+            organizationId,
+            name: ctx.organization.name,
+            users: store.users.listByOrganization(organizationId).map((user) => userView(store, user)),
+            policies: store.policies.listByOrganization(organizationId).map(policyView),
+            tags: store.userTags.listByOrganization(organizationId).map(userTagView),
+            rootQuorum: quorumView(store, organizationId),
+            features: store.organizations.features(organizationId).map(featureView),
+            wallets: store.keyMaterial.wallets.listByOrganization(organizationId).map(walletView),
+            privateKeys: store.keyMaterial.privateKeys.listByOrganization(organizationId).map(privateKeyView),
+          },
+        };
+      },
+      get_organization_configs: (ctx) => ({
+        configs: {
+          features: ctx.store.organizations.features(ctx.organizationId).map(featureView),
+          quorum: quorumView(ctx.store, ctx.organizationId),
+        },
+      }),
+      list_suborgs: listSubOrganizations,
+    },
+    activities: {
+      create_sub_organization: {
+        validate(store, organizationId, params) {
+          checkSubOrganization(store, organizationId, params, undefined);
+        },
+        execute: (ctx, params) => createSubOrganization(ctx, options.oidc, checkSubOrganization(ctx.store, ctx.organizationId, params, ctx.now)),
+      },
+      delete_sub_organization: {
+        validate(store, organizationId, params) {
+          checkDeletable(store, organizationId, params.deleteWithoutExport === true);
+        },
+        execute(ctx, params) {
+          const { store, organizationId } = ctx;
+          checkDeletable(store, organizationId, params.deleteWithoutExport === true);
+          // Users take their credentials, tags and quorum membership with them; sealed key material is
+          // erased; the activity log stays.
+          for (const wallet of store.keyMaterial.wallets.listByOrganization(organizationId)) store.keyMaterial.wallets.delete(organizationId, wallet.id);
+          for (const key of store.keyMaterial.privateKeys.listByOrganization(organizationId)) store.keyMaterial.privateKeys.delete(organizationId, key.id);
+          for (const user of store.users.listByOrganization(organizationId)) store.users.delete(user.id);
+          for (const tag of store.userTags.listByOrganization(organizationId)) store.userTags.delete(tag.id);
+          for (const policy of store.policies.listByOrganization(organizationId)) store.policies.delete(organizationId, policy.id);
+          store.organizations.markDeleted(organizationId, ctx.now);
+          return { subOrganizationUuid: organizationId };
+        },
+      },
+      update_root_quorum: {
+        validate: checkRootQuorum,
+        execute(ctx, params) {
+          checkRootQuorum(ctx.store, ctx.organizationId, params);
+          ctx.store.organizations.setRootQuorum(ctx.organizationId, { threshold: params.threshold, userIds: params.userIds }, ctx.now);
+          return {};
+        },
       },
     },
-    update_root_quorum: {
-      validate: checkRootQuorum,
-      execute(ctx, params) {
-        checkRootQuorum(ctx.store, ctx.organizationId, params);
-        ctx.store.organizations.setRootQuorum(ctx.organizationId, { threshold: params.threshold, userIds: params.userIds }, ctx.now);
-        return {};
-      },
-    },
-  },
-};
+  };
+}

@@ -1,22 +1,27 @@
 /**
  * Users (api-notes §5.5): create_users, get_user, list_users, update_user, update_user_name, delete_users,
- * and the `createUsers` step shared with create_sub_organization.
+ * and the `checkNewUsers` / `createUsers` steps shared with create_sub_organization and signup_v2.
  */
 import type { z } from 'zod';
 import type { userParamsV4 } from '../../../shared/api/common';
 import { QkError } from '../../../shared/errors';
 import type { Family } from '../../activities/context';
 import { userView } from '../../activities/views';
+import type { OidcVerifier } from '../../auth/oidc';
 import type { Repositories } from '../../store';
+import { addAuthenticators, addOauthProviders, checkAuthenticators, checkOauthProviders, type PlannedAuthenticator } from '../credentials';
 import { addApiKeys, checkApiKeys, type PlannedKey } from './api-keys';
 import { MAX_USERS_PER_ORGANIZATION, requireDistinct, requireUser } from './common';
 
 /** A new user as create_users and create_sub_organization take it (root users carry no tags). */
 export type NewUserParams = Omit<z.output<typeof userParamsV4>, 'userTags'> & { userTags?: string[] };
 
-interface CheckedUser {
+export interface CheckedUser {
   params: NewUserParams;
   apiKeys: PlannedKey[];
+  authenticators: PlannedAuthenticator[];
+  /** Which field of the request each user came from, for errors raised while storing it. */
+  field: string;
 }
 
 const E164 = /^\+[1-9]\d{1,14}$/;
@@ -59,41 +64,41 @@ export function checkNewUsers(store: Repositories, organizationId: string | unde
       { limit: MAX_USERS_PER_ORGANIZATION },
     );
   }
+  // Credentials must be unique across the whole request, not only per user.
   const seenKeys = new Map<string, string>();
+  const seenCredentialIds = new Map<string, string>();
+  const claimOnce = (seen: Map<string, string>, value: string, field: string, what: string) => {
+    const earlier = seen.get(value);
+    if (earlier !== undefined) throw new QkError('ALREADY_EXISTS', `${field}: ${what} ${value} is also given at ${earlier}`, { [what]: value });
+    seen.set(value, field);
+  };
   return users.map((params, index) => {
     const prefix = `${field}[${index}].`;
     checkUserFields(params, prefix);
     requireTags(store, organizationId, params.userTags ?? [], `${prefix}userTags`);
-    for (const kind of ['authenticators', 'oauthProviders'] as const) {
-      if (params[kind].length > 0) {
-        throw new QkError(
-          'REQUEST_INVALID',
-          `${prefix}${kind}: this service does not yet register ${kind === 'authenticators' ? 'passkeys' : 'OAuth providers'} while creating users; send [] and add them afterwards with ${kind === 'authenticators' ? 'create_authenticators' : 'create_oauth_providers'}`,
-          { issues: [{ path: `${prefix}${kind}`, message: 'not supported at user creation' }] },
-        );
-      }
-    }
     const apiKeys = checkApiKeys(store, organizationId, undefined, params.apiKeys, `${prefix}apiKeys`);
-    apiKeys.forEach((key, keyIndex) => {
-      const earlier = seenKeys.get(key.publicKey);
-      if (earlier !== undefined) {
-        throw new QkError('ALREADY_EXISTS', `${prefix}apiKeys[${keyIndex}].publicKey: public key ${key.publicKey} is also given at ${earlier}`, {
-          publicKey: key.publicKey,
-        });
-      }
-      seenKeys.set(key.publicKey, `${prefix}apiKeys[${keyIndex}]`);
-    });
-    return { params, apiKeys };
+    apiKeys.forEach((key, keyIndex) => claimOnce(seenKeys, key.publicKey, `${prefix}apiKeys[${keyIndex}].publicKey`, 'publicKey'));
+    const authenticators = checkAuthenticators(store, organizationId, undefined, params.authenticators, `${prefix}authenticators`);
+    authenticators.forEach(({ registration }, authenticatorIndex) =>
+      claimOnce(seenCredentialIds, registration.credentialId, `${prefix}authenticators[${authenticatorIndex}].attestation.credentialId`, 'credentialId'),
+    );
+    checkOauthProviders(store, undefined, params.oauthProviders, `${prefix}oauthProviders`);
+    return { params, apiKeys, authenticators, field: `${field}[${index}]` };
   });
 }
 
-/** Inserts checked users with their tags and API keys; returns their ids in request order. */
-export function createUsers(
+/**
+ * Inserts checked users with their tags and credentials, verifying OIDC tokens of OAuth providers on the way;
+ * returns their ids in request order.
+ */
+export async function createUsers(
   target: { store: Repositories; organizationId: string; now: number; newId(): string },
+  oidc: OidcVerifier,
   users: readonly CheckedUser[],
-): string[] {
+): Promise<string[]> {
   const { store, organizationId, now } = target;
-  return users.map(({ params, apiKeys }) => {
+  const userIds: string[] = [];
+  for (const { params, apiKeys, authenticators, field } of users) {
     const userId = target.newId();
     store.users.insert({
       id: userId,
@@ -104,9 +109,13 @@ export function createUsers(
       now,
     });
     for (const tagId of params.userTags ?? []) store.userTags.addMember(tagId, userId);
-    addApiKeys({ ...target, userId }, apiKeys);
-    return userId;
-  });
+    const owner = { ...target, userId };
+    addApiKeys(owner, apiKeys);
+    addAuthenticators(owner, authenticators);
+    await addOauthProviders(owner, oidc, params.oauthProviders, `${field}.oauthProviders`);
+    userIds.push(userId);
+  }
+  return userIds;
 }
 
 interface UserUpdate {
@@ -153,35 +162,37 @@ function checkDeletion(store: Repositories, organizationId: string, params: { us
   }
 }
 
-export const usersFamily: Family = {
-  queries: {
-    get_user: (ctx, request) => ({ user: userView(ctx.store, requireUser(ctx.store, ctx.organizationId, request.userId)) }),
-    list_users: (ctx) => ({ users: ctx.store.users.listByOrganization(ctx.organizationId).map((user) => userView(ctx.store, user)) }),
-  },
-  activities: {
-    create_users: {
-      validate(store, organizationId, params) {
-        checkNewUsers(store, organizationId, params.users, 'parameters.users');
+export function usersFamily(options: { oidc: OidcVerifier }): Family {
+  return {
+    queries: {
+      get_user: (ctx, request) => ({ user: userView(ctx.store, requireUser(ctx.store, ctx.organizationId, request.userId)) }),
+      list_users: (ctx) => ({ users: ctx.store.users.listByOrganization(ctx.organizationId).map((user) => userView(ctx.store, user)) }),
+    },
+    activities: {
+      create_users: {
+        validate(store, organizationId, params) {
+          checkNewUsers(store, organizationId, params.users, 'parameters.users');
+        },
+        async execute(ctx, params) {
+          return { userIds: await createUsers(ctx, options.oidc, checkNewUsers(ctx.store, ctx.organizationId, params.users, 'parameters.users')) };
+        },
       },
-      execute(ctx, params) {
-        return { userIds: createUsers(ctx, checkNewUsers(ctx.store, ctx.organizationId, params.users, 'parameters.users')) };
+      update_user: {
+        validate: checkUpdate,
+        execute: (ctx, params) => applyUpdate(ctx.store, ctx.organizationId, params, ctx.now),
+      },
+      update_user_name: {
+        validate: checkUpdate,
+        execute: (ctx, params) => applyUpdate(ctx.store, ctx.organizationId, params, ctx.now),
+      },
+      delete_users: {
+        validate: checkDeletion,
+        execute(ctx, params) {
+          checkDeletion(ctx.store, ctx.organizationId, params);
+          for (const userId of params.userIds) ctx.store.users.delete(userId);
+          return { userIds: params.userIds };
+        },
       },
     },
-    update_user: {
-      validate: checkUpdate,
-      execute: (ctx, params) => applyUpdate(ctx.store, ctx.organizationId, params, ctx.now),
-    },
-    update_user_name: {
-      validate: checkUpdate,
-      execute: (ctx, params) => applyUpdate(ctx.store, ctx.organizationId, params, ctx.now),
-    },
-    delete_users: {
-      validate: checkDeletion,
-      execute(ctx, params) {
-        checkDeletion(ctx.store, ctx.organizationId, params);
-        for (const userId of params.userIds) ctx.store.users.delete(userId);
-        return { userIds: params.userIds };
-      },
-    },
-  },
-};
+  };
+}
