@@ -1,7 +1,8 @@
 /**
  * Authorization and consensus (api-notes §8.1, §9): root quorum → allow; otherwise every policy of the
- * organization is evaluated — a matching DENY wins, a matching ALLOW whose consensus holds allows, a
- * matching ALLOW still short of consensus (or a root user short of the root threshold) waits for votes.
+ * organization is evaluated — a matching DENY wins, a matching ALLOW whose consensus holds allows, a user
+ * managing its own credentials is allowed, a matching ALLOW still short of consensus (or a root user short
+ * of the root threshold) waits for votes.
  */
 import {
   checkPolicyExpression,
@@ -13,12 +14,20 @@ import {
   type PolicyExpressionKind,
   type PolicyUser,
 } from '../../shared/policy';
+import { activityOperations } from '../../shared/api/activities';
 import { QkError } from '../../shared/errors';
 import type { Repositories } from '../store';
 import type { OrganizationRecord } from '../store/organizations';
 import type { PolicyRecord } from '../store/policies';
 
 export const UPDATE_ROOT_QUORUM = 'ACTIVITY_TYPE_UPDATE_ROOT_QUORUM';
+
+/** Activities by which a user manages the credentials of `params.userId` (api-notes §8.1 built-in exception). */
+const OWN_CREDENTIAL_ACTIVITY_TYPES: ReadonlySet<string> = new Set(
+  (['create_api_keys', 'delete_api_keys', 'create_authenticators', 'delete_authenticators', 'create_oauth_providers', 'delete_oauth_providers'] as const).map(
+    (name) => activityOperations[name].activityType,
+  ),
+);
 
 /** A user whose approval counts, with the credential they approved with. */
 export interface Approver {
@@ -51,7 +60,7 @@ export interface PolicyEvaluation {
 }
 
 export type Authorization =
-  | { decision: 'allow'; by: 'root-quorum' | 'policy'; evaluations: PolicyEvaluation[] }
+  | { decision: 'allow'; by: 'root-quorum' | 'policy' | 'own-credentials'; evaluations: PolicyEvaluation[] }
   | { decision: 'consensus-needed'; evaluations: PolicyEvaluation[] }
   | { decision: 'deny'; reason: 'explicit' | 'implicit'; evaluations: PolicyEvaluation[] };
 
@@ -152,8 +161,19 @@ export function authorize(request: AuthorizationRequest): Authorization {
   const outcomes = new Set(evaluations.map((evaluation) => evaluation.outcome));
   if (outcomes.has('OUTCOME_DENY_EXPLICIT')) return { decision: 'deny', reason: 'explicit', evaluations };
   if (outcomes.has('OUTCOME_ALLOW')) return { decision: 'allow', by: 'policy', evaluations };
+  if (managesOwnCredentials(request)) return { decision: 'allow', by: 'own-credentials', evaluations };
   if (outcomes.has('OUTCOME_REQUIRES_CONSENSUS') || anyRootApprover) return { decision: 'consensus-needed', evaluations };
   return { decision: 'deny', reason: 'implicit', evaluations };
+}
+
+/**
+ * Users may manage their own credentials without a policy unless a DENY policy matches (api-notes §8.1): the
+ * activity changes the credentials of `params.userId` and that user approved it (the proposer, on submission).
+ */
+function managesOwnCredentials(request: AuthorizationRequest): boolean {
+  if (!OWN_CREDENTIAL_ACTIVITY_TYPES.has(request.activityType)) return false;
+  const { userId } = request.params;
+  return typeof userId === 'string' && request.approvers.some((approver) => approver.userId === userId);
 }
 
 /** The 403 a denial answers (api-notes §7.1: a PolicyEnginePermissionError detail). */
