@@ -354,7 +354,8 @@ export const ipcContract = {
     z
       .strictObject({
         fingerprint: fingerprint.optional(),
-        path: z.string().regex(/^\/public\/v1\/[a-z_]+\/[a-z0-9_]+$/, { error: 'expected an operation path like /public/v1/submit/create_policy' }).optional(),
+        // Activities only: postStampedFile answers the activity a stamped submission created or voted on.
+        path: z.string().regex(/^\/public\/v1\/submit\/[a-z0-9_]{1,100}$/, { error: 'expected an activity path like /public/v1/submit/create_policy' }).optional(),
         body: z.string().min(2).max(65_536).optional(),
         file: stampedFileName,
       })
