@@ -206,7 +206,7 @@ export async function submitActivity(
     };
     tx.activities.insert(record);
     tx.activities.insertVote(vote(deps, record.id, actor, 'VOTE_SELECTION_APPROVED', message, now));
-    if (authorization.decision === 'allow') await execute(session, record, route, actingUser(actor));
+    if (authorization.decision === 'allow') await execute(session, record, route, actingUser(actor), params);
     return { activity: activityView(tx, tx.activities.get(organization.id, record.id)!) };
   });
 }
@@ -312,7 +312,7 @@ async function castVote(
           organizationId: target.organizationId,
         },
       };
-      await execute(session, target, route, proposer);
+      await execute(session, target, route, proposer, params);
     } else {
       tx.activities.touch(target.id, now);
     }
@@ -324,7 +324,14 @@ async function castVote(
  * Runs the handler inside a savepoint: a QkError rolls back only the handler's writes and records the
  * activity FAILED (api-notes §7.1); anything else propagates and rolls back the whole transaction.
  */
-async function execute(session: Session, activity: ActivityRecord, route: ActivityRoute, actor: ActingUser): Promise<void> {
+/** `params` are the activity's parameters as parsed from its stored body (the caller has them already). */
+async function execute(
+  session: Session,
+  activity: ActivityRecord,
+  route: ActivityRoute,
+  actor: ActingUser,
+  params: Record<string, unknown>,
+): Promise<void> {
   const { deps, tx, now } = session;
   const handler = route.handler as AnyActivityHandler;
   const ctx: ActivityContext = {
@@ -341,7 +348,7 @@ async function execute(session: Session, activity: ActivityRecord, route: Activi
   connection.exec('SAVEPOINT activity_execution');
   let result: unknown;
   try {
-    result = await handler.execute(ctx, parametersOf(activity, route.op));
+    result = await handler.execute(ctx, params);
   } catch (error) {
     connection.exec('ROLLBACK TO activity_execution');
     connection.exec('RELEASE activity_execution');
