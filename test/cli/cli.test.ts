@@ -2,7 +2,6 @@
  * The CLI in child processes against the real keychain (run under test/support/with-secret-service.sh). `decrypt`
  * runs with networking disabled by a preload that makes every socket connection and fetch throw.
  */
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,8 +18,8 @@ import { hexToBytes, utf8Encode } from '../../src/shared/crypto/encoding';
 import { generateEncryptionKeyPair } from '../../src/shared/crypto/keys';
 import { verifyApiKeyStamp } from '../../src/shared/crypto/stamp';
 import { scanForSecrets } from '../support/scan-for-secrets';
+import { runCli, writeNoNetworkPreload, type CliRun } from './helpers';
 
-const repo = join(import.meta.dirname, '../..');
 const enclave = generateEncryptionKeyPair();
 const sign = (data: Uint8Array) => ecdsaSign('p256', data, hexToBytes(enclave.privateKey, 'enclave key'), 'der');
 const organizationId = randomUUID();
@@ -29,34 +28,14 @@ let dataDir: string;
 let work: string;
 let noNetwork: string;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], options: { offline?: boolean } = {}): Promise<Run> {
-  const env = { ...process.env, NODE_OPTIONS: options.offline ? `--import=${noNetwork}` : '' };
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', join(repo, 'src/main/cli/index.ts'), '--data-dir', dataDir, ...args], { env, cwd: repo }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
-  });
+function cli(args: string[], options: { offline?: boolean } = {}): Promise<CliRun> {
+  return runCli(dataDir, args, options.offline ? { noNetwork } : {});
 }
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'qk-cli-data-'));
   work = await mkdtemp(join(tmpdir(), 'qk-cli-work-'));
-  noNetwork = join(work, 'no-network.mjs');
-  await writeFile(
-    noNetwork,
-    [
-      "import net from 'node:net';",
-      "const refuse = () => { throw new Error('network disabled in this test'); };",
-      'net.connect = refuse; net.createConnection = refuse; net.Socket.prototype.connect = refuse;',
-      'globalThis.fetch = async () => refuse();',
-    ].join('\n'),
-  );
+  noNetwork = await writeNoNetworkPreload(work);
 });
 
 afterAll(async () => {

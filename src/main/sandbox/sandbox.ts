@@ -54,7 +54,15 @@ export class Sandbox {
     const running = this.running;
     this.running = undefined;
     this.starting = undefined;
-    await running?.close();
+    if (running === undefined) return;
+    // The service's last handles (its WAL checkpoint thread) do not keep the process alive; without this, a CLI
+    // command ends while the database is still closing and its final checkpoint never runs.
+    const keepAlive = setInterval(() => undefined, 60_000);
+    try {
+      await running.close();
+    } finally {
+      clearInterval(keepAlive);
+    }
   }
 
   private async startOnce(): Promise<RunningSandbox> {

@@ -1,0 +1,209 @@
+/**
+ * The CLI against the Sandbox profile of a data dir (the embedded service, restarted by each command over the same
+ * database) and the real keychain: export a wallet to a stored encryption key, decrypt it with networking disabled,
+ * encrypt a mnemonic to an import bundle from init_import_wallet and import it with `request`.
+ */
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateMnemonic } from '@scure/bip39';
+import { wordlist as english } from '@scure/bip39/wordlists/english.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ApiClient } from '../../src/main/client/api-client';
+import { DEFAULT_KEYCHAIN_SERVICE, Keychain } from '../../src/main/keychain/keychain';
+import { OsSecretStore } from '../../src/main/keychain/secret-store';
+import { Profiles } from '../../src/main/profiles/profiles';
+import { Sandbox } from '../../src/main/sandbox/sandbox';
+import { Stamper } from '../../src/main/stamper/stamper';
+import type { WalletAccountParams } from '../../src/shared/api';
+import { utf8Encode } from '../../src/shared/crypto/encoding';
+import { addressFor } from '../../src/service/enclave/addresses';
+import { deriveKey } from '../../src/service/enclave/derivation';
+import { mnemonicToSeed } from '../../src/service/enclave/mnemonic';
+import { RecordingStore } from '../support/recording-secret-store';
+import { scanForSecrets } from '../support/scan-for-secrets';
+import { runCli, writeNoNetworkPreload, type CliRun } from './helpers';
+
+const ACCOUNTS: WalletAccountParams[] = [
+  { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' },
+  { curve: 'CURVE_ED25519', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/501'/0'/0'", addressFormat: 'ADDRESS_FORMAT_SOLANA' },
+];
+
+let dataDir: string;
+let work: string;
+let noNetwork: string;
+let store: RecordingStore;
+let keychain: Keychain;
+let profiles: Profiles;
+let sandbox: { organizationId: string; rootUserId: string; signer: string };
+const runs: CliRun[] = [];
+/** Secrets seen by the test (mnemonics, seeds, derived keys) for the final scan. */
+const seen: Uint8Array[] = [];
+
+async function cli(args: string[], options: { offline?: boolean } = {}): Promise<CliRun> {
+  const run = await runCli(dataDir, args, options.offline ? { noNetwork } : {});
+  runs.push(run);
+  return run;
+}
+
+/** Runs a command that must succeed, and answers its stdout as JSON (or undefined when it prints nothing). */
+async function cliJson<T>(args: string[], options: { offline?: boolean } = {}): Promise<T> {
+  const run = await cli(args, options);
+  expect(run.stderr, args.slice(0, 2).join(' ')).toBe('');
+  expect(run.code).toBe(0);
+  return (run.stdout === '' ? undefined : JSON.parse(run.stdout)) as T;
+}
+
+async function deriveAddresses(mnemonic: string): Promise<string[]> {
+  const seed = await mnemonicToSeed(mnemonic);
+  seen.push(seed);
+  return ACCOUNTS.map(({ curve, path, addressFormat }) => {
+    const { privateKey, publicKey } = deriveKey({ seed, curve, path });
+    seen.push(privateKey);
+    return addressFor({ curve, publicKey, format: addressFormat });
+  });
+}
+
+/** A submit body as the CLI user writes it for `request`. */
+function submitBody(type: string, parameters: Record<string, unknown>): string {
+  return JSON.stringify({ type, timestampMs: String(Date.now()), organizationId: sandbox.organizationId, parameters });
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'qk-cli-sandbox-data-'));
+  work = await mkdtemp(join(tmpdir(), 'qk-cli-sandbox-work-'));
+  noNetwork = await writeNoNetworkPreload(work);
+  // The app's first start: the Sandbox profile, its key in the keychain, and a wallet to export.
+  store = new RecordingStore(new OsSecretStore(DEFAULT_KEYCHAIN_SERVICE));
+  profiles = new Profiles({ dataDir });
+  keychain = new Keychain({ dataDir, store, profiles });
+  const running = new Sandbox({ dataDir, keychain, profiles, log: () => undefined });
+  const { info, profile } = await running.start();
+  sandbox = { organizationId: info.organizationId, rootUserId: info.rootUserId, signer: info.enclaveSignerPublicKey };
+  try {
+    const client = new ApiClient({ profile, stamper: new Stamper(keychain) });
+    const created = await client.submit('create_wallet', { walletName: 'treasury', accounts: ACCOUNTS });
+    if (created.state !== 'completed') throw new Error(`create_wallet is ${created.state}`);
+  } finally {
+    await running.stop();
+  }
+});
+
+afterAll(async () => {
+  for (const profile of await profiles.list()) await profiles.remove(profile.id);
+  for (const { name } of await keychain.listEncryptionKeys()) await keychain.deleteEncryptionKey(name);
+  for (const { name } of await keychain.listApiKeys()) await keychain.deleteApiKey(name);
+  await rm(dataDir, { recursive: true, force: true });
+  await rm(work, { recursive: true, force: true });
+});
+
+it('exports a wallet from the Sandbox profile to a stored encryption key; decrypt opens it offline into a 0600 file', async () => {
+  const generated = await cliJson<{ name: string; publicKey: string }>(['encryption-keys', 'generate', 'cold-storage']);
+  expect(generated.name).toBe('cold-storage');
+
+  const wallets = await cliJson<{ walletId: string; walletName: string }[]>(['wallets', 'list']);
+  expect(wallets.map((wallet) => wallet.walletName)).toEqual(['treasury']);
+  const { accounts } = await cliJson<{ accounts: { address: string }[] }>([
+    'request',
+    '--path',
+    '/public/v1/query/list_wallet_accounts',
+    '--body',
+    JSON.stringify({ organizationId: sandbox.organizationId, walletId: wallets[0]!.walletId }),
+  ]);
+
+  const bundlePath = join(work, 'treasury.bundle.json');
+  const exported = await cliJson<{ walletId: string; output: string }>(['wallets', 'export', '--wallet', 'treasury', '--encryption-key', 'cold-storage', '--output', bundlePath]);
+  expect(exported).toMatchObject({ walletId: wallets[0]!.walletId, output: bundlePath });
+
+  const mnemonicPath = join(work, 'treasury.mnemonic');
+  const decrypt = ['decrypt', '--bundle', bundlePath, '--encryption-key', 'cold-storage', '--organization', sandbox.organizationId];
+  // Without --signer-public-key the production signer is pinned, which did not sign a sandbox bundle.
+  const unpinned = await cli([...decrypt, '--plaintext-output', mnemonicPath], { offline: true });
+  expect(unpinned.code).toBe(1);
+  expect(unpinned.stderr).toMatch(/^BUNDLE_SIGNER_MISMATCH/);
+
+  await cliJson([...decrypt, '--signer-public-key', sandbox.signer, '--plaintext-output', mnemonicPath], { offline: true });
+  expect((await stat(mnemonicPath)).mode & 0o777).toBe(0o600);
+  const mnemonic = (await readFile(mnemonicPath, 'utf8')).trim();
+  seen.push(utf8Encode(mnemonic));
+  expect(mnemonic.split(' ')).toHaveLength(12);
+  expect(await deriveAddresses(mnemonic)).toEqual(accounts.map((account) => account.address));
+
+  // An existing file is never overwritten with a secret.
+  const again = await cli([...decrypt, '--signer-public-key', sandbox.signer, '--plaintext-output', mnemonicPath], { offline: true });
+  expect(again.code).toBe(1);
+});
+
+it('encrypts a mnemonic offline to the import bundle of init_import_wallet, and import_wallet through request gives its addresses', async () => {
+  const init = await cliJson<{ activity: { status: string; result: { initImportWalletResult: { importBundle: string } } } }>([
+    'request',
+    '--path',
+    '/public/v1/submit/init_import_wallet',
+    '--body',
+    submitBody('ACTIVITY_TYPE_INIT_IMPORT_WALLET', { userId: sandbox.rootUserId }),
+  ]);
+  expect(init.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+  const importBundlePath = join(work, 'import.bundle.json');
+  await writeFile(importBundlePath, init.activity.result.initImportWalletResult.importBundle);
+
+  const mnemonic = generateMnemonic(english, 256);
+  seen.push(utf8Encode(mnemonic));
+  const plaintextPath = join(work, 'import.mnemonic');
+  await writeFile(plaintextPath, `${mnemonic}\n`, { mode: 0o600 });
+  const encryptedPath = join(work, 'import.encrypted.json');
+  await cliJson(
+    [
+      'encrypt',
+      '--import-bundle',
+      importBundlePath,
+      '--plaintext-input',
+      plaintextPath,
+      '--organization',
+      sandbox.organizationId,
+      '--user',
+      sandbox.rootUserId,
+      '--key-format',
+      'mnemonic',
+      '--signer-public-key',
+      sandbox.signer,
+      '--output',
+      encryptedPath,
+    ],
+    { offline: true },
+  );
+  const encryptedBundle = (await readFile(encryptedPath, 'utf8')).trim();
+  expect(Object.keys(JSON.parse(encryptedBundle))).toEqual(['encappedPublic', 'ciphertext']);
+
+  const bodyPath = join(work, 'import_wallet.json');
+  await writeFile(bodyPath, submitBody('ACTIVITY_TYPE_IMPORT_WALLET', { userId: sandbox.rootUserId, walletName: 'imported', encryptedBundle, accounts: ACCOUNTS }));
+  const imported = await cliJson<{ activity: { status: string; result: { importWalletResult: { walletId: string; addresses: string[] } } } }>([
+    'request',
+    '--path',
+    '/public/v1/submit/import_wallet',
+    '--body',
+    `@${bodyPath}`,
+  ]);
+  expect(imported.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+  expect(imported.activity.result.importWalletResult.addresses).toEqual(await deriveAddresses(mnemonic));
+  const wallets = await cliJson<{ walletName: string }[]>(['wallets', 'list']);
+  expect(wallets.map((wallet) => wallet.walletName).toSorted()).toEqual(['imported', 'treasury']);
+});
+
+it('leaves no API key, encryption key, mnemonic or derived key in the data dir or the captured output', async () => {
+  const encryptionKeys: Uint8Array[] = [];
+  for (const { name } of await keychain.listEncryptionKeys()) await keychain.withEncryptionPrivateKey(name, (key) => void encryptionKeys.push(key.slice()));
+  expect(encryptionKeys).toHaveLength(1);
+  expect(store.secrets).toHaveLength(1); // the sandbox API key, generated in this process
+  const secrets = [...store.secrets, ...encryptionKeys, ...seen];
+  expect(seen).toHaveLength(8); // two mnemonics, their seeds and two derived keys each
+  expect(await scanForSecrets(dataDir, secrets)).toEqual([]);
+
+  const logDir = await mkdtemp(join(tmpdir(), 'qk-cli-sandbox-log-'));
+  try {
+    expect(runs.length).toBeGreaterThan(8);
+    await writeFile(join(logDir, 'cli-output.log'), runs.map((run) => `${run.stdout}\n${run.stderr}`).join('\n'));
+    expect(await scanForSecrets(logDir, secrets)).toEqual([]);
+  } finally {
+    await rm(logDir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,42 @@
+/** Runs the CLI in a child process, optionally with a preload that makes every socket connection and fetch throw. */
+import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+const repo = join(import.meta.dirname, '../..');
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Writes the no-network preload into `directory` and answers its path, for `runCli(..., { noNetwork })`. */
+export async function writeNoNetworkPreload(directory: string): Promise<string> {
+  const path = join(directory, 'no-network.mjs');
+  await writeFile(
+    path,
+    [
+      "import net from 'node:net';",
+      "const refuse = () => { throw new Error('network disabled in this test'); };",
+      'net.connect = refuse; net.createConnection = refuse; net.Socket.prototype.connect = refuse;',
+      'globalThis.fetch = async () => refuse();',
+    ].join('\n'),
+  );
+  return path;
+}
+
+/** `quorumkey-cli --data-dir DIR ...args`; with `noNetwork` (a preload path) the child cannot reach any socket. */
+export function runCli(dataDir: string, args: string[], options: { noNetwork?: string } = {}): Promise<CliRun> {
+  const env = { ...process.env, NODE_OPTIONS: options.noNetwork === undefined ? '' : `--import=${options.noNetwork}` };
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', join(repo, 'src/main/cli/index.ts'), '--data-dir', dataDir, ...args],
+      { env, cwd: repo },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+      },
+    );
+  });
+}
