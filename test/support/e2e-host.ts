@@ -106,6 +106,8 @@ export async function startE2eHost({
     },
     async close() {
       await new Promise<void>((done) => server.close(() => done()));
+      // Stop the embedded sandbox first: it holds the 'sandbox' key the next step deletes.
+      await services.close();
       await forgetKeys(services);
       await rm(dataDir, { recursive: true, force: true });
     },
