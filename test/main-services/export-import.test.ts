@@ -19,7 +19,7 @@ import { deriveKey, publicKeyFromPrivate, type Curve } from '../../src/service/e
 import { mnemonicToSeed } from '../../src/service/enclave/mnemonic';
 import { rejection } from '../support/assertions';
 import { scanForSecrets } from '../support/scan-for-secrets';
-import { startTestBed, type TestBed } from './helpers';
+import { setRootQuorum, startTestBed, type TestBed } from './helpers';
 
 const ACCOUNTS: WalletAccountParams[] = [
   { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' },
@@ -250,6 +250,32 @@ describe('Importer', () => {
 
     const back = await revealed(exporter().reveal({ kind: 'private-key', privateKeyId: outcome.result.privateKeyId }, { kind: 'ephemeral' }, format));
     expect(bytesToHex(keyOf(back, format))).toBe(bytesToHex(keyBytes));
+  });
+});
+
+describe('Exporter under a 2-of-2 root quorum', () => {
+  it('waits for the second vote, then opens the completed export with the stored key it was sealed to', async () => {
+    const quorumBed = await startTestBed(2);
+    try {
+      const [first, second] = quorumBed.operators;
+      const created = await first!.client.submit('create_wallet', { walletName: 'guarded', accounts: ACCOUNTS });
+      if (created.state !== 'completed') throw new Error(`create_wallet is ${created.state}`);
+      await setRootQuorum(quorumBed, 2, [first!.userId, second!.userId]);
+      await first!.keychain.generateEncryptionKey({ name: 'after-votes' });
+      const guarded = new Exporter({ client: first!.client, keychain: first!.keychain, enclaveSignerPublicKey: first!.profile.enclaveSignerPublicKey! });
+
+      const waiting = await guarded.reveal({ kind: 'wallet', walletId: created.result.walletId }, { kind: 'encryption-key', name: 'after-votes' });
+      expect(waiting.state).toBe('consensus-needed');
+      const early = await rejection(guarded.revealCompleted(waiting.activity.id, 'after-votes'));
+      expect(early.code).toBe('FAILED_PRECONDITION');
+
+      const approved = await second!.client.submit('approve_activity', { fingerprint: waiting.activity.fingerprint });
+      expect(approved.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+      const { mnemonic } = mnemonicOf(await guarded.revealCompleted(waiting.activity.id, 'after-votes'));
+      expect(await deriveAddresses(mnemonic, undefined, ACCOUNTS)).toEqual(created.result.addresses);
+    } finally {
+      await quorumBed.close();
+    }
   });
 });
 
