@@ -57,7 +57,6 @@ export async function signup(deps: SignupDeps, parentId: string, request: Signup
   }
   const params = subOrganizationOf(request);
   const now = deps.now();
-  checkSubOrganization(deps.store.read, parentId, params, now, '');
   return deps.store.transaction(async (tx) => {
     const target = { store: tx, organizationId: parentId, now, newId: deps.newId, enclave: deps.enclave };
     const created = await createSubOrganization(target, deps.oidc, checkSubOrganization(tx, parentId, params, now, ''));
