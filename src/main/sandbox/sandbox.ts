@@ -55,14 +55,7 @@ export class Sandbox {
     this.running = undefined;
     this.starting = undefined;
     if (running === undefined) return;
-    // The service's last handles (its WAL checkpoint thread) do not keep the process alive; without this, a CLI
-    // command ends while the database is still closing and its final checkpoint never runs.
-    const keepAlive = setInterval(() => undefined, 60_000);
-    try {
-      await running.close();
-    } finally {
-      clearInterval(keepAlive);
-    }
+    await running.close();
   }
 
   private async startOnce(): Promise<RunningSandbox> {

@@ -54,6 +54,8 @@ export class WalCheckpointer {
   /** Lets a running checkpoint finish, then closes the thread's connection. */
   async stop(): Promise<void> {
     this.stopping = true;
+    // Closing is awaited work: hold the process open until the thread's connection has closed.
+    this.worker.ref();
     this.worker.postMessage('stop');
     await this.exited;
   }
