@@ -1,10 +1,10 @@
 /**
- * Spec operations whose other end-to-end tests post hand-built bodies, driven here by Turnkey's official
- * `@turnkey/http` client: delete_private_keys (spec §4.3) and list_verified_suborgs (spec §4.2), the latter over
- * sub-organizations made through the proxy with plain fetch exactly as spec §4.1 shows the calls.
+ * Spec operations and options the other end-to-end tests leave out, driven by Turnkey's official `@turnkey/http`
+ * client: delete_private_keys (spec §4.3), list_verified_suborgs (spec §4.2) and every optional signup_v2 field
+ * including its wallet (spec §4.1), with the proxy called by plain fetch exactly as spec §4.1 shows the calls.
  */
 import { ApiKeyStamper } from '@turnkey/api-key-stamper';
-import { generateP256KeyPair } from '@turnkey/crypto';
+import { decryptExportBundle, generateP256KeyPair } from '@turnkey/crypto';
 import { TurnkeyClient, TurnkeyRequestError } from '@turnkey/http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GrpcCode } from '../../../src/shared/errors';
@@ -57,7 +57,8 @@ async function signup(email: string, verified: boolean): Promise<string> {
   }
   const reply = await proxyCall('signup_v2', { userEmail: email, apiKeys, authenticators: [], oauthProviders: [], ...proof });
   expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  expect(reply.body).toEqual({ organizationId: expect.any(String), userId: expect.any(String) });
+  expect(reply.body).toMatchObject({ organizationId: expect.any(String), userId: expect.any(String) });
+  expect(reply.body.wallet).toBeUndefined();
   return reply.body.organizationId as string;
 }
 
@@ -105,5 +106,64 @@ describe('list_verified_suborgs through @turnkey/http', () => {
     expect((await list({ paginationOptions: { limit: '1' } })).organizationIds).toEqual([first]);
     expect((await list({ paginationOptions: { after: first } })).organizationIds).toEqual([second]);
     expect(await refusalOf(list({ paginationOptions: { limit: '101' } }))).toEqual([GrpcCode.INVALID_ARGUMENT, 'REQUEST_INVALID']);
+  });
+});
+
+describe('signup_v2 with every optional field', () => {
+  it('creates the named organization, user, tag, phone number and wallet, which its own API key then reads and exports', async () => {
+    const apiKey = newKey();
+    const ethereum = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM', name: 'eth' };
+    const reply = await proxyCall('signup_v2', {
+      userEmail: 'dana@example.com',
+      userPhoneNumber: '+15550001111',
+      userTag: 'founders',
+      userName: 'Dana',
+      organizationName: 'Dana Labs',
+      apiKeys: [{ apiKeyName: 'laptop', publicKey: apiKey.publicKey, curveType: 'API_KEY_CURVE_P256', expirationSeconds: '3600' }],
+      authenticators: [],
+      oauthProviders: [],
+      wallet: { walletName: 'main', accounts: [ethereum], mnemonicLength: 24 },
+    });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    const { organizationId, userId, wallet } = reply.body as { organizationId: string; userId: string; wallet: { walletId: string; addresses: string[] } };
+    expect(wallet).toEqual({ walletId: expect.any(String), addresses: [expect.stringMatching(/^0x[0-9a-fA-F]{40}$/)] });
+
+    const own = new TurnkeyClient({ baseUrl: t.info.baseUrl }, new ApiKeyStamper({ apiPublicKey: apiKey.publicKey, apiPrivateKey: apiKey.privateKey }));
+    expect(await own.getWhoami({ organizationId })).toMatchObject({ organizationId, organizationName: 'Dana Labs', userId, username: 'Dana' });
+    const { user } = await own.getUser({ organizationId, userId });
+    expect(user).toMatchObject({ userName: 'Dana', userEmail: 'dana@example.com', userPhoneNumber: '+15550001111' });
+    expect(user.apiKeys.map((key) => [key.apiKeyName, key.expirationSeconds])).toEqual([['laptop', '3600']]);
+    const { userTags } = await own.listUserTags({ organizationId });
+    expect(userTags.map((tag) => [tag.tagName, tag.tagType])).toEqual([['founders', 'TAG_TYPE_USER']]);
+    expect(user.userTags).toEqual([userTags[0]!.tagId]);
+
+    const { accounts } = await own.getWalletAccounts({ organizationId, walletId: wallet.walletId });
+    expect(accounts.map((account) => account.address)).toEqual(wallet.addresses);
+    const target = generateP256KeyPair();
+    const exported = await own.exportWallet({
+      type: 'ACTIVITY_TYPE_EXPORT_WALLET',
+      timestampMs: String(t.clock.now()),
+      organizationId,
+      parameters: { walletId: wallet.walletId, targetPublicKey: target.publicKeyUncompressed },
+    });
+    const mnemonic = await decryptExportBundle({
+      exportBundle: exported.activity.result.exportWalletResult!.exportBundle,
+      embeddedKey: target.privateKey,
+      organizationId,
+      returnMnemonic: true,
+      dangerouslyOverrideSignerPublicKey: t.info.enclaveSignerPublicKey,
+    });
+    expect(mnemonic.split(' ')).toHaveLength(24);
+  });
+
+  it('refuses a wallet mnemonicLength outside 12, 15, 18, 21, 24', async () => {
+    const reply = await proxyCall('signup_v2', {
+      apiKeys: [{ apiKeyName: 'laptop', publicKey: newKey().publicKey, curveType: 'API_KEY_CURVE_P256' }],
+      authenticators: [],
+      oauthProviders: [],
+      wallet: { walletName: 'odd', accounts: [], mnemonicLength: 13 },
+    });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(400);
+    expect(reply.body.message).toMatch(/mnemonicLength/);
   });
 });
