@@ -5,6 +5,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
+import type { ServiceInfo } from '../../src/service';
 import { startE2eHost, type E2eHost } from '../support/e2e-host';
 
 export const SCREENS_DIR = join(import.meta.dirname, '../../test-results/screens');
@@ -60,7 +61,7 @@ export async function openScreen(page: Page, label: ScreenLabel): Promise<void> 
 }
 
 /** Starts the host's embedded service (first run: the Sandbox becomes the active profile) and reloads the page. */
-export async function startSandbox(page: Page, host: E2eHost): Promise<{ organizationId: string; rootUserId: string; enclaveSignerPublicKey: string }> {
+export async function startSandbox(page: Page, host: E2eHost): Promise<ServiceInfo> {
   const { info } = await host.services.sandbox.start();
   await page.reload();
   await expect(page.getByText('Profile: Sandbox')).toBeVisible();

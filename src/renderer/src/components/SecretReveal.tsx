@@ -77,15 +77,16 @@ export function SecretReveal({ secret, subject, onHide }: { secret: RevealedSecr
         </dl>
       )}
       <div className="button-row start">
+        {/* The label follows the click state only: changing it while held would resize the button under the pointer. */}
         <button
           type="button"
-          aria-pressed={visible}
+          aria-pressed={unmaskedUntilClick}
           onPointerDown={() => setHeld(true)}
           onPointerUp={() => setHeld(false)}
           onPointerLeave={() => setHeld(false)}
           onClick={() => setUnmaskedUntilClick((shown) => !shown)}
         >
-          {visible ? 'Mask' : 'Hold or click to reveal'}
+          {unmaskedUntilClick ? 'Mask' : 'Hold or click to reveal'}
         </button>
         <button type="button" onClick={() => copy('secret', text)}>
           {copied === 'secret' ? 'Copied' : `Copy ${secret.kind === 'mnemonic' ? 'mnemonic' : 'private key'}`}

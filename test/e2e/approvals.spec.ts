@@ -1,0 +1,127 @@
+/**
+ * Consensus through the UI: the Sandbox's root quorum is made 2 of 3 (the Sandbox key plus two more operators'
+ * keys in this keychain), the root proposes a policy, and another operator, switched to with their own profile,
+ * approves or rejects it by fingerprint.
+ */
+import type { Page } from '@playwright/test';
+import { ApiClient } from '../../src/main/client/api-client';
+import { Stamper } from '../../src/main/stamper/stamper';
+import type { E2eHost } from '../support/e2e-host';
+import { test, expect, openScreen, screenshotBothThemes, startSandbox } from './fixtures';
+
+interface Quorum {
+  rootUserId: string;
+  /** Profile id of each further operator, by name. */
+  profiles: Record<'Approver 2' | 'Approver 3', string>;
+}
+
+/** Adds two users with their own API keys and makes the root quorum 2 of the 3, through the service's API. */
+async function twoOfThree(page: Page, host: E2eHost): Promise<Quorum> {
+  const { rootUserId, organizationId, enclaveSignerPublicKey, baseUrl } = await startSandbox(page, host);
+  const sandbox = (await host.services.profiles.getActive())!;
+  const root = new ApiClient({ profile: sandbox, stamper: new Stamper(host.services.keychain) });
+  const names = ['Approver 2', 'Approver 3'] as const;
+  const keys = await Promise.all(names.map((name) => host.services.keychain.generateApiKey({ name, curve: 'p256' })));
+  const created = await root.submit('create_users', {
+    users: names.map((name, index) => ({
+      userName: name,
+      apiKeys: [{ apiKeyName: name, publicKey: keys[index]!.publicKey, curveType: 'API_KEY_CURVE_P256' as const }],
+      authenticators: [],
+      oauthProviders: [],
+      userTags: [],
+    })),
+  });
+  if (created.state !== 'completed') throw new Error(`create_users ${created.state}`);
+  const quorum = await root.submit('update_root_quorum', { threshold: 2, userIds: [rootUserId, ...created.result.userIds] });
+  if (quorum.state !== 'completed') throw new Error(`update_root_quorum ${quorum.state}`);
+  const profiles = {} as Quorum['profiles'];
+  for (const name of names) {
+    const profile = await host.services.profiles.add({ name, kind: 'hosted', baseUrl, organizationId, apiKeyName: name, enclaveSignerPublicKey });
+    profiles[name] = profile.id;
+  }
+  return { rootUserId, profiles };
+}
+
+async function proposePolicy(page: Page, name: string): Promise<string> {
+  await openScreen(page, 'Policies');
+  await page.getByRole('button', { name: 'New policy' }).click();
+  const editor = page.getByRole('form', { name: 'New policy' });
+  await editor.getByLabel('Name').fill(name);
+  await editor.getByLabel('Condition').fill("activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2'");
+  await editor.getByRole('button', { name: 'Create policy' }).click();
+  const waiting = page.getByRole('status').filter({ hasText: 'CONSENSUS_NEEDED' });
+  await expect(waiting).toContainText(`Create policy ${name} is waiting for votes.`);
+  const fingerprint = (await waiting.locator('code.fingerprint').innerText()).trim();
+  expect(fingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
+  return fingerprint;
+}
+
+async function switchProfile(page: Page, host: E2eHost, profileId: string, name: string): Promise<void> {
+  await host.services.profiles.setActive(profileId);
+  await page.reload();
+  await expect(page.getByText(`Profile: ${name}`)).toBeVisible();
+}
+
+test('2-of-3: the root proposes a policy, sees its own vote, and the second approver completes it', async ({ page, host }) => {
+  const { profiles } = await twoOfThree(page, host);
+  const fingerprint = await proposePolicy(page, 'signing needs two');
+  await screenshotBothThemes(page, 'policy-consensus-needed');
+
+  await openScreen(page, 'Approvals');
+  const queue = page.getByRole('list', { name: 'Activities waiting for votes' });
+  const row = queue.getByRole('listitem');
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText('Create policy (v3)');
+  await expect(row).toContainText('1 of 2 approved');
+  await expect(row).toContainText('you approved');
+  await row.getByRole('button').click();
+  const detail = page.getByRole('region', { name: 'Create policy (v3)' });
+  await expect(detail).toContainText('signing needs two');
+  await expect(detail).toContainText(fingerprint);
+  await expect(detail).toContainText(/23 h 5\d min of the 24 h window/);
+  await expect(detail.getByRole('status')).toContainText('You already voted: you approved this activity');
+  await expect(detail.getByRole('button', { name: 'Approve…' })).toHaveCount(0);
+  await screenshotBothThemes(page, 'approvals');
+
+  await switchProfile(page, host, profiles['Approver 2'], 'Approver 2');
+  await openScreen(page, 'Approvals');
+  await page.getByRole('list', { name: 'Activities waiting for votes' }).getByRole('listitem').getByRole('button').click();
+  await page.getByRole('button', { name: 'Approve…' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Approve Create policy (v3)?' });
+  await expect(confirm).toContainText(fingerprint);
+  await screenshotBothThemes(page, 'approval-confirm');
+  await confirm.getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByText('Nothing is waiting for votes.')).toBeVisible();
+
+  await page.getByRole('button', { name: 'History' }).click();
+  await page.getByLabel('Status').selectOption('ACTIVITY_STATUS_COMPLETED');
+  const history = page.getByRole('list', { name: 'Activity history' }).getByRole('listitem');
+  await expect(history.filter({ hasText: 'Create policy (v3)' })).toContainText('2 approved');
+  await screenshotBothThemes(page, 'approvals-history');
+  expect((await host.services.handlers['policies.list']({})).map((policy) => policy.policyName)).toEqual(['signing needs two']);
+});
+
+test('2-of-3: the third approver rejects a proposal by its fingerprint', async ({ page, host }) => {
+  const { profiles } = await twoOfThree(page, host);
+  const fingerprint = await proposePolicy(page, 'refused policy');
+
+  await switchProfile(page, host, profiles['Approver 3'], 'Approver 3');
+  await openScreen(page, 'Approvals');
+  await page.getByRole('list', { name: 'Activities waiting for votes' }).getByRole('listitem').getByRole('button').click();
+  await page.getByRole('button', { name: 'Reject…' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Reject Create policy (v3)?' });
+  await expect(confirm).toContainText(fingerprint);
+  // Cancel first: no vote without the confirmation.
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  expect(await host.services.handlers['approvals.pending']({})).toHaveLength(1);
+  await page.getByRole('button', { name: 'Reject…' }).click();
+  await page.getByRole('dialog', { name: 'Reject Create policy (v3)?' }).getByRole('button', { name: 'Reject' }).click();
+  await expect(page.getByText('Nothing is waiting for votes.')).toBeVisible();
+
+  await page.getByRole('button', { name: 'History' }).click();
+  await page.getByLabel('Status').selectOption('ACTIVITY_STATUS_REJECTED');
+  const rejected = page.getByRole('list', { name: 'Activity history' }).getByRole('listitem');
+  await expect(rejected).toHaveCount(1);
+  await expect(rejected).toContainText('rejected');
+  expect(await host.services.handlers['policies.list']({})).toEqual([]);
+});
