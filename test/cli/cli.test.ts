@@ -56,6 +56,13 @@ describe('usage errors exit 2', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('usage:');
   });
+
+  it('--help prints the usage on stdout and exits 0', async () => {
+    const run = await cli(['--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('usage: quorumkey-cli');
+    expect(run.stderr).toBe('');
+  });
 });
 
 describe('keys, offline decrypt and encrypt', () => {

@@ -55,6 +55,7 @@ const OPTIONS = {
   'import-bundle': { type: 'string' },
   'plaintext-input': { type: 'string' },
   user: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
 } satisfies ParseArgsConfig['options'];
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>['values'];
@@ -160,6 +161,10 @@ async function run(argv: string[]): Promise<void> {
     throw new UsageError((error as Error).message);
   }
   const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
   const context = new Context(values['data-dir'] ?? defaultDataDir(), values.profile);
   try {
     await dispatch(context, values, positionals);
