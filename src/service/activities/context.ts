@@ -56,6 +56,13 @@ export type QueryHandler<N extends QueryName = QueryName> = (
   request: QueryRequest<N>,
 ) => QueryResponse<N> | Promise<QueryResponse<N>>;
 
+/** An address an activity derived, for its APP_PROOF_TYPE_ADDRESS_DERIVATION proof (crypto-formats §6). */
+export interface DerivedAddress {
+  address: string;
+  walletId?: string;
+  derivationPath?: string;
+}
+
 /**
  * An activity's execution plus, optionally, the condition keywords its intent names (`wallet`,
  * `private_key`, …) so that policies can test them (api-notes §8.3).
@@ -65,6 +72,8 @@ export interface ActivityHandler<N extends ActivityName = ActivityName> {
   validate?(store: Repositories, organizationId: string, params: ActivityParams<N>): void;
   execute(ctx: ActivityContext, params: ActivityParams<N>): ActivityResult<N> | Promise<ActivityResult<N>>;
   policyResources?(store: Repositories, organizationId: string, params: ActivityParams<N>): Record<string, unknown>;
+  /** The addresses a result derives; the pipeline proves each one when the request asks for app proofs. */
+  derivedAddresses?(result: Awaited<ActivityResult<N>>): DerivedAddress[];
 }
 
 /** approve_activity / reject_activity: a vote on the activity with the given fingerprint. */

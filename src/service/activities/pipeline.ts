@@ -9,11 +9,12 @@ import { parseRequest, submitBodySchema, type ActivityOperation, type QueryOpera
 import { QkError } from '../../shared/errors';
 import { authenticate, type Actor, type RequestHeaders, type StampFormat } from '../auth/authenticate';
 import { type Approver, authorize, denialError, isEligibleVoter } from '../authorize';
+import { appProofsHook } from '../families/app-proofs';
 import { checkSessionScope } from '../families/sessions';
 import { rpcStatusOf } from '../server/errors';
 import type { Repositories, Store } from '../store';
 import type { ActivityRecord, VoteRecord, VoteSelection } from '../store/activities';
-import type { ActingUser, ActivityContext, ActivityHandler, DecisionHandler, Enclave, QueryHandler } from './context';
+import type { ActingUser, ActivityContext, ActivityHandler, DecisionHandler, DerivedAddress, Enclave, QueryHandler } from './context';
 import { activityView } from './views';
 
 export interface PipelineDeps {
@@ -53,6 +54,7 @@ type AnyActivityHandler = {
   validate?(store: Repositories, organizationId: string, params: unknown): void;
   execute(ctx: ActivityContext, params: unknown): unknown;
   policyResources?(store: Repositories, organizationId: string, params: unknown): Record<string, unknown>;
+  derivedAddresses?(result: unknown): DerivedAddress[];
 };
 
 function actingUser(actor: Actor): ActingUser {
@@ -232,13 +234,15 @@ function approverOf(actor: Actor): Approver {
 }
 
 /** Approvals younger than the 24-hour window; stale ones no longer count (api-notes §9). */
+function countingApprovals(votes: readonly VoteRecord[], now: number): VoteRecord[] {
+  return votes.filter((v) => v.selection === 'VOTE_SELECTION_APPROVED' && now - v.createdAt <= APPROVAL_WINDOW_MS);
+}
+
 function currentApprovers(votes: readonly VoteRecord[], now: number): Approver[] {
-  return votes
-    .filter((v) => v.selection === 'VOTE_SELECTION_APPROVED' && now - v.createdAt <= APPROVAL_WINDOW_MS)
-    .map((v) => ({
-      userId: v.userId,
-      credential: { id: v.credentialId, user_id: v.userId, type: v.credentialType, public_key: v.publicKey },
-    }));
+  return countingApprovals(votes, now).map((v) => ({
+    userId: v.userId,
+    credential: { id: v.credentialId, user_id: v.userId, type: v.credentialType, public_key: v.publicKey },
+  }));
 }
 
 function routeOf(session: Session, activity: ActivityRecord): ActivityRoute & { handler: ActivityHandler } {
@@ -344,6 +348,8 @@ async function execute(
     activityId: activity.id,
     enclave: deps.enclave,
   };
+  // Taken before the handler runs so that app proofs digest the organization as the decision saw it.
+  const proveCompletion = route.op.acceptsAppProofs ? appProofsHook(ctx, activity) : undefined;
   const connection = tx.connection;
   connection.exec('SAVEPOINT activity_execution');
   let result: unknown;
@@ -357,6 +363,11 @@ async function execute(
     return;
   }
   connection.exec('RELEASE activity_execution');
+  await proveCompletion?.({
+    result,
+    derivedAddresses: handler.derivedAddresses?.(result) ?? [],
+    approvals: countingApprovals(tx.activities.votes(activity.id), now),
+  });
   const resultKey = route.op.resultKey;
   tx.activities.finish(
     activity.id,

@@ -1,61 +1,111 @@
 /**
- * App proofs (crypto-formats §6). An activity submitted with `generateAppProofs: true` whose result derives
- * addresses gets one APP_PROOF_TYPE_ADDRESS_DERIVATION proof per address, signed by the enclave's app-proof
- * key. Besides Turnkey's `addressDerivationProof`, each payload binds the activity: its id, type and the
- * SHA-256 of its result member as recorded (`activity.result.<resultKey>`, JSON).
+ * App proofs (crypto-formats §6). An activity submitted with `generateAppProofs: true` completes with proofs signed
+ * by the enclave's app-proof key, made by one pipeline hook (appProofsHook) for every activity type:
+ * - one APP_PROOF_TYPE_POLICY_OUTCOME proof of the decision that let it execute, and
+ * - one APP_PROOF_TYPE_ADDRESS_DERIVATION proof per address its handler reports (`derivedAddresses`).
+ * Besides Turnkey's proof members, each payload binds the activity: its id, type and the SHA-256 of its result
+ * member as recorded (`activity.result.<resultKey>`, JSON).
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8Encode } from '../../shared/crypto/encoding';
 import { QkError } from '../../shared/errors';
-import type { ActivityContext, ActivityHandler, ActivityName, Family } from '../activities/context';
+import type { ActivityContext, DerivedAddress, Family } from '../activities/context';
 import { toTimestamp } from '../activities/timestamps';
+import type { Repositories } from '../store';
+import type { ActivityRecord, VoteRecord } from '../store/activities';
 
-export interface DerivedAddress {
-  address: string;
-  walletId?: string;
-  derivationPath?: string;
+/** An executed activity was allowed: denials are refused before anything is recorded. */
+const EXECUTED_OUTCOME = 'OUTCOME_ALLOW';
+
+function sha256Hex(text: string): string {
+  return bytesToHex(sha256(utf8Encode(text)));
 }
 
-type ActivityResultOf<N extends ActivityName> = Awaited<ReturnType<ActivityHandler<N>['execute']>>;
+/**
+ * SHA-256 of the organization data a policy decision depends on, as JSON with a fixed member order: the root
+ * quorum and every policy in creation order. A client can recompute it from get_organization_configs and
+ * list_policies read at the time of the decision.
+ */
+export function organizationDataDigest(store: Repositories, organizationId: string): string {
+  const quorum = store.organizations.rootQuorum(organizationId);
+  return sha256Hex(
+    JSON.stringify({
+      organizationId,
+      rootQuorum: { threshold: quorum.threshold, userIds: quorum.userIds },
+      policies: store.policies.listByOrganization(organizationId).map((policy) => ({
+        policyId: policy.id,
+        effect: policy.effect,
+        condition: policy.condition,
+        consensus: policy.consensus,
+      })),
+    }),
+  );
+}
 
-function requestedAppProofs(ctx: ActivityContext): { type: string } | undefined {
-  const activity = ctx.store.activities.get(ctx.organizationId, ctx.activityId);
-  if (activity === undefined) throw new QkError('INTERNAL', `activity ${ctx.activityId} is executing but not recorded`);
+/** Each approval that counted, with what its stamp signed: the request body, digested. */
+function userRequestApprovals(approvals: readonly VoteRecord[]) {
+  return approvals.map((vote) => ({
+    userId: vote.userId,
+    credentialId: vote.credentialId,
+    publicKey: vote.publicKey,
+    scheme: vote.scheme,
+    signature: vote.signature,
+    requestDigest: sha256Hex(vote.message),
+  }));
+}
+
+export interface Completion {
+  /** The handler's result: the activity's result member. */
+  result: unknown;
+  derivedAddresses: readonly DerivedAddress[];
+  /** The approvals that authorized the execution. */
+  approvals: readonly VoteRecord[];
+}
+
+/**
+ * Called by the pipeline before an activity's handler runs. Unless the request asked for app proofs, returns
+ * undefined; otherwise digests the decision as it is being made (before the handler can change the organization)
+ * and returns the function that signs and stores the proofs once the handler has succeeded.
+ */
+export function appProofsHook(ctx: ActivityContext, activity: ActivityRecord): ((completion: Completion) => Promise<void>) | undefined {
   const body = JSON.parse(activity.body) as { generateAppProofs?: unknown };
-  return body.generateAppProofs === true ? { type: activity.type } : undefined;
-}
-
-/** Wraps an address-deriving handler so that its activity carries app proofs when the request asked for them. */
-export function withAppProofs<N extends ActivityName>(
-  handler: ActivityHandler<N>,
-  addressesOf: (result: ActivityResultOf<N>) => DerivedAddress[],
-): ActivityHandler<N> {
-  return {
-    ...handler,
-    async execute(ctx, params) {
-      const result = await handler.execute(ctx, params);
-      const requested = requestedAppProofs(ctx);
-      if (requested === undefined) return result;
-      const resultDigest = bytesToHex(sha256(utf8Encode(JSON.stringify(result))));
-      // The handler's result is the operation's result type; TypeScript cannot see through the deferred generic.
-      for (const derived of addressesOf(result as ActivityResultOf<N>)) {
-        const proof = await ctx.enclave.signAppProof({
-          type: 'APP_PROOF_TYPE_ADDRESS_DERIVATION',
-          timestampMs: String(ctx.now),
-          activityId: ctx.activityId,
-          activityType: requested.type,
-          resultDigest,
-          addressDerivationProof: {
-            organizationId: ctx.organizationId,
-            ...(derived.walletId === undefined ? {} : { walletId: derived.walletId }),
-            ...(derived.derivationPath === undefined ? {} : { derivationPath: derived.derivationPath }),
-            address: derived.address,
-          },
-        });
-        ctx.store.keyMaterial.appProofs.insert(ctx.activityId, proof);
-      }
-      return result;
-    },
+  if (body.generateAppProofs !== true) return undefined;
+  const { organization } = ctx;
+  const decision = {
+    organizationId: organization.id,
+    outcome: EXECUTED_OUTCOME,
+    // What the proposer's stamp signed; each approval's requestDigest of a byte-identical body equals it.
+    decisionContextDigest: sha256Hex(activity.body),
+    organizationDataDigest: organizationDataDigest(ctx.store, organization.id),
+    ...(organization.parentId === undefined
+      ? {}
+      : { parentOrganizationDataDigest: organizationDataDigest(ctx.store, organization.parentId) }),
+  };
+  return async ({ result, derivedAddresses, approvals }) => {
+    const binding = {
+      timestampMs: String(ctx.now),
+      activityId: activity.id,
+      activityType: activity.type,
+      resultDigest: sha256Hex(JSON.stringify(result ?? {})),
+    };
+    const payloads = [
+      {
+        type: 'APP_PROOF_TYPE_POLICY_OUTCOME',
+        ...binding,
+        policyOutcomeProof: { ...decision, userRequestApprovals: userRequestApprovals(approvals) },
+      },
+      ...derivedAddresses.map((derived) => ({
+        type: 'APP_PROOF_TYPE_ADDRESS_DERIVATION',
+        ...binding,
+        addressDerivationProof: {
+          organizationId: organization.id,
+          ...(derived.walletId === undefined ? {} : { walletId: derived.walletId }),
+          ...(derived.derivationPath === undefined ? {} : { derivationPath: derived.derivationPath }),
+          address: derived.address,
+        },
+      })),
+    ];
+    for (const payload of payloads) ctx.store.keyMaterial.appProofs.insert(activity.id, await ctx.enclave.signAppProof(payload));
   };
 }
 

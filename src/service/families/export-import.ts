@@ -9,7 +9,6 @@ import type { Curve } from '../enclave/derivation';
 import { DEFAULT_MNEMONIC_LANGUAGE } from '../enclave/mnemonic';
 import type { Repositories } from '../store';
 import type { ImportKind, ImportTargetRecord } from '../store/key-material';
-import { withAppProofs } from './app-proofs';
 import { checkNewKeys, insertPrivateKey, privateKeyPolicyResource, requirePrivateKey } from './private-keys';
 import { checkAccounts, insertWallet, requireUniqueWalletName, requireWallet, walletPolicyResource } from './wallets';
 
@@ -150,49 +149,45 @@ export const exportImportFamily: Family = {
     init_import_private_key: {
       execute: (ctx, params) => initImport(ctx, params.userId, 'private_key'),
     },
-    import_wallet: withAppProofs<'import_wallet'>(
-      {
-        validate(store, organizationId, params) {
-          requireUniqueWalletName(store, organizationId, params.walletName);
-          checkAccounts(params.accounts, new Set());
-        },
-        async execute(ctx, params) {
-          requireActingUser(ctx, params.userId);
-          requireUniqueWalletName(ctx.store, ctx.organizationId, params.walletName);
-          const specs = checkAccounts(params.accounts, new Set());
-          const target = await targetOf(ctx, params.userId, 'wallet', params.encryptedBundle);
-          const walletId = ctx.newId();
-          const imported = await ctx.enclave.importWallet({ target, encryptedBundle: params.encryptedBundle, walletId, accounts: specs });
-          ctx.store.keyMaterial.importTargets.markUsed(target.id, ctx.now);
-          insertWallet(ctx, { id: walletId, name: params.walletName, sealedSecret: imported.sealedSecret, imported: true }, imported.accounts, params.accounts.map((a) => a.name));
-          return { walletId, addresses: imported.accounts.map((account) => account.address) };
-        },
+    import_wallet: {
+      validate(store, organizationId, params) {
+        requireUniqueWalletName(store, organizationId, params.walletName);
+        checkAccounts(params.accounts, new Set());
       },
-      (result) => result.addresses.map((address) => ({ address, walletId: result.walletId })),
-    ),
-    import_private_key: withAppProofs<'import_private_key'>(
-      {
-        validate(store, organizationId, params) {
-          checkNewKeys(store, organizationId, [params], importKeyFieldOf);
-        },
-        async execute(ctx, params) {
-          requireActingUser(ctx, params.userId);
-          checkNewKeys(ctx.store, ctx.organizationId, [params], importKeyFieldOf);
-          const target = await targetOf(ctx, params.userId, 'private_key', params.encryptedBundle);
-          const id = ctx.newId();
-          const sealed = await ctx.enclave.importPrivateKey({
-            target,
-            encryptedBundle: params.encryptedBundle,
-            privateKeyId: id,
-            curve: params.curve,
-            addressFormats: params.addressFormats,
-          });
-          ctx.store.keyMaterial.importTargets.markUsed(target.id, ctx.now);
-          insertPrivateKey(ctx, { id, name: params.privateKeyName, curve: params.curve, tags: [], imported: true }, sealed);
-          return { privateKeyId: id, addresses: sealed.addresses };
-        },
+      async execute(ctx, params) {
+        requireActingUser(ctx, params.userId);
+        requireUniqueWalletName(ctx.store, ctx.organizationId, params.walletName);
+        const specs = checkAccounts(params.accounts, new Set());
+        const target = await targetOf(ctx, params.userId, 'wallet', params.encryptedBundle);
+        const walletId = ctx.newId();
+        const imported = await ctx.enclave.importWallet({ target, encryptedBundle: params.encryptedBundle, walletId, accounts: specs });
+        ctx.store.keyMaterial.importTargets.markUsed(target.id, ctx.now);
+        insertWallet(ctx, { id: walletId, name: params.walletName, sealedSecret: imported.sealedSecret, imported: true }, imported.accounts, params.accounts.map((a) => a.name));
+        return { walletId, addresses: imported.accounts.map((account) => account.address) };
       },
-      (result) => result.addresses.flatMap((entry) => (entry.address === undefined ? [] : [{ address: entry.address }])),
-    ),
+      derivedAddresses: (result) => result.addresses.map((address) => ({ address, walletId: result.walletId })),
+    },
+    import_private_key: {
+      validate(store, organizationId, params) {
+        checkNewKeys(store, organizationId, [params], importKeyFieldOf);
+      },
+      async execute(ctx, params) {
+        requireActingUser(ctx, params.userId);
+        checkNewKeys(ctx.store, ctx.organizationId, [params], importKeyFieldOf);
+        const target = await targetOf(ctx, params.userId, 'private_key', params.encryptedBundle);
+        const id = ctx.newId();
+        const sealed = await ctx.enclave.importPrivateKey({
+          target,
+          encryptedBundle: params.encryptedBundle,
+          privateKeyId: id,
+          curve: params.curve,
+          addressFormats: params.addressFormats,
+        });
+        ctx.store.keyMaterial.importTargets.markUsed(target.id, ctx.now);
+        insertPrivateKey(ctx, { id, name: params.privateKeyName, curve: params.curve, tags: [], imported: true }, sealed);
+        return { privateKeyId: id, addresses: sealed.addresses };
+      },
+      derivedAddresses: (result) => result.addresses.flatMap((entry) => (entry.address === undefined ? [] : [{ address: entry.address }])),
+    },
   },
 };

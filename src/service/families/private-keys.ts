@@ -7,7 +7,6 @@ import { assertFormatForCurve, type AddressFormat } from '../enclave/addresses';
 import type { Curve } from '../enclave/derivation';
 import type { Repositories } from '../store';
 import type { PrivateKeyRecord } from '../store/key-material';
-import { withAppProofs } from './app-proofs';
 
 /** Per-organization private key limit (api-notes §10). */
 export const MAX_PRIVATE_KEYS_PER_ORGANIZATION = 1000;
@@ -115,25 +114,23 @@ export const privateKeysFamily: Family = {
     }),
   },
   activities: {
-    create_private_keys: withAppProofs<'create_private_keys'>(
-      {
-        validate(store, organizationId, params) {
-          checkNewKeys(store, organizationId, params.privateKeys, createFieldOf);
-        },
-        execute(ctx, params) {
-          checkNewKeys(ctx.store, ctx.organizationId, params.privateKeys, createFieldOf);
-          return {
-            privateKeys: params.privateKeys.map((request) => {
-              const id = ctx.newId();
-              const sealed = ctx.enclave.createPrivateKey({ privateKeyId: id, curve: request.curve, addressFormats: request.addressFormats });
-              insertPrivateKey(ctx, { id, name: request.privateKeyName, curve: request.curve, tags: request.privateKeyTags, imported: false }, sealed);
-              return { privateKeyId: id, addresses: sealed.addresses };
-            }),
-          };
-        },
+    create_private_keys: {
+      validate(store, organizationId, params) {
+        checkNewKeys(store, organizationId, params.privateKeys, createFieldOf);
       },
-      (result) => result.privateKeys.flatMap((key) => (key.addresses ?? []).flatMap((entry) => (entry.address === undefined ? [] : [{ address: entry.address }]))),
-    ),
+      execute(ctx, params) {
+        checkNewKeys(ctx.store, ctx.organizationId, params.privateKeys, createFieldOf);
+        return {
+          privateKeys: params.privateKeys.map((request) => {
+            const id = ctx.newId();
+            const sealed = ctx.enclave.createPrivateKey({ privateKeyId: id, curve: request.curve, addressFormats: request.addressFormats });
+            insertPrivateKey(ctx, { id, name: request.privateKeyName, curve: request.curve, tags: request.privateKeyTags, imported: false }, sealed);
+            return { privateKeyId: id, addresses: sealed.addresses };
+          }),
+        };
+      },
+      derivedAddresses: (result) => result.privateKeys.flatMap((key) => (key.addresses ?? []).flatMap((entry) => (entry.address === undefined ? [] : [{ address: entry.address }]))),
+    },
     delete_private_keys: {
       validate(store, organizationId, params) {
         checkDeletions(store, organizationId, params.privateKeyIds, params.deleteWithoutExport === true);

@@ -11,7 +11,6 @@ import { DEFAULT_MNEMONIC_WORD_COUNT, isMnemonicWordCount, MNEMONIC_WORD_COUNTS 
 import type { Repositories } from '../store';
 import type { WalletAccountRecord, WalletRecord } from '../store/key-material';
 import { pageSize } from './activities';
-import { withAppProofs } from './app-proofs';
 
 /** Per-organization wallet limit (api-notes §10). */
 export const MAX_WALLETS_PER_ORGANIZATION = 100;
@@ -244,35 +243,31 @@ export const walletsFamily: Family = {
     },
   },
   activities: {
-    create_wallet: withAppProofs<'create_wallet'>(
-      {
-        validate(store, organizationId, params) {
-          checkNewWallet(store, organizationId, params, 'parameters.');
-        },
-        execute: (ctx, params) => createWallet(ctx, params, 'parameters.'),
+    create_wallet: {
+      validate(store, organizationId, params) {
+        checkNewWallet(store, organizationId, params, 'parameters.');
       },
-      (result) => result.addresses.map((address) => ({ address, walletId: result.walletId })),
-    ),
-    create_wallet_accounts: withAppProofs<'create_wallet_accounts'>(
-      {
-        validate(store, organizationId, params) {
-          const wallet = requireWallet(store, organizationId, params.walletId);
-          checkAccounts(params.accounts, existingPaths(store, wallet.id));
-        },
-        async execute(ctx, params) {
-          const wallet = requireWallet(ctx.store, ctx.organizationId, params.walletId);
-          const specs = checkAccounts(params.accounts, existingPaths(ctx.store, wallet.id));
-          const derived = await ctx.enclave.deriveWalletAccounts({ walletId: wallet.id, sealedSecret: wallet.sealedSecret, accounts: specs });
-          if (params.persist !== false) insertAccounts(ctx, wallet.id, derived, params.accounts.map((a) => a.name));
-          return { addresses: derived.map((account) => account.address) };
-        },
-        policyResources: (store, organizationId, params) => {
-          const wallet = store.keyMaterial.wallets.get(organizationId, params.walletId);
-          return wallet === undefined ? {} : { wallet: walletPolicyResource(wallet) };
-        },
+      execute: (ctx, params) => createWallet(ctx, params, 'parameters.'),
+      derivedAddresses: (result) => result.addresses.map((address) => ({ address, walletId: result.walletId })),
+    },
+    create_wallet_accounts: {
+      validate(store, organizationId, params) {
+        const wallet = requireWallet(store, organizationId, params.walletId);
+        checkAccounts(params.accounts, existingPaths(store, wallet.id));
       },
-      (result) => result.addresses.map((address) => ({ address })),
-    ),
+      async execute(ctx, params) {
+        const wallet = requireWallet(ctx.store, ctx.organizationId, params.walletId);
+        const specs = checkAccounts(params.accounts, existingPaths(ctx.store, wallet.id));
+        const derived = await ctx.enclave.deriveWalletAccounts({ walletId: wallet.id, sealedSecret: wallet.sealedSecret, accounts: specs });
+        if (params.persist !== false) insertAccounts(ctx, wallet.id, derived, params.accounts.map((a) => a.name));
+        return { addresses: derived.map((account) => account.address) };
+      },
+      policyResources: (store, organizationId, params) => {
+        const wallet = store.keyMaterial.wallets.get(organizationId, params.walletId);
+        return wallet === undefined ? {} : { wallet: walletPolicyResource(wallet) };
+      },
+      derivedAddresses: (result) => result.addresses.map((address) => ({ address })),
+    },
     delete_wallets: {
       validate(store, organizationId, params) {
         checkDeletions(store, organizationId, params.walletIds, params.deleteWithoutExport === true);

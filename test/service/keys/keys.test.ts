@@ -286,8 +286,9 @@ describe('app proofs', () => {
     const reply = await submit('create_wallet', 'ACTIVITY_TYPE_CREATE_WALLET', { walletName: 'proven', accounts: [ETHEREUM] }, { generateAppProofs: true });
     const result = resultOf(reply, 'createWalletResult');
     const activity = reply.body.activity;
-    expect(activity.appProofs).toHaveLength(1);
-    const [proof] = activity.appProofs;
+    // The policy-outcome proof every proven activity carries, then one proof per derived address.
+    expect(activity.appProofs).toHaveLength(2);
+    const [, proof] = activity.appProofs;
     expect(() => verifyAppProofSignature(proof)).not.toThrow();
     expect(JSON.parse(proof.proofPayload)).toMatchObject({
       type: 'APP_PROOF_TYPE_ADDRESS_DERIVATION',

@@ -1,0 +1,162 @@
+/**
+ * App proofs for every activity (crypto-formats §6): with generateAppProofs the completed activity carries an
+ * APP_PROOF_TYPE_POLICY_OUTCOME proof of its decision, plus one APP_PROOF_TYPE_ADDRESS_DERIVATION proof per derived
+ * address; each verifies with Turnkey's verifier and ours, and binds the activity id, type and result digest.
+ */
+import { sha256 } from '@noble/hashes/sha2.js';
+import { verifyAppProofSignature } from '@turnkey/crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { verifyAppProof, type AppProof } from '../../../src/shared/crypto/app-proof';
+import { bytesToHex, utf8Encode } from '../../../src/shared/crypto/encoding';
+import { startTestService, type TestKey, type TestService } from '../helpers';
+
+let t: TestService;
+beforeEach(async () => {
+  t = await startTestService();
+});
+afterEach(async () => {
+  await t.close();
+});
+
+const sha256Hex = (text: string) => bytesToHex(sha256(utf8Encode(text)));
+
+/** Submits with generateAppProofs; returns the reply and the exact body that was stamped. */
+async function submitProven(name: string, type: string, parameters: unknown, key?: TestKey) {
+  const body = JSON.stringify({ type, timestampMs: String(t.clock.now()), organizationId: t.info.organizationId, parameters, generateAppProofs: true });
+  return { reply: await t.post(`/public/v1/submit/${name}`, body, key === undefined ? {} : { key }), body };
+}
+
+/** The organization data digest recomputed from what a client reads: quorum and policies. */
+async function organizationDataDigestSeenByClient(): Promise<string> {
+  const { quorum } = (await t.query('get_organization_configs', {})).body.configs;
+  const { policies } = (await t.query('list_policies', {})).body;
+  return sha256Hex(
+    JSON.stringify({
+      organizationId: t.info.organizationId,
+      rootQuorum: { threshold: quorum.threshold, userIds: quorum.userIds },
+      policies: policies.map((policy: Record<string, string>) => ({
+        policyId: policy.policyId,
+        effect: policy.effect,
+        condition: policy.condition,
+        consensus: policy.consensus,
+      })),
+    }),
+  );
+}
+
+const policyParams = (name: string) => ({ policyName: name, effect: 'EFFECT_ALLOW', condition: "activity.resource == 'WALLET'", consensus: 'true', notes: '' });
+
+describe('policy-outcome proofs', () => {
+  it('a proven create_policy carries one POLICY_OUTCOME proof binding the decision and the activity', async () => {
+    await t.submit('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', policyParams('existing'));
+    const dataDigest = await organizationDataDigestSeenByClient();
+    const { reply, body } = await submitProven('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', policyParams('proven'));
+    const activity = reply.body.activity;
+    expect(activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    expect(activity.appProofs).toHaveLength(1);
+    const [proof] = activity.appProofs as AppProof[];
+    expect(() => verifyAppProofSignature(proof!)).not.toThrow();
+    expect(verifyAppProof(proof!)).toEqual({
+      type: 'APP_PROOF_TYPE_POLICY_OUTCOME',
+      timestampMs: String(t.clock.now()),
+      activityId: activity.id,
+      activityType: 'ACTIVITY_TYPE_CREATE_POLICY_V3',
+      resultDigest: sha256Hex(JSON.stringify(activity.result.createPolicyResult)),
+      policyOutcomeProof: {
+        organizationId: t.info.organizationId,
+        outcome: 'OUTCOME_ALLOW',
+        decisionContextDigest: sha256Hex(body),
+        // The organization before this policy was added: the data the decision was made on.
+        organizationDataDigest: dataDigest,
+        userRequestApprovals: [
+          {
+            userId: t.info.rootUserId,
+            credentialId: expect.any(String),
+            publicKey: t.rootKey.publicKey,
+            scheme: 'SIGNATURE_SCHEME_TK_API_P256',
+            signature: activity.votes[0].signature,
+            requestDigest: sha256Hex(body),
+          },
+        ],
+      },
+    });
+    expect(`sha256:${sha256Hex(body)}`).toBe(activity.fingerprint);
+    expect((await t.query('list_app_proofs', { activityId: activity.id })).body.appProofs).toEqual(activity.appProofs);
+    expect(await organizationDataDigestSeenByClient()).not.toBe(dataDigest);
+  });
+
+  it('tampering any byte of the payload or the signature fails verification', async () => {
+    const { reply } = await submitProven('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', policyParams('tamper'));
+    const [proof] = reply.body.activity.appProofs as AppProof[];
+    const flipped = (text: string, index: number) => text.slice(0, index) + String.fromCharCode(text.charCodeAt(index) ^ 1) + text.slice(index + 1);
+    // Every byte would take seconds of P-256 verifications on a shared machine; 48 spread positions cover every member.
+    const stride = Math.ceil(proof!.proofPayload.length / 48);
+    for (let index = 0; index < proof!.proofPayload.length; index += stride) {
+      expect(() => verifyAppProof({ ...proof!, proofPayload: flipped(proof!.proofPayload, index) }), `payload byte ${index}`).toThrow();
+    }
+    expect(() => verifyAppProofSignature({ ...proof!, proofPayload: flipped(proof!.proofPayload, 0) })).toThrow();
+    expect(() => verifyAppProof({ ...proof!, signature: flipped(proof!.signature, 10) })).toThrow(/does not verify/);
+  });
+
+  it('without generateAppProofs an activity has none', async () => {
+    const plain = await t.submit('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', policyParams('plain'));
+    expect(plain.body.activity.appProofs).toBeUndefined();
+    expect((await t.query('list_app_proofs', { activityId: plain.body.activity.id })).body.appProofs).toEqual([]);
+  });
+
+  it('an activity completed by a later approval is proven then, with every approval that counted', async () => {
+    const bob = await t.addUser({ name: 'bob' });
+    await t.setRootQuorum(2, [t.info.rootUserId, bob.userId]);
+    const { reply, body } = await submitProven('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', policyParams('two of two'));
+    const pending = reply.body.activity;
+    expect(pending.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+    expect(pending.appProofs).toBeUndefined();
+
+    t.clock.advance(1_000);
+    const approveBody = JSON.stringify({
+      type: 'ACTIVITY_TYPE_APPROVE_ACTIVITY',
+      timestampMs: String(t.clock.now()),
+      organizationId: t.info.organizationId,
+      parameters: { fingerprint: pending.fingerprint },
+    });
+    const approved = (await t.post('/public/v1/submit/approve_activity', approveBody, { key: bob.key })).body.activity;
+    expect(approved.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    const [proof] = approved.appProofs as AppProof[];
+    expect(() => verifyAppProofSignature(proof!)).not.toThrow();
+    const payload = verifyAppProof(proof!) as { timestampMs: string; policyOutcomeProof: { decisionContextDigest: string; userRequestApprovals: unknown[] } };
+    expect(payload.timestampMs).toBe(String(t.clock.now()));
+    expect(payload.policyOutcomeProof.decisionContextDigest).toBe(sha256Hex(body));
+    expect(payload.policyOutcomeProof.userRequestApprovals).toMatchObject([
+      { userId: t.info.rootUserId, requestDigest: sha256Hex(body) },
+      { userId: bob.userId, publicKey: bob.key.publicKey, requestDigest: sha256Hex(approveBody) },
+    ]);
+  });
+});
+
+describe('address-derivation proofs come from the same hook', () => {
+  it('create_wallet: the policy outcome, then one proof per derived address', async () => {
+    const accounts = [0, 1].map((index) => ({
+      curve: 'CURVE_SECP256K1',
+      pathFormat: 'PATH_FORMAT_BIP32',
+      path: `m/44'/60'/0'/0/${index}`,
+      addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
+    }));
+    const { reply } = await submitProven('create_wallet', 'ACTIVITY_TYPE_CREATE_WALLET', { walletName: 'proven', accounts });
+    const activity = reply.body.activity;
+    const result = activity.result.createWalletResult;
+    const payloads = (activity.appProofs as AppProof[]).map((proof) => {
+      expect(() => verifyAppProofSignature(proof)).not.toThrow();
+      return verifyAppProof(proof) as Record<string, unknown>;
+    });
+    expect(payloads.map((payload) => payload.type)).toEqual([
+      'APP_PROOF_TYPE_POLICY_OUTCOME',
+      'APP_PROOF_TYPE_ADDRESS_DERIVATION',
+      'APP_PROOF_TYPE_ADDRESS_DERIVATION',
+    ]);
+    const resultDigest = sha256Hex(JSON.stringify(result));
+    for (const payload of payloads) expect(payload).toMatchObject({ activityId: activity.id, activityType: 'ACTIVITY_TYPE_CREATE_WALLET', resultDigest });
+    expect(payloads.slice(1).map((payload) => payload.addressDerivationProof)).toEqual(
+      result.addresses.map((address: string) => ({ organizationId: t.info.organizationId, walletId: result.walletId, address })),
+    );
+  });
+});
