@@ -66,12 +66,11 @@ function measure(render: () => string): { medianMs: number; html: string } {
   return { medianMs: times[Math.floor(ROUNDS / 2)]!, html };
 }
 
-/** Activities shaped like the service's: a create-policy intent, the proposer's vote, time left in the window. */
+/** Activities shaped like `approvals.pending` answers: a create-policy intent, the proposer's vote, time left. */
 function syntheticQueue(count: number): ApprovalItem[] {
   const now = Date.UTC(2026, 0, 1);
-  return Array.from({ length: count }, (_, index) => {
+  return Array.from({ length: count }, (_, index): ApprovalItem => {
     const createdAtMs = now - (index % 24) * HOUR_MS;
-    const seconds = String(Math.floor(createdAtMs / 1000));
     const userId = `user-${index % 3}`;
     return {
       activityId: `activity-${index}`,
@@ -85,30 +84,6 @@ function syntheticQueue(count: number): ApprovalItem[] {
       activity: {
         status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED',
         intent: { createPolicyIntentV3: { policyName: `policy ${index}`, effect: 'EFFECT_ALLOW', condition: "activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2'" } },
-        votes: [
-          {
-            id: `vote-${index}`,
-            userId,
-            user: {
-              userId,
-              userName: `operator ${index % 3}`,
-              authenticators: [],
-              apiKeys: [],
-              userTags: [],
-              oauthProviders: [],
-              createdAt: { seconds, nanos: '0' },
-              updatedAt: { seconds, nanos: '0' },
-              mfaPolicies: [],
-            },
-            activityId: `activity-${index}`,
-            selection: 'VOTE_SELECTION_APPROVED',
-            message: '',
-            publicKey: '',
-            signature: '',
-            scheme: 'SIGNATURE_SCHEME_TK_API_P256',
-            createdAt: { seconds, nanos: '0' },
-          },
-        ],
       },
     };
   });
