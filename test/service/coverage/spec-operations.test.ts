@@ -1,20 +1,35 @@
 /**
  * Spec operations and options the other end-to-end tests leave out, driven by Turnkey's official `@turnkey/http`
- * client: delete_private_keys (spec §4.3), list_verified_suborgs (spec §4.2) and every optional signup_v2 field
- * including its wallet (spec §4.1), with the proxy called by plain fetch exactly as spec §4.1 shows the calls.
+ * client: delete_private_keys (spec §4.3), list_verified_suborgs (spec §4.2), every optional signup_v2 field
+ * including its wallet, otp_login_v2 with an explicit organizationId (spec §4.1), and oauth_login's default session
+ * lifetime and invalidateExisting (spec §4.3, §8). The proxy is called by plain fetch exactly as spec §4.1 shows.
  */
 import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { decryptExportBundle, generateP256KeyPair } from '@turnkey/crypto';
 import { TurnkeyClient, TurnkeyRequestError } from '@turnkey/http';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { bytesToHex, utf8Encode } from '../../../src/shared/crypto/encoding';
+import { parseSessionJwt } from '../../../src/shared/crypto/tokens';
 import { GrpcCode } from '../../../src/shared/errors';
 import { newKey, type TestKey } from '../helpers';
 import { clientSignature, startProxyTestService, tokenIdOf, type ProxyTestService } from '../proxy/support';
 
+const ISSUER = 'https://issuer.test';
+const AUDIENCE = 'quorumkey-coverage';
+let issuerKey: CryptoKey;
+let issuerJwk: JWK;
+beforeAll(async () => {
+  const pair = await generateKeyPair('ES256');
+  issuerKey = pair.privateKey;
+  issuerJwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' };
+});
+
 let t: ProxyTestService;
 let client: TurnkeyClient;
 beforeEach(async () => {
-  t = await startProxyTestService();
+  t = await startProxyTestService({ issuers: [{ issuer: ISSUER, jwks: { keys: [issuerJwk] } }] });
   client = new TurnkeyClient({ baseUrl: t.info.baseUrl }, new ApiKeyStamper({ apiPublicKey: t.rootKey.publicKey, apiPrivateKey: t.rootKey.privateKey }));
 });
 afterEach(() => t.close());
@@ -165,5 +180,83 @@ describe('signup_v2 with every optional field', () => {
     });
     expect(reply.status, JSON.stringify(reply.body)).toBe(400);
     expect(reply.body.message).toMatch(/mnemonicLength/);
+  });
+});
+
+const clientFor = (key: TestKey) => new TurnkeyClient({ baseUrl: t.info.baseUrl }, new ApiKeyStamper({ apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey }));
+const whoamiStatus = async (organizationId: string, key: TestKey) => (await t.post('/public/v1/query/whoami', { organizationId }, { key })).status;
+
+describe('otp_login_v2 with organizationId', () => {
+  it('logs in to the named sub-organization, and refuses an organization the contact did not sign up in', async () => {
+    const organizationId = await signup('erin@example.com', true);
+    const login = async (targetOrganizationId: string) => {
+      const tokenKey = newKey();
+      const sessionKey = newKey();
+      const verificationToken = await t.verifyContact('erin@example.com', tokenKey);
+      const signature = await clientSignature(tokenKey, { login: { publicKey: sessionKey.publicKey }, tokenId: tokenIdOf(verificationToken), type: 'USAGE_TYPE_LOGIN' });
+      const reply = await proxyCall('otp_login_v2', { verificationToken, publicKey: sessionKey.publicKey, clientSignature: signature, organizationId: targetOrganizationId });
+      return { reply, sessionKey };
+    };
+
+    const { reply, sessionKey } = await login(organizationId);
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    expect(parseSessionJwt(reply.body.session as string)).toMatchObject({ organization_id: organizationId, public_key: sessionKey.publicKey });
+    expect(await whoamiStatus(organizationId, sessionKey)).toBe(200);
+
+    const elsewhere = await login(t.info.organizationId);
+    expect([elsewhere.reply.status, elsewhere.reply.body.details[0].turnkeyErrorCode]).toEqual([404, 'NOT_FOUND']);
+    expect(await whoamiStatus(t.info.organizationId, elsewhere.sessionKey)).toBe(401);
+  });
+});
+
+describe('oauth_login through @turnkey/http', () => {
+  function idToken(subject: string, sessionPublicKey: string): Promise<string> {
+    const nowSeconds = Math.floor(t.clock.now() / 1000);
+    return new SignJWT({ nonce: bytesToHex(sha256(utf8Encode(sessionPublicKey))) })
+      .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+      .setIssuer(ISSUER)
+      .setSubject(subject)
+      .setAudience(AUDIENCE)
+      .setIssuedAt(nowSeconds)
+      .setExpirationTime(nowSeconds + 600)
+      .sign(issuerKey);
+  }
+
+  it('gives a 15-minute session when expirationSeconds is omitted, and invalidateExisting revokes the earlier ones', async () => {
+    const apiKey = newKey();
+    const signedUp = await proxyCall('signup_v2', {
+      userName: 'Frank',
+      apiKeys: [{ apiKeyName: 'laptop', publicKey: apiKey.publicKey, curveType: 'API_KEY_CURVE_P256' }],
+      authenticators: [],
+      oauthProviders: [{ providerName: 'issuer', oidcClaims: { iss: ISSUER, sub: 'frank', aud: AUDIENCE } }],
+    });
+    expect(signedUp.status, JSON.stringify(signedUp.body)).toBe(200);
+    const { organizationId, userId } = signedUp.body as { organizationId: string; userId: string };
+    const login = async (sessionKey: TestKey, extra: { invalidateExisting?: boolean } = {}) => {
+      t.clock.advance(1);
+      const { activity } = await clientFor(apiKey).oauthLogin({
+        type: 'ACTIVITY_TYPE_OAUTH_LOGIN',
+        timestampMs: String(t.clock.now()),
+        organizationId,
+        parameters: { oidcToken: await idToken('frank', sessionKey.publicKey), publicKey: sessionKey.publicKey, ...extra },
+      });
+      expect(activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+      return parseSessionJwt(activity.result.oauthLoginResult!.session);
+    };
+
+    const first = newKey();
+    const claims = await login(first);
+    expect(claims).toMatchObject({ user_id: userId, organization_id: organizationId, public_key: first.publicKey });
+    expect(claims.exp).toBe(Math.floor(t.clock.now() / 1000) + 15 * 60);
+
+    const second = newKey();
+    await login(second);
+    expect([await whoamiStatus(organizationId, first), await whoamiStatus(organizationId, second)]).toEqual([200, 200]);
+    const third = newKey();
+    await login(third, { invalidateExisting: true });
+    expect([await whoamiStatus(organizationId, first), await whoamiStatus(organizationId, second), await whoamiStatus(organizationId, third)]).toEqual([401, 401, 200]);
+
+    t.clock.advance(15 * 60 * 1000 + 1000);
+    expect(await whoamiStatus(organizationId, third)).toBe(401);
   });
 });

@@ -68,8 +68,8 @@ const endToEndTests: Record<SpecName, readonly string[]> = {
   get_session_profiles: [CREDENTIALS_SESSIONS],
   list_smart_contract_interfaces: [CREDENTIALS_SESSIONS],
   list_verified_suborgs: [OTP_LOGIN, SPEC_OPERATIONS],
-  oauth_login: [CREDENTIALS_SESSIONS],
-  export_wallet: [KEYS, EXPORT_IMPORT, SDK_SERVER],
+  oauth_login: [CREDENTIALS_SESSIONS, SPEC_OPERATIONS],
+  export_wallet: [KEYS, EXPORT_IMPORT, SDK_SERVER, SPEC_OPERATIONS],
   create_policy: ['test/service/core.test.ts', 'test/service/consensus.test.ts', SDK_SERVER],
   delete_private_keys: [KEYS, SPEC_OPERATIONS],
   delete_oauth_providers: [CREDENTIALS_SESSIONS],
@@ -84,7 +84,7 @@ const endToEndTests: Record<SpecName, readonly string[]> = {
   init_import_private_key: [KEYS, EXPORT_IMPORT],
   spark_prepare_lightning_receive: ['test/service/spec/spark.test.ts'],
   signup_v2: [OTP_LOGIN, CREDENTIALS_SESSIONS, SPEC_OPERATIONS],
-  otp_login_v2: [OTP_LOGIN],
+  otp_login_v2: [OTP_LOGIN, SPEC_OPERATIONS],
 };
 
 const repositoryRoot = join(import.meta.dirname, '../../..');
