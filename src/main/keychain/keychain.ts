@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { constants as fsConstants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { p256 } from '@noble/curves/nist.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { z } from 'zod';
@@ -145,18 +146,20 @@ export class Keychain {
     privateKeyFile: string;
     publicKeyFile?: string;
   }): Promise<ApiKeyInfo> {
-    const privateText = await readKeyFile(privateKeyFile);
+    const privateText = await readKeyFile(privateKeyFile, 'privateKeyFile', '.private');
     const separator = privateText.lastIndexOf(':');
     const privateKey = separator === -1 ? privateText : privateText.slice(0, separator);
     const curve = separator === -1 ? 'p256' : privateText.slice(separator + 1);
     if (!isApiKeyCurve(curve)) {
+      // Quoted only when it looks like a curve name: the file's text must never travel back in an error.
+      const named = /^[A-Za-z0-9_-]{1,20}$/.test(curve) ? `names curve ${JSON.stringify(curve)}` : 'ends in an unknown curve suffix';
       throw new QkError(
         'CURVE_UNSUPPORTED',
-        `${privateKeyFile} names curve ${JSON.stringify(curve)}; tkcli key files end in :p256, :secp256k1 or :ed25519`,
+        `${privateKeyFile} ${named}; tkcli key files end in :p256, :secp256k1 or :ed25519`,
         { path: privateKeyFile },
       );
     }
-    const publicKey = publicKeyFile === undefined ? undefined : await readKeyFile(publicKeyFile);
+    const publicKey = publicKeyFile === undefined ? undefined : await readKeyFile(publicKeyFile, 'publicKeyFile', '.public');
     try {
       return await this.importApiKey({ name, curve, privateKey, publicKey });
     } catch (error) {
@@ -403,9 +406,11 @@ function apiPrivateKeyBytes(curve: ApiKeyCurve, privateKey: string): Uint8Array 
 function assertSamePublicKey(curve: ApiKeyCurve, given: string, derived: string): void {
   const normalized = normalizePublicKey(curve, given.trim());
   if (normalized !== derived) {
+    // The given text may come from a file main read for the renderer: echo it only when it is plainly a hex key.
+    const shown = /^(0x)?[0-9a-fA-F]{1,200}$/.test(given.trim()) ? given.trim() : 'the given text, which is not a hex public key';
     throw new QkError(
       'KEY_INVALID',
-      `the public key does not belong to the private key: ${curve} private key gives ${derived}, not ${given.trim()}`,
+      `the public key does not belong to the private key: ${curve} private key gives ${derived}, not ${shown}`,
       { field: 'publicKey' },
     );
   }
@@ -430,11 +435,39 @@ function corruptSecret(record: KeyRecord): QkError {
   );
 }
 
-async function readKeyFile(path: string): Promise<string> {
+/** tkcli key files hold one hex key and an optional curve suffix; anything larger is not one. */
+const MAX_KEY_FILE_BYTES = 1024;
+
+/**
+ * Reads a tkcli key file. The path comes from the renderer, so only a regular file named `*<suffix>` of at most
+ * MAX_KEY_FILE_BYTES is read: main must not become a reader of arbitrary files (nor hang on /dev/zero or a FIFO).
+ */
+async function readKeyFile(path: string, field: string, suffix: '.private' | '.public'): Promise<string> {
+  if (!basename(path).endsWith(suffix) || basename(path) === suffix) {
+    throw new QkError('FILE_ERROR', `${field} must be a tkcli key file named <name>${suffix}, got ${path}`, { field, path });
+  }
+  const cannotRead = (reason: string) => new QkError('FILE_ERROR', `cannot read ${field} ${path}: ${reason}`, { field, path });
+  let handle;
   try {
-    return (await readFile(path, 'utf8')).trim();
+    // Non-blocking, so a FIFO cannot stall main until some writer appears; a regular file reads the same either way.
+    handle = await open(path, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
   } catch (error) {
-    throw new QkError('FILE_ERROR', `cannot read ${path}: ${(error as Error).message}`, { path });
+    throw cannotRead((error as NodeJS.ErrnoException).code ?? 'open failed');
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw cannotRead('not a regular file');
+    if (stats.size > MAX_KEY_FILE_BYTES) throw cannotRead(`${stats.size} bytes; a tkcli key file has at most ${MAX_KEY_FILE_BYTES}`);
+    const buffer = Buffer.alloc(MAX_KEY_FILE_BYTES + 1);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    try {
+      if (bytesRead > MAX_KEY_FILE_BYTES) throw cannotRead(`it grew beyond ${MAX_KEY_FILE_BYTES} bytes while being read`);
+      return buffer.toString('utf8', 0, bytesRead).trim();
+    } finally {
+      buffer.fill(0);
+    }
+  } finally {
+    await handle.close();
   }
 }
 
