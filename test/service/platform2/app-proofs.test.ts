@@ -8,7 +8,7 @@ import { verifyAppProofSignature } from '@turnkey/crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifyAppProof, type AppProof } from '../../../src/shared/crypto/app-proof';
 import { bytesToHex, utf8Encode } from '../../../src/shared/crypto/encoding';
-import { startTestService, type TestKey, type TestService } from '../helpers';
+import { newKey, startTestService, type TestKey, type TestService } from '../helpers';
 
 let t: TestService;
 beforeEach(async () => {
@@ -21,18 +21,18 @@ afterEach(async () => {
 const sha256Hex = (text: string) => bytesToHex(sha256(utf8Encode(text)));
 
 /** Submits with generateAppProofs; returns the reply and the exact body that was stamped. */
-async function submitProven(name: string, type: string, parameters: unknown, key?: TestKey) {
-  const body = JSON.stringify({ type, timestampMs: String(t.clock.now()), organizationId: t.info.organizationId, parameters, generateAppProofs: true });
+async function submitProven(name: string, type: string, parameters: unknown, key?: TestKey, organizationId = t.info.organizationId) {
+  const body = JSON.stringify({ type, timestampMs: String(t.clock.now()), organizationId, parameters, generateAppProofs: true });
   return { reply: await t.post(`/public/v1/submit/${name}`, body, key === undefined ? {} : { key }), body };
 }
 
 /** The organization data digest recomputed from what a client reads: quorum and policies. */
-async function organizationDataDigestSeenByClient(): Promise<string> {
-  const { quorum } = (await t.query('get_organization_configs', {})).body.configs;
-  const { policies } = (await t.query('list_policies', {})).body;
+async function organizationDataDigestSeenByClient(organizationId = t.info.organizationId, key = t.rootKey): Promise<string> {
+  const { quorum } = (await t.query('get_organization_configs', { organizationId }, { key })).body.configs;
+  const { policies } = (await t.query('list_policies', { organizationId }, { key })).body;
   return sha256Hex(
     JSON.stringify({
-      organizationId: t.info.organizationId,
+      organizationId,
       rootQuorum: { threshold: quorum.threshold, userIds: quorum.userIds },
       policies: policies.map((policy: Record<string, string>) => ({
         policyId: policy.policyId,
@@ -96,6 +96,26 @@ describe('policy-outcome proofs', () => {
     }
     expect(() => verifyAppProofSignature({ ...proof!, proofPayload: flipped(proof!.proofPayload, 0) })).toThrow();
     expect(() => verifyAppProof({ ...proof!, signature: flipped(proof!.signature, 10) })).toThrow(/does not verify/);
+  });
+
+  it('in a sub-organization the proof also digests the parent organization’s data', async () => {
+    const ownerKey = newKey();
+    const created = await t.submit('create_sub_organization', 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', {
+      subOrganizationName: 'child',
+      rootUsers: [{ userName: 'owner', apiKeys: [{ apiKeyName: 'owner key', publicKey: ownerKey.publicKey, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], oauthProviders: [] }],
+      rootQuorumThreshold: 1,
+    });
+    const { subOrganizationId } = created.body.activity.result.createSubOrganizationResultV8;
+    const childDigest = await organizationDataDigestSeenByClient(subOrganizationId, ownerKey);
+    const parentDigest = await organizationDataDigestSeenByClient();
+    const { reply } = await submitProven('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', policyParams('child policy'), ownerKey, subOrganizationId);
+    const [proof] = reply.body.activity.appProofs as AppProof[];
+    expect((verifyAppProof(proof!) as { policyOutcomeProof: unknown }).policyOutcomeProof).toMatchObject({
+      organizationId: subOrganizationId,
+      organizationDataDigest: childDigest,
+      parentOrganizationDataDigest: parentDigest,
+    });
+    expect(childDigest).not.toBe(parentDigest);
   });
 
   it('without generateAppProofs an activity has none', async () => {
