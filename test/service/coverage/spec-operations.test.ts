@@ -122,6 +122,16 @@ describe('list_verified_suborgs through @turnkey/http', () => {
     expect((await list({ paginationOptions: { after: first } })).organizationIds).toEqual([second]);
     expect(await refusalOf(list({ paginationOptions: { limit: '101' } }))).toEqual([GrpcCode.INVALID_ARGUMENT, 'REQUEST_INVALID']);
   });
+  it('answers 10 sub-organizations per page by default and accepts limits from 1 to 100 (spec §8)', async () => {
+    const verified: string[] = [];
+    for (let index = 0; index < 11; index++) verified.push(await signup(`member${index}@example.com`, true));
+    const page = async (paginationOptions?: Record<string, string>) =>
+      (await client.getVerifiedSubOrgIds({ organizationId: t.info.organizationId, ...(paginationOptions === undefined ? {} : { paginationOptions }) })).organizationIds;
+    expect(await page()).toEqual(verified.slice(0, 10));
+    expect(await page({ after: verified[9]! })).toEqual([verified[10]]);
+    expect(await page({ limit: '100' })).toEqual(verified);
+    expect(await refusalOf(page({ limit: '0' }))).toEqual([GrpcCode.INVALID_ARGUMENT, 'REQUEST_INVALID']);
+  });
 });
 
 describe('signup_v2 with every optional field', () => {
