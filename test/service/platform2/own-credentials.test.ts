@@ -50,6 +50,9 @@ describe('users manage their own credentials without a policy', () => {
     const [erinKeyId] = await apiKeyIdsOf(erin.userId);
     const deletingErins = await deleteApiKeys(erin.userId, [erinKeyId!], dave.key);
     expect([deletingErins.status, deletingErins.body.details[0].turnkeyErrorCode]).toEqual([403, 'REQUEST_NOT_AUTHORIZED']);
+    // Naming itself as the owner of another user's key does not get past the key's real owner.
+    const disguised = await deleteApiKeys(dave.userId, [erinKeyId!], dave.key);
+    expect([disguised.status, disguised.body.details[0].turnkeyErrorCode]).toEqual([404, 'NOT_FOUND']);
     expect(await apiKeyIdsOf(erin.userId)).toEqual([erinKeyId]);
     expect(await activityCount()).toBe(before);
   });
