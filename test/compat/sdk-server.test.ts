@@ -5,7 +5,7 @@
  */
 import { decryptExportBundle, generateP256KeyPair } from '@turnkey/crypto';
 import { Turnkey, TurnkeyRequestError, type TurnkeyApiClient } from '@turnkey/sdk-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GrpcCode } from '../../src/shared/errors';
 import { addressFor } from '../../src/service/enclave/addresses';
 import { deriveKey } from '../../src/service/enclave/derivation';
@@ -140,8 +140,12 @@ describe('@turnkey/sdk-server with a 2-of-2 root quorum', () => {
   it("the poller returns the CONSENSUS_NEEDED activity, and the second root user's approveActivity completes it", async () => {
     const second = await service.addUser({ name: 'second approver' });
     await service.setRootQuorum(2, [service.info.rootUserId, second.userId]);
+    // sdk-server's client calls the global fetch; counting its get_activity requests shows the poller ran.
+    const fetchSpy = vi.spyOn(globalThis, 'fetch');
     try {
       const proposed = await sdkClient().createPolicy({ policyName: 'needs both', effect: 'EFFECT_ALLOW', notes: '' });
+      const polls = fetchSpy.mock.calls.filter(([url]) => String(url).endsWith('/public/v1/query/get_activity'));
+      expect(polls.length).toBeGreaterThan(POLLER.numRetries);
       expect(proposed.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
       expect(proposed.activity.result).toEqual({});
       expect(proposed.policyId).toBeUndefined();
@@ -160,6 +164,7 @@ describe('@turnkey/sdk-server with a 2-of-2 root quorum', () => {
       const { activity } = await sdkClient().getActivity({ activityId: proposed.activity.id });
       expect(activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
     } finally {
+      fetchSpy.mockRestore();
       await service.setRootQuorum(1, [service.info.rootUserId]);
     }
   });
