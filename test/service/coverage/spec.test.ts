@@ -129,6 +129,8 @@ describe('the specification operations', () => {
         intentKey: spec.intentKey,
         resultKey: spec.resultKey,
       });
+      // §4.2: every submit envelope may carry generateAppProofs, except spark_prepare_lightning_receive's.
+      expect(op!.acceptsAppProofs).toBe(name !== 'spark_prepare_lightning_receive');
     }
   });
 });
