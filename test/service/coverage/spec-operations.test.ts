@@ -30,9 +30,12 @@ let t: ProxyTestService;
 let client: TurnkeyClient;
 beforeEach(async () => {
   t = await startProxyTestService({ issuers: [{ issuer: ISSUER, jwks: { keys: [issuerJwk] } }] });
-  client = new TurnkeyClient({ baseUrl: t.info.baseUrl }, new ApiKeyStamper({ apiPublicKey: t.rootKey.publicKey, apiPrivateKey: t.rootKey.privateKey }));
+  client = clientFor(t.rootKey);
 });
 afterEach(() => t.close());
+
+/** Turnkey's client stamping with `key`. */
+const clientFor = (key: TestKey) => new TurnkeyClient({ baseUrl: t.info.baseUrl }, new ApiKeyStamper({ apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey }));
 
 /** A fresh timestamp per request: identical bodies would be one idempotent activity. */
 function envelope<T extends string>(type: T) {
@@ -153,7 +156,7 @@ describe('signup_v2 with every optional field', () => {
     const { organizationId, userId, wallet } = reply.body as { organizationId: string; userId: string; wallet: { walletId: string; addresses: string[] } };
     expect(wallet).toEqual({ walletId: expect.any(String), addresses: [expect.stringMatching(/^0x[0-9a-fA-F]{40}$/)] });
 
-    const own = new TurnkeyClient({ baseUrl: t.info.baseUrl }, new ApiKeyStamper({ apiPublicKey: apiKey.publicKey, apiPrivateKey: apiKey.privateKey }));
+    const own = clientFor(apiKey);
     expect(await own.getWhoami({ organizationId })).toMatchObject({ organizationId, organizationName: 'Dana Labs', userId, username: 'Dana' });
     const { user } = await own.getUser({ organizationId, userId });
     expect(user).toMatchObject({ userName: 'Dana', userEmail: 'dana@example.com', userPhoneNumber: '+15550001111' });
@@ -193,7 +196,6 @@ describe('signup_v2 with every optional field', () => {
   });
 });
 
-const clientFor = (key: TestKey) => new TurnkeyClient({ baseUrl: t.info.baseUrl }, new ApiKeyStamper({ apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey }));
 const whoamiStatus = async (organizationId: string, key: TestKey) => (await t.post('/public/v1/query/whoami', { organizationId }, { key })).status;
 
 describe('otp_login_v2 with organizationId', () => {
