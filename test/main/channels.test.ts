@@ -3,7 +3,7 @@
  * test/support/with-secret-service.sh) and the embedded sandbox service it starts.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HDKey } from '@scure/bip32';
@@ -134,30 +134,24 @@ describe('approvals', () => {
     expect(error.code).toBe('ACTIVITY_NOT_PENDING');
   });
 
-  it('stamps a request into the stamped-requests directory offline, then posts that file as stamped', async () => {
-    const { organizationId } = (await call('profiles.getActive', {}))!;
-    const body = JSON.stringify({
-      type: 'ACTIVITY_TYPE_CREATE_POLICY_V3',
-      timestampMs: String(Date.now()),
-      organizationId,
-      parameters: { policyName: 'stamped offline', effect: 'EFFECT_ALLOW', notes: '' },
-    });
-    const stamped = await call('approvals.stampToFile', { path: '/public/v1/submit/create_policy', body, file: 'policy-1.json' });
-    expect(stamped).toEqual({
-      file: join(dataDir, STAMPED_REQUESTS_DIR, 'policy-1.json'),
+  it('stamps only votes: a rejection by fingerprint goes to a new 0600 file, and no request the renderer chooses is signed', async () => {
+    const fingerprint = `sha256:${'cd'.repeat(32)}`;
+    const stamped = await call('approvals.stampToFile', { fingerprint, vote: 'reject', file: 'rejection-1.json' });
+    expect(stamped).toMatchObject({
+      file: join(dataDir, STAMPED_REQUESTS_DIR, 'rejection-1.json'),
       stampedRequestsDir: join(dataDir, STAMPED_REQUESTS_DIR),
-      path: '/public/v1/submit/create_policy',
-      body,
+      path: '/public/v1/submit/reject_activity',
     });
-    expect(JSON.parse(await readFile(stamped.file, 'utf8'))).toMatchObject({ version: 1, body, stamp: { headerName: 'X-Stamp' } });
-    expect((await call('policies.list', {})).map((policy) => policy.policyName)).not.toContain('stamped offline');
+    expect(JSON.parse(stamped.body)).toMatchObject({ type: 'ACTIVITY_TYPE_REJECT_ACTIVITY', parameters: { fingerprint } });
+    expect(JSON.parse(await readFile(stamped.file, 'utf8'))).toMatchObject({ version: 1, body: stamped.body, stamp: { headerName: 'X-Stamp' } });
+    expect((await stat(stamped.file)).mode & 0o777).toBe(0o600);
 
-    expect((await refusal('approvals.stampToFile', { path: '/public/v1/submit/create_policy', body, file: 'policy-1.json' })).code).toBe('FILE_ERROR');
-    expect((await refusal('approvals.stampToFile', { body, path: '/public/v1/submit/create_policy', file: '../escape.json' })).code).toBe('REQUEST_INVALID');
-
-    const posted = await call('approvals.postStampedFile', { file: 'policy-1.json' });
-    expect(posted).toMatchObject({ type: 'ACTIVITY_TYPE_CREATE_POLICY_V3', status: 'ACTIVITY_STATUS_COMPLETED' });
-    expect((await call('policies.list', {})).map((policy) => policy.policyName)).toContain('stamped offline');
+    expect((await refusal('approvals.stampToFile', { fingerprint, file: 'rejection-1.json' })).code).toBe('FILE_ERROR');
+    expect((await refusal('approvals.stampToFile', { fingerprint, file: '../escape.json' })).code).toBe('REQUEST_INVALID');
+    const body = JSON.stringify({ type: 'ACTIVITY_TYPE_CREATE_API_KEYS_V2', timestampMs: String(Date.now()), organizationId: 'x', parameters: {} });
+    // What a compromised renderer would send to get main to sign a request of its choosing.
+    const arbitraryRequest = { path: '/public/v1/submit/create_api_keys', body, file: 'keys.json' } as never;
+    expect((await refusal('approvals.stampToFile', arbitraryRequest)).code).toBe('REQUEST_INVALID');
   });
 
   it('stamps an approval by fingerprint as an approve_activity envelope of the active organization', async () => {

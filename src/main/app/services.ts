@@ -180,16 +180,13 @@ export function createMainServices({
     'approvals.pending': async () => (await (await active.services()).approvals.pending()).map(pendingApprovalView),
     'approvals.approve': async ({ fingerprint }) => activityView(await (await active.services()).approvals.approve(fingerprint)),
     'approvals.reject': async ({ fingerprint }) => activityView(await (await active.services()).approvals.reject(fingerprint)),
-    'approvals.stampToFile': async (input) => {
+    'approvals.stampToFile': async ({ fingerprint, vote = 'approve', file: name }) => {
       const { client, approvals } = await active.services();
       const request =
-        input.fingerprint === undefined
-          ? { path: input.path, body: input.body }
-          : { path: operations.approve_activity.path, body: client.envelope('approve_activity', { fingerprint: input.fingerprint }) };
-      if (request.path === undefined || request.body === undefined) {
-        throw new QkError('REQUEST_INVALID', 'give either fingerprint or path and body to stamp', { field: 'path' });
-      }
-      const file = await stampedFile(input.file);
+        vote === 'approve'
+          ? { path: operations.approve_activity.path, body: client.envelope('approve_activity', { fingerprint }) }
+          : { path: operations.reject_activity.path, body: client.envelope('reject_activity', { fingerprint }) };
+      const file = await stampedFile(name);
       const stamped = await approvals.stampToFile(request.path, request.body, file);
       return { file, stampedRequestsDir, path: stamped.path, body: stamped.body };
     },

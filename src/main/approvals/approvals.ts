@@ -113,7 +113,7 @@ export class Approvals {
     }
     const request = stampedRequestSchema.parse({ version: 1, path, body, stamp: await this.stamper.stamp(this.apiKeyName, body) });
     try {
-      await writeFile(file, `${JSON.stringify(request, null, 2)}\n`, { flag: 'wx' });
+      await writeFile(file, `${JSON.stringify(request, null, 2)}\n`, { flag: 'wx', mode: 0o600 });
     } catch (error) {
       throw new QkError('FILE_ERROR', `cannot write ${file}: ${(error as Error).message}`, { path: file });
     }

@@ -347,24 +347,13 @@ export const ipcContract = {
   'approvals.approve': channel(z.strictObject({ fingerprint }), activityView),
   'approvals.reject': channel(z.strictObject({ fingerprint }), activityView),
   /**
-   * Offline: stamps an approval of `fingerprint`, or any `body` for `path`, with the active profile's key and writes
-   * it to `file` in the stamped-requests directory (never overwriting). No network.
+   * Offline: stamps a vote (approve unless `vote` says reject) on the activity with `fingerprint` with the active
+   * profile's key and writes it to `file` in the stamped-requests directory (never overwriting). No network.
+   * Votes only, on purpose: the renderer must never get main to sign a request of its choosing (the CLI's
+   * `request --no-post` stamps any body, for an operator at a terminal).
    */
   'approvals.stampToFile': channel(
-    z
-      .strictObject({
-        fingerprint: fingerprint.optional(),
-        // Activities only: postStampedFile answers the activity a stamped submission created or voted on.
-        path: z.string().regex(/^\/public\/v1\/submit\/[a-z0-9_]{1,100}$/, { error: 'expected an activity path like /public/v1/submit/create_policy' }).optional(),
-        body: z.string().min(2).max(65_536).optional(),
-        file: stampedFileName,
-      })
-      .refine((input) => (input.fingerprint === undefined) !== (input.path === undefined && input.body === undefined), {
-        error: 'give either fingerprint (to stamp an approval) or path and body (to stamp any request), not both',
-      })
-      .refine((input) => (input.path === undefined) === (input.body === undefined), {
-        error: 'path and body go together',
-      }),
+    z.strictObject({ fingerprint, vote: z.enum(['approve', 'reject']).optional(), file: stampedFileName }),
     stampedFileInfo,
   ),
   /** Posts a stamped file from the stamped-requests directory byte for byte; answers the service's activity. */
