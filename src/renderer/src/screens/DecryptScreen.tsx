@@ -12,6 +12,39 @@ const FORMATS: readonly { value: Format; label: string }[] = [
   ...KEY_FORMATS.map(({ value, label }) => ({ value, label: `Private key, ${label}` })),
 ];
 
+/**
+ * Turnkey's production enclave signer (crypto-formats §0), the default trusted signer when no profile is at hand.
+ * The renderer cannot import main, where PRODUCTION_SIGNER_SIGN_PUBLIC_KEY lives; test/e2e/decrypt.spec.ts checks
+ * that the two agree.
+ */
+const PRODUCTION_SIGNER_PUBLIC_KEY =
+  '04cf288fe433cc4e1aa0ce1632feac4ea26bf2f5a09dcfe5a42c398e06898710330f0572882f4dbdf0f5304b8fc8703acd69adca9a4bbf7f5d00d20a5e364b2569';
+
+/** An uncompressed P-256 point in hex: 04 ‖ x ‖ y, 65 bytes. */
+const SIGNER_KEY_PATTERN = /^04[0-9a-f]{128}$/iu;
+/** The service's longest organization id (the channel's own limit). */
+const MAX_ORGANIZATION_ID_LENGTH = 64;
+
+type TrustSource = 'profile' | 'manual';
+
+/** Why a manually entered organization id cannot be used, or undefined when it can. */
+function organizationProblem(organizationId: string): string | undefined {
+  const trimmed = organizationId.trim();
+  if (trimmed === '') return 'Enter the organization id the bundle was exported from.';
+  if (trimmed.length > MAX_ORGANIZATION_ID_LENGTH) return `An organization id is at most ${MAX_ORGANIZATION_ID_LENGTH} characters; this one has ${trimmed.length}.`;
+  if (/\s/u.test(trimmed)) return 'An organization id has no spaces inside; paste it again.';
+  return undefined;
+}
+
+/** Why a manually entered signer key cannot be used, or undefined when it can. */
+function signerProblem(signerPublicKey: string): string | undefined {
+  const trimmed = signerPublicKey.trim();
+  if (SIGNER_KEY_PATTERN.test(trimmed)) return undefined;
+  if (/[^0-9a-f]/iu.test(trimmed)) return 'The signer key is hexadecimal: only 0-9 and a-f.';
+  if (trimmed.length !== 130) return `The signer key is an uncompressed P-256 public key, 130 hex characters; this one has ${trimmed.length}.`;
+  return 'An uncompressed P-256 public key starts with 04.';
+}
+
 /** Largest bundle file read: export bundles are about 1 kB, so anything near this is the wrong file. */
 const MAX_BUNDLE_BYTES = 64 * 1024;
 
@@ -25,14 +58,29 @@ export function DecryptScreen() {
   const action = useAction();
   const [bundle, setBundle] = useState('');
   const [fileProblem, setFileProblem] = useState<string>();
+  const [trustSource, setTrustSource] = useState<TrustSource>('profile');
   const [profileId, setProfileId] = useState('');
+  const [manualOrganizationId, setManualOrganizationId] = useState('');
+  const [manualSigner, setManualSigner] = useState(PRODUCTION_SIGNER_PUBLIC_KEY);
   const [keyName, setKeyName] = useState('');
   const [format, setFormat] = useState<Format>('mnemonic');
-  const [revealed, setRevealed] = useState<{ secret: RevealedSecret; signer: string; organizationId: string }>();
+  const [revealed, setRevealed] = useState<{ secret: RevealedSecret; signer: string; signerOrigin: string; organizationId: string }>();
   const hide = useCallback(() => setRevealed(undefined), []);
 
   const chosenProfile = profiles.value?.find((profile) => profile.id === profileId) ?? profiles.value?.[0];
   const chosenKey = keyName === '' ? encryptionKeys.value?.[0]?.name : keyName;
+  // With no saved profile (an air-gapped machine) the only way is to type what to trust.
+  const source: TrustSource = profiles.value?.length === 0 ? 'manual' : trustSource;
+  const manualOrganizationProblem = organizationProblem(manualOrganizationId);
+  const manualSignerProblem = signerProblem(manualSigner);
+  const trusted =
+    source === 'manual'
+      ? manualOrganizationProblem === undefined && manualSignerProblem === undefined
+        ? { organizationId: manualOrganizationId.trim(), signerPublicKey: manualSigner.trim().toLowerCase(), signerOrigin: signerOrigin(manualSigner) }
+        : undefined
+      : chosenProfile === undefined
+        ? undefined
+        : { organizationId: chosenProfile.organizationId, signerPublicKey: chosenProfile.enclaveSignerPublicKey, signerOrigin: `the enclave signer of profile ${chosenProfile.name}` };
 
   const openFile = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
@@ -48,19 +96,19 @@ export function DecryptScreen() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (chosenProfile === undefined || chosenKey === undefined) return;
-    const { organizationId, enclaveSignerPublicKey } = chosenProfile;
+    if (trusted === undefined || chosenKey === undefined) return;
+    const { organizationId, signerPublicKey } = trusted;
     const result = await action.run('Verifying and decrypting the bundle…', (api) =>
       api.exports.decryptBundle({
         bundle: bundle.trim(),
         encryptionKeyName: chosenKey,
         organizationId,
-        signerPublicKey: enclaveSignerPublicKey,
+        signerPublicKey,
         ...(format === 'mnemonic' ? {} : { keyFormat: format }),
       }),
     );
     if (result === undefined) return;
-    setRevealed({ secret: result, signer: chosenProfile.enclaveSignerPublicKey, organizationId: chosenProfile.organizationId });
+    setRevealed({ secret: result, signer: signerPublicKey, signerOrigin: trusted.signerOrigin, organizationId });
     setBundle('');
   };
 
@@ -76,7 +124,7 @@ export function DecryptScreen() {
           <dl className="facts">
             <dt>Signed by</dt>
             <dd>
-              <code>{revealed.signer}</code> (the profile’s enclave signer)
+              <code>{revealed.signer}</code> ({revealed.signerOrigin})
             </dd>
             <dt>Organization</dt>
             <dd>
@@ -96,20 +144,75 @@ export function DecryptScreen() {
             <input type="file" accept=".json,.txt,application/json,text/plain" onChange={(event) => void openFile(event)} />
           </label>
           {fileProblem !== undefined && <p className="field-error" role="alert">{fileProblem}</p>}
-          <label>
-            Organization (from profile)
-            <select value={chosenProfile?.id ?? ''} onChange={(event) => setProfileId(event.target.value)} required>
-              {profiles.value?.map((profile) => (
-                <option key={profile.id} value={profile.id}>
-                  {profile.name}: {profile.organizationId}
-                </option>
-              ))}
-            </select>
-          </label>
-          {chosenProfile !== undefined && (
-            <p className="hint">
-              Must be signed by <code>{chosenProfile.enclaveSignerPublicKey}</code>
-            </p>
+          <fieldset className="choice-group">
+            <legend>Organization and signer to trust</legend>
+            <label className="radio">
+              <input type="radio" name="trust-source" value="profile" checked={source === 'profile'} disabled={profiles.value?.length === 0} onChange={() => setTrustSource('profile')} />
+              From a saved profile
+            </label>
+            <label className="radio">
+              <input type="radio" name="trust-source" value="manual" checked={source === 'manual'} onChange={() => setTrustSource('manual')} />
+              Enter manually
+            </label>
+          </fieldset>
+          {source === 'profile' ? (
+            <>
+              <label>
+                Organization (from profile)
+                <select value={chosenProfile?.id ?? ''} onChange={(event) => setProfileId(event.target.value)} required>
+                  {profiles.value?.map((profile) => (
+                    <option key={profile.id} value={profile.id}>
+                      {profile.name}: {profile.organizationId}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              {chosenProfile !== undefined && (
+                <p className="hint">
+                  Must be signed by <code>{chosenProfile.enclaveSignerPublicKey}</code>
+                </p>
+              )}
+            </>
+          ) : (
+            <>
+              {profiles.value?.length === 0 && <p className="hint">No saved profile on this computer: enter what the bundle must match.</p>}
+              <label>
+                Organization id
+                <input
+                  value={manualOrganizationId}
+                  onChange={(event) => setManualOrganizationId(event.target.value)}
+                  spellCheck={false}
+                  autoComplete="off"
+                  aria-invalid={manualOrganizationId !== '' && manualOrganizationProblem !== undefined}
+                  aria-describedby="manual-organization-problem"
+                />
+              </label>
+              {manualOrganizationId !== '' && manualOrganizationProblem !== undefined && (
+                <p className="field-error" id="manual-organization-problem">
+                  {manualOrganizationProblem}
+                </p>
+              )}
+              <label>
+                Enclave signer public key
+                <textarea
+                  value={manualSigner}
+                  onChange={(event) => setManualSigner(event.target.value)}
+                  rows={2}
+                  spellCheck={false}
+                  aria-invalid={manualSignerProblem !== undefined}
+                  aria-describedby="manual-signer-problem"
+                />
+              </label>
+              {manualSignerProblem === undefined ? (
+                <p className="hint">
+                  Must be signed by <code>{manualSigner.trim().toLowerCase()}</code> ({signerOrigin(manualSigner)})
+                </p>
+              ) : (
+                <p className="field-error" id="manual-signer-problem">
+                  {manualSignerProblem}
+                </p>
+              )}
+            </>
           )}
           <label>
             Encryption key the bundle was sealed to
@@ -132,11 +235,15 @@ export function DecryptScreen() {
               ))}
             </select>
           </label>
-          <button type="submit" className="primary" disabled={action.busy !== undefined || chosenProfile === undefined || chosenKey === undefined}>
+          <button type="submit" className="primary" disabled={action.busy !== undefined || trusted === undefined || chosenKey === undefined}>
             Verify and decrypt
           </button>
         </form>
       )}
     </section>
   );
+}
+
+function signerOrigin(signerPublicKey: string): string {
+  return signerPublicKey.trim().toLowerCase() === PRODUCTION_SIGNER_PUBLIC_KEY ? 'Turnkey’s production signer' : 'the signer entered above';
 }
