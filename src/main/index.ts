@@ -3,10 +3,11 @@
  * sender-checked IPC handlers, and shown in the one hardened window.
  */
 import { join } from 'node:path';
-import { app, dialog, ipcMain, powerMonitor, session, type BrowserWindow } from 'electron';
+import { app, dialog, ipcMain, powerMonitor, session, type BrowserWindow, type MessageBoxOptions } from 'electron';
 import { toQkError } from '../shared/errors';
 import { watchIdle } from './app/idle-lock';
 import { createMainServices, type MainServices } from './app/services';
+import type { ConfirmationRequest } from './profiles/confirmation';
 import { registerIpcHandlers } from './ipc/register';
 import { createRendererUrlCheck } from './ipc/sender';
 import { createMainWindow, hardenSession } from './window';
@@ -17,6 +18,28 @@ const preloadPath = join(import.meta.dirname, '../preload/index.cjs');
 let mainWindow: BrowserWindow | undefined;
 let services: MainServices | undefined;
 
+/** Button order of the confirmation dialog; Cancel is the default and what Escape answers. */
+const CONFIRM_BUTTONS = ['Cancel', 'Continue'] as const;
+
+/**
+ * A native dialog drawn by main, modal to the app window: the renderer can ask for it but can neither draw it nor
+ * answer it.
+ */
+async function confirmInDialog({ title, message, detail }: ConfirmationRequest): Promise<boolean> {
+  const options: MessageBoxOptions = {
+    type: 'warning',
+    title,
+    message,
+    detail,
+    buttons: [...CONFIRM_BUTTONS],
+    defaultId: CONFIRM_BUTTONS.indexOf('Cancel'),
+    cancelId: CONFIRM_BUTTONS.indexOf('Cancel'),
+    noLink: true,
+  };
+  const { response } = mainWindow === undefined ? await dialog.showMessageBox(options) : await dialog.showMessageBox(mainWindow, options);
+  return response === CONFIRM_BUTTONS.indexOf('Continue');
+}
+
 async function start(): Promise<void> {
   await app.whenReady();
   // A packaged app never trusts a dev server, whatever the environment says.
@@ -24,6 +47,7 @@ async function start(): Promise<void> {
   const appServices = createMainServices({
     dataDir: app.getPath('userData'),
     app: { version: app.getVersion(), platform: process.platform, packaged: app.isPackaged },
+    confirm: confirmInDialog,
   });
   services = appServices;
   hardenSession(session.defaultSession);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { p256 } from '@noble/curves/nist.js';
 import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY, Profiles, type ProfileInput } from '../../src/main/profiles/profiles';
+import { QkError } from '../../src/shared/errors';
 import { rejection } from '../support/assertions';
 
 const ORG = '5f2c3e4a-0b1d-4c6e-9f8a-7b6c5d4e3f21';
@@ -120,5 +121,21 @@ describe('Profiles', () => {
     const error = await rejection(profiles.update(local.id, { baseUrl: 'http://example.com' }));
     expect(error.details).toEqual({ field: 'baseUrl' });
     expect((await profiles.get(local.id)).baseUrl).toBe('http://127.0.0.1:1');
+  });
+
+  it('hands a change check the stored and the validated next profile, and writes nothing when it throws', async () => {
+    const production = await profiles.add(hosted);
+    const seen: [string | undefined, string][] = [];
+    const refuse = async (before: { baseUrl: string } | undefined, after: { baseUrl: string }) => {
+      seen.push([before?.baseUrl, after.baseUrl]);
+      throw new QkError('USER_DECLINED', 'declined');
+    };
+    expect((await rejection(profiles.update(production.id, { baseUrl: 'https://elsewhere.example/' }, refuse))).code).toBe('USER_DECLINED');
+    expect((await rejection(profiles.add({ ...hosted, name: 'Second' }, refuse))).code).toBe('USER_DECLINED');
+    expect(seen).toEqual([
+      ['https://api.turnkey.com', 'https://elsewhere.example'],
+      [undefined, 'https://api.turnkey.com'],
+    ]);
+    expect(await profiles.list()).toEqual([production]);
   });
 });

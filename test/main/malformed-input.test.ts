@@ -140,6 +140,8 @@ beforeAll(async () => {
     dataDir,
     app: { version: '0.0.0-test', platform: process.platform, packaged: false },
     keychainServiceName: `QuorumKey-test-${randomUUID()}`,
+    // Nothing here redirects a profile; declining makes any change that needed the user's consent fail loudly.
+    confirm: async () => false,
   });
   dispatch = createDispatch({ handlers: services.handlers, isTrustedSender: createRendererUrlCheck({ rendererIndexPath: RENDERER_INDEX }) });
   // Some real state, so that a malformed rename or delete that slipped through would show.

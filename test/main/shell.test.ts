@@ -2,6 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { randomUUID } from 'node:crypto';
+import { p256 } from '@noble/curves/nist.js';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { channels } from '../../src/shared/ipc/contract';
 import { AppLock } from '../../src/main/app/lock';
@@ -13,6 +15,7 @@ const recorded = vi.hoisted(() => ({
   ipcHandlers: new Map<string, (event: unknown, input: unknown) => Promise<unknown>>(),
   appListeners: new Map<string, (event: { preventDefault(): void }) => void>(),
   windows: [] as Record<string, unknown>[],
+  windowInstances: [] as unknown[],
   appEvents: [] as string[],
   powerEvents: [] as string[],
   sessionHardened: false,
@@ -29,6 +32,7 @@ vi.mock('electron', () => {
     webContents = { on: () => undefined, setWindowOpenHandler: () => undefined };
     constructor(options: Record<string, unknown>) {
       recorded.windows.push(options);
+      recorded.windowInstances.push(this);
     }
     once() {}
     on() {}
@@ -60,7 +64,7 @@ vi.mock('electron', () => {
         setPermissionCheckHandler: () => undefined,
       },
     },
-    dialog: { showErrorBox: vi.fn() },
+    dialog: { showErrorBox: vi.fn(), showMessageBox: vi.fn() },
     BrowserWindow,
   };
 });
@@ -76,6 +80,28 @@ describe('src/main/index.ts', () => {
     expect(recorded.appEvents).toEqual(expect.arrayContaining(['second-instance', 'web-contents-created', 'window-all-closed']));
     expect(recorded.powerEvents).toEqual(expect.arrayContaining(['lock-screen', 'suspend']));
     expect(recorded.windows[0]).toMatchObject({ webPreferences: { sandbox: true, contextIsolation: true, devTools: false } });
+  });
+
+  it('asks in a native dialog on the app window before a renderer adds a profile trusting another signer', async () => {
+    const { dialog } = await import('electron');
+    const showMessageBox = vi.mocked(dialog.showMessageBox);
+    const fromRenderer = { senderFrame: { parent: null, url: pathToFileURL(join(import.meta.dirname, '../../src/renderer/index.html')).href } };
+    const signer = Buffer.from(p256.getPublicKey(p256.utils.randomSecretKey(), false)).toString('hex');
+    const input = { name: 'Staging', kind: 'hosted', baseUrl: 'https://staging.example', organizationId: randomUUID(), apiKeyName: 'ops', enclaveSignerPublicKey: signer };
+    const add = () => recorded.ipcHandlers.get('profiles.add')!(fromRenderer, input) as Promise<{ ok: boolean; error?: { code: string } }>;
+
+    showMessageBox.mockResolvedValueOnce({ response: 0, checkboxChecked: false });
+    expect(await add()).toMatchObject({ ok: false, error: { code: 'USER_DECLINED' } });
+    expect(showMessageBox).toHaveBeenCalledOnce();
+    const [parent, options] = showMessageBox.mock.calls[0] as unknown as [unknown, Electron.MessageBoxOptions];
+    expect(parent).toBe(recorded.windowInstances[0]);
+    expect(options).toMatchObject({ type: 'warning', buttons: ['Cancel', 'Continue'], defaultId: 0, cancelId: 0 });
+    expect(options.message).toContain('"Staging"');
+    expect(options.detail).toContain(signer);
+
+    showMessageBox.mockResolvedValueOnce({ response: 1, checkboxChecked: false });
+    expect(await add()).toMatchObject({ ok: true });
+    expect(showMessageBox).toHaveBeenCalledTimes(2);
   });
 
   it('starts the sandbox when ready and stops it before quitting', async () => {

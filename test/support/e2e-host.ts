@@ -15,6 +15,7 @@ import * as esbuild from 'esbuild';
 import type { Page } from '@playwright/test';
 import { createMainServices, type MainServices } from '../../src/main/app/services';
 import { createDispatch, type Dispatch } from '../../src/main/ipc/register';
+import type { ConfirmationRequest } from '../../src/main/profiles/confirmation';
 import { createRendererUrlCheck } from '../../src/main/ipc/sender';
 import { QkError } from '../../src/shared/errors';
 
@@ -33,6 +34,8 @@ export interface E2eHost {
   readonly url: string;
   readonly services: MainServices;
   readonly dispatch: Dispatch;
+  /** Every profile-change confirmation main asked for, in order (see `confirm` in startE2eHost). */
+  readonly confirmations: readonly ConfirmationRequest[];
   /** Gives `page` the preload's API; call before the page's first navigation. */
   installBridge(page: Page): Promise<void>;
   /** Stops serving, deletes every key this host stored in the keychain, removes its data dir. */
@@ -62,10 +65,17 @@ export async function startE2eHost({
   const bridgeScript = await bundleBridge();
 
   const dataDir = await mkdtemp(join(tmpdir(), 'quorumkey-e2e-'));
+  // The app asks in a native dialog, which a browser page cannot show or click: the host stands in for a user who
+  // approves, and records each request so tests can check what main would have asked.
+  const confirmations: ConfirmationRequest[] = [];
   const services = createMainServices({
     dataDir,
     app: { version: 'e2e', platform: process.platform, packaged: false },
     keychainServiceName,
+    confirm: async (request) => {
+      confirmations.push(request);
+      return true;
+    },
   });
 
   const server = createServer((request, response) => {
@@ -97,6 +107,7 @@ export async function startE2eHost({
     url: `${origin}/`,
     services,
     dispatch,
+    confirmations,
     async installBridge(page) {
       await page.exposeBinding('__qkInvoke', ({ frame }, channel: unknown, input: unknown) =>
         // Like ipcMain's handlers: only a top-level frame has a sender URL; subframes are refused by dispatch.

@@ -12,6 +12,7 @@ import { decryptBundleOffline } from '../exporter/exporter';
 import type { IpcHandlers } from '../ipc/register';
 import { Keychain } from '../keychain/keychain';
 import type { SecretStore } from '../keychain/secret-store';
+import { confirmingCheck, type Confirm } from '../profiles/confirmation';
 import { Profiles } from '../profiles/profiles';
 import { Sandbox, SANDBOX_PROFILE_NAME } from '../sandbox/sandbox';
 import { Stamper } from '../stamper/stamper';
@@ -46,6 +47,11 @@ export interface MainServicesOptions {
   now?: () => number;
   /** Where the sandbox service writes its log lines (it is quiet without one). */
   sandboxLog?: (line: string) => void;
+  /**
+   * Asks the user, in UI main controls (a native dialog in the app), before a renderer request redirects a profile
+   * (service URL, enclave signer key) or adds a hosted profile trusting a non-production signer.
+   */
+  confirm: Confirm;
 }
 
 export interface MainServices {
@@ -68,6 +74,7 @@ export function createMainServices({
   secretStore,
   now = Date.now,
   sandboxLog,
+  confirm,
 }: MainServicesOptions): MainServices {
   const profiles = new Profiles({ dataDir });
   const keychain = new Keychain({ dataDir, serviceName: keychainServiceName, store: secretStore, profiles });
@@ -77,6 +84,8 @@ export function createMainServices({
   const stamper = new Stamper(keychain);
   const active = new ActiveProfile({ profiles, keychain, stamper, sandbox, now });
   const stampedRequestsDir = join(dataDir, STAMPED_REQUESTS_DIR);
+  // Only the renderer's edits are checked: main's own (the sandbox following its port) are not the user's to confirm.
+  const confirmedByUser = confirmingCheck(confirm);
 
   const sandboxStatus = async (): Promise<ChannelOutput<'sandbox.status'>> => {
     if (sandbox.isRunning) {
@@ -141,8 +150,8 @@ export function createMainServices({
     'profiles.list': () => profiles.list(),
     'profiles.get': ({ id }) => profiles.get(id),
     'profiles.getActive': async () => (await profiles.getActive()) ?? null,
-    'profiles.add': (input) => profiles.add(input),
-    'profiles.update': ({ id, changes }) => profiles.update(id, changes),
+    'profiles.add': (input) => profiles.add(input, confirmedByUser),
+    'profiles.update': ({ id, changes }) => profiles.update(id, changes, confirmedByUser),
     'profiles.remove': async ({ id }) => {
       await profiles.remove(id);
       return null;

@@ -32,6 +32,12 @@ export interface Profile {
 /** What a caller supplies; hosted profiles default the signer key to the production one. */
 export type ProfileInput = Omit<Profile, 'id' | 'enclaveSignerPublicKey'> & { enclaveSignerPublicKey?: string };
 
+/**
+ * Runs after a change is validated and before it is written, with no other profile write in between, so what it
+ * approves is exactly what gets stored; throwing stops the write. `before` is absent when adding.
+ */
+export type ProfileChangeCheck = (before: Profile | undefined, after: Profile) => Promise<void>;
+
 const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const UNCOMPRESSED_P256_PATTERN = /^04[0-9a-fA-F]{128}$/;
 
@@ -83,11 +89,12 @@ export class Profiles {
     return active && copyProfile(active);
   }
 
-  async add(input: ProfileInput): Promise<Profile> {
+  async add(input: ProfileInput, check?: ProfileChangeCheck): Promise<Profile> {
     return this.file.update(async (current) => {
       const document = current ?? EMPTY;
       const profile = validateProfile({ ...input, id: randomUUID() });
       assertNameFree(document, profile.name, profile.id);
+      await check?.(undefined, copyProfile(profile));
       return { next: { ...document, profiles: [...document.profiles, profile] }, result: copyProfile(profile) };
     });
   }
@@ -96,12 +103,13 @@ export class Profiles {
    * Applies `changes` and validates the result as a whole (e.g. switching to hosted re-checks the URL rules).
    * A key present with value `undefined` clears an optional field (a hosted signer key falls back to production).
    */
-  async update(id: string, changes: Partial<ProfileInput>): Promise<Profile> {
+  async update(id: string, changes: Partial<ProfileInput>, check?: ProfileChangeCheck): Promise<Profile> {
     return this.file.update(async (current) => {
       const document = current ?? EMPTY;
       const existing = findProfile(document, id);
       const profile = validateProfile({ ...existing, ...changes, id });
       assertNameFree(document, profile.name, id);
+      await check?.(copyProfile(existing), copyProfile(profile));
       const profiles = document.profiles.map((candidate) => (candidate.id === id ? profile : candidate));
       return { next: { ...document, profiles }, result: copyProfile(profile) };
     });

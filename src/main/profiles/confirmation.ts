@@ -1,0 +1,70 @@
+/**
+ * Which profile changes the user must confirm in a dialog shown by main. A profile's service URL decides where every
+ * request stamped with its API key goes, and its signer key decides which enclave's bundles it trusts; a compromised
+ * renderer that could change either silently could collect stamped requests (replayable within the timestamp window)
+ * or feed the app forged bundles. So main asks the person, naming the profile and the old and new values.
+ */
+import { QkError } from '../../shared/errors';
+import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY, type Profile, type ProfileChangeCheck } from './profiles';
+
+/** What a native confirmation dialog shows. */
+export interface ConfirmationRequest {
+  title: string;
+  message: string;
+  detail: string;
+}
+
+/** Shows `request` to the user; resolves `true` only if they chose to go ahead. */
+export type Confirm = (request: ConfirmationRequest) => Promise<boolean>;
+
+const RISK_NOTE =
+  'Every request QuorumKey signs for this profile is sent to its service URL, and only bundles signed by its enclave ' +
+  'signer key are trusted. Continue only if you made this change yourself and got the new value from your service.';
+
+/** The confirmation `before` → `after` needs, or `undefined` when it changes nothing sensitive. `before` is absent when adding. */
+export function confirmationFor(before: Profile | undefined, after: Profile): ConfirmationRequest | undefined {
+  const profile = JSON.stringify(after.name);
+  if (before === undefined) {
+    if (after.kind !== 'hosted' || after.enclaveSignerPublicKey === PRODUCTION_SIGNER_SIGN_PUBLIC_KEY) return undefined;
+    return {
+      title: 'Trust a non-production enclave signer?',
+      message: `Add profile ${profile} with an enclave signer key that is not the production signer?`,
+      detail: [
+        `Service URL: ${after.baseUrl}`,
+        `Enclave signer key: ${after.enclaveSignerPublicKey}`,
+        `Production signer key: ${PRODUCTION_SIGNER_SIGN_PUBLIC_KEY}`,
+        '',
+        RISK_NOTE,
+      ].join('\n'),
+    };
+  }
+  const changed: { label: string; from: string; to: string }[] = [];
+  if (before.baseUrl !== after.baseUrl) changed.push({ label: 'service URL', from: before.baseUrl, to: after.baseUrl });
+  if (before.enclaveSignerPublicKey !== after.enclaveSignerPublicKey) {
+    changed.push({ label: 'enclave signer key', from: before.enclaveSignerPublicKey, to: after.enclaveSignerPublicKey });
+  }
+  if (changed.length === 0) return undefined;
+  // Named as stored: a rename in the same edit must not hide which profile is being redirected.
+  const named = before.name === after.name ? profile : `${JSON.stringify(before.name)} (renamed to ${profile})`;
+  return {
+    title: 'Change where a profile sends requests?',
+    message: `Change the ${changed.map(({ label }) => label).join(' and ')} of profile ${named}?`,
+    detail: [...changed.map(({ label, from, to }) => `${label}\n  from: ${from}\n  to:   ${to}`), '', RISK_NOTE].join('\n'),
+  };
+}
+
+/**
+ * A check for Profiles.add/update that asks `confirm` when the change needs it and refuses with USER_DECLINED (so
+ * nothing is written) when the user declines.
+ */
+export function confirmingCheck(confirm: Confirm): ProfileChangeCheck {
+  return async (before, after) => {
+    const request = confirmationFor(before, after);
+    if (request === undefined) return;
+    if (!(await confirm(request))) {
+      throw new QkError('USER_DECLINED', `the change to profile ${JSON.stringify(after.name)} was declined in the confirmation dialog; nothing was saved`, {
+        id: after.id,
+      });
+    }
+  };
+}
