@@ -57,3 +57,37 @@ test('create an encryption key, create a wallet, export it to that key and revea
   // The service now marks the wallet as exported.
   await expect(card.getByText('exported', { exact: true })).toBeVisible();
 });
+
+test('create private keys from the presets: listed with the curve and address the service holds', async ({ page, host }) => {
+  await startSandbox(page, host);
+  await openScreen(page, 'Wallets');
+  await expect(page.getByText('No private keys yet.')).toBeVisible();
+  const create = page.getByRole('form', { name: 'Create private key' });
+  await create.getByLabel('Private key name').fill('solana hot');
+  await create.getByLabel('Key type').selectOption('solana');
+  await create.getByRole('button', { name: 'Create private key' }).click();
+  const table = page.getByRole('table', { name: 'Private keys' });
+  await expect(table.getByRole('row', { name: /solana hot/ })).toBeVisible();
+  await expect(create.getByLabel('Private key name')).toHaveValue('');
+
+  await create.getByLabel('Private key name').fill('btc cold');
+  await create.getByLabel('Key type').selectOption('bitcoin');
+  await create.getByRole('button', { name: 'Create private key' }).click();
+  await expect(table.getByRole('row')).toHaveCount(3);
+
+  const stored = await host.services.handlers['privateKeys.list']({});
+  const byName = new Map(stored.map((key) => [key.privateKeyName, key]));
+  expect(byName.get('solana hot')?.curve).toBe('CURVE_ED25519');
+  expect(byName.get('btc cold')?.curve).toBe('CURVE_SECP256K1');
+  for (const [name, format, curveShown] of [
+    ['solana hot', 'ADDRESS_FORMAT_SOLANA', 'ed25519'],
+    ['btc cold', 'ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH', 'secp256k1'],
+  ] as const) {
+    const addresses = byName.get(name)!.addresses;
+    expect(addresses.map((address) => address.format)).toEqual([format]);
+    const row = table.getByRole('row', { name: new RegExp(name) });
+    await expect(row).toContainText(curveShown);
+    await expect(row).toContainText(addresses[0]!.address);
+  }
+  await screenshotBothThemes(page, 'private-keys');
+});

@@ -6,7 +6,7 @@ import { Progress } from '../components/Progress';
 import { SecretReveal, type RevealedSecret } from '../components/SecretReveal';
 import { useAction, useLoad, type Action } from '../hooks';
 import { KEY_FORMATS, type KeyFormat } from '../key-formats';
-import { ACCOUNT_PRESETS, accountsFor, type AccountPresetId } from '../wallet-presets';
+import { ACCOUNT_PRESETS, accountsFor, addressFormatsFor, type AccountPresetId } from '../wallet-presets';
 
 type Wallet = ChannelOutput<'wallets.list'>[number];
 type ExportSubject = { kind: 'wallet'; walletId: string; label: string } | { kind: 'private-key'; privateKeyId: string; label: string };
@@ -71,7 +71,7 @@ export function WalletsScreen() {
       <section className="panel" aria-labelledby="private-key-list-title">
         <h2 id="private-key-list-title">Private keys</h2>
         {privateKeys.error !== undefined && <ErrorNotice error={privateKeys.error} />}
-        {privateKeys.value?.length === 0 && <p className="empty">No private keys.</p>}
+        {privateKeys.value?.length === 0 && <p className="empty">No private keys yet. Create one below.</p>}
         {privateKeys.value !== undefined && privateKeys.value.length > 0 && (
           <table className="data-table" aria-label="Private keys">
             <thead>
@@ -114,6 +114,13 @@ export function WalletsScreen() {
             </tbody>
           </table>
         )}
+        <CreatePrivateKeyForm
+          action={action}
+          onDone={(outcome, name) => {
+            if (outcome.state !== 'completed') setWaitingFor({ what: `Creating private key ${name}`, fingerprint: outcome.activity.fingerprint });
+            reload();
+          }}
+        />
       </section>
 
       {addingTo !== undefined && (
@@ -234,6 +241,41 @@ function CreateWalletForm({ action, onDone }: { action: Action; onDone: (outcome
       <PresetFields preset={preset} count={count} onPreset={setPreset} onCount={setCount} />
       <button type="submit" className="primary" disabled={action.busy !== undefined}>
         Create wallet
+      </button>
+    </form>
+  );
+}
+
+/** A private key with one address, its curve and address format taken from the same presets as wallet accounts. */
+function CreatePrivateKeyForm({ action, onDone }: { action: Action; onDone: (outcome: ChannelOutput<'privateKeys.create'>, name: string) => void }) {
+  const [name, setName] = useState('');
+  const [preset, setPreset] = useState<AccountPresetId>('ethereum');
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const { curve } = ACCOUNT_PRESETS.find((candidate) => candidate.id === preset)!;
+    const created = await action.run(`Creating private key ${name}…`, (api) => api.privateKeys.create({ name, curve, addressFormats: addressFormatsFor(preset) }));
+    if (created === undefined) return;
+    setName('');
+    onDone(created, name);
+  };
+  return (
+    <form className="inline-form" aria-label="Create private key" onSubmit={(event) => void submit(event)}>
+      <label>
+        Private key name
+        <input value={name} onChange={(event) => setName(event.target.value)} required maxLength={256} autoComplete="off" />
+      </label>
+      <label>
+        Key type
+        <select value={preset} onChange={(event) => setPreset(event.target.value as AccountPresetId)}>
+          {ACCOUNT_PRESETS.map((option) => (
+            <option key={option.id} value={option.id}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" className="primary" disabled={action.busy !== undefined}>
+        Create private key
       </button>
     </form>
   );
