@@ -1,6 +1,6 @@
 /**
- * A renderer request that redirects a profile (service URL, enclave signer key) or adds a hosted profile trusting a
- * non-production signer waits for the user's answer in main's confirmation; a decline writes nothing.
+ * A renderer request that redirects a profile (service URL, enclave signer key) or adds a hosted profile waits for
+ * the user's answer in main's confirmation; a decline writes nothing.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -93,7 +93,7 @@ describe('profile changes that need the user to confirm', () => {
     expect(await call('profiles.add', input)).toMatchObject({ ok: false, error: { code: 'USER_DECLINED' } });
     expect(asked).toHaveLength(1);
     expect(asked[0]!.message).toBe('Add profile "Staging" with an enclave signer key that is not the production signer?');
-    expect(asked[0]!.detail).toContain(`Service URL: https://staging.example\nEnclave signer key: ${signer}\n`);
+    expect(asked[0]!.detail).toContain(`Service URL: https://staging.example\nAPI key: ops\nEnclave signer key: ${signer}\n`);
     expect(await profilesJson()).toBe(before);
 
     answer = true;
@@ -101,7 +101,7 @@ describe('profile changes that need the user to confirm', () => {
     expect(asked).toHaveLength(2);
   });
 
-  it('asks nothing for edits that do not redirect a profile, or for a hosted profile on the production signer', async () => {
+  it('asks nothing for edits that do not redirect a profile', async () => {
     answer = false;
     expect(await call('profiles.update', { id: production.id, changes: { name: 'Renamed', organizationId: randomUUID() } })).toMatchObject({
       ok: true,
@@ -109,9 +109,22 @@ describe('profile changes that need the user to confirm', () => {
     });
     // The same URL spelled with a trailing slash is the same URL once normalized.
     expect((await call('profiles.update', { id: production.id, changes: { baseUrl: 'https://api.turnkey.com/' } })).ok).toBe(true);
-    const added = await call('profiles.add', { name: 'Second', kind: 'hosted', baseUrl: 'https://api.turnkey.com', organizationId: ORG, apiKeyName: 'ops' });
-    expect(added).toMatchObject({ ok: true, value: { enclaveSignerPublicKey: PRODUCTION_SIGNER_SIGN_PUBLIC_KEY } });
     expect(asked).toEqual([]);
+  });
+
+  it('asks before adding any hosted profile, even on the production signer: it sends an existing key to a new URL', async () => {
+    answer = false;
+    const before = await profilesJson();
+    const input = { name: 'Second', kind: 'hosted', baseUrl: 'https://elsewhere.example', organizationId: ORG, apiKeyName: 'ops' } as const;
+    expect(await call('profiles.add', input)).toMatchObject({ ok: false, error: { code: 'USER_DECLINED' } });
+    expect(asked.map(({ message }) => message)).toEqual([
+      'Add profile "Second", which signs requests with API key "ops" and sends them to https://elsewhere.example?',
+    ]);
+    expect(await profilesJson()).toBe(before);
+
+    answer = true;
+    const added = await call('profiles.add', input);
+    expect(added).toMatchObject({ ok: true, value: { enclaveSignerPublicKey: PRODUCTION_SIGNER_SIGN_PUBLIC_KEY } });
   });
 
   it('does not ask about a change that is invalid anyway', async () => {

@@ -25,14 +25,19 @@ const RISK_NOTE =
 export function confirmationFor(before: Profile | undefined, after: Profile): ConfirmationRequest | undefined {
   const profile = JSON.stringify(after.name);
   if (before === undefined) {
-    if (after.kind !== 'hosted' || after.enclaveSignerPublicKey === PRODUCTION_SIGNER_SIGN_PUBLIC_KEY) return undefined;
+    if (after.kind !== 'hosted') return undefined;
+    // Every new hosted profile is a new destination for requests signed with an existing key: always ask.
+    const production = after.enclaveSignerPublicKey === PRODUCTION_SIGNER_SIGN_PUBLIC_KEY;
     return {
-      title: 'Trust a non-production enclave signer?',
-      message: `Add profile ${profile} with an enclave signer key that is not the production signer?`,
+      title: production ? 'Send signed requests to a new service?' : 'Trust a non-production enclave signer?',
+      message: production
+        ? `Add profile ${profile}, which signs requests with API key ${JSON.stringify(after.apiKeyName)} and sends them to ${after.baseUrl}?`
+        : `Add profile ${profile} with an enclave signer key that is not the production signer?`,
       detail: [
         `Service URL: ${after.baseUrl}`,
+        `API key: ${after.apiKeyName}`,
         `Enclave signer key: ${after.enclaveSignerPublicKey}`,
-        `Production signer key: ${PRODUCTION_SIGNER_SIGN_PUBLIC_KEY}`,
+        ...(production ? [] : [`Production signer key: ${PRODUCTION_SIGNER_SIGN_PUBLIC_KEY}`]),
         '',
         RISK_NOTE,
       ].join('\n'),
