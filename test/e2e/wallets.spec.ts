@@ -1,6 +1,17 @@
 import { validateMnemonic } from '@scure/bip39';
 import { wordlist as english } from '@scure/bip39/wordlists/english.js';
+import type { Page } from '@playwright/test';
 import { test, expect, openScreen, screenshotBothThemes, startSandbox } from './fixtures';
+
+/**
+ * Neither the phrase nor any word of it as the whole text of an element, as the words were shown (single words
+ * alone are common English and may appear in labels).
+ */
+async function expectMnemonicAbsent(page: Page, words: readonly string[]): Promise<void> {
+  const html = await page.evaluate(() => document.documentElement.outerHTML);
+  expect(html).not.toContain(words.join(' '));
+  for (const word of words) expect(html).not.toContain(`>${word}<`);
+}
 
 test('create an encryption key, create a wallet, export it to that key and reveal the mnemonic, masked until clicked', async ({ page, host, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(host.url).origin });
@@ -90,4 +101,61 @@ test('create private keys from the presets: listed with the curve and address th
     await expect(row).toContainText(addresses[0]!.address);
   }
   await screenshotBothThemes(page, 'private-keys');
+});
+
+test('a revealed mnemonic: never in the DOM while masked, masked again after 20 s, hidden after 2 min; the clipboard is cleared after 30 s', async ({ page, host, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(host.url).origin });
+  // Installed before startSandbox reloads the page, so the app's timers run on this clock from the start.
+  await page.clock.install();
+  await startSandbox(page, host);
+  const created = await host.services.handlers['wallets.create']({
+    name: 'vault',
+    accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
+  });
+  if (created.state !== 'completed') throw new Error(`wallet creation ${created.state}`);
+
+  await openScreen(page, 'Wallets');
+  await page.getByRole('article', { name: 'Wallet vault' }).getByRole('button', { name: 'Export vault…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Export wallet vault' });
+  await dialog.getByRole('button', { name: 'Export and reveal' }).click();
+  const secret = dialog.getByRole('region', { name: 'Secret of wallet vault' });
+  const words = secret.getByRole('list', { name: 'Mnemonic words' }).locator('code');
+  await expect(words).toHaveCount(12);
+  const masked = Array<string>(12).fill('•••••');
+  await expect(words).toHaveText(masked);
+
+  const reveal = secret.getByRole('button', { name: 'Hold or click to reveal' });
+  await reveal.click();
+  await expect(words.first()).not.toHaveText('•••••');
+  const mnemonic = await words.allInnerTexts();
+  // While shown, each word is an element's whole text: exactly what expectMnemonicAbsent looks for.
+  expect(await page.evaluate(() => document.documentElement.outerHTML)).toContain(`>${mnemonic[0]}<`);
+  // Masked again by hand: the words are gone from the document, not merely hidden by style.
+  await secret.getByRole('button', { name: 'Mask' }).click();
+  await expect(words).toHaveText(masked);
+  await expectMnemonicAbsent(page, mnemonic);
+
+  // Copied: on the clipboard, and gone from it 30 s later.
+  await secret.getByRole('button', { name: 'Copy mnemonic' }).click();
+  await expect(secret.getByText('Copied; the clipboard is cleared in 30 s.')).toBeVisible();
+  const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+  expect(await clipboard()).toBe(mnemonic.join(' '));
+  await page.clock.runFor(29_000);
+  expect(await clipboard()).toBe(mnemonic.join(' '));
+  await page.clock.runFor(1_500);
+  await expect.poll(clipboard).toBe('');
+
+  // A click unmasks for 20 s only.
+  await reveal.click();
+  await expect(words.first()).toHaveText(mnemonic[0]!);
+  await page.clock.runFor(20_500);
+  await expect(words).toHaveText(masked);
+
+  // About 52 s have passed since the reveal: the panel is still there at 1 min 50 s and gone by 2 min.
+  await page.clock.runFor(58_000);
+  await expect(words).toHaveCount(12);
+  await page.clock.runFor(12_000);
+  await expect(secret).toHaveCount(0);
+  await expect(dialog.getByRole('list', { name: 'Mnemonic words' })).toHaveCount(0);
+  await expectMnemonicAbsent(page, mnemonic);
 });
