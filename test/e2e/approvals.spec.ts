@@ -1,26 +1,27 @@
 /**
  * Consensus through the UI: the Sandbox's root quorum is made 2 of 3 (the Sandbox key plus two more operators'
  * keys in this keychain), the root proposes a policy, and another operator, switched to with their own profile,
- * approves or rejects it by fingerprint.
+ * approves or rejects it by fingerprint; or 2 of 2, the second vote stamped into a file offline and posted from it.
  */
+import { readFile, stat } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { ApiClient } from '../../src/main/client/api-client';
 import { Stamper } from '../../src/main/stamper/stamper';
 import type { E2eHost } from '../support/e2e-host';
 import { test, expect, openScreen, screenshotBothThemes, startSandbox } from './fixtures';
 
-interface Quorum {
+interface Quorum<Name extends string> {
   rootUserId: string;
+  sandboxProfileId: string;
   /** Profile id of each further operator, by name. */
-  profiles: Record<'Approver 2' | 'Approver 3', string>;
+  profiles: Record<Name, string>;
 }
 
-/** Adds two users with their own API keys and makes the root quorum 2 of the 3, through the service's API. */
-async function twoOfThree(page: Page, host: E2eHost): Promise<Quorum> {
+/** Adds users with their own API keys and makes the root quorum 2 of the root and them, through the service's API. */
+async function twoOf<Name extends string>(page: Page, host: E2eHost, names: readonly Name[]): Promise<Quorum<Name>> {
   const { rootUserId, organizationId, enclaveSignerPublicKey, baseUrl } = await startSandbox(page, host);
   const sandbox = (await host.services.profiles.getActive())!;
   const root = new ApiClient({ profile: sandbox, stamper: new Stamper(host.services.keychain) });
-  const names = ['Approver 2', 'Approver 3'] as const;
   const keys = await Promise.all(names.map((name) => host.services.keychain.generateApiKey({ name, curve: 'p256' })));
   const created = await root.submit('create_users', {
     users: names.map((name, index) => ({
@@ -34,12 +35,12 @@ async function twoOfThree(page: Page, host: E2eHost): Promise<Quorum> {
   if (created.state !== 'completed') throw new Error(`create_users ${created.state}`);
   const quorum = await root.submit('update_root_quorum', { threshold: 2, userIds: [rootUserId, ...created.result.userIds] });
   if (quorum.state !== 'completed') throw new Error(`update_root_quorum ${quorum.state}`);
-  const profiles = {} as Quorum['profiles'];
+  const profiles = {} as Record<Name, string>;
   for (const name of names) {
     const profile = await host.services.profiles.add({ name, kind: 'hosted', baseUrl, organizationId, apiKeyName: name, enclaveSignerPublicKey });
     profiles[name] = profile.id;
   }
-  return { rootUserId, profiles };
+  return { rootUserId, sandboxProfileId: sandbox.id, profiles };
 }
 
 async function proposePolicy(page: Page, name: string): Promise<string> {
@@ -63,7 +64,7 @@ async function switchProfile(page: Page, host: E2eHost, profileId: string, name:
 }
 
 test('2-of-3: the root proposes a policy, sees its own vote, and the second approver completes it', async ({ page, host }) => {
-  const { profiles } = await twoOfThree(page, host);
+  const { profiles } = await twoOf(page, host, ['Approver 2', 'Approver 3']);
   const fingerprint = await proposePolicy(page, 'signing needs two');
   await screenshotBothThemes(page, 'policy-consensus-needed');
 
@@ -102,7 +103,7 @@ test('2-of-3: the root proposes a policy, sees its own vote, and the second appr
 });
 
 test('2-of-3: the third approver rejects a proposal by its fingerprint', async ({ page, host }) => {
-  const { profiles } = await twoOfThree(page, host);
+  const { profiles } = await twoOf(page, host, ['Approver 2', 'Approver 3']);
   const fingerprint = await proposePolicy(page, 'refused policy');
 
   await switchProfile(page, host, profiles['Approver 3'], 'Approver 3');
@@ -124,4 +125,49 @@ test('2-of-3: the third approver rejects a proposal by its fingerprint', async (
   await expect(rejected).toHaveCount(1);
   await expect(rejected).toContainText('rejected');
   expect(await host.services.handlers['policies.list']({})).toEqual([]);
+});
+
+test('2-of-2 offline: the second approver stamps an approval into a file, and posting that file completes the activity', async ({ page, host }) => {
+  const { sandboxProfileId, profiles } = await twoOf(page, host, ['Approver 2']);
+  const fingerprint = await proposePolicy(page, 'approved offline');
+
+  await switchProfile(page, host, profiles['Approver 2'], 'Approver 2');
+  await openScreen(page, 'Approvals');
+  await page.getByRole('list', { name: 'Activities waiting for votes' }).getByRole('listitem').getByRole('button').click();
+  const offline = page.getByRole('region', { name: 'Offline voting' });
+  const save = offline.getByRole('form', { name: 'Save a stamped approval' });
+  await save.getByLabel('File name to write').fill('approval-1.json');
+  await save.getByRole('button', { name: 'Save stamped approval' }).click();
+  const saved = offline.getByRole('status');
+  await expect(saved).toContainText('Saved to');
+  await screenshotBothThemes(page, 'approvals-offline-saved');
+
+  // Stamping touched no network: the vote is in the file only, readable by its owner alone.
+  expect(await host.services.handlers['approvals.pending']({})).toHaveLength(1);
+  const file = (await saved.locator('code').first().innerText()).trim();
+  expect(file).toMatch(/approval-1\.json$/);
+  expect((await stat(file)).mode & 0o777).toBe(0o600);
+  const stamped = await readFile(file, 'utf8');
+  expect(stamped).toContain(fingerprint);
+  expect(stamped).toContain('ACTIVITY_TYPE_APPROVE_ACTIVITY');
+
+  // An existing file is never overwritten.
+  await save.getByRole('button', { name: 'Save stamped approval' }).click();
+  await expect(page.getByRole('alert')).toContainText('approval-1.json');
+  expect(await readFile(file, 'utf8')).toBe(stamped);
+  await page.getByRole('alert').getByRole('button', { name: 'Dismiss' }).click();
+
+  // Posted under another profile, as from the connected machine: the stamp, not the poster, is the vote.
+  await switchProfile(page, host, sandboxProfileId, 'Sandbox');
+  await openScreen(page, 'Approvals');
+  const post = page.getByRole('form', { name: 'Post a stamped file' });
+  await post.getByLabel('Stamped file name').fill('approval-1.json');
+  await post.getByRole('button', { name: 'Post stamped file' }).click();
+  await expect(page.getByText('Nothing is waiting for votes.')).toBeVisible();
+  await expect(post.getByLabel('Stamped file name')).toHaveValue('');
+  expect((await host.services.handlers['policies.list']({})).map((policy) => policy.policyName)).toEqual(['approved offline']);
+
+  await page.getByRole('button', { name: 'History' }).click();
+  await page.getByLabel('Status').selectOption('ACTIVITY_STATUS_COMPLETED');
+  await expect(page.getByRole('list', { name: 'Activity history' }).getByRole('listitem').filter({ hasText: 'Create policy (v3)' })).toContainText('2 approved');
 });
