@@ -53,14 +53,19 @@ test('decrypt an export bundle offline: pasted, verified against the profile sig
   await expect(page.getByRole('list', { name: 'Mnemonic words' })).toHaveCount(0);
 });
 
-test('decrypt with a manually entered organization and signer, validated inline; a wrong organization is refused', async ({ page, host }) => {
+test('with no profile on the machine: decrypt with a manually entered organization and signer, validated inline; a wrong organization is refused', async ({ page, host }) => {
   const { organizationId, enclaveSignerPublicKey } = await startSandbox(page, host);
   const bundle = await walletExportedToColdKey(host);
+  // Carried to a machine with no profile at all, as an air-gapped one would be.
+  for (const profile of await host.services.profiles.list()) await host.services.profiles.remove(profile.id);
+  await page.reload();
 
   await openScreen(page, 'Offline decrypt');
   const form = page.getByRole('form', { name: 'Decrypt bundle' });
   await form.getByLabel('Export bundle').fill(bundle);
-  await form.getByLabel('Enter manually').check();
+  await expect(form.getByLabel('Enter manually')).toBeChecked();
+  await expect(form.getByLabel('From a saved profile')).toBeDisabled();
+  await expect(form).toContainText('No saved profile on this computer');
   const organization = form.getByLabel('Organization id');
   const signer = form.getByLabel('Enclave signer public key');
   const decrypt = form.getByRole('button', { name: 'Verify and decrypt' });
