@@ -68,6 +68,14 @@ export interface DerivedAddress {
  * `private_key`, …) so that policies can test them (api-notes §8.3).
  */
 export interface ActivityHandler<N extends ActivityName = ActivityName> {
+  /**
+   * A credential of the target's direct parent organization may propose this activity for a sub-organization (as
+   * the auth proxy does with its key held for the parent, api-notes §6.1). The sub-organization's quorum and
+   * policies are then not consulted: `execute` must itself prove whom the activity acts for (e.g. a verified OIDC
+   * token matched to a user of the sub-organization) and fail otherwise. The parent user is recorded as proposer;
+   * they may not vote on the sub-organization's activities.
+   */
+  parentMayPropose?: true;
   /** Checks the request before anything is recorded; what it throws is an HTTP error (api-notes §7.2). */
   validate?(store: Repositories, organizationId: string, params: ActivityParams<N>): void;
   execute(ctx: ActivityContext, params: ActivityParams<N>): ActivityResult<N> | Promise<ActivityResult<N>>;

@@ -8,11 +8,12 @@ import type { Activity } from '../../shared/api/activity-record';
 import { parseRequest, submitBodySchema, type ActivityOperation, type QueryOperation } from '../../shared/api';
 import { QkError } from '../../shared/errors';
 import { authenticate, type Actor, type RequestHeaders, type StampFormat } from '../auth/authenticate';
-import { type Approver, authorize, denialError, isEligibleVoter } from '../authorize';
+import { type Approver, type Authorization, authorize, denialError, isEligibleVoter } from '../authorize';
 import { appProofsHook } from '../families/app-proofs';
 import { checkSessionScope } from '../families/sessions';
 import { rpcStatusOf } from '../server/errors';
 import type { Repositories, Store } from '../store';
+import type { OrganizationRecord } from '../store/organizations';
 import type { ActivityRecord, VoteRecord, VoteSelection } from '../store/activities';
 import type { ActingUser, ActivityContext, ActivityHandler, DecisionHandler, DerivedAddress, Enclave, QueryHandler } from './context';
 import { activityView } from './views';
@@ -147,13 +148,10 @@ export async function submitActivity(
     deps.store.read,
     now,
   );
-  if (fromParentOrganization) {
-    throw new QkError(
-      'ORGANIZATION_MISMATCH',
-      `organization mismatch: request is targeting organization (${organization.id}), but voters are in organization (${actor.credential.organizationId}); stamp with a credential of ${organization.id}`,
-      { organizationId: organization.id, voterOrganizationId: actor.credential.organizationId },
-    );
-  }
+  // authenticate() accepts only the target's own or direct parent's credentials; a parent may only propose what
+  // the handler authorizes itself (ActivityHandler.parentMayPropose), never vote.
+  const parentProposes = fromParentOrganization && !('decision' in route.handler) && route.handler.parentMayPropose === true;
+  if (fromParentOrganization && !parentProposes) throw organizationMismatch(organization, actor);
   const fingerprint = fingerprintOf(request.rawBody);
   const message = request.rawBody.toString('utf8');
   const params = envelope.parameters as Record<string, unknown>;
@@ -176,21 +174,26 @@ export async function submitActivity(
       // Idempotent for the proposer; the byte-identical body from another user is that user's approval (§3.4).
       const voted = tx.activities.votes(existing.id).some((v) => v.userId === actor.user.id);
       if (voted || existing.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED') return { activity: activityView(tx, existing) };
+      if (parentProposes) throw organizationMismatch(organization, actor);
       return { activity: await castVote(session, existing, actor, 'VOTE_SELECTION_APPROVED', message) };
     }
     const handler = route.handler as AnyActivityHandler;
     handler.validate?.(tx, organization.id, params);
     const resources = handler.policyResources?.(tx, organization.id, params) ?? {};
+    // Also for a parent's proposal: a session profile limits its credential wherever it is used.
     checkSessionScope(tx, actor.credential, route.op.activityType, params, resources);
-    const authorization = authorize({
-      store: tx,
-      organization,
-      activityType: route.op.activityType,
-      params,
-      resources,
-      approvers: [approverOf(actor)],
-      log: deps.log,
-    });
+    // The sub-organization's quorum and policies know nothing of a parent user; the handler's own proof decides.
+    const authorization: Authorization = parentProposes
+      ? { decision: 'allow', by: 'operation-proof', evaluations: [] }
+      : authorize({
+          store: tx,
+          organization,
+          activityType: route.op.activityType,
+          params,
+          resources,
+          approvers: [approverOf(actor)],
+          log: deps.log,
+        });
     if (authorization.decision === 'deny') throw denialError(authorization, route.op.activityType);
     const record: ActivityRecord = {
       id: deps.newId(),
@@ -211,6 +214,14 @@ export async function submitActivity(
     if (authorization.decision === 'allow') await execute(session, record, route, actingUser(actor), params);
     return { activity: activityView(tx, tx.activities.get(organization.id, record.id)!) };
   });
+}
+
+function organizationMismatch(organization: OrganizationRecord, actor: Actor): QkError {
+  return new QkError(
+    'ORGANIZATION_MISMATCH',
+    `organization mismatch: request is targeting organization (${organization.id}), but voters are in organization (${actor.credential.organizationId}); stamp with a credential of ${organization.id}`,
+    { organizationId: organization.id, voterOrganizationId: actor.credential.organizationId },
+  );
 }
 
 interface Session {

@@ -60,7 +60,8 @@ export interface PolicyEvaluation {
 }
 
 export type Authorization =
-  | { decision: 'allow'; by: 'root-quorum' | 'policy' | 'own-credentials'; evaluations: PolicyEvaluation[] }
+  /** `operation-proof`: a parent organization's proposal that the handler authorizes itself (`parentMayPropose`). */
+  | { decision: 'allow'; by: 'root-quorum' | 'policy' | 'own-credentials' | 'operation-proof'; evaluations: PolicyEvaluation[] }
   | { decision: 'consensus-needed'; evaluations: PolicyEvaluation[] }
   | { decision: 'deny'; reason: 'explicit' | 'implicit'; evaluations: PolicyEvaluation[] };
 

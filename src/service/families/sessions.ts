@@ -251,6 +251,9 @@ export function sessionsFamily(options: { oidc: OidcVerifier }): Family {
         },
       },
       oauth_login: {
+        // The auth proxy submits logins with its key of the parent organization (api-notes §6.1); the verified token
+        // matched to a user of the target organization is the authorization.
+        parentMayPropose: true,
         validate(store, organizationId, params) {
           sessionPublicKeyOf(params.publicKey, 'parameters.publicKey');
           parseSeconds(params.expirationSeconds, 'parameters.expirationSeconds', MAX_SESSION_SECONDS);

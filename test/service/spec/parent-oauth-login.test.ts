@@ -1,0 +1,132 @@
+/**
+ * oauth_login proposed with a key of the sub-organization's direct parent (the auth proxy's way, api-notes §6.1):
+ * the verified OIDC token is the authorization; every other activity, and every other organization's key, is refused.
+ */
+import { randomUUID } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { verifySessionJwtSignature } from '@turnkey/crypto';
+import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bytesToHex, utf8Encode } from '../../../src/shared/crypto/encoding';
+import { parseSessionJwt } from '../../../src/shared/crypto/tokens';
+import { newKey, type Reply, type TestKey } from '../helpers';
+import { startProxyTestService, type ProxyTestService } from '../proxy/support';
+
+const ISSUER = 'https://issuer.test';
+const AUDIENCE = 'quorumkey-test-client';
+let t: ProxyTestService;
+let issuerKey: CryptoKey;
+
+beforeAll(async () => {
+  const pair = await generateKeyPair('ES256');
+  issuerKey = pair.privateKey;
+  const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' };
+  t = await startProxyTestService({ issuers: [{ issuer: ISSUER, jwks: { keys: [jwk] } }] });
+});
+afterAll(() => t.close());
+
+/** An ID token for `subject` whose nonce commits to the session key, as Turnkey's SDKs set it. */
+function idToken(subject: string, sessionKey: TestKey): Promise<string> {
+  const nowSeconds = Math.floor(t.clock.now() / 1000);
+  return new SignJWT({ nonce: bytesToHex(sha256(utf8Encode(sessionKey.publicKey))) })
+    .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+    .setIssuer(ISSUER)
+    .setSubject(subject)
+    .setAudience(AUDIENCE)
+    .setIssuedAt(nowSeconds)
+    .setExpirationTime(nowSeconds + 600)
+    .sign(issuerKey);
+}
+
+/** A sub-organization of the root organization whose one user logs in with OIDC subject `subject`. */
+async function subOrganizationFor(subject: string) {
+  const apiKey = newKey();
+  const reply = await t.proxy('signup_v2', {
+    userName: `user ${subject}`,
+    apiKeys: [{ apiKeyName: 'key', publicKey: apiKey.publicKey, curveType: 'API_KEY_CURVE_P256' }],
+    authenticators: [],
+    oauthProviders: [{ providerName: 'test', oidcClaims: { iss: ISSUER, sub: subject, aud: AUDIENCE } }],
+  });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  return { organizationId: reply.body.organizationId as string, userId: reply.body.userId as string, apiKey };
+}
+
+async function oauthLogin(organizationId: string, subject: string, key: TestKey) {
+  const sessionKey = newKey();
+  const reply = await t.submit('oauth_login', 'ACTIVITY_TYPE_OAUTH_LOGIN', organizationId, {
+    oidcToken: await idToken(subject, sessionKey),
+    publicKey: sessionKey.publicKey,
+  }, key);
+  return { reply, sessionKey };
+}
+
+function expectRefused(reply: Reply, status: number, turnkeyErrorCode: string): void {
+  expect(reply.status, JSON.stringify(reply.body)).toBe(status);
+  expect(reply.body.details[0].turnkeyErrorCode).toBe(turnkeyErrorCode);
+}
+
+describe('oauth_login proposed by the parent organization', () => {
+  it('logs a sub-organization user in with the parent root key and records the parent user as proposer', async () => {
+    const sub = await subOrganizationFor('parent-login');
+    const parentUserId = (await t.post('/public/v1/query/whoami', { organizationId: t.info.organizationId })).body.userId as string;
+
+    const { reply, sessionKey } = await oauthLogin(sub.organizationId, 'parent-login', t.rootKey);
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    const { activity } = reply.body;
+    expect(activity).toMatchObject({ organizationId: sub.organizationId, status: 'ACTIVITY_STATUS_COMPLETED' });
+    expect(activity.votes).toMatchObject([{ userId: parentUserId, user: { userId: parentUserId }, selection: 'VOTE_SELECTION_APPROVED' }]);
+    const session = activity.result.oauthLoginResult.session as string;
+    await expect(verifySessionJwtSignature(session, t.info.sessionSignerPublicKey)).resolves.toBe(true);
+    expect(parseSessionJwt(session)).toMatchObject({ user_id: sub.userId, organization_id: sub.organizationId, public_key: sessionKey.publicKey });
+    const whoami = await t.post('/public/v1/query/whoami', { organizationId: sub.organizationId }, { key: sessionKey });
+    expect(whoami.body).toMatchObject({ userId: sub.userId, organizationId: sub.organizationId });
+  });
+
+  it('still refuses every other activity the parent key submits to the sub-organization (ORGANIZATION_MISMATCH)', async () => {
+    const sub = await subOrganizationFor('other-activities');
+    const profile = await t.submit('create_session_profile', 'ACTIVITY_TYPE_CREATE_SESSION_PROFILE', sub.organizationId, {
+      sessionProfileName: 'from parent',
+      scope: 'true',
+    });
+    expectRefused(profile, 400, 'ORGANIZATION_MISMATCH');
+    const users = await t.submit('create_users', 'ACTIVITY_TYPE_CREATE_USERS_V4', sub.organizationId, {
+      users: [{ userName: 'planted', apiKeys: [], authenticators: [], oauthProviders: [], userTags: [] }],
+    });
+    expectRefused(users, 400, 'ORGANIZATION_MISMATCH');
+    const login = await oauthLogin(sub.organizationId, 'other-activities', sub.apiKey);
+    const approval = await t.submit('approve_activity', 'ACTIVITY_TYPE_APPROVE_ACTIVITY', sub.organizationId, {
+      fingerprint: login.reply.body.activity.fingerprint,
+    });
+    expectRefused(approval, 400, 'ORGANIZATION_MISMATCH');
+  });
+
+  it('refuses the key of a grandparent or of an unrelated organization; the direct parent’s key is accepted', async () => {
+    const sub = await subOrganizationFor('grandchild-parent');
+    const sibling = await subOrganizationFor('sibling');
+    const grandchildId = randomUUID();
+    await t.service.store.transaction((tx) => {
+      const now = t.clock.now();
+      const userId = randomUUID();
+      tx.organizations.insert({ id: grandchildId, parentId: sub.organizationId, name: 'grandchild', rootQuorumThreshold: 1, now });
+      tx.users.insert({ id: userId, organizationId: grandchildId, name: 'grandchild user', now });
+      tx.organizations.setRootQuorum(grandchildId, { threshold: 1, userIds: [userId] }, now);
+      tx.oauthProviders.insert({ id: randomUUID(), organizationId: grandchildId, userId, name: 'test', issuer: ISSUER, audience: AUDIENCE, subject: 'grandchild', now });
+    });
+
+    expectRefused((await oauthLogin(grandchildId, 'grandchild', t.rootKey)).reply, 401, 'PUBLIC_KEY_NOT_FOUND');
+    expectRefused((await oauthLogin(sub.organizationId, 'grandchild-parent', sibling.apiKey)).reply, 401, 'PUBLIC_KEY_NOT_FOUND');
+    const direct = (await oauthLogin(grandchildId, 'grandchild', sub.apiKey)).reply;
+    expect(direct.body.activity?.status, JSON.stringify(direct.body)).toBe('ACTIVITY_STATUS_COMPLETED');
+  });
+
+  it('fails the login when the token names a user of another sub-organization, issuing no session', async () => {
+    const target = await subOrganizationFor('target-user');
+    await subOrganizationFor('elsewhere-user');
+    const { reply, sessionKey } = await oauthLogin(target.organizationId, 'elsewhere-user', t.rootKey);
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    expect(reply.body.activity.status).toBe('ACTIVITY_STATUS_FAILED');
+    expect(reply.body.activity.failure.message).toMatch(new RegExp(`no user of organization ${target.organizationId}`));
+    const whoami = await t.post('/public/v1/query/whoami', { organizationId: target.organizationId }, { key: sessionKey });
+    expectRefused(whoami, 401, 'PUBLIC_KEY_NOT_FOUND');
+  });
+});
