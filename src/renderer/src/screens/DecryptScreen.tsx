@@ -49,8 +49,9 @@ function signerProblem(signerPublicKey: string): string | undefined {
 const MAX_BUNDLE_BYTES = 64 * 1024;
 
 /**
- * Opens an export bundle without the network: checks it was signed by the chosen profile's enclave signer for its
- * organization, decrypts it with a stored encryption key, and reveals it.
+ * Opens an export bundle without the network: checks it was signed by the expected enclave signer for the expected
+ * organization (a saved profile's, or entered by hand where there is no profile), decrypts it with a stored
+ * encryption key, and reveals it.
  */
 export function DecryptScreen() {
   const profiles = useLoad((api) => api.profiles.list());
