@@ -100,6 +100,24 @@ describe('oauth_login proposed by the parent organization', () => {
     expectRefused(approval, 400, 'ORGANIZATION_MISMATCH');
   });
 
+  it('does not let the parent key approve a sub-organization login that awaits the sub-organization’s quorum', async () => {
+    const sub = await subOrganizationFor('awaiting-quorum');
+    await t.service.store.transaction((tx) => {
+      const now = t.clock.now();
+      const secondRootUserId = randomUUID();
+      tx.users.insert({ id: secondRootUserId, organizationId: sub.organizationId, name: 'second root', now });
+      tx.organizations.setRootQuorum(sub.organizationId, { threshold: 2, userIds: [sub.userId, secondRootUserId] }, now);
+    });
+    const sessionKey = newKey();
+    const parameters = { oidcToken: await idToken('awaiting-quorum', sessionKey), publicKey: sessionKey.publicKey };
+    const proposed = await t.submit('oauth_login', 'ACTIVITY_TYPE_OAUTH_LOGIN', sub.organizationId, parameters, sub.apiKey);
+    expect(proposed.body.activity?.status, JSON.stringify(proposed.body)).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+
+    // The byte-identical body from another user is that user's approval (api-notes §3.4); a parent user may not cast it.
+    const parentApproval = await t.submit('oauth_login', 'ACTIVITY_TYPE_OAUTH_LOGIN', sub.organizationId, parameters, t.rootKey);
+    expectRefused(parentApproval, 400, 'ORGANIZATION_MISMATCH');
+  });
+
   it('refuses the key of a grandparent or of an unrelated organization; the direct parent’s key is accepted', async () => {
     const sub = await subOrganizationFor('grandchild-parent');
     const sibling = await subOrganizationFor('sibling');
