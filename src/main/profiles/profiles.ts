@@ -5,13 +5,9 @@ import { z } from 'zod';
 import { QkError } from '../../shared/errors';
 import { assertKeyName } from '../keychain/key-names';
 import { JsonFile } from '../storage/json-file';
+import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY } from '../../shared/crypto/signers';
 
-/**
- * The production signer enclave's signing key: every export and import bundle from the hosted service is signed by it
- * (crypto-formats §0, `PRODUCTION_SIGNER_SIGN_PUBLIC_KEY` in Turnkey's SDK).
- */
-export const PRODUCTION_SIGNER_SIGN_PUBLIC_KEY =
-  '04cf288fe433cc4e1aa0ce1632feac4ea26bf2f5a09dcfe5a42c398e06898710330f0572882f4dbdf0f5304b8fc8703acd69adca9a4bbf7f5d00d20a5e364b2569';
+export { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY };
 
 export type ProfileKind = 'sandbox' | 'hosted';
 

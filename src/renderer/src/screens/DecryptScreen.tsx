@@ -4,6 +4,7 @@ import { Progress } from '../components/Progress';
 import { SecretReveal, type RevealedSecret } from '../components/SecretReveal';
 import { useAction, useLoad } from '../hooks';
 import { KEY_FORMATS, type KeyFormat } from '../key-formats';
+import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY } from '../../../shared/crypto/signers';
 
 type Format = 'mnemonic' | KeyFormat;
 
@@ -12,13 +13,6 @@ const FORMATS: readonly { value: Format; label: string }[] = [
   ...KEY_FORMATS.map(({ value, label }) => ({ value, label: `Private key, ${label}` })),
 ];
 
-/**
- * Turnkey's production enclave signer (crypto-formats §0), the default trusted signer when no profile is at hand.
- * The renderer cannot import main, where PRODUCTION_SIGNER_SIGN_PUBLIC_KEY lives; test/e2e/decrypt.spec.ts checks
- * that the two agree.
- */
-const PRODUCTION_SIGNER_PUBLIC_KEY =
-  '04cf288fe433cc4e1aa0ce1632feac4ea26bf2f5a09dcfe5a42c398e06898710330f0572882f4dbdf0f5304b8fc8703acd69adca9a4bbf7f5d00d20a5e364b2569';
 
 /** An uncompressed P-256 point in hex: 04 ‖ x ‖ y, 65 bytes. */
 const SIGNER_KEY_PATTERN = /^04[0-9a-f]{128}$/iu;
@@ -62,7 +56,7 @@ export function DecryptScreen() {
   const [trustSource, setTrustSource] = useState<TrustSource>('profile');
   const [profileId, setProfileId] = useState('');
   const [manualOrganizationId, setManualOrganizationId] = useState('');
-  const [manualSigner, setManualSigner] = useState(PRODUCTION_SIGNER_PUBLIC_KEY);
+  const [manualSigner, setManualSigner] = useState(PRODUCTION_SIGNER_SIGN_PUBLIC_KEY);
   const [keyName, setKeyName] = useState('');
   const [format, setFormat] = useState<Format>('mnemonic');
   const [revealed, setRevealed] = useState<{ secret: RevealedSecret; signer: string; signerOrigin: string; organizationId: string }>();
@@ -246,5 +240,5 @@ export function DecryptScreen() {
 }
 
 function signerOrigin(signerPublicKey: string): string {
-  return signerPublicKey.trim().toLowerCase() === PRODUCTION_SIGNER_PUBLIC_KEY ? 'Turnkey’s production signer' : 'the signer entered above';
+  return signerPublicKey.trim().toLowerCase() === PRODUCTION_SIGNER_SIGN_PUBLIC_KEY ? 'Turnkey’s production signer' : 'the signer entered above';
 }
