@@ -17,7 +17,7 @@ import { credentialsFamily } from './families/credentials';
 import { identityFamilies } from './families/identity';
 import { ensureLoginSigningKeys, sessionsFamily } from './families/sessions';
 import { registerAuthProxy } from './proxy';
-import { buildServer, type ExtraRoutes } from './server/app';
+import { buildServer } from './server/app';
 import { buildRouteTable } from './server/routes';
 import { Store } from './store';
 
@@ -47,8 +47,6 @@ export interface ServiceOptions {
   log?: (line: string) => void;
   /** Signature verification backend (defaults to node:crypto with cached keys). */
   stampVerifier?: StampVerifier;
-  /** More routes on the same server. */
-  extraRoutes?: ExtraRoutes;
   /** OIDC issuers whose tokens oauth_login and OAuth providers accept (none by default). */
   oidcIssuers?: readonly TrustedIssuer[];
   /** File OTP codes are appended to; default `<db>.otp-outbox.jsonl`. */
@@ -94,7 +92,6 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const outboxFile = options.otpOutbox ?? `${store.path}.otp-outbox.jsonl`;
     const app = buildServer(deps, routes, (server) => {
       registerAuthProxy(server, { store, oidc, enclave, outboxFile, now, newId: randomUUID });
-      options.extraRoutes?.(server);
     });
     await app.listen({ host: options.host ?? DEFAULT_HOST, port: options.port ?? 0 });
     const address = app.server.address() as AddressInfo;
