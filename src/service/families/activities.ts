@@ -2,8 +2,8 @@ import { QkError } from '../../shared/errors';
 import type { Family } from '../activities/context';
 import { activityView } from '../activities/views';
 
-export const DEFAULT_PAGE_SIZE = 10;
-export const MAX_PAGE_SIZE = 100;
+const DEFAULT_PAGE_SIZE = 10;
+const MAX_PAGE_SIZE = 100;
 
 export function pageSize(limit: string | undefined): number {
   if (limit === undefined) return DEFAULT_PAGE_SIZE;
