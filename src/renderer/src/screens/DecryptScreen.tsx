@@ -2,13 +2,14 @@ import { useCallback, useState, type ChangeEvent, type FormEvent } from 'react';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Progress } from '../components/Progress';
 import { SecretReveal, type RevealedSecret } from '../components/SecretReveal';
+import { SelectField, type SelectOption } from '../components/SelectField';
 import { useAction, useLoad } from '../hooks';
 import { KEY_FORMATS, type KeyFormat } from '../key-formats';
 import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY } from '../../../shared/crypto/signers';
 
 type Format = 'mnemonic' | KeyFormat;
 
-const FORMATS: readonly { value: Format; label: string }[] = [
+const FORMATS: readonly SelectOption<Format>[] = [
   { value: 'mnemonic', label: 'Wallet mnemonic' },
   ...KEY_FORMATS.map(({ value, label }) => ({ value, label: `Private key, ${label}` })),
 ];
@@ -220,16 +221,7 @@ export function DecryptScreen() {
             </select>
           </label>
           {encryptionKeys.value?.length === 0 && <p className="field-error">No encryption keys yet: create or import one on the Keys screen.</p>}
-          <label>
-            The bundle holds
-            <select value={format} onChange={(event) => setFormat(event.target.value as Format)}>
-              {FORMATS.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SelectField label="The bundle holds" value={format} options={FORMATS} onChange={setFormat} />
           <button type="submit" className="primary" disabled={action.busy !== undefined || trusted === undefined || chosenKey === undefined}>
             Verify and decrypt
           </button>

@@ -2,7 +2,10 @@ import { useState, type FormEvent } from 'react';
 import { clearClipboardAfterPaste } from '../clipboard';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { checkMnemonic, MnemonicField } from '../components/MnemonicField';
+import { PresetSelect } from '../components/PresetSelect';
 import { Progress } from '../components/Progress';
+import { SelectField } from '../components/SelectField';
+import { NameField, SecretField } from '../components/TextFields';
 import { useAction } from '../hooks';
 import { KEY_FORMATS, type KeyFormat } from '../key-formats';
 import { ACCOUNT_PRESETS, accountsFor, addressFormatsFor, type AccountPresetId } from '../wallet-presets';
@@ -72,21 +75,6 @@ function ImportResult({ result, onDismiss }: { result: Imported; onDismiss: () =
   );
 }
 
-function PresetSelect({ value, onChange, label }: { value: AccountPresetId; onChange: (id: AccountPresetId) => void; label: string }) {
-  return (
-    <label>
-      {label}
-      <select value={value} onChange={(event) => onChange(event.target.value as AccountPresetId)}>
-        {ACCOUNT_PRESETS.map((preset) => (
-          <option key={preset.id} value={preset.id}>
-            {preset.label}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
-}
-
 function ImportWalletForm({ run, busy, onResult }: { run: Run; busy: boolean; onResult: (result: Imported) => void }) {
   const [name, setName] = useState('');
   const [mnemonic, setMnemonic] = useState('');
@@ -117,23 +105,18 @@ function ImportWalletForm({ run, busy, onResult }: { run: Run; busy: boolean; on
 
   return (
     <form className="panel stack-form wide" aria-label="Import wallet" onSubmit={(event) => void submit(event)}>
-      <label>
-        Wallet name
-        <input value={name} onChange={(event) => setName(event.target.value)} required maxLength={256} autoComplete="off" />
-      </label>
+      <NameField label="Wallet name" value={name} onChange={setName} maxLength={256} />
       <MnemonicField value={mnemonic} onChange={setMnemonic} onPaste={(text) => void clearClipboardAfterPaste(text)} />
-      <label>
-        <span>
-          Passphrase <span className="muted">(optional BIP-39 “25th word”)</span>
-        </span>
-        <input
-          type="password"
-          value={passphrase}
-          onChange={(event) => setPassphrase(event.target.value)}
-          onPaste={(event) => void clearClipboardAfterPaste(event.clipboardData.getData('text'))}
-          autoComplete="off"
-        />
-      </label>
+      <SecretField
+        label={
+          <span>
+            Passphrase <span className="muted">(optional BIP-39 “25th word”)</span>
+          </span>
+        }
+        value={passphrase}
+        onChange={setPassphrase}
+        onPaste={(text) => void clearClipboardAfterPaste(text)}
+      />
       <PresetSelect value={preset} onChange={setPreset} label="Accounts to derive" />
       <label>
         Number of accounts
@@ -172,33 +155,16 @@ function ImportKeyForm({ run, busy, onResult }: { run: Run; busy: boolean; onRes
 
   return (
     <form className="panel stack-form wide" aria-label="Import private key" onSubmit={(event) => void submit(event)}>
-      <label>
-        Key name
-        <input value={name} onChange={(event) => setName(event.target.value)} required maxLength={256} autoComplete="off" />
-      </label>
-      <label>
-        Format
-        <select value={format} onChange={(event) => setFormat(event.target.value as KeyFormat)}>
-          {KEY_FORMATS.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Private key
-        <input
-          type="password"
-          value={privateKey}
-          onChange={(event) => setPrivateKey(event.target.value)}
-          onPaste={(event) => void clearClipboardAfterPaste(event.clipboardData.getData('text'))}
-          required
-          autoComplete="off"
-          spellCheck={false}
-          placeholder={chosen.placeholder}
-        />
-      </label>
+      <NameField label="Key name" value={name} onChange={setName} maxLength={256} />
+      <SelectField label="Format" value={format} options={KEY_FORMATS} onChange={setFormat} />
+      <SecretField
+        label="Private key"
+        value={privateKey}
+        onChange={setPrivateKey}
+        onPaste={(text) => void clearClipboardAfterPaste(text)}
+        required
+        placeholder={chosen.placeholder}
+      />
       <PresetSelect value={preset} onChange={setPreset} label="Curve and address" />
       <button type="submit" className="primary" disabled={busy}>
         Import private key

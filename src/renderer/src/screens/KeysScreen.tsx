@@ -1,16 +1,20 @@
 import { useState, type FormEvent } from 'react';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { DialogFooter } from '../components/DialogFooter';
 import { ConfirmDialog, Modal } from '../components/Modal';
 import { Progress } from '../components/Progress';
 import { PublicKey } from '../components/PublicKey';
+import { SelectField, type SelectOption } from '../components/SelectField';
+import { TableHead } from '../components/TableHead';
+import { NameField, SecretField } from '../components/TextFields';
 import { useAction, useLoad, type Action } from '../hooks';
 
 type ApiKey = ChannelOutput<'keys.listApiKeys'>[number];
 type EncryptionKey = ChannelOutput<'keys.listEncryptionKeys'>[number];
 type Curve = ApiKey['curve'];
 
-const CURVES: { value: Curve; label: string }[] = [
+const CURVES: SelectOption<Curve>[] = [
   { value: 'p256', label: 'P-256 (Turnkey’s default)' },
   { value: 'secp256k1', label: 'secp256k1' },
   { value: 'ed25519', label: 'Ed25519' },
@@ -105,18 +109,7 @@ function ApiKeyTable({ keys, onRename, onDelete }: { keys: ApiKey[]; onRename: (
   if (keys.length === 0) return <p className="empty">No API keys yet. Create one below or import one you already use.</p>;
   return (
     <table className="data-table" aria-label="API keys">
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Curve</th>
-          <th scope="col">Public key</th>
-          <th scope="col">Used by</th>
-          <th scope="col">Created</th>
-          <th scope="col">
-            <span className="visually-hidden">Actions</span>
-          </th>
-        </tr>
-      </thead>
+      <TableHead columns={['Name', 'Curve', 'Public key', 'Used by', 'Created']} withActions />
       <tbody>
         {keys.map((key) => (
           <tr key={key.id}>
@@ -155,16 +148,7 @@ function EncryptionKeyTable({ keys, onDelete }: { keys: EncryptionKey[]; onDelet
   if (keys.length === 0) return <p className="empty">No encryption keys yet.</p>;
   return (
     <table className="data-table" aria-label="Encryption keys">
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Public key</th>
-          <th scope="col">Created</th>
-          <th scope="col">
-            <span className="visually-hidden">Actions</span>
-          </th>
-        </tr>
-      </thead>
+      <TableHead columns={['Name', 'Public key', 'Created']} withActions />
       <tbody>
         {keys.map((key) => (
           <tr key={key.id}>
@@ -202,20 +186,8 @@ function CreateApiKeyForm({ action, onDone }: { action: Action; onDone: () => vo
   };
   return (
     <form className="inline-form" onSubmit={(event) => void submit(event)} aria-label="Create API key">
-      <label>
-        Name
-        <input value={name} onChange={(event) => setName(event.target.value)} required maxLength={64} autoComplete="off" />
-      </label>
-      <label>
-        Curve
-        <select value={curve} onChange={(event) => setCurve(event.target.value as Curve)}>
-          {CURVES.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </select>
-      </label>
+      <NameField label="Name" value={name} onChange={setName} maxLength={64} />
+      <SelectField label="Curve" value={curve} options={CURVES} onChange={setCurve} />
       <button type="submit" className="primary" disabled={action.busy !== undefined}>
         Create API key
       </button>
@@ -259,34 +231,11 @@ function ImportApiKeyForm({ action, onDone }: { action: Action; onDone: () => vo
             Turnkey CLI key file
           </label>
         </fieldset>
-        <label>
-          Name
-          <input value={name} onChange={(event) => setName(event.target.value)} required maxLength={64} autoComplete="off" />
-        </label>
+        <NameField label="Name" value={name} onChange={setName} maxLength={64} />
         {source === 'hex' ? (
           <>
-            <label>
-              Curve
-              <select value={curve} onChange={(event) => setCurve(event.target.value as Curve)}>
-                {CURVES.map((option) => (
-                  <option key={option.value} value={option.value}>
-                    {option.label}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label>
-              Private key
-              <input
-                type="password"
-                value={privateKey}
-                onChange={(event) => setPrivateKey(event.target.value)}
-                required
-                autoComplete="off"
-                spellCheck={false}
-                placeholder="64 hex characters"
-              />
-            </label>
+            <SelectField label="Curve" value={curve} options={CURVES} onChange={setCurve} />
+            <SecretField label="Private key" value={privateKey} onChange={setPrivateKey} required placeholder="64 hex characters" />
           </>
         ) : (
           <label>
@@ -324,22 +273,16 @@ function CreateEncryptionKeyForm({ action, onDone }: { action: Action; onDone: (
   };
   return (
     <form className="inline-form" onSubmit={(event) => void submit(event)} aria-label="Create encryption key">
-      <label>
-        Name
-        <input value={name} onChange={(event) => setName(event.target.value)} required maxLength={64} autoComplete="off" />
-      </label>
-      <label>
-        <span>
-          Private key to import <span className="muted">(leave empty to generate)</span>
-        </span>
-        <input
-          type="password"
-          value={privateKey}
-          onChange={(event) => setPrivateKey(event.target.value)}
-          autoComplete="off"
-          spellCheck={false}
-        />
-      </label>
+      <NameField label="Name" value={name} onChange={setName} maxLength={64} />
+      <SecretField
+        label={
+          <span>
+            Private key to import <span className="muted">(leave empty to generate)</span>
+          </span>
+        }
+        value={privateKey}
+        onChange={setPrivateKey}
+      />
       <button type="submit" className="primary" disabled={action.busy !== undefined}>
         {privateKey === '' ? 'Create encryption key' : 'Import encryption key'}
       </button>
@@ -366,16 +309,7 @@ function RenameDialog({ apiKey, onClose, onDone }: { apiKey: ApiKey; onClose: ()
         {apiKey.usedByProfiles.length > 0 && (
           <p className="hint">Profiles using it ({apiKey.usedByProfiles.join(', ')}) follow the new name.</p>
         )}
-        <Progress label={action.busy} />
-        {action.error !== undefined && <ErrorNotice error={action.error} />}
-        <div className="button-row">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={action.busy !== undefined}>
-            Rename
-          </button>
-        </div>
+        <DialogFooter action={action} submitLabel="Rename" onCancel={onClose} />
       </form>
     </Modal>
   );

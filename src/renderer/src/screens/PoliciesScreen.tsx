@@ -4,6 +4,7 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { ExpressionField, expressionProblem } from '../components/ExpressionField';
 import { ConfirmDialog, Modal } from '../components/Modal';
 import { Progress } from '../components/Progress';
+import { TableHead } from '../components/TableHead';
 import { useAction, useLoad } from '../hooks';
 import { changedFields, diffLines, DRAFT_FIELDS, EMPTY_DRAFT, type PolicyDraft } from '../policy/draft';
 import { anyOfUsersTemplate, userMayExportWalletTemplate } from '../policy/templates';
@@ -57,17 +58,7 @@ export function PoliciesScreen() {
             <p className="empty">No policies: only the root quorum can act.</p>
           ) : (
             <table className="data-table" aria-label="Policies">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Effect</th>
-                  <th scope="col">Condition and consensus</th>
-                  <th scope="col">Notes</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead columns={['Name', 'Effect', 'Condition and consensus', 'Notes']} withActions />
               <tbody>
                 {policies.value.map((policy) => (
                   <tr key={policy.policyId}>

@@ -1,9 +1,14 @@
 import { useCallback, useState, type FormEvent } from 'react';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { DialogFooter } from '../components/DialogFooter';
 import { Modal } from '../components/Modal';
+import { PresetSelect } from '../components/PresetSelect';
 import { Progress } from '../components/Progress';
 import { SecretReveal, type RevealedSecret } from '../components/SecretReveal';
+import { SelectField, type SelectOption } from '../components/SelectField';
+import { TableHead } from '../components/TableHead';
+import { NameField } from '../components/TextFields';
 import { useAction, useLoad, type Action } from '../hooks';
 import { KEY_FORMATS, type KeyFormat } from '../key-formats';
 import { ACCOUNT_PRESETS, accountsFor, addressFormatsFor, type AccountPresetId } from '../wallet-presets';
@@ -74,16 +79,7 @@ export function WalletsScreen() {
         {privateKeys.value?.length === 0 && <p className="empty">No private keys yet. Create one below.</p>}
         {privateKeys.value !== undefined && privateKeys.value.length > 0 && (
           <table className="data-table" aria-label="Private keys">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Curve</th>
-                <th scope="col">Addresses</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['Name', 'Curve', 'Addresses']} withActions />
             <tbody>
               {privateKeys.value.map((key) => (
                 <tr key={key.privateKeyId}>
@@ -161,13 +157,7 @@ function WalletCard({ wallet, onAddAccounts, onExport }: { wallet: Wallet; onAdd
       {accounts.value?.length === 0 && <p className="empty">No accounts.</p>}
       {accounts.value !== undefined && accounts.value.length > 0 && (
         <table className="data-table" aria-label={`Accounts of ${wallet.walletName}`}>
-          <thead>
-            <tr>
-              <th scope="col">Path</th>
-              <th scope="col">Format</th>
-              <th scope="col">Address</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Path', 'Format', 'Address']} />
           <tbody>
             {accounts.value.map((account) => (
               <tr key={account.walletAccountId}>
@@ -203,16 +193,7 @@ function formatName(addressFormat: string): string {
 function PresetFields({ preset, count, onPreset, onCount }: { preset: AccountPresetId; count: string; onPreset: (id: AccountPresetId) => void; onCount: (count: string) => void }) {
   return (
     <>
-      <label>
-        Account type
-        <select value={preset} onChange={(event) => onPreset(event.target.value as AccountPresetId)}>
-          {ACCOUNT_PRESETS.map((option) => (
-            <option key={option.id} value={option.id}>
-              {option.label}
-            </option>
-          ))}
-        </select>
-      </label>
+      <PresetSelect label="Account type" value={preset} onChange={onPreset} />
       <label>
         Accounts
         <input type="number" min={1} max={100} value={count} onChange={(event) => onCount(event.target.value)} required />
@@ -234,10 +215,7 @@ function CreateWalletForm({ action, onDone }: { action: Action; onDone: (outcome
   };
   return (
     <form className="inline-form" aria-label="Create wallet" onSubmit={(event) => void submit(event)}>
-      <label>
-        Wallet name
-        <input value={name} onChange={(event) => setName(event.target.value)} required maxLength={256} autoComplete="off" />
-      </label>
+      <NameField label="Wallet name" value={name} onChange={setName} maxLength={256} />
       <PresetFields preset={preset} count={count} onPreset={setPreset} onCount={setCount} />
       <button type="submit" className="primary" disabled={action.busy !== undefined}>
         Create wallet
@@ -260,20 +238,8 @@ function CreatePrivateKeyForm({ action, onDone }: { action: Action; onDone: (out
   };
   return (
     <form className="inline-form" aria-label="Create private key" onSubmit={(event) => void submit(event)}>
-      <label>
-        Private key name
-        <input value={name} onChange={(event) => setName(event.target.value)} required maxLength={256} autoComplete="off" />
-      </label>
-      <label>
-        Key type
-        <select value={preset} onChange={(event) => setPreset(event.target.value as AccountPresetId)}>
-          {ACCOUNT_PRESETS.map((option) => (
-            <option key={option.id} value={option.id}>
-              {option.label}
-            </option>
-          ))}
-        </select>
-      </label>
+      <NameField label="Private key name" value={name} onChange={setName} maxLength={256} />
+      <PresetSelect label="Key type" value={preset} onChange={setPreset} />
       <button type="submit" className="primary" disabled={action.busy !== undefined}>
         Create private key
       </button>
@@ -301,16 +267,7 @@ function AddAccountsDialog({ wallet, onClose, onDone }: { wallet: { walletId: st
           First account index
           <input type="number" min={0} max={2147483647} value={first} onChange={(event) => setFirst(event.target.value)} required />
         </label>
-        <Progress label={action.busy} />
-        {action.error !== undefined && <ErrorNotice error={action.error} />}
-        <div className="button-row">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={action.busy !== undefined}>
-            Add accounts
-          </button>
-        </div>
+        <DialogFooter action={action} submitLabel="Add accounts" onCancel={onClose} />
       </form>
     </Modal>
   );
@@ -328,6 +285,11 @@ function ExportDialog({ subject, onClose }: { subject: ExportSubject; onClose: (
   const [secret, setSecret] = useState<RevealedSecret>();
   const [waiting, setWaiting] = useState<{ activityId: string; fingerprint: string; encryptionKey: string | undefined; stillWaiting?: string }>();
   const hide = useCallback(() => setSecret(undefined), []);
+  // The empty value stands for a one-time key; a key missing from the keychain could not open the bundle.
+  const targets: SelectOption<string>[] = [
+    { value: '', label: 'A fresh one-time key (reveal now)' },
+    ...(encryptionKeys.value ?? []).map((key) => ({ value: key.name, label: `Encryption key ${key.name}`, disabled: key.missing })),
+  ];
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -385,29 +347,8 @@ function ExportDialog({ subject, onClose }: { subject: ExportSubject; onClose: (
         </div>
       ) : (
         <form className="stack-form" aria-label="Export" onSubmit={(event) => void submit(event)}>
-          <label>
-            Encrypt to
-            <select value={target} onChange={(event) => setTarget(event.target.value)}>
-              <option value="">A fresh one-time key (reveal now)</option>
-              {encryptionKeys.value?.map((key) => (
-                <option key={key.id} value={key.name} disabled={key.missing}>
-                  Encryption key {key.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          {subject.kind === 'private-key' && (
-            <label>
-              Key format
-              <select value={keyFormat} onChange={(event) => setKeyFormat(event.target.value as KeyFormat)}>
-                {KEY_FORMATS.map((format) => (
-                  <option key={format.value} value={format.value}>
-                    {format.label}
-                  </option>
-                ))}
-              </select>
-            </label>
-          )}
+          <SelectField label="Encrypt to" value={target} options={targets} onChange={setTarget} />
+          {subject.kind === 'private-key' && <SelectField label="Key format" value={keyFormat} options={KEY_FORMATS} onChange={setKeyFormat} />}
           <p className="hint">The service marks what you export as exported; the bundle is verified against the profile’s enclave signer before it is opened.</p>
           <div className="button-row">
             <button type="button" onClick={onClose}>

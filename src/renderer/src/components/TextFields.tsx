@@ -1,0 +1,47 @@
+import type { ReactNode } from 'react';
+
+/** A required name for something new: plain text, never autofilled, at most maxLength characters. */
+export function NameField({ label, value, onChange, maxLength }: { label: string; value: string; onChange: (value: string) => void; maxLength: number }) {
+  return (
+    <label>
+      {label}
+      <input value={value} onChange={(event) => onChange(event.target.value)} required maxLength={maxLength} autoComplete="off" />
+    </label>
+  );
+}
+
+/**
+ * A masked secret (private key, passphrase): never autofilled nor spell-checked, so it stays out of the browser's
+ * stores; onPaste receives the pasted text, e.g. to clear the clipboard after it.
+ */
+export function SecretField({
+  label,
+  value,
+  onChange,
+  onPaste,
+  required = false,
+  placeholder,
+}: {
+  label: ReactNode;
+  value: string;
+  onChange: (value: string) => void;
+  onPaste?: (text: string) => void;
+  required?: boolean;
+  placeholder?: string;
+}) {
+  return (
+    <label>
+      {label}
+      <input
+        type="password"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        onPaste={onPaste === undefined ? undefined : (event) => onPaste(event.clipboardData.getData('text'))}
+        required={required}
+        autoComplete="off"
+        spellCheck={false}
+        placeholder={placeholder}
+      />
+    </label>
+  );
+}
