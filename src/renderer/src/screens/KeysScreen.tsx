@@ -5,6 +5,7 @@ import { DialogFooter } from '../components/DialogFooter';
 import { ConfirmDialog, Modal } from '../components/Modal';
 import { Progress } from '../components/Progress';
 import { PublicKey } from '../components/PublicKey';
+import { RowAction } from '../components/RowAction';
 import { SelectField, type SelectOption } from '../components/SelectField';
 import { TableHead } from '../components/TableHead';
 import { NameField, SecretField } from '../components/TextFields';
@@ -130,12 +131,8 @@ function ApiKeyTable({ keys, onRename, onDelete }: { keys: ApiKey[]; onRename: (
               <time dateTime={key.createdAt}>{new Date(key.createdAt).toLocaleString()}</time>
             </td>
             <td className="row-actions">
-              <button type="button" className="small" onClick={() => onRename(key)} aria-label={`Rename ${key.name}`}>
-                Rename
-              </button>
-              <button type="button" className="small danger" onClick={() => onDelete(key.name)} aria-label={`Delete ${key.name}`}>
-                Delete
-              </button>
+              <RowAction verb="Rename" subject={key.name} onClick={() => onRename(key)} />
+              <RowAction verb="Delete" subject={key.name} danger onClick={() => onDelete(key.name)} />
             </td>
           </tr>
         ))}
@@ -163,9 +160,7 @@ function EncryptionKeyTable({ keys, onDelete }: { keys: EncryptionKey[]; onDelet
               <time dateTime={key.createdAt}>{new Date(key.createdAt).toLocaleString()}</time>
             </td>
             <td className="row-actions">
-              <button type="button" className="small danger" onClick={() => onDelete(key.name)} aria-label={`Delete ${key.name}`}>
-                Delete
-              </button>
+              <RowAction verb="Delete" subject={key.name} danger onClick={() => onDelete(key.name)} />
             </td>
           </tr>
         ))}

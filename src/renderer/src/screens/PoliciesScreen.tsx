@@ -4,6 +4,7 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { ExpressionField, expressionProblem } from '../components/ExpressionField';
 import { ConfirmDialog, Modal } from '../components/Modal';
 import { Progress } from '../components/Progress';
+import { RowAction } from '../components/RowAction';
 import { TableHead } from '../components/TableHead';
 import { useAction, useLoad } from '../hooks';
 import { changedFields, diffLines, DRAFT_FIELDS, EMPTY_DRAFT, type PolicyDraft } from '../policy/draft';
@@ -75,12 +76,8 @@ export function PoliciesScreen() {
                     </td>
                     <td>{policy.notes}</td>
                     <td className="row-actions">
-                      <button type="button" className="small" onClick={() => setEditing({ mode: 'update', policy })} aria-label={`Edit ${policy.policyName}`}>
-                        Edit
-                      </button>
-                      <button type="button" className="small danger" onClick={() => setDeleting(policy)} aria-label={`Delete ${policy.policyName}`}>
-                        Delete
-                      </button>
+                      <RowAction verb="Edit" subject={policy.policyName} onClick={() => setEditing({ mode: 'update', policy })} />
+                      <RowAction verb="Delete" subject={policy.policyName} danger onClick={() => setDeleting(policy)} />
                     </td>
                   </tr>
                 ))}
