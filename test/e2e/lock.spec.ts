@@ -9,7 +9,8 @@ test('lock on demand hides every key until unlocked, and main refuses work meanw
   await expect(page.getByRole('heading', { name: 'QuorumKey is locked' })).toBeVisible();
   await expect(page.getByText('secret ops')).toHaveCount(0);
   await expect(page.getByRole('navigation')).toHaveCount(0);
-  expect(host.services.lock.locked).toBe(true);
+  // The window hides first and then tells main: wait for main's state rather than race it.
+  await expect.poll(() => host.services.lock.locked).toBe(true);
   // Main is the authority: even a page that ignored the lock screen gets APP_LOCKED.
   const refused = await page.evaluate(() => window.quorumkey.keys.listApiKeys().then(() => 'served', (error: { code: string }) => error.code));
   expect(refused).toBe('APP_LOCKED');
@@ -18,7 +19,7 @@ test('lock on demand hides every key until unlocked, and main refuses work meanw
   await page.getByRole('button', { name: 'Unlock' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Keys' })).toBeVisible();
   await expect(page.getByRole('row', { name: /secret ops/ })).toBeVisible();
-  expect(host.services.lock.locked).toBe(false);
+  await expect.poll(() => host.services.lock.locked).toBe(false);
 });
 
 test('locks itself after the idle minutes from Settings, and follows a lock decided by main', async ({ page, host }) => {
@@ -33,7 +34,7 @@ test('locks itself after the idle minutes from Settings, and follows a lock deci
   await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();
   await page.clock.fastForward('00:45');
   await expect(page.getByRole('heading', { name: 'QuorumKey is locked' })).toBeVisible();
-  expect(host.services.lock.locked).toBe(true);
+  await expect.poll(() => host.services.lock.locked).toBe(true);
 
   await page.getByRole('button', { name: 'Unlock' }).click();
   await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();
