@@ -7,29 +7,23 @@
 import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { decryptExportBundle, generateP256KeyPair } from '@turnkey/crypto';
 import { TurnkeyClient, TurnkeyRequestError } from '@turnkey/http';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bytesToHex, utf8Encode } from '../../../src/shared/crypto/encoding';
 import { parseSessionJwt } from '../../../src/shared/crypto/tokens';
 import { GrpcCode } from '../../../src/shared/errors';
+import { createTestIssuer, sessionNonce, TEST_ISSUER as ISSUER, type TestIssuer } from '../../support/test-issuer';
 import { newKey, type TestKey } from '../helpers';
 import { clientSignature, startProxyTestService, tokenIdOf, type ProxyTestService } from '../proxy/support';
 
-const ISSUER = 'https://issuer.test';
 const AUDIENCE = 'quorumkey-coverage';
-let issuerKey: CryptoKey;
-let issuerJwk: JWK;
+let issuer: TestIssuer;
 beforeAll(async () => {
-  const pair = await generateKeyPair('ES256');
-  issuerKey = pair.privateKey;
-  issuerJwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' };
+  issuer = await createTestIssuer(AUDIENCE);
 });
 
 let t: ProxyTestService;
 let client: TurnkeyClient;
 beforeEach(async () => {
-  t = await startProxyTestService({ issuers: [{ issuer: ISSUER, jwks: { keys: [issuerJwk] } }] });
+  t = await startProxyTestService({ issuers: [issuer.trusted] });
   client = clientFor(t.rootKey);
 });
 afterEach(() => t.close());
@@ -223,15 +217,7 @@ describe('otp_login_v2 with organizationId', () => {
 
 describe('oauth_login through @turnkey/http', () => {
   function idToken(subject: string, sessionPublicKey: string): Promise<string> {
-    const nowSeconds = Math.floor(t.clock.now() / 1000);
-    return new SignJWT({ nonce: bytesToHex(sha256(utf8Encode(sessionPublicKey))) })
-      .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
-      .setIssuer(ISSUER)
-      .setSubject(subject)
-      .setAudience(AUDIENCE)
-      .setIssuedAt(nowSeconds)
-      .setExpirationTime(nowSeconds + 600)
-      .sign(issuerKey);
+    return issuer.idToken({ sub: subject, nonce: sessionNonce(sessionPublicKey), nowMs: t.clock.now() });
   }
 
   it('gives a 15-minute session when expirationSeconds is omitted, and invalidateExisting revokes the earlier ones', async () => {

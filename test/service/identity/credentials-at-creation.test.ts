@@ -4,26 +4,23 @@
  */
 import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { TurnkeyClient } from '@turnkey/http';
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityOperations, queryOperations } from '../../../src/shared/api';
 import { createSoftAuthenticator, type SoftAuthenticator } from '../../support/soft-authenticator';
+import { createTestIssuer, TEST_ISSUER as ISSUER, type TestIssuer } from '../../support/test-issuer';
 import { newKey, type Reply, type TestKey } from '../helpers';
 import { clientSignature, startProxyTestService, tokenIdOf, type ProxyTestService } from '../proxy/support';
 
-const ISSUER = 'https://issuer.test';
 const AUDIENCE = 'quorumkey-test-client';
 const ETHEREUM_ACCOUNT = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' } as const;
 const SOLANA_ACCOUNT = { curve: 'CURVE_ED25519', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/501'/0'/0'", addressFormat: 'ADDRESS_FORMAT_SOLANA' } as const;
 
 let t: ProxyTestService;
-let issuerKey: CryptoKey;
+let issuer: TestIssuer;
 
 beforeAll(async () => {
-  const pair = await generateKeyPair('ES256');
-  issuerKey = pair.privateKey;
-  const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' };
-  t = await startProxyTestService({ issuers: [{ issuer: ISSUER, jwks: { keys: [jwk] } }] });
+  issuer = await createTestIssuer(AUDIENCE);
+  t = await startProxyTestService({ issuers: [issuer.trusted] });
 });
 afterAll(() => t.close());
 
@@ -37,17 +34,7 @@ const envelope = <const T extends string, P>(type: T, parameters: P, organizatio
   parameters,
 });
 
-const idToken = (subject: string) => {
-  const nowSeconds = Math.floor(t.clock.now() / 1000);
-  return new SignJWT({})
-    .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
-    .setIssuer(ISSUER)
-    .setSubject(subject)
-    .setAudience(AUDIENCE)
-    .setIssuedAt(nowSeconds)
-    .setExpirationTime(nowSeconds + 600)
-    .sign(issuerKey);
-};
+const idToken = (subject: string) => issuer.idToken({ sub: subject, nowMs: t.clock.now() });
 
 const newPasskey = () => createSoftAuthenticator({ rpId: 'localhost', origin: 'http://localhost:3000' });
 const registration = (passkey: SoftAuthenticator, authenticatorName = 'laptop') => ({

@@ -3,28 +3,23 @@
  * passkeys registered at signup stamping X-Stamp-WebAuthn, OAuth login against a test issuer, session profiles and
  * their scope, deletion of authenticators and OAuth providers, smart contract interfaces, TVC apps.
  */
-import { sha256 } from '@noble/hashes/sha2.js';
 import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { verifySessionJwtSignature } from '@turnkey/crypto';
 import { TurnkeyClient } from '@turnkey/http';
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bytesToHex, utf8Encode } from '../../../src/shared/crypto/encoding';
 import { parseSessionJwt } from '../../../src/shared/crypto/tokens';
 import { createSoftAuthenticator } from '../../support/soft-authenticator';
+import { createTestIssuer, sessionNonce as nonceFor, TEST_ISSUER as ISSUER, type IdTokenClaims, type TestIssuer } from '../../support/test-issuer';
 import { newKey, type TestKey } from '../helpers';
 import { startProxyTestService, type ProxyTestService } from '../proxy/support';
 
-const ISSUER = 'https://issuer.test';
 const AUDIENCE = 'quorumkey-test-client';
 let t: ProxyTestService;
-let issuerKey: CryptoKey;
+let issuer: TestIssuer;
 
 beforeAll(async () => {
-  const pair = await generateKeyPair('ES256');
-  issuerKey = pair.privateKey;
-  const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' };
-  t = await startProxyTestService({ issuers: [{ issuer: ISSUER, jwks: { keys: [jwk] } }] });
+  issuer = await createTestIssuer(AUDIENCE);
+  t = await startProxyTestService({ issuers: [issuer.trusted] });
 });
 afterAll(() => t.close());
 
@@ -36,19 +31,8 @@ function envelope<const T extends string, P>(type: T, organizationId: string, pa
   return { type, timestampMs: String(t.clock.now()), organizationId, parameters };
 }
 
-function idToken(claims: { sub: string; nonce?: string; aud?: string; expiresInSeconds?: number }): Promise<string> {
-  const nowSeconds = Math.floor(t.clock.now() / 1000);
-  return new SignJWT({ ...(claims.nonce === undefined ? {} : { nonce: claims.nonce }) })
-    .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
-    .setIssuer(ISSUER)
-    .setSubject(claims.sub)
-    .setAudience(claims.aud ?? AUDIENCE)
-    .setIssuedAt(nowSeconds)
-    .setExpirationTime(nowSeconds + (claims.expiresInSeconds ?? 600))
-    .sign(issuerKey);
-}
+const idToken = (claims: Omit<IdTokenClaims, 'nowMs'>) => issuer.idToken({ ...claims, nowMs: t.clock.now() });
 
-const nonceFor = (publicKey: string) => bytesToHex(sha256(utf8Encode(publicKey)));
 
 async function signup(body: Record<string, unknown>) {
   const apiKey = newKey();

@@ -3,39 +3,26 @@
  * the verified OIDC token is the authorization; every other activity, and every other organization's key, is refused.
  */
 import { randomUUID } from 'node:crypto';
-import { sha256 } from '@noble/hashes/sha2.js';
 import { verifySessionJwtSignature } from '@turnkey/crypto';
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bytesToHex, utf8Encode } from '../../../src/shared/crypto/encoding';
 import { parseSessionJwt } from '../../../src/shared/crypto/tokens';
+import { createTestIssuer, sessionNonce, TEST_ISSUER as ISSUER, type TestIssuer } from '../../support/test-issuer';
 import { newKey, type Reply, type TestKey } from '../helpers';
 import { startProxyTestService, type ProxyTestService } from '../proxy/support';
 
-const ISSUER = 'https://issuer.test';
 const AUDIENCE = 'quorumkey-test-client';
 let t: ProxyTestService;
-let issuerKey: CryptoKey;
+let issuer: TestIssuer;
 
 beforeAll(async () => {
-  const pair = await generateKeyPair('ES256');
-  issuerKey = pair.privateKey;
-  const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' };
-  t = await startProxyTestService({ issuers: [{ issuer: ISSUER, jwks: { keys: [jwk] } }] });
+  issuer = await createTestIssuer(AUDIENCE);
+  t = await startProxyTestService({ issuers: [issuer.trusted] });
 });
 afterAll(() => t.close());
 
 /** An ID token for `subject` whose nonce commits to the session key, as Turnkey's SDKs set it. */
 function idToken(subject: string, sessionKey: TestKey): Promise<string> {
-  const nowSeconds = Math.floor(t.clock.now() / 1000);
-  return new SignJWT({ nonce: bytesToHex(sha256(utf8Encode(sessionKey.publicKey))) })
-    .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
-    .setIssuer(ISSUER)
-    .setSubject(subject)
-    .setAudience(AUDIENCE)
-    .setIssuedAt(nowSeconds)
-    .setExpirationTime(nowSeconds + 600)
-    .sign(issuerKey);
+  return issuer.idToken({ sub: subject, nonce: sessionNonce(sessionKey.publicKey), nowMs: t.clock.now() });
 }
 
 /** A sub-organization of the root organization whose one user logs in with OIDC subject `subject`. */
