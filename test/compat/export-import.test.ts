@@ -34,6 +34,17 @@ function envelope<T extends string>(type: T) {
   return { type, timestampMs: String(service.clock.now()), organizationId: service.info.organizationId };
 }
 
+/** @turnkey/crypto's decryptExportBundle pinned to this service's enclave signer and organization. */
+function decryptFromService(exportBundle: string, target: { privateKey: string }, returnMnemonic: boolean): Promise<string> {
+  return decryptExportBundle({
+    exportBundle,
+    embeddedKey: target.privateKey,
+    organizationId: service.info.organizationId,
+    dangerouslyOverrideSignerPublicKey: service.info.enclaveSignerPublicKey,
+    returnMnemonic,
+  });
+}
+
 async function addressesOf(mnemonic: string, accounts: readonly (typeof ETHEREUM | typeof SOLANA)[]): Promise<string[]> {
   const seed = await mnemonicToSeed(mnemonic);
   return accounts.map((account) => {
@@ -57,13 +68,7 @@ describe('export with @turnkey/crypto', () => {
       ...envelope('ACTIVITY_TYPE_EXPORT_WALLET'),
       parameters: { walletId, targetPublicKey: target.publicKeyUncompressed },
     });
-    const mnemonic = await decryptExportBundle({
-      exportBundle: exported.activity.result.exportWalletResult!.exportBundle,
-      embeddedKey: target.privateKey,
-      organizationId: service.info.organizationId,
-      dangerouslyOverrideSignerPublicKey: service.info.enclaveSignerPublicKey,
-      returnMnemonic: true,
-    });
+    const mnemonic = await decryptFromService(exported.activity.result.exportWalletResult!.exportBundle, target, true);
     expect(mnemonic.split(' ')).toHaveLength(24);
     expect(await addressesOf(mnemonic, [ETHEREUM, SOLANA])).toEqual(addresses);
 
@@ -86,13 +91,7 @@ describe('export with @turnkey/crypto', () => {
       ...envelope('ACTIVITY_TYPE_EXPORT_PRIVATE_KEY'),
       parameters: { privateKeyId, targetPublicKey: target.publicKeyUncompressed },
     });
-    const secretHex = await decryptExportBundle({
-      exportBundle: exported.activity.result.exportPrivateKeyResult!.exportBundle,
-      embeddedKey: target.privateKey,
-      organizationId: service.info.organizationId,
-      dangerouslyOverrideSignerPublicKey: service.info.enclaveSignerPublicKey,
-      returnMnemonic: false,
-    });
+    const secretHex = await decryptFromService(exported.activity.result.exportPrivateKeyResult!.exportBundle, target, false);
     const publicKey = publicKeyFromPrivate('CURVE_ED25519', hexToBytes(secretHex, 'exported key'));
     expect(addressFor({ curve: 'CURVE_ED25519', publicKey, format: 'ADDRESS_FORMAT_SOLANA' })).toBe(solanaAddress);
 
@@ -106,13 +105,7 @@ describe('export with @turnkey/crypto', () => {
       ...envelope('ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT'),
       parameters: { address, targetPublicKey: accountTarget.publicKeyUncompressed },
     });
-    const accountKey = await decryptExportBundle({
-      exportBundle: accountExport.activity.result.exportWalletAccountResult!.exportBundle,
-      embeddedKey: accountTarget.privateKey,
-      organizationId: service.info.organizationId,
-      dangerouslyOverrideSignerPublicKey: service.info.enclaveSignerPublicKey,
-      returnMnemonic: false,
-    });
+    const accountKey = await decryptFromService(accountExport.activity.result.exportWalletAccountResult!.exportBundle, accountTarget, false);
     const accountPublic = publicKeyFromPrivate('CURVE_SECP256K1', hexToBytes(accountKey, 'exported account key'));
     expect(addressFor({ curve: 'CURVE_SECP256K1', publicKey: accountPublic, format: 'ADDRESS_FORMAT_ETHEREUM' })).toBe(address);
   });
