@@ -5,12 +5,12 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { ApiKeyCurve } from '../shared/crypto/keys';
-import type { StampVerifier } from '../shared/crypto/stamp';
+import type { AsyncStampVerifier, StampVerifier } from '../shared/crypto/stamp';
 import { Enclave, loadServiceSecret } from './enclave';
 import { apiKeyStampFormat } from './auth/authenticate';
 import { createOidcVerifier, type TrustedIssuer } from './auth/oidc';
 import { webAuthnStampFormat } from './auth/webauthn-stamp';
-import { createNodeStampVerifier } from './crypto/node-backend';
+import { createThreadPoolStampVerifier } from './crypto/node-backend';
 import { bootstrap } from './bootstrap';
 import { families } from './families';
 import { credentialsFamily } from './families/credentials';
@@ -45,8 +45,8 @@ export interface ServiceOptions {
   /** Milliseconds since the epoch; injected so tests can move time. */
   now?: () => number;
   log?: (line: string) => void;
-  /** Signature verification backend (defaults to node:crypto with cached keys). */
-  stampVerifier?: StampVerifier;
+  /** Signature verification backend (defaults to node:crypto on libuv's thread pool, with cached keys). */
+  stampVerifier?: StampVerifier | AsyncStampVerifier;
   /** OIDC issuers whose tokens oauth_login and OAuth providers accept (none by default). */
   oidcIssuers?: readonly TrustedIssuer[];
   /** File OTP codes are appended to; default `<db>.otp-outbox.jsonl`. */
@@ -82,7 +82,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const oidc = createOidcVerifier({ issuers: options.oidcIssuers ?? [], now: () => new Date(now()) });
     const deps = {
       store,
-      stampFormats: [apiKeyStampFormat(options.stampVerifier ?? createNodeStampVerifier()), webAuthnStampFormat()],
+      stampFormats: [apiKeyStampFormat(options.stampVerifier ?? createThreadPoolStampVerifier()), webAuthnStampFormat()],
       enclave,
       now,
       newId: randomUUID,

@@ -63,6 +63,7 @@ describe('X-Stamp interop with @turnkey/api-key-stamper', () => {
       expect(verifyApiKeyStamp(stampHeaderValue, utf8Encode(BODY), verifier)).toEqual({
         publicKey: apiKey.publicKey,
         scheme: 'SIGNATURE_SCHEME_TK_API_P256',
+        signature: stampJson(stampHeaderValue).signature,
         curve: 'p256',
       });
       expect(() => verifyApiKeyStamp(stampHeaderValue, utf8Encode(BODY.replace('Treasury', 'Treasurx')), verifier)).toThrow(

@@ -75,7 +75,7 @@ function organizationIdOf(body: unknown): string {
 export async function runQuery(deps: PipelineDeps, route: QueryRoute, request: IncomingRequest): Promise<unknown> {
   const parsed = parseRequest(route.op.request, request.body, `${route.op.name} request`) as { organizationId: string };
   const now = deps.now();
-  const { actor, organization } = authenticate(
+  const { actor, organization } = await authenticate(
     request.headers,
     request.rawBody,
     organizationIdOf(parsed),
@@ -140,7 +140,7 @@ export async function submitActivity(
   const envelope = parseRequest(submitBodySchema(route.op), request.body, `${route.op.name} request`);
   const now = deps.now();
   checkFreshness(envelope.timestampMs, now);
-  const { actor, organization, fromParentOrganization } = authenticate(
+  const { actor, organization, fromParentOrganization } = await authenticate(
     request.headers,
     request.rawBody,
     envelope.organizationId,

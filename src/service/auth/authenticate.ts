@@ -1,5 +1,5 @@
 import { QkError } from '../../shared/errors';
-import { type StampVerifier, curveForScheme, verifyApiKeyStamp } from '../../shared/crypto/stamp';
+import { type AsyncStampVerifier, type StampVerifier, curveForScheme, parseApiKeyStamp, stampSignatureInvalid } from '../../shared/crypto/stamp';
 import type { Repositories } from '../store';
 import type { OrganizationRecord } from '../store/organizations';
 import type { UserRecord } from '../store/users';
@@ -41,18 +41,19 @@ export interface StampContext {
 export interface StampFormat {
   /** Lower-case header name. */
   header: string;
-  /** Checks the stamp's signature over the body bytes; throws STAMP_MALFORMED / SIGNATURE_INVALID. */
-  verify(headerValue: string, body: Uint8Array): StampProof;
+  /** Checks the stamp's signature over the body bytes; throws (or rejects with) STAMP_MALFORMED / SIGNATURE_INVALID. */
+  verify(headerValue: string, body: Uint8Array): StampProof | Promise<StampProof>;
   /** Finds the credential that holds the verified key, in the organization or its parent. */
   resolve(stamp: StampProof, context: StampContext): Credential;
 }
 
-export function apiKeyStampFormat(verifier: StampVerifier): StampFormat {
+export function apiKeyStampFormat(verifier: StampVerifier | AsyncStampVerifier): StampFormat {
   return {
     header: 'x-stamp',
-    verify(headerValue, body) {
-      const verified = verifyApiKeyStamp(headerValue, body, verifier);
-      return { scheme: verified.scheme, publicKey: verified.publicKey, signature: signatureOf(headerValue) };
+    async verify(headerValue, body) {
+      const stamp = parseApiKeyStamp(headerValue);
+      if (!(await verifier.verify(stamp.curve, stamp.publicKey, stamp.signature, body))) throw stampSignatureInvalid(stamp);
+      return { scheme: stamp.scheme, publicKey: stamp.publicKey, signature: stamp.signature };
     },
     resolve(stamp, { organization, lookups, now }) {
       const curve = curveForScheme(stamp.scheme);
@@ -87,26 +88,21 @@ export function apiKeyStampFormat(verifier: StampVerifier): StampFormat {
   };
 }
 
-/** The signature member of an already-verified X-Stamp (kept verbatim on votes). */
-function signatureOf(headerValue: string): string {
-  const json = Buffer.from(headerValue.trim(), 'base64url').toString('utf8');
-  return (JSON.parse(json) as { signature: string }).signature;
-}
-
 const KNOWN_STAMP_HEADERS = ['x-stamp', 'x-stamp-webauthn'] as const;
 
 /**
  * Stamp header → verified signature over the raw body → credential → user, in the body's organization or
- * its parent (api-notes §2.2). Throws the documented 401/404 errors.
+ * its parent (api-notes §2.2). Rejects with the documented 401/404 errors. The rows are read after the signature
+ * check has settled, so they are the database's state at that moment.
  */
-export function authenticate(
+export async function authenticate(
   headers: RequestHeaders,
   body: Uint8Array,
   organizationId: string,
   formats: readonly StampFormat[],
   repositories: Repositories,
   now: number,
-): Authentication {
+): Promise<Authentication> {
   const present = KNOWN_STAMP_HEADERS.filter((name) => headers[name] !== undefined);
   if (present.length === 0) {
     throw new QkError(
@@ -132,7 +128,7 @@ export function authenticate(
       { header: headerName },
     );
   }
-  const stamp = format.verify(headerValue, body);
+  const stamp = await format.verify(headerValue, body);
   const lookups = AuthLookups.current(repositories);
   const organization = lookups.organization(organizationId);
   if (organization === undefined) {

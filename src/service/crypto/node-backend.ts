@@ -7,7 +7,7 @@ import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 
 import { QkError } from '../../shared/errors';
 import { bytesToHex, hexToBytes } from '../../shared/crypto/encoding';
 import { apiPublicKeyFromPrivate, privateKeyBytes, type ApiKeyCurve } from '../../shared/crypto/keys';
-import type { StampSigner, StampVerifier } from '../../shared/crypto/stamp';
+import type { AsyncStampVerifier, StampSigner, StampVerifier } from '../../shared/crypto/stamp';
 
 /** DER SubjectPublicKeyInfo prefixes, so OpenSSL can import a compressed (or raw Ed25519) key without a JWK. */
 const SPKI_PREFIX: Record<ApiKeyCurve, { prefix: Uint8Array; keyLength: number }> = {
@@ -61,12 +61,10 @@ export interface NodeStampVerifierOptions {
   maxCachedKeys?: number;
 }
 
-/** Verifier with a bounded LRU cache of imported public keys. Invalid keys and signatures verify as false. */
-export function createNodeStampVerifier(options: NodeStampVerifierOptions = {}): StampVerifier {
-  const maxCachedKeys = options.maxCachedKeys ?? 1024;
+/** Imports stamp public keys into OpenSSL once; a bounded LRU. `undefined` for a key OpenSSL refuses. */
+function publicKeyCache({ maxCachedKeys = 1024 }: NodeStampVerifierOptions): (curve: ApiKeyCurve, publicKeyHex: string) => KeyObject | undefined {
   const cache = new Map<string, KeyObject>();
-
-  const keyFor = (curve: ApiKeyCurve, publicKeyHex: string): KeyObject | undefined => {
+  return (curve, publicKeyHex) => {
     const cacheKey = `${curve}:${publicKeyHex}`;
     const cached = cache.get(cacheKey);
     if (cached !== undefined) {
@@ -87,18 +85,56 @@ export function createNodeStampVerifier(options: NodeStampVerifierOptions = {}):
     if (cache.size > maxCachedKeys) cache.delete(cache.keys().next().value as string);
     return keyObject;
   };
+}
 
+/** The key and signature bytes for OpenSSL, or undefined when either cannot be what the curve needs. */
+function verifyInputs(
+  keyFor: ReturnType<typeof publicKeyCache>,
+  curve: ApiKeyCurve,
+  publicKeyHex: string,
+  signatureHex: string,
+): { algorithm: string | null; key: KeyObject; signature: Buffer } | undefined {
+  const key = keyFor(curve, publicKeyHex);
+  if (key === undefined || signatureHex.length % 2 !== 0 || !HEX_DIGITS.test(signatureHex)) return undefined;
+  return { algorithm: curve === 'ed25519' ? null : 'sha256', key, signature: Buffer.from(signatureHex, 'hex') };
+}
+
+const HEX_DIGITS = /^[0-9a-fA-F]*$/;
+
+/** Verifier on the calling thread. Invalid keys and signatures verify as false. */
+export function createNodeStampVerifier(options: NodeStampVerifierOptions = {}): StampVerifier {
+  const keyFor = publicKeyCache(options);
   return {
     verify(curve, publicKeyHex, signatureHex, message) {
-      const key = keyFor(curve, publicKeyHex);
-      if (key === undefined) return false;
+      const inputs = verifyInputs(keyFor, curve, publicKeyHex, signatureHex);
+      if (inputs === undefined) return false;
       try {
-        const signature = hexToBytes(signatureHex, 'signature');
         // DER is node's default ECDSA encoding; a bare KeyObject skips the per-call parsing of an options object.
-        return verify(curve === 'ed25519' ? null : 'sha256', message, key, signature);
+        return verify(inputs.algorithm, message, inputs.key, inputs.signature);
       } catch {
         return false;
       }
+    },
+  };
+}
+
+/**
+ * Verifier that runs each verification on libuv's thread pool (node:crypto's callback form), so a server's event
+ * loop goes on parsing and answering other requests meanwhile: signature checks are most of a stamped query's CPU.
+ */
+export function createThreadPoolStampVerifier(options: NodeStampVerifierOptions = {}): AsyncStampVerifier {
+  const keyFor = publicKeyCache(options);
+  return {
+    verify(curve, publicKeyHex, signatureHex, message) {
+      const inputs = verifyInputs(keyFor, curve, publicKeyHex, signatureHex);
+      if (inputs === undefined) return Promise.resolve(false);
+      return new Promise((resolve) => {
+        try {
+          verify(inputs.algorithm, message, inputs.key, inputs.signature, (error, valid) => resolve(error === null && valid));
+        } catch {
+          resolve(false);
+        }
+      });
     },
   };
 }

@@ -1,11 +1,14 @@
 import { QkError } from '../../shared/errors';
 import type { Family } from '../activities/context';
+import { AuthLookups } from '../auth/lookups';
 
 export const whoamiFamily: Family = {
   queries: {
     whoami(ctx) {
-      const user = ctx.store.users.get(ctx.actor.userId);
-      const organization = ctx.store.organizations.get(ctx.actor.organizationId);
+      // The rows authentication has just read: the cached lookups answer without another SQL round.
+      const lookups = AuthLookups.current(ctx.store);
+      const user = lookups.user(ctx.actor.userId);
+      const organization = lookups.organization(ctx.actor.organizationId);
       if (user === undefined || organization === undefined) {
         throw new QkError('NOT_FOUND', `the stamping credential's user ${ctx.actor.userId} no longer exists`);
       }

@@ -49,6 +49,11 @@ export interface StampVerifier {
   verify(curve: ApiKeyCurve, publicKeyHex: string, signatureHex: string, message: Uint8Array): boolean;
 }
 
+/** A verifier that answers later, e.g. off the caller's thread; same meaning as StampVerifier.verify. */
+export interface AsyncStampVerifier {
+  verify(curve: ApiKeyCurve, publicKeyHex: string, signatureHex: string, message: Uint8Array): Promise<boolean>;
+}
+
 export interface ApiKeyStamp {
   publicKey: string;
   scheme: ApiKeyScheme;
@@ -169,24 +174,23 @@ export const nobleStampVerifier: StampVerifier = {
   },
 };
 
+/** SIGNATURE_INVALID for a well-formed stamp whose signature does not cover the body. */
+export function stampSignatureInvalid(stamp: ApiKeyStamp): QkError {
+  return new QkError(
+    'SIGNATURE_INVALID',
+    `could not verify api key signature: the ${stamp.scheme} signature does not match the request body for public key ${stamp.publicKey}`,
+    { publicKey: stamp.publicKey, scheme: stamp.scheme },
+  );
+}
+
 /**
  * Parses the stamp and verifies it over the body bytes as received. Throws STAMP_MALFORMED for a malformed header
  * and SIGNATURE_INVALID when the signature does not verify with the stamp's public key.
  */
-export function verifyApiKeyStamp(
-  headerValue: string,
-  body: Uint8Array,
-  verifier: StampVerifier = nobleStampVerifier,
-): Omit<ApiKeyStamp, 'signature'> {
+export function verifyApiKeyStamp(headerValue: string, body: Uint8Array, verifier: StampVerifier = nobleStampVerifier): ApiKeyStamp {
   const stamp = parseApiKeyStamp(headerValue);
-  if (!verifier.verify(stamp.curve, stamp.publicKey, stamp.signature, body)) {
-    throw new QkError(
-      'SIGNATURE_INVALID',
-      `could not verify api key signature: the ${stamp.scheme} signature does not match the request body for public key ${stamp.publicKey}`,
-      { publicKey: stamp.publicKey, scheme: stamp.scheme },
-    );
-  }
-  return { publicKey: stamp.publicKey, scheme: stamp.scheme, curve: stamp.curve };
+  if (!verifier.verify(stamp.curve, stamp.publicKey, stamp.signature, body)) throw stampSignatureInvalid(stamp);
+  return stamp;
 }
 
 /** Activity fingerprint: "sha256:" + hex(SHA-256(exact request body)). */

@@ -1,6 +1,6 @@
 import { p256 } from '@noble/curves/nist.js';
 import { describe, expect, it } from 'vitest';
-import { createNodeStampSigner, createNodeStampVerifier } from '../../../src/service/crypto/node-backend';
+import { createNodeStampSigner, createNodeStampVerifier, createThreadPoolStampVerifier } from '../../../src/service/crypto/node-backend';
 import { QkError } from '../../../src/shared/errors';
 import { bytesToHex, hexToBytes, utf8Encode } from '../../../src/shared/crypto/encoding';
 import { API_KEY_CURVES, generateApiKeyPair } from '../../../src/shared/crypto/keys';
@@ -32,20 +32,47 @@ describe('node:crypto stamp backend', () => {
     );
   });
 
-  it('accepts high-S and rejects wrong keys, invalid points and garbage without throwing', () => {
+  it.each(API_KEY_CURVES)('%s: the thread-pool verifier answers as the synchronous one', async (curve) => {
+    const keys = generateApiKeyPair(curve);
+    const message = utf8Encode(body);
+    const signature = await createNodeStampSigner(curve, keys.privateKey).sign(message);
+    const onThread = createNodeStampVerifier();
+    const offThread = createThreadPoolStampVerifier();
+    const cases: [string, Uint8Array][] = [
+      [signature, message],
+      [signature, utf8Encode(`${body} `)],
+    ];
+    for (const [candidate, signed] of cases) {
+      expect(await offThread.verify(curve, keys.publicKey, candidate, signed)).toBe(onThread.verify(curve, keys.publicKey, candidate, signed));
+    }
+    expect(await offThread.verify(curve, keys.publicKey, signature, message)).toBe(true);
+  });
+
+  const badInputs = (keys: { publicKey: string }, highS: string) =>
+    [
+      ['p256', generateApiKeyPair('p256').publicKey, highS],
+      ['p256', `02${'00'.repeat(32)}`, highS],
+      ['p256', keys.publicKey, 'zz'],
+      ['p256', keys.publicKey, `${highS}00`],
+      ['secp256k1', keys.publicKey.slice(2), highS],
+    ] as const;
+
+  it('accepts high-S and rejects wrong keys, invalid points and garbage without throwing', async () => {
     const verifier = createNodeStampVerifier({ maxCachedKeys: 1 });
+    const offThread = createThreadPoolStampVerifier({ maxCachedKeys: 1 });
     const keys = generateApiKeyPair('p256');
     const message = utf8Encode(body);
     const low = p256.Signature.fromBytes(p256.sign(message, hexToBytes(keys.privateKey, 'k')), 'compact');
     const highS = bytesToHex(new p256.Signature(low.r, p256.Point.CURVE().n - low.s).toBytes('der'));
     expect(verifier.verify('p256', keys.publicKey, highS, message)).toBe(true);
-    expect(verifier.verify('p256', generateApiKeyPair('p256').publicKey, highS, message)).toBe(false);
-    // Re-imported after eviction by the single-entry cache.
+    expect(await offThread.verify('p256', keys.publicKey, highS, message)).toBe(true);
+    for (const [curve, publicKey, signature] of badInputs(keys, highS)) {
+      expect(verifier.verify(curve, publicKey, signature, message)).toBe(false);
+      await expect(offThread.verify(curve, publicKey, signature, message)).resolves.toBe(false);
+    }
+    // Re-imported after eviction by the single-entry caches.
     expect(verifier.verify('p256', keys.publicKey, highS, message)).toBe(true);
-    expect(verifier.verify('p256', `02${'00'.repeat(32)}`, highS, message)).toBe(false);
-    expect(verifier.verify('p256', keys.publicKey, 'zz', message)).toBe(false);
-    expect(verifier.verify('p256', keys.publicKey, `${highS}00`, message)).toBe(false);
-    expect(verifier.verify('secp256k1', keys.publicKey.slice(2), highS, message)).toBe(false);
+    expect(await offThread.verify('p256', keys.publicKey, highS, message)).toBe(true);
   });
 
   it('rejects invalid private keys with KEY_INVALID', () => {

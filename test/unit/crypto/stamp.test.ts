@@ -39,6 +39,7 @@ describe('X-Stamp', () => {
     expect(result).toEqual({
       publicKey: '0327a50032e6f0631d5605b6ada32b779074f346e81b68e12801640f1c9ee03dae',
       scheme: 'SIGNATURE_SCHEME_TK_API_P256',
+      signature: (JSON.parse(utf8Decode(base64UrlDecode(VECTOR_STAMP, 'stamp'))) as { signature: string }).signature,
       curve: 'p256',
     });
   });
