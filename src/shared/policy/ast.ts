@@ -1,3 +1,5 @@
+import type { CronSpan } from './cron-span';
+
 /** Where a token or node sits in the expression text. `line` and `column` are 1-based; `offset` is 0-based. */
 export interface SourceSpan {
   readonly offset: number;
@@ -32,6 +34,13 @@ export interface TimestampLiteral extends NodeBase {
   readonly type: 'timestamp';
   readonly text: string;
   readonly epochNanoseconds: bigint;
+}
+/** `CronSpan('0 9 * * 1-5', '8h', 'America/New_York')`, its arguments checked and resolved when parsed. */
+export interface CronSpanCall extends NodeBase {
+  readonly type: 'cronSpan';
+  /** The three arguments as written, for display. */
+  readonly args: readonly [schedule: string, duration: string, timeZone: string];
+  readonly cronSpan: CronSpan;
 }
 export interface ListExpression extends NodeBase {
   readonly type: 'list';
@@ -111,6 +120,7 @@ export type Expression =
   | IntLiteral
   | StringLiteral
   | TimestampLiteral
+  | CronSpanCall
   | ListExpression
   | Identifier
   | MemberExpression
@@ -124,8 +134,11 @@ export type Expression =
   | ComparisonExpression
   | InExpression;
 
-/** The three places policy expressions appear, each with its own root keywords. */
-export type PolicyExpressionKind = 'condition' | 'consensus' | 'scope';
+/**
+ * The places policy expressions appear, each with its own root keywords: a policy's `condition`, `consensus` and
+ * `time`, and a session profile's `scope`.
+ */
+export type PolicyExpressionKind = 'condition' | 'consensus' | 'time' | 'scope';
 
 /**
  * The operands of a chain of the same logical operator, left to right. Chains are walked iteratively so that a

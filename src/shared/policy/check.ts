@@ -16,7 +16,7 @@ const PRIMITIVES: ReadonlySet<StaticType['kind']> = new Set(['bool', 'int', 'str
  */
 export function checkPolicyExpression(text: string | undefined, kind: PolicyExpressionKind): PolicyCheckResult {
   try {
-    const ast = parsePolicyExpression(text ?? '');
+    const ast = parsePolicyExpression(text ?? '', kind);
     const type = new Checker(kind, ast).check(ast, new Map());
     if (!isBoolLike(type)) {
       throw new PolicyParseError(
@@ -58,6 +58,8 @@ class Checker {
         return STRING;
       case 'timestamp':
         return TIMESTAMP;
+      case 'cronSpan':
+        return BOOL;
       case 'list':
         return this.checkList(node.items, scope);
       case 'identifier':
@@ -268,6 +270,7 @@ function childrenOf(node: Expression): Expression[] {
     case 'int':
     case 'string':
     case 'timestamp':
+    case 'cronSpan':
     case 'identifier':
       return [];
     case 'list':

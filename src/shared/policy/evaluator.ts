@@ -1,5 +1,6 @@
 import { logicalOperands, type Expression, type PolicyExpressionKind, type SourceSpan } from './ast';
 import { checkPolicyExpression } from './check';
+import { cronSpanContains } from './cron-span';
 import { PolicyEvaluationError, type PolicyParseError } from './errors';
 import {
   PolicyTimestamp,
@@ -75,6 +76,8 @@ class Evaluator {
         return node.value;
       case 'timestamp':
         return new PolicyTimestamp(node.epochNanoseconds);
+      case 'cronSpan':
+        return cronSpanContains(node.cronSpan, this.now(node.span));
       case 'list':
         return node.items.map((item) => this.evaluate(item, bindings));
       case 'identifier':
@@ -144,6 +147,15 @@ class Evaluator {
       });
     }
     return value;
+  }
+
+  /** `time.now` in whole milliseconds, the resolution CronSpan works at (its fire times are whole minutes). */
+  private now(span: SourceSpan): number {
+    const now = this.context.time?.now;
+    if (now === undefined) {
+      throw new PolicyEvaluationError("MissingField: 'time' is not available for this request", span, { reason: 'MissingField', field: 'time' });
+    }
+    return Number(now.epochNanoseconds / 1_000_000n);
   }
 
   private kindOf(value: PolicyValue, span: SourceSpan): PolicyValueKind {

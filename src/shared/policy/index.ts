@@ -1,5 +1,5 @@
 /**
- * Turnkey's policy language (`condition`, `consensus`, session-profile `scope`): tokenizer → parser → checked AST
+ * Turnkey's policy language (`condition`, `consensus`, `time`, session-profile `scope`): tokenizer → parser → checked AST
  * → evaluator. Shared by the service (authorization) and the renderer (inline errors while an operator types).
  */
 export type * from './ast';
@@ -8,6 +8,16 @@ export { PolicyParseError, PolicyEvaluationError } from './errors';
 export { MAX_EXPRESSION_LENGTH, tokenize, type Token, type TokenKind } from './tokenizer';
 export { MAX_NESTING_DEPTH, parsePolicyExpression } from './parser';
 export { checkPolicyExpression, type PolicyCheckResult } from './check';
+export {
+  MAX_SPAN_MINUTES,
+  cronSpanContains,
+  parseCronSchedule,
+  parseSpanDuration,
+  parseTimeZone,
+  type CronArgumentResult,
+  type CronSchedule,
+  type CronSpan,
+} from './cron-span';
 export { evaluate, evaluatePolicyExpression, type PolicyEvaluationResult } from './evaluator';
 export * from './values';
 export {

@@ -1,11 +1,15 @@
 import type {
   ComparisonOperator,
+  CronSpanCall,
   Expression,
   Identifier,
   LambdaMethod,
+  PolicyExpressionKind,
   SourceSpan,
+  StringLiteral,
   TimestampLiteral,
 } from './ast';
+import { parseCronSchedule, parseSpanDuration, parseTimeZone, type CronArgumentResult } from './cron-span';
 import { PolicyParseError, formatPosition } from './errors';
 import { parseTimestamp } from './timestamp';
 import { tokenize, type Token, type TokenKind } from './tokenizer';
@@ -19,10 +23,11 @@ const METHOD_NAMES = ['any', 'all', 'filter', 'contains', 'count'] as const;
 
 /**
  * Parses a policy expression into its AST, or throws a PolicyParseError naming the position and what was expected.
- * An empty (or all-whitespace) expression imposes no constraint and parses as `true`.
+ * An empty (or all-whitespace) expression imposes no constraint and parses as `true`. Given the expression's
+ * `kind`, a function that kind cannot use (CronSpan outside `time`) is refused by name.
  */
-export function parsePolicyExpression(text: string): Expression {
-  return new Parser(tokenize(text)).parseWhole();
+export function parsePolicyExpression(text: string, kind?: PolicyExpressionKind): Expression {
+  return new Parser(tokenize(text), kind).parseWhole();
 }
 
 /** The span from the start of `first` to the end of `last`. */
@@ -54,7 +59,10 @@ class Parser {
   private position = 0;
   private depth = 0;
 
-  constructor(private readonly tokens: readonly Token[]) {}
+  constructor(
+    private readonly tokens: readonly Token[],
+    private readonly kind: PolicyExpressionKind | undefined,
+  ) {}
 
   parseWhole(): Expression {
     const first = this.peek();
@@ -303,21 +311,33 @@ class Parser {
     }
   }
 
-  private parseFunctionCall(name: Token & { kind: 'identifier' }): TimestampLiteral {
+  private parseFunctionCall(name: Token & { kind: 'identifier' }): TimestampLiteral | CronSpanCall {
+    // Refused by name first, so that an operator who used the wrong field hears that before argument details.
+    if (name.name === 'CronSpan' && this.kind !== undefined && this.kind !== 'time') {
+      throw new PolicyParseError(
+        `CronSpan() belongs in a policy's time expression; a ${this.kind} expression cannot use it`,
+        name.span,
+        { found: name.name },
+      );
+    }
+    if (name.name !== 'Timestamp' && name.name !== 'CronSpan') {
+      const known = this.kind === undefined || this.kind === 'time' ? "Timestamp('<RFC 3339 time>') and CronSpan(…)" : "Timestamp('<RFC 3339 time>')";
+      throw new PolicyParseError(`unknown function '${name.name}': the functions are ${known}`, name.span, { found: name.name });
+    }
     const open = this.advance();
     const args = this.parseArguments(open, 'call');
     const close = this.tokens[this.position - 1]!;
-    if (name.name !== 'Timestamp') {
-      const why = name.name === 'CronSpan'
-        ? "CronSpan() belongs to a policy's time field, which is not part of condition, consensus or scope"
-        : `unknown function '${name.name}': the only function is Timestamp('<RFC 3339 time>')`;
-      throw new PolicyParseError(why, name.span, { found: name.name });
-    }
+    const span = spanBetween(name.span, close.span);
+    return name.name === 'CronSpan' ? parseCronSpanCall(args, span) : parseTimestampCall(args, span);
+  }
+}
+
+function parseTimestampCall(args: readonly Expression[], span: SourceSpan): TimestampLiteral {
     const text = args[0];
     if (args.length !== 1 || text === undefined || text.type !== 'string') {
       throw new PolicyParseError(
         "Timestamp() takes one string argument, like Timestamp('2026-03-01T00:00:00Z')",
-        text?.span ?? spanBetween(name.span, close.span),
+        text?.span ?? span,
         { expected: 'one string argument', found: args.length },
       );
     }
@@ -329,6 +349,55 @@ class Parser {
         { expected: 'YYYY-MM-DDTHH:MM:SS[.fraction]Z' },
       );
     }
-    return { type: 'timestamp', text: text.value, epochNanoseconds, span: spanBetween(name.span, close.span) };
+    return { type: 'timestamp', text: text.value, epochNanoseconds, span };
+}
+
+const CRON_SPAN_USAGE = "CronSpan('<cron schedule>', '<duration>', '<IANA time zone>'), like CronSpan('0 9 * * 1-5', '8h', 'America/New_York')";
+
+/** Checks the three literal arguments of CronSpan() now, so that a bad one is refused when the policy is written. */
+function parseCronSpanCall(args: readonly Expression[], span: SourceSpan): CronSpanCall {
+  const nonString = args.find((arg) => arg.type !== 'string');
+  if (args.length !== 3 || nonString !== undefined) {
+    const culprit = nonString ?? args[3];
+    throw new PolicyParseError(
+      nonString === undefined
+        ? `CronSpan() takes 3 arguments, found ${args.length}: write ${CRON_SPAN_USAGE}`
+        : `CronSpan() arguments must be string literals: write ${CRON_SPAN_USAGE}`,
+      culprit?.span ?? span,
+      { expected: 'three string arguments', found: args.length },
+    );
   }
+  const [schedule, duration, timeZone] = args as [StringLiteral, StringLiteral, StringLiteral];
+  return {
+    type: 'cronSpan',
+    args: [schedule.value, duration.value, timeZone.value],
+    cronSpan: {
+      schedule: cronArgument(parseCronSchedule(schedule.value), schedule, 'schedule'),
+      durationMinutes: cronArgument(parseSpanDuration(duration.value), duration, 'duration'),
+      timeZone: cronArgument(parseTimeZone(timeZone.value), timeZone, 'time zone'),
+    },
+    span,
+  };
+}
+
+function cronArgument<T>(result: CronArgumentResult<T>, literal: StringLiteral, argument: string): T {
+  if (result.ok) return result.value;
+  throw new PolicyParseError(`CronSpan() ${argument}: ${result.reason}`, spanInside(literal, result.start, result.length), {
+    argument,
+  });
+}
+
+/**
+ * The span of characters `start`…`start + length` of a string literal's value, when the literal is written
+ * verbatim on one line (no escapes, so value offsets are source offsets); the whole literal otherwise.
+ */
+function spanInside(literal: StringLiteral, start: number, length: number): SourceSpan {
+  const verbatim = literal.span.length === literal.value.length + 2 && !literal.value.includes('\n');
+  if (!verbatim) return literal.span;
+  return {
+    offset: literal.span.offset + 1 + start,
+    line: literal.span.line,
+    column: literal.span.column + 1 + start,
+    length,
+  };
 }

@@ -66,10 +66,16 @@ const CONDITION_ROOTS: Readonly<Record<string, StaticType>> = {
   secret: DYNAMIC,
 };
 
+/** `time.now`: the service's clock when the policy is evaluated. */
+const TIME_ROOTS: Readonly<Record<string, StaticType>> = {
+  time: { kind: 'struct', name: 'Time', fields: { now: TIMESTAMP } },
+};
+
 /** The keywords an expression of each kind may start from, with their types. */
 export const ROOTS_BY_KIND: Readonly<Record<PolicyExpressionKind, Readonly<Record<string, StaticType>>>> = {
   consensus: CONSENSUS_ROOTS,
   condition: CONDITION_ROOTS,
+  time: TIME_ROOTS,
   scope: CONDITION_ROOTS,
 };
 

@@ -79,6 +79,9 @@ export type PolicyPrivateKey = {
   readonly label: string;
 };
 
+/** What a `time` expression sees: `time.now`, the service's clock at evaluation, injected by the caller. */
+export type PolicyTime = { readonly now: PolicyTimestamp };
+
 /**
  * What an expression can see. Each root is present only when it applies to the request: `wallet` only when the
  * activity targets a wallet, `approvers`/`credentials` only for consensus. Reading an absent root is an error.
@@ -98,4 +101,5 @@ export type PolicyContext = {
   readonly bitcoin?: PolicyStruct;
   readonly tempo?: PolicyStruct;
   readonly secret?: PolicyStruct;
+  readonly time?: PolicyTime;
 };

@@ -239,3 +239,41 @@ describe('evaluate over a checked AST', () => {
     expect(evaluatePolicyExpression(undefined, 'consensus', {})).toEqual({ ok: true, value: true });
   });
 });
+
+describe('time expressions, with the clock injected as time.now', () => {
+  const now = (iso: string): PolicyContext => ({ time: { now: PolicyTimestamp.fromDate(new Date(iso)) } });
+  const active = (text: string, context: PolicyContext): boolean => {
+    const result = evaluatePolicyExpression(text, 'time', context);
+    if (!result.ok) throw result.error;
+    return result.value;
+  };
+
+  it('compares time.now with Timestamp() literals', () => {
+    const march = "time.now >= Timestamp('2026-03-01T00:00:00Z') && time.now < Timestamp('2026-04-01T00:00:00Z')";
+    expect(active(march, now('2026-03-01T00:00:00Z'))).toBe(true);
+    expect(active(march, now('2026-03-31T23:59:59.999Z'))).toBe(true);
+    expect(active(march, now('2026-04-01T00:00:00Z'))).toBe(false);
+    expect(active("time.now != Timestamp('2026-03-01T00:00:00Z')", now('2026-03-01T00:00:00Z'))).toBe(false);
+  });
+
+  it('evaluates CronSpan at time.now', () => {
+    const officeHours = "CronSpan('0 9 * * 1-5', '8h', 'America/New_York')";
+    expect(active(officeHours, now('2026-07-01T13:00:00Z'))).toBe(true); // Wednesday 09:00 EDT
+    expect(active(officeHours, now('2026-07-01T21:00:00Z'))).toBe(false); // 17:00 EDT, the window has closed
+    expect(active(officeHours, now('2026-07-04T15:00:00Z'))).toBe(false); // Saturday
+  });
+
+  it('combines CronSpan with other clauses', () => {
+    const untilYearEnd = "CronSpan('0 9 * * *', '1h', 'UTC') && time.now < Timestamp('2027-01-01T00:00:00Z')";
+    expect(active(untilYearEnd, now('2026-12-31T09:30:00Z'))).toBe(true);
+    expect(active(untilYearEnd, now('2027-01-01T09:30:00Z'))).toBe(false);
+  });
+
+  it('is a MissingField error when the caller gives no clock', () => {
+    for (const text of ["CronSpan('0 9 * * *', '1h', 'UTC')", "time.now > Timestamp('2026-01-01T00:00:00Z')"]) {
+      const result = evaluatePolicyExpression(text, 'time', {});
+      expect(result.ok).toBe(false);
+      expect(!result.ok && result.error.details).toMatchObject({ reason: 'MissingField', field: 'time' });
+    }
+  });
+});

@@ -57,6 +57,8 @@ function show(node: Expression): string {
       return `'${node.value}'`;
     case 'timestamp':
       return `Timestamp(${node.text})`;
+    case 'cronSpan':
+      return `CronSpan(${node.args.join(', ')})`;
     case 'list':
       return `[${node.items.map(show).join(', ')}]`;
     case 'identifier':
@@ -232,5 +234,55 @@ describe('limits', () => {
 
   it('refuses over-long input', () => {
     expect(() => parsePolicyExpression(`true${' '.repeat(20_000)}`)).toThrow(/the limit is 16384/);
+  });
+});
+
+describe('time expressions', () => {
+  it.each([
+    "time.now >= Timestamp('2026-03-01T00:00:00Z') && time.now < Timestamp('2026-04-01T00:00:00Z')",
+    "CronSpan('0 9 * * 1-5', '8h', 'America/New_York')",
+    "CronSpan('30 22 * * 5', '1d12h', 'UTC') || CronSpan('0 0 1,15 * *', '30m', 'Asia/Kathmandu')",
+    "CronSpan('0 9 * * *', '1h', 'Europe/Paris') && time.now < Timestamp('2027-01-01T00:00:00Z')",
+  ])('accepts %s', (text) => {
+    expect(checkPolicyExpression(text, 'time')).toMatchObject({ ok: true });
+  });
+
+  it('resolves CronSpan arguments when parsed', () => {
+    const result = checkPolicyExpression("CronSpan('0 9 * * 1-5', '1h30m', 'America/New_York')", 'time');
+    if (!result.ok) throw result.error;
+    expect(show(result.ast)).toBe('CronSpan(0 9 * * 1-5, 1h30m, America/New_York)');
+    expect(result.ast.type === 'cronSpan' && result.ast.cronSpan).toMatchObject({ durationMinutes: 90, timeZone: 'America/New_York' });
+  });
+
+  it.each<[string, string, PolicyExpressionKind, { column: number; length: number }, RegExp]>([
+    ['minute out of range', "CronSpan('60 9 * * *', '8h', 'UTC')", 'time', { column: 11, length: 2 }, /CronSpan\(\) schedule: minute field: 60 is outside 0-59/],
+    ['day of week out of range', "CronSpan('0 9 * * 1-8', '8h', 'UTC')", 'time', { column: 19, length: 3 }, /day-of-week field: 8 is outside 0-7/],
+    ['step', "CronSpan('*/5 * * * *', '8h', 'UTC')", 'time', { column: 11, length: 3 }, /steps \('\/'\) are not supported/],
+    ['name', "CronSpan('0 9 * * MON-FRI', '8h', 'UTC')", 'time', { column: 19, length: 7 }, /names are not supported/],
+    ['macro', "CronSpan('@daily', '8h', 'UTC')", 'time', { column: 11, length: 6 }, /macros like @daily are not supported/],
+    ['seconds field', "CronSpan('0 0 9 * * *', '8h', 'UTC')", 'time', { column: 11, length: 11 }, /seconds field is not supported/],
+    ['bad duration', "CronSpan('0 9 * * *', '8 hours', 'UTC')", 'time', { column: 24, length: 7 }, /CronSpan\(\) duration: '8 hours' is not a duration/],
+    ['zero duration', "CronSpan('0 9 * * *', '0m', 'UTC')", 'time', { column: 24, length: 2 }, /duration must be longer than 0/],
+    ['duration over 7 days', "CronSpan('0 9 * * *', '8d', 'UTC')", 'time', { column: 24, length: 2 }, /longer than the 7-day limit/],
+    ['unknown zone', "CronSpan('0 9 * * *', '8h', 'America/Gotham')", 'time', { column: 30, length: 14 }, /CronSpan\(\) time zone: unknown time zone 'America\/Gotham'/],
+    ['offset instead of a zone', "CronSpan('0 9 * * *', '8h', '-05:00')", 'time', { column: 30, length: 6 }, /is not a time zone name/],
+    ['too few arguments', "CronSpan('0 9 * * *', '8h')", 'time', { column: 1, length: 27 }, /CronSpan\(\) takes 3 arguments, found 2/],
+    ['too many arguments', "CronSpan('0 9 * * *', '8h', 'UTC', 'x')", 'time', { column: 36, length: 3 }, /takes 3 arguments, found 4/],
+    ['non-literal argument', "CronSpan('0 9 * * *', 8, 'UTC')", 'time', { column: 23, length: 1 }, /arguments must be string literals/],
+    ['escaped argument points at the whole literal', "CronSpan('0 9 \\\\ * *', '8h', 'UTC')", 'time', { column: 10, length: 12 }, /day-of-month field/],
+    ['CronSpan in a condition', "CronSpan('0 9 * * *', '8h', 'UTC')", 'condition', { column: 1, length: 8 }, /CronSpan\(\) belongs in a policy's time expression; a condition expression cannot use it/],
+    ['CronSpan in a consensus', "approvers.count() > 1 && CronSpan('bad', '', '')", 'consensus', { column: 26, length: 8 }, /a consensus expression cannot use it/],
+    ['CronSpan in a scope', "CronSpan('0 9 * * *', '8h', 'UTC')", 'scope', { column: 1, length: 8 }, /a scope expression cannot use it/],
+    ['time.now in a condition', "time.now > Timestamp('2026-01-01T00:00:00Z')", 'condition', { column: 1, length: 4 }, /'time' belongs in time expressions; a condition expression may use activity/],
+    ['time.now in a consensus', "time.now > Timestamp('2026-01-01T00:00:00Z')", 'consensus', { column: 1, length: 4 }, /'time' belongs in time expressions/],
+    ['condition keyword in time', "activity.kind == 'X'", 'time', { column: 1, length: 8 }, /'activity' belongs in condition expressions; a time expression may use time/],
+    ['unknown field of time', "time.today == Timestamp('2026-01-01T00:00:00Z')", 'time', { column: 6, length: 5 }, /Time has no field 'today'; its fields are now/],
+    ['non-boolean time', 'time.now', 'time', { column: 1, length: 8 }, /a time expression must evaluate to a bool, but this one is a timestamp/],
+    ['comparing a timestamp with an int', 'time.now > 5', 'time', { column: 12, length: 1 }, /cannot compare a timestamp with a int/],
+    ['unknown function', "Cron('0 9 * * *')", 'time', { column: 1, length: 4 }, /unknown function 'Cron': the functions are Timestamp\('<RFC 3339 time>'\) and CronSpan/],
+  ])('%s', (_name, text, kind, position, message) => {
+    const error = parseError(text, kind);
+    expect(error.message).toMatch(message);
+    expect(error.span).toMatchObject({ line: 1, column: position.column, length: position.length });
   });
 });
