@@ -192,6 +192,7 @@ export async function submitActivity(
           params,
           resources,
           approvers: [approverOf(actor)],
+          now,
           log: deps.log,
         });
     if (authorization.decision === 'deny') throw denialError(authorization, route.op.activityType);
@@ -299,6 +300,7 @@ async function castVote(
     activityType: target.type,
     params,
     resources: handler.policyResources?.(tx, target.organizationId, params) ?? {},
+    now,
     log: deps.log,
   };
   if (!isEligibleVoter(request, actor.user.id)) {

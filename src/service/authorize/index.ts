@@ -1,10 +1,11 @@
 /**
  * Authorization and consensus (api-notes §8.1, §9): root quorum → allow; otherwise every policy of the
- * organization is evaluated — a matching DENY wins, a matching ALLOW whose consensus holds allows, a user
+ * organization whose `time` expression holds now is evaluated (the others are skipped) — a matching DENY wins, a matching ALLOW whose consensus holds allows, a user
  * managing its own credentials is allowed, a matching ALLOW still short of consensus (or a root user short
  * of the root threshold) waits for votes.
  */
 import {
+  PolicyTimestamp,
   checkPolicyExpression,
   evaluate,
   policyActivityOf,
@@ -44,6 +45,8 @@ export interface AuthorizationRequest {
   /** Condition keywords the intent names (`wallet`, `private_key`, …), from the family's handler. */
   resources: Record<string, unknown>;
   approvers: readonly Approver[];
+  /** The service's clock (epoch ms): `time.now` of the policies' time expressions. */
+  now: number;
   log: (line: string) => void;
 }
 
@@ -52,6 +55,7 @@ export type PolicyOutcome =
   | 'OUTCOME_DENY_EXPLICIT'
   | 'OUTCOME_REQUIRES_CONSENSUS'
   | 'OUTCOME_ERROR'
+  | 'OUTCOME_TIME_INACTIVE'
   | 'OUTCOME_NOT_APPLICABLE';
 
 export interface PolicyEvaluation {
@@ -123,21 +127,28 @@ function isRootUser(store: Repositories, organizationId: string, userId: string)
   return store.organizations.rootQuorum(organizationId).userIds.includes(userId);
 }
 
+function timeContext(now: number): PolicyContext {
+  return { time: { now: PolicyTimestamp.fromDate(new Date(now)) } };
+}
+
 /** Evaluates one policy; errors are logged and count as not matching (OUTCOME_ERROR). */
 function evaluatePolicy(
   policy: PolicyRecord,
-  condition: PolicyContext,
-  consensus: PolicyContext,
+  contexts: { condition: PolicyContext; consensus: PolicyContext; time: PolicyContext },
   log: (line: string) => void,
 ): PolicyOutcome {
-  const conditionHolds = holds(policy.condition, 'condition', condition);
-  const consensusHolds = holds(policy.consensus, 'consensus', consensus);
-  for (const [field, value] of [['condition', conditionHolds], ['consensus', consensusHolds]] as const) {
+  // Like Turnkey's engine, every field is evaluated: an error in any of them makes the policy OUTCOME_ERROR.
+  const timeHolds = holds(policy.time, 'time', contexts.time);
+  const conditionHolds = holds(policy.condition, 'condition', contexts.condition);
+  const consensusHolds = holds(policy.consensus, 'consensus', contexts.consensus);
+  for (const [field, value] of [['time', timeHolds], ['condition', conditionHolds], ['consensus', consensusHolds]] as const) {
     if (value instanceof QkError) {
       log(`policy ${policy.id} (${policy.name}): ${field} could not be evaluated: ${value.message}`);
       return 'OUTCOME_ERROR';
     }
   }
+  // Outside its time window a policy neither allows nor denies (api-notes §8.1).
+  if (timeHolds !== true) return 'OUTCOME_TIME_INACTIVE';
   if (conditionHolds !== true) return 'OUTCOME_NOT_APPLICABLE';
   if (policy.effect === 'EFFECT_DENY') return consensusHolds === true ? 'OUTCOME_DENY_EXPLICIT' : 'OUTCOME_NOT_APPLICABLE';
   return consensusHolds === true ? 'OUTCOME_ALLOW' : 'OUTCOME_REQUIRES_CONSENSUS';
@@ -153,11 +164,14 @@ export function authorize(request: AuthorizationRequest): Authorization {
       ? { decision: 'consensus-needed', evaluations: [] }
       : { decision: 'deny', reason: 'implicit', evaluations: [] };
   }
-  const condition = conditionContext(request);
-  const consensus = consensusContext(store, request.approvers);
+  const contexts = {
+    condition: conditionContext(request),
+    consensus: consensusContext(store, request.approvers),
+    time: timeContext(request.now),
+  };
   const evaluations = store.policies.listByOrganization(organization.id).map((policy) => ({
     policyId: policy.id,
-    outcome: evaluatePolicy(policy, condition, consensus, request.log),
+    outcome: evaluatePolicy(policy, contexts, request.log),
   }));
   const outcomes = new Set(evaluations.map((evaluation) => evaluation.outcome));
   if (outcomes.has('OUTCOME_DENY_EXPLICIT')) return { decision: 'deny', reason: 'explicit', evaluations };
@@ -197,7 +211,7 @@ export function denialError(authorization: Extract<Authorization, { decision: 'd
 /**
  * Whether `userId` may vote on the activity: a root-quorum member, or a user whose approval can make a
  * difference to the consensus of an ALLOW policy whose condition matches (api-notes §8.1: "users named in a
- * consensus expression may approve"). The test is behavioural, not textual: starting from every user of the
+ * consensus expression may approve"), active at `now`. The test is behavioural, not textual: starting from every user of the
  * organization approving, drop the others one by one while the consensus still holds; the user counts when
  * the consensus fails without them in the smallest set that remains.
  */
@@ -205,6 +219,7 @@ export function isEligibleVoter(request: Omit<AuthorizationRequest, 'approvers'>
   const { store, organization } = request;
   if (isRootUser(store, organization.id, userId)) return true;
   const condition = conditionContext({ ...request, approvers: [] });
+  const time = timeContext(request.now);
   const everyone = store.users.listByOrganization(organization.id).map((user) => user.id);
   if (!everyone.includes(userId)) return false;
   const approversOf = (ids: readonly string[]): Approver[] =>
@@ -218,6 +233,7 @@ export function isEligibleVoter(request: Omit<AuthorizationRequest, 'approvers'>
     holds(policy.consensus, 'consensus', consensusContext(store, approversOf(ids))) === true;
   return store.policies.listByOrganization(organization.id).some((policy) => {
     if (policy.effect !== 'EFFECT_ALLOW' || policy.consensus.trim() === '') return false;
+    if (holds(policy.time, 'time', time) !== true) return false;
     if (holds(policy.condition, 'condition', condition) !== true) return false;
     let set = everyone;
     if (!consensusHoldsFor(policy, set)) return false;

@@ -18,6 +18,8 @@ export function policyView(policy: PolicyRecord) {
     notes: policy.notes,
     consensus: policy.consensus,
     condition: policy.condition,
+    // Optional on v1Policy (early access in Turnkey): absent for a policy that is always active.
+    ...(policy.time === '' ? {} : { time: policy.time }),
   };
 }
 
@@ -33,21 +35,12 @@ function checkExpression(text: string | undefined, kind: PolicyExpressionKind, f
   return text ?? '';
 }
 
-function refuseTime(time: string | undefined, field: string): void {
-  if (time !== undefined && time.trim() !== '') {
-    throw new QkError(
-      'REQUEST_INVALID',
-      `${field}: time-window policies (early access in Turnkey) are not supported by this service; remove the field`,
-      { issues: [{ path: field, message: 'not supported' }] },
-    );
-  }
-}
-
 interface PolicyFields {
   name: string;
   effect: PolicyEffect;
   condition: string;
   consensus: string;
+  time: string;
   notes: string;
 }
 
@@ -82,12 +75,12 @@ function fieldsOf(
   params: { policyName: string; effect: PolicyEffect; condition?: string; consensus?: string; notes: string; time?: string },
   prefix: string,
 ): PolicyFields {
-  refuseTime(params.time, `${prefix}time`);
   return {
     name: params.policyName,
     effect: params.effect,
     condition: checkExpression(params.condition, 'condition', `${prefix}condition`),
     consensus: checkExpression(params.consensus, 'consensus', `${prefix}consensus`),
+    time: checkExpression(params.time, 'time', `${prefix}time`),
     notes: params.notes,
   };
 }
@@ -133,13 +126,12 @@ export const policiesFamily: Family = {
     },
     update_policy: {
       validate(_store, _organizationId, params) {
-        refuseTime(params.time, 'parameters.time');
         checkExpression(params.policyCondition, 'condition', 'parameters.policyCondition');
         checkExpression(params.policyConsensus, 'consensus', 'parameters.policyConsensus');
+        checkExpression(params.time, 'time', 'parameters.time');
       },
       execute(ctx, params) {
         const policy = requirePolicy(ctx, params.policyId);
-        refuseTime(params.time, 'parameters.time');
         const name = params.policyName ?? policy.name;
         requireUniqueName(ctx.store, ctx.organizationId, name, policy.id);
         ctx.store.policies.update({
@@ -154,6 +146,7 @@ export const policiesFamily: Family = {
             params.policyConsensus === undefined
               ? policy.consensus
               : checkExpression(params.policyConsensus, 'consensus', 'parameters.policyConsensus'),
+          time: params.time === undefined ? policy.time : checkExpression(params.time, 'time', 'parameters.time'),
           notes: params.policyNotes ?? policy.notes,
           now: ctx.now,
         });

@@ -153,4 +153,9 @@ export const migrations: readonly Migration[] = [
     name: 'identity: organization features, sub-organization tombstones',
     sql: ORGANIZATION_FEATURES_SQL,
   },
+  {
+    version: 6,
+    name: "policies: the time expression (empty: always active)",
+    sql: "ALTER TABLE policies ADD COLUMN time TEXT NOT NULL DEFAULT '';",
+  },
 ];

@@ -10,6 +10,8 @@ export interface PolicyRecord {
   /** Empty text means "no constraint" (api-notes §8.1). */
   condition: string;
   consensus: string;
+  /** When the policy is active; empty means always. */
+  time: string;
   notes: string;
   createdAt: number;
   updatedAt: number;
@@ -23,6 +25,7 @@ function toPolicy(row: Row): PolicyRecord {
     effect: text(row, 'effect') as PolicyEffect,
     condition: text(row, 'condition'),
     consensus: text(row, 'consensus'),
+    time: text(row, 'time'),
     notes: text(row, 'notes'),
     createdAt: integer(row, 'created_at'),
     updatedAt: integer(row, 'updated_at'),
@@ -30,8 +33,8 @@ function toPolicy(row: Row): PolicyRecord {
 }
 
 function columnsOf(policy: Omit<PolicyRecord, 'createdAt' | 'updatedAt'> & { now: number }) {
-  const { id, organizationId, name, effect, condition, consensus, notes, now } = policy;
-  return { id, organizationId, name, effect, condition, consensus, notes, now };
+  const { id, organizationId, name, effect, condition, consensus, time, notes, now } = policy;
+  return { id, organizationId, name, effect, condition, consensus, time, notes, now };
 }
 
 export class PolicyRepository {
@@ -39,8 +42,8 @@ export class PolicyRepository {
 
   insert(policy: Omit<PolicyRecord, 'createdAt' | 'updatedAt'> & { now: number }): void {
     this.connection.run(
-      `INSERT INTO policies (id, organization_id, name, effect, condition, consensus, notes, created_at, updated_at)
-       VALUES (:id, :organizationId, :name, :effect, :condition, :consensus, :notes, :now, :now)`,
+      `INSERT INTO policies (id, organization_id, name, effect, condition, consensus, time, notes, created_at, updated_at)
+       VALUES (:id, :organizationId, :name, :effect, :condition, :consensus, :time, :notes, :now, :now)`,
       columnsOf(policy),
     );
   }
@@ -77,7 +80,7 @@ export class PolicyRepository {
   update(policy: Omit<PolicyRecord, 'createdAt' | 'updatedAt'> & { now: number }): void {
     this.connection.run(
       `UPDATE policies SET name = :name, effect = :effect, condition = :condition, consensus = :consensus,
-              notes = :notes, updated_at = :now
+              time = :time, notes = :notes, updated_at = :now
        WHERE id = :id AND organization_id = :organizationId`,
       columnsOf(policy),
     );

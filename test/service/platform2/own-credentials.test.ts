@@ -103,6 +103,7 @@ describe('authorize(): the own-credentials exception by activity type', () => {
       params,
       resources: {},
       approvers: [approver(by)],
+      now: t.clock.now(),
       log: () => {},
     });
 
@@ -127,6 +128,7 @@ describe('users named in a consensus expression may approve', () => {
         effect: 'EFFECT_ALLOW',
         condition: "activity.resource == 'POLICY'",
         consensus: `approvers.any(user, user.id == '${erin.userId}')`,
+        time: '',
         notes: '',
         now: t.clock.now(),
       }),
@@ -137,6 +139,7 @@ describe('users named in a consensus expression may approve', () => {
       activityType,
       params: {},
       resources: {},
+      now: t.clock.now(),
       log: () => {},
     });
     expect(isEligibleVoter(request('ACTIVITY_TYPE_CREATE_POLICY_V3'), erin.userId)).toBe(true);
