@@ -139,6 +139,36 @@ describe('Policies', () => {
     expect(await policies.list()).toEqual([]);
   });
 
+  it('creates a policy with a time window, changes it, and clears it and the condition with blank updates', async () => {
+    bed = await startTestBed(1);
+    const policies = new Policies(bed.operators[0]!.client);
+    const officeHours = "CronSpan('0 9 * * 1-5', '8h', 'America/New_York')";
+    const created = await policies.create({ name: 'office hours', effect: 'EFFECT_ALLOW', condition: 'true', time: officeHours });
+    if (created.state !== 'completed') throw new Error(`expected completed, got ${created.state}`);
+    const { policyId } = created.result;
+    expect((await policies.get(policyId)).time).toBe(officeHours);
+
+    const untilYearEnd = "time.now < Timestamp('2027-01-01T00:00:00Z')";
+    await policies.update(policyId, { time: untilYearEnd });
+    expect(await policies.get(policyId)).toMatchObject({ time: untilYearEnd, condition: 'true' });
+
+    await policies.update(policyId, { time: '  ', condition: '' });
+    const cleared = await policies.get(policyId);
+    expect(cleared.time).toBeUndefined();
+    expect(cleared.condition).toBe('');
+  });
+
+  it('refuses a time window that does not check, naming the field, before anything is submitted', async () => {
+    bed = await startTestBed(1);
+    const client = bed.operators[0]!.client;
+    const policies = new Policies(client);
+    const error = await rejection(policies.create({ name: 'weekdays', effect: 'EFFECT_ALLOW', time: "CronSpan('0 9 * * MON-FRI', '8h', 'UTC')" }));
+    expect(error.code).toBe('POLICY_PARSE_ERROR');
+    expect(error.message).toMatch(/^time: CronSpan\(\) schedule: day-of-week field: names are not supported/);
+    expect(error.details).toMatchObject({ field: 'time', column: 19 });
+    expect((await client.query('list_activities', {})).activities).toEqual([]);
+  });
+
   it('refuses an expression that does not check, naming the field, before anything is submitted', async () => {
     bed = await startTestBed(1);
     const client = bed.operators[0]!.client;

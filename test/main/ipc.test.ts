@@ -53,6 +53,7 @@ const policy = {
   effect: 'EFFECT_ALLOW',
   condition: "activity.type == 'ACTIVITY_TYPE_CREATE_WALLET'",
   consensus: "approvers.any(user, user.id == 'u1')",
+  time: "CronSpan('0 9 * * 1-5', '8h', 'America/New_York')",
   notes: '',
   createdAtMs: 1_700_000_000_000,
   updatedAtMs: 1_700_000_000_000,

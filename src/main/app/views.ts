@@ -66,6 +66,7 @@ export function policyView(policy: Policy): ChannelOutput<'policies.get'> {
     effect: policy.effect,
     condition: policy.condition,
     consensus: policy.consensus,
+    time: policy.time ?? '',
     notes: policy.notes,
     createdAtMs: epochMs(policy.createdAt),
     updatedAtMs: epochMs(policy.updatedAt),

@@ -1,6 +1,6 @@
 /**
- * Policies of the profile's organization. Condition and consensus expressions are checked with the shared policy
- * language before anything is stamped, so a typo is reported with its position instead of a service round trip.
+ * Policies of the profile's organization. Condition, consensus and time expressions are checked with the shared
+ * policy language before anything is stamped, so a typo is reported with its position instead of a service round trip.
  */
 import type { Policy } from '../../shared/api';
 import { QkError } from '../../shared/errors';
@@ -14,6 +14,8 @@ export interface PolicyInput {
   effect: PolicyEffect;
   condition?: string;
   consensus?: string;
+  /** When the policy is active, e.g. CronSpan('0 9 * * 1-5', '8h', 'America/New_York'); empty means always. */
+  time?: string;
   notes?: string;
 }
 
@@ -35,26 +37,30 @@ export class Policies {
     assertName(input.name);
     const condition = checked(input.condition, 'condition');
     const consensus = checked(input.consensus, 'consensus');
+    const time = checked(input.time, 'time');
     return this.client.submit('create_policy', {
       policyName: input.name,
       effect: input.effect,
       ...(condition === undefined ? {} : { condition }),
       ...(consensus === undefined ? {} : { consensus }),
+      ...(time === undefined ? {} : { time }),
       notes: input.notes ?? '',
     });
   }
 
-  /** Changes only the given fields. */
+  /** Changes only the given fields; a given but blank expression clears that field (no constraint). */
   async update(policyId: string, changes: PolicyChanges): Promise<ActivityOutcome<{ policyId: string }>> {
     if (changes.name !== undefined) assertName(changes.name);
-    const condition = checked(changes.condition, 'condition');
-    const consensus = checked(changes.consensus, 'consensus');
+    const condition = changedExpression(changes.condition, 'condition');
+    const consensus = changedExpression(changes.consensus, 'consensus');
+    const time = changedExpression(changes.time, 'time');
     return this.client.submit('update_policy', {
       policyId,
       ...(changes.name === undefined ? {} : { policyName: changes.name }),
       ...(changes.effect === undefined ? {} : { policyEffect: changes.effect }),
       ...(condition === undefined ? {} : { policyCondition: condition }),
       ...(consensus === undefined ? {} : { policyConsensus: consensus }),
+      ...(time === undefined ? {} : { time }),
       ...(changes.notes === undefined ? {} : { policyNotes: changes.notes }),
     });
   }
@@ -76,4 +82,10 @@ function checked(text: string | undefined, kind: PolicyExpressionKind): string |
     throw new QkError('POLICY_PARSE_ERROR', `${kind}: ${result.error.message}`, { ...result.error.details, field: kind });
   }
   return text;
+}
+
+/** For an update: undefined when the field is not changing, '' to clear it, else the checked expression. */
+function changedExpression(text: string | undefined, kind: PolicyExpressionKind): string | undefined {
+  if (text === undefined) return undefined;
+  return checked(text, kind) ?? '';
 }

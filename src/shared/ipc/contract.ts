@@ -142,7 +142,7 @@ function activityOutcome<R extends z.ZodType>(result: R) {
 }
 
 const policyName = z.string().min(1).max(256);
-/** Policy expressions (condition/consensus): checked with the policy language in main before anything is signed. */
+/** Policy expressions (condition/consensus/time): checked with the policy language in main before anything is signed. */
 const policyExpression = z.string().max(8192);
 const policyNotes = z.string().max(4096);
 const policyView = z.strictObject({
@@ -151,6 +151,8 @@ const policyView = z.strictObject({
   effect,
   condition: z.string(),
   consensus: z.string(),
+  /** Empty when the policy is always active. */
+  time: z.string(),
   notes: z.string(),
   createdAtMs: epochMs,
   updatedAtMs: epochMs,
@@ -160,6 +162,7 @@ const policyFields = {
   effect,
   condition: policyExpression.optional(),
   consensus: policyExpression.optional(),
+  time: policyExpression.optional(),
   notes: policyNotes.optional(),
 };
 

@@ -6,16 +6,18 @@ export interface PolicyDraft {
   effect: PolicyEffect;
   condition: string;
   consensus: string;
+  time: string;
   notes: string;
 }
 
-export const EMPTY_DRAFT: PolicyDraft = { name: '', effect: 'EFFECT_ALLOW', condition: '', consensus: '', notes: '' };
+export const EMPTY_DRAFT: PolicyDraft = { name: '', effect: 'EFFECT_ALLOW', condition: '', consensus: '', time: '', notes: '' };
 
 export const DRAFT_FIELDS: readonly { field: keyof PolicyDraft; label: string }[] = [
   { field: 'name', label: 'Name' },
   { field: 'effect', label: 'Effect' },
   { field: 'condition', label: 'Condition' },
   { field: 'consensus', label: 'Consensus' },
+  { field: 'time', label: 'Time window' },
   { field: 'notes', label: 'Notes' },
 ];
 

@@ -1,5 +1,6 @@
 /**
- * Policy templates: fill in ids, get a name, effect, condition and consensus that the shared checker accepts.
+ * Policy templates: fill in ids, get a name, effect, condition and consensus that the shared checker accepts (always
+ * active: no time window).
  * Quoted values escape backslashes and quotes, so an id can never end the string literal early.
  */
 import type { PolicyDraft } from './draft';
@@ -16,6 +17,7 @@ export function anyOfUsersTemplate(userIds: readonly string[], threshold: number
     effect: 'EFFECT_ALLOW',
     condition,
     consensus: `approvers.filter(user, ${members}).count() >= ${threshold}`,
+    time: '',
     notes: `Allows what the condition selects once ${threshold} of these users approve: ${userIds.join(', ')}.`,
   };
 }
@@ -27,6 +29,7 @@ export function userMayExportWalletTemplate(userId: string, walletId: string): P
     effect: 'EFFECT_ALLOW',
     condition: `activity.type == 'ACTIVITY_TYPE_EXPORT_WALLET' && wallet.id == ${quote(walletId)}`,
     consensus: `approvers.any(user, user.id == ${quote(userId)})`,
+    time: '',
     notes: `Lets user ${userId} export wallet ${walletId} without other approvals.`,
   };
 }

@@ -17,7 +17,14 @@ type WriteOutcome = ChannelOutput<'policies.create'>;
 type Editing = { mode: 'create' } | { mode: 'update'; policy: Policy };
 
 function draftOf(policy: Policy): PolicyDraft {
-  return { name: policy.policyName, effect: policy.effect, condition: policy.condition, consensus: policy.consensus, notes: policy.notes };
+  return {
+    name: policy.policyName,
+    effect: policy.effect,
+    condition: policy.condition,
+    consensus: policy.consensus,
+    time: policy.time,
+    notes: policy.notes,
+  };
 }
 
 /** The organization's policies: who may do what, and how many must approve. */
@@ -45,7 +52,7 @@ export function PoliciesScreen() {
   return (
     <section className="screen" aria-labelledby="policies-title">
       <h1 id="policies-title">Policies</h1>
-      <p className="lead">Policies allow or deny activities by condition, and say whose approvals they need.</p>
+      <p className="lead">Policies allow or deny activities by condition, say whose approvals they need, and may be active only at certain times.</p>
       <Progress label={action.busy} />
       {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
       {outcome !== undefined && <OutcomeNotice what={outcome.what} outcome={outcome.outcome} onDismiss={() => setOutcome(undefined)} />}
@@ -59,7 +66,7 @@ export function PoliciesScreen() {
             <p className="empty">No policies: only the root quorum can act.</p>
           ) : (
             <table className="data-table" aria-label="Policies">
-              <TableHead columns={['Name', 'Effect', 'Condition and consensus', 'Notes']} withActions />
+              <TableHead columns={['Name', 'Effect', 'Condition, consensus and time', 'Notes']} withActions />
               <tbody>
                 {policies.value.map((policy) => (
                   <tr key={policy.policyId}>
@@ -73,6 +80,8 @@ export function PoliciesScreen() {
                       <code>{policy.condition || 'any activity'}</code>
                       <br />
                       <code className="muted">{policy.consensus || 'no approvals needed'}</code>
+                      <br />
+                      <code className="muted">{policy.time || 'always active'}</code>
                     </td>
                     <td>{policy.notes}</td>
                     <td className="row-actions">
@@ -131,6 +140,7 @@ function toInput<D extends Partial<PolicyDraft>>(draft: D) {
     ...(draft.effect === undefined ? {} : { effect: draft.effect }),
     ...(draft.condition === undefined ? {} : { condition: draft.condition }),
     ...(draft.consensus === undefined ? {} : { consensus: draft.consensus }),
+    ...(draft.time === undefined ? {} : { time: draft.time }),
     ...(draft.notes === undefined ? {} : { notes: draft.notes }),
   } as D extends PolicyDraft ? PolicyDraft : Partial<PolicyDraft>;
 }
@@ -176,7 +186,10 @@ function PolicyEditor({
   const [draft, setDraft] = useState<PolicyDraft>(original);
   const [reviewing, setReviewing] = useState(false);
   const set = (changes: Partial<PolicyDraft>) => setDraft((current) => ({ ...current, ...changes }));
-  const invalid = expressionProblem(draft.condition, 'condition') !== undefined || expressionProblem(draft.consensus, 'consensus') !== undefined;
+  const invalid =
+    expressionProblem(draft.condition, 'condition') !== undefined ||
+    expressionProblem(draft.consensus, 'consensus') !== undefined ||
+    expressionProblem(draft.time, 'time') !== undefined;
   const unchanged = Object.keys(changedFields(original, draft)).length === 0;
 
   const submit = (event: FormEvent) => {
@@ -219,6 +232,13 @@ function PolicyEditor({
           value={draft.consensus}
           onChange={(consensus) => set({ consensus })}
           placeholder="approvers.count() >= 2"
+        />
+        <ExpressionField
+          kind="time"
+          label="Time window"
+          value={draft.time}
+          onChange={(time) => set({ time })}
+          placeholder="CronSpan('0 9 * * 1-5', '8h', 'America/New_York')"
         />
         <label>
           Notes
