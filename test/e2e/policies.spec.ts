@@ -45,4 +45,24 @@ test('write a policy with a parse error, see it inline at its position, fix it, 
   await review.getByRole('button', { name: 'Submit update' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Update policy export by ops: done.' })).toBeVisible();
   await expect(row).toContainText('approvers.count() >= 2');
+  await expect(row).toContainText('always active');
+
+  // A time window is checked inline like the other expressions, down to the cron field at fault.
+  await row.getByRole('button', { name: 'Edit export by ops' }).click();
+  const timed = page.getByRole('form', { name: 'Edit policy export by ops' });
+  const time = timed.getByLabel('Time window');
+  await time.fill("CronSpan('0 9 * * MON-FRI', '8h', 'America/New_York')");
+  const timeError = timed.getByRole('alert');
+  await expect(timeError).toContainText('line 1, column 19: CronSpan() schedule: day-of-week field: names are not supported');
+  await expect(timeError.locator('pre')).toHaveText("CronSpan('0 9 * * MON-FRI', '8h', 'America/New_York')\n                  ^^^^^^^");
+  await expect(timed.getByRole('button', { name: 'Review changes…' })).toBeDisabled();
+  await time.fill("CronSpan('0 9 * * 1-5', '8h', 'America/New_York')");
+  await expect(timeError).toBeHidden();
+  await timed.getByRole('button', { name: 'Review changes…' }).click();
+  const timeReview = page.getByRole('dialog', { name: 'Review the update' });
+  await expect(timeReview.getByLabel('Changes').getByRole('heading')).toHaveText(['Time window']);
+  await timeReview.getByRole('button', { name: 'Submit update' }).click();
+  await expect(row).toContainText("CronSpan('0 9 * * 1-5', '8h', 'America/New_York')");
+  const [withTime] = await host.services.handlers['policies.list']({});
+  expect(withTime?.time).toBe("CronSpan('0 9 * * 1-5', '8h', 'America/New_York')");
 });
