@@ -3,6 +3,7 @@ import {
   MAX_NESTING_DEPTH,
   PolicyEvaluationError,
   PolicyParseError,
+  PolicyTimestamp,
   checkPolicyExpression,
   evaluate,
   type PolicyContext,
@@ -25,6 +26,7 @@ const PIECES = [
   '&&', '||', '!', '==', '!=', '<', '>', '<=', '>=', 'in', 'true', 'false', '0', '12', '99999999999999999999999',
   "'a'", "'it\\'s'", "'", '"', '=', '&', '|', '-', 'any', 'all', 'filter', 'contains', 'count', 'id', 'tags', 'kind',
   'params', 'Timestamp', "('2026-01-01T00:00:00Z')", 'CronSpan', ' ', '\n', '\\', '@', 'é',
+  'time', 'now', "('0 9 * * 1-5', '8h', 'UTC')", "'1-5,7 */2'", "'1d12h'", "'America/New_York'", "'Nowhere/City'",
 ];
 
 const CONTEXT: PolicyContext = {
@@ -34,6 +36,7 @@ const CONTEXT: PolicyContext = {
   wallet: { id: 'w', imported: false, exported: false, label: 'l' },
   eth: { tx: { id: '1', tags: ['a'], kind: 2n } },
   user: { id: 'u-1', tags: [] },
+  time: { now: PolicyTimestamp.fromDate(new Date(Date.UTC(2026, 6, 1, 13, 30))) },
 };
 
 describe('random token soups', () => {
@@ -44,7 +47,7 @@ describe('random token soups', () => {
     for (let round = 0; round < 4000; round += 1) {
       const length = 1 + Math.floor(next() * 30);
       const text = Array.from({ length }, () => PIECES[Math.floor(next() * PIECES.length)]!).join(next() < 0.5 ? ' ' : '');
-      const kind = (['condition', 'consensus', 'scope'] as const)[round % 3]!;
+      const kind = (['condition', 'consensus', 'scope', 'time'] as const)[round % 4]!;
       let outcome: unknown;
       try {
         const checked = checkPolicyExpression(text, kind);
