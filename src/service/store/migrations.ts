@@ -155,7 +155,7 @@ export const migrations: readonly Migration[] = [
   },
   {
     version: 6,
-    name: "policies: the time expression (empty: always active)",
+    name: 'policies: the time expression (empty: always active)',
     sql: "ALTER TABLE policies ADD COLUMN time TEXT NOT NULL DEFAULT '';",
   },
 ];

@@ -333,23 +333,23 @@ class Parser {
 }
 
 function parseTimestampCall(args: readonly Expression[], span: SourceSpan): TimestampLiteral {
-    const text = args[0];
-    if (args.length !== 1 || text === undefined || text.type !== 'string') {
-      throw new PolicyParseError(
-        "Timestamp() takes one string argument, like Timestamp('2026-03-01T00:00:00Z')",
-        text?.span ?? span,
-        { expected: 'one string argument', found: args.length },
-      );
-    }
-    const epochNanoseconds = parseTimestamp(text.value);
-    if (epochNanoseconds === undefined) {
-      throw new PolicyParseError(
-        `'${text.value}' is not an RFC 3339 time in UTC: write it like '2026-03-01T00:00:00Z'`,
-        text.span,
-        { expected: 'YYYY-MM-DDTHH:MM:SS[.fraction]Z' },
-      );
-    }
-    return { type: 'timestamp', text: text.value, epochNanoseconds, span };
+  const text = args[0];
+  if (args.length !== 1 || text === undefined || text.type !== 'string') {
+    throw new PolicyParseError(
+      "Timestamp() takes one string argument, like Timestamp('2026-03-01T00:00:00Z')",
+      text?.span ?? span,
+      { expected: 'one string argument', found: args.length },
+    );
+  }
+  const epochNanoseconds = parseTimestamp(text.value);
+  if (epochNanoseconds === undefined) {
+    throw new PolicyParseError(
+      `'${text.value}' is not an RFC 3339 time in UTC: write it like '2026-03-01T00:00:00Z'`,
+      text.span,
+      { expected: 'YYYY-MM-DDTHH:MM:SS[.fraction]Z' },
+    );
+  }
+  return { type: 'timestamp', text: text.value, epochNanoseconds, span };
 }
 
 const CRON_SPAN_USAGE = "CronSpan('<cron schedule>', '<duration>', '<IANA time zone>'), like CronSpan('0 9 * * 1-5', '8h', 'America/New_York')";
