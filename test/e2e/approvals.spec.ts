@@ -171,3 +171,35 @@ test('2-of-2 offline: the second approver stamps an approval into a file, and po
   await page.getByLabel('Status').selectOption('ACTIVITY_STATUS_COMPLETED');
   await expect(page.getByRole('list', { name: 'Activity history' }).getByRole('listitem').filter({ hasText: 'Create policy (v3)' })).toContainText('2 approved');
 });
+
+test('History pages back to the oldest activity, and a new filter starts again from the newest page', async ({ page, host }) => {
+  const { rootUserId } = await startSandbox(page, host);
+  const root = new ApiClient({ profile: (await host.services.profiles.getActive())!, stamper: new Stamper(host.services.keychain) });
+  const existing = (await host.services.handlers['activities.list']({ limit: 100 })).length;
+  // Filtered or not, the history then takes three pages of 100: the newest and two older ones.
+  const renames = 201;
+  expect(existing).toBeLessThan(99);
+  for (let index = 0; index < renames; index += 1) {
+    const renamed = await root.submit('update_user_name', { userId: rootUserId, userName: `operator ${index}` });
+    if (renamed.state !== 'completed') throw new Error(`update_user_name ${renamed.state}`);
+  }
+
+  await openScreen(page, 'Approvals');
+  await page.getByRole('button', { name: 'History' }).click();
+  const history = page.getByRole('region', { name: 'History' });
+  await expect(history.getByRole('list', { name: 'Activity history' }).getByRole('listitem').first()).toContainText('Update user name');
+  await history.getByRole('button', { name: 'Load older activities' }).click();
+  await expect(history.getByRole('button', { name: 'Load older activities' })).toBeEnabled();
+  await history.getByRole('button', { name: 'Load older activities' }).click();
+  await expect(history).toContainText(`${existing + renames} activities, the oldest included.`);
+  await expect(history.getByRole('button', { name: 'Load older activities' })).toHaveCount(0);
+  await screenshotBothThemes(page, 'approvals-history-oldest');
+
+  // The filter asks the service again: older pages loaded for the unfiltered list are dropped.
+  await page.getByLabel('Type').selectOption('ACTIVITY_TYPE_UPDATE_USER_NAME');
+  await expect(history.getByRole('button', { name: 'Load older activities' })).toBeVisible();
+  await history.getByRole('button', { name: 'Load older activities' }).click();
+  await expect(history.getByRole('button', { name: 'Load older activities' })).toBeEnabled();
+  await history.getByRole('button', { name: 'Load older activities' }).click();
+  await expect(history).toContainText(`${renames} activities, the oldest included.`);
+});

@@ -120,6 +120,16 @@ describe('policies and activities', () => {
     expect(recent.map((entry) => entry.id)).toEqual([created.activity.id]);
   });
 
+  it('pages back through the history: `before` answers the activities older than that one, newest first', async () => {
+    const all = await call('activities.list', {});
+    expect(all.length).toBeGreaterThanOrEqual(3);
+    const firstPage = await call('activities.list', { limit: 2 });
+    const nextPage = await call('activities.list', { limit: 2, before: firstPage.at(-1)!.id });
+    expect([...firstPage, ...nextPage].map((entry) => entry.id)).toEqual(all.slice(0, 4).map((entry) => entry.id));
+    expect(await call('activities.list', { before: all.at(-1)!.id })).toEqual([]);
+    expect((await refusal('activities.list', { before: 'no-such-activity' })).code).toBe('REQUEST_INVALID');
+  });
+
   it('refuses a malformed expression before anything is signed, with its code', async () => {
     const before = (await call('activities.list', {})).length;
     const error = await refusal('policies.create', { name: 'broken', effect: 'EFFECT_ALLOW', condition: "activity.type == 'x" });

@@ -167,12 +167,16 @@ export function createMainServices({
       return sandboxStatus();
     },
 
-    'activities.list': async ({ status, type, limit }) => {
+    'activities.list': async ({ status, type, limit, before }) => {
       const { client } = await active.services();
+      const paginationOptions = {
+        ...(limit === undefined ? {} : { limit: String(limit) }),
+        ...(before === undefined ? {} : { before }),
+      };
       const { activities } = await client.query('list_activities', {
         ...(status === undefined ? {} : { filterByStatus: status }),
         ...(type === undefined ? {} : { filterByType: type }),
-        ...(limit === undefined ? {} : { paginationOptions: { limit: String(limit) } }),
+        ...(Object.keys(paginationOptions).length === 0 ? {} : { paginationOptions }),
       });
       return activities.map(activityView);
     },

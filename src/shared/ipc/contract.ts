@@ -330,11 +330,13 @@ export const ipcContract = {
   /** Starts the embedded service (once; later calls answer the running one); first run makes Sandbox the active profile. */
   'sandbox.start': channel(noInput, sandboxStatus),
 
+  /** Newest first; `before` (an activity id) answers the page of activities older than that one. */
   'activities.list': channel(
     z.strictObject({
       status: z.array(activityStatus).max(7).optional(),
       type: z.array(submittableActivityType).max(64).optional(),
       limit: z.number().int().min(1).max(100).optional(),
+      before: id.optional(),
     }),
     z.array(activityView),
   ),

@@ -17,6 +17,13 @@ type ActivityType = (typeof activityTypes)[number];
 const HISTORY_LIMIT = 100;
 type View = 'pending' | 'history';
 
+/** History pages loaded after `firstPage`, oldest last; `ended` once a page came back short. */
+interface OlderPages {
+  firstPage: readonly ActivityView[];
+  activities: readonly ActivityView[];
+  ended: boolean;
+}
+
 const HISTORY_STATUSES: readonly ActivityStatus[] = [
   'ACTIVITY_STATUS_CONSENSUS_NEEDED',
   'ACTIVITY_STATUS_COMPLETED',
@@ -47,14 +54,20 @@ export function ApprovalsScreen() {
   const me = useLoad((api) => api.approvals.whoami());
   const pending = useLoad((api) => api.approvals.pending());
   // Filtered by the service, so a filter reaches past the newest page.
-  const history = useLoad((api) =>
-    api.activities.list({
-      limit: HISTORY_LIMIT,
-      ...(statusFilter === '' ? {} : { status: [statusFilter] }),
-      ...(typeFilter === '' ? {} : { type: [typeFilter] }),
-    }),
+  const historyQuery = {
+    limit: HISTORY_LIMIT,
+    ...(statusFilter === '' ? {} : { status: [statusFilter] }),
+    ...(typeFilter === '' ? {} : { type: [typeFilter] }),
+  };
+  const history = useLoad((api) => api.activities.list(historyQuery));
+  // Older pages continue one first page: a reload (filter, refresh, vote) gives a new first page and drops them.
+  const [older, setOlder] = useState<OlderPages>();
+  const olderPages = older !== undefined && older.firstPage === history.value ? older : undefined;
+  const historyItems = useMemo(
+    () => history.value && [...history.value, ...(olderPages?.activities ?? [])].map(historyItem),
+    [history.value, olderPages],
   );
-  const historyItems = useMemo(() => history.value?.map(historyItem), [history.value]);
+  const historyEnded = olderPages?.ended ?? (history.value !== undefined && history.value.length < HISTORY_LIMIT);
   const action = useAction();
   const [selectedId, setSelectedId] = useState<string>();
   const [voting, setVoting] = useState<{ vote: Vote; item: ApprovalItem }>();
@@ -72,6 +85,15 @@ export function ApprovalsScreen() {
   const reload = () => {
     pending.reload();
     history.reload();
+  };
+
+  const loadOlder = async () => {
+    const firstPage = history.value;
+    const oldest = historyItems?.at(-1);
+    if (firstPage === undefined || oldest === undefined) return;
+    const page = await action.run('Loading older activities…', (api) => api.activities.list({ ...historyQuery, before: oldest.activityId }));
+    if (page === undefined) return;
+    setOlder({ firstPage, activities: [...(olderPages?.activities ?? []), ...page], ended: page.length < HISTORY_LIMIT });
   };
 
   const castVote = async () => {
@@ -147,6 +169,17 @@ export function ApprovalsScreen() {
               onSelect={(item) => setSelectedId(item.activityId)}
               label={view === 'pending' ? 'Activities waiting for votes' : 'Activity history'}
             />
+          )}
+          {view === 'history' && items.length > 0 && (
+            <p className="list-end">
+              {historyEnded ? (
+                `${items.length} ${items.length === 1 ? 'activity' : 'activities'}, the oldest included.`
+              ) : (
+                <button type="button" onClick={() => void loadOlder()} disabled={action.busy !== undefined}>
+                  Load older activities
+                </button>
+              )}
+            </p>
           )}
         </section>
         {selected === undefined ? (
