@@ -82,7 +82,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const oidc = createOidcVerifier({ issuers: options.oidcIssuers ?? [], now: () => new Date(now()) });
     const deps = {
       store,
-      stampFormats: [apiKeyStampFormat(options.stampVerifier ?? createThreadPoolStampVerifier()), webAuthnStampFormat()],
+      stampFormats: [apiKeyStampFormat(options.stampVerifier ?? createThreadPoolStampVerifier()), webAuthnStampFormat(store)],
       enclave,
       now,
       newId: randomUUID,

@@ -24,6 +24,8 @@ export interface SoftAuthenticatorOptions {
   /** Lowercase UUID reported as the authenticator model; all zeros (as most platform passkeys send) by default. */
   aaguid?: string;
   transports?: AuthenticatorTransport[];
+  /** False: reports a sign count of 0 on every assertion, as most synced passkeys do. True by default. */
+  counts?: boolean;
 }
 
 export interface SoftAuthenticator {
@@ -36,6 +38,8 @@ export interface SoftAuthenticator {
   register(challenge: string, format?: SoftAttestationFormat): WebAuthnAttestation;
   /** The `X-Stamp-WebAuthn` header value for a request body sent exactly as `body`. */
   assert(body: string): string;
+  /** A copy of this credential (same key and id) that counts on from this authenticator's count by itself. */
+  clone(): SoftAuthenticator;
 }
 
 export interface AttestedCredential {
@@ -94,12 +98,18 @@ export function encodeClientData(type: 'webauthn.create' | 'webauthn.get', chall
 }
 
 export function createSoftAuthenticator(options: SoftAuthenticatorOptions): SoftAuthenticator {
-  const secretKey = p256.utils.randomSecretKey();
+  return softAuthenticator(options, { secretKey: p256.utils.randomSecretKey(), rawCredentialId: randomBytes(32), signCount: 0 });
+}
+
+function softAuthenticator(
+  options: SoftAuthenticatorOptions,
+  credential: { secretKey: Uint8Array; rawCredentialId: Uint8Array; signCount: number },
+): SoftAuthenticator {
+  const { secretKey, rawCredentialId } = credential;
   const publicKeyPoint = p256.getPublicKey(secretKey, false);
-  const rawCredentialId = randomBytes(32);
   const aaguid = hexToBytes((options.aaguid ?? '00000000-0000-0000-0000-000000000000').replaceAll('-', ''), 'aaguid');
   const transports = options.transports ?? ['AUTHENTICATOR_TRANSPORT_INTERNAL', 'AUTHENTICATOR_TRANSPORT_HYBRID'];
-  let signCount = 0;
+  let signCount = credential.signCount;
 
   const sign = (authenticatorData: Uint8Array, clientDataJson: Uint8Array) =>
     ecdsaSign('p256', concatBytes(authenticatorData, sha256(clientDataJson)), secretKey, 'der');
@@ -133,7 +143,7 @@ export function createSoftAuthenticator(options: SoftAuthenticatorOptions): Soft
       };
     },
     assert(body) {
-      signCount += 1;
+      if (options.counts !== false) signCount += 1;
       const challenge = base64UrlEncode(webAuthnChallengeFor(utf8Encode(body)));
       const clientDataJson = encodeClientData('webauthn.get', challenge, options.origin);
       const authenticatorData = encodeAuthenticatorData({
@@ -147,6 +157,9 @@ export function createSoftAuthenticator(options: SoftAuthenticatorOptions): Soft
         credentialId: base64UrlEncode(rawCredentialId),
         signature: base64UrlEncode(sign(authenticatorData, clientDataJson)),
       });
+    },
+    clone() {
+      return softAuthenticator(options, { secretKey, rawCredentialId, signCount });
     },
   };
 }

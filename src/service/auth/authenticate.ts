@@ -35,8 +35,8 @@ export interface StampContext {
 }
 
 /**
- * One stamp format. WebAuthn stamps slot in as a second entry in `stampFormats` once authenticators
- * are stored (they resolve `credentialId` → authenticator instead of public key → api key).
+ * One stamp format: `X-Stamp` resolves public key → API key, `X-Stamp-WebAuthn` credential id → authenticator
+ * (whose key checks the signature, and whose sign count is recorded, in `resolve`).
  */
 export interface StampFormat {
   /** Lower-case header name. */
@@ -44,7 +44,7 @@ export interface StampFormat {
   /** Checks the stamp's signature over the body bytes; throws (or rejects with) STAMP_MALFORMED / SIGNATURE_INVALID. */
   verify(headerValue: string, body: Uint8Array): StampProof | Promise<StampProof>;
   /** Finds the credential that holds the verified key, in the organization or its parent. */
-  resolve(stamp: StampProof, context: StampContext): Credential;
+  resolve(stamp: StampProof, context: StampContext): Credential | Promise<Credential>;
 }
 
 export function apiKeyStampFormat(verifier: StampVerifier | AsyncStampVerifier): StampFormat {
@@ -136,7 +136,7 @@ export async function authenticate(
       organizationId,
     });
   }
-  const credential = format.resolve(stamp, { organization, repositories, lookups, now, body });
+  const credential = await format.resolve(stamp, { organization, repositories, lookups, now, body });
   const user = lookups.user(credential.userId);
   if (user === undefined) {
     throw new QkError('PUBLIC_KEY_NOT_FOUND', `the credential ${credential.id} belongs to no user`, {

@@ -157,8 +157,18 @@ export class AuthenticatorRepository {
     return this.connection.all('SELECT * FROM authenticators WHERE user_id = :userId ORDER BY rowid', { userId }).map(toAuthenticator);
   }
 
-  updateSignCount(id: string, signCount: number, now: number): void {
-    this.connection.run('UPDATE authenticators SET sign_count = :signCount, updated_at = :now WHERE id = :id', { id, signCount, now });
+  /**
+   * Records `signCount` if it is above the stored count, in one statement so that two requests with the same
+   * counter cannot both pass. False when it is not (a replayed assertion, or a cloned authenticator).
+   */
+  advanceSignCount(id: string, signCount: number, now: number): boolean {
+    return (
+      this.connection.run('UPDATE authenticators SET sign_count = :signCount, updated_at = :now WHERE id = :id AND sign_count < :signCount', {
+        id,
+        signCount,
+        now,
+      }) === 1
+    );
   }
 
   delete(id: string): void {

@@ -85,6 +85,37 @@ describe('passkeys', () => {
     expect(unknown.body.details[0].turnkeyErrorCode).toBe('CREDENTIAL_NOT_FOUND');
   });
 
+  it('refuses an assertion whose sign count does not advance: a replay, or a cloned authenticator; a passkey that always counts 0 is not checked', async () => {
+    const query = async (passkeyStamp: string, body: string) =>
+      t.post('/public/v1/query/get_authenticators', JSON.parse(body), { headers: { 'X-Stamp-WebAuthn': passkeyStamp } });
+    const counting = createSoftAuthenticator({ rpId: 'localhost', origin: 'http://localhost:3000' });
+    const { organizationId, userId } = await signup({ authenticators: [{ authenticatorName: 'key', challenge: 'Y2g', attestation: counting.register('Y2g') }] });
+    const body = JSON.stringify({ organizationId, userId });
+
+    const first = counting.assert(body);
+    expect((await query(first, body)).status).toBe(200);
+    const replayed = await query(first, body);
+    expect(replayed.status).toBe(401);
+    expect(replayed.body.details[0].turnkeyErrorCode).toBe('SIGNATURE_INVALID');
+    expect(replayed.body.message).toContain('may be cloned');
+
+    // Both copies sign with the count they would next use: whichever comes second does not advance.
+    const clone = counting.clone();
+    expect((await query(counting.assert(body), body)).status).toBe(200);
+    expect((await query(clone.assert(body), body)).status).toBe(401);
+    expect((await query(counting.assert(body), body)).status).toBe(200);
+    // Two requests racing with the same count: exactly one passes.
+    const racing = counting.clone().assert(body);
+    expect((await Promise.all([query(racing, body), query(counting.assert(body), body)])).map((reply) => reply.status).sort()).toEqual([200, 401]);
+
+    const synced = createSoftAuthenticator({ rpId: 'localhost', origin: 'http://localhost:3000', counts: false });
+    const zero = await signup({ authenticators: [{ authenticatorName: 'synced', challenge: 'Y2g', attestation: synced.register('Y2g') }] });
+    const zeroBody = JSON.stringify({ organizationId: zero.organizationId, userId: zero.userId });
+    const once = synced.assert(zeroBody);
+    expect((await query(once, zeroBody)).status).toBe(200);
+    expect((await query(once, zeroBody)).status).toBe(200);
+  });
+
   it('deletes authenticators of the user only (delete_authenticators)', async () => {
     const passkey = createSoftAuthenticator({ rpId: 'localhost', origin: 'http://localhost:3000' });
     const { organizationId, userId, apiKey } = await signup({ authenticators: [{ authenticatorName: 'a', challenge: 'Y2g', attestation: passkey.register('Y2g') }] });
