@@ -79,7 +79,7 @@ function syntheticQueue(count: number): ApprovalItem[] {
       createdAtMs,
       approvals: 1,
       required: 2,
-      voters: [{ userId, userName: `operator ${index % 3}`, selection: 'approved', votedAtMs: createdAtMs }],
+      voters: [{ userId, userName: `operator ${index % 3}`, selection: 'approved', votedAtMs: createdAtMs, expired: false }],
       timeLeftMs: 24 * HOUR_MS - (index % 24) * HOUR_MS,
       activity: {
         status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED',

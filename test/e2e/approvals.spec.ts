@@ -203,3 +203,33 @@ test('History pages back to the oldest activity, and a new filter starts again f
   await history.getByRole('button', { name: 'Load older activities' }).click();
   await expect(history).toContainText(`${renames} activities, the oldest included.`);
 });
+
+test('approvals expire with their 24 h window: the proposer approves again and the second approver completes it', async ({ page, host }) => {
+  const { profiles } = await twoOf(page, host, ['Approver 2', 'Approver 3']);
+  await proposePolicy(page, 'approved in a new window');
+  host.advanceClock(25 * 60 * 60 * 1000);
+
+  await openScreen(page, 'Approvals');
+  const row = page.getByRole('list', { name: 'Activities waiting for votes' }).getByRole('listitem');
+  await expect(row).toContainText('0 of 2 approved');
+  await expect(row).toContainText('approvals expired');
+  await expect(row).not.toContainText('you approved');
+  await row.getByRole('button').click();
+  const detail = page.getByRole('region', { name: 'Create policy (v3)' });
+  await expect(detail).toContainText('the approvals expired; the next approval opens a new 24 h window');
+  await expect(detail.getByRole('list', { name: 'Votes' })).toContainText('approval expired');
+  await screenshotBothThemes(page, 'approvals-expired');
+  await detail.getByRole('button', { name: 'Approve…' }).click();
+  await page.getByRole('dialog', { name: 'Approve Create policy (v3)?' }).getByRole('button', { name: 'Approve' }).click();
+  await expect(row).toContainText('1 of 2 approved');
+  await expect(row).toContainText('you approved');
+  await expect(detail).toContainText(/2[34] h( \d+ min)? of the 24 h window/);
+
+  await switchProfile(page, host, profiles['Approver 2'], 'Approver 2');
+  await openScreen(page, 'Approvals');
+  await page.getByRole('list', { name: 'Activities waiting for votes' }).getByRole('listitem').getByRole('button').click();
+  await page.getByRole('button', { name: 'Approve…' }).click();
+  await page.getByRole('dialog', { name: 'Approve Create policy (v3)?' }).getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByText('Nothing is waiting for votes.')).toBeVisible();
+  expect((await host.services.handlers['policies.list']({})).map((policy) => policy.policyName)).toEqual(['approved in a new window']);
+});

@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/main/client/api-client';
-import { Approvals, APPROVAL_WINDOW_MS } from '../../src/main/approvals/approvals';
+import { APPROVAL_WINDOW_MS } from '../../src/shared/api';
+import { Approvals } from '../../src/main/approvals/approvals';
 import { Policies } from '../../src/main/policies/policies';
 import { scanForSecrets } from '../support/scan-for-secrets';
 import { setRootQuorum, startTestBed, type TestBed } from './helpers';
@@ -43,6 +44,30 @@ describe('Approvals with a 2-of-3 root quorum', () => {
     expect(after.status).toBe('ACTIVITY_STATUS_COMPLETED');
     expect(await approvalsOf(bed, 2).pending()).toEqual([]);
     expect((await proposer.list()).map((policy) => policy.policyName)).toEqual(['needs two']);
+  });
+
+  it('shows approvals expired with their window, and a voter whose approval expired approves again', async () => {
+    bed = await startTestBed(3);
+    const ids = bed.operators.map((operator) => operator.userId);
+    await setRootQuorum(bed, 3, ids);
+    const proposal = await new Policies(bed.operators[0]!.client).create({ name: 'needs all three', effect: 'EFFECT_ALLOW' });
+    bed.clock.advance(20 * 60 * 60 * 1000);
+    await approvalsOf(bed, 1).approve(proposal.activity.fingerprint);
+    // Twenty hours in, the second approval does not extend the window the first one opened.
+    const [open] = await approvalsOf(bed, 2).pending();
+    expect([open?.approvals, open?.timeLeftMs]).toEqual([2, 4 * 60 * 60 * 1000]);
+
+    bed.clock.advance(5 * 60 * 60 * 1000);
+    const [lapsed] = await approvalsOf(bed, 2).pending();
+    expect(lapsed?.approvals).toBe(0);
+    expect(lapsed?.timeLeftMs).toBe(0);
+    expect(lapsed?.voters.map((voter) => [voter.userId, voter.expired])).toEqual([[ids[0], true], [ids[1], true]]);
+
+    await approvalsOf(bed, 0).approve(proposal.activity.fingerprint);
+    const [renewed] = await approvalsOf(bed, 2).pending();
+    expect(renewed?.approvals).toBe(1);
+    expect(renewed?.timeLeftMs).toBe(APPROVAL_WINDOW_MS);
+    expect(renewed?.voters.map((voter) => [voter.userId, voter.expired])).toEqual([[ids[0], false], [ids[1], true]]);
   });
 
   it('rejects by fingerprint from a third keychain', async () => {

@@ -23,7 +23,7 @@ const profile = {
 } as const;
 const settings = { idleLockMinutes: 10, theme: 'system' } as const;
 const FINGERPRINT = `sha256:${'0f'.repeat(32)}`;
-const voter = { userId: 'u1', userName: 'Root', selection: 'approved', votedAtMs: 1_700_000_000_000 } as const;
+const voter = { userId: 'u1', userName: 'Root', selection: 'approved', votedAtMs: 1_700_000_000_000, expired: false } as const;
 const activity: ChannelOutput<'activities.get'> = {
   id: 'a1',
   organizationId: profile.organizationId,

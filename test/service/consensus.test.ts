@@ -88,6 +88,37 @@ describe('a 2-of-3 root quorum', () => {
     const third = await t.submit('approve_activity', 'ACTIVITY_TYPE_APPROVE_ACTIVITY', { fingerprint: pending.fingerprint }, { key: carol.key });
     expect(third.body.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
   });
+
+  it('the window runs 24 h from the first approval: an approval inside it does not extend it', async () => {
+    const dave = await t.addUser({ name: 'dave' });
+    await t.setRootQuorum(3, [alice.userId, bob.userId, carol.userId, dave.userId]);
+    const pending = (await t.submit('create_policy', CREATE_POLICY, policyParams('three within a day'))).body.activity;
+    const approve = (key: TestKey) => t.submit('approve_activity', 'ACTIVITY_TYPE_APPROVE_ACTIVITY', { fingerprint: pending.fingerprint }, { key });
+    t.clock.advance(23 * 60 * 60 * 1000);
+    expect((await approve(bob.key)).body.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+    // 25 h after alice's proposal: her approval and bob's expired with the window they were given in.
+    t.clock.advance(2 * 60 * 60 * 1000);
+    expect((await approve(carol.key)).body.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+    expect((await approve(dave.key)).body.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+    expect(await count()).toBe(0);
+  });
+
+  it('a user whose approval expired approves again, and that approval counts in the new window', async () => {
+    await t.setRootQuorum(2, [alice.userId, bob.userId]);
+    const pending = (await t.submit('create_policy', CREATE_POLICY, policyParams('re-approved'))).body.activity;
+    const approve = (key: TestKey) => t.submit('approve_activity', 'ACTIVITY_TYPE_APPROVE_ACTIVITY', { fingerprint: pending.fingerprint }, { key });
+    const twice = await approve(alice.key);
+    expect([twice.status, twice.body.details[0].turnkeyErrorCode]).toEqual([400, 'ALREADY_VOTED']);
+
+    t.clock.advance(25 * 60 * 60 * 1000);
+    expect((await approve(bob.key)).body.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+    const again = await approve(alice.key);
+    expect(again.status).toBe(200);
+    expect(again.body.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    // Every vote stays on the record, the expired one too.
+    expect(again.body.activity.votes.map((v: { userId: string }) => v.userId)).toEqual([alice.userId, bob.userId, alice.userId]);
+    expect(await count()).toBe(1);
+  });
 });
 
 describe('policies for non-root users', () => {

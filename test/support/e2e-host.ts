@@ -36,6 +36,8 @@ export interface E2eHost {
   readonly dispatch: Dispatch;
   /** Every profile-change confirmation main asked for, in order (see `confirm` in startE2eHost). */
   readonly confirmations: readonly ConfirmationRequest[];
+  /** Moves the clock of main and of the sandbox service it starts forward (the page's clock is Playwright's). */
+  advanceClock(ms: number): void;
   /** Gives `page` the preload's API; call before the page's first navigation. */
   installBridge(page: Page): Promise<void>;
   /** Stops serving, deletes every key this host stored in the keychain, removes its data dir. */
@@ -68,8 +70,10 @@ export async function startE2eHost({
   // The app asks in a native dialog, which a browser page cannot show or click: the host stands in for a user who
   // approves, and records each request so tests can check what main would have asked.
   const confirmations: ConfirmationRequest[] = [];
+  let clockOffsetMs = 0;
   const services = createMainServices({
     dataDir,
+    now: () => Date.now() + clockOffsetMs,
     app: { version: 'e2e', platform: process.platform, packaged: false },
     keychainServiceName,
     confirm: async (request) => {
@@ -108,6 +112,9 @@ export async function startE2eHost({
     services,
     dispatch,
     confirmations,
+    advanceClock(ms) {
+      clockOffsetMs += ms;
+    },
     async installBridge(page) {
       await page.exposeBinding('__qkInvoke', ({ frame }, channel: unknown, input: unknown) =>
         // Like ipcMain's handlers: only a top-level frame has a sender URL; subframes are refused by dispatch.

@@ -178,11 +178,11 @@ export function createMainServices({
         ...(type === undefined ? {} : { filterByType: type }),
         ...(Object.keys(paginationOptions).length === 0 ? {} : { paginationOptions }),
       });
-      return activities.map(activityView);
+      return activities.map((activity) => activityView(activity, now()));
     },
     'activities.get': async ({ activityId }) => {
       const { client } = await active.services();
-      return activityView((await client.query('get_activity', { activityId })).activity);
+      return activityView((await client.query('get_activity', { activityId })).activity, now());
     },
 
     'approvals.whoami': async () => {
@@ -190,9 +190,9 @@ export function createMainServices({
       const { organizationId, organizationName, userId, username } = await client.query('whoami', {});
       return { organizationId, organizationName, userId, username };
     },
-    'approvals.pending': async () => (await (await active.services()).approvals.pending()).map(pendingApprovalView),
-    'approvals.approve': async ({ fingerprint }) => activityView(await (await active.services()).approvals.approve(fingerprint)),
-    'approvals.reject': async ({ fingerprint }) => activityView(await (await active.services()).approvals.reject(fingerprint)),
+    'approvals.pending': async () => (await (await active.services()).approvals.pending()).map((pending) => pendingApprovalView(pending, now())),
+    'approvals.approve': async ({ fingerprint }) => activityView(await (await active.services()).approvals.approve(fingerprint), now()),
+    'approvals.reject': async ({ fingerprint }) => activityView(await (await active.services()).approvals.reject(fingerprint), now()),
     'approvals.stampToFile': async ({ fingerprint, vote = 'approve', file: name }) => {
       const { client, approvals } = await active.services();
       const request =
@@ -214,15 +214,15 @@ export function createMainServices({
         });
       }
       const answer = await client.postRaw(request.path, request.body, request.stamp);
-      return activityView(parseResponse(activityResponseSchema, answer, `${request.path} response`).activity);
+      return activityView(parseResponse(activityResponseSchema, answer, `${request.path} response`).activity, now());
     },
 
     'policies.list': async () => (await (await active.services()).policies.list()).map(policyView),
     'policies.get': async ({ policyId }) => policyView(await (await active.services()).policies.get(policyId)),
-    'policies.create': async (input) => outcomeView(await (await active.services()).policies.create(input), policyIdOf),
+    'policies.create': async (input) => outcomeView(await (await active.services()).policies.create(input), policyIdOf, now()),
     'policies.update': async ({ policyId, changes }) =>
-      outcomeView(await (await active.services()).policies.update(policyId, changes), policyIdOf),
-    'policies.delete': async ({ policyId }) => outcomeView(await (await active.services()).policies.delete(policyId), policyIdOf),
+      outcomeView(await (await active.services()).policies.update(policyId, changes), policyIdOf, now()),
+    'policies.delete': async ({ policyId }) => outcomeView(await (await active.services()).policies.delete(policyId), policyIdOf, now()),
 
     'wallets.list': async () => {
       const { client } = await active.services();
@@ -239,11 +239,11 @@ export function createMainServices({
         accounts,
         ...(mnemonicLength === undefined ? {} : { mnemonicLength }),
       });
-      return outcomeView(outcome, ({ walletId, addresses }) => ({ walletId, addresses }));
+      return outcomeView(outcome, ({ walletId, addresses }) => ({ walletId, addresses }), now());
     },
     'wallets.createAccounts': async ({ walletId, accounts }) => {
       const { client } = await active.services();
-      return outcomeView(await client.submit('create_wallet_accounts', { walletId, accounts }), ({ addresses }) => ({ addresses }));
+      return outcomeView(await client.submit('create_wallet_accounts', { walletId, accounts }), ({ addresses }) => ({ addresses }), now());
     },
     'privateKeys.list': async () => {
       const { client } = await active.services();
@@ -260,7 +260,7 @@ export function createMainServices({
           throw new QkError('RESPONSE_INVALID', 'create_private_keys completed without the id of the key it created');
         }
         return { privateKeyId: created.privateKeyId, addresses: addressViews(created.addresses ?? []) };
-      });
+      }, now());
     },
 
     'exports.reveal': async ({ subject, target, keyFormat }) => {
@@ -277,7 +277,7 @@ export function createMainServices({
       const result = await exporter.reveal(subject, target, keyFormat);
       return result.state === 'revealed'
         ? { state: 'revealed', secret: result.secret, activityId: result.activity.id }
-        : { state: result.state, activity: activityView(result.activity) };
+        : { state: result.state, activity: activityView(result.activity, now()) };
     },
     'exports.decryptBundle': async ({ bundle, encryptionKeyName, organizationId, signerPublicKey, keyFormat }) => {
       const signer = signerPublicKey ?? (await profiles.getActive())?.enclaveSignerPublicKey;
@@ -298,8 +298,8 @@ export function createMainServices({
     'imports.wallet': async (input) => {
       const result = await (await active.services()).importer.importWallet(input);
       return result.state === 'imported'
-        ? { state: 'imported', result: { walletId: result.result.walletId, addresses: result.result.addresses }, activity: activityView(result.activity) }
-        : { state: result.state, activity: activityView(result.activity), step: result.step };
+        ? { state: 'imported', result: { walletId: result.result.walletId, addresses: result.result.addresses }, activity: activityView(result.activity, now()) }
+        : { state: result.state, activity: activityView(result.activity, now()), step: result.step };
     },
     'imports.privateKey': async ({ name, privateKey, format, curve, addressFormats }) => {
       const result = await (await active.services()).importer.importPrivateKey({ name, privateKey, format, curve, addressFormats });
@@ -307,9 +307,9 @@ export function createMainServices({
         ? {
             state: 'imported',
             result: { privateKeyId: result.result.privateKeyId, addresses: addressViews(result.result.addresses) },
-            activity: activityView(result.activity),
+            activity: activityView(result.activity, now()),
           }
-        : { state: result.state, activity: activityView(result.activity), step: result.step };
+        : { state: result.state, activity: activityView(result.activity, now()), step: result.step };
     },
   };
   return {

@@ -2,9 +2,9 @@
  * Service records reshaped into the IPC contract's views: timestamps as epoch milliseconds, votes one per user, and
  * only the fields the contract names (a loose service response may carry more; the strict output would refuse it).
  */
-import type { Activity, Policy, PrivateKey, Timestamp, Vote, Wallet, WalletAccount } from '../../shared/api';
+import type { Activity, Policy, PrivateKey, Timestamp, Wallet, WalletAccount } from '../../shared/api';
 import type { ChannelOutput } from '../../shared/ipc/contract';
-import type { PendingActivity, Voter } from '../approvals/approvals';
+import { votersOf, type PendingActivity, type Voter } from '../approvals/approvals';
 import type { ActivityOutcome } from '../client/api-client';
 
 type ActivityView = ChannelOutput<'activities.get'>;
@@ -14,7 +14,8 @@ export function epochMs(timestamp: Timestamp): number {
   return Number(timestamp.seconds) * 1000 + Math.floor(Number(timestamp.nanos) / 1e6);
 }
 
-export function activityView(activity: Activity): ActivityView {
+/** `nowMs` decides which approvals have expired with their approval window. */
+export function activityView(activity: Activity, nowMs: number): ActivityView {
   return {
     id: activity.id,
     organizationId: activity.organizationId,
@@ -22,7 +23,7 @@ export function activityView(activity: Activity): ActivityView {
     status: activity.status,
     fingerprint: activity.fingerprint,
     intent: activity.intent,
-    voters: votersOf(activity.votes),
+    voters: votersOf(activity.votes, nowMs).map(voterView),
     canApprove: activity.canApprove,
     canReject: activity.canReject,
     createdAtMs: epochMs(activity.createdAt),
@@ -31,7 +32,7 @@ export function activityView(activity: Activity): ActivityView {
   };
 }
 
-export function pendingApprovalView(pending: PendingActivity): ChannelOutput<'approvals.pending'>[number] {
+export function pendingApprovalView(pending: PendingActivity, nowMs: number): ChannelOutput<'approvals.pending'>[number] {
   return {
     activityId: pending.activityId,
     type: pending.type,
@@ -45,7 +46,7 @@ export function pendingApprovalView(pending: PendingActivity): ChannelOutput<'ap
     timeLeftMs: pending.timeLeftMs,
     canApprove: pending.canApprove,
     canReject: pending.canReject,
-    activity: activityView(pending.activity),
+    activity: activityView(pending.activity, nowMs),
   };
 }
 
@@ -53,10 +54,11 @@ export function pendingApprovalView(pending: PendingActivity): ChannelOutput<'ap
 export function outcomeView<R, V>(
   outcome: ActivityOutcome<R>,
   view: (result: R) => V,
+  nowMs: number,
 ): { state: 'completed'; result: V; activity: ActivityView } | { state: 'consensus-needed' | 'pending' | 'rejected'; activity: ActivityView } {
   return outcome.state === 'completed'
-    ? { state: 'completed', result: view(outcome.result), activity: activityView(outcome.activity) }
-    : { state: outcome.state, activity: activityView(outcome.activity) };
+    ? { state: 'completed', result: view(outcome.result), activity: activityView(outcome.activity, nowMs) }
+    : { state: outcome.state, activity: activityView(outcome.activity, nowMs) };
 }
 
 export function policyView(policy: Policy): ChannelOutput<'policies.get'> {
@@ -123,19 +125,5 @@ function failureView({ code, message }: { code?: number; message?: string }): { 
 }
 
 function voterView(voter: Voter): Voter {
-  return { userId: voter.userId, userName: voter.userName, selection: voter.selection, votedAtMs: voter.votedAtMs };
-}
-
-/** One entry per user: a later vote by the same user replaces an earlier one. */
-function votersOf(votes: readonly Vote[]): Voter[] {
-  const byUser = new Map<string, Voter>();
-  for (const vote of [...votes].sort((a, b) => epochMs(a.createdAt) - epochMs(b.createdAt))) {
-    byUser.set(vote.userId, {
-      userId: vote.userId,
-      userName: vote.user.userName,
-      selection: vote.selection === 'VOTE_SELECTION_APPROVED' ? 'approved' : 'rejected',
-      votedAtMs: epochMs(vote.createdAt),
-    });
-  }
-  return [...byUser.values()];
+  return { userId: voter.userId, userName: voter.userName, selection: voter.selection, votedAtMs: voter.votedAtMs, expired: voter.expired };
 }

@@ -5,13 +5,10 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
-import type { Activity, Vote } from '../../shared/api';
+import { currentApprovalWindow, type Activity, type ApprovalWindow, type Vote } from '../../shared/api';
 import { QkError } from '../../shared/errors';
 import type { ApiClient } from '../client/api-client';
 import type { Stamper } from '../stamper/stamper';
-
-/** Approvals older than this (from the first vote) expire (api-notes §3.4). */
-export const APPROVAL_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 export interface Voter {
   userId: string;
@@ -19,6 +16,8 @@ export interface Voter {
   selection: 'approved' | 'rejected';
   /** Milliseconds since the epoch. */
   votedAtMs: number;
+  /** An approval given in an approval window that has closed: it no longer counts, and the voter may approve again. */
+  expired: boolean;
 }
 
 export interface PendingActivity {
@@ -27,7 +26,7 @@ export interface PendingActivity {
   fingerprint: string;
   organizationId: string;
   createdAtMs: number;
-  /** Distinct users who approved. */
+  /** Distinct users whose approvals count in the open approval window. */
   approvals: number;
   /**
    * Root quorum threshold, when the service reports the quorum and every approval so far is from a quorum member.
@@ -37,7 +36,7 @@ export interface PendingActivity {
   /** Root quorum members, when the service reports the quorum. */
   quorumUserIds: string[] | undefined;
   voters: Voter[];
-  /** Until the approvals gathered so far expire; 0 once the window has passed. */
+  /** Until the approvals gathered so far expire; 0 when no window is open (the next approval opens one). */
   timeLeftMs: number;
   canApprove: boolean;
   canReject: boolean;
@@ -137,9 +136,10 @@ export class Approvals {
   }
 
   private describe(activity: Activity, quorum: { threshold: number; userIds: string[] } | undefined): PendingActivity {
-    const voters = distinctVoters(activity.votes);
-    const firstVoteMs = Math.min(timestampMs(activity.createdAt), ...voters.map((voter) => voter.votedAtMs));
-    const approvers = voters.filter((voter) => voter.selection === 'approved');
+    const now = this.now();
+    const voters = votersOf(activity.votes, now);
+    const window = approvalWindowOf(activity.votes, now);
+    const approvers = voters.filter((voter) => voter.selection === 'approved' && !voter.expired);
     // Votes from outside the root quorum do not count towards it: "X of threshold" would mislead.
     const decidedByRootQuorum = quorum !== undefined && approvers.every((voter) => quorum.userIds.includes(voter.userId));
     return {
@@ -152,7 +152,7 @@ export class Approvals {
       required: decidedByRootQuorum ? quorum.threshold : undefined,
       quorumUserIds: quorum?.userIds,
       voters,
-      timeLeftMs: Math.max(0, firstVoteMs + APPROVAL_WINDOW_MS - this.now()),
+      timeLeftMs: window === undefined ? 0 : window.closesAtMs - now,
       canApprove: activity.canApprove,
       canReject: activity.canReject,
       activity,
@@ -190,15 +190,28 @@ function requireFingerprint(fingerprint: string): string {
   return fingerprint;
 }
 
-/** One entry per user: a later vote by the same user replaces an earlier one. */
-function distinctVoters(votes: readonly Vote[]): Voter[] {
+/** The approval window open at `nowMs` over these votes (the service's rule, src/shared/api/approval-window.ts). */
+function approvalWindowOf(votes: readonly Vote[], nowMs: number): ApprovalWindow | undefined {
+  const approvalTimes = votes.filter((vote) => vote.selection === 'VOTE_SELECTION_APPROVED').map((vote) => timestampMs(vote.createdAt));
+  return currentApprovalWindow(approvalTimes, nowMs);
+}
+
+/**
+ * One entry per user (a later vote by the same user replaces an earlier one), each approval marked expired unless it
+ * counts in the approval window open at `nowMs`.
+ */
+export function votersOf(votes: readonly Vote[], nowMs: number): Voter[] {
+  const window = approvalWindowOf(votes, nowMs);
   const byUser = new Map<string, Voter>();
   for (const vote of [...votes].sort((a, b) => timestampMs(a.createdAt) - timestampMs(b.createdAt))) {
+    const votedAtMs = timestampMs(vote.createdAt);
+    const approved = vote.selection === 'VOTE_SELECTION_APPROVED';
     byUser.set(vote.userId, {
       userId: vote.userId,
       userName: vote.user.userName,
-      selection: vote.selection === 'VOTE_SELECTION_APPROVED' ? 'approved' : 'rejected',
-      votedAtMs: timestampMs(vote.createdAt),
+      selection: approved ? 'approved' : 'rejected',
+      votedAtMs,
+      expired: approved && (window === undefined || votedAtMs < window.openedAtMs),
     });
   }
   return [...byUser.values()];

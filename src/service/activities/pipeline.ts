@@ -5,7 +5,7 @@
  */
 import { fingerprintOf } from '../../shared/crypto/stamp';
 import type { Activity } from '../../shared/api/activity-record';
-import { parseRequest, submitBodySchema, type ActivityOperation, type QueryOperation } from '../../shared/api';
+import { currentApprovalWindow, parseRequest, submitBodySchema, type ActivityOperation, type QueryOperation } from '../../shared/api';
 import { QkError } from '../../shared/errors';
 import { authenticate, type Actor, type RequestHeaders, type StampFormat } from '../auth/authenticate';
 import { type Approver, type Authorization, authorize, denialError, isEligibleVoter } from '../authorize';
@@ -47,8 +47,6 @@ export interface IncomingRequest {
 /** Submissions may be at most this old, and at most this far in the future (api-notes §1). */
 export const MAX_TIMESTAMP_AGE_MS = 60 * 60 * 1000;
 export const MAX_TIMESTAMP_SKEW_MS = 5 * 60 * 1000;
-/** An approval counts for 24 hours after the first one (api-notes §3.4). */
-export const APPROVAL_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 type AnyQueryHandler = (ctx: Parameters<QueryHandler>[0], request: unknown) => unknown;
 type AnyActivityHandler = {
@@ -245,9 +243,11 @@ function approverOf(actor: Actor): Approver {
   };
 }
 
-/** Approvals younger than the 24-hour window; stale ones no longer count (api-notes §9). */
+/** The approvals given in the approval window open at `now`; expired ones no longer count (api-notes §3.4, §9). */
 function countingApprovals(votes: readonly VoteRecord[], now: number): VoteRecord[] {
-  return votes.filter((v) => v.selection === 'VOTE_SELECTION_APPROVED' && now - v.createdAt <= APPROVAL_WINDOW_MS);
+  const approvals = votes.filter((v) => v.selection === 'VOTE_SELECTION_APPROVED');
+  const window = currentApprovalWindow(approvals.map((v) => v.createdAt), now);
+  return window === undefined ? [] : approvals.filter((v) => v.createdAt >= window.openedAtMs);
 }
 
 function currentApprovers(votes: readonly VoteRecord[], now: number): Approver[] {
@@ -285,8 +285,9 @@ async function castVote(
     );
   }
   const votes = tx.activities.votes(target.id);
-  if (votes.some((v) => v.userId === actor.user.id)) {
-    throw new QkError('ALREADY_VOTED', `user ${actor.user.id} has already voted on activity ${target.id}`, {
+  // A user whose approval expired with its window approves again; one that still counts is a vote already cast.
+  if (countingApprovals(votes, now).some((v) => v.userId === actor.user.id)) {
+    throw new QkError('ALREADY_VOTED', `user ${actor.user.id} has already voted on activity ${target.id} in its current approval window`, {
       activityId: target.id,
       userId: actor.user.id,
     });

@@ -158,4 +158,30 @@ export const migrations: readonly Migration[] = [
     name: 'policies: the time expression (empty: always active)',
     sql: "ALTER TABLE policies ADD COLUMN time TEXT NOT NULL DEFAULT '';",
   },
+  {
+    version: 7,
+    name: 'votes: a user may approve again once an approval window expired (no longer one vote per user)',
+    // SQLite cannot drop a table constraint: the table is rebuilt, its rows copied in their order.
+    sql: `
+      CREATE TABLE votes_rebuilt (
+        id TEXT PRIMARY KEY,
+        activity_id TEXT NOT NULL REFERENCES activities(id) ON DELETE CASCADE,
+        user_id TEXT NOT NULL,
+        selection TEXT NOT NULL CHECK (selection IN ('VOTE_SELECTION_APPROVED', 'VOTE_SELECTION_REJECTED')),
+        message TEXT NOT NULL,
+        public_key TEXT NOT NULL,
+        signature TEXT NOT NULL,
+        scheme TEXT NOT NULL,
+        credential_id TEXT NOT NULL,
+        credential_type TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      INSERT INTO votes_rebuilt SELECT id, activity_id, user_id, selection, message, public_key, signature, scheme,
+                                       credential_id, credential_type, created_at
+                                  FROM votes ORDER BY rowid;
+      DROP TABLE votes;
+      ALTER TABLE votes_rebuilt RENAME TO votes;
+      CREATE INDEX votes_activity ON votes(activity_id, user_id);
+    `,
+  },
 ];

@@ -90,6 +90,8 @@ const voter = z.strictObject({
   userName: z.string(),
   selection: z.enum(['approved', 'rejected']),
   votedAtMs: epochMs,
+  /** An approval whose approval window closed: it no longer counts, and this voter may approve again. */
+  expired: z.boolean(),
 });
 
 /** One activity: what it asks for (`intent`, e.g. `{createWalletIntent: {...}}`), where it stands, and its votes. */
@@ -117,13 +119,13 @@ const pendingApproval = z.strictObject({
   fingerprint: z.string(),
   organizationId: z.string(),
   createdAtMs: epochMs,
-  /** Distinct users who approved. */
+  /** Distinct users whose approvals count in the open approval window. */
   approvals: z.number().int().nonnegative(),
   /** Root quorum threshold; absent when the service does not report its quorum. */
   required: z.number().int().positive().optional(),
   quorumUserIds: z.array(z.string()).optional(),
   voters: z.array(voter),
-  /** Until the approvals gathered so far expire (24 h from the first vote); 0 once passed. */
+  /** Until the approvals gathered so far expire (24 h from the window's first approval); 0 when none is open. */
   timeLeftMs: z.number().int().nonnegative(),
   canApprove: z.boolean(),
   canReject: z.boolean(),

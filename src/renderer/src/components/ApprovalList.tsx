@@ -7,6 +7,18 @@ export interface ApprovalVoter {
   userName: string;
   selection: 'approved' | 'rejected';
   votedAtMs: number;
+  /** An approval whose window closed: it no longer counts, and the voter may approve again. */
+  expired: boolean;
+}
+
+/** `userId`'s vote that still counts, if any: after an expired approval the user votes again. */
+export function currentVoteOf(voters: readonly ApprovalVoter[], userId: string | undefined): ApprovalVoter | undefined {
+  return userId === undefined ? undefined : voters.find((voter) => voter.userId === userId && !voter.expired);
+}
+
+/** How long the open approval window has left, or that the approvals expired (the next approval opens a window). */
+export function windowInWords(timeLeftMs: number): string {
+  return timeLeftMs > 0 ? `${durationInWords(timeLeftMs)} left` : 'approvals expired';
 }
 
 /** One activity as the approval queue shows it: what `approvals.pending` answers, and history entries mapped to it. */
@@ -111,7 +123,7 @@ export function ApprovalRow({
 }) {
   const facts = intentFacts(item.activity);
   const requester = requesterOf(item.voters);
-  const myVote = myUserId === undefined ? undefined : item.voters.find((voter) => voter.userId === myUserId);
+  const myVote = currentVoteOf(item.voters, myUserId);
   const pending = item.activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED';
   return (
     <button
@@ -136,7 +148,7 @@ export function ApprovalRow({
       <span className="approval-row-side">
         <span className="votes">{votesInWords(item)}</span>
         <span className="muted">
-          {pending ? `${durationInWords(item.timeLeftMs)} left` : statusInWords(item.activity.status)}
+          {pending ? windowInWords(item.timeLeftMs) : statusInWords(item.activity.status)}
           {myVote !== undefined && ` · you ${myVote.selection}`}
         </span>
       </span>

@@ -1,8 +1,9 @@
 import { useMemo, useState, type FormEvent } from 'react';
+import { currentApprovalWindow } from '../../../shared/api/approval-window';
 import { activityTypes } from '../../../shared/api/activity-types';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
 import { activityTypeInWords, durationInWords, intentFacts, requesterOf } from '../activity-words';
-import { ApprovalList, statusInWords, votesInWords, type ApprovalItem } from '../components/ApprovalList';
+import { ApprovalList, currentVoteOf, statusInWords, votesInWords, type ApprovalItem } from '../components/ApprovalList';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { ConfirmDialog } from '../components/Modal';
 import { Progress } from '../components/Progress';
@@ -32,16 +33,18 @@ const HISTORY_STATUSES: readonly ActivityStatus[] = [
   'ACTIVITY_STATUS_PENDING',
 ];
 
-/** A history entry in the queue's shape: votes counted, no quorum or window (the activity is usually decided). */
-function historyItem(activity: ActivityView): ApprovalItem {
+/** A history entry in the queue's shape: approvals that count, and the window they are gathering in; no quorum. */
+function historyItem(activity: ActivityView, nowMs: number): ApprovalItem {
+  const counting = activity.voters.filter((voter) => voter.selection === 'approved' && !voter.expired);
+  const window = currentApprovalWindow(counting.map((voter) => voter.votedAtMs), nowMs);
   return {
     activityId: activity.id,
     type: activity.type,
     fingerprint: activity.fingerprint,
     createdAtMs: activity.createdAtMs,
-    approvals: activity.voters.filter((voter) => voter.selection === 'approved').length,
+    approvals: counting.length,
     voters: activity.voters,
-    timeLeftMs: 0,
+    timeLeftMs: window === undefined ? 0 : Math.max(0, window.closesAtMs - nowMs),
     activity,
   };
 }
@@ -64,7 +67,7 @@ export function ApprovalsScreen() {
   const [older, setOlder] = useState<OlderPages>();
   const olderPages = older !== undefined && older.firstPage === history.value ? older : undefined;
   const historyItems = useMemo(
-    () => history.value && [...history.value, ...(olderPages?.activities ?? [])].map(historyItem),
+    () => history.value && [...history.value, ...(olderPages?.activities ?? [])].map((activity) => historyItem(activity, Date.now())),
     [history.value, olderPages],
   );
   const historyEnded = olderPages?.ended ?? (history.value !== undefined && history.value.length < HISTORY_LIMIT);
@@ -225,7 +228,7 @@ function ApprovalDetail({
 }) {
   const facts = intentFacts(item.activity);
   const requester = requesterOf(item.voters);
-  const myVote = myUserId === undefined ? undefined : item.voters.find((voter) => voter.userId === myUserId);
+  const myVote = currentVoteOf(item.voters, myUserId);
   const open = item.activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED';
   return (
     <section className="panel approval-detail" aria-labelledby="approval-detail-title">
@@ -243,7 +246,11 @@ function ApprovalDetail({
         {open && (
           <>
             <dt>Time left</dt>
-            <dd>{durationInWords(item.timeLeftMs)} of the 24 h window</dd>
+            <dd>
+              {item.timeLeftMs > 0
+                ? `${durationInWords(item.timeLeftMs)} of the 24 h window`
+                : 'none: the approvals expired; the next approval opens a new 24 h window'}
+            </dd>
           </>
         )}
         <dt>Requested</dt>
@@ -262,7 +269,9 @@ function ApprovalDetail({
         <ul className="voters" aria-label="Votes">
           {item.voters.map((voter) => (
             <li key={voter.userId}>
-              <span className={voter.selection === 'approved' ? 'badge badge-active' : 'badge badge-warning'}>{voter.selection}</span>{' '}
+              <span className={voter.selection === 'approved' && !voter.expired ? 'badge badge-active' : 'badge badge-warning'}>
+                {voter.expired ? 'approval expired' : voter.selection}
+              </span>{' '}
               {voter.userName || voter.userId}
               {voter.userId === myUserId && ' (you)'}{' '}
               <time className="muted" dateTime={new Date(voter.votedAtMs).toISOString()}>
