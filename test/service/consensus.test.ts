@@ -144,6 +144,23 @@ describe('policies for non-root users', () => {
     expect(deleting.body.message).toMatch(/EFFECT_DENY/);
   });
 
+  it('`user` in a condition is the user the parameters name: a policy lets dave rename only users with a tag', async () => {
+    await t.setRootQuorum(1, [alice.userId]);
+    const tagId = 'tag-renamable';
+    await t.store.transaction((tx) => tx.userTags.insert({ id: tagId, organizationId: t.info.organizationId, name: 'renamable', now: t.clock.now() }));
+    const dave = await t.addUser({ name: 'dave' });
+    const tagged = await t.addUser({ name: 'tagged', tagIds: [tagId] });
+    await t.submit('create_policy', CREATE_POLICY, policyParams('dave renames tagged users', {
+      condition: `activity.type == 'ACTIVITY_TYPE_UPDATE_USER_NAME' && user.tags.contains('${tagId}')`,
+      consensus: `approvers.any(user, user.id == '${dave.userId}')`,
+    }));
+    const rename = (userId: string) => t.submit('update_user_name', 'ACTIVITY_TYPE_UPDATE_USER_NAME', { userId, userName: 'renamed' }, { key: dave.key });
+    expect((await rename(tagged.userId)).body.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    const untagged = await rename(bob.userId);
+    expect([untagged.status, untagged.body.details[0].turnkeyErrorCode]).toEqual([403, 'REQUEST_NOT_AUTHORIZED']);
+    expect((await t.query('get_user', { userId: bob.userId })).body.user.userName).toBe('bob');
+  });
+
   it('a policy needing two tagged approvers waits for the second, who may vote because the consensus needs them', async () => {
     await t.setRootQuorum(1, [alice.userId]);
     const tagId = 'tag-ops';

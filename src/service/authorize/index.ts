@@ -103,9 +103,20 @@ function policyUser(store: Repositories, userId: string): PolicyUser {
   };
 }
 
-/** The condition context: the activity plus the resources its intent names. */
-export function conditionContext(request: AuthorizationRequest): PolicyContext {
-  return { ...request.resources, activity: policyActivityOf(request.activityType, request.params) };
+/**
+ * The condition context: the activity plus the resources its intent names, and `user`, the user of this organization
+ * that the parameters' `userId` names (whose name, keys, passkeys or providers the activity changes).
+ */
+export function conditionContext(
+  request: Pick<AuthorizationRequest, 'store' | 'organization' | 'activityType' | 'params' | 'resources'>,
+): PolicyContext {
+  const { store, organization, params } = request;
+  const target = typeof params.userId === 'string' ? store.users.get(params.userId) : undefined;
+  return {
+    ...request.resources,
+    ...(target?.organizationId === organization.id ? { user: policyUser(store, target.id) } : {}),
+    activity: policyActivityOf(request.activityType, params),
+  };
 }
 
 function consensusContext(store: Repositories, approvers: readonly Approver[]): PolicyContext {
@@ -218,7 +229,7 @@ export function denialError(authorization: Extract<Authorization, { decision: 'd
 export function isEligibleVoter(request: Omit<AuthorizationRequest, 'approvers'>, userId: string): boolean {
   const { store, organization } = request;
   if (isRootUser(store, organization.id, userId)) return true;
-  const condition = conditionContext({ ...request, approvers: [] });
+  const condition = conditionContext(request);
   const time = timeContext(request.now);
   const everyone = store.users.listByOrganization(organization.id).map((user) => user.id);
   if (!everyone.includes(userId)) return false;

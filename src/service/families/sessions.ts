@@ -9,7 +9,7 @@ import { QkError } from '../../shared/errors';
 import { bytesToHex, utf8Encode } from '../../shared/crypto/encoding';
 import { compressP256, generateEncryptionKeyPair } from '../../shared/crypto/keys';
 import { digestSignerFromPrivateKey, encodeSessionJwt, type DigestSigner } from '../../shared/crypto/tokens';
-import { checkPolicyExpression, evaluate, policyActivityOf } from '../../shared/policy';
+import { checkPolicyExpression, evaluate, type PolicyContext } from '../../shared/policy';
 import type { ActivityContext, Family } from '../activities/context';
 import { toTimestamp } from '../activities/timestamps';
 import type { Credential } from '../auth/credentials';
@@ -148,8 +148,8 @@ export function checkSessionScope(
   store: Repositories,
   credential: Credential,
   activityType: string,
-  params: Record<string, unknown>,
-  resources: Record<string, unknown>,
+  /** The activity's condition context (authorize's conditionContext): scope is a condition over the same keywords. */
+  context: PolicyContext,
 ): void {
   if (credential.type !== LOGIN_CREDENTIAL_TYPE) return;
   const profileId = store.apiKeys.get(credential.id)?.sessionProfileId;
@@ -159,7 +159,7 @@ export function checkSessionScope(
     throw new QkError('REQUEST_NOT_AUTHORIZED', `request not authorized: the session's profile ${profileId} no longer exists; log in again`);
   }
   const checked = checkPolicyExpression(profile.scope, 'condition');
-  const outcome = checked.ok ? evaluate(checked.ast, { ...resources, activity: policyActivityOf(activityType, params) }) : checked;
+  const outcome = checked.ok ? evaluate(checked.ast, context) : checked;
   if (!outcome.ok || outcome.value !== true) {
     throw new QkError(
       'REQUEST_NOT_AUTHORIZED',
