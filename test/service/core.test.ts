@@ -51,11 +51,13 @@ describe('the platform through Turnkey’s official client', () => {
     const { policies } = await client.getPolicies({ organizationId: t.info.organizationId });
     expect(policies.map((p) => p.policyId)).toContain(policyId);
 
-    const listed = await client.getActivities({
-      organizationId: t.info.organizationId,
-      filterByStatus: ['ACTIVITY_STATUS_COMPLETED'],
-    });
-    expect(listed.activities[0]?.id).toBe(activity.id);
+    // A FAILED activity beside the COMPLETED one, so that each status filter has something to leave out.
+    const failed = (await t.submit('delete_policy', 'ACTIVITY_TYPE_DELETE_POLICY', { policyId: 'no-such-policy' })).body.activity;
+    expect(failed.status).toBe('ACTIVITY_STATUS_FAILED');
+    const listedBy = async (status: 'ACTIVITY_STATUS_COMPLETED' | 'ACTIVITY_STATUS_FAILED') =>
+      (await client.getActivities({ organizationId: t.info.organizationId, filterByStatus: [status] })).activities.map((a) => a.id);
+    expect(await listedBy('ACTIVITY_STATUS_COMPLETED')).toEqual([activity.id]);
+    expect(await listedBy('ACTIVITY_STATUS_FAILED')).toEqual([failed.id]);
   });
 
   it('resubmitting the identical body returns the same activity (idempotency by fingerprint)', async () => {
@@ -107,15 +109,18 @@ describe('policies', () => {
     expect(after.body.activities).toHaveLength(before.body.activities.length);
   });
 
-  it('updates only the given fields and deletes', async () => {
+  it('updates only the given fields and deletes, through the official client', async () => {
+    const client = t.client();
+    const envelope = <T extends string, P>(type: T, parameters: P) => ({ type, timestampMs: String(t.clock.now()), organizationId: t.info.organizationId, parameters });
     const created = await t.submit('create_policy', CREATE_POLICY, { policyName: 'to update', effect: 'EFFECT_ALLOW', notes: 'old' });
     const policyId = created.body.activity.result.createPolicyResult.policyId;
-    const updated = await t.submit('update_policy', 'ACTIVITY_TYPE_UPDATE_POLICY_V2', { policyId, policyNotes: 'new' });
-    expect(updated.body.activity.result).toEqual({ updatePolicyResultV2: { policyId } });
+    const updated = await client.updatePolicy(envelope('ACTIVITY_TYPE_UPDATE_POLICY_V2', { policyId, policyNotes: 'new' }));
+    expect(updated.activity.result).toEqual({ updatePolicyResultV2: { policyId } });
     const { body } = await t.query('get_policy', { policyId });
     expect(body.policy).toMatchObject({ policyName: 'to update', notes: 'new', effect: 'EFFECT_ALLOW' });
-    const deleted = await t.submit('delete_policy', 'ACTIVITY_TYPE_DELETE_POLICY', { policyId });
-    expect(deleted.body.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    const deleted = await client.deletePolicy(envelope('ACTIVITY_TYPE_DELETE_POLICY', { policyId }));
+    expect(deleted.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    expect(deleted.activity.result.deletePolicyResult?.policyId).toBe(policyId);
     expect((await t.query('get_policy', { policyId })).status).toBe(404);
     const again = await t.submit('delete_policy', 'ACTIVITY_TYPE_DELETE_POLICY', { policyId }, { timestampMs: String(t.clock.now() - 5) });
     // An execution failure is a recorded FAILED activity answered with 200 (api-notes §7.1).
@@ -124,14 +129,22 @@ describe('policies', () => {
     expect(again.body.activity.failure.details[0].turnkeyErrorCode).toBe('NOT_FOUND');
   });
 
-  it('creates several policies at once and refuses a duplicate name', async () => {
-    const reply = await t.submit('create_policies', 'ACTIVITY_TYPE_CREATE_POLICIES', {
-      policies: [
-        { policyName: 'bulk a', effect: 'EFFECT_ALLOW', notes: '' },
-        { policyName: 'bulk b', effect: 'EFFECT_DENY', consensus: 'approvers.count() >= 2', notes: '' },
-      ],
+  it('creates several policies at once through the official client, and refuses a duplicate name', async () => {
+    const reply = await t.client().createPolicies({
+      type: 'ACTIVITY_TYPE_CREATE_POLICIES',
+      timestampMs: String(t.clock.now()),
+      organizationId: t.info.organizationId,
+      parameters: {
+        policies: [
+          { policyName: 'bulk a', effect: 'EFFECT_ALLOW', notes: '' },
+          { policyName: 'bulk b', effect: 'EFFECT_DENY', consensus: 'approvers.count() >= 2', notes: '' },
+        ],
+      },
     });
-    expect(reply.body.activity.result.createPoliciesResult.policyIds).toHaveLength(2);
+    const policyIds = reply.activity.result.createPoliciesResult?.policyIds ?? [];
+    expect(policyIds).toHaveLength(2);
+    const { policies } = await t.client().getPolicies({ organizationId: t.info.organizationId });
+    expect(policies.filter((policy) => policyIds.includes(policy.policyId)).map((policy) => policy.policyName).sort()).toEqual(['bulk a', 'bulk b']);
     const duplicate = await t.submit('create_policy', CREATE_POLICY, { policyName: 'bulk a', effect: 'EFFECT_ALLOW', notes: '' });
     expect(duplicate.status).toBe(400);
     expect(duplicate.body.message).toMatch(/policy label must be unique/);
