@@ -7,7 +7,7 @@ import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { TurnkeyClient } from '@turnkey/http';
 import { generateApiKeyPair, type ApiKeyCurve } from '../../src/shared/crypto/keys';
 import { signerFromPrivateKey, stampBody } from '../../src/shared/crypto/stamp';
-import { startService, type RunningService, type ServiceInfo } from '../../src/service';
+import { startService, type RunningService, type ServiceInfo, type ServiceOptions } from '../../src/service';
 import { apiKeyCredentialTypeByCurve } from '../../src/service/auth/credentials';
 import { stampPublicKeyOf } from '../../src/service/bootstrap';
 import type { Store } from '../../src/service/store';
@@ -63,7 +63,9 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-export async function startTestService(options: { db?: string; startMs?: number } = {}): Promise<TestService> {
+export async function startTestService(
+  options: { db?: string; startMs?: number; stampVerifier?: ServiceOptions['stampVerifier'] } = {},
+): Promise<TestService> {
   let nowMs = options.startMs ?? Date.now();
   const rootKey = newKey('p256');
   const logs: string[] = [];
@@ -73,6 +75,7 @@ export async function startTestService(options: { db?: string; startMs?: number 
     rootPublicKeys: [{ publicKey: rootKey.publicKey, curve: 'p256' }],
     now: () => nowMs,
     log: (line) => logs.push(line),
+    ...(options.stampVerifier === undefined ? {} : { stampVerifier: options.stampVerifier }),
   });
   const { info, store } = service;
 

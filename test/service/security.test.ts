@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNodeStampVerifier } from '../../src/service/crypto/node-backend';
 import { signerFromPrivateKey, stampBody } from '../../src/shared/crypto/stamp';
 import { newKey, startTestService, type TestService } from './helpers';
 
@@ -115,5 +116,47 @@ describe('refused stamps and envelopes record nothing', () => {
     expect(read.status).toBe(200);
     const text = body({ organizationId: subId });
     await expectRefused(text, { 'x-stamp': await stampOf(text) }, 400, 'ORGANIZATION_MISMATCH');
+  });
+});
+
+describe('a key deleted while its request waits for the write lock', () => {
+  it('does not act: the request is refused once its turn comes, and nothing is recorded', async () => {
+    const real = createNodeStampVerifier();
+    let verified!: () => void;
+    const stampChecked = new Promise<void>((resolve) => (verified = resolve));
+    const s = await startTestService({
+      stampVerifier: {
+        verify(...args) {
+          const valid = real.verify(...args);
+          verified();
+          return valid;
+        },
+      },
+    });
+    try {
+      const holder = await s.addUser({ name: 'leaving operator' });
+      await s.setRootQuorum(1, [s.info.rootUserId, holder.userId]);
+      const keyId = s.store.read.apiKeys.findByPublicKey(holder.key.publicKey)[0]!.id;
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const deletion = s.store.transaction(async (tx) => {
+        await gate;
+        tx.apiKeys.delete(keyId);
+      });
+      const request = s.submit('create_policy', CREATE_POLICY, { policyName: 'from a deleted key', effect: 'EFFECT_ALLOW', notes: '' }, { key: holder.key });
+      // Past the stamp check the request reads its rows and queues for the write lock without waiting on I/O, so it
+      // is queued behind the deletion by the next turn of the event loop.
+      await stampChecked;
+      await new Promise((resolve) => setImmediate(resolve));
+      release();
+      await deletion;
+      const reply = await request;
+      expect(reply.body.details[0].turnkeyErrorCode).toBe('PUBLIC_KEY_NOT_FOUND');
+      expect(reply.body.message).toContain('was deleted before the request could run');
+      expect(s.store.read.activities.list({ organizationId: s.info.organizationId, limit: 100 })).toEqual([]);
+      expect(s.store.read.policies.listByOrganization(s.info.organizationId)).toEqual([]);
+    } finally {
+      await s.close();
+    }
   });
 });

@@ -8,6 +8,7 @@ import type { Activity } from '../../shared/api/activity-record';
 import { currentApprovalWindow, parseRequest, submitBodySchema, type ActivityOperation, type QueryOperation } from '../../shared/api';
 import { QkError } from '../../shared/errors';
 import { authenticate, type Actor, type RequestHeaders, type StampFormat } from '../auth/authenticate';
+import { credentialStillHeld } from '../auth/credentials';
 import { type Approver, type Authorization, authorize, conditionContext, denialError, isEligibleVoter } from '../authorize';
 import { appProofsHook } from '../families/app-proofs';
 import { checkSessionScope } from '../families/sessions';
@@ -155,6 +156,13 @@ export async function submitActivity(
   const params = envelope.parameters as Record<string, unknown>;
 
   return deps.store.transaction(async (tx) => {
+    if (!credentialStillHeld(tx, actor.credential)) {
+      throw new QkError(
+        'PUBLIC_KEY_NOT_FOUND',
+        `the credential ${actor.credential.id} that stamped this request was deleted before the request could run; nothing was done`,
+        { credentialId: actor.credential.id },
+      );
+    }
     const session: Session = { deps, tx, now, routesByType };
     if ('decision' in route.handler) {
       const target = tx.activities.findByFingerprint(organization.id, String(params.fingerprint));

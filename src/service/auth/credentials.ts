@@ -1,6 +1,7 @@
 import type { ApiKeyCurve } from '../../shared/crypto/keys';
+import type { Repositories } from '../store';
 
-/** A credential a request was stamped with: an API key today, a passkey once authenticators exist. */
+/** A credential a request was stamped with: an API key (session keys included) or a passkey. */
 export interface Credential {
   /** The api key id or authenticator id. */
   id: string;
@@ -10,6 +11,16 @@ export interface Credential {
   organizationId: string;
   /** For WebAuthn credentials: the credential id from the authenticator. */
   credentialId?: string;
+}
+
+/**
+ * Whether `credential` is still stored. A request is authenticated on the read connection before its transaction
+ * starts; a transaction queued ahead of it may delete the key (or its user) meanwhile.
+ */
+export function credentialStillHeld(store: Repositories, credential: Credential): boolean {
+  return credential.credentialId === undefined
+    ? store.apiKeys.get(credential.id) !== undefined
+    : store.authenticators.get(credential.organizationId, credential.id) !== undefined;
 }
 
 /** What a verified stamp proves, kept for vote records (api-notes §3.2 v1Vote). */
