@@ -1,46 +1,24 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, expect, it } from 'vitest';
 import { signerFromPrivateKey, stampBody } from '../../src/shared/crypto/stamp';
+import { killCliProcesses, startCli } from './cli-process';
 import { newKey } from './helpers';
 
 const directory = mkdtempSync(join(tmpdir(), 'quorumkey-crash-'));
-const children: ChildProcess[] = [];
 afterAll(() => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  killCliProcesses();
   rmSync(directory, { recursive: true, force: true });
 });
 
 const root = newKey();
-
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
-}
 const db = join(directory, 'service.db');
-
-/** Spawns the CLI on the file database and resolves with the JSON line it prints first. */
-function startCli(): Promise<{ child: ChildProcess; info: { baseUrl: string; organizationId: string }; stderr: () => string }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/service/cli.ts', '--db', db, '--port', '0', '--root-public-key', `${root.publicKey}:p256`],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  children.push(child);
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', (line) => resolve({ child, info: JSON.parse(line), stderr: () => stderr }));
-    child.once('exit', (code) => reject(new Error(`service exited with ${code}: ${stderr}`)));
-  });
-}
+const cliArgs = ['--db', db, '--port', '0', '--root-public-key', `${root.publicKey}:p256`];
 
 it('after kill -9 under concurrent submits, every acknowledged activity survives and the database is intact', async () => {
-  const { child, info } = await startCli();
+  const { child, info, closed } = await startCli(cliArgs);
   const signer = signerFromPrivateKey('p256', root.privateKey);
   const acknowledged: string[] = [];
   let stop = false;
@@ -71,16 +49,14 @@ it('after kill -9 under concurrent submits, every acknowledged activity survives
   const deadline = Date.now() + 30_000;
   while (acknowledged.length < 60 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
   expect(acknowledged.length).toBeGreaterThan(0);
-  const killed = exited(child);
   child.kill('SIGKILL');
   stop = true;
-  await Promise.all([killed, ...workers]);
+  await Promise.all([closed, ...workers]);
 
-  const restarted = await startCli();
+  const restarted = await startCli(cliArgs);
   expect(restarted.info.organizationId).toBe(info.organizationId);
-  const stopped = exited(restarted.child);
   restarted.child.kill('SIGTERM');
-  await stopped;
+  await restarted.closed;
   expect([restarted.child.exitCode, restarted.child.signalCode], restarted.stderr()).toEqual([0, null]);
 
   const database = new DatabaseSync(db, { readOnly: true });

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, closeSync, mkdtempSync, openSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { QkError } from '../../shared/errors';
@@ -80,6 +80,7 @@ export class Store {
     readonly path: string,
     private readonly temporaryDirectory: string | undefined,
   ) {
+    restrictToOwner(path);
     const writer = new Connection(path);
     // NORMAL in WAL mode: a commit survives a crash of the process (the crash test kills -9); only a power
     // loss can lose the last commits before a checkpoint, never the database's consistency.
@@ -138,14 +139,65 @@ export class Store {
   }
 }
 
-function applyMigrations(connection: Connection, list: readonly Migration[]): void {
+/**
+ * The database holds the enclave's signing private key, so only its owner may read it. SQLite creates the -wal
+ * and -shm files with the database file's mode, so a new database is created here, empty and 0600, before
+ * SQLite opens it. An existing database with a looser mode (made by an earlier version, or by hand) is
+ * tightened with its -wal and -shm rather than refused: the service owns these files, and removing group and
+ * other access breaks nothing it needs. Windows has no POSIX modes; the profile directory's ACL protects it.
+ */
+function restrictToOwner(path: string): void {
+  if (process.platform === 'win32') return;
+  closeSync(openSync(path, 'a', 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    let mode: number;
+    try {
+      mode = statSync(file).mode;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw error;
+    }
+    if ((mode & 0o077) !== 0) chmodSync(file, 0o600);
+  }
+}
+
+/**
+ * Applies, in order, each migration of `list` that the database has not recorded. `list` must be strictly
+ * increasing, and a migration below the newest applied one must already be applied: one inserted later with
+ * a lower version would otherwise run out of order on some databases and never on others. A database that has
+ * applied a migration this build does not know is refused: its schema may mean what this code cannot honour.
+ */
+export function applyMigrations(connection: Connection, list: readonly Migration[]): void {
+  list.forEach((migration, index) => {
+    const previous = list[index - 1];
+    if (previous !== undefined && migration.version <= previous.version) {
+      throw new QkError(
+        'INTERNAL',
+        `database migrations must have strictly increasing versions, but ${previous.version} is followed by ${migration.version}`,
+      );
+    }
+  });
   connection.exec(
     'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
   );
-  const row = connection.get('SELECT coalesce(max(version), 0) AS version FROM schema_migrations');
-  const current = row === undefined ? 0 : integer(row, 'version');
-  for (const migration of [...list].sort((a, b) => a.version - b.version)) {
-    if (migration.version <= current) continue;
+  const applied = new Set(connection.all('SELECT version FROM schema_migrations').map((row) => integer(row, 'version')));
+  const newest = Math.max(0, ...applied);
+  const known = list.at(-1)?.version ?? 0;
+  if (newest > known) {
+    throw new QkError(
+      'INTERNAL',
+      `the database has applied migration ${newest}, newer than this version of the service knows (up to ${known}); it was written by a newer QuorumKey: update this one`,
+    );
+  }
+  const skipped = list.filter((migration) => migration.version < newest && !applied.has(migration.version));
+  if (skipped.length > 0) {
+    throw new QkError(
+      'INTERNAL',
+      `the database has applied migration ${newest} but not the older ${skipped.map((m) => m.version).join(', ')}; a migration added later needs a version above ${newest}`,
+    );
+  }
+  for (const migration of list) {
+    if (applied.has(migration.version)) continue;
     connection.exec('BEGIN IMMEDIATE');
     try {
       connection.exec(migration.sql);
