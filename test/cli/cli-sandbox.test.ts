@@ -207,3 +207,20 @@ it('leaves no API key, encryption key, mnemonic or derived key in the data dir o
     await rm(logDir, { recursive: true, force: true });
   }
 });
+
+it('lists activities newest first a page at a time: --before pages back from an activity id', async () => {
+  type Listed = Array<{ id: string }>;
+  const newest = await cliJson<Listed>(['activities', 'list', '--limit', '100']);
+  expect(newest.length).toBeGreaterThanOrEqual(2);
+  const [first] = await cliJson<Listed>(['activities', 'list', '--limit', '1']);
+  const [second] = await cliJson<Listed>(['activities', 'list', '--limit', '1', '--before', first!.id]);
+  expect([first!.id, second!.id]).toEqual(newest.slice(0, 2).map((activity) => activity.id));
+
+  // A FAILED activity beside the COMPLETED ones, so that the status filter has something to leave out.
+  const body = submitBody('ACTIVITY_TYPE_DELETE_POLICY', { policyId: 'no-such-policy' });
+  const { activity: failed } = await cliJson<{ activity: { id: string; status: string } }>(['request', '--path', '/public/v1/submit/delete_policy', '--body', body]);
+  expect(failed.status).toBe('ACTIVITY_STATUS_FAILED');
+  const idsWith = async (status: string) => (await cliJson<Listed>(['activities', 'list', '--status', status, '--limit', '100'])).map((activity) => activity.id);
+  expect(await idsWith('ACTIVITY_STATUS_FAILED')).toEqual([failed.id]);
+  expect(await idsWith('ACTIVITY_STATUS_COMPLETED')).toEqual(newest.map((activity) => activity.id));
+});

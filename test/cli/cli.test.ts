@@ -51,6 +51,9 @@ describe('usage errors exit 2', () => {
     [['decrypt', '--bundle', 'b.json', '--encryption-key', 'k', '--plaintext-output', 'out']],
     [['decrypt', '--bundle', 'b.json', '--organization', 'o', '--plaintext-output', 'out']],
     [['--no-such-flag']],
+    [['activities', 'list', '--limit', '0']],
+    [['activities', 'list', '--limit', '101']],
+    [['activities', 'list', '--status', 'ACTIVITY_STATUS_DONE']],
   ])('%j', async (args) => {
     const run = await cli(args);
     expect(run.code).toBe(2);

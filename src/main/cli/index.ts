@@ -7,6 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { activityStatus, type ActivityStatus } from '../../shared/api';
 import { PRIVATE_KEY_FORMATS, type PrivateKeyFormat } from '../../shared/crypto/bundles';
 import { isApiKeyCurve } from '../../shared/crypto/keys';
 import { QkError, toQkError } from '../../shared/errors';
@@ -25,7 +26,8 @@ const USAGE = `usage: quorumkey-cli [--data-dir DIR] [--profile NAME|ID] <comman
   keys generate NAME [--curve p256|secp256k1|ed25519] | keys list | keys delete NAME
   encryption-keys generate NAME | encryption-keys list | encryption-keys delete NAME
   request --path P --body JSON|@FILE [--no-post]
-  activities list [--status S] | activities approve FINGERPRINT | activities reject FINGERPRINT
+  activities list [--status S] [--limit 1-100] [--before ACTIVITY_ID]   (newest first; --before pages back)
+  activities approve FINGERPRINT | activities reject FINGERPRINT
   wallets list
   wallets export --wallet ID|NAME (--encryption-key NAME | --target-public-key HEX) --output FILE
   decrypt --bundle FILE (--encryption-key NAME | --encryption-key-file FILE) --organization ID
@@ -42,6 +44,8 @@ const OPTIONS = {
   body: { type: 'string' },
   'no-post': { type: 'boolean' },
   status: { type: 'string' },
+  limit: { type: 'string' },
+  before: { type: 'string' },
   wallet: { type: 'string' },
   'encryption-key': { type: 'string' },
   'encryption-key-file': { type: 'string' },
@@ -81,6 +85,21 @@ function positional(positionals: string[], index: number, what: string): string 
   const value = positionals[index];
   if (value === undefined) throw new UsageError(`${what} is required`);
   return value;
+}
+
+/** `list_activities` parameters from `--status`, `--limit` and `--before`, checked before anything is sent. */
+function activitiesListRequest(values: Values): { filterByStatus?: ActivityStatus[]; paginationOptions?: { limit?: string; before?: string } } {
+  const { status, limit, before } = values;
+  if (status !== undefined && !activityStatus.safeParse(status).success) {
+    throw new UsageError(`--status must be one of ${activityStatus.options.join(', ')}`);
+  }
+  if (limit !== undefined && !/^(100|[1-9][0-9]?)$/.test(limit)) throw new UsageError('--limit must be a whole number from 1 to 100');
+  if (before === '') throw new UsageError('--before takes an activity id');
+  const paginationOptions = { ...(limit === undefined ? {} : { limit }), ...(before === undefined ? {} : { before }) };
+  return {
+    ...(status === undefined ? {} : { filterByStatus: [status as ActivityStatus] }),
+    ...(Object.keys(paginationOptions).length === 0 ? {} : { paginationOptions }),
+  };
 }
 
 function print(value: unknown): void {
@@ -204,9 +223,8 @@ async function dispatch(context: Context, values: Values, positionals: string[])
       return print(await client.postRaw(path, body));
     }
     case 'activities list': {
+      const request = activitiesListRequest(values);
       const { client } = await context.client();
-      const status = values.status;
-      const request = status === undefined ? {} : { filterByStatus: [status as 'ACTIVITY_STATUS_COMPLETED'] };
       return print((await client.query('list_activities', request)).activities);
     }
     case 'activities approve':
