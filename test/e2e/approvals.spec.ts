@@ -204,8 +204,8 @@ test('History pages back to the oldest activity, and a new filter starts again f
   await expect(history).toContainText(`${renames} activities, the oldest included.`);
 });
 
-test('approvals expire with their 24 h window: the proposer approves again and the second approver completes it', async ({ page, host }) => {
-  const { profiles } = await twoOf(page, host, ['Approver 2', 'Approver 3']);
+test('approvals expire with their 24 h window: a new approval opens the next, the proposer approves again and completes it', async ({ page, host }) => {
+  const { profiles, sandboxProfileId } = await twoOf(page, host, ['Approver 2', 'Approver 3']);
   await proposePolicy(page, 'approved in a new window');
   host.advanceClock(25 * 60 * 60 * 1000);
 
@@ -218,18 +218,31 @@ test('approvals expire with their 24 h window: the proposer approves again and t
   const detail = page.getByRole('region', { name: 'Create policy (v3)' });
   await expect(detail).toContainText('the approvals expired; the next approval opens a new 24 h window');
   await expect(detail.getByRole('list', { name: 'Votes' })).toContainText('approval expired');
+  await expect(detail.getByRole('button', { name: 'Approve…' })).toBeVisible();
   await screenshotBothThemes(page, 'approvals-expired');
-  await detail.getByRole('button', { name: 'Approve…' }).click();
-  await page.getByRole('dialog', { name: 'Approve Create policy (v3)?' }).getByRole('button', { name: 'Approve' }).click();
-  await expect(row).toContainText('1 of 2 approved');
-  await expect(row).toContainText('you approved');
-  await expect(detail).toContainText(/2[34] h( \d+ min)? of the 24 h window/);
 
+  const approve = async () => {
+    await page.getByRole('list', { name: 'Activities waiting for votes' }).getByRole('listitem').getByRole('button').click();
+    await page.getByRole('button', { name: 'Approve…' }).click();
+    await page.getByRole('dialog', { name: 'Approve Create policy (v3)?' }).getByRole('button', { name: 'Approve' }).click();
+  };
   await switchProfile(page, host, profiles['Approver 2'], 'Approver 2');
   await openScreen(page, 'Approvals');
-  await page.getByRole('list', { name: 'Activities waiting for votes' }).getByRole('listitem').getByRole('button').click();
-  await page.getByRole('button', { name: 'Approve…' }).click();
-  await page.getByRole('dialog', { name: 'Approve Create policy (v3)?' }).getByRole('button', { name: 'Approve' }).click();
+  await approve();
+  await expect(row).toContainText('1 of 2 approved');
+  await expect(row).toContainText('you approved');
+  await expect(row).toContainText('by Root user');
+  await expect(detail).toContainText(/2[34] h( \d+ min)? of the 24 h window/);
+
+  // The proposer's approval expired, so they vote again; the list still names them as the requester.
+  await switchProfile(page, host, sandboxProfileId, 'Sandbox');
+  await openScreen(page, 'Approvals');
+  await approve();
   await expect(page.getByText('Nothing is waiting for votes.')).toBeVisible();
   expect((await host.services.handlers['policies.list']({})).map((policy) => policy.policyName)).toEqual(['approved in a new window']);
+  await page.getByRole('button', { name: 'History' }).click();
+  await page.getByLabel('Status').selectOption('ACTIVITY_STATUS_COMPLETED');
+  const completed = page.getByRole('list', { name: 'Activity history' }).getByRole('listitem').filter({ hasText: 'Create policy (v3)' });
+  await expect(completed).toContainText('by Root user');
+  await expect(completed).toContainText('2 approved');
 });

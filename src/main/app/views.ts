@@ -23,7 +23,7 @@ export function activityView(activity: Activity, nowMs: number): ActivityView {
     status: activity.status,
     fingerprint: activity.fingerprint,
     intent: activity.intent,
-    voters: votersOf(activity.votes, nowMs).map(voterView),
+    voters: votersOf(activity.votes, nowMs),
     canApprove: activity.canApprove,
     canReject: activity.canReject,
     createdAtMs: epochMs(activity.createdAt),

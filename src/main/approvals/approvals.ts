@@ -197,8 +197,8 @@ function approvalWindowOf(votes: readonly Vote[], nowMs: number): ApprovalWindow
 }
 
 /**
- * One entry per user (a later vote by the same user replaces an earlier one), each approval marked expired unless it
- * counts in the approval window open at `nowMs`.
+ * One entry per user in the order of their first votes, the proposer first (a later vote by the same user replaces the
+ * earlier one's selection and time), each approval marked expired unless it counts in the window open at `nowMs`.
  */
 export function votersOf(votes: readonly Vote[], nowMs: number): Voter[] {
   const window = approvalWindowOf(votes, nowMs);

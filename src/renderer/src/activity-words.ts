@@ -94,9 +94,12 @@ export function intentFacts(activity: { intent: Record<string, unknown> }): Inte
   return facts;
 }
 
-/** Who asked: the proposer's submission is the first approval (api-notes §3.4). */
-export function requesterOf(voters: readonly { userId: string; userName: string; votedAtMs: number }[]): string | undefined {
-  const first = voters.reduce<(typeof voters)[number] | undefined>((earliest, voter) => (earliest === undefined || voter.votedAtMs < earliest.votedAtMs ? voter : earliest), undefined);
+/**
+ * Who asked: the proposer's submission is the first approval (api-notes §3.4), and voters come in the order of
+ * their first votes (a proposer who approves again after an expired window keeps the first place).
+ */
+export function requesterOf(voters: readonly { userId: string; userName: string }[]): string | undefined {
+  const first = voters[0];
   return first === undefined ? undefined : first.userName || first.userId;
 }
 

@@ -102,7 +102,10 @@ const activityView = z.strictObject({
   status: activityStatus,
   fingerprint: z.string(),
   intent: z.record(z.string(), z.unknown()),
-  /** One entry per user; a later vote by the same user replaces an earlier one. */
+  /**
+   * One entry per user, in the order of their first votes (the proposer first); a later vote by the same user
+   * replaces the earlier one's selection and time.
+   */
   voters: z.array(voter),
   canApprove: z.boolean(),
   canReject: z.boolean(),
