@@ -9,7 +9,7 @@ import { currentApprovalWindow, parseRequest, submitBodySchema, type ActivityOpe
 import { QkError } from '../../shared/errors';
 import { authenticate, type Actor, type RequestHeaders, type StampFormat } from '../auth/authenticate';
 import { credentialStillHeld } from '../auth/credentials';
-import { type Approver, type Authorization, authorize, conditionContext, denialError, isEligibleVoter } from '../authorize';
+import { type Approver, type Authorization, authorize, denialError, isEligibleVoter } from '../authorize';
 import { appProofsHook } from '../families/app-proofs';
 import { checkSessionScope } from '../families/sessions';
 import { rpcStatusOf } from '../server/errors';
@@ -187,12 +187,7 @@ export async function submitActivity(
     handler.validate?.(tx, organization.id, params);
     const resources = handler.policyResources?.(tx, organization.id, params) ?? {};
     // Also for a parent's proposal: a session profile limits its credential wherever it is used.
-    checkSessionScope(
-      tx,
-      actor.credential,
-      route.op.activityType,
-      conditionContext({ store: tx, organization, activityType: route.op.activityType, params, resources }),
-    );
+    checkSessionScope(actor.credential, { store: tx, organization, activityType: route.op.activityType, params, resources });
     // The sub-organization's quorum and policies know nothing of a parent user; the handler's own proof decides.
     const authorization: Authorization = parentProposes
       ? { decision: 'allow', by: 'operation-proof', evaluations: [] }

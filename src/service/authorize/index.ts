@@ -103,13 +103,14 @@ function policyUser(store: Repositories, userId: string): PolicyUser {
   };
 }
 
+/** What a condition is evaluated over: the activity and the rows it names. */
+export type ConditionRequest = Pick<AuthorizationRequest, 'store' | 'organization' | 'activityType' | 'params' | 'resources'>;
+
 /**
  * The condition context: the activity plus the resources its intent names, and `user`, the user of this organization
  * that the parameters' `userId` names (whose name, keys, passkeys or providers the activity changes).
  */
-export function conditionContext(
-  request: Pick<AuthorizationRequest, 'store' | 'organization' | 'activityType' | 'params' | 'resources'>,
-): PolicyContext {
+export function conditionContext(request: ConditionRequest): PolicyContext {
   const { store, organization, params } = request;
   const target = typeof params.userId === 'string' ? store.users.get(params.userId) : undefined;
   return {

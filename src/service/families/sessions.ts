@@ -9,10 +9,11 @@ import { QkError } from '../../shared/errors';
 import { bytesToHex, utf8Encode } from '../../shared/crypto/encoding';
 import { compressP256, generateEncryptionKeyPair } from '../../shared/crypto/keys';
 import { digestSignerFromPrivateKey, encodeSessionJwt, type DigestSigner } from '../../shared/crypto/tokens';
-import { checkPolicyExpression, evaluate, type PolicyContext } from '../../shared/policy';
+import { checkPolicyExpression, evaluate } from '../../shared/policy';
 import type { ActivityContext, Family } from '../activities/context';
 import { toTimestamp } from '../activities/timestamps';
 import type { Credential } from '../auth/credentials';
+import { conditionContext, type ConditionRequest } from '../authorize';
 import type { OidcVerifier } from '../auth/oidc';
 import type { Repositories, Store } from '../store';
 import type { SessionProfileRecord } from '../store/auth-records';
@@ -145,12 +146,11 @@ export async function issueSession(store: Repositories, request: SessionRequest)
  * (api-notes §5.7: "scope is evaluated on every request made with a session issued under the profile").
  */
 export function checkSessionScope(
-  store: Repositories,
   credential: Credential,
-  activityType: string,
-  /** The activity's condition context (authorize's conditionContext): scope is a condition over the same keywords. */
-  context: PolicyContext,
+  /** The activity as policies' conditions see it: scope is a condition over the same keywords (conditionContext). */
+  request: ConditionRequest,
 ): void {
+  const { store, activityType } = request;
   if (credential.type !== LOGIN_CREDENTIAL_TYPE) return;
   const profileId = store.apiKeys.get(credential.id)?.sessionProfileId;
   if (profileId === undefined) return;
@@ -159,7 +159,7 @@ export function checkSessionScope(
     throw new QkError('REQUEST_NOT_AUTHORIZED', `request not authorized: the session's profile ${profileId} no longer exists; log in again`);
   }
   const checked = checkPolicyExpression(profile.scope, 'condition');
-  const outcome = checked.ok ? evaluate(checked.ast, context) : checked;
+  const outcome = checked.ok ? evaluate(checked.ast, conditionContext(request)) : checked;
   if (!outcome.ok || outcome.value !== true) {
     throw new QkError(
       'REQUEST_NOT_AUTHORIZED',
