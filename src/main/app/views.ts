@@ -4,7 +4,7 @@
  */
 import type { Activity, Policy, PrivateKey, Timestamp, Wallet, WalletAccount } from '../../shared/api';
 import type { ChannelOutput } from '../../shared/ipc/contract';
-import { votersOf, type PendingActivity, type Voter } from '../approvals/approvals';
+import { votersOf, type PendingActivity } from '../approvals/approvals';
 import type { ActivityOutcome } from '../client/api-client';
 
 type ActivityView = ChannelOutput<'activities.get'>;
@@ -42,7 +42,7 @@ export function pendingApprovalView(pending: PendingActivity, nowMs: number): Ch
     approvals: pending.approvals,
     ...(pending.required === undefined ? {} : { required: pending.required }),
     ...(pending.quorumUserIds === undefined ? {} : { quorumUserIds: pending.quorumUserIds }),
-    voters: pending.voters.map(voterView),
+    voters: pending.voters,
     timeLeftMs: pending.timeLeftMs,
     canApprove: pending.canApprove,
     canReject: pending.canReject,
@@ -122,8 +122,4 @@ export function addressViews(addresses: readonly { format?: AddressView['format'
 
 function failureView({ code, message }: { code?: number; message?: string }): { code?: number; message?: string } {
   return { ...(code === undefined ? {} : { code }), ...(message === undefined ? {} : { message }) };
-}
-
-function voterView(voter: Voter): Voter {
-  return { userId: voter.userId, userName: voter.userName, selection: voter.selection, votedAtMs: voter.votedAtMs, expired: voter.expired };
 }
