@@ -76,8 +76,10 @@ describe('Profiles', () => {
   it('refuses unknown ids and duplicate names', async () => {
     const production = await profiles.add(hosted);
     const missing = '00000000-0000-4000-8000-000000000000';
-    for (const attempt of [profiles.get(missing), profiles.setActive(missing), profiles.remove(missing), profiles.update(missing, {})]) {
-      expect((await rejection(attempt)).code).toBe('PROFILE_NOT_FOUND');
+    // Each call starts only when awaited: a rejection left pending while an earlier one is awaited counts as unhandled.
+    const attempts = [() => profiles.get(missing), () => profiles.setActive(missing), () => profiles.remove(missing), () => profiles.update(missing, {})];
+    for (const attempt of attempts) {
+      expect((await rejection(attempt())).code).toBe('PROFILE_NOT_FOUND');
     }
     const duplicate = await rejection(profiles.add({ ...sandbox, name: 'Production' }));
     expect(duplicate.code).toBe('ALREADY_EXISTS');
