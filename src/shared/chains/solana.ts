@@ -84,6 +84,10 @@ export type SolanaPolicyInstruction = {
   readonly parsed_instruction_data?: SolanaParsedInstructionData;
 };
 
+/**
+ * A System transfer. An account loaded from a lookup table reads `<table address>#<index>`: it cannot be resolved
+ * offline, and the label never equals a real address, so an allow-list of recipients does not match it.
+ */
 export type SolanaTransfer = { readonly from: string; readonly to: string; readonly amount: bigint };
 
 export type SolanaSplTransfer = {
@@ -143,7 +147,9 @@ export type DecodedSolanaTransaction = SolanaWire & {
 /** An Anchor IDL uploaded for a program (create_smart_contract_interface with type SOLANA). */
 export type SolanaIdl = { readonly address: string; readonly idl: unknown };
 
-type CompiledMessage = CompiledTransactionMessage & CompiledTransactionMessageWithLifetime;
+/** Legacy and v0 messages: the versions the network runs. */
+type CompiledMessage = Extract<CompiledTransactionMessage, { version: 'legacy' | 0 }> &
+  CompiledTransactionMessageWithLifetime;
 
 /** Ed25519 signatures fill a 64-byte slot. */
 export const SOLANA_SIGNATURE_LENGTH = 64;
@@ -178,22 +184,19 @@ export function decodeSolanaWireOrMessage(bytes: Uint8Array): SolanaWire & { rea
       signatures: signers.map((signer) => ({ signer, signature: null })),
       bareMessage: true,
     };
-  } catch {
-    if (transactionError instanceof QkError) throw transactionError;
+  } catch (messageError) {
+    // Either reading may be the one the caller meant, so both reasons are given.
     throw new QkError(
       'ENCODING_INVALID',
-      `not a Solana transaction or message: ${describeCause(transactionError)}`,
+      `not a Solana transaction (${describeCause(transactionError)}) ` +
+        `nor a bare Solana message (${describeCause(messageError)})`,
     );
   }
 }
 
 /** Decodes a Solana transaction (or bare message) into the policy object and what the signer and app need. */
 export function decodeSolanaTransaction(bytes: Uint8Array, idls: readonly SolanaIdl[] = []): DecodedSolanaTransaction {
-  const wire = decodeSolanaWireOrMessage(bytes);
-  const { message } = wire;
-  if (message.version !== 'legacy' && message.version !== 0) {
-    throw new QkError('ENCODING_INVALID', `Solana transaction version ${String(message.version)} is not supported`);
-  }
+  const { message, ...wire } = decodeSolanaWireOrMessage(bytes);
   const accounts = accountTable(message);
   const interfaces = idlsByProgram(idls);
 
@@ -266,13 +269,16 @@ export function decodeSolanaTransaction(bytes: Uint8Array, idls: readonly Solana
 
 /** Reads a compiled message and insists it fills the bytes exactly: trailing bytes mean a mangled payload. */
 function decodeWholeMessage(bytes: Uint8Array): CompiledMessage {
-  let decoded: readonly [CompiledMessage, number];
+  let decoded: readonly [CompiledTransactionMessage & CompiledTransactionMessageWithLifetime, number];
   try {
     decoded = getCompiledTransactionMessageDecoder().read(bytes, 0);
   } catch (error) {
     throw new QkError('ENCODING_INVALID', `the Solana message is malformed: ${describeCause(error)}`);
   }
   const [message, end] = decoded;
+  if (message.version !== 'legacy' && message.version !== 0) {
+    throw new QkError('ENCODING_INVALID', `Solana message version ${String(message.version)} is not supported`);
+  }
   if (end !== bytes.length) {
     throw new QkError(
       'ENCODING_INVALID',

@@ -136,12 +136,20 @@ describe('decodeSolanaTransaction: System transfers built with web3.js', () => {
     const message = new TransactionMessage({
       payerKey: sender.publicKey,
       recentBlockhash: BLOCKHASH,
-      instructions: [SystemProgram.transfer({ fromPubkey: sender.publicKey, toPubkey: recipient, lamports: 42 }), custom],
+      instructions: [
+        SystemProgram.transfer({ fromPubkey: sender.publicKey, toPubkey: recipient, lamports: 42 }),
+        custom,
+        SystemProgram.transfer({ fromPubkey: sender.publicKey, toPubkey: loadedWritable, lamports: 5 }),
+      ],
     }).compileToV0Message([table]);
     const decoded = decodeSolanaTransaction(unsignedBytes(new VersionedTransaction(message)));
 
     expect(decoded.version).toBe(0);
-    expect(decoded.policy.transfers).toEqual([{ from: sender.publicKey.toBase58(), to: recipient.toBase58(), amount: 42n }]);
+    // A recipient loaded from the table cannot be named offline: it reads as table#index, never as an address.
+    expect(decoded.policy.transfers).toEqual([
+      { from: sender.publicKey.toBase58(), to: recipient.toBase58(), amount: 42n },
+      { from: sender.publicKey.toBase58(), to: `${tableKey.toBase58()}#0`, amount: 5n },
+    ]);
     expect(decoded.policy.address_table_lookups).toEqual([
       { address_table_key: tableKey.toBase58(), writable_indexes: [0n], readonly_indexes: [1n] },
     ]);
@@ -360,15 +368,25 @@ describe('decodeSolanaTransaction: an instruction decoded with an uploaded Ancho
   });
 });
 
+function withBytes(original: Uint8Array, offset: number, replacement: ArrayLike<number>): Uint8Array {
+  const copy = original.slice();
+  copy.set(replacement, offset);
+  return copy;
+}
+
 describe('bad Solana input', () => {
   const sender = keypair(1);
   const bytes = unsignedBytes(legacyTransfer(sender, keypair(2).publicKey, 10));
 
   it.each([
     ['empty', new Uint8Array(0), /empty/],
-    ['truncated', bytes.subarray(0, bytes.length - 5), /malformed|not a Solana transaction/],
-    ['garbage', new Uint8Array(80).fill(0xff), /not a Solana transaction|malformed/],
+    ['truncated', bytes.subarray(0, bytes.length - 5), /not a Solana transaction .*nor a bare Solana message/],
+    ['garbage', new Uint8Array(80).fill(0xff), /not a Solana transaction .*nor a bare Solana message/],
     ['trailing bytes', new Uint8Array([...bytes, 1, 2, 3]), /unexpected bytes after its end/],
+    // Layout: 1 slot count, 64 slot bytes, 3 header bytes, 1 account count, then the 32-byte account keys.
+    ['an account listed twice', withBytes(bytes, 101, bytes.subarray(69, 101)), /lists account \w+ twice/],
+    ['a header naming more signers than slots', withBytes(bytes, 65, [2]), /expected the transaction to have 2 signatures/],
+    ['a bare message naming more signers than accounts', withBytes(bytes.subarray(65), 0, [9]), /header does not fit/],
   ])('refuses %s input with ENCODING_INVALID', (_label, input, message) => {
     expectQkError(() => decodeSolanaTransaction(input), 'ENCODING_INVALID', message);
     expectQkError(() => signSolanaTransaction(input, sender.publicKey.toBase58(), signerFor(sender)), 'ENCODING_INVALID', message);
