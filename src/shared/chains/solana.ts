@@ -240,7 +240,7 @@ export function decodeSolanaTransaction(bytes: Uint8Array, idls: readonly Solana
     knownInstructions.push(known);
     const transfer = transferOf(known);
     if (transfer !== undefined) transfers.push(transfer);
-    const splTransfer = splTransferOf(known);
+    const splTransfer = splTransferOf(known, metas);
     if (splTransfer !== undefined) splTransfers.push(splTransfer);
   });
 
@@ -443,8 +443,8 @@ function transferOf(known: KnownSolanaInstruction): SolanaTransfer | undefined {
   return { from: source, to: destination, amount };
 }
 
-/** Token program instructions list the multisig co-signers after the fixed accounts. */
-function splTransferOf(known: KnownSolanaInstruction): SolanaSplTransfer | undefined {
+/** Token program transfers list a multisig owner's co-signers after their named accounts. */
+function splTransferOf(known: KnownSolanaInstruction, accounts: readonly ResolvedAccount[]): SolanaSplTransfer | undefined {
   if (known.program !== 'Token' && known.program !== 'Token-2022') return undefined;
   if (known.instruction !== 'Transfer' && known.instruction !== 'TransferChecked') return undefined;
   const { source, destination, authority, mint } = known.accounts;
@@ -452,9 +452,7 @@ function splTransferOf(known: KnownSolanaInstruction): SolanaSplTransfer | undef
   if (source === undefined || destination === undefined || authority === undefined || typeof amount !== 'bigint') {
     return undefined;
   }
-  const signers = Object.entries(known.accounts)
-    .filter(([name]) => !['source', 'destination', 'authority', 'mint'].includes(name))
-    .map(([, address]) => address);
+  const signers = accounts.slice(Object.keys(known.accounts).length).map((account) => account.key);
   return {
     from: source,
     to: destination,

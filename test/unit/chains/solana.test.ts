@@ -30,7 +30,11 @@ import {
   type Blockhash,
 } from '@solana/kit';
 import { getSetComputeUnitLimitInstruction } from '@solana-program/compute-budget';
-import { getTransferCheckedInstruction, getTransferInstruction } from '@solana-program/token';
+import {
+  getCreateAssociatedTokenIdempotentInstruction,
+  getTransferCheckedInstruction,
+  getTransferInstruction,
+} from '@solana-program/token';
 import { describe, expect, it } from 'vitest';
 import { signSolanaTransaction } from '../../../src/service/enclave/sign-solana.js';
 import { decodeSolanaTransaction, TOKEN_2022_PROGRAM_ADDRESS } from '../../../src/shared/chains/solana.js';
@@ -240,6 +244,9 @@ describe('decodeSolanaTransaction: SPL token transfers (kit + @solana-program/to
   const source = '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T' as Address;
   const destination = '8opHzTAnfzRpPEx21XtnrVTX28YQuCpAjcn1PczScKh' as Address;
   const mint = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v' as Address;
+  const recipientWallet = keypair(5).publicKey.toBase58() as Address;
+  const multisig = keypair(6).publicKey.toBase58() as Address;
+  const coSigner = createNoopSigner(keypair(7).publicKey.toBase58() as Address);
 
   function build(...instructions: Parameters<typeof appendTransactionMessageInstructions>[0]): Uint8Array {
     const message = pipe(
@@ -251,15 +258,16 @@ describe('decodeSolanaTransaction: SPL token transfers (kit + @solana-program/to
           m,
         ),
       (m) => appendTransactionMessageInstructions(instructions, m),
-      (m) => addSignersToTransactionMessage([owner], m),
+      (m) => addSignersToTransactionMessage([owner, coSigner], m),
     );
     return new Uint8Array(getTransactionEncoder().encode(compileTransaction(message)));
   }
 
-  it('reads Transfer and TransferChecked (Token and Token-2022) into spl_transfers', () => {
+  it('reads Transfer (multisig owner) and TransferChecked (Token-2022) into spl_transfers', () => {
     const bytes = build(
       getSetComputeUnitLimitInstruction({ units: 200_000 }),
-      getTransferInstruction({ source, destination, authority: owner, amount: 1_000n }),
+      getCreateAssociatedTokenIdempotentInstruction({ payer: owner, ata: destination, owner: recipientWallet, mint }),
+      getTransferInstruction({ source, destination, authority: multisig, amount: 1_000n, multiSigners: [owner, coSigner] }),
       getTransferCheckedInstruction(
         { source, mint, destination, authority: owner, amount: 2_500_000n, decimals: 6 },
         { programAddress: TOKEN_2022_PROGRAM_ADDRESS as Address },
@@ -267,16 +275,18 @@ describe('decodeSolanaTransaction: SPL token transfers (kit + @solana-program/to
     );
     const decoded = decodeSolanaTransaction(bytes);
     expect(decoded.policy.spl_transfers).toEqual([
-      { from: source, to: destination, amount: 1_000n, owner: owner.address, signers: [] },
+      { from: source, to: destination, amount: 1_000n, owner: multisig, signers: [owner.address, coSigner.address] },
       { from: source, to: destination, amount: 2_500_000n, owner: owner.address, signers: [], token_mint: mint },
     ]);
     expect(decoded.policy.transfers).toEqual([]);
     expect(decoded.knownInstructions.map(({ program, instruction }) => `${program}:${instruction}`)).toEqual([
       'Compute Budget:SetComputeUnitLimit',
+      'Associated Token:CreateAssociatedTokenIdempotent',
       'Token:Transfer',
       'Token-2022:TransferChecked',
     ]);
     expect(decoded.knownInstructions[0]?.args).toEqual({ units: 200_000n });
+    expect(decoded.knownInstructions[1]?.accounts).toMatchObject({ ata: destination, owner: recipientWallet, mint });
   });
 });
 
