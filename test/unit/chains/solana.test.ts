@@ -35,9 +35,11 @@ import {
   getTransferCheckedInstruction,
   getTransferInstruction,
 } from '@solana-program/token';
+import { TurnkeySigner } from '@turnkey/solana';
 import { describe, expect, it } from 'vitest';
 import { signSolanaTransaction } from '../../../src/service/enclave/sign-solana.js';
 import { decodeSolanaTransaction, TOKEN_2022_PROGRAM_ADDRESS } from '../../../src/shared/chains/solana.js';
+import { bytesToHex, hexToBytes } from '../../../src/shared/crypto/encoding.js';
 import { QkError } from '../../../src/shared/errors.js';
 
 const BLOCKHASH = 'EETubP5AKHgjPAhzPAFcb8BAY1hMH639CWCFTqi3hq1k';
@@ -236,6 +238,38 @@ describe('signSolanaTransaction', () => {
       new RegExp(`${stranger.publicKey.toBase58()} is not a required signer.*${sender.publicKey.toBase58()}`),
     );
     expect(called).toBe(false);
+  });
+});
+
+describe("@turnkey/solana's TurnkeySigner.signTransaction against the signer", () => {
+  const sender = keypair(1);
+  const recipient = keypair(2).publicKey;
+  // Stands in for the service's SIGN_TRANSACTION: the hex it receives goes through the real signer.
+  const client = {
+    signTransaction: ({ signWith, unsignedTransaction, type }: Record<string, string>) => {
+      expect(type).toBe('TRANSACTION_TYPE_SOLANA');
+      const signed = signSolanaTransaction(hexToBytes(unsignedTransaction!, 'unsignedTransaction'), signWith!, signerFor(sender));
+      return Promise.resolve({
+        activity: { id: 'activity', status: 'ACTIVITY_STATUS_COMPLETED' },
+        signedTransaction: bytesToHex(signed),
+      });
+    },
+  };
+  const signer = new TurnkeySigner({ organizationId: 'organization', client: client as never });
+
+  it('returns a legacy transaction web3.js verifies', async () => {
+    const signed = await signer.signTransaction(legacyTransfer(sender, recipient, 10), sender.publicKey.toBase58());
+    expect((signed as Transaction).verifySignatures()).toBe(true);
+  });
+
+  it('returns a v0 transaction whose signature verifies', async () => {
+    const message = new TransactionMessage({
+      payerKey: sender.publicKey,
+      recentBlockhash: BLOCKHASH,
+      instructions: [SystemProgram.transfer({ fromPubkey: sender.publicKey, toPubkey: recipient, lamports: 11 })],
+    }).compileToV0Message();
+    const signed = (await signer.signTransaction(new VersionedTransaction(message), sender.publicKey.toBase58())) as VersionedTransaction;
+    expect(ed25519.verify(signed.signatures[0]!, signed.message.serialize(), sender.publicKey.toBytes())).toBe(true);
   });
 });
 
