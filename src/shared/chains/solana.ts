@@ -13,7 +13,7 @@
  * resolved offline: they stay listed as lookups, never guessed.
  */
 import { getNodeCodec } from '@codama/dynamic-codecs';
-import { rootNodeFromAnchor, type AnchorIdl } from '@codama/nodes-from-anchor';
+import { rootNodeFromAnchorWithoutDefaultVisitor, type AnchorIdl } from '@codama/nodes-from-anchor';
 import {
   AccountRole,
   getCompiledTransactionMessageDecoder,
@@ -373,7 +373,8 @@ type KnownProgram = {
   readonly name: KnownSolanaInstruction['program'];
   /** The program's instruction enum: its reverse mapping names an instruction type. */
   readonly names: Readonly<Record<number, string>>;
-  readonly parse: (instruction: ParsableInstruction) => ProgramParse;
+  /** Throws on data the program's decoder refuses; undefined for instructions it deliberately leaves out. */
+  readonly parse: (instruction: ParsableInstruction) => ProgramParse | undefined;
 };
 
 const knownPrograms: ReadonlyMap<string, KnownProgram> = new Map<string, KnownProgram>([
@@ -384,12 +385,10 @@ const knownPrograms: ReadonlyMap<string, KnownProgram> = new Map<string, KnownPr
     {
       name: 'Token-2022',
       names: TokenInstruction,
-      parse: (ix: ParsableInstruction) => {
-        const discriminator = ix.data[0];
-        if (discriminator === undefined || discriminator >= TOKEN_2022_SHARED_INSTRUCTIONS) {
-          throw new Error('a Token-2022 extension instruction');
-        }
-        return parseTokenInstruction(ix);
+      parse: (instruction: ParsableInstruction) => {
+        const discriminator = instruction.data[0];
+        if (discriminator === undefined || discriminator >= TOKEN_2022_SHARED_INSTRUCTIONS) return undefined;
+        return parseTokenInstruction(instruction);
       },
     },
   ],
@@ -410,12 +409,13 @@ const knownPrograms: ReadonlyMap<string, KnownProgram> = new Map<string, KnownPr
 function describeKnownInstruction(instruction: ParsableInstruction, index: number): KnownSolanaInstruction | undefined {
   const program = knownPrograms.get(instruction.programAddress);
   if (program === undefined) return undefined;
-  let parsed: ProgramParse;
+  let parsed: ProgramParse | undefined;
   try {
     parsed = program.parse(instruction);
   } catch {
     return undefined;
   }
+  if (parsed === undefined) return undefined;
   const accounts: Record<string, string> = {};
   for (const [name, meta] of Object.entries(parsed.accounts ?? {})) {
     if (isAccountMeta(meta)) accounts[name] = meta.address;
@@ -479,18 +479,22 @@ function idlsByProgram(idls: readonly SolanaIdl[]): Map<string, IdlInstructionPa
   return parsers;
 }
 
-type CodamaRoot = ReturnType<typeof rootNodeFromAnchor>;
+type CodamaRoot = ReturnType<typeof rootNodeFromAnchorWithoutDefaultVisitor>;
 type CodamaInstruction = NonNullable<CodamaRoot['program']['instructions']>[number];
 
 function idlParser(address: string, idl: unknown): IdlInstructionParser {
+  const unreadable = (reason: string) =>
+    new QkError('REQUEST_INVALID', `the IDL uploaded for program ${address} cannot be read: ${reason}`);
+  if (typeof idl !== 'object' || idl === null || !Array.isArray((idl as { instructions?: unknown }).instructions)) {
+    throw unreadable('an Anchor IDL is a JSON object with an "instructions" list');
+  }
   let root: CodamaRoot;
   try {
-    if (typeof idl !== 'object' || idl === null || !Array.isArray((idl as { instructions?: unknown }).instructions)) {
-      throw new Error('an Anchor IDL is a JSON object with an "instructions" list');
-    }
-    root = withListDefaults(rootNodeFromAnchor(idl as AnchorIdl));
+    // Codama's default visitors would flatten a struct argument's fields into the instruction's own arguments;
+    // policies read arguments by the names the IDL gives them.
+    root = withListDefaults(rootNodeFromAnchorWithoutDefaultVisitor(idl as AnchorIdl));
   } catch (error) {
-    throw new QkError('REQUEST_INVALID', `the IDL uploaded for program ${address} cannot be read: ${describeCause(error)}`);
+    throw unreadable(describeCause(error));
   }
   const candidates = (root.program.instructions ?? []).flatMap((instruction) => {
     const discriminator = discriminatorOf(instruction);
@@ -579,8 +583,8 @@ function withListDefaults<T>(node: T): T {
 // ---- values ----
 
 /**
- * Turns decoder output into policy values: integers become bigints, bytes hex, `None` options absent and `Some`
- * options their value, so `program_call_args['amount'] < 100` compares numbers.
+ * Turns decoder output into policy values: integers become bigints (so `program_call_args['amount'] < 100`
+ * compares numbers), byte arrays hex, `None` options absent and `Some` options their value.
  */
 function toPolicyValue(value: unknown): PolicyValue | undefined {
   switch (typeof value) {
@@ -593,7 +597,12 @@ function toPolicyValue(value: unknown): PolicyValue | undefined {
     case 'object': {
       if (value === null) return undefined;
       if (value instanceof Uint8Array) return bytesToHex(value);
-      if (Array.isArray(value)) return value.flatMap((item) => toPolicyValue(item) ?? []);
+      if (Array.isArray(value)) {
+        return value.flatMap((item) => {
+          const converted = toPolicyValue(item);
+          return converted === undefined ? [] : [converted];
+        });
+      }
       const record = value as Record<string, unknown>;
       if (record.__option === 'None') return undefined;
       if (record.__option === 'Some') return toPolicyValue(record.value);

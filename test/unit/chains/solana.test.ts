@@ -17,11 +17,17 @@ import {
   createNoopSigner,
   createTransactionMessage,
   getAddressEncoder,
+  getArrayEncoder,
+  getOptionEncoder,
   getStructEncoder,
   getTransactionEncoder,
   getU32Encoder,
+  getU16Encoder,
   getU64Encoder,
+  getU8Encoder,
   getUtf8Encoder,
+  none,
+  some,
   addEncoderSizePrefix,
   pipe,
   setTransactionMessageFeePayer,
@@ -344,6 +350,9 @@ describe('decodeSolanaTransaction: an instruction decoded with an uploaded Ancho
           { name: 'amount', type: 'u64' },
           { name: 'memo', type: 'string' },
           { name: 'recipient', type: 'pubkey' },
+          { name: 'hops', type: { vec: { vec: 'u16' } } },
+          { name: 'limit', type: { option: 'u64' } },
+          { name: 'route', type: { defined: { name: 'Route' } } },
         ],
       },
       {
@@ -353,12 +362,33 @@ describe('decodeSolanaTransaction: an instruction decoded with an uploaded Ancho
         args: [],
       },
     ],
+    types: [
+      {
+        name: 'Route',
+        type: {
+          kind: 'struct',
+          fields: [
+            { name: 'pool', type: 'u8' },
+            { name: 'bump', type: { option: 'u8' } },
+          ],
+        },
+      },
+    ],
   };
   // Borsh layout of the deposit arguments, encoded independently of the IDL reader.
   const depositArgs = getStructEncoder([
     ['amount', getU64Encoder()],
     ['memo', addEncoderSizePrefix(getUtf8Encoder(), getU32Encoder())],
     ['recipient', getAddressEncoder()],
+    ['hops', getArrayEncoder(getArrayEncoder(getU16Encoder()))],
+    ['limit', getOptionEncoder(getU64Encoder())],
+    [
+      'route',
+      getStructEncoder([
+        ['pool', getU8Encoder()],
+        ['bump', getOptionEncoder(getU8Encoder())],
+      ]),
+    ],
   ]);
 
   function depositTransaction(data: Uint8Array): Uint8Array {
@@ -377,7 +407,14 @@ describe('decodeSolanaTransaction: an instruction decoded with an uploaded Ancho
   const recipient = keypair(23).publicKey.toBase58() as Address;
   const data = new Uint8Array([
     ...depositDiscriminator,
-    ...depositArgs.encode({ amount: 123_456_789n, memo: 'rent', recipient }),
+    ...depositArgs.encode({
+      amount: 123_456_789n,
+      memo: 'rent',
+      recipient,
+      hops: [[1, 2], [3]],
+      limit: none(),
+      route: { pool: 4, bump: some(255) },
+    }),
   ]);
 
   it('fills parsed_instruction_data for the program the IDL names', () => {
@@ -386,7 +423,14 @@ describe('decodeSolanaTransaction: an instruction decoded with an uploaded Ancho
       instruction_name: 'deposit',
       discriminator: Buffer.from(depositDiscriminator).toString('hex'),
       named_accounts: { vault: vault.toBase58(), user: user.publicKey.toBase58() },
-      program_call_args: { amount: 123_456_789n, memo: 'rent', recipient },
+      // Integers are bigints, nested lists stay nested, None is absent and Some is its value.
+      program_call_args: {
+        amount: 123_456_789n,
+        memo: 'rent',
+        recipient,
+        hops: [[1n, 2n], [3n]],
+        route: { pool: 4n, bump: 255n },
+      },
     });
   });
 
