@@ -3,9 +3,10 @@
  * TRANSACTION_TYPE_BITCOIN.
  *
  * Export: `signBitcoinPsbt(psbt, privateKey, options?)` → `{ psbt, signedInputs }`.
- * - Owned inputs: P2WPKH, P2SH-P2WPKH (with its redeem script in the PSBT), P2PKH (with the previous transaction
- *   in the PSBT) and P2TR key path. A P2TR output is ours when it is the key's BIP-86 output (internal key tweaked
- *   with no script tree) or when the PSBT names the key as the internal key.
+ * - Owned inputs: P2WPKH, P2SH-P2WPKH, P2WSH of the key's 1-of-1 multisig (the wallet's P2WSH addresses), P2PKH
+ *   (with the previous transaction in the PSBT) and P2TR key path: the key's BIP-86 output (internal key tweaked
+ *   with no script tree), or any Taproot output whose internal key the PSBT names as ours. Redeem script, witness
+ *   script and internal key are added when the PSBT leaves them out.
  * - With `options.address`, only inputs spending that address are signed (Turnkey signs with Schnorr when
  *   `signWith` is a Taproot address, ECDSA otherwise); the address must belong to the key.
  * - A PSBT with no input the key can sign is refused; nothing is signed.
@@ -15,7 +16,7 @@
  * which also leaves room for co-signers.
  */
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { Address, OutScript, p2pkh, p2sh, p2tr, p2wpkh } from '@scure/btc-signer';
+import { Address, OutScript, p2ms, p2pkh, p2sh, p2tr, p2wpkh, p2wsh } from '@scure/btc-signer';
 import { bitcoinNetwork, readPsbt, type BitcoinNetworkName } from '../../shared/chains/bitcoin';
 import { QkError } from '../../shared/errors';
 
@@ -32,7 +33,12 @@ export type BitcoinSigningOptions = {
   readonly network?: BitcoinNetworkName;
 };
 
-type OwnedScripts = { readonly kind: string; readonly script: Uint8Array; readonly redeemScript?: Uint8Array }[];
+/** A script the key can spend, with the PSBT fields the signer needs for it, added when the PSBT leaves them out. */
+type OwnedScript = {
+  readonly kind: string;
+  readonly script: Uint8Array;
+  readonly fill: { redeemScript?: Uint8Array; witnessScript?: Uint8Array; tapInternalKey?: Uint8Array };
+};
 
 export function signBitcoinPsbt(
   psbt: Uint8Array,
@@ -44,11 +50,15 @@ export function signBitcoinPsbt(
   const xOnly = publicKey.subarray(1);
   // Scripts do not depend on the network; only the address text of `options.address` does.
   const witnessKeyHash = p2wpkh(publicKey);
-  let owned: OwnedScripts = [
-    { kind: 'P2WPKH', script: witnessKeyHash.script },
-    { kind: 'P2SH-P2WPKH', script: p2sh(witnessKeyHash).script, redeemScript: witnessKeyHash.script },
-    { kind: 'P2PKH', script: p2pkh(publicKey).script },
-    { kind: 'P2TR', script: p2tr(xOnly).script },
+  // The wallet's P2WSH addresses commit to a 1-of-1 multisig of the key.
+  const singleKeyMultisig = p2ms(1, [publicKey]);
+  let owned: readonly OwnedScript[] = [
+    { kind: 'P2WPKH', script: witnessKeyHash.script, fill: {} },
+    { kind: 'P2SH-P2WPKH', script: p2sh(witnessKeyHash).script, fill: { redeemScript: witnessKeyHash.script } },
+    { kind: 'P2WSH', script: p2wsh(singleKeyMultisig).script, fill: { witnessScript: singleKeyMultisig.script } },
+    { kind: 'P2PKH', script: p2pkh(publicKey).script, fill: {} },
+    // BIP-86: the key tweaked with no script tree.
+    { kind: 'P2TR', script: p2tr(xOnly).script, fill: { tapInternalKey: xOnly } },
   ];
   if (options.address !== undefined) owned = onlyAddress(owned, options.address, options.network ?? 'mainnet');
 
@@ -57,12 +67,12 @@ export function signBitcoinPsbt(
     const input = transaction.getInput(index);
     const spentScript = spentScriptOf(input);
     if (spentScript === undefined) continue;
-    const kind = ownedKind(owned, input, spentScript, options.address === undefined ? xOnly : undefined);
-    if (kind === undefined) continue;
-    // The key's own BIP-86 output: the PSBT may omit the internal key, which the signer needs to apply the tweak.
-    if (kind === 'P2TR' && input.tapInternalKey === undefined) {
-      transaction.updateInput(index, { tapInternalKey: xOnly });
-    }
+    const match = ownedScript(owned, input, spentScript, options.address === undefined ? xOnly : undefined);
+    if (match === undefined) continue;
+    const missing = Object.fromEntries(
+      Object.entries(match.fill).filter(([field]) => input[field as keyof typeof match.fill] === undefined),
+    );
+    if (Object.keys(missing).length > 0) transaction.updateInput(index, missing);
     try {
       transaction.signIdx(privateKey, index);
     } catch (error) {
@@ -79,7 +89,8 @@ export function signBitcoinPsbt(
     throw new QkError(
       'REQUEST_INVALID',
       options.address === undefined
-        ? 'the PSBT has no input this key can sign (P2WPKH, P2SH-P2WPKH, P2PKH or P2TR key path with its spent output)'
+        ? `the PSBT has no input this key can sign: none spends its ${owned.map(({ kind }) => kind).join(', ')} ` +
+            'output with the spent output in the PSBT'
         : `the PSBT has no input spending ${options.address}`,
     );
   }
@@ -92,24 +103,25 @@ type PsbtInput = ReturnType<ReturnType<typeof readPsbt>['getInput']>;
  * Which of the key's scripts an input spends. `internalKey` also claims a Taproot output with a script tree whose
  * internal key is ours (key-path spend), which only an unrestricted request may sign.
  */
-function ownedKind(
-  owned: OwnedScripts,
+function ownedScript(
+  owned: readonly OwnedScript[],
   input: PsbtInput,
   spentScript: Uint8Array,
   internalKey: Uint8Array | undefined,
-): string | undefined {
-  const match = owned.find(
-    ({ script, redeemScript }) =>
-      equal(script, spentScript) && (redeemScript === undefined || equalOptional(input.redeemScript, redeemScript)),
-  );
-  if (match !== undefined) return match.kind;
+): OwnedScript | undefined {
+  const match = owned.find(({ script }) => equal(script, spentScript));
+  if (match !== undefined) return match;
   if (internalKey !== undefined && isTaproot(spentScript) && equalOptional(input.tapInternalKey, internalKey)) {
-    return 'P2TR';
+    return { kind: 'P2TR', script: spentScript, fill: {} };
   }
   return undefined;
 }
 
-function onlyAddress(owned: OwnedScripts, address: string, networkName: BitcoinNetworkName): OwnedScripts {
+function onlyAddress(
+  owned: readonly OwnedScript[],
+  address: string,
+  networkName: BitcoinNetworkName,
+): readonly OwnedScript[] {
   let script: Uint8Array;
   try {
     script = OutScript.encode(Address(bitcoinNetwork(networkName)).decode(address));

@@ -1,7 +1,8 @@
-import { schnorr } from '@noble/curves/secp256k1.js';
+import { schnorr, secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bech32, createBase58check, hex } from '@scure/base';
-import { SigHash, Transaction } from '@scure/btc-signer';
+import { Address, NETWORK, OutScript, SigHash, Transaction } from '@scure/btc-signer';
+import { addressFor } from '../../../src/service/enclave/addresses.js';
 import { describe, expect, it } from 'vitest';
 import { createKeyDeriver } from '../../../src/service/enclave/derivation.js';
 import { mnemonicToSeed } from '../../../src/service/enclave/mnemonic.js';
@@ -181,15 +182,14 @@ describe('signBitcoinPsbt', () => {
     expect(signed.getInput(1).finalScriptWitness).toBeUndefined();
   });
 
-  it('signs the BIP-143 P2SH-P2WPKH input with the published signature', () => {
+  it('signs the BIP-143 P2SH-P2WPKH input with the published signature, adding the redeem script', () => {
     const psbt = psbtOf(BIP143_P2SH_P2WPKH.unsignedTx, {
-      0: {
-        witnessUtxo: { script: hex.decode(BIP143_P2SH_P2WPKH.script), amount: 1_000_000_000n },
-        redeemScript: hex.decode(BIP143_P2SH_P2WPKH.redeemScript),
-      },
+      0: { witnessUtxo: { script: hex.decode(BIP143_P2SH_P2WPKH.script), amount: 1_000_000_000n } },
     });
     const result = signBitcoinPsbt(psbt, hex.decode(BIP143_P2SH_P2WPKH.privateKey));
-    const [[publicKey, signature]] = readPsbt(result.psbt).getInput(0).partialSig ?? [[]];
+    const signed = readPsbt(result.psbt).getInput(0);
+    expect(hex.encode(signed.redeemScript!)).toBe(BIP143_P2SH_P2WPKH.redeemScript);
+    const [[publicKey, signature]] = signed.partialSig ?? [[]];
     expect(hex.encode(publicKey!)).toBe(BIP143_P2SH_P2WPKH.publicKey);
     expect(hex.encode(signature!)).toBe(BIP143_P2SH_P2WPKH.signature);
   });
@@ -221,6 +221,33 @@ describe('signBitcoinPsbt', () => {
     expect(signature?.length).toBe(64);
     const sighash = signed.preimageWitnessV1(0, [script], SigHash.DEFAULT, [amount]);
     expect(schnorr.verify(signature!, sighash, hex.decode(BIP86_FIRST_RECEIVE.outputKey))).toBe(true);
+    signed.finalize();
+    expect(signed.extract().length).toBeGreaterThan(0);
+  });
+
+  it('signs a P2WSH input of the wallet P2WSH address (1-of-1 multisig), adding the witness script', async () => {
+    const deriver = createKeyDeriver({ seed: await mnemonicToSeed(ABANDON), curve: 'CURVE_SECP256K1' });
+    const key = deriver.derive("m/48'/0'/0'/2'/0/0");
+    deriver.wipe();
+    const address = addressFor({
+      curve: 'CURVE_SECP256K1',
+      publicKey: key.publicKey,
+      format: 'ADDRESS_FORMAT_BITCOIN_MAINNET_P2WSH',
+    });
+    const transaction = new Transaction();
+    const amount = 80_000n;
+    const script = OutScript.encode(Address(NETWORK).decode(address));
+    transaction.addInput({ txid: new Uint8Array(32).fill(3), index: 0, witnessUtxo: { script, amount } });
+    transaction.addOutputAddress(BIP86_FIRST_RECEIVE.address, 79_000n);
+
+    const result = signBitcoinPsbt(transaction.toPSBT(), key.privateKey, { address });
+    const signed = readPsbt(result.psbt);
+    const witnessScript = signed.getInput(0).witnessScript!;
+    expect(hex.encode(witnessScript)).toBe(`5121${hex.encode(key.publicKey)}51ae`);
+    const [[publicKey, signature]] = signed.getInput(0).partialSig ?? [[]];
+    expect(publicKey).toEqual(key.publicKey);
+    const sighash = signed.preimageWitnessV0(0, witnessScript, SigHash.ALL, amount);
+    expect(secp256k1.verify(signature!.subarray(0, -1), sighash, key.publicKey, { prehash: false, format: 'der' })).toBe(true);
     signed.finalize();
     expect(signed.extract().length).toBeGreaterThan(0);
   });
