@@ -1,4 +1,4 @@
-// Lint rules that make the architecture's boundaries real (DEVELOPERS.md "Layout").
+// Lint rules that make the architecture's boundaries real (docs/architecture.md#import-directions).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';

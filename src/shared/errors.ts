@@ -3,7 +3,7 @@
  * `code` is stable and machine-readable; `message` says what is wrong and, where it helps, what to do.
  */
 
-/** gRPC status codes used on the wire (api-notes §7.2). */
+/** gRPC status codes used on the wire (docs/service.md#status-codes). */
 export const GrpcCode = {
   INVALID_ARGUMENT: 3,
   NOT_FOUND: 5,

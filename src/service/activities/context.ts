@@ -56,7 +56,7 @@ export type QueryHandler<N extends QueryName = QueryName> = (
   request: QueryRequest<N>,
 ) => QueryResponse<N> | Promise<QueryResponse<N>>;
 
-/** An address an activity derived, for its APP_PROOF_TYPE_ADDRESS_DERIVATION proof (crypto-formats §6). */
+/** An address an activity derived, for its APP_PROOF_TYPE_ADDRESS_DERIVATION proof (docs/formats.md#app-proofs). */
 export interface DerivedAddress {
   address: string;
   walletId?: string;
@@ -65,18 +65,18 @@ export interface DerivedAddress {
 
 /**
  * An activity's execution plus, optionally, the condition keywords its intent names (`wallet`,
- * `private_key`, …) so that policies can test them (api-notes §8.3).
+ * `private_key`, …) so that policies can test them (docs/service.md#policy-keywords).
  */
 export interface ActivityHandler<N extends ActivityName = ActivityName> {
   /**
    * A credential of the target's direct parent organization may propose this activity for a sub-organization (as
-   * the auth proxy does with its key held for the parent, api-notes §6.1). The sub-organization's quorum and
-   * policies are then not consulted: `execute` must itself prove whom the activity acts for (e.g. a verified OIDC
+   * the auth proxy does with its key held for the parent, docs/service.md#auth-proxy). The sub-organization's quorum
+   * and policies are then not consulted: `execute` must itself prove whom the activity acts for (e.g. a verified OIDC
    * token matched to a user of the sub-organization) and fail otherwise. The parent user is recorded as proposer;
    * they may not vote on the sub-organization's activities.
    */
   parentMayPropose?: true;
-  /** Checks the request before anything is recorded; what it throws is an HTTP error (api-notes §7.2). */
+  /** Checks the request before anything is recorded; what it throws is an HTTP error (docs/service.md#status-codes). */
   validate?(store: Repositories, organizationId: string, params: ActivityParams<N>): void;
   execute(ctx: ActivityContext, params: ActivityParams<N>): ActivityResult<N> | Promise<ActivityResult<N>>;
   policyResources?(store: Repositories, organizationId: string, params: ActivityParams<N>): Record<string, unknown>;

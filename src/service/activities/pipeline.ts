@@ -1,5 +1,5 @@
 /**
- * The one pipeline every request goes through (design.md "activities"):
+ * The one pipeline every request goes through (docs/architecture.md#through-the-services-pipeline):
  * envelope → freshness → authenticate → fingerprint → idempotency / vote → authorize → consensus →
  * execute → record, the last four inside one store transaction.
  */
@@ -45,7 +45,7 @@ export interface IncomingRequest {
   headers: RequestHeaders;
 }
 
-/** Submissions may be at most this old, and at most this far in the future (api-notes §1). */
+/** Submissions may be at most this old, and at most this far in the future (docs/service.md#transport). */
 export const MAX_TIMESTAMP_AGE_MS = 60 * 60 * 1000;
 export const MAX_TIMESTAMP_SKEW_MS = 5 * 60 * 1000;
 
@@ -177,7 +177,8 @@ export async function submitActivity(
     }
     const existing = tx.activities.findByFingerprint(organization.id, fingerprint);
     if (existing !== undefined) {
-      // Idempotent for the proposer; the byte-identical body from another user is that user's approval (§3.4).
+      // Idempotent for the proposer; the byte-identical body from another user is that user's approval
+      // (docs/service.md#fingerprint-idempotency-and-votes).
       const voted = tx.activities.votes(existing.id).some((v) => v.userId === actor.user.id);
       if (voted || existing.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED') return { activity: activityView(tx, existing) };
       if (parentProposes) throw organizationMismatch(organization, actor);
@@ -251,7 +252,7 @@ function approverOf(actor: Actor): Approver {
   };
 }
 
-/** The approvals given in the approval window open at `now`; expired ones no longer count (api-notes §3.4, §9). */
+/** The approvals given in the approval window open at `now`; expired ones no longer count (docs/service.md#approval-window). */
 function countingApprovals(votes: readonly VoteRecord[], now: number): VoteRecord[] {
   const approvals = votes.filter((v) => v.selection === 'VOTE_SELECTION_APPROVED');
   const window = currentApprovalWindow(approvals.map((v) => v.createdAt), now);
@@ -348,7 +349,7 @@ async function castVote(
 
 /**
  * Runs the handler inside a savepoint: a QkError rolls back only the handler's writes and records the
- * activity FAILED (api-notes §7.1); anything else propagates and rolls back the whole transaction.
+ * activity FAILED (docs/service.md#error-body); anything else propagates and rolls back the whole transaction.
  */
 /** `params` are the activity's parameters as parsed from its stored body (the caller has them already). */
 async function execute(

@@ -23,7 +23,7 @@ export function credentialStillHeld(store: Repositories, credential: Credential)
     : store.authenticators.get(credential.organizationId, credential.id) !== undefined;
 }
 
-/** What a verified stamp proves, kept for vote records (api-notes §3.2 v1Vote). */
+/** What a verified stamp proves, kept for vote records (v1Vote, docs/service.md#envelope-and-record). */
 export interface StampProof {
   scheme: string;
   publicKey: string;

@@ -1,6 +1,6 @@
 /**
- * App proofs (crypto-formats §6). An activity submitted with `generateAppProofs: true` completes with proofs signed
- * by the enclave's app-proof key, made by one pipeline hook (appProofsHook) for every activity type:
+ * App proofs (docs/formats.md#app-proofs). An activity submitted with `generateAppProofs: true` completes with proofs
+ * signed by the enclave's app-proof key, made by one pipeline hook (appProofsHook) for every activity type:
  * - one APP_PROOF_TYPE_POLICY_OUTCOME proof of the decision that let it execute, and
  * - one APP_PROOF_TYPE_ADDRESS_DERIVATION proof per address its handler reports (`derivedAddresses`).
  * Besides Turnkey's proof members, each payload binds the activity: its id, type and the SHA-256 of its result

@@ -1,7 +1,7 @@
 /**
  * A user's login credentials besides API keys: passkey authenticators and OAuth (OIDC) providers
- * (api-notes §5.5). The `check*` / `add*` steps are shared with the activities that create users (create_users,
- * create_sub_organization, and signup_v2 through it).
+ * (docs/service.md#users-credentials-and-tags). The `check*` / `add*` steps are shared with the activities that create
+ * users (create_users, create_sub_organization, and signup_v2 through it).
  */
 import { QkError } from '../../shared/errors';
 import type { Family } from '../activities/context';
@@ -12,7 +12,7 @@ import type { Repositories } from '../store';
 import type { AuthenticatorRecord, OauthProviderRecord } from '../store/auth-records';
 import { requireUser, type Owner } from './identity/common';
 
-/** Per-user limits (api-notes §10). */
+/** Per-user limits (docs/service.md#limits). */
 export const MAX_AUTHENTICATORS_PER_USER = 10;
 export const MAX_OAUTH_PROVIDERS_PER_USER = 10;
 export const WEBAUTHN_CREDENTIAL_TYPE = 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR' as const;

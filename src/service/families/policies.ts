@@ -5,7 +5,7 @@ import { toTimestamp } from '../activities/timestamps';
 import type { Repositories } from '../store';
 import type { PolicyEffect, PolicyRecord } from '../store/policies';
 
-/** Per-organization policy limit (api-notes §10). */
+/** Per-organization policy limit (docs/service.md#limits). */
 export const MAX_POLICIES_PER_ORGANIZATION = 100;
 
 export function policyView(policy: PolicyRecord) {

@@ -1,8 +1,9 @@
 /**
- * The approval window (api-notes §3.4, §9): the proposer's submission is the first approval and opens a window of
- * 24 hours; approvals that have not reached consensus when it closes expire, and the activity stays
- * CONSENSUS_NEEDED. The next approval after that opens a new window, and voters whose approvals expired approve
- * again. The service counts votes by this rule and the app shows them by it, so both use this one function.
+ * The approval window (docs/service.md#fingerprint-idempotency-and-votes, docs/service.md#consensus): the proposer's
+ * submission is the first approval and opens a window of 24 hours; approvals that have not reached consensus when it
+ * closes expire, and the activity stays CONSENSUS_NEEDED. The next approval after that opens a new window, and voters
+ * whose approvals expired approve again. The service counts votes by this rule and the app shows them by it, so both
+ * use this one function.
  */
 export const APPROVAL_WINDOW_MS = 24 * 60 * 60 * 1000;
 

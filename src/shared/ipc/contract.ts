@@ -1,5 +1,5 @@
 /**
- * The IPC contract between the renderer and main (design.md "src/shared/ipc"): ONE table
+ * The IPC contract between the renderer and main (docs/architecture.md#the-ipc-contract): ONE table
  * `channel → {input, output}` of zod schemas. Main registers one handler per entry and validates both directions;
  * the preload builds `window.quorumkey` from the same table, one named method per channel.
  *

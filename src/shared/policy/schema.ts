@@ -17,7 +17,7 @@ export const TIMESTAMP: StaticType = { kind: 'timestamp' };
 export const DYNAMIC: StaticType = { kind: 'dynamic' };
 export const listOf = (element: StaticType): StaticType => ({ kind: 'list', element });
 
-// Structs from api-notes §8.3.
+// Structs from docs/service.md#policy-keywords.
 const USER: StaticType = {
   kind: 'struct',
   name: 'User',

@@ -19,7 +19,10 @@ function submit<const N extends string>(name: N, activityType: string, intentKey
   return { kind: 'activity', name, activityType, intentKey, resultKey } as const;
 }
 
-/** Spec §4.1 (proxy), §4.2 (queries) and §4.3 (submits: type value, intent and result members). */
+/**
+ * The proxy (docs/service.md#auth-proxy), queries and submits (docs/service.md#activity-types: type value, intent and
+ * result members).
+ */
 const specOperations = [
   { kind: 'query', name: 'get_api_key' },
   { kind: 'query', name: 'get_policy' },
@@ -129,7 +132,8 @@ describe('the specification operations', () => {
         intentKey: spec.intentKey,
         resultKey: spec.resultKey,
       });
-      // §4.2: every submit envelope may carry generateAppProofs, except spark_prepare_lightning_receive's.
+      // docs/service.md#envelope-and-record: every submit envelope may carry generateAppProofs, except
+      // spark_prepare_lightning_receive's.
       expect(op!.acceptsAppProofs).toBe(name !== 'spark_prepare_lightning_receive');
     }
   });

@@ -1,5 +1,5 @@
 /**
- * App proofs for every activity (crypto-formats §6): with generateAppProofs the completed activity carries an
+ * App proofs for every activity (docs/formats.md#app-proofs): with generateAppProofs the completed activity carries an
  * APP_PROOF_TYPE_POLICY_OUTCOME proof of its decision, plus one APP_PROOF_TYPE_ADDRESS_DERIVATION proof per derived
  * address; each verifies with Turnkey's verifier and ours, and binds the activity id, type and result digest.
  */

@@ -14,7 +14,7 @@ import {
   verifyApiKeyStamp,
 } from '../../../src/shared/crypto/stamp';
 
-/** api-notes §2.1: tkcli example from Turnkey's stamps documentation. */
+/** docs/formats.md#stamps: tkcli example from Turnkey's stamps documentation. */
 const VECTOR_BODY = '{"payload": "hello from TKHQ"}';
 const VECTOR_STAMP =
   'eyJwdWJsaWNLZXkiOiIwMzI3YTUwMDMyZTZmMDYzMWQ1NjA1YjZhZGEzMmI3NzkwNzRmMzQ2ZTgxYjY4ZTEyODAxNjQwZjFjOWVlMDNkYWUiLCJzaWduYXR1cmUiOiIzMDQ0MDIyMDM2MjNkZWZkNjE4ZWIzZTIxOTk3MDQ5NjQwN2ViZTkyNDQ3MzE3ZGFkNzVlNDEyYmQ0YTYyNjdjM2I1ZTIyMjMwMjIwMjQ1Yjc0MDg0OGE3MmQwOGI2MGQ2Yzg0ZjMzOTczN2I2M2RiM2JjYmFkYjNiZDBkY2IxYmZiODY1NzE1ZDhiNSIsInNjaGVtZSI6IlNJR05BVFVSRV9TQ0hFTUVfVEtfQVBJX1AyNTYifQ';
