@@ -80,6 +80,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const enclave = new Enclave({ signingKey: boot.enclaveSigningKey, serviceSecret: serviceSecret.secret, secretCreatedAtMs: serviceSecret.createdAtMs });
     const loginKeys = await ensureLoginSigningKeys(store, now());
     const oidc = createOidcVerifier({ issuers: options.oidcIssuers ?? [], now: () => new Date(now()) });
+    const servedFamilies = [...families, ...identityFamilies({ oidc }), sessionsFamily({ oidc }), credentialsFamily({ oidc })];
     const deps = {
       store,
       stampFormats: [apiKeyStampFormat(options.stampVerifier ?? createThreadPoolStampVerifier()), webAuthnStampFormat(store)],
@@ -87,8 +88,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       now,
       newId: randomUUID,
       log,
+      hooks: servedFamilies.flatMap((family) => family.hooks ?? []),
     };
-    const routes = buildRouteTable([...families, ...identityFamilies({ oidc }), sessionsFamily({ oidc }), credentialsFamily({ oidc })]);
+    const routes = buildRouteTable(servedFamilies);
     const outboxFile = options.otpOutbox ?? `${store.path}.otp-outbox.jsonl`;
     const app = buildServer(deps, routes, (server) => {
       registerAuthProxy(server, { store, oidc, enclave, outboxFile, now, newId: randomUUID });

@@ -3,12 +3,14 @@
  * transaction that records their activity and must write only through `ctx.store`.
  */
 import type { z } from 'zod';
+import type { ActivityOperation } from '../../shared/api';
 import type { activityOperations } from '../../shared/api/activities';
 import type { queryOperations } from '../../shared/api/queries';
 import type { Credential } from '../auth/credentials';
+import type { ConditionRequest } from '../authorize';
 import type { Repositories } from '../store';
 import type { OrganizationRecord } from '../store/organizations';
-import type { VoteSelection } from '../store/activities';
+import type { ActivityRecord, VoteRecord, VoteSelection } from '../store/activities';
 import type { Enclave } from '../enclave';
 
 /** The enclave: the only holder of service-side secrets (enclave/index.ts). */
@@ -89,8 +91,37 @@ export interface DecisionHandler {
   decision: VoteSelection;
 }
 
-/** One resource family: its query and activity handlers keyed by operation name. */
+/** What an executed activity produced, for the steps that run after its handler (app proofs). */
+export interface Completion {
+  /** The handler's result: the activity's result member. */
+  result: unknown;
+  derivedAddresses: readonly DerivedAddress[];
+  /** The approvals that authorized the execution. */
+  approvals: readonly VoteRecord[];
+}
+
+/**
+ * Family code that the pipeline runs around every activity, whatever its operation. A family declares its hooks in
+ * `Family.hooks`; the service's composition (src/service/index.ts) hands all of them to the pipeline, so the pipeline
+ * imports no family.
+ */
+export interface ActivityHooks {
+  /** Before authorization (also for a parent's proposal): throws to refuse what the stamping credential may not do. */
+  checkRequest?(credential: Credential, request: ConditionRequest): void;
+  /**
+   * Just before the handler runs, seeing the organization as the decision saw it; may return a step that runs once
+   * the handler has succeeded, inside the same transaction.
+   */
+  beforeExecution?(
+    ctx: ActivityContext,
+    activity: ActivityRecord,
+    op: ActivityOperation,
+  ): ((completion: Completion) => Promise<void>) | undefined;
+}
+
+/** One resource family: its query and activity handlers keyed by operation name, and its pipeline hooks. */
 export interface Family {
   queries?: { [N in QueryName]?: QueryHandler<N> };
   activities?: { [N in ActivityName]?: ActivityHandler<N> | DecisionHandler };
+  hooks?: ActivityHooks;
 }

@@ -10,13 +10,20 @@ import { QkError } from '../../shared/errors';
 import { authenticate, type Actor, type RequestHeaders, type StampFormat } from '../auth/authenticate';
 import { credentialStillHeld } from '../auth/credentials';
 import { type Approver, type Authorization, authorize, denialError, isEligibleVoter } from '../authorize';
-import { appProofsHook } from '../families/app-proofs';
-import { checkSessionScope } from '../families/sessions';
 import { rpcStatusOf } from '../server/errors';
 import type { Repositories, Store } from '../store';
 import type { OrganizationRecord } from '../store/organizations';
 import type { ActivityRecord, VoteRecord, VoteSelection } from '../store/activities';
-import type { ActingUser, ActivityContext, ActivityHandler, DecisionHandler, DerivedAddress, Enclave, QueryHandler } from './context';
+import type {
+  ActingUser,
+  ActivityContext,
+  ActivityHandler,
+  ActivityHooks,
+  DecisionHandler,
+  DerivedAddress,
+  Enclave,
+  QueryHandler,
+} from './context';
 import { activityView } from './views';
 
 export interface PipelineDeps {
@@ -26,6 +33,8 @@ export interface PipelineDeps {
   now: () => number;
   newId: () => string;
   log: (line: string) => void;
+  /** Every family's hooks (Family.hooks). */
+  hooks: readonly ActivityHooks[];
 }
 
 /** An activity operation with the handler its family provides. */
@@ -188,7 +197,9 @@ export async function submitActivity(
     handler.validate?.(tx, organization.id, params);
     const resources = handler.policyResources?.(tx, organization.id, params) ?? {};
     // Also for a parent's proposal: a session profile limits its credential wherever it is used.
-    checkSessionScope(actor.credential, { store: tx, organization, activityType: route.op.activityType, params, resources });
+    for (const hook of deps.hooks) {
+      hook.checkRequest?.(actor.credential, { store: tx, organization, activityType: route.op.activityType, params, resources });
+    }
     // The sub-organization's quorum and policies know nothing of a parent user; the handler's own proof decides.
     const authorization: Authorization = parentProposes
       ? { decision: 'allow', by: 'operation-proof', evaluations: [] }
@@ -371,8 +382,8 @@ async function execute(
     activityId: activity.id,
     enclave: deps.enclave,
   };
-  // Taken before the handler runs so that app proofs digest the organization as the decision saw it.
-  const proveCompletion = route.op.acceptsAppProofs ? appProofsHook(ctx, activity) : undefined;
+  // Taken before the handler runs so that hooks (app proofs) see the organization as the decision saw it.
+  const afterExecution = deps.hooks.flatMap((hook) => hook.beforeExecution?.(ctx, activity, route.op) ?? []);
   const connection = tx.connection;
   connection.exec('SAVEPOINT activity_execution');
   let result: unknown;
@@ -386,11 +397,14 @@ async function execute(
     return;
   }
   connection.exec('RELEASE activity_execution');
-  await proveCompletion?.({
-    result,
-    derivedAddresses: handler.derivedAddresses?.(result) ?? [],
-    approvals: countingApprovals(tx.activities.votes(activity.id), now),
-  });
+  if (afterExecution.length > 0) {
+    const completion = {
+      result,
+      derivedAddresses: handler.derivedAddresses?.(result) ?? [],
+      approvals: countingApprovals(tx.activities.votes(activity.id), now),
+    };
+    for (const step of afterExecution) await step(completion);
+  }
   const resultKey = route.op.resultKey;
   tx.activities.finish(
     activity.id,

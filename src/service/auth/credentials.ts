@@ -1,6 +1,8 @@
 import type { ApiKeyCurve } from '../../shared/crypto/keys';
 import type { Repositories } from '../store';
 
+export const WEBAUTHN_CREDENTIAL_TYPE = 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR' as const;
+
 /** A credential a request was stamped with: an API key (session keys included) or a passkey. */
 export interface Credential {
   /** The api key id or authenticator id. */

@@ -7,7 +7,7 @@
  */
 import { QkError } from '../../shared/errors';
 import { parseWebAuthnStamp, verifyWebAuthnStamp } from '../../shared/crypto/webauthn';
-import { WEBAUTHN_CREDENTIAL_TYPE } from '../families/credentials';
+import { WEBAUTHN_CREDENTIAL_TYPE } from './credentials';
 import type { Store } from '../store';
 import type { StampFormat } from './authenticate';
 

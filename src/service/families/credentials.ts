@@ -5,49 +5,20 @@
  */
 import { QkError } from '../../shared/errors';
 import type { Family } from '../activities/context';
-import { toTimestamp } from '../activities/timestamps';
+import { authenticatorView, oauthProviderView } from '../activities/views';
 import type { OidcVerifier } from '../auth/oidc';
 import { parseWebAuthnRegistration, type ParsedRegistration, type WebAuthnRegistration } from '../auth/webauthn-attestation';
 import type { Repositories } from '../store';
-import type { AuthenticatorRecord, OauthProviderRecord } from '../store/auth-records';
 import { requireUser, type Owner } from './identity/common';
 
 /** Per-user limits (docs/service.md#limits). */
 export const MAX_AUTHENTICATORS_PER_USER = 10;
 export const MAX_OAUTH_PROVIDERS_PER_USER = 10;
-export const WEBAUTHN_CREDENTIAL_TYPE = 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR' as const;
 
 export interface NewOauthProvider {
   providerName: string;
   oidcToken?: string;
   oidcClaims?: { iss: string; sub: string; aud: string };
-}
-
-export function authenticatorView(authenticator: AuthenticatorRecord) {
-  return {
-    transports: authenticator.transports,
-    attestationType: authenticator.attestationType,
-    aaguid: authenticator.aaguid,
-    credentialId: authenticator.credentialId,
-    model: '',
-    credential: { publicKey: authenticator.publicKey, type: WEBAUTHN_CREDENTIAL_TYPE },
-    authenticatorId: authenticator.id,
-    authenticatorName: authenticator.name,
-    createdAt: toTimestamp(authenticator.createdAt),
-    updatedAt: toTimestamp(authenticator.updatedAt),
-  };
-}
-
-export function oauthProviderView(provider: OauthProviderRecord) {
-  return {
-    providerId: provider.id,
-    providerName: provider.name,
-    issuer: provider.issuer,
-    audience: provider.audience,
-    subject: provider.subject,
-    createdAt: toTimestamp(provider.createdAt),
-    updatedAt: toTimestamp(provider.updatedAt),
-  };
 }
 
 /** A registration checked against the request and the organization, ready to store. */

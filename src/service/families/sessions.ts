@@ -146,7 +146,7 @@ export async function issueSession(store: Repositories, request: SessionRequest)
  * (docs/service.md#sessions-and-otp: "scope is evaluated on every request made with a session issued under the
  * profile").
  */
-export function checkSessionScope(
+function checkSessionScope(
   credential: Credential,
   /** The activity as policies' conditions see it: scope is a condition over the same keywords (conditionContext). */
   request: ConditionRequest,
@@ -221,6 +221,7 @@ async function oauthUserOf(ctx: ActivityContext, verifier: OidcVerifier, oidcTok
 
 export function sessionsFamily(options: { oidc: OidcVerifier }): Family {
   return {
+    hooks: { checkRequest: checkSessionScope },
     queries: {
       get_session_profiles(ctx) {
         const own = ctx.store.sessionProfiles.listByOrganization(ctx.organizationId);
