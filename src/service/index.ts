@@ -10,7 +10,7 @@ import { Enclave, loadServiceSecret } from './enclave';
 import { apiKeyStampFormat } from './auth/authenticate';
 import { createOidcVerifier, type TrustedIssuer } from './auth/oidc';
 import { webAuthnStampFormat } from './auth/webauthn-stamp';
-import { createThreadPoolStampVerifier } from './crypto/node-backend';
+import { createThreadPoolStampVerifier } from '../node/stamp-backend';
 import { bootstrap } from './bootstrap';
 import { families } from './families';
 import { credentialsFamily } from './families/credentials';
