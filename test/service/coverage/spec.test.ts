@@ -58,7 +58,7 @@ type SpecName = (typeof specOperations)[number]['name'];
 const USERS = 'test/service/identity/users.test.ts';
 const ORGANIZATIONS = 'test/service/identity/organizations.test.ts';
 const KEYS = 'test/service/keys/keys.test.ts';
-const CREDENTIALS_SESSIONS = 'test/service/spec/credentials-sessions.test.ts';
+const CREDENTIALS_SESSIONS = 'test/service/identity/credentials-and-sessions.test.ts';
 const OTP_LOGIN = 'test/service/proxy/otp-login.test.ts';
 const SPEC_OPERATIONS = 'test/service/coverage/spec-operations.test.ts';
 const EXPORT_IMPORT = 'test/compat/export-import.test.ts';
@@ -85,7 +85,7 @@ const endToEndTests: Record<SpecName, readonly string[]> = {
   update_user_name: [USERS],
   delete_smart_contract_interface: [CREDENTIALS_SESSIONS],
   init_import_private_key: [KEYS, EXPORT_IMPORT],
-  spark_prepare_lightning_receive: ['test/service/spec/spark.test.ts'],
+  spark_prepare_lightning_receive: ['test/service/keys/spark.test.ts'],
   signup_v2: [OTP_LOGIN, CREDENTIALS_SESSIONS, SPEC_OPERATIONS],
   otp_login_v2: [OTP_LOGIN, SPEC_OPERATIONS],
 };

@@ -6,9 +6,9 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { verifyAppProofSignature } from '@turnkey/crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { verifyAppProof, type AppProof } from '../../../src/shared/crypto/app-proof';
-import { bytesToHex, utf8Encode } from '../../../src/shared/crypto/encoding';
-import { newKey, startTestService, type TestKey, type TestService } from '../helpers';
+import { verifyAppProof, type AppProof } from '../../src/shared/crypto/app-proof';
+import { bytesToHex, utf8Encode } from '../../src/shared/crypto/encoding';
+import { newKey, startTestService, type TestKey, type TestService } from './helpers';
 
 let t: TestService;
 beforeEach(async () => {

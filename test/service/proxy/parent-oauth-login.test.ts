@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSessionJwt } from '../../../src/shared/crypto/tokens';
 import { createTestIssuer, sessionNonce, TEST_ISSUER as ISSUER, type TestIssuer } from '../../support/test-issuer';
 import { newKey, type Reply, type TestKey } from '../helpers';
-import { startProxyTestService, type ProxyTestService } from '../proxy/support';
+import { startProxyTestService, type ProxyTestService } from './support';
 
 const AUDIENCE = 'quorumkey-test-client';
 let t: ProxyTestService;
