@@ -24,7 +24,7 @@ const bareNodeModules = [
  * import must resolve to a known element (no-unknown-dependencies), so an import the resolver cannot follow (a `.js`
  * suffix on a TypeScript module) cannot slip past the check.
  */
-const layers = [
+export const layers = [
   { type: 'shared', pattern: 'src/shared' },
   { type: 'node', pattern: 'src/node' },
   { type: 'service-activities', pattern: 'src/service/activities' },
@@ -37,7 +37,7 @@ const layers = [
 ];
 const serviceTypes = ['service-activities', 'service-families', 'service'];
 /** What each layer may import. The pipeline (service-activities) imports no family: families hand it hooks. */
-const mayImport = {
+export const mayImport = {
   shared: ['shared'],
   node: ['shared', 'node'],
   'service-activities': ['shared', 'node', 'service-activities', 'service'],
@@ -50,7 +50,10 @@ const mayImport = {
 /** Main reaches the service only through its entry, to embed it (the Sandbox). */
 const serviceEntry = { element: { type: 'service', fileInternalPath: 'index.ts' } };
 
-/** Exported for test/lint/boundaries.test.ts, which runs it on fixtures that break each rule. */
+/**
+ * Exported for test/lint/boundaries.test.ts, which runs it on fixtures that break each rule and checks that
+ * docs/architecture.md states the same elements and directions.
+ */
 export const layerBoundaries = {
   files: ['src/**/*.{ts,tsx}'],
   plugins: { boundaries },
