@@ -90,6 +90,11 @@ export const errorCodes = {
   KEY_EXISTS: G.ALREADY_EXISTS,
   PROFILE_NOT_FOUND: G.NOT_FOUND,
   NETWORK_ERROR: G.UNAVAILABLE,
+  /** A service answered with a redirect; stamped requests are never re-sent elsewhere. */
+  REDIRECT_REFUSED: G.FAILED_PRECONDITION,
+  TIMEOUT: G.UNAVAILABLE,
+  /** The person cancelled a request that was still waiting for its answer. */
+  CANCELLED: G.ABORTED,
   RESPONSE_INVALID: G.INTERNAL,
   IPC_SENDER_REJECTED: G.PERMISSION_DENIED,
   APP_LOCKED: G.FAILED_PRECONDITION,

@@ -55,6 +55,8 @@ const validInputs: { [C in Channel]: ChannelInput<C> } = {
   'profiles.update': { id: PROFILE_ID, changes: { name: 'Renamed' } },
   'profiles.remove': { id: PROFILE_ID },
   'profiles.setActive': { id: PROFILE_ID },
+  'requests.pending': {},
+  'requests.cancel': { id: 'r1' },
   'sandbox.status': {},
   'sandbox.start': {},
   'activities.list': { status: ['ACTIVITY_STATUS_COMPLETED'], type: ['ACTIVITY_TYPE_CREATE_WALLET'], limit: 10 },

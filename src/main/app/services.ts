@@ -9,6 +9,7 @@ import { QkError } from '../../shared/errors';
 import type { ChannelOutput } from '../../shared/ipc/contract';
 import { readStampedFile } from '../approvals/approvals';
 import { decryptBundleOffline } from '../exporter/exporter';
+import { InFlightRequests } from '../client/in-flight';
 import type { IpcHandlers } from '../ipc/register';
 import { Keychain } from '../keychain/keychain';
 import type { SecretStore } from '../keychain/secret-store';
@@ -52,6 +53,8 @@ export interface MainServicesOptions {
    * (service URL, enclave signer key) or adds a hosted profile trusting a non-production signer.
    */
   confirm: Confirm;
+  /** How long a request to a service may take before it fails with TIMEOUT (default 30 s). */
+  requestTimeoutMs?: number;
 }
 
 export interface MainServices {
@@ -75,6 +78,7 @@ export function createMainServices({
   now = Date.now,
   sandboxLog,
   confirm,
+  requestTimeoutMs,
 }: MainServicesOptions): MainServices {
   const profiles = new Profiles({ dataDir });
   const keychain = new Keychain({ dataDir, serviceName: keychainServiceName, store: secretStore, profiles });
@@ -82,7 +86,8 @@ export function createMainServices({
   const lock = new AppLock();
   const sandbox = new Sandbox({ dataDir, keychain, profiles, now, ...(sandboxLog === undefined ? {} : { log: sandboxLog }) });
   const stamper = new Stamper(keychain);
-  const active = new ActiveProfile({ profiles, keychain, stamper, sandbox, now });
+  const inFlight = new InFlightRequests({ now });
+  const active = new ActiveProfile({ profiles, keychain, stamper, sandbox, now, inFlight, ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }) });
   const stampedRequestsDir = join(dataDir, STAMPED_REQUESTS_DIR);
   // Only the renderer's edits are checked: main's own (the sandbox following its port) are not the user's to confirm.
   const confirmedByUser = confirmingCheck(confirm);
@@ -160,6 +165,9 @@ export function createMainServices({
       await profiles.setActive(id);
       return null;
     },
+
+    'requests.pending': async () => inFlight.list(),
+    'requests.cancel': async ({ id }) => ({ cancelled: inFlight.cancel(id) }),
 
     'sandbox.status': sandboxStatus,
     'sandbox.start': async () => {

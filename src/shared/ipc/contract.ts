@@ -331,6 +331,14 @@ export const ipcContract = {
   /** `id: null` clears the choice. */
   'profiles.setActive': channel(z.strictObject({ id: profileId.nullable() }), nothing),
 
+  /** Requests to the active profile's service still waiting for their answer, oldest first. */
+  'requests.pending': channel(
+    noInput,
+    z.array(z.strictObject({ id: z.string(), url: z.string(), startedAtMs: epochMs })),
+  ),
+  /** Cancels the pending request with `id`, or all of them; the cancelled calls fail with CANCELLED. */
+  'requests.cancel': channel(z.strictObject({ id: z.string().min(1).max(64).optional() }), z.strictObject({ cancelled: z.number().int().nonnegative() })),
+
   'sandbox.status': channel(noInput, sandboxStatus),
   /** Starts the embedded service (once; later calls answer the running one); first run makes Sandbox the active profile. */
   'sandbox.start': channel(noInput, sandboxStatus),
