@@ -7,6 +7,7 @@ import { app, dialog, ipcMain, powerMonitor, session, type BrowserWindow, type M
 import { toQkError } from '../shared/errors';
 import { watchIdle } from './app/idle-lock';
 import { createMainServices, type MainServices } from './app/services';
+import { electronClipboard } from './clipboard/electron-clipboard';
 import type { ConfirmationRequest } from './profiles/confirmation';
 import { registerIpcHandlers } from './ipc/register';
 import { createRendererUrlCheck } from './ipc/sender';
@@ -48,6 +49,7 @@ async function start(): Promise<void> {
     dataDir: app.getPath('userData'),
     app: { version: app.getVersion(), platform: process.platform, packaged: app.isPackaged },
     confirm: confirmInDialog,
+    clipboard: electronClipboard,
   });
   services = appServices;
   hardenSession(session.defaultSession);

@@ -68,6 +68,8 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
   'app.unlock': null,
   'app.getSettings': settings,
   'app.setSettings': settings,
+  'clipboard.copySecret': { clearAfterMs: 30_000 },
+  'clipboard.clearPasted': null,
   'keys.generateApiKey': apiKey,
   'keys.importApiKey': apiKey,
   'keys.importTkcliApiKey': apiKey,

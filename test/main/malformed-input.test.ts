@@ -11,6 +11,7 @@ import { channels, ipcContract, type Channel, type ChannelInput } from '../../sr
 import { createMainServices, type MainServices } from '../../src/main/app/services';
 import { createDispatch, type Dispatch } from '../../src/main/ipc/register';
 import { createRendererUrlCheck } from '../../src/main/ipc/sender';
+import { MemoryClipboard } from '../support/memory-clipboard';
 
 const RENDERER_INDEX = '/opt/QuorumKey/out/renderer/index.html';
 const RENDERER_URL = `file://${RENDERER_INDEX}`;
@@ -32,6 +33,8 @@ const validInputs: { [C in Channel]: ChannelInput<C> } = {
   'app.unlock': {},
   'app.getSettings': {},
   'app.setSettings': { idleLockMinutes: 5, theme: 'dark' },
+  'clipboard.copySecret': { text: 'abandon abandon about' },
+  'clipboard.clearPasted': { text: 'abandon abandon about' },
   'keys.generateApiKey': { name: 'fresh', curve: 'secp256k1' },
   'keys.importApiKey': { name: 'imported', curve: 'p256', privateKey: '11'.repeat(32) },
   'keys.importTkcliApiKey': { name: 'tk', privateKeyFile: '/tmp/none.private', publicKeyFile: '/tmp/none.public' },
@@ -142,6 +145,7 @@ beforeAll(async () => {
     dataDir,
     app: { version: '0.0.0-test', platform: process.platform, packaged: false },
     keychainServiceName: `QuorumKey-test-${randomUUID()}`,
+    clipboard: new MemoryClipboard(),
     // Nothing here redirects a profile; declining makes any change that needed the user's consent fail loudly.
     confirm: async () => false,
   });

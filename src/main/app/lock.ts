@@ -12,13 +12,20 @@ export const CHANNELS_OPEN_WHILE_LOCKED: ReadonlySet<Channel> = new Set<Channel>
  */
 export class AppLock {
   #locked = false;
+  readonly #onLock: (() => void)[] = [];
 
   get locked(): boolean {
     return this.#locked;
   }
 
+  /** Runs `listener` every time the app locks, whoever locked it (the person, idle time, screen lock, suspend). */
+  onLock(listener: () => void): void {
+    this.#onLock.push(listener);
+  }
+
   lock(): void {
     this.#locked = true;
+    for (const listener of this.#onLock) listener();
   }
 
   unlock(): void {

@@ -10,6 +10,7 @@ import type { ChannelOutput } from '../../shared/ipc/contract';
 import { readStampedFile } from '../approvals/approvals';
 import { decryptBundleOffline } from '../exporter/exporter';
 import { InFlightRequests } from '../client/in-flight';
+import { SecretClipboard, type TextClipboard } from '../clipboard/secret-clipboard';
 import type { IpcHandlers } from '../ipc/register';
 import { Keychain } from '../keychain/keychain';
 import type { SecretStore } from '../keychain/secret-store';
@@ -53,6 +54,8 @@ export interface MainServicesOptions {
    * (service URL, enclave signer key) or adds a hosted profile trusting a non-production signer.
    */
   confirm: Confirm;
+  /** The system clipboard (Electron's in the app); secrets copied through it are cleared after 30 s, on lock and on close. */
+  clipboard: TextClipboard;
   /** How long a request to a service may take before it fails with TIMEOUT (default 30 s). */
   requestTimeoutMs?: number;
 }
@@ -64,9 +67,10 @@ export interface MainServices {
   lock: AppLock;
   /** The embedded service; started by `sandbox.start` (the app starts it when ready). */
   sandbox: Sandbox;
+  clipboard: SecretClipboard;
   /** Every channel's handler, answering APP_LOCKED while the app is locked. */
   handlers: IpcHandlers;
-  /** Stops the sandbox (in-flight requests finish first). */
+  /** Clears a copied secret from the clipboard and stops the sandbox (in-flight requests finish first). */
   close(): Promise<void>;
 }
 
@@ -79,11 +83,14 @@ export function createMainServices({
   sandboxLog,
   confirm,
   requestTimeoutMs,
+  clipboard,
 }: MainServicesOptions): MainServices {
   const profiles = new Profiles({ dataDir });
   const keychain = new Keychain({ dataDir, serviceName: keychainServiceName, store: secretStore, profiles });
   const settings = new Settings({ dataDir });
   const lock = new AppLock();
+  const secretClipboard = new SecretClipboard({ clipboard });
+  lock.onLock(() => void secretClipboard.clearCopied());
   const sandbox = new Sandbox({ dataDir, keychain, profiles, now, ...(sandboxLog === undefined ? {} : { log: sandboxLog }) });
   const stamper = new Stamper(keychain);
   const inFlight = new InFlightRequests({ now });
@@ -134,6 +141,15 @@ export function createMainServices({
     },
     'app.getSettings': () => settings.get(),
     'app.setSettings': (changes) => settings.set(changes),
+
+    'clipboard.copySecret': async ({ text }) => {
+      await secretClipboard.copy(text);
+      return { clearAfterMs: secretClipboard.clearAfterMs };
+    },
+    'clipboard.clearPasted': async ({ text }) => {
+      await secretClipboard.clearPasted(text);
+      return null;
+    },
 
     'keys.generateApiKey': (input) => keychain.generateApiKey(input),
     'keys.importApiKey': (input) => keychain.importApiKey(input),
@@ -326,8 +342,12 @@ export function createMainServices({
     settings,
     lock,
     sandbox,
+    clipboard: secretClipboard,
     handlers: guardWhileLocked(handlers, lock),
-    close: () => sandbox.stop(),
+    close: async () => {
+      await secretClipboard.clearCopied();
+      await sandbox.stop();
+    },
   };
 }
 

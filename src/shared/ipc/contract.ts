@@ -28,6 +28,8 @@ const publicKeyHex = z.string().min(1).max(256);
 const filePath = z.string().min(1).max(4096);
 const isoTimestamp = z.iso.datetime({ offset: true });
 const noInput = z.strictObject({});
+/** A mnemonic (with room for 24 long words), a passphrase or a private key in any of its formats. */
+const clipboardSecret = z.string().min(1).max(4096);
 const nothing = z.null();
 
 const apiKeyInfo = z.strictObject({
@@ -304,6 +306,14 @@ export const ipcContract = {
   'app.unlock': channel(noInput, nothing),
   'app.getSettings': channel(noInput, appSettingsSchema),
   'app.setSettings': channel(appSettingsSchema.partial(), appSettingsSchema),
+
+  /**
+   * Puts a revealed secret on the system clipboard from main, which can also clear it while the window is not
+   * focused: after `clearAfterMs`, on lock and on quit, as long as the clipboard still holds it.
+   */
+  'clipboard.copySecret': channel(z.strictObject({ text: clipboardSecret }), z.strictObject({ clearAfterMs: z.number().int().positive() })),
+  /** After a secret was pasted into a form: clears the clipboard if it still holds `text`. */
+  'clipboard.clearPasted': channel(z.strictObject({ text: clipboardSecret }), nothing),
 
   'keys.generateApiKey': channel(z.strictObject({ name: keyName, curve: apiKeyCurve.optional() }), apiKeyInfo),
   'keys.importApiKey': channel(
