@@ -8,6 +8,7 @@ import { toQkError } from '../shared/errors';
 import { watchIdle } from './app/idle-lock';
 import { createMainServices, type MainServices } from './app/services';
 import { electronClipboard } from './clipboard/electron-clipboard';
+import { electronTouchId } from './lock/touch-id';
 import type { ConfirmationRequest } from './profiles/confirmation';
 import { registerIpcHandlers } from './ipc/register';
 import { createRendererUrlCheck } from './ipc/sender';
@@ -50,6 +51,7 @@ async function start(): Promise<void> {
     app: { version: app.getVersion(), platform: process.platform, packaged: app.isPackaged },
     confirm: confirmInDialog,
     clipboard: electronClipboard,
+    touchId: electronTouchId(),
   });
   services = appServices;
   hardenSession(session.defaultSession);

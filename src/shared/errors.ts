@@ -98,6 +98,10 @@ export const errorCodes = {
   RESPONSE_INVALID: G.INTERNAL,
   IPC_SENDER_REJECTED: G.PERMISSION_DENIED,
   APP_LOCKED: G.FAILED_PRECONDITION,
+  /** The unlock passphrase (or Touch ID) did not match or was not given. */
+  PASSPHRASE_INVALID: G.UNAUTHENTICATED,
+  /** Revealing a secret needs a recent unlock: ask for the passphrase again. */
+  REAUTH_REQUIRED: G.UNAUTHENTICATED,
   USER_DECLINED: G.FAILED_PRECONDITION,
   FILE_ERROR: G.INVALID_ARGUMENT,
   CONFIG_INVALID: G.INVALID_ARGUMENT,

@@ -30,7 +30,9 @@ const ETHEREUM_ACCOUNT = {
 const validInputs: { [C in Channel]: ChannelInput<C> } = {
   'app.info': {},
   'app.lock': {},
-  'app.unlock': {},
+  'app.unlock': { passphrase: 'correct horse battery' },
+  'app.reauthenticate': { touchId: true },
+  'app.setUnlockPassphrase': { passphrase: 'correct horse battery', currentPassphrase: 'old passphrase' },
   'app.getSettings': {},
   'app.setSettings': { idleLockMinutes: 5, theme: 'dark' },
   'clipboard.copySecret': { text: 'abandon abandon about' },

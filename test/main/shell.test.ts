@@ -67,6 +67,7 @@ vi.mock('electron', () => {
       },
     },
     dialog: { showErrorBox: vi.fn(), showMessageBox: vi.fn() },
+    systemPreferences: { canPromptTouchID: () => false, promptTouchID: vi.fn() },
     clipboard: {
       readText: async () => recorded.clipboardText,
       writeText: async (text: string) => void (recorded.clipboardText = text),
@@ -144,7 +145,7 @@ describe('watchIdle', () => {
     try {
       let idleSeconds = 0;
       const lock = new AppLock();
-      const stop = watchIdle({ lock, settings: { get: async () => ({ idleLockMinutes: 2, theme: 'system' }) }, systemIdleSeconds: () => idleSeconds, checkEveryMs: 1000 });
+      const stop = watchIdle({ lock, settings: { get: async () => ({ idleLockMinutes: 2, reauthMinutes: 5, theme: 'system' }) }, systemIdleSeconds: () => idleSeconds, checkEveryMs: 1000 });
       idleSeconds = 119;
       await vi.advanceTimersByTimeAsync(1000);
       expect(lock.locked).toBe(false);

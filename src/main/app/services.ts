@@ -13,6 +13,9 @@ import { InFlightRequests } from '../client/in-flight';
 import { SecretClipboard, type TextClipboard } from '../clipboard/secret-clipboard';
 import type { IpcHandlers } from '../ipc/register';
 import { Keychain } from '../keychain/keychain';
+import { guardReveals } from '../lock/reveal-guard';
+import { UnlockPassphrase } from '../lock/unlock-passphrase';
+import { Unlocker, type TouchId } from '../lock/unlocker';
 import type { SecretStore } from '../keychain/secret-store';
 import { confirmingCheck, type Confirm } from '../profiles/confirmation';
 import { Profiles } from '../profiles/profiles';
@@ -20,7 +23,7 @@ import { Sandbox, SANDBOX_PROFILE_NAME } from '../sandbox/sandbox';
 import { Stamper } from '../stamper/stamper';
 import { ActiveProfile } from './active-profile';
 import { AppLock, guardWhileLocked } from './lock';
-import { Settings } from './settings';
+import { DEFAULT_SETTINGS, Settings } from './settings';
 import {
   activityView,
   addressViews,
@@ -56,6 +59,8 @@ export interface MainServicesOptions {
   confirm: Confirm;
   /** The system clipboard (Electron's in the app); secrets copied through it are cleared after 30 s, on lock and on close. */
   clipboard: TextClipboard;
+  /** Touch ID as an alternative to the unlock passphrase (Electron's on macOS); absent elsewhere. */
+  touchId?: TouchId;
   /** How long a request to a service may take before it fails with TIMEOUT (default 30 s). */
   requestTimeoutMs?: number;
 }
@@ -65,6 +70,7 @@ export interface MainServices {
   profiles: Profiles;
   settings: Settings;
   lock: AppLock;
+  unlocker: Unlocker;
   /** The embedded service; started by `sandbox.start` (the app starts it when ready). */
   sandbox: Sandbox;
   clipboard: SecretClipboard;
@@ -84,11 +90,18 @@ export function createMainServices({
   confirm,
   requestTimeoutMs,
   clipboard,
+  touchId,
 }: MainServicesOptions): MainServices {
   const profiles = new Profiles({ dataDir });
   const keychain = new Keychain({ dataDir, serviceName: keychainServiceName, store: secretStore, profiles });
   const settings = new Settings({ dataDir });
-  const lock = new AppLock();
+  const unlockPassphrase = new UnlockPassphrase({ dataDir, now });
+  // With a passphrase set, the app starts locked: opening it is an unlock like any other.
+  const lock = new AppLock({ locked: unlockPassphrase.isSetSync() });
+  const unlocker = new Unlocker({ lock, passphrase: unlockPassphrase, touchId, now });
+  // An unreadable settings file must not switch the re-ask off: fall back to the default.
+  const reauthMaxAgeMs = async () =>
+    (await settings.get().then((current) => current.reauthMinutes, () => DEFAULT_SETTINGS.reauthMinutes)) * 60_000;
   const secretClipboard = new SecretClipboard({ clipboard });
   lock.onLock(() => void secretClipboard.clearCopied());
   const sandbox = new Sandbox({ dataDir, keychain, profiles, now, ...(sandboxLog === undefined ? {} : { log: sandboxLog }) });
@@ -130,13 +143,21 @@ export function createMainServices({
   };
 
   const handlers: IpcHandlers = {
-    'app.info': async () => ({ ...app, locked: lock.locked }),
+    'app.info': async () => ({ ...app, locked: lock.locked, ...(await unlocker.status()) }),
     'app.lock': async () => {
       lock.lock();
       return null;
     },
-    'app.unlock': async () => {
-      lock.unlock();
+    'app.unlock': async (credentials) => {
+      await unlocker.unlock(credentials);
+      return null;
+    },
+    'app.reauthenticate': async (credentials) => {
+      await unlocker.reauthenticate(credentials);
+      return null;
+    },
+    'app.setUnlockPassphrase': async ({ passphrase, currentPassphrase }) => {
+      await unlocker.setPassphrase(passphrase, currentPassphrase);
       return null;
     },
     'app.getSettings': () => settings.get(),
@@ -341,9 +362,10 @@ export function createMainServices({
     profiles,
     settings,
     lock,
+    unlocker,
     sandbox,
     clipboard: secretClipboard,
-    handlers: guardWhileLocked(handlers, lock),
+    handlers: guardWhileLocked(guardReveals(handlers, unlocker, reauthMaxAgeMs), lock),
     close: async () => {
       await secretClipboard.clearCopied();
       await sandbox.stop();

@@ -28,6 +28,10 @@ const publicKeyHex = z.string().min(1).max(256);
 const filePath = z.string().min(1).max(4096);
 const isoTimestamp = z.iso.datetime({ offset: true });
 const noInput = z.strictObject({});
+/** The unlock passphrase as typed; its rules (length, spaces) are checked in main with a specific message. */
+const unlockPassphrase = z.string().min(1).max(1024);
+/** The passphrase, or `touchId: true` to ask Touch ID on a Mac that offers it. */
+const unlockCredentials = z.strictObject({ passphrase: unlockPassphrase.optional(), touchId: z.literal(true).optional() });
 /** A mnemonic (with room for 24 long words), a passphrase or a private key in any of its formats. */
 const clipboardSecret = z.string().min(1).max(4096);
 const nothing = z.null();
@@ -72,6 +76,8 @@ export const THEMES = ['system', 'light', 'dark'] as const;
 export const appSettingsSchema = z.strictObject({
   /** Minutes without any input before the app locks itself. */
   idleLockMinutes: z.number().int().min(1).max(1440),
+  /** Revealing a mnemonic or private key asks for the unlock passphrase again once the last unlock is this old. */
+  reauthMinutes: z.number().int().min(1).max(60),
   theme: z.enum(THEMES),
 });
 export type AppSettings = z.infer<typeof appSettingsSchema>;
@@ -300,10 +306,22 @@ export const ipcContract = {
       platform: z.string(),
       packaged: z.boolean(),
       locked: z.boolean(),
+      /** Whether unlocking asks for a passphrase; false until one is set (first run, or Settings). */
+      unlockPassphraseSet: z.boolean(),
+      /** Whether Touch ID may stand in for the passphrase (macOS with a sensor, and a passphrase set). */
+      touchIdAvailable: z.boolean(),
     }),
   ),
   'app.lock': channel(noInput, nothing),
-  'app.unlock': channel(noInput, nothing),
+  /** Unlocks; once a passphrase is set, only with it (or Touch ID). Wrong guesses are rate-limited. */
+  'app.unlock': channel(unlockCredentials, nothing),
+  /** Renews the recent unlock that revealing a secret needs (answered REAUTH_REQUIRED otherwise). */
+  'app.reauthenticate': channel(unlockCredentials, nothing),
+  /** Sets the unlock passphrase, or changes it given the current one. Only its salted scrypt hash is stored. */
+  'app.setUnlockPassphrase': channel(
+    z.strictObject({ passphrase: unlockPassphrase, currentPassphrase: unlockPassphrase.optional() }),
+    nothing,
+  ),
   'app.getSettings': channel(noInput, appSettingsSchema),
   'app.setSettings': channel(appSettingsSchema.partial(), appSettingsSchema),
 
