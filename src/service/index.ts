@@ -51,6 +51,18 @@ export interface ServiceOptions {
   oidcIssuers?: readonly TrustedIssuer[];
   /** File OTP codes are appended to; default `<db>.otp-outbox.jsonl`. */
   otpOutbox?: string;
+  /**
+   * Supplies the secret sealed wallets and keys are encrypted under, for embedders that keep it elsewhere (the app
+   * keeps it in the OS keychain); told whether the database already holds sealed data, so it can refuse to make up
+   * a new secret for it. Default: the file `<db>.service-secret`, created on first use.
+   */
+  serviceSecret?: (databaseHoldsSealedData: boolean) => Promise<ServiceSecret>;
+}
+
+export interface ServiceSecret {
+  /** 32 random bytes. */
+  secret: Uint8Array;
+  createdAtMs: number;
 }
 
 export interface RunningService {
@@ -61,6 +73,11 @@ export interface RunningService {
 }
 
 export const DEFAULT_HOST = '127.0.0.1';
+
+/** Where the service keeps its secret by default: beside the database. */
+export function serviceSecretFileOf(db: string): string {
+  return `${db}.service-secret`;
+}
 
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const now = options.now ?? Date.now;
@@ -76,7 +93,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     if (boot.generatedRootKey !== undefined) {
       log(`generated a P-256 root API key; its key pair is in ${boot.generatedRootKey.path}`);
     }
-    const serviceSecret = loadServiceSecret(`${store.path}.service-secret`, store.read.keyMaterial.holdsSealedData());
+    const holdsSealedData = store.read.keyMaterial.holdsSealedData();
+    const serviceSecret =
+      options.serviceSecret === undefined
+        ? loadServiceSecret(serviceSecretFileOf(store.path), holdsSealedData)
+        : await options.serviceSecret(holdsSealedData);
     const enclave = new Enclave({ signingKey: boot.enclaveSigningKey, serviceSecret: serviceSecret.secret, secretCreatedAtMs: serviceSecret.createdAtMs });
     const loginKeys = await ensureLoginSigningKeys(store, now());
     const oidc = createOidcVerifier({ issuers: options.oidcIssuers ?? [], now: () => new Date(now()) });

@@ -12,11 +12,11 @@ import { decryptBundleOffline } from '../exporter/exporter';
 import { InFlightRequests } from '../client/in-flight';
 import { SecretClipboard, type TextClipboard } from '../clipboard/secret-clipboard';
 import type { IpcHandlers } from '../ipc/register';
-import { Keychain } from '../keychain/keychain';
+import { DEFAULT_KEYCHAIN_SERVICE, Keychain } from '../keychain/keychain';
+import { OsSecretStore, type SecretStore } from '../keychain/secret-store';
 import { guardReveals } from '../lock/reveal-guard';
 import { UnlockPassphrase } from '../lock/unlock-passphrase';
 import { Unlocker, type TouchId } from '../lock/unlocker';
-import type { SecretStore } from '../keychain/secret-store';
 import { confirmingCheck, type Confirm } from '../profiles/confirmation';
 import { Profiles } from '../profiles/profiles';
 import { Sandbox, SANDBOX_PROFILE_NAME } from '../sandbox/sandbox';
@@ -93,7 +93,9 @@ export function createMainServices({
   touchId,
 }: MainServicesOptions): MainServices {
   const profiles = new Profiles({ dataDir });
-  const keychain = new Keychain({ dataDir, serviceName: keychainServiceName, store: secretStore, profiles });
+  // One OS keychain store for the keys and the sandbox's service secret.
+  const store = secretStore ?? new OsSecretStore(keychainServiceName ?? DEFAULT_KEYCHAIN_SERVICE);
+  const keychain = new Keychain({ dataDir, store, profiles });
   const settings = new Settings({ dataDir });
   const unlockPassphrase = new UnlockPassphrase({ dataDir, now });
   // With a passphrase set, the app starts locked: opening it is an unlock like any other.
@@ -104,7 +106,7 @@ export function createMainServices({
     (await settings.get().then((current) => current.reauthMinutes, () => DEFAULT_SETTINGS.reauthMinutes)) * 60_000;
   const secretClipboard = new SecretClipboard({ clipboard });
   lock.onLock(() => void secretClipboard.clearCopied());
-  const sandbox = new Sandbox({ dataDir, keychain, profiles, now, ...(sandboxLog === undefined ? {} : { log: sandboxLog }) });
+  const sandbox = new Sandbox({ dataDir, keychain, secrets: store, profiles, now, ...(sandboxLog === undefined ? {} : { log: sandboxLog }) });
   const stamper = new Stamper(keychain);
   const inFlight = new InFlightRequests({ now });
   const active = new ActiveProfile({ profiles, keychain, stamper, sandbox, now, inFlight, ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }) });

@@ -15,7 +15,8 @@ import { Approvals } from '../approvals/approvals';
 import { ApiClient } from '../client/api-client';
 import { decryptBundleOffline, Exporter, type RevealedSecret } from '../exporter/exporter';
 import { encryptForImport, type ImportKeyFormat } from '../importer/importer';
-import { Keychain } from '../keychain/keychain';
+import { DEFAULT_KEYCHAIN_SERVICE, Keychain } from '../keychain/keychain';
+import { OsSecretStore, type SecretStore } from '../keychain/secret-store';
 import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY, Profiles, type Profile } from '../profiles/profiles';
 import { Sandbox } from '../sandbox/sandbox';
 import { Stamper } from '../stamper/stamper';
@@ -132,6 +133,8 @@ class Context {
   readonly profiles: Profiles;
   readonly keychain: Keychain;
   readonly stamper: Stamper;
+  /** The app's OS keychain store: its keys, and the Sandbox's service secret. */
+  private readonly secrets: SecretStore = new OsSecretStore(DEFAULT_KEYCHAIN_SERVICE);
   private sandbox: Sandbox | undefined;
 
   constructor(
@@ -139,7 +142,7 @@ class Context {
     private readonly profileSelector: string | undefined,
   ) {
     this.profiles = new Profiles({ dataDir });
-    this.keychain = new Keychain({ dataDir, profiles: this.profiles });
+    this.keychain = new Keychain({ dataDir, store: this.secrets, profiles: this.profiles });
     this.stamper = new Stamper(this.keychain);
   }
 
@@ -158,7 +161,7 @@ class Context {
       );
     }
     if (profile.kind !== 'sandbox') return profile;
-    this.sandbox = new Sandbox({ dataDir: this.dataDir, keychain: this.keychain, profiles: this.profiles, log: () => undefined });
+    this.sandbox = new Sandbox({ dataDir: this.dataDir, keychain: this.keychain, secrets: this.secrets, profiles: this.profiles, log: () => undefined });
     return (await this.sandbox.start()).profile;
   }
 
