@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
 import { call } from '../api';
+import { useUi } from '../store';
 
 /** How soon a running action starts showing the service requests it waits on (quick answers never flash it). */
 const PENDING_POLL_MS = 1_000;
@@ -13,9 +14,11 @@ type PendingRequest = ChannelOutput<'requests.pending'>[number];
  */
 export function Progress({ label }: { label: string | undefined }) {
   const [pending, setPending] = useState<{ requests: PendingRequest[]; now: number }>({ requests: [], now: 0 });
+  // While locked (unlocking, waiting for Touch ID) main answers nothing but the lock channels.
+  const locked = useUi((state) => state.locked);
 
   useEffect(() => {
-    if (label === undefined) return;
+    if (label === undefined || locked) return;
     let current = true;
     const poll = () =>
       call((api) => api.requests.pending()).then(
@@ -28,7 +31,7 @@ export function Progress({ label }: { label: string | undefined }) {
       clearInterval(timer);
       setPending({ requests: [], now: 0 });
     };
-  }, [label]);
+  }, [label, locked]);
 
   if (label === undefined) return null;
   const cancel = (id: string) =>

@@ -20,14 +20,15 @@ function ReauthDialog({ done, cancel }: { done: () => void; cancel: () => void }
       {info.value === undefined ? (
         <Progress label={info.loading ? 'Reading the lock state…' : undefined} />
       ) : (
-        <UnlockForm methods={info.value} submitLabel="Reveal" submit={(api, credentials) => api.app.reauthenticate(credentials)} onDone={done} />
+        <UnlockForm
+          methods={info.value}
+          submitLabel="Reveal"
+          submit={(api, credentials) => api.app.reauthenticate(credentials)}
+          onDone={done}
+          onCancel={cancel}
+        />
       )}
       {info.error !== undefined && <ErrorNotice error={info.error} />}
-      <div className="button-row">
-        <button type="button" onClick={cancel}>
-          Cancel
-        </button>
-      </div>
     </Modal>
   );
 }

@@ -20,12 +20,15 @@ export function UnlockForm({
   submitLabel,
   submit,
   onDone,
+  onCancel,
   autoFocus = true,
 }: {
   methods: UnlockMethods;
   submitLabel: string;
   submit: (api: QuorumKeyApi, credentials: { passphrase?: string; touchId?: true }) => Promise<unknown>;
   onDone: () => void;
+  /** Shows a Cancel button (in dialogs). */
+  onCancel?: () => void;
   autoFocus?: boolean;
 }) {
   const [passphrase, setPassphrase] = useState('');
@@ -56,6 +59,11 @@ export function UnlockForm({
         <SecretField label="Unlock passphrase" value={passphrase} onChange={setPassphrase} required autoFocus={autoFocus} />
       )}
       <div className="button-row">
+        {onCancel !== undefined && (
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
         <button type="submit" className="primary large" disabled={busy !== undefined} autoFocus={autoFocus && !methods.unlockPassphraseSet}>
           {submitLabel}
         </button>
