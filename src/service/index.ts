@@ -79,6 +79,11 @@ export function serviceSecretFileOf(db: string): string {
   return `${db}.service-secret`;
 }
 
+/** Reads an existing secret file (see `serviceSecretFileOf`), e.g. to move the secret somewhere safer. */
+export function readServiceSecretFile(file: string): ServiceSecret {
+  return loadServiceSecret(file, true);
+}
+
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const now = options.now ?? Date.now;
   const log = options.log ?? ((line: string) => console.error(line));

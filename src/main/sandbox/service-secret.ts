@@ -6,8 +6,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
-import type { ServiceSecret } from '../../service';
-import { loadServiceSecret } from '../../service/enclave';
+import { readServiceSecretFile, type ServiceSecret } from '../../service';
 import { QkError } from '../../shared/errors';
 import type { SecretStore } from '../keychain/secret-store';
 
@@ -35,7 +34,7 @@ export async function sandboxServiceSecret({ store, legacyFile, databaseHoldsSea
     return secret;
   }
   if (existsSync(legacyFile)) {
-    const legacy = loadServiceSecret(legacyFile, true);
+    const legacy = readServiceSecretFile(legacyFile);
     await store.set(SANDBOX_SERVICE_SECRET_ACCOUNT, encode(legacy));
     const readBack = await store.get(SANDBOX_SERVICE_SECRET_ACCOUNT);
     if (readBack === null || !sameSecret(decode(readBack), legacy)) {
@@ -79,7 +78,7 @@ function decode(stored: Uint8Array): ServiceSecret {
 }
 
 async function removeMigratedFile(file: string, stored: ServiceSecret): Promise<void> {
-  const legacy = loadServiceSecret(file, true);
+  const legacy = readServiceSecretFile(file);
   if (!sameSecret(legacy, stored)) {
     throw new QkError(
       'FAILED_PRECONDITION',
