@@ -3,8 +3,9 @@
  * sign_transaction, and the decoded transaction (eth.tx, solana.tx, with an uploaded ABI) decides.
  */
 import { PublicKey, SystemProgram, Transaction as SolanaTransaction } from '@solana/web3.js';
-import { encodeFunctionData, getAddress, parseAbi, recoverTransactionAddress, serializeTransaction } from 'viem';
+import { encodeFunctionData, getAddress, parseAbi, recoverTransactionAddress, recoverTypedDataAddress, serializeSignature, serializeTransaction } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAIL } from '../support/eip712-mail';
 import { startTestService, type Reply, type TestKey, type TestService } from './helpers';
 
 const SIGN_TRANSACTION = 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2';
@@ -104,6 +105,23 @@ beforeAll(async () => {
     self,
   );
   await policy('solana to one recipient', 'EFFECT_ALLOW', `solana.tx.transfers.all(transfer, transfer.to == '${SOLANA_RECIPIENT}')`, self);
+  await policy(
+    'mail typed data from this wallet',
+    'EFFECT_ALLOW',
+    `activity.action == 'SIGN' && wallet_account.address == '${ethereumAddress}' && eth.eip_712.primary_type == 'Mail' && eth.eip_712.domain.verifying_contract == '${MAIL.domain.verifyingContract}'`,
+    self,
+  );
+  await policy(
+    'no blind digests',
+    'EFFECT_DENY',
+    "activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2' && activity.params.hash_function == 'HASH_FUNCTION_NO_OP' && activity.params.encoding != 'PAYLOAD_ENCODING_EIP712'",
+  );
+  await policy(
+    'keccak-hashed raw payloads by the treasury',
+    'EFFECT_ALLOW',
+    "activity.kind == 'SIGN_RAW_PAYLOAD' && wallet.label == 'treasury' && activity.params.hash_function == 'HASH_FUNCTION_KECCAK256'",
+    self,
+  );
 });
 afterAll(() => t.close());
 
@@ -156,6 +174,25 @@ describe('eth.tx decides who may sign what, for a user whose only permission is 
     expectRefused(await signAs(signer, ethereumAddress, transferTo(OTHER)), 'implicit');
     const approve = ethereumTransaction({ to: TOKEN, data: encodeFunctionData({ abi: ERC20, functionName: 'approve', args: [ALLOWED, 5n] }) });
     expectRefused(await signAs(signer, ethereumAddress, approve), 'implicit');
+  });
+});
+
+describe('eth.eip_712, activity.params and the wallet of a raw payload', () => {
+  const signRaw = (payload: string, encoding: string, hashFunction: string) => {
+    t.clock.advance(1);
+    return t.submit('sign_raw_payload', 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', { signWith: ethereumAddress, payload, encoding, hashFunction }, { key: signer.key });
+  };
+
+  it('typed data is allowed by its domain; a bare digest is denied by the documented DENY on activity.params', async () => {
+    const typed = await signRaw(JSON.stringify(MAIL), 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_NO_OP');
+    expect(typed.status, JSON.stringify(typed.body)).toBe(200);
+    const { r, s, v } = typed.body.activity.result.signRawPayloadResult;
+    expect(await recoverTypedDataAddress({ ...MAIL, signature: serializeSignature({ r: `0x${r}`, s: `0x${s}`, yParity: Number(v) }) })).toBe(ethereumAddress);
+    const elsewhere = { ...MAIL, domain: { ...MAIL.domain, verifyingContract: OTHER } };
+    expectRefused(await signRaw(JSON.stringify(elsewhere), 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_NO_OP'), 'implicit');
+    expectRefused(await signRaw(`0x${'ab'.repeat(32)}`, 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_NO_OP'), 'explicit');
+    const hashed = await signRaw('hello', 'PAYLOAD_ENCODING_TEXT_UTF8', 'HASH_FUNCTION_KECCAK256');
+    expect(hashed.body.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
   });
 });
 
