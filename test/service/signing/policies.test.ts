@@ -5,8 +5,8 @@
 import { PublicKey, SystemProgram, Transaction as SolanaTransaction } from '@solana/web3.js';
 import { encodeFunctionData, getAddress, parseAbi, recoverTransactionAddress, recoverTypedDataAddress, serializeSignature, serializeTransaction } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAIL } from '../support/eip712-mail';
-import { startTestService, type Reply, type TestKey, type TestService } from './helpers';
+import { MAIL } from '../../support/eip712-mail';
+import { startTestService, type Reply, type TestKey, type TestService } from '../helpers';
 
 const SIGN_TRANSACTION = 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2';
 const ALLOWED = getAddress('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
