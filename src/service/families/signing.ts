@@ -1,5 +1,5 @@
 /**
- * Signing (api-notes §8.3 PRIVATE_KEY SIGN): sign_raw_payload, sign_raw_payloads and sign_transaction with a key of
+ * Signing (docs/service.md, "Signing"): sign_raw_payload, sign_raw_payloads and sign_transaction with a key of
  * the request's organization, named by `signWith` (a wallet account address, a private key's address or a private
  * key id). Everything the request says is decoded and checked before anything is recorded, so bad input is a 400;
  * the decoded transaction or typed data is what policies read (`eth.tx`, `eth.eip_712`, …).
