@@ -5,7 +5,9 @@
  * the decoded transaction or typed data is what policies read (`eth.tx`, `eth.eip_712`, …).
  */
 import { getAddress, isAddress } from 'viem';
-import { decodeEthereumTransaction, serializeSignedTransaction, type DecodedEthereumTransaction } from '../../shared/chains/ethereum';
+import type { z } from 'zod';
+import type { transactionType } from '../../shared/api/common';
+import { decodeEthereumTransaction, serializeSignedTransaction } from '../../shared/chains/ethereum';
 import { prepareRawPayload, type HashFunction, type PayloadEncoding, type PreparedPayload } from '../../shared/chains/raw-payload';
 import { decodeBitcoinPsbt, type BitcoinNetworkName } from '../../shared/chains/bitcoin';
 import { decodeSolanaTransaction } from '../../shared/chains/solana';
@@ -122,7 +124,7 @@ function rawPolicyResources(prepared: PreparedRaw, single: boolean): Record<stri
 
 // ─── transactions ─────────────────────────────────────────────────────────────────────────────
 
-type TransactionType = 'TRANSACTION_TYPE_ETHEREUM' | 'TRANSACTION_TYPE_SOLANA' | 'TRANSACTION_TYPE_TRON' | 'TRANSACTION_TYPE_BITCOIN' | 'TRANSACTION_TYPE_TEMPO';
+type TransactionType = z.infer<typeof transactionType>;
 
 interface TransactionParams {
   signWith: string;
@@ -148,7 +150,7 @@ function requireCurve(signer: Signer, curve: Curve, type: TransactionType, signW
 
 function prepareEthereum(store: Repositories, organizationId: string, params: TransactionParams, signer: Signer): PreparedTransaction {
   requireCurve(signer, 'CURVE_SECP256K1', params.type, params.signWith);
-  const decoded: DecodedEthereumTransaction = decodeEthereumTransaction(params.unsignedTransaction, ethereumAbiLookup(store, organizationId));
+  const decoded = decodeEthereumTransaction(params.unsignedTransaction, ethereumAbiLookup(store, organizationId));
   const from = addressFor({ curve: 'CURVE_SECP256K1', publicKey: hexToBytes(signer.source.publicKey, 'stored public key'), format: 'ADDRESS_FORMAT_ETHEREUM' });
   return {
     signer,
