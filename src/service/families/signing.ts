@@ -18,7 +18,7 @@ import type { Family } from '../activities/context';
 import type { SigningKeySource } from '../enclave';
 import { addressFor } from '../enclave/addresses';
 import { isCurve, type Curve } from '../enclave/derivation';
-import { signBitcoinPsbt } from '../enclave/sign-bitcoin';
+import { bitcoinInputsOwnedBy, signBitcoinPsbt } from '../enclave/sign-bitcoin';
 import { signSolanaTransaction } from '../enclave/sign-solana';
 import { signDigest, signEd25519, signRaw, type SigningKey } from '../enclave/signing';
 import type { Repositories } from '../store';
@@ -192,6 +192,8 @@ function prepareBitcoin(params: TransactionParams, signer: Signer): PreparedTran
   const network = bitcoinNetworkOf(signer);
   const decoded = decodeBitcoinPsbt(bytes, network);
   const options = signer.namedAddress === undefined ? { network } : { network, address: signer.namedAddress.address };
+  // A PSBT with nothing for this key is a bad request, refused before anything is recorded or any key opened.
+  bitcoinInputsOwnedBy(bytes, hexToBytes(signer.source.publicKey, 'stored public key'), options);
   return {
     signer,
     policy: { bitcoin: { tx: decoded.policy } },

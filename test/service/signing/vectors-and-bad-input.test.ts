@@ -1,8 +1,9 @@
 /**
  * Signing against published vectors (EIP-155's example transaction, EIP-712's Mail example signed by "cow"), an
- * EIP-1559 transaction beside viem's own local signer, and bad input: each a specific 400 with nothing signed and
- * nothing recorded.
+ * EIP-1559 transaction beside viem's own local signer, and bad input (hex, transactions, typed data, PSBTs, keys):
+ * each a specific 400 with nothing signed and nothing recorded.
  */
+import { Address, NETWORK, OutScript, Transaction as BitcoinTransaction } from '@scure/btc-signer';
 import { encryptPrivateKeyToBundle } from '@turnkey/crypto';
 import { keccak256, serializeTransaction, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -161,6 +162,21 @@ describe('bad input is a specific 400: nothing signed, nothing recorded', () => 
       'ENCODING_INVALID',
       /parameters.payloads\[1\] is not valid hex/,
     );
+  });
+
+  it('a PSBT with no input of ours, and one that is not a PSBT', async () => {
+    const created = await submit('create_wallet_accounts', 'ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS', {
+      walletId: (await t.query('list_wallets', {})).body.wallets[0].walletId,
+      accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/84'/0'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH' }],
+    });
+    const ours = created.body.activity.result.createWalletAccountsResult.addresses[0] as string;
+    const stranger = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
+    const psbt = new BitcoinTransaction();
+    psbt.addInput({ txid: '22'.repeat(32), index: 0, witnessUtxo: { script: OutScript.encode(Address(NETWORK).decode(stranger)), amount: 1000n } });
+    psbt.addOutputAddress(ours, 900n, NETWORK);
+    before = await activityCount();
+    await expectRefused(await signTransaction(ours, Buffer.from(psbt.toPSBT()).toString('hex'), 'TRANSACTION_TYPE_BITCOIN'), 'REQUEST_INVALID', new RegExp(`the PSBT has no input spending ${ours}`));
+    await expectRefused(await signTransaction(ours, 'deadbeef', 'TRANSACTION_TYPE_BITCOIN'), 'ENCODING_INVALID', /not a valid PSBT/);
   });
 
   it('an account of another organization, an unknown id', async () => {
