@@ -30,6 +30,10 @@ describe('eth.tx', () => {
       unsigned({ ...common, type: 'eip7702', maxFeePerGas: 9n, maxPriorityFeePerGas: 2n, authorizationList: [{ address: TO, chainId: 10, nonce: 1, r: '0x01', s: '0x02', yParity: 0 }] }),
     );
     expect(eip7702.policy.type).toBe('TYPE_4');
+    const blob = decodeEthereumTransaction(
+      unsigned({ ...common, type: 'eip4844', maxFeePerGas: 9n, maxPriorityFeePerGas: 2n, maxFeePerBlobGas: 4n, blobVersionedHashes: [`0x01${'ab'.repeat(31)}`] }),
+    );
+    expect(blob.policy).toMatchObject({ type: 'TYPE_3', max_fee_per_blob_gas: 4n });
     const creation = decodeEthereumTransaction(unsigned({ type: 'eip1559', chainId: 1, nonce: 0, gas: 1n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n, data: '0x6000' })).policy;
     expect(creation).not.toHaveProperty('to');
     expect(creation.data).toBe('0x6000');
