@@ -7,6 +7,7 @@ import { encodeFunctionData, getAddress, parseAbi, recoverTransactionAddress, re
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIL } from '../../support/eip712-mail';
 import { startTestService, type Reply, type TestKey, type TestService } from '../helpers';
+import { recordedRows } from './recorded';
 
 const SIGN_TRANSACTION = 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2';
 const ALLOWED = getAddress('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
@@ -131,9 +132,9 @@ describe('eth.tx decides who may sign what, for a user whose only permission is 
   });
 
   it('a transfer to another recipient is refused, and nothing is recorded', async () => {
-    const before = (await t.query('list_activities', {})).body.activities.length;
+    const before = recordedRows(t);
     expectRefused(await signAs(signer, ethereumAddress, ethereumTransaction({ to: OTHER, value: 1n })), 'implicit');
-    expect((await t.query('list_activities', {})).body.activities).toHaveLength(before);
+    expect(recordedRows(t)).toBe(before);
   });
 
   it('above the limit it waits in CONSENSUS_NEEDED until the named approver completes it with a valid signature', async () => {
