@@ -2,7 +2,9 @@
  * Policies that read what is signed, end to end: a non-root user whose only permission is a policy submits
  * sign_transaction, and the decoded transaction (eth.tx, solana.tx, with an uploaded ABI) decides.
  */
-import { PublicKey, SystemProgram, Transaction as SolanaTransaction } from '@solana/web3.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { getU64Encoder } from '@solana/kit';
+import { PublicKey, SystemProgram, Transaction as SolanaTransaction, TransactionInstruction } from '@solana/web3.js';
 import { encodeFunctionData, getAddress, parseAbi, recoverTransactionAddress, recoverTypedDataAddress, serializeSignature, serializeTransaction } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIL } from '../../support/eip712-mail';
@@ -20,6 +22,14 @@ const ERC20_JSON = JSON.stringify([
 ]);
 const SOLANA_RECIPIENT = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
 const SOLANA_OTHER = 'EETubP5AKHgjPAhzPAFcb8BAY1hMH639CWCFTqi3hq1k';
+/** An Anchor program with one instruction, deposit(amount: u64). */
+const VAULT_PROGRAM = 'Vau1t11111111111111111111111111111111111111';
+const DEPOSIT_DISCRIMINATOR = sha256(new TextEncoder().encode('global:deposit')).slice(0, 8);
+const VAULT_IDL = {
+  address: VAULT_PROGRAM,
+  metadata: { name: 'vault', version: '0.1.0', spec: '0.1.0' },
+  instructions: [{ name: 'deposit', discriminator: [...DEPOSIT_DISCRIMINATOR], accounts: [{ name: 'user', signer: true, writable: true }], args: [{ name: 'amount', type: 'u64' }] }],
+};
 
 let t: TestService;
 let signer: { userId: string; key: TestKey };
@@ -105,7 +115,19 @@ beforeAll(async () => {
     `eth.tx.to == '${TOKEN}' && eth.tx.function_name == 'transfer' && eth.tx.contract_call_args['to'] == '${ALLOWED}'`,
     self,
   );
-  await policy('solana to one recipient', 'EFFECT_ALLOW', `solana.tx.transfers.all(transfer, transfer.to == '${SOLANA_RECIPIENT}')`, self);
+  // all() holds for a transaction without transfers, so the policy also keeps to the System program (as the docs do).
+  await policy(
+    'solana to one recipient',
+    'EFFECT_ALLOW',
+    `solana.tx.program_keys.all(p, p == '11111111111111111111111111111111') && solana.tx.transfers.all(transfer, transfer.to == '${SOLANA_RECIPIENT}')`,
+    self,
+  );
+  await policy(
+    'small vault deposits',
+    'EFFECT_ALLOW',
+    `solana.tx.program_keys.all(p, p == '${VAULT_PROGRAM}') && solana.tx.instructions.all(i, i.parsed_instruction_data.instruction_name == 'deposit' && i.parsed_instruction_data.program_call_args['amount'] <= 100)`,
+    self,
+  );
   await policy(
     'mail typed data from this wallet',
     'EFFECT_ALLOW',
@@ -205,6 +227,31 @@ describe('solana.tx', () => {
     const signed = SolanaTransaction.from(Buffer.from(allowed.body.activity.result.signTransactionResult.signedTransaction, 'hex'));
     expect(signed.verifySignatures()).toBe(true);
     expectRefused(await signAs(signer, solanaAddress, solanaTransfer(SOLANA_OTHER), 'TRANSACTION_TYPE_SOLANA'), 'implicit');
+  });
+});
+
+describe('solana.tx with an uploaded IDL', () => {
+  function deposit(amount: bigint): string {
+    const from = new PublicKey(solanaAddress);
+    const data = Buffer.concat([Buffer.from(DEPOSIT_DISCRIMINATOR), Buffer.from(getU64Encoder().encode(amount))]);
+    const instruction = new TransactionInstruction({ programId: new PublicKey(VAULT_PROGRAM), keys: [{ pubkey: from, isSigner: true, isWritable: true }], data });
+    const tx = new SolanaTransaction({ feePayer: from, recentBlockhash: SOLANA_OTHER }).add(instruction);
+    return Buffer.from(tx.serialize({ requireAllSignatures: false, verifySignatures: false })).toString('hex');
+  }
+
+  it('parsed_instruction_data allows a deposit up to the limit once the IDL is uploaded, and nothing above it', async () => {
+    // Without the IDL the instruction is not parsed, the condition cannot be evaluated, and nothing allows it.
+    expectRefused(await signAs(signer, solanaAddress, deposit(50n), 'TRANSACTION_TYPE_SOLANA'), 'implicit');
+    await root('create_smart_contract_interface', 'ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE', {
+      smartContractAddress: VAULT_PROGRAM,
+      smartContractInterface: JSON.stringify(VAULT_IDL),
+      type: 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA',
+      label: 'vault',
+    });
+    const allowed = await signAs(signer, solanaAddress, deposit(50n), 'TRANSACTION_TYPE_SOLANA');
+    expect(allowed.status, JSON.stringify(allowed.body)).toBe(200);
+    expect(allowed.body.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    expectRefused(await signAs(signer, solanaAddress, deposit(500n), 'TRANSACTION_TYPE_SOLANA'), 'implicit');
   });
 });
 
