@@ -89,7 +89,7 @@ function read(request: SigningRequest, lookup: Lookup, warnings: Warnings, signe
       return { title: 'Sign a Solana transaction', network: SOLANA_NETWORK, ...reading };
     }
     case 'TRANSACTION_TYPE_BITCOIN': {
-      const networkName = bitcoinNetworkOf(signer.signWith, signer.addressFormat);
+      const networkName = bitcoinNetworkOf(signer);
       const bytes = hexToBytes(unsignedTransaction, 'parameters.unsignedTransaction');
       const reading = readBitcoinPsbt(bytes, networkName, signer, lookup, warnings);
       return { title: 'Sign a Bitcoin transaction', network: bitcoinNetworkDescription(networkName), ...reading };

@@ -90,6 +90,7 @@ export class Lookup {
         privateKeyId: privateKey.privateKeyId,
         privateKeyName: privateKey.privateKeyName,
         ...(byAddress?.addressFormat === undefined ? {} : { addressFormat: byAddress.addressFormat }),
+        ...(byAddress === undefined ? { keyAddresses: privateKey.addresses } : {}),
         text: privateKey.privateKeyName,
       };
     }

@@ -3,7 +3,7 @@ import { Address } from '@scure/btc-signer';
 import type { Chain } from 'viem';
 import * as viemChains from 'viem/chains';
 import { bitcoinNetwork, type BitcoinNetworkName } from '../chains/bitcoin';
-import type { Network } from './types';
+import type { Network, Signer } from './types';
 
 let chainsById: Map<number, Chain> | undefined;
 
@@ -40,21 +40,36 @@ export function bitcoinNetworkDescription(name: BitcoinNetworkName): Network {
 }
 
 /**
- * The Bitcoin network of the signing address: from its Turnkey address format when the lookup has it, else from the
- * address itself (decoded with each network's parameters); a private key id says nothing, so mainnet is assumed.
+ * The Bitcoin network of the signer: from the Turnkey address format of the signing address when the lookup has it,
+ * else from the address itself (decoded with each network's parameters). A private key named by its id signs on the
+ * network its Bitcoin addresses share; when that is not one network, mainnet is assumed.
  */
-export function bitcoinNetworkOf(signWith: string, addressFormat: string | undefined): BitcoinNetworkName {
-  if (addressFormat?.startsWith('ADDRESS_FORMAT_BITCOIN_')) {
-    const network = addressFormat.split('_')[3]?.toLowerCase();
-    if (network === 'mainnet' || network === 'testnet' || network === 'signet' || network === 'regtest') return network;
-  }
+export function bitcoinNetworkOf(signer: Signer): BitcoinNetworkName {
+  const fromFormat = networkOfFormat(signer.addressFormat) ?? networkOfAddress(signer.signWith);
+  if (fromFormat !== undefined) return fromFormat;
+  const networks = new Set(
+    (signer.keyAddresses ?? []).flatMap(({ address, addressFormat }) => {
+      const network = networkOfFormat(addressFormat) ?? (addressFormat === undefined ? networkOfAddress(address) : undefined);
+      return network === undefined ? [] : [network];
+    }),
+  );
+  return networks.size === 1 ? [...networks][0]! : 'mainnet';
+}
+
+function networkOfFormat(addressFormat: string | undefined): BitcoinNetworkName | undefined {
+  if (!addressFormat?.startsWith('ADDRESS_FORMAT_BITCOIN_')) return undefined;
+  const network = addressFormat.split('_')[3]?.toLowerCase();
+  return network === 'mainnet' || network === 'testnet' || network === 'signet' || network === 'regtest' ? network : undefined;
+}
+
+function networkOfAddress(address: string): BitcoinNetworkName | undefined {
   for (const name of ['mainnet', 'testnet', 'regtest'] as const) {
     try {
-      Address(bitcoinNetwork(name)).decode(signWith);
+      Address(bitcoinNetwork(name)).decode(address);
       return name;
     } catch {
       // Not an address of this network: try the next.
     }
   }
-  return 'mainnet';
+  return undefined;
 }

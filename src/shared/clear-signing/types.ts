@@ -107,6 +107,8 @@ export interface Signer {
   privateKeyId?: string;
   privateKeyName?: string;
   addressFormat?: string;
+  /** A private key named by its id: the key's addresses, for the network they imply. */
+  keyAddresses?: readonly { address: string; addressFormat?: string }[];
   /** "Treasury / m/44'/60'/0'/0/0", "Cold key", or `signWith` itself when nothing names it. */
   text: string;
 }
