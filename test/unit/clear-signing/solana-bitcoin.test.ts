@@ -1,10 +1,16 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { sha256 } from '@noble/hashes/sha2.js';
 import {
+  addEncoderSizePrefix,
   appendTransactionMessageInstructions,
   compileTransaction,
   createNoopSigner,
   createTransactionMessage,
+  getStructEncoder,
   getTransactionEncoder,
+  getU32Encoder,
+  getU64Encoder,
+  getUtf8Encoder,
   pipe,
   setTransactionMessageFeePayer,
   setTransactionMessageLifetimeUsingBlockhash,
@@ -136,6 +142,65 @@ describe('clear signing: Solana', () => {
         subject: 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr',
       },
     ]);
+  });
+
+  it('names an instruction by the uploaded IDL: program, instruction, accounts, arguments', () => {
+    const programId = Keypair.fromSeed(new Uint8Array(32).fill(20)).publicKey;
+    const vault = Keypair.fromSeed(new Uint8Array(32).fill(21)).publicKey;
+    const discriminator = sha256(new TextEncoder().encode('global:deposit')).slice(0, 8);
+    const idl = {
+      address: programId.toBase58(),
+      metadata: { name: 'vault', version: '0.1.0', spec: '0.1.0' },
+      instructions: [
+        {
+          name: 'deposit',
+          discriminator: [...discriminator],
+          accounts: [
+            { name: 'vault', writable: true },
+            { name: 'user', signer: true },
+          ],
+          args: [
+            { name: 'amount', type: 'u64' },
+            { name: 'memo', type: 'string' },
+          ],
+        },
+      ],
+    };
+    const args = getStructEncoder([
+      ['amount', getU64Encoder()],
+      ['memo', addEncoderSizePrefix(getUtf8Encoder(), getU32Encoder())],
+    ]).encode({ amount: 123_456_789n, memo: 'rent' });
+    const transaction = new Transaction({ feePayer: payer.publicKey, recentBlockhash: BLOCKHASH }).add(
+      new TransactionInstruction({
+        programId,
+        keys: [
+          { pubkey: vault, isSigner: false, isWritable: true },
+          { pubkey: payer.publicKey, isSigner: true, isWritable: false },
+        ],
+        data: Buffer.from([...discriminator, ...args]),
+      }),
+    );
+    const description = signSolana(transaction.serialize({ requireAllSignatures: false, verifySignatures: false }), {
+      ...solanaContext,
+      contracts: [{ address: programId.toBase58(), type: 'SOLANA', label: 'Team vault', definition: idl }],
+    });
+    const [instruction] = (description.details as SolanaTransactionDetails).instructions;
+    expect(instruction).toMatchObject({
+      program: { address: programId.toBase58(), label: 'Team vault', role: 'contract' },
+      programName: 'vault',
+      instruction: 'deposit',
+      summary: 'vault: deposit',
+      accounts: [
+        { name: 'vault', address: { address: vault.toBase58(), role: 'address' } },
+        { name: 'user', address: { address: PAYER, label: 'Solana hot key', role: 'own address' } },
+      ],
+      args: [
+        { name: 'amount', text: '123456789' },
+        { name: 'memo', text: 'rent' },
+      ],
+    });
+    expect(description.summary).toBe('vault: deposit on Solana');
+    expect(description.warnings).toEqual([]);
   });
 
   it('refuses bytes that are not a Solana transaction, with the decoder\'s reason', () => {
