@@ -19,8 +19,11 @@ export function readBitcoinPsbt(
   const { policy } = decodeBitcoinPsbt(bytes, network);
   const ownAddresses = new Set([...(lookup.context.ownBitcoinAddresses ?? []), signer.signWith]);
   const isOwn = (value: string) => ownAddresses.has(value) || lookup.ownName('bitcoin', value) !== undefined;
-  const address = (value: string): AddressRef =>
-    isOwn(value) ? { address: value, label: lookup.ownName('bitcoin', value) ?? 'our address', role: 'own address' } : lookup.address('bitcoin', value);
+  const address = (value: string): AddressRef => {
+    if (!isOwn(value)) return lookup.address('bitcoin', value);
+    const name = lookup.ownName('bitcoin', value);
+    return { address: value, ...(name === undefined ? {} : { label: name }), role: 'own address' };
+  };
 
   const outputs: BitcoinOutputDetails[] = policy.outputs.map((output, index) => ({
     index,

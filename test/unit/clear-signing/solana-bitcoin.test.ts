@@ -271,7 +271,7 @@ describe('clear signing: Bitcoin', () => {
     expect(description.signer.text).toBe('Test key');
     expect(bitcoin.outputs.map((output) => output.change)).toEqual([false, true]);
     expect(bitcoin.outputs[0]!.address?.address).toBe(theirs);
-    expect(bitcoin.outputs[1]!.address).toEqual({ address: ours, label: 'our address', role: 'own address' });
+    expect(bitcoin.outputs[1]!.address).toEqual({ address: ours, role: 'own address' });
     expect(description.warnings.map((warning) => warning.kind)).toEqual(['NEW_RECIPIENT', 'VALUE_ABOVE_THRESHOLD']);
   });
 });
