@@ -20,13 +20,13 @@ import { Warnings } from './warnings';
 export * from './types';
 export { signingFacts, type SigningFact, type SigningFactValue } from './facts';
 
-type Parameters<O extends SigningOperation> = ReturnType<(typeof activityOperations)[O]['parameters']['parse']>;
+type OperationParameters<O extends SigningOperation> = ReturnType<(typeof activityOperations)[O]['parameters']['parse']>;
 
 /** A signing request before or after submission: the operation and its parameters as the swagger names them. */
 export type SigningRequest =
-  | { operation: 'sign_raw_payload'; parameters: Parameters<'sign_raw_payload'> }
-  | { operation: 'sign_raw_payloads'; parameters: Parameters<'sign_raw_payloads'> }
-  | { operation: 'sign_transaction'; parameters: Parameters<'sign_transaction'> };
+  | { operation: 'sign_raw_payload'; parameters: OperationParameters<'sign_raw_payload'> }
+  | { operation: 'sign_raw_payloads'; parameters: OperationParameters<'sign_raw_payloads'> }
+  | { operation: 'sign_transaction'; parameters: OperationParameters<'sign_transaction'> };
 
 const SIGNING_OPERATIONS: readonly SigningOperation[] = ['sign_raw_payload', 'sign_raw_payloads', 'sign_transaction'];
 

@@ -8,13 +8,15 @@ export type AddressFamily = 'ethereum' | 'solana' | 'bitcoin';
 const keyOf = (family: AddressFamily, address: string) => (family === 'ethereum' ? address.toLowerCase() : address);
 
 export class Lookup {
-  private readonly recipients: Set<string> | undefined;
+  /** Past recipients as each family compares them. */
+  private readonly recipients: Record<AddressFamily, Set<string>> | undefined;
 
   constructor(readonly context: ClearSigningContext) {
+    const known = context.knownRecipients;
     this.recipients =
-      context.knownRecipients === undefined
+      known === undefined
         ? undefined
-        : new Set(context.knownRecipients.flatMap((address) => [address, address.toLowerCase()]));
+        : { ethereum: new Set(known.map((address) => keyOf('ethereum', address))), solana: new Set(known), bitcoin: new Set(known) };
   }
 
   contract(family: AddressFamily, address: string): ContractInterface | undefined {
@@ -62,7 +64,7 @@ export class Lookup {
   isNewRecipient(family: AddressFamily, address: string): boolean {
     if (this.recipients === undefined) return false;
     if (this.ownName(family, address) !== undefined) return false;
-    return !this.recipients.has(family === 'ethereum' ? address.toLowerCase() : address);
+    return !this.recipients[family].has(keyOf(family, address));
   }
 
   signer(signWith: string): Signer {

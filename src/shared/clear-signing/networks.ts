@@ -20,7 +20,7 @@ function chainById(chainId: number): Chain | undefined {
 }
 
 export function ethereumNetwork(chainId: number | undefined): Network {
-  if (chainId === undefined) return { family: 'ethereum', name: 'no chain id (pre-EIP-155: valid on every chain)' };
+  if (chainId === undefined) return { family: 'ethereum', name: 'every chain (no EIP-155 chain id: the signature can be replayed on any chain)' };
   const chain = chainById(chainId);
   if (chain === undefined) return { family: 'ethereum', name: `chain ${chainId} (not a chain QuorumKey knows)`, chainId };
   return { family: 'ethereum', name: chain.name, chainId, testnet: chain.testnet === true };

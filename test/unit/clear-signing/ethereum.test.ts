@@ -140,6 +140,18 @@ describe('clear signing: a call without an ABI', () => {
     expect(description.warnings).toEqual([]);
   });
 
+  it('reads a contract deployment and a legacy transaction without a chain id', () => {
+    const deployment = signTransaction({ type: 'eip1559', data: '0x6080604052', ...fees });
+    expect(deployment.summary).toBe('Deploy a contract on Ethereum');
+    expect(details(deployment).to).toBeUndefined();
+    expect(deployment.warnings).toEqual([]);
+
+    const legacy = signTransaction({ type: 'legacy', to: VITALIK, value: 1n, nonce: 0, gas: 21_000n, gasPrice: 2_000_000_000n });
+    expect(details(legacy).typeText).toBe('Legacy');
+    expect(legacy.network).toEqual({ family: 'ethereum', name: 'every chain (no EIP-155 chain id: the signature can be replayed on any chain)' });
+    expect(details(legacy).fees).toMatchObject({ gas: 21_000n, gasPrice: { text: '2 gwei' }, maxFee: { text: '0.000042 ETH' } });
+  });
+
   it('names a chain viem does not know by its id', () => {
     const description = signTransaction({ type: 'eip1559', to: VITALIK, ...fees, chainId: 4_242_424_242 });
     expect(description.network.name).toBe('chain 4242424242 (not a chain QuorumKey knows)');

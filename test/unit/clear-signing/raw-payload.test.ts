@@ -1,4 +1,5 @@
 import { sha256 } from '@noble/hashes/sha2.js';
+import { Keypair, SystemProgram, Transaction } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
 import { bytesToHex, utf8Encode } from '../../../src/shared/crypto/encoding.js';
 import {
@@ -85,6 +86,24 @@ describe('clear signing: raw payloads', () => {
     expect(ed25519.title).toBe('Sign 2 raw payloads');
     expect(ed25519.summary).toBe('Sign 2 payloads');
     expect(ed25519.warnings.map((warning) => [warning.kind, warning.message.slice(0, 10)])).toEqual([['BLIND_SIGNING', 'Payload 2 ']]);
+  });
+
+  it('reads a Solana message signed as an Ed25519 raw payload', () => {
+    const payer = Keypair.fromSeed(new Uint8Array(32).fill(9));
+    const to = Keypair.fromSeed(new Uint8Array(32).fill(10)).publicKey;
+    const message = new Transaction({ feePayer: payer.publicKey, recentBlockhash: 'EETubP5AKHgjPAhzPAFcb8BAY1hMH639CWCFTqi3hq1k' })
+      .add(SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: to, lamports: 25_000_000 }))
+      .serializeMessage();
+    const description = describeSigningRequest({
+      operation: 'sign_raw_payload',
+      parameters: { signWith: payer.publicKey.toBase58(), payload: bytesToHex(message), encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NOT_APPLICABLE' },
+    });
+    const payload = raw(description).payloads[0]!;
+    expect(description.network.name).toBe('Solana');
+    expect(payload.signedBytesHex).toBe(bytesToHex(message));
+    expect(payload.solanaMessage?.instructions[0]?.summary).toBe(`Transfer 0.025 SOL from ${payer.publicKey.toBase58()} to ${to.toBase58()}`);
+    expect(description.summary).toBe('Sign a Solana message: 1 instruction');
+    expect(description.warnings).toEqual([]);
   });
 
   it('refuses what the service would refuse, with the service\'s words', () => {
