@@ -40,20 +40,17 @@ export function bitcoinNetworkDescription(name: BitcoinNetworkName): Network {
 }
 
 /**
- * The Bitcoin network of the signer: from the Turnkey address format of the signing address when the lookup has it,
- * else from the address itself (decoded with each network's parameters). A private key named by its id signs on the
- * network its Bitcoin addresses share; when that is not one network, mainnet is assumed.
+ * The Bitcoin network the service decodes a PSBT for, by its rule: the Turnkey address format of the address
+ * `signWith` names, or for a private key named by its id the first Bitcoin format among its addresses; mainnet when
+ * none is a Bitcoin format. An address whose format the lookup lacks is read with each network's parameters.
  */
 export function bitcoinNetworkOf(signer: Signer): BitcoinNetworkName {
-  const fromFormat = networkOfFormat(signer.addressFormat) ?? networkOfAddress(signer.signWith);
-  if (fromFormat !== undefined) return fromFormat;
-  const networks = new Set(
-    (signer.keyAddresses ?? []).flatMap(({ address, addressFormat }) => {
-      const network = networkOfFormat(addressFormat) ?? (addressFormat === undefined ? networkOfAddress(address) : undefined);
-      return network === undefined ? [] : [network];
-    }),
-  );
-  return networks.size === 1 ? [...networks][0]! : 'mainnet';
+  const candidates = signer.keyAddresses ?? [{ address: signer.signWith, addressFormat: signer.addressFormat }];
+  for (const { address, addressFormat } of candidates) {
+    const network = addressFormat === undefined ? networkOfAddress(address) : networkOfFormat(addressFormat);
+    if (network !== undefined) return network;
+  }
+  return 'mainnet';
 }
 
 function networkOfFormat(addressFormat: string | undefined): BitcoinNetworkName | undefined {

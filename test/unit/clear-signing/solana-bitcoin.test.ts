@@ -259,8 +259,18 @@ describe('clear signing: Bitcoin', () => {
     const description = describeSigningActivity(
       { type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', intent: { signTransactionIntentV2: { signWith: 'pk-btc', unsignedTransaction: psbt, type: 'TRANSACTION_TYPE_BITCOIN' } } },
       {
-        // The key's own address is another one: the change output is ours by the organization's address list.
-        privateKeys: [{ privateKeyId: 'pk-btc', privateKeyName: 'Test key', addresses: [{ address: keyAddress, addressFormat: 'ADDRESS_FORMAT_BITCOIN_TESTNET_P2WPKH' }] }],
+        // As the service decides: the key's first Bitcoin address format names the network. The key's own address is
+        // another one: the change output is ours by the organization's address list.
+        privateKeys: [
+          {
+            privateKeyId: 'pk-btc',
+            privateKeyName: 'Test key',
+            addresses: [
+              { address: '0x0000000000000000000000000000000000000001', addressFormat: 'ADDRESS_FORMAT_ETHEREUM' },
+              { address: keyAddress, addressFormat: 'ADDRESS_FORMAT_BITCOIN_TESTNET_P2WPKH' },
+            ],
+          },
+        ],
         ownBitcoinAddresses: [ours],
         thresholds: { bitcoinSatoshis: 50_000n },
         knownRecipients: [],
