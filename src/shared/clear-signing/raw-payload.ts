@@ -69,7 +69,14 @@ export function readRawPayloads(
     const prepared = prepareRawPayload({ payload, encoding, hashFunction, curve, what });
     const bytes = payloadBytes(payload, encoding, what);
     const text = encoding === 'PAYLOAD_ENCODING_HEXADECIMAL' ? printableText(bytes) : encoding === 'PAYLOAD_ENCODING_TEXT_UTF8' ? payload : undefined;
-    const base = { index, payload, hex: bytesToHex(bytes), signedBytesHex: bytesToHex(prepared.signable), ...(text === undefined ? {} : { text }) };
+    const base = {
+      index,
+      payload,
+      hex: bytesToHex(bytes),
+      signedBytesHex: bytesToHex(prepared.signable),
+      ...(text === undefined ? {} : { text }),
+      ...(prepared.policy === undefined ? {} : { policy: prepared.policy }),
+    };
     if (encoding === 'PAYLOAD_ENCODING_EIP712') {
       const typedData = readTypedData(payload, what, lookup, warnings);
       network ??= typedData.network;

@@ -188,6 +188,7 @@ describe('clear signing: EIP-712 and EIP-7702', () => {
     expect(to!.children?.[1]?.address).toEqual({ address: '0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB', role: 'address' });
     expect(contents).toEqual({ name: 'contents', type: 'string', text: 'Hello, Bob!' });
     expect(payload.typedData?.policy).toMatchObject({ primary_type: 'Mail', domain: { name: 'Ether Mail', chain_id: 1n } });
+    expect(payload.policy).toEqual({ eip_712: payload.typedData?.policy });
     expect(description.warnings).toEqual([]);
   });
 
@@ -263,6 +264,7 @@ describe('clear signing: EIP-712 and EIP-7702', () => {
       nonce: 3n,
     });
     expect(description.network.name).toBe('Sepolia');
+    expect(payload.policy).toEqual({ eip_7702_authorization: { address: delegate, chain_id: 11155111n, nonce: 3n } });
     expect(kinds(description)).toEqual(['EIP7702_DELEGATION']);
     expect(description.warnings[0]!.message).toBe(
       `This makes Treasury / m/44'/60'/0'/0/0 run the code of ${delegate} on Sepolia: that code can move everything the account holds. Approve only a delegate you have reviewed.`,
