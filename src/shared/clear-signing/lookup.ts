@@ -68,6 +68,7 @@ export class Lookup {
   }
 
   signer(signWith: string): Signer {
+    // Only Ethereum addresses ignore letter case; every other address, and a key id, compares exactly.
     const family: AddressFamily = /^0x[0-9a-fA-F]{40}$/.test(signWith) ? 'ethereum' : 'solana';
     const key = keyOf(family, signWith);
     for (const wallet of this.context.wallets ?? []) {
