@@ -200,7 +200,7 @@ function transactionSummary(to: AddressRef | undefined, value: string, call: Con
   if (!call.decoded) return `Call ${call.likelySignature === undefined ? call.selector : `${call.likelySignature}?`} on ${target} on ${network.name}`;
   const amount = call.args.find((arg) => arg.amount !== undefined)?.amount;
   const party = call.args.find((arg) => arg.address !== undefined && RECIPIENT_NAME.test(arg.name))?.address;
-  const partyText = party === undefined ? '' : ` ${call.functionName === 'approve' ? 'for' : 'to'} ${party.label ?? party.address}`;
+  const partyText = party === undefined ? '' : ` ${APPROVALS.has(call.functionName ?? '') ? 'for' : 'to'} ${party.label ?? party.address}`;
   if (amount !== undefined && (call.functionName === 'transfer' || call.functionName === 'transferFrom' || call.functionName === 'approve')) {
     const verb = call.functionName === 'approve' ? 'Approve' : 'Transfer';
     return `${verb} ${amount.text}${partyText} on ${network.name}`;

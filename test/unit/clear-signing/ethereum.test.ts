@@ -1,6 +1,7 @@
 import {
   encodeFunctionData,
   erc20Abi,
+  erc721Abi,
   maxUint160,
   maxUint256,
   parseAbi,
@@ -101,6 +102,22 @@ describe('clear signing: ERC-20 calls with the uploaded ABI', () => {
       message: `This approves Uniswap Permit2 (${PERMIT2}) to spend an unlimited amount of USD Coin (${USDC}) from the account, until the approval is revoked.`,
       subject: PERMIT2,
     });
+  });
+
+  it('flags setApprovalForAll(operator, true) on an NFT contract', () => {
+    const bayc = '0xBC4CA0EdA7647A8aB7C2061c2E118A18a936f13D';
+    const description = signTransaction(
+      { type: 'eip1559', to: bayc, data: encodeFunctionData({ abi: erc721Abi, functionName: 'setApprovalForAll', args: [VITALIK, true] }), ...fees },
+      { contracts: [{ address: bayc, type: 'ETHEREUM', label: 'BAYC', definition: erc721Abi }] },
+    );
+    expect(description.summary).toBe(`Call setApprovalForAll on BAYC for ${VITALIK} on Ethereum`);
+    expect(description.warnings).toEqual([
+      {
+        kind: 'UNLIMITED_APPROVAL',
+        message: `This lets ${VITALIK} move every token of BAYC (${bayc}) the account holds, now and later, until the approval is revoked.`,
+        subject: VITALIK,
+      },
+    ]);
   });
 
   it('flags an unlimited approve even without an uploaded ABI, naming the likely function', () => {

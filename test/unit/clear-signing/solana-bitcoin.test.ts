@@ -18,7 +18,7 @@ import {
   type Blockhash,
 } from '@solana/kit';
 import { getSetComputeUnitLimitInstruction } from '@solana-program/compute-budget';
-import { getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import { getApproveInstruction, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { NETWORK, p2wpkh, TEST_NETWORK, Transaction as BitcoinTransaction } from '@scure/btc-signer';
 import { Keypair, PublicKey, SystemProgram, Transaction, TransactionInstruction } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
@@ -142,6 +142,29 @@ describe('clear signing: Solana', () => {
         subject: 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr',
       },
     ]);
+  });
+
+  it('warns about an SPL Approve of the largest u64', () => {
+    const owner = createNoopSigner(PAYER as Address);
+    const source = '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T' as Address;
+    const delegate = '8opHzTAnfzRpPEx21XtnrVTX28YQuCpAjcn1PczScKh' as Address;
+    const approve = (amount: bigint) => {
+      const message = pipe(
+        createTransactionMessage({ version: 0 }),
+        (m) => setTransactionMessageFeePayer(owner.address, m),
+        (m) => setTransactionMessageLifetimeUsingBlockhash({ blockhash: BLOCKHASH as Blockhash, lastValidBlockHeight: 0n }, m),
+        (m) => appendTransactionMessageInstructions([getApproveInstruction({ source, delegate, owner, amount })], m),
+      );
+      return signSolana(new Uint8Array(getTransactionEncoder().encode(compileTransaction(message))));
+    };
+    const unlimited = approve(2n ** 64n - 1n);
+    expect(unlimited.summary).toBe(`Approve ${delegate} to spend an unlimited amount from ${source} on Solana`);
+    expect(unlimited.warnings).toEqual([
+      { kind: 'UNLIMITED_APPROVAL', message: `This approves ${delegate} to spend an unlimited amount from token account ${source}.`, subject: delegate },
+    ]);
+    const bounded = approve(1_000n);
+    expect(bounded.summary).toBe(`Approve ${delegate} to spend 1000 raw units (decimals not known) from ${source} on Solana`);
+    expect(bounded.warnings).toEqual([]);
   });
 
   it('names an instruction by the uploaded IDL: program, instruction, accounts, arguments', () => {
