@@ -91,6 +91,23 @@ describe('clear signing: Solana', () => {
     expect(description.warnings[1]!.message).toBe('This sends 1.5 SOL, above the 1 SOL threshold set in Settings.');
   });
 
+  it('warns once per new recipient and adds up every transfer against the threshold', () => {
+    const transaction = new Transaction({ feePayer: payer.publicKey, recentBlockhash: BLOCKHASH }).add(
+      SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: recipient, lamports: 600_000_000 }),
+      SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: recipient, lamports: 600_000_000 }),
+    );
+    const description = signSolana(transaction.serialize({ requireAllSignatures: false, verifySignatures: false }), {
+      ...solanaContext,
+      thresholds: { solanaLamports: 1_000_000_000n },
+    });
+    expect((description.details as SolanaTransactionDetails).transfers).toHaveLength(2);
+    expect(description.summary).toBe('2 Solana instructions: TransferSol, TransferSol');
+    expect(description.warnings.map((warning) => [warning.kind, warning.subject])).toEqual([
+      ['NEW_RECIPIENT', recipient.toBase58()],
+      ['VALUE_ABOVE_THRESHOLD', '1200000000'],
+    ]);
+  });
+
   it('reads an SPL TransferChecked in USDC, the Compute Budget, and an unknown program', () => {
     const owner = createNoopSigner(PAYER as Address);
     const source = '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T' as Address;
