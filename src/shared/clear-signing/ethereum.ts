@@ -46,8 +46,8 @@ const APPROVALS = new Set(['approve', 'increaseAllowance', 'setApprovalForAll', 
 /** Argument names that name who receives tokens or an allowance. */
 const RECIPIENT_NAME = /^(to|recipient|dst|receiver|spender|operator|_to|_spender)$/i;
 
-export interface EthereumReading<D> {
-  details: D;
+export interface EthereumReading {
+  details: EthereumTransactionDetails;
   network: Network;
   summary: string;
 }
@@ -159,7 +159,7 @@ function delegation(policy: { address: string; chainId: number | bigint; nonce: 
   return { delegate, network, nonce: BigInt(policy.nonce) };
 }
 
-export function readEthereumTransaction(unsignedTransaction: string, signer: Signer, lookup: Lookup, warnings: Warnings): EthereumReading<EthereumTransactionDetails> {
+export function readEthereumTransaction(unsignedTransaction: string, signer: Signer, lookup: Lookup, warnings: Warnings): EthereumReading {
   const decoded = decodeEthereumTransaction(unsignedTransaction, (to) => lookup.abi(to));
   const tx = decoded.fields;
   const data: Hex = tx.data ?? '0x';
