@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { transactionType } from '../../shared/api/common';
 import { decodeEthereumTransaction, serializeSignedTransaction } from '../../shared/chains/ethereum';
 import { prepareRawPayload, type HashFunction, type PayloadEncoding, type PreparedPayload } from '../../shared/chains/raw-payload';
-import { decodeBitcoinPsbt, type BitcoinNetworkName } from '../../shared/chains/bitcoin';
+import { bitcoinNetworkOfFormats, decodeBitcoinPsbt, type BitcoinNetworkName } from '../../shared/chains/bitcoin';
 import { decodeSolanaTransaction } from '../../shared/chains/solana';
 import { bytesToHex, hexToBytes } from '../../shared/crypto/encoding';
 import { QkError } from '../../shared/errors';
@@ -180,9 +180,7 @@ function prepareSolana(store: Repositories, organizationId: string, params: Tran
 
 /** ADDRESS_FORMAT_BITCOIN_<NETWORK>_<TYPE> → the network; the address signWith named decides, else the key's first. */
 function bitcoinNetworkOf(signer: Signer): BitcoinNetworkName {
-  const formats = signer.namedAddress === undefined ? signer.addressFormats : [signer.namedAddress.format];
-  const network = formats.map((format) => /^ADDRESS_FORMAT_BITCOIN_(MAINNET|TESTNET|SIGNET|REGTEST)_/.exec(format)?.[1]).find((name) => name !== undefined);
-  return (network?.toLowerCase() ?? 'mainnet') as BitcoinNetworkName;
+  return bitcoinNetworkOfFormats(signer.namedAddress === undefined ? signer.addressFormats : [signer.namedAddress.format]);
 }
 
 /** The PSBT travels as hex both ways; the signed one is returned unfinalized, for its owner to finalize. */

@@ -2,7 +2,7 @@
 import { Address } from '@scure/btc-signer';
 import type { Chain } from 'viem';
 import * as viemChains from 'viem/chains';
-import { bitcoinNetwork, type BitcoinNetworkName } from '../chains/bitcoin';
+import { bitcoinNetwork, bitcoinNetworkOfFormat, type BitcoinNetworkName } from '../chains/bitcoin';
 import type { Network, Signer } from './types';
 
 let chainsById: Map<number, Chain> | undefined;
@@ -47,16 +47,10 @@ export function bitcoinNetworkDescription(name: BitcoinNetworkName): Network {
 export function bitcoinNetworkOf(signer: Signer): BitcoinNetworkName {
   const candidates = signer.keyAddresses ?? [{ address: signer.signWith, addressFormat: signer.addressFormat }];
   for (const { address, addressFormat } of candidates) {
-    const network = addressFormat === undefined ? networkOfAddress(address) : networkOfFormat(addressFormat);
+    const network = addressFormat === undefined ? networkOfAddress(address) : bitcoinNetworkOfFormat(addressFormat);
     if (network !== undefined) return network;
   }
   return 'mainnet';
-}
-
-function networkOfFormat(addressFormat: string | undefined): BitcoinNetworkName | undefined {
-  if (!addressFormat?.startsWith('ADDRESS_FORMAT_BITCOIN_')) return undefined;
-  const network = addressFormat.split('_')[3]?.toLowerCase();
-  return network === 'mainnet' || network === 'testnet' || network === 'signet' || network === 'regtest' ? network : undefined;
 }
 
 function networkOfAddress(address: string): BitcoinNetworkName | undefined {
