@@ -94,7 +94,7 @@ function activitiesListRequest(values: Values): { filterByStatus?: ActivityStatu
   if (status !== undefined && !activityStatus.safeParse(status).success) {
     throw new UsageError(`--status must be one of ${activityStatus.options.join(', ')}`);
   }
-  if (limit !== undefined && !/^(100|[1-9][0-9]?)$/.test(limit)) throw new UsageError('--limit must be a whole number from 1 to 100');
+  if (limit !== undefined && !/^(?:100|[1-9][0-9]?)$/.test(limit)) throw new UsageError('--limit must be a whole number from 1 to 100');
   if (before === '') throw new UsageError('--before takes an activity id');
   const paginationOptions = { ...(limit === undefined ? {} : { limit }), ...(before === undefined ? {} : { before }) };
   return {
