@@ -13,7 +13,7 @@ import { parseTimestamp } from '../../src/shared/policy/timestamp';
 import { isEmailAddress, trimTrailing } from '../../src/shared/text';
 import { createOidcVerifier } from '../../src/service/auth/oidc';
 import { stampPublicKeyOf } from '../../src/service/bootstrap';
-import { createNodeStampVerifier } from '../../src/service/crypto/node-backend';
+import { createNodeStampVerifier } from '../../src/node/stamp-backend';
 import { parsePath } from '../../src/service/enclave/derivation';
 import { parseMnemonic } from '../../src/service/enclave/mnemonic';
 import { validateLightningReceive } from '../../src/service/enclave/spark';
