@@ -2,6 +2,7 @@
  * The HTTP face of the service (Fastify 5): raw body bytes kept for stamp verification and fingerprints,
  * JSON only, a body limit, the error shape of docs/service.md#errors for everything, routes from the operation table.
  */
+import { isUtf8 } from 'node:buffer';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { QkError } from '../../shared/errors';
 import { runQuery, submitActivity, type ActivityRoute, type PipelineDeps, type QueryRoute } from '../activities/pipeline';
@@ -32,7 +33,13 @@ export function buildServer(deps: PipelineDeps, routes: RouteTable, extraRoutes:
   const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, return503OnClosing: true });
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  // Stored bodies must hash to their fingerprints: a body that is not UTF-8 would be decoded lossily, so it is
+  // refused here, before any route, stamp or proxy check reads it.
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
+    isUtf8(body as Buffer)
+      ? done(null, body)
+      : done(new QkError('REQUEST_INVALID', 'bad request body: not valid UTF-8; JSON bodies must be UTF-8 encoded'), undefined),
+  );
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, _body, done) =>
     done(
       new QkError(

@@ -1,0 +1,65 @@
+/**
+ * Issue 15 findings on the Sandbox's HTTP face: bodies that are not UTF-8 (finding 7) and requests naming
+ * another host (finding 10, DNS rebinding).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { base64UrlEncode, utf8Encode } from '../../src/shared/crypto/encoding';
+import { API_KEY_SCHEMES, signerFromPrivateKey } from '../../src/shared/crypto/stamp';
+import { startTestService, type TestService } from './helpers';
+
+let t: TestService;
+beforeAll(async () => {
+  t = await startTestService();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+/** The X-Stamp of exactly these bytes. */
+async function stampOfBytes(bytes: Uint8Array): Promise<string> {
+  const signer = signerFromPrivateKey(t.rootKey.curve, t.rootKey.privateKey);
+  const stamp = { publicKey: signer.publicKey, scheme: API_KEY_SCHEMES[signer.curve], signature: await signer.sign(bytes) };
+  return base64UrlEncode(utf8Encode(JSON.stringify(stamp)));
+}
+
+async function postBytes(url: string, bytes: Uint8Array<ArrayBuffer>, headers: Record<string, string>): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- asserted field by field
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: bytes });
+  return { status: response.status, body: await response.json() };
+}
+
+/** A create_policy body, correctly stamped, whose policy name holds the byte 0xFF (never valid in UTF-8). */
+function invalidUtf8Body(): Uint8Array<ArrayBuffer> {
+  const text = JSON.stringify({
+    type: 'ACTIVITY_TYPE_CREATE_POLICY_V3',
+    timestampMs: String(t.clock.now()),
+    organizationId: t.info.organizationId,
+    parameters: { policyName: 'name MARK', effect: 'EFFECT_ALLOW', notes: '' },
+  });
+  const bytes = new TextEncoder().encode(text);
+  const mark = Buffer.from(bytes.buffer).indexOf('MARK');
+  bytes[mark] = 0xff;
+  return bytes;
+}
+
+describe('finding 7: bodies that are not valid UTF-8 are refused with a 400 before anything else', () => {
+  it('a stamped submit whose body is not UTF-8 is refused and nothing is recorded', async () => {
+    const bytes = invalidUtf8Body();
+    const before = t.store.read.activities.list({ organizationId: t.info.organizationId, limit: 100 }).length;
+    const reply = await postBytes(`${t.info.baseUrl}/public/v1/submit/create_policy`, bytes, { 'x-stamp': await stampOfBytes(bytes) });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(400);
+    expect(reply.body.details[0].turnkeyErrorCode).toBe('REQUEST_INVALID');
+    expect(reply.body.message).toBe('bad request body: not valid UTF-8; JSON bodies must be UTF-8 encoded');
+    expect(t.store.read.activities.list({ organizationId: t.info.organizationId, limit: 100 })).toHaveLength(before);
+    expect(t.store.read.policies.countByOrganization(t.info.organizationId)).toBe(0);
+  });
+
+  it('the encoding is checked before the stamp and before the auth proxy header', async () => {
+    const bytes = invalidUtf8Body();
+    const unstamped = await postBytes(`${t.info.baseUrl}/public/v1/query/whoami`, bytes, {});
+    expect(unstamped.status).toBe(400);
+    expect(unstamped.body.message).toContain('not valid UTF-8');
+    const proxy = await postBytes(`${t.info.baseUrl}/v1/otp_init`, bytes, {});
+    expect(proxy.status).toBe(400);
+    expect(proxy.body.message).toContain('not valid UTF-8');
+  });
+});
