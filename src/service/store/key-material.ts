@@ -167,6 +167,7 @@ export class WalletRepository {
 
   /** Removes the wallet and (by cascade) its accounts. */
   delete(organizationId: string, id: string): boolean {
+    this.connection.noteKeyMaterialErased();
     return this.connection.run('DELETE FROM wallets WHERE id = :id AND organization_id = :organizationId', {
       id,
       organizationId,
@@ -398,6 +399,7 @@ export class PrivateKeyRepository {
   }
 
   delete(organizationId: string, id: string): boolean {
+    this.connection.noteKeyMaterialErased();
     return this.connection.run('DELETE FROM private_keys WHERE id = :id AND organization_id = :organizationId', {
       id,
       organizationId,

@@ -1,0 +1,95 @@
+/**
+ * Issue 15, finding 3 (service side): deleted wallets and keys come back. After delete_wallets /
+ * delete_private_keys / delete_sub_organization, the sealed secret must be gone from the database file, its WAL
+ * and its shared-memory index, not merely unlinked from the tables.
+ */
+import { readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startTestService, type Reply, type TestService } from '../helpers';
+
+const ETHEREUM = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' };
+
+let service: TestService;
+beforeEach(async () => {
+  service = await startTestService();
+});
+afterEach(async () => {
+  await service.close();
+});
+
+function submit(name: string, type: string, parameters: unknown, organizationId = service.info.organizationId): Promise<Reply> {
+  service.clock.advance(1);
+  return service.submit(name, type, parameters, { organizationId });
+}
+
+function completed(reply: Reply): Record<string, unknown> {
+  expect(reply.body.activity?.status, JSON.stringify(reply.body)).toBe('ACTIVITY_STATUS_COMPLETED');
+  return reply.body.activity.result;
+}
+
+/** The bytes of the database, its WAL and its shared-memory file, each as it is on disk now (absent: empty). */
+function databaseFiles(): Buffer[] {
+  const path = service.store.path;
+  return [path, `${path}-wal`, `${path}-shm`].map((file) => {
+    try {
+      return readFileSync(file);
+    } catch {
+      return Buffer.alloc(0);
+    }
+  });
+}
+
+function filesHold(secret: Uint8Array): boolean {
+  expect(secret.length).toBeGreaterThanOrEqual(32);
+  return databaseFiles().some((bytes) => bytes.includes(secret));
+}
+
+async function createWallet(name: string, organizationId = service.info.organizationId): Promise<string> {
+  const result = completed(await submit('create_wallet', 'ACTIVITY_TYPE_CREATE_WALLET', { walletName: name, accounts: [ETHEREUM] }, organizationId));
+  return (result.createWalletResult as { walletId: string }).walletId;
+}
+
+describe('finding 3: deleted wallets and keys are unrecoverable from the database files', () => {
+  it('delete_wallets leaves the sealed mnemonic in neither the database, its WAL nor its -shm', async () => {
+    const walletId = await createWallet('doomed');
+    const sealed = service.store.read.keyMaterial.wallets.get(service.info.organizationId, walletId)!.sealedSecret;
+    expect(filesHold(sealed)).toBe(true);
+
+    completed(await submit('delete_wallets', 'ACTIVITY_TYPE_DELETE_WALLETS', { walletIds: [walletId], deleteWithoutExport: true }));
+    expect(service.store.read.keyMaterial.wallets.get(service.info.organizationId, walletId)).toBeUndefined();
+    expect(filesHold(sealed)).toBe(false);
+  });
+
+  it('delete_private_keys leaves the sealed private key in none of the files', async () => {
+    const created = completed(
+      await submit('create_private_keys', 'ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2', {
+        privateKeys: [{ privateKeyName: 'doomed key', curve: 'CURVE_SECP256K1', privateKeyTags: [], addressFormats: ['ADDRESS_FORMAT_ETHEREUM'] }],
+      }),
+    );
+    const { privateKeyId } = (created.createPrivateKeysResultV2 as { privateKeys: { privateKeyId: string }[] }).privateKeys[0]!;
+    const sealed = service.store.read.keyMaterial.privateKeys.get(service.info.organizationId, privateKeyId)!.sealedSecret;
+    expect(filesHold(sealed)).toBe(true);
+
+    completed(await submit('delete_private_keys', 'ACTIVITY_TYPE_DELETE_PRIVATE_KEYS', { privateKeyIds: [privateKeyId], deleteWithoutExport: true }));
+    expect(filesHold(sealed)).toBe(false);
+  });
+
+  it('delete_sub_organization erases the sub-organization’s sealed wallets from the files', async () => {
+    const subOrganizationId = completed(
+      await submit('create_sub_organization', 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', {
+        subOrganizationName: `sub ${randomUUID()}`,
+        rootUsers: [{ userName: 'sub root', apiKeys: [{ apiKeyName: 'k', publicKey: service.rootKey.publicKey, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], oauthProviders: [] }],
+        rootQuorumThreshold: 1,
+        wallet: { walletName: 'sub wallet', accounts: [ETHEREUM] },
+      }),
+    ).createSubOrganizationResultV8 as { subOrganizationId: string; wallet: { walletId: string } };
+    const sealed = service.store.read.keyMaterial.wallets.get(subOrganizationId.subOrganizationId, subOrganizationId.wallet.walletId)!.sealedSecret;
+    expect(filesHold(sealed)).toBe(true);
+
+    completed(
+      await submit('delete_sub_organization', 'ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION', { deleteWithoutExport: true }, subOrganizationId.subOrganizationId),
+    );
+    expect(filesHold(sealed)).toBe(false);
+  });
+});
