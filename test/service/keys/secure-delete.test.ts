@@ -42,7 +42,7 @@ function databaseFiles(): Buffer[] {
 
 function filesHold(secret: Uint8Array): boolean {
   expect(secret.length).toBeGreaterThanOrEqual(32);
-  return databaseFiles().some((bytes) => bytes.includes(secret));
+  return databaseFiles().some((bytes) => bytes.includes(Buffer.from(secret)));
 }
 
 async function createWallet(name: string, organizationId = service.info.organizationId): Promise<string> {
