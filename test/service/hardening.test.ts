@@ -2,7 +2,9 @@
  * Issue 15 findings on the Sandbox's HTTP face: bodies that are not UTF-8 (finding 7) and requests naming
  * another host (finding 10, DNS rebinding).
  */
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService } from '../../src/service';
 import { base64UrlEncode, utf8Encode } from '../../src/shared/crypto/encoding';
 import { API_KEY_SCHEMES, signerFromPrivateKey } from '../../src/shared/crypto/stamp';
 import { startTestService, type TestService } from './helpers';
@@ -61,5 +63,56 @@ describe('finding 7: bodies that are not valid UTF-8 are refused with a 400 befo
     const proxy = await postBytes(`${t.info.baseUrl}/v1/otp_init`, bytes, {});
     expect(proxy.status).toBe(400);
     expect(proxy.body.message).toContain('not valid UTF-8');
+  });
+});
+
+/** POSTs an empty JSON object to `baseUrl` + `path` naming `host` in the Host header (fetch may not set it). */
+function postWithHost(baseUrl: string, path: string, host: string): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- asserted field by field
+  const url = new URL(path, baseUrl);
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { host, 'content-type': 'application/json' } },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) }));
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end('{}');
+  });
+}
+
+describe('finding 10: the Sandbox answers only requests that name it in the Host header (DNS rebinding)', () => {
+  it('refuses a Host naming another domain, or another port, with a 400 that says which hosts it answers to', async () => {
+    const port = new URL(t.info.baseUrl).port;
+    const rebound = await postWithHost(t.info.baseUrl, '/public/v1/query/whoami', `attacker.example:${port}`);
+    expect(rebound.status).toBe(400);
+    expect(rebound.body.details[0].turnkeyErrorCode).toBe('HOST_NOT_ALLOWED');
+    expect(rebound.body.message).toContain(`Host "attacker.example:${port}" is not this service: it answers only to localhost:${port}, 127.0.0.1:${port}, [::1]:${port}`);
+    const otherPort = await postWithHost(t.info.baseUrl, '/v1/otp_init', '127.0.0.1:1');
+    expect(otherPort.body.details[0].turnkeyErrorCode).toBe('HOST_NOT_ALLOWED');
+  });
+
+  it('serves the loopback names with the port it listens on', async () => {
+    const port = new URL(t.info.baseUrl).port;
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, `LOCALHOST:${port}`]) {
+      const reply = await postWithHost(t.info.baseUrl, '/public/v1/query/whoami', host);
+      expect(reply.body.details[0].turnkeyErrorCode, host).toBe('REQUEST_INVALID');
+    }
+  });
+
+  it('accepts the extra names a service bound elsewhere is configured with (allowedHosts, --allowed-host)', async () => {
+    const service = await startService({ db: ':memory:', log: () => {}, allowedHosts: ['sandbox.internal'] });
+    try {
+      const port = new URL(service.info.baseUrl).port;
+      const named = await postWithHost(service.info.baseUrl, '/public/v1/query/whoami', `sandbox.internal:${port}`);
+      expect(named.body.details[0].turnkeyErrorCode).toBe('REQUEST_INVALID');
+      const other = await postWithHost(service.info.baseUrl, '/public/v1/query/whoami', `elsewhere.internal:${port}`);
+      expect(other.body.details[0].turnkeyErrorCode).toBe('HOST_NOT_ALLOWED');
+    } finally {
+      await service.close();
+    }
   });
 });
