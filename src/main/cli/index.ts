@@ -3,7 +3,6 @@
  * keychain. Exit codes: 0 done, 2 usage error, 1 refused (the reason on stderr). Secrets go to files created with
  * mode 0600, and to stdout only when asked with `-` as the output file.
  */
-import { readFile, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
@@ -20,6 +19,7 @@ import { OsSecretStore, type SecretStore } from '../keychain/secret-store';
 import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY, Profiles, type Profile } from '../profiles/profiles';
 import { Sandbox } from '../sandbox/sandbox';
 import { Stamper } from '../stamper/stamper';
+import { FILE_LIMITS, readBoundedText, writeNewFile } from '../storage/bounded-file';
 
 class UsageError extends Error {}
 
@@ -107,21 +107,13 @@ function print(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-async function readText(path: string): Promise<string> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    throw new QkError('FILE_ERROR', `cannot read ${path}: ${(error as Error).message}`, { path });
-  }
-}
-
 /** Writes a secret: `-` is stdout (asked for explicitly), anything else a new file with mode 0600. */
 async function writeSecret(path: string, text: string): Promise<void> {
   if (path === '-') {
     process.stdout.write(text);
     return;
   }
-  await writeFile(path, text, { mode: 0o600, flag: 'wx' });
+  await writeNewFile(path, text, { mode: 0o600 });
 }
 
 function secretText(secret: RevealedSecret): string {
@@ -217,7 +209,7 @@ async function dispatch(context: Context, values: Values, positionals: string[])
     case 'request': {
       const path = required(values, 'path');
       const bodyArgument = required(values, 'body');
-      const body = bodyArgument.startsWith('@') ? (await readText(bodyArgument.slice(1))).trim() : bodyArgument;
+      const body = bodyArgument.startsWith('@') ? (await readBoundedText(bodyArgument.slice(1), FILE_LIMITS.requestBody)).trim() : bodyArgument;
       if (values['no-post']) {
         const profile = await context.profile();
         return print({ path, body, stamp: await context.stamper.stamp(profile.apiKeyName, body) });
@@ -263,7 +255,7 @@ async function dispatch(context: Context, values: Values, positionals: string[])
           activityId: outcome.activity.id,
         });
       }
-      await writeFile(output, `${outcome.result.exportBundle}\n`, { flag: 'wx' });
+      await writeNewFile(output, `${outcome.result.exportBundle}\n`);
       return print({ walletId: wallet.walletId, activityId: outcome.activity.id, output });
     }
     case 'decrypt': {
@@ -278,7 +270,7 @@ async function dispatch(context: Context, values: Values, positionals: string[])
       if (output === undefined) throw new UsageError('--plaintext-output FILE is required (use - to print the secret to stdout)');
       const encryptionKey = values['encryption-key'];
       const secret = await decryptBundleOffline({
-        bundle: await readText(bundlePath),
+        bundle: await readBoundedText(bundlePath, FILE_LIMITS.exportBundle),
         key: encryptionKey !== undefined ? { kind: 'encryption-key', name: encryptionKey } : { kind: 'file', path: required(values, 'encryption-key-file') },
         keychain,
         expected: { organizationId, signerPublicKey: values['signer-public-key'] ?? PRODUCTION_SIGNER_SIGN_PUBLIC_KEY },
@@ -294,8 +286,8 @@ async function dispatch(context: Context, values: Values, positionals: string[])
       const output = required(values, 'output');
       const organizationId = required(values, 'organization');
       const userId = required(values, 'user');
-      const importBundle = await readText(required(values, 'import-bundle'));
-      const plaintext = await readText(required(values, 'plaintext-input'));
+      const importBundle = await readBoundedText(required(values, 'import-bundle'), FILE_LIMITS.importBundle);
+      const plaintext = await readBoundedText(required(values, 'plaintext-input'), FILE_LIMITS.plaintext);
       const encryptedBundle = await encryptForImport(
         {
           importBundle,
@@ -305,7 +297,7 @@ async function dispatch(context: Context, values: Values, positionals: string[])
         },
         { format: format as ImportKeyFormat, text: plaintext },
       );
-      await writeFile(output, `${encryptedBundle}\n`, { flag: 'wx' });
+      await writeNewFile(output, `${encryptedBundle}\n`);
       return;
     }
     default:
