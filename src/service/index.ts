@@ -17,6 +17,7 @@ import { credentialsFamily } from './families/credentials';
 import { identityFamilies } from './families/identity';
 import { ensureLoginSigningKeys, sessionsFamily } from './families/sessions';
 import { registerAuthProxy } from './proxy';
+import { restrictOutboxToOwner } from './proxy/outbox';
 import { buildServer } from './server/app';
 import { allowedHostNames } from './server/host-check';
 import { buildRouteTable } from './server/routes';
@@ -124,6 +125,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     };
     const routes = buildRouteTable(servedFamilies);
     const outboxFile = options.otpOutbox ?? `${store.path}.otp-outbox.jsonl`;
+    restrictOutboxToOwner(outboxFile);
     const bindHost = options.host ?? DEFAULT_HOST;
     const app = buildServer(deps, routes, {
       extraRoutes: (server) => registerAuthProxy(server, { store, oidc, enclave, outboxFile, now, newId: randomUUID }),

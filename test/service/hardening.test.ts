@@ -1,8 +1,11 @@
 /**
- * Issue 15 findings on the Sandbox's HTTP face: bodies that are not UTF-8 (finding 7) and requests naming
- * another host (finding 10, DNS rebinding).
+ * Issue 15 findings on the Sandbox's HTTP face: bodies that are not UTF-8 (finding 7), requests naming another host
+ * (finding 10, DNS rebinding), and the OTP outbox's file mode (finding 9).
  */
+import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService } from '../../src/service';
 import { base64UrlEncode, utf8Encode } from '../../src/shared/crypto/encoding';
@@ -113,6 +116,30 @@ describe('finding 10: the Sandbox answers only requests that name it in the Host
       expect(other.body.details[0].turnkeyErrorCode).toBe('HOST_NOT_ALLOWED');
     } finally {
       await service.close();
+    }
+  });
+});
+
+describe('finding 9: an existing --otp-outbox file is tightened to 0600 like the database', () => {
+  it.skipIf(process.platform === 'win32')('at startup, and again before a live code is appended', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'quorumkey-outbox-mode-'));
+    const outbox = join(directory, 'outbox.jsonl');
+    writeFileSync(outbox, '{"contact":"old@example.com","channel":"email","code":"OLDCODE00","otpId":"x","createdAt":"2024-01-01T00:00:00.000Z"}\n');
+    chmodSync(outbox, 0o644);
+    const service = await startService({ db: ':memory:', log: () => {}, otpOutbox: outbox });
+    try {
+      expect(statSync(outbox).mode & 0o777).toBe(0o600);
+      chmodSync(outbox, 0o664);
+      const response = await fetch(`${service.info.authProxyUrl}/v1/otp_init`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-auth-proxy-config-id': service.info.authProxyConfigId },
+        body: JSON.stringify({ otpType: 'OTP_TYPE_EMAIL', contact: 'new@example.com' }),
+      });
+      expect(response.status).toBe(200);
+      expect(statSync(outbox).mode & 0o777).toBe(0o600);
+    } finally {
+      await service.close();
+      rmSync(directory, { recursive: true, force: true });
     }
   });
 });
