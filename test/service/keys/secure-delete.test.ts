@@ -6,6 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { encryptToImportBundle } from '../../../src/shared/crypto/bundles';
+import { utf8Encode } from '../../../src/shared/crypto/encoding';
 import { startTestService, type Reply, type TestService } from '../helpers';
 
 const ETHEREUM = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' };
@@ -91,5 +93,30 @@ describe('finding 3: deleted wallets and keys are unrecoverable from the databas
       await submit('delete_sub_organization', 'ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION', { deleteWithoutExport: true }, subOrganizationId.subOrganizationId),
     );
     expect(filesHold(sealed)).toBe(false);
+  });
+
+  it('an imported wallet: the import target’s key is erased on use, so the bundle in the activity log opens with nothing left', async () => {
+    const { rootUserId, organizationId } = service.info;
+    const init = completed(await submit('init_import_wallet', 'ACTIVITY_TYPE_INIT_IMPORT_WALLET', { userId: rootUserId }));
+    const [target] = service.store.read.keyMaterial.importTargets.recentForUser(organizationId, rootUserId, 'wallet', 1);
+    const targetKey = target!.sealedSecret;
+    expect(filesHold(targetKey)).toBe(true);
+    const encryptedBundle = await encryptToImportBundle({
+      importBundle: (init.initImportWalletResult as { importBundle: string }).importBundle,
+      plaintext: utf8Encode('legal winner thank year wave sausage worth useful legal winner thank yellow'),
+      signerPublicKey: service.info.enclaveSignerPublicKey,
+      organizationId,
+      userId: rootUserId,
+    });
+    const imported = completed(
+      await submit('import_wallet', 'ACTIVITY_TYPE_IMPORT_WALLET', { userId: rootUserId, walletName: 'imported', encryptedBundle, accounts: [ETHEREUM] }),
+    );
+    const { walletId } = imported.importWalletResult as { walletId: string };
+    completed(await submit('delete_wallets', 'ACTIVITY_TYPE_DELETE_WALLETS', { walletIds: [walletId], deleteWithoutExport: true }));
+
+    expect(service.store.read.keyMaterial.importTargets.recentForUser(organizationId, rootUserId, 'wallet', 1)[0]!.sealedSecret).toHaveLength(0);
+    expect(filesHold(targetKey)).toBe(false);
+    const replay = await submit('import_wallet', 'ACTIVITY_TYPE_IMPORT_WALLET', { userId: rootUserId, walletName: 'again', encryptedBundle, accounts: [ETHEREUM] });
+    expect(replay.body.activity?.failure?.details[0].turnkeyErrorCode ?? replay.body.details[0].turnkeyErrorCode).toBe('BUNDLE_ALREADY_USED');
   });
 });
