@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations, parseRequest } from '../../src/shared/api';
+import { decodeTypedData } from '../../src/shared/chains/ethereum';
 import { base64UrlDecode, hexToBytes } from '../../src/shared/crypto/encoding';
 import { generateApiKeyPair } from '../../src/shared/crypto/keys';
 import { activityKindOf } from '../../src/shared/policy/activity-classes';
@@ -96,6 +97,11 @@ const cases: [string, (input: string) => unknown, (length: number) => string][] 
   ['policy time zone', parseTimeZone, (n) => `A${'a'.repeat(n)}!`],
   ['policy timestamp', parseTimestamp, (n) => `2024-01-01T00:00:00.${'1'.repeat(n)}Z`],
   ['activity type', activityKindOf, (n) => `ACTIVITY_TYPE_${repeat('_V1', n)}x`],
+  [
+    'EIP-712 field type',
+    (input) => decodeTypedData(JSON.stringify({ types: { Mail: [{ name: 'a', type: input }] }, primaryType: 'Mail', message: { a: 1 } }), 'payload'),
+    (n) => `${repeat('[]', n)}x`,
+  ],
   [
     'Spark operator id',
     (input) => validateLightningReceive({ threshold: 1, operatorRecipients: [{ operatorId: input, encryptionPublicKey: `02${'a'.repeat(64)}` }] }),

@@ -38,6 +38,12 @@ export const MAX_LENGTH = {
   signature: 144,
   /** Chain addresses: the longest formats (Spark, Cosmos-style bech32, TON, Sui, Aptos) stay well under it. */
   address: 128,
+  /** `signWith`: a wallet account address, a private key id or a public key (an uncompressed one is the longest). */
+  signWith: 130,
+  /** A payload to sign: a message, a digest or EIP-712 typed data, in its encoding. */
+  payload: 256 * 1024,
+  /** An unsigned transaction or PSBT in hex: 256 KiB of bytes, twice a node's largest relayed transaction. */
+  transaction: 512 * 1024,
   /** BIP32 derivation paths. */
   path: 256,
   /** `sha256:<64 hex>` fingerprints, with room for the algorithm prefix. */
@@ -81,6 +87,9 @@ export const bounded = {
   publicKeyPair: boundedString(MAX_LENGTH.publicKeyPair),
   signature: boundedString(MAX_LENGTH.signature),
   address: boundedString(MAX_LENGTH.address),
+  signWith: boundedString(MAX_LENGTH.signWith),
+  payload: boundedString(MAX_LENGTH.payload),
+  transaction: boundedString(MAX_LENGTH.transaction),
   path: boundedString(MAX_LENGTH.path),
   fingerprint: boundedString(MAX_LENGTH.fingerprint),
   url: boundedString(MAX_LENGTH.url),
