@@ -70,7 +70,7 @@ test('an unlock passphrase set in Settings is asked to unlock, and again before 
   await expect.poll(() => host.services.lock.locked).toBe(false);
 
   await startSandbox(page, host);
-  const created = await host.services.handlers['wallets.create']({
+  const created = await host.handlers['wallets.create']({
     name: 'vault',
     accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
   });

@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMainServices, type MainServices } from '../../src/main/app/services';
+import type { IpcHandlers } from '../../src/main/ipc/register';
+import { createMainHandlers, createMainServices, type MainServices } from '../../src/main/services';
 import { SecretClipboard } from '../../src/main/clipboard/secret-clipboard';
 import { MemoryClipboard } from '../support/memory-clipboard';
 
@@ -84,15 +85,10 @@ describe('finding 4 in the composed services: clear on lock and on quit', () => 
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  function build(clipboard: MemoryClipboard): MainServices {
-    services = createMainServices({
-      dataDir,
-      app: { version: '0.0.0-test', platform: process.platform, packaged: false },
-      keychainServiceName: `QuorumKey-test-${randomUUID()}`,
-      clipboard,
-      confirm: async () => false,
-    });
-    return services;
+  function build(clipboard: MemoryClipboard): MainServices & { handlers: IpcHandlers } {
+    services = createMainServices({ dataDir, keychainServiceName: `QuorumKey-test-${randomUUID()}`, clipboard });
+    const app = { version: '0.0.0-test', platform: process.platform, packaged: false };
+    return { ...services, handlers: createMainHandlers(services, { app, confirm: async () => false }) };
   }
 
   it('copySecret puts the secret on the system clipboard; locking clears it', async () => {

@@ -8,8 +8,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createMainServices, type MainServices } from '../../src/main/app/services';
-import { AppLock } from '../../src/main/app/lock';
+import type { IpcHandlers } from '../../src/main/ipc/register';
+import { createMainHandlers, createMainServices, type MainServices } from '../../src/main/services';
+import { AppLock } from '../../src/main/lock/lock';
 import { UNLOCK_PASSPHRASE_FILE, UnlockPassphrase } from '../../src/main/lock/unlock-passphrase';
 import { Unlocker, type TouchId } from '../../src/main/lock/unlocker';
 import { rejection } from '../support/assertions';
@@ -31,18 +32,11 @@ afterEach(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-function open(options: { touchId?: TouchId } = {}): MainServices {
-  const services = createMainServices({
-    dataDir,
-    now,
-    app: { version: '0.0.0-test', platform: process.platform, packaged: false },
-    keychainServiceName: `QuorumKey-test-${randomUUID()}`,
-    clipboard: new MemoryClipboard(),
-    confirm: async () => false,
-    ...options,
-  });
+function open(options: { touchId?: TouchId } = {}): MainServices & { handlers: IpcHandlers } {
+  const services = createMainServices({ dataDir, now, keychainServiceName: `QuorumKey-test-${randomUUID()}`, clipboard: new MemoryClipboard(), ...options });
   opened.push(services);
-  return services;
+  const app = { version: '0.0.0-test', platform: process.platform, packaged: false };
+  return { ...services, handlers: createMainHandlers(services, { app, confirm: async () => false }) };
 }
 
 describe('finding 5: unlock asks for nothing', () => {

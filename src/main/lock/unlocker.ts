@@ -4,7 +4,7 @@
  * open cannot export a secret. Without a passphrase the lock is only a privacy screen; the renderer offers to set one.
  */
 import { QkError } from '../../shared/errors';
-import type { AppLock } from '../app/lock';
+import type { AppLock } from './lock';
 import type { UnlockPassphrase } from './unlock-passphrase';
 
 /** Touch ID, where the platform has it (macOS with a sensor); see touch-id.ts for Electron's. */

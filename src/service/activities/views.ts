@@ -9,7 +9,7 @@ import type { ActivityRecord, VoteRecord } from '../store/activities';
 import type { ApiKeyRecord } from '../store/api-keys';
 import type { AuthenticatorRecord, OauthProviderRecord } from '../store/auth-records';
 import type { UserRecord } from '../store/users';
-import { toTimestamp } from './timestamps';
+import { toTimestamp } from '../../shared/api/timestamps';
 
 export function apiKeyView(key: ApiKeyRecord) {
   return {

@@ -11,7 +11,7 @@ import { bytesToHex, utf8Encode } from '../../shared/crypto/encoding';
 import { QkError } from '../../shared/errors';
 import type { ActivityOperation } from '../../shared/api';
 import type { ActivityContext, Completion, Family } from '../activities/context';
-import { toTimestamp } from '../activities/timestamps';
+import { toTimestamp } from '../../shared/api/timestamps';
 import type { Repositories } from '../store';
 import type { ActivityRecord, VoteRecord } from '../store/activities';
 

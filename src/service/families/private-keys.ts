@@ -1,7 +1,7 @@
 /** Private keys (docs/service.md#private-keys): create, list, get, delete. Export and import are in export-import.ts. */
 import { QkError } from '../../shared/errors';
 import type { ActivityContext, Family } from '../activities/context';
-import { toTimestamp } from '../activities/timestamps';
+import { toTimestamp } from '../../shared/api/timestamps';
 import type { SealedKey } from '../enclave';
 import { assertFormatForCurve, type AddressFormat } from '../enclave/addresses';
 import type { Curve } from '../enclave/derivation';
