@@ -16,6 +16,7 @@ import {
   parseResponse,
   requestSchemaOf,
   submitBodySchema,
+  turnkeyErrorCodeOf,
   type Activity,
   type ActivityOperation,
   type OperationName,
@@ -64,8 +65,6 @@ export interface ApiClientOptions {
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-
-const TURNKEY_ERROR_DETAIL = 'type.googleapis.com/errors.v1.TurnkeyErrorDetail';
 
 /** What an error without a known `turnkeyErrorCode` is called, by its gRPC status. */
 const codeByGrpc: Record<number, ErrorCode> = {
@@ -278,8 +277,7 @@ export function failedActivityError(activity: Activity): QkError {
 }
 
 function turnkeyCodeOf(details: readonly Record<string, unknown>[] | undefined): ErrorCode | undefined {
-  const detail = details?.find((entry) => entry['@type'] === TURNKEY_ERROR_DETAIL);
-  const code = detail?.turnkeyErrorCode;
+  const code = turnkeyErrorCodeOf(details);
   return isErrorCode(code) ? code : undefined;
 }
 
@@ -290,7 +288,7 @@ function errorFromResponse(url: string, httpStatus: number, json: unknown, text:
     return new QkError(code, `${url} answered HTTP ${httpStatus}: ${text.slice(0, 200) || '(empty body)'}`, { url, httpStatus });
   }
   const { code: grpcCode, message, details } = parsed.data;
-  const turnkeyErrorCode = details.find((entry) => entry['@type'] === TURNKEY_ERROR_DETAIL)?.turnkeyErrorCode;
+  const turnkeyErrorCode = turnkeyErrorCodeOf(details);
   const code = turnkeyCodeOf(details) ?? codeByGrpc[grpcCode] ?? 'INTERNAL';
   return new QkError(code, message, {
     httpStatus,
