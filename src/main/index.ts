@@ -11,11 +11,15 @@ import { createRendererUrlCheck } from './ipc/sender';
 import { watchIdle } from './lock/idle-lock';
 import { electronTouchId } from './lock/touch-id';
 import type { ConfirmationRequest } from './profiles/confirmation';
+import { startInOwnProcess } from './sandbox/service-process';
+import { utilityServiceProcess } from './sandbox/utility-process';
 import { createMainHandlers, createMainServices, type MainServices } from './services';
 import { createMainWindow, hardenSession } from './window';
 
 const rendererIndexPath = join(import.meta.dirname, '../renderer/index.html');
 const preloadPath = join(import.meta.dirname, '../preload/index.cjs');
+/** The service entry (src/service/cli.ts), built beside main; the Sandbox runs it in a utility process. */
+const serviceEntryPath = join(import.meta.dirname, 'service.js');
 
 let mainWindow: BrowserWindow | undefined;
 let services: MainServices | undefined;
@@ -50,6 +54,7 @@ async function start(): Promise<void> {
     dataDir: app.getPath('userData'),
     clipboard: electronClipboard,
     touchId: electronTouchId(),
+    startSandboxService: startInOwnProcess(utilityServiceProcess(serviceEntryPath)),
   });
   services = appServices;
   hardenSession(session.defaultSession);

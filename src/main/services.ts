@@ -25,7 +25,7 @@ import { ActiveProfile } from './profiles/active-profile';
 import type { Confirm } from './profiles/confirmation';
 import { Profiles } from './profiles/profiles';
 import { profilesHandlers } from './profiles/profiles.ipc';
-import { Sandbox } from './sandbox/sandbox';
+import { Sandbox, type StartSandboxService } from './sandbox/sandbox';
 import { sandboxHandlers } from './sandbox/sandbox.ipc';
 import { DEFAULT_SETTINGS, Settings } from './settings/settings';
 import { settingsHandlers } from './settings/settings.ipc';
@@ -54,6 +54,8 @@ export interface MainServicesOptions {
   touchId?: TouchId;
   /** How long a request to a service may take before it fails with TIMEOUT (default 30 s). */
   requestTimeoutMs?: number;
+  /** Where the sandbox service runs: its own process in the app (see sandbox/service-process.ts); this one otherwise. */
+  startSandboxService?: StartSandboxService;
 }
 
 export interface MainServices {
@@ -85,6 +87,7 @@ export function createMainServices({
   clipboard,
   touchId,
   requestTimeoutMs,
+  startSandboxService,
 }: MainServicesOptions): MainServices {
   const profiles = new Profiles({ dataDir });
   // One OS keychain store for the keys and the sandbox's service secret.
@@ -102,6 +105,7 @@ export function createMainServices({
     profiles,
     now,
     ...(sandboxLog === undefined ? {} : { log: sandboxLog }),
+    ...(startSandboxService === undefined ? {} : { start: startSandboxService }),
   });
   const stamper = new Stamper(keychain);
   const inFlight = new InFlightRequests({ now });

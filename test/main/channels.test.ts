@@ -82,6 +82,9 @@ describe('sandbox', () => {
   it('is stopped at first, refuses service channels until started, then runs as the active profile', async () => {
     expect(await call('sandbox.status', {})).toEqual({
       running: false,
+      state: 'stopped',
+      error: null,
+      restarts: 0,
       profileId: null,
       organizationId: null,
       rootUserId: null,
@@ -91,7 +94,7 @@ describe('sandbox', () => {
     expect((await refusal('wallets.list', {})).code).toBe('FAILED_PRECONDITION');
 
     const started = await call('sandbox.start', {});
-    expect(started).toMatchObject({ running: true, baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
+    expect(started).toMatchObject({ running: true, state: 'running', baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
     expect(await call('sandbox.start', {})).toEqual(started);
     const active = await call('profiles.getActive', {});
     expect(active).toMatchObject({ id: started.profileId, kind: 'sandbox', organizationId: started.organizationId, baseUrl: started.baseUrl });
