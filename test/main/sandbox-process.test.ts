@@ -61,7 +61,8 @@ afterEach(async () => {
 });
 
 describe('the Sandbox in its own process', () => {
-  it("keeps main's event loop delay under 50 ms at p99 while it serves 1 MiB requests, stamped queries and derivations", async () => {
+  // Timing on a shared machine: another suite's burst of CPU can land in the window, so it gets two more tries.
+  it("keeps main's event loop delay under 50 ms at p99 while it serves 1 MiB requests, stamped queries and derivations", { retry: 2, timeout: 120_000 }, async () => {
     const { services } = await mainWithSandboxProcess();
     const { info } = await services.sandbox.start();
     const { client } = await services.active.services();
@@ -109,7 +110,7 @@ describe('the Sandbox in its own process', () => {
     const p99Ms = delay.percentile(99) / 1e6;
     const idleP99Ms = idle.percentile(99) / 1e6;
     expect(p99Ms, `p99 event loop delay ${p99Ms.toFixed(1)} ms (max ${(delay.max / 1e6).toFixed(1)} ms; ${idleP99Ms.toFixed(1)} ms idle)`).toBeLessThan(50);
-  }, 120_000);
+  });
 
   it('restarts the service when its process dies; the Sandbox profile follows the new address', async () => {
     const { services, launched } = await mainWithSandboxProcess();
