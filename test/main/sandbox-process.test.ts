@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { setPriority, tmpdir } from 'node:os';
+import { getPriority, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -120,6 +120,8 @@ describe('the Sandbox in its own process', () => {
     expect(existsSync(serviceSecretFileOf(join(dataDir!, SANDBOX_DB_FILE)))).toBe(false);
     expect(await secretStore.get(SANDBOX_SERVICE_SECRET_ACCOUNT)).not.toBeNull();
 
+    // Below the app's priority, so a busy machine slows the Sandbox before the window.
+    expect(getPriority(launched[0]!.pid!)).toBe(SANDBOX_PRIORITY);
     launched[0]!.kill();
     await expect.poll(() => services.sandbox.status().state, { timeout: 5_000 }).toBe('starting');
     await expect.poll(() => services.sandbox.status(), { timeout: 30_000, interval: 100 }).toMatchObject({ state: 'running', restarts: 1 });

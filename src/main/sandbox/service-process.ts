@@ -37,7 +37,8 @@ export function startInOwnProcess(launch: LaunchServiceProcess): StartSandboxSer
 
 function startServiceProcess(launch: LaunchServiceProcess, { db, serviceSecret, rootPublicKeys, log, now }: SandboxServiceOptions): Promise<SandboxService> {
   const child = launch();
-  lowerPriority(child, log);
+  // A Node child has its pid at once; a utility process only once it is up, so by its first message at the latest.
+  let prioritised = lowerPriority(child, log);
   const clockOffsetMs = () => (now === undefined ? 0 : Math.round(now() - Date.now()));
   let exited: { code: number | null } | undefined;
   const exitListeners: ((code: number | null) => void)[] = [];
@@ -52,6 +53,7 @@ function startServiceProcess(launch: LaunchServiceProcess, { db, serviceSecret, 
     let stopping: Promise<void> | undefined;
     let onUnexpectedExit: ((reason: string) => void) | undefined;
     child.onMessage((raw) => {
+      prioritised ||= lowerPriority(child, log);
       const parsed = fromServiceMessageSchema.safeParse(raw);
       if (!parsed.success) {
         log?.(`the sandbox process sent a malformed message: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
@@ -100,12 +102,14 @@ function startServiceProcess(launch: LaunchServiceProcess, { db, serviceSecret, 
   });
 }
 
-function lowerPriority(child: ServiceProcess, log: ((line: string) => void) | undefined): void {
-  if (child.pid === undefined) return;
+/** Answers whether it is done (tried, whatever the outcome), false while the process has no pid yet. */
+function lowerPriority(child: ServiceProcess, log: ((line: string) => void) | undefined): boolean {
+  if (child.pid === undefined) return false;
   try {
     setPriority(child.pid, SANDBOX_PRIORITY);
   } catch (error) {
     // Not fatal: the Sandbox still runs in its own process, only at the app's priority.
     log?.(`could not lower the sandbox process's priority: ${(error as Error).message}`);
   }
+  return true;
 }
