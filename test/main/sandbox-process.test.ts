@@ -12,11 +12,12 @@ import { getPriority, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OsSecretStore } from '../../src/main/keychain/secret-store';
+import { OsSecretStore, type SecretStore } from '../../src/main/keychain/secret-store';
 import { nodeServiceProcess } from '../../src/main/sandbox/node-process';
 import { SANDBOX_DB_FILE } from '../../src/main/sandbox/sandbox';
 import { SANDBOX_SERVICE_SECRET_ACCOUNT } from '../../src/main/sandbox/service-secret';
 import { serviceSecretFileOf } from '../../src/service';
+import { QkError } from '../../src/shared/errors';
 import { SANDBOX_PRIORITY, startInOwnProcess, type ServiceProcess } from '../../src/main/sandbox/service-process';
 import { createMainServices, type MainServices } from '../../src/main/services';
 
@@ -29,14 +30,14 @@ let dataDir: string | undefined;
 const logs: string[] = [];
 
 /** Main's services with the Sandbox in a child process; `launched` collects every process started. */
-async function mainWithSandboxProcess(entry?: string): Promise<{ services: MainServices; launched: ServiceProcess[] }> {
+async function mainWithSandboxProcess(entry?: string, store?: (os: OsSecretStore) => SecretStore): Promise<{ services: MainServices; launched: ServiceProcess[] }> {
   dataDir = await mkdtemp(join(tmpdir(), 'qk-sandbox-process-'));
   const launched: ServiceProcess[] = [];
   const launch = nodeServiceProcess(entry, (line) => logs.push(line));
   secretStore = new OsSecretStore(`QuorumKey-test-${randomUUID()}`);
   services = createMainServices({
     dataDir,
-    secretStore,
+    secretStore: store === undefined ? secretStore : store(secretStore),
     sandboxLog: (line) => logs.push(line),
     startSandboxService: startInOwnProcess(() => {
       const child = launch();
@@ -133,6 +134,19 @@ describe('the Sandbox in its own process', () => {
     expect(profile.baseUrl).toBe(services.sandbox.status().baseUrl);
     expect((await client.query('whoami', {})).organizationId).toBe(first.info.organizationId);
   }, 60_000);
+
+  it("fails the start with the keychain's own error when main cannot read the service secret for the process", async () => {
+    const { services } = await mainWithSandboxProcess(undefined, (os) => ({
+      get: async (account) => {
+        if (account === SANDBOX_SERVICE_SECRET_ACCOUNT) throw new QkError('KEYCHAIN_LOCKED', 'the keychain is locked (test)');
+        return os.get(account);
+      },
+      set: (account, secret) => os.set(account, secret),
+      delete: (account) => os.delete(account),
+    }));
+    await expect(services.sandbox.start()).rejects.toMatchObject({ code: 'KEYCHAIN_LOCKED', message: 'the sandbox did not start: the keychain is locked (test)' });
+    expect(services.sandbox.status()).toMatchObject({ state: 'failed', error: 'the sandbox did not start: the keychain is locked (test)' });
+  }, 30_000);
 
   it('reports a Sandbox whose process cannot start as failed, with the reason', async () => {
     const { services } = await mainWithSandboxProcess(join(tmpdir(), `no-such-service-entry-${randomUUID()}.js`));

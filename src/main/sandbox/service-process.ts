@@ -4,7 +4,7 @@
  * child process in tests and the browser preview (node-process.ts). Both run the service entry with --parent-ipc.
  */
 import { setPriority } from 'node:os';
-import { QkError, toQkError } from '../../shared/errors';
+import { isErrorCode, QkError, toQkError } from '../../shared/errors';
 import { fromServiceMessageSchema, type ToServiceMessage } from '../../shared/service-process';
 import type { SandboxService, SandboxServiceOptions, StartSandboxService } from './sandbox';
 
@@ -73,7 +73,8 @@ function startServiceProcess(launch: LaunchServiceProcess, { db, serviceSecret, 
           },
         );
       } else if (message.type === 'log') log?.(message.line);
-      else if (message.type === 'start-failed') reject(new QkError('SANDBOX_UNAVAILABLE', `the sandbox did not start: ${message.code}: ${message.message}`));
+      // The service's own code is kept (a locked keychain stays KEYCHAIN_LOCKED, with its next step).
+      else if (message.type === 'start-failed') reject(new QkError(isErrorCode(message.code) ? message.code : 'SANDBOX_UNAVAILABLE', `the sandbox did not start: ${message.message}`));
       else if (message.type === 'started' && !started) {
         started = true;
         resolve({
