@@ -30,10 +30,14 @@ let dataDir: string | undefined;
 const logs: string[] = [];
 
 /** Main's services with the Sandbox in a child process; `launched` collects every process started. */
-async function mainWithSandboxProcess(entry?: string, store?: (os: OsSecretStore) => SecretStore): Promise<{ services: MainServices; launched: ServiceProcess[] }> {
+async function mainWithSandboxProcess(
+  entry?: string | ((launchNumber: number) => string | undefined),
+  store?: (os: OsSecretStore) => SecretStore,
+): Promise<{ services: MainServices; launched: ServiceProcess[] }> {
   dataDir = await mkdtemp(join(tmpdir(), 'qk-sandbox-process-'));
   const launched: ServiceProcess[] = [];
-  const launch = nodeServiceProcess(entry, (line) => logs.push(line));
+  const entryOf = typeof entry === 'function' ? entry : () => entry;
+  const launch = () => nodeServiceProcess(entryOf(launched.length), (line) => logs.push(line))();
   secretStore = new OsSecretStore(`QuorumKey-test-${randomUUID()}`);
   services = createMainServices({
     dataDir,
@@ -133,6 +137,21 @@ describe('the Sandbox in its own process', () => {
     const { client, profile } = await services.active.services();
     expect(profile.baseUrl).toBe(services.sandbox.status().baseUrl);
     expect((await client.query('whoami', {})).organizationId).toBe(first.info.organizationId);
+  }, 60_000);
+
+  it('reports the Sandbox failed when its process dies and every restart fails', async () => {
+    const missingEntry = join(tmpdir(), `no-such-service-entry-${randomUUID()}.js`);
+    const { services, launched } = await mainWithSandboxProcess((launchNumber) => (launchNumber === 0 ? undefined : missingEntry));
+    await services.sandbox.start();
+    launched[0]!.kill();
+    await expect.poll(() => services.sandbox.status(), { timeout: 30_000, interval: 100 }).toMatchObject({
+      state: 'failed',
+      baseUrl: undefined,
+      error: expect.stringMatching(/ended \(exit code 1\) before it started/),
+      restarts: 0,
+    });
+    expect(launched).toHaveLength(4);
+    expect(logs.some((line) => /the sandbox could not be restarted/.test(line))).toBe(true);
   }, 60_000);
 
   it("fails the start with the keychain's own error when main cannot read the service secret for the process", async () => {
