@@ -161,7 +161,7 @@ describe('approvals', () => {
     expect(JSON.parse(await readFile(stamped.file, 'utf8'))).toMatchObject({ version: 1, body: stamped.body, stamp: { headerName: 'X-Stamp' } });
     expect((await stat(stamped.file)).mode & 0o777).toBe(0o600);
 
-    expect((await refusal('approvals.stampToFile', { fingerprint, file: 'rejection-1.json' })).code).toBe('FILE_ERROR');
+    expect((await refusal('approvals.stampToFile', { fingerprint, file: 'rejection-1.json' })).code).toBe('ALREADY_EXISTS');
     expect((await refusal('approvals.stampToFile', { fingerprint, file: '../escape.json' })).code).toBe('REQUEST_INVALID');
     const body = JSON.stringify({ type: 'ACTIVITY_TYPE_CREATE_API_KEYS_V2', timestampMs: String(Date.now()), organizationId: 'x', parameters: {} });
     // What a compromised renderer would send to get main to sign a request of its choosing.
