@@ -97,13 +97,18 @@ describe('the Sandbox in its own process', () => {
     delay.enable();
     const [answers, whoamis, wallets] = await Promise.all([
       burst(),
-      // What the window keeps asking for meanwhile: stamped queries, a few at a time.
+      // What the window keeps asking for meanwhile, one request at a time as a person's clicks and a screen's polling
+      // would: stamped queries, and wallets whose keys the Sandbox derives.
       (async () => {
         const answers = [];
-        for (let batch = 0; batch < 5; batch++) answers.push(...(await Promise.all(Array.from({ length: 8 }, () => client.query('whoami', {})))));
+        for (let index = 0; index < 40; index++) answers.push(await client.query('whoami', {}));
         return answers;
       })(),
-      Promise.all(Array.from({ length: 4 }, (_, index) => client.submit('create_wallet', { walletName: `load ${index}`, accounts: [ETHEREUM_ACCOUNT] }))),
+      (async () => {
+        const outcomes = [];
+        for (let index = 0; index < 4; index++) outcomes.push(await client.submit('create_wallet', { walletName: `load ${index}`, accounts: [ETHEREUM_ACCOUNT] }));
+        return outcomes;
+      })(),
     ]);
     delay.disable();
 
