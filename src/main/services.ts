@@ -20,6 +20,7 @@ import { lockHandlers } from './lock/lock.ipc';
 import { guardReveals } from './lock/reveal-guard';
 import { UnlockPassphrase } from './lock/unlock-passphrase';
 import { Unlocker, type TouchId } from './lock/unlocker';
+import { organizationHandlers } from './organization/organization.ipc';
 import { policiesHandlers } from './policies/policies.ipc';
 import { ActiveProfile } from './profiles/active-profile';
 import type { Confirm } from './profiles/confirmation';
@@ -154,6 +155,7 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
     ...sandboxHandlers({ sandbox, profiles }),
     ...activitiesHandlers({ active, now }),
     ...approvalsHandlers({ active, now, stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR) }),
+    ...organizationHandlers({ active, keychain }),
     ...policiesHandlers({ active, now }),
     ...walletsHandlers({ active, now }),
     ...exporterHandlers({ active, now, keychain, profiles }),

@@ -72,11 +72,11 @@ test('2-of-3: the root proposes a policy, sees its own vote, and the second appr
   const queue = page.getByRole('list', { name: 'Activities waiting for votes' });
   const row = queue.getByRole('listitem');
   await expect(row).toHaveCount(1);
-  await expect(row).toContainText('Create policy (v3)');
+  await expect(row).toContainText('Create a policy');
   await expect(row).toContainText('1 of 2 approved');
   await expect(row).toContainText('you approved');
   await row.getByRole('button').click();
-  const detail = page.getByRole('region', { name: 'Create policy (v3)' });
+  const detail = page.getByRole('region', { name: 'Create a policy' });
   await expect(detail).toContainText('signing needs two');
   await expect(detail).toContainText(fingerprint);
   await expect(detail).toContainText(/23 h 5\d min of the 24 h window/);
@@ -88,7 +88,7 @@ test('2-of-3: the root proposes a policy, sees its own vote, and the second appr
   await openScreen(page, 'Approvals');
   await page.getByRole('list', { name: 'Activities waiting for votes' }).getByRole('listitem').getByRole('button').click();
   await page.getByRole('button', { name: 'Approve…' }).click();
-  const confirm = page.getByRole('dialog', { name: 'Approve Create policy (v3)?' });
+  const confirm = page.getByRole('dialog', { name: 'Approve: Create a policy?' });
   await expect(confirm).toContainText(fingerprint);
   await screenshotBothThemes(page, 'approval-confirm');
   await confirm.getByRole('button', { name: 'Approve' }).click();
@@ -97,7 +97,7 @@ test('2-of-3: the root proposes a policy, sees its own vote, and the second appr
   await page.getByRole('button', { name: 'History' }).click();
   await page.getByLabel('Status').selectOption('ACTIVITY_STATUS_COMPLETED');
   const history = page.getByRole('list', { name: 'Activity history' }).getByRole('listitem');
-  await expect(history.filter({ hasText: 'Create policy (v3)' })).toContainText('2 approved');
+  await expect(history.filter({ hasText: 'Create a policy' })).toContainText('2 approved');
   await screenshotBothThemes(page, 'approvals-history');
   expect((await host.handlers['policies.list']({})).map((policy) => policy.policyName)).toEqual(['signing needs two']);
 });
@@ -110,20 +110,20 @@ test('2-of-3: the third approver rejects a proposal by its fingerprint', async (
   await openScreen(page, 'Approvals');
   await page.getByRole('list', { name: 'Activities waiting for votes' }).getByRole('listitem').getByRole('button').click();
   await page.getByRole('button', { name: 'Reject…' }).click();
-  const confirm = page.getByRole('dialog', { name: 'Reject Create policy (v3)?' });
+  const confirm = page.getByRole('dialog', { name: 'Reject: Create a policy?' });
   await expect(confirm).toContainText(fingerprint);
   // Cancel first: no vote without the confirmation.
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   expect(await host.handlers['approvals.pending']({})).toHaveLength(1);
   await page.getByRole('button', { name: 'Reject…' }).click();
-  await page.getByRole('dialog', { name: 'Reject Create policy (v3)?' }).getByRole('button', { name: 'Reject' }).click();
+  await page.getByRole('dialog', { name: 'Reject: Create a policy?' }).getByRole('button', { name: 'Reject' }).click();
   await expect(page.getByText('Nothing is waiting for votes.')).toBeVisible();
 
   await page.getByRole('button', { name: 'History' }).click();
   await page.getByLabel('Status').selectOption('ACTIVITY_STATUS_REJECTED');
   const rejected = page.getByRole('list', { name: 'Activity history' }).getByRole('listitem');
   await expect(rejected).toHaveCount(1);
-  await expect(rejected).toContainText('rejected');
+  await expect(rejected).toContainText('Rejected');
   expect(await host.handlers['policies.list']({})).toEqual([]);
 });
 
@@ -169,7 +169,7 @@ test('2-of-2 offline: the second approver stamps an approval into a file, and po
 
   await page.getByRole('button', { name: 'History' }).click();
   await page.getByLabel('Status').selectOption('ACTIVITY_STATUS_COMPLETED');
-  await expect(page.getByRole('list', { name: 'Activity history' }).getByRole('listitem').filter({ hasText: 'Create policy (v3)' })).toContainText('2 approved');
+  await expect(page.getByRole('list', { name: 'Activity history' }).getByRole('listitem').filter({ hasText: 'Create a policy' })).toContainText('2 approved');
 });
 
 test('History pages back to the oldest activity, and a new filter starts again from the newest page', async ({ page, host }) => {
@@ -187,7 +187,7 @@ test('History pages back to the oldest activity, and a new filter starts again f
   await openScreen(page, 'Approvals');
   await page.getByRole('button', { name: 'History' }).click();
   const history = page.getByRole('region', { name: 'History' });
-  await expect(history.getByRole('list', { name: 'Activity history' }).getByRole('listitem').first()).toContainText('Update user name');
+  await expect(history.getByRole('list', { name: 'Activity history' }).getByRole('listitem').first()).toContainText('Rename a user');
   await history.getByRole('button', { name: 'Load older activities' }).click();
   await expect(history.getByRole('button', { name: 'Load older activities' })).toBeEnabled();
   await history.getByRole('button', { name: 'Load older activities' }).click();
@@ -215,7 +215,7 @@ test('approvals expire with their 24 h window: a new approval opens the next, th
   await expect(row).toContainText('approvals expired');
   await expect(row).not.toContainText('you approved');
   await row.getByRole('button').click();
-  const detail = page.getByRole('region', { name: 'Create policy (v3)' });
+  const detail = page.getByRole('region', { name: 'Create a policy' });
   await expect(detail).toContainText('the approvals expired; the next approval opens a new 24 h window');
   await expect(detail.getByRole('list', { name: 'Votes' })).toContainText('approval expired');
   await expect(detail.getByRole('button', { name: 'Approve…' })).toBeVisible();
@@ -224,7 +224,7 @@ test('approvals expire with their 24 h window: a new approval opens the next, th
   const approve = async () => {
     await page.getByRole('list', { name: 'Activities waiting for votes' }).getByRole('listitem').getByRole('button').click();
     await page.getByRole('button', { name: 'Approve…' }).click();
-    await page.getByRole('dialog', { name: 'Approve Create policy (v3)?' }).getByRole('button', { name: 'Approve' }).click();
+    await page.getByRole('dialog', { name: 'Approve: Create a policy?' }).getByRole('button', { name: 'Approve' }).click();
   };
   await switchProfile(page, host, profiles['Approver 2'], 'Approver 2');
   await openScreen(page, 'Approvals');
@@ -242,7 +242,7 @@ test('approvals expire with their 24 h window: a new approval opens the next, th
   expect((await host.handlers['policies.list']({})).map((policy) => policy.policyName)).toEqual(['approved in a new window']);
   await page.getByRole('button', { name: 'History' }).click();
   await page.getByLabel('Status').selectOption('ACTIVITY_STATUS_COMPLETED');
-  const completed = page.getByRole('list', { name: 'Activity history' }).getByRole('listitem').filter({ hasText: 'Create policy (v3)' });
+  const completed = page.getByRole('list', { name: 'Activity history' }).getByRole('listitem').filter({ hasText: 'Create a policy' });
   await expect(completed).toContainText('by Root user');
   await expect(completed).toContainText('2 approved');
 });

@@ -72,6 +72,7 @@ const validInputs: { [C in Channel]: ChannelInput<C> } = {
   'approvals.reject': { fingerprint: FINGERPRINT },
   'approvals.stampToFile': { fingerprint: FINGERPRINT, file: 'approval.json' },
   'approvals.postStampedFile': { file: 'approval.json' },
+  'organization.lookup': {},
   'policies.list': {},
   'policies.get': { policyId: ACTIVITY_ID },
   'policies.create': { name: 'allow ops', effect: 'EFFECT_ALLOW', condition: 'true', consensus: 'true', notes: 'n' },

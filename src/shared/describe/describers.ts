@@ -27,6 +27,8 @@ export class Draft {
     readonly names: Names,
     readonly decodeSigning: SigningDecoder | undefined,
     readonly intent: Fields,
+    /** The activity already ran or never will: the lookup shows the organization after it, not before. */
+    readonly settled: boolean,
   ) {}
 
   get lookup(): OrganizationLookup {
@@ -37,8 +39,14 @@ export class Draft {
     if (value.length > 0) this.facts.push({ label, value });
   }
 
+  /** `before` [] is "none" (a thing created); undefined is "not known". */
   change(label: string, before: readonly Ref[] | undefined, after: readonly Ref[]): void {
     this.changes.push({ label, before, after });
+  }
+
+  /** State read from the lookup as the "before" of a change: unknown once the activity has settled. */
+  beforeFrom<T>(state: T | undefined): T | undefined {
+    return this.settled ? undefined : state;
   }
 
   warn(sentence: string): void {
@@ -121,7 +129,7 @@ function credentialCount(draft: Draft, userId: string): number | undefined {
 
 /** Warns when removing `removing` credentials leaves `userId` with none. */
 function warnIfLastCredential(draft: Draft, userId: string, removing: number): void {
-  const count = credentialCount(draft, userId);
+  const count = draft.beforeFrom(credentialCount(draft, userId));
   if (count !== undefined && removing >= count) {
     draft.warn(`${draft.names.user(userId).text} loses their last credential: they can no longer sign in or approve anything.`);
   }
@@ -147,17 +155,22 @@ function newUser(draft: Draft, user: Fields): void {
 
 const EVERYTHING = new Set(['', 'true']);
 
-/** A new policy's fields as changes from nothing, and the warning when it allows every activity. */
-function newPolicy(draft: Draft, policy: Fields): void {
+/**
+ * A new policy's fields as changes from nothing, and the warning when it allows every activity. With several
+ * policies in one activity each label starts with its policy's name.
+ */
+function newPolicy(draft: Draft, policy: Fields, several: boolean): void {
   const name = text(policy, 'policyName') ?? 'unnamed policy';
   const effect = text(policy, 'effect') ?? '';
   const condition = text(policy, 'condition') ?? '';
   const consensus = text(policy, 'consensus') ?? '';
-  draft.change(`Policy ${name}: effect`, [], [plain(effectInWords(effect))]);
-  draft.change(`Policy ${name}: condition`, [], [expression(condition, 'every activity (no condition)')]);
-  draft.change(`Policy ${name}: consensus`, [], [expression(consensus, 'no votes needed beyond the requester')]);
+  const label = (field: string) => (several ? `${name}: ${field.toLowerCase()}` : field);
+  draft.change(several ? `Policy ${name}` : 'Name', [], [plain(name)]);
+  draft.change(label('Effect'), [], [plain(effectInWords(effect))]);
+  draft.change(label('Condition'), [], [expression(condition, 'every activity (no condition)')]);
+  draft.change(label('Consensus'), [], [expression(consensus, 'no votes needed beyond the requester')]);
   const time = text(policy, 'time');
-  if (time !== undefined && time !== '') draft.change(`Policy ${name}: active when`, [], [code(time)]);
+  if (time !== undefined && time !== '') draft.change(label('Active when'), [], [code(time)]);
   warnIfAllowsEverything(draft, name, effect, condition, consensus);
 }
 
@@ -210,14 +223,14 @@ const vote =
 
 const createPolicy: Describer = (fields, draft) => {
   draft.title = 'Create a policy';
-  newPolicy(draft, fields);
+  newPolicy(draft, fields, false);
   draft.summary = `${text(fields, 'policyName') ?? 'Unnamed'}: ${effectInWords(text(fields, 'effect') ?? '')}`;
 };
 
 const createPolicies: Describer = (fields, draft) => {
   const policies = records(fields, 'policies');
   draft.title = `Create ${counted(policies.length, 'policy', 'policies')}`;
-  for (const policy of policies) newPolicy(draft, policy);
+  for (const policy of policies) newPolicy(draft, policy, true);
   draft.summary = policies.map((policy) => text(policy, 'policyName') ?? 'unnamed').join(', ');
 };
 
@@ -232,7 +245,7 @@ const UPDATABLE_POLICY_FIELDS: readonly [intentField: string, label: string, sto
 
 const updatePolicy: Describer = (fields, draft) => {
   const policyId = text(fields, 'policyId') ?? '';
-  const stored = draft.names.findPolicy(policyId);
+  const stored = draft.beforeFrom(draft.names.findPolicy(policyId));
   const name = draft.names.policy(policyId);
   draft.title = 'Change a policy';
   draft.fact('Policy', name);
@@ -245,7 +258,7 @@ const updatePolicy: Describer = (fields, draft) => {
     if (before === after) continue;
     draft.change(label, before === undefined ? undefined : [shown(storedField, before)], [shown(storedField, after)]);
   }
-  if (draft.changes.length === 0) draft.fact('Changes', plain('none: every field given equals the stored policy'));
+  if (draft.changes.length === 0 && stored !== undefined) draft.fact('Changes', plain('none: every field given equals the stored policy'));
   const effect = text(fields, 'policyEffect') ?? stored?.effect ?? '';
   const condition = text(fields, 'policyCondition') ?? stored?.condition;
   const consensus = text(fields, 'policyConsensus') ?? stored?.consensus ?? '';
@@ -281,11 +294,12 @@ const createWallet: Describer = (fields, draft) => {
 const createWalletAccounts: Describer = (fields, draft) => {
   const walletId = text(fields, 'walletId') ?? '';
   const wallet = draft.names.wallet(walletId);
-  const before = accountsOfWallet(draft, walletId);
+  const before = draft.beforeFrom(accountsOfWallet(draft, walletId));
   const added = records(fields, 'accounts').map(account);
   draft.title = 'Add accounts to a wallet';
   draft.fact('Wallet', wallet);
-  draft.change('Accounts', before, [...(before ?? []), ...added]);
+  if (before === undefined) draft.fact('Accounts added', ...added);
+  else draft.change('Accounts', before, [...before, ...added]);
   draft.summary = `${wallet.text}: ${counted(added.length, 'new account')}`;
 };
 
@@ -390,7 +404,7 @@ const createUsers: Describer = (fields, draft) => {
 
 const updateUser: Describer = (fields, draft) => {
   const userId = text(fields, 'userId') ?? '';
-  const user = draft.names.findUser(userId);
+  const user = draft.beforeFrom(draft.names.findUser(userId));
   draft.title = 'Change a user';
   draft.fact('User', draft.names.user(userId));
   const name = text(fields, 'userName');
@@ -411,17 +425,17 @@ const updateUser: Describer = (fields, draft) => {
 
 const updateUserName: Describer = (fields, draft) => {
   const userId = text(fields, 'userId') ?? '';
-  const user = draft.names.findUser(userId);
+  const user = draft.beforeFrom(draft.names.findUser(userId));
   draft.title = 'Rename a user';
   draft.change('Name', user === undefined ? undefined : [plain(user.userName)], [plain(text(fields, 'userName') ?? '')]);
-  draft.summary = `${user?.userName ?? userId} → ${text(fields, 'userName') ?? ''}`;
+  draft.summary = user === undefined ? `to ${text(fields, 'userName') ?? ''}` : `${user.userName} → ${text(fields, 'userName') ?? ''}`;
 };
 
 const deleteUsers: Describer = (fields, draft) => {
   const userIds = texts(fields, 'userIds');
   draft.title = `Delete ${counted(userIds.length, 'user')}`;
   for (const userId of userIds) draft.deletions.push({ what: draft.names.user(userId), kind: 'user' });
-  const quorum = draft.lookup.rootQuorum;
+  const quorum = draft.beforeFrom(draft.lookup.rootQuorum);
   if (quorum !== undefined) {
     const leaving = userIds.filter((userId) => quorum.userIds.includes(userId));
     const remaining = quorum.userIds.length - leaving.length;
@@ -438,8 +452,7 @@ const createUserTag: Describer = (fields, draft) => {
   draft.title = 'Create a user tag';
   draft.change('Tag', [], [plain(tagName)]);
   for (const userId of texts(fields, 'userIds')) {
-    const user = draft.names.findUser(userId);
-    const before = user?.userTags.map((tagId) => draft.names.tag(tagId));
+    const before = draft.beforeFrom(draft.names.findUser(userId))?.userTags.map((tagId) => draft.names.tag(tagId));
     draft.change(`${draft.names.user(userId).text}: tags`, before, [...(before ?? []), plain(tagName)]);
   }
   draft.summary = tagName;
@@ -462,14 +475,15 @@ const deleteUserTags: Describer = (fields, draft) => {
 };
 
 type CredentialKind = 'apiKeys' | 'authenticators' | 'oauthProviders';
-const CREDENTIALS: Readonly<Record<CredentialKind, { label: string; idField: string; nameField: string }>> = {
-  apiKeys: { label: 'API keys', idField: 'apiKeyId', nameField: 'apiKeyName' },
-  authenticators: { label: 'Authenticators', idField: 'authenticatorId', nameField: 'authenticatorName' },
-  oauthProviders: { label: 'OAuth providers', idField: 'providerId', nameField: 'providerName' },
+/** `label` heads a change; `one` and `many` go inside a sentence. */
+const CREDENTIALS: Readonly<Record<CredentialKind, { label: string; one: string; many: string; idField: string; nameField: string }>> = {
+  apiKeys: { label: 'API keys', one: 'API key', many: 'API keys', idField: 'apiKeyId', nameField: 'apiKeyName' },
+  authenticators: { label: 'Authenticators', one: 'authenticator', many: 'authenticators', idField: 'authenticatorId', nameField: 'authenticatorName' },
+  oauthProviders: { label: 'OAuth providers', one: 'OAuth provider', many: 'OAuth providers', idField: 'providerId', nameField: 'providerName' },
 };
 
 function existingCredentials(draft: Draft, userId: string, kind: CredentialKind): Ref[] | undefined {
-  const user = draft.names.findUser(userId);
+  const user = draft.beforeFrom(draft.names.findUser(userId));
   if (user === undefined) return undefined;
   const { idField, nameField } = CREDENTIALS[kind];
   return (user[kind] as readonly Fields[]).map((item) => ({ text: text(item, nameField) || (text(item, idField) ?? ''), id: text(item, idField) ?? '' }));
@@ -479,12 +493,13 @@ const addCredentials =
   (kind: CredentialKind, listField: string): Describer =>
   (fields, draft) => {
     const userId = text(fields, 'userId') ?? '';
-    const { label, nameField } = CREDENTIALS[kind];
-    const added = records(fields, listField).map((item) => plain(text(item, nameField) ?? `unnamed`));
-    draft.title = `Add ${label.toLowerCase()}`;
+    const { label, many, nameField } = CREDENTIALS[kind];
+    const added = records(fields, listField).map((item) => plain(text(item, nameField) ?? 'unnamed'));
+    draft.title = `Add ${many}`;
     draft.fact('User', draft.names.user(userId));
     const before = existingCredentials(draft, userId, kind);
-    draft.change(label, before, [...(before ?? []), ...added]);
+    if (before === undefined) draft.fact(`${label} added`, ...added);
+    else draft.change(label, before, [...before, ...added]);
     if (kind === 'apiKeys') {
       for (const key of records(fields, listField)) {
         draft.fact(`${text(key, 'apiKeyName') ?? 'API key'}: public key`, code(text(key, 'publicKey') ?? ''));
@@ -497,24 +512,24 @@ const removeCredentials =
   (kind: CredentialKind, idsField: string): Describer =>
   (fields, draft) => {
     const userId = text(fields, 'userId') ?? '';
-    const { label } = CREDENTIALS[kind];
+    const { label, one, many } = CREDENTIALS[kind];
     const removed = texts(fields, idsField);
-    draft.title = `Remove ${label.toLowerCase()}`;
+    draft.title = `Remove ${many}`;
     draft.fact('User', draft.names.user(userId));
     const before = existingCredentials(draft, userId, kind);
-    draft.change(label, before, before?.filter((ref) => !removed.includes(ref.id ?? '')) ?? []);
+    if (before !== undefined) draft.change(label, before, before.filter((ref) => !removed.includes(ref.id ?? '')));
     for (const credentialId of removed) {
       const known = before?.find((ref) => ref.id === credentialId);
-      draft.deletions.push({ what: known ?? code(credentialId), kind: label.toLowerCase().replace(/s$/, '') });
+      draft.deletions.push({ what: known ?? code(credentialId), kind: one });
     }
     warnIfLastCredential(draft, userId, removed.length);
-    draft.summary = `${draft.names.user(userId).text}: ${counted(removed.length, label.toLowerCase().replace(/s$/, ''))}`;
+    draft.summary = `${draft.names.user(userId).text}: ${counted(removed.length, one)}`;
   };
 
 const updateRootQuorum: Describer = (fields, draft) => {
   const userIds = texts(fields, 'userIds');
   const threshold = number(fields, 'threshold');
-  const before = draft.lookup.rootQuorum;
+  const before = draft.beforeFrom(draft.lookup.rootQuorum);
   draft.title = 'Change the root quorum';
   draft.change('Members', before?.userIds.map((userId) => draft.names.user(userId)), userIds.map((userId) => draft.names.user(userId)));
   draft.change(

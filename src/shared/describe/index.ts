@@ -15,6 +15,11 @@ export { publicKeyFingerprint } from './describers';
 export interface DescribeOptions {
   /** Clear signing: turns a signing request's payload into words. Without it a signing request shows its payload. */
   decodeSigning?: SigningDecoder;
+  /**
+   * The activity has run (or been rejected or failed): the lookup shows the organization as it is now, so "before"
+   * is not known and warnings that read the present state are left out.
+   */
+  settled?: boolean;
 }
 
 /** Whether QuorumKey has words for `type` (unknown types are described as "unrecognised activity"). */
@@ -43,7 +48,7 @@ export function describeActivity(
       rawIntent: activity.intent,
     };
   }
-  const draft = new Draft(activity.type, new Names(lookup), options.decodeSigning, fields);
+  const draft = new Draft(activity.type, new Names(lookup), options.decodeSigning, fields, options.settled === true);
   describer(fields, draft);
   return {
     type: activity.type,

@@ -288,6 +288,35 @@ const sandboxStatus = z.strictObject({
   enclaveSignerPublicKey: z.string().nullable(),
 });
 
+/** The organization as it stands: names for ids, and the "before" of every change an activity asks for. */
+const organizationLookup = z.strictObject({
+  organizationId: z.string(),
+  organizationName: z.string(),
+  users: z.array(
+    z.strictObject({
+      userId: z.string(),
+      userName: z.string(),
+      userEmail: z.string().optional(),
+      /** Tag ids; `tags` names them. */
+      userTags: z.array(z.string()),
+      apiKeys: z.array(z.strictObject({ apiKeyId: z.string(), apiKeyName: z.string(), publicKey: z.string(), curve: z.string() })),
+      authenticators: z.array(z.strictObject({ authenticatorId: z.string(), authenticatorName: z.string() })),
+      oauthProviders: z.array(z.strictObject({ providerId: z.string(), providerName: z.string() })),
+    }),
+  ),
+  tags: z.array(z.strictObject({ tagId: z.string(), tagName: z.string() })),
+  /** Absent when the service does not report its root quorum. */
+  rootQuorum: z.strictObject({ userIds: z.array(z.string()), threshold: z.number().int() }).optional(),
+  policies: z.array(policyView),
+  wallets: z.array(walletView),
+  walletAccounts: z.array(z.strictObject({ walletId: z.string(), address: z.string(), path: z.string(), addressFormat })),
+  privateKeys: z.array(
+    z.strictObject({ privateKeyId: z.string(), privateKeyName: z.string(), exported: z.boolean(), addresses: z.array(z.string()) }),
+  ),
+  /** This desktop's stored export keys (names and public keys): an export sealed to one of them opens here. */
+  localExportKeys: z.array(z.strictObject({ name: z.string(), publicKey: z.string() })),
+});
+
 const errorCodeNames = Object.keys(errorCodes) as [ErrorCode, ...ErrorCode[]];
 export const errorDataSchema: z.ZodType<ErrorData> = z.strictObject({
   code: z.enum(errorCodeNames),
@@ -407,6 +436,8 @@ export const ipcContract = {
   ),
   /** Posts a stamped file from the stamped-requests directory byte for byte; answers the service's activity. */
   'approvals.postStampedFile': channel(z.strictObject({ file: stampedFileName }), activityView),
+
+  'organization.lookup': channel(noInput, organizationLookup),
 
   'policies.list': channel(noInput, z.array(policyView)),
   'policies.get': channel(z.strictObject({ policyId: id }), policyView),

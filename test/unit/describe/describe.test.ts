@@ -96,7 +96,8 @@ describe('policies', () => {
   it('warns when a policy allows everything, created or changed', () => {
     const created = describeIntent('ACTIVITY_TYPE_CREATE_POLICY_V3', { policyName: 'open', effect: 'EFFECT_ALLOW', notes: '' });
     expect(created.warnings).toEqual(['Policy open allows every activity to every user, with no approval from anyone else.']);
-    expect(texts(created.changes.find((change) => change.label === 'Policy open: effect')?.after)).toEqual(['Allow']);
+    expect(texts(created.changes.find((change) => change.label === 'Effect')?.after)).toEqual(['Allow']);
+    expect(created.changes.find((change) => change.label === 'Name')).toEqual({ label: 'Name', before: [], after: [{ text: 'open' }] });
     const changed = describeIntent('ACTIVITY_TYPE_UPDATE_POLICY_V2', { policyId: 'pol-1', policyCondition: 'true', policyConsensus: '' });
     expect(changed.warnings).toEqual([expect.stringContaining('Ops may sign allows every activity to every user')]);
     const denied = describeIntent('ACTIVITY_TYPE_CREATE_POLICY_V3', { policyName: 'block', effect: 'EFFECT_DENY', notes: '' });
@@ -196,5 +197,25 @@ describe('unknown and signing activities', () => {
       decodeSigning: (request) => [{ label: 'Message', value: [{ text: `${request.payloads.length} payload` }] }],
     });
     expect(decoded.signing?.decoded).toEqual([{ label: 'Message', value: [{ text: '1 payload' }] }]);
+  });
+});
+
+describe('settled activities', () => {
+  it('do not take the organization as it stands now for their "before"', () => {
+    const settled = { settled: true };
+    const renamed = describeActivity({ type: 'ACTIVITY_TYPE_UPDATE_USER_NAME', intent: { updateUserNameIntent: { userId: ALICE, userName: 'Alice' } } }, lookup, settled);
+    expect(renamed.changes).toEqual([{ label: 'Name', before: undefined, after: [{ text: 'Alice' }] }]);
+    const policy = describeActivity({ type: 'ACTIVITY_TYPE_UPDATE_POLICY_V2', intent: { updatePolicyIntentV2: { policyId: 'pol-1', policyEffect: 'EFFECT_ALLOW' } } }, lookup, settled);
+    expect(policy.changes).toEqual([{ label: 'Effect', before: undefined, after: [{ text: 'Allow' }] }]);
+    const keys = describeActivity({ type: 'ACTIVITY_TYPE_DELETE_API_KEYS', intent: { deleteApiKeysIntent: { userId: ALICE, apiKeyIds: ['key-a'] } } }, lookup, settled);
+    expect(keys.warnings).toEqual([]);
+    expect(keys.deletions).toEqual([{ what: { text: 'key-a', code: true }, kind: 'API key' }]);
+    const accounts = describeActivity(
+      { type: 'ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS', intent: { createWalletAccountsIntent: { walletId: 'w-1', accounts: [{ path: "m/44'/60'/0'/0/1", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }] } } },
+      lookup,
+      settled,
+    );
+    expect(accounts.changes).toEqual([]);
+    expect(accounts.facts).toContainEqual({ label: 'Accounts added', value: [{ text: "Ethereum m/44'/60'/0'/0/1", code: false }] });
   });
 });

@@ -1,9 +1,12 @@
 import { useMemo, useState, type FormEvent } from 'react';
-import { activityTypes } from '../../../shared/api/activity-types';
+import { activityOperations } from '../../../shared/api/activities';
+import type { ActivityType } from '../../../shared/api/activity-types';
 import { currentVoteOf } from '../../../shared/approvals/voting';
+import { activityStatusInWords, activityTypeInWords, type OrganizationLookup } from '../../../shared/describe';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
-import { activityTypeInWords, durationInWords, intentFacts, requesterOf } from '../activity-words';
-import { ApprovalList, statusInWords, votesInWords, type ApprovalItem } from '../components/ApprovalList';
+import { durationInWords, requesterOf } from '../activity-words';
+import { ActivityDescriptionView } from '../components/ActivityDescription';
+import { ApprovalList, describeItem, votesInWords, type ApprovalItem } from '../components/ApprovalList';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { ConfirmDialog } from '../components/Modal';
 import { Progress } from '../components/Progress';
@@ -12,7 +15,11 @@ import { useAction, useLoad, type Action } from '../hooks';
 type Vote = 'approve' | 'reject';
 type ActivityView = ChannelOutput<'activities.list'>[number];
 type ActivityStatus = ActivityView['status'];
-type ActivityType = (typeof activityTypes)[number];
+
+/** The types the service accepts, by their words, for the history filter. */
+const FILTER_TYPES = Object.values(activityOperations)
+  .map((op) => op.activityType as ActivityType)
+  .sort((a, b) => activityTypeInWords(a).localeCompare(activityTypeInWords(b)));
 
 /** The service answers at most this many activities per history page. */
 const HISTORY_LIMIT = 100;
@@ -53,6 +60,9 @@ export function ApprovalsScreen() {
   const [statusFilter, setStatusFilter] = useState<ActivityStatus | ''>('');
   const [typeFilter, setTypeFilter] = useState<ActivityType | ''>('');
   const me = useLoad((api) => api.approvals.whoami());
+  // Names and "before" for descriptions; without it they show ids and "not known", which is still correct.
+  const organization = useLoad((api) => api.organization.lookup());
+  const lookup: OrganizationLookup = organization.value ?? {};
   const pending = useLoad((api) => api.approvals.pending());
   // Filtered by the service, so a filter reaches past the newest page.
   const historyQuery = {
@@ -86,6 +96,7 @@ export function ApprovalsScreen() {
   const reload = () => {
     pending.reload();
     history.reload();
+    organization.reload();
   };
 
   const loadOlder = async () => {
@@ -132,7 +143,7 @@ export function ApprovalsScreen() {
                 <option value="">Any status</option>
                 {HISTORY_STATUSES.map((status) => (
                   <option key={status} value={status}>
-                    {statusInWords(status)}
+                    {activityStatusInWords(status)}
                   </option>
                 ))}
               </select>
@@ -141,7 +152,7 @@ export function ApprovalsScreen() {
               Type
               <select value={typeFilter} onChange={(event) => filter(() => setTypeFilter(event.target.value as ActivityType | ''))}>
                 <option value="">Any type</option>
-                {activityTypes.map((type) => (
+                {FILTER_TYPES.map((type) => (
                   <option key={type} value={type}>
                     {activityTypeInWords(type)}
                   </option>
@@ -168,6 +179,7 @@ export function ApprovalsScreen() {
               selectedId={selectedId}
               myUserId={me.value?.userId}
               onSelect={(item) => setSelectedId(item.activityId)}
+              lookup={lookup}
               label={view === 'pending' ? 'Activities waiting for votes' : 'Activity history'}
             />
           )}
@@ -186,7 +198,7 @@ export function ApprovalsScreen() {
         {selected === undefined ? (
           <section className="panel empty">Choose an activity to see what it asks for and who voted.</section>
         ) : (
-          <ApprovalDetail item={selected} myUserId={me.value?.userId} busy={action.busy !== undefined} onVote={(vote) => setVoting({ vote, item: selected })} />
+          <ApprovalDetail item={selected} lookup={lookup} myUserId={me.value?.userId} busy={action.busy !== undefined} onVote={(vote) => setVoting({ vote, item: selected })} />
         )}
       </div>
 
@@ -194,7 +206,7 @@ export function ApprovalsScreen() {
 
       {voting !== undefined && (
         <ConfirmDialog
-          title={`${voting.vote === 'approve' ? 'Approve' : 'Reject'} ${activityTypeInWords(voting.item.type)}?`}
+          title={`${voting.vote === 'approve' ? 'Approve' : 'Reject'}: ${describeItem(voting.item, lookup).title}?`}
           message={
             <>
               <p>Your vote is signed with this profile’s API key and counts for the activity with this fingerprint:</p>
@@ -215,30 +227,30 @@ export function ApprovalsScreen() {
 
 function ApprovalDetail({
   item,
+  lookup,
   myUserId,
   busy,
   onVote,
 }: {
   item: ApprovalItem;
+  lookup: OrganizationLookup;
   myUserId: string | undefined;
   busy: boolean;
   onVote: (vote: Vote) => void;
 }) {
-  const facts = intentFacts(item.activity);
+  const description = describeItem(item, lookup);
   const requester = requesterOf(item.voters);
   const myVote = currentVoteOf(item.voters, myUserId);
   const open = item.activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED';
   return (
     <section className="panel approval-detail" aria-labelledby="approval-detail-title">
-      <h2 id="approval-detail-title">{activityTypeInWords(item.type)}</h2>
+      <h2 id="approval-detail-title">{description.title}</h2>
+      <ActivityDescriptionView description={description} />
       <dl className="facts">
         <dt>Requested by</dt>
         <dd>{requester ?? 'unknown'}</dd>
-        {facts.map((fact) => (
-          <FactRow key={fact.label} label={fact.label} value={fact.value} />
-        ))}
         <dt>Status</dt>
-        <dd>{statusInWords(item.activity.status)}</dd>
+        <dd>{activityStatusInWords(item.activity.status)}</dd>
         <dt>Votes</dt>
         <dd>{votesInWords(item)}</dd>
         {open && (
@@ -295,15 +307,6 @@ function ApprovalDetail({
           </div>
         ))}
     </section>
-  );
-}
-
-function FactRow({ label, value }: { label: string; value: string }) {
-  return (
-    <>
-      <dt>{label.charAt(0).toUpperCase() + label.slice(1)}</dt>
-      <dd>{value.length > 40 || value.includes(' ') ? <code>{value}</code> : value}</dd>
-    </>
   );
 }
 
