@@ -50,8 +50,11 @@ async function proposePolicy(page: Page, name: string): Promise<string> {
   await editor.getByLabel('Name').fill(name);
   await editor.getByLabel('Condition').fill("activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2'");
   await editor.getByRole('button', { name: 'Create policy' }).click();
-  const waiting = page.getByRole('status').filter({ hasText: 'CONSENSUS_NEEDED' });
-  await expect(waiting).toContainText(`Create policy ${name} is waiting for votes.`);
+  // A waiting state, not an error: what waits, its fingerprint, and who may still vote.
+  const waiting = page.getByRole('status', { name: 'Waiting for votes' });
+  await expect(waiting).toContainText(`Waiting for votes: Create policy ${name}`);
+  await expect(waiting).toContainText('Who may still vote:');
+  await expect(page.getByRole('alert')).toHaveCount(0);
   const fingerprint = (await waiting.locator('code.fingerprint').innerText()).trim();
   expect(fingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
   return fingerprint;
@@ -81,6 +84,9 @@ test('2-of-3: the root proposes a policy, sees its own vote, and the second appr
   await expect(detail).toContainText(fingerprint);
   await expect(detail).toContainText(/23 h 5\d min of the 24 h window/);
   await expect(detail.getByRole('status')).toContainText('You already voted: you approved this activity');
+  // Who may still vote, by name: the two other quorum members, not the root who proposed it.
+  const stillToVote = detail.getByRole('list', { name: 'Still to vote' }).getByRole('listitem');
+  await expect(stillToVote).toHaveText(['Approver 2 · root quorum member', 'Approver 3 · root quorum member']);
   await expect(detail.getByRole('button', { name: 'Approve…' })).toHaveCount(0);
   await screenshotBothThemes(page, 'approvals');
 
@@ -93,6 +99,7 @@ test('2-of-3: the root proposes a policy, sees its own vote, and the second appr
   await screenshotBothThemes(page, 'approval-confirm');
   await confirm.getByRole('button', { name: 'Approve' }).click();
   await expect(page.getByText('Nothing is waiting for votes.')).toBeVisible();
+  await expect(page.getByRole('status', { name: 'Your vote' })).toContainText('Approved — 2 of 2; Create a policy is done.');
 
   await page.getByRole('button', { name: 'History' }).click();
   await page.getByLabel('Status').selectOption('ACTIVITY_STATUS_COMPLETED');

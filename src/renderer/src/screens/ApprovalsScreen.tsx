@@ -1,6 +1,7 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { activityOperations } from '../../../shared/api/activities';
 import type { ActivityType } from '../../../shared/api/activity-types';
+import { stillToVote } from '../../../shared/approvals/still-to-vote';
 import { currentVoteOf } from '../../../shared/approvals/voting';
 import { activityStatusInWords, activityTypeInWords, type OrganizationLookup } from '../../../shared/describe';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
@@ -59,6 +60,9 @@ export function ApprovalsScreen() {
   const [view, setView] = useState<View>('pending');
   const [statusFilter, setStatusFilter] = useState<ActivityStatus | ''>('');
   const [typeFilter, setTypeFilter] = useState<ActivityType | ''>('');
+  // Requesters are known only from the votes, so this filter narrows the loaded pages.
+  const [requesterFilter, setRequesterFilter] = useState('');
+  const [voteResult, setVoteResult] = useState<string>();
   const me = useLoad((api) => api.approvals.whoami());
   // Names and "before" for descriptions; without it they show ids and "not known", which is still correct.
   const organization = useLoad((api) => api.organization.lookup());
@@ -84,7 +88,11 @@ export function ApprovalsScreen() {
   const [voting, setVoting] = useState<{ vote: Vote; item: ApprovalItem }>();
 
   const shown = view === 'pending' ? pending : history;
-  const items: readonly ApprovalItem[] = (view === 'pending' ? pending.value : historyItems) ?? [];
+  const requesters = useMemo(() => [...new Set((historyItems ?? []).map((item) => requesterOf(item.voters) ?? 'unknown'))].sort(), [historyItems]);
+  const items: readonly ApprovalItem[] =
+    (view === 'pending'
+      ? pending.value
+      : historyItems?.filter((item) => requesterFilter === '' || (requesterOf(item.voters) ?? 'unknown') === requesterFilter)) ?? [];
   const selected = items.find((item) => item.activityId === selectedId);
   const { reload: reloadHistory } = history;
   const filter = (change: () => void) => {
@@ -116,7 +124,9 @@ export function ApprovalsScreen() {
     const done = await action.run(vote === 'approve' ? 'Approving…' : 'Rejecting…', (api) =>
       vote === 'approve' ? api.approvals.approve({ fingerprint }) : api.approvals.reject({ fingerprint }),
     );
-    if (done !== undefined) reload();
+    if (done === undefined) return;
+    setVoteResult(voteOutcomeInWords(vote, item, done, describeItem(item, lookup).title));
+    reload();
   };
 
   return (
@@ -125,6 +135,14 @@ export function ApprovalsScreen() {
       <p className="lead">Activities that need votes from the organization’s quorum. A vote is bound to the activity’s fingerprint.</p>
       <Progress label={action.busy} />
       {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {voteResult !== undefined && (
+        <div className="notice notice-info" role="status" aria-label="Your vote">
+          <p className="notice-title">{voteResult}</p>
+          <button type="button" className="link-button" onClick={() => setVoteResult(undefined)}>
+            Dismiss
+          </button>
+        </div>
+      )}
 
       <div className="toolbar">
         <div role="group" aria-label="Which activities" className="segmented">
@@ -159,6 +177,17 @@ export function ApprovalsScreen() {
                 ))}
               </select>
             </label>
+            <label className="inline-label">
+              Requester
+              <select value={requesterFilter} onChange={(event) => setRequesterFilter(event.target.value)}>
+                <option value="">Anyone</option>
+                {requesters.map((requester) => (
+                  <option key={requester} value={requester}>
+                    {requester}
+                  </option>
+                ))}
+              </select>
+            </label>
           </>
         )}
         <button type="button" onClick={reload} disabled={shown.loading}>
@@ -173,6 +202,7 @@ export function ApprovalsScreen() {
           {shown.value !== undefined && items.length === 0 && (
             <p className="empty">{view === 'pending' ? 'Nothing is waiting for votes.' : 'No activities match these filters.'}</p>
           )}
+          {view === 'history' && items.length > 0 && <HistoryTotals items={items} />}
           {items.length > 0 && (
             <ApprovalList
               items={items}
@@ -272,6 +302,7 @@ function ApprovalDetail({
           <code className="fingerprint">{item.fingerprint}</code>
         </dd>
       </dl>
+      {open && <StillToVote item={item} lookup={lookup} />}
       <h3>Who voted</h3>
       {item.voters.length === 0 ? (
         <p className="empty">No votes yet.</p>
@@ -307,6 +338,92 @@ function ApprovalDetail({
           </div>
         ))}
     </section>
+  );
+}
+
+/** Who may still vote on an open activity, by name and why; it shrinks as votes come in. */
+function StillToVote({ item, lookup }: { item: ApprovalItem; lookup: OrganizationLookup }) {
+  const possible = stillToVote({ type: item.type, intent: item.activity.intent }, item.voters, lookup);
+  return (
+    <>
+      <h3 id="still-to-vote-title">Still to vote</h3>
+      {possible.length === 0 ? (
+        <p className="empty">Nobody else is known to be able to vote on this.</p>
+      ) : (
+        <ul className="voters" aria-labelledby="still-to-vote-title">
+          {possible.map((voter) => (
+            <li key={voter.userId}>
+              {voter.userName} <span className="muted">· {voter.reasons.join('; ')}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+/** What a vote did, in words: "Approved — 2 of 2; Export a wallet is done." or "Approved — waiting for 1 more." */
+export function voteOutcomeInWords(vote: Vote, before: ApprovalItem, after: ActivityView, title: string): string {
+  if (vote === 'reject') {
+    return after.status === 'ACTIVITY_STATUS_REJECTED' ? `Rejected — ${title} will not run.` : 'Rejection recorded — the activity is still waiting for votes.';
+  }
+  const count = before.required === undefined ? `${after.approvals} approved` : `${after.approvals} of ${before.required}`;
+  switch (after.status) {
+    case 'ACTIVITY_STATUS_COMPLETED':
+      return `Approved — ${count}; ${title} is done.`;
+    case 'ACTIVITY_STATUS_FAILED':
+      return `Approved — ${count}, but it failed: ${after.failure?.message ?? 'the service gave no reason'}.`;
+    case 'ACTIVITY_STATUS_CONSENSUS_NEEDED': {
+      if (before.required === undefined) return `Approved — ${count}; waiting for more votes (a policy’s consensus decides how many).`;
+      const missing = Math.max(1, before.required - after.approvals);
+      return `Approved — ${count}; waiting for ${missing} more.`;
+    }
+    default:
+      return `Approved — ${count}; the activity is ${activityStatusInWords(after.status).toLowerCase()}.`;
+  }
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const TOTAL_COLUMNS: readonly [label: string, counts: (item: ApprovalItem) => boolean][] = [
+  ['Approved', (item) => item.activity.status === 'ACTIVITY_STATUS_COMPLETED'],
+  ['Rejected', (item) => item.activity.status === 'ACTIVITY_STATUS_REJECTED'],
+  ['Failed', (item) => item.activity.status === 'ACTIVITY_STATUS_FAILED'],
+  ['Expired', (item) => item.activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' && item.timeLeftMs === 0],
+  ['Waiting', (item) => item.activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' && item.timeLeftMs > 0],
+];
+
+/** Totals per period of the history loaded so far (main's window rule decides which approvals expired). */
+function HistoryTotals({ items }: { items: readonly ApprovalItem[] }) {
+  const newest = Math.max(...items.map((item) => item.createdAtMs));
+  const periods: readonly [label: string, items: readonly ApprovalItem[]][] = [
+    ['Last 24 hours', items.filter((item) => item.createdAtMs > newest - DAY_MS)],
+    ['Last 7 days', items.filter((item) => item.createdAtMs > newest - 7 * DAY_MS)],
+    ['All shown', items],
+  ];
+  return (
+    <table className="data-table totals">
+      <caption>Totals of the activities shown, counted back from the newest</caption>
+      <thead>
+        <tr>
+          <th scope="col">Period</th>
+          {TOTAL_COLUMNS.map(([label]) => (
+            <th scope="col" key={label}>
+              {label}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {periods.map(([label, inPeriod]) => (
+          <tr key={label}>
+            <th scope="row">{label}</th>
+            {TOTAL_COLUMNS.map(([column, counts]) => (
+              <td key={column}>{inPeriod.filter(counts).length}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 

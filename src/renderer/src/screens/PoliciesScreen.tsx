@@ -6,6 +6,7 @@ import { ConfirmDialog, Modal } from '../components/Modal';
 import { Progress } from '../components/Progress';
 import { RowAction } from '../components/RowAction';
 import { TableHead } from '../components/TableHead';
+import { WaitingForVotes } from '../components/WaitingForVotes';
 import { useAction, useLoad } from '../hooks';
 import { changedFields, diffLines, DRAFT_FIELDS, EMPTY_DRAFT, type PolicyDraft } from '../policy/draft';
 import { anyOfUsersTemplate, userMayExportWalletTemplate } from '../policy/templates';
@@ -146,20 +147,10 @@ function toInput<D extends Partial<PolicyDraft>>(draft: D) {
 }
 
 function OutcomeNotice({ what, outcome, onDismiss }: { what: string; outcome: WriteOutcome; onDismiss: () => void }) {
-  const waiting = outcome.state === 'consensus-needed' || outcome.state === 'pending';
+  if (outcome.state === 'consensus-needed' || outcome.state === 'pending') return <WaitingForVotes what={what} activity={outcome.activity} onDismiss={onDismiss} />;
   return (
-    <div className={waiting ? 'notice notice-warning' : 'notice notice-info'} role="status">
-      {waiting ? (
-        <>
-          <p className="notice-title">
-            <span className="error-code">CONSENSUS_NEEDED</span> {what} is waiting for votes.
-          </p>
-          <p>
-            Ask the other approvers to approve the activity with this fingerprint on their Approvals screen:{' '}
-            <code className="fingerprint">{outcome.activity.fingerprint}</code>
-          </p>
-        </>
-      ) : outcome.state === 'rejected' ? (
+    <div className={outcome.state === 'rejected' ? 'notice notice-warning' : 'notice notice-info'} role="status">
+      {outcome.state === 'rejected' ? (
         <p className="notice-title">{what} was rejected.</p>
       ) : (
         <p className="notice-title">{what}: done.</p>

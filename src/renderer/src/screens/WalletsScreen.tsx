@@ -9,11 +9,13 @@ import { SecretReveal, type RevealedSecret } from '../components/SecretReveal';
 import { SelectField, type SelectOption } from '../components/SelectField';
 import { TableHead } from '../components/TableHead';
 import { NameField } from '../components/TextFields';
+import { WaitingForVotes } from '../components/WaitingForVotes';
 import { useAction, useLoad, type Action } from '../hooks';
 import { KEY_FORMATS, type KeyFormat } from '../key-formats';
 import { ACCOUNT_PRESETS, accountsFor, addressFormatsFor, type AccountPresetId } from '../wallet-presets';
 
 type Wallet = ChannelOutput<'wallets.list'>[number];
+type ActivityView = ChannelOutput<'activities.get'>;
 type ExportSubject = { kind: 'wallet'; walletId: string; label: string } | { kind: 'private-key'; privateKeyId: string; label: string };
 
 /** The organization's wallets and private keys held by the service, and their exports. */
@@ -23,7 +25,7 @@ export function WalletsScreen() {
   const action = useAction();
   const [exporting, setExporting] = useState<ExportSubject>();
   const [addingTo, setAddingTo] = useState<{ walletId: string; walletName: string }>();
-  const [waitingFor, setWaitingFor] = useState<{ what: string; fingerprint: string }>();
+  const [waitingFor, setWaitingFor] = useState<{ what: string; activity: ActivityView }>();
 
   // Accounts are loaded by each wallet card; a new generation remounts the cards so they load again.
   const [generation, setGeneration] = useState(0);
@@ -39,17 +41,7 @@ export function WalletsScreen() {
       <p className="lead">Wallets and private keys live in the service’s enclave. Exports are sealed to a key on this computer and opened here.</p>
       <Progress label={action.busy} />
       {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
-      {waitingFor !== undefined && (
-        <div className="notice notice-warning" role="status">
-          <p className="notice-title">
-            <span className="error-code">CONSENSUS_NEEDED</span> {waitingFor.what} is waiting for votes on the activity with fingerprint{' '}
-            <code className="fingerprint">{waitingFor.fingerprint}</code>
-          </p>
-          <button type="button" className="link-button" onClick={() => setWaitingFor(undefined)}>
-            Dismiss
-          </button>
-        </div>
-      )}
+      {waitingFor !== undefined && <WaitingForVotes what={waitingFor.what} activity={waitingFor.activity} onDismiss={() => setWaitingFor(undefined)} />}
 
       <section className="panel" aria-labelledby="wallet-list-title">
         <h2 id="wallet-list-title">Wallets</h2>
@@ -67,7 +59,7 @@ export function WalletsScreen() {
         <CreateWalletForm
           action={action}
           onDone={(outcome, name) => {
-            if (outcome.state !== 'completed') setWaitingFor({ what: `Creating wallet ${name}`, fingerprint: outcome.activity.fingerprint });
+            if (outcome.state !== 'completed') setWaitingFor({ what: `creating wallet ${name}`, activity: outcome.activity });
             reload();
           }}
         />
@@ -113,7 +105,7 @@ export function WalletsScreen() {
         <CreatePrivateKeyForm
           action={action}
           onDone={(outcome, name) => {
-            if (outcome.state !== 'completed') setWaitingFor({ what: `Creating private key ${name}`, fingerprint: outcome.activity.fingerprint });
+            if (outcome.state !== 'completed') setWaitingFor({ what: `creating private key ${name}`, activity: outcome.activity });
             reload();
           }}
         />
