@@ -28,13 +28,16 @@ test('refused actions show the QkError message and what to do', async ({ page, h
   await form.getByRole('button', { name: 'Add profile' }).click();
   await expect(page.getByRole('listitem', { name: 'Production' })).toBeVisible();
 
-  // A key a profile signs with cannot be deleted; the message names the profile and the way out.
+  // A key a profile signs with cannot be deleted: the dialog says why, and names the way out, before any confirm step.
   await openScreen(page, 'Keys');
-  await page.getByRole('button', { name: 'Delete ops' }).click();
-  await page.getByRole('dialog', { name: 'Delete API key ops?' }).getByRole('button', { name: 'Delete key' }).click();
-  const inUse = page.getByRole('alert');
-  await expect(inUse).toContainText('FAILED_PRECONDITION');
-  await expect(inUse).toContainText('is used by profile "Production"');
+  const deleteButton = page.getByRole('button', { name: 'Delete ops' });
+  await deleteButton.click();
+  const refusal = page.getByRole('dialog', { name: 'API key ops cannot be deleted yet' });
+  await expect(refusal).toContainText('It is used by profile "Production"');
+  await expect(refusal.getByRole('button', { name: 'Delete key' })).toHaveCount(0);
+  await refusal.getByRole('button', { name: 'Close' }).click();
+  // Focus goes back to the button that opened the dialog.
+  await expect(deleteButton).toBeFocused();
   expect((await host.services.keychain.listApiKeys()).map((key) => key.name)).toEqual(['ops']);
 });
 

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { effectInWords } from '../../../shared/describe';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { ExpressionField, expressionProblem } from '../components/ExpressionField';
@@ -74,7 +75,7 @@ export function PoliciesScreen() {
                     <th scope="row">{policy.policyName}</th>
                     <td>
                       <span className={policy.effect === 'EFFECT_DENY' ? 'badge badge-warning' : 'badge badge-active'}>
-                        {policy.effect === 'EFFECT_DENY' ? 'deny' : 'allow'}
+                        {effectInWords(policy.effect)}
                       </span>
                     </td>
                     <td>

@@ -149,8 +149,9 @@ function ProfileCard({
         </dd>
       </dl>
       <div className="button-row">
-        <button type="button" className="primary" onClick={onSwitch} disabled={active || busy} aria-label={`Switch to ${profile.name}`}>
-          {active ? 'In use' : 'Switch to this profile'}
+        {/* The visible text is the whole name, so speech control users can say what they see. */}
+        <button type="button" className="primary" onClick={onSwitch} disabled={active || busy}>
+          {active ? 'In use' : `Switch to ${profile.name}`}
         </button>
         <button type="button" className="danger" onClick={onRemove} disabled={busy} aria-label={`Remove ${profile.name}`}>
           Remove

@@ -1,4 +1,5 @@
 import { useCallback, useState, type FormEvent } from 'react';
+import { addressFormatInWords, curveInWords } from '../../../shared/describe';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { DialogFooter } from '../components/DialogFooter';
@@ -44,7 +45,7 @@ export function WalletsScreen() {
       {waitingFor !== undefined && <WaitingForVotes what={waitingFor.what} activity={waitingFor.activity} onDismiss={() => setWaitingFor(undefined)} />}
 
       <section className="panel" aria-labelledby="wallet-list-title">
-        <h2 id="wallet-list-title">Wallets</h2>
+        <h2 id="wallet-list-title">Wallets of the organization</h2>
         {wallets.error !== undefined && <ErrorNotice error={wallets.error} />}
         {wallets.loading && wallets.value === undefined && <Progress label="Loading wallets…" />}
         {wallets.value?.length === 0 && <p className="empty">No wallets yet. Create one below.</p>}
@@ -80,11 +81,11 @@ export function WalletsScreen() {
                     {key.exported && <span className="badge badge-warning">exported</span>}
                     {key.imported && <span className="badge">imported</span>}
                   </th>
-                  <td>{key.curve.replace(/^CURVE_/, '').toLowerCase()}</td>
+                  <td>{curveInWords(key.curve)}</td>
                   <td>
                     {key.addresses.map((address) => (
                       <div key={address.format}>
-                        <code>{address.address}</code> <span className="muted">{formatName(address.format)}</span>
+                        <code>{address.address}</code> <span className="muted">{addressFormatInWords(address.format)}</span>
                       </div>
                     ))}
                   </td>
@@ -156,7 +157,7 @@ function WalletCard({ wallet, onAddAccounts, onExport }: { wallet: Wallet; onAdd
                 <td>
                   <code>{account.path}</code>
                 </td>
-                <td>{formatName(account.addressFormat)}</td>
+                <td>{addressFormatInWords(account.addressFormat)}</td>
                 <td>
                   <code>{account.address}</code>
                 </td>
@@ -175,11 +176,6 @@ function WalletCard({ wallet, onAddAccounts, onExport }: { wallet: Wallet; onAdd
       </div>
     </article>
   );
-}
-
-/** `ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH` → `bitcoin mainnet p2wpkh`. */
-function formatName(addressFormat: string): string {
-  return addressFormat.replace(/^ADDRESS_FORMAT_/, '').toLowerCase().replaceAll('_', ' ');
 }
 
 function PresetFields({ preset, count, onPreset, onCount }: { preset: AccountPresetId; count: string; onPreset: (id: AccountPresetId) => void; onCount: (count: string) => void }) {
