@@ -31,6 +31,7 @@ import { sandboxHandlers } from './sandbox/sandbox.ipc';
 import { DEFAULT_SETTINGS, Settings } from './settings/settings';
 import { settingsHandlers } from './settings/settings.ipc';
 import { Stamper } from './stamper/stamper';
+import { usersHandlers } from './users/users.ipc';
 import { walletsHandlers } from './wallets/wallets.ipc';
 
 /** Where offline-stamped request files are written and read, inside the data dir. */
@@ -155,7 +156,8 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
     ...sandboxHandlers({ sandbox, profiles }),
     ...activitiesHandlers({ active, now }),
     ...approvalsHandlers({ active, now, stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR) }),
-    ...organizationHandlers({ active, keychain }),
+    ...organizationHandlers({ active, now, keychain }),
+    ...usersHandlers({ active, now, keychain }),
     ...policiesHandlers({ active, now }),
     ...walletsHandlers({ active, now }),
     ...exporterHandlers({ active, now, keychain, profiles }),

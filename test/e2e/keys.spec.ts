@@ -83,7 +83,7 @@ test('import an API key from its hex private key; the form forgets the private k
 
 test('every screen is reachable from the keyboard', async ({ page }) => {
   const keysButton = page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Keys' });
-  for (let presses = 0; presses < 10 && !(await keysButton.evaluate((button) => button === document.activeElement)); presses++) {
+  for (let presses = 0; presses < 14 && !(await keysButton.evaluate((button) => button === document.activeElement)); presses++) {
     await page.keyboard.press('Tab');
   }
   await expect(keysButton).toBeFocused();

@@ -14,6 +14,7 @@ import { LockScreen } from './screens/LockScreen';
 import { ProfilesScreen } from './screens/ProfilesScreen';
 import { PoliciesScreen } from './screens/PoliciesScreen';
 import { SettingsScreen } from './screens/SettingsScreen';
+import { UsersScreen } from './screens/UsersScreen';
 import { WalletsScreen } from './screens/WalletsScreen';
 import { useUi, type Screen } from './store';
 import iconUrl from '../../../resources/icon.svg';
@@ -22,6 +23,7 @@ const NAVIGATION: { screen: Screen; label: string }[] = [
   { screen: 'profiles', label: 'Profiles' },
   { screen: 'wallets', label: 'Wallets' },
   { screen: 'approvals', label: 'Approvals' },
+  { screen: 'users', label: 'Users' },
   { screen: 'policies', label: 'Policies' },
   { screen: 'import', label: 'Import' },
   { screen: 'decrypt', label: 'Offline decrypt' },
@@ -127,6 +129,7 @@ function Shell() {
         {screen === 'keys' && <KeysScreen />}
         {screen === 'wallets' && <WalletsScreen />}
         {screen === 'approvals' && <ApprovalsScreen />}
+        {screen === 'users' && <UsersScreen />}
         {screen === 'policies' && <PoliciesScreen />}
         {screen === 'import' && <ImportScreen />}
         {screen === 'decrypt' && <DecryptScreen />}

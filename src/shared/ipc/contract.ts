@@ -317,6 +317,17 @@ const organizationLookup = z.strictObject({
   localExportKeys: z.array(z.strictObject({ name: z.string(), publicKey: z.string() })),
 });
 
+/**
+ * A new API key for a user: a public key pasted here, or one of this desktop's keychain keys (made on the Keys
+ * screen, or just now), whose public key main reads from the keychain.
+ */
+const newApiKey = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('public-key'), apiKeyName: z.string().min(1).max(256), publicKey: publicKeyHex, curve: apiKeyCurve }),
+  z.strictObject({ kind: z.literal('keychain'), keyName }),
+]);
+const userIds = z.array(id).min(1).max(100);
+const userOutcome = activityOutcome(z.strictObject({ userId: z.string() }));
+
 const errorCodeNames = Object.keys(errorCodes) as [ErrorCode, ...ErrorCode[]];
 export const errorDataSchema: z.ZodType<ErrorData> = z.strictObject({
   code: z.enum(errorCodeNames),
@@ -438,6 +449,27 @@ export const ipcContract = {
   'approvals.postStampedFile': channel(z.strictObject({ file: stampedFileName }), activityView),
 
   'organization.lookup': channel(noInput, organizationLookup),
+  /** Proposes a new root quorum; it waits for the current quorum's votes like any other activity. */
+  'organization.updateRootQuorum': channel(
+    z.strictObject({ userIds, threshold: z.number().int().min(1).max(100) }),
+    activityOutcome(z.strictObject({})),
+  ),
+  'users.create': channel(
+    z.strictObject({ userName: z.string().min(1).max(256), tagIds: z.array(id).max(32).optional(), apiKey: newApiKey.optional() }),
+    userOutcome,
+  ),
+  'users.delete': channel(z.strictObject({ userIds }), activityOutcome(z.strictObject({ userIds: z.array(z.string()) }))),
+  /** Replaces the user's tags with `tagIds`. */
+  'users.setTags': channel(z.strictObject({ userId: id, tagIds: z.array(id).max(32) }), userOutcome),
+  'users.createTag': channel(
+    z.strictObject({ tagName: z.string().min(1).max(256), userIds: z.array(id).max(100) }),
+    activityOutcome(z.strictObject({ tagId: z.string() })),
+  ),
+  'users.addApiKey': channel(z.strictObject({ userId: id, apiKey: newApiKey }), activityOutcome(z.strictObject({ apiKeyIds: z.array(z.string()) }))),
+  'users.removeApiKeys': channel(
+    z.strictObject({ userId: id, apiKeyIds: z.array(id).min(1).max(100) }),
+    activityOutcome(z.strictObject({ apiKeyIds: z.array(z.string()) })),
+  ),
 
   'policies.list': channel(noInput, z.array(policyView)),
   'policies.get': channel(z.strictObject({ policyId: id }), policyView),
