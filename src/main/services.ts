@@ -36,6 +36,8 @@ import { walletsHandlers } from './wallets/wallets.ipc';
 
 /** Where offline-stamped request files are written and read, inside the data dir. */
 export const STAMPED_REQUESTS_DIR = 'stamped-requests';
+/** Where approved exports are saved for the offline desktop, inside the data dir. */
+export const EXPORTS_DIR = 'exports';
 
 export interface MainServicesOptions {
   /** Where the key index, profiles and settings live (app.getPath('userData') in the app). */
@@ -160,7 +162,7 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
     ...usersHandlers({ active, now, keychain }),
     ...policiesHandlers({ active, now }),
     ...walletsHandlers({ active, now }),
-    ...exporterHandlers({ active, now, keychain, profiles }),
+    ...exporterHandlers({ active, now, keychain, profiles, exportsDir: join(services.dataDir, EXPORTS_DIR) }),
     ...importerHandlers({ active, now }),
   };
   // An unreadable settings file must not switch the re-ask off: fall back to the default.

@@ -531,6 +531,16 @@ export const ipcContract = {
     revealedSecret,
   ),
 
+  /**
+   * Writes a completed export's signed bundle, with the organization, target key and kind the offline Decrypt screen
+   * preselects from, to `file` in the exports directory kept by main (never overwriting). Nothing secret: the bundle
+   * stays sealed to its target key.
+   */
+  'exports.saveBundle': channel(
+    z.strictObject({ activityId: id, file: stampedFileName }),
+    z.strictObject({ file: z.string(), exportsDir: z.string() }),
+  ),
+
   /** The mnemonic is encrypted in main to the enclave's one-time import key; only ciphertext reaches the service. */
   'imports.wallet': channel(
     z.strictObject({

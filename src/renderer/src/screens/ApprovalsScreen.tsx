@@ -1,15 +1,17 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useCallback, useMemo, useState, type FormEvent } from 'react';
 import { activityOperations } from '../../../shared/api/activities';
 import type { ActivityType } from '../../../shared/api/activity-types';
 import { stillToVote } from '../../../shared/approvals/still-to-vote';
 import { currentVoteOf } from '../../../shared/approvals/voting';
 import { activityStatusInWords, activityTypeInWords, type OrganizationLookup } from '../../../shared/describe';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
+import { exportedKindOf } from '../../../shared/offline/export-file';
 import { durationInWords, requesterOf } from '../activity-words';
 import { ActivityDescriptionView } from '../components/ActivityDescription';
 import { ApprovalList, describeItem, votesInWords, type ApprovalItem } from '../components/ApprovalList';
 import { ErrorNotice } from '../components/ErrorNotice';
-import { ConfirmDialog } from '../components/Modal';
+import { ConfirmDialog, Modal } from '../components/Modal';
+import { SecretReveal, type RevealedSecret } from '../components/SecretReveal';
 import { Progress } from '../components/Progress';
 import { useAction, useLoad, type Action } from '../hooks';
 
@@ -302,6 +304,9 @@ function ApprovalDetail({
           <code className="fingerprint">{item.fingerprint}</code>
         </dd>
       </dl>
+      {item.activity.status === 'ACTIVITY_STATUS_COMPLETED' && exportedKindOf(item.type) !== undefined && (
+        <ExportActions activityId={item.activityId} localKeyName={description.exports?.target.localKeyName} fingerprint={description.exports?.target.fingerprint} />
+      )}
       {open && <StillToVote item={item} lookup={lookup} />}
       <h3>Who voted</h3>
       {item.voters.length === 0 ? (
@@ -337,6 +342,64 @@ function ApprovalDetail({
             </button>
           </div>
         ))}
+    </section>
+  );
+}
+
+/**
+ * An approved export, from its approval or history row: open it here with the export key it is sealed to, or save
+ * the signed bundle to a file for the offline desktop.
+ */
+function ExportActions({ activityId, localKeyName, fingerprint }: { activityId: string; localKeyName: string | undefined; fingerprint: string | undefined }) {
+  const action = useAction();
+  const [secret, setSecret] = useState<RevealedSecret>();
+  const [file, setFile] = useState(`export-${activityId.slice(0, 8)}.json`);
+  const [saved, setSaved] = useState<{ file: string; folder: string }>();
+  const hide = useCallback(() => setSecret(undefined), []);
+  const open = async () => {
+    if (localKeyName === undefined) return;
+    const result = await action.run('Opening the bundle…', (api) =>
+      api.exports.reveal({ subject: { kind: 'completed-export', activityId }, target: { kind: 'encryption-key', name: localKeyName } }),
+    );
+    if (result?.state === 'revealed') setSecret(result.secret);
+  };
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    const done = await action.run(`Saving the bundle to ${file}…`, (api) => api.exports.saveBundle({ activityId, file }));
+    if (done !== undefined) setSaved({ file: done.file, folder: done.exportsDir });
+  };
+  return (
+    <section className="export-actions" aria-labelledby="export-actions-title">
+      <h3 id="export-actions-title">The exported bundle</h3>
+      <Progress label={action.busy} />
+      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {localKeyName === undefined ? (
+        <p className="hint">It is sealed to a key this desktop does not hold{fingerprint === undefined ? '' : ` (${fingerprint})`}: save it and open it where that key is.</p>
+      ) : (
+        <button type="button" className="primary" onClick={() => void open()} disabled={action.busy !== undefined}>
+          Open the bundle
+        </button>
+      )}
+      <form className="inline-form" aria-label="Save bundle to file" onSubmit={(event) => void save(event)}>
+        <label>
+          File name
+          <input value={file} onChange={(event) => setFile(event.target.value)} required spellCheck={false} pattern="[A-Za-z0-9][A-Za-z0-9._\-]*\.json" />
+        </label>
+        <button type="submit" disabled={action.busy !== undefined}>
+          Save bundle to file
+        </button>
+      </form>
+      {saved !== undefined && (
+        <p className="notice notice-info" role="status">
+          Saved to <code>{saved.file}</code>. It holds the sealed bundle, nothing readable without the key: copy it to the offline desktop and open it on its Offline
+          decrypt screen.
+        </p>
+      )}
+      {secret !== undefined && (
+        <Modal title="The exported secret" onClose={hide}>
+          <SecretReveal secret={secret} subject="the exported wallet or key" onHide={hide} />
+        </Modal>
+      )}
     </section>
   );
 }
