@@ -271,7 +271,7 @@ function ExportDialog({ subject, onClose }: { subject: ExportSubject; onClose: (
   const [target, setTarget] = useState('');
   const [keyFormat, setKeyFormat] = useState<KeyFormat>('hexadecimal');
   const [secret, setSecret] = useState<RevealedSecret>();
-  const [waiting, setWaiting] = useState<{ activityId: string; fingerprint: string; encryptionKey: string | undefined; stillWaiting?: string }>();
+  const [waiting, setWaiting] = useState<{ activity: ActivityView; encryptionKey: string | undefined; stillWaiting?: string }>();
   const hide = useCallback(() => setSecret(undefined), []);
   // The empty value stands for a one-time key; a key missing from the keychain could not open the bundle.
   const targets: SelectOption<string>[] = [
@@ -288,12 +288,13 @@ function ExportDialog({ subject, onClose }: { subject: ExportSubject; onClose: (
     );
     if (result === undefined) return;
     if (result.state === 'revealed') setSecret(result.secret);
-    else setWaiting({ activityId: result.activity.id, fingerprint: result.activity.fingerprint, encryptionKey: target === '' ? undefined : target });
+    else setWaiting({ activity: result.activity, encryptionKey: target === '' ? undefined : target });
   };
 
   const openCompleted = async () => {
     if (waiting?.encryptionKey === undefined) return;
-    const { activityId, encryptionKey } = waiting;
+    const { encryptionKey } = waiting;
+    const activityId = waiting.activity.id;
     const result = await action.run('Opening the approved export…', (api) =>
       api.exports.reveal({
         subject: { kind: 'completed-export', activityId },
@@ -315,13 +316,7 @@ function ExportDialog({ subject, onClose }: { subject: ExportSubject; onClose: (
       {secret !== undefined ? (
         <SecretReveal secret={secret} subject={subject.label} onHide={hide} />
       ) : waiting !== undefined ? (
-        <div className="notice notice-warning" role="status">
-          <p className="notice-title">
-            <span className="error-code">CONSENSUS_NEEDED</span> The export is waiting for votes.
-          </p>
-          <p>
-            Fingerprint: <code className="fingerprint">{waiting.fingerprint}</code>
-          </p>
+        <WaitingForVotes what={`exporting ${subject.label}`} activity={waiting.activity}>
           {waiting.stillWaiting !== undefined && (
             <p>{waiting.stillWaiting === 'rejected' ? 'The export was rejected.' : 'Not approved yet: it is still waiting for votes.'}</p>
           )}
@@ -332,7 +327,7 @@ function ExportDialog({ subject, onClose }: { subject: ExportSubject; onClose: (
               Open it once approved
             </button>
           )}
-        </div>
+        </WaitingForVotes>
       ) : (
         <form className="stack-form" aria-label="Export" onSubmit={(event) => void submit(event)}>
           <SelectField label="Encrypt to" value={target} options={targets} onChange={setTarget} />
