@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import type { ChannelInput, ChannelOutput } from '../../../shared/ipc/contract';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { ConfirmDialog, Modal } from '../components/Modal';
@@ -161,21 +161,25 @@ export function UsersScreen() {
 
 /** A new API key: made in this desktop's keychain (only its public key leaves), or a public key pasted here. */
 function ApiKeyFields({ value, onChange }: { value: ApiKeyChoice; onChange: (value: ApiKeyChoice) => void }) {
+  // The create form and the add-key dialog are on screen together: each needs its own radio group.
+  const group = useId();
   return (
-    <fieldset className="choice-group">
-      <legend>API key</legend>
-      <label className="radio">
-        <input type="radio" name="api-key-kind" checked={value.kind === 'generate'} onChange={() => onChange({ ...value, kind: 'generate' })} />
-        Make one in this desktop’s keychain
-      </label>
-      <label className="radio">
-        <input type="radio" name="api-key-kind" checked={value.kind === 'paste'} onChange={() => onChange({ ...value, kind: 'paste' })} />
-        Paste a public key
-      </label>
-      <label className="radio">
-        <input type="radio" name="api-key-kind" checked={value.kind === 'none'} onChange={() => onChange({ ...value, kind: 'none' })} />
-        None yet
-      </label>
+    <>
+      <fieldset className="choice-group">
+        <legend>API key</legend>
+        <label className="radio">
+          <input type="radio" name={group} checked={value.kind === 'generate'} onChange={() => onChange({ ...value, kind: 'generate' })} />
+          Make one in this desktop’s keychain
+        </label>
+        <label className="radio">
+          <input type="radio" name={group} checked={value.kind === 'paste'} onChange={() => onChange({ ...value, kind: 'paste' })} />
+          Paste a public key
+        </label>
+        <label className="radio">
+          <input type="radio" name={group} checked={value.kind === 'none'} onChange={() => onChange({ ...value, kind: 'none' })} />
+          None yet
+        </label>
+      </fieldset>
       {value.kind !== 'none' && <NameField label="API key name" value={value.name} onChange={(name) => onChange({ ...value, name })} maxLength={64} />}
       {value.kind === 'paste' && (
         <>
@@ -186,7 +190,7 @@ function ApiKeyFields({ value, onChange }: { value: ApiKeyChoice; onChange: (val
           <SelectField label="Curve" value={value.curve} options={CURVES} onChange={(curve) => onChange({ ...value, curve })} />
         </>
       )}
-    </fieldset>
+    </>
   );
 }
 
