@@ -59,9 +59,10 @@ export function effectInWords(effect: string): string {
   return effect === 'EFFECT_ALLOW' ? 'Allow' : effect === 'EFFECT_DENY' ? 'Deny' : sentence(effect.replace(/^EFFECT_/, ''));
 }
 
-/** `CURVE_SECP256K1` → "secp256k1"; API key curves too. */
+/** `CURVE_SECP256K1` → "secp256k1" (a name, spelled as its authors do); API key curves too. */
 export function curveInWords(curve: string): string {
-  return sentence(curve.replace(/^(API_KEY_)?CURVE_/, ''));
+  const name = curve.replace(/^(API_KEY_)?CURVE_/, '');
+  return SPELLINGS[name] ?? sentence(name);
 }
 
 const CHAIN_WORDS: readonly [prefix: string, words: string][] = [
