@@ -63,6 +63,7 @@ export const ERROR_HEADLINES: Readonly<Record<ErrorCode, string>> = {
   KEY_EXISTS: 'A key with this name already exists.',
   PROFILE_NOT_FOUND: 'There is no such profile.',
   NETWORK_ERROR: 'The service could not be reached.',
+  SANDBOX_UNAVAILABLE: 'The Sandbox is not running.',
   RESPONSE_INVALID: 'The service answered something QuorumKey did not expect.',
   IPC_SENDER_REJECTED: 'This page may not talk to QuorumKey.',
   APP_LOCKED: 'QuorumKey is locked.',
