@@ -47,3 +47,13 @@ test('add a hosted profile beside the Sandbox and switch between them', async ({
   await expect(apiKeys.getByRole('row', { name: /^ops/ })).toContainText('Production');
   await expect(apiKeys.getByRole('row', { name: /sandbox root/ })).toContainText('Sandbox');
 });
+
+test('the welcome screen says what the Sandbox is and starts it, which makes it the active profile', async ({ page }) => {
+  const welcome = page.getByRole('region', { name: 'Welcome to QuorumKey' });
+  await expect(welcome).toContainText('The Sandbox is a complete Turnkey-compatible service running on this computer');
+  await screenshotBothThemes(page, 'welcome');
+  await welcome.getByRole('button', { name: 'Start the Sandbox' }).click();
+  await expect(page.getByRole('banner')).toContainText('Profile: Sandbox');
+  await expect(page.getByRole('list', { name: 'Profiles' }).getByRole('listitem', { name: 'Sandbox' }).getByText('Active')).toBeVisible();
+  await expect(welcome).toHaveCount(0);
+});

@@ -27,6 +27,16 @@ export function ProfilesScreen() {
     profiles.reload();
   };
 
+  /** The Sandbox becomes the active profile the first time it starts. */
+  const startSandbox = async () => {
+    const status = await action.run('Starting the Sandbox…', (api) => api.sandbox.start());
+    if (status === undefined) return;
+    const active = await action.run('Reading the active profile…', (api) => api.profiles.getActive());
+    if (active !== undefined) setActiveProfile(active === null ? null : { id: active.id, name: active.name });
+    profiles.reload();
+    apiKeys.reload();
+  };
+
   const confirmRemove = async () => {
     if (removing === undefined) return;
     const profile = removing;
@@ -53,6 +63,16 @@ export function ProfilesScreen() {
       {list !== undefined && list.length === 0 && (
         <section className="panel welcome" aria-labelledby="welcome-title">
           <h2 id="welcome-title">Welcome to QuorumKey</h2>
+          <p>
+            The Sandbox is a complete Turnkey-compatible service running on this computer: its own organization, with a root API key kept in your
+            operating system’s keychain. Try wallets, policies, votes and exports there first; nothing leaves this machine.
+          </p>
+          <div className="button-row start">
+            <button type="button" className="primary" onClick={() => void startSandbox()} disabled={action.busy !== undefined}>
+              Start the Sandbox
+            </button>
+          </div>
+          <p>Or connect to your organization on a hosted service:</p>
           <ol>
             <li>
               Create or import an API key on the{' '}
