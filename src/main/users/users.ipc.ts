@@ -49,6 +49,12 @@ export function usersHandlers({ active, now, keychain }: UsersHandlerDeps): Pick
       return outcomeView(await client.submit('delete_users', { userIds }), (result) => ({ userIds: result.userIds }), now());
     },
     'users.setTags': async ({ userId, tagIds }) => {
+      if (tagIds.length === 0) {
+        // On the wire an empty list is the same as no list: update_user would leave the tags as they are.
+        throw new QkError('REQUEST_INVALID', 'a user cannot be left with no tags by changing the user; keep one tag, or delete the tags themselves', {
+          field: 'tagIds',
+        });
+      }
       const { client } = await active.services();
       return outcomeView(await client.submit('update_user', { userId, userTagIds: tagIds }), (result) => ({ userId: result.userId }), now());
     },

@@ -311,13 +311,14 @@ function TagsDialog({ user, tags, onClose, onDone }: { user: User; tags: Organiz
     <Modal title={`Tags of ${user.userName}`} onClose={onClose}>
       <form className="stack-form" onSubmit={(event) => void submit(event)}>
         <TagChoices tags={tags} chosen={tagIds} onChange={setTagIds} />
+        {tagIds.length === 0 && <p className="hint">Keep at least one tag: a change that leaves none is read by the service as no change.</p>}
         <Progress label={action.busy} />
         {action.error !== undefined && <ErrorNotice error={action.error} />}
         <div className="button-row">
           <button type="button" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="primary" disabled={action.busy !== undefined}>
+          <button type="submit" className="primary" disabled={action.busy !== undefined || tagIds.length === 0}>
             Save tags
           </button>
         </div>
