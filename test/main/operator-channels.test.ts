@@ -121,3 +121,23 @@ describe('saving an export', () => {
     expect(notExport).toMatchObject({ ok: false, error: { code: 'REQUEST_INVALID' } });
   });
 });
+
+describe('the Sandbox is recoverable', () => {
+  it('restores its removed profile, resets to a new organization only with the typed phrase, and stops', async () => {
+    const before = await call('sandbox.status', {});
+    await services.profiles.remove(before.profileId!);
+    const restored = await call('sandbox.restoreProfile', {});
+    expect(restored).toMatchObject({ state: 'running', organizationId: before.organizationId });
+    expect((await services.profiles.list()).filter((profile) => profile.kind === 'sandbox')).toHaveLength(1);
+
+    expect(await dispatch('sandbox.reset', { confirmation: 'reset' } as never, RENDERER_URL)).toMatchObject({ ok: false, error: { code: 'REQUEST_INVALID' } });
+    await services.profiles.setActive(restored.profileId);
+    const reset = await call('sandbox.reset', { confirmation: 'reset the Sandbox' });
+    expect(reset.state).toBe('running');
+    expect(reset.organizationId).not.toBe(before.organizationId);
+    expect(await call('wallets.list', {})).toEqual([]);
+    expect((await call('organization.lookup', {})).users.map((user) => user.userName)).toEqual(['Root user']);
+
+    expect(await call('sandbox.stop', {})).toMatchObject({ running: false, state: 'stopped' });
+  });
+});

@@ -273,6 +273,9 @@ const stampedFileInfo = z.strictObject({
   body: z.string(),
 });
 
+/** What a person types to reset the Sandbox. */
+export const SANDBOX_RESET_PHRASE = 'reset the Sandbox';
+
 const sandboxStatus = z.strictObject({
   running: z.boolean(),
   /** `starting` also while main restarts a Sandbox whose process died; `failed` once it gave up (see `error`). */
@@ -413,6 +416,14 @@ export const ipcContract = {
   'sandbox.status': channel(noInput, sandboxStatus),
   /** Starts the embedded service (once; later calls answer the running one); first run makes Sandbox the active profile. */
   'sandbox.start': channel(noInput, sandboxStatus),
+  'sandbox.stop': channel(noInput, sandboxStatus),
+  /**
+   * Deletes the Sandbox's database (every user, policy, wallet and key in it) and starts it afresh. The person types
+   * the confirmation phrase; main refuses anything else, so no renderer bug can reset it by accident.
+   */
+  'sandbox.reset': channel(z.strictObject({ confirmation: z.literal(SANDBOX_RESET_PHRASE) }), sandboxStatus),
+  /** Adds the Sandbox profile back after it was removed (starting the Sandbox if it is stopped). */
+  'sandbox.restoreProfile': channel(noInput, sandboxStatus),
 
   /** Newest first; `before` (an activity id) answers the page of activities older than that one. */
   'activities.list': channel(
