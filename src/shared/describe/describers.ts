@@ -11,7 +11,10 @@ import { addressFormatInWords, counted, curveInWords, effectInWords, enumInWords
 
 export type Fields = Readonly<Record<string, unknown>>;
 
-/** What a describer fills in; the title defaults to the type in words and the summary to the first change or fact. */
+/**
+ * What a describer fills in; the title defaults to the type in words and the summary to the first change or fact.
+ * A signing describer sets its own title and summary first: a clear-signing reading then replaces them.
+ */
 export class Draft {
   title: string | undefined;
   summary: string | undefined;
@@ -26,7 +29,8 @@ export class Draft {
     readonly type: string,
     readonly names: Names,
     readonly decodeSigning: SigningDecoder | undefined,
-    readonly intent: Fields,
+    /** The recorded intent, whole (`{signTransactionIntentV2: …}`), for the clear-signing decoder. */
+    readonly intent: Readonly<Record<string, unknown>>,
     /** The activity already ran or never will: the lookup shows the organization after it, not before. */
     readonly settled: boolean,
   ) {}
@@ -202,8 +206,13 @@ function deleteSecrets(draft: Draft, kind: 'wallet' | 'private key', items: { re
 }
 
 function signing(draft: Draft, request: SigningRequest): void {
-  const decoded = draft.decodeSigning?.(request, draft.type, draft.intent);
-  draft.signing = decoded === undefined ? request : { ...request, decoded };
+  const reading = draft.decodeSigning?.(request, { type: draft.type, intent: draft.intent });
+  draft.signing = reading === undefined ? request : { ...request, decoded: reading.facts };
+  if (reading !== undefined) {
+    draft.title = reading.title;
+    draft.summary = reading.summary;
+    for (const warning of reading.warnings) draft.warn(warning);
+  }
   const holder = draft.names.holderOf(request.signWith.text);
   draft.fact('Signs with', request.signWith, ...(holder === undefined ? [] : [{ ...holder, text: `in ${holder.text}` }]));
 }
@@ -632,15 +641,15 @@ const signRawPayload: Describer = (fields, draft) => {
     payloads: [text(fields, 'payload') ?? ''],
     facts: payloadFacts(fields),
   };
-  signing(draft, request);
   draft.summary = `with ${request.signWith.text}`;
+  signing(draft, request);
 };
 
 const signRawPayloads: Describer = (fields, draft) => {
   const payloads = texts(fields, 'payloads');
   draft.title = `Sign ${counted(payloads.length, 'payload')}`;
-  signing(draft, { signWith: signWith(fields), payloads, facts: payloadFacts(fields) });
   draft.summary = `with ${text(fields, 'signWith') ?? 'not stated'}`;
+  signing(draft, { signWith: signWith(fields), payloads, facts: payloadFacts(fields) });
 };
 
 function payloadFacts(fields: Fields): Fact[] {
@@ -660,8 +669,8 @@ const signTransaction: Describer = (fields, draft) => {
     payloads: [text(fields, 'unsignedTransaction') ?? ''],
     facts: type === undefined ? [] : [{ label: 'Transaction type', value: [plain(enumInWords(type, 'TRANSACTION_TYPE_'))] }],
   };
-  signing(draft, request);
   draft.summary = `${type === undefined ? '' : `${enumInWords(type, 'TRANSACTION_TYPE_')} `}with ${request.signWith.text}`;
+  signing(draft, request);
 };
 
 const sendTransaction: Describer = (fields, draft) => {
@@ -679,16 +688,16 @@ const sendTransaction: Describer = (fields, draft) => {
     if (value !== undefined && value !== '') facts.push({ label, value: [code(value)] });
   }
   if (fields['sponsor'] === true) facts.push({ label: 'Fees', value: [plain('paid by the gas station')] });
-  signing(draft, { signWith: signWith(fields), payloads: payload === undefined ? [] : [payload], facts });
   draft.summary = `from ${signWith(fields).text}`;
+  signing(draft, { signWith: signWith(fields), payloads: payload === undefined ? [] : [payload], facts });
 };
 
 const sparkLightningReceive: Describer = (fields, draft) => {
   draft.title = 'Prepare a Spark Lightning receive';
   const lightning = record(fields, 'lightningReceive');
+  draft.summary = `for ${signWith(fields).text}`;
   signing(draft, { signWith: signWith(fields), payloads: [], facts: [] });
   if (lightning !== undefined) draft.fact('Payment hash', code(text(lightning, 'paymentHash') ?? ''));
-  draft.summary = `for ${signWith(fields).text}`;
 };
 
 /**

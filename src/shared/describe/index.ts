@@ -11,6 +11,7 @@ import { activityTypeInWords } from './words';
 export * from './types';
 export * from './words';
 export { publicKeyFingerprint } from './describers';
+export { clearSigningDecoder } from './clear-signing';
 
 export interface DescribeOptions {
   /** Clear signing: turns a signing request's payload into words. Without it a signing request shows its payload. */
@@ -48,7 +49,7 @@ export function describeActivity(
       rawIntent: activity.intent,
     };
   }
-  const draft = new Draft(activity.type, new Names(lookup), options.decodeSigning, fields, options.settled === true);
+  const draft = new Draft(activity.type, new Names(lookup), options.decodeSigning, activity.intent, options.settled === true);
   describer(fields, draft);
   return {
     type: activity.type,

@@ -108,12 +108,20 @@ export interface SigningRequest {
   decoded?: readonly Fact[];
 }
 
+/** What clear signing made of a signing request: its own title and summary, the facts, and warnings in words. */
+export interface SigningReading {
+  title: string;
+  summary: string;
+  facts: readonly Fact[];
+  warnings: readonly string[];
+}
+
 /**
- * The hook for clear signing: given the signing request and its activity type, answers what the payload does in
- * words (recipient, amount, contract call…) or undefined when it cannot tell. The describer then shows the raw
- * payload only.
+ * The hook for clear signing: given the signing request and its activity (type and recorded intent), answers what
+ * the payload does in words (recipient, amount, contract call…) or undefined when it cannot tell. The describer then
+ * shows the raw payload only.
  */
-export type SigningDecoder = (request: SigningRequest, activityType: string, intent: Readonly<Record<string, unknown>>) => readonly Fact[] | undefined;
+export type SigningDecoder = (request: SigningRequest, activity: { type: string; intent: Readonly<Record<string, unknown>> }) => SigningReading | undefined;
 
 export interface ActivityDescription {
   type: string;

@@ -7,7 +7,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { describe, expect, it } from 'vitest';
 import { activityOperations } from '../../../src/shared/api';
-import { describeActivity, isDescribed, type ActivityDescription, type OrganizationLookup, type Ref } from '../../../src/shared/describe';
+import { clearSigningDecoder, describeActivity, isDescribed, type ActivityDescription, type OrganizationLookup, type Ref } from '../../../src/shared/describe';
 
 const servedTypes = Object.values(activityOperations).map((op) => ({ type: op.activityType, intentKey: op.intentKey }));
 
@@ -194,9 +194,15 @@ describe('unknown and signing activities', () => {
     expect(plain.signing?.decoded).toBeUndefined();
     expect(plain.facts).toContainEqual({ label: 'Signs with', value: [{ text: '0xabc', code: true }, { text: 'in Treasury', id: 'w-1' }] });
     const decoded = describeActivity({ type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', intent }, lookup, {
-      decodeSigning: (request) => [{ label: 'Message', value: [{ text: `${request.payloads.length} payload` }] }],
+      decodeSigning: (request, activity) => ({
+        title: 'Sign a message',
+        summary: `${request.payloads.length} payload for ${Object.keys(activity.intent)[0]}`,
+        facts: [{ label: 'Message', value: [{ text: 'hello' }] }],
+        warnings: ['The message names another chain.'],
+      }),
     });
-    expect(decoded.signing?.decoded).toEqual([{ label: 'Message', value: [{ text: '1 payload' }] }]);
+    expect(decoded).toMatchObject({ title: 'Sign a message', summary: '1 payload for signRawPayloadIntentV2', warnings: ['The message names another chain.'] });
+    expect(decoded.signing?.decoded).toEqual([{ label: 'Message', value: [{ text: 'hello' }] }]);
   });
 });
 
@@ -217,5 +223,22 @@ describe('settled activities', () => {
     );
     expect(accounts.changes).toEqual([]);
     expect(accounts.facts).toContainEqual({ label: 'Accounts added', value: [{ text: "Ethereum m/44'/60'/0'/0/1", code: false }] });
+  });
+});
+
+describe('clear signing through the hook', () => {
+  it('reads a raw payload signing request with the signer named from the lookup', () => {
+    const intent = { signRawPayloadIntentV2: { signWith: '0xabc', payload: '68656c6c6f', encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_KECCAK256' } };
+    const described = describeActivity({ type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', intent }, lookup, { decodeSigning: clearSigningDecoder(lookup) });
+    expect(described.title).toMatch(/^Sign /);
+    expect(described.signing?.decoded?.find((fact) => fact.label === 'Signer')?.value[0]?.text).toContain('Treasury');
+  });
+
+  it('falls back to the payload when clear signing cannot read the request', () => {
+    const intent = { signTransactionIntentV2: { signWith: '0xabc', unsignedTransaction: 'zz', type: 'TRANSACTION_TYPE_ETHEREUM' } };
+    const described = describeActivity({ type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', intent }, lookup, { decodeSigning: clearSigningDecoder(lookup) });
+    expect(described.title).toBe('Sign a transaction');
+    expect(described.signing?.decoded).toBeUndefined();
+    expect(described.signing?.payloads).toEqual(['zz']);
   });
 });

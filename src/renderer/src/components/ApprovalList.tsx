@@ -1,7 +1,7 @@
 import { useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { currentVoteOf, type Voter } from '../../../shared/approvals/voting';
-import { activityStatusInWords, describeActivity, type ActivityDescription, type OrganizationLookup } from '../../../shared/describe';
+import { activityStatusInWords, clearSigningDecoder, describeActivity, type ActivityDescription, type OrganizationLookup } from '../../../shared/describe';
 import { durationInWords, requesterOf } from '../activity-words';
 
 /** How long the open approval window has left, or that the approvals expired (the next approval opens a window). */
@@ -29,7 +29,10 @@ const UNSETTLED = new Set(['ACTIVITY_STATUS_CONSENSUS_NEEDED', 'ACTIVITY_STATUS_
 
 /** The shared describer's words for a queue or history item. */
 export function describeItem(item: ApprovalItem, lookup: OrganizationLookup = NO_LOOKUP): ActivityDescription {
-  return describeActivity({ type: item.type, intent: item.activity.intent }, lookup, { settled: !UNSETTLED.has(item.activity.status) });
+  return describeActivity({ type: item.type, intent: item.activity.intent }, lookup, {
+    settled: !UNSETTLED.has(item.activity.status),
+    decodeSigning: clearSigningDecoder(lookup),
+  });
 }
 
 const ROW_HEIGHT = 64;
