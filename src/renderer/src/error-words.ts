@@ -9,6 +9,7 @@ export const ERROR_HEADLINES: Readonly<Record<ErrorCode, string>> = {
   REQUEST_TOO_LARGE: 'The request is too large.',
   UNSUPPORTED_MEDIA_TYPE: 'The service did not understand the request’s format.',
   OPERATION_NOT_FOUND: 'The service does not offer this operation.',
+  HOST_NOT_ALLOWED: 'The service refused the address the request was sent to.',
   INVALID_TIME: 'The request’s time is too far from the service’s clock.',
   INVALID_ORGANIZATION_ID: 'The organization id is not valid.',
   SIGNATURE_MISSING: 'The request was not signed.',
