@@ -97,7 +97,7 @@ const refs = (values: readonly string[], to: (value: string) => Ref): Ref[] => v
 
 /** `sha256:` + the SHA-256 of a hex public key's bytes (of its text when it is not hex), in full. */
 export function publicKeyFingerprint(publicKey: string): string {
-  const bytes = /^([0-9a-fA-F]{2})+$/.test(publicKey) ? hexToBytes(publicKey, 'public key') : utf8Encode(publicKey);
+  const bytes = /^(?:[0-9a-fA-F]{2})+$/.test(publicKey) ? hexToBytes(publicKey, 'public key') : utf8Encode(publicKey);
   return `sha256:${bytesToHex(sha256(bytes))}`;
 }
 
