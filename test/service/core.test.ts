@@ -162,17 +162,21 @@ describe('the wire', () => {
     });
   });
 
-  it('refuses bad JSON, a non-JSON content type, a body too large and a missing stamp', async () => {
+  it('refuses bad JSON, an empty body, a body too large and a missing stamp, whatever the Content-Type', async () => {
     const badJson = await t.post('/public/v1/query/whoami', '{"organizationId":');
     expect([badJson.status, badJson.body.details[0].turnkeyErrorCode]).toEqual([400, 'REQUEST_INVALID']);
 
-    const text = await fetch(`${t.info.baseUrl}/public/v1/query/whoami`, {
+    const badText = await fetch(`${t.info.baseUrl}/public/v1/query/whoami`, {
       method: 'POST',
-      headers: { 'content-type': 'text/plain' },
-      body: '{}',
+      headers: { 'content-type': 'text/plain;charset=UTF-8' },
+      body: '{"organizationId":',
     });
-    expect(text.status).toBe(400);
-    expect((await text.json()).details[0].turnkeyErrorCode).toBe('UNSUPPORTED_MEDIA_TYPE');
+    expect(badText.status).toBe(400);
+    expect((await badText.json()).message).toMatch(/^bad request body: not valid JSON/);
+
+    const empty = await fetch(`${t.info.baseUrl}/public/v1/query/whoami`, { method: 'POST' });
+    expect(empty.status).toBe(400);
+    expect((await empty.json()).message).toBe('bad request body: the body is empty; send a JSON object');
 
     const large = await t.post('/public/v1/query/whoami', { organizationId: t.info.organizationId, pad: 'x'.repeat(1_100_000) });
     expect([large.status, large.body.details[0].turnkeyErrorCode]).toEqual([400, 'REQUEST_TOO_LARGE']);

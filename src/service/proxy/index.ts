@@ -8,7 +8,7 @@ import { parseRequest, proxyOperations, type ProxyOperation } from '../../shared
 import { QkError } from '../../shared/errors';
 import type { OidcVerifier } from '../auth/oidc';
 import type { Enclave } from '../enclave';
-import { parseJsonBody } from '../server/app';
+import { parseJsonBody, requestBytes } from '../server/app';
 import type { Store } from '../store';
 import { otpLogin } from './login';
 import { initOtp, verifyOtpBundle, verifyOtpCode } from './otp';
@@ -57,8 +57,7 @@ export function registerAuthProxy(app: FastifyInstance, deps: AuthProxyDeps): vo
     const handler = handlers[op.name as ProxyName];
     app.post(op.path, async (request) => {
       const organizationId = configOrganization(deps.store, request.headers[AUTH_PROXY_CONFIG_HEADER]);
-      if (!Buffer.isBuffer(request.body)) throw new QkError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json with a JSON body');
-      const body = parseRequest(op.request, parseJsonBody(request.body), `${op.name} request`);
+      const body = parseRequest(op.request, parseJsonBody(requestBytes(request)), `${op.name} request`);
       return handler(organizationId, body as never);
     });
   }

@@ -1,6 +1,7 @@
 /**
  * The HTTP face of the service (Fastify 5): raw body bytes kept for stamp verification and fingerprints,
- * JSON only, a body limit, the error shape of docs/service.md#errors for everything, routes from the operation table.
+ * JSON bodies whatever their declared Content-Type, a body limit, the error shape of docs/service.md#errors for
+ * everything, routes from the operation table.
  */
 import { isUtf8 } from 'node:buffer';
 import type { AddressInfo } from 'node:net';
@@ -37,6 +38,11 @@ export function parseJsonBody(raw: Buffer): unknown {
   return parsed;
 }
 
+/** The body bytes the catch-all parser kept; empty when the request carried no body. */
+export function requestBytes(request: FastifyRequest): Buffer {
+  return Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+}
+
 export function buildServer(deps: PipelineDeps, routes: RouteTable, options: ServerOptions): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, return503OnClosing: true });
 
@@ -45,22 +51,15 @@ export function buildServer(deps: PipelineDeps, routes: RouteTable, options: Ser
     checkHostHeader(request.headers.host, options.allowedHostNames, (app.server.address() as AddressInfo).port);
   });
 
+  // The hosted service reads every body as JSON: older SDKs (@turnkey/http 2.x, @turnkey/sdk-server up to 4.x)
+  // send theirs as a string, so fetch declares it text/plain, or send no Content-Type at all.
   app.removeAllContentTypeParsers();
   // Stored bodies must hash to their fingerprints: a body that is not UTF-8 would be decoded lossily, so it is
   // refused here, before any route, stamp or proxy check reads it.
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) =>
     isUtf8(body as Buffer)
       ? done(null, body)
       : done(new QkError('REQUEST_INVALID', 'bad request body: not valid UTF-8; JSON bodies must be UTF-8 encoded'), undefined),
-  );
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, _body, done) =>
-    done(
-      new QkError(
-        'UNSUPPORTED_MEDIA_TYPE',
-        `Content-Type must be application/json, got ${request.headers['content-type'] ?? 'none'}`,
-      ),
-      undefined,
-    ),
   );
 
   app.setErrorHandler((error: unknown, _request: FastifyRequest, reply: FastifyReply) => {
@@ -70,11 +69,9 @@ export function buildServer(deps: PipelineDeps, routes: RouteTable, options: Ser
         ? error
         : code === 'FST_ERR_CTP_BODY_TOO_LARGE'
           ? new QkError('REQUEST_TOO_LARGE', `the request body exceeds ${BODY_LIMIT_BYTES} bytes`)
-          : code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH'
-            ? new QkError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json')
-            : code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || code === 'FST_ERR_CTP_INVALID_JSON_BODY'
-              ? new QkError('REQUEST_INVALID', 'bad request body: send a JSON object')
-              : error;
+          : code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH'
+            ? new QkError('REQUEST_INVALID', 'bad request body: its length does not match the Content-Length header')
+            : error;
     const { status, body } = wireError(known, deps.log);
     void reply.status(status).send(body);
   });
@@ -89,12 +86,10 @@ export function buildServer(deps: PipelineDeps, routes: RouteTable, options: Ser
 
   for (const [path, route] of routes.byPath) {
     app.post(path, async (request) => {
-      if (!Buffer.isBuffer(request.body)) {
-        throw new QkError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json with a JSON body');
-      }
+      const rawBody = requestBytes(request);
       const incoming = {
-        rawBody: request.body,
-        body: parseJsonBody(request.body),
+        rawBody,
+        body: parseJsonBody(rawBody),
         headers: request.headers as RequestHeaders,
       };
       return route.op.kind === 'activity'
