@@ -5,7 +5,15 @@
  */
 import { fingerprintOf } from '../../shared/crypto/stamp';
 import type { Activity } from '../../shared/api/activity-record';
-import { parseRequest, submitBodySchema, type ActivityOperation, type QueryOperation } from '../../shared/api';
+import {
+  olderVersionSubmitBodySchema,
+  parseRequest,
+  submitBodySchema,
+  type ActivityOperation,
+  type ActivityVersion,
+  type QueryOperation,
+  type SubmitBody,
+} from '../../shared/api';
 import { countingApprovals, hasCountingApproval } from '../../shared/approvals/voting';
 import { QkError } from '../../shared/errors';
 import { authenticate, type Actor, type RequestHeaders, type StampFormat } from '../auth/authenticate';
@@ -42,6 +50,32 @@ export interface PipelineDeps {
 export interface ActivityRoute {
   op: ActivityOperation;
   handler: ActivityHandler | DecisionHandler;
+  /** Set when the route serves an older version of `op`: recorded and answered under that version's names. */
+  version?: ActivityVersion;
+}
+
+/** The type, intent and result names an activity of `route` is authorized, recorded and answered under. */
+function namesOf(route: ActivityRoute): { activityType: string; intentKey: string; resultKey: string | null } {
+  return route.version ?? route.op;
+}
+
+/** The route of an older version when the body names one of `route`'s older types, else `route` itself. */
+function versionRoute(route: ActivityRoute, body: unknown, routesByType: ReadonlyMap<string, ActivityRoute>): ActivityRoute {
+  const type = (body as { type?: unknown }).type;
+  if (typeof type !== 'string' || type === route.op.activityType) return route;
+  const older = routesByType.get(type);
+  return older?.version !== undefined && older.op === route.op ? older : route;
+}
+
+/** The envelope of a submission of `route`, its parameters read as the current operation's parameters. */
+function parseSubmission(route: ActivityRoute, body: unknown): { envelope: SubmitBody<unknown>; params: Record<string, unknown> } {
+  if (route.version === undefined) {
+    const envelope = parseRequest(submitBodySchema(route.op), body, `${route.op.name} request`);
+    return { envelope, params: envelope.parameters as Record<string, unknown> };
+  }
+  const envelope = parseRequest(olderVersionSubmitBodySchema(route.version, route.op), body, `${route.op.name} request`);
+  const current = route.version.toCurrent(envelope.parameters);
+  return { envelope, params: parseRequest(route.op.parameters, current, `${route.version.activityType} parameters`) as Record<string, unknown> };
 }
 
 export interface QueryRoute {
@@ -143,11 +177,13 @@ function vote(deps: PipelineDeps, activityId: string, actor: Actor, selection: V
  */
 export async function submitActivity(
   deps: PipelineDeps,
-  route: ActivityRoute,
+  pathRoute: ActivityRoute,
   request: IncomingRequest,
   routesByType: ReadonlyMap<string, ActivityRoute>,
 ): Promise<{ activity: Activity }> {
-  const envelope = parseRequest(submitBodySchema(route.op), request.body, `${route.op.name} request`);
+  const route = versionRoute(pathRoute, request.body, routesByType);
+  const names = namesOf(route);
+  const { envelope, params } = parseSubmission(route, request.body);
   const now = deps.now();
   checkFreshness(envelope.timestampMs, now);
   const { actor, organization, fromParentOrganization } = await authenticate(
@@ -164,7 +200,6 @@ export async function submitActivity(
   if (fromParentOrganization && !parentProposes) throw organizationMismatch(organization, actor);
   const fingerprint = fingerprintOf(request.rawBody);
   const message = request.rawBody.toString('utf8');
-  const params = envelope.parameters as Record<string, unknown>;
 
   return deps.store.transaction(async (tx) => {
     if (!credentialStillHeld(tx, actor.credential)) {
@@ -200,23 +235,23 @@ export async function submitActivity(
     const resources = handler.policyResources?.(tx, organization.id, params) ?? {};
     // Also for a parent's proposal: a session profile limits its credential wherever it is used.
     for (const hook of deps.hooks) {
-      hook.checkRequest?.(actor.credential, { store: tx, organization, activityType: route.op.activityType, params, resources });
+      hook.checkRequest?.(actor.credential, { store: tx, organization, activityType: names.activityType, params, resources });
     }
-    const authorizationRequest = { store: tx, organization, activityType: route.op.activityType, params, resources, now, log: deps.log };
+    const authorizationRequest = { store: tx, organization, activityType: names.activityType, params, resources, now, log: deps.log };
     // The sub-organization's quorum and policies know nothing of a parent user: the parent's policies and the
     // handler's own proof decide, both before anything is recorded.
     const authorization: Authorization = parentProposes
       ? await authorizeParentProposal(authorizationRequest, actor, handler)
       : authorize({ ...authorizationRequest, approvers: [approverOf(actor)] });
-    if (authorization.decision === 'deny') throw denialError(authorization, route.op.activityType);
+    if (authorization.decision === 'deny') throw denialError(authorization, names.activityType);
     const record: ActivityRecord = {
       id: deps.newId(),
       organizationId: organization.id,
-      type: route.op.activityType,
+      type: names.activityType,
       status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED',
       fingerprint,
       body: message,
-      intent: { [route.op.intentKey]: params },
+      intent: { [names.intentKey]: envelope.parameters },
       result: undefined,
       failure: undefined,
       proposerUserId: actor.user.id,
@@ -298,8 +333,8 @@ function routeOf(session: Session, activity: ActivityRecord): ActivityRoute & { 
   return route as ActivityRoute & { handler: ActivityHandler };
 }
 
-function parametersOf(activity: ActivityRecord, op: ActivityOperation): Record<string, unknown> {
-  return (submitBodySchema(op).parse(JSON.parse(activity.body)) as { parameters: Record<string, unknown> }).parameters;
+function parametersOf(activity: ActivityRecord, route: ActivityRoute): Record<string, unknown> {
+  return parseSubmission(route, JSON.parse(activity.body)).params;
 }
 
 async function castVote(
@@ -326,7 +361,7 @@ async function castVote(
     });
   }
   const route = routeOf(session, target);
-  const params = parametersOf(target, route.op);
+  const params = parametersOf(target, route);
   const handler = route.handler as AnyActivityHandler;
   const request = {
     store: tx,
@@ -418,10 +453,11 @@ async function execute(
     };
     for (const step of afterExecution) await step(completion);
   }
-  const resultKey = route.op.resultKey;
+  const { resultKey } = namesOf(route);
+  const answered = route.version === undefined ? result : route.version.resultFromCurrent(result);
   tx.activities.finish(
     activity.id,
-    { status: 'ACTIVITY_STATUS_COMPLETED', result: resultKey === null ? {} : { [resultKey]: result } },
+    { status: 'ACTIVITY_STATUS_COMPLETED', result: resultKey === null ? {} : { [resultKey]: answered } },
     now,
   );
 }

@@ -16,6 +16,7 @@ import {
   type PolicyUser,
 } from '../../shared/policy';
 import { activityOperations } from '../../shared/api/activities';
+import { olderActivityVersions } from '../../shared/api/activity-versions';
 import { QkError } from '../../shared/errors';
 import type { Repositories } from '../store';
 import type { OrganizationRecord } from '../store/organizations';
@@ -24,10 +25,18 @@ import type { PolicyRecord } from '../store/policies';
 export const UPDATE_ROOT_QUORUM = 'ACTIVITY_TYPE_UPDATE_ROOT_QUORUM';
 
 /** Activities by which a user manages the credentials of `params.userId` (docs/service.md#policy-precedence). */
+const OWN_CREDENTIAL_OPERATIONS: ReadonlySet<string> = new Set([
+  'create_api_keys',
+  'delete_api_keys',
+  'create_authenticators',
+  'delete_authenticators',
+  'create_oauth_providers',
+  'delete_oauth_providers',
+] satisfies (keyof typeof activityOperations)[]);
 const OWN_CREDENTIAL_ACTIVITY_TYPES: ReadonlySet<string> = new Set(
-  (['create_api_keys', 'delete_api_keys', 'create_authenticators', 'delete_authenticators', 'create_oauth_providers', 'delete_oauth_providers'] as const).map(
-    (name) => activityOperations[name].activityType,
-  ),
+  [...Object.values(activityOperations), ...olderActivityVersions]
+    .filter((op) => OWN_CREDENTIAL_OPERATIONS.has('name' in op ? op.name : op.operation))
+    .map((op) => op.activityType),
 );
 
 /** A user whose approval counts, with the credential they approved with. */

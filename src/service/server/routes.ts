@@ -1,10 +1,13 @@
-import { allOperations, type Operation } from '../../shared/api';
+import { activityOperations, allOperations, olderActivityVersions, type Operation } from '../../shared/api';
 import type { Family } from '../activities/context';
 import type { ActivityRoute, QueryRoute } from '../activities/pipeline';
 
 export interface RouteTable {
   byPath: ReadonlyMap<string, QueryRoute | ActivityRoute>;
-  /** For executing an activity later (after consensus) from its stored type. */
+  /**
+   * For executing an activity later (after consensus) from its stored type, and for the older versions
+   * submitted at a current path: their routes carry the `version` they are.
+   */
   activitiesByType: ReadonlyMap<string, ActivityRoute>;
 }
 
@@ -29,6 +32,10 @@ export function buildRouteTable(families: readonly Family[]): RouteTable {
       const handler = handlers?.[op.name];
       if (handler !== undefined) claim(op, handler);
     }
+  }
+  for (const version of olderActivityVersions) {
+    const current = activitiesByType.get(activityOperations[version.operation].activityType);
+    if (current !== undefined) activitiesByType.set(version.activityType, { ...current, version });
   }
   return { byPath, activitiesByType };
 }

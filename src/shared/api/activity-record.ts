@@ -56,8 +56,8 @@ export interface ActivityTypeInfo {
 }
 
 /**
- * Superseded versions of the declared activity families (docs/service.md#activity-types, "—" path rows):
- * no longer submittable, but records created with them are still listed and fetched.
+ * Superseded versions of the declared activity families (docs/service.md#activity-types, "—" path rows): records
+ * created with them are still listed and fetched; those in activity-versions.ts are still submitted at the current path.
  */
 export const supersededActivityTypes = {
   ACTIVITY_TYPE_CREATE_API_KEYS: { intentKey: 'createApiKeysIntent', resultKey: 'createApiKeysResult' },

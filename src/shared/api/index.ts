@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { activityOperations } from './activities';
+import type { ActivityVersion } from './activity-versions';
 import {
   activityResponseSchema,
   supersededActivityTypes,
@@ -21,6 +22,7 @@ export * from './timestamps';
 export * from './common';
 export * from './activity-record';
 export * from './activity-types';
+export * from './activity-versions';
 export * from './operation';
 export * from './validate';
 export { activityOperations, proxyOperations, queryOperations };
@@ -49,7 +51,17 @@ export interface SubmitBody<Params> {
   generateAppProofs?: boolean;
 }
 
-const submitSchemas = new WeakMap<ActivityOperation, z.ZodType>();
+const submitSchemas = new WeakMap<ActivityOperation | ActivityVersion, z.ZodType>();
+
+function envelopeSchema(activityType: string, parameters: z.ZodType, acceptsAppProofs: boolean): z.ZodType {
+  const envelope = {
+    type: z.literal(activityType),
+    timestampMs: decimalString,
+    organizationId: bounded.id,
+    parameters,
+  };
+  return acceptsAppProofs ? req({ ...envelope, generateAppProofs: z.boolean().optional() }) : req(envelope);
+}
 
 /**
  * The strict envelope schema of one activity: `type` must be its current ACTIVITY_TYPE_* value,
@@ -62,17 +74,18 @@ export function submitBodySchema<P extends z.ZodType>(
   type Envelope = z.ZodType<SubmitBody<z.output<P>>, SubmitBody<z.input<P>>>;
   const cached = submitSchemas.get(op);
   if (cached) return cached as Envelope;
-  const envelope = {
-    type: z.literal(op.activityType),
-    timestampMs: decimalString,
-    organizationId: bounded.id,
-    parameters: op.parameters,
-  };
-  const schema: z.ZodType = op.acceptsAppProofs
-    ? req({ ...envelope, generateAppProofs: z.boolean().optional() })
-    : req(envelope);
+  const schema = envelopeSchema(op.activityType, op.parameters, op.acceptsAppProofs);
   submitSchemas.set(op, schema);
   return schema as Envelope;
+}
+
+/** The envelope of an older version submitted at `op`'s path: its own type value and parameters. */
+export function olderVersionSubmitBodySchema(version: ActivityVersion, op: ActivityOperation): z.ZodType<SubmitBody<unknown>> {
+  const cached = submitSchemas.get(version);
+  if (cached) return cached as z.ZodType<SubmitBody<unknown>>;
+  const schema = envelopeSchema(version.activityType, version.parameters, op.acceptsAppProofs);
+  submitSchemas.set(version, schema);
+  return schema as z.ZodType<SubmitBody<unknown>>;
 }
 
 // ─── activity types ───────────────────────────────────────────────────────────────────────────

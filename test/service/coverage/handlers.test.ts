@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { allOperations, requestSchemaOf, type Operation } from '../../../src/shared/api';
+import { allOperations, olderActivityVersions, requestSchemaOf, type Operation } from '../../../src/shared/api';
 import type { Family } from '../../../src/service/activities/context';
 import { buildRouteTable, type RouteTable } from '../../../src/service/server/routes';
 import { startTestService, type Reply, type TestService } from '../helpers';
@@ -80,9 +80,14 @@ describe('route table of the running service', () => {
     for (const op of stamped) expect(served.table.byPath.get(op.path)?.op).toBe(op);
   });
 
-  it('maps every activity type to its route, for executing approved activities later', () => {
+  it('maps every activity type and older version to its route, for executing approved activities later', () => {
     const activities = allOperations.filter((op) => op.kind === 'activity');
-    expect([...served.table.activitiesByType.keys()].sort()).toEqual(activities.map((op) => op.activityType).sort());
+    const types = [...activities.map((op) => op.activityType), ...olderActivityVersions.map((version) => version.activityType)];
+    expect([...served.table.activitiesByType.keys()].sort()).toEqual(types.sort());
+    for (const version of olderActivityVersions) {
+      const route = served.table.activitiesByType.get(version.activityType);
+      expect([route?.op.name, route?.version]).toEqual([version.operation, version]);
+    }
   });
 
   it('reports the operations of a family that is left out', () => {

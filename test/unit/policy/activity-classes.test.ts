@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { activityOperations, olderActivityVersions } from '../../../src/shared/api';
 import { QkError } from '../../../src/shared/errors';
 import {
   CLASSIFIED_ACTIVITY_TYPES,
@@ -35,6 +36,13 @@ describe('activity classes', () => {
     ['ACTIVITY_TYPE_CREATE_SESSION_PROFILE', 'CREATE_SESSION_PROFILE', 'SESSION_PROFILE', 'CREATE'],
   ])('%s', (type, kind, resource, action) => {
     expect(activityClassOf(type)).toEqual({ type, kind, resource, action });
+  });
+
+  it('classifies every older version the service still accepts as its current version', () => {
+    for (const version of olderActivityVersions) {
+      const current = activityOperations[version.operation].activityType;
+      expect(activityClassOf(version.activityType)).toMatchObject({ resource: activityClassOf(current).resource, action: activityClassOf(current).action });
+    }
   });
 
   it('leaves votes and root quorum changes outside the resource table', () => {

@@ -1,0 +1,232 @@
+/**
+ * Older `ACTIVITY_TYPE_*` versions that released SDKs still submit (e.g. `@turnkey/sdk-server` 1.x sends
+ * CREATE_USERS_V2 and UPDATE_POLICY), served at the current operation's path. Each version keeps its own type,
+ * intent and result member names (as recorded and answered) and says how its parameters read as the current
+ * operation's parameters and how the current result reads as its own: one implementation, many request shapes.
+ */
+import { z } from 'zod';
+import { QkError } from '../errors';
+import { activityOperations } from './activities';
+import { supersededActivityTypes } from './activity-record';
+import {
+  apiKeyParamsV2,
+  authenticatorParamsV2,
+  effect,
+  policyParams,
+  clientSignature,
+  int32,
+  privateKeyParams,
+  req,
+  walletParams,
+} from './common';
+
+type Operations = typeof activityOperations;
+type OperationName = keyof Operations;
+
+export interface ActivityVersion {
+  readonly activityType: string;
+  readonly intentKey: string;
+  readonly resultKey: string;
+  /** The current operation whose path, handler and authorization serve this version. */
+  readonly operation: OperationName;
+  /** This version's `parameters` (= its intent), strict like every request. */
+  readonly parameters: z.ZodType;
+  /** The same request as the current operation's parameters; throws a QkError for what cannot be expressed. */
+  toCurrent(params: unknown): Record<string, unknown>;
+  /** This version's result member from the current operation's result. */
+  resultFromCurrent(result: unknown): unknown;
+}
+
+function version<const N extends OperationName, P extends z.ZodType>(spec: {
+  activityType: keyof typeof supersededActivityTypes;
+  operation: N;
+  parameters: P;
+  toCurrent: (params: z.output<P>) => z.input<Operations[N]['parameters']>;
+  resultFromCurrent?: (result: z.output<Operations[N]['result']>) => unknown;
+}): ActivityVersion {
+  const { intentKey, resultKey } = supersededActivityTypes[spec.activityType];
+  return {
+    activityType: spec.activityType,
+    intentKey,
+    resultKey,
+    operation: spec.operation,
+    parameters: spec.parameters,
+    toCurrent: (params) => spec.toCurrent(params as z.output<P>) as Record<string, unknown>,
+    resultFromCurrent: (result) =>
+      spec.resultFromCurrent === undefined ? result : spec.resultFromCurrent(result as z.output<Operations[N]['result']>),
+  };
+}
+
+const ids = z.array(z.string());
+
+/** `apiApiKeyParams`: the first API key shape, before keys named their curve; every key was P-256 then. */
+const apiKeyParamsV1 = req({ apiKeyName: z.string(), publicKey: z.string(), expirationSeconds: z.string().optional() });
+type ApiKeyParamsV1 = z.output<typeof apiKeyParamsV1>;
+const withCurve = (key: ApiKeyParamsV1): z.input<typeof apiKeyParamsV2> => ({ ...key, curveType: 'API_KEY_CURVE_P256' });
+
+/** `v1OauthProviderParams`: a provider named by its OIDC token (the later claims form is optional). */
+const oauthProviderParamsV1 = req({ providerName: z.string(), oidcToken: z.string() });
+
+const userName = { userName: z.string(), userEmail: z.string().optional() };
+const userParamsV2 = req({
+  ...userName,
+  apiKeys: z.array(apiKeyParamsV1),
+  authenticators: z.array(authenticatorParamsV2),
+  userTags: ids,
+});
+const userParamsV3 = req({
+  ...userName,
+  userPhoneNumber: z.string().optional(),
+  apiKeys: z.array(apiKeyParamsV2),
+  authenticators: z.array(authenticatorParamsV2),
+  oauthProviders: z.array(oauthProviderParamsV1),
+  userTags: ids,
+});
+
+const rootUserParamsV1 = req({ ...userName, apiKeys: z.array(apiKeyParamsV1), authenticators: z.array(authenticatorParamsV2) });
+const rootUserParamsV2 = req({
+  ...userName,
+  apiKeys: z.array(apiKeyParamsV1),
+  authenticators: z.array(authenticatorParamsV2),
+  oauthProviders: z.array(oauthProviderParamsV1),
+});
+const rootUserParamsV3 = req({
+  ...userName,
+  apiKeys: z.array(apiKeyParamsV2),
+  authenticators: z.array(authenticatorParamsV2),
+  oauthProviders: z.array(oauthProviderParamsV1),
+});
+const rootUserParamsV4 = req({ ...rootUserParamsV3.shape, userPhoneNumber: z.string().optional() });
+
+/** The members every sub-organization version up to V6 has; V7 adds the sign-up verification members. */
+const subOrganizationV4To6 = {
+  subOrganizationName: z.string(),
+  rootQuorumThreshold: int32,
+  wallet: walletParams.optional(),
+  disableEmailRecovery: z.boolean().optional(),
+  disableEmailAuth: z.boolean().optional(),
+};
+const subOrganizationParamsV7 = req({
+  ...subOrganizationV4To6,
+  rootUsers: z.array(rootUserParamsV4),
+  disableSmsAuth: z.boolean().optional(),
+  disableOtpEmailAuth: z.boolean().optional(),
+  verificationToken: z.string().optional(),
+  clientSignature: clientSignature.optional(),
+});
+
+/** `v1Selector` / `v1SelectorV2`: the policy form that preceded condition expressions. */
+const operator = z.enum([
+  'OPERATOR_EQUAL',
+  'OPERATOR_MORE_THAN',
+  'OPERATOR_MORE_THAN_OR_EQUAL',
+  'OPERATOR_LESS_THAN',
+  'OPERATOR_LESS_THAN_OR_EQUAL',
+  'OPERATOR_CONTAINS',
+  'OPERATOR_NOT_EQUAL',
+  'OPERATOR_IN',
+  'OPERATOR_NOT_IN',
+  'OPERATOR_CONTAINS_ONE',
+  'OPERATOR_CONTAINS_ALL',
+]);
+const selectorV1 = req({ subject: z.string().optional(), operator: operator.optional(), target: z.string().optional() });
+const selectorV2 = req({ subject: z.string().optional(), operator: operator.optional(), targets: ids.optional() });
+
+/**
+ * CREATE_POLICY and CREATE_POLICY_V2 take either their selectors form or the condition form of V3 (which some
+ * integrations send under the older type). Neither the swagger nor Turnkey's documentation says which condition a
+ * selector's subject strings mean, so a policy with selectors is refused rather than guessed; an empty selector
+ * list constrains nothing and reads as a policy without a condition.
+ */
+function olderPolicy<S extends z.ZodType>(selector: S, activityType: string) {
+  const selectorForm = req({ policyName: z.string(), selectors: z.array(selector), effect, notes: z.string().optional() });
+  return {
+    parameters: z.union([selectorForm, policyParams]),
+    toCurrent: (params: z.output<typeof selectorForm> | z.output<typeof policyParams>): z.input<typeof policyParams> => {
+      if (!('selectors' in params)) return params;
+      if (params.selectors.length > 0) {
+        throw new QkError(
+          'REQUEST_INVALID',
+          `${activityType}: policies with selectors are not supported, because no documented rule turns a selector into a condition; send ACTIVITY_TYPE_CREATE_POLICY_V3 with a condition expression instead`,
+          { issues: [{ path: 'parameters.selectors', message: 'not supported' }] },
+        );
+      }
+      return { policyName: params.policyName, effect: params.effect, notes: params.notes ?? '' };
+    },
+  };
+}
+
+export const olderActivityVersions: readonly ActivityVersion[] = [
+  version({
+    activityType: 'ACTIVITY_TYPE_CREATE_USERS_V2',
+    operation: 'create_users',
+    parameters: req({ users: z.array(userParamsV2) }),
+    toCurrent: ({ users }) => ({ users: users.map((user) => ({ ...user, apiKeys: user.apiKeys.map(withCurve), oauthProviders: [] })) }),
+  }),
+  version({
+    activityType: 'ACTIVITY_TYPE_CREATE_USERS_V3',
+    operation: 'create_users',
+    parameters: req({ users: z.array(userParamsV3) }),
+    toCurrent: (params) => params,
+  }),
+  version({
+    activityType: 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V4',
+    operation: 'create_sub_organization',
+    parameters: req({ ...subOrganizationV4To6, rootUsers: z.array(rootUserParamsV1) }),
+    toCurrent: ({ rootUsers, ...rest }) => ({
+      ...rest,
+      rootUsers: rootUsers.map((user) => ({ ...user, apiKeys: user.apiKeys.map(withCurve), oauthProviders: [] })),
+    }),
+  }),
+  version({
+    activityType: 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V5',
+    operation: 'create_sub_organization',
+    parameters: req({ ...subOrganizationV4To6, rootUsers: z.array(rootUserParamsV2) }),
+    toCurrent: ({ rootUsers, ...rest }) => ({
+      ...rest,
+      rootUsers: rootUsers.map((user) => ({ ...user, apiKeys: user.apiKeys.map(withCurve) })),
+    }),
+  }),
+  version({
+    activityType: 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V6',
+    operation: 'create_sub_organization',
+    parameters: req({ ...subOrganizationV4To6, rootUsers: z.array(rootUserParamsV3) }),
+    toCurrent: (params) => params,
+  }),
+  version({
+    activityType: 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7',
+    operation: 'create_sub_organization',
+    parameters: subOrganizationParamsV7,
+    toCurrent: (params) => params,
+  }),
+  version({
+    activityType: 'ACTIVITY_TYPE_CREATE_POLICY',
+    operation: 'create_policy',
+    ...olderPolicy(selectorV1, 'ACTIVITY_TYPE_CREATE_POLICY'),
+  }),
+  version({
+    activityType: 'ACTIVITY_TYPE_CREATE_POLICY_V2',
+    operation: 'create_policy',
+    ...olderPolicy(selectorV2, 'ACTIVITY_TYPE_CREATE_POLICY_V2'),
+  }),
+  version({
+    activityType: 'ACTIVITY_TYPE_UPDATE_POLICY',
+    operation: 'update_policy',
+    parameters: activityOperations.update_policy.parameters.omit({ time: true }),
+    toCurrent: (params) => params,
+  }),
+  version({
+    activityType: 'ACTIVITY_TYPE_CREATE_API_KEYS',
+    operation: 'create_api_keys',
+    parameters: req({ apiKeys: z.array(apiKeyParamsV1), userId: z.string() }),
+    toCurrent: ({ apiKeys, userId }) => ({ apiKeys: apiKeys.map(withCurve), userId }),
+  }),
+  version({
+    activityType: 'ACTIVITY_TYPE_CREATE_PRIVATE_KEYS',
+    operation: 'create_private_keys',
+    parameters: req({ privateKeys: z.array(privateKeyParams) }),
+    toCurrent: (params) => params,
+    // `v1CreatePrivateKeysResult` lists only the ids.
+    resultFromCurrent: ({ privateKeys }) => ({ privateKeyIds: privateKeys.map((key) => key.privateKeyId) }),
+  }),
+];
