@@ -128,3 +128,49 @@ describe.each(Object.entries(clients))('%s, unchanged', (release, client) => {
     expect(policy).toMatchObject({ policyName: `${release} policy, renamed`, notes: 'renamed', condition });
   });
 });
+
+describe('@turnkey/http 2.x, unchanged', () => {
+  const envelope = <T extends string>(type: T) => ({ type, timestampMs: String(Date.now()), organizationId: service.info.organizationId });
+
+  it('creates a wallet and exports it as a bundle @turnkey/crypto decrypts', async () => {
+    const client = httpV2();
+    const created = await client.createWallet({ ...envelope('ACTIVITY_TYPE_CREATE_WALLET'), parameters: { walletName: 'http 2.x wallet', accounts: [ETHEREUM] } });
+    const walletId = created.activity.result.createWalletResult?.walletId ?? '';
+    const target = generateP256KeyPair();
+    const exported = await client.exportWallet({ ...envelope('ACTIVITY_TYPE_EXPORT_WALLET'), parameters: { walletId, targetPublicKey: target.publicKeyUncompressed } });
+    const mnemonic = await decryptExportBundle({
+      exportBundle: exported.activity.result.exportWalletResult?.exportBundle ?? '',
+      embeddedKey: target.privateKey,
+      organizationId: service.info.organizationId,
+      returnMnemonic: true,
+      dangerouslyOverrideSignerPublicKey: service.info.enclaveSignerPublicKey,
+    });
+    expect(mnemonic.split(' ')).toHaveLength(12);
+  });
+
+  it('creates users (V3), a sub-organization (V7) and a policy', async () => {
+    const client = httpV2();
+    const users = await client.createUsers({
+      ...envelope('ACTIVITY_TYPE_CREATE_USERS_V3'),
+      parameters: { users: [{ userName: 'http 2.x user', apiKeys: [], authenticators: [], oauthProviders: [], userTags: [] }] },
+    });
+    expect([users.activity.status, Object.keys(users.activity.intent)]).toEqual(['ACTIVITY_STATUS_COMPLETED', ['createUsersIntentV3']]);
+
+    const subOrganization = await client.createSubOrganization({
+      ...envelope('ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7'),
+      parameters: {
+        subOrganizationName: 'http 2.x sub-organization',
+        rootUsers: [{ userName: 'root', apiKeys: [{ apiKeyName: 'k', publicKey: newKey('p256').publicKey, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], oauthProviders: [] }],
+        rootQuorumThreshold: 1,
+      },
+    });
+    expect(subOrganization.activity.result.createSubOrganizationResultV7?.subOrganizationId).toEqual(expect.any(String));
+
+    const policy = await client.createPolicy({
+      ...envelope('ACTIVITY_TYPE_CREATE_POLICY_V3'),
+      parameters: { policyName: 'http 2.x policy', effect: 'EFFECT_ALLOW', condition: "activity.type == 'ACTIVITY_TYPE_CREATE_WALLET'", notes: '' },
+    });
+    const policyId = policy.activity.result.createPolicyResult?.policyId ?? '';
+    expect((await client.getPolicy({ organizationId: service.info.organizationId, policyId })).policy.policyName).toBe('http 2.x policy');
+  });
+});
