@@ -72,6 +72,19 @@ function requirePolicy(ctx: ActivityContext, policyId: string): PolicyRecord {
   return policy;
 }
 
+/** delete_policies names at least one policy of the organization, each once. */
+function checkPolicyDeletions(store: Repositories, organizationId: string, policyIds: readonly string[]): void {
+  if (policyIds.length === 0) {
+    throw new QkError('REQUEST_INVALID', 'parameters.policyIds: name at least one policy', { issues: [{ path: 'parameters.policyIds', message: 'empty' }] });
+  }
+  policyIds.forEach((policyId, index) => {
+    if (store.policies.get(organizationId, policyId) === undefined) {
+      throw new QkError('NOT_FOUND', `parameters.policyIds[${index}]: no policy ${policyId} in organization ${organizationId}`, { policyId });
+    }
+    if (policyIds.indexOf(policyId) !== index) throw new QkError('REQUEST_INVALID', `parameters.policyIds: policy ${policyId} appears twice`);
+  });
+}
+
 function fieldsOf(
   params: { policyName: string; effect: PolicyEffect; condition?: string; consensus?: string; notes: string; time?: string },
   prefix: string,
@@ -152,6 +165,16 @@ export const policiesFamily: Family = {
           now: ctx.now,
         });
         return { policyId: policy.id };
+      },
+    },
+    delete_policies: {
+      validate(store, organizationId, params) {
+        checkPolicyDeletions(store, organizationId, params.policyIds);
+      },
+      execute(ctx, params) {
+        checkPolicyDeletions(ctx.store, ctx.organizationId, params.policyIds);
+        for (const policyId of params.policyIds) ctx.store.policies.delete(ctx.organizationId, policyId);
+        return { policyIds: params.policyIds };
       },
     },
     delete_policy: {

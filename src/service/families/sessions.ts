@@ -225,6 +225,17 @@ async function oauthUserOf(
   return provider.userId;
 }
 
+/** The session members of a login activity, before the login runs. */
+function checkLoginRequest(
+  store: Repositories,
+  organizationId: string,
+  params: { publicKey: string; expirationSeconds?: string | undefined; sessionProfileId?: string | undefined },
+): void {
+  sessionPublicKeyOf(params.publicKey, 'parameters.publicKey');
+  parseSeconds(params.expirationSeconds, 'parameters.expirationSeconds', MAX_SESSION_SECONDS);
+  if (params.sessionProfileId !== undefined) sessionProfileFor(store, organizationId, params.sessionProfileId);
+}
+
 export function sessionsFamily(options: { oidc: OidcVerifier }): Family {
   return {
     hooks: { checkRequest: checkSessionScope },
@@ -234,6 +245,7 @@ export function sessionsFamily(options: { oidc: OidcVerifier }): Family {
         const inherited = ctx.organization.parentId === undefined ? [] : ctx.store.sessionProfiles.listByOrganization(ctx.organization.parentId);
         return { sessionProfiles: [...inherited, ...own].map(sessionProfileView) };
       },
+      get_session_profile: (ctx, request) => ({ sessionProfile: sessionProfileView(sessionProfileFor(ctx.store, ctx.organizationId, request.sessionProfileId)) }),
     },
     activities: {
       create_session_profile: {
@@ -258,17 +270,30 @@ export function sessionsFamily(options: { oidc: OidcVerifier }): Family {
           return { sessionProfileId: id };
         },
       },
+      stamp_login: {
+        // The stamp is the proof: the session is the stamping user's, for the key they name.
+        validate: checkLoginRequest,
+        async execute(ctx, params) {
+          const session = await issueSession(ctx.store, {
+            organizationId: ctx.organizationId,
+            userId: ctx.actor.userId,
+            publicKey: params.publicKey,
+            ...(params.expirationSeconds === undefined ? {} : { expirationSeconds: params.expirationSeconds }),
+            ...(params.invalidateExisting === undefined ? {} : { invalidateExisting: params.invalidateExisting }),
+            ...(params.sessionProfileId === undefined ? {} : { sessionProfileId: params.sessionProfileId }),
+            now: ctx.now,
+            newId: ctx.newId,
+          });
+          return { session };
+        },
+      },
       oauth_login: {
         // The auth proxy submits logins with its key of the parent organization (docs/service.md#auth-proxy); the
         // verified token matched to a user of the target organization is the proof.
         async parentProposalProof(store, organizationId, params) {
           await oauthUserOf({ store, organizationId }, options.oidc, params.oidcToken, params.publicKey);
         },
-        validate(store, organizationId, params) {
-          sessionPublicKeyOf(params.publicKey, 'parameters.publicKey');
-          parseSeconds(params.expirationSeconds, 'parameters.expirationSeconds', MAX_SESSION_SECONDS);
-          if (params.sessionProfileId !== undefined) sessionProfileFor(store, organizationId, params.sessionProfileId);
-        },
+        validate: checkLoginRequest,
         async execute(ctx, params) {
           const userId = await oauthUserOf(ctx, options.oidc, params.oidcToken, params.publicKey);
           const session = await issueSession(ctx.store, {

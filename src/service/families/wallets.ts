@@ -1,4 +1,4 @@
-/** Wallets and wallet accounts (docs/service.md#wallets): create, derive more accounts, list, get, delete. */
+/** Wallets and wallet accounts (docs/service.md#wallets): create, derive more accounts, list, get, rename, delete. */
 import type { z } from 'zod';
 import type { WalletAccountParams, walletParams } from '../../shared/api/common';
 import { QkError } from '../../shared/errors';
@@ -190,6 +190,49 @@ function checkDeletions(store: Repositories, organizationId: string, walletIds: 
   });
 }
 
+/** The new name of update_wallet: not empty, and unique among the organization's other wallets. */
+function checkRename(store: Repositories, organizationId: string, params: { walletId: string; walletName?: string | undefined }): WalletRecord {
+  const wallet = requireWallet(store, organizationId, params.walletId);
+  if (params.walletName === undefined) return wallet;
+  if (params.walletName.trim() === '') {
+    throw new QkError('REQUEST_INVALID', 'parameters.walletName: must not be empty', { issues: [{ path: 'parameters.walletName', message: 'must not be empty' }] });
+  }
+  const existing = store.keyMaterial.wallets.findByName(organizationId, params.walletName);
+  if (existing !== undefined && existing.id !== wallet.id) {
+    throw new QkError('ALREADY_EXISTS', `wallet label must be unique: a wallet named "${params.walletName}" already exists (${existing.id})`, {
+      walletId: existing.id,
+    });
+  }
+  return wallet;
+}
+
+/** Checks delete_wallet_accounts: known accounts, each once; an account of a never-exported wallet needs deleteWithoutExport. */
+function checkAccountDeletions(store: Repositories, organizationId: string, params: { walletAccountIds: string[]; deleteWithoutExport?: boolean | undefined }) {
+  if (params.walletAccountIds.length === 0) {
+    throw new QkError('REQUEST_INVALID', 'parameters.walletAccountIds: name at least one wallet account', {
+      issues: [{ path: 'parameters.walletAccountIds', message: 'empty' }],
+    });
+  }
+  return params.walletAccountIds.map((accountId, index) => {
+    const account = store.keyMaterial.walletAccounts.get(organizationId, accountId);
+    if (account === undefined) {
+      throw new QkError('NOT_FOUND', `parameters.walletAccountIds[${index}]: no wallet account ${accountId} in organization ${organizationId}`, { walletAccountId: accountId });
+    }
+    if (params.walletAccountIds.indexOf(accountId) !== index) {
+      throw new QkError('REQUEST_INVALID', `parameters.walletAccountIds: wallet account ${accountId} appears twice`);
+    }
+    const wallet = requireWallet(store, organizationId, account.walletId);
+    if (!wallet.exported && params.deleteWithoutExport !== true) {
+      throw new QkError(
+        'NOT_EXPORTED',
+        `wallet account ${accountId} belongs to wallet ${wallet.id}, which has never been exported; deleting the account would lose its key unless the wallet is exported. Export it first, or set deleteWithoutExport: true`,
+        { walletAccountId: accountId, walletId: wallet.id },
+      );
+    }
+    return { account, wallet };
+  });
+}
+
 export const walletsFamily: Family = {
   queries: {
     list_wallets: (ctx) => ({ wallets: ctx.store.keyMaterial.wallets.listByOrganization(ctx.organizationId).map(walletView) }),
@@ -267,6 +310,38 @@ export const walletsFamily: Family = {
         return wallet === undefined ? {} : { wallet: walletPolicyResource(wallet) };
       },
       derivedAddresses: (result) => result.addresses.map((address) => ({ address })),
+    },
+    update_wallet: {
+      validate: checkRename,
+      execute(ctx, params) {
+        const wallet = checkRename(ctx.store, ctx.organizationId, params);
+        if (params.walletName !== undefined) ctx.store.keyMaterial.wallets.rename(ctx.organizationId, wallet.id, params.walletName, ctx.now);
+        return { walletId: wallet.id };
+      },
+      policyResources: (store, organizationId, params) => {
+        const wallet = store.keyMaterial.wallets.get(organizationId, params.walletId);
+        return wallet === undefined ? {} : { wallet: walletPolicyResource(wallet) };
+      },
+    },
+    delete_wallet_accounts: {
+      validate: checkAccountDeletions,
+      execute(ctx, params) {
+        for (const { account } of checkAccountDeletions(ctx.store, ctx.organizationId, params)) {
+          ctx.store.keyMaterial.walletAccounts.delete(ctx.organizationId, account.id);
+        }
+        return { walletAccountIds: params.walletAccountIds };
+      },
+      policyResources: (store, organizationId, params) => ({
+        wallets: [
+          ...new Map(
+            params.walletAccountIds.flatMap((id) => {
+              const account = store.keyMaterial.walletAccounts.get(organizationId, id);
+              const wallet = account === undefined ? undefined : store.keyMaterial.wallets.get(organizationId, account.walletId);
+              return wallet === undefined ? [] : [[wallet.id, walletPolicyResource(wallet)] as const];
+            }),
+          ).values(),
+        ],
+      }),
     },
     delete_wallets: {
       validate(store, organizationId, params) {

@@ -165,6 +165,15 @@ export class WalletRepository {
     );
   }
 
+  rename(organizationId: string, id: string, name: string, now: number): void {
+    this.connection.run('UPDATE wallets SET name = :name, updated_at = :now WHERE id = :id AND organization_id = :organizationId', {
+      id,
+      organizationId,
+      name,
+      now,
+    });
+  }
+
   /** Removes the wallet and (by cascade) its accounts. */
   delete(organizationId: string, id: string): boolean {
     this.connection.noteKeyMaterialErased();
@@ -237,6 +246,10 @@ export class WalletAccountRepository {
       { id, organizationId },
     );
     return row === undefined ? undefined : toWalletAccount(row);
+  }
+
+  delete(organizationId: string, id: string): boolean {
+    return this.connection.run('DELETE FROM wallet_accounts WHERE id = :id AND organization_id = :organizationId', { id, organizationId }) === 1;
   }
 
   listByWallet(walletId: string): WalletAccountRecord[] {

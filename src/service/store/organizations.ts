@@ -76,6 +76,10 @@ export class OrganizationRepository {
     return row === undefined ? undefined : toOrganization(row);
   }
 
+  rename(id: string, name: string, now: number): void {
+    this.connection.run('UPDATE organizations SET name = :name, updated_at = :now WHERE id = :id', { id, name, now });
+  }
+
   /** The first organization ever created: the one a fresh database was bootstrapped with. */
   firstRoot(): OrganizationRecord | undefined {
     const row = this.connection.get('SELECT * FROM organizations WHERE parent_id IS NULL AND deleted_at IS NULL ORDER BY rowid LIMIT 1');

@@ -47,6 +47,14 @@ export class UserTagRepository {
     });
   }
 
+  removeMember(tagId: string, userId: string): void {
+    this.connection.run('DELETE FROM user_tag_members WHERE tag_id = :tagId AND user_id = :userId', { tagId, userId });
+  }
+
+  rename(id: string, name: string, now: number): void {
+    this.connection.run('UPDATE user_tags SET name = :name, updated_at = :now WHERE id = :id', { id, name, now });
+  }
+
   tagIdsOfUser(userId: string): string[] {
     return this.connection
       .all('SELECT tag_id FROM user_tag_members WHERE user_id = :userId ORDER BY rowid', { userId })

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { activity, type ActivityOperation } from './operation';
 import {
   addressFormat,
+  apiKeyParamsV1,
   apiKeyParamsV2,
   authenticatorParamsV2,
   clientSignature,
@@ -485,6 +486,83 @@ const signing = defineActivities({
   },
 });
 
+// ─── everyday edits: renames, contact changes, bulk deletions, API-only users, stamp login ──────────
+
+const everydayEdits = defineActivities({
+  update_wallet: {
+    activityType: 'ACTIVITY_TYPE_UPDATE_WALLET',
+    intentKey: 'updateWalletIntent',
+    resultKey: 'updateWalletResult',
+    parameters: req({ walletId: z.string(), walletName: z.string().optional() }),
+    result: res({ walletId: z.string() }),
+  },
+  delete_wallet_accounts: {
+    activityType: 'ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS',
+    intentKey: 'deleteWalletAccountsIntent',
+    resultKey: 'deleteWalletAccountsResult',
+    parameters: req({ walletAccountIds: ids, deleteWithoutExport: z.boolean().optional() }),
+    result: res({ walletAccountIds: ids }),
+  },
+  delete_policies: {
+    activityType: 'ACTIVITY_TYPE_DELETE_POLICIES',
+    intentKey: 'deletePoliciesIntent',
+    resultKey: 'deletePoliciesResult',
+    parameters: req({ policyIds: ids }),
+    result: res({ policyIds: ids }),
+  },
+  update_user_tag: {
+    activityType: 'ACTIVITY_TYPE_UPDATE_USER_TAG',
+    intentKey: 'updateUserTagIntent',
+    resultKey: 'updateUserTagResult',
+    parameters: req({ userTagId: z.string(), newUserTagName: z.string().optional(), addUserIds: ids, removeUserIds: ids }),
+    result: res({ userTagId: z.string() }),
+  },
+  update_user_email: {
+    activityType: 'ACTIVITY_TYPE_UPDATE_USER_EMAIL',
+    intentKey: 'updateUserEmailIntent',
+    resultKey: 'updateUserEmailResult',
+    parameters: req({ userId: z.string(), userEmail: z.string(), verificationToken: z.string().optional() }),
+    result: res({ userId: z.string() }),
+  },
+  update_user_phone_number: {
+    activityType: 'ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER',
+    intentKey: 'updateUserPhoneNumberIntent',
+    resultKey: 'updateUserPhoneNumberResult',
+    parameters: req({ userId: z.string(), userPhoneNumber: z.string(), verificationToken: z.string().optional() }),
+    result: res({ userId: z.string() }),
+  },
+  update_organization_name: {
+    activityType: 'ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME',
+    intentKey: 'updateOrganizationNameIntent',
+    resultKey: 'updateOrganizationNameResult',
+    parameters: req({ organizationName: z.string() }),
+    result: res({ organizationId: z.string(), organizationName: z.string() }),
+  },
+  create_api_only_users: {
+    activityType: 'ACTIVITY_TYPE_CREATE_API_ONLY_USERS',
+    intentKey: 'createApiOnlyUsersIntent',
+    resultKey: 'createApiOnlyUsersResult',
+    parameters: req({
+      apiOnlyUsers: z.array(
+        req({ userName: z.string(), userEmail: z.string().optional(), userTags: ids, apiKeys: z.array(apiKeyParamsV1) }),
+      ),
+    }),
+    result: res({ userIds: ids }),
+  },
+  stamp_login: {
+    activityType: 'ACTIVITY_TYPE_STAMP_LOGIN',
+    intentKey: 'stampLoginIntent',
+    resultKey: 'stampLoginResult',
+    parameters: req({
+      publicKey: z.string(),
+      expirationSeconds: z.string().optional(),
+      invalidateExisting: z.boolean().optional(),
+      sessionProfileId: z.string().optional(),
+    }),
+    result: res({ session: z.string() }),
+  },
+});
+
 export const activityOperations = {
   ...consensus,
   ...policies,
@@ -498,4 +576,5 @@ export const activityOperations = {
   ...tvcApps,
   ...spark,
   ...signing,
+  ...everydayEdits,
 };

@@ -9,6 +9,7 @@ import { QkError } from '../errors';
 import { activityOperations } from './activities';
 import { supersededActivityTypes } from './activity-record';
 import {
+  apiKeyParamsV1,
   apiKeyParamsV2,
   authenticatorParamsV2,
   effect,
@@ -59,10 +60,9 @@ function version<const N extends OperationName, P extends z.ZodType>(spec: {
 
 const ids = z.array(z.string());
 
-/** `apiApiKeyParams`: the first API key shape, before keys named their curve; every key was P-256 then. */
-const apiKeyParamsV1 = req({ apiKeyName: z.string(), publicKey: z.string(), expirationSeconds: z.string().optional() });
 type ApiKeyParamsV1 = z.output<typeof apiKeyParamsV1>;
-const withCurve = (key: ApiKeyParamsV1): z.input<typeof apiKeyParamsV2> => ({ ...key, curveType: 'API_KEY_CURVE_P256' });
+/** A key of the versions before curve types, as the current shape states it. */
+export const apiKeyWithCurve = (key: ApiKeyParamsV1): z.input<typeof apiKeyParamsV2> => ({ ...key, curveType: 'API_KEY_CURVE_P256' });
 
 /** `v1OauthProviderParams`: a provider named by its OIDC token (the later claims form is optional). */
 const oauthProviderParamsV1 = req({ providerName: z.string(), oidcToken: z.string() });
@@ -161,7 +161,7 @@ export const olderActivityVersions: readonly ActivityVersion[] = [
     activityType: 'ACTIVITY_TYPE_CREATE_USERS_V2',
     operation: 'create_users',
     parameters: req({ users: z.array(userParamsV2) }),
-    toCurrent: ({ users }) => ({ users: users.map((user) => ({ ...user, apiKeys: user.apiKeys.map(withCurve), oauthProviders: [] })) }),
+    toCurrent: ({ users }) => ({ users: users.map((user) => ({ ...user, apiKeys: user.apiKeys.map(apiKeyWithCurve), oauthProviders: [] })) }),
   }),
   version({
     activityType: 'ACTIVITY_TYPE_CREATE_USERS_V3',
@@ -175,7 +175,7 @@ export const olderActivityVersions: readonly ActivityVersion[] = [
     parameters: req({ ...subOrganizationV4To6, rootUsers: z.array(rootUserParamsV1) }),
     toCurrent: ({ rootUsers, ...rest }) => ({
       ...rest,
-      rootUsers: rootUsers.map((user) => ({ ...user, apiKeys: user.apiKeys.map(withCurve), oauthProviders: [] })),
+      rootUsers: rootUsers.map((user) => ({ ...user, apiKeys: user.apiKeys.map(apiKeyWithCurve), oauthProviders: [] })),
     }),
   }),
   version({
@@ -184,7 +184,7 @@ export const olderActivityVersions: readonly ActivityVersion[] = [
     parameters: req({ ...subOrganizationV4To6, rootUsers: z.array(rootUserParamsV2) }),
     toCurrent: ({ rootUsers, ...rest }) => ({
       ...rest,
-      rootUsers: rootUsers.map((user) => ({ ...user, apiKeys: user.apiKeys.map(withCurve) })),
+      rootUsers: rootUsers.map((user) => ({ ...user, apiKeys: user.apiKeys.map(apiKeyWithCurve) })),
     }),
   }),
   version({
@@ -219,7 +219,7 @@ export const olderActivityVersions: readonly ActivityVersion[] = [
     activityType: 'ACTIVITY_TYPE_CREATE_API_KEYS',
     operation: 'create_api_keys',
     parameters: req({ apiKeys: z.array(apiKeyParamsV1), userId: z.string() }),
-    toCurrent: ({ apiKeys, userId }) => ({ apiKeys: apiKeys.map(withCurve), userId }),
+    toCurrent: ({ apiKeys, userId }) => ({ apiKeys: apiKeys.map(apiKeyWithCurve), userId }),
   }),
   version({
     activityType: 'ACTIVITY_TYPE_CREATE_PRIVATE_KEYS',

@@ -306,6 +306,9 @@ export const privateKeyParams = req({
   addressFormats: z.array(addressFormat),
 });
 
+/** `apiApiKeyParams`: API keys before they named their curve; every such key is a P-256 key. */
+export const apiKeyParamsV1 = req({ apiKeyName: z.string(), publicKey: z.string(), expirationSeconds: z.string().optional() });
+
 export const apiKeyParamsV2 = req({
   apiKeyName: bounded.name,
   publicKey: bounded.publicKey,

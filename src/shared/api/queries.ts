@@ -117,6 +117,10 @@ export const queryOperations = defineQueries({
     request: inOrganization({}),
     response: res({ sessionProfiles: z.array(sessionProfile) }),
   },
+  get_session_profile: {
+    request: inOrganization({ sessionProfileId: z.string() }),
+    response: res({ sessionProfile }),
+  },
 
   // policies
   get_policy: { request: inOrganization({ policyId: bounded.id }), response: res({ policy }) },

@@ -143,6 +143,8 @@ const requestedOperations = {
     'list_wallets', 'get_wallet', 'list_wallet_accounts', 'get_wallet_account', 'list_private_keys',
     'get_private_key', 'list_user_tags', 'get_oauth_providers', 'get_authenticators', 'get_authenticator',
     'list_tvc_apps', 'get_tvc_app', 'list_app_proofs', 'get_boot_proof', 'list_suborgs',
+    // everyday operations
+    'get_session_profile',
   ],
   activity: [
     'oauth_login', 'export_wallet', 'create_policy', 'delete_private_keys', 'delete_oauth_providers',
@@ -155,6 +157,9 @@ const requestedOperations = {
     'create_sub_organization', 'create_user_tag', 'create_session_profile', 'create_smart_contract_interface',
     'create_oauth_providers', 'create_authenticators', 'create_tvc_app', 'sign_raw_payload', 'sign_raw_payloads',
     'sign_transaction',
+    // everyday operations
+    'update_wallet', 'delete_wallet_accounts', 'delete_policies', 'update_user_tag', 'update_user_email',
+    'update_user_phone_number', 'update_organization_name', 'create_api_only_users', 'stamp_login',
   ],
   proxy: ['signup_v2', 'otp_login_v2', 'otp_init', 'otp_verify', 'otp_init_v2', 'otp_verify_v2'],
 };

@@ -1,6 +1,7 @@
 /**
  * Organizations and sub-organizations (docs/service.md#organizations, docs/service.md#consensus): get_organization,
- * get_organization_configs, list_suborgs, create_sub_organization, delete_sub_organization, update_root_quorum.
+ * get_organization_configs, list_suborgs, create_sub_organization, delete_sub_organization, update_organization_name,
+ * update_root_quorum.
  */
 import type { z } from 'zod';
 import type { featureName } from '../../../shared/api/common';
@@ -218,6 +219,14 @@ function unexportedKeyMaterial(store: Repositories, organizationId: string): str
   ];
 }
 
+function checkOrganizationName(name: string): void {
+  if (name.trim() === '') {
+    throw new QkError('REQUEST_INVALID', 'parameters.organizationName: must not be empty', {
+      issues: [{ path: 'parameters.organizationName', message: 'must not be empty' }],
+    });
+  }
+}
+
 export function organizationsFamily(options: { oidc: OidcVerifier }): Family {
   return {
     queries: {
@@ -268,6 +277,16 @@ export function organizationsFamily(options: { oidc: OidcVerifier }): Family {
           for (const policy of store.policies.listByOrganization(organizationId)) store.policies.delete(organizationId, policy.id);
           store.organizations.markDeleted(organizationId, ctx.now);
           return { subOrganizationUuid: organizationId };
+        },
+      },
+      update_organization_name: {
+        validate(_store, _organizationId, params) {
+          checkOrganizationName(params.organizationName);
+        },
+        execute(ctx, params) {
+          checkOrganizationName(params.organizationName);
+          ctx.store.organizations.rename(ctx.organizationId, params.organizationName, ctx.now);
+          return { organizationId: ctx.organizationId, organizationName: params.organizationName };
         },
       },
       update_root_quorum: {

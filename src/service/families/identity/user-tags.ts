@@ -1,4 +1,4 @@
-/** User tags (docs/service.md#users-credentials-and-tags): create_user_tag, list_user_tags, delete_user_tags. */
+/** User tags (docs/service.md#users-credentials-and-tags): create_user_tag, list_user_tags, update_user_tag, delete_user_tags. */
 import { QkError } from '../../../shared/errors';
 import type { Family } from '../../activities/context';
 import { toTimestamp } from '../../../shared/api/timestamps';
@@ -50,6 +50,40 @@ function checkCreation(store: Repositories, organizationId: string, params: { us
   for (const userId of params.userIds) requireUser(store, organizationId, userId);
 }
 
+interface TagUpdate {
+  userTagId: string;
+  newUserTagName?: string | undefined;
+  addUserIds: string[];
+  removeUserIds: string[];
+}
+
+/** update_user_tag: a known tag, a non-empty unique new name, known users, none both added and removed. */
+function checkUpdate(store: Repositories, organizationId: string, params: TagUpdate): UserTagRecord {
+  const tag = requireTag(store, organizationId, params.userTagId);
+  if (params.newUserTagName !== undefined) {
+    if (params.newUserTagName.trim() === '') {
+      throw new QkError('REQUEST_INVALID', 'parameters.newUserTagName: must not be empty', {
+        issues: [{ path: 'parameters.newUserTagName', message: 'must not be empty' }],
+      });
+    }
+    const existing = store.userTags.findByName(organizationId, params.newUserTagName);
+    if (existing !== undefined && existing.id !== tag.id) {
+      throw new QkError('ALREADY_EXISTS', `a user tag named "${params.newUserTagName}" already exists in organization ${organizationId} (${existing.id})`, {
+        tagId: existing.id,
+      });
+    }
+  }
+  for (const [field, userIds] of [['parameters.addUserIds', params.addUserIds], ['parameters.removeUserIds', params.removeUserIds]] as const) {
+    if (userIds.length > 0) requireDistinct(userIds, field);
+    for (const userId of userIds) requireUser(store, organizationId, userId);
+  }
+  const both = params.addUserIds.find((userId) => params.removeUserIds.includes(userId));
+  if (both !== undefined) {
+    throw new QkError('REQUEST_INVALID', `user ${both} is in both addUserIds and removeUserIds; name each user once`, { userId: both });
+  }
+  return tag;
+}
+
 function checkDeletion(store: Repositories, organizationId: string, params: { userTagIds: string[] }): void {
   requireDistinct(params.userTagIds, 'parameters.userTagIds');
   for (const tagId of params.userTagIds) requireTag(store, organizationId, tagId);
@@ -68,6 +102,16 @@ export const userTagsFamily: Family = {
         ctx.store.userTags.insert({ id: userTagId, organizationId: ctx.organizationId, name: params.userTagName, now: ctx.now });
         for (const userId of params.userIds) ctx.store.userTags.addMember(userTagId, userId);
         return { userTagId, userIds: params.userIds };
+      },
+    },
+    update_user_tag: {
+      validate: checkUpdate,
+      execute(ctx, params) {
+        const tag = checkUpdate(ctx.store, ctx.organizationId, params);
+        if (params.newUserTagName !== undefined) ctx.store.userTags.rename(tag.id, params.newUserTagName, ctx.now);
+        for (const userId of params.addUserIds) ctx.store.userTags.addMember(tag.id, userId);
+        for (const userId of params.removeUserIds) ctx.store.userTags.removeMember(tag.id, userId);
+        return { userTagId: tag.id };
       },
     },
     delete_user_tags: {

@@ -1,16 +1,20 @@
 /**
- * Users (docs/service.md#users-credentials-and-tags): create_users, get_user, list_users, update_user,
- * update_user_name, delete_users, and the `checkNewUsers` / `createUsers` steps shared with create_sub_organization and
- * signup_v2.
+ * Users (docs/service.md#users-credentials-and-tags): create_users, create_api_only_users, get_user, list_users,
+ * update_user, update_user_name, update_user_email, update_user_phone_number, delete_users, and the `checkNewUsers` /
+ * `createUsers` steps shared with create_sub_organization and signup_v2.
  */
 import type { z } from 'zod';
-import type { userParamsV4 } from '../../../shared/api/common';
+import { apiKeyWithCurve } from '../../../shared/api/activity-versions';
+import { apiKeyParamsV2, type apiKeyParamsV1, type userParamsV4 } from '../../../shared/api/common';
+import { verifyVerificationToken, type VerificationTokenClaims } from '../../../shared/crypto/tokens';
 import { QkError } from '../../../shared/errors';
 import { isEmailAddress, MAX_EMAIL_LENGTH } from '../../../shared/text';
-import type { Family } from '../../activities/context';
+import type { ActivityContext, Family } from '../../activities/context';
 import { userView } from '../../activities/views';
 import type { OidcVerifier } from '../../auth/oidc';
+import { normalizeContact } from '../../proxy/otp';
 import type { Repositories } from '../../store';
+import { OTP_TOKEN_SIGNING_KEY } from '../sessions';
 import { addAuthenticators, addOauthProviders, checkAuthenticators, checkOauthProviders, type PlannedAuthenticator } from '../credentials';
 import { addApiKeys, checkApiKeys, type PlannedKey } from './api-keys';
 import { MAX_USERS_PER_ORGANIZATION, requireDistinct, requireUser } from './common';
@@ -151,6 +155,75 @@ function applyUpdate(store: Repositories, organizationId: string, params: UserUp
   return { userId: user.id };
 }
 
+/**
+ * A verification token given with a new email or phone number: issued by this service for the user's organization or
+ * its parent (where the auth proxy runs), of the contact's type, for exactly this contact.
+ */
+function checkContactToken(
+  store: Repositories,
+  organizationId: string,
+  token: string,
+  contact: { otpType: 'OTP_TYPE_EMAIL' | 'OTP_TYPE_SMS'; value: string },
+  now: number,
+): VerificationTokenClaims {
+  const signer = store.serviceKeys.get(OTP_TOKEN_SIGNING_KEY);
+  if (signer === undefined) throw new QkError('INTERNAL', 'the OTP token signing key is missing; start the service with startService');
+  const claims = verifyVerificationToken(token, signer.publicKey, now);
+  const parentId = store.organizations.get(organizationId)?.parentId;
+  if (claims.organization_id !== organizationId && claims.organization_id !== parentId) {
+    throw new QkError('TOKEN_INVALID', `parameters.verificationToken was issued for organization ${claims.organization_id}, not for ${organizationId} or its parent`);
+  }
+  if (claims.verification_type !== contact.otpType || claims.contact !== normalizeContact(contact.otpType, contact.value)) {
+    throw new QkError('TOKEN_INVALID', `parameters.verificationToken verified ${claims.contact}, not ${contact.value}; verify the new contact first`);
+  }
+  return claims;
+}
+
+type ContactUpdate = { userId: string; verificationToken?: string | undefined } & (
+  | { otpType: 'OTP_TYPE_EMAIL'; userEmail: string }
+  | { otpType: 'OTP_TYPE_SMS'; userPhoneNumber: string }
+);
+
+function checkContactUpdate(store: Repositories, organizationId: string, params: ContactUpdate, now: number | undefined) {
+  const user = requireUser(store, organizationId, params.userId);
+  checkUserFields(params, 'parameters.');
+  const value = params.otpType === 'OTP_TYPE_EMAIL' ? params.userEmail : params.userPhoneNumber;
+  // The token's expiry is judged when the activity runs.
+  const token = params.verificationToken === undefined || now === undefined ? undefined : checkContactToken(store, organizationId, params.verificationToken, { otpType: params.otpType, value }, now);
+  return { user, token };
+}
+
+/** Sets the user's email or phone number; with a verification token the new contact is recorded as verified. */
+function applyContactUpdate(ctx: ActivityContext, params: ContactUpdate): { userId: string } {
+  const { user, token } = checkContactUpdate(ctx.store, ctx.organizationId, params, ctx.now);
+  ctx.store.users.update({
+    id: user.id,
+    name: user.name,
+    email: params.otpType === 'OTP_TYPE_EMAIL' ? params.userEmail : user.email,
+    phoneNumber: params.otpType === 'OTP_TYPE_SMS' ? params.userPhoneNumber : user.phoneNumber,
+    now: ctx.now,
+  });
+  if (token !== undefined) {
+    if (!ctx.store.verifications.consumeToken(token.id, 'USAGE_TYPE_UPDATE_CONTACT', ctx.now)) {
+      throw new QkError('TOKEN_INVALID', `verification token ${token.id} was already used; verify the contact again`);
+    }
+    ctx.store.verifications.markContactVerified({ userId: user.id, organizationId: ctx.organizationId, otpType: token.verification_type, contact: token.contact, now: ctx.now });
+  }
+  return { userId: user.id };
+}
+
+/** create_api_only_users: users with API keys only (keys of this shape are P-256), tags allowed. */
+function apiOnlyUsers(params: { apiOnlyUsers: { userName: string; userEmail?: string | undefined; userTags: string[]; apiKeys: z.output<typeof apiKeyParamsV1>[] }[] }): NewUserParams[] {
+  return params.apiOnlyUsers.map((user) => ({
+    userName: user.userName,
+    ...(user.userEmail === undefined ? {} : { userEmail: user.userEmail }),
+    userTags: user.userTags,
+    apiKeys: user.apiKeys.map((key) => apiKeyParamsV2.parse(apiKeyWithCurve(key))),
+    authenticators: [],
+    oauthProviders: [],
+  }));
+}
+
 function checkDeletion(store: Repositories, organizationId: string, params: { userIds: string[] }): void {
   requireDistinct(params.userIds, 'parameters.userIds');
   const quorum = store.organizations.rootQuorum(organizationId);
@@ -188,6 +261,22 @@ export function usersFamily(options: { oidc: OidcVerifier }): Family {
       update_user_name: {
         validate: checkUpdate,
         execute: (ctx, params) => applyUpdate(ctx.store, ctx.organizationId, params, ctx.now),
+      },
+      update_user_email: {
+        validate: (store, organizationId, params) => void checkContactUpdate(store, organizationId, { ...params, otpType: 'OTP_TYPE_EMAIL' }, undefined),
+        execute: (ctx, params) => applyContactUpdate(ctx, { ...params, otpType: 'OTP_TYPE_EMAIL' }),
+      },
+      update_user_phone_number: {
+        validate: (store, organizationId, params) => void checkContactUpdate(store, organizationId, { ...params, otpType: 'OTP_TYPE_SMS' }, undefined),
+        execute: (ctx, params) => applyContactUpdate(ctx, { ...params, otpType: 'OTP_TYPE_SMS' }),
+      },
+      create_api_only_users: {
+        validate(store, organizationId, params) {
+          checkNewUsers(store, organizationId, apiOnlyUsers(params), 'parameters.apiOnlyUsers');
+        },
+        async execute(ctx, params) {
+          return { userIds: await createUsers(ctx, options.oidc, checkNewUsers(ctx.store, ctx.organizationId, apiOnlyUsers(params), 'parameters.apiOnlyUsers')) };
+        },
       },
       delete_users: {
         validate: checkDeletion,

@@ -1,0 +1,186 @@
+/**
+ * The everyday operations beyond the first release (renames, contact changes, bulk deletions, API-only users, stamp
+ * login, a session profile by id), each called through Turnkey's `@turnkey/http` client unchanged, with a consensus
+ * case where a policy lets a non-root user act.
+ */
+import { TurnkeyRequestError } from '@turnkey/http';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { generateApiKeyPair } from '../../src/shared/crypto/keys';
+import { parseSessionJwt } from '../../src/shared/crypto/tokens';
+import { newKey, startTestService, type TestService } from '../service/helpers';
+
+const ETHEREUM = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' } as const;
+const ETHEREUM_2 = { ...ETHEREUM, path: "m/44'/60'/0'/0/1" } as const;
+
+let t: TestService;
+beforeEach(async () => {
+  t = await startTestService();
+});
+afterEach(() => t.close());
+
+/** A fresh timestamp per request: identical bodies would be one idempotent activity. */
+function envelope<T extends string>(type: T) {
+  t.clock.advance(1);
+  return { type, timestampMs: String(t.clock.now()), organizationId: t.info.organizationId };
+}
+
+async function refusal(call: Promise<unknown>): Promise<TurnkeyRequestError> {
+  const error = await call.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(TurnkeyRequestError);
+  return error as TurnkeyRequestError;
+}
+
+async function newWallet(name: string) {
+  const created = await t.client().createWallet({ ...envelope('ACTIVITY_TYPE_CREATE_WALLET'), parameters: { walletName: name, accounts: [ETHEREUM, ETHEREUM_2] } });
+  return created.activity.result.createWalletResult!.walletId;
+}
+
+describe('wallets', () => {
+  it('update_wallet renames; a name another wallet has is refused', async () => {
+    const walletId = await newWallet('before');
+    await newWallet('taken');
+    const renamed = await t.client().updateWallet({ ...envelope('ACTIVITY_TYPE_UPDATE_WALLET'), parameters: { walletId, walletName: 'after' } });
+    expect(renamed.activity.result.updateWalletResult).toEqual({ walletId });
+    expect((await t.client().getWallet({ organizationId: t.info.organizationId, walletId })).wallet.walletName).toBe('after');
+
+    const taken = await refusal(t.client().updateWallet({ ...envelope('ACTIVITY_TYPE_UPDATE_WALLET'), parameters: { walletId, walletName: 'taken' } }));
+    expect([taken.code, taken.message]).toEqual([6, expect.stringContaining('wallet label must be unique')]);
+  });
+
+  it('update_wallet by a non-root user needs the policy that allows it, then runs', async () => {
+    const walletId = await newWallet('shared');
+    const bob = await t.addUser({ name: 'bob' });
+    const asBob = () => t.client(bob.key).updateWallet({ ...envelope('ACTIVITY_TYPE_UPDATE_WALLET'), parameters: { walletId, walletName: 'renamed by bob' } });
+    expect((await refusal(asBob())).code).toBe(7);
+
+    await t.client().createPolicy({
+      ...envelope('ACTIVITY_TYPE_CREATE_POLICY_V3'),
+      parameters: {
+        policyName: 'bob renames the shared wallet',
+        effect: 'EFFECT_ALLOW',
+        condition: `activity.action == 'UPDATE' && wallet.id == '${walletId}'`,
+        consensus: `approvers.any(user, user.id == '${bob.userId}')`,
+        notes: '',
+      },
+    });
+    const allowed = await asBob();
+    expect(allowed.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    expect((await t.client().getWallet({ organizationId: t.info.organizationId, walletId })).wallet.walletName).toBe('renamed by bob');
+  });
+
+  it('delete_wallet_accounts refuses accounts of a never-exported wallet unless deleteWithoutExport', async () => {
+    const walletId = await newWallet('accounts');
+    const { accounts } = await t.client().getWalletAccounts({ organizationId: t.info.organizationId, walletId });
+    const [first, second] = accounts.map((account) => account.walletAccountId);
+    const kept = await refusal(t.client().deleteWalletAccounts({ ...envelope('ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS'), parameters: { walletAccountIds: [first!] } }));
+    expect(kept.message).toMatch(/never been exported/);
+
+    const deleted = await t.client().deleteWalletAccounts({
+      ...envelope('ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS'),
+      parameters: { walletAccountIds: [first!], deleteWithoutExport: true },
+    });
+    expect(deleted.activity.result.deleteWalletAccountsResult).toEqual({ walletAccountIds: [first] });
+    const left = await t.client().getWalletAccounts({ organizationId: t.info.organizationId, walletId });
+    expect(left.accounts.map((account) => account.walletAccountId)).toEqual([second]);
+
+    const unknown = await refusal(
+      t.client().deleteWalletAccounts({ ...envelope('ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS'), parameters: { walletAccountIds: [first!], deleteWithoutExport: true } }),
+    );
+    expect(unknown.message).toContain(`no wallet account ${first}`);
+  });
+});
+
+describe('policies, users, tags, the organization', () => {
+  it('delete_policies deletes every named policy or none', async () => {
+    const created = await t.client().createPolicies({
+      ...envelope('ACTIVITY_TYPE_CREATE_POLICIES'),
+      parameters: { policies: ['a', 'b', 'c'].map((name) => ({ policyName: name, effect: 'EFFECT_DENY' as const, condition: 'false', notes: '' })) },
+    });
+    const [a, b, c] = created.activity.result.createPoliciesResult!.policyIds;
+    const missing = await refusal(t.client().deletePolicies({ ...envelope('ACTIVITY_TYPE_DELETE_POLICIES'), parameters: { policyIds: [a!, 'nope'] } }));
+    expect(missing.message).toContain('parameters.policyIds[1]: no policy nope');
+    const deleted = await t.client().deletePolicies({ ...envelope('ACTIVITY_TYPE_DELETE_POLICIES'), parameters: { policyIds: [a!, b!] } });
+    expect(deleted.activity.result.deletePoliciesResult).toEqual({ policyIds: [a, b] });
+    const { policies } = await t.client().getPolicies({ organizationId: t.info.organizationId });
+    expect(policies.map((policy) => policy.policyId)).toEqual([c]);
+  });
+
+  it('update_user_tag renames and moves members', async () => {
+    const bob = await t.addUser({ name: 'bob' });
+    const carol = await t.addUser({ name: 'carol' });
+    const tag = await t.client().createUserTag({ ...envelope('ACTIVITY_TYPE_CREATE_USER_TAG'), parameters: { userTagName: 'ops', userIds: [bob.userId] } });
+    const userTagId = tag.activity.result.createUserTagResult!.userTagId;
+    const updated = await t.client().updateUserTag({
+      ...envelope('ACTIVITY_TYPE_UPDATE_USER_TAG'),
+      parameters: { userTagId, newUserTagName: 'operators', addUserIds: [carol.userId], removeUserIds: [bob.userId] },
+    });
+    expect(updated.activity.result.updateUserTagResult).toEqual({ userTagId });
+    const { userTags } = await t.client().listUserTags({ organizationId: t.info.organizationId });
+    expect(userTags.find((candidate) => candidate.tagId === userTagId)?.tagName).toBe('operators');
+    const userTagsOf = async (userId: string) => (await t.client().getUser({ organizationId: t.info.organizationId, userId })).user.userTags;
+    expect([await userTagsOf(bob.userId), await userTagsOf(carol.userId)]).toEqual([[], [userTagId]]);
+
+    const both = await refusal(
+      t.client().updateUserTag({ ...envelope('ACTIVITY_TYPE_UPDATE_USER_TAG'), parameters: { userTagId, addUserIds: [bob.userId], removeUserIds: [bob.userId] } }),
+    );
+    expect(both.message).toContain('in both addUserIds and removeUserIds');
+  });
+
+  it('update_user_email and update_user_phone_number set the contact, refusing malformed ones', async () => {
+    const bob = await t.addUser({ name: 'bob' });
+    await t.client().updateUserEmail({ ...envelope('ACTIVITY_TYPE_UPDATE_USER_EMAIL'), parameters: { userId: bob.userId, userEmail: 'bob@example.com' } });
+    await t.client().updateUserPhoneNumber({ ...envelope('ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER'), parameters: { userId: bob.userId, userPhoneNumber: '+13214567890' } });
+    const { user } = await t.client().getUser({ organizationId: t.info.organizationId, userId: bob.userId });
+    expect([user.userEmail, user.userPhoneNumber, user.userName]).toEqual(['bob@example.com', '+13214567890', 'bob']);
+
+    const bad = await refusal(t.client().updateUserPhoneNumber({ ...envelope('ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER'), parameters: { userId: bob.userId, userPhoneNumber: '555' } }));
+    expect(bad.message).toContain('parameters.userPhoneNumber: "555" is not in E.164 format');
+    const badToken = await t.client().updateUserEmail({
+      ...envelope('ACTIVITY_TYPE_UPDATE_USER_EMAIL'),
+      parameters: { userId: bob.userId, userEmail: 'bob@example.org', verificationToken: 'not.a.token' },
+    });
+    expect(badToken.activity.status).toBe('ACTIVITY_STATUS_FAILED');
+  });
+
+  it('update_organization_name renames the organization whoami reports', async () => {
+    const renamed = await t.client().updateOrganizationName({ ...envelope('ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME'), parameters: { organizationName: 'Renamed Org' } });
+    expect(renamed.activity.result.updateOrganizationNameResult).toEqual({ organizationId: t.info.organizationId, organizationName: 'Renamed Org' });
+    expect((await t.client().getWhoami({ organizationId: t.info.organizationId })).organizationName).toBe('Renamed Org');
+  });
+
+  it('create_api_only_users creates users whose P-256 keys then sign', async () => {
+    const key = newKey('p256');
+    const created = await t.client().createApiOnlyUsers({
+      ...envelope('ACTIVITY_TYPE_CREATE_API_ONLY_USERS'),
+      parameters: { apiOnlyUsers: [{ userName: 'robot', userTags: [], apiKeys: [{ apiKeyName: 'robot key', publicKey: key.publicKey }] }] },
+    });
+    const [userId] = created.activity.result.createApiOnlyUsersResult!.userIds;
+    const whoami = await t.client(key).getWhoami({ organizationId: t.info.organizationId });
+    expect([whoami.userId, whoami.username]).toEqual([userId, 'robot']);
+  });
+});
+
+describe('sessions', () => {
+  it('stamp_login opens a session for the stamping user; its key then stamps', async () => {
+    const pair = generateApiKeyPair('p256');
+    const login = await t.client().stampLogin({ ...envelope('ACTIVITY_TYPE_STAMP_LOGIN'), parameters: { publicKey: pair.publicKey, expirationSeconds: '600' } });
+    const claims = parseSessionJwt(login.activity.result.stampLoginResult!.session);
+    expect([claims.user_id, claims.organization_id, claims.exp]).toEqual([t.info.rootUserId, t.info.organizationId, Math.floor(t.clock.now() / 1000) + 600]);
+    const sessionKey = { curve: 'p256' as const, publicKey: claims.public_key, privateKey: pair.privateKey };
+    expect((await t.client(sessionKey).getWhoami({ organizationId: t.info.organizationId })).userId).toBe(t.info.rootUserId);
+  });
+
+  it('get_session_profile answers one profile, NOT_FOUND for another id', async () => {
+    const created = await t.client().createSessionProfile({
+      ...envelope('ACTIVITY_TYPE_CREATE_SESSION_PROFILE'),
+      parameters: { sessionProfileName: 'reader', scope: "activity.action == 'CREATE'", expirationSeconds: '300' },
+    });
+    const sessionProfileId = created.activity.result.createSessionProfileResult!.sessionProfileId;
+    const { sessionProfile } = await t.client().getSessionProfile({ organizationId: t.info.organizationId, sessionProfileId });
+    expect(sessionProfile).toMatchObject({ sessionProfileId, sessionProfileName: 'reader', expirationSeconds: '300' });
+    expect((await refusal(t.client().getSessionProfile({ organizationId: t.info.organizationId, sessionProfileId: 'missing' }))).code).toBe(5);
+  });
+});
