@@ -29,6 +29,13 @@ export const activitiesFamily: Family = {
       }
       return { activity: activityView(ctx.store, activity) };
     },
+    /**
+     * Cursors are activity ids, and pages run newest first. The swagger leaves order and cursor direction unstated;
+     * Turnkey's own SDK code walks activities "newest first" by passing the last item's id as `before`, so clients
+     * written for the hosted service page that way: `before` gives the activities created earlier than the cursor
+     * (the next page), `after` the ones created later that lie nearest to it (the previous page, still newest first),
+     * and both together the activities between the two. A page shorter than `limit` is the last one.
+     */
     list_activities(ctx, request) {
       const pagination = request.paginationOptions;
       for (const cursor of [pagination?.before, pagination?.after]) {
