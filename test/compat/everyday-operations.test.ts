@@ -184,3 +184,40 @@ describe('sessions', () => {
     expect((await refusal(t.client().getSessionProfile({ organizationId: t.info.organizationId, sessionProfileId: 'missing' }))).code).toBe(5);
   });
 });
+
+describe('get_policy_evaluations', () => {
+  it('answers the engine outcome per applicable policy at each vote that asked it', async () => {
+    const bob = await t.addUser({ name: 'bob' });
+    const carol = await t.addUser({ name: 'carol' });
+    const created = await t.client().createPolicies({
+      ...envelope('ACTIVITY_TYPE_CREATE_POLICIES'),
+      parameters: {
+        policies: [
+          {
+            policyName: 'carol co-signs wallets',
+            effect: 'EFFECT_ALLOW',
+            condition: "activity.type == 'ACTIVITY_TYPE_CREATE_WALLET'",
+            consensus: `approvers.any(user, user.id == '${carol.userId}')`,
+            notes: '',
+          },
+          { policyName: 'never applies', effect: 'EFFECT_DENY', condition: 'false', notes: '' },
+        ],
+      },
+    });
+    const [cosign] = created.activity.result.createPoliciesResult!.policyIds;
+    const proposed = await t.client(bob.key).createWallet({ ...envelope('ACTIVITY_TYPE_CREATE_WALLET'), parameters: { walletName: 'co-signed', accounts: [ETHEREUM] } });
+    expect(proposed.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+    const approved = await t.client(carol.key).approveActivity({ ...envelope('ACTIVITY_TYPE_APPROVE_ACTIVITY'), parameters: { fingerprint: proposed.activity.fingerprint } });
+    expect(approved.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+
+    const { policyEvaluations } = await t.client().getPolicyEvaluations({ organizationId: t.info.organizationId, activityId: proposed.activity.id });
+    expect(policyEvaluations.map((evaluation) => [evaluation.voteId, evaluation.policyEvaluations])).toEqual([
+      [approved.activity.votes[0]!.id, [{ policyId: cosign, outcome: 'OUTCOME_REQUIRES_CONSENSUS' }]],
+      [approved.activity.votes[1]!.id, [{ policyId: cosign, outcome: 'OUTCOME_ALLOW' }]],
+    ]);
+    expect(policyEvaluations.every((evaluation) => evaluation.activityId === proposed.activity.id && evaluation.organizationId === t.info.organizationId)).toBe(true);
+
+    const missing = await refusal(t.client().getPolicyEvaluations({ organizationId: t.info.organizationId, activityId: 'missing' }));
+    expect(missing.message).toContain('no activity missing');
+  });
+});

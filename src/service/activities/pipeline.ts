@@ -259,7 +259,9 @@ export async function submitActivity(
       updatedAt: now,
     };
     tx.activities.insert(record);
-    tx.activities.insertVote(vote(deps, record.id, actor, 'VOTE_SELECTION_APPROVED', message, now));
+    const proposal = vote(deps, record.id, actor, 'VOTE_SELECTION_APPROVED', message, now);
+    tx.activities.insertVote(proposal);
+    recordEvaluations(session, record.id, proposal.id, authorization);
     if (authorization.decision === 'allow') await execute(session, record, route, actingUser(actor), params);
     return { activity: activityView(tx, tx.activities.get(organization.id, record.id)!) };
   });
@@ -288,6 +290,20 @@ async function authorizeParentProposal(
   }
   await handler.parentProposalProof!(store, organization.id, request.params);
   return { decision: 'allow', by: 'operation-proof', evaluations: inParent.evaluations };
+}
+
+/**
+ * Keeps what the policy engine decided for this vote (get_policy_evaluations): the outcome of every policy that
+ * applied; policies whose condition did not match the activity have no outcome on the wire.
+ */
+function recordEvaluations(session: Session, activityId: string, voteId: string, authorization: Authorization): void {
+  session.tx.activities.insertPolicyEvaluation({
+    id: session.deps.newId(),
+    activityId,
+    voteId,
+    outcomes: authorization.evaluations.filter((evaluation) => evaluation.outcome !== 'OUTCOME_NOT_APPLICABLE'),
+    createdAt: session.now,
+  });
 }
 
 function organizationMismatch(organization: OrganizationRecord, actor: Actor): QkError {
@@ -379,12 +395,14 @@ async function castVote(
       { activityId: target.id, userId: actor.user.id },
     );
   }
-  tx.activities.insertVote(vote(deps, target.id, actor, selection, message, now));
+  const cast = vote(deps, target.id, actor, selection, message, now);
+  tx.activities.insertVote(cast);
   if (selection === 'VOTE_SELECTION_REJECTED') {
     tx.activities.finish(target.id, { status: 'ACTIVITY_STATUS_REJECTED' }, now);
   } else {
     const authorization = authorize({ ...request, approvers: currentApprovers(tx.activities.votes(target.id), now) });
     if (authorization.decision === 'deny') throw denialError(authorization, target.type);
+    recordEvaluations(session, target.id, cast.id, authorization);
     if (authorization.decision === 'allow') {
       const proposerVote = votes.find((v) => v.userId === target.proposerUserId)!;
       const proposer: ActingUser = {

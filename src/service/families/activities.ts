@@ -1,6 +1,10 @@
+import type { z } from 'zod';
+import type { outcome } from '../../shared/api/common';
 import { QkError } from '../../shared/errors';
-import type { Family } from '../activities/context';
+import type { Family, QueryContext } from '../activities/context';
+import { toTimestamp } from '../activities/timestamps';
 import { activityView } from '../activities/views';
+import type { ActivityRecord } from '../store/activities';
 
 const DEFAULT_PAGE_SIZE = 10;
 const MAX_PAGE_SIZE = 100;
@@ -16,18 +20,29 @@ export function pageSize(limit: string | undefined): number {
   return size;
 }
 
+function requireActivity(ctx: QueryContext, activityId: string): ActivityRecord {
+  const activity = ctx.store.activities.get(ctx.organizationId, activityId);
+  if (activity === undefined) {
+    throw new QkError('ACTIVITY_NOT_FOUND', `no activity ${activityId} in organization ${ctx.organizationId}`, { activityId });
+  }
+  return activity;
+}
+
 export const activitiesFamily: Family = {
   queries: {
-    get_activity(ctx, request) {
-      const activity = ctx.store.activities.get(ctx.organizationId, request.activityId);
-      if (activity === undefined) {
-        throw new QkError(
-          'ACTIVITY_NOT_FOUND',
-          `no activity ${request.activityId} in organization ${ctx.organizationId}`,
-          { activityId: request.activityId },
-        );
-      }
-      return { activity: activityView(ctx.store, activity) };
+    get_activity: (ctx, request) => ({ activity: activityView(ctx.store, requireActivity(ctx, request.activityId)) }),
+    get_policy_evaluations(ctx, request) {
+      const activity = requireActivity(ctx, request.activityId);
+      return {
+        policyEvaluations: ctx.store.activities.policyEvaluations(activity.id).map((evaluation) => ({
+          id: evaluation.id,
+          activityId: activity.id,
+          organizationId: activity.organizationId,
+          voteId: evaluation.voteId,
+          policyEvaluations: evaluation.outcomes as { policyId: string; outcome: z.infer<typeof outcome> }[],
+          createdAt: toTimestamp(evaluation.createdAt),
+        })),
+      };
     },
     /**
      * Cursors are activity ids, and pages run newest first. The swagger leaves order and cursor direction unstated;

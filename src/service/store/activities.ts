@@ -28,6 +28,15 @@ export interface ActivityRecord {
   updatedAt: number;
 }
 
+/** What the policy engine decided when a vote asked it: each policy's outcome. */
+export interface PolicyEvaluationRecord {
+  id: string;
+  activityId: string;
+  voteId: string;
+  outcomes: { policyId: string; outcome: string }[];
+  createdAt: number;
+}
+
 export interface VoteRecord {
   id: string;
   activityId: string;
@@ -190,6 +199,25 @@ export class ActivityRepository {
                :credentialType, :createdAt)`,
       { ...vote },
     );
+  }
+
+  insertPolicyEvaluation(evaluation: PolicyEvaluationRecord): void {
+    this.connection.run(
+      `INSERT INTO policy_evaluations (id, activity_id, vote_id, outcomes, created_at)
+       VALUES (:id, :activityId, :voteId, :outcomes, :createdAt)`,
+      { id: evaluation.id, activityId: evaluation.activityId, voteId: evaluation.voteId, outcomes: JSON.stringify(evaluation.outcomes), createdAt: evaluation.createdAt },
+    );
+  }
+
+  /** Oldest first. */
+  policyEvaluations(activityId: string): PolicyEvaluationRecord[] {
+    return this.connection.all('SELECT * FROM policy_evaluations WHERE activity_id = :activityId ORDER BY seq', { activityId }).map((row) => ({
+      id: text(row, 'id'),
+      activityId: text(row, 'activity_id'),
+      voteId: text(row, 'vote_id'),
+      outcomes: JSON.parse(text(row, 'outcomes')) as PolicyEvaluationRecord['outcomes'],
+      createdAt: integer(row, 'created_at'),
+    }));
   }
 
   votes(activityId: string): VoteRecord[] {

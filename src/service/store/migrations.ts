@@ -194,4 +194,19 @@ export const migrations: readonly Migration[] = [
       UPDATE import_targets SET sealed_secret = X'' WHERE used_at IS NOT NULL;
     `,
   },
+  {
+    version: 9,
+    name: 'policy evaluations: the policy engine\'s outcomes per policy, recorded at each vote that asked it',
+    sql: `
+      CREATE TABLE policy_evaluations (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        activity_id TEXT NOT NULL REFERENCES activities(id) ON DELETE CASCADE,
+        vote_id TEXT NOT NULL,
+        outcomes TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX policy_evaluations_activity ON policy_evaluations(activity_id, seq);
+    `,
+  },
 ];

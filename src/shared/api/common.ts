@@ -507,6 +507,27 @@ export type Policy = z.infer<typeof policy>;
 export const tag = res({ tagId: z.string(), tagName: z.string(), tagType, ...createdUpdated });
 export type Tag = z.infer<typeof tag>;
 
+export const outcome = z.enum([
+  'OUTCOME_ALLOW',
+  'OUTCOME_DENY_EXPLICIT',
+  'OUTCOME_DENY_IMPLICIT',
+  'OUTCOME_REQUIRES_CONSENSUS',
+  'OUTCOME_REJECTED',
+  'OUTCOME_ERROR',
+  'OUTCOME_REQUIRES_AUTHENTICATORS',
+  'OUTCOME_TIME_INACTIVE',
+]);
+
+/** `externalactivityv1PolicyEvaluation`: the policy engine's outcome per policy when one vote asked it. */
+export const policyEvaluation = res({
+  id: z.string(),
+  activityId: z.string(),
+  organizationId: z.string(),
+  voteId: z.string(),
+  policyEvaluations: z.array(res({ policyId: z.string().optional(), outcome: outcome.optional() })),
+  createdAt: timestamp,
+});
+
 export const sessionProfile = res({
   sessionProfileId: z.string(),
   sessionProfileName: z.string(),

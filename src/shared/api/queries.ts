@@ -21,6 +21,7 @@ import {
   privateKey,
   req,
   res,
+  policyEvaluation,
   sessionProfile,
   smartContractInterface,
   tag,
@@ -67,6 +68,10 @@ export const queryOperations = defineQueries({
       filterByType: z.array(activityType).optional(),
     }),
     response: res({ activities: z.array(activitySchema) }),
+  },
+  get_policy_evaluations: {
+    request: inOrganization({ activityId: z.string() }),
+    response: res({ policyEvaluations: z.array(policyEvaluation) }),
   },
   list_app_proofs: {
     request: inOrganization({ activityId: bounded.id }),

@@ -144,7 +144,7 @@ const requestedOperations = {
     'get_private_key', 'list_user_tags', 'get_oauth_providers', 'get_authenticators', 'get_authenticator',
     'list_tvc_apps', 'get_tvc_app', 'list_app_proofs', 'get_boot_proof', 'list_suborgs',
     // everyday operations
-    'get_session_profile',
+    'get_session_profile', 'get_policy_evaluations',
   ],
   activity: [
     'oauth_login', 'export_wallet', 'create_policy', 'delete_private_keys', 'delete_oauth_providers',
