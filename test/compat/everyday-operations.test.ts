@@ -3,8 +3,10 @@
  * login, a session profile by id), each called through Turnkey's `@turnkey/http` client unchanged, with a consensus
  * case where a policy lets a non-root user act.
  */
+import { decryptCredentialBundle, generateP256KeyPair, getPublicKey } from '@turnkey/crypto';
 import { TurnkeyRequestError } from '@turnkey/http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { bytesToHex } from '../../src/shared/crypto/encoding';
 import { generateApiKeyPair } from '../../src/shared/crypto/keys';
 import { parseSessionJwt } from '../../src/shared/crypto/tokens';
 import { newKey, startTestService, type TestService } from '../service/helpers';
@@ -171,6 +173,25 @@ describe('sessions', () => {
     expect([claims.user_id, claims.organization_id, claims.exp]).toEqual([t.info.rootUserId, t.info.organizationId, Math.floor(t.clock.now() / 1000) + 600]);
     const sessionKey = { curve: 'p256' as const, publicKey: claims.public_key, privateKey: pair.privateKey };
     expect((await t.client(sessionKey).getWhoami({ organizationId: t.info.organizationId })).userId).toBe(t.info.rootUserId);
+  });
+
+  it('create_read_write_session hands over a fresh key only as a bundle @turnkey/crypto decrypts; the key then stamps', async () => {
+    const target = generateP256KeyPair();
+    const session = await t.client().createReadWriteSession({
+      ...envelope('ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2'),
+      parameters: { targetPublicKey: target.publicKeyUncompressed, apiKeyName: 'rw', expirationSeconds: '120' },
+    });
+    const result = session.activity.result.createReadWriteSessionResultV2!;
+    expect(result).toMatchObject({ organizationId: t.info.organizationId, userId: t.info.rootUserId, username: expect.any(String) });
+    const privateKey = decryptCredentialBundle(result.credentialBundle, target.privateKey);
+    const publicKey = bytesToHex(getPublicKey(privateKey, true));
+    const { apiKey } = await t.client().getApiKey({ organizationId: t.info.organizationId, apiKeyId: result.apiKeyId });
+    expect(apiKey).toMatchObject({ apiKeyName: 'rw', expirationSeconds: '120', credential: { publicKey, type: 'CREDENTIAL_TYPE_READ_WRITE_SESSION_KEY_P256' } });
+    const sessionKey = { curve: 'p256' as const, publicKey, privateKey };
+    expect((await t.client(sessionKey).getWhoami({ organizationId: t.info.organizationId })).userId).toBe(t.info.rootUserId);
+
+    t.clock.advance(121_000);
+    expect((await refusal(t.client(sessionKey).getWhoami({ organizationId: t.info.organizationId }))).code).toBe(16);
   });
 
   it('get_session_profile answers one profile, NOT_FOUND for another id', async () => {

@@ -18,6 +18,7 @@ import {
   decodeWalletImportPlaintext,
   openImportCiphertext,
 } from '../../shared/crypto/bundles';
+import { sealCredentialBundle } from '../../shared/crypto/credential-bundle';
 import { ecdsaSign, ecdsaSignDigest } from '../../shared/crypto/ecdsa';
 import { bytesToHex, hexToBytes, utf8Decode, utf8Encode } from '../../shared/crypto/encoding';
 import { generateEncryptionKeyPair, privateKeyBytes, zeroize } from '../../shared/crypto/keys';
@@ -280,6 +281,21 @@ export class Enclave {
     } finally {
       deriver.wipe();
       zeroize(seed);
+    }
+  }
+
+  /**
+   * A fresh P-256 API key handed to a client (read-write sessions, email logins): its public key compressed, as
+   * stamps carry it, and its private key sealed to the client's target key as a credential bundle. The service keeps
+   * no copy of the private key.
+   */
+  async issueApiKeyCredential(targetPublicKey: string): Promise<{ publicKey: string; credentialBundle: string }> {
+    const secret = p256.utils.randomSecretKey();
+    try {
+      const credentialBundle = await sealCredentialBundle(secret, targetPublicKey);
+      return { publicKey: bytesToHex(p256.getPublicKey(secret, true)), credentialBundle };
+    } finally {
+      zeroize(secret);
     }
   }
 

@@ -7,7 +7,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { QkError } from '../../shared/errors';
 import { bytesToHex, utf8Encode } from '../../shared/crypto/encoding';
-import { compressP256, generateEncryptionKeyPair } from '../../shared/crypto/keys';
+import { compressP256, generateEncryptionKeyPair, uncompressP256 } from '../../shared/crypto/keys';
 import { digestSignerFromPrivateKey, encodeSessionJwt, type DigestSigner } from '../../shared/crypto/tokens';
 import { checkPolicyExpression, evaluate } from '../../shared/policy';
 import type { Family } from '../activities/context';
@@ -17,8 +17,11 @@ import { conditionContext, type ConditionRequest } from '../authorize';
 import type { OidcVerifier } from '../auth/oidc';
 import type { Repositories, Store } from '../store';
 import type { SessionProfileRecord } from '../store/auth-records';
+import { addApiKeys } from './identity/api-keys';
+import { requireUser } from './identity/common';
 
 export const LOGIN_CREDENTIAL_TYPE = 'CREDENTIAL_TYPE_LOGIN';
+export const READ_WRITE_SESSION_CREDENTIAL_TYPE = 'CREDENTIAL_TYPE_READ_WRITE_SESSION_KEY_P256';
 export const DEFAULT_SESSION_SECONDS = 900;
 /** Longest session the service issues (Turnkey's dashboard caps sessions at one year). */
 export const MAX_SESSION_SECONDS = 365 * 24 * 60 * 60;
@@ -139,6 +142,47 @@ export async function issueSession(store: Repositories, request: SessionRequest)
     },
     serviceSigner(store, SESSION_SIGNING_KEY),
   );
+}
+
+/** A client's HPKE target key: P-256, compressed or uncompressed hex; sealed to in its uncompressed form. */
+function targetKeyOf(publicKey: string, field: string): string {
+  try {
+    return uncompressP256(publicKey);
+  } catch (error) {
+    throw new QkError('REQUEST_INVALID', `${field} must be a P-256 public key in hex: ${(error as QkError).message}`, {
+      issues: [{ path: field, message: 'not a P-256 public key' }],
+    });
+  }
+}
+
+export interface CredentialKeyRequest {
+  userId: string;
+  targetPublicKey: string;
+  credentialType: string;
+  name: string;
+  expirationSeconds?: string | undefined;
+  invalidateExisting?: boolean | undefined;
+}
+
+/** What issueCredentialKey checks before the activity is recorded. */
+export function checkCredentialKeyRequest(request: Pick<CredentialKeyRequest, 'targetPublicKey' | 'expirationSeconds'>): void {
+  targetKeyOf(request.targetPublicKey, 'parameters.targetPublicKey');
+  parseSeconds(request.expirationSeconds, 'parameters.expirationSeconds', MAX_SESSION_SECONDS);
+}
+
+/**
+ * An API key the enclave generates for a user and hands to the client only as a credential bundle sealed to its
+ * target key (read-write sessions, email logins). It expires like a session (15 minutes unless asked otherwise);
+ * `invalidateExisting` first removes the user's earlier keys of the same credential type.
+ */
+export async function issueCredentialKey(ctx: ActivityContext, request: CredentialKeyRequest): Promise<{ apiKeyId: string; credentialBundle: string }> {
+  const target = targetKeyOf(request.targetPublicKey, 'parameters.targetPublicKey');
+  const lifetime = parseSeconds(request.expirationSeconds, 'parameters.expirationSeconds', MAX_SESSION_SECONDS) ?? DEFAULT_SESSION_SECONDS;
+  if (request.invalidateExisting === true) ctx.store.apiKeys.deleteByUserAndType(request.userId, request.credentialType);
+  const issued = await ctx.enclave.issueApiKeyCredential(target);
+  const owner = { store: ctx.store, organizationId: ctx.organizationId, userId: request.userId, now: ctx.now, newId: ctx.newId };
+  const [apiKeyId] = addApiKeys(owner, [{ name: request.name, publicKey: issued.publicKey, credentialType: request.credentialType, expirationSeconds: lifetime }]);
+  return { apiKeyId: apiKeyId!, credentialBundle: issued.credentialBundle };
 }
 
 /**
@@ -285,6 +329,24 @@ export function sessionsFamily(options: { oidc: OidcVerifier }): Family {
             newId: ctx.newId,
           });
           return { session };
+        },
+      },
+      create_read_write_session: {
+        validate(store, organizationId, params) {
+          checkCredentialKeyRequest(params);
+          if (params.userId !== undefined) requireUser(store, organizationId, params.userId);
+        },
+        async execute(ctx, params) {
+          const user = requireUser(ctx.store, ctx.organizationId, params.userId ?? ctx.actor.userId);
+          const issued = await issueCredentialKey(ctx, {
+            userId: user.id,
+            targetPublicKey: params.targetPublicKey,
+            credentialType: READ_WRITE_SESSION_CREDENTIAL_TYPE,
+            name: params.apiKeyName ?? `Read Write Session - ${new Date(ctx.now).toISOString()}`,
+            expirationSeconds: params.expirationSeconds,
+            invalidateExisting: params.invalidateExisting,
+          });
+          return { organizationId: ctx.organizationId, organizationName: ctx.organization.name, userId: user.id, username: user.name, ...issued };
         },
       },
       oauth_login: {

@@ -561,6 +561,26 @@ const everydayEdits = defineActivities({
     }),
     result: res({ session: z.string() }),
   },
+  create_read_write_session: {
+    activityType: 'ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2',
+    intentKey: 'createReadWriteSessionIntentV2',
+    resultKey: 'createReadWriteSessionResultV2',
+    parameters: req({
+      targetPublicKey: z.string(),
+      userId: z.string().optional(),
+      apiKeyName: z.string().optional(),
+      expirationSeconds: z.string().optional(),
+      invalidateExisting: z.boolean().optional(),
+    }),
+    result: res({
+      organizationId: z.string(),
+      organizationName: z.string(),
+      userId: z.string(),
+      username: z.string(),
+      apiKeyId: z.string(),
+      credentialBundle: z.string(),
+    }),
+  },
 });
 
 export const activityOperations = {
