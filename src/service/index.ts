@@ -56,7 +56,7 @@ export interface ServiceOptions {
   stampVerifier?: StampVerifier | AsyncStampVerifier;
   /** OIDC issuers whose tokens oauth_login and OAuth providers accept (none by default). */
   oidcIssuers?: readonly TrustedIssuer[];
-  /** File OTP codes are appended to; default `<db>.otp-outbox.jsonl`. */
+  /** File OTP codes and email credential bundles are appended to; default `<db>.otp-outbox.jsonl`. */
   otpOutbox?: string;
   /**
    * Supplies the secret sealed wallets and keys are encrypted under, for embedders that keep it elsewhere (the app
@@ -113,7 +113,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const enclave = new Enclave({ signingKey: boot.enclaveSigningKey, serviceSecret: serviceSecret.secret, secretCreatedAtMs: serviceSecret.createdAtMs });
     const loginKeys = await ensureLoginSigningKeys(store, now());
     const oidc = createOidcVerifier({ issuers: options.oidcIssuers ?? [], now: () => new Date(now()) });
-    const servedFamilies = [...families, ...identityFamilies({ oidc }), sessionsFamily({ oidc }), credentialsFamily({ oidc })];
+    const outboxFile = options.otpOutbox ?? `${store.path}.otp-outbox.jsonl`;
+    restrictOutboxToOwner(outboxFile);
+    const servedFamilies = [...families, ...identityFamilies({ oidc }), sessionsFamily({ oidc, outboxFile }), credentialsFamily({ oidc })];
     const deps = {
       store,
       stampFormats: [apiKeyStampFormat(options.stampVerifier ?? createThreadPoolStampVerifier()), webAuthnStampFormat(store)],
@@ -124,8 +126,6 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       hooks: servedFamilies.flatMap((family) => family.hooks ?? []),
     };
     const routes = buildRouteTable(servedFamilies);
-    const outboxFile = options.otpOutbox ?? `${store.path}.otp-outbox.jsonl`;
-    restrictOutboxToOwner(outboxFile);
     const bindHost = options.host ?? DEFAULT_HOST;
     const app = buildServer(deps, routes, {
       extraRoutes: (server) => registerAuthProxy(server, { store, oidc, enclave, outboxFile, now, newId: randomUUID }),

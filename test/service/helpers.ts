@@ -64,7 +64,7 @@ export interface TestService {
 }
 
 export async function startTestService(
-  options: { db?: string; startMs?: number; stampVerifier?: ServiceOptions['stampVerifier'] } = {},
+  options: { db?: string; startMs?: number; stampVerifier?: ServiceOptions['stampVerifier']; otpOutbox?: string } = {},
 ): Promise<TestService> {
   let nowMs = options.startMs ?? Date.now();
   const rootKey = newKey('p256');
@@ -76,6 +76,7 @@ export async function startTestService(
     now: () => nowMs,
     log: (line) => logs.push(line),
     ...(options.stampVerifier === undefined ? {} : { stampVerifier: options.stampVerifier }),
+    ...(options.otpOutbox === undefined ? {} : { otpOutbox: options.otpOutbox }),
   });
   const { info, store } = service;
 

@@ -10,13 +10,15 @@ import { bytesToHex, utf8Encode } from '../../shared/crypto/encoding';
 import { compressP256, generateEncryptionKeyPair, uncompressP256 } from '../../shared/crypto/keys';
 import { digestSignerFromPrivateKey, encodeSessionJwt, type DigestSigner } from '../../shared/crypto/tokens';
 import { checkPolicyExpression, evaluate } from '../../shared/policy';
-import type { Family } from '../activities/context';
+import type { ActivityContext, Family } from '../activities/context';
 import { toTimestamp } from '../../shared/api/timestamps';
 import type { Credential } from '../auth/credentials';
 import { conditionContext, type ConditionRequest } from '../authorize';
 import type { OidcVerifier } from '../auth/oidc';
 import type { Repositories, Store } from '../store';
 import type { SessionProfileRecord } from '../store/auth-records';
+import type { UserRecord } from '../store/users';
+import { appendOutboxMessage } from '../proxy/outbox';
 import { addApiKeys } from './identity/api-keys';
 import { requireUser } from './identity/common';
 
@@ -280,7 +282,32 @@ function checkLoginRequest(
   if (params.sessionProfileId !== undefined) sessionProfileFor(store, organizationId, params.sessionProfileId);
 }
 
-export function sessionsFamily(options: { oidc: OidcVerifier }): Family {
+export const EMAIL_AUTH_CREDENTIAL_TYPE = 'CREDENTIAL_TYPE_EMAIL_AUTH_KEY_P256';
+
+/** The user of the organization with this email address (compared case-insensitively, as contacts are). */
+function userWithEmail(store: Repositories, organizationId: string, email: string): UserRecord {
+  const wanted = email.toLowerCase();
+  const user = store.users.listByOrganization(organizationId).find((candidate) => candidate.email?.toLowerCase() === wanted);
+  if (user === undefined) throw new QkError('NOT_FOUND', `no user of organization ${organizationId} has the email address ${email}`, { email });
+  return user;
+}
+
+/** A sub-organization created with `disableEmailAuth` / `disableEmailRecovery` lacks the feature and refuses the flow. */
+export function requireSubOrganizationFeature(store: Repositories, organizationId: string, feature: string, flow: string): void {
+  const organization = store.organizations.get(organizationId);
+  if (organization?.parentId === undefined) return;
+  if (!store.organizations.features(organizationId).some((candidate) => candidate.name === feature)) {
+    throw new QkError('FAILED_PRECONDITION', `${flow} is disabled for sub-organization ${organizationId} (it lacks ${feature})`, { feature });
+  }
+}
+
+function checkEmailAuth(store: Repositories, organizationId: string, params: { email: string; targetPublicKey: string; expirationSeconds?: string | undefined }): UserRecord {
+  requireSubOrganizationFeature(store, organizationId, 'FEATURE_NAME_EMAIL_AUTH', 'email auth');
+  checkCredentialKeyRequest(params);
+  return userWithEmail(store, organizationId, params.email);
+}
+
+export function sessionsFamily(options: { oidc: OidcVerifier; outboxFile: string }): Family {
   return {
     hooks: { checkRequest: checkSessionScope },
     queries: {
@@ -347,6 +374,35 @@ export function sessionsFamily(options: { oidc: OidcVerifier }): Family {
             invalidateExisting: params.invalidateExisting,
           });
           return { organizationId: ctx.organizationId, organizationName: ctx.organization.name, userId: user.id, username: user.name, ...issued };
+        },
+      },
+      email_auth: {
+        // A parent organization sends the login email for a user of its sub-organization (Turnkey's email auth): the
+        // key reaches only whoever reads that user's email, so a user with that email is the proof.
+        async parentProposalProof(store, organizationId, params) {
+          checkEmailAuth(store, organizationId, params);
+        },
+        validate: (store, organizationId, params) => void checkEmailAuth(store, organizationId, params),
+        async execute(ctx, params) {
+          const user = checkEmailAuth(ctx.store, ctx.organizationId, params);
+          const issued = await issueCredentialKey(ctx, {
+            userId: user.id,
+            targetPublicKey: params.targetPublicKey,
+            credentialType: EMAIL_AUTH_CREDENTIAL_TYPE,
+            name: params.apiKeyName ?? `Email Auth - ${new Date(ctx.now).toISOString()}`,
+            expirationSeconds: params.expirationSeconds,
+            invalidateExisting: params.invalidateExisting,
+          });
+          appendOutboxMessage(options.outboxFile, {
+            contact: params.email.toLowerCase(),
+            channel: 'email',
+            purpose: 'EMAIL_AUTH',
+            credentialBundle: issued.credentialBundle,
+            organizationId: ctx.organizationId,
+            userId: user.id,
+            createdAt: new Date(ctx.now).toISOString(),
+          });
+          return { userId: user.id, apiKeyId: issued.apiKeyId };
         },
       },
       oauth_login: {

@@ -20,7 +20,7 @@ import { encodeVerificationToken, verifyVerificationToken, type VerificationToke
 import { OTP_TOKEN_SIGNING_KEY, serviceSigner, sessionPublicKeyOf } from '../families/sessions';
 import type { Repositories, Store } from '../store';
 import type { OtpRecord } from '../store/auth-records';
-import { appendOtpMessage, type OtpChannel } from './outbox';
+import { appendOutboxMessage, type OtpChannel } from './outbox';
 
 /** Crockford base32 without I, L, O, U: Turnkey's alphanumeric OTP alphabet. */
 export const OTP_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -93,7 +93,7 @@ export async function initOtp(
     });
     return target === undefined ? undefined : targetBundle(tx, target.publicKey, organizationId);
   });
-  appendOtpMessage(deps.outboxFile, { contact, channel: OTP_TYPES[request.otpType as OtpType], code, otpId, createdAt: new Date(now).toISOString() });
+  appendOutboxMessage(deps.outboxFile, { contact, channel: OTP_TYPES[request.otpType as OtpType], code, otpId, createdAt: new Date(now).toISOString() });
   return { otpId, ...(bundle === undefined ? {} : { otpEncryptionTargetBundle: bundle }) };
 }
 

@@ -1,6 +1,8 @@
 /**
- * The OTP outbox: the local service sends no email or SMS; each code is appended to a file as one JSON line
- * `{contact, channel, code, otpId, createdAt}` for the operator (or a test) to read. The file is private to the user.
+ * The outbox: the local service sends no email or SMS; each message is appended to a file as one JSON line for the
+ * operator (or a test) to read: an OTP code `{contact, channel, code, otpId, createdAt}`, or the credential bundle an
+ * email login or recovery email would carry `{contact, channel, purpose, credentialBundle, organizationId, userId,
+ * createdAt}`. The file is private to the user.
  */
 import { chmodSync, closeSync, fchmodSync, fstatSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { QkError } from '../../shared/errors';
@@ -42,7 +44,21 @@ export function restrictOutboxToOwner(file: string): void {
   }
 }
 
-export function appendOtpMessage(file: string, message: OtpMessage): void {
+/** The email of email_auth or init_user_email_recovery, reduced to the credential bundle it carries. */
+export interface CredentialBundleMessage {
+  contact: string;
+  channel: 'email';
+  purpose: 'EMAIL_AUTH' | 'EMAIL_RECOVERY';
+  credentialBundle: string;
+  organizationId: string;
+  userId: string;
+  /** ISO 8601. */
+  createdAt: string;
+}
+
+export type OutboxMessage = OtpMessage | CredentialBundleMessage;
+
+export function appendOutboxMessage(file: string, message: OutboxMessage): void {
   try {
     const fd = openOutbox(file);
     try {
@@ -51,12 +67,17 @@ export function appendOtpMessage(file: string, message: OtpMessage): void {
       closeSync(fd);
     }
   } catch (error) {
-    throw new QkError('FILE_ERROR', `cannot append the OTP message to the outbox ${file}: ${(error as Error).message}`, { file });
+    throw new QkError('FILE_ERROR', `cannot append the message to the outbox ${file}: ${(error as Error).message}`, { file });
   }
 }
 
-/** Every message in the outbox, oldest first (an absent file is an empty outbox). */
+/** The OTP codes in the outbox, oldest first. */
 export function readOtpOutbox(file: string): OtpMessage[] {
+  return readOutbox(file).filter((message): message is OtpMessage => 'code' in message);
+}
+
+/** Every message in the outbox, oldest first (an absent file is an empty outbox). */
+export function readOutbox(file: string): OutboxMessage[] {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -67,5 +88,5 @@ export function readOtpOutbox(file: string): OtpMessage[] {
   return text
     .split('\n')
     .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as OtpMessage);
+    .map((line) => JSON.parse(line) as OutboxMessage);
 }

@@ -488,6 +488,15 @@ const signing = defineActivities({
 
 // ─── everyday edits: renames, contact changes, bulk deletions, API-only users, stamp login ──────────
 
+/** `v1EmailAuthCustomizationParams`: how the email looks; the local outbox keeps only the bundle it carries. */
+const emailAuthCustomizationParams = req({
+  appName: z.string(),
+  logoUrl: z.string().optional(),
+  magicLinkTemplate: z.string().optional(),
+  templateVariables: z.string().optional(),
+  templateId: z.string().optional(),
+});
+
 const everydayEdits = defineActivities({
   update_wallet: {
     activityType: 'ACTIVITY_TYPE_UPDATE_WALLET',
@@ -580,6 +589,23 @@ const everydayEdits = defineActivities({
       apiKeyId: z.string(),
       credentialBundle: z.string(),
     }),
+  },
+  email_auth: {
+    activityType: 'ACTIVITY_TYPE_EMAIL_AUTH_V3',
+    intentKey: 'emailAuthIntentV3',
+    resultKey: 'emailAuthResult',
+    parameters: req({
+      email: z.string(),
+      targetPublicKey: z.string(),
+      apiKeyName: z.string().optional(),
+      expirationSeconds: z.string().optional(),
+      emailCustomization: emailAuthCustomizationParams,
+      invalidateExisting: z.boolean().optional(),
+      sendFromEmailAddress: z.string().optional(),
+      sendFromEmailSenderName: z.string().optional(),
+      replyToEmailAddress: z.string().optional(),
+    }),
+    result: res({ userId: z.string(), apiKeyId: z.string() }),
   },
 });
 
