@@ -1,7 +1,8 @@
 /**
  * email_auth through `@turnkey/http` unchanged, as an app's backend uses it: the parent organization asks for a login
  * email to a sub-organization user; the email (the local outbox) carries a credential bundle sealed to the app's
- * target key, which `@turnkey/crypto` opens into an API key of that user.
+ * target key, which `@turnkey/crypto` opens into an API key of that user. Email recovery works the same way, its key
+ * serving only to register a new passkey.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bytesToHex } from '../../src/shared/crypto/encoding';
 import { readOutbox, type CredentialBundleMessage } from '../../src/service/proxy/outbox';
 import { newKey, startTestService, type TestService } from '../service/helpers';
+import { createSoftAuthenticator } from '../support/soft-authenticator';
 
 let t: TestService;
 let outbox: string;
@@ -79,5 +81,43 @@ describe('email_auth', () => {
       .catch((error: unknown) => error);
     expect((refused as TurnkeyRequestError).message).toContain('email auth is disabled');
     expect(readOutbox(outbox)).toHaveLength(0);
+  });
+});
+
+describe('email recovery', () => {
+  const newPasskey = () => createSoftAuthenticator({ rpId: 'localhost', origin: 'http://localhost:3000' });
+
+  it('init_user_email_recovery emails a recovery key that registers a passkey with recover_user, once', async () => {
+    const { subOrganizationId, aliceId } = await subOrganization();
+    const target = generateP256KeyPair();
+    const init = await t.client().initUserEmailRecovery({
+      ...envelope('ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2', subOrganizationId),
+      parameters: { email: 'alice@example.com', targetPublicKey: target.publicKeyUncompressed, emailCustomization: { appName: 'Demo' } },
+    });
+    expect(init.activity.result.initUserEmailRecoveryResult).toEqual({ userId: aliceId });
+    const message = readOutbox(outbox).at(-1) as CredentialBundleMessage;
+    expect(message).toMatchObject({ purpose: 'EMAIL_RECOVERY', userId: aliceId });
+    const privateKey = decryptCredentialBundle(message.credentialBundle, target.privateKey);
+    const recoveryKey = { curve: 'p256' as const, publicKey: bytesToHex(getPublicKey(privateKey, true)), privateKey };
+
+    // The recovery key does nothing but recover its own user.
+    const wallet = await t
+      .client(recoveryKey)
+      .createWallet({ ...envelope('ACTIVITY_TYPE_CREATE_WALLET', subOrganizationId), parameters: { walletName: 'no', accounts: [] } })
+      .catch((error: unknown) => error);
+    expect((wallet as TurnkeyRequestError).message).toContain('a recovery credential may only submit ACTIVITY_TYPE_RECOVER_USER');
+
+    const passkey = newPasskey();
+    const authenticator = { authenticatorName: 'new laptop', challenge: 'cmVjb3Zlcg', attestation: passkey.register('cmVjb3Zlcg', 'packed') };
+    const recovered = await t.client(recoveryKey).recoverUser({ ...envelope('ACTIVITY_TYPE_RECOVER_USER', subOrganizationId), parameters: { userId: aliceId, authenticator } });
+    const [authenticatorId] = recovered.activity.result.recoverUserResult!.authenticatorId;
+    const { authenticators } = await t.client().getAuthenticators({ organizationId: subOrganizationId, userId: aliceId });
+    expect(authenticators.map((stored) => [stored.authenticatorId, stored.authenticatorName, stored.credentialId])).toEqual([[authenticatorId, 'new laptop', passkey.credentialId]]);
+
+    const again = await t
+      .client(recoveryKey)
+      .recoverUser({ ...envelope('ACTIVITY_TYPE_RECOVER_USER', subOrganizationId), parameters: { userId: aliceId, authenticator } })
+      .catch((error: unknown) => error);
+    expect((again as TurnkeyRequestError).code).toBe(16);
   });
 });

@@ -108,6 +108,8 @@ export interface Completion {
  * imports no family.
  */
 export interface ActivityHooks {
+  /** Before any submission or vote (`activityType` is then APPROVE/REJECT): throws to refuse what the credential may never do. */
+  checkCredential?(credential: Credential, activityType: string, params: Record<string, unknown>): void;
   /** Before authorization (also for a parent's proposal): throws to refuse what the stamping credential may not do. */
   checkRequest?(credential: Credential, request: ConditionRequest): void;
   /**

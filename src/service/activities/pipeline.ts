@@ -209,6 +209,8 @@ export async function submitActivity(
         { credentialId: actor.credential.id },
       );
     }
+    // Also for votes: a recovery key may not approve or reject anything.
+    for (const hook of deps.hooks) hook.checkCredential?.(actor.credential, names.activityType, params);
     const session: Session = { deps, tx, now, routesByType };
     if ('decision' in route.handler) {
       const target = tx.activities.findByFingerprint(organization.id, String(params.fingerprint));

@@ -32,6 +32,7 @@ const OWN_CREDENTIAL_OPERATIONS: ReadonlySet<string> = new Set([
   'delete_authenticators',
   'create_oauth_providers',
   'delete_oauth_providers',
+  'recover_user',
 ] satisfies (keyof typeof activityOperations)[]);
 const OWN_CREDENTIAL_ACTIVITY_TYPES: ReadonlySet<string> = new Set(
   [...Object.values(activityOperations), ...olderActivityVersions]

@@ -7,9 +7,11 @@ import { QkError } from '../../shared/errors';
 import type { Family } from '../activities/context';
 import { authenticatorView, oauthProviderView } from '../activities/views';
 import type { OidcVerifier } from '../auth/oidc';
+import type { Credential } from '../auth/credentials';
 import { parseWebAuthnRegistration, type ParsedRegistration, type WebAuthnRegistration } from '../auth/webauthn-attestation';
 import type { Repositories } from '../store';
 import { requireUser, type Owner } from './identity/common';
+import { RECOVER_USER_CREDENTIAL_TYPE } from './sessions';
 
 /** Per-user limits (docs/service.md#limits). */
 export const MAX_AUTHENTICATORS_PER_USER = 10;
@@ -183,8 +185,22 @@ function checkNewOauthProviders(store: Repositories, organizationId: string, par
   checkOauthProviders(store, params.userId, params.oauthProviders, 'parameters.oauthProviders');
 }
 
+const RECOVER_USER = 'ACTIVITY_TYPE_RECOVER_USER';
+
+/** A recovery key (init_user_email_recovery) serves only to register a new authenticator for its own user. */
+function checkCredentialPurpose(credential: Credential, activityType: string, params: Record<string, unknown>): void {
+  if (credential.type !== RECOVER_USER_CREDENTIAL_TYPE) return;
+  if (activityType !== RECOVER_USER) {
+    throw new QkError('REQUEST_NOT_AUTHORIZED', `request not authorized: a recovery credential may only submit ${RECOVER_USER}, not ${activityType}`);
+  }
+  if (params.userId !== credential.userId) {
+    throw new QkError('REQUEST_NOT_AUTHORIZED', `request not authorized: this recovery credential recovers user ${credential.userId}, not ${String(params.userId)}`);
+  }
+}
+
 export function credentialsFamily(options: { oidc: OidcVerifier }): Family {
   return {
+    hooks: { checkCredential: checkCredentialPurpose },
     queries: {
       get_authenticators(ctx, request) {
         requireUser(ctx.store, ctx.organizationId, request.userId);
@@ -214,6 +230,16 @@ export function credentialsFamily(options: { oidc: OidcVerifier }): Family {
         execute(ctx, params) {
           const planned = checkNewAuthenticators(ctx.store, ctx.organizationId, params);
           return { authenticatorIds: addAuthenticators({ ...ctx, userId: params.userId }, planned) };
+        },
+      },
+      recover_user: {
+        validate: (store, organizationId, params) => void checkNewAuthenticators(store, organizationId, { userId: params.userId, authenticators: [params.authenticator] }),
+        execute(ctx, params) {
+          const planned = checkNewAuthenticators(ctx.store, ctx.organizationId, { userId: params.userId, authenticators: [params.authenticator] });
+          const authenticatorId = addAuthenticators({ ...ctx, userId: params.userId }, planned);
+          // A recovery key is spent once it has registered the new authenticator.
+          if (ctx.actor.credential.type === RECOVER_USER_CREDENTIAL_TYPE) ctx.store.apiKeys.delete(ctx.actor.credential.id);
+          return { authenticatorId };
         },
       },
       delete_authenticators: {

@@ -301,6 +301,14 @@ export function requireSubOrganizationFeature(store: Repositories, organizationI
   }
 }
 
+export const RECOVER_USER_CREDENTIAL_TYPE = 'CREDENTIAL_TYPE_RECOVER_USER_KEY_P256';
+
+function checkEmailRecovery(store: Repositories, organizationId: string, params: { email: string; targetPublicKey: string; expirationSeconds?: string | undefined }): UserRecord {
+  requireSubOrganizationFeature(store, organizationId, 'FEATURE_NAME_EMAIL_RECOVERY', 'email recovery');
+  checkCredentialKeyRequest(params);
+  return userWithEmail(store, organizationId, params.email);
+}
+
 function checkEmailAuth(store: Repositories, organizationId: string, params: { email: string; targetPublicKey: string; expirationSeconds?: string | undefined }): UserRecord {
   requireSubOrganizationFeature(store, organizationId, 'FEATURE_NAME_EMAIL_AUTH', 'email auth');
   checkCredentialKeyRequest(params);
@@ -403,6 +411,32 @@ export function sessionsFamily(options: { oidc: OidcVerifier; outboxFile: string
             createdAt: new Date(ctx.now).toISOString(),
           });
           return { userId: user.id, apiKeyId: issued.apiKeyId };
+        },
+      },
+      init_user_email_recovery: {
+        // As email_auth: the recovery key reaches only the user's mailbox, and serves only recover_user.
+        parentMayPropose: true,
+        validate: (store, organizationId, params) => void checkEmailRecovery(store, organizationId, params),
+        async execute(ctx, params) {
+          const user = checkEmailRecovery(ctx.store, ctx.organizationId, params);
+          const issued = await issueCredentialKey(ctx, {
+            userId: user.id,
+            targetPublicKey: params.targetPublicKey,
+            credentialType: RECOVER_USER_CREDENTIAL_TYPE,
+            name: `Email Recovery - ${new Date(ctx.now).toISOString()}`,
+            expirationSeconds: params.expirationSeconds,
+            invalidateExisting: true,
+          });
+          appendOutboxMessage(options.outboxFile, {
+            contact: params.email.toLowerCase(),
+            channel: 'email',
+            purpose: 'EMAIL_RECOVERY',
+            credentialBundle: issued.credentialBundle,
+            organizationId: ctx.organizationId,
+            userId: user.id,
+            createdAt: new Date(ctx.now).toISOString(),
+          });
+          return { userId: user.id };
         },
       },
       oauth_login: {

@@ -607,6 +607,28 @@ const everydayEdits = defineActivities({
     }),
     result: res({ userId: z.string(), apiKeyId: z.string() }),
   },
+  init_user_email_recovery: {
+    activityType: 'ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2',
+    intentKey: 'initUserEmailRecoveryIntentV2',
+    resultKey: 'initUserEmailRecoveryResult',
+    parameters: req({
+      email: z.string(),
+      targetPublicKey: z.string(),
+      expirationSeconds: z.string().optional(),
+      emailCustomization: emailAuthCustomizationParams,
+      sendFromEmailAddress: z.string().optional(),
+      sendFromEmailSenderName: z.string().optional(),
+      replyToEmailAddress: z.string().optional(),
+    }),
+    result: res({ userId: z.string() }),
+  },
+  recover_user: {
+    activityType: 'ACTIVITY_TYPE_RECOVER_USER',
+    intentKey: 'recoverUserIntent',
+    resultKey: 'recoverUserResult',
+    parameters: req({ authenticator: authenticatorParamsV2, userId: z.string() }),
+    result: res({ authenticatorId: ids }),
+  },
 });
 
 export const activityOperations = {

@@ -102,6 +102,10 @@ const CLASSIFICATIONS: Readonly<Record<string, Classification>> = {
   ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2: ['AUTH', 'CREATE'],
   ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION: ['AUTH', 'CREATE'], // inferred: the docs list elides the rest of AUTH CREATE
 
+  // inferred: RECOVERY is a documented resource; starting a recovery creates it, recovering uses it.
+  ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2: ['RECOVERY', 'CREATE'],
+  ACTIVITY_TYPE_RECOVER_USER: ['RECOVERY', 'UPDATE'],
+
   ACTIVITY_TYPE_INIT_OTP_V3: ['OTP', 'CREATE'],
   ACTIVITY_TYPE_VERIFY_OTP_V2: ['OTP', 'VERIFY'],
 
