@@ -165,6 +165,49 @@ describe('policies, users, tags, the organization', () => {
   });
 });
 
+describe('private key tags', () => {
+  it('create, list, update and delete tags; keys carry them, and a policy on private_key.tags sees them', async () => {
+    const keys = await t.client().createPrivateKeys({
+      ...envelope('ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2'),
+      parameters: {
+        privateKeys: ['hot', 'cold'].map((name) => ({ privateKeyName: name, curve: 'CURVE_SECP256K1' as const, privateKeyTags: [], addressFormats: ['ADDRESS_FORMAT_ETHEREUM' as const] })),
+      },
+    });
+    const [hot, cold] = keys.activity.result.createPrivateKeysResultV2!.privateKeys.map((key) => key.privateKeyId!);
+    const created = await t.client().createPrivateKeyTag({ ...envelope('ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG'), parameters: { privateKeyTagName: 'treasury', privateKeyIds: [hot!] } });
+    const { privateKeyTagId } = created.activity.result.createPrivateKeyTagResult!;
+    const tagsOf = async (privateKeyId: string) => (await t.client().getPrivateKey({ organizationId: t.info.organizationId, privateKeyId })).privateKey.privateKeyTags;
+    expect(await tagsOf(hot!)).toEqual([privateKeyTagId]);
+
+    const duplicate = await refusal(t.client().createPrivateKeyTag({ ...envelope('ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG'), parameters: { privateKeyTagName: 'treasury', privateKeyIds: [] } }));
+    expect(duplicate.code).toBe(6);
+
+    await t.client().updatePrivateKeyTag({
+      ...envelope('ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG'),
+      parameters: { privateKeyTagId, newPrivateKeyTagName: 'vault', addPrivateKeyIds: [cold!], removePrivateKeyIds: [hot!] },
+    });
+    const { privateKeyTags } = await t.client().listPrivateKeyTags({ organizationId: t.info.organizationId });
+    expect(privateKeyTags.map((tag) => [tag.tagId, tag.tagName, tag.tagType])).toEqual([[privateKeyTagId, 'vault', 'TAG_TYPE_PRIVATE_KEY']]);
+    expect([await tagsOf(hot!), await tagsOf(cold!)]).toEqual([[], [privateKeyTagId]]);
+
+    // A non-root user may export only keys carrying the tag.
+    const bob = await t.addUser({ name: 'bob' });
+    await t.client().createPolicy({
+      ...envelope('ACTIVITY_TYPE_CREATE_POLICY_V3'),
+      parameters: { policyName: 'bob exports the vault', effect: 'EFFECT_ALLOW', condition: `private_key.tags.contains('${privateKeyTagId}')`, notes: '' },
+    });
+    const exportAs = (privateKeyId: string) =>
+      t.client(bob.key).exportPrivateKey({ ...envelope('ACTIVITY_TYPE_EXPORT_PRIVATE_KEY'), parameters: { privateKeyId, targetPublicKey: generateP256KeyPair().publicKeyUncompressed } });
+    expect((await exportAs(cold!)).activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    expect((await refusal(exportAs(hot!))).code).toBe(7);
+
+    const deleted = await t.client().deletePrivateKeyTags({ ...envelope('ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS'), parameters: { privateKeyTagIds: [privateKeyTagId] } });
+    expect(deleted.activity.result.deletePrivateKeyTagsResult).toEqual({ privateKeyTagIds: [privateKeyTagId], privateKeyIds: [cold] });
+    expect(await tagsOf(cold!)).toEqual([]);
+    expect((await t.client().listPrivateKeyTags({ organizationId: t.info.organizationId })).privateKeyTags).toEqual([]);
+  });
+});
+
 describe('sessions', () => {
   it('stamp_login opens a session for the stamping user; its key then stamps', async () => {
     const pair = generateApiKeyPair('p256');

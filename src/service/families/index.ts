@@ -9,6 +9,7 @@ import { appProofsFamily } from './app-proofs';
 import { exportImportFamily } from './export-import';
 import { contractsFamily } from './contracts';
 import { policiesFamily } from './policies';
+import { privateKeyTagsFamily } from './private-key-tags';
 import { privateKeysFamily } from './private-keys';
 import { verifiedSubOrganizationsFamily } from './suborgs-verified';
 import { signingFamily } from './signing';
@@ -17,4 +18,4 @@ import { tvcFamily } from './tvc';
 import { walletsFamily } from './wallets';
 import { whoamiFamily } from './whoami';
 
-export const families: readonly Family[] = [activitiesFamily, policiesFamily, whoamiFamily, contractsFamily, tvcFamily, verifiedSubOrganizationsFamily, walletsFamily, privateKeysFamily, exportImportFamily, appProofsFamily, sparkFamily, signingFamily];
+export const families: readonly Family[] = [activitiesFamily, policiesFamily, whoamiFamily, contractsFamily, tvcFamily, verifiedSubOrganizationsFamily, walletsFamily, privateKeysFamily, privateKeyTagsFamily, exportImportFamily, appProofsFamily, sparkFamily, signingFamily];

@@ -19,6 +19,7 @@ import { type Migration, migrations as platformMigrations } from './migrations';
 import { AsyncMutex } from './mutex';
 import { OrganizationRepository } from './organizations';
 import { PolicyRepository } from './policies';
+import { PrivateKeyTagRepository } from './private-key-tags';
 import { AuthProxyConfigRepository, ServiceKeyRepository } from './service-keys';
 import { UserTagRepository } from './user-tags';
 import { UserRepository } from './users';
@@ -41,6 +42,7 @@ export class Repositories {
   readonly smartContractInterfaces: SmartContractInterfaceRepository;
   readonly tvc: TvcRepository;
   readonly keyMaterial: KeyMaterialRepositories;
+  readonly privateKeyTags: PrivateKeyTagRepository;
 
   constructor(readonly connection: Connection) {
     this.organizations = new OrganizationRepository(connection);
@@ -59,6 +61,7 @@ export class Repositories {
     this.smartContractInterfaces = new SmartContractInterfaceRepository(connection);
     this.tvc = new TvcRepository(connection);
     this.keyMaterial = new KeyMaterialRepositories(connection);
+    this.privateKeyTags = new PrivateKeyTagRepository(connection);
   }
 }
 

@@ -404,6 +404,15 @@ export class PrivateKeyRepository {
     return row === undefined ? 0 : integer(row, 'n');
   }
 
+  setTags(organizationId: string, id: string, tags: readonly string[], now: number): void {
+    this.connection.run('UPDATE private_keys SET tags = :tags, updated_at = :now WHERE id = :id AND organization_id = :organizationId', {
+      id,
+      organizationId,
+      tags: JSON.stringify(tags),
+      now,
+    });
+  }
+
   markExported(organizationId: string, id: string, now: number): void {
     this.connection.run(
       'UPDATE private_keys SET exported = 1, updated_at = :now WHERE id = :id AND organization_id = :organizationId',

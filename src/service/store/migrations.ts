@@ -9,6 +9,7 @@ import { APPS_SQL } from './apps';
 import { AUTH_RECORDS_SQL } from './auth-records';
 import { KEY_MATERIAL_SQL } from './key-material';
 import { ORGANIZATION_FEATURES_SQL } from './organizations';
+import { PRIVATE_KEY_TAGS_SQL } from './private-key-tags';
 
 export interface Migration {
   readonly version: number;
@@ -209,4 +210,5 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX policy_evaluations_activity ON policy_evaluations(activity_id, seq);
     `,
   },
+  { version: 9, name: 'private key tags (memberships stay in private_keys.tags)', sql: PRIVATE_KEY_TAGS_SQL },
 ];

@@ -629,6 +629,27 @@ const everydayEdits = defineActivities({
     parameters: req({ authenticator: authenticatorParamsV2, userId: z.string() }),
     result: res({ authenticatorId: ids }),
   },
+  create_private_key_tag: {
+    activityType: 'ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG',
+    intentKey: 'createPrivateKeyTagIntent',
+    resultKey: 'createPrivateKeyTagResult',
+    parameters: req({ privateKeyTagName: z.string(), privateKeyIds: ids }),
+    result: res({ privateKeyTagId: z.string(), privateKeyIds: ids }),
+  },
+  update_private_key_tag: {
+    activityType: 'ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG',
+    intentKey: 'updatePrivateKeyTagIntent',
+    resultKey: 'updatePrivateKeyTagResult',
+    parameters: req({ privateKeyTagId: z.string(), newPrivateKeyTagName: z.string().optional(), addPrivateKeyIds: ids, removePrivateKeyIds: ids }),
+    result: res({ privateKeyTagId: z.string() }),
+  },
+  delete_private_key_tags: {
+    activityType: 'ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS',
+    intentKey: 'deletePrivateKeyTagsIntent',
+    resultKey: 'deletePrivateKeyTagsResult',
+    parameters: req({ privateKeyTagIds: ids }),
+    result: res({ privateKeyTagIds: ids, privateKeyIds: ids }),
+  },
 });
 
 export const activityOperations = {

@@ -151,6 +151,7 @@ export const queryOperations = defineQueries({
     response: res({ account: walletAccount }),
   },
   list_private_keys: { request: inOrganization({}), response: res({ privateKeys: z.array(privateKey) }) },
+  list_private_key_tags: { request: inOrganization({}), response: res({ privateKeyTags: z.array(tag) }) },
   get_private_key: {
     request: inOrganization({ privateKeyId: bounded.id }),
     response: res({ privateKey }),

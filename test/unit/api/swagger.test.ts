@@ -144,7 +144,7 @@ const requestedOperations = {
     'get_private_key', 'list_user_tags', 'get_oauth_providers', 'get_authenticators', 'get_authenticator',
     'list_tvc_apps', 'get_tvc_app', 'list_app_proofs', 'get_boot_proof', 'list_suborgs',
     // everyday operations
-    'get_session_profile', 'get_policy_evaluations',
+    'get_session_profile', 'get_policy_evaluations', 'list_private_key_tags',
   ],
   activity: [
     'oauth_login', 'export_wallet', 'create_policy', 'delete_private_keys', 'delete_oauth_providers',
@@ -160,7 +160,8 @@ const requestedOperations = {
     // everyday operations
     'update_wallet', 'delete_wallet_accounts', 'delete_policies', 'update_user_tag', 'update_user_email',
     'update_user_phone_number', 'update_organization_name', 'create_api_only_users', 'stamp_login',
-    'create_read_write_session', 'email_auth', 'init_user_email_recovery', 'recover_user',
+    'create_read_write_session', 'email_auth', 'init_user_email_recovery', 'recover_user', 'create_private_key_tag',
+    'update_private_key_tag', 'delete_private_key_tags',
   ],
   proxy: ['signup_v2', 'otp_login_v2', 'otp_init', 'otp_verify', 'otp_init_v2', 'otp_verify_v2'],
 };
