@@ -62,11 +62,59 @@ export function normalizeContact(otpType: string, contact: string): string {
   throw invalid('otpType', `must be OTP_TYPE_EMAIL or OTP_TYPE_SMS, got "${otpType}"`);
 }
 
-function newCode(): string {
-  return Array.from({ length: OTP_LENGTH }, () => OTP_ALPHABET[randomInt(OTP_ALPHABET.length)]).join('');
+/** How a code looks and lasts; the auth proxy always uses Turnkey's defaults, init_otp may choose. */
+export interface OtpShape {
+  length: number;
+  alphanumeric: boolean;
+  lifetimeMs: number;
+}
+
+export const DEFAULT_OTP_SHAPE: OtpShape = { length: OTP_LENGTH, alphanumeric: true, lifetimeMs: OTP_LIFETIME_MS };
+
+function newCode(shape: OtpShape): string {
+  const alphabet = shape.alphanumeric ? OTP_ALPHABET : OTP_ALPHABET.slice(0, 10);
+  return Array.from({ length: shape.length }, () => alphabet[randomInt(alphabet.length)]).join('');
 }
 
 const hashCode = (code: string): string => bytesToHex(sha256(utf8Encode(code.toUpperCase())));
+
+export interface CreatedOtp {
+  otpId: string;
+  contact: string;
+  otpType: OtpType;
+  code: string;
+  otpEncryptionTargetBundle?: string;
+}
+
+/**
+ * Stores a new OTP for the contact inside the caller's transaction; `withTarget` adds the target bundle the client
+ * encrypts its code to. The caller delivers the code (deliverOtp) once the OTP is stored.
+ */
+export function createOtp(
+  store: Repositories,
+  request: { organizationId: string; otpType: string; contact: string; withTarget: boolean; shape: OtpShape; otpId: string; now: number },
+): CreatedOtp {
+  const contact = normalizeContact(request.otpType, request.contact);
+  const code = newCode(request.shape);
+  const target = request.withTarget ? generateEncryptionKeyPair() : undefined;
+  store.otps.insert({
+    id: request.otpId,
+    organizationId: request.organizationId,
+    otpType: request.otpType,
+    contact,
+    codeHash: hashCode(code),
+    targetPrivateKey: target?.privateKey,
+    expiresAt: request.now + request.shape.lifetimeMs,
+    createdAt: request.now,
+  });
+  const bundle = target === undefined ? undefined : targetBundle(store, target.publicKey, request.organizationId);
+  return { otpId: request.otpId, contact, otpType: request.otpType as OtpType, code, ...(bundle === undefined ? {} : { otpEncryptionTargetBundle: bundle }) };
+}
+
+/** Appends the code to the outbox in place of the email or SMS. */
+export function deliverOtp(outboxFile: string, otp: CreatedOtp, now: number): void {
+  appendOutboxMessage(outboxFile, { contact: otp.contact, channel: OTP_TYPES[otp.otpType], code: otp.code, otpId: otp.otpId, createdAt: new Date(now).toISOString() });
+}
 
 /** Creates an OTP for the contact, delivers the code to the outbox and returns the OTP id (and, v2, the target bundle). */
 export async function initOtp(
@@ -75,26 +123,13 @@ export async function initOtp(
   request: { otpType: string; contact: string },
   withTarget: boolean,
 ): Promise<{ otpId: string; otpEncryptionTargetBundle?: string }> {
-  const contact = normalizeContact(request.otpType, request.contact);
-  const code = newCode();
-  const otpId = deps.newId();
   const now = deps.now();
-  const target = withTarget ? generateEncryptionKeyPair() : undefined;
-  const bundle = await deps.store.transaction(async (tx) => {
-    tx.otps.insert({
-      id: otpId,
-      organizationId,
-      otpType: request.otpType,
-      contact,
-      codeHash: hashCode(code),
-      targetPrivateKey: target?.privateKey,
-      expiresAt: now + OTP_LIFETIME_MS,
-      createdAt: now,
-    });
-    return target === undefined ? undefined : targetBundle(tx, target.publicKey, organizationId);
-  });
-  appendOutboxMessage(deps.outboxFile, { contact, channel: OTP_TYPES[request.otpType as OtpType], code, otpId, createdAt: new Date(now).toISOString() });
-  return { otpId, ...(bundle === undefined ? {} : { otpEncryptionTargetBundle: bundle }) };
+  const otpId = deps.newId();
+  const created = await deps.store.transaction((tx) =>
+    createOtp(tx, { organizationId, otpType: request.otpType, contact: request.contact, withTarget, shape: DEFAULT_OTP_SHAPE, otpId, now }),
+  );
+  deliverOtp(deps.outboxFile, created, now);
+  return { otpId, ...(created.otpEncryptionTargetBundle === undefined ? {} : { otpEncryptionTargetBundle: created.otpEncryptionTargetBundle }) };
 }
 
 /** The signed envelope `{version, data, dataSignature, enclaveQuorumPublic}` over `{targetPublic, organizationId}`. */
@@ -107,7 +142,7 @@ function targetBundle(store: Repositories, targetPublic: string, organizationId:
 }
 
 /** Opens an `encryptedOtpBundle` (`{encappedPublic, ciphertext}` hex) with the OTP's target key. */
-async function openCodeBundle(record: OtpRecord, encryptedOtpBundle: string): Promise<{ code: string; publicKey: string }> {
+export async function openCodeBundle(record: OtpRecord, encryptedOtpBundle: string): Promise<{ code: string; publicKey: string }> {
   if (record.targetPrivateKey === undefined) {
     throw new QkError('OTP_INVALID', `OTP ${record.id} was not started with otp_init_v2 (or is already used); verify it with otp_verify`);
   }
@@ -140,40 +175,54 @@ async function openCodeBundle(record: OtpRecord, encryptedOtpBundle: string): Pr
 type Attempt = { ok: true; record: OtpRecord } | { ok: false; error: QkError };
 
 /**
- * Checks the code against the OTP. A wrong code counts as an attempt (committed even though the call fails);
- * the right code burns the OTP. Answers the verification token bound to `publicKey`.
+ * Checks a submitted code against the OTP inside the caller's transaction. A wrong code counts as an attempt; the
+ * right one burns the OTP. `earlierFailures` are wrong attempts recorded elsewhere (failed verify_otp activities,
+ * whose own writes roll back).
  */
+export function attemptOtp(store: Repositories, otpId: string, code: string, now: number, earlierFailures = 0): Attempt {
+  const current = store.otps.get(otpId)!;
+  if (current.usedAt !== undefined) return { ok: false, error: new QkError('OTP_INVALID', `OTP ${otpId} was already used; request a new code`) };
+  if (now >= current.expiresAt) return { ok: false, error: new QkError('OTP_INVALID', `OTP ${otpId} expired at ${new Date(current.expiresAt).toISOString()}; request a new code`) };
+  const attempts = current.attempts + earlierFailures;
+  if (attempts >= MAX_OTP_ATTEMPTS) {
+    return { ok: false, error: new QkError('OTP_ATTEMPTS_EXCEEDED', `OTP ${otpId} had ${MAX_OTP_ATTEMPTS} wrong attempts; request a new code`) };
+  }
+  if (hashCode(code) !== current.codeHash) {
+    store.otps.recordAttempt(otpId);
+    const left = MAX_OTP_ATTEMPTS - attempts - 1;
+    return { ok: false, error: new QkError('OTP_INVALID', `the code is wrong for OTP ${otpId}; ${left} attempt${left === 1 ? '' : 's'} left`) };
+  }
+  store.otps.markUsed(otpId, now);
+  return { ok: true, record: current };
+}
+
+/** The verification token for a verified OTP, binding the client's key to the contact. */
+export function verificationTokenFor(
+  store: Repositories,
+  record: OtpRecord,
+  request: { publicKey: string; tokenId: string; now: number; lifetimeMs: number },
+): Promise<string> {
+  const claims: VerificationTokenClaims = {
+    exp: String(request.now + request.lifetimeMs),
+    id: request.tokenId,
+    organization_id: record.organizationId,
+    verification_type: record.otpType,
+    contact: record.contact,
+    public_key: sessionPublicKeyOf(request.publicKey, 'publicKey'),
+  };
+  return encodeVerificationToken(claims, serviceSigner(store, OTP_TOKEN_SIGNING_KEY));
+}
+
+/** Checks the code against the OTP (a wrong code is committed as an attempt although the call fails). */
 async function verifyCode(deps: OtpDeps, organizationId: string, otpId: string, code: () => Promise<{ code: string; publicKey: string }>): Promise<string> {
   const now = deps.now();
   const record = deps.store.read.otps.get(otpId);
   if (record === undefined || record.organizationId !== organizationId) throw new QkError('NOT_FOUND', `no OTP ${otpId} for this auth proxy configuration`);
   const submitted = await code();
   const publicKey = sessionPublicKeyOf(submitted.publicKey, 'publicKey');
-  const attempt = await deps.store.transaction((tx): Attempt => {
-    const current = tx.otps.get(otpId)!;
-    if (current.usedAt !== undefined) return { ok: false, error: new QkError('OTP_INVALID', `OTP ${otpId} was already used; request a new code`) };
-    if (now >= current.expiresAt) return { ok: false, error: new QkError('OTP_INVALID', `OTP ${otpId} expired at ${new Date(current.expiresAt).toISOString()}; request a new code`) };
-    if (current.attempts >= MAX_OTP_ATTEMPTS) {
-      return { ok: false, error: new QkError('OTP_ATTEMPTS_EXCEEDED', `OTP ${otpId} had ${MAX_OTP_ATTEMPTS} wrong attempts; request a new code`) };
-    }
-    if (hashCode(submitted.code) !== current.codeHash) {
-      tx.otps.recordAttempt(otpId);
-      const left = MAX_OTP_ATTEMPTS - current.attempts - 1;
-      return { ok: false, error: new QkError('OTP_INVALID', `the code is wrong for OTP ${otpId}; ${left} attempt${left === 1 ? '' : 's'} left`) };
-    }
-    tx.otps.markUsed(otpId, now);
-    return { ok: true, record: current };
-  });
+  const attempt = await deps.store.transaction((tx) => attemptOtp(tx, otpId, submitted.code, now));
   if (!attempt.ok) throw attempt.error;
-  const claims: VerificationTokenClaims = {
-    exp: String(now + VERIFICATION_TOKEN_LIFETIME_MS),
-    id: deps.newId(),
-    organization_id: attempt.record.organizationId,
-    verification_type: attempt.record.otpType,
-    contact: attempt.record.contact,
-    public_key: publicKey,
-  };
-  return encodeVerificationToken(claims, serviceSigner(deps.store.read, OTP_TOKEN_SIGNING_KEY));
+  return verificationTokenFor(deps.store.read, attempt.record, { publicKey, tokenId: deps.newId(), now, lifetimeMs: VERIFICATION_TOKEN_LIFETIME_MS });
 }
 
 export function verifyOtpCode(deps: OtpDeps, organizationId: string, request: { otpId: string; otpCode: string; publicKey?: string | undefined }): Promise<string> {
