@@ -15,6 +15,7 @@ import { bootstrap } from './bootstrap';
 import { families } from './families';
 import { credentialsFamily } from './families/credentials';
 import { identityFamilies } from './families/identity';
+import { otpAuthFamily } from './families/otp-auth';
 import { ensureLoginSigningKeys, sessionsFamily } from './families/sessions';
 import { registerAuthProxy } from './proxy';
 import { restrictOutboxToOwner } from './proxy/outbox';
@@ -115,7 +116,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const oidc = createOidcVerifier({ issuers: options.oidcIssuers ?? [], now: () => new Date(now()) });
     const outboxFile = options.otpOutbox ?? `${store.path}.otp-outbox.jsonl`;
     restrictOutboxToOwner(outboxFile);
-    const servedFamilies = [...families, ...identityFamilies({ oidc }), sessionsFamily({ oidc, outboxFile }), credentialsFamily({ oidc })];
+    const servedFamilies = [...families, ...identityFamilies({ oidc }), sessionsFamily({ oidc, outboxFile }), otpAuthFamily({ outboxFile }), credentialsFamily({ oidc })];
     const deps = {
       store,
       stampFormats: [apiKeyStampFormat(options.stampVerifier ?? createThreadPoolStampVerifier()), webAuthnStampFormat(store)],

@@ -79,7 +79,7 @@ export interface ActivityHandler<N extends ActivityName = ActivityName> {
    * with failed activities; what they throw is an HTTP error. The parent user is recorded as proposer; they may not
    * vote on the sub-organization's activities.
    */
-  parentProposalProof?(store: Repositories, organizationId: string, params: ActivityParams<N>): Promise<void>;
+  parentProposalProof?(store: Repositories, organizationId: string, params: ActivityParams<N>, now: number): Promise<void>;
   /** Checks the request before anything is recorded; what it throws is an HTTP error (docs/service.md#status-codes). */
   validate?(store: Repositories, organizationId: string, params: ActivityParams<N>): void;
   execute(ctx: ActivityContext, params: ActivityParams<N>): ActivityResult<N> | Promise<ActivityResult<N>>;

@@ -95,7 +95,7 @@ export const MAX_TIMESTAMP_SKEW_MS = 5 * 60 * 1000;
 
 type AnyQueryHandler = (ctx: Parameters<QueryHandler>[0], request: unknown) => unknown;
 type AnyActivityHandler = {
-  parentProposalProof?(store: Repositories, organizationId: string, params: unknown): Promise<void>;
+  parentProposalProof?(store: Repositories, organizationId: string, params: unknown, now: number): Promise<void>;
   validate?(store: Repositories, organizationId: string, params: unknown): void;
   execute(ctx: ActivityContext, params: unknown): unknown;
   policyResources?(store: Repositories, organizationId: string, params: unknown): Record<string, unknown>;
@@ -290,7 +290,7 @@ async function authorizeParentProposal(
       { organizationId: organization.id, parentOrganizationId: parent.id },
     );
   }
-  await handler.parentProposalProof!(store, organization.id, request.params);
+  await handler.parentProposalProof!(store, organization.id, request.params, request.now);
   return { decision: 'allow', by: 'operation-proof', evaluations: inParent.evaluations };
 }
 

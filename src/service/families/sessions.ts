@@ -415,7 +415,9 @@ export function sessionsFamily(options: { oidc: OidcVerifier; outboxFile: string
       },
       init_user_email_recovery: {
         // As email_auth: the recovery key reaches only the user's mailbox, and serves only recover_user.
-        parentMayPropose: true,
+        async parentProposalProof(store, organizationId, params) {
+          checkEmailRecovery(store, organizationId, params);
+        },
         validate: (store, organizationId, params) => void checkEmailRecovery(store, organizationId, params),
         async execute(ctx, params) {
           const user = checkEmailRecovery(ctx.store, ctx.organizationId, params);

@@ -51,15 +51,20 @@ function loginUser(store: Repositories, token: VerificationTokenClaims, configOr
   return matches[0]!;
 }
 
-export async function otpLogin(deps: LoginDeps, configOrganizationId: string, request: OtpLoginRequest): Promise<{ session: string }> {
-  const now = deps.now();
-  const token = checkVerificationToken(deps.store.read, request.verificationToken, configOrganizationId, now);
+/** The token's key signed a login for exactly the session key the request sends. */
+export function checkLoginSignature(request: { clientSignature: ClientSignature; publicKey: string }, token: VerificationTokenClaims): void {
   const usage = verifyClientSignature(request.clientSignature, token, 'USAGE_TYPE_LOGIN');
   const sessionKey = sessionPublicKeyOf(request.publicKey, 'publicKey');
   const signedKey = (usage.login as { publicKey?: unknown } | undefined)?.publicKey;
   if (typeof signedKey !== 'string' || sessionPublicKeyOf(signedKey, 'clientSignature.message login.publicKey') !== sessionKey) {
     throw new QkError('SIGNATURE_INVALID', 'clientSignature.message login.publicKey is not the publicKey of this request; sign the session key you send');
   }
+}
+
+export async function otpLogin(deps: LoginDeps, configOrganizationId: string, request: OtpLoginRequest): Promise<{ session: string }> {
+  const now = deps.now();
+  const token = checkVerificationToken(deps.store.read, request.verificationToken, configOrganizationId, now);
+  checkLoginSignature(request, token);
   return deps.store.transaction(async (tx) => {
     const { organizationId, userId } = loginUser(tx, token, configOrganizationId, request.organizationId);
     if (!tx.verifications.consumeToken(token.id, 'USAGE_TYPE_LOGIN', now)) {

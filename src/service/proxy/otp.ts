@@ -249,3 +249,18 @@ export function checkVerificationToken(store: Repositories, token: string, organ
   }
   return claims;
 }
+
+/**
+ * Verifies a verification token used in `organizationId` on the main API: issued by this service for that
+ * organization or for its parent (where the auth proxy and the app's OTP flow usually run).
+ */
+export function checkVerificationTokenIn(store: Repositories, token: string, organizationId: string, now: number, field: string): VerificationTokenClaims {
+  const key = store.serviceKeys.get(OTP_TOKEN_SIGNING_KEY);
+  if (key === undefined) throw new QkError('INTERNAL', 'the OTP token signing key is missing; start the service with startService');
+  const claims = verifyVerificationToken(token, key.publicKey, now);
+  const parentId = store.organizations.get(organizationId)?.parentId;
+  if (claims.organization_id !== organizationId && claims.organization_id !== parentId) {
+    throw new QkError('TOKEN_INVALID', `${field} was issued for organization ${claims.organization_id}, not for ${organizationId} or its parent`);
+  }
+  return claims;
+}

@@ -201,6 +201,17 @@ export class ActivityRepository {
     );
   }
 
+  /** Failed activities of `type` whose intent has `value` at `jsonPath` (e.g. `$.verifyOtpIntentV2.otpId`). */
+  countFailed(organizationId: string, type: string, jsonPath: string, value: string): number {
+    const row = this.connection.get(
+      `SELECT count(*) AS n FROM activities
+        WHERE organization_id = :organizationId AND type = :type AND status = 'ACTIVITY_STATUS_FAILED'
+          AND json_extract(intent, :jsonPath) = :value`,
+      { organizationId, type, jsonPath, value },
+    );
+    return row === undefined ? 0 : integer(row, 'n');
+  }
+
   insertPolicyEvaluation(evaluation: PolicyEvaluationRecord): void {
     this.connection.run(
       `INSERT INTO policy_evaluations (id, activity_id, vote_id, outcomes, created_at)

@@ -210,5 +210,5 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX policy_evaluations_activity ON policy_evaluations(activity_id, seq);
     `,
   },
-  { version: 9, name: 'private key tags (memberships stay in private_keys.tags)', sql: PRIVATE_KEY_TAGS_SQL },
+  { version: 10, name: 'private key tags (memberships stay in private_keys.tags)', sql: PRIVATE_KEY_TAGS_SQL },
 ];

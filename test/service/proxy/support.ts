@@ -101,7 +101,7 @@ export async function startProxyTestService(options: { issuers?: { issuer: strin
 export async function clientSignature(key: TestKey, message: object) {
   const text = JSON.stringify(message);
   const stamper = new ApiKeyStamper({ apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey });
-  return { publicKey: key.publicKey, scheme: 'CLIENT_SIGNATURE_SCHEME_API_P256', message: text, signature: await stamper.sign(text, SignatureFormat.Raw) };
+  return { publicKey: key.publicKey, scheme: 'CLIENT_SIGNATURE_SCHEME_API_P256' as const, message: text, signature: await stamper.sign(text, SignatureFormat.Raw) };
 }
 
 /** The verification token's `id` claim (read without verifying, as a client does). */

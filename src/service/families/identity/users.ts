@@ -6,15 +6,14 @@
 import type { z } from 'zod';
 import { apiKeyWithCurve } from '../../../shared/api/activity-versions';
 import { apiKeyParamsV2, type apiKeyParamsV1, type userParamsV4 } from '../../../shared/api/common';
-import { verifyVerificationToken, type VerificationTokenClaims } from '../../../shared/crypto/tokens';
+import type { VerificationTokenClaims } from '../../../shared/crypto/tokens';
 import { QkError } from '../../../shared/errors';
 import { isEmailAddress, MAX_EMAIL_LENGTH } from '../../../shared/text';
 import type { ActivityContext, Family } from '../../activities/context';
 import { userView } from '../../activities/views';
 import type { OidcVerifier } from '../../auth/oidc';
-import { normalizeContact } from '../../proxy/otp';
+import { checkVerificationTokenIn, normalizeContact } from '../../proxy/otp';
 import type { Repositories } from '../../store';
-import { OTP_TOKEN_SIGNING_KEY } from '../sessions';
 import { addAuthenticators, addOauthProviders, checkAuthenticators, checkOauthProviders, type PlannedAuthenticator } from '../credentials';
 import { addApiKeys, checkApiKeys, type PlannedKey } from './api-keys';
 import { MAX_USERS_PER_ORGANIZATION, requireDistinct, requireUser } from './common';
@@ -166,13 +165,7 @@ function checkContactToken(
   contact: { otpType: 'OTP_TYPE_EMAIL' | 'OTP_TYPE_SMS'; value: string },
   now: number,
 ): VerificationTokenClaims {
-  const signer = store.serviceKeys.get(OTP_TOKEN_SIGNING_KEY);
-  if (signer === undefined) throw new QkError('INTERNAL', 'the OTP token signing key is missing; start the service with startService');
-  const claims = verifyVerificationToken(token, signer.publicKey, now);
-  const parentId = store.organizations.get(organizationId)?.parentId;
-  if (claims.organization_id !== organizationId && claims.organization_id !== parentId) {
-    throw new QkError('TOKEN_INVALID', `parameters.verificationToken was issued for organization ${claims.organization_id}, not for ${organizationId} or its parent`);
-  }
+  const claims = checkVerificationTokenIn(store, token, organizationId, now, 'parameters.verificationToken');
   if (claims.verification_type !== contact.otpType || claims.contact !== normalizeContact(contact.otpType, contact.value)) {
     throw new QkError('TOKEN_INVALID', `parameters.verificationToken verified ${claims.contact}, not ${contact.value}; verify the new contact first`);
   }

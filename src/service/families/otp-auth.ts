@@ -1,0 +1,150 @@
+/**
+ * OTP on the main API (api-notes §5.7): init_otp sends a code (to the outbox) for a contact, verify_otp turns the
+ * code, HPKE-encrypted to the OTP's target key with the client's key, into a verification token, and otp_login trades
+ * that token and a signature by its bound key for a session of the user with the verified contact. The auth proxy's
+ * otp_* calls run the same steps (proxy/otp.ts).
+ */
+import { QkError } from '../../shared/errors';
+import type { Family } from '../activities/context';
+import { checkLoginSignature } from '../proxy/login';
+import {
+  attemptOtp,
+  checkVerificationTokenIn,
+  createOtp,
+  DEFAULT_OTP_SHAPE,
+  deliverOtp,
+  normalizeContact,
+  openCodeBundle,
+  verificationTokenFor,
+  VERIFICATION_TOKEN_LIFETIME_MS,
+  type OtpShape,
+} from '../proxy/otp';
+import type { VerificationTokenClaims } from '../../shared/crypto/tokens';
+import type { ClientSignature } from '../proxy/client-signature';
+import type { Repositories } from '../store';
+import type { UserRecord } from '../store/users';
+import { issueSession, MAX_SESSION_SECONDS, parseSeconds, sessionPublicKeyOf } from './sessions';
+
+const MIN_OTP_LENGTH = 6;
+const MAX_OTP_LENGTH = 9;
+/** Limits of api-notes §5.7: codes live at most 10 minutes, verification tokens at most a day. */
+const MAX_OTP_SECONDS = 600;
+const MAX_VERIFICATION_TOKEN_SECONDS = 24 * 60 * 60;
+const VERIFY_OTP = 'ACTIVITY_TYPE_VERIFY_OTP_V2';
+
+function otpShapeOf(params: { otpLength?: number | undefined; alphanumeric?: boolean | undefined; expirationSeconds?: string | undefined }): OtpShape {
+  const length = params.otpLength ?? DEFAULT_OTP_SHAPE.length;
+  if (length < MIN_OTP_LENGTH || length > MAX_OTP_LENGTH) {
+    throw new QkError('REQUEST_INVALID', `parameters.otpLength must be between ${MIN_OTP_LENGTH} and ${MAX_OTP_LENGTH}, got ${length}`, {
+      issues: [{ path: 'parameters.otpLength', message: `${MIN_OTP_LENGTH}…${MAX_OTP_LENGTH}` }],
+    });
+  }
+  const seconds = parseSeconds(params.expirationSeconds, 'parameters.expirationSeconds', MAX_OTP_SECONDS);
+  return {
+    length,
+    alphanumeric: params.alphanumeric ?? DEFAULT_OTP_SHAPE.alphanumeric,
+    lifetimeMs: seconds === undefined ? DEFAULT_OTP_SHAPE.lifetimeMs : seconds * 1000,
+  };
+}
+
+function requireOtp(store: Repositories, organizationId: string, otpId: string) {
+  const record = store.otps.get(otpId);
+  if (record === undefined || record.organizationId !== organizationId) throw new QkError('NOT_FOUND', `no OTP ${otpId} in organization ${organizationId}`, { otpId });
+  return record;
+}
+
+function checkLogin(store: Repositories, organizationId: string, params: { publicKey: string; expirationSeconds?: string | undefined }): void {
+  sessionPublicKeyOf(params.publicKey, 'parameters.publicKey');
+  parseSeconds(params.expirationSeconds, 'parameters.expirationSeconds', MAX_SESSION_SECONDS);
+  if (store.organizations.get(organizationId) === undefined) throw new QkError('ORGANIZATION_NOT_FOUND', `no organization ${organizationId}`);
+}
+
+/** The verified token of an otp_login, checked with its signature, and the user of the organization with its contact. */
+function loginTarget(
+  store: Repositories,
+  organizationId: string,
+  params: { verificationToken: string; publicKey: string; clientSignature: ClientSignature },
+  now: number,
+): { token: VerificationTokenClaims; user: UserRecord } {
+  const token = checkVerificationTokenIn(store, params.verificationToken, organizationId, now, 'parameters.verificationToken');
+  checkLoginSignature(params, token);
+  const contactOf = (user: UserRecord) => (token.verification_type === 'OTP_TYPE_EMAIL' ? user.email?.toLowerCase() : user.phoneNumber);
+  const user = store.users.listByOrganization(organizationId).find((candidate) => contactOf(candidate) === token.contact);
+  if (user === undefined) throw new QkError('NOT_FOUND', `no user of organization ${organizationId} has the contact ${token.contact}`);
+  return { token, user };
+}
+
+export function otpAuthFamily(options: { outboxFile: string }): Family {
+  return {
+    activities: {
+      init_otp: {
+        validate(_store, _organizationId, params) {
+          normalizeContact(params.otpType, params.contact);
+          otpShapeOf(params);
+        },
+        execute(ctx, params) {
+          const created = createOtp(ctx.store, {
+            organizationId: ctx.organizationId,
+            otpType: params.otpType,
+            contact: params.contact,
+            withTarget: true,
+            shape: otpShapeOf(params),
+            otpId: ctx.newId(),
+            now: ctx.now,
+          });
+          // Delivered before the activity commits: a code for an OTP that then fails to be stored verifies nothing.
+          deliverOtp(options.outboxFile, created, ctx.now);
+          return { otpId: created.otpId, otpEncryptionTargetBundle: created.otpEncryptionTargetBundle! };
+        },
+      },
+      verify_otp: {
+        validate(store, organizationId, params) {
+          requireOtp(store, organizationId, params.otpId);
+          parseSeconds(params.expirationSeconds, 'parameters.expirationSeconds', MAX_VERIFICATION_TOKEN_SECONDS);
+        },
+        async execute(ctx, params) {
+          const record = requireOtp(ctx.store, ctx.organizationId, params.otpId);
+          const submitted = await openCodeBundle(record, params.encryptedOtpBundle);
+          // A failed verify_otp rolls back its own writes, the attempt count among them: the failed activities are the count.
+          const earlierFailures = ctx.store.activities.countFailed(ctx.organizationId, VERIFY_OTP, '$.verifyOtpIntentV2.otpId', params.otpId);
+          const attempt = attemptOtp(ctx.store, params.otpId, submitted.code, ctx.now, earlierFailures);
+          if (!attempt.ok) throw attempt.error;
+          const seconds = parseSeconds(params.expirationSeconds, 'parameters.expirationSeconds', MAX_VERIFICATION_TOKEN_SECONDS);
+          const verificationToken = await verificationTokenFor(ctx.store, attempt.record, {
+            publicKey: submitted.publicKey,
+            tokenId: ctx.newId(),
+            now: ctx.now,
+            lifetimeMs: seconds === undefined ? VERIFICATION_TOKEN_LIFETIME_MS : seconds * 1000,
+          });
+          return { verificationToken };
+        },
+      },
+      otp_login: {
+        // A parent organization's backend logs a sub-organization user in: the token and the signature by its key
+        // prove whom the session is for.
+        async parentProposalProof(store, organizationId, params, now) {
+          loginTarget(store, organizationId, params, now);
+        },
+        validate: checkLogin,
+        async execute(ctx, params) {
+          const { token, user } = loginTarget(ctx.store, ctx.organizationId, params, ctx.now);
+          if (!ctx.store.verifications.consumeToken(token.id, 'USAGE_TYPE_LOGIN', ctx.now)) {
+            throw new QkError('TOKEN_INVALID', `verification token ${token.id} was already used; verify the contact again`);
+          }
+          ctx.store.verifications.markContactVerified({ userId: user.id, organizationId: ctx.organizationId, otpType: token.verification_type, contact: token.contact, now: ctx.now });
+          const session = await issueSession(ctx.store, {
+            organizationId: ctx.organizationId,
+            userId: user.id,
+            publicKey: params.publicKey,
+            ...(params.expirationSeconds === undefined ? {} : { expirationSeconds: params.expirationSeconds }),
+            ...(params.invalidateExisting === undefined ? {} : { invalidateExisting: params.invalidateExisting }),
+            ...(params.sessionProfileId === undefined ? {} : { sessionProfileId: params.sessionProfileId }),
+            now: ctx.now,
+            newId: ctx.newId,
+          });
+          return { session };
+        },
+      },
+    },
+  };
+}
