@@ -1,5 +1,5 @@
 /**
- * OTP on the main API (api-notes §5.7): init_otp sends a code (to the outbox) for a contact, verify_otp turns the
+ * OTP on the main API (docs/service.md#sessions-and-otp): init_otp sends a code (to the outbox) for a contact, verify_otp turns the
  * code, HPKE-encrypted to the OTP's target key with the client's key, into a verification token, and otp_login trades
  * that token and a signature by its bound key for a session of the user with the verified contact. The auth proxy's
  * otp_* calls run the same steps (proxy/otp.ts).
@@ -27,7 +27,7 @@ import { issueSession, MAX_SESSION_SECONDS, parseSeconds, sessionPublicKeyOf } f
 
 const MIN_OTP_LENGTH = 6;
 const MAX_OTP_LENGTH = 9;
-/** Limits of api-notes §5.7: codes live at most 10 minutes, verification tokens at most a day. */
+/** Turnkey's limits: codes live at most 10 minutes, verification tokens at most a day (docs/service.md#limits). */
 const MAX_OTP_SECONDS = 600;
 const MAX_VERIFICATION_TOKEN_SECONDS = 24 * 60 * 60;
 const VERIFY_OTP = 'ACTIVITY_TYPE_VERIFY_OTP_V2';

@@ -1,5 +1,5 @@
 /**
- * Private key tags (api-notes §5.3): create_private_key_tag, list_private_key_tags, update_private_key_tag,
+ * Private key tags (docs/service.md#private-keys): create_private_key_tag, list_private_key_tags, update_private_key_tag,
  * delete_private_key_tags. A tag's members are the keys whose `privateKeyTags` name it; policies see them as
  * `private_key.tags`.
  */
@@ -42,7 +42,7 @@ function checkKeys(store: Repositories, organizationId: string, privateKeyIds: r
   privateKeyIds.forEach((privateKeyId) => requirePrivateKey(store, organizationId, privateKeyId));
 }
 
-/** Tags are as many as user tags may be (api-notes §10 gives one limit for tags). */
+/** Private key tags are limited like user tags (docs/service.md#limits). */
 function checkCreation(store: Repositories, organizationId: string, params: { privateKeyTagName: string; privateKeyIds: string[] }): void {
   checkName(store, organizationId, params.privateKeyTagName, 'parameters.privateKeyTagName');
   const isSubOrganization = store.organizations.get(organizationId)?.parentId !== undefined;
