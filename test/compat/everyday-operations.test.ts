@@ -237,6 +237,40 @@ describe('sessions', () => {
     expect((await refusal(t.client(sessionKey).getWhoami({ organizationId: t.info.organizationId }))).code).toBe(16);
   });
 
+  it('create_read_only_session answers a token that authenticates queries (sent as X-Session), never activities', async () => {
+    const created = await t.client().createReadOnlySession({ ...envelope('ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION'), parameters: {} });
+    const result = created.activity.result.createReadOnlySessionResult!;
+    expect(result).toMatchObject({ organizationId: t.info.organizationId, userId: t.info.rootUserId, sessionExpiry: String(Math.floor(t.clock.now() / 1000) + 3600) });
+    // As @turnkey/sdk-browser sends a read-only session: the token in X-Session, no stamp.
+    const withSession = (path: string, body: unknown) =>
+      fetch(`${t.info.baseUrl}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Session': result.session }, body: JSON.stringify(body) });
+    const whoami = await withSession('/public/v1/query/whoami', { organizationId: t.info.organizationId });
+    expect([whoami.status, (await whoami.json()).userId]).toEqual([200, t.info.rootUserId]);
+    const write = await withSession('/public/v1/submit/create_wallet', { ...envelope('ACTIVITY_TYPE_CREATE_WALLET'), parameters: { walletName: 'no', accounts: [] } });
+    expect(write.status).toBe(401);
+
+    t.clock.advance(3_600_000);
+    const expired = await withSession('/public/v1/query/whoami', { organizationId: t.info.organizationId });
+    expect([expired.status, (await expired.json()).details[0].turnkeyErrorCode]).toEqual([401, 'TOKEN_EXPIRED']);
+  });
+
+  it('a read-only session ends with the credential that created it', async () => {
+    const bob = await t.addUser({ name: 'bob' });
+    await t.client().createPolicy({
+      ...envelope('ACTIVITY_TYPE_CREATE_POLICY_V3'),
+      parameters: { policyName: 'read-only sessions', effect: 'EFFECT_ALLOW', condition: "activity.type == 'ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION'", notes: '' },
+    });
+    const created = await t.client(bob.key).createReadOnlySession({ ...envelope('ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION'), parameters: {} });
+    const { session } = created.activity.result.createReadOnlySessionResult!;
+    const whoami = () =>
+      fetch(`${t.info.baseUrl}/public/v1/query/whoami`, { method: 'POST', headers: { 'X-Session': session }, body: JSON.stringify({ organizationId: t.info.organizationId }) });
+    expect((await whoami()).status).toBe(200);
+    const { apiKeys } = await t.client().getApiKeys({ organizationId: t.info.organizationId, userId: bob.userId });
+    await t.client().deleteApiKeys({ ...envelope('ACTIVITY_TYPE_DELETE_API_KEYS'), parameters: { userId: bob.userId, apiKeyIds: apiKeys.map((key) => key.apiKeyId) } });
+    const after = await whoami();
+    expect([after.status, (await after.json()).details[0].turnkeyErrorCode]).toEqual([401, 'SESSION_EXPIRED']);
+  });
+
   it('get_session_profile answers one profile, NOT_FOUND for another id', async () => {
     const created = await t.client().createSessionProfile({
       ...envelope('ACTIVITY_TYPE_CREATE_SESSION_PROFILE'),

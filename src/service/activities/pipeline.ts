@@ -18,6 +18,7 @@ import { countingApprovals, hasCountingApproval } from '../../shared/approvals/v
 import { QkError } from '../../shared/errors';
 import { authenticate, type Actor, type RequestHeaders, type StampFormat } from '../auth/authenticate';
 import { credentialStillHeld } from '../auth/credentials';
+import { authenticateReadOnlySession, readOnlySessionOf } from '../auth/read-only-session';
 import { type Approver, type Authorization, type AuthorizationRequest, authorize, denialError, isEligibleVoter } from '../authorize';
 import { rpcStatusOf } from '../server/errors';
 import type { Repositories, Store } from '../store';
@@ -102,7 +103,7 @@ type AnyActivityHandler = {
   derivedAddresses?(result: unknown): DerivedAddress[];
 };
 
-function actingUser(actor: Actor): ActingUser {
+function actingUser(actor: Pick<Actor, 'user' | 'credential'>): ActingUser {
   return { userId: actor.user.id, organizationId: actor.user.organizationId, credential: actor.credential };
 }
 
@@ -119,14 +120,11 @@ function organizationIdOf(body: unknown): string {
 export async function runQuery(deps: PipelineDeps, route: QueryRoute, request: IncomingRequest): Promise<unknown> {
   const parsed = parseRequest(route.op.request, request.body, `${route.op.name} request`) as { organizationId: string };
   const now = deps.now();
-  const { actor, organization } = await authenticate(
-    request.headers,
-    request.rawBody,
-    organizationIdOf(parsed),
-    deps.stampFormats,
-    deps.store.read,
-    now,
-  );
+  const readOnlySession = readOnlySessionOf(request.headers);
+  const { actor, organization } =
+    readOnlySession === undefined
+      ? await authenticate(request.headers, request.rawBody, organizationIdOf(parsed), deps.stampFormats, deps.store.read, now)
+      : authenticateReadOnlySession(readOnlySession, organizationIdOf(parsed), deps.store.read, now);
   const handler = route.handler as AnyQueryHandler;
   return handler(
     { store: deps.store.read, organizationId: organization.id, organization, actor: actingUser(actor), now, enclave: deps.enclave },

@@ -28,6 +28,9 @@ export const DEFAULT_SESSION_SECONDS = 900;
 /** Longest session the service issues (Turnkey's dashboard caps sessions at one year). */
 export const MAX_SESSION_SECONDS = 365 * 24 * 60 * 60;
 export const READ_WRITE_SESSION = 'SESSION_TYPE_READ_WRITE';
+/** How long a read-only session lasts (our choice: one hour). */
+export const READ_ONLY_SESSION = 'SESSION_TYPE_READ_ONLY';
+export const READ_ONLY_SESSION_SECONDS = 60 * 60;
 
 export const SESSION_SIGNING_KEY = 'session-signing';
 export const OTP_TOKEN_SIGNING_KEY = 'otp-token-signing';
@@ -364,6 +367,17 @@ export function sessionsFamily(options: { oidc: OidcVerifier; outboxFile: string
             newId: ctx.newId,
           });
           return { session };
+        },
+      },
+      create_read_only_session: {
+        async execute(ctx) {
+          const user = requireUser(ctx.store, ctx.organizationId, ctx.actor.userId);
+          const exp = Math.floor(ctx.now / 1000) + READ_ONLY_SESSION_SECONDS;
+          const session = await encodeSessionJwt(
+            { exp, public_key: ctx.actor.credential.publicKey, session_type: READ_ONLY_SESSION, user_id: user.id, organization_id: ctx.organizationId },
+            serviceSigner(ctx.store, SESSION_SIGNING_KEY),
+          );
+          return { organizationId: ctx.organizationId, organizationName: ctx.organization.name, userId: user.id, username: user.name, session, sessionExpiry: String(exp) };
         },
       },
       create_read_write_session: {

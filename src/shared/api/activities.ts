@@ -590,6 +590,20 @@ const everydayEdits = defineActivities({
       credentialBundle: z.string(),
     }),
   },
+  create_read_only_session: {
+    activityType: 'ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION',
+    intentKey: 'createReadOnlySessionIntent',
+    resultKey: 'createReadOnlySessionResult',
+    parameters: req({}),
+    result: res({
+      organizationId: z.string(),
+      organizationName: z.string(),
+      userId: z.string(),
+      username: z.string(),
+      session: z.string(),
+      sessionExpiry: z.string(),
+    }),
+  },
   email_auth: {
     activityType: 'ACTIVITY_TYPE_EMAIL_AUTH_V3',
     intentKey: 'emailAuthIntentV3',

@@ -160,7 +160,7 @@ const requestedOperations = {
     // everyday operations
     'update_wallet', 'delete_wallet_accounts', 'delete_policies', 'update_user_tag', 'update_user_email',
     'update_user_phone_number', 'update_organization_name', 'create_api_only_users', 'stamp_login',
-    'create_read_write_session', 'email_auth', 'init_user_email_recovery', 'recover_user', 'create_private_key_tag',
+    'create_read_write_session', 'create_read_only_session', 'email_auth', 'init_user_email_recovery', 'recover_user', 'create_private_key_tag',
     'update_private_key_tag', 'delete_private_key_tags', 'init_otp', 'verify_otp', 'otp_login',
   ],
   proxy: ['signup_v2', 'otp_login_v2', 'otp_init', 'otp_verify', 'otp_init_v2', 'otp_verify_v2'],
