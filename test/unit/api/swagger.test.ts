@@ -12,6 +12,7 @@ import {
   activityTypeInfo,
   activityTypes,
   allOperations,
+  olderActivityVersions,
   int64,
   operationByPath,
   operations,
@@ -290,5 +291,19 @@ describe('activity record', () => {
       if (info.resultKey !== null) expect(result[info.resultKey], `${type} → v1Result.${info.resultKey}`).toBeDefined();
     }
     for (const op of byKind('activity')) expect(activityTypeInfo[op.activityType]?.intentKey).toBe(op.intentKey);
+  });
+});
+
+describe.each(olderActivityVersions.map((version) => [version.activityType, version] as const))('older version %s', (_type, version) => {
+  const intent = publicApi.definitions.v1Intent?.properties ?? {};
+  const result = publicApi.definitions.v1Result?.properties ?? {};
+
+  it('matches its own intent definition field by field and names a declared result member', () => {
+    const member = intent[version.intentKey];
+    expect(member, `v1Intent.${version.intentKey}`).toBeDefined();
+    // CREATE_POLICY / _V2 also take the condition form of V3; their own definition is the selector form.
+    const own = version.parameters instanceof z.ZodUnion ? (version.parameters.options[0] as z.ZodType) : version.parameters;
+    if (member) expect(compare(own, member, publicApi, 'request', version.activityType)).toEqual([]);
+    expect(result[version.resultKey], `v1Result.${version.resultKey}`).toBeDefined();
   });
 });
