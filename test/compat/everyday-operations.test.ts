@@ -96,6 +96,30 @@ describe('wallets', () => {
 });
 
 describe('policies, users, tags, the organization', () => {
+  it('get_active_policies tells which policies are inside their time window now', async () => {
+    const dayAgo = new Date(t.clock.now() - 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const since = `time.now >= Timestamp('${dayAgo}')`;
+    const until = `time.now < Timestamp('${dayAgo}')`;
+    const created = await t.client().createPolicies({
+      ...envelope('ACTIVITY_TYPE_CREATE_POLICIES'),
+      parameters: {
+        policies: [
+          { policyName: 'always', effect: 'EFFECT_DENY' as const, condition: 'false', notes: '' },
+          { policyName: 'since yesterday', effect: 'EFFECT_DENY' as const, condition: 'false', notes: '', time: since },
+          { policyName: 'until yesterday', effect: 'EFFECT_DENY' as const, condition: 'false', notes: '', time: until },
+        ],
+      },
+    });
+    const [always, sinceYesterday, untilYesterday] = created.activity.result.createPoliciesResult!.policyIds;
+    const active = await t.client().getActivePolicies({ organizationId: t.info.organizationId });
+    expect(active.evaluatedAtMs).toBe(String(t.clock.now()));
+    expect(active.statuses.map((status) => [status.policyId, status.active, status.timeExpr])).toEqual([
+      [always, true, undefined],
+      [sinceYesterday, true, since],
+      [untilYesterday, false, until],
+    ]);
+  });
+
   it('delete_policies deletes every named policy or none', async () => {
     const created = await t.client().createPolicies({
       ...envelope('ACTIVITY_TYPE_CREATE_POLICIES'),

@@ -153,6 +153,12 @@ function timeContext(now: number): PolicyContext {
   return { time: { now: PolicyTimestamp.fromDate(new Date(now)) } };
 }
 
+/** Whether the policy's time window holds at `now`; a policy without one is always active, one that errs is not. */
+export function policyTimeStatus(policy: PolicyRecord, now: number): { active: boolean; error?: string } {
+  const held = holds(policy.time, 'time', timeContext(now));
+  return held instanceof QkError ? { active: false, error: held.message } : { active: held };
+}
+
 /** Evaluates one policy; errors are logged and count as not matching (OUTCOME_ERROR). */
 function evaluatePolicy(
   policy: PolicyRecord,

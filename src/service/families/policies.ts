@@ -3,6 +3,7 @@ import { toTimestamp } from '../../shared/api/timestamps';
 import { QkError } from '../../shared/errors';
 import { checkPolicyExpression, type PolicyExpressionKind } from '../../shared/policy';
 import type { ActivityContext, Family } from '../activities/context';
+import { policyTimeStatus } from '../authorize';
 import type { Repositories } from '../store';
 import type { PolicyRecord } from '../store/policies';
 
@@ -101,6 +102,17 @@ function fieldsOf(
 
 export const policiesFamily: Family = {
   queries: {
+    get_active_policies(ctx) {
+      return {
+        statuses: ctx.store.policies.listByOrganization(ctx.organizationId).map((policy) => ({
+          organizationId: ctx.organizationId,
+          policyId: policy.id,
+          ...policyTimeStatus(policy, ctx.now),
+          ...(policy.time.trim() === '' ? {} : { timeExpr: policy.time }),
+        })),
+        evaluatedAtMs: String(ctx.now),
+      };
+    },
     get_policy(ctx, request) {
       const policy = ctx.store.policies.get(ctx.organizationId, request.policyId);
       if (policy === undefined) {

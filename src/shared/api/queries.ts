@@ -130,6 +130,16 @@ export const queryOperations = defineQueries({
   // policies
   get_policy: { request: inOrganization({ policyId: bounded.id }), response: res({ policy }) },
   list_policies: { request: inOrganization({}), response: res({ policies: z.array(policy) }) },
+  // Newer than the reference swagger: the shape of @turnkey/http's v1GetActivePoliciesRequest / Response.
+  get_active_policies: {
+    request: inOrganization({}),
+    response: res({
+      statuses: z.array(
+        res({ organizationId: z.string(), policyId: z.string(), active: z.boolean(), timeExpr: z.string().optional(), error: z.string().optional() }),
+      ),
+      evaluatedAtMs: z.string(),
+    }),
+  },
 
   // wallets and private keys
   list_wallets: { request: inOrganization({}), response: res({ wallets: z.array(wallet) }) },

@@ -145,7 +145,7 @@ const requestedOperations = {
     'get_private_key', 'list_user_tags', 'get_oauth_providers', 'get_authenticators', 'get_authenticator',
     'list_tvc_apps', 'get_tvc_app', 'list_app_proofs', 'get_boot_proof', 'list_suborgs',
     // everyday operations
-    'get_session_profile', 'get_policy_evaluations', 'list_private_key_tags',
+    'get_session_profile', 'get_policy_evaluations', 'list_private_key_tags', 'get_active_policies',
   ],
   activity: [
     'oauth_login', 'export_wallet', 'create_policy', 'delete_private_keys', 'delete_oauth_providers',
@@ -225,7 +225,17 @@ describe('operation table', () => {
 const byKind = <K extends Operation['kind']>(kind: K) =>
   allOperations.filter((op): op is Extract<Operation, { kind: K }> => op.kind === kind);
 
-describe.each(byKind('query').map((op) => [op.name, op] as const))('query %s', (_name, op) => {
+/**
+ * Queries @turnkey/http's client already calls but the reference swagger predates; their shapes follow the client's
+ * generated types (the compat tests call them through it, and the typecheck holds them to those types).
+ */
+const newerThanSwagger = new Set(['get_active_policies']);
+
+it('declares operations newer than the swagger only where the swagger indeed lacks them', () => {
+  for (const name of newerThanSwagger) expect(publicApi.paths[`/public/v1/query/${name}`], name).toBeUndefined();
+});
+
+describe.each(byKind('query').filter((op) => !newerThanSwagger.has(op.name)).map((op) => [op.name, op] as const))('query %s', (_name, op) => {
   it('matches the swagger request and response definitions field by field', () => {
     const { request, response } = post(publicApi, op.path);
     expect(compare(op.request, request, publicApi, 'request', op.name)).toEqual([]);
