@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../service/helpers';
 
 /** Answered methods when this test was written; raise it as operations are added. */
-const ANSWERED_FLOOR = 94;
+const ANSWERED_FLOOR = 95;
 
 let service: TestService;
 beforeAll(async () => {

@@ -307,6 +307,15 @@ describe('sessions', () => {
   });
 });
 
+describe('get_latest_boot_proof', () => {
+  it('answers the boot proof of the one enclave app, NOT_FOUND for another', async () => {
+    const { bootProof } = await t.client().getLatestBootProof({ organizationId: t.info.organizationId, appName: 'signer' });
+    const { bootProof: byKey } = await t.client().getBootProof({ organizationId: t.info.organizationId, ephemeralKey: bootProof.ephemeralPublicKeyHex });
+    expect(bootProof).toEqual(byKey);
+    expect((await refusal(t.client().getLatestBootProof({ organizationId: t.info.organizationId, appName: 'notarizer' }))).code).toBe(5);
+  });
+});
+
 describe('get_policy_evaluations', () => {
   it('answers the engine outcome per applicable policy at each vote that asked it', async () => {
     const bob = await t.addUser({ name: 'bob' });

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { outcome } from '../../shared/api/common';
 import { QkError } from '../../shared/errors';
 import type { Family, QueryContext } from '../activities/context';
-import { toTimestamp } from '../activities/timestamps';
+import { toTimestamp } from '../../shared/api/timestamps';
 import { activityView } from '../activities/views';
 import type { ActivityRecord } from '../store/activities';
 

@@ -12,11 +12,18 @@ import { QkError } from '../../shared/errors';
 import type { ActivityOperation } from '../../shared/api';
 import type { ActivityContext, Completion, Family } from '../activities/context';
 import { toTimestamp } from '../../shared/api/timestamps';
+import type { BootProof } from '../enclave';
 import type { Repositories } from '../store';
 import type { ActivityRecord, VoteRecord } from '../store/activities';
 
 /** An executed activity was allowed: denials are refused before anything is recorded. */
 const EXECUTED_OUTCOME = 'OUTCOME_ALLOW';
+
+/** `v1BootProof` of the enclave's boot proof. */
+function bootProofView(boot: BootProof) {
+  const { createdAtMs, ...fields } = boot;
+  return { ...fields, createdAt: toTimestamp(createdAtMs) };
+}
 
 function sha256Hex(text: string): string {
   return bytesToHex(sha256(utf8Encode(text)));
@@ -127,8 +134,16 @@ export const appProofsFamily: Family = {
           { ephemeralKey: request.ephemeralKey },
         );
       }
-      const { createdAtMs, ...fields } = boot;
-      return { bootProof: { ...fields, createdAt: toTimestamp(createdAtMs) } };
+      return { bootProof: bootProofView(boot) };
+    },
+    get_latest_boot_proof(ctx, request) {
+      const boot = ctx.enclave.bootProof();
+      if (request.appName !== boot.enclaveApp) {
+        throw new QkError('NOT_FOUND', `no boot proof for enclave app ${request.appName}; this service runs one enclave app, ${boot.enclaveApp}`, {
+          appName: request.appName,
+        });
+      }
+      return { bootProof: bootProofView(boot) };
     },
   },
 };

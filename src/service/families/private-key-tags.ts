@@ -5,7 +5,7 @@
  */
 import { QkError } from '../../shared/errors';
 import type { Family } from '../activities/context';
-import { toTimestamp } from '../activities/timestamps';
+import { toTimestamp } from '../../shared/api/timestamps';
 import type { Repositories } from '../store';
 import type { PrivateKeyTagRecord } from '../store/private-key-tags';
 import { MAX_USER_TAGS_PER_ORGANIZATION, MAX_USER_TAGS_PER_SUB_ORGANIZATION, requireDistinct } from './identity/common';

@@ -81,6 +81,10 @@ export const queryOperations = defineQueries({
     request: inOrganization({ ephemeralKey: bounded.publicKeyPair }),
     response: res({ bootProof }),
   },
+  get_latest_boot_proof: {
+    request: inOrganization({ appName: z.string() }),
+    response: res({ bootProof }),
+  },
 
   // organization
   whoami: {

@@ -146,6 +146,7 @@ const requestedOperations = {
     'list_tvc_apps', 'get_tvc_app', 'list_app_proofs', 'get_boot_proof', 'list_suborgs',
     // everyday operations
     'get_session_profile', 'get_policy_evaluations', 'list_private_key_tags', 'get_active_policies',
+    'get_latest_boot_proof',
   ],
   activity: [
     'oauth_login', 'export_wallet', 'create_policy', 'delete_private_keys', 'delete_oauth_providers',
