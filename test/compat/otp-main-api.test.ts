@@ -75,12 +75,13 @@ describe('OTP on the main API', () => {
     expect((await t.client(sessionKey).getWhoami({ organizationId: subOrganizationId })).userId).toBe(rootUserIds![0]);
 
     // The token is spent.
+    const otherSession = newKey('p256').publicKey;
     const again = await t.client().otpLogin({
       ...envelope('ACTIVITY_TYPE_OTP_LOGIN_V2', subOrganizationId),
       parameters: {
         verificationToken,
-        publicKey: newKey('p256').publicKey,
-        clientSignature: await clientSignature(tokenKey, { login: { publicKey: newKey('p256').publicKey }, tokenId: tokenIdOf(verificationToken), type: 'USAGE_TYPE_LOGIN' }),
+        publicKey: otherSession,
+        clientSignature: await clientSignature(tokenKey, { login: { publicKey: otherSession }, tokenId: tokenIdOf(verificationToken), type: 'USAGE_TYPE_LOGIN' }),
       },
     });
     expect(again.activity.status).toBe('ACTIVITY_STATUS_FAILED');

@@ -10,6 +10,7 @@ import { activityOperations } from './activities';
 import { supersededActivityTypes } from './activity-record';
 import {
   apiKeyParamsV1,
+  bounded,
   apiKeyParamsV2,
   authenticatorParamsV2,
   effect,
@@ -58,16 +59,16 @@ function version<const N extends OperationName, P extends z.ZodType>(spec: {
   };
 }
 
-const ids = z.array(z.string());
+const ids = z.array(bounded.id);
 
 type ApiKeyParamsV1 = z.output<typeof apiKeyParamsV1>;
 /** A key of the versions before curve types, as the current shape states it. */
 export const apiKeyWithCurve = (key: ApiKeyParamsV1): z.input<typeof apiKeyParamsV2> => ({ ...key, curveType: 'API_KEY_CURVE_P256' });
 
 /** `v1OauthProviderParams`: a provider named by its OIDC token (the later claims form is optional). */
-const oauthProviderParamsV1 = req({ providerName: z.string(), oidcToken: z.string() });
+const oauthProviderParamsV1 = req({ providerName: bounded.name, oidcToken: bounded.token });
 
-const userName = { userName: z.string(), userEmail: z.string().optional() };
+const userName = { userName: bounded.name, userEmail: bounded.email.optional() };
 const userParamsV2 = req({
   ...userName,
   apiKeys: z.array(apiKeyParamsV1),
@@ -76,7 +77,7 @@ const userParamsV2 = req({
 });
 const userParamsV3 = req({
   ...userName,
-  userPhoneNumber: z.string().optional(),
+  userPhoneNumber: bounded.phoneNumber.optional(),
   apiKeys: z.array(apiKeyParamsV2),
   authenticators: z.array(authenticatorParamsV2),
   oauthProviders: z.array(oauthProviderParamsV1),
@@ -96,11 +97,11 @@ const rootUserParamsV3 = req({
   authenticators: z.array(authenticatorParamsV2),
   oauthProviders: z.array(oauthProviderParamsV1),
 });
-const rootUserParamsV4 = req({ ...rootUserParamsV3.shape, userPhoneNumber: z.string().optional() });
+const rootUserParamsV4 = req({ ...rootUserParamsV3.shape, userPhoneNumber: bounded.phoneNumber.optional() });
 
 /** The members every sub-organization version up to V6 has; V7 adds the sign-up verification members. */
 const subOrganizationV4To6 = {
-  subOrganizationName: z.string(),
+  subOrganizationName: bounded.name,
   rootQuorumThreshold: int32,
   wallet: walletParams.optional(),
   disableEmailRecovery: z.boolean().optional(),
@@ -111,7 +112,7 @@ const subOrganizationParamsV7 = req({
   rootUsers: z.array(rootUserParamsV4),
   disableSmsAuth: z.boolean().optional(),
   disableOtpEmailAuth: z.boolean().optional(),
-  verificationToken: z.string().optional(),
+  verificationToken: bounded.token.optional(),
   clientSignature: clientSignature.optional(),
 });
 
@@ -129,8 +130,8 @@ const operator = z.enum([
   'OPERATOR_CONTAINS_ONE',
   'OPERATOR_CONTAINS_ALL',
 ]);
-const selectorV1 = req({ subject: z.string().optional(), operator: operator.optional(), target: z.string().optional() });
-const selectorV2 = req({ subject: z.string().optional(), operator: operator.optional(), targets: ids.optional() });
+const selectorV1 = req({ subject: bounded.message.optional(), operator: operator.optional(), target: bounded.message.optional() });
+const selectorV2 = req({ subject: bounded.message.optional(), operator: operator.optional(), targets: z.array(bounded.message).optional() });
 
 /**
  * CREATE_POLICY and CREATE_POLICY_V2 take either their selectors form or the condition form of V3 (which some
@@ -139,7 +140,7 @@ const selectorV2 = req({ subject: z.string().optional(), operator: operator.opti
  * list constrains nothing and reads as a policy without a condition.
  */
 function olderPolicy<S extends z.ZodType>(selector: S, activityType: string) {
-  const selectorForm = req({ policyName: z.string(), selectors: z.array(selector), effect, notes: z.string().optional() });
+  const selectorForm = req({ policyName: bounded.name, selectors: z.array(selector), effect, notes: bounded.notes.optional() });
   return {
     parameters: z.union([selectorForm, policyParams]),
     toCurrent: (params: z.output<typeof selectorForm> | z.output<typeof policyParams>): z.input<typeof policyParams> => {
@@ -218,7 +219,7 @@ export const olderActivityVersions: readonly ActivityVersion[] = [
   version({
     activityType: 'ACTIVITY_TYPE_CREATE_API_KEYS',
     operation: 'create_api_keys',
-    parameters: req({ apiKeys: z.array(apiKeyParamsV1), userId: z.string() }),
+    parameters: req({ apiKeys: z.array(apiKeyParamsV1), userId: bounded.id }),
     toCurrent: ({ apiKeys, userId }) => ({ apiKeys: apiKeys.map(apiKeyWithCurve), userId }),
   }),
   version({

@@ -307,7 +307,11 @@ export const privateKeyParams = req({
 });
 
 /** `apiApiKeyParams`: API keys before they named their curve; every such key is a P-256 key. */
-export const apiKeyParamsV1 = req({ apiKeyName: z.string(), publicKey: z.string(), expirationSeconds: z.string().optional() });
+export const apiKeyParamsV1 = req({
+  apiKeyName: bounded.name,
+  publicKey: bounded.publicKey,
+  expirationSeconds: boundedString(MAX_LENGTH.decimal).optional(),
+});
 
 export const apiKeyParamsV2 = req({
   apiKeyName: bounded.name,

@@ -70,7 +70,7 @@ export const queryOperations = defineQueries({
     response: res({ activities: z.array(activitySchema) }),
   },
   get_policy_evaluations: {
-    request: inOrganization({ activityId: z.string() }),
+    request: inOrganization({ activityId: bounded.id }),
     response: res({ policyEvaluations: z.array(policyEvaluation) }),
   },
   list_app_proofs: {
@@ -82,7 +82,7 @@ export const queryOperations = defineQueries({
     response: res({ bootProof }),
   },
   get_latest_boot_proof: {
-    request: inOrganization({ appName: z.string() }),
+    request: inOrganization({ appName: bounded.name }),
     response: res({ bootProof }),
   },
 
@@ -127,7 +127,7 @@ export const queryOperations = defineQueries({
     response: res({ sessionProfiles: z.array(sessionProfile) }),
   },
   get_session_profile: {
-    request: inOrganization({ sessionProfileId: z.string() }),
+    request: inOrganization({ sessionProfileId: bounded.id }),
     response: res({ sessionProfile }),
   },
 
