@@ -8,8 +8,8 @@ import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../service/helpers';
 
-/** Answered methods when this test was written; raise it as operations are added. */
-const ANSWERED_FLOOR = 95;
+/** The answered methods when last counted; raise it as operations are added. */
+const ANSWERED_FLOOR = 98;
 
 let service: TestService;
 beforeAll(async () => {
