@@ -700,6 +700,123 @@ const sparkLightningReceive: Describer = (fields, draft) => {
   if (lightning !== undefined) draft.fact('Payment hash', code(text(lightning, 'paymentHash') ?? ''));
 };
 
+// ---- everyday edits, logins and key tags -----------------------------------------------------------------------
+
+const updateWallet: Describer = (fields, draft) => {
+  const walletId = text(fields, 'walletId') ?? '';
+  const wallet = draft.beforeFrom(draft.names.findWallet(walletId));
+  const name = text(fields, 'walletName');
+  draft.title = 'Rename a wallet';
+  if (name !== undefined) draft.change('Name', wallet === undefined ? undefined : [plain(wallet.walletName)], [plain(name)]);
+  draft.summary = draft.names.wallet(walletId).text;
+};
+
+const deleteWalletAccounts: Describer = (fields, draft) => {
+  const accountIds = texts(fields, 'walletAccountIds');
+  draft.title = `Delete ${counted(accountIds.length, 'wallet account')}`;
+  for (const accountId of accountIds) draft.deletions.push({ what: code(accountId), kind: 'wallet account' });
+  if (fields['deleteWithoutExport'] === true) draft.warn('Accounts of wallets never exported are deleted too: their keys cannot be recovered.');
+};
+
+const deletePolicies: Describer = (fields, draft) => {
+  const policyIds = texts(fields, 'policyIds');
+  draft.title = `Delete ${counted(policyIds.length, 'policy')}`;
+  for (const policyId of policyIds) draft.deletions.push({ what: draft.names.policy(policyId), kind: 'policy' });
+  for (const policyId of policyIds) {
+    const stored = draft.names.findPolicy(policyId);
+    if (stored?.effect === 'EFFECT_DENY') draft.warn(`Deleting ${stored.policyName} lifts a deny: what it blocked may become allowed.`);
+  }
+  draft.summary = policyIds.map((policyId) => draft.names.policy(policyId).text).join(', ');
+};
+
+const updateUserTag: Describer = (fields, draft) => {
+  const tagId = text(fields, 'userTagId') ?? '';
+  draft.title = 'Change a user tag';
+  const name = text(fields, 'newUserTagName');
+  if (name !== undefined) draft.change('Name', [draft.names.tag(tagId)], [plain(name)]);
+  draft.fact('Users added', ...refs(texts(fields, 'addUserIds'), (userId) => draft.names.user(userId)));
+  draft.fact('Users removed', ...refs(texts(fields, 'removeUserIds'), (userId) => draft.names.user(userId)));
+  draft.summary = draft.names.tag(tagId).text;
+};
+
+const updateContact =
+  (label: string, field: string): Describer =>
+  (fields, draft) => {
+    const userId = text(fields, 'userId') ?? '';
+    draft.title = `Change a user's ${label.toLowerCase()}`;
+    draft.change(label, undefined, [plain(text(fields, field) ?? '')]);
+    if (text(fields, 'verificationToken') !== undefined) draft.fact('Verified', plain('yes, by a one-time code'));
+    draft.summary = draft.names.user(userId).text;
+  };
+
+const updateOrganizationName: Describer = (fields, draft) => {
+  draft.title = 'Rename the organization';
+  draft.change('Name', undefined, [plain(text(fields, 'organizationName') ?? '')]);
+};
+
+const createApiOnlyUsers: Describer = (fields, draft) => {
+  const users = records(fields, 'apiOnlyUsers');
+  draft.title = `Create ${counted(users.length, 'API-only user')}`;
+  for (const user of users) draft.change('User', [], [plain(text(user, 'userName') ?? 'unnamed')]);
+};
+
+const login =
+  (title: string, keyField: string | undefined): Describer =>
+  (fields, draft) => {
+    draft.title = title;
+    if (keyField !== undefined) draft.fact('Session key', code(text(fields, keyField) ?? ''));
+    const seconds = number(fields, 'expirationSeconds');
+    if (seconds !== undefined) draft.fact('Session lasts', plain(`${seconds} seconds`));
+    if (fields['invalidateExisting'] === true) draft.fact('Existing sessions', plain('ended'));
+  };
+
+const emailed =
+  (title: string): Describer =>
+  (fields, draft) => {
+    draft.title = title;
+    draft.fact('Email', plain(text(fields, 'email') ?? ''));
+    draft.fact('Sealed to', code(text(fields, 'targetPublicKey') ?? ''));
+  };
+
+const recoverUser: Describer = (fields, draft) => {
+  const userId = text(fields, 'userId') ?? '';
+  draft.title = 'Recover a user with a new passkey';
+  draft.change('Passkey', [], [plain(text(record(fields, 'authenticator') ?? {}, 'authenticatorName') ?? 'unnamed')]);
+  draft.summary = draft.names.user(userId).text;
+};
+
+const initOtp: Describer = (fields, draft) => {
+  draft.title = 'Send a one-time code';
+  draft.fact('To', plain(text(fields, 'contact') ?? ''));
+};
+
+const verifyOtp: Describer = (fields, draft) => {
+  draft.title = 'Check a one-time code';
+  draft.fact('Code', code(text(fields, 'otpId') ?? ''));
+};
+
+const deletePrivateKeyTags: Describer = (fields, draft) => {
+  const tagIds = texts(fields, 'privateKeyTagIds');
+  draft.title = `Delete ${counted(tagIds.length, 'private key tag')}`;
+  for (const tagId of tagIds) draft.deletions.push({ what: code(tagId), kind: 'private key tag' });
+};
+
+const createPrivateKeyTag: Describer = (fields, draft) => {
+  const name = text(fields, 'privateKeyTagName') ?? 'unnamed tag';
+  draft.title = 'Create a private key tag';
+  draft.change('Tag', [], [plain(name)]);
+  draft.fact('Keys', ...refs(texts(fields, 'privateKeyIds'), (privateKeyId) => draft.names.privateKey(privateKeyId)));
+  draft.summary = name;
+};
+
+const updatePrivateKeyTag: Describer = (fields, draft) => {
+  draft.title = 'Change a private key tag';
+  const name = text(fields, 'newPrivateKeyTagName');
+  if (name !== undefined) draft.change('Name', undefined, [plain(name)]);
+  draft.fact('Keys added', ...refs(texts(fields, 'addPrivateKeyIds'), (privateKeyId) => draft.names.privateKey(privateKeyId)));
+  draft.fact('Keys removed', ...refs(texts(fields, 'removePrivateKeyIds'), (privateKeyId) => draft.names.privateKey(privateKeyId)));
+};
+
 /**
  * Every activity type QuorumKey describes. The service's current types come from its operation table; the signing
  * types are here ahead of the service so their approvals read right the day they arrive.
@@ -761,5 +878,26 @@ export const DESCRIBERS: Readonly<Record<string, Describer>> = {
   ACTIVITY_TYPE_SIGN_TRANSACTION_V2: signTransaction,
   ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2: sendTransaction,
   ACTIVITY_TYPE_SOL_SEND_TRANSACTION_V2: sendTransaction,
+
+  ACTIVITY_TYPE_UPDATE_WALLET: updateWallet,
+  ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS: deleteWalletAccounts,
+  ACTIVITY_TYPE_DELETE_POLICIES: deletePolicies,
+  ACTIVITY_TYPE_UPDATE_USER_TAG: updateUserTag,
+  ACTIVITY_TYPE_UPDATE_USER_EMAIL: updateContact('Email', 'userEmail'),
+  ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER: updateContact('Phone number', 'userPhoneNumber'),
+  ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME: updateOrganizationName,
+  ACTIVITY_TYPE_CREATE_API_ONLY_USERS: createApiOnlyUsers,
+  ACTIVITY_TYPE_STAMP_LOGIN: login('Sign in with a stamp', 'publicKey'),
+  ACTIVITY_TYPE_OTP_LOGIN_V2: login('Sign in with a one-time code', 'publicKey'),
+  ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2: login('Open a read-write session', undefined),
+  ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION: login('Open a read-only session', undefined),
+  ACTIVITY_TYPE_EMAIL_AUTH_V3: emailed('Email a sign-in key'),
+  ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2: emailed('Email a recovery key'),
+  ACTIVITY_TYPE_RECOVER_USER: recoverUser,
+  ACTIVITY_TYPE_INIT_OTP_V3: initOtp,
+  ACTIVITY_TYPE_VERIFY_OTP_V2: verifyOtp,
+  ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG: createPrivateKeyTag,
+  ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG: updatePrivateKeyTag,
+  ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS: deletePrivateKeyTags,
 };
 
