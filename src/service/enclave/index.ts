@@ -23,9 +23,10 @@ import { bytesToHex, hexToBytes, utf8Decode, utf8Encode } from '../../shared/cry
 import { generateEncryptionKeyPair, privateKeyBytes, zeroize } from '../../shared/crypto/keys';
 import { QkError } from '../../shared/errors';
 import { addressFor, assertFormatForCurve, type AddressFormat } from './addresses';
-import { createKeyDeriver, publicKeyFromPrivate, type Curve } from './derivation';
+import { createKeyDeriver, deriveKey, publicKeyFromPrivate, type Curve } from './derivation';
 import { convertMnemonic, generateMnemonic, mnemonicToSeed, parseMnemonic, type MnemonicLanguage } from './mnemonic';
 import { deriveSealingKey, open, seal } from './sealed';
+import type { SigningKey } from './signing';
 
 /** The service secret: 32 random bytes, hex, in a file readable only by the service's user. */
 const SERVICE_SECRET_LENGTH = 32;
@@ -74,6 +75,11 @@ export interface BootProof {
   owner: string;
   createdAtMs: number;
 }
+
+/** Where a signing key lives: a wallet account (derived from its wallet's seed) or a stored private key. */
+export type SigningKeySource =
+  | { kind: 'walletAccount'; walletId: string; sealedSecret: Uint8Array; curve: Curve; path: string; publicKey: string }
+  | { kind: 'privateKey'; privateKeyId: string; sealedSecret: Uint8Array; curve: Curve; publicKey: string };
 
 /** What a sealed blob is bound to: its table and row id, so a blob moved to another row fails to open. */
 const sealedRow = {
@@ -359,6 +365,34 @@ export class Enclave {
       return this.sealKey(params.privateKeyId, params.curve, secret, params.addressFormats);
     } finally {
       zeroize(secret);
+    }
+  }
+
+  /**
+   * Opens the key at `source` for one signing routine of enclave/ (signing.ts and the chain signers) and zeroes it
+   * afterwards. The opened key must match the public key stored with it, so a wrong row can never sign.
+   */
+  async withSigningKey<T>(source: SigningKeySource, use: (key: SigningKey) => T | Promise<T>): Promise<T> {
+    const secret = await this.openSigningSecret(source);
+    try {
+      const publicKey = publicKeyFromPrivate(source.curve, secret);
+      if (bytesToHex(publicKey) !== source.publicKey.toLowerCase()) {
+        throw new QkError('INTERNAL', `the stored key behind ${source.kind === 'privateKey' ? `private key ${source.privateKeyId}` : `wallet ${source.walletId} at ${source.path}`} does not match its public key`);
+      }
+      return await use({ curve: source.curve, secret, publicKey });
+    } finally {
+      zeroize(secret);
+    }
+  }
+
+  private async openSigningSecret(source: SigningKeySource): Promise<Uint8Array> {
+    if (source.kind === 'privateKey') return open(this.sealingKey, source.sealedSecret, sealedRow.privateKey(source.privateKeyId));
+    const wallet = this.openWallet(source.walletId, source.sealedSecret);
+    const seed = await mnemonicToSeed(wallet.mnemonic, wallet.passphrase ?? '');
+    try {
+      return deriveKey({ seed, curve: source.curve, path: source.path }).privateKey;
+    } finally {
+      zeroize(seed);
     }
   }
 

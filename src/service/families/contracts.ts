@@ -3,9 +3,11 @@
  * text for one contract or program address, so that policies can name decoded calls.
  */
 import { base58 } from '@scure/base';
+import type { Abi } from 'viem';
 import { QkError } from '../../shared/errors';
 import type { Family } from '../activities/context';
 import { toTimestamp } from '../activities/timestamps';
+import type { Repositories } from '../store';
 import type { SmartContractInterfaceRecord, SmartContractInterfaceType } from '../store/apps';
 
 /** Upload limit (api-notes §5.8: ≤ 400 kB). */
@@ -113,6 +115,18 @@ function checkCreate(params: CreateParams): SmartContractInterfaceType {
   checkInterface(type, params.smartContractInterface);
   if (params.label.trim() === '') throw invalid('label', 'must not be empty');
   return type;
+}
+
+/**
+ * The organization's uploaded Ethereum ABIs by contract address (compared case-insensitively: a checksummed and a
+ * lowercase address are the same contract). The newest upload for an address wins.
+ */
+export function ethereumAbiLookup(store: Repositories, organizationId: string): (to: string) => Abi | undefined {
+  const byAddress = new Map<string, Abi>();
+  for (const record of store.smartContractInterfaces.listByOrganization(organizationId)) {
+    if (record.type === 'ETHEREUM') byAddress.set(record.address.toLowerCase(), JSON.parse(record.interface) as Abi);
+  }
+  return (to) => byAddress.get(to.toLowerCase());
 }
 
 export const contractsFamily: Family = {

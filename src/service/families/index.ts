@@ -11,9 +11,10 @@ import { contractsFamily } from './contracts';
 import { policiesFamily } from './policies';
 import { privateKeysFamily } from './private-keys';
 import { verifiedSubOrganizationsFamily } from './suborgs-verified';
+import { signingFamily } from './signing';
 import { sparkFamily } from './spark';
 import { tvcFamily } from './tvc';
 import { walletsFamily } from './wallets';
 import { whoamiFamily } from './whoami';
 
-export const families: readonly Family[] = [activitiesFamily, policiesFamily, whoamiFamily, contractsFamily, tvcFamily, verifiedSubOrganizationsFamily, walletsFamily, privateKeysFamily, exportImportFamily, appProofsFamily, sparkFamily];
+export const families: readonly Family[] = [activitiesFamily, policiesFamily, whoamiFamily, contractsFamily, tvcFamily, verifiedSubOrganizationsFamily, walletsFamily, privateKeysFamily, exportImportFamily, appProofsFamily, sparkFamily, signingFamily];

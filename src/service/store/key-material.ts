@@ -366,6 +366,17 @@ export class PrivateKeyRepository {
     return row === undefined ? undefined : toPrivateKey(row);
   }
 
+  /** The key of the organization one of whose addresses is exactly `address`. */
+  findByAddress(organizationId: string, address: string): PrivateKeyRecord | undefined {
+    const row = this.connection.get(
+      `SELECT * FROM private_keys WHERE organization_id = :organizationId
+         AND EXISTS (SELECT 1 FROM json_each(private_keys.addresses) WHERE json_extract(value, '$.address') = :address)
+       ORDER BY rowid LIMIT 1`,
+      { organizationId, address },
+    );
+    return row === undefined ? undefined : toPrivateKey(row);
+  }
+
   listByOrganization(organizationId: string): PrivateKeyRecord[] {
     return this.connection
       .all('SELECT * FROM private_keys WHERE organization_id = :organizationId ORDER BY rowid', { organizationId })

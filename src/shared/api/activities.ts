@@ -12,10 +12,12 @@ import {
   clientSignature,
   curve,
   effect,
+  hashFunction,
   int32,
   int64,
   mnemonicLanguage,
   oauthProviderParamsV2,
+  payloadEncoding,
   policyParams,
   privateKeyParams,
   privateKeyResult,
@@ -23,9 +25,11 @@ import {
   req,
   res,
   rootUserParamsV5,
+  signRawPayloadResult,
   smartContractInterfaceType,
   sparkEncryptedOperatorPackage,
   sparkLightningReceivePackage,
+  transactionType,
   tvcOperatorSetParams,
   userParamsV4,
   walletAccountParams,
@@ -452,6 +456,30 @@ const spark = defineActivities({
   },
 });
 
+const signing = defineActivities({
+  sign_raw_payload: {
+    activityType: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2',
+    intentKey: 'signRawPayloadIntentV2',
+    resultKey: 'signRawPayloadResult',
+    parameters: req({ signWith: z.string(), payload: z.string(), encoding: payloadEncoding, hashFunction }),
+    result: signRawPayloadResult,
+  },
+  sign_raw_payloads: {
+    activityType: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOADS',
+    intentKey: 'signRawPayloadsIntent',
+    resultKey: 'signRawPayloadsResult',
+    parameters: req({ signWith: z.string(), payloads: z.array(z.string()), encoding: payloadEncoding, hashFunction }),
+    result: res({ signatures: z.array(signRawPayloadResult).optional() }),
+  },
+  sign_transaction: {
+    activityType: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2',
+    intentKey: 'signTransactionIntentV2',
+    resultKey: 'signTransactionResult',
+    parameters: req({ signWith: z.string(), unsignedTransaction: z.string(), type: transactionType }),
+    result: res({ signedTransaction: z.string() }),
+  },
+});
+
 export const activityOperations = {
   ...consensus,
   ...policies,
@@ -464,4 +492,5 @@ export const activityOperations = {
   ...smartContractInterfaces,
   ...tvcApps,
   ...spark,
+  ...signing,
 };

@@ -151,6 +151,25 @@ export const smartContractInterfaceType = z.enum([
   'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM',
   'SMART_CONTRACT_INTERFACE_TYPE_SOLANA',
 ]);
+export const payloadEncoding = z.enum([
+  'PAYLOAD_ENCODING_HEXADECIMAL',
+  'PAYLOAD_ENCODING_TEXT_UTF8',
+  'PAYLOAD_ENCODING_EIP712',
+  'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION',
+]);
+export const hashFunction = z.enum([
+  'HASH_FUNCTION_NO_OP',
+  'HASH_FUNCTION_SHA256',
+  'HASH_FUNCTION_KECCAK256',
+  'HASH_FUNCTION_NOT_APPLICABLE',
+]);
+export const transactionType = z.enum([
+  'TRANSACTION_TYPE_ETHEREUM',
+  'TRANSACTION_TYPE_SOLANA',
+  'TRANSACTION_TYPE_TRON',
+  'TRANSACTION_TYPE_BITCOIN',
+  'TRANSACTION_TYPE_TEMPO',
+]);
 export const clientSignatureScheme = z.enum(['CLIENT_SIGNATURE_SCHEME_API_P256']);
 /** `externaldatav1SignatureScheme`: the scheme of an enclave App Proof. */
 export const appProofScheme = z.enum(['SIGNATURE_SCHEME_EPHEMERAL_KEY_P256']);
@@ -359,6 +378,9 @@ export type WalletAccount = z.infer<typeof walletAccount>;
 
 /** `externaldatav1Address` and `immutableactivityv1Address` (same shape). */
 export const address = res({ format: addressFormat.optional(), address: z.string().optional() });
+
+/** `v1SignRawPayloadResult`: ECDSA r, s and the recovery id as v ("00"/"01"); Ed25519 R and S with v "00". */
+export const signRawPayloadResult = res({ r: z.string(), s: z.string(), v: z.string() });
 
 export const privateKey = res({
   privateKeyId: z.string(),

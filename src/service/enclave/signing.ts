@@ -1,0 +1,62 @@
+/**
+ * The enclave's signing primitives. They run inside Enclave.withSigningKey, the only place a stored key is opened:
+ * ECDSA (secp256k1, P-256) over a 32-byte digest, deterministic (RFC 6979) and low-S, with the recovery id that
+ * Turnkey returns as `v`; Ed25519 over the message itself.
+ */
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { p256 } from '@noble/curves/nist.js';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { bytesToHex } from '../../shared/crypto/encoding';
+import { QkError } from '../../shared/errors';
+import type { Curve } from './derivation';
+
+/** An opened key: the caller of Enclave.withSigningKey must not keep `secret` beyond its callback. */
+export interface SigningKey {
+  curve: Curve;
+  /** 32-byte scalar (ECDSA) or Ed25519 seed. */
+  secret: Uint8Array;
+  /** Compressed SEC1 (ECDSA) or raw 32-byte Ed25519 public key. */
+  publicKey: Uint8Array;
+}
+
+export interface EcdsaSignature {
+  r: Uint8Array;
+  s: Uint8Array;
+  /** 0 or 1: the parity of R's y coordinate. */
+  recovery: number;
+}
+
+/** `v1SignRawPayloadResult`: hex without 0x; `v` is the recovery id as two hex digits ("00" for Ed25519). */
+export type RawSignature = { r: string; s: string; v: string };
+
+const SCALAR_LENGTH = 32;
+
+function ecdsaCurve(curve: Curve) {
+  if (curve === 'CURVE_SECP256K1') return secp256k1;
+  if (curve === 'CURVE_P256') return p256;
+  throw new QkError('CURVE_UNSUPPORTED', `${curve} does not sign ECDSA digests`, { curve });
+}
+
+/** Signs a 32-byte digest as is (no further hashing). */
+export function signDigest(key: SigningKey, digest: Uint8Array): EcdsaSignature {
+  if (digest.length !== SCALAR_LENGTH) throw new QkError('INTERNAL', `an ECDSA digest is ${SCALAR_LENGTH} bytes, got ${digest.length}`);
+  const curve = ecdsaCurve(key.curve);
+  const signature = curve.Signature.fromBytes(curve.sign(digest, key.secret, { prehash: false, lowS: true, format: 'recovered' }), 'recovered');
+  const compact = signature.toBytes('compact');
+  return { r: compact.slice(0, SCALAR_LENGTH), s: compact.slice(SCALAR_LENGTH), recovery: signature.recovery! };
+}
+
+export function signEd25519(key: SigningKey, message: Uint8Array): Uint8Array {
+  if (key.curve !== 'CURVE_ED25519') throw new QkError('CURVE_UNSUPPORTED', `${key.curve} does not sign Ed25519 messages`, { curve: key.curve });
+  return ed25519.sign(message, key.secret);
+}
+
+/** A raw payload's signature: `signable` is the digest (ECDSA) or the message (Ed25519) that prepareRawPayload chose. */
+export function signRaw(key: SigningKey, signable: Uint8Array): RawSignature {
+  if (key.curve === 'CURVE_ED25519') {
+    const signature = signEd25519(key, signable);
+    return { r: bytesToHex(signature.slice(0, SCALAR_LENGTH)), s: bytesToHex(signature.slice(SCALAR_LENGTH)), v: '00' };
+  }
+  const signature = signDigest(key, signable);
+  return { r: bytesToHex(signature.r), s: bytesToHex(signature.s), v: signature.recovery.toString(16).padStart(2, '0') };
+}

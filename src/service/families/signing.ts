@@ -1,0 +1,212 @@
+/**
+ * Signing (api-notes §8.3 PRIVATE_KEY SIGN): sign_raw_payload, sign_raw_payloads and sign_transaction with a key of
+ * the request's organization, named by `signWith` (a wallet account address, a private key's address or a private
+ * key id). Everything the request says is decoded and checked before anything is recorded, so bad input is a 400;
+ * the decoded transaction or typed data is what policies read (`eth.tx`, `eth.eip_712`, …).
+ */
+import { getAddress, isAddress } from 'viem';
+import { decodeEthereumTransaction, serializeSignedTransaction, type DecodedEthereumTransaction } from '../../shared/chains/ethereum';
+import { prepareRawPayload, type HashFunction, type PayloadEncoding, type PreparedPayload } from '../../shared/chains/raw-payload';
+import { hexToBytes } from '../../shared/crypto/encoding';
+import { QkError } from '../../shared/errors';
+import type { PolicyStruct } from '../../shared/policy';
+import type { Family } from '../activities/context';
+import type { SigningKeySource } from '../enclave';
+import { addressFor } from '../enclave/addresses';
+import { isCurve, type Curve } from '../enclave/derivation';
+import { signDigest, signRaw, type SigningKey } from '../enclave/signing';
+import type { Repositories } from '../store';
+import { ethereumAbiLookup } from './contracts';
+import { privateKeyPolicyResource } from './private-keys';
+import { walletPolicyResource } from './wallets';
+
+/** The key `signWith` names, and the condition keywords it answers to (`wallet` + `wallet_account`, or `private_key`). */
+interface Signer {
+  source: SigningKeySource;
+  curve: Curve;
+  resources: Record<string, PolicyStruct>;
+}
+
+function curveOf(curve: string, owner: string): Curve {
+  if (!isCurve(curve)) throw new QkError('INTERNAL', `${owner} is stored with an unknown curve ${curve}`);
+  return curve;
+}
+
+/** Spellings of `signWith` to look up: Ethereum addresses match whatever their letter case. */
+function addressSpellings(signWith: string): string[] {
+  if (!isAddress(signWith, { strict: false })) return [signWith];
+  return [...new Set([signWith, getAddress(signWith), signWith.toLowerCase()])];
+}
+
+function resolveSigner(store: Repositories, organizationId: string, signWith: string): Signer {
+  const { walletAccounts, wallets, privateKeys } = store.keyMaterial;
+  for (const spelling of addressSpellings(signWith)) {
+    const account = walletAccounts.findByAddress(organizationId, spelling);
+    const wallet = account === undefined ? undefined : wallets.get(organizationId, account.walletId);
+    if (account !== undefined && wallet !== undefined) {
+      const curve = curveOf(account.curve, `wallet account ${account.address}`);
+      return {
+        source: { kind: 'walletAccount', walletId: wallet.id, sealedSecret: wallet.sealedSecret, curve, path: account.path, publicKey: account.publicKey },
+        curve,
+        resources: { wallet: walletPolicyResource(wallet), wallet_account: { address: account.address } },
+      };
+    }
+  }
+  const key =
+    privateKeys.get(organizationId, signWith) ??
+    addressSpellings(signWith)
+      .map((spelling) => privateKeys.findByAddress(organizationId, spelling))
+      .find((found) => found !== undefined);
+  if (key !== undefined) {
+    const curve = curveOf(key.curve, `private key ${key.id}`);
+    return {
+      source: { kind: 'privateKey', privateKeyId: key.id, sealedSecret: key.sealedSecret, curve, publicKey: key.publicKey },
+      curve,
+      resources: { private_key: privateKeyPolicyResource(key) },
+    };
+  }
+  throw new QkError(
+    'REQUEST_INVALID',
+    `parameters.signWith: ${signWith} is not a wallet account address, private key address or private key id of organization ${organizationId}`,
+    { signWith, organizationId },
+  );
+}
+
+// ─── raw payloads ─────────────────────────────────────────────────────────────────────────────
+
+interface RawParams {
+  signWith: string;
+  encoding: PayloadEncoding;
+  hashFunction: HashFunction;
+}
+
+interface PreparedRaw {
+  signer: Signer;
+  payloads: PreparedPayload[];
+}
+
+function prepareRaw(store: Repositories, organizationId: string, params: RawParams, payloads: readonly { payload: string; what: string }[]): PreparedRaw {
+  const signer = resolveSigner(store, organizationId, params.signWith);
+  return {
+    signer,
+    payloads: payloads.map(({ payload, what }) =>
+      prepareRawPayload({ payload, encoding: params.encoding, hashFunction: params.hashFunction, curve: signer.curve, what }),
+    ),
+  };
+}
+
+const singlePayload = (params: { payload: string }) => [{ payload: params.payload, what: 'parameters.payload' }];
+
+function manyPayloads(params: { payloads: readonly string[] }) {
+  if (params.payloads.length === 0) throw new QkError('REQUEST_INVALID', 'parameters.payloads: send at least one payload to sign');
+  return params.payloads.map((payload, index) => ({ payload, what: `parameters.payloads[${index}]` }));
+}
+
+function rawPolicyResources(prepared: PreparedRaw, single: boolean): Record<string, unknown> {
+  const structured = single ? prepared.payloads[0]?.policy : undefined;
+  return { ...prepared.signer.resources, ...(structured === undefined ? {} : { eth: structured }) };
+}
+
+// ─── transactions ─────────────────────────────────────────────────────────────────────────────
+
+type TransactionType = 'TRANSACTION_TYPE_ETHEREUM' | 'TRANSACTION_TYPE_SOLANA' | 'TRANSACTION_TYPE_TRON' | 'TRANSACTION_TYPE_BITCOIN' | 'TRANSACTION_TYPE_TEMPO';
+
+interface TransactionParams {
+  signWith: string;
+  unsignedTransaction: string;
+  type: TransactionType;
+}
+
+interface PreparedTransaction {
+  signer: Signer;
+  /** The condition keywords of the decoded transaction (`eth`, `solana`, `bitcoin`). */
+  policy: Record<string, unknown>;
+  sign(key: SigningKey): string;
+}
+
+function requireCurve(signer: Signer, curve: Curve, type: TransactionType, signWith: string): void {
+  if (signer.curve !== curve) {
+    throw new QkError('REQUEST_INVALID', `parameters.signWith: ${type} is signed by a ${curve} key; ${signWith} is a ${signer.curve} key`, {
+      signWith,
+      curve: signer.curve,
+    });
+  }
+}
+
+function prepareEthereum(store: Repositories, organizationId: string, params: TransactionParams, signer: Signer): PreparedTransaction {
+  requireCurve(signer, 'CURVE_SECP256K1', params.type, params.signWith);
+  const decoded: DecodedEthereumTransaction = decodeEthereumTransaction(params.unsignedTransaction, ethereumAbiLookup(store, organizationId));
+  const from = addressFor({ curve: 'CURVE_SECP256K1', publicKey: hexToBytes(signer.source.publicKey, 'stored public key'), format: 'ADDRESS_FORMAT_ETHEREUM' });
+  return {
+    signer,
+    policy: { eth: { tx: { ...decoded.policy, from } } },
+    sign: (key) => serializeSignedTransaction(decoded.fields, signDigest(key, decoded.signingHash)),
+  };
+}
+
+const NOT_YET: Partial<Record<TransactionType, string>> = {
+  TRANSACTION_TYPE_SOLANA: 'Solana transactions',
+  TRANSACTION_TYPE_BITCOIN: 'Bitcoin PSBTs',
+  TRANSACTION_TYPE_TRON: 'Tron transactions',
+  TRANSACTION_TYPE_TEMPO: 'Tempo transactions',
+};
+
+function prepareTransaction(store: Repositories, organizationId: string, params: TransactionParams): PreparedTransaction {
+  const signer = resolveSigner(store, organizationId, params.signWith);
+  if (params.type === 'TRANSACTION_TYPE_ETHEREUM') return prepareEthereum(store, organizationId, params, signer);
+  throw new QkError('REQUEST_INVALID', `parameters.type: ${params.type} is not supported by this service yet: it does not sign ${NOT_YET[params.type]}`, {
+    type: params.type,
+  });
+}
+
+/**
+ * Decoding is the expensive part and validate, policyResources and execute all need it; within one submission they
+ * receive the same parameters object, so the decoded form is kept with it.
+ */
+function memoized<P extends object, R>(prepare: (store: Repositories, organizationId: string, params: P) => R) {
+  const cache = new WeakMap<P, { store: Repositories; organizationId: string; prepared: R }>();
+  return (store: Repositories, organizationId: string, params: P): R => {
+    const hit = cache.get(params);
+    if (hit !== undefined && hit.store === store && hit.organizationId === organizationId) return hit.prepared;
+    const prepared = prepare(store, organizationId, params);
+    cache.set(params, { store, organizationId, prepared });
+    return prepared;
+  };
+}
+
+const preparedSingle = memoized((store, organizationId, params: RawParams & { payload: string }) => prepareRaw(store, organizationId, params, singlePayload(params)));
+const preparedMany = memoized((store, organizationId, params: RawParams & { payloads: string[] }) => prepareRaw(store, organizationId, params, manyPayloads(params)));
+const preparedTransaction = memoized(prepareTransaction);
+
+export const signingFamily: Family = {
+  activities: {
+    sign_raw_payload: {
+      validate: (store, organizationId, params) => void preparedSingle(store, organizationId, params),
+      policyResources: (store, organizationId, params) => rawPolicyResources(preparedSingle(store, organizationId, params), true),
+      async execute(ctx, params) {
+        const { signer, payloads } = preparedSingle(ctx.store, ctx.organizationId, params);
+        return ctx.enclave.withSigningKey(signer.source, (key) => signRaw(key, payloads[0]!.signable));
+      },
+    },
+    sign_raw_payloads: {
+      validate: (store, organizationId, params) => void preparedMany(store, organizationId, params),
+      policyResources: (store, organizationId, params) => rawPolicyResources(preparedMany(store, organizationId, params), false),
+      async execute(ctx, params) {
+        const { signer, payloads } = preparedMany(ctx.store, ctx.organizationId, params);
+        const signatures = await ctx.enclave.withSigningKey(signer.source, (key) => payloads.map((payload) => signRaw(key, payload.signable)));
+        return { signatures };
+      },
+    },
+    sign_transaction: {
+      validate: (store, organizationId, params) => void preparedTransaction(store, organizationId, params),
+      policyResources(store, organizationId, params) {
+        const prepared = preparedTransaction(store, organizationId, params);
+        return { ...prepared.signer.resources, ...prepared.policy };
+      },
+      async execute(ctx, params) {
+        const prepared = preparedTransaction(ctx.store, ctx.organizationId, params);
+        return { signedTransaction: await ctx.enclave.withSigningKey(prepared.signer.source, prepared.sign) };
+      },
+    },
+  },
+};

@@ -1,0 +1,252 @@
+/**
+ * Turnkey's official signers, unchanged, against a started service: every signature they get back verifies with an
+ * independent library (viem, ethers, noble) against the key the service holds.
+ */
+import { p256 } from '@noble/curves/nist.js';
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { TurnkeySigner as EthersSigner } from '@turnkey/ethers';
+import type { TurnkeyClient } from '@turnkey/http';
+import { createAccount } from '@turnkey/viem';
+import { Transaction, verifyMessage as ethersVerifyMessage, verifyTypedData as ethersVerifyTypedData } from 'ethers';
+import {
+  createWalletClient,
+  custom,
+  getAddress,
+  hashTypedData,
+  parseEther,
+  parseGwei,
+  recoverTransactionAddress,
+  recoverTypedDataAddress,
+  serializeTransaction,
+  verifyMessage,
+  type TypedDataDefinition,
+} from 'viem';
+import { recoverAuthorizationAddress } from 'viem/utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../service/helpers';
+
+const ETHEREUM = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' } as const;
+const SOLANA = { curve: 'CURVE_ED25519', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/501'/0'/0'", addressFormat: 'ADDRESS_FORMAT_SOLANA' } as const;
+
+/** EIP-712's own example (eips.ethereum.org/EIPS/eip-712, "Mail"). */
+export const MAIL = {
+  domain: { name: 'Ether Mail', version: '1', chainId: 1, verifyingContract: '0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC' },
+  types: {
+    Person: [
+      { name: 'name', type: 'string' },
+      { name: 'wallet', type: 'address' },
+    ],
+    Mail: [
+      { name: 'from', type: 'Person' },
+      { name: 'to', type: 'Person' },
+      { name: 'contents', type: 'string' },
+    ],
+  },
+  primaryType: 'Mail',
+  message: {
+    from: { name: 'Cow', wallet: '0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826' },
+    to: { name: 'Bob', wallet: '0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB' },
+    contents: 'Hello, Bob!',
+  },
+} as const satisfies TypedDataDefinition;
+
+let service: TestService;
+let client: TurnkeyClient;
+let organizationId: string;
+let walletAddress: `0x${string}`;
+let solanaAddress: string;
+let keyId: string;
+let keyAddress: `0x${string}`;
+let p256KeyId: string;
+let p256PublicKey: string;
+let ed25519KeyId: string;
+let ed25519PublicKey: string;
+
+function envelope<T extends string>(type: T) {
+  service.clock.advance(1);
+  return { type, timestampMs: String(service.clock.now()), organizationId };
+}
+
+beforeAll(async () => {
+  service = await startTestService();
+  client = service.client();
+  organizationId = service.info.organizationId;
+  const wallet = await client.createWallet({ ...envelope('ACTIVITY_TYPE_CREATE_WALLET'), parameters: { walletName: 'signers', accounts: [ETHEREUM, SOLANA] } });
+  [walletAddress, solanaAddress] = wallet.activity.result.createWalletResult!.addresses as [`0x${string}`, string];
+  const keys = await client.createPrivateKeys({
+    ...envelope('ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2'),
+    parameters: {
+      privateKeys: [
+        { privateKeyName: 'eth key', curve: 'CURVE_SECP256K1', addressFormats: ['ADDRESS_FORMAT_ETHEREUM'], privateKeyTags: [] },
+        { privateKeyName: 'p256 key', curve: 'CURVE_P256', addressFormats: [], privateKeyTags: [] },
+        { privateKeyName: 'ed key', curve: 'CURVE_ED25519', addressFormats: ['ADDRESS_FORMAT_SOLANA'], privateKeyTags: [] },
+      ],
+    },
+  });
+  const [eth, p, ed] = keys.activity.result.createPrivateKeysResultV2!.privateKeys;
+  keyId = eth!.privateKeyId!;
+  keyAddress = eth!.addresses![0]!.address as `0x${string}`;
+  p256KeyId = p!.privateKeyId!;
+  ed25519KeyId = ed!.privateKeyId!;
+  p256PublicKey = (await client.getPrivateKey({ organizationId, privateKeyId: p256KeyId })).privateKey.publicKey;
+  ed25519PublicKey = (await client.getPrivateKey({ organizationId, privateKeyId: ed25519KeyId })).privateKey.publicKey;
+});
+afterAll(() => service.close());
+
+describe('@turnkey/viem createAccount', () => {
+  for (const [label, signWith] of [
+    ['wallet account address', () => walletAddress],
+    ['private key address', () => keyAddress],
+    ['private key id', () => keyId],
+  ] as const) {
+    it(`signs a message, typed data, a transaction and an authorization with signWith = ${label}`, async () => {
+      const account = await createAccount({ client, organizationId, signWith: signWith() });
+      const address = signWith() === keyId ? keyAddress : signWith();
+      expect(account.address).toBe(address);
+
+      const message = 'hello from QuorumKey';
+      const messageSignature = await account.signMessage({ message });
+      expect(await verifyMessage({ address, message, signature: messageSignature })).toBe(true);
+
+      // Through a wallet client, as applications call it: viem adds the EIP712Domain type before the account signs.
+      const wallet = createWalletClient({ account, transport: custom({ request: () => Promise.reject(new Error('no RPC in this test')) }) });
+      const typedSignature = await wallet.signTypedData(MAIL);
+      expect(await recoverTypedDataAddress({ ...MAIL, signature: typedSignature })).toBe(address);
+
+      for (const transaction of [
+        { type: 'eip1559', chainId: 1, nonce: 7, to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', value: parseEther('0.5'), gas: 21000n, maxFeePerGas: parseGwei('30'), maxPriorityFeePerGas: parseGwei('1') },
+        { type: 'legacy', chainId: 11155111, nonce: 0, to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', value: 1n, gas: 21000n, gasPrice: parseGwei('20') },
+        { type: 'eip2930', chainId: 10, nonce: 1, to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', value: 1n, gas: 30000n, gasPrice: parseGwei('2'), accessList: [] },
+      ] as const) {
+        const signed = await account.signTransaction(transaction);
+        expect(await recoverTransactionAddress({ serializedTransaction: signed as never })).toBe(address);
+      }
+
+      const authorization = await account.signAuthorization!({ address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', chainId: 1, nonce: 3 });
+      expect(await recoverAuthorizationAddress({ authorization })).toBe(address);
+      const delegated = await account.signTransaction({
+        type: 'eip7702',
+        chainId: 1,
+        nonce: 4,
+        to: address,
+        gas: 100000n,
+        maxFeePerGas: parseGwei('30'),
+        maxPriorityFeePerGas: parseGwei('1'),
+        authorizationList: [authorization],
+      });
+      expect(await recoverTransactionAddress({ serializedTransaction: delegated as never })).toBe(address);
+    });
+  }
+});
+
+describe('@turnkey/ethers TurnkeySigner', () => {
+  it('signs a message, typed data and a transaction that ethers verifies', async () => {
+    const signer = new EthersSigner({ client, organizationId, signWith: walletAddress });
+    expect(await signer.getAddress()).toBe(walletAddress);
+    const signature = await signer.signMessage('ethers says hi');
+    expect(ethersVerifyMessage('ethers says hi', signature)).toBe(walletAddress);
+
+    const { EIP712Domain: _domain, ...types } = { EIP712Domain: [], ...MAIL.types };
+    const typed = await signer.signTypedData(MAIL.domain, types as never, MAIL.message);
+    expect(ethersVerifyTypedData(MAIL.domain, types as never, MAIL.message, typed)).toBe(walletAddress);
+
+    const signed = await signer.signTransaction({ chainId: 1, nonce: 2, to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', value: 10n, gasLimit: 21000n, maxFeePerGas: 2n * 10n ** 9n, maxPriorityFeePerGas: 10n ** 9n, type: 2 });
+    expect(Transaction.from(signed).from).toBe(walletAddress);
+  });
+});
+
+describe('@turnkey/http signRawPayload, signRawPayloads and signTransaction', () => {
+  const text = 'payload text';
+  const bytes = new TextEncoder().encode(text);
+  const hex = Buffer.from(bytes).toString('hex');
+  const digest = Buffer.from(sha256(bytes)).toString('hex');
+
+  async function signRaw(signWith: string, payload: string, encoding: string, hashFunction: string) {
+    const reply = await client.signRawPayload({
+      ...envelope('ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2'),
+      parameters: { signWith, payload, encoding: encoding as never, hashFunction: hashFunction as never },
+    });
+    expect(reply.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    return reply.activity.result.signRawPayloadResult!;
+  }
+
+  function recoverSecp256k1(signature: { r: string; s: string; v: string }, messageDigest: Uint8Array): string {
+    const sig = secp256k1.Signature.fromHex(signature.r + signature.s).addRecoveryBit(Number.parseInt(signature.v, 16));
+    expect(sig.hasHighS()).toBe(false);
+    return Buffer.from(sig.recoverPublicKey(messageDigest).toBytes(true)).toString('hex');
+  }
+
+  it('secp256k1: every hash function and encoding, recovered to the account key', async () => {
+    const { account } = await client.getWalletAccount({ organizationId, walletId: (await client.getWallets({ organizationId })).wallets[0]!.walletId, address: walletAddress });
+    const publicKey = account.publicKey!;
+    const cases = [
+      [hex, 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_SHA256', sha256(bytes)],
+      [`0x${hex}`, 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_KECCAK256', keccak_256(bytes)],
+      [text, 'PAYLOAD_ENCODING_TEXT_UTF8', 'HASH_FUNCTION_SHA256', sha256(bytes)],
+      [text, 'PAYLOAD_ENCODING_TEXT_UTF8', 'HASH_FUNCTION_KECCAK256', keccak_256(bytes)],
+      [digest, 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_NO_OP', sha256(bytes)],
+      [JSON.stringify(MAIL), 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_NO_OP', Buffer.from(hashTypedData(MAIL).slice(2), 'hex')],
+    ] as const;
+    for (const [payload, encoding, hashFunction, expectedDigest] of cases) {
+      const signature = await signRaw(walletAddress, payload, encoding, hashFunction);
+      expect(recoverSecp256k1(signature, expectedDigest), `${encoding} ${hashFunction}`).toBe(publicKey);
+    }
+  });
+
+  it('EIP-712 Mail example: the digest EIP-712 publishes', () => {
+    expect(hashTypedData(MAIL)).toBe('0xbe609aee343fb3c4b28e1df9e632fca64fcfaede20f02e86244efddf30957bd2');
+  });
+
+  it('P-256: SHA-256 and NO_OP verify with noble against the stored key, low-S', async () => {
+    const signature = await signRaw(p256KeyId, text, 'PAYLOAD_ENCODING_TEXT_UTF8', 'HASH_FUNCTION_SHA256');
+    const compact = Buffer.from(signature.r + signature.s, 'hex');
+    expect(p256.verify(compact, sha256(bytes), Buffer.from(p256PublicKey, 'hex'), { prehash: false, lowS: true })).toBe(true);
+    const noOp = await signRaw(p256KeyId, digest, 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_NO_OP');
+    expect(p256.verify(Buffer.from(noOp.r + noOp.s, 'hex'), sha256(bytes), Buffer.from(p256PublicKey, 'hex'), { prehash: false })).toBe(true);
+    const recovered = p256.Signature.fromHex(noOp.r + noOp.s).addRecoveryBit(Number.parseInt(noOp.v, 16)).recoverPublicKey(sha256(bytes));
+    expect(Buffer.from(recovered.toBytes(true)).toString('hex')).toBe(p256PublicKey);
+  });
+
+  it('Ed25519: NOT_APPLICABLE over hex and text, by private key id and by wallet account address', async () => {
+    for (const [signWith, publicKey] of [
+      [ed25519KeyId, () => ed25519PublicKey],
+      [solanaAddress, async () => (await client.getWalletAccount({ organizationId, walletId: (await client.getWallets({ organizationId })).wallets[0]!.walletId, address: solanaAddress })).account.publicKey!],
+    ] as const) {
+      for (const [payload, encoding] of [
+        [hex, 'PAYLOAD_ENCODING_HEXADECIMAL'],
+        [text, 'PAYLOAD_ENCODING_TEXT_UTF8'],
+      ] as const) {
+        const signature = await signRaw(signWith, payload, encoding, 'HASH_FUNCTION_NOT_APPLICABLE');
+        expect(ed25519.verify(Buffer.from(signature.r + signature.s, 'hex'), bytes, Buffer.from(await publicKey(), 'hex'))).toBe(true);
+      }
+    }
+  });
+
+  it('signRawPayloads signs each payload in order', async () => {
+    const payloads = ['aa', 'bbbb', 'cccccc'];
+    const reply = await client.signRawPayloads({
+      ...envelope('ACTIVITY_TYPE_SIGN_RAW_PAYLOADS'),
+      parameters: { signWith: keyId, payloads, encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_KECCAK256' },
+    });
+    const signatures = reply.activity.result.signRawPayloadsResult!.signatures!;
+    expect(signatures).toHaveLength(3);
+    const { privateKey } = await client.getPrivateKey({ organizationId, privateKeyId: keyId });
+    signatures.forEach((signature, index) => {
+      expect(recoverSecp256k1(signature, keccak_256(Buffer.from(payloads[index]!, 'hex')))).toBe(privateKey.publicKey);
+    });
+  });
+
+  it('signTransaction returns the signed serialization without 0x, signed by the private key address', async () => {
+    const unsigned = serializeTransaction({ type: 'eip1559', chainId: 5, nonce: 1, to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', value: 5n, gas: 21000n, maxFeePerGas: 3n, maxPriorityFeePerGas: 1n });
+    const reply = await client.signTransaction({
+      ...envelope('ACTIVITY_TYPE_SIGN_TRANSACTION_V2'),
+      parameters: { signWith: keyAddress, unsignedTransaction: unsigned.slice(2), type: 'TRANSACTION_TYPE_ETHEREUM' },
+    });
+    const signed = reply.activity.result.signTransactionResult!.signedTransaction;
+    expect(signed.startsWith('0x')).toBe(false);
+    expect(await recoverTransactionAddress({ serializedTransaction: `0x${signed}` as never })).toBe(getAddress(keyAddress));
+  });
+});
