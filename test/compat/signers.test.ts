@@ -103,8 +103,9 @@ describe('@turnkey/viem createAccount', () => {
     ['private key id', () => keyId],
   ] as const) {
     it(`signs a message, typed data, a transaction and an authorization with signWith = ${label}`, async () => {
-      const account = await createAccount({ client, organizationId, signWith: signWith() });
-      const address = signWith() === keyId ? keyAddress : signWith();
+      // @turnkey/viem and @turnkey/ethers each pin their own @turnkey/http; the client is the same on the wire.
+      const account = await createAccount({ client: client as never, organizationId, signWith: signWith() });
+      const address = (signWith() === keyId ? keyAddress : signWith()) as `0x${string}`;
       expect(account.address).toBe(address);
 
       const message = 'hello from QuorumKey';
@@ -144,7 +145,7 @@ describe('@turnkey/viem createAccount', () => {
 
 describe('@turnkey/ethers TurnkeySigner', () => {
   it('signs a message, typed data and a transaction that ethers verifies', async () => {
-    const signer = new EthersSigner({ client, organizationId, signWith: walletAddress });
+    const signer = new EthersSigner({ client: client as never, organizationId, signWith: walletAddress });
     expect(await signer.getAddress()).toBe(walletAddress);
     const signature = await signer.signMessage('ethers says hi');
     expect(ethersVerifyMessage('ethers says hi', signature)).toBe(walletAddress);

@@ -172,9 +172,8 @@ class Checker {
       case 'struct': {
         const type = object.fields[field];
         if (type !== undefined) return type;
-        throw this.error(span, `${object.name} has no field '${field}'; its fields are ${Object.keys(object.fields).join(', ')}`, {
-          found: field,
-        });
+        const fields = Object.keys(object.fields).join(', ');
+        throw this.error(span, `${object.name} has no field '${field}'; its fields are ${fields}`, { found: field, expected: fields });
       }
       case 'list':
         // The docs write `transfers.count` without parentheses in two places; accept it as count().

@@ -45,6 +45,100 @@ const PRIVATE_KEY: StaticType = {
   fields: { id: STRING, tags: listOf(STRING), imported: BOOL, exported: BOOL, label: STRING },
 };
 
+// The decoded payloads of signing activities (api-notes §8.3). Integers are ints (wei, lamports, satoshis), addresses
+// and hex data strings. Maps whose keys come from an uploaded ABI or IDL, and message bodies whose shape the
+// typed data declares, are only known at evaluation.
+const struct = (name: string, fields: Readonly<Record<string, StaticType>>): StaticType => ({ kind: 'struct', name, fields });
+const DYNAMIC_MAP: StaticType = { kind: 'map', value: DYNAMIC };
+
+const ETHEREUM_TRANSACTION = struct('EthereumTransaction', {
+  from: STRING,
+  to: STRING,
+  data: STRING,
+  value: INT,
+  gas: INT,
+  gas_price: INT,
+  chain_id: INT,
+  nonce: INT,
+  max_fee_per_gas: INT,
+  max_priority_fee_per_gas: INT,
+  max_fee_per_blob_gas: INT,
+  type: STRING,
+  function_name: STRING,
+  function_signature: STRING,
+  contract_call_args: DYNAMIC_MAP,
+});
+const EIP712_TYPED_DATA = struct('Eip712TypedData', {
+  primary_type: STRING,
+  domain: struct('Eip712Domain', { name: STRING, version: STRING, chain_id: INT, verifying_contract: STRING }),
+  message: DYNAMIC_MAP,
+});
+const EIP7702_AUTHORIZATION = struct('Eip7702Authorization', { address: STRING, chain_id: INT, nonce: INT });
+
+const SOLANA_TRANSACTION = struct('SolanaTransaction', {
+  account_keys: listOf(STRING),
+  program_keys: listOf(STRING),
+  instructions: listOf(
+    struct('SolanaInstruction', {
+      program_key: STRING,
+      accounts: listOf(struct('SolanaAccount', { account_key: STRING, signer: BOOL, writable: BOOL })),
+      instruction_data_hex: STRING,
+      address_table_lookups: listOf(struct('SolanaInstructionLookup', { address_table_key: STRING, index: INT, writable: BOOL })),
+      parsed_instruction_data: struct('SolanaParsedInstructionData', {
+        instruction_name: STRING,
+        discriminator: STRING,
+        named_accounts: { kind: 'map', value: STRING },
+        program_call_args: DYNAMIC_MAP,
+      }),
+    }),
+  ),
+  transfers: listOf(struct('SolanaTransfer', { from: STRING, to: STRING, amount: INT })),
+  recent_blockhash: STRING,
+  spl_transfers: listOf(
+    struct('SolanaSplTransfer', { from: STRING, to: STRING, amount: INT, owner: STRING, signers: listOf(STRING), token_mint: STRING }),
+  ),
+  address_table_lookups: listOf(
+    struct('SolanaAddressTableLookup', { address_table_key: STRING, writable_indexes: listOf(INT), readonly_indexes: listOf(INT) }),
+  ),
+});
+const BITCOIN_TRANSACTION = struct('BitcoinTransaction', {
+  version: INT,
+  inputs: listOf(struct('BitcoinInput', { tx_id: STRING, vout: INT, sequence: INT })),
+  outputs: listOf(struct('BitcoinOutput', { value: INT, script_pubkey: STRING, address: STRING, address_type: STRING })),
+  locktime: struct('BitcoinLocktime', { amount: INT, type: STRING }),
+  fee: INT,
+});
+const TRON_TRANSACTION = struct('TronTransaction', {
+  ref_block_bytes: STRING,
+  ref_block_hash: STRING,
+  expiration: INT,
+  timestamp: INT,
+  data: STRING,
+  fee_limit: INT,
+  contract: listOf(DYNAMIC),
+});
+const TEMPO_TRANSACTION = struct('TempoTransaction', {
+  chain_id: INT,
+  from: STRING,
+  nonce: INT,
+  gas_limit: INT,
+  max_fee_per_gas: INT,
+  max_priority_fee_per_gas: INT,
+  fee_token: STRING,
+  valid_before: INT,
+  valid_after: INT,
+  calls: listOf(struct('TempoCall', { to: STRING, input: STRING, function_signature: STRING })),
+});
+
+/** The condition keywords of signing activities, by chain. */
+export const TRANSACTION_ROOTS: Readonly<Record<string, StaticType>> = {
+  eth: struct('Ethereum', { tx: ETHEREUM_TRANSACTION, eip_712: EIP712_TYPED_DATA, eip_7702_authorization: EIP7702_AUTHORIZATION }),
+  solana: struct('Solana', { tx: SOLANA_TRANSACTION }),
+  tron: struct('Tron', { tx: TRON_TRANSACTION }),
+  bitcoin: struct('Bitcoin', { tx: BITCOIN_TRANSACTION }),
+  tempo: struct('Tempo', { tx: TEMPO_TRANSACTION }),
+};
+
 const CONSENSUS_ROOTS: Readonly<Record<string, StaticType>> = {
   approvers: listOf(USER),
   credentials: listOf(CREDENTIAL),
@@ -57,12 +151,8 @@ const CONDITION_ROOTS: Readonly<Record<string, StaticType>> = {
   wallet_account: WALLET_ACCOUNT,
   private_key: PRIVATE_KEY,
   user: USER,
-  // Transaction and secret payloads vary by chain and transaction type; the evaluator checks them.
-  eth: DYNAMIC,
-  solana: DYNAMIC,
-  tron: DYNAMIC,
-  bitcoin: DYNAMIC,
-  tempo: DYNAMIC,
+  ...TRANSACTION_ROOTS,
+  // A secret's static properties are whatever its creator named; the evaluator checks them.
   secret: DYNAMIC,
 };
 

@@ -156,10 +156,11 @@ describe('condition', () => {
   });
 
   it('compares timestamps', () => {
-    const context: PolicyContext = { eth: { tx: { at: PolicyTimestamp.fromDate(new Date(Date.UTC(2026, 2, 15))) } } };
-    expect(condition("eth.tx.at >= Timestamp('2026-03-01T00:00:00Z') && eth.tx.at < Timestamp('2026-04-01T00:00:00Z')", context)).toBe(true);
-    expect(condition("eth.tx.at == Timestamp('2026-03-15T00:00:00.000000000Z')", context)).toBe(true);
-    expect(condition("eth.tx.at > Timestamp('2026-03-15T00:00:00.000000001Z')", context)).toBe(false);
+    // activity.params is a map the checker cannot type, so the evaluator meets the timestamp here.
+    const context: PolicyContext = { activity: { type: 'T', kind: 'T', params: { at: PolicyTimestamp.fromDate(new Date(Date.UTC(2026, 2, 15))) } } };
+    expect(condition("activity.params.at >= Timestamp('2026-03-01T00:00:00Z') && activity.params.at < Timestamp('2026-04-01T00:00:00Z')", context)).toBe(true);
+    expect(condition("activity.params.at == Timestamp('2026-03-15T00:00:00.000000000Z')", context)).toBe(true);
+    expect(condition("activity.params.at > Timestamp('2026-03-15T00:00:00.000000001Z')", context)).toBe(false);
   });
 });
 
@@ -184,16 +185,17 @@ describe('errors are values, and never short-circuited away', () => {
   });
 
   it('reports type errors with the position of the offending node', () => {
-    const context: PolicyContext = { eth: { tx: { chain_id: '1', data: '0x12', list: ['a'] } } };
+    // Values the checker cannot type (activity.params), so that these errors are the evaluator's.
+    const context: PolicyContext = { activity: { type: 'T', kind: 'T', params: { chain_id: '1', data: '0x12', list: ['a'] } } };
     const cases: [string, RegExp, number][] = [
-      ['eth.tx.chain_id == 1', /TypeError: cannot compare a string with a int/, 1],
-      ['eth.tx.chain_id > 1', /TypeError: '>' orders two ints or two timestamps, not a string and a int/, 1],
-      ['eth.tx.data.any(x, true)', /TypeError: any\(\) needs a list, but this is a string/, 1],
-      ['eth.tx.data', /TypeError: the expression evaluated to a string, not a bool/, 1],
-      ["eth.tx.list.any(x, x == 'a') && eth.tx.data.foo == 'x'", /TypeError: cannot read field 'foo' of a string/, 45],
-      ["eth.tx.list[1] == 'a'", /IndexOutOfRange: index 1 is outside the list of length 1/, 13],
-      ["eth.tx.data[2..9] == 'a'", /IndexOutOfRange: slice 2..9 does not fit the string of length 4/, 16],
-      ['eth.tx.list.all(x, x)', /TypeError: the predicate of all\(\) must be a bool, but this is a string/, 20],
+      ['activity.params.chain_id == 1', /TypeError: cannot compare a string with a int/, 1],
+      ['activity.params.chain_id > 1', /TypeError: '>' orders two ints or two timestamps, not a string and a int/, 1],
+      ['activity.params.data.any(x, true)', /TypeError: any\(\) needs a list, but this is a string/, 1],
+      ['activity.params.data', /TypeError: the expression evaluated to a string, not a bool/, 1],
+      ["activity.params.list.any(x, x == 'a') && activity.params.data.foo == 'x'", /TypeError: cannot read field 'foo' of a string/, 63],
+      ["activity.params.list[1] == 'a'", /IndexOutOfRange: index 1 is outside the list of length 1/, 22],
+      ["activity.params.data[2..9] == 'a'", /IndexOutOfRange: slice 2..9 does not fit the string of length 4/, 25],
+      ['activity.params.list.all(x, x)', /TypeError: the predicate of all\(\) must be a bool, but this is a string/, 29],
     ];
     for (const [text, message, column] of cases) {
       const error = evaluationError(text, 'condition', context);
