@@ -7,8 +7,10 @@ import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { sha256 } from '@noble/hashes/sha2.js';
+import { PublicKey, SystemProgram, Transaction as SolanaTransaction, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
 import { TurnkeySigner as EthersSigner } from '@turnkey/ethers';
 import type { TurnkeyClient } from '@turnkey/http';
+import { TurnkeySigner as SolanaSigner } from '@turnkey/solana';
 import { createAccount } from '@turnkey/viem';
 import { Transaction, verifyMessage as ethersVerifyMessage, verifyTypedData as ethersVerifyTypedData } from 'ethers';
 import {
@@ -249,5 +251,58 @@ describe('@turnkey/http signRawPayload, signRawPayloads and signTransaction', ()
     const signed = reply.activity.result.signTransactionResult!.signedTransaction;
     expect(signed.startsWith('0x')).toBe(false);
     expect(await recoverTransactionAddress({ serializedTransaction: `0x${signed}` as never })).toBe(getAddress(keyAddress));
+  });
+});
+
+describe('@turnkey/solana TurnkeySigner', () => {
+  const recipient = new PublicKey('9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin');
+  const blockhash = 'EETubP5AKHgjPAhzPAFcb8BAY1hMH639CWCFTqi3hq1k';
+
+  function transfer(from: string): SolanaTransaction {
+    const tx = new SolanaTransaction({ feePayer: new PublicKey(from), recentBlockhash: blockhash });
+    tx.add(SystemProgram.transfer({ fromPubkey: new PublicKey(from), toPubkey: recipient, lamports: 1_000_000 }));
+    return tx;
+  }
+
+  it('signs a message and a legacy transaction that web3.js verifies', async () => {
+    const signer = new SolanaSigner({ client: client as never, organizationId });
+    const message = new TextEncoder().encode('solana message');
+    const signature = await signer.signMessage(message, solanaAddress);
+    expect(ed25519.verify(signature, message, new PublicKey(solanaAddress).toBytes())).toBe(true);
+
+    const signed = (await signer.signTransaction(transfer(solanaAddress), solanaAddress)) as SolanaTransaction;
+    expect(signed.verifySignatures()).toBe(true);
+    expect(signed.signature).not.toBeNull();
+  });
+
+  it('signs a v0 transaction, filling only its own slot', async () => {
+    const signer = new SolanaSigner({ client: client as never, organizationId });
+    const coSigner = new PublicKey(recipient);
+    const message = new TransactionMessage({
+      payerKey: new PublicKey(solanaAddress),
+      recentBlockhash: blockhash,
+      instructions: [
+        SystemProgram.transfer({ fromPubkey: new PublicKey(solanaAddress), toPubkey: recipient, lamports: 5 }),
+        SystemProgram.transfer({ fromPubkey: coSigner, toPubkey: new PublicKey(solanaAddress), lamports: 1 }),
+      ],
+    }).compileToV0Message();
+    const signed = (await signer.signTransaction(new VersionedTransaction(message), solanaAddress)) as VersionedTransaction;
+    const slots = signed.message.staticAccountKeys.slice(0, signed.message.header.numRequiredSignatures).map((key) => key.toBase58());
+    expect(slots).toEqual([solanaAddress, coSigner.toBase58()]);
+    expect(ed25519.verify(signed.signatures[0]!, signed.message.serialize(), new PublicKey(solanaAddress).toBytes())).toBe(true);
+    expect(signed.signatures[1]!.every((byte) => byte === 0)).toBe(true);
+  });
+
+  it('refuses a transaction in which signWith is not a required signer: a 400, nothing recorded', async () => {
+    const before = (await client.getActivities({ organizationId })).activities.length;
+    const unsigned = transfer('9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin').serialize({ requireAllSignatures: false, verifySignatures: false });
+    const reply = await service.submit('sign_transaction', 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', {
+      signWith: solanaAddress,
+      unsignedTransaction: Buffer.from(unsigned).toString('hex'),
+      type: 'TRANSACTION_TYPE_SOLANA',
+    });
+    expect(reply.status).toBe(400);
+    expect(reply.body.message).toMatch(/is not a required signer of this Solana transaction/);
+    expect((await client.getActivities({ organizationId })).activities).toHaveLength(before);
   });
 });

@@ -4,6 +4,7 @@
  */
 import { base58 } from '@scure/base';
 import type { Abi } from 'viem';
+import type { SolanaIdl } from '../../shared/chains/solana';
 import { QkError } from '../../shared/errors';
 import type { Family } from '../activities/context';
 import { toTimestamp } from '../activities/timestamps';
@@ -127,6 +128,14 @@ export function ethereumAbiLookup(store: Repositories, organizationId: string): 
     if (record.type === 'ETHEREUM') byAddress.set(record.address.toLowerCase(), JSON.parse(record.interface) as Abi);
   }
   return (to) => byAddress.get(to.toLowerCase());
+}
+
+/** The organization's uploaded Solana IDLs, each with its program id, for decoding instructions. */
+export function solanaIdls(store: Repositories, organizationId: string): SolanaIdl[] {
+  return store.smartContractInterfaces
+    .listByOrganization(organizationId)
+    .filter((record) => record.type === 'SOLANA')
+    .map((record) => ({ address: record.address, idl: JSON.parse(record.interface) as unknown }));
 }
 
 export const contractsFamily: Family = {

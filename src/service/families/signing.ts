@@ -7,16 +7,18 @@
 import { getAddress, isAddress } from 'viem';
 import { decodeEthereumTransaction, serializeSignedTransaction, type DecodedEthereumTransaction } from '../../shared/chains/ethereum';
 import { prepareRawPayload, type HashFunction, type PayloadEncoding, type PreparedPayload } from '../../shared/chains/raw-payload';
-import { hexToBytes } from '../../shared/crypto/encoding';
+import { decodeSolanaTransaction } from '../../shared/chains/solana';
+import { bytesToHex, hexToBytes } from '../../shared/crypto/encoding';
 import { QkError } from '../../shared/errors';
 import type { PolicyStruct } from '../../shared/policy';
 import type { Family } from '../activities/context';
 import type { SigningKeySource } from '../enclave';
 import { addressFor } from '../enclave/addresses';
 import { isCurve, type Curve } from '../enclave/derivation';
-import { signDigest, signRaw, type SigningKey } from '../enclave/signing';
+import { signSolanaTransaction } from '../enclave/sign-solana';
+import { signDigest, signEd25519, signRaw, type SigningKey } from '../enclave/signing';
 import type { Repositories } from '../store';
-import { ethereumAbiLookup } from './contracts';
+import { ethereumAbiLookup, solanaIdls } from './contracts';
 import { privateKeyPolicyResource } from './private-keys';
 import { walletPolicyResource } from './wallets';
 
@@ -144,8 +146,26 @@ function prepareEthereum(store: Repositories, organizationId: string, params: Tr
   };
 }
 
+function prepareSolana(store: Repositories, organizationId: string, params: TransactionParams, signer: Signer): PreparedTransaction {
+  requireCurve(signer, 'CURVE_ED25519', params.type, params.signWith);
+  const bytes = hexToBytes(params.unsignedTransaction, 'parameters.unsignedTransaction');
+  const decoded = decodeSolanaTransaction(bytes, solanaIdls(store, organizationId));
+  const address = addressFor({ curve: 'CURVE_ED25519', publicKey: hexToBytes(signer.source.publicKey, 'stored public key'), format: 'ADDRESS_FORMAT_SOLANA' });
+  if (!decoded.requiredSigners.includes(address)) {
+    throw new QkError(
+      'REQUEST_INVALID',
+      `parameters.signWith: ${address} is not a required signer of this Solana transaction (required: ${decoded.requiredSigners.join(', ')})`,
+      { signWith: params.signWith, requiredSigners: decoded.requiredSigners },
+    );
+  }
+  return {
+    signer,
+    policy: { solana: { tx: decoded.policy } },
+    sign: (key) => bytesToHex(signSolanaTransaction(bytes, address, (message) => signEd25519(key, message))),
+  };
+}
+
 const NOT_YET: Partial<Record<TransactionType, string>> = {
-  TRANSACTION_TYPE_SOLANA: 'Solana transactions',
   TRANSACTION_TYPE_BITCOIN: 'Bitcoin PSBTs',
   TRANSACTION_TYPE_TRON: 'Tron transactions',
   TRANSACTION_TYPE_TEMPO: 'Tempo transactions',
@@ -154,6 +174,7 @@ const NOT_YET: Partial<Record<TransactionType, string>> = {
 function prepareTransaction(store: Repositories, organizationId: string, params: TransactionParams): PreparedTransaction {
   const signer = resolveSigner(store, organizationId, params.signWith);
   if (params.type === 'TRANSACTION_TYPE_ETHEREUM') return prepareEthereum(store, organizationId, params, signer);
+  if (params.type === 'TRANSACTION_TYPE_SOLANA') return prepareSolana(store, organizationId, params, signer);
   throw new QkError('REQUEST_INVALID', `parameters.type: ${params.type} is not supported by this service yet: it does not sign ${NOT_YET[params.type]}`, {
     type: params.type,
   });
