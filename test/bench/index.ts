@@ -6,6 +6,7 @@ const BENCHES: Array<{ name: string; load: () => Promise<{ run: () => Promise<un
   { name: 'stamps', load: () => import('./stamps.js') },
   { name: 'derivation', load: () => import('./derivation.js') },
   { name: 'service', load: () => import('./service.js') },
+  { name: 'signing', load: () => import('./signing.js') },
   { name: 'approvals-render', load: () => import('./approvals-render.js') },
 ];
 

@@ -14,9 +14,12 @@ export interface LoadWorkerInput {
   organizationId: string;
   /** P-256 root API key (private scalar hex) to stamp with. */
   privateKey: string;
-  kind: 'query' | 'activity';
+  /** `activity`: update_policy; `sign`: sign_raw_payload of a fresh 32-byte digest. */
+  kind: 'query' | 'activity' | 'sign';
   /** For activities: the policy each update_policy rewrites. */
   policyId?: string;
+  /** For `sign`: the key that signs. */
+  signWith?: string;
   workerIndex: number;
   requests: number;
   concurrency: number;
@@ -54,6 +57,22 @@ async function prepareActivity(index: number): Promise<PreparedRequest> {
     parameters: { policyId: input.policyId, policyNotes: `worker ${input.workerIndex} revision ${index}` },
   });
   return { path: '/public/v1/submit/update_policy', body, stamp: (await stampBody(body, signer)).headerValue };
+}
+
+/** A distinct digest per request (worker and index in it), so that no two bodies share a fingerprint. */
+async function prepareSign(index: number): Promise<PreparedRequest> {
+  const body = JSON.stringify({
+    type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2',
+    timestampMs: String(Date.now()),
+    organizationId: input.organizationId,
+    parameters: {
+      signWith: input.signWith,
+      payload: `${input.workerIndex.toString(16).padStart(8, '0')}${index.toString(16).padStart(8, '0')}`.padEnd(64, 'a'),
+      encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+      hashFunction: 'HASH_FUNCTION_NO_OP',
+    },
+  });
+  return { path: '/public/v1/submit/sign_raw_payload', body, stamp: (await stampBody(body, signer)).headerValue };
 }
 
 /**
@@ -132,12 +151,13 @@ async function main(): Promise<void> {
       while (issued < input.requests && performance.now() < deadline) {
         const index = issued++;
         const begin = performance.now();
-        const prepared = input.kind === 'query' ? prestamped[index]! : await prepareActivity(index);
+        const prepared =
+          input.kind === 'query' ? prestamped[index]! : input.kind === 'sign' ? await prepareSign(index) : await prepareActivity(index);
         try {
           const text = await connection.post(prepared);
           // An activity answered 200 may still have FAILED in execution; only completed ones count.
-          if (input.kind === 'activity' && !text.includes('"ACTIVITY_STATUS_COMPLETED"')) {
-            throw new Error(`update_policy did not complete: ${text.slice(0, 300)}`);
+          if (input.kind !== 'query' && !text.includes('"ACTIVITY_STATUS_COMPLETED"')) {
+            throw new Error(`${prepared.path} did not complete: ${text.slice(0, 300)}`);
           }
           latencies[completed++] = performance.now() - begin;
         } catch (error) {

@@ -105,7 +105,7 @@ function processCpuTicks(pid: number): number | undefined {
 const TICKS_PER_SECOND = 100;
 
 /** Starts the CLI (`npm run service`) on a file database and resolves with the info line it prints. */
-async function startServiceProcess(
+export async function startServiceProcess(
   directory: string,
   rootPublicKey: string,
   profileDirectory: string | undefined,
@@ -129,7 +129,7 @@ async function startServiceProcess(
   return { child, info: JSON.parse(firstLine) as ServiceInfo };
 }
 
-async function stopServiceProcess(child: ServiceProcess): Promise<void> {
+export async function stopServiceProcess(child: ServiceProcess): Promise<void> {
   if (child.exitCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
@@ -137,7 +137,7 @@ async function stopServiceProcess(child: ServiceProcess): Promise<void> {
 }
 
 /** Runs LOAD_WORKERS load threads together; the clock starts once every thread has prepared its requests. */
-async function runPhase(
+export async function runPhase(
   servicePid: number,
   template: Omit<LoadWorkerInput, 'workerIndex' | 'requests' | 'concurrency' | 'maxDurationMs'>,
   requests: number,
@@ -199,7 +199,7 @@ async function runPhase(
   }
 }
 
-function report(label: string, phase: PhaseResult, goal: number): void {
+export function report(label: string, phase: PhaseResult, goal: number): void {
   console.log(
     `${label}: ${phase.perSecond.toFixed(0)}/s (${(phase.perSecond / goal).toFixed(2)}× the goal of ${goal}/s)  ` +
       `p50 ${phase.p50Ms.toFixed(2)} ms  p99 ${phase.p99Ms.toFixed(2)} ms  ` +

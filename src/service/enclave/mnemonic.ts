@@ -2,6 +2,8 @@
  * BIP-39 mnemonics for the enclave: generation, validation with language detection, conversion of the same
  * entropy to another language's words, and the seed. Pure functions over @scure/bip39 and its wordlists.
  */
+import { pbkdf2 } from 'node:crypto';
+import { promisify } from 'node:util';
 import * as bip39 from '@scure/bip39';
 import { wordlist as czech } from '@scure/bip39/wordlists/czech.js';
 import { wordlist as english } from '@scure/bip39/wordlists/english.js';
@@ -185,6 +187,10 @@ export function convertMnemonic(mnemonic: string, language: MnemonicLanguage, so
   }
 }
 
+const pbkdf2Async = promisify(pbkdf2);
+const BIP39_ROUNDS = 2048;
+const BIP39_SEED_LENGTH = 64;
+
 /**
  * The 64-byte BIP-39 seed (PBKDF2-HMAC-SHA512, 2048 rounds, salt "mnemonic" + passphrase, both NFKD).
  * The mnemonic is validated first so a typo cannot silently create a different wallet.
@@ -195,5 +201,12 @@ export async function mnemonicToSeed(mnemonic: string, passphrase = '', language
   }
   const parsed = parseMnemonic(mnemonic, language);
   parsed.entropy.fill(0);
-  return bip39.mnemonicToSeed(parsed.mnemonic, passphrase);
+  // OpenSSL on libuv's thread pool: every signature by a wallet account derives its key from the seed, and the
+  // 2048 rounds would otherwise hold the service's event loop for milliseconds.
+  const password = Buffer.from(parsed.mnemonic.normalize('NFKD'), 'utf8');
+  try {
+    return new Uint8Array(await pbkdf2Async(password, Buffer.from(`mnemonic${passphrase}`.normalize('NFKD'), 'utf8'), BIP39_ROUNDS, BIP39_SEED_LENGTH, 'sha512'));
+  } finally {
+    password.fill(0);
+  }
 }

@@ -1,0 +1,91 @@
+/**
+ * Signing throughput as a client sees it: sign_raw_payload activities/s (each a full authenticate → authorize →
+ * open the key → sign → record transaction) against the service in its own process, with the load threads of the
+ * service bench, beside the node:crypto secp256k1 sign bound measured in the same run, and their ratio. Once with a
+ * private key and once with a wallet account, whose key is derived from the wallet's seed for every signature.
+ * Numbers and ratios only; no assertions.
+ */
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ServiceInfo } from '../../src/service';
+import { stampPublicKeyOf } from '../../src/service/bootstrap';
+import { createNodeStampSigner } from '../../src/service/crypto/node-backend';
+import { generateApiKeyPair } from '../../src/shared/crypto/keys';
+import { stampBody } from '../../src/shared/crypto/stamp';
+import { runPhase, startServiceProcess, stopServiceProcess, type PhaseResult } from './service';
+
+const SIGNATURES = 3_000;
+const WARMUP_SIGNATURES = 300;
+const SIGN_ROUNDS = 5_000;
+
+export interface SigningBenchResult {
+  privateKey: PhaseResult;
+  walletAccount: PhaseResult;
+  signBoundPerSecond: number;
+}
+
+/** Single-threaded OpenSSL secp256k1 signatures per second over a 32-byte payload. */
+function signBound(): number {
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'secp256k1' });
+  const digest = Buffer.alloc(32, 7);
+  const started = performance.now();
+  for (let index = 0; index < SIGN_ROUNDS; index += 1) sign('sha256', digest, privateKey);
+  return SIGN_ROUNDS / ((performance.now() - started) / 1000);
+}
+
+async function submitAsRoot(info: ServiceInfo, privateKey: string, name: string, type: string, parameters: unknown): Promise<unknown> {
+  const body = JSON.stringify({ type, timestampMs: String(Date.now()), organizationId: info.organizationId, parameters });
+  const stamp = await stampBody(body, createNodeStampSigner('p256', privateKey));
+  const response = await fetch(`${info.baseUrl}/public/v1/submit/${name}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [stamp.headerName]: stamp.headerValue },
+    body,
+  });
+  const text = await response.text();
+  if (response.status !== 200 || !text.includes('"ACTIVITY_STATUS_COMPLETED"')) throw new Error(`${name} answered ${response.status}: ${text}`);
+  return (JSON.parse(text) as { activity: { result: unknown } }).activity.result;
+}
+
+function print(label: string, phase: PhaseResult, bound: number): void {
+  console.log(
+    `${label}: ${phase.perSecond.toFixed(0)}/s, ${(phase.perSecond / bound).toFixed(3)}× the sign bound  ` +
+      `p50 ${phase.p50Ms.toFixed(2)} ms  p99 ${phase.p99Ms.toFixed(2)} ms  (${phase.completed} completed, ${phase.failures} failed)`,
+  );
+  if (phase.serviceCpuMicrosPerRequest !== undefined) {
+    console.log(`  service CPU per signature: ${phase.serviceCpuMicrosPerRequest.toFixed(0)} µs on its event loop`);
+  }
+}
+
+export async function run(): Promise<SigningBenchResult> {
+  const directory = mkdtempSync(join(tmpdir(), 'quorumkey-bench-signing-'));
+  const root = generateApiKeyPair('p256');
+  const { child, info } = await startServiceProcess(directory, stampPublicKeyOf({ publicKey: root.publicKey, curve: 'p256' }), undefined);
+  try {
+    const signBoundPerSecond = signBound();
+    console.log(`node:crypto secp256k1 sign bound (one core, this process): ${signBoundPerSecond.toFixed(0)}/s`);
+    const keys = (await submitAsRoot(info, root.privateKey, 'create_private_keys', 'ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2', {
+      privateKeys: [{ privateKeyName: 'bench', curve: 'CURVE_SECP256K1', addressFormats: ['ADDRESS_FORMAT_ETHEREUM'], privateKeyTags: [] }],
+    })) as { createPrivateKeysResultV2: { privateKeys: { privateKeyId: string }[] } };
+    const wallet = (await submitAsRoot(info, root.privateKey, 'create_wallet', 'ACTIVITY_TYPE_CREATE_WALLET', {
+      walletName: 'bench',
+      accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
+    })) as { createWalletResult: { addresses: string[] } };
+    const load = { baseUrl: info.baseUrl, organizationId: info.organizationId, privateKey: root.privateKey, kind: 'sign' as const };
+
+    const byKey = { ...load, signWith: keys.createPrivateKeysResultV2.privateKeys[0]!.privateKeyId };
+    await runPhase(child.pid!, byKey, WARMUP_SIGNATURES);
+    const privateKey = await runPhase(child.pid!, byKey, SIGNATURES);
+    print('sign_raw_payload with a private key', privateKey, signBoundPerSecond);
+
+    const byAccount = { ...load, signWith: wallet.createWalletResult.addresses[0]! };
+    await runPhase(child.pid!, byAccount, WARMUP_SIGNATURES);
+    const walletAccount = await runPhase(child.pid!, byAccount, SIGNATURES);
+    print('sign_raw_payload with a wallet account', walletAccount, signBoundPerSecond);
+    return { privateKey, walletAccount, signBoundPerSecond };
+  } finally {
+    await stopServiceProcess(child);
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
