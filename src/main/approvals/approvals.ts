@@ -5,7 +5,16 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { currentApprovalWindow, type Activity, type ApprovalWindow, type Vote } from '../../shared/api';
+import {
+  activityResponseSchema,
+  currentApprovalWindow,
+  operationByPath,
+  parseResponse,
+  timestampMs,
+  type Activity,
+  type ApprovalWindow,
+  type Vote,
+} from '../../shared/api';
 import { QkError } from '../../shared/errors';
 import type { ApiClient } from '../client/api-client';
 import type { Stamper } from '../stamper/stamper';
@@ -81,12 +90,6 @@ export class Approvals {
     return activities.map((activity) => this.describe(activity, quorum));
   }
 
-  /** One activity's vote state, by id. */
-  async get(activityId: string): Promise<PendingActivity> {
-    const [{ activity }, quorum] = await Promise.all([this.client.query('get_activity', { activityId }), this.rootQuorum()]);
-    return this.describe(activity, quorum);
-  }
-
   /** Approves by fingerprint; answers the target activity as it stands after the vote. */
   async approve(fingerprint: string): Promise<Activity> {
     return (await this.client.submit('approve_activity', { fingerprint: requireFingerprint(fingerprint) })).activity;
@@ -119,10 +122,19 @@ export class Approvals {
     return request;
   }
 
-  /** Posts a file written by `stampToFile` exactly as stamped; answers the parsed response. */
-  async postStampedFile(file: string): Promise<unknown> {
+  /**
+   * Posts a file written by `stampToFile` exactly as stamped, whoever's key stamped it; answers the activity. Only an
+   * activity submission is sent: anything else is refused before it leaves.
+   */
+  async postStampedFile(file: string): Promise<Activity> {
     const request = await readStampedFile(file);
-    return this.client.postRaw(request.path, request.body, request.stamp);
+    if (operationByPath(request.path)?.kind !== 'activity') {
+      throw new QkError('REQUEST_INVALID', `${file} holds a request for ${request.path.slice(0, 100)}, which is not an activity submission`, {
+        field: 'file',
+      });
+    }
+    const answer = await this.client.postRaw(request.path, request.body, request.stamp);
+    return parseResponse(activityResponseSchema, answer, `${request.path} response`).activity;
   }
 
   private async rootQuorum(): Promise<{ threshold: number; userIds: string[] } | undefined> {
@@ -215,8 +227,4 @@ export function votersOf(votes: readonly Vote[], nowMs: number): Voter[] {
     });
   }
   return [...byUser.values()];
-}
-
-function timestampMs(timestamp: { seconds: string; nanos: string }): number {
-  return Number(timestamp.seconds) * 1000 + Math.floor(Number(timestamp.nanos) / 1e6);
 }

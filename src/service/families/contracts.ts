@@ -5,7 +5,7 @@
 import { base58 } from '@scure/base';
 import { QkError } from '../../shared/errors';
 import type { Family } from '../activities/context';
-import { toTimestamp } from '../activities/timestamps';
+import { toTimestamp } from '../../shared/api/timestamps';
 import type { SmartContractInterfaceRecord, SmartContractInterfaceType } from '../store/apps';
 
 /** Upload limit (api-notes §5.8: ≤ 400 kB). */

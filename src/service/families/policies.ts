@@ -1,7 +1,7 @@
 import { QkError } from '../../shared/errors';
 import { checkPolicyExpression, type PolicyExpressionKind } from '../../shared/policy';
 import type { ActivityContext, Family } from '../activities/context';
-import { toTimestamp } from '../activities/timestamps';
+import { toTimestamp } from '../../shared/api/timestamps';
 import type { Repositories } from '../store';
 import type { PolicyEffect, PolicyRecord } from '../store/policies';
 

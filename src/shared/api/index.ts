@@ -18,6 +18,7 @@ import { queryOperations } from './queries';
 import { parseResponse } from './validate';
 
 export * from './approval-window';
+export * from './timestamps';
 export * from './common';
 export * from './activity-record';
 export * from './activity-types';
