@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/main/client/api-client';
-import { APPROVAL_WINDOW_MS } from '../../src/shared/api';
+import { APPROVAL_WINDOW_MS } from '../../src/shared/approvals/voting';
 import { Approvals } from '../../src/main/approvals/approvals';
 import { Policies } from '../../src/main/policies/policies';
 import { scanForSecrets } from '../support/scan-for-secrets';

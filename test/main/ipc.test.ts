@@ -32,6 +32,8 @@ const activity: ChannelOutput<'activities.get'> = {
   fingerprint: FINGERPRINT,
   intent: { createPolicyIntentV3: { policyName: 'p', effect: 'EFFECT_ALLOW' } },
   voters: [voter],
+  approvals: 1,
+  timeLeftMs: 3_600_000,
   canApprove: true,
   canReject: true,
   createdAtMs: 1_700_000_000_000,

@@ -4,13 +4,14 @@
  */
 import { timestampMs, type Activity } from '../../shared/api';
 import type { ChannelOutput } from '../../shared/ipc/contract';
-import { votersOf } from '../approvals/approvals';
+import { tallyOf } from '../approvals/approvals';
 import type { ActivityOutcome } from '../client/api-client';
 
 export type ActivityView = ChannelOutput<'activities.get'>;
 
 /** `nowMs` decides which approvals have expired with their approval window. */
 export function activityView(activity: Activity, nowMs: number): ActivityView {
+  const { voters, approverIds, timeLeftMs } = tallyOf(activity.votes, nowMs);
   return {
     id: activity.id,
     organizationId: activity.organizationId,
@@ -18,7 +19,10 @@ export function activityView(activity: Activity, nowMs: number): ActivityView {
     status: activity.status,
     fingerprint: activity.fingerprint,
     intent: activity.intent,
-    voters: votersOf(activity.votes, nowMs),
+    voters,
+    approvals: approverIds.length,
+    // Only an activity still taking votes has a window running out.
+    timeLeftMs: activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' ? timeLeftMs : 0,
     canApprove: activity.canApprove,
     canReject: activity.canReject,
     createdAtMs: timestampMs(activity.createdAt),

@@ -5,29 +5,11 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
-import {
-  activityResponseSchema,
-  currentApprovalWindow,
-  operationByPath,
-  parseResponse,
-  timestampMs,
-  type Activity,
-  type ApprovalWindow,
-  type Vote,
-} from '../../shared/api';
+import { activityResponseSchema, operationByPath, parseResponse, timestampMs, type Activity, type Vote } from '../../shared/api';
+import { fingerprintSchema, tallyVotes, type RecordedVote, type VoteTally, type Voter } from '../../shared/approvals/voting';
 import { QkError } from '../../shared/errors';
 import type { ApiClient } from '../client/api-client';
 import type { Stamper } from '../stamper/stamper';
-
-export interface Voter {
-  userId: string;
-  userName: string;
-  selection: 'approved' | 'rejected';
-  /** Milliseconds since the epoch. */
-  votedAtMs: number;
-  /** An approval given in an approval window that has closed: it no longer counts, and the voter may approve again. */
-  expired: boolean;
-}
 
 export interface PendingActivity {
   activityId: string;
@@ -148,23 +130,20 @@ export class Approvals {
   }
 
   private describe(activity: Activity, quorum: { threshold: number; userIds: string[] } | undefined): PendingActivity {
-    const now = this.now();
-    const voters = votersOf(activity.votes, now);
-    const window = approvalWindowOf(activity.votes, now);
-    const approvers = voters.filter((voter) => voter.selection === 'approved' && !voter.expired);
+    const { voters, approverIds, timeLeftMs } = tallyOf(activity.votes, this.now());
     // Votes from outside the root quorum do not count towards it: "X of threshold" would mislead.
-    const decidedByRootQuorum = quorum !== undefined && approvers.every((voter) => quorum.userIds.includes(voter.userId));
+    const decidedByRootQuorum = quorum !== undefined && approverIds.every((userId) => quorum.userIds.includes(userId));
     return {
       activityId: activity.id,
       type: activity.type,
       fingerprint: activity.fingerprint,
       organizationId: activity.organizationId,
       createdAtMs: timestampMs(activity.createdAt),
-      approvals: approvers.length,
+      approvals: approverIds.length,
       required: decidedByRootQuorum ? quorum.threshold : undefined,
       quorumUserIds: quorum?.userIds,
       voters,
-      timeLeftMs: window === undefined ? 0 : window.closesAtMs - now,
+      timeLeftMs,
       canApprove: activity.canApprove,
       canReject: activity.canReject,
       activity,
@@ -194,7 +173,7 @@ export async function readStampedFile(file: string): Promise<StampedRequest> {
 }
 
 function requireFingerprint(fingerprint: string): string {
-  if (!/^sha256:[0-9a-f]{64}$/.test(fingerprint)) {
+  if (!fingerprintSchema.safeParse(fingerprint).success) {
     throw new QkError('REQUEST_INVALID', `fingerprint must be "sha256:" followed by 64 lowercase hex digits, got ${JSON.stringify(fingerprint.slice(0, 80))}`, {
       field: 'fingerprint',
     });
@@ -202,29 +181,15 @@ function requireFingerprint(fingerprint: string): string {
   return fingerprint;
 }
 
-/** The approval window open at `nowMs` over these votes (the service's rule, src/shared/api/approval-window.ts). */
-function approvalWindowOf(votes: readonly Vote[], nowMs: number): ApprovalWindow | undefined {
-  const approvalTimes = votes.filter((vote) => vote.selection === 'VOTE_SELECTION_APPROVED').map((vote) => timestampMs(vote.createdAt));
-  return currentApprovalWindow(approvalTimes, nowMs);
-}
-
-/**
- * One entry per user in the order of their first votes, the proposer first (a later vote by the same user replaces the
- * earlier one's selection and time), each approval marked expired unless it counts in the window open at `nowMs`.
- */
-export function votersOf(votes: readonly Vote[], nowMs: number): Voter[] {
-  const window = approvalWindowOf(votes, nowMs);
-  const byUser = new Map<string, Voter>();
-  for (const vote of [...votes].sort((a, b) => timestampMs(a.createdAt) - timestampMs(b.createdAt))) {
-    const votedAtMs = timestampMs(vote.createdAt);
-    const approved = vote.selection === 'VOTE_SELECTION_APPROVED';
-    byUser.set(vote.userId, {
+/** Where the service's votes stand at `nowMs`, by the shared approval window rule. */
+export function tallyOf(votes: readonly Vote[], nowMs: number): VoteTally {
+  return tallyVotes(
+    votes.map((vote): RecordedVote & { userName: string } => ({
       userId: vote.userId,
       userName: vote.user.userName,
-      selection: approved ? 'approved' : 'rejected',
-      votedAtMs,
-      expired: approved && (window === undefined || votedAtMs < window.openedAtMs),
-    });
-  }
-  return [...byUser.values()];
+      selection: vote.selection,
+      createdAt: timestampMs(vote.createdAt),
+    })),
+    nowMs,
+  );
 }
