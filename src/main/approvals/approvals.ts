@@ -3,12 +3,12 @@
  * the number required comes from the organization's root quorum (api-notes §9). Offline stamping writes a request
  * and its stamp to a file on a machine without network; `postStampedFile` sends it later, byte for byte.
  */
-import { readFile, writeFile } from 'node:fs/promises';
-import { z } from 'zod';
 import { activityResponseSchema, operationByPath, parseResponse, timestampMs, type Activity, type Vote } from '../../shared/api';
 import { fingerprintSchema, tallyVotes, type RecordedVote, type VoteTally, type Voter } from '../../shared/approvals/voting';
 import { QkError } from '../../shared/errors';
+import type { StampedRequest } from '../../shared/offline/stamped-request';
 import type { ApiClient } from '../client/api-client';
+import { postStampedFile, stampToFile } from '../stamper/stamped-file';
 import type { Stamper } from '../stamper/stamper';
 
 export interface PendingActivity {
@@ -33,15 +33,6 @@ export interface PendingActivity {
   canReject: boolean;
   activity: Activity;
 }
-
-/** What `stampToFile` writes: everything needed to post the request later, and nothing secret. */
-export const stampedRequestSchema = z.strictObject({
-  version: z.literal(1),
-  path: z.string().regex(/^\/[A-Za-z0-9/_]+$/),
-  body: z.string(),
-  stamp: z.strictObject({ headerName: z.literal('X-Stamp'), headerValue: z.string().min(1) }),
-});
-export type StampedRequest = z.infer<typeof stampedRequestSchema>;
 
 export interface ApprovalsOptions {
   client: ApiClient;
@@ -81,41 +72,23 @@ export class Approvals {
     return (await this.client.submit('reject_activity', { fingerprint: requireFingerprint(fingerprint) })).activity;
   }
 
-  /**
-   * Stamps `body` for `path` with this profile's key and writes `{version, path, body, stamp}` to `file`, without
-   * touching the network. The body is kept as the exact text that was signed.
-   */
-  async stampToFile(path: string, body: string, file: string): Promise<StampedRequest> {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body);
-    } catch {
-      throw new QkError('REQUEST_INVALID', 'the body to stamp is not valid JSON', { field: 'body' });
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      throw new QkError('REQUEST_INVALID', 'the body to stamp must be a JSON object', { field: 'body' });
-    }
-    const request = stampedRequestSchema.parse({ version: 1, path, body, stamp: await this.stamper.stamp(this.apiKeyName, body) });
-    try {
-      await writeFile(file, `${JSON.stringify(request, null, 2)}\n`, { flag: 'wx', mode: 0o600 });
-    } catch (error) {
-      throw new QkError('FILE_ERROR', `cannot write ${file}: ${(error as Error).message}`, { path: file });
-    }
-    return request;
+  /** Stamps a request with this profile's key into a new offline file, without touching the network. */
+  stampToFile(path: string, body: string, file: string): Promise<StampedRequest> {
+    return stampToFile({ stamper: this.stamper, apiKeyName: this.apiKeyName, path, body, file });
   }
 
   /**
-   * Posts a file written by `stampToFile` exactly as stamped, whoever's key stamped it; answers the activity. Only an
-   * activity submission is sent: anything else is refused before it leaves.
+   * Posts an offline file exactly as stamped, whoever's key stamped it; answers the activity. Only an activity
+   * submission is sent: anything else is refused before it leaves.
    */
   async postStampedFile(file: string): Promise<Activity> {
-    const request = await readStampedFile(file);
-    if (operationByPath(request.path)?.kind !== 'activity') {
-      throw new QkError('REQUEST_INVALID', `${file} holds a request for ${request.path.slice(0, 100)}, which is not an activity submission`, {
-        field: 'file',
-      });
-    }
-    const answer = await this.client.postRaw(request.path, request.body, request.stamp);
+    const { request, answer } = await postStampedFile(this.client, file, ({ path }) => {
+      if (operationByPath(path)?.kind !== 'activity') {
+        throw new QkError('REQUEST_INVALID', `${file} holds a request for ${path.slice(0, 100)}, which is not an activity submission`, {
+          field: 'file',
+        });
+      }
+    });
     return parseResponse(activityResponseSchema, answer, `${request.path} response`).activity;
   }
 
@@ -149,27 +122,6 @@ export class Approvals {
       activity,
     };
   }
-}
-
-export async function readStampedFile(file: string): Promise<StampedRequest> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new QkError('FILE_ERROR', `cannot read ${file}: ${(error as Error).message}`, { path: file });
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new QkError('FILE_ERROR', `${file} is not JSON; expected a stamped request written by QuorumKey`, { path: file });
-  }
-  const parsed = stampedRequestSchema.safeParse(json);
-  if (!parsed.success) {
-    const where = parsed.error.issues.map((issue) => issue.path.join('.') || '(root)').join(', ');
-    throw new QkError('FILE_ERROR', `${file} is not a stamped request (check ${where})`, { path: file });
-  }
-  return parsed.data;
 }
 
 function requireFingerprint(fingerprint: string): string {

@@ -11,18 +11,22 @@ import { activityStatus, type ActivityStatus } from '../../shared/api';
 import { PRIVATE_KEY_FORMATS, type PrivateKeyFormat } from '../../shared/crypto/bundles';
 import { isApiKeyCurve } from '../../shared/crypto/keys';
 import { QkError, toQkError } from '../../shared/errors';
+import { checkStampableRequest, stampedRequestText } from '../../shared/offline/stamped-request';
 import { decryptBundleOffline, type RevealedSecret } from '../exporter/exporter';
 import { encryptForImport, type ImportKeyFormat } from '../importer/importer';
 import type { ProfileServices } from '../profiles/active-profile';
 import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY, type Profile } from '../profiles/profiles';
 import { createMainServices, type MainServices } from '../services';
+import { postStampedFile, stampToFile } from '../stamper/stamped-file';
 
 class UsageError extends Error {}
 
 const USAGE = `usage: quorumkey-cli [--data-dir DIR] [--profile NAME|ID] <command>
   keys generate NAME [--curve p256|secp256k1|ed25519] | keys list | keys delete NAME
   encryption-keys generate NAME | encryption-keys list | encryption-keys delete NAME
-  request --path P --body JSON|@FILE [--no-post]
+  request --path P --body JSON|@FILE [--no-post [--output FILE]]   (--no-post: a stamped-request file, printed or
+          written to FILE, for post-stamped or the app's Approvals screen to send later)
+  post-stamped FILE   (sends a stamped-request file exactly as stamped: from request --no-post or the app)
   activities list [--status S] [--limit 1-100] [--before ACTIVITY_ID]   (newest first; --before pages back)
   activities approve FINGERPRINT | activities reject FINGERPRINT
   wallets list
@@ -211,11 +215,22 @@ async function dispatch(context: Context, values: Values, positionals: string[])
       const bodyArgument = required(values, 'body');
       const body = bodyArgument.startsWith('@') ? (await readText(bodyArgument.slice(1))).trim() : bodyArgument;
       if (values['no-post']) {
-        const profile = await context.profile();
-        return print({ path, body, stamp: await stamper.stamp(profile.apiKeyName, body) });
+        const { apiKeyName } = await context.profile();
+        if (values.output !== undefined) {
+          await stampToFile({ stamper, apiKeyName, path, body, file: values.output });
+          return print({ output: values.output });
+        }
+        checkStampableRequest({ path, body });
+        process.stdout.write(stampedRequestText({ path, body, stamp: await stamper.stamp(apiKeyName, body) }));
+        return;
       }
       const { client } = await context.profileServices();
       return print(await client.postRaw(path, body));
+    }
+    case 'post-stamped': {
+      const file = positional(positionals, 1, 'FILE');
+      const { client } = await context.profileServices();
+      return print((await postStampedFile(client, file)).answer);
     }
     case 'activities list': {
       const request = activitiesListRequest(values);
