@@ -5,11 +5,11 @@
 import { join } from 'node:path';
 import { app, dialog, ipcMain, powerMonitor, session, type BrowserWindow, type MessageBoxOptions } from 'electron';
 import { toQkError } from '../shared/errors';
-import { watchIdle } from './app/idle-lock';
-import { createMainServices, type MainServices } from './app/services';
-import type { ConfirmationRequest } from './profiles/confirmation';
 import { registerIpcHandlers } from './ipc/register';
 import { createRendererUrlCheck } from './ipc/sender';
+import { watchIdle } from './lock/idle-lock';
+import type { ConfirmationRequest } from './profiles/confirmation';
+import { createMainHandlers, createMainServices, type MainServices } from './services';
 import { createMainWindow, hardenSession } from './window';
 
 const rendererIndexPath = join(import.meta.dirname, '../renderer/index.html');
@@ -44,16 +44,15 @@ async function start(): Promise<void> {
   await app.whenReady();
   // A packaged app never trusts a dev server, whatever the environment says.
   const devServerUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
-  const appServices = createMainServices({
-    dataDir: app.getPath('userData'),
-    app: { version: app.getVersion(), platform: process.platform, packaged: app.isPackaged },
-    confirm: confirmInDialog,
-  });
+  const appServices = createMainServices({ dataDir: app.getPath('userData') });
   services = appServices;
   hardenSession(session.defaultSession);
   registerIpcHandlers({
     ipcMain,
-    handlers: appServices.handlers,
+    handlers: createMainHandlers(appServices, {
+      app: { version: app.getVersion(), platform: process.platform, packaged: app.isPackaged },
+      confirm: confirmInDialog,
+    }),
     isTrustedSender: createRendererUrlCheck({ rendererIndexPath, devServerUrl }),
   });
   // The sandbox is the first-run default profile; the window does not wait for it (sandbox.status tells the renderer).

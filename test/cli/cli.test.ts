@@ -17,6 +17,7 @@ import { ecdsaSign } from '../../src/shared/crypto/ecdsa';
 import { hexToBytes, utf8Encode } from '../../src/shared/crypto/encoding';
 import { generateEncryptionKeyPair } from '../../src/shared/crypto/keys';
 import { verifyApiKeyStamp } from '../../src/shared/crypto/stamp';
+import { parseStampedRequest } from '../../src/shared/offline/stamped-request';
 import { scanForSecrets } from '../support/scan-for-secrets';
 import { runCli, writeNoNetworkPreload, type CliRun } from './helpers';
 
@@ -164,15 +165,15 @@ describe('keys, offline decrypt and encrypt', () => {
 });
 
 describe('request --no-post with a hosted profile', () => {
-  it('prints {path, body, stamp} whose stamp verifies over the body, without network', async () => {
+  it('prints a version 1 stamped-request file whose stamp verifies over the body, without network', async () => {
     const keychain = new Keychain({ dataDir });
     await keychain.generateApiKey({ name: 'hosted-key' });
     await new Profiles({ dataDir }).add({ name: 'Hosted', kind: 'hosted', baseUrl: 'https://api.turnkey.com', organizationId, apiKeyName: 'hosted-key' });
     const body = JSON.stringify({ organizationId });
     const run = await cli(['--profile', 'Hosted', 'request', '--path', '/public/v1/query/whoami', '--body', body, '--no-post'], { offline: true });
     expect(run.code).toBe(0);
-    const printed = JSON.parse(run.stdout) as { path: string; body: string; stamp: { headerValue: string } };
-    expect(printed.body).toBe(body);
+    const printed = parseStampedRequest(run.stdout, 'stdout');
+    expect(printed).toMatchObject({ version: 1, path: '/public/v1/query/whoami', body });
     const { publicKey } = await keychain.getApiKeyPublic('hosted-key');
     expect(verifyApiKeyStamp(printed.stamp.headerValue, utf8Encode(body)).publicKey).toBe(publicKey);
   });

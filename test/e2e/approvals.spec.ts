@@ -99,7 +99,7 @@ test('2-of-3: the root proposes a policy, sees its own vote, and the second appr
   const history = page.getByRole('list', { name: 'Activity history' }).getByRole('listitem');
   await expect(history.filter({ hasText: 'Create policy (v3)' })).toContainText('2 approved');
   await screenshotBothThemes(page, 'approvals-history');
-  expect((await host.services.handlers['policies.list']({})).map((policy) => policy.policyName)).toEqual(['signing needs two']);
+  expect((await host.handlers['policies.list']({})).map((policy) => policy.policyName)).toEqual(['signing needs two']);
 });
 
 test('2-of-3: the third approver rejects a proposal by its fingerprint', async ({ page, host }) => {
@@ -114,7 +114,7 @@ test('2-of-3: the third approver rejects a proposal by its fingerprint', async (
   await expect(confirm).toContainText(fingerprint);
   // Cancel first: no vote without the confirmation.
   await confirm.getByRole('button', { name: 'Cancel' }).click();
-  expect(await host.services.handlers['approvals.pending']({})).toHaveLength(1);
+  expect(await host.handlers['approvals.pending']({})).toHaveLength(1);
   await page.getByRole('button', { name: 'Reject…' }).click();
   await page.getByRole('dialog', { name: 'Reject Create policy (v3)?' }).getByRole('button', { name: 'Reject' }).click();
   await expect(page.getByText('Nothing is waiting for votes.')).toBeVisible();
@@ -124,7 +124,7 @@ test('2-of-3: the third approver rejects a proposal by its fingerprint', async (
   const rejected = page.getByRole('list', { name: 'Activity history' }).getByRole('listitem');
   await expect(rejected).toHaveCount(1);
   await expect(rejected).toContainText('rejected');
-  expect(await host.services.handlers['policies.list']({})).toEqual([]);
+  expect(await host.handlers['policies.list']({})).toEqual([]);
 });
 
 test('2-of-2 offline: the second approver stamps an approval into a file, and posting that file completes the activity', async ({ page, host }) => {
@@ -143,7 +143,7 @@ test('2-of-2 offline: the second approver stamps an approval into a file, and po
   await screenshotBothThemes(page, 'approvals-offline-saved');
 
   // Stamping touched no network: the vote is in the file only, readable by its owner alone.
-  expect(await host.services.handlers['approvals.pending']({})).toHaveLength(1);
+  expect(await host.handlers['approvals.pending']({})).toHaveLength(1);
   const file = (await saved.locator('code').first().innerText()).trim();
   expect(file).toMatch(/approval-1\.json$/);
   expect((await stat(file)).mode & 0o777).toBe(0o600);
@@ -165,7 +165,7 @@ test('2-of-2 offline: the second approver stamps an approval into a file, and po
   await post.getByRole('button', { name: 'Post stamped file' }).click();
   await expect(page.getByText('Nothing is waiting for votes.')).toBeVisible();
   await expect(post.getByLabel('Stamped file name')).toHaveValue('');
-  expect((await host.services.handlers['policies.list']({})).map((policy) => policy.policyName)).toEqual(['approved offline']);
+  expect((await host.handlers['policies.list']({})).map((policy) => policy.policyName)).toEqual(['approved offline']);
 
   await page.getByRole('button', { name: 'History' }).click();
   await page.getByLabel('Status').selectOption('ACTIVITY_STATUS_COMPLETED');
@@ -175,7 +175,7 @@ test('2-of-2 offline: the second approver stamps an approval into a file, and po
 test('History pages back to the oldest activity, and a new filter starts again from the newest page', async ({ page, host }) => {
   const { rootUserId } = await startSandbox(page, host);
   const root = new ApiClient({ profile: (await host.services.profiles.getActive())!, stamper: new Stamper(host.services.keychain) });
-  const existing = (await host.services.handlers['activities.list']({ limit: 100 })).length;
+  const existing = (await host.handlers['activities.list']({ limit: 100 })).length;
   // Filtered or not, the history then takes three pages of 100: the newest and two older ones.
   const renames = 201;
   expect(existing).toBeLessThan(99);
@@ -239,7 +239,7 @@ test('approvals expire with their 24 h window: a new approval opens the next, th
   await openScreen(page, 'Approvals');
   await approve();
   await expect(page.getByText('Nothing is waiting for votes.')).toBeVisible();
-  expect((await host.services.handlers['policies.list']({})).map((policy) => policy.policyName)).toEqual(['approved in a new window']);
+  expect((await host.handlers['policies.list']({})).map((policy) => policy.policyName)).toEqual(['approved in a new window']);
   await page.getByRole('button', { name: 'History' }).click();
   await page.getByLabel('Status').selectOption('ACTIVITY_STATUS_COMPLETED');
   const completed = page.getByRole('list', { name: 'Activity history' }).getByRole('listitem').filter({ hasText: 'Create policy (v3)' });

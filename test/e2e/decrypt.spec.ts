@@ -10,7 +10,7 @@ import { test, expect, openScreen, screenshotBothThemes, startSandbox } from './
 /** A wallet created in the service and exported elsewhere to this computer's encryption key `cold key`: the bundle text. */
 async function walletExportedToColdKey(host: E2eHost): Promise<string> {
   const target = await host.services.keychain.generateEncryptionKey({ name: 'cold key' });
-  const created = await host.services.handlers['wallets.create']({
+  const created = await host.handlers['wallets.create']({
     name: 'cold',
     accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
   });

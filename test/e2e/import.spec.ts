@@ -58,6 +58,6 @@ test('import a wallet with word-by-word mnemonic checks, and a private key; the 
   await expect(result).toContainText('Imported private key hot key.');
   await expect(result).toContainText(new RegExp(expected, 'i'));
   await expect(keyForm.getByLabel('Private key', { exact: true })).toHaveValue('');
-  const keys = await host.services.handlers['privateKeys.list']({});
+  const keys = await host.handlers['privateKeys.list']({});
   expect(keys.map((key) => [key.privateKeyName, key.imported])).toEqual([['hot key', true]]);
 });

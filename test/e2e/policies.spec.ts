@@ -28,7 +28,7 @@ test('write a policy with a parse error, see it inline at its position, fix it, 
   const row = page.getByRole('table', { name: 'Policies' }).getByRole('row', { name: /export by ops/ });
   await expect(row).toContainText('allow');
   await expect(row).toContainText('ops may export w-1');
-  const [stored] = await host.services.handlers['policies.list']({});
+  const [stored] = await host.handlers['policies.list']({});
   expect(stored?.condition).toBe("activity.type == 'ACTIVITY_TYPE_EXPORT_WALLET' &&\n  wallet.id == 'w-1'");
   await screenshotBothThemes(page, 'policies');
 
@@ -63,6 +63,6 @@ test('write a policy with a parse error, see it inline at its position, fix it, 
   await expect(timeReview.getByLabel('Changes').getByRole('heading')).toHaveText(['Time window']);
   await timeReview.getByRole('button', { name: 'Submit update' }).click();
   await expect(row).toContainText("CronSpan('0 9 * * 1-5', '8h', 'America/New_York')");
-  const [withTime] = await host.services.handlers['policies.list']({});
+  const [withTime] = await host.handlers['policies.list']({});
   expect(withTime?.time).toBe("CronSpan('0 9 * * 1-5', '8h', 'America/New_York')");
 });

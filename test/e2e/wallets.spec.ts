@@ -34,8 +34,8 @@ test('create an encryption key, create a wallet, export it to that key and revea
   const accounts = card.getByRole('table', { name: 'Accounts of treasury' });
   await expect(accounts.getByRole('row')).toHaveCount(3);
   await expect(accounts).toContainText("m/44'/60'/0'/0/1");
-  const [wallet] = await host.services.handlers['wallets.list']({});
-  const stored = await host.services.handlers['wallets.accounts']({ walletId: wallet!.walletId });
+  const [wallet] = await host.handlers['wallets.list']({});
+  const stored = await host.handlers['wallets.accounts']({ walletId: wallet!.walletId });
   for (const account of stored) await expect(accounts).toContainText(account.address);
   await expect(card.getByText('exported')).toHaveCount(0);
   await screenshotBothThemes(page, 'wallets');
@@ -87,7 +87,7 @@ test('create private keys from the presets: listed with the curve and address th
   await create.getByRole('button', { name: 'Create private key' }).click();
   await expect(table.getByRole('row')).toHaveCount(3);
 
-  const stored = await host.services.handlers['privateKeys.list']({});
+  const stored = await host.handlers['privateKeys.list']({});
   const byName = new Map(stored.map((key) => [key.privateKeyName, key]));
   expect(byName.get('solana hot')?.curve).toBe('CURVE_ED25519');
   expect(byName.get('btc cold')?.curve).toBe('CURVE_SECP256K1');
@@ -109,7 +109,7 @@ test('a revealed mnemonic: never in the DOM while masked, masked again after 20 
   // Installed before startSandbox reloads the page, so the app's timers run on this clock from the start.
   await page.clock.install();
   await startSandbox(page, host);
-  const created = await host.services.handlers['wallets.create']({
+  const created = await host.handlers['wallets.create']({
     name: 'vault',
     accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
   });

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/main/client/api-client';
-import { APPROVAL_WINDOW_MS } from '../../src/shared/api';
+import { APPROVAL_WINDOW_MS } from '../../src/shared/approvals/voting';
 import { Approvals } from '../../src/main/approvals/approvals';
 import { Policies } from '../../src/main/policies/policies';
 import { scanForSecrets } from '../support/scan-for-secrets';
@@ -101,8 +101,8 @@ describe('Approvals with a 2-of-3 root quorum', () => {
     await expect(offline.stampToFile('/public/v1/submit/approve_activity', body, file)).rejects.toMatchObject({ code: 'FILE_ERROR' });
 
     // Posted by an operator who does not hold the signer's key: the stamp in the file is what authenticates.
-    const answer = (await approvalsOf(bed, 0).postStampedFile(file)) as { activity: { id: string; status: string } };
-    expect(answer.activity).toMatchObject({ id: proposal.activity.id, status: 'ACTIVITY_STATUS_COMPLETED' });
+    const posted = await approvalsOf(bed, 0).postStampedFile(file);
+    expect(posted).toMatchObject({ id: proposal.activity.id, status: 'ACTIVITY_STATUS_COMPLETED' });
     expect(await scanForSecrets(signer.dataDir, signer.store.secrets)).toEqual([]);
   });
 

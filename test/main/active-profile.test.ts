@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ActiveProfile } from '../../src/main/app/active-profile';
+import { ActiveProfile } from '../../src/main/profiles/active-profile';
 import type { Profile } from '../../src/main/profiles/profiles';
 import { rejection } from '../support/assertions';
 

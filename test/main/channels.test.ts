@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bytesToHex } from '../../src/shared/crypto/encoding';
 import type { ErrorCode } from '../../src/shared/errors';
 import type { Channel, ChannelInput, ChannelOutput } from '../../src/shared/ipc/contract';
-import { createMainServices, STAMPED_REQUESTS_DIR, type MainServices } from '../../src/main/app/services';
+import { createMainHandlers, createMainServices, STAMPED_REQUESTS_DIR, type MainServices } from '../../src/main/services';
 import { ApiClient } from '../../src/main/client/api-client';
 import { createDispatch, type Dispatch } from '../../src/main/ipc/register';
 import { createRendererUrlCheck } from '../../src/main/ipc/sender';
@@ -60,14 +60,13 @@ function completedResult<R>(outcome: { state: string; result?: R }): R {
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'qk-channels-'));
-  services = createMainServices({
-    dataDir,
+  services = createMainServices({ dataDir, keychainServiceName: `QuorumKey-test-${randomUUID()}` });
+  const handlers = createMainHandlers(services, {
     app: { version: '0.0.0-test', platform: process.platform, packaged: false },
-    keychainServiceName: `QuorumKey-test-${randomUUID()}`,
     // Nothing here redirects a profile; declining makes any change that needed the user's consent fail loudly.
     confirm: async () => false,
   });
-  dispatch = createDispatch({ handlers: services.handlers, isTrustedSender: createRendererUrlCheck({ rendererIndexPath: RENDERER_INDEX }) });
+  dispatch = createDispatch({ handlers, isTrustedSender: createRendererUrlCheck({ rendererIndexPath: RENDERER_INDEX }) });
 });
 
 afterAll(async () => {

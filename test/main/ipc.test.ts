@@ -4,7 +4,7 @@ import { bridgeError, createBridgeApi, withPlainErrors } from '../../src/shared/
 import { channels, ipcContract, splitChannel, type Channel, type ChannelOutput } from '../../src/shared/ipc/contract';
 import { createDispatch, registerIpcHandlers, type IpcHandlers } from '../../src/main/ipc/register';
 import { createRendererUrlCheck } from '../../src/main/ipc/sender';
-import { AppLock, guardWhileLocked, CHANNELS_OPEN_WHILE_LOCKED } from '../../src/main/app/lock';
+import { AppLock, guardWhileLocked, CHANNELS_OPEN_WHILE_LOCKED } from '../../src/main/lock/lock';
 
 const RENDERER_URL = 'file:///opt/QuorumKey/resources/app.asar/out/renderer/index.html';
 const isTrustedSender = createRendererUrlCheck({ rendererIndexPath: '/opt/QuorumKey/resources/app.asar/out/renderer/index.html' });
@@ -32,6 +32,8 @@ const activity: ChannelOutput<'activities.get'> = {
   fingerprint: FINGERPRINT,
   intent: { createPolicyIntentV3: { policyName: 'p', effect: 'EFFECT_ALLOW' } },
   voters: [voter],
+  approvals: 1,
+  timeLeftMs: 3_600_000,
   canApprove: true,
   canReject: true,
   createdAtMs: 1_700_000_000_000,

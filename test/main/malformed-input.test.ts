@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channels, ipcContract, type Channel, type ChannelInput } from '../../src/shared/ipc/contract';
-import { createMainServices, type MainServices } from '../../src/main/app/services';
+import { createMainHandlers, createMainServices, type MainServices } from '../../src/main/services';
 import { createDispatch, type Dispatch } from '../../src/main/ipc/register';
 import { createRendererUrlCheck } from '../../src/main/ipc/sender';
 
@@ -136,14 +136,13 @@ let dispatch: Dispatch;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'qk-ipc-'));
-  services = createMainServices({
-    dataDir,
+  services = createMainServices({ dataDir, keychainServiceName: `QuorumKey-test-${randomUUID()}` });
+  const handlers = createMainHandlers(services, {
     app: { version: '0.0.0-test', platform: process.platform, packaged: false },
-    keychainServiceName: `QuorumKey-test-${randomUUID()}`,
     // Nothing here redirects a profile; declining makes any change that needed the user's consent fail loudly.
     confirm: async () => false,
   });
-  dispatch = createDispatch({ handlers: services.handlers, isTrustedSender: createRendererUrlCheck({ rendererIndexPath: RENDERER_INDEX }) });
+  dispatch = createDispatch({ handlers, isTrustedSender: createRendererUrlCheck({ rendererIndexPath: RENDERER_INDEX }) });
   // Some real state, so that a malformed rename or delete that slipped through would show.
   for (const [name, input] of [
     ['keys.generateApiKey', { name: 'ops' }],

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { p256 } from '@noble/curves/nist.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createMainServices, type MainServices } from '../../src/main/app/services';
+import { createMainHandlers, createMainServices, type MainServices } from '../../src/main/services';
 import { createDispatch, type Dispatch } from '../../src/main/ipc/register';
 import { createRendererUrlCheck } from '../../src/main/ipc/sender';
 import type { ConfirmationRequest } from '../../src/main/profiles/confirmation';
@@ -33,16 +33,15 @@ beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'qk-confirm-'));
   asked = [];
   answer = true;
-  services = createMainServices({
-    dataDir,
+  services = createMainServices({ dataDir, keychainServiceName: `QuorumKey-test-${randomUUID()}` });
+  const handlers = createMainHandlers(services, {
     app: { version: '0.0.0-test', platform: process.platform, packaged: false },
-    keychainServiceName: `QuorumKey-test-${randomUUID()}`,
     confirm: async (request) => {
       asked.push(request);
       return answer;
     },
   });
-  dispatch = createDispatch({ handlers: services.handlers, isTrustedSender: createRendererUrlCheck({ rendererIndexPath: RENDERER_INDEX }) });
+  dispatch = createDispatch({ handlers, isTrustedSender: createRendererUrlCheck({ rendererIndexPath: RENDERER_INDEX }) });
   // Seeded by main itself, which needs no confirmation (as when the sandbox records its own URL).
   production = await services.profiles.add({ name: 'Production', kind: 'hosted', baseUrl: 'https://api.turnkey.com', organizationId: ORG, apiKeyName: 'ops' });
   expect(asked).toEqual([]);

@@ -6,8 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { p256 } from '@noble/curves/nist.js';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { channels } from '../../src/shared/ipc/contract';
-import { AppLock } from '../../src/main/app/lock';
-import { watchIdle } from '../../src/main/app/idle-lock';
+import { AppLock } from '../../src/main/lock/lock';
+import { watchIdle } from '../../src/main/lock/idle-lock';
 
 const userData = await mkdtemp(join(tmpdir(), 'qk-shell-'));
 const recorded = vi.hoisted(() => ({

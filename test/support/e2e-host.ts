@@ -13,10 +13,10 @@ import { extname, join, resolve, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import * as esbuild from 'esbuild';
 import type { Page } from '@playwright/test';
-import { createMainServices, type MainServices } from '../../src/main/app/services';
-import { createDispatch, type Dispatch } from '../../src/main/ipc/register';
+import { createDispatch, type Dispatch, type IpcHandlers } from '../../src/main/ipc/register';
 import type { ConfirmationRequest } from '../../src/main/profiles/confirmation';
 import { createRendererUrlCheck } from '../../src/main/ipc/sender';
+import { createMainHandlers, createMainServices, type MainServices } from '../../src/main/services';
 import { QkError } from '../../src/shared/errors';
 
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
@@ -33,6 +33,8 @@ export interface E2eHost {
   /** The renderer's URL (http://127.0.0.1:PORT/). */
   readonly url: string;
   readonly services: MainServices;
+  /** Main's handler table, for setting up and checking state without going through the page. */
+  readonly handlers: IpcHandlers;
   readonly dispatch: Dispatch;
   /** Every profile-change confirmation main asked for, in order (see `confirm` in startE2eHost). */
   readonly confirmations: readonly ConfirmationRequest[];
@@ -71,11 +73,9 @@ export async function startE2eHost({
   // approves, and records each request so tests can check what main would have asked.
   const confirmations: ConfirmationRequest[] = [];
   let clockOffsetMs = 0;
-  const services = createMainServices({
-    dataDir,
-    now: () => Date.now() + clockOffsetMs,
+  const services = createMainServices({ dataDir, now: () => Date.now() + clockOffsetMs, keychainServiceName });
+  const handlers = createMainHandlers(services, {
     app: { version: 'e2e', platform: process.platform, packaged: false },
-    keychainServiceName,
     confirm: async (request) => {
       confirmations.push(request);
       return true;
@@ -103,13 +103,14 @@ export async function startE2eHost({
 
   // Only in this mode is the served origin the app's own renderer; the app itself trusts just its file:// index.
   const dispatch = createDispatch({
-    handlers: services.handlers,
+    handlers,
     isTrustedSender: createRendererUrlCheck({ rendererIndexPath: indexPath, devServerUrl: origin }),
   });
 
   return {
     url: `${origin}/`,
     services,
+    handlers,
     dispatch,
     confirmations,
     advanceClock(ms) {

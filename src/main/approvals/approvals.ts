@@ -3,22 +3,13 @@
  * the number required comes from the organization's root quorum (api-notes §9). Offline stamping writes a request
  * and its stamp to a file on a machine without network; `postStampedFile` sends it later, byte for byte.
  */
-import { readFile, writeFile } from 'node:fs/promises';
-import { z } from 'zod';
-import { currentApprovalWindow, type Activity, type ApprovalWindow, type Vote } from '../../shared/api';
+import { activityResponseSchema, operationByPath, parseResponse, timestampMs, type Activity, type Vote } from '../../shared/api';
+import { fingerprintSchema, tallyVotes, type RecordedVote, type VoteTally, type Voter } from '../../shared/approvals/voting';
 import { QkError } from '../../shared/errors';
+import type { StampedRequest } from '../../shared/offline/stamped-request';
 import type { ApiClient } from '../client/api-client';
+import { postStampedFile, stampToFile } from '../stamper/stamped-file';
 import type { Stamper } from '../stamper/stamper';
-
-export interface Voter {
-  userId: string;
-  userName: string;
-  selection: 'approved' | 'rejected';
-  /** Milliseconds since the epoch. */
-  votedAtMs: number;
-  /** An approval given in an approval window that has closed: it no longer counts, and the voter may approve again. */
-  expired: boolean;
-}
 
 export interface PendingActivity {
   activityId: string;
@@ -42,15 +33,6 @@ export interface PendingActivity {
   canReject: boolean;
   activity: Activity;
 }
-
-/** What `stampToFile` writes: everything needed to post the request later, and nothing secret. */
-export const stampedRequestSchema = z.strictObject({
-  version: z.literal(1),
-  path: z.string().regex(/^\/[A-Za-z0-9/_]+$/),
-  body: z.string(),
-  stamp: z.strictObject({ headerName: z.literal('X-Stamp'), headerValue: z.string().min(1) }),
-});
-export type StampedRequest = z.infer<typeof stampedRequestSchema>;
 
 export interface ApprovalsOptions {
   client: ApiClient;
@@ -81,12 +63,6 @@ export class Approvals {
     return activities.map((activity) => this.describe(activity, quorum));
   }
 
-  /** One activity's vote state, by id. */
-  async get(activityId: string): Promise<PendingActivity> {
-    const [{ activity }, quorum] = await Promise.all([this.client.query('get_activity', { activityId }), this.rootQuorum()]);
-    return this.describe(activity, quorum);
-  }
-
   /** Approves by fingerprint; answers the target activity as it stands after the vote. */
   async approve(fingerprint: string): Promise<Activity> {
     return (await this.client.submit('approve_activity', { fingerprint: requireFingerprint(fingerprint) })).activity;
@@ -96,33 +72,24 @@ export class Approvals {
     return (await this.client.submit('reject_activity', { fingerprint: requireFingerprint(fingerprint) })).activity;
   }
 
-  /**
-   * Stamps `body` for `path` with this profile's key and writes `{version, path, body, stamp}` to `file`, without
-   * touching the network. The body is kept as the exact text that was signed.
-   */
-  async stampToFile(path: string, body: string, file: string): Promise<StampedRequest> {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body);
-    } catch {
-      throw new QkError('REQUEST_INVALID', 'the body to stamp is not valid JSON', { field: 'body' });
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      throw new QkError('REQUEST_INVALID', 'the body to stamp must be a JSON object', { field: 'body' });
-    }
-    const request = stampedRequestSchema.parse({ version: 1, path, body, stamp: await this.stamper.stamp(this.apiKeyName, body) });
-    try {
-      await writeFile(file, `${JSON.stringify(request, null, 2)}\n`, { flag: 'wx', mode: 0o600 });
-    } catch (error) {
-      throw new QkError('FILE_ERROR', `cannot write ${file}: ${(error as Error).message}`, { path: file });
-    }
-    return request;
+  /** Stamps a request with this profile's key into a new offline file, without touching the network. */
+  stampToFile(path: string, body: string, file: string): Promise<StampedRequest> {
+    return stampToFile({ stamper: this.stamper, apiKeyName: this.apiKeyName, path, body, file });
   }
 
-  /** Posts a file written by `stampToFile` exactly as stamped; answers the parsed response. */
-  async postStampedFile(file: string): Promise<unknown> {
-    const request = await readStampedFile(file);
-    return this.client.postRaw(request.path, request.body, request.stamp);
+  /**
+   * Posts an offline file exactly as stamped, whoever's key stamped it; answers the activity. Only an activity
+   * submission is sent: anything else is refused before it leaves.
+   */
+  async postStampedFile(file: string): Promise<Activity> {
+    const { request, answer } = await postStampedFile(this.client, file, ({ path }) => {
+      if (operationByPath(path)?.kind !== 'activity') {
+        throw new QkError('REQUEST_INVALID', `${file} holds a request for ${path.slice(0, 100)}, which is not an activity submission`, {
+          field: 'file',
+        });
+      }
+    });
+    return parseResponse(activityResponseSchema, answer, `${request.path} response`).activity;
   }
 
   private async rootQuorum(): Promise<{ threshold: number; userIds: string[] } | undefined> {
@@ -136,23 +103,20 @@ export class Approvals {
   }
 
   private describe(activity: Activity, quorum: { threshold: number; userIds: string[] } | undefined): PendingActivity {
-    const now = this.now();
-    const voters = votersOf(activity.votes, now);
-    const window = approvalWindowOf(activity.votes, now);
-    const approvers = voters.filter((voter) => voter.selection === 'approved' && !voter.expired);
+    const { voters, approverIds, timeLeftMs } = tallyOf(activity.votes, this.now());
     // Votes from outside the root quorum do not count towards it: "X of threshold" would mislead.
-    const decidedByRootQuorum = quorum !== undefined && approvers.every((voter) => quorum.userIds.includes(voter.userId));
+    const decidedByRootQuorum = quorum !== undefined && approverIds.every((userId) => quorum.userIds.includes(userId));
     return {
       activityId: activity.id,
       type: activity.type,
       fingerprint: activity.fingerprint,
       organizationId: activity.organizationId,
       createdAtMs: timestampMs(activity.createdAt),
-      approvals: approvers.length,
+      approvals: approverIds.length,
       required: decidedByRootQuorum ? quorum.threshold : undefined,
       quorumUserIds: quorum?.userIds,
       voters,
-      timeLeftMs: window === undefined ? 0 : window.closesAtMs - now,
+      timeLeftMs,
       canApprove: activity.canApprove,
       canReject: activity.canReject,
       activity,
@@ -160,29 +124,8 @@ export class Approvals {
   }
 }
 
-export async function readStampedFile(file: string): Promise<StampedRequest> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new QkError('FILE_ERROR', `cannot read ${file}: ${(error as Error).message}`, { path: file });
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new QkError('FILE_ERROR', `${file} is not JSON; expected a stamped request written by QuorumKey`, { path: file });
-  }
-  const parsed = stampedRequestSchema.safeParse(json);
-  if (!parsed.success) {
-    const where = parsed.error.issues.map((issue) => issue.path.join('.') || '(root)').join(', ');
-    throw new QkError('FILE_ERROR', `${file} is not a stamped request (check ${where})`, { path: file });
-  }
-  return parsed.data;
-}
-
 function requireFingerprint(fingerprint: string): string {
-  if (!/^sha256:[0-9a-f]{64}$/.test(fingerprint)) {
+  if (!fingerprintSchema.safeParse(fingerprint).success) {
     throw new QkError('REQUEST_INVALID', `fingerprint must be "sha256:" followed by 64 lowercase hex digits, got ${JSON.stringify(fingerprint.slice(0, 80))}`, {
       field: 'fingerprint',
     });
@@ -190,33 +133,15 @@ function requireFingerprint(fingerprint: string): string {
   return fingerprint;
 }
 
-/** The approval window open at `nowMs` over these votes (the service's rule, src/shared/api/approval-window.ts). */
-function approvalWindowOf(votes: readonly Vote[], nowMs: number): ApprovalWindow | undefined {
-  const approvalTimes = votes.filter((vote) => vote.selection === 'VOTE_SELECTION_APPROVED').map((vote) => timestampMs(vote.createdAt));
-  return currentApprovalWindow(approvalTimes, nowMs);
-}
-
-/**
- * One entry per user in the order of their first votes, the proposer first (a later vote by the same user replaces the
- * earlier one's selection and time), each approval marked expired unless it counts in the window open at `nowMs`.
- */
-export function votersOf(votes: readonly Vote[], nowMs: number): Voter[] {
-  const window = approvalWindowOf(votes, nowMs);
-  const byUser = new Map<string, Voter>();
-  for (const vote of [...votes].sort((a, b) => timestampMs(a.createdAt) - timestampMs(b.createdAt))) {
-    const votedAtMs = timestampMs(vote.createdAt);
-    const approved = vote.selection === 'VOTE_SELECTION_APPROVED';
-    byUser.set(vote.userId, {
+/** Where the service's votes stand at `nowMs`, by the shared approval window rule. */
+export function tallyOf(votes: readonly Vote[], nowMs: number): VoteTally {
+  return tallyVotes(
+    votes.map((vote): RecordedVote & { userName: string } => ({
       userId: vote.userId,
       userName: vote.user.userName,
-      selection: approved ? 'approved' : 'rejected',
-      votedAtMs,
-      expired: approved && (window === undefined || votedAtMs < window.openedAtMs),
-    });
-  }
-  return [...byUser.values()];
-}
-
-function timestampMs(timestamp: { seconds: string; nanos: string }): number {
-  return Number(timestamp.seconds) * 1000 + Math.floor(Number(timestamp.nanos) / 1e6);
+      selection: vote.selection,
+      createdAt: timestampMs(vote.createdAt),
+    })),
+    nowMs,
+  );
 }

@@ -11,21 +11,22 @@ import { activityStatus, type ActivityStatus } from '../../shared/api';
 import { PRIVATE_KEY_FORMATS, type PrivateKeyFormat } from '../../shared/crypto/bundles';
 import { isApiKeyCurve } from '../../shared/crypto/keys';
 import { QkError, toQkError } from '../../shared/errors';
-import { Approvals } from '../approvals/approvals';
-import { ApiClient } from '../client/api-client';
-import { decryptBundleOffline, Exporter, type RevealedSecret } from '../exporter/exporter';
+import { checkStampableRequest, stampedRequestText } from '../../shared/offline/stamped-request';
+import { decryptBundleOffline, type RevealedSecret } from '../exporter/exporter';
 import { encryptForImport, type ImportKeyFormat } from '../importer/importer';
-import { Keychain } from '../keychain/keychain';
-import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY, Profiles, type Profile } from '../profiles/profiles';
-import { Sandbox } from '../sandbox/sandbox';
-import { Stamper } from '../stamper/stamper';
+import type { ProfileServices } from '../profiles/active-profile';
+import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY, type Profile } from '../profiles/profiles';
+import { createMainServices, type MainServices } from '../services';
+import { postStampedFile, stampToFile } from '../stamper/stamped-file';
 
 class UsageError extends Error {}
 
 const USAGE = `usage: quorumkey-cli [--data-dir DIR] [--profile NAME|ID] <command>
   keys generate NAME [--curve p256|secp256k1|ed25519] | keys list | keys delete NAME
   encryption-keys generate NAME | encryption-keys list | encryption-keys delete NAME
-  request --path P --body JSON|@FILE [--no-post]
+  request --path P --body JSON|@FILE [--no-post [--output FILE]]   (--no-post: a stamped-request file, printed or
+          written to FILE, for post-stamped or the app's Approvals screen to send later)
+  post-stamped FILE   (sends a stamped-request file exactly as stamped: from request --no-post or the app)
   activities list [--status S] [--limit 1-100] [--before ACTIVITY_ID]   (newest first; --before pages back)
   activities approve FINGERPRINT | activities reject FINGERPRINT
   wallets list
@@ -128,27 +129,26 @@ function secretText(secret: RevealedSecret): string {
   return secret.passphrase === undefined ? `${secret.mnemonic}\n` : `${secret.mnemonic}\n${secret.passphrase}\n`;
 }
 
+/** The app's own services (built by the same composition root), acting for the profile the command names. */
 class Context {
-  readonly profiles: Profiles;
-  readonly keychain: Keychain;
-  readonly stamper: Stamper;
-  private sandbox: Sandbox | undefined;
+  readonly services: MainServices;
 
   constructor(
     readonly dataDir: string,
     private readonly profileSelector: string | undefined,
   ) {
-    this.profiles = new Profiles({ dataDir });
-    this.keychain = new Keychain({ dataDir, profiles: this.profiles });
-    this.stamper = new Stamper(this.keychain);
+    // The CLI's stderr is for its own refusals: the sandbox's request log would bury them.
+    this.services = createMainServices({ dataDir, sandboxLog: () => undefined });
   }
 
   /** The chosen (or active) profile; the sandbox profile's service is started for the command's duration. */
   async profile(): Promise<Profile> {
-    const all = await this.profiles.list();
+    const { profiles, sandbox } = this.services;
     const selector = this.profileSelector;
     const profile =
-      selector === undefined ? await this.profiles.getActive() : all.find((candidate) => candidate.id === selector || candidate.name === selector);
+      selector === undefined
+        ? await profiles.getActive()
+        : (await profiles.list()).find((candidate) => candidate.id === selector || candidate.name === selector);
     if (profile === undefined) {
       throw new QkError(
         'PROFILE_NOT_FOUND',
@@ -158,17 +158,16 @@ class Context {
       );
     }
     if (profile.kind !== 'sandbox') return profile;
-    this.sandbox = new Sandbox({ dataDir: this.dataDir, keychain: this.keychain, profiles: this.profiles, log: () => undefined });
-    return (await this.sandbox.start()).profile;
+    return (await sandbox.start()).profile;
   }
 
-  async client(): Promise<{ client: ApiClient; profile: Profile }> {
-    const profile = await this.profile();
-    return { client: new ApiClient({ profile, stamper: this.stamper }), profile };
+  /** The services acting for the chosen profile. */
+  async profileServices(): Promise<ProfileServices> {
+    return this.services.active.servicesFor(await this.profile());
   }
 
-  async close(): Promise<void> {
-    await this.sandbox?.stop();
+  close(): Promise<void> {
+    return this.services.close();
   }
 }
 
@@ -194,7 +193,7 @@ async function run(argv: string[]): Promise<void> {
 
 async function dispatch(context: Context, values: Values, positionals: string[]): Promise<void> {
   const [command, sub] = positionals;
-  const { keychain } = context;
+  const { keychain, stamper } = context.services;
   switch (`${command ?? ''} ${['keys', 'encryption-keys', 'activities', 'wallets'].includes(command ?? '') ? (sub ?? '') : ''}`.trim()) {
     case 'keys generate': {
       const curve = values.curve ?? 'p256';
@@ -216,33 +215,43 @@ async function dispatch(context: Context, values: Values, positionals: string[])
       const bodyArgument = required(values, 'body');
       const body = bodyArgument.startsWith('@') ? (await readText(bodyArgument.slice(1))).trim() : bodyArgument;
       if (values['no-post']) {
-        const profile = await context.profile();
-        return print({ path, body, stamp: await context.stamper.stamp(profile.apiKeyName, body) });
+        const { apiKeyName } = await context.profile();
+        if (values.output !== undefined) {
+          await stampToFile({ stamper, apiKeyName, path, body, file: values.output });
+          return print({ output: values.output });
+        }
+        checkStampableRequest({ path, body });
+        process.stdout.write(stampedRequestText({ path, body, stamp: await stamper.stamp(apiKeyName, body) }));
+        return;
       }
-      const { client } = await context.client();
+      const { client } = await context.profileServices();
       return print(await client.postRaw(path, body));
+    }
+    case 'post-stamped': {
+      const file = positional(positionals, 1, 'FILE');
+      const { client } = await context.profileServices();
+      return print((await postStampedFile(client, file)).answer);
     }
     case 'activities list': {
       const request = activitiesListRequest(values);
-      const { client } = await context.client();
+      const { client } = await context.profileServices();
       return print((await client.query('list_activities', request)).activities);
     }
     case 'activities approve':
     case 'activities reject': {
-      const { client, profile } = await context.client();
-      const approvals = new Approvals({ client, stamper: context.stamper, apiKeyName: profile.apiKeyName });
+      const { approvals } = await context.profileServices();
       const fingerprint = positional(positionals, 2, 'FINGERPRINT');
       return print(sub === 'approve' ? await approvals.approve(fingerprint) : await approvals.reject(fingerprint));
     }
     case 'wallets list': {
-      const { client } = await context.client();
+      const { client } = await context.profileServices();
       return print((await client.query('list_wallets', {})).wallets);
     }
     case 'wallets export': {
       exactlyOne(values, 'encryption-key', 'target-public-key');
       const selector = required(values, 'wallet');
       const output = required(values, 'output');
-      const { client, profile } = await context.client();
+      const { client, exporter } = await context.profileServices();
       const { wallets } = await client.query('list_wallets', {});
       const wallet = wallets.find((candidate) => candidate.walletId === selector) ?? wallets.find((candidate) => candidate.walletName === selector);
       if (wallet === undefined) {
@@ -253,7 +262,6 @@ async function dispatch(context: Context, values: Values, positionals: string[])
       if (targetPublicKey === undefined) {
         throw new QkError('KEY_NOT_FOUND', `no encryption key named ${JSON.stringify(values['encryption-key'])}; run "encryption-keys list"`);
       }
-      const exporter = new Exporter({ client, keychain, enclaveSignerPublicKey: profile.enclaveSignerPublicKey });
       const outcome = await exporter.exportTo({ kind: 'wallet', walletId: wallet.walletId }, targetPublicKey);
       if (outcome.state !== 'completed') {
         throw new QkError('FAILED_PRECONDITION', `the export is ${outcome.activity.status}; fingerprint ${outcome.activity.fingerprint}`, {

@@ -14,6 +14,7 @@ import {
   parseResponse,
   requestSchemaOf,
   submitBodySchema,
+  turnkeyErrorCodeOf,
   type Activity,
   type ActivityOperation,
   type OperationName,
@@ -55,8 +56,6 @@ export interface ApiClientOptions {
   now?: () => number;
   fetch?: typeof fetch;
 }
-
-const TURNKEY_ERROR_DETAIL = 'type.googleapis.com/errors.v1.TurnkeyErrorDetail';
 
 /** What an error without a known `turnkeyErrorCode` is called, by its gRPC status. */
 const codeByGrpc: Record<number, ErrorCode> = {
@@ -214,8 +213,7 @@ export function failedActivityError(activity: Activity): QkError {
 }
 
 function turnkeyCodeOf(details: readonly Record<string, unknown>[] | undefined): ErrorCode | undefined {
-  const detail = details?.find((entry) => entry['@type'] === TURNKEY_ERROR_DETAIL);
-  const code = detail?.turnkeyErrorCode;
+  const code = turnkeyErrorCodeOf(details);
   return isErrorCode(code) ? code : undefined;
 }
 
@@ -226,7 +224,7 @@ function errorFromResponse(url: string, httpStatus: number, json: unknown, text:
     return new QkError(code, `${url} answered HTTP ${httpStatus}: ${text.slice(0, 200) || '(empty body)'}`, { url, httpStatus });
   }
   const { code: grpcCode, message, details } = parsed.data;
-  const turnkeyErrorCode = details.find((entry) => entry['@type'] === TURNKEY_ERROR_DETAIL)?.turnkeyErrorCode;
+  const turnkeyErrorCode = turnkeyErrorCodeOf(details);
   const code = turnkeyCodeOf(details) ?? codeByGrpc[grpcCode] ?? 'INTERNAL';
   return new QkError(code, message, {
     httpStatus,

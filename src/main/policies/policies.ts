@@ -2,12 +2,10 @@
  * Policies of the profile's organization. Condition, consensus and time expressions are checked with the shared
  * policy language before anything is stamped, so a typo is reported with its position instead of a service round trip.
  */
-import type { Policy } from '../../shared/api';
+import type { Policy, PolicyEffect } from '../../shared/api';
 import { QkError } from '../../shared/errors';
 import { checkPolicyExpression, type PolicyExpressionKind } from '../../shared/policy';
 import type { ActivityOutcome, ApiClient } from '../client/api-client';
-
-export type PolicyEffect = 'EFFECT_ALLOW' | 'EFFECT_DENY';
 
 export interface PolicyInput {
   name: string;

@@ -5,7 +5,8 @@
  */
 import { fingerprintOf } from '../../shared/crypto/stamp';
 import type { Activity } from '../../shared/api/activity-record';
-import { currentApprovalWindow, parseRequest, submitBodySchema, type ActivityOperation, type QueryOperation } from '../../shared/api';
+import { parseRequest, submitBodySchema, type ActivityOperation, type QueryOperation } from '../../shared/api';
+import { countingApprovals, hasCountingApproval } from '../../shared/approvals/voting';
 import { QkError } from '../../shared/errors';
 import { authenticate, type Actor, type RequestHeaders, type StampFormat } from '../auth/authenticate';
 import { credentialStillHeld } from '../auth/credentials';
@@ -251,13 +252,6 @@ function approverOf(actor: Actor): Approver {
   };
 }
 
-/** The approvals given in the approval window open at `now`; expired ones no longer count (api-notes §3.4, §9). */
-function countingApprovals(votes: readonly VoteRecord[], now: number): VoteRecord[] {
-  const approvals = votes.filter((v) => v.selection === 'VOTE_SELECTION_APPROVED');
-  const window = currentApprovalWindow(approvals.map((v) => v.createdAt), now);
-  return window === undefined ? [] : approvals.filter((v) => v.createdAt >= window.openedAtMs);
-}
-
 function currentApprovers(votes: readonly VoteRecord[], now: number): Approver[] {
   return countingApprovals(votes, now).map((v) => ({
     userId: v.userId,
@@ -294,7 +288,7 @@ async function castVote(
   }
   const votes = tx.activities.votes(target.id);
   // A user whose approval expired with its window approves again; one that still counts is a vote already cast.
-  if (countingApprovals(votes, now).some((v) => v.userId === actor.user.id)) {
+  if (hasCountingApproval(votes, actor.user.id, now)) {
     throw new QkError('ALREADY_VOTED', `user ${actor.user.id} has already voted on activity ${target.id} in its current approval window`, {
       activityId: target.id,
       userId: actor.user.id,

@@ -5,7 +5,7 @@ import type { Repositories } from '../store';
 import type { ActivityRecord, VoteRecord } from '../store/activities';
 import type { ApiKeyRecord } from '../store/api-keys';
 import type { UserRecord } from '../store/users';
-import { toTimestamp } from './timestamps';
+import { toTimestamp } from '../../shared/api/timestamps';
 
 export function apiKeyView(key: ApiKeyRecord) {
   return {

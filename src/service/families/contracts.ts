@@ -7,7 +7,7 @@ import type { Abi } from 'viem';
 import type { SolanaIdl } from '../../shared/chains/solana';
 import { QkError } from '../../shared/errors';
 import type { Family } from '../activities/context';
-import { toTimestamp } from '../activities/timestamps';
+import { toTimestamp } from '../../shared/api/timestamps';
 import type { Repositories } from '../store';
 import type { SmartContractInterfaceRecord, SmartContractInterfaceType } from '../store/apps';
 

@@ -5,7 +5,7 @@
  */
 import { QkError } from '../../shared/errors';
 import type { Family } from '../activities/context';
-import { toTimestamp } from '../activities/timestamps';
+import { toTimestamp } from '../../shared/api/timestamps';
 import type { OidcVerifier } from '../auth/oidc';
 import { parseWebAuthnRegistration, type ParsedRegistration, type WebAuthnRegistration } from '../auth/webauthn-attestation';
 import type { Repositories } from '../store';

@@ -1,9 +1,10 @@
+import type { PolicyEffect } from '../../shared/api/common';
+import { toTimestamp } from '../../shared/api/timestamps';
 import { QkError } from '../../shared/errors';
 import { checkPolicyExpression, type PolicyExpressionKind } from '../../shared/policy';
 import type { ActivityContext, Family } from '../activities/context';
-import { toTimestamp } from '../activities/timestamps';
 import type { Repositories } from '../store';
-import type { PolicyEffect, PolicyRecord } from '../store/policies';
+import type { PolicyRecord } from '../store/policies';
 
 /** Per-organization policy limit (api-notes §10). */
 export const MAX_POLICIES_PER_ORGANIZATION = 100;

@@ -1,7 +1,7 @@
 /** Private keys (api-notes §5.3): create, list, get, delete. Export and import live in export-import.ts. */
 import { QkError } from '../../shared/errors';
 import type { ActivityContext, Family } from '../activities/context';
-import { toTimestamp } from '../activities/timestamps';
+import { toTimestamp } from '../../shared/api/timestamps';
 import type { SealedKey } from '../enclave';
 import { assertFormatForCurve, type AddressFormat } from '../enclave/addresses';
 import type { Curve } from '../enclave/derivation';

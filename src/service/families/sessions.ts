@@ -11,7 +11,7 @@ import { compressP256, generateEncryptionKeyPair } from '../../shared/crypto/key
 import { digestSignerFromPrivateKey, encodeSessionJwt, type DigestSigner } from '../../shared/crypto/tokens';
 import { checkPolicyExpression, evaluate } from '../../shared/policy';
 import type { ActivityContext, Family } from '../activities/context';
-import { toTimestamp } from '../activities/timestamps';
+import { toTimestamp } from '../../shared/api/timestamps';
 import type { Credential } from '../auth/credentials';
 import { conditionContext, type ConditionRequest } from '../authorize';
 import type { OidcVerifier } from '../auth/oidc';

@@ -8,7 +8,7 @@ import { p256 } from '@noble/curves/nist.js';
 import { QkError } from '../../shared/errors';
 import { hexToBytes } from '../../shared/crypto/encoding';
 import type { ActivityContext, Family } from '../activities/context';
-import { toTimestamp } from '../activities/timestamps';
+import { toTimestamp } from '../../shared/api/timestamps';
 import type { Repositories } from '../store';
 import type { TvcAppRecord, TvcOperatorSetRecord } from '../store/apps';
 

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { WalletAccountParams, walletParams } from '../../shared/api/common';
 import { QkError } from '../../shared/errors';
 import type { ActivityContext, Family } from '../activities/context';
-import { toTimestamp } from '../activities/timestamps';
+import { toTimestamp } from '../../shared/api/timestamps';
 import type { AccountSpec, DerivedAccount } from '../enclave';
 import { assertFormatForCurve } from '../enclave/addresses';
 import { parsePathForCurve } from '../enclave/derivation';

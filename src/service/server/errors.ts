@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GrpcCode, QkError, errorCodes } from '../../shared/errors';
+import { TURNKEY_ERROR_DETAIL_TYPE, type TurnkeyErrorDetail } from '../../shared/api/common';
 
 /** HTTP status per gRPC code (api-notes §7.2; grpc-gateway defaults where the docs are silent). */
 const httpStatusByGrpc: Record<GrpcCode, number> = {
@@ -14,8 +15,6 @@ const httpStatusByGrpc: Record<GrpcCode, number> = {
   [GrpcCode.UNAVAILABLE]: 503,
   [GrpcCode.UNAUTHENTICATED]: 401,
 };
-
-export const TURNKEY_ERROR_DETAIL = 'type.googleapis.com/errors.v1.TurnkeyErrorDetail';
 
 /** `rpcStatus` as grpc-gateway writes it (api-notes §7.1). */
 export interface RpcStatus {
@@ -34,7 +33,7 @@ export function rpcStatusOf(error: QkError): RpcStatus {
     code: errorCodes[error.code],
     message: error.message,
     details: [
-      { '@type': TURNKEY_ERROR_DETAIL, turnkeyErrorCode: error.code },
+      { '@type': TURNKEY_ERROR_DETAIL_TYPE, turnkeyErrorCode: error.code } satisfies TurnkeyErrorDetail,
       ...(Array.isArray(extra) ? (extra as Record<string, unknown>[]) : []),
     ],
   };

@@ -1,6 +1,5 @@
+import type { PolicyEffect } from '../../shared/api/common';
 import { type Connection, type Row, integer, text } from './connection';
-
-export type PolicyEffect = 'EFFECT_ALLOW' | 'EFFECT_DENY';
 
 export interface PolicyRecord {
   id: string;

@@ -98,6 +98,7 @@ export const credentialType = z.enum([
   'CREDENTIAL_TYPE_LOGIN',
 ]);
 export const effect = z.enum(['EFFECT_ALLOW', 'EFFECT_DENY']);
+export type PolicyEffect = z.infer<typeof effect>;
 export const mnemonicLanguage = z.enum([
   'MNEMONIC_LANGUAGE_ENGLISH',
   'MNEMONIC_LANGUAGE_SIMPLIFIED_CHINESE',
@@ -535,6 +536,12 @@ export const turnkeyErrorDetail = res({
   turnkeyErrorCode: z.string(),
 });
 export type TurnkeyErrorDetail = z.infer<typeof turnkeyErrorDetail>;
+
+/** The `turnkeyErrorCode` of the TurnkeyErrorDetail among an error's details, if one is there. */
+export function turnkeyErrorCodeOf(details: readonly Record<string, unknown>[] | undefined): string | undefined {
+  const parsed = turnkeyErrorDetail.safeParse(details?.find((entry) => entry['@type'] === TURNKEY_ERROR_DETAIL_TYPE));
+  return parsed.success ? parsed.data.turnkeyErrorCode : undefined;
+}
 
 /** `rpcStatus` as it appears inside a FAILED activity: every member optional. */
 export const rpcStatus = res({

@@ -17,7 +17,7 @@ import { proxyOperations } from './proxy';
 import { queryOperations } from './queries';
 import { parseResponse } from './validate';
 
-export * from './approval-window';
+export * from './timestamps';
 export * from './common';
 export * from './activity-record';
 export * from './activity-types';

@@ -14,6 +14,7 @@
 import { z } from 'zod';
 import { activityType as submittableActivityType } from '../api/activity-types';
 import { activityStatus, addressFormat, curve, effect, mnemonicLanguage, pathFormat } from '../api/common';
+import { fingerprintSchema, voterSchema } from '../approvals/voting';
 import type { PrivateKeyFormat } from '../crypto/key-formats';
 import { errorCodes, type ErrorCode, type ErrorData } from '../errors';
 
@@ -78,21 +79,11 @@ export type AppSettings = z.infer<typeof appSettingsSchema>;
 
 /** Service ids (UUIDs and the like). */
 const id = z.string().min(1).max(128);
-const fingerprint = z.string().regex(/^sha256:[0-9a-f]{64}$/, { error: 'expected "sha256:" followed by 64 lowercase hex digits' });
 /** Milliseconds since the epoch. */
 const epochMs = z.number().int().nonnegative();
 const activityType = z.string().regex(/^ACTIVITY_TYPE_[A-Z0-9_]{1,100}$/, { error: 'expected an ACTIVITY_TYPE_* value' });
 // Spelled out rather than imported, so the preload bundle does not pull in the key-format codecs.
 const privateKeyFormat = z.enum(['hexadecimal', 'solana', 'wif-mainnet', 'wif-testnet'] as const satisfies readonly PrivateKeyFormat[]);
-
-const voter = z.strictObject({
-  userId: z.string(),
-  userName: z.string(),
-  selection: z.enum(['approved', 'rejected']),
-  votedAtMs: epochMs,
-  /** An approval whose approval window closed: it no longer counts, and this voter may approve again. */
-  expired: z.boolean(),
-});
 
 /** One activity: what it asks for (`intent`, e.g. `{createWalletIntent: {...}}`), where it stands, and its votes. */
 const activityView = z.strictObject({
@@ -106,7 +97,14 @@ const activityView = z.strictObject({
    * One entry per user, in the order of their first votes (the proposer first); a later vote by the same user
    * replaces the earlier one's selection and time.
    */
-  voters: z.array(voter),
+  voters: z.array(voterSchema),
+  /** Distinct users whose approvals count now (main's clock against the service's vote times). */
+  approvals: z.number().int().nonnegative(),
+  /**
+   * Until the approvals that count expire (24 h from the window's first approval); 0 when none is open or the
+   * activity no longer takes votes.
+   */
+  timeLeftMs: z.number().int().nonnegative(),
   canApprove: z.boolean(),
   canReject: z.boolean(),
   createdAtMs: epochMs,
@@ -127,7 +125,7 @@ const pendingApproval = z.strictObject({
   /** Root quorum threshold; absent when the service does not report its quorum. */
   required: z.number().int().positive().optional(),
   quorumUserIds: z.array(z.string()).optional(),
-  voters: z.array(voter),
+  voters: z.array(voterSchema),
   /** Until the approvals gathered so far expire (24 h from the window's first approval); 0 when none is open. */
   timeLeftMs: z.number().int().nonnegative(),
   canApprove: z.boolean(),
@@ -354,8 +352,8 @@ export const ipcContract = {
   ),
   'approvals.pending': channel(noInput, z.array(pendingApproval)),
   /** Votes on the activity with this fingerprint; answers that activity as it stands after the vote. */
-  'approvals.approve': channel(z.strictObject({ fingerprint }), activityView),
-  'approvals.reject': channel(z.strictObject({ fingerprint }), activityView),
+  'approvals.approve': channel(z.strictObject({ fingerprint: fingerprintSchema }), activityView),
+  'approvals.reject': channel(z.strictObject({ fingerprint: fingerprintSchema }), activityView),
   /**
    * Offline: stamps a vote (approve unless `vote` says reject) on the activity with `fingerprint` with the active
    * profile's key and writes it to `file` in the stamped-requests directory (never overwriting). No network.
@@ -363,7 +361,7 @@ export const ipcContract = {
    * `request --no-post` stamps any body, for an operator at a terminal).
    */
   'approvals.stampToFile': channel(
-    z.strictObject({ fingerprint, vote: z.enum(['approve', 'reject']).optional(), file: stampedFileName }),
+    z.strictObject({ fingerprint: fingerprintSchema, vote: z.enum(['approve', 'reject']).optional(), file: stampedFileName }),
     stampedFileInfo,
   ),
   /** Posts a stamped file from the stamped-requests directory byte for byte; answers the service's activity. */

@@ -1,20 +1,7 @@
 import { useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
+import { currentVoteOf, type Voter } from '../../../shared/approvals/voting';
 import { activityTypeInWords, durationInWords, intentFacts, requesterOf } from '../activity-words';
-
-export interface ApprovalVoter {
-  userId: string;
-  userName: string;
-  selection: 'approved' | 'rejected';
-  votedAtMs: number;
-  /** An approval whose window closed: it no longer counts, and the voter may approve again. */
-  expired: boolean;
-}
-
-/** `userId`'s vote that still counts, if any: after an expired approval the user votes again. */
-export function currentVoteOf(voters: readonly ApprovalVoter[], userId: string | undefined): ApprovalVoter | undefined {
-  return userId === undefined ? undefined : voters.find((voter) => voter.userId === userId && !voter.expired);
-}
 
 /** How long the open approval window has left, or that the approvals expired (the next approval opens a window). */
 export function windowInWords(timeLeftMs: number): string {
@@ -29,7 +16,7 @@ export interface ApprovalItem {
   createdAtMs: number;
   approvals: number;
   required?: number;
-  voters: ApprovalVoter[];
+  voters: Voter[];
   timeLeftMs: number;
   activity: { intent: Record<string, unknown>; status: string };
 }

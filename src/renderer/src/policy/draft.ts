@@ -1,6 +1,6 @@
-/** A policy as the editor holds it: every field as text, empty meaning "not set". */
-export type PolicyEffect = 'EFFECT_ALLOW' | 'EFFECT_DENY';
+import type { PolicyEffect } from '../../../shared/api/common';
 
+/** A policy as the editor holds it: every field as text, empty meaning "not set". */
 export interface PolicyDraft {
   name: string;
   effect: PolicyEffect;

@@ -1,9 +1,9 @@
 import { useMemo, useState, type FormEvent } from 'react';
-import { currentApprovalWindow } from '../../../shared/api/approval-window';
 import { activityTypes } from '../../../shared/api/activity-types';
+import { currentVoteOf } from '../../../shared/approvals/voting';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
 import { activityTypeInWords, durationInWords, intentFacts, requesterOf } from '../activity-words';
-import { ApprovalList, currentVoteOf, statusInWords, votesInWords, type ApprovalItem } from '../components/ApprovalList';
+import { ApprovalList, statusInWords, votesInWords, type ApprovalItem } from '../components/ApprovalList';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { ConfirmDialog } from '../components/Modal';
 import { Progress } from '../components/Progress';
@@ -33,18 +33,16 @@ const HISTORY_STATUSES: readonly ActivityStatus[] = [
   'ACTIVITY_STATUS_PENDING',
 ];
 
-/** A history entry in the queue's shape: approvals that count, and the window they are gathering in; no quorum. */
-function historyItem(activity: ActivityView, nowMs: number): ApprovalItem {
-  const counting = activity.voters.filter((voter) => voter.selection === 'approved' && !voter.expired);
-  const window = currentApprovalWindow(counting.map((voter) => voter.votedAtMs), nowMs);
+/** A history entry in the queue's shape (no quorum): main counted its approvals and window on its own clock. */
+function historyItem(activity: ActivityView): ApprovalItem {
   return {
     activityId: activity.id,
     type: activity.type,
     fingerprint: activity.fingerprint,
     createdAtMs: activity.createdAtMs,
-    approvals: counting.length,
+    approvals: activity.approvals,
     voters: activity.voters,
-    timeLeftMs: window === undefined ? 0 : Math.max(0, window.closesAtMs - nowMs),
+    timeLeftMs: activity.timeLeftMs,
     activity,
   };
 }
@@ -67,7 +65,7 @@ export function ApprovalsScreen() {
   const [older, setOlder] = useState<OlderPages>();
   const olderPages = older !== undefined && older.firstPage === history.value ? older : undefined;
   const historyItems = useMemo(
-    () => history.value && [...history.value, ...(olderPages?.activities ?? [])].map((activity) => historyItem(activity, Date.now())),
+    () => history.value && [...history.value, ...(olderPages?.activities ?? [])].map(historyItem),
     [history.value, olderPages],
   );
   const historyEnded = olderPages?.ended ?? (history.value !== undefined && history.value.length < HISTORY_LIMIT);

@@ -1,7 +1,7 @@
 /** User tags (api-notes §5.5): create_user_tag, list_user_tags, delete_user_tags. */
 import { QkError } from '../../../shared/errors';
 import type { Family } from '../../activities/context';
-import { toTimestamp } from '../../activities/timestamps';
+import { toTimestamp } from '../../../shared/api/timestamps';
 import type { Repositories } from '../../store';
 import type { UserTagRecord } from '../../store/user-tags';
 import { MAX_USER_TAGS_PER_ORGANIZATION, MAX_USER_TAGS_PER_SUB_ORGANIZATION, requireDistinct, requireUser } from './common';

@@ -1,5 +1,5 @@
 import type { AppLock } from './lock';
-import { DEFAULT_SETTINGS, type Settings } from './settings';
+import { DEFAULT_SETTINGS, type Settings } from '../settings/settings';
 
 export interface IdleLockOptions {
   lock: AppLock;

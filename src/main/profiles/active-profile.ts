@@ -10,7 +10,7 @@ import { Exporter } from '../exporter/exporter';
 import { Importer } from '../importer/importer';
 import type { Keychain } from '../keychain/keychain';
 import { Policies } from '../policies/policies';
-import type { Profile, Profiles } from '../profiles/profiles';
+import type { Profile, Profiles } from './profiles';
 import type { Sandbox } from '../sandbox/sandbox';
 import type { Stamper } from '../stamper/stamper';
 
@@ -59,11 +59,12 @@ export class ActiveProfile {
     }
     // The whole profile is the key: a changed URL, key name or pinned signer must not reuse the old client.
     const key = JSON.stringify(profile);
-    if (this.current?.key !== key) this.current = { key, services: this.build(profile) };
+    if (this.current?.key !== key) this.current = { key, services: this.servicesFor(profile) };
     return this.current.services;
   }
 
-  private build(profile: Profile): ProfileServices {
+  /** Fresh services acting for `profile`, whichever profile is active (the CLI's --profile). */
+  servicesFor(profile: Profile): ProfileServices {
     const { keychain, stamper, now, fetch } = this.options;
     const client = new ApiClient({ profile, stamper, now, ...(fetch === undefined ? {} : { fetch }) });
     return {

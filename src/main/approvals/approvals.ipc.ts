@@ -1,0 +1,69 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { operations } from '../../shared/api';
+import type { ChannelOutput } from '../../shared/ipc/contract';
+import type { ActiveProfileHandlerDeps } from '../activities/activities.ipc';
+import { activityView } from '../activities/activity-views';
+import type { IpcHandlers } from '../ipc/register';
+import type { PendingActivity } from './approvals';
+
+type ApprovalChannel =
+  | 'approvals.whoami'
+  | 'approvals.pending'
+  | 'approvals.approve'
+  | 'approvals.reject'
+  | 'approvals.stampToFile'
+  | 'approvals.postStampedFile';
+
+export interface ApprovalHandlerDeps extends ActiveProfileHandlerDeps {
+  /**
+   * Where offline-stamped request files are written and read. The renderer names files, never paths, so it cannot
+   * make main read or write anywhere else; people carry these files between machines by copying.
+   */
+  stampedRequestsDir: string;
+}
+
+export function approvalsHandlers({ active, now, stampedRequestsDir }: ApprovalHandlerDeps): Pick<IpcHandlers, ApprovalChannel> {
+  return {
+    'approvals.whoami': async () => {
+      const { client } = await active.services();
+      const { organizationId, organizationName, userId, username } = await client.query('whoami', {});
+      return { organizationId, organizationName, userId, username };
+    },
+    'approvals.pending': async () => (await (await active.services()).approvals.pending()).map((pending) => pendingApprovalView(pending, now())),
+    'approvals.approve': async ({ fingerprint }) => activityView(await (await active.services()).approvals.approve(fingerprint), now()),
+    'approvals.reject': async ({ fingerprint }) => activityView(await (await active.services()).approvals.reject(fingerprint), now()),
+    'approvals.stampToFile': async ({ fingerprint, vote = 'approve', file: name }) => {
+      const { client, approvals } = await active.services();
+      // Only votes are stamped here: the renderer chooses a fingerprint, never the request main signs.
+      const request =
+        vote === 'approve'
+          ? { path: operations.approve_activity.path, body: client.envelope('approve_activity', { fingerprint }) }
+          : { path: operations.reject_activity.path, body: client.envelope('reject_activity', { fingerprint }) };
+      await mkdir(stampedRequestsDir, { recursive: true, mode: 0o700 });
+      const file = join(stampedRequestsDir, name);
+      const stamped = await approvals.stampToFile(request.path, request.body, file);
+      return { file, stampedRequestsDir, path: stamped.path, body: stamped.body };
+    },
+    'approvals.postStampedFile': async ({ file }) =>
+      activityView(await (await active.services()).approvals.postStampedFile(join(stampedRequestsDir, file)), now()),
+  };
+}
+
+function pendingApprovalView(pending: PendingActivity, nowMs: number): ChannelOutput<'approvals.pending'>[number] {
+  return {
+    activityId: pending.activityId,
+    type: pending.type,
+    fingerprint: pending.fingerprint,
+    organizationId: pending.organizationId,
+    createdAtMs: pending.createdAtMs,
+    approvals: pending.approvals,
+    ...(pending.required === undefined ? {} : { required: pending.required }),
+    ...(pending.quorumUserIds === undefined ? {} : { quorumUserIds: pending.quorumUserIds }),
+    voters: pending.voters,
+    timeLeftMs: pending.timeLeftMs,
+    canApprove: pending.canApprove,
+    canReject: pending.canReject,
+    activity: activityView(pending.activity, nowMs),
+  };
+}

@@ -1,0 +1,36 @@
+import { timestampMs, type Policy } from '../../shared/api';
+import type { ChannelOutput } from '../../shared/ipc/contract';
+import type { ActiveProfileHandlerDeps } from '../activities/activities.ipc';
+import { outcomeView } from '../activities/activity-views';
+import type { IpcHandlers } from '../ipc/register';
+
+type PolicyChannel = 'policies.list' | 'policies.get' | 'policies.create' | 'policies.update' | 'policies.delete';
+
+export function policiesHandlers({ active, now }: ActiveProfileHandlerDeps): Pick<IpcHandlers, PolicyChannel> {
+  return {
+    'policies.list': async () => (await (await active.services()).policies.list()).map(policyView),
+    'policies.get': async ({ policyId }) => policyView(await (await active.services()).policies.get(policyId)),
+    'policies.create': async (input) => outcomeView(await (await active.services()).policies.create(input), policyIdOf, now()),
+    'policies.update': async ({ policyId, changes }) =>
+      outcomeView(await (await active.services()).policies.update(policyId, changes), policyIdOf, now()),
+    'policies.delete': async ({ policyId }) => outcomeView(await (await active.services()).policies.delete(policyId), policyIdOf, now()),
+  };
+}
+
+function policyView(policy: Policy): ChannelOutput<'policies.get'> {
+  return {
+    policyId: policy.policyId,
+    policyName: policy.policyName,
+    effect: policy.effect,
+    condition: policy.condition,
+    consensus: policy.consensus,
+    time: policy.time ?? '',
+    notes: policy.notes,
+    createdAtMs: timestampMs(policy.createdAt),
+    updatedAtMs: timestampMs(policy.updatedAt),
+  };
+}
+
+function policyIdOf({ policyId }: { policyId: string }): { policyId: string } {
+  return { policyId };
+}

@@ -1,0 +1,38 @@
+import type { ChannelOutput } from '../../shared/ipc/contract';
+import type { IpcHandlers } from '../ipc/register';
+import type { Profiles } from '../profiles/profiles';
+import { SANDBOX_PROFILE_NAME, type Sandbox } from './sandbox';
+
+export function sandboxHandlers({ sandbox, profiles }: { sandbox: Sandbox; profiles: Profiles }): Pick<IpcHandlers, 'sandbox.status' | 'sandbox.start'> {
+  const status = async (): Promise<ChannelOutput<'sandbox.status'>> => {
+    if (sandbox.isRunning) {
+      // Answers the running service (start is idempotent), whoever started it.
+      const { info, profile } = await sandbox.start();
+      return {
+        running: true,
+        profileId: profile.id,
+        organizationId: info.organizationId,
+        rootUserId: info.rootUserId,
+        baseUrl: info.baseUrl,
+        enclaveSignerPublicKey: info.enclaveSignerPublicKey,
+      };
+    }
+    // Stopped: the profile from an earlier run is still there, but its URL and root user belong to no live service.
+    const stored = (await profiles.list()).find((profile) => profile.kind === 'sandbox' && profile.name === SANDBOX_PROFILE_NAME);
+    return {
+      running: false,
+      profileId: stored?.id ?? null,
+      organizationId: stored?.organizationId ?? null,
+      rootUserId: null,
+      baseUrl: null,
+      enclaveSignerPublicKey: stored?.enclaveSignerPublicKey ?? null,
+    };
+  };
+  return {
+    'sandbox.status': status,
+    'sandbox.start': async () => {
+      await sandbox.start();
+      return status();
+    },
+  };
+}
