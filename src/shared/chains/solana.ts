@@ -13,7 +13,7 @@
  * resolved offline: they stay listed as lookups, never guessed.
  */
 import { getNodeCodec } from '@codama/dynamic-codecs';
-import { rootNodeFromAnchor, type AnchorIdl } from '@codama/nodes-from-anchor';
+import { rootNodeFromAnchorWithoutDefaultVisitor, type AnchorIdl } from '@codama/nodes-from-anchor';
 import {
   AccountRole,
   getCompiledTransactionMessageDecoder,
@@ -84,6 +84,10 @@ export type SolanaPolicyInstruction = {
   readonly parsed_instruction_data?: SolanaParsedInstructionData;
 };
 
+/**
+ * A System transfer. An account loaded from a lookup table reads `<table address>#<index>`: it cannot be resolved
+ * offline, and the label never equals a real address, so an allow-list of recipients does not match it.
+ */
 export type SolanaTransfer = { readonly from: string; readonly to: string; readonly amount: bigint };
 
 export type SolanaSplTransfer = {
@@ -143,7 +147,9 @@ export type DecodedSolanaTransaction = SolanaWire & {
 /** An Anchor IDL uploaded for a program (create_smart_contract_interface with type SOLANA). */
 export type SolanaIdl = { readonly address: string; readonly idl: unknown };
 
-type CompiledMessage = CompiledTransactionMessage & CompiledTransactionMessageWithLifetime;
+/** Legacy and v0 messages: the versions the network runs. */
+type CompiledMessage = Extract<CompiledTransactionMessage, { version: 'legacy' | 0 }> &
+  CompiledTransactionMessageWithLifetime;
 
 /** Ed25519 signatures fill a 64-byte slot. */
 export const SOLANA_SIGNATURE_LENGTH = 64;
@@ -178,22 +184,19 @@ export function decodeSolanaWireOrMessage(bytes: Uint8Array): SolanaWire & { rea
       signatures: signers.map((signer) => ({ signer, signature: null })),
       bareMessage: true,
     };
-  } catch {
-    if (transactionError instanceof QkError) throw transactionError;
+  } catch (messageError) {
+    // Either reading may be the one the caller meant, so both reasons are given.
     throw new QkError(
       'ENCODING_INVALID',
-      `not a Solana transaction or message: ${describeCause(transactionError)}`,
+      `not a Solana transaction (${describeCause(transactionError)}) ` +
+        `nor a bare Solana message (${describeCause(messageError)})`,
     );
   }
 }
 
 /** Decodes a Solana transaction (or bare message) into the policy object and what the signer and app need. */
 export function decodeSolanaTransaction(bytes: Uint8Array, idls: readonly SolanaIdl[] = []): DecodedSolanaTransaction {
-  const wire = decodeSolanaWireOrMessage(bytes);
-  const { message } = wire;
-  if (message.version !== 'legacy' && message.version !== 0) {
-    throw new QkError('ENCODING_INVALID', `Solana transaction version ${String(message.version)} is not supported`);
-  }
+  const { message, ...wire } = decodeSolanaWireOrMessage(bytes);
   const accounts = accountTable(message);
   const interfaces = idlsByProgram(idls);
 
@@ -237,7 +240,7 @@ export function decodeSolanaTransaction(bytes: Uint8Array, idls: readonly Solana
     knownInstructions.push(known);
     const transfer = transferOf(known);
     if (transfer !== undefined) transfers.push(transfer);
-    const splTransfer = splTransferOf(known);
+    const splTransfer = splTransferOf(known, metas);
     if (splTransfer !== undefined) splTransfers.push(splTransfer);
   });
 
@@ -266,13 +269,16 @@ export function decodeSolanaTransaction(bytes: Uint8Array, idls: readonly Solana
 
 /** Reads a compiled message and insists it fills the bytes exactly: trailing bytes mean a mangled payload. */
 function decodeWholeMessage(bytes: Uint8Array): CompiledMessage {
-  let decoded: readonly [CompiledMessage, number];
+  let decoded: readonly [CompiledTransactionMessage & CompiledTransactionMessageWithLifetime, number];
   try {
     decoded = getCompiledTransactionMessageDecoder().read(bytes, 0);
   } catch (error) {
     throw new QkError('ENCODING_INVALID', `the Solana message is malformed: ${describeCause(error)}`);
   }
   const [message, end] = decoded;
+  if (message.version !== 'legacy' && message.version !== 0) {
+    throw new QkError('ENCODING_INVALID', `Solana message version ${String(message.version)} is not supported`);
+  }
   if (end !== bytes.length) {
     throw new QkError(
       'ENCODING_INVALID',
@@ -367,7 +373,8 @@ type KnownProgram = {
   readonly name: KnownSolanaInstruction['program'];
   /** The program's instruction enum: its reverse mapping names an instruction type. */
   readonly names: Readonly<Record<number, string>>;
-  readonly parse: (instruction: ParsableInstruction) => ProgramParse;
+  /** Throws on data the program's decoder refuses; undefined for instructions it deliberately leaves out. */
+  readonly parse: (instruction: ParsableInstruction) => ProgramParse | undefined;
 };
 
 const knownPrograms: ReadonlyMap<string, KnownProgram> = new Map<string, KnownProgram>([
@@ -378,12 +385,10 @@ const knownPrograms: ReadonlyMap<string, KnownProgram> = new Map<string, KnownPr
     {
       name: 'Token-2022',
       names: TokenInstruction,
-      parse: (ix: ParsableInstruction) => {
-        const discriminator = ix.data[0];
-        if (discriminator === undefined || discriminator >= TOKEN_2022_SHARED_INSTRUCTIONS) {
-          throw new Error('a Token-2022 extension instruction');
-        }
-        return parseTokenInstruction(ix);
+      parse: (instruction: ParsableInstruction) => {
+        const discriminator = instruction.data[0];
+        if (discriminator === undefined || discriminator >= TOKEN_2022_SHARED_INSTRUCTIONS) return undefined;
+        return parseTokenInstruction(instruction);
       },
     },
   ],
@@ -404,12 +409,13 @@ const knownPrograms: ReadonlyMap<string, KnownProgram> = new Map<string, KnownPr
 function describeKnownInstruction(instruction: ParsableInstruction, index: number): KnownSolanaInstruction | undefined {
   const program = knownPrograms.get(instruction.programAddress);
   if (program === undefined) return undefined;
-  let parsed: ProgramParse;
+  let parsed: ProgramParse | undefined;
   try {
     parsed = program.parse(instruction);
   } catch {
     return undefined;
   }
+  if (parsed === undefined) return undefined;
   const accounts: Record<string, string> = {};
   for (const [name, meta] of Object.entries(parsed.accounts ?? {})) {
     if (isAccountMeta(meta)) accounts[name] = meta.address;
@@ -437,8 +443,8 @@ function transferOf(known: KnownSolanaInstruction): SolanaTransfer | undefined {
   return { from: source, to: destination, amount };
 }
 
-/** Token program instructions list the multisig co-signers after the fixed accounts. */
-function splTransferOf(known: KnownSolanaInstruction): SolanaSplTransfer | undefined {
+/** Token program transfers list a multisig owner's co-signers after their named accounts. */
+function splTransferOf(known: KnownSolanaInstruction, accounts: readonly ResolvedAccount[]): SolanaSplTransfer | undefined {
   if (known.program !== 'Token' && known.program !== 'Token-2022') return undefined;
   if (known.instruction !== 'Transfer' && known.instruction !== 'TransferChecked') return undefined;
   const { source, destination, authority, mint } = known.accounts;
@@ -446,9 +452,7 @@ function splTransferOf(known: KnownSolanaInstruction): SolanaSplTransfer | undef
   if (source === undefined || destination === undefined || authority === undefined || typeof amount !== 'bigint') {
     return undefined;
   }
-  const signers = Object.entries(known.accounts)
-    .filter(([name]) => !['source', 'destination', 'authority', 'mint'].includes(name))
-    .map(([, address]) => address);
+  const signers = accounts.slice(Object.keys(known.accounts).length).map((account) => account.key);
   return {
     from: source,
     to: destination,
@@ -475,18 +479,22 @@ function idlsByProgram(idls: readonly SolanaIdl[]): Map<string, IdlInstructionPa
   return parsers;
 }
 
-type CodamaRoot = ReturnType<typeof rootNodeFromAnchor>;
+type CodamaRoot = ReturnType<typeof rootNodeFromAnchorWithoutDefaultVisitor>;
 type CodamaInstruction = NonNullable<CodamaRoot['program']['instructions']>[number];
 
 function idlParser(address: string, idl: unknown): IdlInstructionParser {
+  const unreadable = (reason: string) =>
+    new QkError('REQUEST_INVALID', `the IDL uploaded for program ${address} cannot be read: ${reason}`);
+  if (typeof idl !== 'object' || idl === null || !Array.isArray((idl as { instructions?: unknown }).instructions)) {
+    throw unreadable('an Anchor IDL is a JSON object with an "instructions" list');
+  }
   let root: CodamaRoot;
   try {
-    if (typeof idl !== 'object' || idl === null || !Array.isArray((idl as { instructions?: unknown }).instructions)) {
-      throw new Error('an Anchor IDL is a JSON object with an "instructions" list');
-    }
-    root = withListDefaults(rootNodeFromAnchor(idl as AnchorIdl));
+    // Codama's default visitors would flatten a struct argument's fields into the instruction's own arguments;
+    // policies read arguments by the names the IDL gives them.
+    root = withListDefaults(rootNodeFromAnchorWithoutDefaultVisitor(idl as AnchorIdl));
   } catch (error) {
-    throw new QkError('REQUEST_INVALID', `the IDL uploaded for program ${address} cannot be read: ${describeCause(error)}`);
+    throw unreadable(describeCause(error));
   }
   const candidates = (root.program.instructions ?? []).flatMap((instruction) => {
     const discriminator = discriminatorOf(instruction);
@@ -575,8 +583,8 @@ function withListDefaults<T>(node: T): T {
 // ---- values ----
 
 /**
- * Turns decoder output into policy values: integers become bigints, bytes hex, `None` options absent and `Some`
- * options their value, so `program_call_args['amount'] < 100` compares numbers.
+ * Turns decoder output into policy values: integers become bigints (so `program_call_args['amount'] < 100`
+ * compares numbers), byte arrays hex, `None` options absent and `Some` options their value.
  */
 function toPolicyValue(value: unknown): PolicyValue | undefined {
   switch (typeof value) {
@@ -589,7 +597,12 @@ function toPolicyValue(value: unknown): PolicyValue | undefined {
     case 'object': {
       if (value === null) return undefined;
       if (value instanceof Uint8Array) return bytesToHex(value);
-      if (Array.isArray(value)) return value.flatMap((item) => toPolicyValue(item) ?? []);
+      if (Array.isArray(value)) {
+        return value.flatMap((item) => {
+          const converted = toPolicyValue(item);
+          return converted === undefined ? [] : [converted];
+        });
+      }
       const record = value as Record<string, unknown>;
       if (record.__option === 'None') return undefined;
       if (record.__option === 'Some') return toPolicyValue(record.value);

@@ -17,11 +17,17 @@ import {
   createNoopSigner,
   createTransactionMessage,
   getAddressEncoder,
+  getArrayEncoder,
+  getOptionEncoder,
   getStructEncoder,
   getTransactionEncoder,
   getU32Encoder,
+  getU16Encoder,
   getU64Encoder,
+  getU8Encoder,
   getUtf8Encoder,
+  none,
+  some,
   addEncoderSizePrefix,
   pipe,
   setTransactionMessageFeePayer,
@@ -30,10 +36,16 @@ import {
   type Blockhash,
 } from '@solana/kit';
 import { getSetComputeUnitLimitInstruction } from '@solana-program/compute-budget';
-import { getTransferCheckedInstruction, getTransferInstruction } from '@solana-program/token';
+import {
+  getCreateAssociatedTokenIdempotentInstruction,
+  getTransferCheckedInstruction,
+  getTransferInstruction,
+} from '@solana-program/token';
+import { TurnkeySigner } from '@turnkey/solana';
 import { describe, expect, it } from 'vitest';
 import { signSolanaTransaction } from '../../../src/service/enclave/sign-solana.js';
 import { decodeSolanaTransaction, TOKEN_2022_PROGRAM_ADDRESS } from '../../../src/shared/chains/solana.js';
+import { bytesToHex, hexToBytes } from '../../../src/shared/crypto/encoding.js';
 import { QkError } from '../../../src/shared/errors.js';
 
 const BLOCKHASH = 'EETubP5AKHgjPAhzPAFcb8BAY1hMH639CWCFTqi3hq1k';
@@ -136,12 +148,20 @@ describe('decodeSolanaTransaction: System transfers built with web3.js', () => {
     const message = new TransactionMessage({
       payerKey: sender.publicKey,
       recentBlockhash: BLOCKHASH,
-      instructions: [SystemProgram.transfer({ fromPubkey: sender.publicKey, toPubkey: recipient, lamports: 42 }), custom],
+      instructions: [
+        SystemProgram.transfer({ fromPubkey: sender.publicKey, toPubkey: recipient, lamports: 42 }),
+        custom,
+        SystemProgram.transfer({ fromPubkey: sender.publicKey, toPubkey: loadedWritable, lamports: 5 }),
+      ],
     }).compileToV0Message([table]);
     const decoded = decodeSolanaTransaction(unsignedBytes(new VersionedTransaction(message)));
 
     expect(decoded.version).toBe(0);
-    expect(decoded.policy.transfers).toEqual([{ from: sender.publicKey.toBase58(), to: recipient.toBase58(), amount: 42n }]);
+    // A recipient loaded from the table cannot be named offline: it reads as table#index, never as an address.
+    expect(decoded.policy.transfers).toEqual([
+      { from: sender.publicKey.toBase58(), to: recipient.toBase58(), amount: 42n },
+      { from: sender.publicKey.toBase58(), to: `${tableKey.toBase58()}#0`, amount: 5n },
+    ]);
     expect(decoded.policy.address_table_lookups).toEqual([
       { address_table_key: tableKey.toBase58(), writable_indexes: [0n], readonly_indexes: [1n] },
     ]);
@@ -227,11 +247,46 @@ describe('signSolanaTransaction', () => {
   });
 });
 
+describe("@turnkey/solana's TurnkeySigner.signTransaction against the signer", () => {
+  const sender = keypair(1);
+  const recipient = keypair(2).publicKey;
+  // Stands in for the service's SIGN_TRANSACTION: the hex it receives goes through the real signer.
+  const client = {
+    signTransaction: ({ signWith, unsignedTransaction, type }: Record<string, string>) => {
+      expect(type).toBe('TRANSACTION_TYPE_SOLANA');
+      const signed = signSolanaTransaction(hexToBytes(unsignedTransaction!, 'unsignedTransaction'), signWith!, signerFor(sender));
+      return Promise.resolve({
+        activity: { id: 'activity', status: 'ACTIVITY_STATUS_COMPLETED' },
+        signedTransaction: bytesToHex(signed),
+      });
+    },
+  };
+  const signer = new TurnkeySigner({ organizationId: 'organization', client: client as never });
+
+  it('returns a legacy transaction web3.js verifies', async () => {
+    const signed = await signer.signTransaction(legacyTransfer(sender, recipient, 10), sender.publicKey.toBase58());
+    expect((signed as Transaction).verifySignatures()).toBe(true);
+  });
+
+  it('returns a v0 transaction whose signature verifies', async () => {
+    const message = new TransactionMessage({
+      payerKey: sender.publicKey,
+      recentBlockhash: BLOCKHASH,
+      instructions: [SystemProgram.transfer({ fromPubkey: sender.publicKey, toPubkey: recipient, lamports: 11 })],
+    }).compileToV0Message();
+    const signed = (await signer.signTransaction(new VersionedTransaction(message), sender.publicKey.toBase58())) as VersionedTransaction;
+    expect(ed25519.verify(signed.signatures[0]!, signed.message.serialize(), sender.publicKey.toBytes())).toBe(true);
+  });
+});
+
 describe('decodeSolanaTransaction: SPL token transfers (kit + @solana-program/token)', () => {
   const owner = createNoopSigner('9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin' as Address);
   const source = '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T' as Address;
   const destination = '8opHzTAnfzRpPEx21XtnrVTX28YQuCpAjcn1PczScKh' as Address;
   const mint = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v' as Address;
+  const recipientWallet = keypair(5).publicKey.toBase58() as Address;
+  const multisig = keypair(6).publicKey.toBase58() as Address;
+  const coSigner = createNoopSigner(keypair(7).publicKey.toBase58() as Address);
 
   function build(...instructions: Parameters<typeof appendTransactionMessageInstructions>[0]): Uint8Array {
     const message = pipe(
@@ -243,15 +298,16 @@ describe('decodeSolanaTransaction: SPL token transfers (kit + @solana-program/to
           m,
         ),
       (m) => appendTransactionMessageInstructions(instructions, m),
-      (m) => addSignersToTransactionMessage([owner], m),
+      (m) => addSignersToTransactionMessage([owner, coSigner], m),
     );
     return new Uint8Array(getTransactionEncoder().encode(compileTransaction(message)));
   }
 
-  it('reads Transfer and TransferChecked (Token and Token-2022) into spl_transfers', () => {
+  it('reads Transfer (multisig owner) and TransferChecked (Token-2022) into spl_transfers', () => {
     const bytes = build(
       getSetComputeUnitLimitInstruction({ units: 200_000 }),
-      getTransferInstruction({ source, destination, authority: owner, amount: 1_000n }),
+      getCreateAssociatedTokenIdempotentInstruction({ payer: owner, ata: destination, owner: recipientWallet, mint }),
+      getTransferInstruction({ source, destination, authority: multisig, amount: 1_000n, multiSigners: [owner, coSigner] }),
       getTransferCheckedInstruction(
         { source, mint, destination, authority: owner, amount: 2_500_000n, decimals: 6 },
         { programAddress: TOKEN_2022_PROGRAM_ADDRESS as Address },
@@ -259,16 +315,18 @@ describe('decodeSolanaTransaction: SPL token transfers (kit + @solana-program/to
     );
     const decoded = decodeSolanaTransaction(bytes);
     expect(decoded.policy.spl_transfers).toEqual([
-      { from: source, to: destination, amount: 1_000n, owner: owner.address, signers: [] },
+      { from: source, to: destination, amount: 1_000n, owner: multisig, signers: [owner.address, coSigner.address] },
       { from: source, to: destination, amount: 2_500_000n, owner: owner.address, signers: [], token_mint: mint },
     ]);
     expect(decoded.policy.transfers).toEqual([]);
     expect(decoded.knownInstructions.map(({ program, instruction }) => `${program}:${instruction}`)).toEqual([
       'Compute Budget:SetComputeUnitLimit',
+      'Associated Token:CreateAssociatedTokenIdempotent',
       'Token:Transfer',
       'Token-2022:TransferChecked',
     ]);
     expect(decoded.knownInstructions[0]?.args).toEqual({ units: 200_000n });
+    expect(decoded.knownInstructions[1]?.accounts).toMatchObject({ ata: destination, owner: recipientWallet, mint });
   });
 });
 
@@ -292,6 +350,9 @@ describe('decodeSolanaTransaction: an instruction decoded with an uploaded Ancho
           { name: 'amount', type: 'u64' },
           { name: 'memo', type: 'string' },
           { name: 'recipient', type: 'pubkey' },
+          { name: 'hops', type: { vec: { vec: 'u16' } } },
+          { name: 'limit', type: { option: 'u64' } },
+          { name: 'route', type: { defined: { name: 'Route' } } },
         ],
       },
       {
@@ -301,12 +362,33 @@ describe('decodeSolanaTransaction: an instruction decoded with an uploaded Ancho
         args: [],
       },
     ],
+    types: [
+      {
+        name: 'Route',
+        type: {
+          kind: 'struct',
+          fields: [
+            { name: 'pool', type: 'u8' },
+            { name: 'bump', type: { option: 'u8' } },
+          ],
+        },
+      },
+    ],
   };
   // Borsh layout of the deposit arguments, encoded independently of the IDL reader.
   const depositArgs = getStructEncoder([
     ['amount', getU64Encoder()],
     ['memo', addEncoderSizePrefix(getUtf8Encoder(), getU32Encoder())],
     ['recipient', getAddressEncoder()],
+    ['hops', getArrayEncoder(getArrayEncoder(getU16Encoder()))],
+    ['limit', getOptionEncoder(getU64Encoder())],
+    [
+      'route',
+      getStructEncoder([
+        ['pool', getU8Encoder()],
+        ['bump', getOptionEncoder(getU8Encoder())],
+      ]),
+    ],
   ]);
 
   function depositTransaction(data: Uint8Array): Uint8Array {
@@ -325,7 +407,14 @@ describe('decodeSolanaTransaction: an instruction decoded with an uploaded Ancho
   const recipient = keypair(23).publicKey.toBase58() as Address;
   const data = new Uint8Array([
     ...depositDiscriminator,
-    ...depositArgs.encode({ amount: 123_456_789n, memo: 'rent', recipient }),
+    ...depositArgs.encode({
+      amount: 123_456_789n,
+      memo: 'rent',
+      recipient,
+      hops: [[1, 2], [3]],
+      limit: none(),
+      route: { pool: 4, bump: some(255) },
+    }),
   ]);
 
   it('fills parsed_instruction_data for the program the IDL names', () => {
@@ -334,7 +423,14 @@ describe('decodeSolanaTransaction: an instruction decoded with an uploaded Ancho
       instruction_name: 'deposit',
       discriminator: Buffer.from(depositDiscriminator).toString('hex'),
       named_accounts: { vault: vault.toBase58(), user: user.publicKey.toBase58() },
-      program_call_args: { amount: 123_456_789n, memo: 'rent', recipient },
+      // Integers are bigints, nested lists stay nested, None is absent and Some is its value.
+      program_call_args: {
+        amount: 123_456_789n,
+        memo: 'rent',
+        recipient,
+        hops: [[1n, 2n], [3n]],
+        route: { pool: 4n, bump: 255n },
+      },
     });
   });
 
@@ -360,15 +456,25 @@ describe('decodeSolanaTransaction: an instruction decoded with an uploaded Ancho
   });
 });
 
+function withBytes(original: Uint8Array, offset: number, replacement: ArrayLike<number>): Uint8Array {
+  const copy = original.slice();
+  copy.set(replacement, offset);
+  return copy;
+}
+
 describe('bad Solana input', () => {
   const sender = keypair(1);
   const bytes = unsignedBytes(legacyTransfer(sender, keypair(2).publicKey, 10));
 
   it.each([
     ['empty', new Uint8Array(0), /empty/],
-    ['truncated', bytes.subarray(0, bytes.length - 5), /malformed|not a Solana transaction/],
-    ['garbage', new Uint8Array(80).fill(0xff), /not a Solana transaction|malformed/],
+    ['truncated', bytes.subarray(0, bytes.length - 5), /not a Solana transaction .*nor a bare Solana message/],
+    ['garbage', new Uint8Array(80).fill(0xff), /not a Solana transaction .*nor a bare Solana message/],
     ['trailing bytes', new Uint8Array([...bytes, 1, 2, 3]), /unexpected bytes after its end/],
+    // Layout: 1 slot count, 64 slot bytes, 3 header bytes, 1 account count, then the 32-byte account keys.
+    ['an account listed twice', withBytes(bytes, 101, bytes.subarray(69, 101)), /lists account \w+ twice/],
+    ['a header naming more signers than slots', withBytes(bytes, 65, [2]), /expected the transaction to have 2 signatures/],
+    ['a bare message naming more signers than accounts', withBytes(bytes.subarray(65), 0, [9]), /header does not fit/],
   ])('refuses %s input with ENCODING_INVALID', (_label, input, message) => {
     expectQkError(() => decodeSolanaTransaction(input), 'ENCODING_INVALID', message);
     expectQkError(() => signSolanaTransaction(input, sender.publicKey.toBase58(), signerFor(sender)), 'ENCODING_INVALID', message);
