@@ -1,12 +1,13 @@
 /**
  * Turnkey's official signers, unchanged, against a started service: every signature they get back verifies with an
- * independent library (viem, ethers, noble) against the key the service holds.
+ * independent library (viem, ethers, web3.js, noble, @scure/btc-signer) against the key the service holds.
  */
 import { p256 } from '@noble/curves/nist.js';
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { schnorr, secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { sha256 } from '@noble/hashes/sha2.js';
+import { Address, NETWORK, OutScript, SigHash, Transaction as BitcoinTransaction, p2pkh } from '@scure/btc-signer';
 import { PublicKey, SystemProgram, Transaction as SolanaTransaction, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
 import { TurnkeySigner as EthersSigner } from '@turnkey/ethers';
 import type { TurnkeyClient } from '@turnkey/http';
@@ -283,5 +284,47 @@ describe('@turnkey/solana TurnkeySigner', () => {
     expect(reply.status).toBe(400);
     expect(reply.body.message).toMatch(/is not a required signer of this Solana transaction/);
     expect((await client.getActivities({ organizationId })).activities).toHaveLength(before);
+  });
+});
+
+describe('@turnkey/http signTransaction with a Bitcoin PSBT', () => {
+  const P2WPKH = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/84'/0'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH' } as const;
+  const P2TR = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/86'/0'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_BITCOIN_MAINNET_P2TR' } as const;
+  const AMOUNT = 50_000n;
+
+  /** A PSBT spending one made-up output of `address` (witness UTXO given) to a fixed P2WPKH address. */
+  function psbtSpending(address: string): string {
+    const tx = new BitcoinTransaction();
+    tx.addInput({ txid: '11'.repeat(32), index: 1, witnessUtxo: { script: OutScript.encode(Address(NETWORK).decode(address)), amount: AMOUNT } });
+    tx.addOutputAddress('bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4', 40_000n, NETWORK);
+    return Buffer.from(tx.toPSBT()).toString('hex');
+  }
+
+  it('signs the P2WPKH and P2TR inputs of wallet accounts; the PSBT finalizes and each signature verifies', async () => {
+    const created = await client.createWallet({ ...envelope('ACTIVITY_TYPE_CREATE_WALLET'), parameters: { walletName: 'bitcoin', accounts: [P2WPKH, P2TR] } });
+    const { walletId, addresses } = created.activity.result.createWalletResult!;
+    const [segwit, taproot] = addresses as [string, string];
+    for (const address of [segwit, taproot]) {
+      const reply = await client.signTransaction({
+        ...envelope('ACTIVITY_TYPE_SIGN_TRANSACTION_V2'),
+        parameters: { signWith: address, unsignedTransaction: psbtSpending(address), type: 'TRANSACTION_TYPE_BITCOIN' },
+      });
+      expect(reply.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+      const signed = BitcoinTransaction.fromPSBT(Buffer.from(reply.activity.result.signTransactionResult!.signedTransaction, 'hex'));
+      const input = signed.getInput(0);
+      const publicKey = Buffer.from((await client.getWalletAccount({ organizationId, walletId, address })).account.publicKey!, 'hex');
+      const script = input.witnessUtxo!.script;
+      if (address === segwit) {
+        const [[key, signature]] = input.partialSig!;
+        expect(Buffer.from(key).equals(publicKey)).toBe(true);
+        const digest = signed.preimageWitnessV0(0, p2pkh(publicKey).script, SigHash.ALL, AMOUNT);
+        expect(secp256k1.verify(signature.subarray(0, -1), digest, publicKey, { prehash: false, format: 'der' })).toBe(true);
+      } else {
+        const digest = signed.preimageWitnessV1(0, [script], SigHash.DEFAULT, [AMOUNT]);
+        expect(schnorr.verify(input.tapKeySig!, digest, script.subarray(2))).toBe(true);
+      }
+      signed.finalize();
+      expect(signed.extract().length).toBeGreaterThan(0);
+    }
   });
 });

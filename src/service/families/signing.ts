@@ -7,6 +7,7 @@
 import { getAddress, isAddress } from 'viem';
 import { decodeEthereumTransaction, serializeSignedTransaction, type DecodedEthereumTransaction } from '../../shared/chains/ethereum';
 import { prepareRawPayload, type HashFunction, type PayloadEncoding, type PreparedPayload } from '../../shared/chains/raw-payload';
+import { decodeBitcoinPsbt, type BitcoinNetworkName } from '../../shared/chains/bitcoin';
 import { decodeSolanaTransaction } from '../../shared/chains/solana';
 import { bytesToHex, hexToBytes } from '../../shared/crypto/encoding';
 import { QkError } from '../../shared/errors';
@@ -15,6 +16,7 @@ import type { Family } from '../activities/context';
 import type { SigningKeySource } from '../enclave';
 import { addressFor } from '../enclave/addresses';
 import { isCurve, type Curve } from '../enclave/derivation';
+import { signBitcoinPsbt } from '../enclave/sign-bitcoin';
 import { signSolanaTransaction } from '../enclave/sign-solana';
 import { signDigest, signEd25519, signRaw, type SigningKey } from '../enclave/signing';
 import type { Repositories } from '../store';
@@ -27,6 +29,10 @@ interface Signer {
   source: SigningKeySource;
   curve: Curve;
   resources: Record<string, PolicyStruct>;
+  /** The address `signWith` named (as stored) and its format; absent when it named a private key id. */
+  namedAddress?: { address: string; format: string };
+  /** The formats of every address the key has. */
+  addressFormats: string[];
 }
 
 function curveOf(curve: string, owner: string): Curve {
@@ -51,6 +57,8 @@ function resolveSigner(store: Repositories, organizationId: string, signWith: st
         source: { kind: 'walletAccount', walletId: wallet.id, sealedSecret: wallet.sealedSecret, curve, path: account.path, publicKey: account.publicKey },
         curve,
         resources: { wallet: walletPolicyResource(wallet), wallet_account: { address: account.address } },
+        namedAddress: { address: account.address, format: account.addressFormat },
+        addressFormats: [account.addressFormat],
       };
     }
   }
@@ -61,10 +69,13 @@ function resolveSigner(store: Repositories, organizationId: string, signWith: st
       .find((found) => found !== undefined);
   if (key !== undefined) {
     const curve = curveOf(key.curve, `private key ${key.id}`);
+    const named = key.id === signWith ? undefined : key.addresses.find((entry) => addressSpellings(signWith).includes(entry.address));
     return {
       source: { kind: 'privateKey', privateKeyId: key.id, sealedSecret: key.sealedSecret, curve, publicKey: key.publicKey },
       curve,
       resources: { private_key: privateKeyPolicyResource(key) },
+      ...(named === undefined ? {} : { namedAddress: named }),
+      addressFormats: key.addresses.map((entry) => entry.format),
     };
   }
   throw new QkError(
@@ -165,8 +176,28 @@ function prepareSolana(store: Repositories, organizationId: string, params: Tran
   };
 }
 
+/** ADDRESS_FORMAT_BITCOIN_<NETWORK>_<TYPE> → the network; the address signWith named decides, else the key's first. */
+function bitcoinNetworkOf(signer: Signer): BitcoinNetworkName {
+  const formats = signer.namedAddress === undefined ? signer.addressFormats : [signer.namedAddress.format];
+  const network = formats.map((format) => /^ADDRESS_FORMAT_BITCOIN_(MAINNET|TESTNET|SIGNET|REGTEST)_/.exec(format)?.[1]).find((name) => name !== undefined);
+  return (network?.toLowerCase() ?? 'mainnet') as BitcoinNetworkName;
+}
+
+/** The PSBT travels as hex both ways; the signed one is returned unfinalized, for its owner to finalize. */
+function prepareBitcoin(params: TransactionParams, signer: Signer): PreparedTransaction {
+  requireCurve(signer, 'CURVE_SECP256K1', params.type, params.signWith);
+  const bytes = hexToBytes(params.unsignedTransaction, 'parameters.unsignedTransaction');
+  const network = bitcoinNetworkOf(signer);
+  const decoded = decodeBitcoinPsbt(bytes, network);
+  const options = signer.namedAddress === undefined ? { network } : { network, address: signer.namedAddress.address };
+  return {
+    signer,
+    policy: { bitcoin: { tx: decoded.policy } },
+    sign: (key) => bytesToHex(signBitcoinPsbt(bytes, key.secret, options).psbt),
+  };
+}
+
 const NOT_YET: Partial<Record<TransactionType, string>> = {
-  TRANSACTION_TYPE_BITCOIN: 'Bitcoin PSBTs',
   TRANSACTION_TYPE_TRON: 'Tron transactions',
   TRANSACTION_TYPE_TEMPO: 'Tempo transactions',
 };
@@ -175,6 +206,7 @@ function prepareTransaction(store: Repositories, organizationId: string, params:
   const signer = resolveSigner(store, organizationId, params.signWith);
   if (params.type === 'TRANSACTION_TYPE_ETHEREUM') return prepareEthereum(store, organizationId, params, signer);
   if (params.type === 'TRANSACTION_TYPE_SOLANA') return prepareSolana(store, organizationId, params, signer);
+  if (params.type === 'TRANSACTION_TYPE_BITCOIN') return prepareBitcoin(params, signer);
   throw new QkError('REQUEST_INVALID', `parameters.type: ${params.type} is not supported by this service yet: it does not sign ${NOT_YET[params.type]}`, {
     type: params.type,
   });

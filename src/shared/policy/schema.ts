@@ -103,7 +103,9 @@ const SOLANA_TRANSACTION = struct('SolanaTransaction', {
 });
 const BITCOIN_TRANSACTION = struct('BitcoinTransaction', {
   version: INT,
-  inputs: listOf(struct('BitcoinInput', { tx_id: STRING, vout: INT, sequence: INT })),
+  inputs: listOf(
+    struct('BitcoinInput', { tx_id: STRING, vout: INT, sequence: INT, value: INT, script_pubkey: STRING, address: STRING, address_type: STRING }),
+  ),
   outputs: listOf(struct('BitcoinOutput', { value: INT, script_pubkey: STRING, address: STRING, address_type: STRING })),
   locktime: struct('BitcoinLocktime', { amount: INT, type: STRING }),
   fee: INT,

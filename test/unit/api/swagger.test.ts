@@ -153,7 +153,8 @@ const requestedOperations = {
     'create_private_keys', 'create_policies', 'update_policy', 'delete_policy', 'create_api_keys',
     'delete_api_keys', 'import_private_key', 'init_import_wallet', 'import_wallet', 'export_wallet_account',
     'create_sub_organization', 'create_user_tag', 'create_session_profile', 'create_smart_contract_interface',
-    'create_oauth_providers', 'create_authenticators', 'create_tvc_app',
+    'create_oauth_providers', 'create_authenticators', 'create_tvc_app', 'sign_raw_payload', 'sign_raw_payloads',
+    'sign_transaction',
   ],
   proxy: ['signup_v2', 'otp_login_v2', 'otp_init', 'otp_verify', 'otp_init_v2', 'otp_verify_v2'],
 };
