@@ -1,0 +1,272 @@
+/**
+ * Ethereum requests in words: unsigned transactions (with the call decoded by the uploaded ABI), EIP-712 typed data and
+ * EIP-7702 authorizations. The payload is decoded by the same functions the service's policies use, so what the card
+ * shows is what `eth.tx`, `eth.eip_712` and `eth.eip_7702_authorization` read.
+ */
+import {
+  decodeFunctionData,
+  erc20Abi,
+  erc721Abi,
+  getAddress,
+  toFunctionSelector,
+  toFunctionSignature,
+  type Abi,
+  type AbiFunction,
+  type AbiParameter,
+  type Hex,
+} from 'viem';
+import { decodeAuthorization, decodeEthereumTransaction, decodeTypedData } from '../chains/ethereum';
+import { ether, gwei } from './amounts';
+import { findNode, maxOfType, readableMembers, type StructMembers, type TypedMember } from './ethereum-values';
+import type { Lookup } from './lookup';
+import { ethereumNetwork } from './networks';
+import type {
+  AddressRef,
+  ContractCall,
+  Eip7702Delegation,
+  EthereumTransactionDetails,
+  GasFees,
+  Network,
+  ReadableNode,
+  Signer,
+  TypedDataDetails,
+} from './types';
+import type { Warnings } from './warnings';
+
+const TYPE_TEXT: Record<string, string> = {
+  legacy: 'Legacy',
+  eip2930: 'EIP-2930 access list (type 1)',
+  eip1559: 'EIP-1559 (type 2)',
+  eip4844: 'EIP-4844 blob (type 3)',
+  eip7702: 'EIP-7702 set code (type 4)',
+};
+
+/** Functions that grant another party the right to move the signer's tokens. */
+const APPROVALS = new Set(['approve', 'increaseAllowance', 'setApprovalForAll', 'permit']);
+/** Argument names that name who receives tokens or an allowance. */
+const RECIPIENT_NAME = /^(to|recipient|dst|receiver|spender|operator|_to|_spender)$/i;
+
+export interface EthereumReading<D> {
+  details: D;
+  network: Network;
+  summary: string;
+}
+
+const abiStructMembers: StructMembers = (member) => (member as AbiParameter & { components?: readonly AbiParameter[] }).components as TypedMember[] | undefined;
+
+function fees(tx: { gas?: bigint; gasPrice?: bigint; maxFeePerGas?: bigint; maxPriorityFeePerGas?: bigint; maxFeePerBlobGas?: bigint }): GasFees {
+  const perGas = tx.maxFeePerGas ?? tx.gasPrice;
+  return {
+    ...(tx.gas === undefined ? {} : { gas: tx.gas }),
+    ...(tx.gasPrice === undefined ? {} : { gasPrice: gwei(tx.gasPrice) }),
+    ...(tx.maxFeePerGas === undefined ? {} : { maxFeePerGas: gwei(tx.maxFeePerGas) }),
+    ...(tx.maxPriorityFeePerGas === undefined ? {} : { maxPriorityFeePerGas: gwei(tx.maxPriorityFeePerGas) }),
+    ...(tx.maxFeePerBlobGas === undefined ? {} : { maxFeePerBlobGas: gwei(tx.maxFeePerBlobGas) }),
+    ...(tx.gas === undefined || perGas === undefined ? {} : { maxFee: ether(tx.gas * perGas) }),
+  };
+}
+
+function shown(ref: AddressRef): string {
+  return ref.label === undefined ? ref.address : `${ref.label} (${ref.address})`;
+}
+
+/** The ABI function `data` calls, decoded; undefined when the ABI has no function with its selector or it does not decode. */
+function decodeWith(abi: Abi, data: Hex): { item: AbiFunction; args: readonly unknown[] } | undefined {
+  const selector = data.slice(0, 10);
+  const item = abi.find((entry): entry is AbiFunction => entry.type === 'function' && toFunctionSelector(entry) === selector);
+  if (item === undefined) return undefined;
+  try {
+    const decoded = decodeFunctionData({ abi: [item], data });
+    return { item, args: (decoded.args ?? []) as readonly unknown[] };
+  } catch {
+    return undefined;
+  }
+}
+
+function checkApproval(functionName: string, args: readonly ReadableNode[], contract: AddressRef, warnings: Warnings): void {
+  if (!APPROVALS.has(functionName)) return;
+  const spender = args.find((arg) => arg.address !== undefined && RECIPIENT_NAME.test(arg.name))?.address;
+  const unlimitedAmount = args.some((arg) => arg.text.startsWith('unlimited'));
+  const allTokens = functionName === 'setApprovalForAll' && args.some((arg) => arg.type === 'bool' && arg.text === 'true');
+  if (!unlimitedAmount && !allTokens) return;
+  const who = spender === undefined ? 'the spender' : shown(spender);
+  warnings.add(
+    'UNLIMITED_APPROVAL',
+    allTokens
+      ? `This lets ${who} move every token of ${shown(contract)} the account holds, now and later, until the approval is revoked.`
+      : `This approves ${who} to spend an unlimited amount of ${shown(contract)} from the account, until the approval is revoked.`,
+    spender?.address ?? contract.address,
+  );
+}
+
+function checkRecipients(nodes: readonly ReadableNode[], lookup: Lookup, warnings: Warnings): void {
+  for (const node of findNode(nodes, (candidate) => candidate.address !== undefined && RECIPIENT_NAME.test(candidate.name))) {
+    checkRecipient(node.address!, lookup, warnings);
+  }
+}
+
+function checkRecipient(ref: AddressRef, lookup: Lookup, warnings: Warnings): void {
+  if (lookup.isNewRecipient('ethereum', ref.address)) {
+    warnings.add('NEW_RECIPIENT', `${shown(ref)} has never received anything from this organization before.`, ref.address);
+  }
+}
+
+function readCall(to: AddressRef, data: Hex, lookup: Lookup, warnings: Warnings, decodedByPolicy: boolean): ContractCall {
+  const selector = data.slice(0, 10);
+  const abi = lookup.abi(to.address);
+  const token = lookup.token('ethereum', to.address);
+  // The policy engine decoded this call with the same ABI; the card shows a call as decoded only when it did.
+  const decoded = abi !== undefined && decodedByPolicy ? decodeWith(abi, data) : undefined;
+  if (decoded !== undefined) {
+    const args = readableMembers(decoded.item.inputs as readonly TypedMember[], (_member, index) => decoded.args[index], abiStructMembers, lookup, token);
+    checkApproval(decoded.item.name, args, to, warnings);
+    checkRecipients(args, lookup, warnings);
+    return { selector, decoded: true, functionName: decoded.item.name, signature: toFunctionSignature(decoded.item), args };
+  }
+  if (abi === undefined) {
+    warnings.add(
+      'UNKNOWN_CONTRACT',
+      `No interface is uploaded for ${shown(to)}: the call (selector ${selector}) cannot be read. Upload its ABI, or check the call data another way before you approve.`,
+      to.address,
+    );
+  } else {
+    warnings.add(
+      'UNDECODED',
+      `The ABI uploaded for ${shown(to)} has no function that decodes this call (selector ${selector}).`,
+      to.address,
+    );
+  }
+  // A well-known selector is named as a guess, and an unlimited approval is still flagged: the risk does not depend on an upload.
+  for (const standard of [erc20Abi, erc721Abi] as const) {
+    const guess = decodeWith(standard as Abi, data);
+    if (guess === undefined) continue;
+    const args = readableMembers(guess.item.inputs as readonly TypedMember[], (_member, index) => guess.args[index], abiStructMembers, lookup, token);
+    checkApproval(guess.item.name, args, to, warnings);
+    return { selector, decoded: false, args: [], likelySignature: toFunctionSignature(guess.item) };
+  }
+  return { selector, decoded: false, args: [] };
+}
+
+function delegation(policy: { address: string; chainId: number | bigint; nonce: number | bigint }, signer: Signer, lookup: Lookup, warnings: Warnings): Eip7702Delegation {
+  const delegate = lookup.address('ethereum', getAddress(policy.address), true);
+  const chainId = Number(policy.chainId);
+  const network: Network = chainId === 0 ? { family: 'ethereum', name: 'every chain (chain id 0)', chainId: 0 } : ethereumNetwork(chainId);
+  warnings.add(
+    'EIP7702_DELEGATION',
+    `This makes ${signer.text} run the code of ${shown(delegate)} on ${network.name}: that code can move everything the account holds. Approve only a delegate you have reviewed.`,
+    delegate.address,
+  );
+  return { delegate, network, nonce: BigInt(policy.nonce) };
+}
+
+export function readEthereumTransaction(unsignedTransaction: string, signer: Signer, lookup: Lookup, warnings: Warnings): EthereumReading<EthereumTransactionDetails> {
+  const decoded = decodeEthereumTransaction(unsignedTransaction, (to) => lookup.abi(to));
+  const tx = decoded.fields;
+  const data: Hex = tx.data ?? '0x';
+  const hasData = data.length > 2;
+  const network = ethereumNetwork(tx.chainId);
+  const value = ether(tx.value ?? 0n);
+  const to = tx.to === undefined || tx.to === null ? undefined : lookup.address('ethereum', getAddress(tx.to), hasData);
+  const call = to !== undefined && hasData ? readCall(to, data, lookup, warnings, decoded.policy.function_name !== undefined) : undefined;
+  if (to !== undefined && (!hasData || value.raw > 0n)) checkRecipient(to, lookup, warnings);
+  const threshold = lookup.context.thresholds?.ethereumWei;
+  if (threshold !== undefined && value.raw > threshold) {
+    warnings.add('VALUE_ABOVE_THRESHOLD', `This sends ${value.text}, above the ${ether(threshold).text} threshold set in Settings.`, value.raw.toString());
+  }
+  const authorizations = tx.type === 'eip7702' ? tx.authorizationList.map((authorization) => delegation(authorization, signer, lookup, warnings)) : [];
+  return {
+    network,
+    summary: transactionSummary(to, value.text, call, network),
+    details: {
+      kind: 'ethereum-transaction',
+      transactionType: decoded.kind,
+      typeText: TYPE_TEXT[decoded.kind] ?? decoded.kind,
+      ...(to === undefined ? {} : { to }),
+      value,
+      ...(tx.nonce === undefined ? {} : { nonce: tx.nonce }),
+      fees: fees(tx as Parameters<typeof fees>[0]),
+      data,
+      ...(call === undefined ? {} : { call }),
+      authorizations,
+      policy: decoded.policy,
+    },
+  };
+}
+
+function transactionSummary(to: AddressRef | undefined, value: string, call: ContractCall | undefined, network: Network): string {
+  if (to === undefined) return `Deploy a contract on ${network.name}`;
+  const target = to.label ?? to.address;
+  if (call === undefined) return `Send ${value} to ${target} on ${network.name}`;
+  if (!call.decoded) return `Call ${call.likelySignature === undefined ? call.selector : `${call.likelySignature}?`} on ${target} on ${network.name}`;
+  const amount = call.args.find((arg) => arg.amount !== undefined)?.amount;
+  const party = call.args.find((arg) => arg.address !== undefined && RECIPIENT_NAME.test(arg.name))?.address;
+  const partyText = party === undefined ? '' : ` ${call.functionName === 'approve' ? 'for' : 'to'} ${party.label ?? party.address}`;
+  if (amount !== undefined && (call.functionName === 'transfer' || call.functionName === 'transferFrom' || call.functionName === 'approve')) {
+    const verb = call.functionName === 'approve' ? 'Approve' : 'Transfer';
+    return `${verb} ${amount.text}${partyText} on ${network.name}`;
+  }
+  return `Call ${call.functionName} on ${target}${partyText} on ${network.name}`;
+}
+
+// ─── EIP-712 ──────────────────────────────────────────────────────────────────────────────────
+
+type TypeTable = Record<string, readonly TypedMember[]>;
+
+/** The EIP-712 domain members, in the order the standard lists them. */
+const DOMAIN_MEMBERS: readonly TypedMember[] = [
+  { name: 'name', type: 'string' },
+  { name: 'version', type: 'string' },
+  { name: 'chainId', type: 'uint256' },
+  { name: 'verifyingContract', type: 'address' },
+  { name: 'salt', type: 'bytes32' },
+];
+
+export function readTypedData(payload: string, what: string, lookup: Lookup, warnings: Warnings): TypedDataDetails {
+  const decoded = decodeTypedData(payload, what);
+  // decodeTypedData checked the document against its own types, so its shape is known here.
+  const document = JSON.parse(payload) as { types: TypeTable; primaryType: string; domain?: Record<string, unknown>; message: Record<string, unknown> };
+  const types = document.types;
+  const structMembers: StructMembers = (member) => types[member.type];
+  const domainValues = document.domain ?? {};
+  const domainMembers = DOMAIN_MEMBERS.filter((member) => domainValues[member.name] !== undefined);
+  const domain = readableMembers(domainMembers, (member) => domainValues[member.name], structMembers, lookup);
+  const verifyingContractValue = domainValues.verifyingContract;
+  const verifyingContract =
+    typeof verifyingContractValue === 'string' ? lookup.address('ethereum', getAddress(verifyingContractValue), true) : undefined;
+  const network = domainValues.chainId === undefined ? undefined : ethereumNetwork(Number(domainValues.chainId));
+  const message = readableMembers(types[document.primaryType] ?? [], (member) => document.message[member.name], structMembers, lookup);
+  checkPermit(document.primaryType, message, verifyingContract, lookup, warnings);
+  return {
+    primaryType: document.primaryType,
+    domain,
+    ...(verifyingContract === undefined ? {} : { verifyingContract }),
+    ...(network === undefined ? {} : { network }),
+    message,
+    policy: decoded.policy,
+  };
+}
+
+/** Permit (EIP-2612) and Permit2 messages grant an allowance: an amount at its type's maximum is unlimited. */
+function checkPermit(primaryType: string, message: readonly ReadableNode[], verifyingContract: AddressRef | undefined, lookup: Lookup, warnings: Warnings): void {
+  if (!/permit/i.test(primaryType)) return;
+  const unlimited = findNode(message, (node) => node.type !== undefined && maxOfType(node.type) !== undefined && node.text.startsWith('unlimited'));
+  const spender = findNode(message, (node) => node.address !== undefined && RECIPIENT_NAME.test(node.name))[0]?.address;
+  if (unlimited.length > 0) {
+    const tokens = findNode(message, (node) => node.name === 'token' && node.address !== undefined).map((node) => shown(node.address!));
+    const what = tokens.length > 0 ? tokens.join(', ') : verifyingContract === undefined ? 'the token' : shown(verifyingContract);
+    warnings.add(
+      'UNLIMITED_APPROVAL',
+      `This ${primaryType} signature lets ${spender === undefined ? 'the spender' : shown(spender)} spend an unlimited amount of ${what} from the account.`,
+      spender?.address ?? verifyingContract?.address,
+    );
+  }
+  if (spender !== undefined) checkRecipient(spender, lookup, warnings);
+}
+
+// ─── EIP-7702 ─────────────────────────────────────────────────────────────────────────────────
+
+export function readAuthorization(payload: string, what: string, signer: Signer, lookup: Lookup, warnings: Warnings): Eip7702Delegation {
+  const decoded = decodeAuthorization(payload, what);
+  const { address, chain_id: chainId, nonce } = decoded.policy as { address: string; chain_id: bigint; nonce: bigint };
+  return delegation({ address, chainId, nonce }, signer, lookup, warnings);
+}

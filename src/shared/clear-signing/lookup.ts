@@ -1,0 +1,98 @@
+/** What the organization knows about an address or a signer, read from the caller's context. */
+import type { Abi } from 'viem';
+import type { AddressRef, ClearSigningContext, ContractInterface, KnownToken, Signer } from './types';
+
+/** Ethereum addresses compare whatever their letter case; Solana and Bitcoin addresses are case-sensitive. */
+export type AddressFamily = 'ethereum' | 'solana' | 'bitcoin';
+
+const keyOf = (family: AddressFamily, address: string) => (family === 'ethereum' ? address.toLowerCase() : address);
+
+export class Lookup {
+  private readonly recipients: Set<string> | undefined;
+
+  constructor(readonly context: ClearSigningContext) {
+    this.recipients =
+      context.knownRecipients === undefined
+        ? undefined
+        : new Set(context.knownRecipients.flatMap((address) => [address, address.toLowerCase()]));
+  }
+
+  contract(family: AddressFamily, address: string): ContractInterface | undefined {
+    const type = family === 'ethereum' ? 'ETHEREUM' : 'SOLANA';
+    const key = keyOf(family, address);
+    return this.context.contracts?.find((contract) => contract.type === type && keyOf(family, contract.address) === key);
+  }
+
+  abi(address: string): Abi | undefined {
+    const definition = this.contract('ethereum', address)?.definition;
+    return Array.isArray(definition) ? (definition as Abi) : undefined;
+  }
+
+  token(family: AddressFamily, address: string): KnownToken | undefined {
+    const key = keyOf(family, address);
+    return this.context.tokens?.find((token) => keyOf(family, token.address) === key);
+  }
+
+  /** The wallet account or private key holding `address`, by name. */
+  ownName(family: AddressFamily, address: string): string | undefined {
+    const key = keyOf(family, address);
+    for (const wallet of this.context.wallets ?? []) {
+      const account = wallet.accounts.find((candidate) => keyOf(family, candidate.address) === key);
+      if (account !== undefined) return account.path === undefined ? wallet.walletName : `${wallet.walletName} / ${account.path}`;
+    }
+    return this.context.privateKeys?.find((privateKey) => privateKey.addresses.some((candidate) => keyOf(family, candidate.address) === key))
+      ?.privateKeyName;
+  }
+
+  /**
+   * An address as shown. `calledWithData`: an Ethereum address that receives call data is a contract, "unknown" when
+   * no interface was uploaded for it; one that receives only value is a plain address.
+   */
+  address(family: AddressFamily, address: string, calledWithData = false): AddressRef {
+    const contract = this.contract(family, address);
+    if (contract !== undefined) return { address, label: contract.label, role: 'contract' };
+    const token = this.token(family, address);
+    if (token !== undefined) return { address, label: token.symbol, role: 'token' };
+    const own = this.ownName(family, address);
+    if (own !== undefined) return { address, label: own, role: 'own address' };
+    return { address, role: calledWithData ? 'unknown contract' : 'address' };
+  }
+
+  /** True when history was supplied and `address` is not in it (nor one of the organization's own). */
+  isNewRecipient(family: AddressFamily, address: string): boolean {
+    if (this.recipients === undefined) return false;
+    if (this.ownName(family, address) !== undefined) return false;
+    return !this.recipients.has(family === 'ethereum' ? address.toLowerCase() : address);
+  }
+
+  signer(signWith: string): Signer {
+    const family: AddressFamily = /^0x[0-9a-fA-F]{40}$/.test(signWith) ? 'ethereum' : 'solana';
+    const key = keyOf(family, signWith);
+    for (const wallet of this.context.wallets ?? []) {
+      const account = wallet.accounts.find((candidate) => keyOf(family, candidate.address) === key);
+      if (account === undefined) continue;
+      return {
+        signWith,
+        kind: 'wallet account',
+        walletId: wallet.walletId,
+        walletName: wallet.walletName,
+        ...(account.path === undefined ? {} : { path: account.path }),
+        ...(account.addressFormat === undefined ? {} : { addressFormat: account.addressFormat }),
+        text: account.path === undefined ? wallet.walletName : `${wallet.walletName} / ${account.path}`,
+      };
+    }
+    for (const privateKey of this.context.privateKeys ?? []) {
+      const byAddress = privateKey.addresses.find((candidate) => keyOf(family, candidate.address) === key);
+      if (privateKey.privateKeyId !== signWith && byAddress === undefined) continue;
+      return {
+        signWith,
+        kind: 'private key',
+        privateKeyId: privateKey.privateKeyId,
+        privateKeyName: privateKey.privateKeyName,
+        ...(byAddress?.addressFormat === undefined ? {} : { addressFormat: byAddress.addressFormat }),
+        text: privateKey.privateKeyName,
+      };
+    }
+    return { signWith, kind: 'unknown', text: signWith };
+  }
+}

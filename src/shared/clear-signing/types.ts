@@ -1,0 +1,341 @@
+/**
+ * What the clear-signing reader takes (the signing intent plus what the organization knows: names, uploaded contract
+ * interfaces, tokens, past recipients) and what it answers: a description the approval card and the Sign screen
+ * render. Amounts are bigints with their formatted text beside them, so a screen never formats numbers itself.
+ */
+import type { PolicyStruct } from '../policy/values';
+
+// ─── what the caller supplies ─────────────────────────────────────────────────────────────────
+
+/** A wallet with its accounts, to name the signer of `signWith`. */
+export interface WalletNames {
+  walletId: string;
+  walletName: string;
+  accounts: readonly { address: string; path?: string; addressFormat?: string }[];
+}
+
+/** A private key with its addresses, to name the signer of `signWith` (an address or the key's id). */
+export interface PrivateKeyNames {
+  privateKeyId: string;
+  privateKeyName: string;
+  addresses: readonly { address: string; addressFormat?: string }[];
+}
+
+/** An uploaded smart contract interface: `definition` is the parsed ABI (Ethereum) or Anchor IDL (Solana). */
+export interface ContractInterface {
+  address: string;
+  type: 'ETHEREUM' | 'SOLANA';
+  label: string;
+  definition: unknown;
+}
+
+/** A token the organization knows: an ERC-20 contract or an SPL mint, so amounts read in its units. */
+export interface KnownToken {
+  address: string;
+  symbol: string;
+  decimals: number;
+}
+
+/** Native-unit thresholds above which a value is flagged (Settings). Absent: no threshold for that chain. */
+export interface ValueThresholds {
+  ethereumWei?: bigint;
+  solanaLamports?: bigint;
+  bitcoinSatoshis?: bigint;
+}
+
+export interface ClearSigningContext {
+  wallets?: readonly WalletNames[];
+  privateKeys?: readonly PrivateKeyNames[];
+  contracts?: readonly ContractInterface[];
+  tokens?: readonly KnownToken[];
+  /**
+   * Every recipient this organization has sent to before. Absent: history was not read and no recipient is flagged
+   * as new; present (even empty): recipients outside it are flagged.
+   */
+  knownRecipients?: readonly string[];
+  /** The organization's own Bitcoin addresses: outputs paying them are change. */
+  ownBitcoinAddresses?: readonly string[];
+  thresholds?: ValueThresholds;
+}
+
+/** A signing activity as the service records it: `{ type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', intent: { signTransactionIntentV2: … } }`. */
+export interface SigningActivity {
+  type: string;
+  intent: Readonly<Record<string, unknown>>;
+}
+
+// ─── what the reader answers ──────────────────────────────────────────────────────────────────
+
+export type SigningOperation = 'sign_raw_payload' | 'sign_raw_payloads' | 'sign_transaction';
+
+/** An amount in a unit with a known number of decimals: `text` is what to show, `raw` the integer to show on hover. */
+export interface Amount {
+  raw: bigint;
+  /** `raw` in whole units, e.g. "1.5". */
+  formatted: string;
+  /** "ETH", "SOL", "BTC", a token symbol, or "units" when the token's decimals are not known. */
+  unit: string;
+  /** "1.5 ETH". */
+  text: string;
+  /** The smallest unit's name ("wei", "lamports", "sat", "raw units"), for the hover text. */
+  rawUnit: string;
+}
+
+export interface Network {
+  family: 'ethereum' | 'solana' | 'bitcoin' | 'tron' | 'tempo' | 'unknown';
+  /** "Ethereum", "Base Sepolia", "Solana", "Bitcoin testnet", "chain 424242 (unknown)". */
+  name: string;
+  chainId?: number;
+  testnet?: boolean;
+}
+
+/** An address as shown: its label from the organization's interfaces, tokens or keys, and what kind of party it is. */
+export interface AddressRef {
+  address: string;
+  /** Contract interface label, token symbol, or signer name. */
+  label?: string;
+  role: 'contract' | 'unknown contract' | 'token' | 'address' | 'own address';
+}
+
+export interface Signer {
+  signWith: string;
+  kind: 'wallet account' | 'private key' | 'unknown';
+  walletId?: string;
+  walletName?: string;
+  /** The account's derivation path, when the lookup has it. */
+  path?: string;
+  privateKeyId?: string;
+  privateKeyName?: string;
+  addressFormat?: string;
+  /** "Treasury / m/44'/60'/0'/0/0", "Cold key", or `signWith` itself when nothing names it. */
+  text: string;
+}
+
+/** A readable tree of decoded values (call arguments, typed-data messages, instruction arguments). */
+export interface ReadableNode {
+  name: string;
+  /** The ABI / EIP-712 / IDL type, when there is one. */
+  type?: string;
+  /** The value in words; empty for a struct or list, whose content is in `children`. */
+  text: string;
+  /** The exact value when `text` rounds or names it: the raw integer, the full address. */
+  raw?: string;
+  address?: AddressRef;
+  amount?: Amount;
+  children?: readonly ReadableNode[];
+}
+
+export interface GasFees {
+  gas?: bigint;
+  gasPrice?: Amount;
+  maxFeePerGas?: Amount;
+  maxPriorityFeePerGas?: Amount;
+  maxFeePerBlobGas?: Amount;
+  /** gas × (max fee per gas | gas price): the most this transaction can pay for execution. */
+  maxFee?: Amount;
+}
+
+export interface ContractCall {
+  /** The first four bytes of the data. */
+  selector: string;
+  /** Decoded with the uploaded ABI. */
+  decoded: boolean;
+  functionName?: string;
+  /** `transfer(address,uint256)`. */
+  signature?: string;
+  args: readonly ReadableNode[];
+  /**
+   * Without an uploaded ABI: the signature of the well-known ERC-20 / ERC-721 function with this selector, shown as a
+   * guess (a contract may give the selector another meaning).
+   */
+  likelySignature?: string;
+}
+
+export interface Eip7702Delegation {
+  delegate: AddressRef;
+  network: Network;
+  nonce: bigint;
+}
+
+export interface EthereumTransactionDetails {
+  kind: 'ethereum-transaction';
+  /** viem's name: legacy, eip2930, eip1559, eip4844, eip7702. */
+  transactionType: string;
+  /** "EIP-1559 (type 2)". */
+  typeText: string;
+  /** Absent for a contract deployment. */
+  to?: AddressRef;
+  value: Amount;
+  nonce?: number;
+  fees: GasFees;
+  /** The call data, 0x-hex. */
+  data: string;
+  call?: ContractCall;
+  authorizations: readonly Eip7702Delegation[];
+  /** `eth.tx` as policies read it (without `from`). */
+  policy: PolicyStruct;
+}
+
+export interface SolanaInstructionDetails {
+  index: number;
+  program: AddressRef;
+  /** "System", "SPL Token", "Token-2022", "Associated Token", "Compute Budget", the IDL's name, or "Unknown program". */
+  programName: string;
+  /** The instruction's name when the program is known or its IDL matched. */
+  instruction?: string;
+  /** One line: "Transfer 0.5 SOL from … to …". */
+  summary: string;
+  accounts: readonly { name: string; address: AddressRef }[];
+  args: readonly ReadableNode[];
+  dataHex: string;
+}
+
+export interface SolanaTransferDetails {
+  from: AddressRef;
+  to: AddressRef;
+  amount: Amount;
+  /** SPL transfers: the mint, when the instruction names it. */
+  mint?: AddressRef;
+  /** SPL transfers: the source account's owner. */
+  owner?: AddressRef;
+}
+
+export interface SolanaTransactionDetails {
+  kind: 'solana-transaction';
+  version: 'legacy' | 0;
+  feePayer: AddressRef;
+  signers: readonly AddressRef[];
+  recentBlockhash: string;
+  instructions: readonly SolanaInstructionDetails[];
+  transfers: readonly SolanaTransferDetails[];
+  tokenTransfers: readonly SolanaTransferDetails[];
+  /** Accounts loaded from address lookup tables cannot be resolved offline. */
+  addressTableLookups: number;
+  policy: PolicyStruct;
+}
+
+export interface BitcoinInputDetails {
+  txId: string;
+  vout: number;
+  sequence: number;
+  address?: AddressRef;
+  amount?: Amount;
+}
+
+export interface BitcoinOutputDetails {
+  index: number;
+  /** Absent for scripts without an address (OP_RETURN, bare multisig). */
+  address?: AddressRef;
+  addressType: string;
+  scriptHex: string;
+  amount: Amount;
+  /** Pays one of the organization's own addresses. */
+  change: boolean;
+}
+
+export interface BitcoinTransactionDetails {
+  kind: 'bitcoin-transaction';
+  version: number;
+  inputs: readonly BitcoinInputDetails[];
+  outputs: readonly BitcoinOutputDetails[];
+  /** Absent when some input's spent output is not in the PSBT. */
+  fee?: Amount;
+  /** What leaves the organization: outputs that are not change. */
+  sent: Amount;
+  locktime: { amount: number; type: 'BLOCK_HEIGHT' | 'TIMESTAMP' };
+  policy: PolicyStruct;
+}
+
+export interface TypedDataDetails {
+  primaryType: string;
+  domain: readonly ReadableNode[];
+  /** The verifying contract, labelled. */
+  verifyingContract?: AddressRef;
+  network?: Network;
+  message: readonly ReadableNode[];
+  policy: PolicyStruct;
+}
+
+export interface RawPayloadDetails {
+  index: number;
+  /** The payload exactly as sent. */
+  payload: string;
+  /** The payload's bytes as hex (for text, its UTF-8 bytes). */
+  hex: string;
+  /** The payload as text when it is printable UTF-8. */
+  text?: string;
+  /** What the key signs: the 32-byte digest (ECDSA keys) or the message (Ed25519), hex. */
+  signedBytesHex: string;
+  typedData?: TypedDataDetails;
+  authorization?: Eip7702Delegation;
+  /** A Solana message signed as a raw payload (Ed25519 with no hash), decoded. */
+  solanaMessage?: SolanaTransactionDetails;
+}
+
+export interface RawPayloadsDetails {
+  kind: 'raw-payloads';
+  encoding: string;
+  /** "UTF-8 text", "hexadecimal bytes", "EIP-712 typed data", "EIP-7702 authorization". */
+  encodingText: string;
+  hashFunction: string;
+  /** "Keccak-256", "SHA-256", "none: the payload is the digest", "none: Ed25519 signs the message itself". */
+  hashFunctionText: string;
+  payloads: readonly RawPayloadDetails[];
+}
+
+export interface UnsupportedTransactionDetails {
+  kind: 'unsupported-transaction';
+  transactionType: string;
+  unsignedTransaction: string;
+}
+
+export type SigningDetails =
+  | EthereumTransactionDetails
+  | SolanaTransactionDetails
+  | BitcoinTransactionDetails
+  | RawPayloadsDetails
+  | UnsupportedTransactionDetails;
+
+export type SigningWarningKind =
+  | 'UNKNOWN_CONTRACT'
+  | 'UNLIMITED_APPROVAL'
+  | 'EIP7702_DELEGATION'
+  | 'NEW_RECIPIENT'
+  | 'VALUE_ABOVE_THRESHOLD'
+  | 'BLIND_SIGNING'
+  | 'UNDECODED';
+
+export interface SigningWarning {
+  kind: SigningWarningKind;
+  /** A full sentence a person can act on. */
+  message: string;
+  /** The address or value the warning is about. */
+  subject?: string;
+}
+
+/**
+ * Where the organization's policies stand on the request. Computed elsewhere (policy engine + consensus), carried here
+ * so the card renders one object.
+ */
+export interface PolicyStanding {
+  outcome: 'ALLOW' | 'DENY' | 'NEEDS_CONSENSUS' | 'NO_POLICY';
+  matchedPolicies: readonly { policyId: string; policyName: string; effect: 'EFFECT_ALLOW' | 'EFFECT_DENY' }[];
+  /** "needs 1 more approver tagged ops". */
+  consensusNeeds?: string;
+  /** Whether the viewing user's vote counts toward what consensus still needs. */
+  viewerCanApprove?: boolean;
+}
+
+export interface SigningDescription {
+  operation: SigningOperation;
+  /** "Sign an Ethereum transaction", "Sign 3 raw payloads". */
+  title: string;
+  /** One line for lists: "Transfer 250 USDC to 0x… on Ethereum". */
+  summary: string;
+  network: Network;
+  signer: Signer;
+  details: SigningDetails;
+  warnings: readonly SigningWarning[];
+  /** Filled by the caller from the policy engine; the reader leaves it undefined. */
+  policyStanding?: PolicyStanding;
+}
