@@ -22,6 +22,7 @@ import { Sandbox } from './sandbox/sandbox';
 import { sandboxHandlers } from './sandbox/sandbox.ipc';
 import { Settings } from './settings/settings';
 import { settingsHandlers } from './settings/settings.ipc';
+import { signingHandlers } from './signing/signing.ipc';
 import { Stamper } from './stamper/stamper';
 import { walletsHandlers } from './wallets/wallets.ipc';
 
@@ -99,6 +100,7 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
     ...walletsHandlers({ active, now }),
     ...exporterHandlers({ active, now, keychain, profiles }),
     ...importerHandlers({ active, now }),
+    ...signingHandlers({ active, now, settings, stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR) }),
   };
   return guardWhileLocked(handlers, lock);
 }

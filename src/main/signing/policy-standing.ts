@@ -38,6 +38,16 @@ export interface PolicyStanding {
   consensusNeeds?: string;
   /** Whether the viewer's approval would count toward what is still needed. */
   viewerCanApprove: boolean;
+  /** Every policy's own verdict, in the organization's order (the policy editor's dry run). */
+  evaluations: PolicyVerdict[];
+}
+
+export interface PolicyVerdict {
+  policyId: string;
+  policyName: string;
+  effect: 'EFFECT_ALLOW' | 'EFFECT_DENY';
+  verdict: 'allow' | 'deny' | 'needs consensus' | 'not applicable' | 'inactive' | 'error';
+  reason?: string;
 }
 
 export interface StandingInput {
@@ -71,19 +81,35 @@ export function policyStanding(input: StandingInput): PolicyStanding {
   const matchedPolicies: MatchedPolicy[] = [];
   const failedPolicies: PolicyStanding['failedPolicies'] = [];
   const waiting: Policy[] = [];
+  const evaluations: PolicyVerdict[] = [];
   for (const policy of input.policies) {
+    const verdictOf = (verdict: PolicyVerdict['verdict'], reason?: string) =>
+      evaluations.push({ policyId: policy.policyId, policyName: policy.policyName, effect: policy.effect, verdict, ...(reason === undefined ? {} : { reason }) });
     const time = holds(policy.time ?? '', 'time', timeContext);
     const condition = holds(policy.condition, 'condition', conditionContext);
     const agreed = consensus(policy, approvers);
     const failure = [time, condition, agreed].find((value): value is string => typeof value === 'string');
     if (failure !== undefined) {
       failedPolicies.push({ policyId: policy.policyId, policyName: policy.policyName, reason: failure });
+      verdictOf('error', failure);
       continue;
     }
-    if (time !== true || condition !== true) continue;
-    // A DENY whose consensus does not hold does not apply (the service's rule), but it still matched the request.
-    const outcome = policy.effect === 'EFFECT_DENY' ? (agreed === true ? 'DENY' : 'NEEDS_CONSENSUS') : agreed === true ? 'ALLOW' : 'NEEDS_CONSENSUS';
+    if (time !== true) {
+      verdictOf('inactive', 'its time expression does not hold now');
+      continue;
+    }
+    if (condition !== true) {
+      verdictOf('not applicable', 'its condition does not match this request');
+      continue;
+    }
+    if (policy.effect === 'EFFECT_DENY' && agreed !== true) {
+      // The service's rule: a DENY applies only when its consensus holds too.
+      verdictOf('not applicable', 'its condition matches but its consensus does not hold, so it does not deny');
+      continue;
+    }
+    const outcome = policy.effect === 'EFFECT_DENY' ? 'DENY' : agreed === true ? 'ALLOW' : 'NEEDS_CONSENSUS';
     matchedPolicies.push({ policyId: policy.policyId, policyName: policy.policyName, effect: policy.effect, outcome });
+    verdictOf(outcome === 'ALLOW' ? 'allow' : outcome === 'DENY' ? 'deny' : 'needs consensus');
     if (policy.effect === 'EFFECT_ALLOW' && agreed !== true) waiting.push(policy);
   }
 
@@ -93,7 +119,7 @@ export function policyStanding(input: StandingInput): PolicyStanding {
   const viewerVoted = approvers.includes(input.viewerId);
   const viewerInRootQuorum = rootMembers.has(input.viewerId);
 
-  const base = { matchedPolicies, failedPolicies };
+  const base = { matchedPolicies, failedPolicies, evaluations };
   if (rootQuorumReached) return { ...base, outcome: 'ALLOW', viewerCanApprove: false };
   if (matchedPolicies.some((policy) => policy.outcome === 'DENY')) return { ...base, outcome: 'DENY', viewerCanApprove: false };
   if (matchedPolicies.some((policy) => policy.outcome === 'ALLOW')) return { ...base, outcome: 'ALLOW', viewerCanApprove: false };

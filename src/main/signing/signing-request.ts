@@ -13,7 +13,7 @@ import { decodeSolanaTransaction, type SolanaIdl } from '../../shared/chains/sol
 import { hexToBytes } from '../../shared/crypto/encoding';
 import { QkError } from '../../shared/errors';
 import type { PolicyContext, PolicyStruct } from '../../shared/policy';
-import { parsedDefinition, type OrganizationSnapshot } from './organization';
+import { contractInterfaceTypeOf, parsedDefinition, type OrganizationSnapshot } from './organization';
 
 export type TransactionType = 'TRANSACTION_TYPE_ETHEREUM' | 'TRANSACTION_TYPE_SOLANA' | 'TRANSACTION_TYPE_BITCOIN' | 'TRANSACTION_TYPE_TRON' | 'TRANSACTION_TYPE_TEMPO';
 
@@ -115,7 +115,7 @@ function bitcoinNetworkOf(signer: ResolvedSigner): BitcoinNetworkName {
 export function ethereumAbis(snapshot: OrganizationSnapshot): (to: string) => Abi | undefined {
   const abis = new Map<string, Abi>();
   for (const contract of snapshot.contracts) {
-    if (contract.type !== 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM') continue;
+    if (contractInterfaceTypeOf(contract) !== 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM') continue;
     const definition = parsedDefinition(contract);
     if (Array.isArray(definition)) abis.set(contract.smartContractAddress.toLowerCase(), definition as Abi);
   }
@@ -124,7 +124,7 @@ export function ethereumAbis(snapshot: OrganizationSnapshot): (to: string) => Ab
 
 export function solanaIdls(snapshot: OrganizationSnapshot): SolanaIdl[] {
   return snapshot.contracts
-    .filter((contract) => contract.type === 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA')
+    .filter((contract) => contractInterfaceTypeOf(contract) === 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA')
     .map((contract) => ({ address: contract.smartContractAddress, idl: parsedDefinition(contract) }));
 }
 
