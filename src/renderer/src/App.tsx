@@ -5,6 +5,7 @@ import { ErrorNotice } from './components/ErrorNotice';
 import { Progress } from './components/Progress';
 import { lockApp, useLockWatch, useTheme } from './hooks';
 import { ApprovalsScreen } from './screens/ApprovalsScreen';
+import { ContractsScreen } from './screens/ContractsScreen';
 import { DecryptScreen } from './screens/DecryptScreen';
 import { ImportScreen } from './screens/ImportScreen';
 import { KeysScreen } from './screens/KeysScreen';
@@ -12,6 +13,7 @@ import { LockScreen } from './screens/LockScreen';
 import { ProfilesScreen } from './screens/ProfilesScreen';
 import { PoliciesScreen } from './screens/PoliciesScreen';
 import { SettingsScreen } from './screens/SettingsScreen';
+import { SignScreen } from './screens/SignScreen';
 import { WalletsScreen } from './screens/WalletsScreen';
 import { useUi, type Screen } from './store';
 import iconUrl from '../../../resources/icon.svg';
@@ -20,6 +22,8 @@ const NAVIGATION: { screen: Screen; label: string }[] = [
   { screen: 'profiles', label: 'Profiles' },
   { screen: 'wallets', label: 'Wallets' },
   { screen: 'approvals', label: 'Approvals' },
+  { screen: 'sign', label: 'Sign' },
+  { screen: 'contracts', label: 'Contracts' },
   { screen: 'policies', label: 'Policies' },
   { screen: 'import', label: 'Import' },
   { screen: 'decrypt', label: 'Offline decrypt' },
@@ -107,6 +111,8 @@ function Shell() {
         {screen === 'keys' && <KeysScreen />}
         {screen === 'wallets' && <WalletsScreen />}
         {screen === 'approvals' && <ApprovalsScreen />}
+        {screen === 'sign' && <SignScreen />}
+        {screen === 'contracts' && <ContractsScreen />}
         {screen === 'policies' && <PoliciesScreen />}
         {screen === 'import' && <ImportScreen />}
         {screen === 'decrypt' && <DecryptScreen />}

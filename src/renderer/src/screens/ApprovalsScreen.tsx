@@ -6,6 +6,7 @@ import { activityTypeInWords, durationInWords, intentFacts, requesterOf } from '
 import { ApprovalList, statusInWords, votesInWords, type ApprovalItem } from '../components/ApprovalList';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { ConfirmDialog } from '../components/Modal';
+import { SigningCardLoader, isSigningActivity } from '../components/SigningCard';
 import { Progress } from '../components/Progress';
 import { useAction, useLoad, type Action } from '../hooks';
 
@@ -260,6 +261,9 @@ function ApprovalDetail({
           <code className="fingerprint">{item.fingerprint}</code>
         </dd>
       </dl>
+      {isSigningActivity(item.type) && (
+        <SigningCardLoader key={`${item.activityId}-${item.approvals}-${item.activity.status}`} activityId={item.activityId} />
+      )}
       <h3>Who voted</h3>
       {item.voters.length === 0 ? (
         <p className="empty">No votes yet.</p>
