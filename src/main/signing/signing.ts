@@ -168,6 +168,14 @@ export class Signing {
   }
 }
 
+/**
+ * The description without the organization's data, for a machine without network (the CLI's `--no-post`): no names,
+ * labels or history, so addresses show bare and no recipient is flagged as new; policies are not evaluated.
+ */
+export function describeOffline(request: SigningRequest, warnAbove: AppSettings['warnAbove']): SigningDescriptionView {
+  return descriptionView(describeSigningActivity(activityOf(request), { thresholds: thresholdsOf(warnAbove) }));
+}
+
 function recipientsOf({ details }: SigningDescription): string[] {
   switch (details.kind) {
     case 'ethereum-transaction':
