@@ -8,6 +8,7 @@ import { RowAction } from '../components/RowAction';
 import { TableHead } from '../components/TableHead';
 import { useAction, useLoad } from '../hooks';
 import { changedFields, diffLines, DRAFT_FIELDS, EMPTY_DRAFT, type PolicyDraft } from '../policy/draft';
+import { PolicyDryRun, SigningTemplates } from '../policy/SigningPolicyTools';
 import { anyOfUsersTemplate, userMayExportWalletTemplate } from '../policy/templates';
 
 type Policy = ChannelOutput<'policies.list'>[number];
@@ -119,6 +120,8 @@ export function PoliciesScreen() {
           }}
         />
       )}
+
+      <PolicyDryRun />
 
       {deleting !== undefined && (
         <ConfirmDialog
@@ -351,6 +354,7 @@ function Templates({ onApply }: { onApply: (draft: PolicyDraft) => void }) {
         </label>
         <button type="submit">Use “user may export wallet”</button>
       </form>
+      <SigningTemplates onApply={onApply} />
     </details>
   );
 }
