@@ -11,7 +11,7 @@ import {
   contractFunctionTemplate,
   denyChainTemplate,
 } from '../../../src/renderer/src/policy/signing-templates';
-import { checkPolicyExpression, evaluatePolicyExpression, type PolicyContext } from '../../../src/shared/policy';
+import { checkPolicyExpression, evaluatePolicyExpression, type PolicyContext, type PolicyStruct } from '../../../src/shared/policy';
 
 const USDC = getAddress('0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48');
 const ALICE = getAddress('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
@@ -52,7 +52,7 @@ describe('completions', () => {
   });
 });
 
-const signing = (tx: Record<string, unknown>): PolicyContext => ({
+const signing = (tx: PolicyStruct): PolicyContext => ({
   activity: { type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', kind: 'SIGN_TRANSACTION', params: {} },
   eth: { tx },
 });
