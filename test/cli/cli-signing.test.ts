@@ -78,7 +78,7 @@ it('prints the decoded transaction and the policy standing, then signs it', asyn
   expect(description).toContain('network: Sepolia (chain id 11155111)');
   expect(description).toContain('signer: treasury');
   expect(description).toContain('value: 1.5 ETH (1500000000000000000 wei)');
-  expect(description).toContain('policies: ALLOW');
+  expect(description).toContain('policies: ALLOW (decided by the root quorum)');
   const outcome = trailingJson<{ state: string; result: { kind: string; signedTransaction: string } }>(run.stdout);
   expect(outcome.state).toBe('completed');
   const signed = outcome.result.signedTransaction.replace(/^0x/, '');

@@ -7,12 +7,14 @@
  * checked on the Sign screen. Screenshots of every new card and screen in both themes.
  */
 import { PublicKey, SystemProgram, Transaction as SolanaTransaction } from '@solana/web3.js';
-import type { Page } from '@playwright/test';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Locator, Page } from '@playwright/test';
 import { encodeFunctionData, getAddress, maxUint256, parseAbi, recoverTransactionAddress, serializeTransaction } from 'viem';
 import { ApiClient } from '../../src/main/client/api-client';
 import { Stamper } from '../../src/main/stamper/stamper';
 import type { E2eHost } from '../support/e2e-host';
-import { test, expect, screenshotBothThemes, startSandbox } from './fixtures';
+import { SCREENS_DIR, test, expect, screenshotBothThemes, startSandbox } from './fixtures';
 
 const USDC = getAddress('0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48');
 const PAYROLL = getAddress('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
@@ -82,6 +84,22 @@ async function organization(page: Page, host: E2eHost): Promise<Organization> {
   const profile = async (name: string) =>
     (await host.services.profiles.add({ name, kind: 'hosted', baseUrl, organizationId, apiKeyName: name, enclaveSignerPublicKey })).id;
   return { ethereum: addresses[0]!, solana: addresses[1]!, profiles: { a: await profile('Operator A'), b: await profile('Operator B') } };
+}
+
+/** The whole card, however long, in both themes (the screen shots show only the viewport). */
+async function screenshotCard(page: Page, card: Locator, name: string): Promise<void> {
+  await mkdir(SCREENS_DIR, { recursive: true });
+  const viewport = page.viewportSize();
+  // A card inside the scrolling content area is clipped to the viewport: make the viewport as tall as the card.
+  const height = Math.ceil((await card.boundingBox())?.height ?? 0) + 400;
+  if (viewport !== null) await page.setViewportSize({ width: viewport.width, height: Math.max(viewport.height, height) });
+  for (const theme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+    await card.screenshot({ path: join(SCREENS_DIR, `${name}-${theme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  if (viewport !== null) await page.setViewportSize(viewport);
 }
 
 async function switchProfile(page: Page, host: E2eHost, profileId: string, name: string): Promise<void> {
@@ -166,6 +184,7 @@ test('an ERC-20 transfer above the limit: the second operator sees the decoded c
   await expect(card).toContainText('Treasury');
   await expect(card).toContainText('USD Coin');
   await screenshotBothThemes(page, 'sign-erc20-preview');
+  await screenshotCard(page, card, 'card-erc20-transfer');
   const fingerprint = await submit(page);
   await screenshotBothThemes(page, 'sign-waiting');
 
@@ -182,6 +201,7 @@ test('an ERC-20 transfer above the limit: the second operator sees the decoded c
   await expect(standing).toContainText('Needs 1 more approver tagged ops');
   await expect(standing).toContainText('you can approve');
   await screenshotBothThemes(page, 'approval-signing-card');
+  await screenshotCard(page, signing, 'card-erc20-approval');
   await approve(page, fingerprint);
 
   const signed = await signedResult(host, fingerprint);
@@ -206,6 +226,7 @@ test('a Solana transfer: the card names the System program and the amount in SOL
   await expect(instructions).toContainText(SOLANA_RECIPIENT);
   await expect(detail.getByRole('region', { name: 'Where the policies stand' })).toContainText('two ops for SOL transfers');
   await screenshotBothThemes(page, 'approval-solana-card');
+  await screenshotCard(page, detail.getByRole('article'), 'card-solana-transfer');
   await approve(page, fingerprint);
 
   const signed = SolanaTransaction.from(Buffer.from(await signedResult(host, fingerprint), 'hex'));
@@ -244,6 +265,7 @@ test('an EIP-712 permit shows its domain and message; an unlimited approval show
   await expect(message).toContainText('Acme payroll');
   await expect(message).toContainText('deadline');
   await screenshotBothThemes(page, 'sign-eip712-permit');
+  await screenshotCard(page, typed, 'card-eip712-permit');
 
   const unlimited = serializeTransaction({
     type: 'eip1559',
@@ -258,6 +280,7 @@ test('an EIP-712 permit shows its domain and message; an unlimited approval show
   const approval = await preview(page, { kind: 'Transaction', account: org.ethereum, chain: 'TRANSACTION_TYPE_ETHEREUM', text: unlimited });
   await expect(approval.getByRole('list', { name: 'Warnings' })).toContainText('Unlimited approval');
   await screenshotBothThemes(page, 'sign-unlimited-approval');
+  await screenshotCard(page, approval, 'card-unlimited-approval');
 });
 
 test('contract interfaces, the policy editor’s signing tools and the warning thresholds', async ({ page, host }) => {

@@ -153,7 +153,7 @@ describe('signing cards', () => {
       ['ops transfer up to 1000 USDC', 'allow'],
       ['two ops above 1000 USDC', 'not applicable'],
     ]);
-    expect(dryRun.standing.outcome).toBe('ALLOW');
+    expect([dryRun.standing.outcome, dryRun.standing.decidedBy]).toEqual(['ALLOW', 'policy']);
     const pending = await bed.operators[0]!.client.query('list_activities', { filterByType: ['ACTIVITY_TYPE_SIGN_TRANSACTION_V2'] });
     expect(pending.activities).toEqual([]);
   });

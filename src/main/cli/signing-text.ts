@@ -8,7 +8,7 @@ export function signingCardText(description: SigningDescriptionView, standing: P
   if (standing === undefined) {
     lines.push('  policies: not evaluated offline (the organization’s policies are read from the service)');
   } else {
-    lines.push(`  policies: ${standing.outcome}`);
+    lines.push(`  policies: ${standing.outcome}${standing.decidedBy === undefined ? '' : ` (decided by the ${standing.decidedBy})`}`);
     for (const policy of standing.matchedPolicies) lines.push(`    matched ${JSON.stringify(policy.policyName)} (${policy.effect === 'EFFECT_ALLOW' ? 'allow' : 'deny'}): ${policy.outcome}`);
     if (standing.consensusNeeds !== undefined) lines.push(`    ${standing.consensusNeeds}${standing.viewerCanApprove ? '; you can approve' : ''}`);
     for (const policy of standing.failedPolicies) lines.push(`    could not evaluate ${JSON.stringify(policy.policyName)}: ${policy.reason}`);

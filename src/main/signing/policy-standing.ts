@@ -38,6 +38,8 @@ export interface PolicyStanding {
   consensusNeeds?: string;
   /** Whether the viewer's approval would count toward what is still needed. */
   viewerCanApprove: boolean;
+  /** Set when the approvals so far already decide it: the root quorum's, or a policy's. */
+  decidedBy?: 'root quorum' | 'policy';
   /** Every policy's own verdict, in the organization's order (the policy editor's dry run). */
   evaluations: PolicyVerdict[];
 }
@@ -120,9 +122,9 @@ export function policyStanding(input: StandingInput): PolicyStanding {
   const viewerInRootQuorum = rootMembers.has(input.viewerId);
 
   const base = { matchedPolicies, failedPolicies, evaluations };
-  if (rootQuorumReached) return { ...base, outcome: 'ALLOW', viewerCanApprove: false };
-  if (matchedPolicies.some((policy) => policy.outcome === 'DENY')) return { ...base, outcome: 'DENY', viewerCanApprove: false };
-  if (matchedPolicies.some((policy) => policy.outcome === 'ALLOW')) return { ...base, outcome: 'ALLOW', viewerCanApprove: false };
+  if (rootQuorumReached) return { ...base, outcome: 'ALLOW', decidedBy: 'root quorum', viewerCanApprove: false };
+  if (matchedPolicies.some((policy) => policy.outcome === 'DENY')) return { ...base, outcome: 'DENY', decidedBy: 'policy', viewerCanApprove: false };
+  if (matchedPolicies.some((policy) => policy.outcome === 'ALLOW')) return { ...base, outcome: 'ALLOW', decidedBy: 'policy', viewerCanApprove: false };
 
   const needs = waiting.map((policy) => whatConsensusNeeds(policy, approvers, input, consensus));
   const reachable = needs.filter((need): need is Need => need !== undefined).sort((a, b) => a.count - b.count);

@@ -211,6 +211,7 @@ export const policyStandingView = z.strictObject({
   failedPolicies: z.array(z.strictObject({ policyId: z.string(), policyName: z.string(), reason: z.string() })),
   consensusNeeds: z.string().optional(),
   viewerCanApprove: z.boolean(),
+  decidedBy: z.enum(['root quorum', 'policy']).optional(),
 });
 export type PolicyStandingView = z.infer<typeof policyStandingView>;
 

@@ -374,6 +374,7 @@ function PolicyStanding({ standing }: { standing: PolicyStandingView }) {
       <h4>
         Policies: <span className={`badge ${OUTCOME_BADGES[standing.outcome]}`}>{OUTCOME_WORDS[standing.outcome]}</span>
       </h4>
+      {standing.decidedBy === 'root quorum' && <p>The root quorum’s approvals so far already allow it, whatever the policies say.</p>}
       {standing.matchedPolicies.length === 0 ? (
         <p>No policy of this organization matches this request.</p>
       ) : (
