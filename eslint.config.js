@@ -1,7 +1,8 @@
-// Lint rules that make the architecture's boundaries real (DEVELOPERS.md "Layout").
+// Lint rules that make the architecture's boundaries real (docs/architecture.md#import-directions).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import boundaries from 'eslint-plugin-boundaries';
 
 const nodeBuiltins = {
   group: ['node:*'],
@@ -15,6 +16,65 @@ const mainOrService = {
 const bareNodeModules = [
   'fs', 'path', 'os', 'crypto', 'child_process', 'http', 'https', 'net', 'url', 'util', 'stream', 'buffer', 'events',
 ].map((name) => ({ name, message: 'No Node built-ins here.' }));
+
+
+/**
+ * The layers and the directions imports may point between them (docs/architecture.md#import-directions), checked by
+ * eslint-plugin-boundaries. Elements are folders; a file belongs to the deepest one that holds it. Every relative
+ * import must resolve to a known element (no-unknown-dependencies), so an import the resolver cannot follow (a `.js`
+ * suffix on a TypeScript module) cannot slip past the check.
+ */
+export const layers = [
+  { type: 'shared', pattern: 'src/shared' },
+  { type: 'node', pattern: 'src/node' },
+  { type: 'service-activities', pattern: 'src/service/activities' },
+  { type: 'service-families', pattern: 'src/service/families' },
+  { type: 'service', pattern: 'src/service' },
+  { type: 'main', pattern: 'src/main' },
+  { type: 'preload', pattern: 'src/preload' },
+  { type: 'renderer', pattern: 'src/renderer' },
+  { type: 'resources', pattern: 'resources' },
+];
+const serviceTypes = ['service-activities', 'service-families', 'service'];
+/** What each layer may import. The pipeline (service-activities) imports no family: families hand it hooks. */
+export const mayImport = {
+  shared: ['shared'],
+  node: ['shared', 'node'],
+  'service-activities': ['shared', 'node', 'service-activities', 'service'],
+  'service-families': ['shared', 'node', ...serviceTypes],
+  service: ['shared', 'node', ...serviceTypes],
+  main: ['shared', 'node', 'main'],
+  preload: ['shared'],
+  renderer: ['shared', 'renderer', 'resources'],
+};
+/** Main reaches the service only through its entry, to embed it (the Sandbox). */
+const serviceEntry = { element: { type: 'service', fileInternalPath: 'index.ts' } };
+
+/**
+ * Exported for test/lint/boundaries.test.ts, which runs it on fixtures that break each rule and checks that
+ * docs/architecture.md states the same elements and directions.
+ */
+export const layerBoundaries = {
+  files: ['src/**/*.{ts,tsx}'],
+  plugins: { boundaries },
+  settings: {
+    'boundaries/elements': layers,
+    'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } },
+  },
+  rules: {
+    'boundaries/no-unknown-dependencies': 'error',
+    'boundaries/dependencies': [
+      'error',
+      {
+        default: 'disallow',
+        policies: Object.entries(mayImport).map(([from, to]) => ({
+          from: { element: { type: from } },
+          allow: { to: [{ element: { types: { anyOf: to } } }, ...(from === 'main' ? [serviceEntry] : [])] },
+        })),
+      },
+    ],
+  },
+};
 
 export default tseslint.config(
   { ignores: ['.tmp/**', 'out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
@@ -42,6 +102,7 @@ export default tseslint.config(
       ],
     },
   },
+  layerBoundaries,
   {
     files: ['src/service/cli.ts', 'src/main/cli/**/*.ts', 'test/**/*.ts'],
     rules: { 'no-console': 'off' },

@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { findChromium } from './test/support/chromium';
 
 /**
  * End-to-end tests: the built renderer in Debian's Chromium (no browser download), talking to the real main-process
@@ -19,9 +20,9 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     viewport: { width: 1280, height: 800 },
-    // The host's Chromium, never Playwright's download.
+    // The host's Chromium, never Playwright's download (test/support/chromium.ts says which).
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
+      executablePath: findChromium(),
       args: [
         '--headless',
         '--no-sandbox',

@@ -5,9 +5,11 @@
 import { join } from 'node:path';
 import { app, dialog, ipcMain, powerMonitor, session, type BrowserWindow, type MessageBoxOptions } from 'electron';
 import { toQkError } from '../shared/errors';
+import { electronClipboard } from './clipboard/electron-clipboard';
 import { registerIpcHandlers } from './ipc/register';
 import { createRendererUrlCheck } from './ipc/sender';
 import { watchIdle } from './lock/idle-lock';
+import { electronTouchId } from './lock/touch-id';
 import type { ConfirmationRequest } from './profiles/confirmation';
 import { createMainHandlers, createMainServices, type MainServices } from './services';
 import { createMainWindow, hardenSession } from './window';
@@ -44,7 +46,7 @@ async function start(): Promise<void> {
   await app.whenReady();
   // A packaged app never trusts a dev server, whatever the environment says.
   const devServerUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
-  const appServices = createMainServices({ dataDir: app.getPath('userData') });
+  const appServices = createMainServices({ dataDir: app.getPath('userData'), touchId: electronTouchId() });
   services = appServices;
   hardenSession(session.defaultSession);
   registerIpcHandlers({
@@ -52,6 +54,7 @@ async function start(): Promise<void> {
     handlers: createMainHandlers(appServices, {
       app: { version: app.getVersion(), platform: process.platform, packaged: app.isPackaged },
       confirm: confirmInDialog,
+      clipboard: electronClipboard,
     }),
     isTrustedSender: createRendererUrlCheck({ rendererIndexPath, devServerUrl }),
   });

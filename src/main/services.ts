@@ -7,12 +7,19 @@ import { activitiesHandlers } from './activities/activities.ipc';
 import { approvalsHandlers } from './approvals/approvals.ipc';
 import { exporterHandlers } from './exporter/exporter.ipc';
 import { importerHandlers } from './importer/importer.ipc';
+import { InFlightRequests } from './client/in-flight';
+import { requestsHandlers } from './client/requests.ipc';
+import { clipboardHandlers } from './clipboard/clipboard.ipc';
+import { SecretClipboard, type TextClipboard } from './clipboard/secret-clipboard';
 import type { IpcHandlers } from './ipc/register';
 import { keychainHandlers } from './keychain/keychain.ipc';
-import { Keychain } from './keychain/keychain';
-import type { SecretStore } from './keychain/secret-store';
+import { DEFAULT_KEYCHAIN_SERVICE, Keychain } from './keychain/keychain';
+import { OsSecretStore, type SecretStore } from './keychain/secret-store';
 import { AppLock, guardWhileLocked } from './lock/lock';
 import { lockHandlers } from './lock/lock.ipc';
+import { guardReveals } from './lock/reveal-guard';
+import { UnlockPassphrase } from './lock/unlock-passphrase';
+import { Unlocker, type TouchId } from './lock/unlocker';
 import { policiesHandlers } from './policies/policies.ipc';
 import { ActiveProfile } from './profiles/active-profile';
 import type { Confirm } from './profiles/confirmation';
@@ -20,7 +27,7 @@ import { Profiles } from './profiles/profiles';
 import { profilesHandlers } from './profiles/profiles.ipc';
 import { Sandbox } from './sandbox/sandbox';
 import { sandboxHandlers } from './sandbox/sandbox.ipc';
-import { Settings } from './settings/settings';
+import { DEFAULT_SETTINGS, Settings } from './settings/settings';
 import { settingsHandlers } from './settings/settings.ipc';
 import { signingHandlers } from './signing/signing.ipc';
 import { Stamper } from './stamper/stamper';
@@ -39,6 +46,10 @@ export interface MainServicesOptions {
   now?: () => number;
   /** Where the sandbox service writes its log lines (stderr without one). */
   sandboxLog?: (line: string) => void;
+  /** Touch ID as an alternative to the unlock passphrase (Electron's on macOS); absent elsewhere. */
+  touchId?: TouchId;
+  /** How long a request to a service may take before it fails with TIMEOUT (default 30 s). */
+  requestTimeoutMs?: number;
 }
 
 export interface MainServices {
@@ -48,31 +59,57 @@ export interface MainServices {
   profiles: Profiles;
   settings: Settings;
   lock: AppLock;
+  unlocker: Unlocker;
   stamper: Stamper;
+  /** Requests to services still waiting for an answer, for the screens to show and cancel. */
+  inFlight: InFlightRequests;
   /** The embedded service; started by `sandbox.start` (the app starts it when ready). */
   sandbox: Sandbox;
   /** The services acting for the active (or a chosen) profile. */
   active: ActiveProfile;
-  /** Stops the sandbox (in-flight requests finish first). */
+  /** Runs `cleanup` on close, before the sandbox stops (e.g. clearing a secret copied to the clipboard). */
+  onClose(cleanup: () => Promise<void>): void;
+  /** Runs the cleanups, then stops the sandbox (in-flight requests finish first). */
   close(): Promise<void>;
 }
 
-export function createMainServices({ dataDir, keychainServiceName, secretStore, now = Date.now, sandboxLog }: MainServicesOptions): MainServices {
+export function createMainServices({
+  dataDir,
+  keychainServiceName,
+  secretStore,
+  now = Date.now,
+  sandboxLog,
+  touchId,
+  requestTimeoutMs,
+}: MainServicesOptions): MainServices {
   const profiles = new Profiles({ dataDir });
-  const keychain = new Keychain({ dataDir, serviceName: keychainServiceName, store: secretStore, profiles });
-  const sandbox = new Sandbox({ dataDir, keychain, profiles, now, ...(sandboxLog === undefined ? {} : { log: sandboxLog }) });
+  // One OS keychain store for the keys and the sandbox's service secret.
+  const store = secretStore ?? new OsSecretStore(keychainServiceName ?? DEFAULT_KEYCHAIN_SERVICE);
+  const keychain = new Keychain({ dataDir, store, profiles });
+  const unlockPassphrase = new UnlockPassphrase({ dataDir, now });
+  // With a passphrase set, the app starts locked: opening it is an unlock like any other.
+  const lock = new AppLock({ locked: unlockPassphrase.isSetSync() });
+  const sandbox = new Sandbox({ dataDir, keychain, secrets: store, profiles, now, ...(sandboxLog === undefined ? {} : { log: sandboxLog }) });
   const stamper = new Stamper(keychain);
+  const inFlight = new InFlightRequests({ now });
+  const cleanups: (() => Promise<void>)[] = [];
   return {
     dataDir,
     now,
     keychain,
     profiles,
     settings: new Settings({ dataDir }),
-    lock: new AppLock(),
+    lock,
+    unlocker: new Unlocker({ lock, passphrase: unlockPassphrase, touchId, now }),
     stamper,
+    inFlight,
     sandbox,
-    active: new ActiveProfile({ profiles, keychain, stamper, sandbox, now }),
-    close: () => sandbox.stop(),
+    active: new ActiveProfile({ profiles, keychain, stamper, sandbox, now, inFlight, ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }) }),
+    onClose: (cleanup) => void cleanups.push(cleanup),
+    close: async () => {
+      for (const cleanup of cleanups) await cleanup();
+      await sandbox.stop();
+    },
   };
 }
 
@@ -83,13 +120,27 @@ export interface MainHandlersOptions {
    * (service URL, enclave signer key) or adds a hosted profile trusting a non-production signer.
    */
   confirm: Confirm;
+  /** The system clipboard (Electron's in the app); secrets copied through it are cleared after 30 s and on lock. */
+  clipboard: TextClipboard;
 }
 
-/** Every channel's handler, answering APP_LOCKED while the app is locked. */
-export function createMainHandlers(services: MainServices, { app, confirm }: MainHandlersOptions): IpcHandlers {
-  const { keychain, profiles, settings, lock, sandbox, active, now } = services;
+/**
+ * Every channel's handler, answering APP_LOCKED while the app is locked and asking again for the unlock passphrase
+ * before a reveal when the last unlock is older than the re-ask setting. Also answers the secret clipboard, which
+ * the caller clears on close.
+ */
+export function createMainHandlers(services: MainServices, { app, confirm, clipboard }: MainHandlersOptions): IpcHandlers {
+  const { keychain, profiles, settings, lock, unlocker, sandbox, active, inFlight, now } = services;
+  const secretClipboard = new SecretClipboard({ clipboard });
+  lock.onLock(() => void secretClipboard.clearCopied());
+  services.onClose(() => secretClipboard.clearCopied());
+  // An unreadable settings file must not switch the re-ask off: fall back to the default.
+  const reauthMaxAgeMs = async () =>
+    (await settings.get().then((current) => current.reauthMinutes, () => DEFAULT_SETTINGS.reauthMinutes)) * 60_000;
   const handlers: IpcHandlers = {
-    ...lockHandlers({ lock, app }),
+    ...lockHandlers({ lock, unlocker, app }),
+    ...clipboardHandlers({ clipboard: secretClipboard }),
+    ...requestsHandlers({ inFlight }),
     ...settingsHandlers({ settings }),
     ...keychainHandlers({ keychain }),
     ...profilesHandlers({ profiles, confirm }),
@@ -102,5 +153,5 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
     ...importerHandlers({ active, now }),
     ...signingHandlers({ active, now, settings, stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR) }),
   };
-  return guardWhileLocked(handlers, lock);
+  return guardWhileLocked(guardReveals(handlers, unlocker, reauthMaxAgeMs), lock);
 }

@@ -10,7 +10,7 @@ import { Enclave, loadServiceSecret } from './enclave';
 import { apiKeyStampFormat } from './auth/authenticate';
 import { createOidcVerifier, type TrustedIssuer } from './auth/oidc';
 import { webAuthnStampFormat } from './auth/webauthn-stamp';
-import { createThreadPoolStampVerifier } from './crypto/node-backend';
+import { createThreadPoolStampVerifier } from '../node/stamp-backend';
 import { bootstrap } from './bootstrap';
 import { families } from './families';
 import { credentialsFamily } from './families/credentials';
@@ -51,6 +51,18 @@ export interface ServiceOptions {
   oidcIssuers?: readonly TrustedIssuer[];
   /** File OTP codes are appended to; default `<db>.otp-outbox.jsonl`. */
   otpOutbox?: string;
+  /**
+   * Supplies the secret sealed wallets and keys are encrypted under, for embedders that keep it elsewhere (the app
+   * keeps it in the OS keychain); told whether the database already holds sealed data, so it can refuse to make up
+   * a new secret for it. Default: the file `<db>.service-secret`, created on first use.
+   */
+  serviceSecret?: (databaseHoldsSealedData: boolean) => Promise<ServiceSecret>;
+}
+
+export interface ServiceSecret {
+  /** 32 random bytes. */
+  secret: Uint8Array;
+  createdAtMs: number;
 }
 
 export interface RunningService {
@@ -61,6 +73,16 @@ export interface RunningService {
 }
 
 export const DEFAULT_HOST = '127.0.0.1';
+
+/** Where the service keeps its secret by default: beside the database. */
+export function serviceSecretFileOf(db: string): string {
+  return `${db}.service-secret`;
+}
+
+/** Reads an existing secret file (see `serviceSecretFileOf`), e.g. to move the secret somewhere safer. */
+export function readServiceSecretFile(file: string): ServiceSecret {
+  return loadServiceSecret(file, true);
+}
 
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const now = options.now ?? Date.now;
@@ -76,10 +98,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     if (boot.generatedRootKey !== undefined) {
       log(`generated a P-256 root API key; its key pair is in ${boot.generatedRootKey.path}`);
     }
-    const serviceSecret = loadServiceSecret(`${store.path}.service-secret`, store.read.keyMaterial.holdsSealedData());
+    const holdsSealedData = store.read.keyMaterial.holdsSealedData();
+    const serviceSecret =
+      options.serviceSecret === undefined
+        ? loadServiceSecret(serviceSecretFileOf(store.path), holdsSealedData)
+        : await options.serviceSecret(holdsSealedData);
     const enclave = new Enclave({ signingKey: boot.enclaveSigningKey, serviceSecret: serviceSecret.secret, secretCreatedAtMs: serviceSecret.createdAtMs });
     const loginKeys = await ensureLoginSigningKeys(store, now());
     const oidc = createOidcVerifier({ issuers: options.oidcIssuers ?? [], now: () => new Date(now()) });
+    const servedFamilies = [...families, ...identityFamilies({ oidc }), sessionsFamily({ oidc }), credentialsFamily({ oidc })];
     const deps = {
       store,
       stampFormats: [apiKeyStampFormat(options.stampVerifier ?? createThreadPoolStampVerifier()), webAuthnStampFormat(store)],
@@ -87,8 +114,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       now,
       newId: randomUUID,
       log,
+      hooks: servedFamilies.flatMap((family) => family.hooks ?? []),
     };
-    const routes = buildRouteTable([...families, ...identityFamilies({ oidc }), sessionsFamily({ oidc }), credentialsFamily({ oidc })]);
+    const routes = buildRouteTable(servedFamilies);
     const outboxFile = options.otpOutbox ?? `${store.path}.otp-outbox.jsonl`;
     const app = buildServer(deps, routes, (server) => {
       registerAuthProxy(server, { store, oidc, enclave, outboxFile, now, newId: randomUUID });

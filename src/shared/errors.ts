@@ -3,7 +3,7 @@
  * `code` is stable and machine-readable; `message` says what is wrong and, where it helps, what to do.
  */
 
-/** gRPC status codes used on the wire (api-notes §7.2). */
+/** gRPC status codes used on the wire (docs/service.md#status-codes). */
 export const GrpcCode = {
   INVALID_ARGUMENT: 3,
   NOT_FOUND: 5,
@@ -90,9 +90,18 @@ export const errorCodes = {
   KEY_EXISTS: G.ALREADY_EXISTS,
   PROFILE_NOT_FOUND: G.NOT_FOUND,
   NETWORK_ERROR: G.UNAVAILABLE,
+  /** A service answered with a redirect; stamped requests are never re-sent elsewhere. */
+  REDIRECT_REFUSED: G.FAILED_PRECONDITION,
+  TIMEOUT: G.UNAVAILABLE,
+  /** The person cancelled a request that was still waiting for its answer. */
+  CANCELLED: G.ABORTED,
   RESPONSE_INVALID: G.INTERNAL,
   IPC_SENDER_REJECTED: G.PERMISSION_DENIED,
   APP_LOCKED: G.FAILED_PRECONDITION,
+  /** The unlock passphrase (or Touch ID) did not match or was not given. */
+  PASSPHRASE_INVALID: G.UNAUTHENTICATED,
+  /** Revealing a secret needs a recent unlock: ask for the passphrase again. */
+  REAUTH_REQUIRED: G.UNAUTHENTICATED,
   USER_DECLINED: G.FAILED_PRECONDITION,
   FILE_ERROR: G.INVALID_ARGUMENT,
   CONFIG_INVALID: G.INVALID_ARGUMENT,

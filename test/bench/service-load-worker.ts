@@ -6,7 +6,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import { parentPort, workerData } from 'node:worker_threads';
-import { createNodeStampSigner } from '../../src/service/crypto/node-backend';
+import { createNodeStampSigner } from '../../src/node/stamp-backend';
 import { stampBody } from '../../src/shared/crypto/stamp';
 
 export interface LoadWorkerInput {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServiceInfo } from '../../src/service';
 import { stampPublicKeyOf } from '../../src/service/bootstrap';
-import { createNodeStampSigner } from '../../src/service/crypto/node-backend';
+import { createNodeStampSigner } from '../../src/node/stamp-backend';
 import { generateApiKeyPair } from '../../src/shared/crypto/keys';
 import { stampBody } from '../../src/shared/crypto/stamp';
 import { runPhase, startServiceProcess, stopServiceProcess, type PhaseResult } from './service';

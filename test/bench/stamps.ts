@@ -4,7 +4,7 @@
  * Goal: node backend ≥ 5× the baseline.
  */
 import { ApiKeyStamper } from '@turnkey/api-key-stamper';
-import { createNodeStampSigner } from '../../src/service/crypto/node-backend.js';
+import { createNodeStampSigner } from '../../src/node/stamp-backend.js';
 import { generateApiKeyPair } from '../../src/shared/crypto/keys.js';
 import { signerFromPrivateKey, stampBody } from '../../src/shared/crypto/stamp.js';
 

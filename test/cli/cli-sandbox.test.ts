@@ -14,6 +14,7 @@ import { DEFAULT_KEYCHAIN_SERVICE, Keychain } from '../../src/main/keychain/keyc
 import { OsSecretStore } from '../../src/main/keychain/secret-store';
 import { Profiles } from '../../src/main/profiles/profiles';
 import { Sandbox } from '../../src/main/sandbox/sandbox';
+import { SANDBOX_SERVICE_SECRET_ACCOUNT } from '../../src/main/sandbox/service-secret';
 import { Stamper } from '../../src/main/stamper/stamper';
 import type { WalletAccountParams } from '../../src/shared/api';
 import { utf8Encode } from '../../src/shared/crypto/encoding';
@@ -77,7 +78,7 @@ beforeAll(async () => {
   store = new RecordingStore(new OsSecretStore(DEFAULT_KEYCHAIN_SERVICE));
   profiles = new Profiles({ dataDir });
   keychain = new Keychain({ dataDir, store, profiles });
-  const running = new Sandbox({ dataDir, keychain, profiles, log: () => undefined });
+  const running = new Sandbox({ dataDir, keychain, secrets: store, profiles, log: () => undefined });
   const { info, profile } = await running.start();
   sandbox = { organizationId: info.organizationId, rootUserId: info.rootUserId, signer: info.enclaveSignerPublicKey };
   try {
@@ -193,8 +194,11 @@ it('leaves no API key, encryption key, mnemonic or derived key in the data dir o
   const encryptionKeys: Uint8Array[] = [];
   for (const { name } of await keychain.listEncryptionKeys()) await keychain.withEncryptionPrivateKey(name, (key) => void encryptionKeys.push(key.slice()));
   expect(encryptionKeys).toHaveLength(1);
-  expect(store.secrets).toHaveLength(1); // the sandbox API key, generated in this process
-  const secrets = [...store.secrets, ...encryptionKeys, ...seen];
+  // The sandbox API key, generated in this process (the 40-byte entry is the service secret, when this run made it).
+  expect(store.secrets.filter((secret) => secret.length === 32)).toHaveLength(1);
+  const serviceSecret = await store.get(SANDBOX_SERVICE_SECRET_ACCOUNT);
+  expect(serviceSecret).toHaveLength(40);
+  const secrets = [...store.secrets, serviceSecret!.subarray(0, 32), ...encryptionKeys, ...seen];
   expect(seen).toHaveLength(8); // two mnemonics, their seeds and two derived keys each
   expect(await scanForSecrets(dataDir, secrets)).toEqual([]);
 

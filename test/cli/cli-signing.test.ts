@@ -36,8 +36,9 @@ beforeAll(async () => {
   noNetwork = await writeNoNetworkPreload(work);
   profiles = new Profiles({ dataDir });
   // The CLI opens the default keychain service, as the app does.
-  keychain = new Keychain({ dataDir, store: new OsSecretStore(DEFAULT_KEYCHAIN_SERVICE), profiles });
-  const running = new Sandbox({ dataDir, keychain, profiles, log: () => undefined });
+  const secrets = new OsSecretStore(DEFAULT_KEYCHAIN_SERVICE);
+  keychain = new Keychain({ dataDir, store: secrets, profiles });
+  const running = new Sandbox({ dataDir, keychain, secrets, profiles, log: () => undefined });
   const { info, profile } = await running.start();
   try {
     const client = new ApiClient({ profile, stamper: new Stamper(keychain) });

@@ -16,6 +16,7 @@ import type { IpcHandlers } from '../../src/main/ipc/register';
 import { startService, type RunningService } from '../../src/service';
 import { apiKeyCredentialTypeByCurve } from '../../src/service/auth/credentials';
 import { parseStampedRequest } from '../../src/shared/offline/stamped-request';
+import { MemoryClipboard } from '../support/memory-clipboard';
 import { runCli, writeNoNetworkPreload, type CliRun } from './helpers';
 
 const CLI_KEY = `offline-cli-${randomUUID()}`;
@@ -52,6 +53,7 @@ beforeAll(async () => {
   app = createMainServices({ dataDir: await mkdtemp(join(tmpdir(), 'qk-offline-app-')), keychainServiceName: `qk-test-${randomUUID()}` });
   handlers = createMainHandlers(app, {
     app: { version: '0.0.0-test', platform: process.platform, packaged: false },
+    clipboard: new MemoryClipboard(),
     confirm: async () => true,
   });
   const appKey = await app.keychain.generateApiKey({ name: 'operator' });

@@ -17,7 +17,7 @@ import {
 } from '@turnkey/crypto';
 import { p256 } from '@noble/curves/nist.js';
 import { describe, expect, it } from 'vitest';
-import { createNodeStampSigner, createNodeStampVerifier } from '../../src/service/crypto/node-backend';
+import { createNodeStampSigner, createNodeStampVerifier } from '../../src/node/stamp-backend';
 import { signAppProof } from '../../src/shared/crypto/app-proof';
 import {
   buildExportBundle,
@@ -88,7 +88,7 @@ describe('X-Stamp interop with @turnkey/api-key-stamper', () => {
     expect(lowS(theirs.signature!)).toBe(ours.signature);
   });
 
-  it('our node-backend stamp has the same wire form and verifies with verifyStampSignature', async () => {
+  it('our node:crypto stamp has the same wire form and verifies with verifyStampSignature', async () => {
     const stamper = new ApiKeyStamper({ apiPublicKey: apiKey.publicKey, apiPrivateKey: apiKey.privateKey, runtimeOverride: 'node' });
     const theirs = stampJson((await stamper.stamp(BODY)).stampHeaderValue);
     const oursHeader = (await stampBody(BODY, createNodeStampSigner('p256', apiKey.privateKey))).headerValue;

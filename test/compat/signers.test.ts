@@ -29,6 +29,7 @@ import {
 import { recoverAuthorizationAddress } from 'viem/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../service/helpers';
+import { recordedRows } from '../service/signing/recorded';
 import { MAIL } from '../support/eip712-mail';
 
 const ETHEREUM = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' } as const;
@@ -274,7 +275,7 @@ describe('@turnkey/solana TurnkeySigner', () => {
   });
 
   it('refuses a transaction in which signWith is not a required signer: a 400, nothing recorded', async () => {
-    const before = (await client.getActivities({ organizationId })).activities.length;
+    const before = recordedRows(service);
     const unsigned = transfer('9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin').serialize({ requireAllSignatures: false, verifySignatures: false });
     const reply = await service.submit('sign_transaction', 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', {
       signWith: solanaAddress,
@@ -283,7 +284,7 @@ describe('@turnkey/solana TurnkeySigner', () => {
     });
     expect(reply.status).toBe(400);
     expect(reply.body.message).toMatch(/is not a required signer of this Solana transaction/);
-    expect((await client.getActivities({ organizationId })).activities).toHaveLength(before);
+    expect(recordedRows(service)).toBe(before);
   });
 });
 

@@ -1,4 +1,4 @@
-import { test, expect, openScreen, screenshotBothThemes } from './fixtures';
+import { test, expect, openScreen, screenshotBothThemes, startSandbox } from './fixtures';
 
 test('lock on demand hides every key until unlocked, and main refuses work meanwhile', async ({ page, host }) => {
   await host.services.keychain.generateApiKey({ name: 'secret ops' });
@@ -42,4 +42,47 @@ test('locks itself after the idle minutes from Settings, and follows a lock deci
   host.services.lock.lock();
   await page.clock.fastForward('00:06');
   await expect(page.getByRole('heading', { name: 'QuorumKey is locked' })).toBeVisible();
+});
+
+test('an unlock passphrase set in Settings is asked to unlock, and again before a reveal after 5 minutes', async ({ page, host }) => {
+  const passphrase = 'correct horse battery staple';
+  await openScreen(page, 'Profiles');
+  await expect(page.getByText('Anyone at this computer can unlock QuorumKey and reveal exports.')).toBeVisible();
+  await page.getByRole('button', { name: 'Set an unlock passphrase' }).click();
+  const form = page.getByRole('form', { name: 'Set an unlock passphrase' });
+  await form.getByLabel('Passphrase', { exact: true }).fill(passphrase);
+  await form.getByLabel('Repeat it').fill(passphrase);
+  await form.getByRole('button', { name: 'Set passphrase' }).click();
+  await expect(page.getByText('Saved. QuorumKey asks for it from the next unlock on.')).toBeVisible();
+  await expect(page.getByRole('form', { name: 'Change the unlock passphrase' })).toBeVisible();
+
+  await page.getByRole('banner').getByRole('button', { name: 'Lock' }).click();
+  const unlockField = page.getByLabel('Unlock passphrase');
+  await unlockField.fill('not the passphrase');
+  await page.getByRole('button', { name: 'Unlock' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'PASSPHRASE_INVALID' })).toBeVisible();
+  await expect.poll(() => host.services.lock.locked).toBe(true);
+  await expect(unlockField).toHaveValue('');
+  await screenshotBothThemes(page, 'lock-passphrase');
+  await unlockField.fill(passphrase);
+  await page.getByRole('button', { name: 'Unlock' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+  await expect.poll(() => host.services.lock.locked).toBe(false);
+
+  await startSandbox(page, host);
+  const created = await host.handlers['wallets.create']({
+    name: 'vault',
+    accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
+  });
+  if (created.state !== 'completed') throw new Error(`wallet creation ${created.state}`);
+  host.advanceClock(5 * 60_000 + 1_000);
+  await openScreen(page, 'Wallets');
+  await page.getByRole('article', { name: 'Wallet vault' }).getByRole('button', { name: 'Export vault…' }).click();
+  await page.getByRole('dialog', { name: 'Export wallet vault' }).getByRole('button', { name: 'Export and reveal' }).click();
+  const reauth = page.getByRole('dialog', { name: 'Enter your passphrase to reveal' });
+  await reauth.getByLabel('Unlock passphrase').fill(passphrase);
+  await screenshotBothThemes(page, 'reveal-reauth');
+  await reauth.getByRole('button', { name: 'Reveal' }).click();
+  await expect(reauth).toHaveCount(0);
+  await expect(page.getByRole('list', { name: 'Mnemonic words' }).locator('code')).toHaveCount(12);
 });

@@ -19,6 +19,7 @@ import { ApiClient } from '../../src/main/client/api-client';
 import { createDispatch, type Dispatch } from '../../src/main/ipc/register';
 import { createRendererUrlCheck } from '../../src/main/ipc/sender';
 import { Stamper } from '../../src/main/stamper/stamper';
+import { MemoryClipboard } from '../support/memory-clipboard';
 
 const RENDERER_INDEX = '/opt/QuorumKey/out/renderer/index.html';
 const RENDERER_URL = `file://${RENDERER_INDEX}`;
@@ -63,6 +64,7 @@ beforeAll(async () => {
   services = createMainServices({ dataDir, keychainServiceName: `QuorumKey-test-${randomUUID()}` });
   const handlers = createMainHandlers(services, {
     app: { version: '0.0.0-test', platform: process.platform, packaged: false },
+    clipboard: new MemoryClipboard(),
     // Nothing here redirects a profile; declining makes any change that needed the user's consent fail loudly.
     confirm: async () => false,
   });

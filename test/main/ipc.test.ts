@@ -9,7 +9,7 @@ import { AppLock, guardWhileLocked, CHANNELS_OPEN_WHILE_LOCKED } from '../../src
 const RENDERER_URL = 'file:///opt/QuorumKey/resources/app.asar/out/renderer/index.html';
 const isTrustedSender = createRendererUrlCheck({ rendererIndexPath: '/opt/QuorumKey/resources/app.asar/out/renderer/index.html' });
 
-const appInfo = { version: '0.1.0', platform: 'linux', packaged: false, locked: false };
+const appInfo = { version: '0.1.0', platform: 'linux', packaged: false, locked: false, unlockPassphraseSet: false, touchIdAvailable: false };
 const apiKey = { name: 'ops', id: 'k1', curve: 'p256' as const, publicKey: '02' + 'ab'.repeat(32), createdAt: '2025-01-01T00:00:00.000Z', missing: false, usedByProfiles: ['Sandbox'] };
 const encryptionKey = { name: 'target', id: 'k2', publicKey: '04' + 'cd'.repeat(64), createdAt: '2025-01-01T00:00:00Z', missing: false };
 const profile = {
@@ -21,7 +21,7 @@ const profile = {
   apiKeyName: 'ops',
   enclaveSignerPublicKey: '04' + 'ef'.repeat(64),
 } as const;
-const settings = { idleLockMinutes: 10, theme: 'system' } as const;
+const settings = { idleLockMinutes: 10, reauthMinutes: 5, theme: 'system' } as const;
 const FINGERPRINT = `sha256:${'0f'.repeat(32)}`;
 const voter = { userId: 'u1', userName: 'Root', selection: 'approved', votedAtMs: 1_700_000_000_000, expired: false } as const;
 const activity: ChannelOutput<'activities.get'> = {
@@ -99,8 +99,12 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
   'app.info': appInfo,
   'app.lock': null,
   'app.unlock': null,
+  'app.reauthenticate': null,
+  'app.setUnlockPassphrase': null,
   'app.getSettings': settings,
   'app.setSettings': settings,
+  'clipboard.copySecret': { clearAfterMs: 30_000 },
+  'clipboard.clearPasted': null,
   'keys.generateApiKey': apiKey,
   'keys.importApiKey': apiKey,
   'keys.importTkcliApiKey': apiKey,
@@ -118,6 +122,8 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
   'profiles.update': profile,
   'profiles.remove': null,
   'profiles.setActive': null,
+  'requests.pending': [{ id: 'r1', url: 'http://127.0.0.1:41234/public/v1/query/whoami', startedAtMs: 1_700_000_000_000 }],
+  'requests.cancel': { cancelled: 1 },
   'sandbox.status': { ...sandboxStatus, running: false, rootUserId: null, baseUrl: null },
   'sandbox.start': sandboxStatus,
   'activities.list': [activity, { ...completed, voters: [], failure: { code: 9, message: 'denied' } }],
@@ -478,11 +484,11 @@ describe('bridge method signatures', () => {
         'app.getSettings',
         'app.info',
         'app.lock',
-        'app.unlock',
         'keys.listApiKeys',
         'keys.listEncryptionKeys',
         'profiles.getActive',
         'profiles.list',
+        'requests.pending',
         'sandbox.status',
         'sandbox.start',
         'approvals.whoami',

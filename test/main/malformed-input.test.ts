@@ -11,6 +11,7 @@ import { channels, ipcContract, type Channel, type ChannelInput } from '../../sr
 import { createMainHandlers, createMainServices, type MainServices } from '../../src/main/services';
 import { createDispatch, type Dispatch } from '../../src/main/ipc/register';
 import { createRendererUrlCheck } from '../../src/main/ipc/sender';
+import { MemoryClipboard } from '../support/memory-clipboard';
 
 const RENDERER_INDEX = '/opt/QuorumKey/out/renderer/index.html';
 const RENDERER_URL = `file://${RENDERER_INDEX}`;
@@ -32,9 +33,13 @@ const SIGN_TRANSACTION = { operation: 'sign_transaction', signWith: SIGNER, unsi
 const validInputs: { [C in Channel]: ChannelInput<C> } = {
   'app.info': {},
   'app.lock': {},
-  'app.unlock': {},
+  'app.unlock': { passphrase: 'correct horse battery' },
+  'app.reauthenticate': { touchId: true },
+  'app.setUnlockPassphrase': { passphrase: 'correct horse battery', currentPassphrase: 'old passphrase' },
   'app.getSettings': {},
   'app.setSettings': { idleLockMinutes: 5, theme: 'dark' },
+  'clipboard.copySecret': { text: 'abandon abandon about' },
+  'clipboard.clearPasted': { text: 'abandon abandon about' },
   'keys.generateApiKey': { name: 'fresh', curve: 'secp256k1' },
   'keys.importApiKey': { name: 'imported', curve: 'p256', privateKey: '11'.repeat(32) },
   'keys.importTkcliApiKey': { name: 'tk', privateKeyFile: '/tmp/none.private', publicKeyFile: '/tmp/none.public' },
@@ -58,6 +63,8 @@ const validInputs: { [C in Channel]: ChannelInput<C> } = {
   'profiles.update': { id: PROFILE_ID, changes: { name: 'Renamed' } },
   'profiles.remove': { id: PROFILE_ID },
   'profiles.setActive': { id: PROFILE_ID },
+  'requests.pending': {},
+  'requests.cancel': { id: 'r1' },
   'sandbox.status': {},
   'sandbox.start': {},
   'activities.list': { status: ['ACTIVITY_STATUS_COMPLETED'], type: ['ACTIVITY_TYPE_CREATE_WALLET'], limit: 10 },
@@ -152,6 +159,7 @@ beforeAll(async () => {
   services = createMainServices({ dataDir, keychainServiceName: `QuorumKey-test-${randomUUID()}` });
   const handlers = createMainHandlers(services, {
     app: { version: '0.0.0-test', platform: process.platform, packaged: false },
+    clipboard: new MemoryClipboard(),
     // Nothing here redirects a profile; declining makes any change that needed the user's consent fail loudly.
     confirm: async () => false,
   });

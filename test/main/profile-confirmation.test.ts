@@ -14,6 +14,7 @@ import { createRendererUrlCheck } from '../../src/main/ipc/sender';
 import type { ConfirmationRequest } from '../../src/main/profiles/confirmation';
 import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY, type Profile } from '../../src/main/profiles/profiles';
 import type { Channel, ChannelInput } from '../../src/shared/ipc/contract';
+import { MemoryClipboard } from '../support/memory-clipboard';
 
 const RENDERER_INDEX = '/opt/QuorumKey/out/renderer/index.html';
 const ORG = '5f2c3e4a-0b1d-4c6e-9f8a-7b6c5d4e3f21';
@@ -36,6 +37,7 @@ beforeEach(async () => {
   services = createMainServices({ dataDir, keychainServiceName: `QuorumKey-test-${randomUUID()}` });
   const handlers = createMainHandlers(services, {
     app: { version: '0.0.0-test', platform: process.platform, packaged: false },
+    clipboard: new MemoryClipboard(),
     confirm: async (request) => {
       asked.push(request);
       return answer;

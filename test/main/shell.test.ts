@@ -19,6 +19,8 @@ const recorded = vi.hoisted(() => ({
   appEvents: [] as string[],
   powerEvents: [] as string[],
   sessionHardened: false,
+  /** The system clipboard as Electron's `clipboard` sees it. */
+  clipboardText: '',
 }));
 
 vi.mock('electron', () => {
@@ -65,6 +67,12 @@ vi.mock('electron', () => {
       },
     },
     dialog: { showErrorBox: vi.fn(), showMessageBox: vi.fn() },
+    systemPreferences: { canPromptTouchID: () => false, promptTouchID: vi.fn() },
+    clipboard: {
+      readText: async () => recorded.clipboardText,
+      writeText: async (text: string) => void (recorded.clipboardText = text),
+      clear: () => void (recorded.clipboardText = ''),
+    },
     BrowserWindow,
   };
 });
@@ -113,10 +121,15 @@ describe('src/main/index.ts', () => {
     const { baseUrl } = (await status()).value;
     expect(await fetch(`${baseUrl!}/public/v1/query/whoami`, { method: 'POST', body: '{}' }).then((response) => response.status)).toBe(400); // unstamped: refused, but answered
 
+    // A secret copied through main is cleared when the app quits (finding 4 of issue 15).
+    expect(await recorded.ipcHandlers.get('clipboard.copySecret')!(fromRenderer, { text: 'a copied mnemonic' })).toMatchObject({ ok: true });
+    expect(recorded.clipboardText).toBe('a copied mnemonic');
+
     const preventDefault = vi.fn();
     recorded.appListeners.get('before-quit')!({ preventDefault });
     expect(preventDefault).toHaveBeenCalledOnce();
     await vi.waitFor(() => expect(app.quit).toHaveBeenCalled());
+    expect(recorded.clipboardText).toBe('');
     expect((await status()).value.running).toBe(false);
     await expect(fetch(`${baseUrl!}/public/v1/query/whoami`, { method: 'POST', body: '{}' })).rejects.toThrow();
     // The second before-quit (from app.quit) goes through.
@@ -132,7 +145,7 @@ describe('watchIdle', () => {
     try {
       let idleSeconds = 0;
       const lock = new AppLock();
-      const stop = watchIdle({ lock, settings: { get: async () => ({ idleLockMinutes: 2, theme: 'system' }) }, systemIdleSeconds: () => idleSeconds, checkEveryMs: 1000 });
+      const stop = watchIdle({ lock, settings: { get: async () => ({ idleLockMinutes: 2, reauthMinutes: 5, theme: 'system' }) }, systemIdleSeconds: () => idleSeconds, checkEveryMs: 1000 });
       idleSeconds = 119;
       await vi.advanceTimersByTimeAsync(1000);
       expect(lock.locked).toBe(false);

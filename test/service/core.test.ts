@@ -123,7 +123,7 @@ describe('policies', () => {
     expect(deleted.activity.result.deletePolicyResult?.policyId).toBe(policyId);
     expect((await t.query('get_policy', { policyId })).status).toBe(404);
     const again = await t.submit('delete_policy', 'ACTIVITY_TYPE_DELETE_POLICY', { policyId }, { timestampMs: String(t.clock.now() - 5) });
-    // An execution failure is a recorded FAILED activity answered with 200 (api-notes §7.1).
+    // An execution failure is a recorded FAILED activity answered with 200 (docs/service.md#error-body).
     expect(again.status).toBe(200);
     expect(again.body.activity.status).toBe('ACTIVITY_STATUS_FAILED');
     expect(again.body.activity.failure.details[0].turnkeyErrorCode).toBe('NOT_FOUND');

@@ -1,6 +1,6 @@
 /**
- * A policy's `time` expression (early access in Turnkey, api-notes §8.1): stored and returned as `time`, checked
- * when written, and outside its window the policy neither allows nor denies.
+ * A policy's `time` expression (early access in Turnkey, docs/service.md#policy-precedence): stored and returned as
+ * `time`, checked when written, and outside its window the policy neither allows nor denies.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestService, type TestKey, type TestService } from './helpers';

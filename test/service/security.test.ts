@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeStampVerifier } from '../../src/service/crypto/node-backend';
+import { createNodeStampVerifier } from '../../src/node/stamp-backend';
 import { signerFromPrivateKey, stampBody } from '../../src/shared/crypto/stamp';
 import { newKey, startTestService, type TestService } from './helpers';
 

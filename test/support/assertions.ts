@@ -10,3 +10,25 @@ export async function rejection(promise: Promise<unknown>): Promise<QkError> {
   expect(error).toBeInstanceOf(QkError);
   return error as QkError;
 }
+
+/** The code of the QkError that `action` throws, or undefined when it returns; anything else thrown fails the test. */
+export function thrownCode(action: () => unknown): string | undefined {
+  try {
+    action();
+  } catch (error) {
+    expect(error).toBeInstanceOf(QkError);
+    return (error as QkError).code;
+  }
+  return undefined;
+}
+
+/** The code of the QkError `promise` rejects with, or undefined when it resolves; any other rejection fails the test. */
+export async function rejectionCode(promise: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(QkError);
+    return (error as QkError).code;
+  }
+  return undefined;
+}

@@ -18,6 +18,7 @@ import type { ConfirmationRequest } from '../../src/main/profiles/confirmation';
 import { createRendererUrlCheck } from '../../src/main/ipc/sender';
 import { createMainHandlers, createMainServices, type MainServices } from '../../src/main/services';
 import { QkError } from '../../src/shared/errors';
+import { MemoryClipboard } from './memory-clipboard';
 
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
 export const DEFAULT_RENDERER_DIR = join(REPO_ROOT, 'out/renderer');
@@ -38,6 +39,8 @@ export interface E2eHost {
   readonly dispatch: Dispatch;
   /** Every profile-change confirmation main asked for, in order (see `confirm` in startE2eHost). */
   readonly confirmations: readonly ConfirmationRequest[];
+  /** The clipboard main copies secrets to (the system clipboard in the app). */
+  readonly clipboard: MemoryClipboard;
   /** Moves the clock of main and of the sandbox service it starts forward (the page's clock is Playwright's). */
   advanceClock(ms: number): void;
   /** Gives `page` the preload's API; call before the page's first navigation. */
@@ -72,10 +75,13 @@ export async function startE2eHost({
   // The app asks in a native dialog, which a browser page cannot show or click: the host stands in for a user who
   // approves, and records each request so tests can check what main would have asked.
   const confirmations: ConfirmationRequest[] = [];
+  // The system clipboard main writes secrets to; a browser page's navigator.clipboard is another one.
+  const clipboard = new MemoryClipboard();
   let clockOffsetMs = 0;
   const services = createMainServices({ dataDir, now: () => Date.now() + clockOffsetMs, keychainServiceName });
   const handlers = createMainHandlers(services, {
     app: { version: 'e2e', platform: process.platform, packaged: false },
+    clipboard,
     confirm: async (request) => {
       confirmations.push(request);
       return true;
@@ -113,6 +119,7 @@ export async function startE2eHost({
     handlers,
     dispatch,
     confirmations,
+    clipboard,
     advanceClock(ms) {
       clockOffsetMs += ms;
     },

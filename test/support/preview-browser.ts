@@ -5,10 +5,11 @@
  *
  *   npm run preview:browser                                   # a Chromium window; close it to stop
  *   npm run preview:browser -- --headless --screenshot a.png  # no display: write a screenshot and exit
- *   --chromium PATH                                           # another Chromium binary (default /usr/bin/chromium)
+ *   --chromium PATH                                           # another Chromium binary (default: findChromium())
  */
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
+import { findChromium } from './chromium';
 import { startE2eHost } from './e2e-host';
 
 const WINDOW = { width: 1280, height: 800 };
@@ -17,7 +18,7 @@ const { values: options } = parseArgs({
   options: {
     headless: { type: 'boolean', default: false },
     screenshot: { type: 'string' },
-    chromium: { type: 'string', default: '/usr/bin/chromium' },
+    chromium: { type: 'string' },
   },
   strict: true,
 });
@@ -27,7 +28,7 @@ if (options.screenshot !== undefined && !options.headless) {
 
 const host = await startE2eHost();
 const browser = await chromium.launch({
-  executablePath: options.chromium,
+  executablePath: options.chromium ?? findChromium(),
   headless: options.headless,
   args: ['--no-first-run', '--disable-background-networking', '--disable-component-update', `--window-size=${WINDOW.width},${WINDOW.height}`],
 });

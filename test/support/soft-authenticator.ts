@@ -1,7 +1,7 @@
 /**
  * A software passkey for tests: one ES256 (P-256) credential that registers the way a browser's
  * navigator.credentials.create result reaches signup_v2 / create_authenticators, and signs `X-Stamp-WebAuthn`
- * assertions the way Turnkey's WebAuthn stamper does (api-notes §2.3).
+ * assertions the way Turnkey's WebAuthn stamper does (docs/service.md#passkeys).
  *
  * The encoders are exported so tests can build deliberately malformed registrations from correct parts.
  */

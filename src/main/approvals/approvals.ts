@@ -1,7 +1,7 @@
 /**
  * Activities waiting for votes, and voting on them. Votes are counted per distinct user as the service records them;
- * the number required comes from the organization's root quorum (api-notes §9). Offline stamping writes a request
- * and its stamp to a file on a machine without network; `postStampedFile` sends it later, byte for byte.
+ * the number required comes from the organization's root quorum (docs/service.md#consensus). Offline stamping writes a
+ * request and its stamp to a file on a machine without network; `postStampedFile` sends it later, byte for byte.
  */
 import { activityResponseSchema, operationByPath, parseResponse, timestampMs, type Activity, type Vote } from '../../shared/api';
 import { fingerprintSchema, tallyVotes, type RecordedVote, type VoteTally, type Voter } from '../../shared/approvals/voting';

@@ -3,6 +3,8 @@
  * Requests are validated before they are stamped, responses after they arrive; error bodies become QkErrors
  * carrying the service's `turnkeyErrorCode`. Activities waiting for votes are a normal outcome, not an error, and
  * the client never posts a body the caller did not see: a retry re-posts the identical bytes (same fingerprint).
+ * A stamp is valid for whoever receives it, so redirects are refused rather than followed (a 307 would re-send the
+ * stamped body to another host, past the https rule and the profile confirmation), and every request times out.
  */
 import type { z } from 'zod';
 import {
@@ -26,6 +28,7 @@ import {
 import { GrpcCode, QkError, isErrorCode, type ErrorCode } from '../../shared/errors';
 import type { Profile } from '../profiles/profiles';
 import type { Stamp, Stamper } from '../stamper/stamper';
+import type { InFlightRequests } from './in-flight';
 
 type Operations = typeof operations;
 export type ActivityName = { [N in OperationName]: Operations[N] extends { kind: 'activity' } ? N : never }[OperationName];
@@ -55,7 +58,13 @@ export interface ApiClientOptions {
   /** Milliseconds since the epoch for `timestampMs`; injected so tests and the sandbox can move time. */
   now?: () => number;
   fetch?: typeof fetch;
+  /** How long one request may take, answer body included, before it fails with TIMEOUT. */
+  timeoutMs?: number;
+  /** Where pending requests are listed, so the person can see and cancel them. */
+  inFlight?: Pick<InFlightRequests, 'begin'>;
 }
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 /** What an error without a known `turnkeyErrorCode` is called, by its gRPC status. */
 const codeByGrpc: Record<number, ErrorCode> = {
@@ -75,12 +84,26 @@ export class ApiClient {
   private readonly stamper: ApiClientOptions['stamper'];
   private readonly now: () => number;
   private readonly fetch: typeof fetch;
+  private readonly timeoutMs: number;
+  private readonly inFlight: ApiClientOptions['inFlight'];
 
-  constructor({ profile, stamper, now = Date.now, fetch: fetchImpl = globalThis.fetch }: ApiClientOptions) {
+  constructor({
+    profile,
+    stamper,
+    now = Date.now,
+    fetch: fetchImpl = globalThis.fetch,
+    timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
+    inFlight,
+  }: ApiClientOptions) {
+    if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) {
+      throw new QkError('CONFIG_INVALID', `the request timeout must be a positive number of milliseconds, got ${timeoutMs}`);
+    }
     this.profile = profile;
     this.stamper = stamper;
     this.now = now;
     this.fetch = fetchImpl;
+    this.timeoutMs = timeoutMs;
+    this.inFlight = inFlight;
   }
 
   get organizationId(): string {
@@ -160,19 +183,36 @@ export class ApiClient {
   private async post(path: string, body: string, stamp?: Stamp): Promise<unknown> {
     const { headerName, headerValue } = stamp ?? (await this.stamper.stamp(this.profile.apiKeyName, body));
     const url = `${this.profile.baseUrl}${path}`;
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    const ticket = this.inFlight?.begin(url);
+    const signal = ticket === undefined ? timeout : AbortSignal.any([timeout, ticket.signal]);
     let response: Response;
+    let text: string;
     try {
       response = await this.fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', [headerName]: headerValue },
         body,
+        redirect: 'manual',
+        signal,
       });
+      refuseRedirect(url, response);
+      text = await response.text();
     } catch (error) {
+      if (error instanceof QkError) throw error;
+      if (timeout.aborted) {
+        throw new QkError('TIMEOUT', `${url} did not answer within ${this.timeoutMs / 1000} s; check the service, then retry`, {
+          url,
+          timeoutMs: this.timeoutMs,
+        });
+      }
+      if (ticket?.signal.aborted === true) throw new QkError('CANCELLED', `the request to ${url} was cancelled`, { url });
       throw new QkError('NETWORK_ERROR', `could not reach ${url}: ${describeCause(error)}; check the profile's URL and your connection`, {
         url,
       });
+    } finally {
+      ticket?.end();
     }
-    const text = await response.text();
     let json: unknown;
     try {
       json = text === '' ? undefined : JSON.parse(text);
@@ -185,6 +225,30 @@ export class ApiClient {
     }
     throw errorFromResponse(url, response.status, json, text);
   }
+}
+
+/**
+ * Throws REDIRECT_REFUSED for a 3xx answer (or the opaque redirect a browser-style fetch reports instead), naming
+ * where it pointed. The profile's URL is the only place a stamped request may go.
+ */
+function refuseRedirect(url: string, response: Response): void {
+  const isRedirect = response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
+  if (!isRedirect) return;
+  const location = response.headers.get('location');
+  let target = 'an undisclosed location';
+  if (location !== null) {
+    try {
+      target = new URL(location, url).host;
+    } catch {
+      target = JSON.stringify(location.slice(0, 200));
+    }
+  }
+  void response.body?.cancel().catch(() => undefined);
+  throw new QkError(
+    'REDIRECT_REFUSED',
+    `${url} answered HTTP ${response.status} redirecting to ${target}; QuorumKey never follows redirects with a stamped request. Check the profile's URL (it must be the service itself, not a forwarder)`,
+    { url, httpStatus: response.status, ...(location === null ? {} : { location: location.slice(0, 2048) }) },
+  );
 }
 
 function outcomeOf(op: ActivityOperation, activity: Activity, request: PostedRequest): ActivityOutcome<unknown> {

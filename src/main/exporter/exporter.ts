@@ -1,8 +1,8 @@
 /**
  * Exports of wallets, private keys and wallet accounts, and offline decryption of export bundles
- * (crypto-formats §1). Every bundle is verified against the profile's pinned enclave signer and organization before
- * it is opened. The decrypted secret is handed to the caller and not kept: target keys and plaintext bytes are wiped
- * as soon as the result is built.
+ * (docs/formats.md#export-bundles). Every bundle is verified against the profile's pinned enclave signer and
+ * organization before it is opened. The decrypted secret is handed to the caller and not kept: target keys and
+ * plaintext bytes are wiped as soon as the result is built.
  */
 import { readFile } from 'node:fs/promises';
 import { p256 } from '@noble/curves/nist.js';

@@ -1,6 +1,6 @@
 /**
- * Imports of wallets and private keys (crypto-formats §2): init_import_* gives an enclave-signed target, which is
- * verified against the profile's pinned signer, organization and the importing user before the secret is
+ * Imports of wallets and private keys (docs/formats.md#import-bundles): init_import_* gives an enclave-signed target,
+ * which is verified against the profile's pinned signer, organization and the importing user before the secret is
  * encrypted to it; import_* then sends only the ciphertext. Plaintext bytes are wiped once encrypted.
  */
 import type { z } from 'zod';

@@ -19,7 +19,7 @@ import {
 } from '../../shared/crypto/keys';
 import type { StampSigner } from '../../shared/crypto/stamp';
 import { QkError } from '../../shared/errors';
-import { createNodeStampSigner } from '../../service/crypto/node-backend';
+import { createNodeStampSigner } from '../../node/stamp-backend';
 import { Profiles } from '../profiles/profiles';
 import { JsonFile } from '../storage/json-file';
 import { assertKeyName } from './key-names';

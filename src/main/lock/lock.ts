@@ -7,18 +7,29 @@ export const CHANNELS_OPEN_WHILE_LOCKED: ReadonlySet<Channel> = new Set<Channel>
 
 /**
  * Whether the app is locked. The state lives in main, not in the renderer, so a locked app refuses work even if the
- * page's own state is tampered with. It is a privacy lock over an already signed-in OS session (idle timeout, screen
- * lock): the OS keychain remains the guard of the secrets themselves.
+ * page's own state is tampered with. Unlocking goes through the Unlocker (src/main/lock), which asks for the unlock
+ * passphrase once one is set; the OS keychain remains the guard of the secrets themselves.
  */
 export class AppLock {
-  #locked = false;
+  #locked: boolean;
+  readonly #onLock: (() => void)[] = [];
+
+  constructor({ locked = false }: { locked?: boolean } = {}) {
+    this.#locked = locked;
+  }
 
   get locked(): boolean {
     return this.#locked;
   }
 
+  /** Runs `listener` every time the app locks, whoever locked it (the person, idle time, screen lock, suspend). */
+  onLock(listener: () => void): void {
+    this.#onLock.push(listener);
+  }
+
   lock(): void {
     this.#locked = true;
+    for (const listener of this.#onLock) listener();
   }
 
   unlock(): void {

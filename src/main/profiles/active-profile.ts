@@ -6,6 +6,7 @@
 import { QkError } from '../../shared/errors';
 import { Approvals } from '../approvals/approvals';
 import { ApiClient } from '../client/api-client';
+import type { InFlightRequests } from '../client/in-flight';
 import { Exporter } from '../exporter/exporter';
 import { Importer } from '../importer/importer';
 import type { Keychain } from '../keychain/keychain';
@@ -30,6 +31,9 @@ export interface ActiveProfileOptions {
   sandbox: Pick<Sandbox, 'isRunning'>;
   now: () => number;
   fetch?: typeof fetch;
+  /** Where the clients list their pending requests, for the screens to show and cancel. */
+  inFlight?: Pick<InFlightRequests, 'begin'>;
+  requestTimeoutMs?: number;
 }
 
 export class ActiveProfile {
@@ -65,8 +69,15 @@ export class ActiveProfile {
 
   /** Fresh services acting for `profile`, whichever profile is active (the CLI's --profile). */
   servicesFor(profile: Profile): ProfileServices {
-    const { keychain, stamper, now, fetch } = this.options;
-    const client = new ApiClient({ profile, stamper, now, ...(fetch === undefined ? {} : { fetch }) });
+    const { keychain, stamper, now, fetch, inFlight, requestTimeoutMs } = this.options;
+    const client = new ApiClient({
+      profile,
+      stamper,
+      now,
+      ...(fetch === undefined ? {} : { fetch }),
+      ...(inFlight === undefined ? {} : { inFlight }),
+      ...(requestTimeoutMs === undefined ? {} : { timeoutMs: requestTimeoutMs }),
+    });
     return {
       profile,
       client,

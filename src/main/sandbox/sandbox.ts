@@ -1,12 +1,15 @@
 /**
  * The embedded local service: its database lives in the app's data dir, its root user holds the app's own keychain
- * key "sandbox" (generated on first start), and the "Sandbox" profile points at it, pinning its enclave signer.
+ * key "sandbox" (generated on first start), its service secret is in the OS keychain too, and the "Sandbox" profile
+ * points at it, pinning its enclave signer.
  */
 import { join } from 'node:path';
-import { startService, type RunningService, type ServiceInfo, type ServiceOptions } from '../../service';
+import { serviceSecretFileOf, startService, type RunningService, type ServiceInfo, type ServiceOptions } from '../../service';
 import { QkError } from '../../shared/errors';
 import type { Keychain } from '../keychain/keychain';
+import type { SecretStore } from '../keychain/secret-store';
 import type { Profile, Profiles } from '../profiles/profiles';
+import { sandboxServiceSecret } from './service-secret';
 
 export const SANDBOX_KEY_NAME = 'sandbox';
 export const SANDBOX_PROFILE_NAME = 'Sandbox';
@@ -15,6 +18,8 @@ export const SANDBOX_DB_FILE = 'sandbox.db';
 export interface SandboxOptions {
   dataDir: string;
   keychain: Pick<Keychain, 'getApiKeyPublic' | 'generateApiKey'>;
+  /** The OS keychain store the service secret is kept in (the keychain's own). */
+  secrets: SecretStore;
   profiles: Profiles;
   /** Where the service writes its log lines. */
   log?: (line: string) => void;
@@ -59,10 +64,18 @@ export class Sandbox {
   }
 
   private async startOnce(): Promise<RunningSandbox> {
-    const { dataDir, keychain, profiles, log, now, start = startService } = this.options;
+    const { dataDir, keychain, secrets, profiles, log, now, start = startService } = this.options;
     const key = await this.sandboxKey(keychain);
+    const db = join(dataDir, SANDBOX_DB_FILE);
     const service = await start({
-      db: join(dataDir, SANDBOX_DB_FILE),
+      db,
+      serviceSecret: (databaseHoldsSealedData) =>
+        sandboxServiceSecret({
+          store: secrets,
+          legacyFile: serviceSecretFileOf(db),
+          databaseHoldsSealedData,
+          ...(now === undefined ? {} : { now }),
+        }),
       rootPublicKeys: [{ publicKey: key.publicKey, curve: key.curve }],
       ...(log === undefined ? {} : { log }),
       ...(now === undefined ? {} : { now }),

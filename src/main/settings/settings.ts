@@ -2,27 +2,33 @@ import { join } from 'node:path';
 import { appSettingsSchema, type AppSettings } from '../../shared/ipc/contract';
 import { JsonFile } from '../storage/json-file';
 
-export const DEFAULT_SETTINGS: AppSettings = { idleLockMinutes: 10, theme: 'system' };
+export const DEFAULT_SETTINGS: AppSettings = { idleLockMinutes: 10, reauthMinutes: 5, theme: 'system' };
+
+/** What the file holds: any subset, so a file written before a setting existed still reads (with its default). */
+const storedSettingsSchema = appSettingsSchema.partial();
 
 /** App preferences in `<dataDir>/settings.json`; absent means the defaults. */
 export class Settings {
-  private readonly file: JsonFile<AppSettings>;
+  private readonly file: JsonFile<Partial<AppSettings>>;
 
   constructor({ dataDir }: { dataDir: string }) {
-    this.file = new JsonFile(join(dataDir, 'settings.json'), appSettingsSchema);
+    this.file = new JsonFile(join(dataDir, 'settings.json'), storedSettingsSchema);
   }
 
   async get(): Promise<AppSettings> {
-    return (await this.file.read()) ?? { ...DEFAULT_SETTINGS };
+    return { ...DEFAULT_SETTINGS, ...withoutUndefined((await this.file.read()) ?? {}) };
   }
 
   /** Applies the given fields and returns the settings now in force. */
   async set(changes: Partial<AppSettings>): Promise<AppSettings> {
     return this.file.update(async (current) => {
       // A field sent as undefined means "unchanged", never "erase".
-      const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
-      const next = { ...(current ?? DEFAULT_SETTINGS), ...given };
+      const next: AppSettings = { ...DEFAULT_SETTINGS, ...withoutUndefined(current ?? {}), ...withoutUndefined(changes) };
       return { next, result: next };
     });
   }
+}
+
+function withoutUndefined(values: Partial<AppSettings>): Partial<AppSettings> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
 }

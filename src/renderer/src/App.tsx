@@ -3,7 +3,8 @@ import type { QkError } from '../../shared/errors';
 import { call } from './api';
 import { ErrorNotice } from './components/ErrorNotice';
 import { Progress } from './components/Progress';
-import { lockApp, useLockWatch, useTheme } from './hooks';
+import { ReauthPrompt } from './components/ReauthPrompt';
+import { lockApp, useLoad, useLockWatch, useTheme } from './hooks';
 import { ApprovalsScreen } from './screens/ApprovalsScreen';
 import { ContractsScreen } from './screens/ContractsScreen';
 import { DecryptScreen } from './screens/DecryptScreen';
@@ -57,7 +58,12 @@ export function App() {
   }
   if (settings === undefined) return <Progress label="Starting QuorumKey…" />;
   if (locked) return <LockScreen />;
-  return <Shell />;
+  return (
+    <>
+      <Shell />
+      <ReauthPrompt />
+    </>
+  );
 }
 
 function Shell() {
@@ -65,6 +71,10 @@ function Shell() {
   const show = useUi((state) => state.show);
   const activeProfile = useUi((state) => state.activeProfile);
   const setActiveProfile = useUi((state) => state.setActiveProfile);
+  const info = useLoad((api) => api.app.info());
+  const reloadInfo = info.reload;
+  // Settings is where the passphrase is set: coming back from it re-reads whether one is set now.
+  useEffect(() => reloadInfo(), [screen, reloadInfo]);
 
   useEffect(() => {
     call((api) => api.profiles.getActive()).then(
@@ -107,6 +117,14 @@ function Shell() {
         </ul>
       </nav>
       <main id="content" className="content" tabIndex={-1}>
+        {info.value?.unlockPassphraseSet === false && screen !== 'settings' && (
+          <p className="notice notice-warning first-run-passphrase">
+            Anyone at this computer can unlock QuorumKey and reveal exports.{' '}
+            <button type="button" className="link-button" onClick={() => show('settings')}>
+              Set an unlock passphrase
+            </button>
+          </p>
+        )}
         {screen === 'profiles' && <ProfilesScreen />}
         {screen === 'keys' && <KeysScreen />}
         {screen === 'wallets' && <WalletsScreen />}

@@ -95,8 +95,9 @@ export function intentFacts(activity: { intent: Record<string, unknown> }): Inte
 }
 
 /**
- * Who asked: the proposer's submission is the first approval (api-notes §3.4), and voters come in the order of
- * their first votes (a proposer who approves again after an expired window keeps the first place).
+ * Who asked: the proposer's submission is the first approval (docs/service.md#fingerprint-idempotency-and-votes), and
+ * voters come in the order of their first votes (a proposer who approves again after an expired window keeps the first
+ * place).
  */
 export function requesterOf(voters: readonly { userId: string; userName: string }[]): string | undefined {
   const first = voters[0];

@@ -1,6 +1,7 @@
 /**
  * The renderer's only way to main: `window.quorumkey`, installed by the preload (or by the e2e host). Every call goes
- * through {@link call}, so whatever it rejects with arrives as a QkError, and APP_LOCKED locks the UI at once.
+ * through {@link call}, so whatever it rejects with arrives as a QkError, APP_LOCKED locks the UI at once, and
+ * REAUTH_REQUIRED (a reveal after an old unlock) asks for the passphrase and then tries once more.
  */
 import { QkError } from '../../shared/errors';
 import { bridgeError, type QuorumKeyApi } from '../../shared/ipc/bridge';
@@ -24,6 +25,34 @@ export async function call<T>(request: (api: QuorumKeyApi) => Promise<T>): Promi
   } catch (thrown) {
     const error = bridgeError(thrown);
     if (error.code === 'APP_LOCKED') useUi.getState().setLocked(true);
+    if (error.code === 'REAUTH_REQUIRED' && (await reauthenticated())) return callOnce(request);
     throw error;
   }
+}
+
+async function callOnce<T>(request: (api: QuorumKeyApi) => Promise<T>): Promise<T> {
+  try {
+    return await request(bridge());
+  } catch (thrown) {
+    throw bridgeError(thrown);
+  }
+}
+
+/** Shows the re-authentication prompt; true once the person re-entered the passphrase, false if they cancelled. */
+function reauthenticated(): Promise<boolean> {
+  const { reauth, setReauth } = useUi.getState();
+  // One prompt at a time: a newer reveal replaces an older one, which then fails with REAUTH_REQUIRED.
+  reauth?.cancel();
+  return new Promise((resolve) =>
+    setReauth({
+      done: () => {
+        setReauth(undefined);
+        resolve(true);
+      },
+      cancel: () => {
+        setReauth(undefined);
+        resolve(false);
+      },
+    }),
+  );
 }

@@ -1,34 +1,18 @@
 /**
- * Copying secrets: the clipboard is cleared 30 s later, unless something else was copied meanwhile. The timer is
- * module-wide so that hiding or leaving the screen that copied does not cancel it.
+ * Secrets go to the clipboard through main, which uses the system clipboard: the renderer's navigator.clipboard is
+ * refused while the window is not focused, so it could not clear a copy made just before switching apps. Main
+ * clears the copy after the delay it answers, on lock and on quit, unless something else was copied meanwhile.
  */
-export const CLIPBOARD_CLEAR_MS = 30_000;
+import { call } from './api';
 
-let pendingClear: ReturnType<typeof setTimeout> | undefined;
-
-export async function copySecret(text: string): Promise<void> {
-  await navigator.clipboard.writeText(text);
-  if (pendingClear !== undefined) clearTimeout(pendingClear);
-  pendingClear = setTimeout(() => {
-    pendingClear = undefined;
-    void clearIfStillHolding(text);
-  }, CLIPBOARD_CLEAR_MS);
+/** Copies `text` and answers after how many milliseconds main clears it. */
+export async function copySecret(text: string): Promise<number> {
+  const { clearAfterMs } = await call((api) => api.clipboard.copySecret({ text }));
+  return clearAfterMs;
 }
 
 /** After a secret is pasted into a form, it should not stay on the clipboard for the next paste elsewhere. */
 export async function clearClipboardAfterPaste(pasted: string): Promise<void> {
-  await clearIfStillHolding(pasted);
-}
-
-async function clearIfStillHolding(text: string): Promise<void> {
-  let current: string | undefined;
-  try {
-    current = await navigator.clipboard.readText();
-  } catch {
-    // Reading may be refused (no permission, window not focused); clearing a secret matters more than keeping
-    // whatever else might be there.
-    current = undefined;
-  }
-  if (current !== undefined && current.trim() !== text.trim()) return;
-  await navigator.clipboard.writeText('').catch((error: unknown) => console.warn('could not clear the clipboard', error));
+  if (pasted.trim() === '') return;
+  await call((api) => api.clipboard.clearPasted({ text: pasted })).catch((error: unknown) => console.warn('could not clear the clipboard', error));
 }

@@ -1,4 +1,4 @@
-/** Account presets for common chains: curve, BIP-32 path template and address format (api-notes §5.2). */
+/** Account presets for common chains: curve, BIP-32 path template and address format (docs/service.md#wallets). */
 import type { WalletAccountParams } from '../../shared/api';
 
 export interface AccountPreset {

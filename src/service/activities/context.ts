@@ -3,12 +3,14 @@
  * transaction that records their activity and must write only through `ctx.store`.
  */
 import type { z } from 'zod';
+import type { ActivityOperation } from '../../shared/api';
 import type { activityOperations } from '../../shared/api/activities';
 import type { queryOperations } from '../../shared/api/queries';
 import type { Credential } from '../auth/credentials';
+import type { ConditionRequest } from '../authorize';
 import type { Repositories } from '../store';
 import type { OrganizationRecord } from '../store/organizations';
-import type { VoteSelection } from '../store/activities';
+import type { ActivityRecord, VoteRecord, VoteSelection } from '../store/activities';
 import type { Enclave } from '../enclave';
 
 /** The enclave: the only holder of service-side secrets (enclave/index.ts). */
@@ -56,7 +58,7 @@ export type QueryHandler<N extends QueryName = QueryName> = (
   request: QueryRequest<N>,
 ) => QueryResponse<N> | Promise<QueryResponse<N>>;
 
-/** An address an activity derived, for its APP_PROOF_TYPE_ADDRESS_DERIVATION proof (crypto-formats §6). */
+/** An address an activity derived, for its APP_PROOF_TYPE_ADDRESS_DERIVATION proof (docs/formats.md#app-proofs). */
 export interface DerivedAddress {
   address: string;
   walletId?: string;
@@ -65,18 +67,18 @@ export interface DerivedAddress {
 
 /**
  * An activity's execution plus, optionally, the condition keywords its intent names (`wallet`,
- * `private_key`, …) so that policies can test them (api-notes §8.3).
+ * `private_key`, …) so that policies can test them (docs/service.md#policy-keywords).
  */
 export interface ActivityHandler<N extends ActivityName = ActivityName> {
   /**
    * A credential of the target's direct parent organization may propose this activity for a sub-organization (as
-   * the auth proxy does with its key held for the parent, api-notes §6.1). The sub-organization's quorum and
-   * policies are then not consulted: `execute` must itself prove whom the activity acts for (e.g. a verified OIDC
+   * the auth proxy does with its key held for the parent, docs/service.md#auth-proxy). The sub-organization's quorum
+   * and policies are then not consulted: `execute` must itself prove whom the activity acts for (e.g. a verified OIDC
    * token matched to a user of the sub-organization) and fail otherwise. The parent user is recorded as proposer;
    * they may not vote on the sub-organization's activities.
    */
   parentMayPropose?: true;
-  /** Checks the request before anything is recorded; what it throws is an HTTP error (api-notes §7.2). */
+  /** Checks the request before anything is recorded; what it throws is an HTTP error (docs/service.md#status-codes). */
   validate?(store: Repositories, organizationId: string, params: ActivityParams<N>): void;
   execute(ctx: ActivityContext, params: ActivityParams<N>): ActivityResult<N> | Promise<ActivityResult<N>>;
   policyResources?(store: Repositories, organizationId: string, params: ActivityParams<N>): Record<string, unknown>;
@@ -89,8 +91,37 @@ export interface DecisionHandler {
   decision: VoteSelection;
 }
 
-/** One resource family: its query and activity handlers keyed by operation name. */
+/** What an executed activity produced, for the steps that run after its handler (app proofs). */
+export interface Completion {
+  /** The handler's result: the activity's result member. */
+  result: unknown;
+  derivedAddresses: readonly DerivedAddress[];
+  /** The approvals that authorized the execution. */
+  approvals: readonly VoteRecord[];
+}
+
+/**
+ * Family code that the pipeline runs around every activity, whatever its operation. A family declares its hooks in
+ * `Family.hooks`; the service's composition (src/service/index.ts) hands all of them to the pipeline, so the pipeline
+ * imports no family.
+ */
+export interface ActivityHooks {
+  /** Before authorization (also for a parent's proposal): throws to refuse what the stamping credential may not do. */
+  checkRequest?(credential: Credential, request: ConditionRequest): void;
+  /**
+   * Just before the handler runs, seeing the organization as the decision saw it; may return a step that runs once
+   * the handler has succeeded, inside the same transaction.
+   */
+  beforeExecution?(
+    ctx: ActivityContext,
+    activity: ActivityRecord,
+    op: ActivityOperation,
+  ): ((completion: Completion) => Promise<void>) | undefined;
+}
+
+/** One resource family: its query and activity handlers keyed by operation name, and its pipeline hooks. */
 export interface Family {
   queries?: { [N in QueryName]?: QueryHandler<N> };
   activities?: { [N in ActivityName]?: ActivityHandler<N> | DecisionHandler };
+  hooks?: ActivityHooks;
 }

@@ -1,5 +1,5 @@
 /**
- * The one pipeline every request goes through (design.md "activities"):
+ * The one pipeline every request goes through (docs/architecture.md#through-the-services-pipeline):
  * envelope → freshness → authenticate → fingerprint → idempotency / vote → authorize → consensus →
  * execute → record, the last four inside one store transaction.
  */
@@ -11,13 +11,20 @@ import { QkError } from '../../shared/errors';
 import { authenticate, type Actor, type RequestHeaders, type StampFormat } from '../auth/authenticate';
 import { credentialStillHeld } from '../auth/credentials';
 import { type Approver, type Authorization, authorize, denialError, isEligibleVoter } from '../authorize';
-import { appProofsHook } from '../families/app-proofs';
-import { checkSessionScope } from '../families/sessions';
 import { rpcStatusOf } from '../server/errors';
 import type { Repositories, Store } from '../store';
 import type { OrganizationRecord } from '../store/organizations';
 import type { ActivityRecord, VoteRecord, VoteSelection } from '../store/activities';
-import type { ActingUser, ActivityContext, ActivityHandler, DecisionHandler, DerivedAddress, Enclave, QueryHandler } from './context';
+import type {
+  ActingUser,
+  ActivityContext,
+  ActivityHandler,
+  ActivityHooks,
+  DecisionHandler,
+  DerivedAddress,
+  Enclave,
+  QueryHandler,
+} from './context';
 import { activityView } from './views';
 
 export interface PipelineDeps {
@@ -27,6 +34,8 @@ export interface PipelineDeps {
   now: () => number;
   newId: () => string;
   log: (line: string) => void;
+  /** Every family's hooks (Family.hooks). */
+  hooks: readonly ActivityHooks[];
 }
 
 /** An activity operation with the handler its family provides. */
@@ -46,7 +55,7 @@ export interface IncomingRequest {
   headers: RequestHeaders;
 }
 
-/** Submissions may be at most this old, and at most this far in the future (api-notes §1). */
+/** Submissions may be at most this old, and at most this far in the future (docs/service.md#transport). */
 export const MAX_TIMESTAMP_AGE_MS = 60 * 60 * 1000;
 export const MAX_TIMESTAMP_SKEW_MS = 5 * 60 * 1000;
 
@@ -178,7 +187,8 @@ export async function submitActivity(
     }
     const existing = tx.activities.findByFingerprint(organization.id, fingerprint);
     if (existing !== undefined) {
-      // Idempotent for the proposer; the byte-identical body from another user is that user's approval (§3.4).
+      // Idempotent for the proposer; the byte-identical body from another user is that user's approval
+      // (docs/service.md#fingerprint-idempotency-and-votes).
       const voted = tx.activities.votes(existing.id).some((v) => v.userId === actor.user.id);
       if (voted || existing.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED') return { activity: activityView(tx, existing) };
       if (parentProposes) throw organizationMismatch(organization, actor);
@@ -188,7 +198,9 @@ export async function submitActivity(
     handler.validate?.(tx, organization.id, params);
     const resources = handler.policyResources?.(tx, organization.id, params) ?? {};
     // Also for a parent's proposal: a session profile limits its credential wherever it is used.
-    checkSessionScope(actor.credential, { store: tx, organization, activityType: route.op.activityType, params, resources });
+    for (const hook of deps.hooks) {
+      hook.checkRequest?.(actor.credential, { store: tx, organization, activityType: route.op.activityType, params, resources });
+    }
     // The sub-organization's quorum and policies know nothing of a parent user; the handler's own proof decides.
     const authorization: Authorization = parentProposes
       ? { decision: 'allow', by: 'operation-proof', evaluations: [] }
@@ -342,7 +354,7 @@ async function castVote(
 
 /**
  * Runs the handler inside a savepoint: a QkError rolls back only the handler's writes and records the
- * activity FAILED (api-notes §7.1); anything else propagates and rolls back the whole transaction.
+ * activity FAILED (docs/service.md#error-body); anything else propagates and rolls back the whole transaction.
  */
 /** `params` are the activity's parameters as parsed from its stored body (the caller has them already). */
 async function execute(
@@ -364,8 +376,8 @@ async function execute(
     activityId: activity.id,
     enclave: deps.enclave,
   };
-  // Taken before the handler runs so that app proofs digest the organization as the decision saw it.
-  const proveCompletion = route.op.acceptsAppProofs ? appProofsHook(ctx, activity) : undefined;
+  // Taken before the handler runs so that hooks (app proofs) see the organization as the decision saw it.
+  const afterExecution = deps.hooks.flatMap((hook) => hook.beforeExecution?.(ctx, activity, route.op) ?? []);
   const connection = tx.connection;
   connection.exec('SAVEPOINT activity_execution');
   let result: unknown;
@@ -379,11 +391,14 @@ async function execute(
     return;
   }
   connection.exec('RELEASE activity_execution');
-  await proveCompletion?.({
-    result,
-    derivedAddresses: handler.derivedAddresses?.(result) ?? [],
-    approvals: countingApprovals(tx.activities.votes(activity.id), now),
-  });
+  if (afterExecution.length > 0) {
+    const completion = {
+      result,
+      derivedAddresses: handler.derivedAddresses?.(result) ?? [],
+      approvals: countingApprovals(tx.activities.votes(activity.id), now),
+    };
+    for (const step of afterExecution) await step(completion);
+  }
   const resultKey = route.op.resultKey;
   tx.activities.finish(
     activity.id,

@@ -1,9 +1,13 @@
-/** Wire views of stored records shared by several families (v1User, v1ApiKey, v1Activity). */
+/**
+ * Wire views of stored records shared by several families (v1User, v1ApiKey, v1Authenticator, v1OauthProvider,
+ * v1Activity), built from store records only.
+ */
 import type { Activity, Vote } from '../../shared/api/activity-record';
-import { authenticatorView, oauthProviderView } from '../families/credentials';
+import { WEBAUTHN_CREDENTIAL_TYPE } from '../auth/credentials';
 import type { Repositories } from '../store';
 import type { ActivityRecord, VoteRecord } from '../store/activities';
 import type { ApiKeyRecord } from '../store/api-keys';
+import type { AuthenticatorRecord, OauthProviderRecord } from '../store/auth-records';
 import type { UserRecord } from '../store/users';
 import { toTimestamp } from '../../shared/api/timestamps';
 
@@ -19,6 +23,33 @@ export function apiKeyView(key: ApiKeyRecord) {
     createdAt: toTimestamp(key.createdAt),
     updatedAt: toTimestamp(key.updatedAt),
     ...(key.expirationSeconds === undefined ? {} : { expirationSeconds: String(key.expirationSeconds) }),
+  };
+}
+
+export function authenticatorView(authenticator: AuthenticatorRecord) {
+  return {
+    transports: authenticator.transports,
+    attestationType: authenticator.attestationType,
+    aaguid: authenticator.aaguid,
+    credentialId: authenticator.credentialId,
+    model: '',
+    credential: { publicKey: authenticator.publicKey, type: WEBAUTHN_CREDENTIAL_TYPE },
+    authenticatorId: authenticator.id,
+    authenticatorName: authenticator.name,
+    createdAt: toTimestamp(authenticator.createdAt),
+    updatedAt: toTimestamp(authenticator.updatedAt),
+  };
+}
+
+export function oauthProviderView(provider: OauthProviderRecord) {
+  return {
+    providerId: provider.id,
+    providerName: provider.name,
+    issuer: provider.issuer,
+    audience: provider.audience,
+    subject: provider.subject,
+    createdAt: toTimestamp(provider.createdAt),
+    updatedAt: toTimestamp(provider.updatedAt),
   };
 }
 

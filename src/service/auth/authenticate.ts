@@ -92,8 +92,8 @@ const KNOWN_STAMP_HEADERS = ['x-stamp', 'x-stamp-webauthn'] as const;
 
 /**
  * Stamp header → verified signature over the raw body → credential → user, in the body's organization or
- * its parent (api-notes §2.2). Rejects with the documented 401/404 errors. The rows are read after the signature
- * check has settled, so they are the database's state at that moment.
+ * its parent (docs/service.md#how-a-stamp-is-checked). Rejects with the documented 401/404 errors. The rows are read
+ * after the signature check has settled, so they are the database's state at that moment.
  */
 export async function authenticate(
   headers: RequestHeaders,

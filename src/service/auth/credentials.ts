@@ -1,6 +1,8 @@
 import type { ApiKeyCurve } from '../../shared/crypto/keys';
 import type { Repositories } from '../store';
 
+export const WEBAUTHN_CREDENTIAL_TYPE = 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR' as const;
+
 /** A credential a request was stamped with: an API key (session keys included) or a passkey. */
 export interface Credential {
   /** The api key id or authenticator id. */
@@ -23,7 +25,7 @@ export function credentialStillHeld(store: Repositories, credential: Credential)
     : store.authenticators.get(credential.organizationId, credential.id) !== undefined;
 }
 
-/** What a verified stamp proves, kept for vote records (api-notes §3.2 v1Vote). */
+/** What a verified stamp proves, kept for vote records (v1Vote, docs/service.md#envelope-and-record). */
 export interface StampProof {
   scheme: string;
   publicKey: string;

@@ -1,13 +1,13 @@
 /**
- * `X-Stamp-WebAuthn` (api-notes §2.3): the assertion names its credential id; the authenticator registered with that
- * id in the target organization (or its parent) holds the key the assertion must verify with. As in WebAuthn's
- * assertion verification (§7.2, step 21), an authenticator that counts its signatures must show a count above the
- * last one seen: an assertion whose count does not advance is a replay or comes from a cloned authenticator, and is
- * refused. Authenticators that report 0 every time (most synced passkeys) do not count, and are not checked.
+ * `X-Stamp-WebAuthn` (docs/service.md#passkeys): the assertion names its credential id; the authenticator registered
+ * with that id in the target organization (or its parent) holds the key the assertion must verify with. As in
+ * WebAuthn's assertion verification (§7.2, step 21), an authenticator that counts its signatures must show a count
+ * above the last one seen: an assertion whose count does not advance is a replay or comes from a cloned authenticator,
+ * and is refused. Authenticators that report 0 every time (most synced passkeys) do not count, and are not checked.
  */
 import { QkError } from '../../shared/errors';
 import { parseWebAuthnStamp, verifyWebAuthnStamp } from '../../shared/crypto/webauthn';
-import { WEBAUTHN_CREDENTIAL_TYPE } from '../families/credentials';
+import { WEBAUTHN_CREDENTIAL_TYPE } from './credentials';
 import type { Store } from '../store';
 import type { StampFormat } from './authenticate';
 

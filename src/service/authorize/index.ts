@@ -1,8 +1,8 @@
 /**
- * Authorization and consensus (api-notes §8.1, §9): root quorum → allow; otherwise every policy of the
- * organization whose `time` expression holds now is evaluated (the others are skipped) — a matching DENY wins, a matching ALLOW whose consensus holds allows, a user
- * managing its own credentials is allowed, a matching ALLOW still short of consensus (or a root user short
- * of the root threshold) waits for votes.
+ * Authorization and consensus (docs/service.md#policy-precedence, docs/service.md#consensus): root quorum → allow;
+ * otherwise every policy of the organization whose `time` expression holds now is evaluated (the others are skipped) —
+ * a matching DENY wins, a matching ALLOW whose consensus holds allows, a user managing its own credentials is allowed,
+ * a matching ALLOW still short of consensus (or a root user short of the root threshold) waits for votes.
  */
 import {
   PolicyTimestamp,
@@ -23,7 +23,7 @@ import type { PolicyRecord } from '../store/policies';
 
 export const UPDATE_ROOT_QUORUM = 'ACTIVITY_TYPE_UPDATE_ROOT_QUORUM';
 
-/** Activities by which a user manages the credentials of `params.userId` (api-notes §8.1 built-in exception). */
+/** Activities by which a user manages the credentials of `params.userId` (docs/service.md#policy-precedence). */
 const OWN_CREDENTIAL_ACTIVITY_TYPES: ReadonlySet<string> = new Set(
   (['create_api_keys', 'delete_api_keys', 'create_authenticators', 'delete_authenticators', 'create_oauth_providers', 'delete_oauth_providers'] as const).map(
     (name) => activityOperations[name].activityType,
@@ -159,7 +159,7 @@ function evaluatePolicy(
       return 'OUTCOME_ERROR';
     }
   }
-  // Outside its time window a policy neither allows nor denies (api-notes §8.1).
+  // Outside its time window a policy neither allows nor denies (docs/service.md#policy-precedence).
   if (timeHolds !== true) return 'OUTCOME_TIME_INACTIVE';
   if (conditionHolds !== true) return 'OUTCOME_NOT_APPLICABLE';
   if (policy.effect === 'EFFECT_DENY') return consensusHolds === true ? 'OUTCOME_DENY_EXPLICIT' : 'OUTCOME_NOT_APPLICABLE';
@@ -194,8 +194,9 @@ export function authorize(request: AuthorizationRequest): Authorization {
 }
 
 /**
- * Users may manage their own credentials without a policy unless a DENY policy matches (api-notes §8.1): the
- * activity changes the credentials of `params.userId` and that user approved it (the proposer, on submission).
+ * Users may manage their own credentials without a policy unless a DENY policy matches
+ * (docs/service.md#policy-precedence): the activity changes the credentials of `params.userId` and that user approved
+ * it (the proposer, on submission).
  */
 function managesOwnCredentials(request: AuthorizationRequest): boolean {
   if (!OWN_CREDENTIAL_ACTIVITY_TYPES.has(request.activityType)) return false;
@@ -203,7 +204,7 @@ function managesOwnCredentials(request: AuthorizationRequest): boolean {
   return typeof userId === 'string' && request.approvers.some((approver) => approver.userId === userId);
 }
 
-/** The 403 a denial answers (api-notes §7.1: a PolicyEnginePermissionError detail). */
+/** The 403 a denial answers (docs/service.md#error-body: a PolicyEnginePermissionError detail). */
 export function denialError(authorization: Extract<Authorization, { decision: 'deny' }>, activityType: string): QkError {
   const message =
     authorization.reason === 'explicit'
@@ -222,10 +223,10 @@ export function denialError(authorization: Extract<Authorization, { decision: 'd
 
 /**
  * Whether `userId` may vote on the activity: a root-quorum member, or a user whose approval can make a
- * difference to the consensus of an ALLOW policy whose condition matches (api-notes §8.1: "users named in a
- * consensus expression may approve"), active at `now`. The test is behavioural, not textual: starting from every user of the
- * organization approving, drop the others one by one while the consensus still holds; the user counts when
- * the consensus fails without them in the smallest set that remains.
+ * difference to the consensus of an ALLOW policy whose condition matches (docs/service.md#policy-precedence: "users
+ * named in a consensus expression may approve"), active at `now`. The test is behavioural, not textual: starting from
+ * every user of the organization approving, drop the others one by one while the consensus still holds; the user counts
+ * when the consensus fails without them in the smallest set that remains.
  */
 export function isEligibleVoter(request: Omit<AuthorizationRequest, 'approvers'>, userId: string): boolean {
   const { store, organization } = request;

@@ -13,8 +13,8 @@ import { bytesToNumberBE, numberToBytesBE } from '@noble/curves/utils.js';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
-import { curve } from '../../shared/api/common.js';
-import { QkError } from '../../shared/errors.js';
+import { curve } from '../../shared/api/common';
+import { QkError } from '../../shared/errors';
 
 /** Every `v1Curve`: the API table's enum is the one list. */
 export const CURVES = curve.options;

@@ -31,7 +31,7 @@ import type { SigningKey } from './signing';
 /** The service secret: 32 random bytes, hex, in a file readable only by the service's user. */
 const SERVICE_SECRET_LENGTH = 32;
 const APP_PROOF_KEY_INFO = utf8Encode('quorumkey/service/app-proof-key-v1');
-/** QOS derives its ephemeral encryption and signing keys from one seed with these HKDF salts (crypto-formats §6). */
+/** QOS derives its ephemeral encryption and signing keys from one seed with these salts (docs/formats.md#app-proofs). */
 const QOS_ENCRYPT_SALT = utf8Encode('qos_p256_encrypt');
 const QOS_SIGN_SALT = utf8Encode('qos_p256_sign');
 

@@ -14,7 +14,7 @@ import { wordlist as korean } from '@scure/bip39/wordlists/korean.js';
 import { wordlist as simplifiedChinese } from '@scure/bip39/wordlists/simplified-chinese.js';
 import { wordlist as spanish } from '@scure/bip39/wordlists/spanish.js';
 import { wordlist as traditionalChinese } from '@scure/bip39/wordlists/traditional-chinese.js';
-import { QkError } from '../../shared/errors.js';
+import { QkError } from '../../shared/errors';
 
 /** The nine languages of Turnkey's `v1MnemonicLanguage` (swagger order), each with its BIP-39 wordlist. */
 const WORDLISTS = {

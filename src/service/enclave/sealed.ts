@@ -8,7 +8,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { hkdf } from '@noble/hashes/hkdf.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
-import { QkError } from '../../shared/errors.js';
+import { QkError } from '../../shared/errors';
 
 const SEALING_INFO = utf8ToBytes('quorumkey/service/sealed-v1 aes-256-gcm');
 const FORMAT_VERSION = 0x01;

@@ -2,7 +2,8 @@
  * Signs the inputs of a PSBT that a secp256k1 key owns, as Turnkey's SIGN_TRANSACTION does for
  * TRANSACTION_TYPE_BITCOIN.
  *
- * Export: `signBitcoinPsbt(psbt, privateKey, options?)` → `{ psbt, signedInputs }`.
+ * Exports: `signBitcoinPsbt(psbt, privateKey, options?)` → `{ psbt, signedInputs }`, and
+ * `bitcoinInputsOwnedBy(psbt, publicKey, options?)` → the inputs it would sign, known from the public key alone.
  * - Owned inputs: P2WPKH, P2SH-P2WPKH, P2WSH of the key's 1-of-1 multisig (the wallet's P2WSH addresses), P2PKH
  *   (with the previous transaction in the PSBT) and P2TR key path: the key's BIP-86 output (internal key tweaked
  *   with no script tree), or any Taproot output whose internal key the PSBT names as ours. Redeem script, witness
@@ -47,6 +48,41 @@ export function signBitcoinPsbt(
 ): BitcoinSigningResult {
   const transaction = readPsbt(psbt);
   const publicKey = secp256k1.getPublicKey(privateKey, true);
+  const owned = ownedInputs(transaction, publicKey, options);
+  for (const { index, match } of owned) {
+    const input = transaction.getInput(index);
+    const missing = Object.fromEntries(
+      Object.entries(match.fill).filter(([field]) => input[field as keyof typeof match.fill] === undefined),
+    );
+    if (Object.keys(missing).length > 0) transaction.updateInput(index, missing);
+    try {
+      transaction.signIdx(privateKey, index);
+    } catch (error) {
+      throw new QkError(
+        'REQUEST_INVALID',
+        `PSBT input ${index} cannot be signed: ${error instanceof Error ? error.message : String(error)}`,
+        { input: index },
+      );
+    }
+  }
+  return { psbt: transaction.toPSBT(), signedInputs: owned.map(({ index }) => index) };
+}
+
+/**
+ * The indices of the inputs signBitcoinPsbt would sign for the key with this compressed public key, with the same
+ * refusals (no such input, an address of another key, a bad PSBT), so a request can be checked before any key is
+ * opened.
+ */
+export function bitcoinInputsOwnedBy(psbt: Uint8Array, publicKey: Uint8Array, options: BitcoinSigningOptions = {}): number[] {
+  return ownedInputs(readPsbt(psbt), publicKey, options).map(({ index }) => index);
+}
+
+/** Each input the key can sign with the script it spends; refuses a PSBT with none. */
+function ownedInputs(
+  transaction: ReturnType<typeof readPsbt>,
+  publicKey: Uint8Array,
+  options: BitcoinSigningOptions,
+): { index: number; match: OwnedScript }[] {
   const xOnly = publicKey.subarray(1);
   // Scripts do not depend on the network; only the address text of `options.address` does.
   const witnessKeyHash = p2wpkh(publicKey);
@@ -62,30 +98,15 @@ export function signBitcoinPsbt(
   ];
   if (options.address !== undefined) owned = onlyAddress(owned, options.address, options.network ?? 'mainnet');
 
-  const signedInputs: number[] = [];
+  const found: { index: number; match: OwnedScript }[] = [];
   for (let index = 0; index < transaction.inputsLength; index++) {
     const input = transaction.getInput(index);
     const spentScript = spentScriptOf(input);
     if (spentScript === undefined) continue;
     const match = ownedScript(owned, input, spentScript, options.address === undefined ? xOnly : undefined);
-    if (match === undefined) continue;
-    const missing = Object.fromEntries(
-      Object.entries(match.fill).filter(([field]) => input[field as keyof typeof match.fill] === undefined),
-    );
-    if (Object.keys(missing).length > 0) transaction.updateInput(index, missing);
-    try {
-      transaction.signIdx(privateKey, index);
-    } catch (error) {
-      throw new QkError(
-        'REQUEST_INVALID',
-        `PSBT input ${index} cannot be signed: ${error instanceof Error ? error.message : String(error)}`,
-        { input: index },
-      );
-    }
-    signedInputs.push(index);
+    if (match !== undefined) found.push({ index, match });
   }
-
-  if (signedInputs.length === 0) {
+  if (found.length === 0) {
     throw new QkError(
       'REQUEST_INVALID',
       options.address === undefined
@@ -94,7 +115,7 @@ export function signBitcoinPsbt(
         : `the PSBT has no input spending ${options.address}`,
     );
   }
-  return { psbt: transaction.toPSBT(), signedInputs };
+  return found;
 }
 
 type PsbtInput = ReturnType<ReturnType<typeof readPsbt>['getInput']>;

@@ -1,6 +1,7 @@
 /**
- * SPARK_PREPARE_LIGHTNING_RECEIVE inside the enclave (crypto-formats §8): a fresh Lightning preimage is split with
- * Feldman VSS over the secp256k1 group order and each operator's share is ECIES-encrypted to that operator.
+ * SPARK_PREPARE_LIGHTNING_RECEIVE inside the enclave (docs/formats.md#spark-lightning-packages): a fresh Lightning
+ * preimage is split with Feldman VSS over the secp256k1 group order and each operator's share is ECIES-encrypted to
+ * that operator.
  *
  * The share format follows the Spark SDKs (buildonspark `utils/secret-sharing.ts`, breez `spark_signer_adapter.rs`):
  * share_i = f(i) mod n for the 1-based position i, every package carries the same commitments coef_j·G, and the

@@ -1,6 +1,6 @@
 /**
- * App proofs (crypto-formats §6). An activity submitted with `generateAppProofs: true` completes with proofs signed
- * by the enclave's app-proof key, made by one pipeline hook (appProofsHook) for every activity type:
+ * App proofs (docs/formats.md#app-proofs). An activity submitted with `generateAppProofs: true` completes with proofs
+ * signed by the enclave's app-proof key, made by one pipeline hook (appProofsHook) for every activity type:
  * - one APP_PROOF_TYPE_POLICY_OUTCOME proof of the decision that let it execute, and
  * - one APP_PROOF_TYPE_ADDRESS_DERIVATION proof per address its handler reports (`derivedAddresses`).
  * Besides Turnkey's proof members, each payload binds the activity: its id, type and the SHA-256 of its result
@@ -9,7 +9,8 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8Encode } from '../../shared/crypto/encoding';
 import { QkError } from '../../shared/errors';
-import type { ActivityContext, DerivedAddress, Family } from '../activities/context';
+import type { ActivityOperation } from '../../shared/api';
+import type { ActivityContext, Completion, Family } from '../activities/context';
 import { toTimestamp } from '../../shared/api/timestamps';
 import type { Repositories } from '../store';
 import type { ActivityRecord, VoteRecord } from '../store/activities';
@@ -54,20 +55,17 @@ function userRequestApprovals(approvals: readonly VoteRecord[]) {
   }));
 }
 
-export interface Completion {
-  /** The handler's result: the activity's result member. */
-  result: unknown;
-  derivedAddresses: readonly DerivedAddress[];
-  /** The approvals that authorized the execution. */
-  approvals: readonly VoteRecord[];
-}
-
 /**
- * Called by the pipeline before an activity's handler runs. Unless the request asked for app proofs, returns
- * undefined; otherwise digests the decision as it is being made (before the handler can change the organization)
- * and returns the function that signs and stores the proofs once the handler has succeeded.
+ * The pipeline's hook before an activity's handler runs. Unless the operation takes app proofs and the request asked
+ * for them, returns undefined; otherwise digests the decision as it is being made (before the handler can change the
+ * organization) and returns the function that signs and stores the proofs once the handler has succeeded.
  */
-export function appProofsHook(ctx: ActivityContext, activity: ActivityRecord): ((completion: Completion) => Promise<void>) | undefined {
+function appProofsHook(
+  ctx: ActivityContext,
+  activity: ActivityRecord,
+  op: ActivityOperation,
+): ((completion: Completion) => Promise<void>) | undefined {
+  if (!op.acceptsAppProofs) return undefined;
   const body = JSON.parse(activity.body) as { generateAppProofs?: unknown };
   if (body.generateAppProofs !== true) return undefined;
   const { organization } = ctx;
@@ -110,6 +108,7 @@ export function appProofsHook(ctx: ActivityContext, activity: ActivityRecord): (
 }
 
 export const appProofsFamily: Family = {
+  hooks: { beforeExecution: appProofsHook },
   queries: {
     list_app_proofs(ctx, request) {
       if (ctx.store.activities.get(ctx.organizationId, request.activityId) === undefined) {

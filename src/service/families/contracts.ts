@@ -1,6 +1,6 @@
 /**
- * Smart contract interfaces (api-notes §4, §5.8): an Ethereum ABI or a Solana (Anchor) IDL uploaded as JSON
- * text for one contract or program address, so that policies can name decoded calls.
+ * Smart contract interfaces (docs/service.md#contracts-and-tvc): an Ethereum ABI or a Solana (Anchor) IDL uploaded as
+ * JSON text for one contract or program address, so that policies can name decoded calls.
  */
 import { base58 } from '@scure/base';
 import type { Abi } from 'viem';
@@ -11,7 +11,7 @@ import { toTimestamp } from '../../shared/api/timestamps';
 import type { Repositories } from '../store';
 import type { SmartContractInterfaceRecord, SmartContractInterfaceType } from '../store/apps';
 
-/** Upload limit (api-notes §5.8: ≤ 400 kB). */
+/** Upload limit (docs/service.md#contracts-and-tvc: ≤ 400 kB). */
 export const MAX_INTERFACE_BYTES = 400 * 1024;
 
 const ETHEREUM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;

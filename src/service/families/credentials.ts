@@ -1,53 +1,24 @@
 /**
  * A user's login credentials besides API keys: passkey authenticators and OAuth (OIDC) providers
- * (api-notes §5.5). The `check*` / `add*` steps are shared with the activities that create users (create_users,
- * create_sub_organization, and signup_v2 through it).
+ * (docs/service.md#users-credentials-and-tags). The `check*` / `add*` steps are shared with the activities that create
+ * users (create_users, create_sub_organization, and signup_v2 through it).
  */
 import { QkError } from '../../shared/errors';
 import type { Family } from '../activities/context';
-import { toTimestamp } from '../../shared/api/timestamps';
+import { authenticatorView, oauthProviderView } from '../activities/views';
 import type { OidcVerifier } from '../auth/oidc';
 import { parseWebAuthnRegistration, type ParsedRegistration, type WebAuthnRegistration } from '../auth/webauthn-attestation';
 import type { Repositories } from '../store';
-import type { AuthenticatorRecord, OauthProviderRecord } from '../store/auth-records';
 import { requireUser, type Owner } from './identity/common';
 
-/** Per-user limits (api-notes §10). */
+/** Per-user limits (docs/service.md#limits). */
 export const MAX_AUTHENTICATORS_PER_USER = 10;
 export const MAX_OAUTH_PROVIDERS_PER_USER = 10;
-export const WEBAUTHN_CREDENTIAL_TYPE = 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR' as const;
 
 export interface NewOauthProvider {
   providerName: string;
   oidcToken?: string;
   oidcClaims?: { iss: string; sub: string; aud: string };
-}
-
-export function authenticatorView(authenticator: AuthenticatorRecord) {
-  return {
-    transports: authenticator.transports,
-    attestationType: authenticator.attestationType,
-    aaguid: authenticator.aaguid,
-    credentialId: authenticator.credentialId,
-    model: '',
-    credential: { publicKey: authenticator.publicKey, type: WEBAUTHN_CREDENTIAL_TYPE },
-    authenticatorId: authenticator.id,
-    authenticatorName: authenticator.name,
-    createdAt: toTimestamp(authenticator.createdAt),
-    updatedAt: toTimestamp(authenticator.updatedAt),
-  };
-}
-
-export function oauthProviderView(provider: OauthProviderRecord) {
-  return {
-    providerId: provider.id,
-    providerName: provider.name,
-    issuer: provider.issuer,
-    audience: provider.audience,
-    subject: provider.subject,
-    createdAt: toTimestamp(provider.createdAt),
-    updatedAt: toTimestamp(provider.updatedAt),
-  };
 }
 
 /** A registration checked against the request and the organization, ready to store. */

@@ -1,7 +1,7 @@
 /**
- * Export (wallet mnemonic, private key, wallet account key → HPKE bundle signed by the enclave, crypto-formats §1)
- * and two-step import (init: a fresh one-shot target key bound to organization and user; import: open the
- * client's bundle, store the key material sealed; crypto-formats §2).
+ * Export (wallet mnemonic, private key, wallet account key → HPKE bundle signed by the enclave,
+ * docs/formats.md#export-bundles) and two-step import (init: a fresh one-shot target key bound to organization and
+ * user; import: open the client's bundle, store the key material sealed; docs/formats.md#import-bundles).
  */
 import { QkError } from '../../shared/errors';
 import type { ActivityContext, Family } from '../activities/context';
@@ -19,7 +19,7 @@ const IMPORT_TARGETS_TRIED = 20;
 
 const INIT_OPERATION: Record<ImportKind, string> = { wallet: 'init_import_wallet', private_key: 'init_import_private_key' };
 
-/** Imports always target the requesting user (api-notes §4 init_import_private_key). */
+/** Imports always target the requesting user (docs/service.md#export-and-import). */
 function requireActingUser(ctx: { actor: { userId: string }; organizationId: string }, userId: string): void {
   if (userId !== ctx.actor.userId) {
     throw new QkError(

@@ -6,7 +6,7 @@ import type { ActivityContext, Family } from '../activities/context';
 import type { Repositories } from '../store';
 import type { PolicyRecord } from '../store/policies';
 
-/** Per-organization policy limit (api-notes §10). */
+/** Per-organization policy limit (docs/service.md#limits). */
 export const MAX_POLICIES_PER_ORGANIZATION = 100;
 
 export function policyView(policy: PolicyRecord) {

@@ -1,4 +1,4 @@
-/** Private keys (api-notes §5.3): create, list, get, delete. Export and import live in export-import.ts. */
+/** Private keys (docs/service.md#private-keys): create, list, get, delete. Export and import are in export-import.ts. */
 import { QkError } from '../../shared/errors';
 import type { ActivityContext, Family } from '../activities/context';
 import { toTimestamp } from '../../shared/api/timestamps';
@@ -8,7 +8,7 @@ import type { Curve } from '../enclave/derivation';
 import type { Repositories } from '../store';
 import type { PrivateKeyRecord } from '../store/key-material';
 
-/** Per-organization private key limit (api-notes §10). */
+/** Per-organization private key limit (docs/service.md#limits). */
 export const MAX_PRIVATE_KEYS_PER_ORGANIZATION = 1000;
 
 export function privateKeyView(key: PrivateKeyRecord) {

@@ -1,6 +1,6 @@
 /**
- * Sessions (api-notes §2.5, §5.7; crypto-formats §5): a login stores the client's P-256 key as a
- * CREDENTIAL_TYPE_LOGIN credential with an expiry (and the session profile it was issued under) and answers a
+ * Sessions (docs/service.md#sessions-and-otp, docs/formats.md#session-tokens): a login stores the client's P-256 key as
+ * a CREDENTIAL_TYPE_LOGIN credential with an expiry (and the session profile it was issued under) and answers a
  * session JWT signed by the service's session key. Requests stamped with that key are ordinary X-Stamp requests;
  * a profile's `scope` limits what they may do (see `checkSessionScope`).
  */
@@ -77,7 +77,7 @@ export function sessionPublicKeyOf(publicKey: string, field: string): string {
   }
 }
 
-/** A session profile usable in `organizationId`: its own, or one of its parent organization (api-notes §4). */
+/** A session profile usable in `organizationId`: its own, or one of its parent's (docs/service.md#sessions-and-otp). */
 function sessionProfileFor(store: Repositories, organizationId: string, profileId: string): SessionProfileRecord {
   const profile = store.sessionProfiles.get(profileId);
   const organization = store.organizations.get(organizationId);
@@ -143,9 +143,10 @@ export async function issueSession(store: Repositories, request: SessionRequest)
 
 /**
  * Refuses an activity outside the scope of the session profile the stamping credential was issued under
- * (api-notes §5.7: "scope is evaluated on every request made with a session issued under the profile").
+ * (docs/service.md#sessions-and-otp: "scope is evaluated on every request made with a session issued under the
+ * profile").
  */
-export function checkSessionScope(
+function checkSessionScope(
   credential: Credential,
   /** The activity as policies' conditions see it: scope is a condition over the same keywords (conditionContext). */
   request: ConditionRequest,
@@ -220,6 +221,7 @@ async function oauthUserOf(ctx: ActivityContext, verifier: OidcVerifier, oidcTok
 
 export function sessionsFamily(options: { oidc: OidcVerifier }): Family {
   return {
+    hooks: { checkRequest: checkSessionScope },
     queries: {
       get_session_profiles(ctx) {
         const own = ctx.store.sessionProfiles.listByOrganization(ctx.organizationId);
@@ -251,8 +253,8 @@ export function sessionsFamily(options: { oidc: OidcVerifier }): Family {
         },
       },
       oauth_login: {
-        // The auth proxy submits logins with its key of the parent organization (api-notes §6.1); the verified token
-        // matched to a user of the target organization is the authorization.
+        // The auth proxy submits logins with its key of the parent organization (docs/service.md#auth-proxy); the
+        // verified token matched to a user of the target organization is the authorization.
         parentMayPropose: true,
         validate(store, organizationId, params) {
           sessionPublicKeyOf(params.publicKey, 'parameters.publicKey');

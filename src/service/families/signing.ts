@@ -1,13 +1,15 @@
 /**
- * Signing (api-notes §8.3 PRIVATE_KEY SIGN): sign_raw_payload, sign_raw_payloads and sign_transaction with a key of
+ * Signing (docs/service.md, "Signing"): sign_raw_payload, sign_raw_payloads and sign_transaction with a key of
  * the request's organization, named by `signWith` (a wallet account address, a private key's address or a private
  * key id). Everything the request says is decoded and checked before anything is recorded, so bad input is a 400;
  * the decoded transaction or typed data is what policies read (`eth.tx`, `eth.eip_712`, …).
  */
 import { getAddress, isAddress } from 'viem';
-import { decodeEthereumTransaction, serializeSignedTransaction, type DecodedEthereumTransaction } from '../../shared/chains/ethereum';
+import type { z } from 'zod';
+import type { transactionType } from '../../shared/api/common';
+import { decodeEthereumTransaction, serializeSignedTransaction } from '../../shared/chains/ethereum';
 import { prepareRawPayload, type HashFunction, type PayloadEncoding, type PreparedPayload } from '../../shared/chains/raw-payload';
-import { decodeBitcoinPsbt, type BitcoinNetworkName } from '../../shared/chains/bitcoin';
+import { bitcoinNetworkOfFormats, decodeBitcoinPsbt, type BitcoinNetworkName } from '../../shared/chains/bitcoin';
 import { decodeSolanaTransaction } from '../../shared/chains/solana';
 import { bytesToHex, hexToBytes } from '../../shared/crypto/encoding';
 import { QkError } from '../../shared/errors';
@@ -16,7 +18,7 @@ import type { Family } from '../activities/context';
 import type { SigningKeySource } from '../enclave';
 import { addressFor } from '../enclave/addresses';
 import { isCurve, type Curve } from '../enclave/derivation';
-import { signBitcoinPsbt } from '../enclave/sign-bitcoin';
+import { bitcoinInputsOwnedBy, signBitcoinPsbt } from '../enclave/sign-bitcoin';
 import { signSolanaTransaction } from '../enclave/sign-solana';
 import { signDigest, signEd25519, signRaw, type SigningKey } from '../enclave/signing';
 import type { Repositories } from '../store';
@@ -122,7 +124,7 @@ function rawPolicyResources(prepared: PreparedRaw, single: boolean): Record<stri
 
 // ─── transactions ─────────────────────────────────────────────────────────────────────────────
 
-type TransactionType = 'TRANSACTION_TYPE_ETHEREUM' | 'TRANSACTION_TYPE_SOLANA' | 'TRANSACTION_TYPE_TRON' | 'TRANSACTION_TYPE_BITCOIN' | 'TRANSACTION_TYPE_TEMPO';
+type TransactionType = z.infer<typeof transactionType>;
 
 interface TransactionParams {
   signWith: string;
@@ -148,7 +150,7 @@ function requireCurve(signer: Signer, curve: Curve, type: TransactionType, signW
 
 function prepareEthereum(store: Repositories, organizationId: string, params: TransactionParams, signer: Signer): PreparedTransaction {
   requireCurve(signer, 'CURVE_SECP256K1', params.type, params.signWith);
-  const decoded: DecodedEthereumTransaction = decodeEthereumTransaction(params.unsignedTransaction, ethereumAbiLookup(store, organizationId));
+  const decoded = decodeEthereumTransaction(params.unsignedTransaction, ethereumAbiLookup(store, organizationId));
   const from = addressFor({ curve: 'CURVE_SECP256K1', publicKey: hexToBytes(signer.source.publicKey, 'stored public key'), format: 'ADDRESS_FORMAT_ETHEREUM' });
   return {
     signer,
@@ -178,9 +180,7 @@ function prepareSolana(store: Repositories, organizationId: string, params: Tran
 
 /** ADDRESS_FORMAT_BITCOIN_<NETWORK>_<TYPE> → the network; the address signWith named decides, else the key's first. */
 function bitcoinNetworkOf(signer: Signer): BitcoinNetworkName {
-  const formats = signer.namedAddress === undefined ? signer.addressFormats : [signer.namedAddress.format];
-  const network = formats.map((format) => /^ADDRESS_FORMAT_BITCOIN_(MAINNET|TESTNET|SIGNET|REGTEST)_/.exec(format)?.[1]).find((name) => name !== undefined);
-  return (network?.toLowerCase() ?? 'mainnet') as BitcoinNetworkName;
+  return bitcoinNetworkOfFormats(signer.namedAddress === undefined ? signer.addressFormats : [signer.namedAddress.format]);
 }
 
 /** The PSBT travels as hex both ways; the signed one is returned unfinalized, for its owner to finalize. */
@@ -190,6 +190,8 @@ function prepareBitcoin(params: TransactionParams, signer: Signer): PreparedTran
   const network = bitcoinNetworkOf(signer);
   const decoded = decodeBitcoinPsbt(bytes, network);
   const options = signer.namedAddress === undefined ? { network } : { network, address: signer.namedAddress.address };
+  // A PSBT with nothing for this key is a bad request, refused before anything is recorded or any key opened.
+  bitcoinInputsOwnedBy(bytes, hexToBytes(signer.source.publicKey, 'stored public key'), options);
   return {
     signer,
     policy: { bitcoin: { tx: decoded.policy } },

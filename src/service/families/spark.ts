@@ -1,7 +1,7 @@
 /**
- * spark_prepare_lightning_receive (spec §4.3, crypto-formats §8): for a Spark wallet account of the organization,
- * a fresh Lightning preimage is Feldman-shared to the operators (enclave/spark.ts); the result carries the payment
- * hash and each operator's ECIES package, never the preimage.
+ * spark_prepare_lightning_receive (docs/service.md#activity-types, docs/formats.md#spark-lightning-packages): for a
+ * Spark wallet account of the organization, a fresh Lightning preimage is Feldman-shared to the operators
+ * (enclave/spark.ts); the result carries the payment hash and each operator's ECIES package, never the preimage.
  */
 import { QkError } from '../../shared/errors';
 import type { Family } from '../activities/context';

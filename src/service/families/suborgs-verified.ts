@@ -1,6 +1,7 @@
 /**
- * list_verified_suborgs (api-notes §4): ids of the sub-organizations of a parent that hold a user whose email or
- * phone number was verified by an OTP (signup with a verification token, or an OTP login), filtered by contact.
+ * list_verified_suborgs (docs/service.md#organizations): ids of the sub-organizations of a parent that hold a user
+ * whose email or phone number was verified by an OTP (signup with a verification token, or an OTP login), filtered by
+ * contact.
  */
 import { QkError } from '../../shared/errors';
 import type { Family } from '../activities/context';

@@ -1,6 +1,6 @@
 /**
- * TVC (Turnkey Verifiable Cloud) apps (api-notes §4, §5.8): an app names its quorum key and two operator sets —
- * the manifest set approving deployments and the share set holding the quorum key's shares. Each set is either
+ * TVC (Turnkey Verifiable Cloud) apps (docs/service.md#contracts-and-tvc): an app names its quorum key and two operator
+ * sets — the manifest set approving deployments and the share set holding the quorum key's shares. Each set is either
  * an existing one (`…SetId`) or created with the app (`…SetParams`, new and/or existing operators). The local
  * service runs no enclave deployments, so deleting an app removes the app record only.
  */

@@ -1,4 +1,4 @@
-/** Wallets and wallet accounts (api-notes §5.2): create, derive more accounts, list, get, delete. */
+/** Wallets and wallet accounts (docs/service.md#wallets): create, derive more accounts, list, get, delete. */
 import type { z } from 'zod';
 import type { WalletAccountParams, walletParams } from '../../shared/api/common';
 import { QkError } from '../../shared/errors';
@@ -12,7 +12,7 @@ import type { Repositories } from '../store';
 import type { WalletAccountRecord, WalletRecord } from '../store/key-material';
 import { pageSize } from './activities';
 
-/** Per-organization wallet limit (api-notes §10). */
+/** Per-organization wallet limit (docs/service.md#limits). */
 export const MAX_WALLETS_PER_ORGANIZATION = 100;
 
 export function walletView(wallet: WalletRecord) {

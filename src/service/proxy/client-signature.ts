@@ -1,6 +1,6 @@
 /**
- * `clientSignature` (api-notes §6.3, crypto-formats §4): the key bound in a verification token signs a JSON
- * `v1TokenUsage` naming the token and what it is used for; raw r‖s hex, ECDSA P-256 over SHA-256(message).
+ * `clientSignature` (docs/service.md#otp-flow, docs/formats.md#stamps): the key bound in a verification token signs a
+ * JSON `v1TokenUsage` naming the token and what it is used for; raw r‖s hex, ECDSA P-256 over SHA-256(message).
  */
 import { QkError } from '../../shared/errors';
 import { ecdsaVerify } from '../../shared/crypto/ecdsa';

@@ -1,6 +1,7 @@
 /**
- * The auth proxy (api-notes §6): unstamped `POST /v1/<name>` calls identified by `X-Auth-Proxy-Config-Id`, each
- * acting for the configuration's organization and answering flattened results (no activity envelope).
+ * The auth proxy (docs/service.md#auth-proxy): unstamped `POST /v1/<name>` calls identified by
+ * `X-Auth-Proxy-Config-Id`, each acting for the configuration's organization and answering flattened results (no
+ * activity envelope).
  */
 import type { FastifyInstance } from 'fastify';
 import { parseRequest, proxyOperations, type ProxyOperation } from '../../shared/api';

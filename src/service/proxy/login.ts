@@ -1,7 +1,7 @@
 /**
- * otp_login_v2 (spec §4.1, api-notes §6.3): a verification token plus a signature by its bound key over
- * `{login: {publicKey}, tokenId, type: "USAGE_TYPE_LOGIN"}` opens a session for the user whose contact the token
- * verified. Without organizationId the sub-organization is the one where that contact is verified.
+ * otp_login_v2 (docs/service.md#auth-proxy, docs/service.md#otp-flow): a verification token plus a signature by its
+ * bound key over `{login: {publicKey}, tokenId, type: "USAGE_TYPE_LOGIN"}` opens a session for the user whose contact
+ * the token verified. Without organizationId the sub-organization is the one where that contact is verified.
  */
 import { QkError } from '../../shared/errors';
 import type { VerificationTokenClaims } from '../../shared/crypto/tokens';

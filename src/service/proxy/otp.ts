@@ -1,7 +1,8 @@
 /**
- * One-time passwords through the auth proxy (api-notes §5.7, §6.3; crypto-formats §3, §7). A code is delivered to
- * the outbox file instead of an email or SMS; verifying it answers a v2 verification token — an ES256 JWT signed by
- * the service's OTP token key, binding the client's P-256 key to the verified contact.
+ * One-time passwords through the auth proxy (docs/service.md#sessions-and-otp, docs/service.md#otp-flow;
+ * docs/formats.md#credential-bundles, docs/formats.md#otp-verification-tokens). A code is delivered to the outbox file
+ * instead of an email or SMS; verifying it answers a v2 verification token — an ES256 JWT signed by the service's OTP
+ * token key, binding the client's P-256 key to the verified contact.
  *
  * otp_init_v2 also answers a target bundle: a fresh P-256 key, signed like an import bundle by the OTP token key, to
  * which the client HPKE-encrypts `{"otp_code","public_key"}` (what @turnkey/crypto's encryptOtpCodeToBundle sends).
@@ -22,12 +23,12 @@ import { appendOtpMessage, type OtpChannel } from './outbox';
 
 /** Crockford base32 without I, L, O, U: Turnkey's alphanumeric OTP alphabet. */
 export const OTP_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-/** Turnkey's defaults (api-notes §5.7): 9 characters, alphanumeric, valid 5 minutes. */
+/** Turnkey's defaults (docs/service.md#sessions-and-otp): 9 characters, alphanumeric, valid 5 minutes. */
 export const OTP_LENGTH = 9;
 export const OTP_LIFETIME_MS = 5 * 60 * 1000;
 /** Wrong codes allowed before the OTP is burned. */
 export const MAX_OTP_ATTEMPTS = 5;
-/** Verification token lifetime (api-notes §6.3: default one hour). */
+/** Verification token lifetime (docs/service.md#otp-flow: default one hour). */
 export const VERIFICATION_TOKEN_LIFETIME_MS = 60 * 60 * 1000;
 
 export const OTP_TYPES = { OTP_TYPE_EMAIL: 'email', OTP_TYPE_SMS: 'sms' } as const satisfies Record<string, OtpChannel>;

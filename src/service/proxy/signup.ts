@@ -1,8 +1,8 @@
 /**
- * signup_v2 (spec §4.1, api-notes §6.2–6.3): what Turnkey's proxy does by submitting create_sub_organization for the
- * auth proxy configuration's organization — a new sub-organization whose single root user holds the given API keys,
- * passkeys and OAuth providers, optionally with a wallet. With a verification token the root user's contact is
- * verified; the token's key must then sign the signup parameters (clientSignature).
+ * signup_v2 (docs/service.md#auth-proxy, docs/service.md#otp-flow): what Turnkey's proxy does by submitting
+ * create_sub_organization for the auth proxy configuration's organization — a new sub-organization whose single root
+ * user holds the given API keys, passkeys and OAuth providers, optionally with a wallet. With a verification token the
+ * root user's contact is verified; the token's key must then sign the signup parameters (clientSignature).
  */
 import type { z } from 'zod';
 import type { proxyOperations } from '../../shared/api';

@@ -1,6 +1,6 @@
 /**
  * The HTTP face of the service (Fastify 5): raw body bytes kept for stamp verification and fingerprints,
- * JSON only, a body limit, the error shape of api-notes §7 for everything, routes from the operation table.
+ * JSON only, a body limit, the error shape of docs/service.md#errors for everything, routes from the operation table.
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { QkError } from '../../shared/errors';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GrpcCode, QkError, errorCodes } from '../../shared/errors';
 import { TURNKEY_ERROR_DETAIL_TYPE, type TurnkeyErrorDetail } from '../../shared/api/common';
 
-/** HTTP status per gRPC code (api-notes §7.2; grpc-gateway defaults where the docs are silent). */
+/** HTTP status per gRPC code (docs/service.md#status-codes; grpc-gateway defaults where the docs are silent). */
 const httpStatusByGrpc: Record<GrpcCode, number> = {
   [GrpcCode.INVALID_ARGUMENT]: 400,
   [GrpcCode.NOT_FOUND]: 404,
@@ -16,7 +16,7 @@ const httpStatusByGrpc: Record<GrpcCode, number> = {
   [GrpcCode.UNAUTHENTICATED]: 401,
 };
 
-/** `rpcStatus` as grpc-gateway writes it (api-notes §7.1). */
+/** `rpcStatus` as grpc-gateway writes it (docs/service.md#error-body). */
 export interface RpcStatus {
   code: number;
   message: string;

@@ -84,7 +84,7 @@ export interface ActivityListQuery {
   statuses?: readonly string[];
   types?: readonly string[];
   limit: number;
-  /** Activity ids: `before` returns older activities, `after` newer ones (api-notes §10). */
+  /** Activity ids: `before` returns older activities, `after` newer ones (docs/service.md#pagination). */
   before?: string;
   after?: string;
 }

@@ -244,7 +244,7 @@ export class WalletAccountRepository {
       .map(toWalletAccount);
   }
 
-  /** Oldest first (api-notes §10); `before` returns the `limit` accounts immediately preceding the cursor. */
+  /** Oldest first (docs/service.md#pagination); `before` returns the `limit` accounts immediately preceding the cursor. */
   page(query: WalletAccountPage): WalletAccountRecord[] {
     const cursorSeq = (id: string | undefined) =>
       id === undefined ? null : this.connection.get('SELECT seq FROM wallet_accounts WHERE id = :id', { id })?.seq ?? null;

@@ -6,7 +6,7 @@ export interface PolicyRecord {
   organizationId: string;
   name: string;
   effect: PolicyEffect;
-  /** Empty text means "no constraint" (api-notes §8.1). */
+  /** Empty text means "no constraint" (docs/service.md#policy-precedence). */
   condition: string;
   consensus: string;
   /** When the policy is active; empty means always. */

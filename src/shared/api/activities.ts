@@ -1,7 +1,7 @@
 /**
  * Every activity (`POST /public/v1/submit/<name>`), grouped by resource family. Each entry gives the
  * current `ACTIVITY_TYPE_*` version of its path, the `v1Intent` / `v1Result` member names
- * (api-notes Appendix B), the parameters (= the intent, strict) and the result (loose).
+ * (docs/service.md#activity-types), the parameters (= the intent, strict) and the result (loose).
  */
 import { z } from 'zod';
 import { activity, type ActivityOperation } from './operation';

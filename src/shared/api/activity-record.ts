@@ -1,6 +1,6 @@
 /**
  * The activity record every submit answers (`v1ActivityResponse`) and `get_activity` / `list_activities`
- * return (api-notes §3.2), and the older activity-type versions such records may still carry.
+ * return (docs/service.md#envelope-and-record), and the older activity-type versions such records may still carry.
  */
 import { z } from 'zod';
 import { activityStatus, appProof, res, rpcStatus, timestamp, user, voteSelection } from './common';
@@ -56,7 +56,7 @@ export interface ActivityTypeInfo {
 }
 
 /**
- * Superseded versions of the declared activity families (api-notes Appendix B, "—" path rows):
+ * Superseded versions of the declared activity families (docs/service.md#activity-types, "—" path rows):
  * no longer submittable, but records created with them are still listed and fetched.
  */
 export const supersededActivityTypes = {

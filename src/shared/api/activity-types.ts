@@ -1,5 +1,5 @@
 /**
- * Every `v1ActivityType` value, in swagger order (162 values; api-notes Appendix B). Used to validate
+ * Every `v1ActivityType` value, in swagger order (162 values; docs/service.md#activity-types). Used to validate
  * `list_activities` filters; activity records accept any `ACTIVITY_TYPE_*` so that a newer service stays readable.
  */
 import { z } from 'zod';

@@ -13,7 +13,7 @@ export const req = z.strictObject;
 /** A response object: unknown fields are kept, not refused. */
 export const res = z.looseObject;
 
-// ─── wire primitives (api-notes §1) ───────────────────────────────────────────────────────────
+// ─── wire primitives (docs/service.md#transport) ──────────────────────────────────────────────
 
 /** An unsigned decimal integer carried as a string (uint64 / int64 counters, `timestampMs`). */
 export const decimalString = z.string().regex(/^\d+$/, { error: 'expected a string of decimal digits' });
@@ -523,7 +523,7 @@ export const privateKeyResult = res({
 });
 export const sparkEncryptedOperatorPackage = res({ operatorId: z.string(), encryptedPackage: z.string() });
 
-// ─── errors (api-notes §7) ────────────────────────────────────────────────────────────────────
+// ─── errors (docs/service.md#errors) ──────────────────────────────────────────────────────────
 
 export const TURNKEY_ERROR_DETAIL_TYPE = 'type.googleapis.com/errors.v1.TurnkeyErrorDetail';
 

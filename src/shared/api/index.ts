@@ -1,5 +1,5 @@
 /**
- * The one operation table (design.md "src/shared/api"). The client's methods, the service's router and
+ * The one operation table (docs/architecture.md#the-operation-table). The client's methods, the service's router and
  * the test coverage list are all derived from `allOperations`.
  */
 import { z } from 'zod';
@@ -40,7 +40,7 @@ export function operationByPath(path: string): Operation | undefined {
 
 // ─── submit envelope ──────────────────────────────────────────────────────────────────────────
 
-/** The body of `POST /public/v1/submit/<name>` (api-notes §3.1). */
+/** The body of `POST /public/v1/submit/<name>` (docs/service.md#envelope-and-record). */
 export interface SubmitBody<Params> {
   type: string;
   timestampMs: string;

@@ -1,5 +1,5 @@
 /**
- * The shape of the one operation table (design.md "src/shared/api"). Every operation is declared once as
+ * The shape of the one operation table (docs/architecture.md#the-operation-table). Every operation is declared once as
  * data; the client's methods, the service's router and the test coverage list are derived from it.
  */
 import { z } from 'zod';

@@ -32,6 +32,21 @@ export function bitcoinNetwork(name: BitcoinNetworkName): BitcoinNetwork {
   }
 }
 
+/** The network an `ADDRESS_FORMAT_BITCOIN_<NETWORK>_…` address format names; undefined for other formats. */
+export function bitcoinNetworkOfFormat(addressFormat: string): BitcoinNetworkName | undefined {
+  const network = /^ADDRESS_FORMAT_BITCOIN_(MAINNET|TESTNET|SIGNET|REGTEST)_/.exec(addressFormat)?.[1];
+  return network?.toLowerCase() as BitcoinNetworkName | undefined;
+}
+
+/**
+ * The network a key signs Bitcoin for: that of the first Bitcoin address format among `formats` (the named address's
+ * alone when signing with an address), mainnet when none is. The service and the approval card both decode a PSBT
+ * for this network, so their output addresses agree.
+ */
+export function bitcoinNetworkOfFormats(formats: readonly string[]): BitcoinNetworkName {
+  return formats.map(bitcoinNetworkOfFormat).find((network) => network !== undefined) ?? 'mainnet';
+}
+
 // ---- policy structs (bitcoin.tx) ----
 
 export type BitcoinPolicyInput = {

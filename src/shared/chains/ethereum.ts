@@ -1,7 +1,8 @@
 /**
- * Ethereum payloads as the service signs them and as policies read them (api-notes §8.3): unsigned transactions
- * (legacy, EIP-2930, EIP-1559, EIP-4844 body, EIP-7702), EIP-712 typed data and EIP-7702 authorizations. Every
- * format comes from viem; this module only decides what is acceptable and names what is wrong.
+ * Ethereum payloads as the service signs them and as policies read them: unsigned transactions (legacy, EIP-2930,
+ * EIP-1559, EIP-4844 body, EIP-7702) as `eth.tx`, EIP-712 typed data as `eth.eip_712` and EIP-7702 authorizations
+ * as `eth.eip_7702_authorization`. Every format comes from viem; this module only decides what is acceptable and
+ * names what is wrong.
  */
 import {
   bytesToHex,

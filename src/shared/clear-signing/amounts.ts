@@ -2,7 +2,7 @@
 import { formatUnits } from 'viem';
 import type { Amount, KnownToken } from './types';
 
-export function amountOf(raw: bigint, decimals: number, unit: string, rawUnit: string): Amount {
+function amountOf(raw: bigint, decimals: number, unit: string, rawUnit: string): Amount {
   const formatted = formatUnits(raw, decimals);
   return { raw, formatted, unit, text: `${formatted} ${unit}`, rawUnit };
 }

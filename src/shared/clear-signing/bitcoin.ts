@@ -17,9 +17,13 @@ export function readBitcoinPsbt(
   warnings: Warnings,
 ): { details: BitcoinTransactionDetails; summary: string } {
   const { policy } = decodeBitcoinPsbt(bytes, network);
-  const own = new Set([...(lookup.context.ownBitcoinAddresses ?? []), signer.signWith]);
-  const address = (value: string): AddressRef =>
-    own.has(value) ? { address: value, label: lookup.ownName('bitcoin', value) ?? 'our address', role: 'own address' } : lookup.address('bitcoin', value);
+  const ownAddresses = new Set([...(lookup.context.ownBitcoinAddresses ?? []), signer.signWith]);
+  const isOwn = (value: string) => ownAddresses.has(value) || lookup.ownName('bitcoin', value) !== undefined;
+  const address = (value: string): AddressRef => {
+    if (!isOwn(value)) return lookup.address('bitcoin', value);
+    const name = lookup.ownName('bitcoin', value);
+    return { address: value, ...(name === undefined ? {} : { label: name }), role: 'own address' };
+  };
 
   const outputs: BitcoinOutputDetails[] = policy.outputs.map((output, index) => ({
     index,
@@ -27,7 +31,7 @@ export function readBitcoinPsbt(
     addressType: output.address_type,
     scriptHex: output.script_pubkey,
     amount: btc(output.value),
-    change: output.address !== undefined && own.has(output.address),
+    change: output.address !== undefined && isOwn(output.address),
   }));
   const sent = outputs.filter((output) => !output.change).reduce((sum, output) => sum + output.amount.raw, 0n);
 

@@ -30,7 +30,7 @@ export function maxOfType(type: string): bigint | undefined {
   return (1n << BigInt(bits)) - 1n;
 }
 
-export function isAmountName(name: string): boolean {
+function isAmountName(name: string): boolean {
   return AMOUNT_NAME.test(name);
 }
 
@@ -61,7 +61,7 @@ function tokenAt(value: unknown, lookup: Lookup): KnownToken | undefined {
   return typeof value === 'string' && isAddress(value, { strict: false }) ? lookup.token('ethereum', value) : undefined;
 }
 
-export function readableValue(member: TypedMember, value: unknown, structMembers: StructMembers, lookup: Lookup, token?: KnownToken): ReadableNode {
+function readableValue(member: TypedMember, value: unknown, structMembers: StructMembers, lookup: Lookup, token?: KnownToken): ReadableNode {
   const { name, type } = member;
   const list = /^(.*)\[(\d*)\]$/.exec(type);
   if (list !== null) {

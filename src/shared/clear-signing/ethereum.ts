@@ -46,8 +46,8 @@ const APPROVALS = new Set(['approve', 'increaseAllowance', 'setApprovalForAll', 
 /** Argument names that name who receives tokens or an allowance. */
 const RECIPIENT_NAME = /^(to|recipient|dst|receiver|spender|operator|_to|_spender)$/i;
 
-export interface EthereumReading<D> {
-  details: D;
+export interface EthereumReading {
+  details: EthereumTransactionDetails;
   network: Network;
   summary: string;
 }
@@ -159,7 +159,7 @@ function delegation(policy: { address: string; chainId: number | bigint; nonce: 
   return { delegate, network, nonce: BigInt(policy.nonce) };
 }
 
-export function readEthereumTransaction(unsignedTransaction: string, signer: Signer, lookup: Lookup, warnings: Warnings): EthereumReading<EthereumTransactionDetails> {
+export function readEthereumTransaction(unsignedTransaction: string, signer: Signer, lookup: Lookup, warnings: Warnings): EthereumReading {
   const decoded = decodeEthereumTransaction(unsignedTransaction, (to) => lookup.abi(to));
   const tx = decoded.fields;
   const data: Hex = tx.data ?? '0x';
@@ -200,7 +200,7 @@ function transactionSummary(to: AddressRef | undefined, value: string, call: Con
   if (!call.decoded) return `Call ${call.likelySignature === undefined ? call.selector : `${call.likelySignature}?`} on ${target} on ${network.name}`;
   const amount = call.args.find((arg) => arg.amount !== undefined)?.amount;
   const party = call.args.find((arg) => arg.address !== undefined && RECIPIENT_NAME.test(arg.name))?.address;
-  const partyText = party === undefined ? '' : ` ${call.functionName === 'approve' ? 'for' : 'to'} ${party.label ?? party.address}`;
+  const partyText = party === undefined ? '' : ` ${APPROVALS.has(call.functionName ?? '') ? 'for' : 'to'} ${party.label ?? party.address}`;
   if (amount !== undefined && (call.functionName === 'transfer' || call.functionName === 'transferFrom' || call.functionName === 'approve')) {
     const verb = call.functionName === 'approve' ? 'Approve' : 'Transfer';
     return `${verb} ${amount.text}${partyText} on ${network.name}`;

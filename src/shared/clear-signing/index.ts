@@ -18,14 +18,15 @@ import type { ClearSigningContext, Network, SigningActivity, SigningDescription,
 import { Warnings } from './warnings';
 
 export * from './types';
+export { signingFacts, type SigningFact, type SigningFactValue } from './facts';
 
-type Parameters<O extends SigningOperation> = ReturnType<(typeof activityOperations)[O]['parameters']['parse']>;
+type OperationParameters<O extends SigningOperation> = ReturnType<(typeof activityOperations)[O]['parameters']['parse']>;
 
 /** A signing request before or after submission: the operation and its parameters as the swagger names them. */
 export type SigningRequest =
-  | { operation: 'sign_raw_payload'; parameters: Parameters<'sign_raw_payload'> }
-  | { operation: 'sign_raw_payloads'; parameters: Parameters<'sign_raw_payloads'> }
-  | { operation: 'sign_transaction'; parameters: Parameters<'sign_transaction'> };
+  | { operation: 'sign_raw_payload'; parameters: OperationParameters<'sign_raw_payload'> }
+  | { operation: 'sign_raw_payloads'; parameters: OperationParameters<'sign_raw_payloads'> }
+  | { operation: 'sign_transaction'; parameters: OperationParameters<'sign_transaction'> };
 
 const SIGNING_OPERATIONS: readonly SigningOperation[] = ['sign_raw_payload', 'sign_raw_payloads', 'sign_transaction'];
 
@@ -89,7 +90,7 @@ function read(request: SigningRequest, lookup: Lookup, warnings: Warnings, signe
       return { title: 'Sign a Solana transaction', network: SOLANA_NETWORK, ...reading };
     }
     case 'TRANSACTION_TYPE_BITCOIN': {
-      const networkName = bitcoinNetworkOf(signer.signWith, signer.addressFormat);
+      const networkName = bitcoinNetworkOf(signer);
       const bytes = hexToBytes(unsignedTransaction, 'parameters.unsignedTransaction');
       const reading = readBitcoinPsbt(bytes, networkName, signer, lookup, warnings);
       return { title: 'Sign a Bitcoin transaction', network: bitcoinNetworkDescription(networkName), ...reading };

@@ -8,13 +8,15 @@ export type AddressFamily = 'ethereum' | 'solana' | 'bitcoin';
 const keyOf = (family: AddressFamily, address: string) => (family === 'ethereum' ? address.toLowerCase() : address);
 
 export class Lookup {
-  private readonly recipients: Set<string> | undefined;
+  /** Past recipients as each family compares them. */
+  private readonly recipients: Record<AddressFamily, Set<string>> | undefined;
 
   constructor(readonly context: ClearSigningContext) {
+    const known = context.knownRecipients;
     this.recipients =
-      context.knownRecipients === undefined
+      known === undefined
         ? undefined
-        : new Set(context.knownRecipients.flatMap((address) => [address, address.toLowerCase()]));
+        : { ethereum: new Set(known.map((address) => keyOf('ethereum', address))), solana: new Set(known), bitcoin: new Set(known) };
   }
 
   contract(family: AddressFamily, address: string): ContractInterface | undefined {
@@ -62,10 +64,11 @@ export class Lookup {
   isNewRecipient(family: AddressFamily, address: string): boolean {
     if (this.recipients === undefined) return false;
     if (this.ownName(family, address) !== undefined) return false;
-    return !this.recipients.has(family === 'ethereum' ? address.toLowerCase() : address);
+    return !this.recipients[family].has(keyOf(family, address));
   }
 
   signer(signWith: string): Signer {
+    // Only Ethereum addresses ignore letter case; every other address, and a key id, compares exactly.
     const family: AddressFamily = /^0x[0-9a-fA-F]{40}$/.test(signWith) ? 'ethereum' : 'solana';
     const key = keyOf(family, signWith);
     for (const wallet of this.context.wallets ?? []) {
@@ -90,6 +93,7 @@ export class Lookup {
         privateKeyId: privateKey.privateKeyId,
         privateKeyName: privateKey.privateKeyName,
         ...(byAddress?.addressFormat === undefined ? {} : { addressFormat: byAddress.addressFormat }),
+        ...(byAddress === undefined ? { keyAddresses: privateKey.addresses } : {}),
         text: privateKey.privateKeyName,
       };
     }

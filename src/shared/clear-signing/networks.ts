@@ -2,8 +2,8 @@
 import { Address } from '@scure/btc-signer';
 import type { Chain } from 'viem';
 import * as viemChains from 'viem/chains';
-import { bitcoinNetwork, type BitcoinNetworkName } from '../chains/bitcoin';
-import type { Network } from './types';
+import { bitcoinNetwork, bitcoinNetworkOfFormat, type BitcoinNetworkName } from '../chains/bitcoin';
+import type { Network, Signer } from './types';
 
 let chainsById: Map<number, Chain> | undefined;
 
@@ -20,7 +20,7 @@ function chainById(chainId: number): Chain | undefined {
 }
 
 export function ethereumNetwork(chainId: number | undefined): Network {
-  if (chainId === undefined) return { family: 'ethereum', name: 'no chain id (pre-EIP-155: valid on every chain)' };
+  if (chainId === undefined) return { family: 'ethereum', name: 'every chain (no EIP-155 chain id: the signature can be replayed on any chain)' };
   const chain = chainById(chainId);
   if (chain === undefined) return { family: 'ethereum', name: `chain ${chainId} (not a chain QuorumKey knows)`, chainId };
   return { family: 'ethereum', name: chain.name, chainId, testnet: chain.testnet === true };
@@ -40,21 +40,27 @@ export function bitcoinNetworkDescription(name: BitcoinNetworkName): Network {
 }
 
 /**
- * The Bitcoin network of the signing address: from its Turnkey address format when the lookup has it, else from the
- * address itself (decoded with each network's parameters); a private key id says nothing, so mainnet is assumed.
+ * The Bitcoin network the service decodes a PSBT for, by its rule: the Turnkey address format of the address
+ * `signWith` names, or for a private key named by its id the first Bitcoin format among its addresses; mainnet when
+ * none is a Bitcoin format. An address whose format the lookup lacks is read with each network's parameters.
  */
-export function bitcoinNetworkOf(signWith: string, addressFormat: string | undefined): BitcoinNetworkName {
-  if (addressFormat?.startsWith('ADDRESS_FORMAT_BITCOIN_')) {
-    const network = addressFormat.split('_')[3]?.toLowerCase();
-    if (network === 'mainnet' || network === 'testnet' || network === 'signet' || network === 'regtest') return network;
+export function bitcoinNetworkOf(signer: Signer): BitcoinNetworkName {
+  const candidates = signer.keyAddresses ?? [{ address: signer.signWith, addressFormat: signer.addressFormat }];
+  for (const { address, addressFormat } of candidates) {
+    const network = addressFormat === undefined ? networkOfAddress(address) : bitcoinNetworkOfFormat(addressFormat);
+    if (network !== undefined) return network;
   }
+  return 'mainnet';
+}
+
+function networkOfAddress(address: string): BitcoinNetworkName | undefined {
   for (const name of ['mainnet', 'testnet', 'regtest'] as const) {
     try {
-      Address(bitcoinNetwork(name)).decode(signWith);
+      Address(bitcoinNetwork(name)).decode(address);
       return name;
     } catch {
       // Not an address of this network: try the next.
     }
   }
-  return 'mainnet';
+  return undefined;
 }

@@ -69,7 +69,14 @@ export function readRawPayloads(
     const prepared = prepareRawPayload({ payload, encoding, hashFunction, curve, what });
     const bytes = payloadBytes(payload, encoding, what);
     const text = encoding === 'PAYLOAD_ENCODING_HEXADECIMAL' ? printableText(bytes) : encoding === 'PAYLOAD_ENCODING_TEXT_UTF8' ? payload : undefined;
-    const base = { index, payload, hex: bytesToHex(bytes), signedBytesHex: bytesToHex(prepared.signable), ...(text === undefined ? {} : { text }) };
+    const base = {
+      index,
+      payload,
+      hex: bytesToHex(bytes),
+      signedBytesHex: bytesToHex(prepared.signable),
+      ...(text === undefined ? {} : { text }),
+      ...(prepared.policy === undefined ? {} : { policy: prepared.policy }),
+    };
     if (encoding === 'PAYLOAD_ENCODING_EIP712') {
       const typedData = readTypedData(payload, what, lookup, warnings);
       network ??= typedData.network;
@@ -127,7 +134,10 @@ function rawSummary(payloads: readonly RawPayloadDetails[]): string {
   const [payload] = payloads as [RawPayloadDetails];
   if (payload.typedData !== undefined) return `Sign EIP-712 ${payload.typedData.primaryType}${payload.typedData.network === undefined ? '' : ` on ${payload.typedData.network.name}`}`;
   if (payload.authorization !== undefined) return `Delegate the account to ${payload.authorization.delegate.label ?? payload.authorization.delegate.address}`;
-  if (payload.solanaMessage !== undefined) return `Sign a Solana message: ${payload.solanaMessage.instructions.length} instructions`;
+  if (payload.solanaMessage !== undefined) {
+    const count = payload.solanaMessage.instructions.length;
+    return `Sign a Solana message: ${count} instruction${count === 1 ? '' : 's'}`;
+  }
   if (payload.text !== undefined) return `Sign the text "${payload.text.length > 60 ? `${payload.text.slice(0, 57)}…` : payload.text}"`;
   return `Sign ${payload.hex.length / 2} bytes`;
 }

@@ -93,9 +93,11 @@ export function readSolanaTransaction(bytes: Uint8Array, lookup: Lookup, warning
     warnings.add('VALUE_ABOVE_THRESHOLD', `This sends ${sol(total).text}, above the ${sol(threshold).text} threshold set in Settings.`, total.toString());
   }
 
+  // Compute Budget instructions only set fees: the summary names what the transaction does.
   const meaningful = instructions.filter((instruction) => instruction.programName !== 'Compute Budget');
-  const summary =
-    meaningful.length === 1 ? `${meaningful[0]!.summary} on Solana` : `${instructions.length} Solana instructions: ${meaningful.map((item) => item.instruction ?? item.programName).join(', ')}`;
+  const names = meaningful.map((item) => item.instruction ?? item.programName).join(', ');
+  const count = `${instructions.length} Solana instruction${instructions.length === 1 ? '' : 's'}`;
+  const summary = meaningful.length === 1 ? `${meaningful[0]!.summary} on Solana` : `${count}${names === '' ? '' : `: ${names}`}`;
   return {
     summary,
     details: {

@@ -107,6 +107,8 @@ export interface Signer {
   privateKeyId?: string;
   privateKeyName?: string;
   addressFormat?: string;
+  /** A private key named by its id: the key's addresses, for the network they imply. */
+  keyAddresses?: readonly { address: string; addressFormat?: string }[];
   /** "Treasury / m/44'/60'/0'/0/0", "Cold key", or `signWith` itself when nothing names it. */
   text: string;
 }
@@ -270,6 +272,11 @@ export interface RawPayloadDetails {
   authorization?: Eip7702Delegation;
   /** A Solana message signed as a raw payload (Ed25519 with no hash), decoded. */
   solanaMessage?: SolanaTransactionDetails;
+  /**
+   * `eth.eip_712` / `eth.eip_7702_authorization` exactly as the service computes them for this payload (the service
+   * gives policies the `eth` keyword only for a single payload, sign_raw_payload).
+   */
+  policy?: { eip_712?: PolicyStruct; eip_7702_authorization?: PolicyStruct };
 }
 
 export interface RawPayloadsDetails {

@@ -1,6 +1,6 @@
 /**
- * App proofs (crypto-formats §6): `proofPayload` JSON signed (raw r‖s, ECDSA P-256 over SHA-256(payload)) by the
- * signing half of a 130-byte QOS ephemeral key (encryption pub 65 ‖ signing pub 65).
+ * App proofs (docs/formats.md#app-proofs): `proofPayload` JSON signed (raw r‖s, ECDSA P-256 over SHA-256(payload)) by
+ * the signing half of a 130-byte QOS ephemeral key (encryption pub 65 ‖ signing pub 65).
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { QkError } from '../errors';

@@ -1,5 +1,5 @@
 /**
- * Enclave-signed export and import bundles (crypto-formats §1–2):
+ * Enclave-signed export and import bundles (docs/formats.md#export-bundles, docs/formats.md#import-bundles):
  * `{"version":"v1.0.0","data":hex(compact JSON),"dataSignature":hex(DER),"enclaveQuorumPublic":130-hex}`.
  * The signature covers the exact `data` bytes, so builders sign what they emit and never re-serialise.
  */
@@ -110,8 +110,8 @@ function requireUncompressedPoint(record: Record<string, unknown>, field: string
 }
 
 /**
- * Steps 1–4 of crypto-formats §1.2: envelope shape, version, pinned signer, signature over the data bytes,
- * signed JSON and organization binding. Returns the signed data object.
+ * Steps 1–4 of docs/formats.md#verifying-an-export-bundle: envelope shape, version, pinned signer, signature over the
+ * data bytes, signed JSON and organization binding. Returns the signed data object.
  */
 function verifySignedEnvelope(
   bundleText: string,

@@ -1,6 +1,6 @@
 /**
- * Credential bundles (crypto-formats §3): how the enclave hands a client a fresh API private key after email/OTP/
- * OAuth authentication. base58check(compressed enc (33) ‖ HPKE ciphertext), HPKE as in ./hpke (AAD uses the
+ * Credential bundles (docs/formats.md#credential-bundles): how the enclave hands a client a fresh API private key after
+ * email/OTP/OAuth authentication. base58check(compressed enc (33) ‖ HPKE ciphertext), HPKE as in ./hpke (AAD uses the
  * uncompressed enc).
  */
 import { p256 } from '@noble/curves/nist.js';

@@ -1,5 +1,5 @@
 /**
- * Turnkey's HPKE (crypto-formats §1.3): RFC 9180 base mode, DHKEM(P-256, HKDF-SHA256) / HKDF-SHA256 / AES-256-GCM,
+ * Turnkey's HPKE (docs/formats.md#hpke): RFC 9180 base mode, DHKEM(P-256, HKDF-SHA256) / HKDF-SHA256 / AES-256-GCM,
  * info "turnkey_hpke", and the non-standard AAD = enc(65, uncompressed) ‖ receiver public key(65, uncompressed).
  */
 import { Aes256Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from '@hpke/core';

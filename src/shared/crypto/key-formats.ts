@@ -1,6 +1,6 @@
 /**
- * Presentation formats of exported/imported 32-byte private keys (crypto-formats §1.4 and §2):
- * hexadecimal, Solana (base58 of seed ‖ public key) and Bitcoin WIF (compressed).
+ * Presentation formats of exported/imported 32-byte private keys (docs/formats.md#export-plaintexts,
+ * docs/formats.md#import-bundles): hexadecimal, Solana (base58 of seed ‖ public key) and Bitcoin WIF (compressed).
  */
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { sha256 } from '@noble/hashes/sha2.js';

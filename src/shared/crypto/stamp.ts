@@ -1,5 +1,5 @@
 /**
- * `X-Stamp` request stamps (api-notes §2.1, crypto-formats §4): base64url (no padding) of the UTF-8 JSON
+ * `X-Stamp` request stamps (docs/formats.md#stamps, docs/formats.md#stamps): base64url (no padding) of the UTF-8 JSON
  * `{"publicKey","scheme","signature"}`, the signature covering the exact body bytes sent.
  */
 import { ed25519 } from '@noble/curves/ed25519.js';

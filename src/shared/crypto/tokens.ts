@@ -1,6 +1,6 @@
 /**
- * Turnkey's signed tokens (crypto-formats §5 and §7). Both are ES256-style JWTs with a raw r‖s signature,
- * but they differ in what is signed:
+ * Turnkey's signed tokens (docs/formats.md#session-tokens, docs/formats.md#otp-verification-tokens). Both are
+ * ES256-style JWTs with a raw r‖s signature, but they differ in what is signed:
  *  - session JWT: SHA-256(SHA-256(header.payload)) — non-standard double hash, by the notarizer key;
  *  - OTP verification token v2: SHA-256(header.payload) — standard ES256, by the TLS-fetcher key, `exp` in ms.
  * Clocks are always passed in (`nowMs`), never read here.

@@ -1,6 +1,6 @@
 /**
- * `X-Stamp-WebAuthn` (api-notes §2.3): a plain-JSON header carrying a WebAuthn assertion whose challenge is the
- * UTF-8 bytes of hex(SHA-256(body)). Only ES256 (P-256) passkeys are supported.
+ * `X-Stamp-WebAuthn` (docs/service.md#passkeys): a plain-JSON header carrying a WebAuthn assertion whose challenge is
+ * the UTF-8 bytes of hex(SHA-256(body)). Only ES256 (P-256) passkeys are supported.
  */
 import { decodeCBOR } from '@levischuck/tiny-cbor';
 import { p256 } from '@noble/curves/nist.js';

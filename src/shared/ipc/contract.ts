@@ -1,5 +1,5 @@
 /**
- * The IPC contract between the renderer and main (design.md "src/shared/ipc"): ONE table
+ * The IPC contract between the renderer and main (docs/architecture.md#the-ipc-contract): ONE table
  * `channel → {input, output}` of zod schemas. Main registers one handler per entry and validates both directions;
  * the preload builds `window.quorumkey` from the same table, one named method per channel.
  *
@@ -38,6 +38,12 @@ const publicKeyHex = z.string().min(1).max(256);
 const filePath = z.string().min(1).max(4096);
 const isoTimestamp = z.iso.datetime({ offset: true });
 const noInput = z.strictObject({});
+/** The unlock passphrase as typed; its rules (length, spaces) are checked in main with a specific message. */
+const unlockPassphrase = z.string().min(1).max(1024);
+/** The passphrase, or `touchId: true` to ask Touch ID on a Mac that offers it. */
+const unlockCredentials = z.strictObject({ passphrase: unlockPassphrase.optional(), touchId: z.literal(true).optional() });
+/** A mnemonic (with room for 24 long words), a passphrase or a private key in any of its formats. */
+const clipboardSecret = z.string().min(1).max(4096);
 const nothing = z.null();
 
 const apiKeyInfo = z.strictObject({
@@ -81,6 +87,8 @@ const wholeUnits = z.string().regex(/^\d{1,30}(\.\d{1,18})?$/, { error: 'expecte
 export const appSettingsSchema = z.strictObject({
   /** Minutes without any input before the app locks itself. */
   idleLockMinutes: z.number().int().min(1).max(1440),
+  /** Revealing a mnemonic or private key asks for the unlock passphrase again once the last unlock is this old. */
+  reauthMinutes: z.number().int().min(1).max(60),
   theme: z.enum(THEMES),
   /**
    * Signing requests moving more than this many whole units of the chain's coin are flagged on their card ("1.5" ETH).
@@ -317,12 +325,32 @@ export const ipcContract = {
       platform: z.string(),
       packaged: z.boolean(),
       locked: z.boolean(),
+      /** Whether unlocking asks for a passphrase; false until one is set (first run, or Settings). */
+      unlockPassphraseSet: z.boolean(),
+      /** Whether Touch ID may stand in for the passphrase (macOS with a sensor, and a passphrase set). */
+      touchIdAvailable: z.boolean(),
     }),
   ),
   'app.lock': channel(noInput, nothing),
-  'app.unlock': channel(noInput, nothing),
+  /** Unlocks; once a passphrase is set, only with it (or Touch ID). Wrong guesses are rate-limited. */
+  'app.unlock': channel(unlockCredentials, nothing),
+  /** Renews the recent unlock that revealing a secret needs (answered REAUTH_REQUIRED otherwise). */
+  'app.reauthenticate': channel(unlockCredentials, nothing),
+  /** Sets the unlock passphrase, or changes it given the current one. Only its salted scrypt hash is stored. */
+  'app.setUnlockPassphrase': channel(
+    z.strictObject({ passphrase: unlockPassphrase, currentPassphrase: unlockPassphrase.optional() }),
+    nothing,
+  ),
   'app.getSettings': channel(noInput, appSettingsSchema),
   'app.setSettings': channel(appSettingsSchema.partial(), appSettingsSchema),
+
+  /**
+   * Puts a revealed secret on the system clipboard from main, which can also clear it while the window is not
+   * focused: after `clearAfterMs`, on lock and on quit, as long as the clipboard still holds it.
+   */
+  'clipboard.copySecret': channel(z.strictObject({ text: clipboardSecret }), z.strictObject({ clearAfterMs: z.number().int().positive() })),
+  /** After a secret was pasted into a form: clears the clipboard if it still holds `text`. */
+  'clipboard.clearPasted': channel(z.strictObject({ text: clipboardSecret }), nothing),
 
   'keys.generateApiKey': channel(z.strictObject({ name: keyName, curve: apiKeyCurve.optional() }), apiKeyInfo),
   'keys.importApiKey': channel(
@@ -349,6 +377,14 @@ export const ipcContract = {
   'profiles.remove': channel(z.strictObject({ id: profileId }), nothing),
   /** `id: null` clears the choice. */
   'profiles.setActive': channel(z.strictObject({ id: profileId.nullable() }), nothing),
+
+  /** Requests to the active profile's service still waiting for their answer, oldest first. */
+  'requests.pending': channel(
+    noInput,
+    z.array(z.strictObject({ id: z.string(), url: z.string(), startedAtMs: epochMs })),
+  ),
+  /** Cancels the pending request with `id`, or all of them; the cancelled calls fail with CANCELLED. */
+  'requests.cancel': channel(z.strictObject({ id: z.string().min(1).max(64).optional() }), z.strictObject({ cancelled: z.number().int().nonnegative() })),
 
   'sandbox.status': channel(noInput, sandboxStatus),
   /** Starts the embedded service (once; later calls answer the running one); first run makes Sandbox the active profile. */

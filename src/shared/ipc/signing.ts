@@ -57,6 +57,7 @@ const signer = z.strictObject({
   privateKeyId: text.optional(),
   privateKeyName: text.optional(),
   addressFormat: text.optional(),
+  keyAddresses: z.array(z.strictObject({ address: text, addressFormat: text.optional() })).optional(),
   text,
 }) satisfies z.ZodType<WireOf<Signer>>;
 

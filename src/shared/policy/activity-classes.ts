@@ -1,6 +1,7 @@
 /**
  * How each activity type QuorumKey implements appears to policies as `activity.type`, `.kind`, `.resource`,
- * `.action` and `.params` (api-notes §8.3). Assignments marked "inferred" are not in Turnkey's docs table.
+ * `.action` and `.params` (docs/service.md#policy-keywords). Assignments marked "inferred" are not in Turnkey's docs
+ * table.
  */
 import { QkError } from '../errors';
 import type { PolicyActivity, PolicyStruct, PolicyValue } from './values';
@@ -103,7 +104,7 @@ const CLASSIFICATIONS: Readonly<Record<string, Classification>> = {
   ACTIVITY_TYPE_INIT_OTP_V3: ['OTP', 'CREATE'],
   ACTIVITY_TYPE_VERIFY_OTP_V2: ['OTP', 'VERIFY'],
 
-  ACTIVITY_TYPE_CREATE_SESSION_PROFILE: ['SESSION_PROFILE', 'CREATE'], // inferred (api-notes §8.3)
+  ACTIVITY_TYPE_CREATE_SESSION_PROFILE: ['SESSION_PROFILE', 'CREATE'], // inferred (docs/service.md#policy-keywords)
 
   ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE: ['SMART_CONTRACT_INTERFACE', 'CREATE'],
   ACTIVITY_TYPE_DELETE_SMART_CONTRACT_INTERFACE: ['SMART_CONTRACT_INTERFACE', 'DELETE'],
@@ -120,7 +121,7 @@ const CLASSIFICATIONS: Readonly<Record<string, Classification>> = {
 /** Every activity type the policy engine can classify, i.e. every type the local service implements. */
 export const CLASSIFIED_ACTIVITY_TYPES: readonly string[] = Object.keys(CLASSIFICATIONS);
 
-/** The intent fields (camelCase) that Turnkey exposes as `activity.params` (snake_case), per api-notes §8.3. */
+/** Intent fields (camelCase) Turnkey exposes as `activity.params` (snake_case), per docs/service.md#policy-keywords. */
 const PARAM_FIELDS: Readonly<Record<string, readonly string[]>> = {
   ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2: ['hashFunction', 'encoding'],
   ACTIVITY_TYPE_SIGN_RAW_PAYLOADS: ['hashFunction', 'encoding'],

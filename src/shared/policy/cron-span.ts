@@ -1,6 +1,7 @@
 /**
- * `CronSpan('<cron>', '<duration>', '<IANA time zone>')` of a policy's `time` expression (api-notes §8.2): true
- * while the clock lies in [fire, fire + duration) for some fire time of the cron schedule, read in that zone.
+ * `CronSpan('<cron>', '<duration>', '<IANA time zone>')` of a policy's `time` expression
+ * (docs/service.md#policy-language): true while the clock lies in [fire, fire + duration) for some fire time of the
+ * cron schedule, read in that zone.
  *
  * Decisions where Turnkey's docs are silent:
  * - Day-of-week accepts 0–7, both 0 and 7 meaning Sunday (as Vixie cron does).
@@ -32,7 +33,7 @@ export type CronArgumentResult<T> =
   | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly reason: string; readonly start: number; readonly length: number };
 
-/** Longest window a CronSpan may open (api-notes §8.2: duration ≤ 7 days). */
+/** Longest window a CronSpan may open (docs/service.md#policy-language: duration ≤ 7 days). */
 export const MAX_SPAN_MINUTES = 7 * 24 * 60;
 
 const MINUTE_MS = 60_000;

@@ -17,7 +17,7 @@ export const TIMESTAMP: StaticType = { kind: 'timestamp' };
 export const DYNAMIC: StaticType = { kind: 'dynamic' };
 export const listOf = (element: StaticType): StaticType => ({ kind: 'list', element });
 
-// Structs from api-notes §8.3.
+// Structs from docs/service.md#policy-keywords.
 const USER: StaticType = {
   kind: 'struct',
   name: 'User',
@@ -45,7 +45,7 @@ const PRIVATE_KEY: StaticType = {
   fields: { id: STRING, tags: listOf(STRING), imported: BOOL, exported: BOOL, label: STRING },
 };
 
-// The decoded payloads of signing activities (api-notes §8.3). Integers are ints (wei, lamports, satoshis), addresses
+// The decoded payloads of signing activities (docs/service.md, "Policy keywords"). Integers are ints (wei, lamports, satoshis), addresses
 // and hex data strings. Maps whose keys come from an uploaded ABI or IDL, and message bodies whose shape the
 // typed data declares, are only known at evaluation.
 const struct = (name: string, fields: Readonly<Record<string, StaticType>>): StaticType => ({ kind: 'struct', name, fields });

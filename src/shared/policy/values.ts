@@ -35,8 +35,8 @@ export function policyValueKind(value: unknown): PolicyValueKind | undefined {
   }
 }
 
-// The context structs of api-notes §8.3. Optional fields are absent when the service has no value for them
-// (a passkey-less credential has no credential_id); reading them is a MissingField error, as in Turnkey.
+// The context structs of docs/service.md#policy-keywords. Optional fields are absent when the service has no value for
+// them (a passkey-less credential has no credential_id); reading them is a MissingField error, as in Turnkey.
 
 export type PolicyUser = {
   readonly id: string;

@@ -1,8 +1,8 @@
 /**
- * Every operation of the table has a handler (design.md: "an operation without a handler is a failing test, not a
- * silent 404"). Checked twice: on the route table the running service builds (recorded as startService calls
- * buildRouteTable), and over HTTP, where a valid but unstamped POST to each path must reach authentication
- * rather than the 404 fallback.
+ * Every operation of the table has a handler (docs/architecture.md#the-operation-table: an operation without a handler
+ * is a failing test, not a silent 404). Checked twice: on the route table the running service builds (recorded as
+ * startService calls buildRouteTable), and over HTTP, where a valid but unstamped POST to each path must reach
+ * authentication rather than the 404 fallback.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';

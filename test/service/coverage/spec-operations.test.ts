@@ -1,8 +1,10 @@
 /**
  * Spec operations and options the other end-to-end tests leave out, driven by Turnkey's official `@turnkey/http`
- * client: delete_private_keys (spec §4.3), list_verified_suborgs (spec §4.2), every optional signup_v2 field
- * including its wallet, otp_login_v2 with an explicit organizationId (spec §4.1), and oauth_login's default session
- * lifetime and invalidateExisting (spec §4.3, §8). The proxy is called by plain fetch exactly as spec §4.1 shows.
+ * client: delete_private_keys (docs/service.md#activity-types), list_verified_suborgs (docs/service.md#operations),
+ * every optional signup_v2 field including its wallet, otp_login_v2 with an explicit organizationId
+ * (docs/service.md#auth-proxy), and oauth_login's default session lifetime and invalidateExisting
+ * (docs/service.md#activity-types, docs/service.md#limits). The proxy is called by plain fetch exactly as
+ * docs/service.md#auth-proxy shows.
  */
 import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { decryptExportBundle, generateP256KeyPair } from '@turnkey/crypto';
@@ -37,7 +39,7 @@ function envelope<T extends string>(type: T) {
   return { type, timestampMs: String(t.clock.now()), organizationId: t.info.organizationId };
 }
 
-/** Plain fetch with the headers spec §4.1 lists. */
+/** Plain fetch with the headers docs/service.md#auth-proxy lists. */
 async function proxyCall(name: string, body: unknown): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- asserted field by field
   const response = await fetch(`${t.info.authProxyUrl}/v1/${name}`, {
     method: 'POST',
@@ -119,7 +121,7 @@ describe('list_verified_suborgs through @turnkey/http', () => {
     expect((await list({ paginationOptions: { after: first } })).organizationIds).toEqual([second]);
     expect(await refusalOf(list({ paginationOptions: { limit: '101' } }))).toEqual([GrpcCode.INVALID_ARGUMENT, 'REQUEST_INVALID']);
   });
-  it('answers 10 sub-organizations per page by default and accepts limits from 1 to 100 (spec §8)', async () => {
+  it('answers 10 sub-organizations per page by default and accepts limits from 1 to 100 (docs/service.md#limits)', async () => {
     const verified: string[] = [];
     for (let index = 0; index < 11; index++) verified.push(await signup(`member${index}@example.com`, true));
     const page = async (paginationOptions?: Record<string, string>) =>

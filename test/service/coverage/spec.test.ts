@@ -19,7 +19,10 @@ function submit<const N extends string>(name: N, activityType: string, intentKey
   return { kind: 'activity', name, activityType, intentKey, resultKey } as const;
 }
 
-/** Spec §4.1 (proxy), §4.2 (queries) and §4.3 (submits: type value, intent and result members). */
+/**
+ * The proxy (docs/service.md#auth-proxy), queries and submits (docs/service.md#activity-types: type value, intent and
+ * result members).
+ */
 const specOperations = [
   { kind: 'query', name: 'get_api_key' },
   { kind: 'query', name: 'get_policy' },
@@ -55,7 +58,7 @@ type SpecName = (typeof specOperations)[number]['name'];
 const USERS = 'test/service/identity/users.test.ts';
 const ORGANIZATIONS = 'test/service/identity/organizations.test.ts';
 const KEYS = 'test/service/keys/keys.test.ts';
-const CREDENTIALS_SESSIONS = 'test/service/spec/credentials-sessions.test.ts';
+const CREDENTIALS_SESSIONS = 'test/service/identity/credentials-and-sessions.test.ts';
 const OTP_LOGIN = 'test/service/proxy/otp-login.test.ts';
 const SPEC_OPERATIONS = 'test/service/coverage/spec-operations.test.ts';
 const EXPORT_IMPORT = 'test/compat/export-import.test.ts';
@@ -82,7 +85,7 @@ const endToEndTests: Record<SpecName, readonly string[]> = {
   update_user_name: [USERS],
   delete_smart_contract_interface: [CREDENTIALS_SESSIONS],
   init_import_private_key: [KEYS, EXPORT_IMPORT],
-  spark_prepare_lightning_receive: ['test/service/spec/spark.test.ts'],
+  spark_prepare_lightning_receive: ['test/service/keys/spark.test.ts'],
   signup_v2: [OTP_LOGIN, CREDENTIALS_SESSIONS, SPEC_OPERATIONS],
   otp_login_v2: [OTP_LOGIN, SPEC_OPERATIONS],
 };
@@ -129,7 +132,8 @@ describe('the specification operations', () => {
         intentKey: spec.intentKey,
         resultKey: spec.resultKey,
       });
-      // §4.2: every submit envelope may carry generateAppProofs, except spark_prepare_lightning_receive's.
+      // docs/service.md#envelope-and-record: every submit envelope may carry generateAppProofs, except
+      // spark_prepare_lightning_receive's.
       expect(op!.acceptsAppProofs).toBe(name !== 'spark_prepare_lightning_receive');
     }
   });

@@ -1,6 +1,6 @@
 /**
  * A service with the auth proxy for tests: a movable clock, a temporary OTP outbox, an optional trusted OIDC
- * issuer, and helpers to call the proxy with plain fetch (spec §4.1) and the main API with X-Stamp.
+ * issuer, and helpers to call the proxy with plain fetch (docs/service.md#auth-proxy) and the main API with X-Stamp.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,7 @@
 import {
   encodeFunctionData,
   erc20Abi,
+  erc721Abi,
   maxUint160,
   maxUint256,
   parseAbi,
@@ -103,6 +104,22 @@ describe('clear signing: ERC-20 calls with the uploaded ABI', () => {
     });
   });
 
+  it('flags setApprovalForAll(operator, true) on an NFT contract', () => {
+    const bayc = '0xBC4CA0EdA7647A8aB7C2061c2E118A18a936f13D';
+    const description = signTransaction(
+      { type: 'eip1559', to: bayc, data: encodeFunctionData({ abi: erc721Abi, functionName: 'setApprovalForAll', args: [VITALIK, true] }), ...fees },
+      { contracts: [{ address: bayc, type: 'ETHEREUM', label: 'BAYC', definition: erc721Abi }] },
+    );
+    expect(description.summary).toBe(`Call setApprovalForAll on BAYC for ${VITALIK} on Ethereum`);
+    expect(description.warnings).toEqual([
+      {
+        kind: 'UNLIMITED_APPROVAL',
+        message: `This lets ${VITALIK} move every token of BAYC (${bayc}) the account holds, now and later, until the approval is revoked.`,
+        subject: VITALIK,
+      },
+    ]);
+  });
+
   it('flags an unlimited approve even without an uploaded ABI, naming the likely function', () => {
     const dai = '0x6B175474E89094C44Da98b954EedeAC495271d0F';
     const description = signTransaction({ type: 'eip1559', to: dai, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [PERMIT2, maxUint256] }), ...fees });
@@ -138,6 +155,18 @@ describe('clear signing: a call without an ABI', () => {
     expect(description.network.testnet).toBe(true);
     expect(details(description).to?.role).toBe('address');
     expect(description.warnings).toEqual([]);
+  });
+
+  it('reads a contract deployment and a legacy transaction without a chain id', () => {
+    const deployment = signTransaction({ type: 'eip1559', data: '0x6080604052', ...fees });
+    expect(deployment.summary).toBe('Deploy a contract on Ethereum');
+    expect(details(deployment).to).toBeUndefined();
+    expect(deployment.warnings).toEqual([]);
+
+    const legacy = signTransaction({ type: 'legacy', to: VITALIK, value: 1n, nonce: 0, gas: 21_000n, gasPrice: 2_000_000_000n });
+    expect(details(legacy).typeText).toBe('Legacy');
+    expect(legacy.network).toEqual({ family: 'ethereum', name: 'every chain (no EIP-155 chain id: the signature can be replayed on any chain)' });
+    expect(details(legacy).fees).toMatchObject({ gas: 21_000n, gasPrice: { text: '2 gwei' }, maxFee: { text: '0.000042 ETH' } });
   });
 
   it('names a chain viem does not know by its id', () => {
@@ -176,6 +205,7 @@ describe('clear signing: EIP-712 and EIP-7702', () => {
     expect(to!.children?.[1]?.address).toEqual({ address: '0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB', role: 'address' });
     expect(contents).toEqual({ name: 'contents', type: 'string', text: 'Hello, Bob!' });
     expect(payload.typedData?.policy).toMatchObject({ primary_type: 'Mail', domain: { name: 'Ether Mail', chain_id: 1n } });
+    expect(payload.policy).toEqual({ eip_712: payload.typedData?.policy });
     expect(description.warnings).toEqual([]);
   });
 
@@ -251,6 +281,7 @@ describe('clear signing: EIP-712 and EIP-7702', () => {
       nonce: 3n,
     });
     expect(description.network.name).toBe('Sepolia');
+    expect(payload.policy).toEqual({ eip_7702_authorization: { address: delegate, chain_id: 11155111n, nonce: 3n } });
     expect(kinds(description)).toEqual(['EIP7702_DELEGATION']);
     expect(description.warnings[0]!.message).toBe(
       `This makes Treasury / m/44'/60'/0'/0/0 run the code of ${delegate} on Sepolia: that code can move everything the account holds. Approve only a delegate you have reviewed.`,

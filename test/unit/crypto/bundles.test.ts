@@ -22,7 +22,7 @@ import { ecdsaSign } from '../../../src/shared/crypto/ecdsa';
 import { bytesToHex, hexToBytes, utf8Decode, utf8Encode } from '../../../src/shared/crypto/encoding';
 import { hpkeOpen, hpkeSeal } from '../../../src/shared/crypto/hpke';
 import { generateEncryptionKeyPair } from '../../../src/shared/crypto/keys';
-import { rejection } from '../../support/assertions';
+import { rejection, thrownCode } from '../../support/assertions';
 
 const ORG = '7ff189fb-1111-4222-8333-944455556666';
 const USER = 'eb39b199-aaaa-4bbb-8ccc-dddddddddddd';
@@ -30,16 +30,6 @@ const MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abando
 
 const enclave = generateEncryptionKeyPair();
 const signWithEnclave = (data: Uint8Array) => ecdsaSign('p256', data, hexToBytes(enclave.privateKey, 'k'), 'der');
-
-function codeOfSync(action: () => unknown): string {
-  try {
-    action();
-  } catch (error) {
-    expect(error).toBeInstanceOf(QkError);
-    return (error as QkError).code;
-  }
-  throw new Error('expected a throw');
-}
 
 function flipHexChar(hex: string, index: number): string {
   const flipped = hex[index] === '0' ? '1' : '0';
@@ -109,7 +99,7 @@ describe('export bundles', () => {
     const plaintext = await decryptExportBundle(bundle, { signerPublicKey: enclave.publicKey, organizationId: ORG, targetPrivateKey: target.privateKey });
     expect(decodeWalletPlaintext(plaintext)).toEqual({ mnemonic: MNEMONIC, passphrase: 'my pass' });
     expect(decodeWalletPlaintext(utf8Encode(MNEMONIC))).toEqual({ mnemonic: MNEMONIC });
-    expect(codeOfSync(() => decodeWalletPlaintext(new Uint8Array([0xff, 0xfe])))).toBe('ENCODING_INVALID');
+    expect(thrownCode(() => decodeWalletPlaintext(new Uint8Array([0xff, 0xfe])))).toBe('ENCODING_INVALID');
   });
 
   it('accept a high-S enclave signature', async () => {
@@ -202,7 +192,7 @@ describe('import bundles', () => {
 
   it('check the user', async () => {
     const { bundle } = await importBundle();
-    expect(codeOfSync(() => verifyImportBundle(bundle, { signerPublicKey: enclave.publicKey, organizationId: ORG, userId: 'someone-else' }))).toBe(
+    expect(thrownCode(() => verifyImportBundle(bundle, { signerPublicKey: enclave.publicKey, organizationId: ORG, userId: 'someone-else' }))).toBe(
       'BUNDLE_USER_MISMATCH',
     );
   });
@@ -242,9 +232,9 @@ describe('import bundles', () => {
   it('validate mnemonics across Turnkey languages', () => {
     const japaneseMnemonic = entropyToMnemonic(new Uint8Array(16).fill(7), japanese);
     expect(utf8Decode(encodeWalletImportPlaintext(japaneseMnemonic))).toBe(japaneseMnemonic);
-    expect(codeOfSync(() => encodeWalletImportPlaintext(MNEMONIC.replace('about', 'abandon')))).toBe('MNEMONIC_INVALID');
-    expect(codeOfSync(() => encodeWalletImportPlaintext(`${MNEMONIC}\nx`))).toBe('MNEMONIC_INVALID');
-    expect(codeOfSync(() => decodeWalletImportPlaintext(utf8Encode('not a mnemonic')))).toBe('MNEMONIC_INVALID');
+    expect(thrownCode(() => encodeWalletImportPlaintext(MNEMONIC.replace('about', 'abandon')))).toBe('MNEMONIC_INVALID');
+    expect(thrownCode(() => encodeWalletImportPlaintext(`${MNEMONIC}\nx`))).toBe('MNEMONIC_INVALID');
+    expect(thrownCode(() => decodeWalletImportPlaintext(utf8Encode('not a mnemonic')))).toBe('MNEMONIC_INVALID');
   });
 });
 

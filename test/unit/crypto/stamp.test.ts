@@ -13,21 +13,12 @@ import {
   stampBody,
   verifyApiKeyStamp,
 } from '../../../src/shared/crypto/stamp';
+import { thrownCode } from '../../support/assertions';
 
-/** api-notes §2.1: tkcli example from Turnkey's stamps documentation. */
+/** docs/formats.md#stamps: tkcli example from Turnkey's stamps documentation. */
 const VECTOR_BODY = '{"payload": "hello from TKHQ"}';
 const VECTOR_STAMP =
   'eyJwdWJsaWNLZXkiOiIwMzI3YTUwMDMyZTZmMDYzMWQ1NjA1YjZhZGEzMmI3NzkwNzRmMzQ2ZTgxYjY4ZTEyODAxNjQwZjFjOWVlMDNkYWUiLCJzaWduYXR1cmUiOiIzMDQ0MDIyMDM2MjNkZWZkNjE4ZWIzZTIxOTk3MDQ5NjQwN2ViZTkyNDQ3MzE3ZGFkNzVlNDEyYmQ0YTYyNjdjM2I1ZTIyMjMwMjIwMjQ1Yjc0MDg0OGE3MmQwOGI2MGQ2Yzg0ZjMzOTczN2I2M2RiM2JjYmFkYjNiZDBkY2IxYmZiODY1NzE1ZDhiNSIsInNjaGVtZSI6IlNJR05BVFVSRV9TQ0hFTUVfVEtfQVBJX1AyNTYifQ';
-
-function codeOf(action: () => unknown): string | undefined {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof QkError) return error.code;
-    throw error;
-  }
-  return undefined;
-}
 
 function encodeStamp(stamp: Record<string, unknown>): string {
   return base64UrlEncode(utf8Encode(JSON.stringify(stamp)));
@@ -45,7 +36,7 @@ describe('X-Stamp', () => {
   });
 
   it('rejects the vector over a body that differs by one space', () => {
-    expect(codeOf(() => verifyApiKeyStamp(VECTOR_STAMP, utf8Encode('{"payload":"hello from TKHQ"}')))).toBe(
+    expect(thrownCode(() => verifyApiKeyStamp(VECTOR_STAMP, utf8Encode('{"payload":"hello from TKHQ"}')))).toBe(
       'SIGNATURE_INVALID',
     );
   });
@@ -61,7 +52,7 @@ describe('X-Stamp', () => {
     const json = JSON.parse(utf8Decode(base64UrlDecode(headerValue, 'stamp'))) as Record<string, string>;
     expect(Object.keys(json)).toEqual(['publicKey', 'scheme', 'signature']);
     expect(verifyApiKeyStamp(headerValue, utf8Encode(body)).publicKey).toBe(keys.publicKey);
-    expect(codeOf(() => verifyApiKeyStamp(headerValue, utf8Encode(`${body} `)))).toBe('SIGNATURE_INVALID');
+    expect(thrownCode(() => verifyApiKeyStamp(headerValue, utf8Encode(`${body} `)))).toBe('SIGNATURE_INVALID');
   });
 
   it('produces public keys of the stamp form for each curve', () => {
@@ -94,7 +85,7 @@ describe('X-Stamp', () => {
     const sBytes = hexToBytes(s.toString(16).padStart(64, '0'), 's').reverse();
     const tampered = new Uint8Array([...signature.slice(0, 32), ...sBytes]);
     const stamp = encodeStamp({ publicKey: keys.publicKey, scheme: 'SIGNATURE_SCHEME_TK_API_ED25519', signature: bytesToHex(tampered) });
-    expect(codeOf(() => verifyApiKeyStamp(stamp, body))).toBe('SIGNATURE_INVALID');
+    expect(thrownCode(() => verifyApiKeyStamp(stamp, body))).toBe('SIGNATURE_INVALID');
   });
 
   describe('parseApiKeyStamp rejects malformed headers with STAMP_MALFORMED', () => {

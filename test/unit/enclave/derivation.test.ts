@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { createKeyDeriver, deriveKey, parsePath, publicKeyFromPrivate, type Curve } from '../../../src/service/enclave/derivation.js';
 import { QkError } from '../../../src/shared/errors.js';
+import { thrownCode } from '../../support/assertions';
 
 type Vector = [path: string, privateKey: string, publicKey: string];
 
@@ -16,15 +17,6 @@ function expectVectors(curve: Curve, seedHex: string, vectors: Vector[]): void {
 const SEED_1 = '000102030405060708090a0b0c0d0e0f';
 const SEED_2 =
   'fffcf9f6f3f0edeae7e4e1dedbd8d5d2cfccc9c6c3c0bdbab7b4b1aeaba8a5a29f9c999693908d8a8784817e7b7875726f6c696663605d5a5754514e4b484542';
-
-function codeOf(run: () => unknown): string | undefined {
-  try {
-    run();
-  } catch (error) {
-    return error instanceof QkError ? error.code : `not a QkError: ${String(error)}`;
-  }
-  return undefined;
-}
 
 describe('BIP-32 (CURVE_SECP256K1)', () => {
   // BIP-32 test vector 1 (bitcoin/bips bip-0032.mediawiki), private keys and compressed public keys.
@@ -141,7 +133,7 @@ describe('parsePath', () => {
   });
 
   it('refuses paths deeper than 255 levels', () => {
-    expect(codeOf(() => parsePath(`m${'/0'.repeat(256)}`))).toBe('PATH_INVALID');
+    expect(thrownCode(() => parsePath(`m${'/0'.repeat(256)}`))).toBe('PATH_INVALID');
   });
 });
 
@@ -155,14 +147,14 @@ describe('createKeyDeriver', () => {
         expect(bytesToHex(deriver.derive(path).privateKey)).toBe(bytesToHex(deriveKey({ seed, curve, path }).privateKey));
       }
       deriver.wipe();
-      expect(codeOf(() => deriver.derive("m/44'"))).toBe('INTERNAL');
+      expect(thrownCode(() => deriver.derive("m/44'"))).toBe('INTERNAL');
     }
   });
 
   it('refuses seeds outside 16..64 bytes and unknown curves', () => {
-    expect(codeOf(() => deriveKey({ seed: new Uint8Array(15), curve: 'CURVE_SECP256K1', path: 'm' }))).toBe('KEY_INVALID');
-    expect(codeOf(() => deriveKey({ seed: new Uint8Array(65), curve: 'CURVE_ED25519', path: 'm' }))).toBe('KEY_INVALID');
-    expect(codeOf(() => deriveKey({ seed: new Uint8Array(32), curve: 'CURVE_X' as Curve, path: 'm' }))).toBe('CURVE_UNSUPPORTED');
+    expect(thrownCode(() => deriveKey({ seed: new Uint8Array(15), curve: 'CURVE_SECP256K1', path: 'm' }))).toBe('KEY_INVALID');
+    expect(thrownCode(() => deriveKey({ seed: new Uint8Array(65), curve: 'CURVE_ED25519', path: 'm' }))).toBe('KEY_INVALID');
+    expect(thrownCode(() => deriveKey({ seed: new Uint8Array(32), curve: 'CURVE_X' as Curve, path: 'm' }))).toBe('CURVE_UNSUPPORTED');
   });
 });
 
@@ -176,8 +168,8 @@ describe('publicKeyFromPrivate', () => {
   });
 
   it('refuses keys of the wrong length and out-of-range scalars', () => {
-    expect(codeOf(() => publicKeyFromPrivate('CURVE_ED25519', new Uint8Array(31)))).toBe('KEY_INVALID');
-    expect(codeOf(() => publicKeyFromPrivate('CURVE_SECP256K1', new Uint8Array(32)))).toBe('KEY_INVALID');
-    expect(codeOf(() => publicKeyFromPrivate('CURVE_P256', new Uint8Array(32).fill(0xff)))).toBe('KEY_INVALID');
+    expect(thrownCode(() => publicKeyFromPrivate('CURVE_ED25519', new Uint8Array(31)))).toBe('KEY_INVALID');
+    expect(thrownCode(() => publicKeyFromPrivate('CURVE_SECP256K1', new Uint8Array(32)))).toBe('KEY_INVALID');
+    expect(thrownCode(() => publicKeyFromPrivate('CURVE_P256', new Uint8Array(32).fill(0xff)))).toBe('KEY_INVALID');
   });
 });

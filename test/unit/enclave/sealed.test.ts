@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { deriveSealingKey, open, seal } from '../../../src/service/enclave/sealed.js';
-import { QkError } from '../../../src/shared/errors.js';
+import { thrownCode } from '../../support/assertions';
 
 const secret = Uint8Array.from({ length: 32 }, (_, i) => i);
 const key = deriveSealingKey(secret);
 const mnemonic = utf8ToBytes('abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about');
-
-function codeOf(run: () => unknown): string | undefined {
-  try {
-    run();
-  } catch (error) {
-    return error instanceof QkError ? error.code : `not a QkError: ${String(error)}`;
-  }
-  return undefined;
-}
 
 describe('sealed storage', () => {
   it('round-trips, with a fresh nonce each time', () => {
@@ -30,11 +21,11 @@ describe('sealed storage', () => {
     expect(deriveSealingKey(secret)).toEqual(key);
     const other = deriveSealingKey(Uint8Array.from({ length: 32 }, (_, i) => i + 1));
     expect(other).not.toEqual(key);
-    expect(codeOf(() => open(other, seal(key, mnemonic, 'wallet-1'), 'wallet-1'))).toBe('DECRYPTION_FAILED');
+    expect(thrownCode(() => open(other, seal(key, mnemonic, 'wallet-1'), 'wallet-1'))).toBe('DECRYPTION_FAILED');
   });
 
   it('refuses a ciphertext moved to another row', () => {
-    expect(codeOf(() => open(key, seal(key, mnemonic, 'wallet-1'), 'wallet-2'))).toBe('DECRYPTION_FAILED');
+    expect(thrownCode(() => open(key, seal(key, mnemonic, 'wallet-1'), 'wallet-2'))).toBe('DECRYPTION_FAILED');
   });
 
   it('detects a flipped bit anywhere in the sealed bytes', () => {
@@ -42,14 +33,14 @@ describe('sealed storage', () => {
     for (let index = 0; index < sealed.length; index++) {
       const tampered = sealed.slice();
       tampered[index] = (tampered[index] ?? 0) ^ 0x01;
-      expect(codeOf(() => open(key, tampered, 'wallet-1')), `byte ${index}`).toBe('DECRYPTION_FAILED');
+      expect(thrownCode(() => open(key, tampered, 'wallet-1')), `byte ${index}`).toBe('DECRYPTION_FAILED');
     }
   });
 
   it('refuses truncated data, weak secrets, wrong key sizes and empty associated data', () => {
-    expect(codeOf(() => open(key, new Uint8Array(28), 'wallet-1'))).toBe('DECRYPTION_FAILED');
-    expect(codeOf(() => deriveSealingKey(new Uint8Array(16)))).toBe('KEY_INVALID');
-    expect(codeOf(() => seal(new Uint8Array(16), mnemonic, 'wallet-1'))).toBe('KEY_INVALID');
-    expect(codeOf(() => seal(key, mnemonic, ''))).toBe('REQUEST_INVALID');
+    expect(thrownCode(() => open(key, new Uint8Array(28), 'wallet-1'))).toBe('DECRYPTION_FAILED');
+    expect(thrownCode(() => deriveSealingKey(new Uint8Array(16)))).toBe('KEY_INVALID');
+    expect(thrownCode(() => seal(new Uint8Array(16), mnemonic, 'wallet-1'))).toBe('KEY_INVALID');
+    expect(thrownCode(() => seal(key, mnemonic, ''))).toBe('REQUEST_INVALID');
   });
 });

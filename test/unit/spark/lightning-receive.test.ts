@@ -67,8 +67,8 @@ describe('prepareLightningReceive', () => {
     expect(secp256k1.utils.isValidSecretKey(result.preimage)).toBe(true);
     expect(result.operatorPackages).toHaveLength(5);
 
-    // eciesjs default layout (crypto-formats §8): uncompressed ephemeral key ‖ 16-byte nonce ‖ tag ‖ ciphertext,
-    // where the SecretShare is (2 + 32) + threshold × (2 + 33) bytes.
+    // eciesjs default layout (docs/formats.md#spark-lightning-packages): uncompressed ephemeral key ‖ 16-byte nonce ‖
+    // tag ‖ ciphertext, where the SecretShare is (2 + 32) + threshold × (2 + 33) bytes.
     for (const { encryptedPackage } of result.operatorPackages) {
       expect(encryptedPackage.slice(0, 2)).toBe('04');
       expect(encryptedPackage.length / 2).toBe(65 + 16 + 16 + 34 + threshold * 35);

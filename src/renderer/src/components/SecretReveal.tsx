@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { CLIPBOARD_CLEAR_MS, copySecret } from '../clipboard';
+import { bridgeError } from '../../../shared/ipc/bridge';
+import { copySecret } from '../clipboard';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
 
 /** PLAINTEXT: what `exports.reveal` and `exports.decryptBundle` answer. Kept only in component state. */
@@ -25,7 +26,7 @@ const FORMAT_NAMES: Record<Extract<RevealedSecret, { kind: 'private-key' }>['for
 export function SecretReveal({ secret, subject, onHide }: { secret: RevealedSecret; subject: string; onHide: () => void }) {
   const [held, setHeld] = useState(false);
   const [unmaskedUntilClick, setUnmaskedUntilClick] = useState(false);
-  const [copied, setCopied] = useState<'secret' | 'passphrase'>();
+  const [copied, setCopied] = useState<{ what: 'secret' | 'passphrase'; clearAfterMs: number }>();
   const [copyFailure, setCopyFailure] = useState<string>();
   const visible = held || unmaskedUntilClick;
 
@@ -42,11 +43,11 @@ export function SecretReveal({ secret, subject, onHide }: { secret: RevealedSecr
 
   const copy = (what: 'secret' | 'passphrase', text: string) => {
     copySecret(text).then(
-      () => {
-        setCopied(what);
+      (clearAfterMs) => {
+        setCopied({ what, clearAfterMs });
         setCopyFailure(undefined);
       },
-      (error: unknown) => setCopyFailure(`The clipboard refused the copy (${String(error)}); select the text instead.`),
+      (error: unknown) => setCopyFailure(`The copy failed (${bridgeError(error).message}); select the text instead.`),
     );
   };
 
@@ -89,7 +90,7 @@ export function SecretReveal({ secret, subject, onHide }: { secret: RevealedSecr
           {unmaskedUntilClick ? 'Mask' : 'Hold or click to reveal'}
         </button>
         <button type="button" onClick={() => copy('secret', text)}>
-          {copied === 'secret' ? 'Copied' : `Copy ${secret.kind === 'mnemonic' ? 'mnemonic' : 'private key'}`}
+          {copied?.what === 'secret' ? 'Copied' : `Copy ${secret.kind === 'mnemonic' ? 'mnemonic' : 'private key'}`}
         </button>
         <button type="button" className="primary" onClick={onHide}>
           Hide and forget
@@ -102,12 +103,12 @@ export function SecretReveal({ secret, subject, onHide }: { secret: RevealedSecr
             <code aria-label="Passphrase">{visible ? secret.passphrase : '•'.repeat(12)}</code>
           </p>
           <button type="button" className="small" onClick={() => copy('passphrase', secret.passphrase!)}>
-            {copied === 'passphrase' ? 'Copied' : 'Copy passphrase'}
+            {copied?.what === 'passphrase' ? 'Copied' : 'Copy passphrase'}
           </button>
         </div>
       )}
       <p className="hint" aria-live="polite">
-        {copied !== undefined && `Copied; the clipboard is cleared in ${CLIPBOARD_CLEAR_MS / 1000} s.`}
+        {copied !== undefined && `Copied; the clipboard is cleared in ${copied.clearAfterMs / 1000} s, or when QuorumKey locks or quits.`}
       </p>
       {copyFailure !== undefined && <p role="alert">{copyFailure}</p>}
     </section>

@@ -21,6 +21,8 @@ export function SecretField({
   onPaste,
   required = false,
   placeholder,
+  autoFocus = false,
+  minLength,
 }: {
   label: ReactNode;
   value: string;
@@ -28,6 +30,8 @@ export function SecretField({
   onPaste?: (text: string) => void;
   required?: boolean;
   placeholder?: string;
+  autoFocus?: boolean;
+  minLength?: number;
 }) {
   return (
     <label>
@@ -41,6 +45,8 @@ export function SecretField({
         autoComplete="off"
         spellCheck={false}
         placeholder={placeholder}
+        autoFocus={autoFocus}
+        minLength={minLength}
       />
     </label>
   );

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { THEMES, type AppSettings } from '../../../shared/ipc/contract';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Progress } from '../components/Progress';
+import { SecretField } from '../components/TextFields';
 import { useAction, useLoad } from '../hooks';
 import { useUi } from '../store';
 
@@ -39,7 +40,12 @@ export function SettingsScreen() {
               ))}
             </fieldset>
           </section>
-          <IdleLockForm minutes={settings.idleLockMinutes} onSave={(idleLockMinutes) => void save({ idleLockMinutes })} />
+          <IdleLockForm
+            minutes={settings.idleLockMinutes}
+            reauthMinutes={settings.reauthMinutes}
+            onSave={(changes) => void save(changes)}
+          />
+          {info.value !== undefined && <UnlockPassphraseForm isSet={info.value.unlockPassphraseSet} onChanged={info.reload} />}
           <WarnAboveForm warnAbove={settings.warnAbove ?? {}} onSave={(warnAbove) => void save({ warnAbove })} />
         </>
       )}
@@ -61,11 +67,20 @@ export function SettingsScreen() {
   );
 }
 
-function IdleLockForm({ minutes, onSave }: { minutes: number; onSave: (minutes: number) => void }) {
+function IdleLockForm({
+  minutes,
+  reauthMinutes,
+  onSave,
+}: {
+  minutes: number;
+  reauthMinutes: number;
+  onSave: (changes: Pick<AppSettings, 'idleLockMinutes' | 'reauthMinutes'>) => void;
+}) {
   const [value, setValue] = useState(String(minutes));
+  const [reauthValue, setReauthValue] = useState(String(reauthMinutes));
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onSave(Number(value));
+    onSave({ idleLockMinutes: Number(value), reauthMinutes: Number(reauthValue) });
   };
   return (
     <section className="panel" aria-labelledby="lock-title">
@@ -74,6 +89,10 @@ function IdleLockForm({ minutes, onSave }: { minutes: number; onSave: (minutes: 
         <label>
           Lock after this many idle minutes
           <input type="number" min={1} max={1440} step={1} value={value} onChange={(event) => setValue(event.target.value)} required />
+        </label>
+        <label>
+          Ask for the passphrase again before a reveal after this many minutes
+          <input type="number" min={1} max={60} step={1} value={reauthValue} onChange={(event) => setReauthValue(event.target.value)} required />
         </label>
         <button type="submit">Save</button>
       </form>
@@ -112,6 +131,58 @@ function WarnAboveForm({ warnAbove, onSave }: { warnAbove: WarnAbove; onSave: (w
         <button type="submit">Save</button>
       </form>
       <p className="hint">A signing request that moves more than this is marked “Large value” on its card, for every approver on this computer.</p>
+    </section>
+  );
+}
+
+/**
+ * Sets the unlock passphrase, or changes it with the current one. Main keeps only a salted scrypt hash; the fields
+ * are emptied once sent, whatever the answer.
+ */
+function UnlockPassphraseForm({ isSet, onChanged }: { isSet: boolean; onChanged: () => void }) {
+  const [current, setCurrent] = useState('');
+  const [passphrase, setPassphrase] = useState('');
+  const [repeated, setRepeated] = useState('');
+  const [saved, setSaved] = useState(false);
+  const action = useAction();
+  const mismatch = repeated !== '' && repeated !== passphrase;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (mismatch) return;
+    setSaved(false);
+    const done = await action.run('Saving the passphrase…', (api) =>
+      api.app.setUnlockPassphrase(isSet ? { passphrase, currentPassphrase: current } : { passphrase }),
+    );
+    setCurrent('');
+    setPassphrase('');
+    setRepeated('');
+    if (done !== undefined) {
+      setSaved(true);
+      onChanged();
+    }
+  };
+
+  return (
+    <section className="panel" aria-labelledby="passphrase-title">
+      <h2 id="passphrase-title">Unlock passphrase</h2>
+      <p className="hint">
+        {isSet
+          ? 'Unlocking QuorumKey, and revealing a mnemonic or private key a few minutes after unlocking, ask for this passphrase.'
+          : 'No passphrase is set: anyone at this computer can unlock QuorumKey. Set one now; it cannot be recovered, only changed with the current one.'}
+      </p>
+      <form className="stack-form" aria-label={isSet ? 'Change the unlock passphrase' : 'Set an unlock passphrase'} onSubmit={(event) => void submit(event)}>
+        {isSet && <SecretField label="Current passphrase" value={current} onChange={setCurrent} required />}
+        <SecretField label={isSet ? 'New passphrase' : 'Passphrase'} value={passphrase} onChange={setPassphrase} required minLength={8} />
+        <SecretField label="Repeat it" value={repeated} onChange={setRepeated} required />
+        {mismatch && <p role="alert">The two passphrases differ.</p>}
+        <button type="submit" className="primary" disabled={action.busy !== undefined || mismatch}>
+          {isSet ? 'Change passphrase' : 'Set passphrase'}
+        </button>
+      </form>
+      <Progress label={action.busy} />
+      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {saved && <p className="hint" aria-live="polite">Saved. QuorumKey asks for it from the next unlock on.</p>}
     </section>
   );
 }

@@ -1,6 +1,6 @@
 /**
- * API keys (api-notes §5.5): create_api_keys, get_api_key, get_api_keys, delete_api_keys, and the
- * `addApiKeys` step shared with the activities that create users.
+ * API keys (docs/service.md#users-credentials-and-tags): create_api_keys, get_api_key, get_api_keys, delete_api_keys,
+ * and the `addApiKeys` step shared with the activities that create users.
  */
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
@@ -15,7 +15,7 @@ import type { Repositories } from '../../store';
 import type { ApiKeyRecord } from '../../store/api-keys';
 import { requireDistinct, requireUser, type Owner } from './common';
 
-/** Per-user limits (api-notes §5.5, §10): long-lived keys are refused past the limit, expiring keys evict. */
+/** Per-user limits (docs/service.md#limits): long-lived keys are refused past the limit, expiring keys evict. */
 export const MAX_LONG_LIVED_API_KEYS_PER_USER = 10;
 export const MAX_EXPIRING_API_KEYS_PER_USER = 10;
 

@@ -31,7 +31,7 @@ export function requireDistinct(ids: readonly string[], field: string): void {
   }
 }
 
-/** Per-organization limits (api-notes §10): user tags are capped lower in a sub-organization. */
+/** Per-organization limits (docs/service.md#limits): user tags are capped lower in a sub-organization. */
 export const MAX_USERS_PER_ORGANIZATION = 100;
 export const MAX_USER_TAGS_PER_ORGANIZATION = 100;
 export const MAX_USER_TAGS_PER_SUB_ORGANIZATION = 10;

@@ -1,6 +1,6 @@
 /**
- * Organizations and sub-organizations (api-notes §5.6, §9): get_organization, get_organization_configs,
- * list_suborgs, create_sub_organization, delete_sub_organization, update_root_quorum.
+ * Organizations and sub-organizations (docs/service.md#organizations, docs/service.md#consensus): get_organization,
+ * get_organization_configs, list_suborgs, create_sub_organization, delete_sub_organization, update_root_quorum.
  */
 import type { z } from 'zod';
 import type { featureName } from '../../../shared/api/common';

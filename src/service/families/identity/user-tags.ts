@@ -1,4 +1,4 @@
-/** User tags (api-notes §5.5): create_user_tag, list_user_tags, delete_user_tags. */
+/** User tags (docs/service.md#users-credentials-and-tags): create_user_tag, list_user_tags, delete_user_tags. */
 import { QkError } from '../../../shared/errors';
 import type { Family } from '../../activities/context';
 import { toTimestamp } from '../../../shared/api/timestamps';

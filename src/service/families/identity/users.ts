@@ -1,6 +1,7 @@
 /**
- * Users (api-notes §5.5): create_users, get_user, list_users, update_user, update_user_name, delete_users,
- * and the `checkNewUsers` / `createUsers` steps shared with create_sub_organization and signup_v2.
+ * Users (docs/service.md#users-credentials-and-tags): create_users, get_user, list_users, update_user,
+ * update_user_name, delete_users, and the `checkNewUsers` / `createUsers` steps shared with create_sub_organization and
+ * signup_v2.
  */
 import type { z } from 'zod';
 import type { userParamsV4 } from '../../../shared/api/common';

@@ -1,7 +1,8 @@
 /**
- * A verification token at sub-organization creation (api-notes §5.6, §6.3): create_sub_organization and signup_v2
- * may carry an OTP verification token of the parent organization; the root user with the verified contact gets
- * it marked verified, and the token's key must sign the root user's parameters (`clientSignature`).
+ * A verification token at sub-organization creation (docs/service.md#organizations, docs/service.md#otp-flow):
+ * create_sub_organization and signup_v2 may carry an OTP verification token of the parent organization; the root user
+ * with the verified contact gets it marked verified, and the token's key must sign the root user's parameters
+ * (`clientSignature`).
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { VerificationTokenClaims } from '../../../shared/crypto/tokens';

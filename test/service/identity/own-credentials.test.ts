@@ -1,6 +1,7 @@
 /**
- * Built-in authorization exceptions (api-notes §8.1): a user manages its own credentials without a policy unless a
- * DENY policy matches; users named in a consensus expression may vote on the activities that policy covers.
+ * Built-in authorization exceptions (docs/service.md#policy-precedence): a user manages its own credentials without a
+ * policy unless a DENY policy matches; users named in a consensus expression may vote on the activities that policy
+ * covers.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { authorize, isEligibleVoter, type Approver } from '../../../src/service/authorize';

@@ -1,6 +1,6 @@
 import { p256 } from '@noble/curves/nist.js';
 import { describe, expect, it } from 'vitest';
-import { createNodeStampSigner, createNodeStampVerifier, createThreadPoolStampVerifier } from '../../../src/service/crypto/node-backend';
+import { createNodeStampSigner, createNodeStampVerifier, createThreadPoolStampVerifier } from '../../../src/node/stamp-backend';
 import { QkError } from '../../../src/shared/errors';
 import { bytesToHex, hexToBytes, utf8Encode } from '../../../src/shared/crypto/encoding';
 import { API_KEY_CURVES, generateApiKeyPair } from '../../../src/shared/crypto/keys';

@@ -1,14 +1,14 @@
 /**
- * App proofs for every activity (crypto-formats §6): with generateAppProofs the completed activity carries an
+ * App proofs for every activity (docs/formats.md#app-proofs): with generateAppProofs the completed activity carries an
  * APP_PROOF_TYPE_POLICY_OUTCOME proof of its decision, plus one APP_PROOF_TYPE_ADDRESS_DERIVATION proof per derived
  * address; each verifies with Turnkey's verifier and ours, and binds the activity id, type and result digest.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { verifyAppProofSignature } from '@turnkey/crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { verifyAppProof, type AppProof } from '../../../src/shared/crypto/app-proof';
-import { bytesToHex, utf8Encode } from '../../../src/shared/crypto/encoding';
-import { newKey, startTestService, type TestKey, type TestService } from '../helpers';
+import { verifyAppProof, type AppProof } from '../../src/shared/crypto/app-proof';
+import { bytesToHex, utf8Encode } from '../../src/shared/crypto/encoding';
+import { newKey, startTestService, type TestKey, type TestService } from './helpers';
 
 let t: TestService;
 beforeEach(async () => {

@@ -4,10 +4,10 @@
  * the cost of a single signature.
  */
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
-import { QkError } from '../../shared/errors';
-import { bytesToHex, hexToBytes } from '../../shared/crypto/encoding';
-import { apiPublicKeyFromPrivate, privateKeyBytes, type ApiKeyCurve } from '../../shared/crypto/keys';
-import type { AsyncStampVerifier, StampSigner, StampVerifier } from '../../shared/crypto/stamp';
+import { QkError } from '../shared/errors';
+import { bytesToHex, hexToBytes } from '../shared/crypto/encoding';
+import { apiPublicKeyFromPrivate, privateKeyBytes, type ApiKeyCurve } from '../shared/crypto/keys';
+import type { AsyncStampVerifier, StampSigner, StampVerifier } from '../shared/crypto/stamp';
 
 /** DER SubjectPublicKeyInfo prefixes, so OpenSSL can import a compressed (or raw Ed25519) key without a JWK. */
 const SPKI_PREFIX: Record<ApiKeyCurve, { prefix: Uint8Array; keyLength: number }> = {

@@ -1,6 +1,7 @@
 /**
- * oauth_login proposed with a key of the sub-organization's direct parent (the auth proxy's way, api-notes §6.1):
- * the verified OIDC token is the authorization; every other activity, and every other organization's key, is refused.
+ * oauth_login proposed with a key of the sub-organization's direct parent (the auth proxy's way,
+ * docs/service.md#auth-proxy): the verified OIDC token is the authorization; every other activity, and every other
+ * organization's key, is refused.
  */
 import { randomUUID } from 'node:crypto';
 import { verifySessionJwtSignature } from '@turnkey/crypto';
@@ -8,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSessionJwt } from '../../../src/shared/crypto/tokens';
 import { createTestIssuer, sessionNonce, TEST_ISSUER as ISSUER, type TestIssuer } from '../../support/test-issuer';
 import { newKey, type Reply, type TestKey } from '../helpers';
-import { startProxyTestService, type ProxyTestService } from '../proxy/support';
+import { startProxyTestService, type ProxyTestService } from './support';
 
 const AUDIENCE = 'quorumkey-test-client';
 let t: ProxyTestService;
@@ -100,7 +101,8 @@ describe('oauth_login proposed by the parent organization', () => {
     const proposed = await t.submit('oauth_login', 'ACTIVITY_TYPE_OAUTH_LOGIN', sub.organizationId, parameters, sub.apiKey);
     expect(proposed.body.activity?.status, JSON.stringify(proposed.body)).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
 
-    // The byte-identical body from another user is that user's approval (api-notes §3.4); a parent user may not cast it.
+    // The byte-identical body from another user is that user's approval
+    // (docs/service.md#fingerprint-idempotency-and-votes); a parent user may not cast it.
     const parentApproval = await t.submit('oauth_login', 'ACTIVITY_TYPE_OAUTH_LOGIN', sub.organizationId, parameters, t.rootKey);
     expectRefused(parentApproval, 400, 'ORGANIZATION_MISMATCH');
   });

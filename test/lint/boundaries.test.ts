@@ -1,0 +1,108 @@
+/**
+ * The layer boundaries of eslint.config.js (docs/architecture.md#import-directions), run on fixtures laid out like
+ * src/: each import that breaks a rule fails lint with the boundaries error, and the allowed one passes. The tables
+ * in docs/architecture.md must state exactly the elements and directions the lint encodes.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ESLint, type Linter } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '../..');
+const FIXTURES = 'test/lint/fixtures/src';
+
+interface LintLayers {
+  layerBoundaries: Linter.Config;
+  layers: { type: string; pattern: string }[];
+  mayImport: Record<string, string[]>;
+}
+
+let lint: LintLayers;
+let results: Map<string, Linter.LintMessage[]>;
+
+beforeAll(async () => {
+  lint = (await import(pathToFileURL(join(ROOT, 'eslint.config.js')).href)) as LintLayers;
+  const { layerBoundaries } = lint;
+  const eslint = new ESLint({ cwd: ROOT, overrideConfig: { ...layerBoundaries, files: [`${FIXTURES}/**/*.ts`] } });
+  const linted = await eslint.lintFiles([FIXTURES]);
+  results = new Map(linted.map((result) => [result.filePath.slice(ROOT.length + 1), result.messages]));
+}, 60_000);
+
+function boundaryErrors(file: string): string[] {
+  const messages = results.get(`${FIXTURES}/${file}`);
+  if (messages === undefined) throw new Error(`${file} was not linted`);
+  return messages.map((message) => `${message.ruleId}: ${message.message}`);
+}
+
+describe('layer boundaries', () => {
+  it('refuse an upward import from shared into the service', () => {
+    expect(boundaryErrors('shared/imports-service.ts')).toEqual([
+      'boundaries/dependencies: There is no policy allowing dependencies from elements of type "shared" to elements of type "service"',
+    ]);
+  });
+
+  it('refuse an import the resolver cannot follow', () => {
+    expect(boundaryErrors('shared/imports-service-js.ts')).toEqual([
+      'boundaries/no-unknown-dependencies: Dependencies to unknown elements and files are not allowed',
+    ]);
+  });
+
+  it("refuse the service's pipeline importing a family", () => {
+    expect(boundaryErrors('service/activities/imports-family.ts')).toEqual([
+      'boundaries/dependencies: There is no policy allowing dependencies from elements of type "service-activities" to elements of type "service-families"',
+    ]);
+  });
+
+  it("refuse main reaching past the service's entry", () => {
+    expect(boundaryErrors('main/reaches-into-service.ts')).toEqual([
+      'boundaries/dependencies: There is no policy allowing dependencies from elements of type "main" to elements of type "service"',
+    ]);
+  });
+
+  it('refuse the renderer importing main', () => {
+    expect(boundaryErrors('renderer/imports-main.ts')).toEqual([
+      'boundaries/dependencies: There is no policy allowing dependencies from elements of type "renderer" to elements of type "main"',
+    ]);
+  });
+
+  it('allow main to embed the service through its entry', () => {
+    expect(boundaryErrors('main/embeds-service.ts')).toEqual([]);
+    expect(boundaryErrors('service/families/wallets.ts')).toEqual([]);
+  });
+});
+
+/** The rows of the Markdown table that follows `intro` in the import-directions section: first cell → other cells. */
+function tableAfter(intro: string): Map<string, string> {
+  const doc = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('## Import directions'), doc.indexOf('## Where code goes'));
+  const rows = section.slice(section.indexOf(intro)).split('\n\n')[1]!.split('\n').slice(2);
+  return new Map(rows.map((row) => {
+    const [, first = '', rest = ''] = /^\| ([^|]+) \| (.+) \|$/.exec(row) ?? [];
+    return [first.replace(/`/g, ''), rest];
+  }));
+}
+
+/** The backticked element names in a cell. */
+function names(cell: string): string[] {
+  return [...cell.matchAll(/`([a-z-]+)`/g)].map((match) => match[1]!);
+}
+
+describe('docs/architecture.md', () => {
+  it('names the elements the lint classifies, with their folders', () => {
+    const folders = tableAfter('names the layers');
+    expect([...folders.keys()]).toEqual(lint.layers.map((layer) => layer.type));
+    for (const { type, pattern } of lint.layers) expect(folders.get(type), type).toMatch(new RegExp(`^\`${pattern}\``));
+  });
+
+  it('lists exactly the import directions the lint allows', () => {
+    const directions = tableAfter('and lets each import');
+    expect([...directions.keys()].sort()).toEqual(Object.keys(lint.mayImport).sort());
+    for (const [from, allowed] of Object.entries(lint.mayImport)) {
+      const documented = names(directions.get(from)!);
+      // main also reaches the service, through its entry only (the lint's serviceEntry selector).
+      const expected = from === 'main' ? [...allowed, 'service'] : allowed;
+      expect(documented.sort(), from).toEqual([...expected].sort());
+    }
+  });
+});
