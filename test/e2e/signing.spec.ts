@@ -341,7 +341,7 @@ test('contract interfaces, the policy editor’s signing tools and the warning t
   await openScreen(page, 'Settings');
   const thresholds = page.getByRole('form', { name: 'Value thresholds' });
   await thresholds.getByLabel('Warn above (ETH)').fill('1.5');
-  await thresholds.getByRole('button', { name: 'Save' }).click();
+  await thresholds.getByRole('button', { name: 'Set thresholds' }).click();
   await expect.poll(async () => (await host.handlers['app.getSettings']({})).warnAbove).toEqual({ ETH: '1.5' });
   await screenshotBothThemes(page, 'settings-signing-warnings');
 });

@@ -128,7 +128,7 @@ function WarnAboveForm({ warnAbove, onSave }: { warnAbove: WarnAbove; onSave: (w
             />
           </label>
         ))}
-        <button type="submit">Save</button>
+        <button type="submit">Set thresholds</button>
       </form>
       <p className="hint">A signing request that moves more than this is marked “Large value” on its card, for every approver on this computer.</p>
     </section>
