@@ -3,6 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import boundaries from 'eslint-plugin-boundaries';
+import regexp from 'eslint-plugin-regexp';
 
 const nodeBuiltins = {
   group: ['node:*'],
@@ -80,6 +81,19 @@ export default tseslint.config(
   { ignores: ['.tmp/**', 'out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  regexp.configs['flat/recommended'],
+  {
+    // Patterns run on untrusted input: backtracking blow-ups freeze the event loop (and the whole app with it).
+    rules: {
+      'regexp/no-super-linear-backtracking': 'error',
+      'regexp/no-super-linear-move': 'error',
+      'regexp/no-misleading-capturing-group': 'error',
+      // Spelling preferences only ([0-9] vs \d, [A-Za-z] vs the i flag): explicit classes read fine in hex and ids.
+      'regexp/prefer-d': 'off',
+      'regexp/prefer-w': 'off',
+      'regexp/use-ignore-case': 'off',
+    },
+  },
   {
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     rules: {

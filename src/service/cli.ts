@@ -1,6 +1,8 @@
 /**
- * `npm run service -- [--host 127.0.0.1] [--port 0] [--db FILE|:memory:] [--root-public-key HEX[:curve]]…
- *   [--otp-outbox FILE] [--oidc-jwks ISSUER=FILE]…`
+ * `npm run service -- [--host 127.0.0.1] [--allowed-host NAME]… [--port 0] [--db FILE|:memory:]
+ *   [--root-public-key HEX[:curve]]… [--otp-outbox FILE] [--oidc-jwks ISSUER=FILE]…`
+ * Requests must name a loopback host or the bound address in their Host header; `--allowed-host` adds the names a
+ * service bound beyond loopback is reached by.
  * Prints one JSON line (ServiceInfo) on stdout; logs go to stderr. SIGTERM/SIGINT shut down cleanly.
  */
 import { parseArgs } from 'node:util';
@@ -9,7 +11,7 @@ import { QkError } from '../shared/errors';
 import { parseJwksFlag } from './auth/oidc';
 import { DEFAULT_HOST, startService } from './index';
 
-const USAGE = `usage: npm run service -- [--host ${DEFAULT_HOST}] [--port 0] [--db FILE|:memory:] [--root-public-key HEX[:p256|secp256k1|ed25519]]... [--otp-outbox FILE (default: beside the db)] [--oidc-jwks ISSUER=FILE]...`;
+const USAGE = `usage: npm run service -- [--host ${DEFAULT_HOST}] [--allowed-host NAME (Host header name to accept besides loopback)]... [--port 0] [--db FILE|:memory:] [--root-public-key HEX[:p256|secp256k1|ed25519]]... [--otp-outbox FILE (default: beside the db)] [--oidc-jwks ISSUER=FILE]...`;
 
 /** Exit codes: 0 clean stop, 1 failed to start, 2 bad command line. */
 const EXIT_START_FAILED = 1;
@@ -34,6 +36,7 @@ function parseCommandLine() {
     const { values } = parseArgs({
       options: {
         host: { type: 'string', default: DEFAULT_HOST },
+        'allowed-host': { type: 'string', multiple: true, default: [] },
         port: { type: 'string', default: '0' },
         db: { type: 'string', default: 'quorumkey-service.db' },
         'root-public-key': { type: 'string', multiple: true, default: [] },
@@ -52,6 +55,7 @@ function parseCommandLine() {
     if (!Number.isInteger(port) || port < 0 || port > 65_535) usageError(`--port must be 0…65535, got ${values.port}`);
     return {
       host: values.host,
+      allowedHosts: values['allowed-host'],
       port,
       db: values.db,
       rootPublicKeys: values['root-public-key'].map(parseRootKey),

@@ -17,7 +17,9 @@ import { credentialsFamily } from './families/credentials';
 import { identityFamilies } from './families/identity';
 import { ensureLoginSigningKeys, sessionsFamily } from './families/sessions';
 import { registerAuthProxy } from './proxy';
+import { restrictOutboxToOwner } from './proxy/outbox';
 import { buildServer } from './server/app';
+import { allowedHostNames } from './server/host-check';
 import { buildRouteTable } from './server/routes';
 import { Store } from './store';
 
@@ -39,6 +41,11 @@ export interface ServiceOptions {
   /** Database file, or `:memory:`. */
   db: string;
   host?: string;
+  /**
+   * Host names requests may name in their Host header besides the loopback names and the bound address (for a
+   * service reached through another name); anything else is refused, against DNS rebinding.
+   */
+  allowedHosts?: readonly string[];
   /** 0 picks a free port. */
   port?: number;
   rootPublicKeys?: readonly { publicKey: string; curve: ApiKeyCurve }[];
@@ -118,10 +125,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     };
     const routes = buildRouteTable(servedFamilies);
     const outboxFile = options.otpOutbox ?? `${store.path}.otp-outbox.jsonl`;
-    const app = buildServer(deps, routes, (server) => {
-      registerAuthProxy(server, { store, oidc, enclave, outboxFile, now, newId: randomUUID });
+    restrictOutboxToOwner(outboxFile);
+    const bindHost = options.host ?? DEFAULT_HOST;
+    const app = buildServer(deps, routes, {
+      extraRoutes: (server) => registerAuthProxy(server, { store, oidc, enclave, outboxFile, now, newId: randomUUID }),
+      allowedHostNames: allowedHostNames(bindHost, options.allowedHosts ?? []),
     });
-    await app.listen({ host: options.host ?? DEFAULT_HOST, port: options.port ?? 0 });
+    await app.listen({ host: bindHost, port: options.port ?? 0 });
     const address = app.server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const baseUrl = `http://${host}:${address.port}`;

@@ -178,3 +178,88 @@ describe('request --no-post with a hosted profile', () => {
     expect(verifyApiKeyStamp(printed.stamp.headerValue, utf8Encode(body)).publicKey).toBe(publicKey);
   });
 });
+
+describe('finding 8: the CLI reads bundles, keys, plaintexts and @FILE bodies only up to what the format can need', () => {
+  /** An import bundle the encrypt command accepts, and the user it names. */
+  async function importBundleFile(): Promise<{ path: string; userId: string }> {
+    const userId = randomUUID();
+    const path = join(work, `capped-import-${userId}.json`);
+    const target = generateEncryptionKeyPair();
+    await writeFile(path, await buildImportBundle({ targetPublicKey: target.publicKey, organizationId, userId, sign, enclaveSignerPublicKey: enclave.publicKey }));
+    return { path, userId };
+  }
+
+  it('refuses /dev/zero as a bundle, a key file, a plaintext and a request body, naming each limit', async () => {
+    const { path: importBundle, userId } = await importBundleFile();
+    const target = generateEncryptionKeyPair();
+    const exportBundle = join(work, 'capped-export.json');
+    await writeFile(
+      exportBundle,
+      await buildExportBundle({ plaintext: hexToBytes(target.privateKey, 'key'), targetPublicKey: target.publicKey, organizationId, sign, enclaveSignerPublicKey: enclave.publicKey }),
+    );
+    const decrypt = ['decrypt', '--organization', organizationId, '--signer-public-key', enclave.publicKey, '--key-format', 'hexadecimal', '--plaintext-output', '-'];
+    const encrypt = ['encrypt', '--organization', organizationId, '--user', userId, '--key-format', 'mnemonic', '--signer-public-key', enclave.publicKey, '--output', join(work, 'never-written.json')];
+    const cases: [string[], string][] = [
+      [[...decrypt, '--bundle', '/dev/zero', '--encryption-key-file', '/dev/zero'], '/dev/zero is larger than 65536 bytes, more than an export bundle can need'],
+      [[...decrypt, '--bundle', exportBundle, '--encryption-key-file', '/dev/zero'], '/dev/zero is larger than 4096 bytes, more than a private key file can need'],
+      [[...encrypt, '--import-bundle', '/dev/zero', '--plaintext-input', '/dev/zero'], '/dev/zero is larger than 65536 bytes, more than an import bundle can need'],
+      [[...encrypt, '--import-bundle', importBundle, '--plaintext-input', '/dev/zero'], '/dev/zero is larger than 16384 bytes, more than a mnemonic or private key can need'],
+      [['request', '--path', '/public/v1/query/whoami', '--body', '@/dev/zero', '--no-post'], '/dev/zero is larger than 1048576 bytes, more than a request body can need'],
+    ];
+    const runs = await Promise.all(cases.map(([args]) => cli(args, { offline: true })));
+    runs.forEach((run, index) => {
+      expect(run.code, run.stderr).toBe(1);
+      expect(run.stderr).toMatch(/^FILE_ERROR: /);
+      expect(run.stderr).toContain(cases[index]![1]);
+    });
+  });
+
+  it('refuses a regular file one byte over the limit, and reads one at the limit', async () => {
+    const { path: importBundle, userId } = await importBundleFile();
+    const over = join(work, 'plaintext-over-limit.txt');
+    await writeFile(over, 'a'.repeat(16 * 1024 + 1));
+    const base = ['encrypt', '--import-bundle', importBundle, '--organization', organizationId, '--user', userId, '--key-format', 'mnemonic', '--signer-public-key', enclave.publicKey];
+    const refused = await cli([...base, '--plaintext-input', over, '--output', join(work, 'over.json')], { offline: true });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`FILE_ERROR: ${over} is larger than 16384 bytes`);
+    const atLimit = join(work, 'plaintext-at-limit.txt');
+    await writeFile(atLimit, `${generateMnemonic(english, 128)}\n`.padEnd(16 * 1024, ' '));
+    const accepted = await cli([...base, '--plaintext-input', atLimit, '--output', join(work, 'at-limit.json')], { offline: true });
+    expect(accepted.stderr).toBe('');
+    expect(accepted.code).toBe(0);
+  });
+});
+
+describe('finding 10: an output file that already exists is reported as such, never overwritten', () => {
+  it('encrypt --output and decrypt --plaintext-output name the existing file (ALREADY_EXISTS)', async () => {
+    const userId = randomUUID();
+    const importBundle = join(work, 'existing-output-import.json');
+    await writeFile(importBundle, await buildImportBundle({ targetPublicKey: generateEncryptionKeyPair().publicKey, organizationId, userId, sign, enclaveSignerPublicKey: enclave.publicKey }));
+    const plaintext = join(work, 'existing-output.mnemonic');
+    await writeFile(plaintext, `${generateMnemonic(english, 128)}\n`);
+    const existing = join(work, 'existing-output.json');
+    await writeFile(existing, 'keep me\n');
+    const encrypted = await cli(
+      ['encrypt', '--import-bundle', importBundle, '--plaintext-input', plaintext, '--organization', organizationId, '--user', userId, '--key-format', 'mnemonic', '--signer-public-key', enclave.publicKey, '--output', existing],
+      { offline: true },
+    );
+    expect(encrypted.code).toBe(1);
+    expect(encrypted.stderr).toBe(`ALREADY_EXISTS: ${existing} already exists; name a new file, or remove this one first\n`);
+
+    const target = generateEncryptionKeyPair();
+    const keyFile = join(work, 'existing-output.key');
+    await writeFile(keyFile, target.privateKey);
+    const bundle = join(work, 'existing-output-export.json');
+    await writeFile(
+      bundle,
+      await buildExportBundle({ plaintext: hexToBytes(generateEncryptionKeyPair().privateKey, 'key'), targetPublicKey: target.publicKey, organizationId, sign, enclaveSignerPublicKey: enclave.publicKey }),
+    );
+    const decrypted = await cli(
+      ['decrypt', '--bundle', bundle, '--encryption-key-file', keyFile, '--organization', organizationId, '--signer-public-key', enclave.publicKey, '--key-format', 'hexadecimal', '--plaintext-output', existing],
+      { offline: true },
+    );
+    expect(decrypted.code).toBe(1);
+    expect(decrypted.stderr).toBe(`ALREADY_EXISTS: ${existing} already exists; name a new file, or remove this one first\n`);
+    expect(await readFile(existing, 'utf8')).toBe('keep me\n');
+  });
+});

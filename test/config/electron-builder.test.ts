@@ -21,11 +21,11 @@ const REQUIRED_FUSES = {
 /** The `electronFuses` mapping of an electron-builder YAML file; throws on anything this check does not understand. */
 function readFuses(yaml: string): Record<string, boolean> {
   const lines = yaml.split('\n');
-  const starts = lines.flatMap((line, index) => (/^electronFuses\s*:\s*(#.*)?$/.test(line) ? [index] : []));
+  const starts = lines.flatMap((line, index) => (/^electronFuses\s*:\s*(?:#.*)?$/.test(line) ? [index] : []));
   if (starts.length !== 1) throw new Error(`expected one top-level "electronFuses:" key, found ${starts.length}`);
   const fuses: Record<string, boolean> = {};
   for (const line of lines.slice(starts[0]! + 1)) {
-    if (/^\s*(#.*)?$/.test(line)) continue;
+    if (/^\s*(?:#.*)?$/.test(line)) continue;
     if (!/^\s/.test(line)) break;
     const entry = /^ {2}([A-Za-z]+):\s*(true|false)\s*(#.*)?$/.exec(line);
     if (entry === null) throw new Error(`electronFuses holds a line this check does not accept: ${JSON.stringify(line)}`);

@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { trimTrailing } from '../../src/shared/text';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const THIS_FILE = relative(ROOT, import.meta.filename);
@@ -26,7 +27,7 @@ const sourceFiles = [...filesUnder('src', isSource), ...filesUnder('test', isSou
 );
 
 function isSource(path: string): boolean {
-  return /\.(ts|tsx|js|mjs|cjs|sh)$/.test(path) && !path.includes('/fixtures/');
+  return /\.(?:ts|tsx|js|mjs|cjs|sh)$/.test(path) && !path.includes('/fixtures/');
 }
 
 /** GitHub's heading anchors: lowercase, punctuation dropped, spaces to hyphens, repeats numbered. */
@@ -36,9 +37,11 @@ function headingAnchors(markdown: string): Set<string> {
   let inFence = false;
   for (const line of markdown.split('\n')) {
     if (/^\s*```/.test(line)) inFence = !inFence;
-    const heading = inFence ? null : /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
-    if (heading === null) continue;
-    const base = heading[1]!
+    const heading = inFence ? null : /^#{1,6}\s(.*)$/.exec(line);
+    // The optional closing run of '#' is not part of the title.
+    const title = heading === null ? '' : trimTrailing(heading[1]!.trim(), '#').trim();
+    if (title === '') continue;
+    const base = title
       .replace(/`/g, '')
       .toLowerCase()
       .replace(/[^\p{L}\p{N}\s_-]/gu, '')
@@ -109,7 +112,7 @@ describe('docs links', () => {
     const broken: string[] = [];
     let citations = 0;
     for (const file of sourceFiles) {
-      for (const match of readFileSync(join(ROOT, file), 'utf8').matchAll(/(?<![\w/.-])docs\/[\w./-]*[\w](?:#[\w-]+)?/g)) {
+      for (const match of readFileSync(join(ROOT, file), 'utf8').matchAll(/(?<![\w/.-])docs\/[\w./-]*\w(?:#[\w-]+)?/g)) {
         citations++;
         const reason = brokenTarget('.', match[0]);
         if (reason !== undefined) broken.push(`${file}: ${reason}`);

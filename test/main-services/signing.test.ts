@@ -194,5 +194,9 @@ describe('contract interface checks', () => {
       /an Anchor IDL is a JSON object with an "instructions" list/,
     );
     expect(() => checkContractInterface({ type: 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA', address: '0xabc', definition: JSON.stringify(idl) })).toThrow(/is not a Solana program id/);
+    const undecodable = { ...idl, instructions: [{ ...idl.instructions[0], args: [{ name: 'by', type: { defined: { name: 'Missing' } } }] }] };
+    expect(() => checkContractInterface({ type: 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA', address: idl.address, definition: JSON.stringify(undecodable) })).toThrow(
+      /definition: the IDL uploaded for program .* cannot be read/,
+    );
   });
 });

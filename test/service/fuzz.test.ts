@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { allOperations } from '../../src/shared/api';
+import type { z } from 'zod';
+import { allOperations, requestSchemaOf, type Operation } from '../../src/shared/api';
+import { BODY_LIMIT_BYTES } from '../../src/service/server/app';
 import { signerFromPrivateKey, stampBody } from '../../src/shared/crypto/stamp';
 import { startTestService, type TestService } from './helpers';
 
@@ -85,4 +87,117 @@ it('thousands of malformed bodies and headers: never a 5xx, never a state change
   expect(t.store.integrityCheck()).toBe('ok');
   // The generator reached authentication, validation and routing failures alike.
   expect([...statuses.keys()].sort()).toEqual(expect.arrayContaining([400, 401, 404]));
+});
+
+/** A string field of a request schema: where it sits (array members at index 0) and its length limit. */
+interface StringField {
+  op: Operation;
+  path: (string | number)[];
+  max: number;
+  /** Inside a union (int64 as string or number), where zod reports the union rather than the length. */
+  inUnion: boolean;
+}
+
+function stringFields(op: Operation): StringField[] {
+  const found: StringField[] = [];
+  const walk = (schema: z.ZodType, path: (string | number)[], inUnion: boolean): void => {
+    const def = schema.def as unknown as Record<string, unknown> & { type: string };
+    if (def.type === 'string') found.push({ op, path, max: (schema as z.ZodString).maxLength ?? Infinity, inUnion });
+    else if (def.type === 'object') for (const [key, value] of Object.entries(def.shape as Record<string, z.ZodType>)) walk(value, [...path, key], inUnion);
+    else if (def.type === 'optional' || def.type === 'nullable') walk(def.innerType as z.ZodType, path, inUnion);
+    else if (def.type === 'array') walk(def.element as z.ZodType, [...path, 0], inUnion);
+    else if (def.type === 'union') for (const option of def.options as z.ZodType[]) walk(option, path, true);
+    else if (def.type === 'pipe') walk(def.in as z.ZodType, path, inUnion);
+  };
+  walk(requestSchemaOf(op), [], false);
+  return found;
+}
+
+/** A body holding only `value` at `path` (arrays and objects made along the way). */
+function bodyWith(path: readonly (string | number)[], value: string): unknown {
+  const [head, ...rest] = path;
+  if (head === undefined) return value;
+  const inner = bodyWith(rest, value);
+  return typeof head === 'number' ? [inner] : { [head]: inner };
+}
+
+function dottedPath(path: readonly (string | number)[]): string {
+  return path.map((segment, index) => (typeof segment === 'number' ? `[${segment}]` : index === 0 ? segment : `.${segment}`)).join('');
+}
+
+async function postRaw(path: string, body: Uint8Array<ArrayBuffer> | string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+  const response = await fetch(`${t.info.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-auth-proxy-config-id': t.info.authProxyConfigId, ...headers },
+    body,
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+async function inBatches<T>(items: readonly T[], run: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await run(items[(next += 1) - 1]!);
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+}
+
+function expectNothingChanged(): void {
+  expect(t.logs.filter((line) => line.startsWith('internal error'))).toEqual([]);
+  expect(t.store.read.activities.list({ organizationId: t.info.organizationId, limit: 100 })).toHaveLength(0);
+  expect(t.store.read.policies.countByOrganization(t.info.organizationId)).toBe(0);
+  expect(t.store.read.users.listByOrganization(t.info.organizationId)).toHaveLength(1);
+  expect(t.store.integrityCheck()).toBe('ok');
+}
+
+it('long strings: every string field of every request just above its limit, and a sample at 1 MiB, is a 400 naming the limit', async () => {
+  const fields = allOperations.flatMap(stringFields);
+  expect(fields.length).toBeGreaterThan(300);
+  expect(fields.filter((field) => !Number.isFinite(field.max)).map((field) => `${field.op.name} ${dottedPath(field.path)}`)).toEqual([]);
+
+  await inBatches(fields, async ({ op, path, max, inUnion }) => {
+    const reply = await postRaw(op.path, JSON.stringify(bodyWith(path, 'a'.repeat(max + 1))));
+    const where = `${op.name} ${dottedPath(path)}`;
+    expect(reply.status, `${where} → ${reply.text.slice(0, 300)}`).toBe(400);
+    const body = JSON.parse(reply.text) as { message: string; details: { turnkeyErrorCode: string }[] };
+    expect(body.details[0]!.turnkeyErrorCode, where).toBe('REQUEST_INVALID');
+    if (!inUnion) expect(body.message, where).toContain(`${dottedPath(path)}: must be at most ${max} characters, got ${max + 1}`);
+  });
+
+  const random = prng(0x10ad);
+  const sample = Array.from({ length: 16 }, () => fields[Math.floor(random() * fields.length)]!);
+  await inBatches(sample, async ({ op, path }) => {
+    const reply = await postRaw(op.path, JSON.stringify(bodyWith(path, 'a'.repeat(BODY_LIMIT_BYTES))));
+    expect(reply.status, `${op.name} ${dottedPath(path)} at 1 MiB`).toBe(400);
+    expect((JSON.parse(reply.text) as { details: { turnkeyErrorCode: string }[] }).details[0]!.turnkeyErrorCode).toBe('REQUEST_TOO_LARGE');
+  });
+  expectNothingChanged();
+});
+
+it('invalid UTF-8: validly stamped bodies with bytes that are not UTF-8 are a 400 on every path, nothing stored', async () => {
+  const random = prng(0x0f8);
+  const invalidSequences = [[0xff], [0xc0, 0xaf], [0xe0, 0x80, 0x80], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0xc3], [0x80]];
+  const rootSigner = signerFromPrivateKey(t.rootKey.curve, t.rootKey.privateKey);
+  const requests = allOperations.flatMap((op) =>
+    Array.from({ length: 3 }, () => {
+      const text = JSON.stringify({
+        type: 'ACTIVITY_TYPE_CREATE_POLICY_V3',
+        timestampMs: String(t.clock.now()),
+        organizationId: t.info.organizationId,
+        parameters: { policyName: 'utf8 fuzz', effect: 'EFFECT_ALLOW', notes: '' },
+      });
+      const bytes = [...new TextEncoder().encode(text)];
+      const at = 1 + Math.floor(random() * (bytes.length - 2));
+      bytes.splice(at, 0, ...invalidSequences[Math.floor(random() * invalidSequences.length)]!);
+      return { op, bytes: new Uint8Array(bytes) };
+    }),
+  );
+  await inBatches(requests, async ({ op, bytes }) => {
+    const signature = await rootSigner.sign(bytes);
+    const stamp = Buffer.from(JSON.stringify({ publicKey: rootSigner.publicKey, scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature })).toString('base64url');
+    const reply = await postRaw(op.path, bytes, { 'x-stamp': stamp });
+    expect(reply.status, `${op.name} → ${reply.text.slice(0, 300)}`).toBe(400);
+    expect(reply.text).toContain('not valid UTF-8');
+  });
+  expectNothingChanged();
 });

@@ -24,7 +24,7 @@ export async function scanForSecrets(root: string, secrets: Iterable<Uint8Array 
       ['hex', Buffer.from(hex)],
       ['HEX', Buffer.from(hex.toUpperCase())],
       ['raw', bytes],
-      ['base64', Buffer.from(bytes.toString('base64').replace(/=+$/, ''))],
+      ['base64', Buffer.from(bytes.toString('base64').replace(/={1,2}$/, ''))],
       ['base64url', Buffer.from(bytes.toString('base64url'))],
     ];
     // Without '+' or '/' the two base64 alphabets agree; report such a match once.

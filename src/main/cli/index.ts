@@ -3,7 +3,6 @@
  * keychain. Exit codes: 0 done, 2 usage error, 1 refused (the reason on stderr). Secrets go to files created with
  * mode 0600, and to stdout only when asked with `-` as the output file.
  */
-import { readFile, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
@@ -21,6 +20,7 @@ import { createMainServices, type MainServices } from '../services';
 import { describeOffline, Signing } from '../signing/signing';
 import { parametersOf, type SigningRequest, type TransactionType } from '../signing/signing-request';
 import { postStampedFile, stampToFile } from '../stamper/stamped-file';
+import { FILE_LIMITS, readBoundedText, writeNewFile } from '../storage/bounded-file';
 import { signingCardText } from './signing-text';
 
 class UsageError extends Error {}
@@ -110,7 +110,7 @@ function activitiesListRequest(values: Values): { filterByStatus?: ActivityStatu
   if (status !== undefined && !activityStatus.safeParse(status).success) {
     throw new UsageError(`--status must be one of ${activityStatus.options.join(', ')}`);
   }
-  if (limit !== undefined && !/^(100|[1-9][0-9]?)$/.test(limit)) throw new UsageError('--limit must be a whole number from 1 to 100');
+  if (limit !== undefined && !/^(?:100|[1-9][0-9]?)$/.test(limit)) throw new UsageError('--limit must be a whole number from 1 to 100');
   if (before === '') throw new UsageError('--before takes an activity id');
   const paginationOptions = { ...(limit === undefined ? {} : { limit }), ...(before === undefined ? {} : { before }) };
   return {
@@ -123,21 +123,13 @@ function print(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-async function readText(path: string): Promise<string> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    throw new QkError('FILE_ERROR', `cannot read ${path}: ${(error as Error).message}`, { path });
-  }
-}
-
 /** Writes a secret: `-` is stdout (asked for explicitly), anything else a new file with mode 0600. */
 async function writeSecret(path: string, text: string): Promise<void> {
   if (path === '-') {
     process.stdout.write(text);
     return;
   }
-  await writeFile(path, text, { mode: 0o600, flag: 'wx' });
+  await writeNewFile(path, text, { mode: 0o600 });
 }
 
 function secretText(secret: RevealedSecret): string {
@@ -229,7 +221,7 @@ async function dispatch(context: Context, values: Values, positionals: string[])
     case 'request': {
       const path = required(values, 'path');
       const bodyArgument = required(values, 'body');
-      const body = bodyArgument.startsWith('@') ? (await readText(bodyArgument.slice(1))).trim() : bodyArgument;
+      const body = bodyArgument.startsWith('@') ? (await readBoundedText(bodyArgument.slice(1), FILE_LIMITS.requestBody)).trim() : bodyArgument;
       if (values['no-post']) {
         const { apiKeyName } = await context.profile();
         if (values.output !== undefined) {
@@ -287,7 +279,7 @@ async function dispatch(context: Context, values: Values, positionals: string[])
           activityId: outcome.activity.id,
         });
       }
-      await writeFile(output, `${outcome.result.exportBundle}\n`, { flag: 'wx' });
+      await writeNewFile(output, `${outcome.result.exportBundle}\n`);
       return print({ walletId: wallet.walletId, activityId: outcome.activity.id, output });
     }
     case 'decrypt': {
@@ -302,7 +294,7 @@ async function dispatch(context: Context, values: Values, positionals: string[])
       if (output === undefined) throw new UsageError('--plaintext-output FILE is required (use - to print the secret to stdout)');
       const encryptionKey = values['encryption-key'];
       const secret = await decryptBundleOffline({
-        bundle: await readText(bundlePath),
+        bundle: await readBoundedText(bundlePath, FILE_LIMITS.exportBundle),
         key: encryptionKey !== undefined ? { kind: 'encryption-key', name: encryptionKey } : { kind: 'file', path: required(values, 'encryption-key-file') },
         keychain,
         expected: { organizationId, signerPublicKey: values['signer-public-key'] ?? PRODUCTION_SIGNER_SIGN_PUBLIC_KEY },
@@ -318,8 +310,8 @@ async function dispatch(context: Context, values: Values, positionals: string[])
       const output = required(values, 'output');
       const organizationId = required(values, 'organization');
       const userId = required(values, 'user');
-      const importBundle = await readText(required(values, 'import-bundle'));
-      const plaintext = await readText(required(values, 'plaintext-input'));
+      const importBundle = await readBoundedText(required(values, 'import-bundle'), FILE_LIMITS.importBundle);
+      const plaintext = await readBoundedText(required(values, 'plaintext-input'), FILE_LIMITS.plaintext);
       const encryptedBundle = await encryptForImport(
         {
           importBundle,
@@ -329,7 +321,7 @@ async function dispatch(context: Context, values: Values, positionals: string[])
         },
         { format: format as ImportKeyFormat, text: plaintext },
       );
-      await writeFile(output, `${encryptedBundle}\n`, { flag: 'wx' });
+      await writeNewFile(output, `${encryptedBundle}\n`);
       return;
     }
     default:
@@ -361,9 +353,9 @@ function choice<T>(table: Record<string, T>, value: string, option: string): T {
   return chosen;
 }
 
-/** `@FILE` reads the file (trimmed); anything else is the value itself. */
+/** `@FILE` reads the file (trimmed; a transaction or payload is part of a request body, so it is bounded like one); anything else is the value itself. */
 async function textOrFile(value: string): Promise<string> {
-  return value.startsWith('@') ? (await readText(value.slice(1))).trim() : value;
+  return value.startsWith('@') ? (await readBoundedText(value.slice(1), FILE_LIMITS.requestBody)).trim() : value;
 }
 
 async function signingRequestOf(sub: string | undefined, values: Values): Promise<SigningRequest> {

@@ -4,7 +4,6 @@
  * organization before it is opened. The decrypted secret is handed to the caller and not kept: target keys and
  * plaintext bytes are wiped as soon as the result is built.
  */
-import { readFile } from 'node:fs/promises';
 import { p256 } from '@noble/curves/nist.js';
 import { validateMnemonic } from '@scure/bip39';
 import { wordlist as czech } from '@scure/bip39/wordlists/czech.js';
@@ -24,6 +23,7 @@ import { privateKeyBytes, zeroize } from '../../shared/crypto/keys';
 import { QkError } from '../../shared/errors';
 import type { ActivityOutcome, ApiClient } from '../client/api-client';
 import type { Keychain } from '../keychain/keychain';
+import { FILE_LIMITS, readBoundedText } from '../storage/bounded-file';
 
 export type MnemonicLanguage =
   | 'MNEMONIC_LANGUAGE_ENGLISH'
@@ -230,12 +230,7 @@ function decodePlaintext(plaintext: Uint8Array, format: PlaintextFormat): Reveal
 
 /** A tkcli-style key file: the 32-byte P-256 scalar as hex, optionally followed by `:p256`. */
 async function readKeyFile(path: string): Promise<Uint8Array> {
-  let text: string;
-  try {
-    text = (await readFile(path, 'utf8')).trim();
-  } catch (error) {
-    throw new QkError('FILE_ERROR', `cannot read ${path}: ${(error as Error).message}`, { path });
-  }
+  const text = (await readBoundedText(path, FILE_LIMITS.keyFile)).trim();
   const [hex = '', curve, ...rest] = text.split(':');
   if (rest.length > 0 || (curve !== undefined && curve !== 'p256')) {
     throw new QkError('KEY_INVALID', `${path} must hold a P-256 private key as hex, optionally followed by ":p256"`, { path });

@@ -407,7 +407,7 @@ function assertSamePublicKey(curve: ApiKeyCurve, given: string, derived: string)
   const normalized = normalizePublicKey(curve, given.trim());
   if (normalized !== derived) {
     // The given text may come from a file main read for the renderer: echo it only when it is plainly a hex key.
-    const shown = /^(0x)?[0-9a-fA-F]{1,200}$/.test(given.trim()) ? given.trim() : 'the given text, which is not a hex public key';
+    const shown = /^(?:0x)?[0-9a-fA-F]{1,200}$/.test(given.trim()) ? given.trim() : 'the given text, which is not a hex public key';
     throw new QkError(
       'KEY_INVALID',
       `the public key does not belong to the private key: ${curve} private key gives ${derived}, not ${shown}`,

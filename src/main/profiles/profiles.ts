@@ -6,6 +6,7 @@ import { QkError } from '../../shared/errors';
 import { assertKeyName } from '../keychain/key-names';
 import { JsonFile } from '../storage/json-file';
 import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY } from '../../shared/crypto/signers';
+import { trimTrailing } from '../../shared/text';
 
 export { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY };
 
@@ -236,7 +237,7 @@ function requireString(candidate: Record<string, unknown>, field: string): strin
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]']);
 
 function isLoopback(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
+  return LOOPBACK_HOSTS.has(hostname) || /^127(?:\.\d{1,3}){3}$/.test(hostname);
 }
 
 /**
@@ -262,7 +263,7 @@ function validateServiceUrl(text: string, field: string, kind: ProfileKind): str
   if (url.protocol === 'http:' && !loopback) {
     throw invalid(field, `must use https for ${url.host}; plain http is only allowed for localhost/127.0.0.1`);
   }
-  return url.href.replace(/\/+$/, '');
+  return trimTrailing(url.href, '/');
 }
 
 function validateSignerKey(value: unknown, kind: ProfileKind): string {

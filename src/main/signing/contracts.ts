@@ -1,14 +1,14 @@
 /**
  * The organization's smart contract interfaces (an Ethereum ABI or a Solana Anchor IDL per address): listed, checked
  * before upload, uploaded and deleted. Checking reads the text the way decoding will: an ABI entry by entry through
- * viem's ABI parser, an IDL through Codama's Anchor reader (what the shared Solana decoder builds its parsers with),
- * so a definition that would later fail to decode a call is refused with the entry that is wrong.
+ * viem's ABI parser, an IDL through the shared Solana decoder's own IDL reader, so a definition that would later fail
+ * to decode a call is refused with the entry that is wrong.
  */
-import { rootNodeFromAnchorWithoutDefaultVisitor, type AnchorIdl } from '@codama/nodes-from-anchor';
 import { isAddress as isSolanaAddress } from '@solana/kit';
 import { isAddress, parseAbiItem } from 'viem';
 import { formatAbiItem } from 'viem/utils';
 import { timestampMs, type SmartContractInterface } from '../../shared/api';
+import { checkSolanaIdl } from '../../shared/chains/solana';
 import { QkError } from '../../shared/errors';
 import type { ContractInterfaceView } from '../../shared/ipc/signing';
 import type { ActivityOutcome, ApiClient } from '../client/api-client';
@@ -41,7 +41,7 @@ export function checkContractInterface({ type, address, definition }: Pick<Contr
     return checkAbi(parsed);
   }
   if (!isSolanaAddress(address)) throw invalid('address', `${JSON.stringify(address.slice(0, 80))} is not a Solana program id (base58, 32 bytes)`);
-  return checkIdl(parsed);
+  return checkIdl(address, parsed);
 }
 
 const ABI_KEYWORD: Record<string, string> = { function: 'function', event: 'event', error: 'error' };
@@ -71,19 +71,16 @@ function checkAbi(abi: unknown): string {
   return [...counts].map(([type, count]) => `${count} ${type}${count === 1 ? '' : type === 'error' ? 's' : 's'}`).join(', ');
 }
 
-function checkIdl(idl: unknown): string {
-  if (typeof idl !== 'object' || idl === null || Array.isArray(idl) || !Array.isArray((idl as { instructions?: unknown }).instructions)) {
-    throw invalid('definition', 'an Anchor IDL is a JSON object with an "instructions" list');
-  }
-  let root: ReturnType<typeof rootNodeFromAnchorWithoutDefaultVisitor>;
+function checkIdl(address: string, idl: unknown): string {
   try {
-    root = rootNodeFromAnchorWithoutDefaultVisitor(idl as AnchorIdl);
+    checkSolanaIdl(address, idl);
   } catch (error) {
-    throw invalid('definition', `the IDL cannot be read: ${shortMessage(error)}`);
+    throw invalid('definition', shortMessage(error));
   }
-  const instructions = root.program.instructions?.length ?? 0;
-  if (instructions === 0) throw invalid('definition', 'the IDL defines no instruction');
-  return `${instructions} instruction${instructions === 1 ? '' : 's'}${root.program.name === '' ? '' : ` (${root.program.name})`}`;
+  const { instructions, metadata, name } = idl as { instructions: unknown[]; metadata?: { name?: unknown }; name?: unknown };
+  if (instructions.length === 0) throw invalid('definition', 'the IDL defines no instruction');
+  const program = typeof metadata?.name === 'string' ? metadata.name : typeof name === 'string' ? name : '';
+  return `${instructions.length} instruction${instructions.length === 1 ? '' : 's'}${program === '' ? '' : ` (${program})`}`;
 }
 
 function shortMessage(error: unknown): string {

@@ -71,13 +71,15 @@ export interface DerivedAddress {
  */
 export interface ActivityHandler<N extends ActivityName = ActivityName> {
   /**
-   * A credential of the target's direct parent organization may propose this activity for a sub-organization (as
-   * the auth proxy does with its key held for the parent, docs/service.md#auth-proxy). The sub-organization's quorum
-   * and policies are then not consulted: `execute` must itself prove whom the activity acts for (e.g. a verified OIDC
-   * token matched to a user of the sub-organization) and fail otherwise. The parent user is recorded as proposer;
-   * they may not vote on the sub-organization's activities.
+   * Present when a credential of the target's direct parent organization may propose this activity for a
+   * sub-organization (as the auth proxy does with its key held for the parent, docs/service.md#auth-proxy). The parent
+   * organization's own policies must allow its user to; the sub-organization's quorum and policies are not consulted.
+   * Instead this proves whom the activity acts for (e.g. a verified OIDC token matched to a user of the
+   * sub-organization). Both run before anything is recorded, so a parent user cannot fill a sub-organization's log
+   * with failed activities; what they throw is an HTTP error. The parent user is recorded as proposer; they may not
+   * vote on the sub-organization's activities.
    */
-  parentMayPropose?: true;
+  parentProposalProof?(store: Repositories, organizationId: string, params: ActivityParams<N>): Promise<void>;
   /** Checks the request before anything is recorded; what it throws is an HTTP error (docs/service.md#status-codes). */
   validate?(store: Repositories, organizationId: string, params: ActivityParams<N>): void;
   execute(ctx: ActivityContext, params: ActivityParams<N>): ActivityResult<N> | Promise<ActivityResult<N>>;

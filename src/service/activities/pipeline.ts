@@ -10,7 +10,7 @@ import { countingApprovals, hasCountingApproval } from '../../shared/approvals/v
 import { QkError } from '../../shared/errors';
 import { authenticate, type Actor, type RequestHeaders, type StampFormat } from '../auth/authenticate';
 import { credentialStillHeld } from '../auth/credentials';
-import { type Approver, type Authorization, authorize, denialError, isEligibleVoter } from '../authorize';
+import { type Approver, type Authorization, type AuthorizationRequest, authorize, denialError, isEligibleVoter } from '../authorize';
 import { rpcStatusOf } from '../server/errors';
 import type { Repositories, Store } from '../store';
 import type { OrganizationRecord } from '../store/organizations';
@@ -61,6 +61,7 @@ export const MAX_TIMESTAMP_SKEW_MS = 5 * 60 * 1000;
 
 type AnyQueryHandler = (ctx: Parameters<QueryHandler>[0], request: unknown) => unknown;
 type AnyActivityHandler = {
+  parentProposalProof?(store: Repositories, organizationId: string, params: unknown): Promise<void>;
   validate?(store: Repositories, organizationId: string, params: unknown): void;
   execute(ctx: ActivityContext, params: unknown): unknown;
   policyResources?(store: Repositories, organizationId: string, params: unknown): Record<string, unknown>;
@@ -158,8 +159,8 @@ export async function submitActivity(
     now,
   );
   // authenticate() accepts only the target's own or direct parent's credentials; a parent may only propose what
-  // the handler authorizes itself (ActivityHandler.parentMayPropose), never vote.
-  const parentProposes = fromParentOrganization && !('decision' in route.handler) && route.handler.parentMayPropose === true;
+  // the handler proves itself (ActivityHandler.parentProposalProof), never vote.
+  const parentProposes = fromParentOrganization && !('decision' in route.handler) && route.handler.parentProposalProof !== undefined;
   if (fromParentOrganization && !parentProposes) throw organizationMismatch(organization, actor);
   const fingerprint = fingerprintOf(request.rawBody);
   const message = request.rawBody.toString('utf8');
@@ -201,19 +202,12 @@ export async function submitActivity(
     for (const hook of deps.hooks) {
       hook.checkRequest?.(actor.credential, { store: tx, organization, activityType: route.op.activityType, params, resources });
     }
-    // The sub-organization's quorum and policies know nothing of a parent user; the handler's own proof decides.
+    const authorizationRequest = { store: tx, organization, activityType: route.op.activityType, params, resources, now, log: deps.log };
+    // The sub-organization's quorum and policies know nothing of a parent user: the parent's policies and the
+    // handler's own proof decide, both before anything is recorded.
     const authorization: Authorization = parentProposes
-      ? { decision: 'allow', by: 'operation-proof', evaluations: [] }
-      : authorize({
-          store: tx,
-          organization,
-          activityType: route.op.activityType,
-          params,
-          resources,
-          approvers: [approverOf(actor)],
-          now,
-          log: deps.log,
-        });
+      ? await authorizeParentProposal(authorizationRequest, actor, handler)
+      : authorize({ ...authorizationRequest, approvers: [approverOf(actor)] });
     if (authorization.decision === 'deny') throw denialError(authorization, route.op.activityType);
     const record: ActivityRecord = {
       id: deps.newId(),
@@ -234,6 +228,31 @@ export async function submitActivity(
     if (authorization.decision === 'allow') await execute(session, record, route, actingUser(actor), params);
     return { activity: activityView(tx, tx.activities.get(organization.id, record.id)!) };
   });
+}
+
+/**
+ * A parent organization's proposal for its sub-organization: the parent's own policies must allow the proposer
+ * outright (its votes cannot be collected on the sub-organization's activity), then the handler proves whom the
+ * activity acts for. Either throws, so a refused proposal leaves no trace in the sub-organization's log.
+ */
+async function authorizeParentProposal(
+  request: Omit<AuthorizationRequest, 'approvers'>,
+  actor: Actor,
+  handler: AnyActivityHandler,
+): Promise<Authorization> {
+  const { store, organization, activityType } = request;
+  const parent = store.organizations.get(actor.credential.organizationId)!;
+  const inParent = authorize({ ...request, organization: parent, approvers: [approverOf(actor)] });
+  if (inParent.decision === 'deny') throw denialError(inParent, activityType);
+  if (inParent.decision === 'consensus-needed') {
+    throw new QkError(
+      'REQUEST_NOT_AUTHORIZED',
+      `request not authorized: user ${actor.user.id} of parent organization ${parent.id} needs a policy there that allows ${activityType} on its own; a proposal for sub-organization ${organization.id} cannot wait for the parent's votes`,
+      { organizationId: organization.id, parentOrganizationId: parent.id },
+    );
+  }
+  await handler.parentProposalProof!(store, organization.id, request.params);
+  return { decision: 'allow', by: 'operation-proof', evaluations: inParent.evaluations };
 }
 
 function organizationMismatch(organization: OrganizationRecord, actor: Actor): QkError {

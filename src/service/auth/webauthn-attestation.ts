@@ -14,6 +14,7 @@ import { ecdsaVerify } from '../../shared/crypto/ecdsa';
 import { base64UrlDecode, base64UrlEncode, bytesToHex, concatBytes, hexToBytes, utf8Decode, utf8Encode } from '../../shared/crypto/encoding';
 import { compressP256 } from '../../shared/crypto/keys';
 import { coseKeyToP256PublicKey, type WebAuthnVerifyOptions } from '../../shared/crypto/webauthn';
+import { trimTrailing } from '../../shared/text';
 
 export const AUTHENTICATOR_TRANSPORTS = [
   'AUTHENTICATOR_TRANSPORT_BLE',
@@ -282,7 +283,7 @@ function verifyPackedSelfAttestation(
 }
 
 function stripPadding(base64url: string): string {
-  return base64url.replace(/=+$/, '');
+  return trimTrailing(base64url, '=');
 }
 
 function formatUuid(bytes: Uint8Array): string {

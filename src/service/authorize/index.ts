@@ -64,7 +64,7 @@ export interface PolicyEvaluation {
 }
 
 export type Authorization =
-  /** `operation-proof`: a parent organization's proposal that the handler authorizes itself (`parentMayPropose`). */
+  /** `operation-proof`: a parent organization's proposal its policies allow and the handler proves (`parentProposalProof`). */
   | { decision: 'allow'; by: 'root-quorum' | 'policy' | 'own-credentials' | 'operation-proof'; evaluations: PolicyEvaluation[] }
   | { decision: 'consensus-needed'; evaluations: PolicyEvaluation[] }
   | { decision: 'deny'; reason: 'explicit' | 'implicit'; evaluations: PolicyEvaluation[] };

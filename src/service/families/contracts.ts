@@ -4,7 +4,7 @@
  */
 import { base58 } from '@scure/base';
 import type { Abi } from 'viem';
-import type { SolanaIdl } from '../../shared/chains/solana';
+import { checkSolanaIdl, type SolanaIdl } from '../../shared/chains/solana';
 import { QkError } from '../../shared/errors';
 import type { Family } from '../activities/context';
 import { toTimestamp } from '../../shared/api/timestamps';
@@ -57,25 +57,7 @@ function checkAbi(abi: unknown): void {
   });
 }
 
-/** A Solana IDL (Anchor): an object with an `instructions` array whose entries have a name and `accounts` / `args` arrays. */
-function checkIdl(idl: unknown): void {
-  if (typeof idl !== 'object' || idl === null || Array.isArray(idl)) {
-    throw invalid('smartContractInterface', 'must be a JSON object (a Solana IDL)');
-  }
-  const { instructions } = idl as Record<string, unknown>;
-  if (!Array.isArray(instructions) || instructions.length === 0) {
-    throw invalid('smartContractInterface', 'must have a non-empty "instructions" array (a Solana IDL)');
-  }
-  instructions.forEach((instruction: unknown, index) => {
-    const { name, accounts, args } = (instruction ?? {}) as Record<string, unknown>;
-    if (typeof name !== 'string' || name === '') throw invalid('smartContractInterface', `instructions[${index}] must have a non-empty "name"`);
-    if (!Array.isArray(accounts) || !Array.isArray(args)) {
-      throw invalid('smartContractInterface', `instructions[${index}] (${name}) must have "accounts" and "args" arrays`);
-    }
-  });
-}
-
-function checkInterface(type: SmartContractInterfaceType, text: string): void {
+function checkInterface(type: SmartContractInterfaceType, address: string, text: string): void {
   if (new TextEncoder().encode(text).length > MAX_INTERFACE_BYTES) {
     throw invalid('smartContractInterface', `is larger than ${MAX_INTERFACE_BYTES} bytes`);
   }
@@ -86,7 +68,13 @@ function checkInterface(type: SmartContractInterfaceType, text: string): void {
     throw invalid('smartContractInterface', `is not JSON: ${(error as Error).message}`);
   }
   if (type === 'ETHEREUM') checkAbi(parsed);
-  else checkIdl(parsed);
+  else {
+    try {
+      checkSolanaIdl(address, parsed);
+    } catch (error) {
+      throw invalid('smartContractInterface', `is not a readable Anchor IDL (${(error as Error).message})`);
+    }
+  }
 }
 
 function interfaceView(record: SmartContractInterfaceRecord) {
@@ -113,7 +101,7 @@ interface CreateParams {
 function checkCreate(params: CreateParams): SmartContractInterfaceType {
   const type = typeByIntent[params.type];
   checkAddress(type, params.smartContractAddress);
-  checkInterface(type, params.smartContractInterface);
+  checkInterface(type, params.smartContractAddress, params.smartContractInterface);
   if (params.label.trim() === '') throw invalid('label', 'must not be empty');
   return type;
 }

@@ -3,6 +3,8 @@
  * docs/formats.md#export-bundles) and two-step import (init: a fresh one-shot target key bound to organization and
  * user; import: open the client's bundle, store the key material sealed; docs/formats.md#import-bundles).
  */
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8Encode } from '../../shared/crypto/encoding';
 import { QkError } from '../../shared/errors';
 import type { ActivityContext, Family } from '../activities/context';
 import type { Curve } from '../enclave/derivation';
@@ -47,10 +49,15 @@ async function initImport(ctx: ActivityContext, userId: string, kind: ImportKind
   return { importBundle: target.importBundle };
 }
 
+/** Identifies a bundle that used a target: the target's key is erased on use, so it cannot recognise a replay itself. */
+function bundleDigestOf(encryptedBundle: string): string {
+  return bytesToHex(sha256(utf8Encode(encryptedBundle)));
+}
+
 /**
- * The import target `encryptedBundle` was sealed to, among the user's latest targets of this kind. Refuses a
- * target already used (BUNDLE_ALREADY_USED) or expired (BUNDLE_EXPIRED), and a bundle sealed to none of them
- * (DECRYPTION_FAILED: made for another user or organization, or altered).
+ * The import target `encryptedBundle` was sealed to, among the user's latest unused targets of this kind. Refuses a
+ * bundle that already used its target (BUNDLE_ALREADY_USED), a target expired (BUNDLE_EXPIRED), and a bundle sealed to
+ * none of them (DECRYPTION_FAILED: made for another user or organization, altered, or sealed to a used target).
  */
 async function targetOf(ctx: ActivityContext, userId: string, kind: ImportKind, encryptedBundle: string): Promise<ImportTargetRecord> {
   const targets = ctx.store.keyMaterial.importTargets.recentForUser(ctx.organizationId, userId, kind, IMPORT_TARGETS_TRIED);
@@ -59,13 +66,15 @@ async function targetOf(ctx: ActivityContext, userId: string, kind: ImportKind, 
       userId,
     });
   }
+  const bundleDigest = bundleDigestOf(encryptedBundle);
   for (const target of targets) {
-    if (!(await ctx.enclave.opensWith(target, encryptedBundle))) continue;
     if (target.usedAt !== undefined) {
+      if (target.usedBundleDigest !== bundleDigest) continue;
       throw new QkError('BUNDLE_ALREADY_USED', `the import target this bundle was encrypted to has already been used; call ${INIT_OPERATION[kind]} again`, {
         usedAt: target.usedAt,
       });
     }
+    if (!(await ctx.enclave.opensWith(target, encryptedBundle))) continue;
     if (target.expiresAt <= ctx.now) {
       throw new QkError('BUNDLE_EXPIRED', `the import target this bundle was encrypted to expired at ${new Date(target.expiresAt).toISOString()}; call ${INIT_OPERATION[kind]} again`, {
         expiresAt: target.expiresAt,
@@ -75,7 +84,7 @@ async function targetOf(ctx: ActivityContext, userId: string, kind: ImportKind, 
   }
   throw new QkError(
     'DECRYPTION_FAILED',
-    `parameters.encryptedBundle was not encrypted to any import target of user ${userId} in organization ${ctx.organizationId} (a bundle for another user or organization, or altered); encrypt to the importBundle of ${INIT_OPERATION[kind]}`,
+    `parameters.encryptedBundle was not encrypted to any unused import target of user ${userId} in organization ${ctx.organizationId} (a bundle for another user or organization, altered, or sealed to a target already used); encrypt to the importBundle of a new ${INIT_OPERATION[kind]}`,
     { userId },
   );
 }
@@ -161,7 +170,7 @@ export const exportImportFamily: Family = {
         const target = await targetOf(ctx, params.userId, 'wallet', params.encryptedBundle);
         const walletId = ctx.newId();
         const imported = await ctx.enclave.importWallet({ target, encryptedBundle: params.encryptedBundle, walletId, accounts: specs });
-        ctx.store.keyMaterial.importTargets.markUsed(target.id, ctx.now);
+        ctx.store.keyMaterial.importTargets.markUsed(target.id, ctx.now, bundleDigestOf(params.encryptedBundle));
         insertWallet(ctx, { id: walletId, name: params.walletName, sealedSecret: imported.sealedSecret, imported: true }, imported.accounts, params.accounts.map((a) => a.name));
         return { walletId, addresses: imported.accounts.map((account) => account.address) };
       },
@@ -183,7 +192,7 @@ export const exportImportFamily: Family = {
           curve: params.curve,
           addressFormats: params.addressFormats,
         });
-        ctx.store.keyMaterial.importTargets.markUsed(target.id, ctx.now);
+        ctx.store.keyMaterial.importTargets.markUsed(target.id, ctx.now, bundleDigestOf(params.encryptedBundle));
         insertPrivateKey(ctx, { id, name: params.privateKeyName, curve: params.curve, tags: [], imported: true }, sealed);
         return { privateKeyId: id, addresses: sealed.addresses };
       },

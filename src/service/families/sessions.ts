@@ -10,7 +10,7 @@ import { bytesToHex, utf8Encode } from '../../shared/crypto/encoding';
 import { compressP256, generateEncryptionKeyPair } from '../../shared/crypto/keys';
 import { digestSignerFromPrivateKey, encodeSessionJwt, type DigestSigner } from '../../shared/crypto/tokens';
 import { checkPolicyExpression, evaluate } from '../../shared/policy';
-import type { ActivityContext, Family } from '../activities/context';
+import type { Family } from '../activities/context';
 import { toTimestamp } from '../../shared/api/timestamps';
 import type { Credential } from '../auth/credentials';
 import { conditionContext, type ConditionRequest } from '../authorize';
@@ -206,13 +206,19 @@ function requireUniqueProfileName(store: Repositories, organizationId: string, n
  * token's nonce must commit to the session key (hex SHA-256 of the key's hex text, as Turnkey's SDKs set it), so a
  * token cannot be replayed to open a session for another key.
  */
-async function oauthUserOf(ctx: ActivityContext, verifier: OidcVerifier, oidcToken: string, publicKey: string): Promise<string> {
+async function oauthUserOf(
+  target: { store: Repositories; organizationId: string },
+  verifier: OidcVerifier,
+  oidcToken: string,
+  publicKey: string,
+): Promise<string> {
+  const { store, organizationId } = target;
   const token = await verifier.verify(oidcToken, { nonce: bytesToHex(sha256(utf8Encode(publicKey))) });
-  const provider = ctx.store.oauthProviders.find(ctx.organizationId, { issuer: token.iss, audience: token.aud, subject: token.sub });
+  const provider = store.oauthProviders.find(organizationId, { issuer: token.iss, audience: token.aud, subject: token.sub });
   if (provider === undefined) {
     throw new QkError(
       'CREDENTIAL_NOT_FOUND',
-      `no user of organization ${ctx.organizationId} has an OAuth provider for issuer ${token.iss}, audience ${token.aud}, subject ${token.sub}`,
+      `no user of organization ${organizationId} has an OAuth provider for issuer ${token.iss}, audience ${token.aud}, subject ${token.sub}`,
       { issuer: token.iss, audience: token.aud },
     );
   }
@@ -254,8 +260,10 @@ export function sessionsFamily(options: { oidc: OidcVerifier }): Family {
       },
       oauth_login: {
         // The auth proxy submits logins with its key of the parent organization (docs/service.md#auth-proxy); the
-        // verified token matched to a user of the target organization is the authorization.
-        parentMayPropose: true,
+        // verified token matched to a user of the target organization is the proof.
+        async parentProposalProof(store, organizationId, params) {
+          await oauthUserOf({ store, organizationId }, options.oidc, params.oidcToken, params.publicKey);
+        },
         validate(store, organizationId, params) {
           sessionPublicKeyOf(params.publicKey, 'parameters.publicKey');
           parseSeconds(params.expirationSeconds, 'parameters.expirationSeconds', MAX_SESSION_SECONDS);

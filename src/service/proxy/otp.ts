@@ -10,6 +10,7 @@
 import { randomInt } from 'node:crypto';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { QkError } from '../../shared/errors';
+import { isEmailAddress, MAX_EMAIL_LENGTH } from '../../shared/text';
 import { BUNDLE_VERSION } from '../../shared/crypto/bundles';
 import { ecdsaSign } from '../../shared/crypto/ecdsa';
 import { bytesToHex, hexToBytes, utf8Decode, utf8Encode } from '../../shared/crypto/encoding';
@@ -34,7 +35,6 @@ export const VERIFICATION_TOKEN_LIFETIME_MS = 60 * 60 * 1000;
 export const OTP_TYPES = { OTP_TYPE_EMAIL: 'email', OTP_TYPE_SMS: 'sms' } as const satisfies Record<string, OtpChannel>;
 export type OtpType = keyof typeof OTP_TYPES;
 
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const E164_PATTERN = /^\+[1-9]\d{6,14}$/;
 
 export interface OtpDeps {
@@ -51,7 +51,8 @@ function invalid(field: string, problem: string): QkError {
 /** The contact as stored and compared: emails lower-cased, phone numbers in E.164. */
 export function normalizeContact(otpType: string, contact: string): string {
   if (otpType === 'OTP_TYPE_EMAIL') {
-    if (!EMAIL_PATTERN.test(contact)) throw invalid('contact', `must be an email address, got "${contact}"`);
+    if (contact.length > MAX_EMAIL_LENGTH) throw invalid('contact', `must be an email address of at most ${MAX_EMAIL_LENGTH} characters, got ${contact.length}`);
+    if (!isEmailAddress(contact)) throw invalid('contact', `must be an email address, got "${contact}"`);
     return contact.toLowerCase();
   }
   if (otpType === 'OTP_TYPE_SMS') {

@@ -2,7 +2,7 @@
  * The OTP outbox: the local service sends no email or SMS; each code is appended to a file as one JSON line
  * `{contact, channel, code, otpId, createdAt}` for the operator (or a test) to read. The file is private to the user.
  */
-import { appendFileSync, readFileSync } from 'node:fs';
+import { chmodSync, closeSync, fchmodSync, fstatSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { QkError } from '../../shared/errors';
 
 export type OtpChannel = 'email' | 'sms';
@@ -16,9 +16,40 @@ export interface OtpMessage {
   createdAt: string;
 }
 
+/**
+ * Opens the outbox for appending, created 0600. An existing file with a looser mode (made by hand, or by an earlier
+ * version) is tightened before a live code is written to it, as the database is. Windows has no POSIX modes.
+ */
+function openOutbox(file: string): number {
+  const fd = openSync(file, 'a', 0o600);
+  try {
+    if (process.platform !== 'win32' && (fstatSync(fd).mode & 0o077) !== 0) fchmodSync(fd, 0o600);
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+  return fd;
+}
+
+/** Tightens an existing outbox at startup, so the codes already in it are private before any new one is added. */
+export function restrictOutboxToOwner(file: string): void {
+  if (process.platform === 'win32') return;
+  try {
+    if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw new QkError('FILE_ERROR', `cannot restrict the OTP outbox ${file} to its owner: ${(error as Error).message}`, { file });
+  }
+}
+
 export function appendOtpMessage(file: string, message: OtpMessage): void {
   try {
-    appendFileSync(file, `${JSON.stringify(message)}\n`, { mode: 0o600 });
+    const fd = openOutbox(file);
+    try {
+      writeSync(fd, `${JSON.stringify(message)}\n`);
+    } finally {
+      closeSync(fd);
+    }
   } catch (error) {
     throw new QkError('FILE_ERROR', `cannot append the OTP message to the outbox ${file}: ${(error as Error).message}`, { file });
   }

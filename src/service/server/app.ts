@@ -2,17 +2,26 @@
  * The HTTP face of the service (Fastify 5): raw body bytes kept for stamp verification and fingerprints,
  * JSON only, a body limit, the error shape of docs/service.md#errors for everything, routes from the operation table.
  */
+import { isUtf8 } from 'node:buffer';
+import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { QkError } from '../../shared/errors';
 import { runQuery, submitActivity, type ActivityRoute, type PipelineDeps, type QueryRoute } from '../activities/pipeline';
 import type { RequestHeaders } from '../auth/authenticate';
 import { wireError } from './errors';
+import { checkHostHeader } from './host-check';
 import type { RouteTable } from './routes';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Routes outside the public API (the auth proxy) register here with the same error handling. */
 export type ExtraRoutes = (app: FastifyInstance) => void;
+
+export interface ServerOptions {
+  extraRoutes?: ExtraRoutes;
+  /** Host names (without the port) a request's Host header may name; see host-check.ts. */
+  allowedHostNames: readonly string[];
+}
 
 export function parseJsonBody(raw: Buffer): unknown {
   if (raw.length === 0) throw new QkError('REQUEST_INVALID', 'bad request body: the body is empty; send a JSON object');
@@ -28,11 +37,22 @@ export function parseJsonBody(raw: Buffer): unknown {
   return parsed;
 }
 
-export function buildServer(deps: PipelineDeps, routes: RouteTable, extraRoutes: ExtraRoutes = () => {}): FastifyInstance {
+export function buildServer(deps: PipelineDeps, routes: RouteTable, options: ServerOptions): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, return503OnClosing: true });
 
+  // First of all, before the body is read: a request for another host is not ours to answer.
+  app.addHook('onRequest', async (request) => {
+    checkHostHeader(request.headers.host, options.allowedHostNames, (app.server.address() as AddressInfo).port);
+  });
+
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  // Stored bodies must hash to their fingerprints: a body that is not UTF-8 would be decoded lossily, so it is
+  // refused here, before any route, stamp or proxy check reads it.
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
+    isUtf8(body as Buffer)
+      ? done(null, body)
+      : done(new QkError('REQUEST_INVALID', 'bad request body: not valid UTF-8; JSON bodies must be UTF-8 encoded'), undefined),
+  );
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, _body, done) =>
     done(
       new QkError(
@@ -82,6 +102,6 @@ export function buildServer(deps: PipelineDeps, routes: RouteTable, extraRoutes:
         : runQuery(deps, route as QueryRoute, incoming);
     });
   }
-  extraRoutes(app);
+  options.extraRoutes?.(app);
   return app;
 }

@@ -10,6 +10,7 @@ let writeStatements = 0;
 export class Connection {
   readonly db: DatabaseSync;
   private readonly statements = new Map<string, StatementSync>();
+  private keyMaterialErased = false;
 
   constructor(path: string, options: { readOnly?: boolean } = {}) {
     this.db = new DatabaseSync(path, {
@@ -48,6 +49,21 @@ export class Connection {
    */
   static changeCounter(): number {
     return writeStatements;
+  }
+
+  /**
+   * Notes that the open transaction deletes key material: once it commits, the store empties the WAL, whose older
+   * frames still hold the deleted rows (Store.transaction).
+   */
+  noteKeyMaterialErased(): void {
+    this.keyMaterialErased = true;
+  }
+
+  /** Whether key material was erased since the last call; clears the note. */
+  takeKeyMaterialErased(): boolean {
+    const erased = this.keyMaterialErased;
+    this.keyMaterialErased = false;
+    return erased;
   }
 
   exec(sql: string): void {

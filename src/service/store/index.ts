@@ -64,6 +64,10 @@ export class Repositories {
 
 export const IN_MEMORY = ':memory:';
 
+/** Emptying the WAL after a deletion waits at most about a second for the checkpoint thread. */
+const WAL_TRUNCATE_ATTEMPTS = 100;
+const WAL_TRUNCATE_RETRY_MS = 10;
+
 /**
  * The service's database. Writes go through `transaction` on the writer connection, serialized by an
  * async mutex (a transaction may await enclave work). `read` is a second connection: in WAL mode it sees
@@ -83,8 +87,9 @@ export class Store {
     restrictToOwner(path);
     const writer = new Connection(path);
     // NORMAL in WAL mode: a commit survives a crash of the process (the crash test kills -9); only a power
-    // loss can lose the last commits before a checkpoint, never the database's consistency.
-    writer.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
+    // loss can lose the last commits before a checkpoint, never the database's consistency. secure_delete zeroes
+    // deleted rows in their pages, so a deleted wallet's sealed secret does not linger in free space.
+    writer.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON;');
     this.writer = new Repositories(writer);
     applyMigrations(writer, platformMigrations);
     this.read = new Repositories(new Connection(path));
@@ -112,12 +117,29 @@ export class Store {
       try {
         const value = await fn(this.writer);
         connection.exec('COMMIT');
+        if (connection.takeKeyMaterialErased()) await this.emptyWal();
         return value;
       } catch (error) {
         if (connection.db.isTransaction) connection.exec('ROLLBACK');
+        connection.takeKeyMaterialErased();
         throw error;
       }
     });
+  }
+
+  /**
+   * Copies the WAL into the (secure-deleted) database file and truncates it to nothing: its older frames hold the
+   * pages as they were before a deletion, sealed secrets included. The checkpoint thread may hold the checkpoint
+   * lock for a moment, so a busy attempt is retried briefly.
+   */
+  private async emptyWal(): Promise<void> {
+    const connection = this.writer.connection;
+    for (let attempt = 0; attempt < WAL_TRUNCATE_ATTEMPTS; attempt += 1) {
+      const row = connection.get('PRAGMA wal_checkpoint(TRUNCATE)');
+      if (row !== undefined && integer(row, 'busy') === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, WAL_TRUNCATE_RETRY_MS));
+    }
+    console.error(`could not empty the WAL of ${this.path} after deleting key material; it is emptied at the next deletion or on close`);
   }
 
   integrityCheck(): string {

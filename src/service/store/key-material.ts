@@ -54,8 +54,8 @@ export const KEY_MATERIAL_SQL = `
     UNIQUE (organization_id, name)
   );
 
-  -- One-shot HPKE keys of init_import_*. A used target keeps its sealed key only so that a replayed bundle can be
-  -- recognised and refused as reused (used_at is what makes it single-use).
+  -- One-shot HPKE keys of init_import_*. used_at makes a target single-use; since migration 8 a used target's sealed
+  -- key is erased and used_bundle_digest recognises a replayed bundle instead.
   CREATE TABLE import_targets (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
     id TEXT NOT NULL UNIQUE,
@@ -167,6 +167,7 @@ export class WalletRepository {
 
   /** Removes the wallet and (by cascade) its accounts. */
   delete(organizationId: string, id: string): boolean {
+    this.connection.noteKeyMaterialErased();
     return this.connection.run('DELETE FROM wallets WHERE id = :id AND organization_id = :organizationId', {
       id,
       organizationId,
@@ -398,6 +399,7 @@ export class PrivateKeyRepository {
   }
 
   delete(organizationId: string, id: string): boolean {
+    this.connection.noteKeyMaterialErased();
     return this.connection.run('DELETE FROM private_keys WHERE id = :id AND organization_id = :organizationId', {
       id,
       organizationId,
@@ -416,10 +418,13 @@ export interface ImportTargetRecord {
   kind: ImportKind;
   /** Uncompressed P-256 point, 130 hex. */
   publicKey: string;
+  /** Empty once the target is used: the bundle it opened stays in the activity log, its key must not. */
   sealedSecret: Uint8Array;
   createdAt: number;
   expiresAt: number;
   usedAt: number | undefined;
+  /** SHA-256 (hex) of the encapsulated key of the bundle that used the target, to refuse its replay. */
+  usedBundleDigest: string | undefined;
 }
 
 function toImportTarget(row: Row): ImportTargetRecord {
@@ -433,13 +438,14 @@ function toImportTarget(row: Row): ImportTargetRecord {
     createdAt: integer(row, 'created_at'),
     expiresAt: integer(row, 'expires_at'),
     usedAt: optionalInteger(row, 'used_at'),
+    usedBundleDigest: optionalText(row, 'used_bundle_digest'),
   };
 }
 
 export class ImportTargetRepository {
   constructor(private readonly connection: Connection) {}
 
-  insert(target: Omit<ImportTargetRecord, 'usedAt'>): void {
+  insert(target: Omit<ImportTargetRecord, 'usedAt' | 'usedBundleDigest'>): void {
     this.connection.run(
       `INSERT INTO import_targets (id, organization_id, user_id, kind, public_key, sealed_secret, created_at, expires_at)
        VALUES (:id, :organizationId, :userId, :kind, :publicKey, :sealedSecret, :createdAt, :expiresAt)`,
@@ -458,8 +464,14 @@ export class ImportTargetRepository {
       .map(toImportTarget);
   }
 
-  markUsed(id: string, now: number): void {
-    this.connection.run('UPDATE import_targets SET used_at = :now WHERE id = :id', { id, now });
+  /** Marks the target used by the bundle with `bundleDigest` and erases its sealed key. */
+  markUsed(id: string, now: number, bundleDigest: string): void {
+    this.connection.noteKeyMaterialErased();
+    this.connection.run("UPDATE import_targets SET used_at = :now, used_bundle_digest = :bundleDigest, sealed_secret = X'' WHERE id = :id", {
+      id,
+      now,
+      bundleDigest,
+    });
   }
 }
 

@@ -184,4 +184,14 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX votes_activity ON votes(activity_id, user_id);
     `,
   },
+  {
+    version: 8,
+    name: 'import targets: a used target keeps the digest of the bundle that used it, not its sealed key',
+    // Keys of targets used earlier are erased too; which bundle used them was not recorded, so a replay of one of
+    // those bundles is refused as sealed to no usable target rather than as reused.
+    sql: `
+      ALTER TABLE import_targets ADD COLUMN used_bundle_digest TEXT;
+      UPDATE import_targets SET sealed_secret = X'' WHERE used_at IS NOT NULL;
+    `,
+  },
 ];

@@ -66,8 +66,10 @@ export class UserRepository {
     );
   }
 
-  /** Deletes the user; their credentials, tag memberships and quorum membership go with them (cascade). */
+  /** Deletes the user; their credentials, tag memberships, quorum membership and import targets go with them (cascade). */
   delete(id: string): void {
+    // The user's import targets hold sealed HPKE keys.
+    this.connection.noteKeyMaterialErased();
     this.connection.run('DELETE FROM users WHERE id = :id', { id });
   }
 }

@@ -11,7 +11,7 @@ import {
   type ActivityResponse,
   type ActivityTypeInfo,
 } from './activity-record';
-import { decimalString, req } from './common';
+import { bounded, decimalString, req } from './common';
 import type { ActivityOperation, Operation } from './operation';
 import { proxyOperations } from './proxy';
 import { queryOperations } from './queries';
@@ -65,7 +65,7 @@ export function submitBodySchema<P extends z.ZodType>(
   const envelope = {
     type: z.literal(op.activityType),
     timestampMs: decimalString,
-    organizationId: z.string(),
+    organizationId: bounded.id,
     parameters: op.parameters,
   };
   const schema: z.ZodType = op.acceptsAppProofs

@@ -8,6 +8,7 @@ import {
   apiKeyParamsV2,
   appProof,
   authenticatorParamsV2,
+  bounded,
   clientSignature,
   oauthProviderParamsV2,
   req,
@@ -33,20 +34,20 @@ function defineProxyCalls<const T extends Record<string, ProxySpec>>(table: T): 
 /** `v1InitOtpRequest` / `v1InitOtpV2Request`. `otpType` is a plain string in the swagger
  * (`OTP_TYPE_EMAIL` or `OTP_TYPE_SMS` in practice); the service decides which it supports. */
 const initOtpRequest = req({
-  otpType: z.string(),
-  contact: z.string(),
-  emailCustomization: req({ templateId: z.string().optional() }).optional(),
+  otpType: bounded.name,
+  contact: bounded.email,
+  emailCustomization: req({ templateId: bounded.name.optional() }).optional(),
 });
 
 export const proxyOperations = defineProxyCalls({
   signup_v2: {
     request: req({
-      userEmail: z.string().optional(),
-      userPhoneNumber: z.string().optional(),
-      userTag: z.string().optional(),
-      userName: z.string().optional(),
-      organizationName: z.string().optional(),
-      verificationToken: z.string().optional(),
+      userEmail: bounded.email.optional(),
+      userPhoneNumber: bounded.phoneNumber.optional(),
+      userTag: bounded.name.optional(),
+      userName: bounded.name.optional(),
+      organizationName: bounded.name.optional(),
+      verificationToken: bounded.token.optional(),
       apiKeys: z.array(apiKeyParamsV2),
       authenticators: z.array(authenticatorParamsV2),
       oauthProviders: z.array(oauthProviderParamsV2),
@@ -66,20 +67,20 @@ export const proxyOperations = defineProxyCalls({
     response: res({ otpId: z.string(), otpEncryptionTargetBundle: z.string() }),
   },
   otp_verify: {
-    request: req({ otpId: z.string(), otpCode: z.string(), publicKey: z.string().optional() }),
+    request: req({ otpId: bounded.id, otpCode: bounded.name, publicKey: bounded.publicKey.optional() }),
     response: res({ verificationToken: z.string() }),
   },
   otp_verify_v2: {
-    request: req({ otpId: z.string(), encryptedOtpBundle: z.string() }),
+    request: req({ otpId: bounded.id, encryptedOtpBundle: bounded.bundle }),
     response: res({ verificationToken: z.string() }),
   },
   otp_login_v2: {
     request: req({
-      verificationToken: z.string(),
-      publicKey: z.string(),
+      verificationToken: bounded.token,
+      publicKey: bounded.publicKey,
       clientSignature,
       invalidateExisting: z.boolean().optional(),
-      organizationId: z.string().optional(),
+      organizationId: bounded.id.optional(),
     }),
     response: res({ session: z.string() }),
   },

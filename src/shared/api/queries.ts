@@ -12,6 +12,7 @@ import {
   appProof,
   authenticator,
   bootProof,
+  bounded,
   oauthProvider,
   organizationConfigs,
   organizationData,
@@ -45,20 +46,20 @@ function defineQueries<const T extends Record<string, QuerySpec>>(table: T): Que
 
 /** A query request: the organization plus the operation's own fields. */
 function inOrganization<const Shape extends z.core.$ZodLooseShape>(shape: Shape) {
-  return req({ organizationId: z.string(), ...shape });
+  return req({ organizationId: bounded.id, ...shape });
 }
 
 /** `filterType` / `filterValue` / `paginationOptions` of the sub-organization listings. */
 const subOrgFilter = {
-  filterType: z.string().optional(),
-  filterValue: z.string().optional(),
+  filterType: bounded.name.optional(),
+  filterValue: bounded.name.optional(),
   paginationOptions: pagination.optional(),
 };
 const organizationIds = res({ organizationIds: z.array(z.string()) });
 
 export const queryOperations = defineQueries({
   // activities
-  get_activity: { request: inOrganization({ activityId: z.string() }), response: activityResponseSchema },
+  get_activity: { request: inOrganization({ activityId: bounded.id }), response: activityResponseSchema },
   list_activities: {
     request: inOrganization({
       filterByStatus: z.array(activityStatus).optional(),
@@ -68,11 +69,11 @@ export const queryOperations = defineQueries({
     response: res({ activities: z.array(activitySchema) }),
   },
   list_app_proofs: {
-    request: inOrganization({ activityId: z.string() }),
+    request: inOrganization({ activityId: bounded.id }),
     response: res({ appProofs: z.array(appProof) }),
   },
   get_boot_proof: {
-    request: inOrganization({ ephemeralKey: z.string() }),
+    request: inOrganization({ ephemeralKey: bounded.publicKeyPair }),
     response: res({ bootProof }),
   },
 
@@ -93,23 +94,23 @@ export const queryOperations = defineQueries({
 
   // users and credentials
   list_users: { request: inOrganization({}), response: res({ users: z.array(user) }) },
-  get_user: { request: inOrganization({ userId: z.string() }), response: res({ user }) },
+  get_user: { request: inOrganization({ userId: bounded.id }), response: res({ user }) },
   list_user_tags: { request: inOrganization({}), response: res({ userTags: z.array(tag) }) },
-  get_api_key: { request: inOrganization({ apiKeyId: z.string() }), response: res({ apiKey }) },
+  get_api_key: { request: inOrganization({ apiKeyId: bounded.id }), response: res({ apiKey }) },
   get_api_keys: {
-    request: inOrganization({ userId: z.string().optional() }),
+    request: inOrganization({ userId: bounded.id.optional() }),
     response: res({ apiKeys: z.array(apiKey) }),
   },
   get_authenticator: {
-    request: inOrganization({ authenticatorId: z.string() }),
+    request: inOrganization({ authenticatorId: bounded.id }),
     response: res({ authenticator }),
   },
   get_authenticators: {
-    request: inOrganization({ userId: z.string() }),
+    request: inOrganization({ userId: bounded.id }),
     response: res({ authenticators: z.array(authenticator) }),
   },
   get_oauth_providers: {
-    request: inOrganization({ userId: z.string().optional() }),
+    request: inOrganization({ userId: bounded.id.optional() }),
     response: res({ oauthProviders: z.array(oauthProvider) }),
   },
   get_session_profiles: {
@@ -118,15 +119,15 @@ export const queryOperations = defineQueries({
   },
 
   // policies
-  get_policy: { request: inOrganization({ policyId: z.string() }), response: res({ policy }) },
+  get_policy: { request: inOrganization({ policyId: bounded.id }), response: res({ policy }) },
   list_policies: { request: inOrganization({}), response: res({ policies: z.array(policy) }) },
 
   // wallets and private keys
   list_wallets: { request: inOrganization({}), response: res({ wallets: z.array(wallet) }) },
-  get_wallet: { request: inOrganization({ walletId: z.string() }), response: res({ wallet }) },
+  get_wallet: { request: inOrganization({ walletId: bounded.id }), response: res({ wallet }) },
   list_wallet_accounts: {
     request: inOrganization({
-      walletId: z.string().optional(),
+      walletId: bounded.id.optional(),
       includeWalletDetails: z.boolean().optional(),
       paginationOptions: pagination.optional(),
     }),
@@ -134,15 +135,15 @@ export const queryOperations = defineQueries({
   },
   get_wallet_account: {
     request: inOrganization({
-      walletId: z.string(),
-      address: z.string().optional(),
-      path: z.string().optional(),
+      walletId: bounded.id,
+      address: bounded.address.optional(),
+      path: bounded.path.optional(),
     }),
     response: res({ account: walletAccount }),
   },
   list_private_keys: { request: inOrganization({}), response: res({ privateKeys: z.array(privateKey) }) },
   get_private_key: {
-    request: inOrganization({ privateKeyId: z.string() }),
+    request: inOrganization({ privateKeyId: bounded.id }),
     response: res({ privateKey }),
   },
 
@@ -152,11 +153,11 @@ export const queryOperations = defineQueries({
     response: res({ smartContractInterfaces: z.array(smartContractInterface) }),
   },
   get_smart_contract_interface: {
-    request: inOrganization({ smartContractInterfaceId: z.string() }),
+    request: inOrganization({ smartContractInterfaceId: bounded.id }),
     response: res({ smartContractInterface }),
   },
 
   // TVC
   list_tvc_apps: { request: inOrganization({}), response: res({ tvcApps: z.array(tvcApp) }) },
-  get_tvc_app: { request: inOrganization({ tvcAppId: z.string() }), response: res({ tvcApp }) },
+  get_tvc_app: { request: inOrganization({ tvcAppId: bounded.id }), response: res({ tvcApp }) },
 });

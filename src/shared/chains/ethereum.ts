@@ -29,6 +29,14 @@ import { QkError } from '../errors';
 import type { PolicyStruct, PolicyValue } from '../policy/values';
 
 /** `eth.tx.type`: Turnkey names typed transactions by their EIP-2718 type byte. */
+/**
+ * EIP-712 type names: an identifier with optional array suffixes, at most 256 characters. viem's checks strip one
+ * suffix at a time with a backtracking pattern, quadratic or worse in the length of a hostile name, so names are
+ * checked here first, by a pattern whose parts cannot trade characters.
+ */
+const MAX_TYPE_NAME_LENGTH = 256;
+const TYPE_NAME = /^[A-Za-z_$][\w$]*(?:\[\d*\])*$/;
+
 const POLICY_TYPE_NAMES = { legacy: 'LEGACY', eip2930: 'TYPE_1', eip1559: 'TYPE_2', eip4844: 'TYPE_3', eip7702: 'TYPE_4' } as const;
 
 export type EthereumTransactionKind = keyof typeof POLICY_TYPE_NAMES;
@@ -213,6 +221,11 @@ export function decodeTypedData(payload: string, what: string): DecodedTypedData
     if (!Array.isArray(fields) || fields.some((field) => typeof field?.name !== 'string' || typeof field?.type !== 'string')) {
       throw invalid(what, `does not match its types: types.${name} must be a list of {name, type}`);
     }
+    const badName = [name, ...fields.map((field) => field.type)].find((type) => type.length > MAX_TYPE_NAME_LENGTH || !TYPE_NAME.test(type));
+    if (badName !== undefined) {
+      const shown = badName.length > 40 ? `${badName.slice(0, 40)}… (${badName.length} characters)` : badName;
+      throw invalid(what, `does not match its types: "${shown}" in types.${name.slice(0, 40)} is not a type name (an identifier with optional [] or [n] suffixes, at most ${MAX_TYPE_NAME_LENGTH} characters)`);
+    }
   }
   if (primaryType !== 'EIP712Domain' && typeTable[primaryType] === undefined) {
     throw invalid(what, `does not match its types: primaryType "${primaryType}" is not among types (${Object.keys(typeTable).join(', ')})`);
@@ -242,6 +255,20 @@ export function decodeTypedData(payload: string, what: string): DecodedTypedData
   };
 }
 
+/**
+ * An EIP-712 type without its array suffixes (`Mail[2][]` → `Mail`), in one pass from the end: the pattern
+ * `/(\[\d*\])+$/` rescans the run of suffixes from every bracket of a hostile type name, in quadratic time.
+ */
+function withoutArraySuffixes(type: string): string {
+  let end = type.length;
+  while (type[end - 1] === ']') {
+    const open = type.lastIndexOf('[', end - 2);
+    if (open === -1 || !/^\d*$/.test(type.slice(open + 1, end - 1))) break;
+    end = open;
+  }
+  return type.slice(0, end);
+}
+
 /** Every member the struct type declares is present, and no other; viem's own check covers the values. */
 function checkStruct(types: TypedFields, type: string, value: Record<string, unknown>, where: string): void {
   const fields = types[type];
@@ -249,7 +276,7 @@ function checkStruct(types: TypedFields, type: string, value: Record<string, unk
   const declared = new Set(fields.map((field) => field.name));
   for (const field of fields) {
     if (!(field.name in value)) throw invalid(where, `does not match its types: ${type} needs "${field.name}" (${field.type})`);
-    const inner = field.type.replace(/(\[\d*\])+$/, '');
+    const inner = withoutArraySuffixes(field.type);
     const item = value[field.name];
     if (types[inner] !== undefined) {
       const items = field.type === inner ? [item] : (item as unknown[]);
@@ -299,7 +326,7 @@ export function decodeAuthorization(payload: string, what: string): DecodedAutho
     throw invalid(what, 'is not an EIP-7702 authorization: "address" must be a 20-byte 0x address');
   }
   const integer = (value: unknown, name: string): bigint => {
-    if ((typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) || (typeof value === 'string' && /^(0|[1-9]\d*|0x[0-9a-fA-F]+)$/.test(value))) {
+    if ((typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) || (typeof value === 'string' && /^(?:0|[1-9]\d*|0x[0-9a-fA-F]+)$/.test(value))) {
       return BigInt(value);
     }
     throw invalid(what, `is not an EIP-7702 authorization: "${name}" must be a non-negative integer`);

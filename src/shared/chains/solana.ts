@@ -467,7 +467,17 @@ function splTransferOf(known: KnownSolanaInstruction, accounts: readonly Resolve
 
 type IdlInstructionParser = {
   parse(data: Uint8Array, accounts: readonly ResolvedAccount[]): SolanaParsedInstructionData | undefined;
+  /** Builds every instruction's codec now, throwing what decoding would meet later. */
+  check(): void;
 };
+
+/**
+ * Reads an uploaded Anchor IDL as decoding will, building each instruction's codec, so an IDL that could never
+ * decode is refused when it is uploaded instead of failing every later signing request for its program.
+ */
+export function checkSolanaIdl(address: string, idl: unknown): void {
+  idlParser(address, idl).check();
+}
 
 /**
  * Builds one parser per uploaded IDL. The IDL was validated when it was uploaded; one that Codama cannot read now
@@ -500,16 +510,26 @@ function idlParser(address: string, idl: unknown): IdlInstructionParser {
     const discriminator = discriminatorOf(instruction);
     return discriminator === undefined ? [] : [{ instruction, discriminator }];
   });
+  // The codec is typed for Codama's own node version; the IDL's nodes are the same shapes.
+  const codecOf = (instruction: CodamaInstruction) =>
+    getNodeCodec([root, root.program, instruction] as unknown as Parameters<typeof getNodeCodec>[0], { bytesEncoding: 'base16' });
   return {
+    check() {
+      for (const { instruction } of candidates) {
+        try {
+          codecOf(instruction);
+        } catch (error) {
+          throw unreadable(`instruction ${instruction.name}: ${describeCause(error)}`);
+        }
+      }
+    },
     parse(data, accounts) {
       const match = candidates.find(({ discriminator }) => startsWith(data, discriminator));
       if (match === undefined) return undefined;
       const { instruction, discriminator } = match;
       let decoded: unknown;
       try {
-        // The codec is typed for Codama's own node version; the IDL's nodes are the same shapes.
-        const path = [root, root.program, instruction] as unknown as Parameters<typeof getNodeCodec>[0];
-        decoded = getNodeCodec(path, { bytesEncoding: 'base16' }).decode(data);
+        decoded = codecOf(instruction).decode(data);
       } catch {
         // Data that does not fit the IDL's layout is not that instruction: leave it unparsed.
         return undefined;

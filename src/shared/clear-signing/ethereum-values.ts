@@ -18,9 +18,9 @@ export interface TypedMember {
 export type StructMembers = (member: TypedMember) => readonly TypedMember[] | undefined;
 
 /** Integer arguments with these names carry an amount of the token named beside them (ERC-20, Permit, Permit2). */
-const AMOUNT_NAME = /^(amount|value|wad|allowance|addedValue|subtractedValue|requestedAmount)$/i;
+const AMOUNT_NAME = /^(?:amount|value|wad|allowance|addedValue|subtractedValue|requestedAmount)$/i;
 /** Seconds since the epoch: shown as a date. */
-const TIME_NAME = /^(deadline|expiry|expiration|sigDeadline|validUntil|validAfter|validBefore)$/i;
+const TIME_NAME = /^(?:deadline|expiry|expiration|sigDeadline|validUntil|validAfter|validBefore)$/i;
 
 /** The largest value of `uint<N>`; undefined for other types. */
 export function maxOfType(type: string): bigint | undefined {
@@ -37,7 +37,7 @@ function isAmountName(name: string): boolean {
 function integer(value: unknown): bigint | undefined {
   if (typeof value === 'bigint') return value;
   if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value);
-  if (typeof value === 'string' && /^(-?\d+|0x[0-9a-fA-F]+)$/.test(value)) return BigInt(value);
+  if (typeof value === 'string' && /^(?:-?\d+|0x[0-9a-fA-F]+)$/.test(value)) return BigInt(value);
   return undefined;
 }
 

@@ -44,7 +44,7 @@ const TYPE_TEXT: Record<string, string> = {
 /** Functions that grant another party the right to move the signer's tokens. */
 const APPROVALS = new Set(['approve', 'increaseAllowance', 'setApprovalForAll', 'permit']);
 /** Argument names that name who receives tokens or an allowance. */
-const RECIPIENT_NAME = /^(to|recipient|dst|receiver|spender|operator|_to|_spender)$/i;
+const RECIPIENT_NAME = /^(?:to|recipient|dst|receiver|spender|operator|_to|_spender)$/i;
 
 export interface EthereumReading {
   details: EthereumTransactionDetails;

@@ -39,7 +39,7 @@ function printableText(bytes: Uint8Array): string | undefined {
     return undefined;
   }
   // eslint-disable-next-line no-control-regex -- control characters are exactly what this looks for
-  return /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text) ? undefined : text;
+  return /[\u0000-\u0008\v\f\u000e-\u001f\u007f]/.test(text) ? undefined : text;
 }
 
 /**

@@ -9,6 +9,7 @@ import { QkError } from '../errors';
 import { ecdsaVerify } from './ecdsa';
 import { base64UrlDecode, base64UrlEncode, bytesToHex, concatBytes, utf8Decode, utf8Encode } from './encoding';
 import { parseP256PublicKey } from './keys';
+import { trimTrailing } from '../text';
 
 export interface WebAuthnStamp {
   authenticatorData: Uint8Array;
@@ -130,7 +131,7 @@ export function verifyWebAuthnStamp(
     throw signatureInvalid(`clientDataJSON.type is "${clientData.type}", expected "webauthn.get"`);
   }
   const expectedChallenge = base64UrlEncode(webAuthnChallengeFor(body));
-  if (clientData.challenge.replace(/=+$/, '') !== expectedChallenge) {
+  if (trimTrailing(clientData.challenge, '=') !== expectedChallenge) {
     throw signatureInvalid('clientDataJSON.challenge is not base64url(hex(SHA-256(request body)))', {
       expectedChallenge,
       challenge: clientData.challenge,

@@ -223,6 +223,16 @@ describe('session profiles', () => {
   });
 });
 
+/** An Anchor (0.30+) IDL whose one instruction takes an argument of `type`. */
+function unreadableIdl(type: unknown): string {
+  return JSON.stringify({
+    address: '11111111111111111111111111111111',
+    metadata: { name: 'p', version: '0.1.0', spec: '0.1.0' },
+    instructions: [{ name: 'init', discriminator: [1, 2, 3, 4, 5, 6, 7, 8], accounts: [], args: [{ name: 'amount', type }] }],
+    types: [],
+  });
+}
+
 describe('smart contract interfaces and TVC apps', () => {
   it('validates, lists and deletes ABIs and IDLs', async () => {
     const root = client(t.rootKey);
@@ -257,6 +267,9 @@ describe('smart contract interfaces and TVC apps', () => {
       [{ smartContractAddress: '0x' + 'ab'.repeat(20), smartContractInterface: '{not json', type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM', label: 'l' }, /not JSON/],
       [{ smartContractAddress: '0x' + 'ab'.repeat(20), smartContractInterface: idl, type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM', label: 'l' }, /JSON array/],
       [{ smartContractAddress: '11111111111111111111111111111111', smartContractInterface: abi, type: 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA', label: 'l' }, /JSON object/],
+      // Shaped like an IDL, but no instruction of it could ever be decoded: refused now, not at every signing.
+      [{ smartContractAddress: '11111111111111111111111111111111', smartContractInterface: unreadableIdl('bogus'), type: 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA', label: 'l' }, /cannot be read: .*bogus/],
+      [{ smartContractAddress: '11111111111111111111111111111111', smartContractInterface: unreadableIdl({ defined: { name: 'Missing' } }), type: 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA', label: 'l' }, /cannot be read: .*missing/i],
     ] as const) {
       const reply = await t.submit('create_smart_contract_interface', 'ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE', organizationId, parameters);
       expect(reply.status).toBe(400);

@@ -8,6 +8,7 @@ import { verifySessionJwtSignature } from '@turnkey/crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSessionJwt } from '../../../src/shared/crypto/tokens';
 import { createTestIssuer, sessionNonce, TEST_ISSUER as ISSUER, type TestIssuer } from '../../support/test-issuer';
+import { apiKeyCredentialTypeByCurve } from '../../../src/service/auth/credentials';
 import { newKey, type Reply, type TestKey } from '../helpers';
 import { startProxyTestService, type ProxyTestService } from './support';
 
@@ -126,14 +127,91 @@ describe('oauth_login proposed by the parent organization', () => {
     expect(direct.body.activity?.status, JSON.stringify(direct.body)).toBe('ACTIVITY_STATUS_COMPLETED');
   });
 
-  it('fails the login when the token names a user of another sub-organization, issuing no session', async () => {
+  it('refuses the login when the token names a user of another sub-organization: no session, nothing recorded', async () => {
     const target = await subOrganizationFor('target-user');
     await subOrganizationFor('elsewhere-user');
     const { reply, sessionKey } = await oauthLogin(target.organizationId, 'elsewhere-user', t.rootKey);
-    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-    expect(reply.body.activity.status).toBe('ACTIVITY_STATUS_FAILED');
-    expect(reply.body.activity.failure.message).toMatch(new RegExp(`no user of organization ${target.organizationId}`));
+    expectRefused(reply, 401, 'CREDENTIAL_NOT_FOUND');
+    expect(reply.body.message).toMatch(new RegExp(`no user of organization ${target.organizationId}`));
     const whoami = await t.post('/public/v1/query/whoami', { organizationId: target.organizationId }, { key: sessionKey });
     expectRefused(whoami, 401, 'PUBLIC_KEY_NOT_FOUND');
+    expect(await activityLog(target)).toEqual([]);
+  });
+});
+
+/** The activities recorded in a sub-organization, read with its own user's key. */
+async function activityLog(sub: { organizationId: string; apiKey: TestKey }): Promise<string[]> {
+  const reply = await t.post('/public/v1/query/list_activities', { organizationId: sub.organizationId }, { key: sub.apiKey });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  return (reply.body.activities as { type: string; status: string }[]).map((activity) => `${activity.type} ${activity.status}`);
+}
+
+/** A user of the root (parent) organization with one API key, outside the root quorum and named by no policy. */
+async function parentUserWithoutPermission(): Promise<TestKey> {
+  const key = newKey();
+  await t.service.store.transaction((tx) => {
+    const now = t.clock.now();
+    const userId = randomUUID();
+    tx.users.insert({ id: userId, organizationId: t.info.organizationId, name: 'no permission', now });
+    tx.apiKeys.insert({
+      id: randomUUID(),
+      organizationId: t.info.organizationId,
+      userId,
+      name: 'no permission key',
+      publicKey: key.publicKey,
+      credentialType: apiKeyCredentialTypeByCurve.p256,
+      expirationSeconds: undefined,
+      sessionProfileId: undefined,
+      now,
+    });
+  });
+  return key;
+}
+
+describe('finding 6: a parent-organization user with no permission cannot write oauth_login activities into a sub-organization', () => {
+  it('refuses the proposal (403) before anything is recorded, whatever the token', async () => {
+    const sub = await subOrganizationFor('no-permission-target');
+    const intruder = await parentUserWithoutPermission();
+    const before = await activityLog(sub);
+
+    const badToken = await t.submit('oauth_login', 'ACTIVITY_TYPE_OAUTH_LOGIN', sub.organizationId, {
+      oidcToken: 'not-a-token',
+      publicKey: newKey().publicKey,
+    }, intruder);
+    expectRefused(badToken, 403, 'REQUEST_NOT_AUTHORIZED');
+    const goodToken = (await oauthLogin(sub.organizationId, 'no-permission-target', intruder)).reply;
+    expectRefused(goodToken, 403, 'REQUEST_NOT_AUTHORIZED');
+    expect(goodToken.body.message).toContain('No policies evaluated to outcome: Allow for ACTIVITY_TYPE_OAUTH_LOGIN');
+
+    expect(await activityLog(sub)).toEqual(before);
+  });
+
+  it('a permitted parent user with a token that proves nothing is refused (401) and leaves the log untouched', async () => {
+    const sub = await subOrganizationFor('permitted-bad-token');
+    const before = await activityLog(sub);
+    const malformed = await t.submit('oauth_login', 'ACTIVITY_TYPE_OAUTH_LOGIN', sub.organizationId, {
+      oidcToken: 'not-a-token',
+      publicKey: newKey().publicKey,
+    });
+    expectRefused(malformed, 401, 'INVALID_OIDC_TOKEN');
+    const otherSubject = (await oauthLogin(sub.organizationId, 'nobody-here', t.rootKey)).reply;
+    expectRefused(otherSubject, 401, 'CREDENTIAL_NOT_FOUND');
+    expect(await activityLog(sub)).toEqual(before);
+  });
+
+  it('a parent user allowed by a parent policy may propose the login', async () => {
+    const sub = await subOrganizationFor('policy-allowed');
+    const allowed = await parentUserWithoutPermission();
+    const whoami = await t.post('/public/v1/query/whoami', { organizationId: t.info.organizationId }, { key: allowed });
+    const policy = await t.submit('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', t.info.organizationId, {
+      policyName: 'auth proxy logins',
+      effect: 'EFFECT_ALLOW',
+      consensus: `approvers.any(user, user.id == '${whoami.body.userId as string}')`,
+      condition: "activity.type == 'ACTIVITY_TYPE_OAUTH_LOGIN'",
+      notes: '',
+    });
+    expect(policy.body.activity?.status, JSON.stringify(policy.body)).toBe('ACTIVITY_STATUS_COMPLETED');
+    const login = (await oauthLogin(sub.organizationId, 'policy-allowed', allowed)).reply;
+    expect(login.body.activity?.status, JSON.stringify(login.body)).toBe('ACTIVITY_STATUS_COMPLETED');
   });
 });

@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import type { userParamsV4 } from '../../../shared/api/common';
 import { QkError } from '../../../shared/errors';
+import { isEmailAddress, MAX_EMAIL_LENGTH } from '../../../shared/text';
 import type { Family } from '../../activities/context';
 import { userView } from '../../activities/views';
 import type { OidcVerifier } from '../../auth/oidc';
@@ -26,14 +27,16 @@ export interface CheckedUser {
 }
 
 const E164 = /^\+[1-9]\d{1,14}$/;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Name, email and phone as given, or a REQUEST_INVALID naming the field. */
 export function checkUserFields(fields: { userName?: string; userEmail?: string; userPhoneNumber?: string }, prefix: string): void {
   const invalid = (field: string, message: string) =>
     new QkError('REQUEST_INVALID', `${prefix}${field}: ${message}`, { issues: [{ path: `${prefix}${field}`, message }] });
   if (fields.userName !== undefined && fields.userName.trim() === '') throw invalid('userName', 'must not be empty');
-  if (fields.userEmail !== undefined && !EMAIL.test(fields.userEmail)) {
+  if (fields.userEmail !== undefined && fields.userEmail.length > MAX_EMAIL_LENGTH) {
+    throw invalid('userEmail', `must be at most ${MAX_EMAIL_LENGTH} characters, got ${fields.userEmail.length}`);
+  }
+  if (fields.userEmail !== undefined && !isEmailAddress(fields.userEmail)) {
     throw invalid('userEmail', `"${fields.userEmail}" is not an email address`);
   }
   if (fields.userPhoneNumber !== undefined && !E164.test(fields.userPhoneNumber)) {
