@@ -5,7 +5,8 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   main: {
     build: {
-      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } },
+      // The service entry is built beside main: the app runs the Sandbox from it in a utility process.
+      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts'), service: resolve(__dirname, 'src/service/cli.ts') } },
     },
   },
   preload: {

@@ -11,11 +11,15 @@ import { createRendererUrlCheck } from './ipc/sender';
 import { watchIdle } from './lock/idle-lock';
 import { electronTouchId } from './lock/touch-id';
 import type { ConfirmationRequest } from './profiles/confirmation';
+import { startInOwnProcess } from './sandbox/service-process';
+import { utilityServiceProcess } from './sandbox/utility-process';
 import { createMainHandlers, createMainServices, type MainServices } from './services';
 import { createMainWindow, hardenSession } from './window';
 
 const rendererIndexPath = join(import.meta.dirname, '../renderer/index.html');
 const preloadPath = join(import.meta.dirname, '../preload/index.cjs');
+/** The service entry (src/service/cli.ts), built beside main; the Sandbox runs it in a utility process. */
+const serviceEntryPath = join(import.meta.dirname, 'service.js');
 
 let mainWindow: BrowserWindow | undefined;
 let services: MainServices | undefined;
@@ -46,7 +50,12 @@ async function start(): Promise<void> {
   await app.whenReady();
   // A packaged app never trusts a dev server, whatever the environment says.
   const devServerUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
-  const appServices = createMainServices({ dataDir: app.getPath('userData'), touchId: electronTouchId() });
+  const appServices = createMainServices({
+    dataDir: app.getPath('userData'),
+    clipboard: electronClipboard,
+    touchId: electronTouchId(),
+    startSandboxService: startInOwnProcess(utilityServiceProcess(serviceEntryPath)),
+  });
   services = appServices;
   hardenSession(session.defaultSession);
   registerIpcHandlers({
@@ -54,7 +63,6 @@ async function start(): Promise<void> {
     handlers: createMainHandlers(appServices, {
       app: { version: app.getVersion(), platform: process.platform, packaged: app.isPackaged },
       confirm: confirmInDialog,
-      clipboard: electronClipboard,
     }),
     isTrustedSender: createRendererUrlCheck({ rendererIndexPath, devServerUrl }),
   });

@@ -5,12 +5,12 @@
 import { join } from 'node:path';
 import { activitiesHandlers } from './activities/activities.ipc';
 import { approvalsHandlers } from './approvals/approvals.ipc';
-import { exporterHandlers } from './exporter/exporter.ipc';
-import { importerHandlers } from './importer/importer.ipc';
+import { clientHandlers } from './client/client.ipc';
 import { InFlightRequests } from './client/in-flight';
-import { requestsHandlers } from './client/requests.ipc';
 import { clipboardHandlers } from './clipboard/clipboard.ipc';
 import { SecretClipboard, type TextClipboard } from './clipboard/secret-clipboard';
+import { exporterHandlers } from './exporter/exporter.ipc';
+import { importerHandlers } from './importer/importer.ipc';
 import type { IpcHandlers } from './ipc/register';
 import { keychainHandlers } from './keychain/keychain.ipc';
 import { DEFAULT_KEYCHAIN_SERVICE, Keychain } from './keychain/keychain';
@@ -25,7 +25,7 @@ import { ActiveProfile } from './profiles/active-profile';
 import type { Confirm } from './profiles/confirmation';
 import { Profiles } from './profiles/profiles';
 import { profilesHandlers } from './profiles/profiles.ipc';
-import { Sandbox } from './sandbox/sandbox';
+import { Sandbox, type StartSandboxService } from './sandbox/sandbox';
 import { sandboxHandlers } from './sandbox/sandbox.ipc';
 import { DEFAULT_SETTINGS, Settings } from './settings/settings';
 import { settingsHandlers } from './settings/settings.ipc';
@@ -46,10 +46,17 @@ export interface MainServicesOptions {
   now?: () => number;
   /** Where the sandbox service writes its log lines (stderr without one). */
   sandboxLog?: (line: string) => void;
+  /**
+   * The system clipboard (Electron's in the app); secrets copied through it are cleared after 30 s, on lock and on
+   * close. Without one (the CLI) the clipboard channels refuse.
+   */
+  clipboard?: TextClipboard;
   /** Touch ID as an alternative to the unlock passphrase (Electron's on macOS); absent elsewhere. */
   touchId?: TouchId;
   /** How long a request to a service may take before it fails with TIMEOUT (default 30 s). */
   requestTimeoutMs?: number;
+  /** Where the sandbox service runs: its own process in the app (see sandbox/service-process.ts); this one otherwise. */
+  startSandboxService?: StartSandboxService;
 }
 
 export interface MainServices {
@@ -60,16 +67,15 @@ export interface MainServices {
   settings: Settings;
   lock: AppLock;
   unlocker: Unlocker;
+  clipboard: SecretClipboard | undefined;
   stamper: Stamper;
-  /** Requests to services still waiting for an answer, for the screens to show and cancel. */
-  inFlight: InFlightRequests;
   /** The embedded service; started by `sandbox.start` (the app starts it when ready). */
   sandbox: Sandbox;
   /** The services acting for the active (or a chosen) profile. */
   active: ActiveProfile;
-  /** Runs `cleanup` on close, before the sandbox stops (e.g. clearing a secret copied to the clipboard). */
-  onClose(cleanup: () => Promise<void>): void;
-  /** Runs the cleanups, then stops the sandbox (in-flight requests finish first). */
+  /** The service requests main is waiting on, for the screens to show and cancel. */
+  inFlight: InFlightRequests;
+  /** Clears a copied secret from the clipboard and stops the sandbox (in-flight requests finish first). */
   close(): Promise<void>;
 }
 
@@ -79,8 +85,10 @@ export function createMainServices({
   secretStore,
   now = Date.now,
   sandboxLog,
+  clipboard,
   touchId,
   requestTimeoutMs,
+  startSandboxService,
 }: MainServicesOptions): MainServices {
   const profiles = new Profiles({ dataDir });
   // One OS keychain store for the keys and the sandbox's service secret.
@@ -89,10 +97,19 @@ export function createMainServices({
   const unlockPassphrase = new UnlockPassphrase({ dataDir, now });
   // With a passphrase set, the app starts locked: opening it is an unlock like any other.
   const lock = new AppLock({ locked: unlockPassphrase.isSetSync() });
-  const sandbox = new Sandbox({ dataDir, keychain, secrets: store, profiles, now, ...(sandboxLog === undefined ? {} : { log: sandboxLog }) });
+  const secretClipboard = clipboard === undefined ? undefined : new SecretClipboard({ clipboard });
+  lock.onLock(() => void secretClipboard?.clearCopied());
+  const sandbox = new Sandbox({
+    dataDir,
+    keychain,
+    secrets: store,
+    profiles,
+    now,
+    ...(sandboxLog === undefined ? {} : { log: sandboxLog }),
+    ...(startSandboxService === undefined ? {} : { start: startSandboxService }),
+  });
   const stamper = new Stamper(keychain);
   const inFlight = new InFlightRequests({ now });
-  const cleanups: (() => Promise<void>)[] = [];
   return {
     dataDir,
     now,
@@ -101,13 +118,13 @@ export function createMainServices({
     settings: new Settings({ dataDir }),
     lock,
     unlocker: new Unlocker({ lock, passphrase: unlockPassphrase, touchId, now }),
+    clipboard: secretClipboard,
     stamper,
-    inFlight,
     sandbox,
     active: new ActiveProfile({ profiles, keychain, stamper, sandbox, now, inFlight, ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }) }),
-    onClose: (cleanup) => void cleanups.push(cleanup),
+    inFlight,
     close: async () => {
-      for (const cleanup of cleanups) await cleanup();
+      await secretClipboard?.clearCopied();
       await sandbox.stop();
     },
   };
@@ -120,30 +137,21 @@ export interface MainHandlersOptions {
    * (service URL, enclave signer key) or adds a hosted profile trusting a non-production signer.
    */
   confirm: Confirm;
-  /** The system clipboard (Electron's in the app); secrets copied through it are cleared after 30 s and on lock. */
-  clipboard: TextClipboard;
 }
 
 /**
- * Every channel's handler, answering APP_LOCKED while the app is locked and asking again for the unlock passphrase
- * before a reveal when the last unlock is older than the re-ask setting. Also answers the secret clipboard, which
- * the caller clears on close.
+ * Every channel's handler, answering APP_LOCKED while the app is locked; the revealing channels first ask for a
+ * recent authentication.
  */
-export function createMainHandlers(services: MainServices, { app, confirm, clipboard }: MainHandlersOptions): IpcHandlers {
-  const { keychain, profiles, settings, lock, unlocker, sandbox, active, inFlight, now } = services;
-  const secretClipboard = new SecretClipboard({ clipboard });
-  lock.onLock(() => void secretClipboard.clearCopied());
-  services.onClose(() => secretClipboard.clearCopied());
-  // An unreadable settings file must not switch the re-ask off: fall back to the default.
-  const reauthMaxAgeMs = async () =>
-    (await settings.get().then((current) => current.reauthMinutes, () => DEFAULT_SETTINGS.reauthMinutes)) * 60_000;
+export function createMainHandlers(services: MainServices, { app, confirm }: MainHandlersOptions): IpcHandlers {
+  const { keychain, profiles, settings, lock, unlocker, clipboard, sandbox, active, inFlight, now } = services;
   const handlers: IpcHandlers = {
     ...lockHandlers({ lock, unlocker, app }),
-    ...clipboardHandlers({ clipboard: secretClipboard }),
-    ...requestsHandlers({ inFlight }),
     ...settingsHandlers({ settings }),
+    ...clipboardHandlers({ clipboard }),
     ...keychainHandlers({ keychain }),
     ...profilesHandlers({ profiles, confirm }),
+    ...clientHandlers({ inFlight }),
     ...sandboxHandlers({ sandbox, profiles }),
     ...activitiesHandlers({ active, now }),
     ...approvalsHandlers({ active, now, stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR) }),
@@ -153,5 +161,8 @@ export function createMainHandlers(services: MainServices, { app, confirm, clipb
     ...importerHandlers({ active, now }),
     ...signingHandlers({ active, now, settings, stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR) }),
   };
+  // An unreadable settings file must not switch the re-ask off: fall back to the default.
+  const reauthMaxAgeMs = async () =>
+    (await settings.get().then((current) => current.reauthMinutes, () => DEFAULT_SETTINGS.reauthMinutes)) * 60_000;
   return guardWhileLocked(guardReveals(handlers, unlocker, reauthMaxAgeMs), lock);
 }

@@ -4,12 +4,15 @@
  * Requests must name a loopback host or the bound address in their Host header; `--allowed-host` adds the names a
  * service bound beyond loopback is reached by.
  * Prints one JSON line (ServiceInfo) on stdout; logs go to stderr. SIGTERM/SIGINT shut down cleanly.
+ * Started by main with --parent-ipc (the app's Sandbox in its own process), it takes its options from main instead.
  */
 import { parseArgs } from 'node:util';
 import { isApiKeyCurve, type ApiKeyCurve } from '../shared/crypto/keys';
 import { QkError } from '../shared/errors';
 import { parseJwksFlag } from './auth/oidc';
+import { PARENT_IPC_FLAG } from '../shared/service-process';
 import { DEFAULT_HOST, startService } from './index';
+import { serveParent } from './parent-ipc';
 
 const USAGE = `usage: npm run service -- [--host ${DEFAULT_HOST}] [--allowed-host NAME (Host header name to accept besides loopback)]... [--port 0] [--db FILE|:memory:] [--root-public-key HEX[:p256|secp256k1|ed25519]]... [--otp-outbox FILE (default: beside the db)] [--oidc-jwks ISSUER=FILE]...`;
 
@@ -93,4 +96,9 @@ async function main(): Promise<void> {
   console.error(`serving ${service.info.baseUrl} with database ${options.db}`);
 }
 
-void main();
+if (!process.argv.includes(PARENT_IPC_FLAG)) {
+  void main();
+} else if (!serveParent()) {
+  console.error(`${PARENT_IPC_FLAG}: this process has no IPC channel to the process that started it`);
+  process.exit(EXIT_USAGE);
+}

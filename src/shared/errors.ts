@@ -96,6 +96,7 @@ export const errorCodes = {
   TIMEOUT: G.UNAVAILABLE,
   /** The person cancelled a request that was still waiting for its answer. */
   CANCELLED: G.ABORTED,
+  SANDBOX_UNAVAILABLE: G.UNAVAILABLE,
   RESPONSE_INVALID: G.INTERNAL,
   IPC_SENDER_REJECTED: G.PERMISSION_DENIED,
   APP_LOCKED: G.FAILED_PRECONDITION,

@@ -16,7 +16,6 @@ import type { IpcHandlers } from '../../src/main/ipc/register';
 import { startService, type RunningService } from '../../src/service';
 import { apiKeyCredentialTypeByCurve } from '../../src/service/auth/credentials';
 import { parseStampedRequest } from '../../src/shared/offline/stamped-request';
-import { MemoryClipboard } from '../support/memory-clipboard';
 import { runCli, writeNoNetworkPreload, type CliRun } from './helpers';
 
 const CLI_KEY = `offline-cli-${randomUUID()}`;
@@ -53,7 +52,6 @@ beforeAll(async () => {
   app = createMainServices({ dataDir: await mkdtemp(join(tmpdir(), 'qk-offline-app-')), keychainServiceName: `qk-test-${randomUUID()}` });
   handlers = createMainHandlers(app, {
     app: { version: '0.0.0-test', platform: process.platform, packaged: false },
-    clipboard: new MemoryClipboard(),
     confirm: async () => true,
   });
   const appKey = await app.keychain.generateApiKey({ name: 'operator' });
@@ -153,6 +151,10 @@ it('refuses an unversioned file (the old CLI output), naming what is wrong, and 
   const run = await runCli(cliDataDir, ['post-stamped', file], { noNetwork });
   expect(run.code).toBe(1);
   expect(run.stderr).toMatch(/^FILE_ERROR: .*unversioned\.json is not a QuorumKey stamped request \(version 1\): version/);
+  // An endless file is read no further than a stamped request can need.
+  const endless = await runCli(cliDataDir, ['post-stamped', '/dev/zero'], { noNetwork });
+  expect(endless.code).toBe(1);
+  expect(endless.stderr).toMatch(/^FILE_ERROR: \/dev\/zero is larger than \d+ bytes, more than a stamped request can need/);
   await expect(handlers['approvals.postStampedFile']({ file: 'unversioned.json' })).rejects.toMatchObject({
     code: 'FILE_ERROR',
     message: expect.stringMatching(/is not a QuorumKey stamped request \(version 1\): version/),

@@ -98,7 +98,7 @@ describe('Approvals with a 2-of-3 root quorum', () => {
     await offline.stampToFile('/public/v1/submit/approve_activity', body, file);
     const written = JSON.parse(await readFile(file, 'utf8'));
     expect(written).toMatchObject({ version: 1, path: '/public/v1/submit/approve_activity', body });
-    await expect(offline.stampToFile('/public/v1/submit/approve_activity', body, file)).rejects.toMatchObject({ code: 'FILE_ERROR' });
+    await expect(offline.stampToFile('/public/v1/submit/approve_activity', body, file)).rejects.toMatchObject({ code: 'ALREADY_EXISTS' });
 
     // Posted by an operator who does not hold the signer's key: the stamp in the file is what authenticates.
     const posted = await approvalsOf(bed, 0).postStampedFile(file);

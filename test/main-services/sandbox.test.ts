@@ -78,7 +78,10 @@ describe('finding 3 (app): the Sandbox service secret belongs in the OS keychain
     operator = await newOperator();
     const db = join(operator.dataDir, SANDBOX_DB_FILE);
     // An earlier version: the service keeps its secret in a file beside the database.
-    sandbox = sandboxFor(operator, ({ serviceSecret: _inKeychain, ...options }) => startService(options));
+    sandbox = sandboxFor(operator, async ({ serviceSecret: _inKeychain, ...options }) => {
+      const service = await startService(options);
+      return { info: service.info, stop: () => service.close() };
+    });
     const earlier = await sandbox.start();
     const client = new ApiClient({ profile: earlier.profile, stamper: operator.stamper });
     const created = await client.submit('create_wallet', {

@@ -61,10 +61,9 @@ function completedResult<R>(outcome: { state: string; result?: R }): R {
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'qk-channels-'));
-  services = createMainServices({ dataDir, keychainServiceName: `QuorumKey-test-${randomUUID()}` });
+  services = createMainServices({ dataDir, keychainServiceName: `QuorumKey-test-${randomUUID()}`, clipboard: new MemoryClipboard() });
   const handlers = createMainHandlers(services, {
     app: { version: '0.0.0-test', platform: process.platform, packaged: false },
-    clipboard: new MemoryClipboard(),
     // Nothing here redirects a profile; declining makes any change that needed the user's consent fail loudly.
     confirm: async () => false,
   });
@@ -83,6 +82,9 @@ describe('sandbox', () => {
   it('is stopped at first, refuses service channels until started, then runs as the active profile', async () => {
     expect(await call('sandbox.status', {})).toEqual({
       running: false,
+      state: 'stopped',
+      error: null,
+      restarts: 0,
       profileId: null,
       organizationId: null,
       rootUserId: null,
@@ -92,7 +94,7 @@ describe('sandbox', () => {
     expect((await refusal('wallets.list', {})).code).toBe('FAILED_PRECONDITION');
 
     const started = await call('sandbox.start', {});
-    expect(started).toMatchObject({ running: true, baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
+    expect(started).toMatchObject({ running: true, state: 'running', baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
     expect(await call('sandbox.start', {})).toEqual(started);
     const active = await call('profiles.getActive', {});
     expect(active).toMatchObject({ id: started.profileId, kind: 'sandbox', organizationId: started.organizationId, baseUrl: started.baseUrl });
@@ -159,7 +161,7 @@ describe('approvals', () => {
     expect(JSON.parse(await readFile(stamped.file, 'utf8'))).toMatchObject({ version: 1, body: stamped.body, stamp: { headerName: 'X-Stamp' } });
     expect((await stat(stamped.file)).mode & 0o777).toBe(0o600);
 
-    expect((await refusal('approvals.stampToFile', { fingerprint, file: 'rejection-1.json' })).code).toBe('FILE_ERROR');
+    expect((await refusal('approvals.stampToFile', { fingerprint, file: 'rejection-1.json' })).code).toBe('ALREADY_EXISTS');
     expect((await refusal('approvals.stampToFile', { fingerprint, file: '../escape.json' })).code).toBe('REQUEST_INVALID');
     const body = JSON.stringify({ type: 'ACTIVITY_TYPE_CREATE_API_KEYS_V2', timestampMs: String(Date.now()), organizationId: 'x', parameters: {} });
     // What a compromised renderer would send to get main to sign a request of its choosing.

@@ -43,6 +43,9 @@ const waiting = { state: 'consensus-needed', activity } as const;
 const completed: ChannelOutput<'activities.get'> = { ...activity, status: 'ACTIVITY_STATUS_COMPLETED' };
 const sandboxStatus = {
   running: true,
+  state: 'running' as const,
+  error: null,
+  restarts: 0,
   profileId: profile.id,
   organizationId: profile.organizationId,
   rootUserId: 'u1',
@@ -124,7 +127,7 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
   'profiles.setActive': null,
   'requests.pending': [{ id: 'r1', url: 'http://127.0.0.1:41234/public/v1/query/whoami', startedAtMs: 1_700_000_000_000 }],
   'requests.cancel': { cancelled: 1 },
-  'sandbox.status': { ...sandboxStatus, running: false, rootUserId: null, baseUrl: null },
+  'sandbox.status': { ...sandboxStatus, running: false, state: 'failed' as const, error: 'the sandbox process ended (exit code 1)', rootUserId: null, baseUrl: null },
   'sandbox.start': sandboxStatus,
   'activities.list': [activity, { ...completed, voters: [], failure: { code: 9, message: 'denied' } }],
   'activities.get': activity,

@@ -156,10 +156,9 @@ let dispatch: Dispatch;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'qk-ipc-'));
-  services = createMainServices({ dataDir, keychainServiceName: `QuorumKey-test-${randomUUID()}` });
+  services = createMainServices({ dataDir, keychainServiceName: `QuorumKey-test-${randomUUID()}`, clipboard: new MemoryClipboard() });
   const handlers = createMainHandlers(services, {
     app: { version: '0.0.0-test', platform: process.platform, packaged: false },
-    clipboard: new MemoryClipboard(),
     // Nothing here redirects a profile; declining makes any change that needed the user's consent fail loudly.
     confirm: async () => false,
   });

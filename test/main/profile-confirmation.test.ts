@@ -34,10 +34,9 @@ beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'qk-confirm-'));
   asked = [];
   answer = true;
-  services = createMainServices({ dataDir, keychainServiceName: `QuorumKey-test-${randomUUID()}` });
+  services = createMainServices({ dataDir, keychainServiceName: `QuorumKey-test-${randomUUID()}`, clipboard: new MemoryClipboard() });
   const handlers = createMainHandlers(services, {
     app: { version: '0.0.0-test', platform: process.platform, packaged: false },
-    clipboard: new MemoryClipboard(),
     confirm: async (request) => {
       asked.push(request);
       return answer;

@@ -86,10 +86,9 @@ describe('finding 4 in the composed services: clear on lock and on quit', () => 
   });
 
   function build(clipboard: MemoryClipboard): MainServices & { handlers: IpcHandlers } {
-    const built = createMainServices({ dataDir, keychainServiceName: `QuorumKey-test-${randomUUID()}` });
-    const handlers = createMainHandlers(built, { app: { version: '0.0.0-test', platform: process.platform, packaged: false }, clipboard, confirm: async () => false });
-    services = built;
-    return Object.assign(built, { handlers });
+    services = createMainServices({ dataDir, keychainServiceName: `QuorumKey-test-${randomUUID()}`, clipboard });
+    const app = { version: '0.0.0-test', platform: process.platform, packaged: false };
+    return { ...services, handlers: createMainHandlers(services, { app, confirm: async () => false }) };
   }
 
   it('copySecret puts the secret on the system clipboard; locking clears it', async () => {

@@ -21,9 +21,13 @@ const recorded = vi.hoisted(() => ({
   sessionHardened: false,
   /** The system clipboard as Electron's `clipboard` sees it. */
   clipboardText: '',
+  utilityForks: [] as { modulePath: string; args: string[]; options: Record<string, unknown> }[],
 }));
 
-vi.mock('electron', () => {
+vi.mock('electron', async () => {
+  const { fork } = await import('node:child_process');
+  const { EventEmitter } = await import('node:events');
+  const { SERVICE_SOURCE_ENTRY } = await import('../../src/main/sandbox/node-process');
   const on = (events: string[], listeners?: Map<string, (event: { preventDefault(): void }) => void>) =>
     function (this: unknown, name: string, listener: (event: { preventDefault(): void }) => void) {
       events.push(name);
@@ -74,6 +78,26 @@ vi.mock('electron', () => {
       clear: () => void (recorded.clipboardText = ''),
     },
     BrowserWindow,
+    utilityProcess: {
+      // The built entry (out/main/service.js) is not there under test: the source entry runs in a Node child instead,
+      // behind the utility process's API.
+      fork: (modulePath: string, args: string[], options: Record<string, unknown>) => {
+        recorded.utilityForks.push({ modulePath, args, options });
+        const child = fork(SERVICE_SOURCE_ENTRY, args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'advanced' });
+        const utility = Object.assign(new EventEmitter(), {
+          stderr: child.stderr,
+          get pid() {
+            return child.pid;
+          },
+          postMessage: (message: unknown) => child.send(message as never),
+          kill: () => child.kill(),
+        });
+        child.on('spawn', () => utility.emit('spawn'));
+        child.on('message', (message) => utility.emit('message', message));
+        child.on('exit', (code) => utility.emit('exit', code ?? 1));
+        return utility;
+      },
+    },
   };
 });
 
@@ -117,7 +141,12 @@ describe('src/main/index.ts', () => {
     // What the window's renderer would send: index.ts trusts its own built index.html.
     const fromRenderer = { senderFrame: { parent: null, url: pathToFileURL(join(import.meta.dirname, '../../src/renderer/index.html')).href } };
     const status = async () => (await recorded.ipcHandlers.get('sandbox.status')!(fromRenderer, {})) as { ok: boolean; value: { running: boolean; baseUrl: string | null } };
-    await vi.waitFor(async () => expect((await status()).value.running).toBe(true), { timeout: 15_000, interval: 100 });
+    await vi.waitFor(async () => expect((await status()).value.running).toBe(true), { timeout: 30_000, interval: 100 });
+    // In its own process, from the service entry built beside main.
+    expect(recorded.utilityForks).toEqual([
+      { modulePath: join(import.meta.dirname, '../../src/main/service.js'), args: ['--parent-ipc'], options: expect.objectContaining({ serviceName: 'QuorumKey Sandbox' }) },
+    ]);
+    expect((await status()).value).toMatchObject({ state: 'running', error: null, restarts: 0 });
     const { baseUrl } = (await status()).value;
     expect(await fetch(`${baseUrl!}/public/v1/query/whoami`, { method: 'POST', body: '{}' }).then((response) => response.status)).toBe(400); // unstamped: refused, but answered
 

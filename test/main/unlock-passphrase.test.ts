@@ -33,14 +33,10 @@ afterEach(async () => {
 });
 
 function open(options: { touchId?: TouchId } = {}): MainServices & { handlers: IpcHandlers } {
-  const services = createMainServices({ dataDir, now, keychainServiceName: `QuorumKey-test-${randomUUID()}`, ...options });
-  const handlers = createMainHandlers(services, {
-    app: { version: '0.0.0-test', platform: process.platform, packaged: false },
-    clipboard: new MemoryClipboard(),
-    confirm: async () => false,
-  });
+  const services = createMainServices({ dataDir, now, keychainServiceName: `QuorumKey-test-${randomUUID()}`, clipboard: new MemoryClipboard(), ...options });
   opened.push(services);
-  return Object.assign(services, { handlers });
+  const app = { version: '0.0.0-test', platform: process.platform, packaged: false };
+  return { ...services, handlers: createMainHandlers(services, { app, confirm: async () => false }) };
 }
 
 describe('finding 5: unlock asks for nothing', () => {

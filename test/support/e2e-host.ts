@@ -16,6 +16,8 @@ import type { Page } from '@playwright/test';
 import { createDispatch, type Dispatch, type IpcHandlers } from '../../src/main/ipc/register';
 import type { ConfirmationRequest } from '../../src/main/profiles/confirmation';
 import { createRendererUrlCheck } from '../../src/main/ipc/sender';
+import { nodeServiceProcess } from '../../src/main/sandbox/node-process';
+import { startInOwnProcess } from '../../src/main/sandbox/service-process';
 import { createMainHandlers, createMainServices, type MainServices } from '../../src/main/services';
 import { QkError } from '../../src/shared/errors';
 import { MemoryClipboard } from './memory-clipboard';
@@ -78,10 +80,16 @@ export async function startE2eHost({
   // The system clipboard main writes secrets to; a browser page's navigator.clipboard is another one.
   const clipboard = new MemoryClipboard();
   let clockOffsetMs = 0;
-  const services = createMainServices({ dataDir, now: () => Date.now() + clockOffsetMs, keychainServiceName });
+  // The Sandbox in its own process, as in the app (a Node child process here: there is no Electron).
+  const services = createMainServices({
+    dataDir,
+    now: () => Date.now() + clockOffsetMs,
+    keychainServiceName,
+    clipboard,
+    startSandboxService: startInOwnProcess(nodeServiceProcess()),
+  });
   const handlers = createMainHandlers(services, {
     app: { version: 'e2e', platform: process.platform, packaged: false },
-    clipboard,
     confirm: async (request) => {
       confirmations.push(request);
       return true;
@@ -122,6 +130,7 @@ export async function startE2eHost({
     clipboard,
     advanceClock(ms) {
       clockOffsetMs += ms;
+      services.sandbox.syncClock();
     },
     async installBridge(page) {
       await page.exposeBinding('__qkInvoke', ({ frame }, channel: unknown, input: unknown) =>

@@ -1,15 +1,21 @@
+import { QkError } from '../../shared/errors';
 import type { IpcHandlers } from '../ipc/register';
 import type { SecretClipboard } from './secret-clipboard';
 
-/** Copying a secret (cleared after a while, on lock and on close) and clearing one that was pasted. */
-export function clipboardHandlers({ clipboard }: { clipboard: SecretClipboard }): Pick<IpcHandlers, 'clipboard.copySecret' | 'clipboard.clearPasted'> {
+/** `clipboard` is absent where there is no system clipboard (the CLI builds the same services without one). */
+export function clipboardHandlers({ clipboard }: { clipboard: SecretClipboard | undefined }): Pick<IpcHandlers, 'clipboard.copySecret' | 'clipboard.clearPasted'> {
+  const present = (): SecretClipboard => {
+    if (clipboard === undefined) throw new QkError('FAILED_PRECONDITION', 'this process has no system clipboard to copy to');
+    return clipboard;
+  };
   return {
     'clipboard.copySecret': async ({ text }) => {
-      await clipboard.copy(text);
-      return { clearAfterMs: clipboard.clearAfterMs };
+      const target = present();
+      await target.copy(text);
+      return { clearAfterMs: target.clearAfterMs };
     },
     'clipboard.clearPasted': async ({ text }) => {
-      await clipboard.clearPasted(text);
+      await present().clearPasted(text);
       return null;
     },
   };

@@ -19,6 +19,12 @@ const ENTRY_OPTIONS: EntryOptions = { linux: { store: 'secret-service' } };
  * Credential Manager on Windows. The async API keeps an unlock prompt from blocking the main process.
  */
 export class OsSecretStore implements SecretStore {
+  /**
+   * One entry per account, kept: on Linux each new entry connects to the Secret Service synchronously, which on a
+   * busy bus holds up main's event loop for milliseconds per signature. An entry that fails is dropped and made anew.
+   */
+  private readonly entries = new Map<string, AsyncEntry>();
+
   constructor(private readonly serviceName: string) {}
 
   async get(account: string): Promise<Uint8Array | null> {
@@ -39,9 +45,15 @@ export class OsSecretStore implements SecretStore {
 
   private async call<R>(account: string, operation: (entry: AsyncEntry) => Promise<R>): Promise<R> {
     try {
-      // The constructor already connects to the Secret Service on Linux, so it can throw too.
-      return await operation(new AsyncEntry(this.serviceName, account, ENTRY_OPTIONS));
+      let entry = this.entries.get(account);
+      if (entry === undefined) {
+        // The constructor already connects to the Secret Service on Linux, so it can throw too.
+        entry = new AsyncEntry(this.serviceName, account, ENTRY_OPTIONS);
+        this.entries.set(account, entry);
+      }
+      return await operation(entry);
     } catch (error) {
+      this.entries.delete(account);
       throw keychainErrorFrom(error);
     }
   }

@@ -2,18 +2,15 @@ import type { IpcHandlers } from '../ipc/register';
 import type { AppLock } from './lock';
 import type { Unlocker } from './unlocker';
 
+type LockChannel = 'app.info' | 'app.lock' | 'app.unlock' | 'app.reauthenticate' | 'app.setUnlockPassphrase';
+
 export interface LockHandlerDeps {
   lock: AppLock;
   unlocker: Unlocker;
   app: { version: string; platform: string; packaged: boolean };
 }
 
-type LockChannel = 'app.info' | 'app.lock' | 'app.unlock' | 'app.reauthenticate' | 'app.setUnlockPassphrase';
-
-/**
- * What the lock screen needs: whether the app is locked (with the app's identity and how it unlocks), locking,
- * unlocking and re-authenticating with the unlock passphrase or Touch ID, and setting that passphrase.
- */
+/** What the lock screen needs: whether the app is locked (with the app's identity), locking, unlocking, the passphrase. */
 export function lockHandlers({ lock, unlocker, app }: LockHandlerDeps): Pick<IpcHandlers, LockChannel> {
   return {
     'app.info': async () => ({ ...app, locked: lock.locked, ...(await unlocker.status()) }),

@@ -5,11 +5,14 @@ import { SANDBOX_PROFILE_NAME, type Sandbox } from './sandbox';
 
 export function sandboxHandlers({ sandbox, profiles }: { sandbox: Sandbox; profiles: Profiles }): Pick<IpcHandlers, 'sandbox.status' | 'sandbox.start'> {
   const status = async (): Promise<ChannelOutput<'sandbox.status'>> => {
+    const { state, error, restarts } = sandbox.status();
+    const health = { state, error: error ?? null, restarts };
     if (sandbox.isRunning) {
       // Answers the running service (start is idempotent), whoever started it.
       const { info, profile } = await sandbox.start();
       return {
         running: true,
+        ...health,
         profileId: profile.id,
         organizationId: info.organizationId,
         rootUserId: info.rootUserId,
@@ -21,6 +24,7 @@ export function sandboxHandlers({ sandbox, profiles }: { sandbox: Sandbox; profi
     const stored = (await profiles.list()).find((profile) => profile.kind === 'sandbox' && profile.name === SANDBOX_PROFILE_NAME);
     return {
       running: false,
+      ...health,
       profileId: stored?.id ?? null,
       organizationId: stored?.organizationId ?? null,
       rootUserId: null,

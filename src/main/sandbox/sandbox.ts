@@ -1,11 +1,13 @@
 /**
  * The embedded local service: its database lives in the app's data dir, its root user holds the app's own keychain
  * key "sandbox" (generated on first start), its service secret is in the OS keychain too, and the "Sandbox" profile
- * points at it, pinning its enclave signer.
+ * points at it, pinning its enclave signer. The app runs it in its own process (service-process.ts) and restarts it
+ * if that process dies.
  */
 import { join } from 'node:path';
-import { serviceSecretFileOf, startService, type RunningService, type ServiceInfo, type ServiceOptions } from '../../service';
-import { QkError } from '../../shared/errors';
+import { serviceSecretFileOf, startService, type ServiceInfo, type ServiceSecret } from '../../service';
+import type { ApiKeyCurve } from '../../shared/crypto/keys';
+import { QkError, toQkError } from '../../shared/errors';
 import type { Keychain } from '../keychain/keychain';
 import type { SecretStore } from '../keychain/secret-store';
 import type { Profile, Profiles } from '../profiles/profiles';
@@ -14,6 +16,50 @@ import { sandboxServiceSecret } from './service-secret';
 export const SANDBOX_KEY_NAME = 'sandbox';
 export const SANDBOX_PROFILE_NAME = 'Sandbox';
 export const SANDBOX_DB_FILE = 'sandbox.db';
+
+/** Restarts tried one after another when the service dies, before the Sandbox is reported failed. */
+const MAX_RESTART_ATTEMPTS = 3;
+const FIRST_RESTART_DELAY_MS = 250;
+
+export interface SandboxServiceOptions {
+  db: string;
+  /** Supplies the secret its sealed data is encrypted under (kept in the OS keychain, reached through main). */
+  serviceSecret: (databaseHoldsSealedData: boolean) => Promise<ServiceSecret>;
+  rootPublicKeys: readonly { publicKey: string; curve: ApiKeyCurve }[];
+  log?: (line: string) => void;
+  now?: () => number;
+}
+
+/** A started service, in this process or its own. */
+export interface SandboxService {
+  info: ServiceInfo;
+  /** Stops it; in-flight requests finish first. */
+  stop(): Promise<void>;
+  /** Tells a service in another process that `now` moved (tests move time); one in this process reads `now` itself. */
+  syncClock?(): void;
+  /** Registers what to do when the service ends without being stopped (its process died). */
+  onExit?(listener: (reason: string) => void): void;
+}
+
+export type StartSandboxService = (options: SandboxServiceOptions) => Promise<SandboxService>;
+
+/** The service in main's own process: what the CLI and most tests use. */
+export const startInThisProcess: StartSandboxService = async ({ log, now, ...options }) => {
+  const service = await startService({ ...options, ...(log === undefined ? {} : { log }), ...(now === undefined ? {} : { now }) });
+  return { info: service.info, stop: () => service.close() };
+};
+
+export type SandboxState = 'stopped' | 'starting' | 'running' | 'failed';
+
+export interface SandboxStatus {
+  state: SandboxState;
+  /** Where it serves, while running. */
+  baseUrl: string | undefined;
+  /** Why it failed (or why it is restarting). */
+  error: string | undefined;
+  /** How many times it was restarted after its process died. */
+  restarts: number;
+}
 
 export interface SandboxOptions {
   dataDir: string;
@@ -24,7 +70,8 @@ export interface SandboxOptions {
   /** Where the service writes its log lines. */
   log?: (line: string) => void;
   now?: () => number;
-  start?: (options: ServiceOptions) => Promise<RunningService>;
+  /** Where the service runs; in this process by default. */
+  start?: StartSandboxService;
 }
 
 export interface RunningSandbox {
@@ -34,8 +81,11 @@ export interface RunningSandbox {
 
 export class Sandbox {
   private readonly options: SandboxOptions;
-  private running: RunningService | undefined;
+  private running: { service: SandboxService; sandbox: RunningSandbox } | undefined;
   private starting: Promise<RunningSandbox> | undefined;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private lastError: string | undefined;
+  private restarts = 0;
 
   constructor(options: SandboxOptions) {
     this.options = options;
@@ -45,26 +95,59 @@ export class Sandbox {
     return this.running !== undefined;
   }
 
+  status(): SandboxStatus {
+    const state: SandboxState =
+      this.running !== undefined
+        ? 'running'
+        : this.starting !== undefined || this.restartTimer !== undefined
+          ? 'starting'
+          : this.lastError !== undefined
+            ? 'failed'
+            : 'stopped';
+    return { state, baseUrl: this.running?.sandbox.info.baseUrl, error: this.lastError, restarts: this.restarts };
+  }
+
   /** Starts the service (once; later calls share the first start) and brings the Sandbox profile up to date. */
   start(): Promise<RunningSandbox> {
-    this.starting ??= this.startOnce().catch((error: unknown) => {
-      this.starting = undefined;
-      throw error;
-    });
+    if (this.running !== undefined) return Promise.resolve(this.running.sandbox);
+    // Asked for now: a restart waiting for its delay is not needed any more.
+    clearTimeout(this.restartTimer);
+    this.restartTimer = undefined;
+    this.starting ??= this.startOnce().then(
+      (sandbox) => {
+        this.starting = undefined;
+        this.lastError = undefined;
+        return sandbox;
+      },
+      (error: unknown) => {
+        this.starting = undefined;
+        this.lastError = toQkError(error).message;
+        throw error;
+      },
+    );
     return this.starting;
   }
 
-  /** Stops the service; in-flight requests finish first. */
+  /** Stops the service; in-flight requests finish first. A pending restart is called off. */
   async stop(): Promise<void> {
-    const running = this.running;
-    this.running = undefined;
+    clearTimeout(this.restartTimer);
+    this.restartTimer = undefined;
+    const starting = this.starting;
     this.starting = undefined;
-    if (running === undefined) return;
-    await running.close();
+    // A start in flight is let finish, then stopped, so no service is left behind.
+    const running = this.running?.service ?? (await starting?.then(() => this.running?.service, () => undefined));
+    this.running = undefined;
+    this.lastError = undefined;
+    await running?.stop();
+  }
+
+  /** Tells a service in its own process that the clock moved (see SandboxService.syncClock). */
+  syncClock(): void {
+    this.running?.service.syncClock?.();
   }
 
   private async startOnce(): Promise<RunningSandbox> {
-    const { dataDir, keychain, secrets, profiles, log, now, start = startService } = this.options;
+    const { dataDir, keychain, secrets, profiles, log, now, start = startInThisProcess } = this.options;
     const key = await this.sandboxKey(keychain);
     const db = join(dataDir, SANDBOX_DB_FILE);
     const service = await start({
@@ -96,12 +179,47 @@ export class Sandbox {
       const profile = existing === undefined ? await profiles.add(fields) : await profiles.update(existing.id, fields);
       // First run: the sandbox is the default profile.
       if ((await profiles.getActive()) === undefined) await profiles.setActive(profile.id);
-      this.running = service;
-      return { info, profile };
+      const sandbox = { info, profile };
+      this.running = { service, sandbox };
+      service.onExit?.((reason) => this.restartAfterExit(service, reason));
+      return sandbox;
     } catch (error) {
-      await service.close();
+      await service.stop();
       throw error;
     }
+  }
+
+  /** The service's process died: start a new one (the profile follows its new address), a few times before giving up. */
+  private restartAfterExit(service: SandboxService, reason: string): void {
+    if (this.running?.service !== service) return;
+    this.running = undefined;
+    this.lastError = reason;
+    this.report(`${reason}; restarting it`);
+    const attempt = (number: number) => {
+      this.restartTimer = setTimeout(() => {
+        this.restartTimer = undefined;
+        this.start().then(
+          () => {
+            this.restarts += 1;
+            this.report(`the sandbox is running again at ${this.running?.sandbox.info.baseUrl ?? '?'}`);
+          },
+          (error: unknown) => {
+            const message = toQkError(error).message;
+            if (number + 1 < MAX_RESTART_ATTEMPTS) {
+              this.report(`restarting the sandbox failed (${message}); trying again`);
+              attempt(number + 1);
+            } else {
+              this.report(`the sandbox could not be restarted: ${message}`);
+            }
+          },
+        );
+      }, FIRST_RESTART_DELAY_MS * 2 ** number);
+    };
+    attempt(0);
+  }
+
+  private report(line: string): void {
+    (this.options.log ?? console.error)(line);
   }
 
   private async sandboxKey(keychain: SandboxOptions['keychain']) {

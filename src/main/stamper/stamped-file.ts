@@ -2,10 +2,9 @@
  * Offline stamped-request files on disk (the format is src/shared/offline/stamped-request.ts): stamping a request
  * into a new file without touching the network, and posting one later exactly as stamped.
  */
-import { readFile, writeFile } from 'node:fs/promises';
 import { checkStampableRequest, parseStampedRequest, stampedRequestText, type StampedRequest } from '../../shared/offline/stamped-request';
-import { QkError } from '../../shared/errors';
 import type { ApiClient } from '../client/api-client';
+import { FILE_LIMITS, readBoundedText, writeNewFile } from '../storage/bounded-file';
 import type { Stamper } from './stamper';
 
 export interface StampToFileOptions {
@@ -14,7 +13,7 @@ export interface StampToFileOptions {
   path: string;
   /** The exact text to stamp; it is kept as is. */
   body: string;
-  /** A new file (never overwritten), created with mode 0600. */
+  /** A new file (an existing one is ALREADY_EXISTS, never overwritten), created with mode 0600. */
   file: string;
 }
 
@@ -22,22 +21,12 @@ export async function stampToFile({ stamper, apiKeyName, path, body, file }: Sta
   checkStampableRequest({ path, body });
   const stamp = await stamper.stamp(apiKeyName, body);
   const request = { path, body, stamp };
-  try {
-    await writeFile(file, stampedRequestText(request), { flag: 'wx', mode: 0o600 });
-  } catch (error) {
-    throw new QkError('FILE_ERROR', `cannot write ${file}: ${(error as Error).message}`, { path: file });
-  }
+  await writeNewFile(file, stampedRequestText(request), { mode: 0o600 });
   return { version: 1, ...request };
 }
 
 export async function readStampedFile(file: string): Promise<StampedRequest> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new QkError('FILE_ERROR', `cannot read ${file}: ${(error as Error).message}`, { path: file });
-  }
-  return parseStampedRequest(text, file);
+  return parseStampedRequest(await readBoundedText(file, FILE_LIMITS.stampedRequest), file);
 }
 
 /**

@@ -18,6 +18,8 @@ export const FILE_LIMITS = {
   plaintext: { bytes: 16 * 1024, what: 'a mnemonic or private key' },
   /** A request body: the service refuses bodies over 1 MiB. */
   requestBody: { bytes: 1024 * 1024, what: 'a request body' },
+  /** A stamped request file: a body of up to 1 MiB kept as a JSON string (escapes can double it), and its stamp. */
+  stampedRequest: { bytes: 2 * 1024 * 1024 + 64 * 1024, what: 'a stamped request' },
 } as const;
 
 export type FileLimit = (typeof FILE_LIMITS)[keyof typeof FILE_LIMITS];

@@ -4,6 +4,7 @@ import { call } from './api';
 import { ErrorNotice } from './components/ErrorNotice';
 import { Progress } from './components/Progress';
 import { ReauthPrompt } from './components/ReauthPrompt';
+import { SandboxStatus } from './components/SandboxStatus';
 import { lockApp, useLoad, useLockWatch, useTheme } from './hooks';
 import { ApprovalsScreen } from './screens/ApprovalsScreen';
 import { ContractsScreen } from './screens/ContractsScreen';
@@ -96,6 +97,7 @@ function Shell() {
         <span className="active-profile" aria-live="polite">
           {activeProfile === null ? 'No active profile' : `Profile: ${activeProfile.name}`}
         </span>
+        <SandboxStatus />
         <button type="button" onClick={() => void lockApp()} title="Lock now">
           Lock
         </button>

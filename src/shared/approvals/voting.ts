@@ -1,6 +1,7 @@
 /**
- * The approval window and whose votes count, in one place for the service (which decides by it), main (which reports
- * it) and the screens (which show it).
+ * The approval window and whose votes count (docs/service.md#fingerprint-idempotency-and-votes,
+ * docs/service.md#consensus), in one place for the service (which decides by it), main (which reports it) and the
+ * screens (which show it).
  *
  * The proposer's submission is the first approval and opens a window of 24 hours; approvals that have not reached
  * consensus when it closes expire, and the activity stays CONSENSUS_NEEDED. The next approval after that opens a new

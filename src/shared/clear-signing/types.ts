@@ -3,6 +3,7 @@
  * interfaces, tokens, past recipients) and what it answers: a description the approval card and the Sign screen
  * render. Amounts are bigints with their formatted text beside them, so a screen never formats numbers itself.
  */
+import type { PolicyEffect } from '../api/common';
 import type { PolicyStruct } from '../policy/values';
 
 // ─── what the caller supplies ─────────────────────────────────────────────────────────────────
@@ -326,7 +327,7 @@ export interface SigningWarning {
  */
 export interface PolicyStanding {
   outcome: 'ALLOW' | 'DENY' | 'NEEDS_CONSENSUS' | 'NO_POLICY';
-  matchedPolicies: readonly { policyId: string; policyName: string; effect: 'EFFECT_ALLOW' | 'EFFECT_DENY' }[];
+  matchedPolicies: readonly { policyId: string; policyName: string; effect: PolicyEffect }[];
   /** "needs 1 more approver tagged ops". */
   consensusNeeds?: string;
   /** Whether the viewing user's vote counts toward what consensus still needs. */

@@ -296,6 +296,11 @@ const stampedFileInfo = z.strictObject({
 
 const sandboxStatus = z.strictObject({
   running: z.boolean(),
+  /** `starting` also while main restarts a Sandbox whose process died; `failed` once it gave up (see `error`). */
+  state: z.enum(['stopped', 'starting', 'running', 'failed']),
+  error: z.string().nullable(),
+  /** Restarts after the Sandbox's process died, since the app started. */
+  restarts: z.number().int().nonnegative(),
   /** The Sandbox profile, once the sandbox has started at least once in this data directory. */
   profileId: z.string().nullable(),
   organizationId: z.string().nullable(),

@@ -1,8 +1,7 @@
 import type { IpcHandlers } from '../ipc/register';
 import type { InFlightRequests } from './in-flight';
 
-/** Requests to services still waiting for an answer, and cancelling them. */
-export function requestsHandlers({ inFlight }: { inFlight: InFlightRequests }): Pick<IpcHandlers, 'requests.pending' | 'requests.cancel'> {
+export function clientHandlers({ inFlight }: { inFlight: InFlightRequests }): Pick<IpcHandlers, 'requests.pending' | 'requests.cancel'> {
   return {
     'requests.pending': async () => inFlight.list(),
     'requests.cancel': async ({ id }) => ({ cancelled: inFlight.cancel(id) }),

@@ -1,0 +1,180 @@
+/**
+ * The Sandbox in its own process (a Node child process running the service entry with --parent-ipc, as the app runs
+ * it in an Electron utility process): main stays responsive while it serves a burst of 1 MiB requests and a load of
+ * stamped requests and key derivations; main restarts it when its process dies, and reports a start that fails.
+ * Real keychain: run under test/support/with-secret-service.sh.
+ */
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { getPriority, setPriority, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { afterEach, describe, expect, it } from 'vitest';
+import { OsSecretStore, type SecretStore } from '../../src/main/keychain/secret-store';
+import { nodeServiceProcess } from '../../src/main/sandbox/node-process';
+import { SANDBOX_DB_FILE } from '../../src/main/sandbox/sandbox';
+import { SANDBOX_SERVICE_SECRET_ACCOUNT } from '../../src/main/sandbox/service-secret';
+import { serviceSecretFileOf } from '../../src/service';
+import { QkError } from '../../src/shared/errors';
+import { SANDBOX_PRIORITY, startInOwnProcess, type ServiceProcess } from '../../src/main/sandbox/service-process';
+import { createMainServices, type MainServices } from '../../src/main/services';
+
+const MIB = 1024 * 1024;
+const ETHEREUM_ACCOUNT = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' } as const;
+
+let services: MainServices | undefined;
+let secretStore: OsSecretStore;
+let dataDir: string | undefined;
+const logs: string[] = [];
+
+/** Main's services with the Sandbox in a child process; `launched` collects every process started. */
+async function mainWithSandboxProcess(
+  entry?: string | ((launchNumber: number) => string | undefined),
+  store?: (os: OsSecretStore) => SecretStore,
+): Promise<{ services: MainServices; launched: ServiceProcess[] }> {
+  dataDir = await mkdtemp(join(tmpdir(), 'qk-sandbox-process-'));
+  const launched: ServiceProcess[] = [];
+  const entryOf = typeof entry === 'function' ? entry : () => entry;
+  const launch = () => nodeServiceProcess(entryOf(launched.length), (line) => logs.push(line))();
+  secretStore = new OsSecretStore(`QuorumKey-test-${randomUUID()}`);
+  services = createMainServices({
+    dataDir,
+    secretStore: store === undefined ? secretStore : store(secretStore),
+    sandboxLog: (line) => logs.push(line),
+    startSandboxService: startInOwnProcess(() => {
+      const child = launch();
+      launched.push(child);
+      return child;
+    }),
+  });
+  return { services, launched };
+}
+
+afterEach(async () => {
+  if (services !== undefined) {
+    await services.close();
+    for (const profile of await services.profiles.list()) await services.profiles.remove(profile.id);
+    for (const key of await services.keychain.listApiKeys()) await services.keychain.deleteApiKey(key.name);
+    await secretStore.delete(SANDBOX_SERVICE_SECRET_ACCOUNT);
+    services = undefined;
+  }
+  if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true });
+  dataDir = undefined;
+  logs.length = 0;
+});
+
+describe('the Sandbox in its own process', () => {
+  // Timing on a shared machine: another suite's burst of CPU can land in the window, so it gets two more tries.
+  it("keeps main's event loop delay under 50 ms at p99 while it serves 1 MiB requests, stamped queries and derivations", { retry: 2, timeout: 120_000 }, async () => {
+    const { services } = await mainWithSandboxProcess();
+    const { info } = await services.sandbox.start();
+    const { client } = await services.active.services();
+    // Just under the service's 1 MiB body limit once wrapped in the JSON object.
+    // The 1 MiB requests come from a client in another process, as an SDK's would; main does its own signing work.
+    const burst = () =>
+      new Promise<string[]>((resolve, reject) => {
+        const client = execFile(
+          process.execPath,
+          ['--import', 'tsx', join(import.meta.dirname, '../support/burst-client.ts'), `${info.baseUrl}/public/v1/query/whoami`, String(MIB - 64), '64', '16'],
+          { maxBuffer: 4 * MIB },
+          (error, stdout) => (error === null ? resolve(JSON.parse(stdout) as string[]) : reject(error)),
+        );
+        // Another program on the machine, as an SDK client would be: it does not outrank the app.
+        setPriority(client.pid!, SANDBOX_PRIORITY);
+      });
+    // Warm: the first signature computes the curve's tables once.
+    await client.query('whoami', {});
+
+    // For the failure message: how late main's timers are on this machine with nothing to do.
+    const idle = monitorEventLoopDelay({ resolution: 5 });
+    idle.enable();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    idle.disable();
+
+    const delay = monitorEventLoopDelay({ resolution: 5 });
+    delay.enable();
+    const [answers, whoamis, wallets] = await Promise.all([
+      burst(),
+      // What the window keeps asking for meanwhile, one request at a time as a person's clicks and a screen's polling
+      // would: stamped queries, and wallets whose keys the Sandbox derives.
+      (async () => {
+        const answers = [];
+        for (let index = 0; index < 40; index++) answers.push(await client.query('whoami', {}));
+        return answers;
+      })(),
+      (async () => {
+        const outcomes = [];
+        for (let index = 0; index < 4; index++) outcomes.push(await client.submit('create_wallet', { walletName: `load ${index}`, accounts: [ETHEREUM_ACCOUNT] }));
+        return outcomes;
+      })(),
+    ]);
+    delay.disable();
+
+    // Every 1 MiB request was read, parsed and checked (its filler field refused), and main's own work completed.
+    expect(answers).toHaveLength(64);
+    expect(answers.every((answer) => /^400 whoami request is invalid: .*filler: unknown field/.test(answer)), answers[0]).toBe(true);
+    expect(whoamis.every((whoami) => whoami.organizationId === info.organizationId)).toBe(true);
+    expect(wallets.map((outcome) => outcome.state)).toEqual(['completed', 'completed', 'completed', 'completed']);
+    const p99Ms = delay.percentile(99) / 1e6;
+    const idleP99Ms = idle.percentile(99) / 1e6;
+    expect(p99Ms, `p99 event loop delay ${p99Ms.toFixed(1)} ms (max ${(delay.max / 1e6).toFixed(1)} ms; ${idleP99Ms.toFixed(1)} ms idle)`).toBeLessThan(50);
+  });
+
+  it('restarts the service when its process dies; the Sandbox profile follows the new address', async () => {
+    const { services, launched } = await mainWithSandboxProcess();
+    const first = await services.sandbox.start();
+    expect(services.sandbox.status()).toMatchObject({ state: 'running', baseUrl: first.info.baseUrl, restarts: 0 });
+    // The service secret reached the process from main's keychain over its IPC channel: no file holds it.
+    expect(existsSync(serviceSecretFileOf(join(dataDir!, SANDBOX_DB_FILE)))).toBe(false);
+    expect(await secretStore.get(SANDBOX_SERVICE_SECRET_ACCOUNT)).not.toBeNull();
+
+    // Below the app's priority, so a busy machine slows the Sandbox before the window.
+    expect(getPriority(launched[0]!.pid!)).toBe(SANDBOX_PRIORITY);
+    launched[0]!.kill();
+    await expect.poll(() => services.sandbox.status().state, { timeout: 5_000 }).toBe('starting');
+    await expect.poll(() => services.sandbox.status(), { timeout: 30_000, interval: 100 }).toMatchObject({ state: 'running', restarts: 1 });
+    expect(launched).toHaveLength(2);
+    expect(logs.some((line) => /the sandbox process ended \(killed by a signal\); restarting it/.test(line))).toBe(true);
+
+    // The organization (same database) is served at the new address, and the active profile points there.
+    const { client, profile } = await services.active.services();
+    expect(profile.baseUrl).toBe(services.sandbox.status().baseUrl);
+    expect((await client.query('whoami', {})).organizationId).toBe(first.info.organizationId);
+  }, 60_000);
+
+  it('reports the Sandbox failed when its process dies and every restart fails', async () => {
+    const missingEntry = join(tmpdir(), `no-such-service-entry-${randomUUID()}.js`);
+    const { services, launched } = await mainWithSandboxProcess((launchNumber) => (launchNumber === 0 ? undefined : missingEntry));
+    await services.sandbox.start();
+    launched[0]!.kill();
+    await expect.poll(() => services.sandbox.status(), { timeout: 30_000, interval: 100 }).toMatchObject({
+      state: 'failed',
+      baseUrl: undefined,
+      error: expect.stringMatching(/ended \(exit code 1\) before it started/),
+      restarts: 0,
+    });
+    expect(launched).toHaveLength(4);
+    expect(logs.some((line) => /the sandbox could not be restarted/.test(line))).toBe(true);
+  }, 60_000);
+
+  it("fails the start with the keychain's own error when main cannot read the service secret for the process", async () => {
+    const { services } = await mainWithSandboxProcess(undefined, (os) => ({
+      get: async (account) => {
+        if (account === SANDBOX_SERVICE_SECRET_ACCOUNT) throw new QkError('KEYCHAIN_LOCKED', 'the keychain is locked (test)');
+        return os.get(account);
+      },
+      set: (account, secret) => os.set(account, secret),
+      delete: (account) => os.delete(account),
+    }));
+    await expect(services.sandbox.start()).rejects.toMatchObject({ code: 'KEYCHAIN_LOCKED', message: 'the sandbox did not start: the keychain is locked (test)' });
+    expect(services.sandbox.status()).toMatchObject({ state: 'failed', error: 'the sandbox did not start: the keychain is locked (test)' });
+  }, 30_000);
+
+  it('reports a Sandbox whose process cannot start as failed, with the reason', async () => {
+    const { services } = await mainWithSandboxProcess(join(tmpdir(), `no-such-service-entry-${randomUUID()}.js`));
+    await expect(services.sandbox.start()).rejects.toMatchObject({ code: 'SANDBOX_UNAVAILABLE', message: expect.stringMatching(/ended \(exit code 1\) before it started/) });
+    expect(services.sandbox.status()).toMatchObject({ state: 'failed', error: expect.stringMatching(/before it started/), baseUrl: undefined });
+  }, 30_000);
+});
