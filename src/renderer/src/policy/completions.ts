@@ -25,7 +25,7 @@ const MAX_COMPLETIONS = 40;
 /** Completions for the dotted path ending at `caret`, each with the text that replaces its last, partial part. */
 export function completionsAt(text: string, caret: number, kind: PolicyExpressionKind): { partial: string; completions: Completion[] } {
   const before = text.slice(0, caret);
-  const path = /([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\.?)$/.exec(before)?.[1];
+  const path = pathEndingAt(before, before.length);
   if (path === undefined) return { partial: '', completions: [] };
   const parts = path.split('.');
   const partial = parts.pop() ?? '';
@@ -50,11 +50,26 @@ function matching(candidates: readonly Completion[], partial: string): Completio
 /** `list.any(x, …`: while the caret is inside such a call, `x` is an element of `list`. */
 function lambdaVariables(before: string, kind: PolicyExpressionKind): Record<string, StaticType> {
   const variables: Record<string, StaticType> = {};
-  for (const match of before.matchAll(/([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\.(?:any|all|filter)\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*,/g)) {
-    const [root, ...fields] = match[1]!.split('.');
-    let type: StaticType | undefined = { ...ROOTS_BY_KIND[kind], ...variables }[root!];
-    for (const field of fields) type = type?.kind === 'struct' ? type.fields[field] : undefined;
-    if (type?.kind === 'list') variables[match[2]!] = type.element;
+  for (const method of ['.any(', '.all(', '.filter(']) {
+    for (let at = before.indexOf(method); at !== -1; at = before.indexOf(method, at + 1)) {
+      const list = pathEndingAt(before, at);
+      const variable = /^\s*([A-Za-z_]\w*)\s*,/.exec(before.slice(at + method.length))?.[1];
+      if (list === undefined || variable === undefined) continue;
+      const [root, ...fields] = list.split('.');
+      let type: StaticType | undefined = { ...ROOTS_BY_KIND[kind], ...variables }[root!];
+      for (const field of fields) type = type?.kind === 'struct' ? type.fields[field] : undefined;
+      if (type?.kind === 'list') variables[variable] = type.element;
+    }
   }
   return variables;
+}
+
+const PATH_CHARACTER = /[\w.]/;
+
+/** The dotted path (`eth.tx.fu`, `approvers.`) that ends at `end`, or undefined when none does. */
+function pathEndingAt(text: string, end: number): string | undefined {
+  let start = end;
+  while (start > 0 && PATH_CHARACTER.test(text[start - 1]!)) start -= 1;
+  const path = text.slice(start, end);
+  return /^[A-Za-z_]/.test(path) && !path.includes('..') ? path : undefined;
 }

@@ -17,7 +17,7 @@ function checksummed(address: string, field: string): string {
 }
 
 function wei(ether: string, field: string): bigint {
-  if (!/^\d{1,30}(\.\d{1,18})?$/.test(ether.trim())) throw new QkError('REQUEST_INVALID', `${field}: give an amount in ETH, like 0.5`);
+  if (!/^\d{1,30}(?:\.\d{1,18})?$/.test(ether.trim())) throw new QkError('REQUEST_INVALID', `${field}: give an amount in ETH, like 0.5`);
   return parseEther(ether.trim());
 }
 
