@@ -32,3 +32,17 @@ export async function rejectionCode(promise: Promise<unknown>): Promise<string |
   }
   return undefined;
 }
+
+/** Runs `action`, which must throw a QkError with `code` and a message matching `message` (and `details`, if given). */
+export function expectQkError(action: () => unknown, code: string, message: RegExp, details?: Record<string, unknown>): void {
+  try {
+    action();
+  } catch (error) {
+    expect(error).toBeInstanceOf(QkError);
+    expect((error as QkError).code).toBe(code);
+    expect((error as QkError).message).toMatch(message);
+    if (details !== undefined) expect((error as QkError).details).toMatchObject(details);
+    return;
+  }
+  expect.fail(`expected a QkError ${code}, but nothing was thrown`);
+}

@@ -8,7 +8,7 @@ import { createKeyDeriver } from '../../../src/service/enclave/derivation.js';
 import { mnemonicToSeed } from '../../../src/service/enclave/mnemonic.js';
 import { signBitcoinPsbt } from '../../../src/service/enclave/sign-bitcoin.js';
 import { decodeBitcoinPsbt, readPsbt } from '../../../src/shared/chains/bitcoin.js';
-import { QkError } from '../../../src/shared/errors.js';
+import { expectQkError } from '../../support/assertions';
 
 // ---- BIP-174 test vectors (bitcoin/bips bip-0174.mediawiki, "Test Vectors") ----
 
@@ -72,18 +72,6 @@ const BIP86_FIRST_RECEIVE = {
 const ABANDON = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 
 const base58check = createBase58check(sha256);
-
-function expectQkError(run: () => unknown, code: string, message: RegExp): void {
-  let thrown: unknown;
-  try {
-    run();
-  } catch (error) {
-    thrown = error;
-  }
-  expect(thrown).toBeInstanceOf(QkError);
-  expect((thrown as QkError).code).toBe(code);
-  expect((thrown as QkError).message).toMatch(message);
-}
 
 /** A PSBT around an unsigned transaction, with the given spent-output data per input. */
 function psbtOf(unsignedTx: string, updates: Record<number, Parameters<Transaction['updateInput']>[1]>): Uint8Array {

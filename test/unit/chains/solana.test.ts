@@ -46,7 +46,7 @@ import { describe, expect, it } from 'vitest';
 import { signSolanaTransaction } from '../../../src/service/enclave/sign-solana.js';
 import { decodeSolanaTransaction, TOKEN_2022_PROGRAM_ADDRESS } from '../../../src/shared/chains/solana.js';
 import { bytesToHex, hexToBytes } from '../../../src/shared/crypto/encoding.js';
-import { QkError } from '../../../src/shared/errors.js';
+import { expectQkError } from '../../support/assertions';
 
 const BLOCKHASH = 'EETubP5AKHgjPAhzPAFcb8BAY1hMH639CWCFTqi3hq1k';
 
@@ -57,18 +57,6 @@ function keypair(seedByte: number): Keypair {
 /** The enclave's side: an Ed25519 signer over the message, with the key's 32-byte seed. */
 function signerFor(key: Keypair): (message: Uint8Array) => Uint8Array {
   return (message) => ed25519.sign(message, key.secretKey.slice(0, 32));
-}
-
-function expectQkError(run: () => unknown, code: string, message: RegExp): void {
-  let thrown: unknown;
-  try {
-    run();
-  } catch (error) {
-    thrown = error;
-  }
-  expect(thrown).toBeInstanceOf(QkError);
-  expect((thrown as QkError).code).toBe(code);
-  expect((thrown as QkError).message).toMatch(message);
 }
 
 function legacyTransfer(from: Keypair, to: PublicKey, lamports: number): Transaction {

@@ -8,22 +8,10 @@ import {
   signingOperationOf,
   type RawPayloadsDetails,
 } from '../../../src/shared/clear-signing/index.js';
-import { QkError } from '../../../src/shared/errors.js';
+import { expectQkError } from '../../support/assertions';
 
 const SIGNER = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 const raw = (description: { details: unknown }) => description.details as RawPayloadsDetails;
-
-function expectQkError(run: () => unknown, code: string, message: RegExp): void {
-  let thrown: unknown;
-  try {
-    run();
-  } catch (error) {
-    thrown = error;
-  }
-  expect(thrown).toBeInstanceOf(QkError);
-  expect((thrown as QkError).code).toBe(code);
-  expect((thrown as QkError).message).toMatch(message);
-}
 
 describe('clear signing: raw payloads', () => {
   it('shows a hex payload that is UTF-8 text as the text, with the hash and what is signed', () => {

@@ -3,7 +3,6 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { decrypt as eciesDecrypt } from 'eciesjs';
 import { describe, expect, it } from 'vitest';
-import { QkError } from '../../../src/shared/errors';
 import {
   decodeSecretShare,
   encodeSecretShare,
@@ -14,6 +13,7 @@ import {
   type IndexedShare,
   type OperatorRecipient,
 } from '../../../src/service/enclave/spark';
+import { expectQkError } from '../../support/assertions';
 
 interface Operator {
   recipient: OperatorRecipient;
@@ -34,19 +34,6 @@ function openPackages(operators: Operator[], packages: { operatorId: string; enc
     const plaintext = eciesDecrypt(operators[position].secretKey, hexToBytes(operatorPackage.encryptedPackage));
     return { index: position + 1, ...decodeSecretShare(plaintext) };
   });
-}
-
-function expectQkError(run: () => unknown, code: string, message: RegExp, details?: Record<string, unknown>) {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(QkError);
-    expect((error as QkError).code).toBe(code);
-    expect((error as QkError).message).toMatch(message);
-    if (details) expect((error as QkError).details).toMatchObject(details);
-    return;
-  }
-  expect.fail(`expected ${code}`);
 }
 
 /** Every t-element subset of 0..n-1. */
