@@ -20,6 +20,7 @@ import { lockHandlers } from './lock/lock.ipc';
 import { guardReveals } from './lock/reveal-guard';
 import { UnlockPassphrase } from './lock/unlock-passphrase';
 import { Unlocker, type TouchId } from './lock/unlocker';
+import { organizationHandlers } from './organization/organization.ipc';
 import { policiesHandlers } from './policies/policies.ipc';
 import { ActiveProfile } from './profiles/active-profile';
 import type { Confirm } from './profiles/confirmation';
@@ -31,10 +32,13 @@ import { DEFAULT_SETTINGS, Settings } from './settings/settings';
 import { settingsHandlers } from './settings/settings.ipc';
 import { signingHandlers } from './signing/signing.ipc';
 import { Stamper } from './stamper/stamper';
+import { usersHandlers } from './users/users.ipc';
 import { walletsHandlers } from './wallets/wallets.ipc';
 
 /** Where offline-stamped request files are written and read, inside the data dir. */
 export const STAMPED_REQUESTS_DIR = 'stamped-requests';
+/** Where approved exports are saved for the offline desktop, inside the data dir. */
+export const EXPORTS_DIR = 'exports';
 
 export interface MainServicesOptions {
   /** Where the key index, profiles and settings live (app.getPath('userData') in the app). */
@@ -155,9 +159,11 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
     ...sandboxHandlers({ sandbox, profiles }),
     ...activitiesHandlers({ active, now }),
     ...approvalsHandlers({ active, now, stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR) }),
+    ...organizationHandlers({ active, now, keychain }),
+    ...usersHandlers({ active, now, keychain }),
     ...policiesHandlers({ active, now }),
     ...walletsHandlers({ active, now }),
-    ...exporterHandlers({ active, now, keychain, profiles }),
+    ...exporterHandlers({ active, now, keychain, profiles, exportsDir: join(services.dataDir, EXPORTS_DIR) }),
     ...importerHandlers({ active, now }),
     ...signingHandlers({ active, now, settings, stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR) }),
   };

@@ -50,8 +50,11 @@ async function proposePolicy(page: Page, name: string): Promise<string> {
   await editor.getByLabel('Name').fill(name);
   await editor.getByLabel('Condition').fill("activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2'");
   await editor.getByRole('button', { name: 'Create policy' }).click();
-  const waiting = page.getByRole('status').filter({ hasText: 'CONSENSUS_NEEDED' });
-  await expect(waiting).toContainText(`Create policy ${name} is waiting for votes.`);
+  // A waiting state, not an error: what waits, its fingerprint, and who may still vote.
+  const waiting = page.getByRole('status', { name: 'Waiting for votes' });
+  await expect(waiting).toContainText(`Waiting for votes: Create policy ${name}`);
+  await expect(waiting).toContainText('Who may still vote:');
+  await expect(page.getByRole('alert')).toHaveCount(0);
   const fingerprint = (await waiting.locator('code.fingerprint').innerText()).trim();
   expect(fingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
   return fingerprint;
@@ -72,15 +75,18 @@ test('2-of-3: the root proposes a policy, sees its own vote, and the second appr
   const queue = page.getByRole('list', { name: 'Activities waiting for votes' });
   const row = queue.getByRole('listitem');
   await expect(row).toHaveCount(1);
-  await expect(row).toContainText('Create policy (v3)');
+  await expect(row).toContainText('Create a policy');
   await expect(row).toContainText('1 of 2 approved');
   await expect(row).toContainText('you approved');
   await row.getByRole('button').click();
-  const detail = page.getByRole('region', { name: 'Create policy (v3)' });
+  const detail = page.getByRole('region', { name: 'Create a policy' });
   await expect(detail).toContainText('signing needs two');
   await expect(detail).toContainText(fingerprint);
   await expect(detail).toContainText(/23 h 5\d min of the 24 h window/);
   await expect(detail.getByRole('status')).toContainText('You already voted: you approved this activity');
+  // Who may still vote, by name: the two other quorum members, not the root who proposed it.
+  const stillToVote = detail.getByRole('list', { name: 'Still to vote' }).getByRole('listitem');
+  await expect(stillToVote).toHaveText(['Approver 2 · root quorum member', 'Approver 3 · root quorum member']);
   await expect(detail.getByRole('button', { name: 'Approve…' })).toHaveCount(0);
   await screenshotBothThemes(page, 'approvals');
 
@@ -88,16 +94,17 @@ test('2-of-3: the root proposes a policy, sees its own vote, and the second appr
   await openScreen(page, 'Approvals');
   await page.getByRole('list', { name: 'Activities waiting for votes' }).getByRole('listitem').getByRole('button').click();
   await page.getByRole('button', { name: 'Approve…' }).click();
-  const confirm = page.getByRole('dialog', { name: 'Approve Create policy (v3)?' });
+  const confirm = page.getByRole('dialog', { name: 'Approve: Create a policy?' });
   await expect(confirm).toContainText(fingerprint);
   await screenshotBothThemes(page, 'approval-confirm');
   await confirm.getByRole('button', { name: 'Approve' }).click();
   await expect(page.getByText('Nothing is waiting for votes.')).toBeVisible();
+  await expect(page.getByRole('status', { name: 'Your vote' })).toContainText('Approved — 2 of 2; Create a policy is done.');
 
   await page.getByRole('button', { name: 'History' }).click();
   await page.getByLabel('Status').selectOption('ACTIVITY_STATUS_COMPLETED');
   const history = page.getByRole('list', { name: 'Activity history' }).getByRole('listitem');
-  await expect(history.filter({ hasText: 'Create policy (v3)' })).toContainText('2 approved');
+  await expect(history.filter({ hasText: 'Create a policy' })).toContainText('2 approved');
   await screenshotBothThemes(page, 'approvals-history');
   expect((await host.handlers['policies.list']({})).map((policy) => policy.policyName)).toEqual(['signing needs two']);
 });
@@ -110,20 +117,20 @@ test('2-of-3: the third approver rejects a proposal by its fingerprint', async (
   await openScreen(page, 'Approvals');
   await page.getByRole('list', { name: 'Activities waiting for votes' }).getByRole('listitem').getByRole('button').click();
   await page.getByRole('button', { name: 'Reject…' }).click();
-  const confirm = page.getByRole('dialog', { name: 'Reject Create policy (v3)?' });
+  const confirm = page.getByRole('dialog', { name: 'Reject: Create a policy?' });
   await expect(confirm).toContainText(fingerprint);
   // Cancel first: no vote without the confirmation.
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   expect(await host.handlers['approvals.pending']({})).toHaveLength(1);
   await page.getByRole('button', { name: 'Reject…' }).click();
-  await page.getByRole('dialog', { name: 'Reject Create policy (v3)?' }).getByRole('button', { name: 'Reject' }).click();
+  await page.getByRole('dialog', { name: 'Reject: Create a policy?' }).getByRole('button', { name: 'Reject' }).click();
   await expect(page.getByText('Nothing is waiting for votes.')).toBeVisible();
 
   await page.getByRole('button', { name: 'History' }).click();
   await page.getByLabel('Status').selectOption('ACTIVITY_STATUS_REJECTED');
   const rejected = page.getByRole('list', { name: 'Activity history' }).getByRole('listitem');
   await expect(rejected).toHaveCount(1);
-  await expect(rejected).toContainText('rejected');
+  await expect(rejected).toContainText('Rejected');
   expect(await host.handlers['policies.list']({})).toEqual([]);
 });
 
@@ -169,7 +176,7 @@ test('2-of-2 offline: the second approver stamps an approval into a file, and po
 
   await page.getByRole('button', { name: 'History' }).click();
   await page.getByLabel('Status').selectOption('ACTIVITY_STATUS_COMPLETED');
-  await expect(page.getByRole('list', { name: 'Activity history' }).getByRole('listitem').filter({ hasText: 'Create policy (v3)' })).toContainText('2 approved');
+  await expect(page.getByRole('list', { name: 'Activity history' }).getByRole('listitem').filter({ hasText: 'Create a policy' })).toContainText('2 approved');
 });
 
 test('History pages back to the oldest activity, and a new filter starts again from the newest page', async ({ page, host }) => {
@@ -187,7 +194,7 @@ test('History pages back to the oldest activity, and a new filter starts again f
   await openScreen(page, 'Approvals');
   await page.getByRole('button', { name: 'History' }).click();
   const history = page.getByRole('region', { name: 'History' });
-  await expect(history.getByRole('list', { name: 'Activity history' }).getByRole('listitem').first()).toContainText('Update user name');
+  await expect(history.getByRole('list', { name: 'Activity history' }).getByRole('listitem').first()).toContainText('Rename a user');
   await history.getByRole('button', { name: 'Load older activities' }).click();
   await expect(history.getByRole('button', { name: 'Load older activities' })).toBeEnabled();
   await history.getByRole('button', { name: 'Load older activities' }).click();
@@ -215,7 +222,7 @@ test('approvals expire with their 24 h window: a new approval opens the next, th
   await expect(row).toContainText('approvals expired');
   await expect(row).not.toContainText('you approved');
   await row.getByRole('button').click();
-  const detail = page.getByRole('region', { name: 'Create policy (v3)' });
+  const detail = page.getByRole('region', { name: 'Create a policy' });
   await expect(detail).toContainText('the approvals expired; the next approval opens a new 24 h window');
   await expect(detail.getByRole('list', { name: 'Votes' })).toContainText('approval expired');
   await expect(detail.getByRole('button', { name: 'Approve…' })).toBeVisible();
@@ -224,7 +231,7 @@ test('approvals expire with their 24 h window: a new approval opens the next, th
   const approve = async () => {
     await page.getByRole('list', { name: 'Activities waiting for votes' }).getByRole('listitem').getByRole('button').click();
     await page.getByRole('button', { name: 'Approve…' }).click();
-    await page.getByRole('dialog', { name: 'Approve Create policy (v3)?' }).getByRole('button', { name: 'Approve' }).click();
+    await page.getByRole('dialog', { name: 'Approve: Create a policy?' }).getByRole('button', { name: 'Approve' }).click();
   };
   await switchProfile(page, host, profiles['Approver 2'], 'Approver 2');
   await openScreen(page, 'Approvals');
@@ -242,7 +249,7 @@ test('approvals expire with their 24 h window: a new approval opens the next, th
   expect((await host.handlers['policies.list']({})).map((policy) => policy.policyName)).toEqual(['approved in a new window']);
   await page.getByRole('button', { name: 'History' }).click();
   await page.getByLabel('Status').selectOption('ACTIVITY_STATUS_COMPLETED');
-  const completed = page.getByRole('list', { name: 'Activity history' }).getByRole('listitem').filter({ hasText: 'Create policy (v3)' });
+  const completed = page.getByRole('list', { name: 'Activity history' }).getByRole('listitem').filter({ hasText: 'Create a policy' });
   await expect(completed).toContainText('by Root user');
   await expect(completed).toContainText('2 approved');
 });

@@ -7,9 +7,11 @@ test('refused actions show the QkError message and what to do', async ({ page, h
   const createForm = page.getByRole('form', { name: 'Create API key' });
   await createForm.getByLabel('Name').fill('ops');
   await createForm.getByRole('button', { name: 'Create API key' }).click();
+  // What happened first, what to do next, the code last.
   const duplicate = page.getByRole('alert');
-  await expect(duplicate).toContainText('KEY_EXISTS');
+  await expect(duplicate.locator('p').first()).toHaveText('A key with this name already exists.');
   await expect(duplicate).toContainText('Choose another name');
+  await expect(duplicate.locator('p').last()).toHaveText('Code KEY_EXISTS');
   await duplicate.getByRole('button', { name: 'Dismiss' }).click();
   await expect(page.getByRole('alert')).toHaveCount(0);
 
@@ -18,20 +20,24 @@ test('refused actions show the QkError message and what to do', async ({ page, h
   await form.getByLabel('Profile name').fill('Production');
   await form.getByLabel('Organization ID').fill('not-a-uuid');
   await form.getByRole('button', { name: 'Add profile' }).click();
-  await expect(page.getByRole('alert')).toContainText('REQUEST_INVALID profile.organizationId must be a UUID');
+  await expect(page.getByRole('alert')).toContainText('profile.organizationId must be a UUID');
+  await expect(page.getByRole('alert')).toContainText('Code REQUEST_INVALID');
   expect(await host.services.profiles.list()).toEqual([]);
 
   await form.getByLabel('Organization ID').fill('5f2c3e4a-0b1d-4c6e-9f8a-7b6c5d4e3f21');
   await form.getByRole('button', { name: 'Add profile' }).click();
   await expect(page.getByRole('listitem', { name: 'Production' })).toBeVisible();
 
-  // A key a profile signs with cannot be deleted; the message names the profile and the way out.
+  // A key a profile signs with cannot be deleted: the dialog says why, and names the way out, before any confirm step.
   await openScreen(page, 'Keys');
-  await page.getByRole('button', { name: 'Delete ops' }).click();
-  await page.getByRole('dialog', { name: 'Delete API key ops?' }).getByRole('button', { name: 'Delete key' }).click();
-  const inUse = page.getByRole('alert');
-  await expect(inUse).toContainText('FAILED_PRECONDITION');
-  await expect(inUse).toContainText('is used by profile "Production"');
+  const deleteButton = page.getByRole('button', { name: 'Delete ops' });
+  await deleteButton.click();
+  const refusal = page.getByRole('dialog', { name: 'API key ops cannot be deleted yet' });
+  await expect(refusal).toContainText('It is used by profile "Production"');
+  await expect(refusal.getByRole('button', { name: 'Delete key' })).toHaveCount(0);
+  await refusal.getByRole('button', { name: 'Close' }).click();
+  // Focus goes back to the button that opened the dialog.
+  await expect(deleteButton).toBeFocused();
   expect((await host.services.keychain.listApiKeys()).map((key) => key.name)).toEqual(['ops']);
 });
 

@@ -12,21 +12,28 @@ test('write a policy with a parse error, see it inline at its position, fix it, 
   await condition.fill("activity.type == 'ACTIVITY_TYPE_EXPORT_WALLET' &&\n  wallet.idd == 'w-1'");
   const error = editor.getByRole('alert');
   // The checker's message, its line and column, and a caret under exactly the unknown field.
-  await expect(error).toContainText("line 2, column 10: Wallet has no field 'idd'");
+  await expect(error).toContainText("Line 2, column 10: Wallet has no field 'idd'");
   await expect(error.locator('pre')).toHaveText("  wallet.idd == 'w-1'\n         ^^^");
   await expect(condition).toHaveAttribute('aria-invalid', 'true');
   await expect(editor.getByRole('button', { name: 'Create policy' })).toBeDisabled();
   await screenshotBothThemes(page, 'policy-parse-error');
 
-  await condition.fill("activity.type == 'ACTIVITY_TYPE_EXPORT_WALLET' &&\n  wallet.id == 'w-1'");
+  // A misspelled type parses, but matches nothing: said inline, with the closest known type.
+  await condition.fill("activity.type == 'ACTIVITY_TYPE_EXPORT_WALET'");
   await expect(error).toBeHidden();
+  await expect(editor.getByRole('list', { name: 'Unknown activity types' })).toHaveText(
+    'No activity has the type ACTIVITY_TYPE_EXPORT_WALET, so this never matches it. Did you mean ACTIVITY_TYPE_EXPORT_WALLET?',
+  );
+  await screenshotBothThemes(page, 'policy-unknown-type');
+  await condition.fill("activity.type == 'ACTIVITY_TYPE_EXPORT_WALLET' &&\n  wallet.id == 'w-1'");
+  await expect(editor.getByRole('list', { name: 'Unknown activity types' })).toHaveCount(0);
   await expect(condition).toHaveAttribute('aria-invalid', 'false');
   await editor.getByLabel('Consensus').fill('approvers.count() >= 1');
   await editor.getByLabel('Notes').fill('ops may export w-1');
   await editor.getByRole('button', { name: 'Create policy' }).click();
 
   const row = page.getByRole('table', { name: 'Policies' }).getByRole('row', { name: /export by ops/ });
-  await expect(row).toContainText('allow');
+  await expect(row).toContainText('Allow');
   await expect(row).toContainText('ops may export w-1');
   const [stored] = await host.handlers['policies.list']({});
   expect(stored?.condition).toBe("activity.type == 'ACTIVITY_TYPE_EXPORT_WALLET' &&\n  wallet.id == 'w-1'");
@@ -53,7 +60,7 @@ test('write a policy with a parse error, see it inline at its position, fix it, 
   const time = timed.getByLabel('Time window');
   await time.fill("CronSpan('0 9 * * MON-FRI', '8h', 'America/New_York')");
   const timeError = timed.getByRole('alert');
-  await expect(timeError).toContainText('line 1, column 19: CronSpan() schedule: day-of-week field: names are not supported');
+  await expect(timeError).toContainText('Line 1, column 19: CronSpan() schedule: day-of-week field: names are not supported');
   await expect(timeError.locator('pre')).toHaveText("CronSpan('0 9 * * MON-FRI', '8h', 'America/New_York')\n                  ^^^^^^^");
   await expect(timed.getByRole('button', { name: 'Review changes…' })).toBeDisabled();
   await time.fill("CronSpan('0 9 * * 1-5', '8h', 'America/New_York')");

@@ -1,5 +1,5 @@
 import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY } from '../../src/main/profiles/profiles';
-import { test, expect, openScreen, screenshotBothThemes } from './fixtures';
+import { test, expect, openScreen, screenshotBothThemes, startSandbox } from './fixtures';
 
 const SANDBOX_ORG = '0b6e3c1d-2f4a-4d5e-8f9a-1b2c3d4e5f60';
 const PRODUCTION_ORG = '5f2c3e4a-0b1d-4c6e-9f8a-7b6c5d4e3f21';
@@ -46,4 +46,37 @@ test('add a hosted profile beside the Sandbox and switch between them', async ({
   const apiKeys = page.getByRole('table', { name: 'API keys' });
   await expect(apiKeys.getByRole('row', { name: /^ops/ })).toContainText('Production');
   await expect(apiKeys.getByRole('row', { name: /sandbox root/ })).toContainText('Sandbox');
+});
+
+test('the welcome screen says what the Sandbox is and starts it, which makes it the active profile', async ({ page }) => {
+  const welcome = page.getByRole('region', { name: 'Welcome to QuorumKey' });
+  await expect(welcome).toContainText('The Sandbox is a complete Turnkey-compatible service running on this computer');
+  await screenshotBothThemes(page, 'welcome');
+  await welcome.getByRole('button', { name: 'Start the Sandbox' }).click();
+  await expect(page.getByRole('banner')).toContainText('Profile: Sandbox');
+  await expect(page.getByRole('list', { name: 'Profiles' }).getByRole('listitem', { name: 'Sandbox' }).getByText('Active')).toBeVisible();
+  await expect(welcome).toHaveCount(0);
+});
+
+test('the Sandbox panel: reset only after the typed phrase, and its removed profile comes back', async ({ page, host }) => {
+  const { organizationId } = await startSandbox(page, host);
+  const panel = page.getByRole('region', { name: 'Sandbox' });
+  await expect(panel).toContainText(`organization ${organizationId}`);
+  await panel.getByRole('button', { name: 'Reset the Sandbox…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Reset the Sandbox?' });
+  await expect(dialog.getByRole('button', { name: 'Reset the Sandbox' })).toBeDisabled();
+  await dialog.getByLabel('Type “reset the Sandbox” to confirm').fill('reset the Sandbox');
+  await screenshotBothThemes(page, 'sandbox-reset');
+  await dialog.getByRole('button', { name: 'Reset the Sandbox' }).click();
+  await expect(panel).toContainText('Running at');
+  await expect(panel).not.toContainText(organizationId);
+  // Focus goes back to the button that opened the dialog.
+  await expect(panel.getByRole('button', { name: 'Reset the Sandbox…' })).toBeFocused();
+
+  await page.getByRole('list', { name: 'Profiles' }).getByRole('button', { name: 'Remove Sandbox' }).click();
+  await page.getByRole('dialog', { name: 'Remove profile Sandbox?' }).getByRole('button', { name: 'Remove profile' }).click();
+  const welcome = page.getByRole('region', { name: 'Welcome to QuorumKey' });
+  await welcome.getByRole('button', { name: 'Start the Sandbox' }).click();
+  await expect(page.getByRole('banner')).toContainText('Profile: Sandbox');
+  await screenshotBothThemes(page, 'profiles-sandbox');
 });

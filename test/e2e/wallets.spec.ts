@@ -26,14 +26,28 @@ test('create an encryption key, create a wallet, export it to that key and revea
   await expect(page.getByText('No wallets yet.')).toBeVisible();
   const create = page.getByRole('form', { name: 'Create wallet' });
   await create.getByLabel('Wallet name').fill('treasury');
-  await create.getByLabel('Account type').selectOption('ethereum');
-  await create.getByLabel('Accounts').fill('2');
+  // Several chains at once, each from its standard first path.
+  await expect(create.getByLabel('Ethereum (secp256k1)')).toBeChecked();
+  await create.getByLabel('Solana (Ed25519)').check();
+  await create.getByLabel('Accounts per chain').fill('2');
+  await expect(create).toContainText("First paths: m/44'/60'/0'/0/0, m/44'/501'/0'/0'");
   await create.getByRole('button', { name: 'Create wallet' }).click();
 
   const card = page.getByRole('article', { name: 'Wallet treasury' });
   const accounts = card.getByRole('table', { name: 'Accounts of treasury' });
-  await expect(accounts.getByRole('row')).toHaveCount(3);
+  await expect(accounts.getByRole('row')).toHaveCount(5);
   await expect(accounts).toContainText("m/44'/60'/0'/0/1");
+  await expect(accounts).toContainText("m/44'/501'/1'/0'");
+
+  // Add accounts continues each chain after its highest index, and says which path it will use.
+  await card.getByRole('button', { name: 'Add accounts…' }).click();
+  const adding = page.getByRole('dialog', { name: 'Add accounts to treasury' });
+  await adding.getByLabel('Chain').selectOption('solana');
+  await expect(adding.getByRole('status')).toHaveText("Path: m/44'/501'/2'/0' (this chain is in use up to index 1)");
+  await adding.getByRole('button', { name: 'Add accounts' }).click();
+  await expect(accounts.getByRole('row')).toHaveCount(6);
+  await expect(accounts.getByRole('row', { name: /m\/44'\/501'\/2'\/0'/ })).toContainText('Solana');
+  await expect(accounts.getByRole('button', { name: /^Copy address of treasury/ })).toHaveCount(5);
   const [wallet] = await host.handlers['wallets.list']({});
   const stored = await host.handlers['wallets.accounts']({ walletId: wallet!.walletId });
   for (const account of stored) await expect(accounts).toContainText(account.address);
@@ -92,7 +106,7 @@ test('create private keys from the presets: listed with the curve and address th
   expect(byName.get('solana hot')?.curve).toBe('CURVE_ED25519');
   expect(byName.get('btc cold')?.curve).toBe('CURVE_SECP256K1');
   for (const [name, format, curveShown] of [
-    ['solana hot', 'ADDRESS_FORMAT_SOLANA', 'ed25519'],
+    ['solana hot', 'ADDRESS_FORMAT_SOLANA', 'Ed25519'],
     ['btc cold', 'ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH', 'secp256k1'],
   ] as const) {
     const addresses = byName.get(name)!.addresses;

@@ -1,11 +1,12 @@
 /**
  * `npm run preview:browser`: the app in the system's Chromium where Electron cannot run. Starts the e2e host (real
  * main services, a temporary data dir, keys in the OS keychain under a one-off service name, removed on exit) and
- * opens the built renderer with the preload's API installed.
+ * opens the built renderer with the preload's API installed, the Sandbox started as the app starts it.
  *
  *   npm run preview:browser                                   # a Chromium window; close it to stop
  *   npm run preview:browser -- --headless --screenshot a.png  # no display: write a screenshot and exit
  *   --chromium PATH                                           # another Chromium binary (default: findChromium())
+ *   --color-scheme light|dark                                 # the system theme the app follows (default light)
  */
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
@@ -19,14 +20,20 @@ const { values: options } = parseArgs({
     headless: { type: 'boolean', default: false },
     screenshot: { type: 'string' },
     chromium: { type: 'string' },
+    'color-scheme': { type: 'string', default: 'light' },
   },
   strict: true,
 });
+const colorScheme = options['color-scheme'];
+if (colorScheme !== 'light' && colorScheme !== 'dark') throw new Error(`--color-scheme is light or dark, not ${colorScheme}`);
 if (options.screenshot !== undefined && !options.headless) {
   throw new Error('--screenshot FILE needs --headless: it is for machines without a display');
 }
 
 const host = await startE2eHost();
+// As the app does when it is ready: the Sandbox starts and, the first time, becomes the active profile, so the
+// preview opens on a working profile.
+await host.services.sandbox.start();
 const browser = await chromium.launch({
   executablePath: options.chromium ?? findChromium(),
   headless: options.headless,
@@ -37,6 +44,8 @@ const stop = async () => {
   if (stopping) return;
   stopping = true;
   await browser.close().catch(() => undefined);
+  // The Sandbox stops before the host removes its data dir.
+  await host.services.close();
   await host.close();
 };
 process.once('SIGINT', () => void stop());
@@ -44,7 +53,7 @@ process.once('SIGTERM', () => void stop());
 
 try {
   // Headed, the viewport follows the window so it can be resized like the app's.
-  const page = await browser.newPage({ viewport: options.headless ? WINDOW : null });
+  const page = await browser.newPage({ viewport: options.headless ? WINDOW : null, colorScheme });
   await host.installBridge(page);
   await page.goto(host.url);
   // The app has drawn once its shell, lock screen or start error is there.

@@ -1,4 +1,7 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { QkError } from '../../shared/errors';
+import { EXPORT_FILE_KIND, exportedKindOf, type ExportFile } from '../../shared/offline/export-file';
 import type { ActiveProfileHandlerDeps } from '../activities/activities.ipc';
 import { activityView } from '../activities/activity-views';
 import type { IpcHandlers } from '../ipc/register';
@@ -9,10 +12,51 @@ import { decryptBundleOffline } from './exporter';
 export interface ExporterHandlerDeps extends ActiveProfileHandlerDeps {
   keychain: Keychain;
   profiles: Pick<Profiles, 'getActive'>;
+  /** Where saved export files go. The renderer names files, never paths; people copy them to the offline desktop. */
+  exportsDir: string;
 }
 
-export function exporterHandlers({ active, now, keychain, profiles }: ExporterHandlerDeps): Pick<IpcHandlers, 'exports.reveal' | 'exports.decryptBundle'> {
+export function exporterHandlers({
+  active,
+  now,
+  keychain,
+  profiles,
+  exportsDir,
+}: ExporterHandlerDeps): Pick<IpcHandlers, 'exports.reveal' | 'exports.decryptBundle' | 'exports.saveBundle'> {
   return {
+    'exports.saveBundle': async ({ activityId, file: name }) => {
+      const { client } = await active.services();
+      const { activity } = await client.query('get_activity', { activityId });
+      const exported = exportedKindOf(activity.type);
+      if (exported === undefined) {
+        throw new QkError('REQUEST_INVALID', `activity ${activityId} is not an export (it is ${activity.type}); choose an approved export`, { activityId });
+      }
+      if (activity.status !== 'ACTIVITY_STATUS_COMPLETED') {
+        throw new QkError('FAILED_PRECONDITION', `the export has no bundle yet: it is ${activity.status}; save it once it is approved`, { activityId });
+      }
+      const result = Object.values(activity.result)[0] as { exportBundle?: unknown } | undefined;
+      const intent = Object.values(activity.intent)[0] as { targetPublicKey?: unknown } | undefined;
+      if (typeof result?.exportBundle !== 'string' || typeof intent?.targetPublicKey !== 'string') {
+        throw new QkError('RESPONSE_INVALID', `the service answered export ${activityId} without its bundle or target key`, { activityId });
+      }
+      const contents: ExportFile = {
+        kind: EXPORT_FILE_KIND,
+        version: 1,
+        activityId,
+        organizationId: activity.organizationId,
+        exported,
+        targetPublicKey: intent.targetPublicKey,
+        exportBundle: result.exportBundle,
+      };
+      await mkdir(exportsDir, { recursive: true, mode: 0o700 });
+      const file = join(exportsDir, name);
+      try {
+        await writeFile(file, `${JSON.stringify(contents, null, 2)}\n`, { flag: 'wx', mode: 0o600 });
+      } catch (error) {
+        throw new QkError('FILE_ERROR', `cannot write ${name}: ${(error as Error).message}; choose another file name`, { path: file });
+      }
+      return { file, exportsDir };
+    },
     'exports.reveal': async ({ subject, target, keyFormat }) => {
       const { exporter } = await active.services();
       if (subject.kind === 'completed-export') {

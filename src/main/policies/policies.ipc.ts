@@ -17,7 +17,7 @@ export function policiesHandlers({ active, now }: ActiveProfileHandlerDeps): Pic
   };
 }
 
-function policyView(policy: Policy): ChannelOutput<'policies.get'> {
+export function policyView(policy: Policy): ChannelOutput<'policies.get'> {
   return {
     policyId: policy.policyId,
     policyName: policy.policyName,

@@ -3,7 +3,9 @@ import type { IpcHandlers } from '../ipc/register';
 import type { Profiles } from '../profiles/profiles';
 import { SANDBOX_PROFILE_NAME, type Sandbox } from './sandbox';
 
-export function sandboxHandlers({ sandbox, profiles }: { sandbox: Sandbox; profiles: Profiles }): Pick<IpcHandlers, 'sandbox.status' | 'sandbox.start'> {
+type SandboxChannel = 'sandbox.status' | 'sandbox.start' | 'sandbox.stop' | 'sandbox.reset' | 'sandbox.restoreProfile';
+
+export function sandboxHandlers({ sandbox, profiles }: { sandbox: Sandbox; profiles: Profiles }): Pick<IpcHandlers, SandboxChannel> {
   const status = async (): Promise<ChannelOutput<'sandbox.status'>> => {
     const { state, error, restarts } = sandbox.status();
     const health = { state, error: error ?? null, restarts };
@@ -36,6 +38,18 @@ export function sandboxHandlers({ sandbox, profiles }: { sandbox: Sandbox; profi
     'sandbox.status': status,
     'sandbox.start': async () => {
       await sandbox.start();
+      return status();
+    },
+    'sandbox.stop': async () => {
+      await sandbox.stop();
+      return status();
+    },
+    'sandbox.reset': async () => {
+      await sandbox.reset();
+      return status();
+    },
+    'sandbox.restoreProfile': async () => {
+      await sandbox.restoreProfile();
       return status();
     },
   };

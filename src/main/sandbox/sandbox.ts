@@ -4,6 +4,7 @@
  * points at it, pinning its enclave signer. The app runs it in its own process (service-process.ts) and restarts it
  * if that process dies.
  */
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serviceSecretFileOf, startService, type ServiceInfo, type ServiceSecret } from '../../service';
 import type { ApiKeyCurve } from '../../shared/crypto/keys';
@@ -141,13 +142,33 @@ export class Sandbox {
     await running?.stop();
   }
 
+  /**
+   * Stops the service, deletes its database (every user, policy, wallet and key it held) and starts it afresh with a
+   * new organization. The keychain key "sandbox" stays, and becomes the new root user's.
+   */
+  async reset(): Promise<RunningSandbox> {
+    await this.stop();
+    const db = join(this.options.dataDir, SANDBOX_DB_FILE);
+    // SQLite's write-ahead log and shared memory belong to the database: a new one must not find them.
+    for (const file of [db, `${db}-wal`, `${db}-shm`]) await rm(file, { force: true });
+    return this.start();
+  }
+
+  /** Brings the Sandbox profile back (after it was removed) while the service runs; starts the service otherwise. */
+  async restoreProfile(): Promise<RunningSandbox> {
+    if (this.running === undefined) return this.start();
+    const sandbox = { info: this.running.sandbox.info, profile: await this.syncProfile(this.running.sandbox.info) };
+    this.running = { ...this.running, sandbox };
+    return sandbox;
+  }
+
   /** Tells a service in its own process that the clock moved (see SandboxService.syncClock). */
   syncClock(): void {
     this.running?.service.syncClock?.();
   }
 
   private async startOnce(): Promise<RunningSandbox> {
-    const { dataDir, keychain, secrets, profiles, log, now, start = startInThisProcess } = this.options;
+    const { dataDir, keychain, secrets, log, now, start = startInThisProcess } = this.options;
     const key = await this.sandboxKey(keychain);
     const db = join(dataDir, SANDBOX_DB_FILE);
     const service = await start({
@@ -165,21 +186,7 @@ export class Sandbox {
     });
     try {
       const { info } = service;
-      const fields = {
-        name: SANDBOX_PROFILE_NAME,
-        kind: 'sandbox' as const,
-        baseUrl: info.baseUrl,
-        authProxyUrl: info.authProxyUrl,
-        authProxyConfigId: info.authProxyConfigId,
-        organizationId: info.organizationId,
-        apiKeyName: SANDBOX_KEY_NAME,
-        enclaveSignerPublicKey: info.enclaveSignerPublicKey,
-      };
-      const existing = (await profiles.list()).find((profile) => profile.kind === 'sandbox' && profile.name === SANDBOX_PROFILE_NAME);
-      const profile = existing === undefined ? await profiles.add(fields) : await profiles.update(existing.id, fields);
-      // First run: the sandbox is the default profile.
-      if ((await profiles.getActive()) === undefined) await profiles.setActive(profile.id);
-      const sandbox = { info, profile };
+      const sandbox = { info, profile: await this.syncProfile(info) };
       this.running = { service, sandbox };
       service.onExit?.((reason) => this.restartAfterExit(service, reason));
       return sandbox;
@@ -187,6 +194,26 @@ export class Sandbox {
       await service.stop();
       throw error;
     }
+  }
+
+  /** The Sandbox profile, added or brought up to date with the running service; the active one if none is. */
+  private async syncProfile(info: ServiceInfo): Promise<Profile> {
+    const { profiles } = this.options;
+    const fields = {
+      name: SANDBOX_PROFILE_NAME,
+      kind: 'sandbox' as const,
+      baseUrl: info.baseUrl,
+      authProxyUrl: info.authProxyUrl,
+      authProxyConfigId: info.authProxyConfigId,
+      organizationId: info.organizationId,
+      apiKeyName: SANDBOX_KEY_NAME,
+      enclaveSignerPublicKey: info.enclaveSignerPublicKey,
+    };
+    const existing = (await profiles.list()).find((profile) => profile.kind === 'sandbox' && profile.name === SANDBOX_PROFILE_NAME);
+    const profile = existing === undefined ? await profiles.add(fields) : await profiles.update(existing.id, fields);
+    // First run: the sandbox is the default profile.
+    if ((await profiles.getActive()) === undefined) await profiles.setActive(profile.id);
+    return profile;
   }
 
   /** The service's process died: start a new one (the profile follows its new address), a few times before giving up. */

@@ -16,6 +16,7 @@ import { ProfilesScreen } from './screens/ProfilesScreen';
 import { PoliciesScreen } from './screens/PoliciesScreen';
 import { SettingsScreen } from './screens/SettingsScreen';
 import { SignScreen } from './screens/SignScreen';
+import { UsersScreen } from './screens/UsersScreen';
 import { WalletsScreen } from './screens/WalletsScreen';
 import { useUi, type Screen } from './store';
 import iconUrl from '../../../resources/icon.svg';
@@ -26,6 +27,7 @@ const NAVIGATION: { screen: Screen; label: string }[] = [
   { screen: 'approvals', label: 'Approvals' },
   { screen: 'sign', label: 'Sign' },
   { screen: 'contracts', label: 'Contracts' },
+  { screen: 'users', label: 'Users' },
   { screen: 'policies', label: 'Policies' },
   { screen: 'import', label: 'Import' },
   { screen: 'decrypt', label: 'Offline decrypt' },
@@ -133,6 +135,7 @@ function Shell() {
         {screen === 'approvals' && <ApprovalsScreen />}
         {screen === 'sign' && <SignScreen />}
         {screen === 'contracts' && <ContractsScreen />}
+        {screen === 'users' && <UsersScreen />}
         {screen === 'policies' && <PoliciesScreen />}
         {screen === 'import' && <ImportScreen />}
         {screen === 'decrypt' && <DecryptScreen />}

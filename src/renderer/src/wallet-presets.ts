@@ -41,3 +41,20 @@ export function accountsFor(presetId: AccountPresetId, first: number, count: num
 export function addressFormatsFor(presetId: AccountPresetId): WalletAccountParams['addressFormat'][] {
   return [ACCOUNT_PRESETS.find((candidate) => candidate.id === presetId)!.addressFormat];
 }
+
+/**
+ * The index after the highest one `existingPaths` use with `presetId`'s path, so "Add accounts" continues each chain
+ * where it stopped; 0 when the wallet has no account of that chain yet.
+ */
+export function nextIndexFor(presetId: AccountPresetId, existingPaths: readonly string[]): number {
+  const preset = ACCOUNT_PRESETS.find((candidate) => candidate.id === presetId)!;
+  // The path around its index: a marker number no real path uses splits the template in two.
+  const [before = '', after = ''] = preset.path(987_654_321).split('987654321');
+  let next = 0;
+  for (const path of existingPaths) {
+    if (!path.startsWith(before) || !path.endsWith(after)) continue;
+    const index = path.slice(before.length, path.length - after.length);
+    if (/^\d{1,10}$/.test(index)) next = Math.max(next, Number(index) + 1);
+  }
+  return next;
+}

@@ -294,6 +294,9 @@ const stampedFileInfo = z.strictObject({
   body: z.string(),
 });
 
+/** What a person types to reset the Sandbox. */
+export const SANDBOX_RESET_PHRASE = 'reset the Sandbox';
+
 const sandboxStatus = z.strictObject({
   running: z.boolean(),
   /** `starting` also while main restarts a Sandbox whose process died; `failed` once it gave up (see `error`). */
@@ -308,6 +311,46 @@ const sandboxStatus = z.strictObject({
   baseUrl: z.string().nullable(),
   enclaveSignerPublicKey: z.string().nullable(),
 });
+
+/** The organization as it stands: names for ids, and the "before" of every change an activity asks for. */
+const organizationLookup = z.strictObject({
+  organizationId: z.string(),
+  organizationName: z.string(),
+  users: z.array(
+    z.strictObject({
+      userId: z.string(),
+      userName: z.string(),
+      userEmail: z.string().optional(),
+      /** Tag ids; `tags` names them. */
+      userTags: z.array(z.string()),
+      apiKeys: z.array(z.strictObject({ apiKeyId: z.string(), apiKeyName: z.string(), publicKey: z.string(), curve: z.string() })),
+      authenticators: z.array(z.strictObject({ authenticatorId: z.string(), authenticatorName: z.string() })),
+      oauthProviders: z.array(z.strictObject({ providerId: z.string(), providerName: z.string() })),
+    }),
+  ),
+  tags: z.array(z.strictObject({ tagId: z.string(), tagName: z.string() })),
+  /** Absent when the service does not report its root quorum. */
+  rootQuorum: z.strictObject({ userIds: z.array(z.string()), threshold: z.number().int() }).optional(),
+  policies: z.array(policyView),
+  wallets: z.array(walletView),
+  walletAccounts: z.array(z.strictObject({ walletId: z.string(), address: z.string(), path: z.string(), addressFormat })),
+  privateKeys: z.array(
+    z.strictObject({ privateKeyId: z.string(), privateKeyName: z.string(), exported: z.boolean(), addresses: z.array(z.string()) }),
+  ),
+  /** This desktop's stored export keys (names and public keys): an export sealed to one of them opens here. */
+  localExportKeys: z.array(z.strictObject({ name: z.string(), publicKey: z.string() })),
+});
+
+/**
+ * A new API key for a user: a public key pasted here, or one of this desktop's keychain keys (made on the Keys
+ * screen, or just now), whose public key main reads from the keychain.
+ */
+const newApiKey = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('public-key'), apiKeyName: z.string().min(1).max(256), publicKey: publicKeyHex, curve: apiKeyCurve }),
+  z.strictObject({ kind: z.literal('keychain'), keyName }),
+]);
+const userIds = z.array(id).min(1).max(100);
+const userOutcome = activityOutcome(z.strictObject({ userId: z.string() }));
 
 const errorCodeNames = Object.keys(errorCodes) as [ErrorCode, ...ErrorCode[]];
 export const errorDataSchema: z.ZodType<ErrorData> = z.strictObject({
@@ -394,6 +437,14 @@ export const ipcContract = {
   'sandbox.status': channel(noInput, sandboxStatus),
   /** Starts the embedded service (once; later calls answer the running one); first run makes Sandbox the active profile. */
   'sandbox.start': channel(noInput, sandboxStatus),
+  'sandbox.stop': channel(noInput, sandboxStatus),
+  /**
+   * Deletes the Sandbox's database (every user, policy, wallet and key in it) and starts it afresh. The person types
+   * the confirmation phrase; main refuses anything else, so no renderer bug can reset it by accident.
+   */
+  'sandbox.reset': channel(z.strictObject({ confirmation: z.literal(SANDBOX_RESET_PHRASE) }), sandboxStatus),
+  /** Adds the Sandbox profile back after it was removed (starting the Sandbox if it is stopped). */
+  'sandbox.restoreProfile': channel(noInput, sandboxStatus),
 
   /** Newest first; `before` (an activity id) answers the page of activities older than that one. */
   'activities.list': channel(
@@ -428,6 +479,29 @@ export const ipcContract = {
   ),
   /** Posts a stamped file from the stamped-requests directory byte for byte; answers the service's activity. */
   'approvals.postStampedFile': channel(z.strictObject({ file: stampedFileName }), activityView),
+
+  'organization.lookup': channel(noInput, organizationLookup),
+  /** Proposes a new root quorum; it waits for the current quorum's votes like any other activity. */
+  'organization.updateRootQuorum': channel(
+    z.strictObject({ userIds, threshold: z.number().int().min(1).max(100) }),
+    activityOutcome(z.strictObject({})),
+  ),
+  'users.create': channel(
+    z.strictObject({ userName: z.string().min(1).max(256), tagIds: z.array(id).max(32).optional(), apiKey: newApiKey.optional() }),
+    userOutcome,
+  ),
+  'users.delete': channel(z.strictObject({ userIds }), activityOutcome(z.strictObject({ userIds: z.array(z.string()) }))),
+  /** Replaces the user's tags with `tagIds`. */
+  'users.setTags': channel(z.strictObject({ userId: id, tagIds: z.array(id).max(32) }), userOutcome),
+  'users.createTag': channel(
+    z.strictObject({ tagName: z.string().min(1).max(256), userIds: z.array(id).max(100) }),
+    activityOutcome(z.strictObject({ tagId: z.string() })),
+  ),
+  'users.addApiKey': channel(z.strictObject({ userId: id, apiKey: newApiKey }), activityOutcome(z.strictObject({ apiKeyIds: z.array(z.string()) }))),
+  'users.removeApiKeys': channel(
+    z.strictObject({ userId: id, apiKeyIds: z.array(id).min(1).max(100) }),
+    activityOutcome(z.strictObject({ apiKeyIds: z.array(z.string()) })),
+  ),
 
   'policies.list': channel(noInput, z.array(policyView)),
   'policies.get': channel(z.strictObject({ policyId: id }), policyView),
@@ -516,6 +590,16 @@ export const ipcContract = {
       keyFormat: privateKeyFormat.optional(),
     }),
     revealedSecret,
+  ),
+
+  /**
+   * Writes a completed export's signed bundle, with the organization, target key and kind the offline Decrypt screen
+   * preselects from, to `file` in the exports directory kept by main (never overwriting). Nothing secret: the bundle
+   * stays sealed to its target key.
+   */
+  'exports.saveBundle': channel(
+    z.strictObject({ activityId: id, file: stampedFileName }),
+    z.strictObject({ file: z.string(), exportsDir: z.string() }),
   ),
 
   /** The mnemonic is encrypted in main to the enclave's one-time import key; only ciphertext reaches the service. */

@@ -1,7 +1,8 @@
 import { useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { currentVoteOf, type Voter } from '../../../shared/approvals/voting';
-import { activityTypeInWords, durationInWords, intentFacts, requesterOf } from '../activity-words';
+import { activityStatusInWords, clearSigningDecoder, describeActivity, type ActivityDescription, type OrganizationLookup } from '../../../shared/describe';
+import { durationInWords, requesterOf } from '../activity-words';
 
 /** How long the open approval window has left, or that the approvals expired (the next approval opens a window). */
 export function windowInWords(timeLeftMs: number): string {
@@ -21,6 +22,19 @@ export interface ApprovalItem {
   activity: { intent: Record<string, unknown>; status: string };
 }
 
+const NO_LOOKUP: OrganizationLookup = {};
+
+/** Statuses of an activity that has not run yet: the organization as it stands is its "before". */
+const UNSETTLED = new Set(['ACTIVITY_STATUS_CONSENSUS_NEEDED', 'ACTIVITY_STATUS_PENDING', 'ACTIVITY_STATUS_CREATED']);
+
+/** The shared describer's words for a queue or history item. */
+export function describeItem(item: ApprovalItem, lookup: OrganizationLookup = NO_LOOKUP): ActivityDescription {
+  return describeActivity({ type: item.type, intent: item.activity.intent }, lookup, {
+    settled: !UNSETTLED.has(item.activity.status),
+    decodeSigning: clearSigningDecoder(lookup),
+  });
+}
+
 const ROW_HEIGHT = 64;
 
 /**
@@ -34,6 +48,7 @@ export function ApprovalList({
   onSelect,
   label,
   height = 420,
+  lookup = NO_LOOKUP,
 }: {
   items: readonly ApprovalItem[];
   selectedId: string | undefined;
@@ -41,6 +56,8 @@ export function ApprovalList({
   onSelect: (item: ApprovalItem) => void;
   label: string;
   height?: number;
+  /** The organization as it stands, for names and "before" in each row's summary. */
+  lookup?: OrganizationLookup;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -75,6 +92,7 @@ export function ApprovalList({
             >
               <ApprovalRow
                 item={item}
+                lookup={lookup}
                 selected={item.activityId === selectedId}
                 myUserId={myUserId}
                 onClick={() => onSelect(item)}
@@ -97,18 +115,20 @@ export function ApprovalList({
 
 export function ApprovalRow({
   item,
+  lookup = NO_LOOKUP,
   selected,
   myUserId,
   onClick,
   onKeyDown,
 }: {
   item: ApprovalItem;
+  lookup?: OrganizationLookup;
   selected: boolean;
   myUserId: string | undefined;
   onClick: () => void;
   onKeyDown: (key: string) => boolean;
 }) {
-  const facts = intentFacts(item.activity);
+  const description = describeItem(item, lookup);
   const requester = requesterOf(item.voters);
   const myVote = currentVoteOf(item.voters, myUserId);
   const pending = item.activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED';
@@ -123,19 +143,20 @@ export function ApprovalRow({
       }}
     >
       <span className="approval-row-main">
-        <strong>{activityTypeInWords(item.type)}</strong>
+        <strong>
+          {description.title}
+          {description.warnings.length > 0 && <span className="badge badge-warning">{description.warnings.length === 1 ? 'warning' : `${description.warnings.length} warnings`}</span>}
+        </strong>
         <span className="muted">
-          {requester === undefined ? '' : `by ${requester} · `}
-          {facts
-            .slice(0, 2)
-            .map((fact) => `${fact.label} ${fact.value}`)
-            .join(' · ')}
+          {requester === undefined ? '' : `by ${requester}`}
+          {requester !== undefined && description.summary !== '' && ' · '}
+          {description.summary}
         </span>
       </span>
       <span className="approval-row-side">
         <span className="votes">{votesInWords(item)}</span>
         <span className="muted">
-          {pending ? windowInWords(item.timeLeftMs) : statusInWords(item.activity.status)}
+          {pending ? windowInWords(item.timeLeftMs) : activityStatusInWords(item.activity.status)}
           {myVote !== undefined && ` · you ${myVote.selection}`}
         </span>
       </span>
@@ -145,9 +166,4 @@ export function ApprovalRow({
 
 export function votesInWords(item: Pick<ApprovalItem, 'approvals' | 'required'>): string {
   return item.required === undefined ? `${item.approvals} approved` : `${item.approvals} of ${item.required} approved`;
-}
-
-/** `ACTIVITY_STATUS_CONSENSUS_NEEDED` → `consensus needed`. */
-export function statusInWords(status: string): string {
-  return status.replace(/^ACTIVITY_STATUS_/, '').toLowerCase().replaceAll('_', ' ');
 }

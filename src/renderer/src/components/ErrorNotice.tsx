@@ -1,4 +1,5 @@
 import type { QkError, ErrorCode } from '../../../shared/errors';
+import { ERROR_HEADLINES } from '../error-words';
 
 /** What to do next, for the errors whose message alone does not say it. */
 const NEXT_STEP: Partial<Record<ErrorCode, string>> = {
@@ -18,14 +19,19 @@ const NEXT_STEP: Partial<Record<ErrorCode, string>> = {
   RESPONSE_INVALID: 'This is a bug in QuorumKey; please report it with the message above.',
 };
 
+/** What happened first, then the specifics and what to do; the code last and small, for reports. */
 export function ErrorNotice({ error, onDismiss }: { error: QkError; onDismiss?: () => void }) {
   const next = NEXT_STEP[error.code];
   return (
     <div className="notice notice-error" role="alert">
       <p className="notice-title">
-        <span className="error-code">{error.code}</span> {error.message}
+        <strong>{ERROR_HEADLINES[error.code]}</strong>
       </p>
+      <p className="notice-detail">{error.message}</p>
       {next !== undefined && <p className="notice-next">{next}</p>}
+      <p className="error-code">
+        Code <code>{error.code}</code>
+      </p>
       {onDismiss !== undefined && (
         <button type="button" className="link-button" onClick={onDismiss}>
           Dismiss

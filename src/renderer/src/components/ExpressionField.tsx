@@ -1,6 +1,11 @@
 import { useId, useMemo, useRef, useState } from 'react';
+import { activityOperations } from '../../../shared/api/activities';
 import { checkPolicyExpression, type PolicyExpressionKind } from '../../../shared/policy';
+import { unknownActivityTypes } from '../../../shared/policy/type-hints';
 import { completionsAt } from '../policy/completions';
+
+/** The activity types the service accepts: a policy naming any other matches nothing. */
+const KNOWN_ACTIVITY_TYPES = Object.values(activityOperations).map((op) => op.activityType);
 
 /**
  * A policy expression input checked on every keystroke with the same checker the service uses. A parse or type error
@@ -36,7 +41,8 @@ export function ExpressionField({
       input.current?.setSelectionRange(position, position);
     });
   };
-  const describedBy = problem === undefined ? `${id}-hint` : `${id}-error`;
+  const unknownTypes = useMemo(() => (problem === undefined ? unknownActivityTypes(value, KNOWN_ACTIVITY_TYPES) : []), [problem, value]);
+  const describedBy = [problem === undefined ? `${id}-hint` : `${id}-error`, ...(unknownTypes.length > 0 ? [`${id}-types`] : [])].join(' ');
   return (
     <div className="expression-field">
       <label htmlFor={id}>{label}</label>
@@ -77,7 +83,7 @@ export function ExpressionField({
       ) : (
         <div id={`${id}-error`} className="expression-error" role="alert">
           <p>
-            <span className="error-code">POLICY_PARSE_ERROR</span> line {problem.line}, column {problem.column}: {problem.message}
+            Line {problem.line}, column {problem.column}: {problem.message}
           </p>
           <pre aria-hidden="true">
             {problem.lineText}
@@ -85,7 +91,25 @@ export function ExpressionField({
             {' '.repeat(problem.column - 1)}
             {'^'.repeat(Math.max(1, problem.length))}
           </pre>
+          <p className="error-code">
+            Code <code>POLICY_PARSE_ERROR</code>
+          </p>
         </div>
+      )}
+      {unknownTypes.length > 0 && (
+        <ul id={`${id}-types`} className="notice notice-warning type-hints" aria-label="Unknown activity types">
+          {unknownTypes.map((unknown) => (
+            <li key={unknown.name}>
+              No activity has the type <code>{unknown.name}</code>, so this never matches it.
+              {unknown.suggestion !== undefined && (
+                <>
+                  {' '}
+                  Did you mean <code>{unknown.suggestion}</code>?
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
       )}
     </div>
   );

@@ -61,8 +61,8 @@ export function MnemonicField({ value, onChange, onPaste }: { value: string; onC
           </li>
         ))}
       </ol>
-      <p id={`${id}-check`} className={check.problem === undefined ? 'hint' : 'field-error'} aria-live="polite">
-        {check.problem ?? `${check.words.length} words, checksum valid.`}
+      <p id={`${id}-check`} className={value.trim() !== '' && check.problem !== undefined ? 'field-error' : 'hint'} aria-live="polite">
+        {value.trim() === '' ? 'Type or paste the 12 to 24 words, separated by spaces.' : (check.problem ?? `${check.words.length} words, checksum valid.`)}
       </p>
     </div>
   );

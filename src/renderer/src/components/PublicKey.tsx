@@ -2,8 +2,11 @@ import { useEffect, useState } from 'react';
 import QRCode from 'qrcode';
 import { Modal } from './Modal';
 
-/** A public key, shortened for the table, with copy and QR actions; the full value is in the title and the copy. */
-export function PublicKey({ value, label }: { value: string; label: string }) {
+/**
+ * A public key or an address, shortened for the table, with copy and QR actions; the full value is in the title and
+ * the copy. `what` names the value for the buttons ("Copy address of …").
+ */
+export function PublicKey({ value, label, what = 'public key', shortened = true }: { value: string; label: string; what?: string; shortened?: boolean }) {
   const [copied, setCopied] = useState(false);
   const [showQr, setShowQr] = useState(false);
   const copy = () => {
@@ -17,14 +20,14 @@ export function PublicKey({ value, label }: { value: string; label: string }) {
   };
   return (
     <span className="public-key">
-      <code title={value}>{shorten(value)}</code>
-      <button type="button" className="small" onClick={copy} aria-label={`Copy public key of ${label}`}>
+      <code title={value}>{shortened ? shorten(value) : value}</code>
+      <button type="button" className="small" onClick={copy} aria-label={`Copy ${what} of ${label}`}>
         {copied ? 'Copied' : 'Copy'}
       </button>
-      <button type="button" className="small" onClick={() => setShowQr(true)} aria-label={`Show QR code of ${label}'s public key`}>
+      <button type="button" className="small" onClick={() => setShowQr(true)} aria-label={`QR code of the ${what} of ${label}`}>
         QR
       </button>
-      {showQr && <QrDialog value={value} label={label} onClose={() => setShowQr(false)} />}
+      {showQr && <QrDialog value={value} title={`${what.charAt(0).toUpperCase()}${what.slice(1)} of ${label}`} onClose={() => setShowQr(false)} />}
     </span>
   );
 }
@@ -33,7 +36,7 @@ function shorten(hex: string): string {
   return hex.length <= 20 ? hex : `${hex.slice(0, 10)}…${hex.slice(-8)}`;
 }
 
-function QrDialog({ value, label, onClose }: { value: string; label: string; onClose: () => void }) {
+function QrDialog({ value, title, onClose }: { value: string; title: string; onClose: () => void }) {
   const [dataUrl, setDataUrl] = useState<string>();
   const [failure, setFailure] = useState<string>();
   useEffect(() => {
@@ -42,9 +45,9 @@ function QrDialog({ value, label, onClose }: { value: string; label: string; onC
     );
   }, [value]);
   return (
-    <Modal title={`Public key of ${label}`} onClose={onClose}>
+    <Modal title={title} onClose={onClose}>
       <div className="qr">
-        {dataUrl !== undefined && <img src={dataUrl} width={256} height={256} alt={`QR code of the public key ${value}`} />}
+        {dataUrl !== undefined && <img src={dataUrl} width={256} height={256} alt={`QR code of ${value}`} />}
         {failure !== undefined && <p role="alert">{failure}</p>}
         <code className="full-key">{value}</code>
       </div>

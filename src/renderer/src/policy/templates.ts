@@ -1,6 +1,7 @@
 /**
- * Policy templates: fill in ids, get a name, effect, condition and consensus that the shared checker accepts (always
- * active: no time window).
+ * Policy templates: choose users, tags and wallets by name, get a name, effect, condition and consensus that the
+ * shared checker accepts (always active: no time window). The expressions hold ids, as the service compares ids;
+ * names go into the policy's name and notes for people.
  * Quoted values escape backslashes and quotes, so an id can never end the string literal early.
  */
 import type { PolicyDraft } from './draft';
@@ -9,27 +10,45 @@ export function quote(value: string): string {
   return `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
 }
 
-/** Any `threshold` of `userIds` must approve the activities the condition selects (all activities when empty). */
-export function anyOfUsersTemplate(userIds: readonly string[], threshold: number, condition = ''): PolicyDraft {
-  const members = userIds.map((id) => `user.id == ${quote(id)}`).join(' || ');
+export interface Named {
+  id: string;
+  name: string;
+}
+
+/** Any `threshold` of `users` must approve the activities the condition selects (all activities when empty). */
+export function anyOfUsersTemplate(users: readonly Named[], threshold: number, condition = ''): PolicyDraft {
+  const members = users.map((user) => `user.id == ${quote(user.id)}`).join(' || ');
+  const names = users.map((user) => user.name).join(', ');
   return {
-    name: `Any ${threshold} of ${userIds.length} users`,
+    name: `Any ${threshold} of ${names}`,
     effect: 'EFFECT_ALLOW',
     condition,
     consensus: `approvers.filter(user, ${members}).count() >= ${threshold}`,
     time: '',
-    notes: `Allows what the condition selects once ${threshold} of these users approve: ${userIds.join(', ')}.`,
+    notes: `Allows what the condition selects once ${threshold} of these users approve: ${names}.`,
   };
 }
 
-/** `userId` alone may export the wallet `walletId`. */
-export function userMayExportWalletTemplate(userId: string, walletId: string): PolicyDraft {
+/** Any `threshold` users with `tag` must approve the activities the condition selects. */
+export function anyWithTagTemplate(tag: Named, threshold: number, condition = ''): PolicyDraft {
   return {
-    name: `User ${userId} may export wallet ${walletId}`,
+    name: `Any ${threshold} tagged ${tag.name}`,
     effect: 'EFFECT_ALLOW',
-    condition: `activity.type == 'ACTIVITY_TYPE_EXPORT_WALLET' && wallet.id == ${quote(walletId)}`,
-    consensus: `approvers.any(user, user.id == ${quote(userId)})`,
+    condition,
+    consensus: `approvers.filter(user, user.tags.contains(${quote(tag.id)})).count() >= ${threshold}`,
     time: '',
-    notes: `Lets user ${userId} export wallet ${walletId} without other approvals.`,
+    notes: `Allows what the condition selects once ${threshold} users tagged ${tag.name} approve.`,
+  };
+}
+
+/** `user` alone may export `wallet`. */
+export function userMayExportWalletTemplate(user: Named, wallet: Named): PolicyDraft {
+  return {
+    name: `${user.name} may export ${wallet.name}`,
+    effect: 'EFFECT_ALLOW',
+    condition: `activity.type == 'ACTIVITY_TYPE_EXPORT_WALLET' && wallet.id == ${quote(wallet.id)}`,
+    consensus: `approvers.any(user, user.id == ${quote(user.id)})`,
+    time: '',
+    notes: `Lets ${user.name} export wallet ${wallet.name} without other approvals.`,
   };
 }

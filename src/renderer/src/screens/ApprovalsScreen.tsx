@@ -1,11 +1,17 @@
-import { useMemo, useState, type FormEvent } from 'react';
-import { activityTypes } from '../../../shared/api/activity-types';
+import { useCallback, useMemo, useState, type FormEvent } from 'react';
+import { activityOperations } from '../../../shared/api/activities';
+import type { ActivityType } from '../../../shared/api/activity-types';
+import { stillToVote } from '../../../shared/approvals/still-to-vote';
 import { currentVoteOf } from '../../../shared/approvals/voting';
+import { activityStatusInWords, activityTypeInWords, type OrganizationLookup } from '../../../shared/describe';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
-import { activityTypeInWords, durationInWords, intentFacts, requesterOf } from '../activity-words';
-import { ApprovalList, statusInWords, votesInWords, type ApprovalItem } from '../components/ApprovalList';
+import { exportedKindOf } from '../../../shared/offline/export-file';
+import { durationInWords, requesterOf } from '../activity-words';
+import { ActivityDescriptionView } from '../components/ActivityDescription';
+import { ApprovalList, describeItem, votesInWords, type ApprovalItem } from '../components/ApprovalList';
 import { ErrorNotice } from '../components/ErrorNotice';
-import { ConfirmDialog } from '../components/Modal';
+import { ConfirmDialog, Modal } from '../components/Modal';
+import { SecretReveal, type RevealedSecret } from '../components/SecretReveal';
 import { SigningCardLoader, isSigningActivity } from '../components/SigningCard';
 import { Progress } from '../components/Progress';
 import { useAction, useLoad, type Action } from '../hooks';
@@ -13,7 +19,11 @@ import { useAction, useLoad, type Action } from '../hooks';
 type Vote = 'approve' | 'reject';
 type ActivityView = ChannelOutput<'activities.list'>[number];
 type ActivityStatus = ActivityView['status'];
-type ActivityType = (typeof activityTypes)[number];
+
+/** The types the service accepts, by their words, for the history filter. */
+const FILTER_TYPES = Object.values(activityOperations)
+  .map((op) => op.activityType as ActivityType)
+  .sort((a, b) => activityTypeInWords(a).localeCompare(activityTypeInWords(b)));
 
 /** The service answers at most this many activities per history page. */
 const HISTORY_LIMIT = 100;
@@ -53,7 +63,13 @@ export function ApprovalsScreen() {
   const [view, setView] = useState<View>('pending');
   const [statusFilter, setStatusFilter] = useState<ActivityStatus | ''>('');
   const [typeFilter, setTypeFilter] = useState<ActivityType | ''>('');
+  // Requesters are known only from the votes, so this filter narrows the loaded pages.
+  const [requesterFilter, setRequesterFilter] = useState('');
+  const [voteResult, setVoteResult] = useState<string>();
   const me = useLoad((api) => api.approvals.whoami());
+  // Names and "before" for descriptions; without it they show ids and "not known", which is still correct.
+  const organization = useLoad((api) => api.organization.lookup());
+  const lookup: OrganizationLookup = organization.value ?? {};
   const pending = useLoad((api) => api.approvals.pending());
   // Filtered by the service, so a filter reaches past the newest page.
   const historyQuery = {
@@ -75,7 +91,11 @@ export function ApprovalsScreen() {
   const [voting, setVoting] = useState<{ vote: Vote; item: ApprovalItem }>();
 
   const shown = view === 'pending' ? pending : history;
-  const items: readonly ApprovalItem[] = (view === 'pending' ? pending.value : historyItems) ?? [];
+  const requesters = useMemo(() => [...new Set((historyItems ?? []).map((item) => requesterOf(item.voters) ?? 'unknown'))].sort(), [historyItems]);
+  const items: readonly ApprovalItem[] =
+    (view === 'pending'
+      ? pending.value
+      : historyItems?.filter((item) => requesterFilter === '' || (requesterOf(item.voters) ?? 'unknown') === requesterFilter)) ?? [];
   const selected = items.find((item) => item.activityId === selectedId);
   const { reload: reloadHistory } = history;
   const filter = (change: () => void) => {
@@ -87,6 +107,7 @@ export function ApprovalsScreen() {
   const reload = () => {
     pending.reload();
     history.reload();
+    organization.reload();
   };
 
   const loadOlder = async () => {
@@ -106,7 +127,9 @@ export function ApprovalsScreen() {
     const done = await action.run(vote === 'approve' ? 'Approving…' : 'Rejecting…', (api) =>
       vote === 'approve' ? api.approvals.approve({ fingerprint }) : api.approvals.reject({ fingerprint }),
     );
-    if (done !== undefined) reload();
+    if (done === undefined) return;
+    setVoteResult(voteOutcomeInWords(vote, item, done, describeItem(item, lookup).title));
+    reload();
   };
 
   return (
@@ -115,6 +138,14 @@ export function ApprovalsScreen() {
       <p className="lead">Activities that need votes from the organization’s quorum. A vote is bound to the activity’s fingerprint.</p>
       <Progress label={action.busy} />
       {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {voteResult !== undefined && (
+        <div className="notice notice-info" role="status" aria-label="Your vote">
+          <p className="notice-title">{voteResult}</p>
+          <button type="button" className="link-button" onClick={() => setVoteResult(undefined)}>
+            Dismiss
+          </button>
+        </div>
+      )}
 
       <div className="toolbar">
         <div role="group" aria-label="Which activities" className="segmented">
@@ -133,7 +164,7 @@ export function ApprovalsScreen() {
                 <option value="">Any status</option>
                 {HISTORY_STATUSES.map((status) => (
                   <option key={status} value={status}>
-                    {statusInWords(status)}
+                    {activityStatusInWords(status)}
                   </option>
                 ))}
               </select>
@@ -142,9 +173,20 @@ export function ApprovalsScreen() {
               Type
               <select value={typeFilter} onChange={(event) => filter(() => setTypeFilter(event.target.value as ActivityType | ''))}>
                 <option value="">Any type</option>
-                {activityTypes.map((type) => (
+                {FILTER_TYPES.map((type) => (
                   <option key={type} value={type}>
                     {activityTypeInWords(type)}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="inline-label">
+              Requester
+              <select value={requesterFilter} onChange={(event) => setRequesterFilter(event.target.value)}>
+                <option value="">Anyone</option>
+                {requesters.map((requester) => (
+                  <option key={requester} value={requester}>
+                    {requester}
                   </option>
                 ))}
               </select>
@@ -163,12 +205,14 @@ export function ApprovalsScreen() {
           {shown.value !== undefined && items.length === 0 && (
             <p className="empty">{view === 'pending' ? 'Nothing is waiting for votes.' : 'No activities match these filters.'}</p>
           )}
+          {view === 'history' && items.length > 0 && <HistoryTotals items={items} />}
           {items.length > 0 && (
             <ApprovalList
               items={items}
               selectedId={selectedId}
               myUserId={me.value?.userId}
               onSelect={(item) => setSelectedId(item.activityId)}
+              lookup={lookup}
               label={view === 'pending' ? 'Activities waiting for votes' : 'Activity history'}
             />
           )}
@@ -187,7 +231,7 @@ export function ApprovalsScreen() {
         {selected === undefined ? (
           <section className="panel empty">Choose an activity to see what it asks for and who voted.</section>
         ) : (
-          <ApprovalDetail item={selected} myUserId={me.value?.userId} busy={action.busy !== undefined} onVote={(vote) => setVoting({ vote, item: selected })} />
+          <ApprovalDetail item={selected} lookup={lookup} myUserId={me.value?.userId} busy={action.busy !== undefined} onVote={(vote) => setVoting({ vote, item: selected })} />
         )}
       </div>
 
@@ -195,7 +239,7 @@ export function ApprovalsScreen() {
 
       {voting !== undefined && (
         <ConfirmDialog
-          title={`${voting.vote === 'approve' ? 'Approve' : 'Reject'} ${activityTypeInWords(voting.item.type)}?`}
+          title={`${voting.vote === 'approve' ? 'Approve' : 'Reject'}: ${describeItem(voting.item, lookup).title}?`}
           message={
             <>
               <p>Your vote is signed with this profile’s API key and counts for the activity with this fingerprint:</p>
@@ -216,30 +260,30 @@ export function ApprovalsScreen() {
 
 function ApprovalDetail({
   item,
+  lookup,
   myUserId,
   busy,
   onVote,
 }: {
   item: ApprovalItem;
+  lookup: OrganizationLookup;
   myUserId: string | undefined;
   busy: boolean;
   onVote: (vote: Vote) => void;
 }) {
-  const facts = intentFacts(item.activity);
+  const description = describeItem(item, lookup);
   const requester = requesterOf(item.voters);
   const myVote = currentVoteOf(item.voters, myUserId);
   const open = item.activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED';
   return (
     <section className="panel approval-detail" aria-labelledby="approval-detail-title">
-      <h2 id="approval-detail-title">{activityTypeInWords(item.type)}</h2>
+      <h2 id="approval-detail-title">{description.title}</h2>
+      <ActivityDescriptionView description={description} />
       <dl className="facts">
         <dt>Requested by</dt>
         <dd>{requester ?? 'unknown'}</dd>
-        {facts.map((fact) => (
-          <FactRow key={fact.label} label={fact.label} value={fact.value} />
-        ))}
         <dt>Status</dt>
-        <dd>{statusInWords(item.activity.status)}</dd>
+        <dd>{activityStatusInWords(item.activity.status)}</dd>
         <dt>Votes</dt>
         <dd>{votesInWords(item)}</dd>
         {open && (
@@ -264,6 +308,10 @@ function ApprovalDetail({
       {isSigningActivity(item.type) && (
         <SigningCardLoader key={`${item.activityId}-${item.approvals}-${item.activity.status}`} activityId={item.activityId} />
       )}
+      {item.activity.status === 'ACTIVITY_STATUS_COMPLETED' && exportedKindOf(item.type) !== undefined && (
+        <ExportActions activityId={item.activityId} localKeyName={description.exports?.target.localKeyName} fingerprint={description.exports?.target.fingerprint} />
+      )}
+      {open && <StillToVote item={item} lookup={lookup} />}
       <h3>Who voted</h3>
       {item.voters.length === 0 ? (
         <p className="empty">No votes yet.</p>
@@ -302,12 +350,147 @@ function ApprovalDetail({
   );
 }
 
-function FactRow({ label, value }: { label: string; value: string }) {
+/**
+ * An approved export, from its approval or history row: open it here with the export key it is sealed to, or save
+ * the signed bundle to a file for the offline desktop.
+ */
+function ExportActions({ activityId, localKeyName, fingerprint }: { activityId: string; localKeyName: string | undefined; fingerprint: string | undefined }) {
+  const action = useAction();
+  const [secret, setSecret] = useState<RevealedSecret>();
+  const [file, setFile] = useState(`export-${activityId.slice(0, 8)}.json`);
+  const [saved, setSaved] = useState<{ file: string; folder: string }>();
+  const hide = useCallback(() => setSecret(undefined), []);
+  const open = async () => {
+    if (localKeyName === undefined) return;
+    const result = await action.run('Opening the bundle…', (api) =>
+      api.exports.reveal({ subject: { kind: 'completed-export', activityId }, target: { kind: 'encryption-key', name: localKeyName } }),
+    );
+    if (result?.state === 'revealed') setSecret(result.secret);
+  };
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    const done = await action.run(`Saving the bundle to ${file}…`, (api) => api.exports.saveBundle({ activityId, file }));
+    if (done !== undefined) setSaved({ file: done.file, folder: done.exportsDir });
+  };
+  return (
+    <section className="export-actions" aria-labelledby="export-actions-title">
+      <h3 id="export-actions-title">The exported bundle</h3>
+      <Progress label={action.busy} />
+      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {localKeyName === undefined ? (
+        <p className="hint">It is sealed to a key this desktop does not hold{fingerprint === undefined ? '' : ` (${fingerprint})`}: save it and open it where that key is.</p>
+      ) : (
+        <button type="button" className="primary" onClick={() => void open()} disabled={action.busy !== undefined}>
+          Open the bundle
+        </button>
+      )}
+      <form className="inline-form" aria-label="Save bundle to file" onSubmit={(event) => void save(event)}>
+        <label>
+          File name
+          <input value={file} onChange={(event) => setFile(event.target.value)} required spellCheck={false} pattern="[A-Za-z0-9][A-Za-z0-9._\-]*\.json" />
+        </label>
+        <button type="submit" disabled={action.busy !== undefined}>
+          Save bundle to file
+        </button>
+      </form>
+      {saved !== undefined && (
+        <p className="notice notice-info" role="status">
+          Saved to <code>{saved.file}</code>. It holds the sealed bundle, nothing readable without the key: copy it to the offline desktop and open it on its Offline
+          decrypt screen.
+        </p>
+      )}
+      {secret !== undefined && (
+        <Modal title="The exported secret" onClose={hide}>
+          <SecretReveal secret={secret} subject="the exported wallet or key" onHide={hide} />
+        </Modal>
+      )}
+    </section>
+  );
+}
+
+/** Who may still vote on an open activity, by name and why; it shrinks as votes come in. */
+function StillToVote({ item, lookup }: { item: ApprovalItem; lookup: OrganizationLookup }) {
+  const possible = stillToVote({ type: item.type, intent: item.activity.intent }, item.voters, lookup);
   return (
     <>
-      <dt>{label.charAt(0).toUpperCase() + label.slice(1)}</dt>
-      <dd>{value.length > 40 || value.includes(' ') ? <code>{value}</code> : value}</dd>
+      <h3 id="still-to-vote-title">Still to vote</h3>
+      {possible.length === 0 ? (
+        <p className="empty">Nobody else is known to be able to vote on this.</p>
+      ) : (
+        <ul className="voters" aria-labelledby="still-to-vote-title">
+          {possible.map((voter) => (
+            <li key={voter.userId}>
+              {voter.userName} <span className="muted">· {voter.reasons.join('; ')}</span>
+            </li>
+          ))}
+        </ul>
+      )}
     </>
+  );
+}
+
+/** What a vote did, in words: "Approved — 2 of 2; Export a wallet is done." or "Approved — waiting for 1 more." */
+export function voteOutcomeInWords(vote: Vote, before: ApprovalItem, after: ActivityView, title: string): string {
+  if (vote === 'reject') {
+    return after.status === 'ACTIVITY_STATUS_REJECTED' ? `Rejected — ${title} will not run.` : 'Rejection recorded — the activity is still waiting for votes.';
+  }
+  const count = before.required === undefined ? `${after.approvals} approved` : `${after.approvals} of ${before.required}`;
+  switch (after.status) {
+    case 'ACTIVITY_STATUS_COMPLETED':
+      return `Approved — ${count}; ${title} is done.`;
+    case 'ACTIVITY_STATUS_FAILED':
+      return `Approved — ${count}, but it failed: ${after.failure?.message ?? 'the service gave no reason'}.`;
+    case 'ACTIVITY_STATUS_CONSENSUS_NEEDED': {
+      if (before.required === undefined) return `Approved — ${count}; waiting for more votes (a policy’s consensus decides how many).`;
+      const missing = Math.max(1, before.required - after.approvals);
+      return `Approved — ${count}; waiting for ${missing} more.`;
+    }
+    default:
+      return `Approved — ${count}; the activity is ${activityStatusInWords(after.status).toLowerCase()}.`;
+  }
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const TOTAL_COLUMNS: readonly [label: string, counts: (item: ApprovalItem) => boolean][] = [
+  ['Approved', (item) => item.activity.status === 'ACTIVITY_STATUS_COMPLETED'],
+  ['Rejected', (item) => item.activity.status === 'ACTIVITY_STATUS_REJECTED'],
+  ['Failed', (item) => item.activity.status === 'ACTIVITY_STATUS_FAILED'],
+  ['Expired', (item) => item.activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' && item.timeLeftMs === 0],
+  ['Waiting', (item) => item.activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' && item.timeLeftMs > 0],
+];
+
+/** Totals per period of the history loaded so far (main's window rule decides which approvals expired). */
+function HistoryTotals({ items }: { items: readonly ApprovalItem[] }) {
+  const newest = Math.max(...items.map((item) => item.createdAtMs));
+  const periods: readonly [label: string, items: readonly ApprovalItem[]][] = [
+    ['Last 24 hours', items.filter((item) => item.createdAtMs > newest - DAY_MS)],
+    ['Last 7 days', items.filter((item) => item.createdAtMs > newest - 7 * DAY_MS)],
+    ['All shown', items],
+  ];
+  return (
+    <table className="data-table totals">
+      <caption>Totals of the activities shown, counted back from the newest</caption>
+      <thead>
+        <tr>
+          <th scope="col">Period</th>
+          {TOTAL_COLUMNS.map(([label]) => (
+            <th scope="col" key={label}>
+              {label}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {periods.map(([label, inPeriod]) => (
+          <tr key={label}>
+            <th scope="row">{label}</th>
+            {TOTAL_COLUMNS.map(([column, counts]) => (
+              <td key={column}>{inPeriod.filter(counts).length}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 

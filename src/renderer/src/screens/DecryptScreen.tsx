@@ -6,6 +6,8 @@ import { SelectField, type SelectOption } from '../components/SelectField';
 import { useAction, useLoad } from '../hooks';
 import { KEY_FORMATS, type KeyFormat } from '../key-formats';
 import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY } from '../../../shared/crypto/signers';
+import { publicKeyFingerprint } from '../../../shared/describe';
+import { parseExportFile, type ExportFile } from '../../../shared/offline/export-file';
 
 type Format = 'mnemonic' | KeyFormat;
 
@@ -61,6 +63,8 @@ export function DecryptScreen() {
   const [keyName, setKeyName] = useState('');
   const [format, setFormat] = useState<Format>('mnemonic');
   const [revealed, setRevealed] = useState<{ secret: RevealedSecret; signer: string; signerOrigin: string; organizationId: string }>();
+  // A file saved by "Save bundle to file" says whose bundle it is and which key it is sealed to.
+  const [exportFile, setExportFile] = useState<ExportFile>();
   const hide = useCallback(() => setRevealed(undefined), []);
 
   const chosenProfile = profiles.value?.find((profile) => profile.id === profileId) ?? profiles.value?.[0];
@@ -87,8 +91,32 @@ export function DecryptScreen() {
       return;
     }
     setFileProblem(undefined);
-    setBundle((await file.text()).trim());
+    readBundle((await file.text()).trim());
   };
+
+  /** Takes a bare bundle as it is; an export file also chooses the organization, the key and the format. */
+  const readBundle = (text: string) => {
+    const saved = parseExportFile(text);
+    setExportFile(saved);
+    if (saved === undefined) {
+      setBundle(text);
+      return;
+    }
+    setBundle(saved.exportBundle);
+    const profile = profiles.value?.find((candidate) => candidate.organizationId === saved.organizationId);
+    if (profile !== undefined) {
+      setTrustSource('profile');
+      setProfileId(profile.id);
+    } else {
+      setTrustSource('manual');
+      setManualOrganizationId(saved.organizationId);
+    }
+    const key = encryptionKeys.value?.find((candidate) => candidate.publicKey.toLowerCase() === saved.targetPublicKey.toLowerCase());
+    if (key !== undefined) setKeyName(key.name);
+    setFormat(saved.exported === 'wallet' ? 'mnemonic' : 'hexadecimal');
+  };
+  const sealedToUnknownKey =
+    exportFile !== undefined && encryptionKeys.value?.some((key) => key.publicKey.toLowerCase() === exportFile.targetPublicKey.toLowerCase()) === false;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -133,13 +161,25 @@ export function DecryptScreen() {
         <form className="panel stack-form wide" aria-label="Decrypt bundle" onSubmit={(event) => void submit(event)}>
           <label>
             Export bundle
-            <textarea value={bundle} onChange={(event) => setBundle(event.target.value)} rows={5} spellCheck={false} required placeholder='{"version":"v1.0.0","data":"…","dataSignature":"…","enclaveQuorumPublic":"…"}' />
+            <textarea value={bundle} onChange={(event) => readBundle(event.target.value)} rows={5} spellCheck={false} required placeholder='{"version":"v1.0.0","data":"…","dataSignature":"…","enclaveQuorumPublic":"…"}' />
           </label>
           <label>
             Or open a bundle file
             <input type="file" accept=".json,.txt,application/json,text/plain" onChange={(event) => void openFile(event)} />
           </label>
           {fileProblem !== undefined && <p className="field-error" role="alert">{fileProblem}</p>}
+          {exportFile !== undefined && (
+            <p className="notice notice-info" role="status">
+              An export of {exportFile.exported === 'wallet' ? 'a wallet' : exportFile.exported === 'private-key' ? 'a private key' : 'a wallet account'} from organization{' '}
+              <code>{exportFile.organizationId}</code>: the organization, the key and the format below are chosen from it.
+            </p>
+          )}
+          {sealedToUnknownKey && (
+            <p className="notice notice-warning" role="alert">
+              No encryption key on this desktop can open it: it is sealed to the key with fingerprint <code>{publicKeyFingerprint(exportFile.targetPublicKey)}</code>. Import
+              that key on the Keys screen, or open the bundle on the desktop that holds it.
+            </p>
+          )}
           <fieldset className="choice-group">
             <legend>Organization and signer to trust</legend>
             <label className="radio">

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import type { ChannelOutput } from '../../../shared/ipc/contract';
 import { clearClipboardAfterPaste } from '../clipboard';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { checkMnemonic, MnemonicField } from '../components/MnemonicField';
@@ -6,6 +7,7 @@ import { PresetSelect } from '../components/PresetSelect';
 import { Progress } from '../components/Progress';
 import { SelectField } from '../components/SelectField';
 import { NameField, SecretField } from '../components/TextFields';
+import { WaitingForVotes } from '../components/WaitingForVotes';
 import { useAction } from '../hooks';
 import { KEY_FORMATS, type KeyFormat } from '../key-formats';
 import { ACCOUNT_PRESETS, accountsFor, addressFormatsFor, type AccountPresetId } from '../wallet-presets';
@@ -15,7 +17,7 @@ interface Imported {
   what: string;
   state: 'imported' | 'consensus-needed' | 'pending' | 'rejected';
   addresses: string[];
-  fingerprint: string;
+  activity: ChannelOutput<'activities.get'>;
 }
 
 /**
@@ -49,6 +51,7 @@ export function ImportScreen() {
 type Run = ReturnType<typeof useAction>['run'];
 
 function ImportResult({ result, onDismiss }: { result: Imported; onDismiss: () => void }) {
+  if (result.state === 'consensus-needed' || result.state === 'pending') return <WaitingForVotes what={`importing ${result.what}`} activity={result.activity} onDismiss={onDismiss} />;
   return (
     <section className={result.state === 'imported' ? 'notice notice-info' : 'notice notice-warning'} role="status" aria-label="Import result">
       {result.state === 'imported' ? (
@@ -64,8 +67,7 @@ function ImportResult({ result, onDismiss }: { result: Imported; onDismiss: () =
         </>
       ) : (
         <p className="notice-title">
-          <span className="error-code">{result.state === 'rejected' ? 'REJECTED' : 'CONSENSUS_NEEDED'}</span> Importing {result.what}{' '}
-          {result.state === 'rejected' ? 'was rejected.' : 'waits for votes on the activity with fingerprint'} <code className="fingerprint">{result.fingerprint}</code>
+          Importing {result.what} was rejected. Fingerprint: <code className="fingerprint">{result.activity.fingerprint}</code>
         </p>
       )}
       <button type="button" className="link-button" onClick={onDismiss}>
@@ -98,7 +100,7 @@ function ImportWalletForm({ run, busy, onResult }: { run: Run; busy: boolean; on
       what: `wallet ${name}`,
       state: outcome.state,
       addresses: outcome.state === 'imported' ? outcome.result.addresses : [],
-      fingerprint: outcome.activity.fingerprint,
+      activity: outcome.activity,
     });
     setName('');
   };
@@ -148,7 +150,7 @@ function ImportKeyForm({ run, busy, onResult }: { run: Run; busy: boolean; onRes
       what: `private key ${name}`,
       state: outcome.state,
       addresses: outcome.state === 'imported' ? outcome.result.addresses.map((address) => address.address) : [],
-      fingerprint: outcome.activity.fingerprint,
+      activity: outcome.activity,
     });
     setName('');
   };

@@ -27,7 +27,7 @@ export function KeysScreen() {
   const encryptionKeys = useLoad((api) => api.keys.listEncryptionKeys());
   const action = useAction();
   const [renaming, setRenaming] = useState<ApiKey>();
-  const [deleting, setDeleting] = useState<{ kind: 'api' | 'encryption'; name: string }>();
+  const [deleting, setDeleting] = useState<{ kind: 'api' | 'encryption'; name: string; usedByProfiles: readonly string[] }>();
 
   const afterChange = () => {
     apiKeys.reload();
@@ -60,7 +60,7 @@ export function KeysScreen() {
           <ApiKeyTable
             keys={apiKeys.value}
             onRename={setRenaming}
-            onDelete={(name) => setDeleting({ kind: 'api', name })}
+            onDelete={(key) => setDeleting({ kind: 'api', name: key.name, usedByProfiles: key.usedByProfiles })}
           />
         )}
         <CreateApiKeyForm action={action} onDone={afterChange} />
@@ -73,7 +73,7 @@ export function KeysScreen() {
         {encryptionKeys.error !== undefined && <ErrorNotice error={encryptionKeys.error} />}
         {encryptionKeys.loading && encryptionKeys.value === undefined && <Progress label="Loading encryption keys…" />}
         {encryptionKeys.value !== undefined && (
-          <EncryptionKeyTable keys={encryptionKeys.value} onDelete={(name) => setDeleting({ kind: 'encryption', name })} />
+          <EncryptionKeyTable keys={encryptionKeys.value} onDelete={(name) => setDeleting({ kind: 'encryption', name, usedByProfiles: [] })} />
         )}
         <CreateEncryptionKeyForm action={action} onDone={afterChange} />
       </section>
@@ -88,7 +88,23 @@ export function KeysScreen() {
           }}
         />
       )}
-      {deleting !== undefined && (
+      {deleting !== undefined && deleting.usedByProfiles.length > 0 && (
+        // The keychain refuses this delete: say why before anyone confirms anything.
+        <Modal title={`API key ${deleting.name} cannot be deleted yet`} onClose={() => setDeleting(undefined)}>
+          <div className="modal-body">
+            <p>
+              It is used by {deleting.usedByProfiles.length === 1 ? 'profile' : 'profiles'} {deleting.usedByProfiles.map((name) => `"${name}"`).join(', ')}, which
+              would stop working. Remove {deleting.usedByProfiles.length === 1 ? 'that profile' : 'those profiles'} on the Profiles screen first.
+            </p>
+          </div>
+          <div className="button-row">
+            <button type="button" onClick={() => setDeleting(undefined)} autoFocus>
+              Close
+            </button>
+          </div>
+        </Modal>
+      )}
+      {deleting !== undefined && deleting.usedByProfiles.length === 0 && (
         <ConfirmDialog
           title={`Delete ${deleting.kind === 'api' ? 'API' : 'encryption'} key ${deleting.name}?`}
           message={
@@ -106,7 +122,7 @@ export function KeysScreen() {
   );
 }
 
-function ApiKeyTable({ keys, onRename, onDelete }: { keys: ApiKey[]; onRename: (key: ApiKey) => void; onDelete: (name: string) => void }) {
+function ApiKeyTable({ keys, onRename, onDelete }: { keys: ApiKey[]; onRename: (key: ApiKey) => void; onDelete: (key: ApiKey) => void }) {
   if (keys.length === 0) return <p className="empty">No API keys yet. Create one below or import one you already use.</p>;
   return (
     <table className="data-table" aria-label="API keys">
@@ -132,7 +148,7 @@ function ApiKeyTable({ keys, onRename, onDelete }: { keys: ApiKey[]; onRename: (
             </td>
             <td className="row-actions">
               <RowAction verb="Rename" subject={key.name} onClick={() => onRename(key)} />
-              <RowAction verb="Delete" subject={key.name} danger onClick={() => onDelete(key.name)} />
+              <RowAction verb="Delete" subject={key.name} danger onClick={() => onDelete(key)} />
             </td>
           </tr>
         ))}

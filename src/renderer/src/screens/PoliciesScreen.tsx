@@ -1,15 +1,18 @@
 import { useState, type FormEvent } from 'react';
+import { effectInWords } from '../../../shared/describe';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { ExpressionField, expressionProblem } from '../components/ExpressionField';
 import { ConfirmDialog, Modal } from '../components/Modal';
 import { Progress } from '../components/Progress';
 import { RowAction } from '../components/RowAction';
+import { SelectField } from '../components/SelectField';
 import { TableHead } from '../components/TableHead';
+import { WaitingForVotes } from '../components/WaitingForVotes';
 import { useAction, useLoad } from '../hooks';
 import { changedFields, diffLines, DRAFT_FIELDS, EMPTY_DRAFT, type PolicyDraft } from '../policy/draft';
 import { PolicyDryRun, SigningTemplates } from '../policy/SigningPolicyTools';
-import { anyOfUsersTemplate, userMayExportWalletTemplate } from '../policy/templates';
+import { anyOfUsersTemplate, anyWithTagTemplate, userMayExportWalletTemplate } from '../policy/templates';
 
 type Policy = ChannelOutput<'policies.list'>[number];
 /** What a policy write answers: done, or waiting for votes on the activity with this fingerprint. */
@@ -74,7 +77,7 @@ export function PoliciesScreen() {
                     <th scope="row">{policy.policyName}</th>
                     <td>
                       <span className={policy.effect === 'EFFECT_DENY' ? 'badge badge-warning' : 'badge badge-active'}>
-                        {policy.effect === 'EFFECT_DENY' ? 'deny' : 'allow'}
+                        {effectInWords(policy.effect)}
                       </span>
                     </td>
                     <td>
@@ -149,20 +152,10 @@ function toInput<D extends Partial<PolicyDraft>>(draft: D) {
 }
 
 function OutcomeNotice({ what, outcome, onDismiss }: { what: string; outcome: WriteOutcome; onDismiss: () => void }) {
-  const waiting = outcome.state === 'consensus-needed' || outcome.state === 'pending';
+  if (outcome.state === 'consensus-needed' || outcome.state === 'pending') return <WaitingForVotes what={what} activity={outcome.activity} onDismiss={onDismiss} />;
   return (
-    <div className={waiting ? 'notice notice-warning' : 'notice notice-info'} role="status">
-      {waiting ? (
-        <>
-          <p className="notice-title">
-            <span className="error-code">CONSENSUS_NEEDED</span> {what} is waiting for votes.
-          </p>
-          <p>
-            Ask the other approvers to approve the activity with this fingerprint on their Approvals screen:{' '}
-            <code className="fingerprint">{outcome.activity.fingerprint}</code>
-          </p>
-        </>
-      ) : outcome.state === 'rejected' ? (
+    <div className={outcome.state === 'rejected' ? 'notice notice-warning' : 'notice notice-info'} role="status">
+      {outcome.state === 'rejected' ? (
         <p className="notice-title">{what} was rejected.</p>
       ) : (
         <p className="notice-title">{what}: done.</p>
@@ -303,57 +296,88 @@ function PolicyDiff({ before, after }: { before: PolicyDraft; after: PolicyDraft
   );
 }
 
+/** Templates that pick users, tags and wallets by name from the organization as it stands. */
 function Templates({ onApply }: { onApply: (draft: PolicyDraft) => void }) {
-  const [userIds, setUserIds] = useState('');
+  const organization = useLoad((api) => api.organization.lookup());
+  const org = organization.value;
+  const [userIds, setUserIds] = useState<string[]>([]);
   const [threshold, setThreshold] = useState('2');
+  const [tagId, setTagId] = useState('');
+  const [tagThreshold, setTagThreshold] = useState('1');
   const [exportUser, setExportUser] = useState('');
   const [exportWallet, setExportWallet] = useState('');
-  const ids = userIds
-    .split(/[\s,]+/u)
-    .map((id) => id.trim())
-    .filter((id) => id !== '');
+  const users = (org?.users ?? []).map((user) => ({ id: user.userId, name: user.userName }));
+  const tags = (org?.tags ?? []).map((tag) => ({ id: tag.tagId, name: tag.tagName }));
+  const wallets = (org?.wallets ?? []).map((wallet) => ({ id: wallet.walletId, name: wallet.walletName }));
+  const chosenUsers = users.filter((user) => userIds.includes(user.id));
   const thresholdNumber = Number(threshold);
+  const tag = tags.find((candidate) => candidate.id === tagId) ?? tags[0];
+  const user = users.find((candidate) => candidate.id === exportUser) ?? users[0];
+  const wallet = wallets.find((candidate) => candidate.id === exportWallet) ?? wallets[0];
   return (
     <details className="templates">
       <summary>Start from a template</summary>
+      {organization.error !== undefined && <ErrorNotice error={organization.error} />}
       <form
         className="inline-form"
         aria-label="Any N of these users"
         onSubmit={(event) => {
           event.preventDefault();
-          onApply(anyOfUsersTemplate(ids, thresholdNumber));
+          onApply(anyOfUsersTemplate(chosenUsers, thresholdNumber));
         }}
       >
+        <fieldset className="choice-group grow">
+          <legend>Of these users</legend>
+          {users.map((candidate) => (
+            <label key={candidate.id} className="radio">
+              <input
+                type="checkbox"
+                checked={userIds.includes(candidate.id)}
+                onChange={(event) => setUserIds(event.target.checked ? [...userIds, candidate.id] : userIds.filter((id) => id !== candidate.id))}
+              />
+              {candidate.name}
+            </label>
+          ))}
+        </fieldset>
         <label>
           Approvals needed
-          <input type="number" min={1} max={Math.max(1, ids.length)} value={threshold} onChange={(event) => setThreshold(event.target.value)} required />
+          <input type="number" min={1} max={Math.max(1, chosenUsers.length)} value={threshold} onChange={(event) => setThreshold(event.target.value)} required />
         </label>
-        <label className="grow">
-          Of these user ids (comma or space separated)
-          <input value={userIds} onChange={(event) => setUserIds(event.target.value)} required spellCheck={false} />
-        </label>
-        <button type="submit" disabled={ids.length === 0 || !(thresholdNumber >= 1 && thresholdNumber <= ids.length)}>
+        <button type="submit" disabled={chosenUsers.length === 0 || !(thresholdNumber >= 1 && thresholdNumber <= chosenUsers.length)}>
           Use “any {threshold} of these users”
         </button>
       </form>
-      <form
-        className="inline-form"
-        aria-label="User may export wallet"
-        onSubmit={(event) => {
-          event.preventDefault();
-          onApply(userMayExportWalletTemplate(exportUser.trim(), exportWallet.trim()));
-        }}
-      >
-        <label>
-          User id
-          <input value={exportUser} onChange={(event) => setExportUser(event.target.value)} required spellCheck={false} />
-        </label>
-        <label>
-          Wallet id
-          <input value={exportWallet} onChange={(event) => setExportWallet(event.target.value)} required spellCheck={false} />
-        </label>
-        <button type="submit">Use “user may export wallet”</button>
-      </form>
+      {tag !== undefined && (
+        <form
+          className="inline-form"
+          aria-label="Any N users with a tag"
+          onSubmit={(event) => {
+            event.preventDefault();
+            onApply(anyWithTagTemplate(tag, Number(tagThreshold)));
+          }}
+        >
+          <SelectField label="Tag" value={tag.id} options={tags.map((option) => ({ value: option.id, label: option.name }))} onChange={setTagId} />
+          <label>
+            Approvals needed
+            <input type="number" min={1} max={100} value={tagThreshold} onChange={(event) => setTagThreshold(event.target.value)} required />
+          </label>
+          <button type="submit">Use “any {tagThreshold} tagged {tag.name}”</button>
+        </form>
+      )}
+      {user !== undefined && wallet !== undefined && (
+        <form
+          className="inline-form"
+          aria-label="User may export wallet"
+          onSubmit={(event) => {
+            event.preventDefault();
+            onApply(userMayExportWalletTemplate(user, wallet));
+          }}
+        >
+          <SelectField label="User" value={user.id} options={users.map((option) => ({ value: option.id, label: option.name }))} onChange={setExportUser} />
+          <SelectField label="Wallet" value={wallet.id} options={wallets.map((option) => ({ value: option.id, label: option.name }))} onChange={setExportWallet} />
+          <button type="submit">Use “user may export wallet”</button>
+        </form>
+      )}
       <SigningTemplates onApply={onApply} />
     </details>
   );

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import type { ChannelInput, ChannelOutput } from '../../../shared/ipc/contract';
+import { SANDBOX_RESET_PHRASE, type ChannelInput, type ChannelOutput } from '../../../shared/ipc/contract';
 import { ErrorNotice } from '../components/ErrorNotice';
-import { ConfirmDialog } from '../components/Modal';
+import { ConfirmDialog, Modal } from '../components/Modal';
 import { Progress } from '../components/Progress';
 import { PublicKey } from '../components/PublicKey';
 import { useAction, useLoad, type Action } from '../hooks';
@@ -25,6 +25,16 @@ export function ProfilesScreen() {
     if (done === undefined) return;
     setActiveProfile({ id: profile.id, name: profile.name });
     profiles.reload();
+  };
+
+  /** Starts the Sandbox, or brings its profile back if it runs without one; it becomes the active profile then. */
+  const startSandbox = async () => {
+    const status = await action.run('Starting the Sandbox…', (api) => api.sandbox.restoreProfile());
+    if (status === undefined) return;
+    const active = await action.run('Reading the active profile…', (api) => api.profiles.getActive());
+    if (active !== undefined) setActiveProfile(active === null ? null : { id: active.id, name: active.name });
+    profiles.reload();
+    apiKeys.reload();
   };
 
   const confirmRemove = async () => {
@@ -53,6 +63,16 @@ export function ProfilesScreen() {
       {list !== undefined && list.length === 0 && (
         <section className="panel welcome" aria-labelledby="welcome-title">
           <h2 id="welcome-title">Welcome to QuorumKey</h2>
+          <p>
+            The Sandbox is a complete Turnkey-compatible service running on this computer: its own organization, with a root API key kept in your
+            operating system’s keychain. Try wallets, policies, votes and exports there first; nothing leaves this machine.
+          </p>
+          <div className="button-row start">
+            <button type="button" className="primary" onClick={() => void startSandbox()} disabled={action.busy !== undefined}>
+              Start the Sandbox
+            </button>
+          </div>
+          <p>Or connect to your organization on a hosted service:</p>
           <ol>
             <li>
               Create or import an API key on the{' '}
@@ -79,6 +99,18 @@ export function ProfilesScreen() {
             />
           ))}
         </ul>
+      )}
+
+      {list !== undefined && list.length > 0 && (
+        <SandboxPanel
+          action={action}
+          hasProfile={list.some((profile) => profile.kind === 'sandbox')}
+          onChanged={async () => {
+            const active = await action.run('Reading the active profile…', (api) => api.profiles.getActive());
+            if (active !== undefined) setActiveProfile(active === null ? null : { id: active.id, name: active.name });
+            profiles.reload();
+          }}
+        />
       )}
 
       <AddHostedProfileForm
@@ -149,8 +181,9 @@ function ProfileCard({
         </dd>
       </dl>
       <div className="button-row">
-        <button type="button" className="primary" onClick={onSwitch} disabled={active || busy} aria-label={`Switch to ${profile.name}`}>
-          {active ? 'In use' : 'Switch to this profile'}
+        {/* The visible text is the whole name, so speech control users can say what they see. */}
+        <button type="button" className="primary" onClick={onSwitch} disabled={active || busy}>
+          {active ? 'In use' : `Switch to ${profile.name}`}
         </button>
         <button type="button" className="danger" onClick={onRemove} disabled={busy} aria-label={`Remove ${profile.name}`}>
           Remove
@@ -225,6 +258,89 @@ function AddHostedProfileForm({ action, keyNames, onAdded }: { action: Action; k
             Add profile
           </button>
         </form>
+      )}
+    </section>
+  );
+}
+
+/**
+ * The Sandbox, the service on this computer: its state and address, start and stop, a reset that asks for a typed
+ * phrase first, and bringing its profile back after it was removed.
+ */
+function SandboxPanel({ action, hasProfile, onChanged }: { action: Action; hasProfile: boolean; onChanged: () => Promise<void> }) {
+  const status = useLoad((api) => api.sandbox.status());
+  const [resetting, setResetting] = useState(false);
+  const [phrase, setPhrase] = useState('');
+  const busy = action.busy !== undefined;
+  const run = async (label: string, request: Parameters<Action['run']>[1]) => {
+    const done = await action.run(label, request);
+    status.reload();
+    if (done !== undefined) await onChanged();
+  };
+  const state = status.value?.state;
+  return (
+    <section className="panel" aria-labelledby="sandbox-title">
+      <h2 id="sandbox-title">Sandbox</h2>
+      <p>
+        {state === undefined
+          ? 'Reading the Sandbox’s state…'
+          : state === 'running'
+            ? `Running at ${status.value?.baseUrl ?? 'an unknown address'}, organization ${status.value?.organizationId ?? 'unknown'}.`
+            : state === 'starting'
+              ? 'Starting…'
+              : state === 'failed'
+                ? `Failed: ${status.value?.error ?? 'no reason given'}.`
+                : 'Stopped.'}
+      </p>
+      <div className="button-row start">
+        {state === 'running' ? (
+          <button type="button" onClick={() => void run('Stopping the Sandbox…', (api) => api.sandbox.stop())} disabled={busy}>
+            Stop the Sandbox
+          </button>
+        ) : (
+          <button type="button" onClick={() => void run('Starting the Sandbox…', (api) => api.sandbox.start())} disabled={busy || state === 'starting'}>
+            Start the Sandbox
+          </button>
+        )}
+        {!hasProfile && (
+          <button type="button" onClick={() => void run('Restoring the Sandbox profile…', (api) => api.sandbox.restoreProfile())} disabled={busy}>
+            Restore the Sandbox profile
+          </button>
+        )}
+        {/* Never disabled: it gets the focus back when its dialog closes, and a disabled button cannot hold it. */}
+        <button type="button" className="danger" onClick={() => setResetting(true)}>
+          Reset the Sandbox…
+        </button>
+      </div>
+      {resetting && (
+        <Modal title="Reset the Sandbox?" onClose={() => setResetting(false)}>
+          <form
+            className="stack-form"
+            onSubmit={(event) => {
+              event.preventDefault();
+              setResetting(false);
+              setPhrase('');
+              void run('Resetting the Sandbox…', (api) => api.sandbox.reset({ confirmation: SANDBOX_RESET_PHRASE }));
+            }}
+          >
+            <p>
+              Everything in the Sandbox is deleted: its users, policies, wallets and private keys, and their history. It starts again with a new organization;
+              its API key on this desktop stays.
+            </p>
+            <label>
+              Type “{SANDBOX_RESET_PHRASE}” to confirm
+              <input value={phrase} onChange={(event) => setPhrase(event.target.value)} autoComplete="off" spellCheck={false} />
+            </label>
+            <div className="button-row">
+              <button type="button" onClick={() => setResetting(false)}>
+                Cancel
+              </button>
+              <button type="submit" className="danger" disabled={phrase !== SANDBOX_RESET_PHRASE}>
+                Reset the Sandbox
+              </button>
+            </div>
+          </form>
+        </Modal>
       )}
     </section>
   );

@@ -13,10 +13,14 @@ export function SettingsScreen() {
   const setSettings = useUi((state) => state.setSettings);
   const info = useLoad((api) => api.app.info());
   const action = useAction();
+  const [savedAt, setSavedAt] = useState<string>();
 
   const save = async (changes: Partial<AppSettings>) => {
+    setSavedAt(undefined);
     const saved = await action.run('Saving settings…', (api) => api.app.setSettings(changes));
-    if (saved !== undefined) setSettings(saved);
+    if (saved === undefined) return;
+    setSettings(saved);
+    setSavedAt(new Date().toLocaleTimeString());
   };
 
   return (
@@ -24,6 +28,9 @@ export function SettingsScreen() {
       <h1 id="settings-title">Settings</h1>
       <Progress label={action.busy} />
       {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      <p className="saved" role="status">
+        {savedAt === undefined ? '' : `Saved at ${savedAt}.`}
+      </p>
       {settings === undefined ? (
         <Progress label="Loading settings…" />
       ) : (

@@ -1,19 +1,23 @@
 import { useCallback, useState, type FormEvent } from 'react';
+import { addressFormatInWords, curveInWords } from '../../../shared/describe';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { DialogFooter } from '../components/DialogFooter';
 import { Modal } from '../components/Modal';
 import { PresetSelect } from '../components/PresetSelect';
 import { Progress } from '../components/Progress';
+import { PublicKey } from '../components/PublicKey';
 import { SecretReveal, type RevealedSecret } from '../components/SecretReveal';
 import { SelectField, type SelectOption } from '../components/SelectField';
 import { TableHead } from '../components/TableHead';
 import { NameField } from '../components/TextFields';
+import { WaitingForVotes } from '../components/WaitingForVotes';
 import { useAction, useLoad, type Action } from '../hooks';
 import { KEY_FORMATS, type KeyFormat } from '../key-formats';
-import { ACCOUNT_PRESETS, accountsFor, addressFormatsFor, type AccountPresetId } from '../wallet-presets';
+import { ACCOUNT_PRESETS, accountsFor, addressFormatsFor, nextIndexFor, type AccountPresetId } from '../wallet-presets';
 
 type Wallet = ChannelOutput<'wallets.list'>[number];
+type ActivityView = ChannelOutput<'activities.get'>;
 type ExportSubject = { kind: 'wallet'; walletId: string; label: string } | { kind: 'private-key'; privateKeyId: string; label: string };
 
 /** The organization's wallets and private keys held by the service, and their exports. */
@@ -22,8 +26,8 @@ export function WalletsScreen() {
   const privateKeys = useLoad((api) => api.privateKeys.list());
   const action = useAction();
   const [exporting, setExporting] = useState<ExportSubject>();
-  const [addingTo, setAddingTo] = useState<{ walletId: string; walletName: string }>();
-  const [waitingFor, setWaitingFor] = useState<{ what: string; fingerprint: string }>();
+  const [addingTo, setAddingTo] = useState<{ walletId: string; walletName: string; existingPaths: string[] }>();
+  const [waitingFor, setWaitingFor] = useState<{ what: string; activity: ActivityView }>();
 
   // Accounts are loaded by each wallet card; a new generation remounts the cards so they load again.
   const [generation, setGeneration] = useState(0);
@@ -39,20 +43,10 @@ export function WalletsScreen() {
       <p className="lead">Wallets and private keys live in the service’s enclave. Exports are sealed to a key on this computer and opened here.</p>
       <Progress label={action.busy} />
       {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
-      {waitingFor !== undefined && (
-        <div className="notice notice-warning" role="status">
-          <p className="notice-title">
-            <span className="error-code">CONSENSUS_NEEDED</span> {waitingFor.what} is waiting for votes on the activity with fingerprint{' '}
-            <code className="fingerprint">{waitingFor.fingerprint}</code>
-          </p>
-          <button type="button" className="link-button" onClick={() => setWaitingFor(undefined)}>
-            Dismiss
-          </button>
-        </div>
-      )}
+      {waitingFor !== undefined && <WaitingForVotes what={waitingFor.what} activity={waitingFor.activity} onDismiss={() => setWaitingFor(undefined)} />}
 
       <section className="panel" aria-labelledby="wallet-list-title">
-        <h2 id="wallet-list-title">Wallets</h2>
+        <h2 id="wallet-list-title">Wallets of the organization</h2>
         {wallets.error !== undefined && <ErrorNotice error={wallets.error} />}
         {wallets.loading && wallets.value === undefined && <Progress label="Loading wallets…" />}
         {wallets.value?.length === 0 && <p className="empty">No wallets yet. Create one below.</p>}
@@ -60,14 +54,14 @@ export function WalletsScreen() {
           <WalletCard
             key={`${wallet.walletId}-${generation}`}
             wallet={wallet}
-            onAddAccounts={() => setAddingTo({ walletId: wallet.walletId, walletName: wallet.walletName })}
+            onAddAccounts={(existingPaths) => setAddingTo({ walletId: wallet.walletId, walletName: wallet.walletName, existingPaths })}
             onExport={() => setExporting({ kind: 'wallet', walletId: wallet.walletId, label: `wallet ${wallet.walletName}` })}
           />
         ))}
         <CreateWalletForm
           action={action}
           onDone={(outcome, name) => {
-            if (outcome.state !== 'completed') setWaitingFor({ what: `Creating wallet ${name}`, fingerprint: outcome.activity.fingerprint });
+            if (outcome.state !== 'completed') setWaitingFor({ what: `creating wallet ${name}`, activity: outcome.activity });
             reload();
           }}
         />
@@ -88,11 +82,11 @@ export function WalletsScreen() {
                     {key.exported && <span className="badge badge-warning">exported</span>}
                     {key.imported && <span className="badge">imported</span>}
                   </th>
-                  <td>{key.curve.replace(/^CURVE_/, '').toLowerCase()}</td>
+                  <td>{curveInWords(key.curve)}</td>
                   <td>
                     {key.addresses.map((address) => (
                       <div key={address.format}>
-                        <code>{address.address}</code> <span className="muted">{formatName(address.format)}</span>
+                        <code>{address.address}</code> <span className="muted">{addressFormatInWords(address.format)}</span>
                       </div>
                     ))}
                   </td>
@@ -113,7 +107,7 @@ export function WalletsScreen() {
         <CreatePrivateKeyForm
           action={action}
           onDone={(outcome, name) => {
-            if (outcome.state !== 'completed') setWaitingFor({ what: `Creating private key ${name}`, fingerprint: outcome.activity.fingerprint });
+            if (outcome.state !== 'completed') setWaitingFor({ what: `creating private key ${name}`, activity: outcome.activity });
             reload();
           }}
         />
@@ -142,7 +136,7 @@ export function WalletsScreen() {
   );
 }
 
-function WalletCard({ wallet, onAddAccounts, onExport }: { wallet: Wallet; onAddAccounts: () => void; onExport: () => void }) {
+function WalletCard({ wallet, onAddAccounts, onExport }: { wallet: Wallet; onAddAccounts: (existingPaths: string[]) => void; onExport: () => void }) {
   const accounts = useLoad((api) => api.wallets.accounts({ walletId: wallet.walletId }));
   return (
     <article className="wallet-card" aria-label={`Wallet ${wallet.walletName}`}>
@@ -157,16 +151,16 @@ function WalletCard({ wallet, onAddAccounts, onExport }: { wallet: Wallet; onAdd
       {accounts.value?.length === 0 && <p className="empty">No accounts.</p>}
       {accounts.value !== undefined && accounts.value.length > 0 && (
         <table className="data-table" aria-label={`Accounts of ${wallet.walletName}`}>
-          <TableHead columns={['Path', 'Format', 'Address']} />
+          <TableHead columns={['Chain', 'Path', 'Address']} />
           <tbody>
             {accounts.value.map((account) => (
               <tr key={account.walletAccountId}>
+                <td>{addressFormatInWords(account.addressFormat)}</td>
                 <td>
                   <code>{account.path}</code>
                 </td>
-                <td>{formatName(account.addressFormat)}</td>
                 <td>
-                  <code>{account.address}</code>
+                  <PublicKey value={account.address} label={`${wallet.walletName} ${account.path}`} what="address" shortened={false} />
                 </td>
               </tr>
             ))}
@@ -174,7 +168,7 @@ function WalletCard({ wallet, onAddAccounts, onExport }: { wallet: Wallet; onAdd
         </table>
       )}
       <div className="button-row start">
-        <button type="button" onClick={onAddAccounts}>
+        <button type="button" onClick={() => onAddAccounts((accounts.value ?? []).map((account) => account.path))}>
           Add accounts…
         </button>
         <button type="button" onClick={onExport}>
@@ -185,39 +179,49 @@ function WalletCard({ wallet, onAddAccounts, onExport }: { wallet: Wallet; onAdd
   );
 }
 
-/** `ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH` → `bitcoin mainnet p2wpkh`. */
-function formatName(addressFormat: string): string {
-  return addressFormat.replace(/^ADDRESS_FORMAT_/, '').toLowerCase().replaceAll('_', ' ');
-}
-
-function PresetFields({ preset, count, onPreset, onCount }: { preset: AccountPresetId; count: string; onPreset: (id: AccountPresetId) => void; onCount: (count: string) => void }) {
+function CountField({ label, count, onCount }: { label: string; count: string; onCount: (count: string) => void }) {
   return (
-    <>
-      <PresetSelect label="Account type" value={preset} onChange={onPreset} />
-      <label>
-        Accounts
-        <input type="number" min={1} max={100} value={count} onChange={(event) => onCount(event.target.value)} required />
-      </label>
-    </>
+    <label>
+      {label}
+      <input type="number" min={1} max={100} value={count} onChange={(event) => onCount(event.target.value)} required />
+    </label>
   );
 }
 
+/** A new wallet with accounts on several chains at once, each starting at the standard first path (index 0). */
 function CreateWalletForm({ action, onDone }: { action: Action; onDone: (outcome: ChannelOutput<'wallets.create'>, name: string) => void }) {
   const [name, setName] = useState('');
-  const [preset, setPreset] = useState<AccountPresetId>('ethereum');
+  const [chains, setChains] = useState<AccountPresetId[]>(['ethereum']);
   const [count, setCount] = useState('1');
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const created = await action.run(`Creating wallet ${name}…`, (api) => api.wallets.create({ name, accounts: accountsFor(preset, 0, Number(count)) }));
+    const accounts = chains.flatMap((preset) => accountsFor(preset, 0, Number(count)));
+    const created = await action.run(`Creating wallet ${name}…`, (api) => api.wallets.create({ name, accounts }));
     if (created === undefined) return;
     setName('');
     onDone(created, name);
   };
   return (
-    <form className="inline-form" aria-label="Create wallet" onSubmit={(event) => void submit(event)}>
+    <form className="stack-form" aria-label="Create wallet" onSubmit={(event) => void submit(event)}>
       <NameField label="Wallet name" value={name} onChange={setName} maxLength={256} />
-      <PresetFields preset={preset} count={count} onPreset={setPreset} onCount={setCount} />
-      <button type="submit" className="primary" disabled={action.busy !== undefined}>
+      <fieldset className="choice-group">
+        <legend>Chains</legend>
+        {ACCOUNT_PRESETS.map((preset) => (
+          <label key={preset.id} className="radio">
+            <input
+              type="checkbox"
+              checked={chains.includes(preset.id)}
+              onChange={(event) => setChains(event.target.checked ? [...chains, preset.id] : chains.filter((chosen) => chosen !== preset.id))}
+            />
+            {preset.label}
+          </label>
+        ))}
+      </fieldset>
+      <CountField label="Accounts per chain" count={count} onCount={setCount} />
+      <p className="hint">
+        First paths: {chains.length === 0 ? 'choose at least one chain' : chains.map((preset) => accountsFor(preset, 0, 1)[0]!.path).join(', ')}
+      </p>
+      <button type="submit" className="primary" disabled={action.busy !== undefined || chains.length === 0}>
         Create wallet
       </button>
     </form>
@@ -247,26 +251,35 @@ function CreatePrivateKeyForm({ action, onDone }: { action: Action; onDone: (out
   );
 }
 
-function AddAccountsDialog({ wallet, onClose, onDone }: { wallet: { walletId: string; walletName: string }; onClose: () => void; onDone: () => void }) {
+/** More accounts on one chain, continuing after the highest index the wallet already uses there. */
+function AddAccountsDialog({
+  wallet,
+  onClose,
+  onDone,
+}: {
+  wallet: { walletId: string; walletName: string; existingPaths: readonly string[] };
+  onClose: () => void;
+  onDone: () => void;
+}) {
   const action = useAction();
   const [preset, setPreset] = useState<AccountPresetId>('ethereum');
-  const [first, setFirst] = useState('1');
   const [count, setCount] = useState('1');
+  const first = nextIndexFor(preset, wallet.existingPaths);
+  const accounts = accountsFor(preset, first, Math.max(1, Math.min(100, Number(count) || 1)));
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const done = await action.run(`Adding accounts to ${wallet.walletName}…`, (api) =>
-      api.wallets.createAccounts({ walletId: wallet.walletId, accounts: accountsFor(preset, Number(first), Number(count)) }),
-    );
+    const done = await action.run(`Adding accounts to ${wallet.walletName}…`, (api) => api.wallets.createAccounts({ walletId: wallet.walletId, accounts }));
     if (done !== undefined) onDone();
   };
   return (
     <Modal title={`Add accounts to ${wallet.walletName}`} onClose={onClose}>
       <form className="stack-form" onSubmit={(event) => void submit(event)}>
-        <PresetFields preset={preset} count={count} onPreset={setPreset} onCount={setCount} />
-        <label>
-          First account index
-          <input type="number" min={0} max={2147483647} value={first} onChange={(event) => setFirst(event.target.value)} required />
-        </label>
+        <PresetSelect label="Chain" value={preset} onChange={setPreset} />
+        <CountField label="Accounts" count={count} onCount={setCount} />
+        <p className="hint" role="status">
+          {accounts.length === 1 ? `Path: ${accounts[0]!.path}` : `Paths: ${accounts[0]!.path} to ${accounts.at(-1)!.path}`}
+          {first > 0 && ` (this chain is in use up to index ${first - 1})`}
+        </p>
         <DialogFooter action={action} submitLabel="Add accounts" onCancel={onClose} />
       </form>
     </Modal>
@@ -283,7 +296,7 @@ function ExportDialog({ subject, onClose }: { subject: ExportSubject; onClose: (
   const [target, setTarget] = useState('');
   const [keyFormat, setKeyFormat] = useState<KeyFormat>('hexadecimal');
   const [secret, setSecret] = useState<RevealedSecret>();
-  const [waiting, setWaiting] = useState<{ activityId: string; fingerprint: string; encryptionKey: string | undefined; stillWaiting?: string }>();
+  const [waiting, setWaiting] = useState<{ activity: ActivityView; encryptionKey: string | undefined; stillWaiting?: string }>();
   const hide = useCallback(() => setSecret(undefined), []);
   // The empty value stands for a one-time key; a key missing from the keychain could not open the bundle.
   const targets: SelectOption<string>[] = [
@@ -300,12 +313,13 @@ function ExportDialog({ subject, onClose }: { subject: ExportSubject; onClose: (
     );
     if (result === undefined) return;
     if (result.state === 'revealed') setSecret(result.secret);
-    else setWaiting({ activityId: result.activity.id, fingerprint: result.activity.fingerprint, encryptionKey: target === '' ? undefined : target });
+    else setWaiting({ activity: result.activity, encryptionKey: target === '' ? undefined : target });
   };
 
   const openCompleted = async () => {
     if (waiting?.encryptionKey === undefined) return;
-    const { activityId, encryptionKey } = waiting;
+    const { encryptionKey } = waiting;
+    const activityId = waiting.activity.id;
     const result = await action.run('Opening the approved export…', (api) =>
       api.exports.reveal({
         subject: { kind: 'completed-export', activityId },
@@ -327,13 +341,7 @@ function ExportDialog({ subject, onClose }: { subject: ExportSubject; onClose: (
       {secret !== undefined ? (
         <SecretReveal secret={secret} subject={subject.label} onHide={hide} />
       ) : waiting !== undefined ? (
-        <div className="notice notice-warning" role="status">
-          <p className="notice-title">
-            <span className="error-code">CONSENSUS_NEEDED</span> The export is waiting for votes.
-          </p>
-          <p>
-            Fingerprint: <code className="fingerprint">{waiting.fingerprint}</code>
-          </p>
+        <WaitingForVotes what={`exporting ${subject.label}`} activity={waiting.activity}>
           {waiting.stillWaiting !== undefined && (
             <p>{waiting.stillWaiting === 'rejected' ? 'The export was rejected.' : 'Not approved yet: it is still waiting for votes.'}</p>
           )}
@@ -344,7 +352,7 @@ function ExportDialog({ subject, onClose }: { subject: ExportSubject; onClose: (
               Open it once approved
             </button>
           )}
-        </div>
+        </WaitingForVotes>
       ) : (
         <form className="stack-form" aria-label="Export" onSubmit={(event) => void submit(event)}>
           <SelectField label="Encrypt to" value={target} options={targets} onChange={setTarget} />

@@ -1,0 +1,74 @@
+/**
+ * The organization as it stands, read in one go for describing activities (names for ids, the "before" of a change)
+ * and for the Users and Root quorum screens: users with their tags and credentials, the root quorum, policies,
+ * wallets with their accounts, private keys, and this desktop's export keys.
+ */
+import type { WalletAccount } from '../../shared/api';
+import type { ChannelOutput } from '../../shared/ipc/contract';
+import type { ApiClient } from '../client/api-client';
+import type { Keychain } from '../keychain/keychain';
+import { policyView } from '../policies/policies.ipc';
+import { walletView } from '../wallets/wallet-views';
+
+export type OrganizationLookupView = ChannelOutput<'organization.lookup'>;
+
+/** The service answers at most this many accounts per page. */
+const ACCOUNT_PAGE_SIZE = 100;
+/** Enough for any organization a person reviews by eye; beyond it "before" lists stop, names still resolve. */
+const MAX_ACCOUNT_PAGES = 50;
+
+export async function readOrganization(
+  client: Pick<ApiClient, 'query'>,
+  keychain: Pick<Keychain, 'listEncryptionKeys'>,
+): Promise<OrganizationLookupView> {
+  const [{ organizationData: data }, walletAccounts, exportKeys] = await Promise.all([
+    client.query('get_organization', {}),
+    allWalletAccounts(client),
+    keychain.listEncryptionKeys(),
+  ]);
+  return {
+    organizationId: data.organizationId ?? '',
+    organizationName: data.name ?? '',
+    users: (data.users ?? []).map((user) => ({
+      userId: user.userId,
+      userName: user.userName,
+      ...(user.userEmail === undefined ? {} : { userEmail: user.userEmail }),
+      userTags: user.userTags,
+      apiKeys: user.apiKeys.map((key) => ({
+        apiKeyId: key.apiKeyId,
+        apiKeyName: key.apiKeyName,
+        publicKey: key.credential.publicKey,
+        curve: key.credential.type,
+      })),
+      authenticators: user.authenticators.map(({ authenticatorId, authenticatorName }) => ({ authenticatorId, authenticatorName })),
+      oauthProviders: user.oauthProviders.map(({ providerId, providerName }) => ({ providerId, providerName })),
+    })),
+    tags: (data.tags ?? []).map(({ tagId, tagName }) => ({ tagId, tagName })),
+    ...(data.rootQuorum === undefined ? {} : { rootQuorum: { userIds: data.rootQuorum.userIds, threshold: data.rootQuorum.threshold } }),
+    policies: (data.policies ?? []).map(policyView),
+    wallets: (data.wallets ?? []).map(walletView),
+    walletAccounts: walletAccounts.map(({ walletId, address, path, addressFormat }) => ({ walletId, address, path, addressFormat })),
+    privateKeys: (data.privateKeys ?? []).map((key) => ({
+      privateKeyId: key.privateKeyId,
+      privateKeyName: key.privateKeyName,
+      exported: key.exported,
+      addresses: key.addresses.flatMap((address) => (address.address === undefined ? [] : [address.address])),
+    })),
+    // A key whose secret the OS keychain lost cannot open anything: it is not "this desktop's" any more.
+    localExportKeys: exportKeys.filter((key) => !key.missing).map(({ name, publicKey }) => ({ name, publicKey })),
+  };
+}
+
+/** Every wallet account of the organization, oldest first, page by page. */
+async function allWalletAccounts(client: Pick<ApiClient, 'query'>): Promise<WalletAccount[]> {
+  const accounts: WalletAccount[] = [];
+  for (let page = 0; page < MAX_ACCOUNT_PAGES; page += 1) {
+    const after = accounts.at(-1)?.walletAccountId;
+    const { accounts: batch } = await client.query('list_wallet_accounts', {
+      paginationOptions: { limit: String(ACCOUNT_PAGE_SIZE), ...(after === undefined ? {} : { after }) },
+    });
+    accounts.push(...batch);
+    if (batch.length < ACCOUNT_PAGE_SIZE) break;
+  }
+  return accounts;
+}

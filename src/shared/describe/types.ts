@@ -1,0 +1,142 @@
+/**
+ * What the describer reads (the organization as it stands, and this desktop's export keys) and what it answers.
+ * Everything in the lookup is optional: without it names fall back to ids and "before" reads "not known".
+ */
+
+export interface UserFacts {
+  userId: string;
+  userName: string;
+  /** Tag ids. */
+  userTags: readonly string[];
+  apiKeys: readonly { apiKeyId: string; apiKeyName: string }[];
+  authenticators: readonly { authenticatorId: string; authenticatorName: string }[];
+  oauthProviders: readonly { providerId: string; providerName: string }[];
+}
+
+export interface PolicyFacts {
+  policyId: string;
+  policyName: string;
+  effect: string;
+  condition: string;
+  consensus: string;
+  notes: string;
+  time?: string;
+}
+
+export interface WalletFacts {
+  walletId: string;
+  walletName: string;
+  exported: boolean;
+}
+
+export interface AccountFacts {
+  walletId: string;
+  address: string;
+  path: string;
+  addressFormat: string;
+}
+
+export interface PrivateKeyFacts {
+  privateKeyId: string;
+  privateKeyName: string;
+  exported: boolean;
+  addresses: readonly string[];
+}
+
+/** The organization as it stands, for names and for "before". */
+export interface OrganizationLookup {
+  organizationName?: string;
+  users?: readonly UserFacts[];
+  tags?: readonly { tagId: string; tagName: string }[];
+  rootQuorum?: { userIds: readonly string[]; threshold: number };
+  policies?: readonly PolicyFacts[];
+  wallets?: readonly WalletFacts[];
+  /** Accounts of the wallets above; absent when they were not read. */
+  walletAccounts?: readonly AccountFacts[];
+  privateKeys?: readonly PrivateKeyFacts[];
+  /** This desktop's stored export (encryption) keys: an export sealed to one of them can be opened here. */
+  localExportKeys?: readonly { name: string; publicKey: string }[];
+}
+
+/** A name to show, with the id it stands for one click away; `code` marks values shown in a fixed-width font. */
+export interface Ref {
+  text: string;
+  id?: string;
+  code?: boolean;
+}
+
+export interface Fact {
+  label: string;
+  value: readonly Ref[];
+}
+
+/** One field's before → after. `before` undefined: the lookup does not say (shown as "not known"); [] is "none". */
+export interface Change {
+  label: string;
+  before: readonly Ref[] | undefined;
+  after: readonly Ref[];
+}
+
+export interface ExportTarget {
+  publicKey: string;
+  /** `sha256:` and the SHA-256 of the key's bytes in hex, to compare in full with the key's owner. */
+  fingerprint: string;
+  /** The name of this desktop's export key with this public key; undefined: an unknown key. */
+  localKeyName: string | undefined;
+}
+
+export interface ExportDescription {
+  /** What leaves: wallet name and account count, an account's address, or a key's name. */
+  what: readonly Ref[];
+  target: ExportTarget;
+}
+
+export interface Deletion {
+  what: Ref;
+  /** What the thing is: "wallet", "private key", "user"… */
+  kind: string;
+  /** Whether it was exported before, for wallets and keys; undefined where that does not apply or is not known. */
+  exported?: boolean;
+}
+
+/** A signing request as the intent states it; `decoded` is what a chain decoder made of the payload, if any. */
+export interface SigningRequest {
+  signWith: Ref;
+  payloads: readonly string[];
+  /** Payload encoding, hash function or transaction type, in words. */
+  facts: readonly Fact[];
+  decoded?: readonly Fact[];
+}
+
+/** What clear signing made of a signing request: its own title and summary, the facts, and warnings in words. */
+export interface SigningReading {
+  title: string;
+  summary: string;
+  facts: readonly Fact[];
+  warnings: readonly string[];
+}
+
+/**
+ * The hook for clear signing: given the signing request and its activity (type and recorded intent), answers what
+ * the payload does in words (recipient, amount, contract call…) or undefined when it cannot tell. The describer then
+ * shows the raw payload only.
+ */
+export type SigningDecoder = (request: SigningRequest, activity: { type: string; intent: Readonly<Record<string, unknown>> }) => SigningReading | undefined;
+
+export interface ActivityDescription {
+  type: string;
+  /** What the activity does, in words: "Change the root quorum". */
+  title: string;
+  /** False for types the describer does not know: then `rawIntent` is all there is to show. */
+  recognised: boolean;
+  /** One line for lists: the main change or subject. */
+  summary: string;
+  facts: readonly Fact[];
+  changes: readonly Change[];
+  exports?: ExportDescription;
+  deletions: readonly Deletion[];
+  /** Each a full sentence a person can act on. */
+  warnings: readonly string[];
+  signing?: SigningRequest;
+  rawIntent?: Readonly<Record<string, unknown>>;
+}
