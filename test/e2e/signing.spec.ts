@@ -137,20 +137,21 @@ async function submit(page: Page): Promise<string> {
 }
 
 /** Operator B opens the waiting activity on Approvals; answers its detail panel. */
-async function openPending(page: Page, host: E2eHost, organization: Organization) {
+async function openPending(page: Page, host: E2eHost, organization: Organization, title: string) {
   await switchProfile(page, host, organization.profiles.b, 'Operator B');
   await openScreen(page, 'Approvals');
   const row = page.getByRole('list', { name: 'Activities waiting for votes' }).getByRole('listitem');
   await expect(row).toHaveCount(1);
   await row.getByRole('button').click();
-  const detail = page.getByRole('region', { name: 'Sign transaction (v2)' });
+  // The detail panel is titled with what the request does, in words.
+  const detail = page.getByRole('region', { name: title, exact: true });
   await expect(detail.getByRole('article')).toBeVisible();
   return detail;
 }
 
 async function approve(page: Page, fingerprint: string): Promise<void> {
   await page.getByRole('button', { name: 'Approve…' }).click();
-  const confirm = page.getByRole('dialog', { name: 'Approve Sign transaction (v2)?' });
+  const confirm = page.getByRole('dialog', { name: /^Approve: / });
   await expect(confirm).toContainText(fingerprint);
   await confirm.getByRole('button', { name: 'Approve' }).click();
   await expect(page.getByText('Nothing is waiting for votes.')).toBeVisible();
@@ -188,7 +189,7 @@ test('an ERC-20 transfer above the limit: the second operator sees the decoded c
   const fingerprint = await submit(page);
   await screenshotBothThemes(page, 'sign-waiting');
 
-  const detail = await openPending(page, host, org);
+  const detail = await openPending(page, host, org, 'Sign an Ethereum transaction');
   const signing = detail.getByRole('article');
   await expect(signing.getByRole('region', { name: 'Ethereum transaction' })).toContainText('USD Coin');
   await expect(signing.getByRole('region', { name: 'Contract call' })).toContainText('transfer(address,uint256)');
@@ -219,7 +220,7 @@ test('a Solana transfer: the card names the System program and the amount in SOL
   await expect(card).toContainText('0.5 SOL');
   const fingerprint = await submit(page);
 
-  const detail = await openPending(page, host, org);
+  const detail = await openPending(page, host, org, 'Sign a Solana transaction');
   const instructions = detail.getByRole('article').getByRole('region', { name: 'Instructions' });
   await expect(instructions).toContainText('System');
   await expect(instructions).toContainText('0.5 SOL');
