@@ -190,6 +190,8 @@ test('an ERC-20 transfer above the limit: the second operator sees the decoded c
   await screenshotBothThemes(page, 'sign-waiting');
 
   const detail = await openPending(page, host, org, 'Sign an Ethereum transaction');
+  // The describer's reading above the card knows the uploaded interfaces too: no false "unknown contract".
+  await expect(detail).not.toContainText('No interface is uploaded');
   const signing = detail.getByRole('article');
   await expect(signing.getByRole('region', { name: 'Ethereum transaction' })).toContainText('USD Coin');
   await expect(signing.getByRole('region', { name: 'Contract call' })).toContainText('transfer(address,uint256)');

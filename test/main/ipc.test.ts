@@ -172,6 +172,7 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
     walletAccounts: [],
     privateKeys: [],
     localExportKeys: [],
+    contracts: [],
   },
   'organization.updateRootQuorum': { state: 'consensus-needed', activity: completed },
   'users.create': { state: 'completed', result: { userId: 'u2' }, activity: completed },

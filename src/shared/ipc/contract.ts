@@ -339,6 +339,8 @@ const organizationLookup = z.strictObject({
   ),
   /** This desktop's stored export keys (names and public keys): an export sealed to one of them opens here. */
   localExportKeys: z.array(z.strictObject({ name: z.string(), publicKey: z.string() })),
+  /** Uploaded contract interfaces (the ABI or IDL as its JSON text), so signing requests read with their labels. */
+  contracts: z.array(z.strictObject({ address: z.string(), type: z.enum(['ETHEREUM', 'SOLANA']), label: z.string(), definition: z.string() })),
 });
 
 /**
