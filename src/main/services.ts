@@ -30,6 +30,7 @@ import { Sandbox, type StartSandboxService } from './sandbox/sandbox';
 import { sandboxHandlers } from './sandbox/sandbox.ipc';
 import { DEFAULT_SETTINGS, Settings } from './settings/settings';
 import { settingsHandlers } from './settings/settings.ipc';
+import { signingHandlers } from './signing/signing.ipc';
 import { Stamper } from './stamper/stamper';
 import { usersHandlers } from './users/users.ipc';
 import { walletsHandlers } from './wallets/wallets.ipc';
@@ -164,6 +165,7 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
     ...walletsHandlers({ active, now }),
     ...exporterHandlers({ active, now, keychain, profiles, exportsDir: join(services.dataDir, EXPORTS_DIR) }),
     ...importerHandlers({ active, now }),
+    ...signingHandlers({ active, now, settings, stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR) }),
   };
   // An unreadable settings file must not switch the re-ask off: fall back to the default.
   const reauthMaxAgeMs = async () =>

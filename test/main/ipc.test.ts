@@ -66,6 +66,37 @@ const policy = {
 const address = { format: 'ADDRESS_FORMAT_ETHEREUM', address: '0x' + '12'.repeat(20) } as const;
 const mnemonic = { kind: 'mnemonic', mnemonic: 'abandon '.repeat(11) + 'about', language: 'MNEMONIC_LANGUAGE_ENGLISH' } as const;
 
+const signingStanding: ChannelOutput<'signing.preview'>['standing'] = {
+  outcome: 'NEEDS_CONSENSUS',
+  matchedPolicies: [{ policyId: 'p1', policyName: 'allow ops', effect: 'EFFECT_ALLOW', outcome: 'NEEDS_CONSENSUS' }],
+  failedPolicies: [],
+  consensusNeeds: 'needs 1 more approver tagged ops',
+  viewerCanApprove: true,
+};
+const ether = { raw: '1000000000000000000', formatted: '1', unit: 'ETH', text: '1 ETH', rawUnit: 'wei' };
+const signingCard: ChannelOutput<'signing.preview'> = {
+  description: {
+    operation: 'sign_transaction',
+    title: 'Sign an Ethereum transaction',
+    summary: 'Send 1 ETH',
+    network: { family: 'ethereum', name: 'Ethereum', chainId: 1, testnet: false },
+    signer: { signWith: address.address, kind: 'wallet account', walletId: 'w1', walletName: 'Treasury', text: 'Treasury' },
+    details: {
+      kind: 'ethereum-transaction',
+      transactionType: 'eip1559',
+      typeText: 'EIP-1559 (type 2)',
+      to: { address: address.address, role: 'address' },
+      value: ether,
+      nonce: 0,
+      fees: { gas: '21000' },
+      data: '0x',
+      authorizations: [],
+    },
+    warnings: [{ kind: 'NEW_RECIPIENT', message: 'This organization has never sent to this address.', subject: address.address }],
+  },
+  standing: signingStanding,
+};
+
 /** One valid answer per channel; typed by the handler table, so a new channel without a sample is a type error. */
 const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
   'app.info': appInfo,
@@ -141,6 +172,7 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
     walletAccounts: [],
     privateKeys: [],
     localExportKeys: [],
+    contracts: [],
   },
   'organization.updateRootQuorum': { state: 'consensus-needed', activity: completed },
   'users.create': { state: 'completed', result: { userId: 'u2' }, activity: completed },
@@ -155,6 +187,35 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
   'policies.create': { state: 'completed', result: { policyId: 'p1' }, activity: completed },
   'policies.update': waiting,
   'policies.delete': { state: 'rejected', activity },
+  'policies.dryRun': {
+    standing: signingStanding,
+    policies: [{ policyId: 'p1', policyName: 'allow ops', effect: 'EFFECT_ALLOW', verdict: 'needs consensus' }],
+  },
+  'signing.describe': { ...signingCard, activity: waiting.activity },
+  'signing.preview': signingCard,
+  'signing.submit': { state: 'completed', result: { kind: 'signed-transaction', signedTransaction: '02f8' }, activity: completed },
+  'signing.result': { activity: completed, result: { kind: 'signatures', signatures: [{ r: '01', s: '02', v: '00' }] } },
+  'signing.stampToFile': {
+    file: '/data/stamped-requests/sign-1.json',
+    stampedRequestsDir: '/data/stamped-requests',
+    path: '/public/v1/submit/sign_transaction',
+    body: '{}',
+  },
+  'contracts.list': [
+    {
+      smartContractInterfaceId: 'c1',
+      type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM',
+      address: address.address,
+      label: 'USDC',
+      notes: '',
+      summary: '1 function',
+      definition: '[]',
+      createdAtMs: 1_700_000_000_000,
+    },
+  ],
+  'contracts.check': { summary: '1 function' },
+  'contracts.create': { state: 'completed', result: { smartContractInterfaceId: 'c1' }, activity: completed },
+  'contracts.delete': waiting,
   'wallets.list': [
     { walletId: 'w1', walletName: 'Treasury', createdAtMs: 1_700_000_000_000, updatedAtMs: 1_700_000_000_000, exported: false, imported: true },
   ],
@@ -463,6 +524,7 @@ describe('bridge method signatures', () => {
         'approvals.pending',
         'organization.lookup',
         'policies.list',
+        'contracts.list',
         'wallets.list',
         'privateKeys.list',
       ].sort(),

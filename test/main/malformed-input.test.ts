@@ -26,6 +26,9 @@ const ETHEREUM_ACCOUNT = {
   name: 'first',
 } as const;
 
+const SIGNER = '0x' + '12'.repeat(20);
+const SIGN_TRANSACTION = { operation: 'sign_transaction', signWith: SIGNER, unsignedTransaction: '02c0', type: 'TRANSACTION_TYPE_ETHEREUM' } as const;
+
 /** One valid input per channel, the base every malformed variant is derived from. */
 const validInputs: { [C in Channel]: ChannelInput<C> } = {
   'app.info': {},
@@ -91,6 +94,16 @@ const validInputs: { [C in Channel]: ChannelInput<C> } = {
   'policies.delete': { policyId: ACTIVITY_ID },
   'wallets.list': {},
   'wallets.accounts': { walletId: ACTIVITY_ID },
+  'policies.dryRun': { request: SIGN_TRANSACTION },
+  'signing.describe': { activityId: ACTIVITY_ID },
+  'signing.preview': { request: SIGN_TRANSACTION },
+  'signing.submit': { request: { operation: 'sign_raw_payload', signWith: SIGNER, payload: 'hello', encoding: 'PAYLOAD_ENCODING_TEXT_UTF8', hashFunction: 'HASH_FUNCTION_KECCAK256' } },
+  'signing.result': { activityId: ACTIVITY_ID },
+  'signing.stampToFile': { request: SIGN_TRANSACTION, file: 'sign-1.json' },
+  'contracts.list': {},
+  'contracts.check': { type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM', address: SIGNER, definition: '[]' },
+  'contracts.create': { type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM', address: SIGNER, label: 'USDC', notes: 'n', definition: '[]' },
+  'contracts.delete': { smartContractInterfaceId: ACTIVITY_ID },
   'wallets.create': { name: 'Treasury', mnemonicLength: 12, accounts: [ETHEREUM_ACCOUNT] },
   'wallets.createAccounts': { walletId: ACTIVITY_ID, accounts: [ETHEREUM_ACCOUNT] },
   'privateKeys.list': {},

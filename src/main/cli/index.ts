@@ -6,7 +6,8 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { activityStatus, type ActivityStatus } from '../../shared/api';
+import { activityStatus, operations, type ActivityStatus } from '../../shared/api';
+import type { HashFunction, PayloadEncoding } from '../../shared/chains/raw-payload';
 import { PRIVATE_KEY_FORMATS, type PrivateKeyFormat } from '../../shared/crypto/bundles';
 import { isApiKeyCurve } from '../../shared/crypto/keys';
 import { QkError, toQkError } from '../../shared/errors';
@@ -16,8 +17,11 @@ import { encryptForImport, type ImportKeyFormat } from '../importer/importer';
 import type { ProfileServices } from '../profiles/active-profile';
 import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY, type Profile } from '../profiles/profiles';
 import { createMainServices, type MainServices } from '../services';
+import { describeOffline, Signing } from '../signing/signing';
+import { parametersOf, type SigningRequest, type TransactionType } from '../signing/signing-request';
 import { postStampedFile, stampToFile } from '../stamper/stamped-file';
 import { FILE_LIMITS, readBoundedText, writeNewFile } from '../storage/bounded-file';
+import { signingCardText } from './signing-text';
 
 class UsageError extends Error {}
 
@@ -30,6 +34,12 @@ const USAGE = `usage: quorumkey-cli [--data-dir DIR] [--profile NAME|ID] <comman
   activities list [--status S] [--limit 1-100] [--before ACTIVITY_ID]   (newest first; --before pages back)
   activities approve FINGERPRINT | activities reject FINGERPRINT
   wallets list
+  sign transaction --sign-with ADDRESS|KEY_ID --type ethereum|solana|bitcoin --unsigned HEX|@FILE [--no-post [--output FILE]]
+  sign payload --sign-with ADDRESS|KEY_ID --payload TEXT|@FILE [--encoding text|hex|eip712|eip7702]
+          [--hash keccak256|sha256|none|not-applicable] [--no-post [--output FILE]]
+          (prints what it signs and where the policies stand, then submits; --no-post stamps it offline instead,
+          described without the organization's names or policies; the description goes to stderr when the
+          stamped request itself is printed)
   wallets export --wallet ID|NAME (--encryption-key NAME | --target-public-key HEX) --output FILE
   decrypt --bundle FILE (--encryption-key NAME | --encryption-key-file FILE) --organization ID
           [--signer-public-key HEX] [--key-format mnemonic|hexadecimal|solana|wif-mainnet|wif-testnet]
@@ -60,6 +70,12 @@ const OPTIONS = {
   'import-bundle': { type: 'string' },
   'plaintext-input': { type: 'string' },
   user: { type: 'string' },
+  'sign-with': { type: 'string' },
+  type: { type: 'string' },
+  unsigned: { type: 'string' },
+  payload: { type: 'string' },
+  encoding: { type: 'string' },
+  hash: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } satisfies ParseArgsConfig['options'];
 
@@ -186,7 +202,7 @@ async function run(argv: string[]): Promise<void> {
 async function dispatch(context: Context, values: Values, positionals: string[]): Promise<void> {
   const [command, sub] = positionals;
   const { keychain, stamper } = context.services;
-  switch (`${command ?? ''} ${['keys', 'encryption-keys', 'activities', 'wallets'].includes(command ?? '') ? (sub ?? '') : ''}`.trim()) {
+  switch (`${command ?? ''} ${['keys', 'encryption-keys', 'activities', 'wallets', 'sign'].includes(command ?? '') ? (sub ?? '') : ''}`.trim()) {
     case 'keys generate': {
       const curve = values.curve ?? 'p256';
       if (!isApiKeyCurve(curve)) throw new UsageError(`--curve must be p256, secp256k1 or ed25519, got ${curve}`);
@@ -239,6 +255,9 @@ async function dispatch(context: Context, values: Values, positionals: string[])
       const { client } = await context.profileServices();
       return print((await client.query('list_wallets', {})).wallets);
     }
+    case 'sign transaction':
+    case 'sign payload':
+      return sign(context, values, await signingRequestOf(sub, values));
     case 'wallets export': {
       exactlyOne(values, 'encryption-key', 'target-public-key');
       const selector = required(values, 'wallet');
@@ -308,6 +327,87 @@ async function dispatch(context: Context, values: Values, positionals: string[])
     default:
       throw new UsageError(command === undefined ? 'no command given' : `unknown command: ${positionals.slice(0, 2).join(' ')}`);
   }
+}
+
+const TRANSACTION_TYPES: Record<string, TransactionType> = {
+  ethereum: 'TRANSACTION_TYPE_ETHEREUM',
+  solana: 'TRANSACTION_TYPE_SOLANA',
+  bitcoin: 'TRANSACTION_TYPE_BITCOIN',
+};
+const ENCODINGS: Record<string, PayloadEncoding> = {
+  text: 'PAYLOAD_ENCODING_TEXT_UTF8',
+  hex: 'PAYLOAD_ENCODING_HEXADECIMAL',
+  eip712: 'PAYLOAD_ENCODING_EIP712',
+  eip7702: 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION',
+};
+const HASH_FUNCTIONS: Record<string, HashFunction> = {
+  keccak256: 'HASH_FUNCTION_KECCAK256',
+  sha256: 'HASH_FUNCTION_SHA256',
+  none: 'HASH_FUNCTION_NO_OP',
+  'not-applicable': 'HASH_FUNCTION_NOT_APPLICABLE',
+};
+
+function choice<T>(table: Record<string, T>, value: string, option: string): T {
+  const chosen = Object.hasOwn(table, value) ? table[value] : undefined;
+  if (chosen === undefined) throw new UsageError(`--${option} must be one of ${Object.keys(table).join(', ')}; got ${value}`);
+  return chosen;
+}
+
+/** `@FILE` reads the file (trimmed; a transaction or payload is part of a request body, so it is bounded like one); anything else is the value itself. */
+async function textOrFile(value: string): Promise<string> {
+  return value.startsWith('@') ? (await readBoundedText(value.slice(1), FILE_LIMITS.requestBody)).trim() : value;
+}
+
+async function signingRequestOf(sub: string | undefined, values: Values): Promise<SigningRequest> {
+  const signWith = required(values, 'sign-with');
+  if (sub === 'transaction') {
+    return {
+      operation: 'sign_transaction',
+      signWith,
+      type: choice(TRANSACTION_TYPES, required(values, 'type'), 'type'),
+      unsignedTransaction: (await textOrFile(required(values, 'unsigned'))).replace(/^0x/i, ''),
+    };
+  }
+  const encoding = choice(ENCODINGS, values.encoding ?? 'text', 'encoding');
+  const structured = encoding === 'PAYLOAD_ENCODING_EIP712' || encoding === 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION';
+  return {
+    operation: 'sign_raw_payload',
+    signWith,
+    payload: await textOrFile(required(values, 'payload')),
+    encoding,
+    hashFunction: choice(HASH_FUNCTIONS, values.hash ?? (structured ? 'none' : 'keccak256'), 'hash'),
+  };
+}
+
+/** Prints what the request signs, then submits it, or (--no-post) stamps it into an offline request. */
+async function sign(context: Context, values: Values, request: SigningRequest): Promise<void> {
+  const { stamper, settings, now } = context.services;
+  if (values['no-post']) {
+    const description = describeOffline(request, (await settings.get()).warnAbove);
+    const profile = await context.profile();
+    const { apiKeyName } = profile;
+    // The envelope is built and checked locally: stamping needs no network at all.
+    const body = context.services.active.servicesFor(profile).client.envelope(request.operation, parametersOf(request) as never);
+    const path = operations[request.operation].path;
+    if (values.output !== undefined) {
+      process.stdout.write(signingCardText(description, undefined));
+      await stampToFile({ stamper, apiKeyName, path, body, file: values.output });
+      return print({ output: values.output });
+    }
+    process.stderr.write(signingCardText(description, undefined));
+    process.stdout.write(stampedRequestText({ path, body, stamp: await stamper.stamp(apiKeyName, body) }));
+    return;
+  }
+  const { client, approvals } = await context.profileServices();
+  const signing = new Signing({ client, settings, now, stampToFile: (path, body, file) => approvals.stampToFile(path, body, file) });
+  const { description, standing } = await signing.preview(request);
+  process.stdout.write(signingCardText(description, standing));
+  const outcome = await signing.submit(request);
+  return print(
+    outcome.state === 'completed'
+      ? { state: outcome.state, activityId: outcome.activity.id, result: outcome.result }
+      : { state: outcome.state, activityId: outcome.activity.id, fingerprint: outcome.activity.fingerprint },
+  );
 }
 
 try {

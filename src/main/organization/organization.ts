@@ -9,6 +9,7 @@ import type { ApiClient } from '../client/api-client';
 import type { Keychain } from '../keychain/keychain';
 import { policyView } from '../policies/policies.ipc';
 import { walletView } from '../wallets/wallet-views';
+import { contractInterfaceTypeOf } from '../signing/organization';
 
 export type OrganizationLookupView = ChannelOutput<'organization.lookup'>;
 
@@ -21,10 +22,11 @@ export async function readOrganization(
   client: Pick<ApiClient, 'query'>,
   keychain: Pick<Keychain, 'listEncryptionKeys'>,
 ): Promise<OrganizationLookupView> {
-  const [{ organizationData: data }, walletAccounts, exportKeys] = await Promise.all([
+  const [{ organizationData: data }, walletAccounts, exportKeys, { smartContractInterfaces }] = await Promise.all([
     client.query('get_organization', {}),
     allWalletAccounts(client),
     keychain.listEncryptionKeys(),
+    client.query('list_smart_contract_interfaces', {}),
   ]);
   return {
     organizationId: data.organizationId ?? '',
@@ -56,6 +58,12 @@ export async function readOrganization(
     })),
     // A key whose secret the OS keychain lost cannot open anything: it is not "this desktop's" any more.
     localExportKeys: exportKeys.filter((key) => !key.missing).map(({ name, publicKey }) => ({ name, publicKey })),
+    contracts: smartContractInterfaces.map((contract) => ({
+      address: contract.smartContractAddress,
+      type: contractInterfaceTypeOf(contract) === 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA' ? 'SOLANA' : 'ETHEREUM',
+      label: contract.label,
+      definition: contract.smartContractInterface,
+    })),
   };
 }
 

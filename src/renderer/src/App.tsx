@@ -7,6 +7,7 @@ import { ReauthPrompt } from './components/ReauthPrompt';
 import { SandboxStatus } from './components/SandboxStatus';
 import { lockApp, useLoad, useLockWatch, useTheme } from './hooks';
 import { ApprovalsScreen } from './screens/ApprovalsScreen';
+import { ContractsScreen } from './screens/ContractsScreen';
 import { DecryptScreen } from './screens/DecryptScreen';
 import { ImportScreen } from './screens/ImportScreen';
 import { KeysScreen } from './screens/KeysScreen';
@@ -14,6 +15,7 @@ import { LockScreen } from './screens/LockScreen';
 import { ProfilesScreen } from './screens/ProfilesScreen';
 import { PoliciesScreen } from './screens/PoliciesScreen';
 import { SettingsScreen } from './screens/SettingsScreen';
+import { SignScreen } from './screens/SignScreen';
 import { UsersScreen } from './screens/UsersScreen';
 import { WalletsScreen } from './screens/WalletsScreen';
 import { useUi, type Screen } from './store';
@@ -23,6 +25,8 @@ const NAVIGATION: { screen: Screen; label: string }[] = [
   { screen: 'profiles', label: 'Profiles' },
   { screen: 'wallets', label: 'Wallets' },
   { screen: 'approvals', label: 'Approvals' },
+  { screen: 'sign', label: 'Sign' },
+  { screen: 'contracts', label: 'Contracts' },
   { screen: 'users', label: 'Users' },
   { screen: 'policies', label: 'Policies' },
   { screen: 'import', label: 'Import' },
@@ -129,6 +133,8 @@ function Shell() {
         {screen === 'keys' && <KeysScreen />}
         {screen === 'wallets' && <WalletsScreen />}
         {screen === 'approvals' && <ApprovalsScreen />}
+        {screen === 'sign' && <SignScreen />}
+        {screen === 'contracts' && <ContractsScreen />}
         {screen === 'users' && <UsersScreen />}
         {screen === 'policies' && <PoliciesScreen />}
         {screen === 'import' && <ImportScreen />}

@@ -17,6 +17,14 @@ export function clearSigningDecoder(lookup: OrganizationLookup): SigningDecoder 
       privateKeyName: key.privateKeyName,
       addresses: key.addresses.map((address) => ({ address })),
     })),
+    contracts: (lookup.contracts ?? []).flatMap((contract) => {
+      try {
+        return [{ ...contract, definition: JSON.parse(contract.definition) as unknown }];
+      } catch {
+        // An interface that is not JSON decodes nothing; its address still reads as an unknown contract.
+        return [];
+      }
+    }),
   };
   return (_request, activity) => {
     let description;

@@ -54,6 +54,8 @@ export interface OrganizationLookup {
   /** Accounts of the wallets above; absent when they were not read. */
   walletAccounts?: readonly AccountFacts[];
   privateKeys?: readonly PrivateKeyFacts[];
+  /** Uploaded contract interfaces (the ABI or IDL as JSON text): signing requests read with their labels and calls. */
+  contracts?: readonly { address: string; type: 'ETHEREUM' | 'SOLANA'; label: string; definition: string }[];
   /** This desktop's stored export (encryption) keys: an export sealed to one of them can be opened here. */
   localExportKeys?: readonly { name: string; publicKey: string }[];
 }

@@ -17,6 +17,15 @@ import { activityStatus, addressFormat, curve, effect, mnemonicLanguage, pathFor
 import { fingerprintSchema, voterSchema } from '../approvals/voting';
 import type { PrivateKeyFormat } from '../crypto/key-formats';
 import { errorCodes, type ErrorCode, type ErrorData } from '../errors';
+import {
+  contractInterfaceInput,
+  contractInterfaceType,
+  contractInterfaceView,
+  dryRunView,
+  signingCardView,
+  signingRequestInput,
+  signingResultView,
+} from './signing';
 
 // ---- shared pieces -------------------------------------------------------------------------------------------
 
@@ -74,12 +83,24 @@ const profile = z.strictObject({ id: profileId, ...profileFields, enclaveSignerP
 const profileInput = z.strictObject({ ...profileFields, enclaveSignerPublicKey: publicKeyHex.optional() });
 
 export const THEMES = ['system', 'light', 'dark'] as const;
+const wholeUnits = z.string().regex(/^\d{1,30}(\.\d{1,18})?$/, { error: 'expected an amount in whole units, like 1.5' });
 export const appSettingsSchema = z.strictObject({
   /** Minutes without any input before the app locks itself. */
   idleLockMinutes: z.number().int().min(1).max(1440),
   /** Revealing a mnemonic or private key asks for the unlock passphrase again once the last unlock is this old. */
   reauthMinutes: z.number().int().min(1).max(60),
   theme: z.enum(THEMES),
+  /**
+   * Signing requests moving more than this many whole units of the chain's coin are flagged on their card ("1.5" ETH).
+   * A chain left out has no threshold.
+   */
+  warnAbove: z
+    .strictObject({
+      ETH: wholeUnits.optional(),
+      SOL: wholeUnits.optional(),
+      BTC: wholeUnits.optional(),
+    })
+    .optional(),
 });
 export type AppSettings = z.infer<typeof appSettingsSchema>;
 
@@ -318,6 +339,8 @@ const organizationLookup = z.strictObject({
   ),
   /** This desktop's stored export keys (names and public keys): an export sealed to one of them opens here. */
   localExportKeys: z.array(z.strictObject({ name: z.string(), publicKey: z.string() })),
+  /** Uploaded contract interfaces (the ABI or IDL as its JSON text), so signing requests read with their labels. */
+  contracts: z.array(z.strictObject({ address: z.string(), type: z.enum(['ETHEREUM', 'SOLANA']), label: z.string(), definition: z.string() })),
 });
 
 /**
@@ -491,6 +514,35 @@ export const ipcContract = {
     activityOutcome(z.strictObject({ policyId: z.string() })),
   ),
   'policies.delete': channel(z.strictObject({ policyId: id }), activityOutcome(z.strictObject({ policyId: z.string() }))),
+
+  /** Every policy's verdict on a signing request as if the active profile's user submitted it now; nothing is submitted. */
+  'policies.dryRun': channel(z.strictObject({ request: signingRequestInput }), dryRunView),
+
+  /**
+   * A signing activity's clear-signing card: what it signs in words, its warnings, and where the organization's
+   * policies stand on it (matched policies, what consensus still needs, whether the viewer's vote counts).
+   */
+  'signing.describe': channel(z.strictObject({ activityId: id }), signingCardView.extend({ activity: activityView })),
+  /** The same card for a request not yet submitted (the Sign screen). */
+  'signing.preview': channel(z.strictObject({ request: signingRequestInput }), signingCardView),
+  /** Submits a signing request; it goes through policies and consensus like any activity. */
+  'signing.submit': channel(z.strictObject({ request: signingRequestInput }), activityOutcome(signingResultView)),
+  /** A signing activity as it stands, with its signed result once it completed. */
+  'signing.result': channel(z.strictObject({ activityId: id }), z.strictObject({ activity: activityView, result: signingResultView.optional() })),
+  /**
+   * Offline: stamps a signing request with the active profile's key into `file` in the stamped-requests directory, to
+   * be posted later (approvals.postStampedFile). Only the three signing operations, built by main from typed fields.
+   */
+  'signing.stampToFile': channel(z.strictObject({ request: signingRequestInput, file: stampedFileName }), stampedFileInfo),
+
+  'contracts.list': channel(noInput, z.array(contractInterfaceView)),
+  /** Checks an ABI or IDL upload as decoding will read it, without submitting; answers what it defines. */
+  'contracts.check': channel(
+    z.strictObject({ type: contractInterfaceType, address: contractInterfaceInput.shape.address, definition: contractInterfaceInput.shape.definition }),
+    z.strictObject({ summary: z.string() }),
+  ),
+  'contracts.create': channel(contractInterfaceInput, activityOutcome(z.strictObject({ smartContractInterfaceId: z.string() }))),
+  'contracts.delete': channel(z.strictObject({ smartContractInterfaceId: id }), activityOutcome(z.strictObject({ smartContractInterfaceId: z.string() }))),
 
   'wallets.list': channel(noInput, z.array(walletView)),
   'wallets.accounts': channel(z.strictObject({ walletId: id }), z.array(walletAccountView)),

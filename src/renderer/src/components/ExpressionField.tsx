@@ -1,7 +1,8 @@
-import { useId, useMemo } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
 import { activityOperations } from '../../../shared/api/activities';
 import { checkPolicyExpression, type PolicyExpressionKind } from '../../../shared/policy';
 import { unknownActivityTypes } from '../../../shared/policy/type-hints';
+import { completionsAt } from '../policy/completions';
 
 /** The activity types the service accepts: a policy naming any other matches nothing. */
 const KNOWN_ACTIVITY_TYPES = Object.values(activityOperations).map((op) => op.activityType);
@@ -25,6 +26,21 @@ export function ExpressionField({
 }) {
   const id = useId();
   const problem = useMemo(() => expressionProblem(value, kind), [value, kind]);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const [caret, setCaret] = useState<number>();
+  const suggestions = useMemo(() => (caret === undefined ? undefined : completionsAt(value, caret, kind)), [value, caret, kind]);
+  const complete = (insert: string) => {
+    if (caret === undefined || suggestions === undefined) return;
+    const start = caret - suggestions.partial.length;
+    const next = value.slice(0, start) + insert + value.slice(caret);
+    onChange(next);
+    const position = start + insert.length;
+    setCaret(position);
+    requestAnimationFrame(() => {
+      input.current?.focus();
+      input.current?.setSelectionRange(position, position);
+    });
+  };
   const unknownTypes = useMemo(() => (problem === undefined ? unknownActivityTypes(value, KNOWN_ACTIVITY_TYPES) : []), [problem, value]);
   const describedBy = [problem === undefined ? `${id}-hint` : `${id}-error`, ...(unknownTypes.length > 0 ? [`${id}-types`] : [])].join(' ');
   return (
@@ -34,7 +50,16 @@ export function ExpressionField({
         id={id}
         className="expression-input"
         value={value}
-        onChange={(event) => onChange(event.target.value)}
+        ref={input}
+        onChange={(event) => {
+          onChange(event.target.value);
+          setCaret(event.target.selectionStart);
+        }}
+        onSelect={(event) => setCaret(event.currentTarget.selectionStart)}
+        onBlur={(event) => {
+          // Clicking a completion must not hide the completions before the click lands.
+          if (!(event.relatedTarget instanceof HTMLElement && event.relatedTarget.dataset.completion !== undefined)) setCaret(undefined);
+        }}
         rows={Math.min(8, Math.max(2, value.split('\n').length))}
         spellCheck={false}
         autoComplete="off"
@@ -42,6 +67,15 @@ export function ExpressionField({
         aria-invalid={problem !== undefined}
         aria-describedby={describedBy}
       />
+      {suggestions !== undefined && suggestions.completions.length > 0 && (
+        <div className="completions" role="group" aria-label={`Completions for ${label}`}>
+          {suggestions.completions.map((completion) => (
+            <button key={completion.insert} type="button" data-completion="" title={completion.detail} onClick={() => complete(completion.insert)}>
+              {completion.insert}
+            </button>
+          ))}
+        </div>
+      )}
       {problem === undefined ? (
         <p id={`${id}-hint`} className="hint">
           {value.trim() === '' ? 'Empty: no constraint.' : 'Checks.'}

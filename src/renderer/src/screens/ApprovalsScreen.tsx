@@ -12,6 +12,7 @@ import { ApprovalList, describeItem, votesInWords, type ApprovalItem } from '../
 import { ErrorNotice } from '../components/ErrorNotice';
 import { ConfirmDialog, Modal } from '../components/Modal';
 import { SecretReveal, type RevealedSecret } from '../components/SecretReveal';
+import { SigningCardLoader, isSigningActivity } from '../components/SigningCard';
 import { Progress } from '../components/Progress';
 import { useAction, useLoad, type Action } from '../hooks';
 
@@ -304,6 +305,9 @@ function ApprovalDetail({
           <code className="fingerprint">{item.fingerprint}</code>
         </dd>
       </dl>
+      {isSigningActivity(item.type) && (
+        <SigningCardLoader key={`${item.activityId}-${item.approvals}-${item.activity.status}`} activityId={item.activityId} />
+      )}
       {item.activity.status === 'ACTIVITY_STATUS_COMPLETED' && exportedKindOf(item.type) !== undefined && (
         <ExportActions activityId={item.activityId} localKeyName={description.exports?.target.localKeyName} fingerprint={description.exports?.target.fingerprint} />
       )}

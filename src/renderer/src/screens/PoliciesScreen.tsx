@@ -11,6 +11,7 @@ import { TableHead } from '../components/TableHead';
 import { WaitingForVotes } from '../components/WaitingForVotes';
 import { useAction, useLoad } from '../hooks';
 import { changedFields, diffLines, DRAFT_FIELDS, EMPTY_DRAFT, type PolicyDraft } from '../policy/draft';
+import { PolicyDryRun, SigningTemplates } from '../policy/SigningPolicyTools';
 import { anyOfUsersTemplate, anyWithTagTemplate, userMayExportWalletTemplate } from '../policy/templates';
 
 type Policy = ChannelOutput<'policies.list'>[number];
@@ -122,6 +123,8 @@ export function PoliciesScreen() {
           }}
         />
       )}
+
+      <PolicyDryRun />
 
       {deleting !== undefined && (
         <ConfirmDialog
@@ -375,6 +378,7 @@ function Templates({ onApply }: { onApply: (draft: PolicyDraft) => void }) {
           <button type="submit">Use “user may export wallet”</button>
         </form>
       )}
+      <SigningTemplates onApply={onApply} />
     </details>
   );
 }

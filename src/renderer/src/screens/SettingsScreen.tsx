@@ -53,6 +53,7 @@ export function SettingsScreen() {
             onSave={(changes) => void save(changes)}
           />
           {info.value !== undefined && <UnlockPassphraseForm isSet={info.value.unlockPassphraseSet} onChanged={info.reload} />}
+          <WarnAboveForm warnAbove={settings.warnAbove ?? {}} onSave={(warnAbove) => void save({ warnAbove })} />
         </>
       )}
       <section className="panel" aria-labelledby="about-title">
@@ -103,6 +104,40 @@ function IdleLockForm({
         <button type="submit">Save</button>
       </form>
       <p className="hint">QuorumKey also locks when the screen locks or the computer sleeps.</p>
+    </section>
+  );
+}
+
+type WarnAbove = NonNullable<AppSettings['warnAbove']>;
+const COINS = ['ETH', 'SOL', 'BTC'] as const;
+
+/** Signing cards flag a request moving more than this much of the chain's coin; an empty field sets no threshold. */
+function WarnAboveForm({ warnAbove, onSave }: { warnAbove: WarnAbove; onSave: (warnAbove: WarnAbove) => void }) {
+  const [values, setValues] = useState<Record<(typeof COINS)[number], string>>({ ETH: warnAbove.ETH ?? '', SOL: warnAbove.SOL ?? '', BTC: warnAbove.BTC ?? '' });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSave(Object.fromEntries(COINS.filter((coin) => values[coin].trim() !== '').map((coin) => [coin, values[coin].trim()])) as WarnAbove);
+  };
+  return (
+    <section className="panel" aria-labelledby="warn-above-title">
+      <h2 id="warn-above-title">Signing warnings</h2>
+      <form className="inline-form" aria-label="Value thresholds" onSubmit={submit}>
+        {COINS.map((coin) => (
+          <label key={coin}>
+            Warn above ({coin})
+            <input
+              value={values[coin]}
+              onChange={(event) => setValues((current) => ({ ...current, [coin]: event.target.value }))}
+              inputMode="decimal"
+              pattern="\d{1,30}(\.\d{1,18})?"
+              placeholder="no threshold"
+              autoComplete="off"
+            />
+          </label>
+        ))}
+        <button type="submit">Set thresholds</button>
+      </form>
+      <p className="hint">A signing request that moves more than this is marked “Large value” on its card, for every approver on this computer.</p>
     </section>
   );
 }

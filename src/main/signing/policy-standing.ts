@@ -1,0 +1,238 @@
+/**
+ * Where the organization's policies stand on a signing request, worked out in main with the shared policy engine the
+ * service authorizes with: which policies match (name and effect), whether they allow, deny or wait for votes, and
+ * what the consensus still needs ("needs 1 more approver tagged ops"), including whether the viewer's vote helps.
+ *
+ * The service decides; this is a reading of the same rules over the same data (policies, users, tags, votes), for
+ * people to see before they vote. It follows the service's order: an explicit DENY wins, then an ALLOW whose
+ * consensus holds, then an ALLOW short of consensus waits; a policy that cannot be evaluated counts as not matching.
+ */
+import type { Policy, Tag, User } from '../../shared/api';
+import {
+  PolicyTimestamp,
+  checkPolicyExpression,
+  evaluate,
+  policyActivityOf,
+  type PolicyContext,
+  type PolicyCredential,
+  type PolicyExpressionKind,
+  type PolicyUser,
+} from '../../shared/policy';
+
+export type PolicyOutcome = 'ALLOW' | 'DENY' | 'NEEDS_CONSENSUS' | 'NO_POLICY';
+
+export interface MatchedPolicy {
+  policyId: string;
+  policyName: string;
+  effect: 'EFFECT_ALLOW' | 'EFFECT_DENY';
+  /** This policy's own verdict: it allows now, denies, or waits for more approvals. */
+  outcome: 'ALLOW' | 'DENY' | 'NEEDS_CONSENSUS';
+}
+
+export interface PolicyStanding {
+  outcome: PolicyOutcome;
+  matchedPolicies: MatchedPolicy[];
+  /** Policies whose expressions could not be evaluated for this request (they count as not matching). */
+  failedPolicies: { policyId: string; policyName: string; reason: string }[];
+  /** "needs 1 more approver tagged ops"; absent when nothing more is needed or nothing can allow it. */
+  consensusNeeds?: string;
+  /** Whether the viewer's approval would count toward what is still needed. */
+  viewerCanApprove: boolean;
+  /** Set when the approvals so far already decide it: the root quorum's, or a policy's. */
+  decidedBy?: 'root quorum' | 'policy';
+  /** Every policy's own verdict, in the organization's order (the policy editor's dry run). */
+  evaluations: PolicyVerdict[];
+}
+
+export interface PolicyVerdict {
+  policyId: string;
+  policyName: string;
+  effect: 'EFFECT_ALLOW' | 'EFFECT_DENY';
+  verdict: 'allow' | 'deny' | 'needs consensus' | 'not applicable' | 'inactive' | 'error';
+  reason?: string;
+}
+
+export interface StandingInput {
+  activityType: string;
+  /** The intent's parameters as submitted. */
+  params: Record<string, unknown>;
+  /** Condition keywords of the request besides `activity`: wallet / wallet_account / private_key, eth / solana / bitcoin. */
+  resources: PolicyContext;
+  policies: readonly Policy[];
+  users: readonly User[];
+  tags: readonly Tag[];
+  /** Users whose approvals count now. */
+  approverIds: readonly string[];
+  /** The person looking at the card. */
+  viewerId: string;
+  rootQuorum: { threshold: number; userIds: readonly string[] } | undefined;
+  nowMs: number;
+}
+
+/** Beyond this many extra approvers the search for "what is still needed" stops and says so in general words. */
+const MAX_EXTRA_APPROVERS = 3;
+/** Bounds the combinations tried (users choose k), so an organization with many users still answers at once. */
+const MAX_COMBINATIONS = 20_000;
+
+export function policyStanding(input: StandingInput): PolicyStanding {
+  const conditionContext: PolicyContext = { ...input.resources, activity: policyActivityOf(input.activityType, input.params) };
+  const timeContext: PolicyContext = { time: { now: PolicyTimestamp.fromDate(new Date(input.nowMs)) } };
+  const consensus = consensusChecker(input);
+  const approvers = unique(input.approverIds);
+
+  const matchedPolicies: MatchedPolicy[] = [];
+  const failedPolicies: PolicyStanding['failedPolicies'] = [];
+  const waiting: Policy[] = [];
+  const evaluations: PolicyVerdict[] = [];
+  for (const policy of input.policies) {
+    const verdictOf = (verdict: PolicyVerdict['verdict'], reason?: string) =>
+      evaluations.push({ policyId: policy.policyId, policyName: policy.policyName, effect: policy.effect, verdict, ...(reason === undefined ? {} : { reason }) });
+    const time = holds(policy.time ?? '', 'time', timeContext);
+    const condition = holds(policy.condition, 'condition', conditionContext);
+    const agreed = consensus(policy, approvers);
+    const failure = [time, condition, agreed].find((value): value is string => typeof value === 'string');
+    if (failure !== undefined) {
+      failedPolicies.push({ policyId: policy.policyId, policyName: policy.policyName, reason: failure });
+      verdictOf('error', failure);
+      continue;
+    }
+    if (time !== true) {
+      verdictOf('inactive', 'its time expression does not hold now');
+      continue;
+    }
+    if (condition !== true) {
+      verdictOf('not applicable', 'its condition does not match this request');
+      continue;
+    }
+    if (policy.effect === 'EFFECT_DENY' && agreed !== true) {
+      // The service's rule: a DENY applies only when its consensus holds too.
+      verdictOf('not applicable', 'its condition matches but its consensus does not hold, so it does not deny');
+      continue;
+    }
+    const outcome = policy.effect === 'EFFECT_DENY' ? 'DENY' : agreed === true ? 'ALLOW' : 'NEEDS_CONSENSUS';
+    matchedPolicies.push({ policyId: policy.policyId, policyName: policy.policyName, effect: policy.effect, outcome });
+    verdictOf(outcome === 'ALLOW' ? 'allow' : outcome === 'DENY' ? 'deny' : 'needs consensus');
+    if (policy.effect === 'EFFECT_ALLOW' && agreed !== true) waiting.push(policy);
+  }
+
+  const rootMembers = new Set(input.rootQuorum?.userIds ?? []);
+  const rootApprovals = approvers.filter((userId) => rootMembers.has(userId)).length;
+  const rootQuorumReached = input.rootQuorum !== undefined && rootApprovals >= input.rootQuorum.threshold;
+  const viewerVoted = approvers.includes(input.viewerId);
+  const viewerInRootQuorum = rootMembers.has(input.viewerId);
+
+  const base = { matchedPolicies, failedPolicies, evaluations };
+  if (rootQuorumReached) return { ...base, outcome: 'ALLOW', decidedBy: 'root quorum', viewerCanApprove: false };
+  if (matchedPolicies.some((policy) => policy.outcome === 'DENY')) return { ...base, outcome: 'DENY', decidedBy: 'policy', viewerCanApprove: false };
+  if (matchedPolicies.some((policy) => policy.outcome === 'ALLOW')) return { ...base, outcome: 'ALLOW', decidedBy: 'policy', viewerCanApprove: false };
+
+  const needs = waiting.map((policy) => whatConsensusNeeds(policy, approvers, input, consensus));
+  const reachable = needs.filter((need): need is Need => need !== undefined).sort((a, b) => a.count - b.count);
+  const viewerHelps = !viewerVoted && (viewerInRootQuorum || reachable.some((need) => need.viewerCompletes));
+  if (waiting.length > 0) {
+    const best = reachable[0];
+    return {
+      ...base,
+      outcome: 'NEEDS_CONSENSUS',
+      consensusNeeds:
+        best === undefined
+          ? `no set of up to ${MAX_EXTRA_APPROVERS} more approvers of this organization satisfies the consensus of ${quoteNames(waiting)}; the root quorum can still approve`
+          : best.words,
+      viewerCanApprove: viewerHelps,
+    };
+  }
+  if (input.rootQuorum === undefined) return { ...base, outcome: 'NO_POLICY', viewerCanApprove: false };
+  const missing = input.rootQuorum.threshold - rootApprovals;
+  return {
+    ...base,
+    outcome: 'NO_POLICY',
+    consensusNeeds: `no policy allows it: needs ${missing} more root quorum ${missing === 1 ? 'approval' : 'approvals'}`,
+    viewerCanApprove: !viewerVoted && viewerInRootQuorum,
+  };
+}
+
+interface Need {
+  count: number;
+  words: string;
+  /** The viewer is one of the approvers in some smallest completing set. */
+  viewerCompletes: boolean;
+}
+
+type ConsensusCheck = (policy: Policy, approverIds: readonly string[]) => boolean | string;
+
+/** The consensus of `policy` evaluated as if `approverIds` had approved, each with every API key they hold. */
+function consensusChecker(input: StandingInput): ConsensusCheck {
+  const usersById = new Map(input.users.map((user) => [user.userId, user]));
+  const policyUser = (userId: string): PolicyUser => {
+    const user = usersById.get(userId);
+    return {
+      id: userId,
+      tags: user?.userTags ?? [],
+      ...(user?.userEmail === undefined ? {} : { email: user.userEmail }),
+      ...(user === undefined ? {} : { alias: user.userName }),
+    };
+  };
+  const credentials = (userId: string): PolicyCredential[] =>
+    (usersById.get(userId)?.apiKeys ?? []).map((key) => ({ id: key.apiKeyId, user_id: userId, type: key.credential.type, public_key: key.credential.publicKey }));
+  return (policy, approverIds) =>
+    holds(policy.consensus, 'consensus', { approvers: approverIds.map(policyUser), credentials: approverIds.flatMap(credentials) });
+}
+
+/** The fewest more approvers that make `policy`'s consensus hold, described with the tag they share, if any. */
+function whatConsensusNeeds(policy: Policy, approvers: readonly string[], input: StandingInput, consensus: ConsensusCheck): Need | undefined {
+  const candidates = input.users.map((user) => user.userId).filter((userId) => !approvers.includes(userId));
+  for (let count = 1; count <= Math.min(MAX_EXTRA_APPROVERS, candidates.length); count += 1) {
+    const completing: string[][] = [];
+    let tried = 0;
+    for (const extra of combinations(candidates, count)) {
+      if ((tried += 1) > MAX_COMBINATIONS) break;
+      if (consensus(policy, [...approvers, ...extra]) === true) completing.push(extra);
+    }
+    if (completing.length === 0) continue;
+    const helpers = unique(completing.flat());
+    return {
+      count,
+      words: `needs ${count} more ${count === 1 ? 'approver' : 'approvers'} ${whoInWords(helpers, policy, input)} (policy ${JSON.stringify(policy.policyName)})`,
+      viewerCompletes: helpers.includes(input.viewerId),
+    };
+  }
+  return undefined;
+}
+
+/** "tagged ops" when every user who can complete it carries a tag the consensus names; else their names. */
+function whoInWords(helpers: readonly string[], policy: Policy, input: StandingInput): string {
+  const usersById = new Map(input.users.map((user) => [user.userId, user]));
+  const named = input.tags.filter((tag) => policy.consensus.includes(tag.tagId) || policy.consensus.includes(tag.tagName));
+  const shared = named.filter((tag) => helpers.every((userId) => usersById.get(userId)?.userTags.includes(tag.tagId) === true));
+  if (shared.length > 0) return `tagged ${shared.map((tag) => tag.tagName).join(' and ')}`;
+  const names = helpers.map((userId) => usersById.get(userId)?.userName ?? userId);
+  const shown = names.slice(0, 4).join(', ');
+  return `from ${shown}${names.length > 4 ? ` and ${names.length - 4} more` : ''}`;
+}
+
+function* combinations<T>(items: readonly T[], size: number, start = 0): Generator<T[]> {
+  if (size === 0) {
+    yield [];
+    return;
+  }
+  for (let index = start; index <= items.length - size; index += 1) {
+    for (const rest of combinations(items, size - 1, index + 1)) yield [items[index]!, ...rest];
+  }
+}
+
+/** true / false, or why it could not be evaluated. Empty text imposes no constraint, as in the service. */
+function holds(text: string, kind: PolicyExpressionKind, context: PolicyContext): boolean | string {
+  if (text.trim() === '') return true;
+  const checked = checkPolicyExpression(text, kind);
+  if (!checked.ok) return `${kind}: ${checked.error.message}`;
+  const result = evaluate(checked.ast, context);
+  return result.ok ? result.value : `${kind}: ${result.error.message}`;
+}
+
+function unique<T>(items: readonly T[]): T[] {
+  return [...new Set(items)];
+}
+
+function quoteNames(policies: readonly Policy[]): string {
+  return policies.map((policy) => JSON.stringify(policy.policyName)).join(', ');
+}

@@ -1,0 +1,59 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ActiveProfileHandlerDeps } from '../activities/activities.ipc';
+import { activityView, outcomeView } from '../activities/activity-views';
+import type { IpcHandlers } from '../ipc/register';
+import type { Settings } from '../settings/settings';
+import { ContractInterfaces, checkContractInterface } from './contracts';
+import { Signing } from './signing';
+
+type SigningChannel =
+  | 'policies.dryRun'
+  | 'signing.describe'
+  | 'signing.preview'
+  | 'signing.submit'
+  | 'signing.result'
+  | 'signing.stampToFile'
+  | 'contracts.list'
+  | 'contracts.check'
+  | 'contracts.create'
+  | 'contracts.delete';
+
+export interface SigningHandlerDeps extends ActiveProfileHandlerDeps {
+  settings: Pick<Settings, 'get'>;
+  /** Where offline-stamped request files are written (the same directory approvals.postStampedFile reads). */
+  stampedRequestsDir: string;
+}
+
+export function signingHandlers({ active, now, settings, stampedRequestsDir }: SigningHandlerDeps): Pick<IpcHandlers, SigningChannel> {
+  const signing = async () => {
+    const { client, approvals } = await active.services();
+    return new Signing({ client, settings, now, stampToFile: (path, body, file) => approvals.stampToFile(path, body, file) });
+  };
+  const contracts = async () => new ContractInterfaces((await active.services()).client);
+  const idOf = ({ smartContractInterfaceId }: { smartContractInterfaceId: string }) => ({ smartContractInterfaceId });
+  return {
+    'policies.dryRun': async ({ request }) => (await signing()).dryRun(request),
+    'signing.describe': async ({ activityId }) => {
+      const { activity, ...card } = await (await signing()).card(activityId);
+      return { ...card, activity: activityView(activity, now()) };
+    },
+    'signing.preview': async ({ request }) => (await signing()).preview(request),
+    'signing.submit': async ({ request }) => outcomeView(await (await signing()).submit(request), (result) => result, now()),
+    'signing.result': async ({ activityId }) => {
+      const { activity, result } = await (await signing()).result(activityId);
+      return { activity: activityView(activity, now()), ...(result === undefined ? {} : { result }) };
+    },
+    'signing.stampToFile': async ({ request, file: name }) => {
+      // The renderer names a file, never a path: it lands in the one directory main keeps for stamped requests.
+      await mkdir(stampedRequestsDir, { recursive: true, mode: 0o700 });
+      const file = join(stampedRequestsDir, name);
+      const stamped = await (await signing()).stampToFile(request, file);
+      return { file, stampedRequestsDir, path: stamped.path, body: stamped.body };
+    },
+    'contracts.list': async () => (await contracts()).list(),
+    'contracts.check': async (input) => ({ summary: checkContractInterface(input) }),
+    'contracts.create': async (input) => outcomeView(await (await contracts()).create(input), idOf, now()),
+    'contracts.delete': async ({ smartContractInterfaceId }) => outcomeView(await (await contracts()).delete(smartContractInterfaceId), idOf, now()),
+  };
+}

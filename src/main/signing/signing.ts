@@ -1,0 +1,239 @@
+/**
+ * Signing for the active profile: explains a request (the clear-signing description plus where the policies stand),
+ * submits it (it waits for votes like any activity), reads its result, and stamps it into an offline file.
+ *
+ * The description's context is what the organization knows: wallet and key names, uploaded interfaces, the recipients
+ * of its past signed transactions (read from its recent history), its own Bitcoin addresses, and the value thresholds
+ * set in Settings.
+ */
+import { parseUnits } from 'viem';
+import { operations, type Activity } from '../../shared/api';
+import {
+  describeSigningActivity,
+  type ClearSigningContext,
+  type SigningDescription,
+  type ValueThresholds,
+} from '../../shared/clear-signing';
+import { QkError } from '../../shared/errors';
+import type { AppSettings } from '../../shared/ipc/contract';
+import type { DryRunView, SigningCardView, SigningDescriptionView, SigningResultView } from '../../shared/ipc/signing';
+import type { StampedRequest } from '../../shared/offline/stamped-request';
+import { tallyOf } from '../approvals/approvals';
+import type { ActivityOutcome, ApiClient } from '../client/api-client';
+import { parsedDefinition, contractInterfaceTypeOf, readOrganization, type OrganizationSnapshot } from './organization';
+import { policyStanding, type PolicyStanding } from './policy-standing';
+import { activityOf, parametersOf, policyResources, signingRequestOf, type SigningRequest } from './signing-request';
+
+export interface SigningOptions {
+  client: ApiClient;
+  /** The warn-above thresholds from Settings. */
+  settings: { get(): Promise<Pick<AppSettings, 'warnAbove'>> };
+  stampToFile: (path: string, body: string, file: string) => Promise<StampedRequest>;
+  now: () => number;
+}
+
+/** How many recent signed transactions are read for "recipient never seen before". */
+const HISTORY_FOR_RECIPIENTS = 100;
+
+export class Signing {
+  constructor(private readonly options: SigningOptions) {}
+
+  /** The card for a signing activity: as it stands now, with its votes counted. */
+  async card(activityId: string): Promise<SigningCardView & { activity: Activity }> {
+    const { client, now } = this.options;
+    const { activity } = await client.query('get_activity', { activityId });
+    const request = signingRequestOf(activity);
+    if (request === undefined) {
+      throw new QkError('REQUEST_INVALID', `activity ${activityId} is a ${activity.type}, which signs nothing; only signing activities have a signing card`, {
+        activityId,
+      });
+    }
+    const snapshot = await readOrganization(client);
+    const { approverIds } = tallyOf(activity.votes, now());
+    const [description, standing] = await Promise.all([this.describe(request, snapshot, activity.id), this.standing(request, snapshot, approverIds)]);
+    return { description, standing: standingView(standing), activity };
+  }
+
+  /** The card for a request not yet submitted: the viewer's own submission would count as their approval. */
+  async preview(request: SigningRequest): Promise<SigningCardView> {
+    const snapshot = await readOrganization(this.options.client);
+    const [description, standing] = await Promise.all([this.describe(request, snapshot), this.standing(request, snapshot, [snapshot.viewer.userId])]);
+    return { description, standing: standingView(standing) };
+  }
+
+  /** Every policy's verdict on `request` as if the viewer submitted it now. */
+  async dryRun(request: SigningRequest): Promise<DryRunView> {
+    const snapshot = await readOrganization(this.options.client);
+    const standing = await this.standing(request, snapshot, [snapshot.viewer.userId]);
+    return { standing: standingView(standing), policies: standing.evaluations };
+  }
+
+  async submit(request: SigningRequest): Promise<ActivityOutcome<SigningResultView>> {
+    const { client } = this.options;
+    const outcome =
+      request.operation === 'sign_transaction'
+        ? await client.submit('sign_transaction', parametersOf(request) as never)
+        : await client.submit(request.operation, parametersOf(request) as never);
+    return outcome.state === 'completed' ? { ...outcome, result: signingResultOf(outcome.activity) } : outcome;
+  }
+
+  /** A signing activity's result once it completed; undefined while it waits, is rejected or failed. */
+  async result(activityId: string): Promise<{ activity: Activity; result: SigningResultView | undefined }> {
+    const { activity } = await this.options.client.query('get_activity', { activityId });
+    if (signingRequestOf(activity) === undefined) {
+      throw new QkError('REQUEST_INVALID', `activity ${activityId} is a ${activity.type}, which signs nothing`, { activityId });
+    }
+    return { activity, result: activity.status === 'ACTIVITY_STATUS_COMPLETED' ? signingResultOf(activity) : undefined };
+  }
+
+  /** Stamps the request with this profile's key into a new offline file, to be posted later from a connected machine. */
+  stampToFile(request: SigningRequest, file: string): Promise<StampedRequest> {
+    const { client, stampToFile } = this.options;
+    const body = client.envelope(request.operation, parametersOf(request) as never);
+    return stampToFile(operations[request.operation].path, body, file);
+  }
+
+  private async describe(request: SigningRequest, snapshot: OrganizationSnapshot, excludeActivityId?: string): Promise<SigningDescriptionView> {
+    const context = await this.context(snapshot, excludeActivityId);
+    return descriptionView(describeSigningActivity(activityOf(request), context));
+  }
+
+  private async standing(request: SigningRequest, snapshot: OrganizationSnapshot, approverIds: readonly string[]): Promise<PolicyStanding> {
+    const activity = activityOf(request);
+    return policyStanding({
+      activityType: activity.type,
+      params: parametersOf(request),
+      resources: policyResources(request, snapshot),
+      policies: snapshot.policies,
+      users: snapshot.users,
+      tags: snapshot.tags,
+      approverIds,
+      viewerId: snapshot.viewer.userId,
+      rootQuorum: snapshot.rootQuorum,
+      nowMs: this.options.now(),
+    });
+  }
+
+  private async context(snapshot: OrganizationSnapshot, excludeActivityId: string | undefined): Promise<ClearSigningContext> {
+    const base: ClearSigningContext = {
+      wallets: snapshot.wallets.map((wallet) => ({
+        walletId: wallet.walletId,
+        walletName: wallet.walletName,
+        accounts: snapshot.accounts
+          .filter((account) => account.walletId === wallet.walletId)
+          .map((account) => ({ address: account.address, path: account.path, addressFormat: account.addressFormat })),
+      })),
+      privateKeys: snapshot.privateKeys.map((key) => ({
+        privateKeyId: key.privateKeyId,
+        privateKeyName: key.privateKeyName,
+        addresses: key.addresses.flatMap((entry) => (entry.address === undefined ? [] : [{ address: entry.address, ...(entry.format === undefined ? {} : { addressFormat: entry.format }) }])),
+      })),
+      contracts: snapshot.contracts.map((contract) => ({
+        address: contract.smartContractAddress,
+        type: contractInterfaceTypeOf(contract) === 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA' ? 'SOLANA' : 'ETHEREUM',
+        label: contract.label,
+        definition: parsedDefinition(contract),
+      })),
+      ownBitcoinAddresses: [
+        ...snapshot.accounts.filter((account) => account.addressFormat.startsWith('ADDRESS_FORMAT_BITCOIN_')).map((account) => account.address),
+        ...snapshot.privateKeys.flatMap((key) =>
+          key.addresses.flatMap((entry) => (entry.format?.startsWith('ADDRESS_FORMAT_BITCOIN_') === true && entry.address !== undefined ? [entry.address] : [])),
+        ),
+      ],
+      thresholds: thresholdsOf((await this.options.settings.get()).warnAbove),
+    };
+    return { ...base, knownRecipients: await this.pastRecipients(base, excludeActivityId) };
+  }
+
+  /** Who the organization's recent completed signatures paid or called, read with the same reader. */
+  private async pastRecipients(context: ClearSigningContext, excludeActivityId: string | undefined): Promise<string[]> {
+    const { activities } = await this.options.client.query('list_activities', {
+      filterByStatus: ['ACTIVITY_STATUS_COMPLETED'],
+      filterByType: ['ACTIVITY_TYPE_SIGN_TRANSACTION_V2'],
+      paginationOptions: { limit: String(HISTORY_FOR_RECIPIENTS) },
+    });
+    const recipients = new Set<string>();
+    for (const activity of activities) {
+      if (activity.id === excludeActivityId) continue;
+      let description: SigningDescription;
+      try {
+        description = describeSigningActivity(activity, context);
+      } catch {
+        // A past request this reader cannot read names no recipient; it does not stop the card.
+        continue;
+      }
+      for (const address of recipientsOf(description)) recipients.add(address);
+    }
+    return [...recipients];
+  }
+}
+
+/**
+ * The description without the organization's data, for a machine without network (the CLI's `--no-post`): no names,
+ * labels or history, so addresses show bare and no recipient is flagged as new; policies are not evaluated.
+ */
+export function describeOffline(request: SigningRequest, warnAbove: AppSettings['warnAbove']): SigningDescriptionView {
+  return descriptionView(describeSigningActivity(activityOf(request), { thresholds: thresholdsOf(warnAbove) }));
+}
+
+function recipientsOf({ details }: SigningDescription): string[] {
+  switch (details.kind) {
+    case 'ethereum-transaction':
+      return details.to === undefined ? [] : [details.to.address];
+    case 'solana-transaction':
+      return [...details.transfers, ...details.tokenTransfers].map((transfer) => transfer.to.address);
+    case 'bitcoin-transaction':
+      return details.outputs.flatMap((output) => (output.address === undefined || output.change ? [] : [output.address.address]));
+    default:
+      return [];
+  }
+}
+
+const NATIVE_DECIMALS = { ETH: 18, SOL: 9, BTC: 8 } as const;
+
+/** Settings keep thresholds in whole units ("1.5" ETH); the reader compares in the smallest unit. */
+export function thresholdsOf(warnAbove: AppSettings['warnAbove']): ValueThresholds {
+  const smallest = (text: string | undefined, unit: keyof typeof NATIVE_DECIMALS) =>
+    text === undefined || text === '' ? undefined : parseUnits(text, NATIVE_DECIMALS[unit]);
+  const ethereumWei = smallest(warnAbove?.ETH, 'ETH');
+  const solanaLamports = smallest(warnAbove?.SOL, 'SOL');
+  const bitcoinSatoshis = smallest(warnAbove?.BTC, 'BTC');
+  return {
+    ...(ethereumWei === undefined ? {} : { ethereumWei }),
+    ...(solanaLamports === undefined ? {} : { solanaLamports }),
+    ...(bitcoinSatoshis === undefined ? {} : { bitcoinSatoshis }),
+  };
+}
+
+function signingResultOf(activity: Activity): SigningResultView {
+  const result = activity.result ?? {};
+  const transaction = result.signTransactionResult as { signedTransaction?: unknown } | undefined;
+  if (typeof transaction?.signedTransaction === 'string') return { kind: 'signed-transaction', signedTransaction: transaction.signedTransaction };
+  const single = result.signRawPayloadResult as { r: string; s: string; v: string } | undefined;
+  if (single !== undefined) return { kind: 'signatures', signatures: [{ r: single.r, s: single.s, v: single.v }] };
+  const many = result.signRawPayloadsResult as { signatures?: { r: string; s: string; v: string }[] } | undefined;
+  if (many !== undefined) return { kind: 'signatures', signatures: (many.signatures ?? []).map(({ r, s, v }) => ({ r, s, v })) };
+  throw new QkError('RESPONSE_INVALID', `completed activity ${activity.id} (${activity.type}) carries no signing result`, { activityId: activity.id });
+}
+
+/** The description as it crosses IPC: bigints as decimal strings, the policy keywords left in main. */
+export function descriptionView(description: SigningDescription): SigningDescriptionView {
+  return toWire(description) as SigningDescriptionView;
+}
+
+function toWire(value: unknown): unknown {
+  if (typeof value === 'bigint') return value.toString();
+  if (Array.isArray(value)) return value.map(toWire);
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key, field]) => key !== 'policy' && field !== undefined)
+        .map(([key, field]) => [key, toWire(field)]),
+    );
+  }
+  return value;
+}
+
+function standingView({ evaluations: _evaluations, ...standing }: PolicyStanding): SigningCardView['standing'] {
+  return standing;
+}

@@ -1,0 +1,267 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { QkError } from '../../../shared/errors';
+import type { ChannelOutput } from '../../../shared/ipc/contract';
+import { MAX_INTERFACE_TEXT, type ContractInterfaceView } from '../../../shared/ipc/signing';
+import { call } from '../api';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { ConfirmDialog, Modal } from '../components/Modal';
+import { Progress } from '../components/Progress';
+import { RowAction } from '../components/RowAction';
+import { SelectField } from '../components/SelectField';
+import { TableHead } from '../components/TableHead';
+import { useAction, useLoad } from '../hooks';
+
+type InterfaceType = ContractInterfaceView['type'];
+type WriteOutcome = ChannelOutput<'contracts.create'>;
+
+const TYPE_OPTIONS: readonly { value: InterfaceType; label: string }[] = [
+  { value: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM', label: 'Ethereum ABI' },
+  { value: 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA', label: 'Solana Anchor IDL' },
+];
+const typeWords = (type: InterfaceType) => (type === 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA' ? 'Solana IDL' : 'Ethereum ABI');
+
+/**
+ * The organization's smart contract interfaces: an ABI or IDL per address, with a label. Signing cards decode calls
+ * with them and show the label wherever the address appears; policies read the decoded arguments.
+ */
+export function ContractsScreen() {
+  const contracts = useLoad((api) => api.contracts.list());
+  const action = useAction();
+  const [viewing, setViewing] = useState<ContractInterfaceView>();
+  const [deleting, setDeleting] = useState<ContractInterfaceView>();
+  const [outcome, setOutcome] = useState<{ what: string; outcome: WriteOutcome }>();
+
+  const finished = (what: string, result: WriteOutcome | undefined) => {
+    if (result === undefined) return false;
+    setOutcome({ what, outcome: result });
+    contracts.reload();
+    return true;
+  };
+
+  const confirmDelete = async () => {
+    if (deleting === undefined) return;
+    const { smartContractInterfaceId, label } = deleting;
+    setDeleting(undefined);
+    finished(`Delete ${label}`, await action.run(`Deleting ${label}…`, (api) => api.contracts.delete({ smartContractInterfaceId })));
+  };
+
+  return (
+    <section className="screen" aria-labelledby="contracts-title">
+      <h1 id="contracts-title">Contract interfaces</h1>
+      <p className="lead">
+        Upload a contract’s ABI or a program’s IDL so signing cards decode its calls and name it by its label, and policies can read the call’s
+        arguments.
+      </p>
+      <Progress label={action.busy} />
+      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {outcome !== undefined && (
+        <div className={outcome.outcome.state === 'completed' ? 'notice notice-info' : 'notice notice-warning'} role="status">
+          <p className="notice-title">
+            {outcome.what}:{' '}
+            {outcome.outcome.state === 'completed'
+              ? 'done.'
+              : outcome.outcome.state === 'rejected'
+                ? 'rejected.'
+                : `waiting for votes on the activity with fingerprint ${outcome.outcome.activity.fingerprint}.`}
+          </p>
+          <button type="button" className="link-button" onClick={() => setOutcome(undefined)}>
+            Dismiss
+          </button>
+        </div>
+      )}
+
+      <section className="panel" aria-labelledby="contract-list-title">
+        <h2 id="contract-list-title">Uploaded interfaces</h2>
+        {contracts.error !== undefined && <ErrorNotice error={contracts.error} />}
+        {contracts.loading && contracts.value === undefined && <Progress label="Loading contract interfaces…" />}
+        {contracts.value !== undefined &&
+          (contracts.value.length === 0 ? (
+            <p className="empty">No interfaces yet: calls to contracts show as “unknown contract” with their raw selector.</p>
+          ) : (
+            <table className="data-table" aria-label="Contract interfaces">
+              <TableHead columns={['Label', 'Address', 'Kind', 'Defines', 'Uploaded']} withActions />
+              <tbody>
+                {contracts.value.map((contract) => (
+                  <tr key={contract.smartContractInterfaceId}>
+                    <th scope="row">{contract.label}</th>
+                    <td>
+                      <code className="address">{contract.address}</code>
+                    </td>
+                    <td>{typeWords(contract.type)}</td>
+                    <td>{contract.summary}</td>
+                    <td>
+                      <time dateTime={new Date(contract.createdAtMs).toISOString()}>{new Date(contract.createdAtMs).toLocaleString()}</time>
+                    </td>
+                    <td className="row-actions">
+                      <RowAction verb="View" subject={contract.label} onClick={() => setViewing(contract)} />
+                      <RowAction verb="Delete" subject={contract.label} danger onClick={() => setDeleting(contract)} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ))}
+      </section>
+
+      <UploadForm
+        busy={action.busy !== undefined}
+        onSubmit={async (input) => finished(`Upload ${input.label}`, await action.run(`Uploading ${input.label}…`, (api) => api.contracts.create(input)))}
+      />
+
+      {viewing !== undefined && (
+        <Modal title={`${viewing.label} (${typeWords(viewing.type)})`} onClose={() => setViewing(undefined)}>
+          <div className="modal-body">
+            <dl className="facts">
+              <dt>Address</dt>
+              <dd>
+                <code className="address">{viewing.address}</code>
+              </dd>
+              <dt>Defines</dt>
+              <dd>{viewing.summary}</dd>
+              {viewing.notes !== '' && (
+                <>
+                  <dt>Notes</dt>
+                  <dd>{viewing.notes}</dd>
+                </>
+              )}
+            </dl>
+            <pre className="payload-text">{prettyJson(viewing.definition)}</pre>
+          </div>
+          <div className="button-row">
+            <button type="button" onClick={() => setViewing(undefined)} autoFocus>
+              Close
+            </button>
+          </div>
+        </Modal>
+      )}
+
+      {deleting !== undefined && (
+        <ConfirmDialog
+          title={`Delete the interface of ${deleting.label}?`}
+          message={<p>Calls to {deleting.address} will no longer be decoded, and policies reading their arguments will stop matching.</p>}
+          confirmLabel="Delete interface"
+          onConfirm={() => void confirmDelete()}
+          onCancel={() => setDeleting(undefined)}
+        />
+      )}
+    </section>
+  );
+}
+
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+interface UploadInput {
+  type: InterfaceType;
+  address: string;
+  label: string;
+  notes?: string;
+  definition: string;
+}
+
+/** Checked as it is typed (main reads it the way decoding will), and only a definition that checks can be uploaded. */
+function UploadForm({ busy, onSubmit }: { busy: boolean; onSubmit: (input: UploadInput) => Promise<boolean> }) {
+  const [type, setType] = useState<InterfaceType>('SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM');
+  const [address, setAddress] = useState('');
+  const [label, setLabel] = useState('');
+  const [notes, setNotes] = useState('');
+  const [definition, setDefinition] = useState('');
+  const [fileName, setFileName] = useState<string>();
+  const [check, setCheck] = useState<{ summary?: string; error?: QkError }>({});
+
+  useEffect(() => {
+    if (address.trim() === '' || definition.trim() === '') {
+      setCheck({});
+      return;
+    }
+    let current = true;
+    const timer = setTimeout(() => {
+      call((api) => api.contracts.check({ type, address: address.trim(), definition })).then(
+        ({ summary }) => current && setCheck({ summary }),
+        (error: QkError) => current && setCheck({ error }),
+      );
+    }, 250);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [type, address, definition]);
+
+  const readFile = async (file: File | undefined) => {
+    if (file === undefined) return;
+    if (file.size > MAX_INTERFACE_TEXT) {
+      setFileName(undefined);
+      setCheck({ error: new QkError('REQUEST_INVALID', `${file.name} is ${file.size} bytes; interfaces are limited to ${MAX_INTERFACE_TEXT} bytes`) });
+      return;
+    }
+    setFileName(file.name);
+    setDefinition(await file.text());
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const done = await onSubmit({ type, address: address.trim(), label: label.trim(), ...(notes.trim() === '' ? {} : { notes: notes.trim() }), definition });
+    if (done) {
+      setAddress('');
+      setLabel('');
+      setNotes('');
+      setDefinition('');
+      setFileName(undefined);
+    }
+  };
+
+  return (
+    <section className="panel" aria-labelledby="upload-title">
+      <h2 id="upload-title">Upload an interface</h2>
+      <form className="stack-form" aria-label="Upload a contract interface" onSubmit={(event) => void submit(event)}>
+        <SelectField label="Kind" value={type} options={TYPE_OPTIONS} onChange={setType} />
+        <label>
+          {type === 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA' ? 'Program id' : 'Contract address'}
+          <input value={address} onChange={(event) => setAddress(event.target.value)} required spellCheck={false} autoComplete="off" maxLength={128} />
+        </label>
+        <label>
+          Label
+          <input value={label} onChange={(event) => setLabel(event.target.value)} required maxLength={256} autoComplete="off" placeholder="USD Coin" />
+        </label>
+        <label>
+          Notes
+          <input value={notes} onChange={(event) => setNotes(event.target.value)} maxLength={4096} autoComplete="off" />
+        </label>
+        <label>
+          {type === 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA' ? 'IDL file (JSON)' : 'ABI file (JSON)'}
+          <input type="file" accept=".json,application/json" onChange={(event) => void readFile(event.target.files?.[0])} />
+        </label>
+        <label>
+          Or paste the JSON
+          <textarea
+            value={definition}
+            onChange={(event) => {
+              setFileName(undefined);
+              setDefinition(event.target.value);
+            }}
+            rows={6}
+            spellCheck={false}
+            maxLength={MAX_INTERFACE_TEXT}
+          />
+        </label>
+        {fileName !== undefined && <p className="hint">Read from {fileName}.</p>}
+        {check.error !== undefined && <ErrorNotice error={check.error} />}
+        {check.summary !== undefined && (
+          <p className="notice notice-info" role="status">
+            Checks: defines {check.summary}.
+          </p>
+        )}
+        <div className="button-row start">
+          <button type="submit" className="primary" disabled={busy || check.summary === undefined || label.trim() === ''}>
+            Upload interface
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

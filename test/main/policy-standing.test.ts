@@ -1,0 +1,106 @@
+/**
+ * Where the policies stand, by the service's rules: an explicit DENY wins, then an ALLOW whose consensus holds, then
+ * an ALLOW short of consensus waits, with the fewest more approvers it needs and whether the viewer is one of them.
+ */
+import { describe, expect, it } from 'vitest';
+import { policyStanding, type StandingInput } from '../../src/main/signing/policy-standing';
+import type { Policy, Tag, User } from '../../src/shared/api';
+
+const at = { seconds: '1700000000', nanos: '0' };
+const user = (userId: string, userTags: string[] = []): User => ({
+  userId,
+  userName: userId,
+  authenticators: [],
+  apiKeys: [
+    {
+      apiKeyId: `${userId}-key`,
+      apiKeyName: 'key',
+      credential: { publicKey: `02${userId.padEnd(64, '0')}`, type: 'CREDENTIAL_TYPE_API_KEY_P256' },
+      createdAt: at,
+      updatedAt: at,
+    },
+  ],
+  userTags,
+  oauthProviders: [],
+  createdAt: at,
+  updatedAt: at,
+  mfaPolicies: [],
+});
+const policy = (policyName: string, effect: Policy['effect'], condition: string, consensus = '', time = ''): Policy =>
+  ({ policyId: `id-${policyName}`, policyName, effect, condition, consensus, time, notes: '', createdAt: at, updatedAt: at }) as Policy;
+const tags: Tag[] = [{ tagId: 'tag-ops', tagName: 'ops', tagType: 'TAG_TYPE_USER', createdAt: at, updatedAt: at }];
+const users = [user('root'), user('alice', ['tag-ops']), user('bob', ['tag-ops']), user('carol')];
+const TRANSFER_VALUE = 5n * 10n ** 18n;
+
+function standing(overrides: Partial<StandingInput>) {
+  return policyStanding({
+    activityType: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2',
+    params: { signWith: '0xabc', unsignedTransaction: '02', type: 'TRANSACTION_TYPE_ETHEREUM' },
+    resources: { eth: { tx: { to: '0xRecipient', value: TRANSFER_VALUE, chain_id: 1n } } },
+    policies: [],
+    users,
+    tags,
+    approverIds: ['alice'],
+    viewerId: 'bob',
+    rootQuorum: { threshold: 1, userIds: ['root'] },
+    nowMs: Date.UTC(2026, 0, 5, 12),
+    ...overrides,
+  });
+}
+
+const twoOps = policy('two ops', 'EFFECT_ALLOW', 'eth.tx.value > 1000000000000000000', "approvers.filter(user, user.tags.contains('tag-ops')).count() >= 2");
+
+describe('policyStanding', () => {
+  it('waits on a matched ALLOW, names the tag still needed, and knows whose vote counts', () => {
+    const result = standing({ policies: [twoOps] });
+    expect(result.outcome).toBe('NEEDS_CONSENSUS');
+    expect(result.matchedPolicies).toEqual([{ policyId: 'id-two ops', policyName: 'two ops', effect: 'EFFECT_ALLOW', outcome: 'NEEDS_CONSENSUS' }]);
+    expect(result.consensusNeeds).toBe('needs 1 more approver tagged ops (policy "two ops")');
+    expect(result.viewerCanApprove).toBe(true);
+    expect(standing({ policies: [twoOps], viewerId: 'carol' }).viewerCanApprove).toBe(false);
+    expect(standing({ policies: [twoOps], viewerId: 'alice' }).viewerCanApprove).toBe(false);
+    expect(standing({ policies: [twoOps], viewerId: 'root' }).viewerCanApprove).toBe(true);
+  });
+
+  it('counts more approvers when none has voted, and names users when they share no named tag', () => {
+    expect(standing({ policies: [twoOps], approverIds: [] }).consensusNeeds).toBe('needs 2 more approvers tagged ops (policy "two ops")');
+    const named = policy('alice and carol', 'EFFECT_ALLOW', 'true', "approvers.any(user, user.id == 'carol')");
+    expect(standing({ policies: [named] }).consensusNeeds).toBe('needs 1 more approver from carol (policy "alice and carol")');
+  });
+
+  it('allows once the consensus holds, and an explicit DENY wins over it', () => {
+    const allowed = standing({ policies: [twoOps], approverIds: ['alice', 'bob'] });
+    expect([allowed.outcome, allowed.decidedBy, allowed.consensusNeeds]).toEqual(['ALLOW', 'policy', undefined]);
+    const deny = policy('no mainnet', 'EFFECT_DENY', 'eth.tx.chain_id == 1');
+    const denied = standing({ policies: [twoOps, deny], approverIds: ['alice', 'bob'] });
+    expect([denied.outcome, denied.decidedBy]).toEqual(['DENY', 'policy']);
+    expect(denied.evaluations.map((evaluation) => evaluation.verdict)).toEqual(['allow', 'deny']);
+  });
+
+  it('a DENY whose consensus does not hold, a policy outside its time window or another condition does not apply', () => {
+    const result = standing({
+      policies: [
+        policy('deny unless two', 'EFFECT_DENY', 'true', 'approvers.count() >= 2'),
+        policy('weekends only', 'EFFECT_ALLOW', 'true', '', "CronSpan('0 0 * * 6', '48h', 'UTC')"),
+        policy('testnet only', 'EFFECT_ALLOW', 'eth.tx.chain_id == 11155111'),
+      ],
+    });
+    expect(result.outcome).toBe('NO_POLICY');
+    expect(result.evaluations.map((evaluation) => evaluation.verdict)).toEqual(['not applicable', 'inactive', 'not applicable']);
+    expect(result.consensusNeeds).toBe('no policy allows it: needs 1 more root quorum approval');
+    expect(result.viewerCanApprove).toBe(false);
+  });
+
+  it('reports a policy that cannot be evaluated and counts it as not matching', () => {
+    const broken = policy('reads solana', 'EFFECT_ALLOW', 'solana.tx.transfers.count() > 0');
+    const result = standing({ policies: [broken] });
+    expect(result.failedPolicies).toEqual([{ policyId: 'id-reads solana', policyName: 'reads solana', reason: expect.stringMatching(/^condition: /) }]);
+    expect(result.evaluations[0]?.verdict).toBe('error');
+    expect(result.matchedPolicies).toEqual([]);
+  });
+
+  it('the root quorum decides once it is reached, whatever the policies say', () => {
+    const result = standing({ policies: [twoOps], approverIds: ['root'] });
+    expect([result.outcome, result.decidedBy, result.viewerCanApprove]).toEqual(['ALLOW', 'root quorum', false]);
+  });
+});

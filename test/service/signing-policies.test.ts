@@ -1,0 +1,186 @@
+/**
+ * Policies that read what is signed, end to end: a non-root user whose only permission is a policy submits
+ * sign_transaction, and the decoded transaction (eth.tx, solana.tx, with an uploaded ABI) decides.
+ */
+import { PublicKey, SystemProgram, Transaction as SolanaTransaction } from '@solana/web3.js';
+import { encodeFunctionData, getAddress, parseAbi, recoverTransactionAddress, serializeTransaction } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type Reply, type TestKey, type TestService } from './helpers';
+
+const SIGN_TRANSACTION = 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2';
+const ALLOWED = getAddress('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
+const OTHER = getAddress('0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc');
+const TOKEN = getAddress('0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48');
+const ERC20 = parseAbi(['function transfer(address to, uint256 amount) returns (bool)', 'function approve(address spender, uint256 amount) returns (bool)']);
+const ERC20_JSON = JSON.stringify([
+  { type: 'function', name: 'transfer', stateMutability: 'nonpayable', inputs: [{ name: 'to', type: 'address' }, { name: 'amount', type: 'uint256' }], outputs: [{ name: '', type: 'bool' }] },
+  { type: 'function', name: 'approve', stateMutability: 'nonpayable', inputs: [{ name: 'spender', type: 'address' }, { name: 'amount', type: 'uint256' }], outputs: [{ name: '', type: 'bool' }] },
+]);
+const SOLANA_RECIPIENT = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
+const SOLANA_OTHER = 'EETubP5AKHgjPAhzPAFcb8BAY1hMH639CWCFTqi3hq1k';
+
+let t: TestService;
+let signer: { userId: string; key: TestKey };
+let approver: { userId: string; key: TestKey };
+let ethereumAddress: `0x${string}`;
+let solanaAddress: string;
+
+async function root(name: string, type: string, parameters: unknown): Promise<Reply['body']> {
+  t.clock.advance(1);
+  const reply = await t.submit(name, type, parameters);
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  expect(reply.body.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+  return reply.body.activity.result;
+}
+
+async function policy(policyName: string, effect: 'EFFECT_ALLOW' | 'EFFECT_DENY', condition: string, consensus = ''): Promise<void> {
+  await root('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', { policyName, effect, condition, consensus, notes: '' });
+}
+
+function ethereumTransaction(fields: { to: `0x${string}`; value?: bigint; chainId?: number; data?: `0x${string}` }): string {
+  return serializeTransaction({
+    type: 'eip1559',
+    chainId: fields.chainId ?? 1,
+    nonce: 0,
+    to: fields.to,
+    value: fields.value ?? 0n,
+    data: fields.data,
+    gas: 60000n,
+    maxFeePerGas: 20_000_000_000n,
+    maxPriorityFeePerGas: 1_000_000_000n,
+  }).slice(2);
+}
+
+function solanaTransfer(to: string): string {
+  const from = new PublicKey(solanaAddress);
+  const tx = new SolanaTransaction({ feePayer: from, recentBlockhash: SOLANA_OTHER });
+  tx.add(SystemProgram.transfer({ fromPubkey: from, toPubkey: new PublicKey(to), lamports: 10 }));
+  return Buffer.from(tx.serialize({ requireAllSignatures: false, verifySignatures: false })).toString('hex');
+}
+
+function signAs(user: { key: TestKey }, signWith: string, unsignedTransaction: string, type = 'TRANSACTION_TYPE_ETHEREUM'): Promise<Reply> {
+  t.clock.advance(1);
+  return t.submit('sign_transaction', SIGN_TRANSACTION, { signWith, unsignedTransaction, type }, { key: user.key });
+}
+
+async function expectSignedBy(reply: Reply, address: string): Promise<void> {
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  expect(reply.body.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+  const signed = reply.body.activity.result.signTransactionResult.signedTransaction as string;
+  expect(await recoverTransactionAddress({ serializedTransaction: `0x${signed}` as never })).toBe(address);
+}
+
+function expectRefused(reply: Reply, reason: 'explicit' | 'implicit'): void {
+  expect(reply.status, JSON.stringify(reply.body)).toBe(403);
+  expect(reply.body.details[0].turnkeyErrorCode).toBe('REQUEST_NOT_AUTHORIZED');
+  expect(reply.body.message).toMatch(reason === 'explicit' ? /EFFECT_DENY matches/ : /No policies evaluated to outcome: Allow/);
+}
+
+beforeAll(async () => {
+  t = await startTestService();
+  signer = await t.addUser({ name: 'signer' });
+  approver = await t.addUser({ name: 'approver' });
+  const wallet = await root('create_wallet', 'ACTIVITY_TYPE_CREATE_WALLET', {
+    walletName: 'treasury',
+    accounts: [
+      { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' },
+      { curve: 'CURVE_ED25519', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/501'/0'/0'", addressFormat: 'ADDRESS_FORMAT_SOLANA' },
+    ],
+  });
+  [ethereumAddress, solanaAddress] = wallet.createWalletResult.addresses;
+  const self = `approvers.any(user, user.id == '${signer.userId}')`;
+  await policy('small transfers to the allowed recipient', 'EFFECT_ALLOW', `eth.tx.to == '${ALLOWED}' && eth.tx.value <= 1000`, self);
+  await policy(
+    'large transfers need the approver',
+    'EFFECT_ALLOW',
+    `eth.tx.to == '${ALLOWED}' && eth.tx.value > 1000`,
+    `${self} && approvers.any(user, user.id == '${approver.userId}')`,
+  );
+  await policy('never on BNB chain', 'EFFECT_DENY', 'eth.tx.chain_id == 56');
+  await policy(
+    'token transfers to the allowed recipient',
+    'EFFECT_ALLOW',
+    `eth.tx.to == '${TOKEN}' && eth.tx.function_name == 'transfer' && eth.tx.contract_call_args['to'] == '${ALLOWED}'`,
+    self,
+  );
+  await policy('solana to one recipient', 'EFFECT_ALLOW', `solana.tx.transfers.all(transfer, transfer.to == '${SOLANA_RECIPIENT}')`, self);
+});
+afterAll(() => t.close());
+
+describe('eth.tx decides who may sign what, for a user whose only permission is the policies', () => {
+  it('a transfer to the allowed recipient under the limit is signed by the user alone', async () => {
+    await expectSignedBy(await signAs(signer, ethereumAddress, ethereumTransaction({ to: ALLOWED, value: 1000n })), ethereumAddress);
+  });
+
+  it('a transfer to another recipient is refused, and nothing is recorded', async () => {
+    const before = (await t.query('list_activities', {})).body.activities.length;
+    expectRefused(await signAs(signer, ethereumAddress, ethereumTransaction({ to: OTHER, value: 1n })), 'implicit');
+    expect((await t.query('list_activities', {})).body.activities).toHaveLength(before);
+  });
+
+  it('above the limit it waits in CONSENSUS_NEEDED until the named approver completes it with a valid signature', async () => {
+    const proposed = await signAs(signer, ethereumAddress, ethereumTransaction({ to: ALLOWED, value: 5000n }));
+    expect(proposed.status).toBe(200);
+    const pending = proposed.body.activity;
+    expect(pending.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+    expect(pending.result).toEqual({});
+
+    const outsider = await t.addUser({ name: 'outsider' });
+    t.clock.advance(1);
+    const refused = await t.submit('approve_activity', 'ACTIVITY_TYPE_APPROVE_ACTIVITY', { fingerprint: pending.fingerprint }, { key: outsider.key });
+    expect(refused.status).toBe(403);
+
+    t.clock.advance(1);
+    const approved = await t.submit('approve_activity', 'ACTIVITY_TYPE_APPROVE_ACTIVITY', { fingerprint: pending.fingerprint }, { key: approver.key });
+    expect(approved.body.activity.id).toBe(pending.id);
+    await expectSignedBy(approved, ethereumAddress);
+    expect(approved.body.activity.votes.map((vote: { userId: string }) => vote.userId)).toEqual([signer.userId, approver.userId]);
+  });
+
+  it('a DENY on the chain id wins over the ALLOW that matches too', async () => {
+    expectRefused(await signAs(signer, ethereumAddress, ethereumTransaction({ to: ALLOWED, value: 1n, chainId: 56 })), 'explicit');
+  });
+
+  it('with the ERC-20 ABI uploaded, function_name and contract_call_args allow transfer to one address and nothing else', async () => {
+    const transferTo = (to: `0x${string}`) => ethereumTransaction({ to: TOKEN, data: encodeFunctionData({ abi: ERC20, functionName: 'transfer', args: [to, 5n] }) });
+    // Before the upload the call cannot be decoded: the fields are absent and the condition does not match.
+    expectRefused(await signAs(signer, ethereumAddress, transferTo(ALLOWED)), 'implicit');
+
+    await root('create_smart_contract_interface', 'ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE', {
+      smartContractAddress: TOKEN.toLowerCase(),
+      smartContractInterface: ERC20_JSON,
+      type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM',
+      label: 'USDC',
+    });
+    await expectSignedBy(await signAs(signer, ethereumAddress, transferTo(ALLOWED)), ethereumAddress);
+    expectRefused(await signAs(signer, ethereumAddress, transferTo(OTHER)), 'implicit');
+    const approve = ethereumTransaction({ to: TOKEN, data: encodeFunctionData({ abi: ERC20, functionName: 'approve', args: [ALLOWED, 5n] }) });
+    expectRefused(await signAs(signer, ethereumAddress, approve), 'implicit');
+  });
+});
+
+describe('solana.tx', () => {
+  it('transfers.all(...) allows a transfer to the one recipient and refuses another', async () => {
+    const allowed = await signAs(signer, solanaAddress, solanaTransfer(SOLANA_RECIPIENT), 'TRANSACTION_TYPE_SOLANA');
+    expect(allowed.status, JSON.stringify(allowed.body)).toBe(200);
+    expect(allowed.body.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    const signed = SolanaTransaction.from(Buffer.from(allowed.body.activity.result.signTransactionResult.signedTransaction, 'hex'));
+    expect(signed.verifySignatures()).toBe(true);
+    expectRefused(await signAs(signer, solanaAddress, solanaTransfer(SOLANA_OTHER), 'TRANSACTION_TYPE_SOLANA'), 'implicit');
+  });
+});
+
+describe('the schema guards policies before they are stored', () => {
+  it('a condition naming eth.tx.bogus_field is refused at create_policy with its position and the fields that exist', async () => {
+    t.clock.advance(1);
+    const reply = await t.submit('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', {
+      policyName: 'bogus',
+      effect: 'EFFECT_ALLOW',
+      condition: "eth.tx.bogus_field == 'x'",
+      notes: '',
+    });
+    expect(reply.status).toBe(400);
+    expect(reply.body.message).toMatch(/EthereumTransaction has no field 'bogus_field'; its fields are from, to, data, value/);
+    expect(reply.body.message).toMatch(/1:8/);
+  });
+});
