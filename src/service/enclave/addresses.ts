@@ -13,7 +13,7 @@ import { bytesToHex, concatBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import { base32nopad, base58, base58xrp, bech32, bech32m, createBase58check } from '@scure/base';
 import { NETWORK, TEST_NETWORK, p2ms, p2pkh, p2sh, p2tr, p2wpkh, p2wsh } from '@scure/btc-signer';
 import { WalletContractV3R2, WalletContractV4, WalletContractV5R1 } from '@ton/ton';
-import { addressFormat } from '../../shared/api/common';
+import { addressFormat } from '../../shared/api/enums';
 import { QkError } from '../../shared/errors';
 import { assertCurve, type Curve } from './derivation';
 

@@ -13,7 +13,7 @@ import { bytesToNumberBE, numberToBytesBE } from '@noble/curves/utils.js';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
-import { curve } from '../../shared/api/common';
+import { curve } from '../../shared/api/enums';
 import { QkError } from '../../shared/errors';
 
 /** Every `v1Curve`: the API table's enum is the one list. */

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { outcome } from '../../shared/api/common';
+import type { outcome } from '../../shared/api/resources';
 import { QkError } from '../../shared/errors';
 import type { Family, QueryContext } from '../activities/context';
 import { toTimestamp } from '../../shared/api/timestamps';

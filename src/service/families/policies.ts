@@ -1,4 +1,4 @@
-import type { PolicyEffect } from '../../shared/api/common';
+import type { PolicyEffect } from '../../shared/api/enums';
 import { toTimestamp } from '../../shared/api/timestamps';
 import { QkError } from '../../shared/errors';
 import { checkPolicyExpression, type PolicyExpressionKind } from '../../shared/policy';

@@ -6,7 +6,7 @@
  */
 import { getAddress, isAddress } from 'viem';
 import type { z } from 'zod';
-import type { transactionType } from '../../shared/api/common';
+import type { transactionType } from '../../shared/api/enums';
 import { decodeEthereumTransaction, serializeSignedTransaction } from '../../shared/chains/ethereum';
 import { prepareRawPayload, type HashFunction, type PayloadEncoding, type PreparedPayload } from '../../shared/chains/raw-payload';
 import { bitcoinNetworkOfFormats, decodeBitcoinPsbt, type BitcoinNetworkName } from '../../shared/chains/bitcoin';

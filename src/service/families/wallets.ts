@@ -1,6 +1,6 @@
 /** Wallets and wallet accounts (docs/service.md#wallets): create, derive more accounts, list, get, rename, delete. */
 import type { z } from 'zod';
-import type { WalletAccountParams, walletParams } from '../../shared/api/common';
+import type { WalletAccountParams, walletParams } from '../../shared/api/params';
 import { QkError } from '../../shared/errors';
 import type { ActivityContext, Family } from '../activities/context';
 import { toTimestamp } from '../../shared/api/timestamps';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GrpcCode, QkError, errorCodes } from '../../shared/errors';
-import { TURNKEY_ERROR_DETAIL_TYPE, type TurnkeyErrorDetail } from '../../shared/api/common';
+import { TURNKEY_ERROR_DETAIL_TYPE, type TurnkeyErrorDetail } from '../../shared/api/error-body';
 
 /** HTTP status per gRPC code (docs/service.md#status-codes; grpc-gateway defaults where the docs are silent). */
 const httpStatusByGrpc: Record<GrpcCode, number> = {

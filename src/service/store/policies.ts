@@ -1,4 +1,4 @@
-import type { PolicyEffect } from '../../shared/api/common';
+import type { PolicyEffect } from '../../shared/api/enums';
 import { type Connection, type Row, integer, text } from './connection';
 
 export interface PolicyRecord {

@@ -5,41 +5,10 @@
  */
 import { z } from 'zod';
 import { activity, type ActivityOperation } from './operation';
-import {
-  addressFormat,
-  apiKeyParamsV1,
-  apiKeyParamsV2,
-  authenticatorParamsV2,
-  clientSignature,
-  curve,
-  effect,
-  hashFunction,
-  int32,
-  int64,
-  mnemonicLanguage,
-  oauthProviderParamsV2,
-  payloadEncoding,
-  policyParams,
-  privateKeyParams,
-  privateKeyResult,
-  address,
-  bounded,
-  boundedString,
-  MAX_LENGTH,
-  req,
-  res,
-  rootUserParamsV5,
-  signRawPayloadResult,
-  smartContractInterfaceType,
-  sparkEncryptedOperatorPackage,
-  sparkLightningReceivePackage,
-  transactionType,
-  tvcOperatorSetParams,
-  userParamsV4,
-  walletAccountParams,
-  walletParams,
-  walletResult,
-} from './common';
+import { int32, int64, bounded, boundedString, MAX_LENGTH, req, res } from './primitives';
+import { addressFormat, curve, effect, hashFunction, mnemonicLanguage, payloadEncoding, smartContractInterfaceType, transactionType } from './enums';
+import { apiKeyParamsV1, apiKeyParamsV2, authenticatorParamsV2, clientSignature, oauthProviderParamsV2, policyParams, privateKeyParams, rootUserParamsV5, sparkLightningReceivePackage, tvcOperatorSetParams, userParamsV4, walletAccountParams, walletParams } from './params';
+import { privateKeyResult, address, signRawPayloadResult, sparkEncryptedOperatorPackage, walletResult } from './resources';
 
 interface ActivitySpec {
   readonly activityType: string;

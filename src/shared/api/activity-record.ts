@@ -3,7 +3,10 @@
  * return (docs/service.md#envelope-and-record), and the older activity-type versions such records may still carry.
  */
 import { z } from 'zod';
-import { activityStatus, appProof, res, rpcStatus, timestamp, user, voteSelection } from './common';
+import { res, timestamp } from './primitives';
+import { activityStatus, voteSelection } from './enums';
+import { appProof, user } from './resources';
+import { rpcStatus } from './error-body';
 
 export const vote = res({
   id: z.string(),

@@ -8,19 +8,9 @@ import { z } from 'zod';
 import { QkError } from '../errors';
 import { activityOperations } from './activities';
 import { supersededActivityTypes } from './activity-record';
-import {
-  apiKeyParamsV1,
-  bounded,
-  apiKeyParamsV2,
-  authenticatorParamsV2,
-  effect,
-  policyParams,
-  clientSignature,
-  int32,
-  privateKeyParams,
-  req,
-  walletParams,
-} from './common';
+import { bounded, int32, req } from './primitives';
+import { effect } from './enums';
+import { apiKeyParamsV1, apiKeyParamsV2, authenticatorParamsV2, policyParams, clientSignature, privateKeyParams, walletParams } from './params';
 
 type Operations = typeof activityOperations;
 type OperationName = keyof Operations;

@@ -12,14 +12,18 @@ import {
   type ActivityResponse,
   type ActivityTypeInfo,
 } from './activity-record';
-import { bounded, decimalString, req } from './common';
+import { bounded, decimalString, req } from './primitives';
 import type { ActivityOperation, Operation } from './operation';
 import { proxyOperations } from './proxy';
 import { queryOperations } from './queries';
 import { parseResponse } from './validate';
 
 export * from './timestamps';
-export * from './common';
+export * from './primitives';
+export * from './enums';
+export * from './params';
+export * from './resources';
+export * from './error-body';
 export * from './activity-record';
 export * from './activity-types';
 export * from './activity-versions';

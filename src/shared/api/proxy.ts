@@ -4,18 +4,9 @@
  */
 import { z } from 'zod';
 import { proxy, type ProxyOperation } from './operation';
-import {
-  apiKeyParamsV2,
-  appProof,
-  authenticatorParamsV2,
-  bounded,
-  clientSignature,
-  oauthProviderParamsV2,
-  req,
-  res,
-  walletParams,
-  walletResult,
-} from './common';
+import { bounded, req, res } from './primitives';
+import { apiKeyParamsV2, authenticatorParamsV2, clientSignature, oauthProviderParamsV2, walletParams } from './params';
+import { appProof, walletResult } from './resources';
 
 interface ProxySpec {
   readonly request: z.ZodType;

@@ -6,30 +6,10 @@ import { z } from 'zod';
 import { query, type QueryOperation } from './operation';
 import { activityResponseSchema, activitySchema } from './activity-record';
 import { activityType } from './activity-types';
-import {
-  activityStatus,
-  apiKey,
-  appProof,
-  authenticator,
-  bootProof,
-  bounded,
-  oauthProvider,
-  organizationConfigs,
-  organizationData,
-  pagination,
-  policy,
-  privateKey,
-  req,
-  res,
-  policyEvaluation,
-  sessionProfile,
-  smartContractInterface,
-  tag,
-  tvcApp,
-  user,
-  wallet,
-  walletAccount,
-} from './common';
+import { bounded, req, res } from './primitives';
+import { activityStatus } from './enums';
+import { pagination } from './params';
+import { apiKey, appProof, authenticator, bootProof, oauthProvider, organizationConfigs, organizationData, policy, privateKey, policyEvaluation, sessionProfile, smartContractInterface, tag, tvcApp, user, wallet, walletAccount } from './resources';
 
 interface QuerySpec {
   readonly request: z.ZodType;

@@ -1,4 +1,4 @@
-import type { Timestamp } from './common';
+import type { Timestamp } from './primitives';
 
 /** A wire timestamp (`{seconds, nanos}` as decimal strings) as whole milliseconds since the epoch. */
 export function timestampMs(timestamp: Timestamp): number {

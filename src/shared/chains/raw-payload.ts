@@ -6,7 +6,7 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { z } from 'zod';
-import type { curve as curveSchema, hashFunction as hashFunctionSchema, payloadEncoding as payloadEncodingSchema } from '../api/common';
+import type { curve as curveSchema, hashFunction as hashFunctionSchema, payloadEncoding as payloadEncodingSchema } from '../api/enums';
 import { hexToBytes, utf8Encode } from '../crypto/encoding';
 import { QkError } from '../errors';
 import type { PolicyStruct } from '../policy/values';

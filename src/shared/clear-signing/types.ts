@@ -3,7 +3,7 @@
  * interfaces, tokens, past recipients) and what it answers: a description the approval card and the Sign screen
  * render. Amounts are bigints with their formatted text beside them, so a screen never formats numbers itself.
  */
-import type { PolicyEffect } from '../api/common';
+import type { PolicyEffect } from '../api/enums';
 import type { PolicyStruct } from '../policy/values';
 
 // ─── what the caller supplies ─────────────────────────────────────────────────────────────────

@@ -13,7 +13,7 @@
  */
 import { z } from 'zod';
 import { activityType as submittableActivityType } from '../api/activity-types';
-import { activityStatus, addressFormat, curve, effect, mnemonicLanguage, pathFormat } from '../api/common';
+import { activityStatus, addressFormat, curve, effect, mnemonicLanguage, pathFormat } from '../api/enums';
 import { fingerprintSchema, voterSchema } from '../approvals/voting';
 import type { PrivateKeyFormat } from '../crypto/key-formats';
 import { errorCodes, type ErrorCode, type ErrorData } from '../errors';

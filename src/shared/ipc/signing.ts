@@ -7,7 +7,7 @@
  * it, so a change to the description's types is a type error here rather than a card that silently drops a field.
  */
 import { z } from 'zod';
-import { hashFunction, payloadEncoding, transactionType } from '../api/common';
+import { hashFunction, payloadEncoding, transactionType } from '../api/enums';
 import type {
   AddressRef,
   Amount,

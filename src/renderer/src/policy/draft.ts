@@ -1,4 +1,4 @@
-import type { PolicyEffect } from '../../../shared/api/common';
+import type { PolicyEffect } from '../../../shared/api/enums';
 
 /** A policy as the editor holds it: every field as text, empty meaning "not set". */
 export interface PolicyDraft {

@@ -5,7 +5,8 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import type { z } from 'zod';
-import type { ApiKey, apiKeyParamsV2 } from '../../../shared/api/common';
+import type { apiKeyParamsV2 } from '../../../shared/api/params';
+import type { ApiKey } from '../../../shared/api/resources';
 import { compressP256 } from '../../../shared/crypto/keys';
 import { QkError } from '../../../shared/errors';
 import type { Family } from '../../activities/context';

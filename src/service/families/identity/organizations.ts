@@ -4,7 +4,7 @@
  * update_root_quorum.
  */
 import type { z } from 'zod';
-import type { featureName } from '../../../shared/api/common';
+import type { featureName } from '../../../shared/api/enums';
 import { QkError } from '../../../shared/errors';
 import type { Family, QueryContext } from '../../activities/context';
 import { userView } from '../../activities/views';

@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { apiKeyWithCurve } from '../../../shared/api/activity-versions';
-import { apiKeyParamsV2, type apiKeyParamsV1, type userParamsV4 } from '../../../shared/api/common';
+import { apiKeyParamsV2, type apiKeyParamsV1, type userParamsV4 } from '../../../shared/api/params';
 import type { VerificationTokenClaims } from '../../../shared/crypto/tokens';
 import { QkError } from '../../../shared/errors';
 import { isEmailAddress, MAX_EMAIL_LENGTH } from '../../../shared/text';
