@@ -190,7 +190,7 @@ test('an ERC-20 transfer above the limit: the second operator sees the decoded c
   await screenshotBothThemes(page, 'sign-waiting');
 
   const detail = await openPending(page, host, org, 'Sign an Ethereum transaction');
-  // The describer's reading above the card knows the uploaded interfaces too: no false "unknown contract".
+  // The approval reads the request once, on the card, which knows the uploaded interfaces: no false "unknown contract".
   await expect(detail).not.toContainText('No interface is uploaded');
   const signing = detail.getByRole('article');
   await expect(signing.getByRole('region', { name: 'Ethereum transaction' })).toContainText('USD Coin');

@@ -278,7 +278,13 @@ function ApprovalDetail({
   return (
     <section className="panel approval-detail" aria-labelledby="approval-detail-title">
       <h2 id="approval-detail-title">{description.title}</h2>
-      <ActivityDescriptionView description={description} />
+      {/* A signing request reads in full on its card, built in main with the history and thresholds a
+          describer in the window cannot see; one reading per approval, so their warnings cannot differ. */}
+      {isSigningActivity(item.type) ? (
+        <SigningCardLoader key={`${item.activityId}-${item.approvals}-${item.activity.status}`} activityId={item.activityId} />
+      ) : (
+        <ActivityDescriptionView description={description} />
+      )}
       <dl className="facts">
         <dt>Requested by</dt>
         <dd>{requester ?? 'unknown'}</dd>
@@ -305,9 +311,6 @@ function ApprovalDetail({
           <code className="fingerprint">{item.fingerprint}</code>
         </dd>
       </dl>
-      {isSigningActivity(item.type) && (
-        <SigningCardLoader key={`${item.activityId}-${item.approvals}-${item.activity.status}`} activityId={item.activityId} />
-      )}
       {item.activity.status === 'ACTIVITY_STATUS_COMPLETED' && exportedKindOf(item.type) !== undefined && (
         <ExportActions activityId={item.activityId} localKeyName={description.exports?.target.localKeyName} fingerprint={description.exports?.target.fingerprint} />
       )}
