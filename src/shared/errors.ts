@@ -121,7 +121,8 @@ export function isErrorCode(value: unknown): value is ErrorCode {
 export interface ErrorData {
   code: ErrorCode;
   message: string;
-  details?: Record<string, unknown>;
+  // Absent or undefined alike: structured clone across IPC keeps an undefined member.
+  details?: Record<string, unknown> | undefined;
 }
 
 export class QkError extends Error {

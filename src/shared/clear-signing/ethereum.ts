@@ -54,7 +54,13 @@ export interface EthereumReading {
 
 const abiStructMembers: StructMembers = (member) => (member as AbiParameter & { components?: readonly AbiParameter[] }).components as TypedMember[] | undefined;
 
-function fees(tx: { gas?: bigint; gasPrice?: bigint; maxFeePerGas?: bigint; maxPriorityFeePerGas?: bigint; maxFeePerBlobGas?: bigint }): GasFees {
+function fees(tx: {
+  gas?: bigint | undefined;
+  gasPrice?: bigint | undefined;
+  maxFeePerGas?: bigint | undefined;
+  maxPriorityFeePerGas?: bigint | undefined;
+  maxFeePerBlobGas?: bigint | undefined;
+}): GasFees {
   const perGas = tx.maxFeePerGas ?? tx.gasPrice;
   return {
     ...(tx.gas === undefined ? {} : { gas: tx.gas }),
@@ -184,7 +190,7 @@ export function readEthereumTransaction(unsignedTransaction: string, signer: Sig
       ...(to === undefined ? {} : { to }),
       value,
       ...(tx.nonce === undefined ? {} : { nonce: tx.nonce }),
-      fees: fees(tx as Parameters<typeof fees>[0]),
+      fees: fees(tx),
       data,
       ...(call === undefined ? {} : { call }),
       authorizations,

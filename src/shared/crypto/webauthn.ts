@@ -149,7 +149,7 @@ export function verifyWebAuthnStamp(
     throw signatureInvalid(`authenticatorData.rpIdHash does not match rpId "${options.rpId}"`, { rpId: options.rpId });
   }
   const flags = authenticatorData[32];
-  if ((flags & FLAG_USER_PRESENT) === 0) throw signatureInvalid('authenticatorData does not have the user-present flag set');
+  if (flags === undefined || (flags & FLAG_USER_PRESENT) === 0) throw signatureInvalid('authenticatorData does not have the user-present flag set');
   const signedData = concatBytes(authenticatorData, sha256(stamp.clientDataJson));
   if (!ecdsaVerify('p256', stamp.signature, signedData, publicKey, 'der')) {
     throw signatureInvalid(`the ES256 signature does not verify with the credential key for ${stamp.credentialId}`, {
