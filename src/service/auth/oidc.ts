@@ -95,7 +95,7 @@ export function createOidcVerifier({ issuers, now }: OidcVerifierOptions): OidcV
       try {
         ({ payload } = await jwtVerify(jwt, keySet, {
           issuer: unverified.iss,
-          audience: options.audience,
+          ...(options.audience === undefined ? {} : { audience: options.audience }),
           currentDate: now(),
           algorithms: ALLOWED_ALGORITHMS,
           requiredClaims: REQUIRED_CLAIMS,
@@ -182,7 +182,8 @@ function acceptedAudience(payload: JWTPayload, required: string | undefined): st
   if (required !== undefined) return required;
   const { aud, azp } = payload;
   if (typeof aud === 'string') return aud;
-  if (Array.isArray(aud) && aud.length === 1) return aud[0];
+  const onlyAudience = Array.isArray(aud) && aud.length === 1 ? aud[0] : undefined;
+  if (onlyAudience !== undefined) return onlyAudience;
   if (Array.isArray(aud) && typeof azp === 'string' && aud.includes(azp)) return azp;
   throw rejected('ambiguous_audience', 'the token names several audiences and no matching "azp"; pass the expected audience', {
     aud,

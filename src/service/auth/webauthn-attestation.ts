@@ -212,7 +212,7 @@ function parseAuthenticatorData(authData: Uint8Array, problem: Problem): Authent
     throw problem(`authData is ${authData.length} bytes; registration authData with attested credential data needs at least ${minimum}`);
   }
   const view = new DataView(authData.buffer, authData.byteOffset, authData.byteLength);
-  const flags = authData[RP_ID_HASH_LENGTH];
+  const flags = view.getUint8(RP_ID_HASH_LENGTH);
   if ((flags & FLAG_USER_PRESENT) === 0) throw problem('authData flags lack user presence (UP)');
   if ((flags & FLAG_ATTESTED_CREDENTIAL_DATA) === 0) throw problem('authData flags lack attested credential data (AT)');
 

@@ -245,11 +245,7 @@ function randomScalarBytes(randomBytes: (length: number) => Uint8Array): Uint8Ar
 
 /** Horner's rule mod n. */
 function evaluatePolynomial(coefficients: readonly bigint[], x: bigint): bigint {
-  let result = 0n;
-  for (let degree = coefficients.length - 1; degree >= 0; degree--) {
-    result = Fn.add(Fn.mul(result, x), coefficients[degree]);
-  }
-  return result;
+  return coefficients.reduceRight((result, coefficient) => Fn.add(Fn.mul(result, x), coefficient), 0n);
 }
 
 function shareToScalar(share: Uint8Array, field: string): bigint {
@@ -302,10 +298,9 @@ function encodeVarint(value: number): Uint8Array {
 /** Varints here are keys and lengths of a message of a few hundred bytes; more than 4 bytes is malformed. */
 function readVarint(bytes: Uint8Array, start: number): { value: number; next: number } {
   let value = 0;
-  for (let position = start, shift = 0; position < bytes.length && shift < 28; position++, shift += 7) {
-    const byte = bytes[position];
-    value |= (byte & 0x7f) << shift;
-    if ((byte & 0x80) === 0) return { value, next: position + 1 };
+  for (const [offset, byte] of bytes.subarray(start, start + 4).entries()) {
+    value |= (byte & 0x7f) << (7 * offset);
+    if ((byte & 0x80) === 0) return { value, next: start + offset + 1 };
   }
   throw new QkError('ENCODING_INVALID', `SecretShare has a truncated or oversized varint at byte ${start}`);
 }

@@ -19,8 +19,8 @@ export const MAX_OAUTH_PROVIDERS_PER_USER = 10;
 
 export interface NewOauthProvider {
   providerName: string;
-  oidcToken?: string;
-  oidcClaims?: { iss: string; sub: string; aud: string };
+  oidcToken?: string | undefined;
+  oidcClaims?: { iss: string; sub: string; aud: string } | undefined;
 }
 
 /** A registration checked against the request and the organization, ready to store. */

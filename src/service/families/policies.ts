@@ -87,7 +87,14 @@ function checkPolicyDeletions(store: Repositories, organizationId: string, polic
 }
 
 function fieldsOf(
-  params: { policyName: string; effect: PolicyEffect; condition?: string; consensus?: string; notes: string; time?: string },
+  params: {
+    policyName: string;
+    effect: PolicyEffect;
+    condition?: string | undefined;
+    consensus?: string | undefined;
+    notes: string;
+    time?: string | undefined;
+  },
   prefix: string,
 ): PolicyFields {
   return {

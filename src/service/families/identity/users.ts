@@ -32,7 +32,10 @@ export interface CheckedUser {
 const E164 = /^\+[1-9]\d{1,14}$/;
 
 /** Name, email and phone as given, or a REQUEST_INVALID naming the field. */
-export function checkUserFields(fields: { userName?: string; userEmail?: string; userPhoneNumber?: string }, prefix: string): void {
+export function checkUserFields(
+  fields: { userName?: string | undefined; userEmail?: string | undefined; userPhoneNumber?: string | undefined },
+  prefix: string,
+): void {
   const invalid = (field: string, message: string) =>
     new QkError('REQUEST_INVALID', `${prefix}${field}: ${message}`, { issues: [{ path: `${prefix}${field}`, message }] });
   if (fields.userName !== undefined && fields.userName.trim() === '') throw invalid('userName', 'must not be empty');
