@@ -42,6 +42,6 @@ export function outcomeView<R, V>(
     : { state: outcome.state, activity: activityView(outcome.activity, nowMs) };
 }
 
-function failureView({ code, message }: { code?: number; message?: string }): { code?: number; message?: string } {
+function failureView({ code, message }: { code?: number | undefined; message?: string | undefined }): { code?: number; message?: string } {
   return { ...(code === undefined ? {} : { code }), ...(message === undefined ? {} : { message }) };
 }

@@ -51,7 +51,7 @@ const WORDLISTS: readonly [MnemonicLanguage, string[]][] = [
 
 /** What is exported. */
 export type ExportSubject =
-  | { kind: 'wallet'; walletId: string; language?: MnemonicLanguage }
+  | { kind: 'wallet'; walletId: string; language?: MnemonicLanguage | undefined }
   | { kind: 'private-key'; privateKeyId: string }
   | { kind: 'wallet-account'; address: string };
 

@@ -60,7 +60,7 @@ export class Importer {
   async importWallet(input: {
     name: string;
     mnemonic: string;
-    passphrase?: string;
+    passphrase?: string | undefined;
     accounts: WalletAccountParams[];
   }): Promise<ImportResult<{ walletId: string; addresses: string[] }>> {
     // Checked before any activity is created, so a typo costs no init_import round trip.

@@ -99,7 +99,7 @@ export class Keychain {
 
   // ---- API keys ----
 
-  async generateApiKey({ name, curve = 'p256' }: { name: string; curve?: ApiKeyCurve }): Promise<ApiKeyInfo> {
+  async generateApiKey({ name, curve = 'p256' }: { name: string; curve?: ApiKeyCurve | undefined }): Promise<ApiKeyInfo> {
     assertCurve(curve);
     const pair = generateApiKeyPair(curve);
     return this.addApiKey(name, curve, privateKeyBytes(pair.privateKey), pair.publicKey);
@@ -118,7 +118,7 @@ export class Keychain {
     name: string;
     curve: ApiKeyCurve;
     privateKey: string;
-    publicKey?: string;
+    publicKey?: string | undefined;
   }): Promise<ApiKeyInfo> {
     assertCurve(curve);
     const secret = apiPrivateKeyBytes(curve, privateKey);
@@ -144,7 +144,7 @@ export class Keychain {
   }: {
     name: string;
     privateKeyFile: string;
-    publicKeyFile?: string;
+    publicKeyFile?: string | undefined;
   }): Promise<ApiKeyInfo> {
     const privateText = await readKeyFile(privateKeyFile, 'privateKeyFile', '.private');
     const separator = privateText.lastIndexOf(':');

@@ -10,14 +10,15 @@ import type { ActivityOutcome, ApiClient } from '../client/api-client';
 export interface PolicyInput {
   name: string;
   effect: PolicyEffect;
-  condition?: string;
-  consensus?: string;
+  condition?: string | undefined;
+  consensus?: string | undefined;
   /** When the policy is active, e.g. CronSpan('0 9 * * 1-5', '8h', 'America/New_York'); empty means always. */
-  time?: string;
-  notes?: string;
+  time?: string | undefined;
+  notes?: string | undefined;
 }
 
-export type PolicyChanges = Partial<PolicyInput>;
+/** Fields to change; one absent or undefined stays as it is. */
+export type PolicyChanges = { [Field in keyof PolicyInput]?: PolicyInput[Field] | undefined };
 
 export class Policies {
   constructor(private readonly client: ApiClient) {}

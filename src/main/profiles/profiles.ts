@@ -18,16 +18,19 @@ export interface Profile {
   name: string;
   kind: ProfileKind;
   baseUrl: string;
-  authProxyUrl?: string;
+  authProxyUrl?: string | undefined;
   organizationId: string;
   apiKeyName: string;
   /** Uncompressed P-256 key (130 hex) that must have signed every export/import bundle this profile accepts. */
   enclaveSignerPublicKey: string;
-  authProxyConfigId?: string;
+  authProxyConfigId?: string | undefined;
 }
 
 /** What a caller supplies; hosted profiles default the signer key to the production one. */
-export type ProfileInput = Omit<Profile, 'id' | 'enclaveSignerPublicKey'> & { enclaveSignerPublicKey?: string };
+export type ProfileInput = Omit<Profile, 'id' | 'enclaveSignerPublicKey'> & { enclaveSignerPublicKey?: string | undefined };
+
+/** Fields to change; an optional field given as undefined is cleared. */
+export type ProfileChanges = { [Field in keyof ProfileInput]?: ProfileInput[Field] | undefined };
 
 /**
  * Runs after a change is validated and before it is written, with no other profile write in between, so what it
@@ -100,7 +103,7 @@ export class Profiles {
    * Applies `changes` and validates the result as a whole (e.g. switching to hosted re-checks the URL rules).
    * A key present with value `undefined` clears an optional field (a hosted signer key falls back to production).
    */
-  async update(id: string, changes: Partial<ProfileInput>, check?: ProfileChangeCheck): Promise<Profile> {
+  async update(id: string, changes: ProfileChanges, check?: ProfileChangeCheck): Promise<Profile> {
     return this.file.update(async (current) => {
       const document = current ?? EMPTY;
       const existing = findProfile(document, id);

@@ -7,9 +7,12 @@ export const DEFAULT_SETTINGS: AppSettings = { idleLockMinutes: 10, reauthMinute
 /** What the file holds: any subset, so a file written before a setting existed still reads (with its default). */
 const storedSettingsSchema = appSettingsSchema.partial();
 
+/** Some settings; a member that is absent or undefined leaves that setting as it is. */
+export type SettingsChanges = { [Name in keyof AppSettings]?: AppSettings[Name] | undefined };
+
 /** App preferences in `<dataDir>/settings.json`; absent means the defaults. */
 export class Settings {
-  private readonly file: JsonFile<Partial<AppSettings>>;
+  private readonly file: JsonFile<SettingsChanges>;
 
   constructor({ dataDir }: { dataDir: string }) {
     this.file = new JsonFile(join(dataDir, 'settings.json'), storedSettingsSchema);
@@ -20,7 +23,7 @@ export class Settings {
   }
 
   /** Applies the given fields and returns the settings now in force. */
-  async set(changes: Partial<AppSettings>): Promise<AppSettings> {
+  async set(changes: SettingsChanges): Promise<AppSettings> {
     return this.file.update(async (current) => {
       // A field sent as undefined means "unchanged", never "erase".
       const next: AppSettings = { ...DEFAULT_SETTINGS, ...withoutUndefined(current ?? {}), ...withoutUndefined(changes) };
@@ -29,6 +32,6 @@ export class Settings {
   }
 }
 
-function withoutUndefined(values: Partial<AppSettings>): Partial<AppSettings> {
+function withoutUndefined(values: SettingsChanges): Partial<AppSettings> {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
 }

@@ -48,6 +48,6 @@ export function privateKeyView(key: PrivateKey): ChannelOutput<'privateKeys.list
 }
 
 /** Addresses with both a format and an address (the wire schema makes both optional). */
-export function addressViews(addresses: readonly { format?: AddressView['format']; address?: string }[]): AddressView[] {
+export function addressViews(addresses: readonly { format?: AddressView['format'] | undefined; address?: string | undefined }[]): AddressView[] {
   return addresses.flatMap(({ format, address }) => (format === undefined || address === undefined ? [] : [{ format, address }]));
 }
