@@ -16,7 +16,7 @@ export interface ApprovalItem {
   fingerprint: string;
   createdAtMs: number;
   approvals: number;
-  required?: number;
+  required?: number | undefined;
   voters: Voter[];
   timeLeftMs: number;
   activity: { intent: Record<string, unknown>; status: string };
