@@ -30,6 +30,7 @@ import { recoverAuthorizationAddress } from 'viem/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../service/helpers';
 import { recordedRows } from '../service/signing/recorded';
+import { itemAt } from '../support/assertions';
 import { MAIL } from '../support/eip712-mail';
 
 const ETHEREUM = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' } as const;
@@ -316,7 +317,7 @@ describe('@turnkey/http signTransaction with a Bitcoin PSBT', () => {
       const publicKey = Buffer.from((await client.getWalletAccount({ organizationId, walletId, address })).account.publicKey!, 'hex');
       const script = input.witnessUtxo!.script;
       if (address === segwit) {
-        const [[key, signature]] = input.partialSig!;
+        const [key, signature] = itemAt(input.partialSig ?? [], 0);
         expect(Buffer.from(key).equals(publicKey)).toBe(true);
         const digest = signed.preimageWitnessV0(0, p2pkh(publicKey).script, SigHash.ALL, AMOUNT);
         expect(secp256k1.verify(signature.subarray(0, -1), digest, publicKey, { prehash: false, format: 'der' })).toBe(true);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { p256 } from '@noble/curves/nist.js';
-import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY, Profiles, type ProfileInput } from '../../src/main/profiles/profiles';
+import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY, Profiles, type ProfileChanges, type ProfileInput } from '../../src/main/profiles/profiles';
 import { QkError } from '../../src/shared/errors';
 import { rejection } from '../support/assertions';
 
@@ -87,7 +87,7 @@ describe('Profiles', () => {
     await profiles.update(production.id, { name: 'Production' });
   });
 
-  it.each<[string, Partial<ProfileInput> & Record<string, unknown>, string, string]>([
+  it.each<[string, ProfileChanges & Record<string, unknown>, string, string]>([
     ['plain http to a remote host', { baseUrl: 'http://api.turnkey.com' }, 'baseUrl', 'must use https'],
     ['a non-URL', { baseUrl: 'api.turnkey.com' }, 'baseUrl', 'not a valid URL'],
     ['credentials in the URL', { baseUrl: 'https://user:pw@api.turnkey.com' }, 'baseUrl', 'user name or password'],
@@ -101,7 +101,8 @@ describe('Profiles', () => {
     ['a blank name', { name: '  ' }, 'name', '1-64 characters'],
     ['a bad auth proxy config id', { authProxyConfigId: 'cfg' }, 'authProxyConfigId', 'must be a UUID'],
   ])('rejects %s, naming the field', async (_label, change, field, phrase) => {
-    const error = await rejection(profiles.add({ ...hosted, ...change }));
+    // Deliberately not a ProfileInput: a required field may be missing, which add must refuse.
+    const error = await rejection(profiles.add({ ...hosted, ...change } as ProfileInput));
     expect(error.code).toBe('REQUEST_INVALID');
     expect(error.details).toEqual({ field });
     expect(error.message).toContain(field);

@@ -44,7 +44,7 @@ function clientFor(baseUrl: string, options: { timeoutMs?: number; inFlight?: In
 
 describe('finding 2: stamped requests follow redirects, and the client never times out', () => {
   it('refuses a 307 to another host, naming it, and never re-sends the stamped request there', async () => {
-    const received: { url?: string; stamp?: string }[] = [];
+    const received: { url: string | undefined; stamp: string | undefined }[] = [];
     const elsewhere = await serve((request, respond) => {
       received.push({ url: request.url, stamp: request.headers['x-stamp'] as string | undefined });
       respond(200, { 'content-type': 'application/json' }, '{}');

@@ -46,3 +46,10 @@ export function expectQkError(action: () => unknown, code: string, message: RegE
   }
   expect.fail(`expected a QkError ${code}, but nothing was thrown`);
 }
+
+/** The item at `position`, failing the test at once (rather than carrying on with undefined) when the list is shorter. */
+export function itemAt<T>(items: readonly T[], position: number): T {
+  const item = items[position];
+  if (item === undefined) throw new Error(`expected an item at position ${position}, but the list has ${items.length}`);
+  return item;
+}

@@ -13,7 +13,7 @@ import {
   type IndexedShare,
   type OperatorRecipient,
 } from '../../../src/service/enclave/spark';
-import { expectQkError } from '../../support/assertions';
+import { expectQkError, itemAt } from '../../support/assertions';
 
 interface Operator {
   recipient: OperatorRecipient;
@@ -30,8 +30,9 @@ function makeOperators(count: number): Operator[] {
 /** What each operator does on receipt: decrypt its package with eciesjs and parse the SecretShare. */
 function openPackages(operators: Operator[], packages: { operatorId: string; encryptedPackage: string }[]) {
   return packages.map((operatorPackage, position) => {
-    expect(operatorPackage.operatorId).toBe(operators[position].recipient.operatorId);
-    const plaintext = eciesDecrypt(operators[position].secretKey, hexToBytes(operatorPackage.encryptedPackage));
+    const operator = itemAt(operators, position);
+    expect(operatorPackage.operatorId).toBe(operator.recipient.operatorId);
+    const plaintext = eciesDecrypt(operator.secretKey, hexToBytes(operatorPackage.encryptedPackage));
     return { index: position + 1, ...decodeSecretShare(plaintext) };
   });
 }
@@ -65,18 +66,18 @@ describe('prepareLightningReceive', () => {
     for (const { share, proofs, index } of opened) {
       expect(share).toHaveLength(32);
       expect(proofs).toHaveLength(threshold);
-      expect(proofs).toEqual(opened[0].proofs);
+      expect(proofs).toEqual(itemAt(opened, 0).proofs);
       expect(verifyShare(share, proofs, index)).toBe(true);
     }
     // proofs[0] commits to the secret itself.
-    expect(bytesToHex(opened[0].proofs[0])).toBe(bytesToHex(secp256k1.getPublicKey(result.preimage, true)));
+    expect(bytesToHex(itemAt(itemAt(opened, 0).proofs, 0))).toBe(bytesToHex(secp256k1.getPublicKey(result.preimage, true)));
 
     for (const subset of subsets(5, threshold)) {
-      const secret = reconstructSecret(subset.map((position) => opened[position]));
+      const secret = reconstructSecret(subset.map((position) => itemAt(opened, position)));
       expect(bytesToHex(sha256(secret))).toBe(result.paymentHash);
     }
     for (const subset of subsets(5, threshold - 1)) {
-      const secret = reconstructSecret(subset.map((position) => opened[position]));
+      const secret = reconstructSecret(subset.map((position) => itemAt(opened, position)));
       expect(bytesToHex(secret)).not.toBe(bytesToHex(result.preimage));
     }
   });
@@ -86,12 +87,12 @@ describe('prepareLightningReceive', () => {
     const result = prepareLightningReceive({ threshold: 2, operatorRecipients: operators.map((o) => o.recipient) });
     const opened = openPackages(operators, result.operatorPackages);
     expect(bytesToHex(reconstructSecret(opened))).toBe(bytesToHex(result.preimage));
-    expect(bytesToHex(reconstructSecret([opened[1]]))).not.toBe(bytesToHex(result.preimage));
+    expect(bytesToHex(reconstructSecret([itemAt(opened, 1)]))).not.toBe(bytesToHex(result.preimage));
 
     const many = makeOperators(MAX_OPERATORS);
     const large = prepareLightningReceive({ threshold: 40, operatorRecipients: many.map((o) => o.recipient) });
     const openedMany = openPackages(many, large.operatorPackages);
-    for (const { share, proofs, index } of [openedMany[0], openedMany[MAX_OPERATORS - 1]]) {
+    for (const { share, proofs, index } of [itemAt(openedMany, 0), itemAt(openedMany, MAX_OPERATORS - 1)]) {
       expect(verifyShare(share, proofs, index)).toBe(true);
     }
     expect(bytesToHex(reconstructSecret(openedMany.slice(24)))).toBe(bytesToHex(large.preimage));
@@ -113,7 +114,7 @@ describe('prepareLightningReceive', () => {
     expect(bytesToHex(result.preimage)).toBe('07'.repeat(32));
     const opened = openPackages(operators, result.operatorPackages);
     // f(x) = 0x0707… + 0x0909…·x, so proofs[1] = 0x0909…·G.
-    expect(bytesToHex(opened[0].proofs[1])).toBe(bytesToHex(secp256k1.getPublicKey(new Uint8Array(32).fill(9), true)));
+    expect(bytesToHex(itemAt(itemAt(opened, 0).proofs, 1))).toBe(bytesToHex(secp256k1.getPublicKey(new Uint8Array(32).fill(9), true)));
     expect(draws).toHaveLength(0);
   });
 
@@ -155,13 +156,13 @@ describe('prepareLightningReceive', () => {
 
     it('an operatorId that is not a UUID, naming its index', () => {
       const list = recipients();
-      list[1] = { ...list[1], operatorId: 'operator-2' };
+      list[1] = { ...itemAt(list, 1), operatorId: 'operator-2' };
       expectRefused(2, list, 'REQUEST_INVALID', /operatorRecipients\[1\]\.operatorId must be a UUID/, { index: 1 });
     });
 
     it('a duplicate operatorId, in any letter case', () => {
       const list = recipients();
-      list[2] = { ...list[2], operatorId: list[0].operatorId.toUpperCase() };
+      list[2] = { ...itemAt(list, 2), operatorId: itemAt(list, 0).operatorId.toUpperCase() };
       expectRefused(2, list, 'REQUEST_INVALID', /operatorRecipients\[2\]\.operatorId .* repeats operatorRecipients\[0\]/, { index: 2 });
     });
 
@@ -175,7 +176,7 @@ describe('prepareLightningReceive', () => {
         [offCurve, /operatorRecipients\[0\]\.encryptionPublicKey is not a point on secp256k1/],
       ] as const) {
         const list = recipients();
-        list[0] = { ...list[0], encryptionPublicKey: key };
+        list[0] = { ...itemAt(list, 0), encryptionPublicKey: key };
         expectRefused(2, list, 'KEY_INVALID', message, { index: 0 });
       }
     });
@@ -188,22 +189,22 @@ describe('verifyShare', () => {
   const opened = openPackages(operators, result.operatorPackages);
 
   it('rejects a share checked at the wrong index, a changed share, or changed commitments', () => {
-    const { share, proofs } = opened[1];
+    const { share, proofs } = itemAt(opened, 1);
     expect(verifyShare(share, proofs, 2)).toBe(true);
     expect(verifyShare(share, proofs, 3)).toBe(false);
     const changed = share.slice();
-    changed[31] ^= 1;
+    changed[31]! ^= 1;
     expect(verifyShare(changed, proofs, 2)).toBe(false);
-    expect(verifyShare(share, [opened[1].proofs[0], opened[1].proofs[2], opened[1].proofs[1]], 2)).toBe(false);
+    expect(verifyShare(share, [itemAt(proofs, 0), itemAt(proofs, 2), itemAt(proofs, 1)], 2)).toBe(false);
   });
 
   it('refuses malformed inputs with specific errors', () => {
-    const { share, proofs } = opened[0];
+    const { share, proofs } = itemAt(opened, 0);
     expectQkError(() => verifyShare(share.slice(1), proofs, 1), 'REQUEST_INVALID', /share must be 32 bytes/);
     expectQkError(() => verifyShare(new Uint8Array(32).fill(0xff), proofs, 1), 'REQUEST_INVALID', /not below the secp256k1 group order/);
     expectQkError(() => verifyShare(share, proofs, 0), 'REQUEST_INVALID', /index must be a positive integer/);
     expectQkError(() => verifyShare(share, [], 1), 'REQUEST_INVALID', /proofs is empty/);
-    expectQkError(() => verifyShare(share, [proofs[0], proofs[1].slice(1)], 1), 'KEY_INVALID', /proofs\[1\] must be a 33-byte/);
+    expectQkError(() => verifyShare(share, [itemAt(proofs, 0), itemAt(proofs, 1).slice(1)], 1), 'KEY_INVALID', /proofs\[1\] must be a 33-byte/);
   });
 });
 
@@ -230,7 +231,7 @@ describe('SecretShare protobuf', () => {
     const longProof = new Uint8Array(200).fill(1);
     const encoded = encodeSecretShare({ share: new Uint8Array(32), proofs: [longProof] });
     expect(bytesToHex(encoded.slice(34, 37))).toBe('12c801');
-    expect(decodeSecretShare(encoded).proofs[0]).toEqual(longProof);
+    expect(itemAt(decodeSecretShare(encoded).proofs, 0)).toEqual(longProof);
 
     expectQkError(() => decodeSecretShare(encoded.slice(0, -1)), 'ENCODING_INVALID', /field 2 at byte 34 runs past the end/);
     expectQkError(() => decodeSecretShare(Uint8Array.of(0x08, 0x01)), 'ENCODING_INVALID', /unexpected field 1 \(wire type 0\)/);

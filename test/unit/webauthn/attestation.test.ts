@@ -52,7 +52,7 @@ function assemble(parts: {
       credentialId,
       coseKey: parts.coseKey ?? encodeEc2CoseKey(p256.getPublicKey(p256.utils.randomSecretKey(), false)),
     },
-    extensions: parts.trailing,
+    ...(parts.trailing === undefined ? {} : { extensions: parts.trailing }),
   });
   return {
     credentialId: base64UrlEncode(credentialId),
@@ -150,7 +150,7 @@ describe('parseWebAuthnRegistration', () => {
     it('a flipped signature, a wrong alg or a certificate chain in a packed attestation', () => {
       const flipped = rewriteAttestationObject(authenticator.register(challenge, 'packed'), (object) => {
         const sig = ((object.get('attStmt') as Map<string, CBORType>).get('sig') as Uint8Array).slice();
-        sig[sig.length - 1] ^= 0x01;
+        sig[sig.length - 1]! ^= 0x01;
         (object.get('attStmt') as Map<string, CBORType>).set('sig', sig);
       });
       expectRefused(flipped, /packed self-attestation signature does not verify with the credential public key/);

@@ -34,9 +34,9 @@ describe('soft authenticator assertions against verifyWebAuthnStamp', () => {
     };
     expectInvalid(() => verifyWebAuthnStamp(stamp, utf8Encode(`${body} `), storedKey), /challenge is not base64url/);
 
-    const header = JSON.parse(authenticator.assert(body)) as Record<string, string>;
+    const header = JSON.parse(authenticator.assert(body)) as { signature: string; [field: string]: string };
     const signature = base64UrlDecode(header.signature, 'signature');
-    signature[signature.length - 1] ^= 0x01;
+    signature[signature.length - 1]! ^= 0x01;
     const tampered = parseWebAuthnStamp(JSON.stringify({ ...header, signature: base64UrlEncode(signature) }));
     expectInvalid(() => verifyWebAuthnStamp(tampered, utf8Encode(body), storedKey), /ES256 signature does not verify/);
 
