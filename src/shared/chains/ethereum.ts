@@ -84,7 +84,7 @@ export function decodeEthereumTransaction(unsignedTransaction: string, abiFor?: 
   } catch (error) {
     throw invalid(what, `is not an unsigned Ethereum transaction: ${reason(error)}`);
   }
-  const kind = parsed.type as EthereumTransactionKind | undefined;
+  const kind = parsed.type;
   if (kind === undefined || !(kind in POLICY_TYPE_NAMES)) throw invalid(what, `has an unsupported transaction type ${String(parsed.type)}`);
   if (parsed.r !== undefined || parsed.s !== undefined || ('yParity' in parsed && parsed.yParity !== undefined && kind !== 'legacy')) {
     throw invalid(what, 'already carries a signature; send the unsigned serialization');
@@ -148,7 +148,7 @@ function decodeCall(abi: Abi | undefined, data: Hex): PolicyStruct | undefined {
       entry.type === 'function' && entry.name === decoded.functionName && toFunctionSelector(entry) === selector,
   );
   if (item === undefined) return undefined;
-  const args = (decoded.args ?? []) as readonly unknown[];
+  const args = decoded.args ?? [];
   return {
     function_name: item.name,
     function_signature: toFunctionSignature(item),
@@ -159,7 +159,7 @@ function decodeCall(abi: Abi | undefined, data: Hex): PolicyStruct | undefined {
 /** A decoded ABI value as a policy value: integers as bigints, addresses checksummed, bytes as 0x-hex, tuples as structs. */
 function abiValue(parameter: AbiParameter, value: unknown): PolicyValue {
   if (parameter.type.endsWith(']')) {
-    const element = { ...parameter, type: parameter.type.slice(0, parameter.type.lastIndexOf('[')) } as AbiParameter;
+    const element = { ...parameter, type: parameter.type.slice(0, parameter.type.lastIndexOf('[')) };
     return (value as readonly unknown[]).map((item) => abiValue(element, item));
   }
   if (parameter.type === 'tuple') {
@@ -179,7 +179,7 @@ function abiValue(parameter: AbiParameter, value: unknown): PolicyValue {
 }
 
 function withoutAbsent(struct: Record<string, PolicyValue | undefined>): PolicyStruct {
-  return Object.fromEntries(Object.entries(struct).filter(([, value]) => value !== undefined)) as PolicyStruct;
+  return Object.fromEntries(Object.entries(struct).filter((entry): entry is [string, PolicyValue] => entry[1] !== undefined));
 }
 
 /** The signed transaction, 0x-less hex as Turnkey returns it: the submitted fields plus (r, s, y-parity). */
@@ -197,7 +197,19 @@ export interface DecodedTypedData {
   policy: PolicyStruct;
 }
 
-type TypedFields = Record<string, readonly { name: string; type: string }[]>;
+type TypedFields = Record<string, readonly TypedField[]>;
+type TypedField = { name: string; type: string };
+
+function isFieldList(value: unknown): value is TypedField[] {
+  return (
+    Array.isArray(value) &&
+    value.every((field: unknown) => {
+      if (typeof field !== 'object' || field === null) return false;
+      const { name, type } = field as Partial<Record<keyof TypedField, unknown>>;
+      return typeof name === 'string' && typeof type === 'string';
+    })
+  );
+}
 
 /**
  * A typed-data JSON document ({types, primaryType, domain, message}, as viem's serializeTypedData and ethers'
@@ -217,8 +229,8 @@ export function decodeTypedData(payload: string, what: string): DecodedTypedData
   if (typeof domain !== 'object' || domain === null) throw invalid(what, 'is not EIP-712 typed data: "domain" must be an object');
   if (typeof message !== 'object' || message === null) throw invalid(what, 'is not EIP-712 typed data: "message" must be an object');
   const typeTable = types as TypedFields;
-  for (const [name, fields] of Object.entries(typeTable)) {
-    if (!Array.isArray(fields) || fields.some((field) => typeof field?.name !== 'string' || typeof field?.type !== 'string')) {
+  for (const [name, fields] of Object.entries(types)) {
+    if (!isFieldList(fields)) {
       throw invalid(what, `does not match its types: types.${name} must be a list of {name, type}`);
     }
     const badName = [name, ...fields.map((field) => field.type)].find((type) => type.length > MAX_TYPE_NAME_LENGTH || !TYPE_NAME.test(type));
@@ -250,7 +262,7 @@ export function decodeTypedData(payload: string, what: string): DecodedTypedData
         chain_id: domainFields.chainId === undefined ? undefined : BigInt(domainFields.chainId as string),
         verifying_contract: typeof domainFields.verifyingContract === 'string' ? getAddress(domainFields.verifyingContract) : undefined,
       }),
-      message: typedValue(typeTable, primaryType, message) as PolicyStruct,
+      message: typedValue(typeTable, primaryType, message),
     },
   };
 }

@@ -219,7 +219,7 @@ export function decodeSolanaTransaction(bytes: Uint8Array, idls: readonly Solana
     const data = new Uint8Array(compiled.data ?? []);
     const metas = (compiled.accountIndices ?? []).map((accountIndex) => accounts.at(accountIndex, index));
     const instruction = {
-      programAddress: programKey as Address,
+      programAddress: programKey,
       accounts: metas.map((meta) => ({ address: meta.key as Address, role: accountRole(meta) })),
       data,
     };

@@ -3,7 +3,6 @@
  * organization's own addresses marked as change. The PSBT is decoded by the same function `bitcoin.tx` policies read.
  */
 import { decodeBitcoinPsbt, type BitcoinNetworkName } from '../chains/bitcoin';
-import type { PolicyStruct } from '../policy/values';
 import { btc } from './amounts';
 import type { Lookup } from './lookup';
 import type { AddressRef, BitcoinOutputDetails, BitcoinTransactionDetails, Signer } from './types';
@@ -67,7 +66,7 @@ export function readBitcoinPsbt(
       ...(policy.fee === undefined ? {} : { fee: btc(policy.fee) }),
       sent: btc(sent),
       locktime: { amount: Number(policy.locktime.amount), type: policy.locktime.type },
-      policy: policy as unknown as PolicyStruct,
+      policy,
     },
   };
 }

@@ -83,7 +83,7 @@ function decodeWith(abi: Abi, data: Hex): { item: AbiFunction; args: readonly un
   if (item === undefined) return undefined;
   try {
     const decoded = decodeFunctionData({ abi: [item], data });
-    return { item, args: (decoded.args ?? []) as readonly unknown[] };
+    return { item, args: decoded.args ?? [] };
   } catch {
     return undefined;
   }
@@ -144,7 +144,7 @@ function readCall(to: AddressRef, data: Hex, lookup: Lookup, warnings: Warnings,
   }
   // A well-known selector is named as a guess, and an unlimited approval is still flagged: the risk does not depend on an upload.
   for (const standard of [erc20Abi, erc721Abi] as const) {
-    const guess = decodeWith(standard as Abi, data);
+    const guess = decodeWith(standard, data);
     if (guess === undefined) continue;
     const args = readableMembers(guess.item.inputs as readonly TypedMember[], (_member, index) => guess.args[index], abiStructMembers, lookup, token);
     checkApproval(guess.item.name, args, to, warnings);

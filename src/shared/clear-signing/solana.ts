@@ -110,7 +110,7 @@ export function readSolanaTransaction(bytes: Uint8Array, lookup: Lookup, warning
       transfers,
       tokenTransfers,
       addressTableLookups: policy.address_table_lookups.length,
-      policy: policy as unknown as PolicyStruct,
+      policy,
     },
   };
 }
@@ -209,8 +209,9 @@ function knownSummary(programName: string, known: KnownSolanaInstruction, lookup
     if (isApproval(known)) return `Approve ${name(known.accounts.delegate)} to spend ${amount === MAX_U64 ? 'an unlimited amount' : tokens} from ${name(source)}`;
     if (destination !== undefined) return `Transfer ${tokens} from ${name(source)} to ${name(destination)}`;
   }
-  const args = Object.entries(known.args)
-    .map(([key, value]) => `${key} ${String(value)}`)
+  // Read as the details tree reads them: a struct argument would otherwise print as [object Object].
+  const args = policyNodes(known.args)
+    .map((node) => (node.text === '' ? node.name : `${node.name} ${node.text}`))
     .join(', ');
   return `${programName}: ${known.instruction}${args === '' ? '' : ` (${args})`}`;
 }

@@ -58,8 +58,10 @@ export async function signAppProof(
  * (attestation) that vouches for the ephemeral key. SIGNATURE_INVALID / KEY_INVALID.
  */
 export function verifyAppProof(proof: AppProof): unknown {
-  if (proof.scheme !== APP_PROOF_SCHEME) {
-    throw new QkError('SIGNATURE_INVALID', `app proof scheme ${JSON.stringify(proof.scheme)} is not ${APP_PROOF_SCHEME}`);
+  // The proof arrives as JSON, so its scheme may be anything despite the type.
+  const scheme: unknown = proof.scheme;
+  if (scheme !== APP_PROOF_SCHEME) {
+    throw new QkError('SIGNATURE_INVALID', `app proof scheme ${JSON.stringify(scheme)} is not ${APP_PROOF_SCHEME}`);
   }
   const signingKey = signingKeyOf(proof.publicKey);
   let signature: Uint8Array;

@@ -91,6 +91,8 @@ export function withPlainErrors(api: QuorumKeyApi): QuorumKeyApi {
     for (const [method, fn] of Object.entries(methods)) {
       plain[namespace][method] = (input?: unknown) =>
         fn(input).catch((error: unknown) => {
+          // Plain data on purpose: contextBridge would strip an Error down to its message.
+          // eslint-disable-next-line @typescript-eslint/only-throw-error
           throw toQkError(error).toData();
         });
     }

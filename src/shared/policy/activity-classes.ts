@@ -228,7 +228,7 @@ function toPolicyValue(value: unknown, path: string): PolicyValue {
   }
   throw new QkError(
     'REQUEST_INVALID',
-    `intent field ${path} holds ${value === null ? 'null' : `a ${typeof value} (${String(value)})`}, which policies cannot represent; send a string, boolean, integer, list or object`,
+    `intent field ${path} holds ${value === null ? 'null' : `a ${typeof value}${typeof value === 'number' ? ` (${value})` : ''}`}, which policies cannot represent; send a string, boolean, integer, list or object`,
     { field: path },
   );
 }

@@ -10,6 +10,8 @@
  *   twice when clocks go back fire once, at their first occurrence (as cron runs a fixed-time job once).
  */
 
+import { QkError } from '../errors';
+
 export interface CronSchedule {
   readonly minutes: ReadonlySet<number>;
   readonly hours: ReadonlySet<number>;
@@ -290,9 +292,13 @@ class ZoneOffsets {
   private askIntl(epochMs: number): number {
     const known = this.byInstant.get(epochMs);
     if (known !== undefined) return known;
-    const parts: Record<string, number> = {};
-    for (const part of this.formatter.formatToParts(epochMs)) parts[part.type] = Number(part.value);
-    const wallClock = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
+    const parts = new Map(this.formatter.formatToParts(epochMs).map((part) => [part.type, Number(part.value)]));
+    const part = (type: Intl.DateTimeFormatPartTypes): number => {
+      const value = parts.get(type);
+      if (value === undefined) throw new QkError('INTERNAL', `Intl gave no ${type} for ${epochMs} in ${this.formatter.resolvedOptions().timeZone}`);
+      return value;
+    };
+    const wallClock = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
     const offset = Math.round((wallClock - Math.floor(epochMs / 1000) * 1000) / MINUTE_MS);
     this.byInstant.set(epochMs, offset);
     return offset;

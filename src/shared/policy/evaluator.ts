@@ -3,6 +3,7 @@ import { checkPolicyExpression } from './check';
 import { cronSpanContains } from './cron-span';
 import { PolicyEvaluationError, type PolicyParseError } from './errors';
 import {
+  isPolicyList,
   PolicyTimestamp,
   policyValueKind,
   type PolicyContext,
@@ -229,7 +230,7 @@ class Evaluator {
 
   private list(node: Expression, bindings: Bindings, usage: string): readonly PolicyValue[] {
     const value = this.evaluate(node, bindings);
-    if (!Array.isArray(value)) throw typeError(node.span, `${usage} needs a list, but this is a ${describeValue(value)}`);
+    if (!isPolicyList(value)) throw typeError(node.span, `${usage} needs a list, but this is a ${describeValue(value)}`);
     return value;
   }
 

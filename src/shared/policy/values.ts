@@ -17,6 +17,11 @@ export type PolicyValue = boolean | bigint | string | PolicyTimestamp | readonly
 
 export type PolicyValueKind = 'bool' | 'int' | 'string' | 'timestamp' | 'list' | 'struct';
 
+/** Array.isArray on a readonly list type narrows to any[]; this keeps the element type. */
+export function isPolicyList(value: PolicyValue): value is readonly PolicyValue[] {
+  return Array.isArray(value);
+}
+
 /** The kind of a value, or undefined for host data that is not a policy value (a JS number, null, a function). */
 export function policyValueKind(value: unknown): PolicyValueKind | undefined {
   switch (typeof value) {
