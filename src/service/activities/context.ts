@@ -40,7 +40,7 @@ export interface ActivityContext {
   /** The proposer: who submitted the activity (also when a later approval completes it). */
   actor: ActingUser;
   now: number;
-  newId(): string;
+  newId: () => string;
   activityId: string;
   enclave: Enclave;
 }

@@ -79,7 +79,7 @@ function voteView(store: Repositories, vote: VoteRecord): Vote {
     user:
       user === undefined
         ? ({ userId: vote.userId, userName: '', authenticators: [], apiKeys: [], userTags: [], oauthProviders: [],
-            createdAt: toTimestamp(vote.createdAt), updatedAt: toTimestamp(vote.createdAt), mfaPolicies: [] } as Vote['user'])
+            createdAt: toTimestamp(vote.createdAt), updatedAt: toTimestamp(vote.createdAt), mfaPolicies: [] })
         : userView(store, user),
     activityId: vote.activityId,
     selection: vote.selection,
@@ -107,7 +107,7 @@ export function activityView(store: Repositories, activity: ActivityRecord): Act
     canReject: pending,
     createdAt: toTimestamp(activity.createdAt),
     updatedAt: toTimestamp(activity.updatedAt),
-    ...(activity.failure === undefined ? {} : { failure: activity.failure as Activity['failure'] }),
+    ...(activity.failure === undefined ? {} : { failure: activity.failure }),
     ...(appProofs.length === 0 ? {} : { appProofs }),
   };
 }

@@ -274,7 +274,7 @@ function verifyPackedSelfAttestation(
   }
   const alg = attStmt.get('alg');
   const sig = attStmt.get('sig');
-  if (alg !== COSE_ALG_ES256) throw problem(`packed attStmt alg is ${String(alg)}; self-attestation must use the credential's alg -7 (ES256)`);
+  if (alg !== COSE_ALG_ES256) throw problem(`packed attStmt alg is ${typeof alg === 'number' ? alg : `of type ${typeof alg}`}; self-attestation must use the credential's alg -7 (ES256)`);
   if (!(sig instanceof Uint8Array) || sig.length === 0) throw problem('packed attStmt "sig" must be a non-empty byte string');
   const publicKey = hexToBytes(authData.publicKeyUncompressed, 'credential public key');
   if (!ecdsaVerify('p256', sig, signedData, publicKey, 'der')) {

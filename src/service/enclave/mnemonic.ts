@@ -60,7 +60,7 @@ function wordlistOf(language: MnemonicLanguage): string[] {
     throw new QkError('MNEMONIC_INVALID', `unknown mnemonic language "${String(language)}"; use one of ${MNEMONIC_LANGUAGES.join(', ')}`);
   }
   // The wordlists are exported as mutable arrays; scure only reads them.
-  return WORDLISTS[language] as string[];
+  return WORDLISTS[language];
 }
 
 function assertWordCount(wordCount: number): asserts wordCount is MnemonicWordCount {

@@ -161,7 +161,9 @@ function onlyAddress(
 
 function spentScriptOf(input: PsbtInput): Uint8Array | undefined {
   if (input.nonWitnessUtxo !== undefined && input.index !== undefined) {
-    return input.nonWitnessUtxo.outputs[input.index]?.script;
+    // btc-signer types the decoded output's script loosely; check it is the bytes it should be.
+    const script: unknown = input.nonWitnessUtxo.outputs[input.index]?.script;
+    return script instanceof Uint8Array ? script : undefined;
   }
   return input.witnessUtxo?.script;
 }

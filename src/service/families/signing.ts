@@ -136,7 +136,7 @@ interface PreparedTransaction {
   signer: Signer;
   /** The condition keywords of the decoded transaction (`eth`, `solana`, `bitcoin`). */
   policy: Record<string, unknown>;
-  sign(key: SigningKey): string;
+  sign: (key: SigningKey) => string;
 }
 
 function requireCurve(signer: Signer, curve: Curve, type: TransactionType, signWith: string): void {

@@ -40,7 +40,7 @@ export class WalCheckpointer {
     this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, intervalMs: CHECKPOINT_INTERVAL_MS } });
     // A store that is never closed must not keep the process alive.
     this.worker.unref();
-    this.worker.on('error', (error) => {
+    this.worker.on('error', (error: Error) => {
       console.error(`the WAL checkpoint thread failed (${error.message}); the database checkpoints on commit again`);
     });
     this.exited = new Promise((resolve) => {

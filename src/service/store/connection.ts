@@ -30,11 +30,11 @@ export class Connection {
   }
 
   get(sql: string, params: Params = {}): Row | undefined {
-    return this.statement(sql).get(params) as Row | undefined;
+    return this.statement(sql).get(params);
   }
 
   all(sql: string, params: Params = {}): Row[] {
-    return this.statement(sql).all(params) as Row[];
+    return this.statement(sql).all(params);
   }
 
   run(sql: string, params: Params = {}): number {
