@@ -6,7 +6,6 @@
  * A stamp is valid for whoever receives it, so redirects are refused rather than followed (a 307 would re-send the
  * stamped body to another host, past the https rule and the profile confirmation), and every request times out.
  */
-import type { z } from 'zod';
 import {
   activityResponseSchema,
   activityResultOf,
@@ -254,7 +253,7 @@ function refuseRedirect(url: string, response: Response): void {
 function outcomeOf(op: ActivityOperation, activity: Activity, request: PostedRequest): ActivityOutcome<unknown> {
   switch (activity.status) {
     case 'ACTIVITY_STATUS_COMPLETED':
-      return { state: 'completed', activity, result: activityResultOf(op as ActivityOperation<z.ZodType, z.ZodType>, activity), request };
+      return { state: 'completed', activity, result: activityResultOf(op, activity), request };
     case 'ACTIVITY_STATUS_CONSENSUS_NEEDED':
       return { state: 'consensus-needed', activity, request };
     case 'ACTIVITY_STATUS_REJECTED':
