@@ -9,7 +9,7 @@ export interface Loaded<T> {
   value: T | undefined;
   error: QkError | undefined;
   loading: boolean;
-  reload(): void;
+  reload: () => void;
 }
 
 /** Loads once on mount and again on `reload()`; a result that arrives after a newer request started is dropped. */
@@ -40,8 +40,8 @@ export interface Action {
   busy: string | undefined;
   error: QkError | undefined;
   /** Runs one request at a time; resolves with its value, or undefined after showing its error. */
-  run<T>(label: string, request: (api: QuorumKeyApi) => Promise<T>): Promise<T | undefined>;
-  clearError(): void;
+  run: <T>(label: string, request: (api: QuorumKeyApi) => Promise<T>) => Promise<T | undefined>;
+  clearError: () => void;
 }
 
 export function useAction(): Action {

@@ -15,8 +15,8 @@ export interface ActiveProfileSummary {
 
 /** A reveal main refused until the person re-enters the passphrase: settled by the re-authentication prompt. */
 export interface ReauthRequest {
-  done(): void;
-  cancel(): void;
+  done: () => void;
+  cancel: () => void;
 }
 
 interface UiState {
@@ -25,11 +25,11 @@ interface UiState {
   reauth: ReauthRequest | undefined;
   settings: AppSettings | undefined;
   activeProfile: ActiveProfileSummary | null;
-  show(screen: Screen): void;
-  setLocked(locked: boolean): void;
-  setSettings(settings: AppSettings): void;
-  setActiveProfile(profile: ActiveProfileSummary | null): void;
-  setReauth(request: ReauthRequest | undefined): void;
+  show: (screen: Screen) => void;
+  setLocked: (locked: boolean) => void;
+  setSettings: (settings: AppSettings) => void;
+  setActiveProfile: (profile: ActiveProfileSummary | null) => void;
+  setReauth: (request: ReauthRequest | undefined) => void;
 }
 
 export const useUi = create<UiState>()((set) => ({

@@ -7,7 +7,7 @@ export interface AccountPreset {
   curve: WalletAccountParams['curve'];
   addressFormat: WalletAccountParams['addressFormat'];
   /** The path of account `index`. */
-  path(index: number): string;
+  path: (index: number) => string;
 }
 
 export const ACCOUNT_PRESETS = [
