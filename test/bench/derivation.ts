@@ -18,7 +18,7 @@ interface Case {
   name: string;
   curve: Curve;
   format: AddressFormat;
-  path(index: number): string;
+  path: (index: number) => string;
 }
 
 const CASES: Case[] = [

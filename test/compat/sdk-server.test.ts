@@ -144,7 +144,7 @@ describe('@turnkey/sdk-server with a 2-of-2 root quorum', () => {
     const fetchSpy = vi.spyOn(globalThis, 'fetch');
     try {
       const proposed = await sdkClient().createPolicy({ policyName: 'needs both', effect: 'EFFECT_ALLOW', notes: '' });
-      const polls = fetchSpy.mock.calls.filter(([url]) => String(url).endsWith('/public/v1/query/get_activity'));
+      const polls = fetchSpy.mock.calls.filter(([url]) => (url instanceof Request ? url.url : url.toString()).endsWith('/public/v1/query/get_activity'));
       expect(polls.length).toBeGreaterThan(POLLER.numRetries);
       expect(proposed.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
       expect(proposed.activity.result).toEqual({});

@@ -46,7 +46,7 @@ function operator() {
 
 function exporter(overrides: { enclaveSignerPublicKey?: string } = {}): Exporter {
   const { client, keychain, profile } = operator();
-  return new Exporter({ client, keychain, enclaveSignerPublicKey: overrides.enclaveSignerPublicKey ?? profile.enclaveSignerPublicKey! });
+  return new Exporter({ client, keychain, enclaveSignerPublicKey: overrides.enclaveSignerPublicKey ?? profile.enclaveSignerPublicKey });
 }
 
 /**
@@ -56,7 +56,7 @@ function exporter(overrides: { enclaveSignerPublicKey?: string } = {}): Exporter
 function importer(): Importer {
   bed.clock.advance(1000);
   const { client, profile } = operator();
-  return new Importer({ client, enclaveSignerPublicKey: profile.enclaveSignerPublicKey! });
+  return new Importer({ client, enclaveSignerPublicKey: profile.enclaveSignerPublicKey });
 }
 
 /** The addresses a mnemonic (and passphrase) gives for `accounts`, derived here, not by the service. */
@@ -172,7 +172,7 @@ describe('Exporter.reveal', () => {
     const outcome = await exporter().exportTo({ kind: 'wallet', walletId: wallet.walletId }, target.publicKey);
     if (outcome.state !== 'completed') throw new Error(`export is ${outcome.state}`);
     const { exportBundle } = outcome.result;
-    const signerPublicKey = operator().profile.enclaveSignerPublicKey!;
+    const signerPublicKey = operator().profile.enclaveSignerPublicKey;
     const key = () => hexToBytes(target.privateKey, 'target');
     const otherOrganization = await rejection(
       openExportBundle(exportBundle, key(), { signerPublicKey, organizationId: '11111111-2222-4333-8444-555555555555' }, 'mnemonic'),
@@ -262,7 +262,7 @@ describe('Exporter under a 2-of-2 root quorum', () => {
       if (created.state !== 'completed') throw new Error(`create_wallet is ${created.state}`);
       await setRootQuorum(quorumBed, 2, [first!.userId, second!.userId]);
       await first!.keychain.generateEncryptionKey({ name: 'after-votes' });
-      const guarded = new Exporter({ client: first!.client, keychain: first!.keychain, enclaveSignerPublicKey: first!.profile.enclaveSignerPublicKey! });
+      const guarded = new Exporter({ client: first!.client, keychain: first!.keychain, enclaveSignerPublicKey: first!.profile.enclaveSignerPublicKey });
 
       const waiting = await guarded.reveal({ kind: 'wallet', walletId: created.result.walletId }, { kind: 'encryption-key', name: 'after-votes' });
       expect(waiting.state).toBe('consensus-needed');

@@ -19,8 +19,8 @@ import { RecordingStore } from '../support/recording-secret-store';
 export { RecordingStore };
 
 export interface Clock {
-  now(): number;
-  advance(ms: number): void;
+  now: () => number;
+  advance: (ms: number) => void;
 }
 
 export function newClock(start = Date.now()): Clock {

@@ -384,7 +384,7 @@ describe('registerIpcHandlers', () => {
 
   it('registers every contract channel exactly once and nothing else', () => {
     const { ipcMain, registered } = fakeIpcMain();
-    registerIpcHandlers({ ipcMain: ipcMain as never, handlers: recordingHandlers().handlers, isTrustedSender });
+    registerIpcHandlers({ ipcMain: ipcMain, handlers: recordingHandlers().handlers, isTrustedSender });
     expect(ipcMain.handle).toHaveBeenCalledTimes(channels.length);
     expect([...registered.keys()].sort()).toEqual([...channels].sort());
   });
@@ -392,7 +392,7 @@ describe('registerIpcHandlers', () => {
   it('checks the sending frame: top-level renderer only', async () => {
     const { ipcMain, registered } = fakeIpcMain();
     const { handlers, calls } = recordingHandlers();
-    registerIpcHandlers({ ipcMain: ipcMain as never, handlers, isTrustedSender });
+    registerIpcHandlers({ ipcMain: ipcMain, handlers, isTrustedSender });
     const listener = registered.get('app.info')!;
     const top = { url: RENDERER_URL, parent: null };
     expect(await listener({ senderFrame: top }, {})).toEqual({ ok: true, value: appInfo });

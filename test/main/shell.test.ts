@@ -116,6 +116,7 @@ describe('src/main/index.ts', () => {
 
   it('asks in a native dialog on the app window before a renderer adds a profile trusting another signer', async () => {
     const { dialog } = await import('electron');
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- a mock, read for its calls
     const showMessageBox = vi.mocked(dialog.showMessageBox);
     const fromRenderer = { senderFrame: { parent: null, url: pathToFileURL(join(import.meta.dirname, '../../src/renderer/index.html')).href } };
     const signer = Buffer.from(p256.getPublicKey(p256.utils.randomSecretKey(), false)).toString('hex');
@@ -157,6 +158,7 @@ describe('src/main/index.ts', () => {
     const preventDefault = vi.fn();
     recorded.appListeners.get('before-quit')!({ preventDefault });
     expect(preventDefault).toHaveBeenCalledOnce();
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- a mock, read for its calls
     await vi.waitFor(() => expect(app.quit).toHaveBeenCalled());
     expect(recorded.clipboardText).toBe('');
     expect((await status()).value.running).toBe(false);

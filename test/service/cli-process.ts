@@ -26,8 +26,8 @@ export function spawnCli(args: readonly string[]): CliProcess {
   children.push(child);
   let stdout = '';
   let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
   return { child, stdout: () => stdout, stderr: () => stderr, closed };
 }

@@ -44,7 +44,7 @@ export interface TestService {
   rootKey: TestKey;
   /** What the service logged (errors with ids, policy evaluation errors). */
   logs: string[];
-  clock: { now(): number; advance(ms: number): void };
+  clock: { now: () => number; advance: (ms: number) => void };
   /** Stamps `body` (an object is serialised once) with `key` (default: the root key) and posts it. */
   post(path: string, body: unknown, options?: PostOptions): Promise<Reply>;
   query(name: string, request: Record<string, unknown>, options?: PostOptions): Promise<Reply>;

@@ -163,7 +163,7 @@ const sdkExamples: SdkExample[] = [
       filterByType: ['ACTIVITY_TYPE_CREATE_POLICY_V3'],
       paginationOptions: { limit: '50', after: 'a1b2c3d4-0000-4000-8000-000000000003' },
     },
-    stamp: (input) => client.stampGetActivities(input as any),
+    stamp: (input) => client.stampGetActivities(input),
   },
   {
     op: operations.get_wallet_account,
@@ -173,7 +173,7 @@ const sdkExamples: SdkExample[] = [
   {
     op: operations.whoami,
     input: {},
-    stamp: (input) => client.stampGetWhoami(input as any),
+    stamp: (input) => client.stampGetWhoami(input),
   },
 ];
 /* eslint-enable @typescript-eslint/no-explicit-any */

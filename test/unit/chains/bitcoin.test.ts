@@ -232,10 +232,10 @@ describe('signBitcoinPsbt', () => {
     const signed = readPsbt(result.psbt);
     const witnessScript = signed.getInput(0).witnessScript!;
     expect(hex.encode(witnessScript)).toBe(`5121${hex.encode(key.publicKey)}51ae`);
-    const [[publicKey, signature]] = signed.getInput(0).partialSig ?? [[]];
+    const [publicKey, signature] = itemAt(signed.getInput(0).partialSig ?? [], 0);
     expect(publicKey).toEqual(key.publicKey);
     const sighash = signed.preimageWitnessV0(0, witnessScript, SigHash.ALL, amount);
-    expect(secp256k1.verify(signature!.subarray(0, -1), sighash, key.publicKey, { prehash: false, format: 'der' })).toBe(true);
+    expect(secp256k1.verify(signature.subarray(0, -1), sighash, key.publicKey, { prehash: false, format: 'der' })).toBe(true);
     signed.finalize();
     expect(signed.extract().length).toBeGreaterThan(0);
   });

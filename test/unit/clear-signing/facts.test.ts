@@ -65,13 +65,13 @@ describe('clear signing: descriptions as labelled facts', () => {
     const theirs = p2wpkh(secp256k1.getPublicKey(new Uint8Array(32).fill(4), true), NETWORK);
     const psbt = new BitcoinTransaction();
     psbt.addInput({ txid: 'ab'.repeat(32), index: 1, witnessUtxo: { script: ours.script, amount: 50_000n } });
-    psbt.addOutputAddress(theirs.address!, 30_000n, NETWORK);
-    psbt.addOutputAddress(ours.address!, 19_500n, NETWORK);
+    psbt.addOutputAddress(theirs.address, 30_000n, NETWORK);
+    psbt.addOutputAddress(ours.address, 19_500n, NETWORK);
     const bitcoin = lines(
       signingFacts(
         describeSigningRequest({
           operation: 'sign_transaction',
-          parameters: { signWith: ours.address!, unsignedTransaction: bytesToHex(psbt.toPSBT()), type: 'TRANSACTION_TYPE_BITCOIN' },
+          parameters: { signWith: ours.address, unsignedTransaction: bytesToHex(psbt.toPSBT()), type: 'TRANSACTION_TYPE_BITCOIN' },
         }),
       ),
     );

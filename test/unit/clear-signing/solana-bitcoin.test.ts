@@ -258,9 +258,9 @@ function twoOutputPsbt(network: typeof NETWORK): { psbt: string; ours: string; t
   const theirs = p2wpkh(theirKey, network);
   const transaction = new BitcoinTransaction();
   transaction.addInput({ txid: 'f'.repeat(63) + '1', index: 0, witnessUtxo: { script: ours.script, amount: 100_000n } });
-  transaction.addOutputAddress(theirs.address!, 60_000n, network);
-  transaction.addOutputAddress(ours.address!, 39_000n, network);
-  return { psbt: bytesToHex(transaction.toPSBT()), ours: ours.address!, theirs: theirs.address! };
+  transaction.addOutputAddress(theirs.address, 60_000n, network);
+  transaction.addOutputAddress(ours.address, 39_000n, network);
+  return { psbt: bytesToHex(transaction.toPSBT()), ours: ours.address, theirs: theirs.address };
 }
 
 describe('clear signing: Bitcoin', () => {
@@ -295,7 +295,7 @@ describe('clear signing: Bitcoin', () => {
 
   it('names testnet from the signing address and marks change from the organization\'s other addresses', () => {
     const { psbt, ours, theirs } = twoOutputPsbt(TEST_NETWORK);
-    const keyAddress = p2wpkh(secp256k1.getPublicKey(new Uint8Array(32).fill(5), true), TEST_NETWORK).address!;
+    const keyAddress = p2wpkh(secp256k1.getPublicKey(new Uint8Array(32).fill(5), true), TEST_NETWORK).address;
     const description = describeSigningActivity(
       { type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', intent: { signTransactionIntentV2: { signWith: 'pk-btc', unsignedTransaction: psbt, type: 'TRANSACTION_TYPE_BITCOIN' } } },
       {

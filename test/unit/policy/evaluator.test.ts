@@ -62,7 +62,7 @@ function evaluationError(text: string, kind: 'condition' | 'consensus', context:
   const result = evaluatePolicyExpression(text, kind, context);
   if (result.ok) throw new Error(`expected ${text} to fail, got ${result.value}`);
   expect(result.error).toBeInstanceOf(PolicyEvaluationError);
-  return result.error as PolicyEvaluationError;
+  return result.error;
 }
 
 describe('consensus', () => {
