@@ -79,7 +79,7 @@ describe('the Sandbox in its own process', () => {
           process.execPath,
           ['--import', 'tsx', join(import.meta.dirname, '../support/burst-client.ts'), `${info.baseUrl}/public/v1/query/whoami`, String(MIB - 64), '64', '16'],
           { maxBuffer: 4 * MIB },
-          (error, stdout) => (error === null ? resolve(JSON.parse(stdout) as string[]) : reject(error)),
+          (error, stdout) => (error === null ? resolve(JSON.parse(stdout) as string[]) : reject(new Error(`the burst client failed: ${error.message}`, { cause: error }))),
         );
         // Another program on the machine, as an SDK client would be: it does not outrank the app.
         setPriority(client.pid!, SANDBOX_PRIORITY);
@@ -131,7 +131,7 @@ describe('the Sandbox in its own process', () => {
     expect(await secretStore.get(SANDBOX_SERVICE_SECRET_ACCOUNT)).not.toBeNull();
 
     // Below the app's priority, so a busy machine slows the Sandbox before the window.
-    expect(getPriority(launched[0]!.pid!)).toBe(SANDBOX_PRIORITY);
+    expect(getPriority(launched[0]!.pid)).toBe(SANDBOX_PRIORITY);
     launched[0]!.kill();
     await expect.poll(() => services.sandbox.status().state, { timeout: 5_000 }).toBe('starting');
     await expect.poll(() => services.sandbox.status(), { timeout: 30_000, interval: 100 }).toMatchObject({ state: 'running', restarts: 1 });
