@@ -48,7 +48,7 @@ export interface OrganizationLookup {
   organizationName?: string;
   users?: readonly UserFacts[];
   tags?: readonly { tagId: string; tagName: string }[];
-  rootQuorum?: { userIds: readonly string[]; threshold: number };
+  rootQuorum?: { userIds: readonly string[]; threshold: number } | undefined;
   policies?: readonly PolicyFacts[];
   wallets?: readonly WalletFacts[];
   /** Accounts of the wallets above; absent when they were not read. */

@@ -61,7 +61,7 @@ export function effectInWords(effect: string): string {
 
 /** `CURVE_SECP256K1` → "secp256k1" (a name, spelled as its authors do); API key curves too. */
 export function curveInWords(curve: string): string {
-  const name = curve.replace(/^(API_KEY_)?CURVE_/, '');
+  const name = curve.replace(/^(?:API_KEY_)?CURVE_/, '');
   return SPELLINGS[name] ?? sentence(name);
 }
 
