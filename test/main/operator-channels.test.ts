@@ -130,7 +130,7 @@ describe('the Sandbox is recoverable', () => {
     expect(restored).toMatchObject({ state: 'running', organizationId: before.organizationId });
     expect((await services.profiles.list()).filter((profile) => profile.kind === 'sandbox')).toHaveLength(1);
 
-    expect(await dispatch('sandbox.reset', { confirmation: 'reset' } as never, RENDERER_URL)).toMatchObject({ ok: false, error: { code: 'REQUEST_INVALID' } });
+    expect(await dispatch('sandbox.reset', { confirmation: 'reset' }, RENDERER_URL)).toMatchObject({ ok: false, error: { code: 'REQUEST_INVALID' } });
     await services.profiles.setActive(restored.profileId);
     const reset = await call('sandbox.reset', { confirmation: 'reset the Sandbox' });
     expect(reset.state).toBe('running');
