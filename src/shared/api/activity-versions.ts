@@ -43,7 +43,7 @@ function version<const N extends OperationName, P extends z.ZodType>(spec: {
     resultKey,
     operation: spec.operation,
     parameters: spec.parameters,
-    toCurrent: (params) => spec.toCurrent(params as z.output<P>) as Record<string, unknown>,
+    toCurrent: (params) => spec.toCurrent(params as z.output<P>),
     resultFromCurrent: (result) =>
       spec.resultFromCurrent === undefined ? result : spec.resultFromCurrent(result as z.output<Operations[N]['result']>),
   };

@@ -24,13 +24,16 @@ import type {
   UnsupportedTransactionDetails,
 } from '../clear-signing/types';
 
-/** `T` as it crosses IPC: bigints as decimal strings, without the policy keywords. */
+/**
+ * `T` as it crosses IPC: bigints as decimal strings, without the policy keywords. An optional member may also hold
+ * undefined, as zod's optional() parses it.
+ */
 export type WireOf<T> = T extends bigint
   ? string
   : T extends readonly (infer E)[]
     ? WireOf<E>[]
     : T extends object
-      ? { -readonly [K in keyof T as K extends 'policy' ? never : K]: WireOf<T[K]> }
+      ? { -readonly [K in keyof T as K extends 'policy' ? never : K]: WireOf<T[K]> | (undefined extends T[K] ? undefined : never) }
       : T;
 
 const text = z.string().max(100_000);
