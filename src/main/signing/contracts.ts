@@ -20,7 +20,7 @@ export interface ContractInterfaceInput {
   type: ContractInterfaceType;
   address: string;
   label: string;
-  notes?: string;
+  notes?: string | undefined;
   definition: string;
 }
 
@@ -61,7 +61,7 @@ function checkAbi(abi: unknown): string {
     const name = (entry as { name?: unknown }).name;
     if (typeof name !== 'string' || name === '') throw invalid('definition', `ABI entry ${index} (${type}) has no name`);
     try {
-      parseAbiItem(`${keyword} ${formatAbiItem({ inputs: [], ...(entry as object), type } as unknown as Parameters<typeof formatAbiItem>[0])}`);
+      parseAbiItem(`${keyword} ${formatAbiItem({ inputs: [], ...entry, type } as unknown as Parameters<typeof formatAbiItem>[0])}`);
     } catch (error) {
       throw invalid('definition', `ABI entry ${index} (${type} ${name}) is not valid: ${shortMessage(error)}`);
     }

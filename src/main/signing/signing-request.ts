@@ -12,7 +12,7 @@ import { prepareRawPayload, type HashFunction, type PayloadEncoding } from '../.
 import { decodeSolanaTransaction, type SolanaIdl } from '../../shared/chains/solana';
 import { hexToBytes } from '../../shared/crypto/encoding';
 import { QkError } from '../../shared/errors';
-import type { PolicyContext, PolicyStruct } from '../../shared/policy';
+import type { PolicyContext } from '../../shared/policy';
 import { contractInterfaceTypeOf, parsedDefinition, type OrganizationSnapshot } from './organization';
 
 export type TransactionType = 'TRANSACTION_TYPE_ETHEREUM' | 'TRANSACTION_TYPE_SOLANA' | 'TRANSACTION_TYPE_BITCOIN' | 'TRANSACTION_TYPE_TRON' | 'TRANSACTION_TYPE_TEMPO';
@@ -138,7 +138,7 @@ export function policyResources(request: SigningRequest, snapshot: OrganizationS
     case 'sign_raw_payload': {
       const curve = signer.kind === 'wallet account' ? signer.account.curve : signer.privateKey.curve;
       const prepared = prepareRawPayload({ ...request, curve, what: 'payload' });
-      return prepared.policy === undefined ? resources : { ...resources, eth: prepared.policy as PolicyStruct };
+      return prepared.policy === undefined ? resources : { ...resources, eth: prepared.policy };
     }
     case 'sign_raw_payloads':
       // Several payloads have no single structured reading, as in the service.
