@@ -116,7 +116,7 @@ function WarnAboveForm({ warnAbove, onSave }: { warnAbove: WarnAbove; onSave: (w
   const [values, setValues] = useState<Record<(typeof COINS)[number], string>>({ ETH: warnAbove.ETH ?? '', SOL: warnAbove.SOL ?? '', BTC: warnAbove.BTC ?? '' });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onSave(Object.fromEntries(COINS.filter((coin) => values[coin].trim() !== '').map((coin) => [coin, values[coin].trim()])) as WarnAbove);
+    onSave(Object.fromEntries(COINS.filter((coin) => values[coin].trim() !== '').map((coin) => [coin, values[coin].trim()])));
   };
   return (
     <section className="panel" aria-labelledby="warn-above-title">
