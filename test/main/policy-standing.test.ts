@@ -27,7 +27,7 @@ const user = (userId: string, userTags: string[] = []): User => ({
   mfaPolicies: [],
 });
 const policy = (policyName: string, effect: Policy['effect'], condition: string, consensus = '', time = ''): Policy =>
-  ({ policyId: `id-${policyName}`, policyName, effect, condition, consensus, time, notes: '', createdAt: at, updatedAt: at }) as Policy;
+  ({ policyId: `id-${policyName}`, policyName, effect, condition, consensus, time, notes: '', createdAt: at, updatedAt: at });
 const tags: Tag[] = [{ tagId: 'tag-ops', tagName: 'ops', tagType: 'TAG_TYPE_USER', createdAt: at, updatedAt: at }];
 const users = [user('root'), user('alice', ['tag-ops']), user('bob', ['tag-ops']), user('carol')];
 const TRANSFER_VALUE = 5n * 10n ** 18n;
