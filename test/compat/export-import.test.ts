@@ -13,7 +13,7 @@ import { addressFor } from '../../src/service/enclave/addresses';
 import { deriveKey, publicKeyFromPrivate } from '../../src/service/enclave/derivation';
 import { mnemonicToSeed } from '../../src/service/enclave/mnemonic';
 import { hexToBytes } from '../../src/shared/crypto/encoding';
-import { startTestService, type TestService } from '../service/helpers';
+import { startTestService, type TestService } from '../support/service';
 
 const ETHEREUM = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' } as const;
 const SOLANA = { curve: 'CURVE_ED25519', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/501'/0'/0'", addressFormat: 'ADDRESS_FORMAT_SOLANA' } as const;

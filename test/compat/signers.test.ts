@@ -28,7 +28,7 @@ import {
 } from 'viem';
 import { recoverAuthorizationAddress } from 'viem/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../service/helpers';
+import { startTestService, type TestService } from '../support/service';
 import { recordedRows } from '../service/signing/recorded';
 import { itemAt } from '../support/assertions';
 import { MAIL } from '../support/eip712-mail';

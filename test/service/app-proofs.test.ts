@@ -8,7 +8,7 @@ import { verifyAppProofSignature } from '@turnkey/crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifyAppProof, type AppProof } from '../../src/shared/crypto/app-proof';
 import { bytesToHex, utf8Encode } from '../../src/shared/crypto/encoding';
-import { newKey, startTestService, type TestKey, type TestService } from './helpers';
+import { newKey, startTestService, type TestKey, type TestService } from '../support/service';
 
 let t: TestService;
 beforeEach(async () => {

@@ -8,7 +8,7 @@ import { AuthLookups } from '../../src/service/auth/lookups';
 import { apiKeyCredentialTypeByCurve } from '../../src/service/auth/credentials';
 import type { Repositories } from '../../src/service/store';
 import { Store } from '../../src/service/store';
-import { newKey, startTestService, type TestService } from './helpers';
+import { newKey, startTestService, type TestService } from '../support/service';
 
 let service: TestService | undefined;
 let store: Store | undefined;

@@ -9,9 +9,8 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { p256PublicKeyFromPrivate } from '../../src/shared/crypto/keys';
-import { signerFromPrivateKey, stampBody } from '../../src/shared/crypto/stamp';
+import { newKey, stampedHeaders, type TestKey } from '../support/service';
 import { killCliProcesses, spawnCli, startCli, type CliProcess } from './cli-process';
-import { newKey, type TestKey } from './helpers';
 
 const directory = mkdtempSync(join(tmpdir(), 'quorumkey-cli-'));
 afterAll(() => {
@@ -34,14 +33,9 @@ async function terminate(cli: CliProcess): Promise<[number | null, NodeJS.Signal
 
 type PrivateKey = Pick<TestKey, 'curve' | 'privateKey'>;
 
-async function stamped(body: string, key: PrivateKey): Promise<Record<string, string>> {
-  const stamp = await stampBody(body, signerFromPrivateKey(key.curve, key.privateKey));
-  return { 'content-type': 'application/json', [stamp.headerName]: stamp.headerValue };
-}
-
 async function whoami(baseUrl: string, organizationId: string, key: PrivateKey): Promise<{ status: number; body: unknown }> {
   const body = JSON.stringify({ organizationId });
-  const response = await fetch(`${baseUrl}/public/v1/query/whoami`, { method: 'POST', headers: await stamped(body, key), body });
+  const response = await fetch(`${baseUrl}/public/v1/query/whoami`, { method: 'POST', headers: await stampedHeaders(body, key), body });
   return { status: response.status, body: await response.json() };
 }
 
@@ -205,7 +199,7 @@ describe('SIGTERM', () => {
         const hold = index < 2;
         if (index % 2 === 1) {
           const body = JSON.stringify({ organizationId });
-          return { hold, policyName: undefined, path: 'query/whoami', body, headers: await stamped(body, root) };
+          return { hold, policyName: undefined, path: 'query/whoami', body, headers: await stampedHeaders(body, root) };
         }
         const policyName = `shutdown ${index}`;
         const body = JSON.stringify({
@@ -214,7 +208,7 @@ describe('SIGTERM', () => {
           organizationId,
           parameters: { policyName, effect: 'EFFECT_ALLOW', notes: '' },
         });
-        return { hold, policyName, path: 'submit/create_policy', body, headers: await stamped(body, root) };
+        return { hold, policyName, path: 'submit/create_policy', body, headers: await stampedHeaders(body, root) };
       }),
     );
     const inFlight = requests.map((each) => post(`${baseUrl}/public/v1/${each.path}`, each.headers, each.body, each.hold));

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestService, type TestKey, type TestService } from './helpers';
+import { startTestService, type TestKey, type TestService } from '../support/service';
 
 const CREATE_POLICY = 'ACTIVITY_TYPE_CREATE_POLICY_V3';
 let t: TestService;

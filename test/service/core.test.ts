@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from './helpers';
+import { startTestService, type TestService } from '../support/service';
 
 let t: TestService;
 beforeAll(async () => {

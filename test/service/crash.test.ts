@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, expect, it } from 'vitest';
-import { signerFromPrivateKey, stampBody } from '../../src/shared/crypto/stamp';
+import { newKey, stampedHeaders } from '../support/service';
 import { killCliProcesses, startCli } from './cli-process';
-import { newKey } from './helpers';
 
 const directory = mkdtempSync(join(tmpdir(), 'quorumkey-crash-'));
 afterAll(() => {
@@ -19,7 +18,6 @@ const cliArgs = ['--db', db, '--port', '0', '--root-public-key', `${root.publicK
 
 it('after kill -9 under concurrent submits, every acknowledged activity survives and the database is intact', async () => {
   const { child, info, closed } = await startCli(cliArgs);
-  const signer = signerFromPrivateKey('p256', root.privateKey);
   const acknowledged: string[] = [];
   let stop = false;
   const submitter = async (worker: number): Promise<void> => {
@@ -30,11 +28,10 @@ it('after kill -9 under concurrent submits, every acknowledged activity survives
         organizationId: info.organizationId,
         parameters: { policyName: `crash ${worker}-${index}`, effect: 'EFFECT_ALLOW', notes: '' },
       });
-      const stamp = await stampBody(body, signer);
       try {
         const response = await fetch(`${info.baseUrl}/public/v1/submit/create_policy`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', [stamp.headerName]: stamp.headerValue },
+          headers: await stampedHeaders(body, root),
           body,
         });
         const reply = (await response.json()) as { activity?: { id: string; status: string } };

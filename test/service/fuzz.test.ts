@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { allOperations, requestSchemaOf, type Operation } from '../../src/shared/api';
 import { BODY_LIMIT_BYTES } from '../../src/service/server/app';
 import { signerFromPrivateKey, stampBody } from '../../src/shared/crypto/stamp';
-import { startTestService, type TestService } from './helpers';
+import { startTestService, type TestService } from '../support/service';
 
 /** Bounded: a fixed count of requests from a seeded generator, so a failure replays exactly. */
 const REQUESTS = 2_000;

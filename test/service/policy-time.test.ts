@@ -3,7 +3,7 @@
  * `time`, checked when written, and outside its window the policy neither allows nor denies.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestService, type TestKey, type TestService } from './helpers';
+import { startTestService, type TestKey, type TestService } from '../support/service';
 
 const CREATE_POLICY = 'ACTIVITY_TYPE_CREATE_POLICY_V3';
 const UPDATE_POLICY = 'ACTIVITY_TYPE_UPDATE_POLICY_V2';

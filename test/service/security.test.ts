@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeStampVerifier } from '../../src/node/stamp-backend';
 import { signerFromPrivateKey, stampBody } from '../../src/shared/crypto/stamp';
-import { newKey, startTestService, type TestService } from './helpers';
+import { newKey, startTestService, type TestService } from '../support/service';
 
 const CREATE_POLICY = 'ACTIVITY_TYPE_CREATE_POLICY_V3';
 let t: TestService;

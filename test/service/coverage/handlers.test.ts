@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { allOperations, olderActivityVersions, requestSchemaOf, type Operation } from '../../../src/shared/api';
 import type { Family } from '../../../src/service/activities/context';
 import { buildRouteTable, type RouteTable } from '../../../src/service/server/routes';
-import { startTestService, type Reply, type TestService } from '../helpers';
+import { type Reply, startTestService, type TestService } from '../../support/service';
 
 /** What startService passed to buildRouteTable and got back. */
 const built = vi.hoisted(() => [] as { families: readonly Family[]; table: RouteTable }[]);

@@ -6,15 +6,13 @@
  * (docs/service.md#activity-types, docs/service.md#limits). The proxy is called by plain fetch exactly as
  * docs/service.md#auth-proxy shows.
  */
-import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { decryptExportBundle, generateP256KeyPair } from '@turnkey/crypto';
 import { TurnkeyClient, TurnkeyRequestError } from '@turnkey/http';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseSessionJwt } from '../../../src/shared/crypto/tokens';
 import { GrpcCode } from '../../../src/shared/errors';
 import { createTestIssuer, sessionNonce, TEST_ISSUER as ISSUER, type TestIssuer } from '../../support/test-issuer';
-import { newKey, type TestKey } from '../helpers';
-import { clientSignature, startProxyTestService, tokenIdOf, type ProxyTestService } from '../proxy/support';
+import { clientSignature, newKey, startTestService, type TestKey, type TestService, tokenIdOf } from '../../support/service';
 
 const AUDIENCE = 'quorumkey-coverage';
 let issuer: TestIssuer;
@@ -22,16 +20,13 @@ beforeAll(async () => {
   issuer = await createTestIssuer(AUDIENCE);
 });
 
-let t: ProxyTestService;
+let t: TestService;
 let client: TurnkeyClient;
 beforeEach(async () => {
-  t = await startProxyTestService({ issuers: [issuer.trusted] });
-  client = clientFor(t.rootKey);
+  t = await startTestService({ oidcIssuers: [issuer.trusted] });
+  client = t.client(t.rootKey);
 });
 afterEach(() => t.close());
-
-/** Turnkey's client stamping with `key`. */
-const clientFor = (key: TestKey) => new TurnkeyClient({ baseUrl: t.info.baseUrl }, new ApiKeyStamper({ apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey }));
 
 /** A fresh timestamp per request: identical bodies would be one idempotent activity. */
 function envelope<T extends string>(type: T) {
@@ -152,7 +147,7 @@ describe('signup_v2 with every optional field', () => {
     const { organizationId, userId, wallet } = reply.body as { organizationId: string; userId: string; wallet: { walletId: string; addresses: string[] } };
     expect(wallet).toEqual({ walletId: expect.any(String), addresses: [expect.stringMatching(/^0x[0-9a-fA-F]{40}$/)] });
 
-    const own = clientFor(apiKey);
+    const own = t.client(apiKey);
     expect(await own.getWhoami({ organizationId })).toMatchObject({ organizationId, organizationName: 'Dana Labs', userId, username: 'Dana' });
     const { user } = await own.getUser({ organizationId, userId });
     expect(user).toMatchObject({ userName: 'Dana', userEmail: 'dana@example.com', userPhoneNumber: '+15550001111' });
@@ -234,7 +229,7 @@ describe('oauth_login through @turnkey/http', () => {
     const { organizationId, userId } = signedUp.body as { organizationId: string; userId: string };
     const login = async (sessionKey: TestKey, extra: { invalidateExisting?: boolean } = {}) => {
       t.clock.advance(1);
-      const { activity } = await clientFor(apiKey).oauthLogin({
+      const { activity } = await t.client(apiKey).oauthLogin({
         type: 'ACTIVITY_TYPE_OAUTH_LOGIN',
         timestampMs: String(t.clock.now()),
         organizationId,

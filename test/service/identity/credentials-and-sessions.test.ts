@@ -3,29 +3,22 @@
  * passkeys registered at signup stamping X-Stamp-WebAuthn, OAuth login against a test issuer, session profiles and
  * their scope, deletion of authenticators and OAuth providers, smart contract interfaces, TVC apps.
  */
-import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { verifySessionJwtSignature } from '@turnkey/crypto';
-import { TurnkeyClient } from '@turnkey/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSessionJwt } from '../../../src/shared/crypto/tokens';
 import { createSoftAuthenticator } from '../../support/soft-authenticator';
 import { createTestIssuer, sessionNonce as nonceFor, TEST_ISSUER as ISSUER, type IdTokenClaims, type TestIssuer } from '../../support/test-issuer';
-import { newKey, type TestKey } from '../helpers';
-import { startProxyTestService, type ProxyTestService } from '../proxy/support';
+import { newKey, startTestService, type TestService } from '../../support/service';
 
 const AUDIENCE = 'quorumkey-test-client';
-let t: ProxyTestService;
+let t: TestService;
 let issuer: TestIssuer;
 
 beforeAll(async () => {
   issuer = await createTestIssuer(AUDIENCE);
-  t = await startProxyTestService({ issuers: [issuer.trusted] });
+  t = await startTestService({ oidcIssuers: [issuer.trusted] });
 });
 afterAll(() => t.close());
-
-function client(key: TestKey): TurnkeyClient {
-  return new TurnkeyClient({ baseUrl: t.info.baseUrl }, new ApiKeyStamper({ apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey }));
-}
 
 function envelope<const T extends string, P>(type: T, organizationId: string, parameters: P) {
   return { type, timestampMs: String(t.clock.now()), organizationId, parameters };
@@ -55,17 +48,14 @@ describe('passkeys', () => {
       authenticators: [{ authenticatorName: 'laptop', challenge, attestation: passkey.register(challenge, 'packed') }],
     });
     const body = JSON.stringify({ organizationId, userId });
-    const stamped = await fetch(`${t.info.baseUrl}/public/v1/query/get_authenticators`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'X-Stamp-WebAuthn': passkey.assert(body) },
-      body,
-    });
+    const stamped = await t.post('/public/v1/query/get_authenticators', body, { unstamped: true, headers: { 'X-Stamp-WebAuthn': passkey.assert(body) } });
     expect(stamped.status).toBe(200);
-    const { authenticators } = (await stamped.json()) as { authenticators: { credentialId: string; credential: { type: string } }[] };
+    const { authenticators } = stamped.body as { authenticators: { credentialId: string; credential: { type: string } }[] };
     expect(authenticators).toMatchObject([{ credentialId: passkey.credentialId, credential: { type: 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR', publicKey: passkey.publicKey } }]);
 
     const otherBody = JSON.stringify({ organizationId, userId: 'someone-else' });
-    const replayed = await t.post('/public/v1/query/get_authenticators', JSON.parse(otherBody), {
+    const replayed = await t.post('/public/v1/query/get_authenticators', otherBody, {
+      unstamped: true,
       headers: { 'X-Stamp-WebAuthn': passkey.assert(body) },
     });
     expect(replayed.status).toBe(401);
@@ -74,20 +64,21 @@ describe('passkeys', () => {
     const assertion = JSON.parse(passkey.assert(body)) as Record<string, string>;
     const flipped = Buffer.from(assertion.signature!, 'base64url');
     flipped[flipped.length - 1]! ^= 0x01;
-    const tampered = await t.post('/public/v1/query/get_authenticators', JSON.parse(body), {
+    const tampered = await t.post('/public/v1/query/get_authenticators', body, {
+      unstamped: true,
       headers: { 'X-Stamp-WebAuthn': JSON.stringify({ ...assertion, signature: flipped.toString('base64url') }) },
     });
     expect(tampered.status).toBe(401);
 
     const stranger = createSoftAuthenticator({ rpId: 'localhost', origin: 'http://localhost:3000' });
-    const unknown = await t.post('/public/v1/query/get_authenticators', JSON.parse(body), { headers: { 'X-Stamp-WebAuthn': stranger.assert(body) } });
+    const unknown = await t.post('/public/v1/query/get_authenticators', body, { unstamped: true, headers: { 'X-Stamp-WebAuthn': stranger.assert(body) } });
     expect(unknown.status).toBe(401);
     expect(unknown.body.details[0].turnkeyErrorCode).toBe('CREDENTIAL_NOT_FOUND');
   });
 
   it('refuses an assertion whose sign count does not advance: a replay, or a cloned authenticator; a passkey that always counts 0 is not checked', async () => {
     const query = async (passkeyStamp: string, body: string) =>
-      t.post('/public/v1/query/get_authenticators', JSON.parse(body), { headers: { 'X-Stamp-WebAuthn': passkeyStamp } });
+      t.post('/public/v1/query/get_authenticators', body, { unstamped: true, headers: { 'X-Stamp-WebAuthn': passkeyStamp } });
     const counting = createSoftAuthenticator({ rpId: 'localhost', origin: 'http://localhost:3000' });
     const { organizationId, userId } = await signup({ authenticators: [{ authenticatorName: 'key', challenge: 'Y2g', attestation: counting.register('Y2g') }] });
     const body = JSON.stringify({ organizationId, userId });
@@ -119,10 +110,10 @@ describe('passkeys', () => {
   it('deletes authenticators of the user only (delete_authenticators)', async () => {
     const passkey = createSoftAuthenticator({ rpId: 'localhost', origin: 'http://localhost:3000' });
     const { organizationId, userId, apiKey } = await signup({ authenticators: [{ authenticatorName: 'a', challenge: 'Y2g', attestation: passkey.register('Y2g') }] });
-    const tk = client(apiKey);
+    const tk = t.client(apiKey);
     const { authenticators } = await tk.getAuthenticators({ organizationId, userId });
     const authenticatorId = authenticators[0]!.authenticatorId;
-    const missing = await t.submit('delete_authenticators', 'ACTIVITY_TYPE_DELETE_AUTHENTICATORS', organizationId, { userId, authenticatorIds: ['nope'] }, apiKey);
+    const missing = await t.submit('delete_authenticators', 'ACTIVITY_TYPE_DELETE_AUTHENTICATORS', { userId, authenticatorIds: ['nope'] }, { organizationId, key: apiKey });
     expect(missing.status).toBe(404);
     const { activity } = await tk.deleteAuthenticators(envelope('ACTIVITY_TYPE_DELETE_AUTHENTICATORS', organizationId, { userId, authenticatorIds: [authenticatorId] }));
     expect(activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
@@ -137,10 +128,10 @@ describe('OAuth', () => {
       userName: 'oauth user',
       oauthProviders: [{ providerName: 'test', oidcClaims: { iss: ISSUER, sub: 'subject-1', aud: AUDIENCE } }],
     });
-    const tk = client(apiKey);
+    const tk = t.client(apiKey);
     const sessionKey = newKey();
     const login = (oidcToken: string, extra: Record<string, unknown> = {}) =>
-      t.submit('oauth_login', 'ACTIVITY_TYPE_OAUTH_LOGIN', organizationId, { oidcToken, publicKey: sessionKey.publicKey, ...extra }, apiKey);
+      t.submit('oauth_login', 'ACTIVITY_TYPE_OAUTH_LOGIN', { oidcToken, publicKey: sessionKey.publicKey, ...extra }, { organizationId, key: apiKey });
 
     const token = await idToken({ sub: 'subject-1', nonce: nonceFor(sessionKey.publicKey) });
     const { activity } = await tk.oauthLogin(envelope('ACTIVITY_TYPE_OAUTH_LOGIN', organizationId, { oidcToken: token, publicKey: sessionKey.publicKey, expirationSeconds: '120' }));
@@ -164,11 +155,11 @@ describe('OAuth', () => {
 
   it('creates providers from verified OIDC tokens, refuses duplicates, and deletes them (delete_oauth_providers)', async () => {
     const { organizationId, userId, apiKey } = await signup({ oauthProviders: [{ providerName: 'first', oidcToken: await idToken({ sub: 'subject-9' }) }] });
-    const tk = client(apiKey);
-    const duplicate = await t.submit('create_oauth_providers', 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2', organizationId, {
+    const tk = t.client(apiKey);
+    const duplicate = await t.submit('create_oauth_providers', 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2', {
       userId,
       oauthProviders: [{ providerName: 'again', oidcClaims: { iss: ISSUER, sub: 'subject-9', aud: AUDIENCE } }],
-    }, apiKey);
+    }, { organizationId, key: apiKey });
     expect(duplicate.body.activity.failure.details[0].turnkeyErrorCode).toBe('OAUTH_PROVIDER_ALREADY_EXISTS');
     const { oauthProviders } = await tk.getOauthProviders({ organizationId, userId });
     expect(oauthProviders).toMatchObject([{ providerName: 'first', issuer: ISSUER, audience: AUDIENCE, subject: 'subject-9' }]);
@@ -180,7 +171,7 @@ describe('OAuth', () => {
 
 describe('session profiles', () => {
   it('creates profiles (visible to sub-organizations) and limits sessions to the profile scope', async () => {
-    const root = client(t.rootKey);
+    const root = t.client(t.rootKey);
     const organizationId = t.info.organizationId;
     const { activity } = await root.createSessionProfile(
       envelope('ACTIVITY_TYPE_CREATE_SESSION_PROFILE', organizationId, {
@@ -191,34 +182,34 @@ describe('session profiles', () => {
       }),
     );
     const sessionProfileId = activity.result.createSessionProfileResult!.sessionProfileId;
-    const bad = await t.submit('create_session_profile', 'ACTIVITY_TYPE_CREATE_SESSION_PROFILE', organizationId, { sessionProfileName: 'x', scope: 'activity.type ==' });
+    const bad = await t.submit('create_session_profile', 'ACTIVITY_TYPE_CREATE_SESSION_PROFILE', { sessionProfileName: 'x', scope: 'activity.type ==' }, { organizationId });
     expect(bad.status).toBe(400);
 
     const { organizationId: subOrganizationId, apiKey } = await signup({
       oauthProviders: [{ providerName: 'test', oidcClaims: { iss: ISSUER, sub: 'scoped', aud: AUDIENCE } }],
     });
-    const profiles = await client(apiKey).getSessionProfiles({ organizationId: subOrganizationId });
+    const profiles = await t.client(apiKey).getSessionProfiles({ organizationId: subOrganizationId });
     expect(profiles.sessionProfiles).toMatchObject([{ sessionProfileId, sessionProfileName: 'contracts only', expirationSeconds: '60', notes: 'narrow' }]);
 
     const sessionKey = newKey();
-    const login = await t.submit('oauth_login', 'ACTIVITY_TYPE_OAUTH_LOGIN', subOrganizationId, {
+    const login = await t.submit('oauth_login', 'ACTIVITY_TYPE_OAUTH_LOGIN', {
       oidcToken: await idToken({ sub: 'scoped', nonce: nonceFor(sessionKey.publicKey) }),
       publicKey: sessionKey.publicKey,
       sessionProfileId,
-    }, apiKey);
+    }, { organizationId: subOrganizationId, key: apiKey });
     const session = parseSessionJwt(login.body.activity.result.oauthLoginResult.session);
     expect(session).toMatchObject({ session_type: 'contracts only', session_profile_id: sessionProfileId, scope: "activity.type == 'ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE'" });
     expect(session.exp).toBe(Math.floor(t.clock.now() / 1000) + 60);
 
-    const outside = await t.submit('create_session_profile', 'ACTIVITY_TYPE_CREATE_SESSION_PROFILE', subOrganizationId, { sessionProfileName: 'y', scope: 'true' }, sessionKey);
+    const outside = await t.submit('create_session_profile', 'ACTIVITY_TYPE_CREATE_SESSION_PROFILE', { sessionProfileName: 'y', scope: 'true' }, { organizationId: subOrganizationId, key: sessionKey });
     expect(outside.status).toBe(403);
     expect(outside.body.message).toMatch(/outside the scope/);
-    const inside = await t.submit('create_smart_contract_interface', 'ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE', subOrganizationId, {
+    const inside = await t.submit('create_smart_contract_interface', 'ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE', {
       smartContractAddress: '0x' + '11'.repeat(20),
       smartContractInterface: JSON.stringify([{ type: 'function', name: 'transfer', inputs: [] }]),
       type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM',
       label: 'token',
-    }, sessionKey);
+    }, { organizationId: subOrganizationId, key: sessionKey });
     expect(inside.body.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
   });
 });
@@ -235,7 +226,7 @@ function unreadableIdl(type: unknown): string {
 
 describe('smart contract interfaces and TVC apps', () => {
   it('validates, lists and deletes ABIs and IDLs', async () => {
-    const root = client(t.rootKey);
+    const root = t.client(t.rootKey);
     const organizationId = t.info.organizationId;
     const abi = JSON.stringify([{ type: 'function', name: 'approve', inputs: [{ name: 'spender', type: 'address' }] }]);
     const idl = JSON.stringify({ version: '0.1.0', name: 'p', instructions: [{ name: 'init', accounts: [], args: [] }] });
@@ -271,7 +262,7 @@ describe('smart contract interfaces and TVC apps', () => {
       [{ smartContractAddress: '11111111111111111111111111111111', smartContractInterface: unreadableIdl('bogus'), type: 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA', label: 'l' }, /cannot be read: .*bogus/],
       [{ smartContractAddress: '11111111111111111111111111111111', smartContractInterface: unreadableIdl({ defined: { name: 'Missing' } }), type: 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA', label: 'l' }, /cannot be read: .*missing/i],
     ] as const) {
-      const reply = await t.submit('create_smart_contract_interface', 'ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE', organizationId, parameters);
+      const reply = await t.submit('create_smart_contract_interface', 'ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE', parameters, { organizationId });
       expect(reply.status).toBe(400);
       expect(reply.body.message).toMatch(problem);
     }
@@ -281,7 +272,7 @@ describe('smart contract interfaces and TVC apps', () => {
   });
 
   it('creates a TVC app with new operator sets, reuses a set, lists and deletes apps', async () => {
-    const root = client(t.rootKey);
+    const root = t.client(t.rootKey);
     const organizationId = t.info.organizationId;
     const operator = () => ({ name: 'op', publicKey: newKey().publicKey });
     const quorumPublicKey = t.info.enclaveSignerPublicKey + t.info.sessionSignerPublicKey;
@@ -297,12 +288,12 @@ describe('smart contract interfaces and TVC apps', () => {
     expect(result.manifestSetOperatorIds).toHaveLength(2);
     expect(result.shareSetOperatorIds).toHaveLength(3);
     expect(String(result.shareSetThreshold)).toBe('2');
-    const second = await t.submit('create_tvc_app', 'ACTIVITY_TYPE_CREATE_TVC_APP', organizationId, {
+    const second = await t.submit('create_tvc_app', 'ACTIVITY_TYPE_CREATE_TVC_APP', {
       name: 'app two',
       quorumPublicKey: t.info.enclaveSignerPublicKey,
       manifestSetId: result.manifestSetId,
       shareSetParams: { name: 'share two', existingOperatorIds: result.shareSetOperatorIds.slice(0, 1), threshold: '1' },
-    });
+    }, { organizationId });
     expect(second.body.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
     for (const [parameters, status] of [
       [{ name: 'app one', quorumPublicKey, manifestSetId: result.manifestSetId, shareSetId: result.shareSetId }, 409],
@@ -310,7 +301,7 @@ describe('smart contract interfaces and TVC apps', () => {
       [{ name: 'x', quorumPublicKey, shareSetId: result.shareSetId }, 400],
       [{ name: 'x', quorumPublicKey, manifestSetId: result.manifestSetId, shareSetParams: { name: 's', newOperators: [operator()], threshold: '2' } }, 400],
     ] as const) {
-      expect((await t.submit('create_tvc_app', 'ACTIVITY_TYPE_CREATE_TVC_APP', organizationId, parameters)).status, JSON.stringify(parameters)).toBe(status);
+      expect((await t.submit('create_tvc_app', 'ACTIVITY_TYPE_CREATE_TVC_APP', parameters, { organizationId })).status, JSON.stringify(parameters)).toBe(status);
     }
     const listed = await t.post('/public/v1/query/list_tvc_apps', { organizationId });
     expect(listed.body.tvcApps).toMatchObject([

@@ -2,30 +2,24 @@
  * Users and sub-organizations created with passkeys, OAuth providers, a wallet and a verification token, through
  * Turnkey's client; signup_v2 with a wallet through plain fetch. Passkeys are proven by stamping X-Stamp-WebAuthn.
  */
-import { ApiKeyStamper } from '@turnkey/api-key-stamper';
-import { TurnkeyClient } from '@turnkey/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityOperations, queryOperations } from '../../../src/shared/api';
 import { createSoftAuthenticator, type SoftAuthenticator } from '../../support/soft-authenticator';
 import { createTestIssuer, TEST_ISSUER as ISSUER, type TestIssuer } from '../../support/test-issuer';
-import { newKey, type Reply, type TestKey } from '../helpers';
-import { clientSignature, startProxyTestService, tokenIdOf, type ProxyTestService } from '../proxy/support';
+import { clientSignature, newKey, refusal, type Reply, startTestService, type TestService, tokenIdOf } from '../../support/service';
 
 const AUDIENCE = 'quorumkey-test-client';
 const ETHEREUM_ACCOUNT = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' } as const;
 const SOLANA_ACCOUNT = { curve: 'CURVE_ED25519', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/501'/0'/0'", addressFormat: 'ADDRESS_FORMAT_SOLANA' } as const;
 
-let t: ProxyTestService;
+let t: TestService;
 let issuer: TestIssuer;
 
 beforeAll(async () => {
   issuer = await createTestIssuer(AUDIENCE);
-  t = await startProxyTestService({ issuers: [issuer.trusted] });
+  t = await startTestService({ oidcIssuers: [issuer.trusted] });
 });
 afterAll(() => t.close());
-
-const client = (key: TestKey = t.rootKey) =>
-  new TurnkeyClient({ baseUrl: t.info.baseUrl }, new ApiKeyStamper({ apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey }));
 
 const envelope = <const T extends string, P>(type: T, parameters: P, organizationId = t.info.organizationId) => ({
   type,
@@ -46,21 +40,14 @@ const registration = (passkey: SoftAuthenticator, authenticatorName = 'laptop') 
 /** A query stamped by the passkey (X-Stamp-WebAuthn), as a browser would send it. */
 async function queryWithPasskey(passkey: SoftAuthenticator, name: string, request: Record<string, unknown>): Promise<Reply> {
   const body = JSON.stringify(request);
-  const response = await fetch(`${t.info.baseUrl}/public/v1/query/${name}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'X-Stamp-WebAuthn': passkey.assert(body) },
-    body,
-  });
-  return { status: response.status, body: await response.json() };
+  return t.post(`/public/v1/query/${name}`, body, { unstamped: true, headers: { 'X-Stamp-WebAuthn': passkey.assert(body) } });
 }
-
-const failureCode = (reply: Reply) => [reply.status, reply.body.details?.[0]?.turnkeyErrorCode];
 
 describe('create_users with credentials', () => {
   it('registers passkeys and OAuth providers (token or claims); the passkey then stamps queries', async () => {
     const passkey = newPasskey();
     const oidcToken = await idToken('subject-users-1');
-    const { activity } = await client().createUsers(
+    const { activity } = await t.client().createUsers(
       envelope('ACTIVITY_TYPE_CREATE_USERS_V4', {
         users: [
           {
@@ -92,17 +79,17 @@ describe('create_users with credentials', () => {
   });
 
   it('refuses, before recording anything, a bad attestation, one credential twice, and a provider with both token and claims', async () => {
-    const submit = (users: unknown[]) => t.submit('create_users', 'ACTIVITY_TYPE_CREATE_USERS_V4', t.info.organizationId, { users });
+    const submit = (users: unknown[]) => t.submit('create_users', 'ACTIVITY_TYPE_CREATE_USERS_V4', { users });
     const user = (name: string, extra: Record<string, unknown>) => ({ userName: name, userTags: [], apiKeys: [], authenticators: [], oauthProviders: [], ...extra });
     const passkey = newPasskey();
     const broken = { ...registration(passkey), attestation: { ...passkey.register('Y3JlYXRpb24'), attestationObject: 'AAAA' } };
-    expect(failureCode(await submit([user('a', { authenticators: [broken] })]))).toEqual([400, 'REQUEST_INVALID']);
+    expect(refusal(await submit([user('a', { authenticators: [broken] })]))).toEqual([400, 'REQUEST_INVALID']);
     const twice = await submit([user('a', { authenticators: [registration(passkey)] }), user('b', { authenticators: [registration(passkey)] })]);
-    expect(failureCode(twice)).toEqual([409, 'ALREADY_EXISTS']);
+    expect(refusal(twice)).toEqual([409, 'ALREADY_EXISTS']);
     expect(twice.body.message).toContain('parameters.users[1].authenticators[0].attestation.credentialId');
     const both = await submit([user('a', { oauthProviders: [{ providerName: 'x', oidcToken: 'x', oidcClaims: { iss: ISSUER, sub: 's', aud: AUDIENCE } }] })]);
-    expect(failureCode(both)).toEqual([400, 'REQUEST_INVALID']);
-    const names = (await client().getUsers({ organizationId: t.info.organizationId })).users.map((u) => u.userName);
+    expect(refusal(both)).toEqual([400, 'REQUEST_INVALID']);
+    const names = (await t.client().getUsers({ organizationId: t.info.organizationId })).users.map((u) => u.userName);
     expect(names).not.toContain('a');
   });
 });
@@ -110,7 +97,7 @@ describe('create_users with credentials', () => {
 describe('create_sub_organization', () => {
   it('creates a passkey root user and a wallet, returned in the result and listed by get_organization', async () => {
     const passkey = newPasskey();
-    const { activity } = await client().createSubOrganization(
+    const { activity } = await t.client().createSubOrganization(
       envelope('ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', {
         subOrganizationName: 'with wallet',
         rootUsers: [{ userName: 'owner', apiKeys: [], authenticators: [registration(passkey)], oauthProviders: [] }],
@@ -141,7 +128,7 @@ describe('create_sub_organization', () => {
     const signed = (apiKeys: unknown) =>
       clientSignature(tokenKey, { signupV2: { apiKeys, email }, tokenId: tokenIdOf(verificationToken), type: 'USAGE_TYPE_SIGNUP' });
     const create = async (signature: Awaited<ReturnType<typeof signed>>) =>
-      t.submit('create_sub_organization', 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', t.info.organizationId, {
+      t.submit('create_sub_organization', 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', {
         subOrganizationName: `verified ${t.clock.now()}`,
         rootUsers: [other, owner],
         rootQuorumThreshold: 1,
@@ -155,7 +142,7 @@ describe('create_sub_organization', () => {
     expect(created.body.activity.status, JSON.stringify(created.body.activity.failure)).toBe('ACTIVITY_STATUS_COMPLETED');
     const { subOrganizationId, rootUserIds } = created.body.activity.result.createSubOrganizationResultV8;
     expect(rootUserIds).toHaveLength(2);
-    const verified = await client().getVerifiedSubOrgIds({ organizationId: t.info.organizationId, filterType: 'EMAIL', filterValue: email });
+    const verified = await t.client().getVerifiedSubOrgIds({ organizationId: t.info.organizationId, filterType: 'EMAIL', filterValue: email });
     expect(verified.organizationIds).toEqual([subOrganizationId]);
 
     t.clock.advance(1);
@@ -166,13 +153,13 @@ describe('create_sub_organization', () => {
 
 describe('get_organization', () => {
   it('lists the organization’s private keys', async () => {
-    const { activity } = await client().createPrivateKeys(
+    const { activity } = await t.client().createPrivateKeys(
       envelope('ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2', {
         privateKeys: [{ privateKeyName: 'signer', curve: 'CURVE_SECP256K1', privateKeyTags: [], addressFormats: ['ADDRESS_FORMAT_ETHEREUM'] }],
       }),
     );
     const [created] = activity.result.createPrivateKeysResultV2!.privateKeys;
-    const { organizationData } = queryOperations.get_organization.response.parse(await client().getOrganization({ organizationId: t.info.organizationId }));
+    const { organizationData } = queryOperations.get_organization.response.parse(await t.client().getOrganization({ organizationId: t.info.organizationId }));
     expect(organizationData.privateKeys).toMatchObject([{ privateKeyId: created!.privateKeyId, privateKeyName: 'signer', addresses: created!.addresses }]);
   });
 });
@@ -189,12 +176,12 @@ describe('signup_v2 with a wallet', () => {
     });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     const { organizationId, wallet } = reply.body as { organizationId: string; wallet: { walletId: string; addresses: string[] } };
-    const { accounts } = await client(apiKey).getWalletAccounts({ organizationId, walletId: wallet.walletId });
+    const { accounts } = await t.client(apiKey).getWalletAccounts({ organizationId, walletId: wallet.walletId });
     expect(accounts.map((a) => a.address)).toEqual(wallet.addresses);
     expect(accounts[0]?.path).toBe(ETHEREUM_ACCOUNT.path);
 
     const badLength = await t.proxy('signup_v2', { apiKeys: [{ apiKeyName: 'k', publicKey: newKey().publicKey, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], oauthProviders: [], wallet: { walletName: 'w', accounts: [], mnemonicLength: 11 } });
-    expect(failureCode(badLength)).toEqual([400, 'MNEMONIC_INVALID']);
+    expect(refusal(badLength)).toEqual([400, 'MNEMONIC_INVALID']);
     expect(badLength.body.message).toContain('wallet.mnemonicLength');
   });
 });

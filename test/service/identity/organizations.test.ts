@@ -1,7 +1,7 @@
 /** Organizations, sub-organizations and the root quorum through Turnkey's official client. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { activityOperations, queryOperations } from '../../../src/shared/api';
-import { newKey, startTestService, type TestKey, type TestService } from '../helpers';
+import { newKey, refusal, startTestService, type TestKey, type TestService } from '../../support/service';
 
 let t: TestService;
 beforeEach(async () => {
@@ -17,10 +17,6 @@ const envelope = <const T extends string, P>(type: T, parameters: P, organizatio
   organizationId,
   parameters,
 });
-const refusal = (reply: { status: number; body: { details?: { turnkeyErrorCode?: string }[] } }) => [
-  reply.status,
-  reply.body.details?.[0]?.turnkeyErrorCode,
-];
 const rootUser = (userName: string, key?: TestKey, extra: Record<string, unknown> = {}) => ({
   userName,
   apiKeys: key === undefined ? [] : [{ apiKeyName: `${userName} key`, publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' as const }],

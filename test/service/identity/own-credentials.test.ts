@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { authorize, isEligibleVoter, type Approver } from '../../../src/service/authorize';
-import { newKey, startTestService, type TestKey, type TestService } from '../helpers';
+import { newKey, startTestService, type TestKey, type TestService } from '../../support/service';
 
 let t: TestService;
 let dave: { userId: string; key: TestKey };

@@ -1,7 +1,7 @@
 /** Users, user tags and API keys through Turnkey's official client (@turnkey/http + ApiKeyStamper). */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { activityOperations, queryOperations } from '../../../src/shared/api';
-import { newKey, startTestService, type TestService } from '../helpers';
+import { newKey, refusal, startTestService, type TestService } from '../../support/service';
 
 let t: TestService;
 beforeEach(async () => {
@@ -26,12 +26,6 @@ const newUser = (userName: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 const p256Key = (name: string, key = newKey('p256')) => ({ apiKeyName: name, publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' as const });
-
-/** The HTTP status and turnkeyErrorCode of a refused request. */
-const refusal = (reply: { status: number; body: { details?: { turnkeyErrorCode?: string }[] } }) => [
-  reply.status,
-  reply.body.details?.[0]?.turnkeyErrorCode,
-];
 
 async function createUsers(users: ReturnType<typeof newUser>[]): Promise<string[]> {
   const { activity } = await t.client().createUsers(envelope('ACTIVITY_TYPE_CREATE_USERS_V4', { users }));

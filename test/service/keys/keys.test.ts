@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IMPORT_TARGET_TTL_MS } from '../../../src/service/families/export-import';
 import { decryptExportBundle, decodeWalletPlaintext, encryptToImportBundle } from '../../../src/shared/crypto/bundles';
 import { bytesToHex, utf8Decode, utf8Encode } from '../../../src/shared/crypto/encoding';
-import { startTestService, type Reply, type TestKey, type TestService } from '../helpers';
+import { type Reply, startTestService, type TestKey, type TestService } from '../../support/service';
 
 const ETHEREUM = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' };
 const MNEMONIC = 'legal winner thank year wave sausage worth useful legal winner thank yellow';

@@ -5,21 +5,20 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { TurnkeyClient } from '@turnkey/http';
 import { decrypt as eciesDecrypt } from 'eciesjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeSecretShare, reconstructSecret, verifyShare } from '../../../src/service/enclave/spark';
-import { startProxyTestService, type ProxyTestService } from '../proxy/support';
+import { startTestService, type TestService } from '../../support/service';
 
-let t: ProxyTestService;
+let t: TestService;
 let client: TurnkeyClient;
 let sparkAddress: string;
 let ethereumAddress: string;
 
 beforeAll(async () => {
-  t = await startProxyTestService();
-  client = new TurnkeyClient({ baseUrl: t.info.baseUrl }, new ApiKeyStamper({ apiPublicKey: t.rootKey.publicKey, apiPrivateKey: t.rootKey.privateKey }));
+  t = await startTestService();
+  client = t.client();
   const { activity } = await client.createWallet({
     type: 'ACTIVITY_TYPE_CREATE_WALLET',
     timestampMs: String(t.clock.now()),
@@ -44,7 +43,7 @@ function operators(count: number) {
 }
 
 const submit = (signWith: string, threshold: number, recipients: { operatorId: string; encryptionPublicKey: string }[]) =>
-  t.submit('spark_prepare_lightning_receive', 'ACTIVITY_TYPE_SPARK_PREPARE_LIGHTNING_RECEIVE', t.info.organizationId, {
+  t.submit('spark_prepare_lightning_receive', 'ACTIVITY_TYPE_SPARK_PREPARE_LIGHTNING_RECEIVE', {
     signWith,
     lightningReceive: { threshold, operatorRecipients: recipients },
   });

@@ -6,12 +6,11 @@ import { verifyOtpVerificationToken, verifySessionJwtSignature } from '@turnkey/
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseSessionJwt } from '../../../src/shared/crypto/tokens';
 import { MAX_OTP_ATTEMPTS, VERIFICATION_TOKEN_LIFETIME_MS } from '../../../src/service/proxy/otp';
-import { newKey, type TestKey } from '../helpers';
-import { clientSignature, startProxyTestService, tokenIdOf, type ProxyTestService } from './support';
+import { clientSignature, newKey, startTestService, type TestKey, type TestService, tokenIdOf } from '../../support/service';
 
-let t: ProxyTestService;
+let t: TestService;
 beforeEach(async () => {
-  t = await startProxyTestService();
+  t = await startTestService();
 });
 afterEach(() => t.close());
 

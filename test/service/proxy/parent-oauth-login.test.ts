@@ -8,17 +8,15 @@ import { verifySessionJwtSignature } from '@turnkey/crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSessionJwt } from '../../../src/shared/crypto/tokens';
 import { createTestIssuer, sessionNonce, TEST_ISSUER as ISSUER, type TestIssuer } from '../../support/test-issuer';
-import { apiKeyCredentialTypeByCurve } from '../../../src/service/auth/credentials';
-import { newKey, type Reply, type TestKey } from '../helpers';
-import { startProxyTestService, type ProxyTestService } from './support';
+import { newKey, type Reply, startTestService, type TestKey, type TestService } from '../../support/service';
 
 const AUDIENCE = 'quorumkey-test-client';
-let t: ProxyTestService;
+let t: TestService;
 let issuer: TestIssuer;
 
 beforeAll(async () => {
   issuer = await createTestIssuer(AUDIENCE);
-  t = await startProxyTestService({ issuers: [issuer.trusted] });
+  t = await startTestService({ oidcIssuers: [issuer.trusted] });
 });
 afterAll(() => t.close());
 
@@ -42,10 +40,10 @@ async function subOrganizationFor(subject: string) {
 
 async function oauthLogin(organizationId: string, subject: string, key: TestKey) {
   const sessionKey = newKey();
-  const reply = await t.submit('oauth_login', 'ACTIVITY_TYPE_OAUTH_LOGIN', organizationId, {
+  const reply = await t.submit('oauth_login', 'ACTIVITY_TYPE_OAUTH_LOGIN', {
     oidcToken: await idToken(subject, sessionKey),
     publicKey: sessionKey.publicKey,
-  }, key);
+  }, { organizationId, key });
   return { reply, sessionKey };
 }
 
@@ -73,19 +71,19 @@ describe('oauth_login proposed by the parent organization', () => {
 
   it('still refuses every other activity the parent key submits to the sub-organization (ORGANIZATION_MISMATCH)', async () => {
     const sub = await subOrganizationFor('other-activities');
-    const profile = await t.submit('create_session_profile', 'ACTIVITY_TYPE_CREATE_SESSION_PROFILE', sub.organizationId, {
+    const profile = await t.submit('create_session_profile', 'ACTIVITY_TYPE_CREATE_SESSION_PROFILE', {
       sessionProfileName: 'from parent',
       scope: 'true',
-    });
+    }, { organizationId: sub.organizationId });
     expectRefused(profile, 400, 'ORGANIZATION_MISMATCH');
-    const users = await t.submit('create_users', 'ACTIVITY_TYPE_CREATE_USERS_V4', sub.organizationId, {
+    const users = await t.submit('create_users', 'ACTIVITY_TYPE_CREATE_USERS_V4', {
       users: [{ userName: 'planted', apiKeys: [], authenticators: [], oauthProviders: [], userTags: [] }],
-    });
+    }, { organizationId: sub.organizationId });
     expectRefused(users, 400, 'ORGANIZATION_MISMATCH');
     const login = await oauthLogin(sub.organizationId, 'other-activities', sub.apiKey);
-    const approval = await t.submit('approve_activity', 'ACTIVITY_TYPE_APPROVE_ACTIVITY', sub.organizationId, {
+    const approval = await t.submit('approve_activity', 'ACTIVITY_TYPE_APPROVE_ACTIVITY', {
       fingerprint: login.reply.body.activity.fingerprint,
-    });
+    }, { organizationId: sub.organizationId });
     expectRefused(approval, 400, 'ORGANIZATION_MISMATCH');
   });
 
@@ -99,12 +97,12 @@ describe('oauth_login proposed by the parent organization', () => {
     });
     const sessionKey = newKey();
     const parameters = { oidcToken: await idToken('awaiting-quorum', sessionKey), publicKey: sessionKey.publicKey };
-    const proposed = await t.submit('oauth_login', 'ACTIVITY_TYPE_OAUTH_LOGIN', sub.organizationId, parameters, sub.apiKey);
+    const proposed = await t.submit('oauth_login', 'ACTIVITY_TYPE_OAUTH_LOGIN', parameters, { organizationId: sub.organizationId, key: sub.apiKey });
     expect(proposed.body.activity?.status, JSON.stringify(proposed.body)).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
 
     // The byte-identical body from another user is that user's approval
     // (docs/service.md#fingerprint-idempotency-and-votes); a parent user may not cast it.
-    const parentApproval = await t.submit('oauth_login', 'ACTIVITY_TYPE_OAUTH_LOGIN', sub.organizationId, parameters, t.rootKey);
+    const parentApproval = await t.submit('oauth_login', 'ACTIVITY_TYPE_OAUTH_LOGIN', parameters, { organizationId: sub.organizationId, key: t.rootKey });
     expectRefused(parentApproval, 400, 'ORGANIZATION_MISMATCH');
   });
 
@@ -148,24 +146,7 @@ async function activityLog(sub: { organizationId: string; apiKey: TestKey }): Pr
 
 /** A user of the root (parent) organization with one API key, outside the root quorum and named by no policy. */
 async function parentUserWithoutPermission(): Promise<TestKey> {
-  const key = newKey();
-  await t.service.store.transaction((tx) => {
-    const now = t.clock.now();
-    const userId = randomUUID();
-    tx.users.insert({ id: userId, organizationId: t.info.organizationId, name: 'no permission', now });
-    tx.apiKeys.insert({
-      id: randomUUID(),
-      organizationId: t.info.organizationId,
-      userId,
-      name: 'no permission key',
-      publicKey: key.publicKey,
-      credentialType: apiKeyCredentialTypeByCurve.p256,
-      expirationSeconds: undefined,
-      sessionProfileId: undefined,
-      now,
-    });
-  });
-  return key;
+  return (await t.addUser({ name: 'no permission' })).key;
 }
 
 describe('finding 6: a parent-organization user with no permission cannot write oauth_login activities into a sub-organization', () => {
@@ -174,10 +155,10 @@ describe('finding 6: a parent-organization user with no permission cannot write 
     const intruder = await parentUserWithoutPermission();
     const before = await activityLog(sub);
 
-    const badToken = await t.submit('oauth_login', 'ACTIVITY_TYPE_OAUTH_LOGIN', sub.organizationId, {
+    const badToken = await t.submit('oauth_login', 'ACTIVITY_TYPE_OAUTH_LOGIN', {
       oidcToken: 'not-a-token',
       publicKey: newKey().publicKey,
-    }, intruder);
+    }, { organizationId: sub.organizationId, key: intruder });
     expectRefused(badToken, 403, 'REQUEST_NOT_AUTHORIZED');
     const goodToken = (await oauthLogin(sub.organizationId, 'no-permission-target', intruder)).reply;
     expectRefused(goodToken, 403, 'REQUEST_NOT_AUTHORIZED');
@@ -189,10 +170,10 @@ describe('finding 6: a parent-organization user with no permission cannot write 
   it('a permitted parent user with a token that proves nothing is refused (401) and leaves the log untouched', async () => {
     const sub = await subOrganizationFor('permitted-bad-token');
     const before = await activityLog(sub);
-    const malformed = await t.submit('oauth_login', 'ACTIVITY_TYPE_OAUTH_LOGIN', sub.organizationId, {
+    const malformed = await t.submit('oauth_login', 'ACTIVITY_TYPE_OAUTH_LOGIN', {
       oidcToken: 'not-a-token',
       publicKey: newKey().publicKey,
-    });
+    }, { organizationId: sub.organizationId });
     expectRefused(malformed, 401, 'INVALID_OIDC_TOKEN');
     const otherSubject = (await oauthLogin(sub.organizationId, 'nobody-here', t.rootKey)).reply;
     expectRefused(otherSubject, 401, 'CREDENTIAL_NOT_FOUND');
@@ -203,7 +184,7 @@ describe('finding 6: a parent-organization user with no permission cannot write 
     const sub = await subOrganizationFor('policy-allowed');
     const allowed = await parentUserWithoutPermission();
     const whoami = await t.post('/public/v1/query/whoami', { organizationId: t.info.organizationId }, { key: allowed });
-    const policy = await t.submit('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', t.info.organizationId, {
+    const policy = await t.submit('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', {
       policyName: 'auth proxy logins',
       effect: 'EFFECT_ALLOW',
       consensus: `approvers.any(user, user.id == '${whoami.body.userId as string}')`,

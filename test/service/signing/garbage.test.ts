@@ -5,7 +5,7 @@
 import { serializeTransaction } from 'viem';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MAIL } from '../../support/eip712-mail';
-import { startTestService, type TestService } from '../helpers';
+import { startTestService, type TestService } from '../../support/service';
 import { recordedRows } from './recorded';
 
 const ROUNDS = 150;

@@ -8,7 +8,7 @@ import { PublicKey, SystemProgram, Transaction as SolanaTransaction, Transaction
 import { encodeFunctionData, getAddress, parseAbi, recoverTransactionAddress, recoverTypedDataAddress, serializeSignature, serializeTransaction } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIL } from '../../support/eip712-mail';
-import { startTestService, type Reply, type TestKey, type TestService } from '../helpers';
+import { type Reply, startTestService, type TestKey, type TestService } from '../../support/service';
 import { recordedRows } from './recorded';
 
 const SIGN_TRANSACTION = 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2';

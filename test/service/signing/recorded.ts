@@ -1,5 +1,5 @@
 import { integer } from '../../../src/service/store/connection';
-import type { TestService } from '../helpers';
+import type { TestService } from '../../support/service';
 
 /** Rows the service has written for activities and their votes, straight from the database (the API pages them). */
 export function recordedRows(t: Pick<TestService, 'store'>): number {

@@ -9,7 +9,7 @@ import { keccak256, serializeTransaction, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIL } from '../../support/eip712-mail';
-import { newKey, startTestService, type Reply, type TestService } from '../helpers';
+import { newKey, type Reply, startTestService, type TestService } from '../../support/service';
 import { recordedRows } from './recorded';
 
 /** EIP-155's example: key 0x4646…46, nonce 9, 20 gwei, 21000 gas, 1 ether to 0x3535…35 on chain 1. */
