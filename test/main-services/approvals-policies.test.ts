@@ -7,7 +7,7 @@ import { APPROVAL_WINDOW_MS } from '../../src/shared/approvals/voting';
 import { Approvals } from '../../src/main/approvals/approvals';
 import { Policies } from '../../src/main/policies/policies';
 import { scanForSecrets } from '../support/scan-for-secrets';
-import { setRootQuorum, startTestBed, type TestBed } from './helpers';
+import { startTestBed, type TestBed } from './helpers';
 import { rejection } from '../support/assertions';
 
 let bed: TestBed | undefined;
@@ -25,7 +25,7 @@ describe('Approvals with a 2-of-3 root quorum', () => {
   it('lists the proposal with 1 vote, counts down the window, and completes when a second keychain approves', async () => {
     bed = await startTestBed(3);
     const ids = bed.operators.map((operator) => operator.userId);
-    await setRootQuorum(bed, 2, ids);
+    await bed.setRootQuorum(2, ids);
     const proposer = new Policies(bed.operators[0]!.client);
     const proposal = await proposer.create({ name: 'needs two', effect: 'EFFECT_ALLOW', condition: 'true', consensus: 'true' });
     expect(proposal.state).toBe('consensus-needed');
@@ -49,7 +49,7 @@ describe('Approvals with a 2-of-3 root quorum', () => {
   it('shows approvals expired with their window, and a voter whose approval expired approves again', async () => {
     bed = await startTestBed(3);
     const ids = bed.operators.map((operator) => operator.userId);
-    await setRootQuorum(bed, 3, ids);
+    await bed.setRootQuorum(3, ids);
     const proposal = await new Policies(bed.operators[0]!.client).create({ name: 'needs all three', effect: 'EFFECT_ALLOW' });
     bed.clock.advance(20 * 60 * 60 * 1000);
     await approvalsOf(bed, 1).approve(proposal.activity.fingerprint);
@@ -72,7 +72,7 @@ describe('Approvals with a 2-of-3 root quorum', () => {
 
   it('rejects by fingerprint from a third keychain', async () => {
     bed = await startTestBed(3);
-    await setRootQuorum(bed, 2, bed.operators.map((operator) => operator.userId));
+    await bed.setRootQuorum(2, bed.operators.map((operator) => operator.userId));
     const proposal = await new Policies(bed.operators[0]!.client).create({ name: 'refused', effect: 'EFFECT_DENY', condition: 'true' });
     const after = await approvalsOf(bed, 2).reject(proposal.activity.fingerprint);
     expect(after.status).toBe('ACTIVITY_STATUS_REJECTED');
@@ -82,7 +82,7 @@ describe('Approvals with a 2-of-3 root quorum', () => {
 
   it('stamps an approval into a file without network and posts it later from another machine', async () => {
     bed = await startTestBed(3);
-    await setRootQuorum(bed, 2, bed.operators.map((operator) => operator.userId));
+    await bed.setRootQuorum(2, bed.operators.map((operator) => operator.userId));
     const proposal = await new Policies(bed.operators[0]!.client).create({ name: 'offline', effect: 'EFFECT_ALLOW' });
 
     const signer = bed.operators[1]!;
@@ -118,7 +118,7 @@ describe('Approvals with a policy consensus (not the root quorum)', () => {
   it('counts the approvals without a root threshold, and completes when the policy is satisfied', async () => {
     bed = await startTestBed(3);
     const [root, proposer, second] = bed.operators;
-    await setRootQuorum(bed, 1, [root!.userId]);
+    await bed.setRootQuorum(1, [root!.userId]);
     const policy = await new Policies(root!.client).create({
       name: 'two approvers for wallets',
       effect: 'EFFECT_ALLOW',

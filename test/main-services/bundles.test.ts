@@ -24,9 +24,9 @@ import {
 import { ecdsaSign } from '../../src/shared/crypto/ecdsa';
 import { hexToBytes, utf8Encode } from '../../src/shared/crypto/encoding';
 import { generateEncryptionKeyPair } from '../../src/shared/crypto/keys';
-import { QkError } from '../../src/shared/errors';
 import { scanForSecrets } from '../support/scan-for-secrets';
-import { newOperator, type Operator } from './helpers';
+import { rejection } from '../support/assertions';
+import { newOperator, removeOperator, type Operator } from './helpers';
 
 const enclave = generateEncryptionKeyPair();
 const sign = (data: Uint8Array) => ecdsaSign('p256', data, hexToBytes(enclave.privateKey, 'enclave key'), 'der');
@@ -44,9 +44,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await operator.keychain.deleteEncryptionKey('target');
-  await operator.keychain.deleteApiKey('operator');
-  await rm(operator.dataDir, { recursive: true, force: true });
+  await removeOperator(operator);
   await rm(scratch, { recursive: true, force: true });
 });
 
@@ -68,15 +66,6 @@ function decryptWithStoredKey(bundle: string, format: 'mnemonic' | (typeof PRIVA
     expected: { ...expected, ...overrides },
     format,
   });
-}
-
-async function failure(promise: Promise<unknown>): Promise<QkError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(QkError);
-  return error as QkError;
 }
 
 describe('offline export decryption', () => {
@@ -102,7 +91,7 @@ describe('offline export decryption', () => {
     }
     const wrongCurve = join(scratch, 'key.secp');
     await writeFile(wrongCurve, `${pair.privateKey}:secp256k1`);
-    const error = await failure(
+    const error = await rejection(
       decryptBundleOffline({ bundle, key: { kind: 'file', path: wrongCurve }, keychain: operator.keychain, expected, format: 'hexadecimal' }),
     );
     expect(error.code).toBe('KEY_INVALID');
@@ -111,17 +100,17 @@ describe('offline export decryption', () => {
   it('refuses bundles from another signer or organization, for another key, or of the wrong kind', async () => {
     const mnemonic = generateMnemonic(english, 128);
     const bundle = await exportBundle(utf8Encode(mnemonic));
-    expect((await failure(decryptWithStoredKey(bundle, 'mnemonic', { signerPublicKey: generateEncryptionKeyPair().publicKey }))).code).toBe(
+    expect((await rejection(decryptWithStoredKey(bundle, 'mnemonic', { signerPublicKey: generateEncryptionKeyPair().publicKey }))).code).toBe(
       'BUNDLE_SIGNER_MISMATCH',
     );
-    expect((await failure(decryptWithStoredKey(bundle, 'mnemonic', { organizationId: randomUUID() }))).code).toBe('BUNDLE_ORGANIZATION_MISMATCH');
+    expect((await rejection(decryptWithStoredKey(bundle, 'mnemonic', { organizationId: randomUUID() }))).code).toBe('BUNDLE_ORGANIZATION_MISMATCH');
     const forSomeoneElse = await exportBundle(utf8Encode(mnemonic), { to: generateEncryptionKeyPair().publicKey });
-    expect((await failure(decryptWithStoredKey(forSomeoneElse, 'mnemonic'))).code).toBe('DECRYPTION_FAILED');
+    expect((await rejection(decryptWithStoredKey(forSomeoneElse, 'mnemonic'))).code).toBe('DECRYPTION_FAILED');
     const keyBundle = await exportBundle(hexToBytes(generateEncryptionKeyPair().privateKey, 'key'));
-    expect((await failure(decryptWithStoredKey(keyBundle, 'mnemonic'))).code).toBe('MNEMONIC_INVALID');
+    expect((await rejection(decryptWithStoredKey(keyBundle, 'mnemonic'))).code).toBe('MNEMONIC_INVALID');
     const tampered = JSON.parse(bundle);
     tampered.data = tampered.data.replace(/.$/, (digit: string) => (digit === '0' ? '1' : '0'));
-    expect((await failure(decryptWithStoredKey(JSON.stringify(tampered), 'mnemonic'))).code).toBe('BUNDLE_SIGNATURE_INVALID');
+    expect((await rejection(decryptWithStoredKey(JSON.stringify(tampered), 'mnemonic'))).code).toBe('BUNDLE_SIGNATURE_INVALID');
   });
 
   it('keeps the encryption key out of the data dir', async () => {
@@ -169,14 +158,14 @@ describe('import encryption', () => {
     const words = generateMnemonic(english, 128).split(' ').slice(0, 11);
     // Known words whose checksum fails: only the checksum check can refuse it.
     const badLast = english.find((word) => !validateMnemonic([...words, word].join(' '), english))!;
-    expect((await failure(encryptForImport(target, { format: 'mnemonic', text: [...words, badLast].join(' ') }))).code).toBe('MNEMONIC_INVALID');
+    expect((await rejection(encryptForImport(target, { format: 'mnemonic', text: [...words, badLast].join(' ') }))).code).toBe('MNEMONIC_INVALID');
     const mnemonic = generateMnemonic(english, 128);
-    expect((await failure(encryptForImport({ ...target, userId: randomUUID() }, { format: 'mnemonic', text: mnemonic }))).code).toBe(
+    expect((await rejection(encryptForImport({ ...target, userId: randomUUID() }, { format: 'mnemonic', text: mnemonic }))).code).toBe(
       'BUNDLE_USER_MISMATCH',
     );
     expect(
-      (await failure(encryptForImport({ ...target, signerPublicKey: generateEncryptionKeyPair().publicKey }, { format: 'mnemonic', text: mnemonic }))).code,
+      (await rejection(encryptForImport({ ...target, signerPublicKey: generateEncryptionKeyPair().publicKey }, { format: 'mnemonic', text: mnemonic }))).code,
     ).toBe('BUNDLE_SIGNER_MISMATCH');
-    expect((await failure(encryptForImport(target, { format: 'solana', text: 'not base58 0OIl' }))).code).toBe('KEY_FORMAT_INVALID');
+    expect((await rejection(encryptForImport(target, { format: 'solana', text: 'not base58 0OIl' }))).code).toBe('KEY_FORMAT_INVALID');
   });
 });

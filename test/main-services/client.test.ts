@@ -4,7 +4,7 @@ import { ApiClient } from '../../src/main/client/api-client';
 import { verifyApiKeyStamp } from '../../src/shared/crypto/stamp';
 import { fingerprintOf } from '../../src/shared/crypto/stamp';
 import { scanForSecrets } from '../support/scan-for-secrets';
-import { setRootQuorum, startTestBed, type TestBed } from './helpers';
+import { startTestBed, type TestBed } from './helpers';
 import { rejection } from '../support/assertions';
 
 let bed: TestBed | undefined;
@@ -90,7 +90,7 @@ describe('ApiClient', () => {
   it('returns CONSENSUS_NEEDED as a state, and re-posting the identical body is the same activity', async () => {
     bed = await startTestBed(2);
     const [first, second] = bed.operators;
-    await setRootQuorum(bed, 2, [first!.userId, second!.userId]);
+    await bed.setRootQuorum(2, [first!.userId, second!.userId]);
     const outcome = await first!.client.submit('create_policy', allow);
     expect(outcome.state).toBe('consensus-needed');
     expect(outcome.activity.votes).toHaveLength(1);

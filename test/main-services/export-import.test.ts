@@ -19,7 +19,7 @@ import { deriveKey, publicKeyFromPrivate, type Curve } from '../../src/service/e
 import { mnemonicToSeed } from '../../src/service/enclave/mnemonic';
 import { rejection } from '../support/assertions';
 import { scanForSecrets } from '../support/scan-for-secrets';
-import { setRootQuorum, startTestBed, type TestBed } from './helpers';
+import { startTestBed, type TestBed } from './helpers';
 
 const ACCOUNTS: WalletAccountParams[] = [
   { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' },
@@ -260,7 +260,7 @@ describe('Exporter under a 2-of-2 root quorum', () => {
       const [first, second] = quorumBed.operators;
       const created = await first!.client.submit('create_wallet', { walletName: 'guarded', accounts: ACCOUNTS });
       if (created.state !== 'completed') throw new Error(`create_wallet is ${created.state}`);
-      await setRootQuorum(quorumBed, 2, [first!.userId, second!.userId]);
+      await quorumBed.setRootQuorum(2, [first!.userId, second!.userId]);
       await first!.keychain.generateEncryptionKey({ name: 'after-votes' });
       const guarded = new Exporter({ client: first!.client, keychain: first!.keychain, enclaveSignerPublicKey: first!.profile.enclaveSignerPublicKey });
 

@@ -1,7 +1,7 @@
 /**
  * Operators for the main-process service tests: each has its own data dir and its own OS keychain service name
  * (a real gnome-keyring, see test/support/with-secret-service.sh), so two operators never see each other's keys.
- * The local service runs in-process with a movable clock shared with the clients.
+ * The local service is the shared test harness's, with its movable clock shared with the clients.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -12,21 +12,8 @@ import { Keychain } from '../../src/main/keychain/keychain';
 import { OsSecretStore } from '../../src/main/keychain/secret-store';
 import { Profiles, type Profile } from '../../src/main/profiles/profiles';
 import { Stamper } from '../../src/main/stamper/stamper';
-import { startService, type RunningService } from '../../src/service';
-import { apiKeyCredentialTypeByCurve } from '../../src/service/auth/credentials';
 import { RecordingStore } from '../support/recording-secret-store';
-
-export { RecordingStore };
-
-export interface Clock {
-  now: () => number;
-  advance: (ms: number) => void;
-}
-
-export function newClock(start = Date.now()): Clock {
-  let nowMs = start;
-  return { now: () => nowMs, advance: (ms) => void (nowMs += ms) };
-}
+import { startTestService, type ApiPublicKey, type TestService } from '../support/service';
 
 export interface Operator {
   dataDir: string;
@@ -51,48 +38,29 @@ export async function newOperator(): Promise<Operator> {
   return { dataDir, keychainServiceName, store, keychain, profiles, stamper: new Stamper(keychain), publicKey };
 }
 
-export interface TestBed {
-  service: RunningService;
-  clock: Clock;
-  logs: string[];
+/** The service (see test/support/service.ts) whose root user holds the first operator's key. */
+/** Removes the operator's profiles and keychain entries (the keychain is shared by the whole session) and its data dir. */
+export async function removeOperator(operator: Operator): Promise<void> {
+  for (const profile of await operator.profiles.list()) await operator.profiles.remove(profile.id);
+  for (const key of await operator.keychain.listApiKeys()) await operator.keychain.deleteApiKey(key.name);
+  for (const key of await operator.keychain.listEncryptionKeys()) await operator.keychain.deleteEncryptionKey(key.name);
+  await rm(operator.dataDir, { recursive: true, force: true });
+}
+
+export interface TestBed extends TestService<ApiPublicKey> {
   /** The first operator is the root user; the others are users added to the organization. */
   operators: (Operator & { profile: Profile; client: ApiClient; userId: string })[];
-  close(): Promise<void>;
 }
 
 /** Starts a service whose root user holds the first operator's key and adds one user per further operator. */
 export async function startTestBed(count = 1): Promise<TestBed> {
-  const clock = newClock();
-  const logs: string[] = [];
   const operators = await Promise.all(Array.from({ length: count }, () => newOperator()));
-  const service = await startService({
-    db: ':memory:',
-    rootPublicKeys: [{ publicKey: operators[0]!.publicKey, curve: 'p256' }],
-    now: clock.now,
-    log: (line) => logs.push(line),
-  });
-  const { info } = service;
+  const service = await startTestService({ rootPublicKey: { publicKey: operators[0]!.publicKey, curve: 'p256' } });
+  const { info, clock } = service;
   const ready = [];
   for (const [index, operator] of operators.entries()) {
-    let userId = info.rootUserId;
-    if (index > 0) {
-      userId = randomUUID();
-      const id = userId;
-      await service.store.transaction((tx) => {
-        tx.users.insert({ id, organizationId: info.organizationId, name: `operator ${index + 1}`, now: clock.now() });
-        tx.apiKeys.insert({
-          id: randomUUID(),
-          organizationId: info.organizationId,
-          userId: id,
-          name: 'operator key',
-          publicKey: operator.publicKey,
-          credentialType: apiKeyCredentialTypeByCurve.p256,
-          expirationSeconds: undefined,
-          sessionProfileId: undefined,
-          now: clock.now(),
-        });
-      });
-    }
+    const userId =
+      index === 0 ? info.rootUserId : (await service.addUser({ name: `operator ${index + 1}`, key: { publicKey: operator.publicKey, curve: 'p256' } })).userId;
     const profile = await operator.profiles.add({
       name: 'Sandbox',
       kind: 'sandbox',
@@ -105,27 +73,11 @@ export async function startTestBed(count = 1): Promise<TestBed> {
     ready.push({ ...operator, profile, client, userId });
   }
   return {
-    service,
-    clock,
-    logs,
+    ...service,
     operators: ready,
     async close() {
       await service.close();
-      for (const operator of operators) {
-        for (const key of await operator.keychain.listApiKeys()) {
-          await operator.profiles.list().then((all) => Promise.all(all.map((p) => operator.profiles.remove(p.id))));
-          await operator.keychain.deleteApiKey(key.name);
-        }
-        for (const key of await operator.keychain.listEncryptionKeys()) await operator.keychain.deleteEncryptionKey(key.name);
-        await rm(operator.dataDir, { recursive: true, force: true });
-      }
+      for (const operator of operators) await removeOperator(operator);
     },
   };
-}
-
-/** Makes the root quorum `threshold` of the given users (test setup, straight through the store). */
-export async function setRootQuorum(bed: TestBed, threshold: number, userIds: string[]): Promise<void> {
-  await bed.service.store.transaction((tx) =>
-    tx.organizations.setRootQuorum(bed.service.info.organizationId, { threshold, userIds }, bed.clock.now()),
-  );
 }

@@ -1,6 +1,6 @@
 /** The embedded sandbox service with the app's own keychain key, restarted over the same database. */
 import { existsSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/main/client/api-client';
@@ -10,7 +10,7 @@ import { SANDBOX_SERVICE_SECRET_ACCOUNT } from '../../src/main/sandbox/service-s
 import { serviceSecretFileOf, startService } from '../../src/service';
 import { rejection } from '../support/assertions';
 import { scanForSecrets } from '../support/scan-for-secrets';
-import { newOperator, type Operator } from './helpers';
+import { newOperator, removeOperator, type Operator } from './helpers';
 
 let operator: Operator | undefined;
 let sandbox: Sandbox | undefined;
@@ -18,9 +18,7 @@ afterEach(async () => {
   await sandbox?.stop();
   if (operator) {
     await operator.store.delete(SANDBOX_SERVICE_SECRET_ACCOUNT);
-    for (const profile of await operator.profiles.list()) await operator.profiles.remove(profile.id);
-    for (const key of await operator.keychain.listApiKeys()) await operator.keychain.deleteApiKey(key.name);
-    await rm(operator.dataDir, { recursive: true, force: true });
+    await removeOperator(operator);
   }
   operator = undefined;
   sandbox = undefined;
