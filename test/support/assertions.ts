@@ -33,18 +33,23 @@ export async function rejectionCode(promise: Promise<unknown>): Promise<string |
   return undefined;
 }
 
-/** Runs `action`, which must throw a QkError with `code` and a message matching `message` (and `details`, if given). */
-export function expectQkError(action: () => unknown, code: string, message: RegExp, details?: Record<string, unknown>): void {
+/** The QkError `action` throws; returning or throwing anything else fails the test. */
+export function thrown(action: () => unknown): QkError {
   try {
     action();
   } catch (error) {
     expect(error).toBeInstanceOf(QkError);
-    expect((error as QkError).code).toBe(code);
-    expect((error as QkError).message).toMatch(message);
-    if (details !== undefined) expect((error as QkError).details).toMatchObject(details);
-    return;
+    return error as QkError;
   }
-  expect.fail(`expected a QkError ${code}, but nothing was thrown`);
+  return expect.fail('expected a QkError to be thrown');
+}
+
+/** `action` throws a QkError with `code`, a message matching `message`, and `details` when given. */
+export function expectQkError(action: () => unknown, code: string, message: RegExp, details?: Record<string, unknown>): void {
+  const error = thrown(action);
+  expect(error.code).toBe(code);
+  expect(error.message).toMatch(message);
+  if (details !== undefined) expect(error.details).toMatchObject(details);
 }
 
 /** The item at `position`, failing the test at once (rather than carrying on with undefined) when the list is shorter. */

@@ -2,7 +2,6 @@ import { ed25519 } from '@noble/curves/ed25519.js';
 import { p256 } from '@noble/curves/nist.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { describe, expect, it } from 'vitest';
-import { QkError } from '../../../src/shared/errors';
 import { rawToDerSignature, derToRawSignature } from '../../../src/shared/crypto/ecdsa';
 import { base64UrlDecode, base64UrlEncode, bytesToHex, hexToBytes, utf8Decode, utf8Encode } from '../../../src/shared/crypto/encoding';
 import { API_KEY_CURVES, generateApiKeyPair } from '../../../src/shared/crypto/keys';
@@ -13,7 +12,7 @@ import {
   stampBody,
   verifyApiKeyStamp,
 } from '../../../src/shared/crypto/stamp';
-import { thrownCode } from '../../support/assertions';
+import { expectQkError, thrownCode } from '../../support/assertions';
 
 /** docs/formats.md#stamps: tkcli example from Turnkey's stamps documentation. */
 const VECTOR_BODY = '{"payload": "hello from TKHQ"}';
@@ -108,15 +107,7 @@ describe('X-Stamp', () => {
       ['a short Ed25519 key', encodeStamp({ ...valid, scheme: 'SIGNATURE_SCHEME_TK_API_ED25519', publicKey: '11'.repeat(31) }), /32 bytes/],
     ];
     it.each(cases)('%s', (_label, header, message) => {
-      let caught: unknown;
-      try {
-        parseApiKeyStamp(header);
-      } catch (error) {
-        caught = error;
-      }
-      expect(caught).toBeInstanceOf(QkError);
-      expect((caught as QkError).code).toBe('STAMP_MALFORMED');
-      expect((caught as QkError).message).toMatch(message);
+      expectQkError(() => parseApiKeyStamp(header), 'STAMP_MALFORMED', message);
     });
 
     it('accepts the valid baseline', () => {

@@ -1,6 +1,5 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { describe, expect, it } from 'vitest';
-import { QkError } from '../../../src/shared/errors';
 import { signAppProof, verifyAppProof, type AppProof } from '../../../src/shared/crypto/app-proof';
 import { base64UrlDecode, base64UrlEncode, utf8Decode, utf8Encode } from '../../../src/shared/crypto/encoding';
 import { generateApiKeyPair, generateEncryptionKeyPair } from '../../../src/shared/crypto/keys';
@@ -14,6 +13,7 @@ import {
   type SessionJwtClaims,
   type VerificationTokenClaims,
 } from '../../../src/shared/crypto/tokens';
+import { thrown } from '../../support/assertions';
 
 const notarizer = generateEncryptionKeyPair();
 const signNotarized = digestSignerFromPrivateKey(notarizer.privateKey);
@@ -34,16 +34,6 @@ const tokenClaims: VerificationTokenClaims = {
   contact: 'user@example.com',
   public_key: generateApiKeyPair('p256').publicKey,
 };
-
-function thrownBy(action: () => unknown): QkError {
-  try {
-    action();
-  } catch (error) {
-    expect(error).toBeInstanceOf(QkError);
-    return error as QkError;
-  }
-  throw new Error('expected a throw');
-}
 
 function replaceSegment(jwt: string, index: number, value: string): string {
   const parts = jwt.split('.');
@@ -66,27 +56,27 @@ describe('session JWT', () => {
 
   it('fails with the wrong key, altered claims, expiry and malformed parts', async () => {
     const jwt = await encodeSessionJwt(sessionClaims, signNotarized);
-    expect(thrownBy(() => verifySessionJwt(jwt, generateEncryptionKeyPair().publicKey, NOW_MS)).code).toBe('TOKEN_INVALID');
+    expect(thrown(() => verifySessionJwt(jwt, generateEncryptionKeyPair().publicKey, NOW_MS)).code).toBe('TOKEN_INVALID');
     const altered = replaceSegment(jwt, 1, segmentOf({ ...sessionClaims, user_id: 'user-2' }));
-    expect(thrownBy(() => verifySessionJwt(altered, notarizer.publicKey, NOW_MS)).code).toBe('TOKEN_INVALID');
-    expect(thrownBy(() => verifySessionJwt(jwt, notarizer.publicKey, sessionClaims.exp * 1000)).code).toBe('TOKEN_EXPIRED');
-    expect(thrownBy(() => verifySessionJwt(jwt.split('.').slice(0, 2).join('.'), notarizer.publicKey, NOW_MS)).message).toMatch(/3 dot-separated/);
-    expect(thrownBy(() => verifySessionJwt(replaceSegment(jwt, 0, segmentOf({ alg: 'none', typ: 'JWT' })), notarizer.publicKey, NOW_MS)).message).toMatch(
+    expect(thrown(() => verifySessionJwt(altered, notarizer.publicKey, NOW_MS)).code).toBe('TOKEN_INVALID');
+    expect(thrown(() => verifySessionJwt(jwt, notarizer.publicKey, sessionClaims.exp * 1000)).code).toBe('TOKEN_EXPIRED');
+    expect(thrown(() => verifySessionJwt(jwt.split('.').slice(0, 2).join('.'), notarizer.publicKey, NOW_MS)).message).toMatch(/3 dot-separated/);
+    expect(thrown(() => verifySessionJwt(replaceSegment(jwt, 0, segmentOf({ alg: 'none', typ: 'JWT' })), notarizer.publicKey, NOW_MS)).message).toMatch(
       /alg/,
     );
-    expect(thrownBy(() => verifySessionJwt(replaceSegment(jwt, 2, 'AAAA'), notarizer.publicKey, NOW_MS)).message).toMatch(/64 bytes/);
+    expect(thrown(() => verifySessionJwt(replaceSegment(jwt, 2, 'AAAA'), notarizer.publicKey, NOW_MS)).message).toMatch(/64 bytes/);
   });
 
   it('is not a standard single-hash ES256 token', async () => {
     const singleHashed = await encodeVerificationToken(tokenClaims, signNotarized);
     const asSession = replaceSegment(singleHashed, 0, segmentOf({ alg: 'ES256', typ: 'JWT' }));
-    expect(thrownBy(() => verifySessionJwt(asSession, notarizer.publicKey, NOW_MS)).code).toBe('TOKEN_INVALID');
+    expect(thrown(() => verifySessionJwt(asSession, notarizer.publicKey, NOW_MS)).code).toBe('TOKEN_INVALID');
   });
 
   it('requires the claims parseSession requires', async () => {
     const { user_id: _dropped, ...withoutUser } = sessionClaims;
     const jwt = await encodeSessionJwt(withoutUser as SessionJwtClaims, signNotarized);
-    expect(thrownBy(() => verifySessionJwt(jwt, notarizer.publicKey, NOW_MS)).message).toMatch(/"user_id"/);
+    expect(thrown(() => verifySessionJwt(jwt, notarizer.publicKey, NOW_MS)).message).toMatch(/"user_id"/);
   });
 });
 
@@ -95,19 +85,19 @@ describe('OTP verification token', () => {
     const jwt = await encodeVerificationToken(tokenClaims, signNotarized);
     expect(utf8Decode(base64UrlDecode(jwt.split('.')[0]!, 'header'))).toBe('{"typ":"JWT","alg":"ES256"}');
     expect(verifyVerificationToken(jwt, notarizer.publicKey, NOW_MS)).toEqual(tokenClaims);
-    expect(thrownBy(() => verifyVerificationToken(jwt, notarizer.publicKey, NOW_MS + 60_000)).code).toBe('TOKEN_EXPIRED');
+    expect(thrown(() => verifyVerificationToken(jwt, notarizer.publicKey, NOW_MS + 60_000)).code).toBe('TOKEN_EXPIRED');
   });
 
   it('rejects altered, re-keyed and numeric-exp tokens', async () => {
     const jwt = await encodeVerificationToken(tokenClaims, signNotarized);
     const altered = replaceSegment(jwt, 1, segmentOf({ ...tokenClaims, contact: 'attacker@example.com' }));
-    expect(thrownBy(() => verifyVerificationToken(altered, notarizer.publicKey, NOW_MS)).code).toBe('TOKEN_INVALID');
-    expect(thrownBy(() => verifyVerificationToken(jwt, generateEncryptionKeyPair().publicKey, NOW_MS)).code).toBe('TOKEN_INVALID');
+    expect(thrown(() => verifyVerificationToken(altered, notarizer.publicKey, NOW_MS)).code).toBe('TOKEN_INVALID');
+    expect(thrown(() => verifyVerificationToken(jwt, generateEncryptionKeyPair().publicKey, NOW_MS)).code).toBe('TOKEN_INVALID');
     // Correctly signed, but with the legacy numeric `exp`: v2 requires a millisecond string.
     const signingInput = `${segmentOf({ typ: 'JWT', alg: 'ES256' })}.${segmentOf({ ...tokenClaims, exp: NOW_MS + 60_000 })}`;
     const signature = await signNotarized(sha256(utf8Encode(signingInput)));
     const numericExp = `${signingInput}.${base64UrlEncode(signature)}`;
-    expect(thrownBy(() => verifyVerificationToken(numericExp, notarizer.publicKey, NOW_MS)).message).toMatch(/claim "exp"/);
+    expect(thrown(() => verifyVerificationToken(numericExp, notarizer.publicKey, NOW_MS)).message).toMatch(/claim "exp"/);
   });
 });
 
@@ -136,6 +126,6 @@ describe('app proofs', () => {
       [{ ...proof, publicKey: qosSigning.publicKey }, 'KEY_INVALID'],
       [{ ...proof, scheme: 'SIGNATURE_SCHEME_TK_API_P256' as AppProof['scheme'] }, 'SIGNATURE_INVALID'],
     ];
-    for (const [variant, code] of variants) expect(thrownBy(() => verifyAppProof(variant)).code).toBe(code);
+    for (const [variant, code] of variants) expect(thrown(() => verifyAppProof(variant)).code).toBe(code);
   });
 });

@@ -2,7 +2,6 @@ import { encodeCBOR } from '@levischuck/tiny-cbor';
 import { p256 } from '@noble/curves/nist.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { describe, expect, it } from 'vitest';
-import { QkError } from '../../../src/shared/errors';
 import { derToRawSignature, ecdsaSign, rawToDerSignature } from '../../../src/shared/crypto/ecdsa';
 import { base64UrlDecode, base64UrlEncode, bytesToHex, concatBytes, hexToBytes, utf8Decode, utf8Encode } from '../../../src/shared/crypto/encoding';
 import {
@@ -14,16 +13,7 @@ import {
   zeroize,
 } from '../../../src/shared/crypto/keys';
 import { coseKeyToP256PublicKey, parseWebAuthnStamp, verifyWebAuthnStamp, webAuthnChallengeFor } from '../../../src/shared/crypto/webauthn';
-
-function thrownBy(action: () => unknown): QkError {
-  try {
-    action();
-  } catch (error) {
-    expect(error).toBeInstanceOf(QkError);
-    return error as QkError;
-  }
-  throw new Error('expected a throw');
-}
+import { thrown } from '../../support/assertions';
 
 const passkey = generateEncryptionKeyPair();
 const RP_ID = 'app.example.com';
@@ -72,7 +62,7 @@ describe('X-Stamp-WebAuthn', () => {
     ['another credential key', () => verifyWebAuthnStamp(parseWebAuthnStamp(assertionFor(body)), utf8Encode(body), generateEncryptionKeyPair().publicKey), /ES256 signature/],
   ];
   it.each(failures)('rejects %s with SIGNATURE_INVALID', (_label, action, message) => {
-    const error = thrownBy(action);
+    const error = thrown(action);
     expect(error.code).toBe('SIGNATURE_INVALID');
     expect(error.message).toMatch(message);
   });
@@ -88,7 +78,7 @@ describe('X-Stamp-WebAuthn', () => {
     ['short authenticator data', JSON.stringify({ authenticatorData: 'AAAA', clientDataJson: 'AA', credentialId: 'AA', signature: 'AA' }), /at least 37/],
     ['a bad base64url member', JSON.stringify({ authenticatorData: 'A+/A', clientDataJson: 'AA', credentialId: 'AA', signature: 'AA' }), /authenticatorData/],
   ])('parse rejects %s with STAMP_MALFORMED', (_label, header, message) => {
-    const error = thrownBy(() => parseWebAuthnStamp(header));
+    const error = thrown(() => parseWebAuthnStamp(header));
     expect(error.code).toBe('STAMP_MALFORMED');
     expect(error.message).toMatch(message);
   });
@@ -98,8 +88,8 @@ describe('X-Stamp-WebAuthn', () => {
     const cose = (alg: number) =>
       encodeCBOR(new Map<number, number | Uint8Array>([[1, 2], [3, alg], [-1, 1], [-2, point.slice(1, 33)], [-3, point.slice(33)]]));
     expect(coseKeyToP256PublicKey(cose(-7))).toBe(passkey.publicKey);
-    expect(thrownBy(() => coseKeyToP256PublicKey(cose(-8))).message).toMatch(/alg/);
-    expect(thrownBy(() => coseKeyToP256PublicKey(Uint8Array.of(0xff))).code).toBe('KEY_INVALID');
+    expect(thrown(() => coseKeyToP256PublicKey(cose(-8))).message).toMatch(/alg/);
+    expect(thrown(() => coseKeyToP256PublicKey(Uint8Array.of(0xff))).code).toBe('KEY_INVALID');
   });
 });
 
@@ -120,7 +110,7 @@ describe('keys and encodings', () => {
   it('compress and uncompress validated points', () => {
     const { publicKey } = generateEncryptionKeyPair();
     expect(uncompressP256(compressP256(publicKey))).toBe(publicKey);
-    expect(thrownBy(() => compressP256(`04${'00'.repeat(64)}`)).code).toBe('KEY_INVALID');
+    expect(thrown(() => compressP256(`04${'00'.repeat(64)}`)).code).toBe('KEY_INVALID');
   });
 
   it.each([
@@ -129,30 +119,30 @@ describe('keys and encodings', () => {
     ['31 bytes', '11'.repeat(31), /32 bytes/],
     ['non-hex', 'xy'.repeat(32), /not valid hex/],
   ])('reject %s as a private key', (_label, privateKey, message) => {
-    const error = thrownBy(() => apiPublicKeyFromPrivate('p256', privateKey));
+    const error = thrown(() => apiPublicKeyFromPrivate('p256', privateKey));
     expect(error.code).toBe('KEY_INVALID');
     expect(error.message).toMatch(message);
   });
 
   it('decode hex and base64url strictly, naming the field', () => {
     expect(bytesToHex(hexToBytes('0A0b', 'x'))).toBe('0a0b');
-    expect(thrownBy(() => hexToBytes('0x0a', 'targetPublicKey')).message).toMatch(/targetPublicKey.*position 1/);
-    expect(thrownBy(() => hexToBytes('abc', 'data')).message).toMatch(/odd length/);
+    expect(thrown(() => hexToBytes('0x0a', 'targetPublicKey')).message).toMatch(/targetPublicKey.*position 1/);
+    expect(thrown(() => hexToBytes('abc', 'data')).message).toMatch(/odd length/);
     expect(base64UrlDecode('_-8=', 'x')).toEqual(Uint8Array.of(0xff, 0xef));
-    expect(thrownBy(() => base64UrlDecode('/+8', 'x')).code).toBe('ENCODING_INVALID');
-    expect(thrownBy(() => base64UrlDecode('A=', 'x')).message).toMatch(/padding/);
-    expect(thrownBy(() => utf8Decode(Uint8Array.of(0xc3, 0x28), 'mnemonic')).message).toBe('mnemonic is not valid UTF-8');
+    expect(thrown(() => base64UrlDecode('/+8', 'x')).code).toBe('ENCODING_INVALID');
+    expect(thrown(() => base64UrlDecode('A=', 'x')).message).toMatch(/padding/);
+    expect(thrown(() => utf8Decode(Uint8Array.of(0xc3, 0x28), 'mnemonic')).message).toBe('mnemonic is not valid UTF-8');
   });
 
   it('convert signatures between DER and raw strictly', () => {
     const raw = p256.sign(utf8Encode('m'), hexToBytes(passkey.privateKey, 'k'));
     const der = rawToDerSignature(raw, 'p256');
     const longForm = concatBytes(Uint8Array.of(0x30, 0x81, der[1]!), der.subarray(2));
-    expect(thrownBy(() => rawToDerSignature(new Uint8Array(64), 'p256')).code).toBe('ENCODING_INVALID');
-    expect(thrownBy(() => rawToDerSignature(new Uint8Array(63), 'p256')).message).toMatch(/64 bytes/);
+    expect(thrown(() => rawToDerSignature(new Uint8Array(64), 'p256')).code).toBe('ENCODING_INVALID');
+    expect(thrown(() => rawToDerSignature(new Uint8Array(63), 'p256')).message).toMatch(/64 bytes/);
     expect(derToRawSignature(der, 'p256')).toEqual(raw);
-    expect(thrownBy(() => derToRawSignature(longForm, 'p256')).message).toMatch(/not minimal/);
-    expect(thrownBy(() => derToRawSignature(concatBytes(der, Uint8Array.of(0)), 'p256')).code).toBe('ENCODING_INVALID');
+    expect(thrown(() => derToRawSignature(longForm, 'p256')).message).toMatch(/not minimal/);
+    expect(thrown(() => derToRawSignature(concatBytes(der, Uint8Array.of(0)), 'p256')).code).toBe('ENCODING_INVALID');
   });
 
   it('zeroize overwrites secrets', () => {

@@ -11,7 +11,7 @@ import {
 } from '../../../src/service/enclave/addresses.js';
 import { CURVES, createKeyDeriver, publicKeyFromPrivate, type Curve } from '../../../src/service/enclave/derivation.js';
 import { mnemonicToSeed } from '../../../src/service/enclave/mnemonic.js';
-import { QkError } from '../../../src/shared/errors.js';
+import { thrown } from '../../support/assertions';
 
 const ABANDON = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 
@@ -218,15 +218,9 @@ describe('curve/format validity', () => {
         if (isValidFormatFor(curve, format)) {
           expect(run(), format).toMatch(/\S{20,}/);
         } else {
-          let caught: unknown;
-          try {
-            run();
-          } catch (error) {
-            caught = error;
-          }
-          expect(caught, format).toBeInstanceOf(QkError);
-          expect((caught as QkError).code).toBe('ADDRESS_FORMAT_INVALID');
-          expect((caught as QkError).message).toContain(curve);
+          const error = thrown(run);
+          expect(error.code, format).toBe('ADDRESS_FORMAT_INVALID');
+          expect(error.message).toContain(curve);
         }
       }
     });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { createKeyDeriver, deriveKey, parsePath, publicKeyFromPrivate, type Curve } from '../../../src/service/enclave/derivation.js';
 import { QkError } from '../../../src/shared/errors.js';
-import { thrownCode } from '../../support/assertions';
+import { thrown, thrownCode } from '../../support/assertions';
 
 type Vector = [path: string, privateKey: string, publicKey: string];
 
@@ -65,15 +65,9 @@ describe('SLIP-10 CURVE_ED25519', () => {
 
   it('refuses a non-hardened segment with PATH_INVALID and its position', () => {
     const seed = hexToBytes(SEED_1);
-    let caught: unknown;
-    try {
-      deriveKey({ seed, curve: 'CURVE_ED25519', path: "m/44'/501'/0'/0" });
-    } catch (error) {
-      caught = error;
-    }
-    expect(caught).toBeInstanceOf(QkError);
-    expect((caught as QkError).code).toBe('PATH_INVALID');
-    expect((caught as QkError).details).toMatchObject({ position: 14, segment: '0' });
+    const error = thrown(() => deriveKey({ seed, curve: 'CURVE_ED25519', path: "m/44'/501'/0'/0" }));
+    expect(error.code).toBe('PATH_INVALID');
+    expect(error.details).toMatchObject({ position: 14, segment: '0' });
   });
 });
 

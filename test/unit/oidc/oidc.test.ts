@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QkError } from '../../../src/shared/errors';
 import { createOidcVerifier, parseJwksFlag, type OidcVerifier } from '../../../src/service/auth/oidc';
+import { expectQkError, rejection } from '../../support/assertions';
 
 const GOOGLE = 'https://accounts.google.example';
 const APPLE = 'https://appleid.apple.example';
@@ -40,24 +40,10 @@ function sign(by: TestIssuer, claims: JWTPayload = {}, header: { kid?: string } 
 }
 
 async function expectRejected(promise: Promise<unknown>, reason: string, message: RegExp) {
-  const error = await promise.then(
-    () => expect.fail(`expected INVALID_OIDC_TOKEN (${reason})`),
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(QkError);
-  expect((error as QkError).code).toBe('INVALID_OIDC_TOKEN');
-  expect((error as QkError).details).toMatchObject({ reason });
-  expect((error as QkError).message).toMatch(message);
-}
-
-function expectConfigError(run: () => unknown, code: string, message: RegExp) {
-  expect(run).toThrow(QkError);
-  try {
-    run();
-  } catch (error) {
-    expect((error as QkError).code).toBe(code);
-    expect((error as QkError).message).toMatch(message);
-  }
+  const error = await rejection(promise);
+  expect(error.code).toBe('INVALID_OIDC_TOKEN');
+  expect(error.details).toMatchObject({ reason });
+  expect(error.message).toMatch(message);
 }
 
 let google: TestIssuer;
@@ -165,27 +151,27 @@ describe('configuration', () => {
   });
 
   it('parseJwksFlag says what is wrong with the flag or the file', () => {
-    expectConfigError(() => parseJwksFlag('https://issuer.example'), 'CONFIG_INVALID', /must be ISSUER=FILE/);
-    expectConfigError(() => parseJwksFlag('=jwks.json'), 'CONFIG_INVALID', /must be ISSUER=FILE/);
-    expectConfigError(() => parseJwksFlag(`${GOOGLE}=${join(directory, 'missing.json')}`), 'FILE_ERROR', /cannot read the JWKS file .*missing\.json/);
+    expectQkError(() => parseJwksFlag('https://issuer.example'), 'CONFIG_INVALID', /must be ISSUER=FILE/);
+    expectQkError(() => parseJwksFlag('=jwks.json'), 'CONFIG_INVALID', /must be ISSUER=FILE/);
+    expectQkError(() => parseJwksFlag(`${GOOGLE}=${join(directory, 'missing.json')}`), 'FILE_ERROR', /cannot read the JWKS file .*missing\.json/);
     const notJson = join(directory, 'not.json');
     writeFileSync(notJson, '{keys');
-    expectConfigError(() => parseJwksFlag(`${GOOGLE}=${notJson}`), 'CONFIG_INVALID', /is not JSON/);
+    expectQkError(() => parseJwksFlag(`${GOOGLE}=${notJson}`), 'CONFIG_INVALID', /is not JSON/);
     const noKeys = join(directory, 'empty.json');
     writeFileSync(noKeys, '{"keys": []}');
-    expectConfigError(() => parseJwksFlag(`${GOOGLE}=${noKeys}`), 'CONFIG_INVALID', /must be an object \{"keys": \[\.\.\.\]\} with at least one key/);
+    expectQkError(() => parseJwksFlag(`${GOOGLE}=${noKeys}`), 'CONFIG_INVALID', /must be an object \{"keys": \[\.\.\.\]\} with at least one key/);
   });
 
   it('createOidcVerifier refuses duplicate issuers and private keys in a JWKS', async () => {
     const jwks = { keys: [google.publicJwk] };
-    expectConfigError(
+    expectQkError(
       () => createOidcVerifier({ issuers: [{ issuer: GOOGLE, jwks }, { issuer: GOOGLE, jwks }], now: () => new Date() }),
       'CONFIG_INVALID',
       /configured twice/,
     );
     const { privateKey } = await generateKeyPair('ES256', { extractable: true });
     const privateJwks = { keys: [await exportJWK(privateKey)] };
-    expectConfigError(
+    expectQkError(
       () => createOidcVerifier({ issuers: [{ issuer: APPLE, jwks: privateJwks }], now: () => new Date() }),
       'CONFIG_INVALID',
       /holds a private key at keys\[0\]/,

@@ -1,7 +1,6 @@
 import { decodeCBOR, encodeCBOR, type CBORType } from '@levischuck/tiny-cbor';
 import { p256 } from '@noble/curves/nist.js';
 import { describe, expect, it } from 'vitest';
-import { QkError } from '../../../src/shared/errors';
 import { base64UrlDecode, base64UrlEncode, utf8Encode } from '../../../src/shared/crypto/encoding';
 import {
   parseWebAuthnRegistration,
@@ -16,21 +15,14 @@ import {
   encodeEc2CoseKey,
   FLAGS,
 } from '../../support/soft-authenticator';
+import { expectQkError } from '../../support/assertions';
 
 const rpId = 'wallet.example.com';
 const origin = 'https://wallet.example.com';
 const challenge = base64UrlEncode(utf8Encode('registration challenge 0123456789'));
 
 function expectRefused(attestation: WebAuthnAttestation, message: RegExp, options?: ParseRegistrationOptions, withChallenge = challenge) {
-  try {
-    parseWebAuthnRegistration({ challenge: withChallenge, attestation }, options);
-  } catch (error) {
-    expect(error).toBeInstanceOf(QkError);
-    expect((error as QkError).code).toBe('REQUEST_INVALID');
-    expect((error as QkError).message).toMatch(message);
-    return;
-  }
-  expect.fail(`expected REQUEST_INVALID matching ${message}`);
+  expectQkError(() => parseWebAuthnRegistration({ challenge: withChallenge, attestation }, options), 'REQUEST_INVALID', message);
 }
 
 /** A registration assembled from parts, so each test changes exactly one thing. */
