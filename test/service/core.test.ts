@@ -111,14 +111,13 @@ describe('policies', () => {
 
   it('updates only the given fields and deletes, through the official client', async () => {
     const client = t.client();
-    const envelope = <T extends string, P>(type: T, parameters: P) => ({ type, timestampMs: String(t.clock.now()), organizationId: t.info.organizationId, parameters });
     const created = await t.submit('create_policy', CREATE_POLICY, { policyName: 'to update', effect: 'EFFECT_ALLOW', notes: 'old' });
     const policyId = created.body.activity.result.createPolicyResult.policyId;
-    const updated = await client.updatePolicy(envelope('ACTIVITY_TYPE_UPDATE_POLICY_V2', { policyId, policyNotes: 'new' }));
+    const updated = await client.updatePolicy(t.envelope('ACTIVITY_TYPE_UPDATE_POLICY_V2', { policyId, policyNotes: 'new' }));
     expect(updated.activity.result).toEqual({ updatePolicyResultV2: { policyId } });
     const { body } = await t.query('get_policy', { policyId });
     expect(body.policy).toMatchObject({ policyName: 'to update', notes: 'new', effect: 'EFFECT_ALLOW' });
-    const deleted = await client.deletePolicy(envelope('ACTIVITY_TYPE_DELETE_POLICY', { policyId }));
+    const deleted = await client.deletePolicy(t.envelope('ACTIVITY_TYPE_DELETE_POLICY', { policyId }));
     expect(deleted.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
     expect(deleted.activity.result.deletePolicyResult?.policyId).toBe(policyId);
     expect((await t.query('get_policy', { policyId })).status).toBe(404);

@@ -112,6 +112,8 @@ export interface TestService<RootKey extends ApiPublicKey = TestKey> {
   /** Stamps `body` (an object is serialised once) with `key` (default: the root key) and posts it. */
   post(path: string, body: unknown, options?: PostOptions): Promise<Reply>;
   query(name: string, request: Record<string, unknown>, options?: PostOptions): Promise<Reply>;
+  /** The activity envelope Turnkey's clients take, stamped with the clock's now (root organization by default). */
+  envelope<const T extends string, P>(type: T, parameters: P, organizationId?: string): { type: T; timestampMs: string; organizationId: string; parameters: P };
   /** Builds the submit envelope for `name` and posts it. */
   submit(name: string, type: string, parameters: unknown, options?: SubmitOptions): Promise<Reply>;
   /** Turnkey's official client, stamping with `key` (P-256 only, as ApiKeyStamper). */
@@ -195,6 +197,7 @@ export async function startTestService(
     post,
     query: (name, request, postOptions) =>
       post(`/public/v1/query/${name}`, { organizationId: info.organizationId, ...request }, postOptions),
+    envelope: (type, parameters, organizationId = info.organizationId) => ({ type, timestampMs: String(nowMs), organizationId, parameters }),
     submit: (name, type, parameters, submitOptions = {}) =>
       post(
         `/public/v1/submit/${name}`,

@@ -20,10 +20,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-function envelope<const T extends string, P>(type: T, organizationId: string, parameters: P) {
-  return { type, timestampMs: String(t.clock.now()), organizationId, parameters };
-}
-
 const idToken = (claims: Omit<IdTokenClaims, 'nowMs'>) => issuer.idToken({ ...claims, nowMs: t.clock.now() });
 
 
@@ -115,7 +111,7 @@ describe('passkeys', () => {
     const authenticatorId = authenticators[0]!.authenticatorId;
     const missing = await t.submit('delete_authenticators', 'ACTIVITY_TYPE_DELETE_AUTHENTICATORS', { userId, authenticatorIds: ['nope'] }, { organizationId, key: apiKey });
     expect(missing.status).toBe(404);
-    const { activity } = await tk.deleteAuthenticators(envelope('ACTIVITY_TYPE_DELETE_AUTHENTICATORS', organizationId, { userId, authenticatorIds: [authenticatorId] }));
+    const { activity } = await tk.deleteAuthenticators(t.envelope('ACTIVITY_TYPE_DELETE_AUTHENTICATORS', { userId, authenticatorIds: [authenticatorId] }, organizationId));
     expect(activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
     expect(activity.result.deleteAuthenticatorsResult?.authenticatorIds).toEqual([authenticatorId]);
     expect((await tk.getAuthenticators({ organizationId, userId })).authenticators).toEqual([]);
@@ -134,7 +130,7 @@ describe('OAuth', () => {
       t.submit('oauth_login', 'ACTIVITY_TYPE_OAUTH_LOGIN', { oidcToken, publicKey: sessionKey.publicKey, ...extra }, { organizationId, key: apiKey });
 
     const token = await idToken({ sub: 'subject-1', nonce: nonceFor(sessionKey.publicKey) });
-    const { activity } = await tk.oauthLogin(envelope('ACTIVITY_TYPE_OAUTH_LOGIN', organizationId, { oidcToken: token, publicKey: sessionKey.publicKey, expirationSeconds: '120' }));
+    const { activity } = await tk.oauthLogin(t.envelope('ACTIVITY_TYPE_OAUTH_LOGIN', { oidcToken: token, publicKey: sessionKey.publicKey, expirationSeconds: '120' }, organizationId));
     expect(activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
     const session = activity.result.oauthLoginResult!.session;
     await expect(verifySessionJwtSignature(session, t.info.sessionSignerPublicKey)).resolves.toBe(true);
@@ -163,7 +159,7 @@ describe('OAuth', () => {
     expect(duplicate.body.activity.failure.details[0].turnkeyErrorCode).toBe('OAUTH_PROVIDER_ALREADY_EXISTS');
     const { oauthProviders } = await tk.getOauthProviders({ organizationId, userId });
     expect(oauthProviders).toMatchObject([{ providerName: 'first', issuer: ISSUER, audience: AUDIENCE, subject: 'subject-9' }]);
-    const { activity } = await tk.deleteOauthProviders(envelope('ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS', organizationId, { userId, providerIds: [oauthProviders[0]!.providerId] }));
+    const { activity } = await tk.deleteOauthProviders(t.envelope('ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS', { userId, providerIds: [oauthProviders[0]!.providerId] }, organizationId));
     expect(activity.result.deleteOauthProvidersResult?.providerIds).toEqual([oauthProviders[0]!.providerId]);
     expect((await tk.getOauthProviders({ organizationId, userId })).oauthProviders).toEqual([]);
   });
@@ -174,12 +170,12 @@ describe('session profiles', () => {
     const root = t.client(t.rootKey);
     const organizationId = t.info.organizationId;
     const { activity } = await root.createSessionProfile(
-      envelope('ACTIVITY_TYPE_CREATE_SESSION_PROFILE', organizationId, {
+      t.envelope('ACTIVITY_TYPE_CREATE_SESSION_PROFILE', {
         sessionProfileName: 'contracts only',
         scope: "activity.type == 'ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE'",
         expirationSeconds: '60',
         notes: 'narrow',
-      }),
+      }, organizationId),
     );
     const sessionProfileId = activity.result.createSessionProfileResult!.sessionProfileId;
     const bad = await t.submit('create_session_profile', 'ACTIVITY_TYPE_CREATE_SESSION_PROFILE', { sessionProfileName: 'x', scope: 'activity.type ==' }, { organizationId });
@@ -231,22 +227,22 @@ describe('smart contract interfaces and TVC apps', () => {
     const abi = JSON.stringify([{ type: 'function', name: 'approve', inputs: [{ name: 'spender', type: 'address' }] }]);
     const idl = JSON.stringify({ version: '0.1.0', name: 'p', instructions: [{ name: 'init', accounts: [], args: [] }] });
     const created = await root.createSmartContractInterface(
-      envelope('ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE', organizationId, {
+      t.envelope('ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE', {
         smartContractAddress: '0x' + 'ab'.repeat(20),
         smartContractInterface: abi,
         type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM',
         label: 'erc20',
         notes: 'n',
-      }),
+      }, organizationId),
     );
     const id = created.activity.result.createSmartContractInterfaceResult!.smartContractInterfaceId;
     await root.createSmartContractInterface(
-      envelope('ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE', organizationId, {
+      t.envelope('ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE', {
         smartContractAddress: '11111111111111111111111111111111',
         smartContractInterface: idl,
         type: 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA',
         label: 'program',
-      }),
+      }, organizationId),
     );
     const listed = await root.getSmartContractInterfaces({ organizationId });
     expect(listed.smartContractInterfaces).toMatchObject([
@@ -266,7 +262,7 @@ describe('smart contract interfaces and TVC apps', () => {
       expect(reply.status).toBe(400);
       expect(reply.body.message).toMatch(problem);
     }
-    const deleted = await root.deleteSmartContractInterface(envelope('ACTIVITY_TYPE_DELETE_SMART_CONTRACT_INTERFACE', organizationId, { smartContractInterfaceId: id }));
+    const deleted = await root.deleteSmartContractInterface(t.envelope('ACTIVITY_TYPE_DELETE_SMART_CONTRACT_INTERFACE', { smartContractInterfaceId: id }, organizationId));
     expect(deleted.activity.result.deleteSmartContractInterfaceResult?.smartContractInterfaceId).toBe(id);
     expect((await root.getSmartContractInterfaces({ organizationId })).smartContractInterfaces.map((entry) => entry.type)).toEqual(['SOLANA']);
   });
@@ -277,12 +273,12 @@ describe('smart contract interfaces and TVC apps', () => {
     const operator = () => ({ name: 'op', publicKey: newKey().publicKey });
     const quorumPublicKey = t.info.enclaveSignerPublicKey + t.info.sessionSignerPublicKey;
     const created = await root.createTvcApp(
-      envelope('ACTIVITY_TYPE_CREATE_TVC_APP', organizationId, {
+      t.envelope('ACTIVITY_TYPE_CREATE_TVC_APP', {
         name: 'app one',
         quorumPublicKey,
         manifestSetParams: { name: 'manifest', newOperators: [operator(), operator()], threshold: 2 },
         shareSetParams: { name: 'share', newOperators: [operator(), operator(), operator()], threshold: 2 },
-      }),
+      }, organizationId),
     );
     const result = created.activity.result.createTvcAppResult!;
     expect(result.manifestSetOperatorIds).toHaveLength(2);
@@ -308,7 +304,7 @@ describe('smart contract interfaces and TVC apps', () => {
       { id: result.appId, name: 'app one', quorumPublicKey, manifestSet: { id: result.manifestSetId, threshold: '2' }, enableEgress: false },
       { name: 'app two', manifestSet: { id: result.manifestSetId } },
     ]);
-    const deleted = await root.deleteTvcAppAndDeployments(envelope('ACTIVITY_TYPE_DELETE_TVC_APP_AND_DEPLOYMENTS', organizationId, { appId: result.appId }));
+    const deleted = await root.deleteTvcAppAndDeployments(t.envelope('ACTIVITY_TYPE_DELETE_TVC_APP_AND_DEPLOYMENTS', { appId: result.appId }, organizationId));
     expect(deleted.activity.result.deleteTvcAppAndDeploymentsResult?.appId).toBe(result.appId);
     expect((await t.post('/public/v1/query/list_tvc_apps', { organizationId })).body.tvcApps.map((app: { name: string }) => app.name)).toEqual(['app two']);
   });

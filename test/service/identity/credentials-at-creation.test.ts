@@ -21,13 +21,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const envelope = <const T extends string, P>(type: T, parameters: P, organizationId = t.info.organizationId) => ({
-  type,
-  timestampMs: String(t.clock.now()),
-  organizationId,
-  parameters,
-});
-
 const idToken = (subject: string) => issuer.idToken({ sub: subject, nowMs: t.clock.now() });
 
 const newPasskey = () => createSoftAuthenticator({ rpId: 'localhost', origin: 'http://localhost:3000' });
@@ -48,7 +41,7 @@ describe('create_users with credentials', () => {
     const passkey = newPasskey();
     const oidcToken = await idToken('subject-users-1');
     const { activity } = await t.client().createUsers(
-      envelope('ACTIVITY_TYPE_CREATE_USERS_V4', {
+      t.envelope('ACTIVITY_TYPE_CREATE_USERS_V4', {
         users: [
           {
             userName: 'pat',
@@ -98,7 +91,7 @@ describe('create_sub_organization', () => {
   it('creates a passkey root user and a wallet, returned in the result and listed by get_organization', async () => {
     const passkey = newPasskey();
     const { activity } = await t.client().createSubOrganization(
-      envelope('ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', {
+      t.envelope('ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', {
         subOrganizationName: 'with wallet',
         rootUsers: [{ userName: 'owner', apiKeys: [], authenticators: [registration(passkey)], oauthProviders: [] }],
         rootQuorumThreshold: 1,
@@ -154,7 +147,7 @@ describe('create_sub_organization', () => {
 describe('get_organization', () => {
   it('lists the organization’s private keys', async () => {
     const { activity } = await t.client().createPrivateKeys(
-      envelope('ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2', {
+      t.envelope('ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2', {
         privateKeys: [{ privateKeyName: 'signer', curve: 'CURVE_SECP256K1', privateKeyTags: [], addressFormats: ['ADDRESS_FORMAT_ETHEREUM'] }],
       }),
     );

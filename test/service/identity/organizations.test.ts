@@ -11,12 +11,6 @@ afterEach(async () => {
   await t.close();
 });
 
-const envelope = <const T extends string, P>(type: T, parameters: P, organizationId = t.info.organizationId) => ({
-  type,
-  timestampMs: String(t.clock.now()),
-  organizationId,
-  parameters,
-});
 const rootUser = (userName: string, key?: TestKey, extra: Record<string, unknown> = {}) => ({
   userName,
   apiKeys: key === undefined ? [] : [{ apiKeyName: `${userName} key`, publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' as const }],
@@ -27,7 +21,7 @@ const rootUser = (userName: string, key?: TestKey, extra: Record<string, unknown
 
 async function createSubOrganization(name: string, users = [rootUser('owner', newKey())], threshold = 1, flags: Record<string, boolean> = {}) {
   const { activity } = await t.client().createSubOrganization(
-    envelope('ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', { subOrganizationName: name, rootUsers: users, rootQuorumThreshold: threshold, ...flags }),
+    t.envelope('ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', { subOrganizationName: name, rootUsers: users, rootQuorumThreshold: threshold, ...flags }),
   );
   expect(activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
   return activityOperations.create_sub_organization.result.parse(activity.result.createSubOrganizationResultV8);
@@ -38,13 +32,13 @@ describe('root quorum', () => {
     const bobKey = newKey();
     const carolKey = newKey();
     const created = await t.client().createUsers(
-      envelope('ACTIVITY_TYPE_CREATE_USERS_V4', {
+      t.envelope('ACTIVITY_TYPE_CREATE_USERS_V4', {
         users: [{ ...rootUser('bob', bobKey), userTags: [] }, { ...rootUser('carol', carolKey), userTags: [] }],
       }),
     );
     const [bob, carol] = created.activity.result.createUsersResult!.userIds;
     const members = [t.info.rootUserId, bob!, carol!];
-    const set = await t.client().updateRootQuorum(envelope('ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', { threshold: 2, userIds: members }));
+    const set = await t.client().updateRootQuorum(t.envelope('ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', { threshold: 2, userIds: members }));
     expect(set.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
     expect(activityOperations.update_root_quorum.result.parse(set.activity.result.updateRootQuorumResult)).toEqual({});
     const { configs } = queryOperations.get_organization_configs.response.parse(
@@ -54,10 +48,10 @@ describe('root quorum', () => {
 
     // Down to 1-of-2 without carol: proposed by bob, pending until a second root user approves.
     t.clock.advance(1);
-    const proposed = await t.client(bobKey).updateRootQuorum(envelope('ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', { threshold: 1, userIds: [t.info.rootUserId, bob!] }));
+    const proposed = await t.client(bobKey).updateRootQuorum(t.envelope('ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', { threshold: 1, userIds: [t.info.rootUserId, bob!] }));
     expect(proposed.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
     expect((await t.query('get_organization_configs', {})).body.configs.quorum.threshold).toBe(2);
-    const approved = await t.client(carolKey).approveActivity(envelope('ACTIVITY_TYPE_APPROVE_ACTIVITY', { fingerprint: proposed.activity.fingerprint }));
+    const approved = await t.client(carolKey).approveActivity(t.envelope('ACTIVITY_TYPE_APPROVE_ACTIVITY', { fingerprint: proposed.activity.fingerprint }));
     expect(approved.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
     expect((await t.query('get_organization_configs', {})).body.configs.quorum).toEqual({ threshold: 1, userIds: [t.info.rootUserId, bob] });
   });
@@ -187,7 +181,7 @@ describe('sub-organizations', () => {
     expect(unexported.body.message).toContain('deleteWithoutExport');
 
     const deleted = await t.client(ownerKey).deleteSubOrganization(
-      envelope('ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION', { deleteWithoutExport: true }, subOrganizationId),
+      t.envelope('ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION', { deleteWithoutExport: true }, subOrganizationId),
     );
     expect(deleted.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
     expect(activityOperations.delete_sub_organization.result.parse(deleted.activity.result.deleteSubOrganizationResult)).toEqual({

@@ -11,12 +11,6 @@ afterEach(async () => {
   await t.close();
 });
 
-const envelope = <const T extends string, P>(type: T, parameters: P, organizationId = t.info.organizationId) => ({
-  type,
-  timestampMs: String(t.clock.now()),
-  organizationId,
-  parameters,
-});
 const newUser = (userName: string, extra: Record<string, unknown> = {}) => ({
   userName,
   apiKeys: [],
@@ -28,14 +22,14 @@ const newUser = (userName: string, extra: Record<string, unknown> = {}) => ({
 const p256Key = (name: string, key = newKey('p256')) => ({ apiKeyName: name, publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' as const });
 
 async function createUsers(users: ReturnType<typeof newUser>[]): Promise<string[]> {
-  const { activity } = await t.client().createUsers(envelope('ACTIVITY_TYPE_CREATE_USERS_V4', { users }));
+  const { activity } = await t.client().createUsers(t.envelope('ACTIVITY_TYPE_CREATE_USERS_V4', { users }));
   expect(activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
   return activityOperations.create_users.result.parse(activity.result.createUsersResult).userIds;
 }
 
 describe('users', () => {
   it('creates users with tags and keys of every curve, then gets and lists them in the v1User shape', async () => {
-    const tag = await t.client().createUserTag(envelope('ACTIVITY_TYPE_CREATE_USER_TAG', { userTagName: 'operators', userIds: [] }));
+    const tag = await t.client().createUserTag(t.envelope('ACTIVITY_TYPE_CREATE_USER_TAG', { userTagName: 'operators', userIds: [] }));
     const tagId = activityOperations.create_user_tag.result.parse(tag.activity.result.createUserTagResult).userTagId;
     const ed = newKey('ed25519');
     const k1 = newKey('secp256k1');
@@ -77,13 +71,13 @@ describe('users', () => {
 
   it('updates a user (name, email, phone, tags) and the name alone', async () => {
     const [userId] = await createUsers([newUser('dave')]);
-    const tag = await t.client().createUserTag(envelope('ACTIVITY_TYPE_CREATE_USER_TAG', { userTagName: 'signers', userIds: [] }));
+    const tag = await t.client().createUserTag(t.envelope('ACTIVITY_TYPE_CREATE_USER_TAG', { userTagName: 'signers', userIds: [] }));
     const tagId = tag.activity.result.createUserTagResult!.userTagId;
     const updated = await t.client().updateUser(
-      envelope('ACTIVITY_TYPE_UPDATE_USER', { userId: userId!, userEmail: 'dave@example.org', userPhoneNumber: '+442071234567', userTagIds: [tagId] }),
+      t.envelope('ACTIVITY_TYPE_UPDATE_USER', { userId: userId!, userEmail: 'dave@example.org', userPhoneNumber: '+442071234567', userTagIds: [tagId] }),
     );
     expect(activityOperations.update_user.result.parse(updated.activity.result.updateUserResult)).toEqual({ userId });
-    const renamed = await t.client().updateUserName(envelope('ACTIVITY_TYPE_UPDATE_USER_NAME', { userId: userId!, userName: 'David' }));
+    const renamed = await t.client().updateUserName(t.envelope('ACTIVITY_TYPE_UPDATE_USER_NAME', { userId: userId!, userName: 'David' }));
     expect(activityOperations.update_user_name.result.parse(renamed.activity.result.updateUserNameResult)).toEqual({ userId });
     const { user } = await t.client().getUser({ organizationId: t.info.organizationId, userId: userId! });
     expect(user).toMatchObject({ userName: 'David', userEmail: 'dave@example.org', userPhoneNumber: '+442071234567', userTags: [tagId] });
@@ -92,7 +86,7 @@ describe('users', () => {
   it('deletes users with their keys; their keys no longer authenticate', async () => {
     const key = newKey('p256');
     const [userId] = await createUsers([newUser('erin', { apiKeys: [p256Key('erin key', key)] })]);
-    const deleted = await t.client().deleteUsers(envelope('ACTIVITY_TYPE_DELETE_USERS', { userIds: [userId!] }));
+    const deleted = await t.client().deleteUsers(t.envelope('ACTIVITY_TYPE_DELETE_USERS', { userIds: [userId!] }));
     expect(activityOperations.delete_users.result.parse(deleted.activity.result.deleteUsersResult)).toEqual({ userIds: [userId] });
     expect(refusal(await t.query('get_user', { userId }))).toEqual([404, 'NOT_FOUND']);
     expect(refusal(await t.query('whoami', {}, { key }))).toEqual([401, 'PUBLIC_KEY_NOT_FOUND']);
@@ -136,13 +130,13 @@ describe('users', () => {
 describe('user tags', () => {
   it('creates, lists and deletes tags; deletion names the users that carried them', async () => {
     const [a, b] = await createUsers([newUser('a'), newUser('b')]);
-    const first = await t.client().createUserTag(envelope('ACTIVITY_TYPE_CREATE_USER_TAG', { userTagName: 'first', userIds: [a!, b!] }));
+    const first = await t.client().createUserTag(t.envelope('ACTIVITY_TYPE_CREATE_USER_TAG', { userTagName: 'first', userIds: [a!, b!] }));
     expect(activityOperations.create_user_tag.result.parse(first.activity.result.createUserTagResult)).toEqual({
       userTagId: expect.any(String),
       userIds: [a, b],
     });
     const firstId = first.activity.result.createUserTagResult!.userTagId;
-    const second = await t.client().createUserTag(envelope('ACTIVITY_TYPE_CREATE_USER_TAG', { userTagName: 'second', userIds: [b!] }));
+    const second = await t.client().createUserTag(t.envelope('ACTIVITY_TYPE_CREATE_USER_TAG', { userTagName: 'second', userIds: [b!] }));
     const secondId = second.activity.result.createUserTagResult!.userTagId;
 
     const { userTags } = queryOperations.list_user_tags.response.parse(await t.client().listUserTags({ organizationId: t.info.organizationId }));
@@ -151,7 +145,7 @@ describe('user tags', () => {
       [secondId, 'second', 'TAG_TYPE_USER'],
     ]);
 
-    const deleted = await t.client().deleteUserTags(envelope('ACTIVITY_TYPE_DELETE_USER_TAGS', { userTagIds: [firstId, secondId] }));
+    const deleted = await t.client().deleteUserTags(t.envelope('ACTIVITY_TYPE_DELETE_USER_TAGS', { userTagIds: [firstId, secondId] }));
     expect(activityOperations.delete_user_tags.result.parse(deleted.activity.result.deleteUserTagsResult)).toEqual({
       userTagIds: [firstId, secondId],
       userIds: [a, b],
@@ -179,7 +173,7 @@ describe('API keys', () => {
     const [userId] = await createUsers([newUser('gina')]);
     const key = newKey('p256');
     const created = await t.client().createApiKeys(
-      envelope('ACTIVITY_TYPE_CREATE_API_KEYS_V2', { userId: userId!, apiKeys: [{ ...p256Key('laptop', key), expirationSeconds: '600' }] }),
+      t.envelope('ACTIVITY_TYPE_CREATE_API_KEYS_V2', { userId: userId!, apiKeys: [{ ...p256Key('laptop', key), expirationSeconds: '600' }] }),
     );
     const [apiKeyId] = activityOperations.create_api_keys.result.parse(created.activity.result.createApiKeysResult).apiKeyIds;
 
@@ -203,7 +197,7 @@ describe('API keys', () => {
     t.clock.advance(601_000);
     expect(refusal(await t.query('whoami', {}, { key }))).toEqual([401, 'API_KEY_EXPIRED']);
 
-    const deleted = await t.client().deleteApiKeys(envelope('ACTIVITY_TYPE_DELETE_API_KEYS', { userId: userId!, apiKeyIds: [apiKeyId!] }));
+    const deleted = await t.client().deleteApiKeys(t.envelope('ACTIVITY_TYPE_DELETE_API_KEYS', { userId: userId!, apiKeyIds: [apiKeyId!] }));
     expect(activityOperations.delete_api_keys.result.parse(deleted.activity.result.deleteApiKeysResult)).toEqual({ apiKeyIds: [apiKeyId] });
     expect(refusal(await t.query('get_api_key', { apiKeyId }))).toEqual([404, 'NOT_FOUND']);
   });
