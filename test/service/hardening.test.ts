@@ -7,10 +7,9 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService } from '../../src/service';
 import { base64UrlEncode, utf8Encode } from '../../src/shared/crypto/encoding';
 import { API_KEY_SCHEMES, signerFromPrivateKey } from '../../src/shared/crypto/stamp';
-import { startTestService, type TestService } from './helpers';
+import { startTestService, type TestService } from '../support/service';
 
 let t: TestService;
 beforeAll(async () => {
@@ -107,7 +106,7 @@ describe('finding 10: the Sandbox answers only requests that name it in the Host
   });
 
   it('accepts the extra names a service bound elsewhere is configured with (allowedHosts, --allowed-host)', async () => {
-    const service = await startService({ db: ':memory:', log: () => {}, allowedHosts: ['sandbox.internal'] });
+    const service = await startTestService({ allowedHosts: ['sandbox.internal'] });
     try {
       const port = new URL(service.info.baseUrl).port;
       const named = await postWithHost(service.info.baseUrl, '/public/v1/query/whoami', `sandbox.internal:${port}`);
@@ -126,16 +125,12 @@ describe('finding 9: an existing --otp-outbox file is tightened to 0600 like the
     const outbox = join(directory, 'outbox.jsonl');
     writeFileSync(outbox, '{"contact":"old@example.com","channel":"email","code":"OLDCODE00","otpId":"x","createdAt":"2024-01-01T00:00:00.000Z"}\n');
     chmodSync(outbox, 0o644);
-    const service = await startService({ db: ':memory:', log: () => {}, otpOutbox: outbox });
+    const service = await startTestService({ otpOutbox: outbox });
     try {
       expect(statSync(outbox).mode & 0o777).toBe(0o600);
       chmodSync(outbox, 0o664);
-      const response = await fetch(`${service.info.authProxyUrl}/v1/otp_init`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-auth-proxy-config-id': service.info.authProxyConfigId },
-        body: JSON.stringify({ otpType: 'OTP_TYPE_EMAIL', contact: 'new@example.com' }),
-      });
-      expect(response.status).toBe(200);
+      const reply = await service.proxy('otp_init', { otpType: 'OTP_TYPE_EMAIL', contact: 'new@example.com' });
+      expect(reply.status).toBe(200);
       expect(statSync(outbox).mode & 0o777).toBe(0o600);
     } finally {
       await service.close();

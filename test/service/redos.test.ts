@@ -21,7 +21,7 @@ import { parseMnemonic } from '../../src/service/enclave/mnemonic';
 import { validateLightningReceive } from '../../src/service/enclave/spark';
 import { checkUserFields } from '../../src/service/families/identity/users';
 import { normalizeContact } from '../../src/service/proxy/otp';
-import { startProxyTestService, type ProxyTestService } from './proxy/support';
+import { startTestService, type TestService } from '../support/service';
 
 const SMALL = 10_000;
 const LARGE = 100_000;
@@ -118,9 +118,9 @@ describe('regex denial of service: every pattern on request text is linear on 10
 });
 
 describe('regex denial of service over HTTP: overlong contacts and emails are refused by their length', () => {
-  let t: ProxyTestService;
+  let t: TestService;
   beforeAll(async () => {
-    t = await startProxyTestService();
+    t = await startTestService();
   });
   afterAll(async () => {
     await t.close();
@@ -145,7 +145,7 @@ describe('regex denial of service over HTTP: overlong contacts and emails are re
 
   it('an overlong email in create_users is refused by its length with the field named', async () => {
     const user = { userName: 'long', userEmail: `a@${'.'.repeat(500)}@`, userTags: [], apiKeys: [], authenticators: [], oauthProviders: [] };
-    const reply = await t.submit('create_users', 'ACTIVITY_TYPE_CREATE_USERS_V4', t.info.organizationId, { users: [user] });
+    const reply = await t.submit('create_users', 'ACTIVITY_TYPE_CREATE_USERS_V4', { users: [user] });
     expect(reply.status).toBe(400);
     expect(reply.body.message).toContain('parameters.users[0].userEmail: must be at most 254 characters, got 503');
   });

@@ -99,6 +99,10 @@ export interface TestServiceOptions {
   stampVerifier?: ServiceOptions['stampVerifier'];
   /** OIDC issuers whose tokens oauth_login and OAuth providers accept. */
   oidcIssuers?: ServiceOptions['oidcIssuers'];
+  /** Host names served besides the loopback ones. */
+  allowedHosts?: ServiceOptions['allowedHosts'];
+  /** The OTP outbox file, when the test brings its own; by default one in a temporary directory. */
+  otpOutbox?: string;
 }
 
 export interface TestService<RootKey extends ApiPublicKey = TestKey> {
@@ -147,7 +151,8 @@ export async function startTestService(
   const rootKey: ApiPublicKey = options.rootPublicKey ?? newKey('p256');
   const logs: string[] = [];
   const outboxDirectory = mkdtempSync(join(tmpdir(), 'quorumkey-test-outbox-'));
-  const outbox = join(outboxDirectory, 'otp-outbox.jsonl');
+  const outbox = options.otpOutbox ?? join(outboxDirectory, 'otp-outbox.jsonl');
+  const removeOutboxDirectory = () => rmSync(outboxDirectory, { recursive: true, force: true });
   let service: RunningService;
   try {
     service = await startService({
@@ -159,9 +164,10 @@ export async function startTestService(
       otpOutbox: outbox,
       oidcIssuers: options.oidcIssuers ?? [],
       ...(options.stampVerifier === undefined ? {} : { stampVerifier: options.stampVerifier }),
+      ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
     });
   } catch (error) {
-    rmSync(outboxDirectory, { recursive: true, force: true });
+    removeOutboxDirectory();
     throw error;
   }
   const { info, store } = service;
@@ -249,7 +255,7 @@ export async function startTestService(
       store.transaction((tx) => tx.organizations.setRootQuorum(info.organizationId, { threshold, userIds }, nowMs)),
     async close() {
       await service.close();
-      rmSync(outboxDirectory, { recursive: true, force: true });
+      removeOutboxDirectory();
     },
   };
 }

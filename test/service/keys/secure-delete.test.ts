@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { encryptToImportBundle } from '../../../src/shared/crypto/bundles';
 import { utf8Encode } from '../../../src/shared/crypto/encoding';
-import { startTestService, type Reply, type TestService } from '../helpers';
+import { startTestService, type Reply, type TestService } from '../../support/service';
 
 const ETHEREUM = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' };
 
