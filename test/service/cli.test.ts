@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { p256PublicKeyFromPrivate } from '../../src/shared/crypto/keys';
-import { newKey, stampedHeaders, type TestKey } from '../support/service';
+import { newKey, postJson, type Reply, stampedHeaders, type TestKey } from '../support/service';
 import { killCliProcesses, spawnCli, startCli, type CliProcess } from './cli-process';
 
 const directory = mkdtempSync(join(tmpdir(), 'quorumkey-cli-'));
@@ -33,10 +33,9 @@ async function terminate(cli: CliProcess): Promise<[number | null, NodeJS.Signal
 
 type PrivateKey = Pick<TestKey, 'curve' | 'privateKey'>;
 
-async function whoami(baseUrl: string, organizationId: string, key: PrivateKey): Promise<{ status: number; body: unknown }> {
+async function whoami(baseUrl: string, organizationId: string, key: PrivateKey): Promise<Reply> {
   const body = JSON.stringify({ organizationId });
-  const response = await fetch(`${baseUrl}/public/v1/query/whoami`, { method: 'POST', headers: await stampedHeaders(body, key), body });
-  return { status: response.status, body: await response.json() };
+  return postJson(`${baseUrl}/public/v1/query/whoami`, body, await stampedHeaders(body, key));
 }
 
 describe('the info line', () => {

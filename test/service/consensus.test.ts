@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestService, type TestKey, type TestService } from '../support/service';
+import { refusal, startTestService, type TestKey, type TestService } from '../support/service';
 
 const CREATE_POLICY = 'ACTIVITY_TYPE_CREATE_POLICY_V3';
 let t: TestService;
@@ -44,7 +44,7 @@ describe('a 2-of-3 root quorum', () => {
     expect(await count()).toBe(1);
 
     const again = await t.submit('approve_activity', 'ACTIVITY_TYPE_APPROVE_ACTIVITY', { fingerprint: pending.fingerprint }, { key: carol.key });
-    expect([again.status, again.body.details[0].turnkeyErrorCode]).toEqual([400, 'ACTIVITY_NOT_PENDING']);
+    expect(refusal(again)).toEqual([400, 'ACTIVITY_NOT_PENDING']);
   });
 
   it('the byte-identical body stamped by another root user counts as their approval', async () => {
@@ -59,7 +59,7 @@ describe('a 2-of-3 root quorum', () => {
   it('a rejection ends it REJECTED; a second vote by the same user is refused', async () => {
     const pending = (await t.submit('create_policy', CREATE_POLICY, policyParams('rejected'))).body.activity;
     const twice = await t.submit('approve_activity', 'ACTIVITY_TYPE_APPROVE_ACTIVITY', { fingerprint: pending.fingerprint });
-    expect([twice.status, twice.body.details[0].turnkeyErrorCode]).toEqual([400, 'ALREADY_VOTED']);
+    expect(refusal(twice)).toEqual([400, 'ALREADY_VOTED']);
     const rejected = await t.client(carol.key).rejectActivity({
       type: 'ACTIVITY_TYPE_REJECT_ACTIVITY',
       timestampMs: String(t.clock.now()),
@@ -108,7 +108,7 @@ describe('a 2-of-3 root quorum', () => {
     const pending = (await t.submit('create_policy', CREATE_POLICY, policyParams('re-approved'))).body.activity;
     const approve = (key: TestKey) => t.submit('approve_activity', 'ACTIVITY_TYPE_APPROVE_ACTIVITY', { fingerprint: pending.fingerprint }, { key });
     const twice = await approve(alice.key);
-    expect([twice.status, twice.body.details[0].turnkeyErrorCode]).toEqual([400, 'ALREADY_VOTED']);
+    expect(refusal(twice)).toEqual([400, 'ALREADY_VOTED']);
 
     t.clock.advance(25 * 60 * 60 * 1000);
     expect((await approve(bob.key)).body.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
@@ -126,7 +126,7 @@ describe('policies for non-root users', () => {
     await t.setRootQuorum(1, [alice.userId]);
     const dave = await t.addUser({ name: 'dave' });
     const denied = await t.submit('create_policy', CREATE_POLICY, policyParams('by dave'), { key: dave.key });
-    expect([denied.status, denied.body.details[0].turnkeyErrorCode]).toEqual([403, 'REQUEST_NOT_AUTHORIZED']);
+    expect(refusal(denied)).toEqual([403, 'REQUEST_NOT_AUTHORIZED']);
     expect(denied.body.details[1]['@type']).toBe('type.googleapis.com/errors.v1.PolicyEnginePermissionError');
     expect((await t.query('list_activities', {})).body.activities).toHaveLength(0);
 
@@ -157,7 +157,7 @@ describe('policies for non-root users', () => {
     const rename = (userId: string) => t.submit('update_user_name', 'ACTIVITY_TYPE_UPDATE_USER_NAME', { userId, userName: 'renamed' }, { key: dave.key });
     expect((await rename(tagged.userId)).body.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
     const untagged = await rename(bob.userId);
-    expect([untagged.status, untagged.body.details[0].turnkeyErrorCode]).toEqual([403, 'REQUEST_NOT_AUTHORIZED']);
+    expect(refusal(untagged)).toEqual([403, 'REQUEST_NOT_AUTHORIZED']);
     expect((await t.query('get_user', { userId: bob.userId })).body.user.userName).toBe('bob');
   });
 

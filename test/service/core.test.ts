@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../support/service';
+import { refusal, startTestService, type TestService } from '../support/service';
 
 let t: TestService;
 beforeAll(async () => {
@@ -163,7 +163,7 @@ describe('the wire', () => {
 
   it('refuses bad JSON, an empty body, a body too large and a missing stamp, whatever the Content-Type', async () => {
     const badJson = await t.post('/public/v1/query/whoami', '{"organizationId":');
-    expect([badJson.status, badJson.body.details[0].turnkeyErrorCode]).toEqual([400, 'REQUEST_INVALID']);
+    expect(refusal(badJson)).toEqual([400, 'REQUEST_INVALID']);
 
     const badText = await fetch(`${t.info.baseUrl}/public/v1/query/whoami`, {
       method: 'POST',
@@ -178,7 +178,7 @@ describe('the wire', () => {
     expect((await empty.json()).message).toBe('bad request body: the body is empty; send a JSON object');
 
     const large = await t.post('/public/v1/query/whoami', { organizationId: t.info.organizationId, pad: 'x'.repeat(1_100_000) });
-    expect([large.status, large.body.details[0].turnkeyErrorCode]).toEqual([400, 'REQUEST_TOO_LARGE']);
+    expect(refusal(large)).toEqual([400, 'REQUEST_TOO_LARGE']);
 
     const unstamped = await t.query('whoami', {}, { unstamped: true });
     expect(unstamped.status).toBe(401);

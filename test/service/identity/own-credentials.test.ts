@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { authorize, isEligibleVoter, type Approver } from '../../../src/service/authorize';
-import { newKey, startTestService, type TestKey, type TestService } from '../../support/service';
+import { newKey, refusal, startTestService, type TestKey, type TestService } from '../../support/service';
 
 let t: TestService;
 let dave: { userId: string; key: TestKey };
@@ -47,13 +47,13 @@ describe('users manage their own credentials without a policy', () => {
   it('cannot add or delete keys of another user, and nothing is recorded', async () => {
     const before = await activityCount();
     const forErin = await createApiKey(erin.userId, newKey('p256'), dave.key);
-    expect([forErin.status, forErin.body.details[0].turnkeyErrorCode]).toEqual([403, 'REQUEST_NOT_AUTHORIZED']);
+    expect(refusal(forErin)).toEqual([403, 'REQUEST_NOT_AUTHORIZED']);
     const [erinKeyId] = await apiKeyIdsOf(erin.userId);
     const deletingErins = await deleteApiKeys(erin.userId, [erinKeyId!], dave.key);
-    expect([deletingErins.status, deletingErins.body.details[0].turnkeyErrorCode]).toEqual([403, 'REQUEST_NOT_AUTHORIZED']);
+    expect(refusal(deletingErins)).toEqual([403, 'REQUEST_NOT_AUTHORIZED']);
     // Naming itself as the owner of another user's key does not get past the key's real owner.
     const disguised = await deleteApiKeys(dave.userId, [erinKeyId!], dave.key);
-    expect([disguised.status, disguised.body.details[0].turnkeyErrorCode]).toEqual([404, 'NOT_FOUND']);
+    expect(refusal(disguised)).toEqual([404, 'NOT_FOUND']);
     expect(await apiKeyIdsOf(erin.userId)).toEqual([erinKeyId]);
     expect(await activityCount()).toBe(before);
   });
@@ -68,7 +68,7 @@ describe('users manage their own credentials without a policy', () => {
     });
     expect(policy.body.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
     const refused = await createApiKey(dave.userId, newKey('p256'), dave.key);
-    expect([refused.status, refused.body.details[0].turnkeyErrorCode]).toEqual([403, 'REQUEST_NOT_AUTHORIZED']);
+    expect(refusal(refused)).toEqual([403, 'REQUEST_NOT_AUTHORIZED']);
     expect(refused.body.message).toMatch(/EFFECT_DENY/);
     // Deleting is not what the policy denies.
     expect((await deleteApiKeys(dave.userId, [laptopKeyId], dave.key)).body.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
