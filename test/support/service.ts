@@ -187,6 +187,12 @@ export async function startTestService(
     const sent = Object.fromEntries(Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== undefined));
     return postJson(`${info.authProxyUrl}/v1/${name}`, JSON.stringify(body), sent);
   };
+  const envelope = <const T extends string, P>(type: T, parameters: P, organizationId = info.organizationId) => ({
+    type,
+    timestampMs: String(nowMs),
+    organizationId,
+    parameters,
+  });
   const lastCode = (contact: string) => {
     const message = readOtpOutbox(outbox).filter((entry) => entry.contact === contact.toLowerCase()).at(-1);
     if (message === undefined) throw new Error(`no OTP was sent to ${contact}`);
@@ -203,18 +209,11 @@ export async function startTestService(
     post,
     query: (name, request, postOptions) =>
       post(`/public/v1/query/${name}`, { organizationId: info.organizationId, ...request }, postOptions),
-    envelope: (type, parameters, organizationId = info.organizationId) => ({ type, timestampMs: String(nowMs), organizationId, parameters }),
-    submit: (name, type, parameters, submitOptions = {}) =>
-      post(
-        `/public/v1/submit/${name}`,
-        {
-          type,
-          timestampMs: submitOptions.timestampMs ?? String(nowMs),
-          organizationId: submitOptions.organizationId ?? info.organizationId,
-          parameters,
-        },
-        submitOptions,
-      ),
+    envelope,
+    submit: (name, type, parameters, submitOptions = {}) => {
+      const body = envelope(type, parameters, submitOptions.organizationId);
+      return post(`/public/v1/submit/${name}`, { ...body, timestampMs: submitOptions.timestampMs ?? body.timestampMs }, submitOptions);
+    },
     client(key) {
       const { publicKey, privateKey } = signingKey(key);
       return new TurnkeyClient({ baseUrl: info.baseUrl }, new ApiKeyStamper({ apiPublicKey: publicKey, apiPrivateKey: privateKey }));
