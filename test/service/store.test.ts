@@ -11,6 +11,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { applyMigrations, Store, type Migration } from '../../src/service/store';
 import { Connection, integer } from '../../src/service/store/connection';
 import { migrations } from '../../src/service/store/migrations';
+import { thrown } from '../support/assertions';
 
 const directory = mkdtempSync(join(tmpdir(), 'quorumkey-store-'));
 const cleanups: (() => unknown)[] = [];
@@ -40,14 +41,6 @@ function versionsOf(connection: Connection): number[] {
 }
 function tablesOf(connection: Connection): string[] {
   return connection.all("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").map((row) => String(row.name));
-}
-function thrownBy(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
 }
 
 describe('connection settings', () => {
@@ -119,7 +112,7 @@ describe('migrations', () => {
   it('refuses a migration below the newest applied one that was never applied, and applies nothing', () => {
     const connection = openConnection(newPath());
     applyMigrations(connection, [migration(1), migration(2), migration(4)]);
-    const error = thrownBy(() => applyMigrations(connection, [1, 2, 3, 4, 5].map(migration)));
+    const error = thrown(() => applyMigrations(connection, [1, 2, 3, 4, 5].map(migration)));
     expect(error).toMatchObject({
       code: 'INTERNAL',
       message: 'the database has applied migration 4 but not the older 3; a migration added later needs a version above 4',
@@ -131,7 +124,7 @@ describe('migrations', () => {
   it('refuses a database written by a newer build, one with a migration this build does not know', () => {
     const connection = openConnection(newPath());
     applyMigrations(connection, [1, 2, 3].map(migration));
-    expect(thrownBy(() => applyMigrations(connection, [1, 2].map(migration)))).toMatchObject({
+    expect(thrown(() => applyMigrations(connection, [1, 2].map(migration)))).toMatchObject({
       code: 'INTERNAL',
       message: expect.stringContaining('the database has applied migration 3, newer than this version of the service knows (up to 2)'),
     });
@@ -144,7 +137,7 @@ describe('migrations', () => {
       [1, 4, 2],
     ]) {
       const [, previous, next] = versions;
-      expect(thrownBy(() => applyMigrations(connection, versions.map(migration)))).toMatchObject({
+      expect(thrown(() => applyMigrations(connection, versions.map(migration)))).toMatchObject({
         code: 'INTERNAL',
         message: `database migrations must have strictly increasing versions, but ${previous} is followed by ${next}`,
       });
