@@ -4,6 +4,7 @@ import { allOperations, requestSchemaOf, type Operation } from '../../src/shared
 import { BODY_LIMIT_BYTES } from '../../src/service/server/app';
 import { signerFromPrivateKey, stampBody } from '../../src/shared/crypto/stamp';
 import { startTestService, type TestService } from '../support/service';
+import { prng } from '../support/random';
 
 /** Bounded: a fixed count of requests from a seeded generator, so a failure replays exactly. */
 const REQUESTS = 2_000;
@@ -16,16 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(state ^ (state >>> 15), state | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 it('thousands of malformed bodies and headers: never a 5xx, never a state change', async () => {
   const random = prng(0xc0ffee);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MAIL } from '../../support/eip712-mail';
 import { startTestService, type TestService } from '../../support/service';
 import { recordedRows } from './recorded';
+import { prng } from '../../support/random';
 
 const ROUNDS = 150;
 
@@ -14,16 +15,6 @@ let t: TestService;
 let ethereum: string;
 let solana: string;
 let bitcoin: string;
-
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(state ^ (state >>> 15), state | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 beforeAll(async () => {
   t = await startTestService();

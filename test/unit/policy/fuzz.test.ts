@@ -8,18 +8,7 @@ import {
   evaluate,
   type PolicyContext,
 } from '../../../src/shared/policy';
-
-/** A small deterministic PRNG (mulberry32), so a failure reproduces from its seed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../../support/random';
 
 const PIECES = [
   'activity', 'approvers', 'credentials', 'wallet', 'eth', 'user', 'u', 'x', '.', '..', ',', '(', ')', '[', ']',
@@ -41,7 +30,7 @@ const CONTEXT: PolicyContext = {
 
 describe('random token soups', () => {
   it('only ever fail with a PolicyParseError or a PolicyEvaluationError, quickly', () => {
-    const next = random(0x5eed);
+    const next = prng(0x5eed);
     const started = Date.now();
     let accepted = 0;
     for (let round = 0; round < 4000; round += 1) {
