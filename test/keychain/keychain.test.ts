@@ -17,12 +17,12 @@ import { Keychain } from '../../src/main/keychain/keychain';
 import { OsSecretStore } from '../../src/main/keychain/secret-store';
 import { Profiles } from '../../src/main/profiles/profiles';
 import { QkError } from '../../src/shared/errors';
+import { bytesToHex } from '../../src/shared/crypto/encoding';
 import { RecordingStore } from '../support/recording-secret-store';
 import { scanForSecrets } from '../support/scan-for-secrets';
 import { rejection } from '../support/assertions';
 
 const run = promisify(execFile);
-const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const message = new TextEncoder().encode('{"type":"ACTIVITY_TYPE_CREATE_POLICY_V3"}');
 
 function verify(curve: 'p256' | 'secp256k1' | 'ed25519', publicKey: string, signature: string): boolean {
@@ -87,12 +87,12 @@ describe('Keychain API keys', () => {
 
   it('imports a hex pair, accepting the public key compressed or uncompressed', async () => {
     const secret = p256.utils.randomSecretKey();
-    const compressed = hex(p256.getPublicKey(secret, true));
+    const compressed = bytesToHex(p256.getPublicKey(secret, true));
     const imported = await keychain.importApiKey({
       name: 'imported',
       curve: 'p256',
-      privateKey: `0x${hex(secret).toUpperCase()}`,
-      publicKey: hex(p256.getPublicKey(secret, false)),
+      privateKey: `0x${bytesToHex(secret).toUpperCase()}`,
+      publicKey: bytesToHex(p256.getPublicKey(secret, false)),
     });
     expect(imported.publicKey).toBe(compressed);
     const signature = await keychain.withApiKeySigner('imported', (signer) => signer.sign(message));
@@ -104,8 +104,8 @@ describe('Keychain API keys', () => {
       keychain.importApiKey({
         name: 'mismatch',
         curve: 'secp256k1',
-        privateKey: hex(secp256k1.utils.randomSecretKey()),
-        publicKey: hex(secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true)),
+        privateKey: bytesToHex(secp256k1.utils.randomSecretKey()),
+        publicKey: bytesToHex(secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true)),
       }),
     );
     expect(mismatch.code).toBe('KEY_INVALID');
@@ -114,8 +114,8 @@ describe('Keychain API keys', () => {
       keychain.importApiKey({
         name: 'wrong curve',
         curve: 'p256',
-        privateKey: hex(secp256k1.utils.randomSecretKey()),
-        publicKey: hex(secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true)),
+        privateKey: bytesToHex(secp256k1.utils.randomSecretKey()),
+        publicKey: bytesToHex(secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true)),
       }),
     );
     expect(wrongCurve.code).toBe('KEY_INVALID');
@@ -134,15 +134,15 @@ describe('Keychain API keys', () => {
     const p256Secret = p256.utils.randomSecretKey();
     const k1Secret = secp256k1.utils.randomSecretKey();
     const edSeed = ed25519.utils.randomSecretKey();
-    const edPublic = hex(ed25519.getPublicKey(edSeed));
+    const edPublic = bytesToHex(ed25519.getPublicKey(edSeed));
     const files = {
-      'p256.private': `${hex(p256Secret)}\n`,
-      'p256.public': `${hex(p256.getPublicKey(p256Secret, true))}\n`,
-      'k1.private': `${hex(k1Secret)}:secp256k1\n`,
-      'k1.public': hex(secp256k1.getPublicKey(k1Secret, true)),
-      'ed.private': `${hex(edSeed)}:ed25519`,
+      'p256.private': `${bytesToHex(p256Secret)}\n`,
+      'p256.public': `${bytesToHex(p256.getPublicKey(p256Secret, true))}\n`,
+      'k1.private': `${bytesToHex(k1Secret)}:secp256k1\n`,
+      'k1.public': bytesToHex(secp256k1.getPublicKey(k1Secret, true)),
+      'ed.private': `${bytesToHex(edSeed)}:ed25519`,
       'ed.public': edPublic,
-      'edgo.private': `${hex(edSeed)}${edPublic}:ed25519`,
+      'edgo.private': `${bytesToHex(edSeed)}${edPublic}:ed25519`,
     };
     for (const [file, content] of Object.entries(files)) await writeFile(join(dataDir, '..', `${serviceName}-${file}`), content);
     const path = (file: string) => join(dataDir, '..', `${serviceName}-${file}`);
@@ -163,7 +163,7 @@ describe('Keychain API keys', () => {
         const signature = await keychain.withApiKeySigner(key.name, (signer) => signer.sign(message));
         expect(verify(key.curve, key.publicKey, signature)).toBe(true);
       }
-      await writeFile(path('bad.private'), `${hex(p256Secret)}:rsa`);
+      await writeFile(path('bad.private'), `${bytesToHex(p256Secret)}:rsa`);
       const badCurve = await rejection(keychain.importTkcliApiKey({ name: 'bad', privateKeyFile: path('bad.private') }));
       expect(badCurve.code).toBe('CURVE_UNSUPPORTED');
       expect(badCurve.message).toContain(path('bad.private'));
@@ -293,18 +293,18 @@ describe('Keychain encryption keys', () => {
     const generated = await keychain.generateEncryptionKey({ name: 'export target' });
     expect(generated.publicKey).toMatch(/^04[0-9a-f]{128}$/);
     const secret = p256.utils.randomSecretKey();
-    const imported = await keychain.importEncryptionKey({ name: 'tkcli target', privateKey: `${hex(secret)}\n` });
-    expect(imported.publicKey).toBe(hex(p256.getPublicKey(secret, false)));
+    const imported = await keychain.importEncryptionKey({ name: 'tkcli target', privateKey: `${bytesToHex(secret)}\n` });
+    expect(imported.publicKey).toBe(bytesToHex(p256.getPublicKey(secret, false)));
     expect(await reopen().listEncryptionKeys()).toEqual([generated, imported]);
     expect(await keychain.listApiKeys()).toEqual([]);
 
     const opened = await reopen().withEncryptionPrivateKey('tkcli target', (privateKey) => {
-      expect(hex(privateKey)).toBe(hex(secret));
+      expect(bytesToHex(privateKey)).toBe(bytesToHex(secret));
       return privateKey;
     });
     expect(opened).toEqual(new Uint8Array(32));
     expect(
-      await keychain.withEncryptionPrivateKey('export target', (privateKey) => hex(p256.getPublicKey(privateKey, false))),
+      await keychain.withEncryptionPrivateKey('export target', (privateKey) => bytesToHex(p256.getPublicKey(privateKey, false))),
     ).toBe(generated.publicKey);
 
     await keychain.deleteEncryptionKey('export target');

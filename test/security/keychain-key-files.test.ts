@@ -9,6 +9,7 @@ import { p256 } from '@noble/curves/nist.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Keychain } from '../../src/main/keychain/keychain';
 import type { SecretStore } from '../../src/main/keychain/secret-store';
+import { bytesToHex } from '../../src/shared/crypto/encoding';
 import { rejection } from '../support/assertions';
 
 class MemoryStore implements SecretStore {
@@ -25,7 +26,6 @@ class MemoryStore implements SecretStore {
   }
 }
 
-const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const SECRET_LINE = 'root:$6$S3cretHashThatMustNotLeak$abcdefghijklmnop';
 
 let dir: string;
@@ -45,10 +45,10 @@ afterEach(async () => {
 describe('keys.importTkcliApiKey file reads', () => {
   it('still imports a tkcli p256 key pair', async () => {
     const secret = p256.utils.randomSecretKey();
-    await writeFile(join(dir, 'op.private'), `${hex(secret)}\n`);
-    await writeFile(join(dir, 'op.public'), `${hex(p256.getPublicKey(secret, true))}\n`);
+    await writeFile(join(dir, 'op.private'), `${bytesToHex(secret)}\n`);
+    await writeFile(join(dir, 'op.public'), `${bytesToHex(p256.getPublicKey(secret, true))}\n`);
     const imported = await keychain.importTkcliApiKey({ name: 'op', privateKeyFile: join(dir, 'op.private'), publicKeyFile: join(dir, 'op.public') });
-    expect(imported.publicKey).toBe(hex(p256.getPublicKey(secret, true)));
+    expect(imported.publicKey).toBe(bytesToHex(p256.getPublicKey(secret, true)));
     expect(store.secrets.size).toBe(1);
   });
 
@@ -60,7 +60,7 @@ describe('keys.importTkcliApiKey file reads', () => {
     expect(JSON.stringify(privateRefused.toData())).not.toContain('S3cret');
 
     const secret = p256.utils.randomSecretKey();
-    await writeFile(join(dir, 'op.private'), hex(secret));
+    await writeFile(join(dir, 'op.private'), bytesToHex(secret));
     const publicRefused = await rejection(
       keychain.importTkcliApiKey({ name: 'x', privateKeyFile: join(dir, 'op.private'), publicKeyFile: join(dir, 'shadow') }),
     );
@@ -78,7 +78,7 @@ describe('keys.importTkcliApiKey file reads', () => {
 
   it('never echoes a public key file that is not a hex key', async () => {
     const secret = p256.utils.randomSecretKey();
-    await writeFile(join(dir, 'op.private'), hex(secret));
+    await writeFile(join(dir, 'op.private'), bytesToHex(secret));
     await writeFile(join(dir, 'leak.public'), SECRET_LINE);
     const refused = await rejection(
       keychain.importTkcliApiKey({ name: 'x', privateKeyFile: join(dir, 'op.private'), publicKeyFile: join(dir, 'leak.public') }),
