@@ -146,7 +146,6 @@ describe('storing and returning time', () => {
 });
 
 describe('invalid time expressions are refused with 400 and nothing is stored', () => {
-  const activityCount = async (): Promise<number> => (await t.query('list_activities', {})).body.activities.length;
   const policies = async (): Promise<unknown[]> => (await t.query('list_policies', {})).body.policies;
 
   it.each([
@@ -156,13 +155,13 @@ describe('invalid time expressions are refused with 400 and nothing is stored', 
     ['a condition keyword', "activity.kind == 'CREATE_USER_TAG'", /invalid policy time: parameters\.time: 'activity' belongs in condition expressions/],
     ['a non-bool', 'time.now', /invalid policy time: .*must evaluate to a bool/],
   ])('create_policy with %s', async (_name, time, message) => {
-    const activitiesBefore = await activityCount();
+    const activitiesBefore = await t.activityCount();
     const reply = await t.submit('create_policy', CREATE_POLICY, { policyName: 'bad', effect: 'EFFECT_ALLOW', notes: '', time });
     expect(reply.status).toBe(400);
     expect(reply.body.details[0].turnkeyErrorCode).toBe('POLICY_PARSE_ERROR');
     expect(reply.body.message).toMatch(message);
     expect(await policies()).toEqual([]);
-    expect(await activityCount()).toBe(activitiesBefore);
+    expect(await t.activityCount()).toBe(activitiesBefore);
   });
 
   it('CronSpan or time.now in a condition is refused as not belonging there', async () => {
@@ -187,11 +186,11 @@ describe('invalid time expressions are refused with 400 and nothing is stored', 
 
   it('update_policy with a bad time leaves the stored one unchanged', async () => {
     const policyId = await createPolicy({ policyName: 'timed', time: OFFICE_HOURS });
-    const activitiesBefore = await activityCount();
+    const activitiesBefore = await t.activityCount();
     const reply = await t.submit('update_policy', UPDATE_POLICY, { policyId, time: "CronSpan('*/5 * * * *', '1h', 'UTC')" });
     expect(reply.status).toBe(400);
     expect(reply.body.message).toMatch(/invalid policy time: parameters\.time: CronSpan\(\) schedule: minute field: steps/);
     expect((await t.query('get_policy', { policyId })).body.policy.time).toBe(OFFICE_HOURS);
-    expect(await activityCount()).toBe(activitiesBefore);
+    expect(await t.activityCount()).toBe(activitiesBefore);
   });
 });

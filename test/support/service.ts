@@ -136,6 +136,8 @@ export interface TestService<RootKey extends ApiPublicKey = TestKey> {
     key?: Key;
     tagIds?: string[];
   }): Promise<{ userId: string; key: Key }>;
+  /** How many activities list_activities shows in the organization (root by default), up to its 100-item page. */
+  activityCount(organizationId?: string): Promise<number>;
   /** Makes the root quorum `threshold` of `userIds` (test setup, straight through the store). */
   setRootQuorum(threshold: number, userIds: string[]): Promise<void>;
   close(): Promise<void>;
@@ -249,6 +251,11 @@ export async function startTestService(
         for (const tagId of userOptions.tagIds ?? []) tx.userTags.addMember(tagId, userId);
       });
       return { userId, key };
+    },
+    async activityCount(organizationId = info.organizationId) {
+      const reply = await post('/public/v1/query/list_activities', { organizationId, paginationOptions: { limit: '100' } });
+      if (reply.status !== 200) throw new Error(`list_activities failed: ${JSON.stringify(reply.body)}`);
+      return (reply.body.activities as unknown[]).length;
     },
     setRootQuorum: (threshold, userIds) =>
       store.transaction((tx) => tx.organizations.setRootQuorum(info.organizationId, { threshold, userIds }, nowMs)),

@@ -25,7 +25,6 @@ const createApiKey = (forUserId: string, newApiKey: TestKey, by: TestKey) =>
   t.submit('create_api_keys', 'ACTIVITY_TYPE_CREATE_API_KEYS_V2', { userId: forUserId, apiKeys: [apiKeyParams('laptop', newApiKey)] }, { key: by });
 const deleteApiKeys = (forUserId: string, apiKeyIds: string[], by: TestKey) =>
   t.submit('delete_api_keys', 'ACTIVITY_TYPE_DELETE_API_KEYS', { userId: forUserId, apiKeyIds }, { key: by });
-const activityCount = async () => (await t.query('list_activities', { paginationOptions: { limit: '100' } })).body.activities.length;
 const apiKeyIdsOf = async (userId: string): Promise<string[]> =>
   (await t.query('get_api_keys', { userId })).body.apiKeys.map((key: { apiKeyId: string }) => key.apiKeyId);
 
@@ -45,7 +44,7 @@ describe('users manage their own credentials without a policy', () => {
   });
 
   it('cannot add or delete keys of another user, and nothing is recorded', async () => {
-    const before = await activityCount();
+    const before = await t.activityCount();
     const forErin = await createApiKey(erin.userId, newKey('p256'), dave.key);
     expect(refusal(forErin)).toEqual([403, 'REQUEST_NOT_AUTHORIZED']);
     const [erinKeyId] = await apiKeyIdsOf(erin.userId);
@@ -55,7 +54,7 @@ describe('users manage their own credentials without a policy', () => {
     const disguised = await deleteApiKeys(dave.userId, [erinKeyId!], dave.key);
     expect(refusal(disguised)).toEqual([404, 'NOT_FOUND']);
     expect(await apiKeyIdsOf(erin.userId)).toEqual([erinKeyId]);
-    expect(await activityCount()).toBe(before);
+    expect(await t.activityCount()).toBe(before);
   });
 
   it('a matching DENY policy stops it', async () => {

@@ -79,9 +79,7 @@ describe('spark_prepare_lightning_receive', () => {
   });
 
   it('refuses a bad threshold or operator list with 400 before anything is recorded', async () => {
-    const activityCount = async () =>
-      (await t.post('/public/v1/query/list_activities', { organizationId: t.info.organizationId, paginationOptions: { limit: '100' } })).body.activities.length;
-    const before = await activityCount();
+    const before = await t.activityCount();
     const [first, second] = operators(2).map(({ operatorId, encryptionPublicKey }) => ({ operatorId, encryptionPublicKey })) as [
       { operatorId: string; encryptionPublicKey: string },
       { operatorId: string; encryptionPublicKey: string },
@@ -99,6 +97,6 @@ describe('spark_prepare_lightning_receive', () => {
       expect(refused.status, JSON.stringify(refused.body)).toBe(400);
       expect(refused.body.message).toMatch(message);
     }
-    expect(await activityCount()).toBe(before);
+    expect(await t.activityCount()).toBe(before);
   });
 });
