@@ -5,7 +5,7 @@
  */
 import { Turnkey, type TurnkeyApiClient } from '@turnkey/sdk-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../service/helpers';
+import { startTestService, type TestService } from '../support/service';
 
 let service: TestService;
 let client: TurnkeyApiClient;

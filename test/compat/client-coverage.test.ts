@@ -4,9 +4,8 @@
  * OPERATION_NOT_FOUND, i.e. it has no route for the path. The count may grow, never drop below the recorded floor.
  */
 import { TurnkeyClient, TurnkeyRequestError } from '@turnkey/http';
-import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../service/helpers';
+import { startTestService, type TestService } from '../support/service';
 
 /** The answered methods when last counted; raise it as operations are added. */
 const ANSWERED_FLOOR = 98;
@@ -39,10 +38,7 @@ async function isAnswered(call: () => Promise<unknown>): Promise<boolean> {
 }
 
 it(`answers at least ${ANSWERED_FLOOR} of the TurnkeyClient request methods`, async () => {
-  const client = new TurnkeyClient(
-    { baseUrl: service.info.baseUrl },
-    new ApiKeyStamper({ apiPublicKey: service.rootKey.publicKey, apiPrivateKey: service.rootKey.privateKey }),
-  );
+  const client = service.client();
   const methods = requestMethods(client);
   // The client's method count as released; a different count means another release, whose floor must be re-set.
   expect(methods.length).toBe(194);

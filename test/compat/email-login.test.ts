@@ -4,33 +4,23 @@
  * target key, which `@turnkey/crypto` opens into an API key of that user. Email recovery works the same way, its key
  * serving only to register a new passkey.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { decryptCredentialBundle, generateP256KeyPair, getPublicKey } from '@turnkey/crypto';
 import { TurnkeyRequestError } from '@turnkey/http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bytesToHex } from '../../src/shared/crypto/encoding';
 import { readOutbox, type CredentialBundleMessage } from '../../src/service/proxy/outbox';
-import { newKey, startTestService, type TestService } from '../service/helpers';
+import { newKey, startTestService, type TestService } from '../support/service';
 import { createSoftAuthenticator } from '../support/soft-authenticator';
 
 let t: TestService;
-let outbox: string;
 beforeEach(async () => {
-  outbox = join(mkdtempSync(join(tmpdir(), 'quorumkey-email-login-')), 'outbox.jsonl');
-  t = await startTestService({ otpOutbox: outbox });
+  t = await startTestService();
 });
 afterEach(() => t.close());
 
-function envelope<T extends string>(type: T, organizationId = t.info.organizationId) {
-  t.clock.advance(1);
-  return { type, timestampMs: String(t.clock.now()), organizationId };
-}
-
 async function subOrganization(options: { disableEmailAuth?: boolean } = {}) {
   const created = await t.client().createSubOrganization({
-    ...envelope('ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8'),
+    ...t.nextEnvelope('ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8'),
     parameters: {
       subOrganizationName: `customer ${t.clock.now()}`,
       rootUsers: [{ userName: 'alice', userEmail: 'Alice@Example.com', apiKeys: [{ apiKeyName: 'k', publicKey: newKey().publicKey, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], oauthProviders: [] }],
@@ -47,14 +37,14 @@ describe('email_auth', () => {
     const { subOrganizationId, aliceId } = await subOrganization();
     const target = generateP256KeyPair();
     const reply = await t.client().emailAuth({
-      ...envelope('ACTIVITY_TYPE_EMAIL_AUTH_V3', subOrganizationId),
+      ...t.nextEnvelope('ACTIVITY_TYPE_EMAIL_AUTH_V3', subOrganizationId),
       parameters: { email: 'alice@example.com', targetPublicKey: target.publicKeyUncompressed, emailCustomization: { appName: 'Demo' }, expirationSeconds: '300' },
     });
     expect(reply.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
     const { userId, apiKeyId } = reply.activity.result.emailAuthResult!;
     expect(userId).toBe(aliceId);
 
-    const message = readOutbox(outbox).at(-1) as CredentialBundleMessage;
+    const message = readOutbox(t.outbox).at(-1) as CredentialBundleMessage;
     expect(message).toMatchObject({ contact: 'alice@example.com', channel: 'email', purpose: 'EMAIL_AUTH', organizationId: subOrganizationId, userId: aliceId });
     const privateKey = decryptCredentialBundle(message.credentialBundle, target.privateKey);
     const key = { curve: 'p256' as const, publicKey: bytesToHex(getPublicKey(privateKey, true)), privateKey };
@@ -69,7 +59,7 @@ describe('email_auth', () => {
     const target = generateP256KeyPair().publicKeyUncompressed;
     const unknown = await t
       .client()
-      .emailAuth({ ...envelope('ACTIVITY_TYPE_EMAIL_AUTH_V3', subOrganizationId), parameters: { email: 'bob@example.com', targetPublicKey: target, emailCustomization: { appName: 'Demo' } } })
+      .emailAuth({ ...t.nextEnvelope('ACTIVITY_TYPE_EMAIL_AUTH_V3', subOrganizationId), parameters: { email: 'bob@example.com', targetPublicKey: target, emailCustomization: { appName: 'Demo' } } })
       .catch((error: unknown) => error);
     expect(unknown).toBeInstanceOf(TurnkeyRequestError);
     expect((unknown as TurnkeyRequestError).message).toContain('no user of organization');
@@ -77,10 +67,10 @@ describe('email_auth', () => {
     const disabled = await subOrganization({ disableEmailAuth: true });
     const refused = await t
       .client()
-      .emailAuth({ ...envelope('ACTIVITY_TYPE_EMAIL_AUTH_V3', disabled.subOrganizationId), parameters: { email: 'alice@example.com', targetPublicKey: target, emailCustomization: { appName: 'Demo' } } })
+      .emailAuth({ ...t.nextEnvelope('ACTIVITY_TYPE_EMAIL_AUTH_V3', disabled.subOrganizationId), parameters: { email: 'alice@example.com', targetPublicKey: target, emailCustomization: { appName: 'Demo' } } })
       .catch((error: unknown) => error);
     expect((refused as TurnkeyRequestError).message).toContain('email auth is disabled');
-    expect(readOutbox(outbox)).toHaveLength(0);
+    expect(readOutbox(t.outbox)).toHaveLength(0);
   });
 });
 
@@ -91,11 +81,11 @@ describe('email recovery', () => {
     const { subOrganizationId, aliceId } = await subOrganization();
     const target = generateP256KeyPair();
     const init = await t.client().initUserEmailRecovery({
-      ...envelope('ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2', subOrganizationId),
+      ...t.nextEnvelope('ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2', subOrganizationId),
       parameters: { email: 'alice@example.com', targetPublicKey: target.publicKeyUncompressed, emailCustomization: { appName: 'Demo' } },
     });
     expect(init.activity.result.initUserEmailRecoveryResult).toEqual({ userId: aliceId });
-    const message = readOutbox(outbox).at(-1) as CredentialBundleMessage;
+    const message = readOutbox(t.outbox).at(-1) as CredentialBundleMessage;
     expect(message).toMatchObject({ purpose: 'EMAIL_RECOVERY', userId: aliceId });
     const privateKey = decryptCredentialBundle(message.credentialBundle, target.privateKey);
     const recoveryKey = { curve: 'p256' as const, publicKey: bytesToHex(getPublicKey(privateKey, true)), privateKey };
@@ -103,20 +93,20 @@ describe('email recovery', () => {
     // The recovery key does nothing but recover its own user.
     const wallet = await t
       .client(recoveryKey)
-      .createWallet({ ...envelope('ACTIVITY_TYPE_CREATE_WALLET', subOrganizationId), parameters: { walletName: 'no', accounts: [] } })
+      .createWallet({ ...t.nextEnvelope('ACTIVITY_TYPE_CREATE_WALLET', subOrganizationId), parameters: { walletName: 'no', accounts: [] } })
       .catch((error: unknown) => error);
     expect((wallet as TurnkeyRequestError).message).toContain('a recovery credential may only submit ACTIVITY_TYPE_RECOVER_USER');
 
     const passkey = newPasskey();
     const authenticator = { authenticatorName: 'new laptop', challenge: 'cmVjb3Zlcg', attestation: passkey.register('cmVjb3Zlcg', 'packed') };
-    const recovered = await t.client(recoveryKey).recoverUser({ ...envelope('ACTIVITY_TYPE_RECOVER_USER', subOrganizationId), parameters: { userId: aliceId, authenticator } });
+    const recovered = await t.client(recoveryKey).recoverUser({ ...t.nextEnvelope('ACTIVITY_TYPE_RECOVER_USER', subOrganizationId), parameters: { userId: aliceId, authenticator } });
     const [authenticatorId] = recovered.activity.result.recoverUserResult!.authenticatorId;
     const { authenticators } = await t.client().getAuthenticators({ organizationId: subOrganizationId, userId: aliceId });
     expect(authenticators.map((stored) => [stored.authenticatorId, stored.authenticatorName, stored.credentialId])).toEqual([[authenticatorId, 'new laptop', passkey.credentialId]]);
 
     const again = await t
       .client(recoveryKey)
-      .recoverUser({ ...envelope('ACTIVITY_TYPE_RECOVER_USER', subOrganizationId), parameters: { userId: aliceId, authenticator } })
+      .recoverUser({ ...t.nextEnvelope('ACTIVITY_TYPE_RECOVER_USER', subOrganizationId), parameters: { userId: aliceId, authenticator } })
       .catch((error: unknown) => error);
     expect((again as TurnkeyRequestError).code).toBe(16);
   });

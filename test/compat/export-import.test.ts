@@ -28,12 +28,6 @@ afterAll(async () => {
   await service.close();
 });
 
-/** A fresh timestamp per request: identical bodies would be the same activity (idempotent by fingerprint). */
-function envelope<T extends string>(type: T) {
-  service.clock.advance(1);
-  return { type, timestampMs: String(service.clock.now()), organizationId: service.info.organizationId };
-}
-
 /** @turnkey/crypto's decryptExportBundle pinned to this service's enclave signer and organization. */
 function decryptFromService(exportBundle: string, target: { privateKey: string }, returnMnemonic: boolean): Promise<string> {
   return decryptExportBundle({
@@ -57,7 +51,7 @@ describe('export with @turnkey/crypto', () => {
   it('a created wallet decrypts to a mnemonic whose addresses equal the service’s, and is then flagged exported', async () => {
     const client = service.client();
     const created = await client.createWallet({
-      ...envelope('ACTIVITY_TYPE_CREATE_WALLET'),
+      ...service.nextEnvelope('ACTIVITY_TYPE_CREATE_WALLET'),
       parameters: { walletName: 'export me', accounts: [ETHEREUM, SOLANA], mnemonicLength: 24 },
     });
     const { walletId, addresses } = created.activity.result.createWalletResult!;
@@ -65,7 +59,7 @@ describe('export with @turnkey/crypto', () => {
 
     const target = generateP256KeyPair();
     const exported = await client.exportWallet({
-      ...envelope('ACTIVITY_TYPE_EXPORT_WALLET'),
+      ...service.nextEnvelope('ACTIVITY_TYPE_EXPORT_WALLET'),
       parameters: { walletId, targetPublicKey: target.publicKeyUncompressed },
     });
     const mnemonic = await decryptFromService(exported.activity.result.exportWalletResult!.exportBundle, target, true);
@@ -79,7 +73,7 @@ describe('export with @turnkey/crypto', () => {
   it('a private key and a wallet account export to the keys behind their addresses', async () => {
     const client = service.client();
     const created = await client.createPrivateKeys({
-      ...envelope('ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2'),
+      ...service.nextEnvelope('ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2'),
       parameters: { privateKeys: [{ privateKeyName: 'k1', curve: 'CURVE_ED25519', privateKeyTags: [], addressFormats: ['ADDRESS_FORMAT_SOLANA'] }] },
     });
     const [key] = created.activity.result.createPrivateKeysResultV2!.privateKeys;
@@ -88,7 +82,7 @@ describe('export with @turnkey/crypto', () => {
     if (privateKeyId === undefined || solanaAddress === undefined) throw new Error('create_private_keys returned no key or address');
     const target = generateP256KeyPair();
     const exported = await client.exportPrivateKey({
-      ...envelope('ACTIVITY_TYPE_EXPORT_PRIVATE_KEY'),
+      ...service.nextEnvelope('ACTIVITY_TYPE_EXPORT_PRIVATE_KEY'),
       parameters: { privateKeyId, targetPublicKey: target.publicKeyUncompressed },
     });
     const secretHex = await decryptFromService(exported.activity.result.exportPrivateKeyResult!.exportBundle, target, false);
@@ -96,13 +90,13 @@ describe('export with @turnkey/crypto', () => {
     expect(addressFor({ curve: 'CURVE_ED25519', publicKey, format: 'ADDRESS_FORMAT_SOLANA' })).toBe(solanaAddress);
 
     const wallet = await client.createWallet({
-      ...envelope('ACTIVITY_TYPE_CREATE_WALLET'),
+      ...service.nextEnvelope('ACTIVITY_TYPE_CREATE_WALLET'),
       parameters: { walletName: 'account export', accounts: [ETHEREUM] },
     });
     const address = wallet.activity.result.createWalletResult!.addresses[0]!;
     const accountTarget = generateP256KeyPair();
     const accountExport = await client.exportWalletAccount({
-      ...envelope('ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT'),
+      ...service.nextEnvelope('ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT'),
       parameters: { address, targetPublicKey: accountTarget.publicKeyUncompressed },
     });
     const accountKey = await decryptFromService(accountExport.activity.result.exportWalletAccountResult!.exportBundle, accountTarget, false);
@@ -114,7 +108,7 @@ describe('export with @turnkey/crypto', () => {
 describe('import with @turnkey/crypto', () => {
   it('encryptWalletToBundle output imports and yields the expected addresses, flagged imported', async () => {
     const client = service.client();
-    const init = await client.initImportWallet({ ...envelope('ACTIVITY_TYPE_INIT_IMPORT_WALLET'), parameters: { userId: service.info.rootUserId } });
+    const init = await client.initImportWallet({ ...service.nextEnvelope('ACTIVITY_TYPE_INIT_IMPORT_WALLET'), parameters: { userId: service.info.rootUserId } });
     const encryptedBundle = await encryptWalletToBundle({
       mnemonic: MNEMONIC,
       importBundle: init.activity.result.initImportWalletResult!.importBundle,
@@ -123,7 +117,7 @@ describe('import with @turnkey/crypto', () => {
       dangerouslyOverrideSignerPublicKey: service.info.enclaveSignerPublicKey,
     });
     const imported = await client.importWallet({
-      ...envelope('ACTIVITY_TYPE_IMPORT_WALLET'),
+      ...service.nextEnvelope('ACTIVITY_TYPE_IMPORT_WALLET'),
       parameters: { userId: service.info.rootUserId, walletName: 'imported', encryptedBundle, accounts: [ETHEREUM, SOLANA] },
     });
     expect(imported.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
@@ -144,7 +138,7 @@ describe('import with @turnkey/crypto', () => {
     const privateKey =
       keyFormat === 'HEXADECIMAL' ? hex : (await import('../../src/shared/crypto/key-formats')).formatPrivateKey(secret.privateKey, 'solana');
     const init = await client.initImportPrivateKey({
-      ...envelope('ACTIVITY_TYPE_INIT_IMPORT_PRIVATE_KEY'),
+      ...service.nextEnvelope('ACTIVITY_TYPE_INIT_IMPORT_PRIVATE_KEY'),
       parameters: { userId: service.info.rootUserId },
     });
     const encryptedBundle = await encryptPrivateKeyToBundle({
@@ -156,7 +150,7 @@ describe('import with @turnkey/crypto', () => {
       dangerouslyOverrideSignerPublicKey: service.info.enclaveSignerPublicKey,
     });
     const imported = await client.importPrivateKey({
-      ...envelope('ACTIVITY_TYPE_IMPORT_PRIVATE_KEY'),
+      ...service.nextEnvelope('ACTIVITY_TYPE_IMPORT_PRIVATE_KEY'),
       parameters: { userId: service.info.rootUserId, privateKeyName: `imported ${keyFormat}`, encryptedBundle, curve, addressFormats: [addressFormat] },
     });
     expect(imported.activity.failure).toBeUndefined();

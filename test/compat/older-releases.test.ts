@@ -10,7 +10,7 @@ import { Turnkey as TurnkeyV1 } from 'sdk-server-v1';
 import { Turnkey as TurnkeyV4 } from 'sdk-server-v4';
 import { Turnkey as TurnkeyV5 } from 'sdk-server-v5';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newKey, startTestService, type TestService } from '../service/helpers';
+import { newKey, startTestService, type TestService } from '../support/service';
 
 let service: TestService;
 

@@ -3,47 +3,33 @@
  * OTP flow for its users: the code goes to the outbox, the client encrypts it with `@turnkey/crypto`, the verified
  * token and a signature by its key open a session for the sub-organization user with that contact.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { encryptOtpCodeToBundle } from '@turnkey/crypto';
 import { TurnkeyRequestError } from '@turnkey/http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generateApiKeyPair } from '../../src/shared/crypto/keys';
 import { parseSessionJwt } from '../../src/shared/crypto/tokens';
-import { readOtpOutbox } from '../../src/service/proxy/outbox';
-import { newKey, startTestService, type TestKey, type TestService } from '../service/helpers';
-import { clientSignature, tokenIdOf } from '../service/proxy/support';
+import { clientSignature, newKey, startTestService, type TestKey, type TestService, tokenIdOf } from '../support/service';
 
 let t: TestService;
-let outbox: string;
 beforeEach(async () => {
-  outbox = join(mkdtempSync(join(tmpdir(), 'quorumkey-otp-')), 'outbox.jsonl');
-  t = await startTestService({ otpOutbox: outbox });
+  t = await startTestService();
 });
 afterEach(() => t.close());
 
-function envelope<T extends string>(type: T, organizationId = t.info.organizationId) {
-  t.clock.advance(1);
-  return { type, timestampMs: String(t.clock.now()), organizationId };
-}
-
-const lastCode = (contact: string) => readOtpOutbox(outbox).filter((message) => message.contact === contact).at(-1)!;
-
 async function initOtp(contact: string, extra: { otpLength?: number; alphanumeric?: boolean } = {}) {
-  const init = await t.client().initOtp({ ...envelope('ACTIVITY_TYPE_INIT_OTP_V3'), parameters: { otpType: 'OTP_TYPE_EMAIL', contact, appName: 'Demo', ...extra } });
+  const init = await t.client().initOtp({ ...t.nextEnvelope('ACTIVITY_TYPE_INIT_OTP_V3'), parameters: { otpType: 'OTP_TYPE_EMAIL', contact, appName: 'Demo', ...extra } });
   return init.activity.result.initOtpResultV2!;
 }
 
 async function verify(otpId: string, targetBundle: string, code: string, key: TestKey) {
   const encryptedOtpBundle = await encryptOtpCodeToBundle(code, targetBundle, key.publicKey, t.info.otpTokenSignerPublicKey);
-  return t.client().verifyOtp({ ...envelope('ACTIVITY_TYPE_VERIFY_OTP_V2'), parameters: { otpId, encryptedOtpBundle } });
+  return t.client().verifyOtp({ ...t.nextEnvelope('ACTIVITY_TYPE_VERIFY_OTP_V2'), parameters: { otpId, encryptedOtpBundle } });
 }
 
 describe('OTP on the main API', () => {
   it('init_otp → outbox → verify_otp → otp_login opens a session for the sub-organization user', async () => {
     const created = await t.client().createSubOrganization({
-      ...envelope('ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8'),
+      ...t.nextEnvelope('ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8'),
       parameters: {
         subOrganizationName: 'customer',
         rootUsers: [{ userName: 'alice', userEmail: 'alice@example.com', apiKeys: [{ apiKeyName: 'k', publicKey: newKey().publicKey, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], oauthProviders: [] }],
@@ -53,7 +39,7 @@ describe('OTP on the main API', () => {
     const { subOrganizationId, rootUserIds } = created.activity.result.createSubOrganizationResultV8!;
 
     const { otpId, otpEncryptionTargetBundle } = await initOtp('alice@example.com', { otpLength: 6, alphanumeric: false });
-    const { code } = lastCode('alice@example.com');
+    const { code } = t.lastCode('alice@example.com');
     expect(code).toMatch(/^\d{6}$/);
     const tokenKey = newKey('p256');
     const verified = await verify(otpId, otpEncryptionTargetBundle, code, tokenKey);
@@ -61,7 +47,7 @@ describe('OTP on the main API', () => {
 
     const session = generateApiKeyPair('p256');
     const login = await t.client().otpLogin({
-      ...envelope('ACTIVITY_TYPE_OTP_LOGIN_V2', subOrganizationId),
+      ...t.nextEnvelope('ACTIVITY_TYPE_OTP_LOGIN_V2', subOrganizationId),
       parameters: {
         verificationToken,
         publicKey: session.publicKey,
@@ -77,7 +63,7 @@ describe('OTP on the main API', () => {
     // The token is spent.
     const otherSession = newKey('p256').publicKey;
     const again = await t.client().otpLogin({
-      ...envelope('ACTIVITY_TYPE_OTP_LOGIN_V2', subOrganizationId),
+      ...t.nextEnvelope('ACTIVITY_TYPE_OTP_LOGIN_V2', subOrganizationId),
       parameters: {
         verificationToken,
         publicKey: otherSession,
@@ -89,7 +75,7 @@ describe('OTP on the main API', () => {
 
   it('counts wrong codes across failed verify_otp activities and burns the OTP after five', async () => {
     const { otpId, otpEncryptionTargetBundle } = await initOtp('bob@example.com');
-    const { code } = lastCode('bob@example.com');
+    const { code } = t.lastCode('bob@example.com');
     const key = newKey('p256');
     for (let attempt = 1; attempt <= 5; attempt += 1) {
       const wrong = await verify(otpId, otpEncryptionTargetBundle, 'WRONGCODE', key);
@@ -104,12 +90,12 @@ describe('OTP on the main API', () => {
   it('refuses an OTP length outside 6…9 and an unknown OTP id before recording anything', async () => {
     const short = await t
       .client()
-      .initOtp({ ...envelope('ACTIVITY_TYPE_INIT_OTP_V3'), parameters: { otpType: 'OTP_TYPE_EMAIL', contact: 'c@example.com', appName: 'Demo', otpLength: 4 } })
+      .initOtp({ ...t.nextEnvelope('ACTIVITY_TYPE_INIT_OTP_V3'), parameters: { otpType: 'OTP_TYPE_EMAIL', contact: 'c@example.com', appName: 'Demo', otpLength: 4 } })
       .catch((error: unknown) => error);
     expect((short as TurnkeyRequestError).message).toContain('parameters.otpLength must be between 6 and 9');
     const unknown = await t
       .client()
-      .verifyOtp({ ...envelope('ACTIVITY_TYPE_VERIFY_OTP_V2'), parameters: { otpId: 'missing', encryptedOtpBundle: '{}' } })
+      .verifyOtp({ ...t.nextEnvelope('ACTIVITY_TYPE_VERIFY_OTP_V2'), parameters: { otpId: 'missing', encryptedOtpBundle: '{}' } })
       .catch((error: unknown) => error);
     expect((unknown as TurnkeyRequestError).code).toBe(5);
   });

@@ -36,7 +36,6 @@ import { MAIL } from '../support/eip712-mail';
 const ETHEREUM = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' } as const;
 const SOLANA = { curve: 'CURVE_ED25519', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/501'/0'/0'", addressFormat: 'ADDRESS_FORMAT_SOLANA' } as const;
 
-
 let service: TestService;
 let client: TurnkeyClient;
 let organizationId: string;
@@ -49,19 +48,14 @@ let p256PublicKey: string;
 let ed25519KeyId: string;
 let ed25519PublicKey: string;
 
-function envelope<T extends string>(type: T) {
-  service.clock.advance(1);
-  return { type, timestampMs: String(service.clock.now()), organizationId };
-}
-
 beforeAll(async () => {
   service = await startTestService();
   client = service.client();
   organizationId = service.info.organizationId;
-  const wallet = await client.createWallet({ ...envelope('ACTIVITY_TYPE_CREATE_WALLET'), parameters: { walletName: 'signers', accounts: [ETHEREUM, SOLANA] } });
+  const wallet = await client.createWallet({ ...service.nextEnvelope('ACTIVITY_TYPE_CREATE_WALLET'), parameters: { walletName: 'signers', accounts: [ETHEREUM, SOLANA] } });
   [walletAddress, solanaAddress] = wallet.activity.result.createWalletResult!.addresses as [`0x${string}`, string];
   const keys = await client.createPrivateKeys({
-    ...envelope('ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2'),
+    ...service.nextEnvelope('ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2'),
     parameters: {
       privateKeys: [
         { privateKeyName: 'eth key', curve: 'CURVE_SECP256K1', addressFormats: ['ADDRESS_FORMAT_ETHEREUM'], privateKeyTags: [] },
@@ -151,7 +145,7 @@ describe('@turnkey/http signRawPayload, signRawPayloads and signTransaction', ()
 
   async function signRaw(signWith: string, payload: string, encoding: string, hashFunction: string) {
     const reply = await client.signRawPayload({
-      ...envelope('ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2'),
+      ...service.nextEnvelope('ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2'),
       parameters: { signWith, payload, encoding: encoding as never, hashFunction: hashFunction as never },
     });
     expect(reply.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
@@ -213,7 +207,7 @@ describe('@turnkey/http signRawPayload, signRawPayloads and signTransaction', ()
   it('signRawPayloads signs each payload in order', async () => {
     const payloads = ['aa', 'bbbb', 'cccccc'];
     const reply = await client.signRawPayloads({
-      ...envelope('ACTIVITY_TYPE_SIGN_RAW_PAYLOADS'),
+      ...service.nextEnvelope('ACTIVITY_TYPE_SIGN_RAW_PAYLOADS'),
       parameters: { signWith: keyId, payloads, encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_KECCAK256' },
     });
     const signatures = reply.activity.result.signRawPayloadsResult!.signatures!;
@@ -227,7 +221,7 @@ describe('@turnkey/http signRawPayload, signRawPayloads and signTransaction', ()
   it('signTransaction returns the signed serialization without 0x, signed by the private key address', async () => {
     const unsigned = serializeTransaction({ type: 'eip1559', chainId: 5, nonce: 1, to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', value: 5n, gas: 21000n, maxFeePerGas: 3n, maxPriorityFeePerGas: 1n });
     const reply = await client.signTransaction({
-      ...envelope('ACTIVITY_TYPE_SIGN_TRANSACTION_V2'),
+      ...service.nextEnvelope('ACTIVITY_TYPE_SIGN_TRANSACTION_V2'),
       parameters: { signWith: keyAddress, unsignedTransaction: unsigned.slice(2), type: 'TRANSACTION_TYPE_ETHEREUM' },
     });
     const signed = reply.activity.result.signTransactionResult!.signedTransaction;
@@ -303,12 +297,12 @@ describe('@turnkey/http signTransaction with a Bitcoin PSBT', () => {
   }
 
   it('signs the P2WPKH and P2TR inputs of wallet accounts; the PSBT finalizes and each signature verifies', async () => {
-    const created = await client.createWallet({ ...envelope('ACTIVITY_TYPE_CREATE_WALLET'), parameters: { walletName: 'bitcoin', accounts: [P2WPKH, P2TR] } });
+    const created = await client.createWallet({ ...service.nextEnvelope('ACTIVITY_TYPE_CREATE_WALLET'), parameters: { walletName: 'bitcoin', accounts: [P2WPKH, P2TR] } });
     const { walletId, addresses } = created.activity.result.createWalletResult!;
     const [segwit, taproot] = addresses as [string, string];
     for (const address of [segwit, taproot]) {
       const reply = await client.signTransaction({
-        ...envelope('ACTIVITY_TYPE_SIGN_TRANSACTION_V2'),
+        ...service.nextEnvelope('ACTIVITY_TYPE_SIGN_TRANSACTION_V2'),
         parameters: { signWith: address, unsignedTransaction: psbtSpending(address), type: 'TRANSACTION_TYPE_BITCOIN' },
       });
       expect(reply.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');

@@ -4,7 +4,7 @@
  * doing so when it completes later through consensus.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { newKey, startTestService, type TestService } from './helpers';
+import { newKey, startTestService, type TestService } from '../support/service';
 
 let t: TestService;
 beforeEach(async () => {

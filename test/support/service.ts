@@ -110,6 +110,8 @@ export interface TestService<RootKey extends ApiPublicKey = TestKey> {
   service: RunningService;
   store: Store;
   rootKey: RootKey;
+  /** The file the service appends OTP codes and emailed credential bundles to. */
+  outbox: string;
   /** What the service logged (errors with ids, policy evaluation errors). */
   logs: string[];
   clock: TestClock;
@@ -118,6 +120,11 @@ export interface TestService<RootKey extends ApiPublicKey = TestKey> {
   query(name: string, request: Record<string, unknown>, options?: PostOptions): Promise<Reply>;
   /** The activity envelope Turnkey's clients take, stamped with the clock's now (root organization by default). */
   envelope<const T extends string, P>(type: T, parameters: P, organizationId?: string): { type: T; timestampMs: string; organizationId: string; parameters: P };
+  /**
+   * Moves the clock 1 ms and returns the envelope without its parameters, for a run of requests through Turnkey's
+   * clients: identical bodies would be one idempotent activity.
+   */
+  nextEnvelope<T extends string>(type: T, organizationId?: string): { type: T; timestampMs: string; organizationId: string };
   /** Builds the submit envelope for `name` and posts it. */
   submit(name: string, type: string, parameters: unknown, options?: SubmitOptions): Promise<Reply>;
   /** Turnkey's official client, stamping with `key` (P-256 only, as ApiKeyStamper). */
@@ -206,12 +213,17 @@ export async function startTestService(
     service,
     store,
     rootKey,
+    outbox,
     logs,
     clock: { now: () => nowMs, advance: (ms) => void (nowMs += ms) },
     post,
     query: (name, request, postOptions) =>
       post(`/public/v1/query/${name}`, { organizationId: info.organizationId, ...request }, postOptions),
     envelope,
+    nextEnvelope(type, organizationId = info.organizationId) {
+      nowMs += 1;
+      return { type, timestampMs: String(nowMs), organizationId };
+    },
     submit: (name, type, parameters, submitOptions = {}) => {
       const body = envelope(type, parameters, submitOptions.organizationId);
       return post(`/public/v1/submit/${name}`, { ...body, timestampMs: submitOptions.timestampMs ?? body.timestampMs }, submitOptions);

@@ -28,12 +28,6 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-/** A fresh timestamp per request: identical bodies would be one idempotent activity. */
-function envelope<T extends string>(type: T) {
-  t.clock.advance(1);
-  return { type, timestampMs: String(t.clock.now()), organizationId: t.info.organizationId };
-}
-
 /** Plain fetch with the headers docs/service.md#auth-proxy lists. */
 async function proxyCall(name: string, body: unknown): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- asserted field by field
   const response = await fetch(`${t.info.authProxyUrl}/v1/${name}`, {
@@ -74,23 +68,23 @@ async function signup(email: string, verified: boolean): Promise<string> {
 describe('delete_private_keys through @turnkey/http', () => {
   it('removes exported keys at once and unexported ones only with deleteWithoutExport, echoing the intent', async () => {
     const privateKeys = ['exported', 'never exported'].map((privateKeyName) => ({ privateKeyName, curve: 'CURVE_SECP256K1' as const, addressFormats: ['ADDRESS_FORMAT_ETHEREUM' as const], privateKeyTags: [] }));
-    const created = await client.createPrivateKeys({ ...envelope('ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2'), parameters: { privateKeys } });
+    const created = await client.createPrivateKeys({ ...t.nextEnvelope('ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2'), parameters: { privateKeys } });
     const [exportedId, keptId] = created.activity.result.createPrivateKeysResultV2!.privateKeys.map((key) => key.privateKeyId!);
     await client.exportPrivateKey({
-      ...envelope('ACTIVITY_TYPE_EXPORT_PRIVATE_KEY'),
+      ...t.nextEnvelope('ACTIVITY_TYPE_EXPORT_PRIVATE_KEY'),
       parameters: { privateKeyId: exportedId!, targetPublicKey: generateP256KeyPair().publicKeyUncompressed },
     });
 
-    const refused = client.deletePrivateKeys({ ...envelope('ACTIVITY_TYPE_DELETE_PRIVATE_KEYS'), parameters: { privateKeyIds: [keptId!] } });
+    const refused = client.deletePrivateKeys({ ...t.nextEnvelope('ACTIVITY_TYPE_DELETE_PRIVATE_KEYS'), parameters: { privateKeyIds: [keptId!] } });
     expect(await refusalOf(refused)).toEqual([GrpcCode.FAILED_PRECONDITION, 'NOT_EXPORTED']);
 
-    const deleted = await client.deletePrivateKeys({ ...envelope('ACTIVITY_TYPE_DELETE_PRIVATE_KEYS'), parameters: { privateKeyIds: [exportedId!] } });
+    const deleted = await client.deletePrivateKeys({ ...t.nextEnvelope('ACTIVITY_TYPE_DELETE_PRIVATE_KEYS'), parameters: { privateKeyIds: [exportedId!] } });
     expect(deleted.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
     expect(deleted.activity.intent.deletePrivateKeysIntent).toEqual({ privateKeyIds: [exportedId] });
     expect(deleted.activity.result.deletePrivateKeysResult).toEqual({ privateKeyIds: [exportedId] });
 
     const forced = await client.deletePrivateKeys({
-      ...envelope('ACTIVITY_TYPE_DELETE_PRIVATE_KEYS'),
+      ...t.nextEnvelope('ACTIVITY_TYPE_DELETE_PRIVATE_KEYS'),
       parameters: { privateKeyIds: [keptId!], deleteWithoutExport: true },
     });
     expect(forced.activity.intent.deletePrivateKeysIntent).toEqual({ privateKeyIds: [keptId], deleteWithoutExport: true });
