@@ -87,8 +87,8 @@ export interface SubmitOptions extends PostOptions {
 }
 
 export interface TestClock {
-  now(): number;
-  advance(ms: number): void;
+  now: () => number;
+  advance: (ms: number) => void;
 }
 
 export interface TestServiceOptions {
@@ -116,38 +116,38 @@ export interface TestService<RootKey extends ApiPublicKey = TestKey> {
   logs: string[];
   clock: TestClock;
   /** Stamps `body` (an object is serialised once) with `key` (default: the root key) and posts it. */
-  post(path: string, body: unknown, options?: PostOptions): Promise<Reply>;
-  query(name: string, request: Record<string, unknown>, options?: PostOptions): Promise<Reply>;
+  post: (path: string, body: unknown, options?: PostOptions) => Promise<Reply>;
+  query: (name: string, request: Record<string, unknown>, options?: PostOptions) => Promise<Reply>;
   /** The activity envelope Turnkey's clients take, stamped with the clock's now (root organization by default). */
-  envelope<const T extends string, P>(type: T, parameters: P, organizationId?: string): { type: T; timestampMs: string; organizationId: string; parameters: P };
+  envelope: <const T extends string, P>(type: T, parameters: P, organizationId?: string) => { type: T; timestampMs: string; organizationId: string; parameters: P };
   /**
    * Moves the clock 1 ms and returns the envelope without its parameters, for a run of requests through Turnkey's
    * clients: identical bodies would be one idempotent activity.
    */
-  nextEnvelope<T extends string>(type: T, organizationId?: string): { type: T; timestampMs: string; organizationId: string };
+  nextEnvelope: <T extends string>(type: T, organizationId?: string) => { type: T; timestampMs: string; organizationId: string };
   /** Builds the submit envelope for `name` and posts it. */
-  submit(name: string, type: string, parameters: unknown, options?: SubmitOptions): Promise<Reply>;
+  submit: (name: string, type: string, parameters: unknown, options?: SubmitOptions) => Promise<Reply>;
   /** Turnkey's official client, stamping with `key` (P-256 only, as ApiKeyStamper). */
-  client(key?: TestKey): TurnkeyClient;
+  client: (key?: TestKey) => TurnkeyClient;
   /** Plain fetch to the auth proxy's `/v1/<name>` with the configuration header (override, or drop it with undefined). */
-  proxy(name: string, body: unknown, headers?: Record<string, string | undefined>): Promise<Reply>;
+  proxy: (name: string, body: unknown, headers?: Record<string, string | undefined>) => Promise<Reply>;
   /** The OTP code last sent to `contact`. */
-  lastCode(contact: string): { code: string; otpId: string };
+  lastCode: (contact: string) => { code: string; otpId: string };
   /** otp_init_v2 → outbox → encryptOtpCodeToBundle → otp_verify_v2; returns the verification token bound to `key`. */
-  verifyContact(contact: string, key: TestKey, otpType?: string): Promise<string>;
+  verifyContact: (contact: string, key: TestKey, otpType?: string) => Promise<string>;
   /** Adds a user with one API key (a fresh one of `curve` unless `key` is given) directly through the repositories. */
-  addUser<Key extends ApiPublicKey = TestKey>(options?: {
+  addUser: <Key extends ApiPublicKey = TestKey>(options?: {
     organizationId?: string;
     name?: string;
     curve?: ApiKeyCurve;
     key?: Key;
     tagIds?: string[];
-  }): Promise<{ userId: string; key: Key }>;
+  }) => Promise<{ userId: string; key: Key }>;
   /** How many activities list_activities shows in the organization (root by default), up to its 100-item page. */
-  activityCount(organizationId?: string): Promise<number>;
+  activityCount: (organizationId?: string) => Promise<number>;
   /** Makes the root quorum `threshold` of `userIds` (test setup, straight through the store). */
-  setRootQuorum(threshold: number, userIds: string[]): Promise<void>;
-  close(): Promise<void>;
+  setRootQuorum: (threshold: number, userIds: string[]) => Promise<void>;
+  close: () => Promise<void>;
 }
 
 /** With `rootPublicKey`, the root user's private key lives elsewhere (an operator's keychain): stamped calls name their key. */
