@@ -136,9 +136,9 @@ export function otpAuthFamily(options: { outboxFile: string }): Family {
             organizationId: ctx.organizationId,
             userId: user.id,
             publicKey: params.publicKey,
-            ...(params.expirationSeconds === undefined ? {} : { expirationSeconds: params.expirationSeconds }),
-            ...(params.invalidateExisting === undefined ? {} : { invalidateExisting: params.invalidateExisting }),
-            ...(params.sessionProfileId === undefined ? {} : { sessionProfileId: params.sessionProfileId }),
+            expirationSeconds: params.expirationSeconds,
+            invalidateExisting: params.invalidateExisting,
+            sessionProfileId: params.sessionProfileId,
             now: ctx.now,
             newId: ctx.newId,
           });

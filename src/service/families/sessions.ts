@@ -102,9 +102,10 @@ export interface SessionRequest {
   userId: string;
   /** P-256 hex as the client sent it. */
   publicKey: string;
-  expirationSeconds?: string;
-  invalidateExisting?: boolean;
-  sessionProfileId?: string;
+  // Optional settings as a login request parses them: absent and undefined alike mean the default.
+  expirationSeconds?: string | undefined;
+  invalidateExisting?: boolean | undefined;
+  sessionProfileId?: string | undefined;
   now: number;
   newId(): string;
 }
@@ -360,9 +361,9 @@ export function sessionsFamily(options: { oidc: OidcVerifier; outboxFile: string
             organizationId: ctx.organizationId,
             userId: ctx.actor.userId,
             publicKey: params.publicKey,
-            ...(params.expirationSeconds === undefined ? {} : { expirationSeconds: params.expirationSeconds }),
-            ...(params.invalidateExisting === undefined ? {} : { invalidateExisting: params.invalidateExisting }),
-            ...(params.sessionProfileId === undefined ? {} : { sessionProfileId: params.sessionProfileId }),
+            expirationSeconds: params.expirationSeconds,
+            invalidateExisting: params.invalidateExisting,
+            sessionProfileId: params.sessionProfileId,
             now: ctx.now,
             newId: ctx.newId,
           });
@@ -468,9 +469,9 @@ export function sessionsFamily(options: { oidc: OidcVerifier; outboxFile: string
             organizationId: ctx.organizationId,
             userId,
             publicKey: params.publicKey,
-            ...(params.expirationSeconds === undefined ? {} : { expirationSeconds: params.expirationSeconds }),
-            ...(params.invalidateExisting === undefined ? {} : { invalidateExisting: params.invalidateExisting }),
-            ...(params.sessionProfileId === undefined ? {} : { sessionProfileId: params.sessionProfileId }),
+            expirationSeconds: params.expirationSeconds,
+            invalidateExisting: params.invalidateExisting,
+            sessionProfileId: params.sessionProfileId,
             now: ctx.now,
             newId: ctx.newId,
           });
