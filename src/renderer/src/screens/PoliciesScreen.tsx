@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { effectInWords } from '../../../shared/describe';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
+import { CheckboxGroup } from '../components/CheckboxGroup';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { ExpressionField, expressionProblem } from '../components/ExpressionField';
 import { ConfirmDialog, Modal } from '../components/Modal';
@@ -326,19 +327,7 @@ function Templates({ onApply }: { onApply: (draft: PolicyDraft) => void }) {
           onApply(anyOfUsersTemplate(chosenUsers, thresholdNumber));
         }}
       >
-        <fieldset className="choice-group grow">
-          <legend>Of these users</legend>
-          {users.map((candidate) => (
-            <label key={candidate.id} className="radio">
-              <input
-                type="checkbox"
-                checked={userIds.includes(candidate.id)}
-                onChange={(event) => setUserIds(event.target.checked ? [...userIds, candidate.id] : userIds.filter((id) => id !== candidate.id))}
-              />
-              {candidate.name}
-            </label>
-          ))}
-        </fieldset>
+        <CheckboxGroup legend="Of these users" options={users.map((candidate) => ({ id: candidate.id, label: candidate.name }))} chosen={userIds} onChange={setUserIds} grow />
         <label>
           Approvals needed
           <input type="number" min={1} max={Math.max(1, chosenUsers.length)} value={threshold} onChange={(event) => setThreshold(event.target.value)} required />

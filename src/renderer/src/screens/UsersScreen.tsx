@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { ChannelInput, ChannelOutput } from '../../../shared/ipc/contract';
+import { CheckboxGroup } from '../components/CheckboxGroup';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { ConfirmDialog, Modal } from '../components/Modal';
 import { Progress } from '../components/Progress';
@@ -241,39 +242,11 @@ function CreateUserForm({ action, tags, onDone }: { action: Action; tags: Organi
 
 function TagChoices({ tags, chosen, onChange }: { tags: Organization['tags']; chosen: readonly string[]; onChange: (tagIds: string[]) => void }) {
   if (tags.length === 0) return <p className="hint">No tags yet: create one below to group users for policies.</p>;
-  return (
-    <fieldset className="choice-group">
-      <legend>Tags</legend>
-      {tags.map((tag) => (
-        <label key={tag.tagId} className="radio">
-          <input
-            type="checkbox"
-            checked={chosen.includes(tag.tagId)}
-            onChange={(event) => onChange(event.target.checked ? [...chosen, tag.tagId] : chosen.filter((tagId) => tagId !== tag.tagId))}
-          />
-          {tag.tagName}
-        </label>
-      ))}
-    </fieldset>
-  );
+  return <CheckboxGroup legend="Tags" options={tags.map((tag) => ({ id: tag.tagId, label: tag.tagName }))} chosen={chosen} onChange={onChange} />;
 }
 
 function UserChoices({ legend, users, chosen, onChange }: { legend: string; users: readonly User[]; chosen: readonly string[]; onChange: (userIds: string[]) => void }) {
-  return (
-    <fieldset className="choice-group">
-      <legend>{legend}</legend>
-      {users.map((user) => (
-        <label key={user.userId} className="radio">
-          <input
-            type="checkbox"
-            checked={chosen.includes(user.userId)}
-            onChange={(event) => onChange(event.target.checked ? [...chosen, user.userId] : chosen.filter((userId) => userId !== user.userId))}
-          />
-          {user.userName}
-        </label>
-      ))}
-    </fieldset>
-  );
+  return <CheckboxGroup legend={legend} options={users.map((user) => ({ id: user.userId, label: user.userName }))} chosen={chosen} onChange={onChange} />;
 }
 
 function CreateTagForm({ action, users, onDone }: { action: Action; users: readonly User[]; onDone: (name: string, result: Outcome | undefined) => void }) {

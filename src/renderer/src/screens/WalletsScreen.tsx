@@ -1,6 +1,7 @@
 import { useCallback, useState, type FormEvent } from 'react';
 import { addressFormatInWords, curveInWords } from '../../../shared/describe';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
+import { CheckboxGroup } from '../components/CheckboxGroup';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { DialogFooter } from '../components/DialogFooter';
 import { Modal } from '../components/Modal';
@@ -204,19 +205,7 @@ function CreateWalletForm({ action, onDone }: { action: Action; onDone: (outcome
   return (
     <form className="stack-form" aria-label="Create wallet" onSubmit={(event) => void submit(event)}>
       <NameField label="Wallet name" value={name} onChange={setName} maxLength={256} />
-      <fieldset className="choice-group">
-        <legend>Chains</legend>
-        {ACCOUNT_PRESETS.map((preset) => (
-          <label key={preset.id} className="radio">
-            <input
-              type="checkbox"
-              checked={chains.includes(preset.id)}
-              onChange={(event) => setChains(event.target.checked ? [...chains, preset.id] : chains.filter((chosen) => chosen !== preset.id))}
-            />
-            {preset.label}
-          </label>
-        ))}
-      </fieldset>
+      <CheckboxGroup legend="Chains" options={ACCOUNT_PRESETS} chosen={chains} onChange={setChains} />
       <CountField label="Accounts per chain" count={count} onCount={setCount} />
       <p className="hint">
         First paths: {chains.length === 0 ? 'choose at least one chain' : chains.map((preset) => accountsFor(preset, 0, 1)[0]!.path).join(', ')}
