@@ -1,4 +1,5 @@
 /** A signing card as plain text for the terminal: the same facts, warnings and policy standing as the app's card. */
+import { effectInWords } from '../../shared/describe';
 import type { AddressRefView, AmountView, PolicyStandingView, ReadableNodeView, SigningDescriptionView } from '../../shared/ipc/signing';
 
 export function signingCardText(description: SigningDescriptionView, standing: PolicyStandingView | undefined): string {
@@ -9,7 +10,7 @@ export function signingCardText(description: SigningDescriptionView, standing: P
     lines.push('  policies: not evaluated offline (the organization’s policies are read from the service)');
   } else {
     lines.push(`  policies: ${standing.outcome}${standing.decidedBy === undefined ? '' : ` (decided by the ${standing.decidedBy})`}`);
-    for (const policy of standing.matchedPolicies) lines.push(`    matched ${JSON.stringify(policy.policyName)} (${policy.effect === 'EFFECT_ALLOW' ? 'allow' : 'deny'}): ${policy.outcome}`);
+    for (const policy of standing.matchedPolicies) lines.push(`    matched ${JSON.stringify(policy.policyName)} (${effectInWords(policy.effect).toLowerCase()}): ${policy.outcome}`);
     if (standing.consensusNeeds !== undefined) lines.push(`    ${standing.consensusNeeds}${standing.viewerCanApprove ? '; you can approve' : ''}`);
     for (const policy of standing.failedPolicies) lines.push(`    could not evaluate ${JSON.stringify(policy.policyName)}: ${policy.reason}`);
   }

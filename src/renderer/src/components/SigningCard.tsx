@@ -4,6 +4,7 @@
  * card serves the approval queue and the Sign screen; every number arrives formatted from main, with the exact
  * integer on hover.
  */
+import { effectInWords } from '../../../shared/describe';
 import { useState, type ReactNode } from 'react';
 import { activityOperations } from '../../../shared/api/activities';
 import type {
@@ -381,7 +382,7 @@ function PolicyStanding({ standing }: { standing: PolicyStandingView }) {
         <ul aria-label="Matched policies">
           {standing.matchedPolicies.map((policy) => (
             <li key={policy.policyId}>
-              <strong>{policy.policyName}</strong> ({policy.effect === 'EFFECT_ALLOW' ? 'allow' : 'deny'}){' '}
+              <strong>{policy.policyName}</strong> ({effectInWords(policy.effect).toLowerCase()}){' '}
               <span className="muted">{POLICY_OUTCOME_WORDS[policy.outcome]}</span>
             </li>
           ))}

@@ -2,6 +2,7 @@
  * The policy editor's signing tools: templates for the common signing rules, and a dry run that shows how each of
  * the organization's policies would treat a pasted transaction if it were submitted now.
  */
+import { effectInWords } from '../../../shared/describe';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { QkError } from '../../../shared/errors';
 import type { ChannelInput } from '../../../shared/ipc/contract';
@@ -172,7 +173,7 @@ export function PolicyDryRun() {
                 {result.policies.map((policy) => (
                   <tr key={policy.policyId}>
                     <th scope="row">{policy.policyName}</th>
-                    <td>{policy.effect === 'EFFECT_ALLOW' ? 'allow' : 'deny'}</td>
+                    <td>{effectInWords(policy.effect).toLowerCase()}</td>
                     <td className={`verdict-${policy.verdict.replace(' ', '-')}`}>
                       {VERDICT_WORDS[policy.verdict]}
                       {policy.reason !== undefined && <span className="muted"> ({policy.reason})</span>}
