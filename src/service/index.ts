@@ -106,7 +106,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     if (boot.generatedRootKey !== undefined) {
       log(`generated a P-256 root API key; its key pair is in ${boot.generatedRootKey.path}`);
     }
-    const holdsSealedData = store.read.keyMaterial.holdsSealedData();
+    const holdsSealedData = store.read.holdsSealedData();
     const serviceSecret =
       options.serviceSecret === undefined
         ? loadServiceSecret(serviceSecretFileOf(store.path), holdsSealedData)

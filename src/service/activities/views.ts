@@ -7,7 +7,7 @@ import { WEBAUTHN_CREDENTIAL_TYPE } from '../auth/credentials';
 import type { Repositories } from '../store';
 import type { ActivityRecord, VoteRecord } from '../store/activities';
 import type { ApiKeyRecord } from '../store/api-keys';
-import type { AuthenticatorRecord, OauthProviderRecord } from '../store/auth-records';
+import type { AuthenticatorRecord, OauthProviderRecord } from '../store/credentials';
 import type { UserRecord } from '../store/users';
 import { toTimestamp } from '../../shared/api/timestamps';
 
@@ -93,7 +93,7 @@ function voteView(store: Repositories, vote: VoteRecord): Vote {
 
 export function activityView(store: Repositories, activity: ActivityRecord): Activity {
   const pending = activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED';
-  const appProofs = store.keyMaterial.appProofs.listByActivity(activity.id);
+  const appProofs = store.appProofs.listByActivity(activity.id);
   return {
     id: activity.id,
     organizationId: activity.organizationId,

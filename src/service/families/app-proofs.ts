@@ -110,7 +110,7 @@ function appProofsHook(
         },
       })),
     ];
-    for (const payload of payloads) ctx.store.keyMaterial.appProofs.insert(activity.id, await ctx.enclave.signAppProof(payload));
+    for (const payload of payloads) ctx.store.appProofs.insert(activity.id, await ctx.enclave.signAppProof(payload));
   };
 }
 
@@ -123,7 +123,7 @@ export const appProofsFamily: Family = {
           activityId: request.activityId,
         });
       }
-      return { appProofs: ctx.store.keyMaterial.appProofs.listByActivity(request.activityId) };
+      return { appProofs: ctx.store.appProofs.listByActivity(request.activityId) };
     },
     get_boot_proof(ctx, request) {
       const boot = ctx.enclave.bootProof();

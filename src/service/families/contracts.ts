@@ -9,7 +9,7 @@ import { QkError } from '../../shared/errors';
 import type { Family } from '../activities/context';
 import { toTimestamp } from '../../shared/api/timestamps';
 import type { Repositories } from '../store';
-import type { SmartContractInterfaceRecord, SmartContractInterfaceType } from '../store/apps';
+import type { SmartContractInterfaceRecord, SmartContractInterfaceType } from '../store/contracts';
 
 /** Upload limit (docs/service.md#contracts-and-tvc: ≤ 400 kB). */
 export const MAX_INTERFACE_BYTES = 400 * 1024;

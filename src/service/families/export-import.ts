@@ -10,7 +10,7 @@ import type { ActivityContext, Family } from '../activities/context';
 import type { Curve } from '../enclave/derivation';
 import { DEFAULT_MNEMONIC_LANGUAGE } from '../enclave/mnemonic';
 import type { Repositories } from '../store';
-import type { ImportKind, ImportTargetRecord } from '../store/key-material';
+import type { ImportKind, ImportTargetRecord } from '../store/export-import';
 import { checkNewKeys, insertPrivateKey, privateKeyPolicyResource, requirePrivateKey } from './private-keys';
 import { checkAccounts, insertWallet, requireUniqueWalletName, requireWallet, walletPolicyResource } from './wallets';
 
@@ -36,7 +36,7 @@ async function initImport(ctx: ActivityContext, userId: string, kind: ImportKind
   requireActingUser(ctx, userId);
   const id = ctx.newId();
   const target = await ctx.enclave.initImportTarget({ targetId: id, organizationId: ctx.organizationId, userId });
-  ctx.store.keyMaterial.importTargets.insert({
+  ctx.store.importTargets.insert({
     id,
     organizationId: ctx.organizationId,
     userId,
@@ -60,7 +60,7 @@ function bundleDigestOf(encryptedBundle: string): string {
  * none of them (DECRYPTION_FAILED: made for another user or organization, altered, or sealed to a used target).
  */
 async function targetOf(ctx: ActivityContext, userId: string, kind: ImportKind, encryptedBundle: string): Promise<ImportTargetRecord> {
-  const targets = ctx.store.keyMaterial.importTargets.recentForUser(ctx.organizationId, userId, kind, IMPORT_TARGETS_TRIED);
+  const targets = ctx.store.importTargets.recentForUser(ctx.organizationId, userId, kind, IMPORT_TARGETS_TRIED);
   if (targets.length === 0) {
     throw new QkError('FAILED_PRECONDITION', `user ${userId} has no import target; call ${INIT_OPERATION[kind]} first and encrypt to its importBundle`, {
       userId,
@@ -90,7 +90,7 @@ async function targetOf(ctx: ActivityContext, userId: string, kind: ImportKind, 
 }
 
 function requireWalletAccount(store: Repositories, organizationId: string, address: string) {
-  const account = store.keyMaterial.walletAccounts.findByAddress(organizationId, address);
+  const account = store.walletAccounts.findByAddress(organizationId, address);
   if (account === undefined) {
     throw new QkError('NOT_FOUND', `no wallet account with address ${address} in organization ${organizationId}`, { address });
   }
@@ -111,11 +111,11 @@ export const exportImportFamily: Family = {
           targetPublicKey: params.targetPublicKey,
           organizationId: ctx.organizationId,
         });
-        ctx.store.keyMaterial.wallets.markExported(ctx.organizationId, wallet.id, ctx.now);
+        ctx.store.wallets.markExported(ctx.organizationId, wallet.id, ctx.now);
         return { walletId: wallet.id, exportBundle };
       },
       policyResources: (store, organizationId, params) => {
-        const wallet = store.keyMaterial.wallets.get(organizationId, params.walletId);
+        const wallet = store.wallets.get(organizationId, params.walletId);
         return wallet === undefined ? {} : { wallet: walletPolicyResource(wallet) };
       },
     },
@@ -128,11 +128,11 @@ export const exportImportFamily: Family = {
           targetPublicKey: params.targetPublicKey,
           organizationId: ctx.organizationId,
         });
-        ctx.store.keyMaterial.privateKeys.markExported(ctx.organizationId, key.id, ctx.now);
+        ctx.store.privateKeys.markExported(ctx.organizationId, key.id, ctx.now);
         return { privateKeyId: key.id, exportBundle };
       },
       policyResources: (store, organizationId, params) => {
-        const key = store.keyMaterial.privateKeys.get(organizationId, params.privateKeyId);
+        const key = store.privateKeys.get(organizationId, params.privateKeyId);
         return key === undefined ? {} : { private_key: privateKeyPolicyResource(key) };
       },
     },
@@ -170,7 +170,7 @@ export const exportImportFamily: Family = {
         const target = await targetOf(ctx, params.userId, 'wallet', params.encryptedBundle);
         const walletId = ctx.newId();
         const imported = await ctx.enclave.importWallet({ target, encryptedBundle: params.encryptedBundle, walletId, accounts: specs });
-        ctx.store.keyMaterial.importTargets.markUsed(target.id, ctx.now, bundleDigestOf(params.encryptedBundle));
+        ctx.store.importTargets.markUsed(target.id, ctx.now, bundleDigestOf(params.encryptedBundle));
         insertWallet(ctx, { id: walletId, name: params.walletName, sealedSecret: imported.sealedSecret, imported: true }, imported.accounts, params.accounts.map((a) => a.name));
         return { walletId, addresses: imported.accounts.map((account) => account.address) };
       },
@@ -192,7 +192,7 @@ export const exportImportFamily: Family = {
           curve: params.curve,
           addressFormats: params.addressFormats,
         });
-        ctx.store.keyMaterial.importTargets.markUsed(target.id, ctx.now, bundleDigestOf(params.encryptedBundle));
+        ctx.store.importTargets.markUsed(target.id, ctx.now, bundleDigestOf(params.encryptedBundle));
         insertPrivateKey(ctx, { id, name: params.privateKeyName, curve: params.curve, tags: [], imported: true }, sealed);
         return { privateKeyId: id, addresses: sealed.addresses };
       },

@@ -81,7 +81,7 @@ function checkDeletion(store: Repositories, organizationId: string, params: { pr
 function retag(store: Repositories, organizationId: string, privateKeyIds: readonly string[], change: (tags: string[]) => string[], now: number): void {
   for (const privateKeyId of privateKeyIds) {
     const key = requirePrivateKey(store, organizationId, privateKeyId);
-    store.keyMaterial.privateKeys.setTags(organizationId, key.id, change(key.tags), now);
+    store.privateKeys.setTags(organizationId, key.id, change(key.tags), now);
   }
 }
 
@@ -119,10 +119,10 @@ export const privateKeyTagsFamily: Family = {
         checkDeletion(ctx.store, ctx.organizationId, params);
         // The result names every key that carried one of the deleted tags, once.
         const untagged = new Set<string>();
-        for (const key of ctx.store.keyMaterial.privateKeys.listByOrganization(ctx.organizationId)) {
+        for (const key of ctx.store.privateKeys.listByOrganization(ctx.organizationId)) {
           const kept = key.tags.filter((tagId) => !params.privateKeyTagIds.includes(tagId));
           if (kept.length === key.tags.length) continue;
-          ctx.store.keyMaterial.privateKeys.setTags(ctx.organizationId, key.id, kept, ctx.now);
+          ctx.store.privateKeys.setTags(ctx.organizationId, key.id, kept, ctx.now);
           untagged.add(key.id);
         }
         for (const tagId of params.privateKeyTagIds) ctx.store.privateKeyTags.delete(tagId);

@@ -6,7 +6,7 @@ import type { SealedKey } from '../enclave';
 import { assertFormatForCurve, type AddressFormat } from '../enclave/addresses';
 import type { Curve } from '../enclave/derivation';
 import type { Repositories } from '../store';
-import type { PrivateKeyRecord } from '../store/key-material';
+import type { PrivateKeyRecord } from '../store/private-keys';
 
 /** Per-organization private key limit (docs/service.md#limits). */
 export const MAX_PRIVATE_KEYS_PER_ORGANIZATION = 1000;
@@ -27,7 +27,7 @@ export function privateKeyView(key: PrivateKeyRecord) {
 }
 
 export function requirePrivateKey(store: Repositories, organizationId: string, privateKeyId: string): PrivateKeyRecord {
-  const key = store.keyMaterial.privateKeys.get(organizationId, privateKeyId);
+  const key = store.privateKeys.get(organizationId, privateKeyId);
   if (key === undefined) {
     throw new QkError('NOT_FOUND', `no private key ${privateKeyId} in organization ${organizationId}`, { privateKeyId });
   }
@@ -56,7 +56,7 @@ export function checkNewKeys(
         throw error;
       }
     }
-    const existing = store.keyMaterial.privateKeys.findByName(organizationId, key.privateKeyName);
+    const existing = store.privateKeys.findByName(organizationId, key.privateKeyName);
     if (names.has(key.privateKeyName) || existing !== undefined) {
       throw new QkError('ALREADY_EXISTS', `${field}privateKeyName: private key label must be unique; "${key.privateKeyName}" is taken`, {
         ...(existing === undefined ? {} : { privateKeyId: existing.id }),
@@ -64,7 +64,7 @@ export function checkNewKeys(
     }
     names.add(key.privateKeyName);
   });
-  if (store.keyMaterial.privateKeys.countByOrganization(organizationId) + keys.length > MAX_PRIVATE_KEYS_PER_ORGANIZATION) {
+  if (store.privateKeys.countByOrganization(organizationId) + keys.length > MAX_PRIVATE_KEYS_PER_ORGANIZATION) {
     throw new QkError('LIMIT_EXCEEDED', `an organization holds at most ${MAX_PRIVATE_KEYS_PER_ORGANIZATION} private keys; delete some first`);
   }
 }
@@ -74,7 +74,7 @@ export function insertPrivateKey(
   key: { id: string; name: string; curve: Curve; tags: readonly string[]; imported: boolean },
   sealed: SealedKey,
 ): void {
-  ctx.store.keyMaterial.privateKeys.insert({
+  ctx.store.privateKeys.insert({
     id: key.id,
     organizationId: ctx.organizationId,
     name: key.name,
@@ -107,7 +107,7 @@ const createFieldOf = (index: number) => `parameters.privateKeys[${index}].`;
 export const privateKeysFamily: Family = {
   queries: {
     list_private_keys: (ctx) => ({
-      privateKeys: ctx.store.keyMaterial.privateKeys.listByOrganization(ctx.organizationId).map(privateKeyView),
+      privateKeys: ctx.store.privateKeys.listByOrganization(ctx.organizationId).map(privateKeyView),
     }),
     get_private_key: (ctx, request) => ({
       privateKey: privateKeyView(requirePrivateKey(ctx.store, ctx.organizationId, request.privateKeyId)),
@@ -137,7 +137,7 @@ export const privateKeysFamily: Family = {
       },
       execute(ctx, params) {
         for (const key of checkDeletions(ctx.store, ctx.organizationId, params.privateKeyIds, params.deleteWithoutExport === true)) {
-          ctx.store.keyMaterial.privateKeys.delete(ctx.organizationId, key.id);
+          ctx.store.privateKeys.delete(ctx.organizationId, key.id);
         }
         return { privateKeyIds: params.privateKeyIds };
       },

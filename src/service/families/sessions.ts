@@ -16,7 +16,7 @@ import type { Credential } from '../auth/credentials';
 import { conditionContext, type ConditionRequest } from '../authorize';
 import type { OidcVerifier } from '../auth/oidc';
 import type { Repositories, Store } from '../store';
-import type { SessionProfileRecord } from '../store/auth-records';
+import type { SessionProfileRecord } from '../store/sessions';
 import type { UserRecord } from '../store/users';
 import { appendOutboxMessage } from '../proxy/outbox';
 import { addApiKeys } from './identity/api-keys';

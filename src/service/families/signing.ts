@@ -49,7 +49,7 @@ function addressSpellings(signWith: string): string[] {
 }
 
 function resolveSigner(store: Repositories, organizationId: string, signWith: string): Signer {
-  const { walletAccounts, wallets, privateKeys } = store.keyMaterial;
+  const { walletAccounts, wallets, privateKeys } = store;
   for (const spelling of addressSpellings(signWith)) {
     const account = walletAccounts.findByAddress(organizationId, spelling);
     const wallet = account === undefined ? undefined : wallets.get(organizationId, account.walletId);

@@ -11,7 +11,7 @@ import type { Repositories } from '../store';
 const SPARK_ADDRESS_FORMATS = new Set(['ADDRESS_FORMAT_SPARK_MAINNET', 'ADDRESS_FORMAT_SPARK_REGTEST']);
 
 function requireSparkAccount(store: Repositories, organizationId: string, signWith: string): void {
-  const account = store.keyMaterial.walletAccounts.findByAddress(organizationId, signWith);
+  const account = store.walletAccounts.findByAddress(organizationId, signWith);
   if (account === undefined) {
     throw new QkError('NOT_FOUND', `parameters.signWith ${signWith} is not a wallet account address of organization ${organizationId}`, { signWith });
   }

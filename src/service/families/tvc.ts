@@ -10,7 +10,7 @@ import { hexToBytes } from '../../shared/crypto/encoding';
 import type { ActivityContext, Family } from '../activities/context';
 import { toTimestamp } from '../../shared/api/timestamps';
 import type { Repositories } from '../store';
-import type { TvcAppRecord, TvcOperatorSetRecord } from '../store/apps';
+import type { TvcAppRecord, TvcOperatorSetRecord } from '../store/tvc';
 
 const UNCOMPRESSED_POINT_BYTES = 65;
 

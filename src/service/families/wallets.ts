@@ -9,7 +9,7 @@ import { assertFormatForCurve } from '../enclave/addresses';
 import { parsePathForCurve } from '../enclave/derivation';
 import { DEFAULT_MNEMONIC_WORD_COUNT, isMnemonicWordCount, MNEMONIC_WORD_COUNTS } from '../enclave/mnemonic';
 import type { Repositories } from '../store';
-import type { WalletAccountRecord, WalletRecord } from '../store/key-material';
+import type { WalletAccountRecord, WalletRecord } from '../store/wallets';
 import { pageSize } from './activities';
 
 /** Per-organization wallet limit (docs/service.md#limits). */
@@ -45,7 +45,7 @@ function accountView(account: WalletAccountRecord, wallet?: WalletRecord) {
 }
 
 export function requireWallet(store: Repositories, organizationId: string, walletId: string): WalletRecord {
-  const wallet = store.keyMaterial.wallets.get(organizationId, walletId);
+  const wallet = store.wallets.get(organizationId, walletId);
   if (wallet === undefined) {
     throw new QkError('NOT_FOUND', `no wallet ${walletId} in organization ${organizationId}`, { walletId });
   }
@@ -82,13 +82,13 @@ export function checkAccounts(
 }
 
 export function requireUniqueWalletName(store: Repositories, organizationId: string, name: string): void {
-  const existing = store.keyMaterial.wallets.findByName(organizationId, name);
+  const existing = store.wallets.findByName(organizationId, name);
   if (existing !== undefined) {
     throw new QkError('ALREADY_EXISTS', `wallet label must be unique: a wallet named "${name}" already exists (${existing.id})`, {
       walletId: existing.id,
     });
   }
-  if (store.keyMaterial.wallets.countByOrganization(organizationId) >= MAX_WALLETS_PER_ORGANIZATION) {
+  if (store.wallets.countByOrganization(organizationId) >= MAX_WALLETS_PER_ORGANIZATION) {
     throw new QkError('LIMIT_EXCEEDED', `an organization holds at most ${MAX_WALLETS_PER_ORGANIZATION} wallets; delete one first`);
   }
 }
@@ -145,13 +145,13 @@ export function insertWallet(
   accounts: readonly DerivedAccount[],
   names: readonly (string | undefined)[],
 ): void {
-  ctx.store.keyMaterial.wallets.insert({ ...wallet, organizationId: ctx.organizationId, now: ctx.now });
+  ctx.store.wallets.insert({ ...wallet, organizationId: ctx.organizationId, now: ctx.now });
   insertAccounts(ctx, wallet.id, accounts, names);
 }
 
 function insertAccounts(ctx: Omit<WalletTarget, 'enclave'>, walletId: string, accounts: readonly DerivedAccount[], names: readonly (string | undefined)[]) {
   accounts.forEach((account, index) => {
-    ctx.store.keyMaterial.walletAccounts.insert({
+    ctx.store.walletAccounts.insert({
       id: ctx.newId(),
       organizationId: ctx.organizationId,
       walletId,
@@ -168,7 +168,7 @@ function insertAccounts(ctx: Omit<WalletTarget, 'enclave'>, walletId: string, ac
 }
 
 function existingPaths(store: Repositories, walletId: string): Set<string> {
-  return new Set(store.keyMaterial.walletAccounts.listByWallet(walletId).map((account) => account.path));
+  return new Set(store.walletAccounts.listByWallet(walletId).map((account) => account.path));
 }
 
 function walletPolicyResource(wallet: WalletRecord) {
@@ -197,7 +197,7 @@ function checkRename(store: Repositories, organizationId: string, params: { wall
   if (params.walletName.trim() === '') {
     throw new QkError('REQUEST_INVALID', 'parameters.walletName: must not be empty', { issues: [{ path: 'parameters.walletName', message: 'must not be empty' }] });
   }
-  const existing = store.keyMaterial.wallets.findByName(organizationId, params.walletName);
+  const existing = store.wallets.findByName(organizationId, params.walletName);
   if (existing !== undefined && existing.id !== wallet.id) {
     throw new QkError('ALREADY_EXISTS', `wallet label must be unique: a wallet named "${params.walletName}" already exists (${existing.id})`, {
       walletId: existing.id,
@@ -214,7 +214,7 @@ function checkAccountDeletions(store: Repositories, organizationId: string, para
     });
   }
   return params.walletAccountIds.map((accountId, index) => {
-    const account = store.keyMaterial.walletAccounts.get(organizationId, accountId);
+    const account = store.walletAccounts.get(organizationId, accountId);
     if (account === undefined) {
       throw new QkError('NOT_FOUND', `parameters.walletAccountIds[${index}]: no wallet account ${accountId} in organization ${organizationId}`, { walletAccountId: accountId });
     }
@@ -235,19 +235,19 @@ function checkAccountDeletions(store: Repositories, organizationId: string, para
 
 export const walletsFamily: Family = {
   queries: {
-    list_wallets: (ctx) => ({ wallets: ctx.store.keyMaterial.wallets.listByOrganization(ctx.organizationId).map(walletView) }),
+    list_wallets: (ctx) => ({ wallets: ctx.store.wallets.listByOrganization(ctx.organizationId).map(walletView) }),
     get_wallet: (ctx, request) => ({ wallet: walletView(requireWallet(ctx.store, ctx.organizationId, request.walletId)) }),
     list_wallet_accounts(ctx, request) {
       const wallet = request.walletId === undefined ? undefined : requireWallet(ctx.store, ctx.organizationId, request.walletId);
       const pagination = request.paginationOptions;
       for (const cursor of [pagination?.before, pagination?.after]) {
-        if (cursor !== undefined && ctx.store.keyMaterial.walletAccounts.get(ctx.organizationId, cursor) === undefined) {
+        if (cursor !== undefined && ctx.store.walletAccounts.get(ctx.organizationId, cursor) === undefined) {
           throw new QkError('REQUEST_INVALID', `pagination cursor ${cursor} is not a wallet account of organization ${ctx.organizationId}`, {
             issues: [{ path: 'paginationOptions', message: 'unknown cursor' }],
           });
         }
       }
-      const accounts = ctx.store.keyMaterial.walletAccounts.page({
+      const accounts = ctx.store.walletAccounts.page({
         organizationId: ctx.organizationId,
         ...(wallet === undefined ? {} : { walletId: wallet.id }),
         limit: pageSize(pagination?.limit),
@@ -273,7 +273,7 @@ export const walletsFamily: Family = {
         });
       }
       const wallet = requireWallet(ctx.store, ctx.organizationId, request.walletId);
-      const account = ctx.store.keyMaterial.walletAccounts.findInWallet(wallet.id, {
+      const account = ctx.store.walletAccounts.findInWallet(wallet.id, {
         ...(request.address === undefined ? {} : { address: request.address }),
         ...(request.path === undefined ? {} : { path: request.path }),
       });
@@ -306,7 +306,7 @@ export const walletsFamily: Family = {
         return { addresses: derived.map((account) => account.address) };
       },
       policyResources: (store, organizationId, params) => {
-        const wallet = store.keyMaterial.wallets.get(organizationId, params.walletId);
+        const wallet = store.wallets.get(organizationId, params.walletId);
         return wallet === undefined ? {} : { wallet: walletPolicyResource(wallet) };
       },
       derivedAddresses: (result) => result.addresses.map((address) => ({ address })),
@@ -315,11 +315,11 @@ export const walletsFamily: Family = {
       validate: checkRename,
       execute(ctx, params) {
         const wallet = checkRename(ctx.store, ctx.organizationId, params);
-        if (params.walletName !== undefined) ctx.store.keyMaterial.wallets.rename(ctx.organizationId, wallet.id, params.walletName, ctx.now);
+        if (params.walletName !== undefined) ctx.store.wallets.rename(ctx.organizationId, wallet.id, params.walletName, ctx.now);
         return { walletId: wallet.id };
       },
       policyResources: (store, organizationId, params) => {
-        const wallet = store.keyMaterial.wallets.get(organizationId, params.walletId);
+        const wallet = store.wallets.get(organizationId, params.walletId);
         return wallet === undefined ? {} : { wallet: walletPolicyResource(wallet) };
       },
     },
@@ -327,7 +327,7 @@ export const walletsFamily: Family = {
       validate: checkAccountDeletions,
       execute(ctx, params) {
         for (const { account } of checkAccountDeletions(ctx.store, ctx.organizationId, params)) {
-          ctx.store.keyMaterial.walletAccounts.delete(ctx.organizationId, account.id);
+          ctx.store.walletAccounts.delete(ctx.organizationId, account.id);
         }
         return { walletAccountIds: params.walletAccountIds };
       },
@@ -335,8 +335,8 @@ export const walletsFamily: Family = {
         wallets: [
           ...new Map(
             params.walletAccountIds.flatMap((id) => {
-              const account = store.keyMaterial.walletAccounts.get(organizationId, id);
-              const wallet = account === undefined ? undefined : store.keyMaterial.wallets.get(organizationId, account.walletId);
+              const account = store.walletAccounts.get(organizationId, id);
+              const wallet = account === undefined ? undefined : store.wallets.get(organizationId, account.walletId);
               return wallet === undefined ? [] : [[wallet.id, walletPolicyResource(wallet)] as const];
             }),
           ).values(),
@@ -349,13 +349,13 @@ export const walletsFamily: Family = {
       },
       execute(ctx, params) {
         for (const wallet of checkDeletions(ctx.store, ctx.organizationId, params.walletIds, params.deleteWithoutExport === true)) {
-          ctx.store.keyMaterial.wallets.delete(ctx.organizationId, wallet.id);
+          ctx.store.wallets.delete(ctx.organizationId, wallet.id);
         }
         return { walletIds: params.walletIds };
       },
       policyResources: (store, organizationId, params) => ({
         wallets: params.walletIds.flatMap((id) => {
-          const wallet = store.keyMaterial.wallets.get(organizationId, id);
+          const wallet = store.wallets.get(organizationId, id);
           return wallet === undefined ? [] : [walletPolicyResource(wallet)];
         }),
       }),

@@ -19,7 +19,7 @@ import { generateEncryptionKeyPair, privateKeyBytes } from '../../shared/crypto/
 import { encodeVerificationToken, verifyVerificationToken, type VerificationTokenClaims } from '../../shared/crypto/tokens';
 import { OTP_TOKEN_SIGNING_KEY, serviceSigner, sessionPublicKeyOf } from '../families/sessions';
 import type { Repositories, Store } from '../store';
-import type { OtpRecord } from '../store/auth-records';
+import type { OtpRecord } from '../store/otp-auth';
 import { appendOutboxMessage, type OtpChannel } from './outbox';
 
 /** Crockford base32 without I, L, O, U: Turnkey's alphanumeric OTP alphabet. */

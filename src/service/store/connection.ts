@@ -92,3 +92,6 @@ export function optionalInteger(row: Row, column: string): number | undefined {
   const value = row[column];
   return value === null || value === undefined ? undefined : Number(value);
 }
+export function blob(row: Row, column: string): Uint8Array {
+  return row[column] as Uint8Array;
+}

@@ -4,25 +4,25 @@ import { join } from 'node:path';
 import { QkError } from '../../shared/errors';
 import { ActivityRepository } from './activities';
 import { ApiKeyRepository } from './api-keys';
-import { SmartContractInterfaceRepository, TvcRepository } from './apps';
-import {
-  AuthenticatorRepository,
-  OauthProviderRepository,
-  OtpRepository,
-  SessionProfileRepository,
-  VerificationRepository,
-} from './auth-records';
+import { AppProofRepository } from './app-proofs';
 import { WalCheckpointer } from './checkpointer';
 import { Connection, integer } from './connection';
-import { KeyMaterialRepositories } from './key-material';
+import { SmartContractInterfaceRepository } from './contracts';
+import { AuthenticatorRepository, OauthProviderRepository } from './credentials';
+import { ImportTargetRepository } from './export-import';
 import { type Migration, migrations as platformMigrations } from './migrations';
 import { AsyncMutex } from './mutex';
 import { OrganizationRepository } from './organizations';
+import { OtpRepository, VerificationRepository } from './otp-auth';
 import { PolicyRepository } from './policies';
 import { PrivateKeyTagRepository } from './private-key-tags';
+import { PrivateKeyRepository } from './private-keys';
 import { AuthProxyConfigRepository, ServiceKeyRepository } from './service-keys';
+import { SessionProfileRepository } from './sessions';
+import { TvcRepository } from './tvc';
 import { UserTagRepository } from './user-tags';
 import { UserRepository } from './users';
+import { WalletAccountRepository, WalletRepository } from './wallets';
 
 /** One repository per resource family, all bound to the same connection. */
 export class Repositories {
@@ -41,7 +41,11 @@ export class Repositories {
   readonly verifications: VerificationRepository;
   readonly smartContractInterfaces: SmartContractInterfaceRepository;
   readonly tvc: TvcRepository;
-  readonly keyMaterial: KeyMaterialRepositories;
+  readonly wallets: WalletRepository;
+  readonly walletAccounts: WalletAccountRepository;
+  readonly privateKeys: PrivateKeyRepository;
+  readonly importTargets: ImportTargetRepository;
+  readonly appProofs: AppProofRepository;
   readonly privateKeyTags: PrivateKeyTagRepository;
 
   constructor(readonly connection: Connection) {
@@ -60,8 +64,22 @@ export class Repositories {
     this.verifications = new VerificationRepository(connection);
     this.smartContractInterfaces = new SmartContractInterfaceRepository(connection);
     this.tvc = new TvcRepository(connection);
-    this.keyMaterial = new KeyMaterialRepositories(connection);
+    this.wallets = new WalletRepository(connection);
+    this.walletAccounts = new WalletAccountRepository(connection);
+    this.privateKeys = new PrivateKeyRepository(connection);
+    this.importTargets = new ImportTargetRepository(connection);
+    this.appProofs = new AppProofRepository(connection);
     this.privateKeyTags = new PrivateKeyTagRepository(connection);
+  }
+
+  /** Whether any row holds sealed data (a wallet, a private key or an import target). */
+  holdsSealedData(): boolean {
+    return (
+      this.connection.get(
+        `SELECT EXISTS (SELECT 1 FROM wallets) OR EXISTS (SELECT 1 FROM private_keys)
+           OR EXISTS (SELECT 1 FROM import_targets) AS held`,
+      )?.held === 1
+    );
   }
 }
 

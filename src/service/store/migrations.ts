@@ -3,13 +3,21 @@
  * `schema_migrations`. Adding a table is one more entry at the end of `migrations`; never edit an
  * entry that has shipped (existing databases have already applied it).
  *
- * Times are integer milliseconds since the epoch. JSON columns hold the wire shapes verbatim.
+ * Times are integer milliseconds since the epoch. JSON columns hold the wire shapes verbatim. Each repository module
+ * owns the SQL of its tables; a migration that created several families' tables concatenates theirs in the order
+ * it shipped with.
  */
-import { APPS_SQL } from './apps';
-import { AUTH_RECORDS_SQL } from './auth-records';
-import { KEY_MATERIAL_SQL } from './key-material';
+import { APP_PROOFS_SQL } from './app-proofs';
+import { CONTRACTS_SQL } from './contracts';
+import { CREDENTIALS_SQL } from './credentials';
+import { IMPORT_TARGETS_SQL } from './export-import';
 import { ORGANIZATION_FEATURES_SQL } from './organizations';
+import { OTP_AUTH_SQL } from './otp-auth';
 import { PRIVATE_KEY_TAGS_SQL } from './private-key-tags';
+import { PRIVATE_KEYS_SQL } from './private-keys';
+import { SESSIONS_SQL } from './sessions';
+import { TVC_SQL } from './tvc';
+import { WALLETS_SQL } from './wallets';
 
 export interface Migration {
   readonly version: number;
@@ -146,9 +154,13 @@ export const migrations: readonly Migration[] = [
   {
     version: 2,
     name: 'auth records (authenticators, OAuth providers, session profiles, OTP), smart contract interfaces, TVC apps',
-    sql: AUTH_RECORDS_SQL + APPS_SQL,
+    sql: CREDENTIALS_SQL + SESSIONS_SQL + OTP_AUTH_SQL + CONTRACTS_SQL + TVC_SQL,
   },
-  { version: 4, name: 'key material: wallets, wallet accounts, private keys, import targets, app proofs', sql: KEY_MATERIAL_SQL },
+  {
+    version: 4,
+    name: 'key material: wallets, wallet accounts, private keys, import targets, app proofs',
+    sql: WALLETS_SQL + PRIVATE_KEYS_SQL + IMPORT_TARGETS_SQL + APP_PROOFS_SQL,
+  },
   {
     version: 5,
     name: 'identity: organization features, sub-organization tombstones',

@@ -214,8 +214,8 @@ function checkDeletable(store: Repositories, organizationId: string, deleteWitho
 /** Wallets and private keys of the organization that were never exported, named for the error message. */
 function unexportedKeyMaterial(store: Repositories, organizationId: string): string[] {
   return [
-    ...store.keyMaterial.wallets.listByOrganization(organizationId).filter((w) => !w.exported).map((w) => `wallet ${w.id}`),
-    ...store.keyMaterial.privateKeys.listByOrganization(organizationId).filter((k) => !k.exported).map((k) => `private key ${k.id}`),
+    ...store.wallets.listByOrganization(organizationId).filter((w) => !w.exported).map((w) => `wallet ${w.id}`),
+    ...store.privateKeys.listByOrganization(organizationId).filter((k) => !k.exported).map((k) => `private key ${k.id}`),
   ];
 }
 
@@ -241,8 +241,8 @@ export function organizationsFamily(options: { oidc: OidcVerifier }): Family {
             tags: store.userTags.listByOrganization(organizationId).map(userTagView),
             rootQuorum: quorumView(store, organizationId),
             features: store.organizations.features(organizationId).map(featureView),
-            wallets: store.keyMaterial.wallets.listByOrganization(organizationId).map(walletView),
-            privateKeys: store.keyMaterial.privateKeys.listByOrganization(organizationId).map(privateKeyView),
+            wallets: store.wallets.listByOrganization(organizationId).map(walletView),
+            privateKeys: store.privateKeys.listByOrganization(organizationId).map(privateKeyView),
           },
         };
       },
@@ -270,8 +270,8 @@ export function organizationsFamily(options: { oidc: OidcVerifier }): Family {
           checkDeletable(store, organizationId, params.deleteWithoutExport === true);
           // Users take their credentials, tags and quorum membership with them; sealed key material is
           // erased; the activity log stays.
-          for (const wallet of store.keyMaterial.wallets.listByOrganization(organizationId)) store.keyMaterial.wallets.delete(organizationId, wallet.id);
-          for (const key of store.keyMaterial.privateKeys.listByOrganization(organizationId)) store.keyMaterial.privateKeys.delete(organizationId, key.id);
+          for (const wallet of store.wallets.listByOrganization(organizationId)) store.wallets.delete(organizationId, wallet.id);
+          for (const key of store.privateKeys.listByOrganization(organizationId)) store.privateKeys.delete(organizationId, key.id);
           for (const user of store.users.listByOrganization(organizationId)) store.users.delete(user.id);
           for (const tag of store.userTags.listByOrganization(organizationId)) store.userTags.delete(tag.id);
           for (const policy of store.policies.listByOrganization(organizationId)) store.policies.delete(organizationId, policy.id);

@@ -18,8 +18,8 @@ export function userTagView(tag: UserTagRecord) {
 }
 
 function requireTag(store: Repositories, organizationId: string, tagId: string): UserTagRecord {
-  const tag = store.userTags.get(tagId);
-  if (tag === undefined || tag.organizationId !== organizationId) {
+  const tag = store.userTags.get(organizationId, tagId);
+  if (tag === undefined) {
     throw new QkError('NOT_FOUND', `no user tag ${tagId} in organization ${organizationId}`, { tagId });
   }
   return tag;

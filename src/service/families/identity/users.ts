@@ -52,8 +52,9 @@ export function checkUserFields(
 
 function requireTags(store: Repositories, organizationId: string | undefined, tagIds: readonly string[], field: string): void {
   tagIds.forEach((tagId, index) => {
-    const tag = store.userTags.get(tagId);
-    if (tag === undefined || tag.organizationId !== organizationId) {
+    // An organization the activity is about to create has no tags yet.
+    const tag = organizationId === undefined ? undefined : store.userTags.get(organizationId, tagId);
+    if (tag === undefined) {
       throw new QkError('NOT_FOUND', `${field}[${index}]: no user tag ${tagId} in organization ${organizationId}`, { tagId });
     }
     if (tagIds.indexOf(tagId) !== index) throw new QkError('REQUEST_INVALID', `${field}: tag ${tagId} appears twice`);
