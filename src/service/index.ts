@@ -14,6 +14,7 @@ import { createThreadPoolStampVerifier } from '../node/stamp-backend';
 import { bootstrap } from './bootstrap';
 import { families } from './families';
 import { credentialsFamily } from './families/credentials';
+import { eraseExpiredImportTargets, IMPORT_TARGET_SWEEP_MS } from './families/export-import';
 import { identityFamilies } from './families/identity';
 import { otpAuthFamily } from './families/otp-auth';
 import { ensureLoginSigningKeys, sessionsFamily } from './families/sessions';
@@ -113,6 +114,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         : await options.serviceSecret(holdsSealedData);
     const enclave = new Enclave({ signingKey: boot.enclaveSigningKey, serviceSecret: serviceSecret.secret, secretCreatedAtMs: serviceSecret.createdAtMs });
     const loginKeys = await ensureLoginSigningKeys(store, now());
+    await eraseExpiredImportTargets(store, now());
     const oidc = createOidcVerifier({ issuers: options.oidcIssuers ?? [], now: () => new Date(now()) });
     const outboxFile = options.otpOutbox ?? `${store.path}.otp-outbox.jsonl`;
     restrictOutboxToOwner(outboxFile);
@@ -136,6 +138,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const address = app.server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const baseUrl = `http://${host}:${address.port}`;
+    const importTargetSweep = setInterval(() => {
+      eraseExpiredImportTargets(store, now()).catch((error: unknown) => {
+        log(`could not erase the keys of expired import targets: ${error instanceof Error ? error.message : String(error)}`);
+      });
+    }, IMPORT_TARGET_SWEEP_MS);
+    // The sweep alone must not keep a process alive that has nothing else to do.
+    importTargetSweep.unref();
     let closing: Promise<void> | undefined;
     return {
       info: {
@@ -149,6 +158,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       },
       store,
       close() {
+        clearInterval(importTargetSweep);
         closing ??= app.close().then(() => store.close());
         return closing;
       },

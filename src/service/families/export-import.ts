@@ -9,13 +9,15 @@ import { QkError } from '../../shared/errors';
 import type { ActivityContext, Family } from '../activities/context';
 import type { Curve } from '../enclave/derivation';
 import { DEFAULT_MNEMONIC_LANGUAGE } from '../enclave/mnemonic';
-import type { Repositories } from '../store';
+import type { Repositories, Store } from '../store';
 import type { ImportKind, ImportTargetRecord } from '../store/export-import';
 import { checkNewKeys, insertPrivateKey, privateKeyPolicyResource, requirePrivateKey } from './private-keys';
 import { checkAccounts, insertWallet, requireUniqueWalletName, requireWallet, walletPolicyResource } from './wallets';
 
 /** An import target lives as long as an approval does (24 h), so an import waiting for consensus can still open it. */
 export const IMPORT_TARGET_TTL_MS = 24 * 60 * 60 * 1000;
+/** How often the service erases the keys of targets that expired unused. */
+export const IMPORT_TARGET_SWEEP_MS = 10 * 60 * 1000;
 /** How many of a user's latest targets an encrypted bundle is tried against. */
 const IMPORT_TARGETS_TRIED = 20;
 
@@ -49,6 +51,14 @@ async function initImport(ctx: ActivityContext, userId: string, kind: ImportKind
   return { importBundle: target.importBundle };
 }
 
+/**
+ * Erases the keys of import targets that expired unused, in every organization: a bundle sealed to one can no longer
+ * be imported, and its key would only let a copy of the database open that bundle (an imported secret).
+ */
+export function eraseExpiredImportTargets(store: Store, now: number): Promise<number> {
+  return store.transaction((tx) => tx.importTargets.eraseExpired(now));
+}
+
 /** Identifies a bundle that used a target: the target's key is erased on use, so it cannot recognise a replay itself. */
 function bundleDigestOf(encryptedBundle: string): string {
   return bytesToHex(sha256(utf8Encode(encryptedBundle)));
@@ -67,12 +77,17 @@ async function targetOf(ctx: ActivityContext, userId: string, kind: ImportKind, 
     });
   }
   const bundleDigest = bundleDigestOf(encryptedBundle);
+  let erasedExpired = false;
   for (const target of targets) {
     if (target.usedAt !== undefined) {
       if (target.usedBundleDigest !== bundleDigest) continue;
       throw new QkError('BUNDLE_ALREADY_USED', `the import target this bundle was encrypted to has already been used; call ${INIT_OPERATION[kind]} again`, {
         usedAt: target.usedAt,
       });
+    }
+    if (target.sealedSecret.length === 0) {
+      erasedExpired = true;
+      continue;
     }
     if (!(await ctx.enclave.opensWith(target, encryptedBundle))) continue;
     if (target.expiresAt <= ctx.now) {
@@ -84,7 +99,9 @@ async function targetOf(ctx: ActivityContext, userId: string, kind: ImportKind, 
   }
   throw new QkError(
     'DECRYPTION_FAILED',
-    `parameters.encryptedBundle was not encrypted to any unused import target of user ${userId} in organization ${ctx.organizationId} (a bundle for another user or organization, altered, or sealed to a target already used); encrypt to the importBundle of a new ${INIT_OPERATION[kind]}`,
+    `parameters.encryptedBundle was not encrypted to any unused import target of user ${userId} in organization ${ctx.organizationId} (a bundle for another user or organization, altered, or sealed to a target already used${
+      erasedExpired ? ', or to one that expired: a target lasts 24 hours, then its key is erased' : ''
+    }); encrypt to the importBundle of a new ${INIT_OPERATION[kind]}`,
     { userId },
   );
 }

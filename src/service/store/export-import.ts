@@ -31,7 +31,10 @@ export interface ImportTargetRecord {
   kind: ImportKind;
   /** Uncompressed P-256 point, 130 hex. */
   publicKey: string;
-  /** Empty once the target is used: the bundle it opened stays in the activity log, its key must not. */
+  /**
+   * Empty once the target is used (the bundle it opened stays in the activity log, its key must not) or once it
+   * expired unused (a bundle sealed to it could otherwise still be opened from a copy of the database).
+   */
   sealedSecret: Uint8Array;
   createdAt: number;
   expiresAt: number;
@@ -75,6 +78,16 @@ export class ImportTargetRepository {
         { organizationId, userId, kind, limit },
       )
       .map(toImportTarget);
+  }
+
+  /** Erases the sealed key of every unused target expired at `now` (all organizations); returns how many. */
+  eraseExpired(now: number): number {
+    const erased = this.connection.run(
+      "UPDATE import_targets SET sealed_secret = X'' WHERE used_at IS NULL AND expires_at <= :now AND length(sealed_secret) > 0",
+      { now },
+    );
+    if (erased > 0) this.connection.noteKeyMaterialErased();
+    return erased;
   }
 
   /** Marks the target used by the bundle with `bundleDigest` and erases its sealed key. */

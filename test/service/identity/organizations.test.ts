@@ -189,7 +189,7 @@ describe('sub-organizations', () => {
     });
     expect(refusal(await t.query('list_users', { organizationId: subOrganizationId }))).toEqual([404, 'ORGANIZATION_NOT_FOUND']);
     expect((await t.query('list_suborgs', {})).body.organizationIds).toEqual([]);
-    expect(t.store.read.keyMaterial.wallets.listByOrganization(subOrganizationId)).toEqual([]);
+    expect(t.store.read.wallets.listByOrganization(subOrganizationId)).toEqual([]);
     expect(t.store.read.apiKeys.findByPublicKey(ownerKey.publicKey)).toEqual([]);
   });
 });

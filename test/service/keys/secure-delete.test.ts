@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { encryptToImportBundle } from '../../../src/shared/crypto/bundles';
 import { utf8Encode } from '../../../src/shared/crypto/encoding';
+import { eraseExpiredImportTargets, IMPORT_TARGET_TTL_MS } from '../../../src/service/families/export-import';
 import { startTestService, type Reply, type TestService } from '../../support/service';
 
 const ETHEREUM = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' };
@@ -55,11 +56,11 @@ async function createWallet(name: string, organizationId = service.info.organiza
 describe('finding 3: deleted wallets and keys are unrecoverable from the database files', () => {
   it('delete_wallets leaves the sealed mnemonic in neither the database, its WAL nor its -shm', async () => {
     const walletId = await createWallet('doomed');
-    const sealed = service.store.read.keyMaterial.wallets.get(service.info.organizationId, walletId)!.sealedSecret;
+    const sealed = service.store.read.wallets.get(service.info.organizationId, walletId)!.sealedSecret;
     expect(filesHold(sealed)).toBe(true);
 
     completed(await submit('delete_wallets', 'ACTIVITY_TYPE_DELETE_WALLETS', { walletIds: [walletId], deleteWithoutExport: true }));
-    expect(service.store.read.keyMaterial.wallets.get(service.info.organizationId, walletId)).toBeUndefined();
+    expect(service.store.read.wallets.get(service.info.organizationId, walletId)).toBeUndefined();
     expect(filesHold(sealed)).toBe(false);
   });
 
@@ -70,7 +71,7 @@ describe('finding 3: deleted wallets and keys are unrecoverable from the databas
       }),
     );
     const { privateKeyId } = (created.createPrivateKeysResultV2 as { privateKeys: { privateKeyId: string }[] }).privateKeys[0]!;
-    const sealed = service.store.read.keyMaterial.privateKeys.get(service.info.organizationId, privateKeyId)!.sealedSecret;
+    const sealed = service.store.read.privateKeys.get(service.info.organizationId, privateKeyId)!.sealedSecret;
     expect(filesHold(sealed)).toBe(true);
 
     completed(await submit('delete_private_keys', 'ACTIVITY_TYPE_DELETE_PRIVATE_KEYS', { privateKeyIds: [privateKeyId], deleteWithoutExport: true }));
@@ -86,7 +87,7 @@ describe('finding 3: deleted wallets and keys are unrecoverable from the databas
         wallet: { walletName: 'sub wallet', accounts: [ETHEREUM] },
       }),
     ).createSubOrganizationResultV8 as { subOrganizationId: string; wallet: { walletId: string } };
-    const sealed = service.store.read.keyMaterial.wallets.get(subOrganizationId.subOrganizationId, subOrganizationId.wallet.walletId)!.sealedSecret;
+    const sealed = service.store.read.wallets.get(subOrganizationId.subOrganizationId, subOrganizationId.wallet.walletId)!.sealedSecret;
     expect(filesHold(sealed)).toBe(true);
 
     completed(
@@ -98,7 +99,7 @@ describe('finding 3: deleted wallets and keys are unrecoverable from the databas
   it('an imported wallet: the import target’s key is erased on use, so the bundle in the activity log opens with nothing left', async () => {
     const { rootUserId, organizationId } = service.info;
     const init = completed(await submit('init_import_wallet', 'ACTIVITY_TYPE_INIT_IMPORT_WALLET', { userId: rootUserId }));
-    const [target] = service.store.read.keyMaterial.importTargets.recentForUser(organizationId, rootUserId, 'wallet', 1);
+    const [target] = service.store.read.importTargets.recentForUser(organizationId, rootUserId, 'wallet', 1);
     const targetKey = target!.sealedSecret;
     expect(filesHold(targetKey)).toBe(true);
     const encryptedBundle = await encryptToImportBundle({
@@ -114,9 +115,42 @@ describe('finding 3: deleted wallets and keys are unrecoverable from the databas
     const { walletId } = imported.importWalletResult as { walletId: string };
     completed(await submit('delete_wallets', 'ACTIVITY_TYPE_DELETE_WALLETS', { walletIds: [walletId], deleteWithoutExport: true }));
 
-    expect(service.store.read.keyMaterial.importTargets.recentForUser(organizationId, rootUserId, 'wallet', 1)[0]!.sealedSecret).toHaveLength(0);
+    expect(service.store.read.importTargets.recentForUser(organizationId, rootUserId, 'wallet', 1)[0]!.sealedSecret).toHaveLength(0);
     expect(filesHold(targetKey)).toBe(false);
     const replay = await submit('import_wallet', 'ACTIVITY_TYPE_IMPORT_WALLET', { userId: rootUserId, walletName: 'again', encryptedBundle, accounts: [ETHEREUM] });
     expect(replay.body.activity?.failure?.details[0].turnkeyErrorCode ?? replay.body.details[0].turnkeyErrorCode).toBe('BUNDLE_ALREADY_USED');
+  });
+
+  it('an import target that expired unused: the sweep erases its key from the files; its bundle is refused, expiry named', async () => {
+    const { rootUserId, organizationId } = service.info;
+    const init = completed(await submit('init_import_wallet', 'ACTIVITY_TYPE_INIT_IMPORT_WALLET', { userId: rootUserId }));
+    const targetKey = service.store.read.importTargets.recentForUser(organizationId, rootUserId, 'wallet', 1)[0]!.sealedSecret;
+    const encryptedBundle = await encryptToImportBundle({
+      importBundle: (init.initImportWalletResult as { importBundle: string }).importBundle,
+      plaintext: utf8Encode('legal winner thank year wave sausage worth useful legal winner thank yellow'),
+      signerPublicKey: service.info.enclaveSignerPublicKey,
+      organizationId,
+      userId: rootUserId,
+    });
+    completed(await submit('init_import_wallet', 'ACTIVITY_TYPE_INIT_IMPORT_WALLET', { userId: rootUserId }));
+    const fresh = service.store.read.importTargets.recentForUser(organizationId, rootUserId, 'wallet', 1)[0]!;
+
+    // Before expiry the sweep keeps both keys.
+    expect(await eraseExpiredImportTargets(service.store, service.clock.now())).toBe(0);
+    expect(filesHold(targetKey)).toBe(true);
+
+    service.clock.advance(IMPORT_TARGET_TTL_MS - 1);
+    expect(await eraseExpiredImportTargets(service.store, service.clock.now())).toBe(1);
+    expect(filesHold(targetKey)).toBe(false);
+    expect(service.store.read.importTargets.recentForUser(organizationId, rootUserId, 'wallet', 2).map((target) => target.sealedSecret.length)).toEqual([
+      fresh.sealedSecret.length,
+      0,
+    ]);
+
+    const refused = await submit('import_wallet', 'ACTIVITY_TYPE_IMPORT_WALLET', { userId: rootUserId, walletName: 'late', encryptedBundle, accounts: [ETHEREUM] });
+    const failure = refused.body.activity?.failure?.details[0] ?? refused.body.details[0];
+    expect(failure.turnkeyErrorCode).toBe('DECRYPTION_FAILED');
+    expect(refused.body.activity?.failure?.message ?? refused.body.message).toContain('expired: a target lasts 24 hours');
+    expect(service.store.read.wallets.findByName(organizationId, 'late')).toBeUndefined();
   });
 });
