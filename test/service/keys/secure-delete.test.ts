@@ -53,6 +53,17 @@ async function createWallet(name: string, organizationId = service.info.organiza
   return (result.createWalletResult as { walletId: string }).walletId;
 }
 
+/** A mnemonic encrypted to the import target an init_import_wallet result names, for the root user. */
+function mnemonicSealedTo(init: Record<string, unknown>): Promise<string> {
+  return encryptToImportBundle({
+    importBundle: (init.initImportWalletResult as { importBundle: string }).importBundle,
+    plaintext: utf8Encode('legal winner thank year wave sausage worth useful legal winner thank yellow'),
+    signerPublicKey: service.info.enclaveSignerPublicKey,
+    organizationId: service.info.organizationId,
+    userId: service.info.rootUserId,
+  });
+}
+
 describe('finding 3: deleted wallets and keys are unrecoverable from the database files', () => {
   it('delete_wallets leaves the sealed mnemonic in neither the database, its WAL nor its -shm', async () => {
     const walletId = await createWallet('doomed');
@@ -102,13 +113,7 @@ describe('finding 3: deleted wallets and keys are unrecoverable from the databas
     const [target] = service.store.read.importTargets.recentForUser(organizationId, rootUserId, 'wallet', 1);
     const targetKey = target!.sealedSecret;
     expect(filesHold(targetKey)).toBe(true);
-    const encryptedBundle = await encryptToImportBundle({
-      importBundle: (init.initImportWalletResult as { importBundle: string }).importBundle,
-      plaintext: utf8Encode('legal winner thank year wave sausage worth useful legal winner thank yellow'),
-      signerPublicKey: service.info.enclaveSignerPublicKey,
-      organizationId,
-      userId: rootUserId,
-    });
+    const encryptedBundle = await mnemonicSealedTo(init);
     const imported = completed(
       await submit('import_wallet', 'ACTIVITY_TYPE_IMPORT_WALLET', { userId: rootUserId, walletName: 'imported', encryptedBundle, accounts: [ETHEREUM] }),
     );
@@ -125,13 +130,7 @@ describe('finding 3: deleted wallets and keys are unrecoverable from the databas
     const { rootUserId, organizationId } = service.info;
     const init = completed(await submit('init_import_wallet', 'ACTIVITY_TYPE_INIT_IMPORT_WALLET', { userId: rootUserId }));
     const targetKey = service.store.read.importTargets.recentForUser(organizationId, rootUserId, 'wallet', 1)[0]!.sealedSecret;
-    const encryptedBundle = await encryptToImportBundle({
-      importBundle: (init.initImportWalletResult as { importBundle: string }).importBundle,
-      plaintext: utf8Encode('legal winner thank year wave sausage worth useful legal winner thank yellow'),
-      signerPublicKey: service.info.enclaveSignerPublicKey,
-      organizationId,
-      userId: rootUserId,
-    });
+    const encryptedBundle = await mnemonicSealedTo(init);
     completed(await submit('init_import_wallet', 'ACTIVITY_TYPE_INIT_IMPORT_WALLET', { userId: rootUserId }));
     const fresh = service.store.read.importTargets.recentForUser(organizationId, rootUserId, 'wallet', 1)[0]!;
 
