@@ -22,6 +22,13 @@ export {
 export { evaluate, evaluatePolicyExpression, type PolicyEvaluationResult } from './evaluator';
 export * from './values';
 export {
+  approverTerms,
+  termsCountingApproval,
+  type ApproverDirection,
+  type ApproverSelection,
+  type ApproverTerm,
+} from './approver-terms';
+export {
   CLASSIFIED_ACTIVITY_TYPES,
   activityClassOf,
   activityKindOf,
