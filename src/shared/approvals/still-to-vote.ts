@@ -1,16 +1,27 @@
 /**
  * Who may still vote on an activity waiting for votes, and why: members of the root quorum (whose approvals alone
- * can complete anything), and users a policy's consensus names, by id or by one of their tags, for the allow
- * policies whose condition does not rule the activity out. Those who already voted in the open window are left out.
+ * can complete anything), and users whose approval would count toward the consensus of an allow policy whose
+ * condition does not rule the activity out, read by evaluating that consensus for each user (a comprehension over the
+ * approvers whose predicate holds for them, or a count of every approver). Those who already voted in the open window
+ * are left out.
  */
-import { evaluatePolicyExpression, policyActivityOf, tokenize, type PolicyActivity } from '../policy';
-import type { OrganizationLookup } from '../describe/types';
+import {
+  approverTerms,
+  checkPolicyExpression,
+  evaluatePolicyExpression,
+  policyActivityOf,
+  termsCountingApproval,
+  type ApproverTerm,
+  type PolicyActivity,
+  type PolicyUser,
+} from '../policy';
+import type { OrganizationLookup, UserFacts } from '../describe/types';
 import type { Voter } from './voting';
 
 export interface PossibleVoter {
   userId: string;
   userName: string;
-  /** "root quorum member", "named by policy Ops may sign"… */
+  /** "root quorum member", "counts toward policy Ops may sign's consensus (2 of users tagged Ops)"… */
   reasons: string[];
 }
 
@@ -29,9 +40,13 @@ export function stillToVote(
   for (const userId of lookup.rootQuorum?.userIds ?? []) add(userId, 'root quorum member');
   for (const policy of lookup.policies ?? []) {
     if (policy.effect !== 'EFFECT_ALLOW' || policy.consensus.trim() === '' || !mayApply(policy.condition, activity)) continue;
-    const named = literalsOf(policy.consensus);
+    const consensus = checkPolicyExpression(policy.consensus, 'consensus');
+    // A consensus that does not parse allows nothing, so nobody's vote counts toward it.
+    if (!consensus.ok) continue;
+    const terms = approverTerms(consensus.ast);
     for (const user of lookup.users ?? []) {
-      if (named.has(user.userId) || user.userTags.some((tagId) => named.has(tagId))) add(user.userId, `named by policy ${policy.policyName}`);
+      const counted = termsCountingApproval(terms, policyUserOf(user));
+      if (counted.length > 0) add(user.userId, countsToward(policy.policyName, counted, lookup));
     }
   }
   return [...reasons].map(([userId, why]) => ({
@@ -39,6 +54,33 @@ export function stillToVote(
     userName: lookup.users?.find((user) => user.userId === userId)?.userName ?? userId,
     reasons: why,
   }));
+}
+
+/** The user as a consensus sees them; the lookup holds no email, so a predicate on it says nothing for them. */
+function policyUserOf(user: UserFacts): PolicyUser {
+  return { id: user.userId, tags: user.userTags, alias: user.userName };
+}
+
+/** "counts toward policy X's consensus (2 of users tagged Ops)" where the terms say how many of whom; else without. */
+function countsToward(policyName: string, terms: readonly ApproverTerm[], lookup: OrganizationLookup): string {
+  const described = [...new Set(terms.flatMap((term) => termInWords(term, lookup) ?? []))];
+  return `counts toward policy ${policyName}${described.length === 0 ? '' : `'s consensus (${described.join('; ')})`}`;
+}
+
+function termInWords({ atLeast, selects }: ApproverTerm, lookup: OrganizationLookup): string | undefined {
+  if (atLeast === undefined || selects === undefined) return undefined;
+  switch (selects.kind) {
+    case 'everyone':
+      return atLeast === 1n ? 'any user' : `any ${atLeast} users`;
+    case 'tag': {
+      const tagName = lookup.tags?.find((tag) => tag.tagId === selects.tagId)?.tagName ?? selects.tagId;
+      return `${atLeast} of users tagged ${tagName}`;
+    }
+    case 'user': {
+      const userName = lookup.users?.find((user) => user.userId === selects.userId)?.userName ?? selects.userId;
+      return `${userName}, named by id`;
+    }
+  }
 }
 
 /** False only when the condition, read against the activity alone, is false; other roots it reads leave it open. */
@@ -53,13 +95,4 @@ function mayApply(condition: string, activity: { type: string; intent: Readonly<
   }
   const result = evaluatePolicyExpression(condition, 'condition', { activity: policyActivity });
   return !result.ok || result.value;
-}
-
-/** The string literals of an expression: the user and tag ids a consensus names. */
-function literalsOf(expression: string): Set<string> {
-  try {
-    return new Set(tokenize(expression).flatMap((token) => (token.kind === 'string' ? [token.value] : [])));
-  } catch {
-    return new Set();
-  }
 }

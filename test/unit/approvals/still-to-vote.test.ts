@@ -14,6 +14,7 @@ const policy = (policyName: string, condition: string, consensus: string, effect
 });
 const lookup: OrganizationLookup = {
   users: [user('u-root', 'Root'), user('u-ann', 'Ann'), user('u-bo', 'Bo', ['t-ops']), user('u-cy', 'Cy')],
+  tags: [{ tagId: 't-ops', tagName: 'Ops' }],
   rootQuorum: { userIds: ['u-root', 'u-ann'], threshold: 2 },
   policies: [
     policy('ops export', "activity.type == 'ACTIVITY_TYPE_EXPORT_WALLET'", "approvers.any(user, user.tags.contains('t-ops'))"),
@@ -25,10 +26,10 @@ const exportWallet = { type: 'ACTIVITY_TYPE_EXPORT_WALLET', intent: { exportWall
 const voter = (userId: string, selection: Voter['selection'], expired = false): Voter => ({ userId, userName: userId, selection, votedAtMs: 1, expired });
 
 describe('stillToVote', () => {
-  it('lists root quorum members and users the consensus of an applicable allow policy names, by id or tag', () => {
+  it('lists root quorum members and users whose approval counts toward the consensus of an applicable allow policy', () => {
     expect(stillToVote(exportWallet, [voter('u-root', 'approved')], lookup)).toEqual([
       { userId: 'u-ann', userName: 'Ann', reasons: ['root quorum member'] },
-      { userId: 'u-bo', userName: 'Bo', reasons: ['named by policy ops export'] },
+      { userId: 'u-bo', userName: 'Bo', reasons: ["counts toward policy ops export's consensus (1 of users tagged Ops)"] },
     ]);
   });
 
@@ -39,5 +40,47 @@ describe('stillToVote', () => {
 
   it('leaves out policies whose condition rules the activity out, and deny policies', () => {
     expect(stillToVote(exportWallet, [], lookup).some((entry) => entry.userId === 'u-cy')).toBe(false);
+  });
+
+  /** Who may still vote, besides the root quorum, under one allow policy for every activity. */
+  const votersUnder = (consensus: string, users = lookup.users ?? []) =>
+    Object.fromEntries(
+      stillToVote(exportWallet, [], { ...lookup, users, rootQuorum: undefined, policies: [policy('p', 'true', consensus)] }).map((entry) => [
+        entry.userId,
+        entry.reasons,
+      ]),
+    );
+  const ops = [user('u-ann', 'Ann', ['t-ops']), user('u-bo', 'Bo', ['t-ops']), user('u-cy', 'Cy')];
+
+  it('counts users a tag predicate selects, with the number the consensus asks for', () => {
+    expect(votersUnder("approvers.filter(user, user.tags.contains('t-ops')).count() >= 2", ops)).toEqual({
+      'u-ann': ["counts toward policy p's consensus (2 of users tagged Ops)"],
+      'u-bo': ["counts toward policy p's consensus (2 of users tagged Ops)"],
+    });
+  });
+
+  it('counts everyone when the consensus counts approvers unconditionally', () => {
+    expect(votersUnder('approvers.count() >= 2')).toEqual({
+      'u-root': ["counts toward policy p's consensus (any 2 users)"],
+      'u-ann': ["counts toward policy p's consensus (any 2 users)"],
+      'u-bo': ["counts toward policy p's consensus (any 2 users)"],
+      'u-cy': ["counts toward policy p's consensus (any 2 users)"],
+    });
+  });
+
+  it('leaves out the user a != names, and names those a predicate on another field selects', () => {
+    expect(Object.keys(votersUnder("approvers.any(user, user.id != 'u-cy')"))).toEqual(['u-root', 'u-ann', 'u-bo']);
+    expect(votersUnder("approvers.any(user, user.alias == 'Cy')")).toEqual({ 'u-cy': ['counts toward policy p'] });
+    expect(votersUnder("approvers.any(user, user.id == 'u-cy')")).toEqual({ 'u-cy': ["counts toward policy p's consensus (Cy, named by id)"] });
+  });
+
+  it('does not take a literal that names no user, such as a policy name, for a voter', () => {
+    expect(votersUnder("approvers.any(user, user.id == 'ops export') || approvers.any(user, user.tags.contains('cy signs'))")).toEqual({});
+    // The old textual reading took any literal equal to an id: here 'u-cy' is an alias nobody has.
+    expect(votersUnder("approvers.any(user, user.alias == 'u-cy')")).toEqual({});
+  });
+
+  it('leaves out everyone but the root quorum when the consensus does not parse', () => {
+    expect(votersUnder("approvers.any(user, user.id == 'u-cy'")).toEqual({});
   });
 });
