@@ -239,8 +239,8 @@ export function denialError(authorization: Extract<Authorization, { decision: 'd
 
 /**
  * Whether `userId` may vote on the activity: a root-quorum member, or a user whose approval can make a
- * difference to the consensus of an ALLOW policy whose condition matches (docs/service.md#policy-precedence: "users
- * named in a consensus expression may approve"), active at `now`. The test is behavioural, not textual: starting from
+ * difference to the consensus of an ALLOW policy whose condition matches (docs/service.md#who-may-vote), active at
+ * `now`. The test is behavioural, not textual: starting from
  * every user of the organization approving, drop the others one by one while the consensus still holds; the user counts
  * when the consensus fails without them in the smallest set that remains.
  */
