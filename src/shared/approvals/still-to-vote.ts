@@ -56,9 +56,9 @@ export function stillToVote(
   }));
 }
 
-/** The user as a consensus sees them; the lookup holds no email, so a predicate on it says nothing for them. */
+/** The user as a consensus sees them; without an email, a predicate on it says nothing for them. */
 function policyUserOf(user: UserFacts): PolicyUser {
-  return { id: user.userId, tags: user.userTags, alias: user.userName };
+  return { id: user.userId, tags: user.userTags, alias: user.userName, ...(user.userEmail === undefined ? {} : { email: user.userEmail }) };
 }
 
 /** "counts toward policy X's consensus (2 of users tagged Ops)" where the terms say how many of whom; else without. */

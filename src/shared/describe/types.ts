@@ -6,6 +6,7 @@
 export interface UserFacts {
   userId: string;
   userName: string;
+  userEmail?: string | undefined;
   /** Tag ids. */
   userTags: readonly string[];
   apiKeys: readonly { apiKeyId: string; apiKeyName: string }[];

@@ -74,6 +74,12 @@ describe('stillToVote', () => {
     expect(votersUnder("approvers.any(user, user.id == 'u-cy')")).toEqual({ 'u-cy': ["counts toward policy p's consensus (Cy, named by id)"] });
   });
 
+  it('reads the email a user record holds, and leaves out users without one', () => {
+    const withEmail = [{ ...user('u-ann', 'Ann'), userEmail: 'ann@example.com' }, user('u-bo', 'Bo')];
+    expect(votersUnder("approvers.any(user, user.email == 'ann@example.com')", withEmail)).toEqual({ 'u-ann': ['counts toward policy p'] });
+    expect(votersUnder("approvers.any(user, user.email != 'ann@example.com')", withEmail)).toEqual({});
+  });
+
   it('does not take a literal that names no user, such as a policy name, for a voter', () => {
     expect(votersUnder("approvers.any(user, user.id == 'ops export') || approvers.any(user, user.tags.contains('cy signs'))")).toEqual({});
     // The old textual reading took any literal equal to an id: here 'u-cy' is an alias nobody has.
