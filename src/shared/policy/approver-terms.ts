@@ -3,7 +3,7 @@
  * approvers (`approvers.any(v, …)`, `approvers.all(v, …)`, `approvers.filter(v, …).count() >= n`,
  * `approvers.count() >= n`), and for one user, which of those their approval moves toward holding.
  */
-import { logicalOperands, type ComparisonOperator, type Expression, type LambdaCall, type SourceSpan } from './ast';
+import { logicalOperands, type ComparisonOperator, type Expression, type LambdaCall } from './ast';
 import { evaluate } from './evaluator';
 import type { PolicyUser } from './values';
 
@@ -33,7 +33,6 @@ export interface ApproverTerm {
   readonly approvers: Expression;
   /** The `any`/`all` call over them. */
   readonly comprehension?: LambdaCall;
-  readonly span: SourceSpan;
 }
 
 interface Position {
@@ -63,14 +62,14 @@ export function approverTerms(consensus: Expression): ApproverTerm[] {
       case 'member': {
         const list = node.type === 'count' ? node.list : node.property === 'count' ? node.object : undefined;
         const filters = list === undefined ? undefined : approverFilters(list);
-        if (list !== undefined && filters !== undefined) terms.push(term('count', list, filters, undefined, at, node.span));
+        if (list !== undefined && filters !== undefined) terms.push(term('count', list, filters, undefined, at));
         return;
       }
       case 'lambda': {
         // A `filter` on its own is a list, read by whatever counts or comprehends it.
         const filters = approverFilters(node.list);
         if (filters !== undefined && node.method !== 'filter') {
-          terms.push(term(node.method, node.list, filters, node, node.method === 'any' ? { ...at, atLeast: 1n } : at, node.span));
+          terms.push(term(node.method, node.list, filters, node, node.method === 'any' ? { ...at, atLeast: 1n } : at));
         }
         return;
       }
@@ -133,7 +132,6 @@ function term(
   filters: readonly LambdaCall[],
   comprehension: LambdaCall | undefined,
   at: Position,
-  span: SourceSpan,
 ): ApproverTerm {
   const predicates = comprehension === undefined ? filters : [...filters, comprehension];
   const selects = predicates.length === 0 ? ({ kind: 'everyone' } as const) : predicates.length === 1 ? selectionOf(predicates[0]!) : undefined;
@@ -145,7 +143,6 @@ function term(
     ...(selects === undefined ? {} : { selects }),
     approvers,
     ...(comprehension === undefined ? {} : { comprehension }),
-    span,
   };
 }
 
