@@ -68,6 +68,11 @@ describe('policyStanding', () => {
     expect(standing({ policies: [named] }).consensusNeeds).toBe('needs 1 more approver from carol (policy "alice and carol")');
   });
 
+  it('names a tag only when the consensus selects approvers by it, not when its id merely appears in the text', () => {
+    const byId = policy('bob, not an alias', 'EFFECT_ALLOW', 'true', "approvers.any(user, user.id == 'bob') && !approvers.any(user, user.alias == 'tag-ops')");
+    expect(standing({ policies: [byId] }).consensusNeeds).toBe('needs 1 more approver from bob (policy "bob, not an alias")');
+  });
+
   it('allows once the consensus holds, and an explicit DENY wins over it', () => {
     const allowed = standing({ policies: [twoOps], approverIds: ['alice', 'bob'] });
     expect([allowed.outcome, allowed.decidedBy, allowed.consensusNeeds]).toEqual(['ALLOW', 'policy', undefined]);

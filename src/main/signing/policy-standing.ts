@@ -10,6 +10,7 @@
 import type { Policy, Tag, User } from '../../shared/api';
 import {
   PolicyTimestamp,
+  approverTerms,
   checkPolicyExpression,
   evaluate,
   policyActivityOf,
@@ -199,10 +200,14 @@ function whatConsensusNeeds(policy: Policy, approvers: readonly string[], input:
   return undefined;
 }
 
-/** "tagged ops" when every user who can complete it carries a tag the consensus names; else their names. */
+/** "tagged ops" when every user who can complete it carries a tag the consensus selects approvers by; else their names. */
 function whoInWords(helpers: readonly string[], policy: Policy, input: StandingInput): string {
   const usersById = new Map(input.users.map((user) => [user.userId, user]));
-  const named = input.tags.filter((tag) => policy.consensus.includes(tag.tagId) || policy.consensus.includes(tag.tagName));
+  const checked = checkPolicyExpression(policy.consensus, 'consensus');
+  const selected = new Set(
+    checked.ok ? approverTerms(checked.ast).flatMap((term) => (term.selects?.kind === 'tag' ? [term.selects.tagId] : [])) : [],
+  );
+  const named = input.tags.filter((tag) => selected.has(tag.tagId));
   const shared = named.filter((tag) => helpers.every((userId) => usersById.get(userId)?.userTags.includes(tag.tagId) === true));
   if (shared.length > 0) return `tagged ${shared.map((tag) => tag.tagName).join(' and ')}`;
   const names = helpers.map((userId) => usersById.get(userId)?.userName ?? userId);
