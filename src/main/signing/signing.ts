@@ -22,7 +22,7 @@ import { tallyOf } from '../approvals/approvals';
 import type { ActivityOutcome, ApiClient } from '../client/api-client';
 import { parsedDefinition, contractInterfaceTypeOf, readOrganization, type OrganizationSnapshot } from './organization';
 import { policyStanding, type PolicyStanding } from './policy-standing';
-import { activityOf, parametersOf, policyResources, signingRequestOf, type SigningRequest } from './signing-request';
+import { activityOf, parametersOf, policyResources, signingRequestOf, withSigningParameters, type SigningRequest } from './signing-request';
 
 export interface SigningOptions {
   client: ApiClient;
@@ -70,10 +70,7 @@ export class Signing {
 
   async submit(request: SigningRequest): Promise<ActivityOutcome<SigningResultView>> {
     const { client } = this.options;
-    const outcome =
-      request.operation === 'sign_transaction'
-        ? await client.submit('sign_transaction', parametersOf(request) as never)
-        : await client.submit(request.operation, parametersOf(request) as never);
+    const outcome = await withSigningParameters(request, (operation, parameters) => client.submit(operation, parameters));
     return outcome.state === 'completed' ? { ...outcome, result: signingResultOf(outcome.activity) } : outcome;
   }
 
@@ -89,7 +86,7 @@ export class Signing {
   /** Stamps the request with this profile's key into a new offline file, to be posted later from a connected machine. */
   stampToFile(request: SigningRequest, file: string): Promise<StampedRequest> {
     const { client, stampToFile } = this.options;
-    const body = client.envelope(request.operation, parametersOf(request) as never);
+    const body = withSigningParameters(request, (operation, parameters) => client.envelope(operation, parameters));
     return stampToFile(operations[request.operation].path, body, file);
   }
 
