@@ -401,7 +401,7 @@ async function sign(context: Context, values: Values, request: SigningRequest): 
   }
   const { client, approvals } = await context.profileServices();
   const signing = new Signing({ client, settings, now, stampToFile: (path, body, file) => approvals.stampToFile(path, body, file) });
-  const { description, standing } = await signing.preview(request);
+  const { description, standing } = await signing.explain(request);
   process.stdout.write(signingCardText(description, standing));
   const outcome = await signing.submit(request);
   return print(

@@ -10,13 +10,11 @@ import { decodeBitcoinPsbt, type BitcoinNetworkName } from '../../shared/chains/
 import { decodeEthereumTransaction } from '../../shared/chains/ethereum';
 import { prepareRawPayload } from '../../shared/chains/raw-payload';
 import { decodeSolanaTransaction, type SolanaIdl } from '../../shared/chains/solana';
+import type { SigningOperation } from '../../shared/clear-signing';
 import { hexToBytes } from '../../shared/crypto/encoding';
 import { QkError } from '../../shared/errors';
 import type { PolicyContext } from '../../shared/policy';
 import { contractInterfaceTypeOf, parsedDefinition, type OrganizationSnapshot } from './organization';
-
-/** The operations the app signs with. */
-export type SigningOperation = 'sign_transaction' | 'sign_raw_payload' | 'sign_raw_payloads';
 
 /** A signing operation's parameters exactly as the typed client submits them (the submit body's `parameters`, the intent). */
 export type SigningParameters<O extends SigningOperation> = ParamsOf<(typeof operations)[O]>;
