@@ -76,10 +76,10 @@ it('prints the decoded transaction and the policy standing, then signs it', asyn
   expect(run.code).toBe(0);
   const description = run.stdout.slice(0, run.stdout.indexOf('\n{'));
   expect(description).toContain('Sign an Ethereum transaction');
-  expect(description).toContain('network: Sepolia (chain id 11155111)');
-  expect(description).toContain('signer: treasury');
-  expect(description).toContain('value: 1.5 ETH (1500000000000000000 wei)');
-  expect(description).toContain('policies: ALLOW (decided by the root quorum)');
+  expect(description).toContain('Network: Sepolia (chain id 11155111)');
+  expect(description).toContain(`Signer: treasury / m/44'/60'/0'/0/0 (${address})`);
+  expect(description).toContain('Value: 1.5 ETH (1500000000000000000 wei)');
+  expect(description).toContain('Policies: ALLOW (decided by the root quorum)');
   const outcome = trailingJson<{ state: string; result: { kind: string; signedTransaction: string } }>(run.stdout);
   expect(outcome.state).toBe('completed');
   const signed = outcome.result.signedTransaction.replace(/^0x/, '');
@@ -94,8 +94,8 @@ it('stamps a payload with no network, described offline, and post-stamped sends 
   );
   expect(run.code, run.stderr).toBe(0);
   expect(run.stderr).toContain('Sign a raw payload');
-  expect(run.stderr).toContain('text: "I approve the Q3 budget"');
-  expect(run.stderr).toContain('policies: not evaluated offline');
+  expect(run.stderr).toContain('Payload text: I approve the Q3 budget\n');
+  expect(run.stderr).toContain('Policies: not evaluated offline');
   const stamped = JSON.parse(run.stdout) as { path: string; body: string };
   expect(stamped.path).toBe('/public/v1/submit/sign_raw_payload');
   expect(JSON.parse(stamped.body)).toMatchObject({ type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', parameters: { payload: 'I approve the Q3 budget', hashFunction: 'HASH_FUNCTION_KECCAK256' } });

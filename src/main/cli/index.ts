@@ -18,7 +18,7 @@ import type { ProfileServices } from '../profiles/active-profile';
 import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY, type Profile } from '../profiles/profiles';
 import { createMainServices, type MainServices } from '../services';
 import { describeOffline, Signing } from '../signing/signing';
-import { parametersOf, type SigningRequest, type TransactionType } from '../signing/signing-request';
+import { withSigningParameters, type SigningRequest, type TransactionType } from '../signing/signing-request';
 import { postStampedFile, stampToFile } from '../stamper/stamped-file';
 import { FILE_LIMITS, readBoundedText, writeNewFile } from '../storage/bounded-file';
 import { signingCardText } from './signing-text';
@@ -387,7 +387,8 @@ async function sign(context: Context, values: Values, request: SigningRequest): 
     const profile = await context.profile();
     const { apiKeyName } = profile;
     // The envelope is built and checked locally: stamping needs no network at all.
-    const body = context.services.active.servicesFor(profile).client.envelope(request.operation, parametersOf(request) as never);
+    const { client } = context.services.active.servicesFor(profile);
+    const body = withSigningParameters(request, (operation, parameters) => client.envelope(operation, parameters));
     const path = operations[request.operation].path;
     if (values.output !== undefined) {
       process.stdout.write(signingCardText(description, undefined));
@@ -400,7 +401,7 @@ async function sign(context: Context, values: Values, request: SigningRequest): 
   }
   const { client, approvals } = await context.profileServices();
   const signing = new Signing({ client, settings, now, stampToFile: (path, body, file) => approvals.stampToFile(path, body, file) });
-  const { description, standing } = await signing.preview(request);
+  const { description, standing } = await signing.explain(request);
   process.stdout.write(signingCardText(description, standing));
   const outcome = await signing.submit(request);
   return print(

@@ -5,29 +5,52 @@
  * `wallet_account` or `private_key`, and the decoded `eth.tx` (with `from`), `solana.tx`, `bitcoin.tx`, `eth.eip_712`.
  */
 import type { Abi } from 'viem';
-import { activityOperations, type PrivateKey, type Wallet, type WalletAccount } from '../../shared/api';
+import { activityOperations, operations, type ParamsOf, type PrivateKey, type Wallet, type WalletAccount } from '../../shared/api';
 import { decodeBitcoinPsbt, type BitcoinNetworkName } from '../../shared/chains/bitcoin';
 import { decodeEthereumTransaction } from '../../shared/chains/ethereum';
-import { prepareRawPayload, type HashFunction, type PayloadEncoding } from '../../shared/chains/raw-payload';
+import { prepareRawPayload } from '../../shared/chains/raw-payload';
 import { decodeSolanaTransaction, type SolanaIdl } from '../../shared/chains/solana';
+import type { SigningOperation } from '../../shared/clear-signing';
 import { hexToBytes } from '../../shared/crypto/encoding';
 import { QkError } from '../../shared/errors';
 import type { PolicyContext } from '../../shared/policy';
 import { contractInterfaceTypeOf, parsedDefinition, type OrganizationSnapshot } from './organization';
 
-export type TransactionType = 'TRANSACTION_TYPE_ETHEREUM' | 'TRANSACTION_TYPE_SOLANA' | 'TRANSACTION_TYPE_BITCOIN' | 'TRANSACTION_TYPE_TRON' | 'TRANSACTION_TYPE_TEMPO';
+/** A signing operation's parameters exactly as the typed client submits them (the submit body's `parameters`, the intent). */
+export type SigningParameters<O extends SigningOperation> = ParamsOf<(typeof operations)[O]>;
 
-export type SigningRequest =
-  | { operation: 'sign_transaction'; signWith: string; unsignedTransaction: string; type: TransactionType }
-  | { operation: 'sign_raw_payload'; signWith: string; payload: string; encoding: PayloadEncoding; hashFunction: HashFunction }
-  | { operation: 'sign_raw_payloads'; signWith: string; payloads: string[]; encoding: PayloadEncoding; hashFunction: HashFunction };
+/** A signing request as the app handles it: the operation with its parameters beside it. */
+export type SigningRequest = { [O in SigningOperation]: { operation: O } & SigningParameters<O> }[SigningOperation];
 
-export type SigningOperation = SigningRequest['operation'];
+export type TransactionType = SigningParameters<'sign_transaction'>['type'];
+
+/**
+ * Hands `use` the request's operation and its parameters, narrowed together, so a caller of the typed client gets
+ * the parameter types of exactly that operation.
+ */
+export function withSigningParameters<T>(
+  request: SigningRequest,
+  use: <O extends SigningOperation>(operation: O, parameters: SigningParameters<O>) => T,
+): T {
+  switch (request.operation) {
+    case 'sign_transaction': {
+      const { operation, ...parameters } = request;
+      return use(operation, parameters);
+    }
+    case 'sign_raw_payload': {
+      const { operation, ...parameters } = request;
+      return use(operation, parameters);
+    }
+    case 'sign_raw_payloads': {
+      const { operation, ...parameters } = request;
+      return use(operation, parameters);
+    }
+  }
+}
 
 /** The request's parameters as the service receives them (the `parameters` of the submit body, the activity's intent). */
 export function parametersOf(request: SigningRequest): Record<string, unknown> {
-  const { operation: _operation, ...parameters } = request;
-  return parameters;
+  return withSigningParameters(request, (_operation, parameters): Record<string, unknown> => parameters);
 }
 
 /** The activity type and intent the service records for `request`: what the clear-signing reader takes. */

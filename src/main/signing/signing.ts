@@ -22,7 +22,7 @@ import { tallyOf } from '../approvals/approvals';
 import type { ActivityOutcome, ApiClient } from '../client/api-client';
 import { parsedDefinition, contractInterfaceTypeOf, readOrganization, type OrganizationSnapshot } from './organization';
 import { policyStanding, type PolicyStanding } from './policy-standing';
-import { activityOf, parametersOf, policyResources, signingRequestOf, type SigningRequest } from './signing-request';
+import { activityOf, parametersOf, policyResources, signingRequestOf, withSigningParameters, type SigningRequest } from './signing-request';
 
 export interface SigningOptions {
   client: ApiClient;
@@ -51,14 +51,20 @@ export class Signing {
     const snapshot = await readOrganization(client);
     const { approverIds } = tallyOf(activity.votes, now());
     const [description, standing] = await Promise.all([this.describe(request, snapshot, activity.id), this.standing(request, snapshot, approverIds)]);
-    return { description, standing: standingView(standing), activity };
+    return { description: descriptionView(description), standing: standingView(standing), activity };
   }
 
   /** The card for a request not yet submitted: the viewer's own submission would count as their approval. */
   async preview(request: SigningRequest): Promise<SigningCardView> {
+    const { description, standing } = await this.explain(request);
+    return { description: descriptionView(description), standing: standingView(standing) };
+  }
+
+  /** What `preview` shows, as the reader and the policies give it (the CLI prints it as text). */
+  async explain(request: SigningRequest): Promise<{ description: SigningDescription; standing: PolicyStanding }> {
     const snapshot = await readOrganization(this.options.client);
     const [description, standing] = await Promise.all([this.describe(request, snapshot), this.standing(request, snapshot, [snapshot.viewer.userId])]);
-    return { description, standing: standingView(standing) };
+    return { description, standing };
   }
 
   /** Every policy's verdict on `request` as if the viewer submitted it now. */
@@ -70,10 +76,7 @@ export class Signing {
 
   async submit(request: SigningRequest): Promise<ActivityOutcome<SigningResultView>> {
     const { client } = this.options;
-    const outcome =
-      request.operation === 'sign_transaction'
-        ? await client.submit('sign_transaction', parametersOf(request) as never)
-        : await client.submit(request.operation, parametersOf(request) as never);
+    const outcome = await withSigningParameters(request, (operation, parameters) => client.submit(operation, parameters));
     return outcome.state === 'completed' ? { ...outcome, result: signingResultOf(outcome.activity) } : outcome;
   }
 
@@ -89,13 +92,13 @@ export class Signing {
   /** Stamps the request with this profile's key into a new offline file, to be posted later from a connected machine. */
   stampToFile(request: SigningRequest, file: string): Promise<StampedRequest> {
     const { client, stampToFile } = this.options;
-    const body = client.envelope(request.operation, parametersOf(request) as never);
+    const body = withSigningParameters(request, (operation, parameters) => client.envelope(operation, parameters));
     return stampToFile(operations[request.operation].path, body, file);
   }
 
-  private async describe(request: SigningRequest, snapshot: OrganizationSnapshot, excludeActivityId?: string): Promise<SigningDescriptionView> {
+  private async describe(request: SigningRequest, snapshot: OrganizationSnapshot, excludeActivityId?: string): Promise<SigningDescription> {
     const context = await this.context(snapshot, excludeActivityId);
-    return descriptionView(describeSigningActivity(activityOf(request), context));
+    return describeSigningActivity(activityOf(request), context);
   }
 
   private async standing(request: SigningRequest, snapshot: OrganizationSnapshot, approverIds: readonly string[]): Promise<PolicyStanding> {
@@ -172,8 +175,8 @@ export class Signing {
  * The description without the organization's data, for a machine without network (the CLI's `--no-post`): no names,
  * labels or history, so addresses show bare and no recipient is flagged as new; policies are not evaluated.
  */
-export function describeOffline(request: SigningRequest, warnAbove: AppSettings['warnAbove']): SigningDescriptionView {
-  return descriptionView(describeSigningActivity(activityOf(request), { thresholds: thresholdsOf(warnAbove) }));
+export function describeOffline(request: SigningRequest, warnAbove: AppSettings['warnAbove']): SigningDescription {
+  return describeSigningActivity(activityOf(request), { thresholds: thresholdsOf(warnAbove) });
 }
 
 function recipientsOf({ details }: SigningDescription): string[] {

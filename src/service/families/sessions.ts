@@ -307,16 +307,73 @@ export function requireSubOrganizationFeature(store: Repositories, organizationI
 
 export const RECOVER_USER_CREDENTIAL_TYPE = 'CREDENTIAL_TYPE_RECOVER_USER_KEY_P256';
 
-function checkEmailRecovery(store: Repositories, organizationId: string, params: { email: string; targetPublicKey: string; expirationSeconds?: string | undefined }): UserRecord {
-  requireSubOrganizationFeature(store, organizationId, 'FEATURE_NAME_EMAIL_RECOVERY', 'email recovery');
+/**
+ * Email auth and email recovery run one flow: find the user by email, issue a credential key sealed to the client's
+ * target key, and queue the email that carries the bundle. What sets them apart is here and at their handlers.
+ */
+interface EmailCredentialFlow {
+  /** The sub-organization feature the flow needs (`disableEmailAuth` / `disableEmailRecovery` drop it). */
+  feature: string;
+  /** The flow as errors name it. */
+  title: string;
+  credentialType: string;
+  /** Which email the auth proxy sends with the bundle. */
+  purpose: 'EMAIL_AUTH' | 'EMAIL_RECOVERY';
+}
+
+const EMAIL_AUTH_FLOW: EmailCredentialFlow = {
+  feature: 'FEATURE_NAME_EMAIL_AUTH',
+  title: 'email auth',
+  credentialType: EMAIL_AUTH_CREDENTIAL_TYPE,
+  purpose: 'EMAIL_AUTH',
+};
+
+const EMAIL_RECOVERY_FLOW: EmailCredentialFlow = {
+  feature: 'FEATURE_NAME_EMAIL_RECOVERY',
+  title: 'email recovery',
+  credentialType: RECOVER_USER_CREDENTIAL_TYPE,
+  purpose: 'EMAIL_RECOVERY',
+};
+
+interface EmailCredentialRequest {
+  email: string;
+  targetPublicKey: string;
+  expirationSeconds?: string | undefined;
+}
+
+/** The user an email flow is for, once the organization allows the flow and the key request is sound. */
+function checkEmailFlow(flow: EmailCredentialFlow, store: Repositories, organizationId: string, params: EmailCredentialRequest): UserRecord {
+  requireSubOrganizationFeature(store, organizationId, flow.feature, flow.title);
   checkCredentialKeyRequest(params);
   return userWithEmail(store, organizationId, params.email);
 }
 
-function checkEmailAuth(store: Repositories, organizationId: string, params: { email: string; targetPublicKey: string; expirationSeconds?: string | undefined }): UserRecord {
-  requireSubOrganizationFeature(store, organizationId, 'FEATURE_NAME_EMAIL_AUTH', 'email auth');
-  checkCredentialKeyRequest(params);
-  return userWithEmail(store, organizationId, params.email);
+/** Issues the flow's credential key to the user with the email and queues the email that carries its bundle. */
+async function emailCredentialKey(
+  ctx: ActivityContext,
+  outboxFile: string,
+  flow: EmailCredentialFlow,
+  request: EmailCredentialRequest & { name: string; invalidateExisting: boolean | undefined },
+): Promise<{ userId: string; apiKeyId: string }> {
+  const user = checkEmailFlow(flow, ctx.store, ctx.organizationId, request);
+  const issued = await issueCredentialKey(ctx, {
+    userId: user.id,
+    targetPublicKey: request.targetPublicKey,
+    credentialType: flow.credentialType,
+    name: request.name,
+    expirationSeconds: request.expirationSeconds,
+    invalidateExisting: request.invalidateExisting,
+  });
+  appendOutboxMessage(outboxFile, {
+    contact: request.email.toLowerCase(),
+    channel: 'email',
+    purpose: flow.purpose,
+    credentialBundle: issued.credentialBundle,
+    organizationId: ctx.organizationId,
+    userId: user.id,
+    createdAt: new Date(ctx.now).toISOString(),
+  });
+  return { userId: user.id, apiKeyId: issued.apiKeyId };
 }
 
 export function sessionsFamily(options: { oidc: OidcVerifier; outboxFile: string }): Family {
@@ -403,57 +460,34 @@ export function sessionsFamily(options: { oidc: OidcVerifier; outboxFile: string
         // A parent organization sends the login email for a user of its sub-organization (Turnkey's email auth): the
         // key reaches only whoever reads that user's email, so a user with that email is the proof.
         async parentProposalProof(store, organizationId, params) {
-          checkEmailAuth(store, organizationId, params);
+          checkEmailFlow(EMAIL_AUTH_FLOW, store, organizationId, params);
         },
-        validate: (store, organizationId, params) => void checkEmailAuth(store, organizationId, params),
-        async execute(ctx, params) {
-          const user = checkEmailAuth(ctx.store, ctx.organizationId, params);
-          const issued = await issueCredentialKey(ctx, {
-            userId: user.id,
+        validate: (store, organizationId, params) => void checkEmailFlow(EMAIL_AUTH_FLOW, store, organizationId, params),
+        execute: (ctx, params) =>
+          emailCredentialKey(ctx, options.outboxFile, EMAIL_AUTH_FLOW, {
+            email: params.email,
             targetPublicKey: params.targetPublicKey,
-            credentialType: EMAIL_AUTH_CREDENTIAL_TYPE,
-            name: params.apiKeyName ?? `Email Auth - ${new Date(ctx.now).toISOString()}`,
             expirationSeconds: params.expirationSeconds,
+            name: params.apiKeyName ?? `Email Auth - ${new Date(ctx.now).toISOString()}`,
             invalidateExisting: params.invalidateExisting,
-          });
-          appendOutboxMessage(options.outboxFile, {
-            contact: params.email.toLowerCase(),
-            channel: 'email',
-            purpose: 'EMAIL_AUTH',
-            credentialBundle: issued.credentialBundle,
-            organizationId: ctx.organizationId,
-            userId: user.id,
-            createdAt: new Date(ctx.now).toISOString(),
-          });
-          return { userId: user.id, apiKeyId: issued.apiKeyId };
-        },
+          }),
       },
       init_user_email_recovery: {
         // As email_auth: the recovery key reaches only the user's mailbox, and serves only recover_user.
         async parentProposalProof(store, organizationId, params) {
-          checkEmailRecovery(store, organizationId, params);
+          checkEmailFlow(EMAIL_RECOVERY_FLOW, store, organizationId, params);
         },
-        validate: (store, organizationId, params) => void checkEmailRecovery(store, organizationId, params),
+        validate: (store, organizationId, params) => void checkEmailFlow(EMAIL_RECOVERY_FLOW, store, organizationId, params),
         async execute(ctx, params) {
-          const user = checkEmailRecovery(ctx.store, ctx.organizationId, params);
-          const issued = await issueCredentialKey(ctx, {
-            userId: user.id,
+          // Only the newest recovery email works (earlier recovery keys are dropped); Turnkey's result names only the user.
+          const { userId } = await emailCredentialKey(ctx, options.outboxFile, EMAIL_RECOVERY_FLOW, {
+            email: params.email,
             targetPublicKey: params.targetPublicKey,
-            credentialType: RECOVER_USER_CREDENTIAL_TYPE,
-            name: `Email Recovery - ${new Date(ctx.now).toISOString()}`,
             expirationSeconds: params.expirationSeconds,
+            name: `Email Recovery - ${new Date(ctx.now).toISOString()}`,
             invalidateExisting: true,
           });
-          appendOutboxMessage(options.outboxFile, {
-            contact: params.email.toLowerCase(),
-            channel: 'email',
-            purpose: 'EMAIL_RECOVERY',
-            credentialBundle: issued.credentialBundle,
-            organizationId: ctx.organizationId,
-            userId: user.id,
-            createdAt: new Date(ctx.now).toISOString(),
-          });
-          return { userId: user.id };
+          return { userId };
         },
       },
       oauth_login: {

@@ -1,5 +1,4 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { sha256 } from '@noble/hashes/sha2.js';
 import {
   AddressLookupTableAccount,
   Keypair,
@@ -16,19 +15,9 @@ import {
   compileTransaction,
   createNoopSigner,
   createTransactionMessage,
-  getAddressEncoder,
-  getArrayEncoder,
-  getOptionEncoder,
-  getStructEncoder,
   getTransactionEncoder,
-  getU32Encoder,
-  getU16Encoder,
-  getU64Encoder,
-  getU8Encoder,
-  getUtf8Encoder,
   none,
   some,
-  addEncoderSizePrefix,
   pipe,
   setTransactionMessageFeePayer,
   setTransactionMessageLifetimeUsingBlockhash,
@@ -47,6 +36,7 @@ import { signSolanaTransaction } from '../../../src/service/enclave/sign-solana.
 import { decodeSolanaTransaction, TOKEN_2022_PROGRAM_ADDRESS } from '../../../src/shared/chains/solana.js';
 import { bytesToHex, hexToBytes } from '../../../src/shared/crypto/encoding.js';
 import { expectQkError } from '../../support/assertions';
+import { DEPOSIT_DISCRIMINATOR, depositData, depositInstruction, VAULT_ACCOUNT, VAULT_IDL, VAULT_PROGRAM } from '../../support/vault-idl';
 
 const BLOCKHASH = 'EETubP5AKHgjPAhzPAFcb8BAY1hMH639CWCFTqi3hq1k';
 
@@ -319,98 +309,29 @@ describe('decodeSolanaTransaction: SPL token transfers (kit + @solana-program/to
 });
 
 describe('decodeSolanaTransaction: an instruction decoded with an uploaded Anchor IDL', () => {
-  const programId = keypair(20).publicKey;
-  const vault = keypair(21).publicKey;
   const user = keypair(22);
-  const depositDiscriminator = sha256(new TextEncoder().encode('global:deposit')).slice(0, 8);
-  const idl = {
-    address: programId.toBase58(),
-    metadata: { name: 'vault', version: '0.1.0', spec: '0.1.0' },
-    instructions: [
-      {
-        name: 'deposit',
-        discriminator: [...depositDiscriminator],
-        accounts: [
-          { name: 'vault', writable: true },
-          { name: 'user', signer: true },
-        ],
-        args: [
-          { name: 'amount', type: 'u64' },
-          { name: 'memo', type: 'string' },
-          { name: 'recipient', type: 'pubkey' },
-          { name: 'hops', type: { vec: { vec: 'u16' } } },
-          { name: 'limit', type: { option: 'u64' } },
-          { name: 'route', type: { defined: { name: 'Route' } } },
-        ],
-      },
-      {
-        name: 'withdraw',
-        discriminator: [...sha256(new TextEncoder().encode('global:withdraw')).slice(0, 8)],
-        accounts: [{ name: 'vault', writable: true }],
-        args: [],
-      },
-    ],
-    types: [
-      {
-        name: 'Route',
-        type: {
-          kind: 'struct',
-          fields: [
-            { name: 'pool', type: 'u8' },
-            { name: 'bump', type: { option: 'u8' } },
-          ],
-        },
-      },
-    ],
-  };
-  // Borsh layout of the deposit arguments, encoded independently of the IDL reader.
-  const depositArgs = getStructEncoder([
-    ['amount', getU64Encoder()],
-    ['memo', addEncoderSizePrefix(getUtf8Encoder(), getU32Encoder())],
-    ['recipient', getAddressEncoder()],
-    ['hops', getArrayEncoder(getArrayEncoder(getU16Encoder()))],
-    ['limit', getOptionEncoder(getU64Encoder())],
-    [
-      'route',
-      getStructEncoder([
-        ['pool', getU8Encoder()],
-        ['bump', getOptionEncoder(getU8Encoder())],
-      ]),
-    ],
-  ]);
 
   function depositTransaction(data: Uint8Array): Uint8Array {
-    const instruction = new TransactionInstruction({
-      programId,
-      keys: [
-        { pubkey: vault, isSigner: false, isWritable: true },
-        { pubkey: user.publicKey, isSigner: true, isWritable: false },
-      ],
-      data: Buffer.from(data),
-    });
-    const transaction = new Transaction({ feePayer: user.publicKey, recentBlockhash: BLOCKHASH }).add(instruction);
+    const transaction = new Transaction({ feePayer: user.publicKey, recentBlockhash: BLOCKHASH }).add(depositInstruction(user.publicKey, data));
     return unsignedBytes(transaction);
   }
 
   const recipient = keypair(23).publicKey.toBase58() as Address;
-  const data = new Uint8Array([
-    ...depositDiscriminator,
-    ...depositArgs.encode({
-      amount: 123_456_789n,
-      memo: 'rent',
-      recipient,
-      hops: [[1, 2], [3]],
-      limit: none(),
-      route: { pool: 4, bump: some(255) },
-    }),
-  ]);
+  const data = depositData({
+    amount: 123_456_789n,
+    memo: 'rent',
+    recipient,
+    hops: [[1, 2], [3]],
+    limit: none(),
+    route: { pool: 4, bump: some(255) },
+  });
 
   it('fills parsed_instruction_data for the program the IDL names', () => {
-    const decoded = decodeSolanaTransaction(depositTransaction(data), [{ address: programId.toBase58(), idl }]);
+    const decoded = decodeSolanaTransaction(depositTransaction(data), [{ address: VAULT_PROGRAM.toBase58(), idl: VAULT_IDL }]);
     expect(decoded.policy.instructions[0]?.parsed_instruction_data).toEqual({
       instruction_name: 'deposit',
-      discriminator: Buffer.from(depositDiscriminator).toString('hex'),
-      named_accounts: { vault: vault.toBase58(), user: user.publicKey.toBase58() },
+      discriminator: Buffer.from(DEPOSIT_DISCRIMINATOR).toString('hex'),
+      named_accounts: { vault: VAULT_ACCOUNT.toBase58(), user: user.publicKey.toBase58() },
       // Integers are bigints, nested lists stay nested, None is absent and Some is its value.
       program_call_args: {
         amount: 123_456_789n,
@@ -424,22 +345,22 @@ describe('decodeSolanaTransaction: an instruction decoded with an uploaded Ancho
 
   it('leaves it absent without an IDL for that program, or when the data does not fit', () => {
     expect(decodeSolanaTransaction(depositTransaction(data)).policy.instructions[0]?.parsed_instruction_data).toBeUndefined();
-    const otherProgram = [{ address: keypair(30).publicKey.toBase58(), idl }];
+    const otherProgram = [{ address: keypair(30).publicKey.toBase58(), idl: VAULT_IDL }];
     expect(
       decodeSolanaTransaction(depositTransaction(data), otherProgram).policy.instructions[0]?.parsed_instruction_data,
     ).toBeUndefined();
     const truncated = data.subarray(0, 12);
     expect(
-      decodeSolanaTransaction(depositTransaction(truncated), [{ address: programId.toBase58(), idl }]).policy
+      decodeSolanaTransaction(depositTransaction(truncated), [{ address: VAULT_PROGRAM.toBase58(), idl: VAULT_IDL }]).policy
         .instructions[0]?.parsed_instruction_data,
     ).toBeUndefined();
   });
 
   it('reports an IDL it cannot read', () => {
     expectQkError(
-      () => decodeSolanaTransaction(depositTransaction(data), [{ address: programId.toBase58(), idl: { nonsense: true } }]),
+      () => decodeSolanaTransaction(depositTransaction(data), [{ address: VAULT_PROGRAM.toBase58(), idl: { nonsense: true } }]),
       'REQUEST_INVALID',
-      new RegExp(`IDL uploaded for program ${programId.toBase58()} cannot be read`),
+      new RegExp(`IDL uploaded for program ${VAULT_PROGRAM.toBase58()} cannot be read`),
     );
   });
 });

@@ -1,17 +1,13 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { sha256 } from '@noble/hashes/sha2.js';
 import {
-  addEncoderSizePrefix,
   appendTransactionMessageInstructions,
   compileTransaction,
   createNoopSigner,
   createTransactionMessage,
-  getStructEncoder,
   getTransactionEncoder,
-  getU32Encoder,
-  getU64Encoder,
-  getUtf8Encoder,
+  none,
   pipe,
+  some,
   setTransactionMessageFeePayer,
   setTransactionMessageLifetimeUsingBlockhash,
   type Address,
@@ -31,6 +27,7 @@ import {
   type SolanaTransactionDetails,
 } from '../../../src/shared/clear-signing/index.js';
 import { QkError } from '../../../src/shared/errors.js';
+import { depositData, depositInstruction, VAULT_ACCOUNT, VAULT_IDL, VAULT_PROGRAM } from '../../support/vault-idl.js';
 
 const BLOCKHASH = 'EETubP5AKHgjPAhzPAFcb8BAY1hMH639CWCFTqi3hq1k';
 const USDC_MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
@@ -185,58 +182,43 @@ describe('clear signing: Solana', () => {
   });
 
   it('names an instruction by the uploaded IDL: program, instruction, accounts, arguments', () => {
-    const programId = Keypair.fromSeed(new Uint8Array(32).fill(20)).publicKey;
-    const vault = Keypair.fromSeed(new Uint8Array(32).fill(21)).publicKey;
-    const discriminator = sha256(new TextEncoder().encode('global:deposit')).slice(0, 8);
-    const idl = {
-      address: programId.toBase58(),
-      metadata: { name: 'vault', version: '0.1.0', spec: '0.1.0' },
-      instructions: [
-        {
-          name: 'deposit',
-          discriminator: [...discriminator],
-          accounts: [
-            { name: 'vault', writable: true },
-            { name: 'user', signer: true },
-          ],
-          args: [
-            { name: 'amount', type: 'u64' },
-            { name: 'memo', type: 'string' },
-          ],
-        },
-      ],
-    };
-    const args = getStructEncoder([
-      ['amount', getU64Encoder()],
-      ['memo', addEncoderSizePrefix(getUtf8Encoder(), getU32Encoder())],
-    ]).encode({ amount: 123_456_789n, memo: 'rent' });
-    const transaction = new Transaction({ feePayer: payer.publicKey, recentBlockhash: BLOCKHASH }).add(
-      new TransactionInstruction({
-        programId,
-        keys: [
-          { pubkey: vault, isSigner: false, isWritable: true },
-          { pubkey: payer.publicKey, isSigner: true, isWritable: false },
-        ],
-        data: Buffer.from([...discriminator, ...args]),
-      }),
-    );
+    const data = depositData({
+      amount: 123_456_789n,
+      memo: 'rent',
+      recipient: recipient.toBase58() as Address,
+      hops: [[1, 2], [3]],
+      limit: none(),
+      route: { pool: 4, bump: some(255) },
+    });
+    const transaction = new Transaction({ feePayer: payer.publicKey, recentBlockhash: BLOCKHASH }).add(depositInstruction(payer.publicKey, data));
     const description = signSolana(transaction.serialize({ requireAllSignatures: false, verifySignatures: false }), {
       ...solanaContext,
-      contracts: [{ address: programId.toBase58(), type: 'SOLANA', label: 'Team vault', definition: idl }],
+      contracts: [{ address: VAULT_PROGRAM.toBase58(), type: 'SOLANA', label: 'Team vault', definition: VAULT_IDL }],
     });
     const [instruction] = (description.details as SolanaTransactionDetails).instructions;
     expect(instruction).toMatchObject({
-      program: { address: programId.toBase58(), label: 'Team vault', role: 'contract' },
+      program: { address: VAULT_PROGRAM.toBase58(), label: 'Team vault', role: 'contract' },
       programName: 'vault',
       instruction: 'deposit',
       summary: 'vault: deposit',
       accounts: [
-        { name: 'vault', address: { address: vault.toBase58(), role: 'address' } },
+        { name: 'vault', address: { address: VAULT_ACCOUNT.toBase58(), role: 'address' } },
         { name: 'user', address: { address: PAYER, label: 'Solana hot key', role: 'own address' } },
       ],
+      // Lists and structs nest; a None argument (limit) is left out, a Some is its value.
       args: [
         { name: 'amount', text: '123456789' },
         { name: 'memo', text: 'rent' },
+        { name: 'recipient', text: recipient.toBase58() },
+        {
+          name: 'hops',
+          text: '2 items',
+          children: [
+            { name: '[0]', text: '2 items', children: [{ name: '[0]', text: '1' }, { name: '[1]', text: '2' }] },
+            { name: '[1]', text: '1 item', children: [{ name: '[0]', text: '3' }] },
+          ],
+        },
+        { name: 'route', text: '', children: [{ name: 'pool', text: '4' }, { name: 'bump', text: '255' }] },
       ],
     });
     expect(description.summary).toBe('vault: deposit on Solana');
