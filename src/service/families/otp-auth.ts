@@ -23,7 +23,7 @@ import type { VerificationTokenClaims } from '../../shared/crypto/tokens';
 import type { ClientSignature } from '../proxy/client-signature';
 import type { Repositories } from '../store';
 import type { UserRecord } from '../store/users';
-import { issueSession, MAX_SESSION_SECONDS, parseSeconds, sessionPublicKeyOf } from './sessions';
+import { loginSession, MAX_SESSION_SECONDS, parseSeconds, sessionPublicKeyOf } from './sessions';
 
 const MIN_OTP_LENGTH = 6;
 const MAX_OTP_LENGTH = 9;
@@ -132,17 +132,7 @@ export function otpAuthFamily(options: { outboxFile: string }): Family {
             throw new QkError('TOKEN_INVALID', `verification token ${token.id} was already used; verify the contact again`);
           }
           ctx.store.verifications.markContactVerified({ userId: user.id, organizationId: ctx.organizationId, otpType: token.verification_type, contact: token.contact, now: ctx.now });
-          const session = await issueSession(ctx.store, {
-            organizationId: ctx.organizationId,
-            userId: user.id,
-            publicKey: params.publicKey,
-            expirationSeconds: params.expirationSeconds,
-            invalidateExisting: params.invalidateExisting,
-            sessionProfileId: params.sessionProfileId,
-            now: ctx.now,
-            newId: ctx.newId,
-          });
-          return { session };
+          return loginSession(ctx, user.id, params);
         },
       },
     },

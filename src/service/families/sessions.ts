@@ -150,6 +150,24 @@ export async function issueSession(store: Repositories, request: SessionRequest)
   );
 }
 
+/** What a login activity's parameters say of the session it asks for. */
+export type LoginSessionSettings = Pick<SessionRequest, 'publicKey' | 'expirationSeconds' | 'invalidateExisting' | 'sessionProfileId'>;
+
+/** The result of a login activity (stamp, OAuth or OTP login): a session for `userId` as its parameters ask. */
+export async function loginSession(ctx: ActivityContext, userId: string, settings: LoginSessionSettings): Promise<{ session: string }> {
+  const session = await issueSession(ctx.store, {
+    organizationId: ctx.organizationId,
+    userId,
+    publicKey: settings.publicKey,
+    expirationSeconds: settings.expirationSeconds,
+    invalidateExisting: settings.invalidateExisting,
+    sessionProfileId: settings.sessionProfileId,
+    now: ctx.now,
+    newId: ctx.newId,
+  });
+  return { session };
+}
+
 /** A client's HPKE target key: P-256, compressed or uncompressed hex; sealed to in its uncompressed form. */
 function targetKeyOf(publicKey: string, field: string): string {
   try {
@@ -414,17 +432,7 @@ export function sessionsFamily(options: { oidc: OidcVerifier; outboxFile: string
         // The stamp is the proof: the session is the stamping user's, for the key they name.
         validate: checkLoginRequest,
         async execute(ctx, params) {
-          const session = await issueSession(ctx.store, {
-            organizationId: ctx.organizationId,
-            userId: ctx.actor.userId,
-            publicKey: params.publicKey,
-            expirationSeconds: params.expirationSeconds,
-            invalidateExisting: params.invalidateExisting,
-            sessionProfileId: params.sessionProfileId,
-            now: ctx.now,
-            newId: ctx.newId,
-          });
-          return { session };
+          return loginSession(ctx, ctx.actor.userId, params);
         },
       },
       create_read_only_session: {
@@ -499,17 +507,7 @@ export function sessionsFamily(options: { oidc: OidcVerifier; outboxFile: string
         validate: checkLoginRequest,
         async execute(ctx, params) {
           const userId = await oauthUserOf(ctx, options.oidc, params.oidcToken, params.publicKey);
-          const session = await issueSession(ctx.store, {
-            organizationId: ctx.organizationId,
-            userId,
-            publicKey: params.publicKey,
-            expirationSeconds: params.expirationSeconds,
-            invalidateExisting: params.invalidateExisting,
-            sessionProfileId: params.sessionProfileId,
-            now: ctx.now,
-            newId: ctx.newId,
-          });
-          return { session };
+          return loginSession(ctx, userId, params);
         },
       },
     },
