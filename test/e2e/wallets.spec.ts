@@ -17,6 +17,19 @@ test('create an encryption key, create a wallet, export it to that key and revea
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(host.url).origin });
   await startSandbox(page, host);
 
+  // Screen-capture protection off (a demo being recorded): a reveal still forces it on until the secret is hidden.
+  expect(host.windowCaptureProtected()).toBe(true);
+  await openScreen(page, 'Settings');
+  const captureToggle = page.getByLabel('Keep the QuorumKey window out of screenshots and screen sharing');
+  await expect(captureToggle).toBeChecked();
+  // On Linux (where the e2e tests run) no window can be kept out of capture; Settings and the reveal say so.
+  const captureProtectionSupported = process.platform === 'darwin' || process.platform === 'win32';
+  await expect(page.getByText('This OS (Linux) has no way to keep a window out of capture')).toHaveCount(captureProtectionSupported ? 0 : 1);
+  // The box follows the saved settings, so it changes once main has applied them.
+  await captureToggle.click();
+  await expect(captureToggle).not.toBeChecked();
+  expect(host.windowCaptureProtected()).toBe(false);
+
   await openScreen(page, 'Keys');
   await page.getByRole('form', { name: 'Create encryption key' }).getByLabel('Name').fill('export target');
   await page.getByRole('button', { name: 'Create encryption key' }).click();
@@ -63,6 +76,9 @@ test('create an encryption key, create a wallet, export it to that key and revea
   await expect(words).toHaveCount(12);
   // Masked: the words are not in the page at all until revealed.
   await expect(words.first()).toHaveText('•••••');
+  await expect(dialog.getByRole('button', { name: 'Hold or click to reveal' })).toBeEnabled();
+  expect(host.windowCaptureProtected()).toBe(true);
+  await expect(dialog.getByText('This OS cannot keep the window out of screenshots and screen sharing')).toHaveCount(captureProtectionSupported ? 0 : 1);
   await screenshotBothThemes(page, 'wallet-reveal-masked');
   await dialog.getByRole('button', { name: 'Hold or click to reveal' }).click();
   await expect(words.first()).not.toHaveText('•••••');
@@ -76,6 +92,7 @@ test('create an encryption key, create a wallet, export it to that key and revea
 
   await dialog.getByRole('button', { name: 'Hide and forget' }).click();
   await expect(dialog.getByRole('list', { name: 'Mnemonic words' })).toHaveCount(0);
+  await expect.poll(() => host.windowCaptureProtected()).toBe(false);
   // Not a substring check of the page text: a mnemonic word may also be part of a label ("Account type").
   await expectMnemonicAbsent(page, mnemonic.split(' '));
   await page.keyboard.press('Escape');

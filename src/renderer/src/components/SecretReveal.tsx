@@ -61,10 +61,8 @@ export function SecretReveal({ secret, subject, onHide }: { secret: RevealedSecr
       <p className="notice notice-warning">
         Anyone who sees this {secret.kind === 'mnemonic' ? 'mnemonic' : 'private key'} controls {subject}. It hides itself after{' '}
         {AUTO_HIDE_MS / 60_000} minutes.
+        {protection.ready && !protection.supported && ' This OS cannot keep the window out of screenshots and screen sharing: make sure nothing is recording.'}
       </p>
-      {protection.ready && !protection.supported && (
-        <p className="notice notice-warning">This OS cannot keep the window out of screenshots and screen sharing: make sure nothing is recording.</p>
-      )}
       {protection.error !== undefined && (
         <>
           <p>The window could not be kept out of screen capture, so the secret stays masked. Hide it and reveal it again.</p>
