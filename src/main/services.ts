@@ -104,7 +104,6 @@ export function createMainServices({
   const profiles = new Profiles({ dataDir });
   const settings = new Settings({ dataDir });
   const captureProtection = new CaptureProtection({ settings, platform });
-  void captureProtection.load();
   // One OS keychain store for the keys and the sandbox's service secret.
   const store = secretStore ?? new OsSecretStore(keychainServiceName ?? DEFAULT_KEYCHAIN_SERVICE);
   const keychain = new Keychain({ dataDir, store, profiles });

@@ -23,6 +23,7 @@ export class CaptureProtection {
   #settingKnown = false;
   #secretOnScreen = false;
   #apply: ApplyCaptureProtection | undefined;
+  #loading: Promise<void> | undefined;
   readonly #settings: Pick<Settings, 'get'>;
 
   constructor({ settings, platform }: { settings: Pick<Settings, 'get' | 'onChange'>; platform: string }) {
@@ -36,20 +37,26 @@ export class CaptureProtection {
     return this.#secretOnScreen || this.#settingOn;
   }
 
-  /** Reads the setting once at start; later changes arrive through Settings.onChange. */
-  async load(): Promise<void> {
-    const current = await this.#settings.get().catch((error: unknown) => {
-      console.warn('could not read the settings; the window stays out of screen capture', error);
-      return undefined;
-    });
-    // A change made while the file was being read is newer than what was read.
-    if (current !== undefined && !this.#settingKnown) this.#useSetting(current);
+  /**
+   * Reads the setting, once (attaching a window starts it); later changes arrive through Settings.onChange. Never
+   * rejects: an unreadable file leaves the window protected.
+   */
+  load(): Promise<void> {
+    this.#loading ??= this.#settings.get().then(
+      (current) => {
+        // A change made while the file was being read is newer than what was read.
+        if (!this.#settingKnown) this.#useSetting(current);
+      },
+      (error: unknown) => console.warn('could not read the settings; the window stays out of screen capture', error),
+    );
+    return this.#loading;
   }
 
   /** Applies the decision through `apply` now and on every change, until the returned function is called. */
   attach(apply: ApplyCaptureProtection): () => void {
     this.#apply = apply;
     apply(this.protected);
+    void this.load();
     return () => {
       if (this.#apply === apply) this.#apply = undefined;
     };
