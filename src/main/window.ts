@@ -71,7 +71,9 @@ export function createMainWindow({ preloadPath, rendererIndexPath, devServerUrl,
 }
 
 /** Keeps the window in or out of screen capture as `protection` decides, from now until the window is closed. */
-export function followCaptureProtection(window: BrowserWindow, protection: Pick<CaptureProtection, 'attach'>): void {
+export function followCaptureProtection(window: BrowserWindow, protection: Pick<CaptureProtection, 'attach' | 'setSecretOnScreen'>): void {
   const detach = protection.attach((protect) => window.setContentProtection(protect));
+  // A page that (re)loaded shows no secret: one that was on screen went with the old page, which cannot say so.
+  window.webContents.on('did-finish-load', () => protection.setSecretOnScreen(false));
   window.once('closed', detach);
 }

@@ -162,6 +162,7 @@ describe('followCaptureProtection', () => {
         given(false);
         return detach;
       },
+      setSecretOnScreen: vi.fn(),
     });
     expect(window.contentProtection).toBe(false);
     apply!(true);
@@ -169,5 +170,14 @@ describe('followCaptureProtection', () => {
     expect(detach).not.toHaveBeenCalled();
     window.listeners.get('closed')!();
     expect(detach).toHaveBeenCalledOnce();
+  });
+
+  it('counts no secret on screen once the page has (re)loaded', () => {
+    const window = new FakeBrowserWindow({ webPreferences: {} });
+    const setSecretOnScreen = vi.fn();
+    followCaptureProtection(window as never, { attach: () => () => undefined, setSecretOnScreen });
+    expect(setSecretOnScreen).not.toHaveBeenCalled();
+    window.contentListeners.get('did-finish-load')!();
+    expect(setSecretOnScreen).toHaveBeenCalledExactlyOnceWith(false);
   });
 });
