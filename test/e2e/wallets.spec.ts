@@ -145,6 +145,9 @@ test('a revealed mnemonic: never in the DOM while masked, masked again after 20 
     accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
   });
   if (created.state !== 'completed') throw new Error(`wallet creation ${created.state}`);
+  // With screen-capture protection off, only the reveal itself turns it on, until the panel hides itself.
+  await host.handlers['app.setSettings']({ captureProtection: false });
+  expect(host.windowCaptureProtected()).toBe(false);
 
   await openScreen(page, 'Wallets');
   await page.getByRole('article', { name: 'Wallet vault' }).getByRole('button', { name: 'Export vault…' }).click();
@@ -155,6 +158,8 @@ test('a revealed mnemonic: never in the DOM while masked, masked again after 20 
   await expect(words).toHaveCount(12);
   const masked = Array<string>(12).fill('•••••');
   await expect(words).toHaveText(masked);
+  await expect(secret.getByRole('button', { name: 'Hold or click to reveal' })).toBeEnabled();
+  expect(host.windowCaptureProtected()).toBe(true);
 
   const reveal = secret.getByRole('button', { name: 'Hold or click to reveal' });
   await reveal.click();
@@ -186,4 +191,29 @@ test('a revealed mnemonic: never in the DOM while masked, masked again after 20 
   await expect(secret).toHaveCount(0);
   await expect(dialog.getByRole('list', { name: 'Mnemonic words' })).toHaveCount(0);
   await expectMnemonicAbsent(page, mnemonic);
+  await expect.poll(() => host.windowCaptureProtected()).toBe(false);
+});
+
+test('a lock decided by main hides a revealed mnemonic, and the window is no longer forced out of capture', async ({ page, host }) => {
+  await page.clock.install();
+  await startSandbox(page, host);
+  const created = await host.handlers['wallets.create']({
+    name: 'vault',
+    accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
+  });
+  if (created.state !== 'completed') throw new Error(`wallet creation ${created.state}`);
+  await host.handlers['app.setSettings']({ captureProtection: false });
+
+  await openScreen(page, 'Wallets');
+  await page.getByRole('article', { name: 'Wallet vault' }).getByRole('button', { name: 'Export vault…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Export wallet vault' });
+  await dialog.getByRole('button', { name: 'Export and reveal' }).click();
+  await expect(dialog.getByRole('button', { name: 'Hold or click to reveal' })).toBeEnabled();
+  expect(host.windowCaptureProtected()).toBe(true);
+
+  // As on screen lock or sleep: main locks, the page notices, and its lock screen replaces the reveal.
+  host.services.lock.lock();
+  await page.clock.fastForward('00:06');
+  await expect(page.getByRole('heading', { name: 'QuorumKey is locked' })).toBeVisible();
+  await expect.poll(() => host.windowCaptureProtected()).toBe(false);
 });
