@@ -14,7 +14,7 @@ import type { ConfirmationRequest } from './profiles/confirmation';
 import { startInOwnProcess } from './sandbox/service-process';
 import { utilityServiceProcess } from './sandbox/utility-process';
 import { createMainHandlers, createMainServices, type MainServices } from './services';
-import { createMainWindow, hardenSession } from './window';
+import { createMainWindow, followCaptureProtection, hardenSession } from './window';
 
 const rendererIndexPath = join(import.meta.dirname, '../renderer/index.html');
 const preloadPath = join(import.meta.dirname, '../preload/index.cjs');
@@ -72,6 +72,7 @@ async function start(): Promise<void> {
   powerMonitor.on('lock-screen', () => appServices.lock.lock());
   powerMonitor.on('suspend', () => appServices.lock.lock());
   mainWindow = createMainWindow({ preloadPath, rendererIndexPath, devServerUrl, isPackaged: app.isPackaged });
+  followCaptureProtection(mainWindow, appServices.captureProtection);
   mainWindow.on('closed', () => {
     mainWindow = undefined;
   });

@@ -5,6 +5,8 @@
 import { join } from 'node:path';
 import { activitiesHandlers } from './activities/activities.ipc';
 import { approvalsHandlers } from './approvals/approvals.ipc';
+import { captureHandlers } from './capture/capture.ipc';
+import { CaptureProtection } from './capture/capture-protection';
 import { clientHandlers } from './client/client.ipc';
 import { InFlightRequests } from './client/in-flight';
 import { clipboardHandlers } from './clipboard/clipboard.ipc';
@@ -61,6 +63,8 @@ export interface MainServicesOptions {
   requestTimeoutMs?: number;
   /** Where the sandbox service runs: its own process in the app (see sandbox/service-process.ts); this one otherwise. */
   startSandboxService?: StartSandboxService;
+  /** The OS, for whether it can keep the window out of screen capture (default: this process's). */
+  platform?: string;
 }
 
 export interface MainServices {
@@ -69,6 +73,8 @@ export interface MainServices {
   keychain: Keychain;
   profiles: Profiles;
   settings: Settings;
+  /** Whether the window is kept out of screen capture; the app attaches its window to it. */
+  captureProtection: CaptureProtection;
   lock: AppLock;
   unlocker: Unlocker;
   clipboard: SecretClipboard | undefined;
@@ -93,8 +99,11 @@ export function createMainServices({
   touchId,
   requestTimeoutMs,
   startSandboxService,
+  platform = process.platform,
 }: MainServicesOptions): MainServices {
   const profiles = new Profiles({ dataDir });
+  const settings = new Settings({ dataDir });
+  const captureProtection = new CaptureProtection({ settings, platform });
   // One OS keychain store for the keys and the sandbox's service secret.
   const store = secretStore ?? new OsSecretStore(keychainServiceName ?? DEFAULT_KEYCHAIN_SERVICE);
   const keychain = new Keychain({ dataDir, store, profiles });
@@ -119,7 +128,8 @@ export function createMainServices({
     now,
     keychain,
     profiles,
-    settings: new Settings({ dataDir }),
+    settings,
+    captureProtection,
     lock,
     unlocker: new Unlocker({ lock, passphrase: unlockPassphrase, touchId, now }),
     clipboard: secretClipboard,
@@ -148,10 +158,11 @@ export interface MainHandlersOptions {
  * recent authentication.
  */
 export function createMainHandlers(services: MainServices, { app, confirm }: MainHandlersOptions): IpcHandlers {
-  const { keychain, profiles, settings, lock, unlocker, clipboard, sandbox, active, inFlight, now } = services;
+  const { keychain, profiles, settings, captureProtection, lock, unlocker, clipboard, sandbox, active, inFlight, now } = services;
   const handlers: IpcHandlers = {
-    ...lockHandlers({ lock, unlocker, app }),
+    ...lockHandlers({ lock, unlocker, app: { ...app, captureProtectionSupported: captureProtection.supported } }),
     ...settingsHandlers({ settings }),
+    ...captureHandlers({ captureProtection }),
     ...clipboardHandlers({ clipboard }),
     ...keychainHandlers({ keychain }),
     ...profilesHandlers({ profiles, confirm }),

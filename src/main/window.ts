@@ -1,8 +1,10 @@
 /**
  * The one application window and the session rules around it: sandboxed, isolated renderer; strict CSP on every
- * response; no navigation, no popups, no webviews, no permissions; devtools only in development.
+ * response; no navigation, no popups, no webviews, no permissions; devtools only in development; out of screen
+ * capture unless the operator's setting allows it and no secret is on screen.
  */
 import { BrowserWindow, type Session } from 'electron';
+import type { CaptureProtection } from './capture/capture-protection';
 
 /**
  * The renderer's Content-Security-Policy. src/renderer/index.html carries the same policy in its meta tag (a test
@@ -54,6 +56,8 @@ export function createMainWindow({ preloadPath, rendererIndexPath, devServerUrl,
       devTools: !isPackaged,
     },
   });
+  // Out of capture from the first frame; followCaptureProtection then applies the setting.
+  window.setContentProtection(true);
   const contents = window.webContents;
   contents.on('will-navigate', (event) => event.preventDefault());
   contents.on('will-redirect', (event) => event.preventDefault());
@@ -66,12 +70,10 @@ export function createMainWindow({ preloadPath, rendererIndexPath, devServerUrl,
   return window;
 }
 
-/**
- * Keeps the window out of screenshots and screen sharing while secrets are on screen (the reveal view).
- * Returns whether the platform honours it: macOS and Windows do, Linux compositors do not, so the reveal view can
- * say so instead of implying a protection that is not there.
- */
-export function protectFromCapture(window: BrowserWindow, enabled: boolean): boolean {
-  window.setContentProtection(enabled);
-  return process.platform === 'darwin' || process.platform === 'win32';
+/** Keeps the window in or out of screen capture as `protection` decides, from now until the window is closed. */
+export function followCaptureProtection(window: BrowserWindow, protection: Pick<CaptureProtection, 'attach' | 'setSecretOnScreen'>): void {
+  const detach = protection.attach((protect) => window.setContentProtection(protect));
+  // A page that (re)loaded shows no secret: one that was on screen went with the old page, which cannot say so.
+  window.webContents.on('did-finish-load', () => protection.setSecretOnScreen(false));
+  window.once('closed', detach);
 }

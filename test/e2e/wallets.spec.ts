@@ -17,6 +17,19 @@ test('create an encryption key, create a wallet, export it to that key and revea
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(host.url).origin });
   await startSandbox(page, host);
 
+  // Screen-capture protection off (a demo being recorded): a reveal still forces it on until the secret is hidden.
+  expect(host.windowCaptureProtected()).toBe(true);
+  await openScreen(page, 'Settings');
+  const captureToggle = page.getByLabel('Keep the QuorumKey window out of screenshots and screen sharing');
+  await expect(captureToggle).toBeChecked();
+  // On Linux (where the e2e tests run) no window can be kept out of capture; Settings and the reveal say so.
+  const captureProtectionSupported = process.platform === 'darwin' || process.platform === 'win32';
+  await expect(page.getByText('This OS (Linux) has no way to keep a window out of capture')).toHaveCount(captureProtectionSupported ? 0 : 1);
+  // The box follows the saved settings, so it changes once main has applied them.
+  await captureToggle.click();
+  await expect(captureToggle).not.toBeChecked();
+  expect(host.windowCaptureProtected()).toBe(false);
+
   await openScreen(page, 'Keys');
   await page.getByRole('form', { name: 'Create encryption key' }).getByLabel('Name').fill('export target');
   await page.getByRole('button', { name: 'Create encryption key' }).click();
@@ -63,6 +76,9 @@ test('create an encryption key, create a wallet, export it to that key and revea
   await expect(words).toHaveCount(12);
   // Masked: the words are not in the page at all until revealed.
   await expect(words.first()).toHaveText('•••••');
+  await expect(dialog.getByRole('button', { name: 'Hold or click to reveal' })).toBeEnabled();
+  expect(host.windowCaptureProtected()).toBe(true);
+  await expect(dialog.getByText('This OS cannot keep the window out of screenshots and screen sharing')).toHaveCount(captureProtectionSupported ? 0 : 1);
   await screenshotBothThemes(page, 'wallet-reveal-masked');
   await dialog.getByRole('button', { name: 'Hold or click to reveal' }).click();
   await expect(words.first()).not.toHaveText('•••••');
@@ -76,6 +92,7 @@ test('create an encryption key, create a wallet, export it to that key and revea
 
   await dialog.getByRole('button', { name: 'Hide and forget' }).click();
   await expect(dialog.getByRole('list', { name: 'Mnemonic words' })).toHaveCount(0);
+  await expect.poll(() => host.windowCaptureProtected()).toBe(false);
   // Not a substring check of the page text: a mnemonic word may also be part of a label ("Account type").
   await expectMnemonicAbsent(page, mnemonic.split(' '));
   await page.keyboard.press('Escape');
@@ -128,6 +145,9 @@ test('a revealed mnemonic: never in the DOM while masked, masked again after 20 
     accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
   });
   if (created.state !== 'completed') throw new Error(`wallet creation ${created.state}`);
+  // With screen-capture protection off, only the reveal itself turns it on, until the panel hides itself.
+  await host.handlers['app.setSettings']({ captureProtection: false });
+  expect(host.windowCaptureProtected()).toBe(false);
 
   await openScreen(page, 'Wallets');
   await page.getByRole('article', { name: 'Wallet vault' }).getByRole('button', { name: 'Export vault…' }).click();
@@ -138,6 +158,8 @@ test('a revealed mnemonic: never in the DOM while masked, masked again after 20 
   await expect(words).toHaveCount(12);
   const masked = Array<string>(12).fill('•••••');
   await expect(words).toHaveText(masked);
+  await expect(secret.getByRole('button', { name: 'Hold or click to reveal' })).toBeEnabled();
+  expect(host.windowCaptureProtected()).toBe(true);
 
   const reveal = secret.getByRole('button', { name: 'Hold or click to reveal' });
   await reveal.click();
@@ -169,4 +191,29 @@ test('a revealed mnemonic: never in the DOM while masked, masked again after 20 
   await expect(secret).toHaveCount(0);
   await expect(dialog.getByRole('list', { name: 'Mnemonic words' })).toHaveCount(0);
   await expectMnemonicAbsent(page, mnemonic);
+  await expect.poll(() => host.windowCaptureProtected()).toBe(false);
+});
+
+test('a lock decided by main hides a revealed mnemonic, and the window is no longer forced out of capture', async ({ page, host }) => {
+  await page.clock.install();
+  await startSandbox(page, host);
+  const created = await host.handlers['wallets.create']({
+    name: 'vault',
+    accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
+  });
+  if (created.state !== 'completed') throw new Error(`wallet creation ${created.state}`);
+  await host.handlers['app.setSettings']({ captureProtection: false });
+
+  await openScreen(page, 'Wallets');
+  await page.getByRole('article', { name: 'Wallet vault' }).getByRole('button', { name: 'Export vault…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Export wallet vault' });
+  await dialog.getByRole('button', { name: 'Export and reveal' }).click();
+  await expect(dialog.getByRole('button', { name: 'Hold or click to reveal' })).toBeEnabled();
+  expect(host.windowCaptureProtected()).toBe(true);
+
+  // As on screen lock or sleep: main locks, the page notices, and its lock screen replaces the reveal.
+  host.services.lock.lock();
+  await page.clock.fastForward('00:06');
+  await expect(page.getByRole('heading', { name: 'QuorumKey is locked' })).toBeVisible();
+  await expect.poll(() => host.windowCaptureProtected()).toBe(false);
 });

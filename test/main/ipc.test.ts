@@ -9,7 +9,7 @@ import { AppLock, guardWhileLocked, CHANNELS_OPEN_WHILE_LOCKED } from '../../src
 const RENDERER_URL = 'file:///opt/QuorumKey/resources/app.asar/out/renderer/index.html';
 const isTrustedSender = createRendererUrlCheck({ rendererIndexPath: '/opt/QuorumKey/resources/app.asar/out/renderer/index.html' });
 
-const appInfo = { version: '0.1.0', platform: 'linux', packaged: false, locked: false, unlockPassphraseSet: false, touchIdAvailable: false };
+const appInfo = { version: '0.1.0', platform: 'linux', packaged: false, locked: false, unlockPassphraseSet: false, touchIdAvailable: false, captureProtectionSupported: false };
 const apiKey = { name: 'ops', id: 'k1', curve: 'p256' as const, publicKey: '02' + 'ab'.repeat(32), createdAt: '2025-01-01T00:00:00.000Z', missing: false, usedByProfiles: ['Sandbox'] };
 const encryptionKey = { name: 'target', id: 'k2', publicKey: '04' + 'cd'.repeat(64), createdAt: '2025-01-01T00:00:00Z', missing: false };
 const profile = {
@@ -21,7 +21,7 @@ const profile = {
   apiKeyName: 'ops',
   enclaveSignerPublicKey: '04' + 'ef'.repeat(64),
 } as const;
-const settings = { idleLockMinutes: 10, reauthMinutes: 5, theme: 'system' } as const;
+const settings = { idleLockMinutes: 10, reauthMinutes: 5, theme: 'system', captureProtection: true } as const;
 const FINGERPRINT = `sha256:${'0f'.repeat(32)}`;
 const voter = { userId: 'u1', userName: 'Root', selection: 'approved', votedAtMs: 1_700_000_000_000, expired: false } as const;
 const activity: ChannelOutput<'activities.get'> = {
@@ -106,6 +106,7 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
   'app.setUnlockPassphrase': null,
   'app.getSettings': settings,
   'app.setSettings': settings,
+  'app.setSecretOnScreen': { captureProtectionSupported: false },
   'clipboard.copySecret': { clearAfterMs: 30_000 },
   'clipboard.clearPasted': null,
   'keys.generateApiKey': apiKey,
@@ -476,13 +477,13 @@ describe('createBridgeApi', () => {
 });
 
 describe('guardWhileLocked', () => {
-  it('answers APP_LOCKED on every channel but unlock, info and getSettings while locked', async () => {
+  it('answers APP_LOCKED on every channel but unlock, info, getSettings and setSecretOnScreen while locked', async () => {
     const lock = new AppLock();
     const { handlers, calls } = recordingHandlers();
     const dispatch = createDispatch({ handlers: guardWhileLocked(handlers, lock), isTrustedSender });
     lock.lock();
     for (const name of channels) {
-      const result = await dispatch(name, {}, RENDERER_URL);
+      const result = await dispatch(name, name === 'app.setSecretOnScreen' ? { onScreen: false } : {}, RENDERER_URL);
       if (CHANNELS_OPEN_WHILE_LOCKED.has(name)) expect(result.ok, name).toBe(true);
       else expect(result, name).toMatchObject({ ok: false, error: { code: expect.stringMatching(/^(APP_LOCKED|REQUEST_INVALID)$/) } });
     }

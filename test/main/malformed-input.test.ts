@@ -38,6 +38,7 @@ const validInputs: { [C in Channel]: ChannelInput<C> } = {
   'app.setUnlockPassphrase': { passphrase: 'correct horse battery', currentPassphrase: 'old passphrase' },
   'app.getSettings': {},
   'app.setSettings': { idleLockMinutes: 5, theme: 'dark' },
+  'app.setSecretOnScreen': { onScreen: true },
   'clipboard.copySecret': { text: 'abandon abandon about' },
   'clipboard.clearPasted': { text: 'abandon abandon about' },
   'keys.generateApiKey': { name: 'fresh', curve: 'secp256k1' },

@@ -36,12 +36,17 @@ vi.mock('electron', async () => {
     };
   class BrowserWindow {
     webContents = { on: () => undefined, setWindowOpenHandler: () => undefined };
+    /** What setContentProtection was last told. */
+    contentProtection: boolean | undefined;
     constructor(options: Record<string, unknown>) {
       recorded.windows.push(options);
       recorded.windowInstances.push(this);
     }
     once() {}
     on() {}
+    setContentProtection(enabled: boolean) {
+      this.contentProtection = enabled;
+    }
     async loadFile() {}
     async loadURL() {}
   }
@@ -114,6 +119,25 @@ describe('src/main/index.ts', () => {
     expect(recorded.windows[0]).toMatchObject({ webPreferences: { sandbox: true, contextIsolation: true, devTools: false } });
   });
 
+  it('keeps the window out of screen capture by default, as the setting says, and always while a secret is shown', async () => {
+    const window = recorded.windowInstances[0] as { contentProtection: boolean | undefined };
+    const fromRenderer = { senderFrame: { parent: null, url: pathToFileURL(join(import.meta.dirname, '../../src/renderer/index.html')).href } };
+    const send = (name: string, input: unknown) => recorded.ipcHandlers.get(name)!(fromRenderer, input);
+    expect(window.contentProtection).toBe(true);
+
+    expect(await send('app.setSettings', { captureProtection: false })).toMatchObject({ ok: true, value: { captureProtection: false } });
+    expect(window.contentProtection).toBe(false);
+    expect(await send('app.setSecretOnScreen', { onScreen: true })).toEqual({
+      ok: true,
+      value: { captureProtectionSupported: process.platform === 'darwin' || process.platform === 'win32' },
+    });
+    expect(window.contentProtection).toBe(true);
+    expect(await send('app.setSecretOnScreen', { onScreen: false })).toMatchObject({ ok: true });
+    expect(window.contentProtection).toBe(false);
+    expect(await send('app.setSettings', { captureProtection: true })).toMatchObject({ ok: true });
+    expect(window.contentProtection).toBe(true);
+  });
+
   it('asks in a native dialog on the app window before a renderer adds a profile trusting another signer', async () => {
     const { dialog } = await import('electron');
     // eslint-disable-next-line @typescript-eslint/unbound-method -- a mock, read for its calls
@@ -176,7 +200,7 @@ describe('watchIdle', () => {
     try {
       let idleSeconds = 0;
       const lock = new AppLock();
-      const stop = watchIdle({ lock, settings: { get: async () => ({ idleLockMinutes: 2, reauthMinutes: 5, theme: 'system' }) }, systemIdleSeconds: () => idleSeconds, checkEveryMs: 1000 });
+      const stop = watchIdle({ lock, settings: { get: async () => ({ idleLockMinutes: 2, reauthMinutes: 5, theme: 'system', captureProtection: true }) }, systemIdleSeconds: () => idleSeconds, checkEveryMs: 1000 });
       idleSeconds = 119;
       await vi.advanceTimersByTimeAsync(1000);
       expect(lock.locked).toBe(false);

@@ -36,7 +36,7 @@ class FakeBrowserWindow {
 
 vi.mock('electron', () => ({ BrowserWindow: FakeBrowserWindow }));
 
-const { CONTENT_SECURITY_POLICY, WINDOW_SIZE, createMainWindow, hardenSession, protectFromCapture } = await import(
+const { CONTENT_SECURITY_POLICY, WINDOW_SIZE, createMainWindow, followCaptureProtection, hardenSession } = await import(
   '../../src/main/window'
 );
 
@@ -81,6 +81,11 @@ describe('createMainWindow', () => {
       expect(event.preventDefault, name).toHaveBeenCalledOnce();
     }
     expect(window.windowOpenHandler!({ url: 'https://evil.example/' })).toEqual({ action: 'deny' });
+  });
+
+  it('is out of screen capture from the start, before anything loads', () => {
+    const window = createMainWindow({ ...options, isPackaged: true }) as unknown as FakeBrowserWindow;
+    expect(window.contentProtection).toBe(true);
   });
 
   it('shows the window once it is ready', () => {
@@ -146,13 +151,33 @@ describe('hardenSession', () => {
   });
 });
 
-describe('protectFromCapture', () => {
-  it('sets content protection and reports whether the platform honours it', () => {
+describe('followCaptureProtection', () => {
+  it('applies the decision now and on every change, and stops when the window closes', () => {
     const window = new FakeBrowserWindow({ webPreferences: {} });
-    const honoured = protectFromCapture(window as never, true);
-    expect(window.contentProtection).toBe(true);
-    expect(honoured).toBe(process.platform === 'darwin' || process.platform === 'win32');
-    protectFromCapture(window as never, false);
+    let apply: ((protect: boolean) => void) | undefined;
+    const detach = vi.fn();
+    followCaptureProtection(window as never, {
+      attach: (given) => {
+        apply = given;
+        given(false);
+        return detach;
+      },
+      setSecretOnScreen: vi.fn(),
+    });
     expect(window.contentProtection).toBe(false);
+    apply!(true);
+    expect(window.contentProtection).toBe(true);
+    expect(detach).not.toHaveBeenCalled();
+    window.listeners.get('closed')!();
+    expect(detach).toHaveBeenCalledOnce();
+  });
+
+  it('counts no secret on screen once the page has (re)loaded', () => {
+    const window = new FakeBrowserWindow({ webPreferences: {} });
+    const setSecretOnScreen = vi.fn();
+    followCaptureProtection(window as never, { attach: () => () => undefined, setSecretOnScreen });
+    expect(setSecretOnScreen).not.toHaveBeenCalled();
+    window.contentListeners.get('did-finish-load')!();
+    expect(setSecretOnScreen).toHaveBeenCalledExactlyOnceWith(false);
   });
 });

@@ -43,6 +43,8 @@ export interface E2eHost {
   readonly confirmations: readonly ConfirmationRequest[];
   /** The clipboard main copies secrets to (the system clipboard in the app). */
   readonly clipboard: MemoryClipboard;
+  /** What main last told the window about screen capture (setContentProtection in the app): true = kept out. */
+  windowCaptureProtected(): boolean;
   /** Moves the clock of main and of the sandbox service it starts forward (the page's clock is Playwright's). */
   advanceClock(ms: number): void;
   /** Gives `page` the preload's API; call before the page's first navigation. */
@@ -88,6 +90,11 @@ export async function startE2eHost({
     clipboard,
     startSandboxService: startInOwnProcess(nodeServiceProcess()),
   });
+  // The window the app would protect from screen capture: here, what it was last told.
+  let windowCaptureProtected = services.captureProtection.protected;
+  services.captureProtection.attach((protect) => {
+    windowCaptureProtected = protect;
+  });
   const handlers = createMainHandlers(services, {
     app: { version: 'e2e', platform: process.platform, packaged: false },
     confirm: async (request) => {
@@ -128,6 +135,7 @@ export async function startE2eHost({
     dispatch,
     confirmations,
     clipboard,
+    windowCaptureProtected: () => windowCaptureProtected,
     advanceClock(ms) {
       clockOffsetMs += ms;
       services.sandbox.syncClock();

@@ -7,7 +7,7 @@ type LockChannel = 'app.info' | 'app.lock' | 'app.unlock' | 'app.reauthenticate'
 export interface LockHandlerDeps {
   lock: AppLock;
   unlocker: Unlocker;
-  app: { version: string; platform: string; packaged: boolean };
+  app: { version: string; platform: string; packaged: boolean; captureProtectionSupported: boolean };
 }
 
 /** What the lock screen needs: whether the app is locked (with the app's identity), locking, unlocking, the passphrase. */

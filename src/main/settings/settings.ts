@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { appSettingsSchema, type AppSettings } from '../../shared/ipc/contract';
 import { JsonFile } from '../storage/json-file';
 
-export const DEFAULT_SETTINGS: AppSettings = { idleLockMinutes: 10, reauthMinutes: 5, theme: 'system' };
+export const DEFAULT_SETTINGS: AppSettings = { idleLockMinutes: 10, reauthMinutes: 5, theme: 'system', captureProtection: true };
 
 /** What the file holds: any subset, so a file written before a setting existed still reads (with its default). */
 const storedSettingsSchema = appSettingsSchema.partial();
@@ -13,6 +13,7 @@ export type SettingsChanges = { [Name in keyof AppSettings]?: AppSettings[Name] 
 /** App preferences in `<dataDir>/settings.json`; absent means the defaults. */
 export class Settings {
   private readonly file: JsonFile<SettingsChanges>;
+  private readonly changeListeners: ((settings: AppSettings) => void)[] = [];
 
   constructor({ dataDir }: { dataDir: string }) {
     this.file = new JsonFile(join(dataDir, 'settings.json'), storedSettingsSchema);
@@ -22,13 +23,20 @@ export class Settings {
     return { ...DEFAULT_SETTINGS, ...withoutUndefined((await this.file.read()) ?? {}) };
   }
 
+  /** Runs `listener` with the settings now in force after every change, so a change can take effect at once. */
+  onChange(listener: (settings: AppSettings) => void): void {
+    this.changeListeners.push(listener);
+  }
+
   /** Applies the given fields and returns the settings now in force. */
   async set(changes: SettingsChanges): Promise<AppSettings> {
-    return this.file.update(async (current) => {
+    const next = await this.file.update(async (current) => {
       // A field sent as undefined means "unchanged", never "erase".
-      const next: AppSettings = { ...DEFAULT_SETTINGS, ...withoutUndefined(current ?? {}), ...withoutUndefined(changes) };
-      return { next, result: next };
+      const updated: AppSettings = { ...DEFAULT_SETTINGS, ...withoutUndefined(current ?? {}), ...withoutUndefined(changes) };
+      return { next: updated, result: updated };
     });
+    for (const listener of this.changeListeners) listener(next);
+    return next;
   }
 }
 

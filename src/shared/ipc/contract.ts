@@ -91,6 +91,11 @@ export const appSettingsSchema = z.strictObject({
   reauthMinutes: z.number().int().min(1).max(60),
   theme: z.enum(THEMES),
   /**
+   * Keeps the window out of screenshots and screen sharing (macOS and Windows; Linux offers no way to). Off only for
+   * recording a demo, say: while a secret is on screen the window is protected whatever this says.
+   */
+  captureProtection: z.boolean(),
+  /**
    * Signing requests moving more than this many whole units of the chain's coin are flagged on their card ("1.5" ETH).
    * A chain left out has no threshold.
    */
@@ -379,6 +384,8 @@ export const ipcContract = {
       unlockPassphraseSet: z.boolean(),
       /** Whether Touch ID may stand in for the passphrase (macOS with a sensor, and a passphrase set). */
       touchIdAvailable: z.boolean(),
+      /** Whether the OS can keep the window out of screen capture (macOS and Windows, not Linux). */
+      captureProtectionSupported: z.boolean(),
     }),
   ),
   'app.lock': channel(noInput, nothing),
@@ -393,6 +400,15 @@ export const ipcContract = {
   ),
   'app.getSettings': channel(noInput, appSettingsSchema),
   'app.setSettings': channel(appSettingsSchema.partial(), appSettingsSchema),
+  /**
+   * The renderer says when a revealed secret appears (`true`) and when it is hidden again (`false`); in between the
+   * window is kept out of screen capture whatever the captureProtection setting says. Answers once that is in force,
+   * with whether this OS honours it.
+   */
+  'app.setSecretOnScreen': channel(
+    z.strictObject({ onScreen: z.boolean() }),
+    z.strictObject({ captureProtectionSupported: z.boolean() }),
+  ),
 
   /**
    * Puts a revealed secret on the system clipboard from main, which can also clear it while the window is not

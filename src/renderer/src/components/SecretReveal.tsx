@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'react';
 import { bridgeError } from '../../../shared/ipc/bridge';
 import { copySecret } from '../clipboard';
+import { useSecretOnScreen } from '../secret-on-screen';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
+import { ErrorNotice } from './ErrorNotice';
 
 /** PLAINTEXT: what `exports.reveal` and `exports.decryptBundle` answer. Kept only in component state. */
 export type RevealedSecret = ChannelOutput<'exports.decryptBundle'>;
@@ -21,14 +23,16 @@ const FORMAT_NAMES: Record<Extract<RevealedSecret, { kind: 'private-key' }>['for
 /**
  * Shows a decrypted secret masked; it is unmasked while the button is held, or for 20 s after a click. The whole
  * panel hides itself after two minutes. Masked text is not in the DOM at all, only bullets. The secret lives only
- * in the parent's component state: `onHide` must drop it.
+ * in the parent's component state: `onHide` must drop it. While the panel is shown main keeps the window out of
+ * screen capture, and nothing is unmasked before main confirmed that.
  */
 export function SecretReveal({ secret, subject, onHide }: { secret: RevealedSecret; subject: string; onHide: () => void }) {
   const [held, setHeld] = useState(false);
   const [unmaskedUntilClick, setUnmaskedUntilClick] = useState(false);
   const [copied, setCopied] = useState<{ what: 'secret' | 'passphrase'; clearAfterMs: number }>();
   const [copyFailure, setCopyFailure] = useState<string>();
-  const visible = held || unmaskedUntilClick;
+  const protection = useSecretOnScreen();
+  const visible = protection.ready && (held || unmaskedUntilClick);
 
   useEffect(() => {
     const timer = setTimeout(onHide, AUTO_HIDE_MS);
@@ -57,7 +61,14 @@ export function SecretReveal({ secret, subject, onHide }: { secret: RevealedSecr
       <p className="notice notice-warning">
         Anyone who sees this {secret.kind === 'mnemonic' ? 'mnemonic' : 'private key'} controls {subject}. It hides itself after{' '}
         {AUTO_HIDE_MS / 60_000} minutes.
+        {protection.ready && !protection.supported && ' This OS cannot keep the window out of screenshots and screen sharing: make sure nothing is recording.'}
       </p>
+      {protection.error !== undefined && (
+        <>
+          <p>The window could not be kept out of screen capture, so the secret stays masked. Hide it and reveal it again.</p>
+          <ErrorNotice error={protection.error} />
+        </>
+      )}
       {secret.kind === 'mnemonic' ? (
         <ol className="mnemonic-words" aria-label="Mnemonic words">
           {secret.mnemonic.split(/\s+/u).map((word, index) => (
@@ -82,6 +93,7 @@ export function SecretReveal({ secret, subject, onHide }: { secret: RevealedSecr
         <button
           type="button"
           aria-pressed={unmaskedUntilClick}
+          disabled={!protection.ready}
           onPointerDown={() => setHeld(true)}
           onPointerUp={() => setHeld(false)}
           onPointerLeave={() => setHeld(false)}

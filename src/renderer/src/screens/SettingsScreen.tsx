@@ -53,6 +53,11 @@ export function SettingsScreen() {
             onSave={(changes) => void save(changes)}
           />
           {info.value !== undefined && <UnlockPassphraseForm isSet={info.value.unlockPassphraseSet} onChanged={info.reload} />}
+          <CaptureProtectionForm
+            enabled={settings.captureProtection}
+            supported={info.value?.captureProtectionSupported}
+            onSave={(captureProtection) => void save({ captureProtection })}
+          />
           <WarnAboveForm warnAbove={settings.warnAbove ?? {}} onSave={(warnAbove) => void save({ warnAbove })} />
         </>
       )}
@@ -104,6 +109,38 @@ function IdleLockForm({
         <button type="submit">Save</button>
       </form>
       <p className="hint">QuorumKey also locks when the screen locks or the computer sleeps.</p>
+    </section>
+  );
+}
+
+/** The window is kept out of screenshots and screen sharing unless this is off; main applies a change at once. */
+function CaptureProtectionForm({
+  enabled,
+  supported,
+  onSave,
+}: {
+  enabled: boolean;
+  /** Undefined until app.info answered. */
+  supported: boolean | undefined;
+  onSave: (enabled: boolean) => void;
+}) {
+  return (
+    <section className="panel" aria-labelledby="capture-title">
+      <h2 id="capture-title">Screen capture</h2>
+      <label className="radio">
+        <input type="checkbox" checked={enabled} onChange={(event) => onSave(event.target.checked)} />
+        Keep the QuorumKey window out of screenshots and screen sharing
+      </label>
+      <p className="hint">
+        Turn this off only to record or share the app, for a demo say. While a mnemonic or private key is revealed the
+        window is kept out of capture anyway.
+      </p>
+      {supported === false && (
+        <p className="notice notice-warning">
+          This OS (Linux) has no way to keep a window out of capture: screenshots and screen sharing record QuorumKey
+          whatever this says.
+        </p>
+      )}
     </section>
   );
 }
