@@ -61,7 +61,10 @@ describe('users, tags and the root quorum', () => {
     const byName = new Map(organization.users.map((user) => [user.userName, user]));
     const tagId = organization.tags.find((candidate) => candidate.tagName === 'operators')?.tagId;
     expect(byName.get('Bea')).toMatchObject({ userTags: [tagId], apiKeys: [{ apiKeyName: 'bea', publicKey: (await services.keychain.getApiKeyPublic('bea')).publicKey }] });
-    expect(byName.get('Cy')?.apiKeys).toEqual([expect.objectContaining({ apiKeyName: 'cy laptop', publicKey: pasted })]);
+    // The credential type is what a consensus reading `credentials` tests.
+    expect(byName.get('Cy')?.apiKeys).toEqual([
+      expect.objectContaining({ apiKeyName: 'cy laptop', publicKey: pasted, credentialType: 'CREDENTIAL_TYPE_API_KEY_SECP256K1' }),
+    ]);
     expect(organization.rootQuorum).toEqual({ userIds: [organization.users.find((user) => user.userName === 'Root user')?.userId], threshold: 1 });
 
     const second = await call('users.createTag', { tagName: 'auditors', userIds: [] });

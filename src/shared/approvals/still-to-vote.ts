@@ -2,8 +2,8 @@
  * Who may still vote on an activity waiting for votes, and why: members of the root quorum (whose approvals alone
  * can complete anything), and users whose approval would count toward the consensus of an allow policy whose
  * condition does not rule the activity out, read by evaluating that consensus for each user (a comprehension over the
- * approvers whose predicate holds for them, or a count of every approver). Those who already voted in the open window
- * are left out.
+ * approvers whose predicate holds for them or over the credentials whose predicate holds for one of theirs, or a count
+ * of every approver). Those who already voted in the open window are left out.
  */
 import {
   approverTerms,
@@ -12,10 +12,11 @@ import {
   policyActivityOf,
   termsCountingApproval,
   type ApproverTerm,
+  type KnownCredential,
   type PolicyActivity,
   type PolicyUser,
 } from '../policy';
-import type { OrganizationLookup, UserFacts } from '../describe/types';
+import type { CredentialFacts, OrganizationLookup, UserFacts } from '../describe/types';
 import type { Voter } from './voting';
 
 export interface PossibleVoter {
@@ -45,7 +46,7 @@ export function stillToVote(
     if (!consensus.ok) continue;
     const terms = approverTerms(consensus.ast);
     for (const user of lookup.users ?? []) {
-      const counted = termsCountingApproval(terms, policyUserOf(user));
+      const counted = termsCountingApproval(terms, policyUserOf(user), credentialsOf(user));
       if (counted.length > 0) add(user.userId, countsToward(policy.policyName, counted, lookup));
     }
   }
@@ -59,6 +60,18 @@ export function stillToVote(
 /** The user as a consensus sees them; without an email, a predicate on it says nothing for them. */
 function policyUserOf(user: UserFacts): PolicyUser {
   return { id: user.userId, tags: user.userTags, alias: user.userName, ...(user.userEmail === undefined ? {} : { email: user.userEmail }) };
+}
+
+/** The credentials the user may approve with, as a consensus sees them; a type or key the lookup lacks says nothing. */
+function credentialsOf(user: UserFacts): KnownCredential[] {
+  const known = ({ credentialType, publicKey }: CredentialFacts) => ({
+    ...(credentialType === undefined ? {} : { type: credentialType }),
+    ...(publicKey === undefined ? {} : { public_key: publicKey }),
+  });
+  return [
+    ...user.apiKeys.map((key) => ({ id: key.apiKeyId, user_id: user.userId, ...known(key) })),
+    ...user.authenticators.map((authenticator) => ({ id: authenticator.authenticatorId, user_id: user.userId, ...known(authenticator) })),
+  ];
 }
 
 /** "counts toward policy X's consensus (2 of users tagged Ops)" where the terms say how many of whom; else without. */

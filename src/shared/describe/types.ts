@@ -9,9 +9,16 @@ export interface UserFacts {
   userEmail?: string | undefined;
   /** Tag ids. */
   userTags: readonly string[];
-  apiKeys: readonly { apiKeyId: string; apiKeyName: string }[];
-  authenticators: readonly { authenticatorId: string; authenticatorName: string }[];
+  /** With each credential's type (`CREDENTIAL_TYPE_API_KEY_P256`…) and public key, where the lookup read them. */
+  apiKeys: readonly ({ apiKeyId: string; apiKeyName: string } & CredentialFacts)[];
+  authenticators: readonly ({ authenticatorId: string; authenticatorName: string } & CredentialFacts)[];
   oauthProviders: readonly { providerId: string; providerName: string }[];
+}
+
+/** What a consensus reads of a credential besides its id and owner: `credentials`' `type` and `public_key`. */
+export interface CredentialFacts {
+  credentialType?: string | undefined;
+  publicKey?: string | undefined;
 }
 
 export interface PolicyFacts {

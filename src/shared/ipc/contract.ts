@@ -328,8 +328,11 @@ const organizationLookup = z.strictObject({
       userEmail: z.string().optional(),
       /** Tag ids; `tags` names them. */
       userTags: z.array(z.string()),
-      apiKeys: z.array(z.strictObject({ apiKeyId: z.string(), apiKeyName: z.string(), publicKey: z.string(), curve: z.string() })),
-      authenticators: z.array(z.strictObject({ authenticatorId: z.string(), authenticatorName: z.string() })),
+      /** `credentialType` is the credential's type (`CREDENTIAL_TYPE_API_KEY_P256`…), which consensus expressions read. */
+      apiKeys: z.array(z.strictObject({ apiKeyId: z.string(), apiKeyName: z.string(), publicKey: z.string(), credentialType: z.string() })),
+      authenticators: z.array(
+        z.strictObject({ authenticatorId: z.string(), authenticatorName: z.string(), publicKey: z.string(), credentialType: z.string() }),
+      ),
       oauthProviders: z.array(z.strictObject({ providerId: z.string(), providerName: z.string() })),
     }),
   ),

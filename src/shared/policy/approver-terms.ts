@@ -1,11 +1,12 @@
 /**
  * Whose approval counts toward a consensus expression, read from the expression itself: the places it looks at the
- * approvers (`approvers.any(v, …)`, `approvers.all(v, …)`, `approvers.filter(v, …).count() >= n`,
- * `approvers.count() >= n`), and for one user, which of those their approval moves toward holding.
+ * approvers or at the credentials they approved with (`approvers.any(v, …)`, `credentials.all(c, …)`,
+ * `approvers.filter(v, …).count() >= n`, `credentials.count() >= n`), and for one user, which of those their approval
+ * moves toward holding.
  */
 import { logicalOperands, type ComparisonOperator, type Expression, type LambdaCall } from './ast';
 import { evaluate } from './evaluator';
-import type { PolicyUser } from './values';
+import type { PolicyCredential, PolicyUser } from './values';
 
 /**
  * Which way one more matching approver moves the consensus: toward holding, away from it, or it depends (an `==` on
@@ -19,9 +20,9 @@ export type ApproverSelection =
   | { readonly kind: 'tag'; readonly tagId: string }
   | { readonly kind: 'user'; readonly userId: string };
 
-/** One place a consensus expression looks at the approvers. */
+/** One place a consensus expression looks at the approvers or at their credentials (one per approval). */
 export interface ApproverTerm {
-  /** `any` / `all` over the approvers (after any `filter`s), or `count` of them (after any `filter`s). */
+  /** `any` / `all` over the list (after any `filter`s), or `count` of it (after any `filter`s). */
   readonly method: 'any' | 'all' | 'count';
   readonly direction: ApproverDirection;
   /** The consensus cannot hold unless this term holds: it is reached through conjunctions only. */
@@ -29,11 +30,19 @@ export interface ApproverTerm {
   /** How many matching approvers it asks for, where the text says: `n` of `… .count() >= n`, 1 of `any`. */
   readonly atLeast?: bigint;
   readonly selects?: ApproverSelection;
-  /** The approvers the term reads: `approvers`, or `approvers` narrowed by `filter`s. */
-  readonly approvers: Expression;
+  /** The list the term reads: `approvers` or `credentials`, or either narrowed by `filter`s. */
+  readonly list: Expression;
   /** The `any`/`all` call over them. */
   readonly comprehension?: LambdaCall;
 }
+
+type ListRoot = 'approvers' | 'credentials';
+
+/**
+ * A credential as far as the caller knows it: at least whose it is. A field left out is missing to the evaluator, so
+ * a predicate reading it says nothing for this credential.
+ */
+export type KnownCredential = Pick<PolicyCredential, 'user_id'> & Partial<Omit<PolicyCredential, 'user_id'>>;
 
 interface Position {
   readonly direction: ApproverDirection;
@@ -61,15 +70,15 @@ export function approverTerms(consensus: Expression): ApproverTerm[] {
       case 'count':
       case 'member': {
         const list = node.type === 'count' ? node.list : node.property === 'count' ? node.object : undefined;
-        const filters = list === undefined ? undefined : approverFilters(list);
-        if (list !== undefined && filters !== undefined) terms.push(term('count', list, filters, undefined, at));
+        const read = list === undefined ? undefined : filtersOf(list);
+        if (list !== undefined && read !== undefined) terms.push(term('count', list, read, undefined, at));
         return;
       }
       case 'lambda': {
         // A `filter` on its own is a list, read by whatever counts or comprehends it.
-        const filters = approverFilters(node.list);
-        if (filters !== undefined && node.method !== 'filter') {
-          terms.push(term(node.method, node.list, filters, node, node.method === 'any' ? { ...at, atLeast: 1n } : at));
+        const read = filtersOf(node.list);
+        if (read !== undefined && node.method !== 'filter') {
+          terms.push(term(node.method, node.list, read, node, node.method === 'any' ? { ...at, atLeast: 1n } : at));
         }
         return;
       }
@@ -86,24 +95,40 @@ type Effect = 'counts' | 'breaks' | 'none';
 
 /**
  * The terms `approver`'s approval counts toward; empty when it counts toward none, or when it makes a term the
- * consensus requires fail (`approvers.all(v, v.id != 'u-x')` for u-x). A term whose predicates read a field this
- * user record lacks says nothing either way.
+ * consensus requires fail (`approvers.all(v, v.id != 'u-x')` for u-x). The approval is made with one of `credentials`,
+ * the ones the user holds: it counts toward a term over the credentials when one of them satisfies its predicates, and
+ * the terms it counts toward are those of every credential the user could approve with. With none known, the user
+ * approves with one of which only the owner is known. A term whose predicates read a field this user record or
+ * credential lacks says nothing either way.
  */
-export function termsCountingApproval(terms: readonly ApproverTerm[], approver: PolicyUser): ApproverTerm[] {
-  const effects = terms.map((term) => ({ term, effect: effectOf(term, approver) }));
+export function termsCountingApproval(
+  terms: readonly ApproverTerm[],
+  approver: PolicyUser,
+  credentials: readonly KnownCredential[] = [],
+): ApproverTerm[] {
+  const candidates = credentials.length === 0 ? [{ user_id: approver.id }] : credentials;
+  const counted = new Set(candidates.flatMap((credential) => termsCountingWith(terms, approver, credential)));
+  return terms.filter((term) => counted.has(term));
+}
+
+/** The terms counted when `approver` approves with `credential`. */
+function termsCountingWith(terms: readonly ApproverTerm[], approver: PolicyUser, credential: KnownCredential): ApproverTerm[] {
+  const effects = terms.map((term) => ({ term, effect: effectOf(term, approver, credential) }));
   if (effects.some(({ term, effect }) => effect === 'breaks' && term.required)) return [];
   return effects.filter(({ effect }) => effect === 'counts').map(({ term }) => term);
 }
 
-function effectOf(term: ApproverTerm, approver: PolicyUser): Effect {
-  // Whether the user, as the only approver, is in `list`; undefined when a predicate reads a field they lack.
+function effectOf(term: ApproverTerm, approver: PolicyUser, credential: KnownCredential): Effect {
+  // The fields a credential lacks are left out of it, which the evaluator reads as missing: see KnownCredential.
+  const context = { approvers: [approver], credentials: [credential as PolicyCredential] };
+  // Whether the approval, as the only one, is in `list`; undefined when a predicate reads a field it lacks.
   const among = (list: Expression) => {
     const { span } = list;
     const atLeastOne: Expression = { type: 'comparison', operator: '>=', left: { type: 'count', list, span }, right: { type: 'int', value: 1n, span }, span };
-    const result = evaluate(atLeastOne, { approvers: [approver] });
+    const result = evaluate(atLeastOne, context);
     return result.ok ? result.value : undefined;
   };
-  const read = among(term.approvers);
+  const read = among(term.list);
   // The comprehension's predicate as a filter: the approvers it is true for.
   const matched = term.comprehension === undefined ? read : among({ ...term.comprehension, method: 'filter' });
   if (read === undefined || matched === undefined || !read) return 'none';
@@ -118,48 +143,56 @@ function effectOf(term: ApproverTerm, approver: PolicyUser): Effect {
   return term.method === 'any' ? 'breaks' : 'none';
 }
 
-/** The `filter`s between `approvers` and `list`, outermost last; undefined when `list` is not the approvers filtered. */
-function approverFilters(list: Expression): LambdaCall[] | undefined {
-  if (list.type === 'identifier') return list.name === 'approvers' ? [] : undefined;
+interface FilteredList {
+  readonly root: ListRoot;
+  /** Outermost last. */
+  readonly filters: readonly LambdaCall[];
+}
+
+/** `list` as `approvers` or `credentials` and the `filter`s between it and them; undefined when it is neither. */
+function filtersOf(list: Expression): FilteredList | undefined {
+  if (list.type === 'identifier') return list.name === 'approvers' || list.name === 'credentials' ? { root: list.name, filters: [] } : undefined;
   if (list.type !== 'lambda' || list.method !== 'filter') return undefined;
-  const inner = approverFilters(list.list);
-  return inner === undefined ? undefined : [...inner, list];
+  const inner = filtersOf(list.list);
+  return inner === undefined ? undefined : { root: inner.root, filters: [...inner.filters, list] };
 }
 
 function term(
   method: ApproverTerm['method'],
-  approvers: Expression,
-  filters: readonly LambdaCall[],
+  list: Expression,
+  { root, filters }: FilteredList,
   comprehension: LambdaCall | undefined,
   at: Position,
 ): ApproverTerm {
   const predicates = comprehension === undefined ? filters : [...filters, comprehension];
-  const selects = predicates.length === 0 ? ({ kind: 'everyone' } as const) : predicates.length === 1 ? selectionOf(predicates[0]!) : undefined;
+  const selects =
+    predicates.length === 0 ? ({ kind: 'everyone' } as const) : predicates.length === 1 ? selectionOf(root, predicates[0]!) : undefined;
   return {
     method,
     direction: at.direction,
     required: at.required,
     ...(at.atLeast === undefined || at.direction === 'hurts' || method === 'all' ? {} : { atLeast: at.atLeast }),
     ...(selects === undefined ? {} : { selects }),
-    approvers,
+    list,
     ...(comprehension === undefined ? {} : { comprehension }),
   };
 }
 
-/** `v.tags.contains('t')` / `'t' in v.tags` select a tag; `v.id == 'u'` selects a user. */
-function selectionOf({ variable, predicate }: LambdaCall): ApproverSelection | undefined {
+/**
+ * Over the approvers, `v.tags.contains('t')` / `'t' in v.tags` select a tag and `v.id == 'u'` a user; over the
+ * credentials, `c.user_id == 'u'` selects a user.
+ */
+function selectionOf(root: ListRoot, { variable, predicate }: LambdaCall): ApproverSelection | undefined {
   const isField = (node: Expression, field: string) =>
     node.type === 'member' && node.property === field && node.object.type === 'identifier' && node.object.name === variable;
-  if (predicate.type === 'contains' && isField(predicate.list, 'tags') && predicate.value.type === 'string') {
-    return { kind: 'tag', tagId: predicate.value.value };
-  }
-  if (predicate.type === 'in' && isField(predicate.list, 'tags') && predicate.value.type === 'string') {
+  const userIdField = root === 'approvers' ? 'id' : 'user_id';
+  if (root === 'approvers' && (predicate.type === 'contains' || predicate.type === 'in') && isField(predicate.list, 'tags') && predicate.value.type === 'string') {
     return { kind: 'tag', tagId: predicate.value.value };
   }
   if (predicate.type === 'comparison' && predicate.operator === '==') {
     const { left, right } = predicate;
-    if (isField(left, 'id') && right.type === 'string') return { kind: 'user', userId: right.value };
-    if (isField(right, 'id') && left.type === 'string') return { kind: 'user', userId: left.value };
+    if (isField(left, userIdField) && right.type === 'string') return { kind: 'user', userId: right.value };
+    if (isField(right, userIdField) && left.type === 'string') return { kind: 'user', userId: left.value };
   }
   return undefined;
 }

@@ -27,6 +27,7 @@ export {
   type ApproverDirection,
   type ApproverSelection,
   type ApproverTerm,
+  type KnownCredential,
 } from './approver-terms';
 export {
   CLASSIFIED_ACTIVITY_TYPES,

@@ -80,6 +80,36 @@ describe('stillToVote', () => {
     expect(votersUnder("approvers.any(user, user.email != 'ann@example.com')", withEmail)).toEqual({});
   });
 
+  it('lists the user a credentials comprehension names by user_id', () => {
+    expect(votersUnder("credentials.any(c, c.user_id == 'u-cy')")).toEqual({ 'u-cy': ["counts toward policy p's consensus (Cy, named by id)"] });
+    expect(Object.keys(votersUnder("credentials.all(c, c.user_id != 'u-cy') && credentials.count() >= 2"))).toEqual(['u-root', 'u-ann', 'u-bo']);
+  });
+
+  const withKeys = [
+    { ...user('u-ann', 'Ann'), apiKeys: [{ apiKeyId: 'k-ann', apiKeyName: 'laptop', credentialType: 'CREDENTIAL_TYPE_API_KEY_P256', publicKey: '02aa' }] },
+    {
+      ...user('u-bo', 'Bo'),
+      apiKeys: [{ apiKeyId: 'k-bo', apiKeyName: 'ci', credentialType: 'CREDENTIAL_TYPE_API_KEY_ED25519', publicKey: 'bb' }],
+      authenticators: [{ authenticatorId: 'a-bo', authenticatorName: 'yubikey', credentialType: 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR', publicKey: '04cc' }],
+    },
+    // The lookup names Cy's key but not its type.
+    { ...user('u-cy', 'Cy'), apiKeys: [{ apiKeyId: 'k-cy', apiKeyName: 'old key' }] },
+  ];
+
+  it("lists users holding a credential of the type a consensus counts, when the lookup knows the keys' types", () => {
+    expect(votersUnder("credentials.filter(c, c.type == 'CREDENTIAL_TYPE_API_KEY_P256').count() >= 2", withKeys)).toEqual({
+      'u-ann': ['counts toward policy p'],
+    });
+    expect(Object.keys(votersUnder("credentials.any(c, c.type == 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR')", withKeys))).toEqual(['u-bo']);
+    expect(Object.keys(votersUnder("credentials.any(c, c.public_key == 'bb')", withKeys))).toEqual(['u-bo']);
+  });
+
+  it('says nothing for a credential field the lookup does not know', () => {
+    expect(votersUnder("credentials.any(c, c.type != 'CREDENTIAL_TYPE_API_KEY_P256')", [withKeys[2]!])).toEqual({});
+    // A user the lookup lists without credentials is read by owner only.
+    expect(votersUnder("credentials.any(c, c.type == 'CREDENTIAL_TYPE_API_KEY_P256')", [user('u-dee', 'Dee')])).toEqual({});
+  });
+
   it('does not take a literal that names no user, such as a policy name, for a voter', () => {
     expect(votersUnder("approvers.any(user, user.id == 'ops export') || approvers.any(user, user.tags.contains('cy signs'))")).toEqual({});
     // The old textual reading took any literal equal to an id: here 'u-cy' is an alias nobody has.

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { approverTerms, checkPolicyExpression, termsCountingApproval, type ApproverTerm, type PolicyUser } from '../../../src/shared/policy';
+import {
+  approverTerms,
+  checkPolicyExpression,
+  termsCountingApproval,
+  type ApproverTerm,
+  type KnownCredential,
+  type PolicyUser,
+} from '../../../src/shared/policy';
 
 const ann: PolicyUser = { id: 'u-ann', tags: ['t-ops'], alias: 'Ann' };
 const bo: PolicyUser = { id: 'u-bo', tags: [], alias: 'Bo' };
@@ -16,10 +23,22 @@ function summary(consensus: string) {
   return termsOf(consensus).map(({ method, direction, required, atLeast, selects }) => ({ method, direction, required, atLeast, selects }));
 }
 
-/** The ids of the users whose approval counts toward `consensus`. */
-function counted(consensus: string, users: readonly PolicyUser[] = [ann, bo, cy]): string[] {
+const P256 = 'CREDENTIAL_TYPE_API_KEY_P256';
+const ED25519 = 'CREDENTIAL_TYPE_API_KEY_ED25519';
+/** The credentials each user holds: Ann a P-256 and an Ed25519 key, Bo one Ed25519 key, Cy a key of unknown type. */
+const credentialsOf: Record<string, KnownCredential[]> = {
+  'u-ann': [
+    { id: 'k-ann-1', user_id: 'u-ann', type: P256, public_key: '02aa' },
+    { id: 'k-ann-2', user_id: 'u-ann', type: ED25519, public_key: 'bb' },
+  ],
+  'u-bo': [{ id: 'k-bo', user_id: 'u-bo', type: ED25519, public_key: 'cc' }],
+  'u-cy': [{ id: 'k-cy', user_id: 'u-cy' }],
+};
+
+/** The ids of the users whose approval counts toward `consensus`, each holding the credentials given for them. */
+function counted(consensus: string, users: readonly PolicyUser[] = [ann, bo, cy], credentials: Record<string, KnownCredential[]> = {}): string[] {
   const terms = termsOf(consensus);
-  return users.filter((user) => termsCountingApproval(terms, user).length > 0).map((user) => user.id);
+  return users.filter((user) => termsCountingApproval(terms, user, credentials[user.id]).length > 0).map((user) => user.id);
 }
 
 describe('approverTerms', () => {
@@ -51,9 +70,20 @@ describe('approverTerms', () => {
     ]);
   });
 
-  it('leaves predicates it cannot put in words without a selection, and ignores other roots', () => {
+  it('leaves predicates it cannot put in words without a selection', () => {
     expect(summary("approvers.filter(u, u.tags.contains('t-ops')).any(u, u.id != 'u-ann')")[0]?.selects).toBeUndefined();
-    expect(summary("credentials.any(c, c.user_id == 'u-ann')")).toEqual([]);
+  });
+
+  it('reads the credentials the approvals were made with like the approvers, selecting a user by user_id', () => {
+    expect(summary("credentials.any(c, c.user_id == 'u-ann')")).toEqual([
+      { method: 'any', direction: 'helps', required: true, atLeast: 1n, selects: { kind: 'user', userId: 'u-ann' } },
+    ]);
+    expect(summary(`credentials.filter(c, c.type == '${P256}').count() >= 2 && credentials.count >= 3`)).toEqual([
+      { method: 'count', direction: 'helps', required: true, atLeast: 2n, selects: undefined },
+      { method: 'count', direction: 'helps', required: true, atLeast: 3n, selects: { kind: 'everyone' } },
+    ]);
+    // A credential's own id names a key, not a user.
+    expect(summary("credentials.any(c, c.id == 'u-ann')")[0]?.selects).toBeUndefined();
   });
 });
 
@@ -86,6 +116,26 @@ describe('termsCountingApproval', () => {
   it('says nothing for a user whose record lacks the field a predicate reads', () => {
     expect(counted("approvers.any(u, u.email == 'cy@example.com')")).toEqual(['u-cy']);
     expect(termsCountingApproval(termsOf("approvers.any(u, u.email == 'x@example.com')"), bo)).toEqual([]);
+  });
+
+  it('counts a user toward a credentials term when one of their credentials satisfies its predicates', () => {
+    expect(counted("credentials.any(c, c.user_id == 'u-bo')", [ann, bo, cy], credentialsOf)).toEqual(['u-bo']);
+    expect(counted(`credentials.filter(c, c.type == '${ED25519}').count() >= 2`, [ann, bo, cy], credentialsOf)).toEqual(['u-ann', 'u-bo']);
+    expect(counted(`credentials.any(c, c.type == '${P256}')`, [ann, bo, cy], credentialsOf)).toEqual(['u-ann']);
+    expect(counted("credentials.any(c, c.public_key == 'cc')", [ann, bo, cy], credentialsOf)).toEqual(['u-bo']);
+    // Ann may approve with her P-256 key, which keeps the required `all` true; Bo holds none, and of Cy's key the
+    // type is not known, so the `all` says nothing for him and the count stands.
+    expect(counted(`credentials.all(c, c.type == '${P256}') && approvers.count() >= 2`, [ann, bo, cy], credentialsOf)).toEqual(['u-ann', 'u-cy']);
+    expect(counted('credentials.count() >= 2', [ann, bo, cy], credentialsOf)).toEqual(['u-ann', 'u-bo', 'u-cy']);
+  });
+
+  it('says nothing for a credential field that is not known, and reads a user without known credentials by owner only', () => {
+    // Cy's key has no known type: neither a test of its type nor of its absence counts him.
+    expect(counted(`credentials.any(c, c.type == '${P256}') || credentials.any(c, c.type != '${P256}')`, [cy], credentialsOf)).toEqual([]);
+    expect(counted("credentials.any(c, c.user_id == 'u-cy')", [cy], credentialsOf)).toEqual(['u-cy']);
+    expect(counted("credentials.any(c, c.user_id == 'u-ann')")).toEqual(['u-ann']);
+    expect(counted(`credentials.any(c, c.type == '${P256}')`)).toEqual([]);
+    expect(counted("credentials.any(c, c.id == 'k-ann-1')")).toEqual([]);
   });
 
   it('returns the terms the approval counts toward', () => {
