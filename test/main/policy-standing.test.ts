@@ -68,6 +68,32 @@ describe('policyStanding', () => {
     expect(standing({ policies: [named] }).consensusNeeds).toBe('needs 1 more approver from carol (policy "alice and carol")');
   });
 
+  it('counts the passkeys of approvers as credentials, not only their API keys', () => {
+    const passkeyHolder: User = {
+      ...user('dana'),
+      authenticators: [
+        {
+          authenticatorId: 'dana-passkey',
+          authenticatorName: 'laptop',
+          credentialId: 'cred',
+          model: 'platform',
+          aaguid: '00000000-0000-0000-0000-000000000000',
+          attestationType: 'none',
+          transports: ['AUTHENTICATOR_TRANSPORT_INTERNAL'],
+          credential: { publicKey: `02${'d'.repeat(64)}`, type: 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR' },
+          createdAt: at,
+          updatedAt: at,
+        },
+      ],
+    };
+    const byPasskey = policy('a passkey', 'EFFECT_ALLOW', 'true', "credentials.any(c, c.type == 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR')");
+    const result = standing({ policies: [byPasskey], users: [...users, passkeyHolder], approverIds: ['dana'] });
+    expect(result.outcome).toBe('ALLOW');
+    expect(standing({ policies: [byPasskey], users: [...users, passkeyHolder], approverIds: ['alice'] }).consensusNeeds).toBe(
+      'needs 1 more approver from dana (policy "a passkey")',
+    );
+  });
+
   it('names a tag only when the consensus selects approvers by it, not when its id merely appears in the text', () => {
     const byId = policy('bob, not an alias', 'EFFECT_ALLOW', 'true', "approvers.any(user, user.id == 'bob') && !approvers.any(user, user.alias == 'tag-ops')");
     expect(standing({ policies: [byId] }).consensusNeeds).toBe('needs 1 more approver from bob (policy "bob, not an alias")');

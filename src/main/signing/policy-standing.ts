@@ -173,8 +173,14 @@ function consensusChecker(input: StandingInput): ConsensusCheck {
       ...(user === undefined ? {} : { alias: user.userName }),
     };
   };
-  const credentials = (userId: string): PolicyCredential[] =>
-    (usersById.get(userId)?.apiKeys ?? []).map((key) => ({ id: key.apiKeyId, user_id: userId, type: key.credential.type, public_key: key.credential.publicKey }));
+  // Every credential the user could approve with: API keys and passkeys alike.
+  const credentials = (userId: string): PolicyCredential[] => {
+    const user = usersById.get(userId);
+    return [
+      ...(user?.apiKeys ?? []).map((key) => ({ id: key.apiKeyId, credential: key.credential })),
+      ...(user?.authenticators ?? []).map((authenticator) => ({ id: authenticator.authenticatorId, credential: authenticator.credential })),
+    ].map(({ id, credential }) => ({ id, user_id: userId, type: credential.type, public_key: credential.publicKey }));
+  };
   return (policy, approverIds) =>
     holds(policy.consensus, 'consensus', { approvers: approverIds.map(policyUser), credentials: approverIds.flatMap(credentials) });
 }
