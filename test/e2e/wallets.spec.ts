@@ -1,6 +1,7 @@
 import { validateMnemonic } from '@scure/bip39';
 import { wordlist as english } from '@scure/bip39/wordlists/english.js';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import type { E2eHost } from '../support/e2e-host';
 import { test, expect, openScreen, screenshotBothThemes, startSandbox } from './fixtures';
 
 /**
@@ -135,9 +136,12 @@ test('create private keys from the presets: listed with the curve and address th
   await screenshotBothThemes(page, 'private-keys');
 });
 
-test('a revealed mnemonic: never in the DOM while masked, masked again after 20 s, hidden after 2 min; a copy goes to the clipboard through main', async ({ page, host, context }) => {
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(host.url).origin });
-  // Installed before startSandbox reloads the page, so the app's timers run on this clock from the start.
+/**
+ * A wallet "vault" exported to this desktop with screen-capture protection turned off in Settings, so that only the
+ * reveal turns it on; the page's clock is installed first (startSandbox reloads the page, and the app's timers must
+ * run on that clock from the start). Returns the export dialog.
+ */
+async function exportVaultWithCaptureProtectionOff(page: Page, host: E2eHost): Promise<Locator> {
   await page.clock.install();
   await startSandbox(page, host);
   const created = await host.handlers['wallets.create']({
@@ -145,7 +149,6 @@ test('a revealed mnemonic: never in the DOM while masked, masked again after 20 
     accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
   });
   if (created.state !== 'completed') throw new Error(`wallet creation ${created.state}`);
-  // With screen-capture protection off, only the reveal itself turns it on, until the panel hides itself.
   await host.handlers['app.setSettings']({ captureProtection: false });
   expect(host.windowCaptureProtected()).toBe(false);
 
@@ -153,6 +156,12 @@ test('a revealed mnemonic: never in the DOM while masked, masked again after 20 
   await page.getByRole('article', { name: 'Wallet vault' }).getByRole('button', { name: 'Export vault…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Export wallet vault' });
   await dialog.getByRole('button', { name: 'Export and reveal' }).click();
+  return dialog;
+}
+
+test('a revealed mnemonic: never in the DOM while masked, masked again after 20 s, hidden after 2 min; a copy goes to the clipboard through main', async ({ page, host, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(host.url).origin });
+  const dialog = await exportVaultWithCaptureProtectionOff(page, host);
   const secret = dialog.getByRole('region', { name: 'Secret of wallet vault' });
   const words = secret.getByRole('list', { name: 'Mnemonic words' }).locator('code');
   await expect(words).toHaveCount(12);
@@ -195,19 +204,7 @@ test('a revealed mnemonic: never in the DOM while masked, masked again after 20 
 });
 
 test('a lock decided by main hides a revealed mnemonic, and the window is no longer forced out of capture', async ({ page, host }) => {
-  await page.clock.install();
-  await startSandbox(page, host);
-  const created = await host.handlers['wallets.create']({
-    name: 'vault',
-    accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
-  });
-  if (created.state !== 'completed') throw new Error(`wallet creation ${created.state}`);
-  await host.handlers['app.setSettings']({ captureProtection: false });
-
-  await openScreen(page, 'Wallets');
-  await page.getByRole('article', { name: 'Wallet vault' }).getByRole('button', { name: 'Export vault…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Export wallet vault' });
-  await dialog.getByRole('button', { name: 'Export and reveal' }).click();
+  const dialog = await exportVaultWithCaptureProtectionOff(page, host);
   await expect(dialog.getByRole('button', { name: 'Hold or click to reveal' })).toBeEnabled();
   expect(host.windowCaptureProtected()).toBe(true);
 
