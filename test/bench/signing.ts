@@ -4,6 +4,8 @@
  * service bench, beside the node:crypto secp256k1 sign bound measured in the same run, and their ratio. Once with a
  * private key and once with a wallet account, whose key is derived from the wallet's seed for every signature.
  * Numbers and ratios only; no assertions.
+ * QK_BENCH_CPU_PROFILE=DIR runs the service under `node --cpu-prof`, keeps the profile in DIR and prints the
+ * service's top self-time functions (both phases together).
  */
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,11 +16,13 @@ import { stampPublicKeyOf } from '../../src/service/bootstrap';
 import { createNodeStampSigner } from '../../src/node/stamp-backend';
 import { generateApiKeyPair } from '../../src/shared/crypto/keys';
 import { stampBody } from '../../src/shared/crypto/stamp';
+import { listProfiles, printSelfTimes } from './cpu-profile';
 import { runPhase, startServiceProcess, stopServiceProcess, type PhaseResult } from './service';
 
 const SIGNATURES = 3_000;
 const WARMUP_SIGNATURES = 300;
 const SIGN_ROUNDS = 5_000;
+const PROFILE_TOP_FUNCTIONS = 30;
 
 export interface SigningBenchResult {
   privateKey: PhaseResult;
@@ -60,8 +64,14 @@ function print(label: string, phase: PhaseResult, bound: number): void {
 
 export async function run(): Promise<SigningBenchResult> {
   const directory = mkdtempSync(join(tmpdir(), 'quorumkey-bench-signing-'));
+  const profileDirectory = process.env.QK_BENCH_CPU_PROFILE || undefined;
+  const profilesBefore = new Set(profileDirectory === undefined ? [] : listProfiles(profileDirectory));
   const root = generateApiKeyPair('p256');
-  const { child, info } = await startServiceProcess(directory, stampPublicKeyOf({ publicKey: root.publicKey, curve: 'p256' }), undefined);
+  const { child, info } = await startServiceProcess(
+    directory,
+    stampPublicKeyOf({ publicKey: root.publicKey, curve: 'p256' }),
+    profileDirectory,
+  );
   try {
     const signBoundPerSecond = signBound();
     console.log(`node:crypto secp256k1 sign bound (one core, this process): ${signBoundPerSecond.toFixed(0)}/s`);
@@ -86,6 +96,11 @@ export async function run(): Promise<SigningBenchResult> {
     return { privateKey, walletAccount, signBoundPerSecond };
   } finally {
     await stopServiceProcess(child);
+    if (profileDirectory !== undefined) {
+      for (const file of listProfiles(profileDirectory).filter((name) => !profilesBefore.has(name))) {
+        printSelfTimes(join(profileDirectory, file), PROFILE_TOP_FUNCTIONS);
+      }
+    }
     rmSync(directory, { recursive: true, force: true });
   }
 }

@@ -24,7 +24,7 @@ import { bytesToHex, hexToBytes, utf8Decode, utf8Encode } from '../../shared/cry
 import { generateEncryptionKeyPair, privateKeyBytes, zeroize } from '../../shared/crypto/keys';
 import { QkError } from '../../shared/errors';
 import { addressFor, assertFormatForCurve, type AddressFormat } from './addresses';
-import { createKeyDeriver, deriveKey, publicKeyFromPrivate, type Curve } from './derivation';
+import { createKeyDeriver, deriveKey, publicKeyFromPrivate, type Curve, type DerivedKey } from './derivation';
 import { convertMnemonic, generateMnemonic, mnemonicToSeed, parseMnemonic, type MnemonicLanguage } from './mnemonic';
 import { deriveSealingKey, open, seal } from './sealed';
 import type { SigningKey } from './signing';
@@ -389,9 +389,8 @@ export class Enclave {
    * afterwards. The opened key must match the public key stored with it, so a wrong row can never sign.
    */
   async withSigningKey<T>(source: SigningKeySource, use: (key: SigningKey) => T | Promise<T>): Promise<T> {
-    const secret = await this.openSigningSecret(source);
+    const { privateKey: secret, publicKey } = await this.openSigningKey(source);
     try {
-      const publicKey = publicKeyFromPrivate(source.curve, secret);
       if (bytesToHex(publicKey) !== source.publicKey.toLowerCase()) {
         throw new QkError('INTERNAL', `the stored key behind ${source.kind === 'privateKey' ? `private key ${source.privateKeyId}` : `wallet ${source.walletId} at ${source.path}`} does not match its public key`);
       }
@@ -401,12 +400,21 @@ export class Enclave {
     }
   }
 
-  private async openSigningSecret(source: SigningKeySource): Promise<Uint8Array> {
-    if (source.kind === 'privateKey') return open(this.sealingKey, source.sealedSecret, sealedRow.privateKey(source.privateKeyId));
+  /** The key at `source` with its public key, computed from the opened private key (derivation computes it too). */
+  private async openSigningKey(source: SigningKeySource): Promise<DerivedKey> {
+    if (source.kind === 'privateKey') {
+      const secret = open(this.sealingKey, source.sealedSecret, sealedRow.privateKey(source.privateKeyId));
+      try {
+        return { privateKey: secret, publicKey: publicKeyFromPrivate(source.curve, secret) };
+      } catch (error) {
+        zeroize(secret);
+        throw error;
+      }
+    }
     const wallet = this.openWallet(source.walletId, source.sealedSecret);
     const seed = await mnemonicToSeed(wallet.mnemonic, wallet.passphrase ?? '');
     try {
-      return deriveKey({ seed, curve: source.curve, path: source.path }).privateKey;
+      return deriveKey({ seed, curve: source.curve, path: source.path });
     } finally {
       zeroize(seed);
     }
