@@ -2,7 +2,10 @@
  * Signing throughput as a client sees it: sign_raw_payload activities/s (each a full authenticate → authorize →
  * open the key → sign → record transaction) against the service in its own process, with the load threads of the
  * service bench, beside the node:crypto secp256k1 sign bound measured in the same run, and their ratio. Once with a
- * private key and once with a wallet account, whose key is derived from the wallet's seed for every signature.
+ * private key and once with a wallet account, whose key is derived for every signature: the mnemonic through PBKDF2
+ * (2,048 rounds of HMAC-SHA512, on libuv's thread pool) to the seed, then BIP-32 down m/44'/60'/0'/0/0, which costs
+ * three secp256k1 point multiplications (the parents of the two non-hardened levels, and the leaf, whose public key
+ * is checked against the stored one) besides the signature's own.
  * Numbers and ratios only; no assertions.
  * QK_BENCH_CPU_PROFILE=DIR runs the service under `node --cpu-prof`, keeps the profile in DIR and prints the
  * service's top self-time functions (both phases together).
