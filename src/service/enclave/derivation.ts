@@ -7,7 +7,7 @@
  * - CURVE_P256: SLIP-10 "Nist256p1 seed", with SLIP-10's retry rule for invalid child keys.
  * Paths are PATH_FORMAT_BIP32 strings such as "m/44'/60'/0'/0/0" ("h" also marks a hardened segment).
  */
-import { createECDH, createPrivateKey, createPublicKey } from 'node:crypto';
+import { createECDH, createHmac, createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
 import { p256 } from '@noble/curves/nist.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToNumberBE, numberToBytesBE } from '@noble/curves/utils.js';
@@ -149,6 +149,35 @@ function ed25519PublicKey(privateKey: Uint8Array): Uint8Array {
   }
 }
 
+const PUBLIC_KEY_OF: Record<Curve, (privateKey: Uint8Array) => Uint8Array> = {
+  CURVE_SECP256K1: secp256k1PublicKey,
+  CURVE_P256: p256PublicKey,
+  CURVE_ED25519: ed25519PublicKey,
+};
+
+/*
+ * Public keys already computed, found by an HMAC of curve and private key under a key drawn at start: the same wallet
+ * account re-derives the same nodes for every signature, and this spares their point multiplications (the stored-key
+ * check's too) after the first. Bounded (least recently used go first) and holding only public keys and keyed hashes,
+ * which tell nothing about the private keys, so there is nothing to zero.
+ */
+const PUBLIC_KEY_MEMO_ENTRIES = 4096;
+const publicKeyMemoKey = randomBytes(32);
+const publicKeyMemo = new Map<string, Uint8Array>();
+
+function publicKeyOf(curve: Curve, privateKey: Uint8Array): Uint8Array {
+  const id = createHmac('sha256', publicKeyMemoKey).update(curve).update(privateKey).digest('hex');
+  let publicKey = publicKeyMemo.get(id);
+  if (publicKey === undefined) {
+    publicKey = PUBLIC_KEY_OF[curve](privateKey);
+    if (publicKeyMemo.size >= PUBLIC_KEY_MEMO_ENTRIES) publicKeyMemo.delete(publicKeyMemo.keys().next().value!);
+  } else {
+    publicKeyMemo.delete(id);
+  }
+  publicKeyMemo.set(id, publicKey);
+  return publicKey.slice();
+}
+
 const BITCOIN_SEED_KEY = utf8ToBytes('Bitcoin seed');
 const ED25519_SEED_KEY = utf8ToBytes('ed25519 seed');
 const NIST256P1_SEED_KEY = utf8ToBytes('Nist256p1 seed');
@@ -196,7 +225,7 @@ class Ed25519Node implements HdNode {
   }
 
   key(): DerivedKey {
-    return { privateKey: this.privateKey.slice(), publicKey: ed25519PublicKey(this.privateKey) };
+    return { privateKey: this.privateKey.slice(), publicKey: publicKeyOf('CURVE_ED25519', this.privateKey) };
   }
 
   wipe(): void {
@@ -211,7 +240,6 @@ interface EcdsaHdCurve {
   /** HMAC key of the master node. */
   seedKey: Uint8Array;
   order: bigint;
-  publicKey(privateKey: Uint8Array): Uint8Array;
   /**
    * What to do with an invalid key (IL = 0 or ≥ n, odds about 2^-127): BIP-32 refuses the master key and moves on to
    * the next index for a child (as @scure/bip32 does); SLIP-10 re-hashes.
@@ -223,7 +251,6 @@ const SECP256K1_HD: EcdsaHdCurve = {
   name: 'CURVE_SECP256K1',
   seedKey: BITCOIN_SEED_KEY,
   order: secp256k1.Point.Fn.ORDER,
-  publicKey: secp256k1PublicKey,
   invalidKeyRule: 'bip32',
 };
 
@@ -231,7 +258,6 @@ const P256_HD: EcdsaHdCurve = {
   name: 'CURVE_P256',
   seedKey: NIST256P1_SEED_KEY,
   order: p256.Point.Fn.ORDER,
-  publicKey: p256PublicKey,
   invalidKeyRule: 'slip10',
 };
 
@@ -272,7 +298,7 @@ class EcdsaNode implements HdNode {
   }
 
   private ownPublicKey(): Uint8Array {
-    this.publicKey ??= this.curve.publicKey(this.privateKey);
+    this.publicKey ??= publicKeyOf(this.curve.name, this.privateKey);
     return this.publicKey;
   }
 
@@ -398,10 +424,8 @@ export function publicKeyFromPrivate(curve: Curve, privateKey: Uint8Array): Uint
       length: privateKey instanceof Uint8Array ? privateKey.length : null,
     });
   }
-  if (curve === 'CURVE_ED25519') return ed25519PublicKey(privateKey);
-  const hdCurve = curve === 'CURVE_SECP256K1' ? SECP256K1_HD : P256_HD;
-  if (!isValidScalar(privateKey, hdCurve)) {
+  if (curve !== 'CURVE_ED25519' && !isValidScalar(privateKey, curve === 'CURVE_SECP256K1' ? SECP256K1_HD : P256_HD)) {
     throw new QkError('KEY_INVALID', `${curve} private key is not a scalar in [1, n-1]`);
   }
-  return hdCurve.publicKey(privateKey);
+  return publicKeyOf(curve, privateKey);
 }

@@ -197,6 +197,17 @@ describe('publicKeyFromPrivate', () => {
     }
   });
 
+  it('gives the same key again however callers treat the copies they got (keys are remembered)', () => {
+    const secret = new Uint8Array(32).fill(0x11);
+    const first = publicKeyFromPrivate('CURVE_SECP256K1', secret);
+    const expected = bytesToHex(secp256k1.getPublicKey(secret, true));
+    expect(bytesToHex(first)).toBe(expected);
+    first.fill(0);
+    expect(bytesToHex(publicKeyFromPrivate('CURVE_SECP256K1', secret))).toBe(expected);
+    // Same bytes on another curve: a different key, never the remembered one.
+    expect(bytesToHex(publicKeyFromPrivate('CURVE_P256', secret))).toBe(bytesToHex(p256.getPublicKey(secret, true)));
+  });
+
   it('refuses keys of the wrong length and out-of-range scalars', () => {
     expect(thrownCode(() => publicKeyFromPrivate('CURVE_ED25519', new Uint8Array(31)))).toBe('KEY_INVALID');
     expect(thrownCode(() => publicKeyFromPrivate('CURVE_SECP256K1', new Uint8Array(32)))).toBe('KEY_INVALID');
