@@ -5,7 +5,7 @@
  * app-proof key, both derived from the service secret, a file beside the database that the database itself
  * never contains.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { p256 } from '@noble/curves/nist.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
@@ -27,6 +27,7 @@ import { addressFor, assertFormatForCurve, type AddressFormat } from './addresse
 import { createKeyDeriver, deriveKey, publicKeyFromPrivate, type Curve, type DerivedKey } from './derivation';
 import { convertMnemonic, generateMnemonic, mnemonicToSeed, parseMnemonic, type MnemonicLanguage } from './mnemonic';
 import { deriveSealingKey, open, seal } from './sealed';
+import { SeedCache } from './seed-cache';
 import type { SigningKey } from './signing';
 
 /** The service secret: 32 random bytes, hex, in a file readable only by the service's user. */
@@ -35,6 +36,8 @@ const APP_PROOF_KEY_INFO = utf8Encode('quorumkey/service/app-proof-key-v1');
 /** QOS derives its ephemeral encryption and signing keys from one seed with these salts (docs/formats.md#app-proofs). */
 const QOS_ENCRYPT_SALT = utf8Encode('qos_p256_encrypt');
 const QOS_SIGN_SALT = utf8Encode('qos_p256_sign');
+/** Seeds kept for wallet-account signatures (see seed-cache.ts for why and how they are bounded). */
+const SIGNING_SEED_LIMITS = { maxSeeds: 32, lifetimeMs: 60_000 };
 
 export interface WalletSecret {
   mnemonic: string;
@@ -127,6 +130,7 @@ export class Enclave {
   private readonly sealingKey: Uint8Array;
   private readonly appProofSigningKey: Uint8Array;
   private readonly bootedAtMs: number;
+  private readonly signingSeeds = new SeedCache(SIGNING_SEED_LIMITS);
 
   constructor(options: { signingKey: { publicKey: string; privateKey: string }; serviceSecret: Uint8Array; secretCreatedAtMs: number }) {
     this.signingKey = options.signingKey;
@@ -411,13 +415,22 @@ export class Enclave {
         throw error;
       }
     }
-    const wallet = this.openWallet(source.walletId, source.sealedSecret);
-    const seed = await mnemonicToSeed(wallet.mnemonic, wallet.passphrase ?? '');
-    try {
-      return deriveKey({ seed, curve: source.curve, path: source.path });
-    } finally {
-      zeroize(seed);
-    }
+    const { walletId, sealedSecret } = source;
+    // Keyed by the sealed blob as well as the row, so a cached seed is always the seed of this very blob.
+    const cacheId = `${walletId}/${createHash('sha256').update(sealedSecret).digest('hex')}`;
+    return this.signingSeeds.use(
+      cacheId,
+      () => {
+        const wallet = this.openWallet(walletId, sealedSecret);
+        return mnemonicToSeed(wallet.mnemonic, wallet.passphrase ?? '');
+      },
+      (seed) => deriveKey({ seed, curve: source.curve, path: source.path }),
+    );
+  }
+
+  /** Zeroes the seeds kept for signing; the service calls it when it stops. */
+  close(): void {
+    this.signingSeeds.clear();
   }
 
   /** Signs `payload` with the app-proof key (raw r‖s over SHA-256 of its JSON). */
