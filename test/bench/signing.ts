@@ -2,10 +2,10 @@
  * Signing throughput as a client sees it: sign_raw_payload activities/s (each a full authenticate → authorize →
  * open the key → sign → record transaction) against the service in its own process, with the load threads of the
  * service bench, beside the node:crypto secp256k1 sign bound measured in the same run, and their ratio. Once with a
- * private key and once with a wallet account, whose key is derived for every signature: the mnemonic through PBKDF2
- * (2,048 rounds of HMAC-SHA512, on libuv's thread pool) to the seed, then BIP-32 down m/44'/60'/0'/0/0: six
- * HMAC-SHA512s and, for the first signature only, three secp256k1 point multiplications (public keys the enclave
- * then remembers) besides the signature's own.
+ * private key and once with a wallet account, whose key is derived from the wallet's seed for every signature:
+ * BIP-32 down m/44'/60'/0'/0/0, six HMAC-SHA512s (the three public keys it needs are remembered after the first).
+ * The seed, PBKDF2 over the mnemonic (2,048 rounds of HMAC-SHA512 on libuv's thread pool), is kept for a minute after
+ * it is computed, so in this burst only the first signature of each minute pays for it.
  * Numbers and ratios only; no assertions.
  * QK_BENCH_CPU_PROFILE=DIR runs the service under `node --cpu-prof`, keeps the profile in DIR and prints the
  * service's top self-time functions (both phases together).

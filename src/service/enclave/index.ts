@@ -416,16 +416,20 @@ export class Enclave {
       }
     }
     const { walletId, sealedSecret } = source;
-    // Keyed by the sealed blob as well as the row, so a cached seed is always the seed of this very blob.
-    const cacheId = `${walletId}/${createHash('sha256').update(sealedSecret).digest('hex')}`;
     return this.signingSeeds.use(
-      cacheId,
+      walletId,
+      createHash('sha256').update(sealedSecret).digest('hex'),
       () => {
         const wallet = this.openWallet(walletId, sealedSecret);
         return mnemonicToSeed(wallet.mnemonic, wallet.passphrase ?? '');
       },
       (seed) => deriveKey({ seed, curve: source.curve, path: source.path }),
     );
+  }
+
+  /** Zeroes the seed kept for signing with wallet `walletId`; deleting a wallet calls it. */
+  forgetWallet(walletId: string): void {
+    this.signingSeeds.forget(walletId);
   }
 
   /** Zeroes the seeds kept for signing; the service calls it when it stops. */

@@ -6,7 +6,7 @@
  * database, for its whole life, so a reader of its memory gains nothing from a seed it could not get anyway; and a
  * hit spares unsealing the mnemonic, whose JSON text (an immutable string) would otherwise linger unzeroed until
  * collected. Bounds: at most `maxSeeds` seeds, each zeroed `lifetimeMs` after it was computed (used or not), when
- * evicted to make room, and by clear() when the service stops.
+ * evicted to make room, when its wallet is deleted, and by clear() when the service stops.
  */
 export interface SeedCacheLimits {
   maxSeeds: number;
@@ -14,6 +14,8 @@ export interface SeedCacheLimits {
 }
 
 interface Entry {
+  /** What the seed was computed from (a hash of the sealed wallet): a seed is only ever used for that. */
+  source: string;
   seed: Uint8Array;
   expiry: NodeJS.Timeout;
 }
@@ -24,17 +26,17 @@ export class SeedCache {
   constructor(private readonly limits: SeedCacheLimits) {}
 
   /**
-   * Runs `use` with the seed cached under `id`, computing it with `compute` when absent. `use` is synchronous so the
-   * seed cannot be zeroed while it runs; it must not keep the seed.
+   * Runs `use` with the seed cached for wallet `id`, computing it with `compute` when absent or computed from another
+   * `source`. `use` is synchronous so the seed cannot be zeroed while it runs; it must not keep the seed.
    */
-  async use<T>(id: string, compute: () => Promise<Uint8Array>, use: (seed: Uint8Array) => T): Promise<T> {
-    let entry = this.entries.get(id);
+  async use<T>(id: string, source: string, compute: () => Promise<Uint8Array>, use: (seed: Uint8Array) => T): Promise<T> {
+    let entry = this.current(id, source);
     if (entry === undefined) {
       const seed = await compute();
       // A concurrent request may have cached the same seed while this one computed it: keep that one.
-      entry = this.entries.get(id);
+      entry = this.current(id, source);
       if (entry === undefined) {
-        entry = this.add(id, seed);
+        entry = this.add(id, source, seed);
       } else {
         seed.fill(0);
       }
@@ -42,12 +44,24 @@ export class SeedCache {
     return use(entry.seed);
   }
 
+  /** Zeroes and forgets the seed of wallet `id` (the wallet is being deleted). */
+  forget(id: string): void {
+    this.drop(id);
+  }
+
   /** Zeroes and forgets every seed. */
   clear(): void {
     for (const id of [...this.entries.keys()]) this.drop(id);
   }
 
-  private add(id: string, seed: Uint8Array): Entry {
+  private current(id: string, source: string): Entry | undefined {
+    const entry = this.entries.get(id);
+    if (entry === undefined || entry.source === source) return entry;
+    this.drop(id);
+    return undefined;
+  }
+
+  private add(id: string, source: string, seed: Uint8Array): Entry {
     // Map iteration follows insertion, so the first key is the oldest seed.
     for (const oldest of this.entries.keys()) {
       if (this.entries.size < this.limits.maxSeeds) break;
@@ -56,7 +70,7 @@ export class SeedCache {
     const expiry = setTimeout(() => this.drop(id), this.limits.lifetimeMs);
     // The timer zeroes the seed; it must not keep the process alive on its own.
     expiry.unref();
-    const entry = { seed, expiry };
+    const entry = { source, seed, expiry };
     this.entries.set(id, entry);
     return entry;
   }
