@@ -64,8 +64,8 @@ function wordlistOf(language: MnemonicLanguage): string[] {
 }
 
 /**
- * Each wordlist as a set, built on first use: every wallet-account signature re-validates its mnemonic, and a linear
- * search of up to nine 2,048-word lists per word would cost more than the rest of the parse.
+ * Each wordlist as a set, built on first use: every seed re-validates its mnemonic, and a linear search of up to nine
+ * 2,048-word lists per word would cost more than the rest of the parse.
  */
 const wordSets = new Map<MnemonicLanguage, ReadonlySet<string>>();
 
