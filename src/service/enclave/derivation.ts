@@ -7,16 +7,16 @@
  * - CURVE_P256: SLIP-10 "Nist256p1 seed", with SLIP-10's retry rule for invalid child keys.
  * Paths are PATH_FORMAT_BIP32 strings such as "m/44'/60'/0'/0/0" ("h" also marks a hardened segment).
  */
-import { createECDH, createHmac, createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { p256 } from '@noble/curves/nist.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToNumberBE, numberToBytesBE } from '@noble/curves/utils.js';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
-import { PKCS8_PREFIX } from '../../node/stamp-backend';
 import { curve } from '../../shared/api/enums';
 import { QkError } from '../../shared/errors';
+import { ed25519PublicKey, p256PublicKey } from './openssl';
 
 /** Every `v1Curve`: the API table's enum is the one list. */
 export const CURVES = curve.options;
@@ -117,36 +117,12 @@ interface HdNode {
   wipe(): void;
 }
 
-const ED25519_KEY_LENGTH = 32;
-
 // Tables for 8-bit windows (built on first use, about 1 MB) instead of noble's default 6: a secp256k1 public key
 // (every non-hardened derivation step, every wallet account signature) costs about 30% less.
 secp256k1.Point.BASE.precompute(8);
 
 function secp256k1PublicKey(privateKey: Uint8Array): Uint8Array {
   return secp256k1.getPublicKey(privateKey, true);
-}
-
-/*
- * P-256 and Ed25519 public keys come from OpenSSL, 25 and 6 times cheaper than noble's. OpenSSL keeps its copy of
- * the private key until the object holding it is collected, and clears it then; noble's bigint copies of a key
- * linger unzeroed just as long. Every buffer handed over here is zeroed.
- */
-
-function p256PublicKey(privateKey: Uint8Array): Uint8Array {
-  const ecdh = createECDH('prime256v1');
-  ecdh.setPrivateKey(privateKey);
-  return new Uint8Array(ecdh.getPublicKey(null, 'compressed'));
-}
-
-function ed25519PublicKey(privateKey: Uint8Array): Uint8Array {
-  const der = Buffer.concat([PKCS8_PREFIX.ed25519, privateKey]);
-  try {
-    const spki = createPublicKey(createPrivateKey({ key: der, format: 'der', type: 'pkcs8' })).export({ format: 'der', type: 'spki' });
-    return new Uint8Array(spki.subarray(spki.length - ED25519_KEY_LENGTH));
-  } finally {
-    der.fill(0);
-  }
 }
 
 const PUBLIC_KEY_OF: Record<Curve, (privateKey: Uint8Array) => Uint8Array> = {
