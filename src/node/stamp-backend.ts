@@ -20,7 +20,7 @@ const SPKI_PREFIX: Record<ApiKeyCurve, { prefix: Uint8Array; keyLength: number }
 };
 
 /** PKCS#8 prefixes wrapping a raw 32-byte private key (RFC 5915 ECPrivateKey without the optional public key). */
-const PKCS8_PREFIX: Record<ApiKeyCurve, Uint8Array> = {
+export const PKCS8_PREFIX: Record<ApiKeyCurve, Uint8Array> = {
   p256: hexToBytes('3041020100301306072a8648ce3d020106082a8648ce3d030107042730250201010420', 'pkcs8'),
   secp256k1: hexToBytes('303e020100301006072a8648ce3d020106052b8104000a042730250201010420', 'pkcs8'),
   ed25519: hexToBytes('302e020100300506032b657004220420', 'pkcs8'),

@@ -159,7 +159,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       store,
       close() {
         clearInterval(importTargetSweep);
-        closing ??= app.close().then(() => store.close());
+        closing ??= app.close().then(() => {
+          enclave.close();
+          return store.close();
+        });
         return closing;
       },
     };

@@ -2,7 +2,7 @@
  * Reads a V8 `.cpuprofile` (as written by `node --cpu-prof`) and ranks functions by self time, so a bench can
  * print where the profiled process spent its CPU.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { relative } from 'node:path';
 
 interface ProfileNode {
@@ -45,6 +45,11 @@ export function selfTimes(path: string): SelfTime[] {
   return [...microsByLocation]
     .map(([location, micros]) => ({ location, selfMs: micros / 1000, share: totalMicros === 0 ? 0 : micros / totalMicros }))
     .sort((a, b) => b.selfMs - a.selfMs);
+}
+
+/** The `.cpuprofile` files in `directory` (none if it does not exist yet). */
+export function listProfiles(directory: string): string[] {
+  return existsSync(directory) ? readdirSync(directory).filter((name) => name.endsWith('.cpuprofile')) : [];
 }
 
 export function printSelfTimes(path: string, top: number): void {

@@ -12,7 +12,7 @@
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { generateKeyPairSync, sign, verify } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -24,7 +24,7 @@ import { stampPublicKeyOf } from '../../src/service/bootstrap';
 import { createNodeStampSigner } from '../../src/node/stamp-backend';
 import { generateApiKeyPair } from '../../src/shared/crypto/keys';
 import { stampBody } from '../../src/shared/crypto/stamp';
-import { printSelfTimes } from './cpu-profile';
+import { listProfiles, printSelfTimes } from './cpu-profile';
 import type { LoadWorkerInput, LoadWorkerMessage } from './service-load-worker';
 
 const GOAL_QUERIES_PER_SECOND = 5_000;
@@ -215,10 +215,6 @@ export function report(label: string, phase: PhaseResult, goal: number): void {
         `the load threads used ${phase.loadCpuMicrosPerRequest.toFixed(0)} µs`,
     );
   }
-}
-
-function listProfiles(directory: string): string[] {
-  return existsSync(directory) ? readdirSync(directory).filter((name) => name.endsWith('.cpuprofile')) : [];
 }
 
 async function createBenchPolicy(info: ServiceInfo, privateKey: string): Promise<string> {

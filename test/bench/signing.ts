@@ -2,8 +2,13 @@
  * Signing throughput as a client sees it: sign_raw_payload activities/s (each a full authenticate → authorize →
  * open the key → sign → record transaction) against the service in its own process, with the load threads of the
  * service bench, beside the node:crypto secp256k1 sign bound measured in the same run, and their ratio. Once with a
- * private key and once with a wallet account, whose key is derived from the wallet's seed for every signature.
+ * private key and once with a wallet account, whose key is derived from the wallet's seed for every signature:
+ * BIP-32 down m/44'/60'/0'/0/0, six HMAC-SHA512s (the three public keys it needs are remembered after the first).
+ * The seed, PBKDF2 over the mnemonic (2,048 rounds of HMAC-SHA512 on libuv's thread pool), is kept for a minute after
+ * it is computed, so in this burst only the first signature of each minute pays for it.
  * Numbers and ratios only; no assertions.
+ * QK_BENCH_CPU_PROFILE=DIR runs the service under `node --cpu-prof`, keeps the profile in DIR and prints the
+ * service's top self-time functions (both phases together).
  */
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,11 +19,13 @@ import { stampPublicKeyOf } from '../../src/service/bootstrap';
 import { createNodeStampSigner } from '../../src/node/stamp-backend';
 import { generateApiKeyPair } from '../../src/shared/crypto/keys';
 import { stampBody } from '../../src/shared/crypto/stamp';
+import { listProfiles, printSelfTimes } from './cpu-profile';
 import { runPhase, startServiceProcess, stopServiceProcess, type PhaseResult } from './service';
 
 const SIGNATURES = 3_000;
 const WARMUP_SIGNATURES = 300;
 const SIGN_ROUNDS = 5_000;
+const PROFILE_TOP_FUNCTIONS = 30;
 
 export interface SigningBenchResult {
   privateKey: PhaseResult;
@@ -54,14 +61,26 @@ function print(label: string, phase: PhaseResult, bound: number): void {
       `p50 ${phase.p50Ms.toFixed(2)} ms  p99 ${phase.p99Ms.toFixed(2)} ms  (${phase.completed} completed, ${phase.failures} failed)`,
   );
   if (phase.serviceCpuMicrosPerRequest !== undefined) {
-    console.log(`  service CPU per signature: ${phase.serviceCpuMicrosPerRequest.toFixed(0)} µs on its event loop`);
+    // The whole process adds the thread pool's work: signature checks of stamps and a wallet account's PBKDF2.
+    const processMicros = phase.serviceProcessCpuMicrosPerRequest;
+    console.log(
+      `  service CPU per signature: ${phase.serviceCpuMicrosPerRequest.toFixed(0)} µs on its event loop` +
+        (processMicros === undefined ? '' : `, ${processMicros.toFixed(0)} µs in all its threads`) +
+        `; the load threads used ${phase.loadCpuMicrosPerRequest.toFixed(0)} µs`,
+    );
   }
 }
 
 export async function run(): Promise<SigningBenchResult> {
   const directory = mkdtempSync(join(tmpdir(), 'quorumkey-bench-signing-'));
+  const profileDirectory = process.env.QK_BENCH_CPU_PROFILE || undefined;
+  const profilesBefore = new Set(profileDirectory === undefined ? [] : listProfiles(profileDirectory));
   const root = generateApiKeyPair('p256');
-  const { child, info } = await startServiceProcess(directory, stampPublicKeyOf({ publicKey: root.publicKey, curve: 'p256' }), undefined);
+  const { child, info } = await startServiceProcess(
+    directory,
+    stampPublicKeyOf({ publicKey: root.publicKey, curve: 'p256' }),
+    profileDirectory,
+  );
   try {
     const signBoundPerSecond = signBound();
     console.log(`node:crypto secp256k1 sign bound (one core, this process): ${signBoundPerSecond.toFixed(0)}/s`);
@@ -86,6 +105,11 @@ export async function run(): Promise<SigningBenchResult> {
     return { privateKey, walletAccount, signBoundPerSecond };
   } finally {
     await stopServiceProcess(child);
+    if (profileDirectory !== undefined) {
+      for (const file of listProfiles(profileDirectory).filter((name) => !profilesBefore.has(name))) {
+        printSelfTimes(join(profileDirectory, file), PROFILE_TOP_FUNCTIONS);
+      }
+    }
     rmSync(directory, { recursive: true, force: true });
   }
 }

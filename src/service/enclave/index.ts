@@ -5,7 +5,7 @@
  * app-proof key, both derived from the service secret, a file beside the database that the database itself
  * never contains.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { p256 } from '@noble/curves/nist.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
@@ -24,9 +24,10 @@ import { bytesToHex, hexToBytes, utf8Decode, utf8Encode } from '../../shared/cry
 import { generateEncryptionKeyPair, privateKeyBytes, zeroize } from '../../shared/crypto/keys';
 import { QkError } from '../../shared/errors';
 import { addressFor, assertFormatForCurve, type AddressFormat } from './addresses';
-import { createKeyDeriver, deriveKey, publicKeyFromPrivate, type Curve } from './derivation';
+import { createKeyDeriver, deriveKey, publicKeyFromPrivate, type Curve, type DerivedKey } from './derivation';
 import { convertMnemonic, generateMnemonic, mnemonicToSeed, parseMnemonic, type MnemonicLanguage } from './mnemonic';
 import { deriveSealingKey, open, seal } from './sealed';
+import { SeedCache } from './seed-cache';
 import type { SigningKey } from './signing';
 
 /** The service secret: 32 random bytes, hex, in a file readable only by the service's user. */
@@ -35,6 +36,8 @@ const APP_PROOF_KEY_INFO = utf8Encode('quorumkey/service/app-proof-key-v1');
 /** QOS derives its ephemeral encryption and signing keys from one seed with these salts (docs/formats.md#app-proofs). */
 const QOS_ENCRYPT_SALT = utf8Encode('qos_p256_encrypt');
 const QOS_SIGN_SALT = utf8Encode('qos_p256_sign');
+/** Seeds kept for wallet-account signatures (see seed-cache.ts for why and how they are bounded). */
+const SIGNING_SEED_LIMITS = { maxSeeds: 32, lifetimeMs: 60_000 };
 
 export interface WalletSecret {
   mnemonic: string;
@@ -127,6 +130,7 @@ export class Enclave {
   private readonly sealingKey: Uint8Array;
   private readonly appProofSigningKey: Uint8Array;
   private readonly bootedAtMs: number;
+  private readonly signingSeeds = new SeedCache(SIGNING_SEED_LIMITS);
 
   constructor(options: { signingKey: { publicKey: string; privateKey: string }; serviceSecret: Uint8Array; secretCreatedAtMs: number }) {
     this.signingKey = options.signingKey;
@@ -389,9 +393,8 @@ export class Enclave {
    * afterwards. The opened key must match the public key stored with it, so a wrong row can never sign.
    */
   async withSigningKey<T>(source: SigningKeySource, use: (key: SigningKey) => T | Promise<T>): Promise<T> {
-    const secret = await this.openSigningSecret(source);
+    const { privateKey: secret, publicKey } = await this.openSigningKey(source);
     try {
-      const publicKey = publicKeyFromPrivate(source.curve, secret);
       if (bytesToHex(publicKey) !== source.publicKey.toLowerCase()) {
         throw new QkError('INTERNAL', `the stored key behind ${source.kind === 'privateKey' ? `private key ${source.privateKeyId}` : `wallet ${source.walletId} at ${source.path}`} does not match its public key`);
       }
@@ -401,15 +404,37 @@ export class Enclave {
     }
   }
 
-  private async openSigningSecret(source: SigningKeySource): Promise<Uint8Array> {
-    if (source.kind === 'privateKey') return open(this.sealingKey, source.sealedSecret, sealedRow.privateKey(source.privateKeyId));
-    const wallet = this.openWallet(source.walletId, source.sealedSecret);
-    const seed = await mnemonicToSeed(wallet.mnemonic, wallet.passphrase ?? '');
-    try {
-      return deriveKey({ seed, curve: source.curve, path: source.path }).privateKey;
-    } finally {
-      zeroize(seed);
+  /** The key at `source` with its public key, computed from the opened private key (derivation computes it too). */
+  private async openSigningKey(source: SigningKeySource): Promise<DerivedKey> {
+    if (source.kind === 'privateKey') {
+      const secret = open(this.sealingKey, source.sealedSecret, sealedRow.privateKey(source.privateKeyId));
+      try {
+        return { privateKey: secret, publicKey: publicKeyFromPrivate(source.curve, secret) };
+      } catch (error) {
+        zeroize(secret);
+        throw error;
+      }
     }
+    const { walletId, sealedSecret } = source;
+    return this.signingSeeds.use(
+      walletId,
+      createHash('sha256').update(sealedSecret).digest('hex'),
+      () => {
+        const wallet = this.openWallet(walletId, sealedSecret);
+        return mnemonicToSeed(wallet.mnemonic, wallet.passphrase ?? '');
+      },
+      (seed) => deriveKey({ seed, curve: source.curve, path: source.path }),
+    );
+  }
+
+  /** Zeroes the seed kept for signing with wallet `walletId`; deleting a wallet calls it. */
+  forgetWallet(walletId: string): void {
+    this.signingSeeds.forget(walletId);
+  }
+
+  /** Zeroes the seeds kept for signing; the service calls it when it stops. */
+  close(): void {
+    this.signingSeeds.clear();
   }
 
   /** Signs `payload` with the app-proof key (raw r‖s over SHA-256 of its JSON). */

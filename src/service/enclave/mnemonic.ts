@@ -63,6 +63,21 @@ function wordlistOf(language: MnemonicLanguage): string[] {
   return WORDLISTS[language];
 }
 
+/**
+ * Each wordlist as a set, built on first use: every seed re-validates its mnemonic, and a linear search of up to nine
+ * 2,048-word lists per word would cost more than the rest of the parse.
+ */
+const wordSets = new Map<MnemonicLanguage, ReadonlySet<string>>();
+
+function wordSetOf(language: MnemonicLanguage): ReadonlySet<string> {
+  let words = wordSets.get(language);
+  if (words === undefined) {
+    words = new Set(wordlistOf(language));
+    wordSets.set(language, words);
+  }
+  return words;
+}
+
 function assertWordCount(wordCount: number): asserts wordCount is MnemonicWordCount {
   if (!isMnemonicWordCount(wordCount)) {
     throw new QkError(
@@ -108,8 +123,8 @@ export function parseMnemonic(mnemonic: string, language?: MnemonicLanguage): Pa
   const wordCount = words.length;
   const candidates = language === undefined ? MNEMONIC_LANGUAGES : [language];
   const containing = candidates.filter((candidate) => {
-    const list = wordlistOf(candidate);
-    return words.every((word) => list.includes(word));
+    const list = wordSetOf(candidate);
+    return words.every((word) => list.has(word));
   });
   if (containing.length === 0) {
     throw unknownWordError(words, candidates);
@@ -143,7 +158,7 @@ export function parseMnemonic(mnemonic: string, language?: MnemonicLanguage): Pa
 
 function unknownWordError(words: string[], candidates: readonly MnemonicLanguage[]): QkError {
   // Report the first word that no candidate wordlist knows, 1-based, so the user can find it.
-  const position = words.findIndex((word) => !candidates.some((candidate) => wordlistOf(candidate).includes(word)));
+  const position = words.findIndex((word) => !candidates.some((candidate) => wordSetOf(candidate).has(word)));
   if (position === -1) {
     return new QkError('MNEMONIC_INVALID', 'mnemonic mixes words from different languages; use words from one BIP-39 wordlist', {
       languages: candidates,

@@ -3,12 +3,12 @@
  * ECDSA (secp256k1, P-256) over a 32-byte digest, deterministic (RFC 6979) and low-S, with the recovery id that
  * Turnkey returns as `v`; Ed25519 over the message itself.
  */
-import { ed25519 } from '@noble/curves/ed25519.js';
 import { p256 } from '@noble/curves/nist.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToHex } from '../../shared/crypto/encoding';
 import { QkError } from '../../shared/errors';
 import type { Curve } from './derivation';
+import { ed25519Sign } from './openssl';
 
 /** An opened key: the caller of Enclave.withSigningKey must not keep `secret` beyond its callback. */
 export interface SigningKey {
@@ -48,7 +48,7 @@ export function signDigest(key: SigningKey, digest: Uint8Array): EcdsaSignature 
 
 export function signEd25519(key: SigningKey, message: Uint8Array): Uint8Array {
   if (key.curve !== 'CURVE_ED25519') throw new QkError('CURVE_UNSUPPORTED', `${key.curve} does not sign Ed25519 messages`, { curve: key.curve });
-  return ed25519.sign(message, key.secret);
+  return ed25519Sign(key.secret, message);
 }
 
 /** A raw payload's signature: `signable` is the digest (ECDSA) or the message (Ed25519) that prepareRawPayload chose. */

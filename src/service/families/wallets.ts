@@ -350,6 +350,7 @@ export const walletsFamily: Family = {
       execute(ctx, params) {
         for (const wallet of checkDeletions(ctx.store, ctx.organizationId, params.walletIds, params.deleteWithoutExport === true)) {
           ctx.store.wallets.delete(ctx.organizationId, wallet.id);
+          ctx.enclave.forgetWallet(wallet.id);
         }
         return { walletIds: params.walletIds };
       },

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { p256 } from '@noble/curves/nist.js';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
+import { HDKey } from '@scure/bip32';
 import { createKeyDeriver, deriveKey, parsePath, publicKeyFromPrivate, type Curve } from '../../../src/service/enclave/derivation.js';
 import { QkError } from '../../../src/shared/errors.js';
 import { thrown, thrownCode } from '../../support/assertions';
+import { BIP39_TREZOR_VECTORS } from './fixtures/bip39-trezor-vectors';
 
 type Vector = [path: string, privateKey: string, publicKey: string];
 
@@ -40,6 +45,25 @@ describe('BIP-32 (CURVE_SECP256K1)', () => {
       ["m/0/2147483647'/1/2147483646'", 'f1c7c871a54a804afe328b4c83a1c33b8e5ff48f5087273f04efa83b247d6a2d', '02d2b36900396c9282fa14628566582f206a5dd0bcc8d5e892611806cafb0301f0'],
       ["m/0/2147483647'/1/2147483646'/2", 'bb7d39bdb83ecf58f2fd82b6d918341cbef428661ef01ab97c28a4842125ac23', '024d902e1a2fc7a8755ab5b694c575fce742c48d9ff192e63df5193e4c7afe1f9c'],
     ]);
+  });
+
+  // Derivation computes public keys only where BIP-32 needs them; @scure/bip32 computes every one and is the reference.
+  it('agrees with @scure/bip32 on the BIP-39 vectors\' seeds, hardened and non-hardened levels mixed', () => {
+    const paths = ["m/44'/60'/0'/0/0", "m/44'/0'/0'/1/7", "m/84'/0'/3'", 'm/0/1/2', "m/0/2147483647'/5", "m/49'/1'/0'/0/19"];
+    for (const { seed } of BIP39_TREZOR_VECTORS) {
+      const root = HDKey.fromMasterSeed(hexToBytes(seed));
+      const deriver = createKeyDeriver({ seed: hexToBytes(seed), curve: 'CURVE_SECP256K1' });
+      for (const path of paths) {
+        const reference = root.derive(path);
+        const key = deriver.derive(path);
+        expect({ path, privateKey: bytesToHex(key.privateKey), publicKey: bytesToHex(key.publicKey) }).toEqual({
+          path,
+          privateKey: bytesToHex(reference.privateKey!),
+          publicKey: bytesToHex(reference.publicKey!),
+        });
+      }
+      deriver.wipe();
+    }
   });
 });
 
@@ -159,6 +183,29 @@ describe('publicKeyFromPrivate', () => {
       const key = deriveKey({ seed, curve, path: "m/0'" });
       expect(bytesToHex(publicKeyFromPrivate(curve, key.privateKey))).toBe(bytesToHex(key.publicKey));
     }
+  });
+
+  // P-256 and Ed25519 public keys come from OpenSSL, secp256k1's from noble with wider tables; noble's default is the reference.
+  it('agrees with noble on random keys of every curve', () => {
+    for (let i = 0; i < 20; i++) {
+      const secp = secp256k1.utils.randomSecretKey();
+      const nist = p256.utils.randomSecretKey();
+      const edwards = ed25519.utils.randomSecretKey();
+      expect(bytesToHex(publicKeyFromPrivate('CURVE_SECP256K1', secp))).toBe(bytesToHex(secp256k1.getPublicKey(secp, true)));
+      expect(bytesToHex(publicKeyFromPrivate('CURVE_P256', nist))).toBe(bytesToHex(p256.getPublicKey(nist, true)));
+      expect(bytesToHex(publicKeyFromPrivate('CURVE_ED25519', edwards))).toBe(bytesToHex(ed25519.getPublicKey(edwards)));
+    }
+  });
+
+  it('gives the same key again however callers treat the copies they got (keys are remembered)', () => {
+    const secret = new Uint8Array(32).fill(0x11);
+    const first = publicKeyFromPrivate('CURVE_SECP256K1', secret);
+    const expected = bytesToHex(secp256k1.getPublicKey(secret, true));
+    expect(bytesToHex(first)).toBe(expected);
+    first.fill(0);
+    expect(bytesToHex(publicKeyFromPrivate('CURVE_SECP256K1', secret))).toBe(expected);
+    // Same bytes on another curve: a different key, never the remembered one.
+    expect(bytesToHex(publicKeyFromPrivate('CURVE_P256', secret))).toBe(bytesToHex(p256.getPublicKey(secret, true)));
   });
 
   it('refuses keys of the wrong length and out-of-range scalars', () => {

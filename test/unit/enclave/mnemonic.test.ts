@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bytesToHex } from '@noble/hashes/utils.js';
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
+import { mnemonicToSeed as referenceMnemonicToSeed } from '@scure/bip39';
 import {
   MNEMONIC_LANGUAGES,
   MNEMONIC_WORD_COUNTS,
@@ -11,6 +12,7 @@ import {
   parseMnemonic,
 } from '../../../src/service/enclave/mnemonic.js';
 import { QkError } from '../../../src/shared/errors.js';
+import { BIP39_TREZOR_VECTORS } from './fixtures/bip39-trezor-vectors';
 
 const ABANDON = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 
@@ -118,6 +120,14 @@ describe('mnemonicToSeed', () => {
     expect(bytesToHex(seed)).toBe(
       'c55257c360c07c72029aebc1b53c05ed0362ada38ead3e3e9efa3708e53495531f09a6987599d18264c1e1c92f2cf141630c7a3c4ab7c81b2f001698e7463b04',
     );
+  });
+
+  // The seed comes from OpenSSL's PBKDF2 on the thread pool; @scure/bip39's pure one is the reference it must equal.
+  it.each(BIP39_TREZOR_VECTORS)('agrees with @scure/bip39 and the BIP-39 vector for $entropy (passphrase TREZOR)', async (vector) => {
+    expect(entropyToMnemonic(hexToBytes(vector.entropy))).toBe(vector.mnemonic);
+    const fast = bytesToHex(await mnemonicToSeed(vector.mnemonic, 'TREZOR'));
+    const reference = bytesToHex(await referenceMnemonicToSeed(vector.mnemonic, 'TREZOR'));
+    expect({ fast, reference }).toEqual({ fast: vector.seed, reference: vector.seed });
   });
 
   it('refuses an invalid mnemonic instead of deriving a seed from it', async () => {

@@ -270,7 +270,10 @@ export function organizationsFamily(options: { oidc: OidcVerifier }): Family {
           checkDeletable(store, organizationId, params.deleteWithoutExport === true);
           // Users take their credentials, tags and quorum membership with them; sealed key material is
           // erased; the activity log stays.
-          for (const wallet of store.wallets.listByOrganization(organizationId)) store.wallets.delete(organizationId, wallet.id);
+          for (const wallet of store.wallets.listByOrganization(organizationId)) {
+            store.wallets.delete(organizationId, wallet.id);
+            ctx.enclave.forgetWallet(wallet.id);
+          }
           for (const key of store.privateKeys.listByOrganization(organizationId)) store.privateKeys.delete(organizationId, key.id);
           for (const user of store.users.listByOrganization(organizationId)) store.users.delete(user.id);
           for (const tag of store.userTags.listByOrganization(organizationId)) store.userTags.delete(tag.id);
