@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { refusal, startTestService, type TestKey, type TestService } from '../support/service';
+import { createSoftAuthenticator } from '../support/soft-authenticator';
 
 const CREATE_POLICY = 'ACTIVITY_TYPE_CREATE_POLICY_V3';
 let t: TestService;
@@ -178,5 +179,53 @@ describe('policies for non-root users', () => {
     expect(stranger.status).toBe(403);
     const done = await t.submit('approve_activity', 'ACTIVITY_TYPE_APPROVE_ACTIVITY', { fingerprint: pending.fingerprint }, { key: frank.key });
     expect(done.body.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+  });
+});
+
+describe('credentials in a consensus', () => {
+  it('a passkey may vote where the consensus asks for it, and its stored vote keeps the passkey’s credential_id', async () => {
+    // Alice and Bob form the root quorum; Carol counts only through the policy, and only with her passkey. The engine
+    // does not short-circuit, so the passkeys are filtered before their credential_id is read.
+    await t.setRootQuorum(2, [alice.userId, bob.userId]);
+    const passkey = createSoftAuthenticator({ rpId: 'localhost', origin: 'http://localhost:3000' });
+    const now = t.clock.now();
+    await t.store.transaction((tx) => {
+      tx.authenticators.insert({
+        id: 'carol-passkey',
+        organizationId: t.info.organizationId,
+        userId: carol.userId,
+        name: 'laptop',
+        credentialId: passkey.credentialId,
+        publicKey: passkey.publicKey,
+        aaguid: '00000000-0000-0000-0000-000000000000',
+        attestationType: 'none',
+        transports: ['AUTHENTICATOR_TRANSPORT_INTERNAL'],
+        signCount: 0,
+        now,
+      });
+      tx.policies.insert({
+        id: 'policy-passkey',
+        organizationId: t.info.organizationId,
+        name: 'alice and carol’s passkey',
+        effect: 'EFFECT_ALLOW',
+        condition: `activity.type == '${CREATE_POLICY}'`,
+        consensus: `approvers.any(u, u.id == '${alice.userId}') && credentials.filter(c, c.type == 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR').any(c, c.credential_id == '${passkey.credentialId}')`,
+        time: '',
+        notes: '',
+        now,
+      });
+    });
+
+    const pending = (await t.submit('create_policy', CREATE_POLICY, policyParams('by passkey'))).body.activity;
+    expect(pending.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+    const vote = JSON.stringify({
+      type: 'ACTIVITY_TYPE_APPROVE_ACTIVITY',
+      timestampMs: String(t.clock.now()),
+      organizationId: t.info.organizationId,
+      parameters: { fingerprint: pending.fingerprint },
+    });
+    const approved = await t.post('/public/v1/submit/approve_activity', vote, { unstamped: true, headers: { 'X-Stamp-WebAuthn': passkey.assert(vote) } });
+    expect(approved.body.activity?.status, JSON.stringify(approved.body)).toBe('ACTIVITY_STATUS_COMPLETED');
+    expect(await count()).toBe(2);
   });
 });

@@ -17,7 +17,7 @@ import {
 import { countingApprovals, hasCountingApproval } from '../../shared/approvals/voting';
 import { QkError } from '../../shared/errors';
 import { authenticate, type Actor, type RequestHeaders, type StampFormat } from '../auth/authenticate';
-import { credentialStillHeld } from '../auth/credentials';
+import { credentialStillHeld, WEBAUTHN_CREDENTIAL_TYPE } from '../auth/credentials';
 import { authenticateReadOnlySession, readOnlySessionOf } from '../auth/read-only-session';
 import { type Approver, type Authorization, type AuthorizationRequest, authorize, denialError, isEligibleVoter } from '../authorize';
 import { rpcStatusOf } from '../server/errors';
@@ -334,11 +334,24 @@ function approverOf(actor: Actor): Approver {
   };
 }
 
-function currentApprovers(votes: readonly VoteRecord[], now: number): Approver[] {
-  return countingApprovals(votes, now).map((v) => ({
-    userId: v.userId,
-    credential: { id: v.credentialId, user_id: v.userId, type: v.credentialType, public_key: v.publicKey },
-  }));
+/**
+ * The approvals that count now, each with the credential it was made with, as `approverOf` gives the one being made:
+ * a passkey's WebAuthn credential id is read from its authenticator (absent if that passkey was deleted since).
+ */
+function currentApprovers(store: Repositories, votes: readonly VoteRecord[], now: number): Approver[] {
+  return countingApprovals(votes, now).map((v) => {
+    const passkeyId = v.credentialType === WEBAUTHN_CREDENTIAL_TYPE ? store.authenticators.listByUser(v.userId).find((passkey) => passkey.id === v.credentialId)?.credentialId : undefined;
+    return {
+      userId: v.userId,
+      credential: {
+        id: v.credentialId,
+        user_id: v.userId,
+        type: v.credentialType,
+        public_key: v.publicKey,
+        ...(passkeyId === undefined ? {} : { credential_id: passkeyId }),
+      },
+    };
+  });
 }
 
 function routeOf(session: Session, activity: ActivityRecord): ActivityRoute & { handler: ActivityHandler } {
@@ -400,7 +413,7 @@ async function castVote(
   if (selection === 'VOTE_SELECTION_REJECTED') {
     tx.activities.finish(target.id, { status: 'ACTIVITY_STATUS_REJECTED' }, now);
   } else {
-    const authorization = authorize({ ...request, approvers: currentApprovers(tx.activities.votes(target.id), now) });
+    const authorization = authorize({ ...request, approvers: currentApprovers(tx, tx.activities.votes(target.id), now) });
     if (authorization.decision === 'deny') throw denialError(authorization, target.type);
     recordEvaluations(session, target.id, cast.id, authorization);
     if (authorization.decision === 'allow') {

@@ -18,6 +18,7 @@ import {
 import { activityOperations } from '../../shared/api/activities';
 import { olderActivityVersions } from '../../shared/api/activity-versions';
 import { QkError } from '../../shared/errors';
+import { WEBAUTHN_CREDENTIAL_TYPE } from '../auth/credentials';
 import type { Repositories } from '../store';
 import type { OrganizationRecord } from '../store/organizations';
 import type { PolicyRecord } from '../store/policies';
@@ -251,13 +252,18 @@ export function isEligibleVoter(request: Omit<AuthorizationRequest, 'approvers'>
   const time = timeContext(request.now);
   const everyone = store.users.listByOrganization(organization.id).map((user) => user.id);
   if (!everyone.includes(userId)) return false;
+  // Each user as if approving with every credential they hold: API keys and passkeys.
   const approversOf = (ids: readonly string[]): Approver[] =>
-    ids.flatMap((id) =>
-      store.apiKeys.listByUser(id).map((key) => ({
+    ids.flatMap((id) => [
+      ...store.apiKeys.listByUser(id).map((key) => ({
         userId: id,
         credential: { id: key.id, user_id: id, type: key.credentialType, public_key: key.publicKey },
       })),
-    );
+      ...store.authenticators.listByUser(id).map((passkey) => ({
+        userId: id,
+        credential: { id: passkey.id, user_id: id, type: WEBAUTHN_CREDENTIAL_TYPE, public_key: passkey.publicKey, credential_id: passkey.credentialId },
+      })),
+    ]);
   const consensusHoldsFor = (policy: PolicyRecord, ids: readonly string[]): boolean =>
     holds(policy.consensus, 'consensus', consensusContext(store, approversOf(ids))) === true;
   return store.policies.listByOrganization(organization.id).some((policy) => {
