@@ -10,6 +10,7 @@ import { RowAction } from '../components/RowAction';
 import { SelectField } from '../components/SelectField';
 import { TableHead } from '../components/TableHead';
 import { useAction, useLoad } from '../hooks';
+import { DeclaredTokensPanel } from './DeclaredTokensPanel';
 
 type InterfaceType = ContractInterfaceView['type'];
 type WriteOutcome = ChannelOutput<'contracts.create'>;
@@ -22,7 +23,8 @@ const typeWords = (type: InterfaceType) => (type === 'SMART_CONTRACT_INTERFACE_T
 
 /**
  * The organization's smart contract interfaces: an ABI or IDL per address, with a label. Signing cards decode calls
- * with them and show the label wherever the address appears; policies read the decoded arguments.
+ * with them and show the label wherever the address appears; policies read the decoded arguments. Below them, the
+ * tokens operators declared, so amounts of those tokens read in their units.
  */
 export function ContractsScreen() {
   const contracts = useLoad((api) => api.contracts.list());
@@ -107,6 +109,8 @@ export function ContractsScreen() {
         busy={action.busy !== undefined}
         onSubmit={async (input) => finished(`Upload ${input.label}`, await action.run(`Uploading ${input.label}…`, (api) => api.contracts.create(input)))}
       />
+
+      <DeclaredTokensPanel />
 
       {viewing !== undefined && (
         <Modal title={`${viewing.label} (${typeWords(viewing.type)})`} onClose={() => setViewing(undefined)}>
