@@ -449,14 +449,16 @@ const POLICY_OUTCOME_WORDS: Record<PolicyStandingView['matchedPolicies'][number]
 /** A token amount also shows its exact integer and where its unit comes from: "1,000 USDC · raw 1000000000 · known token list". */
 export function Amount({ value }: { value: AmountView }) {
   return (
-    <span className="amount" title={`${value.raw} ${value.rawUnit}`}>
-      {value.text}
+    <>
+      <span className="amount" title={`${value.raw} ${value.rawUnit}`}>
+        {value.text}
+      </span>
       {value.source !== undefined && (
-        <span className="muted amount-source">
+        <span className="muted">
           {value.unit === 'raw units' ? '' : ` · raw ${value.raw}`} · {value.source}
         </span>
       )}
-    </span>
+    </>
   );
 }
 
