@@ -383,7 +383,7 @@ async function signingRequestOf(sub: string | undefined, values: Values): Promis
 async function sign(context: Context, values: Values, request: SigningRequest): Promise<void> {
   const { stamper, settings, tokens, now } = context.services;
   if (values['no-post']) {
-    const description = describeOffline(request, (await settings.get()).warnAbove);
+    const description = describeOffline(request, (await settings.get()).warnAbove, await tokens.list());
     const profile = await context.profile();
     const { apiKeyName } = profile;
     // The envelope is built and checked locally: stamping needs no network at all.

@@ -177,10 +177,11 @@ export class Signing {
 
 /**
  * The description without the organization's data, for a machine without network (the CLI's `--no-post`): no names,
- * labels or history, so addresses show bare and no recipient is flagged as new; policies are not evaluated.
+ * labels or history, so addresses show bare and no recipient is flagged as new; policies are not evaluated. Tokens
+ * declared on this machine are app data, so they still read in their units.
  */
-export function describeOffline(request: SigningRequest, warnAbove: AppSettings['warnAbove']): SigningDescription {
-  return describeSigningActivity(activityOf(request), { thresholds: thresholdsOf(warnAbove) });
+export function describeOffline(request: SigningRequest, warnAbove: AppSettings['warnAbove'], tokens: readonly KnownToken[]): SigningDescription {
+  return describeSigningActivity(activityOf(request), { tokens, thresholds: thresholdsOf(warnAbove) });
 }
 
 function recipientsOf({ details }: SigningDescription): string[] {

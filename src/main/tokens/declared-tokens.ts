@@ -54,7 +54,7 @@ export class DeclaredTokens {
   /** Adds a declaration, or replaces the one for the same chain and address. Answers every declaration. */
   async declare(token: DeclaredToken): Promise<DeclaredToken[]> {
     const declared: DeclaredToken = { ...token, address: canonicalAddress(token) };
-    const known = KNOWN_TOKENS.find((candidate) => sameToken({ ...candidate, address: canonicalAddress(candidate) }, declared));
+    const known = KNOWN_TOKENS.find((candidate) => sameToken(candidate, declared));
     if (known !== undefined) {
       throw invalid('address', `${where(declared)} is ${known.symbol} on the known token list (${known.decimals} decimals); it needs no declaration`);
     }
