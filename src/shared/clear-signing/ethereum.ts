@@ -140,9 +140,11 @@ function readCall(to: AddressRef, data: Hex, lookup: Lookup, warnings: Warnings,
   // On a token the known list or an operator names, the ERC-20 reading is no guess: its arguments are shown.
   const standardTokenCall = token !== undefined && guess !== undefined && TOKEN_FUNCTIONS.has(guess.item.name);
   if (standardTokenCall) {
+    const why = abi === undefined ? `No interface is uploaded for ${shown(to)}` : `The ABI uploaded for ${shown(to)} has no function that decodes this call`;
+    const whose = token.origin === 'known token list' ? 'a known token' : 'a token an operator declared';
     warnings.add(
       'UNDECODED',
-      `No interface is uploaded for ${shown(to)}: the call is read as the standard ERC-20 ${toFunctionSignature(guess.item)} of a ${token.origin === 'known token list' ? 'known token' : 'token an operator declared'}, but policies cannot read its arguments until its ABI is uploaded.`,
+      `${why}: it is read as the standard ERC-20 ${toFunctionSignature(guess.item)} of ${whose}, but policies cannot read its arguments until an ABI with that function is uploaded.`,
       to.address,
     );
   } else if (abi === undefined) {

@@ -97,7 +97,21 @@ describe('clear signing: ERC-20 amounts in words', () => {
     });
     // Policies cannot read the call without the ABI: the card says so rather than calling the contract unknown.
     expect(description.warnings.map((warning) => warning.kind)).toEqual(['UNDECODED']);
-    expect(description.warnings[0]!.message).toMatch(/read as the standard ERC-20 transfer\(address,uint256\) of a known token/);
+    expect(description.warnings[0]!.message).toBe(
+      `No interface is uploaded for USDC (${USDC}): it is read as the standard ERC-20 transfer(address,uint256) of a known token, but policies cannot read its arguments until an ABI with that function is uploaded.`,
+    );
+  });
+
+  it('says so when the uploaded ABI lacks the function a declared token is called with', () => {
+    const approveOnly = { contracts: [{ address: ACME, type: 'ETHEREUM' as const, label: 'Acme', definition: erc20Abi.filter((item) => item.type !== 'function' || item.name === 'approve') }] };
+    const { description, tx } = sign(
+      { type: 'eip1559', chainId: 1, to: ACME, data: transfer(VENDOR, 250n), ...fees },
+      { ...approveOnly, tokens: [{ family: 'ethereum', chainId: 1, address: ACME, symbol: 'ACME', decimals: 2 }] },
+    );
+    expect(tx.call?.args[1]?.amount).toMatchObject({ text: '2.5 ACME', source: 'declared by an operator' });
+    expect(description.warnings[0]!.message).toBe(
+      `The ABI uploaded for Acme (${ACME}) has no function that decodes this call: it is read as the standard ERC-20 transfer(address,uint256) of a token an operator declared, but policies cannot read its arguments until an ABI with that function is uploaded.`,
+    );
   });
 
   it('reads the same amount the same way through an uploaded ABI', () => {
