@@ -312,8 +312,12 @@ test('contract interfaces, the policy editor’s signing tools and the warning t
   await screenshotBothThemes(page, 'contract-view');
   await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
 
-  // A token off the known list reads in its units once an operator declares its symbol and decimals.
+  // A token off the known list reads in its units once an operator declares its symbol and decimals. An uploaded
+  // interface's row starts a declaration with its address.
   const declare = page.getByRole('form', { name: 'Declare a token' });
+  await table.getByRole('button', { name: 'Declare token Dai' }).click();
+  await expect(declare.getByLabel('Token contract address')).toHaveValue('0x6b175474e89094c44da98b954eedeac495271d0f');
+  await expect(declare.getByLabel('Symbol')).toBeFocused();
   await declare.getByLabel('Token contract address').fill(ACME_TOKEN.toLowerCase());
   await declare.getByLabel('Symbol').fill('ACME');
   await declare.getByLabel('Decimals').fill('2');

@@ -32,6 +32,7 @@ export function ContractsScreen() {
   const [viewing, setViewing] = useState<ContractInterfaceView>();
   const [deleting, setDeleting] = useState<ContractInterfaceView>();
   const [outcome, setOutcome] = useState<{ what: string; outcome: WriteOutcome }>();
+  const [tokenPrefill, setTokenPrefill] = useState<{ address: string }>();
 
   const finished = (what: string, result: WriteOutcome | undefined) => {
     if (result === undefined) return false;
@@ -96,6 +97,10 @@ export function ContractsScreen() {
                     </td>
                     <td className="row-actions">
                       <RowAction verb="View" subject={contract.label} onClick={() => setViewing(contract)} />
+                      {/* A Solana interface names a program, not a mint: only an ERC-20 contract is declared from its row. */}
+                      {contract.type === 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM' && (
+                        <RowAction verb="Declare token" subject={contract.label} onClick={() => setTokenPrefill({ address: contract.address })} />
+                      )}
                       <RowAction verb="Delete" subject={contract.label} danger onClick={() => setDeleting(contract)} />
                     </td>
                   </tr>
@@ -110,7 +115,7 @@ export function ContractsScreen() {
         onSubmit={async (input) => finished(`Upload ${input.label}`, await action.run(`Uploading ${input.label}…`, (api) => api.contracts.create(input)))}
       />
 
-      <DeclaredTokensPanel />
+      <DeclaredTokensPanel prefill={tokenPrefill} />
 
       {viewing !== undefined && (
         <Modal title={`${viewing.label} (${typeWords(viewing.type)})`} onClose={() => setViewing(undefined)}>

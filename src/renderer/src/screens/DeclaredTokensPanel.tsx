@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { DeclaredToken } from '../../../shared/ipc/contract';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Progress } from '../components/Progress';
@@ -31,7 +31,7 @@ function networkWords(token: DeclaredToken): string {
  * in the token's units instead of raw integers. Kept by this app for every profile; the well-known tokens (USDC,
  * USDT, DAI, WETH…) are built in and need no declaration.
  */
-export function DeclaredTokensPanel() {
+export function DeclaredTokensPanel({ prefill }: { prefill?: { address: string } | undefined }) {
   const tokens = useLoad((api) => api.tokens.list());
   const action = useAction();
   const [network, setNetwork] = useState<NetworkChoice>('ethereum:1');
@@ -40,6 +40,16 @@ export function DeclaredTokensPanel() {
   const [symbol, setSymbol] = useState('');
   const [decimals, setDecimals] = useState('');
   const [name, setName] = useState('');
+  const symbolInput = useRef<HTMLInputElement>(null);
+
+  // "Declare token" on an uploaded Ethereum interface: its address, on an EVM chain, and the symbol next.
+  useEffect(() => {
+    if (prefill === undefined) return;
+    setAddress(prefill.address);
+    setNetwork((current) => (current === 'solana' ? 'ethereum:1' : current));
+    symbolInput.current?.scrollIntoView({ block: 'center' });
+    symbolInput.current?.focus();
+  }, [prefill]);
 
   const declared = (result: DeclaredToken[] | undefined) => {
     if (result === undefined) return false;
@@ -113,7 +123,7 @@ export function DeclaredTokensPanel() {
         </label>
         <label>
           Symbol
-          <input value={symbol} onChange={(event) => setSymbol(event.target.value)} required maxLength={16} autoComplete="off" placeholder="ACME" />
+          <input ref={symbolInput} value={symbol} onChange={(event) => setSymbol(event.target.value)} required maxLength={16} autoComplete="off" placeholder="ACME" />
         </label>
         <label>
           Decimals
