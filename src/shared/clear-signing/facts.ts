@@ -48,7 +48,7 @@ function amount(value: Amount): SigningFactValue[] {
 
 /** Where a token amount's unit comes from, so "1,000 USDC" is never read without knowing who said USDC. */
 function source(value: Amount | undefined): SigningFactValue[] {
-  return value?.source === undefined ? [] : [{ text: `(${value.source})` }];
+  return value?.source === undefined ? [] : [{ text: value.source }];
 }
 
 /** A tree flattened into dotted labels: `details.amount`. */

@@ -43,7 +43,7 @@ describe('clear signing: descriptions as labelled facts', () => {
       'Most it can pay in fees: 0.001 ETH',
       'Function: transfer(address,uint256)',
       `recipient: ${recipient}`,
-      'amount: 5 USDC | (known token list)',
+      'amount: 5 USDC | known token list',
       expect.stringMatching(/^Call data: 0xa9059cbb/),
     ]);
     expect(facts.find((fact) => fact.label === 'To')?.value[0]?.id).toBe(USDC);
