@@ -32,6 +32,8 @@ import { Sandbox, type StartSandboxService } from './sandbox/sandbox';
 import { sandboxHandlers } from './sandbox/sandbox.ipc';
 import { DEFAULT_SETTINGS, Settings } from './settings/settings';
 import { settingsHandlers } from './settings/settings.ipc';
+import { DeclaredTokens } from './tokens/declared-tokens';
+import { tokensHandlers } from './tokens/tokens.ipc';
 import { signingHandlers } from './signing/signing.ipc';
 import { Stamper } from './stamper/stamper';
 import { usersHandlers } from './users/users.ipc';
@@ -75,6 +77,8 @@ export interface MainServices {
   settings: Settings;
   /** Whether the window is kept out of screen capture; the app attaches its window to it. */
   captureProtection: CaptureProtection;
+  /** Tokens operators declared, read by clear signing. */
+  tokens: DeclaredTokens;
   lock: AppLock;
   unlocker: Unlocker;
   clipboard: SecretClipboard | undefined;
@@ -130,6 +134,7 @@ export function createMainServices({
     profiles,
     settings,
     captureProtection,
+    tokens: new DeclaredTokens({ dataDir }),
     lock,
     unlocker: new Unlocker({ lock, passphrase: unlockPassphrase, touchId, now }),
     clipboard: secretClipboard,
@@ -158,11 +163,12 @@ export interface MainHandlersOptions {
  * recent authentication.
  */
 export function createMainHandlers(services: MainServices, { app, confirm }: MainHandlersOptions): IpcHandlers {
-  const { keychain, profiles, settings, captureProtection, lock, unlocker, clipboard, sandbox, active, inFlight, now } = services;
+  const { keychain, profiles, settings, captureProtection, tokens, lock, unlocker, clipboard, sandbox, active, inFlight, now } = services;
   const handlers: IpcHandlers = {
     ...lockHandlers({ lock, unlocker, app: { ...app, captureProtectionSupported: captureProtection.supported } }),
     ...settingsHandlers({ settings }),
     ...captureHandlers({ captureProtection }),
+    ...tokensHandlers({ tokens }),
     ...clipboardHandlers({ clipboard }),
     ...keychainHandlers({ keychain }),
     ...profilesHandlers({ profiles, confirm }),
@@ -176,7 +182,7 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
     ...walletsHandlers({ active, now }),
     ...exporterHandlers({ active, now, keychain, profiles, exportsDir: join(services.dataDir, EXPORTS_DIR) }),
     ...importerHandlers({ active, now }),
-    ...signingHandlers({ active, now, settings, stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR) }),
+    ...signingHandlers({ active, now, settings, tokens, stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR) }),
   };
   // An unreadable settings file must not switch the re-ask off: fall back to the default.
   const reauthMaxAgeMs = async () =>

@@ -18,6 +18,8 @@ import { SCREENS_DIR, test, expect, screenshotBothThemes, startSandbox } from '.
 
 const USDC = getAddress('0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48');
 const PAYROLL = getAddress('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
+/** A token contract on no list: operators declare it on the Contracts screen. */
+const ACME_TOKEN = getAddress('0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c');
 const SOLANA_RECIPIENT = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
 const ERC20 = parseAbi(['function transfer(address to, uint256 amount) returns (bool)', 'function approve(address spender, uint256 amount) returns (bool)']);
 const ERC20_JSON = JSON.stringify([
@@ -184,6 +186,8 @@ test('an ERC-20 transfer above the limit: the second operator sees the decoded c
   await expect(card).toContainText('Ethereum');
   await expect(card).toContainText('Treasury');
   await expect(card).toContainText('USD Coin');
+  // USDC is on the known token list: the amount reads in USDC, the raw integer and the source beside it.
+  await expect(card).toContainText('Transfer 2,500 USDC to Acme payroll on Ethereum');
   await screenshotBothThemes(page, 'sign-erc20-preview');
   await screenshotCard(page, card, 'card-erc20-transfer');
   const fingerprint = await submit(page);
@@ -198,7 +202,7 @@ test('an ERC-20 transfer above the limit: the second operator sees the decoded c
   const args = signing.getByRole('list', { name: 'Call arguments' });
   await expect(args).toContainText('Acme payroll');
   await expect(args).toContainText(PAYROLL);
-  await expect(args).toContainText('2500000000');
+  await expect(args).toContainText('2,500 USDC · raw 2500000000 · known token list');
   const standing = signing.getByRole('region', { name: 'Where the policies stand' });
   await expect(standing).toContainText('two ops above 1000 USDC');
   await expect(standing).toContainText('Needs 1 more approver tagged ops');
@@ -307,6 +311,42 @@ test('contract interfaces, the policy editor’s signing tools and the warning t
   await expect(page.getByRole('dialog', { name: 'Dai (Ethereum ABI)' })).toContainText('"transfer"');
   await screenshotBothThemes(page, 'contract-view');
   await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+
+  // A token off the known list reads in its units once an operator declares its symbol and decimals. An uploaded
+  // interface's row starts a declaration with its address.
+  const declare = page.getByRole('form', { name: 'Declare a token' });
+  await table.getByRole('button', { name: 'Declare token Dai' }).click();
+  await expect(declare.getByLabel('Token contract address')).toHaveValue('0x6b175474e89094c44da98b954eedeac495271d0f');
+  await expect(declare.getByLabel('Symbol')).toBeFocused();
+  await declare.getByLabel('Token contract address').fill(ACME_TOKEN.toLowerCase());
+  await declare.getByLabel('Symbol').fill('ACME');
+  await declare.getByLabel('Decimals').fill('2');
+  await declare.getByRole('button', { name: 'Declare token' }).click();
+  const declared = page.getByRole('table', { name: 'Declared tokens' });
+  const acmeRow = declared.getByRole('row', { name: /ACME/ });
+  await expect(acmeRow).toContainText('Ethereum (chain id 1)');
+  // Stored checksummed, whatever the letter case typed.
+  await expect(acmeRow).toContainText(ACME_TOKEN);
+  await screenshotCard(page, page.getByRole('region', { name: 'Declared tokens' }), 'contracts-declared-tokens');
+  await declare.getByLabel('Token contract address').fill(USDC);
+  await declare.getByLabel('Symbol').fill('USDX');
+  await declare.getByLabel('Decimals').fill('18');
+  await declare.getByRole('button', { name: 'Declare token' }).click();
+  await expect(page.getByRole('region', { name: 'Declared tokens' })).toContainText('is USDC on the known token list (6 decimals); it needs no declaration');
+  await expect(declared.getByRole('row')).toHaveCount(2);
+  const acmeTransfer = serializeTransaction({
+    type: 'eip1559',
+    chainId: 1,
+    nonce: 2,
+    to: ACME_TOKEN,
+    data: encodeFunctionData({ abi: ERC20, functionName: 'transfer', args: [PAYROLL, 123_456n] }),
+    gas: 60_000n,
+    maxFeePerGas: 2n,
+    maxPriorityFeePerGas: 1n,
+  });
+  const acmeCard = await preview(page, { kind: 'Transaction', account: org.ethereum, chain: 'TRANSACTION_TYPE_ETHEREUM', text: acmeTransfer });
+  await expect(acmeCard).toContainText('Transfer 1,234.56 ACME to Acme payroll on Ethereum');
+  await expect(acmeCard.getByRole('list', { name: 'Call arguments' })).toContainText('1,234.56 ACME · raw 123456 · declared by an operator');
 
   await openScreen(page, 'Policies');
   await page.getByRole('button', { name: 'New policy' }).click();

@@ -36,6 +36,7 @@ function signingOf(bed: TestBed, index: number, warnAbove: AppSettings['warnAbov
   return new Signing({
     client: operator.client,
     settings: { get: async () => ({ warnAbove }) },
+    tokens: { list: async () => [] },
     now: bed.clock.now,
     stampToFile: (path, body, file) => approvals.stampToFile(path, body, file),
   });

@@ -217,6 +217,9 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
   'contracts.check': { summary: '1 function' },
   'contracts.create': { state: 'completed', result: { smartContractInterfaceId: 'c1' }, activity: completed },
   'contracts.delete': waiting,
+  'tokens.list': [{ family: 'ethereum', chainId: 1, address: address.address, symbol: 'ACME', decimals: 2 }],
+  'tokens.declare': [{ family: 'solana', address: 'So11111111111111111111111111111111111111112', symbol: 'wSOL', decimals: 9, name: 'Wrapped SOL' }],
+  'tokens.remove': [],
   'wallets.list': [
     { walletId: 'w1', walletName: 'Treasury', createdAtMs: 1_700_000_000_000, updatedAtMs: 1_700_000_000_000, exported: false, imported: true },
   ],
@@ -526,6 +529,7 @@ describe('bridge method signatures', () => {
         'organization.lookup',
         'policies.list',
         'contracts.list',
+        'tokens.list',
         'wallets.list',
         'privateKeys.list',
       ].sort(),

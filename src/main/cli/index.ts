@@ -381,9 +381,9 @@ async function signingRequestOf(sub: string | undefined, values: Values): Promis
 
 /** Prints what the request signs, then submits it, or (--no-post) stamps it into an offline request. */
 async function sign(context: Context, values: Values, request: SigningRequest): Promise<void> {
-  const { stamper, settings, now } = context.services;
+  const { stamper, settings, tokens, now } = context.services;
   if (values['no-post']) {
-    const description = describeOffline(request, (await settings.get()).warnAbove);
+    const description = describeOffline(request, (await settings.get()).warnAbove, await tokens.list());
     const profile = await context.profile();
     const { apiKeyName } = profile;
     // The envelope is built and checked locally: stamping needs no network at all.
@@ -400,7 +400,7 @@ async function sign(context: Context, values: Values, request: SigningRequest): 
     return;
   }
   const { client, approvals } = await context.profileServices();
-  const signing = new Signing({ client, settings, now, stampToFile: (path, body, file) => approvals.stampToFile(path, body, file) });
+  const signing = new Signing({ client, settings, tokens, now, stampToFile: (path, body, file) => approvals.stampToFile(path, body, file) });
   const { description, standing } = await signing.explain(request);
   process.stdout.write(signingCardText(description, standing));
   const outcome = await signing.submit(request);

@@ -4,6 +4,7 @@ import type { ActiveProfileHandlerDeps } from '../activities/activities.ipc';
 import { activityView, outcomeView } from '../activities/activity-views';
 import type { IpcHandlers } from '../ipc/register';
 import type { Settings } from '../settings/settings';
+import type { DeclaredTokens } from '../tokens/declared-tokens';
 import { ContractInterfaces, checkContractInterface } from './contracts';
 import { Signing } from './signing';
 
@@ -21,14 +22,15 @@ type SigningChannel =
 
 export interface SigningHandlerDeps extends ActiveProfileHandlerDeps {
   settings: Pick<Settings, 'get'>;
+  tokens: Pick<DeclaredTokens, 'list'>;
   /** Where offline-stamped request files are written (the same directory approvals.postStampedFile reads). */
   stampedRequestsDir: string;
 }
 
-export function signingHandlers({ active, now, settings, stampedRequestsDir }: SigningHandlerDeps): Pick<IpcHandlers, SigningChannel> {
+export function signingHandlers({ active, now, settings, tokens, stampedRequestsDir }: SigningHandlerDeps): Pick<IpcHandlers, SigningChannel> {
   const signing = async () => {
     const { client, approvals } = await active.services();
-    return new Signing({ client, settings, now, stampToFile: (path, body, file) => approvals.stampToFile(path, body, file) });
+    return new Signing({ client, settings, tokens, now, stampToFile: (path, body, file) => approvals.stampToFile(path, body, file) });
   };
   const contracts = async () => new ContractInterfaces((await active.services()).client);
   const idOf = ({ smartContractInterfaceId }: { smartContractInterfaceId: string }) => ({ smartContractInterfaceId });

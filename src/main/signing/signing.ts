@@ -3,14 +3,15 @@
  * submits it (it waits for votes like any activity), reads its result, and stamps it into an offline file.
  *
  * The description's context is what the organization knows: wallet and key names, uploaded interfaces, the recipients
- * of its past signed transactions (read from its recent history), its own Bitcoin addresses, and the value thresholds
- * set in Settings.
+ * of its past signed transactions (read from its recent history), its own Bitcoin addresses, the tokens operators
+ * declared, and the value thresholds set in Settings.
  */
 import { parseUnits } from 'viem';
 import { operations, type Activity } from '../../shared/api';
 import {
   describeSigningActivity,
   type ClearSigningContext,
+  type KnownToken,
   type SigningDescription,
   type ValueThresholds,
 } from '../../shared/clear-signing';
@@ -28,6 +29,8 @@ export interface SigningOptions {
   client: ApiClient;
   /** The warn-above thresholds from Settings. */
   settings: { get(): Promise<Pick<AppSettings, 'warnAbove'>> };
+  /** Tokens operators declared: their amounts read in their units. */
+  tokens: { list(): Promise<readonly KnownToken[]> };
   stampToFile: (path: string, body: string, file: string) => Promise<StampedRequest>;
   now: () => number;
 }
@@ -143,6 +146,7 @@ export class Signing {
           key.addresses.flatMap((entry) => (entry.format?.startsWith('ADDRESS_FORMAT_BITCOIN_') === true && entry.address !== undefined ? [entry.address] : [])),
         ),
       ],
+      tokens: await this.options.tokens.list(),
       thresholds: thresholdsOf((await this.options.settings.get()).warnAbove),
     };
     return { ...base, knownRecipients: await this.pastRecipients(base, excludeActivityId) };
@@ -173,10 +177,11 @@ export class Signing {
 
 /**
  * The description without the organization's data, for a machine without network (the CLI's `--no-post`): no names,
- * labels or history, so addresses show bare and no recipient is flagged as new; policies are not evaluated.
+ * labels or history, so addresses show bare and no recipient is flagged as new; policies are not evaluated. Tokens
+ * declared on this machine are app data, so they still read in their units.
  */
-export function describeOffline(request: SigningRequest, warnAbove: AppSettings['warnAbove']): SigningDescription {
-  return describeSigningActivity(activityOf(request), { thresholds: thresholdsOf(warnAbove) });
+export function describeOffline(request: SigningRequest, warnAbove: AppSettings['warnAbove'], tokens: readonly KnownToken[]): SigningDescription {
+  return describeSigningActivity(activityOf(request), { tokens, thresholds: thresholdsOf(warnAbove) });
 }
 
 function recipientsOf({ details }: SigningDescription): string[] {

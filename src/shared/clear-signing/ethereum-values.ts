@@ -6,13 +6,19 @@
 import { getAddress, isAddress } from 'viem';
 import { tokenAmount } from './amounts';
 import type { Lookup } from './lookup';
-import type { KnownToken, ReadableNode } from './types';
+import type { ReadableNode, ResolvedToken } from './types';
 
 /** A member of a struct or an argument list: its name and Solidity / EIP-712 type. */
 export interface TypedMember {
   name: string;
   type: string;
 }
+
+/**
+ * The token amounts are counted in: one the lookup found, or `unknown` for a token contract it does not know, whose
+ * amounts stay raw with a note saying so.
+ */
+export type AmountToken = ResolvedToken | 'unknown';
 
 /** Resolves a struct type to its members (ABI tuples carry them; EIP-712 names them in `types`). */
 export type StructMembers = (member: TypedMember) => readonly TypedMember[] | undefined;
@@ -43,25 +49,27 @@ function integer(value: unknown): bigint | undefined {
 
 /**
  * Reads a list of members. The token for amounts is, in order: a `token` member of the same list, else `token`
- * passed in by the caller (the contract the call goes to, when it is a known token).
+ * passed in by the caller (the contract the call goes to, when it is a token).
  */
 export function readableMembers(
   members: readonly TypedMember[],
   valueOf: (member: TypedMember, index: number) => unknown,
   structMembers: StructMembers,
   lookup: Lookup,
-  token?: KnownToken,
+  token?: AmountToken,
 ): ReadableNode[] {
   const tokenMember = members.findIndex((member) => member.name === 'token' && member.type === 'address');
   const siblingToken = tokenMember === -1 ? undefined : tokenAt(valueOf(members[tokenMember]!, tokenMember), lookup);
   return members.map((member, index) => readableValue(member, valueOf(member, index), structMembers, lookup, siblingToken ?? token));
 }
 
-function tokenAt(value: unknown, lookup: Lookup): KnownToken | undefined {
-  return typeof value === 'string' && isAddress(value, { strict: false }) ? lookup.token('ethereum', value) : undefined;
+/** A `token` member names a token contract: amounts beside it are in its units, or raw when it is not known. */
+function tokenAt(value: unknown, lookup: Lookup): AmountToken | undefined {
+  if (typeof value !== 'string' || !isAddress(value, { strict: false })) return undefined;
+  return lookup.token('ethereum', value) ?? 'unknown';
 }
 
-function readableValue(member: TypedMember, value: unknown, structMembers: StructMembers, lookup: Lookup, token?: KnownToken): ReadableNode {
+function readableValue(member: TypedMember, value: unknown, structMembers: StructMembers, lookup: Lookup, token?: AmountToken): ReadableNode {
   const { name, type } = member;
   const list = /^(.*)\[(\d*)\]$/.exec(type);
   if (list !== null) {
@@ -93,7 +101,7 @@ function readableValue(member: TypedMember, value: unknown, structMembers: Struc
       return { name, type, text: new Date(Number(number) * 1000).toISOString(), raw };
     }
     if (isAmountName(name) && token !== undefined) {
-      const amount = tokenAmount(number, token);
+      const amount = tokenAmount(number, token === 'unknown' ? undefined : token);
       return { name, type, text: amount.text, raw, amount };
     }
     return { name, type, text: raw };

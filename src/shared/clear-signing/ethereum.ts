@@ -17,7 +17,7 @@ import {
 } from 'viem';
 import { decodeAuthorization, decodeEthereumTransaction, decodeTypedData } from '../chains/ethereum';
 import { ether, gwei } from './amounts';
-import { findNode, maxOfType, readableMembers, type StructMembers, type TypedMember } from './ethereum-values';
+import { findNode, maxOfType, readableMembers, type AmountToken, type StructMembers, type TypedMember } from './ethereum-values';
 import type { Lookup } from './lookup';
 import { ethereumNetwork } from './networks';
 import type {
@@ -117,19 +117,37 @@ function checkRecipient(ref: AddressRef, lookup: Lookup, warnings: Warnings): vo
   }
 }
 
+/** ERC-20 functions whose amount argument counts the called contract's own tokens. */
+const TOKEN_FUNCTIONS = new Set(['transfer', 'transferFrom', 'approve', 'increaseAllowance', 'decreaseAllowance']);
+
 function readCall(to: AddressRef, data: Hex, lookup: Lookup, warnings: Warnings, decodedByPolicy: boolean): ContractCall {
   const selector = data.slice(0, 10);
   const abi = lookup.abi(to.address);
   const token = lookup.token('ethereum', to.address);
+  // A token call's amount is in the contract's units; an ERC-20 call on a token nobody described stays raw, noted so.
+  const amountToken = (functionName: string): AmountToken | undefined => token ?? (TOKEN_FUNCTIONS.has(functionName) ? 'unknown' : undefined);
   // The policy engine decoded this call with the same ABI; the card shows a call as decoded only when it did.
   const decoded = abi !== undefined && decodedByPolicy ? decodeWith(abi, data) : undefined;
   if (decoded !== undefined) {
-    const args = readableMembers(decoded.item.inputs as readonly TypedMember[], (_member, index) => decoded.args[index], abiStructMembers, lookup, token);
-    checkApproval(decoded.item.name, args, to, warnings);
+    const { name } = decoded.item;
+    const args = readableMembers(decoded.item.inputs as readonly TypedMember[], (_member, index) => decoded.args[index], abiStructMembers, lookup, amountToken(name));
+    checkApproval(name, args, to, warnings);
     checkRecipients(args, lookup, warnings);
-    return { selector, decoded: true, functionName: decoded.item.name, signature: toFunctionSignature(decoded.item), args };
+    return { selector, decoded: true, functionName: name, signature: toFunctionSignature(decoded.item), args };
   }
-  if (abi === undefined) {
+  // A well-known selector is named as a guess, and an unlimited approval is still flagged: the risk does not depend on an upload.
+  const guess = [erc20Abi, erc721Abi].map((standard) => decodeWith(standard, data)).find((candidate) => candidate !== undefined);
+  // On a token the known list or an operator names, the ERC-20 reading is no guess: its arguments are shown.
+  const standardTokenCall = token !== undefined && guess !== undefined && TOKEN_FUNCTIONS.has(guess.item.name);
+  if (standardTokenCall) {
+    const why = abi === undefined ? `No interface is uploaded for ${shown(to)}` : `The ABI uploaded for ${shown(to)} has no function that decodes this call`;
+    const whose = token.origin === 'known token list' ? 'a known token' : 'a token an operator declared';
+    warnings.add(
+      'UNDECODED',
+      `${why}: it is read as the standard ERC-20 ${toFunctionSignature(guess.item)} of ${whose}, but policies cannot read its arguments until an ABI with that function is uploaded.`,
+      to.address,
+    );
+  } else if (abi === undefined) {
     warnings.add(
       'UNKNOWN_CONTRACT',
       `No interface is uploaded for ${shown(to)}: the call (selector ${selector}) cannot be read. Upload its ABI, or check the call data another way before you approve.`,
@@ -142,15 +160,12 @@ function readCall(to: AddressRef, data: Hex, lookup: Lookup, warnings: Warnings,
       to.address,
     );
   }
-  // A well-known selector is named as a guess, and an unlimited approval is still flagged: the risk does not depend on an upload.
-  for (const standard of [erc20Abi, erc721Abi] as const) {
-    const guess = decodeWith(standard, data);
-    if (guess === undefined) continue;
-    const args = readableMembers(guess.item.inputs as readonly TypedMember[], (_member, index) => guess.args[index], abiStructMembers, lookup, token);
-    checkApproval(guess.item.name, args, to, warnings);
-    return { selector, decoded: false, args: [], likelySignature: toFunctionSignature(guess.item) };
-  }
-  return { selector, decoded: false, args: [] };
+  if (guess === undefined) return { selector, decoded: false, args: [] };
+  const args = readableMembers(guess.item.inputs as readonly TypedMember[], (_member, index) => guess.args[index], abiStructMembers, lookup, amountToken(guess.item.name));
+  checkApproval(guess.item.name, args, to, warnings);
+  if (!standardTokenCall) return { selector, decoded: false, args: [], likelySignature: toFunctionSignature(guess.item) };
+  checkRecipients(args, lookup, warnings);
+  return { selector, decoded: false, functionName: guess.item.name, args, likelySignature: toFunctionSignature(guess.item) };
 }
 
 function delegation(policy: { address: string; chainId: number | bigint; nonce: number | bigint }, signer: Signer, lookup: Lookup, warnings: Warnings): Eip7702Delegation {
@@ -165,9 +180,10 @@ function delegation(policy: { address: string; chainId: number | bigint; nonce: 
   return { delegate, network, nonce: BigInt(policy.nonce) };
 }
 
-export function readEthereumTransaction(unsignedTransaction: string, signer: Signer, lookup: Lookup, warnings: Warnings): EthereumReading {
-  const decoded = decodeEthereumTransaction(unsignedTransaction, (to) => lookup.abi(to));
+export function readEthereumTransaction(unsignedTransaction: string, signer: Signer, anyChain: Lookup, warnings: Warnings): EthereumReading {
+  const decoded = decodeEthereumTransaction(unsignedTransaction, (to) => anyChain.abi(to));
   const tx = decoded.fields;
+  const lookup = anyChain.onChain(tx.chainId);
   const data: Hex = tx.data ?? '0x';
   const hasData = data.length > 2;
   const network = ethereumNetwork(tx.chainId);
@@ -203,7 +219,7 @@ function transactionSummary(to: AddressRef | undefined, value: string, call: Con
   if (to === undefined) return `Deploy a contract on ${network.name}`;
   const target = to.label ?? to.address;
   if (call === undefined) return `Send ${value} to ${target} on ${network.name}`;
-  if (!call.decoded) return `Call ${call.likelySignature === undefined ? call.selector : `${call.likelySignature}?`} on ${target} on ${network.name}`;
+  if (call.functionName === undefined) return `Call ${call.likelySignature === undefined ? call.selector : `${call.likelySignature}?`} on ${target} on ${network.name}`;
   const amount = call.args.find((arg) => arg.amount !== undefined)?.amount;
   const party = call.args.find((arg) => arg.address !== undefined && RECIPIENT_NAME.test(arg.name))?.address;
   const partyText = party === undefined ? '' : ` ${APPROVALS.has(call.functionName ?? '') ? 'for' : 'to'} ${party.label ?? party.address}`;
@@ -227,20 +243,23 @@ const DOMAIN_MEMBERS: readonly TypedMember[] = [
   { name: 'salt', type: 'bytes32' },
 ];
 
-export function readTypedData(payload: string, what: string, lookup: Lookup, warnings: Warnings): TypedDataDetails {
+export function readTypedData(payload: string, what: string, anyChain: Lookup, warnings: Warnings): TypedDataDetails {
   const decoded = decodeTypedData(payload, what);
   // decodeTypedData checked the document against its own types, so its shape is known here.
   const document = JSON.parse(payload) as { types: TypeTable; primaryType: string; domain?: Record<string, unknown>; message: Record<string, unknown> };
   const types = document.types;
   const structMembers: StructMembers = (member) => types[member.type];
   const domainValues = document.domain ?? {};
+  const lookup = anyChain.onChain(domainValues.chainId === undefined ? undefined : Number(domainValues.chainId));
   const domainMembers = DOMAIN_MEMBERS.filter((member) => domainValues[member.name] !== undefined);
   const domain = readableMembers(domainMembers, (member) => domainValues[member.name], structMembers, lookup);
   const verifyingContractValue = domainValues.verifyingContract;
   const verifyingContract =
     typeof verifyingContractValue === 'string' ? lookup.address('ethereum', getAddress(verifyingContractValue), true) : undefined;
   const network = domainValues.chainId === undefined ? undefined : ethereumNetwork(Number(domainValues.chainId));
-  const message = readableMembers(types[document.primaryType] ?? [], (member) => document.message[member.name], structMembers, lookup);
+  // A token's own permit is signed for the token contract: its amounts are in that token's units.
+  const verifyingToken = verifyingContract === undefined ? undefined : lookup.token('ethereum', verifyingContract.address);
+  const message = readableMembers(types[document.primaryType] ?? [], (member) => document.message[member.name], structMembers, lookup, verifyingToken);
   checkPermit(document.primaryType, message, verifyingContract, lookup, warnings);
   return {
     primaryType: document.primaryType,

@@ -43,7 +43,12 @@ function address(ref: AddressRef): SigningFactValue[] {
 }
 
 function amount(value: Amount): SigningFactValue[] {
-  return [{ text: value.text, id: `${value.raw} ${value.rawUnit}` }];
+  return [{ text: value.text, id: `${value.raw} ${value.rawUnit}` }, ...source(value)];
+}
+
+/** Where a token amount's unit comes from, so "1,000 USDC" is never read without knowing who said USDC. */
+function source(value: Amount | undefined): SigningFactValue[] {
+  return value?.source === undefined ? [] : [{ text: value.source }];
 }
 
 /** A tree flattened into dotted labels: `details.amount`. */
@@ -52,7 +57,7 @@ function nodes(prefix: string, tree: readonly ReadableNode[]): SigningFact[] {
     const label = node.name.startsWith('[') ? `${prefix}${node.name}` : `${prefix}${prefix === '' ? '' : '.'}${node.name}`;
     const own: SigningFact[] =
       node.children === undefined || node.text !== ''
-        ? [{ label, value: node.address !== undefined ? address(node.address) : [{ text: node.text, ...(node.raw === undefined ? {} : { id: node.raw }) }] }]
+        ? [{ label, value: node.address !== undefined ? address(node.address) : [{ text: node.text, ...(node.raw === undefined ? {} : { id: node.raw }) }, ...source(node.amount)] }]
         : [];
     return [...own, ...nodes(label, node.children ?? [])];
   });

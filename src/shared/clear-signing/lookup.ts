@@ -1,17 +1,29 @@
 /** What the organization knows about an address or a signer, read from the caller's context. */
 import type { Abi } from 'viem';
-import type { AddressRef, ClearSigningContext, ContractInterface, KnownToken, Signer } from './types';
+import { KNOWN_TOKENS } from './known-tokens';
+import type { AddressRef, ClearSigningContext, ContractInterface, KnownToken, ResolvedToken, Signer } from './types';
 
 /** Ethereum addresses compare whatever their letter case; Solana and Bitcoin addresses are case-sensitive. */
 export type AddressFamily = 'ethereum' | 'solana' | 'bitcoin';
 
 const keyOf = (family: AddressFamily, address: string) => (family === 'ethereum' ? address.toLowerCase() : address);
 
+/** Tokens by chain and address: an ERC-20 address means a token only on its own chain. */
+const tokenKey = (token: KnownToken) => (token.family === 'ethereum' ? `ethereum:${token.chainId}:${keyOf('ethereum', token.address)}` : `solana:${token.address}`);
+
+const KNOWN_TOKENS_BY_KEY = new Map(KNOWN_TOKENS.map((token) => [tokenKey(token), token]));
+
 export class Lookup {
   /** Past recipients as each family compares them. */
   private readonly recipients: Record<AddressFamily, Set<string>> | undefined;
+  private readonly declaredTokens: Map<string, KnownToken>;
 
-  constructor(readonly context: ClearSigningContext) {
+  /** `ethereumChainId`: the chain the request names, which decides what an ERC-20 address is; undefined names none. */
+  constructor(
+    readonly context: ClearSigningContext,
+    readonly ethereumChainId?: number,
+  ) {
+    this.declaredTokens = new Map((context.tokens ?? []).map((token) => [tokenKey(token), token]));
     const known = context.knownRecipients;
     this.recipients =
       known === undefined
@@ -30,9 +42,23 @@ export class Lookup {
     return Array.isArray(definition) ? (definition as Abi) : undefined;
   }
 
-  token(family: AddressFamily, address: string): KnownToken | undefined {
-    const key = keyOf(family, address);
-    return this.context.tokens?.find((token) => keyOf(family, token.address) === key);
+  /** The same lookup for a request on `chainId`: ERC-20 tokens are read on that chain. */
+  onChain(chainId: number | undefined): Lookup {
+    return new Lookup(this.context, chainId);
+  }
+
+  /**
+   * The token at `address`: the curated list first, then what operators declared. An Ethereum request that names no
+   * chain matches no token, since the same address may be another contract elsewhere.
+   */
+  token(family: AddressFamily, address: string): ResolvedToken | undefined {
+    if (family === 'bitcoin') return undefined;
+    if (family === 'ethereum' && this.ethereumChainId === undefined) return undefined;
+    const key = family === 'ethereum' ? `ethereum:${this.ethereumChainId}:${keyOf(family, address)}` : `solana:${address}`;
+    const known = KNOWN_TOKENS_BY_KEY.get(key);
+    if (known !== undefined) return { ...known, origin: 'known token list' };
+    const declared = this.declaredTokens.get(key);
+    return declared === undefined ? undefined : { ...declared, origin: 'declared by an operator' };
   }
 
   /** The wallet account or private key holding `address`, by name. */

@@ -30,12 +30,19 @@ export interface ContractInterface {
   definition: unknown;
 }
 
-/** A token the organization knows: an ERC-20 contract or an SPL mint, so amounts read in its units. */
-export interface KnownToken {
-  address: string;
-  symbol: string;
-  decimals: number;
-}
+/**
+ * A token whose units are known: an ERC-20 contract on one EVM chain (`chainId`) or an SPL mint, so amounts read in
+ * its units. The same address on another chain may be another contract, so an ERC-20 entry names its chain.
+ */
+export type KnownToken =
+  | { family: 'ethereum'; chainId: number; address: string; symbol: string; decimals: number; name?: string | undefined }
+  | { family: 'solana'; address: string; symbol: string; decimals: number; name?: string | undefined };
+
+/** Where a token's symbol and decimals come from, as the card names it. */
+export type TokenOrigin = 'known token list' | 'declared by an operator';
+
+/** A token as the lookup found it, with where it was found. */
+export type ResolvedToken = KnownToken & { origin: TokenOrigin };
 
 /** Native-unit thresholds above which a value is flagged (Settings). Absent: no threshold for that chain. */
 export interface ValueThresholds {
@@ -48,6 +55,7 @@ export interface ClearSigningContext {
   wallets?: readonly WalletNames[];
   privateKeys?: readonly PrivateKeyNames[];
   contracts?: readonly ContractInterface[];
+  /** Tokens operators declared (symbol and decimals); the curated list in known-tokens.ts is always read first. */
   tokens?: readonly KnownToken[];
   /**
    * Every recipient this organization has sent to before. Absent: history was not read and no recipient is flagged
@@ -80,6 +88,11 @@ export interface Amount {
   text: string;
   /** The smallest unit's name ("wei", "lamports", "sat", "raw units"), for the hover text. */
   rawUnit: string;
+  /**
+   * Token amounts only: where the unit comes from ("known token list", "declared by an operator", "decimals stated by
+   * the instruction", "unknown token: raw units"), shown beside the amount with the raw integer.
+   */
+  source?: string;
 }
 
 export interface Network {

@@ -109,6 +109,27 @@ export const appSettingsSchema = z.strictObject({
 });
 export type AppSettings = z.infer<typeof appSettingsSchema>;
 
+/**
+ * A token an operator declared so its amounts read in its units (clear signing): an ERC-20 contract on one EVM chain,
+ * or an SPL mint. Kept by the app, for every profile: a contract's symbol and decimals are facts of its chain, not of
+ * an organization. Address formats are checked in main, with a message naming the chain.
+ */
+const tokenSymbol = z.string().regex(/^[\p{L}\p{N}.$_+-]{1,16}$/u, { error: 'a token symbol is 1 to 16 letters, digits or . $ _ + -, with no spaces' });
+const tokenDecimals = z.number().int().min(0, { error: 'decimals cannot be negative' }).max(77, { error: 'a uint256 amount has at most 77 decimals' });
+const tokenName = z.string().min(1).max(64);
+const chainId = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+const tokenAddress = z.string().min(1).max(128);
+export const declaredTokenSchema = z.discriminatedUnion('family', [
+  z.strictObject({ family: z.literal('ethereum'), chainId, address: tokenAddress, symbol: tokenSymbol, decimals: tokenDecimals, name: tokenName.optional() }),
+  z.strictObject({ family: z.literal('solana'), address: tokenAddress, symbol: tokenSymbol, decimals: tokenDecimals, name: tokenName.optional() }),
+]);
+export type DeclaredToken = z.infer<typeof declaredTokenSchema>;
+/** Which declaration: the chain (Ethereum) and the address. */
+const declaredTokenKey = z.discriminatedUnion('family', [
+  z.strictObject({ family: z.literal('ethereum'), chainId, address: tokenAddress }),
+  z.strictObject({ family: z.literal('solana'), address: tokenAddress }),
+]);
+
 // ---- service records, as the renderer sees them -------------------------------------------------------------
 
 /** Service ids (UUIDs and the like). */
@@ -562,6 +583,11 @@ export const ipcContract = {
   ),
   'contracts.create': channel(contractInterfaceInput, activityOutcome(z.strictObject({ smartContractInterfaceId: z.string() }))),
   'contracts.delete': channel(z.strictObject({ smartContractInterfaceId: id }), activityOutcome(z.strictObject({ smartContractInterfaceId: z.string() }))),
+  /** Tokens operators declared (symbol and decimals), app-wide; the built-in known token list is not among them. */
+  'tokens.list': channel(noInput, z.array(declaredTokenSchema)),
+  /** Declares a token, or replaces the declaration for the same chain and address; refused for a token on the known list. */
+  'tokens.declare': channel(z.strictObject({ token: declaredTokenSchema }), z.array(declaredTokenSchema)),
+  'tokens.remove': channel(z.strictObject({ token: declaredTokenKey }), z.array(declaredTokenSchema)),
 
   'wallets.list': channel(noInput, z.array(walletView)),
   'wallets.accounts': channel(z.strictObject({ walletId: id }), z.array(walletAccountView)),

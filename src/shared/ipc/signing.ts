@@ -39,7 +39,7 @@ export type WireOf<T> = T extends bigint
 const text = z.string().max(100_000);
 const integerText = z.string().regex(/^-?\d{1,100}$/);
 
-const amount = z.strictObject({ raw: integerText, formatted: text, unit: text, text, rawUnit: text }) satisfies z.ZodType<WireOf<Amount>>;
+const amount = z.strictObject({ raw: integerText, formatted: text, unit: text, text, rawUnit: text, source: text.optional() }) satisfies z.ZodType<WireOf<Amount>>;
 const network = z.strictObject({
   family: z.enum(['ethereum', 'solana', 'bitcoin', 'tron', 'tempo', 'unknown']),
   name: text,

@@ -28,7 +28,6 @@ const SIGNER = account.address;
 const context: ClearSigningContext = {
   wallets: [{ walletId: 'wallet-1', walletName: 'Treasury', accounts: [{ address: SIGNER, path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }] }],
   contracts: [{ address: USDC, type: 'ETHEREUM', label: 'USD Coin', definition: erc20Abi }],
-  tokens: [{ address: USDC, symbol: 'USDC', decimals: 6 }],
   knownRecipients: [VITALIK],
 };
 
@@ -70,7 +69,7 @@ describe('clear signing: ERC-20 calls with the uploaded ABI', () => {
         type: 'uint256',
         text: '250 USDC',
         raw: '250000000',
-        amount: { raw: 250_000_000n, formatted: '250', unit: 'USDC', text: '250 USDC', rawUnit: 'raw units (6 decimals)' },
+        amount: { raw: 250_000_000n, formatted: '250', unit: 'USDC', text: '250 USDC', rawUnit: 'raw units (6 decimals)', source: 'known token list' },
       },
     ]);
     // The screen's reading is the policy engine's: eth.tx.function_name and contract_call_args.
@@ -121,12 +120,13 @@ describe('clear signing: ERC-20 calls with the uploaded ABI', () => {
   });
 
   it('flags an unlimited approve even without an uploaded ABI, naming the likely function', () => {
-    const dai = '0x6B175474E89094C44Da98b954EedeAC495271d0F';
-    const description = signTransaction({ type: 'eip1559', to: dai, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [PERMIT2, maxUint256] }), ...fees });
+    // SHIB: a real ERC-20, deliberately not on the known token list.
+    const shib = '0x95aD61b0a150d79219dCF64E1E6Cc01f0B64C4cE';
+    const description = signTransaction({ type: 'eip1559', to: shib, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [PERMIT2, maxUint256] }), ...fees });
     const tx = details(description);
     expect(tx.call).toEqual({ selector: '0x095ea7b3', decoded: false, args: [], likelySignature: 'approve(address,uint256)' });
     expect(kinds(description)).toEqual(['UNKNOWN_CONTRACT', 'UNLIMITED_APPROVAL']);
-    expect(description.summary).toBe(`Call approve(address,uint256)? on ${dai} on Ethereum`);
+    expect(description.summary).toBe(`Call approve(address,uint256)? on ${shib} on Ethereum`);
   });
 });
 
@@ -249,7 +249,7 @@ describe('clear signing: EIP-712 and EIP-7702', () => {
     const [detailsNode, spender, deadline] = typed.message;
     expect(detailsNode!.children?.map((node) => [node.name, node.text])).toEqual([
       ['token', `USD Coin (${USDC})`],
-      ['amount', '1000 USDC'],
+      ['amount', '1,000 USDC'],
       ['expiration', '2026-01-01T00:00:00.000Z'],
       ['nonce', '0'],
     ]);

@@ -27,7 +27,7 @@ describe('clear signing: descriptions as labelled facts', () => {
     const facts = signingFacts(
       describeSigningRequest(
         { operation: 'sign_transaction', parameters: { signWith: SIGNER, unsignedTransaction, type: 'TRANSACTION_TYPE_ETHEREUM' } },
-        { contracts: [{ address: USDC, type: 'ETHEREUM', label: 'USD Coin', definition: erc20Abi }], tokens: [{ address: USDC, symbol: 'USDC', decimals: 6 }] },
+        { contracts: [{ address: USDC, type: 'ETHEREUM', label: 'USD Coin', definition: erc20Abi }] },
       ),
     );
     expect(lines(facts).slice(0, 14)).toEqual([
@@ -43,7 +43,7 @@ describe('clear signing: descriptions as labelled facts', () => {
       'Most it can pay in fees: 0.001 ETH',
       'Function: transfer(address,uint256)',
       `recipient: ${recipient}`,
-      'amount: 5 USDC',
+      'amount: 5 USDC | known token list',
       expect.stringMatching(/^Call data: 0xa9059cbb/),
     ]);
     expect(facts.find((fact) => fact.label === 'To')?.value[0]?.id).toBe(USDC);

@@ -38,7 +38,6 @@ const PAYER = payer.publicKey.toBase58();
 
 const solanaContext: ClearSigningContext = {
   privateKeys: [{ privateKeyId: 'pk-sol', privateKeyName: 'Solana hot key', addresses: [{ address: PAYER, addressFormat: 'ADDRESS_FORMAT_SOLANA' }] }],
-  tokens: [{ address: USDC_MINT, symbol: 'USDC', decimals: 6 }],
   knownRecipients: [],
 };
 
@@ -142,7 +141,14 @@ describe('clear signing: Solana', () => {
       {
         from: { address: source, role: 'address' },
         to: { address: destination, role: 'address' },
-        amount: { raw: 2_500_000n, formatted: '2.5', unit: 'USDC', text: '2.5 USDC', rawUnit: 'raw units (6 decimals)' },
+        amount: {
+          raw: 2_500_000n,
+          formatted: '2.5',
+          unit: 'USDC',
+          text: '2.5 USDC',
+          rawUnit: 'raw units (6 decimals)',
+          source: 'decimals stated by the instruction; symbol from the known token list',
+        },
         mint: { address: USDC_MINT, label: 'USDC', role: 'token' },
         owner: { address: PAYER, label: 'Solana hot key', role: 'own address' },
       },
@@ -177,7 +183,7 @@ describe('clear signing: Solana', () => {
       { kind: 'UNLIMITED_APPROVAL', message: `This approves ${delegate} to spend an unlimited amount from token account ${source}.`, subject: delegate },
     ]);
     const bounded = approve(1_000n);
-    expect(bounded.summary).toBe(`Approve ${delegate} to spend 1000 raw units (decimals not known) from ${source} on Solana`);
+    expect(bounded.summary).toBe(`Approve ${delegate} to spend 1000 raw units from ${source} on Solana`);
     expect(bounded.warnings).toEqual([]);
   });
 

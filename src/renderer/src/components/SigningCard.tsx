@@ -231,6 +231,24 @@ function SolanaDetails({ details }: { details: Details<'solana-transaction'> }) 
           </>
         )}
       </dl>
+      {details.tokenTransfers.length > 0 && (
+        <section aria-label="Token transfers" className="signing-section">
+          <h4>Token transfers</h4>
+          <ul>
+            {details.tokenTransfers.map((transfer, index) => (
+              <li key={`${transfer.from.address}-${transfer.to.address}-${index}`}>
+                <Amount value={transfer.amount} /> from <Address value={transfer.from} /> to <Address value={transfer.to} />
+                {transfer.mint !== undefined && (
+                  <>
+                    {' '}
+                    (mint <Address value={transfer.mint} />)
+                  </>
+                )}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <section aria-label="Instructions" className="signing-section">
         <h4>Instructions</h4>
         <ol className="instructions">
@@ -428,11 +446,19 @@ const POLICY_OUTCOME_WORDS: Record<PolicyStandingView['matchedPolicies'][number]
   NEEDS_CONSENSUS: 'matches; its consensus is not met yet',
 };
 
+/** A token amount also shows its exact integer and where its unit comes from: "1,000 USDC · raw 1000000000 · known token list". */
 export function Amount({ value }: { value: AmountView }) {
   return (
-    <span className="amount" title={`${value.raw} ${value.rawUnit}`}>
-      {value.text}
-    </span>
+    <>
+      <span className="amount" title={`${value.raw} ${value.rawUnit}`}>
+        {value.text}
+      </span>
+      {value.source !== undefined && (
+        <span className="muted">
+          {value.unit === 'raw units' ? '' : ` · raw ${value.raw}`} · {value.source}
+        </span>
+      )}
+    </>
   );
 }
 

@@ -10,6 +10,7 @@ import { RowAction } from '../components/RowAction';
 import { SelectField } from '../components/SelectField';
 import { TableHead } from '../components/TableHead';
 import { useAction, useLoad } from '../hooks';
+import { DeclaredTokensPanel } from './DeclaredTokensPanel';
 
 type InterfaceType = ContractInterfaceView['type'];
 type WriteOutcome = ChannelOutput<'contracts.create'>;
@@ -22,7 +23,8 @@ const typeWords = (type: InterfaceType) => (type === 'SMART_CONTRACT_INTERFACE_T
 
 /**
  * The organization's smart contract interfaces: an ABI or IDL per address, with a label. Signing cards decode calls
- * with them and show the label wherever the address appears; policies read the decoded arguments.
+ * with them and show the label wherever the address appears; policies read the decoded arguments. Below them, the
+ * tokens operators declared, so amounts of those tokens read in their units.
  */
 export function ContractsScreen() {
   const contracts = useLoad((api) => api.contracts.list());
@@ -30,6 +32,7 @@ export function ContractsScreen() {
   const [viewing, setViewing] = useState<ContractInterfaceView>();
   const [deleting, setDeleting] = useState<ContractInterfaceView>();
   const [outcome, setOutcome] = useState<{ what: string; outcome: WriteOutcome }>();
+  const [tokenPrefill, setTokenPrefill] = useState<{ address: string }>();
 
   const finished = (what: string, result: WriteOutcome | undefined) => {
     if (result === undefined) return false;
@@ -94,6 +97,10 @@ export function ContractsScreen() {
                     </td>
                     <td className="row-actions">
                       <RowAction verb="View" subject={contract.label} onClick={() => setViewing(contract)} />
+                      {/* A Solana interface names a program, not a mint: only an ERC-20 contract is declared from its row. */}
+                      {contract.type === 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM' && (
+                        <RowAction verb="Declare token" subject={contract.label} onClick={() => setTokenPrefill({ address: contract.address })} />
+                      )}
                       <RowAction verb="Delete" subject={contract.label} danger onClick={() => setDeleting(contract)} />
                     </td>
                   </tr>
@@ -107,6 +114,8 @@ export function ContractsScreen() {
         busy={action.busy !== undefined}
         onSubmit={async (input) => finished(`Upload ${input.label}`, await action.run(`Uploading ${input.label}…`, (api) => api.contracts.create(input)))}
       />
+
+      <DeclaredTokensPanel prefill={tokenPrefill} />
 
       {viewing !== undefined && (
         <Modal title={`${viewing.label} (${typeWords(viewing.type)})`} onClose={() => setViewing(undefined)}>

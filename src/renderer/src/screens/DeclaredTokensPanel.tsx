@@ -1,0 +1,144 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { DeclaredToken } from '../../../shared/ipc/contract';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { Progress } from '../components/Progress';
+import { RowAction } from '../components/RowAction';
+import { SelectField } from '../components/SelectField';
+import { TableHead } from '../components/TableHead';
+import { useAction, useLoad } from '../hooks';
+
+/** The networks offered by name; any other EVM chain is declared by its chain id. */
+const NETWORKS = [
+  { value: 'ethereum:1', label: 'Ethereum' },
+  { value: 'ethereum:8453', label: 'Base' },
+  { value: 'ethereum:42161', label: 'Arbitrum One' },
+  { value: 'ethereum:10', label: 'OP Mainnet' },
+  { value: 'ethereum:137', label: 'Polygon' },
+  { value: 'ethereum:11155111', label: 'Sepolia' },
+  { value: 'ethereum:other', label: 'Another EVM chain (by chain id)' },
+  { value: 'solana', label: 'Solana (SPL mint)' },
+] as const;
+type NetworkChoice = (typeof NETWORKS)[number]['value'];
+
+function networkWords(token: DeclaredToken): string {
+  if (token.family === 'solana') return 'Solana';
+  const named = NETWORKS.find((network) => network.value === `ethereum:${token.chainId}`);
+  return named === undefined ? `chain id ${token.chainId}` : `${named.label} (chain id ${token.chainId})`;
+}
+
+/**
+ * Tokens operators declared: a symbol and decimals per contract address (or SPL mint), so signing cards read amounts
+ * in the token's units instead of raw integers. Kept by this app for every profile; the well-known tokens (USDC,
+ * USDT, DAI, WETH…) are built in and need no declaration.
+ */
+export function DeclaredTokensPanel({ prefill }: { prefill?: { address: string } | undefined }) {
+  const tokens = useLoad((api) => api.tokens.list());
+  const action = useAction();
+  const [network, setNetwork] = useState<NetworkChoice>('ethereum:1');
+  const [otherChainId, setOtherChainId] = useState('');
+  const [address, setAddress] = useState('');
+  const [symbol, setSymbol] = useState('');
+  const [decimals, setDecimals] = useState('');
+  const [name, setName] = useState('');
+  const symbolInput = useRef<HTMLInputElement>(null);
+
+  // "Declare token" on an uploaded Ethereum interface: its address, on an EVM chain, and the symbol next.
+  useEffect(() => {
+    if (prefill === undefined) return;
+    setAddress(prefill.address);
+    setNetwork((current) => (current === 'solana' ? 'ethereum:1' : current));
+    symbolInput.current?.scrollIntoView({ block: 'center' });
+    symbolInput.current?.focus();
+  }, [prefill]);
+
+  const declared = (result: DeclaredToken[] | undefined) => {
+    if (result === undefined) return false;
+    tokens.reload();
+    return true;
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const fields = { address: address.trim(), symbol: symbol.trim(), decimals: Number(decimals), ...(name.trim() === '' ? {} : { name: name.trim() }) };
+    const chainId = network === 'ethereum:other' ? Number(otherChainId) : Number(network.slice('ethereum:'.length));
+    const token: DeclaredToken = network === 'solana' ? { family: 'solana', ...fields } : { family: 'ethereum', chainId, ...fields };
+    if (declared(await action.run(`Declaring ${fields.symbol}…`, (api) => api.tokens.declare({ token })))) {
+      setAddress('');
+      setSymbol('');
+      setDecimals('');
+      setName('');
+    }
+  };
+
+  const remove = async (token: DeclaredToken) => {
+    const key = token.family === 'solana' ? { family: token.family, address: token.address } : { family: token.family, chainId: token.chainId, address: token.address };
+    declared(await action.run(`Removing ${token.symbol}…`, (api) => api.tokens.remove({ token: key })));
+  };
+
+  return (
+    <section className="panel" aria-labelledby="tokens-title">
+      <h2 id="tokens-title">Declared tokens</h2>
+      <p className="hint">
+        Signing cards show amounts of well-known tokens (USDC, USDT, DAI, WETH, WBTC, LINK, UNI) in their units. For any other token, declare its
+        symbol and decimals here; a token nobody declared is shown in raw units, never with guessed decimals.
+      </p>
+      <Progress label={action.busy} />
+      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {tokens.error !== undefined && <ErrorNotice error={tokens.error} />}
+      {tokens.value !== undefined &&
+        (tokens.value.length === 0 ? (
+          <p className="empty">No tokens declared.</p>
+        ) : (
+          <table className="data-table" aria-label="Declared tokens">
+            <TableHead columns={['Symbol', 'Network', 'Address', 'Decimals', 'Name']} withActions />
+            <tbody>
+              {tokens.value.map((token) => (
+                <tr key={`${networkWords(token)}-${token.address}`}>
+                  <th scope="row">{token.symbol}</th>
+                  <td>{networkWords(token)}</td>
+                  <td>
+                    <code className="address">{token.address}</code>
+                  </td>
+                  <td>{token.decimals}</td>
+                  <td>{token.name ?? ''}</td>
+                  <td className="row-actions">
+                    <RowAction verb="Remove" subject={`${token.symbol} on ${networkWords(token)}`} danger onClick={() => void remove(token)} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ))}
+      <form className="stack-form" aria-label="Declare a token" onSubmit={(event) => void submit(event)}>
+        <SelectField label="Network" value={network} options={NETWORKS} onChange={setNetwork} />
+        {network === 'ethereum:other' && (
+          <label>
+            Chain id
+            <input value={otherChainId} onChange={(event) => setOtherChainId(event.target.value)} required inputMode="numeric" pattern="[0-9]+" autoComplete="off" />
+          </label>
+        )}
+        <label>
+          {network === 'solana' ? 'Mint address' : 'Token contract address'}
+          <input value={address} onChange={(event) => setAddress(event.target.value)} required spellCheck={false} autoComplete="off" maxLength={128} />
+        </label>
+        <label>
+          Symbol
+          <input ref={symbolInput} value={symbol} onChange={(event) => setSymbol(event.target.value)} required maxLength={16} autoComplete="off" placeholder="ACME" />
+        </label>
+        <label>
+          Decimals
+          <input value={decimals} onChange={(event) => setDecimals(event.target.value)} required inputMode="numeric" pattern="[0-9]{1,2}" autoComplete="off" placeholder="18" />
+        </label>
+        <label>
+          Name (optional)
+          <input value={name} onChange={(event) => setName(event.target.value)} maxLength={64} autoComplete="off" />
+        </label>
+        <div className="button-row start">
+          <button type="submit" className="primary" disabled={action.busy !== undefined}>
+            Declare token
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
