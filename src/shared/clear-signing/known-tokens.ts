@@ -2,22 +2,13 @@
  * The curated list of well-known tokens clear signing reads amounts with, keyed by chain and contract address (or SPL
  * mint). It is deliberately small: a token not on it is never given guessed decimals; operators declare the others.
  *
- * Where each entry was checked (addresses compared character for character, checksummed spelling included):
- * - USDC on every EVM chain here, Sepolia included (Circle's test token): viem's `usdc` token definition
- *   (`viem/tokens`, viem 2.57); a unit test compares this list to it.
- * - WETH on Ethereum, Base and Arbitrum One: OffchainLabs/arbitrum-orbit-sdk, src/contracts/WETH.ts. On Optimism
- *   WETH is the OP Stack predeploy at 0x4200…0006 (raid-guild/wrapeth, src/utils/contracts.ts), the same address as on
- *   Base. On Polygon: folktizen/olive, packages/web/models/token/polygon.ts.
- * - USDT, DAI, WBTC and LINK on Ethereum, with their decimals: mzhu25/0x-swap-server, src/tokens.js (DAI also appears
- *   in ethers v6's getAddress documentation). UNI: 0xVanfer/ethaddr, uniswap.go.
- * - Solana USDC: the @solana/addresses README; Solana USDT: jup-ag/jupusd-program,
- *   programs/psm/tests/common/constants.rs, and mitsutoshi/solana-utils, src/constants.rs (both 6 decimals).
+ * Each entry is the token's canonical contract (or mint) as its issuer publishes it, compared character for character,
+ * checksummed spelling included. The USDC entries, Sepolia's test token included, are also held by a unit test to
+ * viem's own token definitions (`viem/tokens`); WETH on Optimism and Base is the OP Stack predeploy at 0x4200…0006.
  *
- * Changing an entry changes what operators read on a signing card: bump KNOWN_TOKENS_VERSION and say why in the commit.
+ * Changing an entry changes what operators read on a signing card: say why in the commit.
  */
 import type { KnownToken } from './types';
-
-export const KNOWN_TOKENS_VERSION = 1;
 
 /** EIP-155 chain ids of the networks the list covers. */
 const ETHEREUM = 1;
