@@ -13,28 +13,24 @@ import { TurnkeySigner as EthersSigner } from '@turnkey/ethers';
 import type { TurnkeyClient } from '@turnkey/http';
 import { TurnkeySigner as SolanaSigner } from '@turnkey/solana';
 import { createAccount } from '@turnkey/viem';
-import { Transaction, verifyMessage as ethersVerifyMessage, verifyTypedData as ethersVerifyTypedData } from 'ethers';
-import {
-  createWalletClient,
-  custom,
-  getAddress,
-  hashTypedData,
-  parseEther,
-  parseGwei,
-  recoverTransactionAddress,
-  recoverTypedDataAddress,
-  serializeTransaction,
-  verifyMessage,
-} from 'viem';
+import { getAddress, hashTypedData, parseGwei, recoverTransactionAddress, serializeTransaction } from 'viem';
 import { recoverAuthorizationAddress } from 'viem/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service';
 import { recordedRows } from '../service/signing/recorded';
 import { itemAt } from '../support/assertions';
 import { MAIL } from '../support/eip712-mail';
-
-const ETHEREUM = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' } as const;
-const SOLANA = { curve: 'CURVE_ED25519', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/501'/0'/0'", addressFormat: 'ADDRESS_FORMAT_SOLANA' } as const;
+import {
+  ETHEREUM_ACCOUNT,
+  SOLANA_ACCOUNT,
+  SOLANA_BLOCKHASH,
+  SOLANA_RECIPIENT,
+  expectEthersSignerSigns,
+  expectSolanaFullySigned,
+  expectSolanaSignature,
+  expectViemAccountSigns,
+  solanaTransfer,
+} from '../support/signer-checks';
 
 let service: TestService;
 let client: TurnkeyClient;
@@ -52,7 +48,7 @@ beforeAll(async () => {
   service = await startTestService();
   client = service.client();
   organizationId = service.info.organizationId;
-  const wallet = await client.createWallet({ ...service.nextEnvelope('ACTIVITY_TYPE_CREATE_WALLET'), parameters: { walletName: 'signers', accounts: [ETHEREUM, SOLANA] } });
+  const wallet = await client.createWallet({ ...service.nextEnvelope('ACTIVITY_TYPE_CREATE_WALLET'), parameters: { walletName: 'signers', accounts: [ETHEREUM_ACCOUNT, SOLANA_ACCOUNT] } });
   [walletAddress, solanaAddress] = wallet.activity.result.createWalletResult!.addresses as [`0x${string}`, string];
   const keys = await client.createPrivateKeys({
     ...service.nextEnvelope('ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2'),
@@ -84,25 +80,7 @@ describe('@turnkey/viem createAccount', () => {
       // @turnkey/viem and @turnkey/ethers each pin their own @turnkey/http; the client is the same on the wire.
       const account = await createAccount({ client: client as never, organizationId, signWith: signWith() });
       const address = (signWith() === keyId ? keyAddress : signWith()) as `0x${string}`;
-      expect(account.address).toBe(address);
-
-      const message = 'hello from QuorumKey';
-      const messageSignature = await account.signMessage({ message });
-      expect(await verifyMessage({ address, message, signature: messageSignature })).toBe(true);
-
-      // Through a wallet client, as applications call it: viem adds the EIP712Domain type before the account signs.
-      const wallet = createWalletClient({ account, transport: custom({ request: () => Promise.reject(new Error('no RPC in this test')) }) });
-      const typedSignature = await wallet.signTypedData(MAIL);
-      expect(await recoverTypedDataAddress({ ...MAIL, signature: typedSignature })).toBe(address);
-
-      for (const transaction of [
-        { type: 'eip1559', chainId: 1, nonce: 7, to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', value: parseEther('0.5'), gas: 21000n, maxFeePerGas: parseGwei('30'), maxPriorityFeePerGas: parseGwei('1') },
-        { type: 'legacy', chainId: 11155111, nonce: 0, to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', value: 1n, gas: 21000n, gasPrice: parseGwei('20') },
-        { type: 'eip2930', chainId: 10, nonce: 1, to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', value: 1n, gas: 30000n, gasPrice: parseGwei('2'), accessList: [] },
-      ] as const) {
-        const signed = await account.signTransaction(transaction);
-        expect(await recoverTransactionAddress({ serializedTransaction: signed as never })).toBe(address);
-      }
+      await expectViemAccountSigns(account, address);
 
       const authorization = await account.signAuthorization!({ address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', chainId: 1, nonce: 3 });
       expect(await recoverAuthorizationAddress({ authorization })).toBe(address);
@@ -124,16 +102,7 @@ describe('@turnkey/viem createAccount', () => {
 describe('@turnkey/ethers TurnkeySigner', () => {
   it('signs a message, typed data and a transaction that ethers verifies', async () => {
     const signer = new EthersSigner({ client: client as never, organizationId, signWith: walletAddress });
-    expect(await signer.getAddress()).toBe(walletAddress);
-    const signature = await signer.signMessage('ethers says hi');
-    expect(ethersVerifyMessage('ethers says hi', signature)).toBe(walletAddress);
-
-    const { EIP712Domain: _domain, ...types } = { EIP712Domain: [], ...MAIL.types };
-    const typed = await signer.signTypedData(MAIL.domain, types as never, MAIL.message);
-    expect(ethersVerifyTypedData(MAIL.domain, types as never, MAIL.message, typed)).toBe(walletAddress);
-
-    const signed = await signer.signTransaction({ chainId: 1, nonce: 2, to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', value: 10n, gasLimit: 21000n, maxFeePerGas: 2n * 10n ** 9n, maxPriorityFeePerGas: 10n ** 9n, type: 2 });
-    expect(Transaction.from(signed).from).toBe(walletAddress);
+    await expectEthersSignerSigns(signer, walletAddress);
   });
 });
 
@@ -231,47 +200,38 @@ describe('@turnkey/http signRawPayload, signRawPayloads and signTransaction', ()
 });
 
 describe('@turnkey/solana TurnkeySigner', () => {
-  const recipient = new PublicKey('9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin');
-  const blockhash = 'EETubP5AKHgjPAhzPAFcb8BAY1hMH639CWCFTqi3hq1k';
-
-  function transfer(from: string): SolanaTransaction {
-    const tx = new SolanaTransaction({ feePayer: new PublicKey(from), recentBlockhash: blockhash });
-    tx.add(SystemProgram.transfer({ fromPubkey: new PublicKey(from), toPubkey: recipient, lamports: 1_000_000 }));
-    return tx;
-  }
-
   it('signs a message and a legacy transaction that web3.js verifies', async () => {
     const signer = new SolanaSigner({ client: client as never, organizationId });
     const message = new TextEncoder().encode('solana message');
     const signature = await signer.signMessage(message, solanaAddress);
-    expect(ed25519.verify(signature, message, new PublicKey(solanaAddress).toBytes())).toBe(true);
+    expectSolanaSignature(signature, message, solanaAddress);
 
-    const signed = (await signer.signTransaction(transfer(solanaAddress), solanaAddress)) as SolanaTransaction;
-    expect(signed.verifySignatures()).toBe(true);
+    const signed = (await signer.signTransaction(solanaTransfer(solanaAddress), solanaAddress)) as SolanaTransaction;
+    expectSolanaFullySigned(signed);
     expect(signed.signature).not.toBeNull();
   });
 
   it('signs a v0 transaction, filling only its own slot', async () => {
     const signer = new SolanaSigner({ client: client as never, organizationId });
-    const coSigner = new PublicKey(recipient);
+    const coSigner = SOLANA_RECIPIENT;
     const message = new TransactionMessage({
       payerKey: new PublicKey(solanaAddress),
-      recentBlockhash: blockhash,
+      recentBlockhash: SOLANA_BLOCKHASH,
       instructions: [
-        SystemProgram.transfer({ fromPubkey: new PublicKey(solanaAddress), toPubkey: recipient, lamports: 5 }),
+        SystemProgram.transfer({ fromPubkey: new PublicKey(solanaAddress), toPubkey: SOLANA_RECIPIENT, lamports: 5 }),
         SystemProgram.transfer({ fromPubkey: coSigner, toPubkey: new PublicKey(solanaAddress), lamports: 1 }),
       ],
     }).compileToV0Message();
     const signed = (await signer.signTransaction(new VersionedTransaction(message), solanaAddress)) as VersionedTransaction;
     const slots = signed.message.staticAccountKeys.slice(0, signed.message.header.numRequiredSignatures).map((key) => key.toBase58());
     expect(slots).toEqual([solanaAddress, coSigner.toBase58()]);
-    expect(ed25519.verify(signed.signatures[0]!, signed.message.serialize(), new PublicKey(solanaAddress).toBytes())).toBe(true);
+    expectSolanaSignature(signed.signatures[0]!, signed.message.serialize(), solanaAddress);
     expect(signed.signatures[1]!.every((byte) => byte === 0)).toBe(true);
   });
 
   it('refuses a transaction in which signWith is not a required signer: a 400, nothing recorded', async () => {
     const before = recordedRows(service);
-    const unsigned = transfer('9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin').serialize({ requireAllSignatures: false, verifySignatures: false });
+    const unsigned = solanaTransfer(SOLANA_RECIPIENT.toBase58()).serialize({ requireAllSignatures: false, verifySignatures: false });
     const reply = await service.submit('sign_transaction', 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', {
       signWith: solanaAddress,
       unsignedTransaction: Buffer.from(unsigned).toString('hex'),
