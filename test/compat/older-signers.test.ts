@@ -6,7 +6,7 @@
  */
 import { TurnkeySigner as EthersSignerV11 } from 'turnkey-ethers-v11';
 import { TurnkeySigner as SolanaSignerV03 } from 'turnkey-solana-v03';
-import { createAccount as createViemAccountV04 } from 'turnkey-viem-v04';
+import { createAccount as createViemAccountV04, createApiKeyAccount as createViemApiKeyAccountV04 } from 'turnkey-viem-v04';
 import { parseEther, parseGwei } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as EthersApiKeyStamper from '../../node_modules/turnkey-ethers-v11/node_modules/@turnkey/api-key-stamper';
@@ -124,6 +124,13 @@ describe.each(Object.entries(viemClients))('@turnkey/viem 0.4 createAccount with
     const account = await createViemAccountV04({ client: clientFor(signer), organizationId, signWith: walletAddress });
     await expect(account.signTransaction(TWO_ETHER)).rejects.toThrow(DENIED_TRANSFER);
     await expectViemAccountSigns(account, walletAddress);
+  });
+});
+
+describe('@turnkey/viem 0.4 createApiKeyAccount', () => {
+  it('builds its own client from an API key and signs with a private key id', async () => {
+    const account = await createViemApiKeyAccountV04({ ...apiKey(service.rootKey), baseUrl: service.info.baseUrl, organizationId, privateKeyId: keyId });
+    await expectViemAccountSigns(account, keyAddress);
   });
 });
 
