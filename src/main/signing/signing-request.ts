@@ -13,6 +13,7 @@ import { decodeSolanaTransaction, type SolanaIdl } from '../../shared/chains/sol
 import type { SigningOperation } from '../../shared/clear-signing';
 import { hexToBytes } from '../../shared/crypto/encoding';
 import { QkError } from '../../shared/errors';
+import { describeIssues } from '../../shared/ipc/contract';
 import type { PolicyContext } from '../../shared/policy';
 import { contractInterfaceTypeOf, parsedDefinition, type OrganizationSnapshot } from './organization';
 
@@ -68,7 +69,13 @@ export function signingRequestOf(activity: { type: string; intent: Record<string
     if (typeof parameters !== 'object' || parameters === null) {
       throw new QkError('RESPONSE_INVALID', `activity of type ${activity.type} has no ${intentKey} in its intent`);
     }
-    return { operation, ...(parameters as Record<string, unknown>) } as SigningRequest;
+    // Fields a newer service may add are dropped, not refused: the card shows what this version can read.
+    const parsed = activityOperations[operation].parameters.strip().safeParse(parameters);
+    if (!parsed.success) {
+      throw new QkError('RESPONSE_INVALID', `the ${intentKey} of this ${activity.type} activity is not a signing request: ${describeIssues(parsed.error)}`);
+    }
+    // Checked just above against this operation's own schema; TypeScript cannot pair the union's members by itself.
+    return { operation, ...parsed.data } as SigningRequest;
   }
   return undefined;
 }
