@@ -176,7 +176,7 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
     ...sandboxHandlers({ sandbox, profiles }),
     ...activitiesHandlers({ active, now }),
     ...approvalsHandlers({ active, now, stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR) }),
-    ...organizationHandlers({ active, now, keychain }),
+    ...organizationHandlers({ active, now, keychain, tokens }),
     ...usersHandlers({ active, now, keychain }),
     ...policiesHandlers({ active, now }),
     ...walletsHandlers({ active, now }),

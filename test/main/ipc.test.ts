@@ -174,6 +174,7 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
     privateKeys: [],
     localExportKeys: [],
     contracts: [],
+    declaredTokens: [{ family: 'ethereum', chainId: 1, address: '0x0000000000000000000000000000000000000abc', symbol: 'ACME', decimals: 2 }],
   },
   'organization.updateRootQuorum': { state: 'consensus-needed', activity: completed },
   'users.create': { state: 'completed', result: { userId: 'u2' }, activity: completed },

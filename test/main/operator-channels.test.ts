@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Channel, ChannelInput, ChannelOutput } from '../../src/shared/ipc/contract';
 import { parseExportFile } from '../../src/shared/offline/export-file';
@@ -76,6 +77,12 @@ describe('users, tags and the root quorum', () => {
     expect((await call('users.removeApiKeys', { userId: cyId, apiKeyIds: [cyKey] })).state).toBe('completed');
     const after = await call('organization.lookup', {});
     expect(after.users.find((user) => user.userId === cyId)).toMatchObject({ userTags: [auditors], apiKeys: [] });
+
+    // Declared tokens travel with the lookup, so the approval list reads their amounts as the signing card does.
+    expect(organization.declaredTokens).toEqual([]);
+    const acme = { family: 'ethereum', chainId: 1, address: '0x00000000000000000000000000000000000ace01', symbol: 'ACME', decimals: 2 } as const;
+    await call('tokens.declare', { token: acme });
+    expect((await call('organization.lookup', {})).declaredTokens).toEqual([{ ...acme, address: getAddress(acme.address) }]);
   });
 
   it('a new root quorum applies at once while the root alone decides, and then waits for the second member', async () => {

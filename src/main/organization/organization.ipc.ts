@@ -2,15 +2,17 @@ import type { ActiveProfileHandlerDeps } from '../activities/activities.ipc';
 import { outcomeView } from '../activities/activity-views';
 import type { IpcHandlers } from '../ipc/register';
 import type { Keychain } from '../keychain/keychain';
+import type { DeclaredTokens } from '../tokens/declared-tokens';
 import { readOrganization } from './organization';
 
 export interface OrganizationHandlerDeps extends ActiveProfileHandlerDeps {
   keychain: Pick<Keychain, 'listEncryptionKeys'>;
+  tokens: Pick<DeclaredTokens, 'list'>;
 }
 
-export function organizationHandlers({ active, now, keychain }: OrganizationHandlerDeps): Pick<IpcHandlers, 'organization.lookup' | 'organization.updateRootQuorum'> {
+export function organizationHandlers({ active, now, keychain, tokens }: OrganizationHandlerDeps): Pick<IpcHandlers, 'organization.lookup' | 'organization.updateRootQuorum'> {
   return {
-    'organization.lookup': async () => readOrganization((await active.services()).client, keychain),
+    'organization.lookup': async () => readOrganization((await active.services()).client, keychain, tokens),
     'organization.updateRootQuorum': async ({ userIds, threshold }) => {
       const { client } = await active.services();
       return outcomeView(await client.submit('update_root_quorum', { userIds, threshold }), () => ({}), now());

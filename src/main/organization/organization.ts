@@ -1,7 +1,8 @@
 /**
  * The organization as it stands, read in one go for describing activities (names for ids, the "before" of a change)
  * and for the Users and Root quorum screens: users with their tags and credentials, the root quorum, policies,
- * wallets with their accounts, private keys, and this desktop's export keys.
+ * wallets with their accounts, private keys, uploaded contract interfaces, and this desktop's export keys and
+ * declared tokens.
  */
 import type { WalletAccount } from '../../shared/api';
 import type { ChannelOutput } from '../../shared/ipc/contract';
@@ -10,6 +11,7 @@ import type { Keychain } from '../keychain/keychain';
 import { policyView } from '../policies/policies.ipc';
 import { walletView } from '../wallets/wallet-views';
 import { contractInterfaceTypeOf } from '../signing/organization';
+import type { DeclaredTokens } from '../tokens/declared-tokens';
 
 export type OrganizationLookupView = ChannelOutput<'organization.lookup'>;
 
@@ -21,12 +23,14 @@ const MAX_ACCOUNT_PAGES = 50;
 export async function readOrganization(
   client: Pick<ApiClient, 'query'>,
   keychain: Pick<Keychain, 'listEncryptionKeys'>,
+  tokens: Pick<DeclaredTokens, 'list'>,
 ): Promise<OrganizationLookupView> {
-  const [{ organizationData: data }, walletAccounts, exportKeys, { smartContractInterfaces }] = await Promise.all([
+  const [{ organizationData: data }, walletAccounts, exportKeys, { smartContractInterfaces }, declaredTokens] = await Promise.all([
     client.query('get_organization', {}),
     allWalletAccounts(client),
     keychain.listEncryptionKeys(),
     client.query('list_smart_contract_interfaces', {}),
+    tokens.list(),
   ]);
   return {
     organizationId: data.organizationId ?? '',
@@ -69,6 +73,7 @@ export async function readOrganization(
       label: contract.label,
       definition: contract.smartContractInterface,
     })),
+    declaredTokens,
   };
 }
 

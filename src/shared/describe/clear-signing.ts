@@ -17,6 +17,7 @@ export function clearSigningDecoder(lookup: OrganizationLookup): SigningDecoder 
       privateKeyName: key.privateKeyName,
       addresses: key.addresses.map((address) => ({ address })),
     })),
+    tokens: lookup.declaredTokens ?? [],
     contracts: (lookup.contracts ?? []).flatMap((contract) => {
       try {
         return [{ ...contract, definition: JSON.parse(contract.definition) as unknown }];

@@ -1,7 +1,9 @@
 /**
- * What the describer reads (the organization as it stands, and this desktop's export keys) and what it answers.
- * Everything in the lookup is optional: without it names fall back to ids and "before" reads "not known".
+ * What the describer reads (the organization as it stands, this desktop's export keys and declared tokens) and what it
+ * answers. Everything in the lookup is optional: without it names fall back to ids and "before" reads "not known".
  */
+
+import type { KnownToken } from '../clear-signing/types';
 
 export interface UserFacts {
   userId: string;
@@ -64,6 +66,8 @@ export interface OrganizationLookup {
   privateKeys?: readonly PrivateKeyFacts[];
   /** Uploaded contract interfaces (the ABI or IDL as JSON text): signing requests read with their labels and calls. */
   contracts?: readonly { address: string; type: 'ETHEREUM' | 'SOLANA'; label: string; definition: string }[];
+  /** Tokens operators declared (symbol and decimals per chain and address): signing amounts read in their units. */
+  declaredTokens?: readonly KnownToken[];
   /** This desktop's stored export (encryption) keys: an export sealed to one of them can be opened here. */
   localExportKeys?: readonly { name: string; publicKey: string }[];
 }

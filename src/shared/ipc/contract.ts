@@ -370,6 +370,8 @@ const organizationLookup = z.strictObject({
   localExportKeys: z.array(z.strictObject({ name: z.string(), publicKey: z.string() })),
   /** Uploaded contract interfaces (the ABI or IDL as its JSON text), so signing requests read with their labels. */
   contracts: z.array(z.strictObject({ address: z.string(), type: z.enum(['ETHEREUM', 'SOLANA']), label: z.string(), definition: z.string() })),
+  /** Tokens operators declared on this desktop, so a signing request's amounts read in the same units everywhere. */
+  declaredTokens: z.array(declaredTokenSchema),
 });
 
 /**

@@ -5,6 +5,7 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
+import { encodeFunctionData, erc20Abi, serializeTransaction } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { activityOperations } from '../../../src/shared/api';
 import { clearSigningDecoder, describeActivity, isDescribed, type ActivityDescription, type OrganizationLookup, type Ref } from '../../../src/shared/describe';
@@ -232,6 +233,28 @@ describe('clear signing through the hook', () => {
     const described = describeActivity({ type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', intent }, lookup, { decodeSigning: clearSigningDecoder(lookup) });
     expect(described.title).toMatch(/^Sign /);
     expect(described.signing?.decoded?.find((fact) => fact.label === 'Signer')?.value[0]?.text).toContain('Treasury');
+  });
+
+  it('reads a token amount in the units an operator declared, as the signing card does', () => {
+    const acme = '0x0000000000000000000000000000000000000ace';
+    const unsignedTransaction = serializeTransaction({
+      type: 'eip1559',
+      chainId: 1,
+      nonce: 0,
+      gas: 60_000n,
+      maxFeePerGas: 2n,
+      maxPriorityFeePerGas: 1n,
+      to: acme,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: ['0x1111111111111111111111111111111111111111', 123_456n] }),
+    });
+    const intent = { signTransactionIntentV2: { signWith: '0xabc', unsignedTransaction, type: 'TRANSACTION_TYPE_ETHEREUM' } };
+    const summary = (org: OrganizationLookup) =>
+      describeActivity({ type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', intent }, org, { decodeSigning: clearSigningDecoder(org) }).summary;
+    // The interface is uploaded (so the call decodes) but says nothing of decimals.
+    const withAbi: OrganizationLookup = { ...lookup, contracts: [{ address: acme, type: 'ETHEREUM', label: 'Acme token', definition: JSON.stringify(erc20Abi) }] };
+    expect(summary(withAbi)).toContain('123456 raw units');
+    const declared: OrganizationLookup = { ...withAbi, declaredTokens: [{ family: 'ethereum', chainId: 1, address: acme, symbol: 'ACME', decimals: 2 }] };
+    expect(summary(declared)).toContain('1,234.56 ACME');
   });
 
   it('falls back to the payload when clear signing cannot read the request', () => {
