@@ -94,7 +94,7 @@ it('stamps a payload with no network, described offline, and post-stamped sends 
   );
   expect(run.code, run.stderr).toBe(0);
   expect(run.stderr).toContain('Sign a raw payload');
-  expect(run.stderr).toContain('Payload text: I approve the Q3 budget\n');
+  expect(run.stderr).toContain('Payload: I approve the Q3 budget\n');
   expect(run.stderr).toContain('Policies: not evaluated offline');
   const stamped = JSON.parse(run.stdout) as { path: string; body: string };
   expect(stamped.path).toBe('/public/v1/submit/sign_raw_payload');

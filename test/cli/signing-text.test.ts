@@ -1,7 +1,7 @@
 import { serializeTransaction } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { signingCardText } from '../../src/main/cli/signing-text';
-import { describeSigningRequest, signingFacts } from '../../src/shared/clear-signing/index.js';
+import { describeSigningRequest, flatSigningFacts, signingFacts } from '../../src/shared/clear-signing/index.js';
 
 const SIGNER = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 const RECIPIENT = '0x1111111111111111111111111111111111111111';
@@ -29,7 +29,7 @@ describe('the CLI signing card', () => {
     });
     const lines = text.trimEnd().split('\n');
     expect(lines.slice(0, 2)).toEqual([transfer.title, `  ${transfer.summary}`]);
-    for (const fact of signingFacts(transfer)) expect(lines.some((line) => line.startsWith(`  ${fact.label}: ${fact.value[0]?.text}`))).toBe(true);
+    for (const fact of flatSigningFacts(signingFacts(transfer))) expect(lines.some((line) => line.startsWith(`  ${fact.label}: ${fact.value[0]?.text}`))).toBe(true);
     expect(lines).toContain(`  Signer: treasury (${SIGNER})`);
     expect(lines).toContain('  Value: 1.5 ETH (1500000000000000000 wei)');
     expect(lines).toContain(`  To: ${RECIPIENT}`);
@@ -46,7 +46,9 @@ describe('the CLI signing card', () => {
       describeSigningRequest({ operation: 'sign_raw_payload', parameters: { signWith: SIGNER, payload, encoding: 'PAYLOAD_ENCODING_TEXT_UTF8', hashFunction: 'HASH_FUNCTION_KECCAK256' } }),
       undefined,
     );
-    expect(text).toContain(`  Payload text: ${JSON.stringify(payload)}\n`);
+    expect(text).toContain(`  Payload: ${JSON.stringify(payload)}\n`);
+    // A payload's parts print under its path, as the card nests them under it.
+    expect(text).toMatch(/\n {2}Payload\.signed bytes: [0-9a-f]+\n/);
     expect(text).not.toContain('\u001b');
     expect(text.split('\n').filter((line) => line.startsWith('  Policies:'))).toEqual([expect.stringMatching(/not evaluated offline/)]);
   });

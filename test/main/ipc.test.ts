@@ -94,6 +94,11 @@ const signingCard: ChannelOutput<'signing.preview'> = {
     },
     warnings: [{ kind: 'NEW_RECIPIENT', message: 'This organization has never sent to this address.', subject: address.address }],
   },
+  facts: [
+    { label: 'Signer', value: [{ text: 'Treasury', id: address.address }] },
+    { label: 'Value', value: [{ text: '1 ETH', id: '1000000000000000000 wei' }] },
+    { label: 'Call', value: [{ text: 'transfer(address,uint256)', code: true }], children: [{ label: 'amount', value: [{ text: '5 USDC' }, { text: 'known token list', note: true }] }] },
+  ],
   standing: signingStanding,
 };
 

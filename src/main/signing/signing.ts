@@ -10,6 +10,7 @@ import { parseUnits } from 'viem';
 import { operations, type Activity } from '../../shared/api';
 import {
   describeSigningActivity,
+  signingFacts,
   type ClearSigningContext,
   type KnownToken,
   type SigningDescription,
@@ -54,13 +55,13 @@ export class Signing {
     const snapshot = await readOrganization(client);
     const { approverIds } = tallyOf(activity.votes, now());
     const [description, standing] = await Promise.all([this.describe(request, snapshot, activity.id), this.standing(request, snapshot, approverIds)]);
-    return { description: descriptionView(description), standing: standingView(standing), activity };
+    return { description: descriptionView(description), facts: signingFacts(description), standing: standingView(standing), activity };
   }
 
   /** The card for a request not yet submitted: the viewer's own submission would count as their approval. */
   async preview(request: SigningRequest): Promise<SigningCardView> {
     const { description, standing } = await this.explain(request);
-    return { description: descriptionView(description), standing: standingView(standing) };
+    return { description: descriptionView(description), facts: signingFacts(description), standing: standingView(standing) };
   }
 
   /** What `preview` shows, as the reader and the policies give it (the CLI prints it as text). */

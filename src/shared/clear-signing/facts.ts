@@ -1,12 +1,13 @@
 /**
- * A description as labelled lines: the shape the activity describer's facts take (label + values, each value with an
- * optional id one click away and a fixed-width flag), so the approval card's fact list and the CLI can print a
- * signing request without knowing each chain's details.
+ * A description as labelled facts: the one wording of a signing request that every surface shows. The signing card
+ * renders them nested (a call's arguments, an instruction's accounts, typed data's fields under their parent); the
+ * approval list's activity description and the CLI print them flattened, each part labelled by its path.
  */
 import type {
   AddressRef,
   Amount,
   BitcoinTransactionDetails,
+  Eip7702Delegation,
   EthereumTransactionDetails,
   RawPayloadsDetails,
   ReadableNode,
@@ -19,11 +20,27 @@ export interface SigningFactValue {
   /** The exact value behind `text`: the full address, the raw integer. */
   id?: string;
   code?: boolean;
+  /** Words about the value beside it rather than the value (where a token's unit comes from, "testnet"). */
+  note?: boolean;
 }
 
 export interface SigningFact {
   label: string;
-  value: readonly SigningFactValue[];
+  /** Empty for a fact that is only its parts (a struct, typed data's domain). */
+  value: SigningFactValue[];
+  /** Its parts: a call's arguments, a struct's fields, an instruction's accounts and arguments, a payload's message. */
+  children?: SigningFact[];
+}
+
+/**
+ * Nested facts as one list for surfaces without nesting, each part labelled by its path: `Call.amount`,
+ * `Payload.message.from.name`, `Call.recipients[0]`. A fact that is only its parts lists just them.
+ */
+export function flatSigningFacts(facts: readonly SigningFact[], prefix = ''): SigningFact[] {
+  return facts.flatMap(({ label: own, value, children }) => {
+    const label = prefix === '' ? own : own.startsWith('[') ? `${prefix}${own}` : `${prefix}.${own}`;
+    return [...(value.length === 0 && children !== undefined ? [] : [{ label, value }]), ...flatSigningFacts(children ?? [], label)];
+  });
 }
 
 const plain = (text: string): SigningFactValue[] => [{ text }];
@@ -42,32 +59,45 @@ function address(ref: AddressRef): SigningFactValue[] {
   return ref.label === undefined ? [{ text: `${ref.address}${role}`, id: ref.address, code: true }] : [{ text: `${ref.label}${role}`, id: ref.address }];
 }
 
+/**
+ * A token amount's units come from a list, an operator or the instruction: it is never read without its raw integer
+ * and who said what the unit is ("1,000 USDC · raw 1000000000 · known token list"). A native amount names its raw
+ * unit ("1.5 ETH", 1500000000000000000 wei).
+ */
 function amount(value: Amount): SigningFactValue[] {
-  return [{ text: value.text, id: `${value.raw} ${value.rawUnit}` }, ...source(value)];
+  if (value.source === undefined) return [{ text: value.text, id: `${value.raw} ${value.rawUnit}` }];
+  return [{ text: value.text }, ...(value.unit === 'raw units' ? [] : [{ text: `raw ${value.raw}`, note: true }]), { text: value.source, note: true }];
 }
 
-/** Where a token amount's unit comes from, so "1,000 USDC" is never read without knowing who said USDC. */
-function source(value: Amount | undefined): SigningFactValue[] {
-  return value?.source === undefined ? [] : [{ text: value.source }];
-}
-
-/** A tree flattened into dotted labels: `details.amount`. */
-function nodes(prefix: string, tree: readonly ReadableNode[]): SigningFact[] {
-  return tree.flatMap((node) => {
-    const label = node.name.startsWith('[') ? `${prefix}${node.name}` : `${prefix}${prefix === '' ? '' : '.'}${node.name}`;
-    const own: SigningFact[] =
-      node.children === undefined || node.text !== ''
-        ? [{ label, value: node.address !== undefined ? address(node.address) : [{ text: node.text, ...(node.raw === undefined ? {} : { id: node.raw }) }, ...source(node.amount)] }]
-        : [];
-    return [...own, ...nodes(label, node.children ?? [])];
+/** A decoded tree (arguments, typed data): each node a fact, a struct's or list's members its parts. */
+function nodes(tree: readonly ReadableNode[]): SigningFact[] {
+  return tree.map((node) => {
+    const value =
+      node.amount !== undefined
+        ? amount(node.amount)
+        : node.address !== undefined
+          ? address(node.address)
+          : node.text === '' && node.children !== undefined
+            ? []
+            : [{ text: node.text, ...(node.raw === undefined ? {} : { id: node.raw }) }];
+    return { label: node.name, value, ...(node.children === undefined ? {} : { children: nodes(node.children) }) };
   });
 }
 
 export function signingFacts(description: SigningDescription): SigningFact[] {
   const { network, signer, details } = description;
   const facts: SigningFact[] = [
-    { label: 'Network', value: plain(network.chainId === undefined ? network.name : `${network.name} (chain id ${network.chainId})`) },
-    { label: 'Signer', value: [{ text: signer.text, id: signer.signWith, ...(signer.kind === 'unknown' ? { code: true } : {}) }] },
+    {
+      label: 'Network',
+      value: [{ text: network.chainId === undefined ? network.name : `${network.name} (chain id ${network.chainId})` }, ...(network.testnet === true ? [{ text: 'testnet', note: true }] : [])],
+    },
+    {
+      label: 'Signer',
+      value:
+        signer.kind === 'unknown'
+          ? [{ text: signer.signWith, code: true }, { text: 'not a key of this organization', note: true }]
+          : [{ text: signer.text, id: signer.signWith }],
+    },
   ];
   switch (details.kind) {
     case 'ethereum-transaction':
@@ -100,14 +130,17 @@ function ethereumFacts(tx: EthereumTransactionDetails): SigningFact[] {
     ...(call === undefined
       ? []
       : call.decoded
-        ? [{ label: 'Function', value: code(call.signature ?? call.selector) }, ...nodes('', call.args)]
-        : [{ label: 'Function', value: [{ text: call.likelySignature === undefined ? `not decoded (selector ${call.selector})` : `not decoded; the selector ${call.selector} is ${call.likelySignature} in the ERC-20/721 standards`, id: call.selector }] }]),
+        ? [{ label: 'Call', value: code(call.signature ?? call.selector), ...(call.args.length === 0 ? {} : { children: nodes(call.args) }) }]
+        : [{ label: 'Call', value: [{ text: call.likelySignature === undefined ? `not decoded (selector ${call.selector})` : `not decoded; the selector ${call.selector} is ${call.likelySignature} in the ERC-20/721 standards`, id: call.selector }] }]),
     ...(tx.data.length > 2 ? [{ label: 'Call data', value: code(tx.data) }] : []),
-    ...tx.authorizations.flatMap((authorization, index) => [
-      { label: `Delegation ${index + 1}`, value: address(authorization.delegate) },
-      { label: `Delegation ${index + 1} chain`, value: plain(authorization.network.name) },
-      { label: `Delegation ${index + 1} nonce`, value: plain(authorization.nonce.toString()) },
-    ]),
+    ...tx.authorizations.map((authorization, index) => ({ label: `Delegation ${index + 1}`, value: address(authorization.delegate), children: delegationParts(authorization) })),
+  ];
+}
+
+function delegationParts(authorization: Eip7702Delegation): SigningFact[] {
+  return [
+    { label: 'chain', value: plain(authorization.network.name) },
+    { label: 'nonce', value: plain(authorization.nonce.toString()) },
   ];
 }
 
@@ -115,11 +148,16 @@ function solanaFacts(tx: SolanaTransactionDetails): SigningFact[] {
   return [
     { label: 'Fee payer', value: address(tx.feePayer) },
     { label: 'Signers', value: tx.signers.flatMap(address) },
-    ...tx.instructions.flatMap((instruction) => [
-      { label: `Instruction ${instruction.index + 1}`, value: [{ text: `${instruction.programName}: ${instruction.summary}`, id: instruction.program.address }] },
-      ...instruction.accounts.map((account) => ({ label: `Instruction ${instruction.index + 1} ${account.name}`, value: address(account.address) })),
-      ...nodes(`Instruction ${instruction.index + 1}`, instruction.args),
-    ]),
+    { label: 'Version', value: plain(tx.version === 'legacy' ? 'legacy' : `v${tx.version}`) },
+    ...tx.instructions.map((instruction) => {
+      const name = instruction.instruction === undefined ? instruction.programName : `${instruction.programName} · ${instruction.instruction}`;
+      const parts = [...instruction.accounts.map((account) => ({ label: account.name, value: address(account.address) })), ...nodes(instruction.args)];
+      return {
+        label: `Instruction ${instruction.index + 1}`,
+        value: [{ text: `${name}: ${instruction.summary}`, id: instruction.program.address }],
+        ...(parts.length === 0 ? {} : { children: parts }),
+      };
+    }),
     ...(tx.addressTableLookups === 0 ? [] : [{ label: 'Lookup-table accounts', value: plain(`${tx.addressTableLookups} tables, not resolvable offline`) }]),
     { label: 'Recent blockhash', value: code(tx.recentBlockhash) },
   ];
@@ -148,28 +186,21 @@ function rawFacts(raw: RawPayloadsDetails): SigningFact[] {
   return [
     { label: 'Encoding', value: plain(raw.encodingText) },
     { label: 'Hash function', value: plain(raw.hashFunctionText) },
-    ...raw.payloads.flatMap((payload) => {
-      const name = raw.payloads.length === 1 ? 'Payload' : `Payload ${payload.index + 1}`;
-      const facts: SigningFact[] = [];
+    ...raw.payloads.map((payload) => {
+      const parts: SigningFact[] = [];
+      let value: SigningFactValue[] = [];
       if (payload.typedData !== undefined) {
-        facts.push(
-          { label: `${name} primary type`, value: code(payload.typedData.primaryType) },
-          ...nodes(`${name} domain`, payload.typedData.domain),
-          ...nodes(`${name} message`, payload.typedData.message),
-        );
+        value = [{ text: `EIP-712 ${payload.typedData.primaryType}` }];
+        parts.push({ label: 'domain', value: [], children: nodes(payload.typedData.domain) }, { label: 'message', value: [], children: nodes(payload.typedData.message) });
       } else if (payload.authorization !== undefined) {
-        facts.push(
-          { label: `${name} delegate`, value: address(payload.authorization.delegate) },
-          { label: `${name} chain`, value: plain(payload.authorization.network.name) },
-          { label: `${name} nonce`, value: plain(payload.authorization.nonce.toString()) },
-        );
+        parts.push({ label: 'delegate', value: address(payload.authorization.delegate) }, ...delegationParts(payload.authorization));
       } else if (payload.solanaMessage !== undefined) {
-        facts.push(...solanaFacts(payload.solanaMessage).map((fact) => ({ ...fact, label: `${name} ${fact.label}` })));
+        parts.push(...solanaFacts(payload.solanaMessage));
       } else if (payload.text !== undefined) {
-        facts.push({ label: `${name} text`, value: plain(payload.text) });
+        value = plain(payload.text);
       }
-      facts.push({ label: `${name} bytes`, value: code(payload.hex) }, { label: `${name} signed bytes`, value: code(payload.signedBytesHex) });
-      return facts;
+      parts.push({ label: 'bytes', value: code(payload.hex) }, { label: 'signed bytes', value: code(payload.signedBytesHex) });
+      return { label: raw.payloads.length === 1 ? 'Payload' : `Payload ${payload.index + 1}`, value, children: parts };
     }),
   ];
 }

@@ -18,7 +18,7 @@ import type { ClearSigningContext, Network, SigningActivity, SigningDescription,
 import { Warnings } from './warnings';
 
 export * from './types';
-export { signingFacts, type SigningFact, type SigningFactValue } from './facts';
+export { flatSigningFacts, signingFacts, type SigningFact, type SigningFactValue } from './facts';
 
 type OperationParameters<O extends SigningOperation> = ReturnType<(typeof activityOperations)[O]['parameters']['parse']>;
 

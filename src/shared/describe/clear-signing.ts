@@ -2,7 +2,7 @@
  * The describer's signing hook filled by clear signing (src/shared/clear-signing): signing requests read as what they
  * do, with the organization's wallet and key names. A request clear signing cannot read falls back to the payload.
  */
-import { describeSigningActivity, signingFacts, type ClearSigningContext } from '../clear-signing';
+import { describeSigningActivity, flatSigningFacts, signingFacts, type ClearSigningContext } from '../clear-signing';
 import type { OrganizationLookup, SigningDecoder } from './types';
 
 export function clearSigningDecoder(lookup: OrganizationLookup): SigningDecoder {
@@ -38,7 +38,7 @@ export function clearSigningDecoder(lookup: OrganizationLookup): SigningDecoder 
     return {
       title: description.title,
       summary: description.summary,
-      facts: signingFacts(description),
+      facts: flatSigningFacts(signingFacts(description)),
       warnings: description.warnings.map((warning) => warning.message),
     };
   };

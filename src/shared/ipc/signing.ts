@@ -23,6 +23,7 @@ import type {
   TypedDataDetails,
   UnsupportedTransactionDetails,
 } from '../clear-signing/types';
+import type { SigningFact } from '../clear-signing/facts';
 
 /**
  * `T` as it crosses IPC: bigints as decimal strings, without the policy keywords. An optional member may also hold
@@ -64,7 +65,7 @@ const signer = z.strictObject({
   text,
 }) satisfies z.ZodType<WireOf<Signer>>;
 
-export type ReadableNodeView = WireOf<ReadableNode>;
+type ReadableNodeView = WireOf<ReadableNode>;
 const readableNode: z.ZodType<ReadableNodeView> = z.lazy(() =>
   z.strictObject({
     name: text,
@@ -197,9 +198,6 @@ export const signingDescriptionView = z.strictObject({
   warnings: z.array(warning),
 });
 export type SigningDescriptionView = z.infer<typeof signingDescriptionView>;
-export type SigningDetailsView = SigningDescriptionView['details'];
-export type AmountView = z.infer<typeof amount>;
-export type AddressRefView = z.infer<typeof addressRef>;
 
 /** Where the organization's policies stand on the request (main evaluates them with the shared policy engine). */
 export const policyStandingView = z.strictObject({
@@ -219,8 +217,18 @@ export const policyStandingView = z.strictObject({
 });
 export type PolicyStandingView = z.infer<typeof policyStandingView>;
 
-/** A description with its policy standing: what the approval card and the Sign screen show. */
-export const signingCardView = z.strictObject({ description: signingDescriptionView, standing: policyStandingView });
+/** A fact's value may be a payload's bytes, as long as the payload itself. */
+const signingFactValue = z.strictObject({ text: z.string().max(400_000), id: text.optional(), code: z.boolean().optional(), note: z.boolean().optional() });
+type SigningFactView = WireOf<SigningFact>;
+const signingFact: z.ZodType<SigningFactView> = z.lazy(() =>
+  z.strictObject({ label: text, value: z.array(signingFactValue).max(10_000), children: z.array(signingFact).max(10_000).optional() }),
+);
+
+/**
+ * A description with its policy standing: what the approval card and the Sign screen show. `facts` is the description
+ * worded once by the shared reader (the CLI and the approval list print the same facts), so the card words none of it.
+ */
+export const signingCardView = z.strictObject({ description: signingDescriptionView, facts: z.array(signingFact).max(10_000), standing: policyStandingView });
 export type SigningCardView = z.infer<typeof signingCardView>;
 
 const signWith = z.string().min(1).max(256);

@@ -3,16 +3,16 @@ import { NETWORK, p2wpkh, Transaction as BitcoinTransaction } from '@scure/btc-s
 import { encodeFunctionData, erc20Abi, serializeTransaction } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { bytesToHex } from '../../../src/shared/crypto/encoding.js';
-import { describeSigningRequest, signingFacts } from '../../../src/shared/clear-signing/index.js';
+import { describeSigningRequest, flatSigningFacts, signingFacts } from '../../../src/shared/clear-signing/index.js';
 import { MAIL } from '../../support/eip712-mail.js';
 
 const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
 const SIGNER = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 
-const lines = (facts: ReturnType<typeof signingFacts>) => facts.map((fact) => `${fact.label}: ${fact.value.map((value) => value.text).join(' | ')}`);
+const lines = (facts: ReturnType<typeof signingFacts>) => flatSigningFacts(facts).map((fact) => `${fact.label}: ${fact.value.map((value) => value.text).join(' | ')}`);
 
 describe('clear signing: descriptions as labelled facts', () => {
-  it('lists an ERC-20 transfer with its decoded arguments', () => {
+  it('lists an ERC-20 transfer with its decoded arguments nested under the call', () => {
     const recipient = '0x1111111111111111111111111111111111111111';
     const unsignedTransaction = serializeTransaction({
       type: 'eip1559',
@@ -32,7 +32,7 @@ describe('clear signing: descriptions as labelled facts', () => {
     );
     expect(lines(facts).slice(0, 14)).toEqual([
       'Network: Ethereum (chain id 1)',
-      `Signer: ${SIGNER}`,
+      `Signer: ${SIGNER} | not a key of this organization`,
       'Type: EIP-1559 (type 2)',
       'To: USD Coin · contract',
       'Value: 0 ETH',
@@ -41,13 +41,16 @@ describe('clear signing: descriptions as labelled facts', () => {
       'Max fee per gas: 20 gwei',
       'Max priority fee per gas: 1 gwei',
       'Most it can pay in fees: 0.001 ETH',
-      'Function: transfer(address,uint256)',
-      `recipient: ${recipient}`,
-      'amount: 5 USDC | known token list',
+      'Call: transfer(address,uint256)',
+      `Call.recipient: ${recipient}`,
+      'Call.amount: 5 USDC | raw 5000000 | known token list',
       expect.stringMatching(/^Call data: 0xa9059cbb/),
     ]);
     expect(facts.find((fact) => fact.label === 'To')?.value[0]?.id).toBe(USDC);
-    expect(facts.find((fact) => fact.label === 'amount')?.value[0]?.id).toBe('5000000');
+    // The card nests the arguments under the call; the token's source is a note beside the amount, not a value.
+    const call = facts.find((fact) => fact.label === 'Call');
+    expect(call?.children?.map((fact) => fact.label)).toEqual(['recipient', 'amount']);
+    expect(call?.children?.[1]?.value).toEqual([{ text: '5 USDC' }, { text: 'raw 5000000', note: true }, { text: 'known token list', note: true }]);
   });
 
   it('lists typed data as dotted paths and a PSBT with change marked', () => {
@@ -57,9 +60,13 @@ describe('clear signing: descriptions as labelled facts', () => {
         parameters: { signWith: SIGNER, payload: JSON.stringify(MAIL), encoding: 'PAYLOAD_ENCODING_EIP712', hashFunction: 'HASH_FUNCTION_NO_OP' },
       }),
     );
-    expect(lines(typed)).toContain('Payload message.from.name: Cow');
-    expect(lines(typed)).toContain('Payload message.contents: Hello, Bob!');
-    expect(lines(typed)).toContain('Payload primary type: Mail');
+    expect(lines(typed)).toContain('Payload: EIP-712 Mail');
+    expect(lines(typed)).toContain('Payload.message.from.name: Cow');
+    expect(lines(typed)).toContain('Payload.message.contents: Hello, Bob!');
+    // A struct is only its fields: flattened, it adds no line of its own; nested, it holds them.
+    expect(lines(typed).some((line) => line.startsWith('Payload.message.from:'))).toBe(false);
+    const message = typed.find((fact) => fact.label === 'Payload')?.children?.find((fact) => fact.label === 'message');
+    expect(message?.children?.find((fact) => fact.label === 'from')?.children?.map((fact) => fact.label)).toEqual(['name', 'wallet']);
 
     const ours = p2wpkh(secp256k1.getPublicKey(new Uint8Array(32).fill(3), true), NETWORK);
     const theirs = p2wpkh(secp256k1.getPublicKey(new Uint8Array(32).fill(4), true), NETWORK);
@@ -77,7 +84,7 @@ describe('clear signing: descriptions as labelled facts', () => {
     );
     expect(bitcoin).toEqual([
       'Network: Bitcoin mainnet',
-      `Signer: ${ours.address}`,
+      `Signer: ${ours.address} | not a key of this organization`,
       `Input 1: ${ours.address} · ours | 0.0005 BTC | ${'ab'.repeat(32)}:1`,
       `Output 1: ${theirs.address} | 0.0003 BTC`,
       `Output 2 (change): ${ours.address} · ours | 0.000195 BTC`,
