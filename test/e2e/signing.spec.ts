@@ -197,9 +197,10 @@ test('an ERC-20 transfer above the limit: the second operator sees the decoded c
   // The approval reads the request once, on the card, which knows the uploaded interfaces: no false "unknown contract".
   await expect(detail).not.toContainText('No interface is uploaded');
   const signing = detail.getByRole('article');
-  await expect(signing.getByRole('region', { name: 'Ethereum transaction' })).toContainText('USD Coin');
-  await expect(signing.getByRole('region', { name: 'Contract call' })).toContainText('transfer(address,uint256)');
-  const args = signing.getByRole('list', { name: 'Call arguments' });
+  // The card's lines are the reader's facts: the contract by its label, the call with its arguments nested under it.
+  await expect(signing).toContainText('USD Coin · contract');
+  await expect(signing).toContainText('transfer(address,uint256)');
+  const args = signing.getByRole('list', { name: 'Call', exact: true });
   await expect(args).toContainText('Acme payroll');
   await expect(args).toContainText(PAYROLL);
   await expect(args).toContainText('2,500 USDC · raw 2500000000 · known token list');
@@ -227,10 +228,12 @@ test('a Solana transfer: the card names the System program and the amount in SOL
   const fingerprint = await submit(page);
 
   const detail = await openPending(page, host, org, 'Sign a Solana transaction');
-  const instructions = detail.getByRole('article').getByRole('region', { name: 'Instructions' });
-  await expect(instructions).toContainText('System');
-  await expect(instructions).toContainText('0.5 SOL');
-  await expect(instructions).toContainText(SOLANA_RECIPIENT);
+  const signing = detail.getByRole('article');
+  await expect(signing).toContainText('System');
+  // The instruction's accounts and arguments are nested under it.
+  const instruction = signing.getByRole('list', { name: 'Instruction 1', exact: true });
+  await expect(instruction).toContainText('0.5 SOL');
+  await expect(instruction).toContainText(SOLANA_RECIPIENT);
   await expect(detail.getByRole('region', { name: 'Where the policies stand' })).toContainText('two ops for SOL transfers');
   await screenshotBothThemes(page, 'approval-solana-card');
   await screenshotCard(page, detail.getByRole('article'), 'card-solana-transfer');
@@ -264,10 +267,10 @@ test('an EIP-712 permit shows its domain and message; an unlimited approval show
   });
   const typed = await preview(page, { kind: 'Message', account: org.ethereum, encoding: 'PAYLOAD_ENCODING_EIP712', text: permit });
   await expect(typed).toContainText('EIP-712 Permit');
-  const domain = typed.getByRole('list', { name: 'Domain' });
+  const domain = typed.getByRole('list', { name: 'domain', exact: true });
   await expect(domain).toContainText('USD Coin');
   await expect(domain).toContainText('verifyingContract');
-  const message = typed.getByRole('list', { name: 'Message' });
+  const message = typed.getByRole('list', { name: 'message', exact: true });
   await expect(message).toContainText('spender');
   await expect(message).toContainText('Acme payroll');
   await expect(message).toContainText('deadline');
@@ -346,7 +349,7 @@ test('contract interfaces, the policy editor’s signing tools and the warning t
   });
   const acmeCard = await preview(page, { kind: 'Transaction', account: org.ethereum, chain: 'TRANSACTION_TYPE_ETHEREUM', text: acmeTransfer });
   await expect(acmeCard).toContainText('Transfer 1,234.56 ACME to Acme payroll on Ethereum');
-  await expect(acmeCard.getByRole('list', { name: 'Call arguments' })).toContainText('1,234.56 ACME · raw 123456 · declared by an operator');
+  await expect(acmeCard.getByRole('list', { name: 'Call', exact: true })).toContainText('1,234.56 ACME · raw 123456 · declared by an operator');
 
   await openScreen(page, 'Policies');
   await page.getByRole('button', { name: 'New policy' }).click();

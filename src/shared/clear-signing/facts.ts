@@ -8,6 +8,7 @@ import type {
   Amount,
   BitcoinTransactionDetails,
   Eip7702Delegation,
+  ContractCall,
   EthereumTransactionDetails,
   RawPayloadsDetails,
   ReadableNode,
@@ -127,14 +128,18 @@ function ethereumFacts(tx: EthereumTransactionDetails): SigningFact[] {
     ...optional('Max priority fee per gas', fees.maxPriorityFeePerGas),
     ...optional('Max fee per blob gas', fees.maxFeePerBlobGas),
     ...optional('Most it can pay in fees', fees.maxFee),
-    ...(call === undefined
-      ? []
-      : call.decoded
-        ? [{ label: 'Call', value: code(call.signature ?? call.selector), ...(call.args.length === 0 ? {} : { children: nodes(call.args) }) }]
-        : [{ label: 'Call', value: [{ text: call.likelySignature === undefined ? `not decoded (selector ${call.selector})` : `not decoded; the selector ${call.selector} is ${call.likelySignature} in the ERC-20/721 standards`, id: call.selector }] }]),
+    ...(call === undefined ? [] : [callFact(call)]),
     ...(tx.data.length > 2 ? [{ label: 'Call data', value: code(tx.data) }] : []),
     ...tx.authorizations.map((authorization, index) => ({ label: `Delegation ${index + 1}`, value: address(authorization.delegate), children: delegationParts(authorization) })),
   ];
+}
+
+/** The call, its arguments nested under it: decoded by an uploaded ABI, or read as the standard token call it matches. */
+function callFact(call: ContractCall): SigningFact {
+  const value = call.decoded
+    ? code(call.signature ?? call.selector)
+    : [{ text: call.likelySignature === undefined ? `not decoded (selector ${call.selector})` : `not decoded; the selector ${call.selector} is ${call.likelySignature} in the ERC-20/721 standards`, id: call.selector }];
+  return { label: 'Call', value, ...(call.args.length === 0 ? {} : { children: nodes(call.args) }) };
 }
 
 function delegationParts(authorization: Eip7702Delegation): SigningFact[] {

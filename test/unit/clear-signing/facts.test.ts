@@ -53,6 +53,23 @@ describe('clear signing: descriptions as labelled facts', () => {
     expect(call?.children?.[1]?.value).toEqual([{ text: '5 USDC' }, { text: 'raw 5000000', note: true }, { text: 'known token list', note: true }]);
   });
 
+  it('nests the arguments of a standard token call read without an ABI, as the card shows them', () => {
+    const recipient = '0x2222222222222222222222222222222222222222';
+    const unsignedTransaction = serializeTransaction({
+      type: 'eip1559',
+      chainId: 1,
+      nonce: 1,
+      gas: 50_000n,
+      maxFeePerGas: 2n,
+      maxPriorityFeePerGas: 1n,
+      to: USDC,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [recipient, 7_000_000n] }),
+    });
+    const facts = lines(signingFacts(describeSigningRequest({ operation: 'sign_transaction', parameters: { signWith: SIGNER, unsignedTransaction, type: 'TRANSACTION_TYPE_ETHEREUM' } })));
+    expect(facts).toContain('Call: not decoded; the selector 0xa9059cbb is transfer(address,uint256) in the ERC-20/721 standards');
+    expect(facts).toContain('Call.amount: 7 USDC | raw 7000000 | known token list');
+  });
+
   it('lists typed data as dotted paths and a PSBT with change marked', () => {
     const typed = signingFacts(
       describeSigningRequest({
