@@ -97,6 +97,15 @@ describe('signing cards', () => {
     expect(description.details.call?.args.map((arg) => arg.name)).toEqual(['to', 'amount']);
     expect(description.details.call?.args[1]?.raw ?? description.details.call?.args[1]?.text).toContain('2500000000');
     expect(description.warnings.map((warning) => warning.kind)).toContain('NEW_RECIPIENT');
+    // The card's lines come worded from the shared reader: the call with its arguments nested, the amount's source beside it.
+    const call = card.facts.find((fact) => fact.label === 'Call');
+    expect(call?.value).toEqual([{ text: 'transfer(address,uint256)', code: true }]);
+    expect(call?.children?.find((fact) => fact.label === 'amount')?.value).toEqual([
+      { text: '2,500 USDC' },
+      { text: 'raw 2500000000', note: true },
+      { text: 'known token list', note: true },
+    ]);
+    expect(preview.facts.map((fact) => fact.label)).toEqual(card.facts.map((fact) => fact.label));
     expect(standing.outcome).toBe('NEEDS_CONSENSUS');
     expect(standing.matchedPolicies).toEqual([expect.objectContaining({ policyName: 'two ops above 1000 USDC', effect: 'EFFECT_ALLOW', outcome: 'NEEDS_CONSENSUS' })]);
     expect(standing.consensusNeeds).toMatch(/^needs 1 more approver tagged ops/);
