@@ -28,18 +28,18 @@ export function SigningCardLoader({ activityId }: { activityId: string }) {
   const card = useLoad((api) => api.signing.describe({ activityId }));
   if (card.error !== undefined) return <ErrorNotice error={card.error} />;
   if (card.value === undefined) return <Progress label="Reading what this signs…" />;
-  return <SigningCard card={card.value} />;
+  // The approval's panel is already headed with the same title.
+  return <SigningCard card={card.value} titled={false} />;
 }
 
 type Fact = SigningCardView['facts'][number];
 type FactValue = Fact['value'][number];
 
-export function SigningCard({ card, heading = 'h3' }: { card: SigningCardView; heading?: 'h2' | 'h3' }) {
+export function SigningCard({ card, titled = true }: { card: SigningCardView; titled?: boolean }) {
   const { description, facts, standing } = card;
-  const Heading = heading;
   return (
     <article className="signing-card" aria-label={description.title}>
-      <Heading className="signing-title">{description.title}</Heading>
+      {titled && <h3 className="signing-title">{description.title}</h3>}
       <p className="signing-summary">{description.summary}</p>
       {description.warnings.length > 0 && (
         <ul className="signing-warnings" aria-label="Warnings">
