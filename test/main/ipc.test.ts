@@ -73,25 +73,10 @@ const signingStanding: ChannelOutput<'signing.preview'>['standing'] = {
   consensusNeeds: 'needs 1 more approver tagged ops',
   viewerCanApprove: true,
 };
-const ether = { raw: '1000000000000000000', formatted: '1', unit: 'ETH', text: '1 ETH', rawUnit: 'wei' };
 const signingCard: ChannelOutput<'signing.preview'> = {
   description: {
-    operation: 'sign_transaction',
     title: 'Sign an Ethereum transaction',
     summary: 'Send 1 ETH',
-    network: { family: 'ethereum', name: 'Ethereum', chainId: 1, testnet: false },
-    signer: { signWith: address.address, kind: 'wallet account', walletId: 'w1', walletName: 'Treasury', text: 'Treasury' },
-    details: {
-      kind: 'ethereum-transaction',
-      transactionType: 'eip1559',
-      typeText: 'EIP-1559 (type 2)',
-      to: { address: address.address, role: 'address' },
-      value: ether,
-      nonce: 0,
-      fees: { gas: '21000' },
-      data: '0x',
-      authorizations: [],
-    },
     warnings: [{ kind: 'NEW_RECIPIENT', message: 'This organization has never sent to this address.', subject: address.address }],
   },
   facts: [

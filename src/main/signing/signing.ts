@@ -225,22 +225,13 @@ function signingResultOf(activity: Activity): SigningResultView {
   throw new QkError('RESPONSE_INVALID', `completed activity ${activity.id} (${activity.type}) carries no signing result`, { activityId: activity.id });
 }
 
-/** The description as it crosses IPC: bigints as decimal strings, the policy keywords left in main. */
-export function descriptionView(description: SigningDescription): SigningDescriptionView {
-  return toWire(description) as SigningDescriptionView;
-}
-
-function toWire(value: unknown): unknown {
-  if (typeof value === 'bigint') return value.toString();
-  if (Array.isArray(value)) return value.map(toWire);
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(
-      Object.entries(value)
-        .filter(([key, field]) => key !== 'policy' && field !== undefined)
-        .map(([key, field]) => [key, toWire(field)]),
-    );
-  }
-  return value;
+/** What crosses IPC of the description besides its facts (the details are in the facts). */
+export function descriptionView({ title, summary, warnings }: SigningDescription): SigningDescriptionView {
+  return {
+    title,
+    summary,
+    warnings: warnings.map(({ kind, message, subject }) => ({ kind, message, ...(subject === undefined ? {} : { subject }) })),
+  };
 }
 
 function standingView({ evaluations: _evaluations, ...standing }: PolicyStanding): SigningCardView['standing'] {

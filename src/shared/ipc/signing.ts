@@ -1,28 +1,14 @@
 /**
- * IPC schemas of the signing screens: the clear-signing description as it crosses to the renderer, where the
- * policies stand on it, and the signing requests the renderer may ask main to preview, submit or stamp.
+ * IPC schemas of the signing screens: what the renderer shows of a clear-signing description (its facts, worded in
+ * main by the shared reader, with the title, summary and warnings), where the policies stand on it, and the signing
+ * requests the renderer may ask main to preview, submit or stamp.
  *
- * The description's integers are bigints in main; they cross as decimal strings, and the policy keywords
- * (`policy` fields) stay in main. {@link WireOf} is that mapping as a type, and each schema below is checked against
- * it, so a change to the description's types is a type error here rather than a card that silently drops a field.
+ * The schemas are checked against the reader's types through {@link WireOf} (bigints as decimal strings, no policy
+ * keywords), so a change to those types is a type error here rather than a card that silently drops a field.
  */
 import { z } from 'zod';
 import { hashFunction, payloadEncoding, transactionType } from '../api/enums';
-import type {
-  AddressRef,
-  Amount,
-  BitcoinTransactionDetails,
-  Eip7702Delegation,
-  EthereumTransactionDetails,
-  Network,
-  RawPayloadsDetails,
-  ReadableNode,
-  Signer,
-  SigningWarning,
-  SolanaTransactionDetails,
-  TypedDataDetails,
-  UnsupportedTransactionDetails,
-} from '../clear-signing/types';
+import type { SigningWarning } from '../clear-signing/types';
 import type { SigningFact } from '../clear-signing/facts';
 
 /**
@@ -38,149 +24,6 @@ export type WireOf<T> = T extends bigint
       : T;
 
 const text = z.string().max(100_000);
-const integerText = z.string().regex(/^-?\d{1,100}$/);
-
-const amount = z.strictObject({ raw: integerText, formatted: text, unit: text, text, rawUnit: text, source: text.optional() }) satisfies z.ZodType<WireOf<Amount>>;
-const network = z.strictObject({
-  family: z.enum(['ethereum', 'solana', 'bitcoin', 'tron', 'tempo', 'unknown']),
-  name: text,
-  chainId: z.number().int().optional(),
-  testnet: z.boolean().optional(),
-}) satisfies z.ZodType<WireOf<Network>>;
-const addressRef = z.strictObject({
-  address: text,
-  label: text.optional(),
-  role: z.enum(['contract', 'unknown contract', 'token', 'address', 'own address']),
-}) satisfies z.ZodType<WireOf<AddressRef>>;
-const signer = z.strictObject({
-  signWith: text,
-  kind: z.enum(['wallet account', 'private key', 'unknown']),
-  walletId: text.optional(),
-  walletName: text.optional(),
-  path: text.optional(),
-  privateKeyId: text.optional(),
-  privateKeyName: text.optional(),
-  addressFormat: text.optional(),
-  keyAddresses: z.array(z.strictObject({ address: text, addressFormat: text.optional() })).optional(),
-  text,
-}) satisfies z.ZodType<WireOf<Signer>>;
-
-type ReadableNodeView = WireOf<ReadableNode>;
-const readableNode: z.ZodType<ReadableNodeView> = z.lazy(() =>
-  z.strictObject({
-    name: text,
-    type: text.optional(),
-    text,
-    raw: text.optional(),
-    address: addressRef.optional(),
-    amount: amount.optional(),
-    children: z.array(readableNode).max(10_000).optional(),
-  }),
-);
-const nodes = z.array(readableNode).max(10_000);
-
-const delegation = z.strictObject({ delegate: addressRef, network, nonce: integerText }) satisfies z.ZodType<WireOf<Eip7702Delegation>>;
-
-const ethereumTransaction = z.strictObject({
-  kind: z.literal('ethereum-transaction'),
-  transactionType: text,
-  typeText: text,
-  to: addressRef.optional(),
-  value: amount,
-  nonce: z.number().int().optional(),
-  fees: z.strictObject({
-    gas: integerText.optional(),
-    gasPrice: amount.optional(),
-    maxFeePerGas: amount.optional(),
-    maxPriorityFeePerGas: amount.optional(),
-    maxFeePerBlobGas: amount.optional(),
-    maxFee: amount.optional(),
-  }),
-  data: text,
-  call: z
-    .strictObject({
-      selector: text,
-      decoded: z.boolean(),
-      functionName: text.optional(),
-      signature: text.optional(),
-      args: nodes,
-      likelySignature: text.optional(),
-    })
-    .optional(),
-  authorizations: z.array(delegation),
-}) satisfies z.ZodType<WireOf<EthereumTransactionDetails>>;
-
-const solanaTransfer = z.strictObject({ from: addressRef, to: addressRef, amount, mint: addressRef.optional(), owner: addressRef.optional() });
-const solanaTransaction = z.strictObject({
-  kind: z.literal('solana-transaction'),
-  version: z.union([z.literal('legacy'), z.literal(0)]),
-  feePayer: addressRef,
-  signers: z.array(addressRef),
-  recentBlockhash: text,
-  instructions: z.array(
-    z.strictObject({
-      index: z.number().int(),
-      program: addressRef,
-      programName: text,
-      instruction: text.optional(),
-      summary: text,
-      accounts: z.array(z.strictObject({ name: text, address: addressRef })),
-      args: nodes,
-      dataHex: text,
-    }),
-  ),
-  transfers: z.array(solanaTransfer),
-  tokenTransfers: z.array(solanaTransfer),
-  addressTableLookups: z.number().int(),
-}) satisfies z.ZodType<WireOf<SolanaTransactionDetails>>;
-
-const bitcoinTransaction = z.strictObject({
-  kind: z.literal('bitcoin-transaction'),
-  version: z.number().int(),
-  inputs: z.array(
-    z.strictObject({ txId: text, vout: z.number().int(), sequence: z.number().int(), address: addressRef.optional(), amount: amount.optional() }),
-  ),
-  outputs: z.array(
-    z.strictObject({ index: z.number().int(), address: addressRef.optional(), addressType: text, scriptHex: text, amount, change: z.boolean() }),
-  ),
-  fee: amount.optional(),
-  sent: amount,
-  locktime: z.strictObject({ amount: z.number().int(), type: z.enum(['BLOCK_HEIGHT', 'TIMESTAMP']) }),
-}) satisfies z.ZodType<WireOf<BitcoinTransactionDetails>>;
-
-const typedData = z.strictObject({
-  primaryType: text,
-  domain: nodes,
-  verifyingContract: addressRef.optional(),
-  network: network.optional(),
-  message: nodes,
-}) satisfies z.ZodType<WireOf<TypedDataDetails>>;
-
-const rawPayloads = z.strictObject({
-  kind: z.literal('raw-payloads'),
-  encoding: text,
-  encodingText: text,
-  hashFunction: text,
-  hashFunctionText: text,
-  payloads: z.array(
-    z.strictObject({
-      index: z.number().int(),
-      payload: text,
-      hex: z.string().max(400_000),
-      text: text.optional(),
-      signedBytesHex: z.string().max(400_000),
-      typedData: typedData.optional(),
-      authorization: delegation.optional(),
-      solanaMessage: solanaTransaction.optional(),
-    }),
-  ),
-}) satisfies z.ZodType<WireOf<RawPayloadsDetails>>;
-
-const unsupported = z.strictObject({
-  kind: z.literal('unsupported-transaction'),
-  transactionType: text,
-  unsignedTransaction: z.string().max(400_000),
-}) satisfies z.ZodType<WireOf<UnsupportedTransactionDetails>>;
 
 const warning = z.strictObject({
   kind: z.enum(['UNKNOWN_CONTRACT', 'UNLIMITED_APPROVAL', 'EIP7702_DELEGATION', 'NEW_RECIPIENT', 'VALUE_ABOVE_THRESHOLD', 'BLIND_SIGNING', 'UNDECODED']),
@@ -188,15 +31,11 @@ const warning = z.strictObject({
   subject: text.optional(),
 }) satisfies z.ZodType<WireOf<SigningWarning>>;
 
-export const signingDescriptionView = z.strictObject({
-  operation: z.enum(['sign_raw_payload', 'sign_raw_payloads', 'sign_transaction']),
-  title: text,
-  summary: text,
-  network,
-  signer,
-  details: z.discriminatedUnion('kind', [ethereumTransaction, solanaTransaction, bitcoinTransaction, rawPayloads, unsupported]),
-  warnings: z.array(warning),
-});
+/**
+ * What crosses of the description besides its facts: the card's title, its one-line summary and the warnings. The
+ * details stay in main, where they are worded into the facts.
+ */
+export const signingDescriptionView = z.strictObject({ title: text, summary: text, warnings: z.array(warning) });
 export type SigningDescriptionView = z.infer<typeof signingDescriptionView>;
 
 /** Where the organization's policies stand on the request (main evaluates them with the shared policy engine). */
