@@ -23,7 +23,15 @@ import type { Repositories } from '../store';
 import type { OrganizationRecord } from '../store/organizations';
 import type { PolicyRecord } from '../store/policies';
 
-export const UPDATE_ROOT_QUORUM = 'ACTIVITY_TYPE_UPDATE_ROOT_QUORUM';
+/**
+ * Activities only the root quorum may approve, whatever the policies say: changing the quorum itself, and the
+ * organization features (Turnkey: "must be approved by the current root quorum").
+ */
+const ROOT_QUORUM_ONLY_ACTIVITY_TYPES: ReadonlySet<string> = new Set([
+  'ACTIVITY_TYPE_UPDATE_ROOT_QUORUM',
+  'ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE',
+  'ACTIVITY_TYPE_REMOVE_ORGANIZATION_FEATURE',
+]);
 
 /** Activities by which a user manages the credentials of `params.userId` (docs/service.md#policy-precedence). */
 const OWN_CREDENTIAL_OPERATIONS: ReadonlySet<string> = new Set([
@@ -187,8 +195,8 @@ export function authorize(request: AuthorizationRequest): Authorization {
   const { store, organization } = request;
   if (rootQuorumReached(request)) return { decision: 'allow', by: 'root-quorum', evaluations: [] };
   const anyRootApprover = request.approvers.some((a) => isRootUser(store, organization.id, a.userId));
-  // Only the root quorum changes the root quorum; policies are not consulted.
-  if (request.activityType === UPDATE_ROOT_QUORUM) {
+  // Policies are not consulted: only root users' approvals count towards these.
+  if (ROOT_QUORUM_ONLY_ACTIVITY_TYPES.has(request.activityType)) {
     return anyRootApprover
       ? { decision: 'consensus-needed', evaluations: [] }
       : { decision: 'deny', reason: 'implicit', evaluations: [] };

@@ -163,4 +163,9 @@ export class OrganizationRepository {
       { organizationId, name: feature.name, value: feature.value ?? null },
     );
   }
+
+  /** False when the organization had no such feature. */
+  removeFeature(organizationId: string, name: string): boolean {
+    return this.connection.run('DELETE FROM organization_features WHERE organization_id = :organizationId AND name = :name', { organizationId, name }) > 0;
+  }
 }

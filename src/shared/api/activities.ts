@@ -6,9 +6,9 @@
 import { z } from 'zod';
 import { activity, type ActivityOperation } from './operation';
 import { int32, int64, bounded, boundedString, MAX_LENGTH, req, res } from './primitives';
-import { addressFormat, curve, effect, hashFunction, mnemonicLanguage, payloadEncoding, smartContractInterfaceType, transactionType } from './enums';
+import { addressFormat, curve, effect, featureName, hashFunction, mnemonicLanguage, payloadEncoding, smartContractInterfaceType, transactionType } from './enums';
 import { apiKeyParamsV1, apiKeyParamsV2, authenticatorParamsV2, clientSignature, oauthProviderParamsV2, policyParams, privateKeyParams, rootUserParamsV5, sparkLightningReceivePackage, tvcOperatorSetParams, userParamsV4, walletAccountParams, walletParams } from './params';
-import { privateKeyResult, address, signRawPayloadResult, sparkEncryptedOperatorPackage, walletResult } from './resources';
+import { feature, privateKeyResult, address, signRawPayloadResult, sparkEncryptedOperatorPackage, walletResult } from './resources';
 
 interface ActivitySpec {
   readonly activityType: string;
@@ -330,6 +330,20 @@ const organizations = defineActivities({
     resultKey: 'deleteSubOrganizationResult',
     parameters: req({ deleteWithoutExport: z.boolean().optional() }),
     result: res({ subOrganizationUuid: z.string() }),
+  },
+  set_organization_feature: {
+    activityType: 'ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE',
+    intentKey: 'setOrganizationFeatureIntent',
+    resultKey: 'setOrganizationFeatureResult',
+    parameters: req({ name: featureName, value: bounded.message }),
+    result: res({ features: z.array(feature) }),
+  },
+  remove_organization_feature: {
+    activityType: 'ACTIVITY_TYPE_REMOVE_ORGANIZATION_FEATURE',
+    intentKey: 'removeOrganizationFeatureIntent',
+    resultKey: 'removeOrganizationFeatureResult',
+    parameters: req({ name: featureName }),
+    result: res({ features: z.array(feature) }),
   },
 });
 

@@ -754,6 +754,20 @@ const updateOrganizationName: Describer = (fields, draft) => {
   draft.change('Name', undefined, [plain(text(fields, 'organizationName') ?? '')]);
 };
 
+const setOrganizationFeature: Describer = (fields, draft) => {
+  const name = text(fields, 'name') ?? 'not stated';
+  const value = text(fields, 'value');
+  draft.title = 'Turn on an organization feature';
+  draft.change(enumInWords(name, 'FEATURE_NAME_'), undefined, [plain(value === undefined || value === '' ? 'on' : `on: ${value}`)]);
+  draft.summary = enumInWords(name, 'FEATURE_NAME_');
+};
+
+const removeOrganizationFeature: Describer = (fields, draft) => {
+  const name = text(fields, 'name') ?? 'not stated';
+  draft.title = 'Turn off an organization feature';
+  draft.deletions.push({ what: code(name), kind: 'organization feature' });
+};
+
 const createApiOnlyUsers: Describer = (fields, draft) => {
   const users = records(fields, 'apiOnlyUsers');
   draft.title = `Create ${counted(users.length, 'API-only user')}`;
@@ -886,6 +900,8 @@ export const DESCRIBERS: Readonly<Record<string, Describer>> = {
   ACTIVITY_TYPE_UPDATE_USER_EMAIL: updateContact('Email', 'userEmail'),
   ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER: updateContact('Phone number', 'userPhoneNumber'),
   ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME: updateOrganizationName,
+  ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE: setOrganizationFeature,
+  ACTIVITY_TYPE_REMOVE_ORGANIZATION_FEATURE: removeOrganizationFeature,
   ACTIVITY_TYPE_CREATE_API_ONLY_USERS: createApiOnlyUsers,
   ACTIVITY_TYPE_STAMP_LOGIN: login('Sign in with a stamp', 'publicKey'),
   ACTIVITY_TYPE_OTP_LOGIN_V2: login('Sign in with a one-time code', 'publicKey'),

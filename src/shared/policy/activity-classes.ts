@@ -18,7 +18,7 @@ export interface ActivityClass {
   readonly type: string;
   /** The type without `ACTIVITY_TYPE_` and its `_V<n>` revision, e.g. `SIGN_TRANSACTION`. */
   readonly kind: string;
-  /** Null for the activities outside Turnkey's resource table: approve/reject and root quorum changes. */
+  /** Null for the activities outside Turnkey's resource table: approve/reject, root quorum and feature changes. */
   readonly resource: PolicyResource | null;
   readonly action: PolicyAction | null;
 }
@@ -26,10 +26,13 @@ export interface ActivityClass {
 type Classification = readonly [PolicyResource, PolicyAction] | null;
 
 const CLASSIFICATIONS: Readonly<Record<string, Classification>> = {
-  // Votes and the root quorum are governed by consensus and the root quorum itself, not by resource policies.
+  // Votes, the root quorum and the organization features are governed by consensus and the root quorum itself, not
+  // by resource policies.
   ACTIVITY_TYPE_APPROVE_ACTIVITY: null,
   ACTIVITY_TYPE_REJECT_ACTIVITY: null,
   ACTIVITY_TYPE_UPDATE_ROOT_QUORUM: null,
+  ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE: null,
+  ACTIVITY_TYPE_REMOVE_ORGANIZATION_FEATURE: null,
 
   ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7: ['ORGANIZATION', 'CREATE'],
   ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8: ['ORGANIZATION', 'CREATE'],

@@ -1,7 +1,7 @@
 /**
  * Organizations and sub-organizations (docs/service.md#organizations, docs/service.md#consensus): get_organization,
  * get_organization_configs, list_suborgs, create_sub_organization, delete_sub_organization, update_organization_name,
- * update_root_quorum.
+ * update_root_quorum, set_organization_feature, remove_organization_feature.
  */
 import type { z } from 'zod';
 import type { featureName } from '../../../shared/api/enums';
@@ -227,6 +227,14 @@ function checkOrganizationName(name: string): void {
   }
 }
 
+function requireFeature(store: Repositories, organizationId: string, name: string): void {
+  if (!store.organizations.features(organizationId).some((feature) => feature.name === name)) {
+    throw new QkError('NOT_FOUND', `organization ${organizationId} has no feature ${name} to remove`, {
+      issues: [{ path: 'parameters.name', message: 'feature not set' }],
+    });
+  }
+}
+
 export function organizationsFamily(options: { oidc: OidcVerifier }): Family {
   return {
     queries: {
@@ -290,6 +298,21 @@ export function organizationsFamily(options: { oidc: OidcVerifier }): Family {
           checkOrganizationName(params.organizationName);
           ctx.store.organizations.rename(ctx.organizationId, params.organizationName, ctx.now);
           return { organizationId: ctx.organizationId, organizationName: params.organizationName };
+        },
+      },
+      set_organization_feature: {
+        execute(ctx, params) {
+          // An empty value is no value: the feature is on, with nothing to configure.
+          ctx.store.organizations.setFeature(ctx.organizationId, { name: params.name, value: params.value === '' ? undefined : params.value });
+          return { features: ctx.store.organizations.features(ctx.organizationId).map(featureView) };
+        },
+      },
+      remove_organization_feature: {
+        validate: (store, organizationId, params) => requireFeature(store, organizationId, params.name),
+        execute(ctx, params) {
+          requireFeature(ctx.store, ctx.organizationId, params.name);
+          ctx.store.organizations.removeFeature(ctx.organizationId, params.name);
+          return { features: ctx.store.organizations.features(ctx.organizationId).map(featureView) };
         },
       },
       update_root_quorum: {
