@@ -16,6 +16,7 @@ import { families } from './families';
 import { credentialsFamily } from './families/credentials';
 import { eraseExpiredImportTargets, IMPORT_TARGET_SWEEP_MS } from './families/export-import';
 import { identityFamilies } from './families/identity';
+import { invitationsFamily } from './families/invitations';
 import { otpAuthFamily } from './families/otp-auth';
 import { ensureLoginSigningKeys, sessionsFamily } from './families/sessions';
 import { registerAuthProxy } from './proxy';
@@ -118,7 +119,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const oidc = createOidcVerifier({ issuers: options.oidcIssuers ?? [], now: () => new Date(now()) });
     const outboxFile = options.otpOutbox ?? `${store.path}.otp-outbox.jsonl`;
     restrictOutboxToOwner(outboxFile);
-    const servedFamilies = [...families, ...identityFamilies({ oidc }), sessionsFamily({ oidc, outboxFile }), otpAuthFamily({ outboxFile }), credentialsFamily({ oidc })];
+    const servedFamilies = [...families, ...identityFamilies({ oidc }), sessionsFamily({ oidc, outboxFile }), otpAuthFamily({ outboxFile }), invitationsFamily({ outboxFile }), credentialsFamily({ oidc })];
     const deps = {
       store,
       stampFormats: [apiKeyStampFormat(options.stampVerifier ?? createThreadPoolStampVerifier()), webAuthnStampFormat(store)],

@@ -5,6 +5,7 @@
  */
 import { TurnkeyRequestError } from '@turnkey/http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readOutbox, type InvitationMessage } from '../../src/service/proxy/outbox';
 import { recordedRows } from '../service/signing/recorded';
 import { startTestService, type TestService } from '../support/service';
 
@@ -102,5 +103,90 @@ describe('organization features', () => {
     expect(removeUnknown.code).toBe(INVALID_ARGUMENT);
     expect(recordedRows(t)).toBe(before);
     expect((await organization()).organizationData.features).toEqual([]);
+  });
+});
+
+describe('invitations', () => {
+  const invitationsOf = async () => (await t.client().getOrganization({ organizationId: t.info.organizationId })).organizationData.invitations;
+  const invitationEmails = () => readOutbox(t.outbox).filter((message): message is InvitationMessage => 'purpose' in message && message.purpose === 'INVITATION');
+  const invite = (receiverUserEmail: string, receiverUserTags: string[] = [], senderUserId = t.info.rootUserId) => ({
+    receiverUserName: receiverUserEmail.split('@')[0]!,
+    receiverUserEmail,
+    receiverUserTags,
+    accessType: 'ACCESS_TYPE_WEB' as const,
+    senderUserId,
+  });
+  const createInvitations = (invitations: ReturnType<typeof invite>[], key = t.rootKey) =>
+    t.client(key).createInvitations({ ...t.nextEnvelope('ACTIVITY_TYPE_CREATE_INVITATIONS'), parameters: { invitations } });
+
+  it('create_invitations records and emails each invitation; get_organization lists them; delete_invitation withdraws one', async () => {
+    const tag = await t.client().createUserTag({ ...t.nextEnvelope('ACTIVITY_TYPE_CREATE_USER_TAG'), parameters: { userTagName: 'operators', userIds: [] } });
+    const tagId = tag.activity.result.createUserTagResult!.userTagId;
+    const created = await createInvitations([invite('Alice@Example.com', [tagId]), invite('carol@example.com')]);
+    expect(created.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    const [aliceId, carolId] = created.activity.result.createInvitationsResult!.invitationIds;
+    expect(aliceId).not.toBe(carolId);
+
+    const listed = await invitationsOf();
+    expect(listed).toEqual([
+      expect.objectContaining({ invitationId: aliceId, receiverUserName: 'Alice', receiverEmail: 'alice@example.com', receiverUserTags: [tagId], accessType: 'ACCESS_TYPE_WEB', status: 'INVITATION_STATUS_CREATED', senderUserId: t.info.rootUserId }),
+      expect.objectContaining({ invitationId: carolId, receiverEmail: 'carol@example.com', receiverUserTags: [] }),
+    ]);
+    expect(invitationEmails().map((message) => [message.contact, message.invitationId, message.organizationId, message.senderUserId])).toEqual([
+      ['alice@example.com', aliceId, t.info.organizationId, t.info.rootUserId],
+      ['carol@example.com', carolId, t.info.organizationId, t.info.rootUserId],
+    ]);
+
+    const deleted = await t.client().deleteInvitation({ ...t.nextEnvelope('ACTIVITY_TYPE_DELETE_INVITATION'), parameters: { invitationId: aliceId! } });
+    expect(deleted.activity.result.deleteInvitationResult).toEqual({ invitationId: aliceId });
+    expect((await invitationsOf())?.map((invitation) => invitation.invitationId)).toEqual([carolId]);
+
+    // Withdrawn, the address may be invited again; a pending one may not.
+    await createInvitations([invite('alice@example.com')]);
+    const pending = await refusal(createInvitations([invite('CAROL@example.com')]));
+    expect([pending.code, pending.message]).toEqual([6, expect.stringContaining('carol@example.com is already invited')]);
+  });
+
+  it('a non-root user needs a policy to invite or withdraw an invitation', async () => {
+    const bob = await t.addUser({ name: 'bob' });
+    expect((await refusal(createInvitations([invite('dave@example.com', [], bob.userId)], bob.key))).code).toBe(PERMISSION_DENIED);
+    const created = await createInvitations([invite('erin@example.com')]);
+    const invitationId = created.activity.result.createInvitationsResult!.invitationIds[0]!;
+    const withdrawAsBob = () => t.client(bob.key).deleteInvitation({ ...t.nextEnvelope('ACTIVITY_TYPE_DELETE_INVITATION'), parameters: { invitationId } });
+    expect((await refusal(withdrawAsBob())).code).toBe(PERMISSION_DENIED);
+    expect((await invitationsOf())?.map((invitation) => invitation.receiverEmail)).toEqual(['erin@example.com']);
+    expect(invitationEmails().map((message) => message.contact)).toEqual(['erin@example.com']);
+
+    await t.client().createPolicy({
+      ...t.nextEnvelope('ACTIVITY_TYPE_CREATE_POLICY_V3'),
+      parameters: { policyName: 'bob manages invitations', effect: 'EFFECT_ALLOW', condition: "activity.resource == 'INVITATION'", consensus: `approvers.any(user, user.id == '${bob.userId}')`, notes: '' },
+    });
+    expect((await createInvitations([invite('dave@example.com', [], bob.userId)], bob.key)).activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    expect((await withdrawAsBob()).activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    expect((await invitationsOf())?.map((invitation) => invitation.receiverEmail)).toEqual(['dave@example.com']);
+  });
+
+  it('refuses bad invitations and unknown ids: 400s and 404s that record and email nothing', async () => {
+    const before = recordedRows(t);
+    const cases: [ReturnType<typeof invite>[], number, string][] = [
+      [[], INVALID_ARGUMENT, 'parameters.invitations: must list at least one invitation'],
+      [[invite('not-an-address')], INVALID_ARGUMENT, 'parameters.invitations[0].receiverUserEmail: "not-an-address" is not an email address'],
+      [[{ ...invite('frank@example.com'), receiverUserName: ' ' }], INVALID_ARGUMENT, 'parameters.invitations[0].receiverUserName: must not be empty'],
+      [[{ ...invite('frank@example.com'), accessType: 'ACCESS_TYPE_SOMETIMES' as 'ACCESS_TYPE_WEB' }], INVALID_ARGUMENT, 'parameters.invitations[0].accessType'],
+      [[invite('frank@example.com'), invite('Frank@example.com')], INVALID_ARGUMENT, 'frank@example.com is invited twice in this request'],
+      [[invite('frank@example.com', ['00000000-0000-4000-8000-000000000000'])], NOT_FOUND, 'receiverUserTags[0]: no user tag'],
+      [[invite('frank@example.com', [], '00000000-0000-4000-8000-000000000000')], NOT_FOUND, 'senderUserId: no user'],
+    ];
+    for (const [invitations, code, message] of cases) {
+      const refused = await refusal(createInvitations(invitations));
+      expect([refused.code, refused.message]).toEqual([code, expect.stringContaining(message)]);
+    }
+    const unknown = await refusal(
+      t.client().deleteInvitation({ ...t.nextEnvelope('ACTIVITY_TYPE_DELETE_INVITATION'), parameters: { invitationId: '00000000-0000-4000-8000-000000000000' } }),
+    );
+    expect([unknown.code, unknown.message]).toEqual([NOT_FOUND, expect.stringContaining('no invitation 00000000-0000-4000-8000-000000000000')]);
+    expect(recordedRows(t)).toBe(before);
+    expect(invitationEmails()).toEqual([]);
+    expect(await invitationsOf()).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@
  * The outbox: the local service sends no email or SMS; each message is appended to a file as one JSON line for the
  * operator (or a test) to read: an OTP code `{contact, channel, code, otpId, createdAt}`, or the credential bundle an
  * email login or recovery email would carry `{contact, channel, purpose, credentialBundle, organizationId, userId,
- * createdAt}`. The file is private to the user.
+ * createdAt}`, or an invitation `{contact, channel, purpose, invitationId, …}`. The file is private to the user.
  */
 import { chmodSync, closeSync, fchmodSync, fstatSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { QkError } from '../../shared/errors';
@@ -56,7 +56,21 @@ export interface CredentialBundleMessage {
   createdAt: string;
 }
 
-export type OutboxMessage = OtpMessage | CredentialBundleMessage;
+/** The email of create_invitations: whom it invites, to which organization, from whom. */
+export interface InvitationMessage {
+  contact: string;
+  channel: 'email';
+  purpose: 'INVITATION';
+  invitationId: string;
+  receiverUserName: string;
+  organizationId: string;
+  organizationName: string;
+  senderUserId: string;
+  /** ISO 8601. */
+  createdAt: string;
+}
+
+export type OutboxMessage = OtpMessage | CredentialBundleMessage | InvitationMessage;
 
 export function appendOutboxMessage(file: string, message: OutboxMessage): void {
   try {

@@ -10,6 +10,7 @@ import { Connection, integer } from './connection';
 import { SmartContractInterfaceRepository } from './contracts';
 import { AuthenticatorRepository, OauthProviderRepository } from './credentials';
 import { ImportTargetRepository } from './export-import';
+import { InvitationRepository } from './invitations';
 import { type Migration, migrations as platformMigrations } from './migrations';
 import { AsyncMutex } from './mutex';
 import { OrganizationRepository } from './organizations';
@@ -47,6 +48,7 @@ export class Repositories {
   readonly importTargets: ImportTargetRepository;
   readonly appProofs: AppProofRepository;
   readonly privateKeyTags: PrivateKeyTagRepository;
+  readonly invitations: InvitationRepository;
 
   constructor(readonly connection: Connection) {
     this.organizations = new OrganizationRepository(connection);
@@ -70,6 +72,7 @@ export class Repositories {
     this.importTargets = new ImportTargetRepository(connection);
     this.appProofs = new AppProofRepository(connection);
     this.privateKeyTags = new PrivateKeyTagRepository(connection);
+    this.invitations = new InvitationRepository(connection);
   }
 
   /** Whether any row holds sealed data (a wallet, a private key or an import target). */

@@ -11,6 +11,7 @@ import { APP_PROOFS_SQL } from './app-proofs';
 import { CONTRACTS_SQL } from './contracts';
 import { CREDENTIALS_SQL } from './credentials';
 import { IMPORT_TARGETS_SQL } from './export-import';
+import { INVITATIONS_SQL } from './invitations';
 import { ORGANIZATION_FEATURES_SQL } from './organizations';
 import { OTP_AUTH_SQL } from './otp-auth';
 import { PRIVATE_KEY_TAGS_SQL } from './private-key-tags';
@@ -223,4 +224,5 @@ export const migrations: readonly Migration[] = [
     `,
   },
   { version: 10, name: 'private key tags (memberships stay in private_keys.tags)', sql: PRIVATE_KEY_TAGS_SQL },
+  { version: 11, name: 'invitations to join an organization', sql: INVITATIONS_SQL },
 ];

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { activity, type ActivityOperation } from './operation';
 import { int32, int64, bounded, boundedString, MAX_LENGTH, req, res } from './primitives';
-import { addressFormat, curve, effect, featureName, hashFunction, mnemonicLanguage, payloadEncoding, smartContractInterfaceType, transactionType } from './enums';
+import { accessType, addressFormat, curve, effect, featureName, hashFunction, mnemonicLanguage, payloadEncoding, smartContractInterfaceType, transactionType } from './enums';
 import { apiKeyParamsV1, apiKeyParamsV2, authenticatorParamsV2, clientSignature, oauthProviderParamsV2, policyParams, privateKeyParams, rootUserParamsV5, sparkLightningReceivePackage, tvcOperatorSetParams, userParamsV4, walletAccountParams, walletParams } from './params';
 import { feature, privateKeyResult, address, signRawPayloadResult, sparkEncryptedOperatorPackage, walletResult } from './resources';
 
@@ -695,6 +695,27 @@ const everydayEdits = defineActivities({
   },
 });
 
+const invitations = defineActivities({
+  create_invitations: {
+    activityType: 'ACTIVITY_TYPE_CREATE_INVITATIONS',
+    intentKey: 'createInvitationsIntent',
+    resultKey: 'createInvitationsResult',
+    parameters: req({
+      invitations: z.array(
+        req({ receiverUserName: bounded.name, receiverUserEmail: bounded.email, receiverUserTags: idList, accessType, senderUserId: bounded.id }),
+      ),
+    }),
+    result: res({ invitationIds: ids }),
+  },
+  delete_invitation: {
+    activityType: 'ACTIVITY_TYPE_DELETE_INVITATION',
+    intentKey: 'deleteInvitationIntent',
+    resultKey: 'deleteInvitationResult',
+    parameters: req({ invitationId: bounded.id }),
+    result: res({ invitationId: z.string() }),
+  },
+});
+
 export const activityOperations = {
   ...consensus,
   ...policies,
@@ -709,4 +730,5 @@ export const activityOperations = {
   ...spark,
   ...signing,
   ...everydayEdits,
+  ...invitations,
 };

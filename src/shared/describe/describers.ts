@@ -768,6 +768,21 @@ const removeOrganizationFeature: Describer = (fields, draft) => {
   draft.deletions.push({ what: code(name), kind: 'organization feature' });
 };
 
+const createInvitations: Describer = (fields, draft) => {
+  const invitations = records(fields, 'invitations');
+  draft.title = `Invite ${counted(invitations.length, 'person', 'people')} to the organization`;
+  for (const invitation of invitations) {
+    const name = text(invitation, 'receiverUserName') ?? 'unnamed';
+    const email = text(invitation, 'receiverUserEmail');
+    draft.change('Invitation', [], [plain(email === undefined ? name : `${name} <${email}>`)]);
+    const access = text(invitation, 'accessType');
+    if (access !== undefined) draft.fact(`${name}: access`, plain(enumInWords(access, 'ACCESS_TYPE_')));
+    draft.fact(`${name}: tags`, ...refs(texts(invitation, 'receiverUserTags'), (tagId) => draft.names.tag(tagId)));
+    const sender = text(invitation, 'senderUserId');
+    if (sender !== undefined) draft.fact(`${name}: invited by`, draft.names.user(sender));
+  }
+};
+
 const createApiOnlyUsers: Describer = (fields, draft) => {
   const users = records(fields, 'apiOnlyUsers');
   draft.title = `Create ${counted(users.length, 'API-only user')}`;
@@ -901,6 +916,8 @@ export const DESCRIBERS: Readonly<Record<string, Describer>> = {
   ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER: updateContact('Phone number', 'userPhoneNumber'),
   ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME: updateOrganizationName,
   ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE: setOrganizationFeature,
+  ACTIVITY_TYPE_CREATE_INVITATIONS: createInvitations,
+  ACTIVITY_TYPE_DELETE_INVITATION: deleteById('Withdraw an invitation', 'invitation', 'invitationId'),
   ACTIVITY_TYPE_REMOVE_ORGANIZATION_FEATURE: removeOrganizationFeature,
   ACTIVITY_TYPE_CREATE_API_ONLY_USERS: createApiOnlyUsers,
   ACTIVITY_TYPE_STAMP_LOGIN: login('Sign in with a stamp', 'publicKey'),

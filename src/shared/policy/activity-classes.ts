@@ -120,6 +120,10 @@ const CLASSIFICATIONS: Readonly<Record<string, Classification>> = {
   ACTIVITY_TYPE_CREATE_TVC_APP: ['TVC_APP', 'CREATE'],
   ACTIVITY_TYPE_DELETE_TVC_APP_AND_DEPLOYMENTS: ['TVC_APP', 'DELETE'],
 
+  // inferred: INVITATION is a documented resource; the type names give the action.
+  ACTIVITY_TYPE_CREATE_INVITATIONS: ['INVITATION', 'CREATE'],
+  ACTIVITY_TYPE_DELETE_INVITATION: ['INVITATION', 'DELETE'],
+
   // inferred: WEBHOOK_ENDPOINT is a documented resource; the type names give the action.
   ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT: ['WEBHOOK_ENDPOINT', 'CREATE'],
   ACTIVITY_TYPE_UPDATE_WEBHOOK_ENDPOINT: ['WEBHOOK_ENDPOINT', 'UPDATE'],

@@ -13,6 +13,7 @@ import type { ClientSignature } from '../../proxy/client-signature';
 import type { Repositories } from '../../store';
 import type { OrganizationFeature, SubOrganizationFilter } from '../../store/organizations';
 import { pageSize } from '../activities';
+import { invitationView } from '../invitations';
 import { policyView } from '../policies';
 import { privateKeyView } from '../private-keys';
 import { checkNewWallet, createWallet, walletView, type NewWalletParams, type WalletTarget } from '../wallets';
@@ -246,6 +247,7 @@ export function organizationsFamily(options: { oidc: OidcVerifier }): Family {
             name: ctx.organization.name,
             users: store.users.listByOrganization(organizationId).map((user) => userView(store, user)),
             policies: store.policies.listByOrganization(organizationId).map(policyView),
+            invitations: store.invitations.listByOrganization(organizationId).map(invitationView),
             tags: store.userTags.listByOrganization(organizationId).map(userTagView),
             rootQuorum: quorumView(store, organizationId),
             features: store.organizations.features(organizationId).map(featureView),
@@ -286,6 +288,7 @@ export function organizationsFamily(options: { oidc: OidcVerifier }): Family {
           for (const user of store.users.listByOrganization(organizationId)) store.users.delete(user.id);
           for (const tag of store.userTags.listByOrganization(organizationId)) store.userTags.delete(tag.id);
           for (const policy of store.policies.listByOrganization(organizationId)) store.policies.delete(organizationId, policy.id);
+          for (const invitation of store.invitations.listByOrganization(organizationId)) store.invitations.delete(organizationId, invitation.id);
           store.organizations.markDeleted(organizationId, ctx.now);
           return { subOrganizationUuid: organizationId };
         },

@@ -50,7 +50,7 @@ export function checkUserFields(
   }
 }
 
-function requireTags(store: Repositories, organizationId: string | undefined, tagIds: readonly string[], field: string): void {
+export function requireTags(store: Repositories, organizationId: string | undefined, tagIds: readonly string[], field: string): void {
   tagIds.forEach((tagId, index) => {
     // An organization the activity is about to create has no tags yet.
     const tag = organizationId === undefined ? undefined : store.userTags.get(organizationId, tagId);
