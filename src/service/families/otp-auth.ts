@@ -2,7 +2,8 @@
  * OTP on the main API (docs/service.md#sessions-and-otp): init_otp sends a code (to the outbox) for a contact, verify_otp turns the
  * code, HPKE-encrypted to the OTP's target key with the client's key, into a verification token, and otp_login trades
  * that token and a signature by its bound key for a session of the user with the verified contact. The auth proxy's
- * otp_* calls run the same steps (proxy/otp.ts).
+ * otp_* calls run the same steps (proxy/otp.ts). The older pair init_otp_auth / otp_auth sends a code for a user's
+ * contact and trades the code, in clear, for a credential key of that user sealed to the client's target key.
  */
 import { QkError } from '../../shared/errors';
 import type { Family } from '../activities/context';
@@ -23,7 +24,7 @@ import type { VerificationTokenClaims } from '../../shared/crypto/tokens';
 import type { ClientSignature } from '../proxy/client-signature';
 import type { Repositories } from '../store';
 import type { UserRecord } from '../store/users';
-import { loginSession, MAX_SESSION_SECONDS, parseSeconds, sessionPublicKeyOf } from './sessions';
+import { checkCredentialKeyRequest, issueCredentialKey, loginSession, MAX_SESSION_SECONDS, parseSeconds, requireSubOrganizationFeature, sessionPublicKeyOf } from './sessions';
 
 const MIN_OTP_LENGTH = 6;
 const MAX_OTP_LENGTH = 9;
@@ -31,6 +32,8 @@ const MAX_OTP_LENGTH = 9;
 const MAX_OTP_SECONDS = 600;
 const MAX_VERIFICATION_TOKEN_SECONDS = 24 * 60 * 60;
 const VERIFY_OTP = 'ACTIVITY_TYPE_VERIFY_OTP_V2';
+const OTP_AUTH = 'ACTIVITY_TYPE_OTP_AUTH';
+const OTP_AUTH_CREDENTIAL_TYPE = 'CREDENTIAL_TYPE_OTP_AUTH_KEY_P256';
 
 function otpShapeOf(params: { otpLength?: number | undefined; alphanumeric?: boolean | undefined; expirationSeconds?: string | undefined }): OtpShape {
   const length = params.otpLength ?? DEFAULT_OTP_SHAPE.length;
@@ -59,6 +62,36 @@ function checkLogin(store: Repositories, organizationId: string, params: { publi
   if (store.organizations.get(organizationId) === undefined) throw new QkError('ORGANIZATION_NOT_FOUND', `no organization ${organizationId}`);
 }
 
+/** The user of the organization whose email (compared lower-cased) or phone number is the OTP's contact. */
+function userWithContact(store: Repositories, organizationId: string, otpType: string, contact: string): UserRecord {
+  const contactOf = (user: UserRecord) => (otpType === 'OTP_TYPE_EMAIL' ? user.email?.toLowerCase() : user.phoneNumber);
+  const user = store.users.listByOrganization(organizationId).find((candidate) => contactOf(candidate) === contact);
+  if (user === undefined) throw new QkError('NOT_FOUND', `no user of organization ${organizationId} has the contact ${contact}`);
+  return user;
+}
+
+/**
+ * init_otp_auth sends a code that otp_auth trades for a credential key of the user with the contact: that user must
+ * exist, and a sub-organization must not have turned the channel off (`disableOtpEmailAuth` / `disableSmsAuth`).
+ */
+function checkOtpAuthStart(store: Repositories, organizationId: string, params: { otpType: string; contact: string } & Parameters<typeof otpShapeOf>[0]): string {
+  const contact = normalizeContact(params.otpType, params.contact);
+  otpShapeOf(params);
+  const byEmail = params.otpType === 'OTP_TYPE_EMAIL';
+  requireSubOrganizationFeature(store, organizationId, byEmail ? 'FEATURE_NAME_OTP_EMAIL_AUTH' : 'FEATURE_NAME_SMS_AUTH', byEmail ? 'OTP auth by email' : 'OTP auth by SMS');
+  userWithContact(store, organizationId, params.otpType, contact);
+  return contact;
+}
+
+/** An OTP of init_otp_auth: its code comes in clear; one of init_otp is verified by verify_otp, sealed. */
+function requireOtpAuthOtp(store: Repositories, organizationId: string, otpId: string) {
+  const record = requireOtp(store, organizationId, otpId);
+  if (record.targetPrivateKey !== undefined) {
+    throw new QkError('OTP_INVALID', `OTP ${otpId} was started with init_otp; verify it with verify_otp`, { otpId });
+  }
+  return record;
+}
+
 /** The verified token of an otp_login, checked with its signature, and the user of the organization with its contact. */
 function loginTarget(
   store: Repositories,
@@ -68,10 +101,7 @@ function loginTarget(
 ): { token: VerificationTokenClaims; user: UserRecord } {
   const token = checkVerificationTokenIn(store, params.verificationToken, organizationId, now, 'parameters.verificationToken');
   checkLoginSignature(params, token);
-  const contactOf = (user: UserRecord) => (token.verification_type === 'OTP_TYPE_EMAIL' ? user.email?.toLowerCase() : user.phoneNumber);
-  const user = store.users.listByOrganization(organizationId).find((candidate) => contactOf(candidate) === token.contact);
-  if (user === undefined) throw new QkError('NOT_FOUND', `no user of organization ${organizationId} has the contact ${token.contact}`);
-  return { token, user };
+  return { token, user: userWithContact(store, organizationId, token.verification_type, token.contact) };
 }
 
 export function otpAuthFamily(options: { outboxFile: string }): Family {
@@ -117,6 +147,47 @@ export function otpAuthFamily(options: { outboxFile: string }): Family {
             lifetimeMs: seconds === undefined ? VERIFICATION_TOKEN_LIFETIME_MS : seconds * 1000,
           });
           return { verificationToken };
+        },
+      },
+      init_otp_auth: {
+        validate: (store, organizationId, params) => void checkOtpAuthStart(store, organizationId, params),
+        execute(ctx, params) {
+          checkOtpAuthStart(ctx.store, ctx.organizationId, params);
+          const created = createOtp(ctx.store, {
+            organizationId: ctx.organizationId,
+            otpType: params.otpType,
+            contact: params.contact,
+            withTarget: false,
+            shape: otpShapeOf(params),
+            otpId: ctx.newId(),
+            now: ctx.now,
+          });
+          deliverOtp(options.outboxFile, created, ctx.now);
+          return { otpId: created.otpId };
+        },
+      },
+      otp_auth: {
+        validate(store, organizationId, params) {
+          requireOtpAuthOtp(store, organizationId, params.otpId);
+          checkCredentialKeyRequest(params);
+        },
+        async execute(ctx, params) {
+          const record = requireOtpAuthOtp(ctx.store, ctx.organizationId, params.otpId);
+          // As for verify_otp, the failed activities are the count of wrong codes.
+          const earlierFailures = ctx.store.activities.countFailed(ctx.organizationId, OTP_AUTH, '$.otpAuthIntent.otpId', params.otpId);
+          const attempt = attemptOtp(ctx.store, params.otpId, params.otpCode, ctx.now, earlierFailures);
+          if (!attempt.ok) throw attempt.error;
+          const user = userWithContact(ctx.store, ctx.organizationId, record.otpType, record.contact);
+          ctx.store.verifications.markContactVerified({ userId: user.id, organizationId: ctx.organizationId, otpType: record.otpType, contact: record.contact, now: ctx.now });
+          const issued = await issueCredentialKey(ctx, {
+            userId: user.id,
+            targetPublicKey: params.targetPublicKey,
+            credentialType: OTP_AUTH_CREDENTIAL_TYPE,
+            name: params.apiKeyName ?? `OTP Auth - ${new Date(ctx.now).toISOString()}`,
+            expirationSeconds: params.expirationSeconds,
+            invalidateExisting: params.invalidateExisting,
+          });
+          return { userId: user.id, ...issued };
         },
       },
       otp_login: {

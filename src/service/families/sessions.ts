@@ -324,6 +324,7 @@ export function requireSubOrganizationFeature(store: Repositories, organizationI
 }
 
 export const RECOVER_USER_CREDENTIAL_TYPE = 'CREDENTIAL_TYPE_RECOVER_USER_KEY_P256';
+const OAUTH_CREDENTIAL_TYPE = 'CREDENTIAL_TYPE_OAUTH_KEY_P256';
 
 /**
  * Email auth and email recovery run one flow: find the user by email, issue a credential key sealed to the client's
@@ -496,6 +497,26 @@ export function sessionsFamily(options: { oidc: OidcVerifier; outboxFile: string
             invalidateExisting: true,
           });
           return { userId };
+        },
+      },
+      oauth: {
+        // As oauth_login, with a credential key sealed to the target key (whose hash the token's nonce must be) in
+        // place of a session.
+        async parentProposalProof(store, organizationId, params) {
+          await oauthUserOf({ store, organizationId }, options.oidc, params.oidcToken, params.targetPublicKey);
+        },
+        validate: (_store, _organizationId, params) => checkCredentialKeyRequest(params),
+        async execute(ctx, params) {
+          const userId = await oauthUserOf(ctx, options.oidc, params.oidcToken, params.targetPublicKey);
+          const issued = await issueCredentialKey(ctx, {
+            userId,
+            targetPublicKey: params.targetPublicKey,
+            credentialType: OAUTH_CREDENTIAL_TYPE,
+            name: params.apiKeyName ?? `OAuth - ${new Date(ctx.now).toISOString()}`,
+            expirationSeconds: params.expirationSeconds,
+            invalidateExisting: params.invalidateExisting,
+          });
+          return { userId, ...issued };
         },
       },
       oauth_login: {

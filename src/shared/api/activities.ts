@@ -480,6 +480,18 @@ const emailAuthCustomizationParams = req({
   templateId: bounded.name.optional(),
 });
 
+/** `v1EmailCustomizationParamsV2` and `v1SmsCustomizationParams` of the OTP activities. */
+export const emailCustomizationParamsV2 = req({
+  logoUrl: bounded.url.optional(),
+  magicLinkTemplate: bounded.url.optional(),
+  templateVariables: bounded.message.optional(),
+  templateId: bounded.name.optional(),
+});
+export const smsCustomizationParams = req({ template: bounded.message.optional() });
+
+/** What otp_auth and oauth answer: a credential key of the user, sealed to the client's target key. */
+const credentialKeyResult = res({ userId: z.string(), apiKeyId: z.string(), credentialBundle: z.string() });
+
 const everydayEdits = defineActivities({
   update_wallet: {
     activityType: 'ACTIVITY_TYPE_UPDATE_WALLET',
@@ -635,13 +647,8 @@ const everydayEdits = defineActivities({
       contact: bounded.email,
       appName: bounded.name,
       otpLength: int32.optional(),
-      emailCustomization: req({
-        logoUrl: bounded.url.optional(),
-        magicLinkTemplate: bounded.url.optional(),
-        templateVariables: bounded.message.optional(),
-        templateId: bounded.name.optional(),
-      }).optional(),
-      smsCustomization: req({ template: bounded.message.optional() }).optional(),
+      emailCustomization: emailCustomizationParamsV2.optional(),
+      smsCustomization: smsCustomizationParams.optional(),
       userIdentifier: bounded.name.optional(),
       sendFromEmailAddress: bounded.email.optional(),
       alphanumeric: z.boolean().optional(),
@@ -671,6 +678,53 @@ const everydayEdits = defineActivities({
       sessionProfileId: bounded.id.optional(),
     }),
     result: res({ session: z.string() }),
+  },
+  init_otp_auth: {
+    activityType: 'ACTIVITY_TYPE_INIT_OTP_AUTH_V3',
+    intentKey: 'initOtpAuthIntentV3',
+    resultKey: 'initOtpAuthResultV2',
+    parameters: req({
+      otpType: bounded.name,
+      contact: bounded.email,
+      otpLength: int32.optional(),
+      appName: bounded.name,
+      emailCustomization: emailCustomizationParamsV2.optional(),
+      smsCustomization: smsCustomizationParams.optional(),
+      userIdentifier: bounded.name.optional(),
+      sendFromEmailAddress: bounded.email.optional(),
+      alphanumeric: z.boolean().optional(),
+      sendFromEmailSenderName: bounded.name.optional(),
+      expirationSeconds: boundedString(MAX_LENGTH.decimal).optional(),
+      replyToEmailAddress: bounded.email.optional(),
+    }),
+    result: res({ otpId: z.string() }),
+  },
+  otp_auth: {
+    activityType: 'ACTIVITY_TYPE_OTP_AUTH',
+    intentKey: 'otpAuthIntent',
+    resultKey: 'otpAuthResult',
+    parameters: req({
+      otpId: bounded.id,
+      otpCode: bounded.name,
+      targetPublicKey: bounded.publicKey,
+      apiKeyName: bounded.name.optional(),
+      expirationSeconds: boundedString(MAX_LENGTH.decimal).optional(),
+      invalidateExisting: z.boolean().optional(),
+    }),
+    result: credentialKeyResult,
+  },
+  oauth: {
+    activityType: 'ACTIVITY_TYPE_OAUTH',
+    intentKey: 'oauthIntent',
+    resultKey: 'oauthResult',
+    parameters: req({
+      oidcToken: bounded.token,
+      targetPublicKey: bounded.publicKey,
+      apiKeyName: bounded.name.optional(),
+      expirationSeconds: boundedString(MAX_LENGTH.decimal).optional(),
+      invalidateExisting: z.boolean().optional(),
+    }),
+    result: credentialKeyResult,
   },
   create_private_key_tag: {
     activityType: 'ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG',

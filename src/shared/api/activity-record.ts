@@ -107,4 +107,6 @@ export const supersededActivityTypes = {
     intentKey: 'createSubOrganizationIntentV7',
     resultKey: 'createSubOrganizationResultV7',
   },
+  ACTIVITY_TYPE_INIT_OTP_AUTH: { intentKey: 'initOtpAuthIntent', resultKey: 'initOtpAuthResult' },
+  ACTIVITY_TYPE_INIT_OTP_AUTH_V2: { intentKey: 'initOtpAuthIntentV2', resultKey: 'initOtpAuthResultV2' },
 } as const satisfies Record<string, ActivityTypeInfo>;

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { QkError } from '../errors';
-import { activityOperations } from './activities';
+import { activityOperations, emailCustomizationParamsV2, smsCustomizationParams } from './activities';
 import { supersededActivityTypes } from './activity-record';
 import { bounded, int32, req } from './primitives';
 import { effect } from './enums';
@@ -147,7 +147,42 @@ function olderPolicy<S extends z.ZodType>(selector: S, activityType: string) {
   };
 }
 
+/**
+ * `v1InitOtpAuthIntent`: the app's name travels in the email customization (V3 made it a member of its own), and code
+ * length, alphabet and lifetime are the defaults.
+ */
+const initOtpAuthV1 = req({
+  otpType: bounded.name,
+  contact: bounded.email,
+  emailCustomization: req({ ...emailCustomizationParamsV2.shape, appName: bounded.name.optional() }).optional(),
+  smsCustomization: smsCustomizationParams.optional(),
+  userIdentifier: bounded.name.optional(),
+  sendFromEmailAddress: bounded.email.optional(),
+  sendFromEmailSenderName: bounded.name.optional(),
+  replyToEmailAddress: bounded.email.optional(),
+});
+/** `v1InitOtpAuthIntentV2` adds the code's length and alphabet. */
+const initOtpAuthV2 = req({ ...initOtpAuthV1.shape, otpLength: int32.optional(), alphanumeric: z.boolean().optional() });
+
+function initOtpAuthToCurrent({ emailCustomization, ...rest }: z.output<typeof initOtpAuthV2>) {
+  const { appName, ...customization } = emailCustomization ?? {};
+  // An older request may name no app; the code's message (the outbox line) carries none in any case.
+  return { ...rest, appName: appName ?? '', ...(emailCustomization === undefined ? {} : { emailCustomization: customization }) };
+}
+
 export const olderActivityVersions: readonly ActivityVersion[] = [
+  version({
+    activityType: 'ACTIVITY_TYPE_INIT_OTP_AUTH',
+    operation: 'init_otp_auth',
+    parameters: initOtpAuthV1,
+    toCurrent: initOtpAuthToCurrent,
+  }),
+  version({
+    activityType: 'ACTIVITY_TYPE_INIT_OTP_AUTH_V2',
+    operation: 'init_otp_auth',
+    parameters: initOtpAuthV2,
+    toCurrent: initOtpAuthToCurrent,
+  }),
   version({
     activityType: 'ACTIVITY_TYPE_CREATE_USERS_V2',
     operation: 'create_users',

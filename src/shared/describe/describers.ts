@@ -824,6 +824,21 @@ const verifyOtp: Describer = (fields, draft) => {
   draft.fact('Code', code(text(fields, 'otpId') ?? ''));
 };
 
+/**
+ * otp_auth and oauth: a credential key of the user the code or token names, sealed to the client's key. The OTP is
+ * named by its id; an OIDC token is not shown, as it is a credential.
+ */
+const signInWithKey =
+  (title: string, otpField?: string): Describer =>
+  (fields, draft) => {
+    draft.title = title;
+    if (otpField !== undefined) draft.fact('Code', code(text(fields, otpField) ?? ''));
+    draft.fact('Sealed to', code(text(fields, 'targetPublicKey') ?? ''));
+    const seconds = number(fields, 'expirationSeconds');
+    if (seconds !== undefined) draft.fact('Key lasts', plain(`${seconds} seconds`));
+    if (fields['invalidateExisting'] === true) draft.fact('Existing keys', plain('removed'));
+  };
+
 const deletePrivateKeyTags: Describer = (fields, draft) => {
   const tagIds = texts(fields, 'privateKeyTagIds');
   draft.title = `Delete ${counted(tagIds.length, 'private key tag')}`;
@@ -929,6 +944,11 @@ export const DESCRIBERS: Readonly<Record<string, Describer>> = {
   ACTIVITY_TYPE_RECOVER_USER: recoverUser,
   ACTIVITY_TYPE_INIT_OTP_V3: initOtp,
   ACTIVITY_TYPE_VERIFY_OTP_V2: verifyOtp,
+  ACTIVITY_TYPE_INIT_OTP_AUTH: initOtp,
+  ACTIVITY_TYPE_INIT_OTP_AUTH_V2: initOtp,
+  ACTIVITY_TYPE_INIT_OTP_AUTH_V3: initOtp,
+  ACTIVITY_TYPE_OTP_AUTH: signInWithKey('Sign in with a one-time code', 'otpId'),
+  ACTIVITY_TYPE_OAUTH: signInWithKey('Sign in with an OAuth token'),
   ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG: createPrivateKeyTag,
   ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG: updatePrivateKeyTag,
   ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS: deletePrivateKeyTags,

@@ -139,6 +139,8 @@ const CLASSIFICATIONS: Readonly<Record<string, Classification>> = {
   ACTIVITY_TYPE_UPDATE_POLICY: ['POLICY', 'UPDATE'],
   ACTIVITY_TYPE_CREATE_API_KEYS: ['CREDENTIAL', 'CREATE'],
   ACTIVITY_TYPE_CREATE_PRIVATE_KEYS: ['PRIVATE_KEY', 'CREATE'],
+  ACTIVITY_TYPE_INIT_OTP_AUTH: ['AUTH', 'CREATE'],
+  ACTIVITY_TYPE_INIT_OTP_AUTH_V2: ['AUTH', 'CREATE'],
 };
 
 /** Every activity type the policy engine can classify, i.e. every type the local service implements. */
@@ -157,6 +159,7 @@ const PARAM_FIELDS: Readonly<Record<string, readonly string[]>> = {
   ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT: ['targetPublicKey'],
   ACTIVITY_TYPE_EXPORT_PRIVATE_KEY: ['targetPublicKey'],
   ACTIVITY_TYPE_UPDATE_WALLET: ['walletId'],
+  ACTIVITY_TYPE_INIT_OTP_AUTH_V2: ['otpLength'],
   ACTIVITY_TYPE_INIT_OTP_AUTH_V3: ['otpLength'],
   ACTIVITY_TYPE_OTP_LOGIN_V2: ['sessionProfileId'],
   ACTIVITY_TYPE_STAMP_LOGIN: ['sessionProfileId'],
