@@ -18,6 +18,7 @@ import { countingApprovals, hasCountingApproval } from '../../shared/approvals/v
 import { QkError } from '../../shared/errors';
 import { authenticate, type Actor, type RequestHeaders, type StampFormat } from '../auth/authenticate';
 import { credentialStillHeld, WEBAUTHN_CREDENTIAL_TYPE } from '../auth/credentials';
+import { requireAllowedAddress } from '../auth/ip-allowlist';
 import { authenticateReadOnlySession, readOnlySessionOf } from '../auth/read-only-session';
 import { type Approver, type Authorization, type AuthorizationRequest, authorize, denialError, isEligibleVoter } from '../authorize';
 import { rpcStatusOf } from '../server/errors';
@@ -88,6 +89,8 @@ export interface IncomingRequest {
   rawBody: Buffer;
   body: unknown;
   headers: RequestHeaders;
+  /** The client's address as the connection reports it, checked against IP allowlists. */
+  remoteAddress: string | undefined;
 }
 
 /** Submissions may be at most this old, and at most this far in the future (docs/service.md#transport). */
@@ -125,6 +128,7 @@ export async function runQuery(deps: PipelineDeps, route: QueryRoute, request: I
     readOnlySession === undefined
       ? await authenticate(request.headers, request.rawBody, organizationIdOf(parsed), deps.stampFormats, deps.store.read, now)
       : authenticateReadOnlySession(readOnlySession, organizationIdOf(parsed), deps.store.read, now);
+  requireAllowedAddress(deps.store.read, actor.credential, request.remoteAddress);
   const handler = route.handler as AnyQueryHandler;
   return handler(
     { store: deps.store.read, organizationId: organization.id, organization, actor: actingUser(actor), now, enclave: deps.enclave },
@@ -192,6 +196,7 @@ export async function submitActivity(
     deps.store.read,
     now,
   );
+  requireAllowedAddress(deps.store.read, actor.credential, request.remoteAddress);
   // authenticate() accepts only the target's own or direct parent's credentials; a parent may only propose what
   // the handler proves itself (ActivityHandler.parentProposalProof), never vote.
   const parentProposes = fromParentOrganization && !('decision' in route.handler) && route.handler.parentProposalProof !== undefined;

@@ -7,6 +7,7 @@ import type { Family } from '../activities/context';
 import { activitiesFamily } from './activities';
 import { appProofsFamily } from './app-proofs';
 import { exportImportFamily } from './export-import';
+import { ipAllowlistsFamily } from './ip-allowlists';
 import { contractsFamily } from './contracts';
 import { policiesFamily } from './policies';
 import { privateKeyTagsFamily } from './private-key-tags';
@@ -18,4 +19,4 @@ import { tvcFamily } from './tvc';
 import { walletsFamily } from './wallets';
 import { whoamiFamily } from './whoami';
 
-export const families: readonly Family[] = [activitiesFamily, policiesFamily, whoamiFamily, contractsFamily, tvcFamily, verifiedSubOrganizationsFamily, walletsFamily, privateKeysFamily, privateKeyTagsFamily, exportImportFamily, appProofsFamily, sparkFamily, signingFamily];
+export const families: readonly Family[] = [activitiesFamily, policiesFamily, whoamiFamily, contractsFamily, tvcFamily, verifiedSubOrganizationsFamily, walletsFamily, privateKeysFamily, privateKeyTagsFamily, exportImportFamily, ipAllowlistsFamily, appProofsFamily, sparkFamily, signingFamily];

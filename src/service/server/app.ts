@@ -91,6 +91,7 @@ export function buildServer(deps: PipelineDeps, routes: RouteTable, options: Ser
         rawBody,
         body: parseJsonBody(rawBody),
         headers: request.headers as RequestHeaders,
+        remoteAddress: request.socket.remoteAddress,
       };
       return route.op.kind === 'activity'
         ? submitActivity(deps, route as ActivityRoute, incoming, routes.activitiesByType)

@@ -11,6 +11,7 @@ import { SmartContractInterfaceRepository } from './contracts';
 import { AuthenticatorRepository, OauthProviderRepository } from './credentials';
 import { ImportTargetRepository } from './export-import';
 import { InvitationRepository } from './invitations';
+import { IpAllowlistRepository } from './ip-allowlists';
 import { type Migration, migrations as platformMigrations } from './migrations';
 import { AsyncMutex } from './mutex';
 import { OrganizationRepository } from './organizations';
@@ -49,6 +50,7 @@ export class Repositories {
   readonly appProofs: AppProofRepository;
   readonly privateKeyTags: PrivateKeyTagRepository;
   readonly invitations: InvitationRepository;
+  readonly ipAllowlists: IpAllowlistRepository;
 
   constructor(readonly connection: Connection) {
     this.organizations = new OrganizationRepository(connection);
@@ -73,6 +75,7 @@ export class Repositories {
     this.appProofs = new AppProofRepository(connection);
     this.privateKeyTags = new PrivateKeyTagRepository(connection);
     this.invitations = new InvitationRepository(connection);
+    this.ipAllowlists = new IpAllowlistRepository(connection);
   }
 
   /** Whether any row holds sealed data (a wallet, a private key or an import target). */

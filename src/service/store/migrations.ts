@@ -12,6 +12,7 @@ import { CONTRACTS_SQL } from './contracts';
 import { CREDENTIALS_SQL } from './credentials';
 import { IMPORT_TARGETS_SQL } from './export-import';
 import { INVITATIONS_SQL } from './invitations';
+import { IP_ALLOWLISTS_SQL } from './ip-allowlists';
 import { ORGANIZATION_FEATURES_SQL } from './organizations';
 import { OTP_AUTH_SQL } from './otp-auth';
 import { PRIVATE_KEY_TAGS_SQL } from './private-key-tags';
@@ -225,4 +226,5 @@ export const migrations: readonly Migration[] = [
   },
   { version: 10, name: 'private key tags (memberships stay in private_keys.tags)', sql: PRIVATE_KEY_TAGS_SQL },
   { version: 11, name: 'invitations to join an organization', sql: INVITATIONS_SQL },
+  { version: 12, name: 'IP allowlists of organizations and API keys', sql: IP_ALLOWLISTS_SQL },
 ];

@@ -331,6 +331,25 @@ const organizations = defineActivities({
     parameters: req({ deleteWithoutExport: z.boolean().optional() }),
     result: res({ subOrganizationUuid: z.string() }),
   },
+  set_ip_allowlist: {
+    activityType: 'ACTIVITY_TYPE_SET_IP_ALLOWLIST',
+    intentKey: 'setIpAllowlistIntent',
+    resultKey: 'setIpAllowlistResult',
+    parameters: req({
+      publicKey: bounded.publicKey.optional(),
+      enabled: z.boolean().optional(),
+      rules: z.array(req({ cidr: bounded.name, label: bounded.name.optional() })).optional(),
+      onEvaluationError: z.enum(['ALLOW', 'DENY']).optional(),
+    }),
+    result: res({}),
+  },
+  remove_ip_allowlist: {
+    activityType: 'ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST',
+    intentKey: 'removeIpAllowlistIntent',
+    resultKey: 'removeIpAllowlistResult',
+    parameters: req({ publicKey: bounded.publicKey.optional() }),
+    result: res({}),
+  },
   set_organization_feature: {
     activityType: 'ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE',
     intentKey: 'setOrganizationFeatureIntent',

@@ -9,7 +9,7 @@ import { activityType } from './activity-types';
 import { bounded, req, res } from './primitives';
 import { activityStatus } from './enums';
 import { pagination } from './params';
-import { apiKey, appProof, authenticator, bootProof, oauthProvider, organizationConfigs, organizationData, policy, privateKey, policyEvaluation, sessionProfile, smartContractInterface, tag, tvcApp, user, wallet, walletAccount } from './resources';
+import { apiKey, appProof, ipAllowlist, authenticator, bootProof, oauthProvider, organizationConfigs, organizationData, policy, privateKey, policyEvaluation, sessionProfile, smartContractInterface, tag, tvcApp, user, wallet, walletAccount } from './resources';
 
 interface QuerySpec {
   readonly request: z.ZodType;
@@ -78,6 +78,7 @@ export const queryOperations = defineQueries({
   },
   get_organization: { request: inOrganization({}), response: res({ organizationData }) },
   get_organization_configs: { request: inOrganization({}), response: res({ configs: organizationConfigs }) },
+  get_ip_allowlist: { request: inOrganization({ publicKey: bounded.publicKey.optional() }), response: res({ allowlist: ipAllowlist }) },
   list_suborgs: { request: inOrganization(subOrgFilter), response: organizationIds },
   list_verified_suborgs: { request: inOrganization(subOrgFilter), response: organizationIds },
 

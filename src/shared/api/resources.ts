@@ -184,6 +184,15 @@ export const feature = res({ name: featureName.optional(), value: z.string().opt
 export const organizationConfigs = res({ features: z.array(feature).optional(), quorum: quorum.optional() });
 export type OrganizationConfigs = z.infer<typeof organizationConfigs>;
 
+/** `v1IpAllowlist`: `publicKey` for an API key's own list, `enabled` only on the organization's. */
+export const ipAllowlist = res({
+  organizationId: z.string(),
+  rules: z.array(res({ cidr: z.string(), label: z.string().optional(), createdAt: z.string().optional() })),
+  publicKey: z.string().optional(),
+  enabled: z.boolean().optional(),
+  onEvaluationError: z.string().optional(),
+});
+
 export const invitation = res({
   invitationId: z.string(),
   receiverUserName: z.string(),

@@ -783,6 +783,27 @@ const createInvitations: Describer = (fields, draft) => {
   }
 };
 
+const setIpAllowlist: Describer = (fields, draft) => {
+  const publicKey = text(fields, 'publicKey');
+  draft.title = publicKey === undefined ? 'Set the organization’s IP allowlist' : 'Set an API key’s IP allowlist';
+  if (publicKey !== undefined) draft.fact('API key', code(publicKey));
+  const rules = records(fields, 'rules');
+  if (rules.length > 0) {
+    draft.change('Allowed addresses', undefined, rules.map((rule) => plain(text(rule, 'label') === undefined ? (text(rule, 'cidr') ?? '') : `${text(rule, 'cidr') ?? ''} (${text(rule, 'label')})`)));
+  }
+  const enabled = fields['enabled'];
+  if (typeof enabled === 'boolean') draft.change('Enforced', undefined, [plain(enabled ? 'yes' : 'no')]);
+  const onError = text(fields, 'onEvaluationError');
+  if (onError !== undefined) draft.fact('When an address cannot be checked', plain(onError === 'ALLOW' ? 'allow' : 'refuse'));
+  if (publicKey === undefined && enabled !== false) draft.warn('Requests from addresses outside the allowlist will be refused, including this app’s if it is not inside it.');
+};
+
+const removeIpAllowlist: Describer = (fields, draft) => {
+  const publicKey = text(fields, 'publicKey');
+  draft.title = publicKey === undefined ? 'Remove the organization’s IP allowlist' : 'Remove an API key’s IP allowlist';
+  draft.deletions.push({ what: code(publicKey ?? 'organization'), kind: 'IP allowlist' });
+};
+
 const createApiOnlyUsers: Describer = (fields, draft) => {
   const users = records(fields, 'apiOnlyUsers');
   draft.title = `Create ${counted(users.length, 'API-only user')}`;
@@ -931,6 +952,8 @@ export const DESCRIBERS: Readonly<Record<string, Describer>> = {
   ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER: updateContact('Phone number', 'userPhoneNumber'),
   ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME: updateOrganizationName,
   ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE: setOrganizationFeature,
+  ACTIVITY_TYPE_SET_IP_ALLOWLIST: setIpAllowlist,
+  ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST: removeIpAllowlist,
   ACTIVITY_TYPE_CREATE_INVITATIONS: createInvitations,
   ACTIVITY_TYPE_DELETE_INVITATION: deleteById('Withdraw an invitation', 'invitation', 'invitationId'),
   ACTIVITY_TYPE_REMOVE_ORGANIZATION_FEATURE: removeOrganizationFeature,
