@@ -131,6 +131,8 @@ describe('IP allowlists', () => {
     }
     const nothingToRemove = await refusal(t.client().removeIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST'), parameters: {} }));
     expect([nothingToRemove.code, nothingToRemove.message]).toEqual([5, expect.stringContaining('has no IP allowlist to remove')]);
+    const overlong = await refusal(t.client().removeIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST'), parameters: { publicKey: 'a'.repeat(200) } }));
+    expect([overlong.code, overlong.message]).toEqual([3, expect.stringContaining('parameters.publicKey')]);
     expect(recordedRows(t)).toBe(before);
     expect((await t.client().getWhoami(organization())).userId).toBe(t.info.rootUserId);
   });

@@ -185,6 +185,8 @@ describe('invitations', () => {
       t.client().deleteInvitation({ ...t.nextEnvelope('ACTIVITY_TYPE_DELETE_INVITATION'), parameters: { invitationId: '00000000-0000-4000-8000-000000000000' } }),
     );
     expect([unknown.code, unknown.message]).toEqual([NOT_FOUND, expect.stringContaining('no invitation 00000000-0000-4000-8000-000000000000')]);
+    const noId = await refusal(t.client().deleteInvitation({ ...t.nextEnvelope('ACTIVITY_TYPE_DELETE_INVITATION'), parameters: {} as { invitationId: string } }));
+    expect([noId.code, noId.message]).toEqual([INVALID_ARGUMENT, expect.stringContaining('parameters.invitationId')]);
     expect(recordedRows(t)).toBe(before);
     expect(invitationEmails()).toEqual([]);
     expect(await invitationsOf()).toEqual([]);
