@@ -4,12 +4,12 @@
  * case where a policy lets a non-root user act.
  */
 import { decryptCredentialBundle, generateP256KeyPair, getPublicKey } from '@turnkey/crypto';
-import { TurnkeyRequestError } from '@turnkey/http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bytesToHex } from '../../src/shared/crypto/encoding';
 import { generateApiKeyPair } from '../../src/shared/crypto/keys';
 import { parseSessionJwt } from '../../src/shared/crypto/tokens';
 import { newKey, startTestService, type TestService } from '../support/service';
+import { clientRefusal } from '../support/client-refusal';
 
 const ETHEREUM = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' } as const;
 const ETHEREUM_2 = { ...ETHEREUM, path: "m/44'/60'/0'/0/1" } as const;
@@ -19,15 +19,6 @@ beforeEach(async () => {
   t = await startTestService();
 });
 afterEach(() => t.close());
-
-async function refusal(call: Promise<unknown>): Promise<TurnkeyRequestError> {
-  const error = await call.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(TurnkeyRequestError);
-  return error as TurnkeyRequestError;
-}
 
 async function newWallet(name: string) {
   const created = await t.client().createWallet({ ...t.nextEnvelope('ACTIVITY_TYPE_CREATE_WALLET'), parameters: { walletName: name, accounts: [ETHEREUM, ETHEREUM_2] } });
@@ -42,7 +33,7 @@ describe('wallets', () => {
     expect(renamed.activity.result.updateWalletResult).toEqual({ walletId });
     expect((await t.client().getWallet({ organizationId: t.info.organizationId, walletId })).wallet.walletName).toBe('after');
 
-    const taken = await refusal(t.client().updateWallet({ ...t.nextEnvelope('ACTIVITY_TYPE_UPDATE_WALLET'), parameters: { walletId, walletName: 'taken' } }));
+    const taken = await clientRefusal(t.client().updateWallet({ ...t.nextEnvelope('ACTIVITY_TYPE_UPDATE_WALLET'), parameters: { walletId, walletName: 'taken' } }));
     expect([taken.code, taken.message]).toEqual([6, expect.stringContaining('wallet label must be unique')]);
   });
 
@@ -50,7 +41,7 @@ describe('wallets', () => {
     const walletId = await newWallet('shared');
     const bob = await t.addUser({ name: 'bob' });
     const asBob = () => t.client(bob.key).updateWallet({ ...t.nextEnvelope('ACTIVITY_TYPE_UPDATE_WALLET'), parameters: { walletId, walletName: 'renamed by bob' } });
-    expect((await refusal(asBob())).code).toBe(7);
+    expect((await clientRefusal(asBob())).code).toBe(7);
 
     await t.client().createPolicy({
       ...t.nextEnvelope('ACTIVITY_TYPE_CREATE_POLICY_V3'),
@@ -71,7 +62,7 @@ describe('wallets', () => {
     const walletId = await newWallet('accounts');
     const { accounts } = await t.client().getWalletAccounts({ organizationId: t.info.organizationId, walletId });
     const [first, second] = accounts.map((account) => account.walletAccountId);
-    const kept = await refusal(t.client().deleteWalletAccounts({ ...t.nextEnvelope('ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS'), parameters: { walletAccountIds: [first!] } }));
+    const kept = await clientRefusal(t.client().deleteWalletAccounts({ ...t.nextEnvelope('ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS'), parameters: { walletAccountIds: [first!] } }));
     expect(kept.message).toMatch(/never been exported/);
 
     const deleted = await t.client().deleteWalletAccounts({
@@ -82,7 +73,7 @@ describe('wallets', () => {
     const left = await t.client().getWalletAccounts({ organizationId: t.info.organizationId, walletId });
     expect(left.accounts.map((account) => account.walletAccountId)).toEqual([second]);
 
-    const unknown = await refusal(
+    const unknown = await clientRefusal(
       t.client().deleteWalletAccounts({ ...t.nextEnvelope('ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS'), parameters: { walletAccountIds: [first!], deleteWithoutExport: true } }),
     );
     expect(unknown.message).toContain(`no wallet account ${first}`);
@@ -120,7 +111,7 @@ describe('policies, users, tags, the organization', () => {
       parameters: { policies: ['a', 'b', 'c'].map((name) => ({ policyName: name, effect: 'EFFECT_DENY' as const, condition: 'false', notes: '' })) },
     });
     const [a, b, c] = created.activity.result.createPoliciesResult!.policyIds;
-    const missing = await refusal(t.client().deletePolicies({ ...t.nextEnvelope('ACTIVITY_TYPE_DELETE_POLICIES'), parameters: { policyIds: [a!, 'nope'] } }));
+    const missing = await clientRefusal(t.client().deletePolicies({ ...t.nextEnvelope('ACTIVITY_TYPE_DELETE_POLICIES'), parameters: { policyIds: [a!, 'nope'] } }));
     expect(missing.message).toContain('parameters.policyIds[1]: no policy nope');
     const deleted = await t.client().deletePolicies({ ...t.nextEnvelope('ACTIVITY_TYPE_DELETE_POLICIES'), parameters: { policyIds: [a!, b!] } });
     expect(deleted.activity.result.deletePoliciesResult).toEqual({ policyIds: [a, b] });
@@ -143,7 +134,7 @@ describe('policies, users, tags, the organization', () => {
     const userTagsOf = async (userId: string) => (await t.client().getUser({ organizationId: t.info.organizationId, userId })).user.userTags;
     expect([await userTagsOf(bob.userId), await userTagsOf(carol.userId)]).toEqual([[], [userTagId]]);
 
-    const both = await refusal(
+    const both = await clientRefusal(
       t.client().updateUserTag({ ...t.nextEnvelope('ACTIVITY_TYPE_UPDATE_USER_TAG'), parameters: { userTagId, addUserIds: [bob.userId], removeUserIds: [bob.userId] } }),
     );
     expect(both.message).toContain('in both addUserIds and removeUserIds');
@@ -156,7 +147,7 @@ describe('policies, users, tags, the organization', () => {
     const { user } = await t.client().getUser({ organizationId: t.info.organizationId, userId: bob.userId });
     expect([user.userEmail, user.userPhoneNumber, user.userName]).toEqual(['bob@example.com', '+13214567890', 'bob']);
 
-    const bad = await refusal(t.client().updateUserPhoneNumber({ ...t.nextEnvelope('ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER'), parameters: { userId: bob.userId, userPhoneNumber: '555' } }));
+    const bad = await clientRefusal(t.client().updateUserPhoneNumber({ ...t.nextEnvelope('ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER'), parameters: { userId: bob.userId, userPhoneNumber: '555' } }));
     expect(bad.message).toContain('parameters.userPhoneNumber: "555" is not in E.164 format');
     const badToken = await t.client().updateUserEmail({
       ...t.nextEnvelope('ACTIVITY_TYPE_UPDATE_USER_EMAIL'),
@@ -197,7 +188,7 @@ describe('private key tags', () => {
     const tagsOf = async (privateKeyId: string) => (await t.client().getPrivateKey({ organizationId: t.info.organizationId, privateKeyId })).privateKey.privateKeyTags;
     expect(await tagsOf(hot!)).toEqual([privateKeyTagId]);
 
-    const duplicate = await refusal(t.client().createPrivateKeyTag({ ...t.nextEnvelope('ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG'), parameters: { privateKeyTagName: 'treasury', privateKeyIds: [] } }));
+    const duplicate = await clientRefusal(t.client().createPrivateKeyTag({ ...t.nextEnvelope('ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG'), parameters: { privateKeyTagName: 'treasury', privateKeyIds: [] } }));
     expect(duplicate.code).toBe(6);
 
     await t.client().updatePrivateKeyTag({
@@ -217,7 +208,7 @@ describe('private key tags', () => {
     const exportAs = (privateKeyId: string) =>
       t.client(bob.key).exportPrivateKey({ ...t.nextEnvelope('ACTIVITY_TYPE_EXPORT_PRIVATE_KEY'), parameters: { privateKeyId, targetPublicKey: generateP256KeyPair().publicKeyUncompressed } });
     expect((await exportAs(cold!)).activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
-    expect((await refusal(exportAs(hot!))).code).toBe(7);
+    expect((await clientRefusal(exportAs(hot!))).code).toBe(7);
 
     const deleted = await t.client().deletePrivateKeyTags({ ...t.nextEnvelope('ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS'), parameters: { privateKeyTagIds: [privateKeyTagId] } });
     expect(deleted.activity.result.deletePrivateKeyTagsResult).toEqual({ privateKeyTagIds: [privateKeyTagId], privateKeyIds: [cold] });
@@ -252,7 +243,7 @@ describe('sessions', () => {
     expect((await t.client(sessionKey).getWhoami({ organizationId: t.info.organizationId })).userId).toBe(t.info.rootUserId);
 
     t.clock.advance(121_000);
-    expect((await refusal(t.client(sessionKey).getWhoami({ organizationId: t.info.organizationId }))).code).toBe(16);
+    expect((await clientRefusal(t.client(sessionKey).getWhoami({ organizationId: t.info.organizationId }))).code).toBe(16);
   });
 
   it('create_read_only_session answers a token that authenticates queries (sent as X-Session), never activities', async () => {
@@ -297,7 +288,7 @@ describe('sessions', () => {
     const sessionProfileId = created.activity.result.createSessionProfileResult!.sessionProfileId;
     const { sessionProfile } = await t.client().getSessionProfile({ organizationId: t.info.organizationId, sessionProfileId });
     expect(sessionProfile).toMatchObject({ sessionProfileId, sessionProfileName: 'reader', expirationSeconds: '300' });
-    expect((await refusal(t.client().getSessionProfile({ organizationId: t.info.organizationId, sessionProfileId: 'missing' }))).code).toBe(5);
+    expect((await clientRefusal(t.client().getSessionProfile({ organizationId: t.info.organizationId, sessionProfileId: 'missing' }))).code).toBe(5);
   });
 });
 
@@ -306,7 +297,7 @@ describe('get_latest_boot_proof', () => {
     const { bootProof } = await t.client().getLatestBootProof({ organizationId: t.info.organizationId, appName: 'signer' });
     const { bootProof: byKey } = await t.client().getBootProof({ organizationId: t.info.organizationId, ephemeralKey: bootProof.ephemeralPublicKeyHex });
     expect(bootProof).toEqual(byKey);
-    expect((await refusal(t.client().getLatestBootProof({ organizationId: t.info.organizationId, appName: 'notarizer' }))).code).toBe(5);
+    expect((await clientRefusal(t.client().getLatestBootProof({ organizationId: t.info.organizationId, appName: 'notarizer' }))).code).toBe(5);
   });
 });
 
@@ -342,7 +333,7 @@ describe('get_policy_evaluations', () => {
     ]);
     expect(policyEvaluations.every((evaluation) => evaluation.activityId === proposed.activity.id && evaluation.organizationId === t.info.organizationId)).toBe(true);
 
-    const missing = await refusal(t.client().getPolicyEvaluations({ organizationId: t.info.organizationId, activityId: 'missing' }));
+    const missing = await clientRefusal(t.client().getPolicyEvaluations({ organizationId: t.info.organizationId, activityId: 'missing' }));
     expect(missing.message).toContain('no activity missing');
   });
 });

@@ -5,25 +5,17 @@
  * lets its owner, calling from 127.0.0.2, remove it.
  */
 import { request as httpRequest } from 'node:http';
-import { TurnkeyRequestError, type TSignedRequest } from '@turnkey/http';
+import type { TSignedRequest } from '@turnkey/http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { recordedRows } from '../service/signing/recorded';
 import { startTestService, type TestService } from '../support/service';
+import { clientRefusal } from '../support/client-refusal';
 
 let t: TestService;
 beforeEach(async () => {
   t = await startTestService();
 });
 afterEach(() => t.close());
-
-async function refusal(call: Promise<unknown>): Promise<TurnkeyRequestError> {
-  const error = await call.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(TurnkeyRequestError);
-  return error as TurnkeyRequestError;
-}
 
 /** Sends a request the official client stamped, from the given local address. */
 function sendFrom(localAddress: string, signed: TSignedRequest): Promise<{ status: number; body: { message?: string; activity?: { status: string } } }> {
@@ -54,9 +46,9 @@ describe('IP allowlists', () => {
     expect(set.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
     const setAt = String(t.clock.now());
 
-    const outside = await refusal(t.client().getWhoami(organization()));
+    const outside = await clientRefusal(t.client().getWhoami(organization()));
     expect([outside.code, outside.message]).toEqual([7, expect.stringContaining(`127.0.0.1 is outside the IP allowlist of organization ${t.info.organizationId}`)]);
-    const submitOutside = await refusal(t.client().removeIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST'), parameters: {} }));
+    const submitOutside = await clientRefusal(t.client().removeIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST'), parameters: {} }));
     expect(submitOutside.code).toBe(7);
 
     const read = await sendFrom('127.0.0.2', await t.client().stampGetIpAllowlist(organization()));
@@ -82,7 +74,7 @@ describe('IP allowlists', () => {
   it('an API key’s own list replaces the organization’s for that key; a switched-off organization list applies to no one', async () => {
     const bob = await t.addUser({ name: 'bob' });
     await t.client().setIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_SET_IP_ALLOWLIST'), parameters: { publicKey: bob.key.publicKey, rules: [{ cidr: '10.0.0.0/8' }] } });
-    expect((await refusal(t.client(bob.key).getWhoami(organization()))).message).toContain(`outside the IP allowlist of API key ${bob.key.publicKey}`);
+    expect((await clientRefusal(t.client(bob.key).getWhoami(organization()))).message).toContain(`outside the IP allowlist of API key ${bob.key.publicKey}`);
     expect((await t.client().getWhoami(organization())).userId).toBe(t.info.rootUserId);
 
     await t.client().setIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_SET_IP_ALLOWLIST'), parameters: { publicKey: bob.key.publicKey, rules: [{ cidr: '127.0.0.0/8' }] } });
@@ -105,10 +97,10 @@ describe('IP allowlists', () => {
 
   it('a non-root user without a policy can neither set nor remove an allowlist', async () => {
     const bob = await t.addUser({ name: 'bob' });
-    const setAsBob = refusal(t.client(bob.key).setIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_SET_IP_ALLOWLIST'), parameters: { rules: [{ cidr: '10.0.0.0/8' }] } }));
+    const setAsBob = clientRefusal(t.client(bob.key).setIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_SET_IP_ALLOWLIST'), parameters: { rules: [{ cidr: '10.0.0.0/8' }] } }));
     expect((await setAsBob).code).toBe(7);
     await t.client().setIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_SET_IP_ALLOWLIST'), parameters: { rules: [{ cidr: '127.0.0.0/8' }] } });
-    expect((await refusal(t.client(bob.key).removeIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST'), parameters: {} }))).code).toBe(7);
+    expect((await clientRefusal(t.client(bob.key).removeIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST'), parameters: {} }))).code).toBe(7);
     expect((await t.client().getIpAllowlist(organization())).allowlist.rules.map((rule) => rule.cidr)).toEqual(['127.0.0.0/8']);
   });
 
@@ -126,12 +118,12 @@ describe('IP allowlists', () => {
       [{ publicKey: t.rootKey.publicKey, enabled: true, rules: [{ cidr: '10.0.0.0/8' }] }, 3, 'only the organization-level allowlist can be switched'],
     ];
     for (const [parameters, code, message] of cases) {
-      const refused = await refusal(t.client().setIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_SET_IP_ALLOWLIST'), parameters }));
+      const refused = await clientRefusal(t.client().setIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_SET_IP_ALLOWLIST'), parameters }));
       expect([refused.code, refused.message]).toEqual([code, expect.stringContaining(message)]);
     }
-    const nothingToRemove = await refusal(t.client().removeIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST'), parameters: {} }));
+    const nothingToRemove = await clientRefusal(t.client().removeIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST'), parameters: {} }));
     expect([nothingToRemove.code, nothingToRemove.message]).toEqual([5, expect.stringContaining('has no IP allowlist to remove')]);
-    const overlong = await refusal(t.client().removeIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST'), parameters: { publicKey: 'a'.repeat(200) } }));
+    const overlong = await clientRefusal(t.client().removeIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST'), parameters: { publicKey: 'a'.repeat(200) } }));
     expect([overlong.code, overlong.message]).toEqual([3, expect.stringContaining('parameters.publicKey')]);
     expect(recordedRows(t)).toBe(before);
     expect((await t.client().getWhoami(organization())).userId).toBe(t.info.rootUserId);

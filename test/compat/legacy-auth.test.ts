@@ -5,11 +5,11 @@
  * opens, and then stamps as the user.
  */
 import { decryptCredentialBundle, generateP256KeyPair, getPublicKey } from '@turnkey/crypto';
-import { TurnkeyRequestError } from '@turnkey/http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bytesToHex } from '../../src/shared/crypto/encoding';
 import { recordedRows } from '../service/signing/recorded';
 import { newKey, startTestService, type TestService } from '../support/service';
+import { clientRefusal } from '../support/client-refusal';
 import { createTestIssuer, sessionNonce, TEST_ISSUER, type TestIssuer } from '../support/test-issuer';
 
 const AUDIENCE = 'legacy-auth-app';
@@ -39,15 +39,6 @@ beforeEach(async () => {
   carolId = created.activity.result.createUsersResult!.userIds[0]!;
 });
 afterEach(() => t.close());
-
-async function refusal(call: Promise<unknown>): Promise<TurnkeyRequestError> {
-  const error = await call.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(TurnkeyRequestError);
-  return error as TurnkeyRequestError;
-}
 
 /** The key a credential bundle carries, checked to be the API key the result names, as a stamping key. */
 async function openedKey(result: { apiKeyId?: string; credentialBundle?: string }, target: ReturnType<typeof generateP256KeyPair>, credentialType: string) {
@@ -92,7 +83,7 @@ describe('init_otp_auth and otp_auth', () => {
 
     const sealed = await t.client().initOtp({ ...t.nextEnvelope('ACTIVITY_TYPE_INIT_OTP_V3'), parameters: { otpType: 'OTP_TYPE_EMAIL', contact: CAROL, appName: 'Demo' } });
     const sealedOtpId = sealed.activity.result.initOtpResultV2!.otpId;
-    const refused = await refusal(otpAuth(sealedOtpId, t.lastCode(CAROL).code, generateP256KeyPair().publicKeyUncompressed));
+    const refused = await clientRefusal(otpAuth(sealedOtpId, t.lastCode(CAROL).code, generateP256KeyPair().publicKeyUncompressed));
     expect(refused.message).toMatch(/was started with init_otp; verify it with verify_otp/);
   });
 
@@ -116,19 +107,19 @@ describe('init_otp_auth and otp_auth', () => {
 
   it('a non-root user without a policy can neither send nor trade a code', async () => {
     const bob = await t.addUser({ name: 'bob' });
-    expect((await refusal(initOtpAuth(bob.key))).code).toBe(7);
+    expect((await clientRefusal(initOtpAuth(bob.key))).code).toBe(7);
     const { otpId } = (await initOtpAuth()).activity.result.initOtpAuthResultV2!;
-    expect((await refusal(otpAuth(otpId, t.lastCode(CAROL).code, generateP256KeyPair().publicKeyUncompressed, bob.key))).code).toBe(7);
+    expect((await clientRefusal(otpAuth(otpId, t.lastCode(CAROL).code, generateP256KeyPair().publicKeyUncompressed, bob.key))).code).toBe(7);
   });
 
   it('refuses bad input with a 400 and records nothing: an unknown otpType, a contact no user has, a bad target key', async () => {
     const { otpId } = (await initOtpAuth()).activity.result.initOtpAuthResultV2!;
     const before = recordedRows(t);
-    const badType = await refusal(t.client().initOtpAuth({ ...t.nextEnvelope('ACTIVITY_TYPE_INIT_OTP_AUTH_V3'), parameters: { otpType: 'OTP_TYPE_PIGEON', contact: CAROL, appName: 'Demo' } }));
+    const badType = await clientRefusal(t.client().initOtpAuth({ ...t.nextEnvelope('ACTIVITY_TYPE_INIT_OTP_AUTH_V3'), parameters: { otpType: 'OTP_TYPE_PIGEON', contact: CAROL, appName: 'Demo' } }));
     expect([badType.code, badType.message]).toEqual([3, expect.stringContaining('must be OTP_TYPE_EMAIL or OTP_TYPE_SMS')]);
-    const stranger = await refusal(t.client().initOtpAuth({ ...t.nextEnvelope('ACTIVITY_TYPE_INIT_OTP_AUTH_V3'), parameters: { otpType: 'OTP_TYPE_EMAIL', contact: 'nobody@example.com', appName: 'Demo' } }));
+    const stranger = await clientRefusal(t.client().initOtpAuth({ ...t.nextEnvelope('ACTIVITY_TYPE_INIT_OTP_AUTH_V3'), parameters: { otpType: 'OTP_TYPE_EMAIL', contact: 'nobody@example.com', appName: 'Demo' } }));
     expect([stranger.code, stranger.message]).toEqual([5, expect.stringContaining('has the contact nobody@example.com')]);
-    const badTarget = await refusal(otpAuth(otpId, t.lastCode(CAROL).code, 'not-a-key'));
+    const badTarget = await clientRefusal(otpAuth(otpId, t.lastCode(CAROL).code, 'not-a-key'));
     expect([badTarget.code, badTarget.message]).toEqual([3, expect.stringContaining('parameters.targetPublicKey')]);
     expect(recordedRows(t)).toBe(before);
   });
@@ -155,12 +146,12 @@ describe('oauth', () => {
     const target = generateP256KeyPair();
     const token = await issuer.idToken({ sub: 'carol-subject', nowMs: t.clock.now(), nonce: sessionNonce(target.publicKeyUncompressed) });
     const bob = await t.addUser({ name: 'bob', key: newKey('p256') });
-    expect((await refusal(oauth(token, target.publicKeyUncompressed, bob.key))).code).toBe(7);
+    expect((await clientRefusal(oauth(token, target.publicKeyUncompressed, bob.key))).code).toBe(7);
 
     const before = recordedRows(t);
-    const badTarget = await refusal(oauth(token, 'not-a-key'));
+    const badTarget = await clientRefusal(oauth(token, 'not-a-key'));
     expect([badTarget.code, badTarget.message]).toEqual([3, expect.stringContaining('parameters.targetPublicKey')]);
-    const missingToken = await refusal(t.client().oauth({ ...t.nextEnvelope('ACTIVITY_TYPE_OAUTH'), parameters: { targetPublicKey: target.publicKeyUncompressed } as never }));
+    const missingToken = await clientRefusal(t.client().oauth({ ...t.nextEnvelope('ACTIVITY_TYPE_OAUTH'), parameters: { targetPublicKey: target.publicKeyUncompressed } as never }));
     expect([missingToken.code, missingToken.message]).toEqual([3, expect.stringContaining('parameters.oidcToken')]);
     expect(recordedRows(t)).toBe(before);
   });

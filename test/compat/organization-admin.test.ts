@@ -3,26 +3,17 @@
  * only) and invitations. Each operation succeeds for the root user, is refused for a user no policy lets act, and
  * refuses bad input with a 400 that records nothing.
  */
-import { TurnkeyRequestError } from '@turnkey/http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readOutbox, type InvitationMessage } from '../../src/service/proxy/outbox';
 import { recordedRows } from '../service/signing/recorded';
 import { startTestService, type TestService } from '../support/service';
+import { clientRefusal } from '../support/client-refusal';
 
 let t: TestService;
 beforeEach(async () => {
   t = await startTestService();
 });
 afterEach(() => t.close());
-
-async function refusal(call: Promise<unknown>): Promise<TurnkeyRequestError> {
-  const error = await call.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(TurnkeyRequestError);
-  return error as TurnkeyRequestError;
-}
 
 /** gRPC codes Turnkey answers with: 3 is a 400, 5 a 404, 7 a 403. */
 const INVALID_ARGUMENT = 3;
@@ -69,7 +60,7 @@ describe('organization features', () => {
     expect((await organization()).organizationData.features).toEqual([{ name: 'FEATURE_NAME_SMS_AUTH' }]);
 
     const before = recordedRows(t);
-    const absent = await refusal(t.client().removeOrganizationFeature({ ...t.nextEnvelope('ACTIVITY_TYPE_REMOVE_ORGANIZATION_FEATURE'), parameters: { name: 'FEATURE_NAME_EMAIL_AUTH' } }));
+    const absent = await clientRefusal(t.client().removeOrganizationFeature({ ...t.nextEnvelope('ACTIVITY_TYPE_REMOVE_ORGANIZATION_FEATURE'), parameters: { name: 'FEATURE_NAME_EMAIL_AUTH' } }));
     expect([absent.code, absent.message]).toEqual([NOT_FOUND, expect.stringContaining('has no feature FEATURE_NAME_EMAIL_AUTH to remove')]);
     expect(recordedRows(t)).toBe(before);
   });
@@ -77,27 +68,27 @@ describe('organization features', () => {
   it('a non-root user cannot change features, not even with a policy that allows everything', async () => {
     const bob = await t.addUser({ name: 'bob' });
     const setAsBob = () => t.client(bob.key).setOrganizationFeature({ ...t.nextEnvelope('ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE'), parameters: { name: 'FEATURE_NAME_WEBHOOK', value: 'https://evil.example' } });
-    expect((await refusal(setAsBob())).code).toBe(PERMISSION_DENIED);
+    expect((await clientRefusal(setAsBob())).code).toBe(PERMISSION_DENIED);
     await allowEverything(bob.userId);
-    expect((await refusal(setAsBob())).code).toBe(PERMISSION_DENIED);
+    expect((await clientRefusal(setAsBob())).code).toBe(PERMISSION_DENIED);
 
     await t.client().setOrganizationFeature({ ...t.nextEnvelope('ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE'), parameters: { name: 'FEATURE_NAME_SMS_AUTH', value: '' } });
-    const removeAsBob = await refusal(t.client(bob.key).removeOrganizationFeature({ ...t.nextEnvelope('ACTIVITY_TYPE_REMOVE_ORGANIZATION_FEATURE'), parameters: { name: 'FEATURE_NAME_SMS_AUTH' } }));
+    const removeAsBob = await clientRefusal(t.client(bob.key).removeOrganizationFeature({ ...t.nextEnvelope('ACTIVITY_TYPE_REMOVE_ORGANIZATION_FEATURE'), parameters: { name: 'FEATURE_NAME_SMS_AUTH' } }));
     expect(removeAsBob.code).toBe(PERMISSION_DENIED);
     expect((await organization()).organizationData.features).toEqual([{ name: 'FEATURE_NAME_SMS_AUTH' }]);
   });
 
   it('refuses a feature name outside the enum or a missing value: a 400, nothing recorded', async () => {
     const before = recordedRows(t);
-    const unknownName = await refusal(
+    const unknownName = await clientRefusal(
       t.client().setOrganizationFeature({ ...t.nextEnvelope('ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE'), parameters: { name: 'FEATURE_NAME_TELEPORT' as 'FEATURE_NAME_WEBHOOK', value: '' } }),
     );
     expect([unknownName.code, unknownName.message]).toEqual([INVALID_ARGUMENT, expect.stringContaining('parameters.name')]);
-    const noValue = await refusal(
+    const noValue = await clientRefusal(
       t.client().setOrganizationFeature({ ...t.nextEnvelope('ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE'), parameters: { name: 'FEATURE_NAME_WEBHOOK' } as { name: 'FEATURE_NAME_WEBHOOK'; value: string } }),
     );
     expect([noValue.code, noValue.message]).toEqual([INVALID_ARGUMENT, expect.stringContaining('parameters.value')]);
-    const removeUnknown = await refusal(
+    const removeUnknown = await clientRefusal(
       t.client().removeOrganizationFeature({ ...t.nextEnvelope('ACTIVITY_TYPE_REMOVE_ORGANIZATION_FEATURE'), parameters: { name: 'FEATURE_NAME_TELEPORT' as 'FEATURE_NAME_WEBHOOK' } }),
     );
     expect(removeUnknown.code).toBe(INVALID_ARGUMENT);
@@ -143,17 +134,17 @@ describe('invitations', () => {
 
     // Withdrawn, the address may be invited again; a pending one may not.
     await createInvitations([invite('alice@example.com')]);
-    const pending = await refusal(createInvitations([invite('CAROL@example.com')]));
+    const pending = await clientRefusal(createInvitations([invite('CAROL@example.com')]));
     expect([pending.code, pending.message]).toEqual([6, expect.stringContaining('carol@example.com is already invited')]);
   });
 
   it('a non-root user needs a policy to invite or withdraw an invitation', async () => {
     const bob = await t.addUser({ name: 'bob' });
-    expect((await refusal(createInvitations([invite('dave@example.com', [], bob.userId)], bob.key))).code).toBe(PERMISSION_DENIED);
+    expect((await clientRefusal(createInvitations([invite('dave@example.com', [], bob.userId)], bob.key))).code).toBe(PERMISSION_DENIED);
     const created = await createInvitations([invite('erin@example.com')]);
     const invitationId = created.activity.result.createInvitationsResult!.invitationIds[0]!;
     const withdrawAsBob = () => t.client(bob.key).deleteInvitation({ ...t.nextEnvelope('ACTIVITY_TYPE_DELETE_INVITATION'), parameters: { invitationId } });
-    expect((await refusal(withdrawAsBob())).code).toBe(PERMISSION_DENIED);
+    expect((await clientRefusal(withdrawAsBob())).code).toBe(PERMISSION_DENIED);
     expect((await invitationsOf())?.map((invitation) => invitation.receiverEmail)).toEqual(['erin@example.com']);
     expect(invitationEmails().map((message) => message.contact)).toEqual(['erin@example.com']);
 
@@ -178,14 +169,14 @@ describe('invitations', () => {
       [[invite('frank@example.com', [], '00000000-0000-4000-8000-000000000000')], NOT_FOUND, 'senderUserId: no user'],
     ];
     for (const [invitations, code, message] of cases) {
-      const refused = await refusal(createInvitations(invitations));
+      const refused = await clientRefusal(createInvitations(invitations));
       expect([refused.code, refused.message]).toEqual([code, expect.stringContaining(message)]);
     }
-    const unknown = await refusal(
+    const unknown = await clientRefusal(
       t.client().deleteInvitation({ ...t.nextEnvelope('ACTIVITY_TYPE_DELETE_INVITATION'), parameters: { invitationId: '00000000-0000-4000-8000-000000000000' } }),
     );
     expect([unknown.code, unknown.message]).toEqual([NOT_FOUND, expect.stringContaining('no invitation 00000000-0000-4000-8000-000000000000')]);
-    const noId = await refusal(t.client().deleteInvitation({ ...t.nextEnvelope('ACTIVITY_TYPE_DELETE_INVITATION'), parameters: {} as { invitationId: string } }));
+    const noId = await clientRefusal(t.client().deleteInvitation({ ...t.nextEnvelope('ACTIVITY_TYPE_DELETE_INVITATION'), parameters: {} as { invitationId: string } }));
     expect([noId.code, noId.message]).toEqual([INVALID_ARGUMENT, expect.stringContaining('parameters.invitationId')]);
     expect(recordedRows(t)).toBe(before);
     expect(invitationEmails()).toEqual([]);
