@@ -13,7 +13,8 @@ interface AllowlistChange {
   publicKey?: string | undefined;
   enabled?: boolean | undefined;
   rules?: { cidr: string; label?: string | undefined }[] | undefined;
-  onEvaluationError?: EvaluationErrorOutcome | undefined;
+  /** ALLOW or DENY (the request schema checks it). */
+  onEvaluationError?: string | undefined;
 }
 
 /** `v1IpAllowlist`; with no list stored, an empty one (for the organization, switched off). */
@@ -68,7 +69,7 @@ function changedList(store: Repositories, organizationId: string, params: Allowl
     organizationId,
     publicKey,
     enabled: publicKey === undefined ? (params.enabled ?? stored?.enabled ?? true) : undefined,
-    onEvaluationError: params.onEvaluationError ?? stored?.onEvaluationError ?? 'DENY',
+    onEvaluationError: evaluationErrorOutcomeOf(params.onEvaluationError) ?? stored?.onEvaluationError ?? 'DENY',
     rules,
   };
 }
@@ -106,3 +107,8 @@ export const ipAllowlistsFamily: Family = {
     },
   },
 };
+
+/** The outcome a request names (its schema admits only ALLOW or DENY), as the store's type. */
+function evaluationErrorOutcomeOf(value: string | undefined): EvaluationErrorOutcome | undefined {
+  return value === 'ALLOW' || value === 'DENY' ? value : undefined;
+}

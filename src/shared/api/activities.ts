@@ -339,7 +339,8 @@ const organizations = defineActivities({
       publicKey: bounded.publicKey.optional(),
       enabled: z.boolean().optional(),
       rules: z.array(req({ cidr: bounded.name, label: bounded.name.optional() })).optional(),
-      onEvaluationError: z.enum(['ALLOW', 'DENY']).optional(),
+      // A string on the wire (Turnkey lists the values in prose only), so it is checked by pattern.
+      onEvaluationError: z.string().regex(/^(?:ALLOW|DENY)$/, 'must be ALLOW or DENY').optional(),
     }),
     result: res({}),
   },
@@ -510,6 +511,8 @@ export const smsCustomizationParams = req({ template: bounded.message.optional()
 
 /** What otp_auth and oauth answer: a credential key of the user, sealed to the client's target key. */
 const credentialKeyResult = res({ userId: z.string(), apiKeyId: z.string(), credentialBundle: z.string() });
+/** otp_auth's result as Turnkey declares it: only the user is promised (the service always gives all three). */
+const otpAuthResult = res({ userId: z.string(), apiKeyId: z.string().optional(), credentialBundle: z.string().optional() });
 
 const everydayEdits = defineActivities({
   update_wallet: {
@@ -730,7 +733,7 @@ const everydayEdits = defineActivities({
       expirationSeconds: boundedString(MAX_LENGTH.decimal).optional(),
       invalidateExisting: z.boolean().optional(),
     }),
-    result: credentialKeyResult,
+    result: otpAuthResult,
   },
   oauth: {
     activityType: 'ACTIVITY_TYPE_OAUTH',

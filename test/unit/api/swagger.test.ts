@@ -146,7 +146,7 @@ const requestedOperations = {
     'list_tvc_apps', 'get_tvc_app', 'list_app_proofs', 'get_boot_proof', 'list_suborgs',
     // everyday operations
     'get_session_profile', 'get_policy_evaluations', 'list_private_key_tags', 'get_active_policies',
-    'get_latest_boot_proof',
+    'get_latest_boot_proof', 'get_ip_allowlist',
   ],
   activity: [
     'oauth_login', 'export_wallet', 'create_policy', 'delete_private_keys', 'delete_oauth_providers',
@@ -164,6 +164,9 @@ const requestedOperations = {
     'update_user_phone_number', 'update_organization_name', 'create_api_only_users', 'stamp_login',
     'create_read_write_session', 'create_read_only_session', 'email_auth', 'init_user_email_recovery', 'recover_user', 'create_private_key_tag',
     'update_private_key_tag', 'delete_private_key_tags', 'init_otp', 'verify_otp', 'otp_login',
+    // organization administration and the sign-in operations older SDKs call
+    'set_organization_feature', 'remove_organization_feature', 'create_invitations', 'delete_invitation',
+    'set_ip_allowlist', 'remove_ip_allowlist', 'init_otp_auth', 'otp_auth', 'oauth',
   ],
   proxy: ['signup_v2', 'otp_login_v2', 'otp_init', 'otp_verify', 'otp_init_v2', 'otp_verify_v2'],
 };
