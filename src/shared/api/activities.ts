@@ -340,7 +340,7 @@ const organizations = defineActivities({
       enabled: z.boolean().optional(),
       rules: z.array(req({ cidr: bounded.name, label: bounded.name.optional() })).optional(),
       // A string on the wire (Turnkey lists the values in prose only), so it is checked by pattern.
-      onEvaluationError: z.string().regex(/^(?:ALLOW|DENY)$/, 'must be ALLOW or DENY').optional(),
+      onEvaluationError: bounded.name.regex(/^(?:ALLOW|DENY)$/, 'must be ALLOW or DENY').optional(),
     }),
     result: res({}),
   },
