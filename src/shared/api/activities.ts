@@ -509,6 +509,13 @@ export const emailCustomizationParamsV2 = req({
 });
 export const smsCustomizationParams = req({ template: bounded.message.optional() });
 
+/** How a request for a credential key sealed to the client's target key describes that key. */
+const credentialKeyRequest = {
+  targetPublicKey: bounded.publicKey,
+  apiKeyName: bounded.name.optional(),
+  expirationSeconds: boundedString(MAX_LENGTH.decimal).optional(),
+  invalidateExisting: z.boolean().optional(),
+};
 /** What otp_auth and oauth answer: a credential key of the user, sealed to the client's target key. */
 const credentialKeyResult = res({ userId: z.string(), apiKeyId: z.string(), credentialBundle: z.string() });
 /** otp_auth's result as Turnkey declares it: only the user is promised (the service always gives all three). */
@@ -592,11 +599,8 @@ const everydayEdits = defineActivities({
     intentKey: 'createReadWriteSessionIntentV2',
     resultKey: 'createReadWriteSessionResultV2',
     parameters: req({
-      targetPublicKey: bounded.publicKey,
+      ...credentialKeyRequest,
       userId: bounded.id.optional(),
-      apiKeyName: bounded.name.optional(),
-      expirationSeconds: boundedString(MAX_LENGTH.decimal).optional(),
-      invalidateExisting: z.boolean().optional(),
     }),
     result: res({
       organizationId: z.string(),
@@ -627,11 +631,8 @@ const everydayEdits = defineActivities({
     resultKey: 'emailAuthResult',
     parameters: req({
       email: bounded.email,
-      targetPublicKey: bounded.publicKey,
-      apiKeyName: bounded.name.optional(),
-      expirationSeconds: boundedString(MAX_LENGTH.decimal).optional(),
+      ...credentialKeyRequest,
       emailCustomization: emailAuthCustomizationParams,
-      invalidateExisting: z.boolean().optional(),
       sendFromEmailAddress: bounded.email.optional(),
       sendFromEmailSenderName: bounded.name.optional(),
       replyToEmailAddress: bounded.email.optional(),
@@ -728,10 +729,7 @@ const everydayEdits = defineActivities({
     parameters: req({
       otpId: bounded.id,
       otpCode: bounded.name,
-      targetPublicKey: bounded.publicKey,
-      apiKeyName: bounded.name.optional(),
-      expirationSeconds: boundedString(MAX_LENGTH.decimal).optional(),
-      invalidateExisting: z.boolean().optional(),
+      ...credentialKeyRequest,
     }),
     result: otpAuthResult,
   },
@@ -741,10 +739,7 @@ const everydayEdits = defineActivities({
     resultKey: 'oauthResult',
     parameters: req({
       oidcToken: bounded.token,
-      targetPublicKey: bounded.publicKey,
-      apiKeyName: bounded.name.optional(),
-      expirationSeconds: boundedString(MAX_LENGTH.decimal).optional(),
-      invalidateExisting: z.boolean().optional(),
+      ...credentialKeyRequest,
     }),
     result: credentialKeyResult,
   },
