@@ -158,7 +158,7 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
     users: [{ userId: 'u1', userName: 'Alice', userTags: [], apiKeys: [], authenticators: [], oauthProviders: [] }],
     tags: [],
     rootQuorum: { userIds: ['u1'], threshold: 1 },
-    policies: [policy],
+    policies: [{ ...policy, activeNow: true }],
     wallets: [],
     walletAccounts: [],
     privateKeys: [],

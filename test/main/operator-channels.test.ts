@@ -1,6 +1,7 @@
 /**
  * The operator channels end to end through `dispatch`, over the real composition root, the real OS keychain (run
- * under test/support/with-secret-service.sh) and the Sandbox: the organization lookup, users and tags, the root
+ * under test/support/with-secret-service.sh) and the Sandbox: the organization lookup (with which policies are active
+ * now), users and tags, the root
  * quorum, and saving an approved export for the offline desktop.
  */
 import { randomUUID } from 'node:crypto';
@@ -42,6 +43,22 @@ afterAll(async () => {
   for (const key of await services.keychain.listApiKeys()) await services.keychain.deleteApiKey(key.name);
   for (const key of await services.keychain.listEncryptionKeys()) await services.keychain.deleteEncryptionKey(key.name);
   await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('the organization lookup', () => {
+  it("says which policies' time windows hold now, by main's clock", async () => {
+    // Neither policy matches any activity: the later tests' activities are decided as before.
+    const lapsed = await call('policies.create', {
+      name: 'lapsed window',
+      effect: 'EFFECT_ALLOW',
+      condition: 'false',
+      time: "time.now < Timestamp('2020-01-01T00:00:00Z')",
+    });
+    const always = await call('policies.create', { name: 'no window', effect: 'EFFECT_ALLOW', condition: 'false' });
+    expect([lapsed.state, always.state]).toEqual(['completed', 'completed']);
+    const { policies } = await call('organization.lookup', {});
+    expect(Object.fromEntries(policies.map((policy) => [policy.policyName, policy.activeNow]))).toEqual({ 'lapsed window': false, 'no window': true });
+  });
 });
 
 describe('users, tags and the root quorum', () => {

@@ -12,7 +12,7 @@ export interface OrganizationHandlerDeps extends ActiveProfileHandlerDeps {
 
 export function organizationHandlers({ active, now, keychain, tokens }: OrganizationHandlerDeps): Pick<IpcHandlers, 'organization.lookup' | 'organization.updateRootQuorum'> {
   return {
-    'organization.lookup': async () => readOrganization((await active.services()).client, keychain, tokens),
+    'organization.lookup': async () => readOrganization((await active.services()).client, keychain, tokens, now()),
     'organization.updateRootQuorum': async ({ userIds, threshold }) => {
       const { client } = await active.services();
       return outcomeView(await client.submit('update_root_quorum', { userIds, threshold }), () => ({}), now());

@@ -2,9 +2,11 @@
  * The organization as it stands, read in one go for describing activities (names for ids, the "before" of a change)
  * and for the Users and Root quorum screens: users with their tags and credentials, the root quorum, policies,
  * wallets with their accounts, private keys, uploaded contract interfaces, and this desktop's export keys and
- * declared tokens.
+ * declared tokens. Each policy says whether its time window holds now by main's clock, so the renderer, which keeps
+ * no clock for rules, can leave out policies that cannot allow anything now.
  */
-import type { WalletAccount } from '../../shared/api';
+import type { Policy, WalletAccount } from '../../shared/api';
+import { PolicyTimestamp, evaluatePolicyExpression } from '../../shared/policy';
 import type { ChannelOutput } from '../../shared/ipc/contract';
 import type { ApiClient } from '../client/api-client';
 import type { Keychain } from '../keychain/keychain';
@@ -24,6 +26,7 @@ export async function readOrganization(
   client: Pick<ApiClient, 'query'>,
   keychain: Pick<Keychain, 'listEncryptionKeys'>,
   tokens: Pick<DeclaredTokens, 'list'>,
+  nowMs: number,
 ): Promise<OrganizationLookupView> {
   const [{ organizationData: data }, walletAccounts, exportKeys, { smartContractInterfaces }, declaredTokens] = await Promise.all([
     client.query('get_organization', {}),
@@ -56,7 +59,7 @@ export async function readOrganization(
     })),
     tags: (data.tags ?? []).map(({ tagId, tagName }) => ({ tagId, tagName })),
     ...(data.rootQuorum === undefined ? {} : { rootQuorum: { userIds: data.rootQuorum.userIds, threshold: data.rootQuorum.threshold } }),
-    policies: (data.policies ?? []).map(policyView),
+    policies: (data.policies ?? []).map((policy) => ({ ...policyView(policy), activeNow: timeWindowHolds(policy, nowMs) })),
     wallets: (data.wallets ?? []).map(walletView),
     walletAccounts: walletAccounts.map(({ walletId, address, path, addressFormat }) => ({ walletId, address, path, addressFormat })),
     privateKeys: (data.privateKeys ?? []).map((key) => ({
@@ -75,6 +78,14 @@ export async function readOrganization(
     })),
     declaredTokens,
   };
+}
+
+/** As the service reads it: no time expression means always active; one that cannot be evaluated, never. */
+function timeWindowHolds(policy: Pick<Policy, 'time'>, nowMs: number): boolean {
+  const time = policy.time ?? '';
+  if (time.trim() === '') return true;
+  const result = evaluatePolicyExpression(time, 'time', { time: { now: PolicyTimestamp.fromDate(new Date(nowMs)) } });
+  return result.ok && result.value;
 }
 
 /** Every wallet account of the organization, oldest first, page by page. */

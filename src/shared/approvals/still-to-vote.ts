@@ -3,7 +3,8 @@
  * can complete anything), and users whose approval would count toward the consensus of an allow policy whose
  * condition does not rule the activity out, read by evaluating that consensus for each user (a comprehension over the
  * approvers whose predicate holds for them or over the credentials whose predicate holds for one of theirs, or a count
- * of every approver). Those who already voted in the open window are left out.
+ * of every approver). A policy whose time window does not hold now (as main reports it) cannot allow anything now, so
+ * its voters are not listed for it. Those who already voted in the open window are left out.
  */
 import {
   approverTerms,
@@ -40,7 +41,7 @@ export function stillToVote(
   };
   for (const userId of lookup.rootQuorum?.userIds ?? []) add(userId, 'root quorum member');
   for (const policy of lookup.policies ?? []) {
-    if (policy.effect !== 'EFFECT_ALLOW' || policy.consensus.trim() === '' || !mayApply(policy.condition, activity)) continue;
+    if (policy.effect !== 'EFFECT_ALLOW' || policy.activeNow === false || policy.consensus.trim() === '' || !mayApply(policy.condition, activity)) continue;
     const consensus = checkPolicyExpression(policy.consensus, 'consensus');
     // A consensus that does not parse allows nothing, so nobody's vote counts toward it.
     if (!consensus.ok) continue;

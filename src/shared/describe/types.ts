@@ -31,6 +31,11 @@ export interface PolicyFacts {
   consensus: string;
   notes: string;
   time?: string;
+  /**
+   * Whether the time window holds now, by main's clock (the renderer keeps none for rules); a window that cannot be
+   * evaluated counts as not holding, as the service treats it. Absent when the lookup does not say.
+   */
+  activeNow?: boolean;
 }
 
 export interface WalletFacts {

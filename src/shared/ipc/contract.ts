@@ -360,7 +360,8 @@ const organizationLookup = z.strictObject({
   tags: z.array(z.strictObject({ tagId: z.string(), tagName: z.string() })),
   /** Absent when the service does not report its root quorum. */
   rootQuorum: z.strictObject({ userIds: z.array(z.string()), threshold: z.number().int() }).optional(),
-  policies: z.array(policyView),
+  /** `activeNow`: whether the policy's time window holds now, by main's clock (one that cannot be evaluated does not). */
+  policies: z.array(policyView.extend({ activeNow: z.boolean() })),
   wallets: z.array(walletView),
   walletAccounts: z.array(z.strictObject({ walletId: z.string(), address: z.string(), path: z.string(), addressFormat })),
   privateKeys: z.array(

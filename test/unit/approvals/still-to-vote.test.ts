@@ -38,6 +38,16 @@ describe('stillToVote', () => {
     expect(stillToVote(exportWallet, [voter('u-root', 'approved', true)], lookup).map((entry) => entry.userId)).toEqual(['u-root', 'u-ann', 'u-bo']);
   });
 
+  it("leaves out policies whose time window main says does not hold now; the root quorum still may vote", () => {
+    const inactive = lookup.policies!.map((entry) => (entry.policyName === 'ops export' ? { ...entry, activeNow: false } : entry));
+    expect(stillToVote(exportWallet, [], { ...lookup, policies: inactive })).toEqual([
+      { userId: 'u-root', userName: 'Root', reasons: ['root quorum member'] },
+      { userId: 'u-ann', userName: 'Ann', reasons: ['root quorum member'] },
+    ]);
+    const active = lookup.policies!.map((entry) => (entry.policyName === 'ops export' ? { ...entry, activeNow: true } : entry));
+    expect(stillToVote(exportWallet, [], { ...lookup, policies: active }).map((entry) => entry.userId)).toEqual(['u-root', 'u-ann', 'u-bo']);
+  });
+
   it('leaves out policies whose condition rules the activity out, and deny policies', () => {
     expect(stillToVote(exportWallet, [], lookup).some((entry) => entry.userId === 'u-cy')).toBe(false);
   });
