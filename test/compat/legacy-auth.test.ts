@@ -2,7 +2,8 @@
  * The older sign-in activities released SDKs still call, through `@turnkey/http` unchanged: init_otp_auth (V1, V2, V3)
  * sends a code for a user's contact, otp_auth trades the code for a credential key of that user, and oauth trades an
  * OIDC token for one; the key arrives only as a bundle sealed to the client's target key, which `@turnkey/crypto`
- * opens, and then stamps as the user.
+ * opens, and then stamps as the user. An app's backend runs init_otp_auth / otp_auth with the parent organization's key
+ * for a sub-organization user, its wrong codes counted like the sub-organization's own.
  */
 import { decryptCredentialBundle, generateP256KeyPair, getPublicKey } from '@turnkey/crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -41,10 +42,15 @@ beforeEach(async () => {
 afterEach(() => t.close());
 
 /** The key a credential bundle carries, checked to be the API key the result names, as a stamping key. */
-async function openedKey(result: { apiKeyId?: string; credentialBundle?: string }, target: ReturnType<typeof generateP256KeyPair>, credentialType: string) {
+async function openedKey(
+  result: { apiKeyId?: string; credentialBundle?: string },
+  target: ReturnType<typeof generateP256KeyPair>,
+  credentialType: string,
+  organizationId = t.info.organizationId,
+) {
   const privateKey = decryptCredentialBundle(result.credentialBundle!, target.privateKey);
   const publicKey = bytesToHex(getPublicKey(privateKey, true));
-  const { apiKey } = await t.client().getApiKey({ organizationId: t.info.organizationId, apiKeyId: result.apiKeyId! });
+  const { apiKey } = await t.client().getApiKey({ organizationId, apiKeyId: result.apiKeyId! });
   expect(apiKey.credential).toEqual({ publicKey, type: credentialType });
   return { curve: 'p256' as const, publicKey, privateKey };
 }
@@ -122,6 +128,92 @@ describe('init_otp_auth and otp_auth', () => {
     const badTarget = await clientRefusal(otpAuth(otpId, t.lastCode(CAROL).code, 'not-a-key'));
     expect([badTarget.code, badTarget.message]).toEqual([3, expect.stringContaining('parameters.targetPublicKey')]);
     expect(recordedRows(t)).toBe(before);
+  });
+});
+
+describe('init_otp_auth and otp_auth from the parent organization for a sub-organization', () => {
+  /** A sub-organization whose root user has `email` and an API key of its own. */
+  async function subOrganization(email: string) {
+    const key = newKey();
+    const created = await t.client().createSubOrganization({
+      ...t.nextEnvelope('ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8'),
+      parameters: {
+        subOrganizationName: `customer ${email}`,
+        rootUsers: [{ userName: 'dave', userEmail: email, apiKeys: [{ apiKeyName: 'k', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], oauthProviders: [] }],
+        rootQuorumThreshold: 1,
+      },
+    });
+    const result = created.activity.result.createSubOrganizationResultV8!;
+    return { id: result.subOrganizationId, userId: result.rootUserIds![0]!, key };
+  }
+  // Stamped with the parent's root key unless another key is given, as an app's backend does.
+  const initOtpAuth = (organizationId: string, contact: string) =>
+    t.client().initOtpAuth({ ...t.nextEnvelope('ACTIVITY_TYPE_INIT_OTP_AUTH_V3', organizationId), parameters: { otpType: 'OTP_TYPE_EMAIL', contact, appName: 'Demo', otpLength: 7, alphanumeric: false } });
+  const otpAuth = (organizationId: string, otpId: string, otpCode: string, key = t.rootKey) =>
+    t.client(key).otpAuth({
+      ...t.nextEnvelope('ACTIVITY_TYPE_OTP_AUTH', organizationId),
+      parameters: { otpId, otpCode, targetPublicKey: generateP256KeyPair().publicKeyUncompressed, expirationSeconds: '300' },
+    });
+  const wrongCodeFor = (code: string) => (code === '0000000' ? '1111111' : '0000000');
+
+  it("sends the code for a sub-organization user's contact and trades it for a credential key of that user", async () => {
+    const sub = await subOrganization('Dave@Example.com');
+    const init = await initOtpAuth(sub.id, 'dave@example.com');
+    expect([init.activity.organizationId, init.activity.status]).toEqual([sub.id, 'ACTIVITY_STATUS_COMPLETED']);
+    const { otpId } = init.activity.result.initOtpAuthResultV2!;
+    const { code, otpId: sentFor } = t.lastCode('dave@example.com');
+    expect(sentFor).toBe(otpId);
+
+    const target = generateP256KeyPair();
+    const authed = await t.client().otpAuth({
+      ...t.nextEnvelope('ACTIVITY_TYPE_OTP_AUTH', sub.id),
+      parameters: { otpId, otpCode: code, targetPublicKey: target.publicKeyUncompressed, expirationSeconds: '300' },
+    });
+    expect([authed.activity.organizationId, authed.activity.status]).toEqual([sub.id, 'ACTIVITY_STATUS_COMPLETED']);
+    const result = authed.activity.result.otpAuthResult!;
+    expect(result.userId).toBe(sub.userId);
+    const key = await openedKey(result, target, 'CREDENTIAL_TYPE_OTP_AUTH_KEY_P256', sub.id);
+    const whoami = await t.client(key).getWhoami({ organizationId: sub.id });
+    expect([whoami.userId, whoami.organizationId]).toEqual([sub.userId, sub.id]);
+  });
+
+  it("counts the parent's wrong codes with the sub-organization's own and locks the OTP after the same limit", async () => {
+    const sub = await subOrganization('dave@example.com');
+    const { otpId } = (await initOtpAuth(sub.id, 'dave@example.com')).activity.result.initOtpAuthResultV2!;
+    const { code } = t.lastCode('dave@example.com');
+    const wrong = wrongCodeFor(code);
+    // The sub-organization's own user tries once, then the parent's key four times: one count of five.
+    const attempts = [sub.key, t.rootKey, t.rootKey, t.rootKey, t.rootKey];
+    for (const [index, key] of attempts.entries()) {
+      const failed = await otpAuth(sub.id, otpId, wrong, key);
+      const left = 4 - index;
+      expect([failed.activity.organizationId, failed.activity.status, failed.activity.failure?.message]).toEqual([
+        sub.id,
+        'ACTIVITY_STATUS_FAILED',
+        expect.stringContaining(`${left} attempt${left === 1 ? '' : 's'} left`),
+      ]);
+    }
+    for (const key of [t.rootKey, sub.key]) {
+      const locked = await otpAuth(sub.id, otpId, code, key);
+      expect([locked.activity.status, locked.activity.failure?.message]).toEqual(['ACTIVITY_STATUS_FAILED', expect.stringContaining('5 wrong attempts')]);
+    }
+    const { activities } = await t.client().getActivities({ organizationId: sub.id, filterByType: ['ACTIVITY_TYPE_OTP_AUTH'] });
+    expect(activities.map((activity) => activity.status)).toEqual(Array(7).fill('ACTIVITY_STATUS_FAILED'));
+  });
+
+  it("refuses an OTP of another sub-organization, or a contact no user of the sub-organization has, and records nothing", async () => {
+    const first = await subOrganization('dave@example.com');
+    const second = await subOrganization('erin@example.com');
+    const { otpId } = (await initOtpAuth(second.id, 'erin@example.com')).activity.result.initOtpAuthResultV2!;
+    const { code } = t.lastCode('erin@example.com');
+    const before = recordedRows(t);
+    const foreign = await clientRefusal(otpAuth(first.id, otpId, code));
+    expect([foreign.code, foreign.message]).toEqual([5, expect.stringContaining(`no OTP ${otpId} in organization ${first.id}`)]);
+    const stranger = await clientRefusal(initOtpAuth(first.id, 'erin@example.com'));
+    expect([stranger.code, stranger.message]).toEqual([5, expect.stringContaining('has the contact erin@example.com')]);
+    expect(recordedRows(t)).toBe(before);
+    // The OTP still works in its own sub-organization.
+    expect((await otpAuth(second.id, otpId, code)).activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
   });
 });
 

@@ -75,9 +75,10 @@ export interface ActivityHandler<N extends ActivityName = ActivityName> {
    * sub-organization (as the auth proxy does with its key held for the parent, docs/service.md#auth-proxy). The parent
    * organization's own policies must allow its user to; the sub-organization's quorum and policies are not consulted.
    * Instead this proves whom the activity acts for (e.g. a verified OIDC token matched to a user of the
-   * sub-organization). Both run before anything is recorded, so a parent user cannot fill a sub-organization's log
-   * with failed activities; what they throw is an HTTP error. The parent user is recorded as proposer; they may not
-   * vote on the sub-organization's activities.
+   * sub-organization). Both run before anything is recorded: what they throw is an HTTP error that leaves no trace in
+   * the sub-organization. A proven proposal is recorded there and executed like the sub-organization's own, so what
+   * execute refuses (otp_auth's wrong code) is a failed activity that counts the same. The parent user is recorded as
+   * proposer; they may not vote on the sub-organization's activities.
    */
   parentProposalProof?(store: Repositories, organizationId: string, params: ActivityParams<N>, now: number): Promise<void>;
   /** Checks the request before anything is recorded; what it throws is an HTTP error (docs/service.md#status-codes). */

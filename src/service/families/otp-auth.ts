@@ -150,6 +150,11 @@ export function otpAuthFamily(options: { outboxFile: string }): Family {
         },
       },
       init_otp_auth: {
+        // An app's backend sends the code with its key of the parent organization: the code reaches only whoever
+        // holds the contact of a user of the sub-organization, so that user is the proof.
+        async parentProposalProof(store, organizationId, params) {
+          checkOtpAuthStart(store, organizationId, params);
+        },
         validate: (store, organizationId, params) => void checkOtpAuthStart(store, organizationId, params),
         execute(ctx, params) {
           checkOtpAuthStart(ctx.store, ctx.organizationId, params);
@@ -167,6 +172,11 @@ export function otpAuthFamily(options: { outboxFile: string }): Family {
         },
       },
       otp_auth: {
+        // The parent's proof is only that the OTP is one of init_otp_auth in the sub-organization; the code is checked
+        // in execute, so a wrong one fails an activity recorded there and counted like the sub-organization's own.
+        async parentProposalProof(store, organizationId, params) {
+          requireOtpAuthOtp(store, organizationId, params.otpId);
+        },
         validate(store, organizationId, params) {
           requireOtpAuthOtp(store, organizationId, params.otpId);
           checkCredentialKeyRequest(params);
