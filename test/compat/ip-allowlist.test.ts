@@ -85,6 +85,23 @@ describe('IP allowlists', () => {
     expect(keyList.allowlist).toMatchObject({ publicKey: bob.key.publicKey, rules: [{ cidr: '127.0.0.0/8' }], onEvaluationError: 'DENY' });
   });
 
+  it('an API key’s own list goes with the key: the same public key added again is not held to it', async () => {
+    const bob = await t.addUser({ name: 'bob' });
+    await t.client().setIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_SET_IP_ALLOWLIST'), parameters: { publicKey: bob.key.publicKey, rules: [{ cidr: '10.0.0.0/8' }] } });
+    expect((await clientRefusal(t.client(bob.key).getWhoami(organization()))).code).toBe(7);
+
+    const { apiKeys } = await t.client().getApiKeys({ ...organization(), userId: bob.userId });
+    await t.client().deleteApiKeys({
+      ...t.nextEnvelope('ACTIVITY_TYPE_DELETE_API_KEYS'),
+      parameters: { userId: bob.userId, apiKeyIds: apiKeys.map((key) => key.apiKeyId) },
+    });
+    await t.client().createApiKeys({
+      ...t.nextEnvelope('ACTIVITY_TYPE_CREATE_API_KEYS_V2'),
+      parameters: { userId: bob.userId, apiKeys: [{ apiKeyName: 'again', publicKey: bob.key.publicKey, curveType: 'API_KEY_CURVE_P256' }] },
+    });
+    expect((await t.client(bob.key).getWhoami(organization())).userId).toBe(bob.userId);
+  });
+
   it('a read-only session is held to the allowlist of the credential that opened it', async () => {
     const opened = await t.client().createReadOnlySession({ ...t.nextEnvelope('ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION'), parameters: {} });
     const session = opened.activity.result.createReadOnlySessionResult!.session;

@@ -227,4 +227,17 @@ export const migrations: readonly Migration[] = [
   { version: 10, name: 'private key tags (memberships stay in private_keys.tags)', sql: PRIVATE_KEY_TAGS_SQL },
   { version: 11, name: 'invitations to join an organization', sql: INVITATIONS_SQL },
   { version: 12, name: 'IP allowlists of organizations and API keys', sql: IP_ALLOWLISTS_SQL },
+  {
+    version: 13,
+    name: 'IP allowlists: an API key\'s own list goes with the key',
+    // A trigger rather than each deleting path: keys also go with their user (a cascade) and with session invalidation.
+    sql: `
+      DELETE FROM ip_allowlists WHERE public_key <> '' AND NOT EXISTS (
+        SELECT 1 FROM api_keys WHERE api_keys.organization_id = ip_allowlists.organization_id AND api_keys.public_key = ip_allowlists.public_key
+      );
+      CREATE TRIGGER api_keys_drop_ip_allowlist AFTER DELETE ON api_keys BEGIN
+        DELETE FROM ip_allowlists WHERE organization_id = OLD.organization_id AND public_key = OLD.public_key;
+      END;
+    `,
+  },
 ];
