@@ -6,7 +6,7 @@
  * no clock for rules, can leave out policies that cannot allow anything now.
  */
 import type { Policy, WalletAccount } from '../../shared/api';
-import { PolicyTimestamp, evaluatePolicyExpression } from '../../shared/policy';
+import { evaluatePolicyExpression, timeContextAt } from '../../shared/policy';
 import type { ChannelOutput } from '../../shared/ipc/contract';
 import type { ApiClient } from '../client/api-client';
 import type { Keychain } from '../keychain/keychain';
@@ -84,7 +84,7 @@ export async function readOrganization(
 function timeWindowHolds(policy: Pick<Policy, 'time'>, nowMs: number): boolean {
   const time = policy.time ?? '';
   if (time.trim() === '') return true;
-  const result = evaluatePolicyExpression(time, 'time', { time: { now: PolicyTimestamp.fromDate(new Date(nowMs)) } });
+  const result = evaluatePolicyExpression(time, 'time', timeContextAt(nowMs));
   return result.ok && result.value;
 }
 

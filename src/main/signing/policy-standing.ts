@@ -9,11 +9,11 @@
  */
 import type { Policy, Tag, User } from '../../shared/api';
 import {
-  PolicyTimestamp,
   approverTerms,
   checkPolicyExpression,
   evaluate,
   policyActivityOf,
+  timeContextAt,
   type PolicyContext,
   type PolicyCredential,
   type PolicyExpressionKind,
@@ -77,7 +77,7 @@ const MAX_COMBINATIONS = 20_000;
 
 export function policyStanding(input: StandingInput): PolicyStanding {
   const conditionContext: PolicyContext = { ...input.resources, activity: policyActivityOf(input.activityType, input.params) };
-  const timeContext: PolicyContext = { time: { now: PolicyTimestamp.fromDate(new Date(input.nowMs)) } };
+  const timeContext = timeContextAt(input.nowMs);
   const consensus = consensusChecker(input);
   const approvers = unique(input.approverIds);
 

@@ -5,10 +5,10 @@
  * a matching ALLOW still short of consensus (or a root user short of the root threshold) waits for votes.
  */
 import {
-  PolicyTimestamp,
   checkPolicyExpression,
   evaluate,
   policyActivityOf,
+  timeContextAt,
   type Expression,
   type PolicyContext,
   type PolicyCredential,
@@ -158,13 +158,9 @@ function isRootUser(store: Repositories, organizationId: string, userId: string)
   return store.organizations.rootQuorum(organizationId).userIds.includes(userId);
 }
 
-function timeContext(now: number): PolicyContext {
-  return { time: { now: PolicyTimestamp.fromDate(new Date(now)) } };
-}
-
 /** Whether the policy's time window holds at `now`; a policy without one is always active, one that errs is not. */
 export function policyTimeStatus(policy: PolicyRecord, now: number): { active: boolean; error?: string } {
-  const held = holds(policy.time, 'time', timeContext(now));
+  const held = holds(policy.time, 'time', timeContextAt(now));
   return held instanceof QkError ? { active: false, error: held.message } : { active: held };
 }
 
@@ -204,7 +200,7 @@ export function authorize(request: AuthorizationRequest): Authorization {
   const contexts = {
     condition: conditionContext(request),
     consensus: consensusContext(store, request.approvers),
-    time: timeContext(request.now),
+    time: timeContextAt(request.now),
   };
   const evaluations = store.policies.listByOrganization(organization.id).map((policy) => ({
     policyId: policy.id,
@@ -257,7 +253,7 @@ export function isEligibleVoter(request: Omit<AuthorizationRequest, 'approvers'>
   const { store, organization } = request;
   if (isRootUser(store, organization.id, userId)) return true;
   const condition = conditionContext(request);
-  const time = timeContext(request.now);
+  const time = timeContextAt(request.now);
   const everyone = store.users.listByOrganization(organization.id).map((user) => user.id);
   if (!everyone.includes(userId)) return false;
   // Each user as if approving with every credential they hold: API keys and passkeys.

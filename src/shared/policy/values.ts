@@ -108,3 +108,8 @@ export type PolicyContext = {
   readonly secret?: PolicyStruct;
   readonly time?: PolicyTime;
 };
+
+/** The context a `time` expression is evaluated in: `time.now` at `nowMs` (milliseconds since the epoch). */
+export function timeContextAt(nowMs: number): PolicyContext {
+  return { time: { now: PolicyTimestamp.fromDate(new Date(nowMs)) } };
+}
