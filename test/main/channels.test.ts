@@ -3,8 +3,7 @@
  * test/support/with-secret-service.sh) and the embedded sandbox service it starts.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
@@ -14,15 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bytesToHex } from '../../src/shared/crypto/encoding';
 import type { ErrorCode } from '../../src/shared/errors';
 import type { Channel, ChannelInput, ChannelOutput } from '../../src/shared/ipc/contract';
-import { createMainHandlers, createMainServices, STAMPED_REQUESTS_DIR, type MainServices } from '../../src/main/services';
+import { STAMPED_REQUESTS_DIR } from '../../src/main/services';
 import { ApiClient } from '../../src/main/client/api-client';
-import { createDispatch, type Dispatch } from '../../src/main/ipc/register';
-import { createRendererUrlCheck } from '../../src/main/ipc/sender';
 import { Stamper } from '../../src/main/stamper/stamper';
+import { startDispatchBed, type DispatchBed } from '../support/dispatch-bed';
 import { MemoryClipboard } from '../support/memory-clipboard';
 
-const RENDERER_INDEX = '/opt/QuorumKey/out/renderer/index.html';
-const RENDERER_URL = `file://${RENDERER_INDEX}`;
 const MNEMONIC = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
 const ETHEREUM_ACCOUNT = {
   curve: 'CURVE_SECP256K1',
@@ -31,18 +27,14 @@ const ETHEREUM_ACCOUNT = {
   addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
 } as const;
 
-let dataDir: string;
-let services: MainServices;
-let dispatch: Dispatch;
+let bed: DispatchBed;
 
-async function call<C extends Channel>(name: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
-  const result = await dispatch(name, input, RENDERER_URL);
-  if (!result.ok) throw new Error(`${name} failed: ${result.error.code} ${result.error.message}`);
-  return result.value as ChannelOutput<C>;
+function call<C extends Channel>(name: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
+  return bed.call(name, input);
 }
 
 async function refusal<C extends Channel>(name: C, input: ChannelInput<C>): Promise<{ code: ErrorCode; message: string }> {
-  const result = await dispatch(name, input, RENDERER_URL);
+  const result = await bed.dispatch(name, input);
   if (result.ok) throw new Error(`${name} succeeded, expected an error`);
   return result.error;
 }
@@ -60,23 +52,10 @@ function completedResult<R>(outcome: { state: string; result?: R }): R {
 }
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'qk-channels-'));
-  services = createMainServices({ dataDir, keychainServiceName: `QuorumKey-test-${randomUUID()}`, clipboard: new MemoryClipboard() });
-  const handlers = createMainHandlers(services, {
-    app: { version: '0.0.0-test', platform: process.platform, packaged: false },
-    // Nothing here redirects a profile; declining makes any change that needed the user's consent fail loudly.
-    confirm: async () => false,
-  });
-  dispatch = createDispatch({ handlers, isTrustedSender: createRendererUrlCheck({ rendererIndexPath: RENDERER_INDEX }) });
+  bed = await startDispatchBed({ dataDirPrefix: 'qk-channels-', clipboard: new MemoryClipboard() });
 });
 
-afterAll(async () => {
-  await services.close();
-  for (const profile of await services.profiles.list()) await services.profiles.remove(profile.id);
-  for (const key of await services.keychain.listApiKeys()) await services.keychain.deleteApiKey(key.name);
-  for (const key of await services.keychain.listEncryptionKeys()) await services.keychain.deleteEncryptionKey(key.name);
-  await rm(dataDir, { recursive: true, force: true });
-});
+afterAll(() => bed.close());
 
 describe('sandbox', () => {
   it('is stopped at first, refuses service channels until started, then runs as the active profile', async () => {
@@ -153,8 +132,8 @@ describe('approvals', () => {
     const fingerprint = `sha256:${'cd'.repeat(32)}`;
     const stamped = await call('approvals.stampToFile', { fingerprint, vote: 'reject', file: 'rejection-1.json' });
     expect(stamped).toMatchObject({
-      file: join(dataDir, STAMPED_REQUESTS_DIR, 'rejection-1.json'),
-      stampedRequestsDir: join(dataDir, STAMPED_REQUESTS_DIR),
+      file: join(bed.dataDir, STAMPED_REQUESTS_DIR, 'rejection-1.json'),
+      stampedRequestsDir: join(bed.dataDir, STAMPED_REQUESTS_DIR),
       path: '/public/v1/submit/reject_activity',
     });
     expect(JSON.parse(stamped.body)).toMatchObject({ type: 'ACTIVITY_TYPE_REJECT_ACTIVITY', parameters: { fingerprint } });
@@ -210,7 +189,7 @@ describe('wallets, private keys, exports and imports', () => {
     const profile = (await call('profiles.getActive', {}))!;
     const [vault] = await call('keys.listEncryptionKeys', {});
     // An export made outside the IPC (as another machine or the CLI would), sealed to the stored key.
-    const client = new ApiClient({ profile, stamper: new Stamper(services.keychain) });
+    const client = new ApiClient({ profile, stamper: new Stamper(bed.services.keychain) });
     const exported = await client.submit('export_wallet', { walletId: wallet!.walletId, targetPublicKey: vault!.publicKey });
     if (exported.state !== 'completed') throw new Error(exported.state);
 

@@ -4,46 +4,28 @@
  * now), users and tags, the root
  * quorum, and saving an approved export for the offline desktop.
  */
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Channel, ChannelInput, ChannelOutput } from '../../src/shared/ipc/contract';
 import { parseExportFile } from '../../src/shared/offline/export-file';
-import { createMainHandlers, createMainServices, EXPORTS_DIR, type MainServices } from '../../src/main/services';
-import { createDispatch, type Dispatch } from '../../src/main/ipc/register';
-import { createRendererUrlCheck } from '../../src/main/ipc/sender';
+import { EXPORTS_DIR } from '../../src/main/services';
+import { startDispatchBed, type DispatchBed } from '../support/dispatch-bed';
 
-const RENDERER_INDEX = '/opt/QuorumKey/out/renderer/index.html';
-const RENDERER_URL = `file://${RENDERER_INDEX}`;
 
-let dataDir: string;
-let services: MainServices;
-let dispatch: Dispatch;
+let bed: DispatchBed;
 
-async function call<C extends Channel>(name: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
-  const result = await dispatch(name, input, RENDERER_URL);
-  if (!result.ok) throw new Error(`${name} failed: ${result.error.code} ${result.error.message}`);
-  return result.value as ChannelOutput<C>;
+function call<C extends Channel>(name: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
+  return bed.call(name, input);
 }
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'qk-operator-'));
-  services = createMainServices({ dataDir, keychainServiceName: `QuorumKey-test-${randomUUID()}` });
-  const handlers = createMainHandlers(services, { app: { version: '0.0.0-test', platform: process.platform, packaged: false }, confirm: async () => false });
-  dispatch = createDispatch({ handlers, isTrustedSender: createRendererUrlCheck({ rendererIndexPath: RENDERER_INDEX }) });
+  bed = await startDispatchBed({ dataDirPrefix: 'qk-operator-' });
   await call('sandbox.start', {});
 });
 
-afterAll(async () => {
-  await services.close();
-  for (const profile of await services.profiles.list()) await services.profiles.remove(profile.id);
-  for (const key of await services.keychain.listApiKeys()) await services.keychain.deleteApiKey(key.name);
-  for (const key of await services.keychain.listEncryptionKeys()) await services.keychain.deleteEncryptionKey(key.name);
-  await rm(dataDir, { recursive: true, force: true });
-});
+afterAll(() => bed.close());
 
 describe('the organization lookup', () => {
   it("says which policies' time windows hold now, by main's clock", async () => {
@@ -64,7 +46,7 @@ describe('the organization lookup', () => {
 describe('users, tags and the root quorum', () => {
   it('creates a user with a keychain key and one with a pasted key, tags them, and reads it all back by name', async () => {
     // The renderer makes the keychain key first; a key the keychain does not have is refused.
-    expect(await dispatch('users.create', { userName: 'Bea', apiKey: { kind: 'keychain', keyName: 'bea' } }, RENDERER_URL)).toMatchObject({ ok: false, error: { code: 'KEY_NOT_FOUND' } });
+    expect(await bed.dispatch('users.create', { userName: 'Bea', apiKey: { kind: 'keychain', keyName: 'bea' } })).toMatchObject({ ok: false, error: { code: 'KEY_NOT_FOUND' } });
     await call('keys.generateApiKey', { name: 'bea' });
     const made = await call('users.create', { userName: 'Bea', apiKey: { kind: 'keychain', keyName: 'bea' } });
     expect(made.state).toBe('completed');
@@ -78,7 +60,7 @@ describe('users, tags and the root quorum', () => {
     const organization = await call('organization.lookup', {});
     const byName = new Map(organization.users.map((user) => [user.userName, user]));
     const tagId = organization.tags.find((candidate) => candidate.tagName === 'operators')?.tagId;
-    expect(byName.get('Bea')).toMatchObject({ userTags: [tagId], apiKeys: [{ apiKeyName: 'bea', publicKey: (await services.keychain.getApiKeyPublic('bea')).publicKey }] });
+    expect(byName.get('Bea')).toMatchObject({ userTags: [tagId], apiKeys: [{ apiKeyName: 'bea', publicKey: (await bed.services.keychain.getApiKeyPublic('bea')).publicKey }] });
     // The credential type is what a consensus reading `credentials` tests.
     expect(byName.get('Cy')?.apiKeys).toEqual([
       expect.objectContaining({ apiKeyName: 'cy laptop', publicKey: pasted, credentialType: 'CREDENTIAL_TYPE_API_KEY_SECP256K1' }),
@@ -89,7 +71,7 @@ describe('users, tags and the root quorum', () => {
     const auditors = second.state === 'completed' ? second.result.tagId : '';
     expect((await call('users.setTags', { userId: cyId, tagIds: [auditors] })).state).toBe('completed');
     // An empty list reads as "no change" on the wire, so it is refused rather than silently ignored.
-    expect(await dispatch('users.setTags', { userId: cyId, tagIds: [] }, RENDERER_URL)).toMatchObject({ ok: false, error: { code: 'REQUEST_INVALID' } });
+    expect(await bed.dispatch('users.setTags', { userId: cyId, tagIds: [] })).toMatchObject({ ok: false, error: { code: 'REQUEST_INVALID' } });
     const cyKey = byName.get('Cy')!.apiKeys[0]!.apiKeyId;
     expect((await call('users.removeApiKeys', { userId: cyId, apiKeyIds: [cyKey] })).state).toBe('completed');
     const after = await call('organization.lookup', {});
@@ -121,11 +103,11 @@ describe('saving an export', () => {
     const { users, organizationId } = await call('organization.lookup', {});
     const root = users.find((user) => user.userName === 'Root user')!.userId;
     const proposal = await call('organization.updateRootQuorum', { userIds: [root], threshold: 1 });
-    const bea = await services.profiles.add({ name: 'Bea', kind: 'hosted', baseUrl: (await call('sandbox.status', {})).baseUrl!, organizationId, apiKeyName: 'bea', enclaveSignerPublicKey: (await call('sandbox.status', {})).enclaveSignerPublicKey! });
-    const sandboxProfile = (await services.profiles.getActive())!;
-    await services.profiles.setActive(bea.id);
+    const bea = await bed.services.profiles.add({ name: 'Bea', kind: 'hosted', baseUrl: (await call('sandbox.status', {})).baseUrl!, organizationId, apiKeyName: 'bea', enclaveSignerPublicKey: (await call('sandbox.status', {})).enclaveSignerPublicKey! });
+    const sandboxProfile = (await bed.services.profiles.getActive())!;
+    await bed.services.profiles.setActive(bea.id);
     await call('approvals.approve', { fingerprint: proposal.activity.fingerprint });
-    await services.profiles.setActive(sandboxProfile.id);
+    await bed.services.profiles.setActive(sandboxProfile.id);
 
     const key = await call('keys.generateEncryptionKey', { name: 'offline desk' });
     const wallet = await call('wallets.create', {
@@ -138,13 +120,13 @@ describe('saving an export', () => {
     const activityId = revealed.state === 'revealed' ? revealed.activityId : '';
 
     const saved = await call('exports.saveBundle', { activityId, file: 'treasury.json' });
-    expect(saved).toEqual({ file: join(dataDir, EXPORTS_DIR, 'treasury.json'), exportsDir: join(dataDir, EXPORTS_DIR) });
+    expect(saved).toEqual({ file: join(bed.dataDir, EXPORTS_DIR, 'treasury.json'), exportsDir: join(bed.dataDir, EXPORTS_DIR) });
     expect((await stat(saved.file)).mode & 0o777).toBe(0o600);
     expect(parseExportFile(await readFile(saved.file, 'utf8'))).toMatchObject({ activityId, organizationId, exported: 'wallet', targetPublicKey: key.publicKey });
 
-    const again = await dispatch('exports.saveBundle', { activityId, file: 'treasury.json' }, RENDERER_URL);
+    const again = await bed.dispatch('exports.saveBundle', { activityId, file: 'treasury.json' });
     expect(again).toMatchObject({ ok: false, error: { code: 'FILE_ERROR' } });
-    const notExport = await dispatch('exports.saveBundle', { activityId: proposal.activity.id, file: 'quorum.json' }, RENDERER_URL);
+    const notExport = await bed.dispatch('exports.saveBundle', { activityId: proposal.activity.id, file: 'quorum.json' });
     expect(notExport).toMatchObject({ ok: false, error: { code: 'REQUEST_INVALID' } });
   });
 });
@@ -152,13 +134,13 @@ describe('saving an export', () => {
 describe('the Sandbox is recoverable', () => {
   it('restores its removed profile, resets to a new organization only with the typed phrase, and stops', async () => {
     const before = await call('sandbox.status', {});
-    await services.profiles.remove(before.profileId!);
+    await bed.services.profiles.remove(before.profileId!);
     const restored = await call('sandbox.restoreProfile', {});
     expect(restored).toMatchObject({ state: 'running', organizationId: before.organizationId });
-    expect((await services.profiles.list()).filter((profile) => profile.kind === 'sandbox')).toHaveLength(1);
+    expect((await bed.services.profiles.list()).filter((profile) => profile.kind === 'sandbox')).toHaveLength(1);
 
-    expect(await dispatch('sandbox.reset', { confirmation: 'reset' }, RENDERER_URL)).toMatchObject({ ok: false, error: { code: 'REQUEST_INVALID' } });
-    await services.profiles.setActive(restored.profileId);
+    expect(await bed.dispatch('sandbox.reset', { confirmation: 'reset' })).toMatchObject({ ok: false, error: { code: 'REQUEST_INVALID' } });
+    await bed.services.profiles.setActive(restored.profileId);
     const reset = await call('sandbox.reset', { confirmation: 'reset the Sandbox' });
     expect(reset.state).toBe('running');
     expect(reset.organizationId).not.toBe(before.organizationId);

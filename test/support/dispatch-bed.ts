@@ -1,0 +1,60 @@
+/**
+ * Main's channels as the renderer reaches them: the real composition root (`createMainServices` and its handlers)
+ * behind `dispatch`, with a trusted renderer URL, a temporary data directory and a keychain service name of its own
+ * (run under test/support/with-secret-service.sh). `close` removes what the services left behind.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Channel, ChannelInput, ChannelOutput, IpcResult } from '../../src/shared/ipc/contract';
+import { createDispatch } from '../../src/main/ipc/register';
+import { createRendererUrlCheck } from '../../src/main/ipc/sender';
+import { createMainHandlers, createMainServices, type MainServices, type MainServicesOptions } from '../../src/main/services';
+
+const RENDERER_INDEX = '/opt/QuorumKey/out/renderer/index.html';
+const RENDERER_URL = `file://${RENDERER_INDEX}`;
+
+export interface DispatchBed {
+  readonly dataDir: string;
+  readonly services: MainServices;
+  /** Dispatches `name` from the renderer, any input (main validates it); a refusal is the result, not a throw. */
+  dispatch<C extends Channel>(name: C, input: unknown): Promise<IpcResult<ChannelOutput<C>>>;
+  /** Dispatches `name` and returns its output; a refusal throws with its code and message. */
+  call<C extends Channel>(name: C, input: ChannelInput<C>): Promise<ChannelOutput<C>>;
+  /** Closes the services, then removes their profiles, keychain entries and data directory. */
+  close(): Promise<void>;
+}
+
+export async function startDispatchBed(options: { dataDirPrefix: string } & Pick<MainServicesOptions, 'clipboard'>): Promise<DispatchBed> {
+  const dataDir = await mkdtemp(join(tmpdir(), options.dataDirPrefix));
+  const services = createMainServices({
+    dataDir,
+    keychainServiceName: `QuorumKey-test-${randomUUID()}`,
+    ...(options.clipboard === undefined ? {} : { clipboard: options.clipboard }),
+  });
+  const handlers = createMainHandlers(services, {
+    app: { version: '0.0.0-test', platform: process.platform, packaged: false },
+    // Nothing here redirects a profile; declining makes any change that needed the user's consent fail loudly.
+    confirm: async () => false,
+  });
+  const dispatch = createDispatch({ handlers, isTrustedSender: createRendererUrlCheck({ rendererIndexPath: RENDERER_INDEX }) });
+  const bed: DispatchBed = {
+    dataDir,
+    services,
+    dispatch: async (name, input) => (await dispatch(name, input, RENDERER_URL)) as IpcResult<ChannelOutput<typeof name>>,
+    async call(name, input) {
+      const result = await bed.dispatch(name, input);
+      if (!result.ok) throw new Error(`${name} failed: ${result.error.code} ${result.error.message}`);
+      return result.value;
+    },
+    async close() {
+      await services.close();
+      for (const profile of await services.profiles.list()) await services.profiles.remove(profile.id);
+      for (const key of await services.keychain.listApiKeys()) await services.keychain.deleteApiKey(key.name);
+      for (const key of await services.keychain.listEncryptionKeys()) await services.keychain.deleteEncryptionKey(key.name);
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+  return bed;
+}
