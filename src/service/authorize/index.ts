@@ -256,18 +256,24 @@ export function isEligibleVoter(request: Omit<AuthorizationRequest, 'approvers'>
   const time = timeContextAt(request.now);
   const everyone = store.users.listByOrganization(organization.id).map((user) => user.id);
   if (!everyone.includes(userId)) return false;
-  // Each user as if approving with every credential they hold: API keys and passkeys.
-  const approversOf = (ids: readonly string[]): Approver[] =>
-    ids.flatMap((id) => [
-      ...store.apiKeys.listByUser(id).map((key) => ({
-        userId: id,
-        credential: { id: key.id, user_id: id, type: key.credentialType, public_key: key.publicKey },
-      })),
-      ...store.authenticators.listByUser(id).map((passkey) => ({
-        userId: id,
-        credential: { id: passkey.id, user_id: id, type: WEBAUTHN_CREDENTIAL_TYPE, public_key: passkey.publicKey, credential_id: passkey.credentialId },
-      })),
-    ]);
+  // Each user as if approving with every credential they hold (API keys and passkeys), read once: the search below
+  // evaluates the consensus for many sets of users.
+  const credentialsOf = new Map<string, Approver[]>(
+    everyone.map((id) => [
+      id,
+      [
+        ...store.apiKeys.listByUser(id).map((key) => ({
+          userId: id,
+          credential: { id: key.id, user_id: id, type: key.credentialType, public_key: key.publicKey },
+        })),
+        ...store.authenticators.listByUser(id).map((passkey) => ({
+          userId: id,
+          credential: { id: passkey.id, user_id: id, type: WEBAUTHN_CREDENTIAL_TYPE, public_key: passkey.publicKey, credential_id: passkey.credentialId },
+        })),
+      ],
+    ]),
+  );
+  const approversOf = (ids: readonly string[]): Approver[] => ids.flatMap((id) => credentialsOf.get(id) ?? []);
   const consensusHoldsFor = (policy: PolicyRecord, ids: readonly string[]): boolean =>
     holds(policy.consensus, 'consensus', consensusContext(store, approversOf(ids))) === true;
   return store.policies.listByOrganization(organization.id).some((policy) => {
