@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { ApiKeyCurve } from '../shared/crypto/keys';
 import type { AsyncStampVerifier, StampVerifier } from '../shared/crypto/stamp';
+import { QkError } from '../shared/errors';
 import { Enclave, loadServiceSecret } from './enclave';
 import { apiKeyStampFormat } from './auth/authenticate';
 import { createOidcVerifier, type TrustedIssuer } from './auth/oidc';
@@ -135,7 +136,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       extraRoutes: (server) => registerAuthProxy(server, { store, oidc, enclave, outboxFile, now, newId: randomUUID }),
       allowedHostNames: allowedHostNames(bindHost, options.allowedHosts ?? []),
     });
-    await app.listen({ host: bindHost, port: options.port ?? 0 });
+    await listenOn(app, bindHost, options.port ?? 0);
     const address = app.server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const baseUrl = `http://${host}:${address.port}`;
@@ -169,6 +170,18 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     };
   } catch (error) {
     await store.close();
+    throw error;
+  }
+}
+
+/** Listens, naming a taken port as PORT_IN_USE so a caller that asked for a fixed one can choose another. */
+async function listenOn(app: Pick<ReturnType<typeof buildServer>, 'listen'>, host: string, port: number): Promise<void> {
+  try {
+    await app.listen({ host, port });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new QkError('PORT_IN_USE', `port ${port} on ${host} is already in use by another program`, { host, port });
+    }
     throw error;
   }
 }

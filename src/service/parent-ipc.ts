@@ -72,6 +72,7 @@ export function serveParent(): boolean {
       clockOffsetMs = message.clockOffsetMs;
       startService({
         db: message.db,
+        port: message.port,
         rootPublicKeys: message.rootPublicKeys,
         now: () => Date.now() + clockOffsetMs,
         log: (line) => void send({ type: 'log', line }),

@@ -97,6 +97,8 @@ export const errorCodes = {
   /** The person cancelled a request that was still waiting for its answer. */
   CANCELLED: G.ABORTED,
   SANDBOX_UNAVAILABLE: G.UNAVAILABLE,
+  /** The port a service was asked to listen on is taken by another program. */
+  PORT_IN_USE: G.UNAVAILABLE,
   RESPONSE_INVALID: G.INTERNAL,
   IPC_SENDER_REJECTED: G.PERMISSION_DENIED,
   APP_LOCKED: G.FAILED_PRECONDITION,

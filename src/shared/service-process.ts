@@ -12,6 +12,8 @@ export const toServiceMessageSchema = z.discriminatedUnion('type', [
     type: z.literal('start'),
     /** The database file. */
     db: z.string().min(1),
+    /** The port to listen on; 0 picks a free one. */
+    port: z.number().int().min(0).max(65_535),
     rootPublicKeys: z.array(z.strictObject({ publicKey: z.string().regex(/^[0-9a-fA-F]+$/), curve: apiKeyCurveSchema })),
     /** Milliseconds to add to the process's own clock, so tests and the e2e harness can move time. */
     clockOffsetMs: z.number().int(),

@@ -1,5 +1,6 @@
 /** The embedded sandbox service with the app's own keychain key, restarted over the same database. */
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -48,6 +49,8 @@ it('generates the sandbox key once, makes the Sandbox profile the default, and k
 
   const second = await sandbox.start();
   expect(second.info.organizationId).toBe(first.info.organizationId);
+  // Same port: whatever else was pointed at the Sandbox (a hosted profile, an SDK's baseUrl) keeps working.
+  expect(second.info.baseUrl).toBe(first.info.baseUrl);
   expect(second.profile.id).toBe(first.profile.id);
   expect((await operator.profiles.list()).filter((profile) => profile.kind === 'sandbox')).toHaveLength(1);
   expect((await operator.keychain.listApiKeys()).map((key) => key.name).sort()).toEqual(['operator', 'sandbox']);
@@ -118,5 +121,53 @@ describe('finding 3 (app): the Sandbox service secret belongs in the OS keychain
     const error = await rejection(sandbox.start());
     expect(error.code).toBe('FAILED_PRECONDITION');
     expect(error.message).toContain(SANDBOX_SERVICE_SECRET_ACCOUNT);
+  });
+});
+
+describe('issue 24 item 9: the Sandbox keeps its address', () => {
+  it('serves at the same port after stop/start and reset, so a hosted profile pointing at it keeps working', async () => {
+    operator = await newOperator();
+    sandbox = new Sandbox({ dataDir: operator.dataDir, keychain: operator.keychain, secrets: operator.store, profiles: operator.profiles, log: () => undefined });
+    const first = await sandbox.start();
+    // A second operator's view of the same Sandbox: a hosted profile with the Sandbox's address and signer.
+    const hosted = await operator.profiles.add({
+      name: 'Shared sandbox',
+      kind: 'hosted',
+      baseUrl: first.info.baseUrl,
+      organizationId: first.info.organizationId,
+      apiKeyName: 'sandbox',
+      enclaveSignerPublicKey: first.info.enclaveSignerPublicKey,
+    });
+    const client = new ApiClient({ profile: hosted, stamper: operator.stamper });
+    await sandbox.stop();
+    await sandbox.start();
+    expect((await client.query('whoami', {})).organizationId).toBe(first.info.organizationId);
+    const reset = await sandbox.reset();
+    expect(reset.info.baseUrl).toBe(first.info.baseUrl);
+    expect(sandbox.status().notice).toBeUndefined();
+  });
+
+  it('falls back to a free port when its port is taken, and says so until it stops', async () => {
+    operator = await newOperator();
+    const logs: string[] = [];
+    sandbox = new Sandbox({ dataDir: operator.dataDir, keychain: operator.keychain, secrets: operator.store, profiles: operator.profiles, log: (line) => logs.push(line) });
+    const first = await sandbox.start();
+    await sandbox.stop();
+    const port = Number(new URL(first.info.baseUrl).port);
+    const squatter = createServer();
+    await new Promise<void>((listening) => squatter.listen(port, '127.0.0.1', listening));
+    try {
+      const moved = await sandbox.start();
+      expect(moved.info.baseUrl).not.toBe(first.info.baseUrl);
+      expect(moved.profile.baseUrl).toBe(moved.info.baseUrl);
+      const { notice } = sandbox.status();
+      expect(notice).toContain(`Port ${port}, where the Sandbox served before, is taken by another program`);
+      expect(notice).toContain(moved.info.baseUrl);
+      expect(logs).toContain(notice);
+    } finally {
+      await new Promise((closed) => squatter.close(closed));
+    }
+    await sandbox.stop();
+    expect(sandbox.status().notice).toBeUndefined();
   });
 });

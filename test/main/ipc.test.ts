@@ -46,6 +46,7 @@ const sandboxStatus = {
   state: 'running' as const,
   error: null,
   restarts: 0,
+  notice: null,
   profileId: profile.id,
   organizationId: profile.organizationId,
   rootUserId: 'u1',

@@ -39,7 +39,7 @@ describe('utilityServiceProcess', () => {
     expect({ modulePath, args }).toEqual({ modulePath: '/app/out/main/service.js', args: ['--parent-ipc'] });
     expect(options).toMatchObject({ serviceName: 'QuorumKey Sandbox', stdio: ['ignore', 'ignore', 'pipe'] });
 
-    const start: ToServiceMessage = { type: 'start', db: '/data/sandbox.db', rootPublicKeys: [], clockOffsetMs: 0 };
+    const start: ToServiceMessage = { type: 'start', db: '/data/sandbox.db', port: 0, rootPublicKeys: [], clockOffsetMs: 0 };
     handle.send(start);
     expect(child.posted).toEqual([]);
     expect(handle.pid).toBeUndefined();

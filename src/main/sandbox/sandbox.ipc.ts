@@ -7,8 +7,8 @@ type SandboxChannel = 'sandbox.status' | 'sandbox.start' | 'sandbox.stop' | 'san
 
 export function sandboxHandlers({ sandbox, profiles }: { sandbox: Sandbox; profiles: Profiles }): Pick<IpcHandlers, SandboxChannel> {
   const status = async (): Promise<ChannelOutput<'sandbox.status'>> => {
-    const { state, error, restarts } = sandbox.status();
-    const health = { state, error: error ?? null, restarts };
+    const { state, error, restarts, notice } = sandbox.status();
+    const health = { state, error: error ?? null, restarts, notice: notice ?? null };
     if (sandbox.isRunning) {
       // Answers the running service (start is idempotent), whoever started it.
       const { info, profile } = await sandbox.start();

@@ -24,6 +24,8 @@ const FIRST_RESTART_DELAY_MS = 250;
 
 export interface SandboxServiceOptions {
   db: string;
+  /** The loopback port to listen on; 0 picks a free one. */
+  port: number;
   /** Supplies the secret its sealed data is encrypted under (kept in the OS keychain, reached through main). */
   serviceSecret: (databaseHoldsSealedData: boolean) => Promise<ServiceSecret>;
   rootPublicKeys: readonly { publicKey: string; curve: ApiKeyCurve }[];
@@ -60,6 +62,8 @@ export interface SandboxStatus {
   error: string | undefined;
   /** How many times it was restarted after its process died. */
   restarts: number;
+  /** Why it serves somewhere other than where it did before (its port was taken), until it stops. */
+  notice: string | undefined;
 }
 
 export interface SandboxOptions {
@@ -87,6 +91,7 @@ export class Sandbox {
   private restartTimer: NodeJS.Timeout | undefined;
   private lastError: string | undefined;
   private restarts = 0;
+  private notice: string | undefined;
 
   constructor(options: SandboxOptions) {
     this.options = options;
@@ -105,7 +110,7 @@ export class Sandbox {
           : this.lastError !== undefined
             ? 'failed'
             : 'stopped';
-    return { state, baseUrl: this.running?.sandbox.info.baseUrl, error: this.lastError, restarts: this.restarts };
+    return { state, baseUrl: this.running?.sandbox.info.baseUrl, error: this.lastError, restarts: this.restarts, notice: this.notice };
   }
 
   /** Starts the service (once; later calls share the first start) and brings the Sandbox profile up to date. */
@@ -139,6 +144,7 @@ export class Sandbox {
     const running = this.running?.service ?? (await starting?.then(() => this.running?.service, () => undefined));
     this.running = undefined;
     this.lastError = undefined;
+    this.notice = undefined;
     await running?.stop();
   }
 
@@ -168,11 +174,43 @@ export class Sandbox {
   }
 
   private async startOnce(): Promise<RunningSandbox> {
-    const { dataDir, keychain, secrets, log, now, start = startInThisProcess } = this.options;
-    const key = await this.sandboxKey(keychain);
+    const key = await this.sandboxKey(this.options.keychain);
+    const port = await this.previousPort();
+    this.notice = undefined;
+    try {
+      return await this.serve(key, port);
+    } catch (error) {
+      if (!(error instanceof QkError && error.code === 'PORT_IN_USE') || port === 0) throw error;
+      const sandbox = await this.serve(key, 0);
+      this.notice =
+        `Port ${port}, where the Sandbox served before, is taken by another program, so it now serves at ` +
+        `${sandbox.info.baseUrl}. The Sandbox profile follows it; edit any other profile that points at the old address.`;
+      this.report(this.notice);
+      return sandbox;
+    }
+  }
+
+  /**
+   * The port the Sandbox profile points at, so a restart (of the service or of the app) keeps the address that other
+   * profiles and tools were given; 0 on first run.
+   */
+  private async previousPort(): Promise<number> {
+    const baseUrl = (await this.storedProfile())?.baseUrl;
+    if (baseUrl === undefined) return 0;
+    const port = Number(URL.parse(baseUrl)?.port);
+    return Number.isInteger(port) && port > 0 ? port : 0;
+  }
+
+  private async storedProfile(): Promise<Profile | undefined> {
+    return (await this.options.profiles.list()).find((profile) => profile.kind === 'sandbox' && profile.name === SANDBOX_PROFILE_NAME);
+  }
+
+  private async serve(key: { publicKey: string; curve: ApiKeyCurve }, port: number): Promise<RunningSandbox> {
+    const { dataDir, secrets, log, now, start = startInThisProcess } = this.options;
     const db = join(dataDir, SANDBOX_DB_FILE);
     const service = await start({
       db,
+      port,
       serviceSecret: (databaseHoldsSealedData) =>
         sandboxServiceSecret({
           store: secrets,
@@ -209,7 +247,7 @@ export class Sandbox {
       apiKeyName: SANDBOX_KEY_NAME,
       enclaveSignerPublicKey: info.enclaveSignerPublicKey,
     };
-    const existing = (await profiles.list()).find((profile) => profile.kind === 'sandbox' && profile.name === SANDBOX_PROFILE_NAME);
+    const existing = await this.storedProfile();
     const profile = existing === undefined ? await profiles.add(fields) : await profiles.update(existing.id, fields);
     // First run: the sandbox is the default profile.
     if ((await profiles.getActive()) === undefined) await profiles.setActive(profile.id);

@@ -35,7 +35,7 @@ export function startInOwnProcess(launch: LaunchServiceProcess): StartSandboxSer
   return (options) => startServiceProcess(launch, options);
 }
 
-function startServiceProcess(launch: LaunchServiceProcess, { db, serviceSecret, rootPublicKeys, log, now }: SandboxServiceOptions): Promise<SandboxService> {
+function startServiceProcess(launch: LaunchServiceProcess, { db, port, serviceSecret, rootPublicKeys, log, now }: SandboxServiceOptions): Promise<SandboxService> {
   const child = launch();
   // A Node child has its pid at once; a utility process only once it is up, so by its first message at the latest.
   let prioritised = lowerPriority(child, log);
@@ -99,7 +99,7 @@ function startServiceProcess(launch: LaunchServiceProcess, { db, serviceSecret, 
       if (!started) reject(new QkError('SANDBOX_UNAVAILABLE', `${reason} before it started`));
       else if (stopping === undefined) onUnexpectedExit?.(reason);
     });
-    child.send({ type: 'start', db, rootPublicKeys: [...rootPublicKeys], clockOffsetMs: clockOffsetMs() });
+    child.send({ type: 'start', db, port, rootPublicKeys: [...rootPublicKeys], clockOffsetMs: clockOffsetMs() });
   });
 }
 

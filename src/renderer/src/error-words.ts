@@ -68,6 +68,7 @@ export const ERROR_HEADLINES: Readonly<Record<ErrorCode, string>> = {
   TIMEOUT: 'The service did not answer in time.',
   CANCELLED: 'You cancelled the request.',
   SANDBOX_UNAVAILABLE: 'The Sandbox is not running.',
+  PORT_IN_USE: 'That port is taken by another program.',
   RESPONSE_INVALID: 'The service answered something QuorumKey did not expect.',
   IPC_SENDER_REJECTED: 'This page may not talk to QuorumKey.',
   APP_LOCKED: 'QuorumKey is locked.',

@@ -330,6 +330,8 @@ const sandboxStatus = z.strictObject({
   error: z.string().nullable(),
   /** Restarts after the Sandbox's process died, since the app started. */
   restarts: z.number().int().nonnegative(),
+  /** Why it serves at another address than before (its port was taken), while it runs. */
+  notice: z.string().nullable(),
   /** The Sandbox profile, once the sandbox has started at least once in this data directory. */
   profileId: z.string().nullable(),
   organizationId: z.string().nullable(),

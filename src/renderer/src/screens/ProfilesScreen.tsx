@@ -292,6 +292,7 @@ function SandboxPanel({ action, hasProfile, onChanged }: { action: Action; hasPr
                 ? `Failed: ${status.value?.error ?? 'no reason given'}.`
                 : 'Stopped.'}
       </p>
+      {status.value?.notice != null && <p className="notice notice-warning" role="status">{status.value.notice}</p>}
       <div className="button-row start">
         {state === 'running' ? (
           <button type="button" onClick={() => void run('Stopping the Sandbox…', (api) => api.sandbox.stop())} disabled={busy}>
