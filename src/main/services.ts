@@ -9,6 +9,7 @@ import { captureHandlers } from './capture/capture.ipc';
 import { CaptureProtection } from './capture/capture-protection';
 import { clientHandlers } from './client/client.ipc';
 import { InFlightRequests } from './client/in-flight';
+import { UnansweredSubmissions } from './client/unanswered';
 import { clipboardHandlers } from './clipboard/clipboard.ipc';
 import { SecretClipboard, type TextClipboard } from './clipboard/secret-clipboard';
 import { exporterHandlers } from './exporter/exporter.ipc';
@@ -140,7 +141,16 @@ export function createMainServices({
     clipboard: secretClipboard,
     stamper,
     sandbox,
-    active: new ActiveProfile({ profiles, keychain, stamper, sandbox, now, inFlight, ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }) }),
+    active: new ActiveProfile({
+      profiles,
+      keychain,
+      stamper,
+      sandbox,
+      now,
+      inFlight,
+      unanswered: new UnansweredSubmissions({ now }),
+      ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
+    }),
     inFlight,
     close: async () => {
       await secretClipboard?.clearCopied();

@@ -36,10 +36,13 @@ export function outcomeView<R, V>(
   outcome: ActivityOutcome<R>,
   view: (result: R) => V,
   nowMs: number,
-): { state: 'completed'; result: V; activity: ActivityView } | { state: 'consensus-needed' | 'pending' | 'rejected'; activity: ActivityView } {
+): ({ state: 'completed'; result: V; activity: ActivityView } | { state: 'consensus-needed' | 'pending' | 'rejected'; activity: ActivityView }) & {
+  resentFromMs?: number;
+} {
+  const resent = outcome.resentFromMs === undefined ? {} : { resentFromMs: outcome.resentFromMs };
   return outcome.state === 'completed'
-    ? { state: 'completed', result: view(outcome.result), activity: activityView(outcome.activity, nowMs) }
-    : { state: outcome.state, activity: activityView(outcome.activity, nowMs) };
+    ? { state: 'completed', result: view(outcome.result), activity: activityView(outcome.activity, nowMs), ...resent }
+    : { state: outcome.state, activity: activityView(outcome.activity, nowMs), ...resent };
 }
 
 function failureView({ code, message }: { code?: number | undefined; message?: string | undefined }): { code?: number; message?: string } {

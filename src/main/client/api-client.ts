@@ -28,6 +28,7 @@ import { GrpcCode, QkError, isErrorCode, type ErrorCode } from '../../shared/err
 import type { Profile } from '../profiles/profiles';
 import type { Stamp, Stamper } from '../stamper/stamper';
 import type { InFlightRequests } from './in-flight';
+import type { UnansweredSubmissions } from './unanswered';
 
 type Operations = typeof operations;
 export type ActivityName = { [N in OperationName]: Operations[N] extends { kind: 'activity' } ? N : never }[OperationName];
@@ -47,9 +48,16 @@ export interface PostedRequest {
  * (approve/reject by `activity.fingerprint`); `pending` is still being processed; `rejected` was voted down.
  * FAILED activities are thrown as QkErrors instead.
  */
-export type ActivityOutcome<R> =
+export type ActivityOutcome<R> = (
   | { state: 'completed'; activity: Activity; result: R; request: PostedRequest }
-  | { state: 'consensus-needed' | 'pending' | 'rejected'; activity: Activity; request: PostedRequest };
+  | { state: 'consensus-needed' | 'pending' | 'rejected'; activity: Activity; request: PostedRequest }
+) & {
+  /**
+   * Set when this was a retry of a request sent earlier without an answer (see UnansweredSubmissions): the earlier
+   * body was re-sent, so this is the activity that attempt created, if it arrived; when it was first sent.
+   */
+  resentFromMs?: number;
+};
 
 export interface ApiClientOptions {
   profile: Pick<Profile, 'baseUrl' | 'organizationId' | 'apiKeyName'>;
@@ -61,6 +69,8 @@ export interface ApiClientOptions {
   timeoutMs?: number;
   /** Where pending requests are listed, so the person can see and cancel them. */
   inFlight?: Pick<InFlightRequests, 'begin'>;
+  /** Where submissions sent without an answer are kept, so a retry re-sends the same body; none: every try is new. */
+  unanswered?: UnansweredSubmissions;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -85,6 +95,7 @@ export class ApiClient {
   private readonly fetch: typeof fetch;
   private readonly timeoutMs: number;
   private readonly inFlight: ApiClientOptions['inFlight'];
+  private readonly unanswered: ApiClientOptions['unanswered'];
 
   constructor({
     profile,
@@ -93,6 +104,7 @@ export class ApiClient {
     fetch: fetchImpl = globalThis.fetch,
     timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
     inFlight,
+    unanswered,
   }: ApiClientOptions) {
     if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) {
       throw new QkError('CONFIG_INVALID', `the request timeout must be a positive number of milliseconds, got ${timeoutMs}`);
@@ -103,6 +115,7 @@ export class ApiClient {
     this.fetch = fetchImpl;
     this.timeoutMs = timeoutMs;
     this.inFlight = inFlight;
+    this.unanswered = unanswered;
   }
 
   get organizationId(): string {
@@ -117,13 +130,31 @@ export class ApiClient {
     return parseResponse(op.response, answer, `${name} response`) as ResultOf<Operations[N]>;
   }
 
-  /** Builds the submit envelope (timestamp from the injected clock), then stamps and posts it. */
+  /**
+   * Builds the submit envelope (timestamp from the injected clock), then stamps and posts it. If the same request was
+   * sent before and never answered, its body is sent again unchanged instead, so the service answers with the activity
+   * that attempt may have created rather than creating a second one.
+   */
   async submit<N extends ActivityName>(
     name: N,
     parameters: ParamsOf<Operations[N]>,
     options: { organizationId?: string } = {},
   ): Promise<ActivityOutcome<ResultOf<Operations[N]>>> {
-    return this.postActivity(name, this.envelope(name, parameters, options.organizationId));
+    const { unanswered } = this;
+    const organizationId = options.organizationId ?? this.profile.organizationId;
+    if (unanswered === undefined) return this.postActivity(name, this.envelope(name, parameters, organizationId));
+    const identity = { baseUrl: this.profile.baseUrl, apiKeyName: this.profile.apiKeyName, organizationId, operation: name, parameters };
+    const earlier = unanswered.find(identity);
+    const attempt = earlier ?? { body: this.envelope(name, parameters, organizationId), sentAtMs: this.now() };
+    try {
+      const outcome = await this.postActivity(name, attempt.body);
+      unanswered.forget(identity);
+      return earlier === undefined ? outcome : { ...outcome, resentFromMs: earlier.sentAtMs };
+    } catch (error) {
+      if (outcomeUnknown(error)) unanswered.remember(identity, attempt);
+      else unanswered.forget(identity);
+      throw error;
+    }
   }
 
   /** The JSON text of a submit body for `name`, validated, without stamping or posting it. */
@@ -263,6 +294,19 @@ function outcomeOf(op: ActivityOperation, activity: Activity, request: PostedReq
     default:
       return { state: 'pending', activity, request };
   }
+}
+
+/**
+ * Whether a submission that failed with `error` may still have created an activity nobody heard of: no answer (a
+ * time-out, a cancel, no connection), a 5xx, or a 2xx whose body could not be read. A refusal (4xx) or a FAILED
+ * activity is an answer.
+ */
+function outcomeUnknown(error: unknown): boolean {
+  if (!(error instanceof QkError) || error.details?.activityId !== undefined) return false;
+  if (error.code === 'TIMEOUT' || error.code === 'CANCELLED') return true;
+  const httpStatus = error.details?.httpStatus;
+  if (typeof httpStatus === 'number') return httpStatus >= 500;
+  return error.code === 'NETWORK_ERROR' || error.code === 'RESPONSE_INVALID';
 }
 
 /** A FAILED activity as a QkError with the service's code and message. */

@@ -7,6 +7,7 @@ import { QkError } from '../../shared/errors';
 import { Approvals } from '../approvals/approvals';
 import { ApiClient } from '../client/api-client';
 import type { InFlightRequests } from '../client/in-flight';
+import type { UnansweredSubmissions } from '../client/unanswered';
 import { Exporter } from '../exporter/exporter';
 import { Importer } from '../importer/importer';
 import type { Keychain } from '../keychain/keychain';
@@ -33,6 +34,8 @@ export interface ActiveProfileOptions {
   fetch?: typeof fetch;
   /** Where the clients list their pending requests, for the screens to show and cancel. */
   inFlight?: Pick<InFlightRequests, 'begin'>;
+  /** Submissions sent without an answer, shared by every profile's client so a retry re-sends the same body. */
+  unanswered?: UnansweredSubmissions;
   requestTimeoutMs?: number;
 }
 
@@ -69,13 +72,14 @@ export class ActiveProfile {
 
   /** Fresh services acting for `profile`, whichever profile is active (the CLI's --profile). */
   servicesFor(profile: Profile): ProfileServices {
-    const { keychain, stamper, now, fetch, inFlight, requestTimeoutMs } = this.options;
+    const { keychain, stamper, now, fetch, inFlight, unanswered, requestTimeoutMs } = this.options;
     const client = new ApiClient({
       profile,
       stamper,
       now,
       ...(fetch === undefined ? {} : { fetch }),
       ...(inFlight === undefined ? {} : { inFlight }),
+      ...(unanswered === undefined ? {} : { unanswered }),
       ...(requestTimeoutMs === undefined ? {} : { timeoutMs: requestTimeoutMs }),
     });
     return {

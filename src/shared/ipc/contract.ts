@@ -191,11 +191,14 @@ const pendingApproval = z.strictObject({
 /**
  * How a submitted activity stands: `completed` with its typed result, or waiting (`consensus-needed`: approve it by
  * `activity.fingerprint`), still `pending`, or voted down (`rejected`). A FAILED activity is an error instead.
+ * `resentFromMs`: this retried a request first sent then without an answer, re-sending the same body, so `activity`
+ * is the one that attempt created (never a second one).
  */
 function activityOutcome<R extends z.ZodType>(result: R) {
+  const resentFromMs = epochMs.optional();
   return z.discriminatedUnion('state', [
-    z.strictObject({ state: z.literal('completed'), result, activity: activityView }),
-    z.strictObject({ state: z.enum(['consensus-needed', 'pending', 'rejected']), activity: activityView }),
+    z.strictObject({ state: z.literal('completed'), result, activity: activityView, resentFromMs }),
+    z.strictObject({ state: z.enum(['consensus-needed', 'pending', 'rejected']), activity: activityView, resentFromMs }),
   ]);
 }
 

@@ -58,7 +58,7 @@ export function SignScreen() {
   const [hashFunction, setHashFunction] = useState<HashFunction>('HASH_FUNCTION_KECCAK256');
   const [payload, setPayload] = useState('');
   const [preview, setPreview] = useState<{ request: SigningRequest; card: SigningCardView }>();
-  const [submitted, setSubmitted] = useState<{ activity: Activity; result?: SigningResultView }>();
+  const [submitted, setSubmitted] = useState<Submitted>();
   const [stamped, setStamped] = useState<string>();
   const [stampFile, setStampFile] = useState('');
 
@@ -93,7 +93,8 @@ export function SignScreen() {
     if (preview === undefined) return;
     const outcome = await action.run('Submitting…', (api) => api.signing.submit({ request: preview.request }));
     if (outcome === undefined) return;
-    setSubmitted(outcome.state === 'completed' ? { activity: outcome.activity, result: outcome.result } : { activity: outcome.activity });
+    const resent = outcome.resentFromMs === undefined ? {} : { resentFromMs: outcome.resentFromMs };
+    setSubmitted(outcome.state === 'completed' ? { activity: outcome.activity, result: outcome.result, ...resent } : { activity: outcome.activity, ...resent });
   };
 
   const stamp = async (event: FormEvent) => {
@@ -204,9 +205,16 @@ export function SignScreen() {
   );
 }
 
+/** A submitted request; `resentFromMs` when it retried one first sent then without an answer. */
+interface Submitted {
+  activity: Activity;
+  result?: SigningResultView;
+  resentFromMs?: number;
+}
+
 /** Follows a submitted request until it is signed, rejected or failed; then offers the result to copy or save. */
-function Following({ initial }: { initial: { activity: Activity; result?: SigningResultView } }) {
-  const [state, setState] = useState(initial);
+function Following({ initial }: { initial: Submitted }) {
+  const [state, setState] = useState<Submitted>(initial);
   const [error, setError] = useState<QkError>();
   const [copied, setCopied] = useState(false);
   const { activity, result } = state;
@@ -237,6 +245,12 @@ function Following({ initial }: { initial: { activity: Activity; result?: Signin
     <section className="panel" aria-labelledby="sign-status-title">
       <h2 id="sign-status-title">Submitted</h2>
       {error !== undefined && <ErrorNotice error={error} onDismiss={() => setError(undefined)} />}
+      {initial.resentFromMs !== undefined && (
+        <p className="notice notice-info" role="status">
+          Already submitted at {new Date(initial.resentFromMs).toLocaleTimeString()}, when no answer came back. The same request was sent again
+          unchanged, so this is that request’s activity, not a second one.
+        </p>
+      )}
       {waiting && (
         <div className="notice notice-warning" role="status">
           <p className="notice-title">Waiting for votes ({activity.approvals} so far).</p>
