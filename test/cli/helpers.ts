@@ -26,11 +26,14 @@ export async function writeNoNetworkPreload(directory: string): Promise<string> 
   return path;
 }
 
-/** `quorumkey-cli --data-dir DIR ...args`; with `noNetwork` (a preload path) the child cannot reach any socket. */
-export function runCli(dataDir: string, args: string[], options: { noNetwork?: string } = {}): Promise<CliRun> {
+/**
+ * `quorumkey-cli --data-dir DIR ...args`; with `noNetwork` (a preload path) the child cannot reach any socket; `input`
+ * is what the person types on stdin (nothing by default: stdin ends at once).
+ */
+export function runCli(dataDir: string, args: string[], options: { noNetwork?: string; input?: string } = {}): Promise<CliRun> {
   const env = { ...process.env, NODE_OPTIONS: options.noNetwork === undefined ? '' : `--import=${options.noNetwork}` };
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       ['--import', 'tsx', join(repo, 'src/main/cli/index.ts'), '--data-dir', dataDir, ...args],
       { env, cwd: repo },
@@ -38,5 +41,6 @@ export function runCli(dataDir: string, args: string[], options: { noNetwork?: s
         resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
       },
     );
+    child.stdin?.end(options.input ?? '');
   });
 }

@@ -21,11 +21,18 @@ import { describeOffline, Signing } from '../signing/signing';
 import { withSigningParameters, type SigningRequest, type TransactionType } from '../signing/signing-request';
 import { postStampedFile, stampToFile } from '../stamper/stamped-file';
 import { FILE_LIMITS, readBoundedText, writeNewFile } from '../storage/bounded-file';
+import { ACCOUNT_PRESETS, accountsFor } from '../../shared/wallets/account-presets';
+import { confirmOnTerminal, profilesCommand, sandboxCommand, type SetupArguments } from './setup-commands';
+import { UsageError } from './usage-error';
 import { signingCardText } from './signing-text';
 
-class UsageError extends Error {}
-
 const USAGE = `usage: quorumkey-cli [--data-dir DIR] [--profile NAME|ID] <command>
+  sandbox init | sandbox status | sandbox reset   (init: the Sandbox's key, database and profile, as the app's first
+          run makes them; other commands start it for their own duration; reset asks for a typed phrase on stdin)
+  profiles list | profiles use PROFILE | profiles remove PROFILE
+  profiles add --name NAME --base-url URL --organization ID --api-key KEY_NAME [--signer-public-key HEX]
+  profiles edit PROFILE [--name NAME] [--base-url URL] [--organization ID] [--api-key KEY_NAME] [--signer-public-key HEX]
+          (a new service URL or enclave signer is shown on stderr and needs "yes" typed on stdin)
   keys generate NAME [--curve p256|secp256k1|ed25519] | keys list | keys delete NAME
   encryption-keys generate NAME | encryption-keys list | encryption-keys delete NAME
   request --path P --body JSON|@FILE [--no-post [--output FILE]]   (--no-post: a stamped-request file, printed or
@@ -33,7 +40,8 @@ const USAGE = `usage: quorumkey-cli [--data-dir DIR] [--profile NAME|ID] <comman
   post-stamped FILE   (sends a stamped-request file exactly as stamped: from request --no-post or the app)
   activities list [--status S] [--limit 1-100] [--before ACTIVITY_ID]   (newest first; --before pages back)
   activities approve FINGERPRINT | activities reject FINGERPRINT
-  wallets list
+  wallets list | wallets create NAME [--chain ethereum|bitcoin|solana|cosmos|tron]...   (one account per --chain;
+          ethereum when none is given)
   sign transaction --sign-with ADDRESS|KEY_ID --type ethereum|solana|bitcoin --unsigned HEX|@FILE [--no-post [--output FILE]]
   sign payload --sign-with ADDRESS|KEY_ID --payload TEXT|@FILE [--encoding text|hex|eip712|eip7702]
           [--hash keccak256|sha256|none|not-applicable] [--no-post [--output FILE]]
@@ -50,6 +58,10 @@ const USAGE = `usage: quorumkey-cli [--data-dir DIR] [--profile NAME|ID] <comman
 const OPTIONS = {
   'data-dir': { type: 'string' },
   profile: { type: 'string' },
+  name: { type: 'string' },
+  'base-url': { type: 'string' },
+  'api-key': { type: 'string' },
+  chain: { type: 'string', multiple: true },
   curve: { type: 'string' },
   path: { type: 'string' },
   body: { type: 'string' },
@@ -123,6 +135,10 @@ function print(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
+function printUnlessEmpty(value: unknown): void {
+  if (value !== undefined) print(value);
+}
+
 /** Writes a secret: `-` is stdout (asked for explicitly), anything else a new file with mode 0600. */
 async function writeSecret(path: string, text: string): Promise<void> {
   if (path === '-') {
@@ -161,7 +177,7 @@ class Context {
       throw new QkError(
         'PROFILE_NOT_FOUND',
         selector === undefined
-          ? `no active profile in ${this.dataDir}; pass --profile NAME or choose one in the app`
+          ? `no active profile in ${this.dataDir}; run "sandbox init", add one with "profiles add", pass --profile NAME, or choose one in the app`
           : `no profile named or with id ${JSON.stringify(selector)} in ${this.dataDir}`,
       );
     }
@@ -202,6 +218,16 @@ async function run(argv: string[]): Promise<void> {
 async function dispatch(context: Context, values: Values, positionals: string[]): Promise<void> {
   const [command, sub] = positionals;
   const { keychain, stamper } = context.services;
+  const setup: SetupArguments = {
+    operands: positionals.slice(2),
+    name: values.name,
+    baseUrl: values['base-url'],
+    organization: values.organization,
+    apiKey: values['api-key'],
+    signerPublicKey: values['signer-public-key'],
+  };
+  if (command === 'profiles') return printUnlessEmpty(await profilesCommand(context.services, sub, setup, confirmOnTerminal));
+  if (command === 'sandbox') return printUnlessEmpty(await sandboxCommand(context.services, sub));
   switch (`${command ?? ''} ${['keys', 'encryption-keys', 'activities', 'wallets', 'sign'].includes(command ?? '') ? (sub ?? '') : ''}`.trim()) {
     case 'keys generate': {
       const curve = values.curve ?? 'p256';
@@ -254,6 +280,18 @@ async function dispatch(context: Context, values: Values, positionals: string[])
     case 'wallets list': {
       const { client } = await context.profileServices();
       return print((await client.query('list_wallets', {})).wallets);
+    }
+    case 'wallets create': {
+      const name = positional(positionals, 2, 'NAME');
+      const chains = values.chain ?? ['ethereum'];
+      const accounts = chains.flatMap((chain) => {
+        const preset = ACCOUNT_PRESETS.find((candidate) => candidate.id === chain);
+        if (preset === undefined) throw new UsageError(`--chain must be one of ${ACCOUNT_PRESETS.map(({ id }) => id).join(', ')}, got ${chain}`);
+        return accountsFor(preset.id, 0, 1);
+      });
+      const { client } = await context.profileServices();
+      const outcome = await client.submit('create_wallet', { walletName: name, accounts });
+      return print(outcome.state === 'completed' ? { state: outcome.state, ...outcome.result } : { state: outcome.state, activityId: outcome.activity.id, fingerprint: outcome.activity.fingerprint });
     }
     case 'sign transaction':
     case 'sign payload':

@@ -1,4 +1,4 @@
-import { ACCOUNT_PRESETS, type AccountPresetId } from '../wallet-presets';
+import { ACCOUNT_PRESETS, type AccountPresetId } from '../../../shared/wallets/account-presets';
 import { SelectField, type SelectOption } from './SelectField';
 
 const PRESET_OPTIONS: SelectOption<AccountPresetId>[] = ACCOUNT_PRESETS.map((preset) => ({ value: preset.id, label: preset.label }));

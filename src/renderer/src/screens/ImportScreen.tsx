@@ -10,7 +10,7 @@ import { NameField, SecretField } from '../components/TextFields';
 import { WaitingForVotes } from '../components/WaitingForVotes';
 import { useAction } from '../hooks';
 import { KEY_FORMATS, type KeyFormat } from '../key-formats';
-import { ACCOUNT_PRESETS, accountsFor, addressFormatsFor, type AccountPresetId } from '../wallet-presets';
+import { ACCOUNT_PRESETS, accountsFor, addressFormatsFor, type AccountPresetId } from '../../../shared/wallets/account-presets';
 
 
 interface Imported {

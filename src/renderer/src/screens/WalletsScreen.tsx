@@ -15,7 +15,7 @@ import { NameField } from '../components/TextFields';
 import { WaitingForVotes } from '../components/WaitingForVotes';
 import { useAction, useLoad, type Action } from '../hooks';
 import { KEY_FORMATS, type KeyFormat } from '../key-formats';
-import { ACCOUNT_PRESETS, accountsFor, addressFormatsFor, nextIndexFor, type AccountPresetId } from '../wallet-presets';
+import { ACCOUNT_PRESETS, accountsFor, addressFormatsFor, nextIndexFor, type AccountPresetId } from '../../../shared/wallets/account-presets';
 
 type Wallet = ChannelOutput<'wallets.list'>[number];
 type ActivityView = ChannelOutput<'activities.get'>;

@@ -1,5 +1,5 @@
 /** Account presets for common chains: curve, BIP-32 path template and address format (docs/service.md#wallets). */
-import type { WalletAccountParams } from '../../shared/api';
+import type { WalletAccountParams } from '../api';
 
 export interface AccountPreset {
   id: string;
