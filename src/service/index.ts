@@ -4,14 +4,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import type { ApiKeyCurve } from '../shared/crypto/keys';
+import { generateEncryptionKeyPair, type ApiKeyCurve } from '../shared/crypto/keys';
+import { QkError } from '../shared/errors';
 import type { AsyncStampVerifier, StampVerifier } from '../shared/crypto/stamp';
 import { Enclave, loadServiceSecret } from './enclave';
 import { apiKeyStampFormat } from './auth/authenticate';
 import { createOidcVerifier, type TrustedIssuer } from './auth/oidc';
 import { webAuthnStampFormat } from './auth/webauthn-stamp';
 import { createThreadPoolStampVerifier } from '../node/stamp-backend';
-import { bootstrap } from './bootstrap';
+import { bootstrap, ENCLAVE_SIGNING_KEY } from './bootstrap';
+import { loadSeedFile } from './seed/file';
 import { families } from './families';
 import { credentialsFamily } from './families/credentials';
 import { eraseExpiredImportTargets, IMPORT_TARGET_SWEEP_MS } from './families/export-import';
@@ -67,6 +69,11 @@ export interface ServiceOptions {
    * a new secret for it. Default: the file `<db>.service-secret`, created on first use.
    */
   serviceSecret?: (databaseHoldsSealedData: boolean) => Promise<ServiceSecret>;
+  /**
+   * A seed file (YAML or JSON) a new database is created from instead of the default root organization; a database
+   * created from it starts again with it, any other is refused (docs/sandbox.md#seed-files).
+   */
+  seed?: string;
 }
 
 export interface ServiceSecret {
@@ -97,23 +104,32 @@ export function readServiceSecretFile(file: string): ServiceSecret {
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const now = options.now ?? Date.now;
   const log = options.log ?? ((line: string) => console.error(line));
+  if (options.seed !== undefined && (options.rootPublicKeys ?? []).length > 0) {
+    throw new QkError('CONFIG_INVALID', 'a seed file declares the root users and their keys; give --seed or --root-public-key, not both');
+  }
+  const seed = options.seed === undefined ? undefined : loadSeedFile(options.seed);
   const store = Store.open(options.db);
   try {
-    const boot = await bootstrap(store, {
-      rootPublicKeys: options.rootPublicKeys ?? [],
-      now: now(),
-      newId: randomUUID,
-      rootKeyFile: `${store.path}.root-api-key.json`,
-    });
-    if (boot.generatedRootKey !== undefined) {
-      log(`generated a P-256 root API key; its key pair is in ${boot.generatedRootKey.path}`);
-    }
     const holdsSealedData = store.read.holdsSealedData();
     const serviceSecret =
       options.serviceSecret === undefined
         ? loadServiceSecret(serviceSecretFileOf(store.path), holdsSealedData)
         : await options.serviceSecret(holdsSealedData);
-    const enclave = new Enclave({ signingKey: boot.enclaveSigningKey, serviceSecret: serviceSecret.secret, secretCreatedAtMs: serviceSecret.createdAtMs });
+    // The enclave exists before the bootstrap so that a seed's wallets and keys are made in the same transaction.
+    const signingKey = store.read.serviceKeys.get(ENCLAVE_SIGNING_KEY) ?? generateEncryptionKeyPair();
+    const enclave = new Enclave({ signingKey, serviceSecret: serviceSecret.secret, secretCreatedAtMs: serviceSecret.createdAtMs });
+    const boot = await bootstrap(store, {
+      rootPublicKeys: options.rootPublicKeys ?? [],
+      now: now(),
+      newId: randomUUID,
+      rootKeyFile: `${store.path}.root-api-key.json`,
+      enclaveSigningKey: { publicKey: signingKey.publicKey, privateKey: signingKey.privateKey },
+      ...(seed === undefined ? {} : { seed: { seed, enclave } }),
+    });
+    if (boot.generatedRootKey !== undefined) {
+      log(`generated a P-256 root API key; its key pair is in ${boot.generatedRootKey.path}`);
+    }
+    if (seed !== undefined) log(`seeded from ${seed.file} (${seed.fingerprint})`);
     const loginKeys = await ensureLoginSigningKeys(store, now());
     await eraseExpiredImportTargets(store, now());
     const oidc = createOidcVerifier({ issuers: options.oidcIssuers ?? [], now: () => new Date(now()) });
