@@ -1,6 +1,6 @@
 /**
  * `npm run service -- [--host 127.0.0.1] [--allowed-host NAME]… [--port 0] [--db FILE|:memory:]
- *   [--root-public-key HEX[:curve]]… [--seed FILE] [--otp-outbox FILE] [--oidc-jwks ISSUER=FILE]…`
+ *   [--root-public-key HEX[:curve]]… [--seed FILE] [--clock-control] [--otp-outbox FILE] [--oidc-jwks ISSUER=FILE]…`
  * Requests must name a loopback host or the bound address in their Host header; `--allowed-host` adds the names a
  * service bound beyond loopback is reached by.
  * Prints one JSON line (ServiceInfo) on stdout; logs go to stderr. SIGTERM/SIGINT shut down cleanly.
@@ -14,7 +14,7 @@ import { PARENT_IPC_FLAG } from '../shared/service-process';
 import { DEFAULT_HOST, startService } from './index';
 import { serveParent } from './parent-ipc';
 
-const USAGE = `usage: npm run service -- [--host ${DEFAULT_HOST}] [--allowed-host NAME (Host header name to accept besides loopback)]... [--port 0] [--db FILE|:memory:] [--root-public-key HEX[:p256|secp256k1|ed25519]]... [--seed FILE (YAML or JSON: the organizations a new database starts with)] [--otp-outbox FILE (default: beside the db)] [--oidc-jwks ISSUER=FILE]...`;
+const USAGE = `usage: npm run service -- [--host ${DEFAULT_HOST}] [--allowed-host NAME (Host header name to accept besides loopback)]... [--port 0] [--db FILE|:memory:] [--root-public-key HEX[:p256|secp256k1|ed25519]]... [--seed FILE (YAML or JSON: the organizations a new database starts with)] [--clock-control (let root users move the clock forward)] [--otp-outbox FILE (default: beside the db)] [--oidc-jwks ISSUER=FILE]...`;
 
 /** Exit codes: 0 clean stop, 1 failed to start, 2 bad command line. */
 const EXIT_START_FAILED = 1;
@@ -44,6 +44,7 @@ function parseCommandLine() {
         db: { type: 'string', default: 'quorumkey-service.db' },
         'root-public-key': { type: 'string', multiple: true, default: [] },
         seed: { type: 'string' },
+        'clock-control': { type: 'boolean', default: false },
         'otp-outbox': { type: 'string' },
         'oidc-jwks': { type: 'string', multiple: true, default: [] },
         help: { type: 'boolean', default: false },
@@ -66,6 +67,7 @@ function parseCommandLine() {
       oidcIssuers: values['oidc-jwks'].map(parseJwksFlag),
       ...(values['otp-outbox'] === undefined ? {} : { otpOutbox: values['otp-outbox'] }),
       ...(values.seed === undefined ? {} : { seed: values.seed }),
+      clockControl: values['clock-control'],
     };
   } catch (error) {
     return usageError((error as Error).message);

@@ -13,6 +13,7 @@ import { createOidcVerifier, type TrustedIssuer } from './auth/oidc';
 import { webAuthnStampFormat } from './auth/webauthn-stamp';
 import { createThreadPoolStampVerifier } from '../node/stamp-backend';
 import { bootstrap, ENCLAVE_SIGNING_KEY } from './bootstrap';
+import { SandboxClock } from './clock';
 import { loadSeedFile } from './seed/file';
 import { families } from './families';
 import { credentialsFamily } from './families/credentials';
@@ -24,6 +25,7 @@ import { ensureLoginSigningKeys, sessionsFamily } from './families/sessions';
 import { registerAuthProxy } from './proxy';
 import { restrictOutboxToOwner } from './proxy/outbox';
 import { buildServer } from './server/app';
+import { registerClockRoute } from './server/clock-route';
 import { allowedHostNames } from './server/host-check';
 import { buildRouteTable } from './server/routes';
 import { Store } from './store';
@@ -74,6 +76,8 @@ export interface ServiceOptions {
    * created from it starts again with it, any other is refused (docs/sandbox.md#seed-files).
    */
   seed?: string;
+  /** Lets a root quorum member move the Sandbox's clock forward (docs/sandbox.md#the-clock); off by default. */
+  clockControl?: boolean;
 }
 
 export interface ServiceSecret {
@@ -102,7 +106,8 @@ export function readServiceSecretFile(file: string): ServiceSecret {
 }
 
 export async function startService(options: ServiceOptions): Promise<RunningService> {
-  const now = options.now ?? Date.now;
+  const clock = new SandboxClock(options.now ?? Date.now, options.clockControl === true);
+  const { now } = clock;
   const log = options.log ?? ((line: string) => console.error(line));
   if (options.seed !== undefined && (options.rootPublicKeys ?? []).length > 0) {
     throw new QkError('CONFIG_INVALID', 'a seed file declares the root users and their keys; give --seed or --root-public-key, not both');
@@ -144,11 +149,16 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       newId: randomUUID,
       log,
       hooks: servedFamilies.flatMap((family) => family.hooks ?? []),
+      // Clients stamp timestampMs by their own clock, which does not move with the Sandbox's.
+      timestampClock: clock.wall,
     };
     const routes = buildRouteTable(servedFamilies);
     const bindHost = options.host ?? DEFAULT_HOST;
     const app = buildServer(deps, routes, {
-      extraRoutes: (server) => registerAuthProxy(server, { store, oidc, enclave, outboxFile, now, newId: randomUUID }),
+      extraRoutes: (server) => {
+        registerAuthProxy(server, { store, oidc, enclave, outboxFile, now, newId: randomUUID });
+        registerClockRoute(server, { clock, store, stampFormats: deps.stampFormats });
+      },
       allowedHostNames: allowedHostNames(bindHost, options.allowedHosts ?? []),
     });
     await app.listen({ host: bindHost, port: options.port ?? 0 });

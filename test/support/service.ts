@@ -106,6 +106,8 @@ export interface TestServiceOptions {
   otpOutbox?: string;
   /** A seed file to start from instead of a root key, and the key file (beside it) the test stamps with as root. */
   seed?: { file: SeedCopy; rootKeyFile: string };
+  /** Serve the clock route's moves (`--clock-control`). */
+  clockControl?: boolean;
 }
 
 export interface TestService<RootKey extends ApiPublicKey = TestKey> {
@@ -177,6 +179,7 @@ export async function startTestService(
       oidcIssuers: options.oidcIssuers ?? [],
       ...(options.stampVerifier === undefined ? {} : { stampVerifier: options.stampVerifier }),
       ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
+      ...(options.clockControl === undefined ? {} : { clockControl: options.clockControl }),
     });
   } catch (error) {
     removeOutboxDirectory();
