@@ -14,6 +14,7 @@ import { checkHostHeader } from './host-check';
 import type { RouteTable } from './routes';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+export const HEALTH_PATH = '/health';
 
 /** Routes outside the public API (the auth proxy) register here with the same error handling. */
 export type ExtraRoutes = (app: FastifyInstance) => void;
@@ -82,6 +83,12 @@ export function buildServer(deps: PipelineDeps, routes: RouteTable, options: Ser
       deps.log,
     );
     void reply.status(status).send(body);
+  });
+
+  // For orchestrators (docs/sandbox.md#one-command): the database answers; while closing, Fastify answers 503.
+  app.get(HEALTH_PATH, async () => {
+    deps.store.read.organizations.firstRoot();
+    return { status: 'ok' };
   });
 
   for (const [path, route] of routes.byPath) {
