@@ -26,4 +26,6 @@ EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s CMD ["node", "-e", "fetch('http://127.0.0.1:8080/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # The exec form: node is PID 1 and receives SIGTERM itself (docker stop), finishing in-flight requests first.
 ENTRYPOINT ["node", "dist-sandbox/quorumkey-sandbox.js"]
-CMD ["--host", "0.0.0.0", "--port", "8080", "--db", "/data/sandbox.db"]
+# Plain HTTP inside the container: publish the port to the host's loopback only (docker run -p 127.0.0.1:8080:8080),
+# or mount a certificate and add --tls-cert and --tls-key.
+CMD ["--host", "0.0.0.0", "--allow-plaintext", "--port", "8080", "--db", "/data/sandbox.db"]

@@ -24,9 +24,9 @@ import { otpAuthFamily } from './families/otp-auth';
 import { ensureLoginSigningKeys, sessionsFamily } from './families/sessions';
 import { registerAuthProxy } from './proxy';
 import { restrictOutboxToOwner } from './proxy/outbox';
-import { buildServer } from './server/app';
+import { buildServer, type TlsOptions } from './server/app';
 import { registerClockRoute } from './server/clock-route';
-import { allowedHostNames } from './server/host-check';
+import { allowedHostNames, isLoopbackAddress } from './server/host-check';
 import { buildRouteTable } from './server/routes';
 import { Store } from './store';
 
@@ -78,6 +78,13 @@ export interface ServiceOptions {
   seed?: string;
   /** Lets a root quorum member move the Sandbox's clock forward (docs/sandbox.md#the-clock); off by default. */
   clockControl?: boolean;
+  /** Serve HTTPS with this certificate and key (PEM); required to bind beyond loopback unless `allowPlaintext`. */
+  tls?: TlsOptions;
+  /**
+   * Serve plain HTTP on a non-loopback address anyway: for a container whose port is published to the host's
+   * loopback only (docs/sandbox.md#teams-tls).
+   */
+  allowPlaintext?: boolean;
 }
 
 export interface ServiceSecret {
@@ -111,6 +118,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const log = options.log ?? ((line: string) => console.error(line));
   if (options.seed !== undefined && (options.rootPublicKeys ?? []).length > 0) {
     throw new QkError('CONFIG_INVALID', 'a seed file declares the root users and their keys; give --seed or --root-public-key, not both');
+  }
+  const bindHost = options.host ?? DEFAULT_HOST;
+  if (!isLoopbackAddress(bindHost) && options.tls === undefined && options.allowPlaintext !== true) {
+    throw new QkError(
+      'CONFIG_INVALID',
+      `${bindHost} is not a loopback address: serving beyond this machine needs TLS (--tls-cert FILE --tls-key FILE), or --allow-plaintext where the network in between is yours alone (a container's port published to loopback)`,
+      { host: bindHost },
+    );
   }
   const seed = options.seed === undefined ? undefined : loadSeedFile(options.seed);
   const store = Store.open(options.db);
@@ -153,18 +168,18 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       timestampClock: clock.wall,
     };
     const routes = buildRouteTable(servedFamilies);
-    const bindHost = options.host ?? DEFAULT_HOST;
     const app = buildServer(deps, routes, {
       extraRoutes: (server) => {
         registerAuthProxy(server, { store, oidc, enclave, outboxFile, now, newId: randomUUID });
         registerClockRoute(server, { clock, store, stampFormats: deps.stampFormats });
       },
       allowedHostNames: allowedHostNames(bindHost, options.allowedHosts ?? []),
+      ...(options.tls === undefined ? {} : { tls: options.tls }),
     });
     await app.listen({ host: bindHost, port: options.port ?? 0 });
     const address = app.server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    const baseUrl = `http://${host}:${address.port}`;
+    const baseUrl = `${options.tls === undefined ? 'http' : 'https'}://${host}:${address.port}`;
     const importTargetSweep = setInterval(() => {
       eraseExpiredImportTargets(store, now()).catch((error: unknown) => {
         log(`could not erase the keys of expired import targets: ${error instanceof Error ? error.message : String(error)}`);
