@@ -1,13 +1,17 @@
 /**
  * First start of a database: one root organization whose root user holds the given API keys (root quorum
- * = that user, threshold 1), the enclave signing key and one auth-proxy config. Later starts reuse them.
+ * = that user, threshold 1), or the organizations of a seed file; the enclave signing key and one auth-proxy config.
+ * Later starts reuse them.
  */
 import { chmodSync, writeFileSync } from 'node:fs';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { QkError } from '../shared/errors';
-import { compressP256, generateApiKeyPair, generateEncryptionKeyPair, type ApiKeyCurve } from '../shared/crypto/keys';
+import { compressP256, generateApiKeyPair, type ApiKeyCurve, type HexKeyPair } from '../shared/crypto/keys';
 import { apiKeyCredentialTypeByCurve } from './auth/credentials';
-import type { Store } from './store';
+import type { Enclave } from './enclave';
+import { applySeed } from './seed/apply';
+import type { Seed } from './seed/file';
+import type { Repositories, Store } from './store';
 
 export const ENCLAVE_SIGNING_KEY = 'enclave-signing';
 export const ROOT_ORGANIZATION_NAME = 'Root organization';
@@ -47,12 +51,22 @@ export function stampPublicKeyOf(key: RootPublicKey): string {
 
 export async function bootstrap(
   store: Store,
-  options: { rootPublicKeys: readonly RootPublicKey[]; now: number; newId: () => string; rootKeyFile: string },
+  options: {
+    rootPublicKeys: readonly RootPublicKey[];
+    now: number;
+    newId: () => string;
+    rootKeyFile: string;
+    /** Stored on a new database; an existing one keeps its own. */
+    enclaveSigningKey: HexKeyPair;
+    /** A seed file to create a new database from, with the enclave that makes its wallets and keys. */
+    seed?: { seed: Seed; enclave: Enclave };
+  },
 ): Promise<BootstrapResult> {
   const requested = options.rootPublicKeys.map((key) => ({ ...key, publicKey: stampPublicKeyOf(key) }));
-  return store.transaction((tx) => {
+  return store.transaction(async (tx) => {
     const existing = tx.organizations.firstRoot();
     if (existing !== undefined) {
+      if (options.seed !== undefined) requireSameSeed(tx, options.seed.seed, store.path);
       const rootUserId = tx.organizations.rootQuorum(existing.id).userIds[0] ?? tx.users.listByOrganization(existing.id)[0]?.id;
       const signingKey = tx.serviceKeys.get(ENCLAVE_SIGNING_KEY);
       const config = tx.authProxyConfigs.listByOrganization(existing.id)[0];
@@ -76,6 +90,15 @@ export async function bootstrap(
     }
 
     const { now, newId } = options;
+    const signingKey = options.enclaveSigningKey;
+    tx.serviceKeys.insert({ purpose: ENCLAVE_SIGNING_KEY, curve: 'p256', ...signingKey, createdAt: now });
+    if (options.seed !== undefined) {
+      const { seed, enclave } = options.seed;
+      const seeded = await applySeed(tx, seed, { enclave, now, newId });
+      const authProxyConfigId = newId();
+      tx.authProxyConfigs.insert({ id: authProxyConfigId, organizationId: seeded.organizationId, createdAt: now });
+      return { ...seeded, authProxyConfigId, enclaveSigningKey: signingKey };
+    }
     const organizationId = newId();
     const rootUserId = newId();
     tx.organizations.insert({ id: organizationId, name: ROOT_ORGANIZATION_NAME, rootQuorumThreshold: 1, now });
@@ -103,8 +126,6 @@ export async function bootstrap(
       });
     });
 
-    const signingKey = generateEncryptionKeyPair();
-    tx.serviceKeys.insert({ purpose: ENCLAVE_SIGNING_KEY, curve: 'p256', ...signingKey, createdAt: now });
     const authProxyConfigId = newId();
     tx.authProxyConfigs.insert({ id: authProxyConfigId, organizationId, createdAt: now });
 
@@ -116,4 +137,17 @@ export async function bootstrap(
     }
     return { organizationId, rootUserId, authProxyConfigId, enclaveSigningKey: signingKey, ...(generatedRootKey ? { generatedRootKey } : {}) };
   });
+}
+
+/** A seeded database starts again only with the seed it was created from: the file's organizations are its own. */
+function requireSameSeed(tx: Repositories, seed: Seed, databasePath: string): void {
+  const applied = tx.seeds.applied();
+  if (applied?.fingerprint === seed.fingerprint) return;
+  throw new QkError(
+    'FAILED_PRECONDITION',
+    applied === undefined
+      ? `the database ${databasePath} already holds an organization that no seed created; a seed file applies to a new database only (give another --db, or drop --seed)`
+      : `the database ${databasePath} was created from another seed (${applied.fingerprint}) than ${seed.file} (${seed.fingerprint}); start with a new --db to apply it`,
+    { seedFingerprint: seed.fingerprint, ...(applied === undefined ? {} : { appliedFingerprint: applied.fingerprint }) },
+  );
 }

@@ -1,11 +1,12 @@
 /**
  * `npm run service -- [--host 127.0.0.1] [--allowed-host NAME]… [--port 0] [--db FILE|:memory:]
- *   [--root-public-key HEX[:curve]]… [--otp-outbox FILE] [--oidc-jwks ISSUER=FILE]…`
+ *   [--root-public-key HEX[:curve]]… [--seed FILE] [--clock-control] [--tls-cert FILE --tls-key FILE] [--allow-plaintext] [--otp-outbox FILE] [--oidc-jwks ISSUER=FILE]…`
  * Requests must name a loopback host or the bound address in their Host header; `--allowed-host` adds the names a
  * service bound beyond loopback is reached by.
  * Prints one JSON line (ServiceInfo) on stdout; logs go to stderr. SIGTERM/SIGINT shut down cleanly.
  * Started by main with --parent-ipc (the app's Sandbox in its own process), it takes its options from main instead.
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { isApiKeyCurve, type ApiKeyCurve } from '../shared/crypto/keys';
 import { QkError } from '../shared/errors';
@@ -14,7 +15,7 @@ import { PARENT_IPC_FLAG } from '../shared/service-process';
 import { DEFAULT_HOST, startService } from './index';
 import { serveParent } from './parent-ipc';
 
-const USAGE = `usage: npm run service -- [--host ${DEFAULT_HOST}] [--allowed-host NAME (Host header name to accept besides loopback)]... [--port 0] [--db FILE|:memory:] [--root-public-key HEX[:p256|secp256k1|ed25519]]... [--otp-outbox FILE (default: beside the db)] [--oidc-jwks ISSUER=FILE]...`;
+const USAGE = `usage: npm run service -- [--host ${DEFAULT_HOST}] [--allowed-host NAME (Host header name to accept besides loopback)]... [--port 0] [--db FILE|:memory:] [--root-public-key HEX[:p256|secp256k1|ed25519]]... [--seed FILE (YAML or JSON: the organizations a new database starts with)] [--clock-control (let root users move the clock forward)] [--tls-cert FILE --tls-key FILE (PEM; needed beyond loopback)] [--allow-plaintext (HTTP beyond loopback, e.g. in a container)] [--otp-outbox FILE (default: beside the db)] [--oidc-jwks ISSUER=FILE]...`;
 
 /** Exit codes: 0 clean stop, 1 failed to start, 2 bad command line. */
 const EXIT_START_FAILED = 1;
@@ -34,6 +35,19 @@ function parseRootKey(value: string): { publicKey: string; curve: ApiKeyCurve } 
   return { publicKey, curve };
 }
 
+function readTls(certFile: string | undefined, keyFile: string | undefined): { tls?: { cert: string; key: string } } {
+  if (certFile === undefined && keyFile === undefined) return {};
+  if (certFile === undefined || keyFile === undefined) usageError('--tls-cert and --tls-key go together: give both PEM files');
+  const read = (flag: string, file: string) => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch (error) {
+      return usageError(`${flag} ${file}: ${(error as Error).message}`);
+    }
+  };
+  return { tls: { cert: read('--tls-cert', certFile), key: read('--tls-key', keyFile) } };
+}
+
 function parseCommandLine() {
   try {
     const { values } = parseArgs({
@@ -43,6 +57,11 @@ function parseCommandLine() {
         port: { type: 'string', default: '0' },
         db: { type: 'string', default: 'quorumkey-service.db' },
         'root-public-key': { type: 'string', multiple: true, default: [] },
+        seed: { type: 'string' },
+        'clock-control': { type: 'boolean', default: false },
+        'tls-cert': { type: 'string' },
+        'tls-key': { type: 'string' },
+        'allow-plaintext': { type: 'boolean', default: false },
         'otp-outbox': { type: 'string' },
         'oidc-jwks': { type: 'string', multiple: true, default: [] },
         help: { type: 'boolean', default: false },
@@ -64,6 +83,10 @@ function parseCommandLine() {
       rootPublicKeys: values['root-public-key'].map(parseRootKey),
       oidcIssuers: values['oidc-jwks'].map(parseJwksFlag),
       ...(values['otp-outbox'] === undefined ? {} : { otpOutbox: values['otp-outbox'] }),
+      ...(values.seed === undefined ? {} : { seed: values.seed }),
+      clockControl: values['clock-control'],
+      allowPlaintext: values['allow-plaintext'],
+      ...readTls(values['tls-cert'], values['tls-key']),
     };
   } catch (error) {
     return usageError((error as Error).message);

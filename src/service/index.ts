@@ -4,7 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import type { ApiKeyCurve } from '../shared/crypto/keys';
+import { generateEncryptionKeyPair, type ApiKeyCurve } from '../shared/crypto/keys';
+import { QkError } from '../shared/errors';
 import type { AsyncStampVerifier, StampVerifier } from '../shared/crypto/stamp';
 import { QkError } from '../shared/errors';
 import { Enclave, loadServiceSecret } from './enclave';
@@ -12,7 +13,9 @@ import { apiKeyStampFormat } from './auth/authenticate';
 import { createOidcVerifier, type TrustedIssuer } from './auth/oidc';
 import { webAuthnStampFormat } from './auth/webauthn-stamp';
 import { createThreadPoolStampVerifier } from '../node/stamp-backend';
-import { bootstrap } from './bootstrap';
+import { bootstrap, ENCLAVE_SIGNING_KEY } from './bootstrap';
+import { SandboxClock } from './clock';
+import { loadSeedFile } from './seed/file';
 import { families } from './families';
 import { credentialsFamily } from './families/credentials';
 import { eraseExpiredImportTargets, IMPORT_TARGET_SWEEP_MS } from './families/export-import';
@@ -22,8 +25,9 @@ import { otpAuthFamily } from './families/otp-auth';
 import { ensureLoginSigningKeys, sessionsFamily } from './families/sessions';
 import { registerAuthProxy } from './proxy';
 import { restrictOutboxToOwner } from './proxy/outbox';
-import { buildServer } from './server/app';
-import { allowedHostNames } from './server/host-check';
+import { buildServer, type TlsOptions } from './server/app';
+import { registerClockRoute } from './server/clock-route';
+import { allowedHostNames, isLoopbackAddress } from './server/host-check';
 import { buildRouteTable } from './server/routes';
 import { Store } from './store';
 
@@ -68,6 +72,20 @@ export interface ServiceOptions {
    * a new secret for it. Default: the file `<db>.service-secret`, created on first use.
    */
   serviceSecret?: (databaseHoldsSealedData: boolean) => Promise<ServiceSecret>;
+  /**
+   * A seed file (YAML or JSON) a new database is created from instead of the default root organization; a database
+   * created from it starts again with it, any other is refused (docs/sandbox.md#seed-files).
+   */
+  seed?: string;
+  /** Lets a root quorum member move the Sandbox's clock forward (docs/sandbox.md#the-clock); off by default. */
+  clockControl?: boolean;
+  /** Serve HTTPS with this certificate and key (PEM); required to bind beyond loopback unless `allowPlaintext`. */
+  tls?: TlsOptions;
+  /**
+   * Serve plain HTTP on a non-loopback address anyway: for a container whose port is published to the host's
+   * loopback only (docs/sandbox.md#teams-tls).
+   */
+  allowPlaintext?: boolean;
 }
 
 export interface ServiceSecret {
@@ -96,25 +114,43 @@ export function readServiceSecretFile(file: string): ServiceSecret {
 }
 
 export async function startService(options: ServiceOptions): Promise<RunningService> {
-  const now = options.now ?? Date.now;
+  const clock = new SandboxClock(options.now ?? Date.now, options.clockControl === true);
+  const { now } = clock;
   const log = options.log ?? ((line: string) => console.error(line));
+  if (options.seed !== undefined && (options.rootPublicKeys ?? []).length > 0) {
+    throw new QkError('CONFIG_INVALID', 'a seed file declares the root users and their keys; give --seed or --root-public-key, not both');
+  }
+  const bindHost = options.host ?? DEFAULT_HOST;
+  if (!isLoopbackAddress(bindHost) && options.tls === undefined && options.allowPlaintext !== true) {
+    throw new QkError(
+      'CONFIG_INVALID',
+      `${bindHost} is not a loopback address: serving beyond this machine needs TLS (--tls-cert FILE --tls-key FILE), or --allow-plaintext where the network in between is yours alone (a container's port published to loopback)`,
+      { host: bindHost },
+    );
+  }
+  const seed = options.seed === undefined ? undefined : loadSeedFile(options.seed);
   const store = Store.open(options.db);
   try {
-    const boot = await bootstrap(store, {
-      rootPublicKeys: options.rootPublicKeys ?? [],
-      now: now(),
-      newId: randomUUID,
-      rootKeyFile: `${store.path}.root-api-key.json`,
-    });
-    if (boot.generatedRootKey !== undefined) {
-      log(`generated a P-256 root API key; its key pair is in ${boot.generatedRootKey.path}`);
-    }
     const holdsSealedData = store.read.holdsSealedData();
     const serviceSecret =
       options.serviceSecret === undefined
         ? loadServiceSecret(serviceSecretFileOf(store.path), holdsSealedData)
         : await options.serviceSecret(holdsSealedData);
-    const enclave = new Enclave({ signingKey: boot.enclaveSigningKey, serviceSecret: serviceSecret.secret, secretCreatedAtMs: serviceSecret.createdAtMs });
+    // The enclave exists before the bootstrap so that a seed's wallets and keys are made in the same transaction.
+    const signingKey = store.read.serviceKeys.get(ENCLAVE_SIGNING_KEY) ?? generateEncryptionKeyPair();
+    const enclave = new Enclave({ signingKey, serviceSecret: serviceSecret.secret, secretCreatedAtMs: serviceSecret.createdAtMs });
+    const boot = await bootstrap(store, {
+      rootPublicKeys: options.rootPublicKeys ?? [],
+      now: now(),
+      newId: randomUUID,
+      rootKeyFile: `${store.path}.root-api-key.json`,
+      enclaveSigningKey: { publicKey: signingKey.publicKey, privateKey: signingKey.privateKey },
+      ...(seed === undefined ? {} : { seed: { seed, enclave } }),
+    });
+    if (boot.generatedRootKey !== undefined) {
+      log(`generated a P-256 root API key; its key pair is in ${boot.generatedRootKey.path}`);
+    }
+    if (seed !== undefined) log(`seeded from ${seed.file} (${seed.fingerprint})`);
     const loginKeys = await ensureLoginSigningKeys(store, now());
     await eraseExpiredImportTargets(store, now());
     const oidc = createOidcVerifier({ issuers: options.oidcIssuers ?? [], now: () => new Date(now()) });
@@ -129,17 +165,22 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       newId: randomUUID,
       log,
       hooks: servedFamilies.flatMap((family) => family.hooks ?? []),
+      // Clients stamp timestampMs by their own clock, which does not move with the Sandbox's.
+      timestampClock: clock.wall,
     };
     const routes = buildRouteTable(servedFamilies);
-    const bindHost = options.host ?? DEFAULT_HOST;
     const app = buildServer(deps, routes, {
-      extraRoutes: (server) => registerAuthProxy(server, { store, oidc, enclave, outboxFile, now, newId: randomUUID }),
+      extraRoutes: (server) => {
+        registerAuthProxy(server, { store, oidc, enclave, outboxFile, now, newId: randomUUID });
+        registerClockRoute(server, { clock, store, stampFormats: deps.stampFormats });
+      },
       allowedHostNames: allowedHostNames(bindHost, options.allowedHosts ?? []),
+      ...(options.tls === undefined ? {} : { tls: options.tls }),
     });
     await listenOn(app, bindHost, options.port ?? 0);
     const address = app.server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    const baseUrl = `http://${host}:${address.port}`;
+    const baseUrl = `${options.tls === undefined ? 'http' : 'https'}://${host}:${address.port}`;
     const importTargetSweep = setInterval(() => {
       eraseExpiredImportTargets(store, now()).catch((error: unknown) => {
         log(`could not erase the keys of expired import targets: ${error instanceof Error ? error.message : String(error)}`);

@@ -10,10 +10,21 @@ import { GrpcCode } from '../../src/shared/errors';
 import { addressFor } from '../../src/service/enclave/addresses';
 import { deriveKey } from '../../src/service/enclave/derivation';
 import { mnemonicToSeed } from '../../src/service/enclave/mnemonic';
+import { copySeedFixture, type SeedCopy } from '../support/seed';
 import { startTestService, type TestKey, type TestService } from '../support/service';
 
 const ETHEREUM = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' } as const;
 const SOLANA = { curve: 'CURVE_ED25519', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/501'/0'/0'", addressFormat: 'ADDRESS_FORMAT_SOLANA' } as const;
+/** The ids test/fixtures/seeds/two-of-two.yaml fixes. */
+const SEEDED = {
+  organizationId: '6f1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+  alice: '11111111-2222-4333-8444-555555555555',
+  bob: '66666666-7777-4888-8999-aaaaaaaaaaaa',
+  wallet: '0a1b2c3d-0000-4000-8000-00000000a11e',
+  privateKey: '0a1b2c3d-0000-4000-8000-0000000000ce',
+  policy: '0a1b2c3d-0000-4000-8000-0000000000b0',
+  subOrganization: '5e5e5e5e-0000-4000-8000-000000000001',
+};
 /** Short polling so a CONSENSUS_NEEDED activity comes back within a test, after the poller gives up. */
 const POLLER = { intervalMs: 20, numRetries: 2 };
 
@@ -136,36 +147,77 @@ describe('@turnkey/sdk-server against the local service', () => {
   });
 });
 
-describe('@turnkey/sdk-server with a 2-of-2 root quorum', () => {
+describe('@turnkey/sdk-server against a seeded Sandbox (test/fixtures/seeds/two-of-two.yaml)', () => {
+  let seeded: TestService;
+  let seedCopy: SeedCopy;
+  beforeAll(async () => {
+    seedCopy = copySeedFixture('two-of-two.yaml');
+    seeded = await startTestService({ seed: { file: seedCopy, rootKeyFile: 'alice.key.json' } });
+  });
+  afterAll(async () => {
+    await seeded.close();
+    seedCopy.remove();
+  });
+  const seededClient = (key: TestKey, organizationId = SEEDED.organizationId) =>
+    new Turnkey({ apiBaseUrl: seeded.info.baseUrl, apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey, defaultOrganizationId: organizationId, activityPoller: POLLER }).apiClient();
+
+  it('starts with the organizations, users, wallet, key and policy of the file, under its ids', async () => {
+    const alice = seededClient(seedCopy.key('alice.key.json'));
+    expect(seeded.info).toMatchObject({ organizationId: SEEDED.organizationId, rootUserId: SEEDED.alice });
+    expect(await alice.getWhoami()).toMatchObject({ organizationId: SEEDED.organizationId, organizationName: 'Compat organization', userId: SEEDED.alice, username: 'Alice' });
+    const { wallets } = await alice.getWallets({});
+    expect(wallets.map((wallet) => [wallet.walletId, wallet.walletName])).toEqual([[SEEDED.wallet, 'Treasury']]);
+    const { accounts } = await alice.getWalletAccounts({ walletId: SEEDED.wallet });
+    expect(accounts.map((account) => account.addressFormat)).toEqual(['ADDRESS_FORMAT_ETHEREUM', 'ADDRESS_FORMAT_SOLANA']);
+    const { privateKey } = await alice.getPrivateKey({ privateKeyId: SEEDED.privateKey });
+    expect(privateKey).toMatchObject({ privateKeyName: 'Hot key', curve: 'CURVE_SECP256K1' });
+    const { policy } = await alice.getPolicy({ policyId: SEEDED.policy });
+    expect(policy).toMatchObject({ policyName: 'Bob signs alone', effect: 'EFFECT_ALLOW', notes: 'seeded' });
+    const { organizationIds } = await alice.getSubOrgIds({});
+    expect(organizationIds).toEqual([SEEDED.subOrganization]);
+    const carol = seededClient(seedCopy.key('carol.key.json'), SEEDED.subOrganization);
+    expect(await carol.getWhoami()).toMatchObject({ organizationId: SEEDED.subOrganization, username: 'Carol' });
+  });
+
   it("the poller returns the CONSENSUS_NEEDED activity, and the second root user's approveActivity completes it", async () => {
-    const second = await service.addUser({ name: 'second approver' });
-    await service.setRootQuorum(2, [service.info.rootUserId, second.userId]);
+    const alice = seedCopy.key('alice.key.json');
+    const bob = seedCopy.key('bob.key.json');
     // sdk-server's client calls the global fetch; counting its get_activity requests shows the poller ran.
     const fetchSpy = vi.spyOn(globalThis, 'fetch');
     try {
-      const proposed = await sdkClient().createPolicy({ policyName: 'needs both', effect: 'EFFECT_ALLOW', notes: '' });
+      const proposed = await seededClient(alice).createPolicy({ policyName: 'needs both', effect: 'EFFECT_ALLOW', notes: '' });
       const polls = fetchSpy.mock.calls.filter(([url]) => (url instanceof Request ? url.url : url.toString()).endsWith('/public/v1/query/get_activity'));
       expect(polls.length).toBeGreaterThan(POLLER.numRetries);
       expect(proposed.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
       expect(proposed.activity.result).toEqual({});
       expect(proposed.policyId).toBeUndefined();
       expect([proposed.activity.canApprove, proposed.activity.canReject]).toEqual([true, true]);
-      expect(proposed.activity.votes.map((vote) => vote.userId)).toEqual([service.info.rootUserId]);
+      expect(proposed.activity.votes.map((vote) => vote.userId)).toEqual([SEEDED.alice]);
 
-      const approved = await sdkClient(second.key).approveActivity({ fingerprint: proposed.activity.fingerprint });
+      const approved = await seededClient(bob).approveActivity({ fingerprint: proposed.activity.fingerprint });
       expect(approved.activity.id).toBe(proposed.activity.id);
       expect(approved.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
-      expect(approved.activity.votes.map((vote) => vote.userId)).toEqual([service.info.rootUserId, second.userId]);
+      expect(approved.activity.votes.map((vote) => vote.userId)).toEqual([SEEDED.alice, SEEDED.bob]);
       const policyId = approved.activity.result.createPolicyResult?.policyId;
       expect(policyId).toEqual(expect.any(String));
 
-      const { policy } = await sdkClient().getPolicy({ policyId: policyId! });
+      const { policy } = await seededClient(alice).getPolicy({ policyId: policyId! });
       expect(policy.policyName).toBe('needs both');
-      const { activity } = await sdkClient().getActivity({ activityId: proposed.activity.id });
+      const { activity } = await seededClient(alice).getActivity({ activityId: proposed.activity.id });
       expect(activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
     } finally {
       fetchSpy.mockRestore();
-      await service.setRootQuorum(1, [service.info.rootUserId]);
     }
+  });
+
+  it("the seeded policy lets Bob alone sign with the seeded private key", async () => {
+    const signed = await seededClient(seedCopy.key('bob.key.json')).signRawPayload({
+      signWith: SEEDED.privateKey,
+      payload: '0x' + '11'.repeat(32),
+      encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+      hashFunction: 'HASH_FUNCTION_NO_OP',
+    });
+    expect(signed.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    expect(signed.r).toMatch(/^[0-9a-f]{64}$/i);
   });
 });

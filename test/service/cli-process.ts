@@ -21,8 +21,9 @@ export interface CliProcess {
   closed: Promise<void>;
 }
 
-export function spawnCli(args: readonly string[]): CliProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/service/cli.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** `entry`: what node runs, the TypeScript entry through tsx by default (an installed bin, for the package test). */
+export function spawnCli(args: readonly string[], entry: readonly string[] = ['--import', 'tsx', 'src/service/cli.ts']): CliProcess {
+  const child = spawn(process.execPath, [...entry, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let stdout = '';
   let stderr = '';
@@ -33,8 +34,8 @@ export function spawnCli(args: readonly string[]): CliProcess {
 }
 
 /** Spawns the CLI and resolves with the JSON line it prints first. */
-export function startCli(args: readonly string[]): Promise<CliProcess & { info: ServiceInfo }> {
-  const cli = spawnCli(args);
+export function startCli(args: readonly string[], entry?: readonly string[]): Promise<CliProcess & { info: ServiceInfo }> {
+  const cli = spawnCli(args, entry);
   return new Promise((resolve, reject) => {
     createInterface({ input: cli.child.stdout! }).once('line', (line) => resolve({ ...cli, info: JSON.parse(line) as ServiceInfo }));
     cli.child.once('exit', (code) => reject(new Error(`service exited with ${code}: ${cli.stderr()}`)));

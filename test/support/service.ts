@@ -18,6 +18,7 @@ import { apiKeyCredentialTypeByCurve } from '../../src/service/auth/credentials'
 import { stampPublicKeyOf } from '../../src/service/bootstrap';
 import { readOtpOutbox } from '../../src/service/proxy/outbox';
 import type { Store } from '../../src/service/store';
+import type { SeedCopy } from './seed';
 
 /** An API key as the service registers it: the curve and the stamp form of the public key. */
 export interface ApiPublicKey {
@@ -103,6 +104,10 @@ export interface TestServiceOptions {
   allowedHosts?: ServiceOptions['allowedHosts'];
   /** The OTP outbox file, when the test brings its own; by default one in a temporary directory. */
   otpOutbox?: string;
+  /** A seed file to start from instead of a root key, and the key file (beside it) the test stamps with as root. */
+  seed?: { file: SeedCopy; rootKeyFile: string };
+  /** Serve the clock route's moves (`--clock-control`). */
+  clockControl?: boolean;
 }
 
 export interface TestService<RootKey extends ApiPublicKey = TestKey> {
@@ -157,7 +162,7 @@ export async function startTestService(
   options: TestServiceOptions & { rootPublicKey?: ApiPublicKey } = {},
 ): Promise<TestService<ApiPublicKey>> {
   let nowMs = options.startMs ?? Date.now();
-  const rootKey: ApiPublicKey = options.rootPublicKey ?? newKey('p256');
+  let rootKey: ApiPublicKey = options.rootPublicKey ?? newKey('p256');
   const logs: string[] = [];
   const outboxDirectory = mkdtempSync(join(tmpdir(), 'quorumkey-test-outbox-'));
   const outbox = options.otpOutbox ?? join(outboxDirectory, 'otp-outbox.jsonl');
@@ -167,19 +172,22 @@ export async function startTestService(
     service = await startService({
       db: options.db ?? ':memory:',
       port: 0,
-      rootPublicKeys: [{ publicKey: rootKey.publicKey, curve: rootKey.curve }],
+      ...(options.seed === undefined ? { rootPublicKeys: [{ publicKey: rootKey.publicKey, curve: rootKey.curve }] } : { seed: options.seed.file.file }),
       now: () => nowMs,
       log: (line) => logs.push(line),
       otpOutbox: outbox,
       oidcIssuers: options.oidcIssuers ?? [],
       ...(options.stampVerifier === undefined ? {} : { stampVerifier: options.stampVerifier }),
       ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
+      ...(options.clockControl === undefined ? {} : { clockControl: options.clockControl }),
     });
   } catch (error) {
     removeOutboxDirectory();
     throw error;
   }
   const { info, store } = service;
+  // A seed's key files exist once the service has started from it.
+  if (options.seed !== undefined) rootKey = options.seed.file.key(options.seed.rootKeyFile);
 
   const signingKey = (key: TestKey | undefined): TestKey => {
     const chosen = key ?? rootKey;

@@ -46,6 +46,8 @@ export interface PipelineDeps {
   log: (line: string) => void;
   /** Every family's hooks (Family.hooks). */
   hooks: readonly ActivityHooks[];
+  /** The clock an activity's timestampMs is held to, when not `now` (the Sandbox's clock may be moved ahead). */
+  timestampClock?: () => number;
 }
 
 /** An activity operation with the handler its family provides. */
@@ -187,7 +189,7 @@ export async function submitActivity(
   const names = namesOf(route);
   const { envelope, params } = parseSubmission(route, request.body);
   const now = deps.now();
-  checkFreshness(envelope.timestampMs, now);
+  checkFreshness(envelope.timestampMs, deps.timestampClock?.() ?? now);
   const { actor, organization, fromParentOrganization } = await authenticate(
     request.headers,
     request.rawBody,

@@ -70,7 +70,7 @@ export function checkNewKeys(
 }
 
 export function insertPrivateKey(
-  ctx: ActivityContext,
+  ctx: Pick<ActivityContext, 'store' | 'organizationId' | 'now'>,
   key: { id: string; name: string; curve: Curve; tags: readonly string[]; imported: boolean },
   sealed: SealedKey,
 ): void {

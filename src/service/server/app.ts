@@ -14,6 +14,7 @@ import { checkHostHeader } from './host-check';
 import type { RouteTable } from './routes';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+export const HEALTH_PATH = '/health';
 
 /** Routes outside the public API (the auth proxy) register here with the same error handling. */
 export type ExtraRoutes = (app: FastifyInstance) => void;
@@ -22,6 +23,13 @@ export interface ServerOptions {
   extraRoutes?: ExtraRoutes;
   /** Host names (without the port) a request's Host header may name; see host-check.ts. */
   allowedHostNames: readonly string[];
+  /** Serve HTTPS with this certificate chain and key (PEM) instead of HTTP. */
+  tls?: TlsOptions;
+}
+
+export interface TlsOptions {
+  cert: string;
+  key: string;
 }
 
 export function parseJsonBody(raw: Buffer): unknown {
@@ -44,7 +52,9 @@ export function requestBytes(request: FastifyRequest): Buffer {
 }
 
 export function buildServer(deps: PipelineDeps, routes: RouteTable, options: ServerOptions): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, return503OnClosing: true });
+  const settings = { logger: false, bodyLimit: BODY_LIMIT_BYTES, return503OnClosing: true } as const;
+  // One instance type for both: the routes read nothing that differs between HTTP and HTTPS requests.
+  const app = (options.tls === undefined ? Fastify(settings) : Fastify({ ...settings, https: options.tls })) as FastifyInstance;
 
   // First of all, before the body is read: a request for another host is not ours to answer.
   app.addHook('onRequest', async (request) => {
@@ -82,6 +92,12 @@ export function buildServer(deps: PipelineDeps, routes: RouteTable, options: Ser
       deps.log,
     );
     void reply.status(status).send(body);
+  });
+
+  // For orchestrators (docs/sandbox.md#one-command): the database answers; while closing, Fastify answers 503.
+  app.get(HEALTH_PATH, async () => {
+    deps.store.read.organizations.firstRoot();
+    return { status: 'ok' };
   });
 
   for (const [path, route] of routes.byPath) {

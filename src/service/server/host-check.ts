@@ -11,6 +11,12 @@ export const LOOPBACK_HOST_NAMES: readonly string[] = ['localhost', '127.0.0.1',
 /** Addresses that bind every interface: not a name a client can use. */
 const WILDCARD_ADDRESSES = new Set(['0.0.0.0', '::', '[::]']);
 
+/** Whether binding `address` serves this machine only: localhost, 127.0.0.0/8 or ::1. */
+export function isLoopbackAddress(address: string): boolean {
+  const bare = address.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
+}
+
 /** How `address` (an IP or a host name) appears in a Host header: IPv6 addresses in brackets. */
 export function hostNameOf(address: string): string {
   return address.includes(':') && !address.startsWith('[') ? `[${address}]` : address;

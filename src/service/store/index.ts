@@ -19,6 +19,7 @@ import { OtpRepository, VerificationRepository } from './otp-auth';
 import { PolicyRepository } from './policies';
 import { PrivateKeyTagRepository } from './private-key-tags';
 import { PrivateKeyRepository } from './private-keys';
+import { SeedRepository } from './seeds';
 import { AuthProxyConfigRepository, ServiceKeyRepository } from './service-keys';
 import { SessionProfileRepository } from './sessions';
 import { TvcRepository } from './tvc';
@@ -51,6 +52,7 @@ export class Repositories {
   readonly privateKeyTags: PrivateKeyTagRepository;
   readonly invitations: InvitationRepository;
   readonly ipAllowlists: IpAllowlistRepository;
+  readonly seeds: SeedRepository;
 
   constructor(readonly connection: Connection) {
     this.organizations = new OrganizationRepository(connection);
@@ -76,6 +78,7 @@ export class Repositories {
     this.privateKeyTags = new PrivateKeyTagRepository(connection);
     this.invitations = new InvitationRepository(connection);
     this.ipAllowlists = new IpAllowlistRepository(connection);
+    this.seeds = new SeedRepository(connection);
   }
 
   /** Whether any row holds sealed data (a wallet, a private key or an import target). */

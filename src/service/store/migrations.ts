@@ -17,6 +17,7 @@ import { ORGANIZATION_FEATURES_SQL } from './organizations';
 import { OTP_AUTH_SQL } from './otp-auth';
 import { PRIVATE_KEY_TAGS_SQL } from './private-key-tags';
 import { PRIVATE_KEYS_SQL } from './private-keys';
+import { SEEDS_SQL } from './seeds';
 import { SESSIONS_SQL } from './sessions';
 import { TVC_SQL } from './tvc';
 import { WALLETS_SQL } from './wallets';
@@ -240,4 +241,5 @@ export const migrations: readonly Migration[] = [
       END;
     `,
   },
+  { version: 14, name: 'seeds: the seed file a database was created from', sql: SEEDS_SQL },
 ];

@@ -1,0 +1,124 @@
+/**
+ * Seed files (docs/sandbox.md#seed-files): bad files refused with the path of the bad field and nothing written;
+ * key files generated once (mode 0600) and checked when read; a database starts again only with its own seed.
+ */
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { startService } from '../../src/service';
+import { Store } from '../../src/service/store';
+import { rejection } from '../support/assertions';
+import { copySeedFixture, type SeedCopy } from '../support/seed';
+
+const copies: SeedCopy[] = [];
+afterEach(() => {
+  for (const copy of copies.splice(0)) copy.remove();
+});
+
+function fixture(): SeedCopy {
+  const copy = copySeedFixture('two-of-two.yaml');
+  copies.push(copy);
+  return copy;
+}
+
+/** The fixture with `change` applied to its parsed document, written back beside the original copy. */
+function editedSeed(change: (document: any) => void): SeedCopy { // eslint-disable-line @typescript-eslint/no-explicit-any -- a document edited field by field
+  const copy = fixture();
+  const document = parseYaml(readFileSync(copy.file, 'utf8'));
+  change(document);
+  writeFileSync(copy.file, stringifyYaml(document));
+  return copy;
+}
+
+async function start(seed: string, db = ':memory:') {
+  return startService({ db, port: 0, seed, log: () => undefined });
+}
+
+describe('bad seed files', () => {
+  const cases: [string, (document: any) => void, RegExp][] = [ // eslint-disable-line @typescript-eslint/no-explicit-any -- as above
+    ['an unknown field', (d) => void (d.organization.users[1].nickname = 'bobby'), /organization\.users\[1\]\.nickname: unknown field/],
+    ['a missing field', (d) => void delete d.organization.rootQuorum, /organization\.rootQuorum: /],
+    ['an id that is not a UUID', (d) => void (d.organization.wallets[0].walletId = 'treasury'), /organization\.wallets\[0\]\.walletId: must be a UUID/],
+    ['a key with neither publicKey nor keyFile', (d) => void delete d.organization.users[0].apiKeys[0].keyFile, /organization\.users\[0\]\.apiKeys\[0\]\.publicKey: give exactly one of publicKey and keyFile/],
+    ['a public key that is no point', (d) => void (d.organization.users[0].apiKeys[0] = { apiKeyName: 'x', publicKey: '02' + 'ff'.repeat(32) }), /organization\.users\[0\]\.apiKeys\[0\]\.publicKey: .*not a valid p256 key/],
+    ['a quorum member who is not a user', (d) => void (d.organization.rootQuorum.userNames = ['Alice', 'Mallory']), /organization\.rootQuorum\.userNames\[1\]: no user named "Mallory"/],
+    ['a threshold above the members', (d) => void (d.organization.subOrganizations[0].rootQuorum.threshold = 2), /organization\.subOrganizations\[0\]\.rootQuorum\.threshold: 2 exceeds the 1 quorum member/],
+    ['one id given twice', (d) => void (d.organization.subOrganizations[0].organizationId = d.organization.organizationId), /organization\.subOrganizations\[0\]\.organizationId: id .* is already given to organization\.organizationId/],
+    ['a path of the wrong curve', (d) => void (d.organization.wallets[0].accounts[1].path = "m/44'/501'/0'/0"), /organization\.wallets\[0\]: accounts\[1\]: /],
+    ['a policy that does not parse', (d) => void (d.organization.policies[0].condition = "activity.type == 'x"), /organization\.policies\[0\]\.condition: /],
+    ['two users of one name', (d) => void (d.organization.users[1].userName = 'Alice'), /organization\.users\[1\]\.userName: "Alice" is taken/],
+    ['a key used twice', (d) => void (d.organization.subOrganizations[0].users[0].apiKeys[0].keyFile = 'alice.key.json'), /organization\.subOrganizations\[0\]\.users\[0\]\.apiKeys\[0\]\.publicKey: the same key is already organization\.users\[0\]\.apiKeys\[0\]/],
+  ];
+  it.each(cases)('refuses %s, naming the field, and writes nothing', async (_name, change, message) => {
+    const copy = editedSeed(change);
+    const db = join(copy.directory, 'sandbox.db');
+    const error = await rejection(start(copy.file, db));
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toMatch(message);
+    expect(error.message).toContain(copy.file);
+    // Nothing half-written: the same database then takes the good fixture.
+    const good = fixture();
+    const service = await start(good.file, db);
+    expect(service.info.organizationId).toBe('6f1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d');
+    await service.close();
+  });
+
+  it('refuses a file that is not YAML, and one that is missing, with the path', async () => {
+    const copy = fixture();
+    writeFileSync(copy.file, 'organization: [unclosed');
+    expect((await rejection(start(copy.file))).message).toMatch(/seed file .* is neither YAML nor JSON/);
+    expect((await rejection(start(join(copy.directory, 'absent.yaml')))).message).toMatch(/absent\.yaml cannot be read/);
+  });
+
+  it('refuses a key file whose private key is not its public key', async () => {
+    const copy = fixture();
+    const tampered = { publicKey: '02' + 'ab'.repeat(32), privateKey: '11'.repeat(32), curve: 'p256' };
+    writeFileSync(join(copy.directory, 'bob.key.json'), JSON.stringify(tampered));
+    expect((await rejection(start(copy.file))).message).toMatch(/organization\.users\[1\]\.apiKeys\[0\]\.keyFile: .*bob\.key\.json: its public key is not the one its private key gives/);
+  });
+
+  it('refuses --root-public-key beside a seed', async () => {
+    const copy = fixture();
+    const error = await rejection(startService({ db: ':memory:', seed: copy.file, rootPublicKeys: [{ publicKey: '02' + '11'.repeat(32), curve: 'p256' }] }));
+    expect(error.code).toBe('CONFIG_INVALID');
+  });
+});
+
+describe('seeding a database', () => {
+  it('generates missing key files with mode 0600 and keeps them on the next start', async () => {
+    const copy = fixture();
+    const first = await start(copy.file);
+    await first.close();
+    const alice = readFileSync(join(copy.directory, 'alice.key.json'), 'utf8');
+    expect((statSync(join(copy.directory, 'alice.key.json')).mode & 0o777).toString(8)).toBe('600');
+    const second = await start(copy.file);
+    await second.close();
+    expect(readFileSync(join(copy.directory, 'alice.key.json'), 'utf8')).toBe(alice);
+  });
+
+  it('starts a database again with the seed it was created from, and refuses another seed or an unseeded database', async () => {
+    const copy = fixture();
+    const db = join(copy.directory, 'sandbox.db');
+    const first = await start(copy.file, db);
+    const { organizationId, rootUserId } = first.info;
+    await first.close();
+    // Layout and comments do not count: the same seed as JSON is the same seed.
+    const asJson = join(copy.directory, 'same.json');
+    writeFileSync(asJson, JSON.stringify(parseYaml(readFileSync(copy.file, 'utf8'))));
+    const again = await start(asJson, db);
+    expect(again.info).toMatchObject({ organizationId, rootUserId });
+    const store: Store = again.store;
+    expect(store.read.users.listByOrganization(organizationId)).toHaveLength(2);
+    await again.close();
+
+    const other = editedSeed((d) => void (d.organization.organizationName = 'Another organization'));
+    const refused = await rejection(start(other.file, db));
+    expect(refused.code).toBe('FAILED_PRECONDITION');
+    expect(refused.message).toMatch(/was created from another seed/);
+
+    const unseeded = join(copy.directory, 'unseeded.db');
+    await (await startService({ db: unseeded, log: () => undefined })).close();
+    expect((await rejection(start(copy.file, unseeded))).message).toMatch(/no seed created; a seed file applies to a new database only/);
+  });
+});
