@@ -7,7 +7,6 @@ import type { AddressInfo } from 'node:net';
 import { generateEncryptionKeyPair, type ApiKeyCurve } from '../shared/crypto/keys';
 import { QkError } from '../shared/errors';
 import type { AsyncStampVerifier, StampVerifier } from '../shared/crypto/stamp';
-import { QkError } from '../shared/errors';
 import { Enclave, loadServiceSecret } from './enclave';
 import { apiKeyStampFormat } from './auth/authenticate';
 import { createOidcVerifier, type TrustedIssuer } from './auth/oidc';
