@@ -111,7 +111,10 @@ export interface Completion {
 export interface ActivityHooks {
   /** Before any submission or vote (`activityType` is then APPROVE/REJECT): throws to refuse what the credential may never do. */
   checkCredential?(credential: Credential, activityType: string, params: Record<string, unknown>): void;
-  /** Before authorization (also for a parent's proposal): throws to refuse what the stamping credential may not do. */
+  /**
+   * Before authorization (also for a parent's proposal) and before every vote, whose `request` is then the activity
+   * voted on: throws to refuse what the stamping credential may not do.
+   */
   checkRequest?(credential: Credential, request: ConditionRequest): void;
   /**
    * Just before the handler runs, seeing the organization as the decision saw it; may return a step that runs once

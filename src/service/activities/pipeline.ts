@@ -406,6 +406,9 @@ async function castVote(
     now,
     log: deps.log,
   };
+  // A vote acts on the activity it counts towards: a session profile's scope must allow that activity as it would its
+  // proposal, so a scoped session cannot approve or reject what it could not have proposed.
+  for (const hook of deps.hooks) hook.checkRequest?.(actor.credential, request);
   if (!isEligibleVoter(request, actor.user.id)) {
     throw new QkError(
       'REQUEST_NOT_AUTHORIZED',
