@@ -176,7 +176,7 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
   const { keychain, profiles, settings, captureProtection, tokens, lock, unlocker, clipboard, sandbox, active, inFlight, now } = services;
   const handlers: IpcHandlers = {
     ...lockHandlers({ lock, unlocker, app: { ...app, captureProtectionSupported: captureProtection.supported } }),
-    ...settingsHandlers({ settings }),
+    ...settingsHandlers({ settings, unlocker }),
     ...captureHandlers({ captureProtection }),
     ...tokensHandlers({ tokens }),
     ...clipboardHandlers({ clipboard }),

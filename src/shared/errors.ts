@@ -104,6 +104,8 @@ export const errorCodes = {
   APP_LOCKED: G.FAILED_PRECONDITION,
   /** The unlock passphrase (or Touch ID) did not match or was not given. */
   PASSPHRASE_INVALID: G.UNAUTHENTICATED,
+  /** A change that lowers the app's guard (a widening setting) needs the unlock passphrase: ask for it. */
+  PASSPHRASE_REQUIRED: G.UNAUTHENTICATED,
   /** Revealing a secret needs a recent unlock: ask for the passphrase again. */
   REAUTH_REQUIRED: G.UNAUTHENTICATED,
   USER_DECLINED: G.FAILED_PRECONDITION,

@@ -86,3 +86,29 @@ test('an unlock passphrase set in Settings is asked to unlock, and again before 
   await expect(reauth).toHaveCount(0);
   await expect(page.getByRole('list', { name: 'Mnemonic words' }).locator('code')).toHaveCount(12);
 });
+
+test('finding 8: with a passphrase set, Settings asks for it before a widening change and not before a narrowing one', async ({ page, host }) => {
+  const passphrase = 'correct horse battery staple';
+  await host.services.unlocker.setPassphrase(passphrase);
+  await openScreen(page, 'Settings');
+  await page.getByLabel('Ask for the passphrase again before a reveal after this many minutes').fill('60');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  const confirm = page.getByRole('form', { name: 'Confirm the change' });
+  await expect(page.getByText('asking for the passphrase before a reveal after 60 minutes instead of 5')).toBeVisible();
+
+  await confirm.getByLabel('Unlock passphrase').fill('not the passphrase');
+  await confirm.getByRole('button', { name: 'Confirm the change' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'PASSPHRASE_INVALID' })).toBeVisible();
+  expect((await host.services.settings.get()).reauthMinutes).toBe(5);
+
+  await confirm.getByLabel('Unlock passphrase').fill(passphrase);
+  await confirm.getByRole('button', { name: 'Confirm the change' }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect.poll(async () => (await host.services.settings.get()).reauthMinutes).toBe(60);
+
+  // Narrowing: a shorter idle lock is saved at once.
+  await page.getByLabel('Lock after this many idle minutes').fill('2');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect.poll(async () => (await host.services.settings.get()).idleLockMinutes).toBe(2);
+  await expect(confirm).toHaveCount(0);
+});

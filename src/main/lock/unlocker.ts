@@ -63,6 +63,19 @@ export class Unlocker {
     this.#lastAuthenticatedAtMs = this.#now();
   }
 
+  /**
+   * Asks for the passphrase (when one is set) before a change that lowers the app's guard, described by `change`:
+   * PASSPHRASE_REQUIRED without one, and a wrong one is counted and delayed as a wrong unlock is.
+   */
+  async confirm(passphrase: string | undefined, change: string): Promise<void> {
+    if (!(await this.#passphrase.isSet())) return;
+    if (passphrase === undefined) {
+      throw new QkError('PASSPHRASE_REQUIRED', `${change}: enter the unlock passphrase to confirm`, { field: 'passphrase', change });
+    }
+    await this.#passphrase.verify(passphrase);
+    this.#lastAuthenticatedAtMs = this.#now();
+  }
+
   /** Throws REAUTH_REQUIRED when a passphrase is set and the last authentication is older than `maxAgeMs`. */
   async requireRecentAuthentication(maxAgeMs: number): Promise<void> {
     if (!(await this.#passphrase.isSet())) return;

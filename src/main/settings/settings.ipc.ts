@@ -1,9 +1,15 @@
 import type { IpcHandlers } from '../ipc/register';
-import type { Settings } from './settings';
+import type { Unlocker } from '../lock/unlocker';
+import { wideningChanges, type Settings } from './settings';
 
-export function settingsHandlers({ settings }: { settings: Settings }): Pick<IpcHandlers, 'app.getSettings' | 'app.setSettings'> {
+export function settingsHandlers({ settings, unlocker }: { settings: Settings; unlocker: Unlocker }): Pick<IpcHandlers, 'app.getSettings' | 'app.setSettings'> {
   return {
     'app.getSettings': () => settings.get(),
-    'app.setSettings': (changes) => settings.set(changes),
+    // A change that widens what the app shows or lets through needs the unlock passphrase (when one is set).
+    'app.setSettings': ({ passphrase, ...changes }) =>
+      settings.set(changes, async (before, after) => {
+        const widened = wideningChanges(before, after);
+        if (widened.length > 0) await unlocker.confirm(passphrase, widened.join('; '));
+      }),
   };
 }

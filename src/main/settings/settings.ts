@@ -28,11 +28,16 @@ export class Settings {
     this.changeListeners.push(listener);
   }
 
-  /** Applies the given fields and returns the settings now in force. */
-  async set(changes: SettingsChanges): Promise<AppSettings> {
+  /**
+   * Applies the given fields and returns the settings now in force. `approve` sees the settings before and after,
+   * inside the file's update (so no other change slips in between), and throws to refuse the change.
+   */
+  async set(changes: SettingsChanges, approve?: (before: AppSettings, after: AppSettings) => Promise<void>): Promise<AppSettings> {
     const next = await this.file.update(async (current) => {
+      const before: AppSettings = { ...DEFAULT_SETTINGS, ...withoutUndefined(current ?? {}) };
       // A field sent as undefined means "unchanged", never "erase".
-      const updated: AppSettings = { ...DEFAULT_SETTINGS, ...withoutUndefined(current ?? {}), ...withoutUndefined(changes) };
+      const updated: AppSettings = { ...before, ...withoutUndefined(changes) };
+      await approve?.(before, updated);
       return { next: updated, result: updated };
     });
     for (const listener of this.changeListeners) listener(next);
@@ -42,4 +47,37 @@ export class Settings {
 
 function withoutUndefined(values: SettingsChanges): Partial<AppSettings> {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
+}
+
+/**
+ * What a change of settings widens, in words: more time before the app locks or asks for the passphrase again, the
+ * window open to screen capture, fewer signing requests flagged as large. A compromised page could use any of these
+ * to see or slip through more, so with an unlock passphrase set they need it; narrowing changes and the theme do not.
+ */
+export function wideningChanges(before: AppSettings, after: AppSettings): string[] {
+  const widened: string[] = [];
+  if (after.idleLockMinutes > before.idleLockMinutes) {
+    widened.push(`locking after ${after.idleLockMinutes} idle minutes instead of ${before.idleLockMinutes}`);
+  }
+  if (after.reauthMinutes > before.reauthMinutes) {
+    widened.push(`asking for the passphrase before a reveal after ${after.reauthMinutes} minutes instead of ${before.reauthMinutes}`);
+  }
+  if (before.captureProtection && !after.captureProtection) widened.push('turning screen capture protection off');
+  for (const coin of WARN_ABOVE_COINS) {
+    const [was, now] = [before.warnAbove?.[coin], after.warnAbove?.[coin]];
+    if (was === undefined) continue;
+    if (now === undefined) widened.push(`removing the ${coin} large-value warning (above ${was})`);
+    else if (wholeUnitsValue(now) > wholeUnitsValue(was)) widened.push(`raising the ${coin} large-value warning from ${was} to ${now}`);
+  }
+  return widened;
+}
+
+const WARN_ABOVE_COINS = ['ETH', 'SOL', 'BTC'] as const satisfies readonly (keyof NonNullable<AppSettings['warnAbove']>)[];
+/** The schema allows at most 18 decimals. */
+const WHOLE_UNIT_DECIMALS = 18;
+
+/** "1.5" as an integer of 10^-18 units, so two thresholds compare exactly. */
+function wholeUnitsValue(amount: string): bigint {
+  const [whole = '0', fraction = ''] = amount.split('.');
+  return BigInt(whole) * 10n ** BigInt(WHOLE_UNIT_DECIMALS) + BigInt(fraction.padEnd(WHOLE_UNIT_DECIMALS, '0'));
 }

@@ -73,6 +73,7 @@ export const ERROR_HEADLINES: Readonly<Record<ErrorCode, string>> = {
   IPC_SENDER_REJECTED: 'This page may not talk to QuorumKey.',
   APP_LOCKED: 'QuorumKey is locked.',
   PASSPHRASE_INVALID: 'The unlock passphrase did not match.',
+  PASSPHRASE_REQUIRED: 'This change needs your unlock passphrase.',
   REAUTH_REQUIRED: 'Revealing a secret needs your unlock passphrase again.',
   USER_DECLINED: 'You declined.',
   FILE_ERROR: 'The file could not be read or written.',

@@ -111,8 +111,16 @@ export interface Completion {
 export interface ActivityHooks {
   /** Before any submission or vote (`activityType` is then APPROVE/REJECT): throws to refuse what the credential may never do. */
   checkCredential?(credential: Credential, activityType: string, params: Record<string, unknown>): void;
-  /** Before authorization (also for a parent's proposal): throws to refuse what the stamping credential may not do. */
+  /**
+   * Before authorization (also for a parent's proposal) and before every vote, whose `request` is then the activity
+   * voted on: throws to refuse what the stamping credential may not do.
+   */
   checkRequest?(credential: Credential, request: ConditionRequest): void;
+  /**
+   * Before a query that reads resources policies can name (`Family.queryResources`): throws to refuse a read the
+   * stamping credential may not make.
+   */
+  checkQuery?(credential: Credential, request: QueryScopeRequest): void;
   /**
    * Just before the handler runs, seeing the organization as the decision saw it; may return a step that runs once
    * the handler has succeeded, inside the same transaction.
@@ -124,9 +132,23 @@ export interface ActivityHooks {
   ): ((completion: Completion) => Promise<void>) | undefined;
 }
 
+/** A query as a session profile's scope sees it: the resources it reads, as conditions name them; no activity. */
+export interface QueryScopeRequest {
+  /** The query's name, e.g. `get_wallet`. */
+  query: string;
+  store: Repositories;
+  organization: OrganizationRecord;
+  resources: Record<string, unknown>;
+}
+
+/** The condition keywords (`wallet`, `private_key`, …) for the resources one query of `N` reads. */
+export type QueryResources<N extends QueryName = QueryName> = (store: Repositories, organizationId: string, request: QueryRequest<N>) => Record<string, unknown>;
+
 /** One resource family: its query and activity handlers keyed by operation name, and its pipeline hooks. */
 export interface Family {
   queries?: { [N in QueryName]?: QueryHandler<N> };
+  /** For the queries that read one resource a scope may restrict to (a wallet, a private key). */
+  queryResources?: { [N in QueryName]?: QueryResources<N> };
   activities?: { [N in ActivityName]?: ActivityHandler<N> | DecisionHandler };
   hooks?: ActivityHooks;
 }

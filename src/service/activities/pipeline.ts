@@ -34,6 +34,7 @@ import type {
   DerivedAddress,
   Enclave,
   QueryHandler,
+  QueryResources,
 } from './context';
 import { activityView } from './views';
 
@@ -85,6 +86,8 @@ function parseSubmission(route: ActivityRoute, body: unknown): { envelope: Submi
 export interface QueryRoute {
   op: QueryOperation;
   handler: QueryHandler;
+  /** Present when the query reads a resource a session profile's scope may restrict. */
+  resources?: QueryResources;
 }
 
 export interface IncomingRequest {
@@ -100,6 +103,7 @@ export const MAX_TIMESTAMP_AGE_MS = 60 * 60 * 1000;
 export const MAX_TIMESTAMP_SKEW_MS = 5 * 60 * 1000;
 
 type AnyQueryHandler = (ctx: Parameters<QueryHandler>[0], request: unknown) => unknown;
+type AnyQueryResources = (store: Repositories, organizationId: string, request: unknown) => Record<string, unknown>;
 type AnyActivityHandler = {
   parentProposalProof?(store: Repositories, organizationId: string, params: unknown, now: number): Promise<void>;
   validate?(store: Repositories, organizationId: string, params: unknown): void;
@@ -131,6 +135,10 @@ export async function runQuery(deps: PipelineDeps, route: QueryRoute, request: I
       ? await authenticate(request.headers, request.rawBody, organizationIdOf(parsed), deps.stampFormats, deps.store.read, now)
       : authenticateReadOnlySession(readOnlySession, organizationIdOf(parsed), deps.store.read, now);
   requireAllowedAddress(deps.store.read, actor.credential, request.remoteAddress);
+  if (route.resources !== undefined) {
+    const resources = (route.resources as AnyQueryResources)(deps.store.read, organization.id, parsed);
+    for (const hook of deps.hooks) hook.checkQuery?.(actor.credential, { query: route.op.name, store: deps.store.read, organization, resources });
+  }
   const handler = route.handler as AnyQueryHandler;
   return handler(
     { store: deps.store.read, organizationId: organization.id, organization, actor: actingUser(actor), now, enclave: deps.enclave },
@@ -408,6 +416,9 @@ async function castVote(
     now,
     log: deps.log,
   };
+  // A vote acts on the activity it counts towards: a session profile's scope must allow that activity as it would its
+  // proposal, so a scoped session cannot approve or reject what it could not have proposed.
+  for (const hook of deps.hooks) hook.checkRequest?.(actor.credential, request);
   if (!isEligibleVoter(request, actor.user.id)) {
     throw new QkError(
       'REQUEST_NOT_AUTHORIZED',

@@ -113,6 +113,12 @@ export const privateKeysFamily: Family = {
       privateKey: privateKeyView(requirePrivateKey(ctx.store, ctx.organizationId, request.privateKeyId)),
     }),
   },
+  queryResources: {
+    get_private_key(store, organizationId, request) {
+      const key = store.privateKeys.get(organizationId, request.privateKeyId);
+      return key === undefined ? {} : { private_key: privateKeyPolicyResource(key) };
+    },
+  },
   activities: {
     create_private_keys: {
       validate(store, organizationId, params) {

@@ -10,7 +10,7 @@ import { bytesToHex, utf8Encode } from '../../shared/crypto/encoding';
 import { compressP256, generateEncryptionKeyPair, uncompressP256 } from '../../shared/crypto/keys';
 import { digestSignerFromPrivateKey, encodeSessionJwt, type DigestSigner } from '../../shared/crypto/tokens';
 import { checkPolicyExpression, evaluate } from '../../shared/policy';
-import type { ActivityContext, Family } from '../activities/context';
+import type { ActivityContext, Family, QueryScopeRequest } from '../activities/context';
 import { toTimestamp } from '../../shared/api/timestamps';
 import type { Credential } from '../auth/credentials';
 import { conditionContext, type ConditionRequest } from '../authorize';
@@ -212,30 +212,51 @@ export async function issueCredentialKey(ctx: ActivityContext, request: Credenti
 /**
  * Refuses an activity outside the scope of the session profile the stamping credential was issued under
  * (docs/service.md#sessions-and-otp: "scope is evaluated on every request made with a session issued under the
- * profile").
+ * profile"); a vote is judged as the activity it votes on.
  */
 function checkSessionScope(
   credential: Credential,
   /** The activity as policies' conditions see it: scope is a condition over the same keywords (conditionContext). */
   request: ConditionRequest,
 ): void {
-  const { store, activityType } = request;
-  if (credential.type !== LOGIN_CREDENTIAL_TYPE) return;
+  const profile = sessionProfileOf(credential, request.store);
+  if (profile === undefined) return;
+  const checked = checkPolicyExpression(profile.scope, 'condition');
+  const outcome = checked.ok ? evaluate(checked.ast, conditionContext(request)) : checked;
+  if (!outcome.ok || outcome.value !== true) throw outsideScope(profile, request.activityType);
+}
+
+/**
+ * Refuses a read of a resource (a wallet, a private key) that the session's scope, evaluated over that resource,
+ * rules out. A read has no activity: a scope that cannot be evaluated without one (`activity.action == 'SIGN'`) says
+ * nothing about reads and does not restrict them; one that is false for the resource does.
+ */
+function checkSessionQueryScope(credential: Credential, request: QueryScopeRequest): void {
+  const profile = sessionProfileOf(credential, request.store);
+  if (profile === undefined) return;
+  const checked = checkPolicyExpression(profile.scope, 'condition');
+  const outcome = checked.ok ? evaluate(checked.ast, request.resources) : checked;
+  if (outcome.ok && !outcome.value) throw outsideScope(profile, request.query);
+}
+
+/** The profile a session credential was issued under; undefined for any other credential or an unscoped session. */
+function sessionProfileOf(credential: Credential, store: Repositories): SessionProfileRecord | undefined {
+  if (credential.type !== LOGIN_CREDENTIAL_TYPE) return undefined;
   const profileId = store.apiKeys.get(credential.id)?.sessionProfileId;
-  if (profileId === undefined) return;
+  if (profileId === undefined) return undefined;
   const profile = store.sessionProfiles.get(profileId);
   if (profile === undefined) {
     throw new QkError('REQUEST_NOT_AUTHORIZED', `request not authorized: the session's profile ${profileId} no longer exists; log in again`);
   }
-  const checked = checkPolicyExpression(profile.scope, 'condition');
-  const outcome = checked.ok ? evaluate(checked.ast, conditionContext(request)) : checked;
-  if (!outcome.ok || outcome.value !== true) {
-    throw new QkError(
-      'REQUEST_NOT_AUTHORIZED',
-      `request not authorized: ${activityType} is outside the scope "${profile.scope}" of session profile ${profile.name} (${profile.id})`,
-      { sessionProfileId: profile.id },
-    );
-  }
+  return profile;
+}
+
+function outsideScope(profile: SessionProfileRecord, what: string): QkError {
+  return new QkError(
+    'REQUEST_NOT_AUTHORIZED',
+    `request not authorized: ${what} is outside the scope "${profile.scope}" of session profile ${profile.name} (${profile.id})`,
+    { sessionProfileId: profile.id },
+  );
 }
 
 function sessionProfileView(profile: SessionProfileRecord) {
@@ -397,7 +418,7 @@ async function emailCredentialKey(
 
 export function sessionsFamily(options: { oidc: OidcVerifier; outboxFile: string }): Family {
   return {
-    hooks: { checkRequest: checkSessionScope },
+    hooks: { checkRequest: checkSessionScope, checkQuery: checkSessionQueryScope },
     queries: {
       get_session_profiles(ctx) {
         const own = ctx.store.sessionProfiles.listByOrganization(ctx.organizationId);

@@ -171,6 +171,12 @@ function existingPaths(store: Repositories, walletId: string): Set<string> {
   return new Set(store.walletAccounts.listByWallet(walletId).map((account) => account.path));
 }
 
+/** `wallet` for the wallet an operation names, when the organization has it. */
+function walletResources(store: Repositories, organizationId: string, walletId: string): Record<string, unknown> {
+  const wallet = store.wallets.get(organizationId, walletId);
+  return wallet === undefined ? {} : { wallet: walletPolicyResource(wallet) };
+}
+
 function walletPolicyResource(wallet: WalletRecord) {
   return { id: wallet.id, imported: wallet.imported, exported: wallet.exported, label: wallet.name };
 }
@@ -285,6 +291,14 @@ export const walletsFamily: Family = {
       return { account: accountView(account) };
     },
   },
+  queryResources: {
+    get_wallet: (store, organizationId, request) => walletResources(store, organizationId, request.walletId),
+    list_wallet_accounts: (store, organizationId, request) => (request.walletId === undefined ? {} : walletResources(store, organizationId, request.walletId)),
+    get_wallet_account: (store, organizationId, request) => ({
+      ...walletResources(store, organizationId, request.walletId),
+      ...(request.address === undefined ? {} : { wallet_account: { address: request.address } }),
+    }),
+  },
   activities: {
     create_wallet: {
       validate(store, organizationId, params) {
@@ -305,10 +319,7 @@ export const walletsFamily: Family = {
         if (params.persist !== false) insertAccounts(ctx, wallet.id, derived, params.accounts.map((a) => a.name));
         return { addresses: derived.map((account) => account.address) };
       },
-      policyResources: (store, organizationId, params) => {
-        const wallet = store.wallets.get(organizationId, params.walletId);
-        return wallet === undefined ? {} : { wallet: walletPolicyResource(wallet) };
-      },
+      policyResources: (store, organizationId, params) => walletResources(store, organizationId, params.walletId),
       derivedAddresses: (result) => result.addresses.map((address) => ({ address })),
     },
     update_wallet: {
@@ -318,10 +329,7 @@ export const walletsFamily: Family = {
         if (params.walletName !== undefined) ctx.store.wallets.rename(ctx.organizationId, wallet.id, params.walletName, ctx.now);
         return { walletId: wallet.id };
       },
-      policyResources: (store, organizationId, params) => {
-        const wallet = store.wallets.get(organizationId, params.walletId);
-        return wallet === undefined ? {} : { wallet: walletPolicyResource(wallet) };
-      },
+      policyResources: (store, organizationId, params) => walletResources(store, organizationId, params.walletId),
     },
     delete_wallet_accounts: {
       validate: checkAccountDeletions,

@@ -15,14 +15,15 @@ export interface RouteTable {
 export function buildRouteTable(families: readonly Family[]): RouteTable {
   const byPath = new Map<string, QueryRoute | ActivityRoute>();
   const activitiesByType = new Map<string, ActivityRoute>();
-  const claim = (op: Operation, handler: unknown): void => {
+  const claim = (op: Operation, handler: unknown, family: Family): void => {
     if (byPath.has(op.path)) throw new Error(`two families provide a handler for ${op.name}`);
     if (op.kind === 'activity') {
       const route = { op, handler } as ActivityRoute;
       byPath.set(op.path, route);
       activitiesByType.set(op.activityType, route);
     } else if (op.kind === 'query') {
-      byPath.set(op.path, { op, handler } as QueryRoute);
+      const resources = family.queryResources?.[op.name as keyof NonNullable<Family['queryResources']>];
+      byPath.set(op.path, { op, handler, ...(resources === undefined ? {} : { resources }) } as QueryRoute);
     }
   };
   for (const op of allOperations) {
@@ -30,7 +31,7 @@ export function buildRouteTable(families: readonly Family[]): RouteTable {
       const handlers: Record<string, unknown> | undefined =
         op.kind === 'query' ? family.queries : op.kind === 'activity' ? family.activities : undefined;
       const handler = handlers?.[op.name];
-      if (handler !== undefined) claim(op, handler);
+      if (handler !== undefined) claim(op, handler, family);
     }
   }
   for (const version of olderActivityVersions) {

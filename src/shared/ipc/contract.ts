@@ -431,7 +431,11 @@ export const ipcContract = {
     nothing,
   ),
   'app.getSettings': channel(noInput, appSettingsSchema),
-  'app.setSettings': channel(appSettingsSchema.partial(), appSettingsSchema),
+  /**
+   * With an unlock passphrase set, a change that widens what the app shows or lets through (longer idle lock or
+   * re-auth interval, capture protection off, a large-value warning raised or removed) needs `passphrase`.
+   */
+  'app.setSettings': channel(appSettingsSchema.partial().extend({ passphrase: unlockPassphrase.optional() }), appSettingsSchema),
   /**
    * The renderer says when a revealed secret appears (`true`) and when it is hidden again (`false`); in between the
    * window is kept out of screen capture whatever the captureProtection setting says. Answers once that is in force,

@@ -52,6 +52,13 @@ function describeValue(value: unknown): string {
   return policyValueKind(value) ?? `unsupported ${value === null ? 'null' : typeof value}`;
 }
 
+const ETHEREUM_ADDRESS = /^0x[0-9a-f]{40}$/i;
+
+/** An Ethereum hex address, in whatever case: `==`, `!=`, `in` and `contains()` compare two of them by value. */
+function isEthereumAddress(value: PolicyValue): value is string {
+  return typeof value === 'string' && ETHEREUM_ADDRESS.test(value);
+}
+
 function typeError(span: SourceSpan, message: string): PolicyEvaluationError {
   return new PolicyEvaluationError(`TypeError: ${message}`, span, { reason: 'TypeError' });
 }
@@ -252,6 +259,9 @@ class Evaluator {
       throw typeError(span, `cannot compare a ${kind} with a ${rightKind}: equality applies to two strings, ints, bools or timestamps`);
     }
     if (kind === 'timestamp') return (left as PolicyTimestamp).epochNanoseconds === (right as PolicyTimestamp).epochNanoseconds;
+    // The views hold checksummed addresses and a policy may name one in any case: the checksum is only the case of
+    // its hex digits, so comparing it would let a deny that names the right address silently never match.
+    if (isEthereumAddress(left) && isEthereumAddress(right)) return left.toLowerCase() === right.toLowerCase();
     return left === right;
   }
 

@@ -6,6 +6,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { getU64Encoder } from '@solana/kit';
 import { PublicKey, SystemProgram, Transaction as SolanaTransaction, TransactionInstruction } from '@solana/web3.js';
 import { encodeFunctionData, getAddress, parseAbi, recoverTransactionAddress, recoverTypedDataAddress, serializeSignature, serializeTransaction } from 'viem';
+import { createAccount } from '@turnkey/viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIL } from '../../support/eip712-mail';
 import { type Reply, startTestService, type TestKey, type TestService } from '../../support/service';
@@ -147,6 +148,26 @@ beforeAll(async () => {
   );
 });
 afterAll(() => t.close());
+
+describe('finding 3: a DENY that names an address in lower case', () => {
+  it('refuses the transfer @turnkey/viem asks to sign, beside the ALLOW that names it checksummed', async () => {
+    const DENIED = getAddress('0xabababababababababababababababababababab');
+    await policy('transfers to the exchange', 'EFFECT_ALLOW', `eth.tx.to == '${DENIED}'`, `approvers.any(user, user.id == '${signer.userId}')`);
+    const deny = await root('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', {
+      policyName: 'never to the exchange',
+      effect: 'EFFECT_DENY',
+      condition: `eth.tx.to == '${DENIED.toLowerCase()}'`,
+      consensus: '',
+      notes: '',
+    });
+    // @turnkey/viem pins its own @turnkey/http; the client is the same on the wire.
+    const account = await createAccount({ client: t.client(signer.key) as never, organizationId: t.info.organizationId, signWith: ethereumAddress });
+    const before = recordedRows(t);
+    const transfer = { type: 'eip1559', chainId: 1, nonce: 0, to: DENIED, value: 1n, gas: 21000n, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n } as const;
+    await expect(account.signTransaction(transfer)).rejects.toThrow(`"policyId":"${deny.createPolicyResult.policyId}","outcome":"OUTCOME_DENY_EXPLICIT"`);
+    expect(recordedRows(t)).toBe(before);
+  });
+});
 
 describe('eth.tx decides who may sign what, for a user whose only permission is the policies', () => {
   it('a transfer to the allowed recipient under the limit is signed by the user alone', async () => {

@@ -164,6 +164,32 @@ describe('condition', () => {
   });
 });
 
+describe('finding 3: Ethereum addresses compare whatever their case', () => {
+  const CHECKSUMMED = '0xAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAbAb';
+  const context: PolicyContext = {
+    eth: {
+      tx: { to: CHECKSUMMED, data: '0xA9059CBB', contract_call_args: { recipients: [CHECKSUMMED, '0x70997970C51812dc3A010C7d01b50e0d17dC79C8'] } },
+    },
+    solana: { tx: { transfers: [{ to: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin' }] } },
+  };
+
+  it.each<[string, boolean]>([
+    [`eth.tx.to == '${CHECKSUMMED.toLowerCase()}'`, true],
+    [`eth.tx.to == '${CHECKSUMMED.toUpperCase().replace('0X', '0x')}'`, true],
+    [`eth.tx.to != '${CHECKSUMMED.toLowerCase()}'`, false],
+    [`eth.tx.to in ['0x0000000000000000000000000000000000000001', '${CHECKSUMMED.toLowerCase()}']`, true],
+    [`eth.tx.contract_call_args['recipients'].contains('${CHECKSUMMED.toLowerCase()}')`, true],
+    ["eth.tx.contract_call_args['recipients'].any(r, r == '0x70997970c51812dc3a010c7d01b50e0d17dc79c8')", true],
+    [`'${CHECKSUMMED.toLowerCase()}' in eth.tx.contract_call_args['recipients']`, true],
+    ["eth.tx.to == '0xabababababababababababababababababababac'", false],
+    // Only whole addresses: other strings, Solana's base58 and shorter hex, compare exactly.
+    ["eth.tx.data == '0xa9059cbb'", false],
+    ["solana.tx.transfers.any(t, t.to == '9xqewvg816bux9epjhmat23yvvm2zwbrrpzb9pusvfin')", false],
+  ])('%s', (text, expected) => {
+    expect(condition(text, context)).toBe(expected);
+  });
+});
+
 describe('errors are values, and never short-circuited away', () => {
   it('a missing field on the right of a false && is an error, not false', () => {
     const error = evaluationError("activity.kind == 'NOPE' && activity.params.hash_function == 'X'", 'condition', signTransaction);

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { bridgeError } from '../../../shared/ipc/bridge';
 import { THEMES, type AppSettings } from '../../../shared/ipc/contract';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Progress } from '../components/Progress';
@@ -14,11 +15,23 @@ export function SettingsScreen() {
   const info = useLoad((api) => api.app.info());
   const action = useAction();
   const [savedAt, setSavedAt] = useState<string>();
+  /** A change main refused until the unlock passphrase confirms it, with main's words for what it widens. */
+  const [confirming, setConfirming] = useState<{ changes: Partial<AppSettings>; widens: string }>();
 
-  const save = async (changes: Partial<AppSettings>) => {
+  const save = async (changes: Partial<AppSettings>, passphrase?: string) => {
     setSavedAt(undefined);
-    const saved = await action.run('Saving settings…', (api) => api.app.setSettings(changes));
+    const saved = await action.run('Saving settings…', async (api) => {
+      try {
+        return await api.app.setSettings(passphrase === undefined ? changes : { ...changes, passphrase });
+      } catch (thrown) {
+        const error = bridgeError(thrown);
+        if (error.code !== 'PASSPHRASE_REQUIRED') throw error;
+        setConfirming({ changes, widens: error.message });
+        return undefined;
+      }
+    });
     if (saved === undefined) return;
+    setConfirming(undefined);
     setSettings(saved);
     setSavedAt(new Date().toLocaleTimeString());
   };
@@ -28,6 +41,17 @@ export function SettingsScreen() {
       <h1 id="settings-title">Settings</h1>
       <Progress label={action.busy} />
       {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {confirming !== undefined && (
+        <ConfirmWideningForm
+          widens={confirming.widens}
+          busy={action.busy !== undefined}
+          onConfirm={(passphrase) => void save(confirming.changes, passphrase)}
+          onCancel={() => {
+            setConfirming(undefined);
+            action.clearError();
+          }}
+        />
+      )}
       <p className="saved" role="status">
         {savedAt === undefined ? '' : `Saved at ${savedAt}.`}
       </p>
@@ -141,6 +165,46 @@ function CaptureProtectionForm({
           whatever this says.
         </p>
       )}
+    </section>
+  );
+}
+
+/**
+ * Main asks for the unlock passphrase before a change that lowers the app's guard (a longer lock or re-auth interval,
+ * capture protection off, a warning raised or removed); the field is emptied once sent, whatever the answer.
+ */
+function ConfirmWideningForm({
+  widens,
+  busy,
+  onConfirm,
+  onCancel,
+}: {
+  widens: string;
+  busy: boolean;
+  onConfirm: (passphrase: string) => void;
+  onCancel: () => void;
+}) {
+  const [passphrase, setPassphrase] = useState('');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onConfirm(passphrase);
+    setPassphrase('');
+  };
+  return (
+    <section className="panel" aria-labelledby="confirm-widening-title">
+      <h2 id="confirm-widening-title">Confirm with your unlock passphrase</h2>
+      <p className="notice notice-warning">{widens}</p>
+      <form className="stack-form" aria-label="Confirm the change" onSubmit={submit}>
+        <SecretField label="Unlock passphrase" value={passphrase} onChange={setPassphrase} required autoFocus />
+        <div className="button-row">
+          <button type="submit" className="primary" disabled={busy}>
+            Confirm the change
+          </button>
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        </div>
+      </form>
     </section>
   );
 }
