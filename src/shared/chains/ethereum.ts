@@ -413,6 +413,11 @@ function checkValue(types: TypedFields, type: string, value: unknown, where: str
   checkAtomic(type, value, mismatch);
 }
 
+/**
+ * The longest integer text read: a uint256 has 78 decimal digits. BigInt parses decimal text in quadratic time, so a
+ * megabyte of digits is refused by its length rather than parsed.
+ */
+const MAX_INTEGER_TEXT = 80;
 const INTEGER_TYPE = /^(u?)int(\d+)$/;
 const BYTES_TYPE = /^bytes(\d*)$/;
 const INTEGER_TEXT = /^(?:-?(?:0|[1-9]\d*)|0x[0-9a-fA-F]+)$/;
@@ -426,6 +431,7 @@ function checkAtomic(type: string, value: unknown, mismatch: (problem: string) =
     if (bits < 8 || bits > 256 || bits % 8 !== 0) throw mismatch(`"${type}" is not an EIP-712 type`);
     let number: bigint;
     if (typeof value === 'number' && Number.isInteger(value)) number = BigInt(value);
+    else if (typeof value === 'string' && value.length > MAX_INTEGER_TEXT) throw mismatch(`a ${value.length}-character integer is too long for ${type}`);
     else if (typeof value === 'string' && INTEGER_TEXT.test(value)) number = BigInt(value);
     else throw mismatch(`${shown()} is not an integer (${type}: a JSON integer or a decimal or 0x string)`);
     const signed = integerType[1] === '';
@@ -494,9 +500,14 @@ export function decodeAuthorization(payload: string, what: string): DecodedAutho
   const integer = (value: unknown, name: string, bits: number): bigint => {
     let parsed: bigint | undefined;
     if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) parsed = BigInt(value);
-    else if (typeof value === 'string' && /^(?:0|[1-9]\d*|0x[0-9a-fA-F]+)$/.test(value)) parsed = BigInt(value);
+    else if (typeof value === 'string' && value.length <= MAX_INTEGER_TEXT && /^(?:0|[1-9]\d*|0x[0-9a-fA-F]+)$/.test(value)) parsed = BigInt(value);
     if (parsed === undefined) {
-      const hint = typeof value === 'number' && Number.isInteger(value) && value > 0 ? ' (above 2^53 - 1 JSON numbers lose precision: send it as a decimal string)' : '';
+      const hint =
+        typeof value === 'number' && Number.isInteger(value) && value > 0
+          ? ' (above 2^53 - 1 JSON numbers lose precision: send it as a decimal string)'
+          : typeof value === 'string' && value.length > MAX_INTEGER_TEXT
+            ? ` of at most ${MAX_INTEGER_TEXT} characters`
+            : '';
       throw invalid(what, `is not an EIP-7702 authorization: "${name}" must be a non-negative integer${hint}`);
     }
     if (parsed >= 1n << BigInt(bits)) throw invalid(what, `is not an EIP-7702 authorization: "${name}" ${parsed} does not fit in uint${bits}`);

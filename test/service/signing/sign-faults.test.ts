@@ -206,6 +206,8 @@ describe('finding 5: bad input is a 400 naming the problem, never a 500', () => 
     await expectRawRefused(withValue('uint8', '256'), 'PAYLOAD_ENCODING_EIP712', /256 is outside the range of uint8 \(0 to 255\)/);
     await expectRawRefused(withValue('int8', '"-129"'), 'PAYLOAD_ENCODING_EIP712', /-129 is outside the range of int8 \(-128 to 127\)/);
     await expectRawRefused(withValue('uint256', `"${2n ** 256n}"`), 'PAYLOAD_ENCODING_EIP712', /is outside the range of uint256/);
+    await expectRawRefused(withValue('uint256', `"${'9'.repeat(200_000)}"`), 'PAYLOAD_ENCODING_EIP712', /a 200000-character integer is too long for uint256/);
+    await expectRawRefused(`{"address":"${CONTRACT}","chainId":"${'1'.repeat(200_000)}","nonce":0}`, 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION', /"chainId" must be a non-negative integer of at most 80 characters/);
     await expectRawRefused(withValue('uint256', '"1e80"'), 'PAYLOAD_ENCODING_EIP712', /"1e80" is not an integer \(uint256/);
     await expectRawRefused(withValue('uint256', '1.5'), 'PAYLOAD_ENCODING_EIP712', /1.5 is not an integer/);
     // A string member given a number would be hashed as bytes but shown as text.
