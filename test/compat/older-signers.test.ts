@@ -72,7 +72,7 @@ const solanaClient = (key: TestKey) => new solanaPins.http.TurnkeyClient({ baseU
 
 /** More than the DENY policy lets the signer user send. */
 const TWO_ETHER = { type: 'eip1559', chainId: 1, nonce: 0, to: ETHEREUM_RECIPIENT, value: parseEther('2'), gas: 21000n, maxFeePerGas: parseGwei('30'), maxPriorityFeePerGas: parseGwei('1') } as const;
-const DENIED_TRANSFER = /request not authorized: a policy with EFFECT_DENY matches this ACTIVITY_TYPE_SIGN_TRANSACTION_V2 request/;
+const DENIED_TRANSFER = /policy engine denied request explicitly/;
 
 beforeAll(async () => {
   service = await startTestService();
@@ -175,7 +175,7 @@ describe('@turnkey/solana 0.3 TurnkeySigner with a @turnkey/http 2.12 TurnkeyCli
   it('surfaces the policy refusal of a batch, and signs one by one', async () => {
     const solanaSigner = new SolanaSignerV03({ client: solanaClient(signer), organizationId });
     await expect(solanaSigner.signAllTransactions([solanaTransfer(solanaAddress)], solanaAddress)).rejects.toThrow(
-      /request not authorized: a policy with EFFECT_DENY matches this ACTIVITY_TYPE_SIGN_RAW_PAYLOADS request/,
+      /policy engine denied request explicitly/,
     );
     const transaction = solanaTransfer(solanaAddress);
     await solanaSigner.addSignature(transaction, solanaAddress);

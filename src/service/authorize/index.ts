@@ -225,11 +225,17 @@ function managesOwnCredentials(request: AuthorizationRequest): boolean {
   return typeof userId === 'string' && request.approvers.some((approver) => approver.userId === userId);
 }
 
-/** The 403 a denial answers (docs/service.md#error-body: a PolicyEnginePermissionError detail). */
+/** Turnkey's text for a request a DENY policy refuses (`Turnkey error 7: policy engine denied request explicitly`). */
+const EXPLICIT_DENY_MESSAGE = 'policy engine denied request explicitly';
+
+/**
+ * The 403 a denial answers (docs/service.md#error-body: a PolicyEnginePermissionError detail). An explicit deny carries
+ * Turnkey's own message verbatim, since its SDKs' callers match on it; which policy denied is in the evaluations.
+ */
 export function denialError(authorization: Extract<Authorization, { decision: 'deny' }>, activityType: string): QkError {
   const message =
     authorization.reason === 'explicit'
-      ? `request not authorized: a policy with EFFECT_DENY matches this ${activityType} request`
+      ? EXPLICIT_DENY_MESSAGE
       : `request not authorized: No policies evaluated to outcome: Allow for ${activityType}; ask a root user to add a policy or approve it with the root quorum`;
   return new QkError('REQUEST_NOT_AUTHORIZED', message, {
     wireDetails: [

@@ -11,13 +11,15 @@
  * - With `options.address`, only inputs spending that address are signed (Turnkey signs with Schnorr when
  *   `signWith` is a Taproot address, ECDSA otherwise); the address must belong to the key.
  * - A PSBT with no input the key can sign is refused; nothing is signed.
+ * - An owned input that asks for another sighash than SIGHASH_ALL (SIGHASH_DEFAULT for Taproot) is refused: NONE,
+ *   SINGLE and ANYONECANPAY leave outputs or inputs open for others to change after signing.
  *
  * The result is the PSBT with the signatures added (partial signatures, or the Taproot key-path signature), not
  * finalized: Turnkey returns the signed PSBT in hex and its clients finalize and extract the transaction themselves,
  * which also leaves room for co-signers.
  */
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { Address, OutScript, p2ms, p2pkh, p2sh, p2tr, p2wpkh, p2wsh } from '@scure/btc-signer';
+import { Address, OutScript, SigHash, p2ms, p2pkh, p2sh, p2tr, p2wpkh, p2wsh } from '@scure/btc-signer';
 import { bitcoinNetwork, readPsbt, type BitcoinNetworkName } from '../../shared/chains/bitcoin';
 import { QkError } from '../../shared/errors';
 
@@ -104,7 +106,15 @@ function ownedInputs(
     const spentScript = spentScriptOf(input);
     if (spentScript === undefined) continue;
     const match = ownedScript(owned, input, spentScript, options.address === undefined ? xOnly : undefined);
-    if (match !== undefined) found.push({ index, match });
+    if (match === undefined) continue;
+    checkSighash(index, input.sighashType, match.kind === 'P2TR');
+    if (match.kind === 'P2PKH' && input.nonWitnessUtxo === undefined) {
+      // Without the previous transaction a legacy input's amount is unproven: a fee attack btc-signer refuses to sign.
+      throw new QkError('REQUEST_INVALID', `PSBT input ${index} spends a P2PKH output; include the whole previous transaction (nonWitnessUtxo), not only witnessUtxo`, {
+        input: index,
+      });
+    }
+    found.push({ index, match });
   }
   if (found.length === 0) {
     throw new QkError(
@@ -119,6 +129,19 @@ function ownedInputs(
 }
 
 type PsbtInput = ReturnType<ReturnType<typeof readPsbt>['getInput']>;
+
+/** The one sighash an input may ask for: the default of its kind, as btc-signer signs by default (no field = that). */
+function checkSighash(index: number, sighashType: number | undefined, taproot: boolean): void {
+  const signed = taproot ? SigHash.DEFAULT : SigHash.ALL;
+  if (sighashType === undefined || sighashType === signed) return;
+  const asked = Object.entries(SigHash).find(([, value]) => value === sighashType)?.[0] ?? `0x${sighashType.toString(16)}`;
+  throw new QkError(
+    'REQUEST_INVALID',
+    `PSBT input ${index} asks for sighash ${asked}; only ${taproot ? 'DEFAULT' : 'ALL'} is signed${taproot ? ' for a Taproot input' : ''}, ` +
+      'since NONE, SINGLE and ANYONECANPAY let others change the transaction after it is signed',
+    { input: index, sighashType },
+  );
+}
 
 /**
  * Which of the key's scripts an input spends. `internalKey` also claims a Taproot output with a script tree whose

@@ -51,6 +51,25 @@ export function requestBytes(request: FastifyRequest): Buffer {
   return Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
 }
 
+/**
+ * Fastify's own refusals of a request, as the service's errors. A Content-Type that is no media type at all (an empty
+ * header, `curl -H 'content-type;'`) is refused before any parser runs; every other request error Fastify raises is a
+ * 400 with its message, so nothing the client sent answers 500.
+ */
+function fromFastify(error: unknown, request: FastifyRequest): unknown {
+  const { code, statusCode, message } = error as { code?: unknown; statusCode?: unknown; message?: unknown };
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new QkError('REQUEST_TOO_LARGE', `the request body exceeds ${BODY_LIMIT_BYTES} bytes`);
+  if (code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return new QkError('REQUEST_INVALID', 'bad request body: its length does not match the Content-Length header');
+  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    const declared = JSON.stringify(String(request.headers['content-type'] ?? '').slice(0, 100));
+    return new QkError('REQUEST_INVALID', `bad request: the Content-Type header ${declared} is not a media type; send application/json, or no Content-Type`);
+  }
+  if (typeof code === 'string' && code.startsWith('FST_') && typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
+    return new QkError('REQUEST_INVALID', `bad request: ${String(message)}`);
+  }
+  return error;
+}
+
 export function buildServer(deps: PipelineDeps, routes: RouteTable, options: ServerOptions): FastifyInstance {
   const settings = { logger: false, bodyLimit: BODY_LIMIT_BYTES, return503OnClosing: true } as const;
   // One instance type for both: the routes read nothing that differs between HTTP and HTTPS requests.
@@ -72,17 +91,8 @@ export function buildServer(deps: PipelineDeps, routes: RouteTable, options: Ser
       : done(new QkError('REQUEST_INVALID', 'bad request body: not valid UTF-8; JSON bodies must be UTF-8 encoded'), undefined),
   );
 
-  app.setErrorHandler((error: unknown, _request: FastifyRequest, reply: FastifyReply) => {
-    const code = (error as { code?: unknown }).code;
-    const known =
-      error instanceof QkError
-        ? error
-        : code === 'FST_ERR_CTP_BODY_TOO_LARGE'
-          ? new QkError('REQUEST_TOO_LARGE', `the request body exceeds ${BODY_LIMIT_BYTES} bytes`)
-          : code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH'
-            ? new QkError('REQUEST_INVALID', 'bad request body: its length does not match the Content-Length header')
-            : error;
-    const { status, body } = wireError(known, deps.log);
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const { status, body } = wireError(error instanceof QkError ? error : fromFastify(error, request), deps.log);
     void reply.status(status).send(body);
   });
 

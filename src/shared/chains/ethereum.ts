@@ -6,16 +6,19 @@
  */
 import {
   bytesToHex,
+  concatHex,
   decodeFunctionData,
   getAddress,
   hashTypedData,
   isAddress,
   keccak256,
+  numberToHex,
   parseTransaction,
   hexToBytes,
   serializeTransaction,
   toFunctionSelector,
   toFunctionSignature,
+  toRlp,
   validateTypedData,
   type Abi,
   type AbiFunction,
@@ -24,7 +27,6 @@ import {
   type TransactionSerializable,
   type TypedDataDefinition,
 } from 'viem';
-import { hashAuthorization } from 'viem/utils';
 import { QkError } from '../errors';
 import type { PolicyStruct, PolicyValue } from '../policy/values';
 
@@ -191,14 +193,43 @@ export function serializeSignedTransaction(tx: TransactionSerializable, signatur
 
 // ─── EIP-712 ──────────────────────────────────────────────────────────────────────────────────
 
+/** A member of an EIP-712 struct type. */
+export interface TypedField {
+  name: string;
+  type: string;
+}
+
+/** The struct types by name: a Map, so that names such as `constructor` or `__proto__` are only ever the document's. */
+export type TypedFields = ReadonlyMap<string, readonly TypedField[]>;
+
+/** The members EIP-712 defines for a domain, in its order, with the types it gives them. */
+export const EIP712_DOMAIN_FIELDS: readonly TypedField[] = [
+  { name: 'name', type: 'string' },
+  { name: 'version', type: 'string' },
+  { name: 'chainId', type: 'uint256' },
+  { name: 'verifyingContract', type: 'address' },
+  { name: 'salt', type: 'bytes32' },
+];
+const DOMAIN_FIELD_NAMES = EIP712_DOMAIN_FIELDS.map((field) => field.name).join(', ');
+
+/**
+ * The deepest nesting of objects and arrays a typed-data document may have, and the most struct types it may define:
+ * checking, hashing and reading it recurse along both, so both are bounded before any recursion starts.
+ */
+export const MAX_TYPED_DATA_DEPTH = 32;
+export const MAX_TYPED_DATA_TYPES = 64;
+
 export interface DecodedTypedData {
   digest: Uint8Array;
   /** `eth.eip_712`. */
   policy: PolicyStruct;
+  /** The checked document; `domainFields` are exactly the domain members the digest covers. */
+  types: TypedFields;
+  primaryType: string;
+  domainFields: readonly TypedField[];
+  domain: Readonly<Record<string, unknown>>;
+  message: Readonly<Record<string, unknown>>;
 }
-
-type TypedFields = Record<string, readonly TypedField[]>;
-type TypedField = { name: string; type: string };
 
 function isFieldList(value: unknown): value is TypedField[] {
   return (
@@ -211,9 +242,29 @@ function isFieldList(value: unknown): value is TypedField[] {
   );
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The nesting depth of parsed JSON, walked with an explicit stack; stops counting past `limit`. */
+function jsonDepth(root: unknown, limit: number): number {
+  let deepest = 0;
+  const pending: [unknown, number][] = [[root, 1]];
+  while (pending.length > 0) {
+    const [value, depth] = pending.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(value)) pending.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
 /**
  * A typed-data JSON document ({types, primaryType, domain, message}, as viem's serializeTypedData and ethers'
- * TypedDataEncoder.getPayload write it), checked against its own types and hashed per EIP-712.
+ * TypedDataEncoder.getPayload write it), checked against its own types and hashed per EIP-712. What is signed is
+ * exactly what the policy view holds: every value is checked against its declared type (integers within their
+ * uintN/intN range), and the domain's members must be those `types.EIP712Domain` lists (docs/service.md#signing).
  */
 export function decodeTypedData(payload: string, what: string): DecodedTypedData {
   let document: unknown;
@@ -222,28 +273,27 @@ export function decodeTypedData(payload: string, what: string): DecodedTypedData
   } catch (error) {
     throw invalid(what, `is not EIP-712 typed data: not JSON (${(error as Error).message})`);
   }
-  if (typeof document !== 'object' || document === null || Array.isArray(document)) throw invalid(what, 'is not EIP-712 typed data: not a JSON object');
-  const { types, primaryType, domain = {}, message } = document as Record<string, unknown>;
-  if (typeof types !== 'object' || types === null || Array.isArray(types)) throw invalid(what, 'is not EIP-712 typed data: "types" must be an object');
+  if (!isRecord(document)) throw invalid(what, 'is not EIP-712 typed data: not a JSON object');
+  const depth = jsonDepth(document, MAX_TYPED_DATA_DEPTH);
+  if (depth > MAX_TYPED_DATA_DEPTH) throw invalid(what, `is nested more than ${MAX_TYPED_DATA_DEPTH} levels deep; typed data is limited to ${MAX_TYPED_DATA_DEPTH}`);
+  const { types, primaryType, domain = {}, message } = document;
+  if (!isRecord(types)) throw invalid(what, 'is not EIP-712 typed data: "types" must be an object');
   if (typeof primaryType !== 'string') throw invalid(what, 'is not EIP-712 typed data: "primaryType" must be a string');
-  if (typeof domain !== 'object' || domain === null) throw invalid(what, 'is not EIP-712 typed data: "domain" must be an object');
-  if (typeof message !== 'object' || message === null) throw invalid(what, 'is not EIP-712 typed data: "message" must be an object');
-  const typeTable = types as TypedFields;
-  for (const [name, fields] of Object.entries(types)) {
-    if (!isFieldList(fields)) {
-      throw invalid(what, `does not match its types: types.${name} must be a list of {name, type}`);
-    }
-    const badName = [name, ...fields.map((field) => field.type)].find((type) => type.length > MAX_TYPE_NAME_LENGTH || !TYPE_NAME.test(type));
-    if (badName !== undefined) {
-      const shown = badName.length > 40 ? `${badName.slice(0, 40)}… (${badName.length} characters)` : badName;
-      throw invalid(what, `does not match its types: "${shown}" in types.${name.slice(0, 40)} is not a type name (an identifier with optional [] or [n] suffixes, at most ${MAX_TYPE_NAME_LENGTH} characters)`);
-    }
+  if (!isRecord(domain)) throw invalid(what, 'is not EIP-712 typed data: "domain" must be an object');
+  if (!isRecord(message)) throw invalid(what, 'is not EIP-712 typed data: "message" must be an object');
+  const typeTable = readTypes(types, what);
+  if (primaryType !== 'EIP712Domain' && !typeTable.has(primaryType)) {
+    throw invalid(what, `does not match its types: primaryType "${primaryType.slice(0, 40)}" is not among types (${[...typeTable.keys()].join(', ')})`);
   }
-  if (primaryType !== 'EIP712Domain' && typeTable[primaryType] === undefined) {
-    throw invalid(what, `does not match its types: primaryType "${primaryType}" is not among types (${Object.keys(typeTable).join(', ')})`);
+  // primaryType EIP712Domain signs the domain alone: a message beside it would be shown but not signed.
+  if (primaryType === 'EIP712Domain' && Object.keys(message).length > 0) {
+    throw invalid(what, 'does not match its types: with primaryType "EIP712Domain" only the domain is signed, so "message" must be {}');
   }
-  checkStruct(typeTable, primaryType, message as Record<string, unknown>, `${what} message`);
-  const definition = { types: typeTable, primaryType, domain, message } as unknown as TypedDataDefinition;
+  const domainFields = domainFieldsOf(typeTable, domain, what);
+  const hashedTypes = new Map(typeTable).set('EIP712Domain', domainFields);
+  checkValue(hashedTypes, 'EIP712Domain', domain, `${what} domain`);
+  if (primaryType !== 'EIP712Domain') checkValue(hashedTypes, primaryType, message, `${what} message`);
+  const definition = { types: Object.fromEntries(hashedTypes), primaryType, domain, message } as unknown as TypedDataDefinition;
   let digest: Hex;
   try {
     validateTypedData(definition);
@@ -251,70 +301,180 @@ export function decodeTypedData(payload: string, what: string): DecodedTypedData
   } catch (error) {
     throw invalid(what, `does not match its types: ${reason(error)}`);
   }
-  const domainFields = domain as Record<string, unknown>;
   return {
     digest: hexToBytes(digest),
     policy: {
       primary_type: primaryType,
       domain: withoutAbsent({
-        name: typeof domainFields.name === 'string' ? domainFields.name : undefined,
-        version: typeof domainFields.version === 'string' ? domainFields.version : undefined,
-        chain_id: domainFields.chainId === undefined ? undefined : BigInt(domainFields.chainId as string),
-        verifying_contract: typeof domainFields.verifyingContract === 'string' ? getAddress(domainFields.verifyingContract) : undefined,
+        name: domain.name as string | undefined,
+        version: domain.version as string | undefined,
+        chain_id: domain.chainId === undefined ? undefined : BigInt(domain.chainId as string | number),
+        verifying_contract: domain.verifyingContract === undefined ? undefined : getAddress(domain.verifyingContract as string),
       }),
-      message: typedValue(typeTable, primaryType, message),
+      message: primaryType === 'EIP712Domain' ? {} : typedValue(hashedTypes, primaryType, message),
     },
+    types: typeTable,
+    primaryType,
+    domainFields,
+    domain,
+    message,
   };
 }
 
-/**
- * An EIP-712 type without its array suffixes (`Mail[2][]` → `Mail`), in one pass from the end: the pattern
- * `/(\[\d*\])+$/` rescans the run of suffixes from every bracket of a hostile type name, in quadratic time.
- */
-function withoutArraySuffixes(type: string): string {
-  let end = type.length;
-  while (type[end - 1] === ']') {
-    const open = type.lastIndexOf('[', end - 2);
-    if (open === -1 || !/^\d*$/.test(type.slice(open + 1, end - 1))) break;
-    end = open;
-  }
-  return type.slice(0, end);
-}
-
-/** Every member the struct type declares is present, and no other; viem's own check covers the values. */
-function checkStruct(types: TypedFields, type: string, value: Record<string, unknown>, where: string): void {
-  const fields = types[type];
-  if (fields === undefined) return;
-  const declared = new Set(fields.map((field) => field.name));
-  for (const field of fields) {
-    if (!(field.name in value)) throw invalid(where, `does not match its types: ${type} needs "${field.name}" (${field.type})`);
-    const inner = withoutArraySuffixes(field.type);
-    const item = value[field.name];
-    if (types[inner] !== undefined) {
-      const items = field.type === inner ? [item] : (item as unknown[]);
-      if (!Array.isArray(items)) throw invalid(where, `does not match its types: "${field.name}" must be a list (${field.type})`);
-      items.forEach((entry, index) => {
-        if (typeof entry !== 'object' || entry === null) throw invalid(where, `does not match its types: "${field.name}" must be a ${inner} object`);
-        checkStruct(types, inner, entry as Record<string, unknown>, `${where}.${field.name}${field.type === inner ? '' : `[${index}]`}`);
-      });
+/** `types` as a table of struct types, each name and member type checked before anything looks them up. */
+function readTypes(types: Record<string, unknown>, what: string): Map<string, readonly TypedField[]> {
+  const entries = Object.entries(types);
+  if (entries.length > MAX_TYPED_DATA_TYPES) throw invalid(what, `defines ${entries.length} types; typed data is limited to ${MAX_TYPED_DATA_TYPES}`);
+  for (const [name, fields] of entries) {
+    if (!isFieldList(fields)) {
+      throw invalid(what, `does not match its types: types.${name.slice(0, 40)} must be a list of {name, type}`);
+    }
+    const badName = [name, ...fields.map((field) => field.type)].find((type) => type.length > MAX_TYPE_NAME_LENGTH || !TYPE_NAME.test(type));
+    if (badName !== undefined) {
+      const shown = badName.length > 40 ? `${badName.slice(0, 40)}… (${badName.length} characters)` : badName;
+      throw invalid(what, `does not match its types: "${shown}" in types.${name.slice(0, 40)} is not a type name (an identifier with optional [] or [n] suffixes, at most ${MAX_TYPE_NAME_LENGTH} characters)`);
     }
   }
-  const extra = Object.keys(value).find((key) => !declared.has(key));
-  if (extra !== undefined) throw invalid(where, `does not match its types: "${extra}" is not a member of ${type}`);
+  return new Map(entries as [string, TypedField[]][]);
 }
 
+/**
+ * The domain members the digest covers. With `types.EIP712Domain` they are the ones it lists, and the domain object
+ * must hold exactly those; without it, the ones the domain holds (viem's rule). Either way only EIP-712's five members
+ * with their standard types: a member that is not hashed must never reach the view or the policy.
+ */
+function domainFieldsOf(types: TypedFields, domain: Record<string, unknown>, what: string): readonly TypedField[] {
+  const present = Object.keys(domain);
+  const nullMember = present.find((name) => domain[name] === null);
+  if (nullMember !== undefined) throw invalid(what, `does not match its types: domain.${nullMember.slice(0, 40)} is null; leave it out instead`);
+  const declared = types.get('EIP712Domain');
+  const fields = declared ?? EIP712_DOMAIN_FIELDS.filter((field) => Object.hasOwn(domain, field.name));
+  const listed = declared === undefined ? 'the domain' : 'types.EIP712Domain';
+  const seen = new Set<string>();
+  for (const field of fields) {
+    const standard = EIP712_DOMAIN_FIELDS.find((known) => known.name === field.name);
+    if (standard === undefined) {
+      throw invalid(what, `does not match its types: "${field.name.slice(0, 40)}" in ${listed} is not an EIP-712 domain member (${DOMAIN_FIELD_NAMES})`);
+    }
+    if (field.type !== standard.type) {
+      throw invalid(what, `does not match its types: types.EIP712Domain declares ${field.name} as ${field.type.slice(0, 40)}; EIP-712 declares it ${standard.type}`);
+    }
+    if (seen.has(field.name)) throw invalid(what, `does not match its types: types.EIP712Domain lists ${field.name} twice`);
+    seen.add(field.name);
+    if (!Object.hasOwn(domain, field.name)) throw invalid(what, `does not match its types: types.EIP712Domain lists ${field.name} but the domain has no value for it`);
+  }
+  const unsigned = present.find((name) => !seen.has(name));
+  if (unsigned !== undefined) {
+    const known = EIP712_DOMAIN_FIELDS.some((field) => field.name === unsigned);
+    throw invalid(
+      what,
+      known
+        ? `does not match its types: domain.${unsigned} is not listed in types.EIP712Domain, so it would not be signed; list it there or leave it out of the domain`
+        : `does not match its types: domain.${unsigned.slice(0, 40)} is not an EIP-712 domain member (${DOMAIN_FIELD_NAMES})`,
+    );
+  }
+  return fields;
+}
+
+/** An EIP-712 array type's element type and fixed length (`Mail[2][]` → `Mail[2]`, any length); undefined otherwise. */
+function arrayOf(type: string): { element: string; length?: number } | undefined {
+  if (!type.endsWith(']')) return undefined;
+  const open = type.lastIndexOf('[');
+  const size = type.slice(open + 1, -1);
+  return { element: type.slice(0, open), ...(size === '' ? {} : { length: Number(size) }) };
+}
+
+/**
+ * The value matches its declared type, all the way down: structs have exactly their members (own properties only),
+ * arrays their length, atomic values the JSON kind and range their type allows. The depth bound keeps this recursion
+ * (and viem's) short.
+ */
+function checkValue(types: TypedFields, type: string, value: unknown, where: string): void {
+  const mismatch = (problem: string) => invalid(where, `does not match its types: ${problem}`);
+  const array = arrayOf(type);
+  if (array !== undefined) {
+    if (!Array.isArray(value)) throw mismatch(`it must be a list (${type})`);
+    if (array.length !== undefined && value.length !== array.length) throw mismatch(`${type} holds ${array.length} items, not ${value.length}`);
+    value.forEach((item, index) => checkValue(types, array.element, item, `${where}[${index}]`));
+    return;
+  }
+  const fields = types.get(type);
+  if (fields !== undefined) {
+    if (!isRecord(value)) throw mismatch(`it must be a ${type} object`);
+    for (const field of fields) {
+      if (!Object.hasOwn(value, field.name)) throw mismatch(`${type} needs "${field.name}" (${field.type})`);
+      checkValue(types, field.type, value[field.name], `${where}.${field.name}`);
+    }
+    const declared = new Set(fields.map((field) => field.name));
+    const extra = Object.keys(value).find((key) => !declared.has(key));
+    if (extra !== undefined) throw mismatch(`"${extra.slice(0, 40)}" is not a member of ${type}`);
+    return;
+  }
+  checkAtomic(type, value, mismatch);
+}
+
+/**
+ * The longest integer text read: a uint256 has 78 decimal digits. BigInt parses decimal text in quadratic time, so a
+ * megabyte of digits is refused by its length rather than parsed.
+ */
+const MAX_INTEGER_TEXT = 80;
+const INTEGER_TYPE = /^(u?)int(\d+)$/;
+const BYTES_TYPE = /^bytes(\d*)$/;
+const INTEGER_TEXT = /^(?:-?(?:0|[1-9]\d*)|0x[0-9a-fA-F]+)$/;
+
+/** An atomic EIP-712 value: the JSON kind its type needs, integers as numbers or decimal / 0x strings within range. */
+function checkAtomic(type: string, value: unknown, mismatch: (problem: string) => QkError): void {
+  const shown = () => JSON.stringify(value)?.slice(0, 80);
+  const integerType = INTEGER_TYPE.exec(type);
+  if (integerType !== null) {
+    const bits = Number(integerType[2]);
+    if (bits < 8 || bits > 256 || bits % 8 !== 0) throw mismatch(`"${type}" is not an EIP-712 type`);
+    let number: bigint;
+    if (typeof value === 'number' && Number.isInteger(value)) number = BigInt(value);
+    else if (typeof value === 'string' && value.length > MAX_INTEGER_TEXT) throw mismatch(`a ${value.length}-character integer is too long for ${type}`);
+    else if (typeof value === 'string' && INTEGER_TEXT.test(value)) number = BigInt(value);
+    else throw mismatch(`${shown()} is not an integer (${type}: a JSON integer or a decimal or 0x string)`);
+    const signed = integerType[1] === '';
+    const [low, high] = signed ? [-(1n << BigInt(bits - 1)), (1n << BigInt(bits - 1)) - 1n] : [0n, (1n << BigInt(bits)) - 1n];
+    if (number < low || number > high) throw mismatch(`${number} is outside the range of ${type} (${low} to ${high})`);
+    return;
+  }
+  const bytesType = BYTES_TYPE.exec(type);
+  if (bytesType !== null) {
+    const size = bytesType[1] === '' ? undefined : Number(bytesType[1]);
+    if (size !== undefined && (size < 1 || size > 32)) throw mismatch(`"${type}" is not an EIP-712 type`);
+    if (typeof value !== 'string' || !/^0x(?:[0-9a-fA-F]{2})*$/.test(value)) throw mismatch(`${shown()} is not 0x hex bytes (${type})`);
+    if (size !== undefined && value.length !== 2 + 2 * size) throw mismatch(`${shown()} is ${(value.length - 2) / 2} bytes; ${type} holds ${size}`);
+    return;
+  }
+  switch (type) {
+    case 'string':
+      if (typeof value !== 'string') throw mismatch(`${shown()} is not a string`);
+      return;
+    case 'bool':
+      if (typeof value !== 'boolean') throw mismatch(`${shown()} is not true or false`);
+      return;
+    case 'address':
+      if (typeof value !== 'string' || !isAddress(value, { strict: false })) throw mismatch(`Address ${shown()} is invalid (a 20-byte 0x address)`);
+      return;
+    default:
+      throw mismatch(`"${type.slice(0, 40)}" is neither a type in types nor an EIP-712 atomic type`);
+  }
+}
+
+/** The checked value as a policy value: integers as bigints, addresses checksummed, structs as maps. */
 function typedValue(types: TypedFields, type: string, value: unknown): PolicyValue {
-  const list = /^(.*)\[\d*\]$/.exec(type);
-  if (list) return (value as unknown[]).map((item) => typedValue(types, list[1]!, item));
-  const fields = types[type];
+  const array = arrayOf(type);
+  if (array !== undefined) return (value as unknown[]).map((item) => typedValue(types, array.element, item));
+  const fields = types.get(type);
   if (fields !== undefined) {
     const record = value as Record<string, unknown>;
     return Object.fromEntries(fields.map((field) => [field.name, typedValue(types, field.type, record[field.name])]));
   }
-  if (/^u?int\d*$/.test(type)) return BigInt(value as string);
-  if (type === 'bool') return value === true || value === 'true';
-  if (type === 'address' && typeof value === 'string' && isAddress(value, { strict: false })) return getAddress(value);
-  return String(value);
+  if (INTEGER_TYPE.test(type)) return BigInt(value as string | number);
+  if (type === 'bool') return value as boolean;
+  if (type === 'address') return getAddress(value as string);
+  return value as string;
 }
 
 // ─── EIP-7702 ─────────────────────────────────────────────────────────────────────────────────
@@ -337,14 +497,27 @@ export function decodeAuthorization(payload: string, what: string): DecodedAutho
   if (typeof address !== 'string' || !isAddress(address, { strict: false })) {
     throw invalid(what, 'is not an EIP-7702 authorization: "address" must be a 20-byte 0x address');
   }
-  const integer = (value: unknown, name: string): bigint => {
-    if ((typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) || (typeof value === 'string' && /^(?:0|[1-9]\d*|0x[0-9a-fA-F]+)$/.test(value))) {
-      return BigInt(value);
+  const integer = (value: unknown, name: string, bits: number): bigint => {
+    let parsed: bigint | undefined;
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) parsed = BigInt(value);
+    else if (typeof value === 'string' && value.length <= MAX_INTEGER_TEXT && /^(?:0|[1-9]\d*|0x[0-9a-fA-F]+)$/.test(value)) parsed = BigInt(value);
+    if (parsed === undefined) {
+      const hint =
+        typeof value === 'number' && Number.isInteger(value) && value > 0
+          ? ' (above 2^53 - 1 JSON numbers lose precision: send it as a decimal string)'
+          : typeof value === 'string' && value.length > MAX_INTEGER_TEXT
+            ? ` of at most ${MAX_INTEGER_TEXT} characters`
+            : '';
+      throw invalid(what, `is not an EIP-7702 authorization: "${name}" must be a non-negative integer${hint}`);
     }
-    throw invalid(what, `is not an EIP-7702 authorization: "${name}" must be a non-negative integer`);
+    if (parsed >= 1n << BigInt(bits)) throw invalid(what, `is not an EIP-7702 authorization: "${name}" ${parsed} does not fit in uint${bits}`);
+    return parsed;
   };
-  const chain = integer(chainId, 'chainId');
-  const count = integer(nonce, 'nonce');
-  const digest = hashAuthorization({ address: getAddress(address), chainId: Number(chain), nonce: Number(count) });
+  const chain = integer(chainId, 'chainId', 256);
+  const count = integer(nonce, 'nonce', 64);
+  // EIP-7702's keccak256(0x05 ‖ rlp([chain_id, address, nonce])) over the exact integers: viem's hashAuthorization
+  // takes JavaScript numbers, which cannot hold every uint64 nonce.
+  const rlpInteger = (value: bigint): Hex => (value === 0n ? '0x' : numberToHex(value));
+  const digest = keccak256(concatHex(['0x05', toRlp([rlpInteger(chain), getAddress(address), rlpInteger(count)])]));
   return { digest: hexToBytes(digest), policy: { address: getAddress(address), chain_id: chain, nonce: count } };
 }

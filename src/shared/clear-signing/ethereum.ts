@@ -232,37 +232,23 @@ function transactionSummary(to: AddressRef | undefined, value: string, call: Con
 
 // ─── EIP-712 ──────────────────────────────────────────────────────────────────────────────────
 
-type TypeTable = Record<string, readonly TypedMember[]>;
-
-/** The EIP-712 domain members, in the order the standard lists them. */
-const DOMAIN_MEMBERS: readonly TypedMember[] = [
-  { name: 'name', type: 'string' },
-  { name: 'version', type: 'string' },
-  { name: 'chainId', type: 'uint256' },
-  { name: 'verifyingContract', type: 'address' },
-  { name: 'salt', type: 'bytes32' },
-];
-
+/** The card reads the document decodeTypedData checked and hashed: its domain rows are exactly the signed members. */
 export function readTypedData(payload: string, what: string, anyChain: Lookup, warnings: Warnings): TypedDataDetails {
   const decoded = decodeTypedData(payload, what);
-  // decodeTypedData checked the document against its own types, so its shape is known here.
-  const document = JSON.parse(payload) as { types: TypeTable; primaryType: string; domain?: Record<string, unknown>; message: Record<string, unknown> };
-  const types = document.types;
-  const structMembers: StructMembers = (member) => types[member.type];
-  const domainValues = document.domain ?? {};
-  const lookup = anyChain.onChain(domainValues.chainId === undefined ? undefined : Number(domainValues.chainId));
-  const domainMembers = DOMAIN_MEMBERS.filter((member) => domainValues[member.name] !== undefined);
-  const domain = readableMembers(domainMembers, (member) => domainValues[member.name], structMembers, lookup);
-  const verifyingContractValue = domainValues.verifyingContract;
-  const verifyingContract =
-    typeof verifyingContractValue === 'string' ? lookup.address('ethereum', getAddress(verifyingContractValue), true) : undefined;
-  const network = domainValues.chainId === undefined ? undefined : ethereumNetwork(Number(domainValues.chainId));
+  const { types, primaryType, domain: domainValues } = decoded;
+  const structMembers: StructMembers = (member) => types.get(member.type);
+  const signedDomain = decoded.policy.domain as { chain_id?: bigint; verifying_contract?: string };
+  const chainId = signedDomain.chain_id === undefined ? undefined : Number(signedDomain.chain_id);
+  const lookup = anyChain.onChain(chainId);
+  const domain = readableMembers(decoded.domainFields, (member) => domainValues[member.name], structMembers, lookup);
+  const verifyingContract = signedDomain.verifying_contract === undefined ? undefined : lookup.address('ethereum', signedDomain.verifying_contract, true);
+  const network = chainId === undefined ? undefined : ethereumNetwork(chainId);
   // A token's own permit is signed for the token contract: its amounts are in that token's units.
   const verifyingToken = verifyingContract === undefined ? undefined : lookup.token('ethereum', verifyingContract.address);
-  const message = readableMembers(types[document.primaryType] ?? [], (member) => document.message[member.name], structMembers, lookup, verifyingToken);
-  checkPermit(document.primaryType, message, verifyingContract, lookup, warnings);
+  const message = readableMembers(types.get(primaryType) ?? [], (member) => decoded.message[member.name], structMembers, lookup, verifyingToken);
+  checkPermit(primaryType, message, verifyingContract, lookup, warnings);
   return {
-    primaryType: document.primaryType,
+    primaryType,
     domain,
     ...(verifyingContract === undefined ? {} : { verifyingContract }),
     ...(network === undefined ? {} : { network }),

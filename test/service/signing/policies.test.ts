@@ -86,7 +86,7 @@ async function expectSignedBy(reply: Reply, address: string): Promise<void> {
 function expectRefused(reply: Reply, reason: 'explicit' | 'implicit'): void {
   expect(reply.status, JSON.stringify(reply.body)).toBe(403);
   expect(reply.body.details[0].turnkeyErrorCode).toBe('REQUEST_NOT_AUTHORIZED');
-  expect(reply.body.message).toMatch(reason === 'explicit' ? /EFFECT_DENY matches/ : /No policies evaluated to outcome: Allow/);
+  expect(reply.body.message).toMatch(reason === 'explicit' ? /^policy engine denied request explicitly$/ : /No policies evaluated to outcome: Allow/);
 }
 
 beforeAll(async () => {
