@@ -142,7 +142,7 @@ describe('policies for non-root users', () => {
     const policyId = allowed.body.activity.result.createPolicyResult.policyId;
     const deleting = await t.submit('delete_policy', 'ACTIVITY_TYPE_DELETE_POLICY', { policyId }, { key: dave.key });
     expect(deleting.status).toBe(403);
-    expect(deleting.body.message).toMatch(/EFFECT_DENY/);
+    expect(deleting.body.message).toBe('policy engine denied request explicitly');
   });
 
   it('`user` in a condition is the user the parameters name: a policy lets dave rename only users with a tag', async () => {

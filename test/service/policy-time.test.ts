@@ -82,7 +82,7 @@ describe('authorization with a time window', () => {
     moveClockTo('2026-07-04T12:00:00Z'); // Saturday
     const weekend = await bobCreatesTag();
     expect(weekend.status).toBe(403);
-    expect(weekend.body.message).toMatch(/EFFECT_DENY/);
+    expect(weekend.body.message).toBe('policy engine denied request explicitly');
     expect(outcomesOf(weekend)[denyId]).toBe('OUTCOME_DENY_EXPLICIT');
   });
 
