@@ -67,6 +67,8 @@ export interface ServiceOptions {
    * a new secret for it. Default: the file `<db>.service-secret`, created on first use.
    */
   serviceSecret?: (databaseHoldsSealedData: boolean) => Promise<ServiceSecret>;
+  /** Worker threads that sign (docs/service.md#signing-workers); one per core by default. */
+  signingWorkers?: number;
 }
 
 export interface ServiceSecret {
@@ -113,7 +115,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       options.serviceSecret === undefined
         ? loadServiceSecret(serviceSecretFileOf(store.path), holdsSealedData)
         : await options.serviceSecret(holdsSealedData);
-    const enclave = new Enclave({ signingKey: boot.enclaveSigningKey, serviceSecret: serviceSecret.secret, secretCreatedAtMs: serviceSecret.createdAtMs });
+    const enclave = new Enclave({
+      signingKey: boot.enclaveSigningKey,
+      serviceSecret: serviceSecret.secret,
+      secretCreatedAtMs: serviceSecret.createdAtMs,
+      ...(options.signingWorkers === undefined ? {} : { signingWorkers: options.signingWorkers }),
+    });
     const loginKeys = await ensureLoginSigningKeys(store, now());
     await eraseExpiredImportTargets(store, now());
     const oidc = createOidcVerifier({ issuers: options.oidcIssuers ?? [], now: () => new Date(now()) });
@@ -160,8 +167,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       store,
       close() {
         clearInterval(importTargetSweep);
-        closing ??= app.close().then(() => {
-          enclave.close();
+        closing ??= app.close().then(async () => {
+          await enclave.close();
           return store.close();
         });
         return closing;
