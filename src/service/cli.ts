@@ -1,6 +1,6 @@
 /**
  * `npm run service -- [--host 127.0.0.1] [--allowed-host NAME]… [--port 0] [--db FILE|:memory:]
- *   [--root-public-key HEX[:curve]]… [--otp-outbox FILE] [--oidc-jwks ISSUER=FILE]…`
+ *   [--root-public-key HEX[:curve]]… [--otp-outbox FILE] [--oidc-jwks ISSUER=FILE]… [--signing-workers N]`
  * Requests must name a loopback host or the bound address in their Host header; `--allowed-host` adds the names a
  * service bound beyond loopback is reached by.
  * Prints one JSON line (ServiceInfo) on stdout; logs go to stderr. SIGTERM/SIGINT shut down cleanly.
@@ -14,11 +14,13 @@ import { PARENT_IPC_FLAG } from '../shared/service-process';
 import { DEFAULT_HOST, startService } from './index';
 import { serveParent } from './parent-ipc';
 
-const USAGE = `usage: npm run service -- [--host ${DEFAULT_HOST}] [--allowed-host NAME (Host header name to accept besides loopback)]... [--port 0] [--db FILE|:memory:] [--root-public-key HEX[:p256|secp256k1|ed25519]]... [--otp-outbox FILE (default: beside the db)] [--oidc-jwks ISSUER=FILE]...`;
+const USAGE = `usage: npm run service -- [--host ${DEFAULT_HOST}] [--allowed-host NAME (Host header name to accept besides loopback)]... [--port 0] [--db FILE|:memory:] [--root-public-key HEX[:p256|secp256k1|ed25519]]... [--otp-outbox FILE (default: beside the db)] [--oidc-jwks ISSUER=FILE]... [--signing-workers N (default: one per core)]`;
 
 /** Exit codes: 0 clean stop, 1 failed to start, 2 bad command line. */
 const EXIT_START_FAILED = 1;
 const EXIT_USAGE = 2;
+/** More signing workers than this only add threads that wait for a core. */
+const MAX_SIGNING_WORKERS = 64;
 
 function usageError(message: string): never {
   console.error(`${message}\n${USAGE}`);
@@ -45,6 +47,7 @@ function parseCommandLine() {
         'root-public-key': { type: 'string', multiple: true, default: [] },
         'otp-outbox': { type: 'string' },
         'oidc-jwks': { type: 'string', multiple: true, default: [] },
+        'signing-workers': { type: 'string' },
         help: { type: 'boolean', default: false },
       },
       strict: true,
@@ -56,6 +59,10 @@ function parseCommandLine() {
     }
     const port = Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65_535) usageError(`--port must be 0…65535, got ${values.port}`);
+    const signingWorkers = values['signing-workers'] === undefined ? undefined : Number(values['signing-workers']);
+    if (signingWorkers !== undefined && (!Number.isInteger(signingWorkers) || signingWorkers < 1 || signingWorkers > MAX_SIGNING_WORKERS)) {
+      usageError(`--signing-workers must be 1…${MAX_SIGNING_WORKERS}, got ${values['signing-workers']}`);
+    }
     return {
       host: values.host,
       allowedHosts: values['allowed-host'],
@@ -64,6 +71,7 @@ function parseCommandLine() {
       rootPublicKeys: values['root-public-key'].map(parseRootKey),
       oidcIssuers: values['oidc-jwks'].map(parseJwksFlag),
       ...(values['otp-outbox'] === undefined ? {} : { otpOutbox: values['otp-outbox'] }),
+      ...(signingWorkers === undefined ? {} : { signingWorkers }),
     };
   } catch (error) {
     return usageError((error as Error).message);
