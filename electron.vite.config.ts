@@ -5,8 +5,15 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   main: {
     build: {
-      // The service entry is built beside main: the app runs the Sandbox from it in a utility process.
-      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts'), service: resolve(__dirname, 'src/service/cli.ts') } },
+      // The service entry is built beside main: the app runs the Sandbox from it in a utility process. Its signing
+      // workers load their own entry, found beside the service's code (src/service/enclave/signing-pool.ts).
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'src/main/index.ts'),
+          service: resolve(__dirname, 'src/service/cli.ts'),
+          'signing-worker': resolve(__dirname, 'src/service/enclave/signing-worker.ts'),
+        },
+      },
     },
   },
   preload: {

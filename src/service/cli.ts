@@ -1,6 +1,6 @@
 /**
  * `npm run service -- [--host 127.0.0.1] [--allowed-host NAME]… [--port 0] [--db FILE|:memory:]
- *   [--root-public-key HEX[:curve]]… [--seed FILE] [--clock-control] [--tls-cert FILE --tls-key FILE] [--allow-plaintext] [--otp-outbox FILE] [--oidc-jwks ISSUER=FILE]…`
+ *   [--root-public-key HEX[:curve]]… [--seed FILE] [--clock-control] [--tls-cert FILE --tls-key FILE] [--allow-plaintext] [--otp-outbox FILE] [--oidc-jwks ISSUER=FILE]… [--signing-workers N]`
  * Requests must name a loopback host or the bound address in their Host header; `--allowed-host` adds the names a
  * service bound beyond loopback is reached by.
  * Prints one JSON line (ServiceInfo) on stdout; logs go to stderr. SIGTERM/SIGINT shut down cleanly.
@@ -15,11 +15,13 @@ import { PARENT_IPC_FLAG } from '../shared/service-process';
 import { DEFAULT_HOST, startService } from './index';
 import { serveParent } from './parent-ipc';
 
-const USAGE = `usage: npm run service -- [--host ${DEFAULT_HOST}] [--allowed-host NAME (Host header name to accept besides loopback)]... [--port 0] [--db FILE|:memory:] [--root-public-key HEX[:p256|secp256k1|ed25519]]... [--seed FILE (YAML or JSON: the organizations a new database starts with)] [--clock-control (let root users move the clock forward)] [--tls-cert FILE --tls-key FILE (PEM; needed beyond loopback)] [--allow-plaintext (HTTP beyond loopback, e.g. in a container)] [--otp-outbox FILE (default: beside the db)] [--oidc-jwks ISSUER=FILE]...`;
+const USAGE = `usage: npm run service -- [--host ${DEFAULT_HOST}] [--allowed-host NAME (Host header name to accept besides loopback)]... [--port 0] [--db FILE|:memory:] [--root-public-key HEX[:p256|secp256k1|ed25519]]... [--seed FILE (YAML or JSON: the organizations a new database starts with)] [--clock-control (let root users move the clock forward)] [--tls-cert FILE --tls-key FILE (PEM; needed beyond loopback)] [--allow-plaintext (HTTP beyond loopback, e.g. in a container)] [--otp-outbox FILE (default: beside the db)] [--oidc-jwks ISSUER=FILE]... [--signing-workers N (default: one per core)]`;
 
 /** Exit codes: 0 clean stop, 1 failed to start, 2 bad command line. */
 const EXIT_START_FAILED = 1;
 const EXIT_USAGE = 2;
+/** More signing workers than this only add threads that wait for a core. */
+const MAX_SIGNING_WORKERS = 64;
 
 function usageError(message: string): never {
   console.error(`${message}\n${USAGE}`);
@@ -64,6 +66,7 @@ function parseCommandLine() {
         'allow-plaintext': { type: 'boolean', default: false },
         'otp-outbox': { type: 'string' },
         'oidc-jwks': { type: 'string', multiple: true, default: [] },
+        'signing-workers': { type: 'string' },
         help: { type: 'boolean', default: false },
       },
       strict: true,
@@ -75,6 +78,10 @@ function parseCommandLine() {
     }
     const port = Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65_535) usageError(`--port must be 0…65535, got ${values.port}`);
+    const signingWorkers = values['signing-workers'] === undefined ? undefined : Number(values['signing-workers']);
+    if (signingWorkers !== undefined && (!Number.isInteger(signingWorkers) || signingWorkers < 1 || signingWorkers > MAX_SIGNING_WORKERS)) {
+      usageError(`--signing-workers must be 1…${MAX_SIGNING_WORKERS}, got ${values['signing-workers']}`);
+    }
     return {
       host: values.host,
       allowedHosts: values['allowed-host'],
@@ -87,6 +94,7 @@ function parseCommandLine() {
       clockControl: values['clock-control'],
       allowPlaintext: values['allow-plaintext'],
       ...readTls(values['tls-cert'], values['tls-key']),
+      ...(signingWorkers === undefined ? {} : { signingWorkers }),
     };
   } catch (error) {
     return usageError((error as Error).message);

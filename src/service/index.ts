@@ -85,6 +85,8 @@ export interface ServiceOptions {
    * loopback only (docs/sandbox.md#teams-tls).
    */
   allowPlaintext?: boolean;
+  /** Worker threads that sign (docs/service.md#signing-workers); one per core by default. */
+  signingWorkers?: number;
 }
 
 export interface ServiceSecret {
@@ -137,7 +139,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         : await options.serviceSecret(holdsSealedData);
     // The enclave exists before the bootstrap so that a seed's wallets and keys are made in the same transaction.
     const signingKey = store.read.serviceKeys.get(ENCLAVE_SIGNING_KEY) ?? generateEncryptionKeyPair();
-    const enclave = new Enclave({ signingKey, serviceSecret: serviceSecret.secret, secretCreatedAtMs: serviceSecret.createdAtMs });
+    const enclave = new Enclave({
+      signingKey,
+      serviceSecret: serviceSecret.secret,
+      secretCreatedAtMs: serviceSecret.createdAtMs,
+      ...(options.signingWorkers === undefined ? {} : { signingWorkers: options.signingWorkers }),
+    });
     const boot = await bootstrap(store, {
       rootPublicKeys: options.rootPublicKeys ?? [],
       now: now(),
@@ -201,8 +208,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       store,
       close() {
         clearInterval(importTargetSweep);
-        closing ??= app.close().then(() => {
-          enclave.close();
+        closing ??= app.close().then(async () => {
+          await enclave.close();
           return store.close();
         });
         return closing;

@@ -109,11 +109,12 @@ export async function startServiceProcess(
   directory: string,
   rootPublicKey: string,
   profileDirectory: string | undefined,
+  extraArguments: readonly string[] = [],
 ): Promise<{ child: ServiceProcess; info: ServiceInfo }> {
   const profiling = profileDirectory === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', profileDirectory];
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', ...profiling, 'src/service/cli.ts', '--db', join(directory, 'service.db'), '--root-public-key', `${rootPublicKey}:p256`],
+    ['--import', 'tsx', ...profiling, 'src/service/cli.ts', '--db', join(directory, 'service.db'), '--root-public-key', `${rootPublicKey}:p256`, ...extraArguments],
     { cwd: repositoryRoot, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const stderr: string[] = [];

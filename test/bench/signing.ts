@@ -6,15 +6,19 @@
  * BIP-32 down m/44'/60'/0'/0/0, six HMAC-SHA512s (the three public keys it needs are remembered after the first).
  * The seed, PBKDF2 over the mnemonic (2,048 rounds of HMAC-SHA512 on libuv's thread pool), is kept for a minute after
  * it is computed, so in this burst only the first signature of each minute pays for it.
+ * Then the signing workers: sign_raw_payloads at its cap of payloads, one request after another, against a service
+ * with one signing worker and against one with a worker per core, as signatures/s beside the same bound.
  * Numbers and ratios only; no assertions.
  * QK_BENCH_CPU_PROFILE=DIR runs the service under `node --cpu-prof`, keeps the profile in DIR and prints the
  * service's top self-time functions (both phases together).
  */
 import { generateKeyPairSync, sign } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServiceInfo } from '../../src/service';
+import { MAX_RAW_PAYLOADS } from '../../src/shared/api/primitives';
 import { stampPublicKeyOf } from '../../src/service/bootstrap';
 import { createNodeStampSigner } from '../../src/node/stamp-backend';
 import { generateApiKeyPair } from '../../src/shared/crypto/keys';
@@ -26,11 +30,15 @@ const SIGNATURES = 3_000;
 const WARMUP_SIGNATURES = 300;
 const SIGN_ROUNDS = 5_000;
 const PROFILE_TOP_FUNCTIONS = 30;
+/** sign_raw_payloads requests (each MAX_RAW_PAYLOADS signatures) per worker count, after one to start the workers. */
+const BATCHES = 5;
 
 export interface SigningBenchResult {
   privateKey: PhaseResult;
   walletAccount: PhaseResult;
   signBoundPerSecond: number;
+  /** sign_raw_payloads signatures/s by number of signing workers. */
+  batchesByWorkers: Record<number, number>;
 }
 
 /** Single-threaded OpenSSL secp256k1 signatures per second over a 32-byte payload. */
@@ -71,6 +79,50 @@ function print(label: string, phase: PhaseResult, bound: number): void {
   }
 }
 
+/** Signatures/s of sign_raw_payloads at the cap, against a service with `workers` signing workers. */
+async function batchSignaturesPerSecond(workers: number): Promise<number> {
+  const directory = mkdtempSync(join(tmpdir(), 'quorumkey-bench-signing-workers-'));
+  const root = generateApiKeyPair('p256');
+  const { child, info } = await startServiceProcess(directory, stampPublicKeyOf({ publicKey: root.publicKey, curve: 'p256' }), undefined, [
+    '--signing-workers',
+    String(workers),
+  ]);
+  try {
+    const keys = (await submitAsRoot(info, root.privateKey, 'create_private_keys', 'ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2', {
+      privateKeys: [{ privateKeyName: 'bench', curve: 'CURVE_SECP256K1', addressFormats: ['ADDRESS_FORMAT_ETHEREUM'], privateKeyTags: [] }],
+    })) as { createPrivateKeysResultV2: { privateKeys: { privateKeyId: string }[] } };
+    const signWith = keys.createPrivateKeysResultV2.privateKeys[0]!.privateKeyId;
+    const batch = (round: number) =>
+      submitAsRoot(info, root.privateKey, 'sign_raw_payloads', 'ACTIVITY_TYPE_SIGN_RAW_PAYLOADS', {
+        signWith,
+        payloads: Array.from({ length: MAX_RAW_PAYLOADS }, (_, index) => `${round.toString(16).padStart(8, '0')}${index.toString(16).padStart(56, '0')}`),
+        encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+        hashFunction: 'HASH_FUNCTION_NO_OP',
+      });
+    await batch(0);
+    const started = performance.now();
+    for (let round = 1; round <= BATCHES; round += 1) await batch(round);
+    return (BATCHES * MAX_RAW_PAYLOADS) / ((performance.now() - started) / 1000);
+  } finally {
+    await stopServiceProcess(child);
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+async function compareWorkers(signBoundPerSecond: number): Promise<Record<number, number>> {
+  const counts = [...new Set([1, availableParallelism()])];
+  const byWorkers: Record<number, number> = {};
+  for (const workers of counts) {
+    byWorkers[workers] = await batchSignaturesPerSecond(workers);
+    console.log(
+      `sign_raw_payloads (${MAX_RAW_PAYLOADS} a request) with ${workers} signing worker${workers === 1 ? '' : 's'}: ` +
+        `${byWorkers[workers].toFixed(0)} signatures/s, ${(byWorkers[workers] / signBoundPerSecond).toFixed(3)}× the sign bound` +
+        (workers === 1 ? '' : `, ${(byWorkers[workers] / byWorkers[1]!).toFixed(2)}× one worker`),
+    );
+  }
+  return byWorkers;
+}
+
 export async function run(): Promise<SigningBenchResult> {
   const directory = mkdtempSync(join(tmpdir(), 'quorumkey-bench-signing-'));
   const profileDirectory = process.env.QK_BENCH_CPU_PROFILE || undefined;
@@ -81,6 +133,7 @@ export async function run(): Promise<SigningBenchResult> {
     stampPublicKeyOf({ publicKey: root.publicKey, curve: 'p256' }),
     profileDirectory,
   );
+  let phases: Omit<SigningBenchResult, 'batchesByWorkers'>;
   try {
     const signBoundPerSecond = signBound();
     console.log(`node:crypto secp256k1 sign bound (one core, this process): ${signBoundPerSecond.toFixed(0)}/s`);
@@ -102,7 +155,7 @@ export async function run(): Promise<SigningBenchResult> {
     await runPhase(child.pid!, byAccount, WARMUP_SIGNATURES);
     const walletAccount = await runPhase(child.pid!, byAccount, SIGNATURES);
     print('sign_raw_payload with a wallet account', walletAccount, signBoundPerSecond);
-    return { privateKey, walletAccount, signBoundPerSecond };
+    phases = { privateKey, walletAccount, signBoundPerSecond };
   } finally {
     await stopServiceProcess(child);
     if (profileDirectory !== undefined) {
@@ -112,4 +165,6 @@ export async function run(): Promise<SigningBenchResult> {
     }
     rmSync(directory, { recursive: true, force: true });
   }
+  // With the first service stopped, so that only the one measured uses the cores.
+  return { ...phases, batchesByWorkers: await compareWorkers(phases.signBoundPerSecond) };
 }

@@ -85,6 +85,12 @@ export interface ActivityHandler<N extends ActivityName = ActivityName> {
   validate?(store: Repositories, organizationId: string, params: ActivityParams<N>): void;
   execute(ctx: ActivityContext, params: ActivityParams<N>): ActivityResult<N> | Promise<ActivityResult<N>>;
   policyResources?(store: Repositories, organizationId: string, params: ActivityParams<N>): Record<string, unknown>;
+  /**
+   * Present when policyResources is expensive (it decodes a transaction or typed data): the resources known without
+   * that work, so the pipeline can refuse a request no policy could allow before doing it (authorize's
+   * refusedBeforeDecoding).
+   */
+  resourcesBeforeDecoding?(store: Repositories, organizationId: string, params: ActivityParams<N>): Record<string, unknown>;
   /** The addresses a result derives; the pipeline proves each one when the request asks for app proofs. */
   derivedAddresses?(result: Awaited<ActivityResult<N>>): DerivedAddress[];
 }

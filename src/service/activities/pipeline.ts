@@ -20,7 +20,15 @@ import { authenticate, type Actor, type RequestHeaders, type StampFormat } from 
 import { credentialStillHeld, WEBAUTHN_CREDENTIAL_TYPE } from '../auth/credentials';
 import { requireAllowedAddress } from '../auth/ip-allowlist';
 import { authenticateReadOnlySession, readOnlySessionOf } from '../auth/read-only-session';
-import { type Approver, type Authorization, type AuthorizationRequest, authorize, denialError, isEligibleVoter } from '../authorize';
+import {
+  type Approver,
+  type Authorization,
+  type AuthorizationRequest,
+  authorize,
+  denialError,
+  isEligibleVoter,
+  refusedBeforeDecoding,
+} from '../authorize';
 import { rpcStatusOf } from '../server/errors';
 import type { Repositories, Store } from '../store';
 import type { OrganizationRecord } from '../store/organizations';
@@ -109,6 +117,7 @@ type AnyActivityHandler = {
   validate?(store: Repositories, organizationId: string, params: unknown): void;
   execute(ctx: ActivityContext, params: unknown): unknown;
   policyResources?(store: Repositories, organizationId: string, params: unknown): Record<string, unknown>;
+  resourcesBeforeDecoding?(store: Repositories, organizationId: string, params: unknown): Record<string, unknown>;
   derivedAddresses?(result: unknown): DerivedAddress[];
 };
 
@@ -246,6 +255,20 @@ export async function submitActivity(
       return { activity: await castVote(session, existing, actor, 'VOTE_SELECTION_APPROVED', message) };
     }
     const handler = route.handler as AnyActivityHandler;
+    // A proposal no policy could allow is refused before its transaction or typed data is decoded.
+    if (!parentProposes && handler.resourcesBeforeDecoding !== undefined) {
+      const refusal = refusedBeforeDecoding({
+        store: tx,
+        organization,
+        activityType: names.activityType,
+        params,
+        resources: handler.resourcesBeforeDecoding(tx, organization.id, params),
+        approvers: [approverOf(actor)],
+        now,
+        log: deps.log,
+      });
+      if (refusal !== undefined) throw denialError(refusal, names.activityType);
+    }
     handler.validate?.(tx, organization.id, params);
     const resources = handler.policyResources?.(tx, organization.id, params) ?? {};
     // Also for a parent's proposal: a session profile limits its credential wherever it is used.

@@ -215,6 +215,36 @@ export function authorize(request: AuthorizationRequest): Authorization {
 }
 
 /**
+ * The refusal `authorize` is certain to give whatever the decoded transaction or typed data says, decided over
+ * `request.resources` without them, or undefined when the decoding may matter. Sound because policy expressions never
+ * short-circuit and read a missing keyword as an error: a policy that evaluates without error over the smaller
+ * context never read a decoded keyword, so it evaluates the same over the full one. Hence a definite DENY match is an
+ * explicit denial, and with no root approver, no own-credential change and no ALLOW policy that matches or might
+ * (evaluates with an error) the request is denied implicitly. The evaluations reported are the definite ones.
+ */
+export function refusedBeforeDecoding(request: AuthorizationRequest): Extract<Authorization, { decision: 'deny' }> | undefined {
+  const { store, organization } = request;
+  if (rootQuorumReached(request) || request.approvers.some((a) => isRootUser(store, organization.id, a.userId))) return undefined;
+  if (ROOT_QUORUM_ONLY_ACTIVITY_TYPES.has(request.activityType)) return { decision: 'deny', reason: 'implicit', evaluations: [] };
+  if (managesOwnCredentials(request)) return undefined;
+  const contexts = { condition: conditionContext(request), consensus: consensusContext(store, request.approvers), time: timeContextAt(request.now) };
+  // Errors over the smaller context are expected (a decoded keyword is missing) and are not the policy's fault.
+  const quiet = (): void => {};
+  const evaluated = store.policies.listByOrganization(organization.id).map((policy) => ({
+    policy,
+    evaluation: { policyId: policy.id, outcome: evaluatePolicy(policy, contexts, quiet) },
+  }));
+  const evaluations = evaluated.map(({ evaluation }) => evaluation).filter((evaluation) => evaluation.outcome !== 'OUTCOME_ERROR');
+  if (evaluations.some((evaluation) => evaluation.outcome === 'OUTCOME_DENY_EXPLICIT')) return { decision: 'deny', reason: 'explicit', evaluations };
+  const mayAllow = evaluated.some(
+    ({ policy, evaluation }) =>
+      policy.effect === 'EFFECT_ALLOW' &&
+      ['OUTCOME_ALLOW', 'OUTCOME_REQUIRES_CONSENSUS', 'OUTCOME_ERROR'].includes(evaluation.outcome),
+  );
+  return mayAllow ? undefined : { decision: 'deny', reason: 'implicit', evaluations };
+}
+
+/**
  * Users may manage their own credentials without a policy unless a DENY policy matches
  * (docs/service.md#policy-precedence): the activity changes the credentials of `params.userId` and that user approved
  * it (the proposer, on submission).

@@ -28,7 +28,9 @@ import { createKeyDeriver, deriveKey, publicKeyFromPrivate, type Curve, type Der
 import { convertMnemonic, generateMnemonic, mnemonicToSeed, parseMnemonic, type MnemonicLanguage } from './mnemonic';
 import { deriveSealingKey, open, seal } from './sealed';
 import { SeedCache } from './seed-cache';
-import type { SigningKey } from './signing';
+import type { RawSignature, SigningKey } from './signing';
+import type { SigningJob, SigningJobResults } from './signing-jobs';
+import { defaultSigningWorkers, SigningPool } from './signing-pool';
 
 /** The service secret: 32 random bytes, hex, in a file readable only by the service's user. */
 const SERVICE_SECRET_LENGTH = 32;
@@ -131,9 +133,17 @@ export class Enclave {
   private readonly appProofSigningKey: Uint8Array;
   private readonly bootedAtMs: number;
   private readonly signingSeeds = new SeedCache(SIGNING_SEED_LIMITS);
+  private readonly signingPool: SigningPool;
 
-  constructor(options: { signingKey: { publicKey: string; privateKey: string }; serviceSecret: Uint8Array; secretCreatedAtMs: number }) {
+  constructor(options: {
+    signingKey: { publicKey: string; privateKey: string };
+    serviceSecret: Uint8Array;
+    secretCreatedAtMs: number;
+    /** Worker threads that sign (signing-pool.ts); one per core by default. */
+    signingWorkers?: number;
+  }) {
     this.signingKey = options.signingKey;
+    this.signingPool = new SigningPool(options.signingWorkers ?? defaultSigningWorkers());
     this.sealingKey = deriveSealingKey(options.serviceSecret);
     const seed = hkdf(sha256, options.serviceSecret, undefined, APP_PROOF_KEY_INFO, 32);
     const encryptionKey = hkdf(sha512, seed, QOS_ENCRYPT_SALT, undefined, 32);
@@ -389,10 +399,25 @@ export class Enclave {
   }
 
   /**
-   * Opens the key at `source` for one signing routine of enclave/ (signing.ts and the chain signers) and zeroes it
-   * afterwards. The opened key must match the public key stored with it, so a wrong row can never sign.
+   * Signs with the key at `source` on a signing worker (signing-jobs.ts), off the event loop. The opened key must
+   * match the public key stored with it, so a wrong row can never sign; it is zeroed here when the job is done, and
+   * the worker zeroes its own copy.
    */
-  async withSigningKey<T>(source: SigningKeySource, use: (key: SigningKey) => T | Promise<T>): Promise<T> {
+  async sign<K extends SigningJob['kind']>(source: SigningKeySource, job: Extract<SigningJob, { kind: K }>): Promise<SigningJobResults[K]> {
+    return this.withSigningKey(source, (key) => this.signingPool.run(key, job));
+  }
+
+  /** Raw payloads' signables (prepareRawPayload) signed by the key at `source`, spread evenly over the workers. */
+  async signRawPayloads(source: SigningKeySource, signables: readonly Uint8Array[]): Promise<RawSignature[]> {
+    const share = Math.ceil(signables.length / this.signingPool.size);
+    const shares = Array.from({ length: Math.ceil(signables.length / share) }, (_, index) => signables.slice(index * share, (index + 1) * share));
+    return this.withSigningKey(source, async (key) => {
+      const signed = await Promise.all(shares.map((part) => this.signingPool.run(key, { kind: 'raw', signables: part })));
+      return signed.flat();
+    });
+  }
+
+  private async withSigningKey<T>(source: SigningKeySource, use: (key: SigningKey) => Promise<T>): Promise<T> {
     const { privateKey: secret, publicKey } = await this.openSigningKey(source);
     try {
       if (bytesToHex(publicKey) !== source.publicKey.toLowerCase()) {
@@ -432,9 +457,10 @@ export class Enclave {
     this.signingSeeds.forget(walletId);
   }
 
-  /** Zeroes the seeds kept for signing; the service calls it when it stops. */
-  close(): void {
+  /** Zeroes the seeds kept for signing and stops the signing workers; the service calls it when it stops. */
+  async close(): Promise<void> {
     this.signingSeeds.clear();
+    await this.signingPool.close();
   }
 
   /** Signs `payload` with the app-proof key (raw r‖s over SHA-256 of its JSON). */

@@ -1,5 +1,6 @@
 /**
- * The enclave's signing primitives. They run inside Enclave.withSigningKey, the only place a stored key is opened:
+ * The enclave's signing primitives. They run on the enclave's signing workers (signing-jobs.ts) with a key that
+ * Enclave.withSigningKey opened, the only place a stored key is opened:
  * ECDSA (secp256k1, P-256) over a 32-byte digest, deterministic (RFC 6979) and low-S, with the recovery id that
  * Turnkey returns as `v`; Ed25519 over the message itself.
  */
@@ -10,7 +11,7 @@ import { QkError } from '../../shared/errors';
 import type { Curve } from './derivation';
 import { ed25519Sign } from './openssl';
 
-/** An opened key: the caller of Enclave.withSigningKey must not keep `secret` beyond its callback. */
+/** An opened key: its holder zeroes `secret` when done and keeps no copy. */
 export interface SigningKey {
   curve: Curve;
   /** 32-byte scalar (ECDSA) or Ed25519 seed. */

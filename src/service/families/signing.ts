@@ -11,16 +11,14 @@ import { decodeEthereumTransaction, serializeSignedTransaction } from '../../sha
 import { prepareRawPayload, type HashFunction, type PayloadEncoding, type PreparedPayload } from '../../shared/chains/raw-payload';
 import { bitcoinNetworkOfFormats, decodeBitcoinPsbt, type BitcoinNetworkName } from '../../shared/chains/bitcoin';
 import { decodeSolanaTransaction } from '../../shared/chains/solana';
-import { bytesToHex, hexToBytes } from '../../shared/crypto/encoding';
+import { hexToBytes } from '../../shared/crypto/encoding';
 import { QkError } from '../../shared/errors';
 import type { PolicyStruct } from '../../shared/policy';
 import type { Family } from '../activities/context';
-import type { SigningKeySource } from '../enclave';
+import type { Enclave, SigningKeySource } from '../enclave';
 import { addressFor } from '../enclave/addresses';
 import { isCurve, type Curve } from '../enclave/derivation';
-import { bitcoinInputsOwnedBy, signBitcoinPsbt } from '../enclave/sign-bitcoin';
-import { signSolanaTransaction } from '../enclave/sign-solana';
-import { signDigest, signEd25519, signRaw, type SigningKey } from '../enclave/signing';
+import { bitcoinInputsOwnedBy } from '../enclave/sign-bitcoin';
 import type { Repositories } from '../store';
 import { ethereumAbiLookup, solanaIdls } from './contracts';
 import { privateKeyPolicyResource } from './private-keys';
@@ -136,7 +134,8 @@ interface PreparedTransaction {
   signer: Signer;
   /** The condition keywords of the decoded transaction (`eth`, `solana`, `bitcoin`). */
   policy: Record<string, unknown>;
-  sign: (key: SigningKey) => string;
+  /** Signs on the enclave's workers and answers the signed transaction, hex. */
+  sign: (enclave: Enclave) => Promise<string>;
 }
 
 function requireCurve(signer: Signer, curve: Curve, type: TransactionType, signWith: string): void {
@@ -155,7 +154,7 @@ function prepareEthereum(store: Repositories, organizationId: string, params: Tr
   return {
     signer,
     policy: { eth: { tx: { ...decoded.policy, from } } },
-    sign: (key) => serializeSignedTransaction(decoded.fields, signDigest(key, decoded.signingHash)),
+    sign: async (enclave) => serializeSignedTransaction(decoded.fields, await enclave.sign(signer.source, { kind: 'digest', digest: decoded.signingHash })),
   };
 }
 
@@ -174,7 +173,7 @@ function prepareSolana(store: Repositories, organizationId: string, params: Tran
   return {
     signer,
     policy: { solana: { tx: decoded.policy } },
-    sign: (key) => bytesToHex(signSolanaTransaction(bytes, address, (message) => signEd25519(key, message))),
+    sign: (enclave) => enclave.sign(signer.source, { kind: 'solana', transaction: bytes, signer: address }),
   };
 }
 
@@ -195,7 +194,7 @@ function prepareBitcoin(params: TransactionParams, signer: Signer): PreparedTran
   return {
     signer,
     policy: { bitcoin: { tx: decoded.policy } },
-    sign: (key) => bytesToHex(signBitcoinPsbt(bytes, key.secret, options).psbt),
+    sign: (enclave) => enclave.sign(signer.source, { kind: 'psbt', psbt: bytes, options }),
   };
 }
 
@@ -233,26 +232,37 @@ const preparedSingle = memoized((store, organizationId, params: RawParams & { pa
 const preparedMany = memoized((store, organizationId, params: RawParams & { payloads: string[] }) => prepareRaw(store, organizationId, params, manyPayloads(params)));
 const preparedTransaction = memoized(prepareTransaction);
 
+/** The key's resources (`wallet`, `wallet_account`, `private_key`): known from `signWith` alone, without decoding. */
+const signerResources = (store: Repositories, organizationId: string, params: { signWith: string }) =>
+  resolveSigner(store, organizationId, params.signWith).resources;
+
 export const signingFamily: Family = {
   activities: {
     sign_raw_payload: {
+      resourcesBeforeDecoding: signerResources,
       validate: (store, organizationId, params) => void preparedSingle(store, organizationId, params),
       policyResources: (store, organizationId, params) => rawPolicyResources(preparedSingle(store, organizationId, params), true),
       async execute(ctx, params) {
         const { signer, payloads } = preparedSingle(ctx.store, ctx.organizationId, params);
-        return ctx.enclave.withSigningKey(signer.source, (key) => signRaw(key, payloads[0]!.signable));
+        const [signature] = await ctx.enclave.signRawPayloads(signer.source, [payloads[0]!.signable]);
+        return signature!;
       },
     },
     sign_raw_payloads: {
+      resourcesBeforeDecoding: signerResources,
       validate: (store, organizationId, params) => void preparedMany(store, organizationId, params),
       policyResources: (store, organizationId, params) => rawPolicyResources(preparedMany(store, organizationId, params), false),
       async execute(ctx, params) {
         const { signer, payloads } = preparedMany(ctx.store, ctx.organizationId, params);
-        const signatures = await ctx.enclave.withSigningKey(signer.source, (key) => payloads.map((payload) => signRaw(key, payload.signable)));
+        const signatures = await ctx.enclave.signRawPayloads(
+          signer.source,
+          payloads.map((payload) => payload.signable),
+        );
         return { signatures };
       },
     },
     sign_transaction: {
+      resourcesBeforeDecoding: signerResources,
       validate: (store, organizationId, params) => void preparedTransaction(store, organizationId, params),
       policyResources(store, organizationId, params) {
         const prepared = preparedTransaction(store, organizationId, params);
@@ -260,7 +270,7 @@ export const signingFamily: Family = {
       },
       async execute(ctx, params) {
         const prepared = preparedTransaction(ctx.store, ctx.organizationId, params);
-        return { signedTransaction: await ctx.enclave.withSigningKey(prepared.signer.source, prepared.sign) };
+        return { signedTransaction: await prepared.sign(ctx.enclave) };
       },
     },
   },

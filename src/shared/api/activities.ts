@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { activity, type ActivityOperation } from './operation';
-import { int32, int64, bounded, boundedString, MAX_LENGTH, req, res } from './primitives';
+import { int32, int64, bounded, boundedList, boundedString, MAX_LENGTH, MAX_RAW_PAYLOADS, req, res } from './primitives';
 import { accessType, addressFormat, curve, effect, featureName, hashFunction, mnemonicLanguage, payloadEncoding, smartContractInterfaceType, transactionType } from './enums';
 import { apiKeyParamsV1, apiKeyParamsV2, authenticatorParamsV2, clientSignature, oauthProviderParamsV2, policyParams, privateKeyParams, rootUserParamsV5, sparkLightningReceivePackage, tvcOperatorSetParams, userParamsV4, walletAccountParams, walletParams } from './params';
 import { feature, privateKeyResult, address, signRawPayloadResult, sparkEncryptedOperatorPackage, walletResult } from './resources';
@@ -477,7 +477,7 @@ const signing = defineActivities({
     activityType: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOADS',
     intentKey: 'signRawPayloadsIntent',
     resultKey: 'signRawPayloadsResult',
-    parameters: req({ signWith: bounded.signWith, payloads: z.array(bounded.payload), encoding: payloadEncoding, hashFunction }),
+    parameters: req({ signWith: bounded.signWith, payloads: boundedList(bounded.payload, MAX_RAW_PAYLOADS, 'payloads'), encoding: payloadEncoding, hashFunction }),
     result: res({ signatures: z.array(signRawPayloadResult).optional() }),
   },
   sign_transaction: {

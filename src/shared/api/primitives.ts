@@ -66,6 +66,20 @@ export const MAX_LENGTH = {
   contractInterface: 400 * 1024,
 } as const;
 
+/**
+ * Payloads one sign_raw_payloads request may carry (**our choice**: Turnkey documents no bound). Each is a separate
+ * signature; a client with more sends several requests, which lets other requests run between them.
+ */
+export const MAX_RAW_PAYLOADS = 1_000;
+
+/** A request list of at most `max` items, refused before its items are looked at further. */
+export function boundedList<T extends z.ZodType>(item: T, max: number, what: string): z.ZodArray<T> {
+  return z.array(item).max(max, {
+    error: (issue) => `must hold at most ${max} ${what}, got ${String((issue.input as unknown[]).length)}; send the rest in further requests`,
+    abort: true,
+  });
+}
+
 /** A request string of at most `max` characters; longer ones are refused before any other check runs on them. */
 export function boundedString(max: number): z.ZodString {
   return z.string().max(max, { error: (issue) => `must be at most ${max} characters, got ${String((issue.input as string).length)}`, abort: true });

@@ -89,9 +89,62 @@ const OP_RETURN = 0x6a;
 /** Scripts the PSBT may carry beyond the standard ones (OP_RETURN data, future witness versions) stay readable. */
 const PSBT_OPTIONS = { allowUnknownOutputs: true, allowUnknownInputs: true } as const;
 
+/**
+ * Inputs one PSBT may carry (**our choice**: Turnkey documents no bound). Signing an input hashes the whole
+ * transaction again, so a PSBT's signing time grows with the square of its inputs: 100 sign in about a second.
+ */
+export const MAX_PSBT_INPUTS = 100;
+
+const PSBT_MAGIC = [0x70, 0x73, 0x62, 0x74, 0xff];
+const PSBT_GLOBAL_UNSIGNED_TX = 0x00;
+const PSBT_GLOBAL_INPUT_COUNT = 0x04;
+
+/**
+ * The input count a PSBT declares, read from its global map without parsing the rest (the unsigned transaction's
+ * count in version 0, PSBT_GLOBAL_INPUT_COUNT in version 2); undefined where the bytes do not say, for readPsbt to
+ * explain.
+ */
+function declaredInputCount(bytes: Uint8Array): number | undefined {
+  if (PSBT_MAGIC.some((byte, index) => bytes[index] !== byte)) return undefined;
+  let offset = PSBT_MAGIC.length;
+  const compactSize = (): number | undefined => {
+    const first = bytes[offset];
+    if (first === undefined) return undefined;
+    const width = first < 0xfd ? 0 : first === 0xfd ? 2 : first === 0xfe ? 4 : 8;
+    if (offset + 1 + width > bytes.length) return undefined;
+    let value = width === 0 ? first : 0;
+    for (let index = width; index >= 1; index -= 1) value = value * 256 + bytes[offset + index]!;
+    offset += 1 + width;
+    return value;
+  };
+  for (;;) {
+    const keyLength = compactSize();
+    if (keyLength === undefined || keyLength === 0) return undefined;
+    const keyType = bytes[offset];
+    offset += keyLength;
+    const valueLength = compactSize();
+    if (valueLength === undefined || offset + valueLength > bytes.length) return undefined;
+    const valueEnd = offset + valueLength;
+    if (keyType === PSBT_GLOBAL_UNSIGNED_TX && keyLength === 1) {
+      offset += 4; // the transaction's version
+      return compactSize();
+    }
+    if (keyType === PSBT_GLOBAL_INPUT_COUNT && keyLength === 1) return compactSize();
+    offset = valueEnd;
+  }
+}
+
 export function readPsbt(bytes: Uint8Array): Transaction {
   if (!(bytes instanceof Uint8Array) || bytes.length === 0) {
     throw new QkError('ENCODING_INVALID', 'the PSBT is empty');
+  }
+  const inputs = declaredInputCount(bytes);
+  if (inputs !== undefined && inputs > MAX_PSBT_INPUTS) {
+    throw new QkError(
+      'REQUEST_INVALID',
+      `the PSBT has ${inputs} inputs; at most ${MAX_PSBT_INPUTS} are signed in one request: split it into several PSBTs`,
+      { inputs, maxInputs: MAX_PSBT_INPUTS },
+    );
   }
   try {
     return Transaction.fromPSBT(bytes, PSBT_OPTIONS);
