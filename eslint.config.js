@@ -14,6 +14,11 @@ const mainOrService = {
   group: ['**/main/**', '**/service/**', '**/preload/**'],
   message: 'This layer may not import from main, preload or service.',
 };
+/** The chain libraries stay in main and the service: the window renders readings main computed (no decoder). */
+const chainLibraries = {
+  group: ['viem', 'viem/*', '@solana/*', '@scure/btc-signer', '@scure/btc-signer/*'],
+  message: 'The window bundles no chain decoder: main reads activities (src/main/activities/readings.ts) and sends the readings.',
+};
 const bareNodeModules = [
   'fs', 'path', 'os', 'crypto', 'child_process', 'http', 'https', 'net', 'url', 'util', 'stream', 'buffer', 'events',
 ].map((name) => ({ name, message: 'No Node built-ins here.' }));
@@ -26,6 +31,7 @@ const bareNodeModules = [
  * suffix on a TypeScript module) cannot slip past the check.
  */
 export const layers = [
+  { type: 'decoders', pattern: 'src/shared/{chains,clear-signing}' },
   { type: 'shared', pattern: 'src/shared' },
   { type: 'node', pattern: 'src/node' },
   { type: 'service-activities', pattern: 'src/service/activities' },
@@ -37,14 +43,18 @@ export const layers = [
   { type: 'resources', pattern: 'resources' },
 ];
 const serviceTypes = ['service-activities', 'service-families', 'service'];
-/** What each layer may import. The pipeline (service-activities) imports no family: families hand it hooks. */
+/**
+ * What each layer may import. The pipeline (service-activities) imports no family: families hand it hooks. The chain
+ * decoders (src/shared/chains, src/shared/clear-signing) are shared code the window may not import.
+ */
 export const mayImport = {
-  shared: ['shared'],
-  node: ['shared', 'node'],
-  'service-activities': ['shared', 'node', 'service-activities', 'service'],
-  'service-families': ['shared', 'node', ...serviceTypes],
-  service: ['shared', 'node', ...serviceTypes],
-  main: ['shared', 'node', 'main'],
+  decoders: ['shared', 'decoders'],
+  shared: ['shared', 'decoders'],
+  node: ['shared', 'decoders', 'node'],
+  'service-activities': ['shared', 'decoders', 'node', 'service-activities', 'service'],
+  'service-families': ['shared', 'decoders', 'node', ...serviceTypes],
+  service: ['shared', 'decoders', 'node', ...serviceTypes],
+  main: ['shared', 'decoders', 'node', 'main'],
   preload: ['shared'],
   renderer: ['shared', 'renderer', 'resources'],
 };
@@ -74,6 +84,14 @@ export const layerBoundaries = {
         })),
       },
     ],
+  },
+};
+
+/** The window's imports: no Node, no Electron, no main or service, and no chain library. Exported for the lint test. */
+export const rendererImports = {
+  files: ['src/renderer/**/*.{ts,tsx}'],
+  rules: {
+    'no-restricted-imports': ['error', { paths: [electron, ...bareNodeModules], patterns: [nodeBuiltins, mainOrService, chainLibraries] }],
   },
 };
 
@@ -113,11 +131,12 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/shared/**/*.{ts,tsx}', 'src/renderer/**/*.{ts,tsx}'],
+    files: ['src/shared/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': ['error', { paths: [electron, ...bareNodeModules], patterns: [nodeBuiltins, mainOrService] }],
     },
   },
+  rendererImports,
   {
     files: ['src/service/**/*.ts'],
     rules: {

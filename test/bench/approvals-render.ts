@@ -6,6 +6,7 @@
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { ApprovalList, ApprovalRow, type ApprovalItem } from '../../src/renderer/src/components/ApprovalList.js';
+import { describeActivity } from '../../src/shared/describe/index.js';
 
 const ACTIVITIES = 10_000;
 const ROUNDS = 3;
@@ -72,19 +73,23 @@ function syntheticQueue(count: number): ApprovalItem[] {
   return Array.from({ length: count }, (_, index): ApprovalItem => {
     const createdAtMs = now - (index % 24) * HOUR_MS;
     const userId = `user-${index % 3}`;
+    const type = 'ACTIVITY_TYPE_CREATE_POLICY_V3';
+    const activity = {
+      status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED',
+      intent: { createPolicyIntentV3: { policyName: `policy ${index}`, effect: 'EFFECT_ALLOW', condition: "activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2'" } },
+    };
     return {
       activityId: `activity-${index}`,
-      type: 'ACTIVITY_TYPE_CREATE_POLICY_V3',
+      type,
       fingerprint: `sha256:${index.toString(16).padStart(64, '0')}`,
       createdAtMs,
       approvals: 1,
       required: 2,
       voters: [{ userId, userName: `operator ${index % 3}`, selection: 'approved', votedAtMs: createdAtMs, expired: false }],
       timeLeftMs: 24 * HOUR_MS - (index % 24) * HOUR_MS,
-      activity: {
-        status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED',
-        intent: { createPolicyIntentV3: { policyName: `policy ${index}`, effect: 'EFFECT_ALLOW', condition: "activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2'" } },
-      },
+      activity,
+      // Main reads each activity once; the page renders that reading.
+      reading: { ...describeActivity({ type, intent: activity.intent }), kind: 'activity' },
     };
   });
 }

@@ -1,7 +1,7 @@
 import { serializeTransaction } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { signingCardText } from '../../src/main/cli/signing-text';
-import { describeSigningRequest, flatSigningFacts, signingFacts } from '../../src/shared/clear-signing/index.js';
+import { describeSigningRequest, flatFacts, signingFacts } from '../../src/shared/clear-signing/index.js';
 
 const SIGNER = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 const RECIPIENT = '0x1111111111111111111111111111111111111111';
@@ -29,7 +29,7 @@ describe('the CLI signing card', () => {
     });
     const lines = text.trimEnd().split('\n');
     expect(lines.slice(0, 2)).toEqual([transfer.title, `  ${transfer.summary}`]);
-    for (const fact of flatSigningFacts(signingFacts(transfer))) expect(lines.some((line) => line.startsWith(`  ${fact.label}: ${fact.value[0]?.text}`))).toBe(true);
+    for (const fact of flatFacts(signingFacts(transfer))) expect(lines.some((line) => line.startsWith(`  ${fact.label}: ${fact.value[0]?.text}`))).toBe(true);
     expect(lines).toContain(`  Signer: treasury (${SIGNER})`);
     expect(lines).toContain('  Value: 1.5 ETH (1500000000000000000 wei)');
     expect(lines).toContain(`  To: ${RECIPIENT}`);

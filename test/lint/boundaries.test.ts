@@ -14,6 +14,7 @@ const FIXTURES = 'test/lint/fixtures/src';
 
 interface LintLayers {
   layerBoundaries: Linter.Config;
+  rendererImports: Linter.Config;
   layers: { type: string; pattern: string }[];
   mayImport: Record<string, string[]>;
 }
@@ -23,11 +24,17 @@ let results: Map<string, Linter.LintMessage[]>;
 
 beforeAll(async () => {
   lint = (await import(pathToFileURL(join(ROOT, 'eslint.config.js')).href)) as LintLayers;
-  const { layerBoundaries } = lint;
-  const eslint = new ESLint({ cwd: ROOT, overrideConfig: { ...layerBoundaries, files: [`${FIXTURES}/**/*.ts`] } });
+  const { layerBoundaries, rendererImports } = lint;
+  const eslint = new ESLint({
+    cwd: ROOT,
+    overrideConfig: [
+      { ...layerBoundaries, files: [`${FIXTURES}/**/*.ts`] },
+      { ...rendererImports, files: [`${FIXTURES}/renderer/imports-chain-library.ts`] },
+    ],
+  });
   const linted = await eslint.lintFiles([FIXTURES]);
   results = new Map(linted.map((result) => [result.filePath.slice(ROOT.length + 1), result.messages]));
-}, 60_000);
+}, 180_000);
 
 function boundaryErrors(file: string): string[] {
   const messages = results.get(`${FIXTURES}/${file}`);
@@ -64,6 +71,20 @@ describe('layer boundaries', () => {
     expect(boundaryErrors('renderer/imports-main.ts')).toEqual([
       'boundaries/dependencies: There is no policy allowing dependencies from elements of type "renderer" to elements of type "main"',
     ]);
+  });
+
+  it('refuse the renderer importing a chain decoder from shared', () => {
+    expect(boundaryErrors('renderer/imports-decoder.ts')).toEqual([
+      'boundaries/dependencies: There is no policy allowing dependencies from elements of type "renderer" to elements of type "decoders"',
+    ]);
+  });
+
+  it('refuse the renderer importing a chain library', () => {
+    expect(boundaryErrors('renderer/imports-chain-library.ts')).toEqual([expect.stringMatching(/^no-restricted-imports: .*bundles no chain decoder/)]);
+  });
+
+  it('allow main to read with the decoders', () => {
+    expect(boundaryErrors('main/reads-with-decoder.ts')).toEqual([]);
   });
 
   it('allow main to embed the service through its entry', () => {

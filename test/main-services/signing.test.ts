@@ -6,6 +6,7 @@
  */
 import { encodeFunctionData, getAddress, maxUint256, parseAbi, recoverTransactionAddress, serializeTransaction } from 'viem';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Readings } from '../../src/main/activities/readings';
 import { Approvals } from '../../src/main/approvals/approvals';
 import { ContractInterfaces, checkContractInterface } from '../../src/main/signing/contracts';
 import { Signing } from '../../src/main/signing/signing';
@@ -117,6 +118,41 @@ describe('signing cards', () => {
     expect(done.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
     if (done.result?.kind !== 'signed-transaction') throw new Error('no signed transaction');
     expect(await recoverTransactionAddress({ serializedTransaction: `0x${done.result.signedTransaction.replace(/^0x/, '')}` as never })).toBe(getAddress(address));
+  });
+
+  it("reads the waiting request's list row as its card: same title, summary and warnings, and the policies' verdict", async () => {
+    bed = await startTestBed(3);
+    const { address } = await organization(bed);
+    const submitted = await signingOf(bed, 1).submit({
+      operation: 'sign_transaction',
+      signWith: address,
+      unsignedTransaction: erc20Call(encodeFunctionData({ abi: ERC20, functionName: 'transfer', args: [RECIPIENT, 2_500_000_000n] })),
+      type: 'TRANSACTION_TYPE_ETHEREUM',
+    });
+    const viewer = bed.operators[2]!;
+    const testBed = bed;
+    const readings = new Readings({
+      client: viewer.client,
+      keychain: { listEncryptionKeys: async () => [] },
+      tokens: { list: async () => [] },
+      now: bed.clock.now,
+      signing: () => signingOf(testBed, 2).readings(),
+    });
+    const { activities } = await viewer.client.query('list_activities', {});
+    const [row] = await readings.of(activities.filter((activity) => activity.id === submitted.activity.id));
+    const card = await signingOf(bed, 2).card(submitted.activity.id);
+
+    expect(row?.kind).toBe('signing');
+    expect(row?.title).toBe(card.description.title);
+    expect(row?.summary).toBe(card.description.summary);
+    // The history main holds: the recipient is new, which a reading without it could not say.
+    expect(row?.warnings).toEqual(card.description.warnings.map((warning) => warning.message));
+    expect(card.description.warnings.map((warning) => warning.kind)).toContain('NEW_RECIPIENT');
+    expect(row?.verdict).toEqual(card.standing);
+    // The wallet that created it is no signing activity: read without a verdict.
+    const [creation] = await readings.of(activities.filter((activity) => activity.type === 'ACTIVITY_TYPE_CREATE_WALLET'));
+    expect(creation).toMatchObject({ kind: 'activity', title: 'Create a wallet' });
+    expect(creation?.verdict).toBeUndefined();
   });
 
   it('flags an unlimited approval and a value above the Settings threshold, and says when no policy allows', async () => {

@@ -100,6 +100,8 @@ describe('policies and activities', () => {
     expect(activity).toEqual(created.activity);
     const recent = await call('activities.list', { status: ['ACTIVITY_STATUS_COMPLETED'], type: ['ACTIVITY_TYPE_CREATE_POLICY_V3'], limit: 10 });
     expect(recent.map((entry) => entry.id)).toEqual([created.activity.id]);
+    // Each entry carries main's reading of it, the words the list row shows.
+    expect(recent[0]!.reading).toMatchObject({ kind: 'activity', title: 'Create a policy', recognised: true });
   });
 
   it('pages back through the history: `before` answers the activities older than that one, newest first', async () => {

@@ -41,6 +41,17 @@ const activity: ChannelOutput<'activities.get'> = {
 };
 const waiting = { state: 'consensus-needed', activity } as const;
 const completed: ChannelOutput<'activities.get'> = { ...activity, status: 'ACTIVITY_STATUS_COMPLETED' };
+const reading: ChannelOutput<'activities.list'>[number]['reading'] = {
+  type: activity.type,
+  kind: 'activity',
+  title: 'Create a policy',
+  recognised: true,
+  summary: 'Allow transfers: Allow',
+  facts: [],
+  changes: [{ label: 'Name', before: [], after: [{ text: 'Allow transfers' }] }],
+  deletions: [],
+  warnings: [],
+};
 const sandboxStatus = {
   running: true,
   state: 'running' as const,
@@ -124,7 +135,7 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
   'sandbox.stop': sandboxStatus,
   'sandbox.reset': sandboxStatus,
   'sandbox.restoreProfile': sandboxStatus,
-  'activities.list': [activity, { ...completed, voters: [], failure: { code: 9, message: 'denied' } }],
+  'activities.list': [{ ...activity, reading }, { ...completed, voters: [], failure: { code: 9, message: 'denied' }, reading }],
   'activities.get': activity,
   'approvals.whoami': { organizationId: profile.organizationId, organizationName: 'Sandbox', userId: 'u1', username: 'Root' },
   'approvals.pending': [
@@ -142,6 +153,7 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
       canApprove: true,
       canReject: true,
       activity,
+      reading,
     },
   ],
   'approvals.approve': completed,

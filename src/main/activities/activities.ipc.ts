@@ -1,6 +1,11 @@
 import type { IpcHandlers } from '../ipc/register';
+import type { Keychain } from '../keychain/keychain';
 import type { ActiveProfile } from '../profiles/active-profile';
+import type { Settings } from '../settings/settings';
+import { signingOf } from '../signing/signing.ipc';
+import type { DeclaredTokens } from '../tokens/declared-tokens';
 import { activityView } from './activity-views';
+import { Readings } from './readings';
 
 export interface ActiveProfileHandlerDeps {
   active: Pick<ActiveProfile, 'services'>;
@@ -8,7 +13,21 @@ export interface ActiveProfileHandlerDeps {
   now: () => number;
 }
 
-export function activitiesHandlers({ active, now }: ActiveProfileHandlerDeps): Pick<IpcHandlers, 'activities.list' | 'activities.get'> {
+/** What reading activities takes besides the active profile: names of export keys, declared tokens, thresholds. */
+export interface ReadingHandlerDeps extends ActiveProfileHandlerDeps {
+  keychain: Pick<Keychain, 'listEncryptionKeys'>;
+  tokens: Pick<DeclaredTokens, 'list'>;
+  settings: Pick<Settings, 'get'>;
+}
+
+/** The active profile's readings. */
+export async function readingsOf({ active, now, keychain, tokens, settings }: ReadingHandlerDeps): Promise<Readings> {
+  const services = await active.services();
+  return new Readings({ client: services.client, keychain, tokens, now, signing: () => signingOf(services, { settings, tokens, now }).readings() });
+}
+
+export function activitiesHandlers(deps: ReadingHandlerDeps): Pick<IpcHandlers, 'activities.list' | 'activities.get'> {
+  const { active, now } = deps;
   return {
     'activities.list': async ({ status, type, limit, before }) => {
       const { client } = await active.services();
@@ -21,7 +40,8 @@ export function activitiesHandlers({ active, now }: ActiveProfileHandlerDeps): P
         ...(type === undefined ? {} : { filterByType: type }),
         ...(Object.keys(paginationOptions).length === 0 ? {} : { paginationOptions }),
       });
-      return activities.map((activity) => activityView(activity, now()));
+      const readings = await (await readingsOf(deps)).of(activities);
+      return activities.map((activity, index) => ({ ...activityView(activity, now()), reading: readings[index]! }));
     },
     'activities.get': async ({ activityId }) => {
       const { client } = await active.services();

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { operations } from '../../shared/api';
 import type { ChannelOutput } from '../../shared/ipc/contract';
-import type { ActiveProfileHandlerDeps } from '../activities/activities.ipc';
+import { readingsOf, type ReadingHandlerDeps } from '../activities/activities.ipc';
 import { activityView } from '../activities/activity-views';
 import type { IpcHandlers } from '../ipc/register';
 import type { PendingActivity } from './approvals';
@@ -15,7 +15,7 @@ type ApprovalChannel =
   | 'approvals.stampToFile'
   | 'approvals.postStampedFile';
 
-export interface ApprovalHandlerDeps extends ActiveProfileHandlerDeps {
+export interface ApprovalHandlerDeps extends ReadingHandlerDeps {
   /**
    * Where offline-stamped request files are written and read. The renderer names files, never paths, so it cannot
    * make main read or write anywhere else; people carry these files between machines by copying.
@@ -23,14 +23,19 @@ export interface ApprovalHandlerDeps extends ActiveProfileHandlerDeps {
   stampedRequestsDir: string;
 }
 
-export function approvalsHandlers({ active, now, stampedRequestsDir }: ApprovalHandlerDeps): Pick<IpcHandlers, ApprovalChannel> {
+export function approvalsHandlers(deps: ApprovalHandlerDeps): Pick<IpcHandlers, ApprovalChannel> {
+  const { active, now, stampedRequestsDir } = deps;
   return {
     'approvals.whoami': async () => {
       const { client } = await active.services();
       const { organizationId, organizationName, userId, username } = await client.query('whoami', {});
       return { organizationId, organizationName, userId, username };
     },
-    'approvals.pending': async () => (await (await active.services()).approvals.pending()).map((pending) => pendingApprovalView(pending, now())),
+    'approvals.pending': async () => {
+      const pending = await (await active.services()).approvals.pending();
+      const readings = await (await readingsOf(deps)).of(pending.map((item) => item.activity));
+      return pending.map((item, index) => ({ ...pendingApprovalView(item, now()), reading: readings[index]! }));
+    },
     'approvals.approve': async ({ fingerprint }) => activityView(await (await active.services()).approvals.approve(fingerprint), now()),
     'approvals.reject': async ({ fingerprint }) => activityView(await (await active.services()).approvals.reject(fingerprint), now()),
     'approvals.stampToFile': async ({ fingerprint, vote = 'approve', file: name }) => {
@@ -50,7 +55,7 @@ export function approvalsHandlers({ active, now, stampedRequestsDir }: ApprovalH
   };
 }
 
-function pendingApprovalView(pending: PendingActivity, nowMs: number): ChannelOutput<'approvals.pending'>[number] {
+function pendingApprovalView(pending: PendingActivity, nowMs: number): Omit<ChannelOutput<'approvals.pending'>[number], 'reading'> {
   return {
     activityId: pending.activityId,
     type: pending.type,

@@ -2,14 +2,14 @@
  * A signing card as plain text for the terminal. Its lines are the reader's signing facts flattened, the same list the
  * app's activity descriptions show and its signing card nests, so the CLI cannot tell a signer something the app does not.
  */
-import { flatSigningFacts, signingFacts, type SigningDescription, type SigningFactValue } from '../../shared/clear-signing';
-import { effectInWords } from '../../shared/describe';
+import { flatFacts, signingFacts, type SigningDescription } from '../../shared/clear-signing';
+import { effectInWords, type Ref } from '../../shared/describe';
 import type { PolicyStandingView } from '../../shared/ipc/signing';
 
 export function signingCardText(description: SigningDescription, standing: PolicyStandingView | undefined): string {
   const lines: string[] = [terminalText(description.title), `  ${terminalText(description.summary)}`];
   for (const warning of description.warnings) lines.push(`  WARNING ${warning.kind}: ${terminalText(warning.message)}`);
-  for (const fact of flatSigningFacts(signingFacts(description))) lines.push(`  ${terminalText(fact.label)}: ${fact.value.map(valueText).join('; ')}`);
+  for (const fact of flatFacts(signingFacts(description))) lines.push(`  ${terminalText(fact.label)}: ${fact.value.map(valueText).join('; ')}`);
   if (standing === undefined) {
     lines.push('  Policies: not evaluated offline (the organization’s policies are read from the service)');
   } else {
@@ -24,7 +24,7 @@ export function signingCardText(description: SigningDescription, standing: Polic
 }
 
 /** A terminal cannot hover: the exact value behind a named or rounded one is printed beside it. */
-function valueText(value: SigningFactValue): string {
+function valueText(value: Ref): string {
   const text = terminalText(value.text);
   return value.id === undefined || value.text.includes(value.id) ? text : `${text} (${terminalText(value.id)})`;
 }

@@ -10,7 +10,7 @@ import { decodeBitcoinPsbt, type BitcoinNetworkName } from '../../shared/chains/
 import { decodeEthereumTransaction } from '../../shared/chains/ethereum';
 import { prepareRawPayload } from '../../shared/chains/raw-payload';
 import { decodeSolanaTransaction, type SolanaIdl } from '../../shared/chains/solana';
-import type { SigningOperation } from '../../shared/clear-signing';
+import { signingOperationOf, type SigningOperation } from '../../shared/api/signing-operations';
 import { hexToBytes } from '../../shared/crypto/encoding';
 import { QkError } from '../../shared/errors';
 import { describeIssues } from '../../shared/ipc/contract';
@@ -62,22 +62,20 @@ export function activityOf(request: SigningRequest): { type: string; intent: Rec
 
 /** The signing request an activity asks for, or undefined when the activity signs nothing. */
 export function signingRequestOf(activity: { type: string; intent: Record<string, unknown> }): SigningRequest | undefined {
-  for (const operation of ['sign_transaction', 'sign_raw_payload', 'sign_raw_payloads'] as const) {
-    const { activityType, intentKey } = activityOperations[operation];
-    if (activity.type !== activityType) continue;
-    const parameters = activity.intent[intentKey];
-    if (typeof parameters !== 'object' || parameters === null) {
-      throw new QkError('RESPONSE_INVALID', `activity of type ${activity.type} has no ${intentKey} in its intent`);
-    }
-    // Fields a newer service may add are dropped, not refused: the card shows what this version can read.
-    const parsed = activityOperations[operation].parameters.strip().safeParse(parameters);
-    if (!parsed.success) {
-      throw new QkError('RESPONSE_INVALID', `the ${intentKey} of this ${activity.type} activity is not a signing request: ${describeIssues(parsed.error)}`);
-    }
-    // Checked just above against this operation's own schema; TypeScript cannot pair the union's members by itself.
-    return { operation, ...parsed.data } as SigningRequest;
+  const operation = signingOperationOf(activity.type);
+  if (operation === undefined) return undefined;
+  const { intentKey } = activityOperations[operation];
+  const parameters = activity.intent[intentKey];
+  if (typeof parameters !== 'object' || parameters === null) {
+    throw new QkError('RESPONSE_INVALID', `activity of type ${activity.type} has no ${intentKey} in its intent`);
   }
-  return undefined;
+  // Fields a newer service may add are dropped, not refused: the card shows what this version can read.
+  const parsed = activityOperations[operation].parameters.strip().safeParse(parameters);
+  if (!parsed.success) {
+    throw new QkError('RESPONSE_INVALID', `the ${intentKey} of this ${activity.type} activity is not a signing request: ${describeIssues(parsed.error)}`);
+  }
+  // Checked just above against this operation's own schema; TypeScript cannot pair the union's members by itself.
+  return { operation, ...parsed.data } as SigningRequest;
 }
 
 /** The key `signWith` names in the snapshot: a wallet account (by address) or a private key (by id or address). */

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { ActiveProfileHandlerDeps } from '../activities/activities.ipc';
 import { activityView, outcomeView } from '../activities/activity-views';
 import type { IpcHandlers } from '../ipc/register';
+import type { ProfileServices } from '../profiles/active-profile';
 import type { Settings } from '../settings/settings';
 import type { DeclaredTokens } from '../tokens/declared-tokens';
 import { ContractInterfaces, checkContractInterface } from './contracts';
@@ -27,11 +28,16 @@ export interface SigningHandlerDeps extends ActiveProfileHandlerDeps {
   stampedRequestsDir: string;
 }
 
+/** Signing for a profile's services: its client, and its approvals' stamper for offline files. */
+export function signingOf(
+  { client, approvals }: Pick<ProfileServices, 'client' | 'approvals'>,
+  { settings, tokens, now }: Pick<SigningHandlerDeps, 'settings' | 'tokens' | 'now'>,
+): Signing {
+  return new Signing({ client, settings, tokens, now, stampToFile: (path, body, file) => approvals.stampToFile(path, body, file) });
+}
+
 export function signingHandlers({ active, now, settings, tokens, stampedRequestsDir }: SigningHandlerDeps): Pick<IpcHandlers, SigningChannel> {
-  const signing = async () => {
-    const { client, approvals } = await active.services();
-    return new Signing({ client, settings, tokens, now, stampToFile: (path, body, file) => approvals.stampToFile(path, body, file) });
-  };
+  const signing = async () => signingOf(await active.services(), { settings, tokens, now });
   const contracts = async () => new ContractInterfaces((await active.services()).client);
   const idOf = ({ smartContractInterfaceId }: { smartContractInterfaceId: string }) => ({ smartContractInterfaceId });
   return {

@@ -39,6 +39,19 @@ export interface SigningOptions {
 /** How many recent signed transactions are read for "recipient never seen before". */
 const HISTORY_FOR_RECIPIENTS = 100;
 
+/** Who each of the organization's recent completed signatures paid or called. */
+type RecipientHistory = readonly { activityId: string; recipients: readonly string[] }[];
+
+/**
+ * What readings of many signing activities share: the organization and its history read once, each activity then
+ * read with the context its card has (its own past recipients left out), and its policy verdict.
+ */
+export interface SigningReadings {
+  contextFor(activityId: string): ClearSigningContext;
+  /** Where the policies stand on `activity` with the approvals counted now. */
+  verdict(activity: Pick<Activity, 'votes'>, request: SigningRequest): Promise<SigningCardView['standing']>;
+}
+
 export class Signing {
   constructor(private readonly options: SigningOptions) {}
 
@@ -100,9 +113,20 @@ export class Signing {
     return stampToFile(operations[request.operation].path, body, file);
   }
 
+  /** One read of the organization and its history for reading many signing activities. */
+  async readings(): Promise<SigningReadings> {
+    const snapshot = await readOrganization(this.options.client);
+    const base = await this.baseContext(snapshot);
+    const history = await this.pastRecipients(base);
+    return {
+      contextFor: (activityId) => withHistory(base, history, activityId),
+      verdict: async (activity, request) => standingView(await this.standing(request, snapshot, tallyOf(activity.votes, this.options.now()).approverIds)),
+    };
+  }
+
   private async describe(request: SigningRequest, snapshot: OrganizationSnapshot, excludeActivityId?: string): Promise<SigningDescription> {
-    const context = await this.context(snapshot, excludeActivityId);
-    return describeSigningActivity(activityOf(request), context);
+    const base = await this.baseContext(snapshot);
+    return describeSigningActivity(activityOf(request), withHistory(base, await this.pastRecipients(base), excludeActivityId));
   }
 
   private async standing(request: SigningRequest, snapshot: OrganizationSnapshot, approverIds: readonly string[]): Promise<PolicyStanding> {
@@ -121,8 +145,8 @@ export class Signing {
     });
   }
 
-  private async context(snapshot: OrganizationSnapshot, excludeActivityId: string | undefined): Promise<ClearSigningContext> {
-    const base: ClearSigningContext = {
+  private async baseContext(snapshot: OrganizationSnapshot): Promise<ClearSigningContext> {
+    return {
       wallets: snapshot.wallets.map((wallet) => ({
         walletId: wallet.walletId,
         walletName: wallet.walletName,
@@ -150,30 +174,30 @@ export class Signing {
       tokens: await this.options.tokens.list(),
       thresholds: thresholdsOf((await this.options.settings.get()).warnAbove),
     };
-    return { ...base, knownRecipients: await this.pastRecipients(base, excludeActivityId) };
   }
 
   /** Who the organization's recent completed signatures paid or called, read with the same reader. */
-  private async pastRecipients(context: ClearSigningContext, excludeActivityId: string | undefined): Promise<string[]> {
+  private async pastRecipients(context: ClearSigningContext): Promise<RecipientHistory> {
     const { activities } = await this.options.client.query('list_activities', {
       filterByStatus: ['ACTIVITY_STATUS_COMPLETED'],
       filterByType: ['ACTIVITY_TYPE_SIGN_TRANSACTION_V2'],
       paginationOptions: { limit: String(HISTORY_FOR_RECIPIENTS) },
     });
-    const recipients = new Set<string>();
-    for (const activity of activities) {
-      if (activity.id === excludeActivityId) continue;
-      let description: SigningDescription;
+    return activities.flatMap((activity) => {
       try {
-        description = describeSigningActivity(activity, context);
+        return [{ activityId: activity.id, recipients: recipientsOf(describeSigningActivity(activity, context)) }];
       } catch {
         // A past request this reader cannot read names no recipient; it does not stop the card.
-        continue;
+        return [];
       }
-      for (const address of recipientsOf(description)) recipients.add(address);
-    }
-    return [...recipients];
+    });
   }
+}
+
+/** `base` with every past recipient but those of `excludeActivityId` (an activity is not its own history). */
+function withHistory(base: ClearSigningContext, history: RecipientHistory, excludeActivityId: string | undefined): ClearSigningContext {
+  const known = new Set(history.flatMap((past) => (past.activityId === excludeActivityId ? [] : past.recipients)));
+  return { ...base, knownRecipients: [...known] };
 }
 
 /**

@@ -9,11 +9,12 @@ import { blake2b } from '@noble/hashes/blake2.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256, sha3_256 } from '@noble/hashes/sha3.js';
-import { bytesToHex, concatBytes, utf8ToBytes } from '@noble/hashes/utils.js';
+import { bytesToHex, concatBytes } from '@noble/hashes/utils.js';
 import { base32nopad, base58, base58xrp, bech32, bech32m, createBase58check } from '@scure/base';
 import { NETWORK, TEST_NETWORK, p2ms, p2pkh, p2sh, p2tr, p2wpkh, p2wsh } from '@scure/btc-signer';
 import { WalletContractV3R2, WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import { addressFormat } from '../../shared/api/enums';
+import { eip55 } from '../../shared/crypto/ethereum-address';
 import { QkError } from '../../shared/errors';
 import { assertCurve, type Curve } from './derivation';
 
@@ -59,17 +60,6 @@ function keccakAccount(key: PublicKeyForms): Uint8Array {
   return keccak_256(uncompressedOf(key).subarray(1)).subarray(12);
 }
 
-/** EIP-55 mixed-case checksum: uppercase each hex letter whose nibble in keccak256(lowercase hex) is ≥ 8. */
-function eip55(account: Uint8Array): string {
-  const lower = bytesToHex(account);
-  const hash = bytesToHex(keccak_256(utf8ToBytes(lower)));
-  let out = '0x';
-  for (let i = 0; i < lower.length; i++) {
-    const char = lower.charAt(i);
-    out += parseInt(hash.charAt(i), 16) >= 8 ? char.toUpperCase() : char;
-  }
-  return out;
-}
 
 const BITCOIN_NETWORKS = {
   MAINNET: NETWORK,
@@ -174,7 +164,7 @@ function bitcoinSpecs(): Record<`ADDRESS_FORMAT_BITCOIN_${BitcoinNetwork}_${Bitc
 const FORMAT_SPECS: Record<AddressFormat, FormatSpec> = {
   ADDRESS_FORMAT_UNCOMPRESSED: { curves: ['CURVE_SECP256K1', 'CURVE_P256'], encode: (key) => bytesToHex(uncompressedOf(key)) },
   ADDRESS_FORMAT_COMPRESSED: { curves: ALL_CURVES, encode: (key) => bytesToHex(key.compact) },
-  ADDRESS_FORMAT_ETHEREUM: { curves: SECP256K1_ONLY, encode: (key) => eip55(keccakAccount(key)) },
+  ADDRESS_FORMAT_ETHEREUM: { curves: SECP256K1_ONLY, encode: (key) => eip55(bytesToHex(keccakAccount(key))) },
   ADDRESS_FORMAT_SOLANA: { curves: ED25519_ONLY, encode: (key) => base58.encode(key.compact) },
   ADDRESS_FORMAT_COSMOS: { curves: SECP256K1_ONLY, encode: (key) => bech32.encode('cosmos', bech32.toWords(hash160(key.compact))) },
   ADDRESS_FORMAT_TRON: {

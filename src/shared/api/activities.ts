@@ -20,8 +20,9 @@ interface ActivitySpec {
   readonly acceptsAppProofs?: boolean;
 }
 
+/** Each operation keeps its activity type as a literal, so a table keyed by activity type can require every one. */
 type ActivityTable<T extends Record<string, ActivitySpec>> = {
-  readonly [K in keyof T & string]: ActivityOperation<T[K]['parameters'], T[K]['result'], K>;
+  readonly [K in keyof T & string]: ActivityOperation<T[K]['parameters'], T[K]['result'], K> & { readonly activityType: T[K]['activityType'] };
 };
 
 function defineActivities<const T extends Record<string, ActivitySpec>>(table: T): ActivityTable<T> {

@@ -15,37 +15,21 @@ import type {
   SigningDescription,
   SolanaTransactionDetails,
 } from './types';
-
-export interface SigningFactValue {
-  text: string;
-  /** The exact value behind `text`: the full address, the raw integer. */
-  id?: string;
-  code?: boolean;
-  /** Words about the value beside it rather than the value (where a token's unit comes from, "testnet"). */
-  note?: boolean;
-}
-
-export interface SigningFact {
-  label: string;
-  /** Empty for a fact that is only its parts (a struct, typed data's domain). */
-  value: SigningFactValue[];
-  /** Its parts: a call's arguments, a struct's fields, an instruction's accounts and arguments, a payload's message. */
-  children?: SigningFact[];
-}
+import type { Fact, Ref } from '../describe/types';
 
 /**
  * Nested facts as one list for surfaces without nesting, each part labelled by its path: `Call.amount`,
  * `Payload.message.from.name`, `Call.recipients[0]`. A fact that is only its parts lists just them.
  */
-export function flatSigningFacts(facts: readonly SigningFact[], prefix = ''): SigningFact[] {
+export function flatFacts(facts: readonly Fact[], prefix = ''): Fact[] {
   return facts.flatMap(({ label: own, value, children }) => {
     const label = prefix === '' ? own : own.startsWith('[') ? `${prefix}${own}` : `${prefix}.${own}`;
-    return [...(value.length === 0 && children !== undefined ? [] : [{ label, value }]), ...flatSigningFacts(children ?? [], label)];
+    return [...(value.length === 0 && children !== undefined ? [] : [{ label, value }]), ...flatFacts(children ?? [], label)];
   });
 }
 
-const plain = (text: string): SigningFactValue[] => [{ text }];
-const code = (text: string): SigningFactValue[] => [{ text, code: true }];
+const plain = (text: string): Ref[] => [{ text }];
+const code = (text: string): Ref[] => [{ text, code: true }];
 
 const ROLE_TEXT: Record<AddressRef['role'], string> = {
   address: '',
@@ -55,7 +39,7 @@ const ROLE_TEXT: Record<AddressRef['role'], string> = {
   'own address': ' · ours',
 };
 
-function address(ref: AddressRef): SigningFactValue[] {
+function address(ref: AddressRef): Ref[] {
   const role = ROLE_TEXT[ref.role];
   return ref.label === undefined ? [{ text: `${ref.address}${role}`, id: ref.address, code: true }] : [{ text: `${ref.label}${role}`, id: ref.address }];
 }
@@ -65,13 +49,13 @@ function address(ref: AddressRef): SigningFactValue[] {
  * and who said what the unit is ("1,000 USDC · raw 1000000000 · known token list"). A native amount names its raw
  * unit ("1.5 ETH", 1500000000000000000 wei).
  */
-function amount(value: Amount): SigningFactValue[] {
+function amount(value: Amount): Ref[] {
   if (value.source === undefined) return [{ text: value.text, id: `${value.raw} ${value.rawUnit}` }];
   return [{ text: value.text }, ...(value.unit === 'raw units' ? [] : [{ text: `raw ${value.raw}`, note: true }]), { text: value.source, note: true }];
 }
 
 /** A decoded tree (arguments, typed data): each node a fact, a struct's or list's members its parts. */
-function nodes(tree: readonly ReadableNode[]): SigningFact[] {
+function nodes(tree: readonly ReadableNode[]): Fact[] {
   return tree.map((node) => {
     const value =
       node.amount !== undefined
@@ -85,9 +69,9 @@ function nodes(tree: readonly ReadableNode[]): SigningFact[] {
   });
 }
 
-export function signingFacts(description: SigningDescription): SigningFact[] {
+export function signingFacts(description: SigningDescription): Fact[] {
   const { network, signer, details } = description;
-  const facts: SigningFact[] = [
+  const facts: Fact[] = [
     {
       label: 'Network',
       value: [{ text: network.chainId === undefined ? network.name : `${network.name} (chain id ${network.chainId})` }, ...(network.testnet === true ? [{ text: 'testnet', note: true }] : [])],
@@ -114,9 +98,9 @@ export function signingFacts(description: SigningDescription): SigningFact[] {
   }
 }
 
-function ethereumFacts(tx: EthereumTransactionDetails): SigningFact[] {
+function ethereumFacts(tx: EthereumTransactionDetails): Fact[] {
   const { fees, call } = tx;
-  const optional = (label: string, value: Amount | undefined): SigningFact[] => (value === undefined ? [] : [{ label, value: amount(value) }]);
+  const optional = (label: string, value: Amount | undefined): Fact[] => (value === undefined ? [] : [{ label, value: amount(value) }]);
   return [
     { label: 'Type', value: plain(tx.typeText) },
     { label: 'To', value: tx.to === undefined ? plain('a new contract (deployment)') : address(tx.to) },
@@ -135,21 +119,21 @@ function ethereumFacts(tx: EthereumTransactionDetails): SigningFact[] {
 }
 
 /** The call, its arguments nested under it: decoded by an uploaded ABI, or read as the standard token call it matches. */
-function callFact(call: ContractCall): SigningFact {
+function callFact(call: ContractCall): Fact {
   const value = call.decoded
     ? code(call.signature ?? call.selector)
     : [{ text: call.likelySignature === undefined ? `not decoded (selector ${call.selector})` : `not decoded; the selector ${call.selector} is ${call.likelySignature} in the ERC-20/721 standards`, id: call.selector }];
   return { label: 'Call', value, ...(call.args.length === 0 ? {} : { children: nodes(call.args) }) };
 }
 
-function delegationParts(authorization: Eip7702Delegation): SigningFact[] {
+function delegationParts(authorization: Eip7702Delegation): Fact[] {
   return [
     { label: 'chain', value: plain(authorization.network.name) },
     { label: 'nonce', value: plain(authorization.nonce.toString()) },
   ];
 }
 
-function solanaFacts(tx: SolanaTransactionDetails): SigningFact[] {
+function solanaFacts(tx: SolanaTransactionDetails): Fact[] {
   return [
     { label: 'Fee payer', value: address(tx.feePayer) },
     { label: 'Signers', value: tx.signers.flatMap(address) },
@@ -168,7 +152,7 @@ function solanaFacts(tx: SolanaTransactionDetails): SigningFact[] {
   ];
 }
 
-function bitcoinFacts(tx: BitcoinTransactionDetails): SigningFact[] {
+function bitcoinFacts(tx: BitcoinTransactionDetails): Fact[] {
   return [
     ...tx.inputs.map((input, index) => ({
       label: `Input ${index + 1}`,
@@ -187,13 +171,13 @@ function bitcoinFacts(tx: BitcoinTransactionDetails): SigningFact[] {
   ];
 }
 
-function rawFacts(raw: RawPayloadsDetails): SigningFact[] {
+function rawFacts(raw: RawPayloadsDetails): Fact[] {
   return [
     { label: 'Encoding', value: plain(raw.encodingText) },
     { label: 'Hash function', value: plain(raw.hashFunctionText) },
     ...raw.payloads.map((payload) => {
-      const parts: SigningFact[] = [];
-      let value: SigningFactValue[] = [];
+      const parts: Fact[] = [];
+      let value: Ref[] = [];
       if (payload.typedData !== undefined) {
         value = [{ text: `EIP-712 ${payload.typedData.primaryType}` }];
         parts.push({ label: 'domain', value: [], children: nodes(payload.typedData.domain) }, { label: 'message', value: [], children: nodes(payload.typedData.message) });

@@ -5,6 +5,7 @@
  * Bad input is a QkError naming the field, as the service would answer it.
  */
 import { activityOperations } from '../api/activities';
+import { SIGNING_OPERATIONS, signingOperationOf } from '../api/signing-operations';
 import { parseRequest } from '../api/validate';
 import { hexToBytes } from '../crypto/encoding';
 import { QkError } from '../errors';
@@ -18,7 +19,7 @@ import type { ClearSigningContext, Network, SigningActivity, SigningDescription,
 import { Warnings } from './warnings';
 
 export * from './types';
-export { flatSigningFacts, signingFacts, type SigningFact, type SigningFactValue } from './facts';
+export { flatFacts, signingFacts } from './facts';
 
 type OperationParameters<O extends SigningOperation> = ReturnType<(typeof activityOperations)[O]['parameters']['parse']>;
 
@@ -28,12 +29,7 @@ export type SigningRequest =
   | { operation: 'sign_raw_payloads'; parameters: OperationParameters<'sign_raw_payloads'> }
   | { operation: 'sign_transaction'; parameters: OperationParameters<'sign_transaction'> };
 
-const SIGNING_OPERATIONS: readonly SigningOperation[] = ['sign_raw_payload', 'sign_raw_payloads', 'sign_transaction'];
-
-/** The signing operation an activity type submits, or undefined for any other activity. */
-export function signingOperationOf(activityType: string): SigningOperation | undefined {
-  return SIGNING_OPERATIONS.find((operation) => activityOperations[operation].activityType === activityType);
-}
+export { signingOperationOf };
 
 /** Reads a recorded signing activity (`{type, intent: {signTransactionIntentV2: …}}`). */
 export function describeSigningActivity(activity: SigningActivity, context: ClearSigningContext = {}): SigningDescription {

@@ -75,7 +75,8 @@ export interface SigningActivity {
 
 // ─── what the reader answers ──────────────────────────────────────────────────────────────────
 
-export type SigningOperation = 'sign_raw_payload' | 'sign_raw_payloads' | 'sign_transaction';
+export type { SigningOperation } from '../api/signing-operations';
+import type { SigningOperation } from '../api/signing-operations';
 
 /** An amount in a unit with a known number of decimals: `text` is what to show, `raw` the integer to show on hover. */
 export interface Amount {

@@ -3,15 +3,17 @@
  * organization as it stands, exports, deletions and warnings. The approval card and the history row both render
  * its answer, so an activity reads the same wherever it is shown.
  */
-import { DESCRIBERS, Draft, type Fields } from './describers';
+import { Draft, type Fields } from './draft';
+import { DESCRIBERS } from './families';
 import { Names } from './names';
 import type { ActivityDescription, OrganizationLookup, SigningDecoder } from './types';
 import { activityTypeInWords } from './words';
 
 export * from './types';
 export * from './words';
-export { publicKeyFingerprint } from './describers';
-export { clearSigningDecoder } from './clear-signing';
+export { publicKeyFingerprint } from './pieces';
+export type { DescriberTable } from './draft';
+export { DESCRIBERS } from './families';
 
 export interface DescribeOptions {
   /** Clear signing: turns a signing request's payload into words. Without it a signing request shows its payload. */
@@ -24,7 +26,7 @@ export interface DescribeOptions {
 }
 
 /** Whether QuorumKey has words for `type` (unknown types are described as "unrecognised activity"). */
-export function isDescribed(type: string): boolean {
+export function isDescribed(type: string): type is keyof typeof DESCRIBERS {
   return Object.hasOwn(DESCRIBERS, type);
 }
 
@@ -35,7 +37,7 @@ export function describeActivity(
   options: DescribeOptions = {},
 ): ActivityDescription {
   const fields = intentFields(activity.intent);
-  const describer = Object.hasOwn(DESCRIBERS, activity.type) ? DESCRIBERS[activity.type] : undefined;
+  const describer = isDescribed(activity.type) ? DESCRIBERS[activity.type] : undefined;
   if (describer === undefined || fields === undefined) {
     return {
       type: activity.type,

@@ -77,22 +77,33 @@ export interface OrganizationLookup {
   localExportKeys?: readonly { name: string; publicKey: string }[];
 }
 
-/** A name to show, with the id it stands for one click away; `code` marks values shown in a fixed-width font. */
+/**
+ * A name or value to show, with the exact value it stands for (an id, the full address, the raw integer) one click
+ * away; `code` marks values shown in a fixed-width font.
+ */
 export interface Ref {
   text: string;
-  id?: string;
-  code?: boolean;
+  id?: string | undefined;
+  code?: boolean | undefined;
+  /** Words about the value beside it rather than the value (where a token's unit comes from, "testnet"). */
+  note?: boolean | undefined;
 }
 
+/**
+ * One labelled fact, the same for every activity and for clear signing's reading of a payload. `value` is empty for
+ * a fact that is only its parts (a struct, typed data's domain); `children` are its parts (a call's arguments, an
+ * instruction's accounts), which surfaces without nesting print flattened.
+ */
 export interface Fact {
   label: string;
   value: readonly Ref[];
+  children?: readonly Fact[] | undefined;
 }
 
 /** One field's before → after. `before` undefined: the lookup does not say (shown as "not known"); [] is "none". */
 export interface Change {
   label: string;
-  before: readonly Ref[] | undefined;
+  before?: readonly Ref[] | undefined;
   after: readonly Ref[];
 }
 
@@ -101,7 +112,7 @@ export interface ExportTarget {
   /** `sha256:` and the SHA-256 of the key's bytes in hex, to compare in full with the key's owner. */
   fingerprint: string;
   /** The name of this desktop's export key with this public key; undefined: an unknown key. */
-  localKeyName: string | undefined;
+  localKeyName?: string | undefined;
 }
 
 export interface ExportDescription {
@@ -115,7 +126,7 @@ export interface Deletion {
   /** What the thing is: "wallet", "private key", "user"… */
   kind: string;
   /** Whether it was exported before, for wallets and keys; undefined where that does not apply or is not known. */
-  exported?: boolean;
+  exported?: boolean | undefined;
 }
 
 /** A signing request as the intent states it; `decoded` is what a chain decoder made of the payload, if any. */

@@ -26,6 +26,7 @@ import {
   signingRequestInput,
   signingResultView,
 } from './signing';
+import { activityReading } from './readings';
 
 // ---- shared pieces -------------------------------------------------------------------------------------------
 
@@ -186,6 +187,8 @@ const pendingApproval = z.strictObject({
   canApprove: z.boolean(),
   canReject: z.boolean(),
   activity: activityView,
+  /** What it asks for, read in main (src/main/activities/readings.ts). */
+  reading: activityReading,
 });
 
 /**
@@ -500,7 +503,10 @@ export const ipcContract = {
   /** Adds the Sandbox profile back after it was removed (starting the Sandbox if it is stopped). */
   'sandbox.restoreProfile': channel(noInput, sandboxStatus),
 
-  /** Newest first; `before` (an activity id) answers the page of activities older than that one. */
+  /**
+   * Newest first, each with its reading (computed in main, the same the signing card and the pending list show);
+   * `before` (an activity id) answers the page of activities older than that one.
+   */
   'activities.list': channel(
     z.strictObject({
       status: z.array(activityStatus).max(7).optional(),
@@ -508,7 +514,7 @@ export const ipcContract = {
       limit: z.number().int().min(1).max(100).optional(),
       before: id.optional(),
     }),
-    z.array(activityView),
+    z.array(activityView.extend({ reading: activityReading })),
   ),
   'activities.get': channel(z.strictObject({ activityId: id }), activityView),
 

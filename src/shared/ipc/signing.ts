@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { hashFunction, payloadEncoding, transactionType } from '../api/enums';
 import type { SigningWarning } from '../clear-signing/types';
-import type { SigningFact } from '../clear-signing/facts';
+import type { Fact } from '../describe/types';
 
 /**
  * `T` as it crosses IPC: bigints as decimal strings, without the policy keywords. An optional member may also hold
@@ -17,8 +17,10 @@ import type { SigningFact } from '../clear-signing/facts';
  */
 export type WireOf<T> = T extends bigint
   ? string
-  : T extends readonly (infer E)[]
+  : T extends (infer E)[]
     ? WireOf<E>[]
+    : T extends readonly (infer E)[]
+      ? readonly WireOf<E>[]
     : T extends object
       ? { -readonly [K in keyof T as K extends 'policy' ? never : K]: WireOf<T[K]> | (undefined extends T[K] ? undefined : never) }
       : T;
@@ -57,17 +59,17 @@ export const policyStandingView = z.strictObject({
 export type PolicyStandingView = z.infer<typeof policyStandingView>;
 
 /** A fact's value may be a payload's bytes, as long as the payload itself. */
-const signingFactValue = z.strictObject({ text: z.string().max(400_000), id: text.optional(), code: z.boolean().optional(), note: z.boolean().optional() });
-type SigningFactView = WireOf<SigningFact>;
-const signingFact: z.ZodType<SigningFactView> = z.lazy(() =>
-  z.strictObject({ label: text, value: z.array(signingFactValue).max(10_000), children: z.array(signingFact).max(10_000).optional() }),
+export const factValue = z.strictObject({ text: z.string().max(400_000), id: text.optional(), code: z.boolean().optional(), note: z.boolean().optional() });
+/** One fact of any reading: an activity's, or clear signing's of a payload (the same type for both). */
+export const fact: z.ZodType<WireOf<Fact>> = z.lazy(() =>
+  z.strictObject({ label: text, value: z.array(factValue).max(10_000).readonly(), children: z.array(fact).max(10_000).readonly().optional() }),
 );
 
 /**
  * A description with its policy standing: what the approval card and the Sign screen show. `facts` is the description
  * worded once by the shared reader (the CLI and the approval list print the same facts), so the card words none of it.
  */
-export const signingCardView = z.strictObject({ description: signingDescriptionView, facts: z.array(signingFact).max(10_000), standing: policyStandingView });
+export const signingCardView = z.strictObject({ description: signingDescriptionView, facts: z.array(fact).max(10_000), standing: policyStandingView });
 export type SigningCardView = z.infer<typeof signingCardView>;
 
 const signWith = z.string().min(1).max(256);

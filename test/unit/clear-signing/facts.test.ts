@@ -3,13 +3,13 @@ import { NETWORK, p2wpkh, Transaction as BitcoinTransaction } from '@scure/btc-s
 import { encodeFunctionData, erc20Abi, serializeTransaction } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { bytesToHex } from '../../../src/shared/crypto/encoding.js';
-import { describeSigningRequest, flatSigningFacts, signingFacts } from '../../../src/shared/clear-signing/index.js';
+import { describeSigningRequest, flatFacts, signingFacts } from '../../../src/shared/clear-signing/index.js';
 import { MAIL } from '../../support/eip712-mail.js';
 
 const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
 const SIGNER = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 
-const lines = (facts: ReturnType<typeof signingFacts>) => flatSigningFacts(facts).map((fact) => `${fact.label}: ${fact.value.map((value) => value.text).join(' | ')}`);
+const lines = (facts: ReturnType<typeof signingFacts>) => flatFacts(facts).map((fact) => `${fact.label}: ${fact.value.map((value) => value.text).join(' | ')}`);
 
 describe('clear signing: descriptions as labelled facts', () => {
   it('lists an ERC-20 transfer with its decoded arguments nested under the call', () => {

@@ -8,7 +8,9 @@ import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { encodeFunctionData, erc20Abi, serializeTransaction } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { activityOperations } from '../../../src/shared/api';
-import { clearSigningDecoder, describeActivity, isDescribed, type ActivityDescription, type OrganizationLookup, type Ref } from '../../../src/shared/describe';
+import type { ClearSigningContext } from '../../../src/shared/clear-signing';
+import { signingDecoder } from '../../../src/main/activities/readings';
+import { describeActivity, isDescribed, type ActivityDescription, type OrganizationLookup, type Ref } from '../../../src/shared/describe';
 
 const servedTypes = Object.values(activityOperations).map((op) => ({ type: op.activityType, intentKey: op.intentKey }));
 
@@ -227,10 +229,11 @@ describe('settled activities', () => {
   });
 });
 
-describe('clear signing through the hook', () => {
+describe("clear signing through main's hook", () => {
   it('reads a raw payload signing request with the signer named from the lookup', () => {
     const intent = { signRawPayloadIntentV2: { signWith: '0xabc', payload: '68656c6c6f', encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_KECCAK256' } };
-    const described = describeActivity({ type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', intent }, lookup, { decodeSigning: clearSigningDecoder(lookup) });
+    const wallets = [{ walletId: 'w-1', walletName: 'Treasury', accounts: [{ address: '0xabc' }] }];
+    const described = describeActivity({ type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', intent }, lookup, { decodeSigning: signingDecoder({ wallets }) });
     expect(described.title).toMatch(/^Sign /);
     expect(described.signing?.decoded?.find((fact) => fact.label === 'Signer')?.value[0]?.text).toContain('Treasury');
   });
@@ -248,18 +251,18 @@ describe('clear signing through the hook', () => {
       data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: ['0x1111111111111111111111111111111111111111', 123_456n] }),
     });
     const intent = { signTransactionIntentV2: { signWith: '0xabc', unsignedTransaction, type: 'TRANSACTION_TYPE_ETHEREUM' } };
-    const summary = (org: OrganizationLookup) =>
-      describeActivity({ type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', intent }, org, { decodeSigning: clearSigningDecoder(org) }).summary;
+    const summary = (context: ClearSigningContext) =>
+      describeActivity({ type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', intent }, lookup, { decodeSigning: signingDecoder(context) }).summary;
     // The interface is uploaded (so the call decodes) but says nothing of decimals.
-    const withAbi: OrganizationLookup = { ...lookup, contracts: [{ address: acme, type: 'ETHEREUM', label: 'Acme token', definition: JSON.stringify(erc20Abi) }] };
+    const withAbi: ClearSigningContext = { contracts: [{ address: acme, type: 'ETHEREUM', label: 'Acme token', definition: erc20Abi }] };
     expect(summary(withAbi)).toContain('123456 raw units');
-    const declared: OrganizationLookup = { ...withAbi, declaredTokens: [{ family: 'ethereum', chainId: 1, address: acme, symbol: 'ACME', decimals: 2 }] };
+    const declared: ClearSigningContext = { ...withAbi, tokens: [{ family: 'ethereum', chainId: 1, address: acme, symbol: 'ACME', decimals: 2 }] };
     expect(summary(declared)).toContain('1,234.56 ACME');
   });
 
   it('falls back to the payload when clear signing cannot read the request', () => {
     const intent = { signTransactionIntentV2: { signWith: '0xabc', unsignedTransaction: 'zz', type: 'TRANSACTION_TYPE_ETHEREUM' } };
-    const described = describeActivity({ type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', intent }, lookup, { decodeSigning: clearSigningDecoder(lookup) });
+    const described = describeActivity({ type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', intent }, lookup, { decodeSigning: signingDecoder({}) });
     expect(described.title).toBe('Sign a transaction');
     expect(described.signing?.decoded).toBeUndefined();
     expect(described.signing?.payloads).toEqual(['zz']);

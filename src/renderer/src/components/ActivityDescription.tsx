@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import type { ActivityDescription, Change, Fact, Ref } from '../../../shared/describe';
+import type { Change, Fact, Ref } from '../../../shared/describe';
+import type { ActivityReadingView } from '../../../shared/ipc/readings';
 
 /**
  * What an activity asks for, as the shared describer tells it: warnings first, then before → after, what leaves in
  * an export, what a deletion destroys, the facts, a signing request's payload, and for unknown types the raw intent.
  */
-export function ActivityDescriptionView({ description }: { description: ActivityDescription }) {
+export function ActivityDescriptionView({ description }: { description: ActivityReadingView }) {
   const { warnings, changes, exports, deletions, facts, signing, rawIntent } = description;
   return (
     <div className="activity-description">

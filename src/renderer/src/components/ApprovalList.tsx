@@ -1,7 +1,8 @@
 import { useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { currentVoteOf, type Voter } from '../../../shared/approvals/voting';
-import { activityStatusInWords, clearSigningDecoder, describeActivity, type ActivityDescription, type OrganizationLookup } from '../../../shared/describe';
+import { activityStatusInWords } from '../../../shared/describe';
+import type { ActivityReadingView } from '../../../shared/ipc/readings';
 import { durationInWords, requesterOf } from '../activity-words';
 
 /** How long the open approval window has left, or that the approvals expired (the next approval opens a window). */
@@ -20,19 +21,8 @@ export interface ApprovalItem {
   voters: Voter[];
   timeLeftMs: number;
   activity: { intent: Record<string, unknown>; status: string };
-}
-
-const NO_LOOKUP: OrganizationLookup = {};
-
-/** Statuses of an activity that has not run yet: the organization as it stands is its "before". */
-const UNSETTLED = new Set(['ACTIVITY_STATUS_CONSENSUS_NEEDED', 'ACTIVITY_STATUS_PENDING', 'ACTIVITY_STATUS_CREATED']);
-
-/** The shared describer's words for a queue or history item. */
-export function describeItem(item: ApprovalItem, lookup: OrganizationLookup = NO_LOOKUP): ActivityDescription {
-  return describeActivity({ type: item.type, intent: item.activity.intent }, lookup, {
-    settled: !UNSETTLED.has(item.activity.status),
-    decodeSigning: clearSigningDecoder(lookup),
-  });
+  /** What it asks for, read in main: the row, the detail and the vote dialog all show this one reading. */
+  reading: ActivityReadingView;
 }
 
 const ROW_HEIGHT = 64;
@@ -48,7 +38,6 @@ export function ApprovalList({
   onSelect,
   label,
   height = 420,
-  lookup = NO_LOOKUP,
 }: {
   items: readonly ApprovalItem[];
   selectedId: string | undefined;
@@ -56,8 +45,6 @@ export function ApprovalList({
   onSelect: (item: ApprovalItem) => void;
   label: string;
   height?: number;
-  /** The organization as it stands, for names and "before" in each row's summary. */
-  lookup?: OrganizationLookup;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -92,7 +79,6 @@ export function ApprovalList({
             >
               <ApprovalRow
                 item={item}
-                lookup={lookup}
                 selected={item.activityId === selectedId}
                 myUserId={myUserId}
                 onClick={() => onSelect(item)}
@@ -115,20 +101,18 @@ export function ApprovalList({
 
 export function ApprovalRow({
   item,
-  lookup = NO_LOOKUP,
   selected,
   myUserId,
   onClick,
   onKeyDown,
 }: {
   item: ApprovalItem;
-  lookup?: OrganizationLookup;
   selected: boolean;
   myUserId: string | undefined;
   onClick: () => void;
   onKeyDown: (key: string) => boolean;
 }) {
-  const description = describeItem(item, lookup);
+  const description = item.reading;
   const requester = requesterOf(item.voters);
   const myVote = currentVoteOf(item.voters, myUserId);
   const pending = item.activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED';

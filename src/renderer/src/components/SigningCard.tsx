@@ -6,19 +6,10 @@
  */
 import { effectInWords } from '../../../shared/describe';
 import { Fragment, useState } from 'react';
-import { activityOperations } from '../../../shared/api/activities';
 import type { PolicyStandingView, SigningCardView } from '../../../shared/ipc/signing';
 import { useLoad } from '../hooks';
 import { ErrorNotice } from './ErrorNotice';
 import { Progress } from './Progress';
-
-const SIGNING_ACTIVITY_TYPES: ReadonlySet<string> = new Set(
-  (['sign_raw_payload', 'sign_raw_payloads', 'sign_transaction'] as const).map((operation) => activityOperations[operation].activityType),
-);
-
-export function isSigningActivity(type: string): boolean {
-  return SIGNING_ACTIVITY_TYPES.has(type);
-}
 
 /**
  * A signing activity's card, read from main (the description and the policies' standing are worked out there). Give

@@ -3,7 +3,7 @@
  * Ethereum addresses are written checksummed, as the decoded `eth.tx.to` is, so the string comparison matches;
  * amounts are given in ETH and written in wei, the unit `eth.tx.value` is in.
  */
-import { getAddress, isAddress, parseEther } from 'viem';
+import { checksummedEthereumAddress } from '../../../shared/crypto/ethereum-address';
 import { QkError } from '../../../shared/errors';
 import type { PolicyDraft } from './draft';
 import { quote } from './templates';
@@ -12,13 +12,16 @@ const SIGN_TRANSACTION = "activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2'";
 
 function checksummed(address: string, field: string): string {
   const trimmed = address.trim();
-  if (!isAddress(trimmed, { strict: false })) throw new QkError('REQUEST_INVALID', `${field}: ${JSON.stringify(trimmed.slice(0, 80))} is not an Ethereum address`);
-  return getAddress(trimmed);
+  const checksummed = checksummedEthereumAddress(trimmed);
+  if (checksummed === undefined) throw new QkError('REQUEST_INVALID', `${field}: ${JSON.stringify(trimmed.slice(0, 80))} is not an Ethereum address`);
+  return checksummed;
 }
 
 function wei(ether: string, field: string): bigint {
-  if (!/^\d{1,30}(?:\.\d{1,18})?$/.test(ether.trim())) throw new QkError('REQUEST_INVALID', `${field}: give an amount in ETH, like 0.5`);
-  return parseEther(ether.trim());
+  const match = /^(\d{1,30})(?:\.(\d{1,18}))?$/.exec(ether.trim());
+  if (match === null) throw new QkError('REQUEST_INVALID', `${field}: give an amount in ETH, like 0.5`);
+  // At most 18 decimals, so the amount in wei is the digits with the fraction padded to 18.
+  return BigInt(`${match[1]!}${(match[2] ?? '').padEnd(18, '0')}`);
 }
 
 const taggedApprover = (tagId: string) => `user.tags.contains(${quote(tagId)})`;

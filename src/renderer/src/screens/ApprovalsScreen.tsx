@@ -8,11 +8,11 @@ import type { ChannelOutput } from '../../../shared/ipc/contract';
 import { exportedKindOf } from '../../../shared/offline/export-file';
 import { durationInWords, requesterOf } from '../activity-words';
 import { ActivityDescriptionView } from '../components/ActivityDescription';
-import { ApprovalList, describeItem, votesInWords, type ApprovalItem } from '../components/ApprovalList';
+import { ApprovalList, votesInWords, type ApprovalItem } from '../components/ApprovalList';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { ConfirmDialog, Modal } from '../components/Modal';
 import { SecretReveal, type RevealedSecret } from '../components/SecretReveal';
-import { SigningCardLoader, isSigningActivity } from '../components/SigningCard';
+import { SigningCardLoader } from '../components/SigningCard';
 import { Progress } from '../components/Progress';
 import { useAction, useLoad, type Action } from '../hooks';
 
@@ -55,6 +55,7 @@ function historyItem(activity: ActivityView): ApprovalItem {
     voters: activity.voters,
     timeLeftMs: activity.timeLeftMs,
     activity,
+    reading: activity.reading,
   };
 }
 
@@ -128,7 +129,7 @@ export function ApprovalsScreen() {
       vote === 'approve' ? api.approvals.approve({ fingerprint }) : api.approvals.reject({ fingerprint }),
     );
     if (done === undefined) return;
-    setVoteResult(voteOutcomeInWords(vote, item, done, describeItem(item, lookup).title));
+    setVoteResult(voteOutcomeInWords(vote, item, done, item.reading.title));
     reload();
   };
 
@@ -212,7 +213,6 @@ export function ApprovalsScreen() {
               selectedId={selectedId}
               myUserId={me.value?.userId}
               onSelect={(item) => setSelectedId(item.activityId)}
-              lookup={lookup}
               label={view === 'pending' ? 'Activities waiting for votes' : 'Activity history'}
             />
           )}
@@ -239,7 +239,7 @@ export function ApprovalsScreen() {
 
       {voting !== undefined && (
         <ConfirmDialog
-          title={`${voting.vote === 'approve' ? 'Approve' : 'Reject'}: ${describeItem(voting.item, lookup).title}?`}
+          title={`${voting.vote === 'approve' ? 'Approve' : 'Reject'}: ${voting.item.reading.title}?`}
           message={
             <>
               <p>Your vote is signed with this profile’s API key and counts for the activity with this fingerprint:</p>
@@ -271,16 +271,16 @@ function ApprovalDetail({
   busy: boolean;
   onVote: (vote: Vote) => void;
 }) {
-  const description = describeItem(item, lookup);
+  const description = item.reading;
   const requester = requesterOf(item.voters);
   const myVote = currentVoteOf(item.voters, myUserId);
   const open = item.activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED';
   return (
     <section className="panel approval-detail" aria-labelledby="approval-detail-title">
       <h2 id="approval-detail-title">{description.title}</h2>
-      {/* A signing request reads in full on its card, built in main with the history and thresholds a
-          describer in the window cannot see; one reading per approval, so their warnings cannot differ. */}
-      {isSigningActivity(item.type) ? (
+      {/* A signing request reads in full on its card (nested facts, the policies' standing); main read the
+          row's title and the card's with the same context, so they cannot differ. */}
+      {description.kind === 'signing' ? (
         <SigningCardLoader key={`${item.activityId}-${item.approvals}-${item.activity.status}`} activityId={item.activityId} />
       ) : (
         <ActivityDescriptionView description={description} />
@@ -433,7 +433,7 @@ function StillToVote({ item, lookup }: { item: ApprovalItem; lookup: Organizatio
 }
 
 /** What a vote did, in words: "Approved — 2 of 2; Export a wallet is done." or "Approved — waiting for 1 more." */
-export function voteOutcomeInWords(vote: Vote, before: ApprovalItem, after: ActivityView, title: string): string {
+export function voteOutcomeInWords(vote: Vote, before: ApprovalItem, after: ChannelOutput<'approvals.approve'>, title: string): string {
   if (vote === 'reject') {
     return after.status === 'ACTIVITY_STATUS_REJECTED' ? `Rejected — ${title} will not run.` : 'Rejection recorded — the activity is still waiting for votes.';
   }

@@ -1,0 +1,88 @@
+/** Signing requests: what the intent states, read by the clear-signing hook where one is given. */
+import type { Describer, Describers, Draft, Fields } from '../draft';
+import { code, plain, text, texts } from '../pieces';
+import type { Fact, Ref, SigningRequest } from '../types';
+import { counted, enumInWords } from '../words';
+
+
+export function signing(draft: Draft, request: SigningRequest): void {
+  const reading = draft.decodeSigning?.(request, { type: draft.type, intent: draft.intent });
+  draft.signing = reading === undefined ? request : { ...request, decoded: reading.facts };
+  if (reading !== undefined) {
+    draft.title = reading.title;
+    draft.summary = reading.summary;
+    for (const warning of reading.warnings) draft.warn(warning);
+  }
+  const holder = draft.names.holderOf(request.signWith.text);
+  draft.fact('Signs with', request.signWith, ...(holder === undefined ? [] : [{ ...holder, text: `in ${holder.text}` }]));
+}
+
+export function signWith(fields: Fields): Ref {
+  return code(text(fields, 'signWith') ?? text(fields, 'from') ?? 'not stated');
+}
+
+const signRawPayload: Describer = (fields, draft) => {
+  draft.title = 'Sign a payload';
+  const request: SigningRequest = {
+    signWith: signWith(fields),
+    payloads: [text(fields, 'payload') ?? ''],
+    facts: payloadFacts(fields),
+  };
+  draft.summary = `with ${request.signWith.text}`;
+  signing(draft, request);
+};
+
+const signRawPayloads: Describer = (fields, draft) => {
+  const payloads = texts(fields, 'payloads');
+  draft.title = `Sign ${counted(payloads.length, 'payload')}`;
+  draft.summary = `with ${text(fields, 'signWith') ?? 'not stated'}`;
+  signing(draft, { signWith: signWith(fields), payloads, facts: payloadFacts(fields) });
+};
+
+function payloadFacts(fields: Fields): Fact[] {
+  const facts: Fact[] = [];
+  const encoding = text(fields, 'encoding');
+  if (encoding !== undefined) facts.push({ label: 'Payload encoding', value: [plain(enumInWords(encoding, 'PAYLOAD_ENCODING_'))] });
+  const hash = text(fields, 'hashFunction');
+  if (hash !== undefined) facts.push({ label: 'Hashed with', value: [plain(enumInWords(hash, 'HASH_FUNCTION_'))] });
+  return facts;
+}
+
+const signTransaction: Describer = (fields, draft) => {
+  const type = text(fields, 'type');
+  draft.title = 'Sign a transaction';
+  const request: SigningRequest = {
+    signWith: signWith(fields),
+    payloads: [text(fields, 'unsignedTransaction') ?? ''],
+    facts: type === undefined ? [] : [{ label: 'Transaction type', value: [plain(enumInWords(type, 'TRANSACTION_TYPE_'))] }],
+  };
+  draft.summary = `${type === undefined ? '' : `${enumInWords(type, 'TRANSACTION_TYPE_')} `}with ${request.signWith.text}`;
+  signing(draft, request);
+};
+
+const sendTransaction: Describer = (fields, draft) => {
+  draft.title = 'Sign and send a transaction';
+  const payload = text(fields, 'unsignedTransaction');
+  const facts: Fact[] = [];
+  for (const [field, label] of [
+    ['caip2', 'Network'],
+    ['to', 'To'],
+    ['value', 'Value'],
+    ['data', 'Data'],
+    ['nonce', 'Nonce'],
+  ] as const) {
+    const value = text(fields, field);
+    if (value !== undefined && value !== '') facts.push({ label, value: [code(value)] });
+  }
+  if (fields['sponsor'] === true) facts.push({ label: 'Fees', value: [plain('paid by the gas station')] });
+  draft.summary = `from ${signWith(fields).text}`;
+  signing(draft, { signWith: signWith(fields), payloads: payload === undefined ? [] : [payload], facts });
+};
+
+export const signingDescribers = {
+  ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2: signRawPayload,
+  ACTIVITY_TYPE_SIGN_RAW_PAYLOADS: signRawPayloads,
+  ACTIVITY_TYPE_SIGN_TRANSACTION_V2: signTransaction,
+  ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2: sendTransaction,
+  ACTIVITY_TYPE_SOL_SEND_TRANSACTION_V2: sendTransaction,
+} satisfies Describers;

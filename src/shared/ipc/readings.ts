@@ -1,0 +1,34 @@
+/**
+ * An activity's reading as main sends it with the activity: what it asks for in words (title, one-line summary,
+ * facts, before → after, exports, deletions, warnings) and, for a signing request still taking votes, where the
+ * organization's policies stand on it. Main computes it once per activity with the context it holds (history,
+ * thresholds, declared tokens, names); the window renders it and decodes nothing.
+ */
+import { z } from 'zod';
+import type { ActivityDescription } from '../describe/types';
+import { fact, factValue, policyStandingView, type WireOf } from './signing';
+
+const text = z.string().max(100_000);
+const refs = z.array(factValue).max(10_000).readonly();
+const facts = z.array(fact).max(10_000).readonly();
+
+export const activityReading = z.strictObject({
+  type: z.string(),
+  /** `signing`: one of the signing operations, which the window reads in full on main's signing card. */
+  kind: z.enum(['signing', 'activity']),
+  title: text,
+  recognised: z.boolean(),
+  summary: text,
+  facts,
+  changes: z.array(z.strictObject({ label: text, before: refs.optional(), after: refs })).readonly(),
+  exports: z.strictObject({ what: refs, target: z.strictObject({ publicKey: text, fingerprint: text, localKeyName: text.optional() }) }).optional(),
+  deletions: z.array(z.strictObject({ what: factValue, kind: text, exported: z.boolean().optional() })).readonly(),
+  warnings: z.array(text).readonly(),
+  signing: z
+    .strictObject({ signWith: factValue, payloads: z.array(z.string().max(400_000)).readonly(), facts, decoded: facts.optional() })
+    .optional(),
+  rawIntent: z.record(z.string(), z.unknown()).optional(),
+  /** Signing requests still taking votes: the policies' standing, as the signing card shows it. */
+  verdict: policyStandingView.optional(),
+}) satisfies z.ZodType<WireOf<ActivityDescription>>;
+export type ActivityReadingView = z.infer<typeof activityReading>;
