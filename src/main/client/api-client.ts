@@ -61,6 +61,8 @@ export interface ApiClientOptions {
   timeoutMs?: number;
   /** Where pending requests are listed, so the person can see and cancel them. */
   inFlight?: Pick<InFlightRequests, 'begin'>;
+  /** Told about every activity a submission (a proposal or a vote) answered, so the window can show it at once. */
+  onActivity?: (activity: Activity, submitted: { vote: boolean }) => void;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -85,6 +87,7 @@ export class ApiClient {
   private readonly fetch: typeof fetch;
   private readonly timeoutMs: number;
   private readonly inFlight: ApiClientOptions['inFlight'];
+  private readonly onActivity: ApiClientOptions['onActivity'];
 
   constructor({
     profile,
@@ -93,6 +96,7 @@ export class ApiClient {
     fetch: fetchImpl = globalThis.fetch,
     timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
     inFlight,
+    onActivity,
   }: ApiClientOptions) {
     if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) {
       throw new QkError('CONFIG_INVALID', `the request timeout must be a positive number of milliseconds, got ${timeoutMs}`);
@@ -103,6 +107,7 @@ export class ApiClient {
     this.fetch = fetchImpl;
     this.timeoutMs = timeoutMs;
     this.inFlight = inFlight;
+    this.onActivity = onActivity;
   }
 
   get organizationId(): string {
@@ -147,6 +152,7 @@ export class ApiClient {
     const op = operations[name] as ActivityOperation;
     const answer = await this.post(op.path, body, stamp);
     const { activity } = parseResponse(activityResponseSchema, answer, `${name} response`);
+    this.reportActivity(op, activity);
     const request = { path: op.path, body };
     // approve/reject answer the activity they voted on, whose own outcome is what the caller wants to see.
     if (op.resultKey !== null && activity.type !== op.activityType) {
@@ -175,7 +181,17 @@ export class ApiClient {
       throw new QkError('REQUEST_INVALID', `the body for ${path} is not valid JSON`, { path });
     }
     parseRequest(requestSchemaOf(op), parsed, `${op.name} request`);
-    return this.post(path, body, stamp);
+    const answer = await this.post(path, body, stamp);
+    if (op.kind === 'activity') {
+      const submitted = activityResponseSchema.safeParse(answer);
+      if (submitted.success) this.reportActivity(op, submitted.data.activity);
+    }
+    return answer;
+  }
+
+  private reportActivity(op: ActivityOperation, activity: Activity): void {
+    // approve/reject are the operations without a result of their own: they answer the activity voted on.
+    this.onActivity?.(activity, { vote: op.resultKey === null });
   }
 
   /** Stamps (unless `stamp` is given) and posts `body`; returns the parsed 2xx JSON or throws the mapped error. */

@@ -5,7 +5,7 @@
  */
 import { QkError } from '../../shared/errors';
 import { Approvals } from '../approvals/approvals';
-import { ApiClient } from '../client/api-client';
+import { ApiClient, type ApiClientOptions } from '../client/api-client';
 import type { InFlightRequests } from '../client/in-flight';
 import { Exporter } from '../exporter/exporter';
 import { Importer } from '../importer/importer';
@@ -34,6 +34,8 @@ export interface ActiveProfileOptions {
   /** Where the clients list their pending requests, for the screens to show and cancel. */
   inFlight?: Pick<InFlightRequests, 'begin'>;
   requestTimeoutMs?: number;
+  /** Told about every activity the clients' submissions answered (see ApiClientOptions.onActivity). */
+  onActivity?: ApiClientOptions['onActivity'];
 }
 
 export class ActiveProfile {
@@ -69,7 +71,7 @@ export class ActiveProfile {
 
   /** Fresh services acting for `profile`, whichever profile is active (the CLI's --profile). */
   servicesFor(profile: Profile): ProfileServices {
-    const { keychain, stamper, now, fetch, inFlight, requestTimeoutMs } = this.options;
+    const { keychain, stamper, now, fetch, inFlight, requestTimeoutMs, onActivity } = this.options;
     const client = new ApiClient({
       profile,
       stamper,
@@ -77,6 +79,7 @@ export class ActiveProfile {
       ...(fetch === undefined ? {} : { fetch }),
       ...(inFlight === undefined ? {} : { inFlight }),
       ...(requestTimeoutMs === undefined ? {} : { timeoutMs: requestTimeoutMs }),
+      ...(onActivity === undefined ? {} : { onActivity }),
     });
     return {
       profile,

@@ -73,6 +73,8 @@ export interface SandboxOptions {
   now?: () => number;
   /** Where the service runs; in this process by default. */
   start?: StartSandboxService;
+  /** Told each time the state `status()` answers changes (starting, running, failed, stopped). */
+  onStateChange?: (state: SandboxState) => void;
 }
 
 export interface RunningSandbox {
@@ -87,9 +89,11 @@ export class Sandbox {
   private restartTimer: NodeJS.Timeout | undefined;
   private lastError: string | undefined;
   private restarts = 0;
+  private reportedState: SandboxState;
 
   constructor(options: SandboxOptions) {
     this.options = options;
+    this.reportedState = this.status().state;
   }
 
   get isRunning(): boolean {
@@ -118,14 +122,17 @@ export class Sandbox {
       (sandbox) => {
         this.starting = undefined;
         this.lastError = undefined;
+        this.reportState();
         return sandbox;
       },
       (error: unknown) => {
         this.starting = undefined;
         this.lastError = toQkError(error).message;
+        this.reportState();
         throw error;
       },
     );
+    this.reportState();
     return this.starting;
   }
 
@@ -139,6 +146,7 @@ export class Sandbox {
     const running = this.running?.service ?? (await starting?.then(() => this.running?.service, () => undefined));
     this.running = undefined;
     this.lastError = undefined;
+    this.reportState();
     await running?.stop();
   }
 
@@ -241,8 +249,16 @@ export class Sandbox {
           },
         );
       }, FIRST_RESTART_DELAY_MS * 2 ** number);
+      this.reportState();
     };
     attempt(0);
+  }
+
+  private reportState(): void {
+    const { state } = this.status();
+    if (state === this.reportedState) return;
+    this.reportedState = state;
+    this.options.onStateChange?.(state);
   }
 
   private report(line: string): void {
