@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { app, dialog, ipcMain, powerMonitor, session, type BrowserWindow, type MessageBoxOptions } from 'electron';
 import { toQkError } from '../shared/errors';
+import { APP_EVENT_CHANNEL } from '../shared/ipc/events';
 import { electronClipboard } from './clipboard/electron-clipboard';
 import { registerIpcHandlers } from './ipc/register';
 import { createRendererUrlCheck } from './ipc/sender';
@@ -73,7 +74,15 @@ async function start(): Promise<void> {
   powerMonitor.on('suspend', () => appServices.lock.lock());
   mainWindow = createMainWindow({ preloadPath, rendererIndexPath, devServerUrl, isPackaged: app.isPackaged });
   followCaptureProtection(mainWindow, appServices.captureProtection);
+  const window = mainWindow;
+  // What changed reaches the page as an event (src/shared/ipc/events.ts); the page reads the rest itself.
+  const stopEvents = appServices.events.subscribe((event) => {
+    if (!window.isDestroyed()) window.webContents.send(APP_EVENT_CHANNEL, event);
+  });
+  appServices.activityWatch.start();
   mainWindow.on('closed', () => {
+    stopEvents();
+    appServices.activityWatch.stop();
     mainWindow = undefined;
   });
 }

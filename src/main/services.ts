@@ -12,6 +12,8 @@ import { InFlightRequests } from './client/in-flight';
 import { UnansweredSubmissions } from './client/unanswered';
 import { clipboardHandlers } from './clipboard/clipboard.ipc';
 import { SecretClipboard, type TextClipboard } from './clipboard/secret-clipboard';
+import { ActivityWatch } from './events/activity-watch';
+import { AppEvents } from './events/app-events';
 import { exporterHandlers } from './exporter/exporter.ipc';
 import { importerHandlers } from './importer/importer.ipc';
 import type { IpcHandlers } from './ipc/register';
@@ -90,7 +92,11 @@ export interface MainServices {
   active: ActiveProfile;
   /** The service requests main is waiting on, for the screens to show and cancel. */
   inFlight: InFlightRequests;
-  /** Clears a copied secret from the clipboard and stops the sandbox (in-flight requests finish first). */
+  /** What changed, for the window to read again (the app sends each over the event channel). */
+  events: AppEvents;
+  /** Reports activities proposed or decided elsewhere; started by whoever shows a window (the app, the e2e host). */
+  activityWatch: ActivityWatch;
+  /** Stops the activity watch, clears a copied secret from the clipboard and stops the sandbox (in-flight requests finish first). */
   close(): Promise<void>;
 }
 
@@ -106,7 +112,8 @@ export function createMainServices({
   startSandboxService,
   platform = process.platform,
 }: MainServicesOptions): MainServices {
-  const profiles = new Profiles({ dataDir });
+  const events = new AppEvents();
+  const profiles = new Profiles({ dataDir, onChange: (change) => events.emit({ type: 'profile', change }) });
   const settings = new Settings({ dataDir });
   const captureProtection = new CaptureProtection({ settings, platform });
   // One OS keychain store for the keys and the sandbox's service secret.
@@ -117,6 +124,7 @@ export function createMainServices({
   const lock = new AppLock({ locked: unlockPassphrase.isSetSync() });
   const secretClipboard = clipboard === undefined ? undefined : new SecretClipboard({ clipboard });
   lock.onLock(() => void secretClipboard?.clearCopied());
+  lock.onChange((locked) => events.emit({ type: 'lock', locked }));
   const sandbox = new Sandbox({
     dataDir,
     keychain,
@@ -125,9 +133,23 @@ export function createMainServices({
     now,
     ...(sandboxLog === undefined ? {} : { log: sandboxLog }),
     ...(startSandboxService === undefined ? {} : { start: startSandboxService }),
+    onStateChange: (state) => events.emit({ type: 'sandbox', state }),
   });
   const stamper = new Stamper(keychain);
   const inFlight = new InFlightRequests({ now });
+  const active = new ActiveProfile({
+    profiles,
+    keychain,
+    stamper,
+    sandbox,
+    now,
+    inFlight,
+    unanswered: new UnansweredSubmissions({ now }),
+    ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
+    onActivity: (activity, { vote }) =>
+      events.emit({ type: 'activity', change: vote ? 'changed' : 'created', organizationId: activity.organizationId, activityId: activity.id, status: activity.status }),
+  });
+  const activityWatch = new ActivityWatch({ active, lock, events });
   return {
     dataDir,
     now,
@@ -141,18 +163,12 @@ export function createMainServices({
     clipboard: secretClipboard,
     stamper,
     sandbox,
-    active: new ActiveProfile({
-      profiles,
-      keychain,
-      stamper,
-      sandbox,
-      now,
-      inFlight,
-      unanswered: new UnansweredSubmissions({ now }),
-      ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
-    }),
+    active,
     inFlight,
+    events,
+    activityWatch,
     close: async () => {
+      activityWatch.stop();
       await secretClipboard?.clearCopied();
       await sandbox.stop();
     },

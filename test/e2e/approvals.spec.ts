@@ -253,3 +253,37 @@ test('approvals expire with their 24 h window: a new approval opens the next, th
   await expect(completed).toContainText('by Root user');
   await expect(completed).toContainText('2 approved');
 });
+
+test('live: a proposal and a vote made elsewhere reach the open Approvals screen and the navigation count, with no Refresh', async ({ page, host }) => {
+  const { rootUserId, profiles } = await twoOf(page, host, ['Approver 2', 'Approver 3']);
+  const stamper = new Stamper(host.services.keychain);
+  const clientOf = async (profileId: string) => new ApiClient({ profile: await host.services.profiles.get(profileId), stamper });
+  await openScreen(page, 'Approvals');
+  await expect(page.getByText('Nothing is waiting for votes.')).toBeVisible();
+  const navigation = page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Approvals', exact: true });
+  await expect(navigation).toHaveAccessibleDescription('0 waiting for votes');
+
+  // Approver 2 proposes with their own key, straight to the service: main learns of it only by watching.
+  const proposed = await (await clientOf(profiles['Approver 2'])).submit('update_user_name', { userId: rootUserId, userName: 'renamed elsewhere' });
+  expect(proposed.state).toBe('consensus-needed');
+  const row = page.getByRole('list', { name: 'Activities waiting for votes' }).getByRole('listitem');
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText('1 of 2 approved');
+  await expect(navigation).toHaveAccessibleDescription('1 waiting for votes');
+  await expect(navigation).toContainText('1');
+
+  // The card stays open in the history whatever is decided: open it there, waiting for votes.
+  await page.getByRole('button', { name: 'History' }).click();
+  await page.getByRole('list', { name: 'Activity history' }).getByRole('listitem').filter({ hasText: 'renamed elsewhere' }).getByRole('button').click();
+  const card = page.getByRole('region', { name: 'Rename a user' });
+  const votes = card.getByRole('list', { name: 'Votes', exact: true }).getByRole('listitem');
+  await expect(votes).toHaveText([/^approved Approver 2/]);
+  await expect(card).toContainText('Waiting for votes');
+
+  // Approver 3 approves, also elsewhere: the open card shows the vote and the outcome, and the count drops.
+  const approved = await (await clientOf(profiles['Approver 3'])).submit('approve_activity', { fingerprint: proposed.activity.fingerprint });
+  expect(approved.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+  await expect(votes).toHaveText([/^approved Approver 2/, /^approved Approver 3/]);
+  await expect(card.getByRole('definition').filter({ hasText: /^Completed$/ })).toHaveCount(1);
+  await expect(navigation).toHaveAccessibleDescription('0 waiting for votes');
+});

@@ -421,10 +421,12 @@ describe('registerIpcHandlers', () => {
   });
 });
 
+const noEvents = () => () => undefined;
+
 describe('createBridgeApi', () => {
   it('round-trips every sample output through dispatch and the bridge', async () => {
     const dispatch = createDispatch({ handlers: recordingHandlers().handlers, isTrustedSender });
-    const api = createBridgeApi((name, input) => dispatch(name, input, RENDERER_URL)) as unknown as Record<
+    const api = createBridgeApi((name, input) => dispatch(name, input, RENDERER_URL), noEvents) as unknown as Record<
       string,
       Record<string, () => Promise<unknown>>
     >;
@@ -434,8 +436,9 @@ describe('createBridgeApi', () => {
     }
   });
 
-  it('exposes exactly one named method per channel and nothing else', () => {
-    const api = createBridgeApi(async () => ({ ok: true, value: null })) as unknown as Record<string, Record<string, unknown>>;
+  it('exposes exactly one named method per channel, onEvent, and nothing else', () => {
+    const { onEvent, ...api } = createBridgeApi(async () => ({ ok: true, value: null }), noEvents) as unknown as Record<string, Record<string, unknown>>;
+    expect(typeof onEvent).toBe('function');
     const exposed = Object.entries(api).flatMap(([namespace, methods]) =>
       Object.entries(methods).map(([method, fn]) => {
         expect(typeof fn).toBe('function');
@@ -447,12 +450,31 @@ describe('createBridgeApi', () => {
     for (const name of channels) expect(splitChannel(name).join('.')).toBe(name);
   });
 
+  it('onEvent hands each pushed event to the listener until it stops, also through withPlainErrors', () => {
+    const listeners = new Set<(event: unknown) => void>();
+    const api = withPlainErrors(
+      createBridgeApi(
+        async () => ({ ok: true, value: null }),
+        (listener) => {
+          listeners.add(listener);
+          return () => listeners.delete(listener);
+        },
+      ),
+    );
+    const seen: unknown[] = [];
+    const stop = api.onEvent((event) => seen.push(event));
+    for (const listener of listeners) listener({ type: 'lock', locked: true });
+    stop();
+    expect(listeners.size).toBe(0);
+    expect(seen).toEqual([{ type: 'lock', locked: true }]);
+  });
+
   it('sends {} for argument-less methods, unwraps values and throws QkError on errors', async () => {
     const invoke = vi.fn(async (name: Channel, input: unknown) => {
       if (name === 'app.info') return { ok: true, value: appInfo };
       return { ok: false, error: { code: 'KEY_NOT_FOUND', message: `no key ${JSON.stringify(input)}` } };
     });
-    const api = createBridgeApi(invoke);
+    const api = createBridgeApi(invoke, noEvents);
     expect(await api.app.info()).toEqual(appInfo);
     expect(invoke).toHaveBeenCalledWith('app.info', {});
     const failure = await api.keys.deleteApiKey({ name: 'x' }).catch((error: unknown) => error);
@@ -461,17 +483,17 @@ describe('createBridgeApi', () => {
   });
 
   it('treats a malformed answer or a transport failure as a typed error', async () => {
-    const malformed = createBridgeApi(async () => ({ ok: true, value: { ...appInfo, privateKey: 'aa' } }));
+    const malformed = createBridgeApi(async () => ({ ok: true, value: { ...appInfo, privateKey: 'aa' } }), noEvents);
     await expect(malformed.app.info()).rejects.toMatchObject({ code: 'RESPONSE_INVALID' });
     const broken = createBridgeApi(async () => {
       throw new Error("No handler registered for 'app.info'");
-    });
+    }, noEvents);
     await expect(broken.app.info()).rejects.toMatchObject({ code: 'INTERNAL' });
   });
 
   it('withPlainErrors rejects with ErrorData, which bridgeError turns back into the same QkError', async () => {
     const api = withPlainErrors(
-      createBridgeApi(async () => ({ ok: false, error: { code: 'APP_LOCKED', message: 'locked', details: { channel: 'app.lock' } } })),
+      createBridgeApi(async () => ({ ok: false, error: { code: 'APP_LOCKED', message: 'locked', details: { channel: 'app.lock' } } }), noEvents),
     );
     const rejection = await api.app.lock().catch((error: unknown) => error);
     expect(rejection).not.toBeInstanceOf(Error);
@@ -502,7 +524,7 @@ describe('guardWhileLocked', () => {
 
 describe('bridge method signatures', () => {
   it('take no argument exactly for the channels without input', () => {
-    const api = createBridgeApi(async () => ({ ok: true, value: null }));
+    const api = createBridgeApi(async () => ({ ok: true, value: null }), noEvents);
     const noArgument: Channel[] = [];
     for (const name of channels) {
       const [namespace, method] = splitChannel(name);

@@ -146,8 +146,18 @@ export async function startE2eHost({
         dispatch(String(channel), input, frame.parentFrame() === null ? frame.url() : undefined),
       );
       await page.addInitScript({ content: bridgeScript });
+      // Like webContents.send: each event goes to the page's top frame, to whatever the bridge's onEvent listeners are.
+      const stopEvents = services.events.subscribe((event) => {
+        page
+          .evaluate((appEvent) => (window as unknown as { __qkEvent?: (event: unknown) => void }).__qkEvent?.(appEvent), event)
+          // A page that is navigating or closed misses the event, as a reloading window would.
+          .catch(() => undefined);
+      });
+      page.once('close', stopEvents);
+      services.activityWatch.start();
     },
     async close() {
+      services.activityWatch.stop();
       await new Promise<void>((done) => server.close(() => done()));
       // Stop the embedded sandbox first: it holds the 'sandbox' key the next step deletes.
       await services.close();
@@ -170,8 +180,15 @@ async function bundleBridge(): Promise<string> {
     stdin: {
       contents: `
         import { createBridgeApi, withPlainErrors } from './src/shared/ipc/bridge';
+        // The host delivers main's events by calling __qkEvent, as ipcRenderer.on would in the preload.
+        const listeners = new Set();
+        Object.defineProperty(window, '__qkEvent', { value: (event) => listeners.forEach((listener) => listener(event)) });
+        const subscribe = (listener) => {
+          listeners.add(listener);
+          return () => listeners.delete(listener);
+        };
         Object.defineProperty(window, 'quorumkey', {
-          value: Object.freeze(withPlainErrors(createBridgeApi((channel, input) => window.__qkInvoke(channel, input)))),
+          value: Object.freeze(withPlainErrors(createBridgeApi((channel, input) => window.__qkInvoke(channel, input), subscribe))),
           enumerable: true,
         });
       `,

@@ -71,6 +71,8 @@ export interface ApiClientOptions {
   inFlight?: Pick<InFlightRequests, 'begin'>;
   /** Where submissions sent without an answer are kept, so a retry re-sends the same body; none: every try is new. */
   unanswered?: UnansweredSubmissions;
+  /** Told about every activity a submission (a proposal or a vote) answered, so the window can show it at once. */
+  onActivity?: (activity: Activity, submitted: { vote: boolean }) => void;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -96,6 +98,7 @@ export class ApiClient {
   private readonly timeoutMs: number;
   private readonly inFlight: ApiClientOptions['inFlight'];
   private readonly unanswered: ApiClientOptions['unanswered'];
+  private readonly onActivity: ApiClientOptions['onActivity'];
 
   constructor({
     profile,
@@ -105,6 +108,7 @@ export class ApiClient {
     timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
     inFlight,
     unanswered,
+    onActivity,
   }: ApiClientOptions) {
     if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) {
       throw new QkError('CONFIG_INVALID', `the request timeout must be a positive number of milliseconds, got ${timeoutMs}`);
@@ -116,6 +120,7 @@ export class ApiClient {
     this.timeoutMs = timeoutMs;
     this.inFlight = inFlight;
     this.unanswered = unanswered;
+    this.onActivity = onActivity;
   }
 
   get organizationId(): string {
@@ -178,6 +183,7 @@ export class ApiClient {
     const op = operations[name] as ActivityOperation;
     const answer = await this.post(op.path, body, stamp);
     const { activity } = parseResponse(activityResponseSchema, answer, `${name} response`);
+    this.reportActivity(op, activity);
     const request = { path: op.path, body };
     // approve/reject answer the activity they voted on, whose own outcome is what the caller wants to see.
     if (op.resultKey !== null && activity.type !== op.activityType) {
@@ -206,7 +212,17 @@ export class ApiClient {
       throw new QkError('REQUEST_INVALID', `the body for ${path} is not valid JSON`, { path });
     }
     parseRequest(requestSchemaOf(op), parsed, `${op.name} request`);
-    return this.post(path, body, stamp);
+    const answer = await this.post(path, body, stamp);
+    if (op.kind === 'activity') {
+      const submitted = activityResponseSchema.safeParse(answer);
+      if (submitted.success) this.reportActivity(op, submitted.data.activity);
+    }
+    return answer;
+  }
+
+  private reportActivity(op: ActivityOperation, activity: Activity): void {
+    // approve/reject are the operations without a result of their own: they answer the activity voted on.
+    this.onActivity?.(activity, { vote: op.resultKey === null });
   }
 
   /** Stamps (unless `stamp` is given) and posts `body`; returns the parsed 2xx JSON or throws the mapped error. */

@@ -16,6 +16,7 @@ export const CHANNELS_OPEN_WHILE_LOCKED: ReadonlySet<Channel> = new Set<Channel>
 export class AppLock {
   #locked: boolean;
   readonly #onLock: (() => void)[] = [];
+  readonly #onChange: ((locked: boolean) => void)[] = [];
 
   constructor({ locked = false }: { locked?: boolean } = {}) {
     this.#locked = locked;
@@ -30,13 +31,22 @@ export class AppLock {
     this.#onLock.push(listener);
   }
 
+  /** Runs `listener` every time the app locks or unlocks. */
+  onChange(listener: (locked: boolean) => void): void {
+    this.#onChange.push(listener);
+  }
+
   lock(): void {
+    const changed = !this.#locked;
     this.#locked = true;
     for (const listener of this.#onLock) listener();
+    if (changed) for (const listener of this.#onChange) listener(true);
   }
 
   unlock(): void {
+    const changed = this.#locked;
     this.#locked = false;
+    if (changed) for (const listener of this.#onChange) listener(false);
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import { QkError } from '../../shared/errors';
 import { Approvals } from '../approvals/approvals';
-import { ApiClient } from '../client/api-client';
+import { ApiClient, type ApiClientOptions } from '../client/api-client';
 import type { InFlightRequests } from '../client/in-flight';
 import type { UnansweredSubmissions } from '../client/unanswered';
 import { Exporter } from '../exporter/exporter';
@@ -37,6 +37,8 @@ export interface ActiveProfileOptions {
   /** Submissions sent without an answer, shared by every profile's client so a retry re-sends the same body. */
   unanswered?: UnansweredSubmissions;
   requestTimeoutMs?: number;
+  /** Told about every activity the clients' submissions answered (see ApiClientOptions.onActivity). */
+  onActivity?: ApiClientOptions['onActivity'];
 }
 
 export class ActiveProfile {
@@ -72,7 +74,7 @@ export class ActiveProfile {
 
   /** Fresh services acting for `profile`, whichever profile is active (the CLI's --profile). */
   servicesFor(profile: Profile): ProfileServices {
-    const { keychain, stamper, now, fetch, inFlight, unanswered, requestTimeoutMs } = this.options;
+    const { keychain, stamper, now, fetch, inFlight, unanswered, requestTimeoutMs, onActivity } = this.options;
     const client = new ApiClient({
       profile,
       stamper,
@@ -81,6 +83,7 @@ export class ActiveProfile {
       ...(inFlight === undefined ? {} : { inFlight }),
       ...(unanswered === undefined ? {} : { unanswered }),
       ...(requestTimeoutMs === undefined ? {} : { timeoutMs: requestTimeoutMs }),
+      ...(onActivity === undefined ? {} : { onActivity }),
     });
     return {
       profile,

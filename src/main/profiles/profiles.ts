@@ -62,16 +62,22 @@ type ProfilesFile = z.infer<typeof profilesFileSchema>;
 
 const EMPTY: ProfilesFile = { version: 1, activeProfileId: null, profiles: [] };
 
+export type ProfileChange = 'added' | 'edited' | 'removed' | 'active';
+
 export interface ProfilesOptions {
   dataDir: string;
+  /** Told after every change that was written. */
+  onChange?: (change: ProfileChange) => void;
 }
 
 /** The profiles and which one is active, kept in `<dataDir>/profiles.json`. */
 export class Profiles {
   private readonly file: JsonFile<ProfilesFile>;
+  private readonly onChange: ((change: ProfileChange) => void) | undefined;
 
-  constructor({ dataDir }: ProfilesOptions) {
+  constructor({ dataDir, onChange }: ProfilesOptions) {
     this.file = new JsonFile(join(dataDir, 'profiles.json'), profilesFileSchema);
+    this.onChange = onChange;
   }
 
   async list(): Promise<Profile[]> {
@@ -90,7 +96,7 @@ export class Profiles {
   }
 
   async add(input: ProfileInput, check?: ProfileChangeCheck): Promise<Profile> {
-    return this.file.update(async (current) => {
+    return this.write('added', async (current) => {
       const document = current ?? EMPTY;
       const profile = validateProfile({ ...input, id: randomUUID() });
       assertNameFree(document, profile.name, profile.id);
@@ -104,7 +110,7 @@ export class Profiles {
    * A key present with value `undefined` clears an optional field (a hosted signer key falls back to production).
    */
   async update(id: string, changes: ProfileChanges, check?: ProfileChangeCheck): Promise<Profile> {
-    return this.file.update(async (current) => {
+    return this.write('edited', async (current) => {
       const document = current ?? EMPTY;
       const existing = findProfile(document, id);
       const profile = validateProfile({ ...existing, ...changes, id });
@@ -117,7 +123,7 @@ export class Profiles {
 
   /** Removes a profile; if it was active, no profile is active afterwards. */
   async remove(id: string): Promise<void> {
-    await this.file.update(async (current) => {
+    await this.write('removed', async (current) => {
       const document = current ?? EMPTY;
       findProfile(document, id);
       return {
@@ -133,7 +139,7 @@ export class Profiles {
 
   /** Makes `id` the active profile; `null` clears the choice. */
   async setActive(id: string | null): Promise<void> {
-    await this.file.update(async (current) => {
+    await this.write('active', async (current) => {
       const document = current ?? EMPTY;
       if (id !== null) findProfile(document, id);
       return { next: { ...document, activeProfileId: id }, result: undefined };
@@ -147,7 +153,7 @@ export class Profiles {
 
   /** Follows an API key rename, so profiles keep signing with the same key. Returns how many profiles changed. */
   async renameApiKeyReferences(oldName: string, newName: string): Promise<number> {
-    return this.file.update(async (current) => {
+    return this.write('edited', async (current) => {
       const document = current ?? EMPTY;
       let changed = 0;
       const profiles = document.profiles.map((profile) => {
@@ -157,6 +163,13 @@ export class Profiles {
       });
       return { next: { ...document, profiles }, result: changed };
     });
+  }
+
+  /** Writes through the file and reports the change once it is written. */
+  private async write<R>(change: ProfileChange, apply: (current: ProfilesFile | undefined) => Promise<{ next: ProfilesFile; result: R }>): Promise<R> {
+    const result = await this.file.update(apply);
+    this.onChange?.(change);
+    return result;
   }
 
   private async load(): Promise<ProfilesFile> {

@@ -77,6 +77,8 @@ export interface SandboxOptions {
   now?: () => number;
   /** Where the service runs; in this process by default. */
   start?: StartSandboxService;
+  /** Told each time the state `status()` answers changes (starting, running, failed, stopped). */
+  onStateChange?: (state: SandboxState) => void;
 }
 
 export interface RunningSandbox {
@@ -92,9 +94,11 @@ export class Sandbox {
   private lastError: string | undefined;
   private restarts = 0;
   private notice: string | undefined;
+  private reportedState: SandboxState;
 
   constructor(options: SandboxOptions) {
     this.options = options;
+    this.reportedState = this.status().state;
   }
 
   get isRunning(): boolean {
@@ -123,14 +127,17 @@ export class Sandbox {
       (sandbox) => {
         this.starting = undefined;
         this.lastError = undefined;
+        this.reportState();
         return sandbox;
       },
       (error: unknown) => {
         this.starting = undefined;
         this.lastError = toQkError(error).message;
+        this.reportState();
         throw error;
       },
     );
+    this.reportState();
     return this.starting;
   }
 
@@ -145,6 +152,7 @@ export class Sandbox {
     this.running = undefined;
     this.lastError = undefined;
     this.notice = undefined;
+    this.reportState();
     await running?.stop();
   }
 
@@ -279,8 +287,16 @@ export class Sandbox {
           },
         );
       }, FIRST_RESTART_DELAY_MS * 2 ** number);
+      this.reportState();
     };
     attempt(0);
+  }
+
+  private reportState(): void {
+    const { state } = this.status();
+    if (state === this.reportedState) return;
+    this.reportedState = state;
+    this.options.onStateChange?.(state);
   }
 
   private report(line: string): void {

@@ -5,7 +5,8 @@ import { ErrorNotice } from './components/ErrorNotice';
 import { Progress } from './components/Progress';
 import { ReauthPrompt } from './components/ReauthPrompt';
 import { SandboxStatus } from './components/SandboxStatus';
-import { lockApp, useLoad, useLockWatch, useTheme } from './hooks';
+import { lockApp, useLockWatch, useTheme } from './hooks';
+import { useChannel, useMainEvents } from './queries';
 import { ApprovalsScreen } from './screens/ApprovalsScreen';
 import { ContractsScreen } from './screens/ContractsScreen';
 import { DecryptScreen } from './screens/DecryptScreen';
@@ -39,6 +40,7 @@ export function App() {
   const locked = useUi((state) => state.locked);
   const settings = useUi((state) => state.settings);
   const [startError, setStartError] = useState<QkError>();
+  useMainEvents();
   useTheme(settings?.theme);
   useLockWatch(settings?.idleLockMinutes);
 
@@ -74,17 +76,16 @@ function Shell() {
   const show = useUi((state) => state.show);
   const activeProfile = useUi((state) => state.activeProfile);
   const setActiveProfile = useUi((state) => state.setActiveProfile);
-  const info = useLoad((api) => api.app.info());
-  const reloadInfo = info.reload;
-  // Settings is where the passphrase is set: coming back from it re-reads whether one is set now.
-  useEffect(() => reloadInfo(), [screen, reloadInfo]);
+  const info = useChannel('app.info');
+  const active = useChannel('profiles.getActive');
+  const pending = useChannel('approvals.pending');
 
+  // Main reports every change of profile, so this follows a switch made anywhere.
+  const activeProfileData = active.data;
   useEffect(() => {
-    call((api) => api.profiles.getActive()).then(
-      (profile) => setActiveProfile(profile === null ? null : { id: profile.id, name: profile.name }),
-      (error: unknown) => console.warn('could not read the active profile', error),
-    );
-  }, [setActiveProfile]);
+    if (activeProfileData === undefined) return;
+    setActiveProfile(activeProfileData === null ? null : { id: activeProfileData.id, name: activeProfileData.name });
+  }, [activeProfileData, setActiveProfile]);
 
   return (
     <div className="shell">
@@ -112,16 +113,27 @@ function Shell() {
                 type="button"
                 className="nav-item"
                 aria-current={screen === item.screen ? 'page' : undefined}
+                aria-describedby={item.screen === 'approvals' && pending.data !== undefined ? 'approvals-waiting' : undefined}
                 onClick={() => show(item.screen)}
               >
                 {item.label}
+                {item.screen === 'approvals' && pending.data !== undefined && pending.data.length > 0 && (
+                  <span className="badge badge-active" aria-hidden="true">
+                    {pending.data.length}
+                  </span>
+                )}
               </button>
+              {item.screen === 'approvals' && pending.data !== undefined && (
+                <span id="approvals-waiting" className="visually-hidden">
+                  {pending.data.length} waiting for votes
+                </span>
+              )}
             </li>
           ))}
         </ul>
       </nav>
       <main id="content" className="content" tabIndex={-1}>
-        {info.value?.unlockPassphraseSet === false && screen !== 'settings' && (
+        {info.data?.unlockPassphraseSet === false && screen !== 'settings' && (
           <p className="notice notice-warning first-run-passphrase">
             Anyone at this computer can unlock QuorumKey and reveal exports.{' '}
             <button type="button" className="link-button" onClick={() => show('settings')}>

@@ -1,39 +1,9 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { QkError } from '../../shared/errors';
 import type { AppSettings } from '../../shared/ipc/contract';
 import type { QuorumKeyApi } from '../../shared/ipc/bridge';
 import { call } from './api';
 import { useUi } from './store';
-
-export interface Loaded<T> {
-  value: T | undefined;
-  error: QkError | undefined;
-  loading: boolean;
-  reload: () => void;
-}
-
-/** Loads once on mount and again on `reload()`; a result that arrives after a newer request started is dropped. */
-export function useLoad<T>(request: (api: QuorumKeyApi) => Promise<T>): Loaded<T> {
-  const [state, setState] = useState<{ value?: T; error?: QkError; loading: boolean }>({ loading: true });
-  const [generation, setGeneration] = useState(0);
-  const requestRef = useRef(request);
-  requestRef.current = request;
-
-  useEffect(() => {
-    let current = true;
-    setState((previous) => ({ ...previous, loading: true }));
-    call(requestRef.current).then(
-      (value) => current && setState({ value, loading: false }),
-      (error: QkError) => current && setState({ error, loading: false }),
-    );
-    return () => {
-      current = false;
-    };
-  }, [generation]);
-
-  const reload = useCallback(() => setGeneration((n) => n + 1), []);
-  return { value: state.value, error: state.error, loading: state.loading, reload };
-}
 
 export interface Action {
   /** What is running now ("Creating key…"), for the progress indicator; undefined when idle. */
@@ -79,15 +49,13 @@ export function useTheme(theme: AppSettings['theme'] | undefined): void {
 
 const ACTIVITY_EVENTS = ['pointerdown', 'pointermove', 'keydown', 'wheel', 'touchstart'] as const;
 const IDLE_CHECK_MS = 15_000;
-const LOCK_POLL_MS = 5_000;
 
 /**
- * Locks the app after `idleMinutes` without input in this window, and follows main's lock state (main also locks
- * on system idle, screen lock and suspend), so a lock decided anywhere hides the data here within seconds.
+ * Locks the app after `idleMinutes` without input in this window. A lock decided in main (system idle, screen lock,
+ * suspend) arrives as main's lock event (see queries.ts) and hides the data here at once.
  */
 export function useLockWatch(idleMinutes: number | undefined): void {
   const locked = useUi((state) => state.locked);
-  const setLocked = useUi((state) => state.setLocked);
 
   useEffect(() => {
     if (locked || idleMinutes === undefined) return;
@@ -99,18 +67,11 @@ export function useLockWatch(idleMinutes: number | undefined): void {
     const idleTimer = setInterval(() => {
       if (Date.now() - lastActivity >= idleMinutes * 60_000) void lockApp();
     }, IDLE_CHECK_MS);
-    const pollTimer = setInterval(() => {
-      call((api) => api.app.info()).then(
-        (info) => info.locked && setLocked(true),
-        (error: unknown) => console.warn('could not read the lock state from main', error),
-      );
-    }, LOCK_POLL_MS);
     return () => {
       for (const name of ACTIVITY_EVENTS) window.removeEventListener(name, touched);
       clearInterval(idleTimer);
-      clearInterval(pollTimer);
     };
-  }, [locked, idleMinutes, setLocked]);
+  }, [locked, idleMinutes]);
 }
 
 /** Hides everything at once, then tells main; a failure to tell main is logged, the UI stays locked either way. */

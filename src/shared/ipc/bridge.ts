@@ -1,7 +1,8 @@
 /**
- * The renderer's API, built from the IPC contract: one named async method per channel (`api.keys.listApiKeys()`)
- * and nothing else. The same builder serves the preload (invoke = ipcRenderer.invoke) and the e2e harness
- * (invoke = a Playwright binding), so both expose exactly the same API.
+ * The renderer's API, built from the IPC contract: one named async method per channel (`api.keys.listApiKeys()`),
+ * plus `onEvent` for the events main pushes (src/shared/ipc/events.ts), and nothing else. The same builder serves the
+ * preload (invoke = ipcRenderer.invoke, events from ipcRenderer.on) and the e2e harness (a Playwright binding and
+ * page.evaluate), so both expose exactly the same API.
  */
 import { z } from 'zod';
 import { QkError, toQkError, type ErrorData } from '../errors';
@@ -20,6 +21,12 @@ import {
 /** Sends one request to main; resolves with main's `IpcResult` envelope (still unvalidated). */
 export type Invoke = (channel: Channel, input: unknown) => Promise<unknown>;
 
+/**
+ * Hands every event main pushes to `listener`, as it arrived (the renderer validates it, as main validates inputs);
+ * answers the function that stops listening.
+ */
+export type SubscribeToEvents = (listener: (event: unknown) => void) => () => void;
+
 type MethodFor<C extends Channel> = C extends NoInputChannel
   ? () => Promise<ChannelOutput<C>>
   : (input: ChannelInput<C>) => Promise<ChannelOutput<C>>;
@@ -30,7 +37,9 @@ export type QuorumKeyApi = {
   readonly [N in NamespaceOf<Channel>]: {
     readonly [C in Channel as C extends `${N}.${infer M}` ? M : never]: MethodFor<C>;
   };
-};
+} & { readonly onEvent: SubscribeToEvents };
+
+type Methods = Record<string, (input?: unknown) => Promise<unknown>>;
 
 declare global {
   interface Window {
@@ -38,14 +47,14 @@ declare global {
   }
 }
 
-export function createBridgeApi(invoke: Invoke): QuorumKeyApi {
-  const api: Record<string, Record<string, (input?: unknown) => Promise<unknown>>> = {};
+export function createBridgeApi(invoke: Invoke, subscribe: SubscribeToEvents): QuorumKeyApi {
+  const api: Record<string, Methods> = {};
   for (const name of channels) {
     const [namespace, method] = splitChannel(name);
     api[namespace] ??= {};
     api[namespace][method] = (input?: unknown) => call(invoke, name, input);
   }
-  return api as unknown as QuorumKeyApi;
+  return { ...api, onEvent: (listener: (event: unknown) => void) => subscribe(listener) } as unknown as QuorumKeyApi;
 }
 
 async function call(invoke: Invoke, name: Channel, input: unknown): Promise<unknown> {
@@ -85,8 +94,9 @@ function resultSchemaFor(name: Channel) {
  * into a QkError with {@link bridgeError}.
  */
 export function withPlainErrors(api: QuorumKeyApi): QuorumKeyApi {
-  const plain: Record<string, Record<string, (input?: unknown) => Promise<unknown>>> = {};
-  for (const [namespace, methods] of Object.entries(api as unknown as Record<string, Record<string, (input?: unknown) => Promise<unknown>>>)) {
+  const { onEvent, ...namespaces } = api;
+  const plain: Record<string, Methods> = {};
+  for (const [namespace, methods] of Object.entries(namespaces as unknown as Record<string, Methods>)) {
     plain[namespace] = {};
     for (const [method, fn] of Object.entries(methods)) {
       plain[namespace][method] = (input?: unknown) =>
@@ -97,7 +107,7 @@ export function withPlainErrors(api: QuorumKeyApi): QuorumKeyApi {
         });
     }
   }
-  return plain as unknown as QuorumKeyApi;
+  return { ...plain, onEvent } as unknown as QuorumKeyApi;
 }
 
 /** Whatever a bridge method rejected with (a QkError, or its ErrorData after crossing contextBridge), as a QkError. */

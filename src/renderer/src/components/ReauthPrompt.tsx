@@ -1,8 +1,7 @@
 import { useUi } from '../store';
-import { useLoad } from '../hooks';
-import { ErrorNotice } from './ErrorNotice';
+import { useChannel } from '../queries';
 import { Modal } from './Modal';
-import { Progress } from './Progress';
+import { QueryStatus } from './QueryStatus';
 import { UnlockForm } from './UnlockForm';
 
 /** Asks for the unlock passphrase again before main reveals a mnemonic or private key (see `call` in api.ts). */
@@ -13,22 +12,20 @@ export function ReauthPrompt() {
 }
 
 function ReauthDialog({ done, cancel }: { done: () => void; cancel: () => void }) {
-  const info = useLoad((api) => api.app.info());
+  const info = useChannel('app.info');
   return (
     <Modal title="Enter your passphrase to reveal" onClose={cancel}>
       <p className="modal-body">Revealing a mnemonic or private key asks for the unlock passphrase again when the last unlock is a few minutes old.</p>
-      {info.value === undefined ? (
-        <Progress label={info.loading ? 'Reading the lock state…' : undefined} />
-      ) : (
+      <QueryStatus query={info} loading="Reading the lock state…" />
+      {info.data !== undefined && (
         <UnlockForm
-          methods={info.value}
+          methods={info.data}
           submitLabel="Reveal"
           submit={(api, credentials) => api.app.reauthenticate(credentials)}
           onDone={done}
           onCancel={cancel}
         />
       )}
-      {info.error !== undefined && <ErrorNotice error={info.error} />}
     </Modal>
   );
 }

@@ -1,11 +1,7 @@
-import { useEffect, useState } from 'react';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
-import { call } from '../api';
+import { useChannel } from '../queries';
 
 type Status = ChannelOutput<'sandbox.status'>;
-
-/** How often the header asks main how the Sandbox's process is doing (main restarts it when it dies). */
-const POLL_MS = 5_000;
 
 function statusInWords(status: Status): string {
   switch (status.state) {
@@ -20,25 +16,12 @@ function statusInWords(status: Status): string {
   }
 }
 
-/** The Sandbox's state in the header: running (and where), restarting after its process died, failed, or stopped. */
+/**
+ * The Sandbox's state in the header: running (and where), restarting after its process died, failed, or stopped.
+ * Main reports each change of state (it restarts the Sandbox when its process dies), so this reads again then.
+ */
 export function SandboxStatus() {
-  const [status, setStatus] = useState<Status>();
-
-  useEffect(() => {
-    let current = true;
-    const refresh = () =>
-      call((api) => api.sandbox.status()).then(
-        (next) => current && setStatus(next),
-        (error: unknown) => console.warn('could not read the sandbox status', error),
-      );
-    void refresh();
-    const timer = setInterval(() => void refresh(), POLL_MS);
-    return () => {
-      current = false;
-      clearInterval(timer);
-    };
-  }, []);
-
+  const status = useChannel('sandbox.status').data;
   if (status === undefined) return null;
   return (
     <span className={`sandbox-status sandbox-${status.state}`} role="status" title={status.error ?? undefined}>

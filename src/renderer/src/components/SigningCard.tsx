@@ -7,20 +7,18 @@
 import { effectInWords } from '../../../shared/describe';
 import { Fragment, useState } from 'react';
 import type { PolicyStandingView, SigningCardView } from '../../../shared/ipc/signing';
-import { useLoad } from '../hooks';
-import { ErrorNotice } from './ErrorNotice';
-import { Progress } from './Progress';
+import { useChannel } from '../queries';
+import { QueryStatus } from './QueryStatus';
 
 /**
- * A signing activity's card, read from main (the description and the policies' standing are worked out there). Give
- * it a `key` that changes with the votes, so a vote reloads where the consensus stands.
+ * A signing activity's card, read from main (the description and the policies' standing are worked out there); read
+ * again when main reports that the activity changed (a vote), so where the consensus stands stays current.
  */
 export function SigningCardLoader({ activityId }: { activityId: string }) {
-  const card = useLoad((api) => api.signing.describe({ activityId }));
-  if (card.error !== undefined) return <ErrorNotice error={card.error} />;
-  if (card.value === undefined) return <Progress label="Reading what this signs…" />;
+  const card = useChannel('signing.describe', { activityId });
+  if (card.data === undefined) return <QueryStatus query={card} loading="Reading what this signs…" />;
   // The approval's panel is already headed with the same title.
-  return <SigningCard card={card.value} titled={false} />;
+  return <SigningCard card={card.data} titled={false} />;
 }
 
 type Fact = SigningCardView['facts'][number];

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { stillToVote } from '../../../shared/approvals/still-to-vote';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
-import { useLoad } from '../hooks';
+import { useChannel } from '../queries';
 import { useUi } from '../store';
 
 type ActivityView = ChannelOutput<'activities.get'>;
@@ -12,8 +12,8 @@ type ActivityView = ChannelOutput<'activities.get'>;
  */
 export function WaitingForVotes({ what, activity, onDismiss, children }: { what: string; activity: ActivityView; onDismiss?: () => void; children?: ReactNode }) {
   const show = useUi((state) => state.show);
-  const organization = useLoad((api) => api.organization.lookup());
-  const possible = organization.value === undefined ? undefined : stillToVote(activity, activity.voters, organization.value);
+  const organization = useChannel('organization.lookup');
+  const possible = organization.data === undefined ? undefined : stillToVote(activity, activity.voters, organization.data);
   return (
     <div className="notice notice-info waiting" role="status" aria-label="Waiting for votes">
       <p className="notice-title">

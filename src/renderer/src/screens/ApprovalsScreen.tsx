@@ -14,7 +14,9 @@ import { ConfirmDialog, Modal } from '../components/Modal';
 import { SecretReveal, type RevealedSecret } from '../components/SecretReveal';
 import { SigningCardLoader } from '../components/SigningCard';
 import { Progress } from '../components/Progress';
-import { useAction, useLoad, type Action } from '../hooks';
+import { QueryStatus } from '../components/QueryStatus';
+import { useAction, type Action } from '../hooks';
+import { useActivityHistory, useChannel, useInvalidate } from '../queries';
 
 type Vote = 'approve' | 'reject';
 type ActivityView = ChannelOutput<'activities.list'>[number];
@@ -25,16 +27,7 @@ const FILTER_TYPES = Object.values(activityOperations)
   .map((op) => op.activityType as ActivityType)
   .sort((a, b) => activityTypeInWords(a).localeCompare(activityTypeInWords(b)));
 
-/** The service answers at most this many activities per history page. */
-const HISTORY_LIMIT = 100;
 type View = 'pending' | 'history';
-
-/** History pages loaded after `firstPage`, oldest last; `ended` once a page came back short. */
-interface OlderPages {
-  firstPage: readonly ActivityView[];
-  activities: readonly ActivityView[];
-  ended: boolean;
-}
 
 const HISTORY_STATUSES: readonly ActivityStatus[] = [
   'ACTIVITY_STATUS_CONSENSUS_NEEDED',
@@ -59,7 +52,10 @@ function historyItem(activity: ActivityView): ApprovalItem {
   };
 }
 
-/** Activities that need votes from the organization's quorum, their votes so far, and the history of decisions. */
+/**
+ * Activities that need votes from the organization's quorum, their votes so far, and the history of decisions. Kept
+ * current by main's activity events: a proposal or a vote made anywhere shows here without a Refresh.
+ */
 export function ApprovalsScreen() {
   const [view, setView] = useState<View>('pending');
   const [statusFilter, setStatusFilter] = useState<ActivityStatus | ''>('');
@@ -67,58 +63,31 @@ export function ApprovalsScreen() {
   // Requesters are known only from the votes, so this filter narrows the loaded pages.
   const [requesterFilter, setRequesterFilter] = useState('');
   const [voteResult, setVoteResult] = useState<string>();
-  const me = useLoad((api) => api.approvals.whoami());
-  // Names and "before" for descriptions; without it they show ids and "not known", which is still correct.
-  const organization = useLoad((api) => api.organization.lookup());
-  const lookup: OrganizationLookup = organization.value ?? {};
-  const pending = useLoad((api) => api.approvals.pending());
-  // Filtered by the service, so a filter reaches past the newest page.
-  const historyQuery = {
-    limit: HISTORY_LIMIT,
-    ...(statusFilter === '' ? {} : { status: [statusFilter] }),
-    ...(typeFilter === '' ? {} : { type: [typeFilter] }),
-  };
-  const history = useLoad((api) => api.activities.list(historyQuery));
-  // Older pages continue one first page: a reload (filter, refresh, vote) gives a new first page and drops them.
-  const [older, setOlder] = useState<OlderPages>();
-  const olderPages = older !== undefined && older.firstPage === history.value ? older : undefined;
-  const historyItems = useMemo(
-    () => history.value && [...history.value, ...(olderPages?.activities ?? [])].map(historyItem),
-    [history.value, olderPages],
-  );
-  const historyEnded = olderPages?.ended ?? (history.value !== undefined && history.value.length < HISTORY_LIMIT);
-  const action = useAction();
   const [selectedId, setSelectedId] = useState<string>();
   const [voting, setVoting] = useState<{ vote: Vote; item: ApprovalItem }>();
+  const action = useAction();
+  const invalidate = useInvalidate();
+  const me = useChannel('approvals.whoami');
+  // Names and "before" for descriptions; without it they show ids and "not known", which is still correct.
+  const organization = useChannel('organization.lookup');
+  const lookup: OrganizationLookup = organization.data ?? {};
+  const pending = useChannel('approvals.pending');
+  // Filtered by the service, so a filter reaches past the newest page; a new filter is a new query.
+  const history = useActivityHistory({
+    ...(statusFilter === '' ? {} : { status: [statusFilter] }),
+    ...(typeFilter === '' ? {} : { type: [typeFilter] }),
+  });
+  const historyItems = useMemo(() => history.data?.pages.flat().map(historyItem), [history.data]);
 
   const shown = view === 'pending' ? pending : history;
   const requesters = useMemo(() => [...new Set((historyItems ?? []).map((item) => requesterOf(item.voters) ?? 'unknown'))].sort(), [historyItems]);
   const items: readonly ApprovalItem[] =
     (view === 'pending'
-      ? pending.value
+      ? pending.data
       : historyItems?.filter((item) => requesterFilter === '' || (requesterOf(item.voters) ?? 'unknown') === requesterFilter)) ?? [];
   const selected = items.find((item) => item.activityId === selectedId);
-  const { reload: reloadHistory } = history;
-  const filter = (change: () => void) => {
-    change();
-    // The request reads the filters when it runs, so reload after they are set.
-    setTimeout(reloadHistory, 0);
-  };
 
-  const reload = () => {
-    pending.reload();
-    history.reload();
-    organization.reload();
-  };
-
-  const loadOlder = async () => {
-    const firstPage = history.value;
-    const oldest = historyItems?.at(-1);
-    if (firstPage === undefined || oldest === undefined) return;
-    const page = await action.run('Loading older activities…', (api) => api.activities.list({ ...historyQuery, before: oldest.activityId }));
-    if (page === undefined) return;
-    setOlder({ firstPage, activities: [...(olderPages?.activities ?? []), ...page], ended: page.length < HISTORY_LIMIT });
-  };
+  const reload = () => invalidate('approvals.pending', 'activities.list', 'organization.lookup');
 
   const castVote = async () => {
     if (voting === undefined) return;
@@ -130,14 +99,14 @@ export function ApprovalsScreen() {
     );
     if (done === undefined) return;
     setVoteResult(voteOutcomeInWords(vote, item, done, item.reading.title));
-    reload();
+    invalidate('approvals.pending', 'activities.list');
   };
 
   return (
     <section className="screen" aria-labelledby="approvals-title">
       <h1 id="approvals-title">Approvals</h1>
       <p className="lead">Activities that need votes from the organization’s quorum. A vote is bound to the activity’s fingerprint.</p>
-      <Progress label={action.busy} />
+      <Progress label={action.busy ?? (history.isFetchingNextPage ? 'Loading older activities…' : undefined)} />
       {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
       {voteResult !== undefined && (
         <div className="notice notice-info" role="status" aria-label="Your vote">
@@ -151,7 +120,7 @@ export function ApprovalsScreen() {
       <div className="toolbar">
         <div role="group" aria-label="Which activities" className="segmented">
           <button type="button" aria-pressed={view === 'pending'} onClick={() => setView('pending')}>
-            Waiting for votes{pending.value !== undefined && ` (${pending.value.length})`}
+            Waiting for votes{pending.data !== undefined && ` (${pending.data.length})`}
           </button>
           <button type="button" aria-pressed={view === 'history'} onClick={() => setView('history')}>
             History
@@ -161,7 +130,7 @@ export function ApprovalsScreen() {
           <>
             <label className="inline-label">
               Status
-              <select value={statusFilter} onChange={(event) => filter(() => setStatusFilter(event.target.value as ActivityStatus | ''))}>
+              <select value={statusFilter} onChange={(event) => setStatusFilter(event.target.value as ActivityStatus | '')}>
                 <option value="">Any status</option>
                 {HISTORY_STATUSES.map((status) => (
                   <option key={status} value={status}>
@@ -172,7 +141,7 @@ export function ApprovalsScreen() {
             </label>
             <label className="inline-label">
               Type
-              <select value={typeFilter} onChange={(event) => filter(() => setTypeFilter(event.target.value as ActivityType | ''))}>
+              <select value={typeFilter} onChange={(event) => setTypeFilter(event.target.value as ActivityType | '')}>
                 <option value="">Any type</option>
                 {FILTER_TYPES.map((type) => (
                   <option key={type} value={type}>
@@ -194,16 +163,15 @@ export function ApprovalsScreen() {
             </label>
           </>
         )}
-        <button type="button" onClick={reload} disabled={shown.loading}>
+        <button type="button" onClick={reload} disabled={shown.isFetching}>
           Refresh
         </button>
       </div>
 
       <div className="approvals-layout">
         <section className="panel" aria-label={view === 'pending' ? 'Waiting for votes' : 'History'}>
-          {shown.error !== undefined && <ErrorNotice error={shown.error} />}
-          {shown.loading && shown.value === undefined && <Progress label="Loading activities…" />}
-          {shown.value !== undefined && items.length === 0 && (
+          <QueryStatus query={shown} loading="Loading activities…" />
+          {shown.data !== undefined && items.length === 0 && (
             <p className="empty">{view === 'pending' ? 'Nothing is waiting for votes.' : 'No activities match these filters.'}</p>
           )}
           {view === 'history' && items.length > 0 && <HistoryTotals items={items} />}
@@ -211,17 +179,17 @@ export function ApprovalsScreen() {
             <ApprovalList
               items={items}
               selectedId={selectedId}
-              myUserId={me.value?.userId}
+              myUserId={me.data?.userId}
               onSelect={(item) => setSelectedId(item.activityId)}
               label={view === 'pending' ? 'Activities waiting for votes' : 'Activity history'}
             />
           )}
           {view === 'history' && items.length > 0 && (
             <p className="list-end">
-              {historyEnded ? (
+              {!history.hasNextPage ? (
                 `${items.length} ${items.length === 1 ? 'activity' : 'activities'}, the oldest included.`
               ) : (
-                <button type="button" onClick={() => void loadOlder()} disabled={action.busy !== undefined}>
+                <button type="button" onClick={() => void history.fetchNextPage()} disabled={history.isFetchingNextPage}>
                   Load older activities
                 </button>
               )}
@@ -231,7 +199,7 @@ export function ApprovalsScreen() {
         {selected === undefined ? (
           <section className="panel empty">Choose an activity to see what it asks for and who voted.</section>
         ) : (
-          <ApprovalDetail item={selected} lookup={lookup} myUserId={me.value?.userId} busy={action.busy !== undefined} onVote={(vote) => setVoting({ vote, item: selected })} />
+          <ApprovalDetail item={selected} lookup={lookup} myUserId={me.data?.userId} busy={action.busy !== undefined} onVote={(vote) => setVoting({ vote, item: selected })} />
         )}
       </div>
 
@@ -281,7 +249,7 @@ function ApprovalDetail({
       {/* A signing request reads in full on its card (nested facts, the policies' standing); main read the
           row's title and the card's with the same context, so they cannot differ. */}
       {description.kind === 'signing' ? (
-        <SigningCardLoader key={`${item.activityId}-${item.approvals}-${item.activity.status}`} activityId={item.activityId} />
+        <SigningCardLoader activityId={item.activityId} />
       ) : (
         <ActivityDescriptionView description={description} />
       )}

@@ -4,12 +4,14 @@ import type { ChannelOutput } from '../../../shared/ipc/contract';
 import { MAX_INTERFACE_TEXT, type ContractInterfaceView } from '../../../shared/ipc/signing';
 import { call } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { QueryStatus } from '../components/QueryStatus';
 import { ConfirmDialog, Modal } from '../components/Modal';
 import { Progress } from '../components/Progress';
 import { RowAction } from '../components/RowAction';
 import { SelectField } from '../components/SelectField';
 import { TableHead } from '../components/TableHead';
-import { useAction, useLoad } from '../hooks';
+import { useAction } from '../hooks';
+import { useChannel, useInvalidate } from '../queries';
 import { DeclaredTokensPanel } from './DeclaredTokensPanel';
 
 type InterfaceType = ContractInterfaceView['type'];
@@ -27,7 +29,8 @@ const typeWords = (type: InterfaceType) => (type === 'SMART_CONTRACT_INTERFACE_T
  * tokens operators declared, so amounts of those tokens read in their units.
  */
 export function ContractsScreen() {
-  const contracts = useLoad((api) => api.contracts.list());
+  const contracts = useChannel('contracts.list');
+  const invalidate = useInvalidate();
   const action = useAction();
   const [viewing, setViewing] = useState<ContractInterfaceView>();
   const [deleting, setDeleting] = useState<ContractInterfaceView>();
@@ -37,7 +40,7 @@ export function ContractsScreen() {
   const finished = (what: string, result: WriteOutcome | undefined) => {
     if (result === undefined) return false;
     setOutcome({ what, outcome: result });
-    contracts.reload();
+    invalidate('contracts.list', 'organization.lookup');
     return true;
   };
 
@@ -75,16 +78,15 @@ export function ContractsScreen() {
 
       <section className="panel" aria-labelledby="contract-list-title">
         <h2 id="contract-list-title">Uploaded interfaces</h2>
-        {contracts.error !== undefined && <ErrorNotice error={contracts.error} />}
-        {contracts.loading && contracts.value === undefined && <Progress label="Loading contract interfaces…" />}
-        {contracts.value !== undefined &&
-          (contracts.value.length === 0 ? (
+        <QueryStatus query={contracts} loading="Loading contract interfaces…" />
+        {contracts.data !== undefined &&
+          (contracts.data.length === 0 ? (
             <p className="empty">No interfaces yet: calls to contracts show as “unknown contract” with their raw selector.</p>
           ) : (
             <table className="data-table" aria-label="Contract interfaces">
               <TableHead columns={['Label', 'Address', 'Kind', 'Defines', 'Uploaded']} withActions />
               <tbody>
-                {contracts.value.map((contract) => (
+                {contracts.data.map((contract) => (
                   <tr key={contract.smartContractInterfaceId}>
                     <th scope="row">{contract.label}</th>
                     <td>

@@ -1,11 +1,13 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { DeclaredToken } from '../../../shared/ipc/contract';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { QueryStatus } from '../components/QueryStatus';
 import { Progress } from '../components/Progress';
 import { RowAction } from '../components/RowAction';
 import { SelectField } from '../components/SelectField';
 import { TableHead } from '../components/TableHead';
-import { useAction, useLoad } from '../hooks';
+import { useAction } from '../hooks';
+import { useChannel, useInvalidate } from '../queries';
 
 /** The networks offered by name; any other EVM chain is declared by its chain id. */
 const NETWORKS = [
@@ -32,7 +34,8 @@ function networkWords(token: DeclaredToken): string {
  * USDT, DAI, WETH…) are built in and need no declaration.
  */
 export function DeclaredTokensPanel({ prefill }: { prefill?: { address: string } | undefined }) {
-  const tokens = useLoad((api) => api.tokens.list());
+  const tokens = useChannel('tokens.list');
+  const invalidate = useInvalidate();
   const action = useAction();
   const [network, setNetwork] = useState<NetworkChoice>('ethereum:1');
   const [otherChainId, setOtherChainId] = useState('');
@@ -53,7 +56,8 @@ export function DeclaredTokensPanel({ prefill }: { prefill?: { address: string }
 
   const declared = (result: DeclaredToken[] | undefined) => {
     if (result === undefined) return false;
-    tokens.reload();
+    // The organization lookup carries the declared tokens, for reading amounts.
+    invalidate('tokens.list', 'organization.lookup');
     return true;
   };
 
@@ -84,15 +88,15 @@ export function DeclaredTokensPanel({ prefill }: { prefill?: { address: string }
       </p>
       <Progress label={action.busy} />
       {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
-      {tokens.error !== undefined && <ErrorNotice error={tokens.error} />}
-      {tokens.value !== undefined &&
-        (tokens.value.length === 0 ? (
+      <QueryStatus query={tokens} loading="Loading declared tokens…" />
+      {tokens.data !== undefined &&
+        (tokens.data.length === 0 ? (
           <p className="empty">No tokens declared.</p>
         ) : (
           <table className="data-table" aria-label="Declared tokens">
             <TableHead columns={['Symbol', 'Network', 'Address', 'Decimals', 'Name']} withActions />
             <tbody>
-              {tokens.value.map((token) => (
+              {tokens.data.map((token) => (
                 <tr key={`${networkWords(token)}-${token.address}`}>
                   <th scope="row">{token.symbol}</th>
                   <td>{networkWords(token)}</td>

@@ -3,7 +3,8 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { Progress } from '../components/Progress';
 import { SecretReveal, type RevealedSecret } from '../components/SecretReveal';
 import { SelectField, type SelectOption } from '../components/SelectField';
-import { useAction, useLoad } from '../hooks';
+import { useAction } from '../hooks';
+import { useChannel } from '../queries';
 import { KEY_FORMATS, type KeyFormat } from '../key-formats';
 import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY } from '../../../shared/crypto/signers';
 import { publicKeyFingerprint } from '../../../shared/describe';
@@ -51,8 +52,8 @@ const MAX_BUNDLE_BYTES = 64 * 1024;
  * encryption key, and reveals it.
  */
 export function DecryptScreen() {
-  const profiles = useLoad((api) => api.profiles.list());
-  const encryptionKeys = useLoad((api) => api.keys.listEncryptionKeys());
+  const profiles = useChannel('profiles.list');
+  const encryptionKeys = useChannel('keys.listEncryptionKeys');
   const action = useAction();
   const [bundle, setBundle] = useState('');
   const [fileProblem, setFileProblem] = useState<string>();
@@ -67,10 +68,10 @@ export function DecryptScreen() {
   const [exportFile, setExportFile] = useState<ExportFile>();
   const hide = useCallback(() => setRevealed(undefined), []);
 
-  const chosenProfile = profiles.value?.find((profile) => profile.id === profileId) ?? profiles.value?.[0];
-  const chosenKey = keyName === '' ? encryptionKeys.value?.[0]?.name : keyName;
+  const chosenProfile = profiles.data?.find((profile) => profile.id === profileId) ?? profiles.data?.[0];
+  const chosenKey = keyName === '' ? encryptionKeys.data?.[0]?.name : keyName;
   // With no saved profile (an air-gapped machine) the only way is to type what to trust.
-  const source: TrustSource = profiles.value?.length === 0 ? 'manual' : trustSource;
+  const source: TrustSource = profiles.data?.length === 0 ? 'manual' : trustSource;
   const manualOrganizationProblem = organizationProblem(manualOrganizationId);
   const manualSignerProblem = signerProblem(manualSigner);
   const trusted =
@@ -103,7 +104,7 @@ export function DecryptScreen() {
       return;
     }
     setBundle(saved.exportBundle);
-    const profile = profiles.value?.find((candidate) => candidate.organizationId === saved.organizationId);
+    const profile = profiles.data?.find((candidate) => candidate.organizationId === saved.organizationId);
     if (profile !== undefined) {
       setTrustSource('profile');
       setProfileId(profile.id);
@@ -111,12 +112,12 @@ export function DecryptScreen() {
       setTrustSource('manual');
       setManualOrganizationId(saved.organizationId);
     }
-    const key = encryptionKeys.value?.find((candidate) => candidate.publicKey.toLowerCase() === saved.targetPublicKey.toLowerCase());
+    const key = encryptionKeys.data?.find((candidate) => candidate.publicKey.toLowerCase() === saved.targetPublicKey.toLowerCase());
     if (key !== undefined) setKeyName(key.name);
     setFormat(saved.exported === 'wallet' ? 'mnemonic' : 'hexadecimal');
   };
   const sealedToUnknownKey =
-    exportFile !== undefined && encryptionKeys.value?.some((key) => key.publicKey.toLowerCase() === exportFile.targetPublicKey.toLowerCase()) === false;
+    exportFile !== undefined && encryptionKeys.data?.some((key) => key.publicKey.toLowerCase() === exportFile.targetPublicKey.toLowerCase()) === false;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -183,7 +184,7 @@ export function DecryptScreen() {
           <fieldset className="choice-group">
             <legend>Organization and signer to trust</legend>
             <label className="radio">
-              <input type="radio" name="trust-source" value="profile" checked={source === 'profile'} disabled={profiles.value?.length === 0} onChange={() => setTrustSource('profile')} />
+              <input type="radio" name="trust-source" value="profile" checked={source === 'profile'} disabled={profiles.data?.length === 0} onChange={() => setTrustSource('profile')} />
               From a saved profile
             </label>
             <label className="radio">
@@ -196,7 +197,7 @@ export function DecryptScreen() {
               <label>
                 Organization (from profile)
                 <select value={chosenProfile?.id ?? ''} onChange={(event) => setProfileId(event.target.value)} required>
-                  {profiles.value?.map((profile) => (
+                  {profiles.data?.map((profile) => (
                     <option key={profile.id} value={profile.id}>
                       {profile.name}: {profile.organizationId}
                     </option>
@@ -211,7 +212,7 @@ export function DecryptScreen() {
             </>
           ) : (
             <>
-              {profiles.value?.length === 0 && <p className="hint">No saved profile on this computer: enter what the bundle must match.</p>}
+              {profiles.data?.length === 0 && <p className="hint">No saved profile on this computer: enter what the bundle must match.</p>}
               <label>
                 Organization id
                 <input
@@ -253,14 +254,14 @@ export function DecryptScreen() {
           <label>
             Encryption key the bundle was sealed to
             <select value={chosenKey ?? ''} onChange={(event) => setKeyName(event.target.value)} required>
-              {encryptionKeys.value?.map((key) => (
+              {encryptionKeys.data?.map((key) => (
                 <option key={key.id} value={key.name} disabled={key.missing}>
                   {key.name}
                 </option>
               ))}
             </select>
           </label>
-          {encryptionKeys.value?.length === 0 && <p className="field-error">No encryption keys yet: create or import one on the Keys screen.</p>}
+          {encryptionKeys.data?.length === 0 && <p className="field-error">No encryption keys yet: create or import one on the Keys screen.</p>}
           <SelectField label="The bundle holds" value={format} options={FORMATS} onChange={setFormat} />
           <button type="submit" className="primary" disabled={action.busy !== undefined || trusted === undefined || chosenKey === undefined}>
             Verify and decrypt

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { QueryStatus } from '../components/QueryStatus';
 import { DialogFooter } from '../components/DialogFooter';
 import { ConfirmDialog, Modal } from '../components/Modal';
 import { Progress } from '../components/Progress';
@@ -9,7 +10,8 @@ import { RowAction } from '../components/RowAction';
 import { SelectField, type SelectOption } from '../components/SelectField';
 import { TableHead } from '../components/TableHead';
 import { NameField, SecretField } from '../components/TextFields';
-import { useAction, useLoad, type Action } from '../hooks';
+import { useAction, type Action } from '../hooks';
+import { useChannel, useInvalidate } from '../queries';
 
 type ApiKey = ChannelOutput<'keys.listApiKeys'>[number];
 type EncryptionKey = ChannelOutput<'keys.listEncryptionKeys'>[number];
@@ -23,16 +25,15 @@ const CURVES: SelectOption<Curve>[] = [
 
 /** API keys (sign requests) and encryption keys (receive exports), all held in the OS keychain. */
 export function KeysScreen() {
-  const apiKeys = useLoad((api) => api.keys.listApiKeys());
-  const encryptionKeys = useLoad((api) => api.keys.listEncryptionKeys());
+  const apiKeys = useChannel('keys.listApiKeys');
+  const encryptionKeys = useChannel('keys.listEncryptionKeys');
   const action = useAction();
   const [renaming, setRenaming] = useState<ApiKey>();
   const [deleting, setDeleting] = useState<{ kind: 'api' | 'encryption'; name: string; usedByProfiles: readonly string[] }>();
 
-  const afterChange = () => {
-    apiKeys.reload();
-    encryptionKeys.reload();
-  };
+  const invalidate = useInvalidate();
+  // Keys are listed here, in the profiles that use them and in the export and decrypt forms.
+  const afterChange = () => invalidate('keys.listApiKeys', 'keys.listEncryptionKeys', 'profiles.list');
 
   const confirmDelete = async () => {
     if (deleting === undefined) return;
@@ -54,11 +55,10 @@ export function KeysScreen() {
       <section className="panel" aria-labelledby="api-keys-title">
         <h2 id="api-keys-title">API keys</h2>
         <p className="hint">Profiles sign their requests with an API key.</p>
-        {apiKeys.error !== undefined && <ErrorNotice error={apiKeys.error} />}
-        {apiKeys.loading && apiKeys.value === undefined && <Progress label="Loading API keys…" />}
-        {apiKeys.value !== undefined && (
+        <QueryStatus query={apiKeys} loading="Loading API keys…" />
+        {apiKeys.data !== undefined && (
           <ApiKeyTable
-            keys={apiKeys.value}
+            keys={apiKeys.data}
             onRename={setRenaming}
             onDelete={(key) => setDeleting({ kind: 'api', name: key.name, usedByProfiles: key.usedByProfiles })}
           />
@@ -70,10 +70,9 @@ export function KeysScreen() {
       <section className="panel" aria-labelledby="encryption-keys-title">
         <h2 id="encryption-keys-title">Encryption keys</h2>
         <p className="hint">Wallet and private-key exports are encrypted to one of these P-256 keys.</p>
-        {encryptionKeys.error !== undefined && <ErrorNotice error={encryptionKeys.error} />}
-        {encryptionKeys.loading && encryptionKeys.value === undefined && <Progress label="Loading encryption keys…" />}
-        {encryptionKeys.value !== undefined && (
-          <EncryptionKeyTable keys={encryptionKeys.value} onDelete={(name) => setDeleting({ kind: 'encryption', name, usedByProfiles: [] })} />
+        <QueryStatus query={encryptionKeys} loading="Loading encryption keys…" />
+        {encryptionKeys.data !== undefined && (
+          <EncryptionKeyTable keys={encryptionKeys.data} onDelete={(name) => setDeleting({ kind: 'encryption', name, usedByProfiles: [] })} />
         )}
         <CreateEncryptionKeyForm action={action} onDone={afterChange} />
       </section>

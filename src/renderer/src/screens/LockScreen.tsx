@@ -1,28 +1,25 @@
-import { ErrorNotice } from '../components/ErrorNotice';
-import { Progress } from '../components/Progress';
+import { QueryStatus } from '../components/QueryStatus';
 import { UnlockForm } from '../components/UnlockForm';
-import { useLoad } from '../hooks';
+import { useChannel } from '../queries';
 import { useUi } from '../store';
 import iconUrl from '../../../../resources/icon.svg';
 
 /** Shown instead of everything else while locked: no data from any screen stays mounted. */
 export function LockScreen() {
   const setLocked = useUi((state) => state.setLocked);
-  const info = useLoad((api) => api.app.info());
+  const info = useChannel('app.info');
   return (
     <main className="lock-screen" aria-labelledby="lock-screen-title">
       <img src={iconUrl} width={96} height={96} alt="" />
       <h1 id="lock-screen-title">QuorumKey is locked</h1>
       <p>Keys, profiles and everything else stay hidden until you unlock.</p>
-      {info.value === undefined ? (
-        <Progress label={info.loading ? 'Reading the lock state…' : undefined} />
-      ) : (
+      <QueryStatus query={info} loading="Reading the lock state…" />
+      {info.data !== undefined && (
         <>
-          <UnlockForm methods={info.value} submitLabel="Unlock" submit={(api, credentials) => api.app.unlock(credentials)} onDone={() => setLocked(false)} />
-          {!info.value.unlockPassphraseSet && <p className="hint">Anyone at this computer can unlock: set an unlock passphrase in Settings.</p>}
+          <UnlockForm methods={info.data} submitLabel="Unlock" submit={(api, credentials) => api.app.unlock(credentials)} onDone={() => setLocked(false)} />
+          {!info.data.unlockPassphraseSet && <p className="hint">Anyone at this computer can unlock: set an unlock passphrase in Settings.</p>}
         </>
       )}
-      {info.error !== undefined && <ErrorNotice error={info.error} />}
     </main>
   );
 }

@@ -3,6 +3,7 @@ import { effectInWords } from '../../../shared/describe';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
 import { CheckboxGroup } from '../components/CheckboxGroup';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { QueryStatus } from '../components/QueryStatus';
 import { ExpressionField, expressionProblem } from '../components/ExpressionField';
 import { ConfirmDialog, Modal } from '../components/Modal';
 import { Progress } from '../components/Progress';
@@ -10,7 +11,8 @@ import { RowAction } from '../components/RowAction';
 import { SelectField } from '../components/SelectField';
 import { TableHead } from '../components/TableHead';
 import { WaitingForVotes } from '../components/WaitingForVotes';
-import { useAction, useLoad } from '../hooks';
+import { useAction } from '../hooks';
+import { useChannel, useInvalidate } from '../queries';
 import { changedFields, diffLines, DRAFT_FIELDS, EMPTY_DRAFT, type PolicyDraft } from '../policy/draft';
 import { PolicyDryRun, SigningTemplates } from '../policy/SigningPolicyTools';
 import { anyOfUsersTemplate, anyWithTagTemplate, userMayExportWalletTemplate } from '../policy/templates';
@@ -34,7 +36,8 @@ function draftOf(policy: Policy): PolicyDraft {
 
 /** The organization's policies: who may do what, and how many must approve. */
 export function PoliciesScreen() {
-  const policies = useLoad((api) => api.policies.list());
+  const policies = useChannel('policies.list');
+  const invalidate = useInvalidate();
   const action = useAction();
   const [editing, setEditing] = useState<Editing>();
   const [deleting, setDeleting] = useState<Policy>();
@@ -44,7 +47,7 @@ export function PoliciesScreen() {
     if (result === undefined) return;
     setOutcome({ what, outcome: result });
     setEditing(undefined);
-    policies.reload();
+    invalidate('policies.list', 'organization.lookup');
   };
 
   const confirmDelete = async () => {
@@ -64,16 +67,15 @@ export function PoliciesScreen() {
 
       <section className="panel" aria-labelledby="policy-list-title">
         <h2 id="policy-list-title">Policies of this organization</h2>
-        {policies.error !== undefined && <ErrorNotice error={policies.error} />}
-        {policies.loading && policies.value === undefined && <Progress label="Loading policies…" />}
-        {policies.value !== undefined &&
-          (policies.value.length === 0 ? (
+        <QueryStatus query={policies} loading="Loading policies…" />
+        {policies.data !== undefined &&
+          (policies.data.length === 0 ? (
             <p className="empty">No policies: only the root quorum can act.</p>
           ) : (
             <table className="data-table" aria-label="Policies">
               <TableHead columns={['Name', 'Effect', 'Condition, consensus and time', 'Notes']} withActions />
               <tbody>
-                {policies.value.map((policy) => (
+                {policies.data.map((policy) => (
                   <tr key={policy.policyId}>
                     <th scope="row">{policy.policyName}</th>
                     <td>
@@ -299,8 +301,8 @@ function PolicyDiff({ before, after }: { before: PolicyDraft; after: PolicyDraft
 
 /** Templates that pick users, tags and wallets by name from the organization as it stands. */
 function Templates({ onApply }: { onApply: (draft: PolicyDraft) => void }) {
-  const organization = useLoad((api) => api.organization.lookup());
-  const org = organization.value;
+  const organization = useChannel('organization.lookup');
+  const org = organization.data;
   const [userIds, setUserIds] = useState<string[]>([]);
   const [threshold, setThreshold] = useState('2');
   const [tagId, setTagId] = useState('');
@@ -318,7 +320,7 @@ function Templates({ onApply }: { onApply: (draft: PolicyDraft) => void }) {
   return (
     <details className="templates">
       <summary>Start from a template</summary>
-      {organization.error !== undefined && <ErrorNotice error={organization.error} />}
+      <QueryStatus query={organization} loading="Reading the organization…" />
       <form
         className="inline-form"
         aria-label="Any N of these users"

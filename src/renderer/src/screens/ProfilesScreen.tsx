@@ -3,8 +3,10 @@ import { SANDBOX_RESET_PHRASE, type ChannelInput, type ChannelOutput } from '../
 import { ErrorNotice } from '../components/ErrorNotice';
 import { ConfirmDialog, Modal } from '../components/Modal';
 import { Progress } from '../components/Progress';
+import { QueryStatus } from '../components/QueryStatus';
 import { PublicKey } from '../components/PublicKey';
-import { useAction, useLoad, type Action } from '../hooks';
+import { useAction, type Action } from '../hooks';
+import { useChannel, useInvalidate } from '../queries';
 import { useUi } from '../store';
 
 type Profile = ChannelOutput<'profiles.list'>[number];
@@ -13,28 +15,25 @@ const TURNKEY_API_URL = 'https://api.turnkey.com';
 
 /** Where and as whom the app talks to a service: list, switch, add a hosted one, remove. */
 export function ProfilesScreen() {
-  const profiles = useLoad(async (api) => ({ all: await api.profiles.list(), active: await api.profiles.getActive() }));
-  const apiKeys = useLoad((api) => api.keys.listApiKeys());
+  const profiles = useChannel('profiles.list');
+  const active = useChannel('profiles.getActive');
+  const apiKeys = useChannel('keys.listApiKeys');
   const action = useAction();
-  const setActiveProfile = useUi((state) => state.setActiveProfile);
+  const invalidate = useInvalidate();
   const show = useUi((state) => state.show);
   const [removing, setRemoving] = useState<Profile>();
+  // The header follows profiles.getActive, so re-reading it is what switches the window to another profile.
+  const profilesChanged = () => invalidate('profiles.list', 'profiles.getActive', 'keys.listApiKeys', 'sandbox.status');
 
   const switchTo = async (profile: Profile) => {
     const done = await action.run(`Switching to ${profile.name}…`, (api) => api.profiles.setActive({ id: profile.id }));
-    if (done === undefined) return;
-    setActiveProfile({ id: profile.id, name: profile.name });
-    profiles.reload();
+    if (done !== undefined) profilesChanged();
   };
 
   /** Starts the Sandbox, or brings its profile back if it runs without one; it becomes the active profile then. */
   const startSandbox = async () => {
     const status = await action.run('Starting the Sandbox…', (api) => api.sandbox.restoreProfile());
-    if (status === undefined) return;
-    const active = await action.run('Reading the active profile…', (api) => api.profiles.getActive());
-    if (active !== undefined) setActiveProfile(active === null ? null : { id: active.id, name: active.name });
-    profiles.reload();
-    apiKeys.reload();
+    if (status !== undefined) profilesChanged();
   };
 
   const confirmRemove = async () => {
@@ -42,23 +41,20 @@ export function ProfilesScreen() {
     const profile = removing;
     setRemoving(undefined);
     const done = await action.run(`Removing ${profile.name}…`, (api) => api.profiles.remove({ id: profile.id }));
-    if (done === undefined) return;
-    if (profiles.value?.active?.id === profile.id) setActiveProfile(null);
-    profiles.reload();
-    apiKeys.reload();
+    if (done !== undefined) profilesChanged();
   };
 
-  const list = profiles.value?.all;
-  const activeId = profiles.value?.active?.id;
-  const keyNames = apiKeys.value?.map((key) => key.name) ?? [];
+  const list = profiles.data;
+  const activeId = active.data?.id;
+  const keyNames = apiKeys.data?.map((key) => key.name) ?? [];
 
   return (
     <section className="screen" aria-labelledby="profiles-title">
       <h1 id="profiles-title">Profiles</h1>
       <p className="lead">A profile is a service, an organization in it, and the API key QuorumKey signs with.</p>
-      <Progress label={action.busy ?? (profiles.loading && list === undefined ? 'Loading profiles…' : undefined)} />
+      <Progress label={action.busy} />
       {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
-      {profiles.error !== undefined && <ErrorNotice error={profiles.error} />}
+      <QueryStatus query={profiles} loading="Loading profiles…" />
 
       {list !== undefined && list.length === 0 && (
         <section className="panel welcome" aria-labelledby="welcome-title">
@@ -105,21 +101,14 @@ export function ProfilesScreen() {
         <SandboxPanel
           action={action}
           hasProfile={list.some((profile) => profile.kind === 'sandbox')}
-          onChanged={async () => {
-            const active = await action.run('Reading the active profile…', (api) => api.profiles.getActive());
-            if (active !== undefined) setActiveProfile(active === null ? null : { id: active.id, name: active.name });
-            profiles.reload();
-          }}
+          onChanged={profilesChanged}
         />
       )}
 
       <AddHostedProfileForm
         action={action}
         keyNames={keyNames}
-        onAdded={() => {
-          profiles.reload();
-          apiKeys.reload();
-        }}
+        onAdded={profilesChanged}
       />
 
       {removing !== undefined && (
@@ -267,17 +256,17 @@ function AddHostedProfileForm({ action, keyNames, onAdded }: { action: Action; k
  * The Sandbox, the service on this computer: its state and address, start and stop, a reset that asks for a typed
  * phrase first, and bringing its profile back after it was removed.
  */
-function SandboxPanel({ action, hasProfile, onChanged }: { action: Action; hasProfile: boolean; onChanged: () => Promise<void> }) {
-  const status = useLoad((api) => api.sandbox.status());
+function SandboxPanel({ action, hasProfile, onChanged }: { action: Action; hasProfile: boolean; onChanged: () => void }) {
+  const status = useChannel('sandbox.status');
   const [resetting, setResetting] = useState(false);
   const [phrase, setPhrase] = useState('');
   const busy = action.busy !== undefined;
   const run = async (label: string, request: Parameters<Action['run']>[1]) => {
-    const done = await action.run(label, request);
-    status.reload();
-    if (done !== undefined) await onChanged();
+    await action.run(label, request);
+    // Failed or not, the Sandbox's state may have moved.
+    onChanged();
   };
-  const state = status.value?.state;
+  const state = status.data?.state;
   return (
     <section className="panel" aria-labelledby="sandbox-title">
       <h2 id="sandbox-title">Sandbox</h2>
@@ -285,14 +274,14 @@ function SandboxPanel({ action, hasProfile, onChanged }: { action: Action; hasPr
         {state === undefined
           ? 'Reading the Sandbox’s state…'
           : state === 'running'
-            ? `Running at ${status.value?.baseUrl ?? 'an unknown address'}, organization ${status.value?.organizationId ?? 'unknown'}.`
+            ? `Running at ${status.data?.baseUrl ?? 'an unknown address'}, organization ${status.data?.organizationId ?? 'unknown'}.`
             : state === 'starting'
               ? 'Starting…'
               : state === 'failed'
-                ? `Failed: ${status.value?.error ?? 'no reason given'}.`
+                ? `Failed: ${status.data?.error ?? 'no reason given'}.`
                 : 'Stopped.'}
       </p>
-      {status.value?.notice != null && <p className="notice notice-warning" role="status">{status.value.notice}</p>}
+      {status.data?.notice != null && <p className="notice notice-warning" role="status">{status.data.notice}</p>}
       <div className="button-row start">
         {state === 'running' ? (
           <button type="button" onClick={() => void run('Stopping the Sandbox…', (api) => api.sandbox.stop())} disabled={busy}>

@@ -2,9 +2,11 @@ import { useState, type FormEvent } from 'react';
 import { bridgeError } from '../../../shared/ipc/bridge';
 import { THEMES, type AppSettings } from '../../../shared/ipc/contract';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { QueryStatus } from '../components/QueryStatus';
 import { Progress } from '../components/Progress';
 import { SecretField } from '../components/TextFields';
-import { useAction, useLoad } from '../hooks';
+import { useAction } from '../hooks';
+import { useChannel, useInvalidate } from '../queries';
 import { useUi } from '../store';
 
 const THEME_LABELS: Record<AppSettings['theme'], string> = { system: 'Follow the system', light: 'Light', dark: 'Dark' };
@@ -12,7 +14,8 @@ const THEME_LABELS: Record<AppSettings['theme'], string> = { system: 'Follow the
 export function SettingsScreen() {
   const settings = useUi((state) => state.settings);
   const setSettings = useUi((state) => state.setSettings);
-  const info = useLoad((api) => api.app.info());
+  const info = useChannel('app.info');
+  const invalidate = useInvalidate();
   const action = useAction();
   const [savedAt, setSavedAt] = useState<string>();
   /** A change main refused until the unlock passphrase confirms it, with main's words for what it widens. */
@@ -76,10 +79,10 @@ export function SettingsScreen() {
             reauthMinutes={settings.reauthMinutes}
             onSave={(changes) => void save(changes)}
           />
-          {info.value !== undefined && <UnlockPassphraseForm isSet={info.value.unlockPassphraseSet} onChanged={info.reload} />}
+          {info.data !== undefined && <UnlockPassphraseForm isSet={info.data.unlockPassphraseSet} onChanged={() => invalidate('app.info')} />}
           <CaptureProtectionForm
             enabled={settings.captureProtection}
-            supported={info.value?.captureProtectionSupported}
+            supported={info.data?.captureProtectionSupported}
             onSave={(captureProtection) => void save({ captureProtection })}
           />
           <WarnAboveForm warnAbove={settings.warnAbove ?? {}} onSave={(warnAbove) => void save({ warnAbove })} />
@@ -87,15 +90,15 @@ export function SettingsScreen() {
       )}
       <section className="panel" aria-labelledby="about-title">
         <h2 id="about-title">About</h2>
-        {info.error !== undefined && <ErrorNotice error={info.error} />}
-        {info.value !== undefined && (
+        <QueryStatus query={info} loading="Reading the app’s version…" />
+        {info.data !== undefined && (
           <dl className="facts">
             <dt>Version</dt>
-            <dd>{info.value.version}</dd>
+            <dd>{info.data.version}</dd>
             <dt>Platform</dt>
-            <dd>{info.value.platform}</dd>
+            <dd>{info.data.platform}</dd>
             <dt>Build</dt>
-            <dd>{info.value.packaged ? 'packaged' : 'development'}</dd>
+            <dd>{info.data.packaged ? 'packaged' : 'development'}</dd>
           </dl>
         )}
       </section>

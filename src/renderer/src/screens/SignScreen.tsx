@@ -2,12 +2,13 @@ import { useEffect, useState, type FormEvent } from 'react';
 import type { QkError } from '../../../shared/errors';
 import type { ChannelInput, ChannelOutput } from '../../../shared/ipc/contract';
 import type { SigningCardView, SigningResultView } from '../../../shared/ipc/signing';
-import { call } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Progress } from '../components/Progress';
+import { QueryStatus } from '../components/QueryStatus';
 import { SelectField, type SelectOption } from '../components/SelectField';
 import { SigningCard } from '../components/SigningCard';
-import { useAction, useLoad } from '../hooks';
+import { useAction } from '../hooks';
+import { useChannel, useChannelEach } from '../queries';
 
 type SigningRequest = ChannelInput<'signing.preview'>['request'];
 type TransactionType = Extract<SigningRequest, { operation: 'sign_transaction' }>['type'];
@@ -39,8 +40,6 @@ const HASH_FUNCTIONS: readonly SelectOption<HashFunction>[] = [
   { value: 'HASH_FUNCTION_NO_OP', label: 'None: the payload is a 32-byte digest (or EIP-712/7702)' },
   { value: 'HASH_FUNCTION_NOT_APPLICABLE', label: 'Not applicable (Ed25519 keys)' },
 ];
-/** How often a submitted request is checked while it waits for votes. */
-const FOLLOW_MS = 3_000;
 
 /**
  * Sign a transaction or a message with one of the organization's accounts: see the same decoded card approvers see,
@@ -48,7 +47,7 @@ const FOLLOW_MS = 3_000;
  * Offline, stamp it into a file to post later from a connected machine.
  */
 export function SignScreen() {
-  const signers = useLoad(loadSigners);
+  const signers = useSigners();
   const action = useAction();
   const [kind, setKind] = useState<'transaction' | 'message'>('transaction');
   const [signWith, setSignWith] = useState('');
@@ -62,7 +61,7 @@ export function SignScreen() {
   const [stamped, setStamped] = useState<string>();
   const [stampFile, setStampFile] = useState('');
 
-  const signer = signers.value?.find((option) => option.value === signWith);
+  const signer = signers.options.find((option) => option.value === signWith);
   useEffect(() => {
     // An Ed25519 key hashes as part of signing; the others need a hash function (structured payloads hash themselves).
     if (signer?.ed25519 === true) setHashFunction('HASH_FUNCTION_NOT_APPLICABLE');
@@ -121,7 +120,7 @@ export function SignScreen() {
 
       <section className="panel" aria-labelledby="sign-request-title">
         <h2 id="sign-request-title">What to sign</h2>
-        {signers.error !== undefined && <ErrorNotice error={signers.error} />}
+        <QueryStatus query={signers} loading="Loading the accounts…" />
         <form className="stack-form" aria-label="Signing request" onSubmit={(event) => void showPreview(event)}>
           <div role="group" aria-label="What kind" className="segmented">
             <button type="button" aria-pressed={kind === 'transaction'} onClick={() => (setKind('transaction'), clearResults())}>
@@ -135,7 +134,7 @@ export function SignScreen() {
             Account
             <select value={signWith} onChange={(event) => (setSignWith(event.target.value), clearResults())} required>
               <option value="">Choose an account…</option>
-              {(signers.value ?? []).map((option) => (
+              {signers.options.map((option) => (
                 <option key={option.value} value={option.value}>
                   {option.label}
                 </option>
@@ -212,24 +211,15 @@ interface Submitted {
   resentFromMs?: number;
 }
 
-/** Follows a submitted request until it is signed, rejected or failed; then offers the result to copy or save. */
+/**
+ * Follows a submitted request until it is signed, rejected or failed; then offers the result to copy or save. Main
+ * reports each vote and the decision, which makes the read stale, so nothing here polls.
+ */
 function Following({ initial }: { initial: Submitted }) {
-  const [state, setState] = useState<Submitted>(initial);
-  const [error, setError] = useState<QkError>();
+  const followed = useChannel('signing.result', { activityId: initial.activity.id });
   const [copied, setCopied] = useState(false);
-  const { activity, result } = state;
+  const { activity, result } = followed.data ?? initial;
   const waiting = result === undefined && (activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' || activity.status === 'ACTIVITY_STATUS_PENDING' || activity.status === 'ACTIVITY_STATUS_CREATED');
-
-  useEffect(() => {
-    if (!waiting) return;
-    const timer = setInterval(() => {
-      call((api) => api.signing.result({ activityId: activity.id })).then(
-        (next) => setState(next.result === undefined ? { activity: next.activity } : { activity: next.activity, result: next.result }),
-        setError,
-      );
-    }, FOLLOW_MS);
-    return () => clearInterval(timer);
-  }, [waiting, activity.id]);
 
   const text = result === undefined ? undefined : resultText(result);
   const save = () => {
@@ -244,7 +234,7 @@ function Following({ initial }: { initial: Submitted }) {
   return (
     <section className="panel" aria-labelledby="sign-status-title">
       <h2 id="sign-status-title">Submitted</h2>
-      {error !== undefined && <ErrorNotice error={error} onDismiss={() => setError(undefined)} />}
+      {followed.error !== null && <ErrorNotice error={followed.error} />}
       {initial.resentFromMs !== undefined && (
         <p className="notice notice-info" role="status">
           Already submitted at {new Date(initial.resentFromMs).toLocaleTimeString()}, when no answer came back. The same request was sent again
@@ -290,19 +280,24 @@ function resultText(result: SigningResultView): string {
   return result.signatures.map(({ r, s, v }) => `r=${r}\ns=${s}\nv=${v}`).join('\n\n');
 }
 
-/** Every wallet account and private key address, named, to choose the signer from. */
-async function loadSigners(api: Parameters<Parameters<typeof call>[0]>[0]): Promise<SignerOption[]> {
-  const [wallets, privateKeys] = await Promise.all([api.wallets.list(), api.privateKeys.list()]);
-  const accounts = await Promise.all(wallets.map(async (wallet) => ({ wallet, accounts: await api.wallets.accounts({ walletId: wallet.walletId }) })));
-  return [
-    ...accounts.flatMap(({ wallet, accounts: list }) =>
-      list.map((account) => ({
+/**
+ * Every wallet account and private key address, named, to choose the signer from; read through the same queries as
+ * the Wallets screen, so both show the same accounts. The status is the first read that failed or is still loading.
+ */
+function useSigners(): { options: SignerOption[]; error: QkError | null; isPending: boolean } {
+  const wallets = useChannel('wallets.list');
+  const privateKeys = useChannel('privateKeys.list');
+  const accounts = useChannelEach('wallets.accounts', (wallets.data ?? []).map((wallet) => ({ walletId: wallet.walletId })));
+  const reads = [wallets, privateKeys, ...accounts];
+  const options: SignerOption[] = [
+    ...(wallets.data ?? []).flatMap((wallet, index) =>
+      (accounts[index]?.data ?? []).map((account) => ({
         value: account.address,
         label: `${wallet.walletName} / ${account.path} (${formatName(account.addressFormat)}) ${account.address}`,
         ed25519: account.curve === 'CURVE_ED25519',
       })),
     ),
-    ...privateKeys.flatMap((key) =>
+    ...(privateKeys.data ?? []).flatMap((key) =>
       key.addresses.map((address) => ({
         value: address.address,
         label: `${key.privateKeyName} (${formatName(address.format)}) ${address.address}`,
@@ -310,6 +305,8 @@ async function loadSigners(api: Parameters<Parameters<typeof call>[0]>[0]): Prom
       })),
     ),
   ];
+  const failed = reads.find((read) => read.error !== null);
+  return { options, error: failed?.error ?? null, isPending: reads.some((read) => read.isPending) };
 }
 
 function formatName(format: string): string {

@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import type { ChannelInput, ChannelOutput } from '../../../shared/ipc/contract';
 import { CheckboxGroup } from '../components/CheckboxGroup';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { QueryStatus } from '../components/QueryStatus';
 import { ConfirmDialog, Modal } from '../components/Modal';
 import { Progress } from '../components/Progress';
 import { RowAction } from '../components/RowAction';
@@ -9,7 +10,8 @@ import { SelectField, type SelectOption } from '../components/SelectField';
 import { TableHead } from '../components/TableHead';
 import { NameField } from '../components/TextFields';
 import { WaitingForVotes } from '../components/WaitingForVotes';
-import { useAction, useLoad, type Action } from '../hooks';
+import { useAction, type Action } from '../hooks';
+import { useChannel, useInvalidate } from '../queries';
 
 type Organization = ChannelOutput<'organization.lookup'>;
 type User = Organization['users'][number];
@@ -26,7 +28,8 @@ const CURVES: SelectOption<'p256' | 'secp256k1' | 'ed25519'>[] = [
 
 /** The organization's users with their tags and credentials, and its root quorum: both change through activities. */
 export function UsersScreen() {
-  const organization = useLoad((api) => api.organization.lookup());
+  const organization = useChannel('organization.lookup');
+  const invalidate = useInvalidate();
   const action = useAction();
   const [outcome, setOutcome] = useState<{ what: string; outcome: Outcome }>();
   const [editingTags, setEditingTags] = useState<User>();
@@ -36,9 +39,9 @@ export function UsersScreen() {
   const finished = (what: string, result: Outcome | undefined) => {
     if (result === undefined) return;
     setOutcome({ what, outcome: result });
-    organization.reload();
+    invalidate('organization.lookup');
   };
-  const org = organization.value;
+  const org = organization.data;
   const tagName = (tagId: string) => org?.tags.find((tag) => tag.tagId === tagId)?.tagName ?? tagId;
 
   return (
@@ -58,8 +61,7 @@ export function UsersScreen() {
             </button>
           </div>
         ))}
-      {organization.error !== undefined && <ErrorNotice error={organization.error} />}
-      {organization.loading && org === undefined && <Progress label="Loading users…" />}
+      <QueryStatus query={organization} loading="Loading users…" />
 
       {org !== undefined && (
         <>

@@ -3,6 +3,7 @@ import { addressFormatInWords, curveInWords } from '../../../shared/describe';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
 import { CheckboxGroup } from '../components/CheckboxGroup';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { QueryStatus } from '../components/QueryStatus';
 import { DialogFooter } from '../components/DialogFooter';
 import { Modal } from '../components/Modal';
 import { PresetSelect } from '../components/PresetSelect';
@@ -13,7 +14,8 @@ import { SelectField, type SelectOption } from '../components/SelectField';
 import { TableHead } from '../components/TableHead';
 import { NameField } from '../components/TextFields';
 import { WaitingForVotes } from '../components/WaitingForVotes';
-import { useAction, useLoad, type Action } from '../hooks';
+import { useAction, type Action } from '../hooks';
+import { useChannel, useInvalidate } from '../queries';
 import { KEY_FORMATS, type KeyFormat } from '../key-formats';
 import { ACCOUNT_PRESETS, accountsFor, addressFormatsFor, nextIndexFor, type AccountPresetId } from '../../../shared/wallets/account-presets';
 
@@ -23,20 +25,16 @@ type ExportSubject = { kind: 'wallet'; walletId: string; label: string } | { kin
 
 /** The organization's wallets and private keys held by the service, and their exports. */
 export function WalletsScreen() {
-  const wallets = useLoad((api) => api.wallets.list());
-  const privateKeys = useLoad((api) => api.privateKeys.list());
+  const wallets = useChannel('wallets.list');
+  const privateKeys = useChannel('privateKeys.list');
   const action = useAction();
   const [exporting, setExporting] = useState<ExportSubject>();
   const [addingTo, setAddingTo] = useState<{ walletId: string; walletName: string; existingPaths: string[] }>();
   const [waitingFor, setWaitingFor] = useState<{ what: string; activity: ActivityView }>();
 
-  // Accounts are loaded by each wallet card; a new generation remounts the cards so they load again.
-  const [generation, setGeneration] = useState(0);
-  const reload = () => {
-    wallets.reload();
-    privateKeys.reload();
-    setGeneration((n) => n + 1);
-  };
+  const invalidate = useInvalidate();
+  // The organization lookup names wallets too (policies, approvals), so it changes with them.
+  const reload = () => invalidate('wallets.list', 'wallets.accounts', 'privateKeys.list', 'organization.lookup');
 
   return (
     <section className="screen" aria-labelledby="wallets-title">
@@ -48,12 +46,11 @@ export function WalletsScreen() {
 
       <section className="panel" aria-labelledby="wallet-list-title">
         <h2 id="wallet-list-title">Wallets of the organization</h2>
-        {wallets.error !== undefined && <ErrorNotice error={wallets.error} />}
-        {wallets.loading && wallets.value === undefined && <Progress label="Loading wallets…" />}
-        {wallets.value?.length === 0 && <p className="empty">No wallets yet. Create one below.</p>}
-        {wallets.value?.map((wallet) => (
+        <QueryStatus query={wallets} loading="Loading wallets…" />
+        {wallets.data?.length === 0 && <p className="empty">No wallets yet. Create one below.</p>}
+        {wallets.data?.map((wallet) => (
           <WalletCard
-            key={`${wallet.walletId}-${generation}`}
+            key={wallet.walletId}
             wallet={wallet}
             onAddAccounts={(existingPaths) => setAddingTo({ walletId: wallet.walletId, walletName: wallet.walletName, existingPaths })}
             onExport={() => setExporting({ kind: 'wallet', walletId: wallet.walletId, label: `wallet ${wallet.walletName}` })}
@@ -70,13 +67,13 @@ export function WalletsScreen() {
 
       <section className="panel" aria-labelledby="private-key-list-title">
         <h2 id="private-key-list-title">Private keys</h2>
-        {privateKeys.error !== undefined && <ErrorNotice error={privateKeys.error} />}
-        {privateKeys.value?.length === 0 && <p className="empty">No private keys yet. Create one below.</p>}
-        {privateKeys.value !== undefined && privateKeys.value.length > 0 && (
+        <QueryStatus query={privateKeys} loading="Loading private keys…" />
+        {privateKeys.data?.length === 0 && <p className="empty">No private keys yet. Create one below.</p>}
+        {privateKeys.data !== undefined && privateKeys.data.length > 0 && (
           <table className="data-table" aria-label="Private keys">
             <TableHead columns={['Name', 'Curve', 'Addresses']} withActions />
             <tbody>
-              {privateKeys.value.map((key) => (
+              {privateKeys.data.map((key) => (
                 <tr key={key.privateKeyId}>
                   <th scope="row">
                     {key.privateKeyName}
@@ -138,7 +135,7 @@ export function WalletsScreen() {
 }
 
 function WalletCard({ wallet, onAddAccounts, onExport }: { wallet: Wallet; onAddAccounts: (existingPaths: string[]) => void; onExport: () => void }) {
-  const accounts = useLoad((api) => api.wallets.accounts({ walletId: wallet.walletId }));
+  const accounts = useChannel('wallets.accounts', { walletId: wallet.walletId });
   return (
     <article className="wallet-card" aria-label={`Wallet ${wallet.walletName}`}>
       <header className="profile-card-header">
@@ -147,14 +144,13 @@ function WalletCard({ wallet, onAddAccounts, onExport }: { wallet: Wallet; onAdd
         {wallet.imported && <span className="badge">imported</span>}
         <code className="muted">{wallet.walletId}</code>
       </header>
-      {accounts.error !== undefined && <ErrorNotice error={accounts.error} />}
-      {accounts.loading && accounts.value === undefined && <Progress label={`Loading the accounts of ${wallet.walletName}…`} />}
-      {accounts.value?.length === 0 && <p className="empty">No accounts.</p>}
-      {accounts.value !== undefined && accounts.value.length > 0 && (
+      <QueryStatus query={accounts} loading={`Loading the accounts of ${wallet.walletName}…`} />
+      {accounts.data?.length === 0 && <p className="empty">No accounts.</p>}
+      {accounts.data !== undefined && accounts.data.length > 0 && (
         <table className="data-table" aria-label={`Accounts of ${wallet.walletName}`}>
           <TableHead columns={['Chain', 'Path', 'Address']} />
           <tbody>
-            {accounts.value.map((account) => (
+            {accounts.data.map((account) => (
               <tr key={account.walletAccountId}>
                 <td>{addressFormatInWords(account.addressFormat)}</td>
                 <td>
@@ -169,7 +165,7 @@ function WalletCard({ wallet, onAddAccounts, onExport }: { wallet: Wallet; onAdd
         </table>
       )}
       <div className="button-row start">
-        <button type="button" onClick={() => onAddAccounts((accounts.value ?? []).map((account) => account.path))}>
+        <button type="button" onClick={() => onAddAccounts((accounts.data ?? []).map((account) => account.path))}>
           Add accounts…
         </button>
         <button type="button" onClick={onExport}>
@@ -280,7 +276,7 @@ function AddAccountsDialog({
  * screen drops it.
  */
 function ExportDialog({ subject, onClose }: { subject: ExportSubject; onClose: () => void }) {
-  const encryptionKeys = useLoad((api) => api.keys.listEncryptionKeys());
+  const encryptionKeys = useChannel('keys.listEncryptionKeys');
   const action = useAction();
   const [target, setTarget] = useState('');
   const [keyFormat, setKeyFormat] = useState<KeyFormat>('hexadecimal');
@@ -290,7 +286,7 @@ function ExportDialog({ subject, onClose }: { subject: ExportSubject; onClose: (
   // The empty value stands for a one-time key; a key missing from the keychain could not open the bundle.
   const targets: SelectOption<string>[] = [
     { value: '', label: 'A fresh one-time key (reveal now)' },
-    ...(encryptionKeys.value ?? []).map((key) => ({ value: key.name, label: `Encryption key ${key.name}`, disabled: key.missing })),
+    ...(encryptionKeys.data ?? []).map((key) => ({ value: key.name, label: `Encryption key ${key.name}`, disabled: key.missing })),
   ];
 
   const submit = async (event: FormEvent) => {

@@ -1,0 +1,122 @@
+/**
+ * Watches the active profile's activities that wait for votes, so an activity proposed, voted on or decided
+ * elsewhere (another operator, the CLI, another machine) reaches the window without anyone pressing Refresh. A light
+ * poll in main, not in the page: one `list_activities` every few seconds, and none while the app is locked.
+ */
+import type { Activity } from '../../shared/api/activity-record';
+import type { ActiveProfile } from '../profiles/active-profile';
+import type { AppLock } from '../lock/lock';
+import type { AppEvents } from './app-events';
+
+export const ACTIVITY_WATCH_INTERVAL_MS = 3_000;
+
+export interface ActivityWatchOptions {
+  active: Pick<ActiveProfile, 'services'>;
+  lock: Pick<AppLock, 'locked' | 'onChange'>;
+  events: Pick<AppEvents, 'emit'>;
+  intervalMs?: number;
+}
+
+/** What the watch saw last, for one profile's organization: each waiting activity's status and vote count. */
+interface Seen {
+  scope: string;
+  activities: Map<string, string>;
+}
+
+export class ActivityWatch {
+  readonly #options: ActivityWatchOptions;
+  #timer: NodeJS.Timeout | undefined;
+  #seen: Seen | undefined;
+  #checking: Promise<void> | undefined;
+  #started = false;
+
+  constructor(options: ActivityWatchOptions) {
+    this.#options = options;
+    // Nothing is read while locked; on unlock the watch starts over from what is waiting then.
+    options.lock.onChange((locked) => {
+      if (locked) this.#pause();
+      else if (this.#started) this.#resume();
+    });
+  }
+
+  start(): void {
+    this.#started = true;
+    if (!this.#options.lock.locked) this.#resume();
+  }
+
+  stop(): void {
+    this.#started = false;
+    this.#pause();
+  }
+
+  /**
+   * Reads what waits now and reports every activity that appeared, changed (a vote, a status) or stopped waiting since
+   * the last check of the same profile. The first check of a profile only takes note: the window reads it anyway.
+   */
+  check(): Promise<void> {
+    this.#checking ??= this.#checkOnce().finally(() => {
+      this.#checking = undefined;
+    });
+    return this.#checking;
+  }
+
+  async #checkOnce(): Promise<void> {
+    if (this.#options.lock.locked) return;
+    let services;
+    try {
+      services = await this.#options.active.services();
+    } catch {
+      // No profile is active, or it is the Sandbox and stopped: nothing to watch until that changes.
+      this.#seen = undefined;
+      return;
+    }
+    const { profile, client } = services;
+    const scope = JSON.stringify([profile.id, profile.baseUrl, profile.organizationId]);
+    let waiting: Activity[];
+    try {
+      ({ activities: waiting } = await client.query('list_activities', { filterByStatus: ['ACTIVITY_STATUS_CONSENSUS_NEEDED'] }));
+    } catch {
+      // Unreachable for now (a restart, the network): the screens say so when they read; the next check tries again.
+      return;
+    }
+    const previous = this.#seen?.scope === scope ? this.#seen : undefined;
+    const activities = new Map(waiting.map((activity) => [activity.id, stateOf(activity)]));
+    this.#seen = { scope, activities };
+    if (previous === undefined) return;
+    const { events } = this.#options;
+    for (const activity of waiting) {
+      const before = previous.activities.get(activity.id);
+      if (before === stateOf(activity)) continue;
+      events.emit({ type: 'activity', change: before === undefined ? 'created' : 'changed', organizationId: activity.organizationId, activityId: activity.id, status: activity.status });
+    }
+    for (const activityId of previous.activities.keys()) {
+      if (activities.has(activityId)) continue;
+      // Decided (or expired from the list) since the last check: its new status says which.
+      const decided = await client.query('get_activity', { activityId }).then(
+        ({ activity }) => activity,
+        () => undefined,
+      );
+      if (decided !== undefined) {
+        events.emit({ type: 'activity', change: 'changed', organizationId: decided.organizationId, activityId, status: decided.status });
+      }
+    }
+  }
+
+  #resume(): void {
+    if (this.#timer !== undefined) return;
+    this.#timer = setInterval(() => void this.check(), this.#options.intervalMs ?? ACTIVITY_WATCH_INTERVAL_MS);
+    // The watch alone must not keep a process (the CLI, a test) alive.
+    this.#timer.unref();
+    void this.check();
+  }
+
+  #pause(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    this.#seen = undefined;
+  }
+}
+
+function stateOf(activity: Activity): string {
+  return `${activity.status}:${activity.votes.map((vote) => `${vote.userId}=${vote.selection}`).join(',')}`;
+}

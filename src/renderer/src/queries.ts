@@ -1,0 +1,161 @@
+/**
+ * The window's data layer (docs/architecture.md#events-from-main): every read of main goes through TanStack Query,
+ * one query per IPC channel and input, keyed by the channel, the input and (for the channels that act for it) the
+ * active profile, so screens reading the same thing share one request and one cached answer. Nothing here polls:
+ * main's events (src/shared/ipc/events.ts) say what changed, and {@link channelsToInvalidate} says, in this one
+ * place, which reads that makes stale.
+ */
+import {
+  QueryClient,
+  useInfiniteQuery,
+  useQueries,
+  useQuery,
+  useQueryClient,
+  type InfiniteData,
+  type QueryKey,
+  type UseInfiniteQueryResult,
+  type UseQueryOptions,
+  type UseQueryResult,
+} from '@tanstack/react-query';
+import { useCallback, useEffect } from 'react';
+import type { QkError } from '../../shared/errors';
+import { channels, splitChannel, type Channel, type ChannelInput, type ChannelOutput, type NoInputChannel } from '../../shared/ipc/contract';
+import { appEventSchema, type AppEvent } from '../../shared/ipc/events';
+import { bridge, call } from './api';
+import { useUi } from './store';
+
+/** Namespaces whose channels answer from this computer (keychain, profiles, settings…), whichever profile is active. */
+const APP_WIDE_NAMESPACES: ReadonlySet<string> = new Set(['app', 'clipboard', 'keys', 'profiles', 'requests', 'sandbox', 'tokens']);
+
+/** Whether `channel` acts for the active profile (its organization, its key), so its answer belongs to that profile. */
+export function isProfileScoped(channel: Channel): boolean {
+  return !APP_WIDE_NAMESPACES.has(splitChannel(channel)[0]);
+}
+
+const PROFILE_SCOPED: readonly Channel[] = channels.filter(isProfileScoped);
+
+/** The reads an activity event makes stale while the activity still waits: the queue, the history, its card. */
+const ACTIVITY_READS: readonly Channel[] = ['approvals.pending', 'activities.list', 'activities.get', 'signing.describe', 'signing.result'];
+
+/** The reads `event` makes stale; the screens showing them read again. */
+export function channelsToInvalidate(event: AppEvent): readonly Channel[] {
+  switch (event.type) {
+    case 'activity':
+      // A decided activity may have changed anything of the organization (a user, a policy, a wallet).
+      return event.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' ? ACTIVITY_READS : PROFILE_SCOPED;
+    case 'sandbox':
+      // A (re)started Sandbox moves the Sandbox profile to its new address: what failed to read may read now.
+      return ['sandbox.status', 'profiles.list', 'profiles.get', 'profiles.getActive', ...PROFILE_SCOPED];
+    case 'profile':
+      // Keys list the profiles that use them; every profile-scoped read may now act for another profile.
+      return ['profiles.list', 'profiles.get', 'profiles.getActive', 'keys.listApiKeys', ...PROFILE_SCOPED];
+    case 'lock':
+      return ['app.info'];
+  }
+}
+
+/** A query's key: the channel first, so a channel's reads are invalidated together whatever their input. */
+export function queryKeyOf(channel: Channel, input: unknown, activeProfileId: string | null): QueryKey {
+  return isProfileScoped(channel) ? [channel, input ?? {}, activeProfileId] : [channel, input ?? {}];
+}
+
+/** Applies one event from main: marks what it made stale, and hides the window's data at once when the app locked. */
+export function applyEvent(client: QueryClient, event: AppEvent): void {
+  if (event.type === 'lock' && event.locked) {
+    useUi.getState().setLocked(true);
+    // Nothing read before the lock outlives it in memory; the lock screen reads what it needs again.
+    client.removeQueries({ predicate: (query) => query.queryKey[0] !== 'app.info' });
+  }
+  for (const channel of channelsToInvalidate(event)) void client.invalidateQueries({ queryKey: [channel] });
+}
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        // Main's errors are specific (locked, not found, no profile): asking again at once would say the same.
+        retry: false,
+        // Main's events keep the reads current; focus alone changes nothing.
+        refetchOnWindowFocus: false,
+      },
+    },
+  });
+}
+
+/** Follows main's events for as long as the window is open; an event outside the contract is reported, not applied. */
+export function useMainEvents(): void {
+  const client = useQueryClient();
+  useEffect(
+    () =>
+      bridge().onEvent((event) => {
+        const parsed = appEventSchema.safeParse(event);
+        if (parsed.success) applyEvent(client, parsed.data);
+        else console.error('main sent an event outside the contract', parsed.error.issues);
+      }),
+    [client],
+  );
+}
+
+type InputArgs<C extends Channel> = C extends NoInputChannel ? [] : [input: ChannelInput<C>];
+
+function read<C extends Channel>(channel: C, input: unknown): Promise<ChannelOutput<C>> {
+  const [namespace, method] = splitChannel(channel);
+  return call((api) => (api as unknown as Record<string, Record<string, (input?: unknown) => Promise<ChannelOutput<C>>>>)[namespace]![method]!(input));
+}
+
+function useActiveProfileId(): string | null {
+  return useUi((state) => state.activeProfile?.id ?? null);
+}
+
+/** Reads `channel` with `input` through the shared cache. */
+export function useChannel<C extends Channel>(channel: C, ...[input]: InputArgs<C>): UseQueryResult<ChannelOutput<C>, QkError> {
+  const activeProfileId = useActiveProfileId();
+  return useQuery<ChannelOutput<C>, QkError>({
+    queryKey: queryKeyOf(channel, input, activeProfileId),
+    queryFn: () => read(channel, input),
+  });
+}
+
+/** Reads `channel` once per input (the accounts of each wallet), each through the shared cache. */
+export function useChannelEach<C extends Channel>(channel: C, inputs: readonly ChannelInput<C>[]): UseQueryResult<ChannelOutput<C>, QkError>[] {
+  const activeProfileId = useActiveProfileId();
+  return useQueries({
+    queries: inputs.map(
+      (input): UseQueryOptions<ChannelOutput<C>, QkError> => ({
+        queryKey: queryKeyOf(channel, input, activeProfileId),
+        queryFn: () => read(channel, input),
+      }),
+    ),
+  });
+}
+
+/** The service answers at most this many activities per history page. */
+export const HISTORY_PAGE_SIZE = 100;
+
+type ActivityPage = ChannelOutput<'activities.list'>;
+type HistoryFilter = Omit<ChannelInput<'activities.list'>, 'limit' | 'before'>;
+
+/**
+ * The activity history under `filter`, newest first, a page at a time: each older page continues from the oldest
+ * activity of the one before, and a short page is the last. Invalidated with `activities.list`, all loaded pages
+ * are read again.
+ */
+export function useActivityHistory(filter: HistoryFilter): UseInfiniteQueryResult<InfiniteData<ActivityPage, string | undefined>, QkError> {
+  const activeProfileId = useActiveProfileId();
+  return useInfiniteQuery<ActivityPage, QkError, InfiniteData<ActivityPage, string | undefined>, QueryKey, string | undefined>({
+    // Paged, so not the same entry as a plain read of the channel with this input.
+    queryKey: [...queryKeyOf('activities.list', filter, activeProfileId), 'pages'],
+    queryFn: ({ pageParam }) =>
+      read('activities.list', { ...filter, limit: HISTORY_PAGE_SIZE, ...(pageParam === undefined ? {} : { before: pageParam }) }),
+    initialPageParam: undefined,
+    getNextPageParam: (page) => (page.length < HISTORY_PAGE_SIZE ? undefined : page.at(-1)?.id),
+  });
+}
+
+/** Marks the reads of `channels` stale after a change made here; the screens showing them read again. */
+export function useInvalidate(): (...channels: Channel[]) => void {
+  const client = useQueryClient();
+  return useCallback((...changed: Channel[]) => {
+    for (const channel of changed) void client.invalidateQueries({ queryKey: [channel] });
+  }, [client]);
+}

@@ -1,0 +1,32 @@
+/**
+ * The one channel main pushes on (docs/architecture.md#events-from-main): something the window shows changed, so
+ * the screens reading it read again. An event names what changed, never the new state itself: the screens still read
+ * through the contract's channels, so there is one way data reaches them. Validated in main before it is sent and in
+ * the renderer when it arrives, like the contract's inputs and outputs.
+ */
+import { z } from 'zod';
+import { activityStatus } from '../api/enums';
+
+/** The Electron channel name (webContents.send / ipcRenderer.on); not one of the contract's request channels. */
+export const APP_EVENT_CHANNEL = 'quorumkey:event';
+
+const id = z.string().min(1).max(128);
+
+export const appEventSchema = z.discriminatedUnion('type', [
+  /** An activity of the active profile's organization appeared, or its status or votes changed. */
+  z.strictObject({
+    type: z.literal('activity'),
+    change: z.enum(['created', 'changed']),
+    organizationId: id,
+    activityId: id,
+    status: activityStatus,
+  }),
+  /** The Sandbox's process started, stopped, failed or is restarting. */
+  z.strictObject({ type: z.literal('sandbox'), state: z.enum(['stopped', 'starting', 'running', 'failed']) }),
+  /** A profile was added, edited or removed, or another one became active. */
+  z.strictObject({ type: z.literal('profile'), change: z.enum(['added', 'edited', 'removed', 'active']) }),
+  /** The app locked or unlocked, wherever that was decided (the person, idle time, screen lock, suspend). */
+  z.strictObject({ type: z.literal('lock'), locked: z.boolean() }),
+]);
+
+export type AppEvent = z.infer<typeof appEventSchema>;

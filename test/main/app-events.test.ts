@@ -1,0 +1,180 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ActivityWatch } from '../../src/main/events/activity-watch';
+import { AppEvents } from '../../src/main/events/app-events';
+import { AppLock } from '../../src/main/lock/lock';
+import type { ProfileServices } from '../../src/main/profiles/active-profile';
+import type { Activity } from '../../src/shared/api';
+import type { AppEvent } from '../../src/shared/ipc/events';
+
+describe('AppEvents', () => {
+  it('hands each event to every listener until it unsubscribes', () => {
+    const events = new AppEvents();
+    const first: AppEvent[] = [];
+    const second: AppEvent[] = [];
+    const stopFirst = events.subscribe((event) => first.push(event));
+    events.subscribe((event) => second.push(event));
+    events.emit({ type: 'lock', locked: true });
+    stopFirst();
+    events.emit({ type: 'profile', change: 'active' });
+    expect(first).toEqual([{ type: 'lock', locked: true }]);
+    expect(second).toEqual([
+      { type: 'lock', locked: true },
+      { type: 'profile', change: 'active' },
+    ]);
+  });
+
+  it('refuses an event outside the contract before any listener sees it', () => {
+    const events = new AppEvents();
+    const seen = vi.fn();
+    events.subscribe(seen);
+    expect(() => events.emit({ type: 'profile', change: 'renamed' } as unknown as AppEvent)).toThrow(/outside the contract/);
+    expect(() => events.emit({ type: 'lock', locked: true, secret: 'x' } as unknown as AppEvent)).toThrow(/outside the contract/);
+    expect(seen).not.toHaveBeenCalled();
+  });
+
+  it('keeps telling the other listeners when one throws', () => {
+    const events = new AppEvents();
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const seen = vi.fn();
+    events.subscribe(() => {
+      throw new Error('window gone');
+    });
+    events.subscribe(seen);
+    events.emit({ type: 'sandbox', state: 'running' });
+    expect(seen).toHaveBeenCalledWith({ type: 'sandbox', state: 'running' });
+    expect(error).toHaveBeenCalledOnce();
+    error.mockRestore();
+  });
+});
+
+const ORG = 'org-1';
+
+function activity(id: string, status: Activity['status'], voters: string[] = []): Activity {
+  return {
+    id,
+    organizationId: ORG,
+    status,
+    votes: voters.map((userId) => ({ userId, selection: 'VOTE_SELECTION_APPROVED' })),
+  } as unknown as Activity;
+}
+
+/** A service whose waiting activities the test sets; `get_activity` answers any activity it ever listed. */
+function fakeOrganization() {
+  const state = { waiting: [] as Activity[], decided: new Map<string, Activity>(), listed: 0 };
+  const query = vi.fn(async (name: string, request: { activityId?: string }) => {
+    if (name === 'list_activities') {
+      state.listed += 1;
+      return { activities: state.waiting };
+    }
+    const found = state.decided.get(request.activityId ?? '');
+    if (found === undefined) throw new Error('not found');
+    return { activity: found };
+  });
+  let profileId = 'profile-1';
+  const services = async () => ({ profile: { id: profileId, baseUrl: 'http://127.0.0.1:1', organizationId: ORG }, client: { query } }) as unknown as ProfileServices;
+  return { state, services, switchProfile: (id: string) => (profileId = id) };
+}
+
+function watchOf(organization: ReturnType<typeof fakeOrganization>, lock = new AppLock()) {
+  const emitted: AppEvent[] = [];
+  const events = new AppEvents();
+  events.subscribe((event) => emitted.push(event));
+  return { emitted, lock, watch: new ActivityWatch({ active: { services: organization.services }, lock, events, intervalMs: 1_000 }) };
+}
+
+describe('ActivityWatch', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('reports activities that appear, get votes and are decided, after a first look that only takes note', async () => {
+    const organization = fakeOrganization();
+    const { emitted, watch } = watchOf(organization);
+    organization.state.waiting = [activity('a', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['root'])];
+    await watch.check();
+    expect(emitted).toEqual([]);
+
+    organization.state.waiting = [activity('a', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['root']), activity('b', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['alice'])];
+    await watch.check();
+    expect(emitted).toEqual([{ type: 'activity', change: 'created', organizationId: ORG, activityId: 'b', status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED' }]);
+
+    // A vote that does not decide: same status, one more voter.
+    organization.state.waiting = [activity('a', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['root', 'bob']), activity('b', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['alice'])];
+    await watch.check();
+    expect(emitted.at(-1)).toEqual({ type: 'activity', change: 'changed', organizationId: ORG, activityId: 'a', status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED' });
+
+    // Decided elsewhere: it left the waiting list, and its own status says how it ended.
+    organization.state.decided.set('b', activity('b', 'ACTIVITY_STATUS_COMPLETED', ['alice', 'root']));
+    organization.state.waiting = [activity('a', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['root', 'bob'])];
+    await watch.check();
+    expect(emitted.at(-1)).toEqual({ type: 'activity', change: 'changed', organizationId: ORG, activityId: 'b', status: 'ACTIVITY_STATUS_COMPLETED' });
+
+    const count = emitted.length;
+    await watch.check();
+    expect(emitted).toHaveLength(count);
+  });
+
+  it('starts over without reporting when another profile becomes active', async () => {
+    const organization = fakeOrganization();
+    const { emitted, watch } = watchOf(organization);
+    await watch.check();
+    organization.switchProfile('profile-2');
+    organization.state.waiting = [activity('c', 'ACTIVITY_STATUS_CONSENSUS_NEEDED')];
+    await watch.check();
+    expect(emitted).toEqual([]);
+  });
+
+  it('polls every interval while unlocked, and reads nothing while locked', async () => {
+    vi.useFakeTimers();
+    const organization = fakeOrganization();
+    const { emitted, lock, watch } = watchOf(organization);
+    watch.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(organization.state.listed).toBe(1);
+    organization.state.waiting = [activity('d', 'ACTIVITY_STATUS_CONSENSUS_NEEDED')];
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(organization.state.listed).toBe(2);
+    expect(emitted).toHaveLength(1);
+
+    lock.lock();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(organization.state.listed).toBe(2);
+
+    // Unlocked: a fresh first look (what changed while locked is read by the window anyway), then polling again.
+    organization.state.waiting = [];
+    lock.unlock();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(organization.state.listed).toBe(3);
+    expect(emitted).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(organization.state.listed).toBe(4);
+
+    watch.stop();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(organization.state.listed).toBe(4);
+  });
+
+  it('waits for a profile and for the service to answer, without reporting anything', async () => {
+    const error = new Error('connection refused');
+    const lock = new AppLock();
+    const events = new AppEvents();
+    const emitted: AppEvent[] = [];
+    events.subscribe((event) => emitted.push(event));
+    const noProfile = new ActivityWatch({ active: { services: () => Promise.reject(error) }, lock, events });
+    await expect(noProfile.check()).resolves.toBeUndefined();
+    const organization = fakeOrganization();
+    organization.state.waiting = [activity('e', 'ACTIVITY_STATUS_CONSENSUS_NEEDED')];
+    const unreachable = new ActivityWatch({
+      active: {
+        services: async () => {
+          const services = await organization.services();
+          return { ...services, client: { query: () => Promise.reject(error) } } as unknown as ProfileServices;
+        },
+      },
+      lock,
+      events,
+    });
+    await expect(unreachable.check()).resolves.toBeUndefined();
+    expect(emitted).toEqual([]);
+  });
+});

@@ -1,0 +1,94 @@
+import { QueryClient } from '@tanstack/react-query';
+import { describe, expect, it } from 'vitest';
+import { channels, type Channel } from '../../../src/shared/ipc/contract';
+import type { AppEvent } from '../../../src/shared/ipc/events';
+import { applyEvent, channelsToInvalidate, isProfileScoped, queryKeyOf } from '../../../src/renderer/src/queries';
+import { useUi } from '../../../src/renderer/src/store';
+
+const PROFILE_ID = 'profile-1';
+
+/** A client holding one answered read per channel given, keyed as the screens key them. */
+function clientWith(reads: readonly Channel[]): QueryClient {
+  const client = new QueryClient();
+  for (const channel of reads) client.setQueryData(queryKeyOf(channel, undefined, PROFILE_ID), { read: channel });
+  return client;
+}
+
+function staleAfter(event: AppEvent, reads: readonly Channel[]): Channel[] {
+  const client = clientWith(reads);
+  applyEvent(client, event);
+  return reads.filter((channel) => client.getQueryState(queryKeyOf(channel, undefined, PROFILE_ID))?.isInvalidated === true);
+}
+
+const READS: readonly Channel[] = [
+  'app.info',
+  'profiles.list',
+  'profiles.getActive',
+  'keys.listApiKeys',
+  'keys.listEncryptionKeys',
+  'sandbox.status',
+  'tokens.list',
+  'approvals.pending',
+  'activities.list',
+  'signing.describe',
+  'organization.lookup',
+  'policies.list',
+  'wallets.list',
+];
+
+const waiting: AppEvent = { type: 'activity', change: 'created', organizationId: 'o', activityId: 'a', status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED' };
+
+describe('main event → stale reads', () => {
+  it('keys the reads that act for a profile by that profile, and the app-wide ones without it', () => {
+    expect(queryKeyOf('policies.list', undefined, PROFILE_ID)).toEqual(['policies.list', {}, PROFILE_ID]);
+    expect(queryKeyOf('wallets.accounts', { walletId: 'w' }, null)).toEqual(['wallets.accounts', { walletId: 'w' }, null]);
+    expect(queryKeyOf('keys.listApiKeys', undefined, PROFILE_ID)).toEqual(['keys.listApiKeys', {}]);
+    expect(channels.filter((channel) => !isProfileScoped(channel)).every((channel) => /^(?:app|clipboard|keys|profiles|requests|sandbox|tokens)\./.test(channel))).toBe(true);
+  });
+
+  it('an activity still waiting makes the queue, the history and the cards stale, nothing else', () => {
+    expect(staleAfter(waiting, READS)).toEqual(['approvals.pending', 'activities.list', 'signing.describe']);
+  });
+
+  it('a decided activity makes every read of the organization stale, and no app-wide one', () => {
+    const decided: AppEvent = { ...waiting, change: 'changed', status: 'ACTIVITY_STATUS_COMPLETED' };
+    expect(staleAfter(decided, READS)).toEqual(READS.filter(isProfileScoped));
+  });
+
+  it('a profile change makes the profiles, the keys that name them and every profile-scoped read stale', () => {
+    expect(staleAfter({ type: 'profile', change: 'active' }, READS)).toEqual([
+      'profiles.list',
+      'profiles.getActive',
+      'keys.listApiKeys',
+      ...READS.filter(isProfileScoped),
+    ]);
+  });
+
+  it('a Sandbox change makes its status, the profiles and the profile-scoped reads stale', () => {
+    expect(staleAfter({ type: 'sandbox', state: 'running' }, READS)).toEqual([
+      'profiles.list',
+      'profiles.getActive',
+      'sandbox.status',
+      ...READS.filter(isProfileScoped),
+    ]);
+  });
+
+  it('a lock hides the window at once and drops every read but the lock state', () => {
+    useUi.getState().setLocked(false);
+    const client = clientWith(READS);
+    applyEvent(client, { type: 'lock', locked: true });
+    expect(useUi.getState().locked).toBe(true);
+    expect(client.getQueryCache().getAll().map((query) => query.queryKey[0])).toEqual(['app.info']);
+    expect(client.getQueryState(queryKeyOf('app.info', undefined, PROFILE_ID))?.isInvalidated).toBe(true);
+    useUi.getState().setLocked(false);
+  });
+
+  it('an unlock only re-reads the lock state', () => {
+    expect(staleAfter({ type: 'lock', locked: false }, READS)).toEqual(['app.info']);
+  });
+
+  it('names only channels of the contract', () => {
+    const events: AppEvent[] = [waiting, { ...waiting, status: 'ACTIVITY_STATUS_FAILED' }, { type: 'sandbox', state: 'failed' }, { type: 'profile', change: 'removed' }, { type: 'lock', locked: true }];
+    for (const event of events) for (const channel of channelsToInvalidate(event)) expect(channels).toContain(channel);
+  });
+});
