@@ -14,6 +14,8 @@ import { SecretClipboard, type TextClipboard } from './clipboard/secret-clipboar
 import { exporterHandlers } from './exporter/exporter.ipc';
 import { importerHandlers } from './importer/importer.ipc';
 import type { IpcHandlers } from './ipc/register';
+import { Journal } from './journal/journal';
+import { journalHandlers } from './journal/journal.ipc';
 import { keychainHandlers } from './keychain/keychain.ipc';
 import { DEFAULT_KEYCHAIN_SERVICE, Keychain } from './keychain/keychain';
 import { OsSecretStore, type SecretStore } from './keychain/secret-store';
@@ -41,6 +43,8 @@ import { walletsHandlers } from './wallets/wallets.ipc';
 
 /** Where offline-stamped request files are written and read, inside the data dir. */
 export const STAMPED_REQUESTS_DIR = 'stamped-requests';
+/** Where journal exports and checkpoints are written, inside the data dir. */
+export const JOURNAL_EXPORTS_DIR = 'journal-exports';
 /** Where approved exports are saved for the offline desktop, inside the data dir. */
 export const EXPORTS_DIR = 'exports';
 
@@ -79,6 +83,8 @@ export interface MainServices {
   captureProtection: CaptureProtection;
   /** Tokens operators declared, read by clear signing. */
   tokens: DeclaredTokens;
+  /** The signed record of what this desktop stamped, approved and revealed (`<dataDir>/journal.jsonl`). */
+  journal: Journal;
   lock: AppLock;
   unlocker: Unlocker;
   clipboard: SecretClipboard | undefined;
@@ -127,6 +133,8 @@ export function createMainServices({
   });
   const stamper = new Stamper(keychain);
   const inFlight = new InFlightRequests({ now });
+  // In the data dir, not the Sandbox's: a Sandbox reset leaves it alone. Its key shares the keys' keychain store.
+  const journal = new Journal({ dataDir, secrets: store, now });
   return {
     dataDir,
     now,
@@ -135,12 +143,13 @@ export function createMainServices({
     settings,
     captureProtection,
     tokens: new DeclaredTokens({ dataDir }),
+    journal,
     lock,
     unlocker: new Unlocker({ lock, passphrase: unlockPassphrase, touchId, now }),
     clipboard: secretClipboard,
     stamper,
     sandbox,
-    active: new ActiveProfile({ profiles, keychain, stamper, sandbox, now, inFlight, ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }) }),
+    active: new ActiveProfile({ profiles, keychain, stamper, sandbox, now, inFlight, journal, ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }) }),
     inFlight,
     close: async () => {
       await secretClipboard?.clearCopied();
@@ -182,6 +191,7 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
     ...walletsHandlers({ active, now }),
     ...exporterHandlers({ active, now, keychain, profiles, exportsDir: join(services.dataDir, EXPORTS_DIR) }),
     ...importerHandlers({ active, now }),
+    ...journalHandlers({ journal: services.journal, journalExportsDir: join(services.dataDir, JOURNAL_EXPORTS_DIR) }),
     ...signingHandlers({ active, now, settings, tokens, stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR) }),
   };
   // An unreadable settings file must not switch the re-ask off: fall back to the default.

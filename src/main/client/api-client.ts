@@ -25,6 +25,7 @@ import {
   type SubmitBody,
 } from '../../shared/api';
 import { GrpcCode, QkError, isErrorCode, type ErrorCode } from '../../shared/errors';
+import type { PostedAnswer } from '../journal/activity-entry';
 import type { Profile } from '../profiles/profiles';
 import type { Stamp, Stamper } from '../stamper/stamper';
 import type { InFlightRequests } from './in-flight';
@@ -61,6 +62,11 @@ export interface ApiClientOptions {
   timeoutMs?: number;
   /** Where pending requests are listed, so the person can see and cancel them. */
   inFlight?: Pick<InFlightRequests, 'begin'>;
+  /**
+   * Told of every 2xx answer before the caller sees it (the journal records the activities among them); when it
+   * throws, so does the request.
+   */
+  afterAnswer?: (posted: PostedAnswer) => Promise<void>;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -85,6 +91,7 @@ export class ApiClient {
   private readonly fetch: typeof fetch;
   private readonly timeoutMs: number;
   private readonly inFlight: ApiClientOptions['inFlight'];
+  private readonly afterAnswer: ApiClientOptions['afterAnswer'];
 
   constructor({
     profile,
@@ -93,6 +100,7 @@ export class ApiClient {
     fetch: fetchImpl = globalThis.fetch,
     timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
     inFlight,
+    afterAnswer,
   }: ApiClientOptions) {
     if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) {
       throw new QkError('CONFIG_INVALID', `the request timeout must be a positive number of milliseconds, got ${timeoutMs}`);
@@ -103,6 +111,7 @@ export class ApiClient {
     this.fetch = fetchImpl;
     this.timeoutMs = timeoutMs;
     this.inFlight = inFlight;
+    this.afterAnswer = afterAnswer;
   }
 
   get organizationId(): string {
@@ -220,6 +229,7 @@ export class ApiClient {
     }
     if (response.ok) {
       if (json === undefined) throw new QkError('RESPONSE_INVALID', `${url} answered HTTP ${response.status} without a JSON body`, { url });
+      await this.afterAnswer?.({ path, stampHeader: headerValue, stampedHere: stamp === undefined, answer: json });
       return json;
     }
     throw errorFromResponse(url, response.status, json, text);

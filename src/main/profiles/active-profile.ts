@@ -9,6 +9,8 @@ import { ApiClient } from '../client/api-client';
 import type { InFlightRequests } from '../client/in-flight';
 import { Exporter } from '../exporter/exporter';
 import { Importer } from '../importer/importer';
+import { recordPostedActivity } from '../journal/activity-entry';
+import type { Journal } from '../journal/journal';
 import type { Keychain } from '../keychain/keychain';
 import { Policies } from '../policies/policies';
 import type { Profile, Profiles } from './profiles';
@@ -34,6 +36,8 @@ export interface ActiveProfileOptions {
   /** Where the clients list their pending requests, for the screens to show and cancel. */
   inFlight?: Pick<InFlightRequests, 'begin'>;
   requestTimeoutMs?: number;
+  /** Where every activity the clients post is recorded. */
+  journal?: Pick<Journal, 'record'>;
 }
 
 export class ActiveProfile {
@@ -69,14 +73,15 @@ export class ActiveProfile {
 
   /** Fresh services acting for `profile`, whichever profile is active (the CLI's --profile). */
   servicesFor(profile: Profile): ProfileServices {
-    const { keychain, stamper, now, fetch, inFlight, requestTimeoutMs } = this.options;
-    const client = new ApiClient({
+    const { keychain, stamper, now, fetch, inFlight, requestTimeoutMs, journal } = this.options;
+    const client: ApiClient = new ApiClient({
       profile,
       stamper,
       now,
       ...(fetch === undefined ? {} : { fetch }),
       ...(inFlight === undefined ? {} : { inFlight }),
       ...(requestTimeoutMs === undefined ? {} : { timeoutMs: requestTimeoutMs }),
+      ...(journal === undefined ? {} : { afterAnswer: (posted) => recordPostedActivity(journal, profile, posted, client) }),
     });
     return {
       profile,
