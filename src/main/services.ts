@@ -172,27 +172,27 @@ export interface MainHandlersOptions {
  * recent authentication.
  */
 export function createMainHandlers(services: MainServices, { app, confirm }: MainHandlersOptions): IpcHandlers {
-  const { keychain, profiles, settings, captureProtection, tokens, lock, unlocker, clipboard, sandbox, active, inFlight, now } = services;
+  const { keychain, profiles, settings, captureProtection, tokens, journal, lock, unlocker, clipboard, sandbox, active, inFlight, now } = services;
   const handlers: IpcHandlers = {
-    ...lockHandlers({ lock, unlocker, app: { ...app, captureProtectionSupported: captureProtection.supported } }),
-    ...settingsHandlers({ settings }),
+    ...lockHandlers({ lock, unlocker, journal, app: { ...app, captureProtectionSupported: captureProtection.supported } }),
+    ...settingsHandlers({ settings, journal }),
     ...captureHandlers({ captureProtection }),
     ...tokensHandlers({ tokens }),
     ...clipboardHandlers({ clipboard }),
     ...keychainHandlers({ keychain }),
-    ...profilesHandlers({ profiles, confirm }),
+    ...profilesHandlers({ profiles, confirm, journal }),
     ...clientHandlers({ inFlight }),
     ...sandboxHandlers({ sandbox, profiles }),
     ...activitiesHandlers({ active, now }),
-    ...approvalsHandlers({ active, now, stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR) }),
+    ...approvalsHandlers({ active, now, journal, stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR) }),
     ...organizationHandlers({ active, now, keychain, tokens }),
     ...usersHandlers({ active, now, keychain }),
     ...policiesHandlers({ active, now }),
     ...walletsHandlers({ active, now }),
-    ...exporterHandlers({ active, now, keychain, profiles, exportsDir: join(services.dataDir, EXPORTS_DIR) }),
+    ...exporterHandlers({ active, now, keychain, profiles, journal, exportsDir: join(services.dataDir, EXPORTS_DIR) }),
     ...importerHandlers({ active, now }),
-    ...journalHandlers({ journal: services.journal, journalExportsDir: join(services.dataDir, JOURNAL_EXPORTS_DIR) }),
-    ...signingHandlers({ active, now, settings, tokens, stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR) }),
+    ...journalHandlers({ journal, journalExportsDir: join(services.dataDir, JOURNAL_EXPORTS_DIR) }),
+    ...signingHandlers({ active, now, settings, tokens, journal, stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR) }),
   };
   // An unreadable settings file must not switch the re-ask off: fall back to the default.
   const reauthMaxAgeMs = async () =>

@@ -91,9 +91,49 @@ function actionOf({ path, stampedHere }: PostedAnswer): JournalAction {
   return stampedHere ? 'activity.submitted' : 'request.posted-from-file';
 }
 
-/** The describer's reading of the activity as text: facts, each change as before → after, exports and deletions. */
+/** The describer's reading of the activity as it stands. */
 export function activityReading(activity: Activity): JournalReading {
-  const settled = activity.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED';
+  return describedReading(activity, verdictOf(activity), activity.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED');
+}
+
+/**
+ * The reading of a request stamped into a file and not sent (a vote or any activity): what it asks for, described
+ * from its body alone; undefined when the body is not an activity submission this client knows.
+ */
+export function stampedRequestReading(path: string, body: string): JournalReading | undefined {
+  const op = operationByPath(path);
+  if (op?.kind !== 'activity') return undefined;
+  const { type, parameters } = JSON.parse(body) as { type?: unknown; parameters?: unknown };
+  const intent = { [op.intentKey]: parameters };
+  return describedReading({ type: typeof type === 'string' ? type : op.activityType, intent }, 'stamped into a file, not sent', false);
+}
+
+/** The record of a request stamped (into `file`, or printed when there is none) and not sent. */
+export function stampedRequestRecord(
+  profile: Pick<Profile, 'id' | 'name' | 'organizationId'>,
+  request: { path: string; body: string; stamp: { headerValue: string } },
+  file: string | undefined,
+): JournalRecord {
+  const reading = stampedRequestReading(request.path, request.body);
+  const stampKey = stampPublicKey(request.stamp.headerValue);
+  return {
+    action: 'request.stamped-offline',
+    profileId: profile.id,
+    profileName: profile.name,
+    organizationId: profile.organizationId,
+    ...(stampKey === undefined ? {} : { apiKeyFingerprint: publicKeyFingerprint(stampKey) }),
+    reading: {
+      title: reading?.title ?? `Request for ${request.path} stamped`,
+      summary: reading?.summary ?? 'not an activity this client describes',
+      facts: [...(reading?.facts ?? []), { label: 'Stamped into', value: file ?? 'printed, not saved' }],
+      warnings: reading?.warnings ?? [],
+      verdict: reading?.verdict ?? 'stamped, not sent',
+    },
+  };
+}
+
+/** The describer's words as text: facts, each change as before → after, exports and deletions. */
+function describedReading(activity: { type: string; intent: Readonly<Record<string, unknown>> }, verdict: string, settled: boolean): JournalReading {
   const description = describeActivity(activity, {}, { decodeSigning: clearSigningDecoder({}), settled });
   const facts = [
     ...description.facts.map((fact) => ({ label: fact.label, value: refsText(fact.value) })),
@@ -110,7 +150,7 @@ export function activityReading(activity: Activity): JournalReading {
         ]),
     ...description.deletions.map((deletion) => ({ label: `Deletes ${deletion.kind}`, value: deletion.what.text })),
   ];
-  return { title: description.title, summary: description.summary, facts, warnings: [...description.warnings], verdict: verdictOf(activity) };
+  return { title: description.title, summary: description.summary, facts, warnings: [...description.warnings], verdict };
 }
 
 function verdictOf(activity: Activity): string {

@@ -31,7 +31,7 @@ export const JOURNAL_FILE = 'journal.jsonl';
 
 /** An append waits this long for another process's lock before giving up. */
 const LOCK_WAIT_MS = 10_000;
-/** A lock file older than this was left by a process that died while appending. */
+/** A lock file older than this was left behind, whoever holds it. */
 const STALE_LOCK_MS = 30_000;
 
 export interface JournalOptions {
@@ -270,8 +270,7 @@ export class Journal {
         break;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw fileError(lockFile, error);
-        const held = await stat(lockFile).then((stats) => stats.mtimeMs, () => undefined);
-        if (held !== undefined && Date.now() - held > STALE_LOCK_MS) await rm(lockFile, { force: true });
+        if (await isStaleLock(lockFile)) await rm(lockFile, { force: true });
         else if (Date.now() > deadline) {
           throw new QkError('FILE_ERROR', `${lockFile} has been held for over ${LOCK_WAIT_MS / 1000} s by another QuorumKey process; try again`);
         } else await new Promise((resolve) => setTimeout(resolve, 20));
@@ -282,6 +281,22 @@ export class Journal {
     } finally {
       await rm(lockFile, { force: true });
     }
+  }
+}
+
+/** A lock left by a process that is gone (killed while appending), or held far longer than an append takes. */
+async function isStaleLock(lockFile: string): Promise<boolean> {
+  const [holder, stats] = await Promise.all([readFile(lockFile, 'utf8').catch(() => ''), stat(lockFile).catch(() => undefined)]);
+  if (stats === undefined) return false;
+  if (Date.now() - stats.mtimeMs > STALE_LOCK_MS) return true;
+  const pid = Number(holder);
+  // An empty file is a lock being written this instant, not a stale one.
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
   }
 }
 
