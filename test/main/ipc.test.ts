@@ -523,6 +523,7 @@ describe('bridge method signatures', () => {
         'app.getSettings',
         'app.info',
         'app.lock',
+        'journal.verify',
         'keys.listApiKeys',
         'keys.listEncryptionKeys',
         'profiles.getActive',

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { THEMES, type AppSettings } from '../../../shared/ipc/contract';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Progress } from '../components/Progress';
+import { PublicKey } from '../components/PublicKey';
 import { SecretField } from '../components/TextFields';
 import { useAction, useLoad } from '../hooks';
 import { useUi } from '../store';
@@ -12,6 +13,7 @@ export function SettingsScreen() {
   const settings = useUi((state) => state.settings);
   const setSettings = useUi((state) => state.setSettings);
   const info = useLoad((api) => api.app.info());
+  const journal = useLoad((api) => api.journal.verify());
   const action = useAction();
   const [savedAt, setSavedAt] = useState<string>();
 
@@ -61,6 +63,19 @@ export function SettingsScreen() {
           <WarnAboveForm warnAbove={settings.warnAbove ?? {}} onSave={(warnAbove) => void save({ warnAbove })} />
         </>
       )}
+      <section className="panel" aria-labelledby="journal-key-title">
+        <h2 id="journal-key-title">Journal key</h2>
+        <p>
+          Every journal entry is signed with this key, kept in the OS keychain. Give it to your auditor: a journal signed by any other key is
+          not this desktop’s.
+        </p>
+        {journal.error !== undefined && <ErrorNotice error={journal.error} />}
+        {journal.value?.journalKey === undefined ? (
+          <p>{journal.loading ? 'Reading the journal…' : 'The journal begins with the first action this desktop records.'}</p>
+        ) : (
+          <PublicKey value={journal.value.journalKey} label="this desktop's journal" what="journal key" shortened={false} />
+        )}
+      </section>
       <section className="panel" aria-labelledby="about-title">
         <h2 id="about-title">About</h2>
         {info.error !== undefined && <ErrorNotice error={info.error} />}
