@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Journal } from '../../src/main/journal/journal.js';
 import { nodeJournalVerifier } from '../../src/main/journal/journal-key.js';
-import type { SecretStore } from '../../src/main/keychain/secret-store.js';
 import { GENESIS_PREV, JOURNAL_STARTED, signEntry, type JournalSigner } from '../../src/shared/journal/format.js';
 import { verifyJournal } from '../../src/shared/journal/verify.js';
+import { MemoryStore } from '../support/memory-secret-store.js';
 
 const APPENDS = 300;
 const VERIFIED_ENTRIES = 100_000;
@@ -27,20 +27,6 @@ const reading = (index: number) => ({
   warnings: ['This organization has never sent to this address.'],
   verdict: 'completed',
 });
-
-class MemoryStore implements SecretStore {
-  private readonly secrets = new Map<string, Uint8Array>();
-  async get(account: string) {
-    const secret = this.secrets.get(account);
-    return secret === undefined ? null : Uint8Array.from(secret);
-  }
-  async set(account: string, secret: Uint8Array) {
-    this.secrets.set(account, Uint8Array.from(secret));
-  }
-  async delete(account: string) {
-    return this.secrets.delete(account);
-  }
-}
 
 function perSecond(count: number, milliseconds: number): string {
   return `${Math.round((count / milliseconds) * 1000).toLocaleString('en-US')}/s`;
