@@ -17,6 +17,8 @@ import { AppEvents } from './events/app-events';
 import { exporterHandlers } from './exporter/exporter.ipc';
 import { importerHandlers } from './importer/importer.ipc';
 import type { IpcHandlers } from './ipc/register';
+import { Journal } from './journal/journal';
+import { journalHandlers } from './journal/journal.ipc';
 import { keychainHandlers } from './keychain/keychain.ipc';
 import { DEFAULT_KEYCHAIN_SERVICE, Keychain } from './keychain/keychain';
 import { OsSecretStore, type SecretStore } from './keychain/secret-store';
@@ -44,6 +46,8 @@ import { walletsHandlers } from './wallets/wallets.ipc';
 
 /** Where offline-stamped request files are written and read, inside the data dir. */
 export const STAMPED_REQUESTS_DIR = 'stamped-requests';
+/** Where journal exports and checkpoints are written, inside the data dir. */
+export const JOURNAL_EXPORTS_DIR = 'journal-exports';
 /** Where approved exports are saved for the offline desktop, inside the data dir. */
 export const EXPORTS_DIR = 'exports';
 
@@ -82,6 +86,8 @@ export interface MainServices {
   captureProtection: CaptureProtection;
   /** Tokens operators declared, read by clear signing. */
   tokens: DeclaredTokens;
+  /** The signed record of what this desktop stamped, approved and revealed (`<dataDir>/journal.jsonl`). */
+  journal: Journal;
   lock: AppLock;
   unlocker: Unlocker;
   clipboard: SecretClipboard | undefined;
@@ -137,6 +143,8 @@ export function createMainServices({
   });
   const stamper = new Stamper(keychain);
   const inFlight = new InFlightRequests({ now });
+  // In the data dir, not the Sandbox's: a Sandbox reset leaves it alone. Its key shares the keys' keychain store.
+  const journal = new Journal({ dataDir, secrets: store, now });
   const active = new ActiveProfile({
     profiles,
     keychain,
@@ -145,6 +153,7 @@ export function createMainServices({
     now,
     inFlight,
     unanswered: new UnansweredSubmissions({ now }),
+    journal,
     ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
     onActivity: (activity, { vote }) =>
       events.emit({ type: 'activity', change: vote ? 'changed' : 'created', organizationId: activity.organizationId, activityId: activity.id, status: activity.status }),
@@ -158,6 +167,7 @@ export function createMainServices({
     settings,
     captureProtection,
     tokens: new DeclaredTokens({ dataDir }),
+    journal,
     lock,
     unlocker: new Unlocker({ lock, passphrase: unlockPassphrase, touchId, now }),
     clipboard: secretClipboard,
@@ -189,26 +199,27 @@ export interface MainHandlersOptions {
  * recent authentication.
  */
 export function createMainHandlers(services: MainServices, { app, confirm }: MainHandlersOptions): IpcHandlers {
-  const { keychain, profiles, settings, captureProtection, tokens, lock, unlocker, clipboard, sandbox, active, inFlight, now } = services;
+  const { keychain, profiles, settings, captureProtection, tokens, journal, lock, unlocker, clipboard, sandbox, active, inFlight, now } = services;
   const handlers: IpcHandlers = {
-    ...lockHandlers({ lock, unlocker, app: { ...app, captureProtectionSupported: captureProtection.supported } }),
-    ...settingsHandlers({ settings, unlocker }),
+    ...lockHandlers({ lock, unlocker, journal, app: { ...app, captureProtectionSupported: captureProtection.supported } }),
+    ...settingsHandlers({ settings, unlocker, journal }),
     ...captureHandlers({ captureProtection }),
     ...tokensHandlers({ tokens }),
     ...clipboardHandlers({ clipboard }),
     ...keychainHandlers({ keychain }),
-    ...profilesHandlers({ profiles, confirm }),
+    ...profilesHandlers({ profiles, confirm, journal }),
     ...clientHandlers({ inFlight }),
     ...sandboxHandlers({ sandbox, profiles }),
     ...activitiesHandlers({ active, now, keychain, tokens, settings }),
-    ...approvalsHandlers({ active, now, keychain, tokens, settings, stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR) }),
+    ...approvalsHandlers({ active, now, keychain, tokens, settings, journal, stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR) }),
     ...organizationHandlers({ active, now, keychain, tokens }),
     ...usersHandlers({ active, now, keychain }),
     ...policiesHandlers({ active, now }),
     ...walletsHandlers({ active, now }),
-    ...exporterHandlers({ active, now, keychain, profiles, exportsDir: join(services.dataDir, EXPORTS_DIR) }),
+    ...exporterHandlers({ active, now, keychain, profiles, journal, exportsDir: join(services.dataDir, EXPORTS_DIR) }),
     ...importerHandlers({ active, now }),
-    ...signingHandlers({ active, now, settings, tokens, stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR) }),
+    ...journalHandlers({ journal, journalExportsDir: join(services.dataDir, JOURNAL_EXPORTS_DIR) }),
+    ...signingHandlers({ active, now, settings, tokens, journal, stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR) }),
   };
   // An unreadable settings file must not switch the re-ask off: fall back to the default.
   const reauthMaxAgeMs = async () =>

@@ -259,6 +259,23 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
   'exports.decryptBundle': { kind: 'private-key', format: 'hexadecimal', privateKey: '11'.repeat(32) },
   'imports.wallet': { state: 'imported', result: { walletId: 'w1', addresses: [] }, activity: completed },
   'imports.privateKey': { ...waiting, step: 'init' },
+  'journal.list': {
+    entries: [
+      {
+        seq: 1,
+        at: '2026-11-26T14:00:00.000Z',
+        action: 'vote.approved',
+        profileId: 'profile-1',
+        activityId: 'activity-1',
+        reading: { title: 'Send 1 ETH', summary: 'to 0xabc', facts: [{ label: 'Value', value: '1 ETH' }], warnings: [], verdict: 'completed' },
+        appProofCount: 0,
+      },
+    ],
+    verification: { valid: true, count: 2, journalKey: `04${'ab'.repeat(64)}`, head: 'cd'.repeat(32), tornTail: false },
+  },
+  'journal.verify': { valid: false, count: 1, tornTail: false, problem: { kind: 'signature', line: 2, seq: 1, message: 'entry 1: the signature does not verify' } },
+  'journal.export': { file: '/data/journal-exports/audit.jsonl', checkpointFile: '/data/journal-exports/audit.checkpoint.json', count: 2 },
+  'journal.checkpoint': { file: '/data/journal-exports/head.json', count: 2, head: 'cd'.repeat(32) },
 };
 
 /** A handler table whose every handler records its input and answers its channel's sample output. */
@@ -541,6 +558,7 @@ describe('bridge method signatures', () => {
         'app.getSettings',
         'app.info',
         'app.lock',
+        'journal.verify',
         'keys.listApiKeys',
         'keys.listEncryptionKeys',
         'profiles.getActive',

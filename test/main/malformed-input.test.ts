@@ -128,6 +128,10 @@ const validInputs: { [C in Channel]: ChannelInput<C> } = {
     curve: 'CURVE_SECP256K1',
     addressFormats: ['ADDRESS_FORMAT_ETHEREUM'],
   },
+  'journal.list': { action: 'vote', profileId: 'profile-1', from: '2026-11-01T00:00:00Z', to: '2026-11-30T00:00:00Z' },
+  'journal.verify': {},
+  'journal.export': { from: '2026-11-01T00:00:00Z', to: '2026-11-30T00:00:00Z', file: 'audit.jsonl' },
+  'journal.checkpoint': { file: 'head.json' },
 };
 
 const HUGE = 'x'.repeat(1_000_000);

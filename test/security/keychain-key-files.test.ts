@@ -8,23 +8,9 @@ import { join } from 'node:path';
 import { p256 } from '@noble/curves/nist.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Keychain } from '../../src/main/keychain/keychain';
-import type { SecretStore } from '../../src/main/keychain/secret-store';
 import { bytesToHex } from '../../src/shared/crypto/encoding';
 import { rejection } from '../support/assertions';
-
-class MemoryStore implements SecretStore {
-  readonly secrets = new Map<string, Uint8Array>();
-  async get(account: string) {
-    const secret = this.secrets.get(account);
-    return secret === undefined ? null : Uint8Array.from(secret);
-  }
-  async set(account: string, secret: Uint8Array) {
-    this.secrets.set(account, Uint8Array.from(secret));
-  }
-  async delete(account: string) {
-    return this.secrets.delete(account);
-  }
-}
+import { MemoryStore } from '../support/memory-secret-store';
 
 const SECRET_LINE = 'root:$6$S3cretHashThatMustNotLeak$abcdefghijklmnop';
 

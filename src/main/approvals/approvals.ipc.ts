@@ -4,6 +4,8 @@ import { operations } from '../../shared/api';
 import type { ChannelOutput } from '../../shared/ipc/contract';
 import { readingsOf, type ReadingHandlerDeps } from '../activities/activities.ipc';
 import { activityView } from '../activities/activity-views';
+import type { Journal } from '../journal/journal';
+import { localRecord } from '../journal/local-entry';
 import type { IpcHandlers } from '../ipc/register';
 import type { PendingActivity } from './approvals';
 
@@ -21,10 +23,11 @@ export interface ApprovalHandlerDeps extends ReadingHandlerDeps {
    * make main read or write anywhere else; people carry these files between machines by copying.
    */
   stampedRequestsDir: string;
+  journal: Pick<Journal, 'record'>;
 }
 
 export function approvalsHandlers(deps: ApprovalHandlerDeps): Pick<IpcHandlers, ApprovalChannel> {
-  const { active, now, stampedRequestsDir } = deps;
+  const { active, now, stampedRequestsDir, journal } = deps;
   return {
     'approvals.whoami': async () => {
       const { client } = await active.services();
@@ -39,7 +42,7 @@ export function approvalsHandlers(deps: ApprovalHandlerDeps): Pick<IpcHandlers, 
     'approvals.approve': async ({ fingerprint }) => activityView(await (await active.services()).approvals.approve(fingerprint), now()),
     'approvals.reject': async ({ fingerprint }) => activityView(await (await active.services()).approvals.reject(fingerprint), now()),
     'approvals.stampToFile': async ({ fingerprint, vote = 'approve', file: name }) => {
-      const { client, approvals } = await active.services();
+      const { client, approvals, profile } = await active.services();
       // Only votes are stamped here: the renderer chooses a fingerprint, never the request main signs.
       const request =
         vote === 'approve'
@@ -48,6 +51,18 @@ export function approvalsHandlers(deps: ApprovalHandlerDeps): Pick<IpcHandlers, 
       await mkdir(stampedRequestsDir, { recursive: true, mode: 0o700 });
       const file = join(stampedRequestsDir, name);
       const stamped = await approvals.stampToFile(request.path, request.body, file);
+      await journal.record(
+        localRecord(
+          'vote.stamped-offline',
+          {
+            title: vote === 'approve' ? 'Approval stamped into a file' : 'Rejection stamped into a file',
+            summary: `${vote} activity ${fingerprint}, to be posted from ${name}`,
+            facts: { Vote: vote, 'Activity fingerprint': fingerprint, File: file },
+            verdict: 'stamped into a file, not sent',
+          },
+          { profile, activityFingerprint: fingerprint },
+        ),
+      );
       return { file, stampedRequestsDir, path: stamped.path, body: stamped.body };
     },
     'approvals.postStampedFile': async ({ file }) =>

@@ -12,7 +12,10 @@ import { PRIVATE_KEY_FORMATS, type PrivateKeyFormat } from '../../shared/crypto/
 import { isApiKeyCurve } from '../../shared/crypto/keys';
 import { QkError, toQkError } from '../../shared/errors';
 import { checkStampableRequest, stampedRequestText } from '../../shared/offline/stamped-request';
-import { decryptBundleOffline, type RevealedSecret } from '../exporter/exporter';
+import { verifyJournal } from '../../shared/journal/verify';
+import { decryptBundleOffline, decryptedRecord, type RevealedSecret } from '../exporter/exporter';
+import { stampedRequestRecord } from '../journal/activity-entry';
+import { nodeJournalVerifier } from '../journal/journal-key';
 import { encryptForImport, type ImportKeyFormat } from '../importer/importer';
 import type { ProfileServices } from '../profiles/active-profile';
 import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY, type Profile } from '../profiles/profiles';
@@ -53,7 +56,11 @@ const USAGE = `usage: quorumkey-cli [--data-dir DIR] [--profile NAME|ID] <comman
           [--signer-public-key HEX] [--key-format mnemonic|hexadecimal|solana|wif-mainnet|wif-testnet]
           [--plaintext-output FILE|-]
   encrypt --import-bundle FILE --plaintext-input FILE --organization ID --user ID
-          --key-format mnemonic|hexadecimal|solana [--signer-public-key HEX] --output FILE`;
+          --key-format mnemonic|hexadecimal|solana [--signer-public-key HEX] --output FILE
+  journal verify FILE [--checkpoint FILE]   (offline; exit 0 valid, 1 tampered: the first bad entry on stderr)
+  journal export [--from DATE] [--to DATE] --output FILE   (JSON lines, and FILE's checkpoint beside it; DATE is
+          2026-11-26 or an ISO time; without dates the whole journal)
+  journal checkpoint --output FILE   (a signed checkpoint of the journal's head, for an auditor to keep)`;
 
 const OPTIONS = {
   'data-dir': { type: 'string' },
@@ -88,6 +95,9 @@ const OPTIONS = {
   payload: { type: 'string' },
   encoding: { type: 'string' },
   hash: { type: 'string' },
+  checkpoint: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } satisfies ParseArgsConfig['options'];
 
@@ -207,6 +217,8 @@ async function run(argv: string[]): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  // Verifying needs nothing of this desktop: no data dir, no keychain, no network.
+  if (positionals[0] === 'journal' && positionals[1] === 'verify') return verifyJournalFile(values, positionals);
   const context = new Context(values['data-dir'] ?? defaultDataDir(), values.profile);
   try {
     await dispatch(context, values, positionals);
@@ -217,7 +229,7 @@ async function run(argv: string[]): Promise<void> {
 
 async function dispatch(context: Context, values: Values, positionals: string[]): Promise<void> {
   const [command, sub] = positionals;
-  const { keychain, stamper } = context.services;
+  const { keychain, stamper, journal } = context.services;
   const setup: SetupArguments = {
     operands: positionals.slice(2),
     name: values.name,
@@ -228,7 +240,7 @@ async function dispatch(context: Context, values: Values, positionals: string[])
   };
   if (command === 'profiles') return printUnlessEmpty(await profilesCommand(context.services, sub, setup, confirmOnTerminal));
   if (command === 'sandbox') return printUnlessEmpty(await sandboxCommand(context.services, sub));
-  switch (`${command ?? ''} ${['keys', 'encryption-keys', 'activities', 'wallets', 'sign'].includes(command ?? '') ? (sub ?? '') : ''}`.trim()) {
+  switch (`${command ?? ''} ${['keys', 'encryption-keys', 'activities', 'wallets', 'sign', 'journal'].includes(command ?? '') ? (sub ?? '') : ''}`.trim()) {
     case 'keys generate': {
       const curve = values.curve ?? 'p256';
       if (!isApiKeyCurve(curve)) throw new UsageError(`--curve must be p256, secp256k1 or ed25519, got ${curve}`);
@@ -249,13 +261,16 @@ async function dispatch(context: Context, values: Values, positionals: string[])
       const bodyArgument = required(values, 'body');
       const body = bodyArgument.startsWith('@') ? (await readBoundedText(bodyArgument.slice(1), FILE_LIMITS.requestBody)).trim() : bodyArgument;
       if (values['no-post']) {
-        const { apiKeyName } = await context.profile();
+        const profile = await context.profile();
         if (values.output !== undefined) {
-          await stampToFile({ stamper, apiKeyName, path, body, file: values.output });
+          const stamped = await stampToFile({ stamper, apiKeyName: profile.apiKeyName, path, body, file: values.output });
+          await journal.record(stampedRequestRecord(profile, stamped, values.output));
           return print({ output: values.output });
         }
         checkStampableRequest({ path, body });
-        process.stdout.write(stampedRequestText({ path, body, stamp: await stamper.stamp(apiKeyName, body) }));
+        const stamp = await stamper.stamp(profile.apiKeyName, body);
+        await journal.record(stampedRequestRecord(profile, { path, body, stamp }, undefined));
+        process.stdout.write(stampedRequestText({ path, body, stamp }));
         return;
       }
       const { client } = await context.profileServices();
@@ -338,6 +353,14 @@ async function dispatch(context: Context, values: Values, positionals: string[])
         expected: { organizationId, signerPublicKey: values['signer-public-key'] ?? PRODUCTION_SIGNER_SIGN_PUBLIC_KEY },
         format: format as 'mnemonic' | PrivateKeyFormat,
       });
+      await journal.record(
+        decryptedRecord({
+          kind: secret.kind,
+          organizationId,
+          encryptionKey: encryptionKey ?? required(values, 'encryption-key-file'),
+          signer: values['signer-public-key'] ?? PRODUCTION_SIGNER_SIGN_PUBLIC_KEY,
+        }),
+      );
       return writeSecret(output, secretText(secret));
     }
     case 'encrypt': {
@@ -362,9 +385,54 @@ async function dispatch(context: Context, values: Values, positionals: string[])
       await writeNewFile(output, `${encryptedBundle}\n`);
       return;
     }
+    case 'journal export': {
+      const output = required(values, 'output');
+      const range = { ...optionalDate(values, 'from', 'start'), ...optionalDate(values, 'to', 'end') };
+      return print(await context.services.journal.writeExport(range, output));
+    }
+    case 'journal checkpoint': {
+      const output = required(values, 'output');
+      const { count, head } = await context.services.journal.writeCheckpoint(output);
+      return print({ output, count, head });
+    }
     default:
       throw new UsageError(command === undefined ? 'no command given' : `unknown command: ${positionals.slice(0, 2).join(' ')}`);
   }
+}
+
+/** `journal verify`: prints what verified; exit 1 with the first bad entry named on stderr. */
+async function verifyJournalFile(values: Values, positionals: string[]): Promise<void> {
+  const file = positional(positionals, 2, 'FILE');
+  const text = await readBoundedText(file, FILE_LIMITS.journal);
+  const checkpoint = values.checkpoint === undefined ? undefined : await readBoundedText(values.checkpoint, FILE_LIMITS.checkpoint);
+  const verdict = verifyJournal(text, { verifySignature: nodeJournalVerifier(), ...(checkpoint === undefined ? {} : { checkpoint }) });
+  if (verdict.tornTail) console.error(`warning: ${file} ends in a torn line (an append cut short by a crash); the entries before it are checked`);
+  if (!verdict.valid) {
+    console.error(`${file} does not verify: ${verdict.problem?.message ?? 'unknown problem'}`);
+    process.exitCode = 1;
+    return;
+  }
+  print({
+    valid: true,
+    entries: verdict.entries.length,
+    first: verdict.entries[0]?.seq,
+    head: verdict.head,
+    journalKey: verdict.journalKey,
+    ...(values.checkpoint === undefined ? {} : { extendsCheckpoint: values.checkpoint }),
+  });
+}
+
+/**
+ * `--from`/`--to` as an instant: an ISO time as given, a bare date (2026-11-26) from the start of that UTC day or to
+ * its end.
+ */
+function optionalDate(values: Values, name: 'from' | 'to', edge: 'start' | 'end'): { fromMs?: number; toMs?: number } {
+  const value = values[name];
+  if (value === undefined) return {};
+  const bareDate = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const ms = Date.parse(bareDate ? `${value}T${edge === 'start' ? '00:00:00.000' : '23:59:59.999'}Z` : value);
+  if (!/^\d{4}-\d{2}-\d{2}(?:T.+)?$/.test(value) || Number.isNaN(ms)) throw new UsageError(`--${name} must be a date like 2026-11-26 or an ISO time, got ${value}`);
+  return name === 'from' ? { fromMs: ms } : { toMs: ms };
 }
 
 const TRANSACTION_TYPES: Record<string, TransactionType> = {
@@ -419,7 +487,7 @@ async function signingRequestOf(sub: string | undefined, values: Values): Promis
 
 /** Prints what the request signs, then submits it, or (--no-post) stamps it into an offline request. */
 async function sign(context: Context, values: Values, request: SigningRequest): Promise<void> {
-  const { stamper, settings, tokens, now } = context.services;
+  const { stamper, settings, tokens, now, journal } = context.services;
   if (values['no-post']) {
     const description = describeOffline(request, (await settings.get()).warnAbove, await tokens.list());
     const profile = await context.profile();
@@ -430,11 +498,14 @@ async function sign(context: Context, values: Values, request: SigningRequest): 
     const path = operations[request.operation].path;
     if (values.output !== undefined) {
       process.stdout.write(signingCardText(description, undefined));
-      await stampToFile({ stamper, apiKeyName, path, body, file: values.output });
+      const stamped = await stampToFile({ stamper, apiKeyName, path, body, file: values.output });
+      await journal.record(stampedRequestRecord(profile, stamped, values.output));
       return print({ output: values.output });
     }
     process.stderr.write(signingCardText(description, undefined));
-    process.stdout.write(stampedRequestText({ path, body, stamp: await stamper.stamp(apiKeyName, body) }));
+    const stamp = await stamper.stamp(apiKeyName, body);
+    await journal.record(stampedRequestRecord(profile, { path, body, stamp }, undefined));
+    process.stdout.write(stampedRequestText({ path, body, stamp }));
     return;
   }
   const { client, approvals } = await context.profileServices();

@@ -25,6 +25,7 @@ import {
   type SubmitBody,
 } from '../../shared/api';
 import { GrpcCode, QkError, isErrorCode, type ErrorCode } from '../../shared/errors';
+import type { PostedAnswer } from '../journal/activity-entry';
 import type { Profile } from '../profiles/profiles';
 import type { Stamp, Stamper } from '../stamper/stamper';
 import type { InFlightRequests } from './in-flight';
@@ -73,6 +74,11 @@ export interface ApiClientOptions {
   unanswered?: UnansweredSubmissions;
   /** Told about every activity a submission (a proposal or a vote) answered, so the window can show it at once. */
   onActivity?: (activity: Activity, submitted: { vote: boolean }) => void;
+  /**
+   * Told of every 2xx answer before the caller sees it (the journal records the activities among them); when it
+   * throws, so does the request.
+   */
+  afterAnswer?: (posted: PostedAnswer) => Promise<void>;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -99,6 +105,7 @@ export class ApiClient {
   private readonly inFlight: ApiClientOptions['inFlight'];
   private readonly unanswered: ApiClientOptions['unanswered'];
   private readonly onActivity: ApiClientOptions['onActivity'];
+  private readonly afterAnswer: ApiClientOptions['afterAnswer'];
 
   constructor({
     profile,
@@ -109,6 +116,7 @@ export class ApiClient {
     inFlight,
     unanswered,
     onActivity,
+    afterAnswer,
   }: ApiClientOptions) {
     if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) {
       throw new QkError('CONFIG_INVALID', `the request timeout must be a positive number of milliseconds, got ${timeoutMs}`);
@@ -121,6 +129,7 @@ export class ApiClient {
     this.inFlight = inFlight;
     this.unanswered = unanswered;
     this.onActivity = onActivity;
+    this.afterAnswer = afterAnswer;
   }
 
   get organizationId(): string {
@@ -267,6 +276,7 @@ export class ApiClient {
     }
     if (response.ok) {
       if (json === undefined) throw new QkError('RESPONSE_INVALID', `${url} answered HTTP ${response.status} without a JSON body`, { url });
+      await this.afterAnswer?.({ path, stampHeader: headerValue, stampedHere: stamp === undefined, answer: json });
       return json;
     }
     throw errorFromResponse(url, response.status, json, text);

@@ -5,15 +5,18 @@ import { EXPORT_FILE_KIND, exportedKindOf, type ExportFile } from '../../shared/
 import type { ActiveProfileHandlerDeps } from '../activities/activities.ipc';
 import { activityView } from '../activities/activity-views';
 import type { IpcHandlers } from '../ipc/register';
+import type { Journal } from '../journal/journal';
+import { localRecord } from '../journal/local-entry';
 import type { Keychain } from '../keychain/keychain';
 import type { Profiles } from '../profiles/profiles';
-import { decryptBundleOffline } from './exporter';
+import { decryptBundleOffline, decryptedRecord } from './exporter';
 
 export interface ExporterHandlerDeps extends ActiveProfileHandlerDeps {
   keychain: Keychain;
   profiles: Pick<Profiles, 'getActive'>;
   /** Where saved export files go. The renderer names files, never paths; people copy them to the offline desktop. */
   exportsDir: string;
+  journal: Pick<Journal, 'record'>;
 }
 
 export function exporterHandlers({
@@ -22,6 +25,7 @@ export function exporterHandlers({
   keychain,
   profiles,
   exportsDir,
+  journal,
 }: ExporterHandlerDeps): Pick<IpcHandlers, 'exports.reveal' | 'exports.decryptBundle' | 'exports.saveBundle'> {
   return {
     'exports.saveBundle': async ({ activityId, file: name }) => {
@@ -58,7 +62,21 @@ export function exporterHandlers({
       return { file, exportsDir };
     },
     'exports.reveal': async ({ subject, target, keyFormat }) => {
-      const { exporter } = await active.services();
+      const { exporter, profile } = await active.services();
+      /** Journaled before the secret is answered: what was opened and how, never the secret. */
+      const revealed = (activityId: string, kind: string) =>
+        journal.record(
+          localRecord(
+            'export.revealed',
+            {
+              title: 'Export revealed on screen',
+              summary: `the ${kind} of export ${activityId}, opened with ${target.kind === 'encryption-key' ? `encryption key ${target.name}` : 'a one-time key'}`,
+              facts: { Activity: activityId, Shown: kind, Format: keyFormat ?? (kind === 'mnemonic' ? 'mnemonic' : 'hexadecimal') },
+              verdict: 'revealed',
+            },
+            { profile, activityId },
+          ),
+        );
       if (subject.kind === 'completed-export') {
         if (target.kind !== 'encryption-key') {
           throw new QkError('REQUEST_INVALID', 'a completed export can only be opened with the stored encryption key it was sealed to', {
@@ -66,9 +84,11 @@ export function exporterHandlers({
           });
         }
         const secret = await exporter.revealCompleted(subject.activityId, target.name, keyFormat);
+        await revealed(subject.activityId, secret.kind);
         return { state: 'revealed', secret, activityId: subject.activityId };
       }
       const result = await exporter.reveal(subject, target, keyFormat);
+      if (result.state === 'revealed') await revealed(result.activity.id, result.secret.kind);
       return result.state === 'revealed'
         ? { state: 'revealed', secret: result.secret, activityId: result.activity.id }
         : { state: result.state, activity: activityView(result.activity, now()) };
@@ -80,13 +100,15 @@ export function exporterHandlers({
           field: 'signerPublicKey',
         });
       }
-      return decryptBundleOffline({
+      const secret = await decryptBundleOffline({
         bundle,
         key: { kind: 'encryption-key', name: encryptionKeyName },
         keychain,
         expected: { signerPublicKey: signer, organizationId },
         format: keyFormat ?? 'mnemonic',
       });
+      await journal.record(decryptedRecord({ kind: secret.kind, organizationId, encryptionKey: encryptionKeyName, signer }));
+      return secret;
     },
   };
 }

@@ -22,6 +22,7 @@ import { hpkeOpen } from '../../shared/crypto/hpke';
 import { privateKeyBytes, zeroize } from '../../shared/crypto/keys';
 import { QkError } from '../../shared/errors';
 import type { ActivityOutcome, ApiClient } from '../client/api-client';
+import { localRecord } from '../journal/local-entry';
 import type { Keychain } from '../keychain/keychain';
 import { FILE_LIMITS, readBoundedText } from '../storage/bounded-file';
 
@@ -240,4 +241,14 @@ async function readKeyFile(path: string): Promise<Uint8Array> {
   } catch (error) {
     throw new QkError('KEY_INVALID', (error as Error).message, { path });
   }
+}
+
+/** The journal's record of an export bundle opened offline (the app's Decrypt screen, the CLI's decrypt). */
+export function decryptedRecord({ kind, organizationId, encryptionKey, signer }: { kind: string; organizationId: string; encryptionKey: string; signer: string }) {
+  return localRecord('export.decrypted', {
+    title: 'Export bundle decrypted',
+    summary: `a ${kind} of organization ${organizationId}, opened offline with ${encryptionKey}`,
+    facts: { Organization: organizationId, Shown: kind, 'Opened with': encryptionKey, 'Bundle signer': signer },
+    verdict: 'decrypted',
+  });
 }

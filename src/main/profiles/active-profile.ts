@@ -10,6 +10,8 @@ import type { InFlightRequests } from '../client/in-flight';
 import type { UnansweredSubmissions } from '../client/unanswered';
 import { Exporter } from '../exporter/exporter';
 import { Importer } from '../importer/importer';
+import { recordPostedActivity } from '../journal/activity-entry';
+import type { Journal } from '../journal/journal';
 import type { Keychain } from '../keychain/keychain';
 import { Policies } from '../policies/policies';
 import type { Profile, Profiles } from './profiles';
@@ -39,6 +41,8 @@ export interface ActiveProfileOptions {
   requestTimeoutMs?: number;
   /** Told about every activity the clients' submissions answered (see ApiClientOptions.onActivity). */
   onActivity?: ApiClientOptions['onActivity'];
+  /** Where every activity the clients post is recorded. */
+  journal?: Pick<Journal, 'record'>;
 }
 
 export class ActiveProfile {
@@ -74,8 +78,8 @@ export class ActiveProfile {
 
   /** Fresh services acting for `profile`, whichever profile is active (the CLI's --profile). */
   servicesFor(profile: Profile): ProfileServices {
-    const { keychain, stamper, now, fetch, inFlight, unanswered, requestTimeoutMs, onActivity } = this.options;
-    const client = new ApiClient({
+    const { keychain, stamper, now, fetch, inFlight, unanswered, requestTimeoutMs, onActivity, journal } = this.options;
+    const client: ApiClient = new ApiClient({
       profile,
       stamper,
       now,
@@ -84,6 +88,7 @@ export class ActiveProfile {
       ...(unanswered === undefined ? {} : { unanswered }),
       ...(requestTimeoutMs === undefined ? {} : { timeoutMs: requestTimeoutMs }),
       ...(onActivity === undefined ? {} : { onActivity }),
+      ...(journal === undefined ? {} : { afterAnswer: (posted) => recordPostedActivity(journal, profile, posted, client) }),
     });
     return {
       profile,

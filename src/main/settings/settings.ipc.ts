@@ -1,15 +1,34 @@
+import type { AppSettings } from '../../shared/ipc/contract';
+import type { Journal } from '../journal/journal';
+import { localRecord } from '../journal/local-entry';
 import type { IpcHandlers } from '../ipc/register';
 import type { Unlocker } from '../lock/unlocker';
-import { wideningChanges, type Settings } from './settings';
+import { wideningChanges, type Settings, type WideningChange } from './settings';
 
-export function settingsHandlers({ settings, unlocker }: { settings: Settings; unlocker: Unlocker }): Pick<IpcHandlers, 'app.getSettings' | 'app.setSettings'> {
+export function settingsHandlers({
+  settings,
+  unlocker,
+  journal,
+}: {
+  settings: Settings;
+  unlocker: Unlocker;
+  journal: Pick<Journal, 'record'>;
+}): Pick<IpcHandlers, 'app.getSettings' | 'app.setSettings'> {
   return {
     'app.getSettings': () => settings.get(),
-    // A change that widens what the app shows or lets through needs the unlock passphrase (when one is set).
-    'app.setSettings': ({ passphrase, ...changes }) =>
-      settings.set(changes, async (before, after) => {
-        const widened = wideningChanges(before, after);
-        if (widened.length > 0) await unlocker.confirm(passphrase, widened.join('; '));
-      }),
+    // A change that widens what the app shows or lets through needs the unlock passphrase (when one is set), and is
+    // journaled: the changes an auditor asks about.
+    'app.setSettings': async ({ passphrase, ...changes }) => {
+      let widened: WideningChange[] = [];
+      const after = await settings.set(changes, async (before, next) => {
+        widened = wideningChanges(before, next);
+        if (widened.length > 0) await unlocker.confirm(passphrase, widened.map(({ words }) => words).join('; '));
+      });
+      if (widened.length > 0) {
+        const facts = Object.fromEntries(widened.map(({ label, change }) => [label, change]));
+        await journal.record(localRecord('settings.widened', { title: 'Settings widened exposure', summary: Object.keys(facts).join(', '), facts, verdict: 'saved' }));
+      }
+      return after;
+    },
   };
 }

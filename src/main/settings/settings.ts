@@ -54,22 +54,41 @@ function withoutUndefined(values: SettingsChanges): Partial<AppSettings> {
  * window open to screen capture, fewer signing requests flagged as large. A compromised page could use any of these
  * to see or slip through more, so with an unlock passphrase set they need it; narrowing changes and the theme do not.
  */
-export function wideningChanges(before: AppSettings, after: AppSettings): string[] {
-  const widened: string[] = [];
+export function wideningChanges(before: AppSettings, after: AppSettings): WideningChange[] {
+  const widened: WideningChange[] = [];
   if (after.idleLockMinutes > before.idleLockMinutes) {
-    widened.push(`locking after ${after.idleLockMinutes} idle minutes instead of ${before.idleLockMinutes}`);
+    widened.push({
+      label: 'Idle lock',
+      change: `${before.idleLockMinutes} → ${after.idleLockMinutes} minutes`,
+      words: `locking after ${after.idleLockMinutes} idle minutes instead of ${before.idleLockMinutes}`,
+    });
   }
   if (after.reauthMinutes > before.reauthMinutes) {
-    widened.push(`asking for the passphrase before a reveal after ${after.reauthMinutes} minutes instead of ${before.reauthMinutes}`);
+    widened.push({
+      label: 'Re-ask before reveal',
+      change: `${before.reauthMinutes} → ${after.reauthMinutes} minutes`,
+      words: `asking for the passphrase before a reveal after ${after.reauthMinutes} minutes instead of ${before.reauthMinutes}`,
+    });
   }
-  if (before.captureProtection && !after.captureProtection) widened.push('turning screen capture protection off');
+  if (before.captureProtection && !after.captureProtection) {
+    widened.push({ label: 'Capture protection', change: 'on → off', words: 'turning screen capture protection off' });
+  }
   for (const coin of WARN_ABOVE_COINS) {
     const [was, now] = [before.warnAbove?.[coin], after.warnAbove?.[coin]];
     if (was === undefined) continue;
-    if (now === undefined) widened.push(`removing the ${coin} large-value warning (above ${was})`);
-    else if (wholeUnitsValue(now) > wholeUnitsValue(was)) widened.push(`raising the ${coin} large-value warning from ${was} to ${now}`);
+    const label = `Warn above (${coin})`;
+    if (now === undefined) widened.push({ label, change: `${was} → no threshold`, words: `removing the ${coin} large-value warning (above ${was})` });
+    else if (wholeUnitsValue(now) > wholeUnitsValue(was)) widened.push({ label, change: `${was} → ${now}`, words: `raising the ${coin} large-value warning from ${was} to ${now}` });
   }
   return widened;
+}
+
+/** A setting changed so that more is exposed: the passphrase prompt says `words`, the journal `label` and `change`. */
+export interface WideningChange {
+  label: string;
+  /** Before → after. */
+  change: string;
+  words: string;
 }
 
 const WARN_ABOVE_COINS = ['ETH', 'SOL', 'BTC'] as const satisfies readonly (keyof NonNullable<AppSettings['warnAbove']>)[];

@@ -2,6 +2,8 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ActiveProfileHandlerDeps } from '../activities/activities.ipc';
 import { activityView, outcomeView } from '../activities/activity-views';
+import { stampedRequestRecord } from '../journal/activity-entry';
+import type { Journal } from '../journal/journal';
 import type { IpcHandlers } from '../ipc/register';
 import type { ProfileServices } from '../profiles/active-profile';
 import type { Settings } from '../settings/settings';
@@ -26,6 +28,7 @@ export interface SigningHandlerDeps extends ActiveProfileHandlerDeps {
   tokens: Pick<DeclaredTokens, 'list'>;
   /** Where offline-stamped request files are written (the same directory approvals.postStampedFile reads). */
   stampedRequestsDir: string;
+  journal: Pick<Journal, 'record'>;
 }
 
 /** Signing for a profile's services: its client, and its approvals' stamper for offline files. */
@@ -36,7 +39,7 @@ export function signingOf(
   return new Signing({ client, settings, tokens, now, stampToFile: (path, body, file) => approvals.stampToFile(path, body, file) });
 }
 
-export function signingHandlers({ active, now, settings, tokens, stampedRequestsDir }: SigningHandlerDeps): Pick<IpcHandlers, SigningChannel> {
+export function signingHandlers({ active, now, settings, tokens, stampedRequestsDir, journal }: SigningHandlerDeps): Pick<IpcHandlers, SigningChannel> {
   const signing = async () => signingOf(await active.services(), { settings, tokens, now });
   const contracts = async () => new ContractInterfaces((await active.services()).client);
   const idOf = ({ smartContractInterfaceId }: { smartContractInterfaceId: string }) => ({ smartContractInterfaceId });
@@ -57,6 +60,7 @@ export function signingHandlers({ active, now, settings, tokens, stampedRequests
       await mkdir(stampedRequestsDir, { recursive: true, mode: 0o700 });
       const file = join(stampedRequestsDir, name);
       const stamped = await (await signing()).stampToFile(request, file);
+      await journal.record(stampedRequestRecord((await active.services()).profile, stamped, file));
       return { file, stampedRequestsDir, path: stamped.path, body: stamped.body };
     },
     'contracts.list': async () => (await contracts()).list(),

@@ -20,6 +20,10 @@ export const FILE_LIMITS = {
   requestBody: { bytes: 1024 * 1024, what: 'a request body' },
   /** A stamped request file: a body of up to 1 MiB kept as a JSON string (escapes can double it), and its stamp. */
   stampedRequest: { bytes: 2 * 1024 * 1024 + 64 * 1024, what: 'a stamped request' },
+  /** A journal or its export: a few kilobytes an entry, for years of entries. */
+  journal: { bytes: 1024 * 1024 * 1024, what: 'a journal' },
+  /** A journal checkpoint: a count, two hashes, a key and a signature. */
+  checkpoint: { bytes: 4 * 1024, what: 'a journal checkpoint' },
 } as const;
 
 export type FileLimit = (typeof FILE_LIMITS)[keyof typeof FILE_LIMITS];

@@ -11,6 +11,7 @@ import { ApprovalsScreen } from './screens/ApprovalsScreen';
 import { ContractsScreen } from './screens/ContractsScreen';
 import { DecryptScreen } from './screens/DecryptScreen';
 import { ImportScreen } from './screens/ImportScreen';
+import { JournalScreen } from './screens/JournalScreen';
 import { KeysScreen } from './screens/KeysScreen';
 import { LockScreen } from './screens/LockScreen';
 import { ProfilesScreen } from './screens/ProfilesScreen';
@@ -33,6 +34,7 @@ const NAVIGATION: { screen: Screen; label: string }[] = [
   { screen: 'import', label: 'Import' },
   { screen: 'decrypt', label: 'Offline decrypt' },
   { screen: 'keys', label: 'Keys' },
+  { screen: 'journal', label: 'Journal' },
   { screen: 'settings', label: 'Settings' },
 ];
 
@@ -151,6 +153,7 @@ function Shell() {
         {screen === 'policies' && <PoliciesScreen />}
         {screen === 'import' && <ImportScreen />}
         {screen === 'decrypt' && <DecryptScreen />}
+        {screen === 'journal' && <JournalScreen />}
         {screen === 'settings' && <SettingsScreen />}
       </main>
     </div>

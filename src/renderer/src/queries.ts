@@ -25,7 +25,7 @@ import { bridge, call } from './api';
 import { useUi } from './store';
 
 /** Namespaces whose channels answer from this computer (keychain, profiles, settings…), whichever profile is active. */
-const APP_WIDE_NAMESPACES: ReadonlySet<string> = new Set(['app', 'clipboard', 'keys', 'profiles', 'requests', 'sandbox', 'tokens']);
+const APP_WIDE_NAMESPACES: ReadonlySet<string> = new Set(['app', 'clipboard', 'journal', 'keys', 'profiles', 'requests', 'sandbox', 'tokens']);
 
 /** Whether `channel` acts for the active profile (its organization, its key), so its answer belongs to that profile. */
 export function isProfileScoped(channel: Channel): boolean {
@@ -34,23 +34,26 @@ export function isProfileScoped(channel: Channel): boolean {
 
 const PROFILE_SCOPED: readonly Channel[] = channels.filter(isProfileScoped);
 
+/** What this desktop's journal answers: an entry is written for each activity it posts, each unlock, each profile change. */
+const JOURNAL_READS: readonly Channel[] = ['journal.list', 'journal.verify'];
+
 /** The reads an activity event makes stale while the activity still waits: the queue, the history, its card. */
-const ACTIVITY_READS: readonly Channel[] = ['approvals.pending', 'activities.list', 'activities.get', 'signing.describe', 'signing.result'];
+const ACTIVITY_READS: readonly Channel[] = ['approvals.pending', 'activities.list', 'activities.get', 'signing.describe', 'signing.result', ...JOURNAL_READS];
 
 /** The reads `event` makes stale; the screens showing them read again. */
 export function channelsToInvalidate(event: AppEvent): readonly Channel[] {
   switch (event.type) {
     case 'activity':
       // A decided activity may have changed anything of the organization (a user, a policy, a wallet).
-      return event.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' ? ACTIVITY_READS : PROFILE_SCOPED;
+      return event.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' ? ACTIVITY_READS : [...PROFILE_SCOPED, ...JOURNAL_READS];
     case 'sandbox':
       // A (re)started Sandbox moves the Sandbox profile to its new address: what failed to read may read now.
       return ['sandbox.status', 'profiles.list', 'profiles.get', 'profiles.getActive', ...PROFILE_SCOPED];
     case 'profile':
       // Keys list the profiles that use them; every profile-scoped read may now act for another profile.
-      return ['profiles.list', 'profiles.get', 'profiles.getActive', 'keys.listApiKeys', ...PROFILE_SCOPED];
+      return ['profiles.list', 'profiles.get', 'profiles.getActive', 'keys.listApiKeys', ...PROFILE_SCOPED, ...JOURNAL_READS];
     case 'lock':
-      return ['app.info'];
+      return ['app.info', ...JOURNAL_READS];
   }
 }
 

@@ -27,6 +27,7 @@ import {
   signingResultView,
 } from './signing';
 import { activityReading } from './readings';
+import { journalChannels } from './journal';
 
 // ---- shared pieces -------------------------------------------------------------------------------------------
 
@@ -681,6 +682,11 @@ export const ipcContract = {
     z.strictObject({ name: privateKeyName, privateKey: privateKeyHex, format: privateKeyFormat, curve, addressFormats }),
     importOutcome(z.strictObject({ privateKeyId: z.string(), addresses: z.array(addressView) })),
   ),
+
+  'journal.list': channel(journalChannels.list.input, journalChannels.list.output),
+  'journal.verify': channel(journalChannels.verify.input, journalChannels.verify.output),
+  'journal.export': channel(journalChannels.export.input, journalChannels.export.output),
+  'journal.checkpoint': channel(journalChannels.checkpoint.input, journalChannels.checkpoint.output),
 } as const;
 
 export type IpcContract = typeof ipcContract;

@@ -4,6 +4,7 @@ import { THEMES, type AppSettings } from '../../../shared/ipc/contract';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { QueryStatus } from '../components/QueryStatus';
 import { Progress } from '../components/Progress';
+import { PublicKey } from '../components/PublicKey';
 import { SecretField } from '../components/TextFields';
 import { useAction } from '../hooks';
 import { useChannel, useInvalidate } from '../queries';
@@ -16,6 +17,7 @@ export function SettingsScreen() {
   const setSettings = useUi((state) => state.setSettings);
   const info = useChannel('app.info');
   const invalidate = useInvalidate();
+  const journal = useChannel('journal.verify');
   const action = useAction();
   const [savedAt, setSavedAt] = useState<string>();
   /** A change main refused until the unlock passphrase confirms it, with main's words for what it widens. */
@@ -88,6 +90,19 @@ export function SettingsScreen() {
           <WarnAboveForm warnAbove={settings.warnAbove ?? {}} onSave={(warnAbove) => void save({ warnAbove })} />
         </>
       )}
+      <section className="panel" aria-labelledby="journal-key-title">
+        <h2 id="journal-key-title">Journal key</h2>
+        <p>
+          Every journal entry is signed with this key, kept in the OS keychain. Give it to your auditor: a journal signed by any other key is
+          not this desktop’s.
+        </p>
+        {journal.error !== null && <ErrorNotice error={journal.error} />}
+        {journal.data?.journalKey === undefined ? (
+          <p>{journal.isPending ? 'Reading the journal…' : 'The journal begins with the first action this desktop records.'}</p>
+        ) : (
+          <PublicKey value={journal.data.journalKey} label="this desktop's journal" what="journal key" shortened={false} />
+        )}
+      </section>
       <section className="panel" aria-labelledby="about-title">
         <h2 id="about-title">About</h2>
         <QueryStatus query={info} loading="Reading the app’s version…" />

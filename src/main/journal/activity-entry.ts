@@ -1,0 +1,183 @@
+/**
+ * What the journal records of an activity this desktop posted: who stamped it (the stamp's key, the vote it cast),
+ * the activity and its fingerprint, and its reading in the describer's words (clear signing for signing requests),
+ * the same words the approval card and the history row show. For a vote, the reading is the activity voted on.
+ */
+import { activityResponseSchema, operationByPath, type Activity } from '../../shared/api';
+import { QkError, toQkError } from '../../shared/errors';
+import type { AppProof } from '../../shared/crypto/app-proof';
+import { parseApiKeyStamp } from '../../shared/crypto/stamp';
+import { describeActivity, publicKeyFingerprint, type Ref } from '../../shared/describe';
+import type { JournalAction, JournalReading, JournalRecord } from '../../shared/journal/format';
+import { signingDecoder } from '../activities/readings';
+import type { ApiClient } from '../client/api-client';
+import type { Profile } from '../profiles/profiles';
+import type { Journal } from './journal';
+
+/** A 2xx answer from a service, with what the client posted for it. */
+export interface PostedAnswer {
+  path: string;
+  /** The `X-Stamp` value the request carried. */
+  stampHeader: string;
+  /** False when the stamp came with the request (an offline file stamped elsewhere or earlier). */
+  stampedHere: boolean;
+  answer: unknown;
+}
+
+/**
+ * Records the activity a submission or vote answered (nothing for a query), with the service's app proofs for it.
+ * The action has happened by now: when the entry cannot be written, the error says so.
+ */
+export async function recordPostedActivity(
+  journal: Pick<Journal, 'record'>,
+  profile: Pick<Profile, 'id' | 'name'>,
+  posted: PostedAnswer,
+  client: Pick<ApiClient, 'query'>,
+): Promise<void> {
+  const activity = answeredActivity(posted);
+  if (activity === undefined) return;
+  const appProofs = activity.appProofs ?? (activity.status === 'ACTIVITY_STATUS_COMPLETED' ? await appProofsOf(client, activity) : []);
+  try {
+    await journal.record(activityRecord(profile, posted, activity, appProofs as AppProof[]));
+  } catch (error) {
+    const cause = toQkError(error);
+    throw new QkError(cause.code, `activity ${activity.id} was posted (${verdictOf(activity)}) but could not be written to the journal: ${cause.message}`, {
+      activityId: activity.id,
+    });
+  }
+}
+
+async function appProofsOf(client: Pick<ApiClient, 'query'>, activity: Activity): Promise<readonly unknown[]> {
+  try {
+    return (await client.query('list_app_proofs', { organizationId: activity.organizationId, activityId: activity.id })).appProofs;
+  } catch {
+    // A service without app proofs (or one that cannot answer now): the entry matters more than the proofs.
+    return [];
+  }
+}
+
+/** The activity a posted submission answered, or undefined when the path is not an activity submission. */
+export function answeredActivity(posted: PostedAnswer): Activity | undefined {
+  if (operationByPath(posted.path)?.kind !== 'activity') return undefined;
+  const parsed = activityResponseSchema.safeParse(posted.answer);
+  return parsed.success ? parsed.data.activity : undefined;
+}
+
+export function activityRecord(
+  profile: Pick<Profile, 'id' | 'name'>,
+  posted: PostedAnswer,
+  activity: Activity,
+  appProofs: readonly AppProof[],
+): JournalRecord {
+  const stampKey = stampPublicKey(posted.stampHeader);
+  const vote = stampKey === undefined ? undefined : activity.votes.find((candidate) => candidate.publicKey.toLowerCase() === stampKey);
+  return {
+    action: actionOf(posted),
+    profileId: profile.id,
+    profileName: profile.name,
+    organizationId: activity.organizationId,
+    ...(vote === undefined ? {} : { userId: vote.userId }),
+    ...(stampKey === undefined ? {} : { apiKeyFingerprint: publicKeyFingerprint(stampKey) }),
+    activityId: activity.id,
+    activityFingerprint: activity.fingerprint,
+    reading: activityReading(activity),
+    ...(appProofs.length === 0 ? {} : { appProofs: [...appProofs] }),
+  };
+}
+
+function actionOf({ path, stampedHere }: PostedAnswer): JournalAction {
+  const name = operationByPath(path)?.name;
+  if (name === 'approve_activity') return 'vote.approved';
+  if (name === 'reject_activity') return 'vote.rejected';
+  return stampedHere ? 'activity.submitted' : 'request.posted-from-file';
+}
+
+/** The describer's reading of the activity as it stands. */
+export function activityReading(activity: Activity): JournalReading {
+  return describedReading(activity, verdictOf(activity), activity.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED');
+}
+
+/**
+ * The reading of a request stamped into a file and not sent (a vote or any activity): what it asks for, described
+ * from its body alone; undefined when the body is not an activity submission this client knows.
+ */
+export function stampedRequestReading(path: string, body: string): JournalReading | undefined {
+  const op = operationByPath(path);
+  if (op?.kind !== 'activity') return undefined;
+  const { type, parameters } = JSON.parse(body) as { type?: unknown; parameters?: unknown };
+  const intent = { [op.intentKey]: parameters };
+  return describedReading({ type: typeof type === 'string' ? type : op.activityType, intent }, 'stamped into a file, not sent', false);
+}
+
+/** The record of a request stamped (into `file`, or printed when there is none) and not sent. */
+export function stampedRequestRecord(
+  profile: Pick<Profile, 'id' | 'name' | 'organizationId'>,
+  request: { path: string; body: string; stamp: { headerValue: string } },
+  file: string | undefined,
+): JournalRecord {
+  const reading = stampedRequestReading(request.path, request.body);
+  const stampKey = stampPublicKey(request.stamp.headerValue);
+  return {
+    action: 'request.stamped-offline',
+    profileId: profile.id,
+    profileName: profile.name,
+    organizationId: profile.organizationId,
+    ...(stampKey === undefined ? {} : { apiKeyFingerprint: publicKeyFingerprint(stampKey) }),
+    reading: {
+      title: reading?.title ?? `Request for ${request.path} stamped`,
+      summary: reading?.summary ?? 'not an activity this client describes',
+      facts: [...(reading?.facts ?? []), { label: 'Stamped into', value: file ?? 'printed, not saved' }],
+      warnings: reading?.warnings ?? [],
+      verdict: reading?.verdict ?? 'stamped, not sent',
+    },
+  };
+}
+
+/** The describer's words as text: facts, each change as before → after, exports and deletions. */
+function describedReading(activity: { type: string; intent: Readonly<Record<string, unknown>> }, verdict: string, settled: boolean): JournalReading {
+  const description = describeActivity(activity, {}, { decodeSigning: signingDecoder({}), settled });
+  const facts = [
+    ...description.facts.map((fact) => ({ label: fact.label, value: refsText(fact.value) })),
+    ...(description.signing?.decoded ?? []).map((fact) => ({ label: fact.label, value: refsText(fact.value) })),
+    ...description.changes.map((change) => ({
+      label: change.label,
+      value: `${change.before === undefined ? 'not known' : refsText(change.before) || 'none'} → ${refsText(change.after) || 'none'}`,
+    })),
+    ...(description.exports === undefined
+      ? []
+      : [
+          { label: 'Exports', value: refsText(description.exports.what) },
+          { label: 'Sealed to', value: description.exports.target.localKeyName ?? description.exports.target.fingerprint },
+        ]),
+    ...description.deletions.map((deletion) => ({ label: `Deletes ${deletion.kind}`, value: deletion.what.text })),
+  ];
+  return { title: description.title, summary: description.summary, facts, warnings: [...description.warnings], verdict };
+}
+
+function verdictOf(activity: Activity): string {
+  switch (activity.status) {
+    case 'ACTIVITY_STATUS_COMPLETED':
+      return 'completed';
+    case 'ACTIVITY_STATUS_CONSENSUS_NEEDED':
+      return 'waiting for votes';
+    case 'ACTIVITY_STATUS_REJECTED':
+      return 'rejected';
+    case 'ACTIVITY_STATUS_FAILED':
+      return `failed${activity.failure?.message === undefined ? '' : `: ${activity.failure.message}`}`;
+    default:
+      return activity.status;
+  }
+}
+
+function refsText(refs: readonly Ref[]): string {
+  return refs.map((ref) => ref.text).join(', ');
+}
+
+/** The stamp's public key, lowercase; undefined when the header is not an API key stamp (a WebAuthn one, say). */
+function stampPublicKey(header: string): string | undefined {
+  try {
+    return parseApiKeyStamp(header).publicKey.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}

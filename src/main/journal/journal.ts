@@ -1,0 +1,334 @@
+/**
+ * The journal of what this desktop stamped, approved and revealed (docs/formats.md#journal): `<dataDir>/journal.jsonl`,
+ * append-only, one signed entry a line, each chained to the one before. An entry is written and fsynced before the
+ * action is reported done. The app and the CLI append to the same file, so an append holds a lock file beside it.
+ * A crash can leave only a torn last line (an append cut short); it is reported by verification and cut off by the
+ * next append, which then continues from the last complete entry.
+ */
+import { constants as fsConstants } from 'node:fs';
+import { mkdir, open, readFile, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { QkError } from '../../shared/errors';
+import {
+  canonicalJson,
+  GENESIS_PREV,
+  JOURNAL_STARTED,
+  JOURNAL_VERSION,
+  journalRecordSchema,
+  sha256Hex,
+  signCheckpoint,
+  signEntry,
+  type Checkpoint,
+  type JournalEntry,
+  type JournalRecord,
+} from '../../shared/journal/format';
+import { journalLines, verifyJournal, type JournalVerdict } from '../../shared/journal/verify';
+import type { SecretStore } from '../keychain/secret-store';
+import { writeNewFile } from '../storage/bounded-file';
+import { createJournalKey, loadJournalKey, nodeJournalVerifier, type JournalKey } from './journal-key';
+
+export const JOURNAL_FILE = 'journal.jsonl';
+
+/** An append waits this long for another process's lock before giving up. */
+const LOCK_WAIT_MS = 10_000;
+/** A lock file older than this was left behind, whoever holds it. */
+const STALE_LOCK_MS = 30_000;
+
+export interface JournalOptions {
+  dataDir: string;
+  secrets: SecretStore;
+  now?: () => number;
+}
+
+export interface JournalRange {
+  /** Entries at or after this instant (milliseconds since the epoch). */
+  fromMs?: number;
+  /** Entries at or before this instant. */
+  toMs?: number;
+}
+
+/** Where the last complete entry stands, as read from the file (its size tells whether another process appended). */
+interface Tail {
+  size: number;
+  seq: number;
+  hash: string;
+  journalKey: string;
+}
+
+export class Journal {
+  readonly file: string;
+  private readonly secrets: SecretStore;
+  private readonly now: () => number;
+  private readonly verifySignature = nodeJournalVerifier();
+  private key: JournalKey | undefined;
+  private tail: Tail | undefined;
+  /** Appends from this process, one after another; the lock file orders them against other processes. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor({ dataDir, secrets, now = Date.now }: JournalOptions) {
+    this.file = join(dataDir, JOURNAL_FILE);
+    this.secrets = secrets;
+    this.now = now;
+  }
+
+  /**
+   * Appends one entry, written and fsynced when the promise resolves. The record is checked first: a record that
+   * would carry something unexpected (or too large) is refused, and nothing is written.
+   */
+  record(record: JournalRecord): Promise<JournalEntry> {
+    const checked = journalRecordSchema.safeParse(record);
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      return Promise.reject(new QkError('INTERNAL', `a journal record was refused (${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''}); this is a bug`));
+    }
+    const appended = this.queue.then(() => this.withLock(() => this.append(checked.data)));
+    this.queue = appended.catch(() => undefined);
+    return appended;
+  }
+
+  /** The whole file's text ('' before the first entry). */
+  async text(): Promise<string> {
+    try {
+      return await readFile(this.file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
+      throw fileError(this.file, error);
+    }
+  }
+
+  async verify(): Promise<JournalVerdict> {
+    return verifyJournal(await this.text(), { verifySignature: this.verifySignature });
+  }
+
+  /** The journal key's public half, once the journal has begun. */
+  async publicKey(): Promise<string | undefined> {
+    const [first] = journalLines(await this.text()).lines;
+    if (first === undefined) return undefined;
+    return (JSON.parse(first) as { journalKey?: string }).journalKey;
+  }
+
+  /** A signed checkpoint of the journal's head. */
+  async checkpoint(): Promise<Checkpoint> {
+    const { lines } = journalLines(await this.text());
+    return this.checkpointOf(lines, lines.length - 1);
+  }
+
+  /**
+   * The entries in `range` as JSON lines (verbatim, so they verify), with a checkpoint of the last one: a slice that
+   * does not start at entry 0 is verified against it. Refused when the journal itself does not verify.
+   */
+  async exportRange(range: JournalRange): Promise<{ text: string; checkpoint: Checkpoint; count: number }> {
+    const text = await this.text();
+    const verdict = verifyJournal(text, { verifySignature: this.verifySignature });
+    if (!verdict.valid) {
+      throw new QkError('FAILED_PRECONDITION', `the journal does not verify, so it is not exported: ${verdict.problem?.message ?? ''}`);
+    }
+    const { lines } = journalLines(text);
+    const inRange = (entry: JournalEntry) => {
+      const at = Date.parse(entry.at);
+      return (range.fromMs === undefined || at >= range.fromMs) && (range.toMs === undefined || at <= range.toMs);
+    };
+    const first = verdict.entries.findIndex(inRange);
+    const last = verdict.entries.findLastIndex(inRange);
+    if (first === -1) throw new QkError('NOT_FOUND', 'the journal has no entry in that date range');
+    const slice = lines.slice(first, last + 1);
+    return { text: `${slice.join('\n')}\n`, checkpoint: await this.checkpointOf(lines, last), count: slice.length };
+  }
+
+  /**
+   * Writes the range's export to `file` and its checkpoint beside it (`<name>.checkpoint.json`), both new files; when
+   * the checkpoint cannot be written, the export is removed again.
+   */
+  async writeExport(range: JournalRange, file: string): Promise<{ file: string; checkpointFile: string; count: number }> {
+    const { text, checkpoint, count } = await this.exportRange(range);
+    const checkpointFile = checkpointFileFor(file);
+    await writeNewFile(file, text, { mode: 0o600 });
+    try {
+      await writeNewFile(checkpointFile, checkpointText(checkpoint), { mode: 0o600 });
+    } catch (error) {
+      await rm(file, { force: true });
+      throw error;
+    }
+    return { file, checkpointFile, count };
+  }
+
+  async writeCheckpoint(file: string): Promise<Checkpoint> {
+    const checkpoint = await this.checkpoint();
+    await writeNewFile(file, checkpointText(checkpoint), { mode: 0o600 });
+    return checkpoint;
+  }
+
+  private async checkpointOf(lines: string[], index: number): Promise<Checkpoint> {
+    const line = lines[index];
+    if (line === undefined) throw new QkError('FAILED_PRECONDITION', 'the journal is empty: there is nothing to checkpoint yet');
+    const key = await this.signingKey((JSON.parse(lines[0] ?? '{}') as { journalKey?: string }).journalKey);
+    return signCheckpoint({ count: index + 1, head: sha256Hex(line), at: new Date(this.now()).toISOString(), journalKey: key.publicKey }, key.sign);
+  }
+
+  private async append(record: JournalRecord): Promise<JournalEntry> {
+    await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
+    let handle: FileHandle;
+    try {
+      handle = await open(this.file, fsConstants.O_RDWR | fsConstants.O_CREAT | fsConstants.O_APPEND, 0o600);
+    } catch (error) {
+      throw fileError(this.file, error);
+    }
+    try {
+      let tail = await this.readTail(handle);
+      if (tail === undefined) {
+        const key = await this.signingKey(undefined);
+        const { line, hash } = await signEntry(
+          {
+            v: JOURNAL_VERSION,
+            seq: 0,
+            at: new Date(this.now()).toISOString(),
+            prev: GENESIS_PREV,
+            action: JOURNAL_STARTED,
+            journalKey: key.publicKey,
+            reading: {
+              title: 'Journal started',
+              summary: 'Every entry after this one is signed by the journal key named here',
+              facts: [{ label: 'Journal key', value: key.publicKey }],
+              warnings: [],
+              verdict: 'started',
+            },
+          },
+          key.sign,
+        );
+        const size = await appendLine(handle, line);
+        await syncDirectory(dirname(this.file));
+        tail = { size, seq: 0, hash, journalKey: key.publicKey };
+      }
+      const key = await this.signingKey(tail.journalKey);
+      const { entry, line, hash } = await signEntry(
+        { ...record, v: JOURNAL_VERSION, seq: tail.seq + 1, at: new Date(this.now()).toISOString(), prev: tail.hash },
+        key.sign,
+      );
+      this.tail = { size: await appendLine(handle, line), seq: entry.seq, hash, journalKey: tail.journalKey };
+      return entry;
+    } catch (error) {
+      // Whatever was read of the file may no longer hold.
+      this.tail = undefined;
+      throw error;
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /**
+   * The last complete entry, re-read only when the file's size changed since this process last appended; a torn
+   * last line is cut off first (fsynced), so the next entry follows the last complete one.
+   */
+  private async readTail(handle: FileHandle): Promise<Tail | undefined> {
+    const { size } = await handle.stat();
+    if (this.tail?.size === size) return this.tail;
+    if (size === 0) return undefined;
+    const text = (await handle.readFile()).toString('utf8');
+    const { lines, tornTail } = journalLines(text);
+    if (tornTail !== '') {
+      await handle.truncate(size - Buffer.byteLength(tornTail));
+      await handle.sync();
+    }
+    const last = lines.at(-1);
+    const first = lines[0];
+    if (last === undefined || first === undefined) return undefined;
+    const parsedFirst = JSON.parse(first) as { journalKey?: string };
+    const parsedLast = JSON.parse(last) as { seq?: number };
+    if (typeof parsedFirst.journalKey !== 'string' || typeof parsedLast.seq !== 'number') {
+      throw new QkError('FAILED_PRECONDITION', `${this.file} is not a QuorumKey journal (its first or last line is not an entry); move it aside to start a new one`);
+    }
+    return { size: size - Buffer.byteLength(tornTail), seq: parsedLast.seq, hash: sha256Hex(last), journalKey: parsedFirst.journalKey };
+  }
+
+  /** The keychain's journal key; it is created only for a journal not yet begun, and must be the one entry 0 names. */
+  private async signingKey(expected: string | undefined): Promise<JournalKey> {
+    this.key ??= (await loadJournalKey(this.secrets)) ?? (expected === undefined ? await createJournalKey(this.secrets) : undefined);
+    if (this.key === undefined) {
+      throw new QkError(
+        'KEY_NOT_FOUND',
+        `the OS keychain holds no journal key, but ${this.file} was begun with key ${expected ?? ''}; restore the keychain item, or move the journal aside to begin a new one`,
+      );
+    }
+    if (expected !== undefined && this.key.publicKey !== expected) {
+      throw new QkError(
+        'KEY_INVALID',
+        `the OS keychain's journal key is not the key ${this.file} was begun with; restore that key, or move the journal aside to begin a new one`,
+      );
+    }
+    return this.key;
+  }
+
+  /** Runs `fn` holding `<journal>.lock`, which other processes appending to the same journal also take. */
+  private async withLock<R>(fn: () => Promise<R>): Promise<R> {
+    const lockFile = `${this.file}.lock`;
+    await mkdir(dirname(lockFile), { recursive: true, mode: 0o700 });
+    // The real clock: the injected one may stand still in tests.
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    for (;;) {
+      try {
+        await writeFile(lockFile, String(process.pid), { flag: 'wx', mode: 0o600 });
+        break;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw fileError(lockFile, error);
+        if (await isStaleLock(lockFile)) await rm(lockFile, { force: true });
+        else if (Date.now() > deadline) {
+          throw new QkError('FILE_ERROR', `${lockFile} has been held for over ${LOCK_WAIT_MS / 1000} s by another QuorumKey process; try again`);
+        } else await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+    try {
+      return await fn();
+    } finally {
+      await rm(lockFile, { force: true });
+    }
+  }
+}
+
+/** A lock left by a process that is gone (killed while appending), or held far longer than an append takes. */
+async function isStaleLock(lockFile: string): Promise<boolean> {
+  const [holder, stats] = await Promise.all([readFile(lockFile, 'utf8').catch(() => ''), stat(lockFile).catch(() => undefined)]);
+  if (stats === undefined) return false;
+  if (Date.now() - stats.mtimeMs > STALE_LOCK_MS) return true;
+  const pid = Number(holder);
+  // An empty file is a lock being written this instant, not a stale one.
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/** `audit.jsonl` → `audit.checkpoint.json`: where an export's checkpoint goes. */
+export function checkpointFileFor(file: string): string {
+  return `${file.replace(/\.jsonl?$/, '')}.checkpoint.json`;
+}
+
+function checkpointText(checkpoint: Checkpoint): string {
+  return `${canonicalJson(checkpoint)}\n`;
+}
+
+/** Writes the line and its newline (the file is opened for appending), then fsyncs; answers the file's new size. */
+async function appendLine(handle: FileHandle, line: string): Promise<number> {
+  const bytes = Buffer.from(`${line}\n`, 'utf8');
+  for (let written = 0; written < bytes.length; ) {
+    written += (await handle.write(bytes, written, bytes.length - written)).bytesWritten;
+  }
+  await handle.sync();
+  return (await handle.stat()).size;
+}
+
+/** Makes a newly created file's directory entry durable too. */
+async function syncDirectory(path: string): Promise<void> {
+  const directory = await open(path, 'r');
+  try {
+    await directory.sync();
+  } finally {
+    await directory.close();
+  }
+}
+
+function fileError(path: string, error: unknown): QkError {
+  return new QkError('FILE_ERROR', `cannot use the journal file ${path}: ${(error as Error).message}`, { path });
+}

@@ -1,0 +1,224 @@
+import { useState, type FormEvent } from 'react';
+import type { JournalEntryView } from '../../../shared/ipc/journal';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { Modal } from '../components/Modal';
+import { Progress } from '../components/Progress';
+import { TableHead } from '../components/TableHead';
+import { useAction } from '../hooks';
+import { useChannel } from '../queries';
+
+/** The action families an operator filters on, as the journal names them. */
+const FAMILIES = [
+  ['', 'Everything'],
+  ['vote', 'Votes'],
+  ['activity', 'Activities submitted'],
+  ['request', 'Offline requests'],
+  ['export', 'Reveals and decryptions'],
+  ['app', 'Unlocks'],
+  ['profile', 'Profiles'],
+  ['settings', 'Settings'],
+] as const;
+
+interface Filter {
+  action: string;
+  profileId: string;
+  from: string;
+  to: string;
+}
+
+/** A date field's day as an instant: the start of the day for `from`, its end for `to` (local time). */
+function dayBound(day: string, edge: 'start' | 'end'): string | undefined {
+  if (day === '') return undefined;
+  return new Date(`${day}T${edge === 'start' ? '00:00:00.000' : '23:59:59.999'}`).toISOString();
+}
+
+/**
+ * The signed journal of what this desktop approved, signed and revealed: each entry opens the reading as it was
+ * shown. Main verifies the whole journal on every load; a banner says where it broke.
+ */
+export function JournalScreen() {
+  const [filter, setFilter] = useState<Filter>({ action: '', profileId: '', from: '', to: '' });
+  const profiles = useChannel('profiles.list');
+  const from = dayBound(filter.from, 'start');
+  const to = dayBound(filter.to, 'end');
+  const journal = useChannel('journal.list', {
+    ...(filter.action === '' ? {} : { action: filter.action }),
+    ...(filter.profileId === '' ? {} : { profileId: filter.profileId }),
+    ...(from === undefined ? {} : { from }),
+    ...(to === undefined ? {} : { to }),
+  });
+  const [opened, setOpened] = useState<JournalEntryView>();
+  const action = useAction();
+  const [written, setWritten] = useState<string>();
+  const change = (changes: Partial<Filter>) => {
+    setFilter({ ...filter, ...changes });
+  };
+  const exportRange = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const name = `journal-${new Date().toISOString().slice(0, 19).replaceAll(':', '-')}.jsonl`;
+    const from = dayBound(filter.from, 'start');
+    const to = dayBound(filter.to, 'end');
+    const done = await action.run('Exporting…', (api) =>
+      api.journal.export({ file: name, ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) }),
+    );
+    if (done !== undefined) setWritten(`${done.count} entries in ${done.file}, with its checkpoint ${done.checkpointFile}`);
+  };
+  const checkpoint = async () => {
+    const done = await action.run('Writing a checkpoint…', (api) => api.journal.checkpoint({ file: `checkpoint-${Date.now()}.json` }));
+    if (done !== undefined) setWritten(`Checkpoint of ${done.count} entries in ${done.file}`);
+  };
+  const verification = journal.data?.verification;
+  return (
+    <section className="screen" aria-labelledby="journal-title">
+      <h1 id="journal-title">Journal</h1>
+      <p className="lead">Every action this desktop stamped or revealed, signed and chained so that any change shows.</p>
+      {verification !== undefined && !verification.valid && (
+        <p className="notice notice-error" role="alert" aria-label="Journal verification">
+          The journal does not verify: {verification.problem?.message}. Entries after that point are not shown.
+        </p>
+      )}
+      {verification?.valid === true && (
+        <p className="notice notice-info" role="status" aria-label="Journal verification">
+          {verification.count} entries verified{verification.tornTail ? '; the last append was cut short by a crash and will be replaced' : ''}.
+        </p>
+      )}
+      <form className="filters" onSubmit={(event) => void exportRange(event)} aria-label="Journal filters">
+        <label>
+          Action
+          <select value={filter.action} onChange={(event) => change({ action: event.target.value })}>
+            {FAMILIES.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Profile
+          <select value={filter.profileId} onChange={(event) => change({ profileId: event.target.value })}>
+            <option value="">All profiles</option>
+            {(profiles.data ?? []).map((profile) => (
+              <option key={profile.id} value={profile.id}>
+                {profile.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          From
+          <input type="date" value={filter.from} onChange={(event) => change({ from: event.target.value })} />
+        </label>
+        <label>
+          To
+          <input type="date" value={filter.to} onChange={(event) => change({ to: event.target.value })} />
+        </label>
+        <button type="submit" disabled={action.busy !== undefined}>
+          Export these dates
+        </button>
+        <button type="button" disabled={action.busy !== undefined} onClick={() => void checkpoint()}>
+          Write a checkpoint
+        </button>
+      </form>
+      <Progress label={action.busy ?? (journal.isPending ? 'Verifying the journal…' : undefined)} />
+      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {journal.error !== null && <ErrorNotice error={journal.error} />}
+      {written !== undefined && (
+        <p className="notice notice-info" role="status">
+          {written}
+        </p>
+      )}
+      {journal.data !== undefined && (
+        <table className="data-table" aria-label="Journal entries">
+          <TableHead columns={['#', 'When', 'Action', 'Profile', 'What was shown', 'Verdict']} withActions />
+          <tbody>
+            {journal.data.entries.map((entry) => (
+              <tr key={entry.seq}>
+                <td>{entry.seq}</td>
+                <td>{new Date(entry.at).toLocaleString()}</td>
+                <td>
+                  <code>{entry.action}</code>
+                </td>
+                <td>{entry.profileName ?? '—'}</td>
+                <td>{entry.reading.title}</td>
+                <td>{entry.reading.verdict}</td>
+                <td>
+                  <button type="button" className="small" onClick={() => setOpened(entry)} aria-label={`Open entry ${entry.seq}`}>
+                    Open
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {opened !== undefined && <EntryReading entry={opened} onClose={() => setOpened(undefined)} />}
+    </section>
+  );
+}
+
+/** The reading as it was shown when the entry was recorded, with who acted. */
+function EntryReading({ entry, onClose }: { entry: JournalEntryView; onClose: () => void }) {
+  const { reading } = entry;
+  return (
+    <Modal title={`Entry ${entry.seq}: ${reading.title}`} onClose={onClose}>
+      <p>{reading.summary}</p>
+      {reading.warnings.length > 0 && (
+        <ul className="notice notice-warning" aria-label="Warnings shown">
+          {reading.warnings.map((warning) => (
+            <li key={warning}>{warning}</li>
+          ))}
+        </ul>
+      )}
+      <dl className="facts" aria-label="Reading as shown">
+        {reading.facts.map((fact, index) => (
+          <div key={`${fact.label}-${index}`}>
+            <dt>{fact.label}</dt>
+            <dd>{fact.value}</dd>
+          </div>
+        ))}
+        <dt>Verdict</dt>
+        <dd>{reading.verdict}</dd>
+      </dl>
+      <dl className="facts" aria-label="Who acted">
+        <dt>When</dt>
+        <dd>{entry.at}</dd>
+        {entry.profileName !== undefined && (
+          <>
+            <dt>Profile</dt>
+            <dd>{entry.profileName}</dd>
+          </>
+        )}
+        {entry.userId !== undefined && (
+          <>
+            <dt>User</dt>
+            <dd>
+              <code>{entry.userId}</code>
+            </dd>
+          </>
+        )}
+        {entry.apiKeyFingerprint !== undefined && (
+          <>
+            <dt>API key</dt>
+            <dd>
+              <code>{entry.apiKeyFingerprint}</code>
+            </dd>
+          </>
+        )}
+        {entry.activityId !== undefined && (
+          <>
+            <dt>Activity</dt>
+            <dd>
+              <code>{entry.activityId}</code>
+            </dd>
+          </>
+        )}
+        {entry.appProofCount > 0 && (
+          <>
+            <dt>App proofs</dt>
+            <dd>{entry.appProofCount}, verified</dd>
+          </>
+        )}
+      </dl>
+    </Modal>
+  );
+}

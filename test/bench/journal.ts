@@ -1,0 +1,90 @@
+/**
+ * The journal: appends per second through main's Journal (each one signed, written and fsynced), and verifying a
+ * journal of 100,000 entries, each beside its bound: the raw ECDSA P-256 signatures (node:crypto) the same work needs.
+ */
+import { generateKeyPairSync, sign, verify } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Journal } from '../../src/main/journal/journal.js';
+import { nodeJournalVerifier } from '../../src/main/journal/journal-key.js';
+import { GENESIS_PREV, JOURNAL_STARTED, signEntry, type JournalSigner } from '../../src/shared/journal/format.js';
+import { verifyJournal } from '../../src/shared/journal/verify.js';
+import { MemoryStore } from '../support/memory-secret-store.js';
+
+const APPENDS = 300;
+const VERIFIED_ENTRIES = 100_000;
+const RAW_SIGNATURES = 5_000;
+
+const reading = (index: number) => ({
+  title: 'Send 1.5 ETH to 0x4838…5f97',
+  summary: `Transfer ${index} from Treasury`,
+  facts: [
+    { label: 'From', value: 'Treasury (0x71C7656EC7ab88b098defB751B7401B5f6d8976F)' },
+    { label: 'To', value: '0x4838B106FCe9647Bdf1E7877BF73cE8B0BAD5f97' },
+    { label: 'Value', value: '1.5 ETH' },
+  ],
+  warnings: ['This organization has never sent to this address.'],
+  verdict: 'completed',
+});
+
+function perSecond(count: number, milliseconds: number): string {
+  return `${Math.round((count / milliseconds) * 1000).toLocaleString('en-US')}/s`;
+}
+
+async function appends(): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'qk-bench-journal-'));
+  try {
+    const journal = new Journal({ dataDir, secrets: new MemoryStore() });
+    await journal.record({ action: 'activity.submitted', reading: reading(0) });
+    const started = performance.now();
+    for (let index = 1; index <= APPENDS; index++) await journal.record({ action: 'vote.approved', activityId: `activity-${index}`, reading: reading(index) });
+    const elapsed = performance.now() - started;
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const message = Buffer.from(JSON.stringify(reading(1)));
+    const signStarted = performance.now();
+    for (let index = 0; index < RAW_SIGNATURES; index++) sign('sha256', message, { key: privateKey, dsaEncoding: 'ieee-p1363' });
+    const signElapsed = performance.now() - signStarted;
+    console.log(`append (sign, write, fsync)  ${perSecond(APPENDS, elapsed)}   bound: raw P-256 signing ${perSecond(RAW_SIGNATURES, signElapsed)}`);
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function verification(): Promise<void> {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const signer: JournalSigner = (message) => sign('sha256', message, { key: privateKey, dsaEncoding: 'ieee-p1363' });
+  const jwk = publicKey.export({ format: 'jwk' });
+  const journalKey = `04${Buffer.from(jwk.x!, 'base64url').toString('hex')}${Buffer.from(jwk.y!, 'base64url').toString('hex')}`;
+  const lines: string[] = [];
+  let prev = GENESIS_PREV;
+  for (let seq = 0; seq < VERIFIED_ENTRIES; seq++) {
+    const at = new Date(Date.UTC(2026, 0, 1) + seq * 1000).toISOString();
+    const { line, hash } = await signEntry(
+      seq === 0
+        ? { v: 1, seq, at, prev, action: JOURNAL_STARTED, journalKey, reading: reading(seq) }
+        : { v: 1, seq, at, prev, action: 'vote.approved', activityId: `activity-${seq}`, reading: reading(seq) },
+      signer,
+    );
+    lines.push(line);
+    prev = hash;
+  }
+  const text = `${lines.join('\n')}\n`;
+  const started = performance.now();
+  const verdict = verifyJournal(text, { verifySignature: nodeJournalVerifier() });
+  const elapsed = performance.now() - started;
+  if (!verdict.valid) throw new Error(`the bench journal does not verify: ${verdict.problem?.message ?? ''}`);
+  const message = Buffer.from(lines[1]!);
+  const signature = sign('sha256', message, { key: privateKey, dsaEncoding: 'ieee-p1363' });
+  const rawStarted = performance.now();
+  for (let index = 0; index < RAW_SIGNATURES; index++) verify('sha256', message, { key: publicKey, dsaEncoding: 'ieee-p1363' }, signature);
+  const rawElapsed = performance.now() - rawStarted;
+  console.log(
+    `verify ${VERIFIED_ENTRIES.toLocaleString('en-US')} entries (${(text.length / 1e6).toFixed(0)} MB)  ${(elapsed / 1000).toFixed(1)} s, ${perSecond(VERIFIED_ENTRIES, elapsed)}   bound: raw P-256 verification ${perSecond(RAW_SIGNATURES, rawElapsed)}`,
+  );
+}
+
+export async function run(): Promise<void> {
+  await appends();
+  await verification();
+}

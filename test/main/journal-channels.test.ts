@@ -1,0 +1,117 @@
+/**
+ * The journal end to end through `dispatch`, over the real composition root, the OS keychain (run under
+ * test/support/with-secret-service.sh) and the Sandbox: what a vote, an export and its reveal, a policy change and an
+ * offline stamp leave in it, its channels, and the CLI verifying what the app exported.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Channel, ChannelInput, ChannelOutput } from '../../src/shared/ipc/contract';
+import { SANDBOX_RESET_PHRASE } from '../../src/shared/ipc/contract';
+import { JOURNAL_EXPORTS_DIR } from '../../src/main/services';
+import { runCli } from '../cli/helpers';
+import { startDispatchBed, type DispatchBed } from '../support/dispatch-bed';
+
+let bed: DispatchBed;
+
+function call<C extends Channel>(name: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
+  return bed.call(name, input);
+}
+
+beforeAll(async () => {
+  bed = await startDispatchBed({ dataDirPrefix: 'qk-journal-' });
+  await call('sandbox.start', {});
+});
+
+afterAll(() => bed.close());
+
+describe('the journal', () => {
+  it('records votes, exports and reveals, policy changes and offline stamps with their readings, and never a secret', async () => {
+    const policy = await call('policies.create', { name: 'treasury limit', effect: 'EFFECT_ALLOW', condition: 'false' });
+    expect(policy.state).toBe('completed');
+
+    // A second root-quorum member: the root's next change waits for Bea's vote, cast here from her profile.
+    await call('keys.generateApiKey', { name: 'bea' });
+    const made = await call('users.create', { userName: 'Bea', apiKey: { kind: 'keychain', keyName: 'bea' } });
+    const beaId = made.state === 'completed' ? made.result.userId : '';
+    const { users, organizationId } = await call('organization.lookup', {});
+    const root = users.find((user) => user.userName === 'Root user')!.userId;
+    await call('organization.updateRootQuorum', { userIds: [root, beaId], threshold: 2 });
+    const rename = await call('policies.update', { policyId: policy.state === 'completed' ? policy.result.policyId : '', changes: { name: 'treasury cap' } });
+    expect(rename.state).toBe('consensus-needed');
+    const status = await call('sandbox.status', {});
+    const sandboxProfile = (await bed.services.profiles.getActive())!;
+    const bea = await bed.services.profiles.add({ name: 'Bea', kind: 'hosted', baseUrl: status.baseUrl!, organizationId, apiKeyName: 'bea', enclaveSignerPublicKey: status.enclaveSignerPublicKey! });
+    await bed.services.profiles.setActive(bea.id);
+    await call('approvals.stampToFile', { fingerprint: rename.activity.fingerprint, file: 'bea-vote.json' });
+    await call('approvals.approve', { fingerprint: rename.activity.fingerprint });
+    // Back to the root alone, so that the export below needs no second vote.
+    const quorum = await call('organization.updateRootQuorum', { userIds: [root], threshold: 1 });
+    await bed.services.profiles.setActive(sandboxProfile.id);
+    await call('approvals.approve', { fingerprint: quorum.activity.fingerprint });
+
+    await call('keys.generateEncryptionKey', { name: 'offline desk' });
+    const wallet = await call('wallets.create', {
+      name: 'treasury',
+      accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
+    });
+    const walletId = wallet.state === 'completed' ? wallet.result.walletId : '';
+    const revealed = await call('exports.reveal', { subject: { kind: 'wallet', walletId }, target: { kind: 'encryption-key', name: 'offline desk' } });
+    if (revealed.state !== 'revealed' || revealed.secret.kind !== 'mnemonic') throw new Error('the export was not revealed');
+    await call('app.setSettings', { captureProtection: false });
+
+    const { entries, verification } = await call('journal.list', {});
+    expect(verification).toMatchObject({ valid: true, tornTail: false });
+    expect(verification.journalKey).toMatch(/^04[0-9a-f]{128}$/);
+    const vote = entries.find((entry) => entry.action === 'vote.approved' && entry.activityId === rename.activity.id);
+    expect(vote).toMatchObject({ profileName: 'Bea', userId: beaId, activityFingerprint: rename.activity.fingerprint });
+    expect(vote?.apiKeyFingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(vote?.reading.facts).toContainEqual({ label: 'Name', value: 'not known → treasury cap' });
+    expect(entries.find((entry) => entry.action === 'vote.stamped-offline')).toMatchObject({ profileName: 'Bea', activityFingerprint: rename.activity.fingerprint });
+    expect(entries.find((entry) => entry.action === 'export.revealed')).toMatchObject({ activityId: revealed.activityId, reading: { verdict: 'revealed' } });
+    expect(entries.find((entry) => entry.action === 'activity.submitted' && entry.activityId === revealed.activityId)?.reading.title).toMatch(/export/i);
+    expect(entries.find((entry) => entry.action === 'settings.widened')?.reading.facts).toContainEqual({ label: 'Capture protection', value: 'on → off' });
+
+    const votesOnly = await call('journal.list', { action: 'vote' });
+    expect(new Set(votesOnly.entries.map((entry) => entry.action))).toEqual(new Set(['vote.approved', 'vote.stamped-offline']));
+    expect((await call('journal.list', { profileId: bea.id })).entries.every((entry) => entry.profileId === bea.id)).toBe(true);
+    expect((await call('journal.list', { from: '2999-01-01T00:00:00Z' })).entries).toEqual([]);
+
+    const journalText = await readFile(join(bed.dataDir, 'journal.jsonl'), 'utf8');
+    expect(journalText).not.toContain(revealed.secret.mnemonic);
+    expect(journalText).not.toContain(revealed.secret.mnemonic.split(' ').slice(0, 4).join(' '));
+  });
+
+  it('exports with its checkpoint, and the CLI verifies it offline, names a tampered entry, and refuses bad usage', async () => {
+    const exported = await call('journal.export', { file: 'audit.jsonl' });
+    expect(exported.file).toBe(join(bed.dataDir, JOURNAL_EXPORTS_DIR, 'audit.jsonl'));
+    const checkpoint = await call('journal.checkpoint', { file: 'head.json' });
+    expect(checkpoint.count).toBe(exported.count);
+    const otherDir = join(bed.dataDir, 'elsewhere');
+
+    const valid = await runCli(otherDir, ['journal', 'verify', exported.file, '--checkpoint', checkpoint.file]);
+    expect(valid.stderr).toBe('');
+    expect(valid.code).toBe(0);
+    expect(JSON.parse(valid.stdout)).toMatchObject({ valid: true, entries: exported.count, head: checkpoint.head });
+
+    const lines = (await readFile(exported.file, 'utf8')).split('\n');
+    lines[3] = lines[3]!.replace('"verdict":"completed"', '"verdict":"rejected"');
+    const tamperedFile = join(bed.dataDir, 'tampered.jsonl');
+    await writeFile(tamperedFile, lines.join('\n'));
+    const tampered = await runCli(otherDir, ['journal', 'verify', tamperedFile]);
+    expect(tampered.code).toBe(1);
+    expect(tampered.stderr).toContain('entry 3 (line 4)');
+
+    expect((await runCli(otherDir, ['journal', 'verify'])).code).toBe(2);
+    expect((await runCli(otherDir, ['journal', 'export', '--from', 'yesterday', '--output', join(otherDir, 'x.jsonl')])).code).toBe(2);
+  }, 60_000);
+
+  it('survives a Sandbox reset and carries on the same chain', async () => {
+    const before = await call('journal.verify', {});
+    await call('sandbox.reset', { confirmation: SANDBOX_RESET_PHRASE });
+    await call('policies.create', { name: 'after reset', effect: 'EFFECT_ALLOW', condition: 'false' });
+    const after = await call('journal.verify', {});
+    expect(after).toMatchObject({ valid: true, journalKey: before.journalKey });
+    expect(after.count).toBe(before.count + 1);
+  });
+});
