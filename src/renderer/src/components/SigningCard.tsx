@@ -11,6 +11,7 @@ import type { PolicyStandingView, SigningCardView } from '../../../shared/ipc/si
 import { useLoad } from '../hooks';
 import { ErrorNotice } from './ErrorNotice';
 import { Progress } from './Progress';
+import { StillToVoteList } from './StillToVoteList';
 
 const SIGNING_ACTIVITY_TYPES: ReadonlySet<string> = new Set(
   (['sign_raw_payload', 'sign_raw_payloads', 'sign_transaction'] as const).map((operation) => activityOperations[operation].activityType),
@@ -28,8 +29,14 @@ export function SigningCardLoader({ activityId }: { activityId: string }) {
   const card = useLoad((api) => api.signing.describe({ activityId }));
   if (card.error !== undefined) return <ErrorNotice error={card.error} />;
   if (card.value === undefined) return <Progress label="Reading what this signs…" />;
-  // The approval's panel is already headed with the same title.
-  return <SigningCard card={card.value} titled={false} />;
+  // The approval's panel is already headed with the same title; while it takes votes, who may still vote comes from
+  // the same evaluation as the verdict.
+  return (
+    <>
+      <SigningCard card={card.value} titled={false} />
+      {card.value.activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' && <StillToVoteList possible={card.value.standing.stillToVote} />}
+    </>
+  );
 }
 
 type Fact = SigningCardView['facts'][number];
