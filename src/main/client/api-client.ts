@@ -25,6 +25,7 @@ import {
   type SubmitBody,
 } from '../../shared/api';
 import { GrpcCode, QkError, isErrorCode, type ErrorCode } from '../../shared/errors';
+import { submissionOf, type StampCheck } from '../confirmation/submission';
 import type { Profile } from '../profiles/profiles';
 import type { Stamp, Stamper } from '../stamper/stamper';
 import type { InFlightRequests } from './in-flight';
@@ -61,6 +62,11 @@ export interface ApiClientOptions {
   timeoutMs?: number;
   /** Where pending requests are listed, so the person can see and cancel them. */
   inFlight?: Pick<InFlightRequests, 'begin'>;
+  /**
+   * Runs before this client stamps an activity submission (a vote included) and stops it by throwing: main's
+   * confirmation for the page's channels. Bodies posted with a stamp made elsewhere are not stamped here.
+   */
+  checkStamp?: StampCheck;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -85,6 +91,7 @@ export class ApiClient {
   private readonly fetch: typeof fetch;
   private readonly timeoutMs: number;
   private readonly inFlight: ApiClientOptions['inFlight'];
+  private readonly checkStamp: StampCheck | undefined;
 
   constructor({
     profile,
@@ -93,6 +100,7 @@ export class ApiClient {
     fetch: fetchImpl = globalThis.fetch,
     timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
     inFlight,
+    checkStamp,
   }: ApiClientOptions) {
     if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) {
       throw new QkError('CONFIG_INVALID', `the request timeout must be a positive number of milliseconds, got ${timeoutMs}`);
@@ -103,6 +111,7 @@ export class ApiClient {
     this.fetch = fetchImpl;
     this.timeoutMs = timeoutMs;
     this.inFlight = inFlight;
+    this.checkStamp = checkStamp;
   }
 
   get organizationId(): string {
@@ -180,6 +189,10 @@ export class ApiClient {
 
   /** Stamps (unless `stamp` is given) and posts `body`; returns the parsed 2xx JSON or throws the mapped error. */
   private async post(path: string, body: string, stamp?: Stamp): Promise<unknown> {
+    if (stamp === undefined && this.checkStamp !== undefined) {
+      const submission = submissionOf(path, body, 'post');
+      if (submission !== undefined) await this.checkStamp(submission);
+    }
     const { headerName, headerValue } = stamp ?? (await this.stamper.stamp(this.profile.apiKeyName, body));
     const url = `${this.profile.baseUrl}${path}`;
     const timeout = AbortSignal.timeout(this.timeoutMs);

@@ -6,6 +6,7 @@
 import { QkError } from '../../shared/errors';
 import { Approvals } from '../approvals/approvals';
 import { ApiClient } from '../client/api-client';
+import type { Submission } from '../confirmation/submission';
 import type { InFlightRequests } from '../client/in-flight';
 import { Exporter } from '../exporter/exporter';
 import { Importer } from '../importer/importer';
@@ -34,6 +35,11 @@ export interface ActiveProfileOptions {
   /** Where the clients list their pending requests, for the screens to show and cancel. */
   inFlight?: Pick<InFlightRequests, 'begin'>;
   requestTimeoutMs?: number;
+  /**
+   * Asked before any activity or vote is stamped for the profile (posted or into a file), with the services it would
+   * be stamped by; throwing stops the stamp. Main's handlers confirm every stamp with a person this way.
+   */
+  checkStamp?: (submission: Submission, services: ProfileServices) => Promise<void>;
 }
 
 export class ActiveProfile {
@@ -42,6 +48,11 @@ export class ActiveProfile {
 
   constructor(options: ActiveProfileOptions) {
     this.options = options;
+  }
+
+  /** The same profile's services, with every stamp passing `checkStamp` first. */
+  withStampCheck(checkStamp: NonNullable<ActiveProfileOptions['checkStamp']>): ActiveProfile {
+    return new ActiveProfile({ ...this.options, checkStamp });
   }
 
   /** The active profile, or FAILED_PRECONDITION when none is chosen. */
@@ -69,7 +80,9 @@ export class ActiveProfile {
 
   /** Fresh services acting for `profile`, whichever profile is active (the CLI's --profile). */
   servicesFor(profile: Profile): ProfileServices {
-    const { keychain, stamper, now, fetch, inFlight, requestTimeoutMs } = this.options;
+    const { keychain, stamper, now, fetch, inFlight, requestTimeoutMs, checkStamp: check } = this.options;
+    // Called only once a stamp is asked for, when `services` below exists.
+    const checkStamp = check === undefined ? undefined : (submission: Submission) => check(submission, services);
     const client = new ApiClient({
       profile,
       stamper,
@@ -77,14 +90,16 @@ export class ActiveProfile {
       ...(fetch === undefined ? {} : { fetch }),
       ...(inFlight === undefined ? {} : { inFlight }),
       ...(requestTimeoutMs === undefined ? {} : { timeoutMs: requestTimeoutMs }),
+      ...(checkStamp === undefined ? {} : { checkStamp }),
     });
-    return {
+    const services: ProfileServices = {
       profile,
       client,
-      approvals: new Approvals({ client, stamper, apiKeyName: profile.apiKeyName, now }),
+      approvals: new Approvals({ client, stamper, apiKeyName: profile.apiKeyName, now, ...(checkStamp === undefined ? {} : { checkStamp }) }),
       policies: new Policies(client),
       exporter: new Exporter({ client, keychain, enclaveSignerPublicKey: profile.enclaveSignerPublicKey }),
       importer: new Importer({ client, enclaveSignerPublicKey: profile.enclaveSignerPublicKey }),
     };
+    return services;
   }
 }

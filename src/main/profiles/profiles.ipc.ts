@@ -1,5 +1,6 @@
 import type { IpcHandlers } from '../ipc/register';
-import { confirmingCheck, type Confirm } from './confirmation';
+import type { Confirm } from '../confirmation/confirmation';
+import { confirmingCheck } from './confirmation';
 import type { Profiles } from './profiles';
 
 type ProfileChannel = 'profiles.list' | 'profiles.get' | 'profiles.getActive' | 'profiles.add' | 'profiles.update' | 'profiles.remove' | 'profiles.setActive';

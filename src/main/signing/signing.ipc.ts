@@ -6,7 +6,7 @@ import type { IpcHandlers } from '../ipc/register';
 import type { Settings } from '../settings/settings';
 import type { DeclaredTokens } from '../tokens/declared-tokens';
 import { ContractInterfaces, checkContractInterface } from './contracts';
-import { Signing } from './signing';
+import { signingFor } from './signing';
 
 type SigningChannel =
   | 'policies.dryRun'
@@ -28,10 +28,7 @@ export interface SigningHandlerDeps extends ActiveProfileHandlerDeps {
 }
 
 export function signingHandlers({ active, now, settings, tokens, stampedRequestsDir }: SigningHandlerDeps): Pick<IpcHandlers, SigningChannel> {
-  const signing = async () => {
-    const { client, approvals } = await active.services();
-    return new Signing({ client, settings, tokens, now, stampToFile: (path, body, file) => approvals.stampToFile(path, body, file) });
-  };
+  const signing = async () => signingFor(await active.services(), { settings, tokens, now });
   const contracts = async () => new ContractInterfaces((await active.services()).client);
   const idOf = ({ smartContractInterfaceId }: { smartContractInterfaceId: string }) => ({ smartContractInterfaceId });
   return {

@@ -22,6 +22,7 @@ import type { DryRunView, SigningCardView, SigningDescriptionView, SigningResult
 import type { StampedRequest } from '../../shared/offline/stamped-request';
 import { tallyOf } from '../approvals/approvals';
 import type { ActivityOutcome, ApiClient } from '../client/api-client';
+import type { ProfileServices } from '../profiles/active-profile';
 import { parsedDefinition, contractInterfaceTypeOf, readOrganization, type OrganizationSnapshot } from './organization';
 import { policyStanding, type PolicyStanding } from './policy-standing';
 import { activityOf, parametersOf, policyResources, signingRequestOf, withSigningParameters, type SigningRequest } from './signing-request';
@@ -64,10 +65,21 @@ export class Signing {
     return { description: descriptionView(description), facts: signingFacts(description), standing: standingView(standing) };
   }
 
-  /** What `preview` shows, as the reader and the policies give it (the CLI prints it as text). */
-  async explain(request: SigningRequest): Promise<{ description: SigningDescription; standing: PolicyStanding }> {
-    const snapshot = await readOrganization(this.options.client);
-    const [description, standing] = await Promise.all([this.describe(request, snapshot), this.standing(request, snapshot, [snapshot.viewer.userId])]);
+  /**
+   * What `preview` shows, as the reader and the policies give it (the CLI prints it as text). The standing counts
+   * `approverIds` (by default the viewer alone, whose submission is their approval) against `snapshot` (read now by
+   * default).
+   */
+  async explain(
+    request: SigningRequest,
+    snapshot?: OrganizationSnapshot,
+    approverIds?: readonly string[],
+  ): Promise<{ description: SigningDescription; standing: PolicyStanding }> {
+    const organization = snapshot ?? (await readOrganization(this.options.client));
+    const [description, standing] = await Promise.all([
+      this.describe(request, organization),
+      this.standing(request, organization, approverIds ?? [organization.viewer.userId]),
+    ]);
     return { description, standing };
   }
 
@@ -174,6 +186,14 @@ export class Signing {
     }
     return [...recipients];
   }
+}
+
+/** Signing for a profile's services, its offline stamps going through the profile's Approvals (and their check). */
+export function signingFor(
+  { client, approvals }: Pick<ProfileServices, 'client' | 'approvals'>,
+  { settings, tokens, now }: Pick<SigningOptions, 'settings' | 'tokens' | 'now'>,
+): Signing {
+  return new Signing({ client, settings, tokens, now, stampToFile: (path, body, file) => approvals.stampToFile(path, body, file) });
 }
 
 /**
