@@ -1,13 +1,13 @@
 /**
  * Main's confirmation, driven through the host as the person at the native dialog: the second operator approving a
  * 250,000 USDC transfer reads amount, token, destination and network there (and the card's "Still to vote" names no
- * policy the verdict did not match); removing the key the profile signs with is refused with the reason; a root
+ * policy the verdict did not match); Cancel there stamps nothing; removing the key the profile signs with is refused with the reason; a root
  * quorum change is shown before → after and happens only once the person goes ahead.
  */
 import { encodeFunctionData, getAddress, parseAbi, serializeTransaction } from 'viem';
 import { ApiClient } from '../../src/main/client/api-client';
 import { Stamper } from '../../src/main/stamper/stamper';
-import { expect, openScreen, screenshotBothThemes, startSandbox, test } from './fixtures';
+import { done, expect, openScreen, screenshotBothThemes, startSandbox, test } from './fixtures';
 
 const USDC = getAddress('0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48');
 const PAYROLL = getAddress('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
@@ -21,18 +21,16 @@ test('approving a 250,000 USDC transfer: main restates amount, token, destinatio
   const { organizationId, enclaveSignerPublicKey, baseUrl } = await startSandbox(page, host);
   const sandbox = (await host.services.profiles.getActive())!;
   const root = new ApiClient({ profile: sandbox, stamper: new Stamper(host.services.keychain) });
-  const done = async <T,>(outcome: Promise<{ state: string } & ({ result: T } | object)>): Promise<T> => {
-    const settled = await outcome;
-    if (settled.state !== 'completed' || !('result' in settled)) throw new Error(`setup step is ${settled.state}`);
-    return settled.result;
-  };
-  const bea = await host.services.keychain.generateApiKey({ name: 'Bea', curve: 'p256' });
+  // Bea and Cy operate (tagged ops); Bea and the root user are a 2-of-2 root quorum.
+  const keys = await Promise.all(['Bea', 'Cy'].map((name) => host.services.keychain.generateApiKey({ name, curve: 'p256' })));
   const { userIds } = await done(
     root.submit('create_users', {
-      users: [{ userName: 'Bea', apiKeys: [{ apiKeyName: 'Bea', publicKey: bea.publicKey, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], oauthProviders: [], userTags: [] }],
+      users: keys.map((key) => ({ userName: key.name, apiKeys: [{ apiKeyName: key.name, publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' as const }], authenticators: [], oauthProviders: [], userTags: [] })),
     }),
   );
   const { userTagId } = await done(root.submit('create_user_tag', { userTagName: 'ops', userIds }));
+  const { userId: rootUserId } = await root.query('whoami', {});
+  await done(root.submit('update_root_quorum', { threshold: 2, userIds: [rootUserId, userIds[0]!] }));
   const { addresses } = await done(
     root.submit('create_wallet', {
       walletName: 'Treasury',
@@ -71,8 +69,8 @@ test('approving a 250,000 USDC transfer: main restates amount, token, destinatio
   await page.getByRole('list', { name: 'Activities waiting for votes' }).getByRole('listitem').getByRole('button').click();
   const detail = page.getByRole('region', { name: 'Sign an Ethereum transaction', exact: true });
   await expect(detail.getByRole('article')).toContainText('No policy');
-  // The verdict matched no policy, so no vote is said to count toward one.
-  await expect(detail.getByRole('list', { name: 'Still to vote' })).not.toContainText('USDC transfers up to 1,000');
+  // The verdict matched no policy, so no vote is said to count toward one: Cy, tagged ops, is not listed for it.
+  await expect(detail.getByRole('list', { name: 'Still to vote' }).getByRole('listitem')).toHaveText(['Root user · root quorum member']);
 
   host.answerConfirmations('wait');
   await page.getByRole('button', { name: 'Approve…' }).click();

@@ -15,7 +15,7 @@ import { readOrganization as readLookup } from '../organization/organization';
 import type { ProfileServices } from '../profiles/active-profile';
 import type { Settings } from '../settings/settings';
 import { readOrganization, type OrganizationSnapshot } from '../signing/organization';
-import { policyStanding, type PolicyStanding } from '../signing/policy-standing';
+import { standingIn, type PolicyStanding } from '../signing/policy-standing';
 import { signingRequestOf } from '../signing/signing-request';
 import { describeOffline, signingFor } from '../signing/signing';
 import type { DeclaredTokens } from '../tokens/declared-tokens';
@@ -179,16 +179,11 @@ async function votedOn({ client }: Pick<ProfileServices, 'client'>, fingerprint:
 function standingOf(subject: Subject, snapshot: OrganizationSnapshot, approverIds: readonly string[], nowMs: number): PolicyStanding | string {
   const params = Object.values(subject.intent)[0];
   try {
-    return policyStanding({
+    return standingIn(snapshot, {
       activityType: subject.type,
       params: typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {},
       resources: {},
-      policies: snapshot.policies,
-      users: snapshot.users,
-      tags: snapshot.tags,
       approverIds,
-      viewerId: snapshot.viewer.userId,
-      rootQuorum: snapshot.rootQuorum,
       nowMs,
     });
   } catch (error) {

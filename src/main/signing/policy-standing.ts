@@ -10,6 +10,7 @@
 import type { Policy, Tag, User } from '../../shared/api';
 import { possibleVoters, type PossibleVoter } from '../../shared/approvals/still-to-vote';
 import type { OrganizationLookup } from '../../shared/describe';
+import type { OrganizationSnapshot } from './organization';
 import {
   approverTerms,
   checkPolicyExpression,
@@ -75,6 +76,15 @@ export interface StandingInput {
   viewerId: string;
   rootQuorum: { threshold: number; userIds: readonly string[] } | undefined;
   nowMs: number;
+}
+
+/** The standing of a request against the organization as `snapshot` read it, the viewer being who read it. */
+export function standingIn(
+  snapshot: OrganizationSnapshot,
+  request: Pick<StandingInput, 'activityType' | 'params' | 'resources' | 'approverIds' | 'nowMs'>,
+): PolicyStanding {
+  const { policies, users, tags, viewer, rootQuorum } = snapshot;
+  return policyStanding({ ...request, policies, users, tags, viewerId: viewer.userId, rootQuorum });
 }
 
 /** Beyond this many extra approvers the search for "what is still needed" stops and says so in general words. */

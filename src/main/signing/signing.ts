@@ -24,7 +24,7 @@ import { tallyOf } from '../approvals/approvals';
 import type { ActivityOutcome, ApiClient } from '../client/api-client';
 import type { ProfileServices } from '../profiles/active-profile';
 import { parsedDefinition, contractInterfaceTypeOf, readOrganization, type OrganizationSnapshot } from './organization';
-import { policyStanding, type PolicyStanding } from './policy-standing';
+import { standingIn, type PolicyStanding } from './policy-standing';
 import { activityOf, parametersOf, policyResources, signingRequestOf, withSigningParameters, type SigningRequest } from './signing-request';
 
 export interface SigningOptions {
@@ -119,16 +119,11 @@ export class Signing {
 
   private async standing(request: SigningRequest, snapshot: OrganizationSnapshot, approverIds: readonly string[]): Promise<PolicyStanding> {
     const activity = activityOf(request);
-    return policyStanding({
+    return standingIn(snapshot, {
       activityType: activity.type,
       params: parametersOf(request),
       resources: policyResources(request, snapshot),
-      policies: snapshot.policies,
-      users: snapshot.users,
-      tags: snapshot.tags,
       approverIds,
-      viewerId: snapshot.viewer.userId,
-      rootQuorum: snapshot.rootQuorum,
       nowMs: this.options.now(),
     });
   }
