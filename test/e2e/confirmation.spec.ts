@@ -21,7 +21,7 @@ test('approving a 250,000 USDC transfer: main restates amount, token, destinatio
   const { organizationId, enclaveSignerPublicKey, baseUrl } = await startSandbox(page, host);
   const sandbox = (await host.services.profiles.getActive())!;
   const root = new ApiClient({ profile: sandbox, stamper: new Stamper(host.services.keychain) });
-  // Bea and Cy operate (tagged ops); Bea and the root user are a 2-of-2 root quorum.
+  // Bea and Cy operate (tagged ops); Bea and the root user become a 2-of-2 root quorum.
   const keys = await Promise.all(['Bea', 'Cy'].map((name) => host.services.keychain.generateApiKey({ name, curve: 'p256' })));
   const { userIds } = await done(
     root.submit('create_users', {
@@ -29,8 +29,6 @@ test('approving a 250,000 USDC transfer: main restates amount, token, destinatio
     }),
   );
   const { userTagId } = await done(root.submit('create_user_tag', { userTagName: 'ops', userIds }));
-  const { userId: rootUserId } = await root.query('whoami', {});
-  await done(root.submit('update_root_quorum', { threshold: 2, userIds: [rootUserId, userIds[0]!] }));
   const { addresses } = await done(
     root.submit('create_wallet', {
       walletName: 'Treasury',
@@ -45,6 +43,9 @@ test('approving a 250,000 USDC transfer: main restates amount, token, destinatio
   }
   const transfer = `eth.tx.to == '${USDC}' && eth.tx.function_name == 'transfer' && eth.tx.contract_call_args['amount'] <= 1000000000`;
   await done(root.submit('create_policy', { policyName: 'USDC transfers up to 1,000', effect: 'EFFECT_ALLOW', condition: transfer, consensus: `approvers.any(user, user.tags.contains('${userTagId}'))`, notes: '' }));
+  // Last, as it makes every later activity wait for two votes.
+  const { userId: rootUserId } = await root.query('whoami', {});
+  await done(root.submit('update_root_quorum', { threshold: 2, userIds: [rootUserId, userIds[0]!] }));
   // Bea proposes; the root votes in the window.
   const beaProfile = await host.services.profiles.add({ name: 'Bea', kind: 'hosted', baseUrl, organizationId, apiKeyName: 'Bea', enclaveSignerPublicKey });
   await host.services.profiles.setActive(beaProfile.id);
