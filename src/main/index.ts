@@ -11,7 +11,7 @@ import { registerIpcHandlers } from './ipc/register';
 import { createRendererUrlCheck } from './ipc/sender';
 import { watchIdle } from './lock/idle-lock';
 import { electronTouchId } from './lock/touch-id';
-import type { ConfirmationRequest } from './profiles/confirmation';
+import type { ConfirmationRequest } from './confirmation/confirmation';
 import { startInOwnProcess } from './sandbox/service-process';
 import { utilityServiceProcess } from './sandbox/utility-process';
 import { createMainHandlers, createMainServices, type MainServices } from './services';

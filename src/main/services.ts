@@ -30,7 +30,8 @@ import { Unlocker, type TouchId } from './lock/unlocker';
 import { organizationHandlers } from './organization/organization.ipc';
 import { policiesHandlers } from './policies/policies.ipc';
 import { ActiveProfile } from './profiles/active-profile';
-import type { Confirm } from './profiles/confirmation';
+import type { Confirm } from './confirmation/confirmation';
+import { confirmingStampCheck } from './confirmation/stamp-check';
 import { Profiles } from './profiles/profiles';
 import { profilesHandlers } from './profiles/profiles.ipc';
 import { Sandbox, type StartSandboxService } from './sandbox/sandbox';
@@ -74,6 +75,8 @@ export interface MainServicesOptions {
   startSandboxService?: StartSandboxService;
   /** The OS, for whether it can keep the window out of screen capture (default: this process's). */
   platform?: string;
+  /** How requests reach a profile's service (the global fetch by default; tests watch what leaves). */
+  fetch?: typeof fetch;
 }
 
 export interface MainServices {
@@ -117,6 +120,7 @@ export function createMainServices({
   requestTimeoutMs,
   startSandboxService,
   platform = process.platform,
+  fetch,
 }: MainServicesOptions): MainServices {
   const events = new AppEvents();
   const profiles = new Profiles({ dataDir, onChange: (change) => events.emit({ type: 'profile', change }) });
@@ -155,6 +159,7 @@ export function createMainServices({
     unanswered: new UnansweredSubmissions({ now }),
     journal,
     ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
+    ...(fetch === undefined ? {} : { fetch }),
     onActivity: (activity, { vote }) =>
       events.emit({ type: 'activity', change: vote ? 'changed' : 'created', organizationId: activity.organizationId, activityId: activity.id, status: activity.status }),
   });
@@ -188,8 +193,9 @@ export function createMainServices({
 export interface MainHandlersOptions {
   app: { version: string; platform: string; packaged: boolean };
   /**
-   * Asks the user, in UI main controls (a native dialog in the app), before a renderer request redirects a profile
-   * (service URL, enclave signer key) or adds a hosted profile trusting a non-production signer.
+   * Main's confirmation surface (a native dialog in the app): asked before every activity or vote a channel stamps,
+   * with main's reading of it, and before a renderer request redirects a profile (service URL, enclave signer key) or
+   * adds a hosted profile trusting a non-production signer.
    */
   confirm: Confirm;
 }
@@ -199,7 +205,9 @@ export interface MainHandlersOptions {
  * recent authentication.
  */
 export function createMainHandlers(services: MainServices, { app, confirm }: MainHandlersOptions): IpcHandlers {
-  const { keychain, profiles, settings, captureProtection, tokens, journal, lock, unlocker, clipboard, sandbox, active, inFlight, now } = services;
+  const { keychain, profiles, settings, captureProtection, tokens, journal, lock, unlocker, clipboard, sandbox, inFlight, now } = services;
+  // Whatever the page asks for, an activity or vote is stamped only once a person confirmed main's reading of it.
+  const active = services.active.withStampCheck(confirmingStampCheck({ confirm, settings, tokens, keychain, now }));
   const handlers: IpcHandlers = {
     ...lockHandlers({ lock, unlocker, journal, app: { ...app, captureProtectionSupported: captureProtection.supported } }),
     ...settingsHandlers({ settings, unlocker, journal }),

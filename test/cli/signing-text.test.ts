@@ -24,6 +24,7 @@ describe('the CLI signing card', () => {
       outcome: 'NEEDS_CONSENSUS',
       matchedPolicies: [{ policyId: 'p-1', policyName: 'Two for payments', effect: 'EFFECT_ALLOW', outcome: 'NEEDS_CONSENSUS' }],
       failedPolicies: [],
+      stillToVote: [],
       consensusNeeds: 'needs 1 more approver',
       viewerCanApprove: true,
     });

@@ -67,3 +67,10 @@ export async function startSandbox(page: Page, host: E2eHost): Promise<ServiceIn
   await expect(page.getByText('Profile: Sandbox')).toBeVisible();
   return info;
 }
+
+/** The result of a setup step submitted straight to the service; anything but completed stops the test. */
+export async function done<T>(outcome: Promise<{ state: string } & ({ result: T } | object)>): Promise<T> {
+  const settled = await outcome;
+  if (settled.state !== 'completed' || !('result' in settled)) throw new Error(`setup step is ${settled.state}`);
+  return settled.result;
+}

@@ -82,6 +82,7 @@ const signingStanding: ChannelOutput<'signing.preview'>['standing'] = {
   outcome: 'NEEDS_CONSENSUS',
   matchedPolicies: [{ policyId: 'p1', policyName: 'allow ops', effect: 'EFFECT_ALLOW', outcome: 'NEEDS_CONSENSUS' }],
   failedPolicies: [],
+  stillToVote: [],
   consensusNeeds: 'needs 1 more approver tagged ops',
   viewerCanApprove: true,
 };

@@ -135,3 +135,36 @@ describe('policyStanding', () => {
     expect([result.outcome, result.decidedBy, result.viewerCanApprove]).toEqual(['ALLOW', 'root quorum', false]);
   });
 });
+
+describe('who may still vote, from the same evaluation as the verdict', () => {
+  // The issue's case: a 250,000 USDC transfer, and a policy for USDC transfers up to 1,000 that Bea's vote would count
+  // toward. Read against the activity alone its condition cannot be ruled out; read with the decoded call it is false.
+  const USDC = '0xA0b86991c6218b36c1D19D4a2e9Eb0cE3606eB48';
+  const upTo1000 = policy(
+    'USDC transfers up to 1,000',
+    'EFFECT_ALLOW',
+    `eth.tx.to == '${USDC}' && eth.tx.function_name == 'transfer' && eth.tx.contract_call_args['amount'] <= 1000000000`,
+    "approvers.any(user, user.tags.contains('tag-ops'))",
+  );
+  const transfer = (amount: bigint) => ({ eth: { tx: { to: USDC, value: 0n, chain_id: 1n, function_name: 'transfer', contract_call_args: { amount } } } });
+
+  it('never names a policy whose condition does not hold as one a vote counts toward', () => {
+    const large = standing({ policies: [upTo1000], resources: transfer(250_000_000_000n), approverIds: ['root'], rootQuorum: { threshold: 2, userIds: ['root', 'carol'] } });
+    expect(large.outcome).toBe('NO_POLICY');
+    expect(large.stillToVote).toEqual([{ userId: 'carol', userName: 'carol', reasons: ['root quorum member'] }]);
+    expect(JSON.stringify(large.stillToVote)).not.toContain('USDC transfers up to 1,000');
+  });
+
+  it('names it, with the approvers it counts, when the condition holds', () => {
+    const small = standing({ policies: [upTo1000], resources: transfer(500_000_000n), approverIds: ['root'], rootQuorum: { threshold: 2, userIds: ['root', 'carol'] } });
+    expect(small.outcome).toBe('NEEDS_CONSENSUS');
+    const reasons = Object.fromEntries(small.stillToVote.map((voter) => [voter.userId, voter.reasons]));
+    expect(reasons['alice']).toEqual(["counts toward policy USDC transfers up to 1,000's consensus (1 of users tagged ops)"]);
+    expect(reasons['carol']).toEqual(['root quorum member']);
+    expect(reasons['bob']).toHaveLength(1);
+  });
+
+  it('lists nobody once the request is decided', () => {
+    expect(standing({ policies: [upTo1000], resources: transfer(500_000_000n), approverIds: ['alice'] }).stillToVote).toEqual([]);
+  });
+});

@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMainHandlers, createMainServices, type MainServices } from '../../src/main/services';
 import { createDispatch, type Dispatch } from '../../src/main/ipc/register';
 import { createRendererUrlCheck } from '../../src/main/ipc/sender';
-import type { ConfirmationRequest } from '../../src/main/profiles/confirmation';
+import type { ConfirmationRequest } from '../../src/main/confirmation/confirmation';
 import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY, type Profile } from '../../src/main/profiles/profiles';
 import type { Channel, ChannelInput } from '../../src/shared/ipc/contract';
 import { MemoryClipboard } from '../support/memory-clipboard';

@@ -8,6 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Channel, ChannelInput, ChannelOutput, IpcResult } from '../../src/shared/ipc/contract';
+import type { ConfirmationRequest } from '../../src/main/confirmation/confirmation';
 import { createDispatch } from '../../src/main/ipc/register';
 import { createRendererUrlCheck } from '../../src/main/ipc/sender';
 import { createMainHandlers, createMainServices, type MainServices, type MainServicesOptions } from '../../src/main/services';
@@ -18,6 +19,10 @@ const RENDERER_URL = `file://${RENDERER_INDEX}`;
 export interface DispatchBed {
   readonly dataDir: string;
   readonly services: MainServices;
+  /** Every confirmation main asked for, in order. */
+  readonly confirmations: readonly ConfirmationRequest[];
+  /** How the person answers main's confirmations from now on (Continue by default). */
+  answerConfirmations(goAhead: boolean): void;
   /** Dispatches `name` from the renderer, any input (main validates it); a refusal is the result, not a throw. */
   dispatch<C extends Channel>(name: C, input: unknown): Promise<IpcResult<ChannelOutput<C>>>;
   /** Dispatches `name` and returns its output; a refusal throws with its code and message. */
@@ -26,22 +31,32 @@ export interface DispatchBed {
   close(): Promise<void>;
 }
 
-export async function startDispatchBed(options: { dataDirPrefix: string } & Pick<MainServicesOptions, 'clipboard'>): Promise<DispatchBed> {
+export async function startDispatchBed(options: { dataDirPrefix: string } & Pick<MainServicesOptions, 'clipboard' | 'fetch'>): Promise<DispatchBed> {
   const dataDir = await mkdtemp(join(tmpdir(), options.dataDirPrefix));
   const services = createMainServices({
     dataDir,
     keychainServiceName: `QuorumKey-test-${randomUUID()}`,
     ...(options.clipboard === undefined ? {} : { clipboard: options.clipboard }),
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   });
+  // The person at main's confirmation: goes ahead unless a test says otherwise, and every question is kept.
+  const confirmations: ConfirmationRequest[] = [];
+  let goAhead = true;
   const handlers = createMainHandlers(services, {
     app: { version: '0.0.0-test', platform: process.platform, packaged: false },
-    // Nothing here redirects a profile; declining makes any change that needed the user's consent fail loudly.
-    confirm: async () => false,
+    confirm: async (request) => {
+      confirmations.push(request);
+      return goAhead;
+    },
   });
   const dispatch = createDispatch({ handlers, isTrustedSender: createRendererUrlCheck({ rendererIndexPath: RENDERER_INDEX }) });
   const bed: DispatchBed = {
     dataDir,
     services,
+    confirmations,
+    answerConfirmations(answer) {
+      goAhead = answer;
+    },
     dispatch: async (name, input) => (await dispatch(name, input, RENDERER_URL)) as IpcResult<ChannelOutput<typeof name>>,
     async call(name, input) {
       const result = await bed.dispatch(name, input);

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import * as esbuild from 'esbuild';
 import type { Page } from '@playwright/test';
 import { createDispatch, type Dispatch, type IpcHandlers } from '../../src/main/ipc/register';
-import type { ConfirmationRequest } from '../../src/main/profiles/confirmation';
+import type { ConfirmationRequest } from '../../src/main/confirmation/confirmation';
 import { createRendererUrlCheck } from '../../src/main/ipc/sender';
 import { nodeServiceProcess } from '../../src/main/sandbox/node-process';
 import { startInOwnProcess } from '../../src/main/sandbox/service-process';
@@ -39,8 +39,15 @@ export interface E2eHost {
   /** Main's handler table, for setting up and checking state without going through the page. */
   readonly handlers: IpcHandlers;
   readonly dispatch: Dispatch;
-  /** Every profile-change confirmation main asked for, in order (see `confirm` in startE2eHost). */
+  /** Every confirmation main showed on its surface (stamps and profile changes), in order. */
   readonly confirmations: readonly ConfirmationRequest[];
+  /**
+   * How the host, playing the person at main's confirmation, answers from now on: `continue` (the default) or
+   * `cancel` at once, or `wait`: each confirmation waits until the test reads it and answers (nextConfirmation).
+   */
+  answerConfirmations(mode: 'continue' | 'cancel' | 'wait'): void;
+  /** The next confirmation main shows while answering `wait`, with the person's two buttons. */
+  nextConfirmation(): Promise<ShownConfirmation>;
   /** The clipboard main copies secrets to (the system clipboard in the app). */
   readonly clipboard: MemoryClipboard;
   /** What main last told the window about screen capture (setContentProtection in the app): true = kept out. */
@@ -51,6 +58,14 @@ export interface E2eHost {
   installBridge(page: Page): Promise<void>;
   /** Stops serving, deletes every key this host stored in the keychain, removes its data dir. */
   close(): Promise<void>;
+}
+
+/** A confirmation on main's surface, waiting for the person. */
+export interface ShownConfirmation {
+  readonly request: ConfirmationRequest;
+  /** The dialog's title, question and detail as one text, as a person reads it. */
+  readonly text: string;
+  answer(goAhead: boolean): void;
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -76,9 +91,22 @@ export async function startE2eHost({
   const bridgeScript = await bundleBridge();
 
   const dataDir = await mkdtemp(join(tmpdir(), 'quorumkey-e2e-'));
-  // The app asks in a native dialog, which a browser page cannot show or click: the host stands in for a user who
-  // approves, and records each request so tests can check what main would have asked.
+  // The app asks in a native dialog, which a browser page cannot show or click: the host stands in for the person,
+  // records each request, and answers it as the test says (at once, or once the test has read it).
   const confirmations: ConfirmationRequest[] = [];
+  let answering: 'continue' | 'cancel' | 'wait' = 'continue';
+  const shown: ShownConfirmation[] = [];
+  const watchers: ((confirmation: ShownConfirmation) => void)[] = [];
+  const show = (request: ConfirmationRequest): Promise<boolean> => {
+    confirmations.push(request);
+    if (answering !== 'wait') return Promise.resolve(answering === 'continue');
+    return new Promise((answer) => {
+      const confirmation = { request, text: [request.title, request.message, request.detail].join('\n'), answer };
+      const watcher = watchers.shift();
+      if (watcher === undefined) shown.push(confirmation);
+      else watcher(confirmation);
+    });
+  };
   // The system clipboard main writes secrets to; a browser page's navigator.clipboard is another one.
   const clipboard = new MemoryClipboard();
   let clockOffsetMs = 0;
@@ -97,10 +125,7 @@ export async function startE2eHost({
   });
   const handlers = createMainHandlers(services, {
     app: { version: 'e2e', platform: process.platform, packaged: false },
-    confirm: async (request) => {
-      confirmations.push(request);
-      return true;
-    },
+    confirm: show,
   });
 
   const server = createServer((request, response) => {
@@ -134,6 +159,13 @@ export async function startE2eHost({
     handlers,
     dispatch,
     confirmations,
+    answerConfirmations(mode) {
+      answering = mode;
+    },
+    nextConfirmation() {
+      const waiting = shown.shift();
+      return waiting === undefined ? new Promise((take) => watchers.push(take)) : Promise.resolve(waiting);
+    },
     clipboard,
     windowCaptureProtected: () => windowCaptureProtected,
     advanceClock(ms) {

@@ -2,7 +2,7 @@ import type { IpcHandlers } from '../ipc/register';
 import type { Keychain } from '../keychain/keychain';
 import type { ActiveProfile } from '../profiles/active-profile';
 import type { Settings } from '../settings/settings';
-import { signingOf } from '../signing/signing.ipc';
+import { signingFor } from '../signing/signing';
 import type { DeclaredTokens } from '../tokens/declared-tokens';
 import { activityView } from './activity-views';
 import { Readings } from './readings';
@@ -23,7 +23,7 @@ export interface ReadingHandlerDeps extends ActiveProfileHandlerDeps {
 /** The active profile's readings. */
 export async function readingsOf({ active, now, keychain, tokens, settings }: ReadingHandlerDeps): Promise<Readings> {
   const services = await active.services();
-  return new Readings({ client: services.client, keychain, tokens, now, signing: () => signingOf(services, { settings, tokens, now }).readings() });
+  return new Readings({ client: services.client, keychain, tokens, now, signing: () => signingFor(services, { settings, tokens, now }).readings() });
 }
 
 export function activitiesHandlers(deps: ReadingHandlerDeps): Pick<IpcHandlers, 'activities.list' | 'activities.get'> {

@@ -8,6 +8,7 @@ import { fingerprintSchema, tallyVotes, type RecordedVote, type VoteTally, type 
 import { QkError } from '../../shared/errors';
 import type { StampedRequest } from '../../shared/offline/stamped-request';
 import type { ApiClient } from '../client/api-client';
+import { submissionOf, type StampCheck } from '../confirmation/submission';
 import { postStampedFile, stampToFile } from '../stamper/stamped-file';
 import type { Stamper } from '../stamper/stamper';
 
@@ -39,6 +40,8 @@ export interface ApprovalsOptions {
   stamper: Pick<Stamper, 'stamp'>;
   apiKeyName: string;
   now?: () => number;
+  /** Runs before an activity or vote is stamped into an offline file; throwing stops it (see ApiClientOptions). */
+  checkStamp?: StampCheck;
 }
 
 export class Approvals {
@@ -46,12 +49,14 @@ export class Approvals {
   private readonly stamper: Pick<Stamper, 'stamp'>;
   private readonly apiKeyName: string;
   private readonly now: () => number;
+  private readonly checkStamp: StampCheck | undefined;
 
-  constructor({ client, stamper, apiKeyName, now = Date.now }: ApprovalsOptions) {
+  constructor({ client, stamper, apiKeyName, now = Date.now, checkStamp }: ApprovalsOptions) {
     this.client = client;
     this.stamper = stamper;
     this.apiKeyName = apiKeyName;
     this.now = now;
+    this.checkStamp = checkStamp;
   }
 
   /** Activities in ACTIVITY_STATUS_CONSENSUS_NEEDED, newest first, with their vote counts. */
@@ -73,7 +78,9 @@ export class Approvals {
   }
 
   /** Stamps a request with this profile's key into a new offline file, without touching the network. */
-  stampToFile(path: string, body: string, file: string): Promise<StampedRequest> {
+  async stampToFile(path: string, body: string, file: string): Promise<StampedRequest> {
+    const submission = this.checkStamp === undefined ? undefined : submissionOf(path, body, 'file');
+    if (submission !== undefined) await this.checkStamp?.(submission);
     return stampToFile({ stamper: this.stamper, apiKeyName: this.apiKeyName, path, body, file });
   }
 

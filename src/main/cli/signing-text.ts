@@ -24,15 +24,16 @@ export function signingCardText(description: SigningDescription, standing: Polic
 }
 
 /** A terminal cannot hover: the exact value behind a named or rounded one is printed beside it. */
-function valueText(value: Ref): string {
+export function valueText(value: Ref): string {
   const text = terminalText(value.text);
   return value.id === undefined || value.text.includes(value.id) ? text : `${text} (${terminalText(value.id)})`;
 }
 
 /**
  * Text from the request or the organization (payload text, IDL names, labels) shown quoted and escaped when it holds
- * line breaks, control or invisible formatting characters, so it cannot fake lines of the card or move the cursor.
+ * line breaks, control or invisible formatting characters, so it cannot fake lines of the card or move the cursor
+ * (main's confirmation dialog shows it the same way).
  */
-function terminalText(text: string): string {
+export function terminalText(text: string): string {
   return /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(text) ? JSON.stringify(text) : text;
 }

@@ -26,6 +26,7 @@ import {
 } from '../../shared/api';
 import { GrpcCode, QkError, isErrorCode, type ErrorCode } from '../../shared/errors';
 import type { PostedAnswer } from '../journal/activity-entry';
+import { submissionOf, type StampCheck } from '../confirmation/submission';
 import type { Profile } from '../profiles/profiles';
 import type { Stamp, Stamper } from '../stamper/stamper';
 import type { InFlightRequests } from './in-flight';
@@ -79,6 +80,11 @@ export interface ApiClientOptions {
    * throws, so does the request.
    */
   afterAnswer?: (posted: PostedAnswer) => Promise<void>;
+  /**
+   * Runs before this client stamps an activity submission (a vote included) and stops it by throwing: main's
+   * confirmation for the page's channels. Bodies posted with a stamp made elsewhere are not stamped here.
+   */
+  checkStamp?: StampCheck;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -106,6 +112,7 @@ export class ApiClient {
   private readonly unanswered: ApiClientOptions['unanswered'];
   private readonly onActivity: ApiClientOptions['onActivity'];
   private readonly afterAnswer: ApiClientOptions['afterAnswer'];
+  private readonly checkStamp: StampCheck | undefined;
 
   constructor({
     profile,
@@ -117,6 +124,7 @@ export class ApiClient {
     unanswered,
     onActivity,
     afterAnswer,
+    checkStamp,
   }: ApiClientOptions) {
     if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) {
       throw new QkError('CONFIG_INVALID', `the request timeout must be a positive number of milliseconds, got ${timeoutMs}`);
@@ -130,6 +138,7 @@ export class ApiClient {
     this.unanswered = unanswered;
     this.onActivity = onActivity;
     this.afterAnswer = afterAnswer;
+    this.checkStamp = checkStamp;
   }
 
   get organizationId(): string {
@@ -236,6 +245,10 @@ export class ApiClient {
 
   /** Stamps (unless `stamp` is given) and posts `body`; returns the parsed 2xx JSON or throws the mapped error. */
   private async post(path: string, body: string, stamp?: Stamp): Promise<unknown> {
+    if (stamp === undefined && this.checkStamp !== undefined) {
+      const submission = submissionOf(path, body, 'post');
+      if (submission !== undefined) await this.checkStamp(submission);
+    }
     const { headerName, headerValue } = stamp ?? (await this.stamper.stamp(this.profile.apiKeyName, body));
     const url = `${this.profile.baseUrl}${path}`;
     const timeout = AbortSignal.timeout(this.timeoutMs);

@@ -6,6 +6,7 @@
 import { QkError } from '../../shared/errors';
 import { Approvals } from '../approvals/approvals';
 import { ApiClient, type ApiClientOptions } from '../client/api-client';
+import type { Submission } from '../confirmation/submission';
 import type { InFlightRequests } from '../client/in-flight';
 import type { UnansweredSubmissions } from '../client/unanswered';
 import { Exporter } from '../exporter/exporter';
@@ -43,6 +44,11 @@ export interface ActiveProfileOptions {
   onActivity?: ApiClientOptions['onActivity'];
   /** Where every activity the clients post is recorded. */
   journal?: Pick<Journal, 'record'>;
+  /**
+   * Asked before any activity or vote is stamped for the profile (posted or into a file), with the services it would
+   * be stamped by; throwing stops the stamp. Main's handlers confirm every stamp with a person this way.
+   */
+  checkStamp?: (submission: Submission, services: ProfileServices) => Promise<void>;
 }
 
 export class ActiveProfile {
@@ -51,6 +57,11 @@ export class ActiveProfile {
 
   constructor(options: ActiveProfileOptions) {
     this.options = options;
+  }
+
+  /** The same profile's services, with every stamp passing `checkStamp` first. */
+  withStampCheck(checkStamp: NonNullable<ActiveProfileOptions['checkStamp']>): ActiveProfile {
+    return new ActiveProfile({ ...this.options, checkStamp });
   }
 
   /** The active profile, or FAILED_PRECONDITION when none is chosen. */
@@ -78,7 +89,9 @@ export class ActiveProfile {
 
   /** Fresh services acting for `profile`, whichever profile is active (the CLI's --profile). */
   servicesFor(profile: Profile): ProfileServices {
-    const { keychain, stamper, now, fetch, inFlight, unanswered, requestTimeoutMs, onActivity, journal } = this.options;
+    const { keychain, stamper, now, fetch, inFlight, unanswered, requestTimeoutMs, onActivity, journal, checkStamp: check } = this.options;
+    // Called only once a stamp is asked for, when `services` below exists.
+    const checkStamp = check === undefined ? undefined : (submission: Submission) => check(submission, services);
     const client: ApiClient = new ApiClient({
       profile,
       stamper,
@@ -89,14 +102,16 @@ export class ActiveProfile {
       ...(requestTimeoutMs === undefined ? {} : { timeoutMs: requestTimeoutMs }),
       ...(onActivity === undefined ? {} : { onActivity }),
       ...(journal === undefined ? {} : { afterAnswer: (posted) => recordPostedActivity(journal, profile, posted, client) }),
+      ...(checkStamp === undefined ? {} : { checkStamp }),
     });
-    return {
+    const services: ProfileServices = {
       profile,
       client,
-      approvals: new Approvals({ client, stamper, apiKeyName: profile.apiKeyName, now }),
+      approvals: new Approvals({ client, stamper, apiKeyName: profile.apiKeyName, now, ...(checkStamp === undefined ? {} : { checkStamp }) }),
       policies: new Policies(client),
       exporter: new Exporter({ client, keychain, enclaveSignerPublicKey: profile.enclaveSignerPublicKey }),
       importer: new Importer({ client, enclaveSignerPublicKey: profile.enclaveSignerPublicKey }),
     };
+    return services;
   }
 }

@@ -5,17 +5,9 @@
  * or feed the app forged bundles. So main asks the person, naming the profile and the old and new values.
  */
 import { QkError } from '../../shared/errors';
+import type { Confirm, ConfirmationRequest } from '../confirmation/confirmation';
 import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY, type Profile, type ProfileChangeCheck } from './profiles';
 
-/** What a native confirmation dialog shows. */
-export interface ConfirmationRequest {
-  title: string;
-  message: string;
-  detail: string;
-}
-
-/** Shows `request` to the user; resolves `true` only if they chose to go ahead. */
-export type Confirm = (request: ConfirmationRequest) => Promise<boolean>;
 
 const RISK_NOTE =
   'Every request QuorumKey signs for this profile is sent to its service URL, and only bundles signed by its enclave ' +

@@ -1,7 +1,8 @@
 import type { Journal } from '../journal/journal';
 import { localRecord } from '../journal/local-entry';
 import type { IpcHandlers } from '../ipc/register';
-import { confirmingCheck, type Confirm } from './confirmation';
+import type { Confirm } from '../confirmation/confirmation';
+import { confirmingCheck } from './confirmation';
 import type { Profile, Profiles } from './profiles';
 
 type ProfileChannel = 'profiles.list' | 'profiles.get' | 'profiles.getActive' | 'profiles.add' | 'profiles.update' | 'profiles.remove' | 'profiles.setActive';

@@ -1,4 +1,3 @@
-import type { AppSettings } from '../../shared/ipc/contract';
 import type { Journal } from '../journal/journal';
 import { localRecord } from '../journal/local-entry';
 import type { IpcHandlers } from '../ipc/register';

@@ -8,6 +8,9 @@
  * consensus holds, then an ALLOW short of consensus waits; a policy that cannot be evaluated counts as not matching.
  */
 import type { Policy, Tag, User } from '../../shared/api';
+import { possibleVoters, type PossibleVoter } from '../../shared/approvals/still-to-vote';
+import type { OrganizationLookup } from '../../shared/describe';
+import type { OrganizationSnapshot } from './organization';
 import {
   approverTerms,
   checkPolicyExpression,
@@ -43,6 +46,11 @@ export interface PolicyStanding {
   decidedBy?: 'root quorum' | 'policy';
   /** Every policy's own verdict, in the organization's order (the policy editor's dry run). */
   evaluations: PolicyVerdict[];
+  /**
+   * Who may still vote and why, from this same evaluation: root quorum members, and users whose vote counts toward a
+   * policy the verdict found waiting for consensus. Empty once the request is decided.
+   */
+  stillToVote: PossibleVoter[];
 }
 
 export interface PolicyVerdict {
@@ -68,6 +76,15 @@ export interface StandingInput {
   viewerId: string;
   rootQuorum: { threshold: number; userIds: readonly string[] } | undefined;
   nowMs: number;
+}
+
+/** The standing of a request against the organization as `snapshot` read it, the viewer being who read it. */
+export function standingIn(
+  snapshot: OrganizationSnapshot,
+  request: Pick<StandingInput, 'activityType' | 'params' | 'resources' | 'approverIds' | 'nowMs'>,
+): PolicyStanding {
+  const { policies, users, tags, viewer, rootQuorum } = snapshot;
+  return policyStanding({ ...request, policies, users, tags, viewerId: viewer.userId, rootQuorum });
 }
 
 /** Beyond this many extra approvers the search for "what is still needed" stops and says so in general words. */
@@ -122,10 +139,11 @@ export function policyStanding(input: StandingInput): PolicyStanding {
   const viewerVoted = approvers.includes(input.viewerId);
   const viewerInRootQuorum = rootMembers.has(input.viewerId);
 
-  const base = { matchedPolicies, failedPolicies, evaluations };
-  if (rootQuorumReached) return { ...base, outcome: 'ALLOW', decidedBy: 'root quorum', viewerCanApprove: false };
-  if (matchedPolicies.some((policy) => policy.outcome === 'DENY')) return { ...base, outcome: 'DENY', decidedBy: 'policy', viewerCanApprove: false };
-  if (matchedPolicies.some((policy) => policy.outcome === 'ALLOW')) return { ...base, outcome: 'ALLOW', decidedBy: 'policy', viewerCanApprove: false };
+  const decided = { matchedPolicies, failedPolicies, evaluations, stillToVote: [] };
+  if (rootQuorumReached) return { ...decided, outcome: 'ALLOW', decidedBy: 'root quorum', viewerCanApprove: false };
+  if (matchedPolicies.some((policy) => policy.outcome === 'DENY')) return { ...decided, outcome: 'DENY', decidedBy: 'policy', viewerCanApprove: false };
+  if (matchedPolicies.some((policy) => policy.outcome === 'ALLOW')) return { ...decided, outcome: 'ALLOW', decidedBy: 'policy', viewerCanApprove: false };
+  const base = { ...decided, stillToVote: possibleVoters(waiting, new Set(approvers), lookupOf(input)) };
 
   const needs = waiting.map((policy) => whatConsensusNeeds(policy, approvers, input, consensus));
   const reachable = needs.filter((need): need is Need => need !== undefined).sort((a, b) => a.count - b.count);
@@ -149,6 +167,28 @@ export function policyStanding(input: StandingInput): PolicyStanding {
     outcome: 'NO_POLICY',
     consensusNeeds: `no policy allows it: needs ${missing} more root quorum ${missing === 1 ? 'approval' : 'approvals'}`,
     viewerCanApprove: !viewerVoted && viewerInRootQuorum,
+  };
+}
+
+/** The organization as the voter reasons read it: users with their credentials, tags and the root quorum. */
+function lookupOf({ users, tags, rootQuorum }: StandingInput): Pick<OrganizationLookup, 'users' | 'tags' | 'rootQuorum'> {
+  return {
+    users: users.map((user) => ({
+      userId: user.userId,
+      userName: user.userName,
+      ...(user.userEmail === undefined ? {} : { userEmail: user.userEmail }),
+      userTags: user.userTags,
+      apiKeys: user.apiKeys.map((key) => ({ apiKeyId: key.apiKeyId, apiKeyName: key.apiKeyName, credentialType: key.credential.type, publicKey: key.credential.publicKey })),
+      authenticators: user.authenticators.map((authenticator) => ({
+        authenticatorId: authenticator.authenticatorId,
+        authenticatorName: authenticator.authenticatorName,
+        credentialType: authenticator.credential.type,
+        publicKey: authenticator.credential.publicKey,
+      })),
+      oauthProviders: [],
+    })),
+    tags: tags.map(({ tagId, tagName }) => ({ tagId, tagName })),
+    rootQuorum,
   };
 }
 

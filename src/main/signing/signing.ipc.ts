@@ -9,7 +9,7 @@ import type { ProfileServices } from '../profiles/active-profile';
 import type { Settings } from '../settings/settings';
 import type { DeclaredTokens } from '../tokens/declared-tokens';
 import { ContractInterfaces, checkContractInterface } from './contracts';
-import { Signing } from './signing';
+import { signingFor } from './signing';
 
 type SigningChannel =
   | 'policies.dryRun'
@@ -31,16 +31,8 @@ export interface SigningHandlerDeps extends ActiveProfileHandlerDeps {
   journal: Pick<Journal, 'record'>;
 }
 
-/** Signing for a profile's services: its client, and its approvals' stamper for offline files. */
-export function signingOf(
-  { client, approvals }: Pick<ProfileServices, 'client' | 'approvals'>,
-  { settings, tokens, now }: Pick<SigningHandlerDeps, 'settings' | 'tokens' | 'now'>,
-): Signing {
-  return new Signing({ client, settings, tokens, now, stampToFile: (path, body, file) => approvals.stampToFile(path, body, file) });
-}
-
 export function signingHandlers({ active, now, settings, tokens, stampedRequestsDir, journal }: SigningHandlerDeps): Pick<IpcHandlers, SigningChannel> {
-  const signing = async () => signingOf(await active.services(), { settings, tokens, now });
+  const signing = async () => signingFor(await active.services(), { settings, tokens, now });
   const contracts = async () => new ContractInterfaces((await active.services()).client);
   const idOf = ({ smartContractInterfaceId }: { smartContractInterfaceId: string }) => ({ smartContractInterfaceId });
   return {

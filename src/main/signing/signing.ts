@@ -22,8 +22,9 @@ import type { DryRunView, SigningCardView, SigningDescriptionView, SigningResult
 import type { StampedRequest } from '../../shared/offline/stamped-request';
 import { tallyOf } from '../approvals/approvals';
 import type { ActivityOutcome, ApiClient } from '../client/api-client';
+import type { ProfileServices } from '../profiles/active-profile';
 import { parsedDefinition, contractInterfaceTypeOf, readOrganization, type OrganizationSnapshot } from './organization';
-import { policyStanding, type PolicyStanding } from './policy-standing';
+import { standingIn, type PolicyStanding } from './policy-standing';
 import { activityOf, parametersOf, policyResources, signingRequestOf, withSigningParameters, type SigningRequest } from './signing-request';
 
 export interface SigningOptions {
@@ -77,10 +78,21 @@ export class Signing {
     return { description: descriptionView(description), facts: signingFacts(description), standing: standingView(standing) };
   }
 
-  /** What `preview` shows, as the reader and the policies give it (the CLI prints it as text). */
-  async explain(request: SigningRequest): Promise<{ description: SigningDescription; standing: PolicyStanding }> {
-    const snapshot = await readOrganization(this.options.client);
-    const [description, standing] = await Promise.all([this.describe(request, snapshot), this.standing(request, snapshot, [snapshot.viewer.userId])]);
+  /**
+   * What `preview` shows, as the reader and the policies give it (the CLI prints it as text). The standing counts
+   * `approverIds` (by default the viewer alone, whose submission is their approval) against `snapshot` (read now by
+   * default).
+   */
+  async explain(
+    request: SigningRequest,
+    snapshot?: OrganizationSnapshot,
+    approverIds?: readonly string[],
+  ): Promise<{ description: SigningDescription; standing: PolicyStanding }> {
+    const organization = snapshot ?? (await readOrganization(this.options.client));
+    const [description, standing] = await Promise.all([
+      this.describe(request, organization),
+      this.standing(request, organization, approverIds ?? [organization.viewer.userId]),
+    ]);
     return { description, standing };
   }
 
@@ -131,16 +143,11 @@ export class Signing {
 
   private async standing(request: SigningRequest, snapshot: OrganizationSnapshot, approverIds: readonly string[]): Promise<PolicyStanding> {
     const activity = activityOf(request);
-    return policyStanding({
+    return standingIn(snapshot, {
       activityType: activity.type,
       params: parametersOf(request),
       resources: policyResources(request, snapshot),
-      policies: snapshot.policies,
-      users: snapshot.users,
-      tags: snapshot.tags,
       approverIds,
-      viewerId: snapshot.viewer.userId,
-      rootQuorum: snapshot.rootQuorum,
       nowMs: this.options.now(),
     });
   }
@@ -198,6 +205,14 @@ export class Signing {
 function withHistory(base: ClearSigningContext, history: RecipientHistory, excludeActivityId: string | undefined): ClearSigningContext {
   const known = new Set(history.flatMap((past) => (past.activityId === excludeActivityId ? [] : past.recipients)));
   return { ...base, knownRecipients: [...known] };
+}
+
+/** Signing for a profile's services, its offline stamps going through the profile's Approvals (and their check). */
+export function signingFor(
+  { client, approvals }: Pick<ProfileServices, 'client' | 'approvals'>,
+  { settings, tokens, now }: Pick<SigningOptions, 'settings' | 'tokens' | 'now'>,
+): Signing {
+  return new Signing({ client, settings, tokens, now, stampToFile: (path, body, file) => approvals.stampToFile(path, body, file) });
 }
 
 /**

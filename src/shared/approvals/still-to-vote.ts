@@ -5,6 +5,9 @@
  * approvers whose predicate holds for them or over the credentials whose predicate holds for one of theirs, or a count
  * of every approver). A policy whose time window does not hold now (as main reports it) cannot allow anything now, so
  * its voters are not listed for it. Those who already voted in the open window are left out.
+ *
+ * Here a policy's condition is read against the activity alone; for a signing request, whose conditions read the
+ * decoded transaction, main's policy standing names the voters from its own verdict (see possibleVoters).
  */
 import {
   approverTerms,
@@ -17,7 +20,7 @@ import {
   type PolicyActivity,
   type PolicyUser,
 } from '../policy';
-import type { CredentialFacts, OrganizationLookup, UserFacts } from '../describe/types';
+import type { CredentialFacts, OrganizationLookup, PolicyFacts, UserFacts } from '../describe/types';
 import type { Voter } from './voting';
 
 export interface PossibleVoter {
@@ -34,14 +37,29 @@ export function stillToVote(
 ): PossibleVoter[] {
   // An expired approval does not count: that voter may approve again.
   const voted = new Set(voters.filter((voter) => voter.selection === 'rejected' || !voter.expired).map((voter) => voter.userId));
+  const applicable = (lookup.policies ?? []).filter((policy) => policy.activeNow !== false && mayApply(policy.condition, activity));
+  return possibleVoters(applicable, voted, lookup);
+}
+
+/**
+ * Who may still vote, given the policies that apply to the activity: root quorum members, and users whose approval
+ * counts toward the consensus of one of the ALLOW policies among `applicable`. The caller decides which policies
+ * apply: main's policy standing passes exactly those its verdict found waiting for consensus, so a vote is never said
+ * to count toward a policy the verdict did not match.
+ */
+export function possibleVoters(
+  applicable: readonly Pick<PolicyFacts, 'policyName' | 'effect' | 'consensus'>[],
+  voted: ReadonlySet<string>,
+  lookup: Pick<OrganizationLookup, 'users' | 'tags' | 'rootQuorum'>,
+): PossibleVoter[] {
   const reasons = new Map<string, string[]>();
   const add = (userId: string, reason: string) => {
     if (voted.has(userId)) return;
     reasons.set(userId, [...(reasons.get(userId) ?? []), reason]);
   };
   for (const userId of lookup.rootQuorum?.userIds ?? []) add(userId, 'root quorum member');
-  for (const policy of lookup.policies ?? []) {
-    if (policy.effect !== 'EFFECT_ALLOW' || policy.activeNow === false || policy.consensus.trim() === '' || !mayApply(policy.condition, activity)) continue;
+  for (const policy of applicable) {
+    if (policy.effect !== 'EFFECT_ALLOW' || policy.consensus.trim() === '') continue;
     const consensus = checkPolicyExpression(policy.consensus, 'consensus');
     // A consensus that does not parse allows nothing, so nobody's vote counts toward it.
     if (!consensus.ok) continue;
@@ -76,12 +94,12 @@ function credentialsOf(user: UserFacts): KnownCredential[] {
 }
 
 /** "counts toward policy X's consensus (2 of users tagged Ops)" where the terms say how many of whom; else without. */
-function countsToward(policyName: string, terms: readonly ApproverTerm[], lookup: OrganizationLookup): string {
+function countsToward(policyName: string, terms: readonly ApproverTerm[], lookup: Pick<OrganizationLookup, 'users' | 'tags'>): string {
   const described = [...new Set(terms.flatMap((term) => termInWords(term, lookup) ?? []))];
   return `counts toward policy ${policyName}${described.length === 0 ? '' : `'s consensus (${described.join('; ')})`}`;
 }
 
-function termInWords({ atLeast, selects }: ApproverTerm, lookup: OrganizationLookup): string | undefined {
+function termInWords({ atLeast, selects }: ApproverTerm, lookup: Pick<OrganizationLookup, 'users' | 'tags'>): string | undefined {
   if (atLeast === undefined || selects === undefined) return undefined;
   switch (selects.kind) {
     case 'everyone':

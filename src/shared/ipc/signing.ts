@@ -55,6 +55,8 @@ export const policyStandingView = z.strictObject({
   consensusNeeds: z.string().optional(),
   viewerCanApprove: z.boolean(),
   decidedBy: z.enum(['root quorum', 'policy']).optional(),
+  /** Who may still vote and why, from the same evaluation as the verdict. */
+  stillToVote: z.array(z.strictObject({ userId: z.string(), userName: z.string(), reasons: z.array(z.string()) })),
 });
 export type PolicyStandingView = z.infer<typeof policyStandingView>;
 

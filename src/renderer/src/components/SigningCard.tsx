@@ -9,6 +9,7 @@ import { Fragment, useState } from 'react';
 import type { PolicyStandingView, SigningCardView } from '../../../shared/ipc/signing';
 import { useChannel } from '../queries';
 import { QueryStatus } from './QueryStatus';
+import { StillToVoteList } from './StillToVoteList';
 
 /**
  * A signing activity's card, read from main (the description and the policies' standing are worked out there); read
@@ -17,8 +18,14 @@ import { QueryStatus } from './QueryStatus';
 export function SigningCardLoader({ activityId }: { activityId: string }) {
   const card = useChannel('signing.describe', { activityId });
   if (card.data === undefined) return <QueryStatus query={card} loading="Reading what this signs…" />;
-  // The approval's panel is already headed with the same title.
-  return <SigningCard card={card.data} titled={false} />;
+  // The approval's panel is already headed with the same title; while it takes votes, who may still vote comes from
+  // the same evaluation as the verdict.
+  return (
+    <>
+      <SigningCard card={card.data} titled={false} />
+      {card.data.activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' && <StillToVoteList possible={card.data.standing.stillToVote} />}
+    </>
+  );
 }
 
 type Fact = SigningCardView['facts'][number];

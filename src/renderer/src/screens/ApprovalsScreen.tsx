@@ -13,6 +13,7 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { ConfirmDialog, Modal } from '../components/Modal';
 import { SecretReveal, type RevealedSecret } from '../components/SecretReveal';
 import { SigningCardLoader } from '../components/SigningCard';
+import { StillToVoteList } from '../components/StillToVoteList';
 import { Progress } from '../components/Progress';
 import { QueryStatus } from '../components/QueryStatus';
 import { useAction, type Action } from '../hooks';
@@ -282,7 +283,7 @@ function ApprovalDetail({
       {item.activity.status === 'ACTIVITY_STATUS_COMPLETED' && exportedKindOf(item.type) !== undefined && (
         <ExportActions activityId={item.activityId} localKeyName={description.exports?.target.localKeyName} fingerprint={description.exports?.target.fingerprint} />
       )}
-      {open && <StillToVote item={item} lookup={lookup} />}
+      {open && description.kind !== 'signing' && <StillToVote item={item} lookup={lookup} />}
       <h3>Who voted</h3>
       {item.voters.length === 0 ? (
         <p className="empty">No votes yet.</p>
@@ -379,25 +380,12 @@ function ExportActions({ activityId, localKeyName, fingerprint }: { activityId: 
   );
 }
 
-/** Who may still vote on an open activity, by name and why; it shrinks as votes come in. */
+/**
+ * Who may still vote, for an activity that signs nothing. A signing request's card lists them from main's policy
+ * standing instead, the same evaluation as its verdict (its conditions read the decoded transaction).
+ */
 function StillToVote({ item, lookup }: { item: ApprovalItem; lookup: OrganizationLookup }) {
-  const possible = stillToVote({ type: item.type, intent: item.activity.intent }, item.voters, lookup);
-  return (
-    <>
-      <h3 id="still-to-vote-title">Still to vote</h3>
-      {possible.length === 0 ? (
-        <p className="empty">Nobody else is known to be able to vote on this.</p>
-      ) : (
-        <ul className="voters" aria-labelledby="still-to-vote-title">
-          {possible.map((voter) => (
-            <li key={voter.userId}>
-              {voter.userName} <span className="muted">· {voter.reasons.join('; ')}</span>
-            </li>
-          ))}
-        </ul>
-      )}
-    </>
-  );
+  return <StillToVoteList possible={stillToVote({ type: item.type, intent: item.activity.intent }, item.voters, lookup)} />;
 }
 
 /** What a vote did, in words: "Approved — 2 of 2; Export a wallet is done." or "Approved — waiting for 1 more." */

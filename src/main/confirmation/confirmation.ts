@@ -1,0 +1,76 @@
+/**
+ * Main's confirmation surface: what main asks a person before it does something the page cannot be trusted to decide
+ * alone (stamping an activity or a vote, redirecting a profile). The app shows it in a native dialog, modal to the
+ * window, which the page can neither draw over nor click; the e2e host plays the person. The page can ask for an
+ * action, but only a person answering here completes it.
+ */
+import { QkError } from '../../shared/errors';
+
+/**
+ * Main's reading of what a stamp will do, worded for a person: built by main from the service's own data, never from
+ * what the page says. The value is what the confirmation shows, so a caller can keep it (a journal, a log) as shown.
+ */
+export interface Reading {
+  /** What the stamp does: submits an activity, or votes on one; `file` when it is stamped into an offline file. */
+  action: 'submit' | 'approve' | 'reject';
+  delivery: 'post' | 'file';
+  /** The activity the stamp is about (the voted-on one for a vote). */
+  activityType: string;
+  /** The voted-on activity's fingerprint, for a vote. */
+  fingerprint?: string;
+  /** "Sign an Ethereum transaction", "Change the root quorum". */
+  title: string;
+  /** One line: "Transfer 250,000 USDC to Bob (0x…) on Ethereum". */
+  summary: string;
+  /** "Network: Ethereum (chain id 1)", with parts indented beneath their fact. */
+  facts: readonly string[];
+  /** "Threshold: 1 → 2": each changed field before → after. */
+  changes: readonly string[];
+  /** Full sentences; a lock-out is named first. */
+  warnings: readonly string[];
+  /** The organization's policies on it: "no policy matches; the root quorum decides". */
+  verdict: string;
+  /** What it still needs once this stamp is counted: "needs 1 more root quorum approval", "nothing: this completes it". */
+  stillNeeded: string;
+}
+
+/** What the confirmation shows: a title, a question, and the detail beneath; `reading` when it is about a stamp. */
+export interface ConfirmationRequest {
+  title: string;
+  message: string;
+  detail: string;
+  reading?: Reading;
+}
+
+/** Shows `request` to the person; resolves `true` only if they chose to go ahead. */
+export type Confirm = (request: ConfirmationRequest) => Promise<boolean>;
+
+const ACTION_WORDS: Record<Reading['action'], string> = { submit: 'Submit', approve: 'Approve', reject: 'Reject' };
+
+/** The confirmation for a stamp: the question names the action and the summary, the detail everything main read. */
+export function confirmationOf(reading: Reading): ConfirmationRequest {
+  const action = ACTION_WORDS[reading.action];
+  const where = reading.delivery === 'file' ? ' (stamped into an offline file)' : '';
+  const section = (heading: string, lines: readonly string[]) => (lines.length === 0 ? [] : ['', heading, ...lines.map((line) => `  ${line}`)]);
+  return {
+    title: `${action}: ${reading.title}?`,
+    message: `${action} ${JSON.stringify(reading.title)}${where}? ${reading.summary}`,
+    detail: [
+      ...reading.facts,
+      ...section('Before → after:', reading.changes),
+      ...section('Warnings:', reading.warnings),
+      '',
+      `Policy verdict: ${reading.verdict}`,
+      `${reading.action === 'reject' ? 'To approve it still needs' : 'After this one it still needs'}: ${reading.stillNeeded}`,
+      ...(reading.fingerprint === undefined ? [] : [`Fingerprint: ${reading.fingerprint}`]),
+    ].join('\n'),
+    reading,
+  };
+}
+
+/** Asks `confirm` and refuses with USER_DECLINED, naming `what`, unless the person went ahead. */
+export async function requireConfirmation(confirm: Confirm, request: ConfirmationRequest, what: string): Promise<void> {
+  if (!(await confirm(request))) {
+    throw new QkError('USER_DECLINED', `${what} was declined in QuorumKey's confirmation; nothing was stamped or sent`);
+  }
+}

@@ -1,0 +1,261 @@
+/**
+ * Main's reading of a stamp, from the service's own data: what the activity does (the clear-signing reader for a
+ * signature request, the activity describer with before → after for anything else), where the organization's
+ * policies stand once this stamp counts, and what it still needs. A vote is read as the activity it votes on.
+ * It also finds the changes that would lock the organization or this profile out (see lockOutOf).
+ */
+import type { Activity } from '../../shared/api';
+import { flatFacts, signingFacts, type SigningDescription } from '../../shared/clear-signing';
+import { activityStatusInWords, describeActivity, type ActivityDescription, type Change, type Fact } from '../../shared/describe';
+import { QkError, toQkError } from '../../shared/errors';
+import { tallyOf } from '../approvals/approvals';
+import { terminalText, valueText } from '../cli/signing-text';
+import type { Keychain } from '../keychain/keychain';
+import { readOrganization as readLookup } from '../organization/organization';
+import type { ProfileServices } from '../profiles/active-profile';
+import type { Settings } from '../settings/settings';
+import { readOrganization, type OrganizationSnapshot } from '../signing/organization';
+import { standingIn, type PolicyStanding } from '../signing/policy-standing';
+import { signingRequestOf } from '../signing/signing-request';
+import { describeOffline, signingFor } from '../signing/signing';
+import type { DeclaredTokens } from '../tokens/declared-tokens';
+import type { Reading } from './confirmation';
+import type { Submission } from './submission';
+
+export interface StampReaderDeps {
+  settings: Pick<Settings, 'get'>;
+  tokens: Pick<DeclaredTokens, 'list'>;
+  keychain: Pick<Keychain, 'listEncryptionKeys' | 'getApiKeyPublic'>;
+  now: () => number;
+}
+
+export interface StampReading {
+  reading: Reading;
+  /** Why the activity would lock the organization or this profile out; undefined when it would not. */
+  lockOut: string | undefined;
+}
+
+type Subject = { type: string; intent: Record<string, unknown> };
+
+/**
+ * Main's reading of `submission`. A stamp into an offline file is often made where the service cannot be reached:
+ * then the reading is what the request itself says (a vote's fingerprint, a signing request decoded without the
+ * organization's names), and says so.
+ */
+export async function readStamp(submission: Submission, services: ProfileServices, deps: StampReaderDeps): Promise<StampReading> {
+  try {
+    return await readFromService(submission, services, deps);
+  } catch (error) {
+    if (submission.delivery !== 'file') throw error;
+    return { reading: await readOffline(submission, deps, toQkError(error).message), lockOut: undefined };
+  }
+}
+
+function actionOf(submission: Submission): Reading['action'] {
+  return submission.operation.name === 'approve_activity' ? 'approve' : submission.operation.name === 'reject_activity' ? 'reject' : 'submit';
+}
+
+function subjectOf({ operation, parameters }: Submission): Subject {
+  return { type: operation.activityType, intent: { [operation.intentKey]: parameters } };
+}
+
+async function readOffline(submission: Submission, deps: StampReaderDeps, reason: string): Promise<Reading> {
+  const action = actionOf(submission);
+  const unread = `not read: the service could not be asked (${reason})`;
+  const base = { action, delivery: submission.delivery, verdict: unread, stillNeeded: unread, changes: [] };
+  if (action !== 'submit') {
+    const fingerprint = String(submission.parameters['fingerprint']);
+    return {
+      ...base,
+      activityType: submission.operation.activityType,
+      fingerprint,
+      title: 'an activity known by its fingerprint alone',
+      summary: 'Compare the fingerprint below, in full, with the one on the activity on a connected machine.',
+      facts: [`Fingerprint: ${fingerprint}`],
+      warnings: [],
+    };
+  }
+  const subject = subjectOf(submission);
+  const signingRequest = signingRequestOf(subject);
+  if (signingRequest !== undefined) {
+    const description = describeOffline(signingRequest, (await deps.settings.get()).warnAbove, await deps.tokens.list());
+    return { ...base, activityType: subject.type, ...signingReading(description) };
+  }
+  return { ...base, activityType: subject.type, ...describedReading(describeActivity(subject)) };
+}
+
+async function readFromService(submission: Submission, services: ProfileServices, deps: StampReaderDeps): Promise<StampReading> {
+  const { client, profile } = services;
+  const nowMs = deps.now();
+  const action = actionOf(submission);
+  const [snapshot, lookup, target] = await Promise.all([
+    readOrganization(client),
+    readLookup(client, deps.keychain, deps.tokens, nowMs),
+    action === 'submit' ? undefined : votedOn(services, String(submission.parameters['fingerprint'])),
+  ]);
+  const subject: Subject = target ?? subjectOf(submission);
+  const counted = target === undefined ? [] : tallyOf(target.votes, nowMs).approverIds;
+  // A submission is its submitter's approval, as the service counts it; a rejection adds none.
+  const approverIds = action === 'reject' ? counted : [...new Set([...counted, snapshot.viewer.userId])];
+
+  const signingRequest = signingRequestOf(subject);
+  let described: Described;
+  let standing: PolicyStanding | string;
+  if (signingRequest !== undefined) {
+    const explained = await signingFor(services, deps).explain(signingRequest, snapshot, approverIds);
+    standing = explained.standing;
+    described = signingReading(explained.description);
+  } else {
+    described = describedReading(describeActivity(subject, lookup));
+    standing = standingOf(subject, snapshot, approverIds, nowMs);
+  }
+  const ownKey = await deps.keychain.getApiKeyPublic(profile.apiKeyName).then(
+    (key) => key.publicKey,
+    () => undefined,
+  );
+  const lockOut = lockOutOf(subject, snapshot, ownKey, profile.name);
+  return {
+    reading: {
+      action,
+      delivery: submission.delivery,
+      activityType: subject.type,
+      ...(target === undefined ? {} : { fingerprint: target.fingerprint }),
+      ...described,
+      warnings: [...(lockOut === undefined || action === 'reject' ? [] : [`Lock-out: ${lockOut}.`]), ...described.warnings],
+      verdict: typeof standing === 'string' ? standing : verdictInWords(standing),
+      stillNeeded: typeof standing === 'string' ? 'not known' : stillNeededInWords(standing),
+    },
+    lockOut,
+  };
+}
+
+type Described = Pick<Reading, 'title' | 'summary' | 'facts' | 'changes' | 'warnings'>;
+
+function signingReading(description: SigningDescription): Described {
+  return {
+    title: terminalText(description.title),
+    summary: terminalText(description.summary),
+    facts: flatFacts(signingFacts(description)).map((fact) => `${terminalText(fact.label)}: ${fact.value.map(valueText).join(' · ')}`),
+    changes: [],
+    warnings: description.warnings.map((warning) => terminalText(warning.message)),
+  };
+}
+
+function describedReading(description: ActivityDescription): Described {
+  return {
+    title: terminalText(description.title),
+    summary: terminalText(description.summary),
+    facts: [
+      ...description.facts.map(factLine),
+      ...(description.exports === undefined
+        ? []
+        : [
+            `Exports: ${refsText(description.exports.what)}`,
+            `Sealed to: ${terminalText(description.exports.target.localKeyName ?? 'a key this desktop does not hold')} (${description.exports.target.fingerprint})`,
+          ]),
+      ...description.deletions.map((deletion) => `Deletes ${deletion.kind}: ${terminalText(deletion.what.text)}`),
+    ],
+    changes: description.changes.map(changeLine),
+    warnings: description.warnings.map(terminalText),
+  };
+}
+
+/** The activity waiting for votes with `fingerprint`; a vote on anything else is refused before it is stamped. */
+async function votedOn({ client }: Pick<ProfileServices, 'client'>, fingerprint: string): Promise<Activity> {
+  const { activities } = await client.query('list_activities', { filterByStatus: ['ACTIVITY_STATUS_CONSENSUS_NEEDED'] });
+  const target = activities.find((activity) => activity.fingerprint === fingerprint);
+  if (target !== undefined) return target;
+  const settled = (await client.query('list_activities', {})).activities.find((activity) => activity.fingerprint === fingerprint);
+  const shown = fingerprint.slice(0, 80);
+  if (settled !== undefined) {
+    throw new QkError('ACTIVITY_NOT_PENDING', `activity ${settled.id} (fingerprint ${shown}) is ${activityStatusInWords(settled.status).toLowerCase()} and takes no more votes; nothing was stamped`, {
+      activityId: settled.id,
+    });
+  }
+  throw new QkError('ACTIVITY_NOT_FOUND', `no activity of this organization has fingerprint ${shown}; nothing was stamped`, { fingerprint: shown });
+}
+
+/** The policies' standing on an activity that signs nothing, or why it cannot be read. */
+function standingOf(subject: Subject, snapshot: OrganizationSnapshot, approverIds: readonly string[], nowMs: number): PolicyStanding | string {
+  const params = Object.values(subject.intent)[0];
+  try {
+    return standingIn(snapshot, {
+      activityType: subject.type,
+      params: typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {},
+      resources: {},
+      approverIds,
+      nowMs,
+    });
+  } catch (error) {
+    return `QuorumKey cannot read the policies on this kind of activity (${error instanceof Error ? error.message : String(error)}); the service decides`;
+  }
+}
+
+/** The policies' own verdict, whatever the root quorum's votes decide: which matched, and how they stand. */
+function verdictInWords({ matchedPolicies, failedPolicies }: PolicyStanding): string {
+  const named = (policyOutcome: string) =>
+    matchedPolicies
+      .filter((policy) => policy.outcome === policyOutcome)
+      .map((policy) => JSON.stringify(policy.policyName))
+      .join(', ');
+  const words = named('DENY') !== ''
+    ? `denied by policy ${named('DENY')}`
+    : named('ALLOW') !== ''
+      ? `allowed by policy ${named('ALLOW')}`
+      : named('NEEDS_CONSENSUS') !== ''
+        ? `policy ${named('NEEDS_CONSENSUS')} matches and waits for its consensus`
+        : 'no policy matches; the root quorum decides';
+  const failed = failedPolicies.map((policy) => `${JSON.stringify(policy.policyName)} (${policy.reason})`);
+  return failed.length === 0 ? words : `${words}; could not evaluate ${failed.join(', ')}`;
+}
+
+function stillNeededInWords({ outcome, decidedBy, consensusNeeds }: PolicyStanding): string {
+  if (outcome === 'ALLOW') return `nothing more: with this one ${decidedBy === 'root quorum' ? 'the root quorum allows it' : 'a policy allows it'}`;
+  if (outcome === 'DENY') return 'nothing can approve it while a policy denies it';
+  return consensusNeeds ?? 'more approvals (how many, the consensus does not say)';
+}
+
+/**
+ * Whether `subject` would leave someone unable to act: removing the key this profile signs with (or deleting the
+ * user it signs as), or the last credential of a root quorum member, who could then never vote again.
+ */
+export function lockOutOf(subject: Subject, snapshot: OrganizationSnapshot, ownPublicKey: string | undefined, profileName: string): string | undefined {
+  const fields = Object.values(subject.intent)[0] as Record<string, unknown> | undefined;
+  const ids = (name: string) => (Array.isArray(fields?.[name]) ? (fields[name] as unknown[]).map(String) : []);
+  const profile = JSON.stringify(profileName);
+  if (subject.type === 'ACTIVITY_TYPE_DELETE_USERS') {
+    if (ids('userIds').includes(snapshot.viewer.userId)) return `it deletes ${snapshot.viewer.username}, the user profile ${profile} signs as`;
+    const member = ids('userIds').find((userId) => snapshot.rootQuorum?.userIds.includes(userId) === true);
+    return member === undefined ? undefined : `it deletes ${userName(snapshot, member)}, a member of the root quorum`;
+  }
+  const removing = subject.type === 'ACTIVITY_TYPE_DELETE_API_KEYS' ? ids('apiKeyIds') : subject.type.startsWith('ACTIVITY_TYPE_DELETE_AUTHENTICATORS') ? ids('authenticatorIds') : [];
+  if (removing.length === 0) return undefined;
+  const user = snapshot.users.find((candidate) => candidate.userId === fields?.['userId']);
+  if (user === undefined) return undefined;
+  const own = user.apiKeys.find((key) => removing.includes(key.apiKeyId) && key.credential.publicKey.toLowerCase() === ownPublicKey?.toLowerCase());
+  if (own !== undefined) {
+    return `it removes API key ${JSON.stringify(own.apiKeyName)} of ${user.userName}, the key profile ${profile} signs with: QuorumKey could no longer act for that profile`;
+  }
+  const left = [...user.apiKeys.map((key) => key.apiKeyId), ...user.authenticators.map((authenticator) => authenticator.authenticatorId)].filter((id) => !removing.includes(id));
+  if (left.length === 0 && snapshot.rootQuorum?.userIds.includes(user.userId) === true) {
+    return `it removes the last credential of ${user.userName}, a member of the root quorum (${snapshot.rootQuorum.threshold} of ${snapshot.rootQuorum.userIds.length}), who could never vote again`;
+  }
+  return undefined;
+}
+
+function userName(snapshot: OrganizationSnapshot, userId: string): string {
+  return snapshot.users.find((user) => user.userId === userId)?.userName ?? userId;
+}
+
+/** Names and values from the organization and the request, escaped as the terminal shows them (no fake lines). */
+function factLine({ label, value }: Fact): string {
+  return `${terminalText(label)}: ${refsText(value)}`;
+}
+
+function changeLine({ label, before, after }: Change): string {
+  return `${terminalText(label)}: ${before === undefined ? 'not known' : refsText(before)} → ${refsText(after)}`;
+}
+
+function refsText(refs: Fact['value']): string {
+  return refs.length === 0 ? 'none' : refs.map((ref) => terminalText(ref.text)).join(', ');
+}
