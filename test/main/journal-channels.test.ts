@@ -66,7 +66,9 @@ describe('the journal', () => {
     const vote = entries.find((entry) => entry.action === 'vote.approved' && entry.activityId === rename.activity.id);
     expect(vote).toMatchObject({ profileName: 'Bea', userId: beaId, activityFingerprint: rename.activity.fingerprint });
     expect(vote?.apiKeyFingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
-    expect(vote?.reading.facts).toContainEqual({ label: 'Name', value: 'not known → treasury cap' });
+    // The reading as Bea confirmed it on main's surface: the change before → after, and what her vote completed.
+    expect(vote?.reading.facts).toContainEqual({ label: 'Name', value: 'treasury limit → treasury cap' });
+    expect(vote?.reading.facts).toContainEqual({ label: 'Outcome', value: 'completed' });
     expect(entries.find((entry) => entry.action === 'vote.stamped-offline')).toMatchObject({ profileName: 'Bea', activityFingerprint: rename.activity.fingerprint });
     expect(entries.find((entry) => entry.action === 'export.revealed')).toMatchObject({ activityId: revealed.activityId, reading: { verdict: 'revealed' } });
     expect(entries.find((entry) => entry.action === 'activity.submitted' && entry.activityId === revealed.activityId)?.reading.title).toMatch(/export/i);
@@ -95,7 +97,7 @@ describe('the journal', () => {
     expect(JSON.parse(valid.stdout)).toMatchObject({ valid: true, entries: exported.count, head: checkpoint.head });
 
     const lines = (await readFile(exported.file, 'utf8')).split('\n');
-    lines[3] = lines[3]!.replace('"verdict":"completed"', '"verdict":"rejected"');
+    lines[3] = lines[3]!.replace('"title":"', '"title":"Not ');
     const tamperedFile = join(bed.dataDir, 'tampered.jsonl');
     await writeFile(tamperedFile, lines.join('\n'));
     const tampered = await runCli(otherDir, ['journal', 'verify', tamperedFile]);

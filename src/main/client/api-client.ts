@@ -26,6 +26,7 @@ import {
 } from '../../shared/api';
 import { GrpcCode, QkError, isErrorCode, type ErrorCode } from '../../shared/errors';
 import type { PostedAnswer } from '../journal/activity-entry';
+import type { Reading } from '../confirmation/confirmation';
 import { submissionOf, type StampCheck } from '../confirmation/submission';
 import type { Profile } from '../profiles/profiles';
 import type { Stamp, Stamper } from '../stamper/stamper';
@@ -245,9 +246,10 @@ export class ApiClient {
 
   /** Stamps (unless `stamp` is given) and posts `body`; returns the parsed 2xx JSON or throws the mapped error. */
   private async post(path: string, body: string, stamp?: Stamp): Promise<unknown> {
+    let shown: Reading | undefined;
     if (stamp === undefined && this.checkStamp !== undefined) {
       const submission = submissionOf(path, body, 'post');
-      if (submission !== undefined) await this.checkStamp(submission);
+      if (submission !== undefined) shown = await this.checkStamp(submission);
     }
     const { headerName, headerValue } = stamp ?? (await this.stamper.stamp(this.profile.apiKeyName, body));
     const url = `${this.profile.baseUrl}${path}`;
@@ -289,7 +291,7 @@ export class ApiClient {
     }
     if (response.ok) {
       if (json === undefined) throw new QkError('RESPONSE_INVALID', `${url} answered HTTP ${response.status} without a JSON body`, { url });
-      await this.afterAnswer?.({ path, stampHeader: headerValue, stampedHere: stamp === undefined, answer: json });
+      await this.afterAnswer?.({ path, stampHeader: headerValue, stampedHere: stamp === undefined, answer: json, ...(shown === undefined ? {} : { shown }) });
       return json;
     }
     throw errorFromResponse(url, response.status, json, text);

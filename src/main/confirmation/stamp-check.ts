@@ -17,11 +17,12 @@ export interface ConfirmingStampCheckOptions extends StampReaderDeps {
 const ASKING: Record<Reading['action'], string> = { submit: 'Submitting', approve: 'Approving', reject: 'Rejecting' };
 
 export function confirmingStampCheck({ confirm, ...deps }: ConfirmingStampCheckOptions) {
-  return async (submission: Submission, services: ProfileServices): Promise<void> => {
+  return async (submission: Submission, services: ProfileServices): Promise<Reading> => {
     const { reading, lockOut } = await readStamp(submission, services, deps);
     if (lockOut !== undefined && reading.action === 'submit') {
       throw new QkError('FAILED_PRECONDITION', `QuorumKey refuses to submit this: ${lockOut}. Nothing was stamped.`, { activityType: reading.activityType });
     }
     await requireConfirmation(confirm, confirmationOf(reading), `${ASKING[reading.action]} ${JSON.stringify(reading.title)}`);
+    return reading;
   };
 }

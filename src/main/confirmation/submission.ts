@@ -5,6 +5,7 @@
  */
 import { operationByPath, type ActivityOperation } from '../../shared/api';
 import { QkError } from '../../shared/errors';
+import type { Reading } from './confirmation';
 
 export interface Submission {
   operation: ActivityOperation;
@@ -14,8 +15,11 @@ export interface Submission {
   delivery: 'post' | 'file';
 }
 
-/** Runs before main stamps a submission; throws to stop it (nothing is stamped then). */
-export type StampCheck = (submission: Submission) => Promise<void>;
+/**
+ * Runs before main stamps a submission; throws to stop it (nothing is stamped then). Answers the reading a person
+ * confirmed, when one was shown, so the journal records what they saw.
+ */
+export type StampCheck = (submission: Submission) => Promise<Reading | undefined>;
 
 /** The activity submission `body` carries to `path`; undefined when `path` is not an activity submission (a query). */
 export function submissionOf(path: string, body: string, delivery: Submission['delivery']): Submission | undefined {

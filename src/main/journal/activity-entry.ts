@@ -11,6 +11,7 @@ import { describeActivity, publicKeyFingerprint, type Ref } from '../../shared/d
 import type { JournalAction, JournalReading, JournalRecord } from '../../shared/journal/format';
 import { signingDecoder } from '../activities/readings';
 import type { ApiClient } from '../client/api-client';
+import type { Reading } from '../confirmation/confirmation';
 import type { Profile } from '../profiles/profiles';
 import type { Journal } from './journal';
 
@@ -22,6 +23,8 @@ export interface PostedAnswer {
   /** False when the stamp came with the request (an offline file stamped elsewhere or earlier). */
   stampedHere: boolean;
   answer: unknown;
+  /** What the person confirmed on main's surface before it was stamped, when it was shown there. */
+  shown?: Reading;
 }
 
 /**
@@ -80,7 +83,7 @@ export function activityRecord(
     ...(stampKey === undefined ? {} : { apiKeyFingerprint: publicKeyFingerprint(stampKey) }),
     activityId: activity.id,
     activityFingerprint: activity.fingerprint,
-    reading: activityReading(activity),
+    reading: posted.shown === undefined ? activityReading(activity) : shownReading(posted.shown, activity),
     ...(appProofs.length === 0 ? {} : { appProofs: [...appProofs] }),
   };
 }
@@ -90,6 +93,24 @@ function actionOf({ path, stampedHere }: PostedAnswer): JournalAction {
   if (name === 'approve_activity') return 'vote.approved';
   if (name === 'reject_activity') return 'vote.rejected';
   return stampedHere ? 'activity.submitted' : 'request.posted-from-file';
+}
+
+/**
+ * The reading as the person confirmed it (main's confirmation, word for word: facts, changes before → after,
+ * warnings, the verdict and what it still needed), and what came of it.
+ */
+export function shownReading(shown: Reading, activity: Activity): JournalReading {
+  const labelled = (line: string) => {
+    const colon = line.indexOf(': ');
+    return colon < 0 ? { label: 'Fact', value: line } : { label: line.slice(0, colon).trim(), value: line.slice(colon + 2) };
+  };
+  return {
+    title: shown.title,
+    summary: shown.summary,
+    facts: [...shown.facts.map(labelled), ...shown.changes.map(labelled), { label: 'Still needed when confirmed', value: shown.stillNeeded }, { label: 'Outcome', value: verdictOf(activity) }],
+    warnings: [...shown.warnings],
+    verdict: shown.verdict,
+  };
 }
 
 /** The describer's reading of the activity as it stands. */

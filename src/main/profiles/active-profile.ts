@@ -6,6 +6,7 @@
 import { QkError } from '../../shared/errors';
 import { Approvals } from '../approvals/approvals';
 import { ApiClient, type ApiClientOptions } from '../client/api-client';
+import type { Reading } from '../confirmation/confirmation';
 import type { Submission } from '../confirmation/submission';
 import type { InFlightRequests } from '../client/in-flight';
 import type { UnansweredSubmissions } from '../client/unanswered';
@@ -48,7 +49,7 @@ export interface ActiveProfileOptions {
    * Asked before any activity or vote is stamped for the profile (posted or into a file), with the services it would
    * be stamped by; throwing stops the stamp. Main's handlers confirm every stamp with a person this way.
    */
-  checkStamp?: (submission: Submission, services: ProfileServices) => Promise<void>;
+  checkStamp?: (submission: Submission, services: ProfileServices) => Promise<Reading | undefined>;
 }
 
 export class ActiveProfile {
