@@ -27,7 +27,7 @@ import { privateKeyPolicyResource } from './private-keys';
 import { walletPolicyResource } from './wallets';
 
 /** The key `signWith` names, and the condition keywords it answers to (`wallet` + `wallet_account`, or `private_key`). */
-interface Signer {
+export interface Signer {
   source: SigningKeySource;
   curve: Curve;
   resources: Record<string, PolicyStruct>;
@@ -48,7 +48,7 @@ function addressSpellings(signWith: string): string[] {
   return [...new Set([signWith, getAddress(signWith), signWith.toLowerCase()])];
 }
 
-function resolveSigner(store: Repositories, organizationId: string, signWith: string): Signer {
+export function resolveSigner(store: Repositories, organizationId: string, signWith: string): Signer {
   const { walletAccounts, wallets, privateKeys } = store;
   for (const spelling of addressSpellings(signWith)) {
     const account = walletAccounts.findByAddress(organizationId, spelling);
@@ -218,7 +218,7 @@ function prepareTransaction(store: Repositories, organizationId: string, params:
  * Decoding is the expensive part and validate, policyResources and execute all need it; within one submission they
  * receive the same parameters object, so the decoded form is kept with it.
  */
-function memoized<P extends object, R>(prepare: (store: Repositories, organizationId: string, params: P) => R) {
+export function memoized<P extends object, R>(prepare: (store: Repositories, organizationId: string, params: P) => R) {
   const cache = new WeakMap<P, { store: Repositories; organizationId: string; prepared: R }>();
   return (store: Repositories, organizationId: string, params: P): R => {
     const hit = cache.get(params);

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { activity, type ActivityOperation } from './operation';
-import { int32, int64, bounded, boundedString, MAX_LENGTH, req, res } from './primitives';
+import { int32, int64, bounded, boundedString, decimalString, MAX_LENGTH, req, res } from './primitives';
 import { accessType, addressFormat, curve, effect, featureName, hashFunction, mnemonicLanguage, payloadEncoding, smartContractInterfaceType, transactionType } from './enums';
 import { apiKeyParamsV1, apiKeyParamsV2, authenticatorParamsV2, clientSignature, oauthProviderParamsV2, policyParams, privateKeyParams, rootUserParamsV5, sparkLightningReceivePackage, tvcOperatorSetParams, userParamsV4, walletAccountParams, walletParams } from './params';
 import { feature, privateKeyResult, address, signRawPayloadResult, sparkEncryptedOperatorPackage, walletResult } from './resources';
@@ -486,6 +486,25 @@ const signing = defineActivities({
     resultKey: 'signTransactionResult',
     parameters: req({ signWith: bounded.signWith, unsignedTransaction: bounded.transaction, type: transactionType }),
     result: res({ signedTransaction: z.string() }),
+  },
+  eth_send_transaction: {
+    activityType: 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2',
+    intentKey: 'ethSendTransactionIntentV2',
+    resultKey: 'ethSendTransactionResultV2',
+    parameters: req({
+      from: bounded.address,
+      // Any eip155 chain: the Sandbox serves the chains its --rpc flags name (swagger lists hosted ones only).
+      caip2: bounded.name,
+      sponsor: z.boolean().optional(),
+      nonce: decimalString.optional(),
+      gasLimit: bounded.uint256.optional(),
+      maxFeePerGas: bounded.uint256.optional(),
+      maxPriorityFeePerGas: bounded.uint256.optional(),
+      deadline: decimalString.optional(),
+      gasStationNonce: decimalString.optional(),
+      calls: z.array(req({ to: bounded.address, value: bounded.uint256.optional(), data: bounded.transaction.optional() })),
+    }),
+    result: res({ sendTransactionStatusId: z.string() }),
   },
 });
 
