@@ -5,6 +5,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { getTransferSolInstruction } from '@solana-program/system';
+import {
+  address,
+  appendTransactionMessageInstruction,
+  compileTransaction,
+  createTransactionMessage,
+  getTransactionEncoder,
+  pipe,
+  setTransactionMessageFeePayer,
+  setTransactionMessageLifetimeUsingBlockhash,
+} from '@solana/kit';
 import { Turnkey, type TurnkeyApiClient } from '@turnkey/sdk-server';
 import { createPublicClient, http, parseEther, type Hex, type PublicClient } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +23,7 @@ import { newKey, startTestService, type TestKey, type TestService } from '../sup
 
 const CHAIN = 'eip155:31337';
 const ETHEREUM = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' } as const;
+const SOLANA = { curve: 'CURVE_ED25519', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/501'/0'/0'", addressFormat: 'ADDRESS_FORMAT_SOLANA' } as const;
 const RECIPIENT = '0x000000000000000000000000000000000000bEEF';
 const DENIED_RECIPIENT = '0x000000000000000000000000000000000000dEaD';
 
@@ -126,5 +138,23 @@ describe('ethSendTransaction against Anvil', () => {
     await expect(
       sdkClient().ethSendTransaction({ from: sender, caip2: 'eip155:1', calls: [{ to: RECIPIENT, value: '1' }] }),
     ).rejects.toThrow(/no node is configured for eip155:1; start the Sandbox with --rpc eip155:1=URL/);
+  });
+});
+
+describe('solSendTransaction', () => {
+  it('is refused with a message naming --rpc when no node is configured for the chain', async () => {
+    const client = sdkClient();
+    const wallet = await client.createWallet({ walletName: 'solana', accounts: [SOLANA] });
+    const signer = wallet.addresses[0]!;
+    const message = pipe(
+      createTransactionMessage({ version: 0 }),
+      (tx) => setTransactionMessageFeePayer(address(signer), tx),
+      (tx) => setTransactionMessageLifetimeUsingBlockhash({ blockhash: '11111111111111111111111111111111' as never, lastValidBlockHeight: 0n }, tx),
+      (tx) => appendTransactionMessageInstruction(getTransferSolInstruction({ source: { address: address(signer) } as never, destination: address(signer), amount: 1n }), tx),
+    );
+    const unsignedTransaction = Buffer.from(getTransactionEncoder().encode(compileTransaction(message))).toString('hex');
+    await expect(
+      client.solSendTransaction({ unsignedTransaction, signWiths: [signer], caip2: 'solana:devnet' }),
+    ).rejects.toThrow(/no node is configured for solana:devnet; start the Sandbox with --rpc solana:devnet=URL/);
   });
 });

@@ -1,18 +1,21 @@
 /**
  * Sending transactions (docs/sandbox.md#sending-transactions): eth_send_transaction signs like sign_transaction, with
  * the nonce, gas limit and fees the request omits filled from the node its chain is configured with (`--rpc`), then
- * broadcasts; get_send_transaction_status asks that node whether the transaction was included.
+ * broadcasts; sol_send_transaction signs the given Solana transaction and broadcasts it as it is;
+ * get_send_transaction_status asks that node whether the transaction was included.
  */
+import { createSolanaRpc, type Base64EncodedWireTransaction, type Signature } from '@solana/kit';
 import { createPublicClient, getAddress, http, isAddress, serializeTransaction, type Hex, type PublicClient, type TransactionSerializableEIP1559 } from 'viem';
 import type { z } from 'zod';
 import type { activityOperations } from '../../shared/api/activities';
 import { decodeEthereumTransaction, serializeSignedTransaction } from '../../shared/chains/ethereum';
+import { hexToBytes } from '../../shared/crypto/encoding';
 import { QkError } from '../../shared/errors';
 import type { ActivityContext, Family } from '../activities/context';
 import { signDigest } from '../enclave/signing';
 import type { Repositories } from '../store';
 import { ethereumAbiLookup } from './contracts';
-import { memoized, resolveSigner, type Signer } from './signing';
+import { memoized, prepareTransaction, resolveSigner, type PreparedTransaction, type Signer } from './signing';
 
 /** CAIP-2 chain id → the JSON-RPC URL of the node the Sandbox sends that chain's transactions to. */
 export type RpcNodes = Readonly<Record<string, string>>;
@@ -21,6 +24,7 @@ export type RpcNodes = Readonly<Record<string, string>>;
 const NODE_TIMEOUT_MS = 10_000;
 
 type EthSendParams = z.output<(typeof activityOperations)['eth_send_transaction']['parameters']>;
+type SolSendParams = z.output<(typeof activityOperations)['sol_send_transaction']['parameters']>;
 
 interface PreparedSend {
   signer: Signer;
@@ -109,7 +113,7 @@ function nodeReason(error: unknown): string {
 }
 
 /** Fills what the request left out as Turnkey does (pending nonce, the node's fee estimate, estimated gas), signs and broadcasts. */
-async function signAndBroadcast(ctx: ActivityContext, prepared: PreparedSend): Promise<{ txHash: string }> {
+async function signAndBroadcastEthereum(ctx: ActivityContext, prepared: PreparedSend): Promise<{ txHash: string }> {
   const client = nodeClient(prepared.nodeUrl);
   const nodeChainId = await client.getChainId();
   if (nodeChainId !== prepared.requested.chainId) {
@@ -131,8 +135,71 @@ async function signAndBroadcast(ctx: ActivityContext, prepared: PreparedSend): P
   return { txHash: await client.sendRawTransaction({ serializedTransaction: `0x${signed}` }) };
 }
 
+interface PreparedSolSend {
+  transaction: PreparedTransaction;
+  nodeUrl: string;
+}
+
+function prepareSolSend(rpc: RpcNodes, store: Repositories, organizationId: string, params: SolSendParams): PreparedSolSend {
+  if (!/^solana:[1-9A-HJ-NP-Za-km-z]{1,44}$/.test(params.caip2)) {
+    throw new QkError('REQUEST_INVALID', `parameters.caip2: expected solana:<genesis hash prefix or cluster name>, got ${params.caip2}`, { caip2: params.caip2 });
+  }
+  if (params.sponsor === true) {
+    throw new QkError('REQUEST_INVALID', 'parameters.sponsor: the Sandbox has no Gas Station; send with sponsor false, paid by the fee payer');
+  }
+  if (params.recentBlockhash !== undefined) {
+    throw new QkError('REQUEST_INVALID', 'parameters.recentBlockhash: the Sandbox sends the transaction as it is; put the blockhash in the transaction');
+  }
+  const [signWith, ...others] = params.signWiths;
+  if (signWith === undefined || others.length > 0) {
+    throw new QkError('REQUEST_INVALID', `parameters.signWiths: the Sandbox signs with exactly one signer, got ${params.signWiths.length}`);
+  }
+  const transaction = prepareTransaction(store, organizationId, { signWith, unsignedTransaction: params.unsignedTransaction, type: 'TRANSACTION_TYPE_SOLANA' });
+  return { transaction, nodeUrl: nodeFor(rpc, params.caip2) };
+}
+
+async function signAndBroadcastSolana(ctx: ActivityContext, prepared: PreparedSolSend): Promise<{ txHash: string }> {
+  const signed = await ctx.enclave.withSigningKey(prepared.transaction.signer.source, prepared.transaction.sign);
+  const wire = Buffer.from(hexToBytes(signed, 'signed transaction')).toString('base64') as Base64EncodedWireTransaction;
+  const signature = await createSolanaRpc(prepared.nodeUrl).sendTransaction(wire, { encoding: 'base64' }).send({ abortSignal: AbortSignal.timeout(NODE_TIMEOUT_MS) });
+  return { txHash: signature };
+}
+
+type SendStatus = { txStatus: string; txError?: string; error?: { message: string } };
+
+function failed(message: string): SendStatus {
+  return { txStatus: 'FAILED', txError: message, error: { message } };
+}
+
+async function ethereumStatus(url: string, txHash: string): Promise<SendStatus> {
+  const receipt = await nodeClient(url)
+    .getTransactionReceipt({ hash: txHash as Hex })
+    .catch(() => undefined);
+  if (receipt === undefined) return { txStatus: 'BROADCASTED' };
+  return receipt.status === 'reverted' ? failed(`reverted in block ${receipt.blockNumber}`) : { txStatus: 'INCLUDED' };
+}
+
+async function solanaStatus(url: string, signature: string): Promise<SendStatus> {
+  const statuses = await createSolanaRpc(url)
+    .getSignatureStatuses([signature as Signature])
+    .send({ abortSignal: AbortSignal.timeout(NODE_TIMEOUT_MS) })
+    .catch(() => undefined);
+  const status = statuses?.value[0];
+  if (status === undefined || status === null || status.confirmationStatus === 'processed') return { txStatus: 'BROADCASTED' };
+  return status.err === null ? { txStatus: 'INCLUDED' } : failed(`failed in slot ${status.slot}: ${JSON.stringify(status.err, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))}`);
+}
+
+/** The node's refusal (funds, nonce, a wrong chain) is the transaction's status, as Turnkey reports it, not the activity's. */
+async function sendAndRecord(ctx: ActivityContext, caip2: string, send: () => Promise<{ txHash: string }>): Promise<{ sendTransactionStatusId: string }> {
+  const outcome = await send().catch((error: unknown) => ({ error: nodeReason(error) }));
+  const id = ctx.newId();
+  ctx.store.sentTransactions.insert({ id, organizationId: ctx.organizationId, activityId: ctx.activityId, caip2, outcome, createdAt: ctx.now });
+  return { sendTransactionStatusId: id };
+}
+
 export function sendTransactionsFamily(rpc: RpcNodes): Family {
   const preparedEthSend = memoized((store, organizationId, params: EthSendParams) => prepareEthSend(rpc, store, organizationId, params));
+  const preparedSolSend = memoized((store, organizationId, params: SolSendParams) => prepareSolSend(rpc, store, organizationId, params));
   return {
     activities: {
       eth_send_transaction: {
@@ -143,11 +210,18 @@ export function sendTransactionsFamily(rpc: RpcNodes): Family {
         },
         async execute(ctx, params) {
           const prepared = preparedEthSend(ctx.store, ctx.organizationId, params);
-          // The node's refusal (funds, nonce, a wrong chain) is the transaction's status, as Turnkey reports it.
-          const outcome = await signAndBroadcast(ctx, prepared).catch((error: unknown) => ({ error: nodeReason(error) }));
-          const id = ctx.newId();
-          ctx.store.sentTransactions.insert({ id, organizationId: ctx.organizationId, activityId: ctx.activityId, caip2: params.caip2, outcome, createdAt: ctx.now });
-          return { sendTransactionStatusId: id };
+          return sendAndRecord(ctx, params.caip2, () => signAndBroadcastEthereum(ctx, prepared));
+        },
+      },
+      sol_send_transaction: {
+        validate: (store, organizationId, params) => void preparedSolSend(store, organizationId, params),
+        policyResources(store, organizationId, params) {
+          const { transaction } = preparedSolSend(store, organizationId, params);
+          return { ...transaction.signer.resources, ...transaction.policy };
+        },
+        async execute(ctx, params) {
+          const prepared = preparedSolSend(ctx.store, ctx.organizationId, params);
+          return sendAndRecord(ctx, params.caip2, () => signAndBroadcastSolana(ctx, prepared));
         },
       },
     },
@@ -157,20 +231,14 @@ export function sendTransactionsFamily(rpc: RpcNodes): Family {
         if (sent === undefined) {
           throw new QkError('NOT_FOUND', `no sent transaction ${request.sendTransactionStatusId} in organization ${ctx.organizationId}`);
         }
-        if ('error' in sent.outcome) return { txStatus: 'FAILED', txError: sent.outcome.error, error: { message: sent.outcome.error } };
-        const eth = { txHash: sent.outcome.txHash };
+        if ('error' in sent.outcome) return failed(sent.outcome.error);
+        const { txHash } = sent.outcome;
+        const solana = sent.caip2.startsWith('solana:');
+        const identity = solana ? { solana: { signature: txHash } } : { eth: { txHash } };
         const url = rpc[sent.caip2];
         // Configured at the send; a restart without that --rpc can no longer tell.
-        if (url === undefined) return { txStatus: 'BROADCASTED', eth };
-        const receipt = await nodeClient(url)
-          .getTransactionReceipt({ hash: sent.outcome.txHash as Hex })
-          .catch(() => undefined);
-        if (receipt === undefined) return { txStatus: 'BROADCASTED', eth };
-        if (receipt.status === 'reverted') {
-          const message = `reverted in block ${receipt.blockNumber}`;
-          return { txStatus: 'FAILED', eth, txError: message, error: { message } };
-        }
-        return { txStatus: 'INCLUDED', eth };
+        if (url === undefined) return { txStatus: 'BROADCASTED', ...identity };
+        return { ...(solana ? await solanaStatus(url, txHash) : await ethereumStatus(url, txHash)), ...identity };
       },
     },
   };

@@ -132,7 +132,7 @@ interface TransactionParams {
   type: TransactionType;
 }
 
-interface PreparedTransaction {
+export interface PreparedTransaction {
   signer: Signer;
   /** The condition keywords of the decoded transaction (`eth`, `solana`, `bitcoin`). */
   policy: Record<string, unknown>;
@@ -204,7 +204,7 @@ const NOT_YET: Partial<Record<TransactionType, string>> = {
   TRANSACTION_TYPE_TEMPO: 'Tempo transactions',
 };
 
-function prepareTransaction(store: Repositories, organizationId: string, params: TransactionParams): PreparedTransaction {
+export function prepareTransaction(store: Repositories, organizationId: string, params: TransactionParams): PreparedTransaction {
   const signer = resolveSigner(store, organizationId, params.signWith);
   if (params.type === 'TRANSACTION_TYPE_ETHEREUM') return prepareEthereum(store, organizationId, params, signer);
   if (params.type === 'TRANSACTION_TYPE_SOLANA') return prepareSolana(store, organizationId, params, signer);

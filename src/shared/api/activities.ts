@@ -506,6 +506,19 @@ const signing = defineActivities({
     }),
     result: res({ sendTransactionStatusId: z.string() }),
   },
+  sol_send_transaction: {
+    activityType: 'ACTIVITY_TYPE_SOL_SEND_TRANSACTION_V2',
+    intentKey: 'solSendTransactionIntentV2',
+    resultKey: 'solSendTransactionResultV2',
+    parameters: req({
+      unsignedTransaction: bounded.transaction,
+      signWiths: z.array(bounded.signWith),
+      sponsor: z.boolean().optional(),
+      caip2: bounded.name,
+      recentBlockhash: bounded.address.optional(),
+    }),
+    result: res({ sendTransactionStatusId: z.string() }),
+  },
 });
 
 // ─── everyday edits: renames, contact changes, bulk deletions, API-only users, stamp login ──────────

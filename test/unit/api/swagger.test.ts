@@ -174,7 +174,7 @@ const requestedOperations = {
     'set_organization_feature', 'remove_organization_feature', 'create_invitations', 'delete_invitation',
     'set_ip_allowlist', 'remove_ip_allowlist', 'init_otp_auth', 'otp_auth', 'oauth',
     // sending transactions
-    'eth_send_transaction',
+    'eth_send_transaction', 'sol_send_transaction',
   ],
   proxy: ['signup_v2', 'otp_login_v2', 'otp_init', 'otp_verify', 'otp_init_v2', 'otp_verify_v2'],
 };
