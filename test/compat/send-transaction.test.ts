@@ -134,6 +134,20 @@ describe('ethSendTransaction against Anvil', () => {
     expect((await sdkClient(robot).pollTransactionStatus({ sendTransactionStatusId: allowed.sendTransactionStatusId, pollingIntervalMs: 100, timeoutMs: 15_000 })).txStatus).toBe('INCLUDED');
   });
 
+  it.each([
+    [{ sponsor: true }, /parameters\.sponsor: the Sandbox has no Gas Station/],
+    [{ calls: [{ to: RECIPIENT }, { to: RECIPIENT }] }, /parameters\.calls: the Sandbox sends exactly one call/],
+    [{ caip2: 'eip155:x' }, /parameters\.caip2: expected eip155:<chain id>, got eip155:x/],
+    [{ calls: [{ to: RECIPIENT, value: '1e18' }] }, /parameters\.calls\[0\]\.value: expected a decimal integer/],
+    [{ calls: [{ to: 'nowhere' }] }, /parameters\.calls\[0\]\.to: nowhere is not an Ethereum address/],
+  ])('refuses %j before anything is recorded or sent', async (change, message) => {
+    const blockBefore = await node.getBlockNumber();
+    const activitiesBefore = (await sdkClient().getActivities({})).activities.length;
+    await expect(sdkClient().ethSendTransaction({ from: sender, caip2: CHAIN as never, calls: [{ to: RECIPIENT, value: '1' }], ...(change as object) })).rejects.toThrow(message);
+    expect((await sdkClient().getActivities({})).activities.length).toBe(activitiesBefore);
+    expect(await node.getBlockNumber()).toBe(blockBefore);
+  });
+
   it('a chain with no --rpc is refused with a message naming the flag', async () => {
     await expect(
       sdkClient().ethSendTransaction({ from: sender, caip2: 'eip155:1', calls: [{ to: RECIPIENT, value: '1' }] }),
