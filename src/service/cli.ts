@@ -1,6 +1,6 @@
 /**
  * `npm run service -- [--host 127.0.0.1] [--allowed-host NAME]… [--port 0] [--db FILE|:memory:]
- *   [--root-public-key HEX[:curve]]… [--seed FILE] [--clock-control] [--tls-cert FILE --tls-key FILE] [--allow-plaintext] [--otp-outbox FILE] [--oidc-jwks ISSUER=FILE]… [--signing-workers N]`
+ *   [--root-public-key HEX[:curve]]… [--seed FILE] [--clock-control] [--tls-cert FILE --tls-key FILE] [--allow-plaintext] [--otp-outbox FILE] [--oidc-jwks ISSUER=FILE]… [--signing-workers N] [--rpc CAIP2=URL]…`
  * Requests must name a loopback host or the bound address in their Host header; `--allowed-host` adds the names a
  * service bound beyond loopback is reached by.
  * Prints one JSON line (ServiceInfo) on stdout; logs go to stderr. SIGTERM/SIGINT shut down cleanly.
@@ -15,7 +15,7 @@ import { PARENT_IPC_FLAG } from '../shared/service-process';
 import { DEFAULT_HOST, startService } from './index';
 import { serveParent } from './parent-ipc';
 
-const USAGE = `usage: npm run service -- [--host ${DEFAULT_HOST}] [--allowed-host NAME (Host header name to accept besides loopback)]... [--port 0] [--db FILE|:memory:] [--root-public-key HEX[:p256|secp256k1|ed25519]]... [--seed FILE (YAML or JSON: the organizations a new database starts with)] [--clock-control (let root users move the clock forward)] [--tls-cert FILE --tls-key FILE (PEM; needed beyond loopback)] [--allow-plaintext (HTTP beyond loopback, e.g. in a container)] [--otp-outbox FILE (default: beside the db)] [--oidc-jwks ISSUER=FILE]... [--signing-workers N (default: one per core)]`;
+const USAGE = `usage: npm run service -- [--host ${DEFAULT_HOST}] [--allowed-host NAME (Host header name to accept besides loopback)]... [--port 0] [--db FILE|:memory:] [--root-public-key HEX[:p256|secp256k1|ed25519]]... [--seed FILE (YAML or JSON: the organizations a new database starts with)] [--clock-control (let root users move the clock forward)] [--tls-cert FILE --tls-key FILE (PEM; needed beyond loopback)] [--allow-plaintext (HTTP beyond loopback, e.g. in a container)] [--otp-outbox FILE (default: beside the db)] [--oidc-jwks ISSUER=FILE]... [--signing-workers N (default: one per core)] [--rpc CAIP2=URL (node to send that chain's transactions to, e.g. eip155:31337=http://127.0.0.1:8545)]...`;
 
 /** Exit codes: 0 clean stop, 1 failed to start, 2 bad command line. */
 const EXIT_START_FAILED = 1;
@@ -50,6 +50,21 @@ function readTls(certFile: string | undefined, keyFile: string | undefined): { t
   return { tls: { cert: read('--tls-cert', certFile), key: read('--tls-key', keyFile) } };
 }
 
+/** `--rpc CAIP2=URL`, repeatable: one node per chain, reached over HTTP(S). */
+function parseRpcFlags(flags: readonly string[]): Record<string, string> {
+  const nodes: Record<string, string> = {};
+  for (const flag of flags) {
+    const separator = flag.indexOf('=');
+    const caip2 = flag.slice(0, separator);
+    const url = flag.slice(separator + 1);
+    if (separator <= 0 || !/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/.test(caip2)) usageError(`--rpc expects CAIP2=URL (e.g. eip155:31337=http://127.0.0.1:8545), got ${flag}`);
+    if (!URL.canParse(url) || !['http:', 'https:'].includes(new URL(url).protocol)) usageError(`--rpc ${caip2}: ${url} is not an http(s) URL`);
+    if (caip2 in nodes) usageError(`--rpc ${caip2} is given twice`);
+    nodes[caip2] = url;
+  }
+  return nodes;
+}
+
 function parseCommandLine() {
   try {
     const { values } = parseArgs({
@@ -67,6 +82,7 @@ function parseCommandLine() {
         'otp-outbox': { type: 'string' },
         'oidc-jwks': { type: 'string', multiple: true, default: [] },
         'signing-workers': { type: 'string' },
+        rpc: { type: 'string', multiple: true, default: [] },
         help: { type: 'boolean', default: false },
       },
       strict: true,
@@ -89,6 +105,7 @@ function parseCommandLine() {
       db: values.db,
       rootPublicKeys: values['root-public-key'].map(parseRootKey),
       oidcIssuers: values['oidc-jwks'].map(parseJwksFlag),
+      rpc: parseRpcFlags(values.rpc),
       ...(values['otp-outbox'] === undefined ? {} : { otpOutbox: values['otp-outbox'] }),
       ...(values.seed === undefined ? {} : { seed: values.seed }),
       clockControl: values['clock-control'],

@@ -21,6 +21,7 @@ import { eraseExpiredImportTargets, IMPORT_TARGET_SWEEP_MS } from './families/ex
 import { identityFamilies } from './families/identity';
 import { invitationsFamily } from './families/invitations';
 import { otpAuthFamily } from './families/otp-auth';
+import { sendTransactionsFamily, type RpcNodes } from './families/send-transactions';
 import { ensureLoginSigningKeys, sessionsFamily } from './families/sessions';
 import { registerAuthProxy } from './proxy';
 import { restrictOutboxToOwner } from './proxy/outbox';
@@ -65,6 +66,8 @@ export interface ServiceOptions {
   oidcIssuers?: readonly TrustedIssuer[];
   /** File OTP codes and email credential bundles are appended to; default `<db>.otp-outbox.jsonl`. */
   otpOutbox?: string;
+  /** CAIP-2 chain id → JSON-RPC URL of the node eth_send_transaction broadcasts to (docs/sandbox.md#sending-transactions). */
+  rpc?: RpcNodes;
   /**
    * Supplies the secret sealed wallets and keys are encrypted under, for embedders that keep it elsewhere (the app
    * keeps it in the OS keychain); told whether the database already holds sealed data, so it can refuse to make up
@@ -162,7 +165,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const oidc = createOidcVerifier({ issuers: options.oidcIssuers ?? [], now: () => new Date(now()) });
     const outboxFile = options.otpOutbox ?? `${store.path}.otp-outbox.jsonl`;
     restrictOutboxToOwner(outboxFile);
-    const servedFamilies = [...families, ...identityFamilies({ oidc }), sessionsFamily({ oidc, outboxFile }), otpAuthFamily({ outboxFile }), invitationsFamily({ outboxFile }), credentialsFamily({ oidc })];
+    const servedFamilies = [...families, ...identityFamilies({ oidc }), sessionsFamily({ oidc, outboxFile }), otpAuthFamily({ outboxFile }), invitationsFamily({ outboxFile }), credentialsFamily({ oidc }), sendTransactionsFamily(options.rpc ?? {})];
     const deps = {
       store,
       stampFormats: [apiKeyStampFormat(options.stampVerifier ?? createThreadPoolStampVerifier()), webAuthnStampFormat(store)],

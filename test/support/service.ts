@@ -108,6 +108,8 @@ export interface TestServiceOptions {
   seed?: { file: SeedCopy; rootKeyFile: string };
   /** Serve the clock route's moves (`--clock-control`). */
   clockControl?: boolean;
+  /** Nodes to send transactions to (`--rpc`). */
+  rpc?: ServiceOptions['rpc'];
 }
 
 export interface TestService<RootKey extends ApiPublicKey = TestKey> {
@@ -180,6 +182,7 @@ export async function startTestService(
       ...(options.stampVerifier === undefined ? {} : { stampVerifier: options.stampVerifier }),
       ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
       ...(options.clockControl === undefined ? {} : { clockControl: options.clockControl }),
+      ...(options.rpc === undefined ? {} : { rpc: options.rpc }),
     });
   } catch (error) {
     removeOutboxDirectory();

@@ -25,7 +25,7 @@ import { privateKeyPolicyResource } from './private-keys';
 import { walletPolicyResource } from './wallets';
 
 /** The key `signWith` names, and the condition keywords it answers to (`wallet` + `wallet_account`, or `private_key`). */
-interface Signer {
+export interface Signer {
   source: SigningKeySource;
   curve: Curve;
   resources: Record<string, PolicyStruct>;
@@ -46,7 +46,7 @@ function addressSpellings(signWith: string): string[] {
   return [...new Set([signWith, getAddress(signWith), signWith.toLowerCase()])];
 }
 
-function resolveSigner(store: Repositories, organizationId: string, signWith: string): Signer {
+export function resolveSigner(store: Repositories, organizationId: string, signWith: string): Signer {
   const { walletAccounts, wallets, privateKeys } = store;
   for (const spelling of addressSpellings(signWith)) {
     const account = walletAccounts.findByAddress(organizationId, spelling);
@@ -130,7 +130,7 @@ interface TransactionParams {
   type: TransactionType;
 }
 
-interface PreparedTransaction {
+export interface PreparedTransaction {
   signer: Signer;
   /** The condition keywords of the decoded transaction (`eth`, `solana`, `bitcoin`). */
   policy: Record<string, unknown>;
@@ -203,7 +203,7 @@ const NOT_YET: Partial<Record<TransactionType, string>> = {
   TRANSACTION_TYPE_TEMPO: 'Tempo transactions',
 };
 
-function prepareTransaction(store: Repositories, organizationId: string, params: TransactionParams): PreparedTransaction {
+export function prepareTransaction(store: Repositories, organizationId: string, params: TransactionParams): PreparedTransaction {
   const signer = resolveSigner(store, organizationId, params.signWith);
   if (params.type === 'TRANSACTION_TYPE_ETHEREUM') return prepareEthereum(store, organizationId, params, signer);
   if (params.type === 'TRANSACTION_TYPE_SOLANA') return prepareSolana(store, organizationId, params, signer);
@@ -217,7 +217,7 @@ function prepareTransaction(store: Repositories, organizationId: string, params:
  * Decoding is the expensive part and validate, policyResources and execute all need it; within one submission they
  * receive the same parameters object, so the decoded form is kept with it.
  */
-function memoized<P extends object, R>(prepare: (store: Repositories, organizationId: string, params: P) => R) {
+export function memoized<P extends object, R>(prepare: (store: Repositories, organizationId: string, params: P) => R) {
   const cache = new WeakMap<P, { store: Repositories; organizationId: string; prepared: R }>();
   return (store: Repositories, organizationId: string, params: P): R => {
     const hit = cache.get(params);

@@ -20,6 +20,7 @@ import { PolicyRepository } from './policies';
 import { PrivateKeyTagRepository } from './private-key-tags';
 import { PrivateKeyRepository } from './private-keys';
 import { SeedRepository } from './seeds';
+import { SentTransactionRepository } from './sent-transactions';
 import { AuthProxyConfigRepository, ServiceKeyRepository } from './service-keys';
 import { SessionProfileRepository } from './sessions';
 import { TvcRepository } from './tvc';
@@ -53,6 +54,7 @@ export class Repositories {
   readonly invitations: InvitationRepository;
   readonly ipAllowlists: IpAllowlistRepository;
   readonly seeds: SeedRepository;
+  readonly sentTransactions: SentTransactionRepository;
 
   constructor(readonly connection: Connection) {
     this.organizations = new OrganizationRepository(connection);
@@ -79,6 +81,7 @@ export class Repositories {
     this.invitations = new InvitationRepository(connection);
     this.ipAllowlists = new IpAllowlistRepository(connection);
     this.seeds = new SeedRepository(connection);
+    this.sentTransactions = new SentTransactionRepository(connection);
   }
 
   /** Whether any row holds sealed data (a wallet, a private key or an import target). */

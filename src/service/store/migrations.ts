@@ -18,6 +18,7 @@ import { OTP_AUTH_SQL } from './otp-auth';
 import { PRIVATE_KEY_TAGS_SQL } from './private-key-tags';
 import { PRIVATE_KEYS_SQL } from './private-keys';
 import { SEEDS_SQL } from './seeds';
+import { SENT_TRANSACTIONS_SQL } from './sent-transactions';
 import { SESSIONS_SQL } from './sessions';
 import { TVC_SQL } from './tvc';
 import { WALLETS_SQL } from './wallets';
@@ -242,4 +243,5 @@ export const migrations: readonly Migration[] = [
     `,
   },
   { version: 14, name: 'seeds: the seed file a database was created from', sql: SEEDS_SQL },
+  { version: 15, name: 'sent transactions: what eth_send_transaction handed to a node', sql: SENT_TRANSACTIONS_SQL },
 ];

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { activity, type ActivityOperation } from './operation';
-import { int32, int64, bounded, boundedList, boundedString, MAX_LENGTH, MAX_RAW_PAYLOADS, req, res } from './primitives';
+import { int32, int64, bounded, boundedList, boundedString, decimalString, MAX_LENGTH, MAX_RAW_PAYLOADS, req, res } from './primitives';
 import { accessType, addressFormat, curve, effect, featureName, hashFunction, mnemonicLanguage, payloadEncoding, smartContractInterfaceType, transactionType } from './enums';
 import { apiKeyParamsV1, apiKeyParamsV2, authenticatorParamsV2, clientSignature, oauthProviderParamsV2, policyParams, privateKeyParams, rootUserParamsV5, sparkLightningReceivePackage, tvcOperatorSetParams, userParamsV4, walletAccountParams, walletParams } from './params';
 import { feature, privateKeyResult, address, signRawPayloadResult, sparkEncryptedOperatorPackage, walletResult } from './resources';
@@ -487,6 +487,38 @@ const signing = defineActivities({
     resultKey: 'signTransactionResult',
     parameters: req({ signWith: bounded.signWith, unsignedTransaction: bounded.transaction, type: transactionType }),
     result: res({ signedTransaction: z.string() }),
+  },
+  eth_send_transaction: {
+    activityType: 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2',
+    intentKey: 'ethSendTransactionIntentV2',
+    resultKey: 'ethSendTransactionResultV2',
+    parameters: req({
+      from: bounded.address,
+      // Any eip155 chain: the Sandbox serves the chains its --rpc flags name (swagger lists hosted ones only).
+      caip2: bounded.name,
+      sponsor: z.boolean().optional(),
+      nonce: decimalString.optional(),
+      gasLimit: bounded.uint256.optional(),
+      maxFeePerGas: bounded.uint256.optional(),
+      maxPriorityFeePerGas: bounded.uint256.optional(),
+      deadline: decimalString.optional(),
+      gasStationNonce: decimalString.optional(),
+      calls: z.array(req({ to: bounded.address, value: bounded.uint256.optional(), data: bounded.transaction.optional() })),
+    }),
+    result: res({ sendTransactionStatusId: z.string() }),
+  },
+  sol_send_transaction: {
+    activityType: 'ACTIVITY_TYPE_SOL_SEND_TRANSACTION_V2',
+    intentKey: 'solSendTransactionIntentV2',
+    resultKey: 'solSendTransactionResultV2',
+    parameters: req({
+      unsignedTransaction: bounded.transaction,
+      signWiths: z.array(bounded.signWith),
+      sponsor: z.boolean().optional(),
+      caip2: bounded.name,
+      recentBlockhash: bounded.address.optional(),
+    }),
+    result: res({ sendTransactionStatusId: z.string() }),
   },
 });
 

@@ -24,6 +24,8 @@ export const MAX_LENGTH = {
   phoneNumber: 32,
   /** A uint64 or int64 in decimal: 20 characters at most (with the sign). */
   decimal: 20,
+  /** A uint256 in decimal (wei amounts, fees): 78 digits, with room to spare. */
+  uint256: 80,
   /** Hex public keys: an uncompressed SEC1 point (65 bytes) is the longest. */
   publicKey: 130,
   /** A QOS key pair (encryption ‖ signing: two uncompressed points), as TVC quorum and enclave ephemeral keys are. */
@@ -98,6 +100,7 @@ export const bounded = {
   signWith: boundedString(MAX_LENGTH.signWith),
   payload: boundedString(MAX_LENGTH.payload),
   transaction: boundedString(MAX_LENGTH.transaction),
+  uint256: boundedString(MAX_LENGTH.uint256),
   path: boundedString(MAX_LENGTH.path),
   fingerprint: boundedString(MAX_LENGTH.fingerprint),
   url: boundedString(MAX_LENGTH.url),

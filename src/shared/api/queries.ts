@@ -36,6 +36,8 @@ const subOrgFilter = {
   filterValue: bounded.name.optional(),
   paginationOptions: pagination.optional(),
 };
+/** `v1TxError`: what went wrong with a sent transaction; the Sandbox gives the node's message only. */
+const txError = res({ message: z.string().optional() });
 const organizationIds = res({ organizationIds: z.array(z.string()) });
 
 export const queryOperations = defineQueries({
@@ -136,6 +138,16 @@ export const queryOperations = defineQueries({
       paginationOptions: pagination.optional(),
     }),
     response: res({ accounts: z.array(walletAccount) }),
+  },
+  get_send_transaction_status: {
+    request: inOrganization({ sendTransactionStatusId: bounded.id }),
+    response: res({
+      txStatus: z.string(),
+      eth: res({ txHash: z.string().optional() }).optional(),
+      solana: res({ signature: z.string().optional() }).optional(),
+      txError: z.string().optional(),
+      error: txError.optional(),
+    }),
   },
   get_wallet_account: {
     request: inOrganization({
