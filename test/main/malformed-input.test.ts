@@ -95,6 +95,7 @@ const validInputs: { [C in Channel]: ChannelInput<C> } = {
   'policies.delete': { policyId: ACTIVITY_ID },
   'wallets.list': {},
   'wallets.accounts': { walletId: ACTIVITY_ID },
+  'policies.rehearse': { draft: [{ policyId: ACTIVITY_ID, deleted: true }], last: 10 },
   'policies.dryRun': { request: SIGN_TRANSACTION },
   'signing.describe': { activityId: ACTIVITY_ID },
   'signing.preview': { request: SIGN_TRANSACTION },

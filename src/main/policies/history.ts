@@ -9,7 +9,7 @@ import type { policyEvaluation } from '../../shared/api/resources';
 import { QkError } from '../../shared/errors';
 import type { PolicyEvaluation } from '../../shared/policy';
 import type { ApiClient } from '../client/api-client';
-import type { DraftEntry, RehearsalHistory } from './rehearsal';
+import { rehearse, type DraftEntry, type RehearsalHistory, type RehearsalReport } from './rehearsal';
 
 const PAGE = 100;
 /** Evaluations are one query per activity; a few at a time keeps a remote service responsive. */
@@ -85,8 +85,11 @@ const draftList = z.array(z.unknown()).min(1, 'the draft has no policies');
 /** An entry with `deleted` is a deletion, any other a policy: each is checked by its own shape so errors name its field. */
 const draftEntrySchema = (entry: unknown) => (typeof entry === 'object' && entry !== null && 'deleted' in entry ? draftDeletion : draftPolicy);
 
-/** The draft file's text as entries, or REQUEST_INVALID naming the bad field (e.g. `[1].effect`). */
-export function parseDraft(text: string, currentPolicyIds: readonly string[]): DraftEntry[] {
+/**
+ * The draft file's text as entries, or REQUEST_INVALID naming the bad field (e.g. `[1].effect`); ids are checked
+ * against `currentPolicyIds` when given (`rehearsePolicies` checks them against the policies it reads).
+ */
+export function parseDraft(text: string, currentPolicyIds: readonly string[] | undefined): DraftEntry[] {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -103,16 +106,26 @@ export function parseDraft(text: string, currentPolicyIds: readonly string[]): D
     const { organizationId: _organization, createdAt: _created, updatedAt: _updated, ...policy } = entry;
     return policy;
   });
-  for (const [index, entry] of entries.entries()) {
-    if (entry.policyId !== undefined && !currentPolicyIds.includes(entry.policyId)) {
-      const what = 'deleted' in entry ? 'delete' : 'replace (leave policyId out to add a policy)';
-      throw new QkError('REQUEST_INVALID', `draft [${index}].policyId: no current policy ${entry.policyId} to ${what}`, { field: `[${index}].policyId` });
-    }
-  }
+  if (currentPolicyIds !== undefined) checkPolicyIds(entries, currentPolicyIds);
   return entries;
 }
 
 function draftError(prefix: PropertyKey[], issue: z.core.$ZodIssue): QkError {
   const field = [...prefix, ...issue.path].map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('').replace(/^\./, '');
   return new QkError('REQUEST_INVALID', `draft${field === '' ? '' : ` ${field}`}: ${issue.message}`, { field: field === '' ? 'draft' : field });
+}
+
+/** Reads the history through `client` and rehearses the draft against it. */
+export async function rehearsePolicies(client: ApiClient, draft: readonly DraftEntry[], window: HistoryWindow): Promise<RehearsalReport> {
+  const history = await readRehearsalHistory(client, window);
+  checkPolicyIds(draft, history.policies.map((policy) => policy.policyId));
+  return rehearse(history, draft);
+}
+
+function checkPolicyIds(draft: readonly DraftEntry[], currentPolicyIds: readonly string[]): void {
+  draft.forEach((entry, index) => {
+    if (entry.policyId === undefined || currentPolicyIds.includes(entry.policyId)) return;
+    const what = 'deleted' in entry ? 'delete' : 'replace (leave policyId out to add a policy)';
+    throw new QkError('REQUEST_INVALID', `draft [${index}].policyId: no current policy ${entry.policyId} to ${what}`, { field: `[${index}].policyId` });
+  });
 }
