@@ -193,6 +193,22 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
   'policies.create': { state: 'completed', result: { policyId: 'p1' }, activity: completed },
   'policies.update': waiting,
   'policies.delete': { state: 'rejected', activity },
+  'policies.rehearse': {
+    replayed: 1,
+    unreproduced: [],
+    changes: [
+      {
+        activityId: 'a1',
+        type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2',
+        reading: 'Send 500 USDC',
+        createdAtMs: 1,
+        before: 'allowed',
+        after: 'consensus-needed',
+        policies: [{ policyId: 'p1', policyName: 'limit', before: 'OUTCOME_ALLOW', after: 'OUTCOME_REQUIRES_CONSENSUS' }],
+      },
+    ],
+    totals: { allowedToDenied: 0, deniedToAllowed: 0, toConsensus: 1, fromConsensus: 0, unchanged: 0 },
+  },
   'policies.dryRun': {
     standing: signingStanding,
     policies: [{ policyId: 'p1', policyName: 'allow ops', effect: 'EFFECT_ALLOW', verdict: 'needs consensus' }],

@@ -119,6 +119,7 @@ export const validInputs: { [C in Channel]: ChannelInput<C> } = {
   },
   'journal.list': { action: 'vote', profileId: 'profile-1', from: '2026-11-01T00:00:00Z', to: '2026-11-30T00:00:00Z' },
   'journal.verify': {},
+  'policies.rehearse': { draft: [{ policyId: ACTIVITY_ID, deleted: true }], last: 10 },
   'journal.export': { from: '2026-11-01T00:00:00Z', to: '2026-11-30T00:00:00Z', file: 'audit.jsonl' },
   'journal.checkpoint': { file: 'head.json' },
 };

@@ -27,6 +27,7 @@ import { FILE_LIMITS, readBoundedText, writeNewFile } from '../storage/bounded-f
 import { ACCOUNT_PRESETS, accountsFor } from '../../shared/wallets/account-presets';
 import { confirmOnTerminal, profilesCommand, sandboxCommand, type SetupArguments } from './setup-commands';
 import { UsageError } from './usage-error';
+import { rehearseCommand } from './rehearse-command';
 import { signingCardText } from './signing-text';
 
 const USAGE = `usage: quorumkey-cli [--data-dir DIR] [--profile NAME|ID] <command>
@@ -43,6 +44,9 @@ const USAGE = `usage: quorumkey-cli [--data-dir DIR] [--profile NAME|ID] <comman
   post-stamped FILE   (sends a stamped-request file exactly as stamped: from request --no-post or the app)
   activities list [--status S] [--limit 1-100] [--before ACTIVITY_ID]   (newest first; --before pages back)
   activities approve FINGERPRINT | activities reject FINGERPRINT
+  policies rehearse --draft FILE [--last N | --since DATE] [--json]   (replays recorded activities against the current
+          policies and the draft: a JSON array of policies as get_policies returns them, {"policyId", "deleted": true}
+          to remove one; prints what it cannot reproduce, then the outcomes the draft changes)
   wallets list | wallets create NAME [--chain ethereum|bitcoin|solana|cosmos|tron]...   (one account per --chain;
           ethereum when none is given)
   sign transaction --sign-with ADDRESS|KEY_ID --type ethereum|solana|bitcoin --unsigned HEX|@FILE [--no-post [--output FILE]]
@@ -98,6 +102,10 @@ const OPTIONS = {
   checkpoint: { type: 'string' },
   from: { type: 'string' },
   to: { type: 'string' },
+  draft: { type: 'string' },
+  last: { type: 'string' },
+  since: { type: 'string' },
+  json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } satisfies ParseArgsConfig['options'];
 
@@ -240,6 +248,11 @@ async function dispatch(context: Context, values: Values, positionals: string[])
   };
   if (command === 'profiles') return printUnlessEmpty(await profilesCommand(context.services, sub, setup, confirmOnTerminal));
   if (command === 'sandbox') return printUnlessEmpty(await sandboxCommand(context.services, sub));
+  if (command === 'policies' && sub === 'rehearse') {
+    const client = async () => (await context.profileServices()).client;
+    process.stdout.write(await rehearseCommand(client, { draft: values.draft, last: values.last, since: values.since, json: values.json }));
+    return;
+  }
   switch (`${command ?? ''} ${['keys', 'encryption-keys', 'activities', 'wallets', 'sign', 'journal'].includes(command ?? '') ? (sub ?? '') : ''}`.trim()) {
     case 'keys generate': {
       const curve = values.curve ?? 'p256';

@@ -3,8 +3,9 @@ import type { ChannelOutput } from '../../shared/ipc/contract';
 import type { ActiveProfileHandlerDeps } from '../activities/activities.ipc';
 import { outcomeView } from '../activities/activity-views';
 import type { IpcHandlers } from '../ipc/register';
+import { rehearsePolicies } from './history';
 
-type PolicyChannel = 'policies.list' | 'policies.get' | 'policies.create' | 'policies.update' | 'policies.delete';
+type PolicyChannel = 'policies.list' | 'policies.get' | 'policies.create' | 'policies.update' | 'policies.delete' | 'policies.rehearse';
 
 export function policiesHandlers({ active, now }: ActiveProfileHandlerDeps): Pick<IpcHandlers, PolicyChannel> {
   return {
@@ -14,6 +15,7 @@ export function policiesHandlers({ active, now }: ActiveProfileHandlerDeps): Pic
     'policies.update': async ({ policyId, changes }) =>
       outcomeView(await (await active.services()).policies.update(policyId, changes), policyIdOf, now()),
     'policies.delete': async ({ policyId }) => outcomeView(await (await active.services()).policies.delete(policyId), policyIdOf, now()),
+    'policies.rehearse': async ({ draft, last, sinceMs }) => rehearsePolicies((await active.services()).client, draft, { last, sinceMs }),
   };
 }
 

@@ -231,6 +231,49 @@ const policyFields = {
   notes: policyNotes.optional(),
 };
 
+/** A draft entry as `get_policies` shapes a policy: with a current `policyId` it replaces it, without it is added. */
+const draftPolicyEntry = z.strictObject({
+  policyId: id.optional(),
+  policyName: policyName,
+  effect,
+  condition: policyExpression,
+  consensus: policyExpression,
+  time: policyExpression.optional(),
+  notes: policyNotes.optional(),
+});
+const replayedOutcome = z.enum(['allowed', 'consensus-needed', 'denied', 'not-replayable']);
+const rehearsalReport = z.strictObject({
+  replayed: z.number().int().nonnegative(),
+  unreproduced: z.array(
+    z.strictObject({
+      activityId: z.string(),
+      type: z.string(),
+      reading: z.string(),
+      recorded: z.enum(['allowed', 'consensus-needed']),
+      replayed: replayedOutcome,
+      reason: z.string(),
+    }),
+  ),
+  changes: z.array(
+    z.strictObject({
+      activityId: z.string(),
+      type: z.string(),
+      reading: z.string(),
+      createdAtMs: epochMs,
+      before: replayedOutcome,
+      after: replayedOutcome,
+      policies: z.array(z.strictObject({ policyId: z.string(), policyName: z.string(), before: z.string(), after: z.string() })),
+    }),
+  ),
+  totals: z.strictObject({
+    allowedToDenied: z.number().int(),
+    deniedToAllowed: z.number().int(),
+    toConsensus: z.number().int(),
+    fromConsensus: z.number().int(),
+    unchanged: z.number().int(),
+  }),
+});
+
 const walletName = z.string().min(1).max(256);
 const walletAccountParams = z.strictObject({
   curve,
@@ -573,6 +616,19 @@ export const ipcContract = {
     activityOutcome(z.strictObject({ policyId: z.string() })),
   ),
   'policies.delete': channel(z.strictObject({ policyId: id }), activityOutcome(z.strictObject({ policyId: z.string() }))),
+
+  /**
+   * Replays recorded activities (the newest `last`, or those since `sinceMs`) against the current policies and the
+   * draft (docs/service.md#policy-rehearsal): what the replay does not reproduce, then the outcomes the draft changes.
+   */
+  'policies.rehearse': channel(
+    z.strictObject({
+      draft: z.array(z.union([z.strictObject({ policyId: id, deleted: z.literal(true) }), draftPolicyEntry])).min(1).max(100),
+      last: z.number().int().min(1).max(100_000).optional(),
+      sinceMs: epochMs.optional(),
+    }),
+    rehearsalReport,
+  ),
 
   /** Every policy's verdict on a signing request as if the active profile's user submitted it now; nothing is submitted. */
   'policies.dryRun': channel(z.strictObject({ request: signingRequestInput }), dryRunView),

@@ -39,3 +39,16 @@ export {
   type PolicyAction,
   type PolicyResource,
 } from './activity-classes';
+export {
+  conditionContextOf,
+  consensusContextOf,
+  decide,
+  policyFieldHolds,
+  refusedBeforeDecoding,
+  type Authorization,
+  type DecisionRequest,
+  type EngineApprover,
+  type EnginePolicy,
+  type PolicyEvaluation,
+  type PolicyOutcome,
+} from './engine';

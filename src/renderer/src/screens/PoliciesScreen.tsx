@@ -15,6 +15,7 @@ import { useAction } from '../hooks';
 import { useChannel, useInvalidate } from '../queries';
 import { changedFields, diffLines, DRAFT_FIELDS, EMPTY_DRAFT, type PolicyDraft } from '../policy/draft';
 import { PolicyDryRun, SigningTemplates } from '../policy/SigningPolicyTools';
+import { RehearsalPanel } from '../policy/RehearsalPanel';
 import { anyOfUsersTemplate, anyWithTagTemplate, userMayExportWalletTemplate } from '../policy/templates';
 
 type Policy = ChannelOutput<'policies.list'>[number];
@@ -253,6 +254,7 @@ function PolicyEditor({
           {invalid && <span className="field-error">Fix the expression errors above first.</span>}
         </div>
       </form>
+      <RehearsalPanel policyId={editing.mode === 'update' ? editing.policy.policyId : undefined} draft={draft} />
       {reviewing && (
         <Modal title="Review the update" onClose={() => setReviewing(false)}>
           <PolicyDiff before={original} after={draft} />

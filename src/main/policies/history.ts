@@ -1,0 +1,131 @@
+/**
+ * What a rehearsal replays, read through the profile's API client: the recorded activities (newest first, paged, up to
+ * `last` or back to `sinceMs`), the per-policy outcomes the service recorded for each, and the organization as it
+ * stands (policies, users, wallets, accounts, private keys, root quorum). Also the draft file's checked shape.
+ */
+import { z } from 'zod';
+import type { Activity } from '../../shared/api';
+import type { policyEvaluation } from '../../shared/api/resources';
+import { QkError } from '../../shared/errors';
+import type { PolicyEvaluation } from '../../shared/policy';
+import type { ApiClient } from '../client/api-client';
+import { rehearse, type DraftEntry, type RehearsalHistory, type RehearsalReport } from './rehearsal';
+
+const PAGE = 100;
+/** Evaluations are one query per activity; a few at a time keeps a remote service responsive. */
+const EVALUATION_READS_AT_ONCE = 8;
+
+export interface HistoryWindow {
+  /** The newest `last` activities. */
+  last?: number | undefined;
+  /** Activities created at or after this instant (epoch ms). */
+  sinceMs?: number | undefined;
+}
+
+export async function readRehearsalHistory(client: ApiClient, window: HistoryWindow): Promise<RehearsalHistory> {
+  const [activities, policies, users, wallets, walletAccounts, privateKeys, contractInterfaces, configs] = await Promise.all([
+    recordedActivities(client, window),
+    client.query('list_policies', {}).then((answer) => answer.policies),
+    client.query('list_users', {}).then((answer) => answer.users),
+    client.query('list_wallets', {}).then((answer) => answer.wallets),
+    client.query('list_wallet_accounts', {}).then((answer) => answer.accounts),
+    client.query('list_private_keys', {}).then((answer) => answer.privateKeys),
+    client.query('list_smart_contract_interfaces', {}).then((answer) => answer.smartContractInterfaces),
+    client.query('get_organization_configs', {}),
+  ]);
+  const recordedEvaluations = new Map<string, PolicyEvaluation[]>();
+  for (let start = 0; start < activities.length; start += EVALUATION_READS_AT_ONCE) {
+    await Promise.all(
+      activities.slice(start, start + EVALUATION_READS_AT_ONCE).map(async (activity) => {
+        const { policyEvaluations } = await client.query('get_policy_evaluations', { activityId: activity.id });
+        const latest = policyEvaluations.at(-1);
+        if (latest !== undefined) recordedEvaluations.set(activity.id, evaluationsOf(latest));
+      }),
+    );
+  }
+  return { activities, recordedEvaluations, policies, users, wallets, walletAccounts, privateKeys, contractInterfaces, rootQuorum: configs.configs.quorum ?? { userIds: [], threshold: 1 } };
+}
+
+function evaluationsOf(recorded: z.infer<typeof policyEvaluation>): PolicyEvaluation[] {
+  return recorded.policyEvaluations.flatMap(({ policyId, outcome }) =>
+    policyId === undefined || outcome === undefined ? [] : [{ policyId, outcome: outcome as PolicyEvaluation['outcome'] }],
+  );
+}
+
+async function recordedActivities(client: ApiClient, { last, sinceMs }: HistoryWindow): Promise<Activity[]> {
+  const found: Activity[] = [];
+  let before: string | undefined;
+  for (;;) {
+    const { activities } = await client.query('list_activities', { paginationOptions: { limit: String(PAGE), ...(before === undefined ? {} : { before }) } });
+    for (const activity of activities) {
+      if (sinceMs !== undefined && Number(activity.createdAt.seconds) * 1000 < sinceMs) return found;
+      found.push(activity);
+      if (last !== undefined && found.length >= last) return found;
+    }
+    if (activities.length < PAGE) return found;
+    before = activities.at(-1)?.id;
+  }
+}
+
+const draftPolicy = z.strictObject({
+  policyId: z.string().min(1).optional(),
+  policyName: z.string().trim().min(1, 'a policy needs a name'),
+  effect: z.enum(['EFFECT_ALLOW', 'EFFECT_DENY']),
+  condition: z.string().default(''),
+  consensus: z.string().default(''),
+  time: z.string().optional(),
+  notes: z.string().optional(),
+  // As get_policies returns them; the rehearsal ignores them.
+  organizationId: z.string().optional(),
+  createdAt: z.unknown().optional(),
+  updatedAt: z.unknown().optional(),
+});
+const draftDeletion = z.strictObject({ policyId: z.string().min(1), deleted: z.literal(true) });
+const draftList = z.array(z.unknown()).min(1, 'the draft has no policies');
+/** An entry with `deleted` is a deletion, any other a policy: each is checked by its own shape so errors name its field. */
+const draftEntrySchema = (entry: unknown) => (typeof entry === 'object' && entry !== null && 'deleted' in entry ? draftDeletion : draftPolicy);
+
+/**
+ * The draft file's text as entries, or REQUEST_INVALID naming the bad field (e.g. `[1].effect`); ids are checked
+ * against `currentPolicyIds` when given (`rehearsePolicies` checks them against the policies it reads).
+ */
+export function parseDraft(text: string, currentPolicyIds: readonly string[] | undefined): DraftEntry[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new QkError('REQUEST_INVALID', `draft: not JSON: ${(error as Error).message}`, { field: 'draft' });
+  }
+  const list = draftList.safeParse(json);
+  if (!list.success) throw draftError([], list.error.issues[0]!);
+  const entries: DraftEntry[] = list.data.map((item, index) => {
+    const parsed = draftEntrySchema(item).safeParse(item);
+    if (!parsed.success) throw draftError([index], parsed.error.issues[0]!);
+    const entry = parsed.data;
+    if ('deleted' in entry) return entry;
+    const { organizationId: _organization, createdAt: _created, updatedAt: _updated, ...policy } = entry;
+    return policy;
+  });
+  if (currentPolicyIds !== undefined) checkPolicyIds(entries, currentPolicyIds);
+  return entries;
+}
+
+function draftError(prefix: PropertyKey[], issue: z.core.$ZodIssue): QkError {
+  const field = [...prefix, ...issue.path].map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('').replace(/^\./, '');
+  return new QkError('REQUEST_INVALID', `draft${field === '' ? '' : ` ${field}`}: ${issue.message}`, { field: field === '' ? 'draft' : field });
+}
+
+/** Reads the history through `client` and rehearses the draft against it. */
+export async function rehearsePolicies(client: ApiClient, draft: readonly DraftEntry[], window: HistoryWindow): Promise<RehearsalReport> {
+  const history = await readRehearsalHistory(client, window);
+  checkPolicyIds(draft, history.policies.map((policy) => policy.policyId));
+  return rehearse(history, draft);
+}
+
+function checkPolicyIds(draft: readonly DraftEntry[], currentPolicyIds: readonly string[]): void {
+  draft.forEach((entry, index) => {
+    if (entry.policyId === undefined || currentPolicyIds.includes(entry.policyId)) return;
+    const what = 'deleted' in entry ? 'delete' : 'replace (leave policyId out to add a policy)';
+    throw new QkError('REQUEST_INVALID', `draft [${index}].policyId: no current policy ${entry.policyId} to ${what}`, { field: `[${index}].policyId` });
+  });
+}

@@ -1,0 +1,69 @@
+/**
+ * "Rehearse against history": replays the organization's recorded activities against the current policies and the
+ * policy being edited (docs/service.md#policy-rehearsal), before anything is saved.
+ */
+import { useState } from 'react';
+import type { ChannelOutput } from '../../../shared/ipc/contract';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { Progress } from '../components/Progress';
+import { useAction } from '../hooks';
+import type { PolicyDraft } from './draft';
+
+type Report = ChannelOutput<'policies.rehearse'>;
+const OUTCOME_WORDS: Record<Report['changes'][number]['after'], string> = {
+  allowed: 'allowed',
+  denied: 'denied',
+  'consensus-needed': 'needs consensus',
+  'not-replayable': 'not replayable',
+};
+
+export function RehearsalPanel({ policyId, draft }: { policyId: string | undefined; draft: PolicyDraft }) {
+  const action = useAction();
+  const [report, setReport] = useState<Report>();
+  const rehearse = async () => {
+    setReport(undefined);
+    const entry = { ...(policyId === undefined ? {} : { policyId }), policyName: draft.name, effect: draft.effect, condition: draft.condition, consensus: draft.consensus, time: draft.time, notes: draft.notes };
+    const answer = await action.run('Replaying recorded activities…', (api) => api.policies.rehearse({ draft: [entry] }));
+    if (answer !== undefined) setReport(answer);
+  };
+  return (
+    <section className="panel rehearsal" aria-labelledby="rehearsal-title">
+      <h2 id="rehearsal-title">Rehearse against history</h2>
+      <button type="button" onClick={() => void rehearse()} disabled={action.busy !== undefined || draft.name.trim() === ''}>
+        Rehearse against history
+      </button>
+      <Progress label={action.busy} />
+      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {report !== undefined && (
+        <div aria-label="Rehearsal result">
+          <p>Replayed {report.replayed} recorded activities.</p>
+          {report.unreproduced.length > 0 && (
+            <>
+              <h3>Not reproduced with the current policies ({report.unreproduced.length})</h3>
+              <ul>
+                {report.unreproduced.map((entry) => (
+                  <li key={entry.activityId}>
+                    {entry.reading}: {entry.reason}
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+          <h3>{report.changes.length === 0 ? 'This change alters no past outcome.' : `Outcomes that change (${report.changes.length})`}</h3>
+          <ul aria-label="Changed outcomes">
+            {report.changes.map((change) => (
+              <li key={change.activityId}>
+                {new Date(change.createdAtMs).toLocaleString()} · {change.reading}: {OUTCOME_WORDS[change.before]} → {OUTCOME_WORDS[change.after]}
+                {change.policies.length > 0 && <> (by {change.policies.map((policy) => policy.policyName).join(', ')})</>}
+              </li>
+            ))}
+          </ul>
+          <p>
+            {report.totals.allowedToDenied} allowed → denied, {report.totals.deniedToAllowed} denied → allowed, {report.totals.toConsensus} now need
+            consensus, {report.totals.fromConsensus} no longer need it, {report.totals.unchanged} unchanged.
+          </p>
+        </div>
+      )}
+    </section>
+  );
+}

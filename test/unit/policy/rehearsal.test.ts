@@ -1,0 +1,169 @@
+import { serializeTransaction } from 'viem';
+import { describe, expect, it } from 'vitest';
+import type { Activity, Policy, User } from '../../../src/shared/api';
+import { parseDraft } from '../../../src/main/policies/history';
+import { rehearse, type RehearsalHistory } from '../../../src/main/policies/rehearsal';
+
+const at = (seconds: number) => ({ seconds: String(seconds), nanos: '0' });
+const ROOT = 'user-root';
+const BEA = 'user-bea';
+const ACCOUNT = '0x2c7536E3605D9C16a7a3D7b1898e529396a65c23';
+const RECIPIENT = '0x000000000000000000000000000000000000bEEF';
+
+function user(userId: string, apiKeyPublic: string, tags: string[] = []): User {
+  return {
+    userId,
+    userName: userId,
+    authenticators: [],
+    apiKeys: [{ apiKeyId: `key-${userId}`, apiKeyName: 'k', credential: { publicKey: apiKeyPublic, type: 'CREDENTIAL_TYPE_API_KEY_P256' }, createdAt: at(0), updatedAt: at(0) }],
+    userTags: tags,
+    oauthProviders: [],
+    mfaPolicies: [],
+    createdAt: at(0),
+    updatedAt: at(0),
+  };
+}
+
+function policy(policyId: string, condition: string, consensus: string, effect: Policy['effect'] = 'EFFECT_ALLOW'): Policy {
+  return { policyId, policyName: policyId, effect, condition, consensus, notes: '', createdAt: at(0), updatedAt: at(0) };
+}
+
+let sequence = 0;
+function activity(type: string, intent: Record<string, unknown>, status: Activity['status'], voters: string[] = [BEA]): Activity {
+  sequence += 1;
+  const intentKey = `${type.replace('ACTIVITY_TYPE_', '').toLowerCase().replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase())}Intent`;
+  return {
+    id: `activity-${sequence}`,
+    organizationId: 'org',
+    status,
+    type,
+    intent: { [intentKey]: intent },
+    result: {},
+    votes: voters.map((voter, index) => ({
+      id: `vote-${sequence}-${index}`,
+      userId: voter,
+      user: {},
+      activityId: `activity-${sequence}`,
+      selection: 'VOTE_SELECTION_APPROVED',
+      message: '',
+      publicKey: `pub-${voter}`,
+      signature: '',
+      scheme: 'SIGNATURE_SCHEME_TK_API_P256',
+      createdAt: at(1_700_000_000 + sequence),
+    })),
+    fingerprint: `fp-${sequence}`,
+    canApprove: false,
+    canReject: false,
+    createdAt: at(1_700_000_000 + sequence),
+    updatedAt: at(1_700_000_000 + sequence),
+  } as Activity;
+}
+
+const transfer = (value: bigint) =>
+  serializeTransaction({ type: 'eip1559', chainId: 1, nonce: 0, to: RECIPIENT, value, gas: 21_000n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n });
+const signing = (value: bigint, status: Activity['status'] = 'ACTIVITY_STATUS_COMPLETED', voters = [BEA]) =>
+  activity('ACTIVITY_TYPE_SIGN_TRANSACTION_V2', { signWith: ACCOUNT, unsignedTransaction: transfer(value), type: 'TRANSACTION_TYPE_ETHEREUM' }, status, voters);
+
+const SIGN_LIMIT = policy('limit', "activity.action == 'SIGN' && eth.tx.value <= 1000", 'true');
+const WALLETS = policy('wallets', "activity.resource == 'WALLET' && activity.action != 'SIGN'", "approvers.any(user, user.tags.contains('ops'))");
+const POLICIES = policy('policies', "activity.resource == 'POLICY'", 'approvers.count() >= 1');
+const USERS = policy('users', "activity.resource == 'USER'", 'approvers.count() >= 2');
+const NO_KEY_EXPORT = policy('no-key-export', "activity.resource == 'PRIVATE_KEY' && activity.action == 'EXPORT'", 'true', 'EFFECT_DENY');
+
+function history(activities: Activity[], overrides: Partial<RehearsalHistory> = {}): RehearsalHistory {
+  return {
+    activities,
+    recordedEvaluations: new Map(),
+    policies: [SIGN_LIMIT, WALLETS, POLICIES, USERS, NO_KEY_EXPORT],
+    users: [user(ROOT, `pub-${ROOT}`), user(BEA, `pub-${BEA}`, ['ops'])],
+    wallets: [{ walletId: 'wallet-1', walletName: 'Treasury', exported: false, imported: false, createdAt: at(0), updatedAt: at(0) }],
+    walletAccounts: [
+      { walletAccountId: 'account-1', organizationId: 'org', walletId: 'wallet-1', curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM', address: ACCOUNT, createdAt: at(0), updatedAt: at(0) },
+    ] as RehearsalHistory['walletAccounts'],
+    privateKeys: [],
+    contractInterfaces: [],
+    rootQuorum: { userIds: [ROOT], threshold: 1 },
+    ...overrides,
+  };
+}
+
+/** One recorded activity of every class: sign, wallet create/update/delete/export, policy, user, root-only, credentials. */
+function everyClass(): Activity[] {
+  return [
+    signing(500n),
+    signing(900n),
+    activity('ACTIVITY_TYPE_EXPORT_WALLET', { walletId: 'wallet-1', targetPublicKey: '04ab' }, 'ACTIVITY_STATUS_COMPLETED'),
+    activity('ACTIVITY_TYPE_CREATE_WALLET', { walletName: 'Ops', accounts: [] }, 'ACTIVITY_STATUS_COMPLETED'),
+    activity('ACTIVITY_TYPE_UPDATE_WALLET', { walletId: 'wallet-1', walletName: 'Treasury 2' }, 'ACTIVITY_STATUS_COMPLETED'),
+    activity('ACTIVITY_TYPE_DELETE_WALLETS', { walletIds: ['wallet-1'], deleteWithoutExport: true }, 'ACTIVITY_STATUS_COMPLETED'),
+    activity('ACTIVITY_TYPE_CREATE_POLICY_V3', { policyName: 'p', effect: 'EFFECT_ALLOW', condition: 'true', consensus: 'true', notes: '' }, 'ACTIVITY_STATUS_COMPLETED'),
+    activity('ACTIVITY_TYPE_UPDATE_USER_NAME', { userId: BEA, userName: 'Bea' }, 'ACTIVITY_STATUS_CONSENSUS_NEEDED'),
+    activity('ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', { threshold: 1, userIds: [ROOT] }, 'ACTIVITY_STATUS_COMPLETED', [ROOT]),
+    activity('ACTIVITY_TYPE_DELETE_API_KEYS', { userId: BEA, apiKeyIds: ['key-x'] }, 'ACTIVITY_STATUS_COMPLETED'),
+  ];
+}
+
+describe('policy rehearsal', () => {
+  it('reproduces every recorded outcome of a history covering every activity class, and a no-op draft changes nothing', () => {
+    const report = rehearse(history(everyClass()), [{ ...SIGN_LIMIT }]);
+    expect(report.unreproduced).toEqual([]);
+    expect(report.replayed).toBe(10);
+    expect(report.changes).toEqual([]);
+    expect(report.totals.unchanged).toBe(10);
+  });
+
+  it('lowering a transfer limit lists the two past transfers that would now need consensus, with the policy responsible', () => {
+    const lowered = { ...SIGN_LIMIT, condition: "activity.action == 'SIGN' && eth.tx.value <= 100" };
+    const report = rehearse(history(everyClass()), [lowered]);
+    expect(report.changes.map((change) => [change.before, change.after])).toEqual([
+      ['allowed', 'denied'],
+      ['allowed', 'denied'],
+    ]);
+    expect(report.changes[0]!.policies).toEqual([{ policyId: 'limit', policyName: 'limit', before: 'OUTCOME_ALLOW', after: 'OUTCOME_NOT_APPLICABLE' }]);
+    expect(report.changes[0]!.reading).not.toBe('');
+    expect(report.totals).toMatchObject({ allowedToDenied: 2, unchanged: 8 });
+    // With a consensus-gated policy for larger transfers the same edit turns them into "needs consensus".
+    const gated = { policyName: 'large', effect: 'EFFECT_ALLOW' as const, condition: "activity.action == 'SIGN' && eth.tx.value > 100", consensus: 'approvers.count() >= 2' };
+    const withGate = rehearse(history(everyClass()), [lowered, gated]);
+    expect(withGate.changes.map((change) => change.after)).toEqual(['consensus-needed', 'consensus-needed']);
+    expect(withGate.changes[0]!.policies[0]).toMatchObject({ policyName: 'large', after: 'OUTCOME_REQUIRES_CONSENSUS' });
+    expect(withGate.totals.toConsensus).toBe(2);
+  });
+
+  it('a deletion and an added deny are both rehearsed', () => {
+    const report = rehearse(history(everyClass()), [
+      { policyId: 'wallets', deleted: true },
+      { policyName: 'no-policy-edits', effect: 'EFFECT_DENY', condition: "activity.resource == 'POLICY'", consensus: 'true' },
+    ]);
+    expect(report.changes.map((change) => [change.type, change.after])).toEqual([
+      ['ACTIVITY_TYPE_EXPORT_WALLET', 'denied'],
+      ['ACTIVITY_TYPE_CREATE_WALLET', 'denied'],
+      ['ACTIVITY_TYPE_UPDATE_WALLET', 'denied'],
+      ['ACTIVITY_TYPE_DELETE_WALLETS', 'denied'],
+      ['ACTIVITY_TYPE_CREATE_POLICY_V3', 'denied'],
+    ]);
+    expect(report.changes[4]!.policies[0]).toMatchObject({ policyName: 'no-policy-edits', after: 'OUTCOME_DENY_EXPLICIT' });
+  });
+
+  it('reports a planted mismatch first: an outcome, a per-policy outcome, and an activity it cannot rebuild', () => {
+    const planted = signing(50_000n); // recorded as completed, yet over the limit
+    const agreeing = signing(10n);
+    const deletedVoter = signing(20n, 'ACTIVITY_STATUS_COMPLETED', ['user-gone']);
+    const evaluations = new Map([[agreeing.id, [{ policyId: 'limit', outcome: 'OUTCOME_REQUIRES_CONSENSUS' as const }]]]);
+    const report = rehearse(history([planted, agreeing, deletedVoter], { recordedEvaluations: evaluations }), []);
+    expect(report.unreproduced.map(({ activityId, reason }) => [activityId, reason])).toEqual([
+      [planted.id, 'recorded allowed, replay answers denied'],
+      [agreeing.id, 'per-policy outcomes differ for limit'],
+      [deletedVoter.id, 'cannot be replayed: approver user-gone is no longer a user of the organization'],
+    ]);
+  });
+});
+
+describe('rehearsal drafts', () => {
+  it('names the bad field of a draft file', () => {
+    expect(() => parseDraft('[{"policyName":"x","effect":"EFFECT_MAYBE","condition":"","consensus":""}]', [])).toThrow(/draft \[0\]\.effect/);
+    expect(() => parseDraft('{', [])).toThrow(/draft: not JSON/);
+    expect(() => parseDraft('[{"policyId":"nope","deleted":true}]', ['limit'])).toThrow(/\[0\]\.policyId: no current policy nope to delete/);
+    expect(parseDraft('[{"policyId":"limit","deleted":true}]', ['limit'])).toEqual([{ policyId: 'limit', deleted: true }]);
+  });
+});
