@@ -64,6 +64,7 @@ describe('sandbox', () => {
       state: 'stopped',
       error: null,
       restarts: 0,
+      notice: null,
       profileId: null,
       organizationId: null,
       rootUserId: null,

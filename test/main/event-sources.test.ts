@@ -48,8 +48,10 @@ describe("main's event sources", () => {
     await bed.call('keys.generateApiKey', { name: 'events-key' });
     const { organizationId } = (await bed.services.profiles.getActive())!;
     const fields = { name: 'Other', kind: 'hosted' as const, baseUrl: 'https://api.turnkey.com', organizationId, apiKeyName: 'events-key' };
-    // The bed declines every confirmation: nothing was saved, so nothing is reported.
+    // The person declines the confirmation: nothing was saved, so nothing is reported.
+    bed.answerConfirmations(false);
     expect(await during(() => bed.dispatch('profiles.add', fields))).toEqual([]);
+    bed.answerConfirmations(true);
     const { profiles } = bed.services;
     let other = { id: '' };
     expect(await during(async () => (other = await profiles.add(fields)))).toEqual([{ type: 'profile', change: 'added' }]);

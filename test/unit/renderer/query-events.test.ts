@@ -43,7 +43,7 @@ describe('main event → stale reads', () => {
     expect(queryKeyOf('policies.list', undefined, PROFILE_ID)).toEqual(['policies.list', {}, PROFILE_ID]);
     expect(queryKeyOf('wallets.accounts', { walletId: 'w' }, null)).toEqual(['wallets.accounts', { walletId: 'w' }, null]);
     expect(queryKeyOf('keys.listApiKeys', undefined, PROFILE_ID)).toEqual(['keys.listApiKeys', {}]);
-    expect(channels.filter((channel) => !isProfileScoped(channel)).every((channel) => /^(?:app|clipboard|keys|profiles|requests|sandbox|tokens)\./.test(channel))).toBe(true);
+    expect(channels.filter((channel) => !isProfileScoped(channel)).every((channel) => /^(?:app|clipboard|journal|keys|profiles|requests|sandbox|tokens)\./.test(channel))).toBe(true);
   });
 
   it('an activity still waiting makes the queue, the history and the cards stale, nothing else', () => {
