@@ -5,7 +5,6 @@ import { activityView, outcomeView } from '../activities/activity-views';
 import { stampedRequestRecord } from '../journal/activity-entry';
 import type { Journal } from '../journal/journal';
 import type { IpcHandlers } from '../ipc/register';
-import type { ProfileServices } from '../profiles/active-profile';
 import type { Settings } from '../settings/settings';
 import type { DeclaredTokens } from '../tokens/declared-tokens';
 import { ContractInterfaces, checkContractInterface } from './contracts';
