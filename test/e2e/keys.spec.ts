@@ -92,5 +92,8 @@ test('every screen is reachable from the keyboard', async ({ page }) => {
   await expect(keysButton).toHaveAttribute('aria-current', 'page');
   await page.keyboard.press('Tab');
   await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { level: 1, name: 'Journal' })).toBeVisible();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
 });

@@ -51,7 +51,8 @@ export class ActivityWatch {
 
   /**
    * Reads what waits now and reports every activity that appeared, changed (a vote, a status) or stopped waiting since
-   * the last check of the same profile. The first check of a profile only takes note: the window reads it anyway.
+   * the last check of the same profile. The first check of a profile reports every activity waiting then as changed:
+   * the window may have read the profile before one appeared, and nothing else would tell it.
    */
   check(): Promise<void> {
     this.#checking ??= this.#checkOnce().finally(() => {
@@ -82,14 +83,14 @@ export class ActivityWatch {
     const previous = this.#seen?.scope === scope ? this.#seen : undefined;
     const activities = new Map(waiting.map((activity) => [activity.id, stateOf(activity)]));
     this.#seen = { scope, activities };
-    if (previous === undefined) return;
     const { events } = this.#options;
     for (const activity of waiting) {
-      const before = previous.activities.get(activity.id);
+      const before = previous?.activities.get(activity.id);
       if (before === stateOf(activity)) continue;
-      events.emit({ type: 'activity', change: before === undefined ? 'created' : 'changed', organizationId: activity.organizationId, activityId: activity.id, status: activity.status });
+      const change = previous !== undefined && before === undefined ? 'created' : 'changed';
+      events.emit({ type: 'activity', change, organizationId: activity.organizationId, activityId: activity.id, status: activity.status });
     }
-    for (const activityId of previous.activities.keys()) {
+    for (const activityId of previous?.activities.keys() ?? []) {
       if (activities.has(activityId)) continue;
       // Decided (or expired from the list) since the last check: its new status says which.
       const decided = await client.query('get_activity', { activityId }).then(
