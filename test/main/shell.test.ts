@@ -35,7 +35,8 @@ vi.mock('electron', async () => {
       return this;
     };
   class BrowserWindow {
-    webContents = { on: () => undefined, setWindowOpenHandler: () => undefined };
+    // send: main's events to the page (src/main/index.ts).
+    webContents = { on: () => undefined, setWindowOpenHandler: () => undefined, send: () => undefined };
     /** What setContentProtection was last told. */
     contentProtection: boolean | undefined;
     constructor(options: Record<string, unknown>) {
@@ -44,6 +45,9 @@ vi.mock('electron', async () => {
     }
     once() {}
     on() {}
+    isDestroyed() {
+      return false;
+    }
     setContentProtection(enabled: boolean) {
       this.contentProtection = enabled;
     }
