@@ -217,7 +217,7 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
     ...keychainHandlers({ keychain }),
     ...profilesHandlers({ profiles, confirm, journal }),
     ...clientHandlers({ inFlight }),
-    ...sandboxHandlers({ sandbox, profiles }),
+    ...sandboxHandlers({ sandbox }),
     ...activitiesHandlers({ active, now, keychain, tokens, settings }),
     ...approvalsHandlers({ active, now, keychain, tokens, settings, journal, stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR) }),
     ...organizationHandlers({ active, now, keychain, tokens }),

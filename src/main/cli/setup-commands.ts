@@ -11,7 +11,7 @@ import { SANDBOX_RESET_PHRASE } from '../../shared/ipc/contract';
 import type { Confirm } from '../confirmation/confirmation';
 import { confirmingCheck } from '../profiles/confirmation';
 import type { Profile, ProfileChanges } from '../profiles/profiles';
-import { SANDBOX_DB_FILE, SANDBOX_KEY_NAME, SANDBOX_PROFILE_NAME } from '../sandbox/sandbox';
+import { SANDBOX_DB_FILE, SANDBOX_KEY_NAME } from '../sandbox/sandbox';
 import type { MainServices } from '../services';
 import { UsageError } from './usage-error';
 
@@ -131,7 +131,7 @@ export async function sandboxCommand(services: MainServices, subcommand: string 
     case 'init':
       return summary(await sandbox.start());
     case 'status': {
-      const profile = (await profiles.list()).find((candidate) => candidate.kind === 'sandbox' && candidate.name === SANDBOX_PROFILE_NAME);
+      const profile = await sandbox.storedProfile();
       const key = (await keychain.listApiKeys()).find((candidate) => candidate.name === SANDBOX_KEY_NAME);
       const database = join(dataDir, SANDBOX_DB_FILE);
       return {

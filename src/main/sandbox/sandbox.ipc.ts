@@ -1,11 +1,10 @@
 import type { ChannelOutput } from '../../shared/ipc/contract';
 import type { IpcHandlers } from '../ipc/register';
-import type { Profiles } from '../profiles/profiles';
-import { SANDBOX_PROFILE_NAME, type Sandbox } from './sandbox';
+import type { Sandbox } from './sandbox';
 
 type SandboxChannel = 'sandbox.status' | 'sandbox.start' | 'sandbox.stop' | 'sandbox.reset' | 'sandbox.restoreProfile';
 
-export function sandboxHandlers({ sandbox, profiles }: { sandbox: Sandbox; profiles: Profiles }): Pick<IpcHandlers, SandboxChannel> {
+export function sandboxHandlers({ sandbox }: { sandbox: Sandbox }): Pick<IpcHandlers, SandboxChannel> {
   const status = async (): Promise<ChannelOutput<'sandbox.status'>> => {
     const { state, error, restarts, notice } = sandbox.status();
     const health = { state, error: error ?? null, restarts, notice: notice ?? null };
@@ -23,7 +22,7 @@ export function sandboxHandlers({ sandbox, profiles }: { sandbox: Sandbox; profi
       };
     }
     // Stopped: the profile from an earlier run is still there, but its URL and root user belong to no live service.
-    const stored = (await profiles.list()).find((profile) => profile.kind === 'sandbox' && profile.name === SANDBOX_PROFILE_NAME);
+    const stored = await sandbox.storedProfile();
     return {
       running: false,
       ...health,

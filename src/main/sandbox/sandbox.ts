@@ -209,7 +209,8 @@ export class Sandbox {
     return Number.isInteger(port) && port > 0 ? port : 0;
   }
 
-  private async storedProfile(): Promise<Profile | undefined> {
+  /** The Sandbox profile as stored, running or not; undefined before its first start (or once removed). */
+  async storedProfile(): Promise<Profile | undefined> {
     return (await this.options.profiles.list()).find((profile) => profile.kind === 'sandbox' && profile.name === SANDBOX_PROFILE_NAME);
   }
 
