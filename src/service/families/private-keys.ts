@@ -7,6 +7,7 @@ import { assertFormatForCurve, type AddressFormat } from '../enclave/addresses';
 import type { Curve } from '../enclave/derivation';
 import type { Repositories } from '../store';
 import type { PrivateKeyRecord } from '../store/private-keys';
+import { refuseUnexportedDeletion } from './unexported';
 
 /** Per-organization private key limit (docs/service.md#limits). */
 export const MAX_PRIVATE_KEYS_PER_ORGANIZATION = 1000;
@@ -91,13 +92,9 @@ export function insertPrivateKey(
 function checkDeletions(store: Repositories, organizationId: string, privateKeyIds: readonly string[], deleteWithoutExport: boolean) {
   return privateKeyIds.map((privateKeyId) => {
     const key = requirePrivateKey(store, organizationId, privateKeyId);
-    if (!key.exported && !deleteWithoutExport) {
-      throw new QkError(
-        'NOT_EXPORTED',
-        `private key ${privateKeyId} has never been exported; deleting it would lose it for good. Export it first, or set deleteWithoutExport: true`,
-        { privateKeyId },
-      );
-    }
+    refuseUnexportedDeletion(key.exported ? [] : [`private key ${privateKeyId}`], deleteWithoutExport, (names) => `${names} has never been exported`, {
+      privateKeyId,
+    });
     return key;
   });
 }

@@ -11,6 +11,7 @@ import { DEFAULT_MNEMONIC_WORD_COUNT, isMnemonicWordCount, MNEMONIC_WORD_COUNTS 
 import type { Repositories } from '../store';
 import type { WalletAccountRecord, WalletRecord } from '../store/wallets';
 import { pageSize } from './activities';
+import { refuseUnexportedDeletion } from './unexported';
 
 /** Per-organization wallet limit (docs/service.md#limits). */
 export const MAX_WALLETS_PER_ORGANIZATION = 100;
@@ -185,13 +186,7 @@ function walletPolicyResource(wallet: WalletRecord) {
 function checkDeletions(store: Repositories, organizationId: string, walletIds: readonly string[], deleteWithoutExport: boolean) {
   return walletIds.map((walletId) => {
     const wallet = requireWallet(store, organizationId, walletId);
-    if (!wallet.exported && !deleteWithoutExport) {
-      throw new QkError(
-        'NOT_EXPORTED',
-        `wallet ${walletId} has never been exported; deleting it would lose its mnemonic for good. Export it first, or set deleteWithoutExport: true`,
-        { walletId },
-      );
-    }
+    refuseUnexportedDeletion(wallet.exported ? [] : [`wallet ${walletId}`], deleteWithoutExport, (names) => `${names} has never been exported`, { walletId });
     return wallet;
   });
 }
@@ -228,13 +223,12 @@ function checkAccountDeletions(store: Repositories, organizationId: string, para
       throw new QkError('REQUEST_INVALID', `parameters.walletAccountIds: wallet account ${accountId} appears twice`);
     }
     const wallet = requireWallet(store, organizationId, account.walletId);
-    if (!wallet.exported && params.deleteWithoutExport !== true) {
-      throw new QkError(
-        'NOT_EXPORTED',
-        `wallet account ${accountId} belongs to wallet ${wallet.id}, which has never been exported; deleting the account would lose its key unless the wallet is exported. Export it first, or set deleteWithoutExport: true`,
-        { walletAccountId: accountId, walletId: wallet.id },
-      );
-    }
+    refuseUnexportedDeletion(
+      wallet.exported ? [] : [`wallet ${wallet.id}`],
+      params.deleteWithoutExport === true,
+      (names) => `wallet account ${accountId} belongs to ${names}, which has never been exported`,
+      { walletAccountId: accountId, walletId: wallet.id },
+    );
     return { account, wallet };
   });
 }

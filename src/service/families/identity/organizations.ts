@@ -16,6 +16,7 @@ import { pageSize } from '../activities';
 import { invitationView } from '../invitations';
 import { policyView } from '../policies';
 import { privateKeyView } from '../private-keys';
+import { refuseUnexportedDeletion } from '../unexported';
 import { checkNewWallet, createWallet, walletView, type NewWalletParams, type WalletTarget } from '../wallets';
 import { requireDistinct, requireUser } from './common';
 import { userTagView } from './user-tags';
@@ -201,15 +202,12 @@ function checkDeletable(store: Repositories, organizationId: string, deleteWitho
       { organizationId },
     );
   }
-  if (deleteWithoutExport) return;
-  const unexported = unexportedKeyMaterial(store, organizationId);
-  if (unexported.length > 0) {
-    throw new QkError(
-      'NOT_EXPORTED',
-      `sub-organization ${organizationId} holds ${unexported.join(', ')} that were never exported; export them first or set deleteWithoutExport: true to delete them anyway`,
-      { organizationId, unexported },
-    );
-  }
+  refuseUnexportedDeletion(
+    unexportedKeyMaterial(store, organizationId),
+    deleteWithoutExport,
+    (names) => `sub-organization ${organizationId} holds ${names}, never exported`,
+    { organizationId },
+  );
 }
 
 /** Wallets and private keys of the organization that were never exported, named for the error message. */
