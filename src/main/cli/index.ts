@@ -20,7 +20,7 @@ import { encryptForImport, type ImportKeyFormat } from '../importer/importer';
 import type { ProfileServices } from '../profiles/active-profile';
 import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY, type Profile } from '../profiles/profiles';
 import { createMainServices, type MainServices } from '../services';
-import { describeOffline, Signing } from '../signing/signing';
+import { describeOffline, signingFor } from '../signing/signing';
 import { withSigningParameters, type SigningRequest, type TransactionType } from '../signing/signing-request';
 import { postStampedFile, stampToFile } from '../stamper/stamped-file';
 import { FILE_LIMITS, readBoundedText, writeNewFile } from '../storage/bounded-file';
@@ -521,8 +521,7 @@ async function sign(context: Context, values: Values, request: SigningRequest): 
     process.stdout.write(stampedRequestText({ path, body, stamp }));
     return;
   }
-  const { client, approvals } = await context.profileServices();
-  const signing = new Signing({ client, settings, tokens, now, stampToFile: (path, body, file) => approvals.stampToFile(path, body, file) });
+  const signing = signingFor(await context.profileServices(), { settings, tokens, now });
   const { description, standing } = await signing.explain(request);
   process.stdout.write(signingCardText(description, standing));
   const outcome = await signing.submit(request);
