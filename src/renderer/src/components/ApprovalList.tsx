@@ -136,6 +136,7 @@ export function ApprovalRow({
           {requester !== undefined && description.summary !== '' && ' · '}
           {description.summary}
         </span>
+        {description.largeValue !== undefined && <span className="row-warning">{description.largeValue}</span>}
       </span>
       <span className="approval-row-side">
         <span className="votes">{votesInWords(item)}</span>
