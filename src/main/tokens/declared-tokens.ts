@@ -55,7 +55,7 @@ export class DeclaredTokens {
   async views(): Promise<DeclaredTokenView[]> {
     return (await this.list()).map((token) => {
       const imitation = tokenImitation(token);
-      return imitation === undefined ? token : { ...token, notRead: `not read: its ${imitation.reason}` };
+      return imitation === undefined ? token : { ...token, notRead: `not read: its ${imitation.field} ${imitation.reason}` };
     });
   }
 

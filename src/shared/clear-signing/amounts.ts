@@ -47,5 +47,5 @@ export function tokenAmount(raw: bigint, token: ResolvedToken | undefined, state
 export function warnLargeTransfer(amount: Amount, token: ResolvedToken, threshold: bigint | undefined, warnings: Warnings): void {
   if (threshold === undefined || amount.raw < threshold || amount.unit !== token.symbol) return;
   const limit = tokenUnits(threshold, token.decimals, token.symbol, token.origin);
-  warnings.add('VALUE_ABOVE_THRESHOLD', `Large transfer: ${amount.text} ≥ your ${limit.text} threshold, set in Settings.`, `${token.symbol} ${amount.raw}`);
+  warnings.add('VALUE_ABOVE_THRESHOLD', `Large transfer: ${amount.text} ≥ your ${limit.text} threshold.`, `${token.symbol} ${amount.raw}`);
 }

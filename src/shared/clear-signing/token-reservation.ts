@@ -50,7 +50,7 @@ export interface TokenImitation {
   field: 'symbol' | 'name';
   /** The known tokens it imitates, the one on the declaration's own chain first. */
   canonical: readonly KnownToken[];
-  /** "symbol "USDC" is reserved to USD Coin: 0xA0b8… on Ethereum (chain id 1), …; declare this token under a symbol of its own". */
+  /** ""USDC" is reserved to USD Coin: 0xA0b8… on Ethereum (chain id 1), …; declare this token under a symbol of its own". */
   reason: string;
 }
 
@@ -71,7 +71,7 @@ export function tokenImitation(token: TokenPlace & { symbol: string; name?: stri
     return {
       field,
       canonical,
-      reason: `${field} ${JSON.stringify(value)} is reserved to ${first.name ?? first.symbol} (${first.symbol}) of the known token list, at ${places}; declare this token under a ${field} of its own`,
+      reason: `${JSON.stringify(value)} is reserved to ${first.name ?? first.symbol} (${first.symbol}) of the known token list, at ${places}; declare this token under a ${field} of its own`,
     };
   }
   return undefined;

@@ -41,7 +41,7 @@ describe('known token symbols and names are reserved to their (chain, address)',
     const imitation = tokenImitation({ family: 'ethereum', chainId: 8453, address: ACME, symbol: 'USDC' })!;
     expect(imitation.canonical[0]).toMatchObject({ chainId: 8453, address: BASE_USDC });
     expect(imitation.reason).toMatch(
-      new RegExp(`^symbol "USDC" is reserved to USD Coin \\(USDC\\) of the known token list, at ${BASE_USDC} on Base \\(chain id 8453\\); ${USDC} on Ethereum \\(chain id 1\\); `),
+      new RegExp(`^"USDC" is reserved to USD Coin \\(USDC\\) of the known token list, at ${BASE_USDC} on Base \\(chain id 8453\\); ${USDC} on Ethereum \\(chain id 1\\); `),
     );
     expect(imitation.reason).toMatch(/Solana mint EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v; declare this token under a symbol of its own$/);
     // A Solana mint imitating a token is refused too.
@@ -120,7 +120,7 @@ describe('large-transfer warnings per token', () => {
     const above = usdcTransfer(250_000_000_000n, threshold(10_000_000_000n));
     expect(above.description.warnings).toContainEqual({
       kind: 'VALUE_ABOVE_THRESHOLD',
-      message: 'Large transfer: 250,000 USDC ≥ your 10,000 USDC threshold, set in Settings.',
+      message: 'Large transfer: 250,000 USDC ≥ your 10,000 USDC threshold.',
       subject: 'USDC 250000000000',
     });
     const at = usdcTransfer(10_000_000_000n, threshold(10_000_000_000n));
@@ -136,6 +136,6 @@ describe('large-transfer warnings per token', () => {
       thresholds: { tokens: [{ family: 'ethereum', chainId: 1, address: ACME, raw: 100_000n }] },
     };
     const { description } = sign({ type: 'eip1559', chainId: 1, to: ACME, data: transfer(VENDOR, 123_456n), ...fees }, declared);
-    expect(description.warnings.map((warning) => warning.message)).toContain('Large transfer: 1,234.56 ACME ≥ your 1,000 ACME threshold, set in Settings.');
+    expect(description.warnings.map((warning) => warning.message)).toContain('Large transfer: 1,234.56 ACME ≥ your 1,000 ACME threshold.');
   });
 });
