@@ -210,9 +210,9 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
   const active = services.active.withStampCheck(confirmingStampCheck({ confirm, settings, tokens, keychain, now }));
   const handlers: IpcHandlers = {
     ...lockHandlers({ lock, unlocker, journal, app: { ...app, captureProtectionSupported: captureProtection.supported } }),
-    ...settingsHandlers({ settings, unlocker, journal }),
+    ...settingsHandlers({ settings, unlocker, journal, tokens }),
     ...captureHandlers({ captureProtection }),
-    ...tokensHandlers({ tokens }),
+    ...tokensHandlers({ tokens, settings }),
     ...clipboardHandlers({ clipboard }),
     ...keychainHandlers({ keychain }),
     ...profilesHandlers({ profiles, confirm, journal }),

@@ -1,5 +1,5 @@
 /** Tokens operators declare for clear signing: checked, stored in the data directory, replaced and removed. */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -58,6 +58,21 @@ describe('declared tokens', () => {
     );
     // USDC's mainnet address on another chain is not the known token: it may be declared there.
     expect(await tokens.declare({ family: 'ethereum', chainId: 56, address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', symbol: 'X', decimals: 1 })).toHaveLength(1);
+  });
+
+  it('refuses a declaration imitating a known token’s symbol or name, naming where the real one is', async () => {
+    const spoof = await refusal(tokens.declare({ family: 'ethereum', chainId: 1, address: ACME, symbol: 'usdc', decimals: 6, name: 'USD Coin' }));
+    expect(spoof.details).toEqual({ field: 'symbol' });
+    expect(spoof.message).toMatch(/^symbol: "usdc" is reserved to USD Coin \(USDC\) of the known token list, at 0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48 on Ethereum \(chain id 1\); /);
+    const byName = await refusal(tokens.declare({ family: 'ethereum', chainId: 1, address: ACME, symbol: 'ACME', decimals: 6, name: 'Tether  U5D' }));
+    expect(byName.message).toMatch(/^name: "Tether {2}U5D" is reserved to Tether USD \(USDT\)/);
+    expect(await tokens.list()).toEqual([]);
+  });
+
+  it('lists a declaration stored before the rule, that imitates a known token, with why it is not read', async () => {
+    await writeFile(join(dataDir, 'declared-tokens.json'), JSON.stringify({ tokens: [{ family: 'ethereum', chainId: 1, address: ACME, symbol: 'USDC', decimals: 6 }] }));
+    const [view] = await tokens.views();
+    expect(view?.notRead).toMatch(/^not read: its symbol "USDC" is reserved to USD Coin/);
   });
 
   it('removes a declaration, and says so when there is none', async () => {

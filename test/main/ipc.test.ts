@@ -230,6 +230,7 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
       address: address.address,
       label: 'USDC',
       notes: '',
+      network: 'Ethereum (chain id 1)',
       summary: '1 function',
       definition: '[]',
       createdAtMs: 1_700_000_000_000,
@@ -239,6 +240,9 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
   'contracts.create': { state: 'completed', result: { smartContractInterfaceId: 'c1' }, activity: completed },
   'contracts.delete': waiting,
   'tokens.list': [{ family: 'ethereum', chainId: 1, address: address.address, symbol: 'ACME', decimals: 2 }],
+  'tokens.catalog': [
+    { token: { family: 'ethereum', chainId: 1, address: address.address }, symbol: 'ACME', decimals: 2, origin: 'declared by an operator', network: 'Ethereum (chain id 1)', warnAbove: '10000' },
+  ],
   'tokens.declare': [{ family: 'solana', address: 'So11111111111111111111111111111111111111112', symbol: 'wSOL', decimals: 9, name: 'Wrapped SOL' }],
   'tokens.remove': [],
   'wallets.list': [
@@ -591,6 +595,7 @@ describe('bridge method signatures', () => {
         'policies.list',
         'contracts.list',
         'tokens.list',
+        'tokens.catalog',
         'wallets.list',
         'privateKeys.list',
       ].sort(),

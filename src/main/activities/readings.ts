@@ -73,11 +73,13 @@ export function signingDecoder(context: ClearSigningContext): SigningDecoder {
       // Not readable (a malformed payload, a type clear signing does not cover): the raw payload is shown instead.
       return undefined;
     }
+    const largeValue = description.warnings.filter((warning) => warning.kind === 'VALUE_ABOVE_THRESHOLD').map((warning) => warning.message);
     return {
       title: description.title,
       summary: description.summary,
       facts: flatFacts(signingFacts(description)),
       warnings: description.warnings.map((warning) => warning.message),
+      ...(largeValue.length === 0 ? {} : { largeValue: largeValue.join(' ') }),
     };
   };
 }

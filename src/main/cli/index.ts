@@ -502,7 +502,7 @@ async function signingRequestOf(sub: string | undefined, values: Values): Promis
 async function sign(context: Context, values: Values, request: SigningRequest): Promise<void> {
   const { stamper, settings, tokens, now, journal } = context.services;
   if (values['no-post']) {
-    const description = describeOffline(request, (await settings.get()).warnAbove, await tokens.list());
+    const description = describeOffline(request, await settings.get(), await tokens.list());
     const profile = await context.profile();
     const { apiKeyName } = profile;
     // The envelope is built and checked locally: stamping needs no network at all.

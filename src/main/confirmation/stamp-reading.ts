@@ -78,7 +78,7 @@ async function readOffline(submission: Submission, deps: StampReaderDeps, reason
   const subject = subjectOf(submission);
   const signingRequest = signingRequestOf(subject);
   if (signingRequest !== undefined) {
-    const description = describeOffline(signingRequest, (await deps.settings.get()).warnAbove, await deps.tokens.list());
+    const description = describeOffline(signingRequest, await deps.settings.get(), await deps.tokens.list());
     return { ...base, activityType: subject.type, ...signingReading(description) };
   }
   return { ...base, activityType: subject.type, ...describedReading(describeActivity(subject)) };

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { appSettingsSchema, type AppSettings } from '../../shared/ipc/contract';
 import { JsonFile } from '../storage/json-file';
+import { tokenKeyText } from '../tokens/token-thresholds';
 
 export const DEFAULT_SETTINGS: AppSettings = { idleLockMinutes: 10, reauthMinutes: 5, theme: 'system', captureProtection: true };
 
@@ -80,6 +81,13 @@ export function wideningChanges(before: AppSettings, after: AppSettings): Wideni
     if (now === undefined) widened.push({ label, change: `${was} → no threshold`, words: `removing the ${coin} large-value warning (above ${was})` });
     else if (wholeUnitsValue(now) > wholeUnitsValue(was)) widened.push({ label, change: `${was} → ${now}`, words: `raising the ${coin} large-value warning from ${was} to ${now}` });
   }
+  const tokensAfter = new Map((after.tokenWarnAbove ?? []).map(({ token, amount }) => [tokenKeyText(token), amount]));
+  for (const { token, amount: was } of before.tokenWarnAbove ?? []) {
+    const now = tokensAfter.get(tokenKeyText(token));
+    const label = `Warn above (token ${token.address}${token.family === 'ethereum' ? ` on chain id ${token.chainId}` : ' on Solana'})`;
+    if (now === undefined) widened.push({ label, change: `${was} → no threshold`, words: `removing the large-transfer warning of the token at ${token.address} (at ${was})` });
+    else if (wholeUnitsValue(now) > wholeUnitsValue(was)) widened.push({ label, change: `${was} → ${now}`, words: `raising the large-transfer warning of the token at ${token.address} from ${was} to ${now}` });
+  }
   return widened;
 }
 
@@ -92,10 +100,10 @@ export interface WideningChange {
 }
 
 const WARN_ABOVE_COINS = ['ETH', 'SOL', 'BTC'] as const satisfies readonly (keyof NonNullable<AppSettings['warnAbove']>)[];
-/** The schema allows at most 18 decimals. */
-const WHOLE_UNIT_DECIMALS = 18;
+/** The schemas allow at most 18 decimals for a coin, 77 for a token. */
+const WHOLE_UNIT_DECIMALS = 77;
 
-/** "1.5" as an integer of 10^-18 units, so two thresholds compare exactly. */
+/** "1.5" as an integer of 10^-77 units, so two thresholds of one coin or token compare exactly. */
 function wholeUnitsValue(amount: string): bigint {
   const [whole = '0', fraction = ''] = amount.split('.');
   return BigInt(whole) * 10n ** BigInt(WHOLE_UNIT_DECIMALS) + BigInt(fraction.padEnd(WHOLE_UNIT_DECIMALS, '0'));

@@ -9,6 +9,8 @@ import { isAddress, parseAbiItem } from 'viem';
 import { formatAbiItem } from 'viem/utils';
 import { timestampMs, type SmartContractInterface } from '../../shared/api';
 import { checkSolanaIdl } from '../../shared/chains/solana';
+import { chainIdOfNotes, notesWithChainId, notesWithoutChainId } from '../../shared/clear-signing/contract-networks';
+import { ethereumNetwork } from '../../shared/clear-signing/networks';
 import { QkError } from '../../shared/errors';
 import type { ContractInterfaceView } from '../../shared/ipc/signing';
 import type { ActivityOutcome, ApiClient } from '../client/api-client';
@@ -22,6 +24,8 @@ export interface ContractInterfaceInput {
   label: string;
   notes?: string | undefined;
   definition: string;
+  /** Required for an Ethereum interface: the chain its contract is on. */
+  chainId?: number | undefined;
 }
 
 function invalid(field: string, message: string): QkError {
@@ -100,18 +104,30 @@ export class ContractInterfaces {
   async create(input: ContractInterfaceInput): Promise<ActivityOutcome<{ smartContractInterfaceId: string }>> {
     checkContractInterface(input);
     if (input.label.trim() === '') throw invalid('label', 'give the contract a label people will recognize');
+    const ethereum = input.type === 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM';
+    if (ethereum && input.chainId === undefined) {
+      throw invalid('chainId', 'name the network this contract is on: the same address on another chain may be another contract');
+    }
+    if (!ethereum && input.chainId !== undefined) throw invalid('chainId', 'a Solana program is named by its address alone; leave the chain id out');
+    const notes = ethereum ? notesWithChainId(input.chainId!, input.notes) : (input.notes ?? '').trim();
     return this.client.submit('create_smart_contract_interface', {
       smartContractAddress: input.address,
       smartContractInterface: input.definition,
       type: input.type,
       label: input.label.trim(),
-      ...(input.notes === undefined || input.notes === '' ? {} : { notes: input.notes }),
+      ...(notes === '' ? {} : { notes }),
     });
   }
 
   async delete(smartContractInterfaceId: string): Promise<ActivityOutcome<{ smartContractInterfaceId: string }>> {
     return this.client.submit('delete_smart_contract_interface', { smartContractInterfaceId });
   }
+}
+
+function networkOfInterface(type: ContractInterfaceType, notes: string): string {
+  if (type === 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA') return 'Solana';
+  const chainId = chainIdOfNotes(notes);
+  return chainId === undefined ? 'every chain (no network stated)' : `${ethereumNetwork(chainId).name} (chain id ${chainId})`;
 }
 
 export function contractInterfaceView(contract: SmartContractInterface): ContractInterfaceView {
@@ -127,7 +143,8 @@ export function contractInterfaceView(contract: SmartContractInterface): Contrac
     type,
     address: contract.smartContractAddress,
     label: contract.label,
-    notes: contract.notes,
+    notes: notesWithoutChainId(contract.notes),
+    network: networkOfInterface(type, contract.notes),
     summary,
     definition: contract.smartContractInterface,
     createdAtMs: timestampMs(contract.createdAt),

@@ -12,12 +12,13 @@ import {
   describeSigningActivity,
   signingFacts,
   type ClearSigningContext,
-  type KnownToken,
   type SigningDescription,
   type ValueThresholds,
 } from '../../shared/clear-signing';
 import { QkError } from '../../shared/errors';
-import type { AppSettings } from '../../shared/ipc/contract';
+import type { AppSettings, DeclaredToken } from '../../shared/ipc/contract';
+import { tokenCatalog, tokenThresholdsOf } from '../tokens/token-thresholds';
+import { chainIdOfNotes } from '../../shared/clear-signing/contract-networks';
 import type { DryRunView, SigningCardView, SigningDescriptionView, SigningResultView } from '../../shared/ipc/signing';
 import type { StampedRequest } from '../../shared/offline/stamped-request';
 import { tallyOf } from '../approvals/approvals';
@@ -29,10 +30,10 @@ import { activityOf, parametersOf, policyResources, signingRequestOf, withSignin
 
 export interface SigningOptions {
   client: ApiClient;
-  /** The warn-above thresholds from Settings. */
-  settings: { get(): Promise<Pick<AppSettings, 'warnAbove'>> };
+  /** The warn-above thresholds from Settings, per chain's coin and per token. */
+  settings: { get(): Promise<ThresholdSettings> };
   /** Tokens operators declared: their amounts read in their units. */
-  tokens: { list(): Promise<readonly KnownToken[]> };
+  tokens: { list(): Promise<readonly DeclaredToken[]> };
   stampToFile: (path: string, body: string, file: string) => Promise<StampedRequest>;
   now: () => number;
 }
@@ -166,12 +167,16 @@ export class Signing {
         privateKeyName: key.privateKeyName,
         addresses: key.addresses.flatMap((entry) => (entry.address === undefined ? [] : [{ address: entry.address, ...(entry.format === undefined ? {} : { addressFormat: entry.format }) }])),
       })),
-      contracts: snapshot.contracts.map((contract) => ({
-        address: contract.smartContractAddress,
-        type: contractInterfaceTypeOf(contract) === 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA' ? 'SOLANA' : 'ETHEREUM',
-        label: contract.label,
-        definition: parsedDefinition(contract),
-      })),
+      contracts: snapshot.contracts.map((contract) => {
+        const chainId = chainIdOfNotes(contract.notes);
+        return {
+          address: contract.smartContractAddress,
+          type: contractInterfaceTypeOf(contract) === 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA' ? 'SOLANA' : 'ETHEREUM',
+          label: contract.label,
+          definition: parsedDefinition(contract),
+          ...(chainId === undefined ? {} : { chainId }),
+        };
+      }),
       ownBitcoinAddresses: [
         ...snapshot.accounts.filter((account) => account.addressFormat.startsWith('ADDRESS_FORMAT_BITCOIN_')).map((account) => account.address),
         ...snapshot.privateKeys.flatMap((key) =>
@@ -179,7 +184,7 @@ export class Signing {
         ),
       ],
       tokens: await this.options.tokens.list(),
-      thresholds: thresholdsOf((await this.options.settings.get()).warnAbove),
+      thresholds: thresholdsOf(await this.options.settings.get(), await this.options.tokens.list()),
     };
   }
 
@@ -220,8 +225,8 @@ export function signingFor(
  * labels or history, so addresses show bare and no recipient is flagged as new; policies are not evaluated. Tokens
  * declared on this machine are app data, so they still read in their units.
  */
-export function describeOffline(request: SigningRequest, warnAbove: AppSettings['warnAbove'], tokens: readonly KnownToken[]): SigningDescription {
-  return describeSigningActivity(activityOf(request), { tokens, thresholds: thresholdsOf(warnAbove) });
+export function describeOffline(request: SigningRequest, settings: ThresholdSettings, tokens: readonly DeclaredToken[]): SigningDescription {
+  return describeSigningActivity(activityOf(request), { tokens, thresholds: thresholdsOf(settings, tokens) });
 }
 
 function recipientsOf({ details }: SigningDescription): string[] {
@@ -239,14 +244,21 @@ function recipientsOf({ details }: SigningDescription): string[] {
 
 const NATIVE_DECIMALS = { ETH: 18, SOL: 9, BTC: 8 } as const;
 
-/** Settings keep thresholds in whole units ("1.5" ETH); the reader compares in the smallest unit. */
-export function thresholdsOf(warnAbove: AppSettings['warnAbove']): ValueThresholds {
+export type ThresholdSettings = Pick<AppSettings, 'warnAbove' | 'tokenWarnAbove'>;
+
+/**
+ * Settings keep thresholds in whole units ("1.5" ETH, "10000" USDC); the reader compares in the smallest unit, a
+ * token's with its decimals from the known list or its declaration.
+ */
+export function thresholdsOf({ warnAbove, tokenWarnAbove }: ThresholdSettings, declared: readonly DeclaredToken[]): ValueThresholds {
   const smallest = (text: string | undefined, unit: keyof typeof NATIVE_DECIMALS) =>
     text === undefined || text === '' ? undefined : parseUnits(text, NATIVE_DECIMALS[unit]);
   const ethereumWei = smallest(warnAbove?.ETH, 'ETH');
   const solanaLamports = smallest(warnAbove?.SOL, 'SOL');
   const bitcoinSatoshis = smallest(warnAbove?.BTC, 'BTC');
+  const tokens = tokenThresholdsOf(tokenWarnAbove, tokenCatalog(declared, tokenWarnAbove));
   return {
+    ...(tokens.length === 0 ? {} : { tokens }),
     ...(ethereumWei === undefined ? {} : { ethereumWei }),
     ...(solanaLamports === undefined ? {} : { solanaLamports }),
     ...(bitcoinSatoshis === undefined ? {} : { bitcoinSatoshis }),

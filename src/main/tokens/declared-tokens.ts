@@ -9,9 +9,9 @@ import { isAddress as isSolanaAddress } from '@solana/kit';
 import { getAddress, isAddress } from 'viem';
 import { z } from 'zod';
 import { KNOWN_TOKENS } from '../../shared/clear-signing/known-tokens';
-import { ethereumNetwork } from '../../shared/clear-signing/networks';
+import { tokenImitation, tokenPlaceWords } from '../../shared/clear-signing/token-reservation';
 import { QkError } from '../../shared/errors';
-import { declaredTokenSchema, type DeclaredToken } from '../../shared/ipc/contract';
+import { declaredTokenSchema, type DeclaredToken, type DeclaredTokenView } from '../../shared/ipc/contract';
 import { JsonFile } from '../storage/json-file';
 
 export type DeclaredTokenKey = { family: 'ethereum'; chainId: number; address: string } | { family: 'solana'; address: string };
@@ -36,9 +36,6 @@ function canonicalAddress(key: DeclaredTokenKey): string {
 const sameToken = (a: DeclaredTokenKey, b: DeclaredTokenKey) =>
   a.family === b.family && (a.family !== 'ethereum' || b.family !== 'ethereum' || a.chainId === b.chainId) && a.address === b.address;
 
-function where(key: DeclaredTokenKey): string {
-  return key.family === 'ethereum' ? `${key.address} on ${ethereumNetwork(key.chainId).name} (chain id ${key.chainId})` : `Solana mint ${key.address}`;
-}
 
 export class DeclaredTokens {
   private readonly file: JsonFile<z.infer<typeof storedSchema>>;
@@ -51,13 +48,26 @@ export class DeclaredTokens {
     return (await this.file.read())?.tokens ?? [];
   }
 
+  /**
+   * Every declaration with, for one stored before known symbols and names were reserved and imitating one, why it
+   * is not read: clear signing skips it (amounts in raw units) and the tokens panel shows the reason beside it.
+   */
+  async views(): Promise<DeclaredTokenView[]> {
+    return (await this.list()).map((token) => {
+      const imitation = tokenImitation(token);
+      return imitation === undefined ? token : { ...token, notRead: `not read: its ${imitation.field} ${imitation.reason}` };
+    });
+  }
+
   /** Adds a declaration, or replaces the one for the same chain and address. Answers every declaration. */
   async declare(token: DeclaredToken): Promise<DeclaredToken[]> {
     const declared: DeclaredToken = { ...token, address: canonicalAddress(token) };
     const known = KNOWN_TOKENS.find((candidate) => sameToken(candidate, declared));
     if (known !== undefined) {
-      throw invalid('address', `${where(declared)} is ${known.symbol} on the known token list (${known.decimals} decimals); it needs no declaration`);
+      throw invalid('address', `${tokenPlaceWords(declared)} is ${known.symbol} on the known token list (${known.decimals} decimals); it needs no declaration`);
     }
+    const imitation = tokenImitation(declared);
+    if (imitation !== undefined) throw invalid(imitation.field, imitation.reason);
     return this.file.update(async (current) => {
       const tokens = [...(current?.tokens ?? []).filter((existing) => !sameToken(existing, declared)), declared];
       return { next: { tokens }, result: tokens };
@@ -69,7 +79,7 @@ export class DeclaredTokens {
     const target: DeclaredTokenKey = { ...key, address: canonicalAddress(key) };
     return this.file.update(async (current) => {
       const existing = current?.tokens ?? [];
-      if (!existing.some((token) => sameToken(token, target))) throw new QkError('NOT_FOUND', `no token is declared for ${where(target)}`, { address: target.address });
+      if (!existing.some((token) => sameToken(token, target))) throw new QkError('NOT_FOUND', `no token is declared for ${tokenPlaceWords(target)}`, { address: target.address });
       const tokens = existing.filter((token) => !sameToken(token, target));
       return { next: { tokens }, result: tokens };
     });

@@ -1,6 +1,7 @@
 /** Amounts in their units: viem's formatUnits does the decimal arithmetic for every chain. */
 import { formatUnits } from 'viem';
 import type { Amount, ResolvedToken } from './types';
+import type { Warnings } from './warnings';
 
 function amountOf(raw: bigint, decimals: number, unit: string, rawUnit: string): Amount {
   const formatted = formatUnits(raw, decimals);
@@ -40,4 +41,11 @@ export function tokenAmount(raw: bigint, token: ResolvedToken | undefined, state
   }
   if (token !== undefined) return tokenUnits(raw, token.decimals, token.symbol, token.origin);
   return { raw, formatted: raw.toString(), unit: 'raw units', text: `${raw} raw units`, rawUnit: 'raw units', source: UNKNOWN_TOKEN_SOURCE };
+}
+
+/** "Large transfer: 250,000 USDC ≥ your 10,000 USDC threshold": a token amount at or above its threshold (Settings). */
+export function warnLargeTransfer(amount: Amount, token: ResolvedToken, threshold: bigint | undefined, warnings: Warnings): void {
+  if (threshold === undefined || amount.raw < threshold || amount.unit !== token.symbol) return;
+  const limit = tokenUnits(threshold, token.decimals, token.symbol, token.origin);
+  warnings.add('VALUE_ABOVE_THRESHOLD', `Large transfer: ${amount.text} ≥ your ${limit.text} threshold.`, `${token.symbol} ${amount.raw}`);
 }

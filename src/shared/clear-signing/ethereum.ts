@@ -16,7 +16,7 @@ import {
   type Hex,
 } from 'viem';
 import { decodeAuthorization, decodeEthereumTransaction, decodeTypedData } from '../chains/ethereum';
-import { ether, gwei } from './amounts';
+import { ether, gwei, warnLargeTransfer } from './amounts';
 import { findNode, maxOfType, readableMembers, type AmountToken, type StructMembers, type TypedMember } from './ethereum-values';
 import type { Lookup } from './lookup';
 import { ethereumNetwork } from './networks';
@@ -117,6 +117,17 @@ function checkRecipient(ref: AddressRef, lookup: Lookup, warnings: Warnings): vo
   }
 }
 
+/** ERC-20 functions that move the called contract's tokens, flagged above the token's threshold. */
+const MOVING_FUNCTIONS = new Set(['transfer', 'transferFrom']);
+
+function checkTokenThreshold(functionName: string, args: readonly ReadableNode[], contract: AddressRef, lookup: Lookup, warnings: Warnings): void {
+  if (!MOVING_FUNCTIONS.has(functionName)) return;
+  const token = lookup.token('ethereum', contract.address);
+  const amount = args.find((arg) => arg.amount !== undefined && arg.type === 'uint256')?.amount;
+  if (token === undefined || amount === undefined) return;
+  warnLargeTransfer(amount, token, lookup.tokenThreshold('ethereum', contract.address), warnings);
+}
+
 /** ERC-20 functions whose amount argument counts the called contract's own tokens. */
 const TOKEN_FUNCTIONS = new Set(['transfer', 'transferFrom', 'approve', 'increaseAllowance', 'decreaseAllowance']);
 
@@ -133,6 +144,7 @@ function readCall(to: AddressRef, data: Hex, lookup: Lookup, warnings: Warnings,
     const args = readableMembers(decoded.item.inputs as readonly TypedMember[], (_member, index) => decoded.args[index], abiStructMembers, lookup, amountToken(name));
     checkApproval(name, args, to, warnings);
     checkRecipients(args, lookup, warnings);
+    checkTokenThreshold(name, args, to, lookup, warnings);
     return { selector, decoded: true, functionName: name, signature: toFunctionSignature(decoded.item), args };
   }
   // A well-known selector is named as a guess, and an unlimited approval is still flagged: the risk does not depend on an upload.
@@ -145,6 +157,13 @@ function readCall(to: AddressRef, data: Hex, lookup: Lookup, warnings: Warnings,
     warnings.add(
       'UNDECODED',
       `${why}: it is read as the standard ERC-20 ${toFunctionSignature(guess.item)} of ${whose}, but policies cannot read its arguments until an ABI with that function is uploaded.`,
+      to.address,
+    );
+  } else if (abi === undefined && lookup.contractsElsewhere(to.address).length > 0) {
+    const elsewhere = lookup.contractsElsewhere(to.address).map((contract) => `“${contract.label}” on ${ethereumNetwork(contract.chainId).name}`);
+    warnings.add(
+      'UNKNOWN_CONTRACT',
+      `The interfaces uploaded for ${to.address} (${elsewhere.join(', ')}) name the contract at that address on another chain, not on ${lookup.ethereumChainId === undefined ? 'the chain this request names' : ethereumNetwork(lookup.ethereumChainId).name}: the call (selector ${selector}) cannot be read. Check the call data another way before you approve.`,
       to.address,
     );
   } else if (abi === undefined) {
@@ -165,6 +184,7 @@ function readCall(to: AddressRef, data: Hex, lookup: Lookup, warnings: Warnings,
   checkApproval(guess.item.name, args, to, warnings);
   if (!standardTokenCall) return { selector, decoded: false, args: [], likelySignature: toFunctionSignature(guess.item) };
   checkRecipients(args, lookup, warnings);
+  checkTokenThreshold(guess.item.name, args, to, lookup, warnings);
   return { selector, decoded: false, functionName: guess.item.name, args, likelySignature: toFunctionSignature(guess.item) };
 }
 
@@ -181,7 +201,7 @@ function delegation(policy: { address: string; chainId: number | bigint; nonce: 
 }
 
 export function readEthereumTransaction(unsignedTransaction: string, signer: Signer, anyChain: Lookup, warnings: Warnings): EthereumReading {
-  const decoded = decodeEthereumTransaction(unsignedTransaction, (to) => anyChain.abi(to));
+  const decoded = decodeEthereumTransaction(unsignedTransaction, (to) => anyChain.policyAbi(to));
   const tx = decoded.fields;
   const lookup = anyChain.onChain(tx.chainId);
   const data: Hex = tx.data ?? '0x';

@@ -50,6 +50,13 @@ export function describeSigningRequest(request: SigningRequest, context: ClearSi
   const warnings = new Warnings();
   const signer = lookup.signer(request.parameters.signWith);
   const reading = read(request, lookup, warnings, signer);
+  for (const contract of lookup.readWithoutNetwork) {
+    warnings.add(
+      'NETWORK_NOT_STATED',
+      `The interface “${contract.label}” for ${contract.address} was uploaded without naming its network, so it is read on every chain: the same address on ${reading.network.name} may be another contract. Re-upload it for its network.`,
+      contract.address,
+    );
+  }
   return { operation: request.operation, signer, warnings: warnings.list, ...reading };
 }
 

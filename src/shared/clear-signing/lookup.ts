@@ -1,7 +1,8 @@
 /** What the organization knows about an address or a signer, read from the caller's context. */
 import type { Abi } from 'viem';
 import { KNOWN_TOKENS } from './known-tokens';
-import type { AddressRef, ClearSigningContext, ContractInterface, KnownToken, ResolvedToken, Signer } from './types';
+import { tokenImitation } from './token-reservation';
+import type { AddressRef, ClearSigningContext, ContractInterface, KnownToken, ResolvedToken, Signer, TokenThreshold } from './types';
 
 /** Ethereum addresses compare whatever their letter case; Solana and Bitcoin addresses are case-sensitive. */
 export type AddressFamily = 'ethereum' | 'solana' | 'bitcoin';
@@ -9,7 +10,8 @@ export type AddressFamily = 'ethereum' | 'solana' | 'bitcoin';
 const keyOf = (family: AddressFamily, address: string) => (family === 'ethereum' ? address.toLowerCase() : address);
 
 /** Tokens by chain and address: an ERC-20 address means a token only on its own chain. */
-const tokenKey = (token: KnownToken) => (token.family === 'ethereum' ? `ethereum:${token.chainId}:${keyOf('ethereum', token.address)}` : `solana:${token.address}`);
+const tokenKey = (token: KnownToken | TokenThreshold) =>
+  token.family === 'ethereum' ? `ethereum:${token.chainId}:${keyOf('ethereum', token.address)}` : `solana:${token.address}`;
 
 const KNOWN_TOKENS_BY_KEY = new Map(KNOWN_TOKENS.map((token) => [tokenKey(token), token]));
 
@@ -17,13 +19,21 @@ export class Lookup {
   /** Past recipients as each family compares them. */
   private readonly recipients: Record<AddressFamily, Set<string>> | undefined;
   private readonly declaredTokens: Map<string, KnownToken>;
+  private readonly tokenThresholds: Map<string, bigint>;
 
-  /** `ethereumChainId`: the chain the request names, which decides what an ERC-20 address is; undefined names none. */
+  /**
+   * `ethereumChainId`: the chain the request names, which decides what an ERC-20 address is; undefined names none.
+   * `readWithoutNetwork` collects the Ethereum interfaces that named an address while stating no chain, shared by
+   * every lookup of one request so the reader can warn once for each.
+   */
   constructor(
     readonly context: ClearSigningContext,
     readonly ethereumChainId?: number,
+    readonly readWithoutNetwork = new Set<ContractInterface>(),
   ) {
-    this.declaredTokens = new Map((context.tokens ?? []).map((token) => [tokenKey(token), token]));
+    // A declaration imitating a known token's symbol or name is never read, whoever passed it in.
+    this.declaredTokens = new Map((context.tokens ?? []).filter((token) => tokenImitation(token) === undefined).map((token) => [tokenKey(token), token]));
+    this.tokenThresholds = new Map((context.thresholds?.tokens ?? []).map((threshold) => [tokenKey(threshold), threshold.raw]));
     const known = context.knownRecipients;
     this.recipients =
       known === undefined
@@ -31,20 +41,54 @@ export class Lookup {
         : { ethereum: new Set(known.map((address) => keyOf('ethereum', address))), solana: new Set(known), bitcoin: new Set(known) };
   }
 
-  contract(family: AddressFamily, address: string): ContractInterface | undefined {
+  private interfacesAt(family: AddressFamily, address: string): ContractInterface[] {
     const type = family === 'ethereum' ? 'ETHEREUM' : 'SOLANA';
     const key = keyOf(family, address);
-    return this.context.contracts?.find((contract) => contract.type === type && keyOf(family, contract.address) === key);
+    return (this.context.contracts ?? []).filter((contract) => contract.type === type && keyOf(family, contract.address) === key);
   }
 
+  /**
+   * The interface uploaded for `address` on this lookup's chain: an Ethereum one stated for this chain, else one
+   * stating no chain; one stated for another chain is never read here.
+   */
+  contract(family: AddressFamily, address: string): ContractInterface | undefined {
+    const candidates = this.interfacesAt(family, address);
+    if (family !== 'ethereum') return candidates[0];
+    return (
+      candidates.find((contract) => contract.chainId !== undefined && contract.chainId === this.ethereumChainId) ??
+      candidates.find((contract) => contract.chainId === undefined)
+    );
+  }
+
+  /** Ethereum interfaces at `address` stated for other chains than this lookup's: named when the call is not decoded. */
+  contractsElsewhere(address: string): ContractInterface[] {
+    return this.interfacesAt('ethereum', address).filter((contract) => contract.chainId !== undefined && contract.chainId !== this.ethereumChainId);
+  }
+
+  /** The ABI the card reads a call to `address` with: the interface for this chain. */
   abi(address: string): Abi | undefined {
     const definition = this.contract('ethereum', address)?.definition;
     return Array.isArray(definition) ? (definition as Abi) : undefined;
   }
 
+  /**
+   * The ABI the service's policies decode a call to `address` with: keyed by address alone, the newest upload, as
+   * the service reads interfaces, so `eth.tx` reads here as it does there.
+   */
+  policyAbi(address: string): Abi | undefined {
+    const definition = this.interfacesAt('ethereum', address).at(-1)?.definition;
+    return Array.isArray(definition) ? (definition as Abi) : undefined;
+  }
+
+  /** The large-value threshold set for the token at `address` on this lookup's chain, in its base units. */
+  tokenThreshold(family: 'ethereum' | 'solana', address: string): bigint | undefined {
+    if (family === 'ethereum' && this.ethereumChainId === undefined) return undefined;
+    return this.tokenThresholds.get(family === 'ethereum' ? `ethereum:${this.ethereumChainId}:${keyOf(family, address)}` : `solana:${address}`);
+  }
+
   /** The same lookup for a request on `chainId`: ERC-20 tokens are read on that chain. */
   onChain(chainId: number | undefined): Lookup {
-    return new Lookup(this.context, chainId);
+    return new Lookup(this.context, chainId, this.readWithoutNetwork);
   }
 
   /**
@@ -78,7 +122,10 @@ export class Lookup {
    */
   address(family: AddressFamily, address: string, calledWithData = false): AddressRef {
     const contract = this.contract(family, address);
-    if (contract !== undefined) return { address, label: contract.label, role: 'contract' };
+    if (contract !== undefined) {
+      if (family === 'ethereum' && contract.chainId === undefined) this.readWithoutNetwork.add(contract);
+      return { address, label: contract.label, role: 'contract' };
+    }
     const token = this.token(family, address);
     if (token !== undefined) return { address, label: token.symbol, role: 'token' };
     const own = this.ownName(family, address);

@@ -5,7 +5,7 @@
  */
 import { decodeSolanaTransaction, type KnownSolanaInstruction, type SolanaPolicyInstruction } from '../chains/solana';
 import { PolicyTimestamp, type PolicyStruct, type PolicyValue } from '../policy/values';
-import { sol, tokenAmount } from './amounts';
+import { sol, tokenAmount, warnLargeTransfer } from './amounts';
 import type { Lookup } from './lookup';
 import type { AddressRef, ReadableNode, SolanaInstructionDetails, SolanaTransactionDetails, SolanaTransferDetails } from './types';
 import type { Warnings } from './warnings';
@@ -69,10 +69,12 @@ export function readSolanaTransaction(bytes: Uint8Array, lookup: Lookup, warning
     );
     const decimals = typeof instruction?.args.decimals === 'bigint' ? Number(instruction.args.decimals) : undefined;
     const token = transfer.token_mint === undefined ? undefined : lookup.token('solana', transfer.token_mint);
+    const amount = tokenAmount(transfer.amount, token, decimals);
+    if (token !== undefined) warnLargeTransfer(amount, token, lookup.tokenThreshold('solana', token.address), warnings);
     return {
       from: address(transfer.from),
       to: address(transfer.to),
-      amount: tokenAmount(transfer.amount, token, decimals),
+      amount,
       ...(transfer.token_mint === undefined ? {} : { mint: address(transfer.token_mint) }),
       owner: address(transfer.owner),
     };

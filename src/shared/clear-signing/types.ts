@@ -28,6 +28,11 @@ export interface ContractInterface {
   type: 'ETHEREUM' | 'SOLANA';
   label: string;
   definition: unknown;
+  /**
+   * Ethereum: the chain the upload names (see contract-networks.ts); its label and ABI are read on that chain only.
+   * Absent: the upload names none, so it is read on every chain, with a warning saying so.
+   */
+  chainId?: number;
 }
 
 /**
@@ -49,7 +54,12 @@ export interface ValueThresholds {
   ethereumWei?: bigint;
   solanaLamports?: bigint;
   bitcoinSatoshis?: bigint;
+  /** Per token, in its base units: a transfer of at least this much is flagged. */
+  tokens?: readonly TokenThreshold[];
 }
+
+/** A token's large-value threshold in base units, keyed by its chain and address as the token lists are. */
+export type TokenThreshold = ({ family: 'ethereum'; chainId: number; address: string } | { family: 'solana'; address: string }) & { raw: bigint };
 
 export interface ClearSigningContext {
   wallets?: readonly WalletNames[];
@@ -324,6 +334,7 @@ export type SigningWarningKind =
   | 'EIP7702_DELEGATION'
   | 'NEW_RECIPIENT'
   | 'VALUE_ABOVE_THRESHOLD'
+  | 'NETWORK_NOT_STATED'
   | 'BLIND_SIGNING'
   | 'UNDECODED';
 

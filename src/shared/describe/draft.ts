@@ -23,6 +23,7 @@ export class Draft {
   readonly warnings: string[] = [];
   exports: ExportDescription | undefined;
   signing: SigningRequest | undefined;
+  largeValue: string | undefined;
 
   constructor(
     readonly type: string,

@@ -63,6 +63,7 @@ export function describeActivity(
     ...(draft.exports === undefined ? {} : { exports: draft.exports }),
     deletions: draft.deletions,
     warnings: draft.warnings,
+    ...(draft.largeValue === undefined ? {} : { largeValue: draft.largeValue }),
     ...(draft.signing === undefined ? {} : { signing: draft.signing }),
   };
 }

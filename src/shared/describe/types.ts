@@ -144,6 +144,8 @@ export interface SigningReading {
   summary: string;
   facts: readonly Fact[];
   warnings: readonly string[];
+  /** The large-value warnings, together, for a list row to show in full. */
+  largeValue?: string;
 }
 
 /**
@@ -167,6 +169,8 @@ export interface ActivityDescription {
   deletions: readonly Deletion[];
   /** Each a full sentence a person can act on. */
   warnings: readonly string[];
+  /** A signing request over a threshold set in Settings: its warnings, for the list row ("Large transfer: …"). */
+  largeValue?: string;
   signing?: SigningRequest;
   rawIntent?: Readonly<Record<string, unknown>>;
 }

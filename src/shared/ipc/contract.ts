@@ -84,6 +84,48 @@ const profile = z.strictObject({ id: profileId, ...profileFields, enclaveSignerP
 /** Hosted profiles default the enclave signer key to the production one, so it is optional when adding. */
 const profileInput = z.strictObject({ ...profileFields, enclaveSignerPublicKey: publicKeyHex.optional() });
 
+/**
+ * A token an operator declared so its amounts read in its units (clear signing): an ERC-20 contract on one EVM chain,
+ * or an SPL mint. Kept by the app, for every profile: a contract's symbol and decimals are facts of its chain, not of
+ * an organization. Address formats are checked in main, with a message naming the chain.
+ */
+const tokenSymbol = z.string().regex(/^[\p{L}\p{N}.$_+-]{1,16}$/u, { error: 'a token symbol is 1 to 16 letters, digits or . $ _ + -, with no spaces' });
+const tokenDecimals = z.number().int().min(0, { error: 'decimals cannot be negative' }).max(77, { error: 'a uint256 amount has at most 77 decimals' });
+const tokenName = z.string().min(1).max(64);
+const chainId = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+const tokenAddress = z.string().min(1).max(128);
+export const declaredTokenSchema = z.discriminatedUnion('family', [
+  z.strictObject({ family: z.literal('ethereum'), chainId, address: tokenAddress, symbol: tokenSymbol, decimals: tokenDecimals, name: tokenName.optional() }),
+  z.strictObject({ family: z.literal('solana'), address: tokenAddress, symbol: tokenSymbol, decimals: tokenDecimals, name: tokenName.optional() }),
+]);
+export type DeclaredToken = z.infer<typeof declaredTokenSchema>;
+/** Which declaration: the chain (Ethereum) and the address. */
+export const declaredTokenKey = z.discriminatedUnion('family', [
+  z.strictObject({ family: z.literal('ethereum'), chainId, address: tokenAddress }),
+  z.strictObject({ family: z.literal('solana'), address: tokenAddress }),
+]);
+/** A token amount in its units, group commas allowed; main checks it against the token's decimals and a uint256. */
+const tokenUnits = z.string().regex(/^[\d,]{1,104}(\.\d{1,77})?$/, { error: 'expected an amount in the token’s units, like 10000 or 0.5' });
+/** A declaration as the tokens panel lists it: `notRead` says why one imitating a known token is not read. */
+const declaredTokenView = z.union([
+  declaredTokenSchema.options[0].extend({ notRead: z.string().max(2000).optional() }),
+  declaredTokenSchema.options[1].extend({ notRead: z.string().max(2000).optional() }),
+]);
+export type DeclaredTokenView = z.infer<typeof declaredTokenView>;
+/** A token whose amounts read in its units (the known list, then the declarations read), with its warning threshold. */
+const tokenCatalogEntry = z.strictObject({
+  token: declaredTokenKey,
+  symbol: tokenSymbol,
+  name: z.string().max(64).optional(),
+  decimals: tokenDecimals,
+  origin: z.enum(['known token list', 'declared by an operator']),
+  /** "Ethereum (chain id 1)", "Solana". */
+  network: z.string().max(200),
+  /** The large-value threshold set for it, in its units. */
+  warnAbove: tokenUnits.optional(),
+});
+export type TokenCatalogEntry = z.infer<typeof tokenCatalogEntry>;
+
 export const THEMES = ['system', 'light', 'dark'] as const;
 const wholeUnits = z.string().regex(/^\d{1,30}(\.\d{1,18})?$/, { error: 'expected an amount in whole units, like 1.5' });
 export const appSettingsSchema = z.strictObject({
@@ -108,29 +150,13 @@ export const appSettingsSchema = z.strictObject({
       BTC: wholeUnits.optional(),
     })
     .optional(),
+  /**
+   * Signing requests moving at least this many of a token (known or declared; "10000" USDC) are flagged on their card
+   * and in the approval list. Main converts each with the token's decimals, refusing more decimals than it has.
+   */
+  tokenWarnAbove: z.array(z.strictObject({ token: declaredTokenKey, amount: tokenUnits })).max(500).optional(),
 });
 export type AppSettings = z.infer<typeof appSettingsSchema>;
-
-/**
- * A token an operator declared so its amounts read in its units (clear signing): an ERC-20 contract on one EVM chain,
- * or an SPL mint. Kept by the app, for every profile: a contract's symbol and decimals are facts of its chain, not of
- * an organization. Address formats are checked in main, with a message naming the chain.
- */
-const tokenSymbol = z.string().regex(/^[\p{L}\p{N}.$_+-]{1,16}$/u, { error: 'a token symbol is 1 to 16 letters, digits or . $ _ + -, with no spaces' });
-const tokenDecimals = z.number().int().min(0, { error: 'decimals cannot be negative' }).max(77, { error: 'a uint256 amount has at most 77 decimals' });
-const tokenName = z.string().min(1).max(64);
-const chainId = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
-const tokenAddress = z.string().min(1).max(128);
-export const declaredTokenSchema = z.discriminatedUnion('family', [
-  z.strictObject({ family: z.literal('ethereum'), chainId, address: tokenAddress, symbol: tokenSymbol, decimals: tokenDecimals, name: tokenName.optional() }),
-  z.strictObject({ family: z.literal('solana'), address: tokenAddress, symbol: tokenSymbol, decimals: tokenDecimals, name: tokenName.optional() }),
-]);
-export type DeclaredToken = z.infer<typeof declaredTokenSchema>;
-/** Which declaration: the chain (Ethereum) and the address. */
-const declaredTokenKey = z.discriminatedUnion('family', [
-  z.strictObject({ family: z.literal('ethereum'), chainId, address: tokenAddress }),
-  z.strictObject({ family: z.literal('solana'), address: tokenAddress }),
-]);
 
 // ---- service records, as the renderer sees them -------------------------------------------------------------
 
@@ -659,7 +685,9 @@ export const ipcContract = {
   'contracts.create': channel(contractInterfaceInput, activityOutcome(z.strictObject({ smartContractInterfaceId: z.string() }))),
   'contracts.delete': channel(z.strictObject({ smartContractInterfaceId: id }), activityOutcome(z.strictObject({ smartContractInterfaceId: z.string() }))),
   /** Tokens operators declared (symbol and decimals), app-wide; the built-in known token list is not among them. */
-  'tokens.list': channel(noInput, z.array(declaredTokenSchema)),
+  'tokens.list': channel(noInput, z.array(declaredTokenView)),
+  /** Every token amounts read in units (known list and declarations read), each with its large-value threshold. */
+  'tokens.catalog': channel(noInput, z.array(tokenCatalogEntry)),
   /** Declares a token, or replaces the declaration for the same chain and address; refused for a token on the known list. */
   'tokens.declare': channel(z.strictObject({ token: declaredTokenSchema }), z.array(declaredTokenSchema)),
   'tokens.remove': channel(z.strictObject({ token: declaredTokenKey }), z.array(declaredTokenSchema)),

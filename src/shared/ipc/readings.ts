@@ -24,6 +24,7 @@ export const activityReading = z.strictObject({
   exports: z.strictObject({ what: refs, target: z.strictObject({ publicKey: text, fingerprint: text, localKeyName: text.optional() }) }).optional(),
   deletions: z.array(z.strictObject({ what: factValue, kind: text, exported: z.boolean().optional() })).readonly(),
   warnings: z.array(text).readonly(),
+  largeValue: text.optional(),
   signing: z
     .strictObject({ signWith: factValue, payloads: z.array(z.string().max(400_000)).readonly(), facts, decoded: facts.optional() })
     .optional(),

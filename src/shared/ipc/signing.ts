@@ -28,7 +28,7 @@ export type WireOf<T> = T extends bigint
 const text = z.string().max(100_000);
 
 const warning = z.strictObject({
-  kind: z.enum(['UNKNOWN_CONTRACT', 'UNLIMITED_APPROVAL', 'EIP7702_DELEGATION', 'NEW_RECIPIENT', 'VALUE_ABOVE_THRESHOLD', 'BLIND_SIGNING', 'UNDECODED']),
+  kind: z.enum(['UNKNOWN_CONTRACT', 'UNLIMITED_APPROVAL', 'EIP7702_DELEGATION', 'NEW_RECIPIENT', 'VALUE_ABOVE_THRESHOLD', 'NETWORK_NOT_STATED', 'BLIND_SIGNING', 'UNDECODED']),
   message: text,
   subject: text.optional(),
 }) satisfies z.ZodType<WireOf<SigningWarning>>;
@@ -119,7 +119,10 @@ export const contractInterfaceView = z.strictObject({
   type: contractInterfaceType,
   address: z.string(),
   label: z.string(),
+  /** The operator's notes, without the line stating the network. */
   notes: z.string(),
+  /** Where its label and ABI are read: "Base (chain id 8453)", "every chain (no network stated)", "Solana". */
+  network: z.string(),
   /** "12 functions, 3 events" / "5 instructions (my_program)". */
   summary: z.string(),
   /** The uploaded JSON text, as stored. */
@@ -133,6 +136,8 @@ export const contractInterfaceInput = z.strictObject({
   type: contractInterfaceType,
   address: z.string().min(1).max(128),
   label: z.string().min(1).max(256),
-  notes: z.string().max(4096).optional(),
+  notes: z.string().max(4000).optional(),
   definition: z.string().min(1).max(MAX_INTERFACE_TEXT),
+  /** Ethereum: the chain the contract is on, stated in the upload so its label and ABI are read there only. */
+  chainId: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
 });

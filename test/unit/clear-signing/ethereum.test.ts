@@ -27,7 +27,7 @@ const SIGNER = account.address;
 
 const context: ClearSigningContext = {
   wallets: [{ walletId: 'wallet-1', walletName: 'Treasury', accounts: [{ address: SIGNER, path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }] }],
-  contracts: [{ address: USDC, type: 'ETHEREUM', label: 'USD Coin', definition: erc20Abi }],
+  contracts: [{ address: USDC, type: 'ETHEREUM', label: 'USD Coin', definition: erc20Abi, chainId: 1 }],
   knownRecipients: [VITALIK],
 };
 
@@ -92,7 +92,7 @@ describe('clear signing: ERC-20 calls with the uploaded ABI', () => {
 
     const unlimited = signTransaction(
       { type: 'eip1559', to: USDC, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [PERMIT2, maxUint256] }), ...fees },
-      { contracts: [...context.contracts!, { address: PERMIT2, type: 'ETHEREUM', label: 'Uniswap Permit2', definition: [] }] },
+      { contracts: [...context.contracts!, { address: PERMIT2, type: 'ETHEREUM', label: 'Uniswap Permit2', definition: [], chainId: 1 }] },
     );
     const amount = details(unlimited).call?.args[1];
     expect(amount).toMatchObject({ name: 'amount', text: 'unlimited (the maximum uint256)', raw: maxUint256.toString() });
@@ -107,7 +107,7 @@ describe('clear signing: ERC-20 calls with the uploaded ABI', () => {
     const bayc = '0xBC4CA0EdA7647A8aB7C2061c2E118A18a936f13D';
     const description = signTransaction(
       { type: 'eip1559', to: bayc, data: encodeFunctionData({ abi: erc721Abi, functionName: 'setApprovalForAll', args: [VITALIK, true] }), ...fees },
-      { contracts: [{ address: bayc, type: 'ETHEREUM', label: 'BAYC', definition: erc721Abi }] },
+      { contracts: [{ address: bayc, type: 'ETHEREUM', label: 'BAYC', definition: erc721Abi, chainId: 1 }] },
     );
     expect(description.summary).toBe(`Call setApprovalForAll on BAYC for ${VITALIK} on Ethereum`);
     expect(description.warnings).toEqual([
@@ -239,7 +239,7 @@ describe('clear signing: EIP-712 and EIP-7702', () => {
 
   it('reads a Permit2 PermitSingle: token labelled, amount in USDC, dates, spender', () => {
     const { description, payload } = signPayload(JSON.stringify(permitSingle(1_000_000_000n)), 'PAYLOAD_ENCODING_EIP712', {
-      contracts: [...context.contracts!, { address: PERMIT2, type: 'ETHEREUM', label: 'Uniswap Permit2', definition: [] }],
+      contracts: [...context.contracts!, { address: PERMIT2, type: 'ETHEREUM', label: 'Uniswap Permit2', definition: [], chainId: 1 }],
       knownRecipients: [UNIVERSAL_ROUTER],
     });
     const typed = payload.typedData!;

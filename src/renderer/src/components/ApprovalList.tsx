@@ -26,6 +26,8 @@ export interface ApprovalItem {
 }
 
 const ROW_HEIGHT = 64;
+/** A row that also says "Large transfer: …" in full, on up to two more lines. */
+const ROW_WITH_LARGE_VALUE_HEIGHT = 104;
 
 /**
  * The queue as one scrolling list that renders only the rows in view, so 10,000 activities cost what 20 do.
@@ -50,7 +52,7 @@ export function ApprovalList({
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: (index) => (items[index]?.reading.largeValue === undefined ? ROW_HEIGHT : ROW_WITH_LARGE_VALUE_HEIGHT),
     overscan: 8,
     // Without a measured element (first frame, server render) assume the list's own height.
     initialRect: { width: 800, height },
@@ -75,7 +77,7 @@ export function ApprovalList({
               aria-setsize={items.length}
               aria-posinset={row.index + 1}
               className="approval-row"
-              style={{ height: ROW_HEIGHT, transform: `translateY(${row.start}px)` }}
+              style={{ height: row.size, transform: `translateY(${row.start}px)` }}
             >
               <ApprovalRow
                 item={item}
@@ -136,6 +138,7 @@ export function ApprovalRow({
           {requester !== undefined && description.summary !== '' && ' · '}
           {description.summary}
         </span>
+        {description.largeValue !== undefined && <span className="row-warning">{description.largeValue}</span>}
       </span>
       <span className="approval-row-side">
         <span className="votes">{votesInWords(item)}</span>

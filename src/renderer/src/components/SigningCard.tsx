@@ -68,6 +68,7 @@ const WARNING_NAMES: Record<SigningCardView['description']['warnings'][number]['
   EIP7702_DELEGATION: 'Account delegation',
   NEW_RECIPIENT: 'New recipient',
   VALUE_ABOVE_THRESHOLD: 'Large value',
+  NETWORK_NOT_STATED: 'Network not stated',
   BLIND_SIGNING: 'Blind signing',
   UNDECODED: 'Not decoded',
 };

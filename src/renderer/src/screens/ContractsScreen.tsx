@@ -6,6 +6,7 @@ import { call } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { QueryStatus } from '../components/QueryStatus';
 import { ConfirmDialog, Modal } from '../components/Modal';
+import { chainIdOf, DEFAULT_NETWORK, NetworkField, type NetworkValue } from '../components/NetworkField';
 import { Progress } from '../components/Progress';
 import { RowAction } from '../components/RowAction';
 import { SelectField } from '../components/SelectField';
@@ -84,7 +85,7 @@ export function ContractsScreen() {
             <p className="empty">No interfaces yet: calls to contracts show as “unknown contract” with their raw selector.</p>
           ) : (
             <table className="data-table" aria-label="Contract interfaces">
-              <TableHead columns={['Label', 'Address', 'Kind', 'Defines', 'Uploaded']} withActions />
+              <TableHead columns={['Label', 'Address', 'Network', 'Kind', 'Defines', 'Uploaded']} withActions />
               <tbody>
                 {contracts.data.map((contract) => (
                   <tr key={contract.smartContractInterfaceId}>
@@ -92,6 +93,7 @@ export function ContractsScreen() {
                     <td>
                       <code className="address">{contract.address}</code>
                     </td>
+                    <td>{contract.network}</td>
                     <td>{typeWords(contract.type)}</td>
                     <td>{contract.summary}</td>
                     <td>
@@ -127,6 +129,8 @@ export function ContractsScreen() {
               <dd>
                 <code className="address">{viewing.address}</code>
               </dd>
+              <dt>Network</dt>
+              <dd>{viewing.network}</dd>
               <dt>Defines</dt>
               <dd>{viewing.summary}</dd>
               {viewing.notes !== '' && (
@@ -173,6 +177,7 @@ interface UploadInput {
   label: string;
   notes?: string;
   definition: string;
+  chainId?: number;
 }
 
 /** Checked as it is typed (main reads it the way decoding will), and only a definition that checks can be uploaded. */
@@ -181,6 +186,7 @@ function UploadForm({ busy, onSubmit }: { busy: boolean; onSubmit: (input: Uploa
   const [address, setAddress] = useState('');
   const [label, setLabel] = useState('');
   const [notes, setNotes] = useState('');
+  const [network, setNetwork] = useState<NetworkValue>(DEFAULT_NETWORK);
   const [definition, setDefinition] = useState('');
   const [fileName, setFileName] = useState<string>();
   const [check, setCheck] = useState<{ summary?: string; error?: QkError }>({});
@@ -216,7 +222,15 @@ function UploadForm({ busy, onSubmit }: { busy: boolean; onSubmit: (input: Uploa
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const done = await onSubmit({ type, address: address.trim(), label: label.trim(), ...(notes.trim() === '' ? {} : { notes: notes.trim() }), definition });
+    const chainId = type === 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM' ? chainIdOf(network) : undefined;
+    const done = await onSubmit({
+      type,
+      address: address.trim(),
+      label: label.trim(),
+      ...(notes.trim() === '' ? {} : { notes: notes.trim() }),
+      definition,
+      ...(chainId === undefined ? {} : { chainId }),
+    });
     if (done) {
       setAddress('');
       setLabel('');
@@ -231,6 +245,8 @@ function UploadForm({ busy, onSubmit }: { busy: boolean; onSubmit: (input: Uploa
       <h2 id="upload-title">Upload an interface</h2>
       <form className="stack-form" aria-label="Upload a contract interface" onSubmit={(event) => void submit(event)}>
         <SelectField label="Kind" value={type} options={TYPE_OPTIONS} onChange={setType} />
+        {/* The same address on two chains may be two contracts: an ABI's label and functions are read on its chain only. */}
+        {type === 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM' && <NetworkField value={network} onChange={setNetwork} />}
         <label>
           {type === 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA' ? 'Program id' : 'Contract address'}
           <input value={address} onChange={(event) => setAddress(event.target.value)} required spellCheck={false} autoComplete="off" maxLength={128} />
@@ -241,7 +257,7 @@ function UploadForm({ busy, onSubmit }: { busy: boolean; onSubmit: (input: Uploa
         </label>
         <label>
           Notes
-          <input value={notes} onChange={(event) => setNotes(event.target.value)} maxLength={4096} autoComplete="off" />
+          <input value={notes} onChange={(event) => setNotes(event.target.value)} maxLength={4000} autoComplete="off" />
         </label>
         <label>
           {type === 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA' ? 'IDL file (JSON)' : 'ABI file (JSON)'}

@@ -1,31 +1,18 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import type { DeclaredToken } from '../../../shared/ipc/contract';
+import type { DeclaredToken, DeclaredTokenView } from '../../../shared/ipc/contract';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { QueryStatus } from '../components/QueryStatus';
 import { Progress } from '../components/Progress';
 import { RowAction } from '../components/RowAction';
-import { SelectField } from '../components/SelectField';
+import { chainIdOf, DEFAULT_NETWORK, evmNetworkName, NetworkField, type NetworkValue } from '../components/NetworkField';
 import { TableHead } from '../components/TableHead';
 import { useAction } from '../hooks';
 import { useChannel, useInvalidate } from '../queries';
 
-/** The networks offered by name; any other EVM chain is declared by its chain id. */
-const NETWORKS = [
-  { value: 'ethereum:1', label: 'Ethereum' },
-  { value: 'ethereum:8453', label: 'Base' },
-  { value: 'ethereum:42161', label: 'Arbitrum One' },
-  { value: 'ethereum:10', label: 'OP Mainnet' },
-  { value: 'ethereum:137', label: 'Polygon' },
-  { value: 'ethereum:11155111', label: 'Sepolia' },
-  { value: 'ethereum:other', label: 'Another EVM chain (by chain id)' },
-  { value: 'solana', label: 'Solana (SPL mint)' },
-] as const;
-type NetworkChoice = (typeof NETWORKS)[number]['value'];
-
 function networkWords(token: DeclaredToken): string {
   if (token.family === 'solana') return 'Solana';
-  const named = NETWORKS.find((network) => network.value === `ethereum:${token.chainId}`);
-  return named === undefined ? `chain id ${token.chainId}` : `${named.label} (chain id ${token.chainId})`;
+  const named = evmNetworkName(token.chainId);
+  return named === undefined ? `chain id ${token.chainId}` : `${named} (chain id ${token.chainId})`;
 }
 
 /**
@@ -37,8 +24,7 @@ export function DeclaredTokensPanel({ prefill }: { prefill?: { address: string }
   const tokens = useChannel('tokens.list');
   const invalidate = useInvalidate();
   const action = useAction();
-  const [network, setNetwork] = useState<NetworkChoice>('ethereum:1');
-  const [otherChainId, setOtherChainId] = useState('');
+  const [network, setNetwork] = useState<NetworkValue>(DEFAULT_NETWORK);
   const [address, setAddress] = useState('');
   const [symbol, setSymbol] = useState('');
   const [decimals, setDecimals] = useState('');
@@ -49,23 +35,23 @@ export function DeclaredTokensPanel({ prefill }: { prefill?: { address: string }
   useEffect(() => {
     if (prefill === undefined) return;
     setAddress(prefill.address);
-    setNetwork((current) => (current === 'solana' ? 'ethereum:1' : current));
+    setNetwork((current) => (current.choice === 'solana' ? DEFAULT_NETWORK : current));
     symbolInput.current?.scrollIntoView({ block: 'center' });
     symbolInput.current?.focus();
   }, [prefill]);
 
-  const declared = (result: DeclaredToken[] | undefined) => {
+  const declared = (result: readonly DeclaredToken[] | undefined) => {
     if (result === undefined) return false;
     // The organization lookup carries the declared tokens, for reading amounts.
-    invalidate('tokens.list', 'organization.lookup');
+    invalidate('tokens.list', 'tokens.catalog', 'organization.lookup');
     return true;
   };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const fields = { address: address.trim(), symbol: symbol.trim(), decimals: Number(decimals), ...(name.trim() === '' ? {} : { name: name.trim() }) };
-    const chainId = network === 'ethereum:other' ? Number(otherChainId) : Number(network.slice('ethereum:'.length));
-    const token: DeclaredToken = network === 'solana' ? { family: 'solana', ...fields } : { family: 'ethereum', chainId, ...fields };
+    const chainId = chainIdOf(network);
+    const token: DeclaredToken = chainId === undefined ? { family: 'solana', ...fields } : { family: 'ethereum', chainId, ...fields };
     if (declared(await action.run(`Declaring ${fields.symbol}…`, (api) => api.tokens.declare({ token })))) {
       setAddress('');
       setSymbol('');
@@ -74,7 +60,7 @@ export function DeclaredTokensPanel({ prefill }: { prefill?: { address: string }
     }
   };
 
-  const remove = async (token: DeclaredToken) => {
+  const remove = async (token: DeclaredTokenView) => {
     const key = token.family === 'solana' ? { family: token.family, address: token.address } : { family: token.family, chainId: token.chainId, address: token.address };
     declared(await action.run(`Removing ${token.symbol}…`, (api) => api.tokens.remove({ token: key })));
   };
@@ -84,7 +70,8 @@ export function DeclaredTokensPanel({ prefill }: { prefill?: { address: string }
       <h2 id="tokens-title">Declared tokens</h2>
       <p className="hint">
         Signing cards show amounts of well-known tokens (USDC, USDT, DAI, WETH, WBTC, LINK, UNI) in their units. For any other token, declare its
-        symbol and decimals here; a token nobody declared is shown in raw units, never with guessed decimals.
+        symbol and decimals here; a token nobody declared is shown in raw units, never with guessed decimals. The symbols and names of the
+        well-known tokens belong to their own contracts: a declaration that imitates one, at any other address, is refused.
       </p>
       <Progress label={action.busy} />
       {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
@@ -98,13 +85,19 @@ export function DeclaredTokensPanel({ prefill }: { prefill?: { address: string }
             <tbody>
               {tokens.data.map((token) => (
                 <tr key={`${networkWords(token)}-${token.address}`}>
-                  <th scope="row">{token.symbol}</th>
+                  <th scope="row">
+                    {token.symbol}
+                    {token.notRead !== undefined && <span className="badge badge-warning">not read</span>}
+                  </th>
                   <td>{networkWords(token)}</td>
                   <td>
                     <code className="address">{token.address}</code>
                   </td>
                   <td>{token.decimals}</td>
-                  <td>{token.name ?? ''}</td>
+                  <td>
+                    {token.name ?? ''}
+                    {token.notRead !== undefined && <p className="notice notice-warning">Imitates a known token, so amounts of it read in raw units: {token.notRead}.</p>}
+                  </td>
                   <td className="row-actions">
                     <RowAction verb="Remove" subject={`${token.symbol} on ${networkWords(token)}`} danger onClick={() => void remove(token)} />
                   </td>
@@ -114,15 +107,9 @@ export function DeclaredTokensPanel({ prefill }: { prefill?: { address: string }
           </table>
         ))}
       <form className="stack-form" aria-label="Declare a token" onSubmit={(event) => void submit(event)}>
-        <SelectField label="Network" value={network} options={NETWORKS} onChange={setNetwork} />
-        {network === 'ethereum:other' && (
-          <label>
-            Chain id
-            <input value={otherChainId} onChange={(event) => setOtherChainId(event.target.value)} required inputMode="numeric" pattern="[0-9]+" autoComplete="off" />
-          </label>
-        )}
+        <NetworkField value={network} onChange={setNetwork} withSolana />
         <label>
-          {network === 'solana' ? 'Mint address' : 'Token contract address'}
+          {network.choice === 'solana' ? 'Mint address' : 'Token contract address'}
           <input value={address} onChange={(event) => setAddress(event.target.value)} required spellCheck={false} autoComplete="off" maxLength={128} />
         </label>
         <label>

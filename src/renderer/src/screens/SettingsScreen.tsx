@@ -1,10 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { bridgeError } from '../../../shared/ipc/bridge';
-import { THEMES, type AppSettings } from '../../../shared/ipc/contract';
+import { THEMES, type AppSettings, type TokenCatalogEntry } from '../../../shared/ipc/contract';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { QueryStatus } from '../components/QueryStatus';
 import { Progress } from '../components/Progress';
 import { PublicKey } from '../components/PublicKey';
+import { RowAction } from '../components/RowAction';
+import { SelectField } from '../components/SelectField';
+import { TableHead } from '../components/TableHead';
 import { SecretField } from '../components/TextFields';
 import { useAction } from '../hooks';
 import { useChannel, useInvalidate } from '../queries';
@@ -23,7 +26,7 @@ export function SettingsScreen() {
   /** A change main refused until the unlock passphrase confirms it, with main's words for what it widens. */
   const [confirming, setConfirming] = useState<{ changes: Partial<AppSettings>; widens: string }>();
 
-  const save = async (changes: Partial<AppSettings>, passphrase?: string) => {
+  const save = async (changes: Partial<AppSettings>, passphrase?: string): Promise<boolean> => {
     setSavedAt(undefined);
     const saved = await action.run('Saving settings…', async (api) => {
       try {
@@ -35,10 +38,13 @@ export function SettingsScreen() {
         return undefined;
       }
     });
-    if (saved === undefined) return;
+    if (saved === undefined) return false;
     setConfirming(undefined);
     setSettings(saved);
+    // The token list carries each token's threshold.
+    invalidate('tokens.catalog');
     setSavedAt(new Date().toLocaleTimeString());
+    return true;
   };
 
   return (
@@ -88,6 +94,7 @@ export function SettingsScreen() {
             onSave={(captureProtection) => void save({ captureProtection })}
           />
           <WarnAboveForm warnAbove={settings.warnAbove ?? {}} onSave={(warnAbove) => void save({ warnAbove })} />
+          <TokenWarnAboveForm onSave={(tokenWarnAbove) => save({ tokenWarnAbove })} />
         </>
       )}
       <section className="panel" aria-labelledby="journal-key-title">
@@ -257,6 +264,76 @@ function WarnAboveForm({ warnAbove, onSave }: { warnAbove: WarnAbove; onSave: (w
         <button type="submit">Set thresholds</button>
       </form>
       <p className="hint">A signing request that moves more than this is marked “Large value” on its card, for every approver on this computer.</p>
+    </section>
+  );
+}
+
+type TokenWarnAbove = NonNullable<AppSettings['tokenWarnAbove']>;
+
+/**
+ * Large-transfer warnings per token (the known list and the declarations read), in the token's units: main converts
+ * them with the token's decimals and refuses an amount with more decimals than the token has.
+ */
+function TokenWarnAboveForm({ onSave }: { onSave: (tokenWarnAbove: TokenWarnAbove) => Promise<boolean> }) {
+  const catalog = useChannel('tokens.catalog');
+  const [chosen, setChosen] = useState('0');
+  const [amount, setAmount] = useState('');
+  const tokens = catalog.data ?? [];
+  const withThreshold = tokens.flatMap((token) => (token.warnAbove === undefined ? [] : [{ token: token.token, amount: token.warnAbove }]));
+  const named = (token: TokenCatalogEntry) => `${token.symbol} on ${token.network}`;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const token = tokens[Number(chosen)];
+    if (token === undefined) return;
+    const others = tokens.flatMap((other) => (other === token || other.warnAbove === undefined ? [] : [{ token: other.token, amount: other.warnAbove }]));
+    if (await onSave([...others, { token: token.token, amount: amount.trim() }])) setAmount('');
+  };
+  const remove = (token: TokenCatalogEntry) => void onSave(withThreshold.filter((entry) => entry.token !== token.token));
+
+  return (
+    <section className="panel" aria-labelledby="token-warn-title">
+      <h2 id="token-warn-title">Token transfer warnings</h2>
+      <QueryStatus query={catalog} loading="Loading tokens…" />
+      {withThreshold.length === 0 ? (
+        <p className="empty">No token has a threshold.</p>
+      ) : (
+        <table className="data-table" aria-label="Token thresholds">
+          <TableHead columns={['Token', 'Network', 'Warn at']} withActions />
+          <tbody>
+            {tokens.flatMap((token) =>
+              token.warnAbove === undefined
+                ? []
+                : [
+                    <tr key={named(token)}>
+                      <th scope="row">{token.symbol}</th>
+                      <td>{token.network}</td>
+                      <td>
+                        {token.warnAbove} {token.symbol}
+                      </td>
+                      <td className="row-actions">
+                        <RowAction verb="Remove threshold" subject={named(token)} danger onClick={() => remove(token)} />
+                      </td>
+                    </tr>,
+                  ],
+            )}
+          </tbody>
+        </table>
+      )}
+      <form className="inline-form" aria-label="Token threshold" onSubmit={(event) => void submit(event)}>
+        <SelectField label="Token" value={chosen} options={tokens.map((token, index) => ({ value: String(index), label: `${named(token)} (${token.origin})` }))} onChange={setChosen} />
+        <label>
+          Warn at or above
+          <input value={amount} onChange={(event) => setAmount(event.target.value)} required inputMode="decimal" placeholder="10000" autoComplete="off" />
+        </label>
+        <button type="submit" disabled={tokens.length === 0}>
+          Set threshold
+        </button>
+      </form>
+      <p className="hint">
+        In the token’s units, as the signing card shows them. A transfer of at least this much is marked “Large transfer” on its card and in the
+        approval list.
+      </p>
     </section>
   );
 }

@@ -12,6 +12,7 @@ export function signing(draft: Draft, request: SigningRequest): void {
     draft.title = reading.title;
     draft.summary = reading.summary;
     for (const warning of reading.warnings) draft.warn(warning);
+    draft.largeValue = reading.largeValue;
   }
   const holder = draft.names.holderOf(request.signWith.text);
   draft.fact('Signs with', request.signWith, ...(holder === undefined ? [] : [{ ...holder, text: `in ${holder.text}` }]));

@@ -1,0 +1,93 @@
+/**
+ * Issue 24, items 5 and 6: a declaration that imitates USDC at another address is refused with where the real USDC
+ * is; a per-token threshold set in Settings (in USDC) flags a 250,000 USDC transfer on its approval row and its card.
+ */
+import { encodeFunctionData, getAddress, parseAbi, serializeTransaction } from 'viem';
+import { ApiClient } from '../../src/main/client/api-client';
+import { Stamper } from '../../src/main/stamper/stamper';
+import { done, expect, openScreen, screenshotBothThemes, startSandbox, test } from './fixtures';
+
+const USDC = getAddress('0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48');
+/** A contract on no list, posing as USDC. */
+const FAKE_USDC = getAddress('0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c');
+const PAYROLL = getAddress('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
+const ERC20 = parseAbi(['function transfer(address to, uint256 amount) returns (bool)']);
+
+test('a declaration imitating USDC at another address is refused, naming where USDC is', async ({ page, host }) => {
+  await startSandbox(page, host);
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Contracts', exact: true }).click();
+  const declare = page.getByRole('form', { name: 'Declare a token' });
+  await declare.getByLabel('Token contract address').fill(FAKE_USDC);
+  // Lower case and a Cyrillic "С": still USDC to a person reading the card.
+  await declare.getByLabel('Symbol').fill('usdС');
+  await declare.getByLabel('Decimals').fill('6');
+  await declare.getByLabel('Name (optional)').fill('USD Coin');
+  await declare.getByRole('button', { name: 'Declare token' }).click();
+  const panel = page.getByRole('region', { name: 'Declared tokens' });
+  await expect(panel.getByRole('alert')).toContainText(`is reserved to USD Coin (USDC) of the known token list, at ${USDC} on Ethereum (chain id 1)`);
+  await expect(panel).toContainText('declare this token under a symbol of its own');
+  await expect(panel).toContainText('No tokens declared.');
+  expect(await host.handlers['tokens.list']({})).toEqual([]);
+  // Tall enough to show the panel below the upload form: the screenshot starts at the screen's top.
+  await page.setViewportSize({ width: 1280, height: 1700 });
+  await screenshotBothThemes(page, 'tokens-spoofed-usdc-refused');
+});
+
+test('a per-token threshold flags a 250,000 USDC transfer on its approval row and its card', async ({ page, host }) => {
+  await startSandbox(page, host);
+  const sandbox = (await host.services.profiles.getActive())!;
+  const root = new ApiClient({ profile: sandbox, stamper: new Stamper(host.services.keychain) });
+  const bea = await host.services.keychain.generateApiKey({ name: 'Bea', curve: 'p256' });
+  const { userIds } = await done(
+    root.submit('create_users', {
+      users: [{ userName: 'Bea', apiKeys: [{ apiKeyName: 'Bea', publicKey: bea.publicKey, curveType: 'API_KEY_CURVE_P256' as const }], authenticators: [], oauthProviders: [], userTags: [] }],
+    }),
+  );
+  const { addresses } = await done(
+    root.submit('create_wallet', {
+      walletName: 'Treasury',
+      accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
+    }),
+  );
+  const { userId: rootUserId } = await root.query('whoami', {});
+  await done(root.submit('update_root_quorum', { threshold: 2, userIds: [rootUserId, userIds[0]!] }));
+
+  await openScreen(page, 'Settings');
+  const form = page.getByRole('form', { name: 'Token threshold' });
+  await form.getByLabel('Token').selectOption({ label: 'USDC on Ethereum (chain id 1) (known token list)' });
+  // More decimals than USDC has is refused, with the reason.
+  await form.getByLabel('Warn at or above').fill('0.0000001');
+  await form.getByRole('button', { name: 'Set threshold' }).click();
+  await expect(page.getByRole('alert')).toContainText('USDC has 6 decimals; 0.0000001 has 7');
+  await form.getByLabel('Warn at or above').fill('10,000');
+  await form.getByRole('button', { name: 'Set threshold' }).click();
+  await expect(page.getByRole('table', { name: 'Token thresholds' }).getByRole('row', { name: /USDC/ })).toContainText('10000 USDC');
+  expect((await host.handlers['app.getSettings']({})).tokenWarnAbove).toEqual([{ token: { family: 'ethereum', chainId: 1, address: USDC }, amount: '10000' }]);
+  await page.setViewportSize({ width: 1280, height: 1400 });
+  await screenshotBothThemes(page, 'tokens-threshold-settings');
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  const unsignedTransaction = serializeTransaction({
+    type: 'eip1559',
+    chainId: 1,
+    nonce: 3,
+    to: USDC,
+    value: 0n,
+    data: encodeFunctionData({ abi: ERC20, functionName: 'transfer', args: [PAYROLL, 250_000_000_000n] }),
+    gas: 60_000n,
+    maxFeePerGas: 20_000_000_000n,
+    maxPriorityFeePerGas: 1_000_000_000n,
+  });
+  const submitted = await host.handlers['signing.submit']({ request: { operation: 'sign_transaction', signWith: addresses[0]!, unsignedTransaction, type: 'TRANSACTION_TYPE_ETHEREUM' } });
+  expect(submitted.state).toBe('consensus-needed');
+
+  const warning = 'Large transfer: 250,000 USDC ≥ your 10,000 USDC threshold.';
+  await openScreen(page, 'Approvals');
+  const row = page.getByRole('list', { name: 'Activities waiting for votes' }).getByRole('listitem');
+  await expect(row).toContainText(warning);
+  await row.getByRole('button').click();
+  const card = page.getByRole('region', { name: 'Sign an Ethereum transaction', exact: true }).getByRole('article');
+  await expect(card.getByRole('list', { name: 'Warnings' })).toContainText(`Large value ${warning}`);
+  await expect(card).toContainText('Transfer 250,000 USDC');
+  await screenshotBothThemes(page, 'tokens-large-transfer-warning');
+});

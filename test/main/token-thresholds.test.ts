@@ -1,0 +1,70 @@
+/** Per-token large-value thresholds: typed in the token's units, converted exactly, checked before they are saved. */
+import { describe, expect, it } from 'vitest';
+import { wideningChanges, DEFAULT_SETTINGS } from '../../src/main/settings/settings';
+import { checkTokenWarnAbove, parseTokenUnits, tokenCatalog, tokenThresholdsOf } from '../../src/main/tokens/token-thresholds';
+import { QkError } from '../../src/shared/errors';
+
+const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
+const ACME = '0x5A0b54D5dc17e0AadC383d2db43B0a0D3E029c4c';
+const usdc = { symbol: 'USDC', decimals: 6 };
+
+function refusal(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(QkError);
+    return (error as QkError).message;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('token thresholds', () => {
+  it('converts an amount in the token’s units exactly to base units', () => {
+    expect(parseTokenUnits('10000', usdc)).toBe(10_000_000_000n);
+    expect(parseTokenUnits('10,000.5', usdc)).toBe(10_000_500_000n);
+    expect(parseTokenUnits('0.000001', usdc)).toBe(1n);
+    expect(parseTokenUnits('7', { symbol: 'NFT', decimals: 0 })).toBe(7n);
+    expect(parseTokenUnits('1.000000000000000001', { symbol: 'WETH', decimals: 18 })).toBe(1_000_000_000_000_000_001n);
+  });
+
+  it('refuses more decimals than the token has, zero, what is not an amount and more than a uint256', () => {
+    expect(refusal(() => parseTokenUnits('0.0000001', usdc))).toBe('threshold: USDC has 6 decimals; 0.0000001 has 7');
+    expect(refusal(() => parseTokenUnits('1.5', { symbol: 'NFT', decimals: 0 }))).toBe('threshold: NFT has no decimals; 1.5 has 1');
+    expect(refusal(() => parseTokenUnits('0.000', usdc))).toMatch(/a threshold of 0 USDC would flag every transfer/);
+    expect(refusal(() => parseTokenUnits('1e6', usdc))).toMatch(/"1e6" is not an amount of USDC/);
+    expect(refusal(() => parseTokenUnits('1,00', usdc))).toMatch(/is not an amount of USDC/);
+    expect(refusal(() => parseTokenUnits('9'.repeat(80), { symbol: 'X', decimals: 0 }))).toMatch(/more than a token amount can hold/);
+  });
+
+  it('names only known or declared tokens, once each, stored as the catalog spells them', () => {
+    const declared = [{ family: 'ethereum' as const, chainId: 1, address: ACME, symbol: 'ACME', decimals: 2 }];
+    const catalog = tokenCatalog(declared, undefined);
+    const checked = checkTokenWarnAbove([{ token: { family: 'ethereum', chainId: 1, address: USDC.toLowerCase() }, amount: '10,000' }], catalog);
+    expect(checked).toEqual([{ token: { family: 'ethereum', chainId: 1, address: USDC }, amount: '10000' }]);
+    expect(refusal(() => checkTokenWarnAbove([{ token: { family: 'ethereum', chainId: 1, address: ACME }, amount: '0.001' }], catalog))).toBe('threshold: ACME has 2 decimals; 0.001 has 3');
+    expect(refusal(() => checkTokenWarnAbove([{ token: { family: 'ethereum', chainId: 56, address: USDC }, amount: '1' }], catalog))).toBe(
+      `tokenWarnAbove: no known or declared token is at ${USDC} on chain id 56; declare it first`,
+    );
+    const twice = [{ token: { family: 'ethereum' as const, chainId: 1, address: USDC }, amount: '1' }, { token: { family: 'ethereum' as const, chainId: 1, address: USDC.toLowerCase() }, amount: '2' }];
+    expect(refusal(() => checkTokenWarnAbove(twice, catalog))).toBe('tokenWarnAbove: USDC on Ethereum (chain id 1) has two thresholds; keep one');
+    // A declaration imitating a known token is not in the catalog: it can have no threshold.
+    expect(tokenCatalog([{ family: 'ethereum', chainId: 1, address: ACME, symbol: 'USDC', decimals: 6 }], undefined).some((token) => token.token.address === ACME)).toBe(false);
+  });
+
+  it('hands the reader base units, and shows each threshold on its token', () => {
+    const warnAbove = [{ token: { family: 'ethereum' as const, chainId: 1, address: USDC }, amount: '10000' }];
+    const catalog = tokenCatalog([], warnAbove);
+    expect(catalog.find((token) => token.token.address === USDC && token.token.family === 'ethereum' && token.token.chainId === 1)?.warnAbove).toBe('10000');
+    expect(tokenThresholdsOf(warnAbove, catalog)).toEqual([{ family: 'ethereum', chainId: 1, address: USDC, raw: 10_000_000_000n }]);
+  });
+
+  it('counts raising or removing a token threshold as widening', () => {
+    const at = (amount: string | undefined) => ({
+      ...DEFAULT_SETTINGS,
+      ...(amount === undefined ? {} : { tokenWarnAbove: [{ token: { family: 'ethereum' as const, chainId: 1, address: USDC }, amount }] }),
+    });
+    expect(wideningChanges(at('10000'), at('5000'))).toEqual([]);
+    expect(wideningChanges(at('10000'), at('10000.5')).map((change) => change.change)).toEqual(['10000 → 10000.5']);
+    expect(wideningChanges(at('10000'), at(undefined)).map((change) => change.words)).toEqual([`removing the large-transfer warning of the token at ${USDC} (at 10000)`]);
+  });
+});
