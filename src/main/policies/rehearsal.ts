@@ -120,13 +120,14 @@ export function rehearse(history: RehearsalHistory, draft: readonly DraftEntry[]
     const recorded = recordedOutcome(activity);
     if (recorded === undefined) continue;
     report.replayed += 1;
-    const reading = describeActivity(activity, {}, { settled: true }).summary;
+    // Worded only for the activities listed: most replay unchanged.
+    const reading = () => describeActivity(activity, {}, { settled: true }).summary;
     const request = org.replayRequest(activity);
     const before = typeof request === 'string' ? undefined : decide({ ...request, policies: current });
     const beforeOutcome = outcomeOf(before);
     const mismatch = reproductionMismatch(recorded, before, request, history.recordedEvaluations.get(activity.id));
     if (mismatch !== undefined) {
-      report.unreproduced.push({ activityId: activity.id, type: activity.type, reading, recorded, replayed: beforeOutcome, reason: mismatch });
+      report.unreproduced.push({ activityId: activity.id, type: activity.type, reading: reading(), recorded, replayed: beforeOutcome, reason: mismatch });
     }
     if (typeof request === 'string' || before === undefined) continue;
     const after = decide({ ...request, policies: drafted });
@@ -139,7 +140,7 @@ export function rehearse(history: RehearsalHistory, draft: readonly DraftEntry[]
     report.changes.push({
       activityId: activity.id,
       type: activity.type,
-      reading,
+      reading: reading(),
       createdAtMs: Number(activity.createdAt.seconds) * 1000,
       before: beforeOutcome,
       after: afterOutcome,
