@@ -6,7 +6,8 @@
  */
 import { serializeTransaction } from 'viem';
 import type { Activity, Policy, User } from '../../src/shared/api';
-import { rehearse, type DraftEntry, type RehearsalHistory } from '../../src/main/policies/rehearsal.js';
+import type { DraftEntry } from '../../src/main/policies/draft';
+import { rehearse, type RehearsalHistory } from '../../src/main/policies/rehearsal.js';
 import { conditionContextOf, decide } from '../../src/shared/policy';
 
 const ACTIVITIES = 10_000;

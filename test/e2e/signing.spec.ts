@@ -363,19 +363,21 @@ test('contract interfaces, the policy editor’s signing tools and the warning t
   await screenshotBothThemes(page, 'policy-editor-signing');
   await page.getByRole('button', { name: 'Cancel' }).click();
 
-  const dryRun = page.getByRole('form', { name: 'Dry run a transaction' });
-  await dryRun.getByLabel('Signing account (address or private key id)').fill(org.ethereum);
+  const dryRun = page.getByRole('form', { name: 'Dry run a signing request' });
+  await dryRun.getByLabel('Account').selectOption(org.ethereum);
   await dryRun
-    .getByLabel('Unsigned transaction (hex)')
+    .getByRole('textbox', { name: 'Unsigned transaction' })
     .fill(
       serializeTransaction({ type: 'eip1559', chainId: 1, nonce: 1, to: USDC, data: encodeFunctionData({ abi: ERC20, functionName: 'transfer', args: [PAYROLL, 5n] }), gas: 60_000n, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n }),
     );
   await dryRun.getByRole('button', { name: 'Dry run' }).click();
   const verdicts = page.getByRole('table', { name: 'Dry run verdicts' });
   // The root, who is not tagged ops, is looking: the small-transfer policy matches but needs an ops approver, and
-  // the root quorum (the root alone) allows it anyway.
+  // the root quorum (the root alone) allows it anyway. The request reads as its card does.
   await expect(verdicts.getByRole('row', { name: /ops transfer up to 1000 USDC/ })).toContainText('matches; needs more approvals');
-  await expect(page.getByRole('region', { name: 'Dry run' }).getByRole('status')).toContainText('Overall: allowed');
+  const dryRunCard = page.getByRole('region', { name: 'Dry run' }).getByRole('article');
+  await expect(dryRunCard).toContainText('Transfer 0.000005 USDC to Acme payroll on Ethereum');
+  await expect(dryRunCard.getByRole('region', { name: 'Where the policies stand' })).toContainText('allowed');
   await expect(verdicts.getByRole('row', { name: /two ops above 1000 USDC/ })).toContainText('does not apply');
   await screenshotBothThemes(page, 'policy-dry-run');
 
