@@ -78,6 +78,9 @@ test('lowering a transfer limit shows the two past transfers that would now need
   await expect(result).toContainText('Outcomes that change (2)');
   const changes = result.getByRole('list', { name: 'Changed outcomes' }).getByRole('listitem');
   await expect(changes).toHaveCount(2);
+  // Newest first, each in its one-line reading.
+  await expect(changes.nth(0)).toContainText('Transfer 250 USDC to');
+  await expect(changes.nth(1)).toContainText('Transfer 500 USDC to');
   for (const change of await changes.all()) {
     await expect(change).toContainText('allowed → needs consensus');
     await expect(change).toContainText('(by one ops up to 1000 USDC)');
