@@ -9,7 +9,7 @@
 import { encodeFunctionData, getAddress, parseAbi, serializeTransaction } from 'viem';
 import { ApiClient } from '../../src/main/client/api-client';
 import { Stamper } from '../../src/main/stamper/stamper';
-import { done, expect, openScreen, screenshotBothThemes, startSandbox, test } from './fixtures';
+import { createKeyedUsers, done, expect, openScreen, screenshotBothThemes, startSandbox, test } from './fixtures';
 
 const USDC = getAddress('0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48');
 const PAYEE = getAddress('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
@@ -29,19 +29,7 @@ test('lowering a transfer limit shows the two past transfers that would now need
   const { organizationId, enclaveSignerPublicKey, baseUrl } = await startSandbox(page, host);
   const stamper = new Stamper(host.services.keychain);
   const root = new ApiClient({ profile: (await host.services.profiles.getActive())!, stamper });
-  const names = ['Operator A', 'Operator B'] as const;
-  const keys = await Promise.all(names.map((name) => host.services.keychain.generateApiKey({ name, curve: 'p256' })));
-  const { userIds } = await done(
-    root.submit('create_users', {
-      users: names.map((name, index) => ({
-        userName: name,
-        apiKeys: [{ apiKeyName: name, publicKey: keys[index]!.publicKey, curveType: 'API_KEY_CURVE_P256' as const }],
-        authenticators: [],
-        oauthProviders: [],
-        userTags: [],
-      })),
-    }),
-  );
+  const userIds = await createKeyedUsers(host, root, ['Operator A', 'Operator B']);
   const { userTagId } = await done(root.submit('create_user_tag', { userTagName: 'ops', userIds }));
   const { addresses } = await done(
     root.submit('create_wallet', {

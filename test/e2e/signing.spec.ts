@@ -14,7 +14,7 @@ import { encodeFunctionData, getAddress, maxUint256, parseAbi, recoverTransactio
 import { ApiClient } from '../../src/main/client/api-client';
 import { Stamper } from '../../src/main/stamper/stamper';
 import type { E2eHost } from '../support/e2e-host';
-import { SCREENS_DIR, done, test, expect, screenshotBothThemes, startSandbox } from './fixtures';
+import { SCREENS_DIR, createKeyedUsers, done, test, expect, screenshotBothThemes, startSandbox } from './fixtures';
 
 const USDC = getAddress('0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48');
 const PAYROLL = getAddress('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
@@ -40,19 +40,7 @@ async function organization(page: Page, host: E2eHost): Promise<Organization> {
   const { organizationId, enclaveSignerPublicKey, baseUrl } = await startSandbox(page, host);
   const sandbox = (await host.services.profiles.getActive())!;
   const root = new ApiClient({ profile: sandbox, stamper: new Stamper(host.services.keychain) });
-  const names = ['Operator A', 'Operator B'] as const;
-  const keys = await Promise.all(names.map((name) => host.services.keychain.generateApiKey({ name, curve: 'p256' })));
-  const { userIds } = await done(
-    root.submit('create_users', {
-      users: names.map((name, index) => ({
-        userName: name,
-        apiKeys: [{ apiKeyName: name, publicKey: keys[index]!.publicKey, curveType: 'API_KEY_CURVE_P256' as const }],
-        authenticators: [],
-        oauthProviders: [],
-        userTags: [],
-      })),
-    }),
-  );
+  const userIds = await createKeyedUsers(host, root, ['Operator A', 'Operator B']);
   const { userTagId } = await done(root.submit('create_user_tag', { userTagName: 'ops', userIds }));
   const { addresses } = await done(
     root.submit('create_wallet', {

@@ -229,7 +229,8 @@ describe('signing cards', () => {
     ]);
     // The viewer's own approval counts; one more ops user completes it, as the approval card would say.
     const { users } = await root.query('list_users', {});
-    const otherOps = users.find((user) => user.userId === bed.operators[2]!.userId)!.userName;
+    const otherOpsId = bed.operators[2]!.userId;
+    const otherOps = users.find((user) => user.userId === otherOpsId)!.userName;
     expect(dryRun.standing.outcome).toBe('NEEDS_CONSENSUS');
     expect(dryRun.standing.consensusNeeds).toBe('needs 1 more approver tagged ops (policy "two ops for any USDC transfer")');
     expect(dryRun.standing.stillToVote.map((voter) => voter.userName)).toContain(otherOps);
