@@ -1,12 +1,13 @@
 /**
- * Policy rehearsal throughput: 10,000 recorded activities (Ethereum transfers, wallet and policy changes, user
- * renames) replayed against the current policies and a 50-policy draft, beside one engine decision's cost measured
- * in the same run. Goal: the 10,000 in under 3 s (not met yet: see the report line; each decision evaluates every
- * policy, and conditions that read fields an activity lacks end in evaluation errors, which dominate the cost).
+ * Policy rehearsal throughput: 10,000 recorded activities (Ethereum transfers, wallet changes, user renames) replayed
+ * against the current policies and a 50-policy draft, beside one engine decision's cost measured in the same run.
+ * Goal: the 10,000 in under 3 s. Both are given in wall time and in this process's CPU time, since the machine may be
+ * shared: wall time is what an operator waits, CPU time what the rehearsal costs.
  */
 import { serializeTransaction } from 'viem';
 import type { Activity, Policy, User } from '../../src/shared/api';
-import { rehearse, type DraftEntry, type RehearsalHistory } from '../../src/main/policies/rehearsal.js';
+import type { DraftEntry } from '../../src/main/policies/draft';
+import { rehearse, type RehearsalHistory } from '../../src/main/policies/rehearsal.js';
 import { conditionContextOf, decide } from '../../src/shared/policy';
 
 const ACTIVITIES = 10_000;
@@ -87,29 +88,41 @@ export async function run(): Promise<{ activitiesPerSecond: number; singleDecisi
   const draft: DraftEntry[] = CURRENT.slice(0, DRAFT_POLICIES).map((current, index) => ({ ...current, condition: current.condition.replace(`<= ${1000 + index}`, `<= ${100 + index}`) }));
 
   const started = performance.now();
+  const startedCpu = process.cpuUsage();
   const report = rehearse(history, draft);
   const rehearsalMs = performance.now() - started;
+  const rehearsalCpuMs = cpuMsSince(startedCpu);
 
-  const condition = conditionContextOf('ACTIVITY_TYPE_UPDATE_WALLET', { walletId: 'wallet-1' }, { wallet: { id: 'wallet-1', label: 'Treasury' } }, undefined);
-  const request = {
-    policies: history.policies.map((p) => ({ id: p.policyId, name: p.policyName, effect: p.effect, condition: p.condition, consensus: p.consensus, time: '' })),
+  // Each decision gets its own contexts, as each request to the service does: nothing is shared between runs.
+  const policies = history.policies.map((p) => ({ id: p.policyId, name: p.policyName, effect: p.effect, condition: p.condition, consensus: p.consensus, time: '' }));
+  const request = () => ({
+    policies,
     activityType: 'ACTIVITY_TYPE_UPDATE_WALLET',
     params: { walletId: 'wallet-1' },
-    condition,
+    condition: conditionContextOf('ACTIVITY_TYPE_UPDATE_WALLET', { walletId: 'wallet-1' }, { wallet: { id: 'wallet-1', label: 'Treasury' } }, undefined),
     approvers: [{ user: { id: 'user-bea', tags: ['ops'] }, credential: { id: 'key-bea', user_id: 'user-bea', type: 'CREDENTIAL_TYPE_API_KEY_P256', public_key: 'pub-bea' } }],
     rootQuorum: history.rootQuorum,
     now: Date.now(),
-  };
+  });
   const singleStarted = performance.now();
-  for (let i = 0; i < SINGLE_DECISIONS; i += 1) decide(request);
+  const singleStartedCpu = process.cpuUsage();
+  for (let i = 0; i < SINGLE_DECISIONS; i += 1) decide(request());
   const singleDecisionMicroseconds = ((performance.now() - singleStarted) * 1000) / SINGLE_DECISIONS;
+  const singleDecisionCpuMicroseconds = (cpuMsSince(singleStartedCpu) * 1000) / SINGLE_DECISIONS;
 
   const activitiesPerSecond = Math.round((report.replayed / rehearsalMs) * 1000);
   const withinGoal = rehearsalMs < GOAL_MS;
   console.log(
-    `rehearsal: ${report.replayed} activities × (current + ${DRAFT_POLICIES}-policy draft) in ${rehearsalMs.toFixed(0)} ms = ${activitiesPerSecond} activities/s ` +
-      `(${report.changes.length} changed, ${report.unreproduced.length} unreproduced) — goal < ${GOAL_MS} ms: ${withinGoal ? 'met' : 'MISSED'}`,
+    `rehearsal: ${report.replayed} activities × (current + ${DRAFT_POLICIES}-policy draft) in ${rehearsalMs.toFixed(0)} ms wall, ${rehearsalCpuMs.toFixed(0)} ms CPU ` +
+      `= ${activitiesPerSecond} activities/s (${report.changes.length} changed, ${report.unreproduced.length} unreproduced) — goal < ${GOAL_MS} ms: ${withinGoal ? 'met' : 'MISSED'}`,
   );
-  console.log(`single decision over ${request.policies.length} policies: ${singleDecisionMicroseconds.toFixed(1)} µs (${SINGLE_DECISIONS} runs)`);
+  console.log(
+    `single decision over ${policies.length} policies: ${singleDecisionMicroseconds.toFixed(1)} µs wall, ${singleDecisionCpuMicroseconds.toFixed(1)} µs CPU (${SINGLE_DECISIONS} runs)`,
+  );
   return { activitiesPerSecond, singleDecisionMicroseconds, withinGoal };
+}
+
+function cpuMsSince(start: NodeJS.CpuUsage): number {
+  const { user, system } = process.cpuUsage(start);
+  return (user + system) / 1000;
 }

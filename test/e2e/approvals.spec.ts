@@ -8,7 +8,7 @@ import type { Page } from '@playwright/test';
 import { ApiClient } from '../../src/main/client/api-client';
 import { Stamper } from '../../src/main/stamper/stamper';
 import type { E2eHost } from '../support/e2e-host';
-import { test, expect, openScreen, screenshotBothThemes, startSandbox } from './fixtures';
+import { createKeyedUsers, test, expect, openScreen, screenshotBothThemes, startSandbox } from './fixtures';
 
 interface Quorum<Name extends string> {
   rootUserId: string;
@@ -22,18 +22,8 @@ async function twoOf<Name extends string>(page: Page, host: E2eHost, names: read
   const { rootUserId, organizationId, enclaveSignerPublicKey, baseUrl } = await startSandbox(page, host);
   const sandbox = (await host.services.profiles.getActive())!;
   const root = new ApiClient({ profile: sandbox, stamper: new Stamper(host.services.keychain) });
-  const keys = await Promise.all(names.map((name) => host.services.keychain.generateApiKey({ name, curve: 'p256' })));
-  const created = await root.submit('create_users', {
-    users: names.map((name, index) => ({
-      userName: name,
-      apiKeys: [{ apiKeyName: name, publicKey: keys[index]!.publicKey, curveType: 'API_KEY_CURVE_P256' as const }],
-      authenticators: [],
-      oauthProviders: [],
-      userTags: [],
-    })),
-  });
-  if (created.state !== 'completed') throw new Error(`create_users ${created.state}`);
-  const quorum = await root.submit('update_root_quorum', { threshold: 2, userIds: [rootUserId, ...created.result.userIds] });
+  const userIds = await createKeyedUsers(host, root, names);
+  const quorum = await root.submit('update_root_quorum', { threshold: 2, userIds: [rootUserId, ...userIds] });
   if (quorum.state !== 'completed') throw new Error(`update_root_quorum ${quorum.state}`);
   const profiles = {} as Record<Name, string>;
   for (const name of names) {

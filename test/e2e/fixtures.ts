@@ -5,6 +5,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
+import type { ApiClient } from '../../src/main/client/api-client';
 import type { ServiceInfo } from '../../src/service';
 import { startE2eHost, type E2eHost } from '../support/e2e-host';
 
@@ -73,4 +74,24 @@ export async function done<T>(outcome: Promise<{ state: string } & ({ result: T 
   const settled = await outcome;
   if (settled.state !== 'completed' || !('result' in settled)) throw new Error(`setup step is ${settled.state}`);
   return settled.result;
+}
+
+/**
+ * Users with an API key each, generated in this machine's keychain under the user's name (a profile named so signs
+ * as them), created by `root` through the service's API; answers their ids in the order of `names`.
+ */
+export async function createKeyedUsers(host: E2eHost, root: ApiClient, names: readonly string[]): Promise<string[]> {
+  const keys = await Promise.all(names.map((name) => host.services.keychain.generateApiKey({ name, curve: 'p256' })));
+  const { userIds } = await done(
+    root.submit('create_users', {
+      users: names.map((name, index) => ({
+        userName: name,
+        apiKeys: [{ apiKeyName: name, publicKey: keys[index]!.publicKey, curveType: 'API_KEY_CURVE_P256' as const }],
+        authenticators: [],
+        oauthProviders: [],
+        userTags: [],
+      })),
+    }),
+  );
+  return userIds;
 }

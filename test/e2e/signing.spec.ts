@@ -14,7 +14,7 @@ import { encodeFunctionData, getAddress, maxUint256, parseAbi, recoverTransactio
 import { ApiClient } from '../../src/main/client/api-client';
 import { Stamper } from '../../src/main/stamper/stamper';
 import type { E2eHost } from '../support/e2e-host';
-import { SCREENS_DIR, done, test, expect, screenshotBothThemes, startSandbox } from './fixtures';
+import { SCREENS_DIR, createKeyedUsers, done, test, expect, screenshotBothThemes, startSandbox } from './fixtures';
 
 const USDC = getAddress('0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48');
 const PAYROLL = getAddress('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
@@ -40,19 +40,7 @@ async function organization(page: Page, host: E2eHost): Promise<Organization> {
   const { organizationId, enclaveSignerPublicKey, baseUrl } = await startSandbox(page, host);
   const sandbox = (await host.services.profiles.getActive())!;
   const root = new ApiClient({ profile: sandbox, stamper: new Stamper(host.services.keychain) });
-  const names = ['Operator A', 'Operator B'] as const;
-  const keys = await Promise.all(names.map((name) => host.services.keychain.generateApiKey({ name, curve: 'p256' })));
-  const { userIds } = await done(
-    root.submit('create_users', {
-      users: names.map((name, index) => ({
-        userName: name,
-        apiKeys: [{ apiKeyName: name, publicKey: keys[index]!.publicKey, curveType: 'API_KEY_CURVE_P256' as const }],
-        authenticators: [],
-        oauthProviders: [],
-        userTags: [],
-      })),
-    }),
-  );
+  const userIds = await createKeyedUsers(host, root, ['Operator A', 'Operator B']);
   const { userTagId } = await done(root.submit('create_user_tag', { userTagName: 'ops', userIds }));
   const { addresses } = await done(
     root.submit('create_wallet', {
@@ -363,19 +351,21 @@ test('contract interfaces, the policy editor’s signing tools and the warning t
   await screenshotBothThemes(page, 'policy-editor-signing');
   await page.getByRole('button', { name: 'Cancel' }).click();
 
-  const dryRun = page.getByRole('form', { name: 'Dry run a transaction' });
-  await dryRun.getByLabel('Signing account (address or private key id)').fill(org.ethereum);
+  const dryRun = page.getByRole('form', { name: 'Dry run a signing request' });
+  await dryRun.getByLabel('Account').selectOption(org.ethereum);
   await dryRun
-    .getByLabel('Unsigned transaction (hex)')
+    .getByRole('textbox', { name: 'Unsigned transaction' })
     .fill(
       serializeTransaction({ type: 'eip1559', chainId: 1, nonce: 1, to: USDC, data: encodeFunctionData({ abi: ERC20, functionName: 'transfer', args: [PAYROLL, 5n] }), gas: 60_000n, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n }),
     );
   await dryRun.getByRole('button', { name: 'Dry run' }).click();
   const verdicts = page.getByRole('table', { name: 'Dry run verdicts' });
   // The root, who is not tagged ops, is looking: the small-transfer policy matches but needs an ops approver, and
-  // the root quorum (the root alone) allows it anyway.
+  // the root quorum (the root alone) allows it anyway. The request reads as its card does.
   await expect(verdicts.getByRole('row', { name: /ops transfer up to 1000 USDC/ })).toContainText('matches; needs more approvals');
-  await expect(page.getByRole('region', { name: 'Dry run' }).getByRole('status')).toContainText('Overall: allowed');
+  const dryRunCard = page.getByRole('region', { name: 'Dry run' }).getByRole('article');
+  await expect(dryRunCard).toContainText('Transfer 0.000005 USDC to Acme payroll on Ethereum');
+  await expect(dryRunCard.getByRole('region', { name: 'Where the policies stand' })).toContainText('allowed');
   await expect(verdicts.getByRole('row', { name: /two ops above 1000 USDC/ })).toContainText('does not apply');
   await screenshotBothThemes(page, 'policy-dry-run');
 

@@ -201,6 +201,46 @@ describe('signing cards', () => {
     expect(pending.activities).toEqual([]);
   });
 
+  it('dry-runs a request against a draft: the card, each policy as drafted, and who must still approve', async () => {
+    bed = await startTestBed(3);
+    const { address } = await organization(bed);
+    const root = bed.operators[0]!.client;
+    const { policies } = await root.query('list_policies', {});
+    const policyId = (name: string) => policies.find((policy) => policy.policyName === name)!.policyId;
+    const small: SigningRequest = {
+      operation: 'sign_transaction',
+      signWith: address,
+      unsignedTransaction: erc20Call(encodeFunctionData({ abi: ERC20, functionName: 'transfer', args: [RECIPIENT, 5_000_000n] })),
+      type: 'TRANSACTION_TYPE_ETHEREUM',
+    };
+    const limited = policies.find((policy) => policy.policyName === 'ops transfer up to 1000 USDC')!;
+    const ops = limited.consensus.replace(/^approvers\.any\(user, (.*)\)$/, '$1');
+    const draft = [
+      { ...limited, policyName: 'ops transfer up to 1 USDC', condition: limited.condition.replace(`<= ${LIMIT}`, '<= 1000000') },
+      { policyName: 'two ops for any USDC transfer', effect: 'EFFECT_ALLOW' as const, condition: `eth.tx.to == '${USDC}'`, consensus: `approvers.filter(user, ${ops}).count() >= 2` },
+      { policyId: policyId('two ops above 1000 USDC'), deleted: true as const },
+    ];
+    const viewer = signingOf(bed, 1);
+    const dryRun = await viewer.dryRun(small, draft);
+    expect(dryRun.description.summary).toMatch(/^Transfer 5 USDC to /);
+    expect(dryRun.policies.map((policy) => [policy.policyName, policy.verdict])).toEqual([
+      ['ops transfer up to 1 USDC', 'not applicable'],
+      ['two ops for any USDC transfer', 'needs consensus'],
+    ]);
+    // The viewer's own approval counts; one more ops user completes it, as the approval card would say.
+    const { users } = await root.query('list_users', {});
+    const otherOpsId = bed.operators[2]!.userId;
+    const otherOps = users.find((user) => user.userId === otherOpsId)!.userName;
+    expect(dryRun.standing.outcome).toBe('NEEDS_CONSENSUS');
+    expect(dryRun.standing.consensusNeeds).toBe('needs 1 more approver tagged ops (policy "two ops for any USDC transfer")');
+    expect(dryRun.standing.stillToVote.map((voter) => voter.userName)).toContain(otherOps);
+    // The saved policies are untouched and still allow it.
+    expect((await viewer.dryRun(small)).standing.outcome).toBe('ALLOW');
+    expect((await root.query('list_policies', {})).policies).toEqual(policies);
+    const unknown = await rejection(viewer.dryRun(small, [{ policyId: 'no-such-policy', deleted: true }]));
+    expect(unknown.message).toBe('draft [0].policyId: no current policy no-such-policy to delete');
+  });
+
   it('refuses a card for an activity that signs nothing, and a signer the organization does not have', async () => {
     bed = await startTestBed(1);
     const { address } = await organization(bed);

@@ -210,7 +210,7 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
     totals: { allowedToDenied: 0, deniedToAllowed: 0, toConsensus: 1, fromConsensus: 0, unchanged: 0 },
   },
   'policies.dryRun': {
-    standing: signingStanding,
+    ...signingCard,
     policies: [{ policyId: 'p1', policyName: 'allow ops', effect: 'EFFECT_ALLOW', verdict: 'needs consensus' }],
   },
   'signing.describe': { ...signingCard, activity: waiting.activity },

@@ -9,7 +9,8 @@ import type { policyEvaluation } from '../../shared/api/resources';
 import { QkError } from '../../shared/errors';
 import type { PolicyEvaluation } from '../../shared/policy';
 import type { ApiClient } from '../client/api-client';
-import { rehearse, type DraftEntry, type RehearsalHistory, type RehearsalReport } from './rehearsal';
+import { checkPolicyIds, type DraftEntry } from './draft';
+import { rehearse, type RehearsalHistory, type RehearsalReport } from './rehearsal';
 
 const PAGE = 100;
 /** Evaluations are one query per activity; a few at a time keeps a remote service responsive. */
@@ -120,12 +121,4 @@ export async function rehearsePolicies(client: ApiClient, draft: readonly DraftE
   const history = await readRehearsalHistory(client, window);
   checkPolicyIds(draft, history.policies.map((policy) => policy.policyId));
   return rehearse(history, draft);
-}
-
-function checkPolicyIds(draft: readonly DraftEntry[], currentPolicyIds: readonly string[]): void {
-  draft.forEach((entry, index) => {
-    if (entry.policyId === undefined || currentPolicyIds.includes(entry.policyId)) return;
-    const what = 'deleted' in entry ? 'delete' : 'replace (leave policyId out to add a policy)';
-    throw new QkError('REQUEST_INVALID', `draft [${index}].policyId: no current policy ${entry.policyId} to ${what}`, { field: `[${index}].policyId` });
-  });
 }

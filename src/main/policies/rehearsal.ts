@@ -12,6 +12,9 @@ import { prepareRawPayload, type HashFunction, type PayloadEncoding } from '../.
 import { decodeSolanaTransaction } from '../../shared/chains/solana';
 import { hexToBytes } from '../../shared/crypto/encoding';
 import { describeActivity } from '../../shared/describe';
+import { signingDecoder } from '../activities/readings';
+import { contractsForReading } from '../signing/organization';
+import { applyDraft, type DraftedPolicy, type DraftEntry } from './draft';
 import {
   conditionContextOf,
   decide,
@@ -38,18 +41,6 @@ export interface RehearsalHistory {
   /** Uploaded ABIs and IDLs: what decodes contract calls for `contract_call_args` and Solana instructions. */
   contractInterfaces: readonly SmartContractInterface[];
   rootQuorum: { userIds: readonly string[]; threshold: number };
-}
-
-/** A draft entry: a policy as `get_policies` returns it (without `policyId` to add it), or a deletion. */
-export type DraftEntry = { policyId: string; deleted: true } | DraftPolicy;
-export interface DraftPolicy {
-  policyId?: string | undefined;
-  policyName: string;
-  effect: Policy['effect'];
-  condition: string;
-  consensus: string;
-  time?: string | undefined;
-  notes?: string | undefined;
 }
 
 export interface Unreproduced {
@@ -80,21 +71,7 @@ export interface RehearsalReport {
   totals: { allowedToDenied: number; deniedToAllowed: number; toConsensus: number; fromConsensus: number; unchanged: number };
 }
 
-/** The draft applied to the current policies: a `policyId` replaces, none adds, `deleted` removes. */
-export function applyDraft(current: readonly Policy[], draft: readonly DraftEntry[]): EnginePolicy[] {
-  const policies = new Map(current.map((policy) => [policy.policyId, enginePolicy(policy)]));
-  draft.forEach((entry, index) => {
-    if ('deleted' in entry) {
-      policies.delete(entry.policyId);
-      return;
-    }
-    const id = entry.policyId ?? `draft-${index + 1}`;
-    policies.set(id, enginePolicy({ ...entry, policyId: id }));
-  });
-  return [...policies.values()];
-}
-
-function enginePolicy(policy: DraftPolicy & { policyId: string }): EnginePolicy {
+function enginePolicy(policy: DraftedPolicy): EnginePolicy {
   return {
     id: policy.policyId,
     name: policy.policyName,
@@ -107,9 +84,10 @@ function enginePolicy(policy: DraftPolicy & { policyId: string }): EnginePolicy 
 
 export function rehearse(history: RehearsalHistory, draft: readonly DraftEntry[]): RehearsalReport {
   const current = history.policies.map(enginePolicy);
-  const drafted = applyDraft(history.policies, draft);
+  const drafted = applyDraft(history.policies, draft).map(enginePolicy);
   const names = new Map(drafted.concat(current).map((policy) => [policy.id, policy.name]));
   const org = new Organization(history);
+  const decodeSigning = signingDecoder({ contracts: contractsForReading(history.contractInterfaces) });
   const report: RehearsalReport = {
     replayed: 0,
     unreproduced: [],
@@ -120,13 +98,14 @@ export function rehearse(history: RehearsalHistory, draft: readonly DraftEntry[]
     const recorded = recordedOutcome(activity);
     if (recorded === undefined) continue;
     report.replayed += 1;
-    const reading = describeActivity(activity, {}, { settled: true }).summary;
+    // Worded only for the activities listed (most replay unchanged); signing read as its card reads it.
+    const reading = () => describeActivity(activity, {}, { settled: true, decodeSigning }).summary;
     const request = org.replayRequest(activity);
     const before = typeof request === 'string' ? undefined : decide({ ...request, policies: current });
     const beforeOutcome = outcomeOf(before);
     const mismatch = reproductionMismatch(recorded, before, request, history.recordedEvaluations.get(activity.id));
     if (mismatch !== undefined) {
-      report.unreproduced.push({ activityId: activity.id, type: activity.type, reading, recorded, replayed: beforeOutcome, reason: mismatch });
+      report.unreproduced.push({ activityId: activity.id, type: activity.type, reading: reading(), recorded, replayed: beforeOutcome, reason: mismatch });
     }
     if (typeof request === 'string' || before === undefined) continue;
     const after = decide({ ...request, policies: drafted });
@@ -139,7 +118,7 @@ export function rehearse(history: RehearsalHistory, draft: readonly DraftEntry[]
     report.changes.push({
       activityId: activity.id,
       type: activity.type,
-      reading,
+      reading: reading(),
       createdAtMs: Number(activity.createdAt.seconds) * 1000,
       before: beforeOutcome,
       after: afterOutcome,

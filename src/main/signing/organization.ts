@@ -4,6 +4,8 @@
  * all at the same time.
  */
 import type { Policy, PrivateKey, SmartContractInterface, Tag, User, Wallet, WalletAccount } from '../../shared/api';
+import type { ContractInterface } from '../../shared/clear-signing';
+import { chainIdOfNotes } from '../../shared/clear-signing/contract-networks';
 import { QkError } from '../../shared/errors';
 import type { ApiClient } from '../client/api-client';
 
@@ -83,4 +85,18 @@ export function parsedDefinition(contract: SmartContractInterface): unknown {
 /** Services spell the stored type either way ("SOLANA" or "SMART_CONTRACT_INTERFACE_TYPE_SOLANA"). */
 export function contractInterfaceTypeOf(contract: SmartContractInterface): 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM' | 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA' {
   return contract.type.endsWith('SOLANA') ? 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA' : 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM';
+}
+
+/** Uploaded interfaces as the clear-signing reader names contracts: label, chain and parsed definition. */
+export function contractsForReading(contracts: readonly SmartContractInterface[]): ContractInterface[] {
+  return contracts.map((contract) => {
+    const chainId = chainIdOfNotes(contract.notes);
+    return {
+      address: contract.smartContractAddress,
+      type: contractInterfaceTypeOf(contract) === 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA' ? 'SOLANA' : 'ETHEREUM',
+      label: contract.label,
+      definition: parsedDefinition(contract),
+      ...(chainId === undefined ? {} : { chainId }),
+    };
+  });
 }

@@ -61,13 +61,16 @@ export interface PolicyVerdict {
   reason?: string;
 }
 
+/** What the standing reads of a policy: a saved one, or one of a draft. */
+export type StandingPolicy = Pick<Policy, 'policyId' | 'policyName' | 'effect' | 'condition' | 'consensus'> & { time?: string | undefined };
+
 export interface StandingInput {
   activityType: string;
   /** The intent's parameters as submitted. */
   params: Record<string, unknown>;
   /** Condition keywords of the request besides `activity`: wallet / wallet_account / private_key, eth / solana / bitcoin. */
   resources: PolicyContext;
-  policies: readonly Policy[];
+  policies: readonly StandingPolicy[];
   users: readonly User[];
   tags: readonly Tag[];
   /** Users whose approvals count now. */
@@ -78,12 +81,16 @@ export interface StandingInput {
   nowMs: number;
 }
 
-/** The standing of a request against the organization as `snapshot` read it, the viewer being who read it. */
+/**
+ * The standing of a request against the organization as `snapshot` read it, the viewer being who read it, under its
+ * policies or the `policies` given instead (a draft applied to them).
+ */
 export function standingIn(
   snapshot: OrganizationSnapshot,
   request: Pick<StandingInput, 'activityType' | 'params' | 'resources' | 'approverIds' | 'nowMs'>,
+  policies: readonly StandingPolicy[] = snapshot.policies,
 ): PolicyStanding {
-  const { policies, users, tags, viewer, rootQuorum } = snapshot;
+  const { users, tags, viewer, rootQuorum } = snapshot;
   return policyStanding({ ...request, policies, users, tags, viewerId: viewer.userId, rootQuorum });
 }
 
@@ -100,7 +107,7 @@ export function policyStanding(input: StandingInput): PolicyStanding {
 
   const matchedPolicies: MatchedPolicy[] = [];
   const failedPolicies: PolicyStanding['failedPolicies'] = [];
-  const waiting: Policy[] = [];
+  const waiting: StandingPolicy[] = [];
   const evaluations: PolicyVerdict[] = [];
   for (const policy of input.policies) {
     const verdictOf = (verdict: PolicyVerdict['verdict'], reason?: string) =>
@@ -199,7 +206,7 @@ interface Need {
   viewerCompletes: boolean;
 }
 
-type ConsensusCheck = (policy: Policy, approverIds: readonly string[]) => boolean | string;
+type ConsensusCheck = (policy: StandingPolicy, approverIds: readonly string[]) => boolean | string;
 
 /** The consensus of `policy` evaluated as if `approverIds` had approved, each with every API key they hold. */
 function consensusChecker(input: StandingInput): ConsensusCheck {
@@ -226,7 +233,7 @@ function consensusChecker(input: StandingInput): ConsensusCheck {
 }
 
 /** The fewest more approvers that make `policy`'s consensus hold, described with the tag they share, if any. */
-function whatConsensusNeeds(policy: Policy, approvers: readonly string[], input: StandingInput, consensus: ConsensusCheck): Need | undefined {
+function whatConsensusNeeds(policy: StandingPolicy, approvers: readonly string[], input: StandingInput, consensus: ConsensusCheck): Need | undefined {
   const candidates = input.users.map((user) => user.userId).filter((userId) => !approvers.includes(userId));
   for (let count = 1; count <= Math.min(MAX_EXTRA_APPROVERS, candidates.length); count += 1) {
     const completing: string[][] = [];
@@ -247,7 +254,7 @@ function whatConsensusNeeds(policy: Policy, approvers: readonly string[], input:
 }
 
 /** "tagged ops" when every user who can complete it carries a tag the consensus selects approvers by; else their names. */
-function whoInWords(helpers: readonly string[], policy: Policy, input: StandingInput): string {
+function whoInWords(helpers: readonly string[], policy: StandingPolicy, input: StandingInput): string {
   const usersById = new Map(input.users.map((user) => [user.userId, user]));
   const checked = checkPolicyExpression(policy.consensus, 'consensus');
   const selected = new Set(
@@ -284,6 +291,6 @@ function unique<T>(items: readonly T[]): T[] {
   return [...new Set(items)];
 }
 
-function quoteNames(policies: readonly Policy[]): string {
+function quoteNames(policies: readonly StandingPolicy[]): string {
   return policies.map((policy) => JSON.stringify(policy.policyName)).join(', ');
 }

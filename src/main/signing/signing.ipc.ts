@@ -35,7 +35,7 @@ export function signingHandlers({ active, now, settings, tokens, stampedRequests
   const contracts = async () => new ContractInterfaces((await active.services()).client);
   const idOf = ({ smartContractInterfaceId }: { smartContractInterfaceId: string }) => ({ smartContractInterfaceId });
   return {
-    'policies.dryRun': async ({ request }) => (await signing()).dryRun(request),
+    'policies.dryRun': async ({ request, draft }) => (await signing()).dryRun(request, draft),
     'signing.describe': async ({ activityId }) => {
       const { activity, ...card } = await (await signing()).card(activityId);
       return { ...card, activity: activityView(activity, now()) };

@@ -18,14 +18,14 @@ import {
 import { QkError } from '../../shared/errors';
 import type { AppSettings, DeclaredToken } from '../../shared/ipc/contract';
 import { tokenCatalog, tokenThresholdsOf } from '../tokens/token-thresholds';
-import { chainIdOfNotes } from '../../shared/clear-signing/contract-networks';
 import type { DryRunView, SigningCardView, SigningDescriptionView, SigningResultView } from '../../shared/ipc/signing';
 import type { StampedRequest } from '../../shared/offline/stamped-request';
 import { tallyOf } from '../approvals/approvals';
 import type { ActivityOutcome, ApiClient } from '../client/api-client';
 import type { ProfileServices } from '../profiles/active-profile';
-import { parsedDefinition, contractInterfaceTypeOf, readOrganization, type OrganizationSnapshot } from './organization';
-import { standingIn, type PolicyStanding } from './policy-standing';
+import { contractsForReading, readOrganization, type OrganizationSnapshot } from './organization';
+import { applyDraft, checkPolicyIds, type DraftEntry } from '../policies/draft';
+import { standingIn, type PolicyStanding, type StandingPolicy } from './policy-standing';
 import { activityOf, parametersOf, policyResources, signingRequestOf, withSigningParameters, type SigningRequest } from './signing-request';
 
 export interface SigningOptions {
@@ -97,11 +97,16 @@ export class Signing {
     return { description, standing };
   }
 
-  /** Every policy's verdict on `request` as if the viewer submitted it now. */
-  async dryRun(request: SigningRequest): Promise<DryRunView> {
+  /**
+   * `request` read as its card reads it, and every policy's verdict on it as if the viewer submitted it now, under
+   * the current policies with `draft` applied: the same standing, so the same "still to vote", as its card would give.
+   */
+  async dryRun(request: SigningRequest, draft: readonly DraftEntry[] = []): Promise<DryRunView> {
     const snapshot = await readOrganization(this.options.client);
-    const standing = await this.standing(request, snapshot, [snapshot.viewer.userId]);
-    return { standing: standingView(standing), policies: standing.evaluations };
+    checkPolicyIds(draft, snapshot.policies.map((policy) => policy.policyId));
+    const policies = applyDraft(snapshot.policies, draft);
+    const [description, standing] = await Promise.all([this.describe(request, snapshot), this.standing(request, snapshot, [snapshot.viewer.userId], policies)]);
+    return { description: descriptionView(description), facts: signingFacts(description), standing: standingView(standing), policies: standing.evaluations };
   }
 
   async submit(request: SigningRequest): Promise<ActivityOutcome<SigningResultView>> {
@@ -142,15 +147,15 @@ export class Signing {
     return describeSigningActivity(activityOf(request), withHistory(base, await this.pastRecipients(base), excludeActivityId));
   }
 
-  private async standing(request: SigningRequest, snapshot: OrganizationSnapshot, approverIds: readonly string[]): Promise<PolicyStanding> {
+  private async standing(
+    request: SigningRequest,
+    snapshot: OrganizationSnapshot,
+    approverIds: readonly string[],
+    policies?: readonly StandingPolicy[],
+  ): Promise<PolicyStanding> {
     const activity = activityOf(request);
-    return standingIn(snapshot, {
-      activityType: activity.type,
-      params: parametersOf(request),
-      resources: policyResources(request, snapshot),
-      approverIds,
-      nowMs: this.options.now(),
-    });
+    const input = { activityType: activity.type, params: parametersOf(request), resources: policyResources(request, snapshot), approverIds, nowMs: this.options.now() };
+    return standingIn(snapshot, input, policies);
   }
 
   private async baseContext(snapshot: OrganizationSnapshot): Promise<ClearSigningContext> {
@@ -167,16 +172,7 @@ export class Signing {
         privateKeyName: key.privateKeyName,
         addresses: key.addresses.flatMap((entry) => (entry.address === undefined ? [] : [{ address: entry.address, ...(entry.format === undefined ? {} : { addressFormat: entry.format }) }])),
       })),
-      contracts: snapshot.contracts.map((contract) => {
-        const chainId = chainIdOfNotes(contract.notes);
-        return {
-          address: contract.smartContractAddress,
-          type: contractInterfaceTypeOf(contract) === 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA' ? 'SOLANA' : 'ETHEREUM',
-          label: contract.label,
-          definition: parsedDefinition(contract),
-          ...(chainId === undefined ? {} : { chainId }),
-        };
-      }),
+      contracts: contractsForReading(snapshot.contracts),
       ownBitcoinAddresses: [
         ...snapshot.accounts.filter((account) => account.addressFormat.startsWith('ADDRESS_FORMAT_BITCOIN_')).map((account) => account.address),
         ...snapshot.privateKeys.flatMap((key) =>

@@ -83,7 +83,7 @@ function isRootUser(store: Repositories, organizationId: string, userId: string)
 /** Whether the policy's time window holds at `now`; a policy without one is always active, one that errs is not. */
 export function policyTimeStatus(policy: PolicyRecord, now: number): { active: boolean; error?: string } {
   const held = policyFieldHolds(policy.time, 'time', timeContextAt(now));
-  return held instanceof QkError ? { active: false, error: held.message } : { active: held };
+  return typeof held === 'boolean' ? { active: held } : { active: false, error: held.message };
 }
 
 /** What the shared engine decides over: the organization's stored policies, users and root quorum. */

@@ -267,6 +267,8 @@ const draftPolicyEntry = z.strictObject({
   time: policyExpression.optional(),
   notes: policyNotes.optional(),
 });
+/** A draft: policies to replace or add, and deletions. */
+const policyDraft = z.array(z.union([z.strictObject({ policyId: id, deleted: z.literal(true) }), draftPolicyEntry])).max(100);
 const replayedOutcome = z.enum(['allowed', 'consensus-needed', 'denied', 'not-replayable']);
 const rehearsalReport = z.strictObject({
   replayed: z.number().int().nonnegative(),
@@ -649,15 +651,19 @@ export const ipcContract = {
    */
   'policies.rehearse': channel(
     z.strictObject({
-      draft: z.array(z.union([z.strictObject({ policyId: id, deleted: z.literal(true) }), draftPolicyEntry])).min(1).max(100),
+      draft: policyDraft.min(1),
       last: z.number().int().min(1).max(100_000).optional(),
       sinceMs: epochMs.optional(),
     }),
     rehearsalReport,
   ),
 
-  /** Every policy's verdict on a signing request as if the active profile's user submitted it now; nothing is submitted. */
-  'policies.dryRun': channel(z.strictObject({ request: signingRequestInput }), dryRunView),
+  /**
+   * A signing request read as its card reads it, and every policy's verdict on it as if the active profile's user
+   * submitted it now, against the current policies with `draft` applied (docs/service.md#dry-run); nothing is
+   * submitted. The standing says who must still approve, as the approval card would.
+   */
+  'policies.dryRun': channel(z.strictObject({ request: signingRequestInput, draft: policyDraft.optional() }), dryRunView),
 
   /**
    * A signing activity's clear-signing card: what it signs in words, its warnings, and where the organization's

@@ -98,9 +98,8 @@ export const signingResultView = z.discriminatedUnion('kind', [
 ]);
 export type SigningResultView = z.infer<typeof signingResultView>;
 
-/** One policy's verdict for a dry run: as if the request were submitted now by the viewer. */
-export const dryRunView = z.strictObject({
-  standing: policyStandingView,
+/** A dry run: the request's card as if the viewer submitted it now, and each policy's own verdict. */
+export const dryRunView = signingCardView.extend({
   policies: z.array(
     z.strictObject({
       policyId: z.string(),

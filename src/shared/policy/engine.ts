@@ -7,9 +7,9 @@
 import { activityOperations } from '../api/activities';
 import { olderActivityVersions } from '../api/activity-versions';
 import { QkError } from '../errors';
-import { checkPolicyExpression } from './check';
-import { evaluate } from './evaluator';
-import type { Expression, PolicyExpressionKind } from './ast';
+import { checkPolicyExpression, childrenOf } from './check';
+import { evaluateOrFail, missingKeyword, type EvaluationFailure } from './evaluator';
+import type { Expression, Identifier, PolicyExpressionKind } from './ast';
 import { policyActivityOf } from './activity-classes';
 import { timeContextAt, type PolicyContext, type PolicyCredential, type PolicyUser } from './values';
 
@@ -88,28 +88,89 @@ export interface DecisionRequest {
   log?: (line: string) => void;
 }
 
-/** Parsed expressions by text: the same few policies are evaluated on every activity. */
-const parsedExpressions = new Map<string, Expression>();
+/**
+ * A parsed field and the root keywords its evaluation reads whatever the values: those outside the predicates of
+ * any/all/filter (which may run zero times). The evaluator never short-circuits, so when one of them is missing from
+ * the context evaluating is certain to fail, and the engine says so without evaluating: most policies read keywords
+ * most activities lack (`eth` of a wallet rename), and a failed evaluation costs far more than a lookup.
+ */
+interface ParsedField {
+  ast: Expression;
+  roots: readonly Identifier[];
+}
+
+/** Parsed fields by text: the same few policies are evaluated on every activity. */
+const parsedFields = new Map<string, ParsedField>();
 const PARSE_CACHE_LIMIT = 1_000;
 
-function parsed(text: string, kind: PolicyExpressionKind): Expression | QkError {
+function parsed(text: string, kind: PolicyExpressionKind): ParsedField | QkError {
   const key = `${kind}\u0000${text}`;
-  const cached = parsedExpressions.get(key);
+  const cached = parsedFields.get(key);
   if (cached !== undefined) return cached;
   const checked = checkPolicyExpression(text, kind);
   if (!checked.ok) return checked.error;
-  if (parsedExpressions.size >= PARSE_CACHE_LIMIT) parsedExpressions.clear();
-  parsedExpressions.set(key, checked.ast);
-  return checked.ast;
+  if (parsedFields.size >= PARSE_CACHE_LIMIT) parsedFields.clear();
+  const field = { ast: checked.ast, roots: unconditionalRoots(checked.ast) };
+  parsedFields.set(key, field);
+  return field;
 }
 
-/** true / false, or the error that makes the policy OUTCOME_ERROR. Empty text imposes no constraint. */
-export function policyFieldHolds(text: string, kind: PolicyExpressionKind, context: PolicyContext): boolean | QkError {
-  if (text.trim() === '') return true;
-  const ast = parsed(text, kind);
-  if (ast instanceof QkError) return ast;
-  const result = evaluate(ast, context);
-  return result.ok ? result.value : result.error;
+/** The first reference to each root keyword outside any/all/filter predicates, in evaluation order. */
+function unconditionalRoots(ast: Expression): Identifier[] {
+  const roots = new Map<string, Identifier>();
+  const pending: Expression[] = [ast];
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    if (node.type === 'identifier' && !roots.has(node.name)) roots.set(node.name, node);
+    pending.push(...(node.type === 'lambda' ? [node.list] : childrenOf(node)).reverse());
+  }
+  return [...roots.values()];
+}
+
+/** A policy field ready to evaluate: no constraint (empty text), its parsed expression, or why it does not parse. */
+type CompiledField = true | ParsedField | QkError;
+
+function compiledField(text: string, kind: PolicyExpressionKind): CompiledField {
+  return text.trim() === '' ? true : parsed(text, kind);
+}
+
+/** Why a policy field is not true or false: its text does not parse, or evaluating it failed. */
+export type PolicyFieldFailure = QkError | EvaluationFailure;
+
+function fieldHolds(field: CompiledField, context: PolicyContext): FieldResult {
+  if (field === true || field instanceof QkError) return field;
+  const missing = field.roots.find((root) => (Object.hasOwn(context, root.name) ? context[root.name as keyof PolicyContext] : undefined) === undefined);
+  return missing === undefined ? evaluateOrFail(field.ast, context) : missingKeyword(missing.name, missing.span);
+}
+
+/** true / false, or why not (when a root keyword is missing, that one). Empty text imposes no constraint. */
+export function policyFieldHolds(text: string, kind: PolicyExpressionKind, context: PolicyContext): boolean | PolicyFieldFailure {
+  return fieldHolds(compiledField(text, kind), context);
+}
+
+interface CompiledPolicy {
+  time: CompiledField;
+  condition: CompiledField;
+  consensus: CompiledField;
+}
+
+/**
+ * Each policy object's fields parsed once: a rehearsal decides thousands of activities over the same policy objects,
+ * and a lookup by object costs less than one by text. Objects built per request fall back to the text cache.
+ */
+const compiledPolicies = new WeakMap<EnginePolicy, CompiledPolicy>();
+
+function compiled(policy: EnginePolicy): CompiledPolicy {
+  let fields = compiledPolicies.get(policy);
+  if (fields === undefined) {
+    fields = {
+      time: compiledField(policy.time, 'time'),
+      condition: compiledField(policy.condition, 'condition'),
+      consensus: compiledField(policy.consensus, 'consensus'),
+    };
+    compiledPolicies.set(policy, fields);
+  }
+  return fields;
 }
 
 /**
@@ -136,27 +197,68 @@ export function consensusContextOf(approvers: readonly EngineApprover[]): Policy
   return { approvers: [...users.values()], credentials: approvers.map((approver) => approver.credential) };
 }
 
-/** Evaluates one policy; errors are logged and count as not matching (OUTCOME_ERROR). */
-function evaluatePolicy(
-  policy: EnginePolicy,
-  contexts: { condition: PolicyContext; consensus: PolicyContext; time: PolicyContext },
-  log: (line: string) => void,
-): PolicyOutcome {
+type FieldResult = boolean | PolicyFieldFailure;
+
+/** A context with the results of the fields evaluated over it so far. */
+interface RememberingContext {
+  context: PolicyContext;
+  results: Map<CompiledField, FieldResult>;
+}
+
+/**
+ * Field results by the context they were evaluated over. Within one decision many policies share an expression
+ * (`approvers.count() >= 2`), and a rehearsal decides each request twice over the same contexts (current policies,
+ * then the draft) where most policies did not change: each is evaluated once. Hence contexts and approver lists are
+ * never changed once built.
+ */
+const resultsByContext = new WeakMap<PolicyContext, Map<CompiledField, FieldResult>>();
+
+function remembering(context: PolicyContext): RememberingContext {
+  let results = resultsByContext.get(context);
+  if (results === undefined) resultsByContext.set(context, (results = new Map<CompiledField, FieldResult>()));
+  return { context, results };
+}
+
+function rememberedFieldHolds(field: CompiledField, { context, results }: RememberingContext): FieldResult {
+  let result = results.get(field);
+  if (result === undefined) results.set(field, (result = fieldHolds(field, context)));
+  return result;
+}
+
+/** The consensus context of an approvers list, built once per list so that decisions over the same list share it. */
+const consensusContexts = new WeakMap<readonly EngineApprover[], PolicyContext>();
+
+interface DecisionContexts {
+  condition: RememberingContext;
+  consensus: RememberingContext;
+  time: RememberingContext;
+}
+
+function contextsOf(request: DecisionRequest): DecisionContexts {
+  let consensus = consensusContexts.get(request.approvers);
+  if (consensus === undefined) consensusContexts.set(request.approvers, (consensus = consensusContextOf(request.approvers)));
+  return { condition: remembering(request.condition), consensus: remembering(consensus), time: remembering(timeContextAt(request.now)) };
+}
+
+/** Evaluates one policy; errors are logged (when a log is given) and count as not matching (OUTCOME_ERROR). */
+function evaluatePolicy(policy: EnginePolicy, contexts: DecisionContexts, log: ((line: string) => void) | undefined): PolicyOutcome {
+  const fields = compiled(policy);
   // Like Turnkey's engine, every field is evaluated: an error in any of them makes the policy OUTCOME_ERROR.
-  const timeHolds = policyFieldHolds(policy.time, 'time', contexts.time);
-  const conditionHolds = policyFieldHolds(policy.condition, 'condition', contexts.condition);
-  const consensusHolds = policyFieldHolds(policy.consensus, 'consensus', contexts.consensus);
-  for (const [field, value] of [['time', timeHolds], ['condition', conditionHolds], ['consensus', consensusHolds]] as const) {
-    if (value instanceof QkError) {
-      log(`policy ${policy.id} (${policy.name}): ${field} could not be evaluated: ${value.message}`);
-      return 'OUTCOME_ERROR';
+  const time = rememberedFieldHolds(fields.time, contexts.time);
+  const condition = rememberedFieldHolds(fields.condition, contexts.condition);
+  const consensus = rememberedFieldHolds(fields.consensus, contexts.consensus);
+  if (typeof time !== 'boolean' || typeof condition !== 'boolean' || typeof consensus !== 'boolean') {
+    if (log !== undefined) {
+      const [field, failure] = typeof time !== 'boolean' ? ['time', time] : typeof condition !== 'boolean' ? ['condition', condition] : ['consensus', consensus as PolicyFieldFailure];
+      log(`policy ${policy.id} (${policy.name}): ${field} could not be evaluated: ${failure.message}`);
     }
+    return 'OUTCOME_ERROR';
   }
   // Outside its time window a policy neither allows nor denies (docs/service.md#policy-precedence).
-  if (timeHolds !== true) return 'OUTCOME_TIME_INACTIVE';
-  if (conditionHolds !== true) return 'OUTCOME_NOT_APPLICABLE';
-  if (policy.effect === 'EFFECT_DENY') return consensusHolds === true ? 'OUTCOME_DENY_EXPLICIT' : 'OUTCOME_NOT_APPLICABLE';
-  return consensusHolds === true ? 'OUTCOME_ALLOW' : 'OUTCOME_REQUIRES_CONSENSUS';
+  if (!time) return 'OUTCOME_TIME_INACTIVE';
+  if (!condition) return 'OUTCOME_NOT_APPLICABLE';
+  if (policy.effect === 'EFFECT_DENY') return consensus ? 'OUTCOME_DENY_EXPLICIT' : 'OUTCOME_NOT_APPLICABLE';
+  return consensus ? 'OUTCOME_ALLOW' : 'OUTCOME_REQUIRES_CONSENSUS';
 }
 
 /**
@@ -180,9 +282,8 @@ export function decide(request: DecisionRequest): Authorization {
       ? { decision: 'consensus-needed', evaluations: [] }
       : { decision: 'deny', reason: 'implicit', evaluations: [] };
   }
-  const contexts = { condition: request.condition, consensus: consensusContextOf(request.approvers), time: timeContextAt(request.now) };
-  const log = request.log ?? (() => undefined);
-  const evaluations = request.policies.map((policy) => ({ policyId: policy.id, outcome: evaluatePolicy(policy, contexts, log) }));
+  const contexts = contextsOf(request);
+  const evaluations = request.policies.map((policy) => ({ policyId: policy.id, outcome: evaluatePolicy(policy, contexts, request.log) }));
   const outcomes = new Set(evaluations.map((evaluation) => evaluation.outcome));
   if (outcomes.has('OUTCOME_DENY_EXPLICIT')) return { decision: 'deny', reason: 'explicit', evaluations };
   if (outcomes.has('OUTCOME_ALLOW')) return { decision: 'allow', by: 'policy', evaluations };
@@ -205,10 +306,9 @@ export function refusedBeforeDecoding(request: DecisionRequest): Extract<Authori
   if (request.approvers.some((approver) => members.has(approver.user.id))) return undefined;
   if (ROOT_QUORUM_ONLY_ACTIVITY_TYPES.has(request.activityType)) return { decision: 'deny', reason: 'implicit', evaluations: [] };
   if (managesOwnCredentials(request)) return undefined;
-  const contexts = { condition: request.condition, consensus: consensusContextOf(request.approvers), time: timeContextAt(request.now) };
-  // Errors over the smaller context are expected (a decoded keyword is missing) and are not the policy's fault.
-  const quiet = (): void => undefined;
-  const evaluated = request.policies.map((policy) => ({ policy, evaluation: { policyId: policy.id, outcome: evaluatePolicy(policy, contexts, quiet) } }));
+  const contexts = contextsOf(request);
+  // Errors over the smaller context are expected (a decoded keyword is missing) and are not the policy's fault: no log.
+  const evaluated = request.policies.map((policy) => ({ policy, evaluation: { policyId: policy.id, outcome: evaluatePolicy(policy, contexts, undefined) } }));
   const evaluations = evaluated.map(({ evaluation }) => evaluation).filter((evaluation) => evaluation.outcome !== 'OUTCOME_ERROR');
   if (evaluations.some((evaluation) => evaluation.outcome === 'OUTCOME_DENY_EXPLICIT')) return { decision: 'deny', reason: 'explicit', evaluations };
   const mayAllow = evaluated.some(

@@ -1,7 +1,7 @@
 import { logicalOperands, type Expression, type PolicyExpressionKind, type SourceSpan } from './ast';
 import { checkPolicyExpression } from './check';
 import { cronSpanContains } from './cron-span';
-import { PolicyEvaluationError, type PolicyParseError } from './errors';
+import { formatPosition, PolicyEvaluationError, type PolicyParseError } from './errors';
 import {
   isPolicyList,
   PolicyTimestamp,
@@ -24,14 +24,47 @@ type Bindings = ReadonlyMap<string, PolicyValue>;
  * of `&&`/`||` and every element of `any`/`all` is evaluated, so a missing field anywhere makes the result an error.
  */
 export function evaluate(ast: Expression, context: PolicyContext): PolicyEvaluationResult {
+  const outcome = evaluateOrFail(ast, context);
+  return typeof outcome === 'boolean' ? { ok: true, value: outcome } : { ok: false, error: outcome.toError() };
+}
+
+/**
+ * Why an expression could not be evaluated. Failures are an expected outcome (a policy reading a field the request
+ * lacks fails on every such request), so the evaluator throws this plain value, which captures no stack, and only a
+ * caller that wants the error builds one.
+ */
+export class EvaluationFailure {
+  constructor(
+    private readonly text: string,
+    readonly span: SourceSpan,
+    readonly details: Record<string, unknown>,
+  ) {}
+
+  /** The message the PolicyEvaluationError carries, position included. */
+  get message(): string {
+    return `${this.text} (at ${formatPosition(this.span)})`;
+  }
+
+  toError(): PolicyEvaluationError {
+    return new PolicyEvaluationError(this.text, this.span, this.details);
+  }
+}
+
+/** The failure of reading a root keyword (`eth`, `wallet`) the request does not have. */
+export function missingKeyword(name: string, span: SourceSpan): EvaluationFailure {
+  return new EvaluationFailure(`MissingField: '${name}' is not available for this request`, span, { reason: 'MissingField', field: name });
+}
+
+/** `evaluate` for hot paths (the engine, the rehearsal): the value, or the failure without an error built. */
+export function evaluateOrFail(ast: Expression, context: PolicyContext): boolean | EvaluationFailure {
   try {
     const value = new Evaluator(context).evaluate(ast, new Map());
     if (typeof value !== 'boolean') {
       throw typeError(ast.span, `the expression evaluated to a ${describeValue(value)}, not a bool`);
     }
-    return { ok: true, value };
+    return value;
   } catch (error) {
-    if (error instanceof PolicyEvaluationError) return { ok: false, error };
+    if (error instanceof EvaluationFailure) return error;
     throw error;
   }
 }
@@ -59,8 +92,8 @@ function isEthereumAddress(value: PolicyValue): value is string {
   return typeof value === 'string' && ETHEREUM_ADDRESS.test(value);
 }
 
-function typeError(span: SourceSpan, message: string): PolicyEvaluationError {
-  return new PolicyEvaluationError(`TypeError: ${message}`, span, { reason: 'TypeError' });
+function typeError(span: SourceSpan, message: string): EvaluationFailure {
+  return new EvaluationFailure(`TypeError: ${message}`, span, { reason: 'TypeError' });
 }
 
 /** `activity.params`, for messages; undefined when the node is not a plain path. */
@@ -148,12 +181,7 @@ class Evaluator {
     const bound = bindings.get(name);
     if (bound !== undefined) return bound;
     const value = Object.hasOwn(this.context, name) ? this.context[name as keyof PolicyContext] : undefined;
-    if (value === undefined) {
-      throw new PolicyEvaluationError(`MissingField: '${name}' is not available for this request`, span, {
-        reason: 'MissingField',
-        field: name,
-      });
-    }
+    if (value === undefined) throw missingKeyword(name, span);
     return value;
   }
 
@@ -161,7 +189,7 @@ class Evaluator {
   private now(span: SourceSpan): number {
     const now = this.context.time?.now;
     if (now === undefined) {
-      throw new PolicyEvaluationError("MissingField: 'time' is not available for this request", span, { reason: 'MissingField', field: 'time' });
+      throw new EvaluationFailure("MissingField: 'time' is not available for this request", span, { reason: 'MissingField', field: 'time' });
     }
     return Number(now.epochNanoseconds / 1_000_000n);
   }
@@ -176,7 +204,7 @@ class Evaluator {
     const value = Object.hasOwn(struct, field) ? struct[field] : undefined;
     if (value === undefined) {
       const path = pathOf(owner);
-      throw new PolicyEvaluationError(`MissingField: ${path ?? 'the value'} has no field '${field}'`, span, {
+      throw new EvaluationFailure(`MissingField: ${path ?? 'the value'} has no field '${field}'`, span, {
         reason: 'MissingField',
         field,
         ...(path === undefined ? {} : { path }),
@@ -206,7 +234,7 @@ class Evaluator {
     const items = kind === 'list' ? (object as readonly PolicyValue[]) : Array.from(object as string);
     if (typeof index !== 'bigint') throw typeError(indexNode.span, `an index must be an int, not a ${describeValue(index)}`);
     if (index < 0n || index >= BigInt(items.length)) {
-      throw new PolicyEvaluationError(`IndexOutOfRange: index ${index} is outside the ${kind} of length ${items.length}`, indexNode.span, {
+      throw new EvaluationFailure(`IndexOutOfRange: index ${index} is outside the ${kind} of length ${items.length}`, indexNode.span, {
         reason: 'IndexOutOfRange',
       });
     }
@@ -225,7 +253,7 @@ class Evaluator {
     }
     const [from, to] = [start as bigint, end as bigint];
     if (from > to || to > BigInt(items.length)) {
-      throw new PolicyEvaluationError(
+      throw new EvaluationFailure(
         `IndexOutOfRange: slice ${from}..${to} does not fit the ${kind} of length ${items.length}`,
         from > to ? startNode.span : endNode.span,
         { reason: 'IndexOutOfRange' },

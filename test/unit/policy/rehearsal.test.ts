@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Activity, Policy, User } from '../../../src/shared/api';
 import { parseDraft } from '../../../src/main/policies/history';
 import { rehearse, type RehearsalHistory } from '../../../src/main/policies/rehearsal';
+import { activityClassOf, CLASSIFIED_ACTIVITY_TYPES } from '../../../src/shared/policy';
 
 const at = (seconds: number) => ({ seconds: String(seconds), nanos: '0' });
 const ROOT = 'user-root';
@@ -110,6 +111,30 @@ describe('policy rehearsal', () => {
     expect(report.replayed).toBe(10);
     expect(report.changes).toEqual([]);
     expect(report.totals.unchanged).toBe(10);
+  });
+
+  it('replays a recorded activity of every type the service classifies; a draft changes exactly the classes it names', () => {
+    // Votes are not activities of their own; the root quorum's own changes are approved by a root user.
+    const types = CLASSIFIED_ACTIVITY_TYPES.filter((type) => !['ACTIVITY_TYPE_APPROVE_ACTIVITY', 'ACTIVITY_TYPE_REJECT_ACTIVITY'].includes(type));
+    const rootOnly = (type: string) => activityClassOf(type).resource === null;
+    const recorded = types.map((type) => activity(type, {}, 'ACTIVITY_STATUS_COMPLETED', rootOnly(type) ? [ROOT] : [BEA]));
+    const anything = policy('anything', "activity.kind != ''", 'approvers.count() >= 1');
+    const organization = history(recorded, { policies: [anything] });
+
+    const noSigning = { policyName: 'no signing', effect: 'EFFECT_DENY' as const, condition: "activity.resource == 'PRIVATE_KEY' && activity.action == 'SIGN'", consensus: 'true' };
+    const denied = rehearse(organization, [noSigning]);
+    expect(denied.unreproduced).toEqual([]);
+    expect(denied.replayed).toBe(types.length);
+    const signingTypes = types.filter((type) => activityClassOf(type).action === 'SIGN');
+    expect(signingTypes.length).toBeGreaterThan(5);
+    expect(denied.changes.map((change) => change.type)).toEqual(signingTypes);
+    expect(denied.changes.every((change) => change.after === 'denied' && change.policies[0]!.policyName === 'no signing')).toBe(true);
+    expect(denied.totals).toEqual({ allowedToDenied: signingTypes.length, deniedToAllowed: 0, toConsensus: 0, fromConsensus: 0, unchanged: types.length - signingTypes.length });
+
+    // Two approvals for everything: every class but the root quorum's own now waits for a second vote.
+    const stricter = rehearse(organization, [{ ...anything, consensus: 'approvers.count() >= 2' }]);
+    expect(stricter.changes.map((change) => change.type)).toEqual(types.filter((type) => !rootOnly(type)));
+    expect(stricter.totals.toConsensus).toBe(types.filter((type) => !rootOnly(type)).length);
   });
 
   it('lowering a transfer limit lists the two past transfers that would now need consensus, with the policy responsible', () => {

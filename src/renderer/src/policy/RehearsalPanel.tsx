@@ -8,6 +8,7 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { Progress } from '../components/Progress';
 import { useAction } from '../hooks';
 import type { PolicyDraft } from './draft';
+import { draftEntryOf } from './draft-entry';
 
 type Report = ChannelOutput<'policies.rehearse'>;
 const OUTCOME_WORDS: Record<Report['changes'][number]['after'], string> = {
@@ -22,8 +23,7 @@ export function RehearsalPanel({ policyId, draft }: { policyId: string | undefin
   const [report, setReport] = useState<Report>();
   const rehearse = async () => {
     setReport(undefined);
-    const entry = { ...(policyId === undefined ? {} : { policyId }), policyName: draft.name, effect: draft.effect, condition: draft.condition, consensus: draft.consensus, time: draft.time, notes: draft.notes };
-    const answer = await action.run('Replaying recorded activities…', (api) => api.policies.rehearse({ draft: [entry] }));
+    const answer = await action.run('Replaying recorded activities…', (api) => api.policies.rehearse({ draft: [draftEntryOf(policyId, draft)] }));
     if (answer !== undefined) setReport(answer);
   };
   return (

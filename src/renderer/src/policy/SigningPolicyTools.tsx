@@ -1,21 +1,21 @@
 /**
- * The policy editor's signing tools: templates for the common signing rules, and a dry run that shows how each of
- * the organization's policies would treat a pasted transaction if it were submitted now.
+ * The policy editor's signing tools: templates for the common signing rules, and a dry run that shows how the
+ * policies (saved, or with the draft in place) would treat a pasted transaction or message if it were submitted now.
  */
 import { effectInWords } from '../../../shared/describe';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { QkError } from '../../../shared/errors';
-import type { ChannelInput } from '../../../shared/ipc/contract';
 import type { DryRunView } from '../../../shared/ipc/signing';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Progress } from '../components/Progress';
-import { SelectField } from '../components/SelectField';
+import { SigningCard } from '../components/SigningCard';
+import { useSigningRequestForm } from '../components/SigningRequestFields';
+import { StillToVoteList } from '../components/StillToVoteList';
 import { useAction } from '../hooks';
 import type { PolicyDraft } from './draft';
+import type { DraftEntry } from './draft-entry';
 import { aboveNeedsTwoTemplate, allowlistBelowTemplate, contractFunctionTemplate, denyChainTemplate } from './signing-templates';
 
-type SigningRequest = ChannelInput<'policies.dryRun'>['request'];
-type TransactionType = Extract<SigningRequest, { operation: 'sign_transaction' }>['type'];
 
 export function SigningTemplates({ onApply }: { onApply: (draft: PolicyDraft) => void }) {
   const [error, setError] = useState<QkError>();
@@ -99,12 +99,6 @@ function split(text: string): string[] {
     .filter((part) => part !== '');
 }
 
-const TRANSACTION_TYPES = [
-  { value: 'TRANSACTION_TYPE_ETHEREUM', label: 'Ethereum' },
-  { value: 'TRANSACTION_TYPE_SOLANA', label: 'Solana' },
-  { value: 'TRANSACTION_TYPE_BITCOIN', label: 'Bitcoin (PSBT)' },
-] as const satisfies readonly { value: TransactionType; label: string }[];
-
 const VERDICT_WORDS: Record<DryRunView['policies'][number]['verdict'], string> = {
   allow: 'would allow it',
   deny: 'would deny it',
@@ -114,52 +108,48 @@ const VERDICT_WORDS: Record<DryRunView['policies'][number]['verdict'], string> =
   error: 'cannot be evaluated',
 };
 
-/** Every saved policy's verdict on a pasted transaction, as if you submitted it now; nothing is submitted. */
-export function PolicyDryRun() {
+/**
+ * A pasted transaction or message read as its approval card reads it, with every policy's verdict and who must
+ * approve, as if you submitted it now: against the saved policies, or with `draft` (the policy being edited) in
+ * place. Nothing is submitted.
+ */
+export function PolicyDryRun({ draft }: { draft?: DraftEntry[] }) {
   const action = useAction();
-  const [signWith, setSignWith] = useState('');
-  const [type, setType] = useState<TransactionType>('TRANSACTION_TYPE_ETHEREUM');
-  const [unsignedTransaction, setUnsignedTransaction] = useState('');
   const [result, setResult] = useState<DryRunView>();
+  const { request, ready, fields } = useSigningRequestForm(() => setResult(undefined));
 
   const run = async (event: FormEvent) => {
     event.preventDefault();
     setResult(undefined);
-    const request: SigningRequest = { operation: 'sign_transaction', signWith: signWith.trim(), unsignedTransaction: unsignedTransaction.trim().replace(/^0x/i, ''), type };
-    const answer = await action.run('Evaluating the policies…', (api) => api.policies.dryRun({ request }));
+    const answer = await action.run('Evaluating the policies…', (api) => api.policies.dryRun({ request, ...(draft === undefined ? {} : { draft }) }));
     if (answer !== undefined) setResult(answer);
   };
 
   return (
     <section className="panel dry-run" aria-labelledby="dry-run-title">
       <h2 id="dry-run-title">Dry run</h2>
-      <p className="hint">Paste an unsigned transaction to see what each saved policy would do with it if you submitted it now. Nothing is submitted.</p>
+      <p className="hint">
+        {draft === undefined
+          ? 'Paste a transaction or a message to see what each saved policy would do with it if you submitted it now, and who must approve.'
+          : 'Paste a transaction or a message to see what the policies, with this draft in place, would do with it if you submitted it now, and who must approve.'}{' '}
+        Nothing is submitted.
+      </p>
       <Progress label={action.busy} />
       {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
-      <form className="stack-form" aria-label="Dry run a transaction" onSubmit={(event) => void run(event)}>
-        <label>
-          Signing account (address or private key id)
-          <input value={signWith} onChange={(event) => setSignWith(event.target.value)} required spellCheck={false} />
-        </label>
-        <SelectField label="Chain" value={type} options={TRANSACTION_TYPES} onChange={setType} />
-        <label>
-          Unsigned transaction (hex)
-          <textarea value={unsignedTransaction} onChange={(event) => setUnsignedTransaction(event.target.value)} rows={4} spellCheck={false} required />
-        </label>
+      <form className="stack-form" aria-label="Dry run a signing request" onSubmit={(event) => void run(event)}>
+        {fields}
         <div className="button-row start">
-          <button type="submit" disabled={action.busy !== undefined}>
+          <button type="submit" disabled={!ready || action.busy !== undefined}>
             Dry run
           </button>
         </div>
       </form>
       {result !== undefined && (
-        <>
-          <p className="notice notice-info" role="status">
-            Overall: {result.standing.outcome === 'ALLOW' ? 'allowed' : result.standing.outcome === 'DENY' ? 'denied' : result.standing.outcome === 'NEEDS_CONSENSUS' ? 'needs more approvals' : 'no policy allows it'}
-            {result.standing.consensusNeeds !== undefined && ` (${result.standing.consensusNeeds})`}.
-          </p>
+        <div aria-label="Dry run result">
+          <SigningCard card={result} />
+          {result.standing.stillToVote.length > 0 && <StillToVoteList possible={result.standing.stillToVote} />}
           {result.policies.length === 0 ? (
-            <p className="empty">This organization has no policies.</p>
+            <p className="empty">There are no policies.</p>
           ) : (
             <table className="data-table" aria-label="Dry run verdicts">
               <thead>
@@ -183,7 +173,7 @@ export function PolicyDryRun() {
               </tbody>
             </table>
           )}
-        </>
+        </div>
       )}
     </section>
   );

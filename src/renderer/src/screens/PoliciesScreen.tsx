@@ -16,6 +16,7 @@ import { useChannel, useInvalidate } from '../queries';
 import { changedFields, diffLines, DRAFT_FIELDS, EMPTY_DRAFT, type PolicyDraft } from '../policy/draft';
 import { PolicyDryRun, SigningTemplates } from '../policy/SigningPolicyTools';
 import { RehearsalPanel } from '../policy/RehearsalPanel';
+import { draftEntryOf } from '../policy/draft-entry';
 import { anyOfUsersTemplate, anyWithTagTemplate, userMayExportWalletTemplate } from '../policy/templates';
 
 type Policy = ChannelOutput<'policies.list'>[number];
@@ -128,7 +129,7 @@ export function PoliciesScreen() {
         />
       )}
 
-      <PolicyDryRun />
+      {editing === undefined && <PolicyDryRun />}
 
       {deleting !== undefined && (
         <ConfirmDialog
@@ -255,6 +256,7 @@ function PolicyEditor({
         </div>
       </form>
       <RehearsalPanel policyId={editing.mode === 'update' ? editing.policy.policyId : undefined} draft={draft} />
+      <PolicyDryRun draft={[draftEntryOf(editing.mode === 'update' ? editing.policy.policyId : undefined, draft)]} />
       {reviewing && (
         <Modal title="Review the update" onClose={() => setReviewing(false)}>
           <PolicyDiff before={original} after={draft} />

@@ -1,45 +1,14 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import type { QkError } from '../../../shared/errors';
-import type { ChannelInput, ChannelOutput } from '../../../shared/ipc/contract';
+import { useState, type FormEvent } from 'react';
+import type { ChannelOutput } from '../../../shared/ipc/contract';
 import type { SigningCardView, SigningResultView } from '../../../shared/ipc/signing';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Progress } from '../components/Progress';
-import { QueryStatus } from '../components/QueryStatus';
-import { SelectField, type SelectOption } from '../components/SelectField';
 import { SigningCard } from '../components/SigningCard';
+import { useSigningRequestForm, type SigningRequest } from '../components/SigningRequestFields';
 import { useAction } from '../hooks';
-import { useChannel, useChannelEach } from '../queries';
+import { useChannel } from '../queries';
 
-type SigningRequest = ChannelInput<'signing.preview'>['request'];
-type TransactionType = Extract<SigningRequest, { operation: 'sign_transaction' }>['type'];
-type Encoding = Extract<SigningRequest, { operation: 'sign_raw_payload' }>['encoding'];
-type HashFunction = Extract<SigningRequest, { operation: 'sign_raw_payload' }>['hashFunction'];
 type Activity = ChannelOutput<'activities.get'>;
-
-interface SignerOption {
-  value: string;
-  label: string;
-  /** Ed25519 keys sign messages without hashing; the others sign a digest. */
-  ed25519: boolean;
-}
-
-const TRANSACTION_TYPES: readonly SelectOption<TransactionType>[] = [
-  { value: 'TRANSACTION_TYPE_ETHEREUM', label: 'Ethereum (serialized unsigned transaction, hex)' },
-  { value: 'TRANSACTION_TYPE_SOLANA', label: 'Solana (unsigned transaction or message, hex)' },
-  { value: 'TRANSACTION_TYPE_BITCOIN', label: 'Bitcoin (PSBT, hex)' },
-];
-const ENCODINGS: readonly SelectOption<Encoding>[] = [
-  { value: 'PAYLOAD_ENCODING_TEXT_UTF8', label: 'Text (UTF-8)' },
-  { value: 'PAYLOAD_ENCODING_HEXADECIMAL', label: 'Hexadecimal bytes' },
-  { value: 'PAYLOAD_ENCODING_EIP712', label: 'EIP-712 typed data (JSON)' },
-  { value: 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION', label: 'EIP-7702 authorization (JSON)' },
-];
-const HASH_FUNCTIONS: readonly SelectOption<HashFunction>[] = [
-  { value: 'HASH_FUNCTION_KECCAK256', label: 'Keccak-256' },
-  { value: 'HASH_FUNCTION_SHA256', label: 'SHA-256' },
-  { value: 'HASH_FUNCTION_NO_OP', label: 'None: the payload is a 32-byte digest (or EIP-712/7702)' },
-  { value: 'HASH_FUNCTION_NOT_APPLICABLE', label: 'Not applicable (Ed25519 keys)' },
-];
 
 /**
  * Sign a transaction or a message with one of the organization's accounts: see the same decoded card approvers see,
@@ -47,33 +16,12 @@ const HASH_FUNCTIONS: readonly SelectOption<HashFunction>[] = [
  * Offline, stamp it into a file to post later from a connected machine.
  */
 export function SignScreen() {
-  const signers = useSigners();
   const action = useAction();
-  const [kind, setKind] = useState<'transaction' | 'message'>('transaction');
-  const [signWith, setSignWith] = useState('');
-  const [transactionType, setTransactionType] = useState<TransactionType>('TRANSACTION_TYPE_ETHEREUM');
-  const [unsignedTransaction, setUnsignedTransaction] = useState('');
-  const [encoding, setEncoding] = useState<Encoding>('PAYLOAD_ENCODING_TEXT_UTF8');
-  const [hashFunction, setHashFunction] = useState<HashFunction>('HASH_FUNCTION_KECCAK256');
-  const [payload, setPayload] = useState('');
   const [preview, setPreview] = useState<{ request: SigningRequest; card: SigningCardView }>();
   const [submitted, setSubmitted] = useState<Submitted>();
   const [stamped, setStamped] = useState<string>();
   const [stampFile, setStampFile] = useState('');
-
-  const signer = signers.options.find((option) => option.value === signWith);
-  useEffect(() => {
-    // An Ed25519 key hashes as part of signing; the others need a hash function (structured payloads hash themselves).
-    if (signer?.ed25519 === true) setHashFunction('HASH_FUNCTION_NOT_APPLICABLE');
-    else if (encoding === 'PAYLOAD_ENCODING_EIP712' || encoding === 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION') setHashFunction('HASH_FUNCTION_NO_OP');
-    else setHashFunction((current) => (current === 'HASH_FUNCTION_NOT_APPLICABLE' ? 'HASH_FUNCTION_KECCAK256' : current));
-  }, [signer?.ed25519, encoding]);
-
-  const request: SigningRequest =
-    kind === 'transaction'
-      ? { operation: 'sign_transaction', signWith, unsignedTransaction: unsignedTransaction.trim(), type: transactionType }
-      : { operation: 'sign_raw_payload', signWith, payload, encoding, hashFunction };
-  const ready = signWith !== '' && (kind === 'transaction' ? unsignedTransaction.trim() !== '' : payload !== '');
+  const { request, ready, fields } = useSigningRequestForm(() => clearResults());
 
   const clearResults = () => {
     setPreview(undefined);
@@ -104,13 +52,6 @@ export function SignScreen() {
     if (done !== undefined) setStamped(done.file);
   };
 
-  const openFile = async (file: File | undefined) => {
-    if (file === undefined) return;
-    const text = (await file.text()).trim();
-    if (kind === 'transaction') setUnsignedTransaction(text);
-    else setPayload(text);
-  };
-
   return (
     <section className="screen" aria-labelledby="sign-title">
       <h1 id="sign-title">Sign</h1>
@@ -120,49 +61,8 @@ export function SignScreen() {
 
       <section className="panel" aria-labelledby="sign-request-title">
         <h2 id="sign-request-title">What to sign</h2>
-        <QueryStatus query={signers} loading="Loading the accounts…" />
         <form className="stack-form" aria-label="Signing request" onSubmit={(event) => void showPreview(event)}>
-          <div role="group" aria-label="What kind" className="segmented">
-            <button type="button" aria-pressed={kind === 'transaction'} onClick={() => (setKind('transaction'), clearResults())}>
-              Transaction
-            </button>
-            <button type="button" aria-pressed={kind === 'message'} onClick={() => (setKind('message'), clearResults())}>
-              Message
-            </button>
-          </div>
-          <label>
-            Account
-            <select value={signWith} onChange={(event) => (setSignWith(event.target.value), clearResults())} required>
-              <option value="">Choose an account…</option>
-              {signers.options.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
-                </option>
-              ))}
-            </select>
-          </label>
-          {kind === 'transaction' ? (
-            <>
-              <SelectField label="Chain" value={transactionType} options={TRANSACTION_TYPES} onChange={(value) => (setTransactionType(value), clearResults())} />
-              <label>
-                Unsigned transaction
-                <textarea value={unsignedTransaction} onChange={(event) => (setUnsignedTransaction(event.target.value), clearResults())} rows={5} spellCheck={false} required />
-              </label>
-            </>
-          ) : (
-            <>
-              <SelectField label="Encoding" value={encoding} options={ENCODINGS} onChange={(value) => (setEncoding(value), clearResults())} />
-              <SelectField label="Hash function" value={hashFunction} options={HASH_FUNCTIONS} onChange={(value) => (setHashFunction(value), clearResults())} />
-              <label>
-                Message
-                <textarea value={payload} onChange={(event) => (setPayload(event.target.value), clearResults())} rows={6} spellCheck={false} required />
-              </label>
-            </>
-          )}
-          <label>
-            Or open a file
-            <input type="file" onChange={(event) => void openFile(event.target.files?.[0])} />
-          </label>
+          {fields}
           <div className="button-row start">
             <button type="submit" className="primary" disabled={!ready || action.busy !== undefined}>
               Check what it signs
@@ -280,35 +180,3 @@ function resultText(result: SigningResultView): string {
   return result.signatures.map(({ r, s, v }) => `r=${r}\ns=${s}\nv=${v}`).join('\n\n');
 }
 
-/**
- * Every wallet account and private key address, named, to choose the signer from; read through the same queries as
- * the Wallets screen, so both show the same accounts. The status is the first read that failed or is still loading.
- */
-function useSigners(): { options: SignerOption[]; error: QkError | null; isPending: boolean } {
-  const wallets = useChannel('wallets.list');
-  const privateKeys = useChannel('privateKeys.list');
-  const accounts = useChannelEach('wallets.accounts', (wallets.data ?? []).map((wallet) => ({ walletId: wallet.walletId })));
-  const reads = [wallets, privateKeys, ...accounts];
-  const options: SignerOption[] = [
-    ...(wallets.data ?? []).flatMap((wallet, index) =>
-      (accounts[index]?.data ?? []).map((account) => ({
-        value: account.address,
-        label: `${wallet.walletName} / ${account.path} (${formatName(account.addressFormat)}) ${account.address}`,
-        ed25519: account.curve === 'CURVE_ED25519',
-      })),
-    ),
-    ...(privateKeys.data ?? []).flatMap((key) =>
-      key.addresses.map((address) => ({
-        value: address.address,
-        label: `${key.privateKeyName} (${formatName(address.format)}) ${address.address}`,
-        ed25519: key.curve === 'CURVE_ED25519',
-      })),
-    ),
-  ];
-  const failed = reads.find((read) => read.error !== null);
-  return { options, error: failed?.error ?? null, isPending: reads.some((read) => read.isPending) };
-}
-
-function formatName(format: string): string {
-  return format.replace(/^ADDRESS_FORMAT_/, '').toLowerCase().replaceAll('_', ' ');
-}
