@@ -9,7 +9,8 @@ import { olderActivityVersions } from '../api/activity-versions';
 import { QkError } from '../errors';
 import { checkPolicyExpression } from './check';
 import { evaluate } from './evaluator';
-import type { Expression, PolicyExpressionKind } from './ast';
+import { explain, type Explanation } from './explain';
+import type { Expression, PolicyExpressionKind, SourceSpan } from './ast';
 import { policyActivityOf } from './activity-classes';
 import { timeContextAt, type PolicyContext, type PolicyCredential, type PolicyUser } from './values';
 
@@ -136,10 +137,88 @@ export function consensusContextOf(approvers: readonly EngineApprover[]): Policy
   return { approvers: [...users.values()], credentials: approvers.map((approver) => approver.credential) };
 }
 
+export type PolicyField = 'condition' | 'consensus' | 'time';
+
+/** The contexts a policy's three fields read. */
+export interface PolicyContexts {
+  condition: PolicyContext;
+  consensus: PolicyContext;
+  time: PolicyContext;
+}
+
+/** Which policy decided, by which of its fields, and why that field came out as it did. */
+export interface PolicyWhy {
+  policyId: string;
+  field: PolicyField;
+  explanation: Explanation;
+}
+
+/**
+ * Why one field of a policy came out as it did; undefined for an empty field (it imposes no constraint). A field that
+ * does not parse is explained by its parse error.
+ */
+export function explainPolicyField(text: string, kind: PolicyField, context: PolicyContext): Explanation | undefined {
+  if (text.trim() === '') return undefined;
+  const ast = parsed(text, kind);
+  if (!(ast instanceof QkError)) return explain(ast, text, context);
+  const span = 'span' in ast ? (ast.span as SourceSpan) : { offset: 0, line: 1, column: 1, length: text.length };
+  return { outcome: 'error', parts: [{ span, text: text.slice(span.offset, span.offset + span.length), outcome: 'error', reads: [], error: ast.message }] };
+}
+
+/** What a second pass explains: a denial by a DENY, a denial for want of an ALLOW, or a wait for votes. */
+export type DecisionToExplain = 'explicit-deny' | 'implicit-deny' | 'consensus-needed';
+
+/**
+ * The field of a policy that decided its part in `decision`: a DENY's matching condition; an ALLOW's unmet consensus
+ * in a wait; in a denial for want of an ALLOW, each ALLOW's false condition, closed time window or failing field (the
+ * first that errs, in the order the engine reads them).
+ */
+function decidingField(policy: EnginePolicy, outcome: PolicyOutcome, decision: DecisionToExplain, contexts: PolicyContexts): PolicyField | undefined {
+  if (decision === 'explicit-deny') return outcome === 'OUTCOME_DENY_EXPLICIT' ? 'condition' : undefined;
+  if (decision === 'consensus-needed') return outcome === 'OUTCOME_REQUIRES_CONSENSUS' ? 'consensus' : undefined;
+  if (policy.effect !== 'EFFECT_ALLOW') return undefined;
+  if (outcome === 'OUTCOME_NOT_APPLICABLE') return 'condition';
+  if (outcome === 'OUTCOME_TIME_INACTIVE') return 'time';
+  if (outcome !== 'OUTCOME_ERROR') return undefined;
+  return (['time', 'condition', 'consensus'] as const).find((field) => policyFieldHolds(policy[field], field, contexts[field]) instanceof QkError);
+}
+
+/**
+ * The second pass over a denial or a wait: which policies decided it, by which field, with the sub-expressions that
+ * decided each and the values they read. Run only when someone asks why, never on the service's hot path.
+ */
+export function explainOutcomes(
+  decision: DecisionToExplain,
+  outcomes: readonly { policy: EnginePolicy; outcome: PolicyOutcome }[],
+  contexts: PolicyContexts,
+): PolicyWhy[] {
+  return outcomes.flatMap(({ policy, outcome }) => {
+    const field = decidingField(policy, outcome, decision, contexts);
+    const explanation = field === undefined ? undefined : explainPolicyField(policy[field], field, contexts[field]);
+    return field === undefined || explanation === undefined ? [] : [{ policyId: policy.id, field, explanation }];
+  });
+}
+
+/** Why `decide` answered `authorization` for `request`: empty for an allow. */
+export function explainDecision(request: DecisionRequest, authorization: Authorization): PolicyWhy[] {
+  if (authorization.decision === 'allow') return [];
+  const decision = authorization.decision === 'consensus-needed' ? 'consensus-needed' : authorization.reason === 'explicit' ? 'explicit-deny' : 'implicit-deny';
+  const byId = new Map(request.policies.map((policy) => [policy.id, policy]));
+  const outcomes = authorization.evaluations.flatMap(({ policyId, outcome }) => {
+    const policy = byId.get(policyId);
+    return policy === undefined ? [] : [{ policy, outcome }];
+  });
+  return explainOutcomes(decision, outcomes, contextsOf(request));
+}
+
+function contextsOf(request: DecisionRequest): PolicyContexts {
+  return { condition: request.condition, consensus: consensusContextOf(request.approvers), time: timeContextAt(request.now) };
+}
+
 /** Evaluates one policy; errors are logged and count as not matching (OUTCOME_ERROR). */
 function evaluatePolicy(
   policy: EnginePolicy,
-  contexts: { condition: PolicyContext; consensus: PolicyContext; time: PolicyContext },
+  contexts: PolicyContexts,
   log: (line: string) => void,
 ): PolicyOutcome {
   // Like Turnkey's engine, every field is evaluated: an error in any of them makes the policy OUTCOME_ERROR.
@@ -180,7 +259,7 @@ export function decide(request: DecisionRequest): Authorization {
       ? { decision: 'consensus-needed', evaluations: [] }
       : { decision: 'deny', reason: 'implicit', evaluations: [] };
   }
-  const contexts = { condition: request.condition, consensus: consensusContextOf(request.approvers), time: timeContextAt(request.now) };
+  const contexts = contextsOf(request);
   const log = request.log ?? (() => undefined);
   const evaluations = request.policies.map((policy) => ({ policyId: policy.id, outcome: evaluatePolicy(policy, contexts, log) }));
   const outcomes = new Set(evaluations.map((evaluation) => evaluation.outcome));
@@ -205,7 +284,7 @@ export function refusedBeforeDecoding(request: DecisionRequest): Extract<Authori
   if (request.approvers.some((approver) => members.has(approver.user.id))) return undefined;
   if (ROOT_QUORUM_ONLY_ACTIVITY_TYPES.has(request.activityType)) return { decision: 'deny', reason: 'implicit', evaluations: [] };
   if (managesOwnCredentials(request)) return undefined;
-  const contexts = { condition: request.condition, consensus: consensusContextOf(request.approvers), time: timeContextAt(request.now) };
+  const contexts = contextsOf(request);
   // Errors over the smaller context are expected (a decoded keyword is missing) and are not the policy's fault.
   const quiet = (): void => undefined;
   const evaluated = request.policies.map((policy) => ({ policy, evaluation: { policyId: policy.id, outcome: evaluatePolicy(policy, contexts, quiet) } }));
