@@ -27,6 +27,7 @@ describe('the CLI signing card', () => {
       stillToVote: [],
       consensusNeeds: 'needs 1 more approver',
       viewerCanApprove: true,
+      why: [],
     });
     const lines = text.trimEnd().split('\n');
     expect(lines.slice(0, 2)).toEqual([transfer.title, `  ${transfer.summary}`]);

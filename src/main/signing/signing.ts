@@ -149,6 +149,7 @@ export class Signing {
       resources: policyResources(request, snapshot),
       approverIds,
       nowMs: this.options.now(),
+      declaredTokens: await this.options.tokens.list(),
     });
   }
 
