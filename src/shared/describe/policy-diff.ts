@@ -15,8 +15,8 @@ interface Lexeme extends ExpressionPiece {
   key: string;
 }
 
-/** Whitespace, a quoted string, a number, a word, a two-character operator, or any other single character. */
-const LEXEME = /\s+|'(?:[^'\\]|\\.)*'?|\d+|[A-Za-z_]\w*|&&|\|\||[=!<>]=|\.\.|[\s\S]/gu;
+/** Whitespace, a quoted string, a number, a word, a two-character operator, or any other character. */
+const LEXEME = /\s+|'(?:[^'\\]|\\.)*'?|\d+|[A-Za-z_]\w*|&&|\|\||[=!<>]=|\.\.|\S/gu;
 /** Beyond this many cells the changed middle is shown as removed then added, not aligned: bounded work. */
 const MAX_TABLE_CELLS = 250_000;
 

@@ -226,7 +226,7 @@ class Reader {
   /** A literal read against `path`: an id where the path reads ids, an amount where it reads a token amount. */
   private literal(node: Expression, path: string | undefined, idContext: boolean, scope: Scope): void {
     if (node.type === 'string') {
-      const idExpected = idContext && path !== undefined && /(^|\.)(id|\w+_id|tags\[\])$/.test(path);
+      const idExpected = idContext && path !== undefined && /(?:^|\.)(?:id|\w+_id|tags\[\])$/.test(path);
       this.glosses.push(...idGloss(node.value, node.span, this.ids, idExpected));
     } else if (node.type === 'int' && path !== undefined) {
       const amount = this.amount(node.value, path, scope);
