@@ -60,8 +60,17 @@ export function policyReview(before: Draft, after: Draft, lookup: OrganizationLo
   });
 }
 
-/** A `'…'` id in a value read by a policy, followed by what it names. */
+/** A quoted id in a value a policy read. */
 const QUOTED = /'([^']*)'/g;
+
+/** Each id the organization has, as a policy read in text names it: `⟨user Bea⟩`. */
+function policyGlossNames(lookup: OrganizationLookup): [string, string][] {
+  return [
+    ...(lookup.users ?? []).map((user): [string, string] => [user.userId, `⟨user ${user.userName}⟩`]),
+    ...(lookup.tags ?? []).map((tag): [string, string] => [tag.tagId, `⟨tag ${tag.tagName}⟩`]),
+    ...(lookup.wallets ?? []).map((wallet): [string, string] => [wallet.walletId, `⟨wallet ${wallet.walletName}⟩`]),
+  ];
+}
 
 /** Why, as the window shows it: each deciding part in pieces (names, units) and the values it read, ids named. */
 export function policyWhyView(
@@ -69,8 +78,8 @@ export function policyWhyView(
   policies: readonly { policyId: string; policyName: string; condition: string; consensus: string; time?: string | undefined }[],
   lookup: OrganizationLookup,
 ): PolicyWhyView[] {
-  const names = new Map([...(lookup.users ?? []).map((user) => [user.userId, `user ${user.userName}`] as const), ...(lookup.tags ?? []).map((tag) => [tag.tagId, `tag ${tag.tagName}`] as const)]);
-  const named = (value: string) => value.replace(QUOTED, (quoted, id: string) => (names.has(id) ? `${quoted} (${names.get(id)})` : quoted));
+  const names = new Map(policyGlossNames(lookup));
+  const named = (value: string) => value.replace(QUOTED, (quoted, id: string) => names.get(id) ?? quoted);
   return why.flatMap(({ policyId, field, explanation }) => {
     const policy = policies.find((candidate) => candidate.policyId === policyId);
     if (policy === undefined) return [];
@@ -86,7 +95,10 @@ export function policyWhyView(
           line: part.span.line,
           column: part.span.column,
           outcome: part.outcome,
-          reads: part.reads.map((read) => ({ expression: read.expression, value: named(read.value) })),
+          reads: part.reads.map((read) => ({
+            expression: read.span === undefined ? read.expression : piecesInText(readPolicyPart(text, field, read.span, lookup)),
+            value: named(read.value),
+          })),
           ...(part.error === undefined ? {} : { error: part.error }),
         })),
       },

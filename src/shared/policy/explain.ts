@@ -19,6 +19,8 @@ export type ExplainedOutcome = 'true' | 'false' | 'error';
 /** A value a part read: the sub-expression as written (or a bound variable) and its value in words. */
 export interface ExplainedRead {
   expression: string;
+  /** Where the expression is in the text; absent for a bound variable. */
+  span?: SourceSpan;
   value: string;
 }
 
@@ -96,7 +98,7 @@ class Explainer {
   }
 
   private part(node: Expression, bindings: Bindings, outcome: ExplainedOutcome, error?: string): ExplainedPart {
-    const reads = readOperands(node).map((operand) => ({ expression: this.textOf(operand.span), value: this.valueText(operand, bindings) }));
+    const reads = readOperands(node).map((operand) => ({ expression: this.textOf(operand.span), span: operand.span, value: this.valueText(operand, bindings) }));
     return { span: node.span, text: this.textOf(node.span), outcome, reads, ...(error === undefined ? {} : { error }) };
   }
 

@@ -20,10 +20,12 @@ const transfer: PolicyContext = {
   eth: { tx: { to: USDC, value: 2_000_000_000_000_000_000n, chain_id: 1n, function_name: 'transfer', contract_call_args: { to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', amount: 2_500_000_000n } } },
 };
 
+/** The explanation with each read's span left out (the parts' spans are checked where they matter). */
 function explained(text: string, kind: PolicyExpressionKind, context: PolicyContext) {
   const checked = checkPolicyExpression(text, kind);
   if (!checked.ok) throw checked.error;
-  return explain(checked.ast, text, context);
+  const explanation = explain(checked.ast, text, context);
+  return { ...explanation, parts: explanation.parts.map((part) => ({ ...part, reads: part.reads.map(({ expression, value }) => ({ expression, value })) })) };
 }
 
 describe('explain: the sub-expression that decided, with the values it read', () => {
@@ -115,7 +117,7 @@ describe('explainDecision: the second pass over the policies that decided', () =
     expect(authorization.decision).toBe('consensus-needed');
     const why = explainDecision(input, authorization);
     expect(why.map(({ policyId, field, explanation }) => [policyId, field, explanation.outcome, explanation.parts[0]?.reads])).toEqual([
-      ['two ops above', 'consensus', 'false', [{ expression: "approvers.filter(user, user.tags.contains('t-ops')).count()", value: '1' }]],
+      ['two ops above', 'consensus', 'false', [{ expression: "approvers.filter(user, user.tags.contains('t-ops')).count()", span: expect.objectContaining({ offset: 0 }), value: '1' }]],
     ]);
   });
 
@@ -125,7 +127,7 @@ describe('explainDecision: the second pass over the policies that decided', () =
     expect(authorization).toMatchObject({ decision: 'deny', reason: 'implicit' });
     const [why] = explainDecision(input, authorization);
     expect(why).toMatchObject({ policyId: 'up to 1000', field: 'condition', explanation: { outcome: 'false' } });
-    expect(why!.explanation.parts[0]!.reads).toEqual([{ expression: "eth.tx.contract_call_args['amount']", value: '2500000000' }]);
+    expect(why!.explanation.parts[0]!.reads).toEqual([{ expression: "eth.tx.contract_call_args['amount']", span: expect.objectContaining({ offset: 0, length: 35 }), value: '2500000000' }]);
   });
 
   it('an explicit deny is explained by its matching condition; an allow is not explained', () => {
