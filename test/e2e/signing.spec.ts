@@ -207,7 +207,7 @@ test('an ERC-20 transfer above the limit: the second operator sees the decoded c
   const why = standing.getByRole('list', { name: 'Why' });
   await expect(why).toContainText('two ops above 1000 USDC: its consensus does not hold, because:');
   await expect(why).toContainText('approvers.filter(user, user.tags.contains(tag ops)).count() >= 2 (line 1, column 1) is false');
-  await expect(why.getByRole('list', { name: 'Values read' })).toHaveText('approvers.filter(user, user.tags.contains(⟨tag ops⟩)).count() read 1');
+  await expect(why.getByRole('list', { name: 'Values read' })).toHaveText('approvers.filter(user, user.tags.contains(«tag ops»)).count() read 1');
   await expect(why).not.toContainText(/[0-9a-f]{8}-[0-9a-f]{4}-/);
   await screenshotBothThemes(page, 'approval-signing-card');
   await screenshotCard(page, signing, 'card-erc20-approval');

@@ -71,7 +71,7 @@ describe('policyStanding', () => {
             line: 1,
             column: 1,
             outcome: 'false',
-            reads: [{ expression: 'approvers.filter(user, user.tags.contains(⟨tag ops⟩)).count()', value: '1' }],
+            reads: [{ expression: 'approvers.filter(user, user.tags.contains(«tag ops»)).count()', value: '1' }],
           },
         ],
       },

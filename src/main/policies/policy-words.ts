@@ -63,12 +63,12 @@ export function policyReview(before: Draft, after: Draft, lookup: OrganizationLo
 /** A quoted id in a value a policy read. */
 const QUOTED = /'([^']*)'/g;
 
-/** Each id the organization has, as a policy read in text names it: `⟨user Bea⟩`. */
+/** Each id the organization has, as a policy read in text names it: `«user Bea»`. */
 function policyGlossNames(lookup: OrganizationLookup): [string, string][] {
   return [
-    ...(lookup.users ?? []).map((user): [string, string] => [user.userId, `⟨user ${user.userName}⟩`]),
-    ...(lookup.tags ?? []).map((tag): [string, string] => [tag.tagId, `⟨tag ${tag.tagName}⟩`]),
-    ...(lookup.wallets ?? []).map((wallet): [string, string] => [wallet.walletId, `⟨wallet ${wallet.walletName}⟩`]),
+    ...(lookup.users ?? []).map((user): [string, string] => [user.userId, `«user ${user.userName}»`]),
+    ...(lookup.tags ?? []).map((tag): [string, string] => [tag.tagId, `«tag ${tag.tagName}»`]),
+    ...(lookup.wallets ?? []).map((wallet): [string, string] => [wallet.walletId, `«wallet ${wallet.walletName}»`]),
   ];
 }
 

@@ -92,9 +92,9 @@ export function readPolicyPart(text: string, kind: PolicyExpressionKind, span: {
 export function piecesInText(pieces: readonly ExpressionPiece[]): string {
   return pieces
     .map((piece) => {
-      if (piece.name !== undefined) return `⟨${piece.kind} ${piece.name}⟩`;
-      if (piece.units !== undefined) return `${piece.text} ⟨${piece.units}⟩`;
-      if (piece.note !== undefined) return `${piece.text} ⟨${piece.note}⟩`;
+      if (piece.name !== undefined) return `«${piece.kind} ${piece.name}»`;
+      if (piece.units !== undefined) return `${piece.text} «${piece.units}»`;
+      if (piece.note !== undefined) return `${piece.text} «${piece.note}»`;
       return piece.text;
     })
     .join('');

@@ -36,7 +36,7 @@ describe('a policy in words', () => {
       { text: ')).count() >= 2' },
     ]);
     expect(pieces.map((piece) => piece.text).join('')).toBe(text);
-    expect(piecesInText(pieces)).toBe('approvers.any(user, user.id == ⟨user Bea⟩) || approvers.filter(user, user.tags.contains(⟨tag ops⟩)).count() >= 2');
+    expect(piecesInText(pieces)).toBe('approvers.any(user, user.id == «user Bea») || approvers.filter(user, user.tags.contains(«tag ops»)).count() >= 2');
   });
 
   it('leaves an unknown id as the id, with a note; also where an id is expected but not shaped like one', () => {
@@ -90,7 +90,7 @@ describe('a policy in words', () => {
       lookup,
       { readPolicy: (text, kind) => piecesInText(readPolicyExpression(text, kind, lookup)) },
     );
-    expect(described.changes.find((change) => change.label === 'Consensus')?.after).toEqual([{ text: 'approvers.any(user, user.id == ⟨user Bea⟩)', code: true }]);
+    expect(described.changes.find((change) => change.label === 'Consensus')?.after).toEqual([{ text: 'approvers.any(user, user.id == «user Bea»)', code: true }]);
     expect(described.changes.find((change) => change.label === 'Notes')?.after).toEqual([{ text: 'for emergencies' }]);
   });
 });
