@@ -3,6 +3,8 @@
  * lines (the describer's `readPolicy` hook), the review of an update, and why a request is denied or waits. The
  * organization's names and the declared tokens come from one read; the window renders what this answers.
  */
+import type { Policy, PrivateKey, Tag, User, Wallet } from '../../shared/api';
+import type { KnownToken } from '../../shared/clear-signing/types';
 import { effectInWords, type OrganizationLookup, type PolicyReader } from '../../shared/describe';
 import { diffPolicyText } from '../../shared/describe/policy-diff';
 import { piecesInText, policyGlosses, readPolicyExpression, readPolicyPart } from '../../shared/describe/policy-reading';
@@ -15,12 +17,23 @@ import type { DeclaredTokens } from '../tokens/declared-tokens';
 /** What a policy's ids can name and its amounts be read with: users, tags, wallets, keys, policies, tokens. */
 export async function readPolicyNames(client: Pick<ApiClient, 'query'>, tokens: Pick<DeclaredTokens, 'list'>): Promise<OrganizationLookup> {
   const [{ organizationData: data }, declaredTokens] = await Promise.all([client.query('get_organization', {}), tokens.list()]);
+  return policyNamesOf(
+    { users: data.users ?? [], tags: data.tags ?? [], wallets: data.wallets ?? [], privateKeys: data.privateKeys ?? [], policies: data.policies ?? [] },
+    declaredTokens,
+  );
+}
+
+/** The organization as a policy reading names it, from what the service answered. */
+export function policyNamesOf(
+  organization: { users: readonly User[]; tags: readonly Tag[]; wallets: readonly Wallet[]; privateKeys: readonly PrivateKey[]; policies: readonly Policy[] },
+  declaredTokens: readonly KnownToken[],
+): OrganizationLookup {
   return {
-    users: (data.users ?? []).map((user) => ({ userId: user.userId, userName: user.userName, userTags: user.userTags, apiKeys: [], authenticators: [], oauthProviders: [] })),
-    tags: (data.tags ?? []).map(({ tagId, tagName }) => ({ tagId, tagName })),
-    wallets: (data.wallets ?? []).map(({ walletId, walletName, exported }) => ({ walletId, walletName, exported })),
-    privateKeys: (data.privateKeys ?? []).map(({ privateKeyId, privateKeyName, exported }) => ({ privateKeyId, privateKeyName, exported, addresses: [] })),
-    policies: (data.policies ?? []).map(({ policyId, policyName, effect, condition, consensus, notes }) => ({ policyId, policyName, effect, condition, consensus, notes })),
+    users: organization.users.map((user) => ({ userId: user.userId, userName: user.userName, userTags: user.userTags, apiKeys: [], authenticators: [], oauthProviders: [] })),
+    tags: organization.tags.map(({ tagId, tagName }) => ({ tagId, tagName })),
+    wallets: organization.wallets.map(({ walletId, walletName, exported }) => ({ walletId, walletName, exported })),
+    privateKeys: organization.privateKeys.map(({ privateKeyId, privateKeyName, exported }) => ({ privateKeyId, privateKeyName, exported, addresses: [] })),
+    policies: organization.policies.map(({ policyId, policyName, effect, condition, consensus, notes }) => ({ policyId, policyName, effect, condition, consensus, notes })),
     declaredTokens,
   };
 }

@@ -12,7 +12,7 @@ import { possibleVoters, type PossibleVoter } from '../../shared/approvals/still
 import type { KnownToken } from '../../shared/clear-signing/types';
 import type { OrganizationLookup } from '../../shared/describe';
 import type { PolicyWhyView } from '../../shared/ipc/policy-words';
-import { policyWhyView } from '../policies/policy-words';
+import { policyNamesOf, policyWhyView } from '../policies/policy-words';
 import type { OrganizationSnapshot } from './organization';
 import {
   approverTerms,
@@ -95,19 +95,7 @@ export function standingIn(
 ): PolicyStanding {
   const { policies, users, tags, viewer, rootQuorum } = snapshot;
   const { declaredTokens, ...standing } = request;
-  return policyStanding({ ...standing, policies, users, tags, viewerId: viewer.userId, rootQuorum, names: namesOf(snapshot, declaredTokens ?? []) });
-}
-
-/** The snapshot as a policy reading names it. */
-function namesOf(snapshot: OrganizationSnapshot, declaredTokens: readonly KnownToken[]): OrganizationLookup {
-  return {
-    users: snapshot.users.map((user) => ({ userId: user.userId, userName: user.userName, userTags: user.userTags, apiKeys: [], authenticators: [], oauthProviders: [] })),
-    tags: snapshot.tags.map(({ tagId, tagName }) => ({ tagId, tagName })),
-    wallets: snapshot.wallets.map(({ walletId, walletName, exported }) => ({ walletId, walletName, exported })),
-    privateKeys: snapshot.privateKeys.map(({ privateKeyId, privateKeyName, exported }) => ({ privateKeyId, privateKeyName, exported, addresses: [] })),
-    policies: snapshot.policies.map(({ policyId, policyName, effect, condition, consensus, notes }) => ({ policyId, policyName, effect, condition, consensus, notes })),
-    declaredTokens,
-  };
+  return policyStanding({ ...standing, policies, users, tags, viewerId: viewer.userId, rootQuorum, names: policyNamesOf(snapshot, declaredTokens ?? []) });
 }
 
 /** Beyond this many extra approvers the search for "what is still needed" stops and says so in general words. */
