@@ -363,9 +363,11 @@ test('contract interfaces, the policy editor’s signing tools and the warning t
   await page.getByText('Start from a template').click();
   const template = page.getByRole('form', { name: 'Above an amount needs two of a tag' });
   await template.getByLabel('Above (ETH)').fill('10');
-  await template.getByLabel('Approver tag id').fill('ops-tag');
+  // The approver tag is picked by name from the organization's tags, never typed as an id.
+  await template.getByLabel('Approver tag').selectOption({ label: 'ops' });
   await template.getByRole('button').click();
   await expect(condition).toHaveValue("activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && eth.tx.value > 10000000000000000000");
+  await expect(page.getByRole('textbox', { name: 'Notes' })).toHaveValue('Transactions moving more than 10 ETH are signed once two approvers tagged ops agree.');
   await screenshotBothThemes(page, 'policy-editor-signing');
   await page.getByRole('button', { name: 'Cancel' }).click();
 
