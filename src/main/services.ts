@@ -222,7 +222,7 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
     ...approvalsHandlers({ active, now, keychain, tokens, settings, journal, stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR) }),
     ...organizationHandlers({ active, now, keychain, tokens }),
     ...usersHandlers({ active, now, keychain }),
-    ...policiesHandlers({ active, now }),
+    ...policiesHandlers({ active, now, tokens }),
     ...walletsHandlers({ active, now }),
     ...exporterHandlers({ active, now, keychain, profiles, journal, exportsDir: join(services.dataDir, EXPORTS_DIR) }),
     ...importerHandlers({ active, now }),

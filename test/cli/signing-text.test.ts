@@ -27,6 +27,23 @@ describe('the CLI signing card', () => {
       stillToVote: [],
       consensusNeeds: 'needs 1 more approver',
       viewerCanApprove: true,
+      why: [
+        {
+          policyId: 'p-1',
+          policyName: 'Two for payments',
+          field: 'consensus',
+          outcome: 'false',
+          parts: [
+            {
+              pieces: [{ text: 'approvers.filter(user, user.tags.contains(' }, { text: "'t-1'", name: 'ops', kind: 'tag' }, { text: ')).count() >= 2' }],
+              line: 1,
+              column: 1,
+              outcome: 'false',
+              reads: [{ expression: 'approvers.filter(user, user.tags.contains(«tag ops»)).count()', value: '1' }],
+            },
+          ],
+        },
+      ],
     });
     const lines = text.trimEnd().split('\n');
     expect(lines.slice(0, 2)).toEqual([transfer.title, `  ${transfer.summary}`]);
@@ -34,7 +51,14 @@ describe('the CLI signing card', () => {
     expect(lines).toContain(`  Signer: treasury (${SIGNER})`);
     expect(lines).toContain('  Value: 1.5 ETH (1500000000000000000 wei)');
     expect(lines).toContain(`  To: ${RECIPIENT}`);
-    expect(lines.slice(-3)).toEqual(['  Policies: NEEDS_CONSENSUS', '    matched "Two for payments" (allow): NEEDS_CONSENSUS', '    needs 1 more approver; you can approve']);
+    expect(lines.slice(-6)).toEqual([
+      '  Policies: NEEDS_CONSENSUS',
+      '    matched "Two for payments" (allow): NEEDS_CONSENSUS',
+      '    needs 1 more approver; you can approve',
+      '    why: "Two for payments" consensus is false',
+      '      1:1 approvers.filter(user, user.tags.contains(«tag ops»)).count() >= 2 is false',
+      '        approvers.filter(user, user.tags.contains(«tag ops»)).count() read 1',
+    ]);
   });
 
   it('says offline that the policies were not evaluated', () => {

@@ -44,8 +44,9 @@ test('write a policy with a parse error, see it inline at its position, fix it, 
   await update.getByLabel('Consensus').fill('approvers.count() >= 2');
   await update.getByRole('button', { name: 'Review changes…' }).click();
   const review = page.getByRole('dialog', { name: 'Review the update' });
-  await expect(review.locator('.diff-removed')).toHaveText('− approvers.count() >= 1');
-  await expect(review.locator('.diff-added')).toHaveText('+ approvers.count() >= 2');
+  // Token by token: only the literal that changed is marked.
+  await expect(review.locator('.diff-token-removed')).toHaveText('[removed: 1]');
+  await expect(review.locator('.diff-token-added')).toHaveText('[added: 2]');
   // Only the changed field is in the diff.
   await expect(review.getByLabel('Changes').getByRole('heading')).toHaveText(['Consensus']);
   await screenshotBothThemes(page, 'policy-diff');
@@ -72,4 +73,45 @@ test('write a policy with a parse error, see it inline at its position, fix it, 
   await expect(row).toContainText("CronSpan('0 9 * * 1-5', '8h', 'America/New_York')");
   const [withTime] = await host.handlers['policies.list']({});
   expect(withTime?.time).toBe("CronSpan('0 9 * * 1-5', '8h', 'America/New_York')");
+});
+
+const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
+
+test('policies in words: the list names users instead of ids and reads amounts in units; an update marks the changed token, digits grouped', async ({ page, host }) => {
+  await startSandbox(page, host);
+  const { users } = await host.handlers['organization.lookup']({});
+  const root = users[0]!;
+  await openScreen(page, 'Policies');
+  await page.getByRole('button', { name: 'New policy' }).click();
+  // The template picks users from a list, by name; the expression it writes holds their ids.
+  await page.getByText('Start from a template').click();
+  const template = page.getByRole('form', { name: 'Any N of these users' });
+  await template.getByRole('checkbox', { name: root.userName }).check();
+  await template.getByLabel('Approvals needed').fill('1');
+  await template.getByRole('button').click();
+  const editor = page.getByRole('form', { name: 'New policy' });
+  await expect(editor.getByLabel('Consensus')).toHaveValue(`approvers.filter(user, user.id == '${root.userId}').count() >= 1`);
+  await editor
+    .getByRole('textbox', { name: 'Condition' })
+    .fill(`activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && eth.tx.to == '${USDC}' && eth.tx.contract_call_args['amount'] <= 1000000000`);
+  await editor.getByRole('button', { name: 'Create policy' }).click();
+
+  const row = page.getByRole('table', { name: 'Policies' }).getByRole('row', { name: new RegExp(`Any 1 of ${root.userName}`) });
+  await expect(row).toContainText(`approvers.filter(user, user.id == user ${root.userName}).count() >= 1`);
+  await expect(row).toContainText('1000000000 (1,000 USDC; known token list)');
+  await expect(row).toContainText(`Allows what the condition selects once 1 of these users approve: ${root.userName}.`);
+  // No UUID anywhere in the list: every id it holds is named.
+  await expect(page.getByRole('table', { name: 'Policies' })).not.toContainText(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/);
+  await screenshotBothThemes(page, 'policies-in-words');
+
+  await row.getByRole('button', { name: `Edit Any 1 of ${root.userName}` }).click();
+  const update = page.getByRole('form', { name: `Edit policy Any 1 of ${root.userName}` });
+  const condition = update.getByRole('textbox', { name: 'Condition' });
+  await condition.fill((await condition.inputValue()).replace('1000000000', '2000000000'));
+  await update.getByRole('button', { name: 'Review changes…' }).click();
+  const review = page.getByRole('dialog', { name: 'Review the update' });
+  await expect(review.getByLabel('Changes').getByRole('heading')).toHaveText(['Condition']);
+  await expect(review.locator('.diff-token-removed')).toHaveText('[removed: 1,000,000,000 (1,000 USDC; known token list)]');
+  await expect(review.locator('.diff-token-added')).toHaveText('[added: 2,000,000,000 (2,000 USDC; known token list)]');
+  await screenshotBothThemes(page, 'policy-token-diff');
 });

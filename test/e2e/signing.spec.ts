@@ -191,6 +191,12 @@ test('an ERC-20 transfer above the limit: the second operator sees the decoded c
   await expect(standing).toContainText('two ops above 1000 USDC');
   await expect(standing).toContainText('Needs 1 more approver tagged ops');
   await expect(standing).toContainText('you can approve');
+  // Why it waits: the part of the policy that decided, the tag by name, and the value it read.
+  const why = standing.getByRole('list', { name: 'Why' });
+  await expect(why).toContainText('two ops above 1000 USDC: its consensus does not hold, because:');
+  await expect(why).toContainText('approvers.filter(user, user.tags.contains(tag ops)).count() >= 2 (line 1, column 1) is false');
+  await expect(why.getByRole('list', { name: 'Values read' })).toHaveText('approvers.filter(user, user.tags.contains(«tag ops»)).count() read 1');
+  await expect(why).not.toContainText(/[0-9a-f]{8}-[0-9a-f]{4}-/);
   await screenshotBothThemes(page, 'approval-signing-card');
   await screenshotCard(page, signing, 'card-erc20-approval');
   await approve(page, fingerprint);
@@ -345,9 +351,11 @@ test('contract interfaces, the policy editor’s signing tools and the warning t
   await page.getByText('Start from a template').click();
   const template = page.getByRole('form', { name: 'Above an amount needs two of a tag' });
   await template.getByLabel('Above (ETH)').fill('10');
-  await template.getByLabel('Approver tag id').fill('ops-tag');
+  // The approver tag is picked by name from the organization's tags, never typed as an id.
+  await template.getByLabel('Approver tag').selectOption({ label: 'ops' });
   await template.getByRole('button').click();
   await expect(condition).toHaveValue("activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && eth.tx.value > 10000000000000000000");
+  await expect(page.getByRole('textbox', { name: 'Notes' })).toHaveValue('Transactions moving more than 10 ETH are signed once two approvers tagged ops agree.');
   await screenshotBothThemes(page, 'policy-editor-signing');
   await page.getByRole('button', { name: 'Cancel' }).click();
 

@@ -85,6 +85,23 @@ const signingStanding: ChannelOutput<'signing.preview'>['standing'] = {
   stillToVote: [],
   consensusNeeds: 'needs 1 more approver tagged ops',
   viewerCanApprove: true,
+  why: [
+    {
+      policyId: 'p1',
+      policyName: 'allow ops',
+      field: 'consensus',
+      outcome: 'false',
+      parts: [
+        {
+          pieces: [{ text: 'approvers.any(user, user.id == ' }, { text: "'u1'", name: 'Bea', kind: 'user' }, { text: ')' }],
+          line: 1,
+          column: 1,
+          outcome: 'false',
+          reads: [{ expression: 'approvers', value: '1 item' }],
+        },
+      ],
+    },
+  ],
 };
 const signingCard: ChannelOutput<'signing.preview'> = {
   description: {
@@ -188,7 +205,8 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
   'users.addApiKey': { state: 'completed', result: { apiKeyIds: ['k1'] }, activity: completed },
   'users.removeApiKeys': { state: 'completed', result: { apiKeyIds: ['k1'] }, activity: completed },
   'exports.saveBundle': { file: '/data/exports/treasury.json', exportsDir: '/data/exports' },
-  'policies.list': [policy],
+  'policies.list': [{ ...policy, reading: { condition: [{ text: policy.condition }], consensus: [{ text: 'approvers.any(user, user.id == ' }, { text: "'u1'", name: 'Bea', kind: 'user' }, { text: ')' }], time: [{ text: policy.time }] } }],
+  'policies.review': [{ field: 'consensus', label: 'Consensus', pieces: [{ text: '1,000', change: 'removed', units: '0.001 USDC' }, { text: '2,000', change: 'added' }] }],
   'policies.get': policy,
   'policies.create': { state: 'completed', result: { policyId: 'p1' }, activity: completed },
   'policies.update': waiting,

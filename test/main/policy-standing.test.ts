@@ -58,6 +58,24 @@ describe('policyStanding', () => {
     expect(result.consensusNeeds).toBe('needs 1 more approver tagged ops (policy "two ops")');
     expect(result.viewerCanApprove).toBe(true);
     expect(standing({ policies: [twoOps], viewerId: 'carol' }).viewerCanApprove).toBe(false);
+    // Why it waits: the consensus's comparison is false, it counted one ops approver, and the tag reads by name.
+    expect(result.why).toEqual([
+      {
+        policyId: 'id-two ops',
+        policyName: 'two ops',
+        field: 'consensus',
+        outcome: 'false',
+        parts: [
+          {
+            pieces: [{ text: 'approvers.filter(user, user.tags.contains(' }, { text: "'tag-ops'", name: 'ops', kind: 'tag' }, { text: ')).count() >= 2' }],
+            line: 1,
+            column: 1,
+            outcome: 'false',
+            reads: [{ expression: 'approvers.filter(user, user.tags.contains(«tag ops»)).count()', value: '1' }],
+          },
+        ],
+      },
+    ]);
     expect(standing({ policies: [twoOps], viewerId: 'alice' }).viewerCanApprove).toBe(false);
     expect(standing({ policies: [twoOps], viewerId: 'root' }).viewerCanApprove).toBe(true);
   });
@@ -106,6 +124,10 @@ describe('policyStanding', () => {
     const denied = standing({ policies: [twoOps, deny], approverIds: ['alice', 'bob'] });
     expect([denied.outcome, denied.decidedBy]).toEqual(['DENY', 'policy']);
     expect(denied.evaluations.map((evaluation) => evaluation.verdict)).toEqual(['allow', 'deny']);
+    expect(denied.why.map(({ policyName, field, outcome, parts }) => [policyName, field, outcome, parts[0]?.reads])).toEqual([
+      ['no mainnet', 'condition', 'true', [{ expression: 'eth.tx.chain_id', value: '1' }]],
+    ]);
+    expect(allowed.why).toEqual([]);
   });
 
   it('a DENY whose consensus does not hold, a policy outside its time window or another condition does not apply', () => {
@@ -119,6 +141,11 @@ describe('policyStanding', () => {
     expect(result.outcome).toBe('NO_POLICY');
     expect(result.evaluations.map((evaluation) => evaluation.verdict)).toEqual(['not applicable', 'inactive', 'not applicable']);
     expect(result.consensusNeeds).toBe('no policy allows it: needs 1 more root quorum approval');
+    // Denied for want of an ALLOW: each ALLOW says why it did not apply; the DENY that did not deny is left out.
+    expect(result.why.map(({ policyName, field, outcome, parts }) => [policyName, field, outcome, parts.map((part) => part.reads)])).toEqual([
+      ['weekends only', 'time', 'false', [[]]],
+      ['testnet only', 'condition', 'false', [[{ expression: 'eth.tx.chain_id', value: '1' }]]],
+    ]);
     expect(result.viewerCanApprove).toBe(false);
   });
 
@@ -127,6 +154,7 @@ describe('policyStanding', () => {
     const result = standing({ policies: [broken] });
     expect(result.failedPolicies).toEqual([{ policyId: 'id-reads solana', policyName: 'reads solana', reason: expect.stringMatching(/^condition: /) }]);
     expect(result.evaluations[0]?.verdict).toBe('error');
+    expect(result.why).toMatchObject([{ policyName: 'reads solana', field: 'condition', outcome: 'error', parts: [{ outcome: 'error', error: expect.stringMatching(/^MissingField: 'solana'/) }] }]);
     expect(result.matchedPolicies).toEqual([]);
   });
 

@@ -82,6 +82,10 @@ export const validInputs: { [C in Channel]: ChannelInput<C> } = {
   'policies.create': { name: 'allow ops', effect: 'EFFECT_ALLOW', condition: 'true', consensus: 'true', notes: 'n' },
   'policies.update': { policyId: ACTIVITY_ID, changes: { name: 'renamed' } },
   'policies.delete': { policyId: ACTIVITY_ID },
+  'policies.review': {
+    before: { name: 'allow ops', effect: 'EFFECT_ALLOW', condition: 'true', consensus: 'approvers.count() >= 1', time: '', notes: '' },
+    after: { name: 'allow ops', effect: 'EFFECT_ALLOW', condition: 'true', consensus: 'approvers.count() >= 2', time: '', notes: '' },
+  },
   'wallets.list': {},
   'wallets.accounts': { walletId: ACTIVITY_ID },
   'policies.dryRun': { request: SIGN_TRANSACTION },

@@ -12,6 +12,7 @@ import type { ActivityReadingView } from '../../shared/ipc/readings';
 import type { ApiClient } from '../client/api-client';
 import type { Keychain } from '../keychain/keychain';
 import { readOrganization } from '../organization/organization';
+import { policyReader } from '../policies/policy-words';
 import type { SigningReadings } from '../signing/signing';
 import { signingRequestOf } from '../signing/signing-request';
 import type { DeclaredTokens } from '../tokens/declared-tokens';
@@ -36,11 +37,13 @@ export class Readings {
     const { client, keychain, tokens, now } = this.options;
     const signs = activities.some((activity) => signingOperationOf(activity.type) !== undefined);
     const [lookup, signing] = await Promise.all([readOrganization(client, keychain, tokens, now()), signs ? this.options.signing() : undefined]);
+    const readPolicy = policyReader(lookup);
     return Promise.all(
       activities.map(async (activity): Promise<ActivityReadingView> => {
         const settled = !UNSETTLED.has(activity.status);
         const description = describeActivity(activity, lookup, {
           settled,
+          readPolicy,
           ...(signing === undefined ? {} : { decodeSigning: signingDecoder(signing.contextFor(activity.id)) }),
         });
         const kind = signingOperationOf(activity.type) === undefined ? 'activity' : 'signing';

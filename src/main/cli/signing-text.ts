@@ -4,6 +4,7 @@
  */
 import { flatFacts, signingFacts, type SigningDescription } from '../../shared/clear-signing';
 import { effectInWords, type Ref } from '../../shared/describe';
+import { piecesInText } from '../../shared/describe/policy-reading';
 import type { PolicyStandingView } from '../../shared/ipc/signing';
 
 export function signingCardText(description: SigningDescription, standing: PolicyStandingView | undefined): string {
@@ -19,6 +20,13 @@ export function signingCardText(description: SigningDescription, standing: Polic
     }
     if (standing.consensusNeeds !== undefined) lines.push(`    ${standing.consensusNeeds}${standing.viewerCanApprove ? '; you can approve' : ''}`);
     for (const policy of standing.failedPolicies) lines.push(`    could not evaluate ${JSON.stringify(policy.policyName)}: ${policy.reason}`);
+    for (const why of standing.why) {
+      lines.push(`    why: ${JSON.stringify(why.policyName)} ${why.field} is ${why.outcome}`);
+      for (const part of why.parts) {
+        lines.push(`      ${part.line}:${part.column} ${terminalText(piecesInText(part.pieces))} is ${part.outcome}${part.error === undefined ? '' : `: ${terminalText(part.error)}`}`);
+        for (const read of part.reads) lines.push(`        ${terminalText(read.expression)} read ${terminalText(read.value)}`);
+      }
+    }
   }
   return `${lines.join('\n')}\n`;
 }

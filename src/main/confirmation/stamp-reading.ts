@@ -12,6 +12,7 @@ import { tallyOf } from '../approvals/approvals';
 import { terminalText, valueText } from '../cli/signing-text';
 import type { Keychain } from '../keychain/keychain';
 import { readOrganization as readLookup } from '../organization/organization';
+import { policyReader } from '../policies/policy-words';
 import type { ProfileServices } from '../profiles/active-profile';
 import type { Settings } from '../settings/settings';
 import { readOrganization, type OrganizationSnapshot } from '../signing/organization';
@@ -106,7 +107,7 @@ async function readFromService(submission: Submission, services: ProfileServices
     standing = explained.standing;
     described = signingReading(explained.description);
   } else {
-    described = describedReading(describeActivity(subject, lookup));
+    described = describedReading(describeActivity(subject, lookup, { readPolicy: policyReader(lookup) }));
     standing = standingOf(subject, snapshot, approverIds, nowMs);
   }
   const ownKey = await deps.keychain.getApiKeyPublic(profile.apiKeyName).then(

@@ -3,13 +3,28 @@ import type { ChannelOutput } from '../../shared/ipc/contract';
 import type { ActiveProfileHandlerDeps } from '../activities/activities.ipc';
 import { outcomeView } from '../activities/activity-views';
 import type { IpcHandlers } from '../ipc/register';
+import type { DeclaredTokens } from '../tokens/declared-tokens';
 import { rehearsePolicies } from './history';
+import { policyReadingOf, policyReview, readPolicyNames } from './policy-words';
 
-type PolicyChannel = 'policies.list' | 'policies.get' | 'policies.create' | 'policies.update' | 'policies.delete' | 'policies.rehearse';
+type PolicyChannel = 'policies.list' | 'policies.get' | 'policies.create' | 'policies.update' | 'policies.delete' | 'policies.review' | 'policies.rehearse';
 
-export function policiesHandlers({ active, now }: ActiveProfileHandlerDeps): Pick<IpcHandlers, PolicyChannel> {
+export interface PolicyHandlerDeps extends ActiveProfileHandlerDeps {
+  /** Declared tokens, so a policy's amounts read in their units. */
+  tokens: Pick<DeclaredTokens, 'list'>;
+}
+
+export function policiesHandlers({ active, now, tokens }: PolicyHandlerDeps): Pick<IpcHandlers, PolicyChannel> {
   return {
-    'policies.list': async () => (await (await active.services()).policies.list()).map(policyView),
+    'policies.list': async () => {
+      const { client, policies } = await active.services();
+      const [list, names] = await Promise.all([policies.list(), readPolicyNames(client, tokens)]);
+      return list.map((policy) => {
+        const view = policyView(policy);
+        return { ...view, reading: policyReadingOf(view, names) };
+      });
+    },
+    'policies.review': async ({ before, after }) => policyReview(before, after, await readPolicyNames((await active.services()).client, tokens)),
     'policies.get': async ({ policyId }) => policyView(await (await active.services()).policies.get(policyId)),
     'policies.create': async (input) => outcomeView(await (await active.services()).policies.create(input), policyIdOf, now()),
     'policies.update': async ({ policyId, changes }) =>

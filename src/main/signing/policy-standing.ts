@@ -9,14 +9,20 @@
  */
 import type { Policy, Tag, User } from '../../shared/api';
 import { possibleVoters, type PossibleVoter } from '../../shared/approvals/still-to-vote';
+import type { KnownToken } from '../../shared/clear-signing/types';
 import type { OrganizationLookup } from '../../shared/describe';
+import type { PolicyWhyView } from '../../shared/ipc/policy-words';
+import { policyNamesOf, policyWhyView } from '../policies/policy-words';
 import type { OrganizationSnapshot } from './organization';
 import {
   approverTerms,
   checkPolicyExpression,
   evaluate,
+  explainOutcomes,
   policyActivityOf,
   timeContextAt,
+  type DecisionToExplain,
+  type PolicyOutcome as EngineOutcome,
   type PolicyContext,
   type PolicyCredential,
   type PolicyExpressionKind,
@@ -51,6 +57,8 @@ export interface PolicyStanding {
    * policy the verdict found waiting for consensus. Empty once the request is decided.
    */
   stillToVote: PossibleVoter[];
+  /** For a denial or a wait: which part of which policy decided, with the values it read (a second pass). */
+  why: PolicyWhyView[];
 }
 
 export interface PolicyVerdict {
@@ -79,6 +87,8 @@ export interface StandingInput {
   viewerId: string;
   rootQuorum: { threshold: number; userIds: readonly string[] } | undefined;
   nowMs: number;
+  /** Names for the ids and tokens for the amounts of the policies' parts that explain a denial or a wait. */
+  names?: OrganizationLookup;
 }
 
 /**
@@ -87,11 +97,12 @@ export interface StandingInput {
  */
 export function standingIn(
   snapshot: OrganizationSnapshot,
-  request: Pick<StandingInput, 'activityType' | 'params' | 'resources' | 'approverIds' | 'nowMs'>,
+  request: Pick<StandingInput, 'activityType' | 'params' | 'resources' | 'approverIds' | 'nowMs'> & { declaredTokens?: readonly KnownToken[] },
   policies: readonly StandingPolicy[] = snapshot.policies,
 ): PolicyStanding {
   const { users, tags, viewer, rootQuorum } = snapshot;
-  return policyStanding({ ...request, policies, users, tags, viewerId: viewer.userId, rootQuorum });
+  const { declaredTokens, ...standing } = request;
+  return policyStanding({ ...standing, policies, users, tags, viewerId: viewer.userId, rootQuorum, names: policyNamesOf(snapshot, declaredTokens ?? []) });
 }
 
 /** Beyond this many extra approvers the search for "what is still needed" stops and says so in general words. */
@@ -102,7 +113,8 @@ const MAX_COMBINATIONS = 20_000;
 export function policyStanding(input: StandingInput): PolicyStanding {
   const conditionContext: PolicyContext = { ...input.resources, activity: policyActivityOf(input.activityType, input.params) };
   const timeContext = timeContextAt(input.nowMs);
-  const consensus = consensusChecker(input);
+  const consensusContext = consensusContextFor(input);
+  const consensus: ConsensusCheck = (policy, approverIds) => holds(policy.consensus, 'consensus', consensusContext(approverIds));
   const approvers = unique(input.approverIds);
 
   const matchedPolicies: MatchedPolicy[] = [];
@@ -146,11 +158,23 @@ export function policyStanding(input: StandingInput): PolicyStanding {
   const viewerVoted = approvers.includes(input.viewerId);
   const viewerInRootQuorum = rootMembers.has(input.viewerId);
 
-  const decided = { matchedPolicies, failedPolicies, evaluations, stillToVote: [] };
+  // The second pass, only for a denial or a wait: which parts of which policies decided it.
+  const why = (decision: DecisionToExplain): PolicyWhyView[] => {
+    const byId = new Map(input.policies.map((policy) => [policy.policyId, policy]));
+    const outcomes = evaluations.flatMap(({ policyId, verdict }) => {
+      const policy = byId.get(policyId);
+      if (policy === undefined) return [];
+      const enginePolicy = { id: policy.policyId, name: policy.policyName, effect: policy.effect, condition: policy.condition, consensus: policy.consensus, time: policy.time ?? '' };
+      return [{ policy: enginePolicy, outcome: ENGINE_OUTCOMES[verdict] }];
+    });
+    const explained = explainOutcomes(decision, outcomes, { condition: conditionContext, consensus: consensusContext(approvers), time: timeContext });
+    return policyWhyView(explained, input.policies, input.names ?? lookupOf(input));
+  };
+  const decided = { matchedPolicies, failedPolicies, evaluations, stillToVote: [], why: [] };
   if (rootQuorumReached) return { ...decided, outcome: 'ALLOW', decidedBy: 'root quorum', viewerCanApprove: false };
-  if (matchedPolicies.some((policy) => policy.outcome === 'DENY')) return { ...decided, outcome: 'DENY', decidedBy: 'policy', viewerCanApprove: false };
+  if (matchedPolicies.some((policy) => policy.outcome === 'DENY')) return { ...decided, why: why('explicit-deny'), outcome: 'DENY', decidedBy: 'policy', viewerCanApprove: false };
   if (matchedPolicies.some((policy) => policy.outcome === 'ALLOW')) return { ...decided, outcome: 'ALLOW', decidedBy: 'policy', viewerCanApprove: false };
-  const base = { ...decided, stillToVote: possibleVoters(waiting, new Set(approvers), lookupOf(input)) };
+  const base = { ...decided, stillToVote: possibleVoters(waiting, new Set(approvers), lookupOf(input)), why: why(waiting.length > 0 ? 'consensus-needed' : 'implicit-deny') };
 
   const needs = waiting.map((policy) => whatConsensusNeeds(policy, approvers, input, consensus));
   const reachable = needs.filter((need): need is Need => need !== undefined).sort((a, b) => a.count - b.count);
@@ -208,8 +232,17 @@ interface Need {
 
 type ConsensusCheck = (policy: StandingPolicy, approverIds: readonly string[]) => boolean | string;
 
-/** The consensus of `policy` evaluated as if `approverIds` had approved, each with every API key they hold. */
-function consensusChecker(input: StandingInput): ConsensusCheck {
+const ENGINE_OUTCOMES: Record<PolicyVerdict['verdict'], EngineOutcome> = {
+  allow: 'OUTCOME_ALLOW',
+  deny: 'OUTCOME_DENY_EXPLICIT',
+  'needs consensus': 'OUTCOME_REQUIRES_CONSENSUS',
+  'not applicable': 'OUTCOME_NOT_APPLICABLE',
+  inactive: 'OUTCOME_TIME_INACTIVE',
+  error: 'OUTCOME_ERROR',
+};
+
+/** What a consensus reads as if `approverIds` had approved, each with every credential they hold. */
+function consensusContextFor(input: StandingInput): (approverIds: readonly string[]) => PolicyContext {
   const usersById = new Map(input.users.map((user) => [user.userId, user]));
   const policyUser = (userId: string): PolicyUser => {
     const user = usersById.get(userId);
@@ -228,8 +261,7 @@ function consensusChecker(input: StandingInput): ConsensusCheck {
       ...(user?.authenticators ?? []).map((authenticator) => ({ id: authenticator.authenticatorId, credential: authenticator.credential })),
     ].map(({ id, credential }) => ({ id, user_id: userId, type: credential.type, public_key: credential.publicKey }));
   };
-  return (policy, approverIds) =>
-    holds(policy.consensus, 'consensus', { approvers: approverIds.map(policyUser), credentials: approverIds.flatMap(credentials) });
+  return (approverIds) => ({ approvers: approverIds.map(policyUser), credentials: approverIds.flatMap(credentials) });
 }
 
 /** The fewest more approvers that make `policy`'s consensus hold, described with the tag they share, if any. */

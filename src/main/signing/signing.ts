@@ -154,7 +154,14 @@ export class Signing {
     policies?: readonly StandingPolicy[],
   ): Promise<PolicyStanding> {
     const activity = activityOf(request);
-    const input = { activityType: activity.type, params: parametersOf(request), resources: policyResources(request, snapshot), approverIds, nowMs: this.options.now() };
+    const input = {
+      activityType: activity.type,
+      params: parametersOf(request),
+      resources: policyResources(request, snapshot),
+      approverIds,
+      nowMs: this.options.now(),
+      declaredTokens: await this.options.tokens.list(),
+    };
     return standingIn(snapshot, input, policies);
   }
 

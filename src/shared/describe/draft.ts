@@ -6,7 +6,7 @@
 import type { activityOperations } from '../api/activities';
 import type { ActivityType } from '../api/activity-types';
 import type { Names } from './names';
-import type { Change, Deletion, ExportDescription, Fact, OrganizationLookup, Ref, SigningDecoder, SigningRequest } from './types';
+import type { Change, Deletion, ExportDescription, Fact, OrganizationLookup, PolicyReader, Ref, SigningDecoder, SigningRequest } from './types';
 
 export type Fields = Readonly<Record<string, unknown>>;
 
@@ -33,7 +33,14 @@ export class Draft {
     readonly intent: Readonly<Record<string, unknown>>,
     /** The activity already ran or never will: the lookup shows the organization after it, not before. */
     readonly settled: boolean,
+    readonly readPolicy: PolicyReader | undefined,
   ) {}
+
+  /** A policy field's expression as people read it; `whenEmpty` words an empty one (no constraint). */
+  policyExpression(value: string, kind: Parameters<PolicyReader>[1], whenEmpty: string): Ref {
+    if (value.trim() === '') return { text: whenEmpty };
+    return { text: this.readPolicy?.(value, kind) ?? value, code: true };
+  }
 
   get lookup(): OrganizationLookup {
     return this.names.lookup;

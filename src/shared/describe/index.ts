@@ -6,7 +6,7 @@
 import { Draft, type Fields } from './draft';
 import { DESCRIBERS } from './families';
 import { Names } from './names';
-import type { ActivityDescription, OrganizationLookup, SigningDecoder } from './types';
+import type { ActivityDescription, OrganizationLookup, PolicyReader, SigningDecoder } from './types';
 import { activityTypeInWords } from './words';
 
 export * from './types';
@@ -23,6 +23,8 @@ export interface DescribeOptions {
    * is not known and warnings that read the present state are left out.
    */
   settled?: boolean;
+  /** Policies in words: their ids named and their amounts in units. Without it expressions are shown as written. */
+  readPolicy?: PolicyReader;
 }
 
 /** Whether QuorumKey has words for `type` (unknown types are described as "unrecognised activity"). */
@@ -51,7 +53,7 @@ export function describeActivity(
       rawIntent: activity.intent,
     };
   }
-  const draft = new Draft(activity.type, new Names(lookup), options.decodeSigning, activity.intent, options.settled === true);
+  const draft = new Draft(activity.type, new Names(lookup), options.decodeSigning, activity.intent, options.settled === true, options.readPolicy);
   describer(fields, draft);
   return {
     type: activity.type,

@@ -153,6 +153,12 @@ export interface SigningReading {
  * the payload does in words (recipient, amount, contract call…) or undefined when it cannot tell. The describer then
  * shows the raw payload only.
  */
+/**
+ * The hook for policies in words: an expression of a policy field with the organization's names for its ids and its
+ * token amounts in units (main's policy reading), as one line of text. Without it an expression is shown as written.
+ */
+export type PolicyReader = (text: string, kind: 'condition' | 'consensus' | 'time') => string;
+
 export type SigningDecoder = (request: SigningRequest, activity: { type: string; intent: Readonly<Record<string, unknown>> }) => SigningReading | undefined;
 
 export interface ActivityDescription {

@@ -26,6 +26,7 @@ import {
   signingRequestInput,
   signingResultView,
 } from './signing';
+import { policyFieldChange, policyReading } from './policy-words';
 import { activityReading } from './readings';
 import { journalChannels } from './journal';
 
@@ -256,6 +257,16 @@ const policyFields = {
   time: policyExpression.optional(),
   notes: policyNotes.optional(),
 };
+
+/** A policy as the editor holds it: every field as text, empty meaning "not set". */
+const editorPolicy = z.strictObject({
+  name: z.string().max(256),
+  effect,
+  condition: policyExpression,
+  consensus: policyExpression,
+  time: policyExpression,
+  notes: policyNotes,
+});
 
 /** A draft entry as `get_policies` shapes a policy: with a current `policyId` it replaces it, without it is added. */
 const draftPolicyEntry = z.strictObject({
@@ -635,7 +646,8 @@ export const ipcContract = {
     activityOutcome(z.strictObject({ apiKeyIds: z.array(z.string()) })),
   ),
 
-  'policies.list': channel(noInput, z.array(policyView)),
+  /** Each policy with its reading: ids named, amounts in units (main reads them against the organization). */
+  'policies.list': channel(noInput, z.array(policyView.extend({ reading: policyReading }))),
   'policies.get': channel(z.strictObject({ policyId: id }), policyView),
   'policies.create': channel(z.strictObject(policyFields), activityOutcome(z.strictObject({ policyId: z.string() }))),
   /** Changes only the fields given. */
@@ -644,6 +656,8 @@ export const ipcContract = {
     activityOutcome(z.strictObject({ policyId: z.string() })),
   ),
   'policies.delete': channel(z.strictObject({ policyId: id }), activityOutcome(z.strictObject({ policyId: z.string() }))),
+  /** An update's changed fields token by token, read against the organization (names, units, grouped digits). */
+  'policies.review': channel(z.strictObject({ before: editorPolicy, after: editorPolicy }), z.array(policyFieldChange)),
 
   /**
    * Replays recorded activities (the newest `last`, or those since `sinceMs`) against the current policies and the

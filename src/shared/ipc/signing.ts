@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { hashFunction, payloadEncoding, transactionType } from '../api/enums';
 import type { SigningWarning } from '../clear-signing/types';
 import type { Fact } from '../describe/types';
+import { policyWhy } from './policy-words';
 
 /**
  * `T` as it crosses IPC: bigints as decimal strings, without the policy keywords. An optional member may also hold
@@ -57,6 +58,8 @@ export const policyStandingView = z.strictObject({
   decidedBy: z.enum(['root quorum', 'policy']).optional(),
   /** Who may still vote and why, from the same evaluation as the verdict. */
   stillToVote: z.array(z.strictObject({ userId: z.string(), userName: z.string(), reasons: z.array(z.string()) })),
+  /** For a denial or a wait: which part of which policy decided, with the values it read. */
+  why: z.array(policyWhy),
 });
 export type PolicyStandingView = z.infer<typeof policyStandingView>;
 

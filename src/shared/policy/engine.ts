@@ -9,7 +9,8 @@ import { olderActivityVersions } from '../api/activity-versions';
 import { QkError } from '../errors';
 import { checkPolicyExpression, childrenOf } from './check';
 import { evaluateOrFail, missingKeyword, type EvaluationFailure } from './evaluator';
-import type { Expression, Identifier, PolicyExpressionKind } from './ast';
+import { explain, type Explanation } from './explain';
+import type { Expression, Identifier, PolicyExpressionKind, SourceSpan } from './ast';
 import { policyActivityOf } from './activity-classes';
 import { timeContextAt, type PolicyContext, type PolicyCredential, type PolicyUser } from './values';
 
@@ -195,6 +196,81 @@ export function consensusContextOf(approvers: readonly EngineApprover[]): Policy
   const users = new Map<string, PolicyUser>();
   for (const { user } of approvers) if (!users.has(user.id)) users.set(user.id, user);
   return { approvers: [...users.values()], credentials: approvers.map((approver) => approver.credential) };
+}
+
+export type PolicyField = 'condition' | 'consensus' | 'time';
+
+/** The contexts a policy's three fields read. */
+export interface PolicyContexts {
+  condition: PolicyContext;
+  consensus: PolicyContext;
+  time: PolicyContext;
+}
+
+/** Which policy decided, by which of its fields, and why that field came out as it did. */
+export interface PolicyWhy {
+  policyId: string;
+  field: PolicyField;
+  explanation: Explanation;
+}
+
+/**
+ * Why one field of a policy came out as it did; undefined for an empty field (it imposes no constraint). A field that
+ * does not parse is explained by its parse error.
+ */
+export function explainPolicyField(text: string, kind: PolicyField, context: PolicyContext): Explanation | undefined {
+  if (text.trim() === '') return undefined;
+  const field = parsed(text, kind);
+  if (!(field instanceof QkError)) return explain(field.ast, text, context);
+  const span = 'span' in field ? (field.span as SourceSpan) : { offset: 0, line: 1, column: 1, length: text.length };
+  return { outcome: 'error', parts: [{ span, text: text.slice(span.offset, span.offset + span.length), outcome: 'error', reads: [], error: field.message }] };
+}
+
+/** What a second pass explains: a denial by a DENY, a denial for want of an ALLOW, or a wait for votes. */
+export type DecisionToExplain = 'explicit-deny' | 'implicit-deny' | 'consensus-needed';
+
+/**
+ * The field of a policy that decided its part in `decision`: a DENY's matching condition; an ALLOW's unmet consensus
+ * in a wait; in a denial for want of an ALLOW, each ALLOW's false condition, closed time window or failing field (the
+ * first that errs, in the order the engine reads them).
+ */
+function decidingField(policy: EnginePolicy, outcome: PolicyOutcome, decision: DecisionToExplain, contexts: PolicyContexts): PolicyField | undefined {
+  if (decision === 'explicit-deny') return outcome === 'OUTCOME_DENY_EXPLICIT' ? 'condition' : undefined;
+  if (decision === 'consensus-needed') return outcome === 'OUTCOME_REQUIRES_CONSENSUS' ? 'consensus' : undefined;
+  if (policy.effect !== 'EFFECT_ALLOW') return undefined;
+  if (outcome === 'OUTCOME_NOT_APPLICABLE') return 'condition';
+  if (outcome === 'OUTCOME_TIME_INACTIVE') return 'time';
+  if (outcome !== 'OUTCOME_ERROR') return undefined;
+  return (['time', 'condition', 'consensus'] as const).find((field) => typeof policyFieldHolds(policy[field], field, contexts[field]) !== 'boolean');
+}
+
+/**
+ * The second pass over a denial or a wait: which policies decided it, by which field, with the sub-expressions that
+ * decided each and the values they read. Run only when someone asks why, never on the service's hot path.
+ */
+export function explainOutcomes(
+  decision: DecisionToExplain,
+  outcomes: readonly { policy: EnginePolicy; outcome: PolicyOutcome }[],
+  contexts: PolicyContexts,
+): PolicyWhy[] {
+  return outcomes.flatMap(({ policy, outcome }) => {
+    const field = decidingField(policy, outcome, decision, contexts);
+    const explanation = field === undefined ? undefined : explainPolicyField(policy[field], field, contexts[field]);
+    return field === undefined || explanation === undefined ? [] : [{ policyId: policy.id, field, explanation }];
+  });
+}
+
+/** Why `decide` answered `authorization` for `request`: empty for an allow. */
+export function explainDecision(request: DecisionRequest, authorization: Authorization): PolicyWhy[] {
+  if (authorization.decision === 'allow') return [];
+  const decision = authorization.decision === 'consensus-needed' ? 'consensus-needed' : authorization.reason === 'explicit' ? 'explicit-deny' : 'implicit-deny';
+  const byId = new Map(request.policies.map((policy) => [policy.id, policy]));
+  const outcomes = authorization.evaluations.flatMap(({ policyId, outcome }) => {
+    const policy = byId.get(policyId);
+    return policy === undefined ? [] : [{ policy, outcome }];
+  });
+  const { condition, consensus, time } = contextsOf(request);
+  return explainOutcomes(decision, outcomes, { condition: condition.context, consensus: consensus.context, time: time.context });
 }
 
 type FieldResult = boolean | PolicyFieldFailure;

@@ -106,7 +106,8 @@ function pathOf(node: Expression): string | undefined {
   return undefined;
 }
 
-class Evaluator {
+/** One evaluation over one request; `explain.ts` re-evaluates sub-expressions with it to say why. */
+export class Evaluator {
   constructor(private readonly context: PolicyContext) {}
 
   evaluate(node: Expression, bindings: Bindings): PolicyValue {

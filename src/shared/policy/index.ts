@@ -20,6 +20,7 @@ export {
   type CronSpan,
 } from './cron-span';
 export { evaluate, evaluatePolicyExpression, type PolicyEvaluationResult } from './evaluator';
+export { explain, valueInWords, type ExplainedOutcome, type ExplainedPart, type ExplainedRead, type Explanation } from './explain';
 export * from './values';
 export {
   approverTerms,
@@ -43,12 +44,19 @@ export {
   conditionContextOf,
   consensusContextOf,
   decide,
+  explainDecision,
+  explainOutcomes,
+  explainPolicyField,
   policyFieldHolds,
   refusedBeforeDecoding,
   type Authorization,
   type DecisionRequest,
+  type DecisionToExplain,
   type EngineApprover,
   type EnginePolicy,
+  type PolicyContexts,
   type PolicyEvaluation,
+  type PolicyField,
   type PolicyOutcome,
+  type PolicyWhy,
 } from './engine';

@@ -63,21 +63,25 @@ const holds = (text: string, kind: 'condition' | 'consensus', context: PolicyCon
 };
 const approvers = (...tags: string[][]): PolicyContext => ({ approvers: tags.map((userTags, index) => ({ id: `u${index}`, tags: userTags })) });
 
+const OPS = { id: 'ops', name: 'operations' };
+
 describe('signing templates', () => {
   it('allowlist below an amount: checksummed recipients, the limit in wei, one tagged approver', () => {
-    const draft = allowlistBelowTemplate([ALICE.toLowerCase()], '0.5', 'ops');
+    const draft = allowlistBelowTemplate([ALICE.toLowerCase()], '0.5', OPS);
     expect(draft.condition).toContain(`'${ALICE}'`);
+    // The tag is picked by name: the expression holds its id, the notes its name.
+    expect(draft.notes).toBe('One approver tagged operations may sign transfers of less than 0.5 ETH to these 1 address(es).');
     expect(holds(draft.condition, 'condition', signing({ to: ALICE, value: 499_999_999_999_999_999n }))).toBe(true);
     expect(holds(draft.condition, 'condition', signing({ to: ALICE, value: 500_000_000_000_000_000n }))).toBe(false);
     expect(holds(draft.condition, 'condition', signing({ to: USDC, value: 1n }))).toBe(false);
     expect(holds(draft.consensus, 'consensus', approvers(['ops']))).toBe(true);
     expect(holds(draft.consensus, 'consensus', approvers(['finance']))).toBe(false);
-    expect(() => allowlistBelowTemplate(['0x123'], '1', 'ops')).toThrow(/is not an Ethereum address/);
-    expect(() => allowlistBelowTemplate([ALICE], 'lots', 'ops')).toThrow(/give an amount in ETH/);
+    expect(() => allowlistBelowTemplate(['0x123'], '1', OPS)).toThrow(/is not an Ethereum address/);
+    expect(() => allowlistBelowTemplate([ALICE], 'lots', OPS)).toThrow(/give an amount in ETH/);
   });
 
   it('above an amount needs two of the tag', () => {
-    const draft = aboveNeedsTwoTemplate('10', 'ops');
+    const draft = aboveNeedsTwoTemplate('10', OPS);
     expect(holds(draft.condition, 'condition', signing({ to: ALICE, value: 10n ** 19n + 1n }))).toBe(true);
     expect(holds(draft.condition, 'condition', signing({ to: ALICE, value: 10n ** 19n }))).toBe(false);
     expect(holds(draft.consensus, 'consensus', approvers(['ops'], ['ops']))).toBe(true);
@@ -85,10 +89,10 @@ describe('signing templates', () => {
   });
 
   it('only one function of one contract, and deny a chain', () => {
-    const only = contractFunctionTemplate(USDC.toLowerCase(), 'transfer', 'ops');
+    const only = contractFunctionTemplate(USDC.toLowerCase(), 'transfer', OPS);
     expect(holds(only.condition, 'condition', signing({ to: USDC, function_name: 'transfer' }))).toBe(true);
     expect(holds(only.condition, 'condition', signing({ to: USDC, function_name: 'approve' }))).toBe(false);
-    expect(() => contractFunctionTemplate(USDC, "x' || true || '", 'ops')).toThrow(/is not a function name/);
+    expect(() => contractFunctionTemplate(USDC, "x' || true || '", OPS)).toThrow(/is not a function name/);
     const deny = denyChainTemplate('56');
     expect(deny.effect).toBe('EFFECT_DENY');
     expect(holds(deny.condition, 'condition', signing({ chain_id: 56n }))).toBe(true);

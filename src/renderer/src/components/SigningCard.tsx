@@ -8,6 +8,7 @@ import { effectInWords } from '../../../shared/describe';
 import { Fragment, useState } from 'react';
 import type { PolicyStandingView, SigningCardView } from '../../../shared/ipc/signing';
 import { useChannel } from '../queries';
+import { PolicyExpression } from './PolicyExpression';
 import { QueryStatus } from './QueryStatus';
 import { StillToVoteList } from './StillToVoteList';
 
@@ -158,6 +159,7 @@ function PolicyStanding({ standing }: { standing: PolicyStandingView }) {
           ))}
         </ul>
       )}
+      {standing.why.length > 0 && <WhyList why={standing.why} />}
       {standing.consensusNeeds !== undefined && (
         <p className="consensus-needs">
           {standing.consensusNeeds.charAt(0).toUpperCase() + standing.consensusNeeds.slice(1)};{' '}
@@ -179,6 +181,50 @@ function PolicyStanding({ standing }: { standing: PolicyStandingView }) {
     </section>
   );
 }
+
+/** Which part of which policy decided, with what it read: the explanation main worked out for a denial or a wait. */
+function WhyList({ why }: { why: PolicyStandingView['why'] }) {
+  return (
+    <ul className="policy-why" aria-label="Why">
+      {why.map((policy) => (
+        <li key={`${policy.policyId}-${policy.field}`}>
+          <strong>{policy.policyName}</strong>: its {policy.field} {WHY_OUTCOME_WORDS[policy.outcome]}
+          <ul>
+            {policy.parts.map((part, index) => (
+              <li key={index}>
+                <PolicyExpression pieces={part.pieces} />{' '}
+                <span className="muted">
+                  (line {part.line}, column {part.column}) {PART_OUTCOME_WORDS[part.outcome]}
+                </span>
+                {part.error !== undefined && <span className="field-error"> {part.error}</span>}
+                {part.reads.length > 0 && (
+                  <ul className="policy-reads" aria-label="Values read">
+                    {part.reads.map((read, readIndex) => (
+                      <li key={readIndex}>
+                        <code>{read.expression}</code> read <code>{read.value}</code>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </li>
+            ))}
+          </ul>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const WHY_OUTCOME_WORDS: Record<PolicyStandingView['why'][number]['outcome'], string> = {
+  true: 'holds, because:',
+  false: 'does not hold, because:',
+  error: 'cannot be evaluated:',
+};
+const PART_OUTCOME_WORDS: Record<PolicyStandingView['why'][number]['outcome'], string> = {
+  true: 'is true',
+  false: 'is false',
+  error: 'fails',
+};
 
 const OUTCOME_WORDS: Record<PolicyStandingView['outcome'], string> = {
   ALLOW: 'allowed',

@@ -8,6 +8,7 @@ import type { QkError } from '../../../shared/errors';
 import type { DryRunView } from '../../../shared/ipc/signing';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Progress } from '../components/Progress';
+import { SelectField } from '../components/SelectField';
 import { SigningCard } from '../components/SigningCard';
 import { useSigningRequestForm } from '../components/SigningRequestFields';
 import { StillToVoteList } from '../components/StillToVoteList';
@@ -15,11 +16,13 @@ import { useAction } from '../hooks';
 import type { PolicyDraft } from './draft';
 import type { DraftEntry } from './draft-entry';
 import { aboveNeedsTwoTemplate, allowlistBelowTemplate, contractFunctionTemplate, denyChainTemplate } from './signing-templates';
+import type { Named } from './templates';
 
-
-export function SigningTemplates({ onApply }: { onApply: (draft: PolicyDraft) => void }) {
+/** `tags`: the organization's tags by name; the approver tag is picked from them, never typed as an id. */
+export function SigningTemplates({ onApply, tags }: { onApply: (draft: PolicyDraft) => void; tags: readonly Named[] }) {
   const [error, setError] = useState<QkError>();
-  const [tag, setTag] = useState('');
+  const [tagId, setTagId] = useState('');
+  const tag = tags.find((candidate) => candidate.id === tagId) ?? tags[0];
   const [allowlist, setAllowlist] = useState('');
   const [below, setBelow] = useState('1');
   const [above, setAbove] = useState('10');
@@ -35,16 +38,12 @@ export function SigningTemplates({ onApply }: { onApply: (draft: PolicyDraft) =>
       setError(thrown as QkError);
     }
   };
-  const tagField = (
-    <label>
-      Approver tag id
-      <input value={tag} onChange={(event) => setTag(event.target.value)} required spellCheck={false} />
-    </label>
-  );
+  if (tag === undefined) return <p className="hint">The signing templates pick approvers by tag: create a tag on the Users screen first.</p>;
+  const tagField = <SelectField label="Approver tag" value={tag.id} options={tags.map((option) => ({ value: option.id, label: option.name }))} onChange={setTagId} />;
   return (
     <div className="signing-templates">
       {error !== undefined && <ErrorNotice error={error} onDismiss={() => setError(undefined)} />}
-      <TemplateForm label="Transfers to an allowlist below an amount, one operator" onSubmit={apply(() => allowlistBelowTemplate(split(allowlist), below, tag.trim()))}>
+      <TemplateForm label="Transfers to an allowlist below an amount, one operator" onSubmit={apply(() => allowlistBelowTemplate(split(allowlist), below, tag))}>
         <label className="grow">
           Allowed recipients (comma or space separated)
           <input value={allowlist} onChange={(event) => setAllowlist(event.target.value)} required spellCheck={false} />
@@ -55,14 +54,14 @@ export function SigningTemplates({ onApply }: { onApply: (draft: PolicyDraft) =>
         </label>
         {tagField}
       </TemplateForm>
-      <TemplateForm label="Above an amount needs two of a tag" onSubmit={apply(() => aboveNeedsTwoTemplate(above, tag.trim()))}>
+      <TemplateForm label="Above an amount needs two of a tag" onSubmit={apply(() => aboveNeedsTwoTemplate(above, tag))}>
         <label>
           Above (ETH)
           <input value={above} onChange={(event) => setAbove(event.target.value)} required inputMode="decimal" />
         </label>
         {tagField}
       </TemplateForm>
-      <TemplateForm label="Only this contract’s function" onSubmit={apply(() => contractFunctionTemplate(contract, functionName, tag.trim()))}>
+      <TemplateForm label="Only this contract’s function" onSubmit={apply(() => contractFunctionTemplate(contract, functionName, tag))}>
         <label className="grow">
           Contract address
           <input value={contract} onChange={(event) => setContract(event.target.value)} required spellCheck={false} />

@@ -1,12 +1,13 @@
 /**
- * Policy templates for signing: fill in addresses, amounts and a user tag, get a policy the shared checker accepts.
+ * Policy templates for signing: fill in addresses and amounts and pick a user tag by name, get a policy the shared
+ * checker accepts (the expression holds the tag's id, the name and notes its name).
  * Ethereum addresses are written checksummed, as the decoded `eth.tx.to` is, so the string comparison matches;
  * amounts are given in ETH and written in wei, the unit `eth.tx.value` is in.
  */
 import { checksummedEthereumAddress } from '../../../shared/crypto/ethereum-address';
 import { QkError } from '../../../shared/errors';
 import type { PolicyDraft } from './draft';
-import { quote } from './templates';
+import { quote, type Named } from './templates';
 
 const SIGN_TRANSACTION = "activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2'";
 
@@ -24,10 +25,10 @@ function wei(ether: string, field: string): bigint {
   return BigInt(`${match[1]!}${(match[2] ?? '').padEnd(18, '0')}`);
 }
 
-const taggedApprover = (tagId: string) => `user.tags.contains(${quote(tagId)})`;
+const taggedApprover = (tag: Named) => `user.tags.contains(${quote(tag.id)})`;
 
-/** Transfers to the allowlisted addresses, below `belowEth`, need one approver tagged `tagId`. */
-export function allowlistBelowTemplate(addresses: readonly string[], belowEth: string, tagId: string): PolicyDraft {
+/** Transfers to the allowlisted addresses, below `belowEth`, need one approver tagged `tag`. */
+export function allowlistBelowTemplate(addresses: readonly string[], belowEth: string, tag: Named): PolicyDraft {
   if (addresses.length === 0) throw new QkError('REQUEST_INVALID', 'addresses: give at least one allowed recipient');
   const allowed = addresses.map((address, index) => quote(checksummed(address, `addresses[${index}]`)));
   const limit = wei(belowEth, 'below');
@@ -35,27 +36,27 @@ export function allowlistBelowTemplate(addresses: readonly string[], belowEth: s
     name: `Transfers below ${belowEth} ETH to the allowlist, one operator`,
     effect: 'EFFECT_ALLOW',
     condition: `${SIGN_TRANSACTION} && eth.tx.to in [${allowed.join(', ')}] && eth.tx.value < ${limit}`,
-    consensus: `approvers.any(user, ${taggedApprover(tagId)})`,
+    consensus: `approvers.any(user, ${taggedApprover(tag)})`,
     time: '',
-    notes: `One approver tagged ${tagId} may sign transfers of less than ${belowEth} ETH to these ${addresses.length} address(es).`,
+    notes: `One approver tagged ${tag.name} may sign transfers of less than ${belowEth} ETH to these ${addresses.length} address(es).`,
   };
 }
 
-/** Transactions moving more than `aboveEth` need two approvers tagged `tagId`. */
-export function aboveNeedsTwoTemplate(aboveEth: string, tagId: string): PolicyDraft {
+/** Transactions moving more than `aboveEth` need two approvers tagged `tag`. */
+export function aboveNeedsTwoTemplate(aboveEth: string, tag: Named): PolicyDraft {
   const limit = wei(aboveEth, 'above');
   return {
-    name: `Above ${aboveEth} ETH needs two approvers tagged ${tagId}`,
+    name: `Above ${aboveEth} ETH needs two approvers tagged ${tag.name}`,
     effect: 'EFFECT_ALLOW',
     condition: `${SIGN_TRANSACTION} && eth.tx.value > ${limit}`,
-    consensus: `approvers.filter(user, ${taggedApprover(tagId)}).count() >= 2`,
+    consensus: `approvers.filter(user, ${taggedApprover(tag)}).count() >= 2`,
     time: '',
-    notes: `Transactions moving more than ${aboveEth} ETH are signed once two approvers tagged ${tagId} agree.`,
+    notes: `Transactions moving more than ${aboveEth} ETH are signed once two approvers tagged ${tag.name} agree.`,
   };
 }
 
-/** Calls of one function of one contract (decoded with its uploaded ABI) need one approver tagged `tagId`. */
-export function contractFunctionTemplate(contract: string, functionName: string, tagId: string): PolicyDraft {
+/** Calls of one function of one contract (decoded with its uploaded ABI) need one approver tagged `tag`. */
+export function contractFunctionTemplate(contract: string, functionName: string, tag: Named): PolicyDraft {
   const address = checksummed(contract, 'contract');
   const name = functionName.trim();
   if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name)) throw new QkError('REQUEST_INVALID', `function: ${JSON.stringify(name.slice(0, 80))} is not a function name`);
@@ -63,7 +64,7 @@ export function contractFunctionTemplate(contract: string, functionName: string,
     name: `Only ${name} on ${address}`,
     effect: 'EFFECT_ALLOW',
     condition: `${SIGN_TRANSACTION} && eth.tx.to == ${quote(address)} && eth.tx.function_name == ${quote(name)}`,
-    consensus: `approvers.any(user, ${taggedApprover(tagId)})`,
+    consensus: `approvers.any(user, ${taggedApprover(tag)})`,
     time: '',
     notes: `Allows calls of ${name} on ${address} only; the contract's ABI must be uploaded for the call to be decoded.`,
   };

@@ -13,7 +13,8 @@ import { TableHead } from '../components/TableHead';
 import { WaitingForVotes } from '../components/WaitingForVotes';
 import { useAction } from '../hooks';
 import { useChannel, useInvalidate } from '../queries';
-import { changedFields, diffLines, DRAFT_FIELDS, EMPTY_DRAFT, type PolicyDraft } from '../policy/draft';
+import { changedFields, EMPTY_DRAFT, type PolicyDraft } from '../policy/draft';
+import { PolicyExpression } from '../components/PolicyExpression';
 import { PolicyDryRun, SigningTemplates } from '../policy/SigningPolicyTools';
 import { RehearsalPanel } from '../policy/RehearsalPanel';
 import { draftEntryOf } from '../policy/draft-entry';
@@ -86,11 +87,11 @@ export function PoliciesScreen() {
                       </span>
                     </td>
                     <td>
-                      <code>{policy.condition || 'any activity'}</code>
+                      <PolicyField pieces={policy.reading.condition} whenEmpty="any activity" />
                       <br />
-                      <code className="muted">{policy.consensus || 'no approvals needed'}</code>
+                      <PolicyField pieces={policy.reading.consensus} whenEmpty="no approvals needed" muted />
                       <br />
-                      <code className="muted">{policy.time || 'always active'}</code>
+                      <PolicyField pieces={policy.reading.time} whenEmpty="always active" muted />
                     </td>
                     <td>{policy.notes}</td>
                     <td className="row-actions">
@@ -281,22 +282,22 @@ function PolicyEditor({
   );
 }
 
+/** A field of the list as main read it: names for ids, units beside amounts. */
+function PolicyField({ pieces, whenEmpty, muted = false }: { pieces: Policy['reading']['condition']; whenEmpty: string; muted?: boolean }) {
+  if (pieces.length === 0) return <code className="muted">{whenEmpty}</code>;
+  return <PolicyExpression pieces={pieces} {...(muted ? { className: 'muted' } : {})} />;
+}
+
+/** The update's changed fields as main diffs them, token by token: names, units and grouped digits. */
 function PolicyDiff({ before, after }: { before: PolicyDraft; after: PolicyDraft }) {
-  const changed = DRAFT_FIELDS.filter(({ field }) => before[field] !== after[field]);
+  const review = useChannel('policies.review', { before, after });
   return (
     <div className="policy-diff" role="group" aria-label="Changes">
-      {changed.map(({ field, label }) => (
+      <QueryStatus query={review} loading="Reading the changes…" />
+      {review.data?.map(({ field, label, pieces }) => (
         <section key={field}>
           <h3>{label}</h3>
-          <pre>
-            {diffLines(before[field], after[field]).map((line, index) => (
-              <span key={index} className={`diff-${line.kind}`}>
-                {line.kind === 'removed' ? '− ' : line.kind === 'added' ? '+ ' : '  '}
-                {line.text}
-                {'\n'}
-              </span>
-            ))}
-          </pre>
+          <PolicyExpression pieces={pieces} className="diff-field" />
         </section>
       ))}
     </div>
@@ -373,7 +374,7 @@ function Templates({ onApply }: { onApply: (draft: PolicyDraft) => void }) {
           <button type="submit">Use “user may export wallet”</button>
         </form>
       )}
-      <SigningTemplates onApply={onApply} />
+      <SigningTemplates onApply={onApply} tags={tags} />
     </details>
   );
 }

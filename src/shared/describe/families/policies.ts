@@ -1,6 +1,6 @@
 /** Policies: created, changed and deleted, with the warnings a policy that allows everything or a lifted deny deserve. */
 import type { Describer, Describers, Draft, Fields } from '../draft';
-import { code, EVERYTHING, expression, plain, records, text, texts } from '../pieces';
+import { EVERYTHING, plain, records, text, texts } from '../pieces';
 import type { Ref } from '../types';
 import { counted, effectInWords } from '../words';
 
@@ -16,10 +16,12 @@ function newPolicy(draft: Draft, policy: Fields, several: boolean): void {
   const label = (field: string) => (several ? `${name}: ${field.toLowerCase()}` : field);
   draft.change(several ? `Policy ${name}` : 'Name', [], [plain(name)]);
   draft.change(label('Effect'), [], [plain(effectInWords(effect))]);
-  draft.change(label('Condition'), [], [expression(condition, 'every activity (no condition)')]);
-  draft.change(label('Consensus'), [], [expression(consensus, 'no votes needed beyond the requester')]);
+  draft.change(label('Condition'), [], [draft.policyExpression(condition, 'condition', 'every activity (no condition)')]);
+  draft.change(label('Consensus'), [], [draft.policyExpression(consensus, 'consensus', 'no votes needed beyond the requester')]);
   const time = text(policy, 'time');
-  if (time !== undefined && time !== '') draft.change(label('Active when'), [], [code(time)]);
+  if (time !== undefined && time !== '') draft.change(label('Active when'), [], [draft.policyExpression(time, 'time', 'always')]);
+  const notes = text(policy, 'notes');
+  if (notes !== undefined && notes !== '') draft.change(label('Notes'), [], [plain(notes)]);
   warnIfAllowsEverything(draft, name, effect, condition, consensus);
 }
 
@@ -60,8 +62,12 @@ const updatePolicy: Describer = (fields, draft) => {
   const name = draft.names.policy(policyId);
   draft.title = 'Change a policy';
   draft.fact('Policy', name);
-  const shown = (field: string, value: string): Ref =>
-    field === 'effect' ? plain(effectInWords(value)) : field === 'policyName' || field === 'notes' ? plain(value === '' ? 'none' : value) : expression(value, 'none');
+  const shown = (field: (typeof UPDATABLE_POLICY_FIELDS)[number][2], value: string): Ref =>
+    field === 'effect'
+      ? plain(effectInWords(value))
+      : field === 'policyName' || field === 'notes'
+        ? plain(value === '' ? 'none' : value)
+        : draft.policyExpression(value, field, 'none');
   for (const [intentField, label, storedField] of UPDATABLE_POLICY_FIELDS) {
     const after = text(fields, intentField);
     if (after === undefined) continue;
@@ -84,8 +90,8 @@ const deletePolicy: Describer = (fields, draft) => {
   draft.deletions.push({ what: draft.names.policy(policyId), kind: 'policy' });
   if (stored !== undefined) {
     draft.fact('Its effect', plain(effectInWords(stored.effect)));
-    draft.fact('Its condition', expression(stored.condition, 'every activity (no condition)'));
-    draft.fact('Its consensus', expression(stored.consensus, 'no votes needed beyond the requester'));
+    draft.fact('Its condition', draft.policyExpression(stored.condition, 'condition', 'every activity (no condition)'));
+    draft.fact('Its consensus', draft.policyExpression(stored.consensus, 'consensus', 'no votes needed beyond the requester'));
     if (stored.effect === 'EFFECT_DENY') draft.warn(`Deleting ${stored.policyName} lifts a deny: what it blocked may become allowed.`);
   }
   draft.summary = draft.names.policy(policyId).text;
