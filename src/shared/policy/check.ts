@@ -263,7 +263,8 @@ function findLambdaBinding(node: Expression, name: string): LambdaCall | undefin
   return undefined;
 }
 
-function childrenOf(node: Expression): Expression[] {
+/** The direct sub-expressions of `node`, left to right. */
+export function childrenOf(node: Expression): Expression[] {
   switch (node.type) {
     case 'bool':
     case 'int':
