@@ -82,6 +82,7 @@ export const validInputs: { [C in Channel]: ChannelInput<C> } = {
   'policies.create': { name: 'allow ops', effect: 'EFFECT_ALLOW', condition: 'true', consensus: 'true', notes: 'n' },
   'policies.update': { policyId: ACTIVITY_ID, changes: { name: 'renamed' } },
   'policies.delete': { policyId: ACTIVITY_ID },
+  'policies.lint': { policy: { name: 'limit', effect: 'EFFECT_DENY', condition: "eth.tx.contract_call_args['amout'] > 5", consensus: '', time: '' } },
   'wallets.list': {},
   'wallets.accounts': { walletId: ACTIVITY_ID },
   'policies.dryRun': { request: SIGN_TRANSACTION },

@@ -4,8 +4,9 @@ import type { ActiveProfileHandlerDeps } from '../activities/activities.ipc';
 import { outcomeView } from '../activities/activity-views';
 import type { IpcHandlers } from '../ipc/register';
 import { rehearsePolicies } from './history';
+import { lintDraftPolicy } from './lint';
 
-type PolicyChannel = 'policies.list' | 'policies.get' | 'policies.create' | 'policies.update' | 'policies.delete' | 'policies.rehearse';
+type PolicyChannel = 'policies.list' | 'policies.get' | 'policies.create' | 'policies.update' | 'policies.delete' | 'policies.rehearse' | 'policies.lint';
 
 export function policiesHandlers({ active, now }: ActiveProfileHandlerDeps): Pick<IpcHandlers, PolicyChannel> {
   return {
@@ -15,6 +16,7 @@ export function policiesHandlers({ active, now }: ActiveProfileHandlerDeps): Pic
     'policies.update': async ({ policyId, changes }) =>
       outcomeView(await (await active.services()).policies.update(policyId, changes), policyIdOf, now()),
     'policies.delete': async ({ policyId }) => outcomeView(await (await active.services()).policies.delete(policyId), policyIdOf, now()),
+    'policies.lint': async ({ policyId, policy }) => lintDraftPolicy((await active.services()).client, { ...policy, policyId }),
     'policies.rehearse': async ({ draft, last, sinceMs }) => rehearsePolicies((await active.services()).client, draft, { last, sinceMs }),
   };
 }

@@ -26,6 +26,7 @@ import {
   signingRequestInput,
   signingResultView,
 } from './signing';
+import { LINT_RULES } from '../policy/lint';
 import { activityReading } from './readings';
 import { journalChannels } from './journal';
 
@@ -230,6 +231,16 @@ const policyFields = {
   time: policyExpression.optional(),
   notes: policyNotes.optional(),
 };
+
+/** A policy linter finding (docs/service.md#policy-lint), at its position in one expression of the policy. */
+const lintFinding = z.strictObject({
+  rule: z.enum(LINT_RULES),
+  severity: z.enum(['warning', 'error']),
+  field: z.enum(['condition', 'consensus', 'time']),
+  span: z.strictObject({ offset: z.number().int().nonnegative(), line: z.number().int().positive(), column: z.number().int().positive(), length: z.number().int().nonnegative() }),
+  message: z.string(),
+  suggestion: z.string().optional(),
+});
 
 /** A draft entry as `get_policies` shapes a policy: with a current `policyId` it replaces it, without it is added. */
 const draftPolicyEntry = z.strictObject({
@@ -616,6 +627,14 @@ export const ipcContract = {
     activityOutcome(z.strictObject({ policyId: z.string() })),
   ),
   'policies.delete': channel(z.strictObject({ policyId: id }), activityOutcome(z.strictObject({ policyId: z.string() }))),
+  /**
+   * The linter's findings on a policy being edited, read against the organization as it stands; nothing is saved.
+   * `policyId` names the saved policy the draft edits. An `error` finding blocks saving, a `warning` does not.
+   */
+  'policies.lint': channel(
+    z.strictObject({ policyId: id.optional(), policy: z.strictObject({ name: z.string().max(256), effect, condition: policyExpression, consensus: policyExpression, time: policyExpression }) }),
+    z.array(lintFinding),
+  ),
 
   /**
    * Replays recorded activities (the newest `last`, or those since `sinceMs`) against the current policies and the

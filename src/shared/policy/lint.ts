@@ -16,7 +16,8 @@ import { nearestName } from './type-hints';
 import type { PolicyCredential, PolicyUser } from './values';
 
 export type LintField = 'condition' | 'consensus' | 'time';
-export type LintRule = 'weak-allow' | 'unknown-interface-name' | 'address-literal' | 'deny-never-matches' | 'constant-expression' | 'shadowed-by-deny';
+export const LINT_RULES = ['weak-allow', 'unknown-interface-name', 'address-literal', 'deny-never-matches', 'constant-expression', 'shadowed-by-deny'] as const;
+export type LintRule = (typeof LINT_RULES)[number];
 
 export interface LintFinding {
   readonly rule: LintRule;
