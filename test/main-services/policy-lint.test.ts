@@ -1,8 +1,10 @@
 /** The policy linter as main serves it: its inputs read from a real local service. */
 import { afterEach, expect, it } from 'vitest';
-import { lintDraftPolicy } from '../../src/main/policies/lint';
+import type { SmartContractInterface } from '../../src/shared/api';
+import { interfaceNames, lintDraftPolicy } from '../../src/main/policies/lint';
 import { Policies } from '../../src/main/policies/policies';
 import { ContractInterfaces } from '../../src/main/signing/contracts';
+import { VAULT_IDL, VAULT_PROGRAM } from '../support/vault-idl';
 import { startTestBed, type TestBed } from './helpers';
 
 let bed: TestBed | undefined;
@@ -39,4 +41,15 @@ it("reads the root quorum, users, uploaded ABIs and a deny's history, and finds 
   const [never] = await lintDraftPolicy(client, { policyId, name: 'never', effect: 'EFFECT_DENY', condition: NEVER, consensus: '', time: '' });
   expect(never).toMatchObject({ rule: 'deny-never-matches' });
   expect(never!.message).toMatch(/None of the \d+ most recent recorded activities was denied by it\.$/);
+});
+
+it('names what decoding names: ABI inputs (by position when unnamed), IDL arguments and accounts as Codama reads them', () => {
+  const uploaded = (type: string, address: string, definition: unknown) =>
+    ({ smartContractInterfaceId: 'i', organizationId: 'o', smartContractAddress: address, smartContractInterface: JSON.stringify(definition), type, label: 'x', notes: '' }) as unknown as SmartContractInterface;
+  const abi = [{ ...ERC20[0], inputs: [{ name: '', type: 'address' }, { name: 'amount', type: 'uint256' }] }, { type: 'event', name: 'Transfer', inputs: [{ name: 'from', type: 'address' }] }];
+  expect(interfaceNames(uploaded('SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM', TOKEN, abi))).toEqual([{ chain: 'ethereum', label: 'x', arguments: ['0', 'amount'], accounts: [] }]);
+  const [idl] = interfaceNames(uploaded('SMART_CONTRACT_INTERFACE_TYPE_SOLANA', VAULT_PROGRAM.toBase58(), VAULT_IDL));
+  expect(idl).toMatchObject({ chain: 'solana', accounts: ['vault', 'user'] });
+  expect(idl!.arguments).toEqual(expect.arrayContaining(['amount', 'memo', 'recipient', 'hops', 'limit', 'route']));
+  expect(interfaceNames(uploaded('SMART_CONTRACT_INTERFACE_TYPE_SOLANA', VAULT_PROGRAM.toBase58(), { not: 'an idl' }))).toEqual([]);
 });

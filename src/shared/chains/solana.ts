@@ -513,9 +513,10 @@ function codamaRootOf(address: string, idl: unknown): CodamaRoot {
 /** The keys decoding gives `program_call_args` and `named_accounts` for any instruction of the IDL (for the policy linter). */
 export function solanaIdlNames(address: string, idl: unknown): { arguments: string[]; accounts: string[] } {
   const instructions = codamaRootOf(address, idl).program.instructions ?? [];
+  const distinct = (names: string[]) => [...new Set(names)];
   return {
-    arguments: instructions.flatMap((instruction) => (instruction.arguments ?? []).map((argument) => argument.name).filter((name) => name !== 'discriminator')),
-    accounts: instructions.flatMap((instruction) => (instruction.accounts ?? []).map((account) => account.name)),
+    arguments: distinct(instructions.flatMap((instruction) => (instruction.arguments ?? []).map((argument) => argument.name)).filter((name) => name !== 'discriminator')),
+    accounts: distinct(instructions.flatMap((instruction) => (instruction.accounts ?? []).map((account) => account.name))),
   };
 }
 
