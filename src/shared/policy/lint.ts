@@ -6,7 +6,7 @@
  */
 import { base58 } from '@scure/base';
 import { checksummedEthereumAddress } from '../crypto/ethereum-address';
-import { logicalOperands, type ComparisonOperator, type Expression, type PolicyExpressionKind, type SourceSpan } from './ast';
+import { logicalOperands, type ComparisonOperator, type Expression, type SourceSpan } from './ast';
 import { activityKindOf } from './activity-classes';
 import { checkPolicyExpression } from './check';
 import { evaluate } from './evaluator';
@@ -87,7 +87,7 @@ function parseFields(policy: Pick<LintPolicy, LintField>): Parsed | undefined {
       parsed[field] = undefined;
       continue;
     }
-    const checked = checkPolicyExpression(policy[field], field as PolicyExpressionKind);
+    const checked = checkPolicyExpression(policy[field], field);
     if (!checked.ok) return undefined;
     parsed[field] = checked.ast;
   }
