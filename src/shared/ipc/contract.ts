@@ -26,7 +26,7 @@ import {
   signingRequestInput,
   signingResultView,
 } from './signing';
-import { LINT_RULES } from '../policy/lint';
+import { LINT_RULES } from '../policy/lint-rules';
 import { activityReading } from './readings';
 import { journalChannels } from './journal';
 

@@ -11,13 +11,13 @@ import { activityKindOf } from './activity-classes';
 import { checkPolicyExpression } from './check';
 import { evaluate } from './evaluator';
 import { comparedLiterals, pathOf, sameExpression, visitWithScope } from './lint-paths';
+import type { LintRule } from './lint-rules';
 import { CHAIN_KEYWORDS, activityScopeOf, type ActivityScope } from './lint-scope';
 import { nearestName } from './type-hints';
 import type { PolicyCredential, PolicyUser } from './values';
 
 export type LintField = 'condition' | 'consensus' | 'time';
-export const LINT_RULES = ['weak-allow', 'unknown-interface-name', 'address-literal', 'deny-never-matches', 'constant-expression', 'shadowed-by-deny'] as const;
-export type LintRule = (typeof LINT_RULES)[number];
+export type { LintRule };
 
 export interface LintFinding {
   readonly rule: LintRule;
