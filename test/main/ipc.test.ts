@@ -199,7 +199,7 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
       severity: 'warning',
       field: 'condition',
       span: { offset: 26, line: 1, column: 27, length: 7 },
-      message: "No uploaded ABI has an argument named 'amout' (did you mean 'amount'?), so no decoded call has it: reading it is an error, and the policy never matches.",
+      message: "No uploaded ABI has an argument named 'amout' (did you mean 'amount'?), so no decoded call has it: reading it is an evaluation error, and the policy does not apply.",
       suggestion: 'amount',
     },
   ],

@@ -8,7 +8,7 @@ import { base58 } from '@scure/base';
 import { checksummedEthereumAddress } from '../crypto/ethereum-address';
 import { logicalOperands, type ComparisonOperator, type Expression, type SourceSpan } from './ast';
 import { activityKindOf } from './activity-classes';
-import { checkPolicyExpression } from './check';
+import { checkPolicyExpression, childrenOf } from './check';
 import { evaluate } from './evaluator';
 import { comparedLiterals, pathOf, sameExpression, visitWithScope } from './lint-paths';
 import type { LintRule } from './lint-rules';
@@ -196,7 +196,7 @@ function unknownInterfaceNames(parsed: Parsed, interfaces: readonly LintInterfac
         span: key.span,
         message:
           `No uploaded ${map.what} named '${key.name}'${suggestion === undefined ? '' : ` (did you mean '${suggestion}'?)`}, ` +
-          `so no decoded call has it: reading it is an error, and the policy never matches.`,
+          `so no decoded call has it: reading it is an evaluation error, and the policy does not apply.`,
         ...(suggestion === undefined ? {} : { suggestion }),
       });
     });
@@ -277,28 +277,37 @@ function denyNeverMatches(policy: LintPolicy, { condition }: Parsed, { recordedD
   // History has the last word: a deny that did deny something can match, whatever this reading says.
   if (recordedDenials !== undefined && recordedDenials.denied > 0) return [];
   const scope = activityScopeOf(condition);
-  const findings: LintFinding[] = [];
-  visitWithScope(condition, (node) => {
-    if (node.type !== 'member' || node.object.type !== 'identifier') return;
-    const chain = node.object.name;
-    if (!CHAIN_KEYWORDS.includes(chain) || scope.chains.has(chain) || findings.length > 0) return;
-    const history =
-      recordedDenials === undefined
-        ? ''
-        : policy.policyId === undefined
-          ? ' It is new, so no recorded activity was denied by it.'
-          : ` None of the ${recordedDenials.activitiesRead} most recent recorded activities was denied by it.`;
-    findings.push({
+  const read = alwaysEvaluatedReads(condition).find(
+    (node) => node.object.type === 'identifier' && CHAIN_KEYWORDS.includes(node.object.name) && !scope.chains.has(node.object.name),
+  );
+  if (read === undefined || read.object.type !== 'identifier') return [];
+  const chain = read.object.name;
+  const history =
+    recordedDenials === undefined
+      ? ''
+      : policy.policyId === undefined
+        ? ' It is new, so no recorded activity was denied by it.'
+        : ` None of the ${recordedDenials.activitiesRead} most recent recorded activities was denied by it.`;
+  return [
+    {
       rule: 'deny-never-matches',
       severity: 'warning',
       field: 'condition',
-      span: node.span,
+      span: read.span,
       message:
-        `This deny reads ${chain}.${node.property}, which ${typesInWords(scope)} never carry: reading it is an error there, ` +
+        `This deny reads ${chain}.${read.property}, which ${typesInWords(scope)} never carry: reading it is an error there, ` +
         `so the deny never matches and denies nothing.${history}`,
-    });
-  });
-  return findings;
+    },
+  ];
+}
+
+/**
+ * The field reads evaluated whenever the expression is: expressions never short-circuit, but the predicate of
+ * any/all/filter runs only for the elements there are, so reads inside one may never happen.
+ */
+function alwaysEvaluatedReads(node: Expression): Extract<Expression, { type: 'member' }>[] {
+  const children = node.type === 'lambda' ? [node.list] : childrenOf(node);
+  return [...(node.type === 'member' ? [node] : []), ...children.flatMap(alwaysEvaluatedReads)];
 }
 
 function typesInWords({ types }: ActivityScope): string {
@@ -368,8 +377,10 @@ function contradiction(operands: readonly Expression[], text: string): Expressio
     byValue.set(key, bounds);
     bounds.parts.push(operand);
     const value = literal.value;
-    if (operator === '==') bounds.equal.add(String(value));
-    else if (operator === '!=') bounds.unequal.add(String(value));
+    // Ethereum addresses compare by value whatever their case.
+    const compared = typeof value === 'string' && checksummedEthereumAddress(value) !== undefined ? value.toLowerCase() : String(value);
+    if (operator === '==') bounds.equal.add(compared);
+    else if (operator === '!=') bounds.unequal.add(compared);
     else if (typeof value === 'bigint') {
       if (operator === '>' || operator === '>=') bounds.low = max(bounds.low, operator === '>' ? value + 1n : value);
       else bounds.high = min(bounds.high, operator === '<' ? value - 1n : value);

@@ -56,7 +56,9 @@ describe('unknown-interface-name: an argument the uploaded interfaces do not hav
       expect(found).toEqual([
         expect.objectContaining({ rule: 'unknown-interface-name', severity: 'warning', field: 'condition', suggestion: 'amount', span: expect.objectContaining({ offset: condition.indexOf("'amout'"), length: 7 }) }),
       ]);
-      expect(found[0]!.message).toContain("No uploaded ABI has an argument named 'amout' (did you mean 'amount'?)");
+      expect(found[0]!.message).toBe(
+        "No uploaded ABI has an argument named 'amout' (did you mean 'amount'?), so no decoded call has it: reading it is an evaluation error, and the policy does not apply.",
+      );
     }
   });
 
@@ -106,6 +108,11 @@ describe('deny-never-matches: a deny reading a chain its activities never carry'
     expect(rules(lintPolicy(policy({ effect: 'EFFECT_DENY', condition: narrowed }), context))).toEqual(['deny-never-matches']);
   });
 
+  it('is silent on a read inside a predicate, which an empty list never evaluates (all() over none holds)', () => {
+    const inPredicate = "activity.type == 'ACTIVITY_TYPE_CREATE_WALLET' && wallets.all(w, solana.tx.transfers.count() == 0)";
+    expect(lintPolicy(policy({ effect: 'EFFECT_DENY', condition: inPredicate }), context)).toEqual([]);
+  });
+
   it('is silent once history shows it denied something, and when the chain can occur', () => {
     expect(lintPolicy(policy({ policyId: 'p-1', effect: 'EFFECT_DENY', condition }), { ...context, recordedDenials: { activitiesRead: 200, denied: 1 } })).toEqual([]);
     expect(lintPolicy(policy({ effect: 'EFFECT_DENY', condition: `${SIGN} && solana.tx.transfers.count() > 0` }), context)).toEqual([]);
@@ -128,8 +135,10 @@ describe('constant-expression: parts always true or always false', () => {
     expect(lint("activity.type == 'a' && activity.type == 'b'")).toHaveLength(1);
   });
 
-  it('is silent on a bare true or false, and on ranges that can hold', () => {
+  it('is silent on a bare true or false, on ranges that can hold, and on one address in two cases', () => {
     expect(lint('false')).toEqual([]);
+    expect(lint(`eth.tx.to == '${TOKEN}' && eth.tx.to == '${TOKEN.toLowerCase()}'`)).toEqual([]);
+    expect(lint(`eth.tx.to == '${TOKEN}' && eth.tx.to != '${TOKEN.toLowerCase()}'`)).toHaveLength(1);
     expect(lint(`${SIGN} && eth.tx.value >= 3 && eth.tx.value <= 3`)).toEqual([]);
   });
 });
