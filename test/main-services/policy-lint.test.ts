@@ -1,5 +1,9 @@
 /** The policy linter as main serves it: its inputs read from a real local service. */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
+import { lintCommand } from '../../src/main/cli/lint-command';
 import type { SmartContractInterface } from '../../src/shared/api';
 import { interfaceNames, lintDraftPolicy } from '../../src/main/policies/lint';
 import { Policies } from '../../src/main/policies/policies';
@@ -41,6 +45,28 @@ it("reads the root quorum, users, uploaded ABIs and a deny's history, and finds 
   const [never] = await lintDraftPolicy(client, { policyId, name: 'never', effect: 'EFFECT_DENY', condition: NEVER, consensus: '', time: '' });
   expect(never).toMatchObject({ rule: 'deny-never-matches' });
   expect(never!.message).toMatch(/None of the \d+ most recent recorded activities was denied by it\.$/);
+
+  // The CLI reads the rehearsal's draft file and prints the same findings, one line each; an error makes it exit 1.
+  const work = await mkdtemp(join(tmpdir(), 'qk-lint-'));
+  try {
+    const draft = join(work, 'draft.json');
+    await writeFile(draft, JSON.stringify([
+      { policyName: 'limit', effect: 'EFFECT_ALLOW', condition: "eth.tx.to == '0x1234' && eth.tx.contract_call_args['amout'] > 5", consensus: 'approvers.count() >= 2' },
+      { policyId, deleted: true },
+      { policyName: 'fine', effect: 'EFFECT_ALLOW', condition: "activity.resource == 'WALLET'", consensus: 'approvers.count() >= 2' },
+    ]));
+    const printed = await lintCommand(async () => client, { draft, json: undefined });
+    expect(printed.errors).toBe(1);
+    expect(printed.text.split('\n')).toEqual([
+      'limit: 2 findings',
+      "  condition 1:14 error (address-literal): '0x1234' is not an Ethereum address (0x and 40 hex digits), so eth.tx.to never equals it.",
+      expect.stringMatching(/^ {2}condition 1:52 warning \(unknown-interface-name\): No uploaded ABI has an argument named 'amout' \(did you mean 'amount'\?\)/),
+      'fine: no findings',
+      '',
+    ]);
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
 });
 
 it('names what decoding names: ABI inputs (by position when unnamed), IDL arguments and accounts as Codama reads them', () => {
