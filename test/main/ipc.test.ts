@@ -211,6 +211,16 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
   'policies.create': { state: 'completed', result: { policyId: 'p1' }, activity: completed },
   'policies.update': waiting,
   'policies.delete': { state: 'rejected', activity },
+  'policies.lint': [
+    {
+      rule: 'unknown-interface-name',
+      severity: 'warning',
+      field: 'condition',
+      span: { offset: 26, line: 1, column: 27, length: 7 },
+      message: "No uploaded ABI has an argument named 'amout' (did you mean 'amount'?), so no decoded call has it: reading it is an evaluation error, and the policy does not apply.",
+      suggestion: 'amount',
+    },
+  ],
   'policies.rehearse': {
     replayed: 1,
     unreproduced: [],

@@ -86,6 +86,7 @@ export const validInputs: { [C in Channel]: ChannelInput<C> } = {
     before: { name: 'allow ops', effect: 'EFFECT_ALLOW', condition: 'true', consensus: 'approvers.count() >= 1', time: '', notes: '' },
     after: { name: 'allow ops', effect: 'EFFECT_ALLOW', condition: 'true', consensus: 'approvers.count() >= 2', time: '', notes: '' },
   },
+  'policies.lint': { policy: { name: 'limit', effect: 'EFFECT_DENY', condition: "eth.tx.contract_call_args['amout'] > 5", consensus: '', time: '' } },
   'wallets.list': {},
   'wallets.accounts': { walletId: ACTIVITY_ID },
   'policies.dryRun': { request: SIGN_TRANSACTION },

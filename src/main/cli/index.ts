@@ -27,6 +27,7 @@ import { FILE_LIMITS, readBoundedText, writeNewFile } from '../storage/bounded-f
 import { ACCOUNT_PRESETS, accountsFor } from '../../shared/wallets/account-presets';
 import { confirmOnTerminal, profilesCommand, sandboxCommand, type SetupArguments } from './setup-commands';
 import { UsageError } from './usage-error';
+import { lintCommand } from './lint-command';
 import { rehearseCommand } from './rehearse-command';
 import { signingCardText } from './signing-text';
 
@@ -47,6 +48,8 @@ const USAGE = `usage: quorumkey-cli [--data-dir DIR] [--profile NAME|ID] <comman
   policies rehearse --draft FILE [--last N | --since DATE] [--json]   (replays recorded activities against the current
           policies and the draft: a JSON array of policies as get_policies returns them, {"policyId", "deleted": true}
           to remove one; prints what it cannot reproduce, then the outcomes the draft changes)
+  policies lint --draft FILE [--json]   (the policy linter's warnings and errors on each policy of the same draft file;
+          exit 1 when one is an error)
   wallets list | wallets create NAME [--chain ethereum|bitcoin|solana|cosmos|tron]...   (one account per --chain;
           ethereum when none is given)
   sign transaction --sign-with ADDRESS|KEY_ID --type ethereum|solana|bitcoin --unsigned HEX|@FILE [--no-post [--output FILE]]
@@ -251,6 +254,13 @@ async function dispatch(context: Context, values: Values, positionals: string[])
   if (command === 'policies' && sub === 'rehearse') {
     const client = async () => (await context.profileServices()).client;
     process.stdout.write(await rehearseCommand(client, { draft: values.draft, last: values.last, since: values.since, json: values.json }));
+    return;
+  }
+  if (command === 'policies' && sub === 'lint') {
+    const client = async () => (await context.profileServices()).client;
+    const { text, errors } = await lintCommand(client, { draft: values.draft, json: values.json });
+    process.stdout.write(text);
+    if (errors > 0) process.exitCode = 1;
     return;
   }
   switch (`${command ?? ''} ${['keys', 'encryption-keys', 'activities', 'wallets', 'sign', 'journal'].includes(command ?? '') ? (sub ?? '') : ''}`.trim()) {

@@ -5,9 +5,18 @@ import { outcomeView } from '../activities/activity-views';
 import type { IpcHandlers } from '../ipc/register';
 import type { DeclaredTokens } from '../tokens/declared-tokens';
 import { rehearsePolicies } from './history';
+import { lintDraftPolicy } from './lint';
 import { policyReadingOf, policyReview, readPolicyNames } from './policy-words';
 
-type PolicyChannel = 'policies.list' | 'policies.get' | 'policies.create' | 'policies.update' | 'policies.delete' | 'policies.review' | 'policies.rehearse';
+type PolicyChannel =
+  | 'policies.list'
+  | 'policies.get'
+  | 'policies.create'
+  | 'policies.update'
+  | 'policies.delete'
+  | 'policies.review'
+  | 'policies.rehearse'
+  | 'policies.lint';
 
 export interface PolicyHandlerDeps extends ActiveProfileHandlerDeps {
   /** Declared tokens, so a policy's amounts read in their units. */
@@ -30,6 +39,7 @@ export function policiesHandlers({ active, now, tokens }: PolicyHandlerDeps): Pi
     'policies.update': async ({ policyId, changes }) =>
       outcomeView(await (await active.services()).policies.update(policyId, changes), policyIdOf, now()),
     'policies.delete': async ({ policyId }) => outcomeView(await (await active.services()).policies.delete(policyId), policyIdOf, now()),
+    'policies.lint': async ({ policyId, policy }) => lintDraftPolicy((await active.services()).client, { ...policy, policyId }),
     'policies.rehearse': async ({ draft, last, sinceMs }) => rehearsePolicies((await active.services()).client, draft, { last, sinceMs }),
   };
 }

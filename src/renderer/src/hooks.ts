@@ -79,3 +79,13 @@ export async function lockApp(): Promise<void> {
   useUi.getState().setLocked(true);
   await call((api) => api.app.lock()).catch((error: unknown) => console.error('main refused to lock', error));
 }
+
+/** `value` once it has stayed the same for `delayMs`: a read that follows typing waits for a pause. */
+export function useDebouncedValue<T>(value: T, delayMs: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), delayMs);
+    return () => clearTimeout(timer);
+  }, [value, delayMs]);
+  return settled;
+}

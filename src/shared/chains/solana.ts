@@ -492,20 +492,37 @@ function idlsByProgram(idls: readonly SolanaIdl[]): Map<string, IdlInstructionPa
 type CodamaRoot = ReturnType<typeof rootNodeFromAnchorWithoutDefaultVisitor>;
 type CodamaInstruction = NonNullable<CodamaRoot['program']['instructions']>[number];
 
-function idlParser(address: string, idl: unknown): IdlInstructionParser {
-  const unreadable = (reason: string) =>
-    new QkError('REQUEST_INVALID', `the IDL uploaded for program ${address} cannot be read: ${reason}`);
+function unreadableIdl(address: string, reason: string): QkError {
+  return new QkError('REQUEST_INVALID', `the IDL uploaded for program ${address} cannot be read: ${reason}`);
+}
+
+/** The IDL as Codama reads it: the instruction, argument and account names decoding uses. */
+function codamaRootOf(address: string, idl: unknown): CodamaRoot {
   if (typeof idl !== 'object' || idl === null || !Array.isArray((idl as { instructions?: unknown }).instructions)) {
-    throw unreadable('an Anchor IDL is a JSON object with an "instructions" list');
+    throw unreadableIdl(address, 'an Anchor IDL is a JSON object with an "instructions" list');
   }
-  let root: CodamaRoot;
   try {
     // Codama's default visitors would flatten a struct argument's fields into the instruction's own arguments;
     // policies read arguments by the names the IDL gives them.
-    root = withListDefaults(rootNodeFromAnchorWithoutDefaultVisitor(idl as AnchorIdl));
+    return withListDefaults(rootNodeFromAnchorWithoutDefaultVisitor(idl as AnchorIdl));
   } catch (error) {
-    throw unreadable(describeCause(error));
+    throw unreadableIdl(address, describeCause(error));
   }
+}
+
+/** The keys decoding gives `program_call_args` and `named_accounts` for any instruction of the IDL (for the policy linter). */
+export function solanaIdlNames(address: string, idl: unknown): { arguments: string[]; accounts: string[] } {
+  const instructions = codamaRootOf(address, idl).program.instructions ?? [];
+  const distinct = (names: string[]) => [...new Set(names)];
+  return {
+    arguments: distinct(instructions.flatMap((instruction) => (instruction.arguments ?? []).map((argument) => argument.name)).filter((name) => name !== 'discriminator')),
+    accounts: distinct(instructions.flatMap((instruction) => (instruction.accounts ?? []).map((account) => account.name))),
+  };
+}
+
+function idlParser(address: string, idl: unknown): IdlInstructionParser {
+  const unreadable = (reason: string) => unreadableIdl(address, reason);
+  const root = codamaRootOf(address, idl);
   const candidates = (root.program.instructions ?? []).flatMap((instruction) => {
     const discriminator = discriminatorOf(instruction);
     return discriminator === undefined ? [] : [{ instruction, discriminator }];

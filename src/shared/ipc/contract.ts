@@ -27,6 +27,7 @@ import {
   signingResultView,
 } from './signing';
 import { policyFieldChange, policyReading } from './policy-words';
+import { LINT_RULES } from '../policy/lint-rules';
 import { activityReading } from './readings';
 import { journalChannels } from './journal';
 
@@ -266,6 +267,16 @@ const editorPolicy = z.strictObject({
   consensus: policyExpression,
   time: policyExpression,
   notes: policyNotes,
+});
+
+/** A policy linter finding (docs/service.md#policy-lint), at its position in one expression of the policy. */
+const lintFinding = z.strictObject({
+  rule: z.enum(LINT_RULES),
+  severity: z.enum(['warning', 'error']),
+  field: z.enum(['condition', 'consensus', 'time']),
+  span: z.strictObject({ offset: z.number().int().nonnegative(), line: z.number().int().positive(), column: z.number().int().positive(), length: z.number().int().nonnegative() }),
+  message: z.string(),
+  suggestion: z.string().optional(),
 });
 
 /** A draft entry as `get_policies` shapes a policy: with a current `policyId` it replaces it, without it is added. */
@@ -658,6 +669,14 @@ export const ipcContract = {
   'policies.delete': channel(z.strictObject({ policyId: id }), activityOutcome(z.strictObject({ policyId: z.string() }))),
   /** An update's changed fields token by token, read against the organization (names, units, grouped digits). */
   'policies.review': channel(z.strictObject({ before: editorPolicy, after: editorPolicy }), z.array(policyFieldChange)),
+  /**
+   * The linter's findings on a policy being edited, read against the organization as it stands; nothing is saved.
+   * `policyId` names the saved policy the draft edits. An `error` finding blocks saving, a `warning` does not.
+   */
+  'policies.lint': channel(
+    z.strictObject({ policyId: id.optional(), policy: editorPolicy.omit({ notes: true }) }),
+    z.array(lintFinding),
+  ),
 
   /**
    * Replays recorded activities (the newest `last`, or those since `sinceMs`) against the current policies and the

@@ -24,14 +24,19 @@ export function unknownActivityTypes(expression: string, knownTypes: readonly st
 }
 
 function closest(name: string, candidates: readonly string[]): string | undefined {
+  // Beyond a third of the name's own letters it is another word, not a typo.
+  const significant = name.length - 'ACTIVITY_TYPE_'.length;
+  return nearestName(name, candidates, Math.max(2, Math.floor(significant / 3)));
+}
+
+/** The candidate closest in spelling to `name`, when it is at most `maxDistance` edits away. */
+export function nearestName(name: string, candidates: Iterable<string>, maxDistance: number): string | undefined {
   let best: { candidate: string; distance: number } | undefined;
   for (const candidate of candidates) {
     const distance = editDistance(name, candidate);
     if (best === undefined || distance < best.distance) best = { candidate, distance };
   }
-  // Beyond a third of the name's own letters it is another word, not a typo.
-  const significant = name.length - 'ACTIVITY_TYPE_'.length;
-  return best !== undefined && best.distance <= Math.max(2, Math.floor(significant / 3)) ? best.candidate : undefined;
+  return best !== undefined && best.distance <= maxDistance ? best.candidate : undefined;
 }
 
 /** Levenshtein distance: insertions, deletions and substitutions. */

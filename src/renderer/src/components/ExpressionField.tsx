@@ -1,15 +1,20 @@
 import { useId, useMemo, useRef, useState } from 'react';
 import { activityOperations } from '../../../shared/api/activities';
+import type { ChannelOutput } from '../../../shared/ipc/contract';
 import { checkPolicyExpression, type PolicyExpressionKind } from '../../../shared/policy';
 import { unknownActivityTypes } from '../../../shared/policy/type-hints';
 import { completionsAt } from '../policy/completions';
+
+/** One of main's lint findings (docs/service.md#policy-lint) for this expression. */
+export type LintFindingView = ChannelOutput<'policies.lint'>[number];
 
 /** The activity types the service accepts: a policy naming any other matches nothing. */
 const KNOWN_ACTIVITY_TYPES = Object.values(activityOperations).map((op) => op.activityType);
 
 /**
  * A policy expression input checked on every keystroke with the same checker the service uses. A parse or type error
- * is shown under the offending line with a caret under its exact columns, and the field is marked invalid.
+ * is shown under the offending line with a caret under its exact columns, and the field is marked invalid. Main's lint
+ * findings for the expression as it stands (`findings`; undefined while they are being read) are shown the same way.
  */
 export function ExpressionField({
   kind,
@@ -17,12 +22,14 @@ export function ExpressionField({
   value,
   onChange,
   placeholder,
+  findings,
 }: {
   kind: PolicyExpressionKind;
   label: string;
   value: string;
   onChange: (value: string) => void;
   placeholder?: string;
+  findings?: readonly LintFindingView[] | undefined;
 }) {
   const id = useId();
   const problem = useMemo(() => expressionProblem(value, kind), [value, kind]);
@@ -42,7 +49,12 @@ export function ExpressionField({
     });
   };
   const unknownTypes = useMemo(() => (problem === undefined ? unknownActivityTypes(value, KNOWN_ACTIVITY_TYPES) : []), [problem, value]);
-  const describedBy = [problem === undefined ? `${id}-hint` : `${id}-error`, ...(unknownTypes.length > 0 ? [`${id}-types`] : [])].join(' ');
+  const shownFindings = problem === undefined ? (findings ?? []) : [];
+  const describedBy = [
+    problem === undefined ? `${id}-hint` : `${id}-error`,
+    ...(unknownTypes.length > 0 ? [`${id}-types`] : []),
+    ...(shownFindings.length > 0 ? [`${id}-lint`] : []),
+  ].join(' ');
   return (
     <div className="expression-field">
       <label htmlFor={id}>{label}</label>
@@ -64,7 +76,7 @@ export function ExpressionField({
         spellCheck={false}
         autoComplete="off"
         placeholder={placeholder}
-        aria-invalid={problem !== undefined}
+        aria-invalid={problem !== undefined || shownFindings.some((finding) => finding.severity === 'error')}
         aria-describedby={describedBy}
       />
       {suggestions !== undefined && suggestions.completions.length > 0 && (
@@ -78,23 +90,30 @@ export function ExpressionField({
       )}
       {problem === undefined ? (
         <p id={`${id}-hint`} className="hint">
-          {value.trim() === '' ? 'Empty: no constraint.' : 'Checks.'}
+          {checkedHint(value, findings)}
         </p>
       ) : (
         <div id={`${id}-error`} className="expression-error" role="alert">
           <p>
             Line {problem.line}, column {problem.column}: {problem.message}
           </p>
-          <pre aria-hidden="true">
-            {problem.lineText}
-            {'\n'}
-            {' '.repeat(problem.column - 1)}
-            {'^'.repeat(Math.max(1, problem.length))}
-          </pre>
+          <CaretLine {...problem} />
           <p className="error-code">
             Code <code>POLICY_PARSE_ERROR</code>
           </p>
         </div>
+      )}
+      {shownFindings.length > 0 && (
+        <ul id={`${id}-lint`} className="lint-findings" aria-label="Lint findings">
+          {shownFindings.map((finding) => (
+            <li key={`${finding.rule}@${finding.span.offset}`} className={finding.severity === 'error' ? 'expression-error' : 'notice notice-warning'}>
+              <p>
+                {finding.severity === 'error' ? 'Error' : 'Warning'}, line {finding.span.line}, column {finding.span.column}: {finding.message}
+              </p>
+              <CaretLine {...caretOf(value, finding.span)} />
+            </li>
+          ))}
+        </ul>
       )}
       {unknownTypes.length > 0 && (
         <ul id={`${id}-types`} className="notice notice-warning type-hints" aria-label="Unknown activity types">
@@ -115,6 +134,38 @@ export function ExpressionField({
   );
 }
 
+/** What the hint under a checking expression says: empty, fine, or how many findings are listed below it. */
+function checkedHint(value: string, findings: readonly LintFindingView[] | undefined): string {
+  if (findings === undefined) return value.trim() === '' ? 'Empty: no constraint; looking for warnings…' : 'Checks; looking for warnings…';
+  const errors = findings.filter((finding) => finding.severity === 'error').length;
+  const warnings = findings.length - errors;
+  const counted = [errors > 0 ? plural(errors, 'error') : '', warnings > 0 ? plural(warnings, 'warning') : ''].filter((part) => part !== '').join(' and ');
+  if (counted !== '') return `${value.trim() === '' ? 'Empty' : 'Checks'}, with ${counted} below${errors > 0 ? ': fix the errors to save' : ''}.`;
+  return value.trim() === '' ? 'Empty: no constraint.' : 'Checks.';
+}
+
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
+type Caret = Pick<ExpressionProblem, 'lineText' | 'column' | 'length'>;
+
+/** The source line and a caret under the columns a message is about. */
+function CaretLine({ lineText, column, length }: Caret) {
+  return (
+    <pre aria-hidden="true">
+      {lineText}
+      {'\n'}
+      {' '.repeat(column - 1)}
+      {'^'.repeat(Math.max(1, length))}
+    </pre>
+  );
+}
+
+/** The line `span` starts on, and its length clipped to that line. */
+function caretOf(text: string, span: { line: number; column: number; length: number }): Caret {
+  const lineText = text.split('\n')[span.line - 1] ?? '';
+  return { lineText, column: span.column, length: Math.min(span.length, lineText.length - span.column + 1) };
+}
+
 export interface ExpressionProblem {
   message: string;
   line: number;
@@ -130,8 +181,7 @@ export function expressionProblem(text: string, kind: PolicyExpressionKind): Exp
   const result = checkPolicyExpression(text, kind);
   if (result.ok) return undefined;
   const { span } = result.error;
-  const lineText = text.split('\n')[span.line - 1] ?? '';
   // The message ends with "(at line:column)", which the display says in words already.
   const message = result.error.message.replace(/ \(at \d+:\d+\)$/, '');
-  return { message, line: span.line, column: span.column, length: Math.min(span.length, lineText.length - span.column + 1), lineText };
+  return { message, line: span.line, ...caretOf(text, span) };
 }

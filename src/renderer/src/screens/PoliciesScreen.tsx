@@ -1,17 +1,17 @@
-import { useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import { effectInWords } from '../../../shared/describe';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
 import { CheckboxGroup } from '../components/CheckboxGroup';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { QueryStatus } from '../components/QueryStatus';
-import { ExpressionField, expressionProblem } from '../components/ExpressionField';
+import { ExpressionField, expressionProblem, type LintFindingView } from '../components/ExpressionField';
 import { ConfirmDialog, Modal } from '../components/Modal';
 import { Progress } from '../components/Progress';
 import { RowAction } from '../components/RowAction';
 import { SelectField } from '../components/SelectField';
 import { TableHead } from '../components/TableHead';
 import { WaitingForVotes } from '../components/WaitingForVotes';
-import { useAction } from '../hooks';
+import { useAction, useDebouncedValue } from '../hooks';
 import { useChannel, useInvalidate } from '../queries';
 import { changedFields, EMPTY_DRAFT, type PolicyDraft } from '../policy/draft';
 import { PolicyExpression } from '../components/PolicyExpression';
@@ -188,10 +188,13 @@ function PolicyEditor({
   const [draft, setDraft] = useState<PolicyDraft>(original);
   const [reviewing, setReviewing] = useState(false);
   const set = (changes: Partial<PolicyDraft>) => setDraft((current) => ({ ...current, ...changes }));
+  const lint = useLint(editing.mode === 'update' ? editing.policy.policyId : undefined, draft);
   const invalid =
     expressionProblem(draft.condition, 'condition') !== undefined ||
     expressionProblem(draft.consensus, 'consensus') !== undefined ||
-    expressionProblem(draft.time, 'time') !== undefined;
+    expressionProblem(draft.time, 'time') !== undefined ||
+    (lint.findings ?? []).some((finding) => finding.severity === 'error');
+  const findingsFor = (field: LintFindingView['field']) => lint.findings?.filter((finding) => finding.field === field);
   const unchanged = Object.keys(changedFields(original, draft)).length === 0;
 
   const submit = (event: FormEvent) => {
@@ -226,6 +229,7 @@ function PolicyEditor({
           label="Condition"
           value={draft.condition}
           onChange={(condition) => set({ condition })}
+          findings={findingsFor('condition')}
           placeholder="activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2'"
         />
         <ExpressionField
@@ -233,6 +237,7 @@ function PolicyEditor({
           label="Consensus"
           value={draft.consensus}
           onChange={(consensus) => set({ consensus })}
+          findings={findingsFor('consensus')}
           placeholder="approvers.count() >= 2"
         />
         <ExpressionField
@@ -240,8 +245,10 @@ function PolicyEditor({
           label="Time window"
           value={draft.time}
           onChange={(time) => set({ time })}
+          findings={findingsFor('time')}
           placeholder="CronSpan('0 9 * * 1-5', '8h', 'America/New_York')"
         />
+        {lint.error !== undefined && <p className="hint">Warnings could not be read: {lint.error.message}</p>}
         <label>
           Notes
           <textarea value={draft.notes} onChange={(event) => set({ notes: event.target.value })} rows={2} />
@@ -286,6 +293,25 @@ function PolicyEditor({
 function PolicyField({ pieces, whenEmpty, muted = false }: { pieces: Policy['reading']['condition']; whenEmpty: string; muted?: boolean }) {
   if (pieces.length === 0) return <code className="muted">{whenEmpty}</code>;
   return <PolicyExpression pieces={pieces} {...(muted ? { className: 'muted' } : {})} />;
+}
+
+/** Main waits this long after the last keystroke before linting the draft. */
+const LINT_DELAY_MS = 400;
+
+/**
+ * Main's lint findings for the draft as it stands (docs/service.md#policy-lint), read once typing pauses; undefined
+ * while the draft has changed since the findings were read, or when they could not be (then `error` says why).
+ */
+function useLint(policyId: string | undefined, draft: PolicyDraft) {
+  const { name, effect, condition, consensus, time } = draft;
+  const input = useMemo(() => ({ ...(policyId === undefined ? {} : { policyId }), policy: { name, effect, condition, consensus, time } }), [policyId, name, effect, condition, consensus, time]);
+  const settled = useDebouncedValue(input, LINT_DELAY_MS);
+  const lint = useChannel('policies.lint', settled);
+  const current = settled === input && !lint.isPlaceholderData;
+  return {
+    findings: current && lint.isError ? [] : current ? lint.data : undefined,
+    error: current && lint.isError ? lint.error : undefined,
+  };
 }
 
 /** The update's changed fields as main diffs them, token by token: names, units and grouped digits. */
