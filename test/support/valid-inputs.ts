@@ -69,6 +69,7 @@ export const validInputs: { [C in Channel]: ChannelInput<C> } = {
   'approvals.stampToFile': { fingerprint: FINGERPRINT, file: 'approval.json' },
   'approvals.postStampedFile': { file: 'approval.json' },
   'organization.lookup': {},
+  'exports.requests': {},
   'exports.saveBundle': { activityId: ACTIVITY_ID, file: 'treasury.json' },
   'organization.updateRootQuorum': { userIds: [ACTIVITY_ID], threshold: 1 },
   'users.create': { userName: 'Ann', tagIds: [ACTIVITY_ID], apiKey: { kind: 'public-key', apiKeyName: 'ann', publicKey: '02' + 'ab'.repeat(32), curve: 'p256' } },
