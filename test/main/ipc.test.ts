@@ -594,6 +594,7 @@ describe('bridge method signatures', () => {
         'tokens.list',
         'wallets.list',
         'privateKeys.list',
+        'exports.requests',
       ].sort(),
     );
   });
