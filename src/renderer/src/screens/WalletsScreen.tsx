@@ -33,8 +33,9 @@ export function WalletsScreen() {
   const [waitingFor, setWaitingFor] = useState<{ what: string; activity: ActivityView }>();
 
   const invalidate = useInvalidate();
-  // The organization lookup names wallets too (policies, approvals), so it changes with them.
-  const reload = () => invalidate('wallets.list', 'wallets.accounts', 'privateKeys.list', 'organization.lookup');
+  // The organization lookup names wallets too (policies, approvals), so it changes with them; an export that waits
+  // for votes joins the exports asked for.
+  const reload = () => invalidate('wallets.list', 'wallets.accounts', 'privateKeys.list', 'organization.lookup', 'exports.requests');
 
   return (
     <section className="screen" aria-labelledby="wallets-title">
