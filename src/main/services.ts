@@ -52,6 +52,8 @@ export const STAMPED_REQUESTS_DIR = 'stamped-requests';
 export const JOURNAL_EXPORTS_DIR = 'journal-exports';
 /** Where approved exports are saved for the offline desktop, inside the data dir. */
 export const EXPORTS_DIR = 'exports';
+/** Completed signatures the requester saved (`signing.saveResult`). */
+export const SIGNATURES_DIR = 'signatures';
 
 export interface MainServicesOptions {
   /** Where the key index, profiles and settings live (app.getPath('userData') in the app). */
@@ -237,7 +239,15 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
     ...exporterHandlers({ active, now, keychain, profiles, journal, exportRequests: services.exportRequests, exportsDir: join(services.dataDir, EXPORTS_DIR) }),
     ...importerHandlers({ active, now }),
     ...journalHandlers({ journal, journalExportsDir: join(services.dataDir, JOURNAL_EXPORTS_DIR) }),
-    ...signingHandlers({ active, now, settings, tokens, journal, stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR) }),
+    ...signingHandlers({
+      active,
+      now,
+      settings,
+      tokens,
+      journal,
+      stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR),
+      signaturesDir: join(services.dataDir, SIGNATURES_DIR),
+    }),
   };
   // An unreadable settings file must not switch the re-ask off: fall back to the default.
   const reauthMaxAgeMs = async () =>

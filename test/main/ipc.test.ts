@@ -218,6 +218,7 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
   'signing.preview': signingCard,
   'signing.submit': { state: 'completed', result: { kind: 'signed-transaction', signedTransaction: '02f8' }, activity: completed },
   'signing.result': { activity: completed, result: { kind: 'signatures', signatures: [{ r: '01', s: '02', v: '00' }] } },
+  'signing.saveResult': { file: '/data/signatures/payout.json', signaturesDir: '/data/signatures' },
   'signing.stampToFile': {
     file: '/data/stamped-requests/sign-1.json',
     stampedRequestsDir: '/data/stamped-requests',

@@ -90,6 +90,7 @@ export const validInputs: { [C in Channel]: ChannelInput<C> } = {
   'signing.preview': { request: SIGN_TRANSACTION },
   'signing.submit': { request: { operation: 'sign_raw_payload', signWith: SIGNER, payload: 'hello', encoding: 'PAYLOAD_ENCODING_TEXT_UTF8', hashFunction: 'HASH_FUNCTION_KECCAK256' } },
   'signing.result': { activityId: ACTIVITY_ID },
+  'signing.saveResult': { activityId: ACTIVITY_ID, file: 'payout.json' },
   'signing.stampToFile': { request: SIGN_TRANSACTION, file: 'sign-1.json' },
   'contracts.list': {},
   'contracts.check': { type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM', address: SIGNER, definition: '[]' },

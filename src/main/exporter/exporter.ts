@@ -20,6 +20,7 @@ import { decodeWalletPlaintext, formatPrivateKey, verifyExportBundle, type Priva
 import { bytesToHex, hexToBytes } from '../../shared/crypto/encoding';
 import { hpkeOpen } from '../../shared/crypto/hpke';
 import { privateKeyBytes, zeroize } from '../../shared/crypto/keys';
+import { activityStatusInWords, activityTypeInWords } from '../../shared/describe';
 import { QkError } from '../../shared/errors';
 import type { ActivityOutcome, ApiClient } from '../client/api-client';
 import { localRecord } from '../journal/local-entry';
@@ -149,11 +150,11 @@ export class Exporter {
   async revealCompleted(activityId: string, target: ExportTarget, keyFormat: PrivateKeyFormat = 'hexadecimal'): Promise<RevealedSecret> {
     const { activity } = await this.client.query('get_activity', { activityId });
     if (activity.status !== 'ACTIVITY_STATUS_COMPLETED') {
-      throw new QkError('FAILED_PRECONDITION', `activity ${activityId} is ${activity.status}, not completed; approve it first`, { activityId });
+      throw new QkError('FAILED_PRECONDITION', `the export is ${activityStatusInWords(activity.status).toLowerCase()}, not approved yet; open it once it is`, { activityId });
     }
     const member = Object.values(activity.result)[0] as { exportBundle?: unknown } | undefined;
     if (typeof member?.exportBundle !== 'string') {
-      throw new QkError('REQUEST_INVALID', `activity ${activityId} (${activity.type}) is not an export`, { activityId });
+      throw new QkError('REQUEST_INVALID', `the activity is not an export but ${activityTypeInWords(activity.type).toLowerCase()} (${activityId})`, { activityId });
     }
     const format: PlaintextFormat = activity.type === 'ACTIVITY_TYPE_EXPORT_WALLET' ? 'mnemonic' : keyFormat;
     const bundle = member.exportBundle;

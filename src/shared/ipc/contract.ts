@@ -648,6 +648,11 @@ export const ipcContract = {
   /** A signing activity as it stands, with its signed result once it completed. */
   'signing.result': channel(z.strictObject({ activityId: id }), z.strictObject({ activity: activityView, result: signingResultView.optional() })),
   /**
+   * Writes a completed signing activity's result (signed transaction or signatures), as main reads it from the
+   * activity, to `file` in the signatures directory main keeps (never overwriting); the renderer names files, not paths.
+   */
+  'signing.saveResult': channel(z.strictObject({ activityId: id, file: stampedFileName }), z.strictObject({ file: z.string(), signaturesDir: z.string() })),
+  /**
    * Offline: stamps a signing request with the active profile's key into `file` in the stamped-requests directory, to
    * be posted later (approvals.postStampedFile). Only the three signing operations, built by main from typed fields.
    */

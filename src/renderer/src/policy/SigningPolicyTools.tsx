@@ -135,7 +135,7 @@ export function PolicyDryRun() {
       <h2 id="dry-run-title">Dry run</h2>
       <p className="hint">Paste an unsigned transaction to see what each saved policy would do with it if you submitted it now. Nothing is submitted.</p>
       <Progress label={action.busy} />
-      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
       <form className="stack-form" aria-label="Dry run a transaction" onSubmit={(event) => void run(event)}>
         <label>
           Signing account (address or private key id)

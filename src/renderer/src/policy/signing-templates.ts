@@ -37,7 +37,7 @@ export function allowlistBelowTemplate(addresses: readonly string[], belowEth: s
     condition: `${SIGN_TRANSACTION} && eth.tx.to in [${allowed.join(', ')}] && eth.tx.value < ${limit}`,
     consensus: `approvers.any(user, ${taggedApprover(tagId)})`,
     time: '',
-    notes: `One approver tagged ${tagId} may sign transfers of less than ${belowEth} ETH to these ${addresses.length} address(es).`,
+    notes: `One approver tagged ${tagId} may sign transfers of less than ${belowEth} ETH to ${addresses.length === 1 ? 'this address' : `these ${addresses.length} addresses`}.`,
   };
 }
 

@@ -87,7 +87,7 @@ export function DeclaredTokensPanel({ prefill }: { prefill?: { address: string }
         symbol and decimals here; a token nobody declared is shown in raw units, never with guessed decimals.
       </p>
       <Progress label={action.busy} />
-      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
       <QueryStatus query={tokens} loading="Loading declared tokens…" />
       {tokens.data !== undefined &&
         (tokens.data.length === 0 ? (

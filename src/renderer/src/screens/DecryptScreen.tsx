@@ -131,7 +131,7 @@ export function DecryptScreen() {
       <h1 id="decrypt-title">Offline decrypt</h1>
       <p className="lead">Open an export bundle on this computer, with no network: it is verified before it is decrypted.</p>
       <Progress label={action.busy} />
-      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
       {revealed !== undefined ? (
         <section className="panel" aria-labelledby="decrypted-title">
           <h2 id="decrypted-title">Verified and decrypted</h2>

@@ -60,7 +60,7 @@ export function ProfilesScreen() {
       <h1 id="profiles-title">Profiles</h1>
       <p className="lead">A profile is a service, an organization in it, and the API key QuorumKey signs with.</p>
       <Progress label={action.busy} />
-      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
       <QueryStatus query={profiles} loading="Loading profiles…" />
 
       {list !== undefined && list.length === 0 && (

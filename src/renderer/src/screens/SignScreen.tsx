@@ -3,6 +3,7 @@ import type { QkError } from '../../../shared/errors';
 import type { ChannelInput, ChannelOutput } from '../../../shared/ipc/contract';
 import type { SigningCardView, SigningResultView } from '../../../shared/ipc/signing';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { SignedResult } from '../components/SignedResult';
 import { Progress } from '../components/Progress';
 import { QueryStatus } from '../components/QueryStatus';
 import { SelectField, type SelectOption } from '../components/SelectField';
@@ -116,7 +117,7 @@ export function SignScreen() {
       <h1 id="sign-title">Sign</h1>
       <p className="lead">Paste or open an unsigned transaction or a message, check what it does, then submit it for signing.</p>
       <Progress label={action.busy} />
-      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
 
       <section className="panel" aria-labelledby="sign-request-title">
         <h2 id="sign-request-title">What to sign</h2>
@@ -217,19 +218,8 @@ interface Submitted {
  */
 function Following({ initial }: { initial: Submitted }) {
   const followed = useChannel('signing.result', { activityId: initial.activity.id });
-  const [copied, setCopied] = useState(false);
   const { activity, result } = followed.data ?? initial;
   const waiting = result === undefined && (activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' || activity.status === 'ACTIVITY_STATUS_PENDING' || activity.status === 'ACTIVITY_STATUS_CREATED');
-
-  const text = result === undefined ? undefined : resultText(result);
-  const save = () => {
-    if (text === undefined) return;
-    const link = document.createElement('a');
-    link.href = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
-    link.download = `signed-${activity.id}.txt`;
-    link.click();
-    URL.revokeObjectURL(link.href);
-  };
 
   return (
     <section className="panel" aria-labelledby="sign-status-title">
@@ -253,31 +243,9 @@ function Following({ initial }: { initial: Submitted }) {
       {activity.status === 'ACTIVITY_STATUS_FAILED' && (
         <p className="notice notice-error">The request failed: {activity.failure?.message ?? 'the service gave no reason'}.</p>
       )}
-      {text !== undefined && (
-        <>
-          <p className="notice notice-info" role="status">
-            Signed.
-          </p>
-          <pre className="payload-text" aria-label="Signed result">
-            {text}
-          </pre>
-          <div className="button-row start">
-            <button type="button" onClick={() => void navigator.clipboard.writeText(text).then(() => setCopied(true))}>
-              {copied ? 'Copied' : 'Copy'}
-            </button>
-            <button type="button" onClick={save}>
-              Save to a file…
-            </button>
-          </div>
-        </>
-      )}
+      {result !== undefined && <SignedResult activityId={activity.id} result={result} />}
     </section>
   );
-}
-
-function resultText(result: SigningResultView): string {
-  if (result.kind === 'signed-transaction') return result.signedTransaction;
-  return result.signatures.map(({ r, s, v }) => `r=${r}\ns=${s}\nv=${v}`).join('\n\n');
 }
 
 /**

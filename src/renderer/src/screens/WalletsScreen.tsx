@@ -42,7 +42,7 @@ export function WalletsScreen() {
       <h1 id="wallets-title">Wallets</h1>
       <p className="lead">Wallets and private keys live in the service’s enclave. Exports are sealed to a key on this computer and opened here.</p>
       <Progress label={action.busy} />
-      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
       {waitingFor !== undefined && <WaitingForVotes what={waitingFor.what} activity={waitingFor.activity} onDismiss={() => setWaitingFor(undefined)} />}
 
       <section className="panel" aria-labelledby="wallet-list-title">
@@ -359,7 +359,7 @@ function ExportDialog({ subject, onClose }: { subject: ExportSubject; onClose: (
         </form>
       )}
       <Progress label={action.busy} />
-      {action.error !== undefined && <ErrorNotice error={action.error} />}
+      {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} />}
       {secret === undefined && waiting !== undefined && (
         <div className="button-row">
           <button type="button" onClick={onClose}>
@@ -398,7 +398,7 @@ function ExportRequestsPanel() {
     <section className="panel" aria-labelledby="export-requests-title">
       <h2 id="export-requests-title">Exports you asked for</h2>
       <Progress label={action.busy} />
-      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
       {list.length === 0 && <p className="empty">None waiting.</p>}
       <table className="data-table" aria-label="Exports you asked for" hidden={list.length === 0}>
         <TableHead columns={['Export', 'Sealed to', 'State']} withActions />
