@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { SigningResultView } from '../../../shared/ipc/signing';
 import { useAction } from '../hooks';
+import { FileNameField } from './TextFields';
 import { ErrorNotice } from './ErrorNotice';
 import { Progress } from './Progress';
 
@@ -39,10 +40,7 @@ export function SignedResult({ activityId, result }: { activityId: string; resul
         <button type="button" onClick={() => void navigator.clipboard.writeText(text).then(() => setCopied(true))}>
           {copied ? 'Copied' : 'Copy'}
         </button>
-        <label>
-          File name
-          <input value={file} onChange={(event) => setFile(event.target.value)} required spellCheck={false} pattern="[A-Za-z0-9][A-Za-z0-9._\-]*\.json" />
-        </label>
+        <FileNameField label="File name" value={file} onChange={setFile} />
         <button type="submit" disabled={action.busy !== undefined}>
           Save to file
         </button>

@@ -9,6 +9,7 @@ import { exportedKindOf } from '../../../shared/offline/export-file';
 import { durationInWords, requesterOf } from '../activity-words';
 import { ActivityDescriptionView } from '../components/ActivityDescription';
 import { ApprovalList, votesInWords, type ApprovalItem } from '../components/ApprovalList';
+import { FileNameField } from '../components/TextFields';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { SignedResult } from '../components/SignedResult';
 import { ConfirmDialog, Modal } from '../components/Modal';
@@ -371,10 +372,7 @@ function ExportActions({ activityId, localKeyName, fingerprint }: { activityId: 
         </button>
       )}
       <form className="inline-form" aria-label="Save bundle to file" onSubmit={(event) => void save(event)}>
-        <label>
-          File name
-          <input value={file} onChange={(event) => setFile(event.target.value)} required spellCheck={false} pattern="[A-Za-z0-9][A-Za-z0-9._\-]*\.json" />
-        </label>
+        <FileNameField label="File name" value={file} onChange={setFile} />
         <button type="submit" disabled={action.busy !== undefined}>
           Save bundle to file
         </button>
@@ -497,10 +495,7 @@ function OfflineStamping({ action, fingerprint, onPosted }: { action: Action; fi
         connected machine’s, and post it there.
       </p>
       <form className="inline-form" aria-label="Save a stamped approval" onSubmit={(event) => void save(event)}>
-        <label>
-          File name to write
-          <input value={saveFile} onChange={(event) => setSaveFile(event.target.value)} required spellCheck={false} placeholder="approval-1.json" pattern="[A-Za-z0-9][A-Za-z0-9._\-]*\.json" />
-        </label>
+        <FileNameField label="File name to write" value={saveFile} onChange={setSaveFile} placeholder="approval-1.json" />
         <button type="submit" disabled={fingerprint === undefined || action.busy !== undefined}>
           Save stamped approval
         </button>
@@ -513,10 +508,7 @@ function OfflineStamping({ action, fingerprint, onPosted }: { action: Action; fi
         </p>
       )}
       <form className="inline-form" aria-label="Post a stamped file" onSubmit={(event) => void post(event)}>
-        <label>
-          Stamped file name
-          <input value={postFile} onChange={(event) => setPostFile(event.target.value)} required spellCheck={false} placeholder="approval-1.json" pattern="[A-Za-z0-9][A-Za-z0-9._\-]*\.json" />
-        </label>
+        <FileNameField label="Stamped file name" value={postFile} onChange={setPostFile} placeholder="approval-1.json" />
         <button type="submit" disabled={action.busy !== undefined}>
           Post stamped file
         </button>

@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import type { QkError } from '../../../shared/errors';
 import type { ChannelInput, ChannelOutput } from '../../../shared/ipc/contract';
 import type { SigningCardView, SigningResultView } from '../../../shared/ipc/signing';
+import { FileNameField } from '../components/TextFields';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { SignedResult } from '../components/SignedResult';
 import { Progress } from '../components/Progress';
@@ -184,10 +185,7 @@ export function SignScreen() {
             </div>
           )}
           <form className="inline-form" aria-label="Stamp for offline posting" onSubmit={(event) => void stamp(event)}>
-            <label>
-              Offline: file name to stamp into
-              <input value={stampFile} onChange={(event) => setStampFile(event.target.value)} required spellCheck={false} placeholder="sign-1.json" pattern="[A-Za-z0-9][A-Za-z0-9._\-]*\.json" />
-            </label>
+            <FileNameField label="Offline: file name to stamp into" value={stampFile} onChange={setStampFile} placeholder="sign-1.json" />
             <button type="submit" disabled={action.busy !== undefined}>
               Stamp to file
             </button>
