@@ -13,6 +13,7 @@ import { UnansweredSubmissions } from './client/unanswered';
 import { clipboardHandlers } from './clipboard/clipboard.ipc';
 import { SecretClipboard, type TextClipboard } from './clipboard/secret-clipboard';
 import { ActivityWatch } from './events/activity-watch';
+import { ExportRequests, followExport } from './exporter/export-requests';
 import { AppEvents } from './events/app-events';
 import { exporterHandlers } from './exporter/exporter.ipc';
 import { importerHandlers } from './importer/importer.ipc';
@@ -51,6 +52,8 @@ export const STAMPED_REQUESTS_DIR = 'stamped-requests';
 export const JOURNAL_EXPORTS_DIR = 'journal-exports';
 /** Where approved exports are saved for the offline desktop, inside the data dir. */
 export const EXPORTS_DIR = 'exports';
+/** Completed signatures the requester saved (`signing.saveResult`). */
+export const SIGNATURES_DIR = 'signatures';
 
 export interface MainServicesOptions {
   /** Where the key index, profiles and settings live (app.getPath('userData') in the app). */
@@ -105,6 +108,8 @@ export interface MainServices {
   events: AppEvents;
   /** Reports activities proposed or decided elsewhere; started by whoever shows a window (the app, the e2e host). */
   activityWatch: ActivityWatch;
+  /** Exports this desktop asked for that wait for votes, and the one-time keys held for them. */
+  exportRequests: ExportRequests;
   /** Stops the activity watch, clears a copied secret from the clipboard and stops the sandbox (in-flight requests finish first). */
   close(): Promise<void>;
 }
@@ -164,6 +169,12 @@ export function createMainServices({
       events.emit({ type: 'activity', change: vote ? 'changed' : 'created', organizationId: activity.organizationId, activityId: activity.id, status: activity.status }),
   });
   const activityWatch = new ActivityWatch({ active, lock, events });
+  const exportRequests = new ExportRequests({ dataDir, keychain, events });
+  // A decided export this desktop asked for: tell the requester, or let its one-time key go.
+  events.subscribe((event) => {
+    if (event.type !== 'activity' || event.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED') return;
+    void followExport(exportRequests, active, event.activityId, now).catch((error: unknown) => console.error('following an export failed', error));
+  });
   return {
     dataDir,
     now,
@@ -182,6 +193,7 @@ export function createMainServices({
     inFlight,
     events,
     activityWatch,
+    exportRequests,
     close: async () => {
       activityWatch.stop();
       await secretClipboard?.clearCopied();
@@ -224,10 +236,18 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
     ...usersHandlers({ active, now, keychain }),
     ...policiesHandlers({ active, now, tokens }),
     ...walletsHandlers({ active, now }),
-    ...exporterHandlers({ active, now, keychain, profiles, journal, exportsDir: join(services.dataDir, EXPORTS_DIR) }),
+    ...exporterHandlers({ active, now, keychain, profiles, journal, exportRequests: services.exportRequests, exportsDir: join(services.dataDir, EXPORTS_DIR) }),
     ...importerHandlers({ active, now }),
     ...journalHandlers({ journal, journalExportsDir: join(services.dataDir, JOURNAL_EXPORTS_DIR) }),
-    ...signingHandlers({ active, now, settings, tokens, journal, stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR) }),
+    ...signingHandlers({
+      active,
+      now,
+      settings,
+      tokens,
+      journal,
+      stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR),
+      signaturesDir: join(services.dataDir, SIGNATURES_DIR),
+    }),
   };
   // An unreadable settings file must not switch the re-ask off: fall back to the default.
   const reauthMaxAgeMs = async () =>

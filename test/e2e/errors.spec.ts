@@ -7,9 +7,9 @@ test('refused actions show the QkError message and what to do', async ({ page, h
   const createForm = page.getByRole('form', { name: 'Create API key' });
   await createForm.getByLabel('Name').fill('ops');
   await createForm.getByRole('button', { name: 'Create API key' }).click();
-  // What happened first, what to do next, the code last.
+  // What failed, by its name, and what happened first; what to do next; the code last.
   const duplicate = page.getByRole('alert');
-  await expect(duplicate.locator('p').first()).toHaveText('A key with this name already exists.');
+  await expect(duplicate.locator('p').first()).toHaveText('Creating API key ops: A key with this name already exists.');
   await expect(duplicate).toContainText('Choose another name');
   await expect(duplicate.locator('p').last()).toHaveText('Code KEY_EXISTS');
   await duplicate.getByRole('button', { name: 'Dismiss' }).click();

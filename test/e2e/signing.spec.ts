@@ -228,8 +228,22 @@ test('a Solana transfer: the card names the System program and the amount in SOL
   await screenshotCard(page, detail.getByRole('article'), 'card-solana-transfer');
   await approve(page, fingerprint);
 
-  const signed = SolanaTransaction.from(Buffer.from(await signedResult(host, fingerprint), 'hex'));
+  const signedHex = await signedResult(host, fingerprint);
+  const signed = SolanaTransaction.from(Buffer.from(signedHex, 'hex'));
   expect(signed.verifySignatures()).toBe(true);
+
+  // The requester finds the signature on the activity, where main reads it, and saves it through main.
+  await switchProfile(page, host, org.profiles.a, 'Operator A');
+  await openScreen(page, 'Approvals');
+  await page.getByRole('button', { name: 'History' }).click();
+  await page.getByRole('list', { name: 'Activity history' }).getByRole('listitem').filter({ hasText: 'Sign a Solana transaction' }).getByRole('button').click();
+  const done = page.getByRole('region', { name: 'Sign a Solana transaction', exact: true });
+  const result = done.getByRole('region', { name: 'Signed result' });
+  await expect(result.getByLabel('Signed transaction')).toContainText(signedHex);
+  await result.getByLabel('File name').fill('solana-payout.json');
+  await result.getByRole('button', { name: 'Save to file' }).click();
+  await expect(result.getByRole('status').filter({ hasText: 'Saved to' })).toContainText('solana-payout.json');
+  await screenshotBothThemes(page, 'approval-signature-found');
 });
 
 test('an EIP-712 permit shows its domain and message; an unlimited approval shows its warning', async ({ page, host }) => {

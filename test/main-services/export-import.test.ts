@@ -9,7 +9,10 @@ import { generateMnemonic, validateMnemonic } from '@scure/bip39';
 import { wordlist as english } from '@scure/bip39/wordlists/english.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WalletAccountParams } from '../../src/shared/api';
+import { ExportRequests } from '../../src/main/exporter/export-requests';
 import { Exporter, openExportBundle, type RevealedSecret } from '../../src/main/exporter/exporter';
+import { APPROVAL_WINDOW_MS } from '../../src/shared/approvals/voting';
+import type { AppEvent } from '../../src/shared/ipc/events';
 import { Importer } from '../../src/main/importer/importer';
 import { formatPrivateKey, parsePrivateKey, PRIVATE_KEY_FORMATS, type PrivateKeyFormat } from '../../src/shared/crypto/bundles';
 import { bytesToHex, hexToBytes } from '../../src/shared/crypto/encoding';
@@ -189,14 +192,14 @@ describe('Exporter.reveal', () => {
       (await operator().keychain.listEncryptionKeys())[0]!.publicKey,
     );
     if (outcome.state !== 'completed') throw new Error(`export is ${outcome.state}`);
-    const later = await exporter().revealCompleted(outcome.activity.id, 'export-target', 'wif-mainnet');
+    const later = await exporter().revealCompleted(outcome.activity.id, { kind: 'encryption-key', name: 'export-target' }, 'wif-mainnet');
     const { mnemonic } = mnemonicOf(await revealed(exporter().reveal({ kind: 'wallet', walletId: wallet.walletId }, { kind: 'ephemeral' })));
     const seed = await mnemonicToSeed(mnemonic);
     seen.push(seed);
     expect(bytesToHex(keyOf(later, 'wif-mainnet'))).toBe(bytesToHex(deriveKey({ seed, curve: ACCOUNTS[0]!.curve, path: ACCOUNTS[0]!.path }).privateKey));
 
     const created = (await operator().client.query('list_activities', { filterByType: ['ACTIVITY_TYPE_CREATE_WALLET'] })).activities[0]!;
-    const notExport = await rejection(exporter().revealCompleted(created.id, 'export-target'));
+    const notExport = await rejection(exporter().revealCompleted(created.id, { kind: 'encryption-key', name: 'export-target' }));
     expect(notExport.code).toBe('REQUEST_INVALID');
   });
 });
@@ -266,13 +269,74 @@ describe('Exporter under a 2-of-2 root quorum', () => {
 
       const waiting = await guarded.reveal({ kind: 'wallet', walletId: created.result.walletId }, { kind: 'encryption-key', name: 'after-votes' });
       expect(waiting.state).toBe('consensus-needed');
-      const early = await rejection(guarded.revealCompleted(waiting.activity.id, 'after-votes'));
+      const early = await rejection(guarded.revealCompleted(waiting.activity.id, { kind: 'encryption-key', name: 'after-votes' }));
       expect(early.code).toBe('FAILED_PRECONDITION');
 
       const approved = await second!.client.submit('approve_activity', { fingerprint: waiting.activity.fingerprint });
       expect(approved.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
-      const { mnemonic } = mnemonicOf(await guarded.revealCompleted(waiting.activity.id, 'after-votes'));
+      const { mnemonic } = mnemonicOf(await guarded.revealCompleted(waiting.activity.id, { kind: 'encryption-key', name: 'after-votes' }));
       expect(await deriveAddresses(mnemonic, undefined, ACCOUNTS)).toEqual(created.result.addresses);
+    } finally {
+      await quorumBed.close();
+    }
+  });
+
+  it('holds the one-time key of an export waiting for votes until it is opened, and lets it go when the export ends', async () => {
+    const quorumBed = await startTestBed(2);
+    try {
+      const [first, second] = quorumBed.operators;
+      const created = await first!.client.submit('create_wallet', { walletName: 'held', accounts: ACCOUNTS });
+      if (created.state !== 'completed') throw new Error(`create_wallet is ${created.state}`);
+      const { walletId } = created.result;
+      await quorumBed.setRootQuorum(2, [first!.userId, second!.userId]);
+      const guarded = new Exporter({ client: first!.client, keychain: first!.keychain, enclaveSignerPublicKey: first!.profile.enclaveSignerPublicKey });
+      const told: AppEvent[] = [];
+      const requests = new ExportRequests({ dataDir: first!.dataDir, keychain: first!.keychain, events: { emit: (event) => told.push(event) } });
+      const ask = async () => {
+        const waiting = await guarded.reveal({ kind: 'wallet', walletId }, { kind: 'ephemeral' });
+        if (waiting.state !== 'consensus-needed') throw new Error(`export is ${waiting.state}`);
+        const request = { activityId: waiting.activity.id, profileId: first!.profile.id, organizationId: waiting.activity.organizationId, what: 'wallet held' };
+        await requests.add({ ...request, sealedTo: { kind: 'one-time' }, requestedAtMs: 0 });
+        return waiting.activity;
+      };
+
+      const approvedLater = await ask();
+      // Held in the keychain under the export, sealed to exactly that key; nothing is exported yet.
+      const targetPublicKey = (Object.values(approvedLater.intent)[0] as { targetPublicKey: string }).targetPublicKey;
+      expect(await first!.keychain.listOneTimeKeys()).toEqual([{ activityId: approvedLater.id, publicKey: targetPublicKey }]);
+      expect((await first!.client.query('get_wallet', { walletId })).wallet.exported).toBe(false);
+
+      const approved = await second!.client.submit('approve_activity', { fingerprint: approvedLater.fingerprint });
+      expect(approved.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+      await requests.follow(approved.activity, 1);
+      await requests.follow(approved.activity, 2);
+      expect(told).toEqual([{ type: 'export', change: 'approved', organizationId: approvedLater.organizationId, activityId: approvedLater.id }]);
+      expect((await requests.get(approvedLater.id))?.approvedAtMs).toBe(1);
+      expect((await first!.client.query('get_wallet', { walletId })).wallet.exported).toBe(true);
+
+      const { mnemonic } = mnemonicOf(await guarded.revealCompleted(approvedLater.id, { kind: 'ephemeral' }));
+      expect(await deriveAddresses(mnemonic, undefined, ACCOUNTS)).toEqual(created.result.addresses);
+      await requests.forget(approvedLater.id, 'opened');
+      expect(await first!.keychain.listOneTimeKeys()).toEqual([]);
+      expect(await requests.get(approvedLater.id)).toBeUndefined();
+      const again = await rejection(guarded.revealCompleted(approvedLater.id, { kind: 'ephemeral' }));
+      expect(again.code).toBe('KEY_NOT_FOUND');
+      expect(again.message).toContain('no longer holds the one-time key');
+
+      // Rejected: nothing will ever be sealed to the key, so it goes, and the requester is told.
+      const rejectedLater = await ask();
+      const rejected = await second!.client.submit('reject_activity', { fingerprint: rejectedLater.fingerprint });
+      await requests.follow(rejected.activity, 3);
+      expect(told.at(-1)).toEqual({ type: 'export', change: 'ended', organizationId: rejectedLater.organizationId, activityId: rejectedLater.id });
+      expect(await first!.keychain.listOneTimeKeys()).toEqual([]);
+
+      // Expired: its approvals lapsed without consensus.
+      const expiredLater = await ask();
+      await requests.follow(expiredLater, quorumBed.clock.now());
+      expect(await first!.keychain.listOneTimeKeys()).toHaveLength(1);
+      await requests.follow(expiredLater, quorumBed.clock.now() + APPROVAL_WINDOW_MS + 60_000);
+      expect(await first!.keychain.listOneTimeKeys()).toEqual([]);
+      expect(await requests.list(first!.profile.id)).toEqual([]);
     } finally {
       await quorumBed.close();
     }

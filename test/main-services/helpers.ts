@@ -44,6 +44,7 @@ export async function removeOperator(operator: Operator): Promise<void> {
   for (const profile of await operator.profiles.list()) await operator.profiles.remove(profile.id);
   for (const key of await operator.keychain.listApiKeys()) await operator.keychain.deleteApiKey(key.name);
   for (const key of await operator.keychain.listEncryptionKeys()) await operator.keychain.deleteEncryptionKey(key.name);
+  for (const { activityId } of await operator.keychain.listOneTimeKeys()) await operator.keychain.releaseOneTimeKey(activityId);
   await rm(operator.dataDir, { recursive: true, force: true });
 }
 

@@ -16,7 +16,12 @@ const hosted: Profile = {
 function activeProfile(current: () => Profile | undefined, sandboxRunning = false) {
   return new ActiveProfile({
     profiles: { getActive: async () => current() },
-    keychain: { withEncryptionPrivateKey: async () => Promise.reject(new Error('unused')), listEncryptionKeys: async () => [] },
+    keychain: {
+      withEncryptionPrivateKey: async () => Promise.reject(new Error('unused')),
+      listEncryptionKeys: async () => [],
+      holdOneTimeKey: async () => Promise.reject(new Error('unused')),
+      withOneTimeKey: async () => Promise.reject(new Error('unused')),
+    },
     stamper: { stamp: async () => Promise.reject(new Error('unused')) },
     sandbox: { isRunning: sandboxRunning },
     now: () => 0,

@@ -204,6 +204,7 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
   'users.createTag': { state: 'completed', result: { tagId: 't1' }, activity: completed },
   'users.addApiKey': { state: 'completed', result: { apiKeyIds: ['k1'] }, activity: completed },
   'users.removeApiKeys': { state: 'completed', result: { apiKeyIds: ['k1'] }, activity: completed },
+  'exports.requests': [{ activityId: 'a1', what: 'wallet Treasury', sealedTo: { kind: 'one-time' }, requestedAtMs: 1, approved: true }],
   'exports.saveBundle': { file: '/data/exports/treasury.json', exportsDir: '/data/exports' },
   'policies.list': [{ ...policy, reading: { condition: [{ text: policy.condition }], consensus: [{ text: 'approvers.any(user, user.id == ' }, { text: "'u1'", name: 'Bea', kind: 'user' }, { text: ')' }], time: [{ text: policy.time }] } }],
   'policies.review': [{ field: 'consensus', label: 'Consensus', pieces: [{ text: '1,000', change: 'removed', units: '0.001 USDC' }, { text: '2,000', change: 'added' }] }],
@@ -245,6 +246,7 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
   'signing.preview': signingCard,
   'signing.submit': { state: 'completed', result: { kind: 'signed-transaction', signedTransaction: '02f8' }, activity: completed },
   'signing.result': { activity: completed, result: { kind: 'signatures', signatures: [{ r: '01', s: '02', v: '00' }] } },
+  'signing.saveResult': { file: '/data/signatures/payout.json', signaturesDir: '/data/signatures' },
   'signing.stampToFile': {
     file: '/data/stamped-requests/sign-1.json',
     stampedRequestsDir: '/data/stamped-requests',
@@ -626,6 +628,7 @@ describe('bridge method signatures', () => {
         'tokens.catalog',
         'wallets.list',
         'privateKeys.list',
+        'exports.requests',
       ].sort(),
     );
   });

@@ -10,7 +10,7 @@ import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Channel, ChannelInput, ChannelOutput } from '../../src/shared/ipc/contract';
 import { parseExportFile } from '../../src/shared/offline/export-file';
-import { EXPORTS_DIR } from '../../src/main/services';
+import { EXPORTS_DIR, SIGNATURES_DIR } from '../../src/main/services';
 import { startDispatchBed, type DispatchBed } from '../support/dispatch-bed';
 
 
@@ -128,6 +128,36 @@ describe('saving an export', () => {
     expect(again).toMatchObject({ ok: false, error: { code: 'FILE_ERROR' } });
     const notExport = await bed.dispatch('exports.saveBundle', { activityId: proposal.activity.id, file: 'quorum.json' });
     expect(notExport).toMatchObject({ ok: false, error: { code: 'REQUEST_INVALID' } });
+  });
+});
+
+describe('saving a completed signature', () => {
+  it('writes the signature main read from the activity, never overwriting, and only for a signed request', async () => {
+    const wallet = await call('wallets.create', {
+      name: 'payouts',
+      accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
+    });
+    if (wallet.state !== 'completed') throw new Error(`create wallet is ${wallet.state}`);
+    const signed = await call('signing.submit', {
+      request: { operation: 'sign_raw_payload', signWith: wallet.result.addresses[0]!, payload: 'hello', encoding: 'PAYLOAD_ENCODING_TEXT_UTF8', hashFunction: 'HASH_FUNCTION_KECCAK256' },
+    });
+    if (signed.state !== 'completed') throw new Error(`signing is ${signed.state}`);
+
+    const saved = await call('signing.saveResult', { activityId: signed.activity.id, file: 'hello.json' });
+    expect(saved).toEqual({ file: join(bed.dataDir, SIGNATURES_DIR, 'hello.json'), signaturesDir: join(bed.dataDir, SIGNATURES_DIR) });
+    expect((await stat(saved.file)).mode & 0o777).toBe(0o600);
+    const { result } = await call('signing.result', { activityId: signed.activity.id });
+    expect(JSON.parse(await readFile(saved.file, 'utf8'))).toEqual({
+      activityId: signed.activity.id,
+      organizationId: signed.activity.organizationId,
+      type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2',
+      fingerprint: signed.activity.fingerprint,
+      ...result,
+    });
+
+    expect(await bed.dispatch('signing.saveResult', { activityId: signed.activity.id, file: 'hello.json' })).toMatchObject({ ok: false, error: { code: 'ALREADY_EXISTS' } });
+    const notSigning = await bed.dispatch('signing.saveResult', { activityId: wallet.activity.id, file: 'wallet.json' });
+    expect(notSigning).toMatchObject({ ok: false, error: { code: 'REQUEST_INVALID' } });
   });
 });
 

@@ -265,4 +265,5 @@ async function forgetKeys({ keychain, profiles }: MainServices): Promise<void> {
   for (const profile of await profiles.list()) await profiles.remove(profile.id);
   for (const key of await keychain.listApiKeys()) await keychain.deleteApiKey(key.name);
   for (const key of await keychain.listEncryptionKeys()) await keychain.deleteEncryptionKey(key.name);
+  for (const { activityId } of await keychain.listOneTimeKeys()) await keychain.releaseOneTimeKey(activityId);
 }

@@ -24,6 +24,7 @@ import {
   type ResultOf,
   type SubmitBody,
 } from '../../shared/api';
+import { activityTypeInWords } from '../../shared/describe';
 import { GrpcCode, QkError, isErrorCode, type ErrorCode } from '../../shared/errors';
 import type { PostedAnswer } from '../journal/activity-entry';
 import type { Reading } from '../confirmation/confirmation';
@@ -354,7 +355,8 @@ function outcomeUnknown(error: unknown): boolean {
 export function failedActivityError(activity: Activity): QkError {
   const failure = activity.failure;
   const code = turnkeyCodeOf(failure?.details) ?? (failure?.code !== undefined ? codeByGrpc[failure.code] : undefined) ?? 'INTERNAL';
-  return new QkError(code, `activity ${activity.id} (${activity.type}) failed: ${failure?.message ?? 'no reason given'}`, {
+  // Led by what it is in words; the id comes last, for finding it in the history.
+  return new QkError(code, `${activityTypeInWords(activity.type)} failed: ${failure?.message ?? 'no reason given'} (activity ${activity.id})`, {
     activityId: activity.id,
     fingerprint: activity.fingerprint,
   });

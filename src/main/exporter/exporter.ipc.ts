@@ -1,15 +1,18 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { activityStatusInWords, activityTypeInWords } from '../../shared/describe';
 import { QkError } from '../../shared/errors';
 import { EXPORT_FILE_KIND, exportedKindOf, type ExportFile } from '../../shared/offline/export-file';
 import type { ActiveProfileHandlerDeps } from '../activities/activities.ipc';
 import { activityView } from '../activities/activity-views';
+import type { ApiClient } from '../client/api-client';
 import type { IpcHandlers } from '../ipc/register';
 import type { Journal } from '../journal/journal';
 import { localRecord } from '../journal/local-entry';
 import type { Keychain } from '../keychain/keychain';
 import type { Profiles } from '../profiles/profiles';
-import { decryptBundleOffline, decryptedRecord } from './exporter';
+import type { ExportRequests } from './export-requests';
+import { decryptBundleOffline, decryptedRecord, type ExportSubject } from './exporter';
 
 export interface ExporterHandlerDeps extends ActiveProfileHandlerDeps {
   keychain: Keychain;
@@ -17,6 +20,7 @@ export interface ExporterHandlerDeps extends ActiveProfileHandlerDeps {
   /** Where saved export files go. The renderer names files, never paths; people copy them to the offline desktop. */
   exportsDir: string;
   journal: Pick<Journal, 'record'>;
+  exportRequests: ExportRequests;
 }
 
 export function exporterHandlers({
@@ -26,17 +30,34 @@ export function exporterHandlers({
   profiles,
   exportsDir,
   journal,
-}: ExporterHandlerDeps): Pick<IpcHandlers, 'exports.reveal' | 'exports.decryptBundle' | 'exports.saveBundle'> {
+  exportRequests,
+}: ExporterHandlerDeps): Pick<IpcHandlers, 'exports.reveal' | 'exports.decryptBundle' | 'exports.saveBundle' | 'exports.requests'> {
   return {
+    'exports.requests': async () => {
+      const { client, profile } = await active.services();
+      // Read each waiting one first: an export approved, rejected or expired while the app was closed settles here.
+      for (const request of await exportRequests.list(profile.id)) {
+        if (request.approvedAtMs !== undefined) continue;
+        const { activity } = await client.query('get_activity', { activityId: request.activityId });
+        await exportRequests.follow(activity, now());
+      }
+      return (await exportRequests.list(profile.id)).map(({ activityId, what, sealedTo, requestedAtMs, approvedAtMs }) => ({
+        activityId,
+        what,
+        sealedTo,
+        requestedAtMs,
+        approved: approvedAtMs !== undefined,
+      }));
+    },
     'exports.saveBundle': async ({ activityId, file: name }) => {
       const { client } = await active.services();
       const { activity } = await client.query('get_activity', { activityId });
       const exported = exportedKindOf(activity.type);
       if (exported === undefined) {
-        throw new QkError('REQUEST_INVALID', `activity ${activityId} is not an export (it is ${activity.type}); choose an approved export`, { activityId });
+        throw new QkError('REQUEST_INVALID', `the activity is not an export but ${activityTypeInWords(activity.type).toLowerCase()} (${activityId}); choose an approved export`, { activityId });
       }
       if (activity.status !== 'ACTIVITY_STATUS_COMPLETED') {
-        throw new QkError('FAILED_PRECONDITION', `the export has no bundle yet: it is ${activity.status}; save it once it is approved`, { activityId });
+        throw new QkError('FAILED_PRECONDITION', `the export has no bundle yet: it is ${activityStatusInWords(activity.status).toLowerCase()}; save it once it is approved`, { activityId });
       }
       const result = Object.values(activity.result)[0] as { exportBundle?: unknown } | undefined;
       const intent = Object.values(activity.intent)[0] as { targetPublicKey?: unknown } | undefined;
@@ -62,7 +83,7 @@ export function exporterHandlers({
       return { file, exportsDir };
     },
     'exports.reveal': async ({ subject, target, keyFormat }) => {
-      const { exporter, profile } = await active.services();
+      const { exporter, profile, client } = await active.services();
       /** Journaled before the secret is answered: what was opened and how, never the secret. */
       const revealed = (activityId: string, kind: string) =>
         journal.record(
@@ -78,17 +99,24 @@ export function exporterHandlers({
           ),
         );
       if (subject.kind === 'completed-export') {
-        if (target.kind !== 'encryption-key') {
-          throw new QkError('REQUEST_INVALID', 'a completed export can only be opened with the stored encryption key it was sealed to', {
-            field: 'target',
-          });
-        }
-        const secret = await exporter.revealCompleted(subject.activityId, target.name, keyFormat);
+        const secret = await exporter.revealCompleted(subject.activityId, target, keyFormat);
         await revealed(subject.activityId, secret.kind);
+        // Opened: a held one-time key has done its work, and the requester has what was asked for.
+        await exportRequests.forget(subject.activityId, 'opened');
         return { state: 'revealed', secret, activityId: subject.activityId };
       }
       const result = await exporter.reveal(subject, target, keyFormat);
       if (result.state === 'revealed') await revealed(result.activity.id, result.secret.kind);
+      if (result.state === 'consensus-needed' || result.state === 'pending') {
+        await exportRequests.add({
+          activityId: result.activity.id,
+          profileId: profile.id,
+          organizationId: result.activity.organizationId,
+          what: await subjectInWords(client, subject),
+          sealedTo: target.kind === 'ephemeral' ? { kind: 'one-time' } : target,
+          requestedAtMs: now(),
+        });
+      }
       return result.state === 'revealed'
         ? { state: 'revealed', secret: result.secret, activityId: result.activity.id }
         : { state: result.state, activity: activityView(result.activity, now()) };
@@ -111,4 +139,16 @@ export function exporterHandlers({
       return secret;
     },
   };
+}
+
+/** "wallet Treasury", as the requester knows it, for the list of exports waiting for votes. */
+async function subjectInWords(client: ApiClient, subject: ExportSubject): Promise<string> {
+  switch (subject.kind) {
+    case 'wallet':
+      return `wallet ${(await client.query('get_wallet', { walletId: subject.walletId })).wallet.walletName}`;
+    case 'private-key':
+      return `private key ${(await client.query('get_private_key', { privateKeyId: subject.privateKeyId })).privateKey.privateKeyName}`;
+    case 'wallet-account':
+      return `wallet account ${subject.address}`;
+  }
 }

@@ -20,6 +20,7 @@ import { decodeWalletPlaintext, formatPrivateKey, verifyExportBundle, type Priva
 import { bytesToHex, hexToBytes } from '../../shared/crypto/encoding';
 import { hpkeOpen } from '../../shared/crypto/hpke';
 import { privateKeyBytes, zeroize } from '../../shared/crypto/keys';
+import { activityStatusInWords, activityTypeInWords } from '../../shared/describe';
 import { QkError } from '../../shared/errors';
 import type { ActivityOutcome, ApiClient } from '../client/api-client';
 import { localRecord } from '../journal/local-entry';
@@ -56,7 +57,10 @@ export type ExportSubject =
   | { kind: 'private-key'; privateKeyId: string }
   | { kind: 'wallet-account'; address: string };
 
-/** Whom the bundle is sealed to: a one-time key wiped after use, or a stored encryption key by name. */
+/**
+ * Whom the bundle is sealed to: a one-time key (wiped after use, or held in the keychain while the export waits for
+ * votes), or a stored encryption key by name.
+ */
 export type ExportTarget = { kind: 'ephemeral' } | { kind: 'encryption-key'; name: string };
 
 /** How the decrypted bundle is to be read. */
@@ -68,7 +72,7 @@ export type RevealedSecret =
 
 export type ExportResult =
   | { state: 'revealed'; secret: RevealedSecret; activity: Activity }
-  /** Waiting for votes; with a stored encryption key, `revealCompleted` opens the bundle once it completes. */
+  /** Waiting for votes; `revealCompleted` opens the bundle once it completes, with the key it was sealed to. */
   | { state: 'consensus-needed' | 'pending' | 'rejected'; activity: Activity };
 
 /** Who must have signed a bundle, and for which organization. */
@@ -79,7 +83,7 @@ export interface BundleExpectation {
 
 export interface ExporterOptions {
   client: ApiClient;
-  keychain: Pick<Keychain, 'withEncryptionPrivateKey' | 'listEncryptionKeys'>;
+  keychain: Pick<Keychain, 'withEncryptionPrivateKey' | 'listEncryptionKeys' | 'holdOneTimeKey' | 'withOneTimeKey'>;
   /** The profile's pinned enclave signer key (uncompressed P-256 hex). */
   enclaveSignerPublicKey: string;
 }
@@ -110,8 +114,12 @@ export class Exporter {
     const privateKey = p256.utils.randomSecretKey();
     try {
       const outcome = await this.exportTo(subject, bytesToHex(p256.getPublicKey(privateKey, false)));
-      // The one-time key is wiped below, so an export still waiting for votes can never be opened: say so.
-      if (outcome.state !== 'completed') return { state: outcome.state, activity: outcome.activity };
+      if (outcome.state === 'rejected') return { state: outcome.state, activity: outcome.activity };
+      if (outcome.state !== 'completed') {
+        // Waiting for votes: the keychain keeps the key until the export is opened or can no longer complete.
+        await this.keychain.holdOneTimeKey(outcome.activity.id, privateKey.slice());
+        return { state: outcome.state, activity: outcome.activity };
+      }
       const secret = await openExportBundle(outcome.result.exportBundle, privateKey, this.expectation(), format);
       return { state: 'revealed', secret, activity: outcome.activity };
     } finally {
@@ -135,21 +143,33 @@ export class Exporter {
     }
   }
 
-  /** Opens the bundle of an export that completed after consensus, with the stored key it was sealed to. */
-  async revealCompleted(activityId: string, encryptionKeyName: string, keyFormat: PrivateKeyFormat = 'hexadecimal'): Promise<RevealedSecret> {
+  /**
+   * Opens the bundle of an export that completed after consensus, with the stored key it was sealed to, or with the
+   * one-time key held for it (`ephemeral`).
+   */
+  async revealCompleted(activityId: string, target: ExportTarget, keyFormat: PrivateKeyFormat = 'hexadecimal'): Promise<RevealedSecret> {
     const { activity } = await this.client.query('get_activity', { activityId });
     if (activity.status !== 'ACTIVITY_STATUS_COMPLETED') {
-      throw new QkError('FAILED_PRECONDITION', `activity ${activityId} is ${activity.status}, not completed; approve it first`, { activityId });
+      throw new QkError('FAILED_PRECONDITION', `the export is ${activityStatusInWords(activity.status).toLowerCase()}, not approved yet; open it once it is`, { activityId });
     }
     const member = Object.values(activity.result)[0] as { exportBundle?: unknown } | undefined;
     if (typeof member?.exportBundle !== 'string') {
-      throw new QkError('REQUEST_INVALID', `activity ${activityId} (${activity.type}) is not an export`, { activityId });
+      throw new QkError('REQUEST_INVALID', `the activity is not an export but ${activityTypeInWords(activity.type).toLowerCase()} (${activityId})`, { activityId });
     }
     const format: PlaintextFormat = activity.type === 'ACTIVITY_TYPE_EXPORT_WALLET' ? 'mnemonic' : keyFormat;
     const bundle = member.exportBundle;
-    return this.keychain.withEncryptionPrivateKey(encryptionKeyName, (privateKey) =>
-      openExportBundle(bundle, privateKey, this.expectation(), format),
-    );
+    const open = (privateKey: Uint8Array) => openExportBundle(bundle, privateKey, this.expectation(), format);
+    if (target.kind === 'encryption-key') return this.keychain.withEncryptionPrivateKey(target.name, open);
+    return this.keychain.withOneTimeKey(activityId, open).catch((error: unknown) => {
+      if (error instanceof QkError && error.code === 'KEY_NOT_FOUND') {
+        throw new QkError(
+          'KEY_NOT_FOUND',
+          `this desktop no longer holds the one-time key export ${activityId} is sealed to (it was opened already, or the export ended first); export again`,
+          { activityId },
+        );
+      }
+      throw error;
+    });
   }
 
   private expectation(): BundleExpectation {

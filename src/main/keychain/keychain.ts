@@ -25,7 +25,8 @@ import { JsonFile } from '../storage/json-file';
 import { assertKeyName } from './key-names';
 import { OsSecretStore, type SecretStore } from './secret-store';
 
-export type KeyKind = 'api' | 'encryption';
+/** `one-time`: the key an export waiting for votes is sealed to, held until it is opened or can no longer be. */
+export type KeyKind = 'api' | 'encryption' | 'one-time';
 
 /** What everyone may see about an API key. The private half never leaves the keychain except inside withApiKeySigner. */
 export interface ApiKeyInfo {
@@ -66,7 +67,7 @@ export const DEFAULT_KEYCHAIN_SERVICE = 'QuorumKey';
 const keyRecordSchema = z.object({
   id: z.uuid(),
   name: z.string(),
-  kind: z.enum(['api', 'encryption']),
+  kind: z.enum(['api', 'encryption', 'one-time']),
   curve: z.enum(API_KEY_CURVES as [ApiKeyCurve, ...ApiKeyCurve[]]),
   publicKey: z.string().regex(/^[0-9a-f]+$/),
   createdAt: z.iso.datetime(),
@@ -78,7 +79,7 @@ type KeyIndex = z.infer<typeof keyIndexSchema>;
 
 const EMPTY_INDEX: KeyIndex = { version: 1, keys: [] };
 
-const KIND_LABEL: Record<KeyKind, string> = { api: 'API key', encryption: 'encryption key' };
+const KIND_LABEL: Record<KeyKind, string> = { api: 'API key', encryption: 'encryption key', 'one-time': 'one-time export key' };
 
 /**
  * API keys and export-target encryption keys. Private keys live only in the OS keychain, filed under a stable id so a
@@ -271,7 +272,38 @@ export class Keychain {
    * `fn` must not keep the bytes. For main-process services only: never expose this over IPC.
    */
   async withEncryptionPrivateKey<R>(name: string, fn: (privateKey: Uint8Array) => Promise<R> | R): Promise<R> {
-    const record = await this.find('encryption', name);
+    return this.withP256PrivateKey(await this.find('encryption', name), fn);
+  }
+
+  // ---- one-time export keys held for exports waiting for votes ----
+
+  /**
+   * Keeps the one-time P-256 key an export was sealed to, filed under the export's activity id, until the export is
+   * opened or can no longer complete (releaseOneTimeKey). Wipes the caller's copy.
+   */
+  async holdOneTimeKey(activityId: string, privateKey: Uint8Array): Promise<void> {
+    const publicKey = bytesToHex(p256.getPublicKey(privateKey, false));
+    await this.addKey('one-time', activityId, 'p256', privateKey, publicKey);
+  }
+
+  /** The activity ids whose one-time keys this desktop holds, with the public keys they were sealed to. */
+  async listOneTimeKeys(): Promise<{ activityId: string; publicKey: string }[]> {
+    return (await this.records('one-time')).map(({ name, publicKey }) => ({ activityId: name, publicKey }));
+  }
+
+  /** Like withEncryptionPrivateKey, for the one-time key held for export `activityId`. */
+  async withOneTimeKey<R>(activityId: string, fn: (privateKey: Uint8Array) => Promise<R> | R): Promise<R> {
+    return this.withP256PrivateKey(await this.find('one-time', activityId), fn);
+  }
+
+  /** Deletes the one-time key held for `activityId`; answers false when none was held. */
+  async releaseOneTimeKey(activityId: string): Promise<boolean> {
+    if (!(await this.records('one-time')).some((record) => record.name === activityId)) return false;
+    await this.deleteKey('one-time', activityId);
+    return true;
+  }
+
+  private async withP256PrivateKey<R>(record: KeyRecord, fn: (privateKey: Uint8Array) => Promise<R> | R): Promise<R> {
     const secret = await this.loadSecret(record);
     try {
       const publicKey = p256.getPublicKey(secret, false);

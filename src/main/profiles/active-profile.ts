@@ -31,7 +31,7 @@ export interface ProfileServices {
 
 export interface ActiveProfileOptions {
   profiles: Pick<Profiles, 'getActive'>;
-  keychain: Pick<Keychain, 'withEncryptionPrivateKey' | 'listEncryptionKeys'>;
+  keychain: Pick<Keychain, 'withEncryptionPrivateKey' | 'listEncryptionKeys' | 'holdOneTimeKey' | 'withOneTimeKey'>;
   stamper: Pick<Stamper, 'stamp'>;
   sandbox: Pick<Sandbox, 'isRunning'>;
   now: () => number;

@@ -1,11 +1,14 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { activityStatusInWords } from '../../shared/describe';
+import { QkError } from '../../shared/errors';
 import type { ActiveProfileHandlerDeps } from '../activities/activities.ipc';
 import { activityView, outcomeView } from '../activities/activity-views';
 import { stampedRequestRecord } from '../journal/activity-entry';
 import type { Journal } from '../journal/journal';
 import type { IpcHandlers } from '../ipc/register';
 import type { Settings } from '../settings/settings';
+import { writeNewFile } from '../storage/bounded-file';
 import type { DeclaredTokens } from '../tokens/declared-tokens';
 import { ContractInterfaces, checkContractInterface } from './contracts';
 import { signingFor } from './signing';
@@ -16,6 +19,7 @@ type SigningChannel =
   | 'signing.preview'
   | 'signing.submit'
   | 'signing.result'
+  | 'signing.saveResult'
   | 'signing.stampToFile'
   | 'contracts.list'
   | 'contracts.check'
@@ -27,10 +31,12 @@ export interface SigningHandlerDeps extends ActiveProfileHandlerDeps {
   tokens: Pick<DeclaredTokens, 'list'>;
   /** Where offline-stamped request files are written (the same directory approvals.postStampedFile reads). */
   stampedRequestsDir: string;
+  /** Where completed signatures are saved for the requester to take elsewhere. */
+  signaturesDir: string;
   journal: Pick<Journal, 'record'>;
 }
 
-export function signingHandlers({ active, now, settings, tokens, stampedRequestsDir, journal }: SigningHandlerDeps): Pick<IpcHandlers, SigningChannel> {
+export function signingHandlers({ active, now, settings, tokens, stampedRequestsDir, signaturesDir, journal }: SigningHandlerDeps): Pick<IpcHandlers, SigningChannel> {
   const signing = async () => signingFor(await active.services(), { settings, tokens, now });
   const contracts = async () => new ContractInterfaces((await active.services()).client);
   const idOf = ({ smartContractInterfaceId }: { smartContractInterfaceId: string }) => ({ smartContractInterfaceId });
@@ -45,6 +51,19 @@ export function signingHandlers({ active, now, settings, tokens, stampedRequests
     'signing.result': async ({ activityId }) => {
       const { activity, result } = await (await signing()).result(activityId);
       return { activity: activityView(activity, now()), ...(result === undefined ? {} : { result }) };
+    },
+    'signing.saveResult': async ({ activityId, file: name }) => {
+      const { activity, result } = await (await signing()).result(activityId);
+      if (result === undefined) {
+        throw new QkError('FAILED_PRECONDITION', `the signing request has no signature yet: it is ${activityStatusInWords(activity.status).toLowerCase()}; save it once it is signed`, {
+          activityId,
+        });
+      }
+      await mkdir(signaturesDir, { recursive: true, mode: 0o700 });
+      const file = join(signaturesDir, name);
+      const contents = { activityId, organizationId: activity.organizationId, type: activity.type, fingerprint: activity.fingerprint, ...result };
+      await writeNewFile(file, `${JSON.stringify(contents, null, 2)}\n`, { mode: 0o600 });
+      return { file, signaturesDir };
     },
     'signing.stampToFile': async ({ request, file: name }) => {
       // The renderer names a file, never a path: it lands in the one directory main keeps for stamped requests.

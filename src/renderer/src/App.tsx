@@ -143,6 +143,7 @@ function Shell() {
             </button>
           </p>
         )}
+        {screen !== 'wallets' && activeProfile !== null && <ApprovedExportsNotice onOpen={() => show('wallets')} />}
         {screen === 'profiles' && <ProfilesScreen />}
         {screen === 'keys' && <KeysScreen />}
         {screen === 'wallets' && <WalletsScreen />}
@@ -157,5 +158,20 @@ function Shell() {
         {screen === 'settings' && <SettingsScreen />}
       </main>
     </div>
+  );
+}
+
+/** Tells the requester, on any screen, that an export they asked for was approved, and leads to where it opens. */
+function ApprovedExportsNotice({ onOpen }: { onOpen: () => void }) {
+  const requests = useChannel('exports.requests');
+  const approved = requests.data?.filter((request) => request.approved) ?? [];
+  if (approved.length === 0) return null;
+  return (
+    <p className="notice notice-info" role="status" aria-label="Approved exports">
+      Approved: your export of {approved.map((request) => request.what).join(', ')}.{' '}
+      <button type="button" className="link-button" onClick={onOpen}>
+        Open it on Wallets
+      </button>
+    </p>
   );
 }

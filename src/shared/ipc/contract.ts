@@ -383,11 +383,14 @@ const exportSubject = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('wallet'), walletId: id, language: mnemonicLanguage.optional() }),
   z.strictObject({ kind: z.literal('private-key'), privateKeyId: id }),
   z.strictObject({ kind: z.literal('wallet-account'), address: z.string().min(1).max(256) }),
-  /** An export that waited for votes and has since completed; only a stored encryption key can open it. */
+  /**
+   * An export that waited for votes and has since completed: opened with the stored encryption key it was sealed to,
+   * or (`ephemeral` target) with the one-time key this desktop holds for it.
+   */
   z.strictObject({ kind: z.literal('completed-export'), activityId: id }),
 ]);
 const exportTarget = z.discriminatedUnion('kind', [
-  /** A one-time key made for this export and wiped right after. */
+  /** A one-time key made for this export: wiped right after, or held in the keychain while it waits for votes. */
   z.strictObject({ kind: z.literal('ephemeral') }),
   z.strictObject({ kind: z.literal('encryption-key'), name: keyName }),
 ]);
@@ -710,6 +713,11 @@ export const ipcContract = {
   /** A signing activity as it stands, with its signed result once it completed. */
   'signing.result': channel(z.strictObject({ activityId: id }), z.strictObject({ activity: activityView, result: signingResultView.optional() })),
   /**
+   * Writes a completed signing activity's result (signed transaction or signatures), as main reads it from the
+   * activity, to `file` in the signatures directory main keeps (never overwriting); the renderer names files, not paths.
+   */
+  'signing.saveResult': channel(z.strictObject({ activityId: id, file: stampedFileName }), z.strictObject({ file: z.string(), signaturesDir: z.string() })),
+  /**
    * Offline: stamps a signing request with the active profile's key into `file` in the stamped-requests directory, to
    * be posted later (approvals.postStampedFile). Only the three signing operations, built by main from typed fields.
    */
@@ -750,20 +758,32 @@ export const ipcContract = {
   /**
    * PLAINTEXT OUTPUT. Exports `subject` sealed to `target`, verifies the bundle against the active profile's pinned
    * enclave signer and organization, and answers the decrypted secret (wallets as their mnemonic, keys in
-   * `keyFormat`, default hexadecimal). An export waiting for votes answers its state; once approved, reveal it with
-   * `{kind: 'completed-export', activityId}` and the same stored encryption key (a one-time key is gone by then).
+   * `keyFormat`, default hexadecimal). An export waiting for votes answers its state (a one-time key is then held in
+   * the keychain for it) and is listed by `exports.requests`; once approved, reveal it with
+   * `{kind: 'completed-export', activityId}` and the same target.
    */
   'exports.reveal': channel(
-    z
-      .strictObject({ subject: exportSubject, target: exportTarget, keyFormat: privateKeyFormat.optional() })
-      .refine((input) => input.subject.kind !== 'completed-export' || input.target.kind === 'encryption-key', {
-        error: 'a completed export can only be opened with the stored encryption key it was sealed to; choose that key as target',
-        path: ['target'],
-      }),
+    z.strictObject({ subject: exportSubject, target: exportTarget, keyFormat: privateKeyFormat.optional() }),
     z.discriminatedUnion('state', [
       z.strictObject({ state: z.literal('revealed'), secret: revealedSecret, activityId: z.string() }),
       z.strictObject({ state: z.enum(['consensus-needed', 'pending', 'rejected']), activity: activityView }),
     ]),
+  ),
+  /**
+   * The exports the active profile asked for from this desktop that had to wait for votes, oldest first: what, what
+   * it is sealed to, and whether it is approved (then `exports.reveal` opens it). Ended ones are dropped.
+   */
+  'exports.requests': channel(
+    noInput,
+    z.array(
+      z.strictObject({
+        activityId: z.string(),
+        what: z.string(),
+        sealedTo: z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('one-time') }), z.strictObject({ kind: z.literal('encryption-key'), name: z.string() })]),
+        requestedAtMs: epochMs,
+        approved: z.boolean(),
+      }),
+    ),
   ),
   /**
    * PLAINTEXT OUTPUT. Offline: verifies `bundle` was signed by `signerPublicKey` (default: the active profile's pinned

@@ -7,7 +7,7 @@ export function DialogFooter({ action, submitLabel, onCancel }: { action: Action
   return (
     <>
       <Progress label={action.busy} />
-      {action.error !== undefined && <ErrorNotice error={action.error} />}
+      {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} />}
       <div className="button-row">
         <button type="button" onClick={onCancel}>
           Cancel

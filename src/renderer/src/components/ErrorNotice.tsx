@@ -19,12 +19,16 @@ const NEXT_STEP: Partial<Record<ErrorCode, string>> = {
   RESPONSE_INVALID: 'This is a bug in QuorumKey; please report it with the message above.',
 };
 
-/** What happened first, then the specifics and what to do; the code last and small, for reports. */
-export function ErrorNotice({ error, onDismiss }: { error: QkError; onDismiss?: () => void }) {
+/**
+ * What failed, by the name the person knows it by (`during`: "Exporting wallet Treasury"), and what happened; then the
+ * specifics and what to do; the code last and small, for reports.
+ */
+export function ErrorNotice({ error, during, onDismiss }: { error: QkError; during?: string | undefined; onDismiss?: () => void }) {
   const next = NEXT_STEP[error.code];
   return (
     <div className="notice notice-error" role="alert">
       <p className="notice-title">
+        {during !== undefined && <strong className="error-during">{during}: </strong>}
         <strong>{ERROR_HEADLINES[error.code]}</strong>
       </p>
       <p className="notice-detail">{error.message}</p>

@@ -4,7 +4,7 @@
  * reader's signing facts as main sends them (the lines the CLI prints and the approval list shows), nested where they
  * have parts: the card lays them out and words none of them.
  */
-import { effectInWords } from '../../../shared/describe';
+import { counted, effectInWords } from '../../../shared/describe';
 import { Fragment, useState } from 'react';
 import type { PolicyStandingView, SigningCardView } from '../../../shared/ipc/signing';
 import { useChannel } from '../queries';
@@ -168,7 +168,10 @@ function PolicyStanding({ standing }: { standing: PolicyStandingView }) {
       )}
       {standing.failedPolicies.length > 0 && (
         <details>
-          <summary>{standing.failedPolicies.length} policy(ies) could not be evaluated and count as not matching</summary>
+          <summary>
+            {counted(standing.failedPolicies.length, 'policy', 'policies')} could not be evaluated and {standing.failedPolicies.length === 1 ? 'counts' : 'count'} as not
+            matching
+          </summary>
           <ul>
             {standing.failedPolicies.map((policy) => (
               <li key={policy.policyId}>

@@ -51,3 +51,13 @@ export function SecretField({
     </label>
   );
 }
+
+/** A file in a folder main keeps (stamped requests, exports, signatures): a name ending in .json, never a path. */
+export function FileNameField({ label, value, onChange, placeholder }: { label: string; value: string; onChange: (value: string) => void; placeholder?: string }) {
+  return (
+    <label>
+      {label}
+      <input value={value} onChange={(event) => onChange(event.target.value)} required spellCheck={false} placeholder={placeholder} pattern="[A-Za-z0-9][A-Za-z0-9._\-]*\.json" />
+    </label>
+  );
+}

@@ -33,7 +33,7 @@ export function RehearsalPanel({ policyId, draft }: { policyId: string | undefin
         Rehearse against history
       </button>
       <Progress label={action.busy} />
-      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
       {report !== undefined && (
         <div aria-label="Rehearsal result">
           <p>Replayed {report.replayed} recorded activities.</p>

@@ -134,7 +134,7 @@ export function PolicyDryRun({ draft }: { draft?: DraftEntry[] }) {
         Nothing is submitted.
       </p>
       <Progress label={action.busy} />
-      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
       <form className="stack-form" aria-label="Dry run a signing request" onSubmit={(event) => void run(event)}>
         {fields}
         <div className="button-row start">

@@ -38,7 +38,7 @@ export function allowlistBelowTemplate(addresses: readonly string[], belowEth: s
     condition: `${SIGN_TRANSACTION} && eth.tx.to in [${allowed.join(', ')}] && eth.tx.value < ${limit}`,
     consensus: `approvers.any(user, ${taggedApprover(tag)})`,
     time: '',
-    notes: `One approver tagged ${tag.name} may sign transfers of less than ${belowEth} ETH to these ${addresses.length} address(es).`,
+    notes: `One approver tagged ${tag.name} may sign transfers of less than ${belowEth} ETH to ${addresses.length === 1 ? 'this address' : `these ${addresses.length} addresses`}.`,
   };
 }
 

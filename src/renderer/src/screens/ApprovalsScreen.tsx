@@ -9,7 +9,9 @@ import { exportedKindOf } from '../../../shared/offline/export-file';
 import { durationInWords, requesterOf } from '../activity-words';
 import { ActivityDescriptionView } from '../components/ActivityDescription';
 import { ApprovalList, votesInWords, type ApprovalItem } from '../components/ApprovalList';
+import { FileNameField } from '../components/TextFields';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { SignedResult } from '../components/SignedResult';
 import { ConfirmDialog, Modal } from '../components/Modal';
 import { SecretReveal, type RevealedSecret } from '../components/SecretReveal';
 import { SigningCardLoader } from '../components/SigningCard';
@@ -108,7 +110,7 @@ export function ApprovalsScreen() {
       <h1 id="approvals-title">Approvals</h1>
       <p className="lead">Activities that need votes from the organization’s quorum. A vote is bound to the activity’s fingerprint.</p>
       <Progress label={action.busy ?? (history.isFetchingNextPage ? 'Loading older activities…' : undefined)} />
-      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
       {voteResult !== undefined && (
         <div className="notice notice-info" role="status" aria-label="Your vote">
           <p className="notice-title">{voteResult}</p>
@@ -280,6 +282,7 @@ function ApprovalDetail({
           <code className="fingerprint">{item.fingerprint}</code>
         </dd>
       </dl>
+      {item.activity.status === 'ACTIVITY_STATUS_COMPLETED' && description.kind === 'signing' && <CompletedSignature activityId={item.activityId} />}
       {item.activity.status === 'ACTIVITY_STATUS_COMPLETED' && exportedKindOf(item.type) !== undefined && (
         <ExportActions activityId={item.activityId} localKeyName={description.exports?.target.localKeyName} fingerprint={description.exports?.target.fingerprint} />
       )}
@@ -322,6 +325,18 @@ function ApprovalDetail({
   );
 }
 
+/** A completed signing request's signature, where its requester finds it again: main reads it from the activity. */
+function CompletedSignature({ activityId }: { activityId: string }) {
+  const signed = useChannel('signing.result', { activityId });
+  return (
+    <section className="export-actions" aria-labelledby="signature-title">
+      <h3 id="signature-title">The signature</h3>
+      <QueryStatus query={signed} loading="Reading the signature…" />
+      {signed.data?.result !== undefined && <SignedResult activityId={activityId} result={signed.data.result} />}
+    </section>
+  );
+}
+
 /**
  * An approved export, from its approval or history row: open it here with the export key it is sealed to, or save
  * the signed bundle to a file for the offline desktop.
@@ -348,7 +363,7 @@ function ExportActions({ activityId, localKeyName, fingerprint }: { activityId: 
     <section className="export-actions" aria-labelledby="export-actions-title">
       <h3 id="export-actions-title">The exported bundle</h3>
       <Progress label={action.busy} />
-      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
       {localKeyName === undefined ? (
         <p className="hint">It is sealed to a key this desktop does not hold{fingerprint === undefined ? '' : ` (${fingerprint})`}: save it and open it where that key is.</p>
       ) : (
@@ -357,10 +372,7 @@ function ExportActions({ activityId, localKeyName, fingerprint }: { activityId: 
         </button>
       )}
       <form className="inline-form" aria-label="Save bundle to file" onSubmit={(event) => void save(event)}>
-        <label>
-          File name
-          <input value={file} onChange={(event) => setFile(event.target.value)} required spellCheck={false} pattern="[A-Za-z0-9][A-Za-z0-9._\-]*\.json" />
-        </label>
+        <FileNameField label="File name" value={file} onChange={setFile} />
         <button type="submit" disabled={action.busy !== undefined}>
           Save bundle to file
         </button>
@@ -483,10 +495,7 @@ function OfflineStamping({ action, fingerprint, onPosted }: { action: Action; fi
         connected machine’s, and post it there.
       </p>
       <form className="inline-form" aria-label="Save a stamped approval" onSubmit={(event) => void save(event)}>
-        <label>
-          File name to write
-          <input value={saveFile} onChange={(event) => setSaveFile(event.target.value)} required spellCheck={false} placeholder="approval-1.json" pattern="[A-Za-z0-9][A-Za-z0-9._\-]*\.json" />
-        </label>
+        <FileNameField label="File name to write" value={saveFile} onChange={setSaveFile} placeholder="approval-1.json" />
         <button type="submit" disabled={fingerprint === undefined || action.busy !== undefined}>
           Save stamped approval
         </button>
@@ -499,10 +508,7 @@ function OfflineStamping({ action, fingerprint, onPosted }: { action: Action; fi
         </p>
       )}
       <form className="inline-form" aria-label="Post a stamped file" onSubmit={(event) => void post(event)}>
-        <label>
-          Stamped file name
-          <input value={postFile} onChange={(event) => setPostFile(event.target.value)} required spellCheck={false} placeholder="approval-1.json" pattern="[A-Za-z0-9][A-Za-z0-9._\-]*\.json" />
-        </label>
+        <FileNameField label="Stamped file name" value={postFile} onChange={setPostFile} placeholder="approval-1.json" />
         <button type="submit" disabled={action.busy !== undefined}>
           Post stamped file
         </button>

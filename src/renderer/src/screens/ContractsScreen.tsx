@@ -4,6 +4,7 @@ import type { ChannelOutput } from '../../../shared/ipc/contract';
 import { MAX_INTERFACE_TEXT, type ContractInterfaceView } from '../../../shared/ipc/signing';
 import { call } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { OutcomeNotice } from '../components/OutcomeNotice';
 import { QueryStatus } from '../components/QueryStatus';
 import { ConfirmDialog, Modal } from '../components/Modal';
 import { chainIdOf, DEFAULT_NETWORK, NetworkField, type NetworkValue } from '../components/NetworkField';
@@ -60,22 +61,8 @@ export function ContractsScreen() {
         arguments.
       </p>
       <Progress label={action.busy} />
-      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
-      {outcome !== undefined && (
-        <div className={outcome.outcome.state === 'completed' ? 'notice notice-info' : 'notice notice-warning'} role="status">
-          <p className="notice-title">
-            {outcome.what}:{' '}
-            {outcome.outcome.state === 'completed'
-              ? 'done.'
-              : outcome.outcome.state === 'rejected'
-                ? 'rejected.'
-                : `waiting for votes on the activity with fingerprint ${outcome.outcome.activity.fingerprint}.`}
-          </p>
-          <button type="button" className="link-button" onClick={() => setOutcome(undefined)}>
-            Dismiss
-          </button>
-        </div>
-      )}
+      {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
+      {outcome !== undefined && <OutcomeNotice what={outcome.what} outcome={outcome.outcome} onDismiss={() => setOutcome(undefined)} />}
 
       <section className="panel" aria-labelledby="contract-list-title">
         <h2 id="contract-list-title">Uploaded interfaces</h2>

@@ -74,7 +74,7 @@ export function DeclaredTokensPanel({ prefill }: { prefill?: { address: string }
         well-known tokens belong to their own contracts: a declaration that imitates one, at any other address, is refused.
       </p>
       <Progress label={action.busy} />
-      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
       <QueryStatus query={tokens} loading="Loading declared tokens…" />
       {tokens.data !== undefined &&
         (tokens.data.length === 0 ? (

@@ -7,6 +7,7 @@ import { useAction } from '../hooks';
 import { useChannel } from '../queries';
 import { KEY_FORMATS, type KeyFormat } from '../key-formats';
 import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY } from '../../../shared/crypto/signers';
+import { SignerKeyField, signerOrigin, signerProblem } from '../components/SignerKeyField';
 import { publicKeyFingerprint } from '../../../shared/describe';
 import { parseExportFile, type ExportFile } from '../../../shared/offline/export-file';
 
@@ -17,9 +18,6 @@ const FORMATS: readonly SelectOption<Format>[] = [
   ...KEY_FORMATS.map(({ value, label }) => ({ value, label: `Private key, ${label}` })),
 ];
 
-
-/** An uncompressed P-256 point in hex: 04 ‖ x ‖ y, 65 bytes. */
-const SIGNER_KEY_PATTERN = /^04[0-9a-f]{128}$/iu;
 /** The service's longest organization id (the channel's own limit). */
 const MAX_ORGANIZATION_ID_LENGTH = 64;
 
@@ -32,15 +30,6 @@ function organizationProblem(organizationId: string): string | undefined {
   if (trimmed.length > MAX_ORGANIZATION_ID_LENGTH) return `An organization id is at most ${MAX_ORGANIZATION_ID_LENGTH} characters; this one has ${trimmed.length}.`;
   if (/\s/u.test(trimmed)) return 'An organization id has no spaces inside; paste it again.';
   return undefined;
-}
-
-/** Why a manually entered signer key cannot be used, or undefined when it can. */
-function signerProblem(signerPublicKey: string): string | undefined {
-  const trimmed = signerPublicKey.trim();
-  if (SIGNER_KEY_PATTERN.test(trimmed)) return undefined;
-  if (/[^0-9a-f]/iu.test(trimmed)) return 'The signer key is hexadecimal: only 0-9 and a-f.';
-  if (trimmed.length !== 130) return `The signer key is an uncompressed P-256 public key, 130 hex characters; this one has ${trimmed.length}.`;
-  return 'An uncompressed P-256 public key starts with 04.';
 }
 
 /** Largest bundle file read: export bundles are about 1 kB, so anything near this is the wrong file. */
@@ -142,7 +131,7 @@ export function DecryptScreen() {
       <h1 id="decrypt-title">Offline decrypt</h1>
       <p className="lead">Open an export bundle on this computer, with no network: it is verified before it is decrypted.</p>
       <Progress label={action.busy} />
-      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
       {revealed !== undefined ? (
         <section className="panel" aria-labelledby="decrypted-title">
           <h2 id="decrypted-title">Verified and decrypted</h2>
@@ -229,26 +218,7 @@ export function DecryptScreen() {
                   {manualOrganizationProblem}
                 </p>
               )}
-              <label>
-                Enclave signer public key
-                <textarea
-                  value={manualSigner}
-                  onChange={(event) => setManualSigner(event.target.value)}
-                  rows={2}
-                  spellCheck={false}
-                  aria-invalid={manualSignerProblem !== undefined}
-                  aria-describedby="manual-signer-problem"
-                />
-              </label>
-              {manualSignerProblem === undefined ? (
-                <p className="hint">
-                  Must be signed by <code>{manualSigner.trim().toLowerCase()}</code> ({signerOrigin(manualSigner)})
-                </p>
-              ) : (
-                <p className="field-error" id="manual-signer-problem">
-                  {manualSignerProblem}
-                </p>
-              )}
+              <SignerKeyField value={manualSigner} onChange={setManualSigner} />
             </>
           )}
           <label>
@@ -270,8 +240,4 @@ export function DecryptScreen() {
       )}
     </section>
   );
-}
-
-function signerOrigin(signerPublicKey: string): string {
-  return signerPublicKey.trim().toLowerCase() === PRODUCTION_SIGNER_SIGN_PUBLIC_KEY ? 'Turnkey’s production signer' : 'the signer entered above';
 }

@@ -41,7 +41,7 @@ export function ImportScreen() {
         </button>
       </div>
       <Progress label={action.busy} />
-      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
       {result !== undefined && <ImportResult result={result} onDismiss={() => setResult(undefined)} />}
       {kind === 'wallet' ? <ImportWalletForm onResult={setResult} run={action.run} busy={action.busy !== undefined} /> : <ImportKeyForm onResult={setResult} run={action.run} busy={action.busy !== undefined} />}
     </section>

@@ -120,7 +120,7 @@ export function JournalScreen() {
         </button>
       </form>
       <Progress label={action.busy ?? (journal.isPending ? 'Verifying the journal…' : undefined)} />
-      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
       {journal.error !== null && <ErrorNotice error={journal.error} />}
       {written !== undefined && (
         <p className="notice notice-info" role="status">

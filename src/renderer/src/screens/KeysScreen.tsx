@@ -50,7 +50,7 @@ export function KeysScreen() {
       <h1 id="keys-title">Keys</h1>
       <p className="lead">Private keys stay in your operating system’s keychain; this screen only ever sees public keys.</p>
       <Progress label={action.busy} />
-      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
 
       <section className="panel" aria-labelledby="api-keys-title">
         <h2 id="api-keys-title">API keys</h2>

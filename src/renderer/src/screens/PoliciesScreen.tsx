@@ -10,7 +10,7 @@ import { Progress } from '../components/Progress';
 import { RowAction } from '../components/RowAction';
 import { SelectField } from '../components/SelectField';
 import { TableHead } from '../components/TableHead';
-import { WaitingForVotes } from '../components/WaitingForVotes';
+import { OutcomeNotice } from '../components/OutcomeNotice';
 import { useAction, useDebouncedValue } from '../hooks';
 import { useChannel, useInvalidate } from '../queries';
 import { changedFields, EMPTY_DRAFT, type PolicyDraft } from '../policy/draft';
@@ -65,7 +65,7 @@ export function PoliciesScreen() {
       <h1 id="policies-title">Policies</h1>
       <p className="lead">Policies allow or deny activities by condition, say whose approvals they need, and may be active only at certain times.</p>
       <Progress label={action.busy} />
-      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
       {outcome !== undefined && <OutcomeNotice what={outcome.what} outcome={outcome.outcome} onDismiss={() => setOutcome(undefined)} />}
 
       <section className="panel" aria-labelledby="policy-list-title">
@@ -155,22 +155,6 @@ function toInput<D extends Partial<PolicyDraft>>(draft: D) {
     ...(draft.time === undefined ? {} : { time: draft.time }),
     ...(draft.notes === undefined ? {} : { notes: draft.notes }),
   } as D extends PolicyDraft ? PolicyDraft : Partial<PolicyDraft>;
-}
-
-function OutcomeNotice({ what, outcome, onDismiss }: { what: string; outcome: WriteOutcome; onDismiss: () => void }) {
-  if (outcome.state === 'consensus-needed' || outcome.state === 'pending') return <WaitingForVotes what={what} activity={outcome.activity} onDismiss={onDismiss} />;
-  return (
-    <div className={outcome.state === 'rejected' ? 'notice notice-warning' : 'notice notice-info'} role="status">
-      {outcome.state === 'rejected' ? (
-        <p className="notice-title">{what} was rejected.</p>
-      ) : (
-        <p className="notice-title">{what}: done.</p>
-      )}
-      <button type="button" className="link-button" onClick={onDismiss}>
-        Dismiss
-      </button>
-    </div>
-  );
 }
 
 function PolicyEditor({

@@ -1,10 +1,14 @@
 import { useState, type FormEvent } from 'react';
+import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY } from '../../../shared/crypto/signers';
 import { SANDBOX_RESET_PHRASE, type ChannelInput, type ChannelOutput } from '../../../shared/ipc/contract';
+import { DialogFooter } from '../components/DialogFooter';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { ConfirmDialog, Modal } from '../components/Modal';
 import { Progress } from '../components/Progress';
 import { QueryStatus } from '../components/QueryStatus';
 import { PublicKey } from '../components/PublicKey';
+import { SignerKeyField, signerOrigin } from '../components/SignerKeyField';
+import { NameField } from '../components/TextFields';
 import { useAction, type Action } from '../hooks';
 import { useChannel, useInvalidate } from '../queries';
 import { useUi } from '../store';
@@ -22,6 +26,9 @@ export function ProfilesScreen() {
   const invalidate = useInvalidate();
   const show = useUi((state) => state.show);
   const [removing, setRemoving] = useState<Profile>();
+  const [editing, setEditing] = useState<Profile>();
+  // The running Sandbox's signer, offered where a signer key is entered (a hosted profile pointing at the Sandbox).
+  const sandboxSigner = useChannel('sandbox.status').data?.enclaveSignerPublicKey;
   // The header follows profiles.getActive, so re-reading it is what switches the window to another profile.
   const profilesChanged = () => invalidate('profiles.list', 'profiles.getActive', 'keys.listApiKeys', 'sandbox.status');
 
@@ -53,7 +60,7 @@ export function ProfilesScreen() {
       <h1 id="profiles-title">Profiles</h1>
       <p className="lead">A profile is a service, an organization in it, and the API key QuorumKey signs with.</p>
       <Progress label={action.busy} />
-      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
       <QueryStatus query={profiles} loading="Loading profiles…" />
 
       {list !== undefined && list.length === 0 && (
@@ -92,6 +99,8 @@ export function ProfilesScreen() {
               busy={action.busy !== undefined}
               onSwitch={() => void switchTo(profile)}
               onRemove={() => setRemoving(profile)}
+              onEdit={() => setEditing(profile)}
+              sandboxSigner={sandboxSigner}
             />
           ))}
         </ul>
@@ -105,11 +114,19 @@ export function ProfilesScreen() {
         />
       )}
 
-      <AddHostedProfileForm
-        action={action}
-        keyNames={keyNames}
-        onAdded={profilesChanged}
-      />
+      <AddHostedProfileForm action={action} keyNames={keyNames} sandboxSigner={sandboxSigner} onAdded={profilesChanged} />
+
+      {editing !== undefined && (
+        <EditProfileDialog
+          profile={editing}
+          sandboxSigner={sandboxSigner}
+          onClose={() => setEditing(undefined)}
+          onSaved={() => {
+            setEditing(undefined);
+            profilesChanged();
+          }}
+        />
+      )}
 
       {removing !== undefined && (
         <ConfirmDialog
@@ -130,12 +147,16 @@ function ProfileCard({
   busy,
   onSwitch,
   onRemove,
+  onEdit,
+  sandboxSigner,
 }: {
   profile: Profile;
+  sandboxSigner: string | null | undefined;
   active: boolean;
   busy: boolean;
   onSwitch: () => void;
   onRemove: () => void;
+  onEdit: () => void;
 }) {
   const titleId = `profile-${profile.id}`;
   return (
@@ -166,13 +187,17 @@ function ProfileCard({
         )}
         <dt>Enclave signer</dt>
         <dd>
-          <PublicKey value={profile.enclaveSignerPublicKey} label={`${profile.name} enclave signer`} />
+          <PublicKey value={profile.enclaveSignerPublicKey} label={`${profile.name} enclave signer`} />{' '}
+          <span className="muted">{signerOrigin(profile.enclaveSignerPublicKey, sandboxSigner, 'not a signer QuorumKey knows: pinned by hand')}</span>
         </dd>
       </dl>
       <div className="button-row">
         {/* The visible text is the whole name, so speech control users can say what they see. */}
         <button type="button" className="primary" onClick={onSwitch} disabled={active || busy}>
           {active ? 'In use' : `Switch to ${profile.name}`}
+        </button>
+        <button type="button" onClick={onEdit} disabled={busy} aria-label={`Edit ${profile.name}`}>
+          Edit…
         </button>
         <button type="button" className="danger" onClick={onRemove} disabled={busy} aria-label={`Remove ${profile.name}`}>
           Remove
@@ -182,8 +207,19 @@ function ProfileCard({
   );
 }
 
-function AddHostedProfileForm({ action, keyNames, onAdded }: { action: Action; keyNames: string[]; onAdded: () => void }) {
+function AddHostedProfileForm({
+  action,
+  keyNames,
+  sandboxSigner,
+  onAdded,
+}: {
+  action: Action;
+  keyNames: string[];
+  sandboxSigner: string | null | undefined;
+  onAdded: () => void;
+}) {
   const [name, setName] = useState('');
+  const [signer, setSigner] = useState(PRODUCTION_SIGNER_SIGN_PUBLIC_KEY);
   const [baseUrl, setBaseUrl] = useState(TURNKEY_API_URL);
   const [organizationId, setOrganizationId] = useState('');
   const [apiKeyName, setApiKeyName] = useState('');
@@ -192,13 +228,14 @@ function AddHostedProfileForm({ action, keyNames, onAdded }: { action: Action; k
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const input: ChannelInput<'profiles.add'> = { name, kind: 'hosted', baseUrl, organizationId, apiKeyName: chosenKey };
+    const input: ChannelInput<'profiles.add'> = { name, kind: 'hosted', baseUrl, organizationId, apiKeyName: chosenKey, enclaveSignerPublicKey: signer.trim() };
     if (authProxyUrl !== '') input.authProxyUrl = authProxyUrl;
     const added = await action.run(`Adding profile ${name}…`, (api) => api.profiles.add(input));
     if (added === undefined) return;
     setName('');
     setOrganizationId('');
     setAuthProxyUrl('');
+    setSigner(PRODUCTION_SIGNER_SIGN_PUBLIC_KEY);
     onAdded();
   };
 
@@ -209,10 +246,7 @@ function AddHostedProfileForm({ action, keyNames, onAdded }: { action: Action; k
         <p className="empty">Create or import an API key first: a profile needs one to sign its requests.</p>
       ) : (
         <form className="stack-form" onSubmit={(event) => void submit(event)} aria-label="Add hosted profile">
-          <label>
-            Profile name
-            <input value={name} onChange={(event) => setName(event.target.value)} required maxLength={64} autoComplete="off" />
-          </label>
+          <NameField label="Profile name" value={name} onChange={setName} maxLength={64} />
           <label>
             Service URL
             <input type="url" value={baseUrl} onChange={(event) => setBaseUrl(event.target.value)} required spellCheck={false} />
@@ -243,12 +277,68 @@ function AddHostedProfileForm({ action, keyNames, onAdded }: { action: Action; k
             </span>
             <input type="url" value={authProxyUrl} onChange={(event) => setAuthProxyUrl(event.target.value)} spellCheck={false} />
           </label>
+          <SignerKeyField label="Enclave signer key (pinned: export bundles must carry its signature)" value={signer} onChange={setSigner} sandboxSigner={sandboxSigner} />
           <button type="submit" className="primary" disabled={action.busy !== undefined}>
             Add profile
           </button>
         </form>
       )}
     </section>
+  );
+}
+
+/**
+ * A profile's name, service URL and pinned enclave signer, changed through main: a new URL or signer is shown on
+ * main's confirmation, old → new, before anything is saved. The Sandbox profile's URL and signer follow the Sandbox.
+ */
+function EditProfileDialog({
+  profile,
+  sandboxSigner,
+  onClose,
+  onSaved,
+}: {
+  profile: Profile;
+  sandboxSigner: string | null | undefined;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
+  const action = useAction();
+  const [name, setName] = useState(profile.name);
+  const [baseUrl, setBaseUrl] = useState(profile.baseUrl);
+  const [signer, setSigner] = useState(profile.enclaveSignerPublicKey);
+  const hosted = profile.kind === 'hosted';
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const changes: ChannelInput<'profiles.update'>['changes'] = {};
+    if (name !== profile.name) changes.name = name;
+    if (hosted && baseUrl !== profile.baseUrl) changes.baseUrl = baseUrl;
+    if (hosted && signer.trim().toLowerCase() !== profile.enclaveSignerPublicKey) changes.enclaveSignerPublicKey = signer.trim();
+    if (Object.keys(changes).length === 0) {
+      onClose();
+      return;
+    }
+    const saved = await action.run(`Saving profile ${profile.name}…`, (api) => api.profiles.update({ id: profile.id, changes }));
+    if (saved !== undefined) onSaved();
+  };
+  return (
+    <Modal title={`Edit profile ${profile.name}`} onClose={onClose}>
+      <form className="stack-form" aria-label={`Edit profile ${profile.name}`} onSubmit={(event) => void submit(event)}>
+        <NameField label="Profile name" value={name} onChange={setName} maxLength={64} />
+        {hosted ? (
+          <>
+            <label>
+              Service URL
+              <input type="url" value={baseUrl} onChange={(event) => setBaseUrl(event.target.value)} required spellCheck={false} />
+            </label>
+            <SignerKeyField label="Enclave signer key" value={signer} onChange={setSigner} sandboxSigner={sandboxSigner} />
+            <p className="hint">A new service URL or signer key is shown on QuorumKey’s own confirmation, old and new, before it is saved.</p>
+          </>
+        ) : (
+          <p className="hint">The Sandbox profile’s address and signer follow the Sandbox on this computer.</p>
+        )}
+        <DialogFooter action={action} submitLabel="Save profile" onCancel={onClose} />
+      </form>
+    </Modal>
   );
 }
 

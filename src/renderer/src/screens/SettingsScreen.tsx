@@ -51,7 +51,7 @@ export function SettingsScreen() {
     <section className="screen" aria-labelledby="settings-title">
       <h1 id="settings-title">Settings</h1>
       <Progress label={action.busy} />
-      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
       {confirming !== undefined && (
         <ConfirmWideningForm
           widens={confirming.widens}
@@ -384,7 +384,7 @@ function UnlockPassphraseForm({ isSet, onChanged }: { isSet: boolean; onChanged:
         </button>
       </form>
       <Progress label={action.busy} />
-      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
       {saved && <p className="hint" aria-live="polite">Saved. QuorumKey asks for it from the next unlock on.</p>}
     </section>
   );

@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
 import type { SigningCardView, SigningResultView } from '../../../shared/ipc/signing';
+import { FileNameField } from '../components/TextFields';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { SignedResult } from '../components/SignedResult';
 import { Progress } from '../components/Progress';
 import { SigningCard } from '../components/SigningCard';
 import { useSigningRequestForm, type SigningRequest } from '../components/SigningRequestFields';
@@ -57,7 +59,7 @@ export function SignScreen() {
       <h1 id="sign-title">Sign</h1>
       <p className="lead">Paste or open an unsigned transaction or a message, check what it does, then submit it for signing.</p>
       <Progress label={action.busy} />
-      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
 
       <section className="panel" aria-labelledby="sign-request-title">
         <h2 id="sign-request-title">What to sign</h2>
@@ -83,10 +85,7 @@ export function SignScreen() {
             </div>
           )}
           <form className="inline-form" aria-label="Stamp for offline posting" onSubmit={(event) => void stamp(event)}>
-            <label>
-              Offline: file name to stamp into
-              <input value={stampFile} onChange={(event) => setStampFile(event.target.value)} required spellCheck={false} placeholder="sign-1.json" pattern="[A-Za-z0-9][A-Za-z0-9._\-]*\.json" />
-            </label>
+            <FileNameField label="Offline: file name to stamp into" value={stampFile} onChange={setStampFile} placeholder="sign-1.json" />
             <button type="submit" disabled={action.busy !== undefined}>
               Stamp to file
             </button>
@@ -117,19 +116,8 @@ interface Submitted {
  */
 function Following({ initial }: { initial: Submitted }) {
   const followed = useChannel('signing.result', { activityId: initial.activity.id });
-  const [copied, setCopied] = useState(false);
   const { activity, result } = followed.data ?? initial;
   const waiting = result === undefined && (activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' || activity.status === 'ACTIVITY_STATUS_PENDING' || activity.status === 'ACTIVITY_STATUS_CREATED');
-
-  const text = result === undefined ? undefined : resultText(result);
-  const save = () => {
-    if (text === undefined) return;
-    const link = document.createElement('a');
-    link.href = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
-    link.download = `signed-${activity.id}.txt`;
-    link.click();
-    URL.revokeObjectURL(link.href);
-  };
 
   return (
     <section className="panel" aria-labelledby="sign-status-title">
@@ -153,30 +141,8 @@ function Following({ initial }: { initial: Submitted }) {
       {activity.status === 'ACTIVITY_STATUS_FAILED' && (
         <p className="notice notice-error">The request failed: {activity.failure?.message ?? 'the service gave no reason'}.</p>
       )}
-      {text !== undefined && (
-        <>
-          <p className="notice notice-info" role="status">
-            Signed.
-          </p>
-          <pre className="payload-text" aria-label="Signed result">
-            {text}
-          </pre>
-          <div className="button-row start">
-            <button type="button" onClick={() => void navigator.clipboard.writeText(text).then(() => setCopied(true))}>
-              {copied ? 'Copied' : 'Copy'}
-            </button>
-            <button type="button" onClick={save}>
-              Save to a file…
-            </button>
-          </div>
-        </>
-      )}
+      {result !== undefined && <SignedResult activityId={activity.id} result={result} />}
     </section>
   );
-}
-
-function resultText(result: SigningResultView): string {
-  if (result.kind === 'signed-transaction') return result.signedTransaction;
-  return result.signatures.map(({ r, s, v }) => `r=${r}\ns=${s}\nv=${v}`).join('\n\n');
 }
 

@@ -49,7 +49,7 @@ export function UsersScreen() {
       <h1 id="users-title">Users</h1>
       <p className="lead">People and machines of the organization, what they may sign with, and the root quorum that can approve anything.</p>
       <Progress label={action.busy} />
-      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
       {outcome !== undefined &&
         (outcome.outcome.state === 'consensus-needed' || outcome.outcome.state === 'pending' ? (
           <WaitingForVotes what={outcome.what} activity={outcome.outcome.activity} onDismiss={() => setOutcome(undefined)} />
@@ -288,7 +288,7 @@ function TagsDialog({ user, tags, onClose, onDone }: { user: User; tags: Organiz
         <TagChoices tags={tags} chosen={tagIds} onChange={setTagIds} />
         {tagIds.length === 0 && <p className="hint">Keep at least one tag: a change that leaves none is read by the service as no change.</p>}
         <Progress label={action.busy} />
-        {action.error !== undefined && <ErrorNotice error={action.error} />}
+        {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} />}
         <div className="button-row">
           <button type="button" onClick={onClose}>
             Cancel
@@ -317,7 +317,7 @@ function AddApiKeyDialog({ user, onClose, onDone }: { user: User; onClose: () =>
       <form className="stack-form" onSubmit={(event) => void submit(event)}>
         <ApiKeyFields value={apiKey} onChange={setApiKey} />
         <Progress label={action.busy} />
-        {action.error !== undefined && <ErrorNotice error={action.error} />}
+        {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} />}
         <div className="button-row">
           <button type="button" onClick={onClose}>
             Cancel

@@ -33,15 +33,16 @@ export function WalletsScreen() {
   const [waitingFor, setWaitingFor] = useState<{ what: string; activity: ActivityView }>();
 
   const invalidate = useInvalidate();
-  // The organization lookup names wallets too (policies, approvals), so it changes with them.
-  const reload = () => invalidate('wallets.list', 'wallets.accounts', 'privateKeys.list', 'organization.lookup');
+  // The organization lookup names wallets too (policies, approvals), so it changes with them; an export that waits
+  // for votes joins the exports asked for.
+  const reload = () => invalidate('wallets.list', 'wallets.accounts', 'privateKeys.list', 'organization.lookup', 'exports.requests');
 
   return (
     <section className="screen" aria-labelledby="wallets-title">
       <h1 id="wallets-title">Wallets</h1>
       <p className="lead">Wallets and private keys live in the service’s enclave. Exports are sealed to a key on this computer and opened here.</p>
       <Progress label={action.busy} />
-      {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
+      {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
       {waitingFor !== undefined && <WaitingForVotes what={waitingFor.what} activity={waitingFor.activity} onDismiss={() => setWaitingFor(undefined)} />}
 
       <section className="panel" aria-labelledby="wallet-list-title">
@@ -110,6 +111,8 @@ export function WalletsScreen() {
           }}
         />
       </section>
+
+      <ExportRequestsPanel />
 
       {addingTo !== undefined && (
         <AddAccountsDialog
@@ -302,13 +305,13 @@ function ExportDialog({ subject, onClose }: { subject: ExportSubject; onClose: (
   };
 
   const openCompleted = async () => {
-    if (waiting?.encryptionKey === undefined) return;
+    if (waiting === undefined) return;
     const { encryptionKey } = waiting;
     const activityId = waiting.activity.id;
     const result = await action.run('Opening the approved export…', (api) =>
       api.exports.reveal({
         subject: { kind: 'completed-export', activityId },
-        target: { kind: 'encryption-key', name: encryptionKey },
+        target: encryptionKey === undefined ? { kind: 'ephemeral' } : { kind: 'encryption-key', name: encryptionKey },
         ...(subject.kind === 'private-key' ? { keyFormat } : {}),
       }),
     );
@@ -330,13 +333,15 @@ function ExportDialog({ subject, onClose }: { subject: ExportSubject; onClose: (
           {waiting.stillWaiting !== undefined && (
             <p>{waiting.stillWaiting === 'rejected' ? 'The export was rejected.' : 'Not approved yet: it is still waiting for votes.'}</p>
           )}
-          {waiting.encryptionKey === undefined ? (
-            <p>It was sealed to a one-time key that is already gone: once approved, export again to a stored encryption key.</p>
-          ) : (
-            <button type="button" onClick={() => void openCompleted()} disabled={action.busy !== undefined}>
-              Open it once approved
-            </button>
-          )}
+          <p>
+            {waiting.encryptionKey === undefined
+              ? 'It is sealed to a one-time key that this desktop’s keychain keeps until you open the export, or until it is rejected or its approvals expire.'
+              : `It is sealed to encryption key ${waiting.encryptionKey}.`}{' '}
+            QuorumKey tells you when it is approved; open it then here or under “Exports you asked for”.
+          </p>
+          <button type="button" onClick={() => void openCompleted()} disabled={action.busy !== undefined}>
+            Open it once approved
+          </button>
         </WaitingForVotes>
       ) : (
         <form className="stack-form" aria-label="Export" onSubmit={(event) => void submit(event)}>
@@ -354,7 +359,7 @@ function ExportDialog({ subject, onClose }: { subject: ExportSubject; onClose: (
         </form>
       )}
       <Progress label={action.busy} />
-      {action.error !== undefined && <ErrorNotice error={action.error} />}
+      {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} />}
       {secret === undefined && waiting !== undefined && (
         <div className="button-row">
           <button type="button" onClick={onClose}>
@@ -363,5 +368,62 @@ function ExportDialog({ subject, onClose }: { subject: ExportSubject; onClose: (
         </div>
       )}
     </Modal>
+  );
+}
+
+type ExportRequest = ChannelOutput<'exports.requests'>[number];
+
+/**
+ * The exports this desktop asked for that wait for votes, as main keeps them: each opens here once approved, with
+ * the key it is sealed to (a one-time key is then let go). Main's `export` event brings an approval here at once.
+ */
+function ExportRequestsPanel() {
+  const requests = useChannel('exports.requests');
+  const invalidate = useInvalidate();
+  const action = useAction();
+  const [secret, setSecret] = useState<{ what: string; secret: RevealedSecret }>();
+  const hide = useCallback(() => setSecret(undefined), []);
+  const list = requests.data ?? [];
+  // The revealed secret stays up after its request is gone: opening it is what ends the request.
+  if (list.length === 0 && secret === undefined) return null;
+  const open = async (request: ExportRequest) => {
+    const target = request.sealedTo.kind === 'one-time' ? { kind: 'ephemeral' as const } : request.sealedTo;
+    const result = await action.run(`Opening the export of ${request.what}…`, (api) =>
+      api.exports.reveal({ subject: { kind: 'completed-export', activityId: request.activityId }, target }),
+    );
+    if (result?.state === 'revealed') setSecret({ what: request.what, secret: result.secret });
+    invalidate('exports.requests');
+  };
+  return (
+    <section className="panel" aria-labelledby="export-requests-title">
+      <h2 id="export-requests-title">Exports you asked for</h2>
+      <Progress label={action.busy} />
+      {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
+      {list.length === 0 && <p className="empty">None waiting.</p>}
+      <table className="data-table" aria-label="Exports you asked for" hidden={list.length === 0}>
+        <TableHead columns={['Export', 'Sealed to', 'State']} withActions />
+        <tbody>
+          {list.map((request) => (
+            <tr key={request.activityId}>
+              <th scope="row">{request.what}</th>
+              <td>{request.sealedTo.kind === 'one-time' ? 'a one-time key held in this desktop’s keychain' : `encryption key ${request.sealedTo.name}`}</td>
+              <td>{request.approved ? <span className="badge badge-active">approved</span> : <span className="badge">waiting for votes</span>}</td>
+              <td className="row-actions">
+                {request.approved && (
+                  <button type="button" className="small primary" onClick={() => void open(request)} disabled={action.busy !== undefined}>
+                    Open the export of {request.what}
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {secret !== undefined && (
+        <Modal title={`The exported ${secret.what}`} onClose={hide}>
+          <SecretReveal secret={secret.secret} subject={secret.what} onHide={hide} />
+        </Modal>
+      )}
+    </section>
   );
 }
