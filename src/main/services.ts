@@ -3,10 +3,12 @@
  * each domain's handlers. Electron-free, so the app, the CLI, tests and the e2e harness build exactly the same thing.
  */
 import { join } from 'node:path';
+import { QkError } from '../shared/errors';
 import { activitiesHandlers } from './activities/activities.ipc';
 import { approvalsHandlers } from './approvals/approvals.ipc';
 import { captureHandlers } from './capture/capture.ipc';
 import { CaptureProtection } from './capture/capture-protection';
+import { ApiClient } from './client/api-client';
 import { clientHandlers } from './client/client.ipc';
 import { InFlightRequests } from './client/in-flight';
 import { UnansweredSubmissions } from './client/unanswered';
@@ -16,6 +18,9 @@ import { ActivityWatch } from './events/activity-watch';
 import { AppEvents } from './events/app-events';
 import { exporterHandlers } from './exporter/exporter.ipc';
 import { importerHandlers } from './importer/importer.ipc';
+import { Inbox } from './inbox/inbox';
+import { inboxHandlers } from './inbox/inbox.ipc';
+import type { Notifier } from './inbox/notifier';
 import type { IpcHandlers } from './ipc/register';
 import { Journal } from './journal/journal';
 import { journalHandlers } from './journal/journal.ipc';
@@ -77,6 +82,10 @@ export interface MainServicesOptions {
   platform?: string;
   /** How requests reach a profile's service (the global fetch by default; tests watch what leaves). */
   fetch?: typeof fetch;
+  /** Where the inbox's notifications and waiting count go (the OS in the app, a recorder in tests); none in the CLI. */
+  notifier?: Notifier;
+  /** Told when a notification's click made its profile active, to bring the window forward. */
+  onNotificationOpened?: () => void;
 }
 
 export interface MainServices {
@@ -105,6 +114,8 @@ export interface MainServices {
   events: AppEvents;
   /** Reports activities proposed or decided elsewhere; started by whoever shows a window (the app, the e2e host). */
   activityWatch: ActivityWatch;
+  /** Watches every profile for what waits on this desktop's users; started by whoever shows a window. */
+  inbox: Inbox;
   /** Stops the activity watch, clears a copied secret from the clipboard and stops the sandbox (in-flight requests finish first). */
   close(): Promise<void>;
 }
@@ -121,6 +132,8 @@ export function createMainServices({
   startSandboxService,
   platform = process.platform,
   fetch,
+  notifier,
+  onNotificationOpened,
 }: MainServicesOptions): MainServices {
   const events = new AppEvents();
   const profiles = new Profiles({ dataDir, onChange: (change) => events.emit({ type: 'profile', change }) });
@@ -164,6 +177,26 @@ export function createMainServices({
       events.emit({ type: 'activity', change: vote ? 'changed' : 'created', organizationId: activity.organizationId, activityId: activity.id, status: activity.status }),
   });
   const activityWatch = new ActivityWatch({ active, lock, events });
+  const inbox = new Inbox({
+    profiles,
+    // Its own client per profile: its polls are not the page's requests, so they are not listed for cancelling.
+    clientFor: (profile) => {
+      if (profile.kind === 'sandbox' && !sandbox.isRunning) throw new QkError('FAILED_PRECONDITION', 'the Sandbox is not running; start it on the Profiles screen');
+      return new ApiClient({
+        profile,
+        stamper,
+        now,
+        ...(fetch === undefined ? {} : { fetch }),
+        ...(requestTimeoutMs === undefined ? {} : { timeoutMs: requestTimeoutMs }),
+      });
+    },
+    settings,
+    lock,
+    events,
+    now,
+    ...(notifier === undefined ? {} : { notifier }),
+    ...(onNotificationOpened === undefined ? {} : { onOpened: onNotificationOpened }),
+  });
   return {
     dataDir,
     now,
@@ -182,8 +215,10 @@ export function createMainServices({
     inFlight,
     events,
     activityWatch,
+    inbox,
     close: async () => {
       activityWatch.stop();
+      inbox.stop();
       await secretClipboard?.clearCopied();
       await sandbox.stop();
     },
@@ -227,6 +262,7 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
     ...exporterHandlers({ active, now, keychain, profiles, journal, exportsDir: join(services.dataDir, EXPORTS_DIR) }),
     ...importerHandlers({ active, now }),
     ...journalHandlers({ journal, journalExportsDir: join(services.dataDir, JOURNAL_EXPORTS_DIR) }),
+    ...inboxHandlers({ inbox: services.inbox, active, profiles, now }),
     ...signingHandlers({ active, now, settings, tokens, journal, stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR) }),
   };
   // An unreadable settings file must not switch the re-ask off: fall back to the default.

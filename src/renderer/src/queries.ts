@@ -25,7 +25,7 @@ import { bridge, call } from './api';
 import { useUi } from './store';
 
 /** Namespaces whose channels answer from this computer (keychain, profiles, settings…), whichever profile is active. */
-const APP_WIDE_NAMESPACES: ReadonlySet<string> = new Set(['app', 'clipboard', 'journal', 'keys', 'profiles', 'requests', 'sandbox', 'tokens']);
+const APP_WIDE_NAMESPACES: ReadonlySet<string> = new Set(['app', 'clipboard', 'inbox', 'journal', 'keys', 'profiles', 'requests', 'sandbox', 'tokens']);
 
 /** Whether `channel` acts for the active profile (its organization, its key), so its answer belongs to that profile. */
 export function isProfileScoped(channel: Channel): boolean {
@@ -53,7 +53,11 @@ export function channelsToInvalidate(event: AppEvent): readonly Channel[] {
       // Keys list the profiles that use them; every profile-scoped read may now act for another profile.
       return ['profiles.list', 'profiles.get', 'profiles.getActive', 'keys.listApiKeys', ...PROFILE_SCOPED, ...JOURNAL_READS];
     case 'lock':
-      return ['app.info', ...JOURNAL_READS];
+      return ['app.info', 'inbox.list', ...JOURNAL_READS];
+    case 'inbox':
+      return ['inbox.list'];
+    case 'open-activity':
+      return [];
   }
 }
 
