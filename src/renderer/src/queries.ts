@@ -73,6 +73,7 @@ export function applyEvent(client: QueryClient, event: AppEvent): void {
     // Nothing read before the lock outlives it in memory; the lock screen reads what it needs again.
     client.removeQueries({ predicate: (query) => query.queryKey[0] !== 'app.info' });
   }
+  if (event.type === 'open-activity') useUi.getState().openActivity({ profileId: event.profileId, activityId: event.activityId });
   for (const channel of channelsToInvalidate(event)) void client.invalidateQueries({ queryKey: [channel] });
 }
 
