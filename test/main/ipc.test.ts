@@ -596,6 +596,8 @@ describe('bridge method signatures', () => {
         'sandbox.restoreProfile',
         'approvals.whoami',
         'approvals.pending',
+        'inbox.list',
+        'inbox.clearDecided',
         'organization.lookup',
         'policies.list',
         'contracts.list',

@@ -55,8 +55,14 @@ vi.mock('electron', async () => {
     async loadFile() {}
     async loadURL() {}
   }
+  // The inbox's notifications (src/main/inbox/electron-notifier.ts): none is shown while the shell test runs.
+  class Notification {
+    static isSupported = () => false;
+  }
   return {
+    Notification,
     app: {
+      setBadgeCount: () => true,
       requestSingleInstanceLock: () => true,
       whenReady: async () => undefined,
       getPath: () => userData,

@@ -9,7 +9,7 @@
 import type { Activity, Vote } from '../../shared/api/activity-record';
 import { timestampMs } from '../../shared/api/timestamps';
 import { currentVoteOf } from '../../shared/approvals/voting';
-import { activityTypeInWords } from '../../shared/describe/words';
+import { describeActivity } from '../../shared/describe';
 import { toQkError } from '../../shared/errors';
 import type { InboxItemView, InboxProfileView, InboxSettings } from '../../shared/ipc/contract';
 import { tallyOf } from '../approvals/approvals';
@@ -227,7 +227,7 @@ export class Inbox {
       decidedAny = true;
       if (requesterOf(before)?.userId !== who.userId || client === undefined) continue;
       const { activity } = await client.query('get_activity', { activityId });
-      const title = activityTypeInWords(activity.type);
+      const title = titleOf(activity);
       watched.decided = [{ activityId, type: activity.type, title, status: activity.status, decidedAtMs: this.#options.now() }, ...watched.decided].slice(
         0,
         DECIDED_KEPT,
@@ -384,7 +384,7 @@ function itemOf(activity: Activity, who: Who | undefined, nowMs: number): InboxI
     activityId: activity.id,
     fingerprint: activity.fingerprint,
     type: activity.type,
-    title: activityTypeInWords(activity.type),
+    title: titleOf(activity),
     ...(requester === undefined ? {} : { requester: requester.user.userName || requester.userId }),
     createdAtMs: timestampMs(activity.createdAt),
     waitingForMe,
@@ -395,6 +395,11 @@ function itemOf(activity: Activity, who: Who | undefined, nowMs: number): InboxI
     timeLeftMs,
     expiringSoon: waitingForMe && timeLeftMs > 0 && timeLeftMs <= EXPIRING_SOON_MS,
   };
+}
+
+/** The describer's title, as the Approvals screen shows it ("Rename a user"). */
+function titleOf(activity: Activity): string {
+  return describeActivity(activity).title;
 }
 
 /** Who proposed it: the first vote is the proposer's. */
