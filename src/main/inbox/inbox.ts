@@ -58,8 +58,6 @@ interface Watched {
   profile: Profile;
   client: InboxClient | undefined;
   who: Who | undefined;
-  /** A decision since `who` was read may have changed the root quorum: read it again at the next look. */
-  whoStale: boolean;
   /** The activities waiting at the last good look; undefined before the first. */
   waiting: Map<string, Activity> | undefined;
   failures: number;
@@ -171,7 +169,6 @@ export class Inbox {
       profile,
       client: undefined,
       who: undefined,
-      whoStale: false,
       waiting: undefined,
       failures: 0,
       nextLookAtMs: 0,
@@ -189,12 +186,14 @@ export class Inbox {
     try {
       watched.client ??= this.#options.clientFor(watched.profile);
       const client = watched.client;
-      if (watched.who === undefined || watched.whoStale) {
-        watched.who = await whoIs(client);
-        watched.whoStale = false;
-      }
       const { activities } = await client.query('list_activities', { filterByStatus: ['ACTIVITY_STATUS_CONSENSUS_NEEDED'] });
       const previous = watched.waiting;
+      // Who decides may have changed whenever something appeared or was decided (a quorum change that needed no vote
+      // leaves no trace in this list): the quorum is read again then, and only then, so a quiet look costs one request.
+      const appearedOrLeft =
+        previous === undefined || activities.length !== previous.size || activities.some((activity) => !previous.has(activity.id));
+      if (watched.who === undefined) watched.who = await whoIs(client);
+      else if (appearedOrLeft) watched.who.quorum = await quorumOf(client);
       watched.waiting = new Map(activities.map((activity) => [activity.id, activity]));
       await this.#notifyDecided(watched, previous, settings);
       this.#notifyWaiting(watched, activities, previous === undefined, settings);
@@ -221,10 +220,8 @@ export class Inbox {
   async #notifyDecided(watched: Watched, previous: Map<string, Activity> | undefined, settings: InboxSettings): Promise<void> {
     if (previous === undefined || watched.who === undefined || watched.waiting === undefined) return;
     const { client, who } = watched;
-    let decidedAny = false;
     for (const [activityId, before] of previous) {
       if (watched.waiting.has(activityId)) continue;
-      decidedAny = true;
       if (requesterOf(before)?.userId !== who.userId || client === undefined) continue;
       const { activity } = await client.query('get_activity', { activityId });
       const title = titleOf(activity);
@@ -241,7 +238,6 @@ export class Inbox {
         });
       }
     }
-    if (decidedAny) watched.whoStale = true;
   }
 
   #notifyWaiting(watched: Watched, activities: readonly Activity[], firstLook: boolean, settings: InboxSettings): void {
@@ -354,15 +350,16 @@ export class Inbox {
 }
 
 async function whoIs(client: InboxClient): Promise<Who> {
-  const [{ userId, organizationName }, quorum] = await Promise.all([
-    client.query('whoami', {}),
-    client.query('get_organization_configs', {}).then(
-      ({ configs }) => configs.quorum,
-      // A service without the configs query still has activities to vote on; who completes one stays unknown.
-      () => undefined,
-    ),
-  ]);
+  const [{ userId, organizationName }, quorum] = await Promise.all([client.query('whoami', {}), quorumOf(client)]);
   return { userId, organizationName, quorum };
+}
+
+function quorumOf(client: InboxClient): Promise<Who['quorum']> {
+  return client.query('get_organization_configs', {}).then(
+    ({ configs }) => configs.quorum,
+    // A service without the configs query still has activities to vote on; who completes one stays unknown.
+    () => undefined,
+  );
 }
 
 /** The items of one profile, soonest to expire first; those with no window open (nothing approved yet) last. */
