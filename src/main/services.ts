@@ -173,8 +173,10 @@ export function createMainServices({
     journal,
     ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
     ...(fetch === undefined ? {} : { fetch }),
-    onActivity: (activity, { vote }) =>
-      events.emit({ type: 'activity', change: vote ? 'changed' : 'created', organizationId: activity.organizationId, activityId: activity.id, status: activity.status }),
+    onActivity: (activity, { vote }) => {
+      events.emit({ type: 'activity', change: vote ? 'changed' : 'created', organizationId: activity.organizationId, activityId: activity.id, status: activity.status });
+      inbox.lookNow();
+    },
   });
   const activityWatch = new ActivityWatch({ active, lock, events });
   const inbox = new Inbox({

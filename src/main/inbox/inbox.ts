@@ -90,10 +90,9 @@ export class Inbox {
     options.settings.onChange(() => {
       if (this.#started && !options.lock.locked) this.#schedule(0);
     });
-    // A vote or proposal made through main changes what waits now: look again without waiting for the interval.
     options.events.subscribe((event) => {
       if (!this.#started || options.lock.locked) return;
-      if (event.type === 'activity' || (event.type === 'profile' && (event.change === 'added' || event.change === 'edited'))) void this.check();
+      if (event.type === 'profile' && (event.change === 'added' || event.change === 'edited')) void this.check();
       // A Sandbox that runs again answers now: its profiles need not sit out their back-off.
       if (event.type === 'sandbox' && event.state === 'running') {
         for (const watched of this.#watched.values()) watched.nextLookAtMs = 0;
@@ -113,6 +112,14 @@ export class Inbox {
     this.#started = false;
     clearTimeout(this.#timer);
     this.#timer = undefined;
+  }
+
+  /**
+   * A vote or proposal main just submitted changed what waits: look again now rather than at the next interval, so
+   * a vote made under one profile clears the activity from the others' inboxes at once.
+   */
+  lookNow(): void {
+    if (this.#started && !this.#options.lock.locked) void this.check();
   }
 
   /** Every profile's inbox as last seen, and how many approvals wait for this desktop's users. */
@@ -197,6 +204,8 @@ export class Inbox {
       watched.waiting = new Map(activities.map((activity) => [activity.id, activity]));
       await this.#notifyDecided(watched, previous, settings);
       this.#notifyWaiting(watched, activities, previous === undefined, settings);
+      // What left the list never waits again: only what still waits needs remembering as told.
+      for (const told of watched.notified) if (!watched.waiting.has(told.slice(told.indexOf(':') + 1))) watched.notified.delete(told);
       watched.failures = 0;
       watched.nextLookAtMs = 0;
       watched.error = undefined;

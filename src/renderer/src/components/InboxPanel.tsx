@@ -8,6 +8,7 @@ import { useUi } from '../store';
 import { ErrorNotice } from './ErrorNotice';
 import { Progress } from './Progress';
 import { QueryStatus } from './QueryStatus';
+import { VoteOutcome } from './VoteOutcome';
 import { windowInWords } from './ApprovalList';
 
 type Vote = 'approve' | 'reject';
@@ -91,14 +92,7 @@ export function InboxPanel() {
     <section className="panel inbox" aria-label="All profiles">
       <Progress label={action.busy} />
       {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
-      {outcome !== undefined && (
-        <div className="notice notice-info" role="status" aria-label="Your vote">
-          <p className="notice-title">{outcome}</p>
-          <button type="button" className="link-button" onClick={() => setOutcome(undefined)}>
-            Dismiss
-          </button>
-        </div>
-      )}
+      <VoteOutcome outcome={outcome} onDismiss={() => setOutcome(undefined)} />
       <QueryStatus query={inbox} loading="Reading the inbox…" />
       {inbox.data !== undefined && (
         <p className="hint">

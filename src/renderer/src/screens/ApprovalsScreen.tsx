@@ -15,6 +15,7 @@ import { Modal } from '../components/Modal';
 import { SecretReveal, type RevealedSecret } from '../components/SecretReveal';
 import { SigningCardLoader } from '../components/SigningCard';
 import { StillToVoteList } from '../components/StillToVoteList';
+import { VoteOutcome } from '../components/VoteOutcome';
 import { Progress } from '../components/Progress';
 import { QueryStatus } from '../components/QueryStatus';
 import { useAction, type Action } from '../hooks';
@@ -120,14 +121,7 @@ export function ApprovalsScreen() {
       <p className="lead">Activities that need votes from the organization’s quorum. A vote is bound to the activity’s fingerprint.</p>
       <Progress label={action.busy ?? (history.isFetchingNextPage ? 'Loading older activities…' : undefined)} />
       {action.error !== undefined && <ErrorNotice error={action.error} onDismiss={action.clearError} />}
-      {voteResult !== undefined && (
-        <div className="notice notice-info" role="status" aria-label="Your vote">
-          <p className="notice-title">{voteResult}</p>
-          <button type="button" className="link-button" onClick={() => setVoteResult(undefined)}>
-            Dismiss
-          </button>
-        </div>
-      )}
+      <VoteOutcome outcome={voteResult} onDismiss={() => setVoteResult(undefined)} />
 
       <div className="toolbar">
         <div role="group" aria-label="Which activities" className="segmented">
