@@ -7,6 +7,7 @@ import { app, dialog, ipcMain, powerMonitor, session, type BrowserWindow, type M
 import { toQkError } from '../shared/errors';
 import { APP_EVENT_CHANNEL } from '../shared/ipc/events';
 import { electronClipboard } from './clipboard/electron-clipboard';
+import { electronNotifier } from './inbox/electron-notifier';
 import { registerIpcHandlers } from './ipc/register';
 import { createRendererUrlCheck } from './ipc/sender';
 import { watchIdle } from './lock/idle-lock';
@@ -47,6 +48,14 @@ async function confirmInDialog({ title, message, detail }: ConfirmationRequest):
   return response === CONFIRM_BUTTONS.indexOf('Continue');
 }
 
+/** Brings the window to the front: another launch of the app, or a click on one of its notifications. */
+function showWindow(): void {
+  if (mainWindow === undefined) return;
+  if (mainWindow.isMinimized()) mainWindow.restore();
+  mainWindow.show();
+  mainWindow.focus();
+}
+
 async function start(): Promise<void> {
   await app.whenReady();
   // A packaged app never trusts a dev server, whatever the environment says.
@@ -56,6 +65,8 @@ async function start(): Promise<void> {
     clipboard: electronClipboard,
     touchId: electronTouchId(),
     startSandboxService: startInOwnProcess(utilityServiceProcess(serviceEntryPath)),
+    notifier: electronNotifier(),
+    onNotificationOpened: showWindow,
   });
   services = appServices;
   hardenSession(session.defaultSession);
@@ -80,9 +91,11 @@ async function start(): Promise<void> {
     if (!window.isDestroyed()) window.webContents.send(APP_EVENT_CHANNEL, event);
   });
   appServices.activityWatch.start();
+  appServices.inbox.start();
   mainWindow.on('closed', () => {
     stopEvents();
     appServices.activityWatch.stop();
+    appServices.inbox.stop();
     mainWindow = undefined;
   });
 }
@@ -91,11 +104,7 @@ if (!app.requestSingleInstanceLock()) {
   // Another QuorumKey is running; it is told through 'second-instance' and comes to the front.
   app.quit();
 } else {
-  app.on('second-instance', () => {
-    if (mainWindow === undefined) return;
-    if (mainWindow.isMinimized()) mainWindow.restore();
-    mainWindow.focus();
-  });
+  app.on('second-instance', showWindow);
   // Whatever web contents appear (now or later), none may open windows, navigate away or embed webviews.
   app.on('web-contents-created', (_event, contents) => {
     contents.setWindowOpenHandler(() => ({ action: 'deny' }));

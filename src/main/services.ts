@@ -3,10 +3,12 @@
  * each domain's handlers. Electron-free, so the app, the CLI, tests and the e2e harness build exactly the same thing.
  */
 import { join } from 'node:path';
+import { QkError } from '../shared/errors';
 import { activitiesHandlers } from './activities/activities.ipc';
 import { approvalsHandlers } from './approvals/approvals.ipc';
 import { captureHandlers } from './capture/capture.ipc';
 import { CaptureProtection } from './capture/capture-protection';
+import { ApiClient } from './client/api-client';
 import { clientHandlers } from './client/client.ipc';
 import { InFlightRequests } from './client/in-flight';
 import { UnansweredSubmissions } from './client/unanswered';
@@ -17,6 +19,9 @@ import { ExportRequests, followExport } from './exporter/export-requests';
 import { AppEvents } from './events/app-events';
 import { exporterHandlers } from './exporter/exporter.ipc';
 import { importerHandlers } from './importer/importer.ipc';
+import { Inbox } from './inbox/inbox';
+import { inboxHandlers } from './inbox/inbox.ipc';
+import type { Notifier } from './inbox/notifier';
 import type { IpcHandlers } from './ipc/register';
 import { Journal } from './journal/journal';
 import { journalHandlers } from './journal/journal.ipc';
@@ -80,6 +85,10 @@ export interface MainServicesOptions {
   platform?: string;
   /** How requests reach a profile's service (the global fetch by default; tests watch what leaves). */
   fetch?: typeof fetch;
+  /** Where the inbox's notifications and waiting count go (the OS in the app, a recorder in tests); none in the CLI. */
+  notifier?: Notifier;
+  /** Told when a notification's click made its profile active, to bring the window forward. */
+  onNotificationOpened?: () => void;
 }
 
 export interface MainServices {
@@ -110,6 +119,8 @@ export interface MainServices {
   activityWatch: ActivityWatch;
   /** Exports this desktop asked for that wait for votes, and the one-time keys held for them. */
   exportRequests: ExportRequests;
+  /** Watches every profile for what waits on this desktop's users; started by whoever shows a window. */
+  inbox: Inbox;
   /** Stops the activity watch, clears a copied secret from the clipboard and stops the sandbox (in-flight requests finish first). */
   close(): Promise<void>;
 }
@@ -126,6 +137,8 @@ export function createMainServices({
   startSandboxService,
   platform = process.platform,
   fetch,
+  notifier,
+  onNotificationOpened,
 }: MainServicesOptions): MainServices {
   const events = new AppEvents();
   const profiles = new Profiles({ dataDir, onChange: (change) => events.emit({ type: 'profile', change }) });
@@ -165,8 +178,10 @@ export function createMainServices({
     journal,
     ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
     ...(fetch === undefined ? {} : { fetch }),
-    onActivity: (activity, { vote }) =>
-      events.emit({ type: 'activity', change: vote ? 'changed' : 'created', organizationId: activity.organizationId, activityId: activity.id, status: activity.status }),
+    onActivity: (activity, { vote }) => {
+      events.emit({ type: 'activity', change: vote ? 'changed' : 'created', organizationId: activity.organizationId, activityId: activity.id, status: activity.status });
+      inbox.lookNow();
+    },
   });
   const activityWatch = new ActivityWatch({ active, lock, events });
   const exportRequests = new ExportRequests({ dataDir, keychain, events });
@@ -174,6 +189,26 @@ export function createMainServices({
   events.subscribe((event) => {
     if (event.type !== 'activity' || event.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED') return;
     void followExport(exportRequests, active, event.activityId, now).catch((error: unknown) => console.error('following an export failed', error));
+  });
+  const inbox = new Inbox({
+    profiles,
+    // Its own client per profile: its polls are not the page's requests, so they are not listed for cancelling.
+    clientFor: (profile) => {
+      if (profile.kind === 'sandbox' && !sandbox.isRunning) throw new QkError('FAILED_PRECONDITION', 'the Sandbox is not running; start it on the Profiles screen');
+      return new ApiClient({
+        profile,
+        stamper,
+        now,
+        ...(fetch === undefined ? {} : { fetch }),
+        ...(requestTimeoutMs === undefined ? {} : { timeoutMs: requestTimeoutMs }),
+      });
+    },
+    settings,
+    lock,
+    events,
+    now,
+    ...(notifier === undefined ? {} : { notifier }),
+    ...(onNotificationOpened === undefined ? {} : { onOpened: onNotificationOpened }),
   });
   return {
     dataDir,
@@ -194,8 +229,10 @@ export function createMainServices({
     events,
     activityWatch,
     exportRequests,
+    inbox,
     close: async () => {
       activityWatch.stop();
+      inbox.stop();
       await secretClipboard?.clearCopied();
       await sandbox.stop();
     },
@@ -239,6 +276,7 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
     ...exporterHandlers({ active, now, keychain, profiles, journal, exportRequests: services.exportRequests, exportsDir: join(services.dataDir, EXPORTS_DIR) }),
     ...importerHandlers({ active, now }),
     ...journalHandlers({ journal, journalExportsDir: join(services.dataDir, JOURNAL_EXPORTS_DIR) }),
+    ...inboxHandlers({ inbox: services.inbox, active, profiles, now }),
     ...signingHandlers({
       active,
       now,

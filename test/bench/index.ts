@@ -10,6 +10,7 @@ const BENCHES: Array<{ name: string; load: () => Promise<{ run: () => Promise<un
   { name: 'approvals-render', load: () => import('./approvals-render.js') },
   { name: 'journal', load: () => import('./journal.js') },
   { name: 'policies', load: () => import('./policies.js') },
+  { name: 'inbox', load: () => import('./inbox.js') },
 ];
 
 async function main(): Promise<void> {

@@ -83,12 +83,13 @@ test('2-of-3: the root proposes a policy, sees its own vote, and the second appr
   await switchProfile(page, host, profiles['Approver 2'], 'Approver 2');
   await openScreen(page, 'Approvals');
   await page.getByRole('list', { name: 'Activities waiting for votes' }).getByRole('listitem').getByRole('button').click();
+  // The page asks nothing of its own: main's confirmation, restating its reading, is the one question.
+  const asked = host.confirmations.length;
   await page.getByRole('button', { name: 'Approve…' }).click();
-  const confirm = page.getByRole('dialog', { name: 'Approve: Create a policy?' });
-  await expect(confirm).toContainText(fingerprint);
-  await screenshotBothThemes(page, 'approval-confirm');
-  await confirm.getByRole('button', { name: 'Approve' }).click();
   await expect(page.getByText('Nothing is waiting for votes.')).toBeVisible();
+  expect(host.confirmations.slice(asked).map(({ title, detail }) => ({ title, detail }))).toEqual([
+    { title: 'Approve: Create a policy?', detail: expect.stringContaining(`Fingerprint: ${fingerprint}`) },
+  ]);
   await expect(page.getByRole('status', { name: 'Your vote' })).toContainText('Approved — 2 of 2; Create a policy is done.');
 
   await page.getByRole('button', { name: 'History' }).click();
@@ -106,14 +107,18 @@ test('2-of-3: the third approver rejects a proposal by its fingerprint', async (
   await switchProfile(page, host, profiles['Approver 3'], 'Approver 3');
   await openScreen(page, 'Approvals');
   await page.getByRole('list', { name: 'Activities waiting for votes' }).getByRole('listitem').getByRole('button').click();
+  // Cancel first, at main's confirmation: no vote without it.
+  host.answerConfirmations('wait');
   await page.getByRole('button', { name: 'Reject…' }).click();
-  const confirm = page.getByRole('dialog', { name: 'Reject: Create a policy?' });
-  await expect(confirm).toContainText(fingerprint);
-  // Cancel first: no vote without the confirmation.
-  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  const declined = await host.nextConfirmation();
+  expect(declined.request.title).toBe('Reject: Create a policy?');
+  expect(declined.text).toContain(`Fingerprint: ${fingerprint}`);
+  declined.answer(false);
+  await expect(page.getByRole('alert')).toContainText('declined in QuorumKey');
   expect(await host.handlers['approvals.pending']({})).toHaveLength(1);
+  await page.getByRole('alert').getByRole('button', { name: 'Dismiss' }).click();
   await page.getByRole('button', { name: 'Reject…' }).click();
-  await page.getByRole('dialog', { name: 'Reject: Create a policy?' }).getByRole('button', { name: 'Reject' }).click();
+  (await host.nextConfirmation()).answer(true);
   await expect(page.getByText('Nothing is waiting for votes.')).toBeVisible();
 
   await page.getByRole('button', { name: 'History' }).click();
@@ -221,7 +226,6 @@ test('approvals expire with their 24 h window: a new approval opens the next, th
   const approve = async () => {
     await page.getByRole('list', { name: 'Activities waiting for votes' }).getByRole('listitem').getByRole('button').click();
     await page.getByRole('button', { name: 'Approve…' }).click();
-    await page.getByRole('dialog', { name: 'Approve: Create a policy?' }).getByRole('button', { name: 'Approve' }).click();
   };
   await switchProfile(page, host, profiles['Approver 2'], 'Approver 2');
   await openScreen(page, 'Approvals');

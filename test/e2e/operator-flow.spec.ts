@@ -22,9 +22,11 @@ async function openPending(page: Page, title: string) {
   return card;
 }
 
-async function approve(page: Page, title: string): Promise<void> {
+/** The page only asks; main's confirmation (answered by the host) is the one question, and names the activity. */
+async function approve(page: Page, host: E2eHost, title: string): Promise<void> {
+  const asked = host.confirmations.length;
   await page.getByRole('button', { name: 'Approve…' }).click();
-  await page.getByRole('dialog', { name: `Approve: ${title}?` }).getByRole('button', { name: 'Approve' }).click();
+  await expect.poll(() => host.confirmations.slice(asked).map((confirmation) => confirmation.title)).toEqual([`Approve: ${title}?`]);
 }
 
 test('two members set up a quorum, read changes as before → after, and take an export to the offline desktop', async ({ page, host }) => {
@@ -88,7 +90,7 @@ test('two members set up a quorum, read changes as before → after, and take an
   await expect(changes.getByRole('row', { name: /Approvals needed/ })).toContainText('3 of 3');
   await expect(quorumCard.getByRole('list', { name: 'Still to vote' }).getByRole('listitem')).toHaveText(['Bea · root quorum member']);
   await screenshotBothThemes(page, 'approval-root-quorum');
-  await approve(page, 'Change the root quorum');
+  await approve(page, host, 'Change the root quorum');
   await expect(page.getByRole('status', { name: 'Your vote' })).toHaveText(/Approved — 2 of 2; Change the root quorum is done\./);
 
   // The root changes a policy; Bea sees the diff against the stored policy, and who may still vote shrinks per vote.
@@ -111,7 +113,7 @@ test('two members set up a quorum, read changes as before → after, and take an
     await expect(card.getByRole('list', { name: 'Still to vote' }).getByRole('listitem')).toHaveText(
       name === 'Bea' ? ['Bea · root quorum member', 'Cy · root quorum member'] : ['Cy · root quorum member'],
     );
-    await approve(page, 'Create a policy');
+    await approve(page, host, 'Create a policy');
     await expect(page.getByRole('status', { name: 'Your vote' })).toHaveText(new RegExp(approvals.replace(/[.;]/g, '\\$&')));
   }
 
@@ -133,10 +135,10 @@ test('two members set up a quorum, read changes as before → after, and take an
   await expect(diff).toContainText('approvers.count() >= 2');
   await expect(policyCard.getByRole('table', { name: 'What changes' }).getByRole('row')).toHaveCount(2);
   await screenshotBothThemes(page, 'approval-policy-diff');
-  await approve(page, 'Change a policy');
+  await approve(page, host, 'Change a policy');
   await switchProfile(page, host, profiles['Cy']!, 'Cy');
   await openPending(page, 'Change a policy');
-  await approve(page, 'Change a policy');
+  await approve(page, host, 'Change a policy');
   await expect(page.getByRole('status', { name: 'Your vote' })).toContainText('Change a policy is done.');
 
   // An export of a wallet to this desktop's export key: approved by Bea and Cy, then opened and saved.
@@ -166,7 +168,7 @@ test('two members set up a quorum, read changes as before → after, and take an
   await expect(exportCard).toContainText('offline desk');
   await expect(exportCard.locator('code.fingerprint').first()).toHaveText(/^sha256:[0-9a-f]{64}$/);
   await screenshotBothThemes(page, 'approval-export');
-  await approve(page, 'Export a wallet');
+  await approve(page, host, 'Export a wallet');
   await expect(page.getByRole('status', { name: 'Your vote' })).toContainText('Export a wallet is done.');
 
   // Opened from its history row, then saved for the offline desktop.

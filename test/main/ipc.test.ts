@@ -21,7 +21,13 @@ const profile = {
   apiKeyName: 'ops',
   enclaveSignerPublicKey: '04' + 'ef'.repeat(64),
 } as const;
-const settings = { idleLockMinutes: 10, reauthMinutes: 5, theme: 'system', captureProtection: true } as const;
+const settings = {
+  idleLockMinutes: 10,
+  reauthMinutes: 5,
+  theme: 'system',
+  captureProtection: true,
+  inbox: { intervalSeconds: 10, notifyWaiting: true, notifyDecided: true, notifyExpiring: true },
+} as const;
 const FINGERPRINT = `sha256:${'0f'.repeat(32)}`;
 const voter = { userId: 'u1', userName: 'Root', selection: 'approved', votedAtMs: 1_700_000_000_000, expired: false } as const;
 const activity: ChannelOutput<'activities.get'> = {
@@ -183,6 +189,9 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
     body: '{}',
   },
   'approvals.postStampedFile': completed,
+  'inbox.list': { waitingForMe: 0, profiles: [] },
+  'inbox.vote': completed,
+  'inbox.clearDecided': null,
   'organization.lookup': {
     organizationId: 'o1',
     organizationName: 'Acme',
@@ -621,6 +630,8 @@ describe('bridge method signatures', () => {
         'sandbox.restoreProfile',
         'approvals.whoami',
         'approvals.pending',
+        'inbox.list',
+        'inbox.clearDecided',
         'organization.lookup',
         'policies.list',
         'contracts.list',

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { channels } from '../../src/shared/ipc/contract';
 import { AppLock } from '../../src/main/lock/lock';
 import { watchIdle } from '../../src/main/lock/idle-lock';
+import { DEFAULT_SETTINGS } from '../../src/main/settings/settings';
 
 const userData = await mkdtemp(join(tmpdir(), 'qk-shell-'));
 const recorded = vi.hoisted(() => ({
@@ -54,8 +55,14 @@ vi.mock('electron', async () => {
     async loadFile() {}
     async loadURL() {}
   }
+  // The inbox's notifications (src/main/inbox/electron-notifier.ts): none is shown while the shell test runs.
+  class Notification {
+    static isSupported = () => false;
+  }
   return {
+    Notification,
     app: {
+      setBadgeCount: () => true,
       requestSingleInstanceLock: () => true,
       whenReady: async () => undefined,
       getPath: () => userData,
@@ -204,7 +211,7 @@ describe('watchIdle', () => {
     try {
       let idleSeconds = 0;
       const lock = new AppLock();
-      const stop = watchIdle({ lock, settings: { get: async () => ({ idleLockMinutes: 2, reauthMinutes: 5, theme: 'system', captureProtection: true }) }, systemIdleSeconds: () => idleSeconds, checkEveryMs: 1000 });
+      const stop = watchIdle({ lock, settings: { get: async () => ({ ...DEFAULT_SETTINGS, idleLockMinutes: 2 }) }, systemIdleSeconds: () => idleSeconds, checkEveryMs: 1000 });
       idleSeconds = 119;
       await vi.advanceTimersByTimeAsync(1000);
       expect(lock.locked).toBe(false);

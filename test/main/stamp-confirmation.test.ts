@@ -98,11 +98,13 @@ describe('governance', () => {
 describe('every channel from the page, with the person answering Cancel', () => {
   it('stamps nothing: no submission reaches the service and no stamped file is written', async () => {
     const bea = (await call('organization.lookup', {})).users.find((user) => user.userId === beaId)!;
+    const sandboxProfile = (await call('profiles.getActive', {}))!;
     // Inputs that name what exists, so a channel that skipped the confirmation would really stamp.
     const real: { [C in Channel]?: ChannelInput<C> } = {
       'approvals.approve': { fingerprint: pending.fingerprint },
       'approvals.reject': { fingerprint: pending.fingerprint },
       'approvals.stampToFile': { fingerprint: pending.fingerprint, file: 'approval.json' },
+      'inbox.vote': { profileId: sandboxProfile.id, fingerprint: pending.fingerprint, vote: 'approve' },
       'signing.submit': { request: { operation: 'sign_raw_payload', signWith: address, payload: 'hello', encoding: 'PAYLOAD_ENCODING_TEXT_UTF8', hashFunction: 'HASH_FUNCTION_KECCAK256' } },
       'signing.stampToFile': {
         request: { operation: 'sign_raw_payload', signWith: address, payload: 'hello', encoding: 'PAYLOAD_ENCODING_TEXT_UTF8', hashFunction: 'HASH_FUNCTION_KECCAK256' },

@@ -21,6 +21,7 @@ import { startInOwnProcess } from '../../src/main/sandbox/service-process';
 import { createMainHandlers, createMainServices, type MainServices } from '../../src/main/services';
 import { QkError } from '../../src/shared/errors';
 import { MemoryClipboard } from './memory-clipboard';
+import { NotificationRecorder } from './notification-recorder';
 
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
 export const DEFAULT_RENDERER_DIR = join(REPO_ROOT, 'out/renderer');
@@ -50,6 +51,8 @@ export interface E2eHost {
   nextConfirmation(): Promise<ShownConfirmation>;
   /** The clipboard main copies secrets to (the system clipboard in the app). */
   readonly clipboard: MemoryClipboard;
+  /** The inbox's desktop notifications and badge (the OS's in the app); a click here is the person's. */
+  readonly notifications: NotificationRecorder;
   /** What main last told the window about screen capture (setContentProtection in the app): true = kept out. */
   windowCaptureProtected(): boolean;
   /** Moves the clock of main and of the sandbox service it starts forward (the page's clock is Playwright's). */
@@ -109,6 +112,7 @@ export async function startE2eHost({
   };
   // The system clipboard main writes secrets to; a browser page's navigator.clipboard is another one.
   const clipboard = new MemoryClipboard();
+  const notifications = new NotificationRecorder();
   let clockOffsetMs = 0;
   // The Sandbox in its own process, as in the app (a Node child process here: there is no Electron).
   const services = createMainServices({
@@ -117,6 +121,7 @@ export async function startE2eHost({
     keychainServiceName,
     clipboard,
     startSandboxService: startInOwnProcess(nodeServiceProcess()),
+    notifier: notifications,
   });
   // The window the app would protect from screen capture: here, what it was last told.
   let windowCaptureProtected = services.captureProtection.protected;
@@ -167,6 +172,7 @@ export async function startE2eHost({
       return waiting === undefined ? new Promise((take) => watchers.push(take)) : Promise.resolve(waiting);
     },
     clipboard,
+    notifications,
     windowCaptureProtected: () => windowCaptureProtected,
     advanceClock(ms) {
       clockOffsetMs += ms;
@@ -187,9 +193,11 @@ export async function startE2eHost({
       });
       page.once('close', stopEvents);
       services.activityWatch.start();
+      services.inbox.start();
     },
     async close() {
       services.activityWatch.stop();
+      services.inbox.stop();
       await new Promise<void>((done) => server.close(() => done()));
       // Stop the embedded sandbox first: it holds the 'sandbox' key the next step deletes.
       await services.close();

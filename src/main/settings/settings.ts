@@ -3,7 +3,13 @@ import { appSettingsSchema, type AppSettings } from '../../shared/ipc/contract';
 import { JsonFile } from '../storage/json-file';
 import { tokenKeyText } from '../tokens/token-thresholds';
 
-export const DEFAULT_SETTINGS: AppSettings = { idleLockMinutes: 10, reauthMinutes: 5, theme: 'system', captureProtection: true };
+export const DEFAULT_SETTINGS: AppSettings = {
+  idleLockMinutes: 10,
+  reauthMinutes: 5,
+  theme: 'system',
+  captureProtection: true,
+  inbox: { intervalSeconds: 10, notifyWaiting: true, notifyDecided: true, notifyExpiring: true },
+};
 
 /** What the file holds: any subset, so a file written before a setting existed still reads (with its default). */
 const storedSettingsSchema = appSettingsSchema.partial();

@@ -25,7 +25,7 @@ import { bridge, call } from './api';
 import { useUi } from './store';
 
 /** Namespaces whose channels answer from this computer (keychain, profiles, settings…), whichever profile is active. */
-const APP_WIDE_NAMESPACES: ReadonlySet<string> = new Set(['app', 'clipboard', 'journal', 'keys', 'profiles', 'requests', 'sandbox', 'tokens']);
+const APP_WIDE_NAMESPACES: ReadonlySet<string> = new Set(['app', 'clipboard', 'inbox', 'journal', 'keys', 'profiles', 'requests', 'sandbox', 'tokens']);
 
 /** Whether `channel` acts for the active profile (its organization, its key), so its answer belongs to that profile. */
 export function isProfileScoped(channel: Channel): boolean {
@@ -56,7 +56,11 @@ export function channelsToInvalidate(event: AppEvent): readonly Channel[] {
       // Keys list the profiles that use them; every profile-scoped read may now act for another profile.
       return ['profiles.list', 'profiles.get', 'profiles.getActive', 'keys.listApiKeys', ...PROFILE_SCOPED, ...JOURNAL_READS];
     case 'lock':
-      return ['app.info', ...JOURNAL_READS];
+      return ['app.info', 'inbox.list', ...JOURNAL_READS];
+    case 'inbox':
+      return ['inbox.list'];
+    case 'open-activity':
+      return [];
   }
 }
 
@@ -72,6 +76,7 @@ export function applyEvent(client: QueryClient, event: AppEvent): void {
     // Nothing read before the lock outlives it in memory; the lock screen reads what it needs again.
     client.removeQueries({ predicate: (query) => query.queryKey[0] !== 'app.info' });
   }
+  if (event.type === 'open-activity') useUi.getState().openActivity({ profileId: event.profileId, activityId: event.activityId });
   for (const channel of channelsToInvalidate(event)) void client.invalidateQueries({ queryKey: [channel] });
 }
 

@@ -13,6 +13,12 @@ export interface ActiveProfileSummary {
   name: string;
 }
 
+/** An activity to show on the Approvals screen once `profileId` is the active profile. */
+export interface ActivityToOpen {
+  profileId: string;
+  activityId: string;
+}
+
 /** A reveal main refused until the person re-enters the passphrase: settled by the re-authentication prompt. */
 export interface ReauthRequest {
   done: () => void;
@@ -25,7 +31,11 @@ interface UiState {
   reauth: ReauthRequest | undefined;
   settings: AppSettings | undefined;
   activeProfile: ActiveProfileSummary | null;
+  /** An activity the Approvals screen should open (a notification's click, the inbox's Enter), until it has. */
+  activityToOpen: ActivityToOpen | undefined;
   show: (screen: Screen) => void;
+  openActivity: (target: ActivityToOpen) => void;
+  activityOpened: () => void;
   setLocked: (locked: boolean) => void;
   setSettings: (settings: AppSettings) => void;
   setActiveProfile: (profile: ActiveProfileSummary | null) => void;
@@ -38,7 +48,10 @@ export const useUi = create<UiState>()((set) => ({
   reauth: undefined,
   settings: undefined,
   activeProfile: null,
+  activityToOpen: undefined,
   show: (screen) => set({ screen }),
+  openActivity: (activityToOpen) => set({ screen: 'approvals', activityToOpen }),
+  activityOpened: () => set({ activityToOpen: undefined }),
   setLocked: (locked) => set({ locked }),
   setSettings: (settings) => set({ settings }),
   setActiveProfile: (activeProfile) => set({ activeProfile }),

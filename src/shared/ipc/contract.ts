@@ -157,8 +157,23 @@ export const appSettingsSchema = z.strictObject({
    * and in the approval list. Main converts each with the token's decimals, refusing more decimals than it has.
    */
   tokenWarnAbove: z.array(z.strictObject({ token: declaredTokenKey, amount: tokenUnits })).max(500).optional(),
+  /**
+   * The inbox (docs/architecture.md#the-inbox): how often main asks each profile's service what waits, and which
+   * desktop notifications it shows. While the app is locked a notification says only how many approvals wait.
+   */
+  inbox: z.strictObject({
+    /** Seconds between two looks at each profile's service (one request per profile). */
+    intervalSeconds: z.number().int().min(2).max(3600),
+    /** An activity starts waiting for this user's vote. */
+    notifyWaiting: z.boolean(),
+    /** An activity this user proposed was approved, rejected or failed. */
+    notifyDecided: z.boolean(),
+    /** An activity waiting for this user's vote will expire within the hour. */
+    notifyExpiring: z.boolean(),
+  }),
 });
 export type AppSettings = z.infer<typeof appSettingsSchema>;
+export type InboxSettings = AppSettings['inbox'];
 
 // ---- service records, as the renderer sees them -------------------------------------------------------------
 
@@ -199,6 +214,47 @@ const activityView = z.strictObject({
 });
 
 /** An activity waiting for votes, with the count against the organization's root quorum. */
+/** One activity in the inbox of one profile (docs/architecture.md#the-inbox). */
+const inboxItem = z.strictObject({
+  activityId: id,
+  fingerprint: fingerprintSchema,
+  type: activityType,
+  /** The activity's type in words. */
+  title: z.string().max(200),
+  /** Who proposed it (the first vote), when known. */
+  requester: z.string().max(200).optional(),
+  createdAtMs: epochMs,
+  /** It needs a vote and this profile's user has none in the open window. */
+  waitingForMe: z.boolean(),
+  proposedByMe: z.boolean(),
+  approvals: z.number().int().nonnegative(),
+  /** The root quorum's threshold, when every approval so far counts towards it. */
+  required: z.number().int().positive().optional(),
+  /** This user's approval is the one that completes it (root quorum). */
+  completesIt: z.boolean(),
+  /** Until the approvals gathered so far expire; 0 when no window is open. */
+  timeLeftMs: z.number().int().nonnegative(),
+  /** It expires within the hour. */
+  expiringSoon: z.boolean(),
+});
+/** An activity this profile's user proposed that was decided since the inbox last showed it. */
+const inboxDecided = z.strictObject({ activityId: id, type: activityType, title: z.string().max(200), status: activityStatus, decidedAtMs: epochMs });
+const inboxProfile = z.strictObject({
+  profileId,
+  profileName: z.string().max(64),
+  organizationId: id,
+  /** Known once the service answered for this profile. */
+  organizationName: z.string().max(256).optional(),
+  /** Why the last look failed; the next is tried after a back-off. The items are those of the last good look. */
+  error: z.strictObject({ code: z.string().max(64), message: z.string().max(2000), retryAtMs: epochMs }).optional(),
+  checkedAtMs: epochMs.optional(),
+  /** Soonest to expire first. */
+  items: z.array(inboxItem),
+  decided: z.array(inboxDecided),
+});
+export type InboxProfileView = z.infer<typeof inboxProfile>;
+export type InboxItemView = z.infer<typeof inboxItem>;
+
 const pendingApproval = z.strictObject({
   activityId: z.string(),
   type: activityType,
@@ -636,6 +692,16 @@ export const ipcContract = {
   ),
   /** Posts a stamped file from the stamped-requests directory byte for byte; answers the service's activity. */
   'approvals.postStampedFile': channel(z.strictObject({ file: stampedFileName }), activityView),
+
+  /**
+   * Every profile's inbox, as main last saw it: what waits for this user's vote, what they proposed and still waits,
+   * what they proposed that was decided. Main polls; this only reads what it found.
+   */
+  'inbox.list': channel(noInput, z.strictObject({ waitingForMe: z.number().int().nonnegative(), profiles: z.array(inboxProfile) })),
+  /** Votes with `profileId`'s key (whichever profile is active), after main's confirmation like any vote. */
+  'inbox.vote': channel(z.strictObject({ profileId, fingerprint: fingerprintSchema, vote: z.enum(['approve', 'reject']) }), activityView),
+  /** Forgets the decided activities shown so far. */
+  'inbox.clearDecided': channel(noInput, nothing),
 
   'organization.lookup': channel(noInput, organizationLookup),
   /** Proposes a new root quorum; it waits for the current quorum's votes like any other activity. */

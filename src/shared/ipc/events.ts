@@ -32,6 +32,13 @@ export const appEventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('profile'), change: z.enum(['added', 'edited', 'removed', 'active']) }),
   /** The app locked or unlocked, wherever that was decided (the person, idle time, screen lock, suspend). */
   z.strictObject({ type: z.literal('lock'), locked: z.boolean() }),
+  /** The inbox of some profile changed (an item appeared, got a vote or left, a service failed or answered again). */
+  z.strictObject({ type: z.literal('inbox') }),
+  /**
+   * The person clicked a notification about this activity: main made its profile active, and the window shows the
+   * activity's reading. The one event that asks the window to show something, because the click happened outside it.
+   */
+  z.strictObject({ type: z.literal('open-activity'), profileId: id, activityId: id }),
 ]);
 
 export type AppEvent = z.infer<typeof appEventSchema>;

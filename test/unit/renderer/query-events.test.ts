@@ -43,7 +43,7 @@ describe('main event → stale reads', () => {
     expect(queryKeyOf('policies.list', undefined, PROFILE_ID)).toEqual(['policies.list', {}, PROFILE_ID]);
     expect(queryKeyOf('wallets.accounts', { walletId: 'w' }, null)).toEqual(['wallets.accounts', { walletId: 'w' }, null]);
     expect(queryKeyOf('keys.listApiKeys', undefined, PROFILE_ID)).toEqual(['keys.listApiKeys', {}]);
-    expect(channels.filter((channel) => !isProfileScoped(channel)).every((channel) => /^(?:app|clipboard|journal|keys|profiles|requests|sandbox|tokens)\./.test(channel))).toBe(true);
+    expect(channels.filter((channel) => !isProfileScoped(channel)).every((channel) => /^(?:app|clipboard|inbox|journal|keys|profiles|requests|sandbox|tokens)\./.test(channel))).toBe(true);
   });
 
   it('an activity still waiting makes the queue, the history and the cards stale, nothing else', () => {
@@ -85,6 +85,18 @@ describe('main event → stale reads', () => {
 
   it('an unlock only re-reads the lock state', () => {
     expect(staleAfter({ type: 'lock', locked: false }, READS)).toEqual(['app.info']);
+  });
+
+  it('an inbox change re-reads the inbox, nothing else', () => {
+    expect(staleAfter({ type: 'inbox' }, [...READS, 'inbox.list'])).toEqual(['inbox.list']);
+  });
+
+  it('a notification’s click opens its activity on the Approvals screen, and makes nothing stale by itself', () => {
+    useUi.getState().show('settings');
+    expect(staleAfter({ type: 'open-activity', profileId: PROFILE_ID, activityId: 'a' }, READS)).toEqual([]);
+    expect(useUi.getState()).toMatchObject({ screen: 'approvals', activityToOpen: { profileId: PROFILE_ID, activityId: 'a' } });
+    useUi.getState().activityOpened();
+    expect(useUi.getState().activityToOpen).toBeUndefined();
   });
 
   it('names only channels of the contract', () => {

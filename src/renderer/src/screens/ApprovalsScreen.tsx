@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { activityOperations } from '../../../shared/api/activities';
 import type { ActivityType } from '../../../shared/api/activity-types';
 import { stillToVote } from '../../../shared/approvals/still-to-vote';
@@ -12,14 +12,17 @@ import { ApprovalList, votesInWords, type ApprovalItem } from '../components/App
 import { FileNameField } from '../components/TextFields';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { SignedResult } from '../components/SignedResult';
-import { ConfirmDialog, Modal } from '../components/Modal';
+import { InboxPanel } from '../components/InboxPanel';
+import { Modal } from '../components/Modal';
 import { SecretReveal, type RevealedSecret } from '../components/SecretReveal';
 import { SigningCardLoader } from '../components/SigningCard';
 import { StillToVoteList } from '../components/StillToVoteList';
+import { VoteOutcome } from '../components/VoteOutcome';
 import { Progress } from '../components/Progress';
 import { QueryStatus } from '../components/QueryStatus';
 import { useAction, type Action } from '../hooks';
 import { useActivityHistory, useChannel, useInvalidate } from '../queries';
+import { useUi } from '../store';
 
 type Vote = 'approve' | 'reject';
 type ActivityView = ChannelOutput<'activities.list'>[number];
@@ -30,7 +33,7 @@ const FILTER_TYPES = Object.values(activityOperations)
   .map((op) => op.activityType as ActivityType)
   .sort((a, b) => activityTypeInWords(a).localeCompare(activityTypeInWords(b)));
 
-type View = 'pending' | 'history';
+type View = 'pending' | 'history' | 'inbox';
 
 const HISTORY_STATUSES: readonly ActivityStatus[] = [
   'ACTIVITY_STATUS_CONSENSUS_NEEDED',
@@ -67,7 +70,6 @@ export function ApprovalsScreen() {
   const [requesterFilter, setRequesterFilter] = useState('');
   const [voteResult, setVoteResult] = useState<string>();
   const [selectedId, setSelectedId] = useState<string>();
-  const [voting, setVoting] = useState<{ vote: Vote; item: ApprovalItem }>();
   const action = useAction();
   const invalidate = useInvalidate();
   const me = useChannel('approvals.whoami');
@@ -82,7 +84,7 @@ export function ApprovalsScreen() {
   });
   const historyItems = useMemo(() => history.data?.pages.flat().map(historyItem), [history.data]);
 
-  const shown = view === 'pending' ? pending : history;
+  const shown = view === 'history' ? history : pending;
   const requesters = useMemo(() => [...new Set((historyItems ?? []).map((item) => requesterOf(item.voters) ?? 'unknown'))].sort(), [historyItems]);
   const items: readonly ApprovalItem[] =
     (view === 'pending'
@@ -90,12 +92,22 @@ export function ApprovalsScreen() {
       : historyItems?.filter((item) => requesterFilter === '' || (requesterOf(item.voters) ?? 'unknown') === requesterFilter)) ?? [];
   const selected = items.find((item) => item.activityId === selectedId);
 
-  const reload = () => invalidate('approvals.pending', 'activities.list', 'organization.lookup');
+  // An activity asked for from outside this screen (a notification, the inbox): shown once its profile is active and
+  // that profile's queue is read; in the queue while it waits, in the history once decided.
+  const activityToOpen = useUi((state) => state.activityToOpen);
+  const activityOpened = useUi((state) => state.activityOpened);
+  const activeProfileId = useUi((state) => state.activeProfile?.id);
+  useEffect(() => {
+    if (activityToOpen === undefined || activityToOpen.profileId !== activeProfileId || pending.data === undefined) return;
+    setView(pending.data.some((item) => item.activityId === activityToOpen.activityId) ? 'pending' : 'history');
+    setSelectedId(activityToOpen.activityId);
+    activityOpened();
+  }, [activityToOpen, activeProfileId, pending.data, activityOpened]);
 
-  const castVote = async () => {
-    if (voting === undefined) return;
-    const { vote, item } = voting;
-    setVoting(undefined);
+  const reload = () => invalidate('approvals.pending', 'activities.list', 'organization.lookup', 'inbox.list');
+
+  // The page only asks: main shows its own confirmation, restating its reading of the activity, before it stamps.
+  const castVote = async (vote: Vote, item: ApprovalItem) => {
     const fingerprint = item.fingerprint;
     const done = await action.run(vote === 'approve' ? 'Approving…' : 'Rejecting…', (api) =>
       vote === 'approve' ? api.approvals.approve({ fingerprint }) : api.approvals.reject({ fingerprint }),
@@ -111,14 +123,7 @@ export function ApprovalsScreen() {
       <p className="lead">Activities that need votes from the organization’s quorum. A vote is bound to the activity’s fingerprint.</p>
       <Progress label={action.busy ?? (history.isFetchingNextPage ? 'Loading older activities…' : undefined)} />
       {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
-      {voteResult !== undefined && (
-        <div className="notice notice-info" role="status" aria-label="Your vote">
-          <p className="notice-title">{voteResult}</p>
-          <button type="button" className="link-button" onClick={() => setVoteResult(undefined)}>
-            Dismiss
-          </button>
-        </div>
-      )}
+      <VoteOutcome outcome={voteResult} onDismiss={() => setVoteResult(undefined)} />
 
       <div className="toolbar">
         <div role="group" aria-label="Which activities" className="segmented">
@@ -127,6 +132,9 @@ export function ApprovalsScreen() {
           </button>
           <button type="button" aria-pressed={view === 'history'} onClick={() => setView('history')}>
             History
+          </button>
+          <button type="button" aria-pressed={view === 'inbox'} onClick={() => setView('inbox')}>
+            All profiles
           </button>
         </div>
         {view === 'history' && (
@@ -171,59 +179,47 @@ export function ApprovalsScreen() {
         </button>
       </div>
 
-      <div className="approvals-layout">
-        <section className="panel" aria-label={view === 'pending' ? 'Waiting for votes' : 'History'}>
-          <QueryStatus query={shown} loading="Loading activities…" />
-          {shown.data !== undefined && items.length === 0 && (
-            <p className="empty">{view === 'pending' ? 'Nothing is waiting for votes.' : 'No activities match these filters.'}</p>
-          )}
-          {view === 'history' && items.length > 0 && <HistoryTotals items={items} />}
-          {items.length > 0 && (
-            <ApprovalList
-              items={items}
-              selectedId={selectedId}
-              myUserId={me.data?.userId}
-              onSelect={(item) => setSelectedId(item.activityId)}
-              label={view === 'pending' ? 'Activities waiting for votes' : 'Activity history'}
-            />
-          )}
-          {view === 'history' && items.length > 0 && (
-            <p className="list-end">
-              {!history.hasNextPage ? (
-                `${items.length} ${items.length === 1 ? 'activity' : 'activities'}, the oldest included.`
-              ) : (
-                <button type="button" onClick={() => void history.fetchNextPage()} disabled={history.isFetchingNextPage}>
-                  Load older activities
-                </button>
-              )}
-            </p>
-          )}
-        </section>
-        {selected === undefined ? (
-          <section className="panel empty">Choose an activity to see what it asks for and who voted.</section>
-        ) : (
-          <ApprovalDetail item={selected} lookup={lookup} myUserId={me.data?.userId} busy={action.busy !== undefined} onVote={(vote) => setVoting({ vote, item: selected })} />
-        )}
-      </div>
-
-      <OfflineStamping action={action} fingerprint={selected?.activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' ? selected.fingerprint : undefined} onPosted={reload} />
-
-      {voting !== undefined && (
-        <ConfirmDialog
-          title={`${voting.vote === 'approve' ? 'Approve' : 'Reject'}: ${voting.item.reading.title}?`}
-          message={
-            <>
-              <p>Your vote is signed with this profile’s API key and counts for the activity with this fingerprint:</p>
-              <p>
-                <code className="fingerprint">{voting.item.fingerprint}</code>
+      {view === 'inbox' ? (
+        <InboxPanel />
+      ) : (
+        <div className="approvals-layout">
+          <section className="panel" aria-label={view === 'pending' ? 'Waiting for votes' : 'History'}>
+            <QueryStatus query={shown} loading="Loading activities…" />
+            {shown.data !== undefined && items.length === 0 && (
+              <p className="empty">{view === 'pending' ? 'Nothing is waiting for votes.' : 'No activities match these filters.'}</p>
+            )}
+            {view === 'history' && items.length > 0 && <HistoryTotals items={items} />}
+            {items.length > 0 && (
+              <ApprovalList
+                items={items}
+                selectedId={selectedId}
+                myUserId={me.data?.userId}
+                onSelect={(item) => setSelectedId(item.activityId)}
+                label={view === 'pending' ? 'Activities waiting for votes' : 'Activity history'}
+              />
+            )}
+            {view === 'history' && items.length > 0 && (
+              <p className="list-end">
+                {!history.hasNextPage ? (
+                  `${items.length} ${items.length === 1 ? 'activity' : 'activities'}, the oldest included.`
+                ) : (
+                  <button type="button" onClick={() => void history.fetchNextPage()} disabled={history.isFetchingNextPage}>
+                    Load older activities
+                  </button>
+                )}
               </p>
-              <p>Compare it with the fingerprint the requester sent you before you vote.</p>
-            </>
-          }
-          confirmLabel={voting.vote === 'approve' ? 'Approve' : 'Reject'}
-          onConfirm={() => void castVote()}
-          onCancel={() => setVoting(undefined)}
-        />
+            )}
+          </section>
+          {selected === undefined ? (
+            <section className="panel empty">Choose an activity to see what it asks for and who voted.</section>
+          ) : (
+            <ApprovalDetail item={selected} lookup={lookup} myUserId={me.data?.userId} busy={action.busy !== undefined} onVote={(vote) => void castVote(vote, selected)} />
+          )}
+        </div>
+      )}
+
+      {view !== 'inbox' && (
+        <OfflineStamping action={action} fingerprint={selected?.activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' ? selected.fingerprint : undefined} onPosted={reload} />
       )}
     </section>
   );

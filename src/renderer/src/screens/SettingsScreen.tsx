@@ -95,6 +95,7 @@ export function SettingsScreen() {
           />
           <WarnAboveForm warnAbove={settings.warnAbove ?? {}} onSave={(warnAbove) => void save({ warnAbove })} />
           <TokenWarnAboveForm onSave={(tokenWarnAbove) => save({ tokenWarnAbove })} />
+          <InboxForm inbox={settings.inbox} onSave={(inbox) => void save({ inbox })} />
         </>
       )}
       <section className="panel" aria-labelledby="journal-key-title">
@@ -190,6 +191,51 @@ function CaptureProtectionForm({
           whatever this says.
         </p>
       )}
+    </section>
+  );
+}
+
+const NOTIFICATION_KINDS: readonly [key: 'notifyWaiting' | 'notifyDecided' | 'notifyExpiring', label: string][] = [
+  ['notifyWaiting', 'An activity starts waiting for my vote'],
+  ['notifyDecided', 'An activity I proposed is approved, rejected or fails'],
+  ['notifyExpiring', 'An activity waiting for my vote expires within the hour'],
+];
+
+/** How often main looks at every profile's service, and which desktop notifications it shows. */
+function InboxForm({ inbox, onSave }: { inbox: AppSettings['inbox']; onSave: (inbox: AppSettings['inbox']) => void }) {
+  const [seconds, setSeconds] = useState(String(inbox.intervalSeconds));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSave({ ...inbox, intervalSeconds: Number(seconds) });
+  };
+  return (
+    <section className="panel" aria-labelledby="inbox-title">
+      <h2 id="inbox-title">Inbox and notifications</h2>
+      <p>
+        QuorumKey asks the service of every profile what waits for votes, one request per profile each interval; a service that does not answer is
+        asked again later and later (up to every 5 minutes), without holding up the others. It does not ask while the app is locked.
+      </p>
+      <form className="inline-form" aria-label="Inbox interval" onSubmit={submit}>
+        <label>
+          Look every this many seconds
+          <input type="number" min={2} max={3600} step={1} value={seconds} onChange={(event) => setSeconds(event.target.value)} required />
+        </label>
+        <button type="submit">Save</button>
+      </form>
+      <fieldset className="choice-group">
+        <legend>Notify me when</legend>
+        {NOTIFICATION_KINDS.map(([key, label]) => (
+          <label key={key} className="radio">
+            <input type="checkbox" checked={inbox[key]} onChange={(event) => onSave({ ...inbox, [key]: event.target.checked })} />
+            {label}
+          </label>
+        ))}
+      </fieldset>
+      <p className="hint">
+        Notifications name the activity, its organization and the profile. When the app locks they are taken back, and one notification says only
+        how many approvals wait (“2 approvals waiting”), nothing about them; the dock or taskbar badge shows the same count. Clicking a notification
+        opens the activity on its profile.
+      </p>
     </section>
   );
 }

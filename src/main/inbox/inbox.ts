@@ -1,0 +1,435 @@
+/**
+ * One inbox across every profile this desktop holds (docs/architecture.md#the-inbox). Main looks at each profile's
+ * service once per interval (Settings, 10 s by default) with one `list_activities` of what waits for votes, backs
+ * off with jitter from a service that fails without holding up the others, and stops looking while the app is
+ * locked. From what it finds it keeps, per profile, what waits for this user's vote, what this user proposed and
+ * still waits, and what they proposed that was decided; it tells the person through desktop notifications and the
+ * badge, and the window through the `inbox` event.
+ */
+import type { Activity, Vote } from '../../shared/api/activity-record';
+import { timestampMs } from '../../shared/api/timestamps';
+import { currentVoteOf } from '../../shared/approvals/voting';
+import { describeActivity } from '../../shared/describe';
+import { toQkError } from '../../shared/errors';
+import type { InboxItemView, InboxProfileView, InboxSettings } from '../../shared/ipc/contract';
+import { tallyOf } from '../approvals/approvals';
+import type { ApiClient } from '../client/api-client';
+import type { AppEvents } from '../events/app-events';
+import type { AppLock } from '../lock/lock';
+import type { Profile, Profiles } from '../profiles/profiles';
+import type { Settings } from '../settings/settings';
+import type { Notifier } from './notifier';
+
+/** An activity waiting for this user's vote is "expiring soon" (and notified once) within this long of its end. */
+export const EXPIRING_SOON_MS = 60 * 60 * 1000;
+/** The longest a failing service waits between two looks, before jitter. */
+export const MAX_BACK_OFF_MS = 5 * 60 * 1000;
+/** Decided proposals kept per profile until the person clears them. */
+const DECIDED_KEPT = 20;
+
+export type InboxClient = Pick<ApiClient, 'query'>;
+
+export interface InboxOptions {
+  profiles: Pick<Profiles, 'list' | 'setActive'>;
+  /** A client acting for `profile`, its requests not listed among the page's; throws when it cannot (a stopped Sandbox). */
+  clientFor: (profile: Profile) => InboxClient;
+  settings: Pick<Settings, 'get' | 'onChange'>;
+  lock: Pick<AppLock, 'locked' | 'onChange'>;
+  /** None where there is no desktop to show them (the CLI): the inbox still keeps what waits. */
+  notifier?: Notifier;
+  events: Pick<AppEvents, 'emit' | 'subscribe'>;
+  now: () => number;
+  /** For the back-off's jitter (Math.random by default). */
+  random?: () => number;
+  /** Told after a notification click made its profile active (the app brings its window to the front). */
+  onOpened?: () => void;
+}
+
+/** What the inbox knows of one profile's user, asked once per profile (and again after a decision may change it). */
+interface Who {
+  userId: string;
+  organizationName: string;
+  quorum: { threshold: number; userIds: string[] } | undefined;
+}
+
+interface Watched {
+  /** The whole profile: an edited URL, organization or key starts a new client and a new `who`. */
+  key: string;
+  profile: Profile;
+  client: InboxClient | undefined;
+  who: Who | undefined;
+  /** The activities waiting at the last good look; undefined before the first. */
+  waiting: Map<string, Activity> | undefined;
+  failures: number;
+  nextLookAtMs: number;
+  error: InboxProfileView['error'];
+  checkedAtMs: number | undefined;
+  decided: InboxProfileView['decided'];
+  /** `kind:activityId` of what was already notified, so each is said once. */
+  notified: Set<string>;
+}
+
+export class Inbox {
+  readonly #options: InboxOptions;
+  readonly #watched = new Map<string, Watched>();
+  #timer: NodeJS.Timeout | undefined;
+  #started = false;
+  /** Activities that began waiting before this are counted, not notified: the person was not waiting to be told. */
+  #startedAtMs = 0;
+  #checking: Promise<void> | undefined;
+  #again = false;
+  #shownSignature = '';
+
+  constructor(options: InboxOptions) {
+    this.#options = options;
+    options.lock.onChange((locked) => {
+      if (locked) this.#onLock();
+      else if (this.#started) this.#schedule(0);
+    });
+    // A shorter interval applies at once rather than after the current, longer wait.
+    options.settings.onChange(() => {
+      if (this.#started && !options.lock.locked) this.#schedule(0);
+    });
+    options.events.subscribe((event) => {
+      if (!this.#started || options.lock.locked) return;
+      if (event.type === 'profile' && (event.change === 'added' || event.change === 'edited')) void this.check();
+      // A Sandbox that runs again answers now: its profiles need not sit out their back-off.
+      if (event.type === 'sandbox' && event.state === 'running') {
+        for (const watched of this.#watched.values()) watched.nextLookAtMs = 0;
+        void this.check();
+      }
+    });
+  }
+
+  start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    this.#startedAtMs = this.#options.now();
+    if (!this.#options.lock.locked) this.#schedule(0);
+  }
+
+  stop(): void {
+    this.#started = false;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /**
+   * A vote or proposal main just submitted changed what waits: look again now rather than at the next interval, so
+   * a vote made under one profile clears the activity from the others' inboxes at once.
+   */
+  lookNow(): void {
+    if (this.#started && !this.#options.lock.locked) void this.check();
+  }
+
+  /** Every profile's inbox as last seen, and how many approvals wait for this desktop's users. */
+  list(): { waitingForMe: number; profiles: InboxProfileView[] } {
+    const profiles = [...this.#watched.values()].map((watched) => this.#view(watched));
+    return { waitingForMe: countWaiting(profiles), profiles };
+  }
+
+  clearDecided(): void {
+    for (const watched of this.#watched.values()) watched.decided = [];
+    this.#announce();
+  }
+
+  /**
+   * Looks at every profile that is due (all but those backing off), then notifies and announces what changed. A
+   * check asked for while one runs runs once more after it, so nothing asked for is missed.
+   */
+  check(): Promise<void> {
+    if (this.#checking !== undefined) {
+      this.#again = true;
+      return this.#checking;
+    }
+    this.#checking = this.#checkOnce().finally(() => {
+      this.#checking = undefined;
+      if (this.#again) {
+        this.#again = false;
+        void this.check();
+      }
+    });
+    return this.#checking;
+  }
+
+  async #checkOnce(): Promise<void> {
+    if (this.#options.lock.locked) return;
+    const settings = (await this.#options.settings.get()).inbox;
+    const profiles = await this.#options.profiles.list();
+    const present = new Set(profiles.map((profile) => profile.id));
+    for (const id of this.#watched.keys()) if (!present.has(id)) this.#watched.delete(id);
+    const nowMs = this.#options.now();
+    const due = profiles.map((profile) => this.#watchedOf(profile)).filter((watched) => watched.nextLookAtMs <= nowMs);
+    // Each profile on its own: one that fails or hangs until its time-out does not hold up the others' notifications.
+    await Promise.all(due.map((watched) => this.#look(watched, settings)));
+    if (this.#options.lock.locked) return;
+    this.#options.notifier?.setBadge(this.list().waitingForMe);
+    this.#announce();
+  }
+
+  #watchedOf(profile: Profile): Watched {
+    const key = JSON.stringify(profile);
+    const known = this.#watched.get(profile.id);
+    if (known?.key === key) return known;
+    const watched: Watched = {
+      key,
+      profile,
+      client: undefined,
+      who: undefined,
+      waiting: undefined,
+      failures: 0,
+      nextLookAtMs: 0,
+      error: undefined,
+      checkedAtMs: undefined,
+      decided: known?.decided ?? [],
+      notified: known?.notified ?? new Set(),
+    };
+    this.#watched.set(profile.id, watched);
+    return watched;
+  }
+
+  async #look(watched: Watched, settings: InboxSettings): Promise<void> {
+    const { now } = this.#options;
+    try {
+      watched.client ??= this.#options.clientFor(watched.profile);
+      const client = watched.client;
+      const { activities } = await client.query('list_activities', { filterByStatus: ['ACTIVITY_STATUS_CONSENSUS_NEEDED'] });
+      const previous = watched.waiting;
+      // Who decides may have changed whenever something appeared or was decided (a quorum change that needed no vote
+      // leaves no trace in this list): the quorum is read again then, and only then, so a quiet look costs one request.
+      const appearedOrLeft =
+        previous === undefined || activities.length !== previous.size || activities.some((activity) => !previous.has(activity.id));
+      if (watched.who === undefined) watched.who = await whoIs(client);
+      else if (appearedOrLeft) watched.who.quorum = await quorumOf(client);
+      watched.waiting = new Map(activities.map((activity) => [activity.id, activity]));
+      await this.#notifyDecided(watched, previous, settings);
+      this.#notifyWaiting(watched, activities, previous === undefined, settings);
+      // What left the list never waits again: only what still waits needs remembering as told.
+      for (const told of watched.notified) if (!watched.waiting.has(told.slice(told.indexOf(':') + 1))) watched.notified.delete(told);
+      watched.failures = 0;
+      watched.nextLookAtMs = 0;
+      watched.error = undefined;
+      watched.checkedAtMs = now();
+    } catch (error) {
+      const failure = toQkError(error);
+      watched.failures += 1;
+      const intervalMs = settings.intervalSeconds * 1000;
+      const backOffMs = Math.min(intervalMs * 2 ** watched.failures, MAX_BACK_OFF_MS);
+      // ±25 % so that many desktops pointed at one recovering service do not all come back at the same instant.
+      const jittered = Math.round(backOffMs * (0.75 + 0.5 * (this.#options.random ?? Math.random)()));
+      watched.nextLookAtMs = now() + jittered;
+      watched.error = { code: failure.code, message: failure.message, retryAtMs: watched.nextLookAtMs };
+      // The next look asks again who the user is: the failure may have been a changed key or organization.
+      watched.client = undefined;
+      watched.who = undefined;
+    }
+  }
+
+  /** Proposals of this user that stopped waiting since the last look: one get_activity each says how they ended. */
+  async #notifyDecided(watched: Watched, previous: Map<string, Activity> | undefined, settings: InboxSettings): Promise<void> {
+    if (previous === undefined || watched.who === undefined || watched.waiting === undefined) return;
+    const { client, who } = watched;
+    for (const [activityId, before] of previous) {
+      if (watched.waiting.has(activityId)) continue;
+      if (requesterOf(before)?.userId !== who.userId || client === undefined) continue;
+      const { activity } = await client.query('get_activity', { activityId });
+      const title = titleOf(activity);
+      watched.decided = [{ activityId, type: activity.type, title, status: activity.status, decidedAtMs: this.#options.now() }, ...watched.decided].slice(
+        0,
+        DECIDED_KEPT,
+      );
+      if (settings.notifyDecided) {
+        this.#show(watched, `decided:${activityId}`, {
+          kind: 'decided',
+          title: `${outcomeInWords(activity.status)}: ${title}`,
+          body: `You proposed it, on ${whereInWords(watched)}.`,
+          activityId,
+        });
+      }
+    }
+  }
+
+  #notifyWaiting(watched: Watched, activities: readonly Activity[], firstLook: boolean, settings: InboxSettings): void {
+    for (const item of itemsOf(watched, activities, this.#options.now())) {
+      if (!item.waitingForMe) continue;
+      // At a profile's first look only what began waiting since the inbox started is news.
+      const isNew = !firstLook || item.createdAtMs >= this.#startedAtMs;
+      if (settings.notifyWaiting && isNew) {
+        this.#show(watched, `waiting:${item.activityId}`, {
+          kind: 'waiting',
+          title: `Your vote: ${item.title}`,
+          body: `${item.completesIt ? 'Your approval completes it. ' : ''}${item.requester === undefined ? '' : `Proposed by ${item.requester}, `}on ${whereInWords(watched)}.`,
+          activityId: item.activityId,
+        });
+      }
+      if (settings.notifyExpiring && item.expiringSoon) {
+        this.#show(watched, `expiring:${item.activityId}`, {
+          kind: 'expiring',
+          title: `Expires within the hour: ${item.title}`,
+          body: `It waits for your vote on ${whereInWords(watched)}.`,
+          activityId: item.activityId,
+        });
+      }
+    }
+  }
+
+  #show(watched: Watched, once: string, { kind, title, body, activityId }: { kind: 'waiting' | 'decided' | 'expiring'; title: string; body: string; activityId: string }): void {
+    if (watched.notified.has(once)) return;
+    watched.notified.add(once);
+    const profileId = watched.profile.id;
+    this.#options.notifier?.show({ kind, title, body, onClick: () => void this.#open(profileId, activityId) });
+  }
+
+  /** A notification's click: its profile becomes active (as a switch on the Profiles screen would), then the window shows the activity. */
+  async #open(profileId: string, activityId: string): Promise<void> {
+    try {
+      await this.#options.profiles.setActive(profileId);
+    } catch (error) {
+      // Removed since it was notified: nothing to open.
+      console.error('the notified profile cannot be opened:', toQkError(error).message);
+      return;
+    }
+    this.#options.events.emit({ type: 'open-activity', profileId, activityId });
+    this.#options.onOpened?.();
+  }
+
+  /** Locked: no content stays on screen; one notification says how many approvals wait, nothing about them. */
+  #onLock(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const { notifier } = this.#options;
+    if (notifier === undefined) return;
+    notifier.withdrawAll();
+    const waiting = this.list().waitingForMe;
+    if (waiting === 0) return;
+    void this.#options.settings.get().then(
+      ({ inbox }) => {
+        if (!inbox.notifyWaiting || !this.#options.lock.locked) return;
+        notifier.show({
+          kind: 'count',
+          title: 'QuorumKey',
+          body: `${waiting} ${waiting === 1 ? 'approval' : 'approvals'} waiting`,
+          onClick: () => this.#options.onOpened?.(),
+        });
+      },
+      (error: unknown) => console.error('the inbox could not read its settings:', toQkError(error).message),
+    );
+  }
+
+  #schedule(delayMs: number): void {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => void this.#tick(), delayMs);
+    // The inbox alone must not keep a process (a test, the bench) alive.
+    this.#timer.unref();
+  }
+
+  async #tick(): Promise<void> {
+    this.#timer = undefined;
+    let intervalMs = 10_000;
+    try {
+      await this.check();
+      intervalMs = (await this.#options.settings.get()).inbox.intervalSeconds * 1000;
+    } catch (error) {
+      console.error('the inbox could not look:', toQkError(error).message);
+    }
+    if (this.#started && !this.#options.lock.locked && this.#timer === undefined) this.#schedule(intervalMs);
+  }
+
+  /** Tells the window when what it would show changed (time passing alone does not count). */
+  #announce(): void {
+    const signature = JSON.stringify(this.list().profiles.map(({ items, checkedAtMs: _checked, ...rest }) => ({ ...rest, items: items.map(({ timeLeftMs: _left, ...item }) => item) })));
+    if (signature === this.#shownSignature) return;
+    this.#shownSignature = signature;
+    this.#options.events.emit({ type: 'inbox' });
+  }
+
+  #view(watched: Watched): InboxProfileView {
+    const { profile, who, waiting, error, checkedAtMs, decided } = watched;
+    return {
+      profileId: profile.id,
+      profileName: profile.name,
+      organizationId: profile.organizationId,
+      ...(who === undefined ? {} : { organizationName: who.organizationName }),
+      ...(error === undefined ? {} : { error }),
+      ...(checkedAtMs === undefined ? {} : { checkedAtMs }),
+      items: waiting === undefined ? [] : itemsOf(watched, [...waiting.values()], this.#options.now()),
+      decided,
+    };
+  }
+}
+
+async function whoIs(client: InboxClient): Promise<Who> {
+  const [{ userId, organizationName }, quorum] = await Promise.all([client.query('whoami', {}), quorumOf(client)]);
+  return { userId, organizationName, quorum };
+}
+
+function quorumOf(client: InboxClient): Promise<Who['quorum']> {
+  return client.query('get_organization_configs', {}).then(
+    ({ configs }) => configs.quorum,
+    // A service without the configs query still has activities to vote on; who completes one stays unknown.
+    () => undefined,
+  );
+}
+
+/** The items of one profile, soonest to expire first; those with no window open (nothing approved yet) last. */
+function itemsOf(watched: Watched, activities: readonly Activity[], nowMs: number): InboxItemView[] {
+  const who = watched.who;
+  return activities
+    .map((activity) => itemOf(activity, who, nowMs))
+    .sort((a, b) => (a.timeLeftMs || Infinity) - (b.timeLeftMs || Infinity) || b.createdAtMs - a.createdAtMs);
+}
+
+function itemOf(activity: Activity, who: Who | undefined, nowMs: number): InboxItemView {
+  const { voters, approverIds, timeLeftMs } = tallyOf(activity.votes, nowMs);
+  const quorum = who?.quorum;
+  // As the Approvals screen counts: "of threshold" only while every approval so far is from a quorum member.
+  const required = quorum !== undefined && approverIds.every((userId) => quorum.userIds.includes(userId)) ? quorum.threshold : undefined;
+  const waitingForMe = who !== undefined && currentVoteOf(voters, who.userId) === undefined;
+  const requester = requesterOf(activity);
+  return {
+    activityId: activity.id,
+    fingerprint: activity.fingerprint,
+    type: activity.type,
+    title: titleOf(activity),
+    ...(requester === undefined ? {} : { requester: requester.user.userName || requester.userId }),
+    createdAtMs: timestampMs(activity.createdAt),
+    waitingForMe,
+    proposedByMe: who !== undefined && requester?.userId === who.userId,
+    approvals: approverIds.length,
+    ...(required === undefined ? {} : { required }),
+    completesIt: waitingForMe && required !== undefined && quorum!.userIds.includes(who.userId) && approverIds.length + 1 >= required,
+    timeLeftMs,
+    expiringSoon: waitingForMe && timeLeftMs > 0 && timeLeftMs <= EXPIRING_SOON_MS,
+  };
+}
+
+/** The describer's title, as the Approvals screen shows it ("Rename a user"). */
+function titleOf(activity: Activity): string {
+  return describeActivity(activity).title;
+}
+
+/** Who proposed it: the first vote is the proposer's. */
+function requesterOf(activity: Activity): Vote | undefined {
+  return [...activity.votes].sort((a, b) => timestampMs(a.createdAt) - timestampMs(b.createdAt))[0];
+}
+
+function countWaiting(profiles: readonly InboxProfileView[]): number {
+  return profiles.reduce((sum, profile) => sum + profile.items.filter((item) => item.waitingForMe).length, 0);
+}
+
+function whereInWords({ profile, who }: Watched): string {
+  return who === undefined ? `profile ${profile.name}` : `${who.organizationName} (profile ${profile.name})`;
+}
+
+function outcomeInWords(status: Activity['status']): string {
+  switch (status) {
+    case 'ACTIVITY_STATUS_COMPLETED':
+      return 'Approved';
+    case 'ACTIVITY_STATUS_REJECTED':
+      return 'Rejected';
+    case 'ACTIVITY_STATUS_FAILED':
+      return 'Approved but failed';
+    default:
+      return 'Decided';
+  }
+}
