@@ -44,6 +44,8 @@ test('write a policy with a parse error, see it inline at its position, fix it, 
   await update.getByLabel('Consensus').fill('approvers.count() >= 2');
   await update.getByRole('button', { name: 'Review changes…' }).click();
   const review = page.getByRole('dialog', { name: 'Review the update' });
+  // Submitting takes a deliberate click: the review opens on Keep editing.
+  await expect(review.getByRole('button', { name: 'Keep editing' })).toBeFocused();
   await expect(review.locator('.diff-removed')).toHaveText('− approvers.count() >= 1');
   await expect(review.locator('.diff-added')).toHaveText('+ approvers.count() >= 2');
   // Only the changed field is in the diff.

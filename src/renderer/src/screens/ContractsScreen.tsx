@@ -5,7 +5,7 @@ import { MAX_INTERFACE_TEXT, type ContractInterfaceView } from '../../../shared/
 import { call } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { QueryStatus } from '../components/QueryStatus';
-import { ConfirmDialog, Modal } from '../components/Modal';
+import { ConfirmDialog, ReadingDialog } from '../components/Modal';
 import { Progress } from '../components/Progress';
 import { RowAction } from '../components/RowAction';
 import { SelectField } from '../components/SelectField';
@@ -120,7 +120,7 @@ export function ContractsScreen() {
       <DeclaredTokensPanel prefill={tokenPrefill} />
 
       {viewing !== undefined && (
-        <Modal title={`${viewing.label} (${typeWords(viewing.type)})`} onClose={() => setViewing(undefined)}>
+        <ReadingDialog title={`${viewing.label} (${typeWords(viewing.type)})`} onClose={() => setViewing(undefined)}>
           <div className="modal-body">
             <dl className="facts">
               <dt>Address</dt>
@@ -138,12 +138,7 @@ export function ContractsScreen() {
             </dl>
             <pre className="payload-text">{prettyJson(viewing.definition)}</pre>
           </div>
-          <div className="button-row">
-            <button type="button" onClick={() => setViewing(undefined)} autoFocus>
-              Close
-            </button>
-          </div>
-        </Modal>
+        </ReadingDialog>
       )}
 
       {deleting !== undefined && (
