@@ -178,31 +178,32 @@ function UploadForm({ busy, onSubmit }: { busy: boolean; onSubmit: (input: Uploa
   const [notes, setNotes] = useState('');
   const [definition, setDefinition] = useState('');
   const [fileName, setFileName] = useState<string>();
-  const [check, setCheck] = useState<{ summary?: string; error?: QkError }>({});
+  // A check answers the input it was made for and is shown only while that is still the input: never a stale
+  // summary (or an enabled Upload) for what was typed before, nor one for an emptied form.
+  const input = JSON.stringify([type, address.trim(), definition]);
+  const [checked, setChecked] = useState<{ input: string; summary?: string; error?: QkError }>();
+  const check: { summary?: string; error?: QkError } = checked?.input === input ? checked : {};
 
   useEffect(() => {
-    if (address.trim() === '' || definition.trim() === '') {
-      setCheck({});
-      return;
-    }
+    if (address.trim() === '' || definition.trim() === '') return;
     let current = true;
     const timer = setTimeout(() => {
       call((api) => api.contracts.check({ type, address: address.trim(), definition })).then(
-        ({ summary }) => current && setCheck({ summary }),
-        (error: QkError) => current && setCheck({ error }),
+        ({ summary }) => current && setChecked({ input, summary }),
+        (error: QkError) => current && setChecked({ input, error }),
       );
     }, 250);
     return () => {
       current = false;
       clearTimeout(timer);
     };
-  }, [type, address, definition]);
+  }, [type, address, definition, input]);
 
   const readFile = async (file: File | undefined) => {
     if (file === undefined) return;
     if (file.size > MAX_INTERFACE_TEXT) {
       setFileName(undefined);
-      setCheck({ error: new QkError('REQUEST_INVALID', `${file.name} is ${file.size} bytes; interfaces are limited to ${MAX_INTERFACE_TEXT} bytes`) });
+      setChecked({ input, error: new QkError('REQUEST_INVALID', `${file.name} is ${file.size} bytes; interfaces are limited to ${MAX_INTERFACE_TEXT} bytes`) });
       return;
     }
     setFileName(file.name);

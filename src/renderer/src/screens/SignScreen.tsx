@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { QkError } from '../../../shared/errors';
 import type { ChannelInput, ChannelOutput } from '../../../shared/ipc/contract';
 import type { SigningCardView, SigningResultView } from '../../../shared/ipc/signing';
@@ -42,6 +42,24 @@ const HASH_FUNCTIONS: readonly SelectOption<HashFunction>[] = [
 ];
 
 /**
+ * The hash function a payload must take, where the person has no choice: an Ed25519 key hashes as part of signing,
+ * and structured payloads (EIP-712, EIP-7702) hash themselves. Undefined where the person chooses.
+ */
+function requiredHashFunction(ed25519: boolean, encoding: Encoding): HashFunction | undefined {
+  if (ed25519) return 'HASH_FUNCTION_NOT_APPLICABLE';
+  if (encoding === 'PAYLOAD_ENCODING_EIP712' || encoding === 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION') return 'HASH_FUNCTION_NO_OP';
+  return undefined;
+}
+
+/** The choices left: only the required one where there is one, else every one but Ed25519's. */
+function hashFunctionOptions(required: HashFunction | undefined): SelectOption<HashFunction>[] {
+  return HASH_FUNCTIONS.map((option) => ({
+    ...option,
+    disabled: required === undefined ? option.value === 'HASH_FUNCTION_NOT_APPLICABLE' : option.value !== required,
+  }));
+}
+
+/**
  * Sign a transaction or a message with one of the organization's accounts: see the same decoded card approvers see,
  * submit it (it goes through policies and votes like any activity), follow it, and copy or save what was signed.
  * Offline, stamp it into a file to post later from a connected machine.
@@ -54,7 +72,7 @@ export function SignScreen() {
   const [transactionType, setTransactionType] = useState<TransactionType>('TRANSACTION_TYPE_ETHEREUM');
   const [unsignedTransaction, setUnsignedTransaction] = useState('');
   const [encoding, setEncoding] = useState<Encoding>('PAYLOAD_ENCODING_TEXT_UTF8');
-  const [hashFunction, setHashFunction] = useState<HashFunction>('HASH_FUNCTION_KECCAK256');
+  const [chosenHashFunction, setHashFunction] = useState<HashFunction>('HASH_FUNCTION_KECCAK256');
   const [payload, setPayload] = useState('');
   const [preview, setPreview] = useState<{ request: SigningRequest; card: SigningCardView }>();
   const [submitted, setSubmitted] = useState<Submitted>();
@@ -62,12 +80,8 @@ export function SignScreen() {
   const [stampFile, setStampFile] = useState('');
 
   const signer = signers.options.find((option) => option.value === signWith);
-  useEffect(() => {
-    // An Ed25519 key hashes as part of signing; the others need a hash function (structured payloads hash themselves).
-    if (signer?.ed25519 === true) setHashFunction('HASH_FUNCTION_NOT_APPLICABLE');
-    else if (encoding === 'PAYLOAD_ENCODING_EIP712' || encoding === 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION') setHashFunction('HASH_FUNCTION_NO_OP');
-    else setHashFunction((current) => (current === 'HASH_FUNCTION_NOT_APPLICABLE' ? 'HASH_FUNCTION_KECCAK256' : current));
-  }, [signer?.ed25519, encoding]);
+  const requiredHash = requiredHashFunction(signer?.ed25519 === true, encoding);
+  const hashFunction = requiredHash ?? chosenHashFunction;
 
   const request: SigningRequest =
     kind === 'transaction'
@@ -152,7 +166,7 @@ export function SignScreen() {
           ) : (
             <>
               <SelectField label="Encoding" value={encoding} options={ENCODINGS} onChange={(value) => (setEncoding(value), clearResults())} />
-              <SelectField label="Hash function" value={hashFunction} options={HASH_FUNCTIONS} onChange={(value) => (setHashFunction(value), clearResults())} />
+              <SelectField label="Hash function" value={hashFunction} options={hashFunctionOptions(requiredHash)} onChange={(value) => (setHashFunction(value), clearResults())} />
               <label>
                 Message
                 <textarea value={payload} onChange={(event) => (setPayload(event.target.value), clearResults())} rows={6} spellCheck={false} required />
