@@ -225,4 +225,20 @@ test('approve a transfer, export and reveal, change a policy: the Journal shows 
   const tampered = await cli(['journal', 'verify', tamperedFile]);
   expect(tampered.code).toBe(1);
   expect(tampered.stderr).toContain(`entry ${voteLine} (line ${voteLine + 1})`);
+
+  // Settings shows the auditor the key the export was verified with.
+  await openScreen(page, 'Settings');
+  await expect(page.getByRole('region', { name: 'Journal key' }).locator('code')).toHaveText((JSON.parse(valid.stdout) as { journalKey: string }).journalKey);
+
+  // The desktop's own journal edited in place: the Journal screen says where it broke and shows only what verified.
+  const live = join(host.services.dataDir, 'journal.jsonl');
+  const liveLines = (await readFile(live, 'utf8')).split('\n');
+  const revealLine = liveLines.findIndex((line) => line.includes('"action":"export.revealed"'));
+  liveLines[revealLine] = liveLines[revealLine]!.replace('"verdict":"revealed"', '"verdict":"not revealed"');
+  await writeFile(live, liveLines.join('\n'));
+  await page.reload();
+  await openScreen(page, 'Journal');
+  await expect(page.getByRole('alert', { name: 'Journal verification' })).toContainText(`The journal does not verify: entry ${revealLine} (line ${revealLine + 1})`);
+  await expect(entries).toHaveCount(1 + revealLine);
+  await screenshotBothThemes(page, 'journal-tampered');
 });
