@@ -4,6 +4,8 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import boundaries from 'eslint-plugin-boundaries';
 import regexp from 'eslint-plugin-regexp';
+import reactHooks from 'eslint-plugin-react-hooks';
+import jsxA11y from 'eslint-plugin-jsx-a11y-x';
 
 const nodeBuiltins = {
   group: ['node:*'],
@@ -95,6 +97,23 @@ export const rendererImports = {
   },
 };
 
+/**
+ * The window's React: the rules of hooks with the React Compiler's checks (state set in an effect, refs read while
+ * rendering, impure renders), and accessible markup. Recommended sets as published; exported for the lint test.
+ */
+export const rendererReact = [
+  { ...reactHooks.configs.flat.recommended, files: ['src/renderer/**/*.{ts,tsx}'] },
+  {
+    ...jsxA11y.configs.recommended,
+    files: ['src/renderer/**/*.tsx'],
+    rules: {
+      ...jsxA11y.configs.recommended.rules,
+      // A box of raw text that scrolls is a named region the keyboard must reach (WCAG 2.1.1), as tabpanels are.
+      'jsx-a11y-x/no-noninteractive-tabindex': ['error', { tags: [], roles: ['tabpanel', 'region'] }],
+    },
+  },
+];
+
 export default tseslint.config(
   { ignores: ['.tmp/**', 'out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
@@ -137,6 +156,7 @@ export default tseslint.config(
     },
   },
   rendererImports,
+  ...rendererReact,
   {
     // An expression that cannot be evaluated is an expected outcome, once per policy per request: the evaluator
     // throws a plain EvaluationFailure, which captures no stack, and callers make it an error only when they want one.

@@ -3,7 +3,7 @@
  * initialized as the app's first run would, profiles managed with the app's confirmation rules on the terminal.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { p256 } from '@noble/curves/nist.js';
@@ -106,6 +106,22 @@ it('adds, edits, uses and removes profiles; a new URL or signer needs "yes" type
   const missing = await cli(['profiles', 'use', 'Staging EU']);
   expect(missing.stderr).toContain('PROFILE_NOT_FOUND');
   expect((await cliJson<ProfileRow>(['profiles', 'use', 'Sandbox'])).active).toBe(true);
+
+  // Each change made is in this data directory's journal, as the app's are; the declined ones made none.
+  const journalFile = join(dataDir, 'journal.jsonl');
+  const entries = (await readFile(journalFile, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { action: string; profileName?: string; reading: { title: string } });
+  expect(entries.filter(({ action }) => action.startsWith('profile.')).map(({ reading, profileName }) => `${reading.title} (${profileName})`)).toEqual([
+    'Profile added (Staging)',
+    'Profile changed: name (Staging EU)',
+    'Profile changed: enclaveSignerPublicKey (Staging EU)',
+    'Profile made active (Staging EU)',
+    'Profile removed (Staging EU)',
+    'Profile made active (Sandbox)',
+  ]);
+  expect((await cli(['journal', 'verify', journalFile])).code).toBe(0);
 }, 300_000);
 
 it('resets the Sandbox only when the phrase is typed', async () => {

@@ -7,7 +7,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { test, expect, openScreen, startSandbox, type ScreenLabel } from './fixtures';
 
-const SCREENS: readonly ScreenLabel[] = ['Profiles', 'Wallets', 'Approvals', 'Users', 'Policies', 'Import', 'Offline decrypt', 'Keys', 'Settings'];
+const SCREENS: readonly ScreenLabel[] = ['Profiles', 'Wallets', 'Approvals', 'Users', 'Policies', 'Import', 'Offline decrypt', 'Keys', 'Journal', 'Settings'];
 
 /** Findings that fail the check: every critical and serious one, and landmarks that are not unique. */
 async function findings(page: Page): Promise<string[]> {

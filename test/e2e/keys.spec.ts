@@ -32,12 +32,15 @@ test('create an API key, show its QR code, rename it and delete it, against the 
   const qr = page.getByRole('dialog', { name: 'Public key of ops signer' });
   await expect(qr.getByRole('img', { name: /^QR code of 0[23][0-9a-f]+$/ })).toBeVisible();
   await expect(qr).toContainText(stored!.publicKey);
+  // A dialog that only shows something opens on Close.
+  await expect(qr.getByRole('button', { name: 'Close' })).toBeFocused();
   await screenshotBothThemes(page, 'key-qr');
   await page.keyboard.press('Escape');
   await expect(qr).toBeHidden();
 
   await row.getByRole('button', { name: 'Rename ops signer' }).click();
   const rename = page.getByRole('dialog', { name: 'Rename API key ops signer' });
+  await expect(rename.getByLabel('New name')).toBeFocused();
   await rename.getByLabel('New name').fill('treasury signer');
   await screenshotBothThemes(page, 'key-rename');
   await rename.getByRole('button', { name: 'Rename' }).click();
@@ -50,6 +53,8 @@ test('create an API key, show its QR code, rename it and delete it, against the 
   await renamed.getByRole('button', { name: 'Delete treasury signer' }).click();
   const confirm = page.getByRole('dialog', { name: 'Delete API key treasury signer?' });
   await expect(confirm).toBeVisible();
+  // Enter alone never deletes: the confirmation opens on Cancel.
+  await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
   await screenshotBothThemes(page, 'key-delete-confirm');
   // Cancel first: nothing may be deleted without the confirmation.
   await confirm.getByRole('button', { name: 'Cancel' }).click();

@@ -58,6 +58,7 @@ test('an unlock passphrase set in Settings is asked to unlock, and again before 
 
   await page.getByRole('banner').getByRole('button', { name: 'Lock' }).click();
   const unlockField = page.getByLabel('Unlock passphrase');
+  await expect(unlockField).toBeFocused();
   await unlockField.fill('not the passphrase');
   await page.getByRole('button', { name: 'Unlock' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'PASSPHRASE_INVALID' })).toBeVisible();
@@ -80,6 +81,7 @@ test('an unlock passphrase set in Settings is asked to unlock, and again before 
   await page.getByRole('article', { name: 'Wallet vault' }).getByRole('button', { name: 'Export vault…' }).click();
   await page.getByRole('dialog', { name: 'Export wallet vault' }).getByRole('button', { name: 'Export and reveal' }).click();
   const reauth = page.getByRole('dialog', { name: 'Enter your passphrase to reveal' });
+  await expect(reauth.getByLabel('Unlock passphrase')).toBeFocused();
   await reauth.getByLabel('Unlock passphrase').fill(passphrase);
   await screenshotBothThemes(page, 'reveal-reauth');
   await reauth.getByRole('button', { name: 'Reveal' }).click();
@@ -95,6 +97,7 @@ test('finding 8: with a passphrase set, Settings asks for it before a widening c
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   const confirm = page.getByRole('form', { name: 'Confirm the change' });
   await expect(page.getByText('asking for the passphrase before a reveal after 60 minutes instead of 5')).toBeVisible();
+  await expect(confirm.getByLabel('Unlock passphrase')).toBeFocused();
 
   await confirm.getByLabel('Unlock passphrase').fill('not the passphrase');
   await confirm.getByRole('button', { name: 'Confirm the change' }).click();

@@ -44,6 +44,8 @@ test('write a policy with a parse error, see it inline at its position, fix it, 
   await update.getByLabel('Consensus').fill('approvers.count() >= 2');
   await update.getByRole('button', { name: 'Review changes…' }).click();
   const review = page.getByRole('dialog', { name: 'Review the update' });
+  // Submitting takes a deliberate click: the review opens on Keep editing.
+  await expect(review.getByRole('button', { name: 'Keep editing' })).toBeFocused();
   // Token by token: only the literal that changed is marked.
   await expect(review.locator('.diff-token-removed')).toHaveText('[removed: 1]');
   await expect(review.locator('.diff-token-added')).toHaveText('[added: 2]');

@@ -270,6 +270,10 @@ test('an EIP-712 permit shows its domain and message; an unlimited approval show
   });
   const typed = await preview(page, { kind: 'Message', account: org.ethereum, encoding: 'PAYLOAD_ENCODING_EIP712', text: permit });
   await expect(typed).toContainText('EIP-712 Permit');
+  // Typed data hashes itself: the hash function is fixed to none, the other choices disabled.
+  const hashFunction = page.getByRole('form', { name: 'Signing request' }).getByLabel('Hash function');
+  await expect(hashFunction).toHaveValue('HASH_FUNCTION_NO_OP');
+  await expect(hashFunction.locator('option:not([disabled])')).toHaveText(['None: the payload is a 32-byte digest (or EIP-712/7702)']);
   const domain = typed.getByRole('list', { name: 'domain', exact: true });
   await expect(domain).toContainText('USD Coin');
   await expect(domain).toContainText('verifyingContract');

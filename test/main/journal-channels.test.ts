@@ -108,6 +108,26 @@ describe('the journal', () => {
     expect((await runCli(otherDir, ['journal', 'export', '--from', 'yesterday', '--output', join(otherDir, 'x.jsonl')])).code).toBe(2);
   }, 60_000);
 
+  it('exports a date range as a slice that verifies only with the checkpoint exported beside it', async () => {
+    const { entries } = await call('journal.list', {});
+    // From the third entry on: a slice that does not start at entry 0.
+    const from = [...entries].reverse()[2]!.at;
+    const slice = await call('journal.export', { from, file: 'range.jsonl' });
+    const lines = (await readFile(slice.file, 'utf8')).trim().split('\n');
+    expect(lines).toHaveLength(slice.count);
+    expect(lines.every((line) => (JSON.parse(line) as { at: string }).at >= from)).toBe(true);
+    expect((JSON.parse(lines[0]!) as { seq: number }).seq).toBeGreaterThan(0);
+    const otherDir = join(bed.dataDir, 'elsewhere');
+
+    const withCheckpoint = await runCli(otherDir, ['journal', 'verify', slice.file, '--checkpoint', slice.checkpointFile]);
+    expect(withCheckpoint.stderr).toBe('');
+    expect(withCheckpoint.code).toBe(0);
+    expect(JSON.parse(withCheckpoint.stdout)).toMatchObject({ valid: true, entries: slice.count });
+    const alone = await runCli(otherDir, ['journal', 'verify', slice.file]);
+    expect(alone.code).toBe(1);
+    expect(alone.stderr).toContain('it is an exported slice; verify it with the checkpoint exported beside it');
+  }, 120_000);
+
   it('survives a Sandbox reset and carries on the same chain', async () => {
     const before = await call('journal.verify', {});
     await call('sandbox.reset', { confirmation: SANDBOX_RESET_PHRASE });

@@ -9,6 +9,7 @@ import { createInterface } from 'node:readline';
 import { QkError } from '../../shared/errors';
 import { SANDBOX_RESET_PHRASE } from '../../shared/ipc/contract';
 import type { Confirm } from '../confirmation/confirmation';
+import { profileRecord } from '../journal/local-entry';
 import { confirmingCheck } from '../profiles/confirmation';
 import type { Profile, ProfileChanges } from '../profiles/profiles';
 import { SANDBOX_DB_FILE, SANDBOX_KEY_NAME } from '../sandbox/sandbox';
@@ -66,17 +67,17 @@ function flag(value: string | undefined, name: string): string {
   return value;
 }
 
-/** `profiles list|add|edit|use|remove`; answers what to print. */
+/** `profiles list|add|edit|use|remove`; answers what to print. Each change is journaled, as the app's are. */
 export async function profilesCommand(services: MainServices, subcommand: string | undefined, args: SetupArguments, confirm: Confirm): Promise<unknown> {
-  const { profiles } = services;
+  const { profiles, journal } = services;
   const check = confirmingCheck(confirm);
   switch (subcommand) {
     case 'list': {
       const active = await profiles.getActive();
       return (await profiles.list()).map((profile) => ({ ...profile, active: profile.id === active?.id }));
     }
-    case 'add':
-      return profiles.add(
+    case 'add': {
+      const added = await profiles.add(
         {
           name: flag(args.name, 'name'),
           kind: 'hosted',
@@ -87,6 +88,9 @@ export async function profilesCommand(services: MainServices, subcommand: string
         },
         check,
       );
+      await journal.record(profileRecord('profile.added', added));
+      return added;
+    }
     case 'edit': {
       const profile = findProfile(await profiles.list(), operand(args, 'PROFILE'));
       const changes: ProfileChanges = {
@@ -97,16 +101,20 @@ export async function profilesCommand(services: MainServices, subcommand: string
         ...(args.signerPublicKey === undefined ? {} : { enclaveSignerPublicKey: args.signerPublicKey }),
       };
       if (Object.keys(changes).length === 0) throw new UsageError('give at least one of --name, --base-url, --organization, --api-key, --signer-public-key');
-      return profiles.update(profile.id, changes, check);
+      const updated = await profiles.update(profile.id, changes, check);
+      await journal.record(profileRecord('profile.updated', updated, Object.keys(changes)));
+      return updated;
     }
     case 'use': {
       const profile = findProfile(await profiles.list(), operand(args, 'PROFILE'));
       await profiles.setActive(profile.id);
+      await journal.record(profileRecord('profile.activated', profile));
       return { ...profile, active: true };
     }
     case 'remove': {
       const profile = findProfile(await profiles.list(), operand(args, 'PROFILE'));
       await profiles.remove(profile.id);
+      await journal.record(profileRecord('profile.removed', profile));
       return undefined;
     }
     default:

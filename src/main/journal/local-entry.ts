@@ -20,6 +20,36 @@ export interface LocalContext {
   activityFingerprint?: string | undefined;
 }
 
+const PROFILE_CHANGES = {
+  'profile.added': 'Profile added',
+  'profile.updated': 'Profile changed',
+  'profile.removed': 'Profile removed',
+  'profile.activated': 'Profile made active',
+} as const satisfies Partial<Record<JournalAction, string>>;
+export type ProfileChange = keyof typeof PROFILE_CHANGES;
+
+/**
+ * A profile change, from the app or the CLI: where its requests go and what it trusts, as they stand after it;
+ * `changed` names the fields an update changed.
+ */
+export function profileRecord(action: ProfileChange, profile: Profile, changed: readonly string[] = []): JournalRecord {
+  return localRecord(
+    action,
+    {
+      title: changed.length === 0 ? PROFILE_CHANGES[action] : `${PROFILE_CHANGES[action]}: ${changed.join(', ')}`,
+      summary: `${profile.name} (${profile.kind}) at ${profile.baseUrl}`,
+      facts: {
+        Service: profile.baseUrl,
+        Organization: profile.organizationId,
+        'API key': profile.apiKeyName,
+        'Enclave signer': profile.enclaveSignerPublicKey,
+      },
+      verdict: 'saved',
+    },
+    { profile },
+  );
+}
+
 export function localRecord(action: JournalAction, reading: LocalReading, { profile, activityId, activityFingerprint }: LocalContext = {}): JournalRecord {
   return {
     action,

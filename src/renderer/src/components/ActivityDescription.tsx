@@ -73,7 +73,8 @@ export function ActivityDescriptionView({ description }: { description: Activity
             <>
               <p className="hint">QuorumKey cannot read this payload yet; compare it byte for byte with what the requester meant to sign.</p>
               {signing.payloads.map((payload, index) => (
-                <pre key={index} className="raw-intent" tabIndex={0}>
+                // It scrolls: a named region the keyboard can reach, so its end can be read without a mouse.
+                <pre key={index} className="raw-intent" role="region" aria-label={`Payload ${index + 1}`} tabIndex={0}>
                   {payload}
                 </pre>
               ))}
@@ -84,7 +85,9 @@ export function ActivityDescriptionView({ description }: { description: Activity
       {rawIntent !== undefined && (
         <>
           <h3>Raw request</h3>
-          <pre className="raw-intent" tabIndex={0}>{JSON.stringify(rawIntent, null, 2)}</pre>
+          <pre className="raw-intent" role="region" aria-label="Raw request" tabIndex={0}>
+            {JSON.stringify(rawIntent, null, 2)}
+          </pre>
         </>
       )}
     </div>

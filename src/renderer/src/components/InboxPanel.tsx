@@ -87,7 +87,6 @@ export function InboxPanel() {
     event.preventDefault();
   };
 
-  let index = -1;
   return (
     <section className="panel inbox" aria-label="All profiles">
       <Progress label={action.busy} />
@@ -123,8 +122,7 @@ export function InboxPanel() {
                 ) : (
                   <ul className="inbox-list" aria-label={`Waiting on ${group.name} as ${profile.profileName}`}>
                     {profile.items.map((item) => {
-                      index += 1;
-                      const rowIndex = index;
+                      const rowIndex = rows.findIndex((row) => row.item === item && row.profile === profile);
                       return (
                         <li key={item.activityId}>
                           <button

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import QRCode from 'qrcode';
-import { Modal } from './Modal';
+import { ReadingDialog } from './Modal';
 
 /**
  * A public key or an address, shortened for the table, with copy and QR actions; the full value is in the title and
@@ -45,17 +45,12 @@ function QrDialog({ value, title, onClose }: { value: string; title: string; onC
     );
   }, [value]);
   return (
-    <Modal title={title} onClose={onClose}>
+    <ReadingDialog title={title} onClose={onClose}>
       <div className="qr">
         {dataUrl !== undefined && <img src={dataUrl} width={256} height={256} alt={`QR code of ${value}`} />}
         {failure !== undefined && <p role="alert">{failure}</p>}
         <code className="full-key">{value}</code>
       </div>
-      <div className="button-row">
-        <button type="button" onClick={onClose} autoFocus>
-          Close
-        </button>
-      </div>
-    </Modal>
+    </ReadingDialog>
   );
 }

@@ -3,7 +3,7 @@
  * that signs it (chosen from the organization's, by name), and the transaction's chain or the message's encoding and
  * hash function; pasted, or opened from a file.
  */
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { QkError } from '../../../shared/errors';
 import type { ChannelInput } from '../../../shared/ipc/contract';
 import { useChannel, useChannelEach } from '../queries';
@@ -40,6 +40,24 @@ const HASH_FUNCTIONS: readonly SelectOption<HashFunction>[] = [
   { value: 'HASH_FUNCTION_NOT_APPLICABLE', label: 'Not applicable (Ed25519 keys)' },
 ];
 
+/**
+ * The hash function a payload must take, where the person has no choice: an Ed25519 key hashes as part of signing,
+ * and structured payloads (EIP-712, EIP-7702) hash themselves. Undefined where the person chooses.
+ */
+function requiredHashFunction(ed25519: boolean, encoding: Encoding): HashFunction | undefined {
+  if (ed25519) return 'HASH_FUNCTION_NOT_APPLICABLE';
+  if (encoding === 'PAYLOAD_ENCODING_EIP712' || encoding === 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION') return 'HASH_FUNCTION_NO_OP';
+  return undefined;
+}
+
+/** The choices left: only the required one where there is one, else every one but Ed25519's. */
+function hashFunctionOptions(required: HashFunction | undefined): SelectOption<HashFunction>[] {
+  return HASH_FUNCTIONS.map((option) => ({
+    ...option,
+    disabled: required === undefined ? option.value === 'HASH_FUNCTION_NOT_APPLICABLE' : option.value !== required,
+  }));
+}
+
 export interface SigningRequestForm {
   request: SigningRequest;
   /** An account is chosen and something to sign is given. */
@@ -56,16 +74,12 @@ export function useSigningRequestForm(onChange: () => void): SigningRequestForm 
   const [transactionType, setTransactionType] = useState<TransactionType>('TRANSACTION_TYPE_ETHEREUM');
   const [unsignedTransaction, setUnsignedTransaction] = useState('');
   const [encoding, setEncoding] = useState<Encoding>('PAYLOAD_ENCODING_TEXT_UTF8');
-  const [hashFunction, setHashFunction] = useState<HashFunction>('HASH_FUNCTION_KECCAK256');
+  const [chosenHashFunction, setHashFunction] = useState<HashFunction>('HASH_FUNCTION_KECCAK256');
   const [payload, setPayload] = useState('');
 
   const signer = signers.options.find((option) => option.value === signWith);
-  useEffect(() => {
-    // An Ed25519 key hashes as part of signing; the others need a hash function (structured payloads hash themselves).
-    if (signer?.ed25519 === true) setHashFunction('HASH_FUNCTION_NOT_APPLICABLE');
-    else if (encoding === 'PAYLOAD_ENCODING_EIP712' || encoding === 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION') setHashFunction('HASH_FUNCTION_NO_OP');
-    else setHashFunction((current) => (current === 'HASH_FUNCTION_NOT_APPLICABLE' ? 'HASH_FUNCTION_KECCAK256' : current));
-  }, [signer?.ed25519, encoding]);
+  const requiredHash = requiredHashFunction(signer?.ed25519 === true, encoding);
+  const hashFunction = requiredHash ?? chosenHashFunction;
 
   const request: SigningRequest =
     kind === 'transaction'
@@ -114,7 +128,7 @@ export function useSigningRequestForm(onChange: () => void): SigningRequestForm 
       ) : (
         <>
           <SelectField label="Encoding" value={encoding} options={ENCODINGS} onChange={(value) => (setEncoding(value), onChange())} />
-          <SelectField label="Hash function" value={hashFunction} options={HASH_FUNCTIONS} onChange={(value) => (setHashFunction(value), onChange())} />
+          <SelectField label="Hash function" value={hashFunction} options={hashFunctionOptions(requiredHash)} onChange={(value) => (setHashFunction(value), onChange())} />
           <label>
             Message
             <textarea value={payload} onChange={(event) => (setPayload(event.target.value), onChange())} rows={6} spellCheck={false} required />

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ReactNode, Ref } from 'react';
 
 /** A required name for something new: plain text, never autofilled, at most maxLength characters. */
 export function NameField({ label, value, onChange, maxLength }: { label: string; value: string; onChange: (value: string) => void; maxLength: number }) {
@@ -21,8 +21,8 @@ export function SecretField({
   onPaste,
   required = false,
   placeholder,
-  autoFocus = false,
   minLength,
+  ref,
 }: {
   label: ReactNode;
   value: string;
@@ -30,8 +30,9 @@ export function SecretField({
   onPaste?: (text: string) => void;
   required?: boolean;
   placeholder?: string;
-  autoFocus?: boolean;
   minLength?: number;
+  /** The input, for a form that focuses it when it appears. */
+  ref?: Ref<HTMLInputElement>;
 }) {
   return (
     <label>
@@ -45,8 +46,8 @@ export function SecretField({
         autoComplete="off"
         spellCheck={false}
         placeholder={placeholder}
-        autoFocus={autoFocus}
         minLength={minLength}
+        ref={ref}
       />
     </label>
   );

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { QkError } from '../../../shared/errors';
 import type { QuorumKeyApi } from '../../../shared/ipc/bridge';
 import { call } from '../api';
@@ -13,7 +13,9 @@ export interface UnlockMethods {
 
 /**
  * Asks for the unlock passphrase (or Touch ID where offered) and hands it to `submit`, which sends it to main. The
- * typed passphrase is dropped from the form as soon as it has been sent, right or wrong.
+ * typed passphrase is dropped from the form as soon as it has been sent, right or wrong. It appears only when the
+ * person must answer it (the lock screen, a reveal's re-check), so it takes the focus: the passphrase field, or the
+ * submit button when no passphrase is set.
  */
 export function UnlockForm({
   methods,
@@ -21,7 +23,6 @@ export function UnlockForm({
   submit,
   onDone,
   onCancel,
-  autoFocus = true,
 }: {
   methods: UnlockMethods;
   submitLabel: string;
@@ -29,9 +30,13 @@ export function UnlockForm({
   onDone: () => void;
   /** Shows a Cancel button (in dialogs). */
   onCancel?: () => void;
-  autoFocus?: boolean;
 }) {
   const [passphrase, setPassphrase] = useState('');
+  const passphraseField = useRef<HTMLInputElement>(null);
+  const submitButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    (passphraseField.current ?? submitButton.current)?.focus();
+  }, []);
   const [busy, setBusy] = useState<string>();
   const [error, setError] = useState<QkError>();
 
@@ -56,7 +61,7 @@ export function UnlockForm({
   return (
     <form className="stack-form unlock-form" onSubmit={onSubmit}>
       {methods.unlockPassphraseSet && (
-        <SecretField label="Unlock passphrase" value={passphrase} onChange={setPassphrase} required autoFocus={autoFocus} />
+        <SecretField label="Unlock passphrase" value={passphrase} onChange={setPassphrase} required ref={passphraseField} />
       )}
       <div className="button-row">
         {onCancel !== undefined && (
@@ -64,7 +69,7 @@ export function UnlockForm({
             Cancel
           </button>
         )}
-        <button type="submit" className="primary large" disabled={busy !== undefined} autoFocus={autoFocus && !methods.unlockPassphraseSet}>
+        <button type="submit" className="primary large" disabled={busy !== undefined} ref={submitButton}>
           {submitLabel}
         </button>
         {methods.touchIdAvailable && (

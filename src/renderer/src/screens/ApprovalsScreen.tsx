@@ -97,12 +97,15 @@ export function ApprovalsScreen() {
   const activityToOpen = useUi((state) => state.activityToOpen);
   const activityOpened = useUi((state) => state.activityOpened);
   const activeProfileId = useUi((state) => state.activeProfile?.id);
-  useEffect(() => {
-    if (activityToOpen === undefined || activityToOpen.profileId !== activeProfileId || pending.data === undefined) return;
+  const [opened, setOpened] = useState<typeof activityToOpen>();
+  if (activityToOpen !== undefined && activityToOpen !== opened && activityToOpen.profileId === activeProfileId && pending.data !== undefined) {
+    setOpened(activityToOpen);
     setView(pending.data.some((item) => item.activityId === activityToOpen.activityId) ? 'pending' : 'history');
     setSelectedId(activityToOpen.activityId);
-    activityOpened();
-  }, [activityToOpen, activeProfileId, pending.data, activityOpened]);
+  }
+  useEffect(() => {
+    if (opened !== undefined) activityOpened();
+  }, [opened, activityOpened]);
 
   const reload = () => invalidate('approvals.pending', 'activities.list', 'organization.lookup', 'inbox.list');
 

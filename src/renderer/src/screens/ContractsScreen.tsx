@@ -6,7 +6,7 @@ import { call } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { OutcomeNotice } from '../components/OutcomeNotice';
 import { QueryStatus } from '../components/QueryStatus';
-import { ConfirmDialog, Modal } from '../components/Modal';
+import { ConfirmDialog, ReadingDialog } from '../components/Modal';
 import { chainIdOf, DEFAULT_NETWORK, NetworkField, type NetworkValue } from '../components/NetworkField';
 import { Progress } from '../components/Progress';
 import { RowAction } from '../components/RowAction';
@@ -109,7 +109,7 @@ export function ContractsScreen() {
       <DeclaredTokensPanel prefill={tokenPrefill} />
 
       {viewing !== undefined && (
-        <Modal title={`${viewing.label} (${typeWords(viewing.type)})`} onClose={() => setViewing(undefined)}>
+        <ReadingDialog title={`${viewing.label} (${typeWords(viewing.type)})`} onClose={() => setViewing(undefined)}>
           <div className="modal-body">
             <dl className="facts">
               <dt>Address</dt>
@@ -129,12 +129,7 @@ export function ContractsScreen() {
             </dl>
             <pre className="payload-text">{prettyJson(viewing.definition)}</pre>
           </div>
-          <div className="button-row">
-            <button type="button" onClick={() => setViewing(undefined)} autoFocus>
-              Close
-            </button>
-          </div>
-        </Modal>
+        </ReadingDialog>
       )}
 
       {deleting !== undefined && (
@@ -176,31 +171,32 @@ function UploadForm({ busy, onSubmit }: { busy: boolean; onSubmit: (input: Uploa
   const [network, setNetwork] = useState<NetworkValue>(DEFAULT_NETWORK);
   const [definition, setDefinition] = useState('');
   const [fileName, setFileName] = useState<string>();
-  const [check, setCheck] = useState<{ summary?: string; error?: QkError }>({});
+  // A check answers the input it was made for and is shown only while that is still the input: never a stale
+  // summary (or an enabled Upload) for what was typed before, nor one for an emptied form.
+  const input = JSON.stringify([type, address.trim(), definition]);
+  const [checked, setChecked] = useState<{ input: string; summary?: string; error?: QkError }>();
+  const check: { summary?: string; error?: QkError } = checked?.input === input ? checked : {};
 
   useEffect(() => {
-    if (address.trim() === '' || definition.trim() === '') {
-      setCheck({});
-      return;
-    }
+    if (address.trim() === '' || definition.trim() === '') return;
     let current = true;
     const timer = setTimeout(() => {
       call((api) => api.contracts.check({ type, address: address.trim(), definition })).then(
-        ({ summary }) => current && setCheck({ summary }),
-        (error: QkError) => current && setCheck({ error }),
+        ({ summary }) => current && setChecked({ input, summary }),
+        (error: QkError) => current && setChecked({ input, error }),
       );
     }, 250);
     return () => {
       current = false;
       clearTimeout(timer);
     };
-  }, [type, address, definition]);
+  }, [type, address, definition, input]);
 
   const readFile = async (file: File | undefined) => {
     if (file === undefined) return;
     if (file.size > MAX_INTERFACE_TEXT) {
       setFileName(undefined);
-      setCheck({ error: new QkError('REQUEST_INVALID', `${file.name} is ${file.size} bytes; interfaces are limited to ${MAX_INTERFACE_TEXT} bytes`) });
+      setChecked({ input, error: new QkError('REQUEST_INVALID', `${file.name} is ${file.size} bytes; interfaces are limited to ${MAX_INTERFACE_TEXT} bytes`) });
       return;
     }
     setFileName(file.name);

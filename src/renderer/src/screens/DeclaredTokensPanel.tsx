@@ -6,7 +6,7 @@ import { Progress } from '../components/Progress';
 import { RowAction } from '../components/RowAction';
 import { chainIdOf, DEFAULT_NETWORK, evmNetworkName, NetworkField, type NetworkValue } from '../components/NetworkField';
 import { TableHead } from '../components/TableHead';
-import { useAction } from '../hooks';
+import { useAction, type Action } from '../hooks';
 import { useChannel, useInvalidate } from '../queries';
 
 function networkWords(token: DeclaredToken): string {
@@ -24,40 +24,12 @@ export function DeclaredTokensPanel({ prefill }: { prefill?: { address: string }
   const tokens = useChannel('tokens.list');
   const invalidate = useInvalidate();
   const action = useAction();
-  const [network, setNetwork] = useState<NetworkValue>(DEFAULT_NETWORK);
-  const [address, setAddress] = useState('');
-  const [symbol, setSymbol] = useState('');
-  const [decimals, setDecimals] = useState('');
-  const [name, setName] = useState('');
-  const symbolInput = useRef<HTMLInputElement>(null);
-
-  // "Declare token" on an uploaded Ethereum interface: its address, on an EVM chain, and the symbol next.
-  useEffect(() => {
-    if (prefill === undefined) return;
-    setAddress(prefill.address);
-    setNetwork((current) => (current.choice === 'solana' ? DEFAULT_NETWORK : current));
-    symbolInput.current?.scrollIntoView({ block: 'center' });
-    symbolInput.current?.focus();
-  }, [prefill]);
 
   const declared = (result: readonly DeclaredToken[] | undefined) => {
     if (result === undefined) return false;
     // The organization lookup carries the declared tokens, for reading amounts.
     invalidate('tokens.list', 'tokens.catalog', 'organization.lookup');
     return true;
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const fields = { address: address.trim(), symbol: symbol.trim(), decimals: Number(decimals), ...(name.trim() === '' ? {} : { name: name.trim() }) };
-    const chainId = chainIdOf(network);
-    const token: DeclaredToken = chainId === undefined ? { family: 'solana', ...fields } : { family: 'ethereum', chainId, ...fields };
-    if (declared(await action.run(`Declaring ${fields.symbol}…`, (api) => api.tokens.declare({ token })))) {
-      setAddress('');
-      setSymbol('');
-      setDecimals('');
-      setName('');
-    }
   };
 
   const remove = async (token: DeclaredTokenView) => {
@@ -106,30 +78,76 @@ export function DeclaredTokensPanel({ prefill }: { prefill?: { address: string }
             </tbody>
           </table>
         ))}
-      <form className="stack-form" aria-label="Declare a token" onSubmit={(event) => void submit(event)}>
-        <NetworkField value={network} onChange={setNetwork} withSolana />
-        <label>
-          {network.choice === 'solana' ? 'Mint address' : 'Token contract address'}
-          <input value={address} onChange={(event) => setAddress(event.target.value)} required spellCheck={false} autoComplete="off" maxLength={128} />
-        </label>
-        <label>
-          Symbol
-          <input ref={symbolInput} value={symbol} onChange={(event) => setSymbol(event.target.value)} required maxLength={16} autoComplete="off" placeholder="ACME" />
-        </label>
-        <label>
-          Decimals
-          <input value={decimals} onChange={(event) => setDecimals(event.target.value)} required inputMode="numeric" pattern="[0-9]{1,2}" autoComplete="off" placeholder="18" />
-        </label>
-        <label>
-          Name (optional)
-          <input value={name} onChange={(event) => setName(event.target.value)} maxLength={64} autoComplete="off" />
-        </label>
-        <div className="button-row start">
-          <button type="submit" className="primary" disabled={action.busy !== undefined}>
-            Declare token
-          </button>
-        </div>
-      </form>
+      {/* A new form for each interface it starts from. */}
+      <DeclareTokenForm key={prefill?.address ?? ''} prefill={prefill} action={action} onDeclared={declared} />
     </section>
+  );
+}
+
+/**
+ * Declares one token. Started from an uploaded Ethereum interface ("Declare token" on its row), it holds that
+ * address on an EVM chain and takes the person to the symbol next.
+ */
+function DeclareTokenForm({
+  prefill,
+  action,
+  onDeclared,
+}: {
+  prefill: { address: string } | undefined;
+  action: Action;
+  onDeclared: (result: readonly DeclaredToken[] | undefined) => boolean;
+}) {
+  const [network, setNetwork] = useState<NetworkValue>(DEFAULT_NETWORK);
+  const [address, setAddress] = useState(prefill?.address ?? '');
+  const [symbol, setSymbol] = useState('');
+  const [decimals, setDecimals] = useState('');
+  const [name, setName] = useState('');
+  const symbolInput = useRef<HTMLInputElement>(null);
+
+  // "Declare token" on an uploaded Ethereum interface: its address, on an EVM chain, and the symbol next.
+  useEffect(() => {
+    if (prefill === undefined) return;
+    symbolInput.current?.scrollIntoView({ block: 'center' });
+    symbolInput.current?.focus();
+  }, [prefill]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const fields = { address: address.trim(), symbol: symbol.trim(), decimals: Number(decimals), ...(name.trim() === '' ? {} : { name: name.trim() }) };
+    const chainId = chainIdOf(network);
+    const token: DeclaredToken = chainId === undefined ? { family: 'solana', ...fields } : { family: 'ethereum', chainId, ...fields };
+    if (onDeclared(await action.run(`Declaring ${fields.symbol}…`, (api) => api.tokens.declare({ token })))) {
+      setAddress('');
+      setSymbol('');
+      setDecimals('');
+      setName('');
+    }
+  };
+
+  return (
+    <form className="stack-form" aria-label="Declare a token" onSubmit={(event) => void submit(event)}>
+      <NetworkField value={network} onChange={setNetwork} withSolana />
+      <label>
+        {network.choice === 'solana' ? 'Mint address' : 'Token contract address'}
+        <input value={address} onChange={(event) => setAddress(event.target.value)} required spellCheck={false} autoComplete="off" maxLength={128} />
+      </label>
+      <label>
+        Symbol
+        <input ref={symbolInput} value={symbol} onChange={(event) => setSymbol(event.target.value)} required maxLength={16} autoComplete="off" placeholder="ACME" />
+      </label>
+      <label>
+        Decimals
+        <input value={decimals} onChange={(event) => setDecimals(event.target.value)} required inputMode="numeric" pattern="[0-9]{1,2}" autoComplete="off" placeholder="18" />
+      </label>
+      <label>
+        Name (optional)
+        <input value={name} onChange={(event) => setName(event.target.value)} maxLength={64} autoComplete="off" />
+      </label>
+      <div className="button-row start">
+        <button type="submit" className="primary" disabled={action.busy !== undefined}>
+          Declare token
+        </button>
+      </div>
+    </form>
   );
 }

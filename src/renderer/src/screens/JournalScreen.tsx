@@ -4,6 +4,7 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { Modal } from '../components/Modal';
 import { Progress } from '../components/Progress';
 import { TableHead } from '../components/TableHead';
+import { Term } from '../components/Term';
 import { useAction } from '../hooks';
 import { useChannel } from '../queries';
 
@@ -136,7 +137,7 @@ export function JournalScreen() {
                 <td>{entry.seq}</td>
                 <td>{new Date(entry.at).toLocaleString()}</td>
                 <td>
-                  <code>{entry.action}</code>
+                  <code className="journal-action">{entry.action}</code>
                 </td>
                 <td>{entry.profileName ?? '—'}</td>
                 <td>{entry.reading.title}</td>
@@ -171,53 +172,32 @@ function EntryReading({ entry, onClose }: { entry: JournalEntryView; onClose: ()
       )}
       <dl className="facts" aria-label="Reading as shown">
         {reading.facts.map((fact, index) => (
-          <div key={`${fact.label}-${index}`}>
-            <dt>{fact.label}</dt>
-            <dd>{fact.value}</dd>
-          </div>
+          <Term key={`${fact.label}-${index}`} label={fact.label}>
+            {fact.value}
+          </Term>
         ))}
-        <dt>Verdict</dt>
-        <dd>{reading.verdict}</dd>
+        <Term label="Verdict">{reading.verdict}</Term>
       </dl>
+      <h3>Who acted</h3>
       <dl className="facts" aria-label="Who acted">
-        <dt>When</dt>
-        <dd>{entry.at}</dd>
-        {entry.profileName !== undefined && (
-          <>
-            <dt>Profile</dt>
-            <dd>{entry.profileName}</dd>
-          </>
-        )}
+        <Term label="When">{entry.at}</Term>
+        {entry.profileName !== undefined && <Term label="Profile">{entry.profileName}</Term>}
         {entry.userId !== undefined && (
-          <>
-            <dt>User</dt>
-            <dd>
-              <code>{entry.userId}</code>
-            </dd>
-          </>
+          <Term label="User">
+            <code>{entry.userId}</code>
+          </Term>
         )}
         {entry.apiKeyFingerprint !== undefined && (
-          <>
-            <dt>API key</dt>
-            <dd>
-              <code>{entry.apiKeyFingerprint}</code>
-            </dd>
-          </>
+          <Term label="API key">
+            <code>{entry.apiKeyFingerprint}</code>
+          </Term>
         )}
         {entry.activityId !== undefined && (
-          <>
-            <dt>Activity</dt>
-            <dd>
-              <code>{entry.activityId}</code>
-            </dd>
-          </>
+          <Term label="Activity">
+            <code>{entry.activityId}</code>
+          </Term>
         )}
-        {entry.appProofCount > 0 && (
-          <>
-            <dt>App proofs</dt>
-            <dd>{entry.appProofCount}, verified</dd>
-          </>
-        )}
+        {entry.appProofCount > 0 && <Term label="App proofs">{entry.appProofCount}, verified</Term>}
       </dl>
     </Modal>
   );

@@ -1,9 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { QueryStatus } from '../components/QueryStatus';
 import { DialogFooter } from '../components/DialogFooter';
-import { ConfirmDialog, Modal } from '../components/Modal';
+import { ConfirmDialog, Modal, ReadingDialog } from '../components/Modal';
 import { Progress } from '../components/Progress';
 import { PublicKey } from '../components/PublicKey';
 import { RowAction } from '../components/RowAction';
@@ -89,19 +89,14 @@ export function KeysScreen() {
       )}
       {deleting !== undefined && deleting.usedByProfiles.length > 0 && (
         // The keychain refuses this delete: say why before anyone confirms anything.
-        <Modal title={`API key ${deleting.name} cannot be deleted yet`} onClose={() => setDeleting(undefined)}>
+        <ReadingDialog title={`API key ${deleting.name} cannot be deleted yet`} onClose={() => setDeleting(undefined)}>
           <div className="modal-body">
             <p>
               It is used by {deleting.usedByProfiles.length === 1 ? 'profile' : 'profiles'} {deleting.usedByProfiles.map((name) => `"${name}"`).join(', ')}, which
               would stop working. Remove {deleting.usedByProfiles.length === 1 ? 'that profile' : 'those profiles'} on the Profiles screen first.
             </p>
           </div>
-          <div className="button-row">
-            <button type="button" onClick={() => setDeleting(undefined)} autoFocus>
-              Close
-            </button>
-          </div>
-        </Modal>
+        </ReadingDialog>
       )}
       {deleting !== undefined && deleting.usedByProfiles.length === 0 && (
         <ConfirmDialog
@@ -304,17 +299,18 @@ function RenameDialog({ apiKey, onClose, onDone }: { apiKey: ApiKey; onClose: ()
   // Its own action, so a refused rename is shown inside the dialog rather than behind it.
   const action = useAction();
   const [newName, setNewName] = useState(apiKey.name);
+  const nameField = useRef<HTMLInputElement>(null);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const renamed = await action.run(`Renaming ${apiKey.name}…`, (api) => api.keys.renameApiKey({ name: apiKey.name, newName }));
     if (renamed !== undefined) onDone();
   };
   return (
-    <Modal title={`Rename API key ${apiKey.name}`} onClose={onClose}>
+    <Modal title={`Rename API key ${apiKey.name}`} onClose={onClose} initialFocus={nameField}>
       <form className="stack-form" onSubmit={(event) => void submit(event)}>
         <label>
           New name
-          <input value={newName} onChange={(event) => setNewName(event.target.value)} required maxLength={64} autoFocus />
+          <input value={newName} onChange={(event) => setNewName(event.target.value)} required maxLength={64} ref={nameField} />
         </label>
         {apiKey.usedByProfiles.length > 0 && (
           <p className="hint">Profiles using it ({apiKey.usedByProfiles.join(', ')}) follow the new name.</p>

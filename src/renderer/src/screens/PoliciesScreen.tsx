@@ -1,4 +1,4 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { effectInWords } from '../../../shared/describe';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
 import { CheckboxGroup } from '../components/CheckboxGroup';
@@ -171,6 +171,8 @@ function PolicyEditor({
   const original = editing.mode === 'update' ? draftOf(editing.policy) : EMPTY_DRAFT;
   const [draft, setDraft] = useState<PolicyDraft>(original);
   const [reviewing, setReviewing] = useState(false);
+  // The review opens on Keep editing: submitting a change to a policy takes a deliberate click.
+  const keepEditing = useRef<HTMLButtonElement>(null);
   const set = (changes: Partial<PolicyDraft>) => setDraft((current) => ({ ...current, ...changes }));
   const lint = useLint(editing.mode === 'update' ? editing.policy.policyId : undefined, draft);
   const invalid =
@@ -250,10 +252,10 @@ function PolicyEditor({
       <RehearsalPanel policyId={editing.mode === 'update' ? editing.policy.policyId : undefined} draft={draft} />
       <PolicyDryRun draft={[draftEntryOf(editing.mode === 'update' ? editing.policy.policyId : undefined, draft)]} />
       {reviewing && (
-        <Modal title="Review the update" onClose={() => setReviewing(false)}>
+        <Modal title="Review the update" onClose={() => setReviewing(false)} initialFocus={keepEditing}>
           <PolicyDiff before={original} after={draft} />
           <div className="button-row">
-            <button type="button" onClick={() => setReviewing(false)} autoFocus>
+            <button type="button" onClick={() => setReviewing(false)} ref={keepEditing}>
               Keep editing
             </button>
             <button

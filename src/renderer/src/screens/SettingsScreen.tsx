@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { bridgeError } from '../../../shared/ipc/bridge';
 import { THEMES, type AppSettings, type TokenCatalogEntry } from '../../../shared/ipc/contract';
 import { ErrorNotice } from '../components/ErrorNotice';
@@ -242,7 +242,8 @@ function InboxForm({ inbox, onSave }: { inbox: AppSettings['inbox']; onSave: (in
 
 /**
  * Main asks for the unlock passphrase before a change that lowers the app's guard (a longer lock or re-auth interval,
- * capture protection off, a warning raised or removed); the field is emptied once sent, whatever the answer.
+ * capture protection off, a warning raised or removed); the field is emptied once sent, whatever the answer. It
+ * appears because the person just asked for that change, so its field takes the focus.
  */
 function ConfirmWideningForm({
   widens,
@@ -256,6 +257,10 @@ function ConfirmWideningForm({
   onCancel: () => void;
 }) {
   const [passphrase, setPassphrase] = useState('');
+  const passphraseField = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    passphraseField.current?.focus();
+  }, []);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onConfirm(passphrase);
@@ -266,7 +271,7 @@ function ConfirmWideningForm({
       <h2 id="confirm-widening-title">Confirm with your unlock passphrase</h2>
       <p className="notice notice-warning">{widens}</p>
       <form className="stack-form" aria-label="Confirm the change" onSubmit={submit}>
-        <SecretField label="Unlock passphrase" value={passphrase} onChange={setPassphrase} required autoFocus />
+        <SecretField label="Unlock passphrase" value={passphrase} onChange={setPassphrase} required ref={passphraseField} />
         <div className="button-row">
           <button type="submit" className="primary" disabled={busy}>
             Confirm the change

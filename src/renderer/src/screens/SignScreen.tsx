@@ -23,13 +23,12 @@ export function SignScreen() {
   const [submitted, setSubmitted] = useState<Submitted>();
   const [stamped, setStamped] = useState<string>();
   const [stampFile, setStampFile] = useState('');
-  const { request, ready, fields } = useSigningRequestForm(() => clearResults());
-
   const clearResults = () => {
     setPreview(undefined);
     setSubmitted(undefined);
     setStamped(undefined);
   };
+  const { request, ready, fields } = useSigningRequestForm(() => clearResults());
 
   const showPreview = async (event: FormEvent) => {
     event.preventDefault();
