@@ -7,7 +7,7 @@ const ERC20 = [
 
 test('the editor shows a lint warning at its position before saving, blocks on a lint error, and saves with a warning', async ({ page, host }) => {
   await startSandbox(page, host);
-  const uploaded = await host.handlers['contracts.create']({ type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM', address: TOKEN, label: 'USDC', definition: JSON.stringify(ERC20) });
+  const uploaded = await host.handlers['contracts.create']({ type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM', address: TOKEN, label: 'USDC', definition: JSON.stringify(ERC20), chainId: 1 });
   expect(uploaded.state).toBe('completed');
   await openScreen(page, 'Policies');
   await page.getByRole('button', { name: 'New policy' }).click();

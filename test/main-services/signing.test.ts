@@ -58,7 +58,7 @@ async function organization(bed: TestBed): Promise<{ address: string; opsTagId: 
   const tag = await root.submit('create_user_tag', { userTagName: 'ops', userIds: bed.operators.slice(1).map((operator) => operator.userId) });
   if (tag.state !== 'completed') throw new Error('tag not created');
   const opsTagId = tag.result.userTagId;
-  const upload = await new ContractInterfaces(root).create({ type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM', address: USDC, label: 'USD Coin', definition: ERC20_JSON });
+  const upload = await new ContractInterfaces(root).create({ type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM', address: USDC, label: 'USD Coin', definition: ERC20_JSON, chainId: 1 });
   expect(upload.state).toBe('completed');
   const ops = `user.tags.contains('${opsTagId}')`;
   for (const [policyName, condition, consensus] of [
