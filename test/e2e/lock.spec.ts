@@ -27,7 +27,7 @@ test('locks itself after the idle minutes from Settings, and follows a lock deci
   await page.reload();
   await openScreen(page, 'Settings');
   await page.getByLabel('Lock after this many idle minutes').fill('2');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('form', { name: 'Lock times' }).getByRole('button', { name: 'Save' }).click();
   await expect.poll(async () => (await host.services.settings.get()).idleLockMinutes).toBe(2);
 
   await page.clock.fastForward('01:30');
@@ -94,7 +94,7 @@ test('finding 8: with a passphrase set, Settings asks for it before a widening c
   await host.services.unlocker.setPassphrase(passphrase);
   await openScreen(page, 'Settings');
   await page.getByLabel('Ask for the passphrase again before a reveal after this many minutes').fill('60');
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByRole('form', { name: 'Lock times' }).getByRole('button', { name: 'Save' }).click();
   const confirm = page.getByRole('form', { name: 'Confirm the change' });
   await expect(page.getByText('asking for the passphrase before a reveal after 60 minutes instead of 5')).toBeVisible();
   await expect(confirm.getByLabel('Unlock passphrase')).toBeFocused();
@@ -111,7 +111,7 @@ test('finding 8: with a passphrase set, Settings asks for it before a widening c
 
   // Narrowing: a shorter idle lock is saved at once.
   await page.getByLabel('Lock after this many idle minutes').fill('2');
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByRole('form', { name: 'Lock times' }).getByRole('button', { name: 'Save' }).click();
   await expect.poll(async () => (await host.services.settings.get()).idleLockMinutes).toBe(2);
   await expect(confirm).toHaveCount(0);
 });

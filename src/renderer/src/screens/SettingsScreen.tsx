@@ -147,7 +147,7 @@ function IdleLockForm({
   return (
     <section className="panel" aria-labelledby="lock-title">
       <h2 id="lock-title">Lock</h2>
-      <form className="inline-form" onSubmit={submit}>
+      <form className="inline-form" aria-label="Lock times" onSubmit={submit}>
         <label>
           Lock after this many idle minutes
           <input type="number" min={1} max={1440} step={1} value={value} onChange={(event) => setValue(event.target.value)} required />
