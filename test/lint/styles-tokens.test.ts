@@ -12,7 +12,7 @@ const STYLES = join(import.meta.dirname, '../../src/renderer/src/styles.css');
 const TOKENED_PROPERTY = /^(?:(?:margin|padding)(?:-[a-z]+)*|(?:row-|column-)?gap|border(?:-[a-z]+)*-radius|font-size)$/;
 /** A number with a unit or a percentage, not part of a name. */
 const LENGTH = /(?<![\w.-])(?:\d+(?:\.\d+)?|\.\d+)(?:[a-z]+|%)/gi;
-const TOKEN_USE = /var\(\s*(--(?:space|radius|font-size)-[\w-]+)/g;
+const TOKEN_USE = /(?<=var\()--(?:space|radius|font-size)-[\w-]+/g;
 
 interface Declaration {
   line: number;
@@ -58,7 +58,7 @@ function undefinedTokens(css: string): string[] {
   const defined = new Set(all.map(({ property }) => property).filter((property) => property.startsWith('--')));
   const used = all
     .filter(({ property }) => TOKENED_PROPERTY.test(property))
-    .flatMap(({ value }) => [...value.matchAll(TOKEN_USE)].map((use) => use[1]));
+    .flatMap(({ value }) => value.match(TOKEN_USE) ?? []);
   return [...new Set(used)].filter((token) => !defined.has(token));
 }
 
