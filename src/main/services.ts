@@ -6,30 +6,27 @@ import { join } from 'node:path';
 import { QkError } from '../shared/errors';
 import { activitiesHandlers } from './activities/activities.ipc';
 import { approvalsHandlers } from './approvals/approvals.ipc';
-import { captureHandlers } from './capture/capture.ipc';
 import { CaptureProtection } from './capture/capture-protection';
 import { ApiClient } from './client/api-client';
-import { clientHandlers } from './client/client.ipc';
 import { InFlightRequests } from './client/in-flight';
 import { UnansweredSubmissions } from './client/unanswered';
 import { clipboardHandlers } from './clipboard/clipboard.ipc';
 import { SecretClipboard, type TextClipboard } from './clipboard/secret-clipboard';
 import { ActivityWatch } from './events/activity-watch';
-import { ExportRequests, followExport } from './exporter/export-requests';
+import { ExportRequests, followExport } from './exports/export-requests';
 import { AppEvents } from './events/app-events';
-import { exporterHandlers } from './exporter/exporter.ipc';
-import { importerHandlers } from './importer/importer.ipc';
+import { exportsHandlers } from './exports/exports.ipc';
+import { importsHandlers } from './imports/imports.ipc';
 import { Inbox } from './inbox/inbox';
 import { inboxHandlers } from './inbox/inbox.ipc';
 import type { Notifier } from './inbox/notifier';
 import type { IpcHandlers } from './ipc/register';
 import { Journal } from './journal/journal';
 import { journalHandlers } from './journal/journal.ipc';
-import { keychainHandlers } from './keychain/keychain.ipc';
+import { keysHandlers } from './keys/keys.ipc';
 import { DEFAULT_KEYCHAIN_SERVICE, Keychain } from './keychain/keychain';
 import { OsSecretStore, type SecretStore } from './keychain/secret-store';
 import { AppLock, guardWhileLocked } from './lock/lock';
-import { lockHandlers } from './lock/lock.ipc';
 import { guardReveals } from './lock/reveal-guard';
 import { UnlockPassphrase } from './lock/unlock-passphrase';
 import { Unlocker, type TouchId } from './lock/unlocker';
@@ -43,13 +40,16 @@ import { profilesHandlers } from './profiles/profiles.ipc';
 import { Sandbox, type StartSandboxService } from './sandbox/sandbox';
 import { sandboxHandlers } from './sandbox/sandbox.ipc';
 import { DEFAULT_SETTINGS, Settings } from './settings/settings';
-import { settingsHandlers } from './settings/settings.ipc';
 import { DeclaredTokens } from './tokens/declared-tokens';
 import { tokensHandlers } from './tokens/tokens.ipc';
 import { signingHandlers } from './signing/signing.ipc';
 import { Stamper } from './stamper/stamper';
 import { usersHandlers } from './users/users.ipc';
 import { walletsHandlers } from './wallets/wallets.ipc';
+import { appHandlers } from './app/app.ipc';
+import { contractsHandlers } from './contracts/contracts.ipc';
+import { privateKeysHandlers } from './private-keys/private-keys.ipc';
+import { requestsHandlers } from './requests/requests.ipc';
 
 /** Where offline-stamped request files are written and read, inside the data dir. */
 export const STAMPED_REQUESTS_DIR = 'stamped-requests';
@@ -258,23 +258,23 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
   // Whatever the page asks for, an activity or vote is stamped only once a person confirmed main's reading of it.
   const active = services.active.withStampCheck(confirmingStampCheck({ confirm, settings, tokens, keychain, now }));
   const handlers: IpcHandlers = {
-    ...lockHandlers({ lock, unlocker, journal, app: { ...app, captureProtectionSupported: captureProtection.supported } }),
-    ...settingsHandlers({ settings, unlocker, journal, tokens }),
-    ...captureHandlers({ captureProtection }),
+    ...appHandlers({ lock, unlocker, settings, captureProtection, tokens, journal, app: { ...app, captureProtectionSupported: captureProtection.supported } }),
     ...tokensHandlers({ tokens, settings }),
     ...clipboardHandlers({ clipboard }),
-    ...keychainHandlers({ keychain }),
+    ...keysHandlers({ keychain }),
     ...profilesHandlers({ profiles, confirm, journal }),
-    ...clientHandlers({ inFlight }),
+    ...requestsHandlers({ inFlight }),
     ...sandboxHandlers({ sandbox }),
     ...activitiesHandlers({ active, now, keychain, tokens, settings }),
     ...approvalsHandlers({ active, now, keychain, tokens, settings, journal, stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR) }),
     ...organizationHandlers({ active, now, keychain, tokens }),
     ...usersHandlers({ active, now, keychain }),
-    ...policiesHandlers({ active, now, tokens }),
+    ...policiesHandlers({ active, now, tokens, settings }),
     ...walletsHandlers({ active, now }),
-    ...exporterHandlers({ active, now, keychain, profiles, journal, exportRequests: services.exportRequests, exportsDir: join(services.dataDir, EXPORTS_DIR) }),
-    ...importerHandlers({ active, now }),
+    ...privateKeysHandlers({ active, now }),
+    ...contractsHandlers({ active, now }),
+    ...exportsHandlers({ active, now, keychain, profiles, journal, exportRequests: services.exportRequests, exportsDir: join(services.dataDir, EXPORTS_DIR) }),
+    ...importsHandlers({ active, now }),
     ...journalHandlers({ journal, journalExportsDir: join(services.dataDir, JOURNAL_EXPORTS_DIR) }),
     ...inboxHandlers({ inbox: services.inbox, active, profiles, now }),
     ...signingHandlers({

@@ -1,7 +1,7 @@
 import { p256 } from '@noble/curves/nist.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { ApiClient } from '../../src/main/client/api-client';
-import { Exporter } from '../../src/main/exporter/exporter';
+import { Exporter } from '../../src/main/exports/exporter';
 import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY } from '../../src/main/profiles/profiles';
 import { Stamper } from '../../src/main/stamper/stamper';
 import type { E2eHost } from '../support/e2e-host';

@@ -10,8 +10,8 @@ import { generateMnemonic, validateMnemonic } from '@scure/bip39';
 import { wordlist as english } from '@scure/bip39/wordlists/english.js';
 import { wordlist as french } from '@scure/bip39/wordlists/french.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decryptBundleOffline, type RevealedSecret } from '../../src/main/exporter/exporter';
-import { encryptForImport } from '../../src/main/importer/importer';
+import { decryptBundleOffline, type RevealedSecret } from '../../src/main/exports/exporter';
+import { encryptForImport } from '../../src/main/imports/importer';
 import {
   buildExportBundle,
   buildImportBundle,

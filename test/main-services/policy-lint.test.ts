@@ -7,7 +7,7 @@ import { lintCommand } from '../../src/main/cli/lint-command';
 import type { SmartContractInterface } from '../../src/shared/api';
 import { interfaceNames, lintDraftPolicy } from '../../src/main/policies/lint';
 import { Policies } from '../../src/main/policies/policies';
-import { ContractInterfaces } from '../../src/main/signing/contracts';
+import { ContractInterfaces } from '../../src/main/contracts/contracts';
 import { VAULT_IDL, VAULT_PROGRAM } from '../support/vault-idl';
 import { startTestBed, type TestBed } from './helpers';
 

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/main/client/api-client';
-import { Exporter } from '../../src/main/exporter/exporter';
+import { Exporter } from '../../src/main/exports/exporter';
 import { Sandbox, SANDBOX_DB_FILE } from '../../src/main/sandbox/sandbox';
 import { SANDBOX_SERVICE_SECRET_ACCOUNT } from '../../src/main/sandbox/service-secret';
 import { serviceSecretFileOf, startService } from '../../src/service';

@@ -8,7 +8,7 @@ import { encodeFunctionData, getAddress, maxUint256, parseAbi, recoverTransactio
 import { afterEach, describe, expect, it } from 'vitest';
 import { Readings } from '../../src/main/activities/readings';
 import { Approvals } from '../../src/main/approvals/approvals';
-import { ContractInterfaces, checkContractInterface } from '../../src/main/signing/contracts';
+import { ContractInterfaces, checkContractInterface } from '../../src/main/contracts/contracts';
 import { Signing } from '../../src/main/signing/signing';
 import type { SigningRequest } from '../../src/main/signing/signing-request';
 import type { AppSettings } from '../../src/shared/ipc/contract';

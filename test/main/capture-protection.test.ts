@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { captureHandlers } from '../../src/main/capture/capture.ipc';
+import { captureHandlers } from '../../src/main/app/app.ipc';
 import { CaptureProtection, captureProtectionSupported } from '../../src/main/capture/capture-protection';
 import { DEFAULT_SETTINGS, Settings } from '../../src/main/settings/settings';
 import type { AppSettings } from '../../src/shared/ipc/contract';

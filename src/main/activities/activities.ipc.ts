@@ -1,17 +1,11 @@
 import type { IpcHandlers } from '../ipc/register';
 import type { Keychain } from '../keychain/keychain';
-import type { ActiveProfile } from '../profiles/active-profile';
+import type { ActiveProfileHandlerDeps } from '../profiles/active-profile';
 import type { Settings } from '../settings/settings';
 import { signingFor } from '../signing/signing';
 import type { DeclaredTokens } from '../tokens/declared-tokens';
 import { activityView } from './activity-views';
 import { Readings } from './readings';
-
-export interface ActiveProfileHandlerDeps {
-  active: Pick<ActiveProfile, 'services'>;
-  /** Decides which approvals have expired with their approval window. */
-  now: () => number;
-}
 
 /** What reading activities takes besides the active profile: names of export keys, declared tokens, thresholds. */
 export interface ReadingHandlerDeps extends ActiveProfileHandlerDeps {

@@ -1,4 +1,4 @@
-import type { ActiveProfileHandlerDeps } from '../activities/activities.ipc';
+import type { ActiveProfileHandlerDeps } from '../profiles/active-profile';
 import { outcomeView } from '../activities/activity-views';
 import type { IpcHandlers } from '../ipc/register';
 import type { Keychain } from '../keychain/keychain';

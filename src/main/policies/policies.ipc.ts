@@ -1,30 +1,27 @@
 import { timestampMs, type Policy } from '../../shared/api';
 import type { ChannelOutput } from '../../shared/ipc/contract';
-import type { ActiveProfileHandlerDeps } from '../activities/activities.ipc';
+import type { ActiveProfileHandlerDeps } from '../profiles/active-profile';
 import { outcomeView } from '../activities/activity-views';
 import type { IpcHandlers } from '../ipc/register';
+import type { Settings } from '../settings/settings';
+import { signingFor } from '../signing/signing';
 import type { DeclaredTokens } from '../tokens/declared-tokens';
 import { rehearsePolicies } from './history';
 import { lintDraftPolicy } from './lint';
 import { policyReadingOf, policyReview, readPolicyNames } from './policy-words';
 
-type PolicyChannel =
-  | 'policies.list'
-  | 'policies.get'
-  | 'policies.create'
-  | 'policies.update'
-  | 'policies.delete'
-  | 'policies.review'
-  | 'policies.rehearse'
-  | 'policies.lint';
+type PolicyChannel = Extract<keyof IpcHandlers, `policies.${string}`>;
 
 export interface PolicyHandlerDeps extends ActiveProfileHandlerDeps {
   /** Declared tokens, so a policy's amounts read in their units. */
   tokens: Pick<DeclaredTokens, 'list'>;
+  /** A dry run reads the request as a signing card does, with the Settings thresholds. */
+  settings: Pick<Settings, 'get'>;
 }
 
-export function policiesHandlers({ active, now, tokens }: PolicyHandlerDeps): Pick<IpcHandlers, PolicyChannel> {
+export function policiesHandlers({ active, now, tokens, settings }: PolicyHandlerDeps): Pick<IpcHandlers, PolicyChannel> {
   return {
+    'policies.dryRun': async ({ request, draft }) => signingFor(await active.services(), { settings, tokens, now }).dryRun(request, draft),
     'policies.list': async () => {
       const { client, policies } = await active.services();
       const [list, names] = await Promise.all([policies.list(), readPolicyNames(client, tokens)]);

@@ -10,8 +10,8 @@ import type { Reading } from '../confirmation/confirmation';
 import type { Submission } from '../confirmation/submission';
 import type { InFlightRequests } from '../client/in-flight';
 import type { UnansweredSubmissions } from '../client/unanswered';
-import { Exporter } from '../exporter/exporter';
-import { Importer } from '../importer/importer';
+import { Exporter } from '../exports/exporter';
+import { Importer } from '../imports/importer';
 import { recordPostedActivity } from '../journal/activity-entry';
 import type { Journal } from '../journal/journal';
 import type { Keychain } from '../keychain/keychain';
@@ -50,6 +50,13 @@ export interface ActiveProfileOptions {
    * be stamped by; throwing stops the stamp. Main's handlers confirm every stamp with a person this way.
    */
   checkStamp?: (submission: Submission, services: ProfileServices) => Promise<Reading | undefined>;
+}
+
+/** What handlers of the active profile's channels take: its services, and the clock that decides approval expiry. */
+export interface ActiveProfileHandlerDeps {
+  active: Pick<ActiveProfile, 'services'>;
+  /** Decides which approvals have expired with their approval window. */
+  now: () => number;
 }
 
 export class ActiveProfile {

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { activityStatusInWords } from '../../shared/describe';
 import { QkError } from '../../shared/errors';
-import type { ActiveProfileHandlerDeps } from '../activities/activities.ipc';
+import type { ActiveProfileHandlerDeps } from '../profiles/active-profile';
 import { activityView, outcomeView } from '../activities/activity-views';
 import { stampedRequestRecord } from '../journal/activity-entry';
 import type { Journal } from '../journal/journal';
@@ -10,21 +10,9 @@ import type { IpcHandlers } from '../ipc/register';
 import type { Settings } from '../settings/settings';
 import { writeNewFile } from '../storage/bounded-file';
 import type { DeclaredTokens } from '../tokens/declared-tokens';
-import { ContractInterfaces, checkContractInterface } from './contracts';
 import { signingFor } from './signing';
 
-type SigningChannel =
-  | 'policies.dryRun'
-  | 'signing.describe'
-  | 'signing.preview'
-  | 'signing.submit'
-  | 'signing.result'
-  | 'signing.saveResult'
-  | 'signing.stampToFile'
-  | 'contracts.list'
-  | 'contracts.check'
-  | 'contracts.create'
-  | 'contracts.delete';
+type SigningChannel = Extract<keyof IpcHandlers, `signing.${string}`>;
 
 export interface SigningHandlerDeps extends ActiveProfileHandlerDeps {
   settings: Pick<Settings, 'get'>;
@@ -38,10 +26,7 @@ export interface SigningHandlerDeps extends ActiveProfileHandlerDeps {
 
 export function signingHandlers({ active, now, settings, tokens, stampedRequestsDir, signaturesDir, journal }: SigningHandlerDeps): Pick<IpcHandlers, SigningChannel> {
   const signing = async () => signingFor(await active.services(), { settings, tokens, now });
-  const contracts = async () => new ContractInterfaces((await active.services()).client);
-  const idOf = ({ smartContractInterfaceId }: { smartContractInterfaceId: string }) => ({ smartContractInterfaceId });
   return {
-    'policies.dryRun': async ({ request, draft }) => (await signing()).dryRun(request, draft),
     'signing.describe': async ({ activityId }) => {
       const { activity, ...card } = await (await signing()).card(activityId);
       return { ...card, activity: activityView(activity, now()) };
@@ -73,9 +58,5 @@ export function signingHandlers({ active, now, settings, tokens, stampedRequests
       await journal.record(stampedRequestRecord((await active.services()).profile, stamped, file));
       return { file, stampedRequestsDir, path: stamped.path, body: stamped.body };
     },
-    'contracts.list': async () => (await contracts()).list(),
-    'contracts.check': async (input) => ({ summary: checkContractInterface(input) }),
-    'contracts.create': async (input) => outcomeView(await (await contracts()).create(input), idOf, now()),
-    'contracts.delete': async ({ smartContractInterfaceId }) => outcomeView(await (await contracts()).delete(smartContractInterfaceId), idOf, now()),
   };
 }

@@ -5,7 +5,7 @@
 import type { ParamsOf, operations } from '../../shared/api';
 import type { ChannelInput } from '../../shared/ipc/contract';
 import { QkError } from '../../shared/errors';
-import type { ActiveProfileHandlerDeps } from '../activities/activities.ipc';
+import type { ActiveProfileHandlerDeps } from '../profiles/active-profile';
 import { outcomeView } from '../activities/activity-views';
 import type { IpcHandlers } from '../ipc/register';
 import type { Keychain } from '../keychain/keychain';

@@ -14,7 +14,7 @@ import { ethereumNetwork } from '../../shared/clear-signing/networks';
 import { QkError } from '../../shared/errors';
 import type { ContractInterfaceView } from '../../shared/ipc/signing';
 import type { ActivityOutcome, ApiClient } from '../client/api-client';
-import { contractInterfaceTypeOf } from './organization';
+import { contractInterfaceTypeOf } from '../signing/organization';
 
 export type ContractInterfaceType = ContractInterfaceView['type'];
 

@@ -1,5 +1,5 @@
 import type { IpcHandlers } from '../ipc/register';
-import type { Keychain } from './keychain';
+import type { Keychain } from '../keychain/keychain';
 
 type KeyChannel =
   | 'keys.generateApiKey'
@@ -13,7 +13,7 @@ type KeyChannel =
   | 'keys.listEncryptionKeys'
   | 'keys.deleteEncryptionKey';
 
-export function keychainHandlers({ keychain }: { keychain: Keychain }): Pick<IpcHandlers, KeyChannel> {
+export function keysHandlers({ keychain }: { keychain: Keychain }): Pick<IpcHandlers, KeyChannel> {
   return {
     'keys.generateApiKey': (input) => keychain.generateApiKey(input),
     'keys.importApiKey': (input) => keychain.importApiKey(input),

@@ -1,9 +1,9 @@
-import type { ActiveProfileHandlerDeps } from '../activities/activities.ipc';
+import type { ActiveProfileHandlerDeps } from '../profiles/active-profile';
 import { activityView } from '../activities/activity-views';
 import type { IpcHandlers } from '../ipc/register';
 import { addressViews } from '../wallets/wallet-views';
 
-export function importerHandlers({ active, now }: ActiveProfileHandlerDeps): Pick<IpcHandlers, 'imports.wallet' | 'imports.privateKey'> {
+export function importsHandlers({ active, now }: ActiveProfileHandlerDeps): Pick<IpcHandlers, 'imports.wallet' | 'imports.privateKey'> {
   return {
     'imports.wallet': async (input) => {
       const result = await (await active.services()).importer.importWallet(input);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { activityStatusInWords, activityTypeInWords } from '../../shared/describe';
 import { QkError } from '../../shared/errors';
 import { EXPORT_FILE_KIND, exportedKindOf, type ExportFile } from '../../shared/offline/export-file';
-import type { ActiveProfileHandlerDeps } from '../activities/activities.ipc';
+import type { ActiveProfileHandlerDeps } from '../profiles/active-profile';
 import { activityView } from '../activities/activity-views';
 import type { ApiClient } from '../client/api-client';
 import type { IpcHandlers } from '../ipc/register';
@@ -14,7 +14,7 @@ import type { Profiles } from '../profiles/profiles';
 import type { ExportRequests } from './export-requests';
 import { decryptBundleOffline, decryptedRecord, type ExportSubject } from './exporter';
 
-export interface ExporterHandlerDeps extends ActiveProfileHandlerDeps {
+export interface ExportsHandlerDeps extends ActiveProfileHandlerDeps {
   keychain: Keychain;
   profiles: Pick<Profiles, 'getActive'>;
   /** Where saved export files go. The renderer names files, never paths; people copy them to the offline desktop. */
@@ -23,7 +23,7 @@ export interface ExporterHandlerDeps extends ActiveProfileHandlerDeps {
   exportRequests: ExportRequests;
 }
 
-export function exporterHandlers({
+export function exportsHandlers({
   active,
   now,
   keychain,
@@ -31,7 +31,7 @@ export function exporterHandlers({
   exportsDir,
   journal,
   exportRequests,
-}: ExporterHandlerDeps): Pick<IpcHandlers, 'exports.reveal' | 'exports.decryptBundle' | 'exports.saveBundle' | 'exports.requests'> {
+}: ExportsHandlerDeps): Pick<IpcHandlers, 'exports.reveal' | 'exports.decryptBundle' | 'exports.saveBundle' | 'exports.requests'> {
   return {
     'exports.requests': async () => {
       const { client, profile } = await active.services();
