@@ -7,9 +7,9 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { activityStatus, operations, type ActivityStatus } from '../../shared/api';
-import type { HashFunction, PayloadEncoding } from '../../shared/chains/raw-payload';
 import { PRIVATE_KEY_FORMATS, type PrivateKeyFormat } from '../../shared/crypto/bundles';
 import { isApiKeyCurve } from '../../shared/crypto/keys';
+import { HASH_FUNCTION_WORDS, PAYLOAD_ENCODING_WORDS, TRANSACTION_TYPE_WORDS } from '../../shared/describe/signing-words';
 import { QkError, toQkError } from '../../shared/errors';
 import { checkStampableRequest, stampedRequestText } from '../../shared/offline/stamped-request';
 import { verifyJournal } from '../../shared/journal/verify';
@@ -21,7 +21,7 @@ import type { ProfileServices } from '../profiles/active-profile';
 import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY, type Profile } from '../profiles/profiles';
 import { createMainServices, type MainServices } from '../services';
 import { describeOffline, signingFor } from '../signing/signing';
-import { withSigningParameters, type SigningRequest, type TransactionType } from '../signing/signing-request';
+import { withSigningParameters, type SigningRequest } from '../signing/signing-request';
 import { postStampedFile, stampToFile } from '../stamper/stamped-file';
 import { FILE_LIMITS, readBoundedText, writeNewFile } from '../storage/bounded-file';
 import { ACCOUNT_PRESETS, accountsFor } from '../../shared/wallets/account-presets';
@@ -29,6 +29,7 @@ import { confirmOnTerminal, profilesCommand, sandboxCommand, type SetupArguments
 import { UsageError } from './usage-error';
 import { lintCommand } from './lint-command';
 import { rehearseCommand } from './rehearse-command';
+import { flagAlternatives, flagChoice } from './signing-flags';
 import { signingCardText } from './signing-text';
 
 const USAGE = `usage: quorumkey-cli [--data-dir DIR] [--profile NAME|ID] <command>
@@ -52,9 +53,9 @@ const USAGE = `usage: quorumkey-cli [--data-dir DIR] [--profile NAME|ID] <comman
           exit 1 when one is an error)
   wallets list | wallets create NAME [--chain ethereum|bitcoin|solana|cosmos|tron]...   (one account per --chain;
           ethereum when none is given)
-  sign transaction --sign-with ADDRESS|KEY_ID --type ethereum|solana|bitcoin --unsigned HEX|@FILE [--no-post [--output FILE]]
-  sign payload --sign-with ADDRESS|KEY_ID --payload TEXT|@FILE [--encoding text|hex|eip712|eip7702]
-          [--hash keccak256|sha256|none|not-applicable] [--no-post [--output FILE]]
+  sign transaction --sign-with ADDRESS|KEY_ID --type ${flagAlternatives(TRANSACTION_TYPE_WORDS)} --unsigned HEX|@FILE [--no-post [--output FILE]]
+  sign payload --sign-with ADDRESS|KEY_ID --payload TEXT|@FILE [--encoding ${flagAlternatives(PAYLOAD_ENCODING_WORDS)}]
+          [--hash ${flagAlternatives(HASH_FUNCTION_WORDS)}] [--no-post [--output FILE]]
           (prints what it signs and where the policies stand, then submits; --no-post stamps it offline instead,
           described without the organization's names or policies; the description goes to stderr when the
           stamped request itself is printed)
@@ -458,30 +459,6 @@ function optionalDate(values: Values, name: 'from' | 'to', edge: 'start' | 'end'
   return name === 'from' ? { fromMs: ms } : { toMs: ms };
 }
 
-const TRANSACTION_TYPES: Record<string, TransactionType> = {
-  ethereum: 'TRANSACTION_TYPE_ETHEREUM',
-  solana: 'TRANSACTION_TYPE_SOLANA',
-  bitcoin: 'TRANSACTION_TYPE_BITCOIN',
-};
-const ENCODINGS: Record<string, PayloadEncoding> = {
-  text: 'PAYLOAD_ENCODING_TEXT_UTF8',
-  hex: 'PAYLOAD_ENCODING_HEXADECIMAL',
-  eip712: 'PAYLOAD_ENCODING_EIP712',
-  eip7702: 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION',
-};
-const HASH_FUNCTIONS: Record<string, HashFunction> = {
-  keccak256: 'HASH_FUNCTION_KECCAK256',
-  sha256: 'HASH_FUNCTION_SHA256',
-  none: 'HASH_FUNCTION_NO_OP',
-  'not-applicable': 'HASH_FUNCTION_NOT_APPLICABLE',
-};
-
-function choice<T>(table: Record<string, T>, value: string, option: string): T {
-  const chosen = Object.hasOwn(table, value) ? table[value] : undefined;
-  if (chosen === undefined) throw new UsageError(`--${option} must be one of ${Object.keys(table).join(', ')}; got ${value}`);
-  return chosen;
-}
-
 /** `@FILE` reads the file (trimmed; a transaction or payload is part of a request body, so it is bounded like one); anything else is the value itself. */
 async function textOrFile(value: string): Promise<string> {
   return value.startsWith('@') ? (await readBoundedText(value.slice(1), FILE_LIMITS.requestBody)).trim() : value;
@@ -493,18 +470,18 @@ async function signingRequestOf(sub: string | undefined, values: Values): Promis
     return {
       operation: 'sign_transaction',
       signWith,
-      type: choice(TRANSACTION_TYPES, required(values, 'type'), 'type'),
+      type: flagChoice(TRANSACTION_TYPE_WORDS, required(values, 'type'), 'type'),
       unsignedTransaction: (await textOrFile(required(values, 'unsigned'))).replace(/^0x/i, ''),
     };
   }
-  const encoding = choice(ENCODINGS, values.encoding ?? 'text', 'encoding');
+  const encoding = values.encoding === undefined ? 'PAYLOAD_ENCODING_TEXT_UTF8' : flagChoice(PAYLOAD_ENCODING_WORDS, values.encoding, 'encoding');
   const structured = encoding === 'PAYLOAD_ENCODING_EIP712' || encoding === 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION';
   return {
     operation: 'sign_raw_payload',
     signWith,
     payload: await textOrFile(required(values, 'payload')),
     encoding,
-    hashFunction: choice(HASH_FUNCTIONS, values.hash ?? (structured ? 'none' : 'keccak256'), 'hash'),
+    hashFunction: values.hash === undefined ? (structured ? 'HASH_FUNCTION_NO_OP' : 'HASH_FUNCTION_KECCAK256') : flagChoice(HASH_FUNCTION_WORDS, values.hash, 'hash'),
   };
 }
 

@@ -8,6 +8,7 @@ import { activityOperations } from '../api/activities';
 import { SIGNING_OPERATIONS, signingOperationOf } from '../api/signing-operations';
 import { parseRequest } from '../api/validate';
 import { hexToBytes } from '../crypto/encoding';
+import { PAYLOAD_ENCODING_WORDS, TRANSACTION_TYPE_WORDS } from '../describe/signing-words';
 import { QkError } from '../errors';
 import { readBitcoinPsbt } from './bitcoin';
 import { readEthereumTransaction } from './ethereum';
@@ -73,8 +74,9 @@ function read(request: SigningRequest, lookup: Lookup, warnings: Warnings, signe
         : request.parameters.payloads.map((payload, index) => ({ payload, what: `parameters.payloads[${index}]` }));
     if (payloads.length === 0) throw new QkError('REQUEST_INVALID', 'parameters.payloads: send at least one payload to sign');
     const raw = readRawPayloads(payloads, parameters.encoding, parameters.hashFunction, signer, lookup, warnings);
+    const { reading } = PAYLOAD_ENCODING_WORDS[parameters.encoding];
     const noun =
-      parameters.encoding === 'PAYLOAD_ENCODING_EIP712' ? 'EIP-712 typed data' : parameters.encoding === 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION' ? 'an EIP-7702 authorization' : 'a raw payload';
+      parameters.encoding === 'PAYLOAD_ENCODING_EIP712' ? reading : parameters.encoding === 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION' ? `an ${reading}` : 'a raw payload';
     return {
       title: payloads.length === 1 ? `Sign ${noun}` : `Sign ${payloads.length} raw payloads`,
       summary: raw.summary,
@@ -100,7 +102,7 @@ function read(request: SigningRequest, lookup: Lookup, warnings: Warnings, signe
     }
     case 'TRANSACTION_TYPE_TRON':
     case 'TRANSACTION_TYPE_TEMPO': {
-      const chain = type === 'TRANSACTION_TYPE_TRON' ? 'Tron' : 'Tempo';
+      const { chain } = TRANSACTION_TYPE_WORDS[type];
       warnings.add('UNDECODED', `QuorumKey cannot read ${chain} transactions yet: only the raw transaction is shown. Check it another way before you approve.`);
       return {
         title: `Sign a ${chain} transaction`,

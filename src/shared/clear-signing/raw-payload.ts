@@ -5,6 +5,7 @@
  */
 import { prepareRawPayload, type HashFunction, type PayloadEncoding, type SigningCurve } from '../chains/raw-payload';
 import { bytesToHex, hexToBytes, utf8Encode } from '../crypto/encoding';
+import { HASH_FUNCTION_WORDS, PAYLOAD_ENCODING_WORDS } from '../describe/signing-words';
 import { QkError } from '../errors';
 import { readAuthorization, readTypedData } from './ethereum';
 import type { Lookup } from './lookup';
@@ -12,20 +13,6 @@ import { SOLANA_NETWORK } from './networks';
 import { readSolanaTransaction } from './solana';
 import type { Network, RawPayloadDetails, RawPayloadsDetails, Signer } from './types';
 import type { Warnings } from './warnings';
-
-const ENCODING_TEXT: Record<PayloadEncoding, string> = {
-  PAYLOAD_ENCODING_HEXADECIMAL: 'hexadecimal bytes',
-  PAYLOAD_ENCODING_TEXT_UTF8: 'UTF-8 text',
-  PAYLOAD_ENCODING_EIP712: 'EIP-712 typed data',
-  PAYLOAD_ENCODING_EIP7702_AUTHORIZATION: 'EIP-7702 authorization',
-};
-
-const HASH_TEXT: Record<HashFunction, string> = {
-  HASH_FUNCTION_KECCAK256: 'Keccak-256',
-  HASH_FUNCTION_SHA256: 'SHA-256',
-  HASH_FUNCTION_NO_OP: 'none: the payload is the digest',
-  HASH_FUNCTION_NOT_APPLICABLE: 'none: Ed25519 signs the message itself',
-};
 
 const DIGEST_LENGTH = 32;
 
@@ -107,9 +94,9 @@ export function readRawPayloads(
     details: {
       kind: 'raw-payloads',
       encoding,
-      encodingText: ENCODING_TEXT[encoding],
+      encodingText: PAYLOAD_ENCODING_WORDS[encoding].reading,
       hashFunction,
-      hashFunctionText: HASH_TEXT[hashFunction],
+      hashFunctionText: HASH_FUNCTION_WORDS[hashFunction].reading,
       payloads: details,
     },
     network,

@@ -11,6 +11,7 @@ import { activityTypeInWords } from './words';
 
 export * from './types';
 export * from './words';
+export * from './signing-words';
 export { publicKeyFingerprint } from './pieces';
 export type { DescriberTable } from './draft';
 export { DESCRIBERS } from './families';

@@ -4,6 +4,7 @@
  * hash function; pasted, or opened from a file.
  */
 import { useState, type ReactNode } from 'react';
+import { choicesOf, HASH_FUNCTION_WORDS, PAYLOAD_ENCODING_WORDS, TRANSACTION_TYPE_WORDS } from '../../../shared/describe/signing-words';
 import type { QkError } from '../../../shared/errors';
 import type { ChannelInput } from '../../../shared/ipc/contract';
 import { useChannel, useChannelEach } from '../queries';
@@ -22,23 +23,10 @@ interface SignerOption {
   ed25519: boolean;
 }
 
-const TRANSACTION_TYPES: readonly SelectOption<TransactionType>[] = [
-  { value: 'TRANSACTION_TYPE_ETHEREUM', label: 'Ethereum (serialized unsigned transaction, hex)' },
-  { value: 'TRANSACTION_TYPE_SOLANA', label: 'Solana (unsigned transaction or message, hex)' },
-  { value: 'TRANSACTION_TYPE_BITCOIN', label: 'Bitcoin (PSBT, hex)' },
-];
-const ENCODINGS: readonly SelectOption<Encoding>[] = [
-  { value: 'PAYLOAD_ENCODING_TEXT_UTF8', label: 'Text (UTF-8)' },
-  { value: 'PAYLOAD_ENCODING_HEXADECIMAL', label: 'Hexadecimal bytes' },
-  { value: 'PAYLOAD_ENCODING_EIP712', label: 'EIP-712 typed data (JSON)' },
-  { value: 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION', label: 'EIP-7702 authorization (JSON)' },
-];
-const HASH_FUNCTIONS: readonly SelectOption<HashFunction>[] = [
-  { value: 'HASH_FUNCTION_KECCAK256', label: 'Keccak-256' },
-  { value: 'HASH_FUNCTION_SHA256', label: 'SHA-256' },
-  { value: 'HASH_FUNCTION_NO_OP', label: 'None: the payload is a 32-byte digest (or EIP-712/7702)' },
-  { value: 'HASH_FUNCTION_NOT_APPLICABLE', label: 'Not applicable (Ed25519 keys)' },
-];
+/** The choices in the words every surface shares (the CLI takes the same values by its flag words). */
+const TRANSACTION_TYPES: readonly SelectOption<TransactionType>[] = choicesOf(TRANSACTION_TYPE_WORDS);
+const ENCODINGS: readonly SelectOption<Encoding>[] = choicesOf(PAYLOAD_ENCODING_WORDS);
+const HASH_FUNCTIONS: readonly SelectOption<HashFunction>[] = choicesOf(HASH_FUNCTION_WORDS);
 
 /**
  * The hash function a payload must take, where the person has no choice: an Ed25519 key hashes as part of signing,

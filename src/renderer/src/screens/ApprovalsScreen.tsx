@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react
 import { activityOperations } from '../../../shared/api/activities';
 import type { ActivityType } from '../../../shared/api/activity-types';
 import { stillToVote } from '../../../shared/approvals/still-to-vote';
-import { currentVoteOf } from '../../../shared/approvals/voting';
+import { APPROVAL_WINDOW_MS, currentVoteOf } from '../../../shared/approvals/voting';
 import { activityStatusInWords, activityTypeInWords, type OrganizationLookup } from '../../../shared/describe';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
 import { exportedKindOf } from '../../../shared/offline/export-file';
@@ -34,6 +34,9 @@ const FILTER_TYPES = Object.values(activityOperations)
   .sort((a, b) => activityTypeInWords(a).localeCompare(activityTypeInWords(b)));
 
 type View = 'pending' | 'history' | 'inbox';
+
+/** "24 h": the window's length in the same words as the time left in it. */
+const APPROVAL_WINDOW_WORDS = durationInWords(APPROVAL_WINDOW_MS);
 
 const HISTORY_STATUSES: readonly ActivityStatus[] = [
   'ACTIVITY_STATUS_CONSENSUS_NEEDED',
@@ -267,8 +270,8 @@ function ApprovalDetail({
             <dt>Time left</dt>
             <dd>
               {item.timeLeftMs > 0
-                ? `${durationInWords(item.timeLeftMs)} of the 24 h window`
-                : 'none: the approvals expired; the next approval opens a new 24 h window'}
+                ? `${durationInWords(item.timeLeftMs)} of the ${APPROVAL_WINDOW_WORDS} window`
+                : `none: the approvals expired; the next approval opens a new ${APPROVAL_WINDOW_WORDS} window`}
             </dd>
           </>
         )}

@@ -1,6 +1,7 @@
 /** Signing requests: what the intent states, read by the clear-signing hook where one is given. */
 import type { Describer, Describers, Draft, Fields } from '../draft';
 import { code, plain, text, texts } from '../pieces';
+import { HASH_FUNCTION_WORDS, PAYLOAD_ENCODING_WORDS, TRANSACTION_TYPE_WORDS, wordsFor } from '../signing-words';
 import type { Fact, Ref, SigningRequest } from '../types';
 import { counted, enumInWords } from '../words';
 
@@ -43,21 +44,22 @@ const signRawPayloads: Describer = (fields, draft) => {
 function payloadFacts(fields: Fields): Fact[] {
   const facts: Fact[] = [];
   const encoding = text(fields, 'encoding');
-  if (encoding !== undefined) facts.push({ label: 'Payload encoding', value: [plain(enumInWords(encoding, 'PAYLOAD_ENCODING_'))] });
+  if (encoding !== undefined) facts.push({ label: 'Payload encoding', value: [plain(wordsFor(PAYLOAD_ENCODING_WORDS, encoding)?.reading ?? enumInWords(encoding, 'PAYLOAD_ENCODING_'))] });
   const hash = text(fields, 'hashFunction');
-  if (hash !== undefined) facts.push({ label: 'Hashed with', value: [plain(enumInWords(hash, 'HASH_FUNCTION_'))] });
+  if (hash !== undefined) facts.push({ label: 'Hashed with', value: [plain(wordsFor(HASH_FUNCTION_WORDS, hash)?.reading ?? enumInWords(hash, 'HASH_FUNCTION_'))] });
   return facts;
 }
 
 const signTransaction: Describer = (fields, draft) => {
   const type = text(fields, 'type');
+  const chain = type === undefined ? undefined : (wordsFor(TRANSACTION_TYPE_WORDS, type)?.chain ?? enumInWords(type, 'TRANSACTION_TYPE_'));
   draft.title = 'Sign a transaction';
   const request: SigningRequest = {
     signWith: signWith(fields),
     payloads: [text(fields, 'unsignedTransaction') ?? ''],
-    facts: type === undefined ? [] : [{ label: 'Transaction type', value: [plain(enumInWords(type, 'TRANSACTION_TYPE_'))] }],
+    facts: chain === undefined ? [] : [{ label: 'Transaction type', value: [plain(chain)] }],
   };
-  draft.summary = `${type === undefined ? '' : `${enumInWords(type, 'TRANSACTION_TYPE_')} `}with ${request.signWith.text}`;
+  draft.summary = `${chain === undefined ? '' : `${chain} `}with ${request.signWith.text}`;
   signing(draft, request);
 };
 
