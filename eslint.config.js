@@ -115,7 +115,7 @@ export const rendererReact = [
 ];
 
 export default tseslint.config(
-  { ignores: ['.tmp/**', 'out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
+  { ignores: ['.tmp/**', 'out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'dist-sandbox/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   regexp.configs['flat/recommended'],
