@@ -4,14 +4,11 @@
  * policy the verdict did not match); Cancel there stamps nothing; removing the key the profile signs with is refused with the reason; a root
  * quorum change is shown before → after and happens only once the person goes ahead.
  */
-import { encodeFunctionData, getAddress, parseAbi, serializeTransaction } from 'viem';
 import { ApiClient } from '../../src/main/client/api-client';
 import { Stamper } from '../../src/main/stamper/stamper';
 import { done, expect, openScreen, screenshotBothThemes, startSandbox, test } from './fixtures';
+import { PAYROLL, unsignedUsdcTransfer, USDC } from './usdc-transfer';
 
-const USDC = getAddress('0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48');
-const PAYROLL = getAddress('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
-const ERC20 = parseAbi(['function transfer(address to, uint256 amount) returns (bool)']);
 const ERC20_JSON = JSON.stringify([
   { type: 'function', name: 'transfer', stateMutability: 'nonpayable', inputs: [{ name: 'to', type: 'address' }, { name: 'amount', type: 'uint256' }], outputs: [{ name: '', type: 'bool' }] },
 ]);
@@ -49,17 +46,7 @@ test('approving a 250,000 USDC transfer: main restates amount, token, destinatio
   // Bea proposes; the root votes in the window.
   const beaProfile = await host.services.profiles.add({ name: 'Bea', kind: 'hosted', baseUrl, organizationId, apiKeyName: 'Bea', enclaveSignerPublicKey });
   await host.services.profiles.setActive(beaProfile.id);
-  const unsignedTransaction = serializeTransaction({
-    type: 'eip1559',
-    chainId: 1,
-    nonce: 3,
-    to: USDC,
-    value: 0n,
-    data: encodeFunctionData({ abi: ERC20, functionName: 'transfer', args: [PAYROLL, 250_000_000_000n] }),
-    gas: 60_000n,
-    maxFeePerGas: 20_000_000_000n,
-    maxPriorityFeePerGas: 1_000_000_000n,
-  });
+  const unsignedTransaction = unsignedUsdcTransfer(250_000_000_000n);
   const submitted = await host.handlers['signing.submit']({ request: { operation: 'sign_transaction', signWith: addresses[0]!, unsignedTransaction, type: 'TRANSACTION_TYPE_ETHEREUM' } });
   expect(submitted.state).toBe('consensus-needed');
   await host.services.profiles.setActive(sandbox.id);

@@ -2,16 +2,14 @@
  * Issue 24, items 5 and 6: a declaration that imitates USDC at another address is refused with where the real USDC
  * is; a per-token threshold set in Settings (in USDC) flags a 250,000 USDC transfer on its approval row and its card.
  */
-import { encodeFunctionData, getAddress, parseAbi, serializeTransaction } from 'viem';
+import { getAddress } from 'viem';
 import { ApiClient } from '../../src/main/client/api-client';
 import { Stamper } from '../../src/main/stamper/stamper';
 import { done, expect, openScreen, screenshotBothThemes, startSandbox, test } from './fixtures';
+import { unsignedUsdcTransfer, USDC } from './usdc-transfer';
 
-const USDC = getAddress('0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48');
 /** A contract on no list, posing as USDC. */
 const FAKE_USDC = getAddress('0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c');
-const PAYROLL = getAddress('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
-const ERC20 = parseAbi(['function transfer(address to, uint256 amount) returns (bool)']);
 
 test('a declaration imitating USDC at another address is refused, naming where USDC is', async ({ page, host }) => {
   await startSandbox(page, host);
@@ -67,17 +65,7 @@ test('a per-token threshold flags a 250,000 USDC transfer on its approval row an
   await screenshotBothThemes(page, 'tokens-threshold-settings');
   await page.setViewportSize({ width: 1280, height: 800 });
 
-  const unsignedTransaction = serializeTransaction({
-    type: 'eip1559',
-    chainId: 1,
-    nonce: 3,
-    to: USDC,
-    value: 0n,
-    data: encodeFunctionData({ abi: ERC20, functionName: 'transfer', args: [PAYROLL, 250_000_000_000n] }),
-    gas: 60_000n,
-    maxFeePerGas: 20_000_000_000n,
-    maxPriorityFeePerGas: 1_000_000_000n,
-  });
+  const unsignedTransaction = unsignedUsdcTransfer(250_000_000_000n);
   const submitted = await host.handlers['signing.submit']({ request: { operation: 'sign_transaction', signWith: addresses[0]!, unsignedTransaction, type: 'TRANSACTION_TYPE_ETHEREUM' } });
   expect(submitted.state).toBe('consensus-needed');
 
