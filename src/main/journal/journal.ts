@@ -215,7 +215,12 @@ export class Journal {
   /** The lines `prefix` verified, read again: refused when the file no longer begins with exactly those bytes. */
   private async verifiedLines(prefix: VerifiedPrefix | undefined): Promise<string[]> {
     if (prefix === undefined) return [];
-    const bytes = Buffer.from(await this.text(), 'utf8').subarray(0, prefix.bytes);
+    let bytes: Buffer;
+    try {
+      bytes = (await readFile(this.file)).subarray(0, prefix.bytes);
+    } catch (error) {
+      throw fileError(this.file, error);
+    }
     if (bytes.length < prefix.bytes || createHash('sha256').update(bytes).digest('hex') !== prefix.sha256) {
       throw new QkError('FAILED_PRECONDITION', `${this.file} changed while it was being exported; export again`);
     }

@@ -79,7 +79,7 @@ export async function verifyJournalFile(
       },
     };
   } catch (error) {
-    throw error instanceof QkError ? error : fileError(file, error);
+    throw (error as NodeJS.ErrnoException).code === undefined || error instanceof QkError ? error : fileError(file, error);
   } finally {
     await handle.close();
   }
