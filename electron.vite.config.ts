@@ -12,6 +12,8 @@ export default defineConfig({
           index: resolve(__dirname, 'src/main/index.ts'),
           service: resolve(__dirname, 'src/service/cli.ts'),
           'signing-worker': resolve(__dirname, 'src/service/enclave/signing-worker.ts'),
+          // Main verifies a large journal on a worker thread from this entry (src/main/journal/verify-off-thread.ts).
+          'journal-verify-worker': resolve(__dirname, 'src/main/journal/verify-worker.ts'),
         },
       },
     },

@@ -5,6 +5,7 @@
  * A crash can leave only a torn last line (an append cut short); it is reported by verification and cut off by the
  * next append, which then continues from the last complete entry.
  */
+import { createHash } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
 import { mkdir, open, readFile, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -21,11 +22,14 @@ import {
   type Checkpoint,
   type JournalEntry,
   type JournalRecord,
+  type JournalSignatureVerifier,
 } from '../../shared/journal/format';
-import { journalLines, verifyJournal, type JournalVerdict } from '../../shared/journal/verify';
+import { journalLines, type JournalVerdict } from '../../shared/journal/verify';
 import type { SecretStore } from '../keychain/secret-store';
 import { writeNewFile } from '../storage/bounded-file';
 import { createJournalKey, loadJournalKey, nodeJournalVerifier, type JournalKey } from './journal-key';
+import { verifyJournalFile, type VerifiedPrefix } from './verify-file';
+import { verifyJournalFileOffThread } from './verify-off-thread';
 
 export const JOURNAL_FILE = 'journal.jsonl';
 
@@ -33,11 +37,21 @@ export const JOURNAL_FILE = 'journal.jsonl';
 const LOCK_WAIT_MS = 10_000;
 /** A lock file older than this was left behind, whoever holds it. */
 const STALE_LOCK_MS = 30_000;
+/**
+ * New bytes a verification checks on main's event loop: some 50 entries, tens of milliseconds of signature checks.
+ * More, as when a large journal is verified from its start, go to a worker thread.
+ */
+const INLINE_VERIFY_BYTES = 32 * 1024;
 
 export interface JournalOptions {
   dataDir: string;
   secrets: SecretStore;
   now?: () => number;
+  /**
+   * Checks the signatures of entries main verifies itself (node:crypto's by default); the worker thread that verifies
+   * a large journal uses node:crypto's.
+   */
+  verifySignature?: JournalSignatureVerifier;
 }
 
 export interface JournalRange {
@@ -55,20 +69,33 @@ interface Tail {
   journalKey: string;
 }
 
+/** A verification's verdict on the whole file, and how far the file verified (undefined: not even entry 0). */
+interface Verification {
+  verdict: JournalVerdict;
+  prefix: VerifiedPrefix | undefined;
+}
+
 export class Journal {
   readonly file: string;
   private readonly secrets: SecretStore;
   private readonly now: () => number;
-  private readonly verifySignature = nodeJournalVerifier();
+  private readonly verifySignature: JournalSignatureVerifier;
   private key: JournalKey | undefined;
+  /** How far the file verified, and its entries up to there: a later verification checks only what follows. */
+  private verified: { prefix: VerifiedPrefix; entries: JournalEntry[] } | undefined;
+  /** The verification running (settled when none is). */
+  private verificationRunning: Promise<unknown> = Promise.resolve();
+  /** The verification that starts when the running one ends: every caller arriving meanwhile shares it. */
+  private verificationNext: Promise<Verification> | undefined;
   private tail: Tail | undefined;
   /** Appends from this process, one after another; the lock file orders them against other processes. */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor({ dataDir, secrets, now = Date.now }: JournalOptions) {
+  constructor({ dataDir, secrets, now = Date.now, verifySignature = nodeJournalVerifier() }: JournalOptions) {
     this.file = join(dataDir, JOURNAL_FILE);
     this.secrets = secrets;
     this.now = now;
+    this.verifySignature = verifySignature;
   }
 
   /**
@@ -96,8 +123,42 @@ export class Journal {
     }
   }
 
+  /**
+   * Verifies the journal. Only the entries appended since the last verification are checked, once the file is found
+   * to still begin with exactly the bytes that verified; otherwise (an edit, a cut) the whole file is, and the verdict
+   * names what broke. More than a few new entries are checked on a worker thread, off main's event loop.
+   */
   async verify(): Promise<JournalVerdict> {
-    return verifyJournal(await this.text(), { verifySignature: this.verifySignature });
+    return (await this.verification()).verdict;
+  }
+
+  /**
+   * One verification at a time: a caller arriving while one runs shares the next, which starts when it ends and so
+   * sees whatever was appended before the caller asked.
+   */
+  private verification(): Promise<Verification> {
+    if (this.verificationNext !== undefined) return this.verificationNext;
+    const next = this.verificationRunning.then(() => {
+      this.verificationNext = undefined;
+      return this.verifyFile();
+    });
+    this.verificationNext = next;
+    this.verificationRunning = next.catch(() => undefined);
+    return next;
+  }
+
+  private async verifyFile(): Promise<Verification> {
+    const bounded = { verifySignature: this.verifySignature, maxNewBytes: INLINE_VERIFY_BYTES };
+    let known = this.verified;
+    let result = await verifyJournalFile(this.file, known?.prefix, bounded);
+    if (result === 'prefix-changed') {
+      known = undefined;
+      result = await verifyJournalFile(this.file, undefined, bounded);
+    }
+    if (typeof result === 'string') result = await verifyJournalFileOffThread(this.file, known?.prefix);
+    const entries = (result.continued ? (known?.entries ?? []) : []).concat(result.verdict.entries);
+    this.verified = result.prefix === undefined ? undefined : { prefix: result.prefix, entries };
+    return { verdict: { ...result.verdict, entries: entries.slice() }, prefix: result.prefix };
   }
 
   /** The journal key's public half, once the journal has begun. */
@@ -118,12 +179,11 @@ export class Journal {
    * does not start at entry 0 is verified against it. Refused when the journal itself does not verify.
    */
   async exportRange(range: JournalRange): Promise<{ text: string; checkpoint: Checkpoint; count: number }> {
-    const text = await this.text();
-    const verdict = verifyJournal(text, { verifySignature: this.verifySignature });
+    const { verdict, prefix } = await this.verification();
     if (!verdict.valid) {
       throw new QkError('FAILED_PRECONDITION', `the journal does not verify, so it is not exported: ${verdict.problem?.message ?? ''}`);
     }
-    const { lines } = journalLines(text);
+    const lines = await this.verifiedLines(prefix);
     const inRange = (entry: JournalEntry) => {
       const at = Date.parse(entry.at);
       return (range.fromMs === undefined || at >= range.fromMs) && (range.toMs === undefined || at <= range.toMs);
@@ -150,6 +210,21 @@ export class Journal {
       throw error;
     }
     return { file, checkpointFile, count };
+  }
+
+  /** The lines `prefix` verified, read again: refused when the file no longer begins with exactly those bytes. */
+  private async verifiedLines(prefix: VerifiedPrefix | undefined): Promise<string[]> {
+    if (prefix === undefined) return [];
+    let bytes: Buffer;
+    try {
+      bytes = (await readFile(this.file)).subarray(0, prefix.bytes);
+    } catch (error) {
+      throw fileError(this.file, error);
+    }
+    if (bytes.length < prefix.bytes || createHash('sha256').update(bytes).digest('hex') !== prefix.sha256) {
+      throw new QkError('FAILED_PRECONDITION', `${this.file} changed while it was being exported; export again`);
+    }
+    return journalLines(bytes.toString('utf8')).lines;
   }
 
   async writeCheckpoint(file: string): Promise<Checkpoint> {

@@ -107,23 +107,12 @@ class JournalCheckFailure extends Error {
 export function verifyJournal(text: string, options: VerifyOptions = {}): JournalVerdict {
   const verifySignature = options.verifySignature ?? nobleVerifySignature;
   const { lines, tornTail } = journalLines(text);
-  const entries: JournalEntry[] = [];
-  let journalKey: string | undefined;
-  let head: string | undefined;
-  const verdict = (problem?: JournalProblem): JournalVerdict => ({
-    valid: problem === undefined,
-    entries,
-    problem,
-    journalKey,
-    head,
-    tornTail: tornTail !== '',
-  });
+  const walk = newWalk(tornTail);
   try {
     const checkpoint = options.checkpoint === undefined ? undefined : parseCheckpoint(options.checkpoint, verifySignature);
-    const parsed = lines.map(parseLine);
-    const seqs = parsed.map((entry) => entry.seq);
+    const parsed = lines.map((line, index) => parseLine(line, index + 1));
     const first = parsed[0];
-    if (first === undefined) return verdict(checkpoint === undefined ? undefined : truncated(checkpoint, 0, undefined));
+    if (first === undefined) return verdictOf(walk, checkpoint === undefined ? undefined : truncated(checkpoint, 0, undefined));
     if (first.seq !== 0 && checkpoint === undefined) {
       throw new JournalCheckFailure({
         kind: 'slice-without-checkpoint',
@@ -132,110 +121,201 @@ export function verifyJournal(text: string, options: VerifyOptions = {}): Journa
         message: `the file starts at entry ${first.seq}, not entry 0: it is an exported slice; verify it with the checkpoint exported beside it`,
       });
     }
-    journalKey = first.seq === 0 ? genesisKey(first) : checkpoint?.journalKey;
-    if (checkpoint !== undefined && journalKey !== checkpoint.journalKey) {
+    walk.journalKey = first.seq === 0 ? genesisKey(first) : checkpoint?.journalKey;
+    if (checkpoint !== undefined && walk.journalKey !== checkpoint.journalKey) {
       throw new JournalCheckFailure({
         kind: 'key-replaced',
         line: 1,
         seq: first.seq,
-        message: `entry 0 names journal key ${shortKey(journalKey)}, but the checkpoint was signed by ${shortKey(checkpoint.journalKey)}: the journal key was replaced`,
+        message: `entry 0 names journal key ${shortKey(walk.journalKey)}, but the checkpoint was signed by ${shortKey(checkpoint.journalKey)}: the journal key was replaced`,
       });
     }
-    const key = hexToBytes(journalKey ?? '', 'journal key');
-    let previousHash: string | undefined;
-    for (const [index, entry] of parsed.entries()) {
-      const line = index + 1;
-      if (index > 0) checkSequence(parsed, seqs, index);
-      else if (entry.seq === 0 && entry.prev !== GENESIS_PREV) {
-        throw new JournalCheckFailure({ kind: 'chain', line, seq: 0, message: 'entry 0: prev must be 64 zeros, as nothing comes before it' });
-      }
-      if (!verifySignature(hexToBytes(entry.sig, 'sig'), signedBytes(entry), key)) {
-        throw new JournalCheckFailure({
-          kind: 'signature',
-          line,
-          seq: entry.seq,
-          message: `entry ${entry.seq} (line ${line}): the signature does not verify under the journal key ${shortKey(journalKey)}; the entry was changed after it was signed, or signed with another key`,
-        });
-      }
-      if (previousHash !== undefined && entry.prev !== previousHash) {
-        throw new JournalCheckFailure({
-          kind: 'chain',
-          line,
-          seq: entry.seq,
-          message: `entry ${entry.seq} (line ${line}): prev does not match the hash of entry ${entry.seq - 1}; an entry before it was changed or replaced`,
-        });
-      }
-      checkAppProofs(entry, line);
-      previousHash = sha256Hex(lines[index] ?? '');
-      entries.push(entry);
-      head = previousHash;
-    }
+    checkEntries(lines, parsed, { previous: undefined, lineOffset: 0 }, walk, verifySignature);
     if (checkpoint !== undefined) checkExtends(checkpoint, parsed, lines);
-    return verdict();
+    return verdictOf(walk);
   } catch (error) {
-    if (error instanceof JournalCheckFailure) return verdict(error.problem);
+    if (error instanceof JournalCheckFailure) return verdictOf(walk, error.problem);
     throw error;
   }
+}
 
-  function parseLine(line: string, index: number): JournalEntry {
-    const fail = (kind: JournalProblemKind, message: string): never => {
-      throw new JournalCheckFailure({ kind, line: index + 1, seq: undefined, message: `line ${index + 1}: ${message}` });
-    };
-    let value: unknown;
+/** Where a verified journal ends: all that checking the lines appended after it needs. */
+export interface VerifiedEnd {
+  /** How many lines (entries) verified. */
+  count: number;
+  /** The last of them. */
+  last: JournalEntry;
+  /** Its hash: the next entry's `prev`. */
+  head: string;
+  journalKey: string;
+}
+
+/**
+ * Verifies `text`, the lines appended after a journal verified up to `end`, as {@link verifyJournal} would verify
+ * them within the whole file: the verdict's entries are the new ones only, and its lines count from the file's start.
+ */
+export function verifyAppended(end: VerifiedEnd, text: string, options: Pick<VerifyOptions, 'verifySignature'> = {}): JournalVerdict {
+  const { lines, tornTail } = journalLines(text);
+  const walk = newWalk(tornTail);
+  walk.journalKey = end.journalKey;
+  walk.head = end.head;
+  try {
+    const parsed = lines.map((line, index) => parseLine(line, end.count + index + 1));
+    checkEntries(lines, parsed, { previous: { entry: end.last, hash: end.head }, lineOffset: end.count }, walk, options.verifySignature ?? nobleVerifySignature);
+    return verdictOf(walk);
+  } catch (error) {
+    if (error instanceof JournalCheckFailure) return verdictOf(walk, error.problem);
+    throw error;
+  }
+}
+
+/** What a verification has established so far. */
+interface Walk {
+  entries: JournalEntry[];
+  journalKey: string | undefined;
+  head: string | undefined;
+  tornTail: boolean;
+}
+
+function newWalk(tornTail: string): Walk {
+  return { entries: [], journalKey: undefined, head: undefined, tornTail: tornTail !== '' };
+}
+
+function verdictOf({ entries, journalKey, head, tornTail }: Walk, problem?: JournalProblem): JournalVerdict {
+  return { valid: problem === undefined, entries, problem, journalKey, head, tornTail };
+}
+
+/**
+ * Checks each entry in order against the one before it (`start.previous`, for the first) and the journal key, adding
+ * it to `walk` once it holds; throws at the first that does not.
+ */
+function checkEntries(
+  lines: string[],
+  parsed: JournalEntry[],
+  start: { previous: { entry: JournalEntry; hash: string } | undefined; lineOffset: number },
+  walk: Walk,
+  verifySignature: JournalSignatureVerifier,
+): void {
+  const key = hexToBytes(walk.journalKey ?? '', 'journal key');
+  const seqs = parsed.map((entry) => entry.seq);
+  let previous = start.previous;
+  for (const [index, entry] of parsed.entries()) {
+    const line = start.lineOffset + index + 1;
+    if (previous !== undefined) checkSequence(previous.entry, index, line);
+    else if (entry.seq === 0 && entry.prev !== GENESIS_PREV) {
+      throw new JournalCheckFailure({ kind: 'chain', line, seq: 0, message: 'entry 0: prev must be 64 zeros, as nothing comes before it' });
+    }
+    if (!verifySignature(hexToBytes(entry.sig, 'sig'), signedBytes(entry), key)) {
+      throw new JournalCheckFailure({
+        kind: 'signature',
+        line,
+        seq: entry.seq,
+        message: `entry ${entry.seq} (line ${line}): the signature does not verify under the journal key ${shortKey(walk.journalKey)}; the entry was changed after it was signed, or signed with another key`,
+      });
+    }
+    if (previous !== undefined && entry.prev !== previous.hash) {
+      throw new JournalCheckFailure({
+        kind: 'chain',
+        line,
+        seq: entry.seq,
+        message: `entry ${entry.seq} (line ${line}): prev does not match the hash of entry ${entry.seq - 1}; an entry before it was changed or replaced`,
+      });
+    }
+    checkAppProofs(entry, line);
+    previous = { entry, hash: sha256Hex(lines[index] ?? '') };
+    walk.entries.push(entry);
+    walk.head = previous.hash;
+  }
+
+  /** The entry at `index` must be the one after `before`; otherwise names how the order broke. */
+  function checkSequence(before: JournalEntry, index: number, line: number): void {
+    const entry = parsed[index]!;
+    const expected = before.seq + 1;
+    if (entry.journalKey !== undefined) {
+      throw new JournalCheckFailure({ kind: 'inserted', line, seq: entry.seq, message: `line ${line}: a second entry naming a journal key; only entry 0 may` });
+    }
+    if (entry.seq === expected) return;
+    if (entry.seq < expected) {
+      // Moving an entry shows first as a gap (handled below): going back in sequence means an extra entry.
+      throw new JournalCheckFailure({
+        kind: 'inserted',
+        line,
+        seq: entry.seq,
+        message: `line ${line}: entry ${entry.seq} comes again after entry ${expected - 1}; an entry was inserted`,
+      });
+    }
+    const movedLater = seqs.slice(index + 1).some((seq) => seq >= expected && seq < entry.seq);
+    throw new JournalCheckFailure(
+      movedLater
+        ? { kind: 'reordered', line, seq: entry.seq, message: `line ${line}: entry ${entry.seq} comes before entry ${expected}; the entries were reordered` }
+        : {
+            kind: 'deleted',
+            line,
+            seq: entry.seq,
+            message: `line ${line}: entry ${entry.seq} follows entry ${expected - 1}; ${entry.seq - expected === 1 ? `entry ${expected} was` : `entries ${expected}-${entry.seq - 1} were`} deleted`,
+          },
+    );
+  }
+}
+
+function parseLine(line: string, lineNumber: number): JournalEntry {
+  const fail = (kind: JournalProblemKind, message: string): never => {
+    throw new JournalCheckFailure({ kind, line: lineNumber, seq: undefined, message: `line ${lineNumber}: ${message}` });
+  };
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return fail('malformed', line === '' ? 'an empty line inside the journal' : 'not JSON');
+  }
+  const parsed = journalEntrySchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return fail('malformed', `not a journal entry (${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''})`);
+  }
+  if (canonicalJson(value) !== line) fail('not-canonical', 'the entry is not in canonical JSON (RFC 8785) as it was written');
+  return parsed.data;
+}
+
+function checkExtends(checkpoint: Checkpoint, parsed: JournalEntry[], text: string[]): void {
+  const firstSeq = parsed[0]?.seq ?? 0;
+  const index = checkpoint.count - 1 - firstSeq;
+  const last = parsed.at(-1);
+  if (index >= parsed.length || last === undefined) throw new JournalCheckFailure(truncated(checkpoint, parsed.length + firstSeq, parsed.length));
+  if (index < 0) {
+    throw new JournalCheckFailure({
+      kind: 'checkpoint-invalid',
+      line: undefined,
+      seq: undefined,
+      message: `the checkpoint covers entries 0-${checkpoint.count - 1}, which end before this file's first entry ${firstSeq}`,
+    });
+  }
+  if (sha256Hex(text[index] ?? '') !== checkpoint.head) {
+    throw new JournalCheckFailure({
+      kind: 'diverged',
+      line: index + 1,
+      seq: checkpoint.count - 1,
+      message: `entry ${checkpoint.count - 1} (line ${index + 1}) is not the entry the checkpoint recorded as head: this journal does not extend the checkpoint`,
+    });
+  }
+}
+
+function checkAppProofs(entry: JournalEntry, line: number): void {
+  for (const [position, proof] of (entry.appProofs ?? []).entries()) {
+    let payload: unknown;
     try {
-      value = JSON.parse(line);
-    } catch {
-      return fail('malformed', line === '' ? 'an empty line inside the journal' : 'not JSON');
+      payload = verifyAppProof(proof);
+    } catch (error) {
+      throw new JournalCheckFailure({ kind: 'app-proof', line, seq: entry.seq, message: `entry ${entry.seq} (line ${line}): app proof ${position + 1}: ${(error as Error).message}` });
     }
-    const parsed = journalEntrySchema.safeParse(value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      return fail('malformed', `not a journal entry (${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''})`);
-    }
-    if (canonicalJson(value) !== line) fail('not-canonical', 'the entry is not in canonical JSON (RFC 8785) as it was written');
-    return parsed.data;
-  }
-
-  function checkExtends(checkpoint: Checkpoint, parsed: JournalEntry[], text: string[]): void {
-    const firstSeq = parsed[0]?.seq ?? 0;
-    const index = checkpoint.count - 1 - firstSeq;
-    const last = parsed.at(-1);
-    if (index >= parsed.length || last === undefined) throw new JournalCheckFailure(truncated(checkpoint, parsed.length + firstSeq, parsed.length));
-    if (index < 0) {
+    const bound = (payload as { activityId?: unknown } | null)?.activityId;
+    if (bound !== entry.activityId) {
       throw new JournalCheckFailure({
-        kind: 'checkpoint-invalid',
-        line: undefined,
-        seq: undefined,
-        message: `the checkpoint covers entries 0-${checkpoint.count - 1}, which end before this file's first entry ${firstSeq}`,
+        kind: 'app-proof',
+        line,
+        seq: entry.seq,
+        message: `entry ${entry.seq} (line ${line}): app proof ${position + 1} is for activity ${String(bound)}, not ${String(entry.activityId)}`,
       });
-    }
-    if (sha256Hex(text[index] ?? '') !== checkpoint.head) {
-      throw new JournalCheckFailure({
-        kind: 'diverged',
-        line: index + 1,
-        seq: checkpoint.count - 1,
-        message: `entry ${checkpoint.count - 1} (line ${index + 1}) is not the entry the checkpoint recorded as head: this journal does not extend the checkpoint`,
-      });
-    }
-  }
-
-  function checkAppProofs(entry: JournalEntry, line: number): void {
-    for (const [position, proof] of (entry.appProofs ?? []).entries()) {
-      let payload: unknown;
-      try {
-        payload = verifyAppProof(proof);
-      } catch (error) {
-        throw new JournalCheckFailure({ kind: 'app-proof', line, seq: entry.seq, message: `entry ${entry.seq} (line ${line}): app proof ${position + 1}: ${(error as Error).message}` });
-      }
-      const bound = (payload as { activityId?: unknown } | null)?.activityId;
-      if (bound !== entry.activityId) {
-        throw new JournalCheckFailure({
-          kind: 'app-proof',
-          line,
-          seq: entry.seq,
-          message: `entry ${entry.seq} (line ${line}): app proof ${position + 1} is for activity ${String(bound)}, not ${String(entry.activityId)}`,
-        });
-      }
     }
   }
 }
@@ -250,37 +330,6 @@ function genesisKey(first: JournalEntry): string {
     });
   }
   return first.journalKey;
-}
-
-/** The entry at `index` must be the one after the entry before it; otherwise names how the order broke. */
-function checkSequence(parsed: JournalEntry[], seqs: number[], index: number): void {
-  const entry = parsed[index]!;
-  const expected = parsed[index - 1]!.seq + 1;
-  const line = index + 1;
-  if (entry.journalKey !== undefined) {
-    throw new JournalCheckFailure({ kind: 'inserted', line, seq: entry.seq, message: `line ${line}: a second entry naming a journal key; only entry 0 may` });
-  }
-  if (entry.seq === expected) return;
-  if (entry.seq < expected) {
-    // Moving an entry shows first as a gap (handled below): going back in sequence means an extra entry.
-    throw new JournalCheckFailure({
-      kind: 'inserted',
-      line,
-      seq: entry.seq,
-      message: `line ${line}: entry ${entry.seq} comes again after entry ${expected - 1}; an entry was inserted`,
-    });
-  }
-  const movedLater = seqs.slice(index + 1).some((seq) => seq >= expected && seq < entry.seq);
-  throw new JournalCheckFailure(
-    movedLater
-      ? { kind: 'reordered', line, seq: entry.seq, message: `line ${line}: entry ${entry.seq} comes before entry ${expected}; the entries were reordered` }
-      : {
-          kind: 'deleted',
-          line,
-          seq: entry.seq,
-          message: `line ${line}: entry ${entry.seq} follows entry ${expected - 1}; ${entry.seq - expected === 1 ? `entry ${expected} was` : `entries ${expected}-${entry.seq - 1} were`} deleted`,
-        },
-  );
 }
 
 function truncated(checkpoint: Checkpoint, held: number, line: number | undefined): JournalProblem {

@@ -6,11 +6,12 @@ import {
   GENESIS_PREV,
   JOURNAL_STARTED,
   signCheckpoint,
+  sha256Hex,
   signEntry,
   type JournalEntry,
   type JournalSigner,
 } from '../../../src/shared/journal/format';
-import { verifyJournal } from '../../../src/shared/journal/verify';
+import { verifyAppended, verifyJournal } from '../../../src/shared/journal/verify';
 
 const reading = (title: string) => ({ title, summary: `${title}, in one line`, facts: [{ label: 'Amount', value: '1 ETH' }], warnings: [], verdict: 'completed' });
 
@@ -60,6 +61,22 @@ describe('journal verification', () => {
     const { lines, entries } = await buildJournal(6);
     lines[3] = canonicalJson({ ...entries[3], reading: { ...entries[3]!.reading, facts: [{ label: 'Amount', value: '100 ETH' }] } });
     expect(verifyJournal(text(lines)).problem).toMatchObject({ kind: 'signature', seq: 3, line: 4 });
+  });
+
+  it('verifies the lines after a verified end as it verifies them within the whole file', async () => {
+    const { lines, entries, key } = await buildJournal(8);
+    const whole = verifyJournal(text(lines));
+    const end = { count: 4, last: entries[3]!, head: sha256Hex(lines[3]!), journalKey: key.publicKey };
+    const after = verifyAppended(end, text(lines.slice(4)));
+    expect(after).toMatchObject({ valid: true, head: whole.head, journalKey: key.publicKey, tornTail: false });
+    expect(after.entries).toEqual(entries.slice(4));
+
+    const tampered = [...lines];
+    tampered.splice(5, 1);
+    expect(verifyAppended(end, text(tampered.slice(4))).problem).toEqual(verifyJournal(text(tampered)).problem);
+    expect(verifyAppended(end, text(tampered.slice(4))).problem).toMatchObject({ kind: 'deleted', seq: 6, line: 6 });
+    // An end that is not where these lines continue from: their first entry's prev does not match.
+    expect(verifyAppended({ ...end, head: sha256Hex(lines[2]!) }, text(lines.slice(4))).problem).toMatchObject({ kind: 'chain', seq: 4, line: 5 });
   });
 
   it('names a deleted entry', async () => {
@@ -164,7 +181,6 @@ function withoutSig({ sig: _sig, ...entry }: JournalEntry) {
 }
 
 async function checkpointOf(lines: string[], key: ReturnType<typeof journalKey>): Promise<string> {
-  const { sha256Hex } = await import('../../../src/shared/journal/format');
   return canonicalJson(
     await signCheckpoint({ count: lines.length, head: sha256Hex(lines.at(-1)!), at: '2026-11-26T13:00:00.000Z', journalKey: key.publicKey }, key.sign),
   );

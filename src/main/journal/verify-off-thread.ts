@@ -1,0 +1,65 @@
+/**
+ * A journal verification on a worker thread (verify-worker.ts), so checking a large journal's signatures (about a
+ * millisecond each) leaves main's event loop serving everything else. One thread per verification: they are rare,
+ * as every later verification continues after the prefix this one leaves.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { QkError, type ErrorData } from '../../shared/errors';
+import type { JournalEntry } from '../../shared/journal/format';
+import type { FileVerification, VerifiedPrefix } from './verify-file';
+
+/** Entries per message from the worker. */
+export const ENTRY_BATCH = 2_000;
+
+export interface WorkerJob {
+  file: string;
+  known: VerifiedPrefix | undefined;
+}
+
+export type WorkerMessage =
+  | { kind: 'entries'; entries: JournalEntry[] }
+  | ({ kind: 'done' } & FileVerification)
+  | { kind: 'failed'; error: ErrorData };
+
+/**
+ * The worker's entry file. Run from source (tsx, vitest) it is the TypeScript beside this module, loaded through tsx.
+ * Built (electron.vite.config.ts) it is the entry `journal-verify-worker.js` beside `index.js`, while this module's
+ * code lands in `chunks/` below it, or in `index.js` itself.
+ */
+function workerEntry(): { file: URL; execArgv: string[] } {
+  const here = dirname(fileURLToPath(import.meta.url));
+  if (fileURLToPath(import.meta.url).endsWith('.ts')) return { file: pathToFileURL(join(here, 'verify-worker.ts')), execArgv: ['--import', 'tsx'] };
+  const built = [join(here, 'journal-verify-worker.js'), join(here, '..', 'journal-verify-worker.js')].find((file) => existsSync(file));
+  if (built === undefined) throw new QkError('INTERNAL', `the journal verification worker's entry journal-verify-worker.js is missing beside ${here}`);
+  return { file: pathToFileURL(built), execArgv: [] };
+}
+
+/**
+ * Verifies `file` on a worker thread, continuing after `known` when the file still begins with it and from the start
+ * otherwise (the answer's `continued` says which).
+ */
+export function verifyJournalFileOffThread(file: string, known: VerifiedPrefix | undefined): Promise<FileVerification> {
+  const { file: entry, execArgv } = workerEntry();
+  const job: WorkerJob = { file, known };
+  const worker = new Worker(entry, { execArgv, workerData: job });
+  const entries: JournalEntry[] = [];
+  return new Promise<FileVerification>((resolve, reject) => {
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      outcome();
+      void worker.terminate();
+    };
+    worker.on('message', (message: WorkerMessage) => {
+      if (message.kind === 'entries') entries.push(...message.entries);
+      else if (message.kind === 'failed') settle(() => reject(QkError.fromData(message.error)));
+      else settle(() => resolve({ continued: message.continued, prefix: message.prefix, verdict: { ...message.verdict, entries } }));
+    });
+    worker.on('error', (error: Error) => settle(() => reject(new QkError('INTERNAL', `the journal verification worker failed: ${error.message}`))));
+    worker.on('exit', (code) => settle(() => reject(new QkError('INTERNAL', `the journal verification worker exited (code ${code}) before it answered`))));
+  });
+}
