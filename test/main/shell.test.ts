@@ -194,7 +194,8 @@ describe('src/main/index.ts', () => {
     recorded.appListeners.get('before-quit')!({ preventDefault });
     expect(preventDefault).toHaveBeenCalledOnce();
     // eslint-disable-next-line @typescript-eslint/unbound-method -- a mock, read for its calls
-    await vi.waitFor(() => expect(app.quit).toHaveBeenCalled());
+    // Stopping the Sandbox's process takes its time on a loaded machine: wait as long as starting it may.
+    await vi.waitFor(() => expect(app.quit).toHaveBeenCalled(), { timeout: 30_000, interval: 100 });
     expect(recorded.clipboardText).toBe('');
     expect((await status()).value.running).toBe(false);
     await expect(fetch(`${baseUrl!}/public/v1/query/whoami`, { method: 'POST', body: '{}' })).rejects.toThrow();

@@ -38,7 +38,10 @@ describe('the quorumkey-sandbox package', () => {
     expect(npmOutput).not.toMatch(/warn/i);
     // (typescript is installed anyway: @solana/kit's packages name it as an optional peer.)
     for (const devOnly of ['tsx', 'vite', 'electron', 'vitest', '@turnkey/http']) expect(existsSync(join(app, 'node_modules', devOnly))).toBe(false);
-    expect(readdirSync(app).sort()).toEqual(['README.md', 'dist-sandbox', 'docs', 'node_modules', 'package-lock.json', 'package.json']);
+    // npm always packs the file `main` names, so a checkout with the app built ships that one file too, and no more.
+    const appBuilt = existsSync(join(ROOT, 'out/main/index.js'));
+    expect(readdirSync(app).sort()).toEqual(['README.md', 'dist-sandbox', 'docs', 'node_modules', ...(appBuilt ? ['out'] : []), 'package-lock.json', 'package.json']);
+    if (appBuilt) expect(readdirSync(join(app, 'out'), { recursive: true })).toEqual(['main', join('main', 'index.js')]);
   });
 
   it('runs its bin with plain node: a seeded Sandbox answers whoami to @turnkey/http, reports its health, and stops on SIGTERM', async () => {

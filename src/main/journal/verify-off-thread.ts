@@ -3,10 +3,8 @@
  * millisecond each) leaves main's event loop serving everything else. One thread per verification: they are rare,
  * as every later verification continues after the prefix this one leaves.
  */
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerEntry } from '../../node/worker-entry';
 import { QkError, type ErrorData } from '../../shared/errors';
 import type { JournalEntry } from '../../shared/journal/format';
 import type { FileVerification, VerifiedPrefix } from './verify-file';
@@ -25,24 +23,11 @@ export type WorkerMessage =
   | { kind: 'failed'; error: ErrorData };
 
 /**
- * The worker's entry file. Run from source (tsx, vitest) it is the TypeScript beside this module, loaded through tsx.
- * Built (electron.vite.config.ts) it is the entry `journal-verify-worker.js` beside `index.js`, while this module's
- * code lands in `chunks/` below it, or in `index.js` itself.
- */
-function workerEntry(): { file: URL; execArgv: string[] } {
-  const here = dirname(fileURLToPath(import.meta.url));
-  if (fileURLToPath(import.meta.url).endsWith('.ts')) return { file: pathToFileURL(join(here, 'verify-worker.ts')), execArgv: ['--import', 'tsx'] };
-  const built = [join(here, 'journal-verify-worker.js'), join(here, '..', 'journal-verify-worker.js')].find((file) => existsSync(file));
-  if (built === undefined) throw new QkError('INTERNAL', `the journal verification worker's entry journal-verify-worker.js is missing beside ${here}`);
-  return { file: pathToFileURL(built), execArgv: [] };
-}
-
-/**
  * Verifies `file` on a worker thread, continuing after `known` when the file still begins with it and from the start
  * otherwise (the answer's `continued` says which).
  */
 export function verifyJournalFileOffThread(file: string, known: VerifiedPrefix | undefined): Promise<FileVerification> {
-  const { file: entry, execArgv } = workerEntry();
+  const { file: entry, execArgv } = workerEntry(import.meta.url, 'verify-worker.ts', 'journal-verify-worker.js', 'journal verification worker');
   const job: WorkerJob = { file, known };
   const worker = new Worker(entry, { execArgv, workerData: job });
   const entries: JournalEntry[] = [];

@@ -4,11 +4,9 @@
  * event loop, and so every other request, running. Jobs wait in one queue and go to the first idle worker. Workers
  * start on the first job; a worker holds the process open only while it has a job.
  */
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerEntry } from '../../node/worker-entry';
 import { QkError } from '../../shared/errors';
 import type { SigningJob, SigningJobResult, SigningJobResults, SigningRequest, SigningResponse } from './signing-jobs';
 import type { SigningKey } from './signing';
@@ -23,19 +21,6 @@ interface Task {
 interface Slot {
   worker: Worker;
   task: Task | undefined;
-}
-
-/**
- * The worker's entry file. Run from source (tsx, vitest) it is the TypeScript beside this module, loaded through tsx.
- * Built (electron.vite.config.ts) it is the entry `signing-worker.js` beside `service.js`, while this module's code
- * lands in `chunks/` below them, or beside them should the bundler inline it.
- */
-function workerEntry(): { file: URL; execArgv: string[] } {
-  const here = dirname(fileURLToPath(import.meta.url));
-  if (fileURLToPath(import.meta.url).endsWith('.ts')) return { file: pathToFileURL(join(here, 'signing-worker.ts')), execArgv: ['--import', 'tsx'] };
-  const built = [join(here, '..', 'signing-worker.js'), join(here, 'signing-worker.js')].find((file) => existsSync(file));
-  if (built === undefined) throw new QkError('INTERNAL', `the signing worker's entry signing-worker.js is missing beside ${here}`);
-  return { file: pathToFileURL(built), execArgv: [] };
 }
 
 export function defaultSigningWorkers(): number {
@@ -93,7 +78,7 @@ export class SigningPool {
 
   private startWorker(): Slot | undefined {
     if (this.slots.length >= this.size) return undefined;
-    const { file, execArgv } = workerEntry();
+    const { file, execArgv } = workerEntry(import.meta.url, 'signing-worker.ts', 'signing-worker.js', 'signing worker');
     const slot: Slot = { worker: new Worker(file, { execArgv }), task: undefined };
     slot.worker.unref();
     slot.worker.on('message', (response: SigningResponse) => this.finish(slot, response));
