@@ -21,10 +21,9 @@ const chainLibraries = {
   group: ['viem', 'viem/*', '@solana/*', '@scure/btc-signer', '@scure/btc-signer/*'],
   message: 'The window bundles no chain decoder: main reads activities (src/main/activities/readings.ts) and sends the readings.',
 };
-const bareNodeModules = [
-  'fs', 'path', 'os', 'crypto', 'child_process', 'http', 'https', 'net', 'url', 'util', 'stream', 'buffer', 'events',
-].map((name) => ({ name, message: 'No Node built-ins here.' }));
-
+const bareNodeModules = ['fs', 'path', 'os', 'crypto', 'child_process', 'http', 'https', 'net', 'url', 'util', 'stream', 'buffer', 'events'].map(
+  (name) => ({ name, message: 'No Node built-ins here.' }),
+);
 
 /**
  * The layers and the directions imports may point between them (docs/architecture.md#import-directions), checked by

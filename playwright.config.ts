@@ -23,14 +23,7 @@ export default defineConfig({
     // The host's Chromium, never Playwright's download (test/support/chromium.ts says which).
     launchOptions: {
       executablePath: findChromium(),
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
     },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',

@@ -179,7 +179,13 @@ export function createMainServices({
     ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
     ...(fetch === undefined ? {} : { fetch }),
     onActivity: (activity, { vote }) => {
-      events.emit({ type: 'activity', change: vote ? 'changed' : 'created', organizationId: activity.organizationId, activityId: activity.id, status: activity.status });
+      events.emit({
+        type: 'activity',
+        change: vote ? 'changed' : 'created',
+        organizationId: activity.organizationId,
+        activityId: activity.id,
+        status: activity.status,
+      });
       inbox.lookNow();
     },
   });
@@ -194,7 +200,8 @@ export function createMainServices({
     profiles,
     // Its own client per profile: its polls are not the page's requests, so they are not listed for cancelling.
     clientFor: (profile) => {
-      if (profile.kind === 'sandbox' && !sandbox.isRunning) throw new QkError('FAILED_PRECONDITION', 'the Sandbox is not running; start it on the Profiles screen');
+      if (profile.kind === 'sandbox' && !sandbox.isRunning)
+        throw new QkError('FAILED_PRECONDITION', 'the Sandbox is not running; start it on the Profiles screen');
       return new ApiClient({
         profile,
         stamper,
@@ -258,7 +265,15 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
   // Whatever the page asks for, an activity or vote is stamped only once a person confirmed main's reading of it.
   const active = services.active.withStampCheck(confirmingStampCheck({ confirm, settings, tokens, keychain, now }));
   const handlers: IpcHandlers = {
-    ...appHandlers({ lock, unlocker, settings, captureProtection, tokens, journal, app: { ...app, captureProtectionSupported: captureProtection.supported } }),
+    ...appHandlers({
+      lock,
+      unlocker,
+      settings,
+      captureProtection,
+      tokens,
+      journal,
+      app: { ...app, captureProtectionSupported: captureProtection.supported },
+    }),
     ...tokensHandlers({ tokens, settings }),
     ...clipboardHandlers({ clipboard }),
     ...keysHandlers({ keychain }),
@@ -273,7 +288,15 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
     ...walletsHandlers({ active, now }),
     ...privateKeysHandlers({ active, now }),
     ...contractsHandlers({ active, now }),
-    ...exportsHandlers({ active, now, keychain, profiles, journal, exportRequests: services.exportRequests, exportsDir: join(services.dataDir, EXPORTS_DIR) }),
+    ...exportsHandlers({
+      active,
+      now,
+      keychain,
+      profiles,
+      journal,
+      exportRequests: services.exportRequests,
+      exportsDir: join(services.dataDir, EXPORTS_DIR),
+    }),
     ...importsHandlers({ active, now }),
     ...journalHandlers({ journal, journalExportsDir: join(services.dataDir, JOURNAL_EXPORTS_DIR) }),
     ...inboxHandlers({ inbox: services.inbox, active, profiles, now }),
@@ -289,6 +312,9 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
   };
   // An unreadable settings file must not switch the re-ask off: fall back to the default.
   const reauthMaxAgeMs = async () =>
-    (await settings.get().then((current) => current.reauthMinutes, () => DEFAULT_SETTINGS.reauthMinutes)) * 60_000;
+    (await settings.get().then(
+      (current) => current.reauthMinutes,
+      () => DEFAULT_SETTINGS.reauthMinutes,
+    )) * 60_000;
   return guardWhileLocked(guardReveals(handlers, unlocker, reauthMaxAgeMs), lock);
 }

@@ -57,7 +57,8 @@ function parseRpcFlags(flags: readonly string[]): Record<string, string> {
     const separator = flag.indexOf('=');
     const caip2 = flag.slice(0, separator);
     const url = flag.slice(separator + 1);
-    if (separator <= 0 || !/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/.test(caip2)) usageError(`--rpc expects CAIP2=URL (e.g. eip155:31337=http://127.0.0.1:8545), got ${flag}`);
+    if (separator <= 0 || !/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/.test(caip2))
+      usageError(`--rpc expects CAIP2=URL (e.g. eip155:31337=http://127.0.0.1:8545), got ${flag}`);
     if (!URL.canParse(url) || !['http:', 'https:'].includes(new URL(url).protocol)) usageError(`--rpc ${caip2}: ${url} is not an http(s) URL`);
     if (caip2 in nodes) usageError(`--rpc ${caip2} is given twice`);
     nodes[caip2] = url;

@@ -165,7 +165,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const oidc = createOidcVerifier({ issuers: options.oidcIssuers ?? [], now: () => new Date(now()) });
     const outboxFile = options.otpOutbox ?? `${store.path}.otp-outbox.jsonl`;
     restrictOutboxToOwner(outboxFile);
-    const servedFamilies = [...families, ...identityFamilies({ oidc }), sessionsFamily({ oidc, outboxFile }), otpAuthFamily({ outboxFile }), invitationsFamily({ outboxFile }), credentialsFamily({ oidc }), sendTransactionsFamily(options.rpc ?? {})];
+    const servedFamilies = [
+      ...families,
+      ...identityFamilies({ oidc }),
+      sessionsFamily({ oidc, outboxFile }),
+      otpAuthFamily({ outboxFile }),
+      invitationsFamily({ outboxFile }),
+      credentialsFamily({ oidc }),
+      sendTransactionsFamily(options.rpc ?? {}),
+    ];
     const deps = {
       store,
       stampFormats: [apiKeyStampFormat(options.stampVerifier ?? createThreadPoolStampVerifier()), webAuthnStampFormat(store)],

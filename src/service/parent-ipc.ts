@@ -24,7 +24,11 @@ function parentChannel(): ParentChannel | undefined {
   const port = (process as { parentPort?: ElectronParentPort }).parentPort;
   if (port !== undefined) {
     // Electron ends a utility process with its parent, so there is no disconnect to watch for.
-    return { send: async (message) => port.postMessage(message), onMessage: (listener) => port.on('message', ({ data }) => listener(data)), onGone: () => undefined };
+    return {
+      send: async (message) => port.postMessage(message),
+      onMessage: (listener) => port.on('message', ({ data }) => listener(data)),
+      onGone: () => undefined,
+    };
   }
   const send = process.send?.bind(process);
   if (send === undefined) return undefined;

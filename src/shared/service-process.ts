@@ -20,7 +20,11 @@ export const toServiceMessageSchema = z.discriminatedUnion('type', [
   }),
   z.strictObject({ type: z.literal('clock'), clockOffsetMs: z.number().int() }),
   /** The answer to `service-secret-request`: the bytes themselves, never in argv or the environment. */
-  z.strictObject({ type: z.literal('service-secret'), secret: z.custom<Uint8Array>((value) => value instanceof Uint8Array, { error: 'expected bytes' }), createdAtMs: z.number().int() }),
+  z.strictObject({
+    type: z.literal('service-secret'),
+    secret: z.custom<Uint8Array>((value) => value instanceof Uint8Array, { error: 'expected bytes' }),
+    createdAtMs: z.number().int(),
+  }),
   z.strictObject({ type: z.literal('service-secret-failed'), code: z.string(), message: z.string() }),
   /** Finish in-flight requests, close the database, answer `stopped` and exit. */
   z.strictObject({ type: z.literal('stop') }),

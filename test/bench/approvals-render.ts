@@ -32,7 +32,11 @@ export async function run(): Promise<ApprovalsRenderResult> {
         'ul',
         null,
         items.map((item) =>
-          createElement('li', { key: item.activityId }, createElement(ApprovalRow, { item, selected: false, myUserId: 'user-1', onClick: () => {}, onKeyDown: () => false })),
+          createElement(
+            'li',
+            { key: item.activityId },
+            createElement(ApprovalRow, { item, selected: false, myUserId: 'user-1', onClick: () => {}, onKeyDown: () => false }),
+          ),
         ),
       ),
     ),
@@ -76,7 +80,13 @@ function syntheticQueue(count: number): ApprovalItem[] {
     const type = 'ACTIVITY_TYPE_CREATE_POLICY_V3';
     const activity = {
       status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED',
-      intent: { createPolicyIntentV3: { policyName: `policy ${index}`, effect: 'EFFECT_ALLOW', condition: "activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2'" } },
+      intent: {
+        createPolicyIntentV3: {
+          policyName: `policy ${index}`,
+          effect: 'EFFECT_ALLOW',
+          condition: "activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2'",
+        },
+      },
     };
     return {
       activityId: `activity-${index}`,

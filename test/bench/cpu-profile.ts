@@ -58,4 +58,3 @@ export function printSelfTimes(path: string, top: number): void {
     console.log(`  ${(share * 100).toFixed(1).padStart(5)}%  ${selfMs.toFixed(0).padStart(7)} ms  ${location}`);
   }
 }
-

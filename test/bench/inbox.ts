@@ -54,7 +54,14 @@ export async function run(): Promise<void> {
       if (proposed.state !== 'consensus-needed') throw new Error(`proposal ${proposed.state}`);
     }
     for (const [index, key] of keys.entries()) {
-      await profiles.add({ name: `Operator ${index}`, kind: 'hosted', baseUrl: info.baseUrl, organizationId: info.organizationId, apiKeyName: key.name, enclaveSignerPublicKey: info.enclaveSignerPublicKey });
+      await profiles.add({
+        name: `Operator ${index}`,
+        kind: 'hosted',
+        baseUrl: info.baseUrl,
+        organizationId: info.organizationId,
+        apiKeyName: key.name,
+        enclaveSignerPublicKey: info.enclaveSignerPublicKey,
+      });
     }
     const settings = new Settings({ dataDir: directory });
     await settings.set({ inbox: { intervalSeconds: INTERVAL_SECONDS, notifyWaiting: true, notifyDecided: true, notifyExpiring: true } });
@@ -86,8 +93,12 @@ export async function run(): Promise<void> {
     const looks = looksOf(sent);
 
     const perLook = looks.map((look) => look.length);
-    console.log(`profiles ${PROFILES}, ${WAITING} activities waiting in each, interval ${INTERVAL_SECONDS} s, ${WINDOW_INTERVALS} intervals measured`);
-    console.log(`requests per look: ${perLook.join(', ')}   bound: ${PROFILES} (one per profile)   ${perLook.every((count) => count === PROFILES) ? 'met' : 'NOT MET'}`);
+    console.log(
+      `profiles ${PROFILES}, ${WAITING} activities waiting in each, interval ${INTERVAL_SECONDS} s, ${WINDOW_INTERVALS} intervals measured`,
+    );
+    console.log(
+      `requests per look: ${perLook.join(', ')}   bound: ${PROFILES} (one per profile)   ${perLook.every((count) => count === PROFILES) ? 'met' : 'NOT MET'}`,
+    );
     console.log(`main event-loop delay p99: ${polling.toFixed(2)} ms polling   beside ${idle.toFixed(2)} ms with polling off`);
   } finally {
     await stopServiceProcess(child);

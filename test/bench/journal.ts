@@ -39,7 +39,8 @@ async function appends(): Promise<void> {
     const journal = new Journal({ dataDir, secrets: new MemoryStore() });
     await journal.record({ action: 'activity.submitted', reading: reading(0) });
     const started = performance.now();
-    for (let index = 1; index <= APPENDS; index++) await journal.record({ action: 'vote.approved', activityId: `activity-${index}`, reading: reading(index) });
+    for (let index = 1; index <= APPENDS; index++)
+      await journal.record({ action: 'vote.approved', activityId: `activity-${index}`, reading: reading(index) });
     const elapsed = performance.now() - started;
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const message = Buffer.from(JSON.stringify(reading(1)));
@@ -94,7 +95,9 @@ async function verification(): Promise<void> {
   console.log(
     `verify ${VERIFIED_ENTRIES.toLocaleString('en-US')} entries (${(text.length / 1e6).toFixed(0)} MB, worker)  ${(elapsed / 1000).toFixed(1)} s, ${perSecond(VERIFIED_ENTRIES, elapsed)}   bound: raw P-256 verification ${perSecond(RAW_SIGNATURES, rawElapsed)}`,
   );
-  console.log(`verify after 1 append to a verified ${VERIFIED_ENTRIES.toLocaleString('en-US')}-entry journal  ${againElapsed.toFixed(0)} ms   bound: 1 signature, and SHA-256 over the ${(text.length / 1e6).toFixed(0)} MB verified`);
+  console.log(
+    `verify after 1 append to a verified ${VERIFIED_ENTRIES.toLocaleString('en-US')}-entry journal  ${againElapsed.toFixed(0)} ms   bound: 1 signature, and SHA-256 over the ${(text.length / 1e6).toFixed(0)} MB verified`,
+  );
 }
 
 export async function run(): Promise<void> {

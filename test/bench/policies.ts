@@ -18,11 +18,24 @@ const ACCOUNT = '0x2c7536E3605D9C16a7a3D7b1898e529396a65c23';
 const at = (seconds: number) => ({ seconds: String(seconds), nanos: '0' });
 
 function policy(index: number, condition: string, consensus: string): Policy {
-  return { policyId: `p${index}`, policyName: `policy ${index}`, effect: 'EFFECT_ALLOW', condition, consensus, notes: '', createdAt: at(0), updatedAt: at(0) };
+  return {
+    policyId: `p${index}`,
+    policyName: `policy ${index}`,
+    effect: 'EFFECT_ALLOW',
+    condition,
+    consensus,
+    notes: '',
+    createdAt: at(0),
+    updatedAt: at(0),
+  };
 }
 
 const CURRENT: Policy[] = Array.from({ length: DRAFT_POLICIES }, (_, index) =>
-  policy(index, `activity.action == 'SIGN' && eth.tx.value <= ${1000 + index} && eth.tx.chain_id == ${(index % 3) + 1}`, "approvers.any(user, user.tags.contains('ops'))"),
+  policy(
+    index,
+    `activity.action == 'SIGN' && eth.tx.value <= ${1000 + index} && eth.tx.chain_id == ${(index % 3) + 1}`,
+    "approvers.any(user, user.tags.contains('ops'))",
+  ),
 ).concat(policy(DRAFT_POLICIES, "activity.resource in ['WALLET', 'POLICY', 'USER'] && activity.action != 'SIGN'", 'approvers.count() >= 1'));
 
 function activity(index: number): Activity {
@@ -35,7 +48,16 @@ function activity(index: number): Activity {
             signTransactionIntentV2: {
               signWith: ACCOUNT,
               type: 'TRANSACTION_TYPE_ETHEREUM',
-              unsignedTransaction: serializeTransaction({ type: 'eip1559', chainId: (index % 3) + 1, nonce: index, to: ACCOUNT, value: BigInt(index % 1000), gas: 21_000n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n }),
+              unsignedTransaction: serializeTransaction({
+                type: 'eip1559',
+                chainId: (index % 3) + 1,
+                nonce: index,
+                to: ACCOUNT,
+                value: BigInt(index % 1000),
+                gas: 21_000n,
+                maxFeePerGas: 1n,
+                maxPriorityFeePerGas: 1n,
+              }),
             },
           },
         ]
@@ -49,7 +71,20 @@ function activity(index: number): Activity {
     type,
     intent,
     result: {},
-    votes: [{ id: `v${index}`, userId: 'user-bea', user: {}, activityId: `activity-${index}`, selection: 'VOTE_SELECTION_APPROVED', message: '', publicKey: 'pub-bea', signature: '', scheme: 'SIGNATURE_SCHEME_TK_API_P256', createdAt: at(1_700_000_000 + index) }],
+    votes: [
+      {
+        id: `v${index}`,
+        userId: 'user-bea',
+        user: {},
+        activityId: `activity-${index}`,
+        selection: 'VOTE_SELECTION_APPROVED',
+        message: '',
+        publicKey: 'pub-bea',
+        signature: '',
+        scheme: 'SIGNATURE_SCHEME_TK_API_P256',
+        createdAt: at(1_700_000_000 + index),
+      },
+    ],
     fingerprint: `fp${index}`,
     canApprove: false,
     canReject: false,
@@ -62,7 +97,15 @@ const BEA = {
   userId: 'user-bea',
   userName: 'Bea',
   authenticators: [],
-  apiKeys: [{ apiKeyId: 'key-bea', apiKeyName: 'k', credential: { publicKey: 'pub-bea', type: 'CREDENTIAL_TYPE_API_KEY_P256' }, createdAt: at(0), updatedAt: at(0) }],
+  apiKeys: [
+    {
+      apiKeyId: 'key-bea',
+      apiKeyName: 'k',
+      credential: { publicKey: 'pub-bea', type: 'CREDENTIAL_TYPE_API_KEY_P256' },
+      createdAt: at(0),
+      updatedAt: at(0),
+    },
+  ],
   userTags: ['ops'],
   oauthProviders: [],
   mfaPolicies: [],
@@ -78,14 +121,28 @@ export async function run(): Promise<{ activitiesPerSecond: number; singleDecisi
     users: [BEA],
     wallets: [{ walletId: 'wallet-1', walletName: 'Treasury', exported: false, imported: false, createdAt: at(0), updatedAt: at(0) }],
     walletAccounts: [
-      { walletAccountId: 'a1', organizationId: 'org', walletId: 'wallet-1', curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM', address: ACCOUNT, createdAt: at(0), updatedAt: at(0) },
+      {
+        walletAccountId: 'a1',
+        organizationId: 'org',
+        walletId: 'wallet-1',
+        curve: 'CURVE_SECP256K1',
+        pathFormat: 'PATH_FORMAT_BIP32',
+        path: "m/44'/60'/0'/0/0",
+        addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
+        address: ACCOUNT,
+        createdAt: at(0),
+        updatedAt: at(0),
+      },
     ] as RehearsalHistory['walletAccounts'],
     privateKeys: [],
     contractInterfaces: [],
     rootQuorum: { userIds: ['user-root'], threshold: 1 },
   };
   // The draft rewrites all 50 limits: every transfer is decided by a changed policy.
-  const draft: DraftEntry[] = CURRENT.slice(0, DRAFT_POLICIES).map((current, index) => ({ ...current, condition: current.condition.replace(`<= ${1000 + index}`, `<= ${100 + index}`) }));
+  const draft: DraftEntry[] = CURRENT.slice(0, DRAFT_POLICIES).map((current, index) => ({
+    ...current,
+    condition: current.condition.replace(`<= ${1000 + index}`, `<= ${100 + index}`),
+  }));
 
   const started = performance.now();
   const startedCpu = process.cpuUsage();
@@ -94,13 +151,30 @@ export async function run(): Promise<{ activitiesPerSecond: number; singleDecisi
   const rehearsalCpuMs = cpuMsSince(startedCpu);
 
   // Each decision gets its own contexts, as each request to the service does: nothing is shared between runs.
-  const policies = history.policies.map((p) => ({ id: p.policyId, name: p.policyName, effect: p.effect, condition: p.condition, consensus: p.consensus, time: '' }));
+  const policies = history.policies.map((p) => ({
+    id: p.policyId,
+    name: p.policyName,
+    effect: p.effect,
+    condition: p.condition,
+    consensus: p.consensus,
+    time: '',
+  }));
   const request = () => ({
     policies,
     activityType: 'ACTIVITY_TYPE_UPDATE_WALLET',
     params: { walletId: 'wallet-1' },
-    condition: conditionContextOf('ACTIVITY_TYPE_UPDATE_WALLET', { walletId: 'wallet-1' }, { wallet: { id: 'wallet-1', label: 'Treasury' } }, undefined),
-    approvers: [{ user: { id: 'user-bea', tags: ['ops'] }, credential: { id: 'key-bea', user_id: 'user-bea', type: 'CREDENTIAL_TYPE_API_KEY_P256', public_key: 'pub-bea' } }],
+    condition: conditionContextOf(
+      'ACTIVITY_TYPE_UPDATE_WALLET',
+      { walletId: 'wallet-1' },
+      { wallet: { id: 'wallet-1', label: 'Treasury' } },
+      undefined,
+    ),
+    approvers: [
+      {
+        user: { id: 'user-bea', tags: ['ops'] },
+        credential: { id: 'key-bea', user_id: 'user-bea', type: 'CREDENTIAL_TYPE_API_KEY_P256', public_key: 'pub-bea' },
+      },
+    ],
     rootQuorum: history.rootQuorum,
     now: Date.now(),
   });

@@ -29,9 +29,7 @@ export interface LoadWorkerInput {
 
 /** What a worker posts: `ready` once prepared, then `done` with one latency (ms) per completed request. */
 export type LoadWorkerMessage =
-  | { type: 'ready' }
-  | { type: 'done'; latencies: Float64Array; failureCount: number; failureSamples: string[] }
-  | { type: 'error'; message: string };
+  { type: 'ready' } | { type: 'done'; latencies: Float64Array; failureCount: number; failureSamples: string[] } | { type: 'error'; message: string };
 
 interface PreparedRequest {
   path: string;

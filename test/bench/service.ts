@@ -114,7 +114,17 @@ export async function startServiceProcess(
   const profiling = profileDirectory === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', profileDirectory];
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', ...profiling, 'src/service/cli.ts', '--db', join(directory, 'service.db'), '--root-public-key', `${rootPublicKey}:p256`, ...extraArguments],
+    [
+      '--import',
+      'tsx',
+      ...profiling,
+      'src/service/cli.ts',
+      '--db',
+      join(directory, 'service.db'),
+      '--root-public-key',
+      `${rootPublicKey}:p256`,
+      ...extraArguments,
+    ],
     { cwd: repositoryRoot, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const stderr: string[] = [];
@@ -186,9 +196,7 @@ export async function runPhase(
       p99Ms: percentile(latencies, 99),
       failures,
       serviceCpuMicrosPerRequest:
-        cpuBefore === undefined || cpuAfter === undefined || latencies.length === 0
-          ? undefined
-          : (cpuAfter - cpuBefore) / 1000 / latencies.length,
+        cpuBefore === undefined || cpuAfter === undefined || latencies.length === 0 ? undefined : (cpuAfter - cpuBefore) / 1000 / latencies.length,
       serviceProcessCpuMicrosPerRequest:
         processTicksBefore === undefined || processTicksAfter === undefined || latencies.length === 0
           ? undefined
@@ -233,8 +241,7 @@ async function createBenchPolicy(info: ServiceInfo, privateKey: string): Promise
   });
   const text = await response.text();
   if (response.status !== 200) throw new Error(`create_policy answered ${response.status}: ${text}`);
-  return (JSON.parse(text) as { activity: { result: { createPolicyResult: { policyId: string } } } }).activity.result
-    .createPolicyResult.policyId;
+  return (JSON.parse(text) as { activity: { result: { createPolicyResult: { policyId: string } } } }).activity.result.createPolicyResult.policyId;
 }
 
 export async function run(): Promise<ServiceBenchResult> {
@@ -242,11 +249,7 @@ export async function run(): Promise<ServiceBenchResult> {
   const profileDirectory = process.env.QK_BENCH_CPU_PROFILE || undefined;
   const profilesBefore = new Set(profileDirectory === undefined ? [] : listProfiles(profileDirectory));
   const root = generateApiKeyPair('p256');
-  const { child, info } = await startServiceProcess(
-    directory,
-    stampPublicKeyOf({ publicKey: root.publicKey, curve: 'p256' }),
-    profileDirectory,
-  );
+  const { child, info } = await startServiceProcess(directory, stampPublicKeyOf({ publicKey: root.publicKey, curve: 'p256' }), profileDirectory);
   try {
     const verifyPerSecond = verifyBound();
     console.log(`node:crypto P-256 verify bound (one core, this process): ${verifyPerSecond.toFixed(0)}/s`);

@@ -95,7 +95,10 @@ async function batchSignaturesPerSecond(workers: number): Promise<number> {
     const batch = (round: number) =>
       submitAsRoot(info, root.privateKey, 'sign_raw_payloads', 'ACTIVITY_TYPE_SIGN_RAW_PAYLOADS', {
         signWith,
-        payloads: Array.from({ length: MAX_RAW_PAYLOADS }, (_, index) => `${round.toString(16).padStart(8, '0')}${index.toString(16).padStart(56, '0')}`),
+        payloads: Array.from(
+          { length: MAX_RAW_PAYLOADS },
+          (_, index) => `${round.toString(16).padStart(8, '0')}${index.toString(16).padStart(56, '0')}`,
+        ),
         encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
         hashFunction: 'HASH_FUNCTION_NO_OP',
       });
@@ -128,11 +131,7 @@ export async function run(): Promise<SigningBenchResult> {
   const profileDirectory = process.env.QK_BENCH_CPU_PROFILE || undefined;
   const profilesBefore = new Set(profileDirectory === undefined ? [] : listProfiles(profileDirectory));
   const root = generateApiKeyPair('p256');
-  const { child, info } = await startServiceProcess(
-    directory,
-    stampPublicKeyOf({ publicKey: root.publicKey, curve: 'p256' }),
-    profileDirectory,
-  );
+  const { child, info } = await startServiceProcess(directory, stampPublicKeyOf({ publicKey: root.publicKey, curve: 'p256' }), profileDirectory);
   let phases: Omit<SigningBenchResult, 'batchesByWorkers'>;
   try {
     const signBoundPerSecond = signBound();

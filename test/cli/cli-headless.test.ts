@@ -56,9 +56,23 @@ it('from an empty data directory: initializes the Sandbox, creates a wallet and 
 
   const init = await cliJson<{ profileId: string; organizationId: string; baseUrl: string }>(['sandbox', 'init']);
   const status = await cliJson<{ initialized: boolean; profileId: string; active: boolean; apiKey: string }>(['sandbox', 'status']);
-  expect(status).toMatchObject({ initialized: true, profileId: init.profileId, organizationId: init.organizationId, active: true, apiKey: 'sandbox' });
+  expect(status).toMatchObject({
+    initialized: true,
+    profileId: init.profileId,
+    organizationId: init.organizationId,
+    active: true,
+    apiKey: 'sandbox',
+  });
 
-  const created = await cliJson<{ state: string; walletId: string; addresses: string[] }>(['wallets', 'create', 'treasury', '--chain', 'ethereum', '--chain', 'solana']);
+  const created = await cliJson<{ state: string; walletId: string; addresses: string[] }>([
+    'wallets',
+    'create',
+    'treasury',
+    '--chain',
+    'ethereum',
+    '--chain',
+    'solana',
+  ]);
   expect(created.state).toBe('completed');
   expect(created.addresses).toHaveLength(2);
   expect(created.addresses[0]).toMatch(/^0x[0-9a-fA-F]{40}$/);
@@ -74,7 +88,18 @@ it('from an empty data directory: initializes the Sandbox, creates a wallet and 
 }, 300_000);
 
 it('adds, edits, uses and removes profiles; a new URL or signer needs "yes" typed on the terminal', async () => {
-  const add = ['profiles', 'add', '--name', 'Staging', '--base-url', 'https://api.staging.example', '--organization', randomUUID(), '--api-key', 'sandbox'];
+  const add = [
+    'profiles',
+    'add',
+    '--name',
+    'Staging',
+    '--base-url',
+    'https://api.staging.example',
+    '--organization',
+    randomUUID(),
+    '--api-key',
+    'sandbox',
+  ];
 
   const declined = await cli(add, 'no\n');
   expect(declined.code).toBe(1);
@@ -94,7 +119,9 @@ it('adds, edits, uses and removes profiles; a new URL or signer needs "yes" type
   const unconfirmed = await cli(['profiles', 'edit', 'Staging EU', '--signer-public-key', signer]);
   expect(unconfirmed.code).toBe(1);
   expect(unconfirmed.stderr).toContain('Change where a profile sends requests?');
-  expect(await cliJson<ProfileRow>(['profiles', 'edit', 'Staging EU', '--signer-public-key', signer], 'yes\n')).toMatchObject({ enclaveSignerPublicKey: signer });
+  expect(await cliJson<ProfileRow>(['profiles', 'edit', 'Staging EU', '--signer-public-key', signer], 'yes\n')).toMatchObject({
+    enclaveSignerPublicKey: signer,
+  });
 
   expect(await cliJson<ProfileRow>(['profiles', 'use', 'Staging EU'])).toMatchObject({ active: true });
   const listed = await cliJson<ProfileRow[]>(['profiles', 'list']);
@@ -113,7 +140,9 @@ it('adds, edits, uses and removes profiles; a new URL or signer needs "yes" type
     .trim()
     .split('\n')
     .map((line) => JSON.parse(line) as { action: string; profileName?: string; reading: { title: string } });
-  expect(entries.filter(({ action }) => action.startsWith('profile.')).map(({ reading, profileName }) => `${reading.title} (${profileName})`)).toEqual([
+  expect(
+    entries.filter(({ action }) => action.startsWith('profile.')).map(({ reading, profileName }) => `${reading.title} (${profileName})`),
+  ).toEqual([
     'Profile added (Staging)',
     'Profile changed: name (Staging EU)',
     'Profile changed: enclaveSignerPublicKey (Staging EU)',

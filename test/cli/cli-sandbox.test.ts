@@ -113,7 +113,16 @@ it('exports a wallet from the Sandbox profile to a stored encryption key; decryp
   ]);
 
   const bundlePath = join(work, 'treasury.bundle.json');
-  const exported = await cliJson<{ walletId: string; output: string }>(['wallets', 'export', '--wallet', 'treasury', '--encryption-key', 'cold-storage', '--output', bundlePath]);
+  const exported = await cliJson<{ walletId: string; output: string }>([
+    'wallets',
+    'export',
+    '--wallet',
+    'treasury',
+    '--encryption-key',
+    'cold-storage',
+    '--output',
+    bundlePath,
+  ]);
   expect(exported).toMatchObject({ walletId: wallets[0]!.walletId, output: bundlePath });
 
   const mnemonicPath = join(work, 'treasury.mnemonic');
@@ -176,7 +185,10 @@ it('encrypts a mnemonic offline to the import bundle of init_import_wallet, and 
   expect(Object.keys(JSON.parse(encryptedBundle))).toEqual(['encappedPublic', 'ciphertext']);
 
   const bodyPath = join(work, 'import_wallet.json');
-  await writeFile(bodyPath, submitBody('ACTIVITY_TYPE_IMPORT_WALLET', { userId: sandbox.rootUserId, walletName: 'imported', encryptedBundle, accounts: ACCOUNTS }));
+  await writeFile(
+    bodyPath,
+    submitBody('ACTIVITY_TYPE_IMPORT_WALLET', { userId: sandbox.rootUserId, walletName: 'imported', encryptedBundle, accounts: ACCOUNTS }),
+  );
   const imported = await cliJson<{ activity: { status: string; result: { importWalletResult: { walletId: string; addresses: string[] } } } }>([
     'request',
     '--path',
@@ -192,7 +204,8 @@ it('encrypts a mnemonic offline to the import bundle of init_import_wallet, and 
 
 it('leaves no API key, encryption key, mnemonic or derived key in the data dir or the captured output', async () => {
   const encryptionKeys: Uint8Array[] = [];
-  for (const { name } of await keychain.listEncryptionKeys()) await keychain.withEncryptionPrivateKey(name, (key) => void encryptionKeys.push(key.slice()));
+  for (const { name } of await keychain.listEncryptionKeys())
+    await keychain.withEncryptionPrivateKey(name, (key) => void encryptionKeys.push(key.slice()));
   expect(encryptionKeys).toHaveLength(1);
   // The sandbox API key, generated in this process (the 40-byte entry is the service secret, when this run made it).
   expect(store.secrets.filter((secret) => secret.length === 32)).toHaveLength(1);
@@ -222,9 +235,16 @@ it('lists activities newest first a page at a time: --before pages back from an 
 
   // A FAILED activity beside the COMPLETED ones, so that the status filter has something to leave out.
   const body = submitBody('ACTIVITY_TYPE_DELETE_POLICY', { policyId: 'no-such-policy' });
-  const { activity: failed } = await cliJson<{ activity: { id: string; status: string } }>(['request', '--path', '/public/v1/submit/delete_policy', '--body', body]);
+  const { activity: failed } = await cliJson<{ activity: { id: string; status: string } }>([
+    'request',
+    '--path',
+    '/public/v1/submit/delete_policy',
+    '--body',
+    body,
+  ]);
   expect(failed.status).toBe('ACTIVITY_STATUS_FAILED');
-  const idsWith = async (status: string) => (await cliJson<Listed>(['activities', 'list', '--status', status, '--limit', '100'])).map((activity) => activity.id);
+  const idsWith = async (status: string) =>
+    (await cliJson<Listed>(['activities', 'list', '--status', status, '--limit', '100'])).map((activity) => activity.id);
   expect(await idsWith('ACTIVITY_STATUS_FAILED')).toEqual([failed.id]);
   expect(await idsWith('ACTIVITY_STATUS_COMPLETED')).toEqual(newest.map((activity) => activity.id));
 });

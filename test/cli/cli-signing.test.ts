@@ -70,8 +70,28 @@ afterAll(async () => {
 });
 
 it('prints the decoded transaction and the policy standing, then signs it', async () => {
-  const unsigned = serializeTransaction({ type: 'eip1559', chainId: 11155111, nonce: 3, to: RECIPIENT, value: 1_500_000_000_000_000_000n, gas: 21_000n, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n });
-  const run = await runCli(dataDir, ['--profile', 'Sandbox', 'sign', 'transaction', '--sign-with', address, '--type', 'ethereum', '--unsigned', unsigned]);
+  const unsigned = serializeTransaction({
+    type: 'eip1559',
+    chainId: 11155111,
+    nonce: 3,
+    to: RECIPIENT,
+    value: 1_500_000_000_000_000_000n,
+    gas: 21_000n,
+    maxFeePerGas: 2n,
+    maxPriorityFeePerGas: 1n,
+  });
+  const run = await runCli(dataDir, [
+    '--profile',
+    'Sandbox',
+    'sign',
+    'transaction',
+    '--sign-with',
+    address,
+    '--type',
+    'ethereum',
+    '--unsigned',
+    unsigned,
+  ]);
   expect(run.stderr).toBe('');
   expect(run.code).toBe(0);
   const description = run.stdout.slice(0, run.stdout.indexOf('\n{'));
@@ -98,7 +118,10 @@ it('stamps a payload with no network, described offline, and post-stamped sends 
   expect(run.stderr).toContain('Policies: not evaluated offline');
   const stamped = JSON.parse(run.stdout) as { path: string; body: string };
   expect(stamped.path).toBe('/public/v1/submit/sign_raw_payload');
-  expect(JSON.parse(stamped.body)).toMatchObject({ type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', parameters: { payload: 'I approve the Q3 budget', hashFunction: 'HASH_FUNCTION_KECCAK256' } });
+  expect(JSON.parse(stamped.body)).toMatchObject({
+    type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2',
+    parameters: { payload: 'I approve the Q3 budget', hashFunction: 'HASH_FUNCTION_KECCAK256' },
+  });
 
   const file = join(work, 'sign-1.json');
   await writeFile(file, run.stdout);
@@ -113,7 +136,18 @@ it('refuses an unknown chain or encoding as a usage error, and a bad transaction
   expect(chain.stderr).toMatch(/^--type must be one of ethereum, solana, bitcoin; got dogecoin/);
   const encoding = await runCli(dataDir, ['sign', 'payload', '--sign-with', address, '--payload', 'x', '--encoding', 'base64']);
   expect(encoding.code).toBe(2);
-  const garbled = await runCli(dataDir, ['--profile', 'Sandbox', 'sign', 'transaction', '--sign-with', address, '--type', 'ethereum', '--unsigned', 'zz']);
+  const garbled = await runCli(dataDir, [
+    '--profile',
+    'Sandbox',
+    'sign',
+    'transaction',
+    '--sign-with',
+    address,
+    '--type',
+    'ethereum',
+    '--unsigned',
+    'zz',
+  ]);
   expect(garbled.code).toBe(1);
   expect(garbled.stdout).toBe('');
   expect(garbled.stderr).toMatch(/^ENCODING_INVALID/);

@@ -78,7 +78,13 @@ describe('keys, offline decrypt and encrypt', () => {
     const bundlePath = join(work, 'wallet.bundle.json');
     await writeFile(
       bundlePath,
-      await buildExportBundle({ plaintext: utf8Encode(mnemonic), targetPublicKey: publicKey, organizationId, sign, enclaveSignerPublicKey: enclave.publicKey }),
+      await buildExportBundle({
+        plaintext: utf8Encode(mnemonic),
+        targetPublicKey: publicKey,
+        organizationId,
+        sign,
+        enclaveSignerPublicKey: enclave.publicKey,
+      }),
     );
     const output = join(work, 'mnemonic.txt');
     const args = ['decrypt', '--bundle', bundlePath, '--encryption-key', 'export-target', '--organization', organizationId];
@@ -97,9 +103,24 @@ describe('keys, offline decrypt and encrypt', () => {
     const toStdout = await cli([...args, '--signer-public-key', enclave.publicKey, '--plaintext-output', '-'], { offline: true });
     expect(toStdout.stdout).toBe(`${mnemonic}\n`);
 
-    const wrongOrganization = await cli(['decrypt', '--bundle', bundlePath, '--encryption-key', 'export-target', '--organization', randomUUID(), '--signer-public-key', enclave.publicKey, '--plaintext-output', '-'], {
-      offline: true,
-    });
+    const wrongOrganization = await cli(
+      [
+        'decrypt',
+        '--bundle',
+        bundlePath,
+        '--encryption-key',
+        'export-target',
+        '--organization',
+        randomUUID(),
+        '--signer-public-key',
+        enclave.publicKey,
+        '--plaintext-output',
+        '-',
+      ],
+      {
+        offline: true,
+      },
+    );
     expect(wrongOrganization.code).toBe(1);
     expect(wrongOrganization.stderr).toMatch(/^BUNDLE_ORGANIZATION_MISMATCH/);
   });
@@ -112,10 +133,30 @@ describe('keys, offline decrypt and encrypt', () => {
     const bundlePath = join(work, 'key.bundle.json');
     await writeFile(
       bundlePath,
-      await buildExportBundle({ plaintext: hexToBytes(secret, 'key'), targetPublicKey: target.publicKey, organizationId, sign, enclaveSignerPublicKey: enclave.publicKey }),
+      await buildExportBundle({
+        plaintext: hexToBytes(secret, 'key'),
+        targetPublicKey: target.publicKey,
+        organizationId,
+        sign,
+        enclaveSignerPublicKey: enclave.publicKey,
+      }),
     );
     const run = await cli(
-      ['decrypt', '--bundle', bundlePath, '--encryption-key-file', keyFile, '--organization', organizationId, '--signer-public-key', enclave.publicKey, '--key-format', 'hexadecimal', '--plaintext-output', '-'],
+      [
+        'decrypt',
+        '--bundle',
+        bundlePath,
+        '--encryption-key-file',
+        keyFile,
+        '--organization',
+        organizationId,
+        '--signer-public-key',
+        enclave.publicKey,
+        '--key-format',
+        'hexadecimal',
+        '--plaintext-output',
+        '-',
+      ],
       { offline: true },
     );
     expect(run.code).toBe(0);
@@ -134,14 +175,30 @@ describe('keys, offline decrypt and encrypt', () => {
     const plaintextPath = join(work, 'import.mnemonic');
     await writeFile(plaintextPath, `${mnemonic}\n`, { mode: 0o600 });
     const output = join(work, 'encrypted.json');
-    const base = ['encrypt', '--import-bundle', importBundlePath, '--plaintext-input', plaintextPath, '--organization', organizationId, '--key-format', 'mnemonic', '--signer-public-key', enclave.publicKey];
+    const base = [
+      'encrypt',
+      '--import-bundle',
+      importBundlePath,
+      '--plaintext-input',
+      plaintextPath,
+      '--organization',
+      organizationId,
+      '--key-format',
+      'mnemonic',
+      '--signer-public-key',
+      enclave.publicKey,
+    ];
     const otherUser = await cli([...base, '--user', randomUUID(), '--output', output], { offline: true });
     expect(otherUser.code).toBe(1);
     expect(otherUser.stderr).toMatch(/^BUNDLE_USER_MISMATCH/);
     const run = await cli([...base, '--user', userId, '--output', output], { offline: true });
     expect(run.code).toBe(0);
     const encryptedBundle = (await readFile(output, 'utf8')).trim();
-    const opened = await openImportCiphertext({ encryptedBundle, targetPrivateKey: enclaveTarget.privateKey, targetPublicKey: enclaveTarget.publicKey });
+    const opened = await openImportCiphertext({
+      encryptedBundle,
+      targetPrivateKey: enclaveTarget.privateKey,
+      targetPublicKey: enclaveTarget.publicKey,
+    });
     expect(decodeWalletImportPlaintext(opened)).toEqual({ mnemonic });
   });
 
@@ -156,7 +213,8 @@ describe('keys, offline decrypt and encrypt', () => {
   it('leaves no private key bytes in the data dir', async () => {
     const keychain = new Keychain({ dataDir });
     const secrets: Uint8Array[] = [];
-    for (const { name } of await keychain.listEncryptionKeys()) await keychain.withEncryptionPrivateKey(name, (key) => void secrets.push(key.slice()));
+    for (const { name } of await keychain.listEncryptionKeys())
+      await keychain.withEncryptionPrivateKey(name, (key) => void secrets.push(key.slice()));
     expect(secrets).toHaveLength(1);
     expect(await scanForSecrets(dataDir, secrets)).toEqual([]);
     for (const { name } of await keychain.listEncryptionKeys()) await keychain.deleteEncryptionKey(name);
@@ -168,7 +226,13 @@ describe('request --no-post with a hosted profile', () => {
   it('prints a version 1 stamped-request file whose stamp verifies over the body, without network', async () => {
     const keychain = new Keychain({ dataDir });
     await keychain.generateApiKey({ name: 'hosted-key' });
-    await new Profiles({ dataDir }).add({ name: 'Hosted', kind: 'hosted', baseUrl: 'https://api.turnkey.com', organizationId, apiKeyName: 'hosted-key' });
+    await new Profiles({ dataDir }).add({
+      name: 'Hosted',
+      kind: 'hosted',
+      baseUrl: 'https://api.turnkey.com',
+      organizationId,
+      apiKeyName: 'hosted-key',
+    });
     const body = JSON.stringify({ organizationId });
     const run = await cli(['--profile', 'Hosted', 'request', '--path', '/public/v1/query/whoami', '--body', body, '--no-post'], { offline: true });
     expect(run.code).toBe(0);
@@ -185,7 +249,10 @@ describe('finding 8: the CLI reads bundles, keys, plaintexts and @FILE bodies on
     const userId = randomUUID();
     const path = join(work, `capped-import-${userId}.json`);
     const target = generateEncryptionKeyPair();
-    await writeFile(path, await buildImportBundle({ targetPublicKey: target.publicKey, organizationId, userId, sign, enclaveSignerPublicKey: enclave.publicKey }));
+    await writeFile(
+      path,
+      await buildImportBundle({ targetPublicKey: target.publicKey, organizationId, userId, sign, enclaveSignerPublicKey: enclave.publicKey }),
+    );
     return { path, userId };
   }
 
@@ -195,16 +262,59 @@ describe('finding 8: the CLI reads bundles, keys, plaintexts and @FILE bodies on
     const exportBundle = join(work, 'capped-export.json');
     await writeFile(
       exportBundle,
-      await buildExportBundle({ plaintext: hexToBytes(target.privateKey, 'key'), targetPublicKey: target.publicKey, organizationId, sign, enclaveSignerPublicKey: enclave.publicKey }),
+      await buildExportBundle({
+        plaintext: hexToBytes(target.privateKey, 'key'),
+        targetPublicKey: target.publicKey,
+        organizationId,
+        sign,
+        enclaveSignerPublicKey: enclave.publicKey,
+      }),
     );
-    const decrypt = ['decrypt', '--organization', organizationId, '--signer-public-key', enclave.publicKey, '--key-format', 'hexadecimal', '--plaintext-output', '-'];
-    const encrypt = ['encrypt', '--organization', organizationId, '--user', userId, '--key-format', 'mnemonic', '--signer-public-key', enclave.publicKey, '--output', join(work, 'never-written.json')];
+    const decrypt = [
+      'decrypt',
+      '--organization',
+      organizationId,
+      '--signer-public-key',
+      enclave.publicKey,
+      '--key-format',
+      'hexadecimal',
+      '--plaintext-output',
+      '-',
+    ];
+    const encrypt = [
+      'encrypt',
+      '--organization',
+      organizationId,
+      '--user',
+      userId,
+      '--key-format',
+      'mnemonic',
+      '--signer-public-key',
+      enclave.publicKey,
+      '--output',
+      join(work, 'never-written.json'),
+    ];
     const cases: [string[], string][] = [
-      [[...decrypt, '--bundle', '/dev/zero', '--encryption-key-file', '/dev/zero'], '/dev/zero is larger than 65536 bytes, more than an export bundle can need'],
-      [[...decrypt, '--bundle', exportBundle, '--encryption-key-file', '/dev/zero'], '/dev/zero is larger than 4096 bytes, more than a private key file can need'],
-      [[...encrypt, '--import-bundle', '/dev/zero', '--plaintext-input', '/dev/zero'], '/dev/zero is larger than 65536 bytes, more than an import bundle can need'],
-      [[...encrypt, '--import-bundle', importBundle, '--plaintext-input', '/dev/zero'], '/dev/zero is larger than 16384 bytes, more than a mnemonic or private key can need'],
-      [['request', '--path', '/public/v1/query/whoami', '--body', '@/dev/zero', '--no-post'], '/dev/zero is larger than 1048576 bytes, more than a request body can need'],
+      [
+        [...decrypt, '--bundle', '/dev/zero', '--encryption-key-file', '/dev/zero'],
+        '/dev/zero is larger than 65536 bytes, more than an export bundle can need',
+      ],
+      [
+        [...decrypt, '--bundle', exportBundle, '--encryption-key-file', '/dev/zero'],
+        '/dev/zero is larger than 4096 bytes, more than a private key file can need',
+      ],
+      [
+        [...encrypt, '--import-bundle', '/dev/zero', '--plaintext-input', '/dev/zero'],
+        '/dev/zero is larger than 65536 bytes, more than an import bundle can need',
+      ],
+      [
+        [...encrypt, '--import-bundle', importBundle, '--plaintext-input', '/dev/zero'],
+        '/dev/zero is larger than 16384 bytes, more than a mnemonic or private key can need',
+      ],
+      [
+        ['request', '--path', '/public/v1/query/whoami', '--body', '@/dev/zero', '--no-post'],
+        '/dev/zero is larger than 1048576 bytes, more than a request body can need',
+      ],
     ];
     const runs = await Promise.all(cases.map(([args]) => cli(args, { offline: true })));
     runs.forEach((run, index) => {
@@ -218,7 +328,19 @@ describe('finding 8: the CLI reads bundles, keys, plaintexts and @FILE bodies on
     const { path: importBundle, userId } = await importBundleFile();
     const over = join(work, 'plaintext-over-limit.txt');
     await writeFile(over, 'a'.repeat(16 * 1024 + 1));
-    const base = ['encrypt', '--import-bundle', importBundle, '--organization', organizationId, '--user', userId, '--key-format', 'mnemonic', '--signer-public-key', enclave.publicKey];
+    const base = [
+      'encrypt',
+      '--import-bundle',
+      importBundle,
+      '--organization',
+      organizationId,
+      '--user',
+      userId,
+      '--key-format',
+      'mnemonic',
+      '--signer-public-key',
+      enclave.publicKey,
+    ];
     const refused = await cli([...base, '--plaintext-input', over, '--output', join(work, 'over.json')], { offline: true });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`FILE_ERROR: ${over} is larger than 16384 bytes`);
@@ -234,13 +356,38 @@ describe('finding 10: an output file that already exists is reported as such, ne
   it('encrypt --output and decrypt --plaintext-output name the existing file (ALREADY_EXISTS)', async () => {
     const userId = randomUUID();
     const importBundle = join(work, 'existing-output-import.json');
-    await writeFile(importBundle, await buildImportBundle({ targetPublicKey: generateEncryptionKeyPair().publicKey, organizationId, userId, sign, enclaveSignerPublicKey: enclave.publicKey }));
+    await writeFile(
+      importBundle,
+      await buildImportBundle({
+        targetPublicKey: generateEncryptionKeyPair().publicKey,
+        organizationId,
+        userId,
+        sign,
+        enclaveSignerPublicKey: enclave.publicKey,
+      }),
+    );
     const plaintext = join(work, 'existing-output.mnemonic');
     await writeFile(plaintext, `${generateMnemonic(english, 128)}\n`);
     const existing = join(work, 'existing-output.json');
     await writeFile(existing, 'keep me\n');
     const encrypted = await cli(
-      ['encrypt', '--import-bundle', importBundle, '--plaintext-input', plaintext, '--organization', organizationId, '--user', userId, '--key-format', 'mnemonic', '--signer-public-key', enclave.publicKey, '--output', existing],
+      [
+        'encrypt',
+        '--import-bundle',
+        importBundle,
+        '--plaintext-input',
+        plaintext,
+        '--organization',
+        organizationId,
+        '--user',
+        userId,
+        '--key-format',
+        'mnemonic',
+        '--signer-public-key',
+        enclave.publicKey,
+        '--output',
+        existing,
+      ],
       { offline: true },
     );
     expect(encrypted.code).toBe(1);
@@ -252,10 +399,30 @@ describe('finding 10: an output file that already exists is reported as such, ne
     const bundle = join(work, 'existing-output-export.json');
     await writeFile(
       bundle,
-      await buildExportBundle({ plaintext: hexToBytes(generateEncryptionKeyPair().privateKey, 'key'), targetPublicKey: target.publicKey, organizationId, sign, enclaveSignerPublicKey: enclave.publicKey }),
+      await buildExportBundle({
+        plaintext: hexToBytes(generateEncryptionKeyPair().privateKey, 'key'),
+        targetPublicKey: target.publicKey,
+        organizationId,
+        sign,
+        enclaveSignerPublicKey: enclave.publicKey,
+      }),
     );
     const decrypted = await cli(
-      ['decrypt', '--bundle', bundle, '--encryption-key-file', keyFile, '--organization', organizationId, '--signer-public-key', enclave.publicKey, '--key-format', 'hexadecimal', '--plaintext-output', existing],
+      [
+        'decrypt',
+        '--bundle',
+        bundle,
+        '--encryption-key-file',
+        keyFile,
+        '--organization',
+        organizationId,
+        '--signer-public-key',
+        enclave.publicKey,
+        '--key-format',
+        'hexadecimal',
+        '--plaintext-output',
+        existing,
+      ],
       { offline: true },
     );
     expect(decrypted.code).toBe(1);

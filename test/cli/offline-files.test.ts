@@ -57,7 +57,12 @@ beforeAll(async () => {
   const appKey = await app.keychain.generateApiKey({ name: 'operator' });
   service = await startService({ db: ':memory:', rootPublicKeys: [{ publicKey: appKey.publicKey, curve: 'p256' }], log: () => undefined });
   const { info } = service;
-  const hosted = { kind: 'hosted' as const, baseUrl: info.baseUrl, organizationId: info.organizationId, enclaveSignerPublicKey: info.enclaveSignerPublicKey };
+  const hosted = {
+    kind: 'hosted' as const,
+    baseUrl: info.baseUrl,
+    organizationId: info.organizationId,
+    enclaveSignerPublicKey: info.enclaveSignerPublicKey,
+  };
   const appProfile = await app.profiles.add({ name: 'Local', apiKeyName: 'operator', ...hosted });
   await app.profiles.setActive(appProfile.id);
 

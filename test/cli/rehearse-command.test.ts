@@ -16,7 +16,16 @@ describe('policies rehearse', () => {
   it('prints what it cannot reproduce first, then each change with its reading and the policy responsible, then totals', () => {
     const text = reportText({
       replayed: 3,
-      unreproduced: [{ activityId: 'a1', type: 'ACTIVITY_TYPE_UPDATE_WALLET', reading: 'Rename wallet Treasury', recorded: 'allowed', replayed: 'denied', reason: 'recorded allowed, replay answers denied' }],
+      unreproduced: [
+        {
+          activityId: 'a1',
+          type: 'ACTIVITY_TYPE_UPDATE_WALLET',
+          reading: 'Rename wallet Treasury',
+          recorded: 'allowed',
+          replayed: 'denied',
+          reason: 'recorded allowed, replay answers denied',
+        },
+      ],
       changes: [
         {
           activityId: 'a2',

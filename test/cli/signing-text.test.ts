@@ -12,11 +12,22 @@ describe('the CLI signing card', () => {
       operation: 'sign_transaction',
       parameters: {
         signWith: SIGNER,
-        unsignedTransaction: serializeTransaction({ type: 'eip1559', chainId: 1, nonce: 7, gas: 21_000n, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n, to: RECIPIENT, value: 1_500_000_000_000_000_000n }),
+        unsignedTransaction: serializeTransaction({
+          type: 'eip1559',
+          chainId: 1,
+          nonce: 7,
+          gas: 21_000n,
+          maxFeePerGas: 2n,
+          maxPriorityFeePerGas: 1n,
+          to: RECIPIENT,
+          value: 1_500_000_000_000_000_000n,
+        }),
         type: 'TRANSACTION_TYPE_ETHEREUM',
       },
     },
-    { privateKeys: [{ privateKeyId: 'pk-1', privateKeyName: 'treasury', addresses: [{ address: SIGNER, addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }] }] },
+    {
+      privateKeys: [{ privateKeyId: 'pk-1', privateKeyName: 'treasury', addresses: [{ address: SIGNER, addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }] }],
+    },
   );
 
   it('prints every signing fact the app lists, each exact value beside its name, then the policies', () => {
@@ -35,7 +46,11 @@ describe('the CLI signing card', () => {
           outcome: 'false',
           parts: [
             {
-              pieces: [{ text: 'approvers.filter(user, user.tags.contains(' }, { text: "'t-1'", name: 'ops', kind: 'tag' }, { text: ')).count() >= 2' }],
+              pieces: [
+                { text: 'approvers.filter(user, user.tags.contains(' },
+                { text: "'t-1'", name: 'ops', kind: 'tag' },
+                { text: ')).count() >= 2' },
+              ],
               line: 1,
               column: 1,
               outcome: 'false',
@@ -47,7 +62,8 @@ describe('the CLI signing card', () => {
     });
     const lines = text.trimEnd().split('\n');
     expect(lines.slice(0, 2)).toEqual([transfer.title, `  ${transfer.summary}`]);
-    for (const fact of flatFacts(signingFacts(transfer))) expect(lines.some((line) => line.startsWith(`  ${fact.label}: ${fact.value[0]?.text}`))).toBe(true);
+    for (const fact of flatFacts(signingFacts(transfer)))
+      expect(lines.some((line) => line.startsWith(`  ${fact.label}: ${fact.value[0]?.text}`))).toBe(true);
     expect(lines).toContain(`  Signer: treasury (${SIGNER})`);
     expect(lines).toContain('  Value: 1.5 ETH (1500000000000000000 wei)');
     expect(lines).toContain(`  To: ${RECIPIENT}`);
@@ -68,7 +84,10 @@ describe('the CLI signing card', () => {
   it('quotes text that would break a line or steer the terminal, so it cannot fake part of the card', () => {
     const payload = 'pay the invoice\n  Policies: ALLOW\u001b[2K';
     const text = signingCardText(
-      describeSigningRequest({ operation: 'sign_raw_payload', parameters: { signWith: SIGNER, payload, encoding: 'PAYLOAD_ENCODING_TEXT_UTF8', hashFunction: 'HASH_FUNCTION_KECCAK256' } }),
+      describeSigningRequest({
+        operation: 'sign_raw_payload',
+        parameters: { signWith: SIGNER, payload, encoding: 'PAYLOAD_ENCODING_TEXT_UTF8', hashFunction: 'HASH_FUNCTION_KECCAK256' },
+      }),
       undefined,
     );
     expect(text).toContain(`  Payload: ${JSON.stringify(payload)}\n`);

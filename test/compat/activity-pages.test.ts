@@ -64,11 +64,16 @@ describe('list_activities cursors', () => {
     const newestPolicies = createdPolicies.slice().reverse();
     const first = await client.getActivities({ filterByType: ['ACTIVITY_TYPE_CREATE_POLICY_V3'], paginationOptions: { limit: '2' } });
     expect(idsOf(first)).toEqual(newestPolicies.slice(0, 2));
-    const next = await client.getActivities({ filterByType: ['ACTIVITY_TYPE_CREATE_POLICY_V3'], paginationOptions: { limit: '2', before: first.activities[1]!.id } });
+    const next = await client.getActivities({
+      filterByType: ['ACTIVITY_TYPE_CREATE_POLICY_V3'],
+      paginationOptions: { limit: '2', before: first.activities[1]!.id },
+    });
     expect(idsOf(next)).toEqual(newestPolicies.slice(2, 4));
   });
 
   it('refuses a cursor that is not an activity of the organization', async () => {
-    await expect(client.getActivities({ paginationOptions: { before: 'not-an-activity' } })).rejects.toThrow(/pagination cursor not-an-activity is not an activity/);
+    await expect(client.getActivities({ paginationOptions: { before: 'not-an-activity' } })).rejects.toThrow(
+      /pagination cursor not-an-activity is not an activity/,
+    );
   });
 });

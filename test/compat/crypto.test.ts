@@ -121,7 +121,13 @@ describe('HPKE interop with @turnkey/crypto', () => {
 describe('export bundles decrypt with @turnkey/crypto decryptExportBundle', () => {
   async function ourBundle(plaintext: Uint8Array) {
     const target = generateEncryptionKeyPair();
-    const exportBundle = await buildExportBundle({ plaintext, targetPublicKey: target.publicKey, organizationId: ORG, sign: signWithEnclave, enclaveSignerPublicKey: enclave.publicKey });
+    const exportBundle = await buildExportBundle({
+      plaintext,
+      targetPublicKey: target.publicKey,
+      organizationId: ORG,
+      sign: signWithEnclave,
+      enclaveSignerPublicKey: enclave.publicKey,
+    });
     return { exportBundle, embeddedKey: target.privateKey, organizationId: ORG, dangerouslyOverrideSignerPublicKey: enclave.publicKey };
   }
 
@@ -149,13 +155,25 @@ describe('export bundles decrypt with @turnkey/crypto decryptExportBundle', () =
 describe('import: @turnkey/crypto encrypts to our import bundle, we open it', () => {
   async function ourImportBundle() {
     const target = generateEncryptionKeyPair();
-    const importBundle = await buildImportBundle({ targetPublicKey: target.publicKey, organizationId: ORG, userId: USER, sign: signWithEnclave, enclaveSignerPublicKey: enclave.publicKey });
+    const importBundle = await buildImportBundle({
+      targetPublicKey: target.publicKey,
+      organizationId: ORG,
+      userId: USER,
+      sign: signWithEnclave,
+      enclaveSignerPublicKey: enclave.publicKey,
+    });
     return { importBundle, target };
   }
 
   it('encryptWalletToBundle', async () => {
     const { importBundle, target } = await ourImportBundle();
-    const encryptedBundle = await encryptWalletToBundle({ mnemonic: MNEMONIC, importBundle, userId: USER, organizationId: ORG, dangerouslyOverrideSignerPublicKey: enclave.publicKey });
+    const encryptedBundle = await encryptWalletToBundle({
+      mnemonic: MNEMONIC,
+      importBundle,
+      userId: USER,
+      organizationId: ORG,
+      dangerouslyOverrideSignerPublicKey: enclave.publicKey,
+    });
     const plaintext = await openImportCiphertext({ encryptedBundle, targetPrivateKey: target.privateKey, targetPublicKey: target.publicKey });
     expect(decodeWalletImportPlaintext(plaintext)).toEqual({ mnemonic: MNEMONIC });
   });
@@ -182,7 +200,13 @@ describe('import: @turnkey/crypto encrypts to our import bundle, we open it', ()
   it('and they refuse our import bundle for another user', async () => {
     const { importBundle } = await ourImportBundle();
     await expect(
-      encryptWalletToBundle({ mnemonic: MNEMONIC, importBundle, userId: ORG, organizationId: ORG, dangerouslyOverrideSignerPublicKey: enclave.publicKey }),
+      encryptWalletToBundle({
+        mnemonic: MNEMONIC,
+        importBundle,
+        userId: ORG,
+        organizationId: ORG,
+        dangerouslyOverrideSignerPublicKey: enclave.publicKey,
+      }),
     ).rejects.toThrow(/user id/);
   });
 });

@@ -23,7 +23,15 @@ async function subOrganization(options: { disableEmailAuth?: boolean } = {}) {
     ...t.nextEnvelope('ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8'),
     parameters: {
       subOrganizationName: `customer ${t.clock.now()}`,
-      rootUsers: [{ userName: 'alice', userEmail: 'Alice@Example.com', apiKeys: [{ apiKeyName: 'k', publicKey: newKey().publicKey, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], oauthProviders: [] }],
+      rootUsers: [
+        {
+          userName: 'alice',
+          userEmail: 'Alice@Example.com',
+          apiKeys: [{ apiKeyName: 'k', publicKey: newKey().publicKey, curveType: 'API_KEY_CURVE_P256' }],
+          authenticators: [],
+          oauthProviders: [],
+        },
+      ],
       rootQuorumThreshold: 1,
       ...options,
     },
@@ -38,14 +46,25 @@ describe('email_auth', () => {
     const target = generateP256KeyPair();
     const reply = await t.client().emailAuth({
       ...t.nextEnvelope('ACTIVITY_TYPE_EMAIL_AUTH_V3', subOrganizationId),
-      parameters: { email: 'alice@example.com', targetPublicKey: target.publicKeyUncompressed, emailCustomization: { appName: 'Demo' }, expirationSeconds: '300' },
+      parameters: {
+        email: 'alice@example.com',
+        targetPublicKey: target.publicKeyUncompressed,
+        emailCustomization: { appName: 'Demo' },
+        expirationSeconds: '300',
+      },
     });
     expect(reply.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
     const { userId, apiKeyId } = reply.activity.result.emailAuthResult!;
     expect(userId).toBe(aliceId);
 
     const message = readOutbox(t.outbox).at(-1) as CredentialBundleMessage;
-    expect(message).toMatchObject({ contact: 'alice@example.com', channel: 'email', purpose: 'EMAIL_AUTH', organizationId: subOrganizationId, userId: aliceId });
+    expect(message).toMatchObject({
+      contact: 'alice@example.com',
+      channel: 'email',
+      purpose: 'EMAIL_AUTH',
+      organizationId: subOrganizationId,
+      userId: aliceId,
+    });
     const privateKey = decryptCredentialBundle(message.credentialBundle, target.privateKey);
     const key = { curve: 'p256' as const, publicKey: bytesToHex(getPublicKey(privateKey, true)), privateKey };
     const whoami = await t.client(key).getWhoami({ organizationId: subOrganizationId });
@@ -59,7 +78,10 @@ describe('email_auth', () => {
     const target = generateP256KeyPair().publicKeyUncompressed;
     const unknown = await t
       .client()
-      .emailAuth({ ...t.nextEnvelope('ACTIVITY_TYPE_EMAIL_AUTH_V3', subOrganizationId), parameters: { email: 'bob@example.com', targetPublicKey: target, emailCustomization: { appName: 'Demo' } } })
+      .emailAuth({
+        ...t.nextEnvelope('ACTIVITY_TYPE_EMAIL_AUTH_V3', subOrganizationId),
+        parameters: { email: 'bob@example.com', targetPublicKey: target, emailCustomization: { appName: 'Demo' } },
+      })
       .catch((error: unknown) => error);
     expect(unknown).toBeInstanceOf(TurnkeyRequestError);
     expect((unknown as TurnkeyRequestError).message).toContain('no user of organization');
@@ -67,7 +89,10 @@ describe('email_auth', () => {
     const disabled = await subOrganization({ disableEmailAuth: true });
     const refused = await t
       .client()
-      .emailAuth({ ...t.nextEnvelope('ACTIVITY_TYPE_EMAIL_AUTH_V3', disabled.subOrganizationId), parameters: { email: 'alice@example.com', targetPublicKey: target, emailCustomization: { appName: 'Demo' } } })
+      .emailAuth({
+        ...t.nextEnvelope('ACTIVITY_TYPE_EMAIL_AUTH_V3', disabled.subOrganizationId),
+        parameters: { email: 'alice@example.com', targetPublicKey: target, emailCustomization: { appName: 'Demo' } },
+      })
       .catch((error: unknown) => error);
     expect((refused as TurnkeyRequestError).message).toContain('email auth is disabled');
     expect(readOutbox(t.outbox)).toHaveLength(0);
@@ -99,10 +124,14 @@ describe('email recovery', () => {
 
     const passkey = newPasskey();
     const authenticator = { authenticatorName: 'new laptop', challenge: 'cmVjb3Zlcg', attestation: passkey.register('cmVjb3Zlcg', 'packed') };
-    const recovered = await t.client(recoveryKey).recoverUser({ ...t.nextEnvelope('ACTIVITY_TYPE_RECOVER_USER', subOrganizationId), parameters: { userId: aliceId, authenticator } });
+    const recovered = await t
+      .client(recoveryKey)
+      .recoverUser({ ...t.nextEnvelope('ACTIVITY_TYPE_RECOVER_USER', subOrganizationId), parameters: { userId: aliceId, authenticator } });
     const [authenticatorId] = recovered.activity.result.recoverUserResult!.authenticatorId;
     const { authenticators } = await t.client().getAuthenticators({ organizationId: subOrganizationId, userId: aliceId });
-    expect(authenticators.map((stored) => [stored.authenticatorId, stored.authenticatorName, stored.credentialId])).toEqual([[authenticatorId, 'new laptop', passkey.credentialId]]);
+    expect(authenticators.map((stored) => [stored.authenticatorId, stored.authenticatorName, stored.credentialId])).toEqual([
+      [authenticatorId, 'new laptop', passkey.credentialId],
+    ]);
 
     const again = await t
       .client(recoveryKey)

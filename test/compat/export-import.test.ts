@@ -2,12 +2,7 @@
  * Export/import round trips between the local service and Turnkey's official packages: `@turnkey/http` drives the
  * operations, `@turnkey/crypto` decrypts exports (pinned to the service's signer key) and encrypts imports.
  */
-import {
-  decryptExportBundle,
-  encryptPrivateKeyToBundle,
-  encryptWalletToBundle,
-  generateP256KeyPair,
-} from '@turnkey/crypto';
+import { decryptExportBundle, encryptPrivateKeyToBundle, encryptWalletToBundle, generateP256KeyPair } from '@turnkey/crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressFor } from '../../src/service/enclave/addresses';
 import { deriveKey, publicKeyFromPrivate } from '../../src/service/enclave/derivation';
@@ -15,7 +10,12 @@ import { mnemonicToSeed } from '../../src/service/enclave/mnemonic';
 import { hexToBytes } from '../../src/shared/crypto/encoding';
 import { startTestService, type TestService } from '../support/service';
 
-const ETHEREUM = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' } as const;
+const ETHEREUM = {
+  curve: 'CURVE_SECP256K1',
+  pathFormat: 'PATH_FORMAT_BIP32',
+  path: "m/44'/60'/0'/0/0",
+  addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
+} as const;
 const SOLANA = { curve: 'CURVE_ED25519', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/501'/0'/0'", addressFormat: 'ADDRESS_FORMAT_SOLANA' } as const;
 const MNEMONIC = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
 
@@ -108,7 +108,10 @@ describe('export with @turnkey/crypto', () => {
 describe('import with @turnkey/crypto', () => {
   it('encryptWalletToBundle output imports and yields the expected addresses, flagged imported', async () => {
     const client = service.client();
-    const init = await client.initImportWallet({ ...service.nextEnvelope('ACTIVITY_TYPE_INIT_IMPORT_WALLET'), parameters: { userId: service.info.rootUserId } });
+    const init = await client.initImportWallet({
+      ...service.nextEnvelope('ACTIVITY_TYPE_INIT_IMPORT_WALLET'),
+      parameters: { userId: service.info.rootUserId },
+    });
     const encryptedBundle = await encryptWalletToBundle({
       mnemonic: MNEMONIC,
       importBundle: init.activity.result.initImportWalletResult!.importBundle,
@@ -151,7 +154,13 @@ describe('import with @turnkey/crypto', () => {
     });
     const imported = await client.importPrivateKey({
       ...service.nextEnvelope('ACTIVITY_TYPE_IMPORT_PRIVATE_KEY'),
-      parameters: { userId: service.info.rootUserId, privateKeyName: `imported ${keyFormat}`, encryptedBundle, curve, addressFormats: [addressFormat] },
+      parameters: {
+        userId: service.info.rootUserId,
+        privateKeyName: `imported ${keyFormat}`,
+        encryptedBundle,
+        curve,
+        addressFormats: [addressFormat],
+      },
     });
     expect(imported.activity.failure).toBeUndefined();
     expect(imported.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');

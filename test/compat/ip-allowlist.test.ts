@@ -18,11 +18,18 @@ beforeEach(async () => {
 afterEach(() => t.close());
 
 /** Sends a request the official client stamped, from the given local address. */
-function sendFrom(localAddress: string, signed: TSignedRequest): Promise<{ status: number; body: { message?: string; activity?: { status: string } } }> {
+function sendFrom(
+  localAddress: string,
+  signed: TSignedRequest,
+): Promise<{ status: number; body: { message?: string; activity?: { status: string } } }> {
   return new Promise((resolve, reject) => {
     const sent = httpRequest(
       signed.url,
-      { method: 'POST', localAddress, headers: { 'content-type': 'application/json', [signed.stamp.stampHeaderName]: signed.stamp.stampHeaderValue } },
+      {
+        method: 'POST',
+        localAddress,
+        headers: { 'content-type': 'application/json', [signed.stamp.stampHeaderName]: signed.stamp.stampHeaderValue },
+      },
       (response) => {
         let text = '';
         response.setEncoding('utf8');
@@ -47,8 +54,13 @@ describe('IP allowlists', () => {
     const setAt = String(t.clock.now());
 
     const outside = await clientRefusal(t.client().getWhoami(organization()));
-    expect([outside.code, outside.message]).toEqual([7, expect.stringContaining(`127.0.0.1 is outside the IP allowlist of organization ${t.info.organizationId}`)]);
-    const submitOutside = await clientRefusal(t.client().removeIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST'), parameters: {} }));
+    expect([outside.code, outside.message]).toEqual([
+      7,
+      expect.stringContaining(`127.0.0.1 is outside the IP allowlist of organization ${t.info.organizationId}`),
+    ]);
+    const submitOutside = await clientRefusal(
+      t.client().removeIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST'), parameters: {} }),
+    );
     expect(submitOutside.code).toBe(7);
 
     const read = await sendFrom('127.0.0.2', await t.client().stampGetIpAllowlist(organization()));
@@ -65,7 +77,10 @@ describe('IP allowlists', () => {
       },
     });
 
-    const removed = await sendFrom('127.0.0.2', await t.client().stampRemoveIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST'), parameters: {} }));
+    const removed = await sendFrom(
+      '127.0.0.2',
+      await t.client().stampRemoveIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST'), parameters: {} }),
+    );
     expect([removed.status, removed.body.activity?.status]).toEqual([200, 'ACTIVITY_STATUS_COMPLETED']);
     expect((await t.client().getWhoami(organization())).userId).toBe(t.info.rootUserId);
     expect((await t.client().getIpAllowlist(organization())).allowlist).toEqual({ organizationId: t.info.organizationId, rules: [], enabled: false });
@@ -73,12 +88,22 @@ describe('IP allowlists', () => {
 
   it('an API key’s own list replaces the organization’s for that key; a switched-off organization list applies to no one', async () => {
     const bob = await t.addUser({ name: 'bob' });
-    await t.client().setIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_SET_IP_ALLOWLIST'), parameters: { publicKey: bob.key.publicKey, rules: [{ cidr: '10.0.0.0/8' }] } });
-    expect((await clientRefusal(t.client(bob.key).getWhoami(organization()))).message).toContain(`outside the IP allowlist of API key ${bob.key.publicKey}`);
+    await t.client().setIpAllowlist({
+      ...t.nextEnvelope('ACTIVITY_TYPE_SET_IP_ALLOWLIST'),
+      parameters: { publicKey: bob.key.publicKey, rules: [{ cidr: '10.0.0.0/8' }] },
+    });
+    expect((await clientRefusal(t.client(bob.key).getWhoami(organization()))).message).toContain(
+      `outside the IP allowlist of API key ${bob.key.publicKey}`,
+    );
     expect((await t.client().getWhoami(organization())).userId).toBe(t.info.rootUserId);
 
-    await t.client().setIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_SET_IP_ALLOWLIST'), parameters: { publicKey: bob.key.publicKey, rules: [{ cidr: '127.0.0.0/8' }] } });
-    await t.client().setIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_SET_IP_ALLOWLIST'), parameters: { rules: [{ cidr: '10.0.0.0/8' }], enabled: false } });
+    await t.client().setIpAllowlist({
+      ...t.nextEnvelope('ACTIVITY_TYPE_SET_IP_ALLOWLIST'),
+      parameters: { publicKey: bob.key.publicKey, rules: [{ cidr: '127.0.0.0/8' }] },
+    });
+    await t
+      .client()
+      .setIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_SET_IP_ALLOWLIST'), parameters: { rules: [{ cidr: '10.0.0.0/8' }], enabled: false } });
     expect((await t.client(bob.key).getWhoami(organization())).userId).toBe(bob.userId);
     expect((await t.client().getWhoami(organization())).userId).toBe(t.info.rootUserId);
     const keyList = await t.client().getIpAllowlist({ ...organization(), publicKey: bob.key.publicKey });
@@ -87,7 +112,10 @@ describe('IP allowlists', () => {
 
   it('an API key’s own list goes with the key: the same public key added again is not held to it', async () => {
     const bob = await t.addUser({ name: 'bob' });
-    await t.client().setIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_SET_IP_ALLOWLIST'), parameters: { publicKey: bob.key.publicKey, rules: [{ cidr: '10.0.0.0/8' }] } });
+    await t.client().setIpAllowlist({
+      ...t.nextEnvelope('ACTIVITY_TYPE_SET_IP_ALLOWLIST'),
+      parameters: { publicKey: bob.key.publicKey, rules: [{ cidr: '10.0.0.0/8' }] },
+    });
     expect((await clientRefusal(t.client(bob.key).getWhoami(organization()))).code).toBe(7);
 
     const { apiKeys } = await t.client().getApiKeys({ ...organization(), userId: bob.userId });
@@ -114,10 +142,14 @@ describe('IP allowlists', () => {
 
   it('a non-root user without a policy can neither set nor remove an allowlist', async () => {
     const bob = await t.addUser({ name: 'bob' });
-    const setAsBob = clientRefusal(t.client(bob.key).setIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_SET_IP_ALLOWLIST'), parameters: { rules: [{ cidr: '10.0.0.0/8' }] } }));
+    const setAsBob = clientRefusal(
+      t.client(bob.key).setIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_SET_IP_ALLOWLIST'), parameters: { rules: [{ cidr: '10.0.0.0/8' }] } }),
+    );
     expect((await setAsBob).code).toBe(7);
     await t.client().setIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_SET_IP_ALLOWLIST'), parameters: { rules: [{ cidr: '127.0.0.0/8' }] } });
-    expect((await clientRefusal(t.client(bob.key).removeIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST'), parameters: {} }))).code).toBe(7);
+    expect(
+      (await clientRefusal(t.client(bob.key).removeIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST'), parameters: {} }))).code,
+    ).toBe(7);
     expect((await t.client().getIpAllowlist(organization())).allowlist.rules.map((rule) => rule.cidr)).toEqual(['127.0.0.0/8']);
   });
 
@@ -132,15 +164,23 @@ describe('IP allowlists', () => {
       [{}, 3, 'parameters.rules: required for a new allowlist'],
       [{ rules: [{ cidr: '10.0.0.0/8' }], onEvaluationError: 'MAYBE' }, 3, 'parameters.onEvaluationError'],
       [{ publicKey: '02'.padEnd(66, 'a'), rules: [{ cidr: '10.0.0.0/8' }] }, 5, 'is not an API key of organization'],
-      [{ publicKey: t.rootKey.publicKey, enabled: true, rules: [{ cidr: '10.0.0.0/8' }] }, 3, 'only the organization-level allowlist can be switched'],
+      [
+        { publicKey: t.rootKey.publicKey, enabled: true, rules: [{ cidr: '10.0.0.0/8' }] },
+        3,
+        'only the organization-level allowlist can be switched',
+      ],
     ];
     for (const [parameters, code, message] of cases) {
       const refused = await clientRefusal(t.client().setIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_SET_IP_ALLOWLIST'), parameters }));
       expect([refused.code, refused.message]).toEqual([code, expect.stringContaining(message)]);
     }
-    const nothingToRemove = await clientRefusal(t.client().removeIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST'), parameters: {} }));
+    const nothingToRemove = await clientRefusal(
+      t.client().removeIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST'), parameters: {} }),
+    );
     expect([nothingToRemove.code, nothingToRemove.message]).toEqual([5, expect.stringContaining('has no IP allowlist to remove')]);
-    const overlong = await clientRefusal(t.client().removeIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST'), parameters: { publicKey: 'a'.repeat(200) } }));
+    const overlong = await clientRefusal(
+      t.client().removeIpAllowlist({ ...t.nextEnvelope('ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST'), parameters: { publicKey: 'a'.repeat(200) } }),
+    );
     expect([overlong.code, overlong.message]).toEqual([3, expect.stringContaining('parameters.publicKey')]);
     expect(recordedRows(t)).toBe(before);
     expect((await t.client().getWhoami(organization())).userId).toBe(t.info.rootUserId);

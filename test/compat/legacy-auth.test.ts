@@ -57,9 +57,15 @@ async function openedKey(
 
 describe('init_otp_auth and otp_auth', () => {
   const initOtpAuth = (key = t.rootKey) =>
-    t.client(key).initOtpAuth({ ...t.nextEnvelope('ACTIVITY_TYPE_INIT_OTP_AUTH_V3'), parameters: { otpType: 'OTP_TYPE_EMAIL', contact: 'Carol@Example.com', appName: 'Demo', otpLength: 7, alphanumeric: false } });
+    t.client(key).initOtpAuth({
+      ...t.nextEnvelope('ACTIVITY_TYPE_INIT_OTP_AUTH_V3'),
+      parameters: { otpType: 'OTP_TYPE_EMAIL', contact: 'Carol@Example.com', appName: 'Demo', otpLength: 7, alphanumeric: false },
+    });
   const otpAuth = (otpId: string, otpCode: string, targetPublicKey: string, key = t.rootKey) =>
-    t.client(key).otpAuth({ ...t.nextEnvelope('ACTIVITY_TYPE_OTP_AUTH'), parameters: { otpId, otpCode, targetPublicKey, apiKeyName: 'otp', expirationSeconds: '300' } });
+    t.client(key).otpAuth({
+      ...t.nextEnvelope('ACTIVITY_TYPE_OTP_AUTH'),
+      parameters: { otpId, otpCode, targetPublicKey, apiKeyName: 'otp', expirationSeconds: '300' },
+    });
 
   it('sends a code to the outbox and trades it for a credential key of the user with the contact', async () => {
     const init = await initOtpAuth();
@@ -83,11 +89,16 @@ describe('init_otp_auth and otp_auth', () => {
     const code = t.lastCode(CAROL).code;
     for (const attemptsLeft of [4, 3]) {
       const wrong = await otpAuth(otpId, code === '0000000' ? '1111111' : '0000000', generateP256KeyPair().publicKeyUncompressed);
-      expect([wrong.activity.status, wrong.activity.failure?.message]).toEqual(['ACTIVITY_STATUS_FAILED', expect.stringContaining(`${attemptsLeft} attempts left`)]);
+      expect([wrong.activity.status, wrong.activity.failure?.message]).toEqual([
+        'ACTIVITY_STATUS_FAILED',
+        expect.stringContaining(`${attemptsLeft} attempts left`),
+      ]);
     }
     expect((await otpAuth(otpId, code, generateP256KeyPair().publicKeyUncompressed)).activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
 
-    const sealed = await t.client().initOtp({ ...t.nextEnvelope('ACTIVITY_TYPE_INIT_OTP_V3'), parameters: { otpType: 'OTP_TYPE_EMAIL', contact: CAROL, appName: 'Demo' } });
+    const sealed = await t
+      .client()
+      .initOtp({ ...t.nextEnvelope('ACTIVITY_TYPE_INIT_OTP_V3'), parameters: { otpType: 'OTP_TYPE_EMAIL', contact: CAROL, appName: 'Demo' } });
     const sealedOtpId = sealed.activity.result.initOtpResultV2!.otpId;
     const refused = await clientRefusal(otpAuth(sealedOtpId, t.lastCode(CAROL).code, generateP256KeyPair().publicKeyUncompressed));
     expect(refused.message).toMatch(/was started with init_otp; verify it with verify_otp/);
@@ -121,9 +132,19 @@ describe('init_otp_auth and otp_auth', () => {
   it('refuses bad input with a 400 and records nothing: an unknown otpType, a contact no user has, a bad target key', async () => {
     const { otpId } = (await initOtpAuth()).activity.result.initOtpAuthResultV2!;
     const before = recordedRows(t);
-    const badType = await clientRefusal(t.client().initOtpAuth({ ...t.nextEnvelope('ACTIVITY_TYPE_INIT_OTP_AUTH_V3'), parameters: { otpType: 'OTP_TYPE_PIGEON', contact: CAROL, appName: 'Demo' } }));
+    const badType = await clientRefusal(
+      t.client().initOtpAuth({
+        ...t.nextEnvelope('ACTIVITY_TYPE_INIT_OTP_AUTH_V3'),
+        parameters: { otpType: 'OTP_TYPE_PIGEON', contact: CAROL, appName: 'Demo' },
+      }),
+    );
     expect([badType.code, badType.message]).toEqual([3, expect.stringContaining('must be OTP_TYPE_EMAIL or OTP_TYPE_SMS')]);
-    const stranger = await clientRefusal(t.client().initOtpAuth({ ...t.nextEnvelope('ACTIVITY_TYPE_INIT_OTP_AUTH_V3'), parameters: { otpType: 'OTP_TYPE_EMAIL', contact: 'nobody@example.com', appName: 'Demo' } }));
+    const stranger = await clientRefusal(
+      t.client().initOtpAuth({
+        ...t.nextEnvelope('ACTIVITY_TYPE_INIT_OTP_AUTH_V3'),
+        parameters: { otpType: 'OTP_TYPE_EMAIL', contact: 'nobody@example.com', appName: 'Demo' },
+      }),
+    );
     expect([stranger.code, stranger.message]).toEqual([5, expect.stringContaining('has the contact nobody@example.com')]);
     const badTarget = await clientRefusal(otpAuth(otpId, t.lastCode(CAROL).code, 'not-a-key'));
     expect([badTarget.code, badTarget.message]).toEqual([3, expect.stringContaining('parameters.targetPublicKey')]);
@@ -139,7 +160,15 @@ describe('init_otp_auth and otp_auth from the parent organization for a sub-orga
       ...t.nextEnvelope('ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8'),
       parameters: {
         subOrganizationName: `customer ${email}`,
-        rootUsers: [{ userName: 'dave', userEmail: email, apiKeys: [{ apiKeyName: 'k', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], oauthProviders: [] }],
+        rootUsers: [
+          {
+            userName: 'dave',
+            userEmail: email,
+            apiKeys: [{ apiKeyName: 'k', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' }],
+            authenticators: [],
+            oauthProviders: [],
+          },
+        ],
         rootQuorumThreshold: 1,
       },
     });
@@ -148,7 +177,10 @@ describe('init_otp_auth and otp_auth from the parent organization for a sub-orga
   }
   // Stamped with the parent's root key unless another key is given, as an app's backend does.
   const initOtpAuth = (organizationId: string, contact: string) =>
-    t.client().initOtpAuth({ ...t.nextEnvelope('ACTIVITY_TYPE_INIT_OTP_AUTH_V3', organizationId), parameters: { otpType: 'OTP_TYPE_EMAIL', contact, appName: 'Demo', otpLength: 7, alphanumeric: false } });
+    t.client().initOtpAuth({
+      ...t.nextEnvelope('ACTIVITY_TYPE_INIT_OTP_AUTH_V3', organizationId),
+      parameters: { otpType: 'OTP_TYPE_EMAIL', contact, appName: 'Demo', otpLength: 7, alphanumeric: false },
+    });
   const otpAuth = (organizationId: string, otpId: string, otpCode: string, key = t.rootKey) =>
     t.client(key).otpAuth({
       ...t.nextEnvelope('ACTIVITY_TYPE_OTP_AUTH', organizationId),
@@ -195,13 +227,16 @@ describe('init_otp_auth and otp_auth from the parent organization for a sub-orga
     }
     for (const key of [t.rootKey, sub.key]) {
       const locked = await otpAuth(sub.id, otpId, code, key);
-      expect([locked.activity.status, locked.activity.failure?.message]).toEqual(['ACTIVITY_STATUS_FAILED', expect.stringContaining('5 wrong attempts')]);
+      expect([locked.activity.status, locked.activity.failure?.message]).toEqual([
+        'ACTIVITY_STATUS_FAILED',
+        expect.stringContaining('5 wrong attempts'),
+      ]);
     }
     const { activities } = await t.client().getActivities({ organizationId: sub.id, filterByType: ['ACTIVITY_TYPE_OTP_AUTH'] });
     expect(activities.map((activity) => activity.status)).toEqual(Array(7).fill('ACTIVITY_STATUS_FAILED'));
   });
 
-  it("refuses an OTP of another sub-organization, or a contact no user of the sub-organization has, and records nothing", async () => {
+  it('refuses an OTP of another sub-organization, or a contact no user of the sub-organization has, and records nothing', async () => {
     const first = await subOrganization('dave@example.com');
     const second = await subOrganization('erin@example.com');
     const { otpId } = (await initOtpAuth(second.id, 'erin@example.com')).activity.result.initOtpAuthResultV2!;
@@ -243,7 +278,9 @@ describe('oauth', () => {
     const before = recordedRows(t);
     const badTarget = await clientRefusal(oauth(token, 'not-a-key'));
     expect([badTarget.code, badTarget.message]).toEqual([3, expect.stringContaining('parameters.targetPublicKey')]);
-    const missingToken = await clientRefusal(t.client().oauth({ ...t.nextEnvelope('ACTIVITY_TYPE_OAUTH'), parameters: { targetPublicKey: target.publicKeyUncompressed } as never }));
+    const missingToken = await clientRefusal(
+      t.client().oauth({ ...t.nextEnvelope('ACTIVITY_TYPE_OAUTH'), parameters: { targetPublicKey: target.publicKeyUncompressed } as never }),
+    );
     expect([missingToken.code, missingToken.message]).toEqual([3, expect.stringContaining('parameters.oidcToken')]);
     expect(recordedRows(t)).toBe(before);
   });

@@ -33,7 +33,12 @@ function sdkConfig() {
   };
 }
 
-const ETHEREUM = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' } as const;
+const ETHEREUM = {
+  curve: 'CURVE_SECP256K1',
+  pathFormat: 'PATH_FORMAT_BIP32',
+  path: "m/44'/60'/0'/0/0",
+  addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
+} as const;
 
 const clients = {
   'sdk-server 1.x': () => new TurnkeyV1(sdkConfig()).apiClient(),
@@ -83,9 +88,13 @@ describe.each(Object.entries(clients))('%s, unchanged', (release, client) => {
     // 1.x sends CREATE_USERS_V2: API keys without a curve (P-256) and no OAuth providers.
     const created =
       release === 'sdk-server 1.x'
-        ? await new TurnkeyV1(sdkConfig()).apiClient().createUsers({ users: [{ ...user, apiKeys: [{ apiKeyName: 'first key', publicKey: key.publicKey }] }] })
+        ? await new TurnkeyV1(sdkConfig())
+            .apiClient()
+            .createUsers({ users: [{ ...user, apiKeys: [{ apiKeyName: 'first key', publicKey: key.publicKey }] }] })
         : await client().createUsers({
-            users: [{ ...user, apiKeys: [{ apiKeyName: 'first key', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' }], oauthProviders: [] }],
+            users: [
+              { ...user, apiKeys: [{ apiKeyName: 'first key', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' }], oauthProviders: [] },
+            ],
           });
     const sent = release === 'sdk-server 1.x' ? 'ACTIVITY_TYPE_CREATE_USERS_V2' : 'ACTIVITY_TYPE_CREATE_USERS_V3';
     expect(created.activity.type).toBe(sent);
@@ -112,7 +121,9 @@ describe.each(Object.entries(clients))('%s, unchanged', (release, client) => {
       wallet: { walletName: 'sub wallet', accounts: [ETHEREUM] },
     });
     expect(created.activity.type).toBe('ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7');
-    expect(created.activity.result).toEqual({ createSubOrganizationResultV7: expect.objectContaining({ subOrganizationId: created.subOrganizationId }) });
+    expect(created.activity.result).toEqual({
+      createSubOrganizationResultV7: expect.objectContaining({ subOrganizationId: created.subOrganizationId }),
+    });
     expect(created.wallet?.addresses).toHaveLength(1);
     expect(created.rootUserIds).toHaveLength(1);
   });
@@ -122,7 +133,10 @@ describe.each(Object.entries(clients))('%s, unchanged', (release, client) => {
     const created = await client().createPolicy({ policyName: `${release} policy`, effect: 'EFFECT_ALLOW', condition, notes: '' });
     expect(created.activity.type).toBe('ACTIVITY_TYPE_CREATE_POLICY_V3');
     const updated = await client().updatePolicy({ policyId: created.policyId, policyName: `${release} policy, renamed`, policyNotes: 'renamed' });
-    const sent = release === 'sdk-server 1.x' ? ['ACTIVITY_TYPE_UPDATE_POLICY', 'updatePolicyResult'] : ['ACTIVITY_TYPE_UPDATE_POLICY_V2', 'updatePolicyResultV2'];
+    const sent =
+      release === 'sdk-server 1.x'
+        ? ['ACTIVITY_TYPE_UPDATE_POLICY', 'updatePolicyResult']
+        : ['ACTIVITY_TYPE_UPDATE_POLICY_V2', 'updatePolicyResultV2'];
     expect([updated.activity.type, Object.keys(updated.activity.result)]).toEqual([sent[0], [sent[1]]]);
     const { policy } = await client().getPolicy({ policyId: created.policyId });
     expect(policy).toMatchObject({ policyName: `${release} policy, renamed`, notes: 'renamed', condition });
@@ -134,10 +148,16 @@ describe('@turnkey/http 2.x, unchanged', () => {
 
   it('creates a wallet and exports it as a bundle @turnkey/crypto decrypts', async () => {
     const client = httpV2();
-    const created = await client.createWallet({ ...envelope('ACTIVITY_TYPE_CREATE_WALLET'), parameters: { walletName: 'http 2.x wallet', accounts: [ETHEREUM] } });
+    const created = await client.createWallet({
+      ...envelope('ACTIVITY_TYPE_CREATE_WALLET'),
+      parameters: { walletName: 'http 2.x wallet', accounts: [ETHEREUM] },
+    });
     const walletId = created.activity.result.createWalletResult?.walletId ?? '';
     const target = generateP256KeyPair();
-    const exported = await client.exportWallet({ ...envelope('ACTIVITY_TYPE_EXPORT_WALLET'), parameters: { walletId, targetPublicKey: target.publicKeyUncompressed } });
+    const exported = await client.exportWallet({
+      ...envelope('ACTIVITY_TYPE_EXPORT_WALLET'),
+      parameters: { walletId, targetPublicKey: target.publicKeyUncompressed },
+    });
     const mnemonic = await decryptExportBundle({
       exportBundle: exported.activity.result.exportWalletResult?.exportBundle ?? '',
       embeddedKey: target.privateKey,
@@ -160,7 +180,14 @@ describe('@turnkey/http 2.x, unchanged', () => {
       ...envelope('ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7'),
       parameters: {
         subOrganizationName: 'http 2.x sub-organization',
-        rootUsers: [{ userName: 'root', apiKeys: [{ apiKeyName: 'k', publicKey: newKey('p256').publicKey, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], oauthProviders: [] }],
+        rootUsers: [
+          {
+            userName: 'root',
+            apiKeys: [{ apiKeyName: 'k', publicKey: newKey('p256').publicKey, curveType: 'API_KEY_CURVE_P256' }],
+            authenticators: [],
+            oauthProviders: [],
+          },
+        ],
         rootQuorumThreshold: 1,
       },
     });

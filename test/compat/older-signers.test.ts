@@ -61,24 +61,39 @@ const sdkServerConfig = (key: TestKey) => ({ apiBaseUrl: service.info.baseUrl, .
 
 /** Each release takes either a `TurnkeyClient` of its pinned `@turnkey/http` or an API client of its pinned sdk-server. */
 const viemClients = {
-  '@turnkey/http 2.13 TurnkeyClient': (key: TestKey) => new viemPins.http.TurnkeyClient({ baseUrl: service.info.baseUrl }, new viemPins.stamper.ApiKeyStamper(apiKey(key))),
+  '@turnkey/http 2.13 TurnkeyClient': (key: TestKey) =>
+    new viemPins.http.TurnkeyClient({ baseUrl: service.info.baseUrl }, new viemPins.stamper.ApiKeyStamper(apiKey(key))),
   '@turnkey/sdk-server 1.3 apiClient': (key: TestKey) => new viemPins.sdkServer.Turnkey(sdkServerConfig(key)).apiClient(),
 };
 const ethersClients = {
-  '@turnkey/http 3.0 TurnkeyClient': (key: TestKey) => new ethersPins.http.TurnkeyClient({ baseUrl: service.info.baseUrl }, new ethersPins.stamper.ApiKeyStamper(apiKey(key))),
+  '@turnkey/http 3.0 TurnkeyClient': (key: TestKey) =>
+    new ethersPins.http.TurnkeyClient({ baseUrl: service.info.baseUrl }, new ethersPins.stamper.ApiKeyStamper(apiKey(key))),
   '@turnkey/sdk-server 3.0 apiClient': (key: TestKey) => new ethersPins.sdkServer.Turnkey(sdkServerConfig(key)).apiClient(),
 };
-const solanaClient = (key: TestKey) => new solanaPins.http.TurnkeyClient({ baseUrl: service.info.baseUrl }, new solanaPins.stamper.ApiKeyStamper(apiKey(key)));
+const solanaClient = (key: TestKey) =>
+  new solanaPins.http.TurnkeyClient({ baseUrl: service.info.baseUrl }, new solanaPins.stamper.ApiKeyStamper(apiKey(key)));
 
 /** More than the DENY policy lets the signer user send. */
-const TWO_ETHER = { type: 'eip1559', chainId: 1, nonce: 0, to: ETHEREUM_RECIPIENT, value: parseEther('2'), gas: 21000n, maxFeePerGas: parseGwei('30'), maxPriorityFeePerGas: parseGwei('1') } as const;
+const TWO_ETHER = {
+  type: 'eip1559',
+  chainId: 1,
+  nonce: 0,
+  to: ETHEREUM_RECIPIENT,
+  value: parseEther('2'),
+  gas: 21000n,
+  maxFeePerGas: parseGwei('30'),
+  maxPriorityFeePerGas: parseGwei('1'),
+} as const;
 const DENIED_TRANSFER = /policy engine denied request explicitly/;
 
 beforeAll(async () => {
   service = await startTestService();
   organizationId = service.info.organizationId;
   const client = service.client();
-  const wallet = await client.createWallet({ ...service.nextEnvelope('ACTIVITY_TYPE_CREATE_WALLET'), parameters: { walletName: 'older signers', accounts: [ETHEREUM_ACCOUNT, SOLANA_ACCOUNT] } });
+  const wallet = await client.createWallet({
+    ...service.nextEnvelope('ACTIVITY_TYPE_CREATE_WALLET'),
+    parameters: { walletName: 'older signers', accounts: [ETHEREUM_ACCOUNT, SOLANA_ACCOUNT] },
+  });
   [walletAddress, solanaAddress] = wallet.activity.result.createWalletResult!.addresses as [`0x${string}`, string];
   const keys = await client.createPrivateKeys({
     ...service.nextEnvelope('ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2'),
@@ -102,8 +117,20 @@ beforeAll(async () => {
     parameters: {
       policies: [
         { policyName: 'the signer signs', effect: 'EFFECT_ALLOW', consensus: byTheSigner, condition: "activity.action == 'SIGN'", notes: '' },
-        { policyName: 'at most one ether', effect: 'EFFECT_DENY', consensus: byTheSigner, condition: 'eth.tx.value > 1000000000000000000', notes: '' },
-        { policyName: 'no batches', effect: 'EFFECT_DENY', consensus: byTheSigner, condition: "activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOADS'", notes: '' },
+        {
+          policyName: 'at most one ether',
+          effect: 'EFFECT_DENY',
+          consensus: byTheSigner,
+          condition: 'eth.tx.value > 1000000000000000000',
+          notes: '',
+        },
+        {
+          policyName: 'no batches',
+          effect: 'EFFECT_DENY',
+          consensus: byTheSigner,
+          condition: "activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOADS'",
+          notes: '',
+        },
       ],
     },
   });
@@ -129,7 +156,12 @@ describe.each(Object.entries(viemClients))('@turnkey/viem 0.4 createAccount with
 
 describe('@turnkey/viem 0.4 createApiKeyAccount', () => {
   it('builds its own client from an API key and signs with a private key id', async () => {
-    const account = await createViemApiKeyAccountV04({ ...apiKey(service.rootKey), baseUrl: service.info.baseUrl, organizationId, privateKeyId: keyId });
+    const account = await createViemApiKeyAccountV04({
+      ...apiKey(service.rootKey),
+      baseUrl: service.info.baseUrl,
+      organizationId,
+      privateKeyId: keyId,
+    });
     await expectViemAccountSigns(account, keyAddress);
   });
 });
@@ -146,7 +178,9 @@ describe.each(Object.entries(ethersClients))('@turnkey/ethers 1.1 TurnkeySigner 
   it('surfaces the policy refusal of a transfer above the limit, and signs one within it', async () => {
     const ethersSigner = new EthersSignerV11({ client: clientFor(signer), organizationId, signWith: keyAddress });
     const { to, value, chainId, nonce, maxFeePerGas, maxPriorityFeePerGas, gas } = TWO_ETHER;
-    await expect(ethersSigner.signTransaction({ type: 2, to, value, chainId, nonce, maxFeePerGas, maxPriorityFeePerGas, gasLimit: gas })).rejects.toThrow(DENIED_TRANSFER);
+    await expect(
+      ethersSigner.signTransaction({ type: 2, to, value, chainId, nonce, maxFeePerGas, maxPriorityFeePerGas, gasLimit: gas }),
+    ).rejects.toThrow(DENIED_TRANSFER);
     await expectEthersSignerSigns(ethersSigner, keyAddress);
   });
 });

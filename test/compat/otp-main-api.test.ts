@@ -17,7 +17,9 @@ beforeEach(async () => {
 afterEach(() => t.close());
 
 async function initOtp(contact: string, extra: { otpLength?: number; alphanumeric?: boolean } = {}) {
-  const init = await t.client().initOtp({ ...t.nextEnvelope('ACTIVITY_TYPE_INIT_OTP_V3'), parameters: { otpType: 'OTP_TYPE_EMAIL', contact, appName: 'Demo', ...extra } });
+  const init = await t
+    .client()
+    .initOtp({ ...t.nextEnvelope('ACTIVITY_TYPE_INIT_OTP_V3'), parameters: { otpType: 'OTP_TYPE_EMAIL', contact, appName: 'Demo', ...extra } });
   return init.activity.result.initOtpResultV2!;
 }
 
@@ -32,7 +34,15 @@ describe('OTP on the main API', () => {
       ...t.nextEnvelope('ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8'),
       parameters: {
         subOrganizationName: 'customer',
-        rootUsers: [{ userName: 'alice', userEmail: 'alice@example.com', apiKeys: [{ apiKeyName: 'k', publicKey: newKey().publicKey, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], oauthProviders: [] }],
+        rootUsers: [
+          {
+            userName: 'alice',
+            userEmail: 'alice@example.com',
+            apiKeys: [{ apiKeyName: 'k', publicKey: newKey().publicKey, curveType: 'API_KEY_CURVE_P256' }],
+            authenticators: [],
+            oauthProviders: [],
+          },
+        ],
         rootQuorumThreshold: 1,
       },
     });
@@ -51,7 +61,11 @@ describe('OTP on the main API', () => {
       parameters: {
         verificationToken,
         publicKey: session.publicKey,
-        clientSignature: await clientSignature(tokenKey, { login: { publicKey: session.publicKey }, tokenId: tokenIdOf(verificationToken), type: 'USAGE_TYPE_LOGIN' }),
+        clientSignature: await clientSignature(tokenKey, {
+          login: { publicKey: session.publicKey },
+          tokenId: tokenIdOf(verificationToken),
+          type: 'USAGE_TYPE_LOGIN',
+        }),
         expirationSeconds: '600',
       },
     });
@@ -67,7 +81,11 @@ describe('OTP on the main API', () => {
       parameters: {
         verificationToken,
         publicKey: otherSession,
-        clientSignature: await clientSignature(tokenKey, { login: { publicKey: otherSession }, tokenId: tokenIdOf(verificationToken), type: 'USAGE_TYPE_LOGIN' }),
+        clientSignature: await clientSignature(tokenKey, {
+          login: { publicKey: otherSession },
+          tokenId: tokenIdOf(verificationToken),
+          type: 'USAGE_TYPE_LOGIN',
+        }),
       },
     });
     expect(again.activity.status).toBe('ACTIVITY_STATUS_FAILED');
@@ -90,7 +108,10 @@ describe('OTP on the main API', () => {
   it('refuses an OTP length outside 6…9 and an unknown OTP id before recording anything', async () => {
     const short = await t
       .client()
-      .initOtp({ ...t.nextEnvelope('ACTIVITY_TYPE_INIT_OTP_V3'), parameters: { otpType: 'OTP_TYPE_EMAIL', contact: 'c@example.com', appName: 'Demo', otpLength: 4 } })
+      .initOtp({
+        ...t.nextEnvelope('ACTIVITY_TYPE_INIT_OTP_V3'),
+        parameters: { otpType: 'OTP_TYPE_EMAIL', contact: 'c@example.com', appName: 'Demo', otpLength: 4 },
+      })
       .catch((error: unknown) => error);
     expect((short as TurnkeyRequestError).message).toContain('parameters.otpLength must be between 6 and 9');
     const unknown = await t

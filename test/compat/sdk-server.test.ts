@@ -13,7 +13,12 @@ import { mnemonicToSeed } from '../../src/service/enclave/mnemonic';
 import { copySeedFixture, type SeedCopy } from '../support/seed';
 import { startTestService, type TestKey, type TestService } from '../support/service';
 
-const ETHEREUM = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' } as const;
+const ETHEREUM = {
+  curve: 'CURVE_SECP256K1',
+  pathFormat: 'PATH_FORMAT_BIP32',
+  path: "m/44'/60'/0'/0/0",
+  addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
+} as const;
 const SOLANA = { curve: 'CURVE_ED25519', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/501'/0'/0'", addressFormat: 'ADDRESS_FORMAT_SOLANA' } as const;
 /** The ids test/fixtures/seeds/two-of-two.yaml fixes. */
 const SEEDED = {
@@ -80,7 +85,13 @@ describe('@turnkey/sdk-server against the local service', () => {
     expect(created.activity.intent.createPolicyIntentV3).toMatchObject({ policyName: 'sdk-server policy', effect: 'EFFECT_ALLOW', condition });
 
     const { policy } = await client.getPolicy({ policyId: created.policyId });
-    expect(policy).toMatchObject({ policyId: created.policyId, policyName: 'sdk-server policy', effect: 'EFFECT_ALLOW', condition, notes: 'made by sdk-server' });
+    expect(policy).toMatchObject({
+      policyId: created.policyId,
+      policyName: 'sdk-server policy',
+      effect: 'EFFECT_ALLOW',
+      condition,
+      notes: 'made by sdk-server',
+    });
     expect(policy.createdAt).toEqual({ seconds: expect.stringMatching(/^\d+$/), nanos: expect.stringMatching(/^\d+$/) });
 
     const { activities } = await client.getActivities({ filterByType: ['ACTIVITY_TYPE_CREATE_POLICY_V3'] });
@@ -105,7 +116,11 @@ describe('@turnkey/sdk-server against the local service', () => {
     expect(mnemonic.split(' ')).toHaveLength(12);
     const seed = await mnemonicToSeed(mnemonic);
     const derived = [ETHEREUM, SOLANA].map((account) =>
-      addressFor({ curve: account.curve, publicKey: deriveKey({ seed, curve: account.curve, path: account.path }).publicKey, format: account.addressFormat }),
+      addressFor({
+        curve: account.curve,
+        publicKey: deriveKey({ seed, curve: account.curve, path: account.path }).publicKey,
+        format: account.addressFormat,
+      }),
     );
     expect(derived).toEqual(created.addresses);
 
@@ -159,12 +174,23 @@ describe('@turnkey/sdk-server against a seeded Sandbox (test/fixtures/seeds/two-
     seedCopy.remove();
   });
   const seededClient = (key: TestKey, organizationId = SEEDED.organizationId) =>
-    new Turnkey({ apiBaseUrl: seeded.info.baseUrl, apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey, defaultOrganizationId: organizationId, activityPoller: POLLER }).apiClient();
+    new Turnkey({
+      apiBaseUrl: seeded.info.baseUrl,
+      apiPublicKey: key.publicKey,
+      apiPrivateKey: key.privateKey,
+      defaultOrganizationId: organizationId,
+      activityPoller: POLLER,
+    }).apiClient();
 
   it('starts with the organizations, users, wallet, key and policy of the file, under its ids', async () => {
     const alice = seededClient(seedCopy.key('alice.key.json'));
     expect(seeded.info).toMatchObject({ organizationId: SEEDED.organizationId, rootUserId: SEEDED.alice });
-    expect(await alice.getWhoami()).toMatchObject({ organizationId: SEEDED.organizationId, organizationName: 'Compat organization', userId: SEEDED.alice, username: 'Alice' });
+    expect(await alice.getWhoami()).toMatchObject({
+      organizationId: SEEDED.organizationId,
+      organizationName: 'Compat organization',
+      userId: SEEDED.alice,
+      username: 'Alice',
+    });
     const { wallets } = await alice.getWallets({});
     expect(wallets.map((wallet) => [wallet.walletId, wallet.walletName])).toEqual([[SEEDED.wallet, 'Treasury']]);
     const { accounts } = await alice.getWalletAccounts({ walletId: SEEDED.wallet });
@@ -186,7 +212,9 @@ describe('@turnkey/sdk-server against a seeded Sandbox (test/fixtures/seeds/two-
     const fetchSpy = vi.spyOn(globalThis, 'fetch');
     try {
       const proposed = await seededClient(alice).createPolicy({ policyName: 'needs both', effect: 'EFFECT_ALLOW', notes: '' });
-      const polls = fetchSpy.mock.calls.filter(([url]) => (url instanceof Request ? url.url : url.toString()).endsWith('/public/v1/query/get_activity'));
+      const polls = fetchSpy.mock.calls.filter(([url]) =>
+        (url instanceof Request ? url.url : url.toString()).endsWith('/public/v1/query/get_activity'),
+      );
       expect(polls.length).toBeGreaterThan(POLLER.numRetries);
       expect(proposed.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
       expect(proposed.activity.result).toEqual({});
@@ -210,7 +238,7 @@ describe('@turnkey/sdk-server against a seeded Sandbox (test/fixtures/seeds/two-
     }
   });
 
-  it("the seeded policy lets Bob alone sign with the seeded private key", async () => {
+  it('the seeded policy lets Bob alone sign with the seeded private key', async () => {
     const signed = await seededClient(seedCopy.key('bob.key.json')).signRawPayload({
       signWith: SEEDED.privateKey,
       payload: '0x' + '11'.repeat(32),

@@ -22,7 +22,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newKey, startTestService, type TestKey, type TestService } from '../support/service';
 
 const CHAIN = 'eip155:31337';
-const ETHEREUM = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' } as const;
+const ETHEREUM = {
+  curve: 'CURVE_SECP256K1',
+  pathFormat: 'PATH_FORMAT_BIP32',
+  path: "m/44'/60'/0'/0/0",
+  addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
+} as const;
 const SOLANA = { curve: 'CURVE_ED25519', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/501'/0'/0'", addressFormat: 'ADDRESS_FORMAT_SOLANA' } as const;
 const RECIPIENT = '0x000000000000000000000000000000000000bEEF';
 const DENIED_RECIPIENT = '0x000000000000000000000000000000000000dEaD';
@@ -30,7 +35,11 @@ const DENIED_RECIPIENT = '0x000000000000000000000000000000000000dEaD';
 /** The binary of Anvil's platform package (its `anvil` bin is a launcher that would outlive a kill). */
 function anvilBinary(): string {
   const require = createRequire(import.meta.url);
-  return join(dirname(require.resolve(`@foundry-rs/anvil-${process.platform}-${process.arch === 'x64' ? 'amd64' : process.arch}/package.json`)), 'bin', 'anvil');
+  return join(
+    dirname(require.resolve(`@foundry-rs/anvil-${process.platform}-${process.arch === 'x64' ? 'amd64' : process.arch}/package.json`)),
+    'bin',
+    'anvil',
+  );
 }
 
 /** Starts Anvil on a free loopback port; resolves once it prints where it listens. */
@@ -117,11 +126,30 @@ describe('ethSendTransaction against Anvil', () => {
     const robot = newKey('p256');
     const root = sdkClient();
     const { userIds } = await root.createUsers({
-      users: [{ userName: 'robot', userTags: [], apiKeys: [{ apiKeyName: 'robot', publicKey: robot.publicKey, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], oauthProviders: [] }],
+      users: [
+        {
+          userName: 'robot',
+          userTags: [],
+          apiKeys: [{ apiKeyName: 'robot', publicKey: robot.publicKey, curveType: 'API_KEY_CURVE_P256' }],
+          authenticators: [],
+          oauthProviders: [],
+        },
+      ],
     });
     const sends = "activity.type == 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2'";
-    await root.createPolicy({ policyName: 'robot sends', effect: 'EFFECT_ALLOW', consensus: `approvers.any(user, user.id == '${userIds[0]}')`, condition: sends, notes: '' });
-    await root.createPolicy({ policyName: 'never to dEaD', effect: 'EFFECT_DENY', condition: `${sends} && eth.tx.to == '${DENIED_RECIPIENT}'`, notes: '' });
+    await root.createPolicy({
+      policyName: 'robot sends',
+      effect: 'EFFECT_ALLOW',
+      consensus: `approvers.any(user, user.id == '${userIds[0]}')`,
+      condition: sends,
+      notes: '',
+    });
+    await root.createPolicy({
+      policyName: 'never to dEaD',
+      effect: 'EFFECT_DENY',
+      condition: `${sends} && eth.tx.to == '${DENIED_RECIPIENT}'`,
+      notes: '',
+    });
     const nonceBefore = await node.getTransactionCount({ address: sender, blockTag: 'pending' });
     const blockBefore = await node.getBlockNumber();
     await expect(
@@ -131,7 +159,15 @@ describe('ethSendTransaction against Anvil', () => {
     expect(await node.getBlockNumber()).toBe(blockBefore);
     expect(await node.getBalance({ address: DENIED_RECIPIENT })).toBe(0n);
     const allowed = await sdkClient(robot).ethSendTransaction({ from: sender, caip2: CHAIN as never, calls: [{ to: RECIPIENT, value: '1' }] });
-    expect((await sdkClient(robot).pollTransactionStatus({ sendTransactionStatusId: allowed.sendTransactionStatusId, pollingIntervalMs: 100, timeoutMs: 15_000 })).txStatus).toBe('INCLUDED');
+    expect(
+      (
+        await sdkClient(robot).pollTransactionStatus({
+          sendTransactionStatusId: allowed.sendTransactionStatusId,
+          pollingIntervalMs: 100,
+          timeoutMs: 15_000,
+        })
+      ).txStatus,
+    ).toBe('INCLUDED');
   });
 
   it.each([
@@ -143,15 +179,17 @@ describe('ethSendTransaction against Anvil', () => {
   ])('refuses %j before anything is recorded or sent', async (change, message) => {
     const blockBefore = await node.getBlockNumber();
     const activitiesBefore = (await sdkClient().getActivities({})).activities.length;
-    await expect(sdkClient().ethSendTransaction({ from: sender, caip2: CHAIN as never, calls: [{ to: RECIPIENT, value: '1' }], ...(change as object) })).rejects.toThrow(message);
+    await expect(
+      sdkClient().ethSendTransaction({ from: sender, caip2: CHAIN as never, calls: [{ to: RECIPIENT, value: '1' }], ...(change as object) }),
+    ).rejects.toThrow(message);
     expect((await sdkClient().getActivities({})).activities.length).toBe(activitiesBefore);
     expect(await node.getBlockNumber()).toBe(blockBefore);
   });
 
   it('a chain with no --rpc is refused with a message naming the flag', async () => {
-    await expect(
-      sdkClient().ethSendTransaction({ from: sender, caip2: 'eip155:1', calls: [{ to: RECIPIENT, value: '1' }] }),
-    ).rejects.toThrow(/no node is configured for eip155:1; start the Sandbox with --rpc eip155:1=URL/);
+    await expect(sdkClient().ethSendTransaction({ from: sender, caip2: 'eip155:1', calls: [{ to: RECIPIENT, value: '1' }] })).rejects.toThrow(
+      /no node is configured for eip155:1; start the Sandbox with --rpc eip155:1=URL/,
+    );
   });
 });
 
@@ -164,11 +202,15 @@ describe('solSendTransaction', () => {
       createTransactionMessage({ version: 0 }),
       (tx) => setTransactionMessageFeePayer(address(signer), tx),
       (tx) => setTransactionMessageLifetimeUsingBlockhash({ blockhash: '11111111111111111111111111111111' as never, lastValidBlockHeight: 0n }, tx),
-      (tx) => appendTransactionMessageInstruction(getTransferSolInstruction({ source: { address: address(signer) } as never, destination: address(signer), amount: 1n }), tx),
+      (tx) =>
+        appendTransactionMessageInstruction(
+          getTransferSolInstruction({ source: { address: address(signer) } as never, destination: address(signer), amount: 1n }),
+          tx,
+        ),
     );
     const unsignedTransaction = Buffer.from(getTransactionEncoder().encode(compileTransaction(message))).toString('hex');
-    await expect(
-      client.solSendTransaction({ unsignedTransaction, signWiths: [signer], caip2: 'solana:devnet' }),
-    ).rejects.toThrow(/no node is configured for solana:devnet; start the Sandbox with --rpc solana:devnet=URL/);
+    await expect(client.solSendTransaction({ unsignedTransaction, signWiths: [signer], caip2: 'solana:devnet' })).rejects.toThrow(
+      /no node is configured for solana:devnet; start the Sandbox with --rpc solana:devnet=URL/,
+    );
   });
 });

@@ -48,7 +48,10 @@ beforeAll(async () => {
   service = await startTestService();
   client = service.client();
   organizationId = service.info.organizationId;
-  const wallet = await client.createWallet({ ...service.nextEnvelope('ACTIVITY_TYPE_CREATE_WALLET'), parameters: { walletName: 'signers', accounts: [ETHEREUM_ACCOUNT, SOLANA_ACCOUNT] } });
+  const wallet = await client.createWallet({
+    ...service.nextEnvelope('ACTIVITY_TYPE_CREATE_WALLET'),
+    parameters: { walletName: 'signers', accounts: [ETHEREUM_ACCOUNT, SOLANA_ACCOUNT] },
+  });
   [walletAddress, solanaAddress] = wallet.activity.result.createWalletResult!.addresses as [`0x${string}`, string];
   const keys = await client.createPrivateKeys({
     ...service.nextEnvelope('ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2'),
@@ -128,7 +131,11 @@ describe('@turnkey/http signRawPayload, signRawPayloads and signTransaction', ()
   }
 
   it('secp256k1: every hash function and encoding, recovered to the account key', async () => {
-    const { account } = await client.getWalletAccount({ organizationId, walletId: (await client.getWallets({ organizationId })).wallets[0]!.walletId, address: walletAddress });
+    const { account } = await client.getWalletAccount({
+      organizationId,
+      walletId: (await client.getWallets({ organizationId })).wallets[0]!.walletId,
+      address: walletAddress,
+    });
     const publicKey = account.publicKey!;
     const cases = [
       [hex, 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_SHA256', sha256(bytes)],
@@ -154,14 +161,26 @@ describe('@turnkey/http signRawPayload, signRawPayloads and signTransaction', ()
     expect(p256.verify(compact, sha256(bytes), Buffer.from(p256PublicKey, 'hex'), { prehash: false, lowS: true })).toBe(true);
     const noOp = await signRaw(p256KeyId, digest, 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_NO_OP');
     expect(p256.verify(Buffer.from(noOp.r + noOp.s, 'hex'), sha256(bytes), Buffer.from(p256PublicKey, 'hex'), { prehash: false })).toBe(true);
-    const recovered = p256.Signature.fromHex(noOp.r + noOp.s).addRecoveryBit(Number.parseInt(noOp.v, 16)).recoverPublicKey(sha256(bytes));
+    const recovered = p256.Signature.fromHex(noOp.r + noOp.s)
+      .addRecoveryBit(Number.parseInt(noOp.v, 16))
+      .recoverPublicKey(sha256(bytes));
     expect(Buffer.from(recovered.toBytes(true)).toString('hex')).toBe(p256PublicKey);
   });
 
   it('Ed25519: NOT_APPLICABLE over hex and text, by private key id and by wallet account address', async () => {
     for (const [signWith, publicKey] of [
       [ed25519KeyId, () => ed25519PublicKey],
-      [solanaAddress, async () => (await client.getWalletAccount({ organizationId, walletId: (await client.getWallets({ organizationId })).wallets[0]!.walletId, address: solanaAddress })).account.publicKey!],
+      [
+        solanaAddress,
+        async () =>
+          (
+            await client.getWalletAccount({
+              organizationId,
+              walletId: (await client.getWallets({ organizationId })).wallets[0]!.walletId,
+              address: solanaAddress,
+            })
+          ).account.publicKey!,
+      ],
     ] as const) {
       for (const [payload, encoding] of [
         [hex, 'PAYLOAD_ENCODING_HEXADECIMAL'],
@@ -188,7 +207,16 @@ describe('@turnkey/http signRawPayload, signRawPayloads and signTransaction', ()
   });
 
   it('signTransaction returns the signed serialization without 0x, signed by the private key address', async () => {
-    const unsigned = serializeTransaction({ type: 'eip1559', chainId: 5, nonce: 1, to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', value: 5n, gas: 21000n, maxFeePerGas: 3n, maxPriorityFeePerGas: 1n });
+    const unsigned = serializeTransaction({
+      type: 'eip1559',
+      chainId: 5,
+      nonce: 1,
+      to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      value: 5n,
+      gas: 21000n,
+      maxFeePerGas: 3n,
+      maxPriorityFeePerGas: 1n,
+    });
     const reply = await client.signTransaction({
       ...service.nextEnvelope('ACTIVITY_TYPE_SIGN_TRANSACTION_V2'),
       parameters: { signWith: keyAddress, unsignedTransaction: unsigned.slice(2), type: 'TRANSACTION_TYPE_ETHEREUM' },
@@ -244,8 +272,18 @@ describe('@turnkey/solana TurnkeySigner', () => {
 });
 
 describe('@turnkey/http signTransaction with a Bitcoin PSBT', () => {
-  const P2WPKH = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/84'/0'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH' } as const;
-  const P2TR = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/86'/0'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_BITCOIN_MAINNET_P2TR' } as const;
+  const P2WPKH = {
+    curve: 'CURVE_SECP256K1',
+    pathFormat: 'PATH_FORMAT_BIP32',
+    path: "m/84'/0'/0'/0/0",
+    addressFormat: 'ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH',
+  } as const;
+  const P2TR = {
+    curve: 'CURVE_SECP256K1',
+    pathFormat: 'PATH_FORMAT_BIP32',
+    path: "m/86'/0'/0'/0/0",
+    addressFormat: 'ADDRESS_FORMAT_BITCOIN_MAINNET_P2TR',
+  } as const;
   const AMOUNT = 50_000n;
 
   /** A PSBT spending one made-up output of `address` (witness UTXO given) to a fixed P2WPKH address. */
@@ -257,7 +295,10 @@ describe('@turnkey/http signTransaction with a Bitcoin PSBT', () => {
   }
 
   it('signs the P2WPKH and P2TR inputs of wallet accounts; the PSBT finalizes and each signature verifies', async () => {
-    const created = await client.createWallet({ ...service.nextEnvelope('ACTIVITY_TYPE_CREATE_WALLET'), parameters: { walletName: 'bitcoin', accounts: [P2WPKH, P2TR] } });
+    const created = await client.createWallet({
+      ...service.nextEnvelope('ACTIVITY_TYPE_CREATE_WALLET'),
+      parameters: { walletName: 'bitcoin', accounts: [P2WPKH, P2TR] },
+    });
     const { walletId, addresses } = created.activity.result.createWalletResult!;
     const [segwit, taproot] = addresses as [string, string];
     for (const address of [segwit, taproot]) {

@@ -22,9 +22,7 @@ function filesUnder(dir: string, keep: (path: string) => boolean): string[] {
 }
 
 const markdownFiles = ['README.md', ...filesUnder('docs', (path) => path.endsWith('.md'))];
-const sourceFiles = [...filesUnder('src', isSource), ...filesUnder('test', isSource), 'eslint.config.js'].filter(
-  (path) => path !== THIS_FILE,
-);
+const sourceFiles = [...filesUnder('src', isSource), ...filesUnder('test', isSource), 'eslint.config.js'].filter((path) => path !== THIS_FILE);
 
 function isSource(path: string): boolean {
   return /\.(?:ts|tsx|js|mjs|cjs|sh)$/.test(path) && !path.includes('/fixtures/');
@@ -124,7 +122,8 @@ describe('docs links', () => {
 
   it('nothing cites a note that is not in the repository', () => {
     // Design notes, API notes and format notes that lived beside the repository, never in it.
-    const outside = /\bdesign\.md\b|\bapi-notes\b|\bcrypto-formats\b|\bservice-interface-spec\b|\bDEVELOPERS\.md\b|\.\.\/shared\/(?:design|reference)/;
+    const outside =
+      /\bdesign\.md\b|\bapi-notes\b|\bcrypto-formats\b|\bservice-interface-spec\b|\bDEVELOPERS\.md\b|\.\.\/shared\/(?:design|reference)/;
     const offenders = [...sourceFiles, ...markdownFiles].flatMap((file) =>
       readFileSync(join(ROOT, file), 'utf8')
         .split('\n')
@@ -138,7 +137,9 @@ describe('docs links', () => {
 
 describe('headingAnchors', () => {
   it('slugs headings the way GitHub does', () => {
-    const anchors = headingAnchors('# Fingerprint, idempotency and votes\n## `canApprove` and canReject\n```\n# not a heading\n```\n## Errors\n## Errors\n');
+    const anchors = headingAnchors(
+      '# Fingerprint, idempotency and votes\n## `canApprove` and canReject\n```\n# not a heading\n```\n## Errors\n## Errors\n',
+    );
     expect([...anchors]).toEqual(['fingerprint-idempotency-and-votes', 'canapprove-and-canreject', 'errors', 'errors-1']);
   });
 });

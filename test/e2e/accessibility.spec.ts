@@ -7,14 +7,27 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { test, expect, openScreen, startSandbox, type ScreenLabel } from './fixtures';
 
-const SCREENS: readonly ScreenLabel[] = ['Profiles', 'Wallets', 'Approvals', 'Users', 'Policies', 'Import', 'Offline decrypt', 'Keys', 'Journal', 'Settings'];
+const SCREENS: readonly ScreenLabel[] = [
+  'Profiles',
+  'Wallets',
+  'Approvals',
+  'Users',
+  'Policies',
+  'Import',
+  'Offline decrypt',
+  'Keys',
+  'Journal',
+  'Settings',
+];
 
 /** Findings that fail the check: every critical and serious one, and landmarks that are not unique. */
 async function findings(page: Page): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).analyze();
   return violations
     .filter((violation) => violation.impact === 'critical' || violation.impact === 'serious' || violation.id === 'landmark-unique')
-    .map((violation) => `${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
+    .map(
+      (violation) => `${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
+    );
 }
 
 test('every screen in both themes: no critical or serious accessibility findings', async ({ page, host }) => {
@@ -25,7 +38,12 @@ test('every screen in both themes: no critical or serious accessibility findings
     name: 'treasury',
     accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
   });
-  await host.handlers['policies.create']({ name: 'ops may sign', effect: 'EFFECT_ALLOW', condition: "activity.resource == 'WALLET'", consensus: 'approvers.count() >= 1' });
+  await host.handlers['policies.create']({
+    name: 'ops may sign',
+    effect: 'EFFECT_ALLOW',
+    condition: "activity.resource == 'WALLET'",
+    consensus: 'approvers.count() >= 1',
+  });
   await page.reload();
 
   const problems: string[] = [];

@@ -171,7 +171,9 @@ test('2-of-2 offline: the second approver stamps an approval into a file, and po
 
   await page.getByRole('button', { name: 'History' }).click();
   await page.getByLabel('Status').selectOption('ACTIVITY_STATUS_COMPLETED');
-  await expect(page.getByRole('list', { name: 'Activity history' }).getByRole('listitem').filter({ hasText: 'Create a policy' })).toContainText('2 approved');
+  await expect(page.getByRole('list', { name: 'Activity history' }).getByRole('listitem').filter({ hasText: 'Create a policy' })).toContainText(
+    '2 approved',
+  );
 });
 
 test('History pages back to the oldest activity, and a new filter starts again from the newest page', async ({ page, host }) => {
@@ -206,7 +208,10 @@ test('History pages back to the oldest activity, and a new filter starts again f
   await expect(history).toContainText(`${renames} activities, the oldest included.`);
 });
 
-test('approvals expire with their 24 h window: a new approval opens the next, the proposer approves again and completes it', async ({ page, host }) => {
+test('approvals expire with their 24 h window: a new approval opens the next, the proposer approves again and completes it', async ({
+  page,
+  host,
+}) => {
   const { profiles, sandboxProfileId } = await twoOf(page, host, ['Approver 2', 'Approver 3']);
   await proposePolicy(page, 'approved in a new window');
   host.advanceClock(25 * 60 * 60 * 1000);
@@ -248,7 +253,10 @@ test('approvals expire with their 24 h window: a new approval opens the next, th
   await expect(completed).toContainText('2 approved');
 });
 
-test('live: a proposal and a vote made elsewhere reach the open Approvals screen and the navigation count, with no Refresh', async ({ page, host }) => {
+test('live: a proposal and a vote made elsewhere reach the open Approvals screen and the navigation count, with no Refresh', async ({
+  page,
+  host,
+}) => {
   const { rootUserId, profiles } = await twoOf(page, host, ['Approver 2', 'Approver 3']);
   const stamper = new Stamper(host.services.keychain);
   const clientOf = async (profileId: string) => new ApiClient({ profile: await host.services.profiles.get(profileId), stamper });
@@ -268,7 +276,12 @@ test('live: a proposal and a vote made elsewhere reach the open Approvals screen
 
   // The card stays open in the history whatever is decided: open it there, waiting for votes.
   await page.getByRole('button', { name: 'History' }).click();
-  await page.getByRole('list', { name: 'Activity history' }).getByRole('listitem').filter({ hasText: 'renamed elsewhere' }).getByRole('button').click();
+  await page
+    .getByRole('list', { name: 'Activity history' })
+    .getByRole('listitem')
+    .filter({ hasText: 'renamed elsewhere' })
+    .getByRole('button')
+    .click();
   const card = page.getByRole('region', { name: 'Rename a user' });
   const votes = card.getByRole('list', { name: 'Votes', exact: true }).getByRole('listitem');
   await expect(votes).toHaveText([/^approved Approver 2/]);

@@ -10,7 +10,16 @@ import { done, expect, openScreen, screenshotBothThemes, startSandbox, test } fr
 import { PAYROLL, unsignedUsdcTransfer, USDC } from './usdc-transfer';
 
 const ERC20_JSON = JSON.stringify([
-  { type: 'function', name: 'transfer', stateMutability: 'nonpayable', inputs: [{ name: 'to', type: 'address' }, { name: 'amount', type: 'uint256' }], outputs: [{ name: '', type: 'bool' }] },
+  {
+    type: 'function',
+    name: 'transfer',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'to', type: 'address' },
+      { name: 'amount', type: 'uint256' },
+    ],
+    outputs: [{ name: '', type: 'bool' }],
+  },
 ]);
 const PAYROLL_JSON = JSON.stringify([{ type: 'function', name: 'payAll', stateMutability: 'nonpayable', inputs: [], outputs: [] }]);
 
@@ -22,7 +31,13 @@ test('approving a 250,000 USDC transfer: main restates amount, token, destinatio
   const keys = await Promise.all(['Bea', 'Cy'].map((name) => host.services.keychain.generateApiKey({ name, curve: 'p256' })));
   const { userIds } = await done(
     root.submit('create_users', {
-      users: keys.map((key) => ({ userName: key.name, apiKeys: [{ apiKeyName: key.name, publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' as const }], authenticators: [], oauthProviders: [], userTags: [] })),
+      users: keys.map((key) => ({
+        userName: key.name,
+        apiKeys: [{ apiKeyName: key.name, publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' as const }],
+        authenticators: [],
+        oauthProviders: [],
+        userTags: [],
+      })),
     }),
   );
   const { userTagId } = await done(root.submit('create_user_tag', { userTagName: 'ops', userIds }));
@@ -36,18 +51,42 @@ test('approving a 250,000 USDC transfer: main restates amount, token, destinatio
     [USDC, 'USD Coin', ERC20_JSON],
     [PAYROLL, 'Acme payroll', PAYROLL_JSON],
   ] as const) {
-    await done(root.submit('create_smart_contract_interface', { smartContractAddress: address, smartContractInterface: definition, type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM', label }));
+    await done(
+      root.submit('create_smart_contract_interface', {
+        smartContractAddress: address,
+        smartContractInterface: definition,
+        type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM',
+        label,
+      }),
+    );
   }
   const transfer = `eth.tx.to == '${USDC}' && eth.tx.function_name == 'transfer' && eth.tx.contract_call_args['amount'] <= 1000000000`;
-  await done(root.submit('create_policy', { policyName: 'USDC transfers up to 1,000', effect: 'EFFECT_ALLOW', condition: transfer, consensus: `approvers.any(user, user.tags.contains('${userTagId}'))`, notes: '' }));
+  await done(
+    root.submit('create_policy', {
+      policyName: 'USDC transfers up to 1,000',
+      effect: 'EFFECT_ALLOW',
+      condition: transfer,
+      consensus: `approvers.any(user, user.tags.contains('${userTagId}'))`,
+      notes: '',
+    }),
+  );
   // Last, as it makes every later activity wait for two votes.
   const { userId: rootUserId } = await root.query('whoami', {});
   await done(root.submit('update_root_quorum', { threshold: 2, userIds: [rootUserId, userIds[0]!] }));
   // Bea proposes; the root votes in the window.
-  const beaProfile = await host.services.profiles.add({ name: 'Bea', kind: 'hosted', baseUrl, organizationId, apiKeyName: 'Bea', enclaveSignerPublicKey });
+  const beaProfile = await host.services.profiles.add({
+    name: 'Bea',
+    kind: 'hosted',
+    baseUrl,
+    organizationId,
+    apiKeyName: 'Bea',
+    enclaveSignerPublicKey,
+  });
   await host.services.profiles.setActive(beaProfile.id);
   const unsignedTransaction = unsignedUsdcTransfer(250_000_000_000n);
-  const submitted = await host.handlers['signing.submit']({ request: { operation: 'sign_transaction', signWith: addresses[0]!, unsignedTransaction, type: 'TRANSACTION_TYPE_ETHEREUM' } });
+  const submitted = await host.handlers['signing.submit']({
+    request: { operation: 'sign_transaction', signWith: addresses[0]!, unsignedTransaction, type: 'TRANSACTION_TYPE_ETHEREUM' },
+  });
   expect(submitted.state).toBe('consensus-needed');
   await host.services.profiles.setActive(sandbox.id);
   await page.reload();
@@ -95,7 +134,10 @@ test('removing the API key this profile signs with is refused with the reason; n
 test('a root quorum change is shown before → after on main’s surface and applied only once the person goes ahead', async ({ page, host }) => {
   await startSandbox(page, host);
   const key = await host.services.keychain.generateApiKey({ name: 'bea', curve: 'p256' });
-  await host.handlers['users.create']({ userName: 'Bea', apiKey: { kind: 'public-key', apiKeyName: 'bea', publicKey: key.publicKey, curve: 'p256' } });
+  await host.handlers['users.create']({
+    userName: 'Bea',
+    apiKey: { kind: 'public-key', apiKeyName: 'bea', publicKey: key.publicKey, curve: 'p256' },
+  });
   await openScreen(page, 'Users');
   host.answerConfirmations('wait');
   const quorumForm = page.getByRole('form', { name: 'Change the root quorum' });

@@ -53,7 +53,10 @@ test('decrypt an export bundle offline: pasted, verified against the profile sig
   await expect(page.getByRole('list', { name: 'Mnemonic words' })).toHaveCount(0);
 });
 
-test('with no profile on the machine: decrypt with a manually entered organization and signer, validated inline; a wrong organization is refused', async ({ page, host }) => {
+test('with no profile on the machine: decrypt with a manually entered organization and signer, validated inline; a wrong organization is refused', async ({
+  page,
+  host,
+}) => {
   const { organizationId, enclaveSignerPublicKey } = await startSandbox(page, host);
   const bundle = await walletExportedToColdKey(host);
   // Carried to a machine with no profile at all, as an air-gapped one would be.

@@ -44,6 +44,11 @@ test('refused actions show the QkError message and what to do', async ({ page, h
 test('a page that is not the served renderer is refused by the sender check', async ({ page }) => {
   // The bridge is installed on every document, but dispatch serves only the host's own origin.
   await page.goto('data:text/html,<title>elsewhere</title>');
-  const refused = await page.evaluate(() => window.quorumkey.app.info().then(() => 'served', (error: { code: string }) => error.code));
+  const refused = await page.evaluate(() =>
+    window.quorumkey.app.info().then(
+      () => 'served',
+      (error: { code: string }) => error.code,
+    ),
+  );
   expect(refused).toBe('IPC_SENDER_REJECTED');
 });

@@ -15,7 +15,15 @@ test('an export approved by the second operator is then opened by the requester 
   const key = await host.services.keychain.generateApiKey({ name: 'Bea', curve: 'p256' });
   const { userIds } = await done(
     root.submit('create_users', {
-      users: [{ userName: 'Bea', apiKeys: [{ apiKeyName: 'Bea', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' as const }], authenticators: [], oauthProviders: [], userTags: [] }],
+      users: [
+        {
+          userName: 'Bea',
+          apiKeys: [{ apiKeyName: 'Bea', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' as const }],
+          authenticators: [],
+          oauthProviders: [],
+          userTags: [],
+        },
+      ],
     }),
   );
   const { walletId } = await done(

@@ -54,7 +54,8 @@ export async function screenshotBothThemes(page: Page, name: string): Promise<vo
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
-export type ScreenLabel = 'Profiles' | 'Keys' | 'Wallets' | 'Approvals' | 'Users' | 'Policies' | 'Import' | 'Offline decrypt' | 'Journal' | 'Settings';
+export type ScreenLabel =
+  'Profiles' | 'Keys' | 'Wallets' | 'Approvals' | 'Users' | 'Policies' | 'Import' | 'Offline decrypt' | 'Journal' | 'Settings';
 
 export async function openScreen(page: Page, label: ScreenLabel): Promise<void> {
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: label, exact: true }).click();

@@ -30,15 +30,30 @@ async function desk(page: Page, host: E2eHost): Promise<Desk> {
   const { keychain, profiles } = host.services;
   const stamper = new Stamper(keychain);
   const root = new ApiClient({ profile: sandbox, stamper });
-  const key = async (name: string) => ({ apiKeyName: name, publicKey: (await keychain.generateApiKey({ name })).publicKey, curveType: 'API_KEY_CURVE_P256' as const });
+  const key = async (name: string) => ({
+    apiKeyName: name,
+    publicKey: (await keychain.generateApiKey({ name })).publicKey,
+    curveType: 'API_KEY_CURVE_P256' as const,
+  });
   const user = async (name: string) => ({ userName: name, apiKeys: [await key(name)], authenticators: [], oauthProviders: [] });
 
   // The branch first, while the root quorum is still the root alone.
   const branch = await done(
-    root.submit('create_sub_organization', { subOrganizationName: 'Branch office', rootUsers: [await user('Branch op 1'), await user('Branch op 2')], rootQuorumThreshold: 2 }),
+    root.submit('create_sub_organization', {
+      subOrganizationName: 'Branch office',
+      rootUsers: [await user('Branch op 1'), await user('Branch op 2')],
+      rootQuorumThreshold: 2,
+    }),
   );
   const branchRootIds = branch.rootUserIds!;
-  const created = await done(root.submit('create_users', { users: [{ ...(await user('Approver 2')), userTags: [] }, { ...(await user('Approver 3')), userTags: [] }] }));
+  const created = await done(
+    root.submit('create_users', {
+      users: [
+        { ...(await user('Approver 2')), userTags: [] },
+        { ...(await user('Approver 3')), userTags: [] },
+      ],
+    }),
+  );
   await done(root.submit('update_root_quorum', { threshold: 2, userIds: [rootUserId, ...created.userIds] }));
 
   const hosted = { kind: 'hosted' as const, baseUrl, enclaveSignerPublicKey };
@@ -158,7 +173,10 @@ test('three profiles on two organizations: told without a click, opened from the
   await host.handlers['app.unlock']({});
   await expect
     .poll(() => shown(host), { timeout: TWO_INTERVALS_MS })
-    .toEqual(['QuorumKey | 2 approvals waiting', 'Your vote: Rename a user | Your approval completes it. Proposed by Branch op 2, on Branch office (profile Branch op 1).']);
+    .toEqual([
+      'QuorumKey | 2 approvals waiting',
+      'Your vote: Rename a user | Your approval completes it. Proposed by Branch op 2, on Branch office (profile Branch op 1).',
+    ]);
 
   // From the keyboard in the All profiles view: j moves down, a approves with that row's profile's key.
   await page.reload();
@@ -172,7 +190,9 @@ test('three profiles on two organizations: told without a click, opened from the
   const votedBefore = host.confirmations.length;
   await page.keyboard.press('a');
   await expect(inbox.getByRole('status', { name: 'Your vote' })).toContainText('Approved as Branch op 1: Rename a user is completed.');
-  expect(host.confirmations.slice(votedBefore).map(({ detail }) => detail)).toEqual([expect.stringContaining(`Fingerprint: ${whileLocked.fingerprint}`)]);
+  expect(host.confirmations.slice(votedBefore).map(({ detail }) => detail)).toEqual([
+    expect.stringContaining(`Fingerprint: ${whileLocked.fingerprint}`),
+  ]);
   expect((await host.services.profiles.getActive())?.id).toBe(approver2.id);
   expect(branch1.organizationId).not.toBe(approver2.organizationId);
 });

@@ -228,7 +228,9 @@ test('approve a transfer, export and reveal, change a policy: the Journal shows 
 
   // Settings shows the auditor the key the export was verified with.
   await openScreen(page, 'Settings');
-  await expect(page.getByRole('region', { name: 'Journal key' }).locator('code')).toHaveText((JSON.parse(valid.stdout) as { journalKey: string }).journalKey);
+  await expect(page.getByRole('region', { name: 'Journal key' }).locator('code')).toHaveText(
+    (JSON.parse(valid.stdout) as { journalKey: string }).journalKey,
+  );
 
   // The desktop's own journal edited in place: the Journal screen says where it broke and shows only what verified.
   const live = join(host.services.dataDir, 'journal.jsonl');
@@ -238,7 +240,9 @@ test('approve a transfer, export and reveal, change a policy: the Journal shows 
   await writeFile(live, liveLines.join('\n'));
   await page.reload();
   await openScreen(page, 'Journal');
-  await expect(page.getByRole('alert', { name: 'Journal verification' })).toContainText(`The journal does not verify: entry ${revealLine} (line ${revealLine + 1})`);
+  await expect(page.getByRole('alert', { name: 'Journal verification' })).toContainText(
+    `The journal does not verify: entry ${revealLine} (line ${revealLine + 1})`,
+  );
   await expect(entries).toHaveCount(1 + revealLine);
   await screenshotBothThemes(page, 'journal-tampered');
 });

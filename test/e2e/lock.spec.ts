@@ -12,7 +12,12 @@ test('lock on demand hides every key until unlocked, and main refuses work meanw
   // The window hides first and then tells main: wait for main's state rather than race it.
   await expect.poll(() => host.services.lock.locked).toBe(true);
   // Main is the authority: even a page that ignored the lock screen gets APP_LOCKED.
-  const refused = await page.evaluate(() => window.quorumkey.keys.listApiKeys().then(() => 'served', (error: { code: string }) => error.code));
+  const refused = await page.evaluate(() =>
+    window.quorumkey.keys.listApiKeys().then(
+      () => 'served',
+      (error: { code: string }) => error.code,
+    ),
+  );
   expect(refused).toBe('APP_LOCKED');
   await screenshotBothThemes(page, 'lock');
 

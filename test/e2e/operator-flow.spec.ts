@@ -65,7 +65,9 @@ test('two members set up a quorum, read changes as before → after, and take an
 
   const profiles: Record<string, string> = {};
   for (const name of ['Bea', 'Cy']) {
-    profiles[name] = (await host.services.profiles.add({ name, kind: 'hosted', baseUrl, organizationId, apiKeyName: name.toLowerCase(), enclaveSignerPublicKey })).id;
+    profiles[name] = (
+      await host.services.profiles.add({ name, kind: 'hosted', baseUrl, organizationId, apiKeyName: name.toLowerCase(), enclaveSignerPublicKey })
+    ).id;
   }
 
   // Now the root proposes a 3-of-3 quorum with Cy: it waits for Bea, and says so.
@@ -103,7 +105,9 @@ test('two members set up a quorum, read changes as before → after, and take an
   await editor.getByLabel('Consensus').fill('approvers.count() >= 3');
   await editor.getByLabel('Notes').fill('exports need three');
   await editor.getByRole('button', { name: 'Create policy' }).click();
-  await expect(page.getByRole('status', { name: 'Waiting for votes' })).toContainText('Who may still vote: Bea (root quorum member), Cy (root quorum member).');
+  await expect(page.getByRole('status', { name: 'Waiting for votes' })).toContainText(
+    'Who may still vote: Bea (root quorum member), Cy (root quorum member).',
+  );
   for (const [name, approvals] of [
     ['Bea', 'Approved — 2 of 3; waiting for 1 more.'],
     ['Cy', 'Approved — 3 of 3; Create a policy is done.'],

@@ -1,6 +1,9 @@
 import { test, expect, openScreen, screenshotBothThemes, startSandbox } from './fixtures';
 
-test('write a policy with a parse error, see it inline at its position, fix it, create it, then review an update as a diff', async ({ page, host }) => {
+test('write a policy with a parse error, see it inline at its position, fix it, create it, then review an update as a diff', async ({
+  page,
+  host,
+}) => {
   await startSandbox(page, host);
   await openScreen(page, 'Policies');
   await expect(page.getByText('No policies: only the root quorum can act.')).toBeVisible();
@@ -79,7 +82,10 @@ test('write a policy with a parse error, see it inline at its position, fix it, 
 
 const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
 
-test('policies in words: the list names users instead of ids and reads amounts in units; an update marks the changed token, digits grouped', async ({ page, host }) => {
+test('policies in words: the list names users instead of ids and reads amounts in units; an update marks the changed token, digits grouped', async ({
+  page,
+  host,
+}) => {
   await startSandbox(page, host);
   const { users } = await host.handlers['organization.lookup']({});
   const root = users[0]!;

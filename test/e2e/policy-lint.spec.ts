@@ -2,12 +2,27 @@ import { test, expect, openScreen, screenshotBothThemes, startSandbox } from './
 
 const TOKEN = '0x08d2b0a37F869FF76BACB5Bab3278E26ab7067B7';
 const ERC20 = [
-  { type: 'function', name: 'transfer', stateMutability: 'nonpayable', inputs: [{ name: 'to', type: 'address' }, { name: 'amount', type: 'uint256' }], outputs: [{ name: '', type: 'bool' }] },
+  {
+    type: 'function',
+    name: 'transfer',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'to', type: 'address' },
+      { name: 'amount', type: 'uint256' },
+    ],
+    outputs: [{ name: '', type: 'bool' }],
+  },
 ];
 
 test('the editor shows a lint warning at its position before saving, blocks on a lint error, and saves with a warning', async ({ page, host }) => {
   await startSandbox(page, host);
-  const uploaded = await host.handlers['contracts.create']({ type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM', address: TOKEN, label: 'USDC', definition: JSON.stringify(ERC20), chainId: 1 });
+  const uploaded = await host.handlers['contracts.create']({
+    type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM',
+    address: TOKEN,
+    label: 'USDC',
+    definition: JSON.stringify(ERC20),
+    chainId: 1,
+  });
   expect(uploaded.state).toBe('completed');
   await openScreen(page, 'Policies');
   await page.getByRole('button', { name: 'New policy' }).click();
@@ -21,7 +36,9 @@ test('the editor shows a lint warning at its position before saving, blocks on a
   // Not an address at all: an error, which blocks saving.
   await condition.fill(`eth.tx.to == '0x1234' && eth.tx.contract_call_args['amount'] <= 1000000000`);
   const findings = editor.getByRole('list', { name: 'Lint findings' });
-  await expect(findings).toContainText("Error, line 1, column 14: '0x1234' is not an Ethereum address (0x and 40 hex digits), so eth.tx.to never equals it.");
+  await expect(findings).toContainText(
+    "Error, line 1, column 14: '0x1234' is not an Ethereum address (0x and 40 hex digits), so eth.tx.to never equals it.",
+  );
   await expect(condition).toHaveAttribute('aria-invalid', 'true');
   await expect(create).toBeDisabled();
 

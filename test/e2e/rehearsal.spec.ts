@@ -15,7 +15,16 @@ const USDC = getAddress('0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48');
 const PAYEE = getAddress('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
 const ERC20 = parseAbi(['function transfer(address to, uint256 amount) returns (bool)']);
 const ERC20_JSON = JSON.stringify([
-  { type: 'function', name: 'transfer', stateMutability: 'nonpayable', inputs: [{ name: 'to', type: 'address' }, { name: 'amount', type: 'uint256' }], outputs: [{ name: '', type: 'bool' }] },
+  {
+    type: 'function',
+    name: 'transfer',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'to', type: 'address' },
+      { name: 'amount', type: 'uint256' },
+    ],
+    outputs: [{ name: '', type: 'bool' }],
+  },
 ]);
 /** USDC has 6 decimals. */
 const usdc = (units: bigint) => units * 1_000_000n;
@@ -25,7 +34,10 @@ function usdcTransfer(nonce: number, units: bigint): string {
   return serializeTransaction({ type: 'eip1559', chainId: 1, nonce, to: USDC, data, gas: 60_000n, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n });
 }
 
-test('lowering a transfer limit shows the two past transfers that would now need consensus, and who must approve, before saving', async ({ page, host }) => {
+test('lowering a transfer limit shows the two past transfers that would now need consensus, and who must approve, before saving', async ({
+  page,
+  host,
+}) => {
   const { organizationId, enclaveSignerPublicKey, baseUrl } = await startSandbox(page, host);
   const stamper = new Stamper(host.services.keychain);
   const root = new ApiClient({ profile: (await host.services.profiles.getActive())!, stamper });
@@ -38,18 +50,57 @@ test('lowering a transfer limit shows the two past transfers that would now need
     }),
   );
   const account = addresses[0]!;
-  await done(root.submit('create_smart_contract_interface', { smartContractAddress: USDC, smartContractInterface: ERC20_JSON, type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM', label: 'USD Coin' }));
+  await done(
+    root.submit('create_smart_contract_interface', {
+      smartContractAddress: USDC,
+      smartContractInterface: ERC20_JSON,
+      type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM',
+      label: 'USD Coin',
+    }),
+  );
   const ops = `user.tags.contains('${userTagId}')`;
   const transfer = `activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && eth.tx.to == '${USDC}' && eth.tx.function_name == 'transfer'`;
   const limited = `${transfer} && eth.tx.contract_call_args['amount'] <= ${usdc(1_000n)}`;
-  await done(root.submit('create_policy', { policyName: 'one ops up to 1000 USDC', effect: 'EFFECT_ALLOW', condition: limited, consensus: `approvers.any(user, ${ops})`, notes: '' }));
-  await done(root.submit('create_policy', { policyName: 'two ops for USDC', effect: 'EFFECT_ALLOW', condition: transfer, consensus: `approvers.filter(user, ${ops}).count() >= 2`, notes: '' }));
+  await done(
+    root.submit('create_policy', {
+      policyName: 'one ops up to 1000 USDC',
+      effect: 'EFFECT_ALLOW',
+      condition: limited,
+      consensus: `approvers.any(user, ${ops})`,
+      notes: '',
+    }),
+  );
+  await done(
+    root.submit('create_policy', {
+      policyName: 'two ops for USDC',
+      effect: 'EFFECT_ALLOW',
+      condition: transfer,
+      consensus: `approvers.filter(user, ${ops}).count() >= 2`,
+      notes: '',
+    }),
+  );
 
   // Operator A's history: two transfers the first policy allowed with A's approval alone.
-  const operatorA = await host.services.profiles.add({ name: 'Operator A', kind: 'hosted', baseUrl, organizationId, apiKeyName: 'Operator A', enclaveSignerPublicKey });
+  const operatorA = await host.services.profiles.add({
+    name: 'Operator A',
+    kind: 'hosted',
+    baseUrl,
+    organizationId,
+    apiKeyName: 'Operator A',
+    enclaveSignerPublicKey,
+  });
   const asOperatorA = new ApiClient({ profile: operatorA, stamper });
-  for (const [nonce, units] of [[0, 500n], [1, 250n]] as const) {
-    await done(asOperatorA.submit('sign_transaction', { signWith: account, unsignedTransaction: usdcTransfer(nonce, units), type: 'TRANSACTION_TYPE_ETHEREUM' }));
+  for (const [nonce, units] of [
+    [0, 500n],
+    [1, 250n],
+  ] as const) {
+    await done(
+      asOperatorA.submit('sign_transaction', {
+        signWith: account,
+        unsignedTransaction: usdcTransfer(nonce, units),
+        type: 'TRANSACTION_TYPE_ETHEREUM',
+      }),
+    );
   }
 
   await host.services.profiles.setActive(operatorA.id);
@@ -86,7 +137,9 @@ test('lowering a transfer limit shows the two past transfers that would now need
   const standing = card.getByRole('region', { name: 'Where the policies stand' });
   await expect(standing).toContainText('needs more approvals');
   await expect(standing).toContainText('Needs 1 more approver tagged ops (policy "two ops for USDC")');
-  await expect(page.getByRole('table', { name: 'Dry run verdicts' }).getByRole('row', { name: /one ops up to 1000 USDC/ })).toContainText('does not apply');
+  await expect(page.getByRole('table', { name: 'Dry run verdicts' }).getByRole('row', { name: /one ops up to 1000 USDC/ })).toContainText(
+    'does not apply',
+  );
   await expect(page.getByRole('region', { name: 'Dry run' }).getByRole('list', { name: 'Still to vote' })).toContainText('Operator B');
 
   const viewport = page.viewportSize()!;

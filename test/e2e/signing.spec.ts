@@ -21,10 +21,31 @@ const PAYROLL = getAddress('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
 /** A token contract on no list: operators declare it on the Contracts screen. */
 const ACME_TOKEN = getAddress('0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c');
 const SOLANA_RECIPIENT = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
-const ERC20 = parseAbi(['function transfer(address to, uint256 amount) returns (bool)', 'function approve(address spender, uint256 amount) returns (bool)']);
+const ERC20 = parseAbi([
+  'function transfer(address to, uint256 amount) returns (bool)',
+  'function approve(address spender, uint256 amount) returns (bool)',
+]);
 const ERC20_JSON = JSON.stringify([
-  { type: 'function', name: 'transfer', stateMutability: 'nonpayable', inputs: [{ name: 'to', type: 'address' }, { name: 'amount', type: 'uint256' }], outputs: [{ name: '', type: 'bool' }] },
-  { type: 'function', name: 'approve', stateMutability: 'nonpayable', inputs: [{ name: 'spender', type: 'address' }, { name: 'amount', type: 'uint256' }], outputs: [{ name: '', type: 'bool' }] },
+  {
+    type: 'function',
+    name: 'transfer',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'to', type: 'address' },
+      { name: 'amount', type: 'uint256' },
+    ],
+    outputs: [{ name: '', type: 'bool' }],
+  },
+  {
+    type: 'function',
+    name: 'approve',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'spender', type: 'address' },
+      { name: 'amount', type: 'uint256' },
+    ],
+    outputs: [{ name: '', type: 'bool' }],
+  },
 ]);
 const PAYROLL_JSON = JSON.stringify([{ type: 'function', name: 'payAll', stateMutability: 'nonpayable', inputs: [], outputs: [] }]);
 const LIMIT = 1_000_000_000n;
@@ -55,14 +76,25 @@ async function organization(page: Page, host: E2eHost): Promise<Organization> {
     [USDC, 'USD Coin', ERC20_JSON],
     [PAYROLL, 'Acme payroll', PAYROLL_JSON],
   ] as const) {
-    await done(root.submit('create_smart_contract_interface', { smartContractAddress: address, smartContractInterface: definition, type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM', label }));
+    await done(
+      root.submit('create_smart_contract_interface', {
+        smartContractAddress: address,
+        smartContractInterface: definition,
+        type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM',
+        label,
+      }),
+    );
   }
   const ops = `user.tags.contains('${userTagId}')`;
   const transfer = `activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && eth.tx.to == '${USDC}' && eth.tx.function_name == 'transfer'`;
   for (const [policyName, condition, consensus] of [
     ['ops transfer up to 1000 USDC', `${transfer} && eth.tx.contract_call_args['amount'] <= ${LIMIT}`, `approvers.any(user, ${ops})`],
     ['two ops above 1000 USDC', `${transfer} && eth.tx.contract_call_args['amount'] > ${LIMIT}`, `approvers.filter(user, ${ops}).count() >= 2`],
-    ['two ops for SOL transfers', `activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && solana.tx.transfers.count() > 0`, `approvers.filter(user, ${ops}).count() >= 2`],
+    [
+      'two ops for SOL transfers',
+      `activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && solana.tx.transfers.count() > 0`,
+      `approvers.filter(user, ${ops}).count() >= 2`,
+    ],
   ] as const) {
     await done(root.submit('create_policy', { policyName, effect: 'EFFECT_ALLOW', condition, consensus, notes: '' }));
   }
@@ -139,13 +171,15 @@ async function approve(page: Page, host: E2eHost, fingerprint: string): Promise<
   const asked = host.confirmations.length;
   await page.getByRole('button', { name: 'Approve…' }).click();
   await expect(page.getByText('Nothing is waiting for votes.')).toBeVisible();
-  expect(host.confirmations.slice(asked).map((confirmation) => confirmation.detail)).toEqual([expect.stringContaining(`Fingerprint: ${fingerprint}`)]);
+  expect(host.confirmations.slice(asked).map((confirmation) => confirmation.detail)).toEqual([
+    expect.stringContaining(`Fingerprint: ${fingerprint}`),
+  ]);
 }
 
 async function signedResult(host: E2eHost, fingerprint: string): Promise<string> {
-  const [activity] = (await host.handlers['activities.list']({ status: ['ACTIVITY_STATUS_COMPLETED'], type: ['ACTIVITY_TYPE_SIGN_TRANSACTION_V2'] })).filter(
-    (candidate) => candidate.fingerprint === fingerprint,
-  );
+  const [activity] = (
+    await host.handlers['activities.list']({ status: ['ACTIVITY_STATUS_COMPLETED'], type: ['ACTIVITY_TYPE_SIGN_TRANSACTION_V2'] })
+  ).filter((candidate) => candidate.fingerprint === fingerprint);
   const { result } = await host.handlers['signing.result']({ activityId: activity!.id });
   if (result?.kind !== 'signed-transaction') throw new Error('no signed transaction');
   return result.signedTransaction.replace(/^0x/, '');
@@ -236,7 +270,12 @@ test('a Solana transfer: the card names the System program and the amount in SOL
   await switchProfile(page, host, org.profiles.a, 'Operator A');
   await openScreen(page, 'Approvals');
   await page.getByRole('button', { name: 'History' }).click();
-  await page.getByRole('list', { name: 'Activity history' }).getByRole('listitem').filter({ hasText: 'Sign a Solana transaction' }).getByRole('button').click();
+  await page
+    .getByRole('list', { name: 'Activity history' })
+    .getByRole('listitem')
+    .filter({ hasText: 'Sign a Solana transaction' })
+    .getByRole('button')
+    .click();
   const done = page.getByRole('region', { name: 'Sign a Solana transaction', exact: true });
   const result = done.getByRole('region', { name: 'Signed result' });
   await expect(result.getByLabel('Signed transaction')).toContainText(signedHex);
@@ -309,7 +348,9 @@ test('contract interfaces, the policy editor’s signing tools and the warning t
   const upload = page.getByRole('form', { name: 'Upload a contract interface' });
   await upload.getByLabel('Contract address').fill('0x6b175474e89094c44da98b954eedeac495271d0f');
   await upload.getByLabel('Label').fill('Dai');
-  await upload.getByLabel('Or paste the JSON').fill('[{"type":"function","name":"transfer","inputs":[{"name":"to","type":"address"},{"name":"amount","type":"uint257"}]}]');
+  await upload
+    .getByLabel('Or paste the JSON')
+    .fill('[{"type":"function","name":"transfer","inputs":[{"name":"to","type":"address"},{"name":"amount","type":"uint257"}]}]');
   await expect(upload).toContainText('ABI entry 0 (function transfer) is not valid');
   await expect(upload.getByRole('button', { name: 'Upload interface' })).toBeDisabled();
   await upload.getByLabel('Or paste the JSON').fill(ERC20_JSON);
@@ -342,7 +383,9 @@ test('contract interfaces, the policy editor’s signing tools and the warning t
   await declare.getByLabel('Symbol').fill('USDX');
   await declare.getByLabel('Decimals').fill('18');
   await declare.getByRole('button', { name: 'Declare token' }).click();
-  await expect(page.getByRole('region', { name: 'Declared tokens' })).toContainText('is USDC on the known token list (6 decimals); it needs no declaration');
+  await expect(page.getByRole('region', { name: 'Declared tokens' })).toContainText(
+    'is USDC on the known token list (6 decimals); it needs no declaration',
+  );
   await expect(declared.getByRole('row')).toHaveCount(2);
   const acmeTransfer = serializeTransaction({
     type: 'eip1559',
@@ -373,17 +416,26 @@ test('contract interfaces, the policy editor’s signing tools and the warning t
   await template.getByLabel('Approver tag').selectOption({ label: 'ops' });
   await template.getByRole('button').click();
   await expect(condition).toHaveValue("activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && eth.tx.value > 10000000000000000000");
-  await expect(page.getByRole('textbox', { name: 'Notes' })).toHaveValue('Transactions moving more than 10 ETH are signed once two approvers tagged ops agree.');
+  await expect(page.getByRole('textbox', { name: 'Notes' })).toHaveValue(
+    'Transactions moving more than 10 ETH are signed once two approvers tagged ops agree.',
+  );
   await screenshotBothThemes(page, 'policy-editor-signing');
   await page.getByRole('button', { name: 'Cancel' }).click();
 
   const dryRun = page.getByRole('form', { name: 'Dry run a signing request' });
   await dryRun.getByLabel('Account').selectOption(org.ethereum);
-  await dryRun
-    .getByRole('textbox', { name: 'Unsigned transaction' })
-    .fill(
-      serializeTransaction({ type: 'eip1559', chainId: 1, nonce: 1, to: USDC, data: encodeFunctionData({ abi: ERC20, functionName: 'transfer', args: [PAYROLL, 5n] }), gas: 60_000n, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n }),
-    );
+  await dryRun.getByRole('textbox', { name: 'Unsigned transaction' }).fill(
+    serializeTransaction({
+      type: 'eip1559',
+      chainId: 1,
+      nonce: 1,
+      to: USDC,
+      data: encodeFunctionData({ abi: ERC20, functionName: 'transfer', args: [PAYROLL, 5n] }),
+      gas: 60_000n,
+      maxFeePerGas: 2n,
+      maxPriorityFeePerGas: 1n,
+    }),
+  );
   await dryRun.getByRole('button', { name: 'Dry run' }).click();
   const verdicts = page.getByRole('table', { name: 'Dry run verdicts' });
   // The root, who is not tagged ops, is looking: the small-transfer policy matches but needs an ops approver, and

@@ -38,7 +38,15 @@ test('a per-token threshold flags a 250,000 USDC transfer on its approval row an
   const bea = await host.services.keychain.generateApiKey({ name: 'Bea', curve: 'p256' });
   const { userIds } = await done(
     root.submit('create_users', {
-      users: [{ userName: 'Bea', apiKeys: [{ apiKeyName: 'Bea', publicKey: bea.publicKey, curveType: 'API_KEY_CURVE_P256' as const }], authenticators: [], oauthProviders: [], userTags: [] }],
+      users: [
+        {
+          userName: 'Bea',
+          apiKeys: [{ apiKeyName: 'Bea', publicKey: bea.publicKey, curveType: 'API_KEY_CURVE_P256' as const }],
+          authenticators: [],
+          oauthProviders: [],
+          userTags: [],
+        },
+      ],
     }),
   );
   const { addresses } = await done(
@@ -60,13 +68,17 @@ test('a per-token threshold flags a 250,000 USDC transfer on its approval row an
   await form.getByLabel('Warn at or above').fill('10,000');
   await form.getByRole('button', { name: 'Set threshold' }).click();
   await expect(page.getByRole('table', { name: 'Token thresholds' }).getByRole('row', { name: /USDC/ })).toContainText('10000 USDC');
-  expect((await host.handlers['app.getSettings']({})).tokenWarnAbove).toEqual([{ token: { family: 'ethereum', chainId: 1, address: USDC }, amount: '10000' }]);
+  expect((await host.handlers['app.getSettings']({})).tokenWarnAbove).toEqual([
+    { token: { family: 'ethereum', chainId: 1, address: USDC }, amount: '10000' },
+  ]);
   await page.setViewportSize({ width: 1280, height: 1400 });
   await screenshotBothThemes(page, 'tokens-threshold-settings');
   await page.setViewportSize({ width: 1280, height: 800 });
 
   const unsignedTransaction = unsignedUsdcTransfer(250_000_000_000n);
-  const submitted = await host.handlers['signing.submit']({ request: { operation: 'sign_transaction', signWith: addresses[0]!, unsignedTransaction, type: 'TRANSACTION_TYPE_ETHEREUM' } });
+  const submitted = await host.handlers['signing.submit']({
+    request: { operation: 'sign_transaction', signWith: addresses[0]!, unsignedTransaction, type: 'TRANSACTION_TYPE_ETHEREUM' },
+  });
   expect(submitted.state).toBe('consensus-needed');
 
   const warning = 'Large transfer: 250,000 USDC ≥ your 10,000 USDC threshold.';

@@ -14,7 +14,11 @@ async function expectMnemonicAbsent(page: Page, words: readonly string[]): Promi
   for (const word of words) expect(html).not.toContain(`>${word}<`);
 }
 
-test('create an encryption key, create a wallet, export it to that key and reveal the mnemonic, masked until clicked', async ({ page, host, context }) => {
+test('create an encryption key, create a wallet, export it to that key and reveal the mnemonic, masked until clicked', async ({
+  page,
+  host,
+  context,
+}) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(host.url).origin });
   await startSandbox(page, host);
 
@@ -79,7 +83,9 @@ test('create an encryption key, create a wallet, export it to that key and revea
   await expect(words.first()).toHaveText('•••••');
   await expect(dialog.getByRole('button', { name: 'Hold or click to reveal' })).toBeEnabled();
   expect(host.windowCaptureProtected()).toBe(true);
-  await expect(dialog.getByText('This OS cannot keep the window out of screenshots and screen sharing')).toHaveCount(captureProtectionSupported ? 0 : 1);
+  await expect(dialog.getByText('This OS cannot keep the window out of screenshots and screen sharing')).toHaveCount(
+    captureProtectionSupported ? 0 : 1,
+  );
   await screenshotBothThemes(page, 'wallet-reveal-masked');
   await dialog.getByRole('button', { name: 'Hold or click to reveal' }).click();
   await expect(words.first()).not.toHaveText('•••••');
@@ -159,7 +165,11 @@ async function exportVaultWithCaptureProtectionOff(page: Page, host: E2eHost): P
   return dialog;
 }
 
-test('a revealed mnemonic: never in the DOM while masked, masked again after 20 s, hidden after 2 min; a copy goes to the clipboard through main', async ({ page, host, context }) => {
+test('a revealed mnemonic: never in the DOM while masked, masked again after 20 s, hidden after 2 min; a copy goes to the clipboard through main', async ({
+  page,
+  host,
+  context,
+}) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(host.url).origin });
   const dialog = await exportVaultWithCaptureProtectionOff(page, host);
   const secret = dialog.getByRole('region', { name: 'Secret of wallet vault' });

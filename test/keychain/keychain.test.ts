@@ -303,9 +303,9 @@ describe('Keychain encryption keys', () => {
       return privateKey;
     });
     expect(opened).toEqual(new Uint8Array(32));
-    expect(
-      await keychain.withEncryptionPrivateKey('export target', (privateKey) => bytesToHex(p256.getPublicKey(privateKey, false))),
-    ).toBe(generated.publicKey);
+    expect(await keychain.withEncryptionPrivateKey('export target', (privateKey) => bytesToHex(p256.getPublicKey(privateKey, false)))).toBe(
+      generated.publicKey,
+    );
 
     await keychain.deleteEncryptionKey('export target');
     expect((await keychain.listEncryptionKeys()).map((key) => key.name)).toEqual(['tkcli target']);
@@ -318,7 +318,11 @@ describe('Keychain encryption keys', () => {
 describe('Keychain without a usable Secret Service', () => {
   const child = join(import.meta.dirname, 'support', 'keychain-child.ts');
   const tsx = join(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'tsx');
-  const parse = (stdout: string) => stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  const parse = (stdout: string) =>
+    stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
 
   it.runIf(process.platform === 'linux')('fails with KEYCHAIN_UNAVAILABLE and writes nothing when no bus answers', async () => {
     const env = { ...process.env, DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(dataDir, 'no-such-bus')}` };

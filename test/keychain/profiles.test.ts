@@ -77,7 +77,12 @@ describe('Profiles', () => {
     const production = await profiles.add(hosted);
     const missing = '00000000-0000-4000-8000-000000000000';
     // Each call starts only when awaited: a rejection left pending while an earlier one is awaited counts as unhandled.
-    const attempts = [() => profiles.get(missing), () => profiles.setActive(missing), () => profiles.remove(missing), () => profiles.update(missing, {})];
+    const attempts = [
+      () => profiles.get(missing),
+      () => profiles.setActive(missing),
+      () => profiles.remove(missing),
+      () => profiles.update(missing, {}),
+    ];
     for (const attempt of attempts) {
       expect((await rejection(attempt())).code).toBe('PROFILE_NOT_FOUND');
     }

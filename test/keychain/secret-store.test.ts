@@ -22,9 +22,7 @@ describe('keychainErrorFrom', () => {
   });
 
   it('maps a dismissed unlock prompt to KEYCHAIN_LOCKED', () => {
-    const error = keychainErrorFrom(
-      libraryError("Couldn't access platform storage: Secret Service: unlock prompt was dismissed"),
-    );
+    const error = keychainErrorFrom(libraryError("Couldn't access platform storage: Secret Service: unlock prompt was dismissed"));
     expect(error.code).toBe('KEYCHAIN_LOCKED');
     expect(error.message).toContain('unlock it');
   });

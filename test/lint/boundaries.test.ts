@@ -80,7 +80,9 @@ describe('layer boundaries', () => {
   });
 
   it('refuse the renderer importing a chain library', () => {
-    expect(boundaryErrors('renderer/imports-chain-library.ts')).toEqual([expect.stringMatching(/^no-restricted-imports: .*bundles no chain decoder/)]);
+    expect(boundaryErrors('renderer/imports-chain-library.ts')).toEqual([
+      expect.stringMatching(/^no-restricted-imports: .*bundles no chain decoder/),
+    ]);
   });
 
   it('allow main to read with the decoders', () => {
@@ -98,10 +100,12 @@ function tableAfter(intro: string): Map<string, string> {
   const doc = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
   const section = doc.slice(doc.indexOf('## Import directions'), doc.indexOf('## Where code goes'));
   const rows = section.slice(section.indexOf(intro)).split('\n\n')[1]!.split('\n').slice(2);
-  return new Map(rows.map((row) => {
-    const [, first = '', rest = ''] = /^\| ([^|]+) \| (.+) \|$/.exec(row) ?? [];
-    return [first.replace(/`/g, ''), rest];
-  }));
+  return new Map(
+    rows.map((row) => {
+      const [, first = '', rest = ''] = /^\| ([^|]+) \| (.+) \|$/.exec(row) ?? [];
+      return [first.replace(/`/g, ''), rest];
+    }),
+  );
 }
 
 /** The backticked element names in a cell. */

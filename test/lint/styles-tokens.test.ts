@@ -56,9 +56,7 @@ function literalLengths(css: string): string[] {
 function undefinedTokens(css: string): string[] {
   const all = declarations(css);
   const defined = new Set(all.map(({ property }) => property).filter((property) => property.startsWith('--')));
-  const used = all
-    .filter(({ property }) => TOKENED_PROPERTY.test(property))
-    .flatMap(({ value }) => value.match(TOKEN_USE) ?? []);
+  const used = all.filter(({ property }) => TOKENED_PROPERTY.test(property)).flatMap(({ value }) => value.match(TOKEN_USE) ?? []);
   return [...new Set(used)].filter((token) => !defined.has(token));
 }
 

@@ -61,18 +61,27 @@ describe('Approvals with a 2-of-3 root quorum', () => {
     const [lapsed] = await approvalsOf(bed, 2).pending();
     expect(lapsed?.approvals).toBe(0);
     expect(lapsed?.timeLeftMs).toBe(0);
-    expect(lapsed?.voters.map((voter) => [voter.userId, voter.expired])).toEqual([[ids[0], true], [ids[1], true]]);
+    expect(lapsed?.voters.map((voter) => [voter.userId, voter.expired])).toEqual([
+      [ids[0], true],
+      [ids[1], true],
+    ]);
 
     await approvalsOf(bed, 0).approve(proposal.activity.fingerprint);
     const [renewed] = await approvalsOf(bed, 2).pending();
     expect(renewed?.approvals).toBe(1);
     expect(renewed?.timeLeftMs).toBe(APPROVAL_WINDOW_MS);
-    expect(renewed?.voters.map((voter) => [voter.userId, voter.expired])).toEqual([[ids[0], false], [ids[1], true]]);
+    expect(renewed?.voters.map((voter) => [voter.userId, voter.expired])).toEqual([
+      [ids[0], false],
+      [ids[1], true],
+    ]);
   });
 
   it('rejects by fingerprint from a third keychain', async () => {
     bed = await startTestBed(3);
-    await bed.setRootQuorum(2, bed.operators.map((operator) => operator.userId));
+    await bed.setRootQuorum(
+      2,
+      bed.operators.map((operator) => operator.userId),
+    );
     const proposal = await new Policies(bed.operators[0]!.client).create({ name: 'refused', effect: 'EFFECT_DENY', condition: 'true' });
     const after = await approvalsOf(bed, 2).reject(proposal.activity.fingerprint);
     expect(after.status).toBe('ACTIVITY_STATUS_REJECTED');
@@ -82,7 +91,10 @@ describe('Approvals with a 2-of-3 root quorum', () => {
 
   it('stamps an approval into a file without network and posts it later from another machine', async () => {
     bed = await startTestBed(3);
-    await bed.setRootQuorum(2, bed.operators.map((operator) => operator.userId));
+    await bed.setRootQuorum(
+      2,
+      bed.operators.map((operator) => operator.userId),
+    );
     const proposal = await new Policies(bed.operators[0]!.client).create({ name: 'offline', effect: 'EFFECT_ALLOW' });
 
     const signer = bed.operators[1]!;

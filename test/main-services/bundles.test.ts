@@ -138,7 +138,11 @@ describe('import encryption', () => {
     const mnemonic = generateMnemonic(english, 256);
     const encryptedBundle = await encryptForImport(target, { format: 'mnemonic', text: `  ${mnemonic.replaceAll(' ', '  ')}\n`, passphrase: 'p' });
     expect(Object.keys(JSON.parse(encryptedBundle))).toEqual(['encappedPublic', 'ciphertext']);
-    const opened = await openImportCiphertext({ encryptedBundle, targetPrivateKey: enclaveTarget.privateKey, targetPublicKey: enclaveTarget.publicKey });
+    const opened = await openImportCiphertext({
+      encryptedBundle,
+      targetPrivateKey: enclaveTarget.privateKey,
+      targetPublicKey: enclaveTarget.publicKey,
+    });
     expect(decodeWalletImportPlaintext(opened)).toEqual({ mnemonic, passphrase: 'p' });
   });
 
@@ -148,7 +152,11 @@ describe('import encryption', () => {
     for (const format of PRIVATE_KEY_FORMATS) {
       const text = formatPrivateKey(hexToBytes(keyHex, 'key'), format);
       const encryptedBundle = await encryptForImport(target, { format, text });
-      const opened = await openImportCiphertext({ encryptedBundle, targetPrivateKey: enclaveTarget.privateKey, targetPublicKey: enclaveTarget.publicKey });
+      const opened = await openImportCiphertext({
+        encryptedBundle,
+        targetPrivateKey: enclaveTarget.privateKey,
+        targetPublicKey: enclaveTarget.publicKey,
+      });
       expect(Buffer.from(opened).toString('hex')).toBe(keyHex);
     }
   });
@@ -164,7 +172,11 @@ describe('import encryption', () => {
       'BUNDLE_USER_MISMATCH',
     );
     expect(
-      (await rejection(encryptForImport({ ...target, signerPublicKey: generateEncryptionKeyPair().publicKey }, { format: 'mnemonic', text: mnemonic }))).code,
+      (
+        await rejection(
+          encryptForImport({ ...target, signerPublicKey: generateEncryptionKeyPair().publicKey }, { format: 'mnemonic', text: mnemonic }),
+        )
+      ).code,
     ).toBe('BUNDLE_SIGNER_MISMATCH');
     expect((await rejection(encryptForImport(target, { format: 'solana', text: 'not base58 0OIl' }))).code).toBe('KEY_FORMAT_INVALID');
   });

@@ -137,7 +137,14 @@ describe('issue 26 item 5: a retry after an unknown outcome creates no second ac
   }
 
   function retryingClient(operator: TestBed['operators'][number], fetchImpl: typeof fetch, now: () => number): ApiClient {
-    return new ApiClient({ profile: operator.profile, stamper: operator.stamper, now, fetch: fetchImpl, timeoutMs: 3_000, unanswered: new UnansweredSubmissions({ now }) });
+    return new ApiClient({
+      profile: operator.profile,
+      stamper: operator.stamper,
+      now,
+      fetch: fetchImpl,
+      timeoutMs: 3_000,
+      unanswered: new UnansweredSubmissions({ now }),
+    });
   }
 
   it('re-sends the timed-out body unchanged, so the service answers with the activity it already created', async () => {
@@ -199,7 +206,9 @@ describe('issue 26 item 5: a retry after an unknown outcome creates no second ac
     bed.clock.advance(UNANSWERED_KEEP_MS + 1);
     const later = await sign();
     expect(later.resentFromMs).toBeUndefined();
-    const signatures = (await client.query('list_activities', {})).activities.filter((activity) => activity.type.startsWith('ACTIVITY_TYPE_SIGN_RAW_PAYLOAD'));
+    const signatures = (await client.query('list_activities', {})).activities.filter((activity) =>
+      activity.type.startsWith('ACTIVITY_TYPE_SIGN_RAW_PAYLOAD'),
+    );
     expect(signatures).toHaveLength(2);
   });
 });

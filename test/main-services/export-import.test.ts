@@ -121,7 +121,9 @@ describe('Exporter.reveal', () => {
     expect(ephemeral.passphrase).toBeUndefined();
     expect(await deriveAddresses(ephemeral.mnemonic, undefined, ACCOUNTS)).toEqual(wallet.addresses);
 
-    const stored = await revealed(exporter().reveal({ kind: 'wallet', walletId: wallet.walletId }, { kind: 'encryption-key', name: 'export-target' }));
+    const stored = await revealed(
+      exporter().reveal({ kind: 'wallet', walletId: wallet.walletId }, { kind: 'encryption-key', name: 'export-target' }),
+    );
     expect(stored).toEqual({ kind: 'mnemonic', mnemonic: ephemeral.mnemonic, language: 'MNEMONIC_LANGUAGE_ENGLISH' });
   });
 
@@ -157,7 +159,9 @@ describe('Exporter.reveal', () => {
     for (const [index, account] of ACCOUNTS.entries()) {
       const expected = deriveKey({ seed, curve: account.curve, path: account.path }).privateKey;
       for (const format of PRIVATE_KEY_FORMATS) {
-        const secret = await revealed(exporter().reveal({ kind: 'wallet-account', address: wallet.addresses[index]! }, { kind: 'ephemeral' }, format));
+        const secret = await revealed(
+          exporter().reveal({ kind: 'wallet-account', address: wallet.addresses[index]! }, { kind: 'ephemeral' }, format),
+        );
         expect(bytesToHex(keyOf(secret, format)), `${account.addressFormat} as ${format}`).toBe(bytesToHex(expected));
       }
     }
@@ -166,7 +170,10 @@ describe('Exporter.reveal', () => {
   it('refuses a bundle verified against another pinned signer or organization, and opens it with the right ones', async () => {
     const wallet = await createWallet('pinned');
     const wrongSigner = await rejection(
-      exporter({ enclaveSignerPublicKey: generateEncryptionKeyPair().publicKey }).reveal({ kind: 'wallet', walletId: wallet.walletId }, { kind: 'ephemeral' }),
+      exporter({ enclaveSignerPublicKey: generateEncryptionKeyPair().publicKey }).reveal(
+        { kind: 'wallet', walletId: wallet.walletId },
+        { kind: 'ephemeral' },
+      ),
     );
     expect(wrongSigner.code).toBe('BUNDLE_SIGNER_MISMATCH');
 
@@ -196,7 +203,9 @@ describe('Exporter.reveal', () => {
     const { mnemonic } = mnemonicOf(await revealed(exporter().reveal({ kind: 'wallet', walletId: wallet.walletId }, { kind: 'ephemeral' })));
     const seed = await mnemonicToSeed(mnemonic);
     seen.push(seed);
-    expect(bytesToHex(keyOf(later, 'wif-mainnet'))).toBe(bytesToHex(deriveKey({ seed, curve: ACCOUNTS[0]!.curve, path: ACCOUNTS[0]!.path }).privateKey));
+    expect(bytesToHex(keyOf(later, 'wif-mainnet'))).toBe(
+      bytesToHex(deriveKey({ seed, curve: ACCOUNTS[0]!.curve, path: ACCOUNTS[0]!.path }).privateKey),
+    );
 
     const created = (await operator().client.query('list_activities', { filterByType: ['ACTIVITY_TYPE_CREATE_WALLET'] })).activities[0]!;
     const notExport = await rejection(exporter().revealCompleted(created.id, { kind: 'encryption-key', name: 'export-target' }));
@@ -265,7 +274,11 @@ describe('Exporter under a 2-of-2 root quorum', () => {
       if (created.state !== 'completed') throw new Error(`create_wallet is ${created.state}`);
       await quorumBed.setRootQuorum(2, [first!.userId, second!.userId]);
       await first!.keychain.generateEncryptionKey({ name: 'after-votes' });
-      const guarded = new Exporter({ client: first!.client, keychain: first!.keychain, enclaveSignerPublicKey: first!.profile.enclaveSignerPublicKey });
+      const guarded = new Exporter({
+        client: first!.client,
+        keychain: first!.keychain,
+        enclaveSignerPublicKey: first!.profile.enclaveSignerPublicKey,
+      });
 
       const waiting = await guarded.reveal({ kind: 'wallet', walletId: created.result.walletId }, { kind: 'encryption-key', name: 'after-votes' });
       expect(waiting.state).toBe('consensus-needed');
@@ -289,13 +302,22 @@ describe('Exporter under a 2-of-2 root quorum', () => {
       if (created.state !== 'completed') throw new Error(`create_wallet is ${created.state}`);
       const { walletId } = created.result;
       await quorumBed.setRootQuorum(2, [first!.userId, second!.userId]);
-      const guarded = new Exporter({ client: first!.client, keychain: first!.keychain, enclaveSignerPublicKey: first!.profile.enclaveSignerPublicKey });
+      const guarded = new Exporter({
+        client: first!.client,
+        keychain: first!.keychain,
+        enclaveSignerPublicKey: first!.profile.enclaveSignerPublicKey,
+      });
       const told: AppEvent[] = [];
       const requests = new ExportRequests({ dataDir: first!.dataDir, keychain: first!.keychain, events: { emit: (event) => told.push(event) } });
       const ask = async () => {
         const waiting = await guarded.reveal({ kind: 'wallet', walletId }, { kind: 'ephemeral' });
         if (waiting.state !== 'consensus-needed') throw new Error(`export is ${waiting.state}`);
-        const request = { activityId: waiting.activity.id, profileId: first!.profile.id, organizationId: waiting.activity.organizationId, what: 'wallet held' };
+        const request = {
+          activityId: waiting.activity.id,
+          profileId: first!.profile.id,
+          organizationId: waiting.activity.organizationId,
+          what: 'wallet held',
+        };
         await requests.add({ ...request, sealedTo: { kind: 'one-time' }, requestedAtMs: 0 });
         return waiting.activity;
       };
@@ -347,7 +369,8 @@ describe('after the run', () => {
   it('leaves no API key, encryption key, mnemonic, seed or exported key in the data dir or the service log', async () => {
     const { dataDir, store, keychain } = operator();
     const encryptionKeys: Uint8Array[] = [];
-    for (const { name } of await keychain.listEncryptionKeys()) await keychain.withEncryptionPrivateKey(name, (key) => void encryptionKeys.push(key.slice()));
+    for (const { name } of await keychain.listEncryptionKeys())
+      await keychain.withEncryptionPrivateKey(name, (key) => void encryptionKeys.push(key.slice()));
     expect(encryptionKeys).toHaveLength(1);
     const secrets = [...store.secrets, ...encryptionKeys, ...seen];
     expect(seen.length).toBeGreaterThan(20);

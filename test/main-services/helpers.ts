@@ -61,7 +61,9 @@ export async function startTestBed(count = 1): Promise<TestBed> {
   const ready = [];
   for (const [index, operator] of operators.entries()) {
     const userId =
-      index === 0 ? info.rootUserId : (await service.addUser({ name: `operator ${index + 1}`, key: { publicKey: operator.publicKey, curve: 'p256' } })).userId;
+      index === 0
+        ? info.rootUserId
+        : (await service.addUser({ name: `operator ${index + 1}`, key: { publicKey: operator.publicKey, curve: 'p256' } })).userId;
     const profile = await operator.profiles.add({
       name: 'Sandbox',
       kind: 'sandbox',

@@ -28,7 +28,13 @@ afterEach(async () => {
 it('generates the sandbox key once, makes the Sandbox profile the default, and keeps the organization across restarts', async () => {
   operator = await newOperator();
   const logs: string[] = [];
-  sandbox = new Sandbox({ dataDir: operator.dataDir, keychain: operator.keychain, secrets: operator.store, profiles: operator.profiles, log: (line) => logs.push(line) });
+  sandbox = new Sandbox({
+    dataDir: operator.dataDir,
+    keychain: operator.keychain,
+    secrets: operator.store,
+    profiles: operator.profiles,
+    log: (line) => logs.push(line),
+  });
   const first = await sandbox.start();
   expect(await sandbox.start()).toBe(first);
   expect(existsSync(join(operator.dataDir, SANDBOX_DB_FILE))).toBe(true);
@@ -61,7 +67,14 @@ it('generates the sandbox key once, makes the Sandbox profile the default, and k
 
 describe('finding 3 (app): the Sandbox service secret belongs in the OS keychain, not in a file', () => {
   function sandboxFor(op: Operator, start?: ConstructorParameters<typeof Sandbox>[0]['start']) {
-    return new Sandbox({ dataDir: op.dataDir, keychain: op.keychain, secrets: op.store, profiles: op.profiles, log: () => undefined, ...(start === undefined ? {} : { start }) });
+    return new Sandbox({
+      dataDir: op.dataDir,
+      keychain: op.keychain,
+      secrets: op.store,
+      profiles: op.profiles,
+      log: () => undefined,
+      ...(start === undefined ? {} : { start }),
+    });
   }
 
   it('keeps the secret in the keychain: no secret file beside the database, and no copy anywhere in the data directory', async () => {
@@ -127,7 +140,13 @@ describe('finding 3 (app): the Sandbox service secret belongs in the OS keychain
 describe('issue 24 item 9: the Sandbox keeps its address', () => {
   it('serves at the same port after stop/start and reset, so a hosted profile pointing at it keeps working', async () => {
     operator = await newOperator();
-    sandbox = new Sandbox({ dataDir: operator.dataDir, keychain: operator.keychain, secrets: operator.store, profiles: operator.profiles, log: () => undefined });
+    sandbox = new Sandbox({
+      dataDir: operator.dataDir,
+      keychain: operator.keychain,
+      secrets: operator.store,
+      profiles: operator.profiles,
+      log: () => undefined,
+    });
     const first = await sandbox.start();
     // A second operator's view of the same Sandbox: a hosted profile with the Sandbox's address and signer.
     const hosted = await operator.profiles.add({
@@ -150,7 +169,13 @@ describe('issue 24 item 9: the Sandbox keeps its address', () => {
   it('falls back to a free port when its port is taken, and says so until it stops', async () => {
     operator = await newOperator();
     const logs: string[] = [];
-    sandbox = new Sandbox({ dataDir: operator.dataDir, keychain: operator.keychain, secrets: operator.store, profiles: operator.profiles, log: (line) => logs.push(line) });
+    sandbox = new Sandbox({
+      dataDir: operator.dataDir,
+      keychain: operator.keychain,
+      secrets: operator.store,
+      profiles: operator.profiles,
+      log: (line) => logs.push(line),
+    });
     const first = await sandbox.start();
     await sandbox.stop();
     const port = Number(new URL(first.info.baseUrl).port);

@@ -17,10 +17,31 @@ import { startTestBed, type TestBed } from './helpers';
 
 const USDC = getAddress('0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48');
 const RECIPIENT = getAddress('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
-const ERC20 = parseAbi(['function transfer(address to, uint256 amount) returns (bool)', 'function approve(address spender, uint256 amount) returns (bool)']);
+const ERC20 = parseAbi([
+  'function transfer(address to, uint256 amount) returns (bool)',
+  'function approve(address spender, uint256 amount) returns (bool)',
+]);
 const ERC20_JSON = JSON.stringify([
-  { type: 'function', name: 'transfer', stateMutability: 'nonpayable', inputs: [{ name: 'to', type: 'address' }, { name: 'amount', type: 'uint256' }], outputs: [{ name: '', type: 'bool' }] },
-  { type: 'function', name: 'approve', stateMutability: 'nonpayable', inputs: [{ name: 'spender', type: 'address' }, { name: 'amount', type: 'uint256' }], outputs: [{ name: '', type: 'bool' }] },
+  {
+    type: 'function',
+    name: 'transfer',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'to', type: 'address' },
+      { name: 'amount', type: 'uint256' },
+    ],
+    outputs: [{ name: '', type: 'bool' }],
+  },
+  {
+    type: 'function',
+    name: 'approve',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'spender', type: 'address' },
+      { name: 'amount', type: 'uint256' },
+    ],
+    outputs: [{ name: '', type: 'bool' }],
+  },
 ]);
 /** 1,000 USDC (6 decimals): transfers above it need two operators. */
 const LIMIT = 1_000_000_000n;
@@ -44,7 +65,17 @@ function signingOf(bed: TestBed, index: number, warnAbove: AppSettings['warnAbov
 }
 
 function erc20Call(data: `0x${string}`): string {
-  return serializeTransaction({ type: 'eip1559', chainId: 1, nonce: 7, to: USDC, value: 0n, data, gas: 60_000n, maxFeePerGas: 20_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n });
+  return serializeTransaction({
+    type: 'eip1559',
+    chainId: 1,
+    nonce: 7,
+    to: USDC,
+    value: 0n,
+    data,
+    gas: 60_000n,
+    maxFeePerGas: 20_000_000_000n,
+    maxPriorityFeePerGas: 1_000_000_000n,
+  });
 }
 
 /** Root sets up: a wallet, the ops tag on the two other operators, the USDC ABI, and the two transfer policies. */
@@ -58,12 +89,26 @@ async function organization(bed: TestBed): Promise<{ address: string; opsTagId: 
   const tag = await root.submit('create_user_tag', { userTagName: 'ops', userIds: bed.operators.slice(1).map((operator) => operator.userId) });
   if (tag.state !== 'completed') throw new Error('tag not created');
   const opsTagId = tag.result.userTagId;
-  const upload = await new ContractInterfaces(root).create({ type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM', address: USDC, label: 'USD Coin', definition: ERC20_JSON, chainId: 1 });
+  const upload = await new ContractInterfaces(root).create({
+    type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM',
+    address: USDC,
+    label: 'USD Coin',
+    definition: ERC20_JSON,
+    chainId: 1,
+  });
   expect(upload.state).toBe('completed');
   const ops = `user.tags.contains('${opsTagId}')`;
   for (const [policyName, condition, consensus] of [
-    ['ops transfer up to 1000 USDC', `eth.tx.to == '${USDC}' && eth.tx.function_name == 'transfer' && eth.tx.contract_call_args['amount'] <= ${LIMIT}`, `approvers.any(user, ${ops})`],
-    ['two ops above 1000 USDC', `eth.tx.to == '${USDC}' && eth.tx.function_name == 'transfer' && eth.tx.contract_call_args['amount'] > ${LIMIT}`, `approvers.filter(user, ${ops}).count() >= 2`],
+    [
+      'ops transfer up to 1000 USDC',
+      `eth.tx.to == '${USDC}' && eth.tx.function_name == 'transfer' && eth.tx.contract_call_args['amount'] <= ${LIMIT}`,
+      `approvers.any(user, ${ops})`,
+    ],
+    [
+      'two ops above 1000 USDC',
+      `eth.tx.to == '${USDC}' && eth.tx.function_name == 'transfer' && eth.tx.contract_call_args['amount'] > ${LIMIT}`,
+      `approvers.filter(user, ${ops}).count() >= 2`,
+    ],
   ] as const) {
     const created = await root.submit('create_policy', { policyName, effect: 'EFFECT_ALLOW', condition, consensus, notes: '' });
     expect(created.state).toBe('completed');
@@ -105,19 +150,28 @@ describe('signing cards', () => {
     ]);
     expect(preview.facts.map((fact) => fact.label)).toEqual(card.facts.map((fact) => fact.label));
     expect(standing.outcome).toBe('NEEDS_CONSENSUS');
-    expect(standing.matchedPolicies).toEqual([expect.objectContaining({ policyName: 'two ops above 1000 USDC', effect: 'EFFECT_ALLOW', outcome: 'NEEDS_CONSENSUS' })]);
+    expect(standing.matchedPolicies).toEqual([
+      expect.objectContaining({ policyName: 'two ops above 1000 USDC', effect: 'EFFECT_ALLOW', outcome: 'NEEDS_CONSENSUS' }),
+    ]);
     expect(standing.consensusNeeds).toMatch(/^needs 1 more approver tagged ops/);
     expect(standing.viewerCanApprove).toBe(true);
 
     // The proposer has voted: their own card says so.
     expect((await signingOf(bed, 1).card(submitted.activity.id)).standing.viewerCanApprove).toBe(false);
 
-    const approvals = new Approvals({ client: bed.operators[2]!.client, stamper: bed.operators[2]!.stamper, apiKeyName: 'operator', now: bed.clock.now });
+    const approvals = new Approvals({
+      client: bed.operators[2]!.client,
+      stamper: bed.operators[2]!.stamper,
+      apiKeyName: 'operator',
+      now: bed.clock.now,
+    });
     await approvals.approve(submitted.activity.fingerprint);
     const done = await signingOf(bed, 2).result(submitted.activity.id);
     expect(done.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
     if (done.result?.kind !== 'signed-transaction') throw new Error('no signed transaction');
-    expect(await recoverTransactionAddress({ serializedTransaction: `0x${done.result.signedTransaction.replace(/^0x/, '')}` as never })).toBe(getAddress(address));
+    expect(await recoverTransactionAddress({ serializedTransaction: `0x${done.result.signedTransaction.replace(/^0x/, '')}` as never })).toBe(
+      getAddress(address),
+    );
   });
 
   it("reads the waiting request's list row as its card: same title, summary and warnings, and the policies' verdict", async () => {
@@ -172,7 +226,16 @@ describe('signing cards', () => {
     const payment: SigningRequest = {
       operation: 'sign_transaction',
       signWith: address,
-      unsignedTransaction: serializeTransaction({ type: 'eip1559', chainId: 11155111, nonce: 0, to: RECIPIENT, value: 2n * 10n ** 18n, gas: 21_000n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n }),
+      unsignedTransaction: serializeTransaction({
+        type: 'eip1559',
+        chainId: 11155111,
+        nonce: 0,
+        to: RECIPIENT,
+        value: 2n * 10n ** 18n,
+        gas: 21_000n,
+        maxFeePerGas: 1n,
+        maxPriorityFeePerGas: 1n,
+      }),
       type: 'TRANSACTION_TYPE_ETHEREUM',
     };
     const flagged = await signingOf(bed, 1, { ETH: '1.5' }).preview(payment);
@@ -217,7 +280,12 @@ describe('signing cards', () => {
     const ops = limited.consensus.replace(/^approvers\.any\(user, (.*)\)$/, '$1');
     const draft = [
       { ...limited, policyName: 'ops transfer up to 1 USDC', condition: limited.condition.replace(`<= ${LIMIT}`, '<= 1000000') },
-      { policyName: 'two ops for any USDC transfer', effect: 'EFFECT_ALLOW' as const, condition: `eth.tx.to == '${USDC}'`, consensus: `approvers.filter(user, ${ops}).count() >= 2` },
+      {
+        policyName: 'two ops for any USDC transfer',
+        effect: 'EFFECT_ALLOW' as const,
+        condition: `eth.tx.to == '${USDC}'`,
+        consensus: `approvers.filter(user, ${ops}).count() >= 2`,
+      },
       { policyId: policyId('two ops above 1000 USDC'), deleted: true as const },
     ];
     const viewer = signingOf(bed, 1);
@@ -248,10 +316,18 @@ describe('signing cards', () => {
     const notSigning = await rejection(signingOf(bed, 0).card(activities[0]!.id));
     expect(notSigning.message).toMatch(/signs nothing/);
     const stranger = await rejection(
-      signingOf(bed, 0).preview({ operation: 'sign_raw_payload', signWith: RECIPIENT, payload: 'hi', encoding: 'PAYLOAD_ENCODING_TEXT_UTF8', hashFunction: 'HASH_FUNCTION_KECCAK256' }),
+      signingOf(bed, 0).preview({
+        operation: 'sign_raw_payload',
+        signWith: RECIPIENT,
+        payload: 'hi',
+        encoding: 'PAYLOAD_ENCODING_TEXT_UTF8',
+        hashFunction: 'HASH_FUNCTION_KECCAK256',
+      }),
     );
     expect(stranger.message).toMatch(/is not a wallet account address, private key address or private key id/);
-    const garbled = await rejection(signingOf(bed, 0).preview({ operation: 'sign_transaction', signWith: address, unsignedTransaction: 'zz', type: 'TRANSACTION_TYPE_ETHEREUM' }));
+    const garbled = await rejection(
+      signingOf(bed, 0).preview({ operation: 'sign_transaction', signWith: address, unsignedTransaction: 'zz', type: 'TRANSACTION_TYPE_ETHEREUM' }),
+    );
     expect(garbled.code).toBe('ENCODING_INVALID');
   });
 });
@@ -259,27 +335,50 @@ describe('signing cards', () => {
 describe('contract interface checks', () => {
   it('reads an ABI through viem and names the entry that is wrong', () => {
     expect(checkContractInterface({ type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM', address: USDC, definition: ERC20_JSON })).toBe('2 functions');
-    expect(() => checkContractInterface({ type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM', address: USDC, definition: '{' })).toThrow(/definition: is not JSON/);
+    expect(() => checkContractInterface({ type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM', address: USDC, definition: '{' })).toThrow(
+      /definition: is not JSON/,
+    );
     expect(() =>
-      checkContractInterface({ type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM', address: USDC, definition: JSON.stringify([{ type: 'function', name: 'f', inputs: [{ name: 'x', type: 'uint257' }] }]) }),
+      checkContractInterface({
+        type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM',
+        address: USDC,
+        definition: JSON.stringify([{ type: 'function', name: 'f', inputs: [{ name: 'x', type: 'uint257' }] }]),
+      }),
     ).toThrow(/ABI entry 0 \(function f\) is not valid/);
-    expect(() => checkContractInterface({ type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM', address: 'USDC', definition: ERC20_JSON })).toThrow(/is not an Ethereum address/);
+    expect(() => checkContractInterface({ type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM', address: 'USDC', definition: ERC20_JSON })).toThrow(
+      /is not an Ethereum address/,
+    );
   });
 
   it('reads an Anchor IDL through Codama and refuses one without instructions', () => {
     const idl = {
       address: 'Fg6PaFpoGXkYsidMpWTK6W2BeZ7FEfcYkg476zPFsLnS',
       metadata: { name: 'counter', version: '0.1.0', spec: '0.1.0' },
-      instructions: [{ name: 'increment', discriminator: [11, 18, 104, 9, 104, 174, 59, 33], accounts: [{ name: 'counter', writable: true }], args: [{ name: 'by', type: 'u64' }] }],
+      instructions: [
+        {
+          name: 'increment',
+          discriminator: [11, 18, 104, 9, 104, 174, 59, 33],
+          accounts: [{ name: 'counter', writable: true }],
+          args: [{ name: 'by', type: 'u64' }],
+        },
+      ],
     };
-    expect(checkContractInterface({ type: 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA', address: idl.address, definition: JSON.stringify(idl) })).toBe('1 instruction (counter)');
-    expect(() => checkContractInterface({ type: 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA', address: idl.address, definition: JSON.stringify({ instructions: 'none' }) })).toThrow(
-      /an Anchor IDL is a JSON object with an "instructions" list/,
+    expect(checkContractInterface({ type: 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA', address: idl.address, definition: JSON.stringify(idl) })).toBe(
+      '1 instruction (counter)',
     );
-    expect(() => checkContractInterface({ type: 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA', address: '0xabc', definition: JSON.stringify(idl) })).toThrow(/is not a Solana program id/);
+    expect(() =>
+      checkContractInterface({
+        type: 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA',
+        address: idl.address,
+        definition: JSON.stringify({ instructions: 'none' }),
+      }),
+    ).toThrow(/an Anchor IDL is a JSON object with an "instructions" list/);
+    expect(() => checkContractInterface({ type: 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA', address: '0xabc', definition: JSON.stringify(idl) })).toThrow(
+      /is not a Solana program id/,
+    );
     const undecodable = { ...idl, instructions: [{ ...idl.instructions[0], args: [{ name: 'by', type: { defined: { name: 'Missing' } } }] }] };
-    expect(() => checkContractInterface({ type: 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA', address: idl.address, definition: JSON.stringify(undecodable) })).toThrow(
-      /definition: the IDL uploaded for program .* cannot be read/,
-    );
+    expect(() =>
+      checkContractInterface({ type: 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA', address: idl.address, definition: JSON.stringify(undecodable) }),
+    ).toThrow(/definition: the IDL uploaded for program .* cannot be read/);
   });
 });

@@ -71,7 +71,8 @@ function fakeOrganization() {
     return { activity: found };
   });
   let profileId = 'profile-1';
-  const services = async () => ({ profile: { id: profileId, baseUrl: 'http://127.0.0.1:1', organizationId: ORG }, client: { query } }) as unknown as ProfileServices;
+  const services = async () =>
+    ({ profile: { id: profileId, baseUrl: 'http://127.0.0.1:1', organizationId: ORG }, client: { query } }) as unknown as ProfileServices;
   return { state, services, switchProfile: (id: string) => (profileId = id) };
 }
 
@@ -93,22 +94,44 @@ describe('ActivityWatch', () => {
     organization.state.waiting = [activity('a', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['root'])];
     await watch.check();
     // The window may have read before 'a' appeared: the first look says it is there.
-    expect(emitted.splice(0)).toEqual([{ type: 'activity', change: 'changed', organizationId: ORG, activityId: 'a', status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED' }]);
+    expect(emitted.splice(0)).toEqual([
+      { type: 'activity', change: 'changed', organizationId: ORG, activityId: 'a', status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED' },
+    ]);
 
-    organization.state.waiting = [activity('a', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['root']), activity('b', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['alice'])];
+    organization.state.waiting = [
+      activity('a', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['root']),
+      activity('b', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['alice']),
+    ];
     await watch.check();
-    expect(emitted).toEqual([{ type: 'activity', change: 'created', organizationId: ORG, activityId: 'b', status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED' }]);
+    expect(emitted).toEqual([
+      { type: 'activity', change: 'created', organizationId: ORG, activityId: 'b', status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED' },
+    ]);
 
     // A vote that does not decide: same status, one more voter.
-    organization.state.waiting = [activity('a', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['root', 'bob']), activity('b', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['alice'])];
+    organization.state.waiting = [
+      activity('a', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['root', 'bob']),
+      activity('b', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['alice']),
+    ];
     await watch.check();
-    expect(emitted.at(-1)).toEqual({ type: 'activity', change: 'changed', organizationId: ORG, activityId: 'a', status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED' });
+    expect(emitted.at(-1)).toEqual({
+      type: 'activity',
+      change: 'changed',
+      organizationId: ORG,
+      activityId: 'a',
+      status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED',
+    });
 
     // Decided elsewhere: it left the waiting list, and its own status says how it ended.
     organization.state.decided.set('b', activity('b', 'ACTIVITY_STATUS_COMPLETED', ['alice', 'root']));
     organization.state.waiting = [activity('a', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['root', 'bob'])];
     await watch.check();
-    expect(emitted.at(-1)).toEqual({ type: 'activity', change: 'changed', organizationId: ORG, activityId: 'b', status: 'ACTIVITY_STATUS_COMPLETED' });
+    expect(emitted.at(-1)).toEqual({
+      type: 'activity',
+      change: 'changed',
+      organizationId: ORG,
+      activityId: 'b',
+      status: 'ACTIVITY_STATUS_COMPLETED',
+    });
 
     const count = emitted.length;
     await watch.check();
@@ -122,7 +145,9 @@ describe('ActivityWatch', () => {
     organization.switchProfile('profile-2');
     organization.state.waiting = [activity('c', 'ACTIVITY_STATUS_CONSENSUS_NEEDED')];
     await watch.check();
-    expect(emitted).toEqual([{ type: 'activity', change: 'changed', organizationId: ORG, activityId: 'c', status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED' }]);
+    expect(emitted).toEqual([
+      { type: 'activity', change: 'changed', organizationId: ORG, activityId: 'c', status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED' },
+    ]);
     await watch.check();
     expect(emitted).toHaveLength(1);
   });

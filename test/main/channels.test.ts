@@ -89,10 +89,18 @@ describe('policies and activities', () => {
     const created = await call('policies.create', { name: 'wallets only', effect: 'EFFECT_ALLOW', condition, notes: 'ops' });
     const { policyId } = completedResult(created);
     expect(created.activity).toMatchObject({ type: 'ACTIVITY_TYPE_CREATE_POLICY_V3', status: 'ACTIVITY_STATUS_COMPLETED' });
-    expect(await call('policies.get', { policyId })).toMatchObject({ policyId, policyName: 'wallets only', effect: 'EFFECT_ALLOW', condition, notes: 'ops' });
+    expect(await call('policies.get', { policyId })).toMatchObject({
+      policyId,
+      policyName: 'wallets only',
+      effect: 'EFFECT_ALLOW',
+      condition,
+      notes: 'ops',
+    });
 
     completedResult(await call('policies.update', { policyId, changes: { name: 'wallets, renamed', effect: 'EFFECT_DENY' } }));
-    expect(await call('policies.list', {})).toEqual([expect.objectContaining({ policyId, policyName: 'wallets, renamed', effect: 'EFFECT_DENY', condition })]);
+    expect(await call('policies.list', {})).toEqual([
+      expect.objectContaining({ policyId, policyName: 'wallets, renamed', effect: 'EFFECT_DENY', condition }),
+    ]);
 
     completedResult(await call('policies.delete', { policyId }));
     expect(await call('policies.list', {})).toEqual([]);
@@ -169,7 +177,9 @@ describe('approvals', () => {
 describe('wallets, private keys, exports and imports', () => {
   it('creates a wallet and accounts, lists them, and reveals the mnemonic to a one-time key and to a stored key', async () => {
     const created = completedResult(await call('wallets.create', { name: 'Treasury', mnemonicLength: 12, accounts: [ETHEREUM_ACCOUNT] }));
-    expect(await call('wallets.list', {})).toEqual([expect.objectContaining({ walletId: created.walletId, walletName: 'Treasury', imported: false })]);
+    expect(await call('wallets.list', {})).toEqual([
+      expect.objectContaining({ walletId: created.walletId, walletName: 'Treasury', imported: false }),
+    ]);
     const more = completedResult(
       await call('wallets.createAccounts', { walletId: created.walletId, accounts: [{ ...ETHEREUM_ACCOUNT, path: "m/44'/60'/0'/0/1" }] }),
     );
@@ -183,7 +193,10 @@ describe('wallets, private keys, exports and imports', () => {
     expect(ethereumAddress(revealed.secret.mnemonic, "m/44'/60'/0'/0/0").toLowerCase()).toBe(created.addresses[0]!.toLowerCase());
 
     await call('keys.generateEncryptionKey', { name: 'vault' });
-    const toStored = await call('exports.reveal', { subject: { kind: 'wallet', walletId: created.walletId }, target: { kind: 'encryption-key', name: 'vault' } });
+    const toStored = await call('exports.reveal', {
+      subject: { kind: 'wallet', walletId: created.walletId },
+      target: { kind: 'encryption-key', name: 'vault' },
+    });
     expect(toStored).toMatchObject({ state: 'revealed', secret: { mnemonic: revealed.secret.mnemonic } });
   });
 
@@ -196,7 +209,11 @@ describe('wallets, private keys, exports and imports', () => {
     const exported = await client.submit('export_wallet', { walletId: wallet!.walletId, targetPublicKey: vault!.publicKey });
     if (exported.state !== 'completed') throw new Error(exported.state);
 
-    const opened = await call('exports.decryptBundle', { bundle: exported.result.exportBundle, encryptionKeyName: 'vault', organizationId: profile.organizationId });
+    const opened = await call('exports.decryptBundle', {
+      bundle: exported.result.exportBundle,
+      encryptionKeyName: 'vault',
+      organizationId: profile.organizationId,
+    });
     expect(opened).toMatchObject({ kind: 'mnemonic', language: 'MNEMONIC_LANGUAGE_ENGLISH' });
     const byActivity = await call('exports.reveal', {
       subject: { kind: 'completed-export', activityId: exported.activity.id },
@@ -212,18 +229,31 @@ describe('wallets, private keys, exports and imports', () => {
     expect(wrongOrg.code).toBe('BUNDLE_ORGANIZATION_MISMATCH');
     expect(JSON.stringify(wrongOrg)).not.toContain((opened as { mnemonic: string }).mnemonic);
     // Sealed to a stored key, so this desktop holds no one-time key for it.
-    const noOneTimeKey = await refusal('exports.reveal', { subject: { kind: 'completed-export', activityId: exported.activity.id }, target: { kind: 'ephemeral' } });
+    const noOneTimeKey = await refusal('exports.reveal', {
+      subject: { kind: 'completed-export', activityId: exported.activity.id },
+      target: { kind: 'ephemeral' },
+    });
     expect(noOneTimeKey.code).toBe('KEY_NOT_FOUND');
     expect(noOneTimeKey.message).toContain('no longer holds the one-time key');
   });
 
   it('creates a private key and exports it in a chosen format', async () => {
-    const created = completedResult(await call('privateKeys.create', { name: 'hot', curve: 'CURVE_SECP256K1', addressFormats: ['ADDRESS_FORMAT_ETHEREUM'] }));
+    const created = completedResult(
+      await call('privateKeys.create', { name: 'hot', curve: 'CURVE_SECP256K1', addressFormats: ['ADDRESS_FORMAT_ETHEREUM'] }),
+    );
     expect(created.addresses).toEqual([{ format: 'ADDRESS_FORMAT_ETHEREUM', address: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/) }]);
     const [listed] = await call('privateKeys.list', {});
-    expect(listed).toMatchObject({ privateKeyId: created.privateKeyId, privateKeyName: 'hot', curve: 'CURVE_SECP256K1', addresses: created.addresses });
+    expect(listed).toMatchObject({
+      privateKeyId: created.privateKeyId,
+      privateKeyName: 'hot',
+      curve: 'CURVE_SECP256K1',
+      addresses: created.addresses,
+    });
 
-    const revealed = await call('exports.reveal', { subject: { kind: 'private-key', privateKeyId: created.privateKeyId }, target: { kind: 'ephemeral' } });
+    const revealed = await call('exports.reveal', {
+      subject: { kind: 'private-key', privateKeyId: created.privateKeyId },
+      target: { kind: 'ephemeral' },
+    });
     if (revealed.state !== 'revealed' || revealed.secret.kind !== 'private-key') throw new Error(`unexpected ${JSON.stringify(revealed)}`);
     expect(revealed.secret.format).toBe('hexadecimal');
     expect(bytesToHex(secp256k1.getPublicKey(Buffer.from(revealed.secret.privateKey, 'hex'), true))).toBe(listed!.publicKey.toLowerCase());
@@ -248,7 +278,9 @@ describe('wallets, private keys, exports and imports', () => {
     const expected = `0x${bytesToHex(keccak_256(secp256k1.getPublicKey(Buffer.from(secret, 'hex'), false).subarray(1)).subarray(-20))}`;
     expect(key.result.addresses.map(({ address }) => address.toLowerCase())).toEqual([expected]);
 
-    expect((await refusal('imports.wallet', { name: 'typo', mnemonic: 'legal winner thank year', accounts: [ETHEREUM_ACCOUNT] })).code).toBe('MNEMONIC_INVALID');
+    expect((await refusal('imports.wallet', { name: 'typo', mnemonic: 'legal winner thank year', accounts: [ETHEREUM_ACCOUNT] })).code).toBe(
+      'MNEMONIC_INVALID',
+    );
   });
 });
 

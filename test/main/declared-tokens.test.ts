@@ -52,25 +52,34 @@ describe('declared tokens', () => {
     expect(notAddress.message).toBe('address: "0x1234" is not an Ethereum address (0x and 40 hex digits)');
     const notMint = await refusal(tokens.declare({ family: 'solana', address: '0OIl', symbol: 'X', decimals: 1 }));
     expect(notMint.message).toMatch(/is not a Solana mint address/);
-    const known = await refusal(tokens.declare({ family: 'ethereum', chainId: 1, address: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', symbol: 'USDX', decimals: 18 }));
+    const known = await refusal(
+      tokens.declare({ family: 'ethereum', chainId: 1, address: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', symbol: 'USDX', decimals: 18 }),
+    );
     expect(known.message).toBe(
       'address: 0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48 on Ethereum (chain id 1) is USDC on the known token list (6 decimals); it needs no declaration',
     );
     // USDC's mainnet address on another chain is not the known token: it may be declared there.
-    expect(await tokens.declare({ family: 'ethereum', chainId: 56, address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', symbol: 'X', decimals: 1 })).toHaveLength(1);
+    expect(
+      await tokens.declare({ family: 'ethereum', chainId: 56, address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', symbol: 'X', decimals: 1 }),
+    ).toHaveLength(1);
   });
 
   it('refuses a declaration imitating a known token’s symbol or name, naming where the real one is', async () => {
     const spoof = await refusal(tokens.declare({ family: 'ethereum', chainId: 1, address: ACME, symbol: 'usdc', decimals: 6, name: 'USD Coin' }));
     expect(spoof.details).toEqual({ field: 'symbol' });
-    expect(spoof.message).toMatch(/^symbol: "usdc" is reserved to USD Coin \(USDC\) of the known token list, at 0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48 on Ethereum \(chain id 1\); /);
+    expect(spoof.message).toMatch(
+      /^symbol: "usdc" is reserved to USD Coin \(USDC\) of the known token list, at 0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48 on Ethereum \(chain id 1\); /,
+    );
     const byName = await refusal(tokens.declare({ family: 'ethereum', chainId: 1, address: ACME, symbol: 'ACME', decimals: 6, name: 'Tether  U5D' }));
     expect(byName.message).toMatch(/^name: "Tether {2}U5D" is reserved to Tether USD \(USDT\)/);
     expect(await tokens.list()).toEqual([]);
   });
 
   it('lists a declaration stored before the rule, that imitates a known token, with why it is not read', async () => {
-    await writeFile(join(dataDir, 'declared-tokens.json'), JSON.stringify({ tokens: [{ family: 'ethereum', chainId: 1, address: ACME, symbol: 'USDC', decimals: 6 }] }));
+    await writeFile(
+      join(dataDir, 'declared-tokens.json'),
+      JSON.stringify({ tokens: [{ family: 'ethereum', chainId: 1, address: ACME, symbol: 'USDC', decimals: 6 }] }),
+    );
     const [view] = await tokens.views();
     expect(view?.notRead).toMatch(/^not read: its symbol "USDC" is reserved to USD Coin/);
   });

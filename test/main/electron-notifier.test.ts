@@ -41,7 +41,9 @@ describe('electronNotifier', () => {
     const notifier = electronNotifier();
     const onClick = vi.fn();
     notifier.show({ kind: 'waiting', title: 'Your vote: Rename a user', body: 'On Acme (profile Bob).', onClick });
-    expect(os.notifications).toEqual([expect.objectContaining({ options: { title: 'Your vote: Rename a user', body: 'On Acme (profile Bob).' }, shown: true })]);
+    expect(os.notifications).toEqual([
+      expect.objectContaining({ options: { title: 'Your vote: Rename a user', body: 'On Acme (profile Bob).' }, shown: true }),
+    ]);
     os.notifications[0]!.listeners.get('click')!();
     expect(onClick).toHaveBeenCalledOnce();
   });

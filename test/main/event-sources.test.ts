@@ -40,7 +40,13 @@ describe("main's event sources", () => {
   it('reports a proposal and the activity it created, with its status', async () => {
     const seen = await during(() => bed.call('policies.create', { name: 'never', effect: 'EFFECT_ALLOW', condition: 'false' }));
     expect(seen).toEqual([
-      { type: 'activity', change: 'created', organizationId: expect.any(String), activityId: expect.any(String), status: 'ACTIVITY_STATUS_COMPLETED' },
+      {
+        type: 'activity',
+        change: 'created',
+        organizationId: expect.any(String),
+        activityId: expect.any(String),
+        status: 'ACTIVITY_STATUS_COMPLETED',
+      },
     ]);
   });
 

@@ -45,7 +45,12 @@ beforeAll(async () => {
   const carol = await service.addUser({ name: 'Carol' });
   carolKey = carol.key;
   await service.setRootQuorum(2, [info.rootUserId, bobUser.userId, carol.userId]);
-  const common = { kind: 'hosted' as const, baseUrl: info.baseUrl, organizationId: info.organizationId, enclaveSignerPublicKey: info.enclaveSignerPublicKey };
+  const common = {
+    kind: 'hosted' as const,
+    baseUrl: info.baseUrl,
+    organizationId: info.organizationId,
+    enclaveSignerPublicKey: info.enclaveSignerPublicKey,
+  };
   root = await profiles.add({ ...common, name: 'Root', apiKeyName: 'root' });
   bob = await profiles.add({ ...common, name: 'Bob', apiKeyName: 'bob' });
 });
@@ -82,7 +87,12 @@ function inboxOf({ lock = new AppLock(), failFor }: { lock?: AppLock; failFor?: 
 }
 
 async function propose(userName: string, key?: TestKey): Promise<{ id: string; fingerprint: string }> {
-  const reply = await service.submit('update_user_name', 'ACTIVITY_TYPE_UPDATE_USER_NAME', { userId: rootUserId, userName }, key === undefined ? {} : { key });
+  const reply = await service.submit(
+    'update_user_name',
+    'ACTIVITY_TYPE_UPDATE_USER_NAME',
+    { userId: rootUserId, userName },
+    key === undefined ? {} : { key },
+  );
   expect(reply.body.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
   return { id: reply.body.activity.id as string, fingerprint: reply.body.activity.fingerprint as string };
 }
@@ -113,11 +123,24 @@ describe('Inbox', () => {
     expect(waitingForMe).toBe(2);
     for (const view of views) {
       expect(view.items).toEqual([
-        expect.objectContaining({ activityId: proposed.id, waitingForMe: true, proposedByMe: false, approvals: 1, required: 2, completesIt: true, requester: 'Carol', expiringSoon: false }),
+        expect.objectContaining({
+          activityId: proposed.id,
+          waitingForMe: true,
+          proposedByMe: false,
+          approvals: 1,
+          required: 2,
+          completesIt: true,
+          requester: 'Carol',
+          expiringSoon: false,
+        }),
       ]);
     }
     expect(notifications.notifications.map(({ kind, title, body }) => ({ kind, title, body }))).toEqual([
-      { kind: 'waiting', title: 'Your vote: Rename a user', body: expect.stringMatching(/^Your approval completes it\. Proposed by Carol, on .+ \(profile Root\)\.$/) },
+      {
+        kind: 'waiting',
+        title: 'Your vote: Rename a user',
+        body: expect.stringMatching(/^Your approval completes it\. Proposed by Carol, on .+ \(profile Root\)\.$/),
+      },
       { kind: 'waiting', title: 'Your vote: Rename a user', body: expect.stringMatching(/\(profile Bob\)\.$/) },
     ]);
     expect(notifications.badge).toBe(2);
@@ -150,7 +173,9 @@ describe('Inbox', () => {
     expect(notifications.notifications.filter((notification) => notification.kind === 'decided')).toEqual([
       expect.objectContaining({ title: 'Rejected: Rename a user', body: expect.stringMatching(/^You proposed it, on .+ \(profile Root\)\.$/) }),
     ]);
-    expect(inbox.list().profiles[0]!.decided).toEqual([expect.objectContaining({ activityId: proposed.activity.id, status: 'ACTIVITY_STATUS_REJECTED' })]);
+    expect(inbox.list().profiles[0]!.decided).toEqual([
+      expect.objectContaining({ activityId: proposed.activity.id, status: 'ACTIVITY_STATUS_REJECTED' }),
+    ]);
     inbox.clearDecided();
     expect(inbox.list().profiles[0]!.decided).toEqual([]);
   });
@@ -213,7 +238,9 @@ describe('Inbox', () => {
 
     lock.lock();
     await new Promise((settle) => setTimeout(settle, 10));
-    expect(notifications.notifications.filter((notification) => notification.shown)).toEqual([{ kind: 'count', title: 'QuorumKey', body: '2 approvals waiting', shown: true }]);
+    expect(notifications.notifications.filter((notification) => notification.shown)).toEqual([
+      { kind: 'count', title: 'QuorumKey', body: '2 approvals waiting', shown: true },
+    ]);
     const second = await propose('while locked', carolKey);
     asked.splice(0);
     await inbox.check();
@@ -247,7 +274,9 @@ describe('Inbox', () => {
     await inbox.check();
     const forBob = notifications.notifications.findIndex((notification) => notification.body.includes('(profile Bob)'));
     notifications.click(forBob);
-    await expect.poll(() => emitted.find((event) => event.type === 'open-activity')).toEqual({ type: 'open-activity', profileId: bob.id, activityId: proposed.id });
+    await expect
+      .poll(() => emitted.find((event) => event.type === 'open-activity'))
+      .toEqual({ type: 'open-activity', profileId: bob.id, activityId: proposed.id });
     expect((await profiles.getActive())?.id).toBe(bob.id);
     await clientOf(root).submit('approve_activity', { fingerprint: proposed.fingerprint });
   });

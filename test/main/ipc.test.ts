@@ -9,8 +9,24 @@ import { AppLock, guardWhileLocked, CHANNELS_OPEN_WHILE_LOCKED } from '../../src
 const RENDERER_URL = 'file:///opt/QuorumKey/resources/app.asar/out/renderer/index.html';
 const isTrustedSender = createRendererUrlCheck({ rendererIndexPath: '/opt/QuorumKey/resources/app.asar/out/renderer/index.html' });
 
-const appInfo = { version: '0.1.0', platform: 'linux', packaged: false, locked: false, unlockPassphraseSet: false, touchIdAvailable: false, captureProtectionSupported: false };
-const apiKey = { name: 'ops', id: 'k1', curve: 'p256' as const, publicKey: '02' + 'ab'.repeat(32), createdAt: '2025-01-01T00:00:00.000Z', missing: false, usedByProfiles: ['Sandbox'] };
+const appInfo = {
+  version: '0.1.0',
+  platform: 'linux',
+  packaged: false,
+  locked: false,
+  unlockPassphraseSet: false,
+  touchIdAvailable: false,
+  captureProtectionSupported: false,
+};
+const apiKey = {
+  name: 'ops',
+  id: 'k1',
+  curve: 'p256' as const,
+  publicKey: '02' + 'ab'.repeat(32),
+  createdAt: '2025-01-01T00:00:00.000Z',
+  missing: false,
+  usedByProfiles: ['Sandbox'],
+};
 const encryptionKey = { name: 'target', id: 'k2', publicKey: '04' + 'cd'.repeat(64), createdAt: '2025-01-01T00:00:00Z', missing: false };
 const profile = {
   id: '4b1e3f0c-5a0e-4c55-9d33-1f2a7e9c0b11',
@@ -118,7 +134,11 @@ const signingCard: ChannelOutput<'signing.preview'> = {
   facts: [
     { label: 'Signer', value: [{ text: 'Treasury', id: address.address }] },
     { label: 'Value', value: [{ text: '1 ETH', id: '1000000000000000000 wei' }] },
-    { label: 'Call', value: [{ text: 'transfer(address,uint256)', code: true }], children: [{ label: 'amount', value: [{ text: '5 USDC' }, { text: 'known token list', note: true }] }] },
+    {
+      label: 'Call',
+      value: [{ text: 'transfer(address,uint256)', code: true }],
+      children: [{ label: 'amount', value: [{ text: '5 USDC' }, { text: 'known token list', note: true }] }],
+    },
   ],
   standing: signingStanding,
 };
@@ -154,12 +174,22 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
   'profiles.setActive': null,
   'requests.pending': [{ id: 'r1', url: 'http://127.0.0.1:41234/public/v1/query/whoami', startedAtMs: 1_700_000_000_000 }],
   'requests.cancel': { cancelled: 1 },
-  'sandbox.status': { ...sandboxStatus, running: false, state: 'failed' as const, error: 'the sandbox process ended (exit code 1)', rootUserId: null, baseUrl: null },
+  'sandbox.status': {
+    ...sandboxStatus,
+    running: false,
+    state: 'failed' as const,
+    error: 'the sandbox process ended (exit code 1)',
+    rootUserId: null,
+    baseUrl: null,
+  },
   'sandbox.start': sandboxStatus,
   'sandbox.stop': sandboxStatus,
   'sandbox.reset': sandboxStatus,
   'sandbox.restoreProfile': sandboxStatus,
-  'activities.list': [{ ...activity, reading }, { ...completed, voters: [], failure: { code: 9, message: 'denied' }, reading }],
+  'activities.list': [
+    { ...activity, reading },
+    { ...completed, voters: [], failure: { code: 9, message: 'denied' }, reading },
+  ],
   'activities.get': activity,
   'approvals.whoami': { organizationId: profile.organizationId, organizationName: 'Sandbox', userId: 'u1', username: 'Root' },
   'approvals.pending': [
@@ -215,8 +245,26 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
   'users.removeApiKeys': { state: 'completed', result: { apiKeyIds: ['k1'] }, activity: completed },
   'exports.requests': [{ activityId: 'a1', what: 'wallet Treasury', sealedTo: { kind: 'one-time' }, requestedAtMs: 1, approved: true }],
   'exports.saveBundle': { file: '/data/exports/treasury.json', exportsDir: '/data/exports' },
-  'policies.list': [{ ...policy, reading: { condition: [{ text: policy.condition }], consensus: [{ text: 'approvers.any(user, user.id == ' }, { text: "'u1'", name: 'Bea', kind: 'user' }, { text: ')' }], time: [{ text: policy.time }] } }],
-  'policies.review': [{ field: 'consensus', label: 'Consensus', pieces: [{ text: '1,000', change: 'removed', units: '0.001 USDC' }, { text: '2,000', change: 'added' }] }],
+  'policies.list': [
+    {
+      ...policy,
+      reading: {
+        condition: [{ text: policy.condition }],
+        consensus: [{ text: 'approvers.any(user, user.id == ' }, { text: "'u1'", name: 'Bea', kind: 'user' }, { text: ')' }],
+        time: [{ text: policy.time }],
+      },
+    },
+  ],
+  'policies.review': [
+    {
+      field: 'consensus',
+      label: 'Consensus',
+      pieces: [
+        { text: '1,000', change: 'removed', units: '0.001 USDC' },
+        { text: '2,000', change: 'added' },
+      ],
+    },
+  ],
   'policies.get': policy,
   'policies.create': { state: 'completed', result: { policyId: 'p1' }, activity: completed },
   'policies.update': waiting,
@@ -227,7 +275,8 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
       severity: 'warning',
       field: 'condition',
       span: { offset: 26, line: 1, column: 27, length: 7 },
-      message: "No uploaded ABI has an argument named 'amout' (did you mean 'amount'?), so no decoded call has it: reading it is an evaluation error, and the policy does not apply.",
+      message:
+        "No uploaded ABI has an argument named 'amout' (did you mean 'amount'?), so no decoded call has it: reading it is an evaluation error, and the policy does not apply.",
       suggestion: 'amount',
     },
   ],
@@ -280,7 +329,14 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
   'contracts.delete': waiting,
   'tokens.list': [{ family: 'ethereum', chainId: 1, address: address.address, symbol: 'ACME', decimals: 2 }],
   'tokens.catalog': [
-    { token: { family: 'ethereum', chainId: 1, address: address.address }, symbol: 'ACME', decimals: 2, origin: 'declared by an operator', network: 'Ethereum (chain id 1)', warnAbove: '10000' },
+    {
+      token: { family: 'ethereum', chainId: 1, address: address.address },
+      symbol: 'ACME',
+      decimals: 2,
+      origin: 'declared by an operator',
+      network: 'Ethereum (chain id 1)',
+      warnAbove: '10000',
+    },
   ],
   'tokens.declare': [{ family: 'solana', address: 'So11111111111111111111111111111111111111112', symbol: 'wSOL', decimals: 9, name: 'Wrapped SOL' }],
   'tokens.remove': [],
@@ -333,7 +389,12 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
     ],
     verification: { valid: true, count: 2, journalKey: `04${'ab'.repeat(64)}`, head: 'cd'.repeat(32), tornTail: false },
   },
-  'journal.verify': { valid: false, count: 1, tornTail: false, problem: { kind: 'signature', line: 2, seq: 1, message: 'entry 1: the signature does not verify' } },
+  'journal.verify': {
+    valid: false,
+    count: 1,
+    tornTail: false,
+    problem: { kind: 'signature', line: 2, seq: 1, message: 'entry 1: the signature does not verify' },
+  },
   'journal.export': { file: '/data/journal-exports/audit.jsonl', checkpointFile: '/data/journal-exports/audit.checkpoint.json', count: 2 },
   'journal.checkpoint': { file: '/data/journal-exports/head.json', count: 2, head: 'cd'.repeat(32) },
 };
@@ -514,7 +575,10 @@ describe('createBridgeApi', () => {
   });
 
   it('exposes exactly one named method per channel, onEvent, and nothing else', () => {
-    const { onEvent, ...api } = createBridgeApi(async () => ({ ok: true, value: null }), noEvents) as unknown as Record<string, Record<string, unknown>>;
+    const { onEvent, ...api } = createBridgeApi(async () => ({ ok: true, value: null }), noEvents) as unknown as Record<
+      string,
+      Record<string, unknown>
+    >;
     expect(typeof onEvent).toBe('function');
     const exposed = Object.entries(api).flatMap(([namespace, methods]) =>
       Object.entries(methods).map(([method, fn]) => {

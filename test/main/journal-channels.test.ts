@@ -37,11 +37,21 @@ describe('the journal', () => {
     const { users, organizationId } = await call('organization.lookup', {});
     const root = users.find((user) => user.userName === 'Root user')!.userId;
     await call('organization.updateRootQuorum', { userIds: [root, beaId], threshold: 2 });
-    const rename = await call('policies.update', { policyId: policy.state === 'completed' ? policy.result.policyId : '', changes: { name: 'treasury cap' } });
+    const rename = await call('policies.update', {
+      policyId: policy.state === 'completed' ? policy.result.policyId : '',
+      changes: { name: 'treasury cap' },
+    });
     expect(rename.state).toBe('consensus-needed');
     const status = await call('sandbox.status', {});
     const sandboxProfile = (await bed.services.profiles.getActive())!;
-    const bea = await bed.services.profiles.add({ name: 'Bea', kind: 'hosted', baseUrl: status.baseUrl!, organizationId, apiKeyName: 'bea', enclaveSignerPublicKey: status.enclaveSignerPublicKey! });
+    const bea = await bed.services.profiles.add({
+      name: 'Bea',
+      kind: 'hosted',
+      baseUrl: status.baseUrl!,
+      organizationId,
+      apiKeyName: 'bea',
+      enclaveSignerPublicKey: status.enclaveSignerPublicKey!,
+    });
     await bed.services.profiles.setActive(bea.id);
     await call('approvals.stampToFile', { fingerprint: rename.activity.fingerprint, file: 'bea-vote.json' });
     await call('approvals.approve', { fingerprint: rename.activity.fingerprint });
@@ -56,7 +66,10 @@ describe('the journal', () => {
       accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
     });
     const walletId = wallet.state === 'completed' ? wallet.result.walletId : '';
-    const revealed = await call('exports.reveal', { subject: { kind: 'wallet', walletId }, target: { kind: 'encryption-key', name: 'offline desk' } });
+    const revealed = await call('exports.reveal', {
+      subject: { kind: 'wallet', walletId },
+      target: { kind: 'encryption-key', name: 'offline desk' },
+    });
     if (revealed.state !== 'revealed' || revealed.secret.kind !== 'mnemonic') throw new Error('the export was not revealed');
     await call('app.setSettings', { captureProtection: false });
 
@@ -69,10 +82,21 @@ describe('the journal', () => {
     // The reading as Bea confirmed it on main's surface: the change before → after, and what her vote completed.
     expect(vote?.reading.facts).toContainEqual({ label: 'Name', value: 'treasury limit → treasury cap' });
     expect(vote?.reading.facts).toContainEqual({ label: 'Outcome', value: 'completed' });
-    expect(entries.find((entry) => entry.action === 'vote.stamped-offline')).toMatchObject({ profileName: 'Bea', activityFingerprint: rename.activity.fingerprint });
-    expect(entries.find((entry) => entry.action === 'export.revealed')).toMatchObject({ activityId: revealed.activityId, reading: { verdict: 'revealed' } });
-    expect(entries.find((entry) => entry.action === 'activity.submitted' && entry.activityId === revealed.activityId)?.reading.title).toMatch(/export/i);
-    expect(entries.find((entry) => entry.action === 'settings.widened')?.reading.facts).toContainEqual({ label: 'Capture protection', value: 'on → off' });
+    expect(entries.find((entry) => entry.action === 'vote.stamped-offline')).toMatchObject({
+      profileName: 'Bea',
+      activityFingerprint: rename.activity.fingerprint,
+    });
+    expect(entries.find((entry) => entry.action === 'export.revealed')).toMatchObject({
+      activityId: revealed.activityId,
+      reading: { verdict: 'revealed' },
+    });
+    expect(entries.find((entry) => entry.action === 'activity.submitted' && entry.activityId === revealed.activityId)?.reading.title).toMatch(
+      /export/i,
+    );
+    expect(entries.find((entry) => entry.action === 'settings.widened')?.reading.facts).toContainEqual({
+      label: 'Capture protection',
+      value: 'on → off',
+    });
 
     const votesOnly = await call('journal.list', { action: 'vote' });
     expect(new Set(votesOnly.entries.map((entry) => entry.action))).toEqual(new Set(['vote.approved', 'vote.stamped-offline']));

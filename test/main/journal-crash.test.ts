@@ -18,7 +18,9 @@ function appendThenKill(dataDir: string, keys: string, entries: number, extraMs:
       seen += chunk.toString().split('\n').filter(Boolean).length;
       if (seen >= entries && !child.killed) setTimeout(() => child.kill('SIGKILL'), extraMs);
     });
-    child.on('exit', (_code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`the appender exited by itself (${signal ?? 'no signal'})`))));
+    child.on('exit', (_code, signal) =>
+      signal === 'SIGKILL' ? resolve() : reject(new Error(`the appender exited by itself (${signal ?? 'no signal'})`)),
+    );
     child.on('error', reject);
   });
 }
@@ -33,7 +35,10 @@ describe('journal after a crash', () => {
       expect(afterKill.problem).toBeUndefined();
       expect(afterKill.entries.length).toBeGreaterThanOrEqual(4 * (round + 1));
       const journal = new Journal({ dataDir, secrets: new FileSecretStore(keys) });
-      const next = await journal.record({ action: 'app.unlocked', reading: { title: 'After the crash', summary: '', facts: [], warnings: [], verdict: 'unlocked' } });
+      const next = await journal.record({
+        action: 'app.unlocked',
+        reading: { title: 'After the crash', summary: '', facts: [], warnings: [], verdict: 'unlocked' },
+      });
       const afterAppend = await journal.verify();
       expect(afterAppend).toMatchObject({ valid: true, tornTail: false });
       expect(afterAppend.entries.at(-1)?.seq).toBe(next.seq);

@@ -14,7 +14,24 @@ import { describe, expect, it } from 'vitest';
 import { Journal } from '../../src/main/journal/journal';
 import { FileSecretStore } from './fixtures/journal-appender';
 
-const MEMBERS = new Set(['v', 'seq', 'at', 'prev', 'action', 'journalKey', 'profileId', 'profileName', 'organizationId', 'userId', 'apiKeyFingerprint', 'activityId', 'activityFingerprint', 'reading', 'appProofs', 'sig']);
+const MEMBERS = new Set([
+  'v',
+  'seq',
+  'at',
+  'prev',
+  'action',
+  'journalKey',
+  'profileId',
+  'profileName',
+  'organizationId',
+  'userId',
+  'apiKeyFingerprint',
+  'activityId',
+  'activityFingerprint',
+  'reading',
+  'appProofs',
+  'sig',
+]);
 
 /** Answers the number of entries, or throws naming the first line that fails. */
 function independentVerify(text: string, checkpointText?: string): number {
@@ -65,10 +82,19 @@ describe('the journal as docs/formats.md describes it', () => {
       activityId: 'activity-1',
       activityFingerprint: `sha256:${'cd'.repeat(32)}`,
       // Characters that canonical JSON must escape or must not: quotes, controls, non-ASCII, an astral symbol.
-      reading: { title: 'Send 1.5 ETH', summary: 'to "Ops" — 0xabc\n\u0007 ✓ 𝄞', facts: [{ label: 'Value', value: '1.5 ETH' }], warnings: ['New recipient'], verdict: 'completed' },
+      reading: {
+        title: 'Send 1.5 ETH',
+        summary: 'to "Ops" — 0xabc\n\u0007 ✓ 𝄞',
+        facts: [{ label: 'Value', value: '1.5 ETH' }],
+        warnings: ['New recipient'],
+        verdict: 'completed',
+      },
     });
     const checkpoint = await journal.checkpoint();
-    await journal.record({ action: 'app.unlocked', reading: { title: 'Unlock passed', summary: 'Unlock with passphrase', facts: [], warnings: [], verdict: 'unlocked' } });
+    await journal.record({
+      action: 'app.unlocked',
+      reading: { title: 'Unlock passed', summary: 'Unlock with passphrase', facts: [], warnings: [], verdict: 'unlocked' },
+    });
     const text = await readFile(journal.file, 'utf8');
     expect(independentVerify(text, JSON.stringify(checkpoint))).toBe(3);
     expect(() => independentVerify(text.replace('1.5 ETH', '15 ETH'))).toThrow('line 2: signature');

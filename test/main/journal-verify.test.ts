@@ -45,7 +45,8 @@ async function journalWith(records: number) {
   const dataDir = await mkdtemp(join(tmpdir(), 'qk-journal-verify-'));
   const secrets = new MemoryStore();
   const writer = new Journal({ dataDir, secrets });
-  for (let index = 1; index <= records; index++) await writer.record({ action: 'vote.approved', activityId: `activity-${index}`, reading: reading(index) });
+  for (let index = 1; index <= records; index++)
+    await writer.record({ action: 'vote.approved', activityId: `activity-${index}`, reading: reading(index) });
   const reopen = () => {
     const counter = countingVerifier();
     return { journal: new Journal({ dataDir, secrets, verifySignature: counter.verifySignature }), checks: counter.checks };
@@ -141,10 +142,12 @@ describe('journal verification', () => {
     const { reopen } = await journalWith(LARGE);
     const { journal, checks } = reopen();
     const seen = watchWorkers(() => false);
-    const workerStarted = new Promise<void>((resolve) => subscribe('worker_threads', function started() {
-      unsubscribe('worker_threads', started);
-      resolve();
-    }));
+    const workerStarted = new Promise<void>((resolve) =>
+      subscribe('worker_threads', function started() {
+        unsubscribe('worker_threads', started);
+        resolve();
+      }),
+    );
     const first = journal.verify();
     const alongside = journal.verify();
     await workerStarted;

@@ -13,7 +13,6 @@ import { parseExportFile } from '../../src/shared/offline/export-file';
 import { EXPORTS_DIR, SIGNATURES_DIR } from '../../src/main/services';
 import { startDispatchBed, type DispatchBed } from '../support/dispatch-bed';
 
-
 let bed: DispatchBed;
 
 function call<C extends Channel>(name: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
@@ -39,19 +38,28 @@ describe('the organization lookup', () => {
     const always = await call('policies.create', { name: 'no window', effect: 'EFFECT_ALLOW', condition: 'false' });
     expect([lapsed.state, always.state]).toEqual(['completed', 'completed']);
     const { policies } = await call('organization.lookup', {});
-    expect(Object.fromEntries(policies.map((policy) => [policy.policyName, policy.activeNow]))).toEqual({ 'lapsed window': false, 'no window': true });
+    expect(Object.fromEntries(policies.map((policy) => [policy.policyName, policy.activeNow]))).toEqual({
+      'lapsed window': false,
+      'no window': true,
+    });
   });
 });
 
 describe('users, tags and the root quorum', () => {
   it('creates a user with a keychain key and one with a pasted key, tags them, and reads it all back by name', async () => {
     // The renderer makes the keychain key first; a key the keychain does not have is refused.
-    expect(await bed.dispatch('users.create', { userName: 'Bea', apiKey: { kind: 'keychain', keyName: 'bea' } })).toMatchObject({ ok: false, error: { code: 'KEY_NOT_FOUND' } });
+    expect(await bed.dispatch('users.create', { userName: 'Bea', apiKey: { kind: 'keychain', keyName: 'bea' } })).toMatchObject({
+      ok: false,
+      error: { code: 'KEY_NOT_FOUND' },
+    });
     await call('keys.generateApiKey', { name: 'bea' });
     const made = await call('users.create', { userName: 'Bea', apiKey: { kind: 'keychain', keyName: 'bea' } });
     expect(made.state).toBe('completed');
     const pasted = (await call('keys.generateApiKey', { name: 'cy laptop', curve: 'secp256k1' })).publicKey;
-    const cy = await call('users.create', { userName: 'Cy', apiKey: { kind: 'public-key', apiKeyName: 'cy laptop', publicKey: pasted, curve: 'secp256k1' } });
+    const cy = await call('users.create', {
+      userName: 'Cy',
+      apiKey: { kind: 'public-key', apiKeyName: 'cy laptop', publicKey: pasted, curve: 'secp256k1' },
+    });
     const bea = made.state === 'completed' ? made.result.userId : '';
     const cyId = cy.state === 'completed' ? cy.result.userId : '';
     const tag = await call('users.createTag', { tagName: 'operators', userIds: [bea, cyId] });
@@ -60,7 +68,10 @@ describe('users, tags and the root quorum', () => {
     const organization = await call('organization.lookup', {});
     const byName = new Map(organization.users.map((user) => [user.userName, user]));
     const tagId = organization.tags.find((candidate) => candidate.tagName === 'operators')?.tagId;
-    expect(byName.get('Bea')).toMatchObject({ userTags: [tagId], apiKeys: [{ apiKeyName: 'bea', publicKey: (await bed.services.keychain.getApiKeyPublic('bea')).publicKey }] });
+    expect(byName.get('Bea')).toMatchObject({
+      userTags: [tagId],
+      apiKeys: [{ apiKeyName: 'bea', publicKey: (await bed.services.keychain.getApiKeyPublic('bea')).publicKey }],
+    });
     // The credential type is what a consensus reading `credentials` tests.
     expect(byName.get('Cy')?.apiKeys).toEqual([
       expect.objectContaining({ apiKeyName: 'cy laptop', publicKey: pasted, credentialType: 'CREDENTIAL_TYPE_API_KEY_SECP256K1' }),
@@ -103,7 +114,14 @@ describe('saving an export', () => {
     const { users, organizationId } = await call('organization.lookup', {});
     const root = users.find((user) => user.userName === 'Root user')!.userId;
     const proposal = await call('organization.updateRootQuorum', { userIds: [root], threshold: 1 });
-    const bea = await bed.services.profiles.add({ name: 'Bea', kind: 'hosted', baseUrl: (await call('sandbox.status', {})).baseUrl!, organizationId, apiKeyName: 'bea', enclaveSignerPublicKey: (await call('sandbox.status', {})).enclaveSignerPublicKey! });
+    const bea = await bed.services.profiles.add({
+      name: 'Bea',
+      kind: 'hosted',
+      baseUrl: (await call('sandbox.status', {})).baseUrl!,
+      organizationId,
+      apiKeyName: 'bea',
+      enclaveSignerPublicKey: (await call('sandbox.status', {})).enclaveSignerPublicKey!,
+    });
     const sandboxProfile = (await bed.services.profiles.getActive())!;
     await bed.services.profiles.setActive(bea.id);
     await call('approvals.approve', { fingerprint: proposal.activity.fingerprint });
@@ -115,14 +133,22 @@ describe('saving an export', () => {
       accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
     });
     const walletId = wallet.state === 'completed' ? wallet.result.walletId : '';
-    const revealed = await call('exports.reveal', { subject: { kind: 'wallet', walletId }, target: { kind: 'encryption-key', name: 'offline desk' } });
+    const revealed = await call('exports.reveal', {
+      subject: { kind: 'wallet', walletId },
+      target: { kind: 'encryption-key', name: 'offline desk' },
+    });
     expect(revealed.state).toBe('revealed');
     const activityId = revealed.state === 'revealed' ? revealed.activityId : '';
 
     const saved = await call('exports.saveBundle', { activityId, file: 'treasury.json' });
     expect(saved).toEqual({ file: join(bed.dataDir, EXPORTS_DIR, 'treasury.json'), exportsDir: join(bed.dataDir, EXPORTS_DIR) });
     expect((await stat(saved.file)).mode & 0o777).toBe(0o600);
-    expect(parseExportFile(await readFile(saved.file, 'utf8'))).toMatchObject({ activityId, organizationId, exported: 'wallet', targetPublicKey: key.publicKey });
+    expect(parseExportFile(await readFile(saved.file, 'utf8'))).toMatchObject({
+      activityId,
+      organizationId,
+      exported: 'wallet',
+      targetPublicKey: key.publicKey,
+    });
 
     const again = await bed.dispatch('exports.saveBundle', { activityId, file: 'treasury.json' });
     expect(again).toMatchObject({ ok: false, error: { code: 'FILE_ERROR' } });
@@ -139,7 +165,13 @@ describe('saving a completed signature', () => {
     });
     if (wallet.state !== 'completed') throw new Error(`create wallet is ${wallet.state}`);
     const signed = await call('signing.submit', {
-      request: { operation: 'sign_raw_payload', signWith: wallet.result.addresses[0]!, payload: 'hello', encoding: 'PAYLOAD_ENCODING_TEXT_UTF8', hashFunction: 'HASH_FUNCTION_KECCAK256' },
+      request: {
+        operation: 'sign_raw_payload',
+        signWith: wallet.result.addresses[0]!,
+        payload: 'hello',
+        encoding: 'PAYLOAD_ENCODING_TEXT_UTF8',
+        hashFunction: 'HASH_FUNCTION_KECCAK256',
+      },
     });
     if (signed.state !== 'completed') throw new Error(`signing is ${signed.state}`);
 
@@ -155,7 +187,10 @@ describe('saving a completed signature', () => {
       ...result,
     });
 
-    expect(await bed.dispatch('signing.saveResult', { activityId: signed.activity.id, file: 'hello.json' })).toMatchObject({ ok: false, error: { code: 'ALREADY_EXISTS' } });
+    expect(await bed.dispatch('signing.saveResult', { activityId: signed.activity.id, file: 'hello.json' })).toMatchObject({
+      ok: false,
+      error: { code: 'ALREADY_EXISTS' },
+    });
     const notSigning = await bed.dispatch('signing.saveResult', { activityId: wallet.activity.id, file: 'wallet.json' });
     expect(notSigning).toMatchObject({ ok: false, error: { code: 'REQUEST_INVALID' } });
   });

@@ -26,8 +26,17 @@ const user = (userId: string, userTags: string[] = []): User => ({
   updatedAt: at,
   mfaPolicies: [],
 });
-const policy = (policyName: string, effect: Policy['effect'], condition: string, consensus = '', time = ''): Policy =>
-  ({ policyId: `id-${policyName}`, policyName, effect, condition, consensus, time, notes: '', createdAt: at, updatedAt: at });
+const policy = (policyName: string, effect: Policy['effect'], condition: string, consensus = '', time = ''): Policy => ({
+  policyId: `id-${policyName}`,
+  policyName,
+  effect,
+  condition,
+  consensus,
+  time,
+  notes: '',
+  createdAt: at,
+  updatedAt: at,
+});
 const tags: Tag[] = [{ tagId: 'tag-ops', tagName: 'ops', tagType: 'TAG_TYPE_USER', createdAt: at, updatedAt: at }];
 const users = [user('root'), user('alice', ['tag-ops']), user('bob', ['tag-ops']), user('carol')];
 const TRANSFER_VALUE = 5n * 10n ** 18n;
@@ -48,7 +57,12 @@ function standing(overrides: Partial<StandingInput>) {
   });
 }
 
-const twoOps = policy('two ops', 'EFFECT_ALLOW', 'eth.tx.value > 1000000000000000000', "approvers.filter(user, user.tags.contains('tag-ops')).count() >= 2");
+const twoOps = policy(
+  'two ops',
+  'EFFECT_ALLOW',
+  'eth.tx.value > 1000000000000000000',
+  "approvers.filter(user, user.tags.contains('tag-ops')).count() >= 2",
+);
 
 describe('policyStanding', () => {
   it('waits on a matched ALLOW, names the tag still needed, and knows whose vote counts', () => {
@@ -67,7 +81,11 @@ describe('policyStanding', () => {
         outcome: 'false',
         parts: [
           {
-            pieces: [{ text: 'approvers.filter(user, user.tags.contains(' }, { text: "'tag-ops'", name: 'ops', kind: 'tag' }, { text: ')).count() >= 2' }],
+            pieces: [
+              { text: 'approvers.filter(user, user.tags.contains(' },
+              { text: "'tag-ops'", name: 'ops', kind: 'tag' },
+              { text: ')).count() >= 2' },
+            ],
             line: 1,
             column: 1,
             outcome: 'false',
@@ -113,7 +131,12 @@ describe('policyStanding', () => {
   });
 
   it('names a tag only when the consensus selects approvers by it, not when its id merely appears in the text', () => {
-    const byId = policy('bob, not an alias', 'EFFECT_ALLOW', 'true', "approvers.any(user, user.id == 'bob') && !approvers.any(user, user.alias == 'tag-ops')");
+    const byId = policy(
+      'bob, not an alias',
+      'EFFECT_ALLOW',
+      'true',
+      "approvers.any(user, user.id == 'bob') && !approvers.any(user, user.alias == 'tag-ops')",
+    );
     expect(standing({ policies: [byId] }).consensusNeeds).toBe('needs 1 more approver from bob (policy "bob, not an alias")');
   });
 
@@ -152,9 +175,18 @@ describe('policyStanding', () => {
   it('reports a policy that cannot be evaluated and counts it as not matching', () => {
     const broken = policy('reads solana', 'EFFECT_ALLOW', 'solana.tx.transfers.count() > 0');
     const result = standing({ policies: [broken] });
-    expect(result.failedPolicies).toEqual([{ policyId: 'id-reads solana', policyName: 'reads solana', reason: expect.stringMatching(/^condition: /) }]);
+    expect(result.failedPolicies).toEqual([
+      { policyId: 'id-reads solana', policyName: 'reads solana', reason: expect.stringMatching(/^condition: /) },
+    ]);
     expect(result.evaluations[0]?.verdict).toBe('error');
-    expect(result.why).toMatchObject([{ policyName: 'reads solana', field: 'condition', outcome: 'error', parts: [{ outcome: 'error', error: expect.stringMatching(/^MissingField: 'solana'/) }] }]);
+    expect(result.why).toMatchObject([
+      {
+        policyName: 'reads solana',
+        field: 'condition',
+        outcome: 'error',
+        parts: [{ outcome: 'error', error: expect.stringMatching(/^MissingField: 'solana'/) }],
+      },
+    ]);
     expect(result.matchedPolicies).toEqual([]);
   });
 
@@ -174,17 +206,29 @@ describe('who may still vote, from the same evaluation as the verdict', () => {
     `eth.tx.to == '${USDC}' && eth.tx.function_name == 'transfer' && eth.tx.contract_call_args['amount'] <= 1000000000`,
     "approvers.any(user, user.tags.contains('tag-ops'))",
   );
-  const transfer = (amount: bigint) => ({ eth: { tx: { to: USDC, value: 0n, chain_id: 1n, function_name: 'transfer', contract_call_args: { amount } } } });
+  const transfer = (amount: bigint) => ({
+    eth: { tx: { to: USDC, value: 0n, chain_id: 1n, function_name: 'transfer', contract_call_args: { amount } } },
+  });
 
   it('never names a policy whose condition does not hold as one a vote counts toward', () => {
-    const large = standing({ policies: [upTo1000], resources: transfer(250_000_000_000n), approverIds: ['root'], rootQuorum: { threshold: 2, userIds: ['root', 'carol'] } });
+    const large = standing({
+      policies: [upTo1000],
+      resources: transfer(250_000_000_000n),
+      approverIds: ['root'],
+      rootQuorum: { threshold: 2, userIds: ['root', 'carol'] },
+    });
     expect(large.outcome).toBe('NO_POLICY');
     expect(large.stillToVote).toEqual([{ userId: 'carol', userName: 'carol', reasons: ['root quorum member'] }]);
     expect(JSON.stringify(large.stillToVote)).not.toContain('USDC transfers up to 1,000');
   });
 
   it('names it, with the approvers it counts, when the condition holds', () => {
-    const small = standing({ policies: [upTo1000], resources: transfer(500_000_000n), approverIds: ['root'], rootQuorum: { threshold: 2, userIds: ['root', 'carol'] } });
+    const small = standing({
+      policies: [upTo1000],
+      resources: transfer(500_000_000n),
+      approverIds: ['root'],
+      rootQuorum: { threshold: 2, userIds: ['root', 'carol'] },
+    });
     expect(small.outcome).toBe('NEEDS_CONSENSUS');
     const reasons = Object.fromEntries(small.stillToVote.map((voter) => [voter.userId, voter.reasons]));
     expect(reasons['alice']).toEqual(["counts toward policy USDC transfers up to 1,000's consensus (1 of users tagged ops)"]);

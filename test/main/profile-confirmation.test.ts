@@ -44,7 +44,13 @@ beforeEach(async () => {
   });
   dispatch = createDispatch({ handlers, isTrustedSender: createRendererUrlCheck({ rendererIndexPath: RENDERER_INDEX }) });
   // Seeded by main itself, which needs no confirmation (as when the sandbox records its own URL).
-  production = await services.profiles.add({ name: 'Production', kind: 'hosted', baseUrl: 'https://api.turnkey.com', organizationId: ORG, apiKeyName: 'ops' });
+  production = await services.profiles.add({
+    name: 'Production',
+    kind: 'hosted',
+    baseUrl: 'https://api.turnkey.com',
+    organizationId: ORG,
+    apiKeyName: 'ops',
+  });
   expect(asked).toEqual([]);
 });
 
@@ -89,7 +95,14 @@ describe('profile changes that need the user to confirm', () => {
     answer = false;
     const signer = otherSigner();
     const before = await profilesJson();
-    const input = { name: 'Staging', kind: 'hosted', baseUrl: 'https://staging.example', organizationId: ORG, apiKeyName: 'ops', enclaveSignerPublicKey: signer } as const;
+    const input = {
+      name: 'Staging',
+      kind: 'hosted',
+      baseUrl: 'https://staging.example',
+      organizationId: ORG,
+      apiKeyName: 'ops',
+      enclaveSignerPublicKey: signer,
+    } as const;
     expect(await call('profiles.add', input)).toMatchObject({ ok: false, error: { code: 'USER_DECLINED' } });
     expect(asked).toHaveLength(1);
     expect(asked[0]!.message).toBe('Add profile "Staging" with an enclave signer key that is not the production signer?');

@@ -22,7 +22,12 @@ import { SANDBOX_PRIORITY, startInOwnProcess, type ServiceProcess } from '../../
 import { createMainServices, type MainServices } from '../../src/main/services';
 
 const MIB = 1024 * 1024;
-const ETHEREUM_ACCOUNT = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' } as const;
+const ETHEREUM_ACCOUNT = {
+  curve: 'CURVE_SECP256K1',
+  pathFormat: 'PATH_FORMAT_BIP32',
+  path: "m/44'/60'/0'/0/0",
+  addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
+} as const;
 
 let services: MainServices | undefined;
 let secretStore: OsSecretStore;
@@ -67,60 +72,82 @@ afterEach(async () => {
 
 describe('the Sandbox in its own process', () => {
   // Timing on a shared machine: another suite's burst of CPU can land in the window, so it gets two more tries.
-  it("keeps main's event loop delay under 50 ms at p99 while it serves 1 MiB requests, stamped queries and derivations", { retry: 2, timeout: 120_000 }, async () => {
-    const { services } = await mainWithSandboxProcess();
-    const { info } = await services.sandbox.start();
-    const { client } = await services.active.services();
-    // Just under the service's 1 MiB body limit once wrapped in the JSON object.
-    // The 1 MiB requests come from a client in another process, as an SDK's would; main does its own signing work.
-    const burst = () =>
-      new Promise<string[]>((resolve, reject) => {
-        const client = execFile(
-          process.execPath,
-          ['--import', 'tsx', join(import.meta.dirname, '../support/burst-client.ts'), `${info.baseUrl}/public/v1/query/whoami`, String(MIB - 64), '64', '16'],
-          { maxBuffer: 4 * MIB },
-          (error, stdout) => (error === null ? resolve(JSON.parse(stdout) as string[]) : reject(new Error(`the burst client failed: ${error.message}`, { cause: error }))),
-        );
-        // Another program on the machine, as an SDK client would be: it does not outrank the app.
-        setPriority(client.pid!, SANDBOX_PRIORITY);
-      });
-    // Warm: the first signature computes the curve's tables once.
-    await client.query('whoami', {});
+  it(
+    "keeps main's event loop delay under 50 ms at p99 while it serves 1 MiB requests, stamped queries and derivations",
+    { retry: 2, timeout: 120_000 },
+    async () => {
+      const { services } = await mainWithSandboxProcess();
+      const { info } = await services.sandbox.start();
+      const { client } = await services.active.services();
+      // Just under the service's 1 MiB body limit once wrapped in the JSON object.
+      // The 1 MiB requests come from a client in another process, as an SDK's would; main does its own signing work.
+      const burst = () =>
+        new Promise<string[]>((resolve, reject) => {
+          const client = execFile(
+            process.execPath,
+            [
+              '--import',
+              'tsx',
+              join(import.meta.dirname, '../support/burst-client.ts'),
+              `${info.baseUrl}/public/v1/query/whoami`,
+              String(MIB - 64),
+              '64',
+              '16',
+            ],
+            { maxBuffer: 4 * MIB },
+            (error, stdout) =>
+              error === null
+                ? resolve(JSON.parse(stdout) as string[])
+                : reject(new Error(`the burst client failed: ${error.message}`, { cause: error })),
+          );
+          // Another program on the machine, as an SDK client would be: it does not outrank the app.
+          setPriority(client.pid!, SANDBOX_PRIORITY);
+        });
+      // Warm: the first signature computes the curve's tables once.
+      await client.query('whoami', {});
 
-    // For the failure message: how late main's timers are on this machine with nothing to do.
-    const idle = monitorEventLoopDelay({ resolution: 5 });
-    idle.enable();
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    idle.disable();
+      // For the failure message: how late main's timers are on this machine with nothing to do.
+      const idle = monitorEventLoopDelay({ resolution: 5 });
+      idle.enable();
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      idle.disable();
 
-    const delay = monitorEventLoopDelay({ resolution: 5 });
-    delay.enable();
-    const [answers, whoamis, wallets] = await Promise.all([
-      burst(),
-      // What the window keeps asking for meanwhile, one request at a time as a person's clicks and a screen's polling
-      // would: stamped queries, and wallets whose keys the Sandbox derives.
-      (async () => {
-        const answers = [];
-        for (let index = 0; index < 40; index++) answers.push(await client.query('whoami', {}));
-        return answers;
-      })(),
-      (async () => {
-        const outcomes = [];
-        for (let index = 0; index < 4; index++) outcomes.push(await client.submit('create_wallet', { walletName: `load ${index}`, accounts: [ETHEREUM_ACCOUNT] }));
-        return outcomes;
-      })(),
-    ]);
-    delay.disable();
+      const delay = monitorEventLoopDelay({ resolution: 5 });
+      delay.enable();
+      const [answers, whoamis, wallets] = await Promise.all([
+        burst(),
+        // What the window keeps asking for meanwhile, one request at a time as a person's clicks and a screen's polling
+        // would: stamped queries, and wallets whose keys the Sandbox derives.
+        (async () => {
+          const answers = [];
+          for (let index = 0; index < 40; index++) answers.push(await client.query('whoami', {}));
+          return answers;
+        })(),
+        (async () => {
+          const outcomes = [];
+          for (let index = 0; index < 4; index++)
+            outcomes.push(await client.submit('create_wallet', { walletName: `load ${index}`, accounts: [ETHEREUM_ACCOUNT] }));
+          return outcomes;
+        })(),
+      ]);
+      delay.disable();
 
-    // Every 1 MiB request was read, parsed and checked (its filler field refused), and main's own work completed.
-    expect(answers).toHaveLength(64);
-    expect(answers.every((answer) => /^400 whoami request is invalid: .*filler: unknown field/.test(answer)), answers[0]).toBe(true);
-    expect(whoamis.every((whoami) => whoami.organizationId === info.organizationId)).toBe(true);
-    expect(wallets.map((outcome) => outcome.state)).toEqual(['completed', 'completed', 'completed', 'completed']);
-    const p99Ms = delay.percentile(99) / 1e6;
-    const idleP99Ms = idle.percentile(99) / 1e6;
-    expect(p99Ms, `p99 event loop delay ${p99Ms.toFixed(1)} ms (max ${(delay.max / 1e6).toFixed(1)} ms; ${idleP99Ms.toFixed(1)} ms idle)`).toBeLessThan(50);
-  });
+      // Every 1 MiB request was read, parsed and checked (its filler field refused), and main's own work completed.
+      expect(answers).toHaveLength(64);
+      expect(
+        answers.every((answer) => /^400 whoami request is invalid: .*filler: unknown field/.test(answer)),
+        answers[0],
+      ).toBe(true);
+      expect(whoamis.every((whoami) => whoami.organizationId === info.organizationId)).toBe(true);
+      expect(wallets.map((outcome) => outcome.state)).toEqual(['completed', 'completed', 'completed', 'completed']);
+      const p99Ms = delay.percentile(99) / 1e6;
+      const idleP99Ms = idle.percentile(99) / 1e6;
+      expect(
+        p99Ms,
+        `p99 event loop delay ${p99Ms.toFixed(1)} ms (max ${(delay.max / 1e6).toFixed(1)} ms; ${idleP99Ms.toFixed(1)} ms idle)`,
+      ).toBeLessThan(50);
+    },
+  );
 
   it('restarts the service when its process dies, at the address it had', async () => {
     const { services, launched } = await mainWithSandboxProcess();
@@ -150,12 +177,14 @@ describe('the Sandbox in its own process', () => {
     const { services, launched } = await mainWithSandboxProcess((launchNumber) => (launchNumber === 0 ? undefined : missingEntry));
     await services.sandbox.start();
     launched[0]!.kill();
-    await expect.poll(() => services.sandbox.status(), { timeout: 30_000, interval: 100 }).toMatchObject({
-      state: 'failed',
-      baseUrl: undefined,
-      error: expect.stringMatching(/ended \(exit code 1\) before it started/),
-      restarts: 0,
-    });
+    await expect
+      .poll(() => services.sandbox.status(), { timeout: 30_000, interval: 100 })
+      .toMatchObject({
+        state: 'failed',
+        baseUrl: undefined,
+        error: expect.stringMatching(/ended \(exit code 1\) before it started/),
+        restarts: 0,
+      });
     expect(launched).toHaveLength(4);
     expect(logs.some((line) => /the sandbox could not be restarted/.test(line))).toBe(true);
   }, 60_000);
@@ -169,13 +198,19 @@ describe('the Sandbox in its own process', () => {
       set: (account, secret) => os.set(account, secret),
       delete: (account) => os.delete(account),
     }));
-    await expect(services.sandbox.start()).rejects.toMatchObject({ code: 'KEYCHAIN_LOCKED', message: 'the sandbox did not start: the keychain is locked (test)' });
+    await expect(services.sandbox.start()).rejects.toMatchObject({
+      code: 'KEYCHAIN_LOCKED',
+      message: 'the sandbox did not start: the keychain is locked (test)',
+    });
     expect(services.sandbox.status()).toMatchObject({ state: 'failed', error: 'the sandbox did not start: the keychain is locked (test)' });
   }, 30_000);
 
   it('reports a Sandbox whose process cannot start as failed, with the reason', async () => {
     const { services } = await mainWithSandboxProcess(join(tmpdir(), `no-such-service-entry-${randomUUID()}.js`));
-    await expect(services.sandbox.start()).rejects.toMatchObject({ code: 'SANDBOX_UNAVAILABLE', message: expect.stringMatching(/ended \(exit code 1\) before it started/) });
+    await expect(services.sandbox.start()).rejects.toMatchObject({
+      code: 'SANDBOX_UNAVAILABLE',
+      message: expect.stringMatching(/ended \(exit code 1\) before it started/),
+    });
     expect(services.sandbox.status()).toMatchObject({ state: 'failed', error: expect.stringMatching(/before it started/), baseUrl: undefined });
   }, 30_000);
 });

@@ -33,7 +33,12 @@ afterEach(async () => {
 });
 
 async function open(options: { passphrase: boolean }): Promise<IpcHandlers> {
-  const services = createMainServices({ dataDir, now: () => clockMs, keychainServiceName: `QuorumKey-test-${randomUUID()}`, clipboard: new MemoryClipboard() });
+  const services = createMainServices({
+    dataDir,
+    now: () => clockMs,
+    keychainServiceName: `QuorumKey-test-${randomUUID()}`,
+    clipboard: new MemoryClipboard(),
+  });
   opened.push(services);
   const app = { version: '0.0.0-test', platform: process.platform, packaged: false };
   const handlers = createMainHandlers(services, { app, confirm: async () => false });
@@ -46,7 +51,11 @@ const WIDENING: [string, Partial<AppSettings>, RegExp][] = [
   ['a longer idle lock', { idleLockMinutes: 60 }, /locking after 60 idle minutes instead of 10/],
   ['a longer re-auth interval', { reauthMinutes: 60 }, /after 60 minutes instead of 5/],
   ['capture protection off', { captureProtection: false }, /screen capture protection off/],
-  ['a large-value warning raised', { warnAbove: { ETH: '1.50000000000000001', SOL: '100' } }, /raising the ETH large-value warning from 1\.5 to 1\.50000000000000001/],
+  [
+    'a large-value warning raised',
+    { warnAbove: { ETH: '1.50000000000000001', SOL: '100' } },
+    /raising the ETH large-value warning from 1\.5 to 1\.50000000000000001/,
+  ],
   ['a large-value warning removed', { warnAbove: { ETH: '1.5' } }, /removing the SOL large-value warning \(above 100\)/],
 ];
 
@@ -88,7 +97,12 @@ describe('finding 8: widening settings ask for the unlock passphrase', () => {
   it('with no passphrase set, nothing is asked', async () => {
     const handlers = await open({ passphrase: false });
     for (const [, change] of WIDENING) await handlers['app.setSettings'](change);
-    expect(await handlers['app.getSettings']({})).toMatchObject({ idleLockMinutes: 60, reauthMinutes: 60, captureProtection: false, warnAbove: { ETH: '1.5' } });
+    expect(await handlers['app.getSettings']({})).toMatchObject({
+      idleLockMinutes: 60,
+      reauthMinutes: 60,
+      captureProtection: false,
+      warnAbove: { ETH: '1.5' },
+    });
   });
 
   it('wrong passphrases here count with wrong unlocks and wait the same back-off', async () => {

@@ -99,7 +99,11 @@ vi.mock('electron', async () => {
       // behind the utility process's API.
       fork: (modulePath: string, args: string[], options: Record<string, unknown>) => {
         recorded.utilityForks.push({ modulePath, args, options });
-        const child = fork(SERVICE_SOURCE_ENTRY, args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'advanced' });
+        const child = fork(SERVICE_SOURCE_ENTRY, args, {
+          execArgv: ['--import', 'tsx'],
+          stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+          serialization: 'advanced',
+        });
         const utility = Object.assign(new EventEmitter(), {
           stderr: child.stderr,
           get pid() {
@@ -155,7 +159,14 @@ describe('src/main/index.ts', () => {
     const showMessageBox = vi.mocked(dialog.showMessageBox);
     const fromRenderer = { senderFrame: { parent: null, url: pathToFileURL(join(import.meta.dirname, '../../src/renderer/index.html')).href } };
     const signer = Buffer.from(p256.getPublicKey(p256.utils.randomSecretKey(), false)).toString('hex');
-    const input = { name: 'Staging', kind: 'hosted', baseUrl: 'https://staging.example', organizationId: randomUUID(), apiKeyName: 'ops', enclaveSignerPublicKey: signer };
+    const input = {
+      name: 'Staging',
+      kind: 'hosted',
+      baseUrl: 'https://staging.example',
+      organizationId: randomUUID(),
+      apiKeyName: 'ops',
+      enclaveSignerPublicKey: signer,
+    };
     const add = () => recorded.ipcHandlers.get('profiles.add')!(fromRenderer, input) as Promise<{ ok: boolean; error?: { code: string } }>;
 
     showMessageBox.mockResolvedValueOnce({ response: 0, checkboxChecked: false });
@@ -176,11 +187,16 @@ describe('src/main/index.ts', () => {
     const { app } = await import('electron');
     // What the window's renderer would send: index.ts trusts its own built index.html.
     const fromRenderer = { senderFrame: { parent: null, url: pathToFileURL(join(import.meta.dirname, '../../src/renderer/index.html')).href } };
-    const status = async () => (await recorded.ipcHandlers.get('sandbox.status')!(fromRenderer, {})) as { ok: boolean; value: { running: boolean; baseUrl: string | null } };
+    const status = async () =>
+      (await recorded.ipcHandlers.get('sandbox.status')!(fromRenderer, {})) as { ok: boolean; value: { running: boolean; baseUrl: string | null } };
     await vi.waitFor(async () => expect((await status()).value.running).toBe(true), { timeout: 30_000, interval: 100 });
     // In its own process, from the service entry built beside main.
     expect(recorded.utilityForks).toEqual([
-      { modulePath: join(import.meta.dirname, '../../src/main/service.js'), args: ['--parent-ipc'], options: expect.objectContaining({ serviceName: 'QuorumKey Sandbox' }) },
+      {
+        modulePath: join(import.meta.dirname, '../../src/main/service.js'),
+        args: ['--parent-ipc'],
+        options: expect.objectContaining({ serviceName: 'QuorumKey Sandbox' }),
+      },
     ]);
     expect((await status()).value).toMatchObject({ state: 'running', error: null, restarts: 0 });
     const { baseUrl } = (await status()).value;
@@ -193,8 +209,8 @@ describe('src/main/index.ts', () => {
     const preventDefault = vi.fn();
     recorded.appListeners.get('before-quit')!({ preventDefault });
     expect(preventDefault).toHaveBeenCalledOnce();
-    // eslint-disable-next-line @typescript-eslint/unbound-method -- a mock, read for its calls
     // Stopping the Sandbox's process takes its time on a loaded machine: wait as long as starting it may.
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- a mock, read for its calls
     await vi.waitFor(() => expect(app.quit).toHaveBeenCalled(), { timeout: 30_000, interval: 100 });
     expect(recorded.clipboardText).toBe('');
     expect((await status()).value.running).toBe(false);
@@ -212,7 +228,12 @@ describe('watchIdle', () => {
     try {
       let idleSeconds = 0;
       const lock = new AppLock();
-      const stop = watchIdle({ lock, settings: { get: async () => ({ ...DEFAULT_SETTINGS, idleLockMinutes: 2 }) }, systemIdleSeconds: () => idleSeconds, checkEveryMs: 1000 });
+      const stop = watchIdle({
+        lock,
+        settings: { get: async () => ({ ...DEFAULT_SETTINGS, idleLockMinutes: 2 }) },
+        systemIdleSeconds: () => idleSeconds,
+        checkEveryMs: 1000,
+      });
       idleSeconds = 119;
       await vi.advanceTimersByTimeAsync(1000);
       expect(lock.locked).toBe(false);

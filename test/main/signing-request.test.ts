@@ -11,7 +11,12 @@ describe('signingRequestOf', () => {
       type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2',
       intent: { signTransactionIntentV2: { signWith: SIGN_WITH, unsignedTransaction: '02c9', type: 'TRANSACTION_TYPE_ETHEREUM', newerField: 1 } },
     };
-    expect(signingRequestOf(activity)).toEqual({ operation: 'sign_transaction', signWith: SIGN_WITH, unsignedTransaction: '02c9', type: 'TRANSACTION_TYPE_ETHEREUM' });
+    expect(signingRequestOf(activity)).toEqual({
+      operation: 'sign_transaction',
+      signWith: SIGN_WITH,
+      unsignedTransaction: '02c9',
+      type: 'TRANSACTION_TYPE_ETHEREUM',
+    });
   });
 
   it('is undefined for an activity that signs nothing', () => {
@@ -19,7 +24,10 @@ describe('signingRequestOf', () => {
   });
 
   it('refuses an intent that is not a signing request of its type, naming what is wrong', () => {
-    const activity = { type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', intent: { signRawPayloadIntentV2: { signWith: SIGN_WITH, payload: 'hi', encoding: 'PAYLOAD_ENCODING_TEXT_UTF8' } } };
+    const activity = {
+      type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2',
+      intent: { signRawPayloadIntentV2: { signWith: SIGN_WITH, payload: 'hi', encoding: 'PAYLOAD_ENCODING_TEXT_UTF8' } },
+    };
     expect(thrownCode(() => signingRequestOf(activity))).toBe('RESPONSE_INVALID');
     expect(() => signingRequestOf(activity)).toThrow(/hashFunction/);
   });

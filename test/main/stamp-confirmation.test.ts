@@ -67,11 +67,17 @@ describe('governance', () => {
     const bea = users.find((user) => user.userId === beaId)!;
     expect(await bed.dispatch('users.removeApiKeys', { userId: rootUserId, apiKeyIds: [root.apiKeys[0]!.apiKeyId] })).toMatchObject({
       ok: false,
-      error: { code: 'FAILED_PRECONDITION', message: expect.stringMatching(/the key profile "Sandbox" signs with: QuorumKey could no longer act for that profile/) },
+      error: {
+        code: 'FAILED_PRECONDITION',
+        message: expect.stringMatching(/the key profile "Sandbox" signs with: QuorumKey could no longer act for that profile/),
+      },
     });
     expect(await bed.dispatch('users.removeApiKeys', { userId: beaId, apiKeyIds: [bea.apiKeys[0]!.apiKeyId] })).toMatchObject({
       ok: false,
-      error: { code: 'FAILED_PRECONDITION', message: expect.stringMatching(/the last credential of Bea, a member of the root quorum \(2 of 2\), who could never vote again/) },
+      error: {
+        code: 'FAILED_PRECONDITION',
+        message: expect.stringMatching(/the last credential of Bea, a member of the root quorum \(2 of 2\), who could never vote again/),
+      },
     });
     expect(await bed.dispatch('users.delete', { userIds: [rootUserId] })).toMatchObject({
       ok: false,
@@ -105,9 +111,23 @@ describe('every channel from the page, with the person answering Cancel', () => 
       'approvals.reject': { fingerprint: pending.fingerprint },
       'approvals.stampToFile': { fingerprint: pending.fingerprint, file: 'approval.json' },
       'inbox.vote': { profileId: sandboxProfile.id, fingerprint: pending.fingerprint, vote: 'approve' },
-      'signing.submit': { request: { operation: 'sign_raw_payload', signWith: address, payload: 'hello', encoding: 'PAYLOAD_ENCODING_TEXT_UTF8', hashFunction: 'HASH_FUNCTION_KECCAK256' } },
+      'signing.submit': {
+        request: {
+          operation: 'sign_raw_payload',
+          signWith: address,
+          payload: 'hello',
+          encoding: 'PAYLOAD_ENCODING_TEXT_UTF8',
+          hashFunction: 'HASH_FUNCTION_KECCAK256',
+        },
+      },
       'signing.stampToFile': {
-        request: { operation: 'sign_raw_payload', signWith: address, payload: 'hello', encoding: 'PAYLOAD_ENCODING_TEXT_UTF8', hashFunction: 'HASH_FUNCTION_KECCAK256' },
+        request: {
+          operation: 'sign_raw_payload',
+          signWith: address,
+          payload: 'hello',
+          encoding: 'PAYLOAD_ENCODING_TEXT_UTF8',
+          hashFunction: 'HASH_FUNCTION_KECCAK256',
+        },
         file: 'sign-1.json',
       },
       'organization.updateRootQuorum': { userIds: [rootUserId], threshold: 1 },

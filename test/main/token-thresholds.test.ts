@@ -41,20 +41,31 @@ describe('token thresholds', () => {
     const catalog = tokenCatalog(declared, undefined);
     const checked = checkTokenWarnAbove([{ token: { family: 'ethereum', chainId: 1, address: USDC.toLowerCase() }, amount: '10,000' }], catalog);
     expect(checked).toEqual([{ token: { family: 'ethereum', chainId: 1, address: USDC }, amount: '10000' }]);
-    expect(refusal(() => checkTokenWarnAbove([{ token: { family: 'ethereum', chainId: 1, address: ACME }, amount: '0.001' }], catalog))).toBe('threshold: ACME has 2 decimals; 0.001 has 3');
+    expect(refusal(() => checkTokenWarnAbove([{ token: { family: 'ethereum', chainId: 1, address: ACME }, amount: '0.001' }], catalog))).toBe(
+      'threshold: ACME has 2 decimals; 0.001 has 3',
+    );
     expect(refusal(() => checkTokenWarnAbove([{ token: { family: 'ethereum', chainId: 56, address: USDC }, amount: '1' }], catalog))).toBe(
       `tokenWarnAbove: no known or declared token is at ${USDC} on chain id 56; declare it first`,
     );
-    const twice = [{ token: { family: 'ethereum' as const, chainId: 1, address: USDC }, amount: '1' }, { token: { family: 'ethereum' as const, chainId: 1, address: USDC.toLowerCase() }, amount: '2' }];
+    const twice = [
+      { token: { family: 'ethereum' as const, chainId: 1, address: USDC }, amount: '1' },
+      { token: { family: 'ethereum' as const, chainId: 1, address: USDC.toLowerCase() }, amount: '2' },
+    ];
     expect(refusal(() => checkTokenWarnAbove(twice, catalog))).toBe('tokenWarnAbove: USDC on Ethereum (chain id 1) has two thresholds; keep one');
     // A declaration imitating a known token is not in the catalog: it can have no threshold.
-    expect(tokenCatalog([{ family: 'ethereum', chainId: 1, address: ACME, symbol: 'USDC', decimals: 6 }], undefined).some((token) => token.token.address === ACME)).toBe(false);
+    expect(
+      tokenCatalog([{ family: 'ethereum', chainId: 1, address: ACME, symbol: 'USDC', decimals: 6 }], undefined).some(
+        (token) => token.token.address === ACME,
+      ),
+    ).toBe(false);
   });
 
   it('hands the reader base units, and shows each threshold on its token', () => {
     const warnAbove = [{ token: { family: 'ethereum' as const, chainId: 1, address: USDC }, amount: '10000' }];
     const catalog = tokenCatalog([], warnAbove);
-    expect(catalog.find((token) => token.token.address === USDC && token.token.family === 'ethereum' && token.token.chainId === 1)?.warnAbove).toBe('10000');
+    expect(catalog.find((token) => token.token.address === USDC && token.token.family === 'ethereum' && token.token.chainId === 1)?.warnAbove).toBe(
+      '10000',
+    );
     expect(tokenThresholdsOf(warnAbove, catalog)).toEqual([{ family: 'ethereum', chainId: 1, address: USDC, raw: 10_000_000_000n }]);
   });
 
@@ -65,6 +76,8 @@ describe('token thresholds', () => {
     });
     expect(wideningChanges(at('10000'), at('5000'))).toEqual([]);
     expect(wideningChanges(at('10000'), at('10000.5')).map((change) => change.change)).toEqual(['10000 → 10000.5']);
-    expect(wideningChanges(at('10000'), at(undefined)).map((change) => change.words)).toEqual([`removing the large-transfer warning of the token at ${USDC} (at 10000)`]);
+    expect(wideningChanges(at('10000'), at(undefined)).map((change) => change.words)).toEqual([
+      `removing the large-transfer warning of the token at ${USDC} (at 10000)`,
+    ]);
   });
 });

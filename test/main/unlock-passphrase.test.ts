@@ -33,7 +33,13 @@ afterEach(async () => {
 });
 
 function open(options: { touchId?: TouchId } = {}): MainServices & { handlers: IpcHandlers } {
-  const services = createMainServices({ dataDir, now, keychainServiceName: `QuorumKey-test-${randomUUID()}`, clipboard: new MemoryClipboard(), ...options });
+  const services = createMainServices({
+    dataDir,
+    now,
+    keychainServiceName: `QuorumKey-test-${randomUUID()}`,
+    clipboard: new MemoryClipboard(),
+    ...options,
+  });
   opened.push(services);
   const app = { version: '0.0.0-test', platform: process.platform, packaged: false };
   return { ...services, handlers: createMainHandlers(services, { app, confirm: async () => false }) };
@@ -88,7 +94,10 @@ describe('finding 5: unlock asks for nothing', () => {
     await handlers['app.unlock']({});
     expect(lock.locked).toBe(false);
     clockMs += 60 * 60_000;
-    expect((await rejection(handlers['exports.decryptBundle']({ bundle: '{}', encryptionKeyName: 'vault', organizationId: 'o', signerPublicKey: '04' }))).code).not.toBe('REAUTH_REQUIRED');
+    expect(
+      (await rejection(handlers['exports.decryptBundle']({ bundle: '{}', encryptionKeyName: 'vault', organizationId: 'o', signerPublicKey: '04' })))
+        .code,
+    ).not.toBe('REAUTH_REQUIRED');
   });
 });
 
@@ -162,7 +171,9 @@ describe('Unlocker with Touch ID', () => {
     const passphrase = new UnlockPassphrase({ dataDir, now });
     await passphrase.set(PASSPHRASE);
     const cancelled = touchId(true, 'cancel');
-    expect((await rejection(new Unlocker({ lock, passphrase, touchId: cancelled.sensor, now }).unlock({ touchId: true }))).code).toBe('PASSPHRASE_INVALID');
+    expect((await rejection(new Unlocker({ lock, passphrase, touchId: cancelled.sensor, now }).unlock({ touchId: true }))).code).toBe(
+      'PASSPHRASE_INVALID',
+    );
     expect(lock.locked).toBe(true);
 
     const confirmed = touchId(true, 'confirm');

@@ -20,7 +20,12 @@ vi.mock('electron', async () => {
   return {
     utilityProcess: {
       fork: (modulePath: string, args: string[], options: Record<string, unknown>) => {
-        const child = Object.assign(new Emitter(), { pid: undefined as number | undefined, stderr: new Pass(), posted: [] as unknown[], kill: vi.fn(() => true) });
+        const child = Object.assign(new Emitter(), {
+          pid: undefined as number | undefined,
+          stderr: new Pass(),
+          posted: [] as unknown[],
+          kill: vi.fn(() => true),
+        });
         const fake = Object.assign(child, { postMessage: (message: unknown) => void child.posted.push(message) }) as FakeUtilityProcess;
         forked.push({ modulePath, args, options, child: fake });
         return fake;

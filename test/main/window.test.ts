@@ -36,9 +36,7 @@ class FakeBrowserWindow {
 
 vi.mock('electron', () => ({ BrowserWindow: FakeBrowserWindow }));
 
-const { CONTENT_SECURITY_POLICY, WINDOW_SIZE, createMainWindow, followCaptureProtection, hardenSession } = await import(
-  '../../src/main/window'
-);
+const { CONTENT_SECURITY_POLICY, WINDOW_SIZE, createMainWindow, followCaptureProtection, hardenSession } = await import('../../src/main/window');
 
 const options = { preloadPath: '/app/out/preload/index.cjs', rendererIndexPath: '/app/out/renderer/index.html' };
 
@@ -121,10 +119,7 @@ describe('hardenSession', () => {
   it('replaces any CSP header on responses with the strict policy', () => {
     const session = fakeSession();
     const callback = vi.fn();
-    session.headersListener!(
-      { responseHeaders: { 'content-security-policy': ["default-src *"], 'Content-Type': ['text/html'] } },
-      callback,
-    );
+    session.headersListener!({ responseHeaders: { 'content-security-policy': ['default-src *'], 'Content-Type': ['text/html'] } }, callback);
     expect(callback).toHaveBeenCalledWith({
       responseHeaders: { 'Content-Type': ['text/html'], 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] },
     });

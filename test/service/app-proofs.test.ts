@@ -44,7 +44,13 @@ async function organizationDataDigestSeenByClient(organizationId = t.info.organi
   );
 }
 
-const policyParams = (name: string) => ({ policyName: name, effect: 'EFFECT_ALLOW', condition: "activity.resource == 'WALLET'", consensus: 'true', notes: '' });
+const policyParams = (name: string) => ({
+  policyName: name,
+  effect: 'EFFECT_ALLOW',
+  condition: "activity.resource == 'WALLET'",
+  consensus: 'true',
+  notes: '',
+});
 
 describe('policy-outcome proofs', () => {
   it('a proven create_policy carries one POLICY_OUTCOME proof binding the decision and the activity', async () => {
@@ -90,7 +96,8 @@ describe('policy-outcome proofs', () => {
     const [proof] = reply.body.activity.appProofs as AppProof[];
     const flipped = (text: string, index: number) => text.slice(0, index) + String.fromCharCode(text.charCodeAt(index) ^ 1) + text.slice(index + 1);
     // The signature's digit is swapped for another hex digit, so it still parses and only verification can catch it.
-    const flippedHex = (hex: string, index: number) => hex.slice(0, index) + (Number.parseInt(hex[index]!, 16) ^ 1).toString(16) + hex.slice(index + 1);
+    const flippedHex = (hex: string, index: number) =>
+      hex.slice(0, index) + (Number.parseInt(hex[index]!, 16) ^ 1).toString(16) + hex.slice(index + 1);
     // Every byte would take seconds of P-256 verifications on a shared machine; 48 spread positions cover every member.
     const stride = Math.ceil(proof!.proofPayload.length / 48);
     for (let index = 0; index < proof!.proofPayload.length; index += stride) {
@@ -104,13 +111,26 @@ describe('policy-outcome proofs', () => {
     const ownerKey = newKey();
     const created = await t.submit('create_sub_organization', 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', {
       subOrganizationName: 'child',
-      rootUsers: [{ userName: 'owner', apiKeys: [{ apiKeyName: 'owner key', publicKey: ownerKey.publicKey, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], oauthProviders: [] }],
+      rootUsers: [
+        {
+          userName: 'owner',
+          apiKeys: [{ apiKeyName: 'owner key', publicKey: ownerKey.publicKey, curveType: 'API_KEY_CURVE_P256' }],
+          authenticators: [],
+          oauthProviders: [],
+        },
+      ],
       rootQuorumThreshold: 1,
     });
     const { subOrganizationId } = created.body.activity.result.createSubOrganizationResultV8;
     const childDigest = await organizationDataDigestSeenByClient(subOrganizationId, ownerKey);
     const parentDigest = await organizationDataDigestSeenByClient();
-    const { reply } = await submitProven('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', policyParams('child policy'), ownerKey, subOrganizationId);
+    const { reply } = await submitProven(
+      'create_policy',
+      'ACTIVITY_TYPE_CREATE_POLICY_V3',
+      policyParams('child policy'),
+      ownerKey,
+      subOrganizationId,
+    );
     const [proof] = reply.body.activity.appProofs as AppProof[];
     expect((verifyAppProof(proof!) as { policyOutcomeProof: unknown }).policyOutcomeProof).toMatchObject({
       organizationId: subOrganizationId,
@@ -145,7 +165,10 @@ describe('policy-outcome proofs', () => {
     expect(approved.status).toBe('ACTIVITY_STATUS_COMPLETED');
     const [proof] = approved.appProofs as AppProof[];
     expect(() => verifyAppProofSignature(proof!)).not.toThrow();
-    const payload = verifyAppProof(proof!) as { timestampMs: string; policyOutcomeProof: { decisionContextDigest: string; userRequestApprovals: unknown[] } };
+    const payload = verifyAppProof(proof!) as {
+      timestampMs: string;
+      policyOutcomeProof: { decisionContextDigest: string; userRequestApprovals: unknown[] };
+    };
     expect(payload.timestampMs).toBe(String(t.clock.now()));
     expect(payload.policyOutcomeProof.decisionContextDigest).toBe(sha256Hex(body));
     expect(payload.policyOutcomeProof.userRequestApprovals).toMatchObject([
@@ -176,7 +199,8 @@ describe('address-derivation proofs come from the same hook', () => {
       'APP_PROOF_TYPE_ADDRESS_DERIVATION',
     ]);
     const resultDigest = sha256Hex(JSON.stringify(result));
-    for (const payload of payloads) expect(payload).toMatchObject({ activityId: activity.id, activityType: 'ACTIVITY_TYPE_CREATE_WALLET', resultDigest });
+    for (const payload of payloads)
+      expect(payload).toMatchObject({ activityId: activity.id, activityType: 'ACTIVITY_TYPE_CREATE_WALLET', resultDigest });
     expect(payloads.slice(1).map((payload) => payload.addressDerivationProof)).toEqual(
       result.addresses.map((address: string) => ({ organizationId: t.info.organizationId, walletId: result.walletId, address })),
     );

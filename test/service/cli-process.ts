@@ -41,4 +41,3 @@ export function startCli(args: readonly string[], entry?: readonly string[]): Pr
     cli.child.once('exit', (code) => reject(new Error(`service exited with ${code}: ${cli.stderr()}`)));
   });
 }
-

@@ -88,7 +88,11 @@ describe('root keys', () => {
     const file = `${db}.root-api-key.json`;
     expect((statSync(file).mode & 0o777).toString(8)).toBe('600');
     const pair = JSON.parse(readFileSync(file, 'utf8')) as TestKey;
-    expect(pair).toEqual({ publicKey: expect.stringMatching(/^0[23][0-9a-f]{64}$/), privateKey: expect.stringMatching(/^[0-9a-f]{64}$/), curve: 'p256' });
+    expect(pair).toEqual({
+      publicKey: expect.stringMatching(/^0[23][0-9a-f]{64}$/),
+      privateKey: expect.stringMatching(/^[0-9a-f]{64}$/),
+      curve: 'p256',
+    });
     expect(pair.publicKey).toBe(p256PublicKeyFromPrivate(pair.privateKey, true));
     const { baseUrl, organizationId, rootUserId } = cli.info;
     expect(await whoami(baseUrl, organizationId, pair)).toMatchObject({ status: 200, body: { organizationId, userId: rootUserId } });

@@ -53,7 +53,10 @@ describe('the clock route', () => {
     // Carol is root of a sub-organization only.
     const byCarol = await t.post('/sandbox/v1/clock', { organizationId: '5e5e5e5e-0000-4000-8000-000000000001', advanceMs: '1' }, { key: carol });
     expect(refusal(byCarol)).toEqual([403, 'REQUEST_NOT_AUTHORIZED']);
-    expect(refusal(await t.post('/sandbox/v1/clock', { organizationId: t.info.organizationId }, { unstamped: true }))).toEqual([401, 'SIGNATURE_MISSING']);
+    expect(refusal(await t.post('/sandbox/v1/clock', { organizationId: t.info.organizationId }, { unstamped: true }))).toEqual([
+      401,
+      'SIGNATURE_MISSING',
+    ]);
     expect((await moveClock(t, {})).body.aheadMs).toBe(String(DAY_MS));
   });
 });
@@ -62,7 +65,13 @@ describe('the consensus window on Sandbox time', () => {
   it("an approval after 24 h of Sandbox time opens a new window: Alice's proposal no longer counts until she approves again", async () => {
     const { t, alice, bob } = await seeded(true);
     const client = (key: TestKey) =>
-      new Turnkey({ apiBaseUrl: t.info.baseUrl, apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey, defaultOrganizationId: t.info.organizationId, activityPoller: { intervalMs: 20, numRetries: 1 } }).apiClient();
+      new Turnkey({
+        apiBaseUrl: t.info.baseUrl,
+        apiPublicKey: key.publicKey,
+        apiPrivateKey: key.privateKey,
+        defaultOrganizationId: t.info.organizationId,
+        activityPoller: { intervalMs: 20, numRetries: 1 },
+      }).apiClient();
     const proposed = await client(alice).createPolicy({ policyName: 'after a day', effect: 'EFFECT_ALLOW', notes: '' });
     expect(proposed.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
 
@@ -77,9 +86,18 @@ describe('the consensus window on Sandbox time', () => {
 
   it('without the move, the same approval completes it in the first window', async () => {
     const { t, bob } = await seeded(true);
-    const proposed = await t.submit('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', { policyName: 'within a day', effect: 'EFFECT_ALLOW', notes: '' });
+    const proposed = await t.submit('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', {
+      policyName: 'within a day',
+      effect: 'EFFECT_ALLOW',
+      notes: '',
+    });
     expect((await moveClock(t, { advanceMs: String(DAY_MS - 60_000) })).status).toBe(200);
-    const approved = await t.submit('approve_activity', 'ACTIVITY_TYPE_APPROVE_ACTIVITY', { fingerprint: proposed.body.activity.fingerprint }, { key: bob });
+    const approved = await t.submit(
+      'approve_activity',
+      'ACTIVITY_TYPE_APPROVE_ACTIVITY',
+      { fingerprint: proposed.body.activity.fingerprint },
+      { key: bob },
+    );
     expect(approved.body.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
   });
 });

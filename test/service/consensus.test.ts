@@ -49,7 +49,12 @@ describe('a 2-of-3 root quorum', () => {
   });
 
   it('the byte-identical body stamped by another root user counts as their approval', async () => {
-    const body = JSON.stringify({ type: CREATE_POLICY, timestampMs: String(t.clock.now()), organizationId: t.info.organizationId, parameters: policyParams('cosigned') });
+    const body = JSON.stringify({
+      type: CREATE_POLICY,
+      timestampMs: String(t.clock.now()),
+      organizationId: t.info.organizationId,
+      parameters: policyParams('cosigned'),
+    });
     const first = await t.post('/public/v1/submit/create_policy', body);
     expect(first.body.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
     const second = await t.post('/public/v1/submit/create_policy', body, { key: carol.key });
@@ -131,14 +136,22 @@ describe('policies for non-root users', () => {
     expect(denied.body.details[1]['@type']).toBe('type.googleapis.com/errors.v1.PolicyEnginePermissionError');
     expect((await t.query('list_activities', {})).body.activities).toHaveLength(0);
 
-    await t.submit('create_policy', CREATE_POLICY, policyParams('dave may manage policies', {
-      condition: "activity.resource == 'POLICY'",
-      consensus: `approvers.any(user, user.id == '${dave.userId}')`,
-    }));
+    await t.submit(
+      'create_policy',
+      CREATE_POLICY,
+      policyParams('dave may manage policies', {
+        condition: "activity.resource == 'POLICY'",
+        consensus: `approvers.any(user, user.id == '${dave.userId}')`,
+      }),
+    );
     const allowed = await t.submit('create_policy', CREATE_POLICY, policyParams('by dave'), { key: dave.key });
     expect(allowed.body.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
 
-    await t.submit('create_policy', CREATE_POLICY, { ...policyParams('no deletes'), effect: 'EFFECT_DENY', condition: "activity.action == 'DELETE'" });
+    await t.submit('create_policy', CREATE_POLICY, {
+      ...policyParams('no deletes'),
+      effect: 'EFFECT_DENY',
+      condition: "activity.action == 'DELETE'",
+    });
     const policyId = allowed.body.activity.result.createPolicyResult.policyId;
     const deleting = await t.submit('delete_policy', 'ACTIVITY_TYPE_DELETE_POLICY', { policyId }, { key: dave.key });
     expect(deleting.status).toBe(403);
@@ -148,14 +161,21 @@ describe('policies for non-root users', () => {
   it('`user` in a condition is the user the parameters name: a policy lets dave rename only users with a tag', async () => {
     await t.setRootQuorum(1, [alice.userId]);
     const tagId = 'tag-renamable';
-    await t.store.transaction((tx) => tx.userTags.insert({ id: tagId, organizationId: t.info.organizationId, name: 'renamable', now: t.clock.now() }));
+    await t.store.transaction((tx) =>
+      tx.userTags.insert({ id: tagId, organizationId: t.info.organizationId, name: 'renamable', now: t.clock.now() }),
+    );
     const dave = await t.addUser({ name: 'dave' });
     const tagged = await t.addUser({ name: 'tagged', tagIds: [tagId] });
-    await t.submit('create_policy', CREATE_POLICY, policyParams('dave renames tagged users', {
-      condition: `activity.type == 'ACTIVITY_TYPE_UPDATE_USER_NAME' && user.tags.contains('${tagId}')`,
-      consensus: `approvers.any(user, user.id == '${dave.userId}')`,
-    }));
-    const rename = (userId: string) => t.submit('update_user_name', 'ACTIVITY_TYPE_UPDATE_USER_NAME', { userId, userName: 'renamed' }, { key: dave.key });
+    await t.submit(
+      'create_policy',
+      CREATE_POLICY,
+      policyParams('dave renames tagged users', {
+        condition: `activity.type == 'ACTIVITY_TYPE_UPDATE_USER_NAME' && user.tags.contains('${tagId}')`,
+        consensus: `approvers.any(user, user.id == '${dave.userId}')`,
+      }),
+    );
+    const rename = (userId: string) =>
+      t.submit('update_user_name', 'ACTIVITY_TYPE_UPDATE_USER_NAME', { userId, userName: 'renamed' }, { key: dave.key });
     expect((await rename(tagged.userId)).body.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
     const untagged = await rename(bob.userId);
     expect(refusal(untagged)).toEqual([403, 'REQUEST_NOT_AUTHORIZED']);
@@ -169,10 +189,14 @@ describe('policies for non-root users', () => {
     const erin = await t.addUser({ name: 'erin', tagIds: [tagId] });
     const frank = await t.addUser({ name: 'frank', tagIds: [tagId] });
     const outsider = await t.addUser({ name: 'outsider' });
-    await t.submit('create_policy', CREATE_POLICY, policyParams('two ops', {
-      condition: "activity.resource == 'POLICY'",
-      consensus: `approvers.filter(user, user.tags.contains('${tagId}')).count() >= 2`,
-    }));
+    await t.submit(
+      'create_policy',
+      CREATE_POLICY,
+      policyParams('two ops', {
+        condition: "activity.resource == 'POLICY'",
+        consensus: `approvers.filter(user, user.tags.contains('${tagId}')).count() >= 2`,
+      }),
+    );
     const pending = (await t.submit('create_policy', CREATE_POLICY, policyParams('by ops'), { key: erin.key })).body.activity;
     expect(pending.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
     const stranger = await t.submit('reject_activity', 'ACTIVITY_TYPE_REJECT_ACTIVITY', { fingerprint: pending.fingerprint }, { key: outsider.key });
@@ -224,7 +248,10 @@ describe('credentials in a consensus', () => {
       organizationId: t.info.organizationId,
       parameters: { fingerprint: pending.fingerprint },
     });
-    const approved = await t.post('/public/v1/submit/approve_activity', vote, { unstamped: true, headers: { 'X-Stamp-WebAuthn': passkey.assert(vote) } });
+    const approved = await t.post('/public/v1/submit/approve_activity', vote, {
+      unstamped: true,
+      headers: { 'X-Stamp-WebAuthn': passkey.assert(vote) },
+    });
     expect(approved.body.activity?.status, JSON.stringify(approved.body)).toBe('ACTIVITY_STATUS_COMPLETED');
     expect(await count()).toBe(2);
   });

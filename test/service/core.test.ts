@@ -99,7 +99,7 @@ describe('policies', () => {
     const reply = await t.submit('create_policy', CREATE_POLICY, {
       policyName: 'broken',
       effect: 'EFFECT_ALLOW',
-      condition: "activity.action == ",
+      condition: 'activity.action == ',
       notes: '',
     });
     expect(reply.status).toBe(400);
@@ -143,7 +143,12 @@ describe('policies', () => {
     const policyIds = reply.activity.result.createPoliciesResult?.policyIds ?? [];
     expect(policyIds).toHaveLength(2);
     const { policies } = await t.client().getPolicies({ organizationId: t.info.organizationId });
-    expect(policies.filter((policy) => policyIds.includes(policy.policyId)).map((policy) => policy.policyName).sort()).toEqual(['bulk a', 'bulk b']);
+    expect(
+      policies
+        .filter((policy) => policyIds.includes(policy.policyId))
+        .map((policy) => policy.policyName)
+        .sort(),
+    ).toEqual(['bulk a', 'bulk b']);
     const duplicate = await t.submit('create_policy', CREATE_POLICY, { policyName: 'bulk a', effect: 'EFFECT_ALLOW', notes: '' });
     expect(duplicate.status).toBe(400);
     expect(duplicate.body.message).toMatch(/policy label must be unique/);
@@ -182,8 +187,6 @@ describe('the wire', () => {
 
     const unstamped = await t.query('whoami', {}, { unstamped: true });
     expect(unstamped.status).toBe(401);
-    expect(unstamped.body.message).toBe(
-      'cannot authenticate public API activity request without a stamp (X-Stamp/X-Stamp-Webauthn header)',
-    );
+    expect(unstamped.body.message).toBe('cannot authenticate public API activity request without a stamp (X-Stamp/X-Stamp-Webauthn header)');
   });
 });

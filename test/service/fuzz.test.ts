@@ -97,7 +97,8 @@ function stringFields(op: Operation): StringField[] {
   const walk = (schema: z.ZodType, path: (string | number)[], inUnion: boolean): void => {
     const def = schema.def as unknown as Record<string, unknown> & { type: string };
     if (def.type === 'string') found.push({ op, path, max: (schema as z.ZodString).maxLength ?? Infinity, inUnion });
-    else if (def.type === 'object') for (const [key, value] of Object.entries(def.shape as Record<string, z.ZodType>)) walk(value, [...path, key], inUnion);
+    else if (def.type === 'object')
+      for (const [key, value] of Object.entries(def.shape as Record<string, z.ZodType>)) walk(value, [...path, key], inUnion);
     else if (def.type === 'optional' || def.type === 'nullable') walk(def.innerType as z.ZodType, path, inUnion);
     else if (def.type === 'array') walk(def.element as z.ZodType, [...path, 0], inUnion);
     else if (def.type === 'union') for (const option of def.options as z.ZodType[]) walk(option, path, true);
@@ -119,7 +120,11 @@ function dottedPath(path: readonly (string | number)[]): string {
   return path.map((segment, index) => (typeof segment === 'number' ? `[${segment}]` : index === 0 ? segment : `.${segment}`)).join('');
 }
 
-async function postRaw(path: string, body: Uint8Array<ArrayBuffer> | string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+async function postRaw(
+  path: string,
+  body: Uint8Array<ArrayBuffer> | string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
   const response = await fetch(`${t.info.baseUrl}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-auth-proxy-config-id': t.info.authProxyConfigId, ...headers },
@@ -188,7 +193,9 @@ it('invalid UTF-8: validly stamped bodies with bytes that are not UTF-8 are a 40
   );
   await inBatches(requests, async ({ op, bytes }) => {
     const signature = await rootSigner.sign(bytes);
-    const stamp = Buffer.from(JSON.stringify({ publicKey: rootSigner.publicKey, scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature })).toString('base64url');
+    const stamp = Buffer.from(JSON.stringify({ publicKey: rootSigner.publicKey, scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature })).toString(
+      'base64url',
+    );
     const reply = await postRaw(op.path, bytes, { 'x-stamp': stamp });
     expect(reply.status, `${op.name} → ${reply.text.slice(0, 300)}`).toBe(400);
     expect(reply.text).toContain('not valid UTF-8');
@@ -213,7 +220,12 @@ describe('signing families', () => {
       walletName: 'fuzz',
       accounts: [
         { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' },
-        { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/84'/0'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH' },
+        {
+          curve: 'CURVE_SECP256K1',
+          pathFormat: 'PATH_FORMAT_BIP32',
+          path: "m/84'/0'/0'/0/0",
+          addressFormat: 'ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH',
+        },
       ],
     });
     [ethereum, bitcoin] = wallet.body.activity.result.createWalletResult.addresses;
@@ -247,14 +259,31 @@ describe('signing families', () => {
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
     const prototypeNames = ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf', 'isPrototypeOf'];
     /** An own property even for "__proto__", which JSON.stringify then writes like any other key. */
-    const setOwn = (target: object, key: string, value: unknown) => Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+    const setOwn = (target: object, key: string, value: unknown) =>
+      Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
     const domainNames = ['name', 'version', 'chainId', 'verifyingContract', 'salt'];
-    const domainValues: Record<string, unknown> = { name: 'Fuzz', version: '1', chainId: 1, verifyingContract: MAIL.domain.verifyingContract, salt: `0x${'11'.repeat(32)}` };
-    const domainTypes: Record<string, string> = { name: 'string', version: 'string', chainId: 'uint256', verifyingContract: 'address', salt: 'bytes32' };
+    const domainValues: Record<string, unknown> = {
+      name: 'Fuzz',
+      version: '1',
+      chainId: 1,
+      verifyingContract: MAIL.domain.verifyingContract,
+      salt: `0x${'11'.repeat(32)}`,
+    };
+    const domainTypes: Record<string, string> = {
+      name: 'string',
+      version: 'string',
+      chainId: 'uint256',
+      verifyingContract: 'address',
+      salt: 'bytes32',
+    };
     const subset = () => domainNames.filter(() => random() < 0.5);
 
     const prototypeDocument = () => {
-      const document = JSON.parse(JSON.stringify(MAIL)) as { types: Record<string, { name: string; type: string }[]>; primaryType: string; message: Record<string, unknown> };
+      const document = JSON.parse(JSON.stringify(MAIL)) as {
+        types: Record<string, { name: string; type: string }[]>;
+        primaryType: string;
+        message: Record<string, unknown>;
+      };
       const name = pick(prototypeNames);
       const where = Math.floor(random() * 4);
       if (where === 0) document.primaryType = name;
@@ -295,7 +324,8 @@ describe('signing families', () => {
       if (random() < 0.2) domain[pick(['owner', 'chainID', ...prototypeNames])] = 1;
       if (random() < 0.1 && present.length > 0) domain[pick(present)] = null;
       const listed = random() < 0.3 ? undefined : random() < 0.5 ? present : subset();
-      const domainType = listed === undefined ? {} : { EIP712Domain: listed.map((name) => ({ name, type: random() < 0.1 ? 'uint64' : domainTypes[name]! })) };
+      const domainType =
+        listed === undefined ? {} : { EIP712Domain: listed.map((name) => ({ name, type: random() < 0.1 ? 'uint64' : domainTypes[name]! })) };
       return JSON.stringify({ ...MAIL, domain, types: { ...domainType, ...MAIL.types } });
     };
     const families = [prototypeDocument, deepDocument, integerDocument, domainDocument];
@@ -317,9 +347,15 @@ describe('signing families', () => {
     const ours = OutScript.encode(Address(NETWORK).decode(bitcoin));
     const psbtWith = (sighashType: number | undefined) => {
       const psbt = new BitcoinTransaction({ allowUnknownOutputs: true });
-      psbt.addInput({ txid: '33'.repeat(32), index: 0, witnessUtxo: { script: ours, amount: 50_000n }, ...(sighashType === undefined ? {} : { sighashType }) });
+      psbt.addInput({
+        txid: '33'.repeat(32),
+        index: 0,
+        witnessUtxo: { script: ours, amount: 50_000n },
+        ...(sighashType === undefined ? {} : { sighashType }),
+      });
       if (random() < 0.3) psbt.addInput({ txid: '44'.repeat(32), index: 1, witnessUtxo: { script: ours, amount: 1_000n } });
-      for (let count = 0; count < Math.floor(random() * 3); count++) psbt.addOutputAddress(bitcoin, BigInt(1 + Math.floor(random() * 40_000)), NETWORK);
+      for (let count = 0; count < Math.floor(random() * 3); count++)
+        psbt.addOutputAddress(bitcoin, BigInt(1 + Math.floor(random() * 40_000)), NETWORK);
       return Buffer.from(psbt.toPSBT());
     };
     const mutate = (bytes: Buffer) => {
@@ -337,7 +373,11 @@ describe('signing families', () => {
         return {
           name: 'sign_transaction',
           type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2',
-          parameters: { signWith: bitcoin, unsignedTransaction: (random() < 0.3 ? mutate(psbt) : psbt).toString('hex'), type: 'TRANSACTION_TYPE_BITCOIN' },
+          parameters: {
+            signWith: bitcoin,
+            unsignedTransaction: (random() < 0.3 ? mutate(psbt) : psbt).toString('hex'),
+            type: 'TRANSACTION_TYPE_BITCOIN',
+          },
         };
       }),
     );

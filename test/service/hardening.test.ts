@@ -26,7 +26,8 @@ async function stampOfBytes(bytes: Uint8Array): Promise<string> {
   return base64UrlEncode(utf8Encode(JSON.stringify(stamp)));
 }
 
-async function postBytes(url: string, bytes: Uint8Array<ArrayBuffer>, headers: Record<string, string>): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- asserted field by field
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- asserted field by field
+async function postBytes(url: string, bytes: Uint8Array<ArrayBuffer>, headers: Record<string, string>): Promise<{ status: number; body: any }> {
   const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: bytes });
   return { status: response.status, body: await response.json() };
 }
@@ -69,7 +70,8 @@ describe('finding 7: bodies that are not valid UTF-8 are refused with a 400 befo
 });
 
 /** POSTs an empty JSON object to `baseUrl` + `path` naming `host` in the Host header (fetch may not set it). */
-function postWithHost(baseUrl: string, path: string, host: string): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- asserted field by field
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- asserted field by field
+function postWithHost(baseUrl: string, path: string, host: string): Promise<{ status: number; body: any }> {
   const url = new URL(path, baseUrl);
   return new Promise((resolve, reject) => {
     const outgoing = request(
@@ -92,7 +94,9 @@ describe('finding 10: the Sandbox answers only requests that name it in the Host
     const rebound = await postWithHost(t.info.baseUrl, '/public/v1/query/whoami', `attacker.example:${port}`);
     expect(rebound.status).toBe(400);
     expect(rebound.body.details[0].turnkeyErrorCode).toBe('HOST_NOT_ALLOWED');
-    expect(rebound.body.message).toContain(`Host "attacker.example:${port}" is not this service: it answers only to localhost:${port}, 127.0.0.1:${port}, [::1]:${port}`);
+    expect(rebound.body.message).toContain(
+      `Host "attacker.example:${port}" is not this service: it answers only to localhost:${port}, 127.0.0.1:${port}, [::1]:${port}`,
+    );
     const otherPort = await postWithHost(t.info.baseUrl, '/v1/otp_init', '127.0.0.1:1');
     expect(otherPort.body.details[0].turnkeyErrorCode).toBe('HOST_NOT_ALLOWED');
   });

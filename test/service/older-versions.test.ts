@@ -24,7 +24,9 @@ describe('older versions at the current paths', () => {
     expect(reply.status).toBe(200);
     const { activity } = reply.body;
     expect([activity.type, activity.status]).toEqual(['ACTIVITY_TYPE_CREATE_API_KEYS', 'ACTIVITY_STATUS_COMPLETED']);
-    expect(activity.intent).toEqual({ createApiKeysIntent: { userId: t.info.rootUserId, apiKeys: [{ apiKeyName: 'v1 key', publicKey: key.publicKey }] } });
+    expect(activity.intent).toEqual({
+      createApiKeysIntent: { userId: t.info.rootUserId, apiKeys: [{ apiKeyName: 'v1 key', publicKey: key.publicKey }] },
+    });
     expect(activity.result.createApiKeysResult.apiKeyIds).toHaveLength(1);
     const whoami = await t.query('whoami', {}, { key });
     expect([whoami.status, whoami.body.userId]).toEqual([200, t.info.rootUserId]);
@@ -64,7 +66,14 @@ describe('older versions at the current paths', () => {
   it('CREATE_SUB_ORGANIZATION_V6 takes keys with a curve and OIDC providers by token', async () => {
     const reply = await t.submit('create_sub_organization', 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V6', {
       subOrganizationName: 'v6',
-      rootUsers: [{ userName: 'root', apiKeys: [{ apiKeyName: 'k', publicKey: newKey('p256').publicKey, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], oauthProviders: [] }],
+      rootUsers: [
+        {
+          userName: 'root',
+          apiKeys: [{ apiKeyName: 'k', publicKey: newKey('p256').publicKey, curveType: 'API_KEY_CURVE_P256' }],
+          authenticators: [],
+          oauthProviders: [],
+        },
+      ],
       rootQuorumThreshold: 1,
     });
     expect(reply.body.activity.result.createSubOrganizationResultV6.subOrganizationId).toEqual(expect.any(String));
@@ -87,7 +96,11 @@ describe('older versions at the current paths', () => {
     const policyId: string = v1.body.activity.result.createPolicyResult.policyId;
     expect((await t.query('get_policy', { policyId })).body.policy.condition).toBe(condition);
 
-    const noSelectors = await t.submit('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V2', { policyName: 'v2 empty', selectors: [], effect: 'EFFECT_DENY' });
+    const noSelectors = await t.submit('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V2', {
+      policyName: 'v2 empty',
+      selectors: [],
+      effect: 'EFFECT_DENY',
+    });
     expect(noSelectors.body.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
 
     const selectors = await t.submit('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V2', {
@@ -96,7 +109,9 @@ describe('older versions at the current paths', () => {
       effect: 'EFFECT_ALLOW',
     });
     expect(selectors.status).toBe(400);
-    expect(selectors.body.message).toMatch(/^ACTIVITY_TYPE_CREATE_POLICY_V2: policies with selectors are not supported.*ACTIVITY_TYPE_CREATE_POLICY_V3/);
+    expect(selectors.body.message).toMatch(
+      /^ACTIVITY_TYPE_CREATE_POLICY_V2: policies with selectors are not supported.*ACTIVITY_TYPE_CREATE_POLICY_V3/,
+    );
   });
 
   it('a type that is no version of the path is refused', async () => {

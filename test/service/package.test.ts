@@ -40,18 +40,36 @@ describe('the quorumkey-sandbox package', () => {
     for (const devOnly of ['tsx', 'vite', 'electron', 'vitest', '@turnkey/http']) expect(existsSync(join(app, 'node_modules', devOnly))).toBe(false);
     // npm always packs the file `main` names, so a checkout with the app built ships that one file too, and no more.
     const appBuilt = existsSync(join(ROOT, 'out/main/index.js'));
-    expect(readdirSync(app).sort()).toEqual(['README.md', 'dist-sandbox', 'docs', 'node_modules', ...(appBuilt ? ['out'] : []), 'package-lock.json', 'package.json']);
+    expect(readdirSync(app).sort()).toEqual([
+      'README.md',
+      'dist-sandbox',
+      'docs',
+      'node_modules',
+      ...(appBuilt ? ['out'] : []),
+      'package-lock.json',
+      'package.json',
+    ]);
     if (appBuilt) expect(readdirSync(join(app, 'out'), { recursive: true })).toEqual(['main', join('main', 'index.js')]);
   });
 
   it('runs its bin with plain node: a seeded Sandbox answers whoami to @turnkey/http, reports its health, and stops on SIGTERM', async () => {
     const bin = (JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin['quorumkey-sandbox']!;
     const seed = join(directory, 'seed.yaml');
-    writeFileSync(seed, 'organization:\n  organizationName: Packaged\n  users: [{ userName: ci, apiKeys: [{ apiKeyName: ci, keyFile: ci.key.json }] }]\n  rootQuorum: { threshold: 1, userNames: [ci] }\n');
+    writeFileSync(
+      seed,
+      'organization:\n  organizationName: Packaged\n  users: [{ userName: ci, apiKeys: [{ apiKeyName: ci, keyFile: ci.key.json }] }]\n  rootQuorum: { threshold: 1, userNames: [ci] }\n',
+    );
     const sandbox = await startCli(['--db', ':memory:', '--seed', seed], [join(app, bin)]);
     const key = JSON.parse(readFileSync(join(directory, 'ci.key.json'), 'utf8')) as { publicKey: string; privateKey: string };
-    const client = new TurnkeyClient({ baseUrl: sandbox.info.baseUrl }, new ApiKeyStamper({ apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey }));
-    expect(await client.getWhoami({ organizationId: sandbox.info.organizationId })).toMatchObject({ organizationName: 'Packaged', username: 'ci', userId: sandbox.info.rootUserId });
+    const client = new TurnkeyClient(
+      { baseUrl: sandbox.info.baseUrl },
+      new ApiKeyStamper({ apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey }),
+    );
+    expect(await client.getWhoami({ organizationId: sandbox.info.organizationId })).toMatchObject({
+      organizationName: 'Packaged',
+      username: 'ci',
+      userId: sandbox.info.rootUserId,
+    });
     const health = await fetch(`${sandbox.info.baseUrl}/health`);
     expect([health.status, await health.json()]).toEqual([200, { status: 'ok' }]);
 

@@ -36,7 +36,12 @@ async function createPolicy(fields: Record<string, string>): Promise<string> {
 let tagNumber = 0;
 const bobCreatesTag = () => t.submit('create_user_tag', CREATE_USER_TAG, { userTagName: `tag ${(tagNumber += 1)}`, userIds: [] }, { key: bob.key });
 const bobMayCreateTags = (extra: Record<string, string> = {}) =>
-  createPolicy({ policyName: 'bob creates tags', condition: `activity.type == '${CREATE_USER_TAG}'`, consensus: `approvers.any(user, user.id == '${bob.userId}')`, ...extra });
+  createPolicy({
+    policyName: 'bob creates tags',
+    condition: `activity.type == '${CREATE_USER_TAG}'`,
+    consensus: `approvers.any(user, user.id == '${bob.userId}')`,
+    ...extra,
+  });
 /** Per-policy outcomes from the denial's PolicyEnginePermissionError detail. */
 function outcomesOf(reply: { body: { details: { '@type': string; policyEvaluations?: { policyId: string; outcome: string }[] }[] } }) {
   const detail = reply.body.details.find((entry) => entry['@type'].endsWith('errors.v1.PolicyEnginePermissionError'));
@@ -97,7 +102,12 @@ describe('authorization with a time window', () => {
     const proposed = await bobCreatesTag();
     expect(proposed.body.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
     moveClockTo('2026-07-01T22:00:00Z');
-    const lateVote = await t.submit('approve_activity', 'ACTIVITY_TYPE_APPROVE_ACTIVITY', { fingerprint: proposed.body.activity.fingerprint }, { key: carol.key });
+    const lateVote = await t.submit(
+      'approve_activity',
+      'ACTIVITY_TYPE_APPROVE_ACTIVITY',
+      { fingerprint: proposed.body.activity.fingerprint },
+      { key: carol.key },
+    );
     expect(lateVote.status).toBe(403);
   });
 });
@@ -149,10 +159,22 @@ describe('invalid time expressions are refused with 400 and nothing is stored', 
   const policies = async (): Promise<unknown[]> => (await t.query('list_policies', {})).body.policies;
 
   it.each([
-    ['a cron name', "CronSpan('0 9 * * MON', '8h', 'UTC')", /invalid policy time: parameters\.time: CronSpan\(\) schedule: day-of-week field: names are not supported.*\(at 1:19\)/],
-    ['an unknown zone', "CronSpan('0 9 * * *', '8h', 'Mars/Base')", /invalid policy time: parameters\.time: CronSpan\(\) time zone: unknown time zone 'Mars\/Base'/],
+    [
+      'a cron name',
+      "CronSpan('0 9 * * MON', '8h', 'UTC')",
+      /invalid policy time: parameters\.time: CronSpan\(\) schedule: day-of-week field: names are not supported.*\(at 1:19\)/,
+    ],
+    [
+      'an unknown zone',
+      "CronSpan('0 9 * * *', '8h', 'Mars/Base')",
+      /invalid policy time: parameters\.time: CronSpan\(\) time zone: unknown time zone 'Mars\/Base'/,
+    ],
     ['a duration over 7 days', "CronSpan('0 9 * * *', '8d', 'UTC')", /invalid policy time: parameters\.time: .*7-day limit/],
-    ['a condition keyword', "activity.kind == 'CREATE_USER_TAG'", /invalid policy time: parameters\.time: 'activity' belongs in condition expressions/],
+    [
+      'a condition keyword',
+      "activity.kind == 'CREATE_USER_TAG'",
+      /invalid policy time: parameters\.time: 'activity' belongs in condition expressions/,
+    ],
     ['a non-bool', 'time.now', /invalid policy time: .*must evaluate to a bool/],
   ])('create_policy with %s', async (_name, time, message) => {
     const activitiesBefore = await t.activityCount();
@@ -166,8 +188,16 @@ describe('invalid time expressions are refused with 400 and nothing is stored', 
 
   it('CronSpan or time.now in a condition is refused as not belonging there', async () => {
     const cron = await t.submit('create_policy', CREATE_POLICY, { policyName: 'bad', effect: 'EFFECT_ALLOW', notes: '', condition: OFFICE_HOURS });
-    expect([cron.status, cron.body.message]).toEqual([400, expect.stringMatching(/invalid policy condition: parameters\.condition: CronSpan\(\) belongs in a policy's time expression/)]);
-    const now = await t.submit('create_policy', CREATE_POLICY, { policyName: 'bad', effect: 'EFFECT_ALLOW', notes: '', consensus: "time.now > Timestamp('2026-01-01T00:00:00Z')" });
+    expect([cron.status, cron.body.message]).toEqual([
+      400,
+      expect.stringMatching(/invalid policy condition: parameters\.condition: CronSpan\(\) belongs in a policy's time expression/),
+    ]);
+    const now = await t.submit('create_policy', CREATE_POLICY, {
+      policyName: 'bad',
+      effect: 'EFFECT_ALLOW',
+      notes: '',
+      consensus: "time.now > Timestamp('2026-01-01T00:00:00Z')",
+    });
     expect([now.status, now.body.message]).toEqual([400, expect.stringMatching(/invalid policy consensus: .*'time' belongs in time expressions/)]);
     expect(await policies()).toEqual([]);
   });

@@ -107,8 +107,21 @@ const cases: [string, (input: string) => unknown, (length: number) => string][] 
     (input) => validateLightningReceive({ threshold: 1, operatorRecipients: [{ operatorId: input, encryptionPublicKey: `02${'a'.repeat(64)}` }] }),
     (n) => `${'0'.repeat(n)}-`,
   ],
-  ['decimal string field', (input) => parseRequest(operations.list_wallet_accounts.request, { organizationId: 'o', paginationOptions: { limit: input } }, 'r'), (n) => `${'1'.repeat(n)}x`],
-  ['int64 field', (input) => parseRequest(operations.spark_prepare_lightning_receive.parameters, { signWith: 'a', lightningReceive: { threshold: input, operatorRecipients: [] } }, 'r'), (n) => `-${'1'.repeat(n)}x`],
+  [
+    'decimal string field',
+    (input) => parseRequest(operations.list_wallet_accounts.request, { organizationId: 'o', paginationOptions: { limit: input } }, 'r'),
+    (n) => `${'1'.repeat(n)}x`,
+  ],
+  [
+    'int64 field',
+    (input) =>
+      parseRequest(
+        operations.spark_prepare_lightning_receive.parameters,
+        { signWith: 'a', lightningReceive: { threshold: input, operatorRecipients: [] } },
+        'r',
+      ),
+    (n) => `-${'1'.repeat(n)}x`,
+  ],
 ];
 
 describe('regex denial of service: every pattern on request text is linear on 100 kB inputs', () => {

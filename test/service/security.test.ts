@@ -12,9 +12,7 @@ let otherKey: ReturnType<typeof newKey>;
 beforeAll(async () => {
   t = await startTestService();
   otherOrganizationId = randomUUID();
-  await t.store.transaction((tx) =>
-    tx.organizations.insert({ id: otherOrganizationId, name: 'other', rootQuorumThreshold: 1, now: t.clock.now() }),
-  );
+  await t.store.transaction((tx) => tx.organizations.insert({ id: otherOrganizationId, name: 'other', rootQuorumThreshold: 1, now: t.clock.now() }));
   otherKey = (await t.addUser({ organizationId: otherOrganizationId })).key;
 });
 afterAll(async () => {
@@ -89,8 +87,15 @@ describe('refused stamps and envelopes record nothing', () => {
     const expiring = newKey();
     await t.store.transaction((tx) =>
       tx.apiKeys.insert({
-        id: randomUUID(), organizationId: t.info.organizationId, userId, name: 'expired', publicKey: expiring.publicKey,
-        credentialType: 'CREDENTIAL_TYPE_API_KEY_P256', expirationSeconds: 60, sessionProfileId: undefined, now: t.clock.now() - 61_000,
+        id: randomUUID(),
+        organizationId: t.info.organizationId,
+        userId,
+        name: 'expired',
+        publicKey: expiring.publicKey,
+        credentialType: 'CREDENTIAL_TYPE_API_KEY_P256',
+        expirationSeconds: 60,
+        sessionProfileId: undefined,
+        now: t.clock.now() - 61_000,
       }),
     );
     const text = body();
@@ -144,7 +149,12 @@ describe('a key deleted while its request waits for the write lock', () => {
         await gate;
         tx.apiKeys.delete(keyId);
       });
-      const request = s.submit('create_policy', CREATE_POLICY, { policyName: 'from a deleted key', effect: 'EFFECT_ALLOW', notes: '' }, { key: holder.key });
+      const request = s.submit(
+        'create_policy',
+        CREATE_POLICY,
+        { policyName: 'from a deleted key', effect: 'EFFECT_ALLOW', notes: '' },
+        { key: holder.key },
+      );
       // Past the stamp check the request reads its rows and queues for the write lock without waiting on I/O, so it
       // is queued behind the deletion by the next turn of the event loop.
       await stampChecked;

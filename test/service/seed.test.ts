@@ -23,7 +23,8 @@ function fixture(): SeedCopy {
 }
 
 /** The fixture with `change` applied to its parsed document, written back beside the original copy. */
-function editedSeed(change: (document: any) => void): SeedCopy { // eslint-disable-line @typescript-eslint/no-explicit-any -- a document edited field by field
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a document edited field by field
+function editedSeed(change: (document: any) => void): SeedCopy {
   const copy = fixture();
   const document = parseYaml(readFileSync(copy.file, 'utf8'));
   change(document);
@@ -36,19 +37,56 @@ async function start(seed: string, db = ':memory:') {
 }
 
 describe('bad seed files', () => {
-  const cases: [string, (document: any) => void, RegExp][] = [ // eslint-disable-line @typescript-eslint/no-explicit-any -- as above
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
+  const cases: [string, (document: any) => void, RegExp][] = [
     ['an unknown field', (d) => void (d.organization.users[1].nickname = 'bobby'), /organization\.users\[1\]\.nickname: unknown field/],
     ['a missing field', (d) => void delete d.organization.rootQuorum, /organization\.rootQuorum: /],
-    ['an id that is not a UUID', (d) => void (d.organization.wallets[0].walletId = 'treasury'), /organization\.wallets\[0\]\.walletId: must be a UUID/],
-    ['a key with neither publicKey nor keyFile', (d) => void delete d.organization.users[0].apiKeys[0].keyFile, /organization\.users\[0\]\.apiKeys\[0\]\.publicKey: give exactly one of publicKey and keyFile/],
-    ['a public key that is no point', (d) => void (d.organization.users[0].apiKeys[0] = { apiKeyName: 'x', publicKey: '02' + 'ff'.repeat(32) }), /organization\.users\[0\]\.apiKeys\[0\]\.publicKey: .*not a valid p256 key/],
-    ['a quorum member who is not a user', (d) => void (d.organization.rootQuorum.userNames = ['Alice', 'Mallory']), /organization\.rootQuorum\.userNames\[1\]: no user named "Mallory"/],
-    ['a threshold above the members', (d) => void (d.organization.subOrganizations[0].rootQuorum.threshold = 2), /organization\.subOrganizations\[0\]\.rootQuorum\.threshold: 2 exceeds the 1 quorum member/],
-    ['one id given twice', (d) => void (d.organization.subOrganizations[0].organizationId = d.organization.organizationId), /organization\.subOrganizations\[0\]\.organizationId: id .* is already given to organization\.organizationId/],
-    ['a path of the wrong curve', (d) => void (d.organization.wallets[0].accounts[1].path = "m/44'/501'/0'/0"), /organization\.wallets\[0\]: accounts\[1\]: /],
-    ['a policy that does not parse', (d) => void (d.organization.policies[0].condition = "activity.type == 'x"), /organization\.policies\[0\]\.condition: /],
+    [
+      'an id that is not a UUID',
+      (d) => void (d.organization.wallets[0].walletId = 'treasury'),
+      /organization\.wallets\[0\]\.walletId: must be a UUID/,
+    ],
+    [
+      'a key with neither publicKey nor keyFile',
+      (d) => void delete d.organization.users[0].apiKeys[0].keyFile,
+      /organization\.users\[0\]\.apiKeys\[0\]\.publicKey: give exactly one of publicKey and keyFile/,
+    ],
+    [
+      'a public key that is no point',
+      (d) => void (d.organization.users[0].apiKeys[0] = { apiKeyName: 'x', publicKey: '02' + 'ff'.repeat(32) }),
+      /organization\.users\[0\]\.apiKeys\[0\]\.publicKey: .*not a valid p256 key/,
+    ],
+    [
+      'a quorum member who is not a user',
+      (d) => void (d.organization.rootQuorum.userNames = ['Alice', 'Mallory']),
+      /organization\.rootQuorum\.userNames\[1\]: no user named "Mallory"/,
+    ],
+    [
+      'a threshold above the members',
+      (d) => void (d.organization.subOrganizations[0].rootQuorum.threshold = 2),
+      /organization\.subOrganizations\[0\]\.rootQuorum\.threshold: 2 exceeds the 1 quorum member/,
+    ],
+    [
+      'one id given twice',
+      (d) => void (d.organization.subOrganizations[0].organizationId = d.organization.organizationId),
+      /organization\.subOrganizations\[0\]\.organizationId: id .* is already given to organization\.organizationId/,
+    ],
+    [
+      'a path of the wrong curve',
+      (d) => void (d.organization.wallets[0].accounts[1].path = "m/44'/501'/0'/0"),
+      /organization\.wallets\[0\]: accounts\[1\]: /,
+    ],
+    [
+      'a policy that does not parse',
+      (d) => void (d.organization.policies[0].condition = "activity.type == 'x"),
+      /organization\.policies\[0\]\.condition: /,
+    ],
     ['two users of one name', (d) => void (d.organization.users[1].userName = 'Alice'), /organization\.users\[1\]\.userName: "Alice" is taken/],
-    ['a key used twice', (d) => void (d.organization.subOrganizations[0].users[0].apiKeys[0].keyFile = 'alice.key.json'), /organization\.subOrganizations\[0\]\.users\[0\]\.apiKeys\[0\]\.publicKey: the same key is already organization\.users\[0\]\.apiKeys\[0\]/],
+    [
+      'a key used twice',
+      (d) => void (d.organization.subOrganizations[0].users[0].apiKeys[0].keyFile = 'alice.key.json'),
+      /organization\.subOrganizations\[0\]\.users\[0\]\.apiKeys\[0\]\.publicKey: the same key is already organization\.users\[0\]\.apiKeys\[0\]/,
+    ],
   ];
   it.each(cases)('refuses %s, naming the field, and writes nothing', async (_name, change, message) => {
     const copy = editedSeed(change);
@@ -75,12 +113,16 @@ describe('bad seed files', () => {
     const copy = fixture();
     const tampered = { publicKey: '02' + 'ab'.repeat(32), privateKey: '11'.repeat(32), curve: 'p256' };
     writeFileSync(join(copy.directory, 'bob.key.json'), JSON.stringify(tampered));
-    expect((await rejection(start(copy.file))).message).toMatch(/organization\.users\[1\]\.apiKeys\[0\]\.keyFile: .*bob\.key\.json: its public key is not the one its private key gives/);
+    expect((await rejection(start(copy.file))).message).toMatch(
+      /organization\.users\[1\]\.apiKeys\[0\]\.keyFile: .*bob\.key\.json: its public key is not the one its private key gives/,
+    );
   });
 
   it('refuses --root-public-key beside a seed', async () => {
     const copy = fixture();
-    const error = await rejection(startService({ db: ':memory:', seed: copy.file, rootPublicKeys: [{ publicKey: '02' + '11'.repeat(32), curve: 'p256' }] }));
+    const error = await rejection(
+      startService({ db: ':memory:', seed: copy.file, rootPublicKeys: [{ publicKey: '02' + '11'.repeat(32), curve: 'p256' }] }),
+    );
     expect(error.code).toBe('CONFIG_INVALID');
   });
 });

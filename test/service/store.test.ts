@@ -86,7 +86,10 @@ describe('migrations', () => {
   it('a database at schema version 5 upgrades to the latest when opened, its rows kept', () => {
     const path = newPath();
     const old = openConnection(path);
-    applyMigrations(old, migrations.filter((migration) => migration.version <= 5));
+    applyMigrations(
+      old,
+      migrations.filter((migration) => migration.version <= 5),
+    );
     expect(versionsOf(old)).toEqual([1, 2, 4, 5]);
     const organizationId = randomUUID();
     const policyId = randomUUID();

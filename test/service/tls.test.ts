@@ -18,15 +18,35 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 /** A self-signed P-256 certificate for 127.0.0.1 and localhost, valid for a day. */
 function selfSignedCertificate(): { cert: string; key: string } {
   const [certFile, keyFile] = [join(directory, 'cert.pem'), join(directory, 'key.pem')];
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1', '-subj', '/CN=localhost',
-    '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-keyout', keyFile, '-out', certFile,
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+    ],
+    { stdio: 'ignore' },
+  );
   return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') };
 }
 
 /** POSTs over HTTPS trusting only `ca`. */
-function postTls(url: string, body: string, headers: Record<string, string>, ca: string): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- asserted field by field
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- asserted field by field
+function postTls(url: string, body: string, headers: Record<string, string>, ca: string): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
     const sent = request(url, { method: 'POST', headers, ca }, (response) => {
       let text = '';

@@ -64,7 +64,12 @@ export function refusal(reply: Reply): [number, unknown] {
 export async function clientSignature(key: TestKey, message: object) {
   const text = JSON.stringify(message);
   const stamper = new ApiKeyStamper({ apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey });
-  return { publicKey: key.publicKey, scheme: 'CLIENT_SIGNATURE_SCHEME_API_P256' as const, message: text, signature: await stamper.sign(text, SignatureFormat.Raw) };
+  return {
+    publicKey: key.publicKey,
+    scheme: 'CLIENT_SIGNATURE_SCHEME_API_P256' as const,
+    message: text,
+    signature: await stamper.sign(text, SignatureFormat.Raw),
+  };
 }
 
 /** A verification or session token's `id` claim (read without verifying, as a client does). */
@@ -126,7 +131,11 @@ export interface TestService<RootKey extends ApiPublicKey = TestKey> {
   post: (path: string, body: unknown, options?: PostOptions) => Promise<Reply>;
   query: (name: string, request: Record<string, unknown>, options?: PostOptions) => Promise<Reply>;
   /** The activity envelope Turnkey's clients take, stamped with the clock's now (root organization by default). */
-  envelope: <const T extends string, P>(type: T, parameters: P, organizationId?: string) => { type: T; timestampMs: string; organizationId: string; parameters: P };
+  envelope: <const T extends string, P>(
+    type: T,
+    parameters: P,
+    organizationId?: string,
+  ) => { type: T; timestampMs: string; organizationId: string; parameters: P };
   /**
    * Moves the clock 1 ms and returns the envelope without its parameters, for a run of requests through Turnkey's
    * clients: identical bodies would be one idempotent activity.
@@ -160,9 +169,7 @@ export interface TestService<RootKey extends ApiPublicKey = TestKey> {
 /** With `rootPublicKey`, the root user's private key lives elsewhere (an operator's keychain): stamped calls name their key. */
 export function startTestService(options?: TestServiceOptions): Promise<TestService>;
 export function startTestService(options: TestServiceOptions & { rootPublicKey: ApiPublicKey }): Promise<TestService<ApiPublicKey>>;
-export async function startTestService(
-  options: TestServiceOptions & { rootPublicKey?: ApiPublicKey } = {},
-): Promise<TestService<ApiPublicKey>> {
+export async function startTestService(options: TestServiceOptions & { rootPublicKey?: ApiPublicKey } = {}): Promise<TestService<ApiPublicKey>> {
   let nowMs = options.startMs ?? Date.now();
   let rootKey: ApiPublicKey = options.rootPublicKey ?? newKey('p256');
   const logs: string[] = [];
@@ -174,7 +181,9 @@ export async function startTestService(
     service = await startService({
       db: options.db ?? ':memory:',
       port: 0,
-      ...(options.seed === undefined ? { rootPublicKeys: [{ publicKey: rootKey.publicKey, curve: rootKey.curve }] } : { seed: options.seed.file.file }),
+      ...(options.seed === undefined
+        ? { rootPublicKeys: [{ publicKey: rootKey.publicKey, curve: rootKey.curve }] }
+        : { seed: options.seed.file.file }),
       now: () => nowMs,
       log: (line) => logs.push(line),
       otpOutbox: outbox,
@@ -203,7 +212,11 @@ export async function startTestService(
     return postJson(`${info.baseUrl}${path}`, text, { ...headers, ...postOptions.headers });
   };
   const proxy = (name: string, body: unknown, headers: Record<string, string | undefined> = {}) => {
-    const all: Record<string, string | undefined> = { 'content-type': 'application/json', 'x-auth-proxy-config-id': info.authProxyConfigId, ...headers };
+    const all: Record<string, string | undefined> = {
+      'content-type': 'application/json',
+      'x-auth-proxy-config-id': info.authProxyConfigId,
+      ...headers,
+    };
     const sent = Object.fromEntries(Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== undefined));
     return postJson(`${info.authProxyUrl}/v1/${name}`, JSON.stringify(body), sent);
   };
@@ -214,7 +227,9 @@ export async function startTestService(
     parameters,
   });
   const lastCode = (contact: string) => {
-    const message = readOtpOutbox(outbox).filter((entry) => entry.contact === contact.toLowerCase()).at(-1);
+    const message = readOtpOutbox(outbox)
+      .filter((entry) => entry.contact === contact.toLowerCase())
+      .at(-1);
     if (message === undefined) throw new Error(`no OTP was sent to ${contact}`);
     return { code: message.code, otpId: message.otpId };
   };
@@ -228,8 +243,7 @@ export async function startTestService(
     logs,
     clock: { now: () => nowMs, advance: (ms) => void (nowMs += ms) },
     post,
-    query: (name, request, postOptions) =>
-      post(`/public/v1/query/${name}`, { organizationId: info.organizationId, ...request }, postOptions),
+    query: (name, request, postOptions) => post(`/public/v1/query/${name}`, { organizationId: info.organizationId, ...request }, postOptions),
     envelope,
     nextEnvelope(type, organizationId = info.organizationId) {
       nowMs += 1;

@@ -5,13 +5,39 @@
  */
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { PublicKey, SystemProgram, Transaction as SolanaTransaction, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
-import { Transaction as EthersTransaction, verifyMessage as ethersVerifyMessage, verifyTypedData as ethersVerifyTypedData, type Signer, type TypedDataField } from 'ethers';
-import { createWalletClient, custom, parseEther, parseGwei, recoverTransactionAddress, recoverTypedDataAddress, verifyMessage, type Account, type Address } from 'viem';
+import {
+  Transaction as EthersTransaction,
+  verifyMessage as ethersVerifyMessage,
+  verifyTypedData as ethersVerifyTypedData,
+  type Signer,
+  type TypedDataField,
+} from 'ethers';
+import {
+  createWalletClient,
+  custom,
+  parseEther,
+  parseGwei,
+  recoverTransactionAddress,
+  recoverTypedDataAddress,
+  verifyMessage,
+  type Account,
+  type Address,
+} from 'viem';
 import { expect } from 'vitest';
 import { MAIL } from './eip712-mail';
 
-export const ETHEREUM_ACCOUNT = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' } as const;
-export const SOLANA_ACCOUNT = { curve: 'CURVE_ED25519', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/501'/0'/0'", addressFormat: 'ADDRESS_FORMAT_SOLANA' } as const;
+export const ETHEREUM_ACCOUNT = {
+  curve: 'CURVE_SECP256K1',
+  pathFormat: 'PATH_FORMAT_BIP32',
+  path: "m/44'/60'/0'/0/0",
+  addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
+} as const;
+export const SOLANA_ACCOUNT = {
+  curve: 'CURVE_ED25519',
+  pathFormat: 'PATH_FORMAT_BIP32',
+  path: "m/44'/501'/0'/0'",
+  addressFormat: 'ADDRESS_FORMAT_SOLANA',
+} as const;
 
 /** The counterparty of every Ethereum transaction the tests sign. */
 export const ETHEREUM_RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -20,7 +46,16 @@ export const SOLANA_BLOCKHASH = 'EETubP5AKHgjPAhzPAFcb8BAY1hMH639CWCFTqi3hq1k';
 
 /** One transaction of each type viem serialises without extra capabilities of the account. */
 const VIEM_TRANSACTIONS = [
-  { type: 'eip1559', chainId: 1, nonce: 7, to: ETHEREUM_RECIPIENT, value: parseEther('0.5'), gas: 21000n, maxFeePerGas: parseGwei('30'), maxPriorityFeePerGas: parseGwei('1') },
+  {
+    type: 'eip1559',
+    chainId: 1,
+    nonce: 7,
+    to: ETHEREUM_RECIPIENT,
+    value: parseEther('0.5'),
+    gas: 21000n,
+    maxFeePerGas: parseGwei('30'),
+    maxPriorityFeePerGas: parseGwei('1'),
+  },
   { type: 'legacy', chainId: 11155111, nonce: 0, to: ETHEREUM_RECIPIENT, value: 1n, gas: 21000n, gasPrice: parseGwei('20') },
   { type: 'eip2930', chainId: 10, nonce: 1, to: ETHEREUM_RECIPIENT, value: 1n, gas: 30000n, gasPrice: parseGwei('2'), accessList: [] },
 ] as const;
@@ -56,7 +91,16 @@ export async function expectEthersSignerSigns(signer: EthersSigner, address: str
   expect(ethersVerifyTypedData(MAIL.domain, types, MAIL.message, typed)).toBe(address);
 
   for (const transaction of [
-    { type: 2, chainId: 1, nonce: 2, to: ETHEREUM_RECIPIENT, value: 10n, gasLimit: 21000n, maxFeePerGas: 2n * 10n ** 9n, maxPriorityFeePerGas: 10n ** 9n },
+    {
+      type: 2,
+      chainId: 1,
+      nonce: 2,
+      to: ETHEREUM_RECIPIENT,
+      value: 10n,
+      gasLimit: 21000n,
+      maxFeePerGas: 2n * 10n ** 9n,
+      maxPriorityFeePerGas: 10n ** 9n,
+    },
     { type: 0, chainId: 137, nonce: 3, to: ETHEREUM_RECIPIENT, value: 11n, gasLimit: 21000n, gasPrice: 30n * 10n ** 9n },
   ]) {
     const signed = await signer.signTransaction(transaction);

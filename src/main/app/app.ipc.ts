@@ -31,7 +31,12 @@ export function appHandlers(deps: AppHandlerDeps): Pick<IpcHandlers, AppChannel>
 }
 
 /** Whether the app is locked (with the app's identity), locking, unlocking, the unlock passphrase. */
-function lockHandlers({ lock, unlocker, app, journal }: Pick<AppHandlerDeps, 'lock' | 'unlocker' | 'app' | 'journal'>): Pick<IpcHandlers, LockChannel> {
+function lockHandlers({
+  lock,
+  unlocker,
+  app,
+  journal,
+}: Pick<AppHandlerDeps, 'lock' | 'unlocker' | 'app' | 'journal'>): Pick<IpcHandlers, LockChannel> {
   /** Runs an unlock (or a re-authentication) and journals how it went, a refusal before it is answered. */
   const journaled = async (what: 'Unlock' | 'Re-authentication', credentials: { touchId?: true | undefined }, attempt: () => Promise<void>) => {
     const method = credentials.touchId === true ? 'Touch ID' : 'passphrase';
@@ -40,11 +45,18 @@ function lockHandlers({ lock, unlocker, app, journal }: Pick<AppHandlerDeps, 'lo
     } catch (error) {
       const reason = toQkError(error).code;
       await journal.record(
-        localRecord('app.unlock-failed', { title: `${what} refused`, summary: `${what} with ${method} was refused (${reason})`, facts: { Method: method, Reason: reason }, verdict: 'refused' }),
+        localRecord('app.unlock-failed', {
+          title: `${what} refused`,
+          summary: `${what} with ${method} was refused (${reason})`,
+          facts: { Method: method, Reason: reason },
+          verdict: 'refused',
+        }),
       );
       throw error;
     }
-    await journal.record(localRecord('app.unlocked', { title: `${what} passed`, summary: `${what} with ${method}`, facts: { Method: method }, verdict: 'unlocked' }));
+    await journal.record(
+      localRecord('app.unlocked', { title: `${what} passed`, summary: `${what} with ${method}`, facts: { Method: method }, verdict: 'unlocked' }),
+    );
   };
   return {
     'app.info': async () => ({ ...app, locked: lock.locked, ...(await unlocker.status()) }),
@@ -67,7 +79,12 @@ function lockHandlers({ lock, unlocker, app, journal }: Pick<AppHandlerDeps, 'lo
   };
 }
 
-function settingsHandlers({ settings, unlocker, journal, tokens }: Pick<AppHandlerDeps, 'settings' | 'unlocker' | 'journal' | 'tokens'>): Pick<IpcHandlers, 'app.getSettings' | 'app.setSettings'> {
+function settingsHandlers({
+  settings,
+  unlocker,
+  journal,
+  tokens,
+}: Pick<AppHandlerDeps, 'settings' | 'unlocker' | 'journal' | 'tokens'>): Pick<IpcHandlers, 'app.getSettings' | 'app.setSettings'> {
   return {
     'app.getSettings': () => settings.get(),
     // A change that widens what the app shows or lets through needs the unlock passphrase (when one is set), and is
@@ -85,7 +102,9 @@ function settingsHandlers({ settings, unlocker, journal, tokens }: Pick<AppHandl
       });
       if (widened.length > 0) {
         const facts = Object.fromEntries(widened.map(({ label, change }) => [label, change]));
-        await journal.record(localRecord('settings.widened', { title: 'Settings widened exposure', summary: Object.keys(facts).join(', '), facts, verdict: 'saved' }));
+        await journal.record(
+          localRecord('settings.widened', { title: 'Settings widened exposure', summary: Object.keys(facts).join(', '), facts, verdict: 'saved' }),
+        );
       }
       return after;
     },

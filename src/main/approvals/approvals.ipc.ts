@@ -10,12 +10,7 @@ import type { IpcHandlers } from '../ipc/register';
 import type { PendingActivity } from './approvals';
 
 type ApprovalChannel =
-  | 'approvals.whoami'
-  | 'approvals.pending'
-  | 'approvals.approve'
-  | 'approvals.reject'
-  | 'approvals.stampToFile'
-  | 'approvals.postStampedFile';
+  'approvals.whoami' | 'approvals.pending' | 'approvals.approve' | 'approvals.reject' | 'approvals.stampToFile' | 'approvals.postStampedFile';
 
 export interface ApprovalHandlerDeps extends ReadingHandlerDeps {
   /**

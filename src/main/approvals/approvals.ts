@@ -133,9 +133,13 @@ export class Approvals {
 
 function requireFingerprint(fingerprint: string): string {
   if (!fingerprintSchema.safeParse(fingerprint).success) {
-    throw new QkError('REQUEST_INVALID', `fingerprint must be "sha256:" followed by 64 lowercase hex digits, got ${JSON.stringify(fingerprint.slice(0, 80))}`, {
-      field: 'fingerprint',
-    });
+    throw new QkError(
+      'REQUEST_INVALID',
+      `fingerprint must be "sha256:" followed by 64 lowercase hex digits, got ${JSON.stringify(fingerprint.slice(0, 80))}`,
+      {
+        field: 'fingerprint',
+      },
+    );
   }
   return fingerprint;
 }

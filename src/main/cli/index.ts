@@ -264,7 +264,9 @@ async function dispatch(context: Context, values: Values, positionals: string[])
     if (errors > 0) process.exitCode = 1;
     return;
   }
-  switch (`${command ?? ''} ${['keys', 'encryption-keys', 'activities', 'wallets', 'sign', 'journal'].includes(command ?? '') ? (sub ?? '') : ''}`.trim()) {
+  switch (
+    `${command ?? ''} ${['keys', 'encryption-keys', 'activities', 'wallets', 'sign', 'journal'].includes(command ?? '') ? (sub ?? '') : ''}`.trim()
+  ) {
     case 'keys generate': {
       const curve = values.curve ?? 'p256';
       if (!isApiKeyCurve(curve)) throw new UsageError(`--curve must be p256, secp256k1 or ed25519, got ${curve}`);
@@ -330,7 +332,11 @@ async function dispatch(context: Context, values: Values, positionals: string[])
       });
       const { client } = await context.profileServices();
       const outcome = await client.submit('create_wallet', { walletName: name, accounts });
-      return print(outcome.state === 'completed' ? { state: outcome.state, ...outcome.result } : { state: outcome.state, activityId: outcome.activity.id, fingerprint: outcome.activity.fingerprint });
+      return print(
+        outcome.state === 'completed'
+          ? { state: outcome.state, ...outcome.result }
+          : { state: outcome.state, activityId: outcome.activity.id, fingerprint: outcome.activity.fingerprint },
+      );
     }
     case 'sign transaction':
     case 'sign payload':
@@ -372,7 +378,10 @@ async function dispatch(context: Context, values: Values, positionals: string[])
       const encryptionKey = values['encryption-key'];
       const secret = await decryptBundleOffline({
         bundle: await readBoundedText(bundlePath, FILE_LIMITS.exportBundle),
-        key: encryptionKey !== undefined ? { kind: 'encryption-key', name: encryptionKey } : { kind: 'file', path: required(values, 'encryption-key-file') },
+        key:
+          encryptionKey !== undefined
+            ? { kind: 'encryption-key', name: encryptionKey }
+            : { kind: 'file', path: required(values, 'encryption-key-file') },
         keychain,
         expected: { organizationId, signerPublicKey: values['signer-public-key'] ?? PRODUCTION_SIGNER_SIGN_PUBLIC_KEY },
         format: format as 'mnemonic' | PrivateKeyFormat,
@@ -455,7 +464,8 @@ function optionalDate(values: Values, name: 'from' | 'to', edge: 'start' | 'end'
   if (value === undefined) return {};
   const bareDate = /^\d{4}-\d{2}-\d{2}$/.test(value);
   const ms = Date.parse(bareDate ? `${value}T${edge === 'start' ? '00:00:00.000' : '23:59:59.999'}Z` : value);
-  if (!/^\d{4}-\d{2}-\d{2}(?:T.+)?$/.test(value) || Number.isNaN(ms)) throw new UsageError(`--${name} must be a date like 2026-11-26 or an ISO time, got ${value}`);
+  if (!/^\d{4}-\d{2}-\d{2}(?:T.+)?$/.test(value) || Number.isNaN(ms))
+    throw new UsageError(`--${name} must be a date like 2026-11-26 or an ISO time, got ${value}`);
   return name === 'from' ? { fromMs: ms } : { toMs: ms };
 }
 
@@ -481,7 +491,12 @@ async function signingRequestOf(sub: string | undefined, values: Values): Promis
     signWith,
     payload: await textOrFile(required(values, 'payload')),
     encoding,
-    hashFunction: values.hash === undefined ? (structured ? 'HASH_FUNCTION_NO_OP' : 'HASH_FUNCTION_KECCAK256') : flagChoice(HASH_FUNCTION_WORDS, values.hash, 'hash'),
+    hashFunction:
+      values.hash === undefined
+        ? structured
+          ? 'HASH_FUNCTION_NO_OP'
+          : 'HASH_FUNCTION_KECCAK256'
+        : flagChoice(HASH_FUNCTION_WORDS, values.hash, 'hash'),
   };
 }
 

@@ -8,8 +8,12 @@ import { lintDraftPolicy } from '../policies/lint';
 import { FILE_LIMITS, readBoundedText } from '../storage/bounded-file';
 import { UsageError } from './usage-error';
 
-export async function lintCommand(client: () => Promise<ApiClient>, args: { draft: string | undefined; json: boolean | undefined }): Promise<{ text: string; errors: number }> {
-  if (args.draft === undefined || args.draft === '') throw new UsageError('--draft FILE is required (a JSON array of policies as get_policies returns them)');
+export async function lintCommand(
+  client: () => Promise<ApiClient>,
+  args: { draft: string | undefined; json: boolean | undefined },
+): Promise<{ text: string; errors: number }> {
+  if (args.draft === undefined || args.draft === '')
+    throw new UsageError('--draft FILE is required (a JSON array of policies as get_policies returns them)');
   const entries = parseDraft(await readBoundedText(args.draft, FILE_LIMITS.requestBody), undefined);
   const api = await client();
   const linted = [];

@@ -16,7 +16,8 @@ export interface RehearseArguments {
 }
 
 export async function rehearseCommand(client: () => Promise<ApiClient>, args: RehearseArguments): Promise<string> {
-  if (args.draft === undefined || args.draft === '') throw new UsageError('--draft FILE is required (a JSON array of policies as get_policies returns them)');
+  if (args.draft === undefined || args.draft === '')
+    throw new UsageError('--draft FILE is required (a JSON array of policies as get_policies returns them)');
   const window = historyWindow(args);
   const text = await readBoundedText(args.draft, FILE_LIMITS.requestBody);
   // Unknown policy ids are checked against the organization's policies once they are read.

@@ -68,7 +68,12 @@ function flag(value: string | undefined, name: string): string {
 }
 
 /** `profiles list|add|edit|use|remove`; answers what to print. Each change is journaled, as the app's are. */
-export async function profilesCommand(services: MainServices, subcommand: string | undefined, args: SetupArguments, confirm: Confirm): Promise<unknown> {
+export async function profilesCommand(
+  services: MainServices,
+  subcommand: string | undefined,
+  args: SetupArguments,
+  confirm: Confirm,
+): Promise<unknown> {
   const { profiles, journal } = services;
   const check = confirmingCheck(confirm);
   switch (subcommand) {
@@ -100,7 +105,8 @@ export async function profilesCommand(services: MainServices, subcommand: string
         ...(args.apiKey === undefined ? {} : { apiKeyName: args.apiKey }),
         ...(args.signerPublicKey === undefined ? {} : { enclaveSignerPublicKey: args.signerPublicKey }),
       };
-      if (Object.keys(changes).length === 0) throw new UsageError('give at least one of --name, --base-url, --organization, --api-key, --signer-public-key');
+      if (Object.keys(changes).length === 0)
+        throw new UsageError('give at least one of --name, --base-url, --organization, --api-key, --signer-public-key');
       const updated = await profiles.update(profile.id, changes, check);
       await journal.record(profileRecord('profile.updated', updated, Object.keys(changes)));
       return updated;

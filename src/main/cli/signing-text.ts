@@ -23,7 +23,9 @@ export function signingCardText(description: SigningDescription, standing: Polic
     for (const why of standing.why) {
       lines.push(`    why: ${JSON.stringify(why.policyName)} ${why.field} is ${why.outcome}`);
       for (const part of why.parts) {
-        lines.push(`      ${part.line}:${part.column} ${terminalText(piecesInText(part.pieces))} is ${part.outcome}${part.error === undefined ? '' : `: ${terminalText(part.error)}`}`);
+        lines.push(
+          `      ${part.line}:${part.column} ${terminalText(piecesInText(part.pieces))} is ${part.outcome}${part.error === undefined ? '' : `: ${terminalText(part.error)}`}`,
+        );
         for (const read of part.reads) lines.push(`        ${terminalText(read.expression)} read ${terminalText(read.value)}`);
       }
     }

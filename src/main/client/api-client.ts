@@ -195,11 +195,7 @@ export class ApiClient {
   }
 
   /** Posts a submit body verbatim (e.g. re-posting a pending request, or one read from a stamped file). */
-  async postActivity<N extends ActivityName>(
-    name: N,
-    body: string,
-    stamp?: Stamp,
-  ): Promise<ActivityOutcome<ResultOf<Operations[N]>>> {
+  async postActivity<N extends ActivityName>(name: N, body: string, stamp?: Stamp): Promise<ActivityOutcome<ResultOf<Operations[N]>>> {
     const op = operations[name] as ActivityOperation;
     const answer = await this.post(op.path, body, stamp);
     const { activity } = parseResponse(activityResponseSchema, answer, `${name} response`);
@@ -292,7 +288,13 @@ export class ApiClient {
     }
     if (response.ok) {
       if (json === undefined) throw new QkError('RESPONSE_INVALID', `${url} answered HTTP ${response.status} without a JSON body`, { url });
-      await this.afterAnswer?.({ path, stampHeader: headerValue, stampedHere: stamp === undefined, answer: json, ...(shown === undefined ? {} : { shown }) });
+      await this.afterAnswer?.({
+        path,
+        stampHeader: headerValue,
+        stampedHere: stamp === undefined,
+        answer: json,
+        ...(shown === undefined ? {} : { shown }),
+      });
       return json;
     }
     throw errorFromResponse(url, response.status, json, text);

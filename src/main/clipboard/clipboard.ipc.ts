@@ -3,7 +3,11 @@ import type { IpcHandlers } from '../ipc/register';
 import type { SecretClipboard } from './secret-clipboard';
 
 /** `clipboard` is absent where there is no system clipboard (the CLI builds the same services without one). */
-export function clipboardHandlers({ clipboard }: { clipboard: SecretClipboard | undefined }): Pick<IpcHandlers, 'clipboard.copySecret' | 'clipboard.clearPasted'> {
+export function clipboardHandlers({
+  clipboard,
+}: {
+  clipboard: SecretClipboard | undefined;
+}): Pick<IpcHandlers, 'clipboard.copySecret' | 'clipboard.clearPasted'> {
   const present = (): SecretClipboard => {
     if (clipboard === undefined) throw new QkError('FAILED_PRECONDITION', 'this process has no system clipboard to copy to');
     return clipboard;

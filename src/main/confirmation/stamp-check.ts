@@ -20,7 +20,9 @@ export function confirmingStampCheck({ confirm, ...deps }: ConfirmingStampCheckO
   return async (submission: Submission, services: ProfileServices): Promise<Reading> => {
     const { reading, lockOut } = await readStamp(submission, services, deps);
     if (lockOut !== undefined && reading.action === 'submit') {
-      throw new QkError('FAILED_PRECONDITION', `QuorumKey refuses to submit this: ${lockOut}. Nothing was stamped.`, { activityType: reading.activityType });
+      throw new QkError('FAILED_PRECONDITION', `QuorumKey refuses to submit this: ${lockOut}. Nothing was stamped.`, {
+        activityType: reading.activityType,
+      });
     }
     await requireConfirmation(confirm, confirmationOf(reading), `${ASKING[reading.action]} ${JSON.stringify(reading.title)}`);
     return reading;

@@ -169,9 +169,13 @@ async function votedOn({ client }: Pick<ProfileServices, 'client'>, fingerprint:
   const settled = (await client.query('list_activities', {})).activities.find((activity) => activity.fingerprint === fingerprint);
   const shown = fingerprint.slice(0, 80);
   if (settled !== undefined) {
-    throw new QkError('ACTIVITY_NOT_PENDING', `activity ${settled.id} (fingerprint ${shown}) is ${activityStatusInWords(settled.status).toLowerCase()} and takes no more votes; nothing was stamped`, {
-      activityId: settled.id,
-    });
+    throw new QkError(
+      'ACTIVITY_NOT_PENDING',
+      `activity ${settled.id} (fingerprint ${shown}) is ${activityStatusInWords(settled.status).toLowerCase()} and takes no more votes; nothing was stamped`,
+      {
+        activityId: settled.id,
+      },
+    );
   }
   throw new QkError('ACTIVITY_NOT_FOUND', `no activity of this organization has fingerprint ${shown}; nothing was stamped`, { fingerprint: shown });
 }
@@ -199,13 +203,14 @@ function verdictInWords({ matchedPolicies, failedPolicies }: PolicyStanding): st
       .filter((policy) => policy.outcome === policyOutcome)
       .map((policy) => JSON.stringify(policy.policyName))
       .join(', ');
-  const words = named('DENY') !== ''
-    ? `denied by policy ${named('DENY')}`
-    : named('ALLOW') !== ''
-      ? `allowed by policy ${named('ALLOW')}`
-      : named('NEEDS_CONSENSUS') !== ''
-        ? `policy ${named('NEEDS_CONSENSUS')} matches and waits for its consensus`
-        : 'no policy matches; the root quorum decides';
+  const words =
+    named('DENY') !== ''
+      ? `denied by policy ${named('DENY')}`
+      : named('ALLOW') !== ''
+        ? `allowed by policy ${named('ALLOW')}`
+        : named('NEEDS_CONSENSUS') !== ''
+          ? `policy ${named('NEEDS_CONSENSUS')} matches and waits for its consensus`
+          : 'no policy matches; the root quorum decides';
   const failed = failedPolicies.map((policy) => `${JSON.stringify(policy.policyName)} (${policy.reason})`);
   return failed.length === 0 ? words : `${words}; could not evaluate ${failed.join(', ')}`;
 }
@@ -220,7 +225,12 @@ function stillNeededInWords({ outcome, decidedBy, consensusNeeds }: PolicyStandi
  * Whether `subject` would leave someone unable to act: removing the key this profile signs with (or deleting the
  * user it signs as), or the last credential of a root quorum member, who could then never vote again.
  */
-export function lockOutOf(subject: Subject, snapshot: OrganizationSnapshot, ownPublicKey: string | undefined, profileName: string): string | undefined {
+export function lockOutOf(
+  subject: Subject,
+  snapshot: OrganizationSnapshot,
+  ownPublicKey: string | undefined,
+  profileName: string,
+): string | undefined {
   const fields = Object.values(subject.intent)[0] as Record<string, unknown> | undefined;
   const ids = (name: string) => (Array.isArray(fields?.[name]) ? (fields[name] as unknown[]).map(String) : []);
   const profile = JSON.stringify(profileName);
@@ -229,7 +239,12 @@ export function lockOutOf(subject: Subject, snapshot: OrganizationSnapshot, ownP
     const member = ids('userIds').find((userId) => snapshot.rootQuorum?.userIds.includes(userId) === true);
     return member === undefined ? undefined : `it deletes ${userName(snapshot, member)}, a member of the root quorum`;
   }
-  const removing = subject.type === 'ACTIVITY_TYPE_DELETE_API_KEYS' ? ids('apiKeyIds') : subject.type.startsWith('ACTIVITY_TYPE_DELETE_AUTHENTICATORS') ? ids('authenticatorIds') : [];
+  const removing =
+    subject.type === 'ACTIVITY_TYPE_DELETE_API_KEYS'
+      ? ids('apiKeyIds')
+      : subject.type.startsWith('ACTIVITY_TYPE_DELETE_AUTHENTICATORS')
+        ? ids('authenticatorIds')
+        : [];
   if (removing.length === 0) return undefined;
   const user = snapshot.users.find((candidate) => candidate.userId === fields?.['userId']);
   if (user === undefined) return undefined;
@@ -237,7 +252,9 @@ export function lockOutOf(subject: Subject, snapshot: OrganizationSnapshot, ownP
   if (own !== undefined) {
     return `it removes API key ${JSON.stringify(own.apiKeyName)} of ${user.userName}, the key profile ${profile} signs with: QuorumKey could no longer act for that profile`;
   }
-  const left = [...user.apiKeys.map((key) => key.apiKeyId), ...user.authenticators.map((authenticator) => authenticator.authenticatorId)].filter((id) => !removing.includes(id));
+  const left = [...user.apiKeys.map((key) => key.apiKeyId), ...user.authenticators.map((authenticator) => authenticator.authenticatorId)].filter(
+    (id) => !removing.includes(id),
+  );
   if (left.length === 0 && snapshot.rootQuorum?.userIds.includes(user.userId) === true) {
     return `it removes the last credential of ${user.userName}, a member of the root quorum (${snapshot.rootQuorum.threshold} of ${snapshot.rootQuorum.userIds.length}), who could never vote again`;
   }

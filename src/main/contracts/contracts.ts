@@ -41,7 +41,8 @@ export function checkContractInterface({ type, address, definition }: Pick<Contr
     throw invalid('definition', `is not JSON: ${(error as Error).message}`);
   }
   if (type === 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM') {
-    if (!isAddress(address, { strict: false })) throw invalid('address', `${JSON.stringify(address.slice(0, 80))} is not an Ethereum address (0x and 40 hex digits)`);
+    if (!isAddress(address, { strict: false }))
+      throw invalid('address', `${JSON.stringify(address.slice(0, 80))} is not an Ethereum address (0x and 40 hex digits)`);
     return checkAbi(parsed);
   }
   if (!isSolanaAddress(address)) throw invalid('address', `${JSON.stringify(address.slice(0, 80))} is not a Solana program id (base58, 32 bytes)`);
@@ -57,7 +58,10 @@ function checkAbi(abi: unknown): string {
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw invalid('definition', `ABI entry ${index} is not an object`);
     const type = (entry as { type?: unknown }).type ?? 'function';
     if (typeof type !== 'string' || !['function', 'event', 'error', 'constructor', 'fallback', 'receive'].includes(type)) {
-      throw invalid('definition', `ABI entry ${index} has type ${JSON.stringify(type)}; expected function, event, error, constructor, fallback or receive`);
+      throw invalid(
+        'definition',
+        `ABI entry ${index} has type ${JSON.stringify(type)}; expected function, event, error, constructor, fallback or receive`,
+      );
     }
     counts.set(type, (counts.get(type) ?? 0) + 1);
     const keyword = ABI_KEYWORD[type];

@@ -60,7 +60,10 @@ export class ExportRequests {
   async add(request: ExportRequest): Promise<void> {
     await this.#file.update(async (current) => {
       const document = current ?? EMPTY;
-      return { next: { ...document, requests: [...document.requests.filter((r) => r.activityId !== request.activityId), request] }, result: undefined };
+      return {
+        next: { ...document, requests: [...document.requests.filter((r) => r.activityId !== request.activityId), request] },
+        result: undefined,
+      };
     });
   }
 
@@ -121,7 +124,12 @@ function expired(activity: Activity, nowMs: number): boolean {
 }
 
 /** Reads activity `activityId` through the active profile and follows it, if this desktop requested it. */
-export async function followExport(requests: ExportRequests, active: Pick<ActiveProfile, 'services'>, activityId: string, now: () => number): Promise<void> {
+export async function followExport(
+  requests: ExportRequests,
+  active: Pick<ActiveProfile, 'services'>,
+  activityId: string,
+  now: () => number,
+): Promise<void> {
   if ((await requests.get(activityId)) === undefined) return;
   const { client } = await active.services();
   const { activity } = await client.query('get_activity', { activityId });

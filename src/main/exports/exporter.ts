@@ -150,11 +150,17 @@ export class Exporter {
   async revealCompleted(activityId: string, target: ExportTarget, keyFormat: PrivateKeyFormat = 'hexadecimal'): Promise<RevealedSecret> {
     const { activity } = await this.client.query('get_activity', { activityId });
     if (activity.status !== 'ACTIVITY_STATUS_COMPLETED') {
-      throw new QkError('FAILED_PRECONDITION', `the export is ${activityStatusInWords(activity.status).toLowerCase()}, not approved yet; open it once it is`, { activityId });
+      throw new QkError(
+        'FAILED_PRECONDITION',
+        `the export is ${activityStatusInWords(activity.status).toLowerCase()}, not approved yet; open it once it is`,
+        { activityId },
+      );
     }
     const member = Object.values(activity.result)[0] as { exportBundle?: unknown } | undefined;
     if (typeof member?.exportBundle !== 'string') {
-      throw new QkError('REQUEST_INVALID', `the activity is not an export but ${activityTypeInWords(activity.type).toLowerCase()} (${activityId})`, { activityId });
+      throw new QkError('REQUEST_INVALID', `the activity is not an export but ${activityTypeInWords(activity.type).toLowerCase()} (${activityId})`, {
+        activityId,
+      });
     }
     const format: PlaintextFormat = activity.type === 'ACTIVITY_TYPE_EXPORT_WALLET' ? 'mnemonic' : keyFormat;
     const bundle = member.exportBundle;
@@ -264,7 +270,17 @@ async function readKeyFile(path: string): Promise<Uint8Array> {
 }
 
 /** The journal's record of an export bundle opened offline (the app's Decrypt screen, the CLI's decrypt). */
-export function decryptedRecord({ kind, organizationId, encryptionKey, signer }: { kind: string; organizationId: string; encryptionKey: string; signer: string }) {
+export function decryptedRecord({
+  kind,
+  organizationId,
+  encryptionKey,
+  signer,
+}: {
+  kind: string;
+  organizationId: string;
+  encryptionKey: string;
+  signer: string;
+}) {
   return localRecord('export.decrypted', {
     title: 'Export bundle decrypted',
     summary: `a ${kind} of organization ${organizationId}, opened offline with ${encryptionKey}`,

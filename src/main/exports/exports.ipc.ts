@@ -54,10 +54,18 @@ export function exportsHandlers({
       const { activity } = await client.query('get_activity', { activityId });
       const exported = exportedKindOf(activity.type);
       if (exported === undefined) {
-        throw new QkError('REQUEST_INVALID', `the activity is not an export but ${activityTypeInWords(activity.type).toLowerCase()} (${activityId}); choose an approved export`, { activityId });
+        throw new QkError(
+          'REQUEST_INVALID',
+          `the activity is not an export but ${activityTypeInWords(activity.type).toLowerCase()} (${activityId}); choose an approved export`,
+          { activityId },
+        );
       }
       if (activity.status !== 'ACTIVITY_STATUS_COMPLETED') {
-        throw new QkError('FAILED_PRECONDITION', `the export has no bundle yet: it is ${activityStatusInWords(activity.status).toLowerCase()}; save it once it is approved`, { activityId });
+        throw new QkError(
+          'FAILED_PRECONDITION',
+          `the export has no bundle yet: it is ${activityStatusInWords(activity.status).toLowerCase()}; save it once it is approved`,
+          { activityId },
+        );
       }
       const result = Object.values(activity.result)[0] as { exportBundle?: unknown } | undefined;
       const intent = Object.values(activity.intent)[0] as { targetPublicKey?: unknown } | undefined;

@@ -13,7 +13,9 @@ import type { ApiClient } from '../client/api-client';
 /** Formats a private key can be imported from; `mnemonic` is for wallets. */
 export type ImportKeyFormat = 'mnemonic' | PrivateKeyFormat;
 
-export type ImportResult<R> = { state: 'imported'; result: R; activity: Activity } | { state: 'consensus-needed' | 'pending' | 'rejected'; activity: Activity; step: 'init' | 'import' };
+export type ImportResult<R> =
+  | { state: 'imported'; result: R; activity: Activity }
+  | { state: 'consensus-needed' | 'pending' | 'rejected'; activity: Activity; step: 'init' | 'import' };
 
 export interface ImportTarget {
   /** The bundle returned by init_import_* (JSON text). */
@@ -27,9 +29,14 @@ export interface ImportTarget {
  * Encrypts a secret to an import bundle: a mnemonic (checksum validated, optional passphrase) or a private key in
  * `format`. Returns the `encryptedBundle` JSON. Works offline.
  */
-export async function encryptForImport(target: ImportTarget, secret: { format: ImportKeyFormat; text: string; passphrase?: string }): Promise<string> {
+export async function encryptForImport(
+  target: ImportTarget,
+  secret: { format: ImportKeyFormat; text: string; passphrase?: string },
+): Promise<string> {
   const plaintext =
-    secret.format === 'mnemonic' ? encodeWalletImportPlaintext(normalizeMnemonic(secret.text), secret.passphrase) : parsePrivateKey(secret.text, secret.format);
+    secret.format === 'mnemonic'
+      ? encodeWalletImportPlaintext(normalizeMnemonic(secret.text), secret.passphrase)
+      : parsePrivateKey(secret.text, secret.format);
   try {
     return await encryptToImportBundle({ ...target, importBundle: target.importBundle.trim(), plaintext });
   } finally {

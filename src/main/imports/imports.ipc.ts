@@ -8,7 +8,11 @@ export function importsHandlers({ active, now }: ActiveProfileHandlerDeps): Pick
     'imports.wallet': async (input) => {
       const result = await (await active.services()).importer.importWallet(input);
       return result.state === 'imported'
-        ? { state: 'imported', result: { walletId: result.result.walletId, addresses: result.result.addresses }, activity: activityView(result.activity, now()) }
+        ? {
+            state: 'imported',
+            result: { walletId: result.result.walletId, addresses: result.result.addresses },
+            activity: activityView(result.activity, now()),
+          }
         : { state: result.state, activity: activityView(result.activity, now()), step: result.step };
     },
     'imports.privateKey': async ({ name, privateKey, format, curve, addressFormats }) => {

@@ -234,10 +234,10 @@ export class Inbox {
       if (requesterOf(before)?.userId !== who.userId || client === undefined) continue;
       const { activity } = await client.query('get_activity', { activityId });
       const title = titleOf(activity);
-      watched.decided = [{ activityId, type: activity.type, title, status: activity.status, decidedAtMs: this.#options.now() }, ...watched.decided].slice(
-        0,
-        DECIDED_KEPT,
-      );
+      watched.decided = [
+        { activityId, type: activity.type, title, status: activity.status, decidedAtMs: this.#options.now() },
+        ...watched.decided,
+      ].slice(0, DECIDED_KEPT);
       if (settings.notifyDecided) {
         this.#show(watched, `decided:${activityId}`, {
           kind: 'decided',
@@ -273,7 +273,11 @@ export class Inbox {
     }
   }
 
-  #show(watched: Watched, once: string, { kind, title, body, activityId }: { kind: 'waiting' | 'decided' | 'expiring'; title: string; body: string; activityId: string }): void {
+  #show(
+    watched: Watched,
+    once: string,
+    { kind, title, body, activityId }: { kind: 'waiting' | 'decided' | 'expiring'; title: string; body: string; activityId: string },
+  ): void {
     if (watched.notified.has(once)) return;
     watched.notified.add(once);
     const profileId = watched.profile.id;
@@ -337,7 +341,12 @@ export class Inbox {
 
   /** Tells the window when what it would show changed (time passing alone does not count). */
   #announce(): void {
-    const signature = JSON.stringify(this.list().profiles.map(({ items, checkedAtMs: _checked, ...rest }) => ({ ...rest, items: items.map(({ timeLeftMs: _left, ...item }) => item) })));
+    const signature = JSON.stringify(
+      this.list().profiles.map(({ items, checkedAtMs: _checked, ...rest }) => ({
+        ...rest,
+        items: items.map(({ timeLeftMs: _left, ...item }) => item),
+      })),
+    );
     if (signature === this.#shownSignature) return;
     this.#shownSignature = signature;
     this.#options.events.emit({ type: 'inbox' });

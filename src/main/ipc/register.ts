@@ -83,7 +83,10 @@ async function serve(
     // Paths and codes only: the rejected value may be exactly what must not leave main.
     const where = parsedOutput.error.issues
       .slice(0, 10)
-      .map((issue) => `${issuePath(issue).join('.') || '(root)'} ${issue.code}${issue.code === 'unrecognized_keys' ? ` ${issue.keys.join(',').slice(0, 200)}` : ''}`)
+      .map(
+        (issue) =>
+          `${issuePath(issue).join('.') || '(root)'} ${issue.code}${issue.code === 'unrecognized_keys' ? ` ${issue.keys.join(',').slice(0, 200)}` : ''}`,
+      )
       .join('; ');
     throw new QkError('INTERNAL', `the ${channel} handler returned a result outside the IPC contract (${where}); this is a bug`, {
       channel,

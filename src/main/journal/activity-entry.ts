@@ -44,9 +44,13 @@ export async function recordPostedActivity(
     await journal.record(activityRecord(profile, posted, activity, appProofs as AppProof[]));
   } catch (error) {
     const cause = toQkError(error);
-    throw new QkError(cause.code, `activity ${activity.id} was posted (${verdictOf(activity)}) but could not be written to the journal: ${cause.message}`, {
-      activityId: activity.id,
-    });
+    throw new QkError(
+      cause.code,
+      `activity ${activity.id} was posted (${verdictOf(activity)}) but could not be written to the journal: ${cause.message}`,
+      {
+        activityId: activity.id,
+      },
+    );
   }
 }
 
@@ -107,7 +111,12 @@ export function shownReading(shown: Reading, activity: Activity): JournalReading
   return {
     title: shown.title,
     summary: shown.summary,
-    facts: [...shown.facts.map(labelled), ...shown.changes.map(labelled), { label: 'Still needed when confirmed', value: shown.stillNeeded }, { label: 'Outcome', value: verdictOf(activity) }],
+    facts: [
+      ...shown.facts.map(labelled),
+      ...shown.changes.map(labelled),
+      { label: 'Still needed when confirmed', value: shown.stillNeeded },
+      { label: 'Outcome', value: verdictOf(activity) },
+    ],
     warnings: [...shown.warnings],
     verdict: shown.verdict,
   };

@@ -106,7 +106,9 @@ export class Journal {
     const checked = journalRecordSchema.safeParse(record);
     if (!checked.success) {
       const issue = checked.error.issues[0];
-      return Promise.reject(new QkError('INTERNAL', `a journal record was refused (${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''}); this is a bug`));
+      return Promise.reject(
+        new QkError('INTERNAL', `a journal record was refused (${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''}); this is a bug`),
+      );
     }
     const appended = this.queue.then(() => this.withLock(() => this.append(checked.data)));
     this.queue = appended.catch(() => undefined);
@@ -310,7 +312,10 @@ export class Journal {
     const parsedFirst = JSON.parse(first) as { journalKey?: string };
     const parsedLast = JSON.parse(last) as { seq?: number };
     if (typeof parsedFirst.journalKey !== 'string' || typeof parsedLast.seq !== 'number') {
-      throw new QkError('FAILED_PRECONDITION', `${this.file} is not a QuorumKey journal (its first or last line is not an entry); move it aside to start a new one`);
+      throw new QkError(
+        'FAILED_PRECONDITION',
+        `${this.file} is not a QuorumKey journal (its first or last line is not an entry); move it aside to start a new one`,
+      );
     }
     return { size: size - Buffer.byteLength(tornTail), seq: parsedLast.seq, hash: sha256Hex(last), journalKey: parsedFirst.journalKey };
   }
@@ -387,7 +392,7 @@ function checkpointText(checkpoint: Checkpoint): string {
 /** Writes the line and its newline (the file is opened for appending), then fsyncs; answers the file's new size. */
 async function appendLine(handle: FileHandle, line: string): Promise<number> {
   const bytes = Buffer.from(`${line}\n`, 'utf8');
-  for (let written = 0; written < bytes.length; ) {
+  for (let written = 0; written < bytes.length;) {
     written += (await handle.write(bytes, written, bytes.length - written)).bytesWritten;
   }
   await handle.sync();

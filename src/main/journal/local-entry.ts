@@ -50,7 +50,11 @@ export function profileRecord(action: ProfileChange, profile: Profile, changed: 
   );
 }
 
-export function localRecord(action: JournalAction, reading: LocalReading, { profile, activityId, activityFingerprint }: LocalContext = {}): JournalRecord {
+export function localRecord(
+  action: JournalAction,
+  reading: LocalReading,
+  { profile, activityId, activityFingerprint }: LocalContext = {},
+): JournalRecord {
   return {
     action,
     ...(profile === undefined ? {} : { profileId: profile.id, profileName: profile.name, organizationId: profile.organizationId }),

@@ -63,7 +63,8 @@ export async function verifyJournalFile(
     const text = appended.toString('utf8');
     const verdict = known === undefined ? verifyJournal(text, { verifySignature }) : verifyAppended(known, text, { verifySignature });
     const last = verdict.entries.at(-1);
-    if (last === undefined || verdict.head === undefined || verdict.journalKey === undefined) return { continued: known !== undefined, verdict, prefix: known };
+    if (last === undefined || verdict.head === undefined || verdict.journalKey === undefined)
+      return { continued: known !== undefined, verdict, prefix: known };
     const verifiedBytes = endOfLine(appended, verdict.entries.length);
     hash.update(appended.subarray(0, verifiedBytes));
     return {
@@ -88,7 +89,7 @@ export async function verifyJournalFile(
 /** Hashes the file's first `length` bytes into `hash`, a chunk at a time; answers the digest so far. */
 async function hashRange(handle: FileHandle, hash: Hash, length: number): Promise<string> {
   const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK, Math.max(length, 1)));
-  for (let position = 0; position < length; ) {
+  for (let position = 0; position < length;) {
     const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, length - position), position);
     if (bytesRead === 0) return '';
     hash.update(chunk.subarray(0, bytesRead));
@@ -99,7 +100,7 @@ async function hashRange(handle: FileHandle, hash: Hash, length: number): Promis
 
 async function readRange(handle: FileHandle, position: number, length: number): Promise<Buffer> {
   const bytes = Buffer.alloc(length);
-  for (let read = 0; read < length; ) {
+  for (let read = 0; read < length;) {
     const { bytesRead } = await handle.read(bytes, read, length - read, position + read);
     if (bytesRead === 0) return bytes.subarray(0, read);
     read += bytesRead;

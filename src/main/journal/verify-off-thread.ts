@@ -18,9 +18,7 @@ export interface WorkerJob {
 }
 
 export type WorkerMessage =
-  | { kind: 'entries'; entries: JournalEntry[] }
-  | ({ kind: 'done' } & FileVerification)
-  | { kind: 'failed'; error: ErrorData };
+  { kind: 'entries'; entries: JournalEntry[] } | ({ kind: 'done' } & FileVerification) | { kind: 'failed'; error: ErrorData };
 
 /**
  * Verifies `file` on a worker thread, continuing after `known` when the file still begins with it and from the start
@@ -45,6 +43,8 @@ export function verifyJournalFileOffThread(file: string, known: VerifiedPrefix |
       else settle(() => resolve({ continued: message.continued, prefix: message.prefix, verdict: { ...message.verdict, entries } }));
     });
     worker.on('error', (error: Error) => settle(() => reject(new QkError('INTERNAL', `the journal verification worker failed: ${error.message}`))));
-    worker.on('exit', (code) => settle(() => reject(new QkError('INTERNAL', `the journal verification worker exited (code ${code}) before it answered`))));
+    worker.on('exit', (code) =>
+      settle(() => reject(new QkError('INTERNAL', `the journal verification worker exited (code ${code}) before it answered`))),
+    );
   });
 }

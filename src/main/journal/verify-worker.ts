@@ -15,7 +15,8 @@ const post = (message: WorkerMessage) => parentPort!.postMessage(message);
 async function run({ file, known }: WorkerJob): Promise<void> {
   const verifySignature = nodeJournalVerifier();
   const continued = await verifyJournalFile(file, known, { verifySignature });
-  const result = continued === 'prefix-changed' || continued === 'too-large' ? await verifyJournalFile(file, undefined, { verifySignature }) : continued;
+  const result =
+    continued === 'prefix-changed' || continued === 'too-large' ? await verifyJournalFile(file, undefined, { verifySignature }) : continued;
   if (typeof result === 'string') throw new QkError('INTERNAL', `the journal verification answered ${result} with no bound set; this is a bug`);
   const { entries, ...verdict } = result.verdict;
   // Batches keep each message's decoding on main short.
@@ -24,5 +25,8 @@ async function run({ file, known }: WorkerJob): Promise<void> {
 }
 
 run(workerData as WorkerJob).catch((error: unknown) => {
-  post({ kind: 'failed', error: error instanceof QkError ? error.toData() : { code: 'INTERNAL', message: `the journal verification failed: ${String(error)}` } });
+  post({
+    kind: 'failed',
+    error: error instanceof QkError ? error.toData() : { code: 'INTERNAL', message: `the journal verification failed: ${String(error)}` },
+  });
 });

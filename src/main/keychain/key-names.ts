@@ -16,10 +16,6 @@ export function assertKeyName(name: unknown, field: string, label = field): asse
       name.length === 0 || name.length > 64
         ? `has ${name.length} characters`
         : `contains ${JSON.stringify([...name].find((char) => !KEY_NAME_PATTERN.test(char)))}`;
-    throw new QkError(
-      'REQUEST_INVALID',
-      `${label} ${reason}; use 1-64 characters: letters, digits, space, '.', '_' or '-'`,
-      { field },
-    );
+    throw new QkError('REQUEST_INVALID', `${label} ${reason}; use 1-64 characters: letters, digits, space, '.', '_' or '-'`, { field });
   }
 }

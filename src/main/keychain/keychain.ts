@@ -154,11 +154,9 @@ export class Keychain {
     if (!isApiKeyCurve(curve)) {
       // Quoted only when it looks like a curve name: the file's text must never travel back in an error.
       const named = /^[A-Za-z0-9_-]{1,20}$/.test(curve) ? `names curve ${JSON.stringify(curve)}` : 'ends in an unknown curve suffix';
-      throw new QkError(
-        'CURVE_UNSUPPORTED',
-        `${privateKeyFile} ${named}; tkcli key files end in :p256, :secp256k1 or :ed25519`,
-        { path: privateKeyFile },
-      );
+      throw new QkError('CURVE_UNSUPPORTED', `${privateKeyFile} ${named}; tkcli key files end in :p256, :secp256k1 or :ed25519`, {
+        path: privateKeyFile,
+      });
     }
     const publicKey = publicKeyFile === undefined ? undefined : await readKeyFile(publicKeyFile, 'publicKeyFile', '.public');
     try {
@@ -326,13 +324,7 @@ export class Keychain {
   }
 
   /** Stores `secret` (and wipes the caller's copy), then records the key in the index. */
-  private async addKey(
-    kind: KeyKind,
-    name: string,
-    curve: ApiKeyCurve,
-    secret: Uint8Array,
-    publicKey: string,
-  ): Promise<KeyRecord> {
+  private async addKey(kind: KeyKind, name: string, curve: ApiKeyCurve, secret: Uint8Array, publicKey: string): Promise<KeyRecord> {
     try {
       assertKeyName(name, 'name');
       return await this.index.update(async (current) => {
@@ -440,11 +432,9 @@ function assertSamePublicKey(curve: ApiKeyCurve, given: string, derived: string)
   if (normalized !== derived) {
     // The given text may come from a file main read for the renderer: echo it only when it is plainly a hex key.
     const shown = /^(?:0x)?[0-9a-fA-F]{1,200}$/.test(given.trim()) ? given.trim() : 'the given text, which is not a hex public key';
-    throw new QkError(
-      'KEY_INVALID',
-      `the public key does not belong to the private key: ${curve} private key gives ${derived}, not ${shown}`,
-      { field: 'publicKey' },
-    );
+    throw new QkError('KEY_INVALID', `the public key does not belong to the private key: ${curve} private key gives ${derived}, not ${shown}`, {
+      field: 'publicKey',
+    });
   }
 }
 

@@ -6,7 +6,12 @@ import type { IpcHandlers } from '../ipc/register';
  * What the renderer may still ask while locked: enough to draw the lock screen and to unlock, and to say that a
  * revealed secret left the screen when the lock screen replaced it.
  */
-export const CHANNELS_OPEN_WHILE_LOCKED: ReadonlySet<Channel> = new Set<Channel>(['app.unlock', 'app.info', 'app.getSettings', 'app.setSecretOnScreen']);
+export const CHANNELS_OPEN_WHILE_LOCKED: ReadonlySet<Channel> = new Set<Channel>([
+  'app.unlock',
+  'app.info',
+  'app.getSettings',
+  'app.setSecretOnScreen',
+]);
 
 /**
  * Whether the app is locked. The state lives in main, not in the renderer, so a locked app refuses work even if the

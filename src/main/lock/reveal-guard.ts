@@ -9,7 +9,11 @@ export const REVEALING_CHANNELS: ReadonlySet<Channel> = new Set<Channel>(['expor
  * Wraps the revealing channels so that each first checks the last authentication is recent enough
  * (`maxAgeMs()`, from the settings); otherwise they answer REAUTH_REQUIRED and the renderer asks again.
  */
-export function guardReveals(handlers: IpcHandlers, unlocker: Pick<Unlocker, 'requireRecentAuthentication'>, maxAgeMs: () => Promise<number>): IpcHandlers {
+export function guardReveals(
+  handlers: IpcHandlers,
+  unlocker: Pick<Unlocker, 'requireRecentAuthentication'>,
+  maxAgeMs: () => Promise<number>,
+): IpcHandlers {
   const guarded: Record<string, (input: never) => Promise<unknown>> = { ...handlers };
   for (const name of REVEALING_CHANNELS) {
     const handler = handlers[name] as (input: never) => Promise<unknown>;

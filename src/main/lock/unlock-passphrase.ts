@@ -100,36 +100,33 @@ export class UnlockPassphrase {
    */
   async verify(passphrase: string): Promise<void> {
     // Checked and counted inside one update, so parallel guesses cannot slip past the wait.
-    await this.#file.update(async (stored) => {
-      if (stored === undefined) {
-        throw new QkError('FAILED_PRECONDITION', 'no unlock passphrase is set; set one in Settings first');
-      }
-      const now = this.#now();
-      if (now < stored.blockedUntilMs) {
-        const retryAfterMs = stored.blockedUntilMs - now;
+    await this.#file
+      .update(async (stored) => {
+        if (stored === undefined) {
+          throw new QkError('FAILED_PRECONDITION', 'no unlock passphrase is set; set one in Settings first');
+        }
+        const now = this.#now();
+        if (now < stored.blockedUntilMs) {
+          const retryAfterMs = stored.blockedUntilMs - now;
+          throw new QkError('LIMIT_EXCEEDED', `too many wrong passphrases; try again in ${Math.ceil(retryAfterMs / 1000)} s`, { retryAfterMs });
+        }
+        const expected = hexToBytes(stored.hash, 'stored passphrase hash');
+        const given = await derive(passphrase, hexToBytes(stored.salt, 'stored passphrase salt'), stored);
+        const matches = given.length === expected.length && timingSafeEqual(given, expected);
+        given.fill(0);
+        if (matches) return { next: { ...stored, failedAttempts: 0, blockedUntilMs: 0 }, result: undefined };
+        const failedAttempts = stored.failedAttempts + 1;
+        const waitMs = failedAttempts < FREE_ATTEMPTS ? 0 : Math.min(FIRST_WAIT_MS * 2 ** (failedAttempts - FREE_ATTEMPTS), MAX_WAIT_MS);
+        return { next: { ...stored, failedAttempts, blockedUntilMs: now + waitMs }, result: waitMs };
+      })
+      .then((waitMs) => {
+        if (waitMs === undefined) return;
         throw new QkError(
-          'LIMIT_EXCEEDED',
-          `too many wrong passphrases; try again in ${Math.ceil(retryAfterMs / 1000)} s`,
-          { retryAfterMs },
+          'PASSPHRASE_INVALID',
+          waitMs === 0 ? 'that is not the unlock passphrase' : `that is not the unlock passphrase; wait ${waitMs / 1000} s before the next try`,
+          { retryAfterMs: waitMs },
         );
-      }
-      const expected = hexToBytes(stored.hash, 'stored passphrase hash');
-      const given = await derive(passphrase, hexToBytes(stored.salt, 'stored passphrase salt'), stored);
-      const matches = given.length === expected.length && timingSafeEqual(given, expected);
-      given.fill(0);
-      if (matches) return { next: { ...stored, failedAttempts: 0, blockedUntilMs: 0 }, result: undefined };
-      const failedAttempts = stored.failedAttempts + 1;
-      const waitMs =
-        failedAttempts < FREE_ATTEMPTS ? 0 : Math.min(FIRST_WAIT_MS * 2 ** (failedAttempts - FREE_ATTEMPTS), MAX_WAIT_MS);
-      return { next: { ...stored, failedAttempts, blockedUntilMs: now + waitMs }, result: waitMs };
-    }).then((waitMs) => {
-      if (waitMs === undefined) return;
-      throw new QkError(
-        'PASSPHRASE_INVALID',
-        waitMs === 0 ? 'that is not the unlock passphrase' : `that is not the unlock passphrase; wait ${waitMs / 1000} s before the next try`,
-        { retryAfterMs: waitMs },
-      );
-    });
+      });
   }
 }
 

@@ -100,7 +100,10 @@ export class Unlocker {
       try {
         await this.#touchId!.prompt(reason);
       } catch (error) {
-        throw new QkError('PASSPHRASE_INVALID', `Touch ID did not confirm (${error instanceof Error ? error.message : String(error)}); try again or enter the passphrase`);
+        throw new QkError(
+          'PASSPHRASE_INVALID',
+          `Touch ID did not confirm (${error instanceof Error ? error.message : String(error)}); try again or enter the passphrase`,
+        );
       }
     } else if (passphrase === undefined) {
       throw new QkError('PASSPHRASE_INVALID', 'enter the unlock passphrase', { field: 'passphrase' });

@@ -10,7 +10,12 @@ export interface OrganizationHandlerDeps extends ActiveProfileHandlerDeps {
   tokens: Pick<DeclaredTokens, 'list'>;
 }
 
-export function organizationHandlers({ active, now, keychain, tokens }: OrganizationHandlerDeps): Pick<IpcHandlers, 'organization.lookup' | 'organization.updateRootQuorum'> {
+export function organizationHandlers({
+  active,
+  now,
+  keychain,
+  tokens,
+}: OrganizationHandlerDeps): Pick<IpcHandlers, 'organization.lookup' | 'organization.updateRootQuorum'> {
   return {
     'organization.lookup': async () => readOrganization((await active.services()).client, keychain, tokens, now()),
     'organization.updateRootQuorum': async ({ userIds, threshold }) => {

@@ -39,6 +39,8 @@ export function checkPolicyIds(draft: readonly DraftEntry[], currentPolicyIds: r
   draft.forEach((entry, index) => {
     if (entry.policyId === undefined || currentPolicyIds.includes(entry.policyId)) return;
     const what = 'deleted' in entry ? 'delete' : 'replace (leave policyId out to add a policy)';
-    throw new QkError('REQUEST_INVALID', `draft [${index}].policyId: no current policy ${entry.policyId} to ${what}`, { field: `[${index}].policyId` });
+    throw new QkError('REQUEST_INVALID', `draft [${index}].policyId: no current policy ${entry.policyId} to ${what}`, {
+      field: `[${index}].policyId`,
+    });
   });
 }

@@ -44,7 +44,17 @@ export async function readRehearsalHistory(client: ApiClient, window: HistoryWin
       }),
     );
   }
-  return { activities, recordedEvaluations, policies, users, wallets, walletAccounts, privateKeys, contractInterfaces, rootQuorum: configs.configs.quorum ?? { userIds: [], threshold: 1 } };
+  return {
+    activities,
+    recordedEvaluations,
+    policies,
+    users,
+    wallets,
+    walletAccounts,
+    privateKeys,
+    contractInterfaces,
+    rootQuorum: configs.configs.quorum ?? { userIds: [], threshold: 1 },
+  };
 }
 
 function evaluationsOf(recorded: z.infer<typeof policyEvaluation>): PolicyEvaluation[] {
@@ -57,7 +67,9 @@ async function recordedActivities(client: ApiClient, { last, sinceMs }: HistoryW
   const found: Activity[] = [];
   let before: string | undefined;
   for (;;) {
-    const { activities } = await client.query('list_activities', { paginationOptions: { limit: String(PAGE), ...(before === undefined ? {} : { before }) } });
+    const { activities } = await client.query('list_activities', {
+      paginationOptions: { limit: String(PAGE), ...(before === undefined ? {} : { before }) },
+    });
     for (const activity of activities) {
       if (sinceMs !== undefined && Number(activity.createdAt.seconds) * 1000 < sinceMs) return found;
       found.push(activity);
@@ -112,13 +124,19 @@ export function parseDraft(text: string, currentPolicyIds: readonly string[] | u
 }
 
 function draftError(prefix: PropertyKey[], issue: z.core.$ZodIssue): QkError {
-  const field = [...prefix, ...issue.path].map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('').replace(/^\./, '');
+  const field = [...prefix, ...issue.path]
+    .map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`))
+    .join('')
+    .replace(/^\./, '');
   return new QkError('REQUEST_INVALID', `draft${field === '' ? '' : ` ${field}`}: ${issue.message}`, { field: field === '' ? 'draft' : field });
 }
 
 /** Reads the history through `client` and rehearses the draft against it. */
 export async function rehearsePolicies(client: ApiClient, draft: readonly DraftEntry[], window: HistoryWindow): Promise<RehearsalReport> {
   const history = await readRehearsalHistory(client, window);
-  checkPolicyIds(draft, history.policies.map((policy) => policy.policyId));
+  checkPolicyIds(
+    draft,
+    history.policies.map((policy) => policy.policyId),
+  );
   return rehearse(history, draft);
 }

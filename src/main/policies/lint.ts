@@ -60,8 +60,12 @@ export function interfaceNames(contract: SmartContractInterface): LintInterface[
       return [{ chain: 'solana', label, ...solanaIdlNames(contract.smartContractAddress, definition) }];
     }
     if (!Array.isArray(definition)) return [];
-    const functions = definition.filter((entry): entry is { inputs?: { name?: string }[] } => isRecord(entry) && (entry.type ?? 'function') === 'function');
-    const names = functions.flatMap((entry) => (entry.inputs ?? []).map((input, index) => (input.name === undefined || input.name === '' ? String(index) : input.name)));
+    const functions = definition.filter(
+      (entry): entry is { inputs?: { name?: string }[] } => isRecord(entry) && (entry.type ?? 'function') === 'function',
+    );
+    const names = functions.flatMap((entry) =>
+      (entry.inputs ?? []).map((input, index) => (input.name === undefined || input.name === '' ? String(index) : input.name)),
+    );
     return [{ chain: 'ethereum', label, arguments: names, accounts: [] }];
   } catch {
     return [];

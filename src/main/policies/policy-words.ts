@@ -18,22 +18,53 @@ import type { DeclaredTokens } from '../tokens/declared-tokens';
 export async function readPolicyNames(client: Pick<ApiClient, 'query'>, tokens: Pick<DeclaredTokens, 'list'>): Promise<OrganizationLookup> {
   const [{ organizationData: data }, declaredTokens] = await Promise.all([client.query('get_organization', {}), tokens.list()]);
   return policyNamesOf(
-    { users: data.users ?? [], tags: data.tags ?? [], wallets: data.wallets ?? [], privateKeys: data.privateKeys ?? [], policies: data.policies ?? [] },
+    {
+      users: data.users ?? [],
+      tags: data.tags ?? [],
+      wallets: data.wallets ?? [],
+      privateKeys: data.privateKeys ?? [],
+      policies: data.policies ?? [],
+    },
     declaredTokens,
   );
 }
 
 /** The organization as a policy reading names it, from what the service answered. */
 export function policyNamesOf(
-  organization: { users: readonly User[]; tags: readonly Tag[]; wallets: readonly Wallet[]; privateKeys: readonly PrivateKey[]; policies: readonly Policy[] },
+  organization: {
+    users: readonly User[];
+    tags: readonly Tag[];
+    wallets: readonly Wallet[];
+    privateKeys: readonly PrivateKey[];
+    policies: readonly Policy[];
+  },
   declaredTokens: readonly KnownToken[],
 ): OrganizationLookup {
   return {
-    users: organization.users.map((user) => ({ userId: user.userId, userName: user.userName, userTags: user.userTags, apiKeys: [], authenticators: [], oauthProviders: [] })),
+    users: organization.users.map((user) => ({
+      userId: user.userId,
+      userName: user.userName,
+      userTags: user.userTags,
+      apiKeys: [],
+      authenticators: [],
+      oauthProviders: [],
+    })),
     tags: organization.tags.map(({ tagId, tagName }) => ({ tagId, tagName })),
     wallets: organization.wallets.map(({ walletId, walletName, exported }) => ({ walletId, walletName, exported })),
-    privateKeys: organization.privateKeys.map(({ privateKeyId, privateKeyName, exported }) => ({ privateKeyId, privateKeyName, exported, addresses: [] })),
-    policies: organization.policies.map(({ policyId, policyName, effect, condition, consensus, notes }) => ({ policyId, policyName, effect, condition, consensus, notes })),
+    privateKeys: organization.privateKeys.map(({ privateKeyId, privateKeyName, exported }) => ({
+      privateKeyId,
+      privateKeyName,
+      exported,
+      addresses: [],
+    })),
+    policies: organization.policies.map(({ policyId, policyName, effect, condition, consensus, notes }) => ({
+      policyId,
+      policyName,
+      effect,
+      condition,
+      consensus,
+      notes,
+    })),
     declaredTokens,
   };
 }

@@ -105,7 +105,14 @@ export function rehearse(history: RehearsalHistory, draft: readonly DraftEntry[]
     const beforeOutcome = outcomeOf(before);
     const mismatch = reproductionMismatch(recorded, before, request, history.recordedEvaluations.get(activity.id));
     if (mismatch !== undefined) {
-      report.unreproduced.push({ activityId: activity.id, type: activity.type, reading: reading(), recorded, replayed: beforeOutcome, reason: mismatch });
+      report.unreproduced.push({
+        activityId: activity.id,
+        type: activity.type,
+        reading: reading(),
+        recorded,
+        replayed: beforeOutcome,
+        reason: mismatch,
+      });
     }
     if (typeof request === 'string' || before === undefined) continue;
     const after = decide({ ...request, policies: drafted });
@@ -156,8 +163,7 @@ function outcomeOf(authorization: Authorization | undefined): ReplayedOutcome {
 function responsiblePolicies(before: readonly PolicyEvaluation[], after: readonly PolicyEvaluation[], afterOutcome: ReplayedOutcome) {
   const was = new Map(before.map((evaluation) => [evaluation.policyId, evaluation.outcome as string]));
   const is = new Map(after.map((evaluation) => [evaluation.policyId, evaluation.outcome as string]));
-  const deciding =
-    afterOutcome === 'denied' ? 'OUTCOME_DENY_EXPLICIT' : afterOutcome === 'allowed' ? 'OUTCOME_ALLOW' : 'OUTCOME_REQUIRES_CONSENSUS';
+  const deciding = afterOutcome === 'denied' ? 'OUTCOME_DENY_EXPLICIT' : afterOutcome === 'allowed' ? 'OUTCOME_ALLOW' : 'OUTCOME_REQUIRES_CONSENSUS';
   return [...new Set([...was.keys(), ...is.keys()])]
     .map((policyId) => ({ policyId, before: was.get(policyId) ?? 'ABSENT', after: is.get(policyId) ?? 'DELETED' }))
     .filter((change) => change.before !== change.after)
@@ -181,7 +187,7 @@ function reproductionMismatch(
   if (typeof request === 'string') return `cannot be replayed: ${request}`;
   const replayed = outcomeOf(replay);
   if (replayed !== recorded) return `recorded ${recorded}, replay answers ${replayed}`;
-  if (recordedEvaluations === undefined || replay === undefined || replay.decision === 'allow' && replay.by === 'root-quorum') return undefined;
+  if (recordedEvaluations === undefined || replay === undefined || (replay.decision === 'allow' && replay.by === 'root-quorum')) return undefined;
   // The service keeps every outcome but NOT_APPLICABLE.
   const replayedApplicable = new Map(
     replay.evaluations.filter((evaluation) => evaluation.outcome !== 'OUTCOME_NOT_APPLICABLE').map((e) => [e.policyId, e.outcome as string]),
@@ -212,9 +218,18 @@ class Organization {
     this.accountsByAddress = new Map(history.walletAccounts.map((account) => [account.address.toLowerCase(), account]));
     this.keysById = new Map(history.privateKeys.map((key) => [key.privateKeyId, key]));
     const interfaces = (chain: string) => history.contractInterfaces.filter((entry) => entry.type.endsWith(chain));
-    this.abis = new Map(interfaces('ETHEREUM').map((entry) => [entry.smartContractAddress.toLowerCase(), JSON.parse(entry.smartContractInterface) as Abi]));
-    this.idls = interfaces('SOLANA').map((entry) => ({ address: entry.smartContractAddress, idl: JSON.parse(entry.smartContractInterface) as unknown }));
-    this.keysByAddress = new Map(history.privateKeys.flatMap((key) => key.addresses.flatMap((entry) => (entry.address === undefined ? [] : [[entry.address.toLowerCase(), key] as const]))));
+    this.abis = new Map(
+      interfaces('ETHEREUM').map((entry) => [entry.smartContractAddress.toLowerCase(), JSON.parse(entry.smartContractInterface) as Abi]),
+    );
+    this.idls = interfaces('SOLANA').map((entry) => ({
+      address: entry.smartContractAddress,
+      idl: JSON.parse(entry.smartContractInterface) as unknown,
+    }));
+    this.keysByAddress = new Map(
+      history.privateKeys.flatMap((key) =>
+        key.addresses.flatMap((entry) => (entry.address === undefined ? [] : [[entry.address.toLowerCase(), key] as const])),
+      ),
+    );
   }
 
   /** The engine's request for the recorded activity with every approving vote, or why it cannot be rebuilt. */
@@ -276,19 +291,36 @@ class Organization {
     const key = account === undefined ? (this.keysById.get(signWith) ?? this.keysByAddress.get(signWith.toLowerCase())) : undefined;
     const signer =
       account !== undefined
-        ? { resources: { wallet: this.walletResource(account.walletId), wallet_account: { address: account.address } }, curve: account.curve, formats: [account.addressFormat], address: account.address }
+        ? {
+            resources: { wallet: this.walletResource(account.walletId), wallet_account: { address: account.address } },
+            curve: account.curve,
+            formats: [account.addressFormat],
+            address: account.address,
+          }
         : key !== undefined
-          ? { resources: { private_key: privateKeyResource(key) }, curve: key.curve, formats: key.addresses.flatMap((entry) => entry.format ?? []), address: key.addresses[0]?.address }
+          ? {
+              resources: { private_key: privateKeyResource(key) },
+              curve: key.curve,
+              formats: key.addresses.flatMap((entry) => entry.format ?? []),
+              address: key.addresses[0]?.address,
+            }
           : undefined;
     if (signer === undefined) throw new Error(`signWith ${signWith} is no longer a key of the organization`);
     if (type.startsWith('ACTIVITY_TYPE_SIGN_TRANSACTION')) {
       const unsigned = String(params.unsignedTransaction);
       if (params.type === 'TRANSACTION_TYPE_ETHEREUM') {
-        return { ...signer.resources, eth: { tx: { ...decodeEthereumTransaction(unsigned, (to) => this.abis.get(to.toLowerCase())).policy, from: signer.address } } };
+        return {
+          ...signer.resources,
+          eth: { tx: { ...decodeEthereumTransaction(unsigned, (to) => this.abis.get(to.toLowerCase())).policy, from: signer.address } },
+        };
       }
-      if (params.type === 'TRANSACTION_TYPE_SOLANA') return { ...signer.resources, solana: { tx: decodeSolanaTransaction(hexToBytes(unsigned, 'unsignedTransaction'), this.idls).policy } };
+      if (params.type === 'TRANSACTION_TYPE_SOLANA')
+        return { ...signer.resources, solana: { tx: decodeSolanaTransaction(hexToBytes(unsigned, 'unsignedTransaction'), this.idls).policy } };
       if (params.type === 'TRANSACTION_TYPE_BITCOIN') {
-        return { ...signer.resources, bitcoin: { tx: decodeBitcoinPsbt(hexToBytes(unsigned, 'unsignedTransaction'), bitcoinNetworkOfFormats(signer.formats)).policy } };
+        return {
+          ...signer.resources,
+          bitcoin: { tx: decodeBitcoinPsbt(hexToBytes(unsigned, 'unsignedTransaction'), bitcoinNetworkOfFormats(signer.formats)).policy },
+        };
       }
       return signer.resources;
     }
@@ -325,7 +357,13 @@ function credentialOf(user: User, publicKey: string): EngineApprover['credential
   if (apiKey !== undefined) return { id: apiKey.apiKeyId, user_id: user.userId, type: apiKey.credential.type, public_key: publicKey };
   const passkey = user.authenticators.find((authenticator) => authenticator.credential.publicKey === publicKey);
   if (passkey !== undefined) {
-    return { id: passkey.authenticatorId, user_id: user.userId, type: passkey.credential.type, public_key: publicKey, credential_id: passkey.credentialId };
+    return {
+      id: passkey.authenticatorId,
+      user_id: user.userId,
+      type: passkey.credential.type,
+      public_key: publicKey,
+      credential_id: passkey.credentialId,
+    };
   }
   return { id: publicKey, user_id: user.userId, type: 'CREDENTIAL_TYPE_UNKNOWN', public_key: publicKey };
 }

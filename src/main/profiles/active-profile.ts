@@ -85,9 +85,13 @@ export class ActiveProfile {
   async services(): Promise<ProfileServices> {
     const profile = await this.profile();
     if (profile.kind === 'sandbox' && !this.options.sandbox.isRunning) {
-      throw new QkError('FAILED_PRECONDITION', `the active profile ${JSON.stringify(profile.name)} is the Sandbox, which is not running; start it first`, {
-        profileId: profile.id,
-      });
+      throw new QkError(
+        'FAILED_PRECONDITION',
+        `the active profile ${JSON.stringify(profile.name)} is the Sandbox, which is not running; start it first`,
+        {
+          profileId: profile.id,
+        },
+      );
     }
     // The whole profile is the key: a changed URL, key name or pinned signer must not reuse the old client.
     const key = JSON.stringify(profile);

@@ -8,7 +8,6 @@ import { QkError } from '../../shared/errors';
 import type { Confirm, ConfirmationRequest } from '../confirmation/confirmation';
 import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY, type Profile, type ProfileChangeCheck } from './profiles';
 
-
 const RISK_NOTE =
   'Every request QuorumKey signs for this profile is sent to its service URL, and only bundles signed by its enclave ' +
   'signer key are trusted. Continue only if you made this change yourself and got the new value from your service.';
@@ -59,9 +58,13 @@ export function confirmingCheck(confirm: Confirm): ProfileChangeCheck {
     const request = confirmationFor(before, after);
     if (request === undefined) return;
     if (!(await confirm(request))) {
-      throw new QkError('USER_DECLINED', `the change to profile ${JSON.stringify(after.name)} was declined in the confirmation dialog; nothing was saved`, {
-        id: after.id,
-      });
+      throw new QkError(
+        'USER_DECLINED',
+        `the change to profile ${JSON.stringify(after.name)} was declined in the confirmation dialog; nothing was saved`,
+        {
+          id: after.id,
+        },
+      );
     }
   };
 }

@@ -5,7 +5,8 @@ import type { Confirm } from '../confirmation/confirmation';
 import { confirmingCheck } from './confirmation';
 import type { Profiles } from './profiles';
 
-type ProfileChannel = 'profiles.list' | 'profiles.get' | 'profiles.getActive' | 'profiles.add' | 'profiles.update' | 'profiles.remove' | 'profiles.setActive';
+type ProfileChannel =
+  'profiles.list' | 'profiles.get' | 'profiles.getActive' | 'profiles.add' | 'profiles.update' | 'profiles.remove' | 'profiles.setActive';
 
 export function profilesHandlers({
   profiles,
@@ -16,7 +17,6 @@ export function profilesHandlers({
   confirm: Confirm;
   journal: Pick<Journal, 'record'>;
 }): Pick<IpcHandlers, ProfileChannel> {
-
   // Only the renderer's edits are checked: main's own (the sandbox following its port) are not the user's to confirm.
   const confirmedByUser = confirmingCheck(confirm);
   return {

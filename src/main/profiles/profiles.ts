@@ -166,7 +166,10 @@ export class Profiles {
   }
 
   /** Writes through the file and reports the change once it is written. */
-  private async write<R>(change: ProfileChange, apply: (current: ProfilesFile | undefined) => Promise<{ next: ProfilesFile; result: R }>): Promise<R> {
+  private async write<R>(
+    change: ProfileChange,
+    apply: (current: ProfilesFile | undefined) => Promise<{ next: ProfilesFile; result: R }>,
+  ): Promise<R> {
     const result = await this.file.update(apply);
     this.onChange?.(change);
     return result;
@@ -208,9 +211,7 @@ function validateProfile(candidate: Record<string, unknown>): Profile {
   }
   const baseUrl = validateServiceUrl(requireString(candidate, 'baseUrl'), 'baseUrl', kind);
   const authProxyUrl =
-    candidate.authProxyUrl === undefined
-      ? undefined
-      : validateServiceUrl(requireString(candidate, 'authProxyUrl'), 'authProxyUrl', kind);
+    candidate.authProxyUrl === undefined ? undefined : validateServiceUrl(requireString(candidate, 'authProxyUrl'), 'authProxyUrl', kind);
 
   const organizationId = requireString(candidate, 'organizationId');
   if (!UUID_PATTERN.test(organizationId)) {

@@ -148,7 +148,12 @@ export class Sandbox {
     const starting = this.starting;
     this.starting = undefined;
     // A start in flight is let finish, then stopped, so no service is left behind.
-    const running = this.running?.service ?? (await starting?.then(() => this.running?.service, () => undefined));
+    const running =
+      this.running?.service ??
+      (await starting?.then(
+        () => this.running?.service,
+        () => undefined,
+      ));
     this.running = undefined;
     this.lastError = undefined;
     this.notice = undefined;
@@ -270,24 +275,27 @@ export class Sandbox {
     this.lastError = reason;
     this.report(`${reason}; restarting it`);
     const attempt = (number: number) => {
-      this.restartTimer = setTimeout(() => {
-        this.restartTimer = undefined;
-        this.start().then(
-          () => {
-            this.restarts += 1;
-            this.report(`the sandbox is running again at ${this.running?.sandbox.info.baseUrl ?? '?'}`);
-          },
-          (error: unknown) => {
-            const message = toQkError(error).message;
-            if (number + 1 < MAX_RESTART_ATTEMPTS) {
-              this.report(`restarting the sandbox failed (${message}); trying again`);
-              attempt(number + 1);
-            } else {
-              this.report(`the sandbox could not be restarted: ${message}`);
-            }
-          },
-        );
-      }, FIRST_RESTART_DELAY_MS * 2 ** number);
+      this.restartTimer = setTimeout(
+        () => {
+          this.restartTimer = undefined;
+          this.start().then(
+            () => {
+              this.restarts += 1;
+              this.report(`the sandbox is running again at ${this.running?.sandbox.info.baseUrl ?? '?'}`);
+            },
+            (error: unknown) => {
+              const message = toQkError(error).message;
+              if (number + 1 < MAX_RESTART_ATTEMPTS) {
+                this.report(`restarting the sandbox failed (${message}); trying again`);
+                attempt(number + 1);
+              } else {
+                this.report(`the sandbox could not be restarted: ${message}`);
+              }
+            },
+          );
+        },
+        FIRST_RESTART_DELAY_MS * 2 ** number,
+      );
       this.reportState();
     };
     attempt(0);

@@ -35,7 +35,10 @@ export function startInOwnProcess(launch: LaunchServiceProcess): StartSandboxSer
   return (options) => startServiceProcess(launch, options);
 }
 
-function startServiceProcess(launch: LaunchServiceProcess, { db, port, serviceSecret, rootPublicKeys, log, now }: SandboxServiceOptions): Promise<SandboxService> {
+function startServiceProcess(
+  launch: LaunchServiceProcess,
+  { db, port, serviceSecret, rootPublicKeys, log, now }: SandboxServiceOptions,
+): Promise<SandboxService> {
   const child = launch();
   // A Node child has its pid at once; a utility process only once it is up, so by its first message at the latest.
   let prioritised = lowerPriority(child, log);
@@ -74,7 +77,8 @@ function startServiceProcess(launch: LaunchServiceProcess, { db, port, serviceSe
         );
       } else if (message.type === 'log') log?.(message.line);
       // The service's own code is kept (a locked keychain stays KEYCHAIN_LOCKED, with its next step).
-      else if (message.type === 'start-failed') reject(new QkError(isErrorCode(message.code) ? message.code : 'SANDBOX_UNAVAILABLE', `the sandbox did not start: ${message.message}`));
+      else if (message.type === 'start-failed')
+        reject(new QkError(isErrorCode(message.code) ? message.code : 'SANDBOX_UNAVAILABLE', `the sandbox did not start: ${message.message}`));
       else if (message.type === 'started' && !started) {
         started = true;
         resolve({

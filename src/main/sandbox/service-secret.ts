@@ -25,7 +25,12 @@ export interface SandboxServiceSecretOptions {
   now?: () => number;
 }
 
-export async function sandboxServiceSecret({ store, legacyFile, databaseHoldsSealedData, now = Date.now }: SandboxServiceSecretOptions): Promise<ServiceSecret> {
+export async function sandboxServiceSecret({
+  store,
+  legacyFile,
+  databaseHoldsSealedData,
+  now = Date.now,
+}: SandboxServiceSecretOptions): Promise<ServiceSecret> {
   const stored = await store.get(SANDBOX_SERVICE_SECRET_ACCOUNT);
   if (stored !== null) {
     const secret = decode(stored);

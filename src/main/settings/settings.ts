@@ -85,14 +85,25 @@ export function wideningChanges(before: AppSettings, after: AppSettings): Wideni
     if (was === undefined) continue;
     const label = `Warn above (${coin})`;
     if (now === undefined) widened.push({ label, change: `${was} → no threshold`, words: `removing the ${coin} large-value warning (above ${was})` });
-    else if (wholeUnitsValue(now) > wholeUnitsValue(was)) widened.push({ label, change: `${was} → ${now}`, words: `raising the ${coin} large-value warning from ${was} to ${now}` });
+    else if (wholeUnitsValue(now) > wholeUnitsValue(was))
+      widened.push({ label, change: `${was} → ${now}`, words: `raising the ${coin} large-value warning from ${was} to ${now}` });
   }
   const tokensAfter = new Map((after.tokenWarnAbove ?? []).map(({ token, amount }) => [tokenKeyText(token), amount]));
   for (const { token, amount: was } of before.tokenWarnAbove ?? []) {
     const now = tokensAfter.get(tokenKeyText(token));
     const label = `Warn above (token ${token.address}${token.family === 'ethereum' ? ` on chain id ${token.chainId}` : ' on Solana'})`;
-    if (now === undefined) widened.push({ label, change: `${was} → no threshold`, words: `removing the large-transfer warning of the token at ${token.address} (at ${was})` });
-    else if (wholeUnitsValue(now) > wholeUnitsValue(was)) widened.push({ label, change: `${was} → ${now}`, words: `raising the large-transfer warning of the token at ${token.address} from ${was} to ${now}` });
+    if (now === undefined)
+      widened.push({
+        label,
+        change: `${was} → no threshold`,
+        words: `removing the large-transfer warning of the token at ${token.address} (at ${was})`,
+      });
+    else if (wholeUnitsValue(now) > wholeUnitsValue(was))
+      widened.push({
+        label,
+        change: `${was} → ${now}`,
+        words: `raising the large-transfer warning of the token at ${token.address} from ${was} to ${now}`,
+      });
   }
   return widened;
 }

@@ -83,7 +83,9 @@ export function parsedDefinition(contract: SmartContractInterface): unknown {
 }
 
 /** Services spell the stored type either way ("SOLANA" or "SMART_CONTRACT_INTERFACE_TYPE_SOLANA"). */
-export function contractInterfaceTypeOf(contract: SmartContractInterface): 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM' | 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA' {
+export function contractInterfaceTypeOf(
+  contract: SmartContractInterface,
+): 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM' | 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA' {
   return contract.type.endsWith('SOLANA') ? 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA' : 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM';
 }
 

@@ -102,7 +102,15 @@ export function standingIn(
 ): PolicyStanding {
   const { users, tags, viewer, rootQuorum } = snapshot;
   const { declaredTokens, ...standing } = request;
-  return policyStanding({ ...standing, policies, users, tags, viewerId: viewer.userId, rootQuorum, names: policyNamesOf(snapshot, declaredTokens ?? []) });
+  return policyStanding({
+    ...standing,
+    policies,
+    users,
+    tags,
+    viewerId: viewer.userId,
+    rootQuorum,
+    names: policyNamesOf(snapshot, declaredTokens ?? []),
+  });
 }
 
 /** Beyond this many extra approvers the search for "what is still needed" stops and says so in general words. */
@@ -123,7 +131,13 @@ export function policyStanding(input: StandingInput): PolicyStanding {
   const evaluations: PolicyVerdict[] = [];
   for (const policy of input.policies) {
     const verdictOf = (verdict: PolicyVerdict['verdict'], reason?: string) =>
-      evaluations.push({ policyId: policy.policyId, policyName: policy.policyName, effect: policy.effect, verdict, ...(reason === undefined ? {} : { reason }) });
+      evaluations.push({
+        policyId: policy.policyId,
+        policyName: policy.policyName,
+        effect: policy.effect,
+        verdict,
+        ...(reason === undefined ? {} : { reason }),
+      });
     const time = holds(policy.time ?? '', 'time', timeContext);
     const condition = holds(policy.condition, 'condition', conditionContext);
     const agreed = consensus(policy, approvers);
@@ -164,7 +178,14 @@ export function policyStanding(input: StandingInput): PolicyStanding {
     const outcomes = evaluations.flatMap(({ policyId, verdict }) => {
       const policy = byId.get(policyId);
       if (policy === undefined) return [];
-      const enginePolicy = { id: policy.policyId, name: policy.policyName, effect: policy.effect, condition: policy.condition, consensus: policy.consensus, time: policy.time ?? '' };
+      const enginePolicy = {
+        id: policy.policyId,
+        name: policy.policyName,
+        effect: policy.effect,
+        condition: policy.condition,
+        consensus: policy.consensus,
+        time: policy.time ?? '',
+      };
       return [{ policy: enginePolicy, outcome: ENGINE_OUTCOMES[verdict] }];
     });
     const explained = explainOutcomes(decision, outcomes, { condition: conditionContext, consensus: consensusContext(approvers), time: timeContext });
@@ -172,9 +193,15 @@ export function policyStanding(input: StandingInput): PolicyStanding {
   };
   const decided = { matchedPolicies, failedPolicies, evaluations, stillToVote: [], why: [] };
   if (rootQuorumReached) return { ...decided, outcome: 'ALLOW', decidedBy: 'root quorum', viewerCanApprove: false };
-  if (matchedPolicies.some((policy) => policy.outcome === 'DENY')) return { ...decided, why: why('explicit-deny'), outcome: 'DENY', decidedBy: 'policy', viewerCanApprove: false };
-  if (matchedPolicies.some((policy) => policy.outcome === 'ALLOW')) return { ...decided, outcome: 'ALLOW', decidedBy: 'policy', viewerCanApprove: false };
-  const base = { ...decided, stillToVote: possibleVoters(waiting, new Set(approvers), lookupOf(input)), why: why(waiting.length > 0 ? 'consensus-needed' : 'implicit-deny') };
+  if (matchedPolicies.some((policy) => policy.outcome === 'DENY'))
+    return { ...decided, why: why('explicit-deny'), outcome: 'DENY', decidedBy: 'policy', viewerCanApprove: false };
+  if (matchedPolicies.some((policy) => policy.outcome === 'ALLOW'))
+    return { ...decided, outcome: 'ALLOW', decidedBy: 'policy', viewerCanApprove: false };
+  const base = {
+    ...decided,
+    stillToVote: possibleVoters(waiting, new Set(approvers), lookupOf(input)),
+    why: why(waiting.length > 0 ? 'consensus-needed' : 'implicit-deny'),
+  };
 
   const needs = waiting.map((policy) => whatConsensusNeeds(policy, approvers, input, consensus));
   const reachable = needs.filter((need): need is Need => need !== undefined).sort((a, b) => a.count - b.count);
@@ -209,7 +236,12 @@ function lookupOf({ users, tags, rootQuorum }: StandingInput): Pick<Organization
       userName: user.userName,
       ...(user.userEmail === undefined ? {} : { userEmail: user.userEmail }),
       userTags: user.userTags,
-      apiKeys: user.apiKeys.map((key) => ({ apiKeyId: key.apiKeyId, apiKeyName: key.apiKeyName, credentialType: key.credential.type, publicKey: key.credential.publicKey })),
+      apiKeys: user.apiKeys.map((key) => ({
+        apiKeyId: key.apiKeyId,
+        apiKeyName: key.apiKeyName,
+        credentialType: key.credential.type,
+        publicKey: key.credential.publicKey,
+      })),
       authenticators: user.authenticators.map((authenticator) => ({
         authenticatorId: authenticator.authenticatorId,
         authenticatorName: authenticator.authenticatorName,

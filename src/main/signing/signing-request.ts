@@ -72,7 +72,10 @@ export function signingRequestOf(activity: { type: string; intent: Record<string
   // Fields a newer service may add are dropped, not refused: the card shows what this version can read.
   const parsed = activityOperations[operation].parameters.strip().safeParse(parameters);
   if (!parsed.success) {
-    throw new QkError('RESPONSE_INVALID', `the ${intentKey} of this ${activity.type} activity is not a signing request: ${describeIssues(parsed.error)}`);
+    throw new QkError(
+      'RESPONSE_INVALID',
+      `the ${intentKey} of this ${activity.type} activity is not a signing request: ${describeIssues(parsed.error)}`,
+    );
   }
   // Checked just above against this operation's own schema; TypeScript cannot pair the union's members by itself.
   return { operation, ...parsed.data } as SigningRequest;
@@ -92,7 +95,8 @@ export function resolveSigner(snapshot: OrganizationSnapshot, signWith: string):
   for (const privateKey of snapshot.privateKeys) {
     if (privateKey.privateKeyId === signWith) return { kind: 'private key', privateKey };
     const address = privateKey.addresses.find((candidate) => candidate.address !== undefined && sameAddress(candidate.address, signWith));
-    if (address?.address !== undefined && address.format !== undefined) return { kind: 'private key', privateKey, address: { format: address.format, address: address.address } };
+    if (address?.address !== undefined && address.format !== undefined)
+      return { kind: 'private key', privateKey, address: { format: address.format, address: address.address } };
   }
   throw new QkError(
     'REQUEST_INVALID',
@@ -136,7 +140,9 @@ function bitcoinNetworkOf(signer: ResolvedSigner): BitcoinNetworkName {
       : signer.address !== undefined
         ? [signer.address.format]
         : signer.privateKey.addresses.flatMap((address) => (address.format === undefined ? [] : [address.format]));
-  const network = formats.map((format) => /^ADDRESS_FORMAT_BITCOIN_(MAINNET|TESTNET|SIGNET|REGTEST)_/.exec(format)?.[1]).find((name) => name !== undefined);
+  const network = formats
+    .map((format) => /^ADDRESS_FORMAT_BITCOIN_(MAINNET|TESTNET|SIGNET|REGTEST)_/.exec(format)?.[1])
+    .find((name) => name !== undefined);
   return (network?.toLowerCase() ?? 'mainnet') as BitcoinNetworkName;
 }
 

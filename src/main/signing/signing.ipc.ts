@@ -24,7 +24,15 @@ export interface SigningHandlerDeps extends ActiveProfileHandlerDeps {
   journal: Pick<Journal, 'record'>;
 }
 
-export function signingHandlers({ active, now, settings, tokens, stampedRequestsDir, signaturesDir, journal }: SigningHandlerDeps): Pick<IpcHandlers, SigningChannel> {
+export function signingHandlers({
+  active,
+  now,
+  settings,
+  tokens,
+  stampedRequestsDir,
+  signaturesDir,
+  journal,
+}: SigningHandlerDeps): Pick<IpcHandlers, SigningChannel> {
   const signing = async () => signingFor(await active.services(), { settings, tokens, now });
   return {
     'signing.describe': async ({ activityId }) => {
@@ -40,9 +48,13 @@ export function signingHandlers({ active, now, settings, tokens, stampedRequests
     'signing.saveResult': async ({ activityId, file: name }) => {
       const { activity, result } = await (await signing()).result(activityId);
       if (result === undefined) {
-        throw new QkError('FAILED_PRECONDITION', `the signing request has no signature yet: it is ${activityStatusInWords(activity.status).toLowerCase()}; save it once it is signed`, {
-          activityId,
-        });
+        throw new QkError(
+          'FAILED_PRECONDITION',
+          `the signing request has no signature yet: it is ${activityStatusInWords(activity.status).toLowerCase()}; save it once it is signed`,
+          {
+            activityId,
+          },
+        );
       }
       await mkdir(signaturesDir, { recursive: true, mode: 0o700 });
       const file = join(signaturesDir, name);

@@ -63,9 +63,13 @@ export class Signing {
     const { activity } = await client.query('get_activity', { activityId });
     const request = signingRequestOf(activity);
     if (request === undefined) {
-      throw new QkError('REQUEST_INVALID', `activity ${activityId} is a ${activity.type}, which signs nothing; only signing activities have a signing card`, {
-        activityId,
-      });
+      throw new QkError(
+        'REQUEST_INVALID',
+        `activity ${activityId} is a ${activity.type}, which signs nothing; only signing activities have a signing card`,
+        {
+          activityId,
+        },
+      );
     }
     const snapshot = await readOrganization(client);
     const { approverIds } = tallyOf(activity.votes, now());
@@ -103,10 +107,21 @@ export class Signing {
    */
   async dryRun(request: SigningRequest, draft: readonly DraftEntry[] = []): Promise<DryRunView> {
     const snapshot = await readOrganization(this.options.client);
-    checkPolicyIds(draft, snapshot.policies.map((policy) => policy.policyId));
+    checkPolicyIds(
+      draft,
+      snapshot.policies.map((policy) => policy.policyId),
+    );
     const policies = applyDraft(snapshot.policies, draft);
-    const [description, standing] = await Promise.all([this.describe(request, snapshot), this.standing(request, snapshot, [snapshot.viewer.userId], policies)]);
-    return { description: descriptionView(description), facts: signingFacts(description), standing: standingView(standing), policies: standing.evaluations };
+    const [description, standing] = await Promise.all([
+      this.describe(request, snapshot),
+      this.standing(request, snapshot, [snapshot.viewer.userId], policies),
+    ]);
+    return {
+      description: descriptionView(description),
+      facts: signingFacts(description),
+      standing: standingView(standing),
+      policies: standing.evaluations,
+    };
   }
 
   async submit(request: SigningRequest): Promise<ActivityOutcome<SigningResultView>> {
@@ -138,7 +153,8 @@ export class Signing {
     const history = await this.pastRecipients(base);
     return {
       contextFor: (activityId) => withHistory(base, history, activityId),
-      verdict: async (activity, request) => standingView(await this.standing(request, snapshot, tallyOf(activity.votes, this.options.now()).approverIds)),
+      verdict: async (activity, request) =>
+        standingView(await this.standing(request, snapshot, tallyOf(activity.votes, this.options.now()).approverIds)),
     };
   }
 
@@ -177,13 +193,17 @@ export class Signing {
       privateKeys: snapshot.privateKeys.map((key) => ({
         privateKeyId: key.privateKeyId,
         privateKeyName: key.privateKeyName,
-        addresses: key.addresses.flatMap((entry) => (entry.address === undefined ? [] : [{ address: entry.address, ...(entry.format === undefined ? {} : { addressFormat: entry.format }) }])),
+        addresses: key.addresses.flatMap((entry) =>
+          entry.address === undefined ? [] : [{ address: entry.address, ...(entry.format === undefined ? {} : { addressFormat: entry.format }) }],
+        ),
       })),
       contracts: contractsForReading(snapshot.contracts),
       ownBitcoinAddresses: [
         ...snapshot.accounts.filter((account) => account.addressFormat.startsWith('ADDRESS_FORMAT_BITCOIN_')).map((account) => account.address),
         ...snapshot.privateKeys.flatMap((key) =>
-          key.addresses.flatMap((entry) => (entry.format?.startsWith('ADDRESS_FORMAT_BITCOIN_') === true && entry.address !== undefined ? [entry.address] : [])),
+          key.addresses.flatMap((entry) =>
+            entry.format?.startsWith('ADDRESS_FORMAT_BITCOIN_') === true && entry.address !== undefined ? [entry.address] : [],
+          ),
         ),
       ],
       tokens: await this.options.tokens.list(),
@@ -276,7 +296,9 @@ function signingResultOf(activity: Activity): SigningResultView {
   if (single !== undefined) return { kind: 'signatures', signatures: [{ r: single.r, s: single.s, v: single.v }] };
   const many = result.signRawPayloadsResult as { signatures?: { r: string; s: string; v: string }[] } | undefined;
   if (many !== undefined) return { kind: 'signatures', signatures: (many.signatures ?? []).map(({ r, s, v }) => ({ r, s, v })) };
-  throw new QkError('RESPONSE_INVALID', `completed activity ${activity.id} (${activity.type}) carries no signing result`, { activityId: activity.id });
+  throw new QkError('RESPONSE_INVALID', `completed activity ${activity.id} (${activity.type}) carries no signing result`, {
+    activityId: activity.id,
+  });
 }
 
 /** What crosses IPC of the description besides its facts (the details are in the facts). */

@@ -127,9 +127,7 @@ async function syncDirectory(directory: string): Promise<void> {
 }
 
 function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => (issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message))
-    .join('; ');
+  return error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message)).join('; ');
 }
 
 function isErrno(error: unknown, code: string): boolean {

@@ -36,7 +36,6 @@ function canonicalAddress(key: DeclaredTokenKey): string {
 const sameToken = (a: DeclaredTokenKey, b: DeclaredTokenKey) =>
   a.family === b.family && (a.family !== 'ethereum' || b.family !== 'ethereum' || a.chainId === b.chainId) && a.address === b.address;
 
-
 export class DeclaredTokens {
   private readonly file: JsonFile<z.infer<typeof storedSchema>>;
 
@@ -64,7 +63,10 @@ export class DeclaredTokens {
     const declared: DeclaredToken = { ...token, address: canonicalAddress(token) };
     const known = KNOWN_TOKENS.find((candidate) => sameToken(candidate, declared));
     if (known !== undefined) {
-      throw invalid('address', `${tokenPlaceWords(declared)} is ${known.symbol} on the known token list (${known.decimals} decimals); it needs no declaration`);
+      throw invalid(
+        'address',
+        `${tokenPlaceWords(declared)} is ${known.symbol} on the known token list (${known.decimals} decimals); it needs no declaration`,
+      );
     }
     const imitation = tokenImitation(declared);
     if (imitation !== undefined) throw invalid(imitation.field, imitation.reason);
@@ -79,7 +81,8 @@ export class DeclaredTokens {
     const target: DeclaredTokenKey = { ...key, address: canonicalAddress(key) };
     return this.file.update(async (current) => {
       const existing = current?.tokens ?? [];
-      if (!existing.some((token) => sameToken(token, target))) throw new QkError('NOT_FOUND', `no token is declared for ${tokenPlaceWords(target)}`, { address: target.address });
+      if (!existing.some((token) => sameToken(token, target)))
+        throw new QkError('NOT_FOUND', `no token is declared for ${tokenPlaceWords(target)}`, { address: target.address });
       const tokens = existing.filter((token) => !sameToken(token, target));
       return { next: { tokens }, result: tokens };
     });

@@ -17,7 +17,8 @@ type TokenKey = TokenWarnAbove[number]['token'];
 const MAX_UINT256 = 2n ** 256n - 1n;
 
 /** Ethereum addresses compare whatever their letter case; a mint exactly. */
-export const tokenKeyText = (key: TokenKey) => (key.family === 'ethereum' ? `ethereum:${key.chainId}:${key.address.toLowerCase()}` : `solana:${key.address}`);
+export const tokenKeyText = (key: TokenKey) =>
+  key.family === 'ethereum' ? `ethereum:${key.chainId}:${key.address.toLowerCase()}` : `solana:${key.address}`;
 
 /**
  * `text` in the token's base units, exactly: "10,000.5" with 6 decimals is 10000500000. Group commas are allowed
@@ -26,7 +27,11 @@ export const tokenKeyText = (key: TokenKey) => (key.family === 'ethereum' ? `eth
 export function parseTokenUnits(text: string, token: { symbol: string; decimals: number }): bigint {
   const trimmed = text.trim();
   if (!/^(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?$/.test(trimmed)) {
-    throw new QkError('REQUEST_INVALID', `threshold: ${JSON.stringify(trimmed.slice(0, 80))} is not an amount of ${token.symbol}; write it in the token's units, like 10000 or 0.5`, { field: 'threshold' });
+    throw new QkError(
+      'REQUEST_INVALID',
+      `threshold: ${JSON.stringify(trimmed.slice(0, 80))} is not an amount of ${token.symbol}; write it in the token's units, like 10000 or 0.5`,
+      { field: 'threshold' },
+    );
   }
   const [whole = '0', fraction = ''] = trimmed.replaceAll(',', '').split('.');
   if (fraction.length > token.decimals) {
@@ -34,8 +39,12 @@ export function parseTokenUnits(text: string, token: { symbol: string; decimals:
     throw new QkError('REQUEST_INVALID', `threshold: ${token.symbol} has ${has}; ${trimmed} has ${fraction.length}`, { field: 'threshold' });
   }
   const raw = BigInt(whole) * 10n ** BigInt(token.decimals) + BigInt(fraction.padEnd(token.decimals, '0') || '0');
-  if (raw === 0n) throw new QkError('REQUEST_INVALID', `threshold: a threshold of 0 ${token.symbol} would flag every transfer; leave it empty for none`, { field: 'threshold' });
-  if (raw > MAX_UINT256) throw new QkError('REQUEST_INVALID', `threshold: ${trimmed} ${token.symbol} is more than a token amount can hold`, { field: 'threshold' });
+  if (raw === 0n)
+    throw new QkError('REQUEST_INVALID', `threshold: a threshold of 0 ${token.symbol} would flag every transfer; leave it empty for none`, {
+      field: 'threshold',
+    });
+  if (raw > MAX_UINT256)
+    throw new QkError('REQUEST_INVALID', `threshold: ${trimmed} ${token.symbol} is more than a token amount can hold`, { field: 'threshold' });
   return raw;
 }
 
@@ -81,9 +90,16 @@ export function checkTokenWarnAbove(entries: TokenWarnAbove, catalog: readonly T
     const keyText = tokenKeyText(key);
     const token = byKey.get(keyText);
     if (token === undefined) {
-      throw new QkError('REQUEST_INVALID', `tokenWarnAbove: no known or declared token is at ${key.address}${key.family === 'ethereum' ? ` on chain id ${key.chainId}` : ' on Solana'}; declare it first`, { field: 'tokenWarnAbove' });
+      throw new QkError(
+        'REQUEST_INVALID',
+        `tokenWarnAbove: no known or declared token is at ${key.address}${key.family === 'ethereum' ? ` on chain id ${key.chainId}` : ' on Solana'}; declare it first`,
+        { field: 'tokenWarnAbove' },
+      );
     }
-    if (seen.has(keyText)) throw new QkError('REQUEST_INVALID', `tokenWarnAbove: ${token.symbol} on ${token.network} has two thresholds; keep one`, { field: 'tokenWarnAbove' });
+    if (seen.has(keyText))
+      throw new QkError('REQUEST_INVALID', `tokenWarnAbove: ${token.symbol} on ${token.network} has two thresholds; keep one`, {
+        field: 'tokenWarnAbove',
+      });
     seen.add(keyText);
     parseTokenUnits(amount, token);
     return { token: token.token, amount: normalizedUnits(amount) };

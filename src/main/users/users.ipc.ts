@@ -26,7 +26,9 @@ export function usersHandlers({ active, now, keychain }: UsersHandlerDeps): Pick
     if (apiKey.kind === 'public-key') return { apiKeyName: apiKey.apiKeyName, publicKey: apiKey.publicKey, curveType: CURVE_TYPES[apiKey.curve] };
     const stored = await keychain.getApiKeyPublic(apiKey.keyName);
     if (stored.missing) {
-      throw new QkError('KEY_NOT_FOUND', `the OS keychain no longer holds the private key of ${stored.name}; create another key for this user`, { name: stored.name });
+      throw new QkError('KEY_NOT_FOUND', `the OS keychain no longer holds the private key of ${stored.name}; create another key for this user`, {
+        name: stored.name,
+      });
     }
     return { apiKeyName: stored.name, publicKey: stored.publicKey, curveType: CURVE_TYPES[stored.curve] };
   };
@@ -38,11 +40,15 @@ export function usersHandlers({ active, now, keychain }: UsersHandlerDeps): Pick
       const outcome = await client.submit('create_users', {
         users: [{ userName, userTags: tagIds, apiKeys, authenticators: [], oauthProviders: [] }],
       });
-      return outcomeView(outcome, ({ userIds }) => {
-        const [userId] = userIds;
-        if (userId === undefined) throw new QkError('RESPONSE_INVALID', 'create_users completed without the id of the user it created');
-        return { userId };
-      }, now());
+      return outcomeView(
+        outcome,
+        ({ userIds }) => {
+          const [userId] = userIds;
+          if (userId === undefined) throw new QkError('RESPONSE_INVALID', 'create_users completed without the id of the user it created');
+          return { userId };
+        },
+        now(),
+      );
     },
     'users.delete': async ({ userIds }) => {
       const { client } = await active.services();

@@ -19,7 +19,7 @@ export interface Action {
 export function useAction(): Action {
   const [busy, setBusy] = useState<string>();
   const [failure, setFailure] = useState<{ error: QkError; failed: string }>();
-  const run = useCallback(async <T,>(label: string, request: (api: QuorumKeyApi) => Promise<T>) => {
+  const run = useCallback(async <T>(label: string, request: (api: QuorumKeyApi) => Promise<T>) => {
     setBusy(label);
     setFailure(undefined);
     try {

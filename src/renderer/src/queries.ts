@@ -25,7 +25,17 @@ import { bridge, call } from './api';
 import { useUi } from './store';
 
 /** Namespaces whose channels answer from this computer (keychain, profiles, settings…), whichever profile is active. */
-const APP_WIDE_NAMESPACES: ReadonlySet<string> = new Set(['app', 'clipboard', 'inbox', 'journal', 'keys', 'profiles', 'requests', 'sandbox', 'tokens']);
+const APP_WIDE_NAMESPACES: ReadonlySet<string> = new Set([
+  'app',
+  'clipboard',
+  'inbox',
+  'journal',
+  'keys',
+  'profiles',
+  'requests',
+  'sandbox',
+  'tokens',
+]);
 
 /** Whether `channel` acts for the active profile (its organization, its key), so its answer belongs to that profile. */
 export function isProfileScoped(channel: Channel): boolean {
@@ -38,7 +48,14 @@ const PROFILE_SCOPED: readonly Channel[] = channels.filter(isProfileScoped);
 const JOURNAL_READS: readonly Channel[] = ['journal.list', 'journal.verify'];
 
 /** The reads an activity event makes stale while the activity still waits: the queue, the history, its card. */
-const ACTIVITY_READS: readonly Channel[] = ['approvals.pending', 'activities.list', 'activities.get', 'signing.describe', 'signing.result', ...JOURNAL_READS];
+const ACTIVITY_READS: readonly Channel[] = [
+  'approvals.pending',
+  'activities.list',
+  'activities.get',
+  'signing.describe',
+  'signing.result',
+  ...JOURNAL_READS,
+];
 
 /** The reads `event` makes stale; the screens showing them read again. */
 export function channelsToInvalidate(event: AppEvent): readonly Channel[] {
@@ -111,7 +128,9 @@ type InputArgs<C extends Channel> = C extends NoInputChannel ? [] : [input: Chan
 
 function read<C extends Channel>(channel: C, input: unknown): Promise<ChannelOutput<C>> {
   const [namespace, method] = splitChannel(channel);
-  return call((api) => (api as unknown as Record<string, Record<string, (input?: unknown) => Promise<ChannelOutput<C>>>>)[namespace]![method]!(input));
+  return call((api) =>
+    (api as unknown as Record<string, Record<string, (input?: unknown) => Promise<ChannelOutput<C>>>>)[namespace]![method]!(input),
+  );
 }
 
 function useActiveProfileId(): string | null {
@@ -131,12 +150,10 @@ export function useChannel<C extends Channel>(channel: C, ...[input]: InputArgs<
 export function useChannelEach<C extends Channel>(channel: C, inputs: readonly ChannelInput<C>[]): UseQueryResult<ChannelOutput<C>, QkError>[] {
   const activeProfileId = useActiveProfileId();
   return useQueries({
-    queries: inputs.map(
-      (input): UseQueryOptions<ChannelOutput<C>, QkError> => ({
-        queryKey: queryKeyOf(channel, input, activeProfileId),
-        queryFn: () => read(channel, input),
-      }),
-    ),
+    queries: inputs.map((input): UseQueryOptions<ChannelOutput<C>, QkError> => ({
+      queryKey: queryKeyOf(channel, input, activeProfileId),
+      queryFn: () => read(channel, input),
+    })),
   });
 }
 
@@ -166,7 +183,10 @@ export function useActivityHistory(filter: HistoryFilter): UseInfiniteQueryResul
 /** Marks the reads of `channels` stale after a change made here; the screens showing them read again. */
 export function useInvalidate(): (...channels: Channel[]) => void {
   const client = useQueryClient();
-  return useCallback((...changed: Channel[]) => {
-    for (const channel of changed) void client.invalidateQueries({ queryKey: [channel] });
-  }, [client]);
+  return useCallback(
+    (...changed: Channel[]) => {
+      for (const channel of changed) void client.invalidateQueries({ queryKey: [channel] });
+    },
+    [client],
+  );
 }

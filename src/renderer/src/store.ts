@@ -5,7 +5,20 @@
 import { create } from 'zustand';
 import type { AppSettings } from '../../shared/ipc/contract';
 
-export const SCREENS = ['profiles', 'keys', 'wallets', 'approvals', 'sign', 'contracts', 'users', 'policies', 'import', 'decrypt', 'journal', 'settings'] as const;
+export const SCREENS = [
+  'profiles',
+  'keys',
+  'wallets',
+  'approvals',
+  'sign',
+  'contracts',
+  'users',
+  'policies',
+  'import',
+  'decrypt',
+  'journal',
+  'settings',
+] as const;
 export type Screen = (typeof SCREENS)[number];
 
 export interface ActiveProfileSummary {

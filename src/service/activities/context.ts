@@ -131,11 +131,7 @@ export interface ActivityHooks {
    * Just before the handler runs, seeing the organization as the decision saw it; may return a step that runs once
    * the handler has succeeded, inside the same transaction.
    */
-  beforeExecution?(
-    ctx: ActivityContext,
-    activity: ActivityRecord,
-    op: ActivityOperation,
-  ): ((completion: Completion) => Promise<void>) | undefined;
+  beforeExecution?(ctx: ActivityContext, activity: ActivityRecord, op: ActivityOperation): ((completion: Completion) => Promise<void>) | undefined;
 }
 
 /** A query as a session profile's scope sees it: the resources it reads, as conditions name them; no activity. */
@@ -148,7 +144,11 @@ export interface QueryScopeRequest {
 }
 
 /** The condition keywords (`wallet`, `private_key`, …) for the resources one query of `N` reads. */
-export type QueryResources<N extends QueryName = QueryName> = (store: Repositories, organizationId: string, request: QueryRequest<N>) => Record<string, unknown>;
+export type QueryResources<N extends QueryName = QueryName> = (
+  store: Repositories,
+  organizationId: string,
+  request: QueryRequest<N>,
+) => Record<string, unknown>;
 
 /** One resource family: its query and activity handlers keyed by operation name, and its pipeline hooks. */
 export interface Family {

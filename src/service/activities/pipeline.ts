@@ -378,7 +378,10 @@ function approverOf(actor: Actor): Approver {
  */
 function currentApprovers(store: Repositories, votes: readonly VoteRecord[], now: number): Approver[] {
   return countingApprovals(votes, now).map((v) => {
-    const passkeyId = v.credentialType === WEBAUTHN_CREDENTIAL_TYPE ? store.authenticators.listByUser(v.userId).find((passkey) => passkey.id === v.credentialId)?.credentialId : undefined;
+    const passkeyId =
+      v.credentialType === WEBAUTHN_CREDENTIAL_TYPE
+        ? store.authenticators.listByUser(v.userId).find((passkey) => passkey.id === v.credentialId)?.credentialId
+        : undefined;
     return {
       userId: v.userId,
       credential: {
@@ -404,13 +407,7 @@ function parametersOf(activity: ActivityRecord, route: ActivityRoute): Record<st
   return parseSubmission(route, JSON.parse(activity.body)).params;
 }
 
-async function castVote(
-  session: Session,
-  target: ActivityRecord,
-  actor: Actor,
-  selection: VoteSelection,
-  message: string,
-): Promise<Activity> {
+async function castVote(session: Session, target: ActivityRecord, actor: Actor, selection: VoteSelection, message: string): Promise<Activity> {
   const { deps, tx, now } = session;
   if (target.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED') {
     throw new QkError(
@@ -527,9 +524,5 @@ async function execute(
   }
   const { resultKey } = namesOf(route);
   const answered = route.version === undefined ? result : route.version.resultFromCurrent(result);
-  tx.activities.finish(
-    activity.id,
-    { status: 'ACTIVITY_STATUS_COMPLETED', result: resultKey === null ? {} : { [resultKey]: answered } },
-    now,
-  );
+  tx.activities.finish(activity.id, { status: 'ACTIVITY_STATUS_COMPLETED', result: resultKey === null ? {} : { [resultKey]: answered } }, now);
 }

@@ -78,8 +78,17 @@ function voteView(store: Repositories, vote: VoteRecord): Vote {
     // A voter deleted since keeps their vote; the user object then carries only the id.
     user:
       user === undefined
-        ? ({ userId: vote.userId, userName: '', authenticators: [], apiKeys: [], userTags: [], oauthProviders: [],
-            createdAt: toTimestamp(vote.createdAt), updatedAt: toTimestamp(vote.createdAt), mfaPolicies: [] })
+        ? {
+            userId: vote.userId,
+            userName: '',
+            authenticators: [],
+            apiKeys: [],
+            userTags: [],
+            oauthProviders: [],
+            createdAt: toTimestamp(vote.createdAt),
+            updatedAt: toTimestamp(vote.createdAt),
+            mfaPolicies: [],
+          }
         : userView(store, user),
     activityId: vote.activityId,
     selection: vote.selection,

@@ -105,10 +105,7 @@ export async function authenticate(
 ): Promise<Authentication> {
   const present = KNOWN_STAMP_HEADERS.filter((name) => headers[name] !== undefined);
   if (present.length === 0) {
-    throw new QkError(
-      'SIGNATURE_MISSING',
-      'cannot authenticate public API activity request without a stamp (X-Stamp/X-Stamp-Webauthn header)',
-    );
+    throw new QkError('SIGNATURE_MISSING', 'cannot authenticate public API activity request without a stamp (X-Stamp/X-Stamp-Webauthn header)');
   }
   if (present.length > 1) {
     throw new QkError('REQUEST_INVALID', `send exactly one stamp header; this request carries ${present.join(' and ')}`, {

@@ -27,7 +27,8 @@ function parseCidr(cidr: string): CidrBlock | string {
   if (family === undefined) return `"${network}" is not an IPv4 or IPv6 address`;
   const maxPrefix = family === 'ipv4' ? 32 : 128;
   const prefix = Number(prefixText);
-  if (!/^\d{1,3}$/.test(prefixText) || prefix > maxPrefix) return `the prefix length must be a whole number from 0 to ${maxPrefix}, got "${prefixText}"`;
+  if (!/^\d{1,3}$/.test(prefixText) || prefix > maxPrefix)
+    return `the prefix length must be a whole number from 0 to ${maxPrefix}, got "${prefixText}"`;
   return { network, prefix, family };
 }
 
@@ -65,14 +66,21 @@ function applicableList(store: Repositories, credential: Pick<Credential, 'organ
 }
 
 /** Throws REQUEST_NOT_AUTHORIZED for a request from outside the allowlist that applies to its credential. */
-export function requireAllowedAddress(store: Repositories, credential: Pick<Credential, 'organizationId' | 'publicKey'>, remoteAddress: string | undefined): void {
+export function requireAllowedAddress(
+  store: Repositories,
+  credential: Pick<Credential, 'organizationId' | 'publicKey'>,
+  remoteAddress: string | undefined,
+): void {
   const list = applicableList(store, credential);
   if (list === undefined) return;
   const whose = list.publicKey === undefined ? `organization ${list.organizationId}` : `API key ${list.publicKey}`;
   const client = clientAddress(remoteAddress);
   if (client === undefined) {
     if (list.onEvaluationError === 'ALLOW') return;
-    throw new QkError('REQUEST_NOT_AUTHORIZED', `request not authorized: the client address "${remoteAddress ?? ''}" cannot be checked against the IP allowlist of ${whose}`);
+    throw new QkError(
+      'REQUEST_NOT_AUTHORIZED',
+      `request not authorized: the client address "${remoteAddress ?? ''}" cannot be checked against the IP allowlist of ${whose}`,
+    );
   }
   if (!allows(list, client)) {
     throw new QkError('REQUEST_NOT_AUTHORIZED', `request not authorized: ${client.address} is outside the IP allowlist of ${whose}`, {

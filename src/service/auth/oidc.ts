@@ -157,7 +157,10 @@ function localKeySet(issuer: string, jwks: unknown) {
   }
   const privateKeyIndex = keys.findIndex((key) => typeof key === 'object' && key !== null && 'd' in key);
   if (privateKeyIndex !== -1) {
-    throw new QkError('CONFIG_INVALID', `JWKS of OIDC issuer "${issuer}" holds a private key at keys[${privateKeyIndex}]; configure the public JWKS only`);
+    throw new QkError(
+      'CONFIG_INVALID',
+      `JWKS of OIDC issuer "${issuer}" holds a private key at keys[${privateKeyIndex}]; configure the public JWKS only`,
+    );
   }
   try {
     return createLocalJWKSet(jwks as JSONWebKeySet);

@@ -34,10 +34,14 @@ export function authenticateReadOnlySession(
   if (signer === undefined) throw new QkError('INTERNAL', 'the session signing key is missing; start the service with startService');
   const claims = verifySessionJwt(token, signer.publicKey, now);
   if (claims.session_type !== READ_ONLY_SESSION) {
-    throw new QkError('UNAUTHENTICATED', `X-Session carries a ${claims.session_type} session; only read-only sessions go there, stamp other requests`);
+    throw new QkError(
+      'UNAUTHENTICATED',
+      `X-Session carries a ${claims.session_type} session; only read-only sessions go there, stamp other requests`,
+    );
   }
   const organization = store.organizations.get(organizationId);
-  if (organization === undefined) throw new QkError('ORGANIZATION_NOT_FOUND', `no organization found with the given ID: ${organizationId}`, { organizationId });
+  if (organization === undefined)
+    throw new QkError('ORGANIZATION_NOT_FOUND', `no organization found with the given ID: ${organizationId}`, { organizationId });
   if (organization.id !== claims.organization_id && organization.parentId !== claims.organization_id) {
     throw new QkError('ORGANIZATION_MISMATCH', `this read-only session is for organization ${claims.organization_id}, not ${organization.id}`);
   }
@@ -48,7 +52,14 @@ export function authenticateReadOnlySession(
     apiKey !== undefined
       ? { id: apiKey.id, type: apiKey.credentialType, publicKey: apiKey.publicKey, userId: apiKey.userId, organizationId: apiKey.organizationId }
       : authenticator !== undefined
-        ? { id: authenticator.id, type: WEBAUTHN_CREDENTIAL_TYPE, publicKey: authenticator.publicKey, userId: authenticator.userId, organizationId: authenticator.organizationId, credentialId: authenticator.credentialId }
+        ? {
+            id: authenticator.id,
+            type: WEBAUTHN_CREDENTIAL_TYPE,
+            publicKey: authenticator.publicKey,
+            userId: authenticator.userId,
+            organizationId: authenticator.organizationId,
+            credentialId: authenticator.credentialId,
+          }
         : undefined;
   const keyExpired = apiKey?.expirationSeconds !== undefined && now >= apiKey.createdAt + apiKey.expirationSeconds * 1000;
   if (user === undefined || credential === undefined || keyExpired) {

@@ -71,10 +71,7 @@ const AUTH_DATA_HEADER_LENGTH = 37;
 const AAGUID_LENGTH = 16;
 const COSE_ALG_ES256 = -7;
 
-export function parseWebAuthnRegistration(
-  registration: WebAuthnRegistration,
-  options: ParseRegistrationOptions = {},
-): ParsedRegistration {
+export function parseWebAuthnRegistration(registration: WebAuthnRegistration, options: ParseRegistrationOptions = {}): ParsedRegistration {
   const prefix = options.fieldPrefix ?? '';
   const field = (name: string) => `${prefix}${name}`;
   const invalid = (name: string, problem: string, details?: Record<string, unknown>) =>
@@ -176,10 +173,7 @@ function parseClientData(bytes: Uint8Array, problem: Problem): { type: string; c
   return { type: type as string, challenge: challenge as string, origin: origin as string };
 }
 
-function parseAttestationObject(
-  bytes: Uint8Array,
-  problem: Problem,
-): { fmt: string; attStmt: Map<string | number, CBORType>; authData: Uint8Array } {
+function parseAttestationObject(bytes: Uint8Array, problem: Problem): { fmt: string; attStmt: Map<string | number, CBORType>; authData: Uint8Array } {
   let decoded: CBORType;
   try {
     decoded = decodeCBOR(bytes);
@@ -274,7 +268,10 @@ function verifyPackedSelfAttestation(
   }
   const alg = attStmt.get('alg');
   const sig = attStmt.get('sig');
-  if (alg !== COSE_ALG_ES256) throw problem(`packed attStmt alg is ${typeof alg === 'number' ? alg : `of type ${typeof alg}`}; self-attestation must use the credential's alg -7 (ES256)`);
+  if (alg !== COSE_ALG_ES256)
+    throw problem(
+      `packed attStmt alg is ${typeof alg === 'number' ? alg : `of type ${typeof alg}`}; self-attestation must use the credential's alg -7 (ES256)`,
+    );
   if (!(sig instanceof Uint8Array) || sig.length === 0) throw problem('packed attStmt "sig" must be a non-empty byte string');
   const publicKey = hexToBytes(authData.publicKeyUncompressed, 'credential public key');
   if (!ecdsaVerify('p256', sig, signedData, publicKey, 'der')) {

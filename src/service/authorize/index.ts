@@ -162,7 +162,13 @@ export function isEligibleVoter(request: Omit<AuthorizationRequest, 'approvers'>
         })),
         ...store.authenticators.listByUser(id).map((passkey) => ({
           userId: id,
-          credential: { id: passkey.id, user_id: id, type: WEBAUTHN_CREDENTIAL_TYPE, public_key: passkey.publicKey, credential_id: passkey.credentialId },
+          credential: {
+            id: passkey.id,
+            user_id: id,
+            type: WEBAUTHN_CREDENTIAL_TYPE,
+            public_key: passkey.publicKey,
+            credential_id: passkey.credentialId,
+          },
         })),
       ],
     ]),
@@ -181,6 +187,9 @@ export function isEligibleVoter(request: Omit<AuthorizationRequest, 'approvers'>
       const smaller = set.filter((id) => id !== other);
       if (consensusHoldsFor(policy, smaller)) set = smaller;
     }
-    return !consensusHoldsFor(policy, set.filter((id) => id !== userId));
+    return !consensusHoldsFor(
+      policy,
+      set.filter((id) => id !== userId),
+    );
   });
 }

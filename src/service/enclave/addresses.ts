@@ -60,7 +60,6 @@ function keccakAccount(key: PublicKeyForms): Uint8Array {
   return keccak_256(uncompressedOf(key).subarray(1)).subarray(12);
 }
 
-
 const BITCOIN_NETWORKS = {
   MAINNET: NETWORK,
   TESTNET: TEST_NETWORK,
@@ -220,11 +219,11 @@ export function assertFormatForCurve(curve: Curve, format: unknown): asserts for
   }
   const spec = FORMAT_SPECS[format];
   if (!spec.curves.includes(curve)) {
-    throw new QkError(
-      'ADDRESS_FORMAT_INVALID',
-      `addressFormat ${format} is not valid for ${curve}; it needs ${spec.curves.join(' or ')}`,
-      { addressFormat: format, curve, validCurves: spec.curves },
-    );
+    throw new QkError('ADDRESS_FORMAT_INVALID', `addressFormat ${format} is not valid for ${curve}; it needs ${spec.curves.join(' or ')}`, {
+      addressFormat: format,
+      curve,
+      validCurves: spec.curves,
+    });
   }
 }
 

@@ -54,7 +54,7 @@ interface PathSegment {
 
 function parseSegments(path: string): PathSegment[] {
   if (typeof path !== 'string') {
-    throw new QkError('PATH_INVALID', 'path must be a string such as "m/44\'/60\'/0\'/0/0"');
+    throw new QkError('PATH_INVALID', "path must be a string such as \"m/44'/60'/0'/0/0\"");
   }
   if (path !== 'm' && !path.startsWith('m/')) {
     throw new QkError('PATH_INVALID', `path "${path}" must start with "m/" (position 0)`, { path, position: 0 });
@@ -281,10 +281,7 @@ class EcdsaNode implements HdNode {
   child(index: number): HdNode {
     const { order } = this.curve;
     const parentScalar = bytesToNumberBE(this.privateKey);
-    let data =
-      index >= HARDENED_OFFSET
-        ? concat(new Uint8Array([0]), this.privateKey, ser32(index))
-        : concat(this.ownPublicKey(), ser32(index));
+    let data = index >= HARDENED_OFFSET ? concat(new Uint8Array([0]), this.privateKey, ser32(index)) : concat(this.ownPublicKey(), ser32(index));
     for (;;) {
       const [il, ir] = hmacSplit(this.chainCode, data);
       const tweak = bytesToNumberBE(il);

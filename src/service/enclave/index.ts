@@ -12,12 +12,7 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { hkdf } from '@noble/hashes/hkdf.js';
 import { sha256, sha512 } from '@noble/hashes/sha2.js';
 import { signAppProof, type AppProof } from '../../shared/crypto/app-proof';
-import {
-  buildExportBundle,
-  buildImportBundle,
-  decodeWalletImportPlaintext,
-  openImportCiphertext,
-} from '../../shared/crypto/bundles';
+import { buildExportBundle, buildImportBundle, decodeWalletImportPlaintext, openImportCiphertext } from '../../shared/crypto/bundles';
 import { sealCredentialBundle } from '../../shared/crypto/credential-bundle';
 import { ecdsaSign, ecdsaSignDigest } from '../../shared/crypto/ecdsa';
 import { bytesToHex, hexToBytes, utf8Decode, utf8Encode } from '../../shared/crypto/encoding';
@@ -148,8 +143,7 @@ export class Enclave {
     const seed = hkdf(sha256, options.serviceSecret, undefined, APP_PROOF_KEY_INFO, 32);
     const encryptionKey = hkdf(sha512, seed, QOS_ENCRYPT_SALT, undefined, 32);
     this.appProofSigningKey = hkdf(sha512, seed, QOS_SIGN_SALT, undefined, 32);
-    this.appProofPublicKey =
-      bytesToHex(p256.getPublicKey(encryptionKey, false)) + bytesToHex(p256.getPublicKey(this.appProofSigningKey, false));
+    this.appProofPublicKey = bytesToHex(p256.getPublicKey(encryptionKey, false)) + bytesToHex(p256.getPublicKey(this.appProofSigningKey, false));
     zeroize(seed);
     zeroize(encryptionKey);
     this.bootedAtMs = options.secretCreatedAtMs;
@@ -246,10 +240,7 @@ export class Enclave {
 
   /** A fresh random private key on `curve`, sealed, with its addresses. */
   createPrivateKey(params: { privateKeyId: string; curve: Curve; addressFormats: readonly AddressFormat[] }): SealedKey {
-    const secret =
-      params.curve === 'CURVE_ED25519'
-        ? randomBytes(32)
-        : (params.curve === 'CURVE_P256' ? p256 : secp256k1).utils.randomSecretKey();
+    const secret = params.curve === 'CURVE_ED25519' ? randomBytes(32) : (params.curve === 'CURVE_P256' ? p256 : secp256k1).utils.randomSecretKey();
     try {
       return this.sealKey(params.privateKeyId, params.curve, secret, params.addressFormats);
     } finally {
@@ -421,7 +412,10 @@ export class Enclave {
     const { privateKey: secret, publicKey } = await this.openSigningKey(source);
     try {
       if (bytesToHex(publicKey) !== source.publicKey.toLowerCase()) {
-        throw new QkError('INTERNAL', `the stored key behind ${source.kind === 'privateKey' ? `private key ${source.privateKeyId}` : `wallet ${source.walletId} at ${source.path}`} does not match its public key`);
+        throw new QkError(
+          'INTERNAL',
+          `the stored key behind ${source.kind === 'privateKey' ? `private key ${source.privateKeyId}` : `wallet ${source.walletId} at ${source.path}`} does not match its public key`,
+        );
       }
       return await use({ curve: source.curve, secret, publicKey });
     } finally {

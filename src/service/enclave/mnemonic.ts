@@ -80,19 +80,14 @@ function wordSetOf(language: MnemonicLanguage): ReadonlySet<string> {
 
 function assertWordCount(wordCount: number): asserts wordCount is MnemonicWordCount {
   if (!isMnemonicWordCount(wordCount)) {
-    throw new QkError(
-      'MNEMONIC_INVALID',
-      `mnemonicLength must be one of ${MNEMONIC_WORD_COUNTS.join(', ')}; got ${String(wordCount)}`,
-      { mnemonicLength: wordCount },
-    );
+    throw new QkError('MNEMONIC_INVALID', `mnemonicLength must be one of ${MNEMONIC_WORD_COUNTS.join(', ')}; got ${String(wordCount)}`, {
+      mnemonicLength: wordCount,
+    });
   }
 }
 
 /** A fresh mnemonic from the platform CSPRNG; 12 English words unless asked otherwise. */
-export function generateMnemonic(
-  wordCount: number = DEFAULT_MNEMONIC_WORD_COUNT,
-  language: MnemonicLanguage = DEFAULT_MNEMONIC_LANGUAGE,
-): string {
+export function generateMnemonic(wordCount: number = DEFAULT_MNEMONIC_WORD_COUNT, language: MnemonicLanguage = DEFAULT_MNEMONIC_LANGUAGE): string {
   assertWordCount(wordCount);
   const entropyBits = (wordCount / 3) * 32;
   return bip39.generateMnemonic(wordlistOf(language), entropyBits);
@@ -100,7 +95,11 @@ export function generateMnemonic(
 
 /** Splits on any run of whitespace (including U+3000) after NFKD, as BIP-39 compares words. */
 function wordsOf(mnemonic: string): string[] {
-  return mnemonic.normalize('NFKD').trim().split(/\s+/u).filter((word) => word.length > 0);
+  return mnemonic
+    .normalize('NFKD')
+    .trim()
+    .split(/\s+/u)
+    .filter((word) => word.length > 0);
 }
 
 /**
@@ -114,11 +113,9 @@ export function parseMnemonic(mnemonic: string, language?: MnemonicLanguage): Pa
   }
   const words = wordsOf(mnemonic);
   if (!isMnemonicWordCount(words.length)) {
-    throw new QkError(
-      'MNEMONIC_INVALID',
-      `mnemonic has ${words.length} words; a BIP-39 mnemonic has ${MNEMONIC_WORD_COUNTS.join(', ')} words`,
-      { wordCount: words.length },
-    );
+    throw new QkError('MNEMONIC_INVALID', `mnemonic has ${words.length} words; a BIP-39 mnemonic has ${MNEMONIC_WORD_COUNTS.join(', ')} words`, {
+      wordCount: words.length,
+    });
   }
   const wordCount = words.length;
   const candidates = language === undefined ? MNEMONIC_LANGUAGES : [language];
@@ -220,7 +217,9 @@ export async function mnemonicToSeed(mnemonic: string, passphrase = '', language
   // 2048 rounds would otherwise hold the service's event loop for milliseconds.
   const password = Buffer.from(parsed.mnemonic.normalize('NFKD'), 'utf8');
   try {
-    return new Uint8Array(await pbkdf2Async(password, Buffer.from(`mnemonic${passphrase}`.normalize('NFKD'), 'utf8'), BIP39_ROUNDS, BIP39_SEED_LENGTH, 'sha512'));
+    return new Uint8Array(
+      await pbkdf2Async(password, Buffer.from(`mnemonic${passphrase}`.normalize('NFKD'), 'utf8'), BIP39_ROUNDS, BIP39_SEED_LENGTH, 'sha512'),
+    );
   } finally {
     password.fill(0);
   }

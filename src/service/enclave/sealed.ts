@@ -82,7 +82,10 @@ export function open(key: Uint8Array, sealed: Uint8Array, associatedData: string
     plaintext.set(final, body.length);
     return plaintext;
   } catch {
-    throw new QkError('DECRYPTION_FAILED', 'sealed data failed authentication: it was altered, belongs to another row, or was sealed under another key');
+    throw new QkError(
+      'DECRYPTION_FAILED',
+      'sealed data failed authentication: it was altered, belongs to another row, or was sealed under another key',
+    );
   } finally {
     // GCM releases plaintext before verifying the tag; never let an unverified copy linger.
     body.fill(0);

@@ -43,28 +43,20 @@ type OwnedScript = {
   readonly fill: { redeemScript?: Uint8Array; witnessScript?: Uint8Array; tapInternalKey?: Uint8Array };
 };
 
-export function signBitcoinPsbt(
-  psbt: Uint8Array,
-  privateKey: Uint8Array,
-  options: BitcoinSigningOptions = {},
-): BitcoinSigningResult {
+export function signBitcoinPsbt(psbt: Uint8Array, privateKey: Uint8Array, options: BitcoinSigningOptions = {}): BitcoinSigningResult {
   const transaction = readPsbt(psbt);
   const publicKey = secp256k1.getPublicKey(privateKey, true);
   const owned = ownedInputs(transaction, publicKey, options);
   for (const { index, match } of owned) {
     const input = transaction.getInput(index);
-    const missing = Object.fromEntries(
-      Object.entries(match.fill).filter(([field]) => input[field as keyof typeof match.fill] === undefined),
-    );
+    const missing = Object.fromEntries(Object.entries(match.fill).filter(([field]) => input[field as keyof typeof match.fill] === undefined));
     if (Object.keys(missing).length > 0) transaction.updateInput(index, missing);
     try {
       transaction.signIdx(privateKey, index);
     } catch (error) {
-      throw new QkError(
-        'REQUEST_INVALID',
-        `PSBT input ${index} cannot be signed: ${error instanceof Error ? error.message : String(error)}`,
-        { input: index },
-      );
+      throw new QkError('REQUEST_INVALID', `PSBT input ${index} cannot be signed: ${error instanceof Error ? error.message : String(error)}`, {
+        input: index,
+      });
     }
   }
   return { psbt: transaction.toPSBT(), signedInputs: owned.map(({ index }) => index) };
@@ -110,9 +102,13 @@ function ownedInputs(
     checkSighash(index, input.sighashType, match.kind === 'P2TR');
     if (match.kind === 'P2PKH' && input.nonWitnessUtxo === undefined) {
       // Without the previous transaction a legacy input's amount is unproven: a fee attack btc-signer refuses to sign.
-      throw new QkError('REQUEST_INVALID', `PSBT input ${index} spends a P2PKH output; include the whole previous transaction (nonWitnessUtxo), not only witnessUtxo`, {
-        input: index,
-      });
+      throw new QkError(
+        'REQUEST_INVALID',
+        `PSBT input ${index} spends a P2PKH output; include the whole previous transaction (nonWitnessUtxo), not only witnessUtxo`,
+        {
+          input: index,
+        },
+      );
     }
     found.push({ index, match });
   }
@@ -161,11 +157,7 @@ function ownedScript(
   return undefined;
 }
 
-function onlyAddress(
-  owned: readonly OwnedScript[],
-  address: string,
-  networkName: BitcoinNetworkName,
-): readonly OwnedScript[] {
+function onlyAddress(owned: readonly OwnedScript[], address: string, networkName: BitcoinNetworkName): readonly OwnedScript[] {
   let script: Uint8Array;
   try {
     script = OutScript.encode(Address(bitcoinNetwork(networkName)).decode(address));

@@ -11,19 +11,14 @@ import { getTransactionEncoder, type Address, type SignatureBytes, type Transact
 import { decodeSolanaWireOrMessage, SOLANA_SIGNATURE_LENGTH } from '../../shared/chains/solana';
 import { QkError } from '../../shared/errors';
 
-export function signSolanaTransaction(
-  unsigned: Uint8Array,
-  signerAddress: string,
-  sign: (message: Uint8Array) => Uint8Array,
-): Uint8Array {
+export function signSolanaTransaction(unsigned: Uint8Array, signerAddress: string, sign: (message: Uint8Array) => Uint8Array): Uint8Array {
   const wire = decodeSolanaWireOrMessage(unsigned);
   const signers = wire.signatures.map((slot) => slot.signer);
   if (!signers.includes(signerAddress)) {
-    throw new QkError(
-      'REQUEST_INVALID',
-      `${signerAddress} is not a required signer of this Solana transaction (required: ${signers.join(', ')})`,
-      { signWith: signerAddress, requiredSigners: signers },
-    );
+    throw new QkError('REQUEST_INVALID', `${signerAddress} is not a required signer of this Solana transaction (required: ${signers.join(', ')})`, {
+      signWith: signerAddress,
+      requiredSigners: signers,
+    });
   }
   const signature = sign(wire.messageBytes);
   if (signature.length !== SOLANA_SIGNATURE_LENGTH) {

@@ -210,11 +210,7 @@ function validateRecipients(recipients: readonly OperatorRecipient[]): OperatorR
 
 function assertCompressedSecp256k1Key(key: unknown, field: string, position: number): asserts key is string {
   if (typeof key !== 'string' || !COMPRESSED_KEY_HEX_PATTERN.test(key)) {
-    throw new QkError(
-      'KEY_INVALID',
-      `${field} must be a hex compressed secp256k1 point (66 hex characters starting 02 or 03)`,
-      { index: position },
-    );
+    throw new QkError('KEY_INVALID', `${field} must be a hex compressed secp256k1 point (66 hex characters starting 02 or 03)`, { index: position });
   }
   try {
     Point.fromHex(key.toLowerCase());

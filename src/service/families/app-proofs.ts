@@ -82,9 +82,7 @@ function appProofsHook(
     // What the proposer's stamp signed; each approval's requestDigest of a byte-identical body equals it.
     decisionContextDigest: sha256Hex(activity.body),
     organizationDataDigest: organizationDataDigest(ctx.store, organization.id),
-    ...(organization.parentId === undefined
-      ? {}
-      : { parentOrganizationDataDigest: organizationDataDigest(ctx.store, organization.parentId) }),
+    ...(organization.parentId === undefined ? {} : { parentOrganizationDataDigest: organizationDataDigest(ctx.store, organization.parentId) }),
   };
   return async ({ result, derivedAddresses, approvals }) => {
     const binding = {

@@ -27,7 +27,8 @@ function invalid(field: string, problem: string): QkError {
 
 function checkAddress(type: SmartContractInterfaceType, address: string): void {
   if (type === 'ETHEREUM') {
-    if (!ETHEREUM_ADDRESS.test(address)) throw invalid('smartContractAddress', `must be a 0x-prefixed 20-byte hex Ethereum address, got "${address}"`);
+    if (!ETHEREUM_ADDRESS.test(address))
+      throw invalid('smartContractAddress', `must be a 0x-prefixed 20-byte hex Ethereum address, got "${address}"`);
     return;
   }
   let bytes: Uint8Array;
@@ -48,7 +49,10 @@ function checkAbi(abi: unknown): void {
     }
     const { type = 'function', name, inputs } = entry as Record<string, unknown>;
     if (typeof type !== 'string' || !ABI_ENTRY_TYPES.has(type)) {
-      throw invalid('smartContractInterface', `ABI entry ${index} has type ${JSON.stringify(type)}; expected one of ${[...ABI_ENTRY_TYPES].join(', ')}`);
+      throw invalid(
+        'smartContractInterface',
+        `ABI entry ${index} has type ${JSON.stringify(type)}; expected one of ${[...ABI_ENTRY_TYPES].join(', ')}`,
+      );
     }
     if (['function', 'event', 'error'].includes(type) && (typeof name !== 'string' || name === '')) {
       throw invalid('smartContractInterface', `ABI entry ${index} (${type}) must have a non-empty "name"`);

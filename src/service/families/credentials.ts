@@ -67,10 +67,14 @@ export function checkAuthenticators(
         ? undefined
         : store.authenticators.findByCredentialId(registration.credentialId).find((existing) => existing.organizationId === organizationId);
     if (holder !== undefined) {
-      throw new QkError('ALREADY_EXISTS', `${field}: credential ${registration.credentialId} is already authenticator ${holder.id} in organization ${organizationId}`, {
-        credentialId: registration.credentialId,
-        authenticatorId: holder.id,
-      });
+      throw new QkError(
+        'ALREADY_EXISTS',
+        `${field}: credential ${registration.credentialId} is already authenticator ${holder.id} in organization ${organizationId}`,
+        {
+          credentialId: registration.credentialId,
+          authenticatorId: holder.id,
+        },
+      );
     }
   });
   return planned;
@@ -101,7 +105,12 @@ export function addAuthenticators(owner: Owner, planned: readonly PlannedAuthent
  * Checks what can be checked of new OAuth providers before their tokens are verified: exactly one of oidcToken and
  * oidcClaims, non-empty claims, and room under the per-user limit.
  */
-export function checkOauthProviders(store: Repositories, userId: string | undefined, providers: readonly NewOauthProvider[], fieldPrefix: string): void {
+export function checkOauthProviders(
+  store: Repositories,
+  userId: string | undefined,
+  providers: readonly NewOauthProvider[],
+  fieldPrefix: string,
+): void {
   const held = userId === undefined ? 0 : store.oauthProviders.listByUser(userId).length;
   if (held + providers.length > MAX_OAUTH_PROVIDERS_PER_USER) {
     throw new QkError(
@@ -141,7 +150,12 @@ async function providerIdentity(verifier: OidcVerifier, provider: NewOauthProvid
  * Verifies and stores providers checked with checkOauthProviders for `owner.userId`; a (issuer, audience, subject)
  * already in the organization is refused. Returns the new ids in request order.
  */
-export async function addOauthProviders(owner: Owner, verifier: OidcVerifier, providers: readonly NewOauthProvider[], fieldPrefix: string): Promise<string[]> {
+export async function addOauthProviders(
+  owner: Owner,
+  verifier: OidcVerifier,
+  providers: readonly NewOauthProvider[],
+  fieldPrefix: string,
+): Promise<string[]> {
   const { store, organizationId, userId } = owner;
   const ids: string[] = [];
   for (const [index, provider] of providers.entries()) {
@@ -194,7 +208,10 @@ function checkCredentialPurpose(credential: Credential, activityType: string, pa
     throw new QkError('REQUEST_NOT_AUTHORIZED', `request not authorized: a recovery credential may only submit ${RECOVER_USER}, not ${activityType}`);
   }
   if (params.userId !== credential.userId) {
-    throw new QkError('REQUEST_NOT_AUTHORIZED', `request not authorized: this recovery credential recovers user ${credential.userId}, not ${String(params.userId)}`);
+    throw new QkError(
+      'REQUEST_NOT_AUTHORIZED',
+      `request not authorized: this recovery credential recovers user ${credential.userId}, not ${String(params.userId)}`,
+    );
   }
 }
 
@@ -233,7 +250,8 @@ export function credentialsFamily(options: { oidc: OidcVerifier }): Family {
         },
       },
       recover_user: {
-        validate: (store, organizationId, params) => void checkNewAuthenticators(store, organizationId, { userId: params.userId, authenticators: [params.authenticator] }),
+        validate: (store, organizationId, params) =>
+          void checkNewAuthenticators(store, organizationId, { userId: params.userId, authenticators: [params.authenticator] }),
         execute(ctx, params) {
           const planned = checkNewAuthenticators(ctx.store, ctx.organizationId, { userId: params.userId, authenticators: [params.authenticator] });
           const authenticatorId = addAuthenticators({ ...ctx, userId: params.userId }, planned);
@@ -257,7 +275,9 @@ export function credentialsFamily(options: { oidc: OidcVerifier }): Family {
         validate: checkNewOauthProviders,
         async execute(ctx, params) {
           checkNewOauthProviders(ctx.store, ctx.organizationId, params);
-          return { providerIds: await addOauthProviders({ ...ctx, userId: params.userId }, options.oidc, params.oauthProviders, 'parameters.oauthProviders') };
+          return {
+            providerIds: await addOauthProviders({ ...ctx, userId: params.userId }, options.oidc, params.oauthProviders, 'parameters.oauthProviders'),
+          };
         },
       },
       delete_oauth_providers: {

@@ -72,18 +72,26 @@ function bundleDigestOf(encryptedBundle: string): string {
 async function targetOf(ctx: ActivityContext, userId: string, kind: ImportKind, encryptedBundle: string): Promise<ImportTargetRecord> {
   const targets = ctx.store.importTargets.recentForUser(ctx.organizationId, userId, kind, IMPORT_TARGETS_TRIED);
   if (targets.length === 0) {
-    throw new QkError('FAILED_PRECONDITION', `user ${userId} has no import target; call ${INIT_OPERATION[kind]} first and encrypt to its importBundle`, {
-      userId,
-    });
+    throw new QkError(
+      'FAILED_PRECONDITION',
+      `user ${userId} has no import target; call ${INIT_OPERATION[kind]} first and encrypt to its importBundle`,
+      {
+        userId,
+      },
+    );
   }
   const bundleDigest = bundleDigestOf(encryptedBundle);
   let erasedExpired = false;
   for (const target of targets) {
     if (target.usedAt !== undefined) {
       if (target.usedBundleDigest !== bundleDigest) continue;
-      throw new QkError('BUNDLE_ALREADY_USED', `the import target this bundle was encrypted to has already been used; call ${INIT_OPERATION[kind]} again`, {
-        usedAt: target.usedAt,
-      });
+      throw new QkError(
+        'BUNDLE_ALREADY_USED',
+        `the import target this bundle was encrypted to has already been used; call ${INIT_OPERATION[kind]} again`,
+        {
+          usedAt: target.usedAt,
+        },
+      );
     }
     if (target.sealedSecret.length === 0) {
       erasedExpired = true;
@@ -91,9 +99,13 @@ async function targetOf(ctx: ActivityContext, userId: string, kind: ImportKind, 
     }
     if (!(await ctx.enclave.opensWith(target, encryptedBundle))) continue;
     if (target.expiresAt <= ctx.now) {
-      throw new QkError('BUNDLE_EXPIRED', `the import target this bundle was encrypted to expired at ${new Date(target.expiresAt).toISOString()}; call ${INIT_OPERATION[kind]} again`, {
-        expiresAt: target.expiresAt,
-      });
+      throw new QkError(
+        'BUNDLE_EXPIRED',
+        `the import target this bundle was encrypted to expired at ${new Date(target.expiresAt).toISOString()}; call ${INIT_OPERATION[kind]} again`,
+        {
+          expiresAt: target.expiresAt,
+        },
+      );
     }
     return target;
   }
@@ -188,7 +200,12 @@ export const exportImportFamily: Family = {
         const walletId = ctx.newId();
         const imported = await ctx.enclave.importWallet({ target, encryptedBundle: params.encryptedBundle, walletId, accounts: specs });
         ctx.store.importTargets.markUsed(target.id, ctx.now, bundleDigestOf(params.encryptedBundle));
-        insertWallet(ctx, { id: walletId, name: params.walletName, sealedSecret: imported.sealedSecret, imported: true }, imported.accounts, params.accounts.map((a) => a.name));
+        insertWallet(
+          ctx,
+          { id: walletId, name: params.walletName, sealedSecret: imported.sealedSecret, imported: true },
+          imported.accounts,
+          params.accounts.map((a) => a.name),
+        );
         return { walletId, addresses: imported.accounts.map((account) => account.address) };
       },
       derivedAddresses: (result) => result.addresses.map((address) => ({ address, walletId: result.walletId })),

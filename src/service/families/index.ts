@@ -19,4 +19,19 @@ import { tvcFamily } from './tvc';
 import { walletsFamily } from './wallets';
 import { whoamiFamily } from './whoami';
 
-export const families: readonly Family[] = [activitiesFamily, policiesFamily, whoamiFamily, contractsFamily, tvcFamily, verifiedSubOrganizationsFamily, walletsFamily, privateKeysFamily, privateKeyTagsFamily, exportImportFamily, ipAllowlistsFamily, appProofsFamily, sparkFamily, signingFamily];
+export const families: readonly Family[] = [
+  activitiesFamily,
+  policiesFamily,
+  whoamiFamily,
+  contractsFamily,
+  tvcFamily,
+  verifiedSubOrganizationsFamily,
+  walletsFamily,
+  privateKeysFamily,
+  privateKeyTagsFamily,
+  exportImportFamily,
+  ipAllowlistsFamily,
+  appProofsFamily,
+  sparkFamily,
+  signingFamily,
+];

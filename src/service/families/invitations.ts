@@ -47,11 +47,14 @@ function invalid(field: string, message: string): QkError {
  */
 function checkInvitations(store: Repositories, organizationId: string, params: { invitations: InvitationParams[] }): string[] {
   if (params.invitations.length === 0) throw invalid('parameters.invitations', 'must list at least one invitation');
-  const userEmails = new Set(store.users.listByOrganization(organizationId).flatMap((user) => (user.email === undefined ? [] : [user.email.toLowerCase()])));
+  const userEmails = new Set(
+    store.users.listByOrganization(organizationId).flatMap((user) => (user.email === undefined ? [] : [user.email.toLowerCase()])),
+  );
   return params.invitations.map((invitation, index) => {
     const field = `parameters.invitations[${index}]`;
     if (invitation.receiverUserName.trim() === '') throw invalid(`${field}.receiverUserName`, 'must not be empty');
-    if (!isEmailAddress(invitation.receiverUserEmail)) throw invalid(`${field}.receiverUserEmail`, `"${invitation.receiverUserEmail}" is not an email address`);
+    if (!isEmailAddress(invitation.receiverUserEmail))
+      throw invalid(`${field}.receiverUserEmail`, `"${invitation.receiverUserEmail}" is not an email address`);
     const email = invitation.receiverUserEmail.toLowerCase();
     if (params.invitations.findIndex((other) => other.receiverUserEmail.toLowerCase() === email) !== index) {
       throw invalid(`${field}.receiverUserEmail`, `${email} is invited twice in this request`);
@@ -61,12 +64,16 @@ function checkInvitations(store: Repositories, organizationId: string, params: {
     }
     const pending = store.invitations.findByEmail(organizationId, email);
     if (pending !== undefined) {
-      throw new QkError('ALREADY_EXISTS', `${field}.receiverUserEmail: ${email} is already invited (${pending.id}); delete that invitation first`, { invitationId: pending.id });
+      throw new QkError('ALREADY_EXISTS', `${field}.receiverUserEmail: ${email} is already invited (${pending.id}); delete that invitation first`, {
+        invitationId: pending.id,
+      });
     }
     requireTags(store, organizationId, invitation.receiverUserTags, `${field}.receiverUserTags`);
     const sender = store.users.get(invitation.senderUserId);
     if (sender === undefined || sender.organizationId !== organizationId) {
-      throw new QkError('NOT_FOUND', `${field}.senderUserId: no user ${invitation.senderUserId} in organization ${organizationId}`, { userId: invitation.senderUserId });
+      throw new QkError('NOT_FOUND', `${field}.senderUserId: no user ${invitation.senderUserId} in organization ${organizationId}`, {
+        userId: invitation.senderUserId,
+      });
     }
     return email;
   });
@@ -74,7 +81,8 @@ function checkInvitations(store: Repositories, organizationId: string, params: {
 
 function requireInvitation(store: Repositories, organizationId: string, invitationId: string): InvitationRecord {
   const invitation = store.invitations.get(organizationId, invitationId);
-  if (invitation === undefined) throw new QkError('NOT_FOUND', `parameters.invitationId: no invitation ${invitationId} in organization ${organizationId}`, { invitationId });
+  if (invitation === undefined)
+    throw new QkError('NOT_FOUND', `parameters.invitationId: no invitation ${invitationId} in organization ${organizationId}`, { invitationId });
   return invitation;
 }
 

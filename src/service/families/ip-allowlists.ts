@@ -21,7 +21,11 @@ interface AllowlistChange {
 function allowlistView(organizationId: string, publicKey: string | undefined, list: IpAllowlistRecord | undefined) {
   return {
     organizationId,
-    rules: (list?.rules ?? []).map((rule) => ({ cidr: rule.cidr, ...(rule.label === undefined ? {} : { label: rule.label }), createdAt: String(rule.createdAt) })),
+    rules: (list?.rules ?? []).map((rule) => ({
+      cidr: rule.cidr,
+      ...(rule.label === undefined ? {} : { label: rule.label }),
+      createdAt: String(rule.createdAt),
+    })),
     ...(publicKey === undefined ? { enabled: list?.enabled ?? false } : { publicKey }),
     ...(list === undefined ? {} : { onEvaluationError: list.onEvaluationError }),
   };
@@ -46,21 +50,33 @@ function invalid(field: string, message: string): QkError {
  * organization list starts enabled, every new list refuses on evaluation errors). A list must keep at least one rule
  * (our choice: an empty list would lock every request out; remove it or switch it off instead).
  */
-function changedList(store: Repositories, organizationId: string, params: AllowlistChange, now: number): Omit<IpAllowlistRecord, 'createdAt' | 'updatedAt'> {
+function changedList(
+  store: Repositories,
+  organizationId: string,
+  params: AllowlistChange,
+  now: number,
+): Omit<IpAllowlistRecord, 'createdAt' | 'updatedAt'> {
   const publicKey = apiKeyOf(store, organizationId, params.publicKey);
   if (publicKey !== undefined && params.enabled !== undefined) {
-    throw invalid('parameters.enabled', 'only the organization-level allowlist can be switched on or off; omit it for an API key, whose list applies while it exists');
+    throw invalid(
+      'parameters.enabled',
+      'only the organization-level allowlist can be switched on or off; omit it for an API key, whose list applies while it exists',
+    );
   }
   const stored = store.ipAllowlists.get(organizationId, publicKey);
   if (stored === undefined && params.rules === undefined) throw invalid('parameters.rules', 'required for a new allowlist');
   let rules: IpAllowlistRule[] = stored?.rules ?? [];
   if (params.rules !== undefined) {
     if (params.rules.length === 0) {
-      throw invalid('parameters.rules', 'must list at least one CIDR block; to lift the allowlist use remove_ip_allowlist (or enabled: false for the organization)');
+      throw invalid(
+        'parameters.rules',
+        'must list at least one CIDR block; to lift the allowlist use remove_ip_allowlist (or enabled: false for the organization)',
+      );
     }
     rules = params.rules.map((rule, index) => {
       checkCidr(rule.cidr, `parameters.rules[${index}].cidr`);
-      if (params.rules!.findIndex((other) => other.cidr === rule.cidr) !== index) throw invalid(`parameters.rules[${index}].cidr`, `${rule.cidr} is listed twice`);
+      if (params.rules!.findIndex((other) => other.cidr === rule.cidr) !== index)
+        throw invalid(`parameters.rules[${index}].cidr`, `${rule.cidr} is listed twice`);
       const kept = stored?.rules.find((existing) => existing.cidr === rule.cidr);
       return { cidr: rule.cidr, label: rule.label, createdAt: kept?.createdAt ?? now };
     });
@@ -77,7 +93,10 @@ function changedList(store: Repositories, organizationId: string, params: Allowl
 function requireList(store: Repositories, organizationId: string, params: { publicKey?: string | undefined }): string | undefined {
   const publicKey = apiKeyOf(store, organizationId, params.publicKey);
   if (store.ipAllowlists.get(organizationId, publicKey) === undefined) {
-    throw new QkError('NOT_FOUND', `${publicKey === undefined ? `organization ${organizationId}` : `API key ${publicKey}`} has no IP allowlist to remove`);
+    throw new QkError(
+      'NOT_FOUND',
+      `${publicKey === undefined ? `organization ${organizationId}` : `API key ${publicKey}`} has no IP allowlist to remove`,
+    );
   }
   return publicKey;
 }

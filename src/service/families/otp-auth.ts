@@ -24,7 +24,15 @@ import type { VerificationTokenClaims } from '../../shared/crypto/tokens';
 import type { ClientSignature } from '../proxy/client-signature';
 import type { Repositories } from '../store';
 import type { UserRecord } from '../store/users';
-import { checkCredentialKeyRequest, issueCredentialKey, loginSession, MAX_SESSION_SECONDS, parseSeconds, requireSubOrganizationFeature, sessionPublicKeyOf } from './sessions';
+import {
+  checkCredentialKeyRequest,
+  issueCredentialKey,
+  loginSession,
+  MAX_SESSION_SECONDS,
+  parseSeconds,
+  requireSubOrganizationFeature,
+  sessionPublicKeyOf,
+} from './sessions';
 
 const MIN_OTP_LENGTH = 6;
 const MAX_OTP_LENGTH = 9;
@@ -35,7 +43,11 @@ const VERIFY_OTP = 'ACTIVITY_TYPE_VERIFY_OTP_V2';
 const OTP_AUTH = 'ACTIVITY_TYPE_OTP_AUTH';
 const OTP_AUTH_CREDENTIAL_TYPE = 'CREDENTIAL_TYPE_OTP_AUTH_KEY_P256';
 
-function otpShapeOf(params: { otpLength?: number | undefined; alphanumeric?: boolean | undefined; expirationSeconds?: string | undefined }): OtpShape {
+function otpShapeOf(params: {
+  otpLength?: number | undefined;
+  alphanumeric?: boolean | undefined;
+  expirationSeconds?: string | undefined;
+}): OtpShape {
   const length = params.otpLength ?? DEFAULT_OTP_SHAPE.length;
   if (length < MIN_OTP_LENGTH || length > MAX_OTP_LENGTH) {
     throw new QkError('REQUEST_INVALID', `parameters.otpLength must be between ${MIN_OTP_LENGTH} and ${MAX_OTP_LENGTH}, got ${length}`, {
@@ -52,7 +64,8 @@ function otpShapeOf(params: { otpLength?: number | undefined; alphanumeric?: boo
 
 function requireOtp(store: Repositories, organizationId: string, otpId: string) {
   const record = store.otps.get(otpId);
-  if (record === undefined || record.organizationId !== organizationId) throw new QkError('NOT_FOUND', `no OTP ${otpId} in organization ${organizationId}`, { otpId });
+  if (record === undefined || record.organizationId !== organizationId)
+    throw new QkError('NOT_FOUND', `no OTP ${otpId} in organization ${organizationId}`, { otpId });
   return record;
 }
 
@@ -74,11 +87,20 @@ function userWithContact(store: Repositories, organizationId: string, otpType: s
  * init_otp_auth sends a code that otp_auth trades for a credential key of the user with the contact: that user must
  * exist, and a sub-organization must not have turned the channel off (`disableOtpEmailAuth` / `disableSmsAuth`).
  */
-function checkOtpAuthStart(store: Repositories, organizationId: string, params: { otpType: string; contact: string } & Parameters<typeof otpShapeOf>[0]): string {
+function checkOtpAuthStart(
+  store: Repositories,
+  organizationId: string,
+  params: { otpType: string; contact: string } & Parameters<typeof otpShapeOf>[0],
+): string {
   const contact = normalizeContact(params.otpType, params.contact);
   otpShapeOf(params);
   const byEmail = params.otpType === 'OTP_TYPE_EMAIL';
-  requireSubOrganizationFeature(store, organizationId, byEmail ? 'FEATURE_NAME_OTP_EMAIL_AUTH' : 'FEATURE_NAME_SMS_AUTH', byEmail ? 'OTP auth by email' : 'OTP auth by SMS');
+  requireSubOrganizationFeature(
+    store,
+    organizationId,
+    byEmail ? 'FEATURE_NAME_OTP_EMAIL_AUTH' : 'FEATURE_NAME_SMS_AUTH',
+    byEmail ? 'OTP auth by email' : 'OTP auth by SMS',
+  );
   userWithContact(store, organizationId, params.otpType, contact);
   return contact;
 }
@@ -188,7 +210,13 @@ export function otpAuthFamily(options: { outboxFile: string }): Family {
           const attempt = attemptOtp(ctx.store, params.otpId, params.otpCode, ctx.now, earlierFailures);
           if (!attempt.ok) throw attempt.error;
           const user = userWithContact(ctx.store, ctx.organizationId, record.otpType, record.contact);
-          ctx.store.verifications.markContactVerified({ userId: user.id, organizationId: ctx.organizationId, otpType: record.otpType, contact: record.contact, now: ctx.now });
+          ctx.store.verifications.markContactVerified({
+            userId: user.id,
+            organizationId: ctx.organizationId,
+            otpType: record.otpType,
+            contact: record.contact,
+            now: ctx.now,
+          });
           const issued = await issueCredentialKey(ctx, {
             userId: user.id,
             targetPublicKey: params.targetPublicKey,
@@ -212,7 +240,13 @@ export function otpAuthFamily(options: { outboxFile: string }): Family {
           if (!ctx.store.verifications.consumeToken(token.id, 'USAGE_TYPE_LOGIN', ctx.now)) {
             throw new QkError('TOKEN_INVALID', `verification token ${token.id} was already used; verify the contact again`);
           }
-          ctx.store.verifications.markContactVerified({ userId: user.id, organizationId: ctx.organizationId, otpType: token.verification_type, contact: token.contact, now: ctx.now });
+          ctx.store.verifications.markContactVerified({
+            userId: user.id,
+            organizationId: ctx.organizationId,
+            otpType: token.verification_type,
+            contact: token.contact,
+            now: ctx.now,
+          });
           return loginSession(ctx, user.id, params);
         },
       },

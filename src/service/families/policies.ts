@@ -76,7 +76,9 @@ function requirePolicy(ctx: ActivityContext, policyId: string): PolicyRecord {
 /** delete_policies names at least one policy of the organization, each once. */
 function checkPolicyDeletions(store: Repositories, organizationId: string, policyIds: readonly string[]): void {
   if (policyIds.length === 0) {
-    throw new QkError('REQUEST_INVALID', 'parameters.policyIds: name at least one policy', { issues: [{ path: 'parameters.policyIds', message: 'empty' }] });
+    throw new QkError('REQUEST_INVALID', 'parameters.policyIds: name at least one policy', {
+      issues: [{ path: 'parameters.policyIds', message: 'empty' }],
+    });
   }
   policyIds.forEach((policyId, index) => {
     if (store.policies.get(organizationId, policyId) === undefined) {

@@ -30,10 +30,13 @@ function requireTag(store: Repositories, organizationId: string, tagId: string, 
 
 /** A tag name: not empty, and no other tag of the organization has it. */
 function checkName(store: Repositories, organizationId: string, name: string, field: string, renamedTagId?: string): void {
-  if (name.trim() === '') throw new QkError('REQUEST_INVALID', `${field}: must not be empty`, { issues: [{ path: field, message: 'must not be empty' }] });
+  if (name.trim() === '')
+    throw new QkError('REQUEST_INVALID', `${field}: must not be empty`, { issues: [{ path: field, message: 'must not be empty' }] });
   const existing = store.privateKeyTags.findByName(organizationId, name);
   if (existing !== undefined && existing.id !== renamedTagId) {
-    throw new QkError('ALREADY_EXISTS', `a private key tag named "${name}" already exists in organization ${organizationId} (${existing.id})`, { tagId: existing.id });
+    throw new QkError('ALREADY_EXISTS', `a private key tag named "${name}" already exists in organization ${organizationId} (${existing.id})`, {
+      tagId: existing.id,
+    });
   }
 }
 
@@ -48,7 +51,11 @@ function checkCreation(store: Repositories, organizationId: string, params: { pr
   const isSubOrganization = store.organizations.get(organizationId)?.parentId !== undefined;
   const limit = isSubOrganization ? MAX_USER_TAGS_PER_SUB_ORGANIZATION : MAX_USER_TAGS_PER_ORGANIZATION;
   if (store.privateKeyTags.listByOrganization(organizationId).length >= limit) {
-    throw new QkError('LIMIT_EXCEEDED', `${isSubOrganization ? 'a sub-organization' : 'an organization'} holds at most ${limit} private key tags; delete one first`, { limit });
+    throw new QkError(
+      'LIMIT_EXCEEDED',
+      `${isSubOrganization ? 'a sub-organization' : 'an organization'} holds at most ${limit} private key tags; delete one first`,
+      { limit },
+    );
   }
   checkKeys(store, organizationId, params.privateKeyIds, 'parameters.privateKeyIds');
 }
@@ -62,12 +69,15 @@ interface TagUpdate {
 
 function checkUpdate(store: Repositories, organizationId: string, params: TagUpdate): PrivateKeyTagRecord {
   const tag = requireTag(store, organizationId, params.privateKeyTagId, 'parameters.privateKeyTagId');
-  if (params.newPrivateKeyTagName !== undefined) checkName(store, organizationId, params.newPrivateKeyTagName, 'parameters.newPrivateKeyTagName', tag.id);
+  if (params.newPrivateKeyTagName !== undefined)
+    checkName(store, organizationId, params.newPrivateKeyTagName, 'parameters.newPrivateKeyTagName', tag.id);
   checkKeys(store, organizationId, params.addPrivateKeyIds, 'parameters.addPrivateKeyIds');
   checkKeys(store, organizationId, params.removePrivateKeyIds, 'parameters.removePrivateKeyIds');
   const both = params.addPrivateKeyIds.find((id) => params.removePrivateKeyIds.includes(id));
   if (both !== undefined) {
-    throw new QkError('REQUEST_INVALID', `private key ${both} is in both addPrivateKeyIds and removePrivateKeyIds; name each key once`, { privateKeyId: both });
+    throw new QkError('REQUEST_INVALID', `private key ${both} is in both addPrivateKeyIds and removePrivateKeyIds; name each key once`, {
+      privateKeyId: both,
+    });
   }
   return tag;
 }
@@ -78,7 +88,13 @@ function checkDeletion(store: Repositories, organizationId: string, params: { pr
 }
 
 /** Adds `tagId` to or removes it from each key's tag list. */
-function retag(store: Repositories, organizationId: string, privateKeyIds: readonly string[], change: (tags: string[]) => string[], now: number): void {
+function retag(
+  store: Repositories,
+  organizationId: string,
+  privateKeyIds: readonly string[],
+  change: (tags: string[]) => string[],
+  now: number,
+): void {
   for (const privateKeyId of privateKeyIds) {
     const key = requirePrivateKey(store, organizationId, privateKeyId);
     store.privateKeys.setTags(organizationId, key.id, change(key.tags), now);

@@ -92,9 +92,14 @@ export function insertPrivateKey(
 function checkDeletions(store: Repositories, organizationId: string, privateKeyIds: readonly string[], deleteWithoutExport: boolean) {
   return privateKeyIds.map((privateKeyId) => {
     const key = requirePrivateKey(store, organizationId, privateKeyId);
-    refuseUnexportedDeletion(key.exported ? [] : [`private key ${privateKeyId}`], deleteWithoutExport, (names) => `${names} has never been exported`, {
-      privateKeyId,
-    });
+    refuseUnexportedDeletion(
+      key.exported ? [] : [`private key ${privateKeyId}`],
+      deleteWithoutExport,
+      (names) => `${names} has never been exported`,
+      {
+        privateKeyId,
+      },
+    );
     return key;
   });
 }
@@ -132,7 +137,10 @@ export const privateKeysFamily: Family = {
           }),
         };
       },
-      derivedAddresses: (result) => result.privateKeys.flatMap((key) => (key.addresses ?? []).flatMap((entry) => (entry.address === undefined ? [] : [{ address: entry.address }]))),
+      derivedAddresses: (result) =>
+        result.privateKeys.flatMap((key) =>
+          (key.addresses ?? []).flatMap((entry) => (entry.address === undefined ? [] : [{ address: entry.address }])),
+        ),
     },
     delete_private_keys: {
       validate(store, organizationId, params) {

@@ -5,7 +5,16 @@
  * get_send_transaction_status asks that node whether the transaction was included.
  */
 import { createSolanaRpc, type Base64EncodedWireTransaction, type Signature } from '@solana/kit';
-import { createPublicClient, getAddress, http, isAddress, serializeTransaction, type Hex, type PublicClient, type TransactionSerializableEIP1559 } from 'viem';
+import {
+  createPublicClient,
+  getAddress,
+  http,
+  isAddress,
+  serializeTransaction,
+  type Hex,
+  type PublicClient,
+  type TransactionSerializableEIP1559,
+} from 'viem';
 import type { z } from 'zod';
 import type { activityOperations } from '../../shared/api/activities';
 import { decodeEthereumTransaction, serializeSignedTransaction } from '../../shared/chains/ethereum';
@@ -37,7 +46,9 @@ interface PreparedSend {
 function nodeFor(rpc: RpcNodes, caip2: string): string {
   const url = rpc[caip2];
   if (url === undefined) {
-    throw new QkError('REQUEST_INVALID', `parameters.caip2: no node is configured for ${caip2}; start the Sandbox with --rpc ${caip2}=URL`, { caip2 });
+    throw new QkError('REQUEST_INVALID', `parameters.caip2: no node is configured for ${caip2}; start the Sandbox with --rpc ${caip2}=URL`, {
+      caip2,
+    });
   }
   return url;
 }
@@ -69,7 +80,10 @@ function prepareEthSend(rpc: RpcNodes, store: Repositories, organizationId: stri
     throw new QkError('REQUEST_INVALID', 'parameters.sponsor: the Sandbox has no Gas Station; send with sponsor false, paid by the sender');
   }
   if (params.calls.length !== 1) {
-    throw new QkError('REQUEST_INVALID', `parameters.calls: the Sandbox sends exactly one call (batches need Gas Station), got ${params.calls.length}`);
+    throw new QkError(
+      'REQUEST_INVALID',
+      `parameters.calls: the Sandbox sends exactly one call (batches need Gas Station), got ${params.calls.length}`,
+    );
   }
   const call = params.calls[0]!;
   if (!isAddress(call.to, { strict: false })) throw new QkError('REQUEST_INVALID', `parameters.calls[0].to: ${call.to} is not an Ethereum address`);
@@ -122,15 +136,23 @@ async function signAndBroadcastEthereum(ctx: ActivityContext, prepared: Prepared
   const fees =
     requested.maxFeePerGas !== undefined && requested.maxPriorityFeePerGas !== undefined
       ? { maxFeePerGas: requested.maxFeePerGas, maxPriorityFeePerGas: requested.maxPriorityFeePerGas }
-      : { ...(await client.estimateFeesPerGas()), ...optionalFields({ maxFeePerGas: requested.maxFeePerGas, maxPriorityFeePerGas: requested.maxPriorityFeePerGas }) };
+      : {
+          ...(await client.estimateFeesPerGas()),
+          ...optionalFields({ maxFeePerGas: requested.maxFeePerGas, maxPriorityFeePerGas: requested.maxPriorityFeePerGas }),
+        };
   const filled: TransactionSerializableEIP1559 = {
     ...requested,
     ...fees,
     nonce: requested.nonce ?? (await client.getTransactionCount({ address: from, blockTag: 'pending' })),
-    gas: requested.gas ?? (await client.estimateGas({ account: from, to: requested.to!, value: requested.value, ...optionalFields({ data: requested.data }) })),
+    gas:
+      requested.gas ??
+      (await client.estimateGas({ account: from, to: requested.to!, value: requested.value, ...optionalFields({ data: requested.data }) })),
   };
   const decoded = decodeEthereumTransaction(serializeTransaction(filled));
-  const signed = serializeSignedTransaction(decoded.fields, await ctx.enclave.sign(prepared.signer.source, { kind: 'digest', digest: decoded.signingHash }));
+  const signed = serializeSignedTransaction(
+    decoded.fields,
+    await ctx.enclave.sign(prepared.signer.source, { kind: 'digest', digest: decoded.signingHash }),
+  );
   return { txHash: await client.sendRawTransaction({ serializedTransaction: `0x${signed}` }) };
 }
 
@@ -141,26 +163,37 @@ interface PreparedSolSend {
 
 function prepareSolSend(rpc: RpcNodes, store: Repositories, organizationId: string, params: SolSendParams): PreparedSolSend {
   if (!/^solana:[1-9A-HJ-NP-Za-km-z]{1,44}$/.test(params.caip2)) {
-    throw new QkError('REQUEST_INVALID', `parameters.caip2: expected solana:<genesis hash prefix or cluster name>, got ${params.caip2}`, { caip2: params.caip2 });
+    throw new QkError('REQUEST_INVALID', `parameters.caip2: expected solana:<genesis hash prefix or cluster name>, got ${params.caip2}`, {
+      caip2: params.caip2,
+    });
   }
   if (params.sponsor === true) {
     throw new QkError('REQUEST_INVALID', 'parameters.sponsor: the Sandbox has no Gas Station; send with sponsor false, paid by the fee payer');
   }
   if (params.recentBlockhash !== undefined) {
-    throw new QkError('REQUEST_INVALID', 'parameters.recentBlockhash: the Sandbox sends the transaction as it is; put the blockhash in the transaction');
+    throw new QkError(
+      'REQUEST_INVALID',
+      'parameters.recentBlockhash: the Sandbox sends the transaction as it is; put the blockhash in the transaction',
+    );
   }
   const [signWith, ...others] = params.signWiths;
   if (signWith === undefined || others.length > 0) {
     throw new QkError('REQUEST_INVALID', `parameters.signWiths: the Sandbox signs with exactly one signer, got ${params.signWiths.length}`);
   }
-  const transaction = prepareTransaction(store, organizationId, { signWith, unsignedTransaction: params.unsignedTransaction, type: 'TRANSACTION_TYPE_SOLANA' });
+  const transaction = prepareTransaction(store, organizationId, {
+    signWith,
+    unsignedTransaction: params.unsignedTransaction,
+    type: 'TRANSACTION_TYPE_SOLANA',
+  });
   return { transaction, nodeUrl: nodeFor(rpc, params.caip2) };
 }
 
 async function signAndBroadcastSolana(ctx: ActivityContext, prepared: PreparedSolSend): Promise<{ txHash: string }> {
   const signed = await prepared.transaction.sign(ctx.enclave);
   const wire = Buffer.from(hexToBytes(signed, 'signed transaction')).toString('base64') as Base64EncodedWireTransaction;
-  const signature = await createSolanaRpc(prepared.nodeUrl).sendTransaction(wire, { encoding: 'base64' }).send({ abortSignal: AbortSignal.timeout(NODE_TIMEOUT_MS) });
+  const signature = await createSolanaRpc(prepared.nodeUrl)
+    .sendTransaction(wire, { encoding: 'base64' })
+    .send({ abortSignal: AbortSignal.timeout(NODE_TIMEOUT_MS) });
   return { txHash: signature };
 }
 
@@ -185,11 +218,19 @@ async function solanaStatus(url: string, signature: string): Promise<SendStatus>
     .catch(() => undefined);
   const status = statuses?.value[0];
   if (status === undefined || status === null || status.confirmationStatus === 'processed') return { txStatus: 'BROADCASTED' };
-  return status.err === null ? { txStatus: 'INCLUDED' } : failed(`failed in slot ${status.slot}: ${JSON.stringify(status.err, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))}`);
+  return status.err === null
+    ? { txStatus: 'INCLUDED' }
+    : failed(
+        `failed in slot ${status.slot}: ${JSON.stringify(status.err, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))}`,
+      );
 }
 
 /** The node's refusal (funds, nonce, a wrong chain) is the transaction's status, as Turnkey reports it, not the activity's. */
-async function sendAndRecord(ctx: ActivityContext, caip2: string, send: () => Promise<{ txHash: string }>): Promise<{ sendTransactionStatusId: string }> {
+async function sendAndRecord(
+  ctx: ActivityContext,
+  caip2: string,
+  send: () => Promise<{ txHash: string }>,
+): Promise<{ sendTransactionStatusId: string }> {
   const outcome = await send().catch((error: unknown) => ({ error: nodeReason(error) }));
   const id = ctx.newId();
   ctx.store.sentTransactions.insert({ id, organizationId: ctx.organizationId, activityId: ctx.activityId, caip2, outcome, createdAt: ctx.now });

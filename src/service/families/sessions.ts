@@ -79,9 +79,13 @@ export function sessionPublicKeyOf(publicKey: string, field: string): string {
   try {
     return compressP256(publicKey);
   } catch (error) {
-    throw new QkError('REQUEST_INVALID', `${field} must be a P-256 public key in hex (compressed 66 or uncompressed 130): ${(error as QkError).message}`, {
-      issues: [{ path: field, message: 'not a P-256 public key' }],
-    });
+    throw new QkError(
+      'REQUEST_INVALID',
+      `${field} must be a P-256 public key in hex (compressed 66 or uncompressed 130): ${(error as QkError).message}`,
+      {
+        issues: [{ path: field, message: 'not a P-256 public key' }],
+      },
+    );
   }
 }
 
@@ -122,9 +126,13 @@ export async function issueSession(store: Repositories, request: SessionRequest)
   if (request.invalidateExisting === true) store.apiKeys.deleteByUserAndType(request.userId, LOGIN_CREDENTIAL_TYPE);
   const holder = store.apiKeys.findByPublicKey(publicKey).find((key) => key.organizationId === request.organizationId);
   if (holder !== undefined) {
-    throw new QkError('ALREADY_EXISTS', `publicKey ${publicKey} is already credential ${holder.id} of organization ${request.organizationId}; generate a fresh key pair for each session`, {
-      publicKey,
-    });
+    throw new QkError(
+      'ALREADY_EXISTS',
+      `publicKey ${publicKey} is already credential ${holder.id} of organization ${request.organizationId}; generate a fresh key pair for each session`,
+      {
+        publicKey,
+      },
+    );
   }
   store.apiKeys.insert({
     id: request.newId(),
@@ -199,13 +207,18 @@ export function checkCredentialKeyRequest(request: Pick<CredentialKeyRequest, 't
  * target key (read-write sessions, email logins). It expires like a session (15 minutes unless asked otherwise);
  * `invalidateExisting` first removes the user's earlier keys of the same credential type.
  */
-export async function issueCredentialKey(ctx: ActivityContext, request: CredentialKeyRequest): Promise<{ apiKeyId: string; credentialBundle: string }> {
+export async function issueCredentialKey(
+  ctx: ActivityContext,
+  request: CredentialKeyRequest,
+): Promise<{ apiKeyId: string; credentialBundle: string }> {
   const target = targetKeyOf(request.targetPublicKey, 'parameters.targetPublicKey');
   const lifetime = parseSeconds(request.expirationSeconds, 'parameters.expirationSeconds', MAX_SESSION_SECONDS) ?? DEFAULT_SESSION_SECONDS;
   if (request.invalidateExisting === true) ctx.store.apiKeys.deleteByUserAndType(request.userId, request.credentialType);
   const issued = await ctx.enclave.issueApiKeyCredential(target);
   const owner = { store: ctx.store, organizationId: ctx.organizationId, userId: request.userId, now: ctx.now, newId: ctx.newId };
-  const [apiKeyId] = addApiKeys(owner, [{ name: request.name, publicKey: issued.publicKey, credentialType: request.credentialType, expirationSeconds: lifetime }]);
+  const [apiKeyId] = addApiKeys(owner, [
+    { name: request.name, publicKey: issued.publicKey, credentialType: request.credentialType, expirationSeconds: lifetime },
+  ]);
   return { apiKeyId: apiKeyId!, credentialBundle: issued.credentialBundle };
 }
 
@@ -284,9 +297,13 @@ function checkScope(scope: string): void {
 function requireUniqueProfileName(store: Repositories, organizationId: string, name: string): void {
   const existing = store.sessionProfiles.findByName(organizationId, name);
   if (existing !== undefined) {
-    throw new QkError('ALREADY_EXISTS', `a session profile named "${name}" already exists (${existing.id}); profiles are immutable, pick another name`, {
-      sessionProfileId: existing.id,
-    });
+    throw new QkError(
+      'ALREADY_EXISTS',
+      `a session profile named "${name}" already exists (${existing.id}); profiles are immutable, pick another name`,
+      {
+        sessionProfileId: existing.id,
+      },
+    );
   }
 }
 
@@ -425,7 +442,9 @@ export function sessionsFamily(options: { oidc: OidcVerifier; outboxFile: string
         const inherited = ctx.organization.parentId === undefined ? [] : ctx.store.sessionProfiles.listByOrganization(ctx.organization.parentId);
         return { sessionProfiles: [...inherited, ...own].map(sessionProfileView) };
       },
-      get_session_profile: (ctx, request) => ({ sessionProfile: sessionProfileView(sessionProfileFor(ctx.store, ctx.organizationId, request.sessionProfileId)) }),
+      get_session_profile: (ctx, request) => ({
+        sessionProfile: sessionProfileView(sessionProfileFor(ctx.store, ctx.organizationId, request.sessionProfileId)),
+      }),
     },
     activities: {
       create_session_profile: {
@@ -462,10 +481,23 @@ export function sessionsFamily(options: { oidc: OidcVerifier; outboxFile: string
           const user = requireUser(ctx.store, ctx.organizationId, ctx.actor.userId);
           const exp = Math.floor(ctx.now / 1000) + READ_ONLY_SESSION_SECONDS;
           const session = await encodeSessionJwt(
-            { exp, public_key: ctx.actor.credential.publicKey, session_type: READ_ONLY_SESSION, user_id: user.id, organization_id: ctx.organizationId },
+            {
+              exp,
+              public_key: ctx.actor.credential.publicKey,
+              session_type: READ_ONLY_SESSION,
+              user_id: user.id,
+              organization_id: ctx.organizationId,
+            },
             serviceSigner(ctx.store, SESSION_SIGNING_KEY),
           );
-          return { organizationId: ctx.organizationId, organizationName: ctx.organization.name, userId: user.id, username: user.name, session, sessionExpiry: String(exp) };
+          return {
+            organizationId: ctx.organizationId,
+            organizationName: ctx.organization.name,
+            userId: user.id,
+            username: user.name,
+            session,
+            sessionExpiry: String(exp),
+          };
         },
       },
       create_read_write_session: {

@@ -54,7 +54,14 @@ export function resolveSigner(store: Repositories, organizationId: string, signW
     if (account !== undefined && wallet !== undefined) {
       const curve = curveOf(account.curve, `wallet account ${account.address}`);
       return {
-        source: { kind: 'walletAccount', walletId: wallet.id, sealedSecret: wallet.sealedSecret, curve, path: account.path, publicKey: account.publicKey },
+        source: {
+          kind: 'walletAccount',
+          walletId: wallet.id,
+          sealedSecret: wallet.sealedSecret,
+          curve,
+          path: account.path,
+          publicKey: account.publicKey,
+        },
         curve,
         resources: { wallet: walletPolicyResource(wallet), wallet_account: { address: account.address } },
         namedAddress: { address: account.address, format: account.addressFormat },
@@ -98,7 +105,12 @@ interface PreparedRaw {
   payloads: PreparedPayload[];
 }
 
-function prepareRaw(store: Repositories, organizationId: string, params: RawParams, payloads: readonly { payload: string; what: string }[]): PreparedRaw {
+function prepareRaw(
+  store: Repositories,
+  organizationId: string,
+  params: RawParams,
+  payloads: readonly { payload: string; what: string }[],
+): PreparedRaw {
   const signer = resolveSigner(store, organizationId, params.signWith);
   return {
     signer,
@@ -150,11 +162,16 @@ function requireCurve(signer: Signer, curve: Curve, type: TransactionType, signW
 function prepareEthereum(store: Repositories, organizationId: string, params: TransactionParams, signer: Signer): PreparedTransaction {
   requireCurve(signer, 'CURVE_SECP256K1', params.type, params.signWith);
   const decoded = decodeEthereumTransaction(params.unsignedTransaction, ethereumAbiLookup(store, organizationId));
-  const from = addressFor({ curve: 'CURVE_SECP256K1', publicKey: hexToBytes(signer.source.publicKey, 'stored public key'), format: 'ADDRESS_FORMAT_ETHEREUM' });
+  const from = addressFor({
+    curve: 'CURVE_SECP256K1',
+    publicKey: hexToBytes(signer.source.publicKey, 'stored public key'),
+    format: 'ADDRESS_FORMAT_ETHEREUM',
+  });
   return {
     signer,
     policy: { eth: { tx: { ...decoded.policy, from } } },
-    sign: async (enclave) => serializeSignedTransaction(decoded.fields, await enclave.sign(signer.source, { kind: 'digest', digest: decoded.signingHash })),
+    sign: async (enclave) =>
+      serializeSignedTransaction(decoded.fields, await enclave.sign(signer.source, { kind: 'digest', digest: decoded.signingHash })),
   };
 }
 
@@ -162,7 +179,11 @@ function prepareSolana(store: Repositories, organizationId: string, params: Tran
   requireCurve(signer, 'CURVE_ED25519', params.type, params.signWith);
   const bytes = hexToBytes(params.unsignedTransaction, 'parameters.unsignedTransaction');
   const decoded = decodeSolanaTransaction(bytes, solanaIdls(store, organizationId));
-  const address = addressFor({ curve: 'CURVE_ED25519', publicKey: hexToBytes(signer.source.publicKey, 'stored public key'), format: 'ADDRESS_FORMAT_SOLANA' });
+  const address = addressFor({
+    curve: 'CURVE_ED25519',
+    publicKey: hexToBytes(signer.source.publicKey, 'stored public key'),
+    format: 'ADDRESS_FORMAT_SOLANA',
+  });
   if (!decoded.requiredSigners.includes(address)) {
     throw new QkError(
       'REQUEST_INVALID',
@@ -208,9 +229,13 @@ export function prepareTransaction(store: Repositories, organizationId: string, 
   if (params.type === 'TRANSACTION_TYPE_ETHEREUM') return prepareEthereum(store, organizationId, params, signer);
   if (params.type === 'TRANSACTION_TYPE_SOLANA') return prepareSolana(store, organizationId, params, signer);
   if (params.type === 'TRANSACTION_TYPE_BITCOIN') return prepareBitcoin(params, signer);
-  throw new QkError('REQUEST_INVALID', `parameters.type: ${params.type} is not supported by this service yet: it does not sign ${NOT_YET[params.type]}`, {
-    type: params.type,
-  });
+  throw new QkError(
+    'REQUEST_INVALID',
+    `parameters.type: ${params.type} is not supported by this service yet: it does not sign ${NOT_YET[params.type]}`,
+    {
+      type: params.type,
+    },
+  );
 }
 
 /**
@@ -228,8 +253,12 @@ export function memoized<P extends object, R>(prepare: (store: Repositories, org
   };
 }
 
-const preparedSingle = memoized((store, organizationId, params: RawParams & { payload: string }) => prepareRaw(store, organizationId, params, singlePayload(params)));
-const preparedMany = memoized((store, organizationId, params: RawParams & { payloads: string[] }) => prepareRaw(store, organizationId, params, manyPayloads(params)));
+const preparedSingle = memoized((store, organizationId, params: RawParams & { payload: string }) =>
+  prepareRaw(store, organizationId, params, singlePayload(params)),
+);
+const preparedMany = memoized((store, organizationId, params: RawParams & { payloads: string[] }) =>
+  prepareRaw(store, organizationId, params, manyPayloads(params)),
+);
 const preparedTransaction = memoized(prepareTransaction);
 
 /** The key's resources (`wallet`, `wallet_account`, `private_key`): known from `signWith` alone, without decoding. */

@@ -55,10 +55,17 @@ function checkPublicKey(hex: string, field: string, allowQuorumPair: boolean): v
   }
 }
 
-function checkOperatorSet(store: Repositories, organizationId: string, id: string | undefined, params: OperatorSetParams | undefined, field: string): void {
+function checkOperatorSet(
+  store: Repositories,
+  organizationId: string,
+  id: string | undefined,
+  params: OperatorSetParams | undefined,
+  field: string,
+): void {
   if ((id === undefined) === (params === undefined)) throw invalid(`${field}Id`, `give exactly one of ${field}Id and ${field}Params`);
   if (id !== undefined) {
-    if (store.tvc.getOperatorSet(organizationId, id) === undefined) throw new QkError('NOT_FOUND', `no TVC operator set ${id} in organization ${organizationId}`);
+    if (store.tvc.getOperatorSet(organizationId, id) === undefined)
+      throw new QkError('NOT_FOUND', `no TVC operator set ${id} in organization ${organizationId}`);
     return;
   }
   const set = params!;
@@ -66,7 +73,8 @@ function checkOperatorSet(store: Repositories, organizationId: string, id: strin
   const existing = set.existingOperatorIds ?? [];
   const added = set.newOperators ?? [];
   existing.forEach((operatorId) => {
-    if (!store.tvc.operatorExists(organizationId, operatorId)) throw new QkError('NOT_FOUND', `no TVC operator ${operatorId} in organization ${organizationId}`);
+    if (!store.tvc.operatorExists(organizationId, operatorId))
+      throw new QkError('NOT_FOUND', `no TVC operator ${operatorId} in organization ${organizationId}`);
   });
   if (new Set(existing).size !== existing.length) throw invalid(`${field}Params.existingOperatorIds`, 'names an operator twice');
   added.forEach((operator, index) => checkPublicKey(operator.publicKey, `${field}Params.newOperators[${index}].publicKey`, false));
@@ -81,7 +89,8 @@ function checkOperatorSet(store: Repositories, organizationId: string, id: strin
 function checkCreate(store: Repositories, organizationId: string, params: CreateAppParams): void {
   if (params.name.trim() === '') throw invalid('name', 'must not be empty');
   const existing = store.tvc.findAppByName(organizationId, params.name);
-  if (existing !== undefined) throw new QkError('ALREADY_EXISTS', `a TVC app named "${params.name}" already exists (${existing.id})`, { appId: existing.id });
+  if (existing !== undefined)
+    throw new QkError('ALREADY_EXISTS', `a TVC app named "${params.name}" already exists (${existing.id})`, { appId: existing.id });
   checkPublicKey(params.quorumPublicKey, 'quorumPublicKey', true);
   checkOperatorSet(store, organizationId, params.manifestSetId, params.manifestSetParams, 'manifestSet');
   checkOperatorSet(store, organizationId, params.shareSetId, params.shareSetParams, 'shareSet');
@@ -94,11 +103,24 @@ function operatorSetFor(ctx: ActivityContext, id: string | undefined, params: Op
   const operatorIds = [...(set.existingOperatorIds ?? [])];
   for (const operator of set.newOperators ?? []) {
     const operatorId = ctx.newId();
-    ctx.store.tvc.insertOperator({ id: operatorId, organizationId: ctx.organizationId, name: operator.name, publicKey: operator.publicKey.toLowerCase(), now: ctx.now });
+    ctx.store.tvc.insertOperator({
+      id: operatorId,
+      organizationId: ctx.organizationId,
+      name: operator.name,
+      publicKey: operator.publicKey.toLowerCase(),
+      now: ctx.now,
+    });
     operatorIds.push(operatorId);
   }
   const setId = ctx.newId();
-  ctx.store.tvc.insertOperatorSet({ id: setId, organizationId: ctx.organizationId, name: set.name, threshold: Number(set.threshold), operatorIds, now: ctx.now });
+  ctx.store.tvc.insertOperatorSet({
+    id: setId,
+    organizationId: ctx.organizationId,
+    name: set.name,
+    threshold: Number(set.threshold),
+    operatorIds,
+    now: ctx.now,
+  });
   return setId;
 }
 

@@ -135,7 +135,12 @@ export async function createWallet(
   const checked = checkNewWallet(target.store, target.organizationId, params, fieldPrefix);
   const walletId = target.newId();
   const created = await target.enclave.createWallet({ walletId, ...checked });
-  insertWallet(target, { id: walletId, name: params.walletName, sealedSecret: created.sealedSecret, imported: false }, created.accounts, params.accounts.map((a) => a.name));
+  insertWallet(
+    target,
+    { id: walletId, name: params.walletName, sealedSecret: created.sealedSecret, imported: false },
+    created.accounts,
+    params.accounts.map((a) => a.name),
+  );
   return { walletId, addresses: created.accounts.map((account) => account.address) };
 }
 
@@ -150,7 +155,12 @@ export function insertWallet(
   insertAccounts(ctx, wallet.id, accounts, names);
 }
 
-function insertAccounts(ctx: Omit<WalletTarget, 'enclave'>, walletId: string, accounts: readonly DerivedAccount[], names: readonly (string | undefined)[]) {
+function insertAccounts(
+  ctx: Omit<WalletTarget, 'enclave'>,
+  walletId: string,
+  accounts: readonly DerivedAccount[],
+  names: readonly (string | undefined)[],
+) {
   accounts.forEach((account, index) => {
     ctx.store.walletAccounts.insert({
       id: ctx.newId(),
@@ -186,7 +196,9 @@ function walletPolicyResource(wallet: WalletRecord) {
 function checkDeletions(store: Repositories, organizationId: string, walletIds: readonly string[], deleteWithoutExport: boolean) {
   return walletIds.map((walletId) => {
     const wallet = requireWallet(store, organizationId, walletId);
-    refuseUnexportedDeletion(wallet.exported ? [] : [`wallet ${walletId}`], deleteWithoutExport, (names) => `${names} has never been exported`, { walletId });
+    refuseUnexportedDeletion(wallet.exported ? [] : [`wallet ${walletId}`], deleteWithoutExport, (names) => `${names} has never been exported`, {
+      walletId,
+    });
     return wallet;
   });
 }
@@ -196,7 +208,9 @@ function checkRename(store: Repositories, organizationId: string, params: { wall
   const wallet = requireWallet(store, organizationId, params.walletId);
   if (params.walletName === undefined) return wallet;
   if (params.walletName.trim() === '') {
-    throw new QkError('REQUEST_INVALID', 'parameters.walletName: must not be empty', { issues: [{ path: 'parameters.walletName', message: 'must not be empty' }] });
+    throw new QkError('REQUEST_INVALID', 'parameters.walletName: must not be empty', {
+      issues: [{ path: 'parameters.walletName', message: 'must not be empty' }],
+    });
   }
   const existing = store.wallets.findByName(organizationId, params.walletName);
   if (existing !== undefined && existing.id !== wallet.id) {
@@ -208,7 +222,11 @@ function checkRename(store: Repositories, organizationId: string, params: { wall
 }
 
 /** Checks delete_wallet_accounts: known accounts, each once; an account of a never-exported wallet needs deleteWithoutExport. */
-function checkAccountDeletions(store: Repositories, organizationId: string, params: { walletAccountIds: string[]; deleteWithoutExport?: boolean | undefined }) {
+function checkAccountDeletions(
+  store: Repositories,
+  organizationId: string,
+  params: { walletAccountIds: string[]; deleteWithoutExport?: boolean | undefined },
+) {
   if (params.walletAccountIds.length === 0) {
     throw new QkError('REQUEST_INVALID', 'parameters.walletAccountIds: name at least one wallet account', {
       issues: [{ path: 'parameters.walletAccountIds', message: 'empty' }],
@@ -217,7 +235,9 @@ function checkAccountDeletions(store: Repositories, organizationId: string, para
   return params.walletAccountIds.map((accountId, index) => {
     const account = store.walletAccounts.get(organizationId, accountId);
     if (account === undefined) {
-      throw new QkError('NOT_FOUND', `parameters.walletAccountIds[${index}]: no wallet account ${accountId} in organization ${organizationId}`, { walletAccountId: accountId });
+      throw new QkError('NOT_FOUND', `parameters.walletAccountIds[${index}]: no wallet account ${accountId} in organization ${organizationId}`, {
+        walletAccountId: accountId,
+      });
     }
     if (params.walletAccountIds.indexOf(accountId) !== index) {
       throw new QkError('REQUEST_INVALID', `parameters.walletAccountIds: wallet account ${accountId} appears twice`);
@@ -278,16 +298,21 @@ export const walletsFamily: Family = {
         ...(request.path === undefined ? {} : { path: request.path }),
       });
       if (account === undefined) {
-        throw new QkError('NOT_FOUND', `wallet ${wallet.id} has no account with ${request.address === undefined ? `path ${request.path}` : `address ${request.address}`}`, {
-          walletId: wallet.id,
-        });
+        throw new QkError(
+          'NOT_FOUND',
+          `wallet ${wallet.id} has no account with ${request.address === undefined ? `path ${request.path}` : `address ${request.address}`}`,
+          {
+            walletId: wallet.id,
+          },
+        );
       }
       return { account: accountView(account) };
     },
   },
   queryResources: {
     get_wallet: (store, organizationId, request) => walletResources(store, organizationId, request.walletId),
-    list_wallet_accounts: (store, organizationId, request) => (request.walletId === undefined ? {} : walletResources(store, organizationId, request.walletId)),
+    list_wallet_accounts: (store, organizationId, request) =>
+      request.walletId === undefined ? {} : walletResources(store, organizationId, request.walletId),
     get_wallet_account: (store, organizationId, request) => ({
       ...walletResources(store, organizationId, request.walletId),
       ...(request.address === undefined ? {} : { wallet_account: { address: request.address } }),
@@ -310,7 +335,13 @@ export const walletsFamily: Family = {
         const wallet = requireWallet(ctx.store, ctx.organizationId, params.walletId);
         const specs = checkAccounts(params.accounts, existingPaths(ctx.store, wallet.id));
         const derived = await ctx.enclave.deriveWalletAccounts({ walletId: wallet.id, sealedSecret: wallet.sealedSecret, accounts: specs });
-        if (params.persist !== false) insertAccounts(ctx, wallet.id, derived, params.accounts.map((a) => a.name));
+        if (params.persist !== false)
+          insertAccounts(
+            ctx,
+            wallet.id,
+            derived,
+            params.accounts.map((a) => a.name),
+          );
         return { addresses: derived.map((account) => account.address) };
       },
       policyResources: (store, organizationId, params) => walletResources(store, organizationId, params.walletId),

@@ -36,7 +36,8 @@ function configOrganization(store: Store, header: string | string[] | undefined)
     throw new QkError('UNAUTHENTICATED', 'the auth proxy needs the X-Auth-Proxy-Config-Id header naming an auth proxy configuration');
   }
   const config = store.read.authProxyConfigs.get(header.trim());
-  if (config === undefined) throw new QkError('UNAUTHENTICATED', `X-Auth-Proxy-Config-Id ${header} is not an auth proxy configuration of this service`);
+  if (config === undefined)
+    throw new QkError('UNAUTHENTICATED', `X-Auth-Proxy-Config-Id ${header} is not an auth proxy configuration of this service`);
   return config.organizationId;
 }
 

@@ -33,13 +33,18 @@ function loginUser(store: Repositories, token: VerificationTokenClaims, configOr
   const inScope = (id: string) => id === configOrganizationId || store.organizations.get(id)?.parentId === configOrganizationId;
   if (organizationId !== undefined) {
     if (!inScope(organizationId)) {
-      throw new QkError('ORGANIZATION_NOT_FOUND', `organization ${organizationId} is neither the auth proxy configuration's organization nor one of its sub-organizations`);
+      throw new QkError(
+        'ORGANIZATION_NOT_FOUND',
+        `organization ${organizationId} is neither the auth proxy configuration's organization nor one of its sub-organizations`,
+      );
     }
     const user = store.users.listByOrganization(organizationId).find((candidate) => contactOf(candidate, token.verification_type) === token.contact);
     if (user === undefined) throw new QkError('NOT_FOUND', `no user of organization ${organizationId} has the contact ${token.contact}`);
     return { organizationId, userId: user.id };
   }
-  const matches = store.verifications.usersWithVerifiedContact(token.verification_type, token.contact).filter((match) => inScope(match.organizationId));
+  const matches = store.verifications
+    .usersWithVerifiedContact(token.verification_type, token.contact)
+    .filter((match) => inScope(match.organizationId));
   if (matches.length === 0) {
     throw new QkError('NOT_FOUND', `no sub-organization has the verified contact ${token.contact}; sign up first, or pass organizationId`);
   }
@@ -57,7 +62,10 @@ export function checkLoginSignature(request: { clientSignature: ClientSignature;
   const sessionKey = sessionPublicKeyOf(request.publicKey, 'publicKey');
   const signedKey = (usage.login as { publicKey?: unknown } | undefined)?.publicKey;
   if (typeof signedKey !== 'string' || sessionPublicKeyOf(signedKey, 'clientSignature.message login.publicKey') !== sessionKey) {
-    throw new QkError('SIGNATURE_INVALID', 'clientSignature.message login.publicKey is not the publicKey of this request; sign the session key you send');
+    throw new QkError(
+      'SIGNATURE_INVALID',
+      'clientSignature.message login.publicKey is not the publicKey of this request; sign the session key you send',
+    );
   }
 }
 

@@ -51,7 +51,8 @@ function invalid(field: string, problem: string): QkError {
 /** The contact as stored and compared: emails lower-cased, phone numbers in E.164. */
 export function normalizeContact(otpType: string, contact: string): string {
   if (otpType === 'OTP_TYPE_EMAIL') {
-    if (contact.length > MAX_EMAIL_LENGTH) throw invalid('contact', `must be an email address of at most ${MAX_EMAIL_LENGTH} characters, got ${contact.length}`);
+    if (contact.length > MAX_EMAIL_LENGTH)
+      throw invalid('contact', `must be an email address of at most ${MAX_EMAIL_LENGTH} characters, got ${contact.length}`);
     if (!isEmailAddress(contact)) throw invalid('contact', `must be an email address, got "${contact}"`);
     return contact.toLowerCase();
   }
@@ -108,12 +109,24 @@ export function createOtp(
     createdAt: request.now,
   });
   const bundle = target === undefined ? undefined : targetBundle(store, target.publicKey, request.organizationId);
-  return { otpId: request.otpId, contact, otpType: request.otpType as OtpType, code, ...(bundle === undefined ? {} : { otpEncryptionTargetBundle: bundle }) };
+  return {
+    otpId: request.otpId,
+    contact,
+    otpType: request.otpType as OtpType,
+    code,
+    ...(bundle === undefined ? {} : { otpEncryptionTargetBundle: bundle }),
+  };
 }
 
 /** Appends the code to the outbox in place of the email or SMS. */
 export function deliverOtp(outboxFile: string, otp: CreatedOtp, now: number): void {
-  appendOutboxMessage(outboxFile, { contact: otp.contact, channel: OTP_TYPES[otp.otpType], code: otp.code, otpId: otp.otpId, createdAt: new Date(now).toISOString() });
+  appendOutboxMessage(outboxFile, {
+    contact: otp.contact,
+    channel: OTP_TYPES[otp.otpType],
+    code: otp.code,
+    otpId: otp.otpId,
+    createdAt: new Date(now).toISOString(),
+  });
 }
 
 /** Creates an OTP for the contact, delivers the code to the outbox and returns the OTP id (and, v2, the target bundle). */
@@ -138,7 +151,12 @@ function targetBundle(store: Repositories, targetPublic: string, organizationId:
   if (key === undefined) throw new QkError('INTERNAL', 'the OTP token signing key is missing; start the service with startService');
   const data = utf8Encode(JSON.stringify({ targetPublic, organizationId }));
   const signature = ecdsaSign('p256', data, privateKeyBytes(key.privateKey, 'OTP token signing key'), 'der');
-  return JSON.stringify({ version: BUNDLE_VERSION, data: bytesToHex(data), dataSignature: bytesToHex(signature), enclaveQuorumPublic: key.publicKey });
+  return JSON.stringify({
+    version: BUNDLE_VERSION,
+    data: bytesToHex(data),
+    dataSignature: bytesToHex(signature),
+    enclaveQuorumPublic: key.publicKey,
+  });
 }
 
 /** Opens an `encryptedOtpBundle` (`{encappedPublic, ciphertext}` hex) with the OTP's target key. */
@@ -182,7 +200,11 @@ type Attempt = { ok: true; record: OtpRecord } | { ok: false; error: QkError };
 export function attemptOtp(store: Repositories, otpId: string, code: string, now: number, earlierFailures = 0): Attempt {
   const current = store.otps.get(otpId)!;
   if (current.usedAt !== undefined) return { ok: false, error: new QkError('OTP_INVALID', `OTP ${otpId} was already used; request a new code`) };
-  if (now >= current.expiresAt) return { ok: false, error: new QkError('OTP_INVALID', `OTP ${otpId} expired at ${new Date(current.expiresAt).toISOString()}; request a new code`) };
+  if (now >= current.expiresAt)
+    return {
+      ok: false,
+      error: new QkError('OTP_INVALID', `OTP ${otpId} expired at ${new Date(current.expiresAt).toISOString()}; request a new code`),
+    };
   const attempts = current.attempts + earlierFailures;
   if (attempts >= MAX_OTP_ATTEMPTS) {
     return { ok: false, error: new QkError('OTP_ATTEMPTS_EXCEEDED', `OTP ${otpId} had ${MAX_OTP_ATTEMPTS} wrong attempts; request a new code`) };
@@ -214,10 +236,16 @@ export function verificationTokenFor(
 }
 
 /** Checks the code against the OTP (a wrong code is committed as an attempt although the call fails). */
-async function verifyCode(deps: OtpDeps, organizationId: string, otpId: string, code: () => Promise<{ code: string; publicKey: string }>): Promise<string> {
+async function verifyCode(
+  deps: OtpDeps,
+  organizationId: string,
+  otpId: string,
+  code: () => Promise<{ code: string; publicKey: string }>,
+): Promise<string> {
   const now = deps.now();
   const record = deps.store.read.otps.get(otpId);
-  if (record === undefined || record.organizationId !== organizationId) throw new QkError('NOT_FOUND', `no OTP ${otpId} for this auth proxy configuration`);
+  if (record === undefined || record.organizationId !== organizationId)
+    throw new QkError('NOT_FOUND', `no OTP ${otpId} for this auth proxy configuration`);
   const submitted = await code();
   const publicKey = sessionPublicKeyOf(submitted.publicKey, 'publicKey');
   const attempt = await deps.store.transaction((tx) => attemptOtp(tx, otpId, submitted.code, now));
@@ -225,7 +253,11 @@ async function verifyCode(deps: OtpDeps, organizationId: string, otpId: string, 
   return verificationTokenFor(deps.store.read, attempt.record, { publicKey, tokenId: deps.newId(), now, lifetimeMs: VERIFICATION_TOKEN_LIFETIME_MS });
 }
 
-export function verifyOtpCode(deps: OtpDeps, organizationId: string, request: { otpId: string; otpCode: string; publicKey?: string | undefined }): Promise<string> {
+export function verifyOtpCode(
+  deps: OtpDeps,
+  organizationId: string,
+  request: { otpId: string; otpCode: string; publicKey?: string | undefined },
+): Promise<string> {
   const { publicKey } = request;
   if (publicKey === undefined) {
     throw invalid('publicKey', 'is required: the verification token binds the client key that will sign the login or signup');
@@ -245,7 +277,10 @@ export function checkVerificationToken(store: Repositories, token: string, organ
   if (key === undefined) throw new QkError('INTERNAL', 'the OTP token signing key is missing; start the service with startService');
   const claims = verifyVerificationToken(token, key.publicKey, now);
   if (claims.organization_id !== organizationId) {
-    throw new QkError('TOKEN_INVALID', `verification token was issued for organization ${claims.organization_id}, not for this auth proxy configuration's ${organizationId}`);
+    throw new QkError(
+      'TOKEN_INVALID',
+      `verification token was issued for organization ${claims.organization_id}, not for this auth proxy configuration's ${organizationId}`,
+    );
   }
   return claims;
 }
@@ -254,7 +289,13 @@ export function checkVerificationToken(store: Repositories, token: string, organ
  * Verifies a verification token used in `organizationId` on the main API: issued by this service for that
  * organization or for its parent (where the auth proxy and the app's OTP flow usually run).
  */
-export function checkVerificationTokenIn(store: Repositories, token: string, organizationId: string, now: number, field: string): VerificationTokenClaims {
+export function checkVerificationTokenIn(
+  store: Repositories,
+  token: string,
+  organizationId: string,
+  now: number,
+  field: string,
+): VerificationTokenClaims {
   const key = store.serviceKeys.get(OTP_TOKEN_SIGNING_KEY);
   if (key === undefined) throw new QkError('INTERNAL', 'the OTP token signing key is missing; start the service with startService');
   const claims = verifyVerificationToken(token, key.publicKey, now);

@@ -51,9 +51,13 @@ function subOrganizationOf(request: SignupRequest): SubOrganizationParams {
 
 export async function signup(deps: SignupDeps, parentId: string, request: SignupRequest): Promise<SignupResponse> {
   if (request.apiKeys.length + request.authenticators.length + request.oauthProviders.length === 0 && request.verificationToken === undefined) {
-    throw new QkError('REQUEST_INVALID', 'apiKeys: the root user needs a credential: give an API key, an authenticator, an OAuth provider or a verification token', {
-      issues: [{ path: 'apiKeys', message: 'no credential' }],
-    });
+    throw new QkError(
+      'REQUEST_INVALID',
+      'apiKeys: the root user needs a credential: give an API key, an authenticator, an OAuth provider or a verification token',
+      {
+        issues: [{ path: 'apiKeys', message: 'no credential' }],
+      },
+    );
   }
   const params = subOrganizationOf(request);
   const now = deps.now();

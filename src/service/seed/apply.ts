@@ -46,12 +46,19 @@ function asSeedField<T>(ctx: SeedContext, field: string, check: () => T): T {
 async function seedOrganization(ctx: SeedContext, org: ResolvedOrganization, field: string, parentId: string | undefined) {
   const { tx, now } = ctx;
   const organizationId = idFor(ctx, org.organizationId, `${field}.organizationId`);
-  tx.organizations.insert({ id: organizationId, ...(parentId === undefined ? {} : { parentId }), name: org.organizationName, rootQuorumThreshold: org.rootQuorum.threshold, now });
+  tx.organizations.insert({
+    id: organizationId,
+    ...(parentId === undefined ? {} : { parentId }),
+    name: org.organizationName,
+    rootQuorumThreshold: org.rootQuorum.threshold,
+    now,
+  });
 
   const userIdsByName = new Map<string, string>();
   org.users.forEach((user, userIndex) => {
     const userField = `${field}.users[${userIndex}]`;
-    if (userIdsByName.has(user.userName)) throw seedFieldError(ctx.file, `${userField}.userName`, `"${user.userName}" is taken; user names are unique within an organization`);
+    if (userIdsByName.has(user.userName))
+      throw seedFieldError(ctx.file, `${userField}.userName`, `"${user.userName}" is taken; user names are unique within an organization`);
     const userId = idFor(ctx, user.userId, `${userField}.userId`);
     userIdsByName.set(user.userName, userId);
     tx.users.insert({ id: userId, organizationId, name: user.userName, ...(user.userEmail === undefined ? {} : { email: user.userEmail }), now });
@@ -79,7 +86,8 @@ async function seedOrganization(ctx: SeedContext, org: ResolvedOrganization, fie
   const quorumUserIds = org.rootQuorum.userNames.map((name, index) => {
     const userId = userIdsByName.get(name);
     if (userId === undefined) throw seedFieldError(ctx.file, `${quorumField}.userNames[${index}]`, `no user named "${name}" in this organization`);
-    if (org.rootQuorum.userNames.indexOf(name) !== index) throw seedFieldError(ctx.file, `${quorumField}.userNames[${index}]`, `"${name}" appears twice`);
+    if (org.rootQuorum.userNames.indexOf(name) !== index)
+      throw seedFieldError(ctx.file, `${quorumField}.userNames[${index}]`, `"${name}" appears twice`);
     return userId;
   });
   if (org.rootQuorum.threshold > quorumUserIds.length) {
@@ -94,21 +102,29 @@ async function seedOrganization(ctx: SeedContext, org: ResolvedOrganization, fie
     const checked = asSeedField(ctx, walletField, () => checkNewWallet(tx, organizationId, params, ''));
     const walletId = idFor(ctx, fixedWalletId, `${walletField}.walletId`);
     const created = await ctx.enclave.createWallet({ walletId, ...checked });
-    insertWallet(target, { id: walletId, name: wallet.walletName, sealedSecret: created.sealedSecret, imported: false }, created.accounts, wallet.accounts.map((account) => account.name));
+    insertWallet(
+      target,
+      { id: walletId, name: wallet.walletName, sealedSecret: created.sealedSecret, imported: false },
+      created.accounts,
+      wallet.accounts.map((account) => account.name),
+    );
   }
 
   org.privateKeys.forEach((key, index) => {
     const keyField = `${field}.privateKeys[${index}]`;
     asSeedField(ctx, keyField, () => checkNewKeys(tx, organizationId, [key], () => ''));
     const privateKeyId = idFor(ctx, key.privateKeyId, `${keyField}.privateKeyId`);
-    const sealed = asSeedField(ctx, keyField, () => ctx.enclave.createPrivateKey({ privateKeyId, curve: key.curve, addressFormats: key.addressFormats }));
+    const sealed = asSeedField(ctx, keyField, () =>
+      ctx.enclave.createPrivateKey({ privateKeyId, curve: key.curve, addressFormats: key.addressFormats }),
+    );
     insertPrivateKey(target, { id: privateKeyId, name: key.privateKeyName, curve: key.curve, tags: [], imported: false }, sealed);
   });
 
   const policyNames = new Set<string>();
   org.policies.forEach((policy, index) => {
     const policyField = `${field}.policies[${index}]`;
-    if (policyNames.has(policy.policyName)) throw seedFieldError(ctx.file, `${policyField}.policyName`, `"${policy.policyName}" is taken; policy names are unique within an organization`);
+    if (policyNames.has(policy.policyName))
+      throw seedFieldError(ctx.file, `${policyField}.policyName`, `"${policy.policyName}" is taken; policy names are unique within an organization`);
     policyNames.add(policy.policyName);
     const expression = (kind: 'condition' | 'consensus') => {
       const checked = checkPolicyExpression(policy[kind], kind);

@@ -98,7 +98,8 @@ function resolveKeyFile(seedFile: string, key: SeedApiKey & { keyFile: string },
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw seedFieldError(seedFile, `${field}.keyFile`, `cannot read ${path}: ${(error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw seedFieldError(seedFile, `${field}.keyFile`, `cannot read ${path}: ${(error as Error).message}`);
     const pair = generateApiKeyPair(key.curve);
     // 'wx': never overwrite a key file another process wrote in the meantime.
     writeFileSync(path, `${JSON.stringify({ ...pair, curve: key.curve }, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
@@ -106,7 +107,8 @@ function resolveKeyFile(seedFile: string, key: SeedApiKey & { keyFile: string },
   }
   const parsed = z.strictObject({ publicKey: z.string(), privateKey: z.string(), curve: z.enum(API_KEY_CURVES) }).safeParse(safeJson(text));
   if (!parsed.success) throw seedFieldError(seedFile, `${field}.keyFile`, `${path} is not a key file {publicKey, privateKey, curve}`);
-  if (parsed.data.curve !== key.curve) throw seedFieldError(seedFile, `${field}.curve`, `is ${key.curve} but ${path} holds a ${parsed.data.curve} key`);
+  if (parsed.data.curve !== key.curve)
+    throw seedFieldError(seedFile, `${field}.curve`, `is ${key.curve} but ${path} holds a ${parsed.data.curve} key`);
   let derived: string;
   try {
     derived = apiPublicKeyFromPrivate(parsed.data.curve, parsed.data.privateKey);
@@ -166,6 +168,8 @@ export function loadSeedFile(file: string): Seed {
     ...resolveOrganization(file, root, 'organization'),
     subOrganizations: subOrganizations.map((sub, index) => resolveOrganization(file, sub, `organization.subOrganizations[${index}]`)),
   };
-  const fingerprint = `sha256:${createHash('sha256').update(canonicalize(organization) ?? '').digest('hex')}`;
+  const fingerprint = `sha256:${createHash('sha256')
+    .update(canonicalize(organization) ?? '')
+    .digest('hex')}`;
   return { file, fingerprint, organization };
 }

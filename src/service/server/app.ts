@@ -59,10 +59,14 @@ export function requestBytes(request: FastifyRequest): Buffer {
 function fromFastify(error: unknown, request: FastifyRequest): unknown {
   const { code, statusCode, message } = error as { code?: unknown; statusCode?: unknown; message?: unknown };
   if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new QkError('REQUEST_TOO_LARGE', `the request body exceeds ${BODY_LIMIT_BYTES} bytes`);
-  if (code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return new QkError('REQUEST_INVALID', 'bad request body: its length does not match the Content-Length header');
+  if (code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH')
+    return new QkError('REQUEST_INVALID', 'bad request body: its length does not match the Content-Length header');
   if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     const declared = JSON.stringify(String(request.headers['content-type'] ?? '').slice(0, 100));
-    return new QkError('REQUEST_INVALID', `bad request: the Content-Type header ${declared} is not a media type; send application/json, or no Content-Type`);
+    return new QkError(
+      'REQUEST_INVALID',
+      `bad request: the Content-Type header ${declared} is not a media type; send application/json, or no Content-Type`,
+    );
   }
   if (typeof code === 'string' && code.startsWith('FST_') && typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
     return new QkError('REQUEST_INVALID', `bad request: ${String(message)}`);

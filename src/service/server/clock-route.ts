@@ -30,10 +30,15 @@ export function registerClockRoute(app: FastifyInstance, deps: { clock: SandboxC
     const { actor, organization } = await authenticate(request.headers, rawBody, body.organizationId, deps.stampFormats, store.read, clock.now());
     const root = store.read.organizations.firstRoot();
     if (organization.id !== root?.id || !store.read.organizations.rootQuorum(organization.id).userIds.includes(actor.user.id)) {
-      throw new QkError('REQUEST_NOT_AUTHORIZED', `only a root quorum member of the root organization ${root?.id ?? ''} may read or move the Sandbox clock`);
+      throw new QkError(
+        'REQUEST_NOT_AUTHORIZED',
+        `only a root quorum member of the root organization ${root?.id ?? ''} may read or move the Sandbox clock`,
+      );
     }
     if (body.advanceMs !== undefined && body.setMs !== undefined) {
-      throw new QkError('REQUEST_INVALID', 'give advanceMs or setMs, not both', { issues: [{ path: 'setMs', message: 'give advanceMs or setMs, not both' }] });
+      throw new QkError('REQUEST_INVALID', 'give advanceMs or setMs, not both', {
+        issues: [{ path: 'setMs', message: 'give advanceMs or setMs, not both' }],
+      });
     }
     if (body.advanceMs !== undefined) clock.move({ byMs: Number(body.advanceMs) });
     if (body.setMs !== undefined) clock.move({ toMs: Number(body.setMs) });

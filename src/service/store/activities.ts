@@ -132,29 +132,22 @@ export class ActivityRepository {
   }
 
   findByFingerprint(organizationId: string, fingerprint: string): ActivityRecord | undefined {
-    const row = this.connection.get(
-      'SELECT * FROM activities WHERE fingerprint = :fingerprint AND organization_id = :organizationId',
-      { fingerprint, organizationId },
-    );
+    const row = this.connection.get('SELECT * FROM activities WHERE fingerprint = :fingerprint AND organization_id = :organizationId', {
+      fingerprint,
+      organizationId,
+    });
     return row === undefined ? undefined : toActivity(row);
   }
 
   /** Records the outcome; `result`/`failure` are set only for the statuses that carry them. */
-  finish(
-    id: string,
-    outcome: { status: ActivityStatus; result?: Record<string, unknown>; failure?: Record<string, unknown> },
-    now: number,
-  ): void {
-    this.connection.run(
-      'UPDATE activities SET status = :status, result = :result, failure = :failure, updated_at = :now WHERE id = :id',
-      {
-        id,
-        status: outcome.status,
-        result: outcome.result === undefined ? null : JSON.stringify(outcome.result),
-        failure: outcome.failure === undefined ? null : JSON.stringify(outcome.failure),
-        now,
-      },
-    );
+  finish(id: string, outcome: { status: ActivityStatus; result?: Record<string, unknown>; failure?: Record<string, unknown> }, now: number): void {
+    this.connection.run('UPDATE activities SET status = :status, result = :result, failure = :failure, updated_at = :now WHERE id = :id', {
+      id,
+      status: outcome.status,
+      result: outcome.result === undefined ? null : JSON.stringify(outcome.result),
+      failure: outcome.failure === undefined ? null : JSON.stringify(outcome.failure),
+      now,
+    });
   }
 
   touch(id: string, now: number): void {
@@ -216,7 +209,13 @@ export class ActivityRepository {
     this.connection.run(
       `INSERT INTO policy_evaluations (id, activity_id, vote_id, outcomes, created_at)
        VALUES (:id, :activityId, :voteId, :outcomes, :createdAt)`,
-      { id: evaluation.id, activityId: evaluation.activityId, voteId: evaluation.voteId, outcomes: JSON.stringify(evaluation.outcomes), createdAt: evaluation.createdAt },
+      {
+        id: evaluation.id,
+        activityId: evaluation.activityId,
+        voteId: evaluation.voteId,
+        outcomes: JSON.stringify(evaluation.outcomes),
+        createdAt: evaluation.createdAt,
+      },
     );
   }
 
@@ -232,8 +231,6 @@ export class ActivityRepository {
   }
 
   votes(activityId: string): VoteRecord[] {
-    return this.connection
-      .all('SELECT * FROM votes WHERE activity_id = :activityId ORDER BY rowid', { activityId })
-      .map(toVote);
+    return this.connection.all('SELECT * FROM votes WHERE activity_id = :activityId ORDER BY rowid', { activityId }).map(toVote);
   }
 }

@@ -59,9 +59,7 @@ export class ApiKeyRepository {
 
   /** Every API key holding this public key, in any organization. */
   findByPublicKey(publicKey: string): ApiKeyRecord[] {
-    return this.connection
-      .all('SELECT * FROM api_keys WHERE public_key = :publicKey', { publicKey: publicKey.toLowerCase() })
-      .map(toApiKey);
+    return this.connection.all('SELECT * FROM api_keys WHERE public_key = :publicKey', { publicKey: publicKey.toLowerCase() }).map(toApiKey);
   }
 
   listByUser(userId: string): ApiKeyRecord[] {
@@ -77,9 +75,7 @@ export class ApiKeyRepository {
   }
 
   listByOrganization(organizationId: string): ApiKeyRecord[] {
-    return this.connection
-      .all('SELECT * FROM api_keys WHERE organization_id = :organizationId ORDER BY rowid', { organizationId })
-      .map(toApiKey);
+    return this.connection.all('SELECT * FROM api_keys WHERE organization_id = :organizationId ORDER BY rowid', { organizationId }).map(toApiKey);
   }
 
   delete(id: string): void {

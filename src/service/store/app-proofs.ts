@@ -33,13 +33,11 @@ export class AppProofRepository {
   }
 
   listByActivity(activityId: string): AppProofRecord[] {
-    return this.connection
-      .all('SELECT * FROM app_proofs WHERE activity_id = :activityId ORDER BY seq', { activityId })
-      .map((row) => ({
-        scheme: text(row, 'scheme') as AppProofRecord['scheme'],
-        publicKey: text(row, 'public_key'),
-        proofPayload: text(row, 'proof_payload'),
-        signature: text(row, 'signature'),
-      }));
+    return this.connection.all('SELECT * FROM app_proofs WHERE activity_id = :activityId ORDER BY seq', { activityId }).map((row) => ({
+      scheme: text(row, 'scheme') as AppProofRecord['scheme'],
+      publicKey: text(row, 'public_key'),
+      proofPayload: text(row, 'proof_payload'),
+      signature: text(row, 'signature'),
+    }));
   }
 }

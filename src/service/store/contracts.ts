@@ -56,10 +56,10 @@ export class SmartContractInterfaceRepository {
   }
 
   get(organizationId: string, id: string): SmartContractInterfaceRecord | undefined {
-    const row = this.connection.get(
-      'SELECT * FROM smart_contract_interfaces WHERE id = :id AND organization_id = :organizationId',
-      { id, organizationId },
-    );
+    const row = this.connection.get('SELECT * FROM smart_contract_interfaces WHERE id = :id AND organization_id = :organizationId', {
+      id,
+      organizationId,
+    });
     return row === undefined ? undefined : toInterface(row);
   }
 

@@ -232,9 +232,7 @@ export function applyMigrations(connection: Connection, list: readonly Migration
       );
     }
   });
-  connection.exec(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
-  );
+  connection.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
   const applied = new Set(connection.all('SELECT version FROM schema_migrations').map((row) => integer(row, 'version')));
   const newest = Math.max(0, ...applied);
   const known = list.at(-1)?.version ?? 0;

@@ -213,7 +213,7 @@ export const migrations: readonly Migration[] = [
   },
   {
     version: 9,
-    name: 'policy evaluations: the policy engine\'s outcomes per policy, recorded at each vote that asked it',
+    name: "policy evaluations: the policy engine's outcomes per policy, recorded at each vote that asked it",
     sql: `
       CREATE TABLE policy_evaluations (
         seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -231,7 +231,7 @@ export const migrations: readonly Migration[] = [
   { version: 12, name: 'IP allowlists of organizations and API keys', sql: IP_ALLOWLISTS_SQL },
   {
     version: 13,
-    name: 'IP allowlists: an API key\'s own list goes with the key',
+    name: "IP allowlists: an API key's own list goes with the key",
     // A trigger rather than each deleting path: keys also go with their user (a cascade) and with session invalidation.
     sql: `
       DELETE FROM ip_allowlists WHERE public_key <> '' AND NOT EXISTS (

@@ -30,9 +30,7 @@ export interface OrganizationFeature {
 }
 
 /** Which sub-organizations `listSubOrganizations` returns: one field matched exactly, or all. */
-export type SubOrganizationFilter =
-  | { by: 'NAME' | 'USERNAME' | 'EMAIL' | 'PHONE_NUMBER' | 'PUBLIC_KEY'; value: string }
-  | { by: 'ALL' };
+export type SubOrganizationFilter = { by: 'NAME' | 'USERNAME' | 'EMAIL' | 'PHONE_NUMBER' | 'PUBLIC_KEY'; value: string } | { by: 'ALL' };
 
 /** SQL conditions on a sub-organization `o` per filter; every one reads `:value`. */
 const subOrganizationConditions: Record<SubOrganizationFilter['by'], string> = {
@@ -88,25 +86,22 @@ export class OrganizationRepository {
 
   rootQuorum(organizationId: string): RootQuorum {
     const org = this.get(organizationId);
-    const members = this.connection.all(
-      'SELECT user_id FROM root_quorum_members WHERE organization_id = :organizationId ORDER BY rowid',
-      { organizationId },
-    );
+    const members = this.connection.all('SELECT user_id FROM root_quorum_members WHERE organization_id = :organizationId ORDER BY rowid', {
+      organizationId,
+    });
     return { threshold: org?.rootQuorumThreshold ?? 1, userIds: members.map((row) => text(row, 'user_id')) };
   }
 
   /** Replaces the root quorum; the caller validates threshold ≤ members and that members belong to the org. */
   setRootQuorum(organizationId: string, quorum: RootQuorum, now: number): void {
-    this.connection.run(
-      'UPDATE organizations SET root_quorum_threshold = :threshold, updated_at = :now WHERE id = :organizationId',
-      { organizationId, threshold: quorum.threshold, now },
-    );
+    this.connection.run('UPDATE organizations SET root_quorum_threshold = :threshold, updated_at = :now WHERE id = :organizationId', {
+      organizationId,
+      threshold: quorum.threshold,
+      now,
+    });
     this.connection.run('DELETE FROM root_quorum_members WHERE organization_id = :organizationId', { organizationId });
     for (const userId of quorum.userIds) {
-      this.connection.run(
-        'INSERT INTO root_quorum_members (organization_id, user_id) VALUES (:organizationId, :userId)',
-        { organizationId, userId },
-      );
+      this.connection.run('INSERT INTO root_quorum_members (organization_id, user_id) VALUES (:organizationId, :userId)', { organizationId, userId });
     }
   }
 
@@ -114,16 +109,9 @@ export class OrganizationRepository {
    * Live sub-organizations of `parentId` in creation order, a page of at most `limit` after or before the
    * cursor sub-organization (a cursor that is not a sub-organization of `parentId` yields nothing).
    */
-  listSubOrganizations(query: {
-    parentId: string;
-    filter: SubOrganizationFilter;
-    limit: number;
-    after?: string;
-    before?: string;
-  }): string[] {
+  listSubOrganizations(query: { parentId: string; filter: SubOrganizationFilter; limit: number; after?: string; before?: string }): string[] {
     const backwards = query.before !== undefined && query.after === undefined;
-    const positionOf = (param: string) =>
-      `(SELECT c.rowid FROM organizations c WHERE c.id = :${param} AND c.parent_id = :parentId)`;
+    const positionOf = (param: string) => `(SELECT c.rowid FROM organizations c WHERE c.id = :${param} AND c.parent_id = :parentId)`;
     const rows = this.connection.all(
       `SELECT o.id FROM organizations o
        WHERE o.parent_id = :parentId AND o.deleted_at IS NULL AND ${subOrganizationConditions[query.filter.by]}
@@ -166,6 +154,8 @@ export class OrganizationRepository {
 
   /** False when the organization had no such feature. */
   removeFeature(organizationId: string, name: string): boolean {
-    return this.connection.run('DELETE FROM organization_features WHERE organization_id = :organizationId AND name = :name', { organizationId, name }) > 0;
+    return (
+      this.connection.run('DELETE FROM organization_features WHERE organization_id = :organizationId AND name = :name', { organizationId, name }) > 0
+    );
   }
 }

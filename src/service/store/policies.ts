@@ -56,17 +56,12 @@ export class PolicyRepository {
   }
 
   findByName(organizationId: string, name: string): PolicyRecord | undefined {
-    const row = this.connection.get(
-      'SELECT * FROM policies WHERE name = :name AND organization_id = :organizationId',
-      { name, organizationId },
-    );
+    const row = this.connection.get('SELECT * FROM policies WHERE name = :name AND organization_id = :organizationId', { name, organizationId });
     return row === undefined ? undefined : toPolicy(row);
   }
 
   listByOrganization(organizationId: string): PolicyRecord[] {
-    return this.connection
-      .all('SELECT * FROM policies WHERE organization_id = :organizationId ORDER BY rowid', { organizationId })
-      .map(toPolicy);
+    return this.connection.all('SELECT * FROM policies WHERE organization_id = :organizationId ORDER BY rowid', { organizationId }).map(toPolicy);
   }
 
   countByOrganization(organizationId: string): number {
@@ -86,9 +81,11 @@ export class PolicyRepository {
   }
 
   delete(organizationId: string, id: string): boolean {
-    return this.connection.run('DELETE FROM policies WHERE id = :id AND organization_id = :organizationId', {
-      id,
-      organizationId,
-    }) === 1;
+    return (
+      this.connection.run('DELETE FROM policies WHERE id = :id AND organization_id = :organizationId', {
+        id,
+        organizationId,
+      }) === 1
+    );
   }
 }

@@ -91,10 +91,7 @@ export class PrivateKeyRepository {
   }
 
   findByName(organizationId: string, name: string): PrivateKeyRecord | undefined {
-    const row = this.connection.get(
-      'SELECT * FROM private_keys WHERE name = :name AND organization_id = :organizationId',
-      { name, organizationId },
-    );
+    const row = this.connection.get('SELECT * FROM private_keys WHERE name = :name AND organization_id = :organizationId', { name, organizationId });
     return row === undefined ? undefined : toPrivateKey(row);
   }
 
@@ -132,17 +129,20 @@ export class PrivateKeyRepository {
   }
 
   markExported(organizationId: string, id: string, now: number): void {
-    this.connection.run(
-      'UPDATE private_keys SET exported = 1, updated_at = :now WHERE id = :id AND organization_id = :organizationId',
-      { id, organizationId, now },
-    );
+    this.connection.run('UPDATE private_keys SET exported = 1, updated_at = :now WHERE id = :id AND organization_id = :organizationId', {
+      id,
+      organizationId,
+      now,
+    });
   }
 
   delete(organizationId: string, id: string): boolean {
     this.connection.noteKeyMaterialErased();
-    return this.connection.run('DELETE FROM private_keys WHERE id = :id AND organization_id = :organizationId', {
-      id,
-      organizationId,
-    }) === 1;
+    return (
+      this.connection.run('DELETE FROM private_keys WHERE id = :id AND organization_id = :organizationId', {
+        id,
+        organizationId,
+      }) === 1
+    );
   }
 }

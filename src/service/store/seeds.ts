@@ -21,7 +21,9 @@ export class SeedRepository {
   constructor(private readonly connection: Connection) {}
 
   insert(seed: SeedRecord): void {
-    this.connection.run('INSERT INTO seeds (fingerprint, organization_id, applied_at) VALUES (:fingerprint, :organizationId, :appliedAt)', { ...seed });
+    this.connection.run('INSERT INTO seeds (fingerprint, organization_id, applied_at) VALUES (:fingerprint, :organizationId, :appliedAt)', {
+      ...seed,
+    });
   }
 
   /** The seed the database was created from, if it was. */

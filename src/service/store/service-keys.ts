@@ -46,10 +46,7 @@ export class AuthProxyConfigRepository {
   constructor(private readonly connection: Connection) {}
 
   insert(config: AuthProxyConfigRecord): void {
-    this.connection.run(
-      'INSERT INTO auth_proxy_configs (id, organization_id, created_at) VALUES (:id, :organizationId, :createdAt)',
-      { ...config },
-    );
+    this.connection.run('INSERT INTO auth_proxy_configs (id, organization_id, created_at) VALUES (:id, :organizationId, :createdAt)', { ...config });
   }
 
   get(id: string): AuthProxyConfigRecord | undefined {

@@ -25,14 +25,7 @@ function toUser(row: Row): UserRecord {
 export class UserRepository {
   constructor(private readonly connection: Connection) {}
 
-  insert(user: {
-    id: string;
-    organizationId: string;
-    name: string;
-    email?: string;
-    phoneNumber?: string;
-    now: number;
-  }): void {
+  insert(user: { id: string; organizationId: string; name: string; email?: string; phoneNumber?: string; now: number }): void {
     this.connection.run(
       `INSERT INTO users (id, organization_id, name, email, phone_number, created_at, updated_at)
        VALUES (:id, :organizationId, :name, :email, :phoneNumber, :now, :now)`,
@@ -53,17 +46,18 @@ export class UserRepository {
   }
 
   listByOrganization(organizationId: string): UserRecord[] {
-    return this.connection
-      .all('SELECT * FROM users WHERE organization_id = :organizationId ORDER BY rowid', { organizationId })
-      .map(toUser);
+    return this.connection.all('SELECT * FROM users WHERE organization_id = :organizationId ORDER BY rowid', { organizationId }).map(toUser);
   }
 
   /** Rewrites the mutable fields; api keys, tag memberships and quorum membership are untouched. */
   update(user: { id: string; name: string; email: string | undefined; phoneNumber: string | undefined; now: number }): void {
-    this.connection.run(
-      'UPDATE users SET name = :name, email = :email, phone_number = :phoneNumber, updated_at = :now WHERE id = :id',
-      { id: user.id, name: user.name, email: user.email ?? null, phoneNumber: user.phoneNumber ?? null, now: user.now },
-    );
+    this.connection.run('UPDATE users SET name = :name, email = :email, phone_number = :phoneNumber, updated_at = :now WHERE id = :id', {
+      id: user.id,
+      name: user.name,
+      email: user.email ?? null,
+      phoneNumber: user.phoneNumber ?? null,
+      now: user.now,
+    });
   }
 
   /** Deletes the user; their credentials, tag memberships, quorum membership and import targets go with them (cascade). */

@@ -97,9 +97,7 @@ export class WalletRepository {
   }
 
   listByOrganization(organizationId: string): WalletRecord[] {
-    return this.connection
-      .all('SELECT * FROM wallets WHERE organization_id = :organizationId ORDER BY rowid', { organizationId })
-      .map(toWallet);
+    return this.connection.all('SELECT * FROM wallets WHERE organization_id = :organizationId ORDER BY rowid', { organizationId }).map(toWallet);
   }
 
   countByOrganization(organizationId: string): number {
@@ -110,10 +108,11 @@ export class WalletRepository {
   }
 
   markExported(organizationId: string, id: string, now: number): void {
-    this.connection.run(
-      'UPDATE wallets SET exported = 1, updated_at = :now WHERE id = :id AND organization_id = :organizationId',
-      { id, organizationId, now },
-    );
+    this.connection.run('UPDATE wallets SET exported = 1, updated_at = :now WHERE id = :id AND organization_id = :organizationId', {
+      id,
+      organizationId,
+      now,
+    });
   }
 
   rename(organizationId: string, id: string, name: string, now: number): void {
@@ -128,10 +127,12 @@ export class WalletRepository {
   /** Removes the wallet and (by cascade) its accounts. */
   delete(organizationId: string, id: string): boolean {
     this.connection.noteKeyMaterialErased();
-    return this.connection.run('DELETE FROM wallets WHERE id = :id AND organization_id = :organizationId', {
-      id,
-      organizationId,
-    }) === 1;
+    return (
+      this.connection.run('DELETE FROM wallets WHERE id = :id AND organization_id = :organizationId', {
+        id,
+        organizationId,
+      }) === 1
+    );
   }
 }
 
@@ -190,10 +191,7 @@ export class WalletAccountRepository {
   }
 
   get(organizationId: string, id: string): WalletAccountRecord | undefined {
-    const row = this.connection.get(
-      'SELECT * FROM wallet_accounts WHERE id = :id AND organization_id = :organizationId',
-      { id, organizationId },
-    );
+    const row = this.connection.get('SELECT * FROM wallet_accounts WHERE id = :id AND organization_id = :organizationId', { id, organizationId });
     return row === undefined ? undefined : toWalletAccount(row);
   }
 
@@ -202,15 +200,13 @@ export class WalletAccountRepository {
   }
 
   listByWallet(walletId: string): WalletAccountRecord[] {
-    return this.connection
-      .all('SELECT * FROM wallet_accounts WHERE wallet_id = :walletId ORDER BY seq', { walletId })
-      .map(toWalletAccount);
+    return this.connection.all('SELECT * FROM wallet_accounts WHERE wallet_id = :walletId ORDER BY seq', { walletId }).map(toWalletAccount);
   }
 
   /** Oldest first (docs/service.md#pagination); `before` returns the `limit` accounts immediately preceding the cursor. */
   page(query: WalletAccountPage): WalletAccountRecord[] {
     const cursorSeq = (id: string | undefined) =>
-      id === undefined ? null : this.connection.get('SELECT seq FROM wallet_accounts WHERE id = :id', { id })?.seq ?? null;
+      id === undefined ? null : (this.connection.get('SELECT seq FROM wallet_accounts WHERE id = :id', { id })?.seq ?? null);
     const rows = this.connection.all(
       `SELECT * FROM (
          SELECT * FROM wallet_accounts

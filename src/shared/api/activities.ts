@@ -6,8 +6,33 @@
 import { z } from 'zod';
 import { activity, type ActivityOperation } from './operation';
 import { int32, int64, bounded, boundedList, boundedString, decimalString, MAX_LENGTH, MAX_RAW_PAYLOADS, req, res } from './primitives';
-import { accessType, addressFormat, curve, effect, featureName, hashFunction, mnemonicLanguage, payloadEncoding, smartContractInterfaceType, transactionType } from './enums';
-import { apiKeyParamsV1, apiKeyParamsV2, authenticatorParamsV2, clientSignature, oauthProviderParamsV2, policyParams, privateKeyParams, rootUserParamsV5, sparkLightningReceivePackage, tvcOperatorSetParams, userParamsV4, walletAccountParams, walletParams } from './params';
+import {
+  accessType,
+  addressFormat,
+  curve,
+  effect,
+  featureName,
+  hashFunction,
+  mnemonicLanguage,
+  payloadEncoding,
+  smartContractInterfaceType,
+  transactionType,
+} from './enums';
+import {
+  apiKeyParamsV1,
+  apiKeyParamsV2,
+  authenticatorParamsV2,
+  clientSignature,
+  oauthProviderParamsV2,
+  policyParams,
+  privateKeyParams,
+  rootUserParamsV5,
+  sparkLightningReceivePackage,
+  tvcOperatorSetParams,
+  userParamsV4,
+  walletAccountParams,
+  walletParams,
+} from './params';
 import { feature, privateKeyResult, address, signRawPayloadResult, sparkEncryptedOperatorPackage, walletResult } from './resources';
 
 interface ActivitySpec {
@@ -478,7 +503,12 @@ const signing = defineActivities({
     activityType: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOADS',
     intentKey: 'signRawPayloadsIntent',
     resultKey: 'signRawPayloadsResult',
-    parameters: req({ signWith: bounded.signWith, payloads: boundedList(bounded.payload, MAX_RAW_PAYLOADS, 'payloads'), encoding: payloadEncoding, hashFunction }),
+    parameters: req({
+      signWith: bounded.signWith,
+      payloads: boundedList(bounded.payload, MAX_RAW_PAYLOADS, 'payloads'),
+      encoding: payloadEncoding,
+      hashFunction,
+    }),
     result: res({ signatures: z.array(signRawPayloadResult).optional() }),
   },
   sign_transaction: {
@@ -609,9 +639,7 @@ const everydayEdits = defineActivities({
     intentKey: 'createApiOnlyUsersIntent',
     resultKey: 'createApiOnlyUsersResult',
     parameters: req({
-      apiOnlyUsers: z.array(
-        req({ userName: bounded.name, userEmail: bounded.email.optional(), userTags: idList, apiKeys: z.array(apiKeyParamsV1) }),
-      ),
+      apiOnlyUsers: z.array(req({ userName: bounded.name, userEmail: bounded.email.optional(), userTags: idList, apiKeys: z.array(apiKeyParamsV1) })),
     }),
     result: res({ userIds: ids }),
   },
@@ -787,7 +815,12 @@ const everydayEdits = defineActivities({
     activityType: 'ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG',
     intentKey: 'updatePrivateKeyTagIntent',
     resultKey: 'updatePrivateKeyTagResult',
-    parameters: req({ privateKeyTagId: bounded.id, newPrivateKeyTagName: bounded.name.optional(), addPrivateKeyIds: idList, removePrivateKeyIds: idList }),
+    parameters: req({
+      privateKeyTagId: bounded.id,
+      newPrivateKeyTagName: bounded.name.optional(),
+      addPrivateKeyIds: idList,
+      removePrivateKeyIds: idList,
+    }),
     result: res({ privateKeyTagId: z.string() }),
   },
   delete_private_key_tags: {

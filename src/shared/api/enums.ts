@@ -102,27 +102,15 @@ export const featureName = z.enum([
   'FEATURE_NAME_EARN_CONFIG',
 ]);
 export const accessType = z.enum(['ACCESS_TYPE_WEB', 'ACCESS_TYPE_API', 'ACCESS_TYPE_ALL']);
-export const invitationStatus = z.enum([
-  'INVITATION_STATUS_CREATED',
-  'INVITATION_STATUS_ACCEPTED',
-  'INVITATION_STATUS_REVOKED',
-]);
-export const smartContractInterfaceType = z.enum([
-  'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM',
-  'SMART_CONTRACT_INTERFACE_TYPE_SOLANA',
-]);
+export const invitationStatus = z.enum(['INVITATION_STATUS_CREATED', 'INVITATION_STATUS_ACCEPTED', 'INVITATION_STATUS_REVOKED']);
+export const smartContractInterfaceType = z.enum(['SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM', 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA']);
 export const payloadEncoding = z.enum([
   'PAYLOAD_ENCODING_HEXADECIMAL',
   'PAYLOAD_ENCODING_TEXT_UTF8',
   'PAYLOAD_ENCODING_EIP712',
   'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION',
 ]);
-export const hashFunction = z.enum([
-  'HASH_FUNCTION_NO_OP',
-  'HASH_FUNCTION_SHA256',
-  'HASH_FUNCTION_KECCAK256',
-  'HASH_FUNCTION_NOT_APPLICABLE',
-]);
+export const hashFunction = z.enum(['HASH_FUNCTION_NO_OP', 'HASH_FUNCTION_SHA256', 'HASH_FUNCTION_KECCAK256', 'HASH_FUNCTION_NOT_APPLICABLE']);
 export const transactionType = z.enum([
   'TRANSACTION_TYPE_ETHEREUM',
   'TRANSACTION_TYPE_SOLANA',

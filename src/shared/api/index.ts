@@ -5,13 +5,7 @@
 import { z } from 'zod';
 import { activityOperations } from './activities';
 import type { ActivityVersion } from './activity-versions';
-import {
-  activityResponseSchema,
-  supersededActivityTypes,
-  type Activity,
-  type ActivityResponse,
-  type ActivityTypeInfo,
-} from './activity-record';
+import { activityResponseSchema, supersededActivityTypes, type Activity, type ActivityResponse, type ActivityTypeInfo } from './activity-record';
 import { bounded, decimalString, req } from './primitives';
 import type { ActivityOperation, Operation } from './operation';
 import { proxyOperations } from './proxy';
@@ -109,10 +103,7 @@ export const activityTypeInfo: Readonly<Record<string, ActivityTypeInfo>> = Obje
  * The typed result member of a completed activity (`activity.result[op.resultKey]`);
  * `undefined` while the activity has no result yet; `null` for approve/reject.
  */
-export function activityResultOf<R extends z.ZodType>(
-  op: ActivityOperation<z.ZodType, R>,
-  activity: Activity,
-): z.output<R> | undefined {
+export function activityResultOf<R extends z.ZodType>(op: ActivityOperation<z.ZodType, R>, activity: Activity): z.output<R> | undefined {
   if (op.resultKey === null) return op.result.parse(null);
   if (!(op.resultKey in activity.result)) return undefined;
   return parseResponse(op.result, activity.result[op.resultKey], `activity.result.${op.resultKey}`);
@@ -124,11 +115,7 @@ type AnyActivity = { kind: 'activity'; parameters: z.ZodType; result: z.ZodType 
 type AnyRequestResponse = { kind: 'query' | 'proxy'; request: z.ZodType; response: z.ZodType };
 
 /** What a caller passes: an activity's `parameters`, or a query's / proxy call's whole request. */
-export type ParamsOf<Op> = Op extends AnyActivity
-  ? z.input<Op['parameters']>
-  : Op extends AnyRequestResponse
-    ? z.input<Op['request']>
-    : never;
+export type ParamsOf<Op> = Op extends AnyActivity ? z.input<Op['parameters']> : Op extends AnyRequestResponse ? z.input<Op['request']> : never;
 
 /** `ParamsOf` after validation (int64 counters normalised to strings): what a handler receives. */
 export type ParsedParamsOf<Op> = Op extends AnyActivity
@@ -138,11 +125,7 @@ export type ParsedParamsOf<Op> = Op extends AnyActivity
     : never;
 
 /** What a caller gets back: an activity's result member, or a query's / proxy call's whole response. */
-export type ResultOf<Op> = Op extends AnyActivity
-  ? z.output<Op['result']>
-  : Op extends AnyRequestResponse
-    ? z.output<Op['response']>
-    : never;
+export type ResultOf<Op> = Op extends AnyActivity ? z.output<Op['result']> : Op extends AnyRequestResponse ? z.output<Op['response']> : never;
 
 /** The full request body on the wire. */
 export type RequestOf<Op> = Op extends AnyActivity
@@ -152,11 +135,7 @@ export type RequestOf<Op> = Op extends AnyActivity
     : never;
 
 /** The full response body on the wire: `{activity}` for every activity. */
-export type ResponseOf<Op> = Op extends AnyActivity
-  ? ActivityResponse
-  : Op extends AnyRequestResponse
-    ? z.output<Op['response']>
-    : never;
+export type ResponseOf<Op> = Op extends AnyActivity ? ActivityResponse : Op extends AnyRequestResponse ? z.output<Op['response']> : never;
 
 /** The response schema of any operation: `activityResponseSchema` for activities. */
 export function responseSchemaOf(op: Operation): z.ZodType {

@@ -9,11 +9,7 @@ export const SUBMIT_PREFIX = '/public/v1/submit/';
 export const PROXY_PREFIX = '/v1/';
 
 /** A read query: `POST /public/v1/query/<name>`, stamped, answers an operation-specific object. */
-export interface QueryOperation<
-  Req extends z.ZodType = z.ZodType,
-  Res extends z.ZodType = z.ZodType,
-  N extends string = string,
-> {
+export interface QueryOperation<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType, N extends string = string> {
   readonly kind: 'query';
   readonly name: N;
   readonly path: string;
@@ -26,11 +22,7 @@ export interface QueryOperation<
  * `parameters` is the request's `parameters` member and, unchanged, the intent; `result` is the
  * result member (`null` for approve/reject, which answer the target activity).
  */
-export interface ActivityOperation<
-  P extends z.ZodType = z.ZodType,
-  R extends z.ZodType = z.ZodType,
-  N extends string = string,
-> {
+export interface ActivityOperation<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType, N extends string = string> {
   readonly kind: 'activity';
   readonly name: N;
   readonly path: string;
@@ -44,11 +36,7 @@ export interface ActivityOperation<
 }
 
 /** An auth-proxy call: `POST /v1/<name>` with `X-Auth-Proxy-Config-Id`, unstamped. */
-export interface ProxyOperation<
-  Req extends z.ZodType = z.ZodType,
-  Res extends z.ZodType = z.ZodType,
-  N extends string = string,
-> {
+export interface ProxyOperation<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType, N extends string = string> {
   readonly kind: 'proxy';
   readonly name: N;
   readonly path: string;

@@ -9,7 +9,26 @@ import { activityType } from './activity-types';
 import { bounded, req, res } from './primitives';
 import { activityStatus } from './enums';
 import { pagination } from './params';
-import { apiKey, appProof, ipAllowlist, authenticator, bootProof, oauthProvider, organizationConfigs, organizationData, policy, privateKey, policyEvaluation, sessionProfile, smartContractInterface, tag, tvcApp, user, wallet, walletAccount } from './resources';
+import {
+  apiKey,
+  appProof,
+  ipAllowlist,
+  authenticator,
+  bootProof,
+  oauthProvider,
+  organizationConfigs,
+  organizationData,
+  policy,
+  privateKey,
+  policyEvaluation,
+  sessionProfile,
+  smartContractInterface,
+  tag,
+  tvcApp,
+  user,
+  wallet,
+  walletAccount,
+} from './resources';
 
 interface QuerySpec {
   readonly request: z.ZodType;

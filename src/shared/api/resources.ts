@@ -4,7 +4,20 @@
  */
 import { z } from 'zod';
 import { decimalString, int32, int64, res, timestamp } from './primitives';
-import { accessType, addressFormat, appProofScheme, authenticationType, authenticatorTransport, credentialType, curve, effect, featureName, invitationStatus, pathFormat, tagType } from './enums';
+import {
+  accessType,
+  addressFormat,
+  appProofScheme,
+  authenticationType,
+  authenticatorTransport,
+  credentialType,
+  curve,
+  effect,
+  featureName,
+  invitationStatus,
+  pathFormat,
+  tagType,
+} from './enums';
 
 const createdUpdated = { createdAt: timestamp, updatedAt: timestamp };
 

@@ -11,9 +11,7 @@
 import { z } from 'zod';
 
 /** An activity's fingerprint, by which votes name it: "sha256:" and the hex SHA-256 of its exact request body. */
-export const fingerprintSchema = z
-  .string()
-  .regex(/^sha256:[0-9a-f]{64}$/, { error: 'expected "sha256:" followed by 64 lowercase hex digits' });
+export const fingerprintSchema = z.string().regex(/^sha256:[0-9a-f]{64}$/, { error: 'expected "sha256:" followed by 64 lowercase hex digits' });
 
 export const APPROVAL_WINDOW_MS = 24 * 60 * 60 * 1000;
 

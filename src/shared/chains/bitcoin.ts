@@ -209,8 +209,7 @@ function spentOutput(input: ReturnType<Transaction['getInput']>, index: number):
     if (output === undefined) {
       throw new QkError(
         'ENCODING_INVALID',
-        `PSBT input ${index} spends output ${input.index} of a previous transaction that has ` +
-          `${input.nonWitnessUtxo.outputs.length} outputs`,
+        `PSBT input ${index} spends output ${input.index} of a previous transaction that has ` + `${input.nonWitnessUtxo.outputs.length} outputs`,
       );
     }
     return output;
@@ -229,10 +228,7 @@ const addressTypes: Readonly<Record<string, string>> = {
   p2a: 'P2A',
 };
 
-function describeScript(
-  script: Uint8Array,
-  network: BitcoinNetwork,
-): { script_pubkey: string; address?: string; address_type: string } {
+function describeScript(script: Uint8Array, network: BitcoinNetwork): { script_pubkey: string; address?: string; address_type: string } {
   const scriptPubkey = bytesToHex(script);
   const decoded = decodeOutScript(script);
   if (decoded === undefined) return { script_pubkey: scriptPubkey, address_type: 'UNKNOWN' };

@@ -63,7 +63,8 @@ export function ethereumHex(text: string, what: string): Hex {
   if (digits.length === 0) throw invalid(what, 'is empty');
   if (digits.length % 2 !== 0) throw invalid(what, `is not valid hex: odd length ${digits.length}`);
   const position = [...digits].findIndex((char) => !/[0-9a-fA-F]/.test(char));
-  if (position !== -1) throw invalid(what, `is not valid hex: unexpected character at position ${position + text.length - digits.length}`, { position });
+  if (position !== -1)
+    throw invalid(what, `is not valid hex: unexpected character at position ${position + text.length - digits.length}`, { position });
   return `0x${digits.toLowerCase()}`;
 }
 
@@ -146,8 +147,7 @@ function decodeCall(abi: Abi | undefined, data: Hex): PolicyStruct | undefined {
   }
   const selector = data.slice(0, 10);
   const item = abi.find(
-    (entry): entry is AbiFunction =>
-      entry.type === 'function' && entry.name === decoded.functionName && toFunctionSelector(entry) === selector,
+    (entry): entry is AbiFunction => entry.type === 'function' && entry.name === decoded.functionName && toFunctionSelector(entry) === selector,
   );
   if (item === undefined) return undefined;
   const args = decoded.args ?? [];
@@ -275,7 +275,8 @@ export function decodeTypedData(payload: string, what: string): DecodedTypedData
   }
   if (!isRecord(document)) throw invalid(what, 'is not EIP-712 typed data: not a JSON object');
   const depth = jsonDepth(document, MAX_TYPED_DATA_DEPTH);
-  if (depth > MAX_TYPED_DATA_DEPTH) throw invalid(what, `is nested more than ${MAX_TYPED_DATA_DEPTH} levels deep; typed data is limited to ${MAX_TYPED_DATA_DEPTH}`);
+  if (depth > MAX_TYPED_DATA_DEPTH)
+    throw invalid(what, `is nested more than ${MAX_TYPED_DATA_DEPTH} levels deep; typed data is limited to ${MAX_TYPED_DATA_DEPTH}`);
   const { types, primaryType, domain = {}, message } = document;
   if (!isRecord(types)) throw invalid(what, 'is not EIP-712 typed data: "types" must be an object');
   if (typeof primaryType !== 'string') throw invalid(what, 'is not EIP-712 typed data: "primaryType" must be a string');
@@ -283,7 +284,10 @@ export function decodeTypedData(payload: string, what: string): DecodedTypedData
   if (!isRecord(message)) throw invalid(what, 'is not EIP-712 typed data: "message" must be an object');
   const typeTable = readTypes(types, what);
   if (primaryType !== 'EIP712Domain' && !typeTable.has(primaryType)) {
-    throw invalid(what, `does not match its types: primaryType "${primaryType.slice(0, 40)}" is not among types (${[...typeTable.keys()].join(', ')})`);
+    throw invalid(
+      what,
+      `does not match its types: primaryType "${primaryType.slice(0, 40)}" is not among types (${[...typeTable.keys()].join(', ')})`,
+    );
   }
   // primaryType EIP712Domain signs the domain alone: a message beside it would be shown but not signed.
   if (primaryType === 'EIP712Domain' && Object.keys(message).length > 0) {
@@ -332,7 +336,10 @@ function readTypes(types: Record<string, unknown>, what: string): Map<string, re
     const badName = [name, ...fields.map((field) => field.type)].find((type) => type.length > MAX_TYPE_NAME_LENGTH || !TYPE_NAME.test(type));
     if (badName !== undefined) {
       const shown = badName.length > 40 ? `${badName.slice(0, 40)}… (${badName.length} characters)` : badName;
-      throw invalid(what, `does not match its types: "${shown}" in types.${name.slice(0, 40)} is not a type name (an identifier with optional [] or [n] suffixes, at most ${MAX_TYPE_NAME_LENGTH} characters)`);
+      throw invalid(
+        what,
+        `does not match its types: "${shown}" in types.${name.slice(0, 40)} is not a type name (an identifier with optional [] or [n] suffixes, at most ${MAX_TYPE_NAME_LENGTH} characters)`,
+      );
     }
   }
   return new Map(entries as [string, TypedField[]][]);
@@ -354,14 +361,21 @@ function domainFieldsOf(types: TypedFields, domain: Record<string, unknown>, wha
   for (const field of fields) {
     const standard = EIP712_DOMAIN_FIELDS.find((known) => known.name === field.name);
     if (standard === undefined) {
-      throw invalid(what, `does not match its types: "${field.name.slice(0, 40)}" in ${listed} is not an EIP-712 domain member (${DOMAIN_FIELD_NAMES})`);
+      throw invalid(
+        what,
+        `does not match its types: "${field.name.slice(0, 40)}" in ${listed} is not an EIP-712 domain member (${DOMAIN_FIELD_NAMES})`,
+      );
     }
     if (field.type !== standard.type) {
-      throw invalid(what, `does not match its types: types.EIP712Domain declares ${field.name} as ${field.type.slice(0, 40)}; EIP-712 declares it ${standard.type}`);
+      throw invalid(
+        what,
+        `does not match its types: types.EIP712Domain declares ${field.name} as ${field.type.slice(0, 40)}; EIP-712 declares it ${standard.type}`,
+      );
     }
     if (seen.has(field.name)) throw invalid(what, `does not match its types: types.EIP712Domain lists ${field.name} twice`);
     seen.add(field.name);
-    if (!Object.hasOwn(domain, field.name)) throw invalid(what, `does not match its types: types.EIP712Domain lists ${field.name} but the domain has no value for it`);
+    if (!Object.hasOwn(domain, field.name))
+      throw invalid(what, `does not match its types: types.EIP712Domain lists ${field.name} but the domain has no value for it`);
   }
   const unsigned = present.find((name) => !seen.has(name));
   if (unsigned !== undefined) {
@@ -431,7 +445,8 @@ function checkAtomic(type: string, value: unknown, mismatch: (problem: string) =
     if (bits < 8 || bits > 256 || bits % 8 !== 0) throw mismatch(`"${type}" is not an EIP-712 type`);
     let number: bigint;
     if (typeof value === 'number' && Number.isInteger(value)) number = BigInt(value);
-    else if (typeof value === 'string' && value.length > MAX_INTEGER_TEXT) throw mismatch(`a ${value.length}-character integer is too long for ${type}`);
+    else if (typeof value === 'string' && value.length > MAX_INTEGER_TEXT)
+      throw mismatch(`a ${value.length}-character integer is too long for ${type}`);
     else if (typeof value === 'string' && INTEGER_TEXT.test(value)) number = BigInt(value);
     else throw mismatch(`${shown()} is not an integer (${type}: a JSON integer or a decimal or 0x string)`);
     const signed = integerType[1] === '';

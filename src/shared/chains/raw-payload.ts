@@ -48,9 +48,16 @@ export function prepareRawPayload(input: {
   const structured = encoding === 'PAYLOAD_ENCODING_EIP712' || encoding === 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION';
   if (curve === 'CURVE_ED25519') {
     if (hashFunction !== 'HASH_FUNCTION_NOT_APPLICABLE') {
-      throw refused(`parameters.hashFunction: an Ed25519 key hashes as part of signing; send HASH_FUNCTION_NOT_APPLICABLE, not ${hashFunction}`, details);
+      throw refused(
+        `parameters.hashFunction: an Ed25519 key hashes as part of signing; send HASH_FUNCTION_NOT_APPLICABLE, not ${hashFunction}`,
+        details,
+      );
     }
-    if (structured) throw refused(`parameters.encoding: ${encoding} is an Ethereum format that only a CURVE_SECP256K1 key signs; this key is CURVE_ED25519`, details);
+    if (structured)
+      throw refused(
+        `parameters.encoding: ${encoding} is an Ethereum format that only a CURVE_SECP256K1 key signs; this key is CURVE_ED25519`,
+        details,
+      );
     return { signable: payloadBytes(payload, encoding, what) };
   }
   if (hashFunction === 'HASH_FUNCTION_NOT_APPLICABLE') {
@@ -60,10 +67,14 @@ export function prepareRawPayload(input: {
     );
   }
   if (structured) {
-    if (curve !== 'CURVE_SECP256K1') throw refused(`parameters.encoding: ${encoding} is an Ethereum format that only a CURVE_SECP256K1 key signs; this key is ${curve}`, details);
+    if (curve !== 'CURVE_SECP256K1')
+      throw refused(`parameters.encoding: ${encoding} is an Ethereum format that only a CURVE_SECP256K1 key signs; this key is ${curve}`, details);
     // The structured hash is keccak-256 based: NO_OP (as Turnkey's SDKs send) and KECCAK256 both name it.
     if (hashFunction === 'HASH_FUNCTION_SHA256') {
-      throw refused(`parameters.hashFunction: ${encoding} is hashed by its own keccak-256 rule; send HASH_FUNCTION_NO_OP or HASH_FUNCTION_KECCAK256, not HASH_FUNCTION_SHA256`, details);
+      throw refused(
+        `parameters.hashFunction: ${encoding} is hashed by its own keccak-256 rule; send HASH_FUNCTION_NO_OP or HASH_FUNCTION_KECCAK256, not HASH_FUNCTION_SHA256`,
+        details,
+      );
     }
     if (encoding === 'PAYLOAD_ENCODING_EIP712') {
       const typed = decodeTypedData(payload, what);

@@ -27,11 +27,7 @@ import {
   type InstructionWithData,
   type ReadonlyUint8Array,
 } from '@solana/kit';
-import {
-  COMPUTE_BUDGET_PROGRAM_ADDRESS,
-  ComputeBudgetInstruction,
-  parseComputeBudgetInstruction,
-} from '@solana-program/compute-budget';
+import { COMPUTE_BUDGET_PROGRAM_ADDRESS, ComputeBudgetInstruction, parseComputeBudgetInstruction } from '@solana-program/compute-budget';
 import { SYSTEM_PROGRAM_ADDRESS, SystemInstruction, parseSystemInstruction } from '@solana-program/system';
 import {
   ASSOCIATED_TOKEN_PROGRAM_ADDRESS,
@@ -148,8 +144,7 @@ export type DecodedSolanaTransaction = SolanaWire & {
 export type SolanaIdl = { readonly address: string; readonly idl: unknown };
 
 /** Legacy and v0 messages: the versions the network runs. */
-type CompiledMessage = Extract<CompiledTransactionMessage, { version: 'legacy' | 0 }> &
-  CompiledTransactionMessageWithLifetime;
+type CompiledMessage = Extract<CompiledTransactionMessage, { version: 'legacy' | 0 }> & CompiledTransactionMessageWithLifetime;
 
 /** Ed25519 signatures fill a 64-byte slot. */
 export const SOLANA_SIGNATURE_LENGTH = 64;
@@ -188,8 +183,7 @@ export function decodeSolanaWireOrMessage(bytes: Uint8Array): SolanaWire & { rea
     // Either reading may be the one the caller meant, so both reasons are given.
     throw new QkError(
       'ENCODING_INVALID',
-      `not a Solana transaction (${describeCause(transactionError)}) ` +
-        `nor a bare Solana message (${describeCause(messageError)})`,
+      `not a Solana transaction (${describeCause(transactionError)}) ` + `nor a bare Solana message (${describeCause(messageError)})`,
     );
   }
 }
@@ -227,9 +221,7 @@ export function decodeSolanaTransaction(bytes: Uint8Array, idls: readonly Solana
     const parsed = interfaces.get(programKey)?.parse(data, metas);
     instructions.push({
       program_key: programKey,
-      accounts: metas.flatMap((meta) =>
-        meta.lookup === undefined ? [{ account_key: meta.key, signer: meta.signer, writable: meta.writable }] : [],
-      ),
+      accounts: metas.flatMap((meta) => (meta.lookup === undefined ? [{ account_key: meta.key, signer: meta.signer, writable: meta.writable }] : [])),
       instruction_data_hex: bytesToHex(data),
       address_table_lookups: metas.flatMap((meta) => (meta.lookup === undefined ? [] : [meta.lookup])),
       ...(parsed === undefined ? {} : { parsed_instruction_data: parsed }),
@@ -280,10 +272,7 @@ function decodeWholeMessage(bytes: Uint8Array): CompiledMessage {
     throw new QkError('ENCODING_INVALID', `Solana message version ${String(message.version)} is not supported`);
   }
   if (end !== bytes.length) {
-    throw new QkError(
-      'ENCODING_INVALID',
-      `the Solana message is malformed: ${bytes.length - end} unexpected bytes after its end`,
-    );
+    throw new QkError('ENCODING_INVALID', `the Solana message is malformed: ${bytes.length - end} unexpected bytes after its end`);
   }
   const { numSignerAccounts, numReadonlySignerAccounts, numReadonlyNonSignerAccounts } = message.header;
   if (
@@ -338,8 +327,7 @@ function accountTable(message: CompiledMessage): { at(index: number, instruction
       if (account === undefined) {
         throw new QkError(
           'ENCODING_INVALID',
-          `Solana instruction ${instruction} names account ${index}, but the message has only ` +
-            `${staticAccounts.length + loaded.length} accounts`,
+          `Solana instruction ${instruction} names account ${index}, but the message has only ` + `${staticAccounts.length + loaded.length} accounts`,
         );
       }
       return account;
@@ -363,9 +351,7 @@ function accountRole(account: ResolvedAccount): AccountRole {
 
 // ---- well-known programs ----
 
-type ParsableInstruction = Instruction<string> &
-  InstructionWithAccounts<readonly AccountMeta[]> &
-  InstructionWithData<ReadonlyUint8Array>;
+type ParsableInstruction = Instruction<string> & InstructionWithAccounts<readonly AccountMeta[]> & InstructionWithData<ReadonlyUint8Array>;
 
 type ProgramParse = { instructionType: number; accounts?: object; data: object };
 
@@ -392,14 +378,8 @@ const knownPrograms: ReadonlyMap<string, KnownProgram> = new Map<string, KnownPr
       },
     },
   ],
-  [
-    ASSOCIATED_TOKEN_PROGRAM_ADDRESS,
-    { name: 'Associated Token', names: AssociatedTokenInstruction, parse: parseAssociatedTokenInstruction },
-  ],
-  [
-    COMPUTE_BUDGET_PROGRAM_ADDRESS,
-    { name: 'Compute Budget', names: ComputeBudgetInstruction, parse: parseComputeBudgetInstruction },
-  ],
+  [ASSOCIATED_TOKEN_PROGRAM_ADDRESS, { name: 'Associated Token', names: AssociatedTokenInstruction, parse: parseAssociatedTokenInstruction }],
+  [COMPUTE_BUDGET_PROGRAM_ADDRESS, { name: 'Compute Budget', names: ComputeBudgetInstruction, parse: parseComputeBudgetInstruction }],
 ]);
 
 /**
@@ -515,7 +495,11 @@ export function solanaIdlNames(address: string, idl: unknown): { arguments: stri
   const instructions = codamaRootOf(address, idl).program.instructions ?? [];
   const distinct = (names: string[]) => [...new Set(names)];
   return {
-    arguments: distinct(instructions.flatMap((instruction) => (instruction.arguments ?? []).map((argument) => argument.name)).filter((name) => name !== 'discriminator')),
+    arguments: distinct(
+      instructions
+        .flatMap((instruction) => (instruction.arguments ?? []).map((argument) => argument.name))
+        .filter((name) => name !== 'discriminator'),
+    ),
     accounts: distinct(instructions.flatMap((instruction) => (instruction.accounts ?? []).map((account) => account.name))),
   };
 }
@@ -586,15 +570,7 @@ function startsWith(data: Uint8Array, prefix: Uint8Array): boolean {
 const listFieldsByKind: Readonly<Record<string, readonly string[]>> = {
   rootNode: ['additionalPrograms'],
   programNode: ['accounts', 'instructions', 'definedTypes', 'pdas', 'errors', 'events', 'constants'],
-  instructionNode: [
-    'accounts',
-    'arguments',
-    'extraArguments',
-    'remainingAccounts',
-    'byteDeltas',
-    'discriminators',
-    'subInstructions',
-  ],
+  instructionNode: ['accounts', 'arguments', 'extraArguments', 'remainingAccounts', 'byteDeltas', 'discriminators', 'subInstructions'],
   accountNode: ['discriminators'],
   eventNode: ['discriminators'],
   pdaNode: ['seeds'],

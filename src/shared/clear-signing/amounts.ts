@@ -35,7 +35,12 @@ export const UNKNOWN_TOKEN_SOURCE = 'unknown token: raw units';
  */
 export function tokenAmount(raw: bigint, token: ResolvedToken | undefined, statedDecimals?: number): Amount {
   if (statedDecimals !== undefined) {
-    const symbolSource = token === undefined ? 'unknown token' : token.origin === 'known token list' ? 'symbol from the known token list' : 'symbol declared by an operator';
+    const symbolSource =
+      token === undefined
+        ? 'unknown token'
+        : token.origin === 'known token list'
+          ? 'symbol from the known token list'
+          : 'symbol declared by an operator';
     const source = `decimals stated by the instruction; ${symbolSource}`;
     return tokenUnits(raw, statedDecimals, token?.symbol ?? 'tokens', source);
   }

@@ -42,7 +42,11 @@ export function readBitcoinPsbt(
   }
   const threshold = lookup.context.thresholds?.bitcoinSatoshis;
   if (threshold !== undefined && sent > threshold) {
-    warnings.add('VALUE_ABOVE_THRESHOLD', `This sends ${btc(sent).text}, above the ${btc(threshold).text} threshold set in Settings.`, sent.toString());
+    warnings.add(
+      'VALUE_ABOVE_THRESHOLD',
+      `This sends ${btc(sent).text}, above the ${btc(threshold).text} threshold set in Settings.`,
+      sent.toString(),
+    );
   }
 
   const payees = outputs.filter((output) => !output.change);

@@ -107,7 +107,11 @@ function readableValue(member: TypedMember, value: unknown, structMembers: Struc
     return { name, type, text: raw };
   }
   if (typeof value === 'boolean') return { name, type, text: value ? 'true' : 'false' };
-  return { name, type, text: typeof value === 'string' ? value : JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item)) };
+  return {
+    name,
+    type,
+    text: typeof value === 'string' ? value : JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item)),
+  };
 }
 
 /** Every node of the tree, depth first, that satisfies `predicate`. */

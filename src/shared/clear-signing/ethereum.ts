@@ -52,7 +52,8 @@ export interface EthereumReading {
   summary: string;
 }
 
-const abiStructMembers: StructMembers = (member) => (member as AbiParameter & { components?: readonly AbiParameter[] }).components as TypedMember[] | undefined;
+const abiStructMembers: StructMembers = (member) =>
+  (member as AbiParameter & { components?: readonly AbiParameter[] }).components as TypedMember[] | undefined;
 
 function fees(tx: {
   gas?: bigint | undefined;
@@ -141,7 +142,13 @@ function readCall(to: AddressRef, data: Hex, lookup: Lookup, warnings: Warnings,
   const decoded = abi !== undefined && decodedByPolicy ? decodeWith(abi, data) : undefined;
   if (decoded !== undefined) {
     const { name } = decoded.item;
-    const args = readableMembers(decoded.item.inputs as readonly TypedMember[], (_member, index) => decoded.args[index], abiStructMembers, lookup, amountToken(name));
+    const args = readableMembers(
+      decoded.item.inputs as readonly TypedMember[],
+      (_member, index) => decoded.args[index],
+      abiStructMembers,
+      lookup,
+      amountToken(name),
+    );
     checkApproval(name, args, to, warnings);
     checkRecipients(args, lookup, warnings);
     checkTokenThreshold(name, args, to, lookup, warnings);
@@ -152,7 +159,8 @@ function readCall(to: AddressRef, data: Hex, lookup: Lookup, warnings: Warnings,
   // On a token the known list or an operator names, the ERC-20 reading is no guess: its arguments are shown.
   const standardTokenCall = token !== undefined && guess !== undefined && TOKEN_FUNCTIONS.has(guess.item.name);
   if (standardTokenCall) {
-    const why = abi === undefined ? `No interface is uploaded for ${shown(to)}` : `The ABI uploaded for ${shown(to)} has no function that decodes this call`;
+    const why =
+      abi === undefined ? `No interface is uploaded for ${shown(to)}` : `The ABI uploaded for ${shown(to)} has no function that decodes this call`;
     const whose = token.origin === 'known token list' ? 'a known token' : 'a token an operator declared';
     warnings.add(
       'UNDECODED',
@@ -173,14 +181,16 @@ function readCall(to: AddressRef, data: Hex, lookup: Lookup, warnings: Warnings,
       to.address,
     );
   } else {
-    warnings.add(
-      'UNDECODED',
-      `The ABI uploaded for ${shown(to)} has no function that decodes this call (selector ${selector}).`,
-      to.address,
-    );
+    warnings.add('UNDECODED', `The ABI uploaded for ${shown(to)} has no function that decodes this call (selector ${selector}).`, to.address);
   }
   if (guess === undefined) return { selector, decoded: false, args: [] };
-  const args = readableMembers(guess.item.inputs as readonly TypedMember[], (_member, index) => guess.args[index], abiStructMembers, lookup, amountToken(guess.item.name));
+  const args = readableMembers(
+    guess.item.inputs as readonly TypedMember[],
+    (_member, index) => guess.args[index],
+    abiStructMembers,
+    lookup,
+    amountToken(guess.item.name),
+  );
   checkApproval(guess.item.name, args, to, warnings);
   if (!standardTokenCall) return { selector, decoded: false, args: [], likelySignature: toFunctionSignature(guess.item) };
   checkRecipients(args, lookup, warnings);
@@ -188,7 +198,12 @@ function readCall(to: AddressRef, data: Hex, lookup: Lookup, warnings: Warnings,
   return { selector, decoded: false, functionName: guess.item.name, args, likelySignature: toFunctionSignature(guess.item) };
 }
 
-function delegation(policy: { address: string; chainId: number | bigint; nonce: number | bigint }, signer: Signer, lookup: Lookup, warnings: Warnings): Eip7702Delegation {
+function delegation(
+  policy: { address: string; chainId: number | bigint; nonce: number | bigint },
+  signer: Signer,
+  lookup: Lookup,
+  warnings: Warnings,
+): Eip7702Delegation {
   const delegate = lookup.address('ethereum', getAddress(policy.address), true);
   const chainId = Number(policy.chainId);
   const network: Network = chainId === 0 ? { family: 'ethereum', name: 'every chain (chain id 0)', chainId: 0 } : ethereumNetwork(chainId);
@@ -213,9 +228,14 @@ export function readEthereumTransaction(unsignedTransaction: string, signer: Sig
   if (to !== undefined && (!hasData || value.raw > 0n)) checkRecipient(to, lookup, warnings);
   const threshold = lookup.context.thresholds?.ethereumWei;
   if (threshold !== undefined && value.raw > threshold) {
-    warnings.add('VALUE_ABOVE_THRESHOLD', `This sends ${value.text}, above the ${ether(threshold).text} threshold set in Settings.`, value.raw.toString());
+    warnings.add(
+      'VALUE_ABOVE_THRESHOLD',
+      `This sends ${value.text}, above the ${ether(threshold).text} threshold set in Settings.`,
+      value.raw.toString(),
+    );
   }
-  const authorizations = tx.type === 'eip7702' ? tx.authorizationList.map((authorization) => delegation(authorization, signer, lookup, warnings)) : [];
+  const authorizations =
+    tx.type === 'eip7702' ? tx.authorizationList.map((authorization) => delegation(authorization, signer, lookup, warnings)) : [];
   return {
     network,
     summary: transactionSummary(to, value.text, call, network),
@@ -239,7 +259,8 @@ function transactionSummary(to: AddressRef | undefined, value: string, call: Con
   if (to === undefined) return `Deploy a contract on ${network.name}`;
   const target = to.label ?? to.address;
   if (call === undefined) return `Send ${value} to ${target} on ${network.name}`;
-  if (call.functionName === undefined) return `Call ${call.likelySignature === undefined ? call.selector : `${call.likelySignature}?`} on ${target} on ${network.name}`;
+  if (call.functionName === undefined)
+    return `Call ${call.likelySignature === undefined ? call.selector : `${call.likelySignature}?`} on ${target} on ${network.name}`;
   const amount = call.args.find((arg) => arg.amount !== undefined)?.amount;
   const party = call.args.find((arg) => arg.address !== undefined && RECIPIENT_NAME.test(arg.name))?.address;
   const partyText = party === undefined ? '' : ` ${APPROVALS.has(call.functionName ?? '') ? 'for' : 'to'} ${party.label ?? party.address}`;
@@ -261,7 +282,8 @@ export function readTypedData(payload: string, what: string, anyChain: Lookup, w
   const chainId = signedDomain.chain_id === undefined ? undefined : Number(signedDomain.chain_id);
   const lookup = anyChain.onChain(chainId);
   const domain = readableMembers(decoded.domainFields, (member) => domainValues[member.name], structMembers, lookup);
-  const verifyingContract = signedDomain.verifying_contract === undefined ? undefined : lookup.address('ethereum', signedDomain.verifying_contract, true);
+  const verifyingContract =
+    signedDomain.verifying_contract === undefined ? undefined : lookup.address('ethereum', signedDomain.verifying_contract, true);
   const network = chainId === undefined ? undefined : ethereumNetwork(chainId);
   // A token's own permit is signed for the token contract: its amounts are in that token's units.
   const verifyingToken = verifyingContract === undefined ? undefined : lookup.token('ethereum', verifyingContract.address);
@@ -278,7 +300,13 @@ export function readTypedData(payload: string, what: string, anyChain: Lookup, w
 }
 
 /** Permit (EIP-2612) and Permit2 messages grant an allowance: an amount at its type's maximum is unlimited. */
-function checkPermit(primaryType: string, message: readonly ReadableNode[], verifyingContract: AddressRef | undefined, lookup: Lookup, warnings: Warnings): void {
+function checkPermit(
+  primaryType: string,
+  message: readonly ReadableNode[],
+  verifyingContract: AddressRef | undefined,
+  lookup: Lookup,
+  warnings: Warnings,
+): void {
   if (!/permit/i.test(primaryType)) return;
   const unlimited = findNode(message, (node) => node.type !== undefined && maxOfType(node.type) !== undefined && node.text.startsWith('unlimited'));
   const spender = findNode(message, (node) => node.address !== undefined && RECIPIENT_NAME.test(node.name))[0]?.address;

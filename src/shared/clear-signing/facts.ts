@@ -41,7 +41,9 @@ const ROLE_TEXT: Record<AddressRef['role'], string> = {
 
 function address(ref: AddressRef): Ref[] {
   const role = ROLE_TEXT[ref.role];
-  return ref.label === undefined ? [{ text: `${ref.address}${role}`, id: ref.address, code: true }] : [{ text: `${ref.label}${role}`, id: ref.address }];
+  return ref.label === undefined
+    ? [{ text: `${ref.address}${role}`, id: ref.address, code: true }]
+    : [{ text: `${ref.label}${role}`, id: ref.address }];
 }
 
 /**
@@ -51,7 +53,11 @@ function address(ref: AddressRef): Ref[] {
  */
 function amount(value: Amount): Ref[] {
   if (value.source === undefined) return [{ text: value.text, id: `${value.raw} ${value.rawUnit}` }];
-  return [{ text: value.text }, ...(value.unit === 'raw units' ? [] : [{ text: `raw ${value.raw}`, note: true }]), { text: value.source, note: true }];
+  return [
+    { text: value.text },
+    ...(value.unit === 'raw units' ? [] : [{ text: `raw ${value.raw}`, note: true }]),
+    { text: value.source, note: true },
+  ];
 }
 
 /** A decoded tree (arguments, typed data): each node a fact, a struct's or list's members its parts. */
@@ -74,13 +80,19 @@ export function signingFacts(description: SigningDescription): Fact[] {
   const facts: Fact[] = [
     {
       label: 'Network',
-      value: [{ text: network.chainId === undefined ? network.name : `${network.name} (chain id ${network.chainId})` }, ...(network.testnet === true ? [{ text: 'testnet', note: true }] : [])],
+      value: [
+        { text: network.chainId === undefined ? network.name : `${network.name} (chain id ${network.chainId})` },
+        ...(network.testnet === true ? [{ text: 'testnet', note: true }] : []),
+      ],
     },
     {
       label: 'Signer',
       value:
         signer.kind === 'unknown'
-          ? [{ text: signer.signWith, code: true }, { text: 'not a key of this organization', note: true }]
+          ? [
+              { text: signer.signWith, code: true },
+              { text: 'not a key of this organization', note: true },
+            ]
           : [{ text: signer.text, id: signer.signWith }],
     },
   ];
@@ -94,7 +106,11 @@ export function signingFacts(description: SigningDescription): Fact[] {
     case 'raw-payloads':
       return [...facts, ...rawFacts(details)];
     case 'unsupported-transaction':
-      return [...facts, { label: 'Transaction type', value: code(details.transactionType) }, { label: 'Unsigned transaction', value: code(details.unsignedTransaction) }];
+      return [
+        ...facts,
+        { label: 'Transaction type', value: code(details.transactionType) },
+        { label: 'Unsigned transaction', value: code(details.unsignedTransaction) },
+      ];
   }
 }
 
@@ -114,7 +130,11 @@ function ethereumFacts(tx: EthereumTransactionDetails): Fact[] {
     ...optional('Most it can pay in fees', fees.maxFee),
     ...(call === undefined ? [] : [callFact(call)]),
     ...(tx.data.length > 2 ? [{ label: 'Call data', value: code(tx.data) }] : []),
-    ...tx.authorizations.map((authorization, index) => ({ label: `Delegation ${index + 1}`, value: address(authorization.delegate), children: delegationParts(authorization) })),
+    ...tx.authorizations.map((authorization, index) => ({
+      label: `Delegation ${index + 1}`,
+      value: address(authorization.delegate),
+      children: delegationParts(authorization),
+    })),
   ];
 }
 
@@ -122,7 +142,15 @@ function ethereumFacts(tx: EthereumTransactionDetails): Fact[] {
 function callFact(call: ContractCall): Fact {
   const value = call.decoded
     ? code(call.signature ?? call.selector)
-    : [{ text: call.likelySignature === undefined ? `not decoded (selector ${call.selector})` : `not decoded; the selector ${call.selector} is ${call.likelySignature} in the ERC-20/721 standards`, id: call.selector }];
+    : [
+        {
+          text:
+            call.likelySignature === undefined
+              ? `not decoded (selector ${call.selector})`
+              : `not decoded; the selector ${call.selector} is ${call.likelySignature} in the ERC-20/721 standards`,
+          id: call.selector,
+        },
+      ];
   return { label: 'Call', value, ...(call.args.length === 0 ? {} : { children: nodes(call.args) }) };
 }
 
@@ -140,14 +168,19 @@ function solanaFacts(tx: SolanaTransactionDetails): Fact[] {
     { label: 'Version', value: plain(tx.version === 'legacy' ? 'legacy' : `v${tx.version}`) },
     ...tx.instructions.map((instruction) => {
       const name = instruction.instruction === undefined ? instruction.programName : `${instruction.programName} · ${instruction.instruction}`;
-      const parts = [...instruction.accounts.map((account) => ({ label: account.name, value: address(account.address) })), ...nodes(instruction.args)];
+      const parts = [
+        ...instruction.accounts.map((account) => ({ label: account.name, value: address(account.address) })),
+        ...nodes(instruction.args),
+      ];
       return {
         label: `Instruction ${instruction.index + 1}`,
         value: [{ text: `${name}: ${instruction.summary}`, id: instruction.program.address }],
         ...(parts.length === 0 ? {} : { children: parts }),
       };
     }),
-    ...(tx.addressTableLookups === 0 ? [] : [{ label: 'Lookup-table accounts', value: plain(`${tx.addressTableLookups} tables, not resolvable offline`) }]),
+    ...(tx.addressTableLookups === 0
+      ? []
+      : [{ label: 'Lookup-table accounts', value: plain(`${tx.addressTableLookups} tables, not resolvable offline`) }]),
     { label: 'Recent blockhash', value: code(tx.recentBlockhash) },
   ];
 }
@@ -164,7 +197,10 @@ function bitcoinFacts(tx: BitcoinTransactionDetails): Fact[] {
     })),
     ...tx.outputs.map((output) => ({
       label: `Output ${output.index + 1}${output.change ? ' (change)' : ''}`,
-      value: [...(output.address === undefined ? code(`${output.addressType} ${output.scriptHex}`) : address(output.address)), ...amount(output.amount)],
+      value: [
+        ...(output.address === undefined ? code(`${output.addressType} ${output.scriptHex}`) : address(output.address)),
+        ...amount(output.amount),
+      ],
     })),
     { label: 'Sent', value: amount(tx.sent) },
     { label: 'Fee', value: tx.fee === undefined ? plain('not known: the PSBT does not carry every spent output') : amount(tx.fee) },
@@ -180,7 +216,10 @@ function rawFacts(raw: RawPayloadsDetails): Fact[] {
       let value: Ref[] = [];
       if (payload.typedData !== undefined) {
         value = [{ text: `EIP-712 ${payload.typedData.primaryType}` }];
-        parts.push({ label: 'domain', value: [], children: nodes(payload.typedData.domain) }, { label: 'message', value: [], children: nodes(payload.typedData.message) });
+        parts.push(
+          { label: 'domain', value: [], children: nodes(payload.typedData.domain) },
+          { label: 'message', value: [], children: nodes(payload.typedData.message) },
+        );
       } else if (payload.authorization !== undefined) {
         parts.push({ label: 'delegate', value: address(payload.authorization.delegate) }, ...delegationParts(payload.authorization));
       } else if (payload.solanaMessage !== undefined) {

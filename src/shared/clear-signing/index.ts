@@ -36,7 +36,10 @@ export { signingOperationOf };
 export function describeSigningActivity(activity: SigningActivity, context: ClearSigningContext = {}): SigningDescription {
   const operation = signingOperationOf(activity.type);
   if (operation === undefined) {
-    throw new QkError('REQUEST_INVALID', `${activity.type} is not a signing activity; clear signing reads ${SIGNING_OPERATIONS.map((name) => activityOperations[name].activityType).join(', ')}`);
+    throw new QkError(
+      'REQUEST_INVALID',
+      `${activity.type} is not a signing activity; clear signing reads ${SIGNING_OPERATIONS.map((name) => activityOperations[name].activityType).join(', ')}`,
+    );
   }
   const { intentKey } = activityOperations[operation];
   const intent = activity.intent[intentKey];
@@ -76,7 +79,11 @@ function read(request: SigningRequest, lookup: Lookup, warnings: Warnings, signe
     const raw = readRawPayloads(payloads, parameters.encoding, parameters.hashFunction, signer, lookup, warnings);
     const { reading } = PAYLOAD_ENCODING_WORDS[parameters.encoding];
     const noun =
-      parameters.encoding === 'PAYLOAD_ENCODING_EIP712' ? reading : parameters.encoding === 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION' ? `an ${reading}` : 'a raw payload';
+      parameters.encoding === 'PAYLOAD_ENCODING_EIP712'
+        ? reading
+        : parameters.encoding === 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION'
+          ? `an ${reading}`
+          : 'a raw payload';
     return {
       title: payloads.length === 1 ? `Sign ${noun}` : `Sign ${payloads.length} raw payloads`,
       summary: raw.summary,
@@ -103,7 +110,10 @@ function read(request: SigningRequest, lookup: Lookup, warnings: Warnings, signe
     case 'TRANSACTION_TYPE_TRON':
     case 'TRANSACTION_TYPE_TEMPO': {
       const { chain } = TRANSACTION_TYPE_WORDS[type];
-      warnings.add('UNDECODED', `QuorumKey cannot read ${chain} transactions yet: only the raw transaction is shown. Check it another way before you approve.`);
+      warnings.add(
+        'UNDECODED',
+        `QuorumKey cannot read ${chain} transactions yet: only the raw transaction is shown. Check it another way before you approve.`,
+      );
       return {
         title: `Sign a ${chain} transaction`,
         summary: `Sign a ${chain} transaction QuorumKey cannot read`,

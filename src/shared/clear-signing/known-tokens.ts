@@ -18,16 +18,44 @@ const BASE = 8453;
 const ARBITRUM_ONE = 42161;
 const SEPOLIA = 11155111;
 
-const usdc = (chainId: number, address: string): KnownToken => ({ family: 'ethereum', chainId, address, symbol: 'USDC', decimals: 6, name: 'USD Coin' });
-const weth = (chainId: number, address: string): KnownToken => ({ family: 'ethereum', chainId, address, symbol: 'WETH', decimals: 18, name: 'Wrapped Ether' });
+const usdc = (chainId: number, address: string): KnownToken => ({
+  family: 'ethereum',
+  chainId,
+  address,
+  symbol: 'USDC',
+  decimals: 6,
+  name: 'USD Coin',
+});
+const weth = (chainId: number, address: string): KnownToken => ({
+  family: 'ethereum',
+  chainId,
+  address,
+  symbol: 'WETH',
+  decimals: 18,
+  name: 'Wrapped Ether',
+});
 
 export const KNOWN_TOKENS: readonly KnownToken[] = [
   usdc(ETHEREUM, '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48'),
   { family: 'ethereum', chainId: ETHEREUM, address: '0xdAC17F958D2ee523a2206206994597C13D831ec7', symbol: 'USDT', decimals: 6, name: 'Tether USD' },
-  { family: 'ethereum', chainId: ETHEREUM, address: '0x6B175474E89094C44Da98b954EedeAC495271d0F', symbol: 'DAI', decimals: 18, name: 'Dai Stablecoin' },
+  {
+    family: 'ethereum',
+    chainId: ETHEREUM,
+    address: '0x6B175474E89094C44Da98b954EedeAC495271d0F',
+    symbol: 'DAI',
+    decimals: 18,
+    name: 'Dai Stablecoin',
+  },
   weth(ETHEREUM, '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2'),
   { family: 'ethereum', chainId: ETHEREUM, address: '0x2260FAC5E5542a773Aa44fBCfeDf7C193bc2C599', symbol: 'WBTC', decimals: 8, name: 'Wrapped BTC' },
-  { family: 'ethereum', chainId: ETHEREUM, address: '0x514910771AF9Ca656af840dff83E8264EcF986CA', symbol: 'LINK', decimals: 18, name: 'ChainLink Token' },
+  {
+    family: 'ethereum',
+    chainId: ETHEREUM,
+    address: '0x514910771AF9Ca656af840dff83E8264EcF986CA',
+    symbol: 'LINK',
+    decimals: 18,
+    name: 'ChainLink Token',
+  },
   { family: 'ethereum', chainId: ETHEREUM, address: '0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984', symbol: 'UNI', decimals: 18, name: 'Uniswap' },
   usdc(BASE, '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'),
   weth(BASE, '0x4200000000000000000000000000000000000006'),

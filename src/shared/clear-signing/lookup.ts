@@ -32,7 +32,9 @@ export class Lookup {
     readonly readWithoutNetwork = new Set<ContractInterface>(),
   ) {
     // A declaration imitating a known token's symbol or name is never read, whoever passed it in.
-    this.declaredTokens = new Map((context.tokens ?? []).filter((token) => tokenImitation(token) === undefined).map((token) => [tokenKey(token), token]));
+    this.declaredTokens = new Map(
+      (context.tokens ?? []).filter((token) => tokenImitation(token) === undefined).map((token) => [tokenKey(token), token]),
+    );
     this.tokenThresholds = new Map((context.thresholds?.tokens ?? []).map((threshold) => [tokenKey(threshold), threshold.raw]));
     const known = context.knownRecipients;
     this.recipients =

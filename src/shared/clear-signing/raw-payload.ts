@@ -38,7 +38,8 @@ function curveOf(hashFunction: HashFunction): SigningCurve {
 }
 
 function payloadBytes(payload: string, encoding: PayloadEncoding, what: string): Uint8Array {
-  if (encoding === 'PAYLOAD_ENCODING_HEXADECIMAL') return hexToBytes(payload.startsWith('0x') || payload.startsWith('0X') ? payload.slice(2) : payload, what);
+  if (encoding === 'PAYLOAD_ENCODING_HEXADECIMAL')
+    return hexToBytes(payload.startsWith('0x') || payload.startsWith('0X') ? payload.slice(2) : payload, what);
   return utf8Encode(payload);
 }
 
@@ -81,7 +82,11 @@ export function readRawPayloads(
         return { ...base, solanaMessage };
       }
     }
-    if (text === undefined && bytes.length === DIGEST_LENGTH && (hashFunction === 'HASH_FUNCTION_NO_OP' || hashFunction === 'HASH_FUNCTION_NOT_APPLICABLE')) {
+    if (
+      text === undefined &&
+      bytes.length === DIGEST_LENGTH &&
+      (hashFunction === 'HASH_FUNCTION_NO_OP' || hashFunction === 'HASH_FUNCTION_NOT_APPLICABLE')
+    ) {
       warnings.add(
         'BLIND_SIGNING',
         `${payloads.length === 1 ? 'The payload' : `Payload ${index + 1}`} is a bare 32-byte digest: nothing shows what it commits to. Approve only if you know where this digest came from.`,
@@ -119,8 +124,10 @@ function solanaMessageIn(bytes: Uint8Array, lookup: Lookup, warnings: Warnings) 
 function rawSummary(payloads: readonly RawPayloadDetails[]): string {
   if (payloads.length !== 1) return `Sign ${payloads.length} payloads`;
   const [payload] = payloads as [RawPayloadDetails];
-  if (payload.typedData !== undefined) return `Sign EIP-712 ${payload.typedData.primaryType}${payload.typedData.network === undefined ? '' : ` on ${payload.typedData.network.name}`}`;
-  if (payload.authorization !== undefined) return `Delegate the account to ${payload.authorization.delegate.label ?? payload.authorization.delegate.address}`;
+  if (payload.typedData !== undefined)
+    return `Sign EIP-712 ${payload.typedData.primaryType}${payload.typedData.network === undefined ? '' : ` on ${payload.typedData.network.name}`}`;
+  if (payload.authorization !== undefined)
+    return `Delegate the account to ${payload.authorization.delegate.label ?? payload.authorization.delegate.address}`;
   if (payload.solanaMessage !== undefined) {
     const count = payload.solanaMessage.instructions.length;
     return `Sign a Solana message: ${count} instruction${count === 1 ? '' : 's'}`;

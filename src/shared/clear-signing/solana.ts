@@ -36,7 +36,11 @@ function policyNode(name: string, value: PolicyValue): ReadableNode {
   if (value instanceof PolicyTimestamp) return { name, text: new Date(Number(value.epochNanoseconds / 1_000_000n)).toISOString() };
   if (Array.isArray(value)) {
     const items = value as readonly PolicyValue[];
-    return { name, text: `${items.length} item${items.length === 1 ? '' : 's'}`, children: items.map((item, index) => policyNode(`[${index}]`, item)) };
+    return {
+      name,
+      text: `${items.length} item${items.length === 1 ? '' : 's'}`,
+      children: items.map((item, index) => policyNode(`[${index}]`, item)),
+    };
   }
   return { name, text: '', children: policyNodes(value as PolicyStruct) };
 }
@@ -81,7 +85,13 @@ export function readSolanaTransaction(bytes: Uint8Array, lookup: Lookup, warning
   });
 
   const instructions = policy.instructions.map((instruction, index) =>
-    readInstruction(instruction, index, decoded.knownInstructions.find((known) => known.index === index), lookup, warnings),
+    readInstruction(
+      instruction,
+      index,
+      decoded.knownInstructions.find((known) => known.index === index),
+      lookup,
+      warnings,
+    ),
   );
 
   for (const transfer of [...transfers, ...tokenTransfers]) {
@@ -92,7 +102,11 @@ export function readSolanaTransaction(bytes: Uint8Array, lookup: Lookup, warning
   const threshold = lookup.context.thresholds?.solanaLamports;
   const total = policy.transfers.reduce((sum, transfer) => sum + transfer.amount, 0n);
   if (threshold !== undefined && total > threshold) {
-    warnings.add('VALUE_ABOVE_THRESHOLD', `This sends ${sol(total).text}, above the ${sol(threshold).text} threshold set in Settings.`, total.toString());
+    warnings.add(
+      'VALUE_ABOVE_THRESHOLD',
+      `This sends ${sol(total).text}, above the ${sol(threshold).text} threshold set in Settings.`,
+      total.toString(),
+    );
   }
 
   // Compute Budget instructions only set fees: the summary names what the transaction does.
@@ -132,10 +146,16 @@ function readInstruction(
     const programName = PROGRAM_NAMES[known.program];
     if (isApproval(known) && known.args.amount === MAX_U64 && known.accounts.delegate !== undefined) {
       const delegate = address(known.accounts.delegate);
-      warnings.add('UNLIMITED_APPROVAL', `This approves ${shown(delegate)} to spend an unlimited amount from token account ${known.accounts.source ?? '?'}.`, delegate.address);
+      warnings.add(
+        'UNLIMITED_APPROVAL',
+        `This approves ${shown(delegate)} to spend an unlimited amount from token account ${known.accounts.source ?? '?'}.`,
+        delegate.address,
+      );
     }
     const accounts = Object.entries(known.accounts).map(([name, key]) => ({ name, address: address(key) }));
-    const args = policyNodes(known.args).map((node) => (node.name === 'amount' && known.program === 'System' ? withSol(node, known.args.amount) : node));
+    const args = policyNodes(known.args).map((node) =>
+      node.name === 'amount' && known.program === 'System' ? withSol(node, known.args.amount) : node,
+    );
     return {
       ...base,
       program: { address: instruction.program_key, label: programName, role: 'contract' },
@@ -150,7 +170,11 @@ function readInstruction(
     const programName = idlName(contract.definition) ?? contract.label;
     const program: AddressRef = { address: instruction.program_key, label: contract.label, role: 'contract' };
     if (parsed === undefined) {
-      warnings.add('UNDECODED', `The IDL uploaded for ${shown(program)} has no instruction that decodes instruction ${index}.`, instruction.program_key);
+      warnings.add(
+        'UNDECODED',
+        `The IDL uploaded for ${shown(program)} has no instruction that decodes instruction ${index}.`,
+        instruction.program_key,
+      );
     }
     return {
       ...base,
@@ -159,7 +183,9 @@ function readInstruction(
       ...(parsed === undefined ? {} : { instruction: parsed.instruction_name }),
       summary: parsed === undefined ? `${programName}: an instruction its IDL does not describe` : `${programName}: ${parsed.instruction_name}`,
       accounts:
-        parsed === undefined ? rawAccounts(instruction, lookup) : Object.entries(parsed.named_accounts).map(([name, key]) => ({ name, address: address(key) })),
+        parsed === undefined
+          ? rawAccounts(instruction, lookup)
+          : Object.entries(parsed.named_accounts).map(([name, key]) => ({ name, address: address(key) })),
       args: parsed === undefined ? [] : policyNodes(parsed.program_call_args),
     };
   }
@@ -208,7 +234,8 @@ function knownSummary(programName: string, known: KnownSolanaInstruction, lookup
     const decimals = typeof known.args.decimals === 'bigint' ? Number(known.args.decimals) : undefined;
     const token = mint === undefined ? undefined : lookup.token('solana', mint);
     const tokens = tokenAmount(amount, token, decimals).text;
-    if (isApproval(known)) return `Approve ${name(known.accounts.delegate)} to spend ${amount === MAX_U64 ? 'an unlimited amount' : tokens} from ${name(source)}`;
+    if (isApproval(known))
+      return `Approve ${name(known.accounts.delegate)} to spend ${amount === MAX_U64 ? 'an unlimited amount' : tokens} from ${name(source)}`;
     if (destination !== undefined) return `Transfer ${tokens} from ${name(source)} to ${name(destination)}`;
   }
   // Read as the details tree reads them: a struct argument would otherwise print as [object Object].

@@ -11,9 +11,52 @@ import type { KnownToken } from './types';
 
 /** Latin look-alikes from other scripts, and digits and signs read as letters. */
 const LOOK_ALIKES: Record<string, string> = {
-  а: 'a', в: 'b', с: 'c', ԁ: 'd', е: 'e', һ: 'h', і: 'l', ј: 'j', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', ԛ: 'q', ѕ: 's', т: 't', у: 'y', х: 'x', ԝ: 'w', ь: 'b',
-  α: 'a', β: 'b', ε: 'e', η: 'n', ι: 'l', κ: 'k', μ: 'u', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', ω: 'w',
-  '0': 'o', '1': 'l', i: 'l', '|': 'l', '!': 'l', '5': 's', $: 's', '8': 'b', '@': 'a', '3': 'e', '4': 'a', '7': 't',
+  а: 'a',
+  в: 'b',
+  с: 'c',
+  ԁ: 'd',
+  е: 'e',
+  һ: 'h',
+  і: 'l',
+  ј: 'j',
+  к: 'k',
+  м: 'm',
+  н: 'h',
+  о: 'o',
+  р: 'p',
+  ԛ: 'q',
+  ѕ: 's',
+  т: 't',
+  у: 'y',
+  х: 'x',
+  ԝ: 'w',
+  ь: 'b',
+  α: 'a',
+  β: 'b',
+  ε: 'e',
+  η: 'n',
+  ι: 'l',
+  κ: 'k',
+  μ: 'u',
+  ν: 'v',
+  ο: 'o',
+  ρ: 'p',
+  τ: 't',
+  υ: 'u',
+  χ: 'x',
+  ω: 'w',
+  '0': 'o',
+  '1': 'l',
+  i: 'l',
+  '|': 'l',
+  '!': 'l',
+  '5': 's',
+  $: 's',
+  '8': 'b',
+  '@': 'a',
+  '3': 'e',
+  '4': 'a',
+  '7': 't',
 };
 
 /**
@@ -36,13 +79,17 @@ export function tokenLookalikeKey(text: string): string {
 type TokenPlace = { family: 'ethereum'; chainId: number; address: string } | { family: 'solana'; address: string };
 
 const samePlace = (a: TokenPlace, b: TokenPlace) =>
-  a.family === 'ethereum' && b.family === 'ethereum' ? a.chainId === b.chainId && a.address.toLowerCase() === b.address.toLowerCase() : a.family === b.family && a.address === b.address;
+  a.family === 'ethereum' && b.family === 'ethereum'
+    ? a.chainId === b.chainId && a.address.toLowerCase() === b.address.toLowerCase()
+    : a.family === b.family && a.address === b.address;
 
 const RESERVED = KNOWN_TOKENS.map((token) => ({ token, keys: new Set([token.symbol, token.name ?? token.symbol].map(tokenLookalikeKey)) }));
 
 /** Where a known token lives, as an error names it: "0xA0b8… on Ethereum (chain id 1)", "Solana mint EPjF…". */
 export function tokenPlaceWords(token: TokenPlace): string {
-  return token.family === 'ethereum' ? `${token.address} on ${ethereumNetwork(token.chainId).name} (chain id ${token.chainId})` : `Solana mint ${token.address}`;
+  return token.family === 'ethereum'
+    ? `${token.address} on ${ethereumNetwork(token.chainId).name} (chain id ${token.chainId})`
+    : `Solana mint ${token.address}`;
 }
 
 export interface TokenImitation {

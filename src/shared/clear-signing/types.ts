@@ -322,11 +322,7 @@ export interface UnsupportedTransactionDetails {
 }
 
 export type SigningDetails =
-  | EthereumTransactionDetails
-  | SolanaTransactionDetails
-  | BitcoinTransactionDetails
-  | RawPayloadsDetails
-  | UnsupportedTransactionDetails;
+  EthereumTransactionDetails | SolanaTransactionDetails | BitcoinTransactionDetails | RawPayloadsDetails | UnsupportedTransactionDetails;
 
 export type SigningWarningKind =
   | 'UNKNOWN_CONTRACT'

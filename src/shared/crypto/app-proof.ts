@@ -40,10 +40,7 @@ function signingKeyOf(publicKeyHex: string): Uint8Array {
   return signingKey;
 }
 
-export async function signAppProof(
-  payload: object,
-  signer: { publicKey130Hex: string; signRaw: DigestSigner },
-): Promise<AppProof> {
+export async function signAppProof(payload: object, signer: { publicKey130Hex: string; signRaw: DigestSigner }): Promise<AppProof> {
   signingKeyOf(signer.publicKey130Hex);
   const proofPayload = JSON.stringify(payload);
   const signature = await signer.signRaw(sha256(utf8Encode(proofPayload)));

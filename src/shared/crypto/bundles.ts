@@ -191,10 +191,7 @@ export async function buildExportBundle(params: {
 }
 
 /** Verifies an export bundle's envelope, signer, signature and organization; does not decrypt. */
-export function verifyExportBundle(
-  bundleText: string,
-  expected: { signerPublicKey: string; organizationId: string },
-): ExportBundleSignedData {
+export function verifyExportBundle(bundleText: string, expected: { signerPublicKey: string; organizationId: string }): ExportBundleSignedData {
   const signed = verifySignedEnvelope(bundleText, 'export bundle', expected);
   const encappedPublic = requireUncompressedPoint(signed, 'encappedPublic', 'export bundle signed data');
   const ciphertext = bytesToHex(requireHex(signed, 'ciphertext', 'export bundle signed data'));

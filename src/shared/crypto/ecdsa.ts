@@ -54,12 +54,7 @@ export function rawToDerSignature(raw: Uint8Array, curve: EcdsaCurve, what = 'si
 }
 
 /** Signs a 32-byte digest (no further hashing). Deterministic (RFC 6979), low-S. */
-export function ecdsaSignDigest(
-  curve: EcdsaCurve,
-  digest: Uint8Array,
-  privateKey: Uint8Array,
-  format: EcdsaSignatureFormat,
-): Uint8Array {
+export function ecdsaSignDigest(curve: EcdsaCurve, digest: Uint8Array, privateKey: Uint8Array, format: EcdsaSignatureFormat): Uint8Array {
   if (digest.length !== 32) {
     throw new QkError('INTERNAL', `ECDSA digest must be 32 bytes, got ${digest.length}`);
   }
@@ -71,12 +66,7 @@ export function ecdsaSignDigest(
 }
 
 /** Signs SHA-256(message). */
-export function ecdsaSign(
-  curve: EcdsaCurve,
-  message: Uint8Array,
-  privateKey: Uint8Array,
-  format: EcdsaSignatureFormat,
-): Uint8Array {
+export function ecdsaSign(curve: EcdsaCurve, message: Uint8Array, privateKey: Uint8Array, format: EcdsaSignatureFormat): Uint8Array {
   return ecdsaSignDigest(curve, sha256(message), privateKey, format);
 }
 

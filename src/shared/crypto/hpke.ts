@@ -42,11 +42,7 @@ export async function hpkeSeal(params: { plaintext: Uint8Array; recipientPublicK
  * Decrypts a single-shot HPKE message with the recipient's 32-byte P-256 scalar. Any failure (bad enc, wrong key,
  * altered ciphertext or AAD) is DECRYPTION_FAILED; nothing partial is ever returned.
  */
-export async function hpkeOpen(params: {
-  encappedPublic: Uint8Array;
-  ciphertext: Uint8Array;
-  recipientPrivateKey: Uint8Array;
-}): Promise<Uint8Array> {
+export async function hpkeOpen(params: { encappedPublic: Uint8Array; ciphertext: Uint8Array; recipientPrivateKey: Uint8Array }): Promise<Uint8Array> {
   const { encappedPublic, ciphertext, recipientPrivateKey } = params;
   if (encappedPublic.length !== UNCOMPRESSED_P256_LENGTH || encappedPublic[0] !== 0x04) {
     throw new QkError(

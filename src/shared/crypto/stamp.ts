@@ -26,9 +26,7 @@ export const API_KEY_SCHEMES = {
 } as const satisfies Record<ApiKeyCurve, string>;
 export type ApiKeyScheme = (typeof API_KEY_SCHEMES)[ApiKeyCurve];
 
-const curveByScheme = new Map<string, ApiKeyCurve>(
-  Object.entries(API_KEY_SCHEMES).map(([curve, scheme]) => [scheme, curve as ApiKeyCurve]),
-);
+const curveByScheme = new Map<string, ApiKeyCurve>(Object.entries(API_KEY_SCHEMES).map(([curve, scheme]) => [scheme, curve as ApiKeyCurve]));
 
 export function curveForScheme(scheme: string): ApiKeyCurve | undefined {
   return curveByScheme.get(scheme);
@@ -68,16 +66,12 @@ export function signerFromPrivateKey(curve: ApiKeyCurve, privateKeyHex: string):
   return {
     curve,
     publicKey,
-    sign: (message) =>
-      bytesToHex(curve === 'ed25519' ? ed25519.sign(message, secret) : ecdsaSign(curve, message, secret, 'der')),
+    sign: (message) => bytesToHex(curve === 'ed25519' ? ed25519.sign(message, secret) : ecdsaSign(curve, message, secret, 'der')),
   };
 }
 
 /** Signs `body` exactly as it will be sent and returns the `X-Stamp` header. */
-export async function stampBody(
-  body: string,
-  signer: StampSigner,
-): Promise<{ headerName: typeof STAMP_HEADER_NAME; headerValue: string }> {
+export async function stampBody(body: string, signer: StampSigner): Promise<{ headerName: typeof STAMP_HEADER_NAME; headerValue: string }> {
   const signature = await signer.sign(utf8Encode(body));
   const stamp = { publicKey: signer.publicKey, scheme: API_KEY_SCHEMES[signer.curve], signature };
   return { headerName: STAMP_HEADER_NAME, headerValue: base64UrlEncode(utf8Encode(JSON.stringify(stamp))) };

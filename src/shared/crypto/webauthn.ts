@@ -81,10 +81,9 @@ export function parseWebAuthnStamp(headerValue: string): WebAuthnStamp {
     signature: bytesOf('signature'),
   };
   if (stamp.authenticatorData.length < AUTHENTICATOR_DATA_MIN_LENGTH) {
-    throw malformed(
-      `field "authenticatorData" must be at least ${AUTHENTICATOR_DATA_MIN_LENGTH} bytes, got ${stamp.authenticatorData.length}`,
-      { field: 'authenticatorData' },
-    );
+    throw malformed(`field "authenticatorData" must be at least ${AUTHENTICATOR_DATA_MIN_LENGTH} bytes, got ${stamp.authenticatorData.length}`, {
+      field: 'authenticatorData',
+    });
   }
   return stamp;
 }

@@ -69,16 +69,19 @@ export function accountsOfWallet(draft: Draft, walletId: string): Ref[] | undefi
   return accounts?.map((existing) => account({ ...existing }));
 }
 
-
 export const EVERYTHING = new Set(['', 'true']);
 
 export function expression(value: string, whenEmpty: string): Ref {
   return value.trim() === '' ? plain(whenEmpty) : code(value);
 }
 
-
 /** A wallet or private key deletion, with what Turnkey does about secrets that were never exported. */
-export function deleteSecrets(draft: Draft, kind: 'wallet' | 'private key', items: { ref: Ref; exported: boolean | undefined }[], fields: Fields): void {
+export function deleteSecrets(
+  draft: Draft,
+  kind: 'wallet' | 'private key',
+  items: { ref: Ref; exported: boolean | undefined }[],
+  fields: Fields,
+): void {
   const withoutExport = fields['deleteWithoutExport'] === true;
   for (const item of items) draft.deletions.push({ what: item.ref, kind, ...(item.exported === undefined ? {} : { exported: item.exported }) });
   const unexported = items.filter((item) => item.exported === false).map((item) => item.ref.text);

@@ -94,7 +94,8 @@ function merged(pieces: readonly DiffPiece[]): DiffPiece[] {
   const out: DiffPiece[] = [];
   for (const current of pieces) {
     const last = out.at(-1);
-    if (last !== undefined && last.change === current.change && plain(last) && plain(current)) out[out.length - 1] = { ...last, text: last.text + current.text };
+    if (last !== undefined && last.change === current.change && plain(last) && plain(current))
+      out[out.length - 1] = { ...last, text: last.text + current.text };
     else out.push(current);
   }
   return out;

@@ -80,7 +80,12 @@ export function piecesOf(text: string, glosses: readonly ExpressionGloss[]): Exp
 }
 
 /** The pieces of the part of `text` at `span` (a sub-expression), read as the whole expression reads them. */
-export function readPolicyPart(text: string, kind: PolicyExpressionKind, span: { offset: number; length: number }, lookup: OrganizationLookup): ExpressionPiece[] {
+export function readPolicyPart(
+  text: string,
+  kind: PolicyExpressionKind,
+  span: { offset: number; length: number },
+  lookup: OrganizationLookup,
+): ExpressionPiece[] {
   const end = span.offset + span.length;
   const within = policyGlosses(text, kind, lookup)
     .filter((gloss) => gloss.offset >= span.offset && gloss.offset + gloss.length <= end)
@@ -148,7 +153,10 @@ class Reader {
     switch (node.type) {
       case 'logical': {
         const operands = logicalOperands(node);
-        const inner = node.operator === '&&' ? { ...scope, facts: new Map([...scope.facts, ...operands.flatMap((operand) => this.fact(operand, scope))]) } : scope;
+        const inner =
+          node.operator === '&&'
+            ? { ...scope, facts: new Map([...scope.facts, ...operands.flatMap((operand) => this.fact(operand, scope))]) }
+            : scope;
         for (const operand of operands) this.read(operand, inner);
         return;
       }
@@ -208,7 +216,10 @@ class Reader {
   /** `path == literal` as a fact the rest of the `&&` may rely on. */
   private fact(node: Expression, scope: Scope): [string, string | bigint][] {
     if (node.type !== 'comparison' || node.operator !== '==') return [];
-    for (const [path, literal] of [[node.left, node.right], [node.right, node.left]] as const) {
+    for (const [path, literal] of [
+      [node.left, node.right],
+      [node.right, node.left],
+    ] as const) {
       const name = this.pathOf(path, scope);
       if (name !== undefined && (literal.type === 'string' || literal.type === 'int')) return [[name, literal.value]];
     }
@@ -244,14 +255,20 @@ class Reader {
       const chainId = scope.facts.get('eth.tx.chain_id');
       const candidates = this.tokens.filter(
         (token) =>
-          token.family === 'ethereum' && token.address.toLowerCase() === contract.toLowerCase() && (typeof chainId !== 'bigint' || BigInt(token.chainId) === chainId),
+          token.family === 'ethereum' &&
+          token.address.toLowerCase() === contract.toLowerCase() &&
+          (typeof chainId !== 'bigint' || BigInt(token.chainId) === chainId),
       );
       return this.inUnits(raw, candidates, contract);
     }
     if (path === 'solana.tx.spl_transfers[].amount') {
       const mint = scope.facts.get('solana.tx.spl_transfers[].token_mint');
       if (typeof mint !== 'string') return { note: 'base units: the condition names no token mint (token_mint)' };
-      return this.inUnits(raw, this.tokens.filter((token) => token.family === 'solana' && token.address === mint), mint);
+      return this.inUnits(
+        raw,
+        this.tokens.filter((token) => token.family === 'solana' && token.address === mint),
+        mint,
+      );
     }
     return undefined;
   }

@@ -41,8 +41,14 @@ export const PAYLOAD_ENCODING_WORDS: Readonly<Record<PayloadEncoding, { readonly
 export const HASH_FUNCTION_WORDS: Readonly<Record<HashFunction, { readonly reading: string; readonly choice: ChoiceWords }>> = {
   HASH_FUNCTION_KECCAK256: { reading: 'Keccak-256', choice: { label: 'Keccak-256', flag: 'keccak256' } },
   HASH_FUNCTION_SHA256: { reading: 'SHA-256', choice: { label: 'SHA-256', flag: 'sha256' } },
-  HASH_FUNCTION_NO_OP: { reading: 'none: the payload is the digest', choice: { label: 'None: the payload is a 32-byte digest (or EIP-712/7702)', flag: 'none' } },
-  HASH_FUNCTION_NOT_APPLICABLE: { reading: 'none: Ed25519 signs the message itself', choice: { label: 'Not applicable (Ed25519 keys)', flag: 'not-applicable' } },
+  HASH_FUNCTION_NO_OP: {
+    reading: 'none: the payload is the digest',
+    choice: { label: 'None: the payload is a 32-byte digest (or EIP-712/7702)', flag: 'none' },
+  },
+  HASH_FUNCTION_NOT_APPLICABLE: {
+    reading: 'none: Ed25519 signs the message itself',
+    choice: { label: 'Not applicable (Ed25519 keys)', flag: 'not-applicable' },
+  },
 };
 
 /** The values a person can choose, in the table's order, with their words. */

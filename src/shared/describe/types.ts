@@ -159,7 +159,10 @@ export interface SigningReading {
  */
 export type PolicyReader = (text: string, kind: 'condition' | 'consensus' | 'time') => string;
 
-export type SigningDecoder = (request: SigningRequest, activity: { type: string; intent: Readonly<Record<string, unknown>> }) => SigningReading | undefined;
+export type SigningDecoder = (
+  request: SigningRequest,
+  activity: { type: string; intent: Readonly<Record<string, unknown>> },
+) => SigningReading | undefined;
 
 export interface ActivityDescription {
   type: string;

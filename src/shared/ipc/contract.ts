@@ -91,13 +91,26 @@ const profileInput = z.strictObject({ ...profileFields, enclaveSignerPublicKey: 
  * or an SPL mint. Kept by the app, for every profile: a contract's symbol and decimals are facts of its chain, not of
  * an organization. Address formats are checked in main, with a message naming the chain.
  */
-const tokenSymbol = z.string().regex(/^[\p{L}\p{N}.$_+-]{1,16}$/u, { error: 'a token symbol is 1 to 16 letters, digits or . $ _ + -, with no spaces' });
-const tokenDecimals = z.number().int().min(0, { error: 'decimals cannot be negative' }).max(77, { error: 'a uint256 amount has at most 77 decimals' });
+const tokenSymbol = z
+  .string()
+  .regex(/^[\p{L}\p{N}.$_+-]{1,16}$/u, { error: 'a token symbol is 1 to 16 letters, digits or . $ _ + -, with no spaces' });
+const tokenDecimals = z
+  .number()
+  .int()
+  .min(0, { error: 'decimals cannot be negative' })
+  .max(77, { error: 'a uint256 amount has at most 77 decimals' });
 const tokenName = z.string().min(1).max(64);
 const chainId = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 const tokenAddress = z.string().min(1).max(128);
 export const declaredTokenSchema = z.discriminatedUnion('family', [
-  z.strictObject({ family: z.literal('ethereum'), chainId, address: tokenAddress, symbol: tokenSymbol, decimals: tokenDecimals, name: tokenName.optional() }),
+  z.strictObject({
+    family: z.literal('ethereum'),
+    chainId,
+    address: tokenAddress,
+    symbol: tokenSymbol,
+    decimals: tokenDecimals,
+    name: tokenName.optional(),
+  }),
   z.strictObject({ family: z.literal('solana'), address: tokenAddress, symbol: tokenSymbol, decimals: tokenDecimals, name: tokenName.optional() }),
 ]);
 export type DeclaredToken = z.infer<typeof declaredTokenSchema>;
@@ -156,7 +169,10 @@ export const appSettingsSchema = z.strictObject({
    * Signing requests moving at least this many of a token (known or declared; "10000" USDC) are flagged on their card
    * and in the approval list. Main converts each with the token's decimals, refusing more decimals than it has.
    */
-  tokenWarnAbove: z.array(z.strictObject({ token: declaredTokenKey, amount: tokenUnits })).max(500).optional(),
+  tokenWarnAbove: z
+    .array(z.strictObject({ token: declaredTokenKey, amount: tokenUnits }))
+    .max(500)
+    .optional(),
   /**
    * The inbox (docs/architecture.md#the-inbox): how often main asks each profile's service what waits, and which
    * desktop notifications it shows. While the app is locked a notification says only how many approvals wait.
@@ -330,7 +346,12 @@ const lintFinding = z.strictObject({
   rule: z.enum(LINT_RULES),
   severity: z.enum(['warning', 'error']),
   field: z.enum(['condition', 'consensus', 'time']),
-  span: z.strictObject({ offset: z.number().int().nonnegative(), line: z.number().int().positive(), column: z.number().int().positive(), length: z.number().int().nonnegative() }),
+  span: z.strictObject({
+    offset: z.number().int().nonnegative(),
+    line: z.number().int().positive(),
+    column: z.number().int().positive(),
+    length: z.number().int().nonnegative(),
+  }),
   message: z.string(),
   suggestion: z.string().optional(),
 });
@@ -582,10 +603,7 @@ export const ipcContract = {
   /** Renews the recent unlock that revealing a secret needs (answered REAUTH_REQUIRED otherwise). */
   'app.reauthenticate': channel(unlockCredentials, nothing),
   /** Sets the unlock passphrase, or changes it given the current one. Only its salted scrypt hash is stored. */
-  'app.setUnlockPassphrase': channel(
-    z.strictObject({ passphrase: unlockPassphrase, currentPassphrase: unlockPassphrase.optional() }),
-    nothing,
-  ),
+  'app.setUnlockPassphrase': channel(z.strictObject({ passphrase: unlockPassphrase, currentPassphrase: unlockPassphrase.optional() }), nothing),
   'app.getSettings': channel(noInput, appSettingsSchema),
   /**
    * With an unlock passphrase set, a change that widens what the app shows or lets through (longer idle lock or
@@ -597,10 +615,7 @@ export const ipcContract = {
    * window is kept out of screen capture whatever the captureProtection setting says. Answers once that is in force,
    * with whether this OS honours it.
    */
-  'app.setSecretOnScreen': channel(
-    z.strictObject({ onScreen: z.boolean() }),
-    z.strictObject({ captureProtectionSupported: z.boolean() }),
-  ),
+  'app.setSecretOnScreen': channel(z.strictObject({ onScreen: z.boolean() }), z.strictObject({ captureProtectionSupported: z.boolean() })),
 
   /**
    * Puts a revealed secret on the system clipboard from main, which can also clear it while the window is not
@@ -615,10 +630,7 @@ export const ipcContract = {
     z.strictObject({ name: keyName, curve: apiKeyCurve, privateKey: privateKeyHex, publicKey: publicKeyHex.optional() }),
     apiKeyInfo,
   ),
-  'keys.importTkcliApiKey': channel(
-    z.strictObject({ name: keyName, privateKeyFile: filePath, publicKeyFile: filePath.optional() }),
-    apiKeyInfo,
-  ),
+  'keys.importTkcliApiKey': channel(z.strictObject({ name: keyName, privateKeyFile: filePath, publicKeyFile: filePath.optional() }), apiKeyInfo),
   'keys.listApiKeys': channel(noInput, z.array(apiKeyInfo)),
   'keys.renameApiKey': channel(z.strictObject({ name: keyName, newName: keyName }), apiKeyInfo),
   'keys.deleteApiKey': channel(z.strictObject({ name: keyName }), nothing),
@@ -637,12 +649,12 @@ export const ipcContract = {
   'profiles.setActive': channel(z.strictObject({ id: profileId.nullable() }), nothing),
 
   /** Requests to the active profile's service still waiting for their answer, oldest first. */
-  'requests.pending': channel(
-    noInput,
-    z.array(z.strictObject({ id: z.string(), url: z.string(), startedAtMs: epochMs })),
-  ),
+  'requests.pending': channel(noInput, z.array(z.strictObject({ id: z.string(), url: z.string(), startedAtMs: epochMs }))),
   /** Cancels the pending request with `id`, or all of them; the cancelled calls fail with CANCELLED. */
-  'requests.cancel': channel(z.strictObject({ id: z.string().min(1).max(64).optional() }), z.strictObject({ cancelled: z.number().int().nonnegative() })),
+  'requests.cancel': channel(
+    z.strictObject({ id: z.string().min(1).max(64).optional() }),
+    z.strictObject({ cancelled: z.number().int().nonnegative() }),
+  ),
 
   'sandbox.status': channel(noInput, sandboxStatus),
   /** Starts the embedded service (once; later calls answer the running one); first run makes Sandbox the active profile. */
@@ -742,10 +754,7 @@ export const ipcContract = {
    * The linter's findings on a policy being edited, read against the organization as it stands; nothing is saved.
    * `policyId` names the saved policy the draft edits. An `error` finding blocks saving, a `warning` does not.
    */
-  'policies.lint': channel(
-    z.strictObject({ policyId: id.optional(), policy: editorPolicy.omit({ notes: true }) }),
-    z.array(lintFinding),
-  ),
+  'policies.lint': channel(z.strictObject({ policyId: id.optional(), policy: editorPolicy.omit({ notes: true }) }), z.array(lintFinding)),
 
   /**
    * Replays recorded activities (the newest `last`, or those since `sinceMs`) against the current policies and the
@@ -782,7 +791,10 @@ export const ipcContract = {
    * Writes a completed signing activity's result (signed transaction or signatures), as main reads it from the
    * activity, to `file` in the signatures directory main keeps (never overwriting); the renderer names files, not paths.
    */
-  'signing.saveResult': channel(z.strictObject({ activityId: id, file: stampedFileName }), z.strictObject({ file: z.string(), signaturesDir: z.string() })),
+  'signing.saveResult': channel(
+    z.strictObject({ activityId: id, file: stampedFileName }),
+    z.strictObject({ file: z.string(), signaturesDir: z.string() }),
+  ),
   /**
    * Offline: stamps a signing request with the active profile's key into `file` in the stamped-requests directory, to
    * be posted later (approvals.postStampedFile). Only the three signing operations, built by main from typed fields.
@@ -792,11 +804,18 @@ export const ipcContract = {
   'contracts.list': channel(noInput, z.array(contractInterfaceView)),
   /** Checks an ABI or IDL upload as decoding will read it, without submitting; answers what it defines. */
   'contracts.check': channel(
-    z.strictObject({ type: contractInterfaceType, address: contractInterfaceInput.shape.address, definition: contractInterfaceInput.shape.definition }),
+    z.strictObject({
+      type: contractInterfaceType,
+      address: contractInterfaceInput.shape.address,
+      definition: contractInterfaceInput.shape.definition,
+    }),
     z.strictObject({ summary: z.string() }),
   ),
   'contracts.create': channel(contractInterfaceInput, activityOutcome(z.strictObject({ smartContractInterfaceId: z.string() }))),
-  'contracts.delete': channel(z.strictObject({ smartContractInterfaceId: id }), activityOutcome(z.strictObject({ smartContractInterfaceId: z.string() }))),
+  'contracts.delete': channel(
+    z.strictObject({ smartContractInterfaceId: id }),
+    activityOutcome(z.strictObject({ smartContractInterfaceId: z.string() })),
+  ),
   /** Tokens operators declared (symbol and decimals), app-wide; the built-in known token list is not among them. */
   'tokens.list': channel(noInput, z.array(declaredTokenView)),
   /** Every token amounts read in units (known list and declarations read), each with its large-value threshold. */
@@ -808,7 +827,11 @@ export const ipcContract = {
   'wallets.list': channel(noInput, z.array(walletView)),
   'wallets.accounts': channel(z.strictObject({ walletId: id }), z.array(walletAccountView)),
   'wallets.create': channel(
-    z.strictObject({ name: walletName, mnemonicLength: z.union([z.literal(12), z.literal(15), z.literal(18), z.literal(21), z.literal(24)]).optional(), accounts: walletAccountParamsList }),
+    z.strictObject({
+      name: walletName,
+      mnemonicLength: z.union([z.literal(12), z.literal(15), z.literal(18), z.literal(21), z.literal(24)]).optional(),
+      accounts: walletAccountParamsList,
+    }),
     activityOutcome(z.strictObject({ walletId: z.string(), addresses: z.array(z.string()) })),
   ),
   'wallets.createAccounts': channel(
@@ -845,7 +868,10 @@ export const ipcContract = {
       z.strictObject({
         activityId: z.string(),
         what: z.string(),
-        sealedTo: z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('one-time') }), z.strictObject({ kind: z.literal('encryption-key'), name: z.string() })]),
+        sealedTo: z.discriminatedUnion('kind', [
+          z.strictObject({ kind: z.literal('one-time') }),
+          z.strictObject({ kind: z.literal('encryption-key'), name: z.string() }),
+        ]),
         requestedAtMs: epochMs,
         approved: z.boolean(),
       }),
@@ -904,11 +930,7 @@ export const channels = Object.keys(ipcContract) as Channel[];
 
 /** Channels that take no input: their bridge methods take no argument. */
 export type NoInputChannel = {
-  [C in Channel]: [IpcContract[C]['input']] extends [typeof noInput]
-    ? [typeof noInput] extends [IpcContract[C]['input']]
-      ? C
-      : never
-    : never;
+  [C in Channel]: [IpcContract[C]['input']] extends [typeof noInput] ? ([typeof noInput] extends [IpcContract[C]['input']] ? C : never) : never;
 }[Channel];
 
 /** What the renderer passes (before defaults are applied). */

@@ -8,9 +8,9 @@ import { JOURNAL_ACTIONS, journalReadingSchema } from '../journal/format';
 const isoTimestamp = z.iso.datetime({ offset: true });
 const optionalText = z.string().max(128).optional();
 /** Journal exports and checkpoints go into one directory main keeps; the renderer names the file only. */
-const journalFileName = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\.(?:jsonl|json)$/, { error: 'expected a file name like journal-2026-11.jsonl (letters, digits, . _ -), no folders' });
+const journalFileName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\.(?:jsonl|json)$/, {
+  error: 'expected a file name like journal-2026-11.jsonl (letters, digits, . _ -), no folders',
+});
 
 export const journalEntryView = z.strictObject({
   seq: z.number().int().min(0),
@@ -45,7 +45,11 @@ export type JournalVerificationView = z.infer<typeof journalVerificationView>;
 
 /** A family (`vote`) or a whole action (`vote.approved`). */
 export const journalFilter = z.strictObject({
-  action: z.string().regex(/^[a-z-]+(?:\.[a-z-]+)?$/).max(64).optional(),
+  action: z
+    .string()
+    .regex(/^[a-z-]+(?:\.[a-z-]+)?$/)
+    .max(64)
+    .optional(),
   profileId: z.string().min(1).max(128).optional(),
   from: isoTimestamp.optional(),
   to: isoTimestamp.optional(),

@@ -22,14 +22,23 @@ export type WireOf<T> = T extends bigint
     ? WireOf<E>[]
     : T extends readonly (infer E)[]
       ? readonly WireOf<E>[]
-    : T extends object
-      ? { -readonly [K in keyof T as K extends 'policy' ? never : K]: WireOf<T[K]> | (undefined extends T[K] ? undefined : never) }
-      : T;
+      : T extends object
+        ? { -readonly [K in keyof T as K extends 'policy' ? never : K]: WireOf<T[K]> | (undefined extends T[K] ? undefined : never) }
+        : T;
 
 const text = z.string().max(100_000);
 
 const warning = z.strictObject({
-  kind: z.enum(['UNKNOWN_CONTRACT', 'UNLIMITED_APPROVAL', 'EIP7702_DELEGATION', 'NEW_RECIPIENT', 'VALUE_ABOVE_THRESHOLD', 'NETWORK_NOT_STATED', 'BLIND_SIGNING', 'UNDECODED']),
+  kind: z.enum([
+    'UNKNOWN_CONTRACT',
+    'UNLIMITED_APPROVAL',
+    'EIP7702_DELEGATION',
+    'NEW_RECIPIENT',
+    'VALUE_ABOVE_THRESHOLD',
+    'NETWORK_NOT_STATED',
+    'BLIND_SIGNING',
+    'UNDECODED',
+  ]),
   message: text,
   subject: text.optional(),
 }) satisfies z.ZodType<WireOf<SigningWarning>>;
@@ -64,7 +73,12 @@ export const policyStandingView = z.strictObject({
 export type PolicyStandingView = z.infer<typeof policyStandingView>;
 
 /** A fact's value may be a payload's bytes, as long as the payload itself. */
-export const factValue = z.strictObject({ text: z.string().max(400_000), id: text.optional(), code: z.boolean().optional(), note: z.boolean().optional() });
+export const factValue = z.strictObject({
+  text: z.string().max(400_000),
+  id: text.optional(),
+  code: z.boolean().optional(),
+  note: z.boolean().optional(),
+});
 /** One fact of any reading: an activity's, or clear signing's of a payload (the same type for both). */
 export const fact: z.ZodType<WireOf<Fact>> = z.lazy(() =>
   z.strictObject({ label: text, value: z.array(factValue).max(10_000).readonly(), children: z.array(fact).max(10_000).readonly().optional() }),
@@ -74,7 +88,11 @@ export const fact: z.ZodType<WireOf<Fact>> = z.lazy(() =>
  * A description with its policy standing: what the approval card and the Sign screen show. `facts` is the description
  * worded once by the shared reader (the CLI and the approval list print the same facts), so the card words none of it.
  */
-export const signingCardView = z.strictObject({ description: signingDescriptionView, facts: z.array(fact).max(10_000), standing: policyStandingView });
+export const signingCardView = z.strictObject({
+  description: signingDescriptionView,
+  facts: z.array(fact).max(10_000),
+  standing: policyStandingView,
+});
 export type SigningCardView = z.infer<typeof signingCardView>;
 
 const signWith = z.string().min(1).max(256);

@@ -90,7 +90,10 @@ export function parseCheckpoint(text: string, verifySignature: JournalSignatureV
     return fail('the checkpoint is not JSON');
   }
   const parsed = checkpointSchema.safeParse(value);
-  if (!parsed.success) return fail(`the checkpoint is not a journal checkpoint (${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''})`);
+  if (!parsed.success)
+    return fail(
+      `the checkpoint is not a journal checkpoint (${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''})`,
+    );
   const checkpoint = parsed.data;
   if (!verifySignature(hexToBytes(checkpoint.sig, 'sig'), signedBytes(checkpoint), hexToBytes(checkpoint.journalKey, 'journalKey'))) {
     fail('the checkpoint signature does not verify under its journal key');
@@ -161,7 +164,13 @@ export function verifyAppended(end: VerifiedEnd, text: string, options: Pick<Ver
   walk.head = end.head;
   try {
     const parsed = lines.map((line, index) => parseLine(line, end.count + index + 1));
-    checkEntries(lines, parsed, { previous: { entry: end.last, hash: end.head }, lineOffset: end.count }, walk, options.verifySignature ?? nobleVerifySignature);
+    checkEntries(
+      lines,
+      parsed,
+      { previous: { entry: end.last, hash: end.head }, lineOffset: end.count },
+      walk,
+      options.verifySignature ?? nobleVerifySignature,
+    );
     return verdictOf(walk);
   } catch (error) {
     if (error instanceof JournalCheckFailure) return verdictOf(walk, error.problem);
@@ -232,7 +241,12 @@ function checkEntries(
     const entry = parsed[index]!;
     const expected = before.seq + 1;
     if (entry.journalKey !== undefined) {
-      throw new JournalCheckFailure({ kind: 'inserted', line, seq: entry.seq, message: `line ${line}: a second entry naming a journal key; only entry 0 may` });
+      throw new JournalCheckFailure({
+        kind: 'inserted',
+        line,
+        seq: entry.seq,
+        message: `line ${line}: a second entry naming a journal key; only entry 0 may`,
+      });
     }
     if (entry.seq === expected) return;
     if (entry.seq < expected) {
@@ -247,7 +261,12 @@ function checkEntries(
     const movedLater = seqs.slice(index + 1).some((seq) => seq >= expected && seq < entry.seq);
     throw new JournalCheckFailure(
       movedLater
-        ? { kind: 'reordered', line, seq: entry.seq, message: `line ${line}: entry ${entry.seq} comes before entry ${expected}; the entries were reordered` }
+        ? {
+            kind: 'reordered',
+            line,
+            seq: entry.seq,
+            message: `line ${line}: entry ${entry.seq} comes before entry ${expected}; the entries were reordered`,
+          }
         : {
             kind: 'deleted',
             line,
@@ -306,7 +325,12 @@ function checkAppProofs(entry: JournalEntry, line: number): void {
     try {
       payload = verifyAppProof(proof);
     } catch (error) {
-      throw new JournalCheckFailure({ kind: 'app-proof', line, seq: entry.seq, message: `entry ${entry.seq} (line ${line}): app proof ${position + 1}: ${(error as Error).message}` });
+      throw new JournalCheckFailure({
+        kind: 'app-proof',
+        line,
+        seq: entry.seq,
+        message: `entry ${entry.seq} (line ${line}): app proof ${position + 1}: ${(error as Error).message}`,
+      });
     }
     const bound = (payload as { activityId?: unknown } | null)?.activityId;
     if (bound !== entry.activityId) {

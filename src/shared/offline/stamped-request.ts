@@ -53,9 +53,13 @@ export function parseStampedRequest(text: string, source: string): StampedReques
   }
   const parsed = stampedRequestSchema.safeParse(json);
   if (!parsed.success) {
-    throw new QkError('FILE_ERROR', `${source} is not a QuorumKey stamped request (version ${STAMPED_REQUEST_VERSION}): ${describeIssues(parsed.error)}`, {
-      path: source,
-    });
+    throw new QkError(
+      'FILE_ERROR',
+      `${source} is not a QuorumKey stamped request (version ${STAMPED_REQUEST_VERSION}): ${describeIssues(parsed.error)}`,
+      {
+        path: source,
+      },
+    );
   }
   return parsed.data;
 }

@@ -7,10 +7,31 @@ import { QkError } from '../errors';
 import type { PolicyActivity, PolicyStruct, PolicyValue } from './values';
 
 export type PolicyResource =
-  | 'AUTH' | 'AUTH_PROXY' | 'CONFIG' | 'CREDENTIAL' | 'FIAT_TRANSACTION' | 'INVITATION' | 'MFA_POLICY'
-  | 'ON_RAMP_CREDENTIALS' | 'ORGANIZATION' | 'OTP' | 'PAYMENT_METHOD' | 'POLICY' | 'PRIVATE_KEY' | 'RECOVERY'
-  | 'SESSION_PROFILE' | 'SMART_CONTRACT_INTERFACE' | 'SPONSORSHIP' | 'SUBSCRIPTION' | 'TVC_APP' | 'TVC_DEPLOYMENT'
-  | 'TVC_OPERATOR' | 'TVC_QUORUM_KEY' | 'USER' | 'WALLET' | 'WEBHOOK_ENDPOINT';
+  | 'AUTH'
+  | 'AUTH_PROXY'
+  | 'CONFIG'
+  | 'CREDENTIAL'
+  | 'FIAT_TRANSACTION'
+  | 'INVITATION'
+  | 'MFA_POLICY'
+  | 'ON_RAMP_CREDENTIALS'
+  | 'ORGANIZATION'
+  | 'OTP'
+  | 'PAYMENT_METHOD'
+  | 'POLICY'
+  | 'PRIVATE_KEY'
+  | 'RECOVERY'
+  | 'SESSION_PROFILE'
+  | 'SMART_CONTRACT_INTERFACE'
+  | 'SPONSORSHIP'
+  | 'SUBSCRIPTION'
+  | 'TVC_APP'
+  | 'TVC_DEPLOYMENT'
+  | 'TVC_OPERATOR'
+  | 'TVC_QUORUM_KEY'
+  | 'USER'
+  | 'WALLET'
+  | 'WEBHOOK_ENDPOINT';
 
 export type PolicyAction = 'CREATE' | 'UPDATE' | 'DELETE' | 'SIGN' | 'EXPORT' | 'IMPORT' | 'VERIFY' | 'ENCRYPT';
 
@@ -182,11 +203,9 @@ export function activityKindOf(activityType: string): string {
 
 export function activityClassOf(activityType: string): ActivityClass {
   if (!Object.hasOwn(CLASSIFICATIONS, activityType)) {
-    throw new QkError(
-      'REQUEST_INVALID',
-      `activity type '${activityType}' is not one this service implements, so policies cannot classify it`,
-      { activityType },
-    );
+    throw new QkError('REQUEST_INVALID', `activity type '${activityType}' is not one this service implements, so policies cannot classify it`, {
+      activityType,
+    });
   }
   const classification = CLASSIFICATIONS[activityType]!;
   return {

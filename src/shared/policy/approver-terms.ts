@@ -16,9 +16,7 @@ export type ApproverDirection = 'helps' | 'hurts' | 'either';
 
 /** Who a term's predicates select, when they are one plain test the screens can put in words. */
 export type ApproverSelection =
-  | { readonly kind: 'everyone' }
-  | { readonly kind: 'tag'; readonly tagId: string }
-  | { readonly kind: 'user'; readonly userId: string };
+  { readonly kind: 'everyone' } | { readonly kind: 'tag'; readonly tagId: string } | { readonly kind: 'user'; readonly userId: string };
 
 /** One place a consensus expression looks at the approvers or at their credentials (one per approval). */
 export interface ApproverTerm {
@@ -124,7 +122,13 @@ function effectOf(term: ApproverTerm, approver: PolicyUser, credential: KnownCre
   // Whether the approval, as the only one, is in `list`; undefined when a predicate reads a field it lacks.
   const among = (list: Expression) => {
     const { span } = list;
-    const atLeastOne: Expression = { type: 'comparison', operator: '>=', left: { type: 'count', list, span }, right: { type: 'int', value: 1n, span }, span };
+    const atLeastOne: Expression = {
+      type: 'comparison',
+      operator: '>=',
+      left: { type: 'count', list, span },
+      right: { type: 'int', value: 1n, span },
+      span,
+    };
     const result = evaluate(atLeastOne, context);
     return result.ok ? result.value : undefined;
   };
@@ -165,8 +169,7 @@ function term(
   at: Position,
 ): ApproverTerm {
   const predicates = comprehension === undefined ? filters : [...filters, comprehension];
-  const selects =
-    predicates.length === 0 ? ({ kind: 'everyone' } as const) : predicates.length === 1 ? selectionOf(root, predicates[0]!) : undefined;
+  const selects = predicates.length === 0 ? ({ kind: 'everyone' } as const) : predicates.length === 1 ? selectionOf(root, predicates[0]!) : undefined;
   return {
     method,
     direction: at.direction,
@@ -186,7 +189,12 @@ function selectionOf(root: ListRoot, { variable, predicate }: LambdaCall): Appro
   const isField = (node: Expression, field: string) =>
     node.type === 'member' && node.property === field && node.object.type === 'identifier' && node.object.name === variable;
   const userIdField = root === 'approvers' ? 'id' : 'user_id';
-  if (root === 'approvers' && (predicate.type === 'contains' || predicate.type === 'in') && isField(predicate.list, 'tags') && predicate.value.type === 'string') {
+  if (
+    root === 'approvers' &&
+    (predicate.type === 'contains' || predicate.type === 'in') &&
+    isField(predicate.list, 'tags') &&
+    predicate.value.type === 'string'
+  ) {
     return { kind: 'tag', tagId: predicate.value.value };
   }
   if (predicate.type === 'comparison' && predicate.operator === '==') {

@@ -3,9 +3,7 @@ import { PolicyParseError, formatPosition } from './errors';
 import { parsePolicyExpression } from './parser';
 import { BOOL, DYNAMIC, INT, ROOTS_BY_KIND, STRING, TIMESTAMP, describeType, listOf, type StaticType } from './schema';
 
-export type PolicyCheckResult =
-  | { readonly ok: true; readonly ast: Expression }
-  | { readonly ok: false; readonly error: PolicyParseError };
+export type PolicyCheckResult = { readonly ok: true; readonly ast: Expression } | { readonly ok: false; readonly error: PolicyParseError };
 
 const PRIMITIVES: ReadonlySet<StaticType['kind']> = new Set(['bool', 'int', 'string', 'timestamp']);
 
@@ -19,11 +17,10 @@ export function checkPolicyExpression(text: string | undefined, kind: PolicyExpr
     const ast = parsePolicyExpression(text ?? '', kind);
     const type = new Checker(kind, ast).check(ast, new Map());
     if (!isBoolLike(type)) {
-      throw new PolicyParseError(
-        `a ${kind} expression must evaluate to a bool, but this one is a ${describeType(type)}`,
-        ast.span,
-        { expected: 'bool', found: describeType(type) },
-      );
+      throw new PolicyParseError(`a ${kind} expression must evaluate to a bool, but this one is a ${describeType(type)}`, ast.span, {
+        expected: 'bool',
+        found: describeType(type),
+      });
     }
     return { ok: true, ast };
   } catch (error) {
@@ -149,11 +146,9 @@ class Checker {
     }
     const binder = findLambdaBinding(this.root, name);
     if (binder !== undefined) {
-      throw this.error(
-        span,
-        `'${name}' is only defined inside the predicate of the ${binder.method}() at ${formatPosition(binder.span)}`,
-        { found: name },
-      );
+      throw this.error(span, `'${name}' is only defined inside the predicate of the ${binder.method}() at ${formatPosition(binder.span)}`, {
+        found: name,
+      });
     }
     const variables = [...scope.keys()];
     const inScope = variables.length === 0 ? '' : `, or the variable${variables.length === 1 ? '' : 's'} ${variables.join(', ')}`;

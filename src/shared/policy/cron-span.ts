@@ -32,8 +32,7 @@ export interface CronSpan {
 
 /** A parsed argument, or why it is refused and which characters of the argument text are at fault. */
 export type CronArgumentResult<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly reason: string; readonly start: number; readonly length: number };
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string; readonly start: number; readonly length: number };
 
 /** Longest window a CronSpan may open (docs/service.md#policy-language: duration ≤ 7 days). */
 export const MAX_SPAN_MINUTES = 7 * 24 * 60;
@@ -83,7 +82,11 @@ export function parseCronSchedule(text: string): CronArgumentResult<CronSchedule
     values.push(parsed.value);
   }
   const [minutes, hours, daysOfMonth, months, writtenDaysOfWeek] = values as [
-    ReadonlySet<number>, ReadonlySet<number>, ReadonlySet<number>, ReadonlySet<number>, ReadonlySet<number>,
+    ReadonlySet<number>,
+    ReadonlySet<number>,
+    ReadonlySet<number>,
+    ReadonlySet<number>,
+    ReadonlySet<number>,
   ];
   const schedule: CronSchedule = {
     minutes,

@@ -57,12 +57,7 @@ export interface EngineApprover {
 }
 
 export type PolicyOutcome =
-  | 'OUTCOME_ALLOW'
-  | 'OUTCOME_DENY_EXPLICIT'
-  | 'OUTCOME_REQUIRES_CONSENSUS'
-  | 'OUTCOME_ERROR'
-  | 'OUTCOME_TIME_INACTIVE'
-  | 'OUTCOME_NOT_APPLICABLE';
+  'OUTCOME_ALLOW' | 'OUTCOME_DENY_EXPLICIT' | 'OUTCOME_REQUIRES_CONSENSUS' | 'OUTCOME_ERROR' | 'OUTCOME_TIME_INACTIVE' | 'OUTCOME_NOT_APPLICABLE';
 
 export interface PolicyEvaluation {
   policyId: string;
@@ -140,7 +135,9 @@ export type PolicyFieldFailure = QkError | EvaluationFailure;
 
 function fieldHolds(field: CompiledField, context: PolicyContext): FieldResult {
   if (field === true || field instanceof QkError) return field;
-  const missing = field.roots.find((root) => (Object.hasOwn(context, root.name) ? context[root.name as keyof PolicyContext] : undefined) === undefined);
+  const missing = field.roots.find(
+    (root) => (Object.hasOwn(context, root.name) ? context[root.name as keyof PolicyContext] : undefined) === undefined,
+  );
   return missing === undefined ? evaluateOrFail(field.ast, context) : missingKeyword(missing.name, missing.span);
 }
 
@@ -223,7 +220,10 @@ export function explainPolicyField(text: string, kind: PolicyField, context: Pol
   const field = parsed(text, kind);
   if (!(field instanceof QkError)) return explain(field.ast, text, context);
   const span = 'span' in field ? (field.span as SourceSpan) : { offset: 0, line: 1, column: 1, length: text.length };
-  return { outcome: 'error', parts: [{ span, text: text.slice(span.offset, span.offset + span.length), outcome: 'error', reads: [], error: field.message }] };
+  return {
+    outcome: 'error',
+    parts: [{ span, text: text.slice(span.offset, span.offset + span.length), outcome: 'error', reads: [], error: field.message }],
+  };
 }
 
 /** What a second pass explains: a denial by a DENY, a denial for want of an ALLOW, or a wait for votes. */
@@ -263,7 +263,8 @@ export function explainOutcomes(
 /** Why `decide` answered `authorization` for `request`: empty for an allow. */
 export function explainDecision(request: DecisionRequest, authorization: Authorization): PolicyWhy[] {
   if (authorization.decision === 'allow') return [];
-  const decision = authorization.decision === 'consensus-needed' ? 'consensus-needed' : authorization.reason === 'explicit' ? 'explicit-deny' : 'implicit-deny';
+  const decision =
+    authorization.decision === 'consensus-needed' ? 'consensus-needed' : authorization.reason === 'explicit' ? 'explicit-deny' : 'implicit-deny';
   const byId = new Map(request.policies.map((policy) => [policy.id, policy]));
   const outcomes = authorization.evaluations.flatMap(({ policyId, outcome }) => {
     const policy = byId.get(policyId);
@@ -325,7 +326,12 @@ function evaluatePolicy(policy: EnginePolicy, contexts: DecisionContexts, log: (
   const consensus = rememberedFieldHolds(fields.consensus, contexts.consensus);
   if (typeof time !== 'boolean' || typeof condition !== 'boolean' || typeof consensus !== 'boolean') {
     if (log !== undefined) {
-      const [field, failure] = typeof time !== 'boolean' ? ['time', time] : typeof condition !== 'boolean' ? ['condition', condition] : ['consensus', consensus as PolicyFieldFailure];
+      const [field, failure] =
+        typeof time !== 'boolean'
+          ? ['time', time]
+          : typeof condition !== 'boolean'
+            ? ['condition', condition]
+            : ['consensus', consensus as PolicyFieldFailure];
       log(`policy ${policy.id} (${policy.name}): ${field} could not be evaluated: ${failure.message}`);
     }
     return 'OUTCOME_ERROR';
@@ -354,9 +360,7 @@ export function decide(request: DecisionRequest): Authorization {
   const anyRootApprover = rootApprovers.size > 0;
   // Policies are not consulted: only root users' approvals count towards these.
   if (ROOT_QUORUM_ONLY_ACTIVITY_TYPES.has(request.activityType)) {
-    return anyRootApprover
-      ? { decision: 'consensus-needed', evaluations: [] }
-      : { decision: 'deny', reason: 'implicit', evaluations: [] };
+    return anyRootApprover ? { decision: 'consensus-needed', evaluations: [] } : { decision: 'deny', reason: 'implicit', evaluations: [] };
   }
   const contexts = contextsOf(request);
   const evaluations = request.policies.map((policy) => ({ policyId: policy.id, outcome: evaluatePolicy(policy, contexts, request.log) }));
@@ -384,11 +388,15 @@ export function refusedBeforeDecoding(request: DecisionRequest): Extract<Authori
   if (managesOwnCredentials(request)) return undefined;
   const contexts = contextsOf(request);
   // Errors over the smaller context are expected (a decoded keyword is missing) and are not the policy's fault: no log.
-  const evaluated = request.policies.map((policy) => ({ policy, evaluation: { policyId: policy.id, outcome: evaluatePolicy(policy, contexts, undefined) } }));
+  const evaluated = request.policies.map((policy) => ({
+    policy,
+    evaluation: { policyId: policy.id, outcome: evaluatePolicy(policy, contexts, undefined) },
+  }));
   const evaluations = evaluated.map(({ evaluation }) => evaluation).filter((evaluation) => evaluation.outcome !== 'OUTCOME_ERROR');
   if (evaluations.some((evaluation) => evaluation.outcome === 'OUTCOME_DENY_EXPLICIT')) return { decision: 'deny', reason: 'explicit', evaluations };
   const mayAllow = evaluated.some(
-    ({ policy, evaluation }) => policy.effect === 'EFFECT_ALLOW' && ['OUTCOME_ALLOW', 'OUTCOME_REQUIRES_CONSENSUS', 'OUTCOME_ERROR'].includes(evaluation.outcome),
+    ({ policy, evaluation }) =>
+      policy.effect === 'EFFECT_ALLOW' && ['OUTCOME_ALLOW', 'OUTCOME_REQUIRES_CONSENSUS', 'OUTCOME_ERROR'].includes(evaluation.outcome),
   );
   return mayAllow ? undefined : { decision: 'deny', reason: 'implicit', evaluations };
 }

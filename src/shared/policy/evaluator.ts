@@ -13,9 +13,7 @@ import {
 } from './values';
 
 /** Errors are values: the service records them as OUTCOME_ERROR for the policy instead of failing the request. */
-export type PolicyEvaluationResult =
-  | { readonly ok: true; readonly value: boolean }
-  | { readonly ok: false; readonly error: PolicyEvaluationError };
+export type PolicyEvaluationResult = { readonly ok: true; readonly value: boolean } | { readonly ok: false; readonly error: PolicyEvaluationError };
 
 type Bindings = ReadonlyMap<string, PolicyValue>;
 
@@ -74,9 +72,7 @@ export function evaluatePolicyExpression(
   text: string | undefined,
   kind: PolicyExpressionKind,
   context: PolicyContext,
-):
-  | { readonly ok: true; readonly value: boolean }
-  | { readonly ok: false; readonly error: PolicyParseError | PolicyEvaluationError } {
+): { readonly ok: true; readonly value: boolean } | { readonly ok: false; readonly error: PolicyParseError | PolicyEvaluationError } {
   const checked = checkPolicyExpression(text, kind);
   return checked.ok ? evaluate(checked.ast, context) : checked;
 }
@@ -249,7 +245,10 @@ export class Evaluator {
     const kind = this.kindOf(object, objectNode.span);
     if (kind !== 'list' && kind !== 'string') throw typeError(objectNode.span, `only lists and strings can be sliced, not a ${kind}`);
     const items = kind === 'list' ? (object as readonly PolicyValue[]) : Array.from(object as string);
-    for (const [bound, node] of [[start, startNode], [end, endNode]] as const) {
+    for (const [bound, node] of [
+      [start, startNode],
+      [end, endNode],
+    ] as const) {
       if (typeof bound !== 'bigint') throw typeError(node.span, `a slice bound must be an int, not a ${describeValue(bound)}`);
     }
     const [from, to] = [start as bigint, end as bigint];

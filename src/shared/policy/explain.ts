@@ -98,7 +98,11 @@ class Explainer {
   }
 
   private part(node: Expression, bindings: Bindings, outcome: ExplainedOutcome, error?: string): ExplainedPart {
-    const reads = readOperands(node).map((operand) => ({ expression: this.textOf(operand.span), span: operand.span, value: this.valueText(operand, bindings) }));
+    const reads = readOperands(node).map((operand) => ({
+      expression: this.textOf(operand.span),
+      span: operand.span,
+      value: this.valueText(operand, bindings),
+    }));
     return { span: node.span, text: this.textOf(node.span), outcome, reads, ...(error === undefined ? {} : { error }) };
   }
 
@@ -160,7 +164,8 @@ function readOperands(node: Expression): Expression[] {
 
 /** The innermost part (anything but `&&`, `||` and `!`) whose span holds `span`. */
 function enclosingPart(node: Expression, span: SourceSpan): Expression | undefined {
-  const holds = (candidate: Expression) => candidate.span.offset <= span.offset && span.offset + span.length <= candidate.span.offset + candidate.span.length;
+  const holds = (candidate: Expression) =>
+    candidate.span.offset <= span.offset && span.offset + span.length <= candidate.span.offset + candidate.span.length;
   if (!holds(node)) return undefined;
   if (node.type === 'not') return enclosingPart(node.operand, span) ?? node;
   if (node.type === 'logical') {

@@ -38,7 +38,8 @@ export interface ActivityScope {
 
 /** The scope of a checked condition; undefined (no condition) holds for everything. */
 export function activityScopeOf(condition: Expression | undefined): ActivityScope {
-  const conjuncts = condition === undefined ? [] : condition.type === 'logical' && condition.operator === '&&' ? logicalOperands(condition) : [condition];
+  const conjuncts =
+    condition === undefined ? [] : condition.type === 'logical' && condition.operator === '&&' ? logicalOperands(condition) : [condition];
   let types: ReadonlySet<string> = new Set(CLASSIFIED_ACTIVITY_TYPES);
   let exact = true;
   let transactionChain: string | undefined;

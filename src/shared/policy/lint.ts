@@ -179,7 +179,12 @@ function unknownInterfaceNames(parsed: Parsed, interfaces: readonly LintInterfac
     if (ast === undefined) continue;
     visitWithScope(ast, (node, scope) => {
       if (node.type !== 'index' && node.type !== 'member') return;
-      const key = node.type === 'member' ? { name: node.property, span: node.propertySpan } : node.index.type === 'string' ? { name: node.index.value, span: node.index.span } : undefined;
+      const key =
+        node.type === 'member'
+          ? { name: node.property, span: node.propertySpan }
+          : node.index.type === 'string'
+            ? { name: node.index.value, span: node.index.span }
+            : undefined;
       const object = pathOf(node.object, scope);
       const map = NAMED_MAPS.find(({ suffix }) => object?.endsWith(suffix));
       if (key === undefined || map === undefined) return;
@@ -232,7 +237,11 @@ function addressLiterals(parsed: Parsed): LintFinding[] {
   if (ast === undefined) return findings;
   visitWithScope(ast, (node, scope) => {
     for (const { path, literal } of comparedLiterals(node, scope)) {
-      const finding = ETHEREUM_ADDRESS_PATHS.has(path) ? ethereumAddressProblem(path, literal.value) : SOLANA_ADDRESS_PATHS.has(path) ? solanaAddressProblem(path, literal.value) : undefined;
+      const finding = ETHEREUM_ADDRESS_PATHS.has(path)
+        ? ethereumAddressProblem(path, literal.value)
+        : SOLANA_ADDRESS_PATHS.has(path)
+          ? solanaAddressProblem(path, literal.value)
+          : undefined;
       if (finding !== undefined) findings.push({ rule: 'address-literal', field: 'condition', span: literal.span, ...finding });
     }
   });
@@ -400,9 +409,9 @@ function contradiction(operands: readonly Expression[], text: string): Expressio
 const FLIPPED: Record<ComparisonOperator, ComparisonOperator> = { '==': '==', '!=': '!=', '<': '>', '>': '<', '<=': '>=', '>=': '<=' };
 
 /** `5 < a` as `a > 5`; undefined unless exactly one side is an int or string literal. */
-function literalOnRight(node: Extract<Expression, { type: 'comparison' }>):
-  | { subject: Expression; operator: ComparisonOperator; literal: { value: bigint | string } }
-  | undefined {
+function literalOnRight(
+  node: Extract<Expression, { type: 'comparison' }>,
+): { subject: Expression; operator: ComparisonOperator; literal: { value: bigint | string } } | undefined {
   const isLiteral = (side: Expression): side is Extract<Expression, { type: 'int' | 'string' }> => side.type === 'int' || side.type === 'string';
   if (isLiteral(node.right) && !isLiteral(node.left)) return { subject: node.left, operator: node.operator, literal: node.right };
   if (isLiteral(node.left) && !isLiteral(node.right)) return { subject: node.right, operator: FLIPPED[node.operator], literal: node.left };

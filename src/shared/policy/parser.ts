@@ -229,11 +229,10 @@ class Parser {
       this.expectArity(method, args, 0, name, close, '()');
       return { type: 'count', list: object, span };
     }
-    throw new PolicyParseError(
-      `unknown method '${method}': lists have ${METHOD_NAMES.map((known) => `${known}()`).join(', ')}`,
-      name.span,
-      { expected: METHOD_NAMES.join(' | '), found: method },
-    );
+    throw new PolicyParseError(`unknown method '${method}': lists have ${METHOD_NAMES.map((known) => `${known}()`).join(', ')}`, name.span, {
+      expected: METHOD_NAMES.join(' | '),
+      found: method,
+    });
   }
 
   private expectArity(method: string, args: readonly Expression[], arity: number, name: Token, close: Token, shape: string): void {
@@ -302,11 +301,7 @@ class Parser {
       }
       default: {
         const context = after === undefined ? '' : ` after ${describeToken(after)}`;
-        throw this.errorAt(
-          token,
-          `expected a value${context} (a literal, a name, a list or '('), found ${describeToken(token)}`,
-          'a value',
-        );
+        throw this.errorAt(token, `expected a value${context} (a literal, a name, a list or '('), found ${describeToken(token)}`, 'a value');
       }
     }
   }
@@ -314,11 +309,9 @@ class Parser {
   private parseFunctionCall(name: Token & { kind: 'identifier' }): TimestampLiteral | CronSpanCall {
     // Refused by name first, so that an operator who used the wrong field hears that before argument details.
     if (name.name === 'CronSpan' && this.kind !== undefined && this.kind !== 'time') {
-      throw new PolicyParseError(
-        `CronSpan() belongs in a policy's time expression; a ${this.kind} expression cannot use it`,
-        name.span,
-        { found: name.name },
-      );
+      throw new PolicyParseError(`CronSpan() belongs in a policy's time expression; a ${this.kind} expression cannot use it`, name.span, {
+        found: name.name,
+      });
     }
     if (name.name !== 'Timestamp' && name.name !== 'CronSpan') {
       const known = this.kind === undefined || this.kind === 'time' ? "Timestamp('<RFC 3339 time>') and CronSpan(…)" : "Timestamp('<RFC 3339 time>')";
@@ -335,19 +328,16 @@ class Parser {
 function parseTimestampCall(args: readonly Expression[], span: SourceSpan): TimestampLiteral {
   const text = args[0];
   if (args.length !== 1 || text === undefined || text.type !== 'string') {
-    throw new PolicyParseError(
-      "Timestamp() takes one string argument, like Timestamp('2026-03-01T00:00:00Z')",
-      text?.span ?? span,
-      { expected: 'one string argument', found: args.length },
-    );
+    throw new PolicyParseError("Timestamp() takes one string argument, like Timestamp('2026-03-01T00:00:00Z')", text?.span ?? span, {
+      expected: 'one string argument',
+      found: args.length,
+    });
   }
   const epochNanoseconds = parseTimestamp(text.value);
   if (epochNanoseconds === undefined) {
-    throw new PolicyParseError(
-      `'${text.value}' is not an RFC 3339 time in UTC: write it like '2026-03-01T00:00:00Z'`,
-      text.span,
-      { expected: 'YYYY-MM-DDTHH:MM:SS[.fraction]Z' },
-    );
+    throw new PolicyParseError(`'${text.value}' is not an RFC 3339 time in UTC: write it like '2026-03-01T00:00:00Z'`, text.span, {
+      expected: 'YYYY-MM-DDTHH:MM:SS[.fraction]Z',
+    });
   }
   return { type: 'timestamp', text: text.value, epochNanoseconds, span };
 }

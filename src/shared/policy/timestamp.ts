@@ -12,8 +12,12 @@ export function parseTimestamp(text: string): bigint | undefined {
   const date = new Date(milliseconds);
   // Date.UTC rolls over out-of-range parts (month 13, day 31 in April); a real date survives the round trip.
   if (
-    date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day ||
-    date.getUTCHours() !== hour || date.getUTCMinutes() !== minute || date.getUTCSeconds() !== second
+    date.getUTCFullYear() !== year ||
+    date.getUTCMonth() !== month - 1 ||
+    date.getUTCDate() !== day ||
+    date.getUTCHours() !== hour ||
+    date.getUTCMinutes() !== minute ||
+    date.getUTCSeconds() !== second
   ) {
     return undefined;
   }

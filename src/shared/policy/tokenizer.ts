@@ -4,9 +4,7 @@ import { PolicyParseError } from './errors';
 /** Longest expression accepted; policies are short, and this bounds the work an operator's typo can cause. */
 export const MAX_EXPRESSION_LENGTH = 16_384;
 
-export type PunctuationKind =
-  | '&&' | '||' | '!' | '==' | '!=' | '<' | '>' | '<=' | '>='
-  | '.' | '..' | ',' | '(' | ')' | '[' | ']';
+export type PunctuationKind = '&&' | '||' | '!' | '==' | '!=' | '<' | '>' | '<=' | '>=' | '.' | '..' | ',' | '(' | ')' | '[' | ']';
 
 export type Token =
   | { readonly kind: 'string'; readonly value: string; readonly span: SourceSpan }
@@ -18,15 +16,12 @@ export type Token =
 export type TokenKind = Token['kind'];
 
 // Longest first, so that `<=` is not read as `<` `=` and `..` not as `.` `.`.
-const PUNCTUATION: readonly PunctuationKind[] = [
-  '&&', '||', '==', '!=', '<=', '>=', '..', '!', '<', '>', '.', ',', '(', ')', '[', ']',
-];
+const PUNCTUATION: readonly PunctuationKind[] = ['&&', '||', '==', '!=', '<=', '>=', '..', '!', '<', '>', '.', ',', '(', ')', '[', ']'];
 
 const KEYWORDS = new Set(['true', 'false', 'in']);
 
 const isDigit = (char: string): boolean => char >= '0' && char <= '9';
-const isIdentifierStart = (char: string): boolean =>
-  (char >= 'a' && char <= 'z') || (char >= 'A' && char <= 'Z') || char === '_';
+const isIdentifierStart = (char: string): boolean => (char >= 'a' && char <= 'z') || (char >= 'A' && char <= 'Z') || char === '_';
 const isIdentifierPart = (char: string): boolean => isIdentifierStart(char) || isDigit(char);
 const isWhitespace = (char: string): boolean => char === ' ' || char === '\t' || char === '\n' || char === '\r';
 
@@ -107,11 +102,7 @@ export function tokenize(text: string): Token[] {
     }
 
     if (char === '"') {
-      throw new PolicyParseError(
-        `strings use single quotes: write 'text', not "text"`,
-        here(1),
-        { expected: "'", found: '"' },
-      );
+      throw new PolicyParseError(`strings use single quotes: write 'text', not "text"`, here(1), { expected: "'", found: '"' });
     }
 
     if (isDigit(char)) {

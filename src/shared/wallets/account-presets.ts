@@ -11,7 +11,13 @@ export interface AccountPreset {
 }
 
 export const ACCOUNT_PRESETS = [
-  { id: 'ethereum', label: 'Ethereum (secp256k1)', curve: 'CURVE_SECP256K1', addressFormat: 'ADDRESS_FORMAT_ETHEREUM', path: (i: number) => `m/44'/60'/0'/0/${i}` },
+  {
+    id: 'ethereum',
+    label: 'Ethereum (secp256k1)',
+    curve: 'CURVE_SECP256K1',
+    addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
+    path: (i: number) => `m/44'/60'/0'/0/${i}`,
+  },
   {
     id: 'bitcoin',
     label: 'Bitcoin native SegWit (secp256k1)',
@@ -19,9 +25,27 @@ export const ACCOUNT_PRESETS = [
     addressFormat: 'ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH',
     path: (i: number) => `m/84'/0'/0'/0/${i}`,
   },
-  { id: 'solana', label: 'Solana (Ed25519)', curve: 'CURVE_ED25519', addressFormat: 'ADDRESS_FORMAT_SOLANA', path: (i: number) => `m/44'/501'/${i}'/0'` },
-  { id: 'cosmos', label: 'Cosmos (secp256k1)', curve: 'CURVE_SECP256K1', addressFormat: 'ADDRESS_FORMAT_COSMOS', path: (i: number) => `m/44'/118'/0'/0/${i}` },
-  { id: 'tron', label: 'Tron (secp256k1)', curve: 'CURVE_SECP256K1', addressFormat: 'ADDRESS_FORMAT_TRON', path: (i: number) => `m/44'/195'/0'/0/${i}` },
+  {
+    id: 'solana',
+    label: 'Solana (Ed25519)',
+    curve: 'CURVE_ED25519',
+    addressFormat: 'ADDRESS_FORMAT_SOLANA',
+    path: (i: number) => `m/44'/501'/${i}'/0'`,
+  },
+  {
+    id: 'cosmos',
+    label: 'Cosmos (secp256k1)',
+    curve: 'CURVE_SECP256K1',
+    addressFormat: 'ADDRESS_FORMAT_COSMOS',
+    path: (i: number) => `m/44'/118'/0'/0/${i}`,
+  },
+  {
+    id: 'tron',
+    label: 'Tron (secp256k1)',
+    curve: 'CURVE_SECP256K1',
+    addressFormat: 'ADDRESS_FORMAT_TRON',
+    path: (i: number) => `m/44'/195'/0'/0/${i}`,
+  },
 ] as const satisfies readonly AccountPreset[];
 
 export type AccountPresetId = (typeof ACCOUNT_PRESETS)[number]['id'];

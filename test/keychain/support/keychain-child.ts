@@ -26,14 +26,28 @@ async function step(name: string, operation: () => Promise<unknown>): Promise<vo
 
 function lockDefaultCollection(): void {
   const alias = execFileSync('gdbus', [
-    'call', '--session', '--dest', 'org.freedesktop.secrets', '--object-path', '/org/freedesktop/secrets',
-    '--method', 'org.freedesktop.Secret.Service.ReadAlias', 'default',
+    'call',
+    '--session',
+    '--dest',
+    'org.freedesktop.secrets',
+    '--object-path',
+    '/org/freedesktop/secrets',
+    '--method',
+    'org.freedesktop.Secret.Service.ReadAlias',
+    'default',
   ]).toString();
   const collection = /'([^']+)'/.exec(alias)?.[1];
   if (!collection) throw new Error(`no default collection in ${alias}`);
   execFileSync('gdbus', [
-    'call', '--session', '--dest', 'org.freedesktop.secrets', '--object-path', '/org/freedesktop/secrets',
-    '--method', 'org.freedesktop.Secret.Service.Lock', `['${collection}']`,
+    'call',
+    '--session',
+    '--dest',
+    'org.freedesktop.secrets',
+    '--object-path',
+    '/org/freedesktop/secrets',
+    '--method',
+    'org.freedesktop.Secret.Service.Lock',
+    `['${collection}']`,
   ]);
 }
 

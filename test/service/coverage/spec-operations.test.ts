@@ -29,7 +29,8 @@ beforeEach(async () => {
 afterEach(() => t.close());
 
 /** Plain fetch with the headers docs/service.md#auth-proxy lists. */
-async function proxyCall(name: string, body: unknown): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- asserted field by field
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- asserted field by field
+async function proxyCall(name: string, body: unknown): Promise<{ status: number; body: any }> {
   const response = await fetch(`${t.info.authProxyUrl}/v1/${name}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-Auth-Proxy-Config-Id': t.info.authProxyConfigId },
@@ -56,7 +57,11 @@ async function signup(email: string, verified: boolean): Promise<string> {
     const tokenKey: TestKey = newKey();
     const verificationToken = await t.verifyContact(email, tokenKey);
     proof.verificationToken = verificationToken;
-    proof.clientSignature = await clientSignature(tokenKey, { signupV2: { apiKeys, email }, tokenId: tokenIdOf(verificationToken), type: 'USAGE_TYPE_SIGNUP' });
+    proof.clientSignature = await clientSignature(tokenKey, {
+      signupV2: { apiKeys, email },
+      tokenId: tokenIdOf(verificationToken),
+      type: 'USAGE_TYPE_SIGNUP',
+    });
   }
   const reply = await proxyCall('signup_v2', { userEmail: email, apiKeys, authenticators: [], oauthProviders: [], ...proof });
   expect(reply.status, JSON.stringify(reply.body)).toBe(200);
@@ -67,7 +72,12 @@ async function signup(email: string, verified: boolean): Promise<string> {
 
 describe('delete_private_keys through @turnkey/http', () => {
   it('removes exported keys at once and unexported ones only with deleteWithoutExport, echoing the intent', async () => {
-    const privateKeys = ['exported', 'never exported'].map((privateKeyName) => ({ privateKeyName, curve: 'CURVE_SECP256K1' as const, addressFormats: ['ADDRESS_FORMAT_ETHEREUM' as const], privateKeyTags: [] }));
+    const privateKeys = ['exported', 'never exported'].map((privateKeyName) => ({
+      privateKeyName,
+      curve: 'CURVE_SECP256K1' as const,
+      addressFormats: ['ADDRESS_FORMAT_ETHEREUM' as const],
+      privateKeyTags: [],
+    }));
     const created = await client.createPrivateKeys({ ...t.nextEnvelope('ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2'), parameters: { privateKeys } });
     const [exportedId, keptId] = created.activity.result.createPrivateKeysResultV2!.privateKeys.map((key) => key.privateKeyId!);
     await client.exportPrivateKey({
@@ -78,7 +88,10 @@ describe('delete_private_keys through @turnkey/http', () => {
     const refused = client.deletePrivateKeys({ ...t.nextEnvelope('ACTIVITY_TYPE_DELETE_PRIVATE_KEYS'), parameters: { privateKeyIds: [keptId!] } });
     expect(await refusalOf(refused)).toEqual([GrpcCode.FAILED_PRECONDITION, 'NOT_EXPORTED']);
 
-    const deleted = await client.deletePrivateKeys({ ...t.nextEnvelope('ACTIVITY_TYPE_DELETE_PRIVATE_KEYS'), parameters: { privateKeyIds: [exportedId!] } });
+    const deleted = await client.deletePrivateKeys({
+      ...t.nextEnvelope('ACTIVITY_TYPE_DELETE_PRIVATE_KEYS'),
+      parameters: { privateKeyIds: [exportedId!] },
+    });
     expect(deleted.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
     expect(deleted.activity.intent.deletePrivateKeysIntent).toEqual({ privateKeyIds: [exportedId] });
     expect(deleted.activity.result.deletePrivateKeysResult).toEqual({ privateKeyIds: [exportedId] });
@@ -92,7 +105,10 @@ describe('delete_private_keys through @turnkey/http', () => {
 
     const { privateKeys: left } = await client.getPrivateKeys({ organizationId: t.info.organizationId });
     expect(left).toEqual([]);
-    expect(await refusalOf(client.getPrivateKey({ organizationId: t.info.organizationId, privateKeyId: keptId! }))).toEqual([GrpcCode.NOT_FOUND, 'NOT_FOUND']);
+    expect(await refusalOf(client.getPrivateKey({ organizationId: t.info.organizationId, privateKeyId: keptId! }))).toEqual([
+      GrpcCode.NOT_FOUND,
+      'NOT_FOUND',
+    ]);
   });
 });
 
@@ -114,7 +130,12 @@ describe('list_verified_suborgs through @turnkey/http', () => {
     const verified: string[] = [];
     for (let index = 0; index < 11; index++) verified.push(await signup(`member${index}@example.com`, true));
     const page = async (paginationOptions?: Record<string, string>) =>
-      (await client.getVerifiedSubOrgIds({ organizationId: t.info.organizationId, ...(paginationOptions === undefined ? {} : { paginationOptions }) })).organizationIds;
+      (
+        await client.getVerifiedSubOrgIds({
+          organizationId: t.info.organizationId,
+          ...(paginationOptions === undefined ? {} : { paginationOptions }),
+        })
+      ).organizationIds;
     expect(await page()).toEqual(verified.slice(0, 10));
     expect(await page({ after: verified[9]! })).toEqual([verified[10]]);
     expect(await page({ limit: '100' })).toEqual(verified);
@@ -125,7 +146,13 @@ describe('list_verified_suborgs through @turnkey/http', () => {
 describe('signup_v2 with every optional field', () => {
   it('creates the named organization, user, tag, phone number and wallet, which its own API key then reads and exports', async () => {
     const apiKey = newKey();
-    const ethereum = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM', name: 'eth' };
+    const ethereum = {
+      curve: 'CURVE_SECP256K1',
+      pathFormat: 'PATH_FORMAT_BIP32',
+      path: "m/44'/60'/0'/0/0",
+      addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
+      name: 'eth',
+    };
     const reply = await proxyCall('signup_v2', {
       userEmail: 'dana@example.com',
       userPhoneNumber: '+15550001111',
@@ -138,7 +165,11 @@ describe('signup_v2 with every optional field', () => {
       wallet: { walletName: 'main', accounts: [ethereum], mnemonicLength: 24 },
     });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-    const { organizationId, userId, wallet } = reply.body as { organizationId: string; userId: string; wallet: { walletId: string; addresses: string[] } };
+    const { organizationId, userId, wallet } = reply.body as {
+      organizationId: string;
+      userId: string;
+      wallet: { walletId: string; addresses: string[] };
+    };
     expect(wallet).toEqual({ walletId: expect.any(String), addresses: [expect.stringMatching(/^0x[0-9a-fA-F]{40}$/)] });
 
     const own = t.client(apiKey);
@@ -190,8 +221,17 @@ describe('otp_login_v2 with organizationId', () => {
       const tokenKey = newKey();
       const sessionKey = newKey();
       const verificationToken = await t.verifyContact('erin@example.com', tokenKey);
-      const signature = await clientSignature(tokenKey, { login: { publicKey: sessionKey.publicKey }, tokenId: tokenIdOf(verificationToken), type: 'USAGE_TYPE_LOGIN' });
-      const reply = await proxyCall('otp_login_v2', { verificationToken, publicKey: sessionKey.publicKey, clientSignature: signature, organizationId: targetOrganizationId });
+      const signature = await clientSignature(tokenKey, {
+        login: { publicKey: sessionKey.publicKey },
+        tokenId: tokenIdOf(verificationToken),
+        type: 'USAGE_TYPE_LOGIN',
+      });
+      const reply = await proxyCall('otp_login_v2', {
+        verificationToken,
+        publicKey: sessionKey.publicKey,
+        clientSignature: signature,
+        organizationId: targetOrganizationId,
+      });
       return { reply, sessionKey };
     };
 
@@ -243,7 +283,11 @@ describe('oauth_login through @turnkey/http', () => {
     expect([await whoamiStatus(organizationId, first), await whoamiStatus(organizationId, second)]).toEqual([200, 200]);
     const third = newKey();
     await login(third, { invalidateExisting: true });
-    expect([await whoamiStatus(organizationId, first), await whoamiStatus(organizationId, second), await whoamiStatus(organizationId, third)]).toEqual([401, 401, 200]);
+    expect([
+      await whoamiStatus(organizationId, first),
+      await whoamiStatus(organizationId, second),
+      await whoamiStatus(organizationId, third),
+    ]).toEqual([401, 401, 200]);
 
     t.clock.advance(15 * 60 * 1000 + 1000);
     expect(await whoamiStatus(organizationId, third)).toBe(401);

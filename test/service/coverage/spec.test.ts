@@ -39,9 +39,19 @@ const specOperations = [
   submit('export_private_key', 'ACTIVITY_TYPE_EXPORT_PRIVATE_KEY', 'exportPrivateKeyIntent', 'exportPrivateKeyResult'),
   submit('delete_sub_organization', 'ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION', 'deleteSubOrganizationIntent', 'deleteSubOrganizationResult'),
   submit('update_root_quorum', 'ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', 'updateRootQuorumIntent', 'updateRootQuorumResult'),
-  submit('delete_tvc_app_and_deployments', 'ACTIVITY_TYPE_DELETE_TVC_APP_AND_DEPLOYMENTS', 'deleteTvcAppAndDeploymentsIntent', 'deleteTvcAppAndDeploymentsResult'),
+  submit(
+    'delete_tvc_app_and_deployments',
+    'ACTIVITY_TYPE_DELETE_TVC_APP_AND_DEPLOYMENTS',
+    'deleteTvcAppAndDeploymentsIntent',
+    'deleteTvcAppAndDeploymentsResult',
+  ),
   submit('update_user_name', 'ACTIVITY_TYPE_UPDATE_USER_NAME', 'updateUserNameIntent', 'updateUserNameResult'),
-  submit('delete_smart_contract_interface', 'ACTIVITY_TYPE_DELETE_SMART_CONTRACT_INTERFACE', 'deleteSmartContractInterfaceIntent', 'deleteSmartContractInterfaceResult'),
+  submit(
+    'delete_smart_contract_interface',
+    'ACTIVITY_TYPE_DELETE_SMART_CONTRACT_INTERFACE',
+    'deleteSmartContractInterfaceIntent',
+    'deleteSmartContractInterfaceResult',
+  ),
   submit('init_import_private_key', 'ACTIVITY_TYPE_INIT_IMPORT_PRIVATE_KEY', 'initImportPrivateKeyIntent', 'initImportPrivateKeyResult'),
   submit(
     'spark_prepare_lightning_receive',
@@ -148,7 +158,12 @@ describe('end-to-end tests of the specification operations', () => {
   it('finds the official clients’ methods for each spec path it can look for', () => {
     const viaClient = specOperations.filter((spec) => officialMethods.some((byPath) => byPath.has(operations[spec.name].path)));
     // Every query and submit of the spec is exposed by @turnkey/http; the proxy calls go by plain fetch.
-    expect(viaClient.map((spec) => spec.name).sort()).toEqual(specOperations.filter((spec) => spec.kind !== 'proxy').map((spec) => spec.name).sort());
+    expect(viaClient.map((spec) => spec.name).sort()).toEqual(
+      specOperations
+        .filter((spec) => spec.kind !== 'proxy')
+        .map((spec) => spec.name)
+        .sort(),
+    );
   });
 
   it.each(Object.entries(endToEndTests))('%s: every named test file exists and calls it', (name, files) => {

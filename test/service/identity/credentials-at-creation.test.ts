@@ -9,8 +9,18 @@ import { createTestIssuer, TEST_ISSUER as ISSUER, type TestIssuer } from '../../
 import { clientSignature, newKey, refusal, type Reply, startTestService, type TestService, tokenIdOf } from '../../support/service';
 
 const AUDIENCE = 'quorumkey-test-client';
-const ETHEREUM_ACCOUNT = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' } as const;
-const SOLANA_ACCOUNT = { curve: 'CURVE_ED25519', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/501'/0'/0'", addressFormat: 'ADDRESS_FORMAT_SOLANA' } as const;
+const ETHEREUM_ACCOUNT = {
+  curve: 'CURVE_SECP256K1',
+  pathFormat: 'PATH_FORMAT_BIP32',
+  path: "m/44'/60'/0'/0/0",
+  addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
+} as const;
+const SOLANA_ACCOUNT = {
+  curve: 'CURVE_ED25519',
+  pathFormat: 'PATH_FORMAT_BIP32',
+  path: "m/44'/501'/0'/0'",
+  addressFormat: 'ADDRESS_FORMAT_SOLANA',
+} as const;
 
 let t: TestService;
 let issuer: TestIssuer;
@@ -62,7 +72,9 @@ describe('create_users with credentials', () => {
     const reply = await queryWithPasskey(passkey, 'get_user', { organizationId: t.info.organizationId, userId });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     const { user } = queryOperations.get_user.response.parse(reply.body);
-    expect(user.authenticators).toMatchObject([{ authenticatorName: 'laptop', credentialId: passkey.credentialId, credential: { publicKey: passkey.publicKey } }]);
+    expect(user.authenticators).toMatchObject([
+      { authenticatorName: 'laptop', credentialId: passkey.credentialId, credential: { publicKey: passkey.publicKey } },
+    ]);
     expect(user.oauthProviders.map((p) => [p.providerName, p.subject])).toEqual([
       ['by token', 'subject-users-1'],
       ['by claims', 'subject-users-2'],
@@ -73,14 +85,23 @@ describe('create_users with credentials', () => {
 
   it('refuses, before recording anything, a bad attestation, one credential twice, and a provider with both token and claims', async () => {
     const submit = (users: unknown[]) => t.submit('create_users', 'ACTIVITY_TYPE_CREATE_USERS_V4', { users });
-    const user = (name: string, extra: Record<string, unknown>) => ({ userName: name, userTags: [], apiKeys: [], authenticators: [], oauthProviders: [], ...extra });
+    const user = (name: string, extra: Record<string, unknown>) => ({
+      userName: name,
+      userTags: [],
+      apiKeys: [],
+      authenticators: [],
+      oauthProviders: [],
+      ...extra,
+    });
     const passkey = newPasskey();
     const broken = { ...registration(passkey), attestation: { ...passkey.register('Y3JlYXRpb24'), attestationObject: 'AAAA' } };
     expect(refusal(await submit([user('a', { authenticators: [broken] })]))).toEqual([400, 'REQUEST_INVALID']);
     const twice = await submit([user('a', { authenticators: [registration(passkey)] }), user('b', { authenticators: [registration(passkey)] })]);
     expect(refusal(twice)).toEqual([409, 'ALREADY_EXISTS']);
     expect(twice.body.message).toContain('parameters.users[1].authenticators[0].attestation.credentialId');
-    const both = await submit([user('a', { oauthProviders: [{ providerName: 'x', oidcToken: 'x', oidcClaims: { iss: ISSUER, sub: 's', aud: AUDIENCE } }] })]);
+    const both = await submit([
+      user('a', { oauthProviders: [{ providerName: 'x', oidcToken: 'x', oidcClaims: { iss: ISSUER, sub: 's', aud: AUDIENCE } }] }),
+    ]);
     expect(refusal(both)).toEqual([400, 'REQUEST_INVALID']);
     const names = (await t.client().getUsers({ organizationId: t.info.organizationId })).users.map((u) => u.userName);
     expect(names).not.toContain('a');
@@ -108,7 +129,10 @@ describe('create_sub_organization', () => {
     const { organizationData } = queryOperations.get_organization.response.parse(organization.body);
     expect(organizationData.wallets).toMatchObject([{ walletId: result.wallet!.walletId, walletName: 'main', exported: false, imported: false }]);
     expect(organizationData.privateKeys).toEqual([]);
-    const accounts = await queryWithPasskey(passkey, 'list_wallet_accounts', { organizationId: result.subOrganizationId, walletId: result.wallet!.walletId });
+    const accounts = await queryWithPasskey(passkey, 'list_wallet_accounts', {
+      organizationId: result.subOrganizationId,
+      walletId: result.wallet!.walletId,
+    });
     expect(accounts.body.accounts.map((a: { address: string }) => a.address)).toEqual(result.wallet!.addresses);
   });
 
@@ -116,7 +140,13 @@ describe('create_sub_organization', () => {
     const tokenKey = newKey();
     const email = 'quinn@example.com';
     const verificationToken = await t.verifyContact(email, tokenKey);
-    const owner = { userName: 'quinn', userEmail: email, apiKeys: [{ apiKeyName: 'k', publicKey: newKey().publicKey, curveType: 'API_KEY_CURVE_P256' as const }], authenticators: [], oauthProviders: [] };
+    const owner = {
+      userName: 'quinn',
+      userEmail: email,
+      apiKeys: [{ apiKeyName: 'k', publicKey: newKey().publicKey, curveType: 'API_KEY_CURVE_P256' as const }],
+      authenticators: [],
+      oauthProviders: [],
+    };
     const other = { userName: 'other', apiKeys: [], authenticators: [], oauthProviders: [] };
     const signed = (apiKeys: unknown) =>
       clientSignature(tokenKey, { signupV2: { apiKeys, email }, tokenId: tokenIdOf(verificationToken), type: 'USAGE_TYPE_SIGNUP' });
@@ -152,8 +182,12 @@ describe('get_organization', () => {
       }),
     );
     const [created] = activity.result.createPrivateKeysResultV2!.privateKeys;
-    const { organizationData } = queryOperations.get_organization.response.parse(await t.client().getOrganization({ organizationId: t.info.organizationId }));
-    expect(organizationData.privateKeys).toMatchObject([{ privateKeyId: created!.privateKeyId, privateKeyName: 'signer', addresses: created!.addresses }]);
+    const { organizationData } = queryOperations.get_organization.response.parse(
+      await t.client().getOrganization({ organizationId: t.info.organizationId }),
+    );
+    expect(organizationData.privateKeys).toMatchObject([
+      { privateKeyId: created!.privateKeyId, privateKeyName: 'signer', addresses: created!.addresses },
+    ]);
   });
 });
 
@@ -173,7 +207,12 @@ describe('signup_v2 with a wallet', () => {
     expect(accounts.map((a) => a.address)).toEqual(wallet.addresses);
     expect(accounts[0]?.path).toBe(ETHEREUM_ACCOUNT.path);
 
-    const badLength = await t.proxy('signup_v2', { apiKeys: [{ apiKeyName: 'k', publicKey: newKey().publicKey, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], oauthProviders: [], wallet: { walletName: 'w', accounts: [], mnemonicLength: 11 } });
+    const badLength = await t.proxy('signup_v2', {
+      apiKeys: [{ apiKeyName: 'k', publicKey: newKey().publicKey, curveType: 'API_KEY_CURVE_P256' }],
+      authenticators: [],
+      oauthProviders: [],
+      wallet: { walletName: 'w', accounts: [], mnemonicLength: 11 },
+    });
     expect(refusal(badLength)).toEqual([400, 'MNEMONIC_INVALID']);
     expect(badLength.body.message).toContain('wallet.mnemonicLength');
   });

@@ -21,7 +21,12 @@ const rootUser = (userName: string, key?: TestKey, extra: Record<string, unknown
 
 async function createSubOrganization(name: string, users = [rootUser('owner', newKey())], threshold = 1, flags: Record<string, boolean> = {}) {
   const { activity } = await t.client().createSubOrganization(
-    t.envelope('ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', { subOrganizationName: name, rootUsers: users, rootQuorumThreshold: threshold, ...flags }),
+    t.envelope('ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', {
+      subOrganizationName: name,
+      rootUsers: users,
+      rootQuorumThreshold: threshold,
+      ...flags,
+    }),
   );
   expect(activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
   return activityOperations.create_sub_organization.result.parse(activity.result.createSubOrganizationResultV8);
@@ -33,7 +38,10 @@ describe('root quorum', () => {
     const carolKey = newKey();
     const created = await t.client().createUsers(
       t.envelope('ACTIVITY_TYPE_CREATE_USERS_V4', {
-        users: [{ ...rootUser('bob', bobKey), userTags: [] }, { ...rootUser('carol', carolKey), userTags: [] }],
+        users: [
+          { ...rootUser('bob', bobKey), userTags: [] },
+          { ...rootUser('carol', carolKey), userTags: [] },
+        ],
       }),
     );
     const [bob, carol] = created.activity.result.createUsersResult!.userIds;
@@ -48,10 +56,14 @@ describe('root quorum', () => {
 
     // Down to 1-of-2 without carol: proposed by bob, pending until a second root user approves.
     t.clock.advance(1);
-    const proposed = await t.client(bobKey).updateRootQuorum(t.envelope('ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', { threshold: 1, userIds: [t.info.rootUserId, bob!] }));
+    const proposed = await t
+      .client(bobKey)
+      .updateRootQuorum(t.envelope('ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', { threshold: 1, userIds: [t.info.rootUserId, bob!] }));
     expect(proposed.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
     expect((await t.query('get_organization_configs', {})).body.configs.quorum.threshold).toBe(2);
-    const approved = await t.client(carolKey).approveActivity(t.envelope('ACTIVITY_TYPE_APPROVE_ACTIVITY', { fingerprint: proposed.activity.fingerprint }));
+    const approved = await t
+      .client(carolKey)
+      .approveActivity(t.envelope('ACTIVITY_TYPE_APPROVE_ACTIVITY', { fingerprint: proposed.activity.fingerprint }));
     expect(approved.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
     expect((await t.query('get_organization_configs', {})).body.configs.quorum).toEqual({ threshold: 1, userIds: [t.info.rootUserId, bob] });
   });
@@ -92,8 +104,17 @@ describe('sub-organizations', () => {
     const { organizationData } = queryOperations.get_organization.response.parse(
       await t.client().getOrganization({ organizationId: subOrganizationId }),
     );
-    expect(organizationData).toMatchObject({ organizationId: subOrganizationId, name: 'customer 1', policies: [], tags: [], rootQuorum: { threshold: 2, userIds: rootUserIds } });
-    expect(organizationData.users?.map((u) => [u.userName, u.userEmail])).toEqual([['owner', 'owner@example.com'], ['backup', undefined]]);
+    expect(organizationData).toMatchObject({
+      organizationId: subOrganizationId,
+      name: 'customer 1',
+      policies: [],
+      tags: [],
+      rootQuorum: { threshold: 2, userIds: rootUserIds },
+    });
+    expect(organizationData.users?.map((u) => [u.userName, u.userEmail])).toEqual([
+      ['owner', 'owner@example.com'],
+      ['backup', undefined],
+    ]);
     expect((await t.client(ownerKey).getWhoami({ organizationId: subOrganizationId })).organizationName).toBe('customer 1');
   });
 
@@ -104,7 +125,12 @@ describe('sub-organizations', () => {
     expect(users.users.map((u) => u.userId)).toEqual(rootUserIds);
     expect((await t.client().getApiKeys({ organizationId: subOrganizationId })).apiKeys[0]?.credential.publicKey).toBe(ownerKey.publicKey);
 
-    const parentActs = await t.submit('create_user_tag', 'ACTIVITY_TYPE_CREATE_USER_TAG', { userTagName: 'x', userIds: [] }, { organizationId: subOrganizationId });
+    const parentActs = await t.submit(
+      'create_user_tag',
+      'ACTIVITY_TYPE_CREATE_USER_TAG',
+      { userTagName: 'x', userIds: [] },
+      { organizationId: subOrganizationId },
+    );
     expect(refusal(parentActs)).toEqual([400, 'ORGANIZATION_MISMATCH']);
     expect(refusal(await t.query('list_users', {}, { key: ownerKey }))).toEqual([401, 'PUBLIC_KEY_NOT_FOUND']);
     const childActs = await t.submit('create_user_tag', 'ACTIVITY_TYPE_CREATE_USER_TAG', { userTagName: 'x', userIds: [] }, { key: ownerKey });
@@ -112,10 +138,20 @@ describe('sub-organizations', () => {
 
     // The sub-organization's own root user acts in it, within the sub-organization's tag limit of 10.
     for (let i = 0; i < 10; i += 1) {
-      const reply = await t.submit('create_user_tag', 'ACTIVITY_TYPE_CREATE_USER_TAG', { userTagName: `tag ${i}`, userIds: [] }, { key: ownerKey, organizationId: subOrganizationId });
+      const reply = await t.submit(
+        'create_user_tag',
+        'ACTIVITY_TYPE_CREATE_USER_TAG',
+        { userTagName: `tag ${i}`, userIds: [] },
+        { key: ownerKey, organizationId: subOrganizationId },
+      );
       expect(reply.body.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
     }
-    const eleventh = await t.submit('create_user_tag', 'ACTIVITY_TYPE_CREATE_USER_TAG', { userTagName: 'tag 10', userIds: [] }, { key: ownerKey, organizationId: subOrganizationId });
+    const eleventh = await t.submit(
+      'create_user_tag',
+      'ACTIVITY_TYPE_CREATE_USER_TAG',
+      { userTagName: 'tag 10', userIds: [] },
+      { key: ownerKey, organizationId: subOrganizationId },
+    );
     expect(refusal(eleventh)).toEqual([429, 'LIMIT_EXCEEDED']);
     const nested = await t.submit(
       'create_sub_organization',
@@ -139,9 +175,14 @@ describe('sub-organizations', () => {
     expect(refusal(await submit({ rootUsers: [] }))).toEqual([400, 'REQUEST_INVALID']);
     expect(refusal(await submit({ subOrganizationName: '  ' }))).toEqual([400, 'REQUEST_INVALID']);
     expect(refusal(await submit({ wallet: { walletName: 'w', accounts: [], mnemonicLength: 13 } }))).toEqual([400, 'MNEMONIC_INVALID']);
-    expect(refusal(await submit({ clientSignature: { publicKey: '02', scheme: 'CLIENT_SIGNATURE_SCHEME_API_P256', message: '{}', signature: '00' } }))).toEqual([400, 'REQUEST_INVALID']);
+    expect(
+      refusal(await submit({ clientSignature: { publicKey: '02', scheme: 'CLIENT_SIGNATURE_SCHEME_API_P256', message: '{}', signature: '00' } })),
+    ).toEqual([400, 'REQUEST_INVALID']);
     // The token's expiry depends on when the activity runs, so a bad token fails the activity rather than the request.
-    const forged = await submit({ verificationToken: 'token', clientSignature: { publicKey: '02', scheme: 'CLIENT_SIGNATURE_SCHEME_API_P256', message: '{}', signature: '00' } });
+    const forged = await submit({
+      verificationToken: 'token',
+      clientSignature: { publicKey: '02', scheme: 'CLIENT_SIGNATURE_SCHEME_API_P256', message: '{}', signature: '00' },
+    });
     expect(forged.body.activity.status).toBe('ACTIVITY_STATUS_FAILED');
     expect(forged.body.activity.failure.details[0].turnkeyErrorCode).toBe('TOKEN_INVALID');
     expect((await t.query('list_suborgs', {})).body.organizationIds).toEqual([]);
@@ -156,7 +197,8 @@ describe('sub-organizations', () => {
       t.clock.advance(1);
     }
     const list = async (request: Record<string, unknown>) =>
-      queryOperations.list_suborgs.response.parse(await t.client().getSubOrgIds({ organizationId: t.info.organizationId, ...request })).organizationIds;
+      queryOperations.list_suborgs.response.parse(await t.client().getSubOrgIds({ organizationId: t.info.organizationId, ...request }))
+        .organizationIds;
     expect(await list({})).toEqual(ids);
     expect(await list({ paginationOptions: { limit: '2' } })).toEqual(ids.slice(0, 2));
     expect(await list({ paginationOptions: { limit: '2', after: ids[1] } })).toEqual(ids.slice(2, 4));
@@ -180,9 +222,9 @@ describe('sub-organizations', () => {
     expect(refusal(unexported)).toEqual([400, 'NOT_EXPORTED']);
     expect(unexported.body.message).toContain('deleteWithoutExport');
 
-    const deleted = await t.client(ownerKey).deleteSubOrganization(
-      t.envelope('ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION', { deleteWithoutExport: true }, subOrganizationId),
-    );
+    const deleted = await t
+      .client(ownerKey)
+      .deleteSubOrganization(t.envelope('ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION', { deleteWithoutExport: true }, subOrganizationId));
     expect(deleted.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
     expect(activityOperations.delete_sub_organization.result.parse(deleted.activity.result.deleteSubOrganizationResult)).toEqual({
       subOrganizationUuid: subOrganizationId,

@@ -152,7 +152,9 @@ const ROUTES: Route[] = [
     route: 'approve_activity',
     send: async (session) => {
       const pending = await pendingTransfer();
-      const call = t.client(session).approveActivity({ ...t.nextEnvelope('ACTIVITY_TYPE_APPROVE_ACTIVITY'), parameters: { fingerprint: pending.fingerprint } });
+      const call = t
+        .client(session)
+        .approveActivity({ ...t.nextEnvelope('ACTIVITY_TYPE_APPROVE_ACTIVITY'), parameters: { fingerprint: pending.fingerprint } });
       return { outcome: await clientOutcome(call), voted: pending.id };
     },
     allowed: { status: 'ACTIVITY_STATUS_COMPLETED' },
@@ -162,7 +164,9 @@ const ROUTES: Route[] = [
     route: 'reject_activity',
     send: async (session) => {
       const pending = await pendingTransfer();
-      const call = t.client(session).rejectActivity({ ...t.nextEnvelope('ACTIVITY_TYPE_REJECT_ACTIVITY'), parameters: { fingerprint: pending.fingerprint } });
+      const call = t
+        .client(session)
+        .rejectActivity({ ...t.nextEnvelope('ACTIVITY_TYPE_REJECT_ACTIVITY'), parameters: { fingerprint: pending.fingerprint } });
       return { outcome: await clientOutcome(call), voted: pending.id };
     },
     allowed: { status: 'ACTIVITY_STATUS_REJECTED' },
@@ -176,7 +180,9 @@ const ROUTES: Route[] = [
   },
   {
     route: 'list_wallet_accounts',
-    send: async (session) => ({ outcome: await queryOutcome(t.client(session).getWalletAccounts({ organizationId: t.info.organizationId, walletId })) }),
+    send: async (session) => ({
+      outcome: await queryOutcome(t.client(session).getWalletAccounts({ organizationId: t.info.organizationId, walletId })),
+    }),
     allowed: { status: 'read' },
     refusedFor: QUERY_ROUTES_REFUSED_FOR,
   },
@@ -205,9 +211,12 @@ describe('finding 2: a session profile scope holds on every authenticated route'
   });
 
   it('get_private_key: a scope over private_key reads the key it names and no other', async () => {
-    const read = (privateKeyId: string) => queryOutcome(t.client(hotKeySession).getPrivateKey({ organizationId: t.info.organizationId, privateKeyId }));
+    const read = (privateKeyId: string) =>
+      queryOutcome(t.client(hotKeySession).getPrivateKey({ organizationId: t.info.organizationId, privateKeyId }));
     expect(await read(privateKeyIds[0]!)).toEqual({ status: 'read' });
-    expect(await read(privateKeyIds[1]!)).toEqual({ refused: expect.stringMatching(/^Turnkey error 7: request not authorized: get_private_key is outside the scope "private_key\.id == /) });
+    expect(await read(privateKeyIds[1]!)).toEqual({
+      refused: expect.stringMatching(/^Turnkey error 7: request not authorized: get_private_key is outside the scope "private_key\.id == /),
+    });
   });
 
   it('a read that needs no resource (whoami, list_wallets) is not restricted', async () => {

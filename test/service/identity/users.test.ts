@@ -46,9 +46,7 @@ describe('users', () => {
       newUser('bob'),
     ]);
 
-    const { user } = queryOperations.get_user.response.parse(
-      await t.client().getUser({ organizationId: t.info.organizationId, userId: aliceId! }),
-    );
+    const { user } = queryOperations.get_user.response.parse(await t.client().getUser({ organizationId: t.info.organizationId, userId: aliceId! }));
     expect(user).toMatchObject({ userId: aliceId, userName: 'alice', userEmail: 'alice@example.com', userPhoneNumber: '+13214567890' });
     expect(user.userTags).toEqual([tagId]);
     expect(user.apiKeys.map((key) => [key.apiKeyName, key.credential.type, key.credential.publicKey, key.expirationSeconds])).toEqual([
@@ -64,7 +62,9 @@ describe('users', () => {
   it('an uncompressed P-256 key is stored in the compressed form stamps carry, so the new user can stamp', async () => {
     const key = newKey('p256');
     const { uncompressP256 } = await import('../../../src/shared/crypto/keys');
-    const [userId] = await createUsers([newUser('carol', { apiKeys: [p256Key('uncompressed', { ...key, publicKey: uncompressP256(key.publicKey) })] })]);
+    const [userId] = await createUsers([
+      newUser('carol', { apiKeys: [p256Key('uncompressed', { ...key, publicKey: uncompressP256(key.publicKey) })] }),
+    ]);
     const whoami = await t.client(key).getWhoami({ organizationId: t.info.organizationId });
     expect(whoami).toMatchObject({ userId, username: 'carol' });
   });
@@ -74,7 +74,12 @@ describe('users', () => {
     const tag = await t.client().createUserTag(t.envelope('ACTIVITY_TYPE_CREATE_USER_TAG', { userTagName: 'signers', userIds: [] }));
     const tagId = tag.activity.result.createUserTagResult!.userTagId;
     const updated = await t.client().updateUser(
-      t.envelope('ACTIVITY_TYPE_UPDATE_USER', { userId: userId!, userEmail: 'dave@example.org', userPhoneNumber: '+442071234567', userTagIds: [tagId] }),
+      t.envelope('ACTIVITY_TYPE_UPDATE_USER', {
+        userId: userId!,
+        userEmail: 'dave@example.org',
+        userPhoneNumber: '+442071234567',
+        userTagIds: [tagId],
+      }),
     );
     expect(activityOperations.update_user.result.parse(updated.activity.result.updateUserResult)).toEqual({ userId });
     const renamed = await t.client().updateUserName(t.envelope('ACTIVITY_TYPE_UPDATE_USER_NAME', { userId: userId!, userName: 'David' }));
@@ -105,7 +110,13 @@ describe('users', () => {
     const shared = p256Key('same');
     expect(refusal(await submit([newUser('x', { apiKeys: [shared] }), newUser('y', { apiKeys: [shared] })]))).toEqual([409, 'ALREADY_EXISTS']);
     expect(refusal(await submit([newUser('x', { apiKeys: [p256Key('root again', t.rootKey)] })]))).toEqual([409, 'ALREADY_EXISTS']);
-    const withPasskey = await submit([newUser('x', { authenticators: [{ authenticatorName: 'a', challenge: 'c', attestation: { credentialId: 'i', clientDataJson: 'j', attestationObject: 'o', transports: [] } }] })]);
+    const withPasskey = await submit([
+      newUser('x', {
+        authenticators: [
+          { authenticatorName: 'a', challenge: 'c', attestation: { credentialId: 'i', clientDataJson: 'j', attestationObject: 'o', transports: [] } },
+        ],
+      }),
+    ]);
     expect(refusal(withPasskey)).toEqual([400, 'REQUEST_INVALID']);
     expect((await t.query('list_activities', {})).body.activities).toEqual([]);
   });
@@ -123,7 +134,10 @@ describe('users', () => {
     expect(refusal(await t.submit('delete_users', 'ACTIVITY_TYPE_DELETE_USERS', { userIds: ['nobody'] }))).toEqual([404, 'NOT_FOUND']);
     const [userId] = await createUsers([newUser('frank')]);
     expect(refusal(await t.submit('delete_users', 'ACTIVITY_TYPE_DELETE_USERS', { userIds: [userId, userId] }))).toEqual([400, 'REQUEST_INVALID']);
-    expect(refusal(await t.submit('update_user_name', 'ACTIVITY_TYPE_UPDATE_USER_NAME', { userId: 'nobody', userName: 'x' }))).toEqual([404, 'NOT_FOUND']);
+    expect(refusal(await t.submit('update_user_name', 'ACTIVITY_TYPE_UPDATE_USER_NAME', { userId: 'nobody', userName: 'x' }))).toEqual([
+      404,
+      'NOT_FOUND',
+    ]);
   });
 });
 
@@ -172,9 +186,11 @@ describe('API keys', () => {
   it('creates, gets, lists (all, or one user’s) and deletes keys', async () => {
     const [userId] = await createUsers([newUser('gina')]);
     const key = newKey('p256');
-    const created = await t.client().createApiKeys(
-      t.envelope('ACTIVITY_TYPE_CREATE_API_KEYS_V2', { userId: userId!, apiKeys: [{ ...p256Key('laptop', key), expirationSeconds: '600' }] }),
-    );
+    const created = await t
+      .client()
+      .createApiKeys(
+        t.envelope('ACTIVITY_TYPE_CREATE_API_KEYS_V2', { userId: userId!, apiKeys: [{ ...p256Key('laptop', key), expirationSeconds: '600' }] }),
+      );
     const [apiKeyId] = activityOperations.create_api_keys.result.parse(created.activity.result.createApiKeysResult).apiKeyIds;
 
     const { apiKey } = queryOperations.get_api_key.response.parse(
@@ -204,7 +220,8 @@ describe('API keys', () => {
 
   it('refuses a duplicate key, a bad expiration, another user’s key, and an unknown user', async () => {
     const [userId] = await createUsers([newUser('hank')]);
-    const create = (apiKeys: unknown[], forUser = userId) => t.submit('create_api_keys', 'ACTIVITY_TYPE_CREATE_API_KEYS_V2', { userId: forUser, apiKeys });
+    const create = (apiKeys: unknown[], forUser = userId) =>
+      t.submit('create_api_keys', 'ACTIVITY_TYPE_CREATE_API_KEYS_V2', { userId: forUser, apiKeys });
     expect(refusal(await create([p256Key('root', t.rootKey)]))).toEqual([409, 'ALREADY_EXISTS']);
     const zero = await create([{ ...p256Key('zero'), expirationSeconds: '0' }]);
     expect(refusal(zero)).toEqual([400, 'REQUEST_INVALID']);

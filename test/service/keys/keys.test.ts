@@ -164,7 +164,10 @@ describe('create, list, get', () => {
       'createWalletAccountsResult',
     ).addresses as string[];
     const page = async (options: Record<string, string>) =>
-      (await service.query('list_wallet_accounts', { walletId, paginationOptions: options })).body.accounts as { walletAccountId: string; address: string }[];
+      (await service.query('list_wallet_accounts', { walletId, paginationOptions: options })).body.accounts as {
+        walletAccountId: string;
+        address: string;
+      }[];
     const first = await page({ limit: '2' });
     expect(first.map((a) => a.address)).toEqual(derived.slice(0, 2));
     const second = await page({ limit: '2', after: first[1]!.walletAccountId });
@@ -201,9 +204,17 @@ describe('deleteWithoutExport', () => {
     expect((await service.query('get_private_key', { privateKeyId: kept.privateKeyId })).status).toBe(200);
 
     const exported = await createKey('exported');
-    await exportPlaintext('export_private_key', 'ACTIVITY_TYPE_EXPORT_PRIVATE_KEY', { privateKeyId: exported.privateKeyId }, 'exportPrivateKeyResult');
+    await exportPlaintext(
+      'export_private_key',
+      'ACTIVITY_TYPE_EXPORT_PRIVATE_KEY',
+      { privateKeyId: exported.privateKeyId },
+      'exportPrivateKeyResult',
+    );
     expect((await service.query('get_private_key', { privateKeyId: exported.privateKeyId })).body.privateKey.exported).toBe(true);
-    resultOf(await submit('delete_private_keys', 'ACTIVITY_TYPE_DELETE_PRIVATE_KEYS', { privateKeyIds: [exported.privateKeyId] }), 'deletePrivateKeysResult');
+    resultOf(
+      await submit('delete_private_keys', 'ACTIVITY_TYPE_DELETE_PRIVATE_KEYS', { privateKeyIds: [exported.privateKeyId] }),
+      'deletePrivateKeysResult',
+    );
     resultOf(
       await submit('delete_private_keys', 'ACTIVITY_TYPE_DELETE_PRIVATE_KEYS', { privateKeyIds: [kept.privateKeyId], deleteWithoutExport: true }),
       'deletePrivateKeysResult',
@@ -212,7 +223,10 @@ describe('deleteWithoutExport', () => {
 
     const { walletId } = await createWallet('never exported wallet');
     expect(refusal(await submit('delete_wallets', 'ACTIVITY_TYPE_DELETE_WALLETS', { walletIds: [walletId] }))).toBe('NOT_EXPORTED');
-    resultOf(await submit('delete_wallets', 'ACTIVITY_TYPE_DELETE_WALLETS', { walletIds: [walletId], deleteWithoutExport: true }), 'deleteWalletsResult');
+    resultOf(
+      await submit('delete_wallets', 'ACTIVITY_TYPE_DELETE_WALLETS', { walletIds: [walletId], deleteWithoutExport: true }),
+      'deleteWalletsResult',
+    );
     expect(await walletCount()).toBe(0);
   });
 });
@@ -274,7 +288,12 @@ describe('wallet export details', () => {
     const english = utf8Decode(await exportPlaintext('export_wallet', 'ACTIVITY_TYPE_EXPORT_WALLET', { walletId }, 'exportWalletResult'));
     expect(english).toBe(`${MNEMONIC}\ncorrect horse`);
     const japanese = decodeWalletPlaintext(
-      await exportPlaintext('export_wallet', 'ACTIVITY_TYPE_EXPORT_WALLET', { walletId, language: 'MNEMONIC_LANGUAGE_JAPANESE' }, 'exportWalletResult'),
+      await exportPlaintext(
+        'export_wallet',
+        'ACTIVITY_TYPE_EXPORT_WALLET',
+        { walletId, language: 'MNEMONIC_LANGUAGE_JAPANESE' },
+        'exportWalletResult',
+      ),
     );
     expect(japanese.mnemonic.split('\u3000')).toHaveLength(12);
     expect(japanese.passphrase).toBe('correct horse');
@@ -283,7 +302,12 @@ describe('wallet export details', () => {
 
 describe('app proofs', () => {
   it('binds each derived address to the activity id, type and result digest, verifiable with @turnkey/crypto', async () => {
-    const reply = await submit('create_wallet', 'ACTIVITY_TYPE_CREATE_WALLET', { walletName: 'proven', accounts: [ETHEREUM] }, { generateAppProofs: true });
+    const reply = await submit(
+      'create_wallet',
+      'ACTIVITY_TYPE_CREATE_WALLET',
+      { walletName: 'proven', accounts: [ETHEREUM] },
+      { generateAppProofs: true },
+    );
     const result = resultOf(reply, 'createWalletResult');
     const activity = reply.body.activity;
     // The policy-outcome proof every proven activity carries, then one proof per derived address.

@@ -93,7 +93,14 @@ describe('finding 3: deleted wallets and keys are unrecoverable from the databas
     const subOrganizationId = completed(
       await submit('create_sub_organization', 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', {
         subOrganizationName: `sub ${randomUUID()}`,
-        rootUsers: [{ userName: 'sub root', apiKeys: [{ apiKeyName: 'k', publicKey: service.rootKey.publicKey, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], oauthProviders: [] }],
+        rootUsers: [
+          {
+            userName: 'sub root',
+            apiKeys: [{ apiKeyName: 'k', publicKey: service.rootKey.publicKey, curveType: 'API_KEY_CURVE_P256' }],
+            authenticators: [],
+            oauthProviders: [],
+          },
+        ],
         rootQuorumThreshold: 1,
         wallet: { walletName: 'sub wallet', accounts: [ETHEREUM] },
       }),
@@ -102,7 +109,12 @@ describe('finding 3: deleted wallets and keys are unrecoverable from the databas
     expect(filesHold(sealed)).toBe(true);
 
     completed(
-      await submit('delete_sub_organization', 'ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION', { deleteWithoutExport: true }, subOrganizationId.subOrganizationId),
+      await submit(
+        'delete_sub_organization',
+        'ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION',
+        { deleteWithoutExport: true },
+        subOrganizationId.subOrganizationId,
+      ),
     );
     expect(filesHold(sealed)).toBe(false);
   });
@@ -115,14 +127,24 @@ describe('finding 3: deleted wallets and keys are unrecoverable from the databas
     expect(filesHold(targetKey)).toBe(true);
     const encryptedBundle = await mnemonicSealedTo(init);
     const imported = completed(
-      await submit('import_wallet', 'ACTIVITY_TYPE_IMPORT_WALLET', { userId: rootUserId, walletName: 'imported', encryptedBundle, accounts: [ETHEREUM] }),
+      await submit('import_wallet', 'ACTIVITY_TYPE_IMPORT_WALLET', {
+        userId: rootUserId,
+        walletName: 'imported',
+        encryptedBundle,
+        accounts: [ETHEREUM],
+      }),
     );
     const { walletId } = imported.importWalletResult as { walletId: string };
     completed(await submit('delete_wallets', 'ACTIVITY_TYPE_DELETE_WALLETS', { walletIds: [walletId], deleteWithoutExport: true }));
 
     expect(service.store.read.importTargets.recentForUser(organizationId, rootUserId, 'wallet', 1)[0]!.sealedSecret).toHaveLength(0);
     expect(filesHold(targetKey)).toBe(false);
-    const replay = await submit('import_wallet', 'ACTIVITY_TYPE_IMPORT_WALLET', { userId: rootUserId, walletName: 'again', encryptedBundle, accounts: [ETHEREUM] });
+    const replay = await submit('import_wallet', 'ACTIVITY_TYPE_IMPORT_WALLET', {
+      userId: rootUserId,
+      walletName: 'again',
+      encryptedBundle,
+      accounts: [ETHEREUM],
+    });
     expect(replay.body.activity?.failure?.details[0].turnkeyErrorCode ?? replay.body.details[0].turnkeyErrorCode).toBe('BUNDLE_ALREADY_USED');
   });
 
@@ -141,12 +163,16 @@ describe('finding 3: deleted wallets and keys are unrecoverable from the databas
     service.clock.advance(IMPORT_TARGET_TTL_MS - 1);
     expect(await eraseExpiredImportTargets(service.store, service.clock.now())).toBe(1);
     expect(filesHold(targetKey)).toBe(false);
-    expect(service.store.read.importTargets.recentForUser(organizationId, rootUserId, 'wallet', 2).map((target) => target.sealedSecret.length)).toEqual([
-      fresh.sealedSecret.length,
-      0,
-    ]);
+    expect(
+      service.store.read.importTargets.recentForUser(organizationId, rootUserId, 'wallet', 2).map((target) => target.sealedSecret.length),
+    ).toEqual([fresh.sealedSecret.length, 0]);
 
-    const refused = await submit('import_wallet', 'ACTIVITY_TYPE_IMPORT_WALLET', { userId: rootUserId, walletName: 'late', encryptedBundle, accounts: [ETHEREUM] });
+    const refused = await submit('import_wallet', 'ACTIVITY_TYPE_IMPORT_WALLET', {
+      userId: rootUserId,
+      walletName: 'late',
+      encryptedBundle,
+      accounts: [ETHEREUM],
+    });
     const failure = refused.body.activity?.failure?.details[0] ?? refused.body.details[0];
     expect(failure.turnkeyErrorCode).toBe('DECRYPTION_FAILED');
     expect(refused.body.activity?.failure?.message ?? refused.body.message).toContain('expired: a target lasts 24 hours');

@@ -38,7 +38,11 @@ afterAll(() => t.close());
 function operators(count: number) {
   return Array.from({ length: count }, (_, index) => {
     const secretKey = secp256k1.utils.randomSecretKey();
-    return { operatorId: `00000000-0000-4000-8000-00000000000${index}`, secretKey, encryptionPublicKey: bytesToHex(secp256k1.getPublicKey(secretKey, true)) };
+    return {
+      operatorId: `00000000-0000-4000-8000-00000000000${index}`,
+      secretKey,
+      encryptionPublicKey: bytesToHex(secp256k1.getPublicKey(secretKey, true)),
+    };
   });
 }
 
@@ -55,7 +59,13 @@ describe('spark_prepare_lightning_receive', () => {
       type: 'ACTIVITY_TYPE_SPARK_PREPARE_LIGHTNING_RECEIVE',
       timestampMs: String(t.clock.now()),
       organizationId: t.info.organizationId,
-      parameters: { signWith: sparkAddress, lightningReceive: { threshold: 2, operatorRecipients: ops.map(({ operatorId, encryptionPublicKey }) => ({ operatorId, encryptionPublicKey })) } },
+      parameters: {
+        signWith: sparkAddress,
+        lightningReceive: {
+          threshold: 2,
+          operatorRecipients: ops.map(({ operatorId, encryptionPublicKey }) => ({ operatorId, encryptionPublicKey })),
+        },
+      },
     });
     expect(activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
     const result = activity.result.sparkPrepareLightningReceiveResult!;
@@ -90,7 +100,11 @@ describe('spark_prepare_lightning_receive', () => {
       [2, [], /at least two operators/],
       [2, [first, { ...second, operatorId: first.operatorId }], /operatorRecipients\[1\]\.operatorId .* repeats operatorRecipients\[0\]/],
       [2, [first, { ...second, operatorId: 'operator-2' }], /operatorRecipients\[1\]\.operatorId must be a UUID/],
-      [2, [first, { ...second, encryptionPublicKey: '04' + 'ab'.repeat(32) }], /operatorRecipients\[1\]\.encryptionPublicKey must be a hex compressed secp256k1 point/],
+      [
+        2,
+        [first, { ...second, encryptionPublicKey: '04' + 'ab'.repeat(32) }],
+        /operatorRecipients\[1\]\.encryptionPublicKey must be a hex compressed secp256k1 point/,
+      ],
     ];
     for (const [threshold, recipients, message] of refusals) {
       const refused = await submit(sparkAddress, threshold, recipients);

@@ -81,7 +81,9 @@ beforeAll(async () => {
   privateKeyId = keys.body.activity.result.createPrivateKeysResultV2.privateKeys[0].privateKeyId;
   const wallet = await submit('create_wallet', 'ACTIVITY_TYPE_CREATE_WALLET', {
     walletName: 'bitcoin',
-    accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/84'/0'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH' }],
+    accounts: [
+      { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/84'/0'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH' },
+    ],
   });
   bitcoinAddress = wallet.body.activity.result.createWalletResult.addresses[0];
   outsider = await t.addUser({ name: 'outsider' });
@@ -119,7 +121,12 @@ describe('finding 4: what one request may carry is capped, refused before any wo
 
 describe('finding 4: a request no policy could allow is refused before its payload is decoded', () => {
   const typedData = (payload: string, key: TestKey) =>
-    submit('sign_raw_payload', 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', { signWith: privateKeyId, payload, encoding: 'PAYLOAD_ENCODING_EIP712', hashFunction: 'HASH_FUNCTION_NO_OP' }, key);
+    submit(
+      'sign_raw_payload',
+      'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2',
+      { signWith: privateKeyId, payload, encoding: 'PAYLOAD_ENCODING_EIP712', hashFunction: 'HASH_FUNCTION_NO_OP' },
+      key,
+    );
 
   it('a user with no permission gets the denial, not the decoder’s verdict on what it sent', async () => {
     const before = recordedRows(t);
@@ -135,7 +142,13 @@ describe('finding 4: a request no policy could allow is refused before its paylo
 
   it('a policy that matches only another key, or denies this one outright, refuses early too; one that reads the typed data decodes it', async () => {
     const policy = async (policyName: string, effect: string, condition: string) => {
-      const created = await submit('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', { policyName, effect, condition, consensus: `approvers.any(user, user.id == '${outsider.userId}')`, notes: '' });
+      const created = await submit('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', {
+        policyName,
+        effect,
+        condition,
+        consensus: `approvers.any(user, user.id == '${outsider.userId}')`,
+        notes: '',
+      });
       expect(created.body.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
       return created.body.activity.result.createPolicyResult.policyId as string;
     };

@@ -44,7 +44,11 @@ async function loginBody(email: string, tokenKey: TestKey, sessionKey: TestKey, 
   return {
     verificationToken,
     publicKey: sessionKey.publicKey,
-    clientSignature: await clientSignature(tokenKey, { login: { publicKey: sessionKey.publicKey }, tokenId: tokenIdOf(verificationToken), type: 'USAGE_TYPE_LOGIN' }),
+    clientSignature: await clientSignature(tokenKey, {
+      login: { publicKey: sessionKey.publicKey },
+      tokenId: tokenIdOf(verificationToken),
+      type: 'USAGE_TYPE_LOGIN',
+    }),
     ...extra,
   };
 }
@@ -60,7 +64,12 @@ describe('auth proxy: OTP signup and login', () => {
     await expect(verifySessionJwtSignature(session, t.info.sessionSignerPublicKey)).resolves.toBe(true);
     await expect(verifySessionJwtSignature(session, t.info.otpTokenSignerPublicKey)).resolves.toBe(false);
     const claims = parseSessionJwt(session);
-    expect(claims).toMatchObject({ public_key: sessionKey.publicKey, user_id: userId, organization_id: organizationId, session_type: 'SESSION_TYPE_READ_WRITE' });
+    expect(claims).toMatchObject({
+      public_key: sessionKey.publicKey,
+      user_id: userId,
+      organization_id: organizationId,
+      session_type: 'SESSION_TYPE_READ_WRITE',
+    });
     expect(claims.exp).toBe(Math.floor(t.clock.now() / 1000) + 900);
 
     const whoami = await t.post('/public/v1/query/whoami', { organizationId }, { key: sessionKey });
@@ -81,7 +90,12 @@ describe('auth proxy: OTP signup and login', () => {
     const key = newKey();
     const token = await t.verifyContact('bob@example.com', key);
     const claims = await verifyOtpVerificationToken(token, t.info.otpTokenSignerPublicKey);
-    expect(claims).toMatchObject({ contact: 'bob@example.com', verification_type: 'OTP_TYPE_EMAIL', organization_id: t.info.organizationId, public_key: key.publicKey });
+    expect(claims).toMatchObject({
+      contact: 'bob@example.com',
+      verification_type: 'OTP_TYPE_EMAIL',
+      organization_id: t.info.organizationId,
+      public_key: key.publicKey,
+    });
     expect(Number(claims.exp)).toBe(t.clock.now() + VERIFICATION_TOKEN_LIFETIME_MS);
     await expect(verifyOtpVerificationToken(token, t.info.sessionSignerPublicKey)).rejects.toThrow();
   });
@@ -96,7 +110,8 @@ describe('auth proxy: OTP signup and login', () => {
       oauthProviders: [],
     });
     expect(unverified.status).toBe(200);
-    const list = (body: Record<string, unknown>) => t.post('/public/v1/query/list_verified_suborgs', { organizationId: t.info.organizationId, ...body });
+    const list = (body: Record<string, unknown>) =>
+      t.post('/public/v1/query/list_verified_suborgs', { organizationId: t.info.organizationId, ...body });
 
     expect((await list({})).body.organizationIds).toEqual([first.organizationId, second.organizationId]);
     expect((await list({ filterType: 'EMAIL', filterValue: 'two@example.com' })).body.organizationIds).toEqual([second.organizationId]);
@@ -105,7 +120,12 @@ describe('auth proxy: OTP signup and login', () => {
     expect((await list({ paginationOptions: { limit: '1' } })).body.organizationIds).toEqual([first.organizationId]);
     expect((await list({ paginationOptions: { after: first.organizationId } })).body.organizationIds).toEqual([second.organizationId]);
     expect((await list({ paginationOptions: { before: second.organizationId } })).body.organizationIds).toEqual([first.organizationId]);
-    for (const bad of [{ paginationOptions: { limit: '0' } }, { paginationOptions: { limit: '101' } }, { filterType: 'USERNAME' }, { paginationOptions: { after: 'nope' } }]) {
+    for (const bad of [
+      { paginationOptions: { limit: '0' } },
+      { paginationOptions: { limit: '101' } },
+      { filterType: 'USERNAME' },
+      { paginationOptions: { after: 'nope' } },
+    ]) {
       expect((await list(bad)).status, JSON.stringify(bad)).toBe(400);
     }
   });
@@ -193,7 +213,11 @@ describe('auth proxy: OTP signup and login', () => {
     const verificationToken = await t.verifyContact('erin@example.com', tokenKey);
     const apiKeys = [{ apiKeyName: 'k', publicKey: newKey().publicKey, curveType: 'API_KEY_CURVE_P256' }];
     const base = { verificationToken, apiKeys, authenticators: [], oauthProviders: [] };
-    const signed = await clientSignature(tokenKey, { signupV2: { apiKeys, email: 'erin@example.com' }, tokenId: tokenIdOf(verificationToken), type: 'USAGE_TYPE_SIGNUP' });
+    const signed = await clientSignature(tokenKey, {
+      signupV2: { apiKeys, email: 'erin@example.com' },
+      tokenId: tokenIdOf(verificationToken),
+      type: 'USAGE_TYPE_SIGNUP',
+    });
     const otherContact = await t.proxy('signup_v2', { ...base, userEmail: 'mallory@example.com', clientSignature: signed });
     expect(otherContact.status).toBe(400);
     const otherKeys = [{ apiKeyName: 'k', publicKey: newKey().publicKey, curveType: 'API_KEY_CURVE_P256' }];

@@ -40,10 +40,15 @@ async function subOrganizationFor(subject: string) {
 
 async function oauthLogin(organizationId: string, subject: string, key: TestKey) {
   const sessionKey = newKey();
-  const reply = await t.submit('oauth_login', 'ACTIVITY_TYPE_OAUTH_LOGIN', {
-    oidcToken: await idToken(subject, sessionKey),
-    publicKey: sessionKey.publicKey,
-  }, { organizationId, key });
+  const reply = await t.submit(
+    'oauth_login',
+    'ACTIVITY_TYPE_OAUTH_LOGIN',
+    {
+      oidcToken: await idToken(subject, sessionKey),
+      publicKey: sessionKey.publicKey,
+    },
+    { organizationId, key },
+  );
   return { reply, sessionKey };
 }
 
@@ -71,19 +76,34 @@ describe('oauth_login proposed by the parent organization', () => {
 
   it('still refuses every other activity the parent key submits to the sub-organization (ORGANIZATION_MISMATCH)', async () => {
     const sub = await subOrganizationFor('other-activities');
-    const profile = await t.submit('create_session_profile', 'ACTIVITY_TYPE_CREATE_SESSION_PROFILE', {
-      sessionProfileName: 'from parent',
-      scope: 'true',
-    }, { organizationId: sub.organizationId });
+    const profile = await t.submit(
+      'create_session_profile',
+      'ACTIVITY_TYPE_CREATE_SESSION_PROFILE',
+      {
+        sessionProfileName: 'from parent',
+        scope: 'true',
+      },
+      { organizationId: sub.organizationId },
+    );
     expectRefused(profile, 400, 'ORGANIZATION_MISMATCH');
-    const users = await t.submit('create_users', 'ACTIVITY_TYPE_CREATE_USERS_V4', {
-      users: [{ userName: 'planted', apiKeys: [], authenticators: [], oauthProviders: [], userTags: [] }],
-    }, { organizationId: sub.organizationId });
+    const users = await t.submit(
+      'create_users',
+      'ACTIVITY_TYPE_CREATE_USERS_V4',
+      {
+        users: [{ userName: 'planted', apiKeys: [], authenticators: [], oauthProviders: [], userTags: [] }],
+      },
+      { organizationId: sub.organizationId },
+    );
     expectRefused(users, 400, 'ORGANIZATION_MISMATCH');
     const login = await oauthLogin(sub.organizationId, 'other-activities', sub.apiKey);
-    const approval = await t.submit('approve_activity', 'ACTIVITY_TYPE_APPROVE_ACTIVITY', {
-      fingerprint: login.reply.body.activity.fingerprint,
-    }, { organizationId: sub.organizationId });
+    const approval = await t.submit(
+      'approve_activity',
+      'ACTIVITY_TYPE_APPROVE_ACTIVITY',
+      {
+        fingerprint: login.reply.body.activity.fingerprint,
+      },
+      { organizationId: sub.organizationId },
+    );
     expectRefused(approval, 400, 'ORGANIZATION_MISMATCH');
   });
 
@@ -102,7 +122,10 @@ describe('oauth_login proposed by the parent organization', () => {
 
     // The byte-identical body from another user is that user's approval
     // (docs/service.md#fingerprint-idempotency-and-votes); a parent user may not cast it.
-    const parentApproval = await t.submit('oauth_login', 'ACTIVITY_TYPE_OAUTH_LOGIN', parameters, { organizationId: sub.organizationId, key: t.rootKey });
+    const parentApproval = await t.submit('oauth_login', 'ACTIVITY_TYPE_OAUTH_LOGIN', parameters, {
+      organizationId: sub.organizationId,
+      key: t.rootKey,
+    });
     expectRefused(parentApproval, 400, 'ORGANIZATION_MISMATCH');
   });
 
@@ -116,7 +139,16 @@ describe('oauth_login proposed by the parent organization', () => {
       tx.organizations.insert({ id: grandchildId, parentId: sub.organizationId, name: 'grandchild', rootQuorumThreshold: 1, now });
       tx.users.insert({ id: userId, organizationId: grandchildId, name: 'grandchild user', now });
       tx.organizations.setRootQuorum(grandchildId, { threshold: 1, userIds: [userId] }, now);
-      tx.oauthProviders.insert({ id: randomUUID(), organizationId: grandchildId, userId, name: 'test', issuer: ISSUER, audience: AUDIENCE, subject: 'grandchild', now });
+      tx.oauthProviders.insert({
+        id: randomUUID(),
+        organizationId: grandchildId,
+        userId,
+        name: 'test',
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        subject: 'grandchild',
+        now,
+      });
     });
 
     expectRefused((await oauthLogin(grandchildId, 'grandchild', t.rootKey)).reply, 401, 'PUBLIC_KEY_NOT_FOUND');
@@ -155,10 +187,15 @@ describe('finding 6: a parent-organization user with no permission cannot write 
     const intruder = await parentUserWithoutPermission();
     const before = await activityLog(sub);
 
-    const badToken = await t.submit('oauth_login', 'ACTIVITY_TYPE_OAUTH_LOGIN', {
-      oidcToken: 'not-a-token',
-      publicKey: newKey().publicKey,
-    }, { organizationId: sub.organizationId, key: intruder });
+    const badToken = await t.submit(
+      'oauth_login',
+      'ACTIVITY_TYPE_OAUTH_LOGIN',
+      {
+        oidcToken: 'not-a-token',
+        publicKey: newKey().publicKey,
+      },
+      { organizationId: sub.organizationId, key: intruder },
+    );
     expectRefused(badToken, 403, 'REQUEST_NOT_AUTHORIZED');
     const goodToken = (await oauthLogin(sub.organizationId, 'no-permission-target', intruder)).reply;
     expectRefused(goodToken, 403, 'REQUEST_NOT_AUTHORIZED');
@@ -170,10 +207,15 @@ describe('finding 6: a parent-organization user with no permission cannot write 
   it('a permitted parent user with a token that proves nothing is refused (401) and leaves the log untouched', async () => {
     const sub = await subOrganizationFor('permitted-bad-token');
     const before = await activityLog(sub);
-    const malformed = await t.submit('oauth_login', 'ACTIVITY_TYPE_OAUTH_LOGIN', {
-      oidcToken: 'not-a-token',
-      publicKey: newKey().publicKey,
-    }, { organizationId: sub.organizationId });
+    const malformed = await t.submit(
+      'oauth_login',
+      'ACTIVITY_TYPE_OAUTH_LOGIN',
+      {
+        oidcToken: 'not-a-token',
+        publicKey: newKey().publicKey,
+      },
+      { organizationId: sub.organizationId },
+    );
     expectRefused(malformed, 401, 'INVALID_OIDC_TOKEN');
     const otherSubject = (await oauthLogin(sub.organizationId, 'nobody-here', t.rootKey)).reply;
     expectRefused(otherSubject, 401, 'CREDENTIAL_NOT_FOUND');

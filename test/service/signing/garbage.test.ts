@@ -33,7 +33,16 @@ afterAll(() => t.close());
 it('mutated transactions, typed data and authorizations: a specific 4xx each, never a 5xx, nothing recorded', async () => {
   const random = prng(0x5151);
   const byte = () => Math.floor(random() * 256);
-  const validEthereum = serializeTransaction({ type: 'eip1559', chainId: 1, nonce: 1, to: ethereum as `0x${string}`, value: 1n, gas: 21000n, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n }).slice(2);
+  const validEthereum = serializeTransaction({
+    type: 'eip1559',
+    chainId: 1,
+    nonce: 1,
+    to: ethereum as `0x${string}`,
+    value: 1n,
+    gas: 21000n,
+    maxFeePerGas: 2n,
+    maxPriorityFeePerGas: 1n,
+  }).slice(2);
   /** A valid body with a few bytes flipped, cut short or extended. */
   function mutate(hex: string): string {
     const bytes = Buffer.from(hex, 'hex');
@@ -61,16 +70,37 @@ it('mutated transactions, typed data and authorizations: a specific 4xx each, ne
     const kind = Math.floor(random() * 5);
     const reply =
       kind === 0
-        ? await t.submit('sign_transaction', 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', { signWith: ethereum, unsignedTransaction: mutate(validEthereum), type: 'TRANSACTION_TYPE_ETHEREUM' })
+        ? await t.submit('sign_transaction', 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', {
+            signWith: ethereum,
+            unsignedTransaction: mutate(validEthereum),
+            type: 'TRANSACTION_TYPE_ETHEREUM',
+          })
         : kind === 1
-          ? await t.submit('sign_transaction', 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', { signWith: solana, unsignedTransaction: randomHex(), type: 'TRANSACTION_TYPE_SOLANA' })
+          ? await t.submit('sign_transaction', 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', {
+              signWith: solana,
+              unsignedTransaction: randomHex(),
+              type: 'TRANSACTION_TYPE_SOLANA',
+            })
           : kind === 2
-            ? await t.submit('sign_transaction', 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', { signWith: bitcoin, unsignedTransaction: `70736274ff${randomHex()}`, type: 'TRANSACTION_TYPE_BITCOIN' })
+            ? await t.submit('sign_transaction', 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', {
+                signWith: bitcoin,
+                unsignedTransaction: `70736274ff${randomHex()}`,
+                type: 'TRANSACTION_TYPE_BITCOIN',
+              })
             : kind === 3
-              ? await t.submit('sign_raw_payload', 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', { signWith: ethereum, payload: mailVariant(), encoding: 'PAYLOAD_ENCODING_EIP712', hashFunction: 'HASH_FUNCTION_NO_OP' })
+              ? await t.submit('sign_raw_payload', 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', {
+                  signWith: ethereum,
+                  payload: mailVariant(),
+                  encoding: 'PAYLOAD_ENCODING_EIP712',
+                  hashFunction: 'HASH_FUNCTION_NO_OP',
+                })
               : await t.submit('sign_raw_payload', 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', {
                   signWith: ethereum,
-                  payload: JSON.stringify({ address: random() < 0.5 ? ethereum : randomHex(), chainId: random() < 0.5 ? 1 : 'x', nonce: Math.floor(random() * 3) - 1 }),
+                  payload: JSON.stringify({
+                    address: random() < 0.5 ? ethereum : randomHex(),
+                    chainId: random() < 0.5 ? 1 : 'x',
+                    nonce: Math.floor(random() * 3) - 1,
+                  }),
                   encoding: 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION',
                   hashFunction: 'HASH_FUNCTION_NO_OP',
                 });

@@ -5,7 +5,15 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { getU64Encoder } from '@solana/kit';
 import { PublicKey, SystemProgram, Transaction as SolanaTransaction, TransactionInstruction } from '@solana/web3.js';
-import { encodeFunctionData, getAddress, parseAbi, recoverTransactionAddress, recoverTypedDataAddress, serializeSignature, serializeTransaction } from 'viem';
+import {
+  encodeFunctionData,
+  getAddress,
+  parseAbi,
+  recoverTransactionAddress,
+  recoverTypedDataAddress,
+  serializeSignature,
+  serializeTransaction,
+} from 'viem';
 import { createAccount } from '@turnkey/viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIL } from '../../support/eip712-mail';
@@ -16,10 +24,31 @@ const SIGN_TRANSACTION = 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2';
 const ALLOWED = getAddress('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
 const OTHER = getAddress('0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc');
 const TOKEN = getAddress('0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48');
-const ERC20 = parseAbi(['function transfer(address to, uint256 amount) returns (bool)', 'function approve(address spender, uint256 amount) returns (bool)']);
+const ERC20 = parseAbi([
+  'function transfer(address to, uint256 amount) returns (bool)',
+  'function approve(address spender, uint256 amount) returns (bool)',
+]);
 const ERC20_JSON = JSON.stringify([
-  { type: 'function', name: 'transfer', stateMutability: 'nonpayable', inputs: [{ name: 'to', type: 'address' }, { name: 'amount', type: 'uint256' }], outputs: [{ name: '', type: 'bool' }] },
-  { type: 'function', name: 'approve', stateMutability: 'nonpayable', inputs: [{ name: 'spender', type: 'address' }, { name: 'amount', type: 'uint256' }], outputs: [{ name: '', type: 'bool' }] },
+  {
+    type: 'function',
+    name: 'transfer',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'to', type: 'address' },
+      { name: 'amount', type: 'uint256' },
+    ],
+    outputs: [{ name: '', type: 'bool' }],
+  },
+  {
+    type: 'function',
+    name: 'approve',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'spender', type: 'address' },
+      { name: 'amount', type: 'uint256' },
+    ],
+    outputs: [{ name: '', type: 'bool' }],
+  },
 ]);
 const SOLANA_RECIPIENT = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
 const SOLANA_OTHER = 'EETubP5AKHgjPAhzPAFcb8BAY1hMH639CWCFTqi3hq1k';
@@ -29,7 +58,14 @@ const DEPOSIT_DISCRIMINATOR = sha256(new TextEncoder().encode('global:deposit'))
 const VAULT_IDL = {
   address: VAULT_PROGRAM,
   metadata: { name: 'vault', version: '0.1.0', spec: '0.1.0' },
-  instructions: [{ name: 'deposit', discriminator: [...DEPOSIT_DISCRIMINATOR], accounts: [{ name: 'user', signer: true, writable: true }], args: [{ name: 'amount', type: 'u64' }] }],
+  instructions: [
+    {
+      name: 'deposit',
+      discriminator: [...DEPOSIT_DISCRIMINATOR],
+      accounts: [{ name: 'user', signer: true, writable: true }],
+      args: [{ name: 'amount', type: 'u64' }],
+    },
+  ],
 };
 
 let t: TestService;
@@ -163,8 +199,19 @@ describe('finding 3: a DENY that names an address in lower case', () => {
     // @turnkey/viem pins its own @turnkey/http; the client is the same on the wire.
     const account = await createAccount({ client: t.client(signer.key) as never, organizationId: t.info.organizationId, signWith: ethereumAddress });
     const before = recordedRows(t);
-    const transfer = { type: 'eip1559', chainId: 1, nonce: 0, to: DENIED, value: 1n, gas: 21000n, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n } as const;
-    await expect(account.signTransaction(transfer)).rejects.toThrow(`"policyId":"${deny.createPolicyResult.policyId}","outcome":"OUTCOME_DENY_EXPLICIT"`);
+    const transfer = {
+      type: 'eip1559',
+      chainId: 1,
+      nonce: 0,
+      to: DENIED,
+      value: 1n,
+      gas: 21000n,
+      maxFeePerGas: 2n,
+      maxPriorityFeePerGas: 1n,
+    } as const;
+    await expect(account.signTransaction(transfer)).rejects.toThrow(
+      `"policyId":"${deny.createPolicyResult.policyId}","outcome":"OUTCOME_DENY_EXPLICIT"`,
+    );
     expect(recordedRows(t)).toBe(before);
   });
 });
@@ -193,7 +240,12 @@ describe('eth.tx decides who may sign what, for a user whose only permission is 
     expect(refused.status).toBe(403);
 
     t.clock.advance(1);
-    const approved = await t.submit('approve_activity', 'ACTIVITY_TYPE_APPROVE_ACTIVITY', { fingerprint: pending.fingerprint }, { key: approver.key });
+    const approved = await t.submit(
+      'approve_activity',
+      'ACTIVITY_TYPE_APPROVE_ACTIVITY',
+      { fingerprint: pending.fingerprint },
+      { key: approver.key },
+    );
     expect(approved.body.activity.id).toBe(pending.id);
     await expectSignedBy(approved, ethereumAddress);
     expect(approved.body.activity.votes.map((vote: { userId: string }) => vote.userId)).toEqual([signer.userId, approver.userId]);
@@ -204,7 +256,8 @@ describe('eth.tx decides who may sign what, for a user whose only permission is 
   });
 
   it('with the ERC-20 ABI uploaded, function_name and contract_call_args allow transfer to one address and nothing else', async () => {
-    const transferTo = (to: `0x${string}`) => ethereumTransaction({ to: TOKEN, data: encodeFunctionData({ abi: ERC20, functionName: 'transfer', args: [to, 5n] }) });
+    const transferTo = (to: `0x${string}`) =>
+      ethereumTransaction({ to: TOKEN, data: encodeFunctionData({ abi: ERC20, functionName: 'transfer', args: [to, 5n] }) });
     // Before the upload the call cannot be decoded: the fields are absent and the condition does not match.
     expectRefused(await signAs(signer, ethereumAddress, transferTo(ALLOWED)), 'implicit');
 
@@ -224,14 +277,21 @@ describe('eth.tx decides who may sign what, for a user whose only permission is 
 describe('eth.eip_712, activity.params and the wallet of a raw payload', () => {
   const signRaw = (payload: string, encoding: string, hashFunction: string) => {
     t.clock.advance(1);
-    return t.submit('sign_raw_payload', 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', { signWith: ethereumAddress, payload, encoding, hashFunction }, { key: signer.key });
+    return t.submit(
+      'sign_raw_payload',
+      'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2',
+      { signWith: ethereumAddress, payload, encoding, hashFunction },
+      { key: signer.key },
+    );
   };
 
   it('typed data is allowed by its domain; a bare digest is denied by the documented DENY on activity.params', async () => {
     const typed = await signRaw(JSON.stringify(MAIL), 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_NO_OP');
     expect(typed.status, JSON.stringify(typed.body)).toBe(200);
     const { r, s, v } = typed.body.activity.result.signRawPayloadResult;
-    expect(await recoverTypedDataAddress({ ...MAIL, signature: serializeSignature({ r: `0x${r}`, s: `0x${s}`, yParity: Number(v) }) })).toBe(ethereumAddress);
+    expect(await recoverTypedDataAddress({ ...MAIL, signature: serializeSignature({ r: `0x${r}`, s: `0x${s}`, yParity: Number(v) }) })).toBe(
+      ethereumAddress,
+    );
     const elsewhere = { ...MAIL, domain: { ...MAIL.domain, verifyingContract: OTHER } };
     expectRefused(await signRaw(JSON.stringify(elsewhere), 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_NO_OP'), 'implicit');
     expectRefused(await signRaw(`0x${'ab'.repeat(32)}`, 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_NO_OP'), 'explicit');
@@ -255,7 +315,11 @@ describe('solana.tx with an uploaded IDL', () => {
   function deposit(amount: bigint): string {
     const from = new PublicKey(solanaAddress);
     const data = Buffer.concat([Buffer.from(DEPOSIT_DISCRIMINATOR), Buffer.from(getU64Encoder().encode(amount))]);
-    const instruction = new TransactionInstruction({ programId: new PublicKey(VAULT_PROGRAM), keys: [{ pubkey: from, isSigner: true, isWritable: true }], data });
+    const instruction = new TransactionInstruction({
+      programId: new PublicKey(VAULT_PROGRAM),
+      keys: [{ pubkey: from, isSigner: true, isWritable: true }],
+      data,
+    });
     const tx = new SolanaTransaction({ feePayer: from, recentBlockhash: SOLANA_OTHER }).add(instruction);
     return Buffer.from(tx.serialize({ requireAllSignatures: false, verifySignatures: false })).toString('hex');
   }

@@ -124,26 +124,66 @@ describe('bad input is a specific 400: nothing signed, nothing recorded', () => 
 
   it('malformed hex and a truncated transaction', async () => {
     await expectRefused(await signTransaction(walletAddress, 'f86zz'), 'ENCODING_INVALID', /unsignedTransaction is not valid hex: odd length/);
-    await expectRefused(await signTransaction(walletAddress, '02zz'), 'ENCODING_INVALID', /unsignedTransaction is not valid hex: unexpected character at position 2/);
-    await expectRefused(await signTransaction(walletAddress, EIP155.unsigned.slice(0, -6)), 'ENCODING_INVALID', /unsignedTransaction is not an unsigned Ethereum transaction/);
+    await expectRefused(
+      await signTransaction(walletAddress, '02zz'),
+      'ENCODING_INVALID',
+      /unsignedTransaction is not valid hex: unexpected character at position 2/,
+    );
+    await expectRefused(
+      await signTransaction(walletAddress, EIP155.unsigned.slice(0, -6)),
+      'ENCODING_INVALID',
+      /unsignedTransaction is not an unsigned Ethereum transaction/,
+    );
     await expectRefused(await signTransaction(walletAddress, EIP155.signed), 'ENCODING_INVALID', /already carries a signature/);
-    await expectRefused(await signRaw(walletAddress, 'abc', 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_SHA256'), 'ENCODING_INVALID', /payload is not valid hex: odd length 3/);
+    await expectRefused(
+      await signRaw(walletAddress, 'abc', 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_SHA256'),
+      'ENCODING_INVALID',
+      /payload is not valid hex: odd length 3/,
+    );
   });
 
   it('typed data that does not match its types', async () => {
     const missing = { ...MAIL, message: { from: MAIL.message.from, to: MAIL.message.to } };
-    await expectRefused(await signRaw(walletAddress, JSON.stringify(missing), 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_NO_OP'), 'ENCODING_INVALID', /Mail needs "contents" \(string\)/);
+    await expectRefused(
+      await signRaw(walletAddress, JSON.stringify(missing), 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_NO_OP'),
+      'ENCODING_INVALID',
+      /Mail needs "contents" \(string\)/,
+    );
     const badAddress = { ...MAIL, message: { ...MAIL.message, to: { name: 'Bob', wallet: '0x1234' } } };
-    await expectRefused(await signRaw(walletAddress, JSON.stringify(badAddress), 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_NO_OP'), 'ENCODING_INVALID', /does not match its types: Address "0x1234" is invalid/);
+    await expectRefused(
+      await signRaw(walletAddress, JSON.stringify(badAddress), 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_NO_OP'),
+      'ENCODING_INVALID',
+      /does not match its types: Address "0x1234" is invalid/,
+    );
     const extra = { ...MAIL, message: { ...MAIL.message, cc: 'x' } };
-    await expectRefused(await signRaw(walletAddress, JSON.stringify(extra), 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_NO_OP'), 'ENCODING_INVALID', /"cc" is not a member of Mail/);
-    await expectRefused(await signRaw(walletAddress, JSON.stringify({ ...MAIL, primaryType: 'Letter' }), 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_NO_OP'), 'ENCODING_INVALID', /primaryType "Letter" is not among types/);
+    await expectRefused(
+      await signRaw(walletAddress, JSON.stringify(extra), 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_NO_OP'),
+      'ENCODING_INVALID',
+      /"cc" is not a member of Mail/,
+    );
+    await expectRefused(
+      await signRaw(walletAddress, JSON.stringify({ ...MAIL, primaryType: 'Letter' }), 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_NO_OP'),
+      'ENCODING_INVALID',
+      /primaryType "Letter" is not among types/,
+    );
   });
 
   it('wrong combinations of curve, encoding and hash function', async () => {
-    await expectRefused(await signRaw(walletAddress, 'aa', 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_NO_OP'), 'REQUEST_INVALID', /must be 32 bytes; it is 1/);
-    await expectRefused(await signRaw(walletAddress, 'aa', 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_NOT_APPLICABLE'), 'REQUEST_INVALID', /HASH_FUNCTION_NOT_APPLICABLE is for Ed25519 keys/);
-    await expectRefused(await signRaw(walletAddress, JSON.stringify(MAIL), 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_SHA256'), 'REQUEST_INVALID', /not HASH_FUNCTION_SHA256/);
+    await expectRefused(
+      await signRaw(walletAddress, 'aa', 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_NO_OP'),
+      'REQUEST_INVALID',
+      /must be 32 bytes; it is 1/,
+    );
+    await expectRefused(
+      await signRaw(walletAddress, 'aa', 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_NOT_APPLICABLE'),
+      'REQUEST_INVALID',
+      /HASH_FUNCTION_NOT_APPLICABLE is for Ed25519 keys/,
+    );
+    await expectRefused(
+      await signRaw(walletAddress, JSON.stringify(MAIL), 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_SHA256'),
+      'REQUEST_INVALID',
+      /not HASH_FUNCTION_SHA256/,
+    );
     const created = await submit('create_private_keys', 'ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2', {
       privateKeys: [
         { privateKeyName: 'ed', curve: 'CURVE_ED25519', addressFormats: [], privateKeyTags: [] },
@@ -152,14 +192,48 @@ describe('bad input is a specific 400: nothing signed, nothing recorded', () => 
     });
     const [ed, p256] = created.body.activity.result.createPrivateKeysResultV2.privateKeys.map((key: { privateKeyId: string }) => key.privateKeyId);
     before = activityCount();
-    await expectRefused(await signRaw(ed, 'aa', 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_SHA256'), 'REQUEST_INVALID', /an Ed25519 key hashes as part of signing; send HASH_FUNCTION_NOT_APPLICABLE/);
-    await expectRefused(await signRaw(ed, '{}', 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_NOT_APPLICABLE'), 'REQUEST_INVALID', /only a CURVE_SECP256K1 key signs; this key is CURVE_ED25519/);
-    await expectRefused(await signRaw(p256, JSON.stringify(MAIL), 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_NO_OP'), 'REQUEST_INVALID', /this key is CURVE_P256/);
-    await expectRefused(await signTransaction(ed, EIP155.unsigned), 'REQUEST_INVALID', /TRANSACTION_TYPE_ETHEREUM is signed by a CURVE_SECP256K1 key/);
-    await expectRefused(await signTransaction(walletAddress, EIP155.unsigned, 'TRANSACTION_TYPE_TRON'), 'REQUEST_INVALID', /TRANSACTION_TYPE_TRON is not supported by this service yet/);
-    await expectRefused(await submit('sign_raw_payloads', 'ACTIVITY_TYPE_SIGN_RAW_PAYLOADS', { signWith: walletAddress, payloads: [], encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_SHA256' }), 'REQUEST_INVALID', /send at least one payload/);
     await expectRefused(
-      await submit('sign_raw_payloads', 'ACTIVITY_TYPE_SIGN_RAW_PAYLOADS', { signWith: walletAddress, payloads: ['aa', 'zz'], encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_SHA256' }),
+      await signRaw(ed, 'aa', 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_SHA256'),
+      'REQUEST_INVALID',
+      /an Ed25519 key hashes as part of signing; send HASH_FUNCTION_NOT_APPLICABLE/,
+    );
+    await expectRefused(
+      await signRaw(ed, '{}', 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_NOT_APPLICABLE'),
+      'REQUEST_INVALID',
+      /only a CURVE_SECP256K1 key signs; this key is CURVE_ED25519/,
+    );
+    await expectRefused(
+      await signRaw(p256, JSON.stringify(MAIL), 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_NO_OP'),
+      'REQUEST_INVALID',
+      /this key is CURVE_P256/,
+    );
+    await expectRefused(
+      await signTransaction(ed, EIP155.unsigned),
+      'REQUEST_INVALID',
+      /TRANSACTION_TYPE_ETHEREUM is signed by a CURVE_SECP256K1 key/,
+    );
+    await expectRefused(
+      await signTransaction(walletAddress, EIP155.unsigned, 'TRANSACTION_TYPE_TRON'),
+      'REQUEST_INVALID',
+      /TRANSACTION_TYPE_TRON is not supported by this service yet/,
+    );
+    await expectRefused(
+      await submit('sign_raw_payloads', 'ACTIVITY_TYPE_SIGN_RAW_PAYLOADS', {
+        signWith: walletAddress,
+        payloads: [],
+        encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+        hashFunction: 'HASH_FUNCTION_SHA256',
+      }),
+      'REQUEST_INVALID',
+      /send at least one payload/,
+    );
+    await expectRefused(
+      await submit('sign_raw_payloads', 'ACTIVITY_TYPE_SIGN_RAW_PAYLOADS', {
+        signWith: walletAddress,
+        payloads: ['aa', 'zz'],
+        encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+        hashFunction: 'HASH_FUNCTION_SHA256',
+      }),
       'ENCODING_INVALID',
       /parameters.payloads\[1\] is not valid hex/,
     );
@@ -168,7 +242,14 @@ describe('bad input is a specific 400: nothing signed, nothing recorded', () => 
   it('a PSBT with no input of ours, and one that is not a PSBT', async () => {
     const created = await submit('create_wallet_accounts', 'ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS', {
       walletId: (await t.query('list_wallets', {})).body.wallets[0].walletId,
-      accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/84'/0'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH' }],
+      accounts: [
+        {
+          curve: 'CURVE_SECP256K1',
+          pathFormat: 'PATH_FORMAT_BIP32',
+          path: "m/84'/0'/0'/0/0",
+          addressFormat: 'ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH',
+        },
+      ],
     });
     const ours = created.body.activity.result.createWalletAccountsResult.addresses[0] as string;
     const stranger = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
@@ -176,7 +257,11 @@ describe('bad input is a specific 400: nothing signed, nothing recorded', () => 
     psbt.addInput({ txid: '22'.repeat(32), index: 0, witnessUtxo: { script: OutScript.encode(Address(NETWORK).decode(stranger)), amount: 1000n } });
     psbt.addOutputAddress(ours, 900n, NETWORK);
     before = activityCount();
-    await expectRefused(await signTransaction(ours, Buffer.from(psbt.toPSBT()).toString('hex'), 'TRANSACTION_TYPE_BITCOIN'), 'REQUEST_INVALID', new RegExp(`the PSBT has no input spending ${ours}`));
+    await expectRefused(
+      await signTransaction(ours, Buffer.from(psbt.toPSBT()).toString('hex'), 'TRANSACTION_TYPE_BITCOIN'),
+      'REQUEST_INVALID',
+      new RegExp(`the PSBT has no input spending ${ours}`),
+    );
     await expectRefused(await signTransaction(ours, 'deadbeef', 'TRANSACTION_TYPE_BITCOIN'), 'ENCODING_INVALID', /not a valid PSBT/);
   });
 
@@ -184,13 +269,31 @@ describe('bad input is a specific 400: nothing signed, nothing recorded', () => 
     const owner = newKey();
     const sub = await submit('create_sub_organization', 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', {
       subOrganizationName: 'other',
-      rootUsers: [{ userName: 'owner', apiKeys: [{ apiKeyName: 'k', publicKey: owner.publicKey, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], oauthProviders: [] }],
+      rootUsers: [
+        {
+          userName: 'owner',
+          apiKeys: [{ apiKeyName: 'k', publicKey: owner.publicKey, curveType: 'API_KEY_CURVE_P256' }],
+          authenticators: [],
+          oauthProviders: [],
+        },
+      ],
       rootQuorumThreshold: 1,
-      wallet: { walletName: 'theirs', accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }] },
+      wallet: {
+        walletName: 'theirs',
+        accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
+      },
     });
     const theirs = sub.body.activity.result.createSubOrganizationResultV8.wallet.addresses[0] as string;
     before = activityCount();
-    await expectRefused(await signTransaction(theirs, EIP155.unsigned), 'REQUEST_INVALID', new RegExp(`${theirs} is not a wallet account address, private key address or private key id of organization ${t.info.organizationId}`));
-    await expectRefused(await signRaw('not-a-key', 'aa', 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_SHA256'), 'REQUEST_INVALID', /not-a-key is not a wallet account address/);
+    await expectRefused(
+      await signTransaction(theirs, EIP155.unsigned),
+      'REQUEST_INVALID',
+      new RegExp(`${theirs} is not a wallet account address, private key address or private key id of organization ${t.info.organizationId}`),
+    );
+    await expectRefused(
+      await signRaw('not-a-key', 'aa', 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_SHA256'),
+      'REQUEST_INVALID',
+      /not-a-key is not a wallet account address/,
+    );
   });
 });

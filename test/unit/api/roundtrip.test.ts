@@ -184,10 +184,7 @@ describe('requests as @turnkey/sdk-server builds them', () => {
     if (!signed) throw new Error('the SDK client has no stamper');
     expect(new URL(signed.url).pathname).toBe(example.op.path);
 
-    const parsed = parseRequest(requestSchemaOf(example.op), JSON.parse(signed.body), example.op.name) as Record<
-      string,
-      unknown
-    >;
+    const parsed = parseRequest(requestSchemaOf(example.op), JSON.parse(signed.body), example.op.name) as Record<string, unknown>;
     expect(parsed.organizationId).toBe(organizationId);
     if (example.op.kind === 'activity') {
       expect(parsed.type).toBe(example.op.activityType);
@@ -249,9 +246,7 @@ describe('request validation errors name the field path', () => {
       parameters: { sessionProfileName: 'n', scope: 'true' },
       generateAppProofs: true,
     };
-    expect(failure(sessionProfile, operations.create_session_profile).message).toContain(
-      'generateAppProofs: unknown field',
-    );
+    expect(failure(sessionProfile, operations.create_session_profile).message).toContain('generateAppProofs: unknown field');
     expect(() =>
       parseRequest(submitBodySchema(operations.create_policies), { ...body({ policies: [] }), generateAppProofs: true }, 'x'),
     ).not.toThrow();

@@ -34,8 +34,7 @@ interface Swagger {
   definitions: Record<string, SwaggerNode>;
 }
 
-const load = (file: string): Swagger =>
-  JSON.parse(readFileSync(new URL(`./fixtures/${file}`, import.meta.url), 'utf8')) as Swagger;
+const load = (file: string): Swagger => JSON.parse(readFileSync(new URL(`./fixtures/${file}`, import.meta.url), 'utf8')) as Swagger;
 const publicApi = load('turnkey-public-api.swagger.json');
 const authProxy = load('turnkey-auth-proxy.swagger.json');
 
@@ -142,39 +141,124 @@ function post(swagger: Swagger, path: string) {
 
 const requestedOperations = {
   query: [
-    'get_api_key', 'get_api_keys', 'get_policy', 'list_policies', 'get_session_profiles',
-    'list_smart_contract_interfaces', 'get_smart_contract_interface', 'list_verified_suborgs', 'get_activity',
-    'list_activities', 'whoami', 'get_organization', 'get_organization_configs', 'list_users', 'get_user',
-    'list_wallets', 'get_wallet', 'list_wallet_accounts', 'get_wallet_account', 'list_private_keys',
-    'get_private_key', 'list_user_tags', 'get_oauth_providers', 'get_authenticators', 'get_authenticator',
-    'list_tvc_apps', 'get_tvc_app', 'list_app_proofs', 'get_boot_proof', 'list_suborgs',
+    'get_api_key',
+    'get_api_keys',
+    'get_policy',
+    'list_policies',
+    'get_session_profiles',
+    'list_smart_contract_interfaces',
+    'get_smart_contract_interface',
+    'list_verified_suborgs',
+    'get_activity',
+    'list_activities',
+    'whoami',
+    'get_organization',
+    'get_organization_configs',
+    'list_users',
+    'get_user',
+    'list_wallets',
+    'get_wallet',
+    'list_wallet_accounts',
+    'get_wallet_account',
+    'list_private_keys',
+    'get_private_key',
+    'list_user_tags',
+    'get_oauth_providers',
+    'get_authenticators',
+    'get_authenticator',
+    'list_tvc_apps',
+    'get_tvc_app',
+    'list_app_proofs',
+    'get_boot_proof',
+    'list_suborgs',
     // everyday operations
-    'get_session_profile', 'get_policy_evaluations', 'list_private_key_tags', 'get_active_policies',
-    'get_latest_boot_proof', 'get_ip_allowlist',
+    'get_session_profile',
+    'get_policy_evaluations',
+    'list_private_key_tags',
+    'get_active_policies',
+    'get_latest_boot_proof',
+    'get_ip_allowlist',
     // sending transactions
     'get_send_transaction_status',
   ],
   activity: [
-    'oauth_login', 'export_wallet', 'create_policy', 'delete_private_keys', 'delete_oauth_providers',
-    'delete_authenticators', 'delete_user_tags', 'export_private_key', 'delete_sub_organization',
-    'update_root_quorum', 'delete_tvc_app_and_deployments', 'update_user_name', 'delete_smart_contract_interface',
-    'init_import_private_key', 'spark_prepare_lightning_receive', 'approve_activity', 'reject_activity',
-    'create_users', 'update_user', 'delete_users', 'create_wallet', 'create_wallet_accounts', 'delete_wallets',
-    'create_private_keys', 'create_policies', 'update_policy', 'delete_policy', 'create_api_keys',
-    'delete_api_keys', 'import_private_key', 'init_import_wallet', 'import_wallet', 'export_wallet_account',
-    'create_sub_organization', 'create_user_tag', 'create_session_profile', 'create_smart_contract_interface',
-    'create_oauth_providers', 'create_authenticators', 'create_tvc_app', 'sign_raw_payload', 'sign_raw_payloads',
+    'oauth_login',
+    'export_wallet',
+    'create_policy',
+    'delete_private_keys',
+    'delete_oauth_providers',
+    'delete_authenticators',
+    'delete_user_tags',
+    'export_private_key',
+    'delete_sub_organization',
+    'update_root_quorum',
+    'delete_tvc_app_and_deployments',
+    'update_user_name',
+    'delete_smart_contract_interface',
+    'init_import_private_key',
+    'spark_prepare_lightning_receive',
+    'approve_activity',
+    'reject_activity',
+    'create_users',
+    'update_user',
+    'delete_users',
+    'create_wallet',
+    'create_wallet_accounts',
+    'delete_wallets',
+    'create_private_keys',
+    'create_policies',
+    'update_policy',
+    'delete_policy',
+    'create_api_keys',
+    'delete_api_keys',
+    'import_private_key',
+    'init_import_wallet',
+    'import_wallet',
+    'export_wallet_account',
+    'create_sub_organization',
+    'create_user_tag',
+    'create_session_profile',
+    'create_smart_contract_interface',
+    'create_oauth_providers',
+    'create_authenticators',
+    'create_tvc_app',
+    'sign_raw_payload',
+    'sign_raw_payloads',
     'sign_transaction',
     // everyday operations
-    'update_wallet', 'delete_wallet_accounts', 'delete_policies', 'update_user_tag', 'update_user_email',
-    'update_user_phone_number', 'update_organization_name', 'create_api_only_users', 'stamp_login',
-    'create_read_write_session', 'create_read_only_session', 'email_auth', 'init_user_email_recovery', 'recover_user', 'create_private_key_tag',
-    'update_private_key_tag', 'delete_private_key_tags', 'init_otp', 'verify_otp', 'otp_login',
+    'update_wallet',
+    'delete_wallet_accounts',
+    'delete_policies',
+    'update_user_tag',
+    'update_user_email',
+    'update_user_phone_number',
+    'update_organization_name',
+    'create_api_only_users',
+    'stamp_login',
+    'create_read_write_session',
+    'create_read_only_session',
+    'email_auth',
+    'init_user_email_recovery',
+    'recover_user',
+    'create_private_key_tag',
+    'update_private_key_tag',
+    'delete_private_key_tags',
+    'init_otp',
+    'verify_otp',
+    'otp_login',
     // organization administration and the sign-in operations older SDKs call
-    'set_organization_feature', 'remove_organization_feature', 'create_invitations', 'delete_invitation',
-    'set_ip_allowlist', 'remove_ip_allowlist', 'init_otp_auth', 'otp_auth', 'oauth',
+    'set_organization_feature',
+    'remove_organization_feature',
+    'create_invitations',
+    'delete_invitation',
+    'set_ip_allowlist',
+    'remove_ip_allowlist',
+    'init_otp_auth',
+    'otp_auth',
+    'oauth',
     // sending transactions
-    'eth_send_transaction', 'sol_send_transaction',
+    'eth_send_transaction',
+    'sol_send_transaction',
   ],
   proxy: ['signup_v2', 'otp_login_v2', 'otp_init', 'otp_verify', 'otp_init_v2', 'otp_verify_v2'],
 };
@@ -234,8 +318,7 @@ describe('operation table', () => {
   });
 });
 
-const byKind = <K extends Operation['kind']>(kind: K) =>
-  allOperations.filter((op): op is Extract<Operation, { kind: K }> => op.kind === kind);
+const byKind = <K extends Operation['kind']>(kind: K) => allOperations.filter((op): op is Extract<Operation, { kind: K }> => op.kind === kind);
 
 /**
  * Queries @turnkey/http's client already calls but the reference swagger predates; their shapes follow the client's
@@ -247,7 +330,11 @@ it('declares operations newer than the swagger only where the swagger indeed lac
   for (const name of newerThanSwagger) expect(publicApi.paths[`/public/v1/query/${name}`], name).toBeUndefined();
 });
 
-describe.each(byKind('query').filter((op) => !newerThanSwagger.has(op.name)).map((op) => [op.name, op] as const))('query %s', (_name, op) => {
+describe.each(
+  byKind('query')
+    .filter((op) => !newerThanSwagger.has(op.name))
+    .map((op) => [op.name, op] as const),
+)('query %s', (_name, op) => {
   it('matches the swagger request and response definitions field by field', () => {
     const { request, response } = post(publicApi, op.path);
     expect(compare(op.request, request, publicApi, 'request', op.name)).toEqual([]);

@@ -3,7 +3,14 @@ import { stillToVote } from '../../../src/shared/approvals/still-to-vote';
 import type { Voter } from '../../../src/shared/approvals/voting';
 import type { OrganizationLookup } from '../../../src/shared/describe';
 
-const user = (userId: string, userName: string, userTags: string[] = []) => ({ userId, userName, userTags, apiKeys: [], authenticators: [], oauthProviders: [] });
+const user = (userId: string, userName: string, userTags: string[] = []) => ({
+  userId,
+  userName,
+  userTags,
+  apiKeys: [],
+  authenticators: [],
+  oauthProviders: [],
+});
 const policy = (policyName: string, condition: string, consensus: string, effect = 'EFFECT_ALLOW') => ({
   policyId: policyName,
   policyName,
@@ -23,7 +30,13 @@ const lookup: OrganizationLookup = {
   ],
 };
 const exportWallet = { type: 'ACTIVITY_TYPE_EXPORT_WALLET', intent: { exportWalletIntent: { walletId: 'w', targetPublicKey: '04' } } };
-const voter = (userId: string, selection: Voter['selection'], expired = false): Voter => ({ userId, userName: userId, selection, votedAtMs: 1, expired });
+const voter = (userId: string, selection: Voter['selection'], expired = false): Voter => ({
+  userId,
+  userName: userId,
+  selection,
+  votedAtMs: 1,
+  expired,
+});
 
 describe('stillToVote', () => {
   it('lists root quorum members and users whose approval counts toward the consensus of an applicable allow policy', () => {
@@ -38,7 +51,7 @@ describe('stillToVote', () => {
     expect(stillToVote(exportWallet, [voter('u-root', 'approved', true)], lookup).map((entry) => entry.userId)).toEqual(['u-root', 'u-ann', 'u-bo']);
   });
 
-  it("leaves out policies whose time window main says does not hold now; the root quorum still may vote", () => {
+  it('leaves out policies whose time window main says does not hold now; the root quorum still may vote', () => {
     const inactive = lookup.policies!.map((entry) => (entry.policyName === 'ops export' ? { ...entry, activeNow: false } : entry));
     expect(stillToVote(exportWallet, [], { ...lookup, policies: inactive })).toEqual([
       { userId: 'u-root', userName: 'Root', reasons: ['root quorum member'] },
@@ -96,11 +109,16 @@ describe('stillToVote', () => {
   });
 
   const withKeys = [
-    { ...user('u-ann', 'Ann'), apiKeys: [{ apiKeyId: 'k-ann', apiKeyName: 'laptop', credentialType: 'CREDENTIAL_TYPE_API_KEY_P256', publicKey: '02aa' }] },
+    {
+      ...user('u-ann', 'Ann'),
+      apiKeys: [{ apiKeyId: 'k-ann', apiKeyName: 'laptop', credentialType: 'CREDENTIAL_TYPE_API_KEY_P256', publicKey: '02aa' }],
+    },
     {
       ...user('u-bo', 'Bo'),
       apiKeys: [{ apiKeyId: 'k-bo', apiKeyName: 'ci', credentialType: 'CREDENTIAL_TYPE_API_KEY_ED25519', publicKey: 'bb' }],
-      authenticators: [{ authenticatorId: 'a-bo', authenticatorName: 'yubikey', credentialType: 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR', publicKey: '04cc' }],
+      authenticators: [
+        { authenticatorId: 'a-bo', authenticatorName: 'yubikey', credentialType: 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR', publicKey: '04cc' },
+      ],
     },
     // The lookup names Cy's key but not its type.
     { ...user('u-cy', 'Cy'), apiKeys: [{ apiKeyId: 'k-cy', apiKeyName: 'old key' }] },

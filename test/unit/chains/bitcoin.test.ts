@@ -247,16 +247,8 @@ describe('signBitcoinPsbt', () => {
 
     const key = await bip86Key();
     const p2wpkhAddress = 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu';
-    expectQkError(
-      () => signBitcoinPsbt(psbt, key, { address: p2wpkhAddress }),
-      'KEY_INVALID',
-      /does not belong to the signing key/,
-    );
-    expectQkError(
-      () => signBitcoinPsbt(psbt, key, { address: 'not-an-address' }),
-      'ADDRESS_FORMAT_INVALID',
-      /not a Bitcoin mainnet address/,
-    );
+    expectQkError(() => signBitcoinPsbt(psbt, key, { address: p2wpkhAddress }), 'KEY_INVALID', /does not belong to the signing key/);
+    expectQkError(() => signBitcoinPsbt(psbt, key, { address: 'not-an-address' }), 'ADDRESS_FORMAT_INVALID', /not a Bitcoin mainnet address/);
   });
 
   it('refuses a bad PSBT before signing anything', () => {

@@ -48,7 +48,9 @@ const ENCODINGS = Object.keys(PAYLOADS) as PayloadEncoding[];
 const HASH_FUNCTIONS: HashFunction[] = ['HASH_FUNCTION_NO_OP', 'HASH_FUNCTION_SHA256', 'HASH_FUNCTION_KECCAK256', 'HASH_FUNCTION_NOT_APPLICABLE'];
 
 describe('prepareRawPayload', () => {
-  const cases = CURVES.flatMap((curve) => ENCODINGS.flatMap((encoding) => HASH_FUNCTIONS.map((hashFunction) => [curve, encoding, hashFunction] as const)));
+  const cases = CURVES.flatMap((curve) =>
+    ENCODINGS.flatMap((encoding) => HASH_FUNCTIONS.map((hashFunction) => [curve, encoding, hashFunction] as const)),
+  );
 
   it.each(cases)('%s %s %s', (curve, encoding, hashFunction) => {
     const outcome = expected(curve, encoding, hashFunction);
@@ -63,15 +65,33 @@ describe('prepareRawPayload', () => {
 
   it('a 32-byte digest passes NO_OP as is, with or without 0x', () => {
     for (const payload of [DIGEST_HEX, `0x${DIGEST_HEX}`]) {
-      const prepared = prepareRawPayload({ payload, encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NO_OP', curve: 'CURVE_P256', what: 'p' });
+      const prepared = prepareRawPayload({
+        payload,
+        encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+        hashFunction: 'HASH_FUNCTION_NO_OP',
+        curve: 'CURVE_P256',
+        what: 'p',
+      });
       expect(toHex(prepared.signable)).toBe(`0x${DIGEST_HEX}`);
     }
   });
 
   it('structured encodings carry their policy view', () => {
-    const typed = prepareRawPayload({ payload: PAYLOADS.PAYLOAD_ENCODING_EIP712, encoding: 'PAYLOAD_ENCODING_EIP712', hashFunction: 'HASH_FUNCTION_NO_OP', curve: 'CURVE_SECP256K1', what: 'p' });
+    const typed = prepareRawPayload({
+      payload: PAYLOADS.PAYLOAD_ENCODING_EIP712,
+      encoding: 'PAYLOAD_ENCODING_EIP712',
+      hashFunction: 'HASH_FUNCTION_NO_OP',
+      curve: 'CURVE_SECP256K1',
+      what: 'p',
+    });
     expect(typed.policy?.eip_712).toMatchObject({ primary_type: 'Mail' });
-    const authorization = prepareRawPayload({ payload: PAYLOADS.PAYLOAD_ENCODING_EIP7702_AUTHORIZATION, encoding: 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION', hashFunction: 'HASH_FUNCTION_KECCAK256', curve: 'CURVE_SECP256K1', what: 'p' });
+    const authorization = prepareRawPayload({
+      payload: PAYLOADS.PAYLOAD_ENCODING_EIP7702_AUTHORIZATION,
+      encoding: 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION',
+      hashFunction: 'HASH_FUNCTION_KECCAK256',
+      curve: 'CURVE_SECP256K1',
+      what: 'p',
+    });
     expect(authorization.policy?.eip_7702_authorization).toEqual({ address: AUTHORIZATION.address, chain_id: 1n, nonce: 0n });
   });
 });

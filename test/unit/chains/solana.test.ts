@@ -25,11 +25,7 @@ import {
   type Blockhash,
 } from '@solana/kit';
 import { getSetComputeUnitLimitInstruction } from '@solana-program/compute-budget';
-import {
-  getCreateAssociatedTokenIdempotentInstruction,
-  getTransferCheckedInstruction,
-  getTransferInstruction,
-} from '@solana-program/token';
+import { getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction, getTransferInstruction } from '@solana-program/token';
 import { TurnkeySigner } from '@turnkey/solana';
 import { describe, expect, it } from 'vitest';
 import { signSolanaTransaction } from '../../../src/service/enclave/sign-solana.js';
@@ -70,16 +66,10 @@ describe('decodeSolanaTransaction: System transfers built with web3.js', () => {
     const decoded = decodeSolanaTransaction(unsignedBytes(legacyTransfer(sender, recipient, 1_500_000)));
     expect(decoded.version).toBe('legacy');
     expect(decoded.requiredSigners).toEqual([sender.publicKey.toBase58()]);
-    expect(decoded.policy.transfers).toEqual([
-      { from: sender.publicKey.toBase58(), to: recipient.toBase58(), amount: 1_500_000n },
-    ]);
+    expect(decoded.policy.transfers).toEqual([{ from: sender.publicKey.toBase58(), to: recipient.toBase58(), amount: 1_500_000n }]);
     expect(decoded.policy.spl_transfers).toEqual([]);
     expect(decoded.policy.program_keys).toEqual([SystemProgram.programId.toBase58()]);
-    expect(decoded.policy.account_keys).toEqual([
-      sender.publicKey.toBase58(),
-      recipient.toBase58(),
-      SystemProgram.programId.toBase58(),
-    ]);
+    expect(decoded.policy.account_keys).toEqual([sender.publicKey.toBase58(), recipient.toBase58(), SystemProgram.programId.toBase58()]);
     expect(decoded.policy.recent_blockhash).toBe(BLOCKHASH);
     expect(decoded.policy.address_table_lookups).toEqual([]);
     const [instruction] = decoded.policy.instructions;
@@ -158,11 +148,7 @@ describe('signSolanaTransaction', () => {
   const recipient = keypair(2).publicKey;
 
   it('signs a legacy transfer that web3.js verifies', () => {
-    const signed = signSolanaTransaction(
-      unsignedBytes(legacyTransfer(sender, recipient, 5000)),
-      sender.publicKey.toBase58(),
-      signerFor(sender),
-    );
+    const signed = signSolanaTransaction(unsignedBytes(legacyTransfer(sender, recipient, 5000)), sender.publicKey.toBase58(), signerFor(sender));
     const transaction = Transaction.from(signed);
     expect(transaction.verifySignatures()).toBe(true);
     expect(transaction.instructions[0]?.programId.equals(SystemProgram.programId)).toBe(true);
@@ -183,9 +169,7 @@ describe('signSolanaTransaction', () => {
 
   it('signs a bare message, leaving empty slots for the other signers', () => {
     const message = legacyTransfer(sender, recipient, 77).serializeMessage();
-    const signed = Transaction.from(
-      signSolanaTransaction(new Uint8Array(message), sender.publicKey.toBase58(), signerFor(sender)),
-    );
+    const signed = Transaction.from(signSolanaTransaction(new Uint8Array(message), sender.publicKey.toBase58(), signerFor(sender)));
     expect(signed.verifySignatures()).toBe(true);
     expect(new Uint8Array(signed.serializeMessage())).toEqual(new Uint8Array(message));
   });
@@ -270,11 +254,7 @@ describe('decodeSolanaTransaction: SPL token transfers (kit + @solana-program/to
     const message = pipe(
       createTransactionMessage({ version: 0 }),
       (m) => setTransactionMessageFeePayer(owner.address, m),
-      (m) =>
-        setTransactionMessageLifetimeUsingBlockhash(
-          { blockhash: BLOCKHASH as Blockhash, lastValidBlockHeight: 0n },
-          m,
-        ),
+      (m) => setTransactionMessageLifetimeUsingBlockhash({ blockhash: BLOCKHASH as Blockhash, lastValidBlockHeight: 0n }, m),
       (m) => appendTransactionMessageInstructions(instructions, m),
       (m) => addSignersToTransactionMessage([owner, coSigner], m),
     );
@@ -346,13 +326,11 @@ describe('decodeSolanaTransaction: an instruction decoded with an uploaded Ancho
   it('leaves it absent without an IDL for that program, or when the data does not fit', () => {
     expect(decodeSolanaTransaction(depositTransaction(data)).policy.instructions[0]?.parsed_instruction_data).toBeUndefined();
     const otherProgram = [{ address: keypair(30).publicKey.toBase58(), idl: VAULT_IDL }];
-    expect(
-      decodeSolanaTransaction(depositTransaction(data), otherProgram).policy.instructions[0]?.parsed_instruction_data,
-    ).toBeUndefined();
+    expect(decodeSolanaTransaction(depositTransaction(data), otherProgram).policy.instructions[0]?.parsed_instruction_data).toBeUndefined();
     const truncated = data.subarray(0, 12);
     expect(
-      decodeSolanaTransaction(depositTransaction(truncated), [{ address: VAULT_PROGRAM.toBase58(), idl: VAULT_IDL }]).policy
-        .instructions[0]?.parsed_instruction_data,
+      decodeSolanaTransaction(depositTransaction(truncated), [{ address: VAULT_PROGRAM.toBase58(), idl: VAULT_IDL }]).policy.instructions[0]
+        ?.parsed_instruction_data,
     ).toBeUndefined();
   });
 

@@ -11,7 +11,12 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
-import { describeSigningRequest, type ClearSigningContext, type EthereumTransactionDetails, type RawPayloadsDetails } from '../../../src/shared/clear-signing/index.js';
+import {
+  describeSigningRequest,
+  type ClearSigningContext,
+  type EthereumTransactionDetails,
+  type RawPayloadsDetails,
+} from '../../../src/shared/clear-signing/index.js';
 import { MAIL } from '../../support/eip712-mail.js';
 
 // Well-known mainnet addresses.
@@ -26,7 +31,13 @@ const account = privateKeyToAccount('0x4c0883a69102937d6231471b5dbb6204fe5129617
 const SIGNER = account.address;
 
 const context: ClearSigningContext = {
-  wallets: [{ walletId: 'wallet-1', walletName: 'Treasury', accounts: [{ address: SIGNER, path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }] }],
+  wallets: [
+    {
+      walletId: 'wallet-1',
+      walletName: 'Treasury',
+      accounts: [{ address: SIGNER, path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
+    },
+  ],
   contracts: [{ address: USDC, type: 'ETHEREUM', label: 'USD Coin', definition: erc20Abi, chainId: 1 }],
   knownRecipients: [VITALIK],
 };
@@ -35,7 +46,10 @@ const fees = { chainId: 1, nonce: 7, gas: 60_000n, maxFeePerGas: 30_000_000_000n
 
 function signTransaction(tx: TransactionSerializable, extra: ClearSigningContext = {}) {
   return describeSigningRequest(
-    { operation: 'sign_transaction', parameters: { signWith: SIGNER, unsignedTransaction: serializeTransaction(tx), type: 'TRANSACTION_TYPE_ETHEREUM' } },
+    {
+      operation: 'sign_transaction',
+      parameters: { signWith: SIGNER, unsignedTransaction: serializeTransaction(tx), type: 'TRANSACTION_TYPE_ETHEREUM' },
+    },
     { ...context, ...extra },
   );
 }
@@ -69,7 +83,14 @@ describe('clear signing: ERC-20 calls with the uploaded ABI', () => {
         type: 'uint256',
         text: '250 USDC',
         raw: '250000000',
-        amount: { raw: 250_000_000n, formatted: '250', unit: 'USDC', text: '250 USDC', rawUnit: 'raw units (6 decimals)', source: 'known token list' },
+        amount: {
+          raw: 250_000_000n,
+          formatted: '250',
+          unit: 'USDC',
+          text: '250 USDC',
+          rawUnit: 'raw units (6 decimals)',
+          source: 'known token list',
+        },
       },
     ]);
     // The screen's reading is the policy engine's: eth.tx.function_name and contract_call_args.
@@ -122,7 +143,12 @@ describe('clear signing: ERC-20 calls with the uploaded ABI', () => {
   it('flags an unlimited approve even without an uploaded ABI, naming the likely function', () => {
     // SHIB: a real ERC-20, deliberately not on the known token list.
     const shib = '0x95aD61b0a150d79219dCF64E1E6Cc01f0B64C4cE';
-    const description = signTransaction({ type: 'eip1559', to: shib, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [PERMIT2, maxUint256] }), ...fees });
+    const description = signTransaction({
+      type: 'eip1559',
+      to: shib,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [PERMIT2, maxUint256] }),
+      ...fees,
+    });
     const tx = details(description);
     expect(tx.call).toEqual({ selector: '0x095ea7b3', decoded: false, args: [], likelySignature: 'approve(address,uint256)' });
     expect(kinds(description)).toEqual(['UNKNOWN_CONTRACT', 'UNLIMITED_APPROVAL']);
@@ -176,7 +202,11 @@ describe('clear signing: a call without an ABI', () => {
 });
 
 describe('clear signing: EIP-712 and EIP-7702', () => {
-  function signPayload(payload: string, encoding: 'PAYLOAD_ENCODING_EIP712' | 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION', extra: ClearSigningContext = {}) {
+  function signPayload(
+    payload: string,
+    encoding: 'PAYLOAD_ENCODING_EIP712' | 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION',
+    extra: ClearSigningContext = {},
+  ) {
     const description = describeSigningRequest(
       { operation: 'sign_raw_payload', parameters: { signWith: SIGNER, payload, encoding, hashFunction: 'HASH_FUNCTION_NO_OP' } },
       { ...context, ...extra },
@@ -273,7 +303,10 @@ describe('clear signing: EIP-712 and EIP-7702', () => {
 
   it('reads an EIP-7702 authorization: delegate, chain, nonce, and warns', () => {
     const delegate = '0x63c0c19a282a1B52b07dD5a65b58948A07DAE32B';
-    const { description, payload } = signPayload(JSON.stringify({ address: delegate, chainId: 11155111, nonce: 3 }), 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION');
+    const { description, payload } = signPayload(
+      JSON.stringify({ address: delegate, chainId: 11155111, nonce: 3 }),
+      'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION',
+    );
     expect(description.title).toBe('Sign an EIP-7702 authorization');
     expect(payload.authorization).toEqual({
       delegate: { address: delegate, role: 'unknown contract' },
@@ -294,12 +327,20 @@ describe('clear signing: EIP-712 and EIP-7702', () => {
     const description = signTransaction({ type: 'eip7702', to: SIGNER, authorizationList: [authorization], ...fees });
     const tx = details(description);
     expect(tx.typeText).toBe('EIP-7702 set code (type 4)');
-    expect(tx.authorizations).toEqual([{ delegate: { address: delegate, role: 'unknown contract' }, network: { family: 'ethereum', name: 'every chain (chain id 0)', chainId: 0 }, nonce: 8n }]);
+    expect(tx.authorizations).toEqual([
+      {
+        delegate: { address: delegate, role: 'unknown contract' },
+        network: { family: 'ethereum', name: 'every chain (chain id 0)', chainId: 0 },
+        nonce: 8n,
+      },
+    ]);
     expect(kinds(description)).toEqual(['EIP7702_DELEGATION']);
   });
 
   it('refuses typed data that does not match its types, naming the field', () => {
     const broken = { ...MAIL, message: { ...MAIL.message, extra: 1 } };
-    expect(() => signPayload(JSON.stringify(broken), 'PAYLOAD_ENCODING_EIP712')).toThrow(/parameters\.payload message does not match its types: "extra" is not a member of Mail/);
+    expect(() => signPayload(JSON.stringify(broken), 'PAYLOAD_ENCODING_EIP712')).toThrow(
+      /parameters\.payload message does not match its types: "extra" is not a member of Mail/,
+    );
   });
 });

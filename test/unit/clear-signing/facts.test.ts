@@ -9,7 +9,8 @@ import { MAIL } from '../../support/eip712-mail.js';
 const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
 const SIGNER = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 
-const lines = (facts: ReturnType<typeof signingFacts>) => flatFacts(facts).map((fact) => `${fact.label}: ${fact.value.map((value) => value.text).join(' | ')}`);
+const lines = (facts: ReturnType<typeof signingFacts>) =>
+  flatFacts(facts).map((fact) => `${fact.label}: ${fact.value.map((value) => value.text).join(' | ')}`);
 
 describe('clear signing: descriptions as labelled facts', () => {
   it('lists an ERC-20 transfer with its decoded arguments nested under the call', () => {
@@ -65,7 +66,14 @@ describe('clear signing: descriptions as labelled facts', () => {
       to: USDC,
       data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [recipient, 7_000_000n] }),
     });
-    const facts = lines(signingFacts(describeSigningRequest({ operation: 'sign_transaction', parameters: { signWith: SIGNER, unsignedTransaction, type: 'TRANSACTION_TYPE_ETHEREUM' } })));
+    const facts = lines(
+      signingFacts(
+        describeSigningRequest({
+          operation: 'sign_transaction',
+          parameters: { signWith: SIGNER, unsignedTransaction, type: 'TRANSACTION_TYPE_ETHEREUM' },
+        }),
+      ),
+    );
     expect(facts).toContain('Call: not decoded; the selector 0xa9059cbb is transfer(address,uint256) in the ERC-20/721 standards');
     expect(facts).toContain('Call.amount: 7 USDC | raw 7000000 | known token list');
   });

@@ -18,7 +18,12 @@ describe('clear signing: raw payloads', () => {
     const text = 'Sign in to QuorumKey\nNonce: 42 ✓';
     const description = describeSigningRequest({
       operation: 'sign_raw_payload',
-      parameters: { signWith: SIGNER, payload: bytesToHex(utf8Encode(text)), encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_SHA256' },
+      parameters: {
+        signWith: SIGNER,
+        payload: bytesToHex(utf8Encode(text)),
+        encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+        hashFunction: 'HASH_FUNCTION_SHA256',
+      },
     });
     const details = raw(description);
     expect(description.title).toBe('Sign a raw payload');
@@ -41,7 +46,11 @@ describe('clear signing: raw payloads', () => {
       operation: 'sign_raw_payload',
       parameters: { signWith: SIGNER, payload: 'hello', encoding: 'PAYLOAD_ENCODING_TEXT_UTF8', hashFunction: 'HASH_FUNCTION_KECCAK256' },
     });
-    expect(raw(text).payloads[0]).toMatchObject({ text: 'hello', hex: '68656c6c6f', signedBytesHex: '1c8aff950685c2ed4bc3174f3472287b56d9517b9c948127319a09a7a36deac8' });
+    expect(raw(text).payloads[0]).toMatchObject({
+      text: 'hello',
+      hex: '68656c6c6f',
+      signedBytesHex: '1c8aff950685c2ed4bc3174f3472287b56d9517b9c948127319a09a7a36deac8',
+    });
     const binary = describeSigningRequest({
       operation: 'sign_raw_payload',
       parameters: { signWith: SIGNER, payload: '0x00ff10', encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_KECCAK256' },
@@ -69,7 +78,12 @@ describe('clear signing: raw payloads', () => {
 
     const ed25519 = describeSigningRequest({
       operation: 'sign_raw_payloads',
-      parameters: { signWith: 'pk-ed', payloads: ['00'.repeat(4), digest], encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NOT_APPLICABLE' },
+      parameters: {
+        signWith: 'pk-ed',
+        payloads: ['00'.repeat(4), digest],
+        encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+        hashFunction: 'HASH_FUNCTION_NOT_APPLICABLE',
+      },
     });
     expect(ed25519.title).toBe('Sign 2 raw payloads');
     expect(ed25519.summary).toBe('Sign 2 payloads');
@@ -84,7 +98,12 @@ describe('clear signing: raw payloads', () => {
       .serializeMessage();
     const description = describeSigningRequest({
       operation: 'sign_raw_payload',
-      parameters: { signWith: payer.publicKey.toBase58(), payload: bytesToHex(message), encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NOT_APPLICABLE' },
+      parameters: {
+        signWith: payer.publicKey.toBase58(),
+        payload: bytesToHex(message),
+        encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+        hashFunction: 'HASH_FUNCTION_NOT_APPLICABLE',
+      },
     });
     const payload = raw(description).payloads[0]!;
     expect(description.network.name).toBe('Solana');
@@ -94,7 +113,7 @@ describe('clear signing: raw payloads', () => {
     expect(description.warnings).toEqual([]);
   });
 
-  it('refuses what the service would refuse, with the service\'s words', () => {
+  it("refuses what the service would refuse, with the service's words", () => {
     expectQkError(
       () =>
         describeSigningRequest({
@@ -128,31 +147,64 @@ describe('clear signing: recorded activities', () => {
     const description = describeSigningActivity(
       {
         type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2',
-        intent: { signRawPayloadIntentV2: { signWith: 'pk-1', payload: 'hello', encoding: 'PAYLOAD_ENCODING_TEXT_UTF8', hashFunction: 'HASH_FUNCTION_SHA256' } },
+        intent: {
+          signRawPayloadIntentV2: {
+            signWith: 'pk-1',
+            payload: 'hello',
+            encoding: 'PAYLOAD_ENCODING_TEXT_UTF8',
+            hashFunction: 'HASH_FUNCTION_SHA256',
+          },
+        },
       },
       { privateKeys: [{ privateKeyId: 'pk-1', privateKeyName: 'Ops key', addresses: [] }] },
     );
     expect(description.operation).toBe('sign_raw_payload');
-    expect(description.signer).toEqual({ signWith: 'pk-1', kind: 'private key', privateKeyId: 'pk-1', privateKeyName: 'Ops key', keyAddresses: [], text: 'Ops key' });
+    expect(description.signer).toEqual({
+      signWith: 'pk-1',
+      kind: 'private key',
+      privateKeyId: 'pk-1',
+      privateKeyName: 'Ops key',
+      keyAddresses: [],
+      text: 'Ops key',
+    });
   });
 
   it('refuses a non-signing activity, a missing intent and a malformed one, naming the field', () => {
-    expectQkError(() => describeSigningActivity({ type: 'ACTIVITY_TYPE_CREATE_USERS_V3', intent: {} }), 'REQUEST_INVALID', /ACTIVITY_TYPE_CREATE_USERS_V3 is not a signing activity/);
-    expectQkError(() => describeSigningActivity({ type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', intent: {} }), 'REQUEST_INVALID', /has no signTransactionIntentV2 in its intent/);
     expectQkError(
-      () => describeSigningActivity({ type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', intent: { signTransactionIntentV2: { signWith: SIGNER, unsignedTransaction: '00', type: 'TRANSACTION_TYPE_DOGE' } } }),
+      () => describeSigningActivity({ type: 'ACTIVITY_TYPE_CREATE_USERS_V3', intent: {} }),
+      'REQUEST_INVALID',
+      /ACTIVITY_TYPE_CREATE_USERS_V3 is not a signing activity/,
+    );
+    expectQkError(
+      () => describeSigningActivity({ type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', intent: {} }),
+      'REQUEST_INVALID',
+      /has no signTransactionIntentV2 in its intent/,
+    );
+    expectQkError(
+      () =>
+        describeSigningActivity({
+          type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2',
+          intent: { signTransactionIntentV2: { signWith: SIGNER, unsignedTransaction: '00', type: 'TRANSACTION_TYPE_DOGE' } },
+        }),
       'REQUEST_INVALID',
       /signTransactionIntentV2 is invalid: type: /,
     );
     expectQkError(
-      () => describeSigningActivity({ type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', intent: { signTransactionIntentV2: { signWith: SIGNER, unsignedTransaction: '0xzz', type: 'TRANSACTION_TYPE_ETHEREUM' } } }),
+      () =>
+        describeSigningActivity({
+          type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2',
+          intent: { signTransactionIntentV2: { signWith: SIGNER, unsignedTransaction: '0xzz', type: 'TRANSACTION_TYPE_ETHEREUM' } },
+        }),
       'ENCODING_INVALID',
       /parameters\.unsignedTransaction is not valid hex/,
     );
   });
 
   it('shows a Tron transaction raw, with a warning that it cannot be read', () => {
-    const description = describeSigningRequest({ operation: 'sign_transaction', parameters: { signWith: 'T-key', unsignedTransaction: '0a02', type: 'TRANSACTION_TYPE_TRON' } });
+    const description = describeSigningRequest({
+      operation: 'sign_transaction',
+      parameters: { signWith: 'T-key', unsignedTransaction: '0a02', type: 'TRANSACTION_TYPE_TRON' },
+    });
     expect(description.details).toEqual({ kind: 'unsupported-transaction', transactionType: 'TRANSACTION_TYPE_TRON', unsignedTransaction: '0a02' });
     expect(description.warnings.map((warning) => warning.kind)).toEqual(['UNDECODED']);
   });

@@ -37,7 +37,9 @@ const recipient = Keypair.fromSeed(new Uint8Array(32).fill(2)).publicKey;
 const PAYER = payer.publicKey.toBase58();
 
 const solanaContext: ClearSigningContext = {
-  privateKeys: [{ privateKeyId: 'pk-sol', privateKeyName: 'Solana hot key', addresses: [{ address: PAYER, addressFormat: 'ADDRESS_FORMAT_SOLANA' }] }],
+  privateKeys: [
+    { privateKeyId: 'pk-sol', privateKeyName: 'Solana hot key', addresses: [{ address: PAYER, addressFormat: 'ADDRESS_FORMAT_SOLANA' }] },
+  ],
   knownRecipients: [],
 };
 
@@ -75,7 +77,9 @@ describe('clear signing: Solana', () => {
         { name: 'destination', address: { address: recipient.toBase58(), role: 'address' } },
       ],
     });
-    expect(solana.instructions[0]!.args).toEqual([{ name: 'amount', text: '1.5 SOL', raw: '1500000000', amount: expect.objectContaining({ raw: 1_500_000_000n, unit: 'SOL' }) }]);
+    expect(solana.instructions[0]!.args).toEqual([
+      { name: 'amount', text: '1.5 SOL', raw: '1500000000', amount: expect.objectContaining({ raw: 1_500_000_000n, unit: 'SOL' }) },
+    ]);
     expect(solana.transfers).toEqual([
       {
         from: { address: PAYER, label: 'Solana hot key', role: 'own address' },
@@ -108,7 +112,11 @@ describe('clear signing: Solana', () => {
     const owner = createNoopSigner(PAYER as Address);
     const source = '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T' as Address;
     const destination = '8opHzTAnfzRpPEx21XtnrVTX28YQuCpAjcn1PczScKh' as Address;
-    const memoLike = new TransactionInstruction({ programId: new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr'), keys: [], data: Buffer.from('hi') });
+    const memoLike = new TransactionInstruction({
+      programId: new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr'),
+      keys: [],
+      data: Buffer.from('hi'),
+    });
     const message = pipe(
       createTransactionMessage({ version: 0 }),
       (m) => setTransactionMessageFeePayer(owner.address, m),
@@ -180,7 +188,11 @@ describe('clear signing: Solana', () => {
     const unlimited = approve(2n ** 64n - 1n);
     expect(unlimited.summary).toBe(`Approve ${delegate} to spend an unlimited amount from ${source} on Solana`);
     expect(unlimited.warnings).toEqual([
-      { kind: 'UNLIMITED_APPROVAL', message: `This approves ${delegate} to spend an unlimited amount from token account ${source}.`, subject: delegate },
+      {
+        kind: 'UNLIMITED_APPROVAL',
+        message: `This approves ${delegate} to spend an unlimited amount from token account ${source}.`,
+        subject: delegate,
+      },
     ]);
     const bounded = approve(1_000n);
     expect(bounded.summary).toBe(`Approve ${delegate} to spend 1000 raw units from ${source} on Solana`);
@@ -220,18 +232,32 @@ describe('clear signing: Solana', () => {
           name: 'hops',
           text: '2 items',
           children: [
-            { name: '[0]', text: '2 items', children: [{ name: '[0]', text: '1' }, { name: '[1]', text: '2' }] },
+            {
+              name: '[0]',
+              text: '2 items',
+              children: [
+                { name: '[0]', text: '1' },
+                { name: '[1]', text: '2' },
+              ],
+            },
             { name: '[1]', text: '1 item', children: [{ name: '[0]', text: '3' }] },
           ],
         },
-        { name: 'route', text: '', children: [{ name: 'pool', text: '4' }, { name: 'bump', text: '255' }] },
+        {
+          name: 'route',
+          text: '',
+          children: [
+            { name: 'pool', text: '4' },
+            { name: 'bump', text: '255' },
+          ],
+        },
       ],
     });
     expect(description.summary).toBe('vault: deposit on Solana');
     expect(description.warnings).toEqual([]);
   });
 
-  it('refuses bytes that are not a Solana transaction, with the decoder\'s reason', () => {
+  it("refuses bytes that are not a Solana transaction, with the decoder's reason", () => {
     expect(() => signSolana(new Uint8Array([1, 2, 3]))).toThrow(QkError);
     expect(() => signSolana(new Uint8Array([1, 2, 3]))).toThrow(/not a Solana transaction/);
   });
@@ -281,11 +307,14 @@ describe('clear signing: Bitcoin', () => {
     expect(description.warnings).toEqual([]);
   });
 
-  it('names testnet from the signing address and marks change from the organization\'s other addresses', () => {
+  it("names testnet from the signing address and marks change from the organization's other addresses", () => {
     const { psbt, ours, theirs } = twoOutputPsbt(TEST_NETWORK);
     const keyAddress = p2wpkh(secp256k1.getPublicKey(new Uint8Array(32).fill(5), true), TEST_NETWORK).address;
     const description = describeSigningActivity(
-      { type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', intent: { signTransactionIntentV2: { signWith: 'pk-btc', unsignedTransaction: psbt, type: 'TRANSACTION_TYPE_BITCOIN' } } },
+      {
+        type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2',
+        intent: { signTransactionIntentV2: { signWith: 'pk-btc', unsignedTransaction: psbt, type: 'TRANSACTION_TYPE_BITCOIN' } },
+      },
       {
         // As the service decides: the key's first Bitcoin address format names the network. The key's own address is
         // another one: the change output is ours by the organization's address list.

@@ -19,13 +19,23 @@ const fees = { nonce: 1, gas: 60_000n, maxFeePerGas: 2_000_000_000n, maxPriority
 
 function sign(tx: TransactionSerializable, context: ClearSigningContext) {
   const description = describeSigningRequest(
-    { operation: 'sign_transaction', parameters: { signWith: SIGNER, unsignedTransaction: serializeTransaction(tx), type: 'TRANSACTION_TYPE_ETHEREUM' } },
+    {
+      operation: 'sign_transaction',
+      parameters: { signWith: SIGNER, unsignedTransaction: serializeTransaction(tx), type: 'TRANSACTION_TYPE_ETHEREUM' },
+    },
     context,
   );
   return { description, tx: description.details as EthereumTransactionDetails };
 }
 const transfer = (to: string, amount: bigint) => encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [getAddress(to), amount] });
-const spoof = (symbol: string, name?: string) => ({ family: 'ethereum' as const, chainId: 1, address: ACME, symbol, decimals: 6, ...(name === undefined ? {} : { name }) });
+const spoof = (symbol: string, name?: string) => ({
+  family: 'ethereum' as const,
+  chainId: 1,
+  address: ACME,
+  symbol,
+  decimals: 6,
+  ...(name === undefined ? {} : { name }),
+});
 
 describe('known token symbols and names are reserved to their (chain, address)', () => {
   it('catches the symbol or name of a known token whatever its case, spacing, accents or look-alike letters', () => {
@@ -41,18 +51,26 @@ describe('known token symbols and names are reserved to their (chain, address)',
     const imitation = tokenImitation({ family: 'ethereum', chainId: 8453, address: ACME, symbol: 'USDC' })!;
     expect(imitation.canonical[0]).toMatchObject({ chainId: 8453, address: BASE_USDC });
     expect(imitation.reason).toMatch(
-      new RegExp(`^"USDC" is reserved to USD Coin \\(USDC\\) of the known token list, at ${BASE_USDC} on Base \\(chain id 8453\\); ${USDC} on Ethereum \\(chain id 1\\); `),
+      new RegExp(
+        `^"USDC" is reserved to USD Coin \\(USDC\\) of the known token list, at ${BASE_USDC} on Base \\(chain id 8453\\); ${USDC} on Ethereum \\(chain id 1\\); `,
+      ),
     );
     expect(imitation.reason).toMatch(/Solana mint EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v; declare this token under a symbol of its own$/);
     // A Solana mint imitating a token is refused too.
-    expect(tokenImitation({ family: 'solana', address: 'So11111111111111111111111111111111111111112', symbol: 'usdt' })?.canonical[0]).toMatchObject({ symbol: 'USDT', family: 'solana' });
+    expect(tokenImitation({ family: 'solana', address: 'So11111111111111111111111111111111111111112', symbol: 'usdt' })?.canonical[0]).toMatchObject({
+      symbol: 'USDT',
+      family: 'solana',
+    });
     for (const symbol of ['ACME', 'USDC.e', 'USDX', 'wSOL', 'DAI2']) expect(tokenImitation(spoof(symbol)), symbol).toBeUndefined();
     // The known token at its own place imitates nothing.
     expect(tokenImitation({ family: 'ethereum', chainId: 1, address: USDC.toLowerCase(), symbol: 'USDC', name: 'USD Coin' })).toBeUndefined();
   });
 
   it('never reads a declaration that imitates a known token, even one passed in by a caller that did not check', () => {
-    const { description, tx } = sign({ type: 'eip1559', chainId: 1, to: ACME, data: transfer(VENDOR, 250_000_000_000n), ...fees }, { tokens: [spoof('USDC', 'USD Coin')] });
+    const { description, tx } = sign(
+      { type: 'eip1559', chainId: 1, to: ACME, data: transfer(VENDOR, 250_000_000_000n), ...fees },
+      { tokens: [spoof('USDC', 'USD Coin')] },
+    );
     // Read as no token at all: an unknown contract's guessed call, with no amount in "USDC".
     expect(description.summary).toBe(`Call transfer(address,uint256)? on ${ACME} on Ethereum`);
     expect(tx.to).toEqual({ address: ACME, role: 'unknown contract' });
@@ -64,7 +82,8 @@ describe('contract labels and ABIs are keyed by chain and address', () => {
   const onChain = (chainId: number | undefined): ClearSigningContext => ({
     contracts: [{ address: ACME, type: 'ETHEREUM', label: 'Acme vault', definition: erc20Abi, ...(chainId === undefined ? {} : { chainId }) }],
   });
-  const call = (chainId: number, context: ClearSigningContext) => sign({ type: 'eip1559', chainId, to: ACME, data: transfer(VENDOR, 5n), ...fees }, context);
+  const call = (chainId: number, context: ClearSigningContext) =>
+    sign({ type: 'eip1559', chainId, to: ACME, data: transfer(VENDOR, 5n), ...fees }, context);
 
   it('reads an Ethereum label and ABI on Ethereum only: the same address on Base is not named by it', () => {
     const ethereum = call(1, onChain(1));
@@ -113,8 +132,11 @@ describe('contract labels and ABIs are keyed by chain and address', () => {
 });
 
 describe('large-transfer warnings per token', () => {
-  const threshold = (raw: bigint, chainId = 1, address = USDC): ClearSigningContext => ({ thresholds: { tokens: [{ family: 'ethereum', chainId, address: address.toLowerCase(), raw }] } });
-  const usdcTransfer = (amount: bigint, context: ClearSigningContext) => sign({ type: 'eip1559', chainId: 1, to: USDC, data: transfer(VENDOR, amount), ...fees }, context);
+  const threshold = (raw: bigint, chainId = 1, address = USDC): ClearSigningContext => ({
+    thresholds: { tokens: [{ family: 'ethereum', chainId, address: address.toLowerCase(), raw }] },
+  });
+  const usdcTransfer = (amount: bigint, context: ClearSigningContext) =>
+    sign({ type: 'eip1559', chainId: 1, to: USDC, data: transfer(VENDOR, amount), ...fees }, context);
 
   it('flags a transfer at or above the threshold, in the token’s units', () => {
     const above = usdcTransfer(250_000_000_000n, threshold(10_000_000_000n));
@@ -130,7 +152,9 @@ describe('large-transfer warnings per token', () => {
   });
 
   it('reads a threshold for its own chain and token only, and a declared token’s with its decimals', () => {
-    expect(usdcTransfer(250_000_000_000n, threshold(1n, 8453)).description.warnings.map((warning) => warning.kind)).not.toContain('VALUE_ABOVE_THRESHOLD');
+    expect(usdcTransfer(250_000_000_000n, threshold(1n, 8453)).description.warnings.map((warning) => warning.kind)).not.toContain(
+      'VALUE_ABOVE_THRESHOLD',
+    );
     const declared: ClearSigningContext = {
       tokens: [{ family: 'ethereum', chainId: 1, address: ACME, symbol: 'ACME', decimals: 2 }],
       thresholds: { tokens: [{ family: 'ethereum', chainId: 1, address: ACME, raw: 100_000n }] },

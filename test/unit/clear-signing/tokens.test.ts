@@ -51,7 +51,10 @@ const fees = { nonce: 1, gas: 60_000n, maxFeePerGas: 2_000_000_000n, maxPriority
 
 function sign(tx: TransactionSerializable, extra: ClearSigningContext = {}) {
   const description = describeSigningRequest(
-    { operation: 'sign_transaction', parameters: { signWith: SIGNER, unsignedTransaction: serializeTransaction(tx), type: 'TRANSACTION_TYPE_ETHEREUM' } },
+    {
+      operation: 'sign_transaction',
+      parameters: { signWith: SIGNER, unsignedTransaction: serializeTransaction(tx), type: 'TRANSACTION_TYPE_ETHEREUM' },
+    },
     { ...context, ...extra },
   );
   return { description, tx: description.details as EthereumTransactionDetails };
@@ -93,7 +96,14 @@ describe('clear signing: ERC-20 amounts in words', () => {
       type: 'uint256',
       text: '1,000 USDC',
       raw: '1000000000',
-      amount: { raw: 1_000_000_000n, formatted: '1000', unit: 'USDC', text: '1,000 USDC', rawUnit: 'raw units (6 decimals)', source: 'known token list' },
+      amount: {
+        raw: 1_000_000_000n,
+        formatted: '1000',
+        unit: 'USDC',
+        text: '1,000 USDC',
+        rawUnit: 'raw units (6 decimals)',
+        source: 'known token list',
+      },
     });
     // Policies cannot read the call without the ABI: the card says so rather than calling the contract unknown.
     expect(description.warnings.map((warning) => warning.kind)).toEqual(['UNDECODED']);
@@ -103,7 +113,16 @@ describe('clear signing: ERC-20 amounts in words', () => {
   });
 
   it('says so when the uploaded ABI lacks the function a declared token is called with', () => {
-    const approveOnly = { contracts: [{ address: ACME, type: 'ETHEREUM' as const, label: 'Acme', definition: erc20Abi.filter((item) => item.type !== 'function' || item.name === 'approve') }] };
+    const approveOnly = {
+      contracts: [
+        {
+          address: ACME,
+          type: 'ETHEREUM' as const,
+          label: 'Acme',
+          definition: erc20Abi.filter((item) => item.type !== 'function' || item.name === 'approve'),
+        },
+      ],
+    };
     const { description, tx } = sign(
       { type: 'eip1559', chainId: 1, to: ACME, data: transfer(VENDOR, 250n), ...fees },
       { ...approveOnly, tokens: [{ family: 'ethereum', chainId: 1, address: ACME, symbol: 'ACME', decimals: 2 }] },
@@ -115,26 +134,42 @@ describe('clear signing: ERC-20 amounts in words', () => {
   });
 
   it('reads the same amount the same way through an uploaded ABI', () => {
-    const { description, tx } = sign({ type: 'eip1559', chainId: 1, to: USDC, data: transfer(VENDOR, 1_234_567_890_123n), ...fees }, abiFor(USDC, 'USD Coin'));
+    const { description, tx } = sign(
+      { type: 'eip1559', chainId: 1, to: USDC, data: transfer(VENDOR, 1_234_567_890_123n), ...fees },
+      abiFor(USDC, 'USD Coin'),
+    );
     expect(description.summary).toBe(`Transfer 1,234,567.890123 USDC to ${VENDOR} on Ethereum`);
     expect(tx.call?.decoded).toBe(true);
     expect(tx.call?.args[1]?.amount?.source).toBe('known token list');
   });
 
   it('keeps an unknown token raw, with the note, and never guesses its decimals', () => {
-    const { description, tx } = sign({ type: 'eip1559', chainId: 1, to: ACME, data: transfer(VENDOR, 1_000_000_000n), ...fees }, abiFor(ACME, 'Acme'));
+    const { description, tx } = sign(
+      { type: 'eip1559', chainId: 1, to: ACME, data: transfer(VENDOR, 1_000_000_000n), ...fees },
+      abiFor(ACME, 'Acme'),
+    );
     expect(tx.call?.args[1]).toEqual({
       name: 'amount',
       type: 'uint256',
       text: '1000000000 raw units',
       raw: '1000000000',
-      amount: { raw: 1_000_000_000n, formatted: '1000000000', unit: 'raw units', text: '1000000000 raw units', rawUnit: 'raw units', source: 'unknown token: raw units' },
+      amount: {
+        raw: 1_000_000_000n,
+        formatted: '1000000000',
+        unit: 'raw units',
+        text: '1000000000 raw units',
+        rawUnit: 'raw units',
+        source: 'unknown token: raw units',
+      },
     });
     expect(description.summary).toBe(`Transfer 1000000000 raw units to ${VENDOR} on Ethereum`);
   });
 
   it('reads a token an operator declared, on its own chain only', () => {
-    const declared: ClearSigningContext = { ...abiFor(ACME, 'Acme'), tokens: [{ family: 'ethereum', chainId: 1, address: ACME.toLowerCase(), symbol: 'ACME', decimals: 2 }] };
+    const declared: ClearSigningContext = {
+      ...abiFor(ACME, 'Acme'),
+      tokens: [{ family: 'ethereum', chainId: 1, address: ACME.toLowerCase(), symbol: 'ACME', decimals: 2 }],
+    };
     const onMainnet = sign({ type: 'eip1559', chainId: 1, to: ACME, data: transfer(VENDOR, 123_456n), ...fees }, declared);
     expect(onMainnet.tx.call?.args[1]?.amount).toMatchObject({ text: '1,234.56 ACME', source: 'declared by an operator' });
     expect(onMainnet.description.summary).toBe(`Transfer 1,234.56 ACME to ${VENDOR} on Ethereum`);
@@ -157,7 +192,9 @@ describe('clear signing: ERC-20 amounts in words', () => {
     const { description, tx } = sign({ type: 'eip1559', chainId: 1, to: DAI, data, ...fees });
     expect(tx.call?.args[1]).toMatchObject({ text: 'unlimited (the maximum uint256)', raw: maxUint256.toString() });
     expect(description.warnings.map((warning) => warning.kind)).toEqual(['UNDECODED', 'UNLIMITED_APPROVAL']);
-    expect(description.warnings[1]!.message).toBe(`This approves ${VENDOR} to spend an unlimited amount of DAI (${DAI}) from the account, until the approval is revoked.`);
+    expect(description.warnings[1]!.message).toBe(
+      `This approves ${VENDOR} to spend an unlimited amount of DAI (${DAI}) from the account, until the approval is revoked.`,
+    );
   });
 
   it('reads a token permit in the units of the token it is signed for', () => {
@@ -199,7 +236,11 @@ describe('clear signing: Solana TransferChecked amounts', () => {
       createTransactionMessage({ version: 0 }),
       (m) => setTransactionMessageFeePayer(owner.address, m),
       (m) => setTransactionMessageLifetimeUsingBlockhash({ blockhash: BLOCKHASH as Blockhash, lastValidBlockHeight: 0n }, m),
-      (m) => appendTransactionMessageInstructions([getTransferCheckedInstruction({ source: SOURCE, mint: mint as Address, destination: DESTINATION, authority: owner, amount, decimals })], m),
+      (m) =>
+        appendTransactionMessageInstructions(
+          [getTransferCheckedInstruction({ source: SOURCE, mint: mint as Address, destination: DESTINATION, authority: owner, amount, decimals })],
+          m,
+        ),
     );
     const bytes = new Uint8Array(getTransactionEncoder().encode(compileTransaction(message)));
     const description = describeSigningRequest(
@@ -225,9 +266,15 @@ describe('clear signing: Solana TransferChecked amounts', () => {
   it('reads an unknown mint in the stated decimals without naming a symbol, and an operator-declared mint by its symbol', () => {
     const mint = 'So11111111111111111111111111111111111111112';
     const unknown = transferChecked(mint, 2_500_000n, 6);
-    expect(unknown.solana.tokenTransfers[0]!.amount).toMatchObject({ text: '2.5 tokens', source: 'decimals stated by the instruction; unknown token' });
+    expect(unknown.solana.tokenTransfers[0]!.amount).toMatchObject({
+      text: '2.5 tokens',
+      source: 'decimals stated by the instruction; unknown token',
+    });
     const declared = transferChecked(mint, 2_500_000n, 6, { tokens: [{ family: 'solana', address: mint, symbol: 'wSOL', decimals: 9 }] });
     // The instruction's decimals win: the token program refuses the transfer if they are not the mint's.
-    expect(declared.solana.tokenTransfers[0]!.amount).toMatchObject({ text: '2.5 wSOL', source: 'decimals stated by the instruction; symbol declared by an operator' });
+    expect(declared.solana.tokenTransfers[0]!.amount).toMatchObject({
+      text: '2.5 wSOL',
+      source: 'decimals stated by the instruction; symbol declared by an operator',
+    });
   });
 });

@@ -63,14 +63,12 @@ describe('HPKE', () => {
     expect(utf8Decode(opened)).toBe('secret');
 
     const other = generateEncryptionKeyPair();
-    expect((await rejection(hpkeOpen({ ...sealed, recipientPrivateKey: hexToBytes(other.privateKey, 'sk') }))).code).toBe(
-      'DECRYPTION_FAILED',
-    );
+    expect((await rejection(hpkeOpen({ ...sealed, recipientPrivateKey: hexToBytes(other.privateKey, 'sk') }))).code).toBe('DECRYPTION_FAILED');
     const tampered = sealed.ciphertext.slice();
     tampered[0]! ^= 1;
-    expect(
-      (await rejection(hpkeOpen({ ...sealed, ciphertext: tampered, recipientPrivateKey: hexToBytes(recipient.privateKey, 'sk') }))).code,
-    ).toBe('DECRYPTION_FAILED');
+    expect((await rejection(hpkeOpen({ ...sealed, ciphertext: tampered, recipientPrivateKey: hexToBytes(recipient.privateKey, 'sk') }))).code).toBe(
+      'DECRYPTION_FAILED',
+    );
   });
 
   it('rejects an encapsulated key that is not 65 uncompressed bytes', async () => {
@@ -96,7 +94,11 @@ describe('export bundles', () => {
 
   it('decrypt to the exact plaintext and decode wallets with passphrases', async () => {
     const { bundle, target } = await exportBundleFor(utf8Encode(`${MNEMONIC}\nmy pass`));
-    const plaintext = await decryptExportBundle(bundle, { signerPublicKey: enclave.publicKey, organizationId: ORG, targetPrivateKey: target.privateKey });
+    const plaintext = await decryptExportBundle(bundle, {
+      signerPublicKey: enclave.publicKey,
+      organizationId: ORG,
+      targetPrivateKey: target.privateKey,
+    });
     expect(decodeWalletPlaintext(plaintext)).toEqual({ mnemonic: MNEMONIC, passphrase: 'my pass' });
     expect(decodeWalletPlaintext(utf8Encode(MNEMONIC))).toEqual({ mnemonic: MNEMONIC });
     expect(thrownCode(() => decodeWalletPlaintext(new Uint8Array([0xff, 0xfe])))).toBe('ENCODING_INVALID');
@@ -114,11 +116,23 @@ describe('export bundles', () => {
   describe('tampering gives the specific code and never a plaintext', () => {
     const cases: Array<[string, (bundle: string) => string, string, string?]> = [
       ['a flipped byte in data', (b) => mutateEnvelope(b, (e) => (e.data = flipHexChar(e.data!, 20))), 'BUNDLE_SIGNATURE_INVALID'],
-      ['a flipped byte in the signature', (b) => mutateEnvelope(b, (e) => (e.dataSignature = flipHexChar(e.dataSignature!, 20))), 'BUNDLE_SIGNATURE_INVALID'],
+      [
+        'a flipped byte in the signature',
+        (b) => mutateEnvelope(b, (e) => (e.dataSignature = flipHexChar(e.dataSignature!, 20))),
+        'BUNDLE_SIGNATURE_INVALID',
+      ],
       ['another version', (b) => mutateEnvelope(b, (e) => (e.version = 'v2.0.0')), 'BUNDLE_VERSION_UNSUPPORTED'],
       ['no version (legacy V0)', (b) => mutateEnvelope(b, (e) => delete e.version), 'BUNDLE_VERSION_UNSUPPORTED'],
-      ['another signer key', (b) => mutateEnvelope(b, (e) => (e.enclaveQuorumPublic = generateEncryptionKeyPair().publicKey)), 'BUNDLE_SIGNER_MISMATCH'],
-      ['an uppercase signer key', (b) => mutateEnvelope(b, (e) => (e.enclaveQuorumPublic = e.enclaveQuorumPublic!.toUpperCase())), 'BUNDLE_SIGNER_MISMATCH'],
+      [
+        'another signer key',
+        (b) => mutateEnvelope(b, (e) => (e.enclaveQuorumPublic = generateEncryptionKeyPair().publicKey)),
+        'BUNDLE_SIGNER_MISMATCH',
+      ],
+      [
+        'an uppercase signer key',
+        (b) => mutateEnvelope(b, (e) => (e.enclaveQuorumPublic = e.enclaveQuorumPublic!.toUpperCase())),
+        'BUNDLE_SIGNER_MISMATCH',
+      ],
       ['a missing dataSignature', (b) => mutateEnvelope(b, (e) => delete e.dataSignature), 'BUNDLE_MALFORMED'],
       ['non-hex data', (b) => mutateEnvelope(b, (e) => (e.data = 'zz')), 'BUNDLE_MALFORMED'],
       ['not JSON', (b) => b.slice(1), 'BUNDLE_MALFORMED'],
@@ -160,7 +174,11 @@ describe('export bundles', () => {
     it('the wrong target private key', async () => {
       const { bundle } = await exportBundleFor(utf8Encode(MNEMONIC));
       const error = await rejection(
-        decryptExportBundle(bundle, { signerPublicKey: enclave.publicKey, organizationId: ORG, targetPrivateKey: generateEncryptionKeyPair().privateKey }),
+        decryptExportBundle(bundle, {
+          signerPublicKey: enclave.publicKey,
+          organizationId: ORG,
+          targetPrivateKey: generateEncryptionKeyPair().privateKey,
+        }),
       );
       expect(error.code).toBe('DECRYPTION_FAILED');
     });
@@ -170,7 +188,13 @@ describe('export bundles', () => {
     const target = generateEncryptionKeyPair();
     const compressed = p256.Point.fromHex(target.publicKey).toHex(true);
     const error = await rejection(
-      buildExportBundle({ plaintext: new Uint8Array(32), targetPublicKey: compressed, organizationId: ORG, sign: signWithEnclave, enclaveSignerPublicKey: enclave.publicKey }),
+      buildExportBundle({
+        plaintext: new Uint8Array(32),
+        targetPublicKey: compressed,
+        organizationId: ORG,
+        sign: signWithEnclave,
+        enclaveSignerPublicKey: enclave.publicKey,
+      }),
     );
     expect(error.code).toBe('KEY_INVALID');
   });
@@ -179,7 +203,13 @@ describe('export bundles', () => {
 describe('import bundles', () => {
   async function importBundle() {
     const target = generateEncryptionKeyPair();
-    const bundle = await buildImportBundle({ targetPublicKey: target.publicKey, organizationId: ORG, userId: USER, sign: signWithEnclave, enclaveSignerPublicKey: enclave.publicKey });
+    const bundle = await buildImportBundle({
+      targetPublicKey: target.publicKey,
+      organizationId: ORG,
+      userId: USER,
+      sign: signWithEnclave,
+      enclaveSignerPublicKey: enclave.publicKey,
+    });
     return { bundle, target };
   }
 
@@ -187,7 +217,9 @@ describe('import bundles', () => {
     const { bundle, target } = await importBundle();
     const signed = utf8Decode(hexToBytes((JSON.parse(bundle) as { data: string }).data, 'data'));
     expect(signed).toBe(JSON.stringify({ targetPublic: target.publicKey, organizationId: ORG, userId: USER }));
-    expect(verifyImportBundle(bundle, { signerPublicKey: enclave.publicKey, organizationId: ORG, userId: USER })).toEqual({ targetPublic: target.publicKey });
+    expect(verifyImportBundle(bundle, { signerPublicKey: enclave.publicKey, organizationId: ORG, userId: USER })).toEqual({
+      targetPublic: target.publicKey,
+    });
   });
 
   it('check the user', async () => {
@@ -200,33 +232,62 @@ describe('import bundles', () => {
   it('round-trip a wallet with a passphrase and a private key', async () => {
     const { bundle, target } = await importBundle();
     const expected = { signerPublicKey: enclave.publicKey, organizationId: ORG, userId: USER };
-    const encryptedWallet = await encryptToImportBundle({ ...expected, importBundle: bundle, plaintext: encodeWalletImportPlaintext(MNEMONIC, 'pw') });
+    const encryptedWallet = await encryptToImportBundle({
+      ...expected,
+      importBundle: bundle,
+      plaintext: encodeWalletImportPlaintext(MNEMONIC, 'pw'),
+    });
     expect(Object.keys(JSON.parse(encryptedWallet) as object)).toEqual(['encappedPublic', 'ciphertext']);
-    const opened = await openImportCiphertext({ encryptedBundle: encryptedWallet, targetPrivateKey: target.privateKey, targetPublicKey: target.publicKey });
+    const opened = await openImportCiphertext({
+      encryptedBundle: encryptedWallet,
+      targetPrivateKey: target.privateKey,
+      targetPublicKey: target.publicKey,
+    });
     expect(utf8Decode(opened)).toBe(`${MNEMONIC}\n--PASS--\npw`);
     expect(decodeWalletImportPlaintext(opened)).toEqual({ mnemonic: MNEMONIC, passphrase: 'pw' });
 
     const key = hexToBytes('11'.repeat(32), 'key');
     const encryptedKey = await encryptToImportBundle({ ...expected, importBundle: bundle, plaintext: key });
-    expect(await openImportCiphertext({ encryptedBundle: encryptedKey, targetPrivateKey: target.privateKey, targetPublicKey: target.publicKey })).toEqual(key);
+    expect(
+      await openImportCiphertext({ encryptedBundle: encryptedKey, targetPrivateKey: target.privateKey, targetPublicKey: target.publicKey }),
+    ).toEqual(key);
   });
 
   it('reject a ciphertext with a flipped byte, a mismatched target key pair and malformed JSON', async () => {
     const { bundle, target } = await importBundle();
     const encrypted = JSON.parse(
-      await encryptToImportBundle({ importBundle: bundle, plaintext: new Uint8Array(32), signerPublicKey: enclave.publicKey, organizationId: ORG, userId: USER }),
+      await encryptToImportBundle({
+        importBundle: bundle,
+        plaintext: new Uint8Array(32),
+        signerPublicKey: enclave.publicKey,
+        organizationId: ORG,
+        userId: USER,
+      }),
     ) as Record<string, string>;
     const flipped = JSON.stringify({ ...encrypted, ciphertext: flipHexChar(encrypted.ciphertext!, 3) });
-    expect((await rejection(openImportCiphertext({ encryptedBundle: flipped, targetPrivateKey: target.privateKey, targetPublicKey: target.publicKey }))).code).toBe(
-      'DECRYPTION_FAILED',
-    );
+    expect(
+      (await rejection(openImportCiphertext({ encryptedBundle: flipped, targetPrivateKey: target.privateKey, targetPublicKey: target.publicKey })))
+        .code,
+    ).toBe('DECRYPTION_FAILED');
     const other = generateEncryptionKeyPair();
     expect(
-      (await rejection(openImportCiphertext({ encryptedBundle: JSON.stringify(encrypted), targetPrivateKey: other.privateKey, targetPublicKey: target.publicKey }))).code,
+      (
+        await rejection(
+          openImportCiphertext({ encryptedBundle: JSON.stringify(encrypted), targetPrivateKey: other.privateKey, targetPublicKey: target.publicKey }),
+        )
+      ).code,
     ).toBe('KEY_INVALID');
-    expect((await rejection(openImportCiphertext({ encryptedBundle: '{"encappedPublic":"04"}', targetPrivateKey: target.privateKey, targetPublicKey: target.publicKey }))).code).toBe(
-      'BUNDLE_MALFORMED',
-    );
+    expect(
+      (
+        await rejection(
+          openImportCiphertext({
+            encryptedBundle: '{"encappedPublic":"04"}',
+            targetPrivateKey: target.privateKey,
+            targetPublicKey: target.publicKey,
+          }),
+        )
+      ).code,
+    ).toBe('BUNDLE_MALFORMED');
   });
 
   it('validate mnemonics across Turnkey languages', () => {

@@ -5,8 +5,7 @@ import { generateEncryptionKeyPair } from '../../../src/shared/crypto/keys';
 import { rejectionCode } from '../../support/assertions';
 
 /** Published vector from tkhq/sdk packages/crypto tests (decryptCredentialBundle): a bundle produced by Turnkey. */
-const TURNKEY_BUNDLE =
-  'w99a5xV6A75TfoAUkZn869fVyDYvgVsKrawMALZXmrauZd8hEv66EkPU1Z42CUaHESQjcA5bqd8dynTGBMLWB9ewtXWPEVbZvocB4Tw2K1vQVp7uwjf';
+const TURNKEY_BUNDLE = 'w99a5xV6A75TfoAUkZn869fVyDYvgVsKrawMALZXmrauZd8hEv66EkPU1Z42CUaHESQjcA5bqd8dynTGBMLWB9ewtXWPEVbZvocB4Tw2K1vQVp7uwjf';
 const TURNKEY_TARGET_PRIVATE_KEY = '20fa65df11f24833790ae283fc9a0c215eecbbc589549767977994dc69d05a56';
 const TURNKEY_PLAINTEXT = '67ee05fc3bdf4161bc70701c221d8d77180294cefcfcea64ba83c4d4c732fcb9';
 

@@ -5,13 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { rawToDerSignature, derToRawSignature } from '../../../src/shared/crypto/ecdsa';
 import { base64UrlDecode, base64UrlEncode, bytesToHex, hexToBytes, utf8Decode, utf8Encode } from '../../../src/shared/crypto/encoding';
 import { API_KEY_CURVES, generateApiKeyPair } from '../../../src/shared/crypto/keys';
-import {
-  fingerprintOf,
-  parseApiKeyStamp,
-  signerFromPrivateKey,
-  stampBody,
-  verifyApiKeyStamp,
-} from '../../../src/shared/crypto/stamp';
+import { fingerprintOf, parseApiKeyStamp, signerFromPrivateKey, stampBody, verifyApiKeyStamp } from '../../../src/shared/crypto/stamp';
 import { expectQkError, thrownCode } from '../../support/assertions';
 
 /** docs/formats.md#stamps: tkcli example from Turnkey's stamps documentation. */
@@ -35,9 +29,7 @@ describe('X-Stamp', () => {
   });
 
   it('rejects the vector over a body that differs by one space', () => {
-    expect(thrownCode(() => verifyApiKeyStamp(VECTOR_STAMP, utf8Encode('{"payload":"hello from TKHQ"}')))).toBe(
-      'SIGNATURE_INVALID',
-    );
+    expect(thrownCode(() => verifyApiKeyStamp(VECTOR_STAMP, utf8Encode('{"payload":"hello from TKHQ"}')))).toBe('SIGNATURE_INVALID');
   });
 
   it.each(API_KEY_CURVES)('round-trips a %s stamp in the wire form', async (curve) => {
@@ -89,7 +81,9 @@ describe('X-Stamp', () => {
 
   describe('parseApiKeyStamp rejects malformed headers with STAMP_MALFORMED', () => {
     const keys = generateApiKeyPair('p256');
-    const goodSignature = bytesToHex(rawToDerSignature(p256.sign(sha256(utf8Encode('b')), hexToBytes(keys.privateKey, 'k'), { prehash: false }), 'p256'));
+    const goodSignature = bytesToHex(
+      rawToDerSignature(p256.sign(sha256(utf8Encode('b')), hexToBytes(keys.privateKey, 'k'), { prehash: false }), 'p256'),
+    );
     const valid = { publicKey: keys.publicKey, scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature: goodSignature };
     const cases: Array<[string, string, RegExp]> = [
       ['an empty header', '', /missing or empty/],
@@ -102,7 +96,11 @@ describe('X-Stamp', () => {
       ['odd-length hex', encodeStamp({ ...valid, publicKey: valid.publicKey.slice(1) }), /odd length/],
       ['uppercase hex', encodeStamp({ ...valid, publicKey: valid.publicKey.toUpperCase() }), /lowercase/],
       ['an uncompressed key', encodeStamp({ ...valid, publicKey: `04${'11'.repeat(64)}` }), /33-byte compressed/],
-      ['a raw instead of DER signature', encodeStamp({ ...valid, signature: bytesToHex(derToRawSignature(hexToBytes(goodSignature, 's'), 'p256')) }), /DER/],
+      [
+        'a raw instead of DER signature',
+        encodeStamp({ ...valid, signature: bytesToHex(derToRawSignature(hexToBytes(goodSignature, 's'), 'p256')) }),
+        /DER/,
+      ],
       ['trailing garbage after DER', encodeStamp({ ...valid, signature: `${goodSignature}00` }), /DER/],
       ['a short Ed25519 key', encodeStamp({ ...valid, scheme: 'SIGNATURE_SCHEME_TK_API_ED25519', publicKey: '11'.repeat(31) }), /32 bytes/],
     ];

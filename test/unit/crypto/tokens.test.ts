@@ -61,9 +61,9 @@ describe('session JWT', () => {
     expect(thrown(() => verifySessionJwt(altered, notarizer.publicKey, NOW_MS)).code).toBe('TOKEN_INVALID');
     expect(thrown(() => verifySessionJwt(jwt, notarizer.publicKey, sessionClaims.exp * 1000)).code).toBe('TOKEN_EXPIRED');
     expect(thrown(() => verifySessionJwt(jwt.split('.').slice(0, 2).join('.'), notarizer.publicKey, NOW_MS)).message).toMatch(/3 dot-separated/);
-    expect(thrown(() => verifySessionJwt(replaceSegment(jwt, 0, segmentOf({ alg: 'none', typ: 'JWT' })), notarizer.publicKey, NOW_MS)).message).toMatch(
-      /alg/,
-    );
+    expect(
+      thrown(() => verifySessionJwt(replaceSegment(jwt, 0, segmentOf({ alg: 'none', typ: 'JWT' })), notarizer.publicKey, NOW_MS)).message,
+    ).toMatch(/alg/);
     expect(thrown(() => verifySessionJwt(replaceSegment(jwt, 2, 'AAAA'), notarizer.publicKey, NOW_MS)).message).toMatch(/64 bytes/);
   });
 

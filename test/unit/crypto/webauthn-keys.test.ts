@@ -54,12 +54,39 @@ describe('X-Stamp-WebAuthn', () => {
   });
 
   const failures: Array<[string, () => unknown, RegExp]> = [
-    ['another body', () => verifyWebAuthnStamp(parseWebAuthnStamp(assertionFor(body, { challengeBody: '{}' })), utf8Encode(body), passkey.publicKey), /challenge/],
-    ['a registration ceremony', () => verifyWebAuthnStamp(parseWebAuthnStamp(assertionFor(body, { type: 'webauthn.create' })), utf8Encode(body), passkey.publicKey), /type/],
-    ['no user presence', () => verifyWebAuthnStamp(parseWebAuthnStamp(assertionFor(body, { flags: 0x04 })), utf8Encode(body), passkey.publicKey), /user-present/],
-    ['a foreign origin', () => verifyWebAuthnStamp(parseWebAuthnStamp(assertionFor(body, { origin: 'https://evil.example' })), utf8Encode(body), passkey.publicKey, { allowedOrigins: [ORIGIN] }), /origin/],
-    ['another rpId', () => verifyWebAuthnStamp(parseWebAuthnStamp(assertionFor(body)), utf8Encode(body), passkey.publicKey, { rpId: 'other.example' }), /rpIdHash/],
-    ['another credential key', () => verifyWebAuthnStamp(parseWebAuthnStamp(assertionFor(body)), utf8Encode(body), generateEncryptionKeyPair().publicKey), /ES256 signature/],
+    [
+      'another body',
+      () => verifyWebAuthnStamp(parseWebAuthnStamp(assertionFor(body, { challengeBody: '{}' })), utf8Encode(body), passkey.publicKey),
+      /challenge/,
+    ],
+    [
+      'a registration ceremony',
+      () => verifyWebAuthnStamp(parseWebAuthnStamp(assertionFor(body, { type: 'webauthn.create' })), utf8Encode(body), passkey.publicKey),
+      /type/,
+    ],
+    [
+      'no user presence',
+      () => verifyWebAuthnStamp(parseWebAuthnStamp(assertionFor(body, { flags: 0x04 })), utf8Encode(body), passkey.publicKey),
+      /user-present/,
+    ],
+    [
+      'a foreign origin',
+      () =>
+        verifyWebAuthnStamp(parseWebAuthnStamp(assertionFor(body, { origin: 'https://evil.example' })), utf8Encode(body), passkey.publicKey, {
+          allowedOrigins: [ORIGIN],
+        }),
+      /origin/,
+    ],
+    [
+      'another rpId',
+      () => verifyWebAuthnStamp(parseWebAuthnStamp(assertionFor(body)), utf8Encode(body), passkey.publicKey, { rpId: 'other.example' }),
+      /rpIdHash/,
+    ],
+    [
+      'another credential key',
+      () => verifyWebAuthnStamp(parseWebAuthnStamp(assertionFor(body)), utf8Encode(body), generateEncryptionKeyPair().publicKey),
+      /ES256 signature/,
+    ],
   ];
   it.each(failures)('rejects %s with SIGNATURE_INVALID', (_label, action, message) => {
     const error = thrown(action);
@@ -75,8 +102,16 @@ describe('X-Stamp-WebAuthn', () => {
   it.each([
     ['base64url instead of JSON', base64UrlEncode(utf8Encode('{}')), /not JSON/],
     ['a missing signature', JSON.stringify({ authenticatorData: 'AA', clientDataJson: 'AA', credentialId: 'AA' }), /"signature"/],
-    ['short authenticator data', JSON.stringify({ authenticatorData: 'AAAA', clientDataJson: 'AA', credentialId: 'AA', signature: 'AA' }), /at least 37/],
-    ['a bad base64url member', JSON.stringify({ authenticatorData: 'A+/A', clientDataJson: 'AA', credentialId: 'AA', signature: 'AA' }), /authenticatorData/],
+    [
+      'short authenticator data',
+      JSON.stringify({ authenticatorData: 'AAAA', clientDataJson: 'AA', credentialId: 'AA', signature: 'AA' }),
+      /at least 37/,
+    ],
+    [
+      'a bad base64url member',
+      JSON.stringify({ authenticatorData: 'A+/A', clientDataJson: 'AA', credentialId: 'AA', signature: 'AA' }),
+      /authenticatorData/,
+    ],
   ])('parse rejects %s with STAMP_MALFORMED', (_label, header, message) => {
     const error = thrown(() => parseWebAuthnStamp(header));
     expect(error.code).toBe('STAMP_MALFORMED');
@@ -86,7 +121,15 @@ describe('X-Stamp-WebAuthn', () => {
   it('converts an ES256 COSE key and rejects other algorithms', () => {
     const point = hexToBytes(passkey.publicKey, 'pk');
     const cose = (alg: number) =>
-      encodeCBOR(new Map<number, number | Uint8Array>([[1, 2], [3, alg], [-1, 1], [-2, point.slice(1, 33)], [-3, point.slice(33)]]));
+      encodeCBOR(
+        new Map<number, number | Uint8Array>([
+          [1, 2],
+          [3, alg],
+          [-1, 1],
+          [-2, point.slice(1, 33)],
+          [-3, point.slice(33)],
+        ]),
+      );
     expect(coseKeyToP256PublicKey(cose(-7))).toBe(passkey.publicKey);
     expect(thrown(() => coseKeyToP256PublicKey(cose(-8))).message).toMatch(/alg/);
     expect(thrown(() => coseKeyToP256PublicKey(Uint8Array.of(0xff))).code).toBe('KEY_INVALID');

@@ -23,14 +23,38 @@ const FOREIGN_KEY = `04${'cd'.repeat(64)}`;
 const lookup: OrganizationLookup = {
   organizationName: 'Acme',
   users: [
-    { userId: ALICE, userName: 'Alice', userTags: ['tag-ops'], apiKeys: [{ apiKeyId: 'key-a', apiKeyName: 'alice laptop' }], authenticators: [], oauthProviders: [] },
-    { userId: BOB, userName: 'Bob', userTags: [], apiKeys: [{ apiKeyId: 'key-b1', apiKeyName: 'bob desk' }, { apiKeyId: 'key-b2', apiKeyName: 'bob ci' }], authenticators: [], oauthProviders: [] },
+    {
+      userId: ALICE,
+      userName: 'Alice',
+      userTags: ['tag-ops'],
+      apiKeys: [{ apiKeyId: 'key-a', apiKeyName: 'alice laptop' }],
+      authenticators: [],
+      oauthProviders: [],
+    },
+    {
+      userId: BOB,
+      userName: 'Bob',
+      userTags: [],
+      apiKeys: [
+        { apiKeyId: 'key-b1', apiKeyName: 'bob desk' },
+        { apiKeyId: 'key-b2', apiKeyName: 'bob ci' },
+      ],
+      authenticators: [],
+      oauthProviders: [],
+    },
     { userId: CAROL, userName: 'Carol', userTags: ['tag-ops'], apiKeys: [], authenticators: [], oauthProviders: [] },
   ],
   tags: [{ tagId: 'tag-ops', tagName: 'operators' }],
   rootQuorum: { userIds: [ALICE, BOB], threshold: 2 },
   policies: [
-    { policyId: 'pol-1', policyName: 'Ops may sign', effect: 'EFFECT_ALLOW', condition: "activity.resource == 'WALLET'", consensus: "approvers.any(user, user.tags.contains('tag-ops'))", notes: '' },
+    {
+      policyId: 'pol-1',
+      policyName: 'Ops may sign',
+      effect: 'EFFECT_ALLOW',
+      condition: "activity.resource == 'WALLET'",
+      consensus: "approvers.any(user, user.tags.contains('tag-ops'))",
+      notes: '',
+    },
   ],
   wallets: [
     { walletId: 'w-1', walletName: 'Treasury', exported: false },
@@ -90,7 +114,11 @@ describe('root quorum', () => {
 
 describe('policies', () => {
   it('shows a change as a diff against the stored policy, only the fields that change', () => {
-    const described = describeIntent('ACTIVITY_TYPE_UPDATE_POLICY_V2', { policyId: 'pol-1', policyEffect: 'EFFECT_DENY', policyCondition: "activity.resource == 'WALLET'" });
+    const described = describeIntent('ACTIVITY_TYPE_UPDATE_POLICY_V2', {
+      policyId: 'pol-1',
+      policyEffect: 'EFFECT_DENY',
+      policyCondition: "activity.resource == 'WALLET'",
+    });
     expect(described.title).toBe('Change a policy');
     expect(described.facts).toContainEqual({ label: 'Policy', value: [{ text: 'Ops may sign', id: 'pol-1' }] });
     expect(described.changes).toEqual([{ label: 'Effect', before: [{ text: 'Allow' }], after: [{ text: 'Deny' }] }]);
@@ -191,11 +219,24 @@ describe('unknown and signing activities', () => {
   });
 
   it('passes signing requests to the clear-signing decoder, and shows the payload without one', () => {
-    const intent = { signRawPayloadIntentV2: { signWith: '0xabc', payload: 'deadbeef', encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_KECCAK256' } };
+    const intent = {
+      signRawPayloadIntentV2: {
+        signWith: '0xabc',
+        payload: 'deadbeef',
+        encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+        hashFunction: 'HASH_FUNCTION_KECCAK256',
+      },
+    };
     const plain = describeActivity({ type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', intent }, lookup);
     expect(plain.signing).toMatchObject({ payloads: ['deadbeef'], signWith: { text: '0xabc' } });
     expect(plain.signing?.decoded).toBeUndefined();
-    expect(plain.facts).toContainEqual({ label: 'Signs with', value: [{ text: '0xabc', code: true }, { text: 'in Treasury', id: 'w-1' }] });
+    expect(plain.facts).toContainEqual({
+      label: 'Signs with',
+      value: [
+        { text: '0xabc', code: true },
+        { text: 'in Treasury', id: 'w-1' },
+      ],
+    });
     const decoded = describeActivity({ type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', intent }, lookup, {
       decodeSigning: (request, activity) => ({
         title: 'Sign a message',
@@ -204,7 +245,11 @@ describe('unknown and signing activities', () => {
         warnings: ['The message names another chain.'],
       }),
     });
-    expect(decoded).toMatchObject({ title: 'Sign a message', summary: '1 payload for signRawPayloadIntentV2', warnings: ['The message names another chain.'] });
+    expect(decoded).toMatchObject({
+      title: 'Sign a message',
+      summary: '1 payload for signRawPayloadIntentV2',
+      warnings: ['The message names another chain.'],
+    });
     expect(decoded.signing?.decoded).toEqual([{ label: 'Message', value: [{ text: 'hello' }] }]);
   });
 });
@@ -212,15 +257,32 @@ describe('unknown and signing activities', () => {
 describe('settled activities', () => {
   it('do not take the organization as it stands now for their "before"', () => {
     const settled = { settled: true };
-    const renamed = describeActivity({ type: 'ACTIVITY_TYPE_UPDATE_USER_NAME', intent: { updateUserNameIntent: { userId: ALICE, userName: 'Alice' } } }, lookup, settled);
+    const renamed = describeActivity(
+      { type: 'ACTIVITY_TYPE_UPDATE_USER_NAME', intent: { updateUserNameIntent: { userId: ALICE, userName: 'Alice' } } },
+      lookup,
+      settled,
+    );
     expect(renamed.changes).toEqual([{ label: 'Name', before: undefined, after: [{ text: 'Alice' }] }]);
-    const policy = describeActivity({ type: 'ACTIVITY_TYPE_UPDATE_POLICY_V2', intent: { updatePolicyIntentV2: { policyId: 'pol-1', policyEffect: 'EFFECT_ALLOW' } } }, lookup, settled);
+    const policy = describeActivity(
+      { type: 'ACTIVITY_TYPE_UPDATE_POLICY_V2', intent: { updatePolicyIntentV2: { policyId: 'pol-1', policyEffect: 'EFFECT_ALLOW' } } },
+      lookup,
+      settled,
+    );
     expect(policy.changes).toEqual([{ label: 'Effect', before: undefined, after: [{ text: 'Allow' }] }]);
-    const keys = describeActivity({ type: 'ACTIVITY_TYPE_DELETE_API_KEYS', intent: { deleteApiKeysIntent: { userId: ALICE, apiKeyIds: ['key-a'] } } }, lookup, settled);
+    const keys = describeActivity(
+      { type: 'ACTIVITY_TYPE_DELETE_API_KEYS', intent: { deleteApiKeysIntent: { userId: ALICE, apiKeyIds: ['key-a'] } } },
+      lookup,
+      settled,
+    );
     expect(keys.warnings).toEqual([]);
     expect(keys.deletions).toEqual([{ what: { text: 'key-a', code: true }, kind: 'API key' }]);
     const accounts = describeActivity(
-      { type: 'ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS', intent: { createWalletAccountsIntent: { walletId: 'w-1', accounts: [{ path: "m/44'/60'/0'/0/1", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }] } } },
+      {
+        type: 'ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS',
+        intent: {
+          createWalletAccountsIntent: { walletId: 'w-1', accounts: [{ path: "m/44'/60'/0'/0/1", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }] },
+        },
+      },
       lookup,
       settled,
     );
@@ -231,7 +293,14 @@ describe('settled activities', () => {
 
 describe("clear signing through main's hook", () => {
   it('reads a raw payload signing request with the signer named from the lookup', () => {
-    const intent = { signRawPayloadIntentV2: { signWith: '0xabc', payload: '68656c6c6f', encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_KECCAK256' } };
+    const intent = {
+      signRawPayloadIntentV2: {
+        signWith: '0xabc',
+        payload: '68656c6c6f',
+        encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+        hashFunction: 'HASH_FUNCTION_KECCAK256',
+      },
+    };
     const wallets = [{ walletId: 'w-1', walletName: 'Treasury', accounts: [{ address: '0xabc' }] }];
     const described = describeActivity({ type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', intent }, lookup, { decodeSigning: signingDecoder({ wallets }) });
     expect(described.title).toMatch(/^Sign /);

@@ -36,7 +36,9 @@ describe('a policy in words', () => {
       { text: ')).count() >= 2' },
     ]);
     expect(pieces.map((piece) => piece.text).join('')).toBe(text);
-    expect(piecesInText(pieces)).toBe('approvers.any(user, user.id == «user Bea») || approvers.filter(user, user.tags.contains(«tag ops»)).count() >= 2');
+    expect(piecesInText(pieces)).toBe(
+      'approvers.any(user, user.id == «user Bea») || approvers.filter(user, user.tags.contains(«tag ops»)).count() >= 2',
+    );
   });
 
   it('leaves an unknown id as the id, with a note; also where an id is expected but not shaped like one', () => {
@@ -64,7 +66,11 @@ describe('a policy in words', () => {
   });
 
   it('keeps base units and says why when the token is unknown, unnamed or differs by chain', () => {
-    const unknown = readPolicyExpression(`eth.tx.to == '0x0000000000000000000000000000000000000001' && eth.tx.contract_call_args['amount'] < 5`, 'condition', lookup);
+    const unknown = readPolicyExpression(
+      `eth.tx.to == '0x0000000000000000000000000000000000000001' && eth.tx.contract_call_args['amount'] < 5`,
+      'condition',
+      lookup,
+    );
     expect(unknown.at(-1)).toEqual({ text: '5', note: UNKNOWN_TOKEN_SOURCE });
     const unnamed = readPolicyExpression("eth.tx.contract_call_args['amount'] < 5", 'condition', lookup);
     expect(unnamed.at(-1)).toEqual({ text: '5', note: 'base units: the condition names no token contract (eth.tx.to)' });
@@ -72,25 +78,41 @@ describe('a policy in words', () => {
     const elsewhere = readPolicyExpression(`eth.tx.to == '${USDC}' || eth.tx.contract_call_args['amount'] < 5`, 'condition', lookup);
     expect(elsewhere.at(-1)?.note).toBe('base units: the condition names no token contract (eth.tx.to)');
     // WETH's OP-stack address is WETH on two chains with the same decimals; a chain id narrows a listing.
-    const sepolia = readPolicyExpression(`eth.tx.chain_id == 1 && eth.tx.to == '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238' && eth.tx.contract_call_args['amount'] < 5`, 'condition', lookup);
+    const sepolia = readPolicyExpression(
+      `eth.tx.chain_id == 1 && eth.tx.to == '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238' && eth.tx.contract_call_args['amount'] < 5`,
+      'condition',
+      lookup,
+    );
     expect(sepolia.at(-1)).toEqual({ text: '5', note: UNKNOWN_TOKEN_SOURCE });
   });
 
   it('still names ids in an expression that does not check, and reads no amount from it', () => {
     const pieces = readPolicyExpression(`approvers.any(user, user.idd == '${BEA}') && eth.tx.value < 5`, 'consensus', lookup);
-    expect(pieces.filter((piece) => piece.name !== undefined || piece.units !== undefined)).toEqual([{ text: `'${BEA}'`, name: 'Bea', kind: 'user' }]);
+    expect(pieces.filter((piece) => piece.name !== undefined || piece.units !== undefined)).toEqual([
+      { text: `'${BEA}'`, name: 'Bea', kind: 'user' },
+    ]);
   });
 
   it('is what an approval of a new policy shows, with its notes, when main passes the reader', () => {
     const described = describeActivity(
       {
         type: 'ACTIVITY_TYPE_CREATE_POLICY_V3',
-        intent: { createPolicyIntentV3: { policyName: 'Bea alone', effect: 'EFFECT_ALLOW', condition: '', consensus: `approvers.any(user, user.id == '${BEA}')`, notes: 'for emergencies' } },
+        intent: {
+          createPolicyIntentV3: {
+            policyName: 'Bea alone',
+            effect: 'EFFECT_ALLOW',
+            condition: '',
+            consensus: `approvers.any(user, user.id == '${BEA}')`,
+            notes: 'for emergencies',
+          },
+        },
       },
       lookup,
       { readPolicy: (text, kind) => piecesInText(readPolicyExpression(text, kind, lookup)) },
     );
-    expect(described.changes.find((change) => change.label === 'Consensus')?.after).toEqual([{ text: 'approvers.any(user, user.id == «user Bea»)', code: true }]);
+    expect(described.changes.find((change) => change.label === 'Consensus')?.after).toEqual([
+      { text: 'approvers.any(user, user.id == «user Bea»)', code: true },
+    ]);
     expect(described.changes.find((change) => change.label === 'Notes')?.after).toEqual([{ text: 'for emergencies' }]);
   });
 });
@@ -106,7 +128,12 @@ describe('an update, token by token', () => {
       { text: '1,000,000,000', units: '1,000 USDC', note: 'known token list', change: 'removed' },
       { text: '2,000,000,000', units: '2,000 USDC', note: 'known token list', change: 'added' },
     ]);
-    expect(pieces.filter((piece) => piece.change !== 'added').map((piece) => piece.text).join('')).toBe(before.replace('1000000000', '1,000,000,000'));
+    expect(
+      pieces
+        .filter((piece) => piece.change !== 'added')
+        .map((piece) => piece.text)
+        .join(''),
+    ).toBe(before.replace('1000000000', '1,000,000,000'));
   });
 
   it('keeps names on ids it did not change and shows a swapped id by name', () => {
@@ -124,7 +151,11 @@ describe('an update, token by token', () => {
   });
 
   it('diffs notes word by word without grouping their digits', () => {
-    const pieces = diffPolicyText({ text: 'up to 1000 USDC a day', glosses: [] }, { text: 'up to 2000 USDC a week', glosses: [] }, { groupDigits: false });
+    const pieces = diffPolicyText(
+      { text: 'up to 1000 USDC a day', glosses: [] },
+      { text: 'up to 2000 USDC a week', glosses: [] },
+      { groupDigits: false },
+    );
     expect(pieces).toEqual([
       { text: 'up to ', change: 'same' },
       { text: '1000', change: 'removed' },

@@ -43,15 +43,21 @@ describe('the signing request in words, from one table', () => {
     // Tron is read on a card but not signed: the CLI refuses it like any unknown word.
     expect(() => flagChoice(TRANSACTION_TYPE_WORDS, 'tron', 'type')).toThrow('--type must be one of ethereum, solana, bitcoin; got tron');
     // A flag word is not the enum value, nor a label.
-    expect(() => flagChoice(PAYLOAD_ENCODING_WORDS, 'PAYLOAD_ENCODING_EIP712', 'encoding')).toThrow('--encoding must be one of text, hex, eip712, eip7702; got PAYLOAD_ENCODING_EIP712');
-    expect(() => flagChoice(HASH_FUNCTION_WORDS, 'Keccak-256', 'hash')).toThrow('--hash must be one of keccak256, sha256, none, not-applicable; got Keccak-256');
+    expect(() => flagChoice(PAYLOAD_ENCODING_WORDS, 'PAYLOAD_ENCODING_EIP712', 'encoding')).toThrow(
+      '--encoding must be one of text, hex, eip712, eip7702; got PAYLOAD_ENCODING_EIP712',
+    );
+    expect(() => flagChoice(HASH_FUNCTION_WORDS, 'Keccak-256', 'hash')).toThrow(
+      '--hash must be one of keccak256, sha256, none, not-applicable; got Keccak-256',
+    );
     expect(flagAlternatives(HASH_FUNCTION_WORDS)).toBe('keccak256|sha256|none|not-applicable');
   });
 
   it("words a recorded signing activity with the card's reading words, and a value outside the enum generically", () => {
     const payload = describeActivity({
       type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2',
-      intent: { signRawPayloadIntentV2: { signWith: '0xabc', payload: 'hi', encoding: 'PAYLOAD_ENCODING_TEXT_UTF8', hashFunction: 'HASH_FUNCTION_NO_OP' } },
+      intent: {
+        signRawPayloadIntentV2: { signWith: '0xabc', payload: 'hi', encoding: 'PAYLOAD_ENCODING_TEXT_UTF8', hashFunction: 'HASH_FUNCTION_NO_OP' },
+      },
     });
     const facts = JSON.stringify(payload);
     expect(facts).toContain(PAYLOAD_ENCODING_WORDS.PAYLOAD_ENCODING_TEXT_UTF8.reading);

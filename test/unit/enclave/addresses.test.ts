@@ -48,23 +48,33 @@ describe('addresses from "abandon … about" against published vectors', () => {
     expect(await addressOf(ABANDON, 'CURVE_SECP256K1', path, format)).toBe(expected);
   });
 
-  it('Solana m/44\'/501\'/0\'/0\' (Phantom / solana-keygen "abandon … about")', async () => {
+  it("Solana m/44'/501'/0'/0' (Phantom / solana-keygen \"abandon … about\")", async () => {
     expect(await addressOf(ABANDON, 'CURVE_ED25519', "m/44'/501'/0'/0'", 'ADDRESS_FORMAT_SOLANA')).toBe(
       'HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk',
     );
   });
 });
 
-describe('addresses against chain libraries\' own vectors', () => {
+describe("addresses against chain libraries' own vectors", () => {
   it('Ethereum: Hardhat\'s default account 0 of "test … junk"', async () => {
     expect(
-      await addressOf('test test test test test test test test test test test junk', 'CURVE_SECP256K1', "m/44'/60'/0'/0/0", 'ADDRESS_FORMAT_ETHEREUM'),
+      await addressOf(
+        'test test test test test test test test test test test junk',
+        'CURVE_SECP256K1',
+        "m/44'/60'/0'/0/0",
+        'ADDRESS_FORMAT_ETHEREUM',
+      ),
     ).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
   });
 
   it('Stellar: SEP-0005 test vector 1, account 0', async () => {
     expect(
-      await addressOf('illness spike retreat truth genius clock brain pass fit cave bargain toe', 'CURVE_ED25519', "m/44'/148'/0'", 'ADDRESS_FORMAT_XLM'),
+      await addressOf(
+        'illness spike retreat truth genius clock brain pass fit cave bargain toe',
+        'CURVE_ED25519',
+        "m/44'/148'/0'",
+        'ADDRESS_FORMAT_XLM',
+      ),
     ).toBe('GDRXE2BQUC3AZNPVFSCEZ76NJ3WWL25FYFK6RGZGIEKWE4SOOHSUJUJ6');
   });
 
@@ -123,7 +133,7 @@ describe('addresses against chain libraries\' own vectors', () => {
 });
 
 describe('Bitcoin networks and script types', () => {
-  it('uses each network\'s prefixes for every script type', async () => {
+  it("uses each network's prefixes for every script type", async () => {
     const prefixes: Record<string, Record<string, RegExp>> = {
       MAINNET: { P2PKH: /^1/, P2SH: /^3/, P2WPKH: /^bc1q.{38}$/, P2WSH: /^bc1q.{58}$/, P2TR: /^bc1p/ },
       TESTNET: { P2PKH: /^[mn]/, P2SH: /^2/, P2WPKH: /^tb1q.{38}$/, P2WSH: /^tb1q.{58}$/, P2TR: /^tb1p/ },
@@ -168,16 +178,22 @@ describe('determinism and key encodings', () => {
   });
 
   it('uses the Sui scheme flag of each curve', () => {
-    const keys = CURVES.map((curve) => addressFor({ curve, publicKey: publicKeyFromPrivate(curve, hexToBytes('33'.repeat(32))), format: 'ADDRESS_FORMAT_SUI' }));
+    const keys = CURVES.map((curve) =>
+      addressFor({ curve, publicKey: publicKeyFromPrivate(curve, hexToBytes('33'.repeat(32))), format: 'ADDRESS_FORMAT_SUI' }),
+    );
     for (const key of keys) expect(key).toMatch(/^0x[0-9a-f]{64}$/);
     expect(new Set(keys).size).toBe(3);
   });
 
   it('refuses a public key that is not a point on the curve', () => {
     // x = 2^256 - 1 exceeds the field prime, so no point has it.
-    expect(() => addressFor({ curve: 'CURVE_SECP256K1', publicKey: Uint8Array.from([0x02, ...new Uint8Array(32).fill(0xff)]), format: 'ADDRESS_FORMAT_ETHEREUM' })).toThrow(
-      expect.objectContaining({ code: 'KEY_INVALID' }),
-    );
+    expect(() =>
+      addressFor({
+        curve: 'CURVE_SECP256K1',
+        publicKey: Uint8Array.from([0x02, ...new Uint8Array(32).fill(0xff)]),
+        format: 'ADDRESS_FORMAT_ETHEREUM',
+      }),
+    ).toThrow(expect.objectContaining({ code: 'KEY_INVALID' }));
     expect(() => addressFor({ curve: 'CURVE_ED25519', publicKey: new Uint8Array(33), format: 'ADDRESS_FORMAT_SOLANA' })).toThrow(
       expect.objectContaining({ code: 'KEY_INVALID' }),
     );
@@ -227,9 +243,9 @@ describe('curve/format validity', () => {
   }
 
   it('refuses an unknown format name', () => {
-    expect(() => addressFor({ curve: 'CURVE_SECP256K1', publicKey: sampleKeys.CURVE_SECP256K1, format: 'ADDRESS_FORMAT_DOGE' as AddressFormat })).toThrow(
-      expect.objectContaining({ code: 'ADDRESS_FORMAT_INVALID' }),
-    );
+    expect(() =>
+      addressFor({ curve: 'CURVE_SECP256K1', publicKey: sampleKeys.CURVE_SECP256K1, format: 'ADDRESS_FORMAT_DOGE' as AddressFormat }),
+    ).toThrow(expect.objectContaining({ code: 'ADDRESS_FORMAT_INVALID' }));
   });
 
   it('gives every default account a curve the format accepts', () => {

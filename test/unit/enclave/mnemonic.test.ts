@@ -99,7 +99,10 @@ describe('languages', () => {
   it('asks for the language when a mnemonic is valid in two', () => {
     // Simplified and traditional Chinese share many characters; find a zero-entropy-like phrase valid in both.
     for (let seed = 0; seed < 4096; seed++) {
-      const candidate = entropyToMnemonic(Uint8Array.from({ length: 16 }, (_, i) => (seed >> (i % 12)) & 0xff), 'MNEMONIC_LANGUAGE_SIMPLIFIED_CHINESE');
+      const candidate = entropyToMnemonic(
+        Uint8Array.from({ length: 16 }, (_, i) => (seed >> (i % 12)) & 0xff),
+        'MNEMONIC_LANGUAGE_SIMPLIFIED_CHINESE',
+      );
       if (isValidMnemonic(candidate, 'MNEMONIC_LANGUAGE_TRADITIONAL_CHINESE')) {
         const error = errorOf(() => parseMnemonic(candidate));
         expect(error.code).toBe('MNEMONIC_INVALID');

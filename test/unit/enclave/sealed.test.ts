@@ -33,7 +33,10 @@ describe('sealed storage', () => {
     for (let index = 0; index < sealed.length; index++) {
       const tampered = sealed.slice();
       tampered[index] = (tampered[index] ?? 0) ^ 0x01;
-      expect(thrownCode(() => open(key, tampered, 'wallet-1')), `byte ${index}`).toBe('DECRYPTION_FAILED');
+      expect(
+        thrownCode(() => open(key, tampered, 'wallet-1')),
+        `byte ${index}`,
+      ).toBe('DECRYPTION_FAILED');
     }
   });
 

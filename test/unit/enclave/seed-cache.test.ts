@@ -63,7 +63,7 @@ describe('SeedCache', () => {
     expect(seeds.map(isZeroed)).toEqual([false, true]);
   });
 
-  it('computes afresh when the wallet\'s sealed blob is another, and forgets a deleted wallet', async () => {
+  it("computes afresh when the wallet's sealed blob is another, and forgets a deleted wallet", async () => {
     const cache = new SeedCache({ maxSeeds: 4, lifetimeMs: LIFETIME_MS });
     const { compute, seeds } = countingCompute();
     await cache.use('w1', 'blob-a', compute, firstByte);

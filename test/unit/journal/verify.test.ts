@@ -13,7 +13,13 @@ import {
 } from '../../../src/shared/journal/format';
 import { verifyAppended, verifyJournal } from '../../../src/shared/journal/verify';
 
-const reading = (title: string) => ({ title, summary: `${title}, in one line`, facts: [{ label: 'Amount', value: '1 ETH' }], warnings: [], verdict: 'completed' });
+const reading = (title: string) => ({
+  title,
+  summary: `${title}, in one line`,
+  facts: [{ label: 'Amount', value: '1 ETH' }],
+  warnings: [],
+  verdict: 'completed',
+});
 
 function journalKey() {
   const secret = p256.utils.randomSecretKey();
@@ -22,7 +28,10 @@ function journalKey() {
 }
 
 /** A journal of `count` entries (the first one names the key), as lines. */
-async function buildJournal(count: number, key = journalKey()): Promise<{ lines: string[]; entries: JournalEntry[]; key: ReturnType<typeof journalKey> }> {
+async function buildJournal(
+  count: number,
+  key = journalKey(),
+): Promise<{ lines: string[]; entries: JournalEntry[]; key: ReturnType<typeof journalKey> }> {
   const lines: string[] = [];
   const entries: JournalEntry[] = [];
   let prev = GENESIS_PREV;
@@ -182,6 +191,9 @@ function withoutSig({ sig: _sig, ...entry }: JournalEntry) {
 
 async function checkpointOf(lines: string[], key: ReturnType<typeof journalKey>): Promise<string> {
   return canonicalJson(
-    await signCheckpoint({ count: lines.length, head: sha256Hex(lines.at(-1)!), at: '2026-11-26T13:00:00.000Z', journalKey: key.publicKey }, key.sign),
+    await signCheckpoint(
+      { count: lines.length, head: sha256Hex(lines.at(-1)!), at: '2026-11-26T13:00:00.000Z', journalKey: key.publicKey },
+      key.sign,
+    ),
   );
 }

@@ -19,7 +19,11 @@ describe('the offline stamped-request file', () => {
     ['no version', JSON.stringify(request), /version/],
     ['a later version', JSON.stringify({ version: 2, ...request }), /version/],
     ['an extra field', JSON.stringify({ version: 1, ...request, secret: 'x' }), /secret/],
-    ['another stamp header', JSON.stringify({ version: 1, ...request, stamp: { headerName: 'X-Stamp-Webauthn', headerValue: 'e30' } }), /stamp\.headerName/],
+    [
+      'another stamp header',
+      JSON.stringify({ version: 1, ...request, stamp: { headerName: 'X-Stamp-Webauthn', headerValue: 'e30' } }),
+      /stamp\.headerName/,
+    ],
     ['a body that is not a JSON object', JSON.stringify({ version: 1, ...request, body: '[1]' }), /body/],
   ])('refuses %s with FILE_ERROR naming the file and the field', (_, text, field) => {
     let thrown: unknown;
@@ -33,8 +37,12 @@ describe('the offline stamped-request file', () => {
   });
 
   it('refuses to stamp a path or body the file could not hold, naming the field', () => {
-    expect(() => checkStampableRequest({ path: 'approve_activity', body: '{}' })).toThrow(expect.objectContaining({ code: 'REQUEST_INVALID', details: { field: 'path' } }));
-    expect(() => checkStampableRequest({ path: request.path, body: '"text"' })).toThrow(expect.objectContaining({ code: 'REQUEST_INVALID', details: { field: 'body' } }));
+    expect(() => checkStampableRequest({ path: 'approve_activity', body: '{}' })).toThrow(
+      expect.objectContaining({ code: 'REQUEST_INVALID', details: { field: 'path' } }),
+    );
+    expect(() => checkStampableRequest({ path: request.path, body: '"text"' })).toThrow(
+      expect.objectContaining({ code: 'REQUEST_INVALID', details: { field: 'body' } }),
+    );
     expect(() => checkStampableRequest({ path: request.path, body: request.body })).not.toThrow();
   });
 });

@@ -101,9 +101,9 @@ describe('createOidcVerifier().verify', () => {
 
   it('refuses a tampered payload and a token signed by another key under the trusted kid', async () => {
     const [header, , signature] = (await sign(google)).split('.');
-    const forgedPayload = Buffer.from(
-      JSON.stringify({ iss: GOOGLE, sub: 'admin', aud: CLIENT_ID, iat: ISSUED_AT, exp: ISSUED_AT + 3600 }),
-    ).toString('base64url');
+    const forgedPayload = Buffer.from(JSON.stringify({ iss: GOOGLE, sub: 'admin', aud: CLIENT_ID, iat: ISSUED_AT, exp: ISSUED_AT + 3600 })).toString(
+      'base64url',
+    );
     await expectRejected(verifier.verify(`${header}.${forgedPayload}.${signature}`), 'bad_signature', /does not verify with the JWKS of/);
 
     const impostor = await makeIssuer(GOOGLE, 'RS256', 'google-1');
@@ -165,7 +165,14 @@ describe('configuration', () => {
   it('createOidcVerifier refuses duplicate issuers and private keys in a JWKS', async () => {
     const jwks = { keys: [google.publicJwk] };
     expectQkError(
-      () => createOidcVerifier({ issuers: [{ issuer: GOOGLE, jwks }, { issuer: GOOGLE, jwks }], now: () => new Date() }),
+      () =>
+        createOidcVerifier({
+          issuers: [
+            { issuer: GOOGLE, jwks },
+            { issuer: GOOGLE, jwks },
+          ],
+          now: () => new Date(),
+        }),
       'CONFIG_INVALID',
       /configured twice/,
     );

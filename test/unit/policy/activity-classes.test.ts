@@ -11,9 +11,9 @@ import {
   policyActivityOf,
 } from '../../../src/shared/policy';
 
-const swagger = JSON.parse(
-  readFileSync(new URL('../api/fixtures/turnkey-public-api.swagger.json', import.meta.url), 'utf8'),
-) as { definitions: { v1ActivityType: { enum: string[] } } };
+const swagger = JSON.parse(readFileSync(new URL('../api/fixtures/turnkey-public-api.swagger.json', import.meta.url), 'utf8')) as {
+  definitions: { v1ActivityType: { enum: string[] } };
+};
 const swaggerTypes = new Set(swagger.definitions.v1ActivityType.enum);
 
 describe('activity classes', () => {
@@ -41,7 +41,10 @@ describe('activity classes', () => {
   it('classifies every older version the service still accepts as its current version', () => {
     for (const version of olderActivityVersions) {
       const current = activityOperations[version.operation].activityType;
-      expect(activityClassOf(version.activityType)).toMatchObject({ resource: activityClassOf(current).resource, action: activityClassOf(current).action });
+      expect(activityClassOf(version.activityType)).toMatchObject({
+        resource: activityClassOf(current).resource,
+        action: activityClassOf(current).action,
+      });
     }
   });
 
@@ -91,7 +94,10 @@ describe('activity params', () => {
   it('feeds conditions end to end', () => {
     const activity = policyActivityOf('ACTIVITY_TYPE_DELETE_API_KEYS', { userId: 'u-1', apiKeyIds: ['k-1', 'k-2'] });
     const allows = (text: string) => evaluatePolicyExpression(text, 'condition', { activity });
-    expect(allows("activity.resource == 'CREDENTIAL' && activity.action == 'DELETE' && activity.params.user_id == 'u-1'")).toEqual({ ok: true, value: true });
+    expect(allows("activity.resource == 'CREDENTIAL' && activity.action == 'DELETE' && activity.params.user_id == 'u-1'")).toEqual({
+      ok: true,
+      value: true,
+    });
     expect(allows("activity.params.api_key_ids.contains('k-3')")).toEqual({ ok: true, value: false });
     expect(allows("activity.params.target_public_key == 'x'")).toMatchObject({ ok: false, error: { details: { reason: 'MissingField' } } });
   });

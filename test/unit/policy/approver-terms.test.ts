@@ -49,7 +49,9 @@ describe('approverTerms', () => {
     expect(summary("approvers.any(user, user.id == 'u-cy')")).toEqual([
       { method: 'any', direction: 'helps', required: true, atLeast: 1n, selects: { kind: 'user', userId: 'u-cy' } },
     ]);
-    expect(summary('approvers.count() > 2')).toEqual([{ method: 'count', direction: 'helps', required: true, atLeast: 3n, selects: { kind: 'everyone' } }]);
+    expect(summary('approvers.count() > 2')).toEqual([
+      { method: 'count', direction: 'helps', required: true, atLeast: 3n, selects: { kind: 'everyone' } },
+    ]);
     expect(summary("2 <= approvers.filter(u, 't-sec' in u.tags).count")).toEqual([
       { method: 'count', direction: 'helps', required: true, atLeast: 2n, selects: { kind: 'tag', tagId: 't-sec' } },
     ]);

@@ -155,9 +155,10 @@ describe('cronSpanContains', () => {
   it('ORs day-of-month and day-of-week when both are restricted', () => {
     // The 13th of March 2026 is a Friday; the 15th a Sunday; the 2nd a Monday.
     const thirteenthOrMonday = span('0 12 13 * 1', '1h', 'UTC');
-    expect(
-      inside(thirteenthOrMonday, ['2026-03-13T12:30:00Z', '2026-03-02T12:30:00Z', '2026-03-15T12:30:00Z', '2026-03-03T12:30:00Z']),
-    ).toEqual(['2026-03-13T12:30:00Z', '2026-03-02T12:30:00Z']);
+    expect(inside(thirteenthOrMonday, ['2026-03-13T12:30:00Z', '2026-03-02T12:30:00Z', '2026-03-15T12:30:00Z', '2026-03-03T12:30:00Z'])).toEqual([
+      '2026-03-13T12:30:00Z',
+      '2026-03-02T12:30:00Z',
+    ]);
     // With day-of-week left as *, only the day of month applies (and the reverse).
     expect(inside(span('0 12 13 * *', '1h', 'UTC'), ['2026-03-13T12:30:00Z', '2026-03-02T12:30:00Z'])).toEqual(['2026-03-13T12:30:00Z']);
     expect(inside(span('0 12 * * 1', '1h', 'UTC'), ['2026-03-13T12:30:00Z', '2026-03-02T12:30:00Z'])).toEqual(['2026-03-02T12:30:00Z']);

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { conditionContextOf, decide, policyFieldHolds, type DecisionRequest, type EnginePolicy } from '../../../src/shared/policy';
 
-const BEA = { user: { id: 'user-bea', tags: ['ops'] }, credential: { id: 'key-bea', user_id: 'user-bea', type: 'CREDENTIAL_TYPE_API_KEY_P256', public_key: 'pub-bea' } };
+const BEA = {
+  user: { id: 'user-bea', tags: ['ops'] },
+  credential: { id: 'key-bea', user_id: 'user-bea', type: 'CREDENTIAL_TYPE_API_KEY_P256', public_key: 'pub-bea' },
+};
 
 function allow(id: string, condition: string, consensus = 'true'): EnginePolicy {
   return { id, name: id, effect: 'EFFECT_ALLOW', condition, consensus, time: '' };
@@ -26,15 +29,21 @@ describe('the decision engine', () => {
     const lines: string[] = [];
     const decision = decide(walletRename([allow('limit', "activity.resource == 'WALLET' && eth.tx.value < 10")], [], (line) => lines.push(line)));
     expect(decision).toMatchObject({ decision: 'deny', reason: 'implicit', evaluations: [{ policyId: 'limit', outcome: 'OUTCOME_ERROR' }] });
-    expect(lines).toEqual(["policy limit (limit): condition could not be evaluated: MissingField: 'eth' is not available for this request (at 1:34)"]);
-    expect(policyFieldHolds('eth.tx.value < 10', 'condition', {})).toMatchObject({ message: "MissingField: 'eth' is not available for this request (at 1:1)" });
+    expect(lines).toEqual([
+      "policy limit (limit): condition could not be evaluated: MissingField: 'eth' is not available for this request (at 1:34)",
+    ]);
+    expect(policyFieldHolds('eth.tx.value < 10', 'condition', {})).toMatchObject({
+      message: "MissingField: 'eth' is not available for this request (at 1:1)",
+    });
   });
 
   it('a keyword read only inside an any() over an empty list is never read, so the policy still holds', () => {
     const decision = decide(walletRename([allow('empty-any', "activity.resource == 'WALLET' && !wallets.any(w, eth.tx.value > 0)")]));
     expect(decision).toMatchObject({ decision: 'allow', by: 'policy', evaluations: [{ policyId: 'empty-any', outcome: 'OUTCOME_ALLOW' }] });
     // Over a non-empty list the predicate runs and fails.
-    expect(decide(walletRename([allow('any', "!wallets.any(w, eth.tx.value > 0)")], [{ id: 'w' }])).evaluations).toEqual([{ policyId: 'any', outcome: 'OUTCOME_ERROR' }]);
+    expect(decide(walletRename([allow('any', '!wallets.any(w, eth.tx.value > 0)')], [{ id: 'w' }])).evaluations).toEqual([
+      { policyId: 'any', outcome: 'OUTCOME_ERROR' },
+    ]);
   });
 
   it('deciding the same request again, with policies edited, answers from the edited policies', () => {

@@ -81,8 +81,16 @@ describe('consensus', () => {
     ["approvers.all(user, user.tags.contains('t-security'))", [alice, carol], true],
     ["approvers.all(user, user.tags.contains('t-security'))", [alice, bob], false],
     ["approvers.any(user, user.alias == 'Bob')", [bob], true],
-    ["approvers.filter(user, 't-security' in user.tags).count() == 1 && approvers.filter(user, user.tags.contains('t-ops')).count() >= 2", [alice, bob, carol], false],
-    ["approvers.filter(user, 't-security' in user.tags).count() >= 1 && approvers.filter(user, user.tags.contains('t-ops')).count() >= 2", [alice, bob, carol], true],
+    [
+      "approvers.filter(user, 't-security' in user.tags).count() == 1 && approvers.filter(user, user.tags.contains('t-ops')).count() >= 2",
+      [alice, bob, carol],
+      false,
+    ],
+    [
+      "approvers.filter(user, 't-security' in user.tags).count() >= 1 && approvers.filter(user, user.tags.contains('t-ops')).count() >= 2",
+      [alice, bob, carol],
+      true,
+    ],
   ])('%s over %j', (text, approvers, expected) => {
     expect(consensus(text, { approvers, credentials: [] })).toBe(expected);
   });
@@ -121,7 +129,11 @@ describe('condition', () => {
     ["wallet_account.address == '0xabc'", signTransaction, true],
     ["wallet_account.address != '0xabc'", signTransaction, false],
     ['wallet.exported && !wallet.imported', signTransaction, true],
-    ["activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2' && activity.params.hash_function == 'HASH_FUNCTION_NO_OP' && activity.params.encoding != 'PAYLOAD_ENCODING_EIP712'", signRawPayload, true],
+    [
+      "activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2' && activity.params.hash_function == 'HASH_FUNCTION_NO_OP' && activity.params.encoding != 'PAYLOAD_ENCODING_EIP712'",
+      signRawPayload,
+      true,
+    ],
     ["private_key.tags.contains('hot') && private_key.imported", signRawPayload, true],
     ["activity.params['encoding'] == 'PAYLOAD_ENCODING_EIP712'", signRawPayload, false],
   ])('%s', (text, context, expected) => {
@@ -158,7 +170,9 @@ describe('condition', () => {
   it('compares timestamps', () => {
     // activity.params is a map the checker cannot type, so the evaluator meets the timestamp here.
     const context: PolicyContext = { activity: { type: 'T', kind: 'T', params: { at: PolicyTimestamp.fromDate(new Date(Date.UTC(2026, 2, 15))) } } };
-    expect(condition("activity.params.at >= Timestamp('2026-03-01T00:00:00Z') && activity.params.at < Timestamp('2026-04-01T00:00:00Z')", context)).toBe(true);
+    expect(
+      condition("activity.params.at >= Timestamp('2026-03-01T00:00:00Z') && activity.params.at < Timestamp('2026-04-01T00:00:00Z')", context),
+    ).toBe(true);
     expect(condition("activity.params.at == Timestamp('2026-03-15T00:00:00.000000000Z')", context)).toBe(true);
     expect(condition("activity.params.at > Timestamp('2026-03-15T00:00:00.000000001Z')", context)).toBe(false);
   });

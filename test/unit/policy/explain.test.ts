@@ -17,7 +17,15 @@ const carol = { id: 'u-carol', tags: ['t-ops'], alias: 'Carol' };
 const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
 const transfer: PolicyContext = {
   activity: { type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', kind: 'SIGN_TRANSACTION', resource: 'PRIVATE_KEY', action: 'SIGN', params: {} },
-  eth: { tx: { to: USDC, value: 2_000_000_000_000_000_000n, chain_id: 1n, function_name: 'transfer', contract_call_args: { to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', amount: 2_500_000_000n } } },
+  eth: {
+    tx: {
+      to: USDC,
+      value: 2_000_000_000_000_000_000n,
+      chain_id: 1n,
+      function_name: 'transfer',
+      contract_call_args: { to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', amount: 2_500_000_000n },
+    },
+  },
 };
 
 /** The explanation with each read's span left out (the parts' spans are checked where they matter). */
@@ -25,7 +33,10 @@ function explained(text: string, kind: PolicyExpressionKind, context: PolicyCont
   const checked = checkPolicyExpression(text, kind);
   if (!checked.ok) throw checked.error;
   const explanation = explain(checked.ast, text, context);
-  return { ...explanation, parts: explanation.parts.map((part) => ({ ...part, reads: part.reads.map(({ expression, value }) => ({ expression, value })) })) };
+  return {
+    ...explanation,
+    parts: explanation.parts.map((part) => ({ ...part, reads: part.reads.map(({ expression, value }) => ({ expression, value })) })),
+  };
 }
 
 describe('explain: the sub-expression that decided, with the values it read', () => {
@@ -86,7 +97,9 @@ describe('explain: the sub-expression that decided, with the values it read', ()
     expect(part!.text).toBe("eth.tx.contract_call_args['amout'] <= 1000000000");
     expect(part!.outcome).toBe('error');
     expect(part!.error).toMatch(/^MissingField: eth\.tx\.contract_call_args has no field 'amout'/);
-    expect(part!.reads).toEqual([{ expression: "eth.tx.contract_call_args['amout']", value: expect.stringMatching(/^cannot be read \(MissingField/) }]);
+    expect(part!.reads).toEqual([
+      { expression: "eth.tx.contract_call_args['amout']", value: expect.stringMatching(/^cannot be read \(MissingField/) },
+    ]);
   });
 
   it('explains an empty field as nothing and one that does not parse by its parse error', () => {
@@ -98,18 +111,33 @@ describe('explain: the sub-expression that decided, with the values it read', ()
 });
 
 describe('explainDecision: the second pass over the policies that decided', () => {
-  const policy = (id: string, effect: EnginePolicy['effect'], condition: string, consensus: string): EnginePolicy => ({ id, name: id, effect, condition, consensus, time: '' });
+  const policy = (id: string, effect: EnginePolicy['effect'], condition: string, consensus: string): EnginePolicy => ({
+    id,
+    name: id,
+    effect,
+    condition,
+    consensus,
+    time: '',
+  });
   const request = (policies: EnginePolicy[], approvers: (typeof alice)[]) => ({
     policies,
     activityType: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2',
     params: {},
     condition: transfer,
-    approvers: approvers.map((user) => ({ user, credential: { id: `c-${user.id}`, user_id: user.id, type: 'CREDENTIAL_TYPE_API_KEY_P256', public_key: '02' } })),
+    approvers: approvers.map((user) => ({
+      user,
+      credential: { id: `c-${user.id}`, user_id: user.id, type: 'CREDENTIAL_TYPE_API_KEY_P256', public_key: '02' },
+    })),
     rootQuorum: { userIds: ['u-root'], threshold: 1 },
     now: Date.UTC(2026, 0, 1),
   });
   const limit = policy('up to 1000', 'EFFECT_ALLOW', "eth.tx.contract_call_args['amount'] <= 1000000000", '');
-  const twoOps = policy('two ops above', 'EFFECT_ALLOW', "eth.tx.contract_call_args['amount'] > 1000000000", "approvers.filter(user, user.tags.contains('t-ops')).count() >= 2");
+  const twoOps = policy(
+    'two ops above',
+    'EFFECT_ALLOW',
+    "eth.tx.contract_call_args['amount'] > 1000000000",
+    "approvers.filter(user, user.tags.contains('t-ops')).count() >= 2",
+  );
 
   it('a wait for votes is explained by the unmet consensus of the waiting policy', () => {
     const input = request([limit, twoOps], [bob]);
@@ -117,7 +145,12 @@ describe('explainDecision: the second pass over the policies that decided', () =
     expect(authorization.decision).toBe('consensus-needed');
     const why = explainDecision(input, authorization);
     expect(why.map(({ policyId, field, explanation }) => [policyId, field, explanation.outcome, explanation.parts[0]?.reads])).toEqual([
-      ['two ops above', 'consensus', 'false', [{ expression: "approvers.filter(user, user.tags.contains('t-ops')).count()", span: expect.objectContaining({ offset: 0 }), value: '1' }]],
+      [
+        'two ops above',
+        'consensus',
+        'false',
+        [{ expression: "approvers.filter(user, user.tags.contains('t-ops')).count()", span: expect.objectContaining({ offset: 0 }), value: '1' }],
+      ],
     ]);
   });
 
@@ -127,7 +160,9 @@ describe('explainDecision: the second pass over the policies that decided', () =
     expect(authorization).toMatchObject({ decision: 'deny', reason: 'implicit' });
     const [why] = explainDecision(input, authorization);
     expect(why).toMatchObject({ policyId: 'up to 1000', field: 'condition', explanation: { outcome: 'false' } });
-    expect(why!.explanation.parts[0]!.reads).toEqual([{ expression: "eth.tx.contract_call_args['amount']", span: expect.objectContaining({ offset: 0, length: 35 }), value: '2500000000' }]);
+    expect(why!.explanation.parts[0]!.reads).toEqual([
+      { expression: "eth.tx.contract_call_args['amount']", span: expect.objectContaining({ offset: 0, length: 35 }), value: '2500000000' },
+    ]);
   });
 
   it('an explicit deny is explained by its matching condition; an allow is not explained', () => {
@@ -135,7 +170,9 @@ describe('explainDecision: the second pass over the policies that decided', () =
     const input = request([deny, twoOps], [bob, carol]);
     const authorization = decide(input);
     expect(authorization).toMatchObject({ decision: 'deny', reason: 'explicit' });
-    expect(explainDecision(input, authorization).map((why) => [why.policyId, why.field, why.explanation.outcome])).toEqual([['no mainnet', 'condition', 'true']]);
+    expect(explainDecision(input, authorization).map((why) => [why.policyId, why.field, why.explanation.outcome])).toEqual([
+      ['no mainnet', 'condition', 'true'],
+    ]);
     const allowed = request([twoOps], [bob, carol]);
     expect(explainDecision(allowed, decide(allowed))).toEqual([]);
   });

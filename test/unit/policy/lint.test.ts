@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { lintPolicy, type LintContext, type LintPolicy } from '../../../src/shared/policy/lint';
 import { anyOfUsersTemplate, anyWithTagTemplate, userMayExportWalletTemplate } from '../../../src/renderer/src/policy/templates';
-import { aboveNeedsTwoTemplate, allowlistBelowTemplate, contractFunctionTemplate, denyChainTemplate } from '../../../src/renderer/src/policy/signing-templates';
+import {
+  aboveNeedsTwoTemplate,
+  allowlistBelowTemplate,
+  contractFunctionTemplate,
+  denyChainTemplate,
+} from '../../../src/renderer/src/policy/signing-templates';
 import type { PolicyDraft } from '../../../src/renderer/src/policy/draft';
 
 const ROOT = { id: 'u-root', name: 'Root', tags: [] };
@@ -29,7 +34,12 @@ describe('weak-allow: an allow for every activity weaker than the root quorum', 
     const draft = fromDraft(anyOfUsersTemplate([ROOT, BEA], 1));
     const [finding, ...rest] = lintPolicy(draft, context);
     expect(rest).toEqual([]);
-    expect(finding).toMatchObject({ rule: 'weak-allow', severity: 'warning', field: 'consensus', span: { offset: 0, line: 1, column: 1, length: draft.consensus.length } });
+    expect(finding).toMatchObject({
+      rule: 'weak-allow',
+      severity: 'warning',
+      field: 'consensus',
+      span: { offset: 0, line: 1, column: 1, length: draft.consensus.length },
+    });
     expect(finding!.message).toBe(
       'With no condition, this allows every activity once Root alone approves, while the root quorum needs 2 of Root, Ana. Narrow the condition, or require at least 2 approvals.',
     );
@@ -44,7 +54,12 @@ describe('weak-allow: an allow for every activity weaker than the root quorum', 
   it('is silent when the consensus needs as many approvals as the root quorum, or the condition narrows it', () => {
     expect(lintPolicy(fromDraft(anyOfUsersTemplate([ROOT, BEA], 2)), context)).toEqual([]);
     expect(lintPolicy(fromDraft(anyOfUsersTemplate([ROOT, BEA], 1, SIGN)), context)).toEqual([]);
-    expect(lintPolicy(policy({ consensus: 'approvers.any(user, user.id == root)'.replace('root', "'u-root'") }), { ...context, rootQuorum: { userIds: [ROOT.id], threshold: 1 } })).toEqual([]);
+    expect(
+      lintPolicy(policy({ consensus: 'approvers.any(user, user.id == root)'.replace('root', "'u-root'") }), {
+        ...context,
+        rootQuorum: { userIds: [ROOT.id], threshold: 1 },
+      }),
+    ).toEqual([]);
   });
 });
 
@@ -54,7 +69,13 @@ describe('unknown-interface-name: an argument the uploaded interfaces do not hav
     for (const effect of ['EFFECT_ALLOW', 'EFFECT_DENY'] as const) {
       const found = lintPolicy(policy({ effect, condition, consensus: "approvers.any(user, user.id == 'u-bea')" }), context);
       expect(found).toEqual([
-        expect.objectContaining({ rule: 'unknown-interface-name', severity: 'warning', field: 'condition', suggestion: 'amount', span: expect.objectContaining({ offset: condition.indexOf("'amout'"), length: 7 }) }),
+        expect.objectContaining({
+          rule: 'unknown-interface-name',
+          severity: 'warning',
+          field: 'condition',
+          suggestion: 'amount',
+          span: expect.objectContaining({ offset: condition.indexOf("'amout'"), length: 7 }),
+        }),
       ]);
       expect(found[0]!.message).toBe(
         "No uploaded ABI has an argument named 'amout' (did you mean 'amount'?), so no decoded call has it: reading it is an evaluation error, and the policy does not apply.",
@@ -64,10 +85,18 @@ describe('unknown-interface-name: an argument the uploaded interfaces do not hav
 
   it('reads IDL arguments and accounts inside any(), and stays silent on names that exist or when nothing is uploaded', () => {
     const idl: LintContext = { ...context, interfaces: [{ chain: 'solana', label: 'swap', arguments: ['amountIn'], accounts: ['userSource'] }] };
-    const condition = "solana.tx.instructions.any(i, i.parsed_instruction_data.program_call_args['amountIm'] > 5 && i.parsed_instruction_data.named_accounts['userSource'] != '')";
-    expect(lintPolicy(policy({ condition, consensus: 'approvers.count() >= 2' }), idl)).toEqual([expect.objectContaining({ rule: 'unknown-interface-name', suggestion: 'amountIn' })]);
+    const condition =
+      "solana.tx.instructions.any(i, i.parsed_instruction_data.program_call_args['amountIm'] > 5 && i.parsed_instruction_data.named_accounts['userSource'] != '')";
+    expect(lintPolicy(policy({ condition, consensus: 'approvers.count() >= 2' }), idl)).toEqual([
+      expect.objectContaining({ rule: 'unknown-interface-name', suggestion: 'amountIn' }),
+    ]);
     expect(lintPolicy(policy({ condition: "eth.tx.contract_call_args['amount'] > 5", consensus: 'approvers.count() >= 2' }), context)).toEqual([]);
-    expect(lintPolicy(policy({ condition: "eth.tx.contract_call_args['amout'] > 5", consensus: 'approvers.count() >= 2' }), { ...context, interfaces: [] })).toEqual([]);
+    expect(
+      lintPolicy(policy({ condition: "eth.tx.contract_call_args['amout'] > 5", consensus: 'approvers.count() >= 2' }), {
+        ...context,
+        interfaces: [],
+      }),
+    ).toEqual([]);
   });
 });
 
@@ -75,7 +104,9 @@ describe('address-literal: an address that is not one, or fails its checksum', (
   const lint = (condition: string) => lintPolicy(policy({ condition, consensus: 'approvers.count() >= 2' }), context);
 
   it('refuses (error) what is not an address at all, Ethereum or Solana', () => {
-    expect(lint("eth.tx.to == '0x1234'")).toEqual([expect.objectContaining({ rule: 'address-literal', severity: 'error', span: expect.objectContaining({ offset: 13, length: 8 }) })]);
+    expect(lint("eth.tx.to == '0x1234'")).toEqual([
+      expect.objectContaining({ rule: 'address-literal', severity: 'error', span: expect.objectContaining({ offset: 13, length: 8 }) }),
+    ]);
     expect(lint("solana.tx.transfers.any(t, t.to == 'not-base58-0OIl')")[0]).toMatchObject({ rule: 'address-literal', severity: 'error' });
   });
 
@@ -96,8 +127,16 @@ describe('deny-never-matches: a deny reading a chain its activities never carry'
   const condition = "activity.type == 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2' && solana.tx.transfers.any(t, t.amount > 5)";
 
   it('fires at the read, with what history says', () => {
-    const found = lintPolicy(policy({ policyId: 'p-1', effect: 'EFFECT_DENY', condition }), { ...context, recordedDenials: { activitiesRead: 200, denied: 0 } });
-    expect(found).toEqual([expect.objectContaining({ rule: 'deny-never-matches', span: expect.objectContaining({ offset: condition.indexOf('solana.tx'), length: 'solana.tx'.length }) })]);
+    const found = lintPolicy(policy({ policyId: 'p-1', effect: 'EFFECT_DENY', condition }), {
+      ...context,
+      recordedDenials: { activitiesRead: 200, denied: 0 },
+    });
+    expect(found).toEqual([
+      expect.objectContaining({
+        rule: 'deny-never-matches',
+        span: expect.objectContaining({ offset: condition.indexOf('solana.tx'), length: 'solana.tx'.length }),
+      }),
+    ]);
     expect(found[0]!.message).toBe(
       'This deny reads solana.tx, which ETH_SEND_TRANSACTION activities never carry: reading it is an error there, so the deny never matches and denies nothing. None of the 200 most recent recorded activities was denied by it.',
     );
@@ -114,13 +153,16 @@ describe('deny-never-matches: a deny reading a chain its activities never carry'
   });
 
   it('is silent once history shows it denied something, and when the chain can occur', () => {
-    expect(lintPolicy(policy({ policyId: 'p-1', effect: 'EFFECT_DENY', condition }), { ...context, recordedDenials: { activitiesRead: 200, denied: 1 } })).toEqual([]);
+    expect(
+      lintPolicy(policy({ policyId: 'p-1', effect: 'EFFECT_DENY', condition }), { ...context, recordedDenials: { activitiesRead: 200, denied: 1 } }),
+    ).toEqual([]);
     expect(lintPolicy(policy({ effect: 'EFFECT_DENY', condition: `${SIGN} && solana.tx.transfers.count() > 0` }), context)).toEqual([]);
   });
 });
 
 describe('constant-expression: parts always true or always false', () => {
-  const lint = (condition: string) => lintPolicy(policy({ condition, consensus: 'approvers.count() >= 2' }), context).filter((finding) => finding.rule === 'constant-expression');
+  const lint = (condition: string) =>
+    lintPolicy(policy({ condition, consensus: 'approvers.count() >= 2' }), context).filter((finding) => finding.rule === 'constant-expression');
 
   it('fires on 1 == 1, x != x, a > 5 && a < 3, and a true inside a disjunction', () => {
     expect(lint(`${SIGN} && 1 == 1`)[0]!.message).toBe("'1 == 1' reads nothing from the request and is always true: this part constrains nothing.");
@@ -129,7 +171,10 @@ describe('constant-expression: parts always true or always false', () => {
     );
     const contradictory = `${SIGN} && eth.tx.value > 5 && eth.tx.value < 3`;
     expect(lint(contradictory)).toEqual([
-      expect.objectContaining({ span: expect.objectContaining({ offset: 0, length: contradictory.length }), message: "'eth.tx.value > 5' and 'eth.tx.value < 3' can never all hold: the whole condition never holds, so this policy never applies." }),
+      expect.objectContaining({
+        span: expect.objectContaining({ offset: 0, length: contradictory.length }),
+        message: "'eth.tx.value > 5' and 'eth.tx.value < 3' can never all hold: the whole condition never holds, so this policy never applies.",
+      }),
     ]);
     expect(lint(`${SIGN} || true`)).toEqual([expect.objectContaining({ span: expect.objectContaining({ offset: SIGN.length + 4, length: 4 }) })]);
     expect(lint("activity.type == 'a' && activity.type == 'b'")).toHaveLength(1);
@@ -144,12 +189,23 @@ describe('constant-expression: parts always true or always false', () => {
 });
 
 describe('shadowed-by-deny: an allow a deny makes unreachable', () => {
-  const denySigning = { policyId: 'p-deny', name: 'No signing', effect: 'EFFECT_DENY' as const, condition: "activity.resource == 'PRIVATE_KEY' && activity.action == 'SIGN'", consensus: '', time: '' };
+  const denySigning = {
+    policyId: 'p-deny',
+    name: 'No signing',
+    effect: 'EFFECT_DENY' as const,
+    condition: "activity.resource == 'PRIVATE_KEY' && activity.action == 'SIGN'",
+    consensus: '',
+    time: '',
+  };
   const allow = policy({ condition: `${SIGN} && eth.tx.value < 5`, consensus: 'approvers.count() >= 2' });
 
   it('fires on the allow, and on the deny naming the allow', () => {
     expect(lintPolicy(allow, { ...context, policies: [denySigning] })).toEqual([
-      expect.objectContaining({ rule: 'shadowed-by-deny', field: 'condition', message: "The deny policy 'No signing' denies every activity this policy can allow, whoever approves, so this policy never allows anything." }),
+      expect.objectContaining({
+        rule: 'shadowed-by-deny',
+        field: 'condition',
+        message: "The deny policy 'No signing' denies every activity this policy can allow, whoever approves, so this policy never allows anything.",
+      }),
     ]);
     const saved = { ...allow, policyId: 'p-allow', name: 'Small transfers' };
     expect(lintPolicy(denySigning, { ...context, policies: [saved] })[0]!.message).toBe(
@@ -212,13 +268,25 @@ const FIXTURE_POLICIES: { source: string; threshold: number; policy: LintPolicy 
   { source: 'support/valid-inputs.ts', threshold: 1, policy: allow('true', 'true') },
   { source: 'main-services/client.test.ts', threshold: 1, policy: allow('true', 'true') },
   { source: 'main-services/approvals-policies.test.ts', threshold: 2, policy: deny('true') },
-  { source: 'main-services/approvals-policies.test.ts', threshold: 1, policy: allow('true', '', "CronSpan('0 9 * * 1-5', '8h', 'America/New_York')") },
+  {
+    source: 'main-services/approvals-policies.test.ts',
+    threshold: 1,
+    policy: allow('true', '', "CronSpan('0 9 * * 1-5', '8h', 'America/New_York')"),
+  },
   { source: 'main-services/approvals-policies.test.ts', threshold: 1, policy: allow('true', '', "time.now < Timestamp('2027-01-01T00:00:00Z')") },
-  { source: 'main-services/approvals-policies.test.ts', threshold: 1, policy: allow("activity.type == 'ACTIVITY_TYPE_CREATE_WALLET'", 'approvers.count() >= 2') },
+  {
+    source: 'main-services/approvals-policies.test.ts',
+    threshold: 1,
+    policy: allow("activity.type == 'ACTIVITY_TYPE_CREATE_WALLET'", 'approvers.count() >= 2'),
+  },
   { source: 'compat/organization-admin.test.ts', threshold: 1, policy: allow('true', byBob) },
   { source: 'compat/organization-admin.test.ts', threshold: 1, policy: allow("activity.resource == 'INVITATION'") },
   { source: 'compat/send-transaction.test.ts', threshold: 1, policy: allow("activity.type == 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2'", byBob) },
-  { source: 'compat/send-transaction.test.ts', threshold: 1, policy: deny("activity.type == 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2' && eth.tx.to == '0x000000000000000000000000000000000000dEaD'") },
+  {
+    source: 'compat/send-transaction.test.ts',
+    threshold: 1,
+    policy: deny("activity.type == 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2' && eth.tx.to == '0x000000000000000000000000000000000000dEaD'"),
+  },
   { source: 'compat/older-signers.test.ts', threshold: 1, policy: allow("activity.action == 'SIGN'", byBob) },
   { source: 'compat/older-signers.test.ts', threshold: 1, policy: deny('eth.tx.value > 1000000000000000000', byBob) },
   { source: 'compat/older-signers.test.ts', threshold: 1, policy: deny("activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOADS'", byBob) },
@@ -230,40 +298,90 @@ const FIXTURE_POLICIES: { source: string; threshold: number; policy: LintPolicy 
   { source: 'compat/everyday-operations.test.ts', threshold: 1, policy: allow("activity.type == 'ACTIVITY_TYPE_CREATE_WALLET'", byBob) },
   { source: 'service/consensus.test.ts', threshold: 1, policy: allow("activity.resource == 'POLICY'", byBob) },
   { source: 'service/consensus.test.ts', threshold: 1, policy: deny("activity.action == 'DELETE'") },
-  { source: 'service/consensus.test.ts', threshold: 1, policy: allow("activity.type == 'ACTIVITY_TYPE_UPDATE_USER_NAME' && user.tags.contains('tag-ops')", byBob) },
-  { source: 'service/consensus.test.ts', threshold: 1, policy: allow("activity.resource == 'POLICY'", "approvers.filter(user, user.tags.contains('tag-ops')).count() >= 2") },
   {
     source: 'service/consensus.test.ts',
     threshold: 1,
-    policy: allow("activity.type == 'ACTIVITY_TYPE_CREATE_POLICY_V3'", "approvers.any(u, u.id == 'u-ana') && credentials.filter(c, c.type == 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR').any(c, c.credential_id == 'cred-1')"),
+    policy: allow("activity.type == 'ACTIVITY_TYPE_UPDATE_USER_NAME' && user.tags.contains('tag-ops')", byBob),
   },
-  { source: 'service/identity/own-credentials.test.ts', threshold: 1, policy: deny("activity.resource == 'CREDENTIAL' && activity.action == 'CREATE'") },
+  {
+    source: 'service/consensus.test.ts',
+    threshold: 1,
+    policy: allow("activity.resource == 'POLICY'", "approvers.filter(user, user.tags.contains('tag-ops')).count() >= 2"),
+  },
+  {
+    source: 'service/consensus.test.ts',
+    threshold: 1,
+    policy: allow(
+      "activity.type == 'ACTIVITY_TYPE_CREATE_POLICY_V3'",
+      "approvers.any(u, u.id == 'u-ana') && credentials.filter(c, c.type == 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR').any(c, c.credential_id == 'cred-1')",
+    ),
+  },
+  {
+    source: 'service/identity/own-credentials.test.ts',
+    threshold: 1,
+    policy: deny("activity.resource == 'CREDENTIAL' && activity.action == 'CREATE'"),
+  },
   { source: 'service/older-versions.test.ts', threshold: 1, policy: allow("activity.type == 'ACTIVITY_TYPE_CREATE_API_KEYS'", 'true') },
   { source: 'service/policy-time.test.ts', threshold: 1, policy: allow("activity.type == 'ACTIVITY_TYPE_CREATE_USER_TAG'", byBob) },
   { source: 'service/proxy/parent-oauth-login.test.ts', threshold: 1, policy: allow("activity.type == 'ACTIVITY_TYPE_OAUTH_LOGIN'", 'true') },
   { source: 'service/signing/policies.test.ts', threshold: 1, policy: allow(`eth.tx.to == '${TOKEN}'`, byBob) },
   { source: 'service/signing/policies.test.ts', threshold: 1, policy: deny("eth.tx.to == '0xabababababababababababababababababababab'") },
-  { source: 'main/policy-standing.test.ts', threshold: 1, policy: allow('eth.tx.value > 1000000000000000000', "approvers.filter(user, user.tags.contains('tag-ops')).count() >= 2") },
+  {
+    source: 'main/policy-standing.test.ts',
+    threshold: 1,
+    policy: allow('eth.tx.value > 1000000000000000000', "approvers.filter(user, user.tags.contains('tag-ops')).count() >= 2"),
+  },
   { source: 'main/policy-standing.test.ts', threshold: 1, policy: allow('true', "approvers.any(user, user.id == 'carol')") },
-  { source: 'main/policy-standing.test.ts', threshold: 1, policy: allow('true', "credentials.any(c, c.type == 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR')") },
-  { source: 'main/policy-standing.test.ts', threshold: 1, policy: allow('true', "approvers.any(user, user.id == 'bob') && !approvers.any(user, user.alias == 'tag-ops')") },
+  {
+    source: 'main/policy-standing.test.ts',
+    threshold: 1,
+    policy: allow('true', "credentials.any(c, c.type == 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR')"),
+  },
+  {
+    source: 'main/policy-standing.test.ts',
+    threshold: 1,
+    policy: allow('true', "approvers.any(user, user.id == 'bob') && !approvers.any(user, user.alias == 'tag-ops')"),
+  },
   { source: 'main/policy-standing.test.ts', threshold: 1, policy: deny('eth.tx.chain_id == 1') },
   { source: 'main/policy-standing.test.ts', threshold: 1, policy: deny('true', 'approvers.count() >= 2') },
   { source: 'main/policy-standing.test.ts', threshold: 1, policy: allow('true', '', "CronSpan('0 0 * * 6', '48h', 'UTC')") },
   { source: 'main/policy-standing.test.ts', threshold: 1, policy: allow('eth.tx.chain_id == 11155111') },
   { source: 'main/policy-standing.test.ts', threshold: 1, policy: allow('solana.tx.transfers.count() > 0') },
   { source: 'unit/policy/rehearsal.test.ts', threshold: 1, policy: allow("activity.action == 'SIGN' && eth.tx.value <= 1000", 'true') },
-  { source: 'unit/policy/rehearsal.test.ts', threshold: 1, policy: allow("activity.resource == 'WALLET' && activity.action != 'SIGN'", "approvers.any(user, user.tags.contains('ops'))") },
+  {
+    source: 'unit/policy/rehearsal.test.ts',
+    threshold: 1,
+    policy: allow("activity.resource == 'WALLET' && activity.action != 'SIGN'", "approvers.any(user, user.tags.contains('ops'))"),
+  },
   { source: 'unit/policy/rehearsal.test.ts', threshold: 1, policy: allow("activity.resource == 'USER'", 'approvers.count() >= 2') },
-  { source: 'unit/policy/rehearsal.test.ts', threshold: 1, policy: deny("activity.resource == 'PRIVATE_KEY' && activity.action == 'EXPORT'", 'true') },
-  { source: 'unit/policy/rehearsal.test.ts', threshold: 1, policy: allow("activity.action == 'SIGN' && eth.tx.value > 100", 'approvers.count() >= 2') },
+  {
+    source: 'unit/policy/rehearsal.test.ts',
+    threshold: 1,
+    policy: deny("activity.resource == 'PRIVATE_KEY' && activity.action == 'EXPORT'", 'true'),
+  },
+  {
+    source: 'unit/policy/rehearsal.test.ts',
+    threshold: 1,
+    policy: allow("activity.action == 'SIGN' && eth.tx.value > 100", 'approvers.count() >= 2'),
+  },
   { source: 'unit/policy/rehearsal.test.ts', threshold: 1, policy: deny("activity.resource == 'POLICY'", 'true') },
-  { source: 'bench/policies.ts', threshold: 1, policy: allow("activity.action == 'SIGN' && eth.tx.value <= 1000 && eth.tx.chain_id == 1", "approvers.any(user, user.tags.contains('ops'))") },
-  { source: 'bench/policies.ts', threshold: 1, policy: allow("activity.resource in ['WALLET', 'POLICY', 'USER'] && activity.action != 'SIGN'", 'approvers.count() >= 1') },
+  {
+    source: 'bench/policies.ts',
+    threshold: 1,
+    policy: allow("activity.action == 'SIGN' && eth.tx.value <= 1000 && eth.tx.chain_id == 1", "approvers.any(user, user.tags.contains('ops'))"),
+  },
+  {
+    source: 'bench/policies.ts',
+    threshold: 1,
+    policy: allow("activity.resource in ['WALLET', 'POLICY', 'USER'] && activity.action != 'SIGN'", 'approvers.count() >= 1'),
+  },
   { source: 'e2e/accessibility.spec.ts', threshold: 1, policy: allow("activity.resource == 'WALLET'", 'approvers.count() >= 1') },
   {
     source: 'e2e/confirmation.spec.ts',
     threshold: 1,
-    policy: allow(`eth.tx.to == '${USDC}' && eth.tx.function_name == 'transfer' && eth.tx.contract_call_args['amount'] <= 1000000000`, "approvers.any(user, user.tags.contains('tag-ops'))"),
+    policy: allow(
+      `eth.tx.to == '${USDC}' && eth.tx.function_name == 'transfer' && eth.tx.contract_call_args['amount'] <= 1000000000`,
+      "approvers.any(user, user.tags.contains('tag-ops'))",
+    ),
   },
 ];

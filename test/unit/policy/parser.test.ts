@@ -104,9 +104,7 @@ describe('the documented examples', () => {
     expect(checkPolicyExpression(text, 'scope')).toMatchObject({ ok: true });
   });
   it('parses the time examples that use only Timestamp()', () => {
-    const ast = parsePolicyExpression(
-      "time.now >= Timestamp('2026-03-01T00:00:00Z') && time.now < Timestamp('2026-04-01T00:00:00Z')",
-    );
+    const ast = parsePolicyExpression("time.now >= Timestamp('2026-03-01T00:00:00Z') && time.now < Timestamp('2026-04-01T00:00:00Z')");
     expect(show(ast)).toBe('((time.now >= Timestamp(2026-03-01T00:00:00Z)) && (time.now < Timestamp(2026-04-01T00:00:00Z)))');
   });
 });
@@ -139,9 +137,7 @@ describe('tokens', () => {
   });
 
   it('prefers the longest operator', () => {
-    expect(tokenize('<= >= != == .. . ! < >').map((token) => token.kind)).toEqual([
-      '<=', '>=', '!=', '==', '..', '.', '!', '<', '>', 'end',
-    ]);
+    expect(tokenize('<= >= != == .. . ! < >').map((token) => token.kind)).toEqual(['<=', '>=', '!=', '==', '..', '.', '!', '<', '>', 'end']);
   });
 });
 
@@ -172,27 +168,81 @@ describe('precedence and associativity', () => {
 describe('parse errors', () => {
   it.each<[string, string, PolicyExpressionKind, { column: number; length: number }, RegExp]>([
     ['unterminated string', "activity.action == 'SIGN", 'condition', { column: 20, length: 5 }, /unterminated string.*opened at 1:20/],
-    ['trailing operator', "activity.action == 'SIGN' &&", 'condition', { column: 29, length: 0 }, /expected a value after '&&'.*found end of expression/],
-    ['unclosed call', "approvers.any(user, user.id == 'x'", 'consensus', { column: 35, length: 0 }, /expected '\)' to close the call opened at 1:14, found end of expression/],
+    [
+      'trailing operator',
+      "activity.action == 'SIGN' &&",
+      'condition',
+      { column: 29, length: 0 },
+      /expected a value after '&&'.*found end of expression/,
+    ],
+    [
+      'unclosed call',
+      "approvers.any(user, user.id == 'x'",
+      'consensus',
+      { column: 35, length: 0 },
+      /expected '\)' to close the call opened at 1:14, found end of expression/,
+    ],
     ['unclosed list', "activity.kind in ['A', 'B'", 'condition', { column: 27, length: 0 }, /expected '\]' to close the list opened at 1:18/],
     ['stray closing bracket', "activity.kind == 'A')", 'condition', { column: 21, length: 1 }, /unexpected '\)' with no matching opening bracket/],
     ['unknown method', "approvers.some(user, user.id == 'x')", 'consensus', { column: 11, length: 4 }, /unknown method 'some'/],
     ['wrong arity of count', 'approvers.count(1) > 0', 'consensus', { column: 17, length: 1 }, /count\(\) takes no arguments, found 1/],
     ['wrong arity of any', "approvers.any(user.id == 'x')", 'consensus', { column: 11, length: 19 }, /any\(\) takes 2 arguments, found 1/],
-    ['lambda variable not a name', "approvers.any('u', true)", 'consensus', { column: 15, length: 3 }, /first argument of any\(\) must be a variable name/],
-    ['bad root for the kind', 'approvers.count() > 1', 'condition', { column: 1, length: 9 }, /'approvers' belongs in consensus expressions; a condition expression may use activity/],
+    [
+      'lambda variable not a name',
+      "approvers.any('u', true)",
+      'consensus',
+      { column: 15, length: 3 },
+      /first argument of any\(\) must be a variable name/,
+    ],
+    [
+      'bad root for the kind',
+      'approvers.count() > 1',
+      'condition',
+      { column: 1, length: 9 },
+      /'approvers' belongs in consensus expressions; a condition expression may use activity/,
+    ],
     ['bad root for consensus', "activity.kind == 'X'", 'consensus', { column: 1, length: 8 }, /'activity' belongs in condition expressions/],
-    ['lambda variable used outside its predicate', "approvers.any(u, u.id == 'x') && u.id == 'y'", 'consensus', { column: 34, length: 1 }, /'u' is only defined inside the predicate of the any\(\) at 1:1/],
+    [
+      'lambda variable used outside its predicate',
+      "approvers.any(u, u.id == 'x') && u.id == 'y'",
+      'consensus',
+      { column: 34, length: 1 },
+      /'u' is only defined inside the predicate of the any\(\) at 1:1/,
+    ],
     ['lambda variable hiding a keyword', 'approvers.any(credentials, true)', 'consensus', { column: 15, length: 11 }, /would hide the keyword/],
-    ['nested lambda reusing a variable', 'approvers.any(u, approvers.any(u, true))', 'consensus', { column: 32, length: 1 }, /would hide the variable/],
+    [
+      'nested lambda reusing a variable',
+      'approvers.any(u, approvers.any(u, true))',
+      'consensus',
+      { column: 32, length: 1 },
+      /would hide the variable/,
+    ],
     ['single =', "activity.kind = 'X'", 'condition', { column: 15, length: 1 }, /use '==' to compare/],
     ['double-quoted string', 'activity.kind == "X"', 'condition', { column: 18, length: 1 }, /single quotes/],
-    ['unknown field of a known struct', "wallet.name == 'x'", 'condition', { column: 8, length: 4 }, /Wallet has no field 'name'; its fields are id, imported, exported, label/],
+    [
+      'unknown field of a known struct',
+      "wallet.name == 'x'",
+      'condition',
+      { column: 8, length: 4 },
+      /Wallet has no field 'name'; its fields are id, imported, exported, label/,
+    ],
     ['non-boolean result', 'activity.kind', 'condition', { column: 1, length: 13 }, /must evaluate to a bool, but this one is a string/],
-    ['type mismatch in ==', 'approvers.count() == 2 && approvers.count() == \'2\'', 'consensus', { column: 48, length: 3 }, /cannot compare a int with a string/],
+    [
+      'type mismatch in ==',
+      "approvers.count() == 2 && approvers.count() == '2'",
+      'consensus',
+      { column: 48, length: 3 },
+      /cannot compare a int with a string/,
+    ],
     ['ordering strings', "activity.kind < 'B'", 'condition', { column: 1, length: 13 }, /an operand of '<' must be a int or a timestamp/],
     ['bad escape', "activity.kind == 'a\\nb'", 'condition', { column: 20, length: 2 }, /unknown escape/],
-    ['bad timestamp', "Timestamp('2026-02-30T00:00:00Z') == Timestamp('2026-01-01T00:00:00Z')", 'condition', { column: 11, length: 22 }, /not an RFC 3339 time in UTC/],
+    [
+      'bad timestamp',
+      "Timestamp('2026-02-30T00:00:00Z') == Timestamp('2026-01-01T00:00:00Z')",
+      'condition',
+      { column: 11, length: 22 },
+      /not an RFC 3339 time in UTC/,
+    ],
     ['chained comparison', 'approvers.count() > 1 == true', 'consensus', { column: 23, length: 2 }, /comparisons do not chain/],
     ['mixed list', "activity.kind in ['A', 1]", 'condition', { column: 24, length: 1 }, /list items must all have one type/],
     ['malformed number', 'eth.tx.chain_id == 1e9', 'condition', { column: 20, length: 3 }, /malformed number '1e9'/],
@@ -255,31 +305,97 @@ describe('time expressions', () => {
   });
 
   it.each<[string, string, PolicyExpressionKind, { column: number; length: number }, RegExp]>([
-    ['minute out of range', "CronSpan('60 9 * * *', '8h', 'UTC')", 'time', { column: 11, length: 2 }, /CronSpan\(\) schedule: minute field: 60 is outside 0-59/],
+    [
+      'minute out of range',
+      "CronSpan('60 9 * * *', '8h', 'UTC')",
+      'time',
+      { column: 11, length: 2 },
+      /CronSpan\(\) schedule: minute field: 60 is outside 0-59/,
+    ],
     ['day of week out of range', "CronSpan('0 9 * * 1-8', '8h', 'UTC')", 'time', { column: 19, length: 3 }, /day-of-week field: 8 is outside 0-7/],
     ['step', "CronSpan('*/5 * * * *', '8h', 'UTC')", 'time', { column: 11, length: 3 }, /steps \('\/'\) are not supported/],
     ['name', "CronSpan('0 9 * * MON-FRI', '8h', 'UTC')", 'time', { column: 19, length: 7 }, /names are not supported/],
     ['macro', "CronSpan('@daily', '8h', 'UTC')", 'time', { column: 11, length: 6 }, /macros like @daily are not supported/],
     ['seconds field', "CronSpan('0 0 9 * * *', '8h', 'UTC')", 'time', { column: 11, length: 11 }, /seconds field is not supported/],
-    ['bad duration', "CronSpan('0 9 * * *', '8 hours', 'UTC')", 'time', { column: 24, length: 7 }, /CronSpan\(\) duration: '8 hours' is not a duration/],
+    [
+      'bad duration',
+      "CronSpan('0 9 * * *', '8 hours', 'UTC')",
+      'time',
+      { column: 24, length: 7 },
+      /CronSpan\(\) duration: '8 hours' is not a duration/,
+    ],
     ['zero duration', "CronSpan('0 9 * * *', '0m', 'UTC')", 'time', { column: 24, length: 2 }, /duration must be longer than 0/],
     ['duration over 7 days', "CronSpan('0 9 * * *', '8d', 'UTC')", 'time', { column: 24, length: 2 }, /longer than the 7-day limit/],
-    ['unknown zone', "CronSpan('0 9 * * *', '8h', 'America/Gotham')", 'time', { column: 30, length: 14 }, /CronSpan\(\) time zone: unknown time zone 'America\/Gotham'/],
+    [
+      'unknown zone',
+      "CronSpan('0 9 * * *', '8h', 'America/Gotham')",
+      'time',
+      { column: 30, length: 14 },
+      /CronSpan\(\) time zone: unknown time zone 'America\/Gotham'/,
+    ],
     ['offset instead of a zone', "CronSpan('0 9 * * *', '8h', '-05:00')", 'time', { column: 30, length: 6 }, /is not a time zone name/],
     ['too few arguments', "CronSpan('0 9 * * *', '8h')", 'time', { column: 1, length: 27 }, /CronSpan\(\) takes 3 arguments, found 2/],
     ['too many arguments', "CronSpan('0 9 * * *', '8h', 'UTC', 'x')", 'time', { column: 36, length: 3 }, /takes 3 arguments, found 4/],
     ['non-literal argument', "CronSpan('0 9 * * *', 8, 'UTC')", 'time', { column: 23, length: 1 }, /arguments must be string literals/],
-    ['escaped argument points at the whole literal', "CronSpan('0 9 \\\\ * *', '8h', 'UTC')", 'time', { column: 10, length: 12 }, /day-of-month field/],
-    ['CronSpan in a condition', "CronSpan('0 9 * * *', '8h', 'UTC')", 'condition', { column: 1, length: 8 }, /CronSpan\(\) belongs in a policy's time expression; a condition expression cannot use it/],
-    ['CronSpan in a consensus', "approvers.count() > 1 && CronSpan('bad', '', '')", 'consensus', { column: 26, length: 8 }, /a consensus expression cannot use it/],
+    [
+      'escaped argument points at the whole literal',
+      "CronSpan('0 9 \\\\ * *', '8h', 'UTC')",
+      'time',
+      { column: 10, length: 12 },
+      /day-of-month field/,
+    ],
+    [
+      'CronSpan in a condition',
+      "CronSpan('0 9 * * *', '8h', 'UTC')",
+      'condition',
+      { column: 1, length: 8 },
+      /CronSpan\(\) belongs in a policy's time expression; a condition expression cannot use it/,
+    ],
+    [
+      'CronSpan in a consensus',
+      "approvers.count() > 1 && CronSpan('bad', '', '')",
+      'consensus',
+      { column: 26, length: 8 },
+      /a consensus expression cannot use it/,
+    ],
     ['CronSpan in a scope', "CronSpan('0 9 * * *', '8h', 'UTC')", 'scope', { column: 1, length: 8 }, /a scope expression cannot use it/],
-    ['time.now in a condition', "time.now > Timestamp('2026-01-01T00:00:00Z')", 'condition', { column: 1, length: 4 }, /'time' belongs in time expressions; a condition expression may use activity/],
-    ['time.now in a consensus', "time.now > Timestamp('2026-01-01T00:00:00Z')", 'consensus', { column: 1, length: 4 }, /'time' belongs in time expressions/],
-    ['condition keyword in time', "activity.kind == 'X'", 'time', { column: 1, length: 8 }, /'activity' belongs in condition expressions; a time expression may use time/],
-    ['unknown field of time', "time.today == Timestamp('2026-01-01T00:00:00Z')", 'time', { column: 6, length: 5 }, /Time has no field 'today'; its fields are now/],
+    [
+      'time.now in a condition',
+      "time.now > Timestamp('2026-01-01T00:00:00Z')",
+      'condition',
+      { column: 1, length: 4 },
+      /'time' belongs in time expressions; a condition expression may use activity/,
+    ],
+    [
+      'time.now in a consensus',
+      "time.now > Timestamp('2026-01-01T00:00:00Z')",
+      'consensus',
+      { column: 1, length: 4 },
+      /'time' belongs in time expressions/,
+    ],
+    [
+      'condition keyword in time',
+      "activity.kind == 'X'",
+      'time',
+      { column: 1, length: 8 },
+      /'activity' belongs in condition expressions; a time expression may use time/,
+    ],
+    [
+      'unknown field of time',
+      "time.today == Timestamp('2026-01-01T00:00:00Z')",
+      'time',
+      { column: 6, length: 5 },
+      /Time has no field 'today'; its fields are now/,
+    ],
     ['non-boolean time', 'time.now', 'time', { column: 1, length: 8 }, /a time expression must evaluate to a bool, but this one is a timestamp/],
     ['comparing a timestamp with an int', 'time.now > 5', 'time', { column: 12, length: 1 }, /cannot compare a timestamp with a int/],
-    ['unknown function', "Cron('0 9 * * *')", 'time', { column: 1, length: 4 }, /unknown function 'Cron': the functions are Timestamp\('<RFC 3339 time>'\) and CronSpan/],
+    [
+      'unknown function',
+      "Cron('0 9 * * *')",
+      'time',
+      { column: 1, length: 4 },
+      /unknown function 'Cron': the functions are Timestamp\('<RFC 3339 time>'\) and CronSpan/,
+    ],
   ])('%s', (_name, text, kind, position, message) => {
     const error = parseError(text, kind);
     expect(error.message).toMatch(message);

@@ -16,7 +16,15 @@ function user(userId: string, apiKeyPublic: string, tags: string[] = []): User {
     userId,
     userName: userId,
     authenticators: [],
-    apiKeys: [{ apiKeyId: `key-${userId}`, apiKeyName: 'k', credential: { publicKey: apiKeyPublic, type: 'CREDENTIAL_TYPE_API_KEY_P256' }, createdAt: at(0), updatedAt: at(0) }],
+    apiKeys: [
+      {
+        apiKeyId: `key-${userId}`,
+        apiKeyName: 'k',
+        credential: { publicKey: apiKeyPublic, type: 'CREDENTIAL_TYPE_API_KEY_P256' },
+        createdAt: at(0),
+        updatedAt: at(0),
+      },
+    ],
     userTags: tags,
     oauthProviders: [],
     mfaPolicies: [],
@@ -32,7 +40,10 @@ function policy(policyId: string, condition: string, consensus: string, effect: 
 let sequence = 0;
 function activity(type: string, intent: Record<string, unknown>, status: Activity['status'], voters: string[] = [BEA]): Activity {
   sequence += 1;
-  const intentKey = `${type.replace('ACTIVITY_TYPE_', '').toLowerCase().replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase())}Intent`;
+  const intentKey = `${type
+    .replace('ACTIVITY_TYPE_', '')
+    .toLowerCase()
+    .replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase())}Intent`;
   return {
     id: `activity-${sequence}`,
     organizationId: 'org',
@@ -63,7 +74,12 @@ function activity(type: string, intent: Record<string, unknown>, status: Activit
 const transfer = (value: bigint) =>
   serializeTransaction({ type: 'eip1559', chainId: 1, nonce: 0, to: RECIPIENT, value, gas: 21_000n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n });
 const signing = (value: bigint, status: Activity['status'] = 'ACTIVITY_STATUS_COMPLETED', voters = [BEA]) =>
-  activity('ACTIVITY_TYPE_SIGN_TRANSACTION_V2', { signWith: ACCOUNT, unsignedTransaction: transfer(value), type: 'TRANSACTION_TYPE_ETHEREUM' }, status, voters);
+  activity(
+    'ACTIVITY_TYPE_SIGN_TRANSACTION_V2',
+    { signWith: ACCOUNT, unsignedTransaction: transfer(value), type: 'TRANSACTION_TYPE_ETHEREUM' },
+    status,
+    voters,
+  );
 
 const SIGN_LIMIT = policy('limit', "activity.action == 'SIGN' && eth.tx.value <= 1000", 'true');
 const WALLETS = policy('wallets', "activity.resource == 'WALLET' && activity.action != 'SIGN'", "approvers.any(user, user.tags.contains('ops'))");
@@ -79,7 +95,18 @@ function history(activities: Activity[], overrides: Partial<RehearsalHistory> = 
     users: [user(ROOT, `pub-${ROOT}`), user(BEA, `pub-${BEA}`, ['ops'])],
     wallets: [{ walletId: 'wallet-1', walletName: 'Treasury', exported: false, imported: false, createdAt: at(0), updatedAt: at(0) }],
     walletAccounts: [
-      { walletAccountId: 'account-1', organizationId: 'org', walletId: 'wallet-1', curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM', address: ACCOUNT, createdAt: at(0), updatedAt: at(0) },
+      {
+        walletAccountId: 'account-1',
+        organizationId: 'org',
+        walletId: 'wallet-1',
+        curve: 'CURVE_SECP256K1',
+        pathFormat: 'PATH_FORMAT_BIP32',
+        path: "m/44'/60'/0'/0/0",
+        addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
+        address: ACCOUNT,
+        createdAt: at(0),
+        updatedAt: at(0),
+      },
     ] as RehearsalHistory['walletAccounts'],
     privateKeys: [],
     contractInterfaces: [],
@@ -97,7 +124,11 @@ function everyClass(): Activity[] {
     activity('ACTIVITY_TYPE_CREATE_WALLET', { walletName: 'Ops', accounts: [] }, 'ACTIVITY_STATUS_COMPLETED'),
     activity('ACTIVITY_TYPE_UPDATE_WALLET', { walletId: 'wallet-1', walletName: 'Treasury 2' }, 'ACTIVITY_STATUS_COMPLETED'),
     activity('ACTIVITY_TYPE_DELETE_WALLETS', { walletIds: ['wallet-1'], deleteWithoutExport: true }, 'ACTIVITY_STATUS_COMPLETED'),
-    activity('ACTIVITY_TYPE_CREATE_POLICY_V3', { policyName: 'p', effect: 'EFFECT_ALLOW', condition: 'true', consensus: 'true', notes: '' }, 'ACTIVITY_STATUS_COMPLETED'),
+    activity(
+      'ACTIVITY_TYPE_CREATE_POLICY_V3',
+      { policyName: 'p', effect: 'EFFECT_ALLOW', condition: 'true', consensus: 'true', notes: '' },
+      'ACTIVITY_STATUS_COMPLETED',
+    ),
     activity('ACTIVITY_TYPE_UPDATE_USER_NAME', { userId: BEA, userName: 'Bea' }, 'ACTIVITY_STATUS_CONSENSUS_NEEDED'),
     activity('ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', { threshold: 1, userIds: [ROOT] }, 'ACTIVITY_STATUS_COMPLETED', [ROOT]),
     activity('ACTIVITY_TYPE_DELETE_API_KEYS', { userId: BEA, apiKeyIds: ['key-x'] }, 'ACTIVITY_STATUS_COMPLETED'),
@@ -121,7 +152,12 @@ describe('policy rehearsal', () => {
     const anything = policy('anything', "activity.kind != ''", 'approvers.count() >= 1');
     const organization = history(recorded, { policies: [anything] });
 
-    const noSigning = { policyName: 'no signing', effect: 'EFFECT_DENY' as const, condition: "activity.resource == 'PRIVATE_KEY' && activity.action == 'SIGN'", consensus: 'true' };
+    const noSigning = {
+      policyName: 'no signing',
+      effect: 'EFFECT_DENY' as const,
+      condition: "activity.resource == 'PRIVATE_KEY' && activity.action == 'SIGN'",
+      consensus: 'true',
+    };
     const denied = rehearse(organization, [noSigning]);
     expect(denied.unreproduced).toEqual([]);
     expect(denied.replayed).toBe(types.length);
@@ -129,7 +165,13 @@ describe('policy rehearsal', () => {
     expect(signingTypes.length).toBeGreaterThan(5);
     expect(denied.changes.map((change) => change.type)).toEqual(signingTypes);
     expect(denied.changes.every((change) => change.after === 'denied' && change.policies[0]!.policyName === 'no signing')).toBe(true);
-    expect(denied.totals).toEqual({ allowedToDenied: signingTypes.length, deniedToAllowed: 0, toConsensus: 0, fromConsensus: 0, unchanged: types.length - signingTypes.length });
+    expect(denied.totals).toEqual({
+      allowedToDenied: signingTypes.length,
+      deniedToAllowed: 0,
+      toConsensus: 0,
+      fromConsensus: 0,
+      unchanged: types.length - signingTypes.length,
+    });
 
     // Two approvals for everything: every class but the root quorum's own now waits for a second vote.
     const stricter = rehearse(organization, [{ ...anything, consensus: 'approvers.count() >= 2' }]);
@@ -144,11 +186,18 @@ describe('policy rehearsal', () => {
       ['allowed', 'denied'],
       ['allowed', 'denied'],
     ]);
-    expect(report.changes[0]!.policies).toEqual([{ policyId: 'limit', policyName: 'limit', before: 'OUTCOME_ALLOW', after: 'OUTCOME_NOT_APPLICABLE' }]);
+    expect(report.changes[0]!.policies).toEqual([
+      { policyId: 'limit', policyName: 'limit', before: 'OUTCOME_ALLOW', after: 'OUTCOME_NOT_APPLICABLE' },
+    ]);
     expect(report.changes[0]!.reading).not.toBe('');
     expect(report.totals).toMatchObject({ allowedToDenied: 2, unchanged: 8 });
     // With a consensus-gated policy for larger transfers the same edit turns them into "needs consensus".
-    const gated = { policyName: 'large', effect: 'EFFECT_ALLOW' as const, condition: "activity.action == 'SIGN' && eth.tx.value > 100", consensus: 'approvers.count() >= 2' };
+    const gated = {
+      policyName: 'large',
+      effect: 'EFFECT_ALLOW' as const,
+      condition: "activity.action == 'SIGN' && eth.tx.value > 100",
+      consensus: 'approvers.count() >= 2',
+    };
     const withGate = rehearse(history(everyClass()), [lowered, gated]);
     expect(withGate.changes.map((change) => change.after)).toEqual(['consensus-needed', 'consensus-needed']);
     expect(withGate.changes[0]!.policies[0]).toMatchObject({ policyName: 'large', after: 'OUTCOME_REQUIRES_CONSENSUS' });

@@ -21,15 +21,19 @@ describe('transaction keywords are typed', () => {
   });
 
   it('refuses unknown fields at every depth: typed-data domain, Solana transfers in a lambda, Bitcoin outputs', () => {
-    expect(refusal("eth.eip_712.domain.chainId == 1").message).toMatch(/Eip712Domain has no field 'chainId'; its fields are name, version, chain_id, verifying_contract \(at 1:20\)/);
-    expect(refusal("solana.tx.transfers.all(t, t.recipient == 'x')").message).toMatch(/SolanaTransfer has no field 'recipient'; its fields are from, to, amount/);
+    expect(refusal('eth.eip_712.domain.chainId == 1').message).toMatch(
+      /Eip712Domain has no field 'chainId'; its fields are name, version, chain_id, verifying_contract \(at 1:20\)/,
+    );
+    expect(refusal("solana.tx.transfers.all(t, t.recipient == 'x')").message).toMatch(
+      /SolanaTransfer has no field 'recipient'; its fields are from, to, amount/,
+    );
     expect(refusal('bitcoin.tx.outputs.any(o, o.amount > 5)').message).toMatch(/BitcoinOutput has no field 'amount'/);
     expect(refusal("eth.nonsense.to == 'x'").message).toMatch(/Ethereum has no field 'nonsense'; its fields are tx, eip_712, eip_7702_authorization/);
   });
 
   it('checks operand types against the schema', () => {
     expect(refusal("eth.tx.value < '10'").message).toMatch(/an operand of '<' must be a int or a timestamp, but this is a string/);
-    expect(refusal("eth.tx.to > 1").message).toMatch(/must be a int or a timestamp, but this is a string/);
+    expect(refusal('eth.tx.to > 1').message).toMatch(/must be a int or a timestamp, but this is a string/);
     expect(refusal('solana.tx.transfers.any(t, t.amount)').message).toMatch(/the predicate of any\(\) must be a bool, but this is a int/);
   });
 

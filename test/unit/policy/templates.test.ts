@@ -6,7 +6,13 @@ const approver = (id: string, tags: string[] = []) => ({ id, tags, email: '', al
 
 describe('policy templates chosen by name', () => {
   it('put ids in the expressions and names in the policy name and notes', () => {
-    const draft = anyOfUsersTemplate([{ id: "u-'1", name: 'Ann' }, { id: 'u-2', name: 'Bo' }], 2);
+    const draft = anyOfUsersTemplate(
+      [
+        { id: "u-'1", name: 'Ann' },
+        { id: 'u-2', name: 'Bo' },
+      ],
+      2,
+    );
     expect(draft.name).toBe('Any 2 of Ann, Bo');
     expect(draft.consensus).toBe("approvers.filter(user, user.id == 'u-\\'1' || user.id == 'u-2').count() >= 2");
     expect(checkPolicyExpression(draft.consensus, 'consensus').ok).toBe(true);

@@ -16,7 +16,9 @@ describe('unknownActivityTypes', () => {
 
   it('accepts known types, offers no suggestion for a different word, and leaves broken text to the parser', () => {
     expect(unknownActivityTypes("activity.type == 'ACTIVITY_TYPE_CREATE_WALLET'", known)).toEqual([]);
-    expect(unknownActivityTypes("activity.type == 'ACTIVITY_TYPE_LAUNCH_ROCKETS'", known)).toEqual([{ name: 'ACTIVITY_TYPE_LAUNCH_ROCKETS', suggestion: undefined }]);
+    expect(unknownActivityTypes("activity.type == 'ACTIVITY_TYPE_LAUNCH_ROCKETS'", known)).toEqual([
+      { name: 'ACTIVITY_TYPE_LAUNCH_ROCKETS', suggestion: undefined },
+    ]);
     expect(unknownActivityTypes("activity.type == 'ACTIVITY_TYPE_", known)).toEqual([]);
   });
 });

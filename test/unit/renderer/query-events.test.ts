@@ -43,7 +43,11 @@ describe('main event → stale reads', () => {
     expect(queryKeyOf('policies.list', undefined, PROFILE_ID)).toEqual(['policies.list', {}, PROFILE_ID]);
     expect(queryKeyOf('wallets.accounts', { walletId: 'w' }, null)).toEqual(['wallets.accounts', { walletId: 'w' }, null]);
     expect(queryKeyOf('keys.listApiKeys', undefined, PROFILE_ID)).toEqual(['keys.listApiKeys', {}]);
-    expect(channels.filter((channel) => !isProfileScoped(channel)).every((channel) => /^(?:app|clipboard|inbox|journal|keys|profiles|requests|sandbox|tokens)\./.test(channel))).toBe(true);
+    expect(
+      channels
+        .filter((channel) => !isProfileScoped(channel))
+        .every((channel) => /^(?:app|clipboard|inbox|journal|keys|profiles|requests|sandbox|tokens)\./.test(channel)),
+    ).toBe(true);
   });
 
   it('an activity still waiting makes the queue, the history and the cards stale, nothing else', () => {
@@ -78,7 +82,12 @@ describe('main event → stale reads', () => {
     const client = clientWith(READS);
     applyEvent(client, { type: 'lock', locked: true });
     expect(useUi.getState().locked).toBe(true);
-    expect(client.getQueryCache().getAll().map((query) => query.queryKey[0])).toEqual(['app.info']);
+    expect(
+      client
+        .getQueryCache()
+        .getAll()
+        .map((query) => query.queryKey[0]),
+    ).toEqual(['app.info']);
     expect(client.getQueryState(queryKeyOf('app.info', undefined, PROFILE_ID))?.isInvalidated).toBe(true);
     useUi.getState().setLocked(false);
   });
@@ -100,7 +109,13 @@ describe('main event → stale reads', () => {
   });
 
   it('names only channels of the contract', () => {
-    const events: AppEvent[] = [waiting, { ...waiting, status: 'ACTIVITY_STATUS_FAILED' }, { type: 'sandbox', state: 'failed' }, { type: 'profile', change: 'removed' }, { type: 'lock', locked: true }];
+    const events: AppEvent[] = [
+      waiting,
+      { ...waiting, status: 'ACTIVITY_STATUS_FAILED' },
+      { type: 'sandbox', state: 'failed' },
+      { type: 'profile', change: 'removed' },
+      { type: 'lock', locked: true },
+    ];
     for (const event of events) for (const channel of channelsToInvalidate(event)) expect(channels).toContain(channel);
   });
 });

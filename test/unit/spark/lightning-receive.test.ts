@@ -212,7 +212,10 @@ describe('reconstructSecret', () => {
   it('refuses no shares, repeated indices and bad indices', () => {
     const share = new Uint8Array(32).fill(1);
     expectQkError(() => reconstructSecret([]), 'REQUEST_INVALID', /shares is empty/);
-    const repeated: IndexedShare[] = [{ index: 1, share }, { index: 1, share }];
+    const repeated: IndexedShare[] = [
+      { index: 1, share },
+      { index: 1, share },
+    ];
     expectQkError(() => reconstructSecret(repeated), 'REQUEST_INVALID', /shares\[1\]\.index 1 appears twice/);
     expectQkError(() => reconstructSecret([{ index: -1, share }]), 'REQUEST_INVALID', /shares\[0\]\.index must be a positive integer/);
   });

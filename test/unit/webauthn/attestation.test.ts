@@ -2,11 +2,7 @@ import { decodeCBOR, encodeCBOR, type CBORType } from '@levischuck/tiny-cbor';
 import { p256 } from '@noble/curves/nist.js';
 import { describe, expect, it } from 'vitest';
 import { base64UrlDecode, base64UrlEncode, utf8Encode } from '../../../src/shared/crypto/encoding';
-import {
-  parseWebAuthnRegistration,
-  type ParseRegistrationOptions,
-  type WebAuthnAttestation,
-} from '../../../src/service/auth/webauthn-attestation';
+import { parseWebAuthnRegistration, type ParseRegistrationOptions, type WebAuthnAttestation } from '../../../src/service/auth/webauthn-attestation';
 import {
   createSoftAuthenticator,
   encodeAttestationObject,
@@ -132,9 +128,19 @@ describe('parseWebAuthnRegistration', () => {
 
     it('an unsupported credential algorithm or curve', () => {
       const point = p256.getPublicKey(p256.utils.randomSecretKey(), false);
-      expectRefused(assemble({ coseKey: encodeEc2CoseKey(point, -257) }), /credentialPublicKey is not supported: COSE key alg \(label 3\) must be -7, got -257/);
+      expectRefused(
+        assemble({ coseKey: encodeEc2CoseKey(point, -257) }),
+        /credentialPublicKey is not supported: COSE key alg \(label 3\) must be -7, got -257/,
+      );
       expectRefused(assemble({ coseKey: encodeEc2CoseKey(point, -7, 2) }), /COSE key crv \(label -1\) must be 1, got 2/);
-      const ed25519Key = encodeCBOR(new Map<number, CBORType>([[1, 1], [3, -8], [-1, 6], [-2, new Uint8Array(32)]]));
+      const ed25519Key = encodeCBOR(
+        new Map<number, CBORType>([
+          [1, 1],
+          [3, -8],
+          [-1, 6],
+          [-2, new Uint8Array(32)],
+        ]),
+      );
       expectRefused(assemble({ coseKey: ed25519Key }), /COSE key kty \(label 1\) must be 2, got 1/);
       expectRefused(assemble({ coseKey: Uint8Array.of(0xa5, 0x01) }), /credentialPublicKey is not valid CBOR/);
     });
@@ -192,7 +198,10 @@ describe('parseWebAuthnRegistration', () => {
 
     it('bad base64url, bad transports, and prefixes field names when asked', () => {
       expectRefused({ ...authenticator.register(challenge), clientDataJson: 'a+b/' }, /^attestation\.clientDataJson is not base64url/);
-      expectRefused({ ...authenticator.register(challenge), attestationObject: '' }, /attestation\.attestationObject must be a non-empty base64url string/);
+      expectRefused(
+        { ...authenticator.register(challenge), attestationObject: '' },
+        /attestation\.attestationObject must be a non-empty base64url string/,
+      );
       const badTransport = { ...authenticator.register(challenge), transports: ['AUTHENTICATOR_TRANSPORT_CABLE'] } as unknown as WebAuthnAttestation;
       expectRefused(badTransport, /attestation\.transports\[0\] is "AUTHENTICATOR_TRANSPORT_CABLE"; expected one of/);
       expectRefused(

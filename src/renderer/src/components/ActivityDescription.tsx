@@ -120,7 +120,10 @@ function ChangeTable({ changes }: { changes: readonly Change[] }) {
                 )}
               </td>
               <td>
-                <Refs values={change.after} marked={(ref) => (change.before === undefined || beforeTexts.has(ref.id ?? ref.text) ? undefined : 'added')} />
+                <Refs
+                  values={change.after}
+                  marked={(ref) => (change.before === undefined || beforeTexts.has(ref.id ?? ref.text) ? undefined : 'added')}
+                />
               </td>
             </tr>
           );

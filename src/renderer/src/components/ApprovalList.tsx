@@ -134,7 +134,9 @@ export function ApprovalRow({
       <span className="approval-row-main">
         <strong>
           {description.title}
-          {description.warnings.length > 0 && <span className="badge badge-warning">{description.warnings.length === 1 ? 'warning' : `${description.warnings.length} warnings`}</span>}
+          {description.warnings.length > 0 && (
+            <span className="badge badge-warning">{description.warnings.length === 1 ? 'warning' : `${description.warnings.length} warnings`}</span>
+          )}
         </strong>
         <span className="muted">
           {requester === undefined ? '' : `by ${requester}`}

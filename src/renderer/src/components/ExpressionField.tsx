@@ -106,7 +106,10 @@ export function ExpressionField({
       {shownFindings.length > 0 && (
         <ul id={`${id}-lint`} className="lint-findings" aria-label="Lint findings">
           {shownFindings.map((finding) => (
-            <li key={`${finding.rule}@${finding.span.offset}`} className={finding.severity === 'error' ? 'expression-error' : 'notice notice-warning'}>
+            <li
+              key={`${finding.rule}@${finding.span.offset}`}
+              className={finding.severity === 'error' ? 'expression-error' : 'notice notice-warning'}
+            >
               <p>
                 {finding.severity === 'error' ? 'Error' : 'Warning'}, line {finding.span.line}, column {finding.span.column}: {finding.message}
               </p>
@@ -139,7 +142,9 @@ function checkedHint(value: string, findings: readonly LintFindingView[] | undef
   if (findings === undefined) return value.trim() === '' ? 'Empty: no constraint; looking for warnings…' : 'Checks; looking for warnings…';
   const errors = findings.filter((finding) => finding.severity === 'error').length;
   const warnings = findings.length - errors;
-  const counted = [errors > 0 ? plural(errors, 'error') : '', warnings > 0 ? plural(warnings, 'warning') : ''].filter((part) => part !== '').join(' and ');
+  const counted = [errors > 0 ? plural(errors, 'error') : '', warnings > 0 ? plural(warnings, 'warning') : '']
+    .filter((part) => part !== '')
+    .join(' and ');
   if (counted !== '') return `${value.trim() === '' ? 'Empty' : 'Checks'}, with ${counted} below${errors > 0 ? ': fix the errors to save' : ''}.`;
   return value.trim() === '' ? 'Empty: no constraint.' : 'Checks.';
 }

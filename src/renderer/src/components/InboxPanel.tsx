@@ -29,7 +29,11 @@ interface OrganizationGroup {
 function groupsOf(profiles: readonly InboxProfileView[]): OrganizationGroup[] {
   const groups = new Map<string, OrganizationGroup>();
   for (const profile of profiles) {
-    const group = groups.get(profile.organizationId) ?? { organizationId: profile.organizationId, name: profile.organizationName ?? profile.organizationId, profiles: [] };
+    const group = groups.get(profile.organizationId) ?? {
+      organizationId: profile.organizationId,
+      name: profile.organizationName ?? profile.organizationId,
+      profiles: [],
+    };
     if (profile.organizationName !== undefined) group.name = profile.organizationName;
     group.profiles.push(profile);
     groups.set(profile.organizationId, group);
@@ -95,9 +99,9 @@ export function InboxPanel() {
       <QueryStatus query={inbox} loading="Reading the inbox…" />
       {inbox.data !== undefined && (
         <p className="hint">
-          {inbox.data.waitingForMe === 1 ? '1 approval waits' : `${inbox.data.waitingForMe} approvals wait`} for you across {inbox.data.profiles.length}{' '}
-          {inbox.data.profiles.length === 1 ? 'profile' : 'profiles'}. Keys: j/k or arrows move, Enter opens, a approves, r rejects (each vote is confirmed
-          in QuorumKey’s own dialog).
+          {inbox.data.waitingForMe === 1 ? '1 approval waits' : `${inbox.data.waitingForMe} approvals wait`} for you across{' '}
+          {inbox.data.profiles.length} {inbox.data.profiles.length === 1 ? 'profile' : 'profiles'}. Keys: j/k or arrows move, Enter opens, a approves,
+          r rejects (each vote is confirmed in QuorumKey’s own dialog).
         </p>
       )}
       <ul ref={listRef} className="inbox-groups" aria-label="Inbox">
@@ -145,10 +149,20 @@ export function InboxPanel() {
                           </button>
                           {item.waitingForMe && (
                             <span className="button-row start">
-                              <button type="button" className="primary" disabled={action.busy !== undefined} onClick={() => void vote({ profile, item }, 'approve')}>
+                              <button
+                                type="button"
+                                className="primary"
+                                disabled={action.busy !== undefined}
+                                onClick={() => void vote({ profile, item }, 'approve')}
+                              >
                                 Approve as {profile.profileName}…
                               </button>
-                              <button type="button" className="danger" disabled={action.busy !== undefined} onClick={() => void vote({ profile, item }, 'reject')}>
+                              <button
+                                type="button"
+                                className="danger"
+                                disabled={action.busy !== undefined}
+                                onClick={() => void vote({ profile, item }, 'reject')}
+                              >
                                 Reject…
                               </button>
                             </span>

@@ -62,7 +62,9 @@ export function MnemonicField({ value, onChange, onPaste }: { value: string; onC
         ))}
       </ol>
       <p id={`${id}-check`} className={value.trim() !== '' && check.problem !== undefined ? 'field-error' : 'hint'} aria-live="polite">
-        {value.trim() === '' ? 'Type or paste the 12 to 24 words, separated by spaces.' : (check.problem ?? `${check.words.length} words, checksum valid.`)}
+        {value.trim() === ''
+          ? 'Type or paste the 12 to 24 words, separated by spaces.'
+          : (check.problem ?? `${check.words.length} words, checksum valid.`)}
       </p>
     </div>
   );

@@ -34,7 +34,15 @@ export function evmNetworkName(chainId: number): string | undefined {
 }
 
 /** A network select, with a chain id field for an EVM chain not in the list; Solana only where `withSolana`. */
-export function NetworkField({ value, onChange, withSolana = false }: { value: NetworkValue; onChange: (value: NetworkValue) => void; withSolana?: boolean }) {
+export function NetworkField({
+  value,
+  onChange,
+  withSolana = false,
+}: {
+  value: NetworkValue;
+  onChange: (value: NetworkValue) => void;
+  withSolana?: boolean;
+}) {
   return (
     <>
       <SelectField

@@ -6,7 +6,8 @@ type WriteOutcome = ChannelOutput<'policies.create'> | ChannelOutput<'contracts.
 
 /** A write's outcome: done, rejected, or waiting for votes (with who may still vote, as WaitingForVotes names them). */
 export function OutcomeNotice({ what, outcome, onDismiss }: { what: string; outcome: WriteOutcome; onDismiss: () => void }) {
-  if (outcome.state === 'consensus-needed' || outcome.state === 'pending') return <WaitingForVotes what={what} activity={outcome.activity} onDismiss={onDismiss} />;
+  if (outcome.state === 'consensus-needed' || outcome.state === 'pending')
+    return <WaitingForVotes what={what} activity={outcome.activity} onDismiss={onDismiss} />;
   return (
     <div className={outcome.state === 'rejected' ? 'notice notice-warning' : 'notice notice-info'} role="status">
       {outcome.state === 'rejected' ? <p className="notice-title">{what} was rejected.</p> : <p className="notice-title">{what}: done.</p>}

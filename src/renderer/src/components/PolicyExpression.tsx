@@ -4,7 +4,13 @@
  */
 import type { ExpressionPieceView } from '../../../shared/ipc/policy-words';
 
-export function PolicyExpression({ pieces, className }: { pieces: readonly (ExpressionPieceView & { change?: 'same' | 'removed' | 'added' })[]; className?: string }) {
+export function PolicyExpression({
+  pieces,
+  className,
+}: {
+  pieces: readonly (ExpressionPieceView & { change?: 'same' | 'removed' | 'added' })[];
+  className?: string;
+}) {
   return (
     <code className={['policy-expression', className].filter(Boolean).join(' ')}>
       {pieces.map((piece, index) => {

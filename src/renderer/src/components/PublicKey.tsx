@@ -6,7 +6,17 @@ import { ReadingDialog } from './Modal';
  * A public key or an address, shortened for the table, with copy and QR actions; the full value is in the title and
  * the copy. `what` names the value for the buttons ("Copy address of …").
  */
-export function PublicKey({ value, label, what = 'public key', shortened = true }: { value: string; label: string; what?: string; shortened?: boolean }) {
+export function PublicKey({
+  value,
+  label,
+  what = 'public key',
+  shortened = true,
+}: {
+  value: string;
+  label: string;
+  what?: string;
+  shortened?: boolean;
+}) {
   const [copied, setCopied] = useState(false);
   const [showQr, setShowQr] = useState(false);
   const copy = () => {

@@ -15,7 +15,9 @@ function ReauthDialog({ done, cancel }: { done: () => void; cancel: () => void }
   const info = useChannel('app.info');
   return (
     <Modal title="Enter your passphrase to reveal" onClose={cancel}>
-      <p className="modal-body">Revealing a mnemonic or private key asks for the unlock passphrase again when the last unlock is a few minutes old.</p>
+      <p className="modal-body">
+        Revealing a mnemonic or private key asks for the unlock passphrase again when the last unlock is a few minutes old.
+      </p>
       <QueryStatus query={info} loading="Reading the lock state…" />
       {info.data !== undefined && (
         <UnlockForm

@@ -61,7 +61,9 @@ export function SecretReveal({ secret, subject, onHide }: { secret: RevealedSecr
       <p className="notice notice-warning">
         Anyone who sees this {secret.kind === 'mnemonic' ? 'mnemonic' : 'private key'} controls {subject}. It hides itself after{' '}
         {AUTO_HIDE_MS / 60_000} minutes.
-        {protection.ready && !protection.supported && ' This OS cannot keep the window out of screenshots and screen sharing: make sure nothing is recording.'}
+        {protection.ready &&
+          !protection.supported &&
+          ' This OS cannot keep the window out of screenshots and screen sharing: make sure nothing is recording.'}
       </p>
       {protection.error !== undefined && (
         <>

@@ -169,8 +169,8 @@ function PolicyStanding({ standing }: { standing: PolicyStandingView }) {
       {standing.failedPolicies.length > 0 && (
         <details>
           <summary>
-            {counted(standing.failedPolicies.length, 'policy', 'policies')} could not be evaluated and {standing.failedPolicies.length === 1 ? 'counts' : 'count'} as not
-            matching
+            {counted(standing.failedPolicies.length, 'policy', 'policies')} could not be evaluated and{' '}
+            {standing.failedPolicies.length === 1 ? 'counts' : 'count'} as not matching
           </summary>
           <ul>
             {standing.failedPolicies.map((policy) => (

@@ -107,16 +107,32 @@ export function useSigningRequestForm(onChange: () => void): SigningRequestForm 
       </label>
       {kind === 'transaction' ? (
         <>
-          <SelectField label="Chain" value={transactionType} options={TRANSACTION_TYPES} onChange={(value) => (setTransactionType(value), onChange())} />
+          <SelectField
+            label="Chain"
+            value={transactionType}
+            options={TRANSACTION_TYPES}
+            onChange={(value) => (setTransactionType(value), onChange())}
+          />
           <label>
             Unsigned transaction
-            <textarea value={unsignedTransaction} onChange={(event) => (setUnsignedTransaction(event.target.value), onChange())} rows={5} spellCheck={false} required />
+            <textarea
+              value={unsignedTransaction}
+              onChange={(event) => (setUnsignedTransaction(event.target.value), onChange())}
+              rows={5}
+              spellCheck={false}
+              required
+            />
           </label>
         </>
       ) : (
         <>
           <SelectField label="Encoding" value={encoding} options={ENCODINGS} onChange={(value) => (setEncoding(value), onChange())} />
-          <SelectField label="Hash function" value={hashFunction} options={hashFunctionOptions(requiredHash)} onChange={(value) => (setHashFunction(value), onChange())} />
+          <SelectField
+            label="Hash function"
+            value={hashFunction}
+            options={hashFunctionOptions(requiredHash)}
+            onChange={(value) => (setHashFunction(value), onChange())}
+          />
           <label>
             Message
             <textarea value={payload} onChange={(event) => (setPayload(event.target.value), onChange())} rows={6} spellCheck={false} required />
@@ -139,7 +155,10 @@ export function useSigningRequestForm(onChange: () => void): SigningRequestForm 
 function useSigners(): { options: SignerOption[]; error: QkError | null; isPending: boolean } {
   const wallets = useChannel('wallets.list');
   const privateKeys = useChannel('privateKeys.list');
-  const accounts = useChannelEach('wallets.accounts', (wallets.data ?? []).map((wallet) => ({ walletId: wallet.walletId })));
+  const accounts = useChannelEach(
+    'wallets.accounts',
+    (wallets.data ?? []).map((wallet) => ({ walletId: wallet.walletId })),
+  );
   const reads = [wallets, privateKeys, ...accounts];
   const options: SignerOption[] = [
     ...(wallets.data ?? []).flatMap((wallet, index) =>
@@ -162,5 +181,8 @@ function useSigners(): { options: SignerOption[]; error: QkError | null; isPendi
 }
 
 function formatName(format: string): string {
-  return format.replace(/^ADDRESS_FORMAT_/, '').toLowerCase().replaceAll('_', ' ');
+  return format
+    .replace(/^ADDRESS_FORMAT_/, '')
+    .toLowerCase()
+    .replaceAll('_', ' ');
 }

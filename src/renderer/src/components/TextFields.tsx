@@ -1,7 +1,17 @@
 import type { ReactNode, Ref } from 'react';
 
 /** A required name for something new: plain text, never autofilled, at most maxLength characters. */
-export function NameField({ label, value, onChange, maxLength }: { label: string; value: string; onChange: (value: string) => void; maxLength: number }) {
+export function NameField({
+  label,
+  value,
+  onChange,
+  maxLength,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  maxLength: number;
+}) {
   return (
     <label>
       {label}
@@ -54,11 +64,28 @@ export function SecretField({
 }
 
 /** A file in a folder main keeps (stamped requests, exports, signatures): a name ending in .json, never a path. */
-export function FileNameField({ label, value, onChange, placeholder }: { label: string; value: string; onChange: (value: string) => void; placeholder?: string }) {
+export function FileNameField({
+  label,
+  value,
+  onChange,
+  placeholder,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  placeholder?: string;
+}) {
   return (
     <label>
       {label}
-      <input value={value} onChange={(event) => onChange(event.target.value)} required spellCheck={false} placeholder={placeholder} pattern="[A-Za-z0-9][A-Za-z0-9._\-]*\.json" />
+      <input
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        required
+        spellCheck={false}
+        placeholder={placeholder}
+        pattern="[A-Za-z0-9][A-Za-z0-9._\-]*\.json"
+      />
     </label>
   );
 }

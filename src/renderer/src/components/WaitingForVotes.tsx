@@ -10,7 +10,17 @@ type ActivityView = ChannelOutput<'activities.get'>;
  * An activity that waits for votes after it was proposed: a waiting state, not an error. Says what waits, the
  * fingerprint to compare, who may still vote, and leads to the Approvals screen.
  */
-export function WaitingForVotes({ what, activity, onDismiss, children }: { what: string; activity: ActivityView; onDismiss?: () => void; children?: ReactNode }) {
+export function WaitingForVotes({
+  what,
+  activity,
+  onDismiss,
+  children,
+}: {
+  what: string;
+  activity: ActivityView;
+  onDismiss?: () => void;
+  children?: ReactNode;
+}) {
   const show = useUi((state) => state.show);
   const organization = useChannel('organization.lookup');
   const possible = organization.data === undefined ? undefined : stillToVote(activity, activity.voters, organization.data);
@@ -24,9 +34,7 @@ export function WaitingForVotes({ what, activity, onDismiss, children }: { what:
         <code className="fingerprint">{activity.fingerprint}</code>
       </p>
       {possible !== undefined && possible.length > 0 && (
-        <p>
-          Who may still vote: {possible.map((voter) => `${voter.userName} (${voter.reasons.join('; ')})`).join(', ')}.
-        </p>
+        <p>Who may still vote: {possible.map((voter) => `${voter.userName} (${voter.reasons.join('; ')})`).join(', ')}.</p>
       )}
       {children}
       <div className="button-row start">

@@ -39,11 +39,16 @@ export function SigningTemplates({ onApply, tags }: { onApply: (draft: PolicyDra
     }
   };
   if (tag === undefined) return <p className="hint">The signing templates pick approvers by tag: create a tag on the Users screen first.</p>;
-  const tagField = <SelectField label="Approver tag" value={tag.id} options={tags.map((option) => ({ value: option.id, label: option.name }))} onChange={setTagId} />;
+  const tagField = (
+    <SelectField label="Approver tag" value={tag.id} options={tags.map((option) => ({ value: option.id, label: option.name }))} onChange={setTagId} />
+  );
   return (
     <div className="signing-templates">
       {error !== undefined && <ErrorNotice error={error} onDismiss={() => setError(undefined)} />}
-      <TemplateForm label="Transfers to an allowlist below an amount, one operator" onSubmit={apply(() => allowlistBelowTemplate(split(allowlist), below, tag))}>
+      <TemplateForm
+        label="Transfers to an allowlist below an amount, one operator"
+        onSubmit={apply(() => allowlistBelowTemplate(split(allowlist), below, tag))}
+      >
         <label className="grow">
           Allowed recipients (comma or space separated)
           <input value={allowlist} onChange={(event) => setAllowlist(event.target.value)} required spellCheck={false} />

@@ -31,13 +31,25 @@ export function completionsAt(text: string, caret: number, kind: PolicyExpressio
   const partial = parts.pop() ?? '';
   const scope = { ...ROOTS_BY_KIND[kind], ...lambdaVariables(before, kind) };
   if (parts.length === 0) {
-    return { partial, completions: matching(Object.entries(scope).map(([name, type]) => ({ insert: name, detail: describeType(type) })), partial) };
+    return {
+      partial,
+      completions: matching(
+        Object.entries(scope).map(([name, type]) => ({ insert: name, detail: describeType(type) })),
+        partial,
+      ),
+    };
   }
   let type: StaticType | undefined = scope[parts[0]!];
   for (const part of parts.slice(1)) type = type?.kind === 'struct' ? type.fields[part] : undefined;
   if (type === undefined) return { partial, completions: [] };
   if (type.kind === 'struct') {
-    return { partial, completions: matching(Object.entries(type.fields).map(([name, field]) => ({ insert: name, detail: describeType(field) })), partial) };
+    return {
+      partial,
+      completions: matching(
+        Object.entries(type.fields).map(([name, field]) => ({ insert: name, detail: describeType(field) })),
+        partial,
+      ),
+    };
   }
   if (type.kind === 'list') return { partial, completions: matching(LIST_METHODS, partial) };
   return { partial, completions: [] };

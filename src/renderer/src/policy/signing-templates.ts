@@ -59,7 +59,8 @@ export function aboveNeedsTwoTemplate(aboveEth: string, tag: Named): PolicyDraft
 export function contractFunctionTemplate(contract: string, functionName: string, tag: Named): PolicyDraft {
   const address = checksummed(contract, 'contract');
   const name = functionName.trim();
-  if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name)) throw new QkError('REQUEST_INVALID', `function: ${JSON.stringify(name.slice(0, 80))} is not a function name`);
+  if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name))
+    throw new QkError('REQUEST_INVALID', `function: ${JSON.stringify(name.slice(0, 80))} is not a function name`);
   return {
     name: `Only ${name} on ${address}`,
     effect: 'EFFECT_ALLOW',

@@ -219,13 +219,23 @@ export function ApprovalsScreen() {
           {selected === undefined ? (
             <section className="panel empty">Choose an activity to see what it asks for and who voted.</section>
           ) : (
-            <ApprovalDetail item={selected} lookup={lookup} myUserId={me.data?.userId} busy={action.busy !== undefined} onVote={(vote) => void castVote(vote, selected)} />
+            <ApprovalDetail
+              item={selected}
+              lookup={lookup}
+              myUserId={me.data?.userId}
+              busy={action.busy !== undefined}
+              onVote={(vote) => void castVote(vote, selected)}
+            />
           )}
         </div>
       )}
 
       {view !== 'inbox' && (
-        <OfflineStamping action={action} fingerprint={selected?.activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' ? selected.fingerprint : undefined} onPosted={reload} />
+        <OfflineStamping
+          action={action}
+          fingerprint={selected?.activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' ? selected.fingerprint : undefined}
+          onPosted={reload}
+        />
       )}
     </section>
   );
@@ -253,11 +263,7 @@ function ApprovalDetail({
       <h2 id="approval-detail-title">{description.title}</h2>
       {/* A signing request reads in full on its card (nested facts, the policies' standing); main read the
           row's title and the card's with the same context, so they cannot differ. */}
-      {description.kind === 'signing' ? (
-        <SigningCardLoader activityId={item.activityId} />
-      ) : (
-        <ActivityDescriptionView description={description} />
-      )}
+      {description.kind === 'signing' ? <SigningCardLoader activityId={item.activityId} /> : <ActivityDescriptionView description={description} />}
       <dl className="facts">
         <dt>Requested by</dt>
         <dd>{requester ?? 'unknown'}</dd>
@@ -286,7 +292,11 @@ function ApprovalDetail({
       </dl>
       {item.activity.status === 'ACTIVITY_STATUS_COMPLETED' && description.kind === 'signing' && <CompletedSignature activityId={item.activityId} />}
       {item.activity.status === 'ACTIVITY_STATUS_COMPLETED' && exportedKindOf(item.type) !== undefined && (
-        <ExportActions activityId={item.activityId} localKeyName={description.exports?.target.localKeyName} fingerprint={description.exports?.target.fingerprint} />
+        <ExportActions
+          activityId={item.activityId}
+          localKeyName={description.exports?.target.localKeyName}
+          fingerprint={description.exports?.target.fingerprint}
+        />
       )}
       {open && description.kind !== 'signing' && <StillToVote item={item} lookup={lookup} />}
       <h3>Who voted</h3>
@@ -343,7 +353,15 @@ function CompletedSignature({ activityId }: { activityId: string }) {
  * An approved export, from its approval or history row: open it here with the export key it is sealed to, or save
  * the signed bundle to a file for the offline desktop.
  */
-function ExportActions({ activityId, localKeyName, fingerprint }: { activityId: string; localKeyName: string | undefined; fingerprint: string | undefined }) {
+function ExportActions({
+  activityId,
+  localKeyName,
+  fingerprint,
+}: {
+  activityId: string;
+  localKeyName: string | undefined;
+  fingerprint: string | undefined;
+}) {
   const action = useAction();
   const [secret, setSecret] = useState<RevealedSecret>();
   const [file, setFile] = useState(`export-${activityId.slice(0, 8)}.json`);
@@ -367,7 +385,10 @@ function ExportActions({ activityId, localKeyName, fingerprint }: { activityId: 
       <Progress label={action.busy} />
       {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
       {localKeyName === undefined ? (
-        <p className="hint">It is sealed to a key this desktop does not hold{fingerprint === undefined ? '' : ` (${fingerprint})`}: save it and open it where that key is.</p>
+        <p className="hint">
+          It is sealed to a key this desktop does not hold{fingerprint === undefined ? '' : ` (${fingerprint})`}: save it and open it where that key
+          is.
+        </p>
       ) : (
         <button type="button" className="primary" onClick={() => void open()} disabled={action.busy !== undefined}>
           Open the bundle
@@ -381,8 +402,8 @@ function ExportActions({ activityId, localKeyName, fingerprint }: { activityId: 
       </form>
       {saved !== undefined && (
         <p className="notice notice-info" role="status">
-          Saved to <code>{saved.file}</code>. It holds the sealed bundle, nothing readable without the key: copy it to the offline desktop and open it on its Offline
-          decrypt screen.
+          Saved to <code>{saved.file}</code>. It holds the sealed bundle, nothing readable without the key: copy it to the offline desktop and open it
+          on its Offline decrypt screen.
         </p>
       )}
       {secret !== undefined && (
@@ -405,7 +426,9 @@ function StillToVote({ item, lookup }: { item: ApprovalItem; lookup: Organizatio
 /** What a vote did, in words: "Approved — 2 of 2; Export a wallet is done." or "Approved — waiting for 1 more." */
 export function voteOutcomeInWords(vote: Vote, before: ApprovalItem, after: ChannelOutput<'approvals.approve'>, title: string): string {
   if (vote === 'reject') {
-    return after.status === 'ACTIVITY_STATUS_REJECTED' ? `Rejected — ${title} will not run.` : 'Rejection recorded — the activity is still waiting for votes.';
+    return after.status === 'ACTIVITY_STATUS_REJECTED'
+      ? `Rejected — ${title} will not run.`
+      : 'Rejection recorded — the activity is still waiting for votes.';
   }
   const count = before.required === undefined ? `${after.approvals} approved` : `${after.approvals} of ${before.required}`;
   switch (after.status) {
@@ -493,8 +516,8 @@ function OfflineStamping({ action, fingerprint, onPosted }: { action: Action; fi
     <section className="panel" aria-labelledby="offline-title">
       <h2 id="offline-title">Offline voting</h2>
       <p className="hint">
-        Stamp an approval of the chosen activity without touching the network, copy the file from QuorumKey’s stamped-requests folder to a
-        connected machine’s, and post it there.
+        Stamp an approval of the chosen activity without touching the network, copy the file from QuorumKey’s stamped-requests folder to a connected
+        machine’s, and post it there.
       </p>
       <form className="inline-form" aria-label="Save a stamped approval" onSubmit={(event) => void save(event)}>
         <FileNameField label="File name to write" value={saveFile} onChange={setSaveFile} placeholder="approval-1.json" />
@@ -505,8 +528,8 @@ function OfflineStamping({ action, fingerprint, onPosted }: { action: Action; fi
       </form>
       {saved !== undefined && (
         <p className="notice notice-info" role="status">
-          Saved to <code>{saved.file}</code>. It holds the request and its stamp, nothing secret; to post it elsewhere, copy it into that
-          machine’s <code>{saved.folder.split(/[\\/]/u).pop()}</code> folder.
+          Saved to <code>{saved.file}</code>. It holds the request and its stamp, nothing secret; to post it elsewhere, copy it into that machine’s{' '}
+          <code>{saved.folder.split(/[\\/]/u).pop()}</code> folder.
         </p>
       )}
       <form className="inline-form" aria-label="Post a stamped file" onSubmit={(event) => void post(event)}>

@@ -103,7 +103,9 @@ export function ContractsScreen() {
 
       <UploadForm
         busy={action.busy !== undefined}
-        onSubmit={async (input) => finished(`Upload ${input.label}`, await action.run(`Uploading ${input.label}…`, (api) => api.contracts.create(input)))}
+        onSubmit={async (input) =>
+          finished(`Upload ${input.label}`, await action.run(`Uploading ${input.label}…`, (api) => api.contracts.create(input)))
+        }
       />
 
       <DeclaredTokensPanel prefill={tokenPrefill} />
@@ -196,7 +198,10 @@ function UploadForm({ busy, onSubmit }: { busy: boolean; onSubmit: (input: Uploa
     if (file === undefined) return;
     if (file.size > MAX_INTERFACE_TEXT) {
       setFileName(undefined);
-      setChecked({ input, error: new QkError('REQUEST_INVALID', `${file.name} is ${file.size} bytes; interfaces are limited to ${MAX_INTERFACE_TEXT} bytes`) });
+      setChecked({
+        input,
+        error: new QkError('REQUEST_INVALID', `${file.name} is ${file.size} bytes; interfaces are limited to ${MAX_INTERFACE_TEXT} bytes`),
+      });
       return;
     }
     setFileName(file.name);
@@ -232,11 +237,25 @@ function UploadForm({ busy, onSubmit }: { busy: boolean; onSubmit: (input: Uploa
         {type === 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM' && <NetworkField value={network} onChange={setNetwork} />}
         <label>
           {type === 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA' ? 'Program id' : 'Contract address'}
-          <input value={address} onChange={(event) => setAddress(event.target.value)} required spellCheck={false} autoComplete="off" maxLength={128} />
+          <input
+            value={address}
+            onChange={(event) => setAddress(event.target.value)}
+            required
+            spellCheck={false}
+            autoComplete="off"
+            maxLength={128}
+          />
         </label>
         <label>
           Label
-          <input value={label} onChange={(event) => setLabel(event.target.value)} required maxLength={256} autoComplete="off" placeholder="USD Coin" />
+          <input
+            value={label}
+            onChange={(event) => setLabel(event.target.value)}
+            required
+            maxLength={256}
+            autoComplete="off"
+            placeholder="USD Coin"
+          />
         </label>
         <label>
           Notes

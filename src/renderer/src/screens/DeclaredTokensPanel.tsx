@@ -33,7 +33,10 @@ export function DeclaredTokensPanel({ prefill }: { prefill?: { address: string }
   };
 
   const remove = async (token: DeclaredTokenView) => {
-    const key = token.family === 'solana' ? { family: token.family, address: token.address } : { family: token.family, chainId: token.chainId, address: token.address };
+    const key =
+      token.family === 'solana'
+        ? { family: token.family, address: token.address }
+        : { family: token.family, chainId: token.chainId, address: token.address };
     declared(await action.run(`Removing ${token.symbol}…`, (api) => api.tokens.remove({ token: key })));
   };
 
@@ -42,8 +45,8 @@ export function DeclaredTokensPanel({ prefill }: { prefill?: { address: string }
       <h2 id="tokens-title">Declared tokens</h2>
       <p className="hint">
         Signing cards show amounts of well-known tokens (USDC, USDT, DAI, WETH, WBTC, LINK, UNI) in their units. For any other token, declare its
-        symbol and decimals here; a token nobody declared is shown in raw units, never with guessed decimals. The symbols and names of the
-        well-known tokens belong to their own contracts: a declaration that imitates one, at any other address, is refused.
+        symbol and decimals here; a token nobody declared is shown in raw units, never with guessed decimals. The symbols and names of the well-known
+        tokens belong to their own contracts: a declaration that imitates one, at any other address, is refused.
       </p>
       <Progress label={action.busy} />
       {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
@@ -68,7 +71,9 @@ export function DeclaredTokensPanel({ prefill }: { prefill?: { address: string }
                   <td>{token.decimals}</td>
                   <td>
                     {token.name ?? ''}
-                    {token.notRead !== undefined && <p className="notice notice-warning">Imitates a known token, so amounts of it read in raw units: {token.notRead}.</p>}
+                    {token.notRead !== undefined && (
+                      <p className="notice notice-warning">Imitates a known token, so amounts of it read in raw units: {token.notRead}.</p>
+                    )}
                   </td>
                   <td className="row-actions">
                     <RowAction verb="Remove" subject={`${token.symbol} on ${networkWords(token)}`} danger onClick={() => void remove(token)} />
@@ -113,7 +118,12 @@ function DeclareTokenForm({
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const fields = { address: address.trim(), symbol: symbol.trim(), decimals: Number(decimals), ...(name.trim() === '' ? {} : { name: name.trim() }) };
+    const fields = {
+      address: address.trim(),
+      symbol: symbol.trim(),
+      decimals: Number(decimals),
+      ...(name.trim() === '' ? {} : { name: name.trim() }),
+    };
     const chainId = chainIdOf(network);
     const token: DeclaredToken = chainId === undefined ? { family: 'solana', ...fields } : { family: 'ethereum', chainId, ...fields };
     if (onDeclared(await action.run(`Declaring ${fields.symbol}…`, (api) => api.tokens.declare({ token })))) {
@@ -133,11 +143,27 @@ function DeclareTokenForm({
       </label>
       <label>
         Symbol
-        <input ref={symbolInput} value={symbol} onChange={(event) => setSymbol(event.target.value)} required maxLength={16} autoComplete="off" placeholder="ACME" />
+        <input
+          ref={symbolInput}
+          value={symbol}
+          onChange={(event) => setSymbol(event.target.value)}
+          required
+          maxLength={16}
+          autoComplete="off"
+          placeholder="ACME"
+        />
       </label>
       <label>
         Decimals
-        <input value={decimals} onChange={(event) => setDecimals(event.target.value)} required inputMode="numeric" pattern="[0-9]{1,2}" autoComplete="off" placeholder="18" />
+        <input
+          value={decimals}
+          onChange={(event) => setDecimals(event.target.value)}
+          required
+          inputMode="numeric"
+          pattern="[0-9]{1,2}"
+          autoComplete="off"
+          placeholder="18"
+        />
       </label>
       <label>
         Name (optional)

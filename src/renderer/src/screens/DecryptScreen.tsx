@@ -27,7 +27,8 @@ type TrustSource = 'profile' | 'manual';
 function organizationProblem(organizationId: string): string | undefined {
   const trimmed = organizationId.trim();
   if (trimmed === '') return 'Enter the organization id the bundle was exported from.';
-  if (trimmed.length > MAX_ORGANIZATION_ID_LENGTH) return `An organization id is at most ${MAX_ORGANIZATION_ID_LENGTH} characters; this one has ${trimmed.length}.`;
+  if (trimmed.length > MAX_ORGANIZATION_ID_LENGTH)
+    return `An organization id is at most ${MAX_ORGANIZATION_ID_LENGTH} characters; this one has ${trimmed.length}.`;
   if (/\s/u.test(trimmed)) return 'An organization id has no spaces inside; paste it again.';
   return undefined;
 }
@@ -66,11 +67,19 @@ export function DecryptScreen() {
   const trusted =
     source === 'manual'
       ? manualOrganizationProblem === undefined && manualSignerProblem === undefined
-        ? { organizationId: manualOrganizationId.trim(), signerPublicKey: manualSigner.trim().toLowerCase(), signerOrigin: signerOrigin(manualSigner) }
+        ? {
+            organizationId: manualOrganizationId.trim(),
+            signerPublicKey: manualSigner.trim().toLowerCase(),
+            signerOrigin: signerOrigin(manualSigner),
+          }
         : undefined
       : chosenProfile === undefined
         ? undefined
-        : { organizationId: chosenProfile.organizationId, signerPublicKey: chosenProfile.enclaveSignerPublicKey, signerOrigin: `the enclave signer of profile ${chosenProfile.name}` };
+        : {
+            organizationId: chosenProfile.organizationId,
+            signerPublicKey: chosenProfile.enclaveSignerPublicKey,
+            signerOrigin: `the enclave signer of profile ${chosenProfile.name}`,
+          };
 
   const openFile = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
@@ -106,7 +115,8 @@ export function DecryptScreen() {
     setFormat(saved.exported === 'wallet' ? 'mnemonic' : 'hexadecimal');
   };
   const sealedToUnknownKey =
-    exportFile !== undefined && encryptionKeys.data?.some((key) => key.publicKey.toLowerCase() === exportFile.targetPublicKey.toLowerCase()) === false;
+    exportFile !== undefined &&
+    encryptionKeys.data?.some((key) => key.publicKey.toLowerCase() === exportFile.targetPublicKey.toLowerCase()) === false;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -151,29 +161,49 @@ export function DecryptScreen() {
         <form className="panel stack-form wide" aria-label="Decrypt bundle" onSubmit={(event) => void submit(event)}>
           <label>
             Export bundle
-            <textarea value={bundle} onChange={(event) => readBundle(event.target.value)} rows={5} spellCheck={false} required placeholder='{"version":"v1.0.0","data":"…","dataSignature":"…","enclaveQuorumPublic":"…"}' />
+            <textarea
+              value={bundle}
+              onChange={(event) => readBundle(event.target.value)}
+              rows={5}
+              spellCheck={false}
+              required
+              placeholder='{"version":"v1.0.0","data":"…","dataSignature":"…","enclaveQuorumPublic":"…"}'
+            />
           </label>
           <label>
             Or open a bundle file
             <input type="file" accept=".json,.txt,application/json,text/plain" onChange={(event) => void openFile(event)} />
           </label>
-          {fileProblem !== undefined && <p className="field-error" role="alert">{fileProblem}</p>}
+          {fileProblem !== undefined && (
+            <p className="field-error" role="alert">
+              {fileProblem}
+            </p>
+          )}
           {exportFile !== undefined && (
             <p className="notice notice-info" role="status">
-              An export of {exportFile.exported === 'wallet' ? 'a wallet' : exportFile.exported === 'private-key' ? 'a private key' : 'a wallet account'} from organization{' '}
-              <code>{exportFile.organizationId}</code>: the organization, the key and the format below are chosen from it.
+              An export of{' '}
+              {exportFile.exported === 'wallet' ? 'a wallet' : exportFile.exported === 'private-key' ? 'a private key' : 'a wallet account'} from
+              organization <code>{exportFile.organizationId}</code>: the organization, the key and the format below are chosen from it.
             </p>
           )}
           {sealedToUnknownKey && (
             <p className="notice notice-warning" role="alert">
-              No encryption key on this desktop can open it: it is sealed to the key with fingerprint <code>{publicKeyFingerprint(exportFile.targetPublicKey)}</code>. Import
-              that key on the Keys screen, or open the bundle on the desktop that holds it.
+              No encryption key on this desktop can open it: it is sealed to the key with fingerprint{' '}
+              <code>{publicKeyFingerprint(exportFile.targetPublicKey)}</code>. Import that key on the Keys screen, or open the bundle on the desktop
+              that holds it.
             </p>
           )}
           <fieldset className="choice-group">
             <legend>Organization and signer to trust</legend>
             <label className="radio">
-              <input type="radio" name="trust-source" value="profile" checked={source === 'profile'} disabled={profiles.data?.length === 0} onChange={() => setTrustSource('profile')} />
+              <input
+                type="radio"
+                name="trust-source"
+                value="profile"
+                checked={source === 'profile'}
+                disabled={profiles.data?.length === 0}
+                onChange={() => setTrustSource('profile')}
+              />
               From a saved profile
             </label>
             <label className="radio">

@@ -12,7 +12,6 @@ import { useAction } from '../hooks';
 import { KEY_FORMATS, type KeyFormat } from '../key-formats';
 import { ACCOUNT_PRESETS, accountsFor, addressFormatsFor, type AccountPresetId } from '../../../shared/wallets/account-presets';
 
-
 interface Imported {
   what: string;
   state: 'imported' | 'consensus-needed' | 'pending' | 'rejected';
@@ -43,7 +42,11 @@ export function ImportScreen() {
       <Progress label={action.busy} />
       {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
       {result !== undefined && <ImportResult result={result} onDismiss={() => setResult(undefined)} />}
-      {kind === 'wallet' ? <ImportWalletForm onResult={setResult} run={action.run} busy={action.busy !== undefined} /> : <ImportKeyForm onResult={setResult} run={action.run} busy={action.busy !== undefined} />}
+      {kind === 'wallet' ? (
+        <ImportWalletForm onResult={setResult} run={action.run} busy={action.busy !== undefined} />
+      ) : (
+        <ImportKeyForm onResult={setResult} run={action.run} busy={action.busy !== undefined} />
+      )}
     </section>
   );
 }
@@ -51,7 +54,8 @@ export function ImportScreen() {
 type Run = ReturnType<typeof useAction>['run'];
 
 function ImportResult({ result, onDismiss }: { result: Imported; onDismiss: () => void }) {
-  if (result.state === 'consensus-needed' || result.state === 'pending') return <WaitingForVotes what={`importing ${result.what}`} activity={result.activity} onDismiss={onDismiss} />;
+  if (result.state === 'consensus-needed' || result.state === 'pending')
+    return <WaitingForVotes what={`importing ${result.what}`} activity={result.activity} onDismiss={onDismiss} />;
   return (
     <section className={result.state === 'imported' ? 'notice notice-info' : 'notice notice-warning'} role="status" aria-label="Import result">
       {result.state === 'imported' ? (

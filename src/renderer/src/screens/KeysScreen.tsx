@@ -92,8 +92,9 @@ export function KeysScreen() {
         <ReadingDialog title={`API key ${deleting.name} cannot be deleted yet`} onClose={() => setDeleting(undefined)}>
           <div className="modal-body">
             <p>
-              It is used by {deleting.usedByProfiles.length === 1 ? 'profile' : 'profiles'} {deleting.usedByProfiles.map((name) => `"${name}"`).join(', ')}, which
-              would stop working. Remove {deleting.usedByProfiles.length === 1 ? 'that profile' : 'those profiles'} on the Profiles screen first.
+              It is used by {deleting.usedByProfiles.length === 1 ? 'profile' : 'profiles'}{' '}
+              {deleting.usedByProfiles.map((name) => `"${name}"`).join(', ')}, which would stop working. Remove{' '}
+              {deleting.usedByProfiles.length === 1 ? 'that profile' : 'those profiles'} on the Profiles screen first.
             </p>
           </div>
         </ReadingDialog>
@@ -101,12 +102,7 @@ export function KeysScreen() {
       {deleting !== undefined && deleting.usedByProfiles.length === 0 && (
         <ConfirmDialog
           title={`Delete ${deleting.kind === 'api' ? 'API' : 'encryption'} key ${deleting.name}?`}
-          message={
-            <p>
-              Its private key is removed from the OS keychain. This cannot be undone: keep a backup if the service still
-              knows this key.
-            </p>
-          }
+          message={<p>Its private key is removed from the OS keychain. This cannot be undone: keep a backup if the service still knows this key.</p>}
           confirmLabel="Delete key"
           onConfirm={() => void confirmDelete()}
           onCancel={() => setDeleting(undefined)}
@@ -211,9 +207,7 @@ function ImportApiKeyForm({ action, onDone }: { action: Action; onDone: () => vo
     const imported =
       source === 'hex'
         ? await action.run(`Importing API key ${name}…`, (api) => api.keys.importApiKey({ name, curve, privateKey }))
-        : await action.run(`Importing API key ${name} from ${privateKeyFile}…`, (api) =>
-            api.keys.importTkcliApiKey({ name, privateKeyFile }),
-          );
+        : await action.run(`Importing API key ${name} from ${privateKeyFile}…`, (api) => api.keys.importTkcliApiKey({ name, privateKeyFile }));
     // The private key leaves the form either way: on failure it must be pasted again, never kept around.
     setPrivateKey('');
     if (imported === undefined) return;
@@ -312,9 +306,7 @@ function RenameDialog({ apiKey, onClose, onDone }: { apiKey: ApiKey; onClose: ()
           New name
           <input value={newName} onChange={(event) => setNewName(event.target.value)} required maxLength={64} ref={nameField} />
         </label>
-        {apiKey.usedByProfiles.length > 0 && (
-          <p className="hint">Profiles using it ({apiKey.usedByProfiles.join(', ')}) follow the new name.</p>
-        )}
+        {apiKey.usedByProfiles.length > 0 && <p className="hint">Profiles using it ({apiKey.usedByProfiles.join(', ')}) follow the new name.</p>}
         <DialogFooter action={action} submitLabel="Rename" onCancel={onClose} />
       </form>
     </Modal>

@@ -120,11 +120,17 @@ export function PoliciesScreen() {
           onCancel={() => setEditing(undefined)}
           onSubmit={async (draft) => {
             if (editing.mode === 'create') {
-              finished(`Create policy ${draft.name}`, await action.run(`Creating policy ${draft.name}…`, (api) => api.policies.create(toInput(draft))));
+              finished(
+                `Create policy ${draft.name}`,
+                await action.run(`Creating policy ${draft.name}…`, (api) => api.policies.create(toInput(draft))),
+              );
             } else {
               const { policyId } = editing.policy;
               const changes = toInput(changedFields(draftOf(editing.policy), draft));
-              finished(`Update policy ${draft.name}`, await action.run(`Updating policy ${draft.name}…`, (api) => api.policies.update({ policyId, changes })));
+              finished(
+                `Update policy ${draft.name}`,
+                await action.run(`Updating policy ${draft.name}…`, (api) => api.policies.update({ policyId, changes })),
+              );
             }
           }}
         />
@@ -290,7 +296,10 @@ const LINT_DELAY_MS = 400;
  */
 function useLint(policyId: string | undefined, draft: PolicyDraft) {
   const { name, effect, condition, consensus, time } = draft;
-  const input = useMemo(() => ({ ...(policyId === undefined ? {} : { policyId }), policy: { name, effect, condition, consensus, time } }), [policyId, name, effect, condition, consensus, time]);
+  const input = useMemo(
+    () => ({ ...(policyId === undefined ? {} : { policyId }), policy: { name, effect, condition, consensus, time } }),
+    [policyId, name, effect, condition, consensus, time],
+  );
   const settled = useDebouncedValue(input, LINT_DELAY_MS);
   const lint = useChannel('policies.lint', settled);
   const current = settled === input && !lint.isPlaceholderData;
@@ -346,10 +355,23 @@ function Templates({ onApply }: { onApply: (draft: PolicyDraft) => void }) {
           onApply(anyOfUsersTemplate(chosenUsers, thresholdNumber));
         }}
       >
-        <CheckboxGroup legend="Of these users" options={users.map((candidate) => ({ id: candidate.id, label: candidate.name }))} chosen={userIds} onChange={setUserIds} grow />
+        <CheckboxGroup
+          legend="Of these users"
+          options={users.map((candidate) => ({ id: candidate.id, label: candidate.name }))}
+          chosen={userIds}
+          onChange={setUserIds}
+          grow
+        />
         <label>
           Approvals needed
-          <input type="number" min={1} max={Math.max(1, chosenUsers.length)} value={threshold} onChange={(event) => setThreshold(event.target.value)} required />
+          <input
+            type="number"
+            min={1}
+            max={Math.max(1, chosenUsers.length)}
+            value={threshold}
+            onChange={(event) => setThreshold(event.target.value)}
+            required
+          />
         </label>
         <button type="submit" disabled={chosenUsers.length === 0 || !(thresholdNumber >= 1 && thresholdNumber <= chosenUsers.length)}>
           Use “any {threshold} of these users”
@@ -369,7 +391,9 @@ function Templates({ onApply }: { onApply: (draft: PolicyDraft) => void }) {
             Approvals needed
             <input type="number" min={1} max={100} value={tagThreshold} onChange={(event) => setTagThreshold(event.target.value)} required />
           </label>
-          <button type="submit">Use “any {tagThreshold} tagged {tag.name}”</button>
+          <button type="submit">
+            Use “any {tagThreshold} tagged {tag.name}”
+          </button>
         </form>
       )}
       {user !== undefined && wallet !== undefined && (
@@ -381,8 +405,18 @@ function Templates({ onApply }: { onApply: (draft: PolicyDraft) => void }) {
             onApply(userMayExportWalletTemplate(user, wallet));
           }}
         >
-          <SelectField label="User" value={user.id} options={users.map((option) => ({ value: option.id, label: option.name }))} onChange={setExportUser} />
-          <SelectField label="Wallet" value={wallet.id} options={wallets.map((option) => ({ value: option.id, label: option.name }))} onChange={setExportWallet} />
+          <SelectField
+            label="User"
+            value={user.id}
+            options={users.map((option) => ({ value: option.id, label: option.name }))}
+            onChange={setExportUser}
+          />
+          <SelectField
+            label="Wallet"
+            value={wallet.id}
+            options={wallets.map((option) => ({ value: option.id, label: option.name }))}
+            onChange={setExportWallet}
+          />
           <button type="submit">Use “user may export wallet”</button>
         </form>
       )}

@@ -107,11 +107,7 @@ export function ProfilesScreen() {
       )}
 
       {list !== undefined && list.length > 0 && (
-        <SandboxPanel
-          action={action}
-          hasProfile={list.some((profile) => profile.kind === 'sandbox')}
-          onChanged={profilesChanged}
-        />
+        <SandboxPanel action={action} hasProfile={list.some((profile) => profile.kind === 'sandbox')} onChanged={profilesChanged} />
       )}
 
       <AddHostedProfileForm action={action} keyNames={keyNames} sandboxSigner={sandboxSigner} onAdded={profilesChanged} />
@@ -228,7 +224,14 @@ function AddHostedProfileForm({
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const input: ChannelInput<'profiles.add'> = { name, kind: 'hosted', baseUrl, organizationId, apiKeyName: chosenKey, enclaveSignerPublicKey: signer.trim() };
+    const input: ChannelInput<'profiles.add'> = {
+      name,
+      kind: 'hosted',
+      baseUrl,
+      organizationId,
+      apiKeyName: chosenKey,
+      enclaveSignerPublicKey: signer.trim(),
+    };
     if (authProxyUrl !== '') input.authProxyUrl = authProxyUrl;
     const added = await action.run(`Adding profile ${name}…`, (api) => api.profiles.add(input));
     if (added === undefined) return;
@@ -277,7 +280,12 @@ function AddHostedProfileForm({
             </span>
             <input type="url" value={authProxyUrl} onChange={(event) => setAuthProxyUrl(event.target.value)} spellCheck={false} />
           </label>
-          <SignerKeyField label="Enclave signer key (pinned: export bundles must carry its signature)" value={signer} onChange={setSigner} sandboxSigner={sandboxSigner} />
+          <SignerKeyField
+            label="Enclave signer key (pinned: export bundles must carry its signature)"
+            value={signer}
+            onChange={setSigner}
+            sandboxSigner={sandboxSigner}
+          />
           <button type="submit" className="primary" disabled={action.busy !== undefined}>
             Add profile
           </button>
@@ -371,14 +379,22 @@ function SandboxPanel({ action, hasProfile, onChanged }: { action: Action; hasPr
                 ? `Failed: ${status.data?.error ?? 'no reason given'}.`
                 : 'Stopped.'}
       </p>
-      {status.data?.notice != null && <p className="notice notice-warning" role="status">{status.data.notice}</p>}
+      {status.data?.notice != null && (
+        <p className="notice notice-warning" role="status">
+          {status.data.notice}
+        </p>
+      )}
       <div className="button-row start">
         {state === 'running' ? (
           <button type="button" onClick={() => void run('Stopping the Sandbox…', (api) => api.sandbox.stop())} disabled={busy}>
             Stop the Sandbox
           </button>
         ) : (
-          <button type="button" onClick={() => void run('Starting the Sandbox…', (api) => api.sandbox.start())} disabled={busy || state === 'starting'}>
+          <button
+            type="button"
+            onClick={() => void run('Starting the Sandbox…', (api) => api.sandbox.start())}
+            disabled={busy || state === 'starting'}
+          >
             Start the Sandbox
           </button>
         )}
@@ -404,8 +420,8 @@ function SandboxPanel({ action, hasProfile, onChanged }: { action: Action; hasPr
             }}
           >
             <p>
-              Everything in the Sandbox is deleted: its users, policies, wallets and private keys, and their history. It starts again with a new organization;
-              its API key on this desktop stays.
+              Everything in the Sandbox is deleted: its users, policies, wallets and private keys, and their history. It starts again with a new
+              organization; its API key on this desktop stays.
             </p>
             <label>
               Type “{SANDBOX_RESET_PHRASE}” to confirm

@@ -82,11 +82,7 @@ export function SettingsScreen() {
               ))}
             </fieldset>
           </section>
-          <IdleLockForm
-            minutes={settings.idleLockMinutes}
-            reauthMinutes={settings.reauthMinutes}
-            onSave={(changes) => void save(changes)}
-          />
+          <IdleLockForm minutes={settings.idleLockMinutes} reauthMinutes={settings.reauthMinutes} onSave={(changes) => void save(changes)} />
           {info.data !== undefined && <UnlockPassphraseForm isSet={info.data.unlockPassphraseSet} onChanged={() => invalidate('app.info')} />}
           <CaptureProtectionForm
             enabled={settings.captureProtection}
@@ -101,8 +97,8 @@ export function SettingsScreen() {
       <section className="panel" aria-labelledby="journal-key-title">
         <h2 id="journal-key-title">Journal key</h2>
         <p>
-          Every journal entry is signed with this key, kept in the OS keychain. Give it to your auditor: a journal signed by any other key is
-          not this desktop’s.
+          Every journal entry is signed with this key, kept in the OS keychain. Give it to your auditor: a journal signed by any other key is not this
+          desktop’s.
         </p>
         {journal.error !== null && <ErrorNotice error={journal.error} />}
         {journal.data?.journalKey === undefined ? (
@@ -182,13 +178,12 @@ function CaptureProtectionForm({
         Keep the QuorumKey window out of screenshots and screen sharing
       </label>
       <p className="hint">
-        Turn this off only to record or share the app, for a demo say. While a mnemonic or private key is revealed the
-        window is kept out of capture anyway.
+        Turn this off only to record or share the app, for a demo say. While a mnemonic or private key is revealed the window is kept out of capture
+        anyway.
       </p>
       {supported === false && (
         <p className="notice notice-warning">
-          This OS (Linux) has no way to keep a window out of capture: screenshots and screen sharing record QuorumKey
-          whatever this says.
+          This OS (Linux) has no way to keep a window out of capture: screenshots and screen sharing record QuorumKey whatever this says.
         </p>
       )}
     </section>
@@ -232,9 +227,9 @@ function InboxForm({ inbox, onSave }: { inbox: AppSettings['inbox']; onSave: (in
         ))}
       </fieldset>
       <p className="hint">
-        Notifications name the activity, its organization and the profile. When the app locks they are taken back, and one notification says only
-        how many approvals wait (“2 approvals waiting”), nothing about them; the dock or taskbar badge shows the same count. Clicking a notification
-        opens the activity on its profile.
+        Notifications name the activity, its organization and the profile. When the app locks they are taken back, and one notification says only how
+        many approvals wait (“2 approvals waiting”), nothing about them; the dock or taskbar badge shows the same count. Clicking a notification opens
+        the activity on its profile.
       </p>
     </section>
   );
@@ -290,7 +285,11 @@ const COINS = ['ETH', 'SOL', 'BTC'] as const;
 
 /** Signing cards flag a request moving more than this much of the chain's coin; an empty field sets no threshold. */
 function WarnAboveForm({ warnAbove, onSave }: { warnAbove: WarnAbove; onSave: (warnAbove: WarnAbove) => void }) {
-  const [values, setValues] = useState<Record<(typeof COINS)[number], string>>({ ETH: warnAbove.ETH ?? '', SOL: warnAbove.SOL ?? '', BTC: warnAbove.BTC ?? '' });
+  const [values, setValues] = useState<Record<(typeof COINS)[number], string>>({
+    ETH: warnAbove.ETH ?? '',
+    SOL: warnAbove.SOL ?? '',
+    BTC: warnAbove.BTC ?? '',
+  });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onSave(Object.fromEntries(COINS.filter((coin) => values[coin].trim() !== '').map((coin) => [coin, values[coin].trim()])));
@@ -337,7 +336,9 @@ function TokenWarnAboveForm({ onSave }: { onSave: (tokenWarnAbove: TokenWarnAbov
     event.preventDefault();
     const token = tokens[Number(chosen)];
     if (token === undefined) return;
-    const others = tokens.flatMap((other) => (other === token || other.warnAbove === undefined ? [] : [{ token: other.token, amount: other.warnAbove }]));
+    const others = tokens.flatMap((other) =>
+      other === token || other.warnAbove === undefined ? [] : [{ token: other.token, amount: other.warnAbove }],
+    );
     if (await onSave([...others, { token: token.token, amount: amount.trim() }])) setAmount('');
   };
   const remove = (token: TokenCatalogEntry) => void onSave(withThreshold.filter((entry) => entry.token !== token.token));
@@ -372,10 +373,22 @@ function TokenWarnAboveForm({ onSave }: { onSave: (tokenWarnAbove: TokenWarnAbov
         </table>
       )}
       <form className="inline-form" aria-label="Token threshold" onSubmit={(event) => void submit(event)}>
-        <SelectField label="Token" value={chosen} options={tokens.map((token, index) => ({ value: String(index), label: `${named(token)} (${token.origin})` }))} onChange={setChosen} />
+        <SelectField
+          label="Token"
+          value={chosen}
+          options={tokens.map((token, index) => ({ value: String(index), label: `${named(token)} (${token.origin})` }))}
+          onChange={setChosen}
+        />
         <label>
           Warn at or above
-          <input value={amount} onChange={(event) => setAmount(event.target.value)} required inputMode="decimal" placeholder="10000" autoComplete="off" />
+          <input
+            value={amount}
+            onChange={(event) => setAmount(event.target.value)}
+            required
+            inputMode="decimal"
+            placeholder="10000"
+            autoComplete="off"
+          />
         </label>
         <button type="submit" disabled={tokens.length === 0}>
           Set threshold
@@ -425,7 +438,11 @@ function UnlockPassphraseForm({ isSet, onChanged }: { isSet: boolean; onChanged:
           ? 'Unlocking QuorumKey, and revealing a mnemonic or private key a few minutes after unlocking, ask for this passphrase.'
           : 'No passphrase is set: anyone at this computer can unlock QuorumKey. Set one now; it cannot be recovered, only changed with the current one.'}
       </p>
-      <form className="stack-form" aria-label={isSet ? 'Change the unlock passphrase' : 'Set an unlock passphrase'} onSubmit={(event) => void submit(event)}>
+      <form
+        className="stack-form"
+        aria-label={isSet ? 'Change the unlock passphrase' : 'Set an unlock passphrase'}
+        onSubmit={(event) => void submit(event)}
+      >
         {isSet && <SecretField label="Current passphrase" value={current} onChange={setCurrent} required />}
         <SecretField label={isSet ? 'New passphrase' : 'Passphrase'} value={passphrase} onChange={setPassphrase} required minLength={8} />
         <SecretField label="Repeat it" value={repeated} onChange={setRepeated} required />
@@ -436,7 +453,11 @@ function UnlockPassphraseForm({ isSet, onChanged }: { isSet: boolean; onChanged:
       </form>
       <Progress label={action.busy} />
       {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
-      {saved && <p className="hint" aria-live="polite">Saved. QuorumKey asks for it from the next unlock on.</p>}
+      {saved && (
+        <p className="hint" aria-live="polite">
+          Saved. QuorumKey asks for it from the next unlock on.
+        </p>
+      )}
     </section>
   );
 }

@@ -42,7 +42,9 @@ export function SignScreen() {
     const outcome = await action.run('Submitting…', (api) => api.signing.submit({ request: preview.request }));
     if (outcome === undefined) return;
     const resent = outcome.resentFromMs === undefined ? {} : { resentFromMs: outcome.resentFromMs };
-    setSubmitted(outcome.state === 'completed' ? { activity: outcome.activity, result: outcome.result, ...resent } : { activity: outcome.activity, ...resent });
+    setSubmitted(
+      outcome.state === 'completed' ? { activity: outcome.activity, result: outcome.result, ...resent } : { activity: outcome.activity, ...resent },
+    );
   };
 
   const stamp = async (event: FormEvent) => {
@@ -116,7 +118,11 @@ interface Submitted {
 function Following({ initial }: { initial: Submitted }) {
   const followed = useChannel('signing.result', { activityId: initial.activity.id });
   const { activity, result } = followed.data ?? initial;
-  const waiting = result === undefined && (activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' || activity.status === 'ACTIVITY_STATUS_PENDING' || activity.status === 'ACTIVITY_STATUS_CREATED');
+  const waiting =
+    result === undefined &&
+    (activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' ||
+      activity.status === 'ACTIVITY_STATUS_PENDING' ||
+      activity.status === 'ACTIVITY_STATUS_CREATED');
 
   return (
     <section className="panel" aria-labelledby="sign-status-title">
@@ -144,4 +150,3 @@ function Following({ initial }: { initial: Submitted }) {
     </section>
   );
 }
-

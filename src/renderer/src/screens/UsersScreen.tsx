@@ -93,7 +93,9 @@ export function UsersScreen() {
                                 danger
                                 onClick={() =>
                                   void action
-                                    .run(`Removing API key ${key.apiKeyName}…`, (api) => api.users.removeApiKeys({ userId: user.userId, apiKeyIds: [key.apiKeyId] }))
+                                    .run(`Removing API key ${key.apiKeyName}…`, (api) =>
+                                      api.users.removeApiKeys({ userId: user.userId, apiKeyIds: [key.apiKeyId] }),
+                                    )
                                     .then((result) => finished(`Remove API key ${key.apiKeyName} of ${user.userName}`, result))
                                 }
                               />
@@ -102,7 +104,13 @@ export function UsersScreen() {
                         </ul>
                       )}
                     </td>
-                    <td>{user.authenticators.length === 0 ? <span className="muted">none</span> : user.authenticators.map((item) => item.authenticatorName).join(', ')}</td>
+                    <td>
+                      {user.authenticators.length === 0 ? (
+                        <span className="muted">none</span>
+                      ) : (
+                        user.authenticators.map((item) => item.authenticatorName).join(', ')
+                      )}
+                    </td>
                     <td className="row-actions">
                       <RowAction verb="Edit tags" subject={`of ${user.userName}`} onClick={() => setEditingTags(user)} />
                       <RowAction verb="Add API key" subject={`for ${user.userName}`} onClick={() => setAddingKeyTo(user)} />
@@ -115,7 +123,12 @@ export function UsersScreen() {
             <CreateUserForm action={action} tags={org.tags} onDone={(name, result) => finished(`Create user ${name}`, result)} />
             <CreateTagForm action={action} users={org.users} onDone={(name, result) => finished(`Create tag ${name}`, result)} />
           </section>
-          <RootQuorumPanel key={JSON.stringify(org.rootQuorum)} organization={org} action={action} onDone={(result) => finished('Change the root quorum', result)} />
+          <RootQuorumPanel
+            key={JSON.stringify(org.rootQuorum)}
+            organization={org}
+            action={action}
+            onDone={(result) => finished('Change the root quorum', result)}
+          />
         </>
       )}
 
@@ -145,8 +158,9 @@ export function UsersScreen() {
           title={`Delete user ${deleting.userName}?`}
           message={
             <p>
-              Their API keys and authenticators stop working{org?.rootQuorum?.userIds.includes(deleting.userId) === true ? ', and the root quorum loses a member' : ''}.
-              Like every change it may wait for votes.
+              Their API keys and authenticators stop working
+              {org?.rootQuorum?.userIds.includes(deleting.userId) === true ? ', and the root quorum loses a member' : ''}. Like every change it may
+              wait for votes.
             </p>
           }
           confirmLabel="Delete user"
@@ -154,7 +168,9 @@ export function UsersScreen() {
           onConfirm={() => {
             const user = deleting;
             setDeleting(undefined);
-            void action.run(`Deleting ${user.userName}…`, (api) => api.users.delete({ userIds: [user.userId] })).then((result) => finished(`Delete user ${user.userName}`, result));
+            void action
+              .run(`Deleting ${user.userName}…`, (api) => api.users.delete({ userIds: [user.userId] }))
+              .then((result) => finished(`Delete user ${user.userName}`, result));
           }}
         />
       )}
@@ -183,12 +199,20 @@ function ApiKeyFields({ value, onChange }: { value: ApiKeyChoice; onChange: (val
           None yet
         </label>
       </fieldset>
-      {value.kind !== 'none' && <NameField label="API key name" value={value.name} onChange={(name) => onChange({ ...value, name })} maxLength={64} />}
+      {value.kind !== 'none' && (
+        <NameField label="API key name" value={value.name} onChange={(name) => onChange({ ...value, name })} maxLength={64} />
+      )}
       {value.kind === 'paste' && (
         <>
           <label>
             Public key (hex)
-            <input value={value.publicKey} onChange={(event) => onChange({ ...value, publicKey: event.target.value.trim() })} required spellCheck={false} autoComplete="off" />
+            <input
+              value={value.publicKey}
+              onChange={(event) => onChange({ ...value, publicKey: event.target.value.trim() })}
+              required
+              spellCheck={false}
+              autoComplete="off"
+            />
           </label>
           <SelectField label="Curve" value={value.curve} options={CURVES} onChange={(curve) => onChange({ ...value, curve })} />
         </>
@@ -210,11 +234,21 @@ const NO_KEY_YET: ApiKeyChoice = { kind: 'generate', name: '', publicKey: '', cu
 async function newApiKey(action: Action, choice: ApiKeyChoice): Promise<NewApiKey | undefined | 'failed'> {
   if (choice.kind === 'none') return undefined;
   if (choice.kind === 'paste') return { kind: 'public-key', apiKeyName: choice.name, publicKey: choice.publicKey, curve: choice.curve };
-  const made = await action.run(`Creating API key ${choice.name} in the keychain…`, (api) => api.keys.generateApiKey({ name: choice.name, curve: choice.curve }));
+  const made = await action.run(`Creating API key ${choice.name} in the keychain…`, (api) =>
+    api.keys.generateApiKey({ name: choice.name, curve: choice.curve }),
+  );
   return made === undefined ? 'failed' : { kind: 'keychain', keyName: made.name };
 }
 
-function CreateUserForm({ action, tags, onDone }: { action: Action; tags: Organization['tags']; onDone: (name: string, result: Outcome | undefined) => void }) {
+function CreateUserForm({
+  action,
+  tags,
+  onDone,
+}: {
+  action: Action;
+  tags: Organization['tags'];
+  onDone: (name: string, result: Outcome | undefined) => void;
+}) {
   const [name, setName] = useState('');
   const [tagIds, setTagIds] = useState<string[]>([]);
   const [apiKey, setApiKey] = useState<ApiKeyChoice>(NO_KEY_YET);
@@ -222,7 +256,9 @@ function CreateUserForm({ action, tags, onDone }: { action: Action; tags: Organi
     event.preventDefault();
     const key = await newApiKey(action, apiKey);
     if (key === 'failed') return;
-    const result = await action.run(`Creating user ${name}…`, (api) => api.users.create({ userName: name, tagIds, ...(key === undefined ? {} : { apiKey: key }) }));
+    const result = await action.run(`Creating user ${name}…`, (api) =>
+      api.users.create({ userName: name, tagIds, ...(key === undefined ? {} : { apiKey: key }) }),
+    );
     if (result === undefined) return;
     onDone(name, result);
     setName('');
@@ -247,11 +283,31 @@ function TagChoices({ tags, chosen, onChange }: { tags: Organization['tags']; ch
   return <CheckboxGroup legend="Tags" options={tags.map((tag) => ({ id: tag.tagId, label: tag.tagName }))} chosen={chosen} onChange={onChange} />;
 }
 
-function UserChoices({ legend, users, chosen, onChange }: { legend: string; users: readonly User[]; chosen: readonly string[]; onChange: (userIds: string[]) => void }) {
-  return <CheckboxGroup legend={legend} options={users.map((user) => ({ id: user.userId, label: user.userName }))} chosen={chosen} onChange={onChange} />;
+function UserChoices({
+  legend,
+  users,
+  chosen,
+  onChange,
+}: {
+  legend: string;
+  users: readonly User[];
+  chosen: readonly string[];
+  onChange: (userIds: string[]) => void;
+}) {
+  return (
+    <CheckboxGroup legend={legend} options={users.map((user) => ({ id: user.userId, label: user.userName }))} chosen={chosen} onChange={onChange} />
+  );
 }
 
-function CreateTagForm({ action, users, onDone }: { action: Action; users: readonly User[]; onDone: (name: string, result: Outcome | undefined) => void }) {
+function CreateTagForm({
+  action,
+  users,
+  onDone,
+}: {
+  action: Action;
+  users: readonly User[];
+  onDone: (name: string, result: Outcome | undefined) => void;
+}) {
   const [name, setName] = useState('');
   const [userIds, setUserIds] = useState<string[]>([]);
   const submit = async (event: FormEvent) => {
@@ -274,7 +330,17 @@ function CreateTagForm({ action, users, onDone }: { action: Action; users: reado
   );
 }
 
-function TagsDialog({ user, tags, onClose, onDone }: { user: User; tags: Organization['tags']; onClose: () => void; onDone: (result: Outcome) => void }) {
+function TagsDialog({
+  user,
+  tags,
+  onClose,
+  onDone,
+}: {
+  user: User;
+  tags: Organization['tags'];
+  onClose: () => void;
+  onDone: (result: Outcome) => void;
+}) {
   const action = useAction();
   const [tagIds, setTagIds] = useState<string[]>([...user.userTags]);
   const submit = async (event: FormEvent) => {
@@ -332,14 +398,26 @@ function AddApiKeyDialog({ user, onClose, onDone }: { user: User; onClose: () =>
 }
 
 /** The root quorum: who can approve anything together, and how many of them must. Changing it is an activity too. */
-function RootQuorumPanel({ organization, action, onDone }: { organization: Organization; action: Action; onDone: (result: Outcome | undefined) => void }) {
+function RootQuorumPanel({
+  organization,
+  action,
+  onDone,
+}: {
+  organization: Organization;
+  action: Action;
+  onDone: (result: Outcome | undefined) => void;
+}) {
   const quorum = organization.rootQuorum;
   const [members, setMembers] = useState<string[]>(quorum?.userIds ?? []);
   const [threshold, setThreshold] = useState(String(quorum?.threshold ?? 1));
   const nameOf = (userId: string) => organization.users.find((user) => user.userId === userId)?.userName ?? userId;
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    onDone(await action.run('Proposing the new root quorum…', (api) => api.organization.updateRootQuorum({ userIds: members, threshold: Number(threshold) })));
+    onDone(
+      await action.run('Proposing the new root quorum…', (api) =>
+        api.organization.updateRootQuorum({ userIds: members, threshold: Number(threshold) }),
+      ),
+    );
   };
   const tooHigh = Number(threshold) > members.length;
   return (
@@ -349,15 +427,22 @@ function RootQuorumPanel({ organization, action, onDone }: { organization: Organ
         <p className="hint">The service does not report its root quorum.</p>
       ) : (
         <p>
-          Now: {quorum.threshold} of {quorum.userIds.length} — {quorum.userIds.map(nameOf).join(', ')}. Together they can approve anything, including changing the
-          quorum; a change waits for their votes.
+          Now: {quorum.threshold} of {quorum.userIds.length} — {quorum.userIds.map(nameOf).join(', ')}. Together they can approve anything, including
+          changing the quorum; a change waits for their votes.
         </p>
       )}
       <form className="stack-form" aria-label="Change the root quorum" onSubmit={(event) => void submit(event)}>
         <UserChoices legend="Members" users={organization.users} chosen={members} onChange={setMembers} />
         <label>
           Approvals needed
-          <input type="number" min={1} max={Math.max(1, members.length)} value={threshold} onChange={(event) => setThreshold(event.target.value)} required />
+          <input
+            type="number"
+            min={1}
+            max={Math.max(1, members.length)}
+            value={threshold}
+            onChange={(event) => setThreshold(event.target.value)}
+            required
+          />
         </label>
         {members.length === 1 && <p className="notice notice-warning">With one member, that person alone can approve anything.</p>}
         {tooHigh && <p className="field-error">It needs more approvals than it has members: it could approve nothing.</p>}

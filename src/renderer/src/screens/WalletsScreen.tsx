@@ -43,7 +43,9 @@ export function WalletsScreen() {
       <p className="lead">Wallets and private keys live in the service’s enclave. Exports are sealed to a key on this computer and opened here.</p>
       <Progress label={action.busy} />
       {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
-      {waitingFor !== undefined && <WaitingForVotes what={waitingFor.what} activity={waitingFor.activity} onDismiss={() => setWaitingFor(undefined)} />}
+      {waitingFor !== undefined && (
+        <WaitingForVotes what={waitingFor.what} activity={waitingFor.activity} onDismiss={() => setWaitingFor(undefined)} />
+      )}
 
       <section className="panel" aria-labelledby="wallet-list-title">
         <h2 id="wallet-list-title">Wallets of the organization</h2>
@@ -93,7 +95,9 @@ export function WalletsScreen() {
                     <button
                       type="button"
                       className="small"
-                      onClick={() => setExporting({ kind: 'private-key', privateKeyId: key.privateKeyId, label: `private key ${key.privateKeyName}` })}
+                      onClick={() =>
+                        setExporting({ kind: 'private-key', privateKeyId: key.privateKeyId, label: `private key ${key.privateKeyName}` })
+                      }
                     >
                       Export {key.privateKeyName}…
                     </button>
@@ -223,7 +227,9 @@ function CreatePrivateKeyForm({ action, onDone }: { action: Action; onDone: (out
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const { curve } = ACCOUNT_PRESETS.find((candidate) => candidate.id === preset)!;
-    const created = await action.run(`Creating private key ${name}…`, (api) => api.privateKeys.create({ name, curve, addressFormats: addressFormatsFor(preset) }));
+    const created = await action.run(`Creating private key ${name}…`, (api) =>
+      api.privateKeys.create({ name, curve, addressFormats: addressFormatsFor(preset) }),
+    );
     if (created === undefined) return;
     setName('');
     onDone(created, name);
@@ -256,7 +262,9 @@ function AddAccountsDialog({
   const accounts = accountsFor(preset, first, Math.max(1, Math.min(100, Number(count) || 1)));
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const done = await action.run(`Adding accounts to ${wallet.walletName}…`, (api) => api.wallets.createAccounts({ walletId: wallet.walletId, accounts }));
+    const done = await action.run(`Adding accounts to ${wallet.walletName}…`, (api) =>
+      api.wallets.createAccounts({ walletId: wallet.walletId, accounts }),
+    );
     if (done !== undefined) onDone();
   };
   return (
@@ -295,7 +303,10 @@ function ExportDialog({ subject, onClose }: { subject: ExportSubject; onClose: (
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const exportTarget = target === '' ? { kind: 'ephemeral' as const } : { kind: 'encryption-key' as const, name: target };
-    const exportSubject = subject.kind === 'wallet' ? { kind: 'wallet' as const, walletId: subject.walletId } : { kind: 'private-key' as const, privateKeyId: subject.privateKeyId };
+    const exportSubject =
+      subject.kind === 'wallet'
+        ? { kind: 'wallet' as const, walletId: subject.walletId }
+        : { kind: 'private-key' as const, privateKeyId: subject.privateKeyId };
     const result = await action.run(`Exporting ${subject.label}…`, (api) =>
       api.exports.reveal({ subject: exportSubject, target: exportTarget, ...(subject.kind === 'private-key' ? { keyFormat } : {}) }),
     );
@@ -347,7 +358,9 @@ function ExportDialog({ subject, onClose }: { subject: ExportSubject; onClose: (
         <form className="stack-form" aria-label="Export" onSubmit={(event) => void submit(event)}>
           <SelectField label="Encrypt to" value={target} options={targets} onChange={setTarget} />
           {subject.kind === 'private-key' && <SelectField label="Key format" value={keyFormat} options={KEY_FORMATS} onChange={setKeyFormat} />}
-          <p className="hint">The service marks what you export as exported; the bundle is verified against the profile’s enclave signer before it is opened.</p>
+          <p className="hint">
+            The service marks what you export as exported; the bundle is verified against the profile’s enclave signer before it is opened.
+          </p>
           <div className="button-row">
             <button type="button" onClick={onClose}>
               Cancel
@@ -406,7 +419,9 @@ function ExportRequestsPanel() {
           {list.map((request) => (
             <tr key={request.activityId}>
               <th scope="row">{request.what}</th>
-              <td>{request.sealedTo.kind === 'one-time' ? 'a one-time key held in this desktop’s keychain' : `encryption key ${request.sealedTo.name}`}</td>
+              <td>
+                {request.sealedTo.kind === 'one-time' ? 'a one-time key held in this desktop’s keychain' : `encryption key ${request.sealedTo.name}`}
+              </td>
               <td>{request.approved ? <span className="badge badge-active">approved</span> : <span className="badge">waiting for votes</span>}</td>
               <td className="row-actions">
                 {request.approved && (

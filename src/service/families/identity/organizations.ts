@@ -71,11 +71,14 @@ function subOrganizationFilter(filterType: string | undefined, filterValue: stri
   return { by, value: filterValue };
 }
 
-function listSubOrganizations(ctx: QueryContext, request: {
-  filterType?: string | undefined;
-  filterValue?: string | undefined;
-  paginationOptions?: { limit?: string | undefined; before?: string | undefined; after?: string | undefined } | undefined;
-}) {
+function listSubOrganizations(
+  ctx: QueryContext,
+  request: {
+    filterType?: string | undefined;
+    filterValue?: string | undefined;
+    paginationOptions?: { limit?: string | undefined; before?: string | undefined; after?: string | undefined } | undefined;
+  },
+) {
   const pagination = request.paginationOptions;
   return {
     organizationIds: ctx.store.organizations.listSubOrganizations({
@@ -196,11 +199,9 @@ function checkRootQuorum(store: Repositories, organizationId: string, params: { 
 function checkDeletable(store: Repositories, organizationId: string, deleteWithoutExport: boolean): void {
   const organization = store.organizations.get(organizationId);
   if (organization?.parentId === undefined) {
-    throw new QkError(
-      'FAILED_PRECONDITION',
-      `organization ${organizationId} is not a sub-organization; only sub-organizations can be deleted`,
-      { organizationId },
-    );
+    throw new QkError('FAILED_PRECONDITION', `organization ${organizationId} is not a sub-organization; only sub-organizations can be deleted`, {
+      organizationId,
+    });
   }
   refuseUnexportedDeletion(
     unexportedKeyMaterial(store, organizationId),
@@ -213,8 +214,14 @@ function checkDeletable(store: Repositories, organizationId: string, deleteWitho
 /** Wallets and private keys of the organization that were never exported, named for the error message. */
 function unexportedKeyMaterial(store: Repositories, organizationId: string): string[] {
   return [
-    ...store.wallets.listByOrganization(organizationId).filter((w) => !w.exported).map((w) => `wallet ${w.id}`),
-    ...store.privateKeys.listByOrganization(organizationId).filter((k) => !k.exported).map((k) => `private key ${k.id}`),
+    ...store.wallets
+      .listByOrganization(organizationId)
+      .filter((w) => !w.exported)
+      .map((w) => `wallet ${w.id}`),
+    ...store.privateKeys
+      .listByOrganization(organizationId)
+      .filter((k) => !k.exported)
+      .map((k) => `private key ${k.id}`),
   ];
 }
 

@@ -33,9 +33,13 @@ function checkCreation(store: Repositories, organizationId: string, params: { us
   }
   const existing = store.userTags.findByName(organizationId, params.userTagName);
   if (existing !== undefined) {
-    throw new QkError('ALREADY_EXISTS', `a user tag named "${params.userTagName}" already exists in organization ${organizationId} (${existing.id})`, {
-      tagId: existing.id,
-    });
+    throw new QkError(
+      'ALREADY_EXISTS',
+      `a user tag named "${params.userTagName}" already exists in organization ${organizationId} (${existing.id})`,
+      {
+        tagId: existing.id,
+      },
+    );
   }
   const isSubOrganization = store.organizations.get(organizationId)?.parentId !== undefined;
   const limit = isSubOrganization ? MAX_USER_TAGS_PER_SUB_ORGANIZATION : MAX_USER_TAGS_PER_ORGANIZATION;
@@ -68,12 +72,19 @@ function checkUpdate(store: Repositories, organizationId: string, params: TagUpd
     }
     const existing = store.userTags.findByName(organizationId, params.newUserTagName);
     if (existing !== undefined && existing.id !== tag.id) {
-      throw new QkError('ALREADY_EXISTS', `a user tag named "${params.newUserTagName}" already exists in organization ${organizationId} (${existing.id})`, {
-        tagId: existing.id,
-      });
+      throw new QkError(
+        'ALREADY_EXISTS',
+        `a user tag named "${params.newUserTagName}" already exists in organization ${organizationId} (${existing.id})`,
+        {
+          tagId: existing.id,
+        },
+      );
     }
   }
-  for (const [field, userIds] of [['parameters.addUserIds', params.addUserIds], ['parameters.removeUserIds', params.removeUserIds]] as const) {
+  for (const [field, userIds] of [
+    ['parameters.addUserIds', params.addUserIds],
+    ['parameters.removeUserIds', params.removeUserIds],
+  ] as const) {
     if (userIds.length > 0) requireDistinct(userIds, field);
     for (const userId of userIds) requireUser(store, organizationId, userId);
   }

@@ -65,7 +65,12 @@ export function requireTags(store: Repositories, organizationId: string | undefi
  * Checks users about to be created in `organizationId` (undefined: an organization the same activity is
  * about to create): fields, tags, credentials, the user limit, and keys unique across the request.
  */
-export function checkNewUsers(store: Repositories, organizationId: string | undefined, users: readonly NewUserParams[], field: string): CheckedUser[] {
+export function checkNewUsers(
+  store: Repositories,
+  organizationId: string | undefined,
+  users: readonly NewUserParams[],
+  field: string,
+): CheckedUser[] {
   if (users.length === 0) throw new QkError('REQUEST_INVALID', `${field}: give at least one user`);
   const existing = organizationId === undefined ? 0 : store.users.listByOrganization(organizationId).length;
   if (existing + users.length > MAX_USERS_PER_ORGANIZATION) {
@@ -91,7 +96,12 @@ export function checkNewUsers(store: Repositories, organizationId: string | unde
     apiKeys.forEach((key, keyIndex) => claimOnce(seenKeys, key.publicKey, `${prefix}apiKeys[${keyIndex}].publicKey`, 'publicKey'));
     const authenticators = checkAuthenticators(store, organizationId, undefined, params.authenticators, `${prefix}authenticators`);
     authenticators.forEach(({ registration }, authenticatorIndex) =>
-      claimOnce(seenCredentialIds, registration.credentialId, `${prefix}authenticators[${authenticatorIndex}].attestation.credentialId`, 'credentialId'),
+      claimOnce(
+        seenCredentialIds,
+        registration.credentialId,
+        `${prefix}authenticators[${authenticatorIndex}].attestation.credentialId`,
+        'credentialId',
+      ),
     );
     checkOauthProviders(store, undefined, params.oauthProviders, `${prefix}oauthProviders`);
     return { params, apiKeys, authenticators, field: `${field}[${index}]` };
@@ -177,8 +187,7 @@ function checkContactToken(
 }
 
 type ContactUpdate = { userId: string; verificationToken?: string | undefined } & (
-  | { otpType: 'OTP_TYPE_EMAIL'; userEmail: string }
-  | { otpType: 'OTP_TYPE_SMS'; userPhoneNumber: string }
+  { otpType: 'OTP_TYPE_EMAIL'; userEmail: string } | { otpType: 'OTP_TYPE_SMS'; userPhoneNumber: string }
 );
 
 function checkContactUpdate(store: Repositories, organizationId: string, params: ContactUpdate, now: number | undefined) {
@@ -186,7 +195,10 @@ function checkContactUpdate(store: Repositories, organizationId: string, params:
   checkUserFields(params, 'parameters.');
   const value = params.otpType === 'OTP_TYPE_EMAIL' ? params.userEmail : params.userPhoneNumber;
   // The token's expiry is judged when the activity runs.
-  const token = params.verificationToken === undefined || now === undefined ? undefined : checkContactToken(store, organizationId, params.verificationToken, { otpType: params.otpType, value }, now);
+  const token =
+    params.verificationToken === undefined || now === undefined
+      ? undefined
+      : checkContactToken(store, organizationId, params.verificationToken, { otpType: params.otpType, value }, now);
   return { user, token };
 }
 
@@ -204,13 +216,21 @@ function applyContactUpdate(ctx: ActivityContext, params: ContactUpdate): { user
     if (!ctx.store.verifications.consumeToken(token.id, 'USAGE_TYPE_UPDATE_CONTACT', ctx.now)) {
       throw new QkError('TOKEN_INVALID', `verification token ${token.id} was already used; verify the contact again`);
     }
-    ctx.store.verifications.markContactVerified({ userId: user.id, organizationId: ctx.organizationId, otpType: token.verification_type, contact: token.contact, now: ctx.now });
+    ctx.store.verifications.markContactVerified({
+      userId: user.id,
+      organizationId: ctx.organizationId,
+      otpType: token.verification_type,
+      contact: token.contact,
+      now: ctx.now,
+    });
   }
   return { userId: user.id };
 }
 
 /** create_api_only_users: users with API keys only (keys of this shape are P-256), tags allowed. */
-function apiOnlyUsers(params: { apiOnlyUsers: { userName: string; userEmail?: string | undefined; userTags: string[]; apiKeys: z.output<typeof apiKeyParamsV1>[] }[] }): NewUserParams[] {
+function apiOnlyUsers(params: {
+  apiOnlyUsers: { userName: string; userEmail?: string | undefined; userTags: string[]; apiKeys: z.output<typeof apiKeyParamsV1>[] }[];
+}): NewUserParams[] {
   return params.apiOnlyUsers.map((user) => ({
     userName: user.userName,
     ...(user.userEmail === undefined ? {} : { userEmail: user.userEmail }),
@@ -260,11 +280,13 @@ export function usersFamily(options: { oidc: OidcVerifier }): Family {
         execute: (ctx, params) => applyUpdate(ctx.store, ctx.organizationId, params, ctx.now),
       },
       update_user_email: {
-        validate: (store, organizationId, params) => void checkContactUpdate(store, organizationId, { ...params, otpType: 'OTP_TYPE_EMAIL' }, undefined),
+        validate: (store, organizationId, params) =>
+          void checkContactUpdate(store, organizationId, { ...params, otpType: 'OTP_TYPE_EMAIL' }, undefined),
         execute: (ctx, params) => applyContactUpdate(ctx, { ...params, otpType: 'OTP_TYPE_EMAIL' }),
       },
       update_user_phone_number: {
-        validate: (store, organizationId, params) => void checkContactUpdate(store, organizationId, { ...params, otpType: 'OTP_TYPE_SMS' }, undefined),
+        validate: (store, organizationId, params) =>
+          void checkContactUpdate(store, organizationId, { ...params, otpType: 'OTP_TYPE_SMS' }, undefined),
         execute: (ctx, params) => applyContactUpdate(ctx, { ...params, otpType: 'OTP_TYPE_SMS' }),
       },
       create_api_only_users: {
@@ -272,7 +294,13 @@ export function usersFamily(options: { oidc: OidcVerifier }): Family {
           checkNewUsers(store, organizationId, apiOnlyUsers(params), 'parameters.apiOnlyUsers');
         },
         async execute(ctx, params) {
-          return { userIds: await createUsers(ctx, options.oidc, checkNewUsers(ctx.store, ctx.organizationId, apiOnlyUsers(params), 'parameters.apiOnlyUsers')) };
+          return {
+            userIds: await createUsers(
+              ctx,
+              options.oidc,
+              checkNewUsers(ctx.store, ctx.organizationId, apiOnlyUsers(params), 'parameters.apiOnlyUsers'),
+            ),
+          };
         },
       },
       delete_users: {

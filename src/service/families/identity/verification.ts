@@ -42,7 +42,10 @@ function checkSignupUsage(usage: Record<string, unknown>, user: NewUserParams): 
   };
   for (const [member, value] of Object.entries(given)) {
     if (!sameMember(member, signed[member], value)) {
-      throw new QkError('SIGNATURE_INVALID', `clientSignature.message signupV2.${member} does not match the root user's ${member}; sign the parameters you send`);
+      throw new QkError(
+        'SIGNATURE_INVALID',
+        `clientSignature.message signupV2.${member} does not match the root user's ${member}; sign the parameters you send`,
+      );
     }
   }
 }
@@ -59,7 +62,10 @@ export function checkVerificationPresence(request: VerificationRequest, fieldPre
     throw invalid(`${fieldPrefix}clientSignature`, 'is only used with a verificationToken; send both or neither');
   }
   if (request.verificationToken !== undefined && request.clientSignature === undefined) {
-    throw invalid(`${fieldPrefix}clientSignature`, 'is required with a verification token: sign the root user parameters with the key bound in the token');
+    throw invalid(
+      `${fieldPrefix}clientSignature`,
+      'is required with a verification token: sign the root user parameters with the key bound in the token',
+    );
   }
 }
 
@@ -85,7 +91,10 @@ export function checkContactVerification(
   });
   if (matching.length !== 1) {
     const problem = matching.length === 0 ? 'no root user has' : `${matching.length} root users have`;
-    throw invalid(`${fieldPrefix}verificationToken`, `verified ${token.contact}, but ${problem} that ${field}; exactly one root user must carry the verified contact`);
+    throw invalid(
+      `${fieldPrefix}verificationToken`,
+      `verified ${token.contact}, but ${problem} that ${field}; exactly one root user must carry the verified contact`,
+    );
   }
   const rootUserIndex = matching[0]!;
   checkSignupUsage(verifyClientSignature(request.clientSignature, token, 'USAGE_TYPE_SIGNUP'), request.rootUsers[rootUserIndex]!);

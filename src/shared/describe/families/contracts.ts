@@ -14,5 +14,9 @@ const createSmartContractInterface: Describer = (fields, draft) => {
 
 export const contractDescribers = {
   ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE: createSmartContractInterface,
-  ACTIVITY_TYPE_DELETE_SMART_CONTRACT_INTERFACE: deleteById('Remove a smart contract interface', 'smart contract interface', 'smartContractInterfaceId'),
+  ACTIVITY_TYPE_DELETE_SMART_CONTRACT_INTERFACE: deleteById(
+    'Remove a smart contract interface',
+    'smart contract interface',
+    'smartContractInterfaceId',
+  ),
 } satisfies Describers;

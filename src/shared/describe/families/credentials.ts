@@ -22,7 +22,13 @@ type CredentialKind = 'apiKeys' | 'authenticators' | 'oauthProviders';
 /** `label` heads a change; `one` and `many` go inside a sentence. */
 const CREDENTIALS: Readonly<Record<CredentialKind, { label: string; one: string; many: string; idField: string; nameField: string }>> = {
   apiKeys: { label: 'API keys', one: 'API key', many: 'API keys', idField: 'apiKeyId', nameField: 'apiKeyName' },
-  authenticators: { label: 'Authenticators', one: 'authenticator', many: 'authenticators', idField: 'authenticatorId', nameField: 'authenticatorName' },
+  authenticators: {
+    label: 'Authenticators',
+    one: 'authenticator',
+    many: 'authenticators',
+    idField: 'authenticatorId',
+    nameField: 'authenticatorName',
+  },
   oauthProviders: { label: 'OAuth providers', one: 'OAuth provider', many: 'OAuth providers', idField: 'providerId', nameField: 'providerName' },
 };
 
@@ -30,7 +36,10 @@ function existingCredentials(draft: Draft, userId: string, kind: CredentialKind)
   const user = draft.beforeFrom(draft.names.findUser(userId));
   if (user === undefined) return undefined;
   const { idField, nameField } = CREDENTIALS[kind];
-  return (user[kind] as readonly Fields[]).map((item) => ({ text: text(item, nameField) || (text(item, idField) ?? ''), id: text(item, idField) ?? '' }));
+  return (user[kind] as readonly Fields[]).map((item) => ({
+    text: text(item, nameField) || (text(item, idField) ?? ''),
+    id: text(item, idField) ?? '',
+  }));
 }
 
 export const addCredentials =
@@ -61,7 +70,12 @@ export const removeCredentials =
     draft.title = `Remove ${many}`;
     draft.fact('User', draft.names.user(userId));
     const before = existingCredentials(draft, userId, kind);
-    if (before !== undefined) draft.change(label, before, before.filter((ref) => !removed.includes(ref.id ?? '')));
+    if (before !== undefined)
+      draft.change(
+        label,
+        before,
+        before.filter((ref) => !removed.includes(ref.id ?? '')),
+      );
     for (const credentialId of removed) {
       const known = before?.find((ref) => ref.id === credentialId);
       draft.deletions.push({ what: known ?? code(credentialId), kind: one });

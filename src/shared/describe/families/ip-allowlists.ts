@@ -8,13 +8,20 @@ const setIpAllowlist: Describer = (fields, draft) => {
   if (publicKey !== undefined) draft.fact('API key', code(publicKey));
   const rules = records(fields, 'rules');
   if (rules.length > 0) {
-    draft.change('Allowed addresses', undefined, rules.map((rule) => plain(text(rule, 'label') === undefined ? (text(rule, 'cidr') ?? '') : `${text(rule, 'cidr') ?? ''} (${text(rule, 'label')})`)));
+    draft.change(
+      'Allowed addresses',
+      undefined,
+      rules.map((rule) =>
+        plain(text(rule, 'label') === undefined ? (text(rule, 'cidr') ?? '') : `${text(rule, 'cidr') ?? ''} (${text(rule, 'label')})`),
+      ),
+    );
   }
   const enabled = fields['enabled'];
   if (typeof enabled === 'boolean') draft.change('Enforced', undefined, [plain(enabled ? 'yes' : 'no')]);
   const onError = text(fields, 'onEvaluationError');
   if (onError !== undefined) draft.fact('When an address cannot be checked', plain(onError === 'ALLOW' ? 'allow' : 'refuse'));
-  if (publicKey === undefined && enabled !== false) draft.warn('Requests from addresses outside the allowlist will be refused, including this app’s if it is not inside it.');
+  if (publicKey === undefined && enabled !== false)
+    draft.warn('Requests from addresses outside the allowlist will be refused, including this app’s if it is not inside it.');
 };
 
 const removeIpAllowlist: Describer = (fields, draft) => {

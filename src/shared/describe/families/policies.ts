@@ -47,7 +47,11 @@ const createPolicies: Describer = (fields, draft) => {
   draft.summary = policies.map((policy) => text(policy, 'policyName') ?? 'unnamed').join(', ');
 };
 
-const UPDATABLE_POLICY_FIELDS: readonly [intentField: string, label: string, stored: 'policyName' | 'effect' | 'condition' | 'consensus' | 'notes' | 'time'][] = [
+const UPDATABLE_POLICY_FIELDS: readonly [
+  intentField: string,
+  label: string,
+  stored: 'policyName' | 'effect' | 'condition' | 'consensus' | 'notes' | 'time',
+][] = [
   ['policyName', 'Name', 'policyName'],
   ['policyEffect', 'Effect', 'effect'],
   ['policyCondition', 'Condition', 'condition'],

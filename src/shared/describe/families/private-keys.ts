@@ -8,7 +8,11 @@ const createPrivateKeys: Describer = (fields, draft) => {
   draft.title = `Create ${counted(keys.length, 'private key')}`;
   for (const key of keys) {
     const name = text(key, 'privateKeyName') ?? 'unnamed key';
-    draft.change(`Private key ${name}`, [], [plain(`${curveInWords(text(key, 'curve') ?? '')}: ${texts(key, 'addressFormats').map(addressFormatInWords).join(', ') || 'no addresses'}`)]);
+    draft.change(
+      `Private key ${name}`,
+      [],
+      [plain(`${curveInWords(text(key, 'curve') ?? '')}: ${texts(key, 'addressFormats').map(addressFormatInWords).join(', ') || 'no addresses'}`)],
+    );
     const tags = texts(key, 'privateKeyTags').map((tagId) => draft.names.tag(tagId));
     if (tags.length > 0) draft.change(`${name}: tags`, [], tags);
   }

@@ -17,7 +17,8 @@ const createSessionProfile: Describer = (fields, draft) => {
   draft.change('Scope', [], [expression(text(fields, 'scope') ?? '', 'everything (no limit)')]);
   const seconds = number(fields, 'expirationSeconds');
   if (seconds !== undefined) draft.change('Sessions last', [], [plain(`${seconds} seconds`)]);
-  if (EVERYTHING.has((text(fields, 'scope') ?? '').trim())) draft.warn(`Session profile ${name} limits nothing: its sessions may do all their user may.`);
+  if (EVERYTHING.has((text(fields, 'scope') ?? '').trim()))
+    draft.warn(`Session profile ${name} limits nothing: its sessions may do all their user may.`);
   draft.summary = name;
 };
 

@@ -5,7 +5,6 @@ import { HASH_FUNCTION_WORDS, PAYLOAD_ENCODING_WORDS, TRANSACTION_TYPE_WORDS, wo
 import type { Fact, Ref, SigningRequest } from '../types';
 import { counted, enumInWords } from '../words';
 
-
 export function signing(draft: Draft, request: SigningRequest): void {
   const reading = draft.decodeSigning?.(request, { type: draft.type, intent: draft.intent });
   draft.signing = reading === undefined ? request : { ...request, decoded: reading.facts };
@@ -44,9 +43,14 @@ const signRawPayloads: Describer = (fields, draft) => {
 function payloadFacts(fields: Fields): Fact[] {
   const facts: Fact[] = [];
   const encoding = text(fields, 'encoding');
-  if (encoding !== undefined) facts.push({ label: 'Payload encoding', value: [plain(wordsFor(PAYLOAD_ENCODING_WORDS, encoding)?.reading ?? enumInWords(encoding, 'PAYLOAD_ENCODING_'))] });
+  if (encoding !== undefined)
+    facts.push({
+      label: 'Payload encoding',
+      value: [plain(wordsFor(PAYLOAD_ENCODING_WORDS, encoding)?.reading ?? enumInWords(encoding, 'PAYLOAD_ENCODING_'))],
+    });
   const hash = text(fields, 'hashFunction');
-  if (hash !== undefined) facts.push({ label: 'Hashed with', value: [plain(wordsFor(HASH_FUNCTION_WORDS, hash)?.reading ?? enumInWords(hash, 'HASH_FUNCTION_'))] });
+  if (hash !== undefined)
+    facts.push({ label: 'Hashed with', value: [plain(wordsFor(HASH_FUNCTION_WORDS, hash)?.reading ?? enumInWords(hash, 'HASH_FUNCTION_'))] });
   return facts;
 }
 

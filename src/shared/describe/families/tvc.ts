@@ -12,9 +12,15 @@ const createTvcApp: Describer = (fields, draft) => {
     ['shareSetParams', 'Share set'],
   ] as const) {
     const set = record(fields, field);
-    if (set !== undefined) draft.change(label, [], [plain(text(set, 'name') ?? 'unnamed'), ...records(set, 'newOperators').map((operator) => plain(text(operator, 'name') ?? 'operator'))]);
+    if (set !== undefined)
+      draft.change(
+        label,
+        [],
+        [plain(text(set, 'name') ?? 'unnamed'), ...records(set, 'newOperators').map((operator) => plain(text(operator, 'name') ?? 'operator'))],
+      );
   }
-  if (fields['enableDebugModeDeployments'] === true) draft.warn('Debug-mode deployments are allowed: their secrets are not protected by the enclave.');
+  if (fields['enableDebugModeDeployments'] === true)
+    draft.warn('Debug-mode deployments are allowed: their secrets are not protected by the enclave.');
   draft.summary = name;
 };
 

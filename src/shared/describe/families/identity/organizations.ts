@@ -8,14 +8,18 @@ const updateRootQuorum: Describer = (fields, draft) => {
   const threshold = number(fields, 'threshold');
   const before = draft.beforeFrom(draft.lookup.rootQuorum);
   draft.title = 'Change the root quorum';
-  draft.change('Members', before?.userIds.map((userId) => draft.names.user(userId)), userIds.map((userId) => draft.names.user(userId)));
   draft.change(
-    'Approvals needed',
-    before === undefined ? undefined : [plain(`${before.threshold} of ${before.userIds.length}`)],
-    [plain(threshold === undefined ? 'not stated' : `${threshold} of ${userIds.length}`)],
+    'Members',
+    before?.userIds.map((userId) => draft.names.user(userId)),
+    userIds.map((userId) => draft.names.user(userId)),
   );
+  draft.change('Approvals needed', before === undefined ? undefined : [plain(`${before.threshold} of ${before.userIds.length}`)], [
+    plain(threshold === undefined ? 'not stated' : `${threshold} of ${userIds.length}`),
+  ]);
   if (userIds.length === 1) {
-    draft.warn(`The root quorum drops to one member: ${draft.names.user(userIds[0]!).text} alone can approve anything, including changing the quorum again.`);
+    draft.warn(
+      `The root quorum drops to one member: ${draft.names.user(userIds[0]!).text} alone can approve anything, including changing the quorum again.`,
+    );
   } else if (threshold === 1 && userIds.length > 1) {
     draft.warn('Any one quorum member alone can approve anything, including changing the quorum again.');
   }
@@ -32,11 +36,16 @@ const createSubOrganization: Describer = (fields, draft) => {
   const rootUsers = records(fields, 'rootUsers');
   draft.title = 'Create a sub-organization';
   draft.change('Sub-organization', [], [plain(name)]);
-  draft.change('Its root users', [], rootUsers.map((user) => plain(text(user, 'userName') ?? 'unnamed user')));
+  draft.change(
+    'Its root users',
+    [],
+    rootUsers.map((user) => plain(text(user, 'userName') ?? 'unnamed user')),
+  );
   const threshold = number(fields, 'rootQuorumThreshold');
   if (threshold !== undefined) draft.change('Its approvals needed', [], [plain(`${threshold} of ${rootUsers.length}`)]);
   const wallet = record(fields, 'wallet');
-  if (wallet !== undefined) draft.change('Its wallet', [], [plain(text(wallet, 'walletName') ?? 'unnamed'), ...records(wallet, 'accounts').map(account)]);
+  if (wallet !== undefined)
+    draft.change('Its wallet', [], [plain(text(wallet, 'walletName') ?? 'unnamed'), ...records(wallet, 'accounts').map(account)]);
   draft.summary = name;
 };
 
