@@ -14,6 +14,7 @@
 import { z } from 'zod';
 import { activityType as submittableActivityType } from '../api/activity-types';
 import { activityStatus, addressFormat, curve, effect, mnemonicLanguage, pathFormat } from '../api/enums';
+import { policy as servicePolicy } from '../api/resources';
 import { fingerprintSchema, voterSchema } from '../approvals/voting';
 import type { PrivateKeyFormat } from '../crypto/key-formats';
 import { errorCodes, type ErrorCode, type ErrorData } from '../errors';
@@ -310,15 +311,11 @@ const policyName = z.string().min(1).max(256);
 /** Policy expressions (condition/consensus/time): checked with the policy language in main before anything is signed. */
 const policyExpression = z.string().max(8192);
 const policyNotes = z.string().max(4096);
+/** A policy as the service returns it, with its times in epoch ms. */
 const policyView = z.strictObject({
-  policyId: z.string(),
-  policyName: z.string(),
-  effect,
-  condition: z.string(),
-  consensus: z.string(),
+  ...servicePolicy.pick({ policyId: true, policyName: true, effect: true, condition: true, consensus: true, notes: true }).shape,
   /** Empty when the policy is always active. */
   time: z.string(),
-  notes: z.string(),
   createdAtMs: epochMs,
   updatedAtMs: epochMs,
 });
