@@ -10,43 +10,18 @@ import { PublicKey, SystemProgram, Transaction as SolanaTransaction } from '@sol
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { encodeFunctionData, getAddress, maxUint256, parseAbi, recoverTransactionAddress, serializeTransaction } from 'viem';
+import { encodeFunctionData, getAddress, maxUint256, recoverTransactionAddress, serializeTransaction } from 'viem';
 import { ApiClient } from '../../src/main/client/api-client';
 import { Stamper } from '../../src/main/stamper/stamper';
 import type { E2eHost } from '../support/e2e-host';
 import { SCREENS_DIR, createKeyedUsers, done, test, expect, screenshotBothThemes, startSandbox } from './fixtures';
+import { ERC20, ERC20_JSON } from '../support/erc20';
 
 const USDC = getAddress('0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48');
 const PAYROLL = getAddress('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
 /** A token contract on no list: operators declare it on the Contracts screen. */
 const ACME_TOKEN = getAddress('0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c');
 const SOLANA_RECIPIENT = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
-const ERC20 = parseAbi([
-  'function transfer(address to, uint256 amount) returns (bool)',
-  'function approve(address spender, uint256 amount) returns (bool)',
-]);
-const ERC20_JSON = JSON.stringify([
-  {
-    type: 'function',
-    name: 'transfer',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'to', type: 'address' },
-      { name: 'amount', type: 'uint256' },
-    ],
-    outputs: [{ name: '', type: 'bool' }],
-  },
-  {
-    type: 'function',
-    name: 'approve',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'spender', type: 'address' },
-      { name: 'amount', type: 'uint256' },
-    ],
-    outputs: [{ name: '', type: 'bool' }],
-  },
-]);
 const PAYROLL_JSON = JSON.stringify([{ type: 'function', name: 'payAll', stateMutability: 'nonpayable', inputs: [], outputs: [] }]);
 const LIMIT = 1_000_000_000n;
 

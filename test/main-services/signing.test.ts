@@ -4,7 +4,7 @@
  * matched and "needs 1 more approver tagged ops"; their approval completes it and the signature recovers to the
  * wallet's address. Contract uploads are checked before they are submitted; the dry run gives every policy's verdict.
  */
-import { encodeFunctionData, getAddress, maxUint256, parseAbi, recoverTransactionAddress, serializeTransaction } from 'viem';
+import { encodeFunctionData, getAddress, maxUint256, recoverTransactionAddress, serializeTransaction } from 'viem';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Readings } from '../../src/main/activities/readings';
 import { Approvals } from '../../src/main/approvals/approvals';
@@ -14,35 +14,10 @@ import type { SigningRequest } from '../../src/main/signing/signing-request';
 import type { AppSettings } from '../../src/shared/ipc/contract';
 import { rejection } from '../support/assertions';
 import { startTestBed, type TestBed } from './helpers';
+import { ERC20, ERC20_JSON } from '../support/erc20';
 
 const USDC = getAddress('0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48');
 const RECIPIENT = getAddress('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
-const ERC20 = parseAbi([
-  'function transfer(address to, uint256 amount) returns (bool)',
-  'function approve(address spender, uint256 amount) returns (bool)',
-]);
-const ERC20_JSON = JSON.stringify([
-  {
-    type: 'function',
-    name: 'transfer',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'to', type: 'address' },
-      { name: 'amount', type: 'uint256' },
-    ],
-    outputs: [{ name: '', type: 'bool' }],
-  },
-  {
-    type: 'function',
-    name: 'approve',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'spender', type: 'address' },
-      { name: 'amount', type: 'uint256' },
-    ],
-    outputs: [{ name: '', type: 'bool' }],
-  },
-]);
 /** 1,000 USDC (6 decimals): transfers above it need two operators. */
 const LIMIT = 1_000_000_000n;
 

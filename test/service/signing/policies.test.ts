@@ -5,51 +5,18 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { getU64Encoder } from '@solana/kit';
 import { PublicKey, SystemProgram, Transaction as SolanaTransaction, TransactionInstruction } from '@solana/web3.js';
-import {
-  encodeFunctionData,
-  getAddress,
-  parseAbi,
-  recoverTransactionAddress,
-  recoverTypedDataAddress,
-  serializeSignature,
-  serializeTransaction,
-} from 'viem';
+import { encodeFunctionData, getAddress, recoverTransactionAddress, recoverTypedDataAddress, serializeSignature, serializeTransaction } from 'viem';
 import { createAccount } from '@turnkey/viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIL } from '../../support/eip712-mail';
 import { type Reply, startTestService, type TestKey, type TestService } from '../../support/service';
 import { recordedRows } from './recorded';
+import { ERC20, ERC20_JSON } from '../../support/erc20';
 
 const SIGN_TRANSACTION = 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2';
 const ALLOWED = getAddress('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
 const OTHER = getAddress('0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc');
 const TOKEN = getAddress('0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48');
-const ERC20 = parseAbi([
-  'function transfer(address to, uint256 amount) returns (bool)',
-  'function approve(address spender, uint256 amount) returns (bool)',
-]);
-const ERC20_JSON = JSON.stringify([
-  {
-    type: 'function',
-    name: 'transfer',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'to', type: 'address' },
-      { name: 'amount', type: 'uint256' },
-    ],
-    outputs: [{ name: '', type: 'bool' }],
-  },
-  {
-    type: 'function',
-    name: 'approve',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'spender', type: 'address' },
-      { name: 'amount', type: 'uint256' },
-    ],
-    outputs: [{ name: '', type: 'bool' }],
-  },
-]);
 const SOLANA_RECIPIENT = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
 const SOLANA_OTHER = 'EETubP5AKHgjPAhzPAFcb8BAY1hMH639CWCFTqi3hq1k';
 /** An Anchor program with one instruction, deposit(amount: u64). */
