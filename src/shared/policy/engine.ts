@@ -270,8 +270,7 @@ export function explainDecision(request: DecisionRequest, authorization: Authori
     const policy = byId.get(policyId);
     return policy === undefined ? [] : [{ policy, outcome }];
   });
-  const { condition, consensus, time } = contextsOf(request);
-  return explainOutcomes(decision, outcomes, { condition: condition.context, consensus: consensus.context, time: time.context });
+  return explainOutcomes(decision, outcomes, policyContextsOf(request));
 }
 
 type FieldResult = boolean | PolicyFieldFailure;
@@ -311,10 +310,16 @@ interface DecisionContexts {
   time: RememberingContext;
 }
 
-function contextsOf(request: DecisionRequest): DecisionContexts {
+/** The contexts a request's policies read, the consensus one built once per approvers list. */
+function policyContextsOf(request: DecisionRequest): PolicyContexts {
   let consensus = consensusContexts.get(request.approvers);
   if (consensus === undefined) consensusContexts.set(request.approvers, (consensus = consensusContextOf(request.approvers)));
-  return { condition: remembering(request.condition), consensus: remembering(consensus), time: remembering(timeContextAt(request.now)) };
+  return { condition: request.condition, consensus, time: timeContextAt(request.now) };
+}
+
+function contextsOf(request: DecisionRequest): DecisionContexts {
+  const { condition, consensus, time } = policyContextsOf(request);
+  return { condition: remembering(condition), consensus: remembering(consensus), time: remembering(time) };
 }
 
 /** Evaluates one policy; errors are logged (when a log is given) and count as not matching (OUTCOME_ERROR). */
