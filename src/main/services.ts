@@ -265,15 +265,7 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
   // Whatever the page asks for, an activity or vote is stamped only once a person confirmed main's reading of it.
   const active = services.active.withStampCheck(confirmingStampCheck({ confirm, settings, tokens, keychain, now }));
   const handlers: IpcHandlers = {
-    ...appHandlers({
-      lock,
-      unlocker,
-      settings,
-      captureProtection,
-      tokens,
-      journal,
-      app: { ...app, captureProtectionSupported: captureProtection.supported },
-    }),
+    ...appHandlers({ lock, unlocker, settings, captureProtection, tokens, journal, app }),
     ...tokensHandlers({ tokens, settings }),
     ...clipboardHandlers({ clipboard }),
     ...keysHandlers({ keychain }),

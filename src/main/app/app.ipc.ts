@@ -22,7 +22,7 @@ export interface AppHandlerDeps {
   settings: Settings;
   captureProtection: CaptureProtection;
   tokens: Pick<DeclaredTokens, 'list'>;
-  app: { version: string; platform: string; packaged: boolean; captureProtectionSupported: boolean };
+  app: { version: string; platform: string; packaged: boolean };
   journal: Pick<Journal, 'record'>;
 }
 
@@ -35,8 +35,9 @@ function lockHandlers({
   lock,
   unlocker,
   app,
+  captureProtection,
   journal,
-}: Pick<AppHandlerDeps, 'lock' | 'unlocker' | 'app' | 'journal'>): Pick<IpcHandlers, LockChannel> {
+}: Pick<AppHandlerDeps, 'lock' | 'unlocker' | 'app' | 'captureProtection' | 'journal'>): Pick<IpcHandlers, LockChannel> {
   /** Runs an unlock (or a re-authentication) and journals how it went, a refusal before it is answered. */
   const journaled = async (what: 'Unlock' | 'Re-authentication', credentials: { touchId?: true | undefined }, attempt: () => Promise<void>) => {
     const method = credentials.touchId === true ? 'Touch ID' : 'passphrase';
@@ -59,7 +60,7 @@ function lockHandlers({
     );
   };
   return {
-    'app.info': async () => ({ ...app, locked: lock.locked, ...(await unlocker.status()) }),
+    'app.info': async () => ({ ...app, captureProtectionSupported: captureProtection.supported, locked: lock.locked, ...(await unlocker.status()) }),
     'app.lock': async () => {
       lock.lock();
       return null;
