@@ -43,6 +43,8 @@ export interface ServiceInfo {
   sessionSignerPublicKey: string;
   /** Verifies OTP verification tokens and OTP target bundles (Turnkey's TLS-fetcher key), 130 hex. */
   otpTokenSignerPublicKey: string;
+  /** SHA-256 of the DER of the root certificate the boot proof's attestation chains to, lowercase hex. */
+  attestationRootFingerprint: string;
 }
 
 export interface ServiceOptions {
@@ -215,6 +217,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         authProxyConfigId: boot.authProxyConfigId,
         enclaveSignerPublicKey: boot.enclaveSigningKey.publicKey,
         ...loginKeys,
+        attestationRootFingerprint: enclave.attestationRootFingerprint,
       },
       store,
       close() {

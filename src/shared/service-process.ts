@@ -40,6 +40,7 @@ export const serviceInfoSchema = z.strictObject({
   enclaveSignerPublicKey: z.string(),
   sessionSignerPublicKey: z.string(),
   otpTokenSignerPublicKey: z.string(),
+  attestationRootFingerprint: z.string(),
 });
 
 /** What the service process tells main. */

@@ -1,14 +1,21 @@
 /**
  * App proofs for every activity (docs/formats.md#app-proofs): with generateAppProofs the completed activity carries an
  * APP_PROOF_TYPE_POLICY_OUTCOME proof of its decision, plus one APP_PROOF_TYPE_ADDRESS_DERIVATION proof per derived
- * address; each verifies with Turnkey's verifier and ours, and binds the activity id, type and result digest.
+ * address; each verifies with Turnkey's verifier and ours, and binds the activity id, type and result digest. The boot
+ * proof of their key carries the Sandbox's attestation (docs/formats.md#the-sandboxs-attestation).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decodeCBOR, type CBORType } from '@levischuck/tiny-cbor';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { verifyAppProofSignature } from '@turnkey/crypto';
+import * as x509 from '@peculiar/x509';
+import { computeQosLiveManifestCommitmentPcr, verify, verifyAppProofSignature, verifyCoseSign1Sig } from '@turnkey/crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifyAppProof, type AppProof } from '../../src/shared/crypto/app-proof';
-import { bytesToHex, utf8Encode } from '../../src/shared/crypto/encoding';
-import { newKey, startTestService, type TestKey, type TestService } from '../support/service';
+import { qosLiveManifestCommitmentPcr, verifyBootProof, type BootProof } from '../../src/shared/crypto/attestation';
+import { base64Decode, bytesToHex, utf8Encode } from '../../src/shared/crypto/encoding';
+import { newKey, startTestService, type ApiPublicKey, type TestKey, type TestService } from '../support/service';
 
 let t: TestService;
 beforeEach(async () => {
@@ -204,5 +211,99 @@ describe('address-derivation proofs come from the same hook', () => {
     expect(payloads.slice(1).map((payload) => payload.addressDerivationProof)).toEqual(
       result.addresses.map((address: string) => ({ organizationId: t.info.organizationId, walletId: result.walletId, address })),
     );
+  });
+});
+
+/** The service's boot proof, over HTTP as a client reads it. */
+async function bootProofOf(service: TestService<ApiPublicKey>, ephemeralKey: string): Promise<BootProof> {
+  const reply = await service.query('get_boot_proof', { ephemeralKey });
+  expect(reply.status).toBe(200);
+  return reply.body.bootProof as BootProof;
+}
+
+async function provenPolicyProof(): Promise<AppProof> {
+  const { reply } = await submitProven('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', policyParams('attested'));
+  return (reply.body.activity.appProofs as AppProof[])[0]!;
+}
+
+describe('boot proofs', () => {
+  it('verify: the attestation chains to the root the service names, and Turnkey’s verifier agrees where it can', async () => {
+    const proof = await provenPolicyProof();
+    const boot = await bootProofOf(t, proof.publicKey);
+    const manifest = base64Decode(boot.qosManifestB64, 'manifest');
+    const attested = verifyBootProof(boot);
+    expect(attested).toEqual({
+      rootFingerprint: t.info.attestationRootFingerprint,
+      rootSubject: 'CN=QuorumKey Sandbox attestation root, O=QuorumKey',
+      ephemeralPublicKeyHex: proof.publicKey,
+      manifestSha256: bytesToHex(sha256(manifest)),
+      timestampMs: Number(boot.createdAt.seconds) * 1000 + Number(boot.createdAt.nanos) / 1e6,
+      moduleId: 'quorumkey-sandbox',
+    });
+    expect(JSON.parse(new TextDecoder().decode(manifest))).toMatchObject({ ephemeralPublicKey: proof.publicKey });
+
+    const coseSign1 = decodeCBOR(base64Decode(boot.awsAttestationDocB64, 'document')) as CBORType[];
+    const document = decodeCBOR(coseSign1[2] as Uint8Array) as Map<string, CBORType>;
+    const leafDer = new Uint8Array(document.get('certificate') as Uint8Array);
+    const rootDer = new Uint8Array((document.get('cabundle') as Uint8Array[])[0]!);
+    // Turnkey's COSE check, with the leaf the document carries.
+    await expect(verifyCoseSign1Sig(coseSign1, leafDer)).resolves.toBeUndefined();
+    // @peculiar/x509 builds and checks the chain leaf → root.
+    x509.cryptoProvider.set(globalThis.crypto);
+    const root = new x509.X509Certificate(rootDer);
+    const leaf = new x509.X509Certificate(leafDer);
+    // @peculiar/x509 writes names in certificate order; ours reads as RFC 4514 does, last RDN first.
+    expect(root.subject.split(', ').reverse().join(', ')).toBe(attested.rootSubject);
+    const chain = await new x509.X509ChainBuilder({ certificates: [root] }).build(leaf);
+    expect(chain.map((certificate) => certificate.subject)).toEqual([leaf.subject, root.subject]);
+    expect(await root.verify({ publicKey: root.publicKey, signatureOnly: true })).toBe(true);
+    expect(await leaf.verify({ publicKey: root.publicKey, signatureOnly: true })).toBe(true);
+    expect(bytesToHex(new Uint8Array(await root.getThumbprint('SHA-256')))).toBe(t.info.attestationRootFingerprint);
+    // PCR17: QOS's live-manifest commitment, as Turnkey's verifyWithQosPolicy computes it; every other PCR is zero.
+    const pcrs = document.get('pcrs') as Map<number, Uint8Array>;
+    const publicKey = document.get('public_key') as Uint8Array;
+    const userData = document.get('user_data') as Uint8Array;
+    expect(bytesToHex(pcrs.get(17)!)).toBe(bytesToHex(computeQosLiveManifestCommitmentPcr(userData, publicKey)));
+    expect(bytesToHex(pcrs.get(17)!)).toBe(bytesToHex(qosLiveManifestCommitmentPcr(userData, publicKey)));
+    expect([...pcrs.keys()]).toEqual([...Array(32).keys()]);
+    expect([...pcrs].filter(([index]) => index !== 17).every(([, value]) => value.every((byte) => byte === 0))).toBe(true);
+    // A Sandbox is not an AWS Nitro enclave: the official verifier, which pins AWS's root, refuses its chain.
+    await expect(verify(proof, boot)).rejects.toThrow(/^Certificate chain verification failed/);
+  });
+
+  it('the same service secret keeps its root across a restart and a reset; another secret has another root', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'quorumkey-attestation-'));
+    try {
+      const db = join(directory, 'sandbox.db');
+      const rootKey = newKey();
+      const start = async (file: string) => {
+        const service = await startTestService({ db: file, rootPublicKey: rootKey });
+        try {
+          const boot = await bootProofOf(
+            service,
+            (await service.query('get_latest_boot_proof', { appName: 'signer' })).body.bootProof.ephemeralPublicKeyHex,
+          );
+          return { fingerprint: service.info.attestationRootFingerprint, boot, attested: verifyBootProof(boot) };
+        } finally {
+          await service.close();
+        }
+      };
+      const first = await start(db);
+      expect(first.attested.rootFingerprint).toBe(first.fingerprint);
+      const restarted = await start(db);
+      expect(restarted.fingerprint).toBe(first.fingerprint);
+      expect(restarted.boot).toEqual(first.boot);
+      // A reset deletes the database, not the secret beside it: a new enclave signing key, so a new manifest, same root.
+      for (const file of [db, `${db}-wal`, `${db}-shm`]) rmSync(file, { force: true });
+      const reset = await start(db);
+      expect(reset.fingerprint).toBe(first.fingerprint);
+      expect(reset.attested.rootFingerprint).toBe(first.fingerprint);
+      expect(reset.attested.manifestSha256).not.toBe(first.attested.manifestSha256);
+      const other = await start(join(directory, 'other.db'));
+      expect(other.fingerprint).not.toBe(first.fingerprint);
+      expect(other.attested.rootFingerprint).toBe(other.fingerprint);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 });

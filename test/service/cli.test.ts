@@ -44,6 +44,7 @@ describe('the info line', () => {
     const cli = await startCli(['--db', newDb(), '--port', '0', '--root-public-key', root.publicKey]);
     const { info } = cli;
     expect(Object.keys(info).sort()).toEqual([
+      'attestationRootFingerprint',
       'authProxyConfigId',
       'authProxyUrl',
       'baseUrl',
@@ -64,6 +65,7 @@ describe('the info line', () => {
     for (const signer of [info.enclaveSignerPublicKey, info.sessionSignerPublicKey, info.otpTokenSignerPublicKey]) {
       expect(signer).toMatch(/^04[0-9a-f]{128}$/);
     }
+    expect(info.attestationRootFingerprint).toMatch(/^[0-9a-f]{64}$/);
     expect(await terminate(cli)).toEqual([0, null]);
     expect(cli.stdout()).toBe(`${JSON.stringify(info)}\n`);
   });

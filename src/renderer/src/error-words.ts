@@ -53,6 +53,7 @@ export const ERROR_HEADLINES: Readonly<Record<ErrorCode, string>> = {
   BUNDLE_EXPIRED: 'The bundle has expired.',
   BUNDLE_ALREADY_USED: 'The bundle was already used.',
   DECRYPTION_FAILED: 'The bundle could not be opened with this key.',
+  ATTESTATION_INVALID: 'The enclave’s boot proof does not check out.',
   TOKEN_INVALID: 'The sign-in token is not valid.',
   TOKEN_EXPIRED: 'The sign-in token has expired.',
   INVALID_OIDC_TOKEN: 'The identity token is not valid.',

@@ -1,9 +1,9 @@
 /**
  * The enclave: the only code of the service that sees mnemonics, seeds and private keys in the clear.
  * Families hand it sealed blobs from the database and get back sealed blobs, public keys, addresses and
- * signed bundles. It holds the bundle-signing key (created at bootstrap), the at-rest sealing key and the
- * app-proof key, both derived from the service secret, a file beside the database that the database itself
- * never contains.
+ * signed bundles. It holds the bundle-signing key (created at bootstrap), and the at-rest sealing key, the
+ * app-proof key and the attestation keys, all derived from the service secret, a file beside the database that the
+ * database itself never contains.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -15,10 +15,11 @@ import { signAppProof, type AppProof } from '../../shared/crypto/app-proof';
 import { buildExportBundle, buildImportBundle, decodeWalletImportPlaintext, openImportCiphertext } from '../../shared/crypto/bundles';
 import { sealCredentialBundle } from '../../shared/crypto/credential-bundle';
 import { ecdsaSign, ecdsaSignDigest } from '../../shared/crypto/ecdsa';
-import { bytesToHex, hexToBytes, utf8Decode, utf8Encode } from '../../shared/crypto/encoding';
+import { base64Encode, bytesToHex, hexToBytes, utf8Decode, utf8Encode } from '../../shared/crypto/encoding';
 import { generateEncryptionKeyPair, privateKeyBytes, zeroize } from '../../shared/crypto/keys';
 import { QkError } from '../../shared/errors';
 import { addressFor, assertFormatForCurve, type AddressFormat } from './addresses';
+import { sandboxAttestation } from './attestation';
 import { createKeyDeriver, deriveKey, publicKeyFromPrivate, type Curve, type DerivedKey } from './derivation';
 import { convertMnemonic, generateMnemonic, mnemonicToSeed, parseMnemonic, type MnemonicLanguage } from './mnemonic';
 import { deriveSealingKey, open, seal } from './sealed';
@@ -124,9 +125,11 @@ export class Enclave {
   readonly signingKey: { readonly publicKey: string; readonly privateKey: string };
   /** The 130-byte QOS-style ephemeral key (encryption pub ‖ signing pub) app proofs carry, hex. */
   readonly appProofPublicKey: string;
+  /** SHA-256 of the DER of the root certificate that vouches for the boot proof (attestation.ts), lowercase hex. */
+  readonly attestationRootFingerprint: string;
   private readonly sealingKey: Uint8Array;
   private readonly appProofSigningKey: Uint8Array;
-  private readonly bootedAtMs: number;
+  private readonly attestedBoot: BootProof;
   private readonly signingSeeds = new SeedCache(SIGNING_SEED_LIMITS);
   private readonly signingPool: SigningPool;
 
@@ -146,7 +149,30 @@ export class Enclave {
     this.appProofPublicKey = bytesToHex(p256.getPublicKey(encryptionKey, false)) + bytesToHex(p256.getPublicKey(this.appProofSigningKey, false));
     zeroize(seed);
     zeroize(encryptionKey);
-    this.bootedAtMs = options.secretCreatedAtMs;
+    const manifest = utf8Encode(
+      JSON.stringify({
+        namespace: 'quorumkey-local-service',
+        enclaveSignerPublicKey: this.signingKey.publicKey,
+        ephemeralPublicKey: this.appProofPublicKey,
+      }),
+    );
+    const attestation = sandboxAttestation({
+      serviceSecret: options.serviceSecret,
+      issuedAtMs: options.secretCreatedAtMs,
+      manifest,
+      ephemeralPublicKey: hexToBytes(this.appProofPublicKey, 'app-proof public key'),
+    });
+    this.attestationRootFingerprint = attestation.rootFingerprint;
+    this.attestedBoot = {
+      ephemeralPublicKeyHex: this.appProofPublicKey,
+      awsAttestationDocB64: base64Encode(attestation.document),
+      qosManifestB64: base64Encode(manifest),
+      qosManifestEnvelopeB64: '',
+      deploymentLabel: 'local',
+      enclaveApp: 'signer',
+      owner: 'quorumkey-local-service',
+      createdAtMs: options.secretCreatedAtMs,
+    };
   }
 
   private signBundle = (data: Uint8Array): Uint8Array => {
@@ -466,25 +492,11 @@ export class Enclave {
   }
 
   /**
-   * The boot proof of the app-proof key. A local service runs on no Nitro enclave, so it has no AWS
-   * attestation document: that field is empty and `@turnkey/crypto` `verify` will reject it, as it should.
-   * The manifest names this service and its keys.
+   * The boot proof of the app-proof key, made once at construction. Its attestation document has Nitro's format but
+   * the Sandbox's own root (attestation.ts): `@turnkey/crypto` `verify`, which pins AWS's root, rejects it, as it
+   * should. The manifest names this service and its keys.
    */
   bootProof(): BootProof {
-    const manifest = {
-      namespace: 'quorumkey-local-service',
-      enclaveSignerPublicKey: this.signingKey.publicKey,
-      ephemeralPublicKey: this.appProofPublicKey,
-    };
-    return {
-      ephemeralPublicKeyHex: this.appProofPublicKey,
-      awsAttestationDocB64: '',
-      qosManifestB64: Buffer.from(JSON.stringify(manifest)).toString('base64'),
-      qosManifestEnvelopeB64: '',
-      deploymentLabel: 'local',
-      enclaveApp: 'signer',
-      owner: 'quorumkey-local-service',
-      createdAtMs: this.bootedAtMs,
-    };
+    return this.attestedBoot;
   }
 }

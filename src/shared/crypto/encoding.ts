@@ -2,7 +2,7 @@
  * Byte/text encodings used by Turnkey's wire formats. Every decoder names the thing it decodes in its error,
  * so a caller's message says which field was wrong.
  */
-import { base64urlnopad, hex as hexCoder } from '@scure/base';
+import { base64, base64urlnopad, hex as hexCoder } from '@scure/base';
 import { QkError } from '../errors';
 
 const HEX_PATTERN = /^[0-9a-fA-F]*$/;
@@ -53,6 +53,23 @@ export function base64UrlDecode(text: string, what: string): Uint8Array {
     return base64urlnopad.decode(unpadded);
   } catch (error) {
     throw new QkError('ENCODING_INVALID', `${what} is not valid base64url: ${(error as Error).message}`, { what });
+  }
+}
+
+/** Standard base64 with padding (RFC 4648 §4), as in the API's `…B64` fields. */
+export function base64Encode(bytes: Uint8Array): string {
+  return base64.encode(bytes);
+}
+
+/** Decodes standard padded base64; whitespace, the URL-safe alphabet and missing padding are refused. */
+export function base64Decode(text: string, what: string): Uint8Array {
+  if (typeof text !== 'string') {
+    throw new QkError('ENCODING_INVALID', `${what} must be a base64 string, got ${typeof text}`);
+  }
+  try {
+    return base64.decode(text);
+  } catch (error) {
+    throw new QkError('ENCODING_INVALID', `${what} is not valid base64: ${(error as Error).message}`, { what });
   }
 }
 
