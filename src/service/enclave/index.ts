@@ -12,6 +12,7 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { hkdf } from '@noble/hashes/hkdf.js';
 import { sha256, sha512 } from '@noble/hashes/sha2.js';
 import { signAppProof, type AppProof } from '../../shared/crypto/app-proof';
+import type { BootProof as BootProofResponse } from '../../shared/crypto/attestation';
 import { buildExportBundle, buildImportBundle, decodeWalletImportPlaintext, openImportCiphertext } from '../../shared/crypto/bundles';
 import { sealCredentialBundle } from '../../shared/crypto/credential-bundle';
 import { ecdsaSign, ecdsaSignDigest } from '../../shared/crypto/ecdsa';
@@ -67,16 +68,8 @@ export interface ImportTarget {
   importBundle: string;
 }
 
-export interface BootProof {
-  ephemeralPublicKeyHex: string;
-  awsAttestationDocB64: string;
-  qosManifestB64: string;
-  qosManifestEnvelopeB64: string;
-  deploymentLabel: string;
-  enclaveApp: string;
-  owner: string;
-  createdAtMs: number;
-}
+/** The enclave's boot proof: the API's v1BootProof, with its creation time in milliseconds. */
+export type BootProof = Omit<BootProofResponse, 'createdAt' | 'qosManifestVersion'> & { createdAtMs: number };
 
 /** Where a signing key lives: a wallet account (derived from its wallet's seed) or a stored private key. */
 export type SigningKeySource =

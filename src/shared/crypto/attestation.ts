@@ -200,14 +200,17 @@ function signedBy(certificate: ParsedCertificate, issuer: ParsedCertificate): bo
   }
 }
 
+function decodeCbor(bytes: Uint8Array, what: string): CBORType {
+  try {
+    return decodeCBOR(bytes);
+  } catch (error) {
+    invalid(`${what} is not CBOR: ${(error as Error).message}`);
+  }
+}
+
 /** The four members of a COSE_Sign1, untagged or tagged 18. */
 function decodeCoseSign1(document: Uint8Array) {
-  let decoded: CBORType;
-  try {
-    decoded = decodeCBOR(document);
-  } catch (error) {
-    invalid(`the attestation document is not CBOR: ${(error as Error).message}`);
-  }
+  let decoded = decodeCbor(document, 'the attestation document');
   if (decoded instanceof CBORTag) {
     if (decoded.tag !== COSE_SIGN1_TAG) invalid(`the attestation document is tagged ${decoded.tag}, not COSE_Sign1 (${COSE_SIGN1_TAG})`);
     decoded = decoded.value;
@@ -221,19 +224,21 @@ function decodeCoseSign1(document: Uint8Array) {
   return { protectedHeader, payload, signature };
 }
 
+/** A CBOR value as a message shows it: text quoted, integers as they are, anything else by its kind. */
+function shown(value: CBORType): string {
+  if (value === undefined) return 'missing';
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean' || value === null) return String(value);
+  if (value instanceof Uint8Array) return 'a byte string';
+  if (value instanceof CBORTag) return `a value tagged ${value.tag}`;
+  return value instanceof Map ? 'a map' : 'an array';
+}
+
 function checkAlgorithm(protectedHeader: Uint8Array): void {
-  let header: CBORType;
-  try {
-    header = decodeCBOR(protectedHeader);
-  } catch (error) {
-    invalid(`the COSE_Sign1 protected header is not CBOR: ${(error as Error).message}`);
-  }
+  const header = decodeCbor(protectedHeader, 'the COSE_Sign1 protected header');
   if (!(header instanceof Map)) invalid('the COSE_Sign1 protected header is not a map');
   const alg = header.get(COSE_ALG_LABEL);
-  if (alg !== COSE_ES384) {
-    const named = typeof alg === 'number' || typeof alg === 'string' ? JSON.stringify(alg) : alg === undefined ? 'missing' : 'not an algorithm id';
-    invalid(`the COSE_Sign1 protected header's alg is ${named}, not ES384 (${COSE_ES384})`);
-  }
+  if (alg !== COSE_ES384) invalid(`the COSE_Sign1 protected header's alg is ${shown(alg)}, not ES384 (${COSE_ES384})`);
 }
 
 function bytesMember(document: Map<string | number, CBORType>, key: string, length?: number): Uint8Array {
@@ -246,17 +251,12 @@ function bytesMember(document: Map<string | number, CBORType>, key: string, leng
 
 /** The attestation document's members this verifier reads, each checked for its type and size. */
 function readPayload(payload: Uint8Array) {
-  let decoded: CBORType;
-  try {
-    decoded = decodeCBOR(payload);
-  } catch (error) {
-    invalid(`the COSE_Sign1 payload is not CBOR: ${(error as Error).message}`);
-  }
+  const decoded = decodeCbor(payload, 'the COSE_Sign1 payload');
   if (!(decoded instanceof Map)) invalid('the COSE_Sign1 payload is not a map');
   const moduleId = decoded.get('module_id');
   if (typeof moduleId !== 'string' || moduleId === '') invalid('the attestation document has no module_id');
   const digest = decoded.get('digest');
-  if (digest !== 'SHA384') invalid(`the attestation document's digest is ${JSON.stringify(digest ?? null)}, not "SHA384"`);
+  if (digest !== 'SHA384') invalid(`the attestation document's digest is ${shown(digest)}, not "SHA384"`);
   const timestampMs = decoded.get('timestamp');
   if (typeof timestampMs !== 'number' || !Number.isSafeInteger(timestampMs) || timestampMs < 0) {
     invalid('the attestation document has no timestamp (milliseconds, an unsigned integer)');

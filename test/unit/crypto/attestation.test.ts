@@ -192,6 +192,17 @@ describe('refused boot proofs', () => {
     expectInvalid(withDocument(['header', unprotectedHeader, payload, signature]), /protected header is not a byte string/);
   });
 
+  it('base64 that is unpadded, URL-safe or wrapped', () => {
+    expect(base64Decode('+/8=', 'x')).toEqual(new Uint8Array([0xfb, 0xff]));
+    for (const text of ['+/8', '-_8=', '+/8=\n'])
+      expectQkError(() => base64Decode(text, 'the field'), 'ENCODING_INVALID', /the field is not valid base64/);
+    const document = genuine.awsAttestationDocB64;
+    expectInvalid(
+      { ...genuine, awsAttestationDocB64: `${document.slice(0, 76)}\n${document.slice(76)}` },
+      /awsAttestationDocB64 is not valid base64/,
+    );
+  });
+
   it('another algorithm than ES384', () => {
     const { unprotectedHeader, payload, signature } = opened();
     expectInvalid(withDocument([encodeCBOR(new Map([[1, -7]])), unprotectedHeader, payload, signature]), /alg is -7, not ES384 \(-35\)/);
@@ -201,6 +212,7 @@ describe('refused boot proofs', () => {
   it.each<[string, (members: Map<string, CBORType>) => void, RegExp]>([
     ['no module_id', (members) => members.delete('module_id'), /has no module_id/],
     ['digest SHA256', (members) => members.set('digest', 'SHA256'), /digest is "SHA256", not "SHA384"/],
+    ['a digest too large for a number', (members) => members.set('digest', 2n ** 64n - 1n), /digest is 18446744073709551615, not "SHA384"/],
     ['a negative timestamp', (members) => members.set('timestamp', -1), /has no timestamp/],
     ['no pcrs', (members) => members.delete('pcrs'), /pcrs is not a map of 1 to 32 PCRs/],
     ['a short PCR', (members) => members.set('pcrs', new Map([[3, new Uint8Array(32)]])), /PCR3 is not 48 bytes/],
