@@ -3,7 +3,6 @@
  * each domain's handlers. Electron-free, so the app, the CLI, tests and the e2e harness build exactly the same thing.
  */
 import { join } from 'node:path';
-import { QkError } from '../shared/errors';
 import { activitiesHandlers } from './activities/activities.ipc';
 import { approvalsHandlers } from './approvals/approvals.ipc';
 import { CaptureProtection } from './capture/capture-protection';
@@ -32,7 +31,7 @@ import { UnlockPassphrase } from './lock/unlock-passphrase';
 import { Unlocker, type TouchId } from './lock/unlocker';
 import { organizationHandlers } from './organization/organization.ipc';
 import { policiesHandlers } from './policies/policies.ipc';
-import { ActiveProfile } from './profiles/active-profile';
+import { ActiveProfile, assertServed } from './profiles/active-profile';
 import type { Confirm } from './confirmation/confirmation';
 import { confirmingStampCheck } from './confirmation/stamp-check';
 import { Profiles } from './profiles/profiles';
@@ -200,8 +199,7 @@ export function createMainServices({
     profiles,
     // Its own client per profile: its polls are not the page's requests, so they are not listed for cancelling.
     clientFor: (profile) => {
-      if (profile.kind === 'sandbox' && !sandbox.isRunning)
-        throw new QkError('FAILED_PRECONDITION', 'the Sandbox is not running; start it on the Profiles screen');
+      assertServed(profile, sandbox);
       return new ApiClient({
         profile,
         stamper,
@@ -290,7 +288,7 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
       exportsDir: join(services.dataDir, EXPORTS_DIR),
     }),
     ...importsHandlers({ active, now }),
-    ...journalHandlers({ journal, journalExportsDir: join(services.dataDir, JOURNAL_EXPORTS_DIR) }),
+    ...journalHandlers({ journal, profiles, journalExportsDir: join(services.dataDir, JOURNAL_EXPORTS_DIR) }),
     ...inboxHandlers({ inbox: services.inbox, active, profiles, now }),
     ...signingHandlers({
       active,

@@ -84,15 +84,7 @@ export class ActiveProfile {
   /** The active profile's services; refused for the Sandbox profile while the sandbox is stopped. */
   async services(): Promise<ProfileServices> {
     const profile = await this.profile();
-    if (profile.kind === 'sandbox' && !this.options.sandbox.isRunning) {
-      throw new QkError(
-        'FAILED_PRECONDITION',
-        `the active profile ${JSON.stringify(profile.name)} is the Sandbox, which is not running; start it first`,
-        {
-          profileId: profile.id,
-        },
-      );
-    }
+    assertServed(profile, this.options.sandbox);
     // The whole profile is the key: a changed URL, key name or pinned signer must not reuse the old client.
     const key = JSON.stringify(profile);
     if (this.current?.key !== key) this.current = { key, services: this.servicesFor(profile) };
@@ -125,5 +117,18 @@ export class ActiveProfile {
       importer: new Importer({ client, enclaveSignerPublicKey: profile.enclaveSignerPublicKey }),
     };
     return services;
+  }
+}
+
+/** A Sandbox profile can be used only while the Sandbox serves it; refused, saying where to start it, otherwise. */
+export function assertServed(profile: Pick<Profile, 'id' | 'name' | 'kind'>, sandbox: Pick<Sandbox, 'isRunning'>): void {
+  if (profile.kind === 'sandbox' && !sandbox.isRunning) {
+    throw new QkError(
+      'FAILED_PRECONDITION',
+      `the profile ${JSON.stringify(profile.name)} is the Sandbox, which is not running; start it on the Profiles screen`,
+      {
+        profileId: profile.id,
+      },
+    );
   }
 }
