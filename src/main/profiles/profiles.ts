@@ -24,6 +24,12 @@ export interface Profile {
   /** Uncompressed P-256 key (130 hex) that must have signed every export/import bundle this profile accepts. */
   enclaveSignerPublicKey: string;
   authProxyConfigId?: string | undefined;
+  /**
+   * A Sandbox profile's own attestation root: the SHA-256 of the root certificate its service's boot proofs chain to
+   * (docs/formats.md#boot-proofs), pinned from the service's start like the signer key. Hosted profiles have none:
+   * Turnkey's boot proofs chain to AWS Nitro's root, which the app pins for all.
+   */
+  attestationRoot?: string | undefined;
 }
 
 /** What a caller supplies; hosted profiles default the signer key to the production one. */
@@ -40,6 +46,7 @@ export type ProfileChangeCheck = (before: Profile | undefined, after: Profile) =
 
 const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const UNCOMPRESSED_P256_PATTERN = /^04[0-9a-fA-F]{128}$/;
+const SHA256_PATTERN = /^[0-9a-f]{64}$/;
 
 const profileSchema = z.object({
   id: z.string().regex(UUID_PATTERN),
@@ -51,6 +58,7 @@ const profileSchema = z.object({
   apiKeyName: z.string(),
   enclaveSignerPublicKey: z.string().regex(UNCOMPRESSED_P256_PATTERN),
   authProxyConfigId: z.string().regex(UUID_PATTERN).optional(),
+  attestationRoot: z.string().regex(SHA256_PATTERN).optional(),
 });
 
 const profilesFileSchema = z.object({
@@ -242,6 +250,8 @@ function validateProfile(candidate: Record<string, unknown>): Profile {
   };
   if (authProxyUrl !== undefined) profile.authProxyUrl = authProxyUrl;
   if (authProxyConfigId !== undefined) profile.authProxyConfigId = authProxyConfigId;
+  const attestationRoot = validateAttestationRoot(candidate.attestationRoot, kind);
+  if (attestationRoot !== undefined) profile.attestationRoot = attestationRoot;
   return profile;
 }
 
@@ -298,6 +308,14 @@ function validateSignerKey(value: unknown, kind: ProfileKind): string {
     throw invalid('enclaveSignerPublicKey', 'is not a point on the P-256 curve; copy the key again from its source');
   }
   return normalized;
+}
+
+/** A hosted profile keeps none (a Sandbox profile turned hosted loses it): its boot proofs chain to AWS Nitro's root. */
+function validateAttestationRoot(value: unknown, kind: ProfileKind): string | undefined {
+  if (value === undefined || kind === 'hosted') return undefined;
+  if (typeof value !== 'string' || !SHA256_PATTERN.test(value))
+    throw invalid('attestationRoot', 'must be a SHA-256 fingerprint: 64 lowercase hex characters');
+  return value;
 }
 
 function copyProfile(profile: Profile): Profile {

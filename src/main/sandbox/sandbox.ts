@@ -260,6 +260,7 @@ export class Sandbox {
       organizationId: info.organizationId,
       apiKeyName: SANDBOX_KEY_NAME,
       enclaveSignerPublicKey: info.enclaveSignerPublicKey,
+      attestationRoot: info.attestationRootFingerprint,
     };
     const existing = await this.storedProfile();
     const profile = existing === undefined ? await profiles.add(fields) : await profiles.update(existing.id, fields);

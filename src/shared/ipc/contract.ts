@@ -83,7 +83,16 @@ const profileFields = {
   apiKeyName: keyName,
   authProxyConfigId: z.string().min(1).max(128).optional(),
 };
-const profile = z.strictObject({ id: profileId, ...profileFields, enclaveSignerPublicKey: publicKeyHex });
+const profile = z.strictObject({
+  id: profileId,
+  ...profileFields,
+  enclaveSignerPublicKey: publicKeyHex,
+  /** A Sandbox profile's own attestation root (SHA-256 of its certificate), pinned from its service; main sets it. */
+  attestationRoot: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
+});
 /** Hosted profiles default the enclave signer key to the production one, so it is optional when adding. */
 const profileInput = z.strictObject({ ...profileFields, enclaveSignerPublicKey: publicKeyHex.optional() });
 
