@@ -6,6 +6,7 @@
 import { activityResponseSchema, operationByPath, type Activity } from '../../shared/api';
 import { QkError, toQkError } from '../../shared/errors';
 import type { AppProof } from '../../shared/crypto/app-proof';
+import type { BootProof } from '../../shared/crypto/attestation';
 import { parseApiKeyStamp } from '../../shared/crypto/stamp';
 import { describeActivity, publicKeyFingerprint, type Ref } from '../../shared/describe';
 import type { JournalAction, JournalReading, JournalRecord } from '../../shared/journal/format';
@@ -39,9 +40,8 @@ export async function recordPostedActivity(
 ): Promise<void> {
   const activity = answeredActivity(posted);
   if (activity === undefined) return;
-  const appProofs = activity.appProofs ?? (activity.status === 'ACTIVITY_STATUS_COMPLETED' ? await appProofsOf(client, activity) : []);
   try {
-    await journal.record(activityRecord(profile, posted, activity, appProofs as AppProof[]));
+    await journal.record(activityRecord(profile, posted, activity, await serviceProofsOf(client, activity)));
   } catch (error) {
     const cause = toQkError(error);
     throw new QkError(
@@ -54,12 +54,33 @@ export async function recordPostedActivity(
   }
 }
 
-async function appProofsOf(client: Pick<ApiClient, 'query'>, activity: Activity): Promise<readonly unknown[]> {
+/** What the service vouches for an activity with: its app proofs, and the boot proof of each key that signed them. */
+export interface ServiceProofs {
+  appProofs: readonly AppProof[];
+  bootProofs: readonly BootProof[];
+}
+
+const NO_PROOFS: ServiceProofs = { appProofs: [], bootProofs: [] };
+
+/**
+ * The activity's app proofs (with the answer, or asked for once it completed) and their boot proofs. None when the
+ * service has none or cannot answer now: the entry matters more than the proofs, and proofs without the boot proof
+ * that vouches for their key would not verify.
+ */
+async function serviceProofsOf(client: Pick<ApiClient, 'query'>, activity: Activity): Promise<ServiceProofs> {
   try {
-    return (await client.query('list_app_proofs', { organizationId: activity.organizationId, activityId: activity.id })).appProofs;
+    const { organizationId, id: activityId } = activity;
+    const appProofs = (activity.appProofs ??
+      (activity.status === 'ACTIVITY_STATUS_COMPLETED'
+        ? (await client.query('list_app_proofs', { organizationId, activityId })).appProofs
+        : [])) as AppProof[];
+    const keys = [...new Set(appProofs.map((proof) => proof.publicKey))];
+    const bootProofs = await Promise.all(
+      keys.map(async (ephemeralKey) => (await client.query('get_boot_proof', { organizationId, ephemeralKey })).bootProof as BootProof),
+    );
+    return { appProofs, bootProofs };
   } catch {
-    // A service without app proofs (or one that cannot answer now): the entry matters more than the proofs.
-    return [];
+    return NO_PROOFS;
   }
 }
 
@@ -74,7 +95,7 @@ export function activityRecord(
   profile: Pick<Profile, 'id' | 'name'>,
   posted: PostedAnswer,
   activity: Activity,
-  appProofs: readonly AppProof[],
+  { appProofs, bootProofs }: ServiceProofs = NO_PROOFS,
 ): JournalRecord {
   const stampKey = stampPublicKey(posted.stampHeader);
   const vote = stampKey === undefined ? undefined : activity.votes.find((candidate) => candidate.publicKey.toLowerCase() === stampKey);
@@ -88,7 +109,7 @@ export function activityRecord(
     activityId: activity.id,
     activityFingerprint: activity.fingerprint,
     reading: posted.shown === undefined ? activityReading(activity) : shownReading(posted.shown, activity),
-    ...(appProofs.length === 0 ? {} : { appProofs: [...appProofs] }),
+    ...(appProofs.length === 0 ? {} : { appProofs: [...appProofs], bootProofs: [...bootProofs] }),
   };
 }
 

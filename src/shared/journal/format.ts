@@ -61,6 +61,19 @@ const appProofSchema = z.strictObject({
   signature: z.string().regex(/^[0-9a-f]{128}$/),
 });
 
+/** Turnkey's `v1BootProof`, verbatim: the attestation that vouches for an app proof's ephemeral key. */
+const bootProofSchema = z.strictObject({
+  ephemeralPublicKeyHex: z.string().regex(/^[0-9a-f]{260}$/),
+  awsAttestationDocB64: z.string().max(64_000),
+  qosManifestB64: z.string().max(64_000),
+  qosManifestEnvelopeB64: z.string().max(256_000),
+  deploymentLabel: z.string().max(1000),
+  enclaveApp: z.string().max(1000),
+  owner: z.string().max(1000),
+  createdAt: z.strictObject({ seconds: z.string().max(32), nanos: z.string().max(32) }),
+  qosManifestVersion: z.string().max(1000).exactOptional(),
+});
+
 /** Who and what, without the chain fields: what {@link JournalEntry} adds to a record. */
 export const journalRecordSchema = z.strictObject({
   action: z.enum(JOURNAL_ACTIONS),
@@ -75,6 +88,8 @@ export const journalRecordSchema = z.strictObject({
   reading: journalReadingSchema,
   /** The service's app proofs for the activity, verbatim. */
   appProofs: z.array(appProofSchema).max(100).optional(),
+  /** The boot proof of each ephemeral key that signed those app proofs, verbatim (`get_boot_proof`). */
+  bootProofs: z.array(bootProofSchema).max(10).optional(),
 });
 export type JournalRecord = z.infer<typeof journalRecordSchema>;
 

@@ -4,8 +4,8 @@
  * auditor reads one precise sentence rather than a cascade of follow-on errors.
  */
 import { p256 } from '@noble/curves/nist.js';
-import { verifyAppProof } from '../crypto/app-proof';
 import { hexToBytes } from '../crypto/encoding';
+import { BootProofCheck, checkEntryProofs } from './attestations';
 import {
   canonicalJson,
   checkpointSchema,
@@ -62,6 +62,8 @@ export interface VerifyOptions {
   checkpoint?: string;
   /** The signature check; @noble/curves by default (main passes node:crypto's, which is faster). */
   verifySignature?: JournalSignatureVerifier;
+  /** Verifies the entries' boot proofs, remembering those it has; a new one for each verification by default. */
+  bootProofs?: BootProofCheck;
 }
 
 export const nobleVerifySignature: JournalSignatureVerifier = (signature, message, publicKey) => {
@@ -133,7 +135,10 @@ export function verifyJournal(text: string, options: VerifyOptions = {}): Journa
         message: `entry 0 names journal key ${shortKey(walk.journalKey)}, but the checkpoint was signed by ${shortKey(checkpoint.journalKey)}: the journal key was replaced`,
       });
     }
-    checkEntries(lines, parsed, { previous: undefined, lineOffset: 0 }, walk, verifySignature);
+    checkEntries(lines, parsed, { previous: undefined, lineOffset: 0 }, walk, {
+      verifySignature,
+      bootProofs: options.bootProofs ?? new BootProofCheck(),
+    });
     if (checkpoint !== undefined) checkExtends(checkpoint, parsed, lines);
     return verdictOf(walk);
   } catch (error) {
@@ -157,20 +162,17 @@ export interface VerifiedEnd {
  * Verifies `text`, the lines appended after a journal verified up to `end`, as {@link verifyJournal} would verify
  * them within the whole file: the verdict's entries are the new ones only, and its lines count from the file's start.
  */
-export function verifyAppended(end: VerifiedEnd, text: string, options: Pick<VerifyOptions, 'verifySignature'> = {}): JournalVerdict {
+export function verifyAppended(end: VerifiedEnd, text: string, options: Pick<VerifyOptions, 'verifySignature' | 'bootProofs'> = {}): JournalVerdict {
   const { lines, tornTail } = journalLines(text);
   const walk = newWalk(tornTail);
   walk.journalKey = end.journalKey;
   walk.head = end.head;
   try {
     const parsed = lines.map((line, index) => parseLine(line, end.count + index + 1));
-    checkEntries(
-      lines,
-      parsed,
-      { previous: { entry: end.last, hash: end.head }, lineOffset: end.count },
-      walk,
-      options.verifySignature ?? nobleVerifySignature,
-    );
+    checkEntries(lines, parsed, { previous: { entry: end.last, hash: end.head }, lineOffset: end.count }, walk, {
+      verifySignature: options.verifySignature ?? nobleVerifySignature,
+      bootProofs: options.bootProofs ?? new BootProofCheck(),
+    });
     return verdictOf(walk);
   } catch (error) {
     if (error instanceof JournalCheckFailure) return verdictOf(walk, error.problem);
@@ -203,7 +205,7 @@ function checkEntries(
   parsed: JournalEntry[],
   start: { previous: { entry: JournalEntry; hash: string } | undefined; lineOffset: number },
   walk: Walk,
-  verifySignature: JournalSignatureVerifier,
+  { verifySignature, bootProofs }: { verifySignature: JournalSignatureVerifier; bootProofs: BootProofCheck },
 ): void {
   const key = hexToBytes(walk.journalKey ?? '', 'journal key');
   const seqs = parsed.map((entry) => entry.seq);
@@ -230,7 +232,16 @@ function checkEntries(
         message: `entry ${entry.seq} (line ${line}): prev does not match the hash of entry ${entry.seq - 1}; an entry before it was changed or replaced`,
       });
     }
-    checkAppProofs(entry, line);
+    try {
+      checkEntryProofs(entry, bootProofs);
+    } catch (error) {
+      throw new JournalCheckFailure({
+        kind: 'app-proof',
+        line,
+        seq: entry.seq,
+        message: `entry ${entry.seq} (line ${line}): ${(error as Error).message}`,
+      });
+    }
     previous = { entry, hash: sha256Hex(lines[index] ?? '') };
     walk.entries.push(entry);
     walk.head = previous.hash;
@@ -316,31 +327,6 @@ function checkExtends(checkpoint: Checkpoint, parsed: JournalEntry[], text: stri
       seq: checkpoint.count - 1,
       message: `entry ${checkpoint.count - 1} (line ${index + 1}) is not the entry the checkpoint recorded as head: this journal does not extend the checkpoint`,
     });
-  }
-}
-
-function checkAppProofs(entry: JournalEntry, line: number): void {
-  for (const [position, proof] of (entry.appProofs ?? []).entries()) {
-    let payload: unknown;
-    try {
-      payload = verifyAppProof(proof);
-    } catch (error) {
-      throw new JournalCheckFailure({
-        kind: 'app-proof',
-        line,
-        seq: entry.seq,
-        message: `entry ${entry.seq} (line ${line}): app proof ${position + 1}: ${(error as Error).message}`,
-      });
-    }
-    const bound = (payload as { activityId?: unknown } | null)?.activityId;
-    if (bound !== entry.activityId) {
-      throw new JournalCheckFailure({
-        kind: 'app-proof',
-        line,
-        seq: entry.seq,
-        message: `entry ${entry.seq} (line ${line}): app proof ${position + 1} is for activity ${String(bound)}, not ${String(entry.activityId)}`,
-      });
-    }
   }
 }
 
