@@ -190,6 +190,8 @@ export class ApiClient {
       timestampMs: String(this.now()),
       organizationId: organizationId ?? this.profile.organizationId,
       parameters,
+      // The service's proofs of the decision and of derived addresses: the journal keeps them with the entry.
+      ...(op.acceptsAppProofs ? { generateAppProofs: true } : {}),
     };
     return JSON.stringify(parseRequest(submitBodySchema(op), envelope, `${name} request`));
   }
