@@ -14,6 +14,7 @@ import { ApiClient } from '../../src/main/client/api-client';
 import type { Reading } from '../../src/main/confirmation/confirmation';
 import { JOURNAL_EXPORTS_DIR } from '../../src/main/services';
 import { Stamper } from '../../src/main/stamper/stamper';
+import { AWS_NITRO_ROOT } from '../../src/shared/journal/attestations';
 import type { E2eHost } from '../support/e2e-host';
 import { done, expect, openScreen, screenshotBothThemes, startSandbox, test } from './fixtures';
 
@@ -196,7 +197,8 @@ test('approve a transfer, export and reveal, change a policy: the Journal shows 
   await page.keyboard.press('Escape');
   await expectEntryAsShown(page, exported, 'completed');
   await page.keyboard.press('Escape');
-  await expectEntryAsShown(page, policyChange, 'completed');
+  const policyEntry = await expectEntryAsShown(page, policyChange, 'completed');
+  await expect(policyEntry.getByRole('definition').filter({ hasText: "Sandbox, this desktop's own service" })).toHaveCount(1);
   await page.keyboard.press('Escape');
 
   // Export the whole journal (no dates), then verify it offline as an auditor would.
@@ -208,10 +210,11 @@ test('approve a transfer, export and reveal, change a policy: the Journal shows 
   const text = await readFile(file!, 'utf8');
   expect(text).not.toContain(mnemonic);
 
+  // The service's proofs verify under the Sandbox's own root, which an auditor does not pin unless given it.
   const valid = await cli(['journal', 'verify', file!]);
-  expect(valid.stderr).toBe('');
   expect(valid.code).toBe(0);
-  expect(JSON.parse(valid.stdout)).toMatchObject({ valid: true, entries: 5 });
+  expect(valid.stderr).toContain('which is not pinned; pass --attestation-root');
+  expect(JSON.parse(valid.stdout)).toMatchObject({ valid: true, entries: 5, attestationRoots: [{ entries: 3, pinnedAs: null }] });
   const extending = await cli(['journal', 'verify', file!, '--checkpoint', checkpoint!]);
   expect(extending.code).toBe(0);
 
@@ -226,11 +229,18 @@ test('approve a transfer, export and reveal, change a policy: the Journal shows 
   expect(tampered.code).toBe(1);
   expect(tampered.stderr).toContain(`entry ${voteLine} (line ${voteLine + 1})`);
 
-  // Settings shows the auditor the key the export was verified with.
+  // Settings shows the auditor the key the export was verified with, and the Sandbox's root to pin.
   await openScreen(page, 'Settings');
-  await expect(page.getByRole('region', { name: 'Journal key' }).locator('code')).toHaveText(
-    (JSON.parse(valid.stdout) as { journalKey: string }).journalKey,
-  );
+  const journalKeyPanel = page.getByRole('region', { name: 'Journal key' });
+  await expect(journalKeyPanel.locator('code').first()).toHaveText((JSON.parse(valid.stdout) as { journalKey: string }).journalKey);
+  const [{ fingerprint: sandboxRoot }] = (JSON.parse(valid.stdout) as { attestationRoots: [{ fingerprint: string }] }).attestationRoots;
+  expect(await definitionLines(journalKeyPanel.getByLabel('Attestation roots'))).toEqual([
+    `AWS Nitro Enclaves: ${AWS_NITRO_ROOT.fingerprint}CopyQR`,
+    `Sandbox, this desktop's own service: ${sandboxRoot}CopyQR`,
+  ]);
+  const pinned = await cli(['journal', 'verify', file!, '--attestation-root', sandboxRoot]);
+  expect(pinned.stderr).toBe('');
+  expect(JSON.parse(pinned.stdout)).toMatchObject({ attestationRoots: [{ fingerprint: sandboxRoot, pinnedAs: 'given with --attestation-root' }] });
 
   // The desktop's own journal edited in place: the Journal screen says where it broke and shows only what verified.
   const live = join(host.services.dataDir, 'journal.jsonl');

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Channel, ChannelInput, ChannelOutput } from '../../src/shared/ipc/contract';
 import { SANDBOX_RESET_PHRASE } from '../../src/shared/ipc/contract';
 import { JOURNAL_EXPORTS_DIR } from '../../src/main/services';
+import { AWS_NITRO_ROOT } from '../../src/shared/journal/attestations';
 import { runCli } from '../cli/helpers';
 import { startDispatchBed, type DispatchBed } from '../support/dispatch-bed';
 
@@ -98,6 +99,21 @@ describe('the journal', () => {
       value: 'on → off',
     });
 
+    // The service's app proofs are kept with each entry, under the Sandbox's own root, which its profile pins.
+    const { attestationRoot } = await bed.services.profiles.get(sandboxProfile.id);
+    expect(attestationRoot).toMatch(/^[0-9a-f]{64}$/);
+    expect(verification.pinnedRoots.map((pin) => pin.fingerprint)).toEqual([AWS_NITRO_ROOT.fingerprint, attestationRoot]);
+    const sandboxRoot = {
+      fingerprint: attestationRoot,
+      subject: expect.stringContaining('QuorumKey Sandbox'),
+      pinnedAs: "Sandbox, this desktop's own service",
+    };
+    const created = entries.find((entry) => entry.action === 'activity.submitted' && entry.activityId === policy.activity.id);
+    expect(created?.appProofCount).toBeGreaterThan(0);
+    expect(created?.vouchedBy).toEqual([sandboxRoot]);
+    expect(vote?.vouchedBy).toEqual([sandboxRoot]);
+    expect(entries.find((entry) => entry.action === 'settings.widened')?.vouchedBy).toEqual([]);
+
     const votesOnly = await call('journal.list', { action: 'vote' });
     expect(new Set(votesOnly.entries.map((entry) => entry.action))).toEqual(new Set(['vote.approved', 'vote.stamped-offline']));
     expect((await call('journal.list', { profileId: bea.id })).entries.every((entry) => entry.profileId === bea.id)).toBe(true);
@@ -115,10 +131,33 @@ describe('the journal', () => {
     expect(checkpoint.count).toBe(exported.count);
     const otherDir = join(bed.dataDir, 'elsewhere');
 
-    const valid = await runCli(otherDir, ['journal', 'verify', exported.file, '--checkpoint', checkpoint.file]);
+    // The Sandbox's root is not one an auditor pins unless told: its proofs verify, and are named as not pinned.
+    const { attestationRoot } = (await bed.services.profiles.list()).find((profile) => profile.kind === 'sandbox')!;
+    const unpinned = await runCli(otherDir, ['journal', 'verify', exported.file, '--checkpoint', checkpoint.file]);
+    expect(unpinned.code).toBe(0);
+    expect(unpinned.stderr).toContain(`chain to root ${attestationRoot} (`);
+    expect(unpinned.stderr).toContain(`which is not pinned; pass --attestation-root ${attestationRoot} if you trust it`);
+    expect(JSON.parse(unpinned.stdout)).toMatchObject({
+      valid: true,
+      entries: exported.count,
+      head: checkpoint.head,
+      attestationRoots: [{ fingerprint: attestationRoot, pinnedAs: null }],
+    });
+    const valid = await runCli(otherDir, [
+      'journal',
+      'verify',
+      exported.file,
+      '--checkpoint',
+      checkpoint.file,
+      '--attestation-root',
+      attestationRoot!,
+    ]);
     expect(valid.stderr).toBe('');
     expect(valid.code).toBe(0);
-    expect(JSON.parse(valid.stdout)).toMatchObject({ valid: true, entries: exported.count, head: checkpoint.head });
+    expect(JSON.parse(valid.stdout)).toMatchObject({
+      attestationRoots: [{ fingerprint: attestationRoot, pinnedAs: 'given with --attestation-root' }],
+    });
+    expect((await runCli(otherDir, ['journal', 'verify', exported.file, '--attestation-root', 'abc'])).code).toBe(2);
 
     const lines = (await readFile(exported.file, 'utf8')).split('\n');
     lines[3] = lines[3]!.replace('"title":"', '"title":"Not ');
@@ -144,7 +183,6 @@ describe('the journal', () => {
     const otherDir = join(bed.dataDir, 'elsewhere');
 
     const withCheckpoint = await runCli(otherDir, ['journal', 'verify', slice.file, '--checkpoint', slice.checkpointFile]);
-    expect(withCheckpoint.stderr).toBe('');
     expect(withCheckpoint.code).toBe(0);
     expect(JSON.parse(withCheckpoint.stdout)).toMatchObject({ valid: true, entries: slice.count });
     const alone = await runCli(otherDir, ['journal', 'verify', slice.file]);
@@ -157,7 +195,10 @@ describe('the journal', () => {
     await call('sandbox.reset', { confirmation: SANDBOX_RESET_PHRASE });
     await call('policies.create', { name: 'after reset', effect: 'EFFECT_ALLOW', condition: 'false' });
     const after = await call('journal.verify', {});
-    expect(after).toMatchObject({ valid: true, journalKey: before.journalKey });
+    expect(after).toMatchObject({ valid: true, journalKey: before.journalKey, pinnedRoots: before.pinnedRoots });
     expect(after.count).toBe(before.count + 1);
+    // The reset Sandbox keeps its service secret, so its proofs still chain to the root pinned before.
+    const [created] = (await call('journal.list', { action: 'activity' })).entries;
+    expect(created?.vouchedBy.map((root) => root.pinnedAs)).toEqual(["Sandbox, this desktop's own service"]);
   });
 });

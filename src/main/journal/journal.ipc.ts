@@ -1,20 +1,24 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { AWS_NITRO_ROOT, pinnedName, type PinnedRoot } from '../../shared/journal/attestations';
 import type { JournalEntry } from '../../shared/journal/format';
 import type { JournalVerdict } from '../../shared/journal/verify';
 import { JOURNAL_LIST_LIMIT, type JournalEntryView, type JournalVerificationView } from '../../shared/ipc/journal';
 import type { IpcHandlers } from '../ipc/register';
+import type { Profiles } from '../profiles/profiles';
 import type { Journal } from './journal';
 
 type JournalChannel = 'journal.list' | 'journal.verify' | 'journal.export' | 'journal.checkpoint';
 
 export interface JournalHandlerDeps {
   journal: Journal;
+  /** Whose Sandbox attestation roots this desktop pins, beside AWS Nitro's. */
+  profiles: Pick<Profiles, 'list'>;
   /** Where exports and checkpoints are written; the renderer names files, never paths. */
   journalExportsDir: string;
 }
 
-export function journalHandlers({ journal, journalExportsDir }: JournalHandlerDeps): Pick<IpcHandlers, JournalChannel> {
+export function journalHandlers({ journal, profiles, journalExportsDir }: JournalHandlerDeps): Pick<IpcHandlers, JournalChannel> {
   const fileIn = async (name: string) => {
     await mkdir(journalExportsDir, { recursive: true, mode: 0o700 });
     return join(journalExportsDir, name);
@@ -29,10 +33,15 @@ export function journalHandlers({ journal, journalExportsDir }: JournalHandlerDe
         (profileId === undefined || entry.profileId === profileId) &&
         Date.parse(entry.at) >= fromMs &&
         Date.parse(entry.at) <= toMs;
-      const entries = verdict.entries.filter(matches).slice(-JOURNAL_LIST_LIMIT).reverse().map(entryView);
-      return { entries, verification: verificationView(verdict) };
+      const pins = await pinnedRoots(profiles);
+      const entries = verdict.entries
+        .filter(matches)
+        .slice(-JOURNAL_LIST_LIMIT)
+        .reverse()
+        .map((entry) => entryView(entry, journal, pins));
+      return { entries, verification: verificationView(verdict, pins) };
     },
-    'journal.verify': async () => verificationView(await journal.verify()),
+    'journal.verify': async () => verificationView(await journal.verify(), await pinnedRoots(profiles)),
     'journal.export': async ({ from, to, file }) =>
       journal.writeExport(
         { ...(from === undefined ? {} : { fromMs: Date.parse(from) }), ...(to === undefined ? {} : { toMs: Date.parse(to) }) },
@@ -46,11 +55,27 @@ export function journalHandlers({ journal, journalExportsDir }: JournalHandlerDe
   };
 }
 
-function entryView({ v: _v, prev: _prev, sig: _sig, journalKey: _key, appProofs, ...entry }: JournalEntry): JournalEntryView {
-  return { ...entry, appProofCount: appProofs?.length ?? 0 };
+/**
+ * The roots app proofs are checked against: AWS Nitro's, which Turnkey's enclaves chain to, and each Sandbox
+ * profile's own, which only says this desktop's Sandbox vouched for the activity.
+ */
+export async function pinnedRoots(profiles: Pick<Profiles, 'list'>): Promise<PinnedRoot[]> {
+  const sandboxRoots = (await profiles.list()).flatMap((profile) =>
+    profile.attestationRoot === undefined ? [] : [{ fingerprint: profile.attestationRoot, name: `${profile.name}, this desktop's own service` }],
+  );
+  return [AWS_NITRO_ROOT, ...sandboxRoots];
 }
 
-export function verificationView(verdict: JournalVerdict): JournalVerificationView {
+function entryView(entry: JournalEntry, journal: Pick<Journal, 'proofRoots'>, pins: readonly PinnedRoot[]): JournalEntryView {
+  const { v: _v, prev: _prev, sig: _sig, journalKey: _key, appProofs, bootProofs: _bootProofs, ...fields } = entry;
+  const vouchedBy = journal.proofRoots(entry).map((root) => {
+    const pinnedAs = pinnedName(root.fingerprint, pins);
+    return { ...root, ...(pinnedAs === undefined ? {} : { pinnedAs }) };
+  });
+  return { ...fields, appProofCount: appProofs?.length ?? 0, vouchedBy };
+}
+
+export function verificationView(verdict: JournalVerdict, pins: readonly PinnedRoot[]): JournalVerificationView {
   const { problem } = verdict;
   return {
     valid: verdict.valid,
@@ -58,6 +83,7 @@ export function verificationView(verdict: JournalVerdict): JournalVerificationVi
     ...(verdict.journalKey === undefined ? {} : { journalKey: verdict.journalKey }),
     ...(verdict.head === undefined ? {} : { head: verdict.head }),
     tornTail: verdict.tornTail,
+    pinnedRoots: [...pins],
     ...(problem === undefined
       ? {}
       : {

@@ -24,6 +24,7 @@ import {
   type JournalRecord,
   type JournalSignatureVerifier,
 } from '../../shared/journal/format';
+import { BootProofCheck, proofRoots, type ProofRoot } from '../../shared/journal/attestations';
 import { journalLines, type JournalVerdict } from '../../shared/journal/verify';
 import type { SecretStore } from '../keychain/secret-store';
 import { writeNewFile } from '../storage/bounded-file';
@@ -80,6 +81,7 @@ export class Journal {
   private readonly secrets: SecretStore;
   private readonly now: () => number;
   private readonly verifySignature: JournalSignatureVerifier;
+  private readonly bootProofs = new BootProofCheck();
   private key: JournalKey | undefined;
   /** How far the file verified, and its entries up to there: a later verification checks only what follows. */
   private verified: { prefix: VerifiedPrefix; entries: JournalEntry[] } | undefined;
@@ -150,7 +152,7 @@ export class Journal {
   }
 
   private async verifyFile(): Promise<Verification> {
-    const bounded = { verifySignature: this.verifySignature, maxNewBytes: INLINE_VERIFY_BYTES };
+    const bounded = { verifySignature: this.verifySignature, bootProofs: this.bootProofs, maxNewBytes: INLINE_VERIFY_BYTES };
     let known = this.verified;
     let result = await verifyJournalFile(this.file, known?.prefix, bounded);
     if (result === 'prefix-changed') {
@@ -161,6 +163,11 @@ export class Journal {
     const entries = (result.continued ? (known?.entries ?? []) : []).concat(result.verdict.entries);
     this.verified = result.prefix === undefined ? undefined : { prefix: result.prefix, entries };
     return { verdict: { ...result.verdict, entries: entries.slice() }, prefix: result.prefix };
+  }
+
+  /** The roots a verified entry's app proofs chain to (docs/formats.md#journal); none for an entry without proofs. */
+  proofRoots(entry: JournalEntry): ProofRoot[] {
+    return proofRoots(entry, this.bootProofs);
   }
 
   /** The journal key's public half, once the journal has begun. */

@@ -7,6 +7,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 import { QkError } from '../../shared/errors';
+import type { BootProofCheck } from '../../shared/journal/attestations';
 import type { JournalSignatureVerifier } from '../../shared/journal/format';
 import { verifyAppended, verifyJournal, type JournalVerdict, type VerifiedEnd } from '../../shared/journal/verify';
 
@@ -29,6 +30,8 @@ export interface FileVerification {
 
 export interface VerifyFileOptions {
   verifySignature: JournalSignatureVerifier;
+  /** Remembers the boot proofs it verified, for the next verification and for reading the entries' roots. */
+  bootProofs?: BootProofCheck;
   /** Answer 'too-large' rather than check more than this many new bytes (main's bound on its own event loop). */
   maxNewBytes?: number;
 }
@@ -43,7 +46,7 @@ const READ_CHUNK = 1 << 20;
 export async function verifyJournalFile(
   file: string,
   known: VerifiedPrefix | undefined,
-  { verifySignature, maxNewBytes = Infinity }: VerifyFileOptions,
+  { verifySignature, bootProofs, maxNewBytes = Infinity }: VerifyFileOptions,
 ): Promise<FileVerification | 'prefix-changed' | 'too-large'> {
   let handle: FileHandle;
   try {
@@ -61,7 +64,8 @@ export async function verifyJournalFile(
     if (known !== undefined && (await hashRange(handle, hash, start)) !== known.sha256) return 'prefix-changed';
     const appended = await readRange(handle, start, size - start);
     const text = appended.toString('utf8');
-    const verdict = known === undefined ? verifyJournal(text, { verifySignature }) : verifyAppended(known, text, { verifySignature });
+    const checks = { verifySignature, ...(bootProofs === undefined ? {} : { bootProofs }) };
+    const verdict = known === undefined ? verifyJournal(text, checks) : verifyAppended(known, text, checks);
     const last = verdict.entries.at(-1);
     if (last === undefined || verdict.head === undefined || verdict.journalKey === undefined)
       return { continued: known !== undefined, verdict, prefix: known };

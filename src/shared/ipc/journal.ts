@@ -12,6 +12,16 @@ const journalFileName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\.(?:j
   error: 'expected a file name like journal-2026-11.jsonl (letters, digits, . _ -), no folders',
 });
 
+const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
+const rootView = z.strictObject({
+  /** SHA-256 of the root certificate. */
+  fingerprint: sha256Hex,
+  /** Its subject, as the certificate names itself. */
+  subject: z.string().max(1000),
+  /** What this desktop pins it as; absent when it pins no such root. */
+  pinnedAs: z.string().max(200).optional(),
+});
+
 export const journalEntryView = z.strictObject({
   seq: z.number().int().min(0),
   at: isoTimestamp,
@@ -25,6 +35,8 @@ export const journalEntryView = z.strictObject({
   activityFingerprint: optionalText,
   reading: journalReadingSchema,
   appProofCount: z.number().int().min(0),
+  /** The roots the entry's app proofs chain to, through their boot proofs, and the name this desktop pins each under. */
+  vouchedBy: z.array(rootView).max(10),
 });
 export type JournalEntryView = z.infer<typeof journalEntryView>;
 
@@ -37,6 +49,8 @@ export const journalVerificationView = z.strictObject({
   head: z.string().max(64).optional(),
   /** The last line was cut short by a crash; the next entry replaces it. */
   tornTail: z.boolean(),
+  /** The attestation roots app proofs are checked against: AWS Nitro's for Turnkey, the Sandbox's own for it. */
+  pinnedRoots: z.array(z.strictObject({ fingerprint: sha256Hex, name: z.string().max(200) })).max(100),
   problem: z
     .strictObject({ kind: z.string().max(64), line: z.number().int().optional(), seq: z.number().int().optional(), message: z.string().max(2000) })
     .optional(),

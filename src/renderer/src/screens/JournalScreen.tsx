@@ -198,6 +198,11 @@ function EntryReading({ entry, onClose }: { entry: JournalEntryView; onClose: ()
           </Term>
         )}
         {entry.appProofCount > 0 && <Term label="App proofs">{entry.appProofCount}, verified</Term>}
+        {entry.vouchedBy.map((root) => (
+          <Term key={root.fingerprint} label="Attested under">
+            {root.pinnedAs ?? `a root this desktop does not pin (${root.subject})`} <code>{root.fingerprint}</code>
+          </Term>
+        ))}
       </dl>
     </Modal>
   );

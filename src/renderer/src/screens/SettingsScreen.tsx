@@ -4,6 +4,7 @@ import { THEMES, type AppSettings, type TokenCatalogEntry } from '../../../share
 import { ErrorNotice } from '../components/ErrorNotice';
 import { QueryStatus } from '../components/QueryStatus';
 import { Progress } from '../components/Progress';
+import { Term } from '../components/Term';
 import { PublicKey } from '../components/PublicKey';
 import { RowAction } from '../components/RowAction';
 import { SelectField } from '../components/SelectField';
@@ -105,6 +106,20 @@ export function SettingsScreen() {
           <p>{journal.isPending ? 'Reading the journal…' : 'The journal begins with the first action this desktop records.'}</p>
         ) : (
           <PublicKey value={journal.data.journalKey} label="this desktop's journal" what="journal key" shortened={false} />
+        )}
+        <h3>Attestation roots</h3>
+        <p>
+          The service’s app proofs in journal entries are checked against these roots. Give the Sandbox’s to an auditor who verifies with{' '}
+          <code>--attestation-root</code>: its proofs are this desktop vouching for itself, not an enclave.
+        </p>
+        {journal.data !== undefined && (
+          <dl className="facts" aria-label="Attestation roots">
+            {journal.data.pinnedRoots.map((root) => (
+              <Term key={root.fingerprint} label={root.name}>
+                <PublicKey value={root.fingerprint} label={root.name} what="root fingerprint" shortened={false} />
+              </Term>
+            ))}
+          </dl>
         )}
       </section>
       <section className="panel" aria-labelledby="about-title">
