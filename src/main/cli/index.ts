@@ -10,8 +10,10 @@ import { activityStatus, operations, type ActivityStatus } from '../../shared/ap
 import { PRIVATE_KEY_FORMATS, type PrivateKeyFormat } from '../../shared/crypto/bundles';
 import { isApiKeyCurve } from '../../shared/crypto/keys';
 import { HASH_FUNCTION_WORDS, PAYLOAD_ENCODING_WORDS, TRANSACTION_TYPE_WORDS } from '../../shared/describe/signing-words';
+import { counted } from '../../shared/describe/words';
 import { QkError, toQkError } from '../../shared/errors';
 import { checkStampableRequest, stampedRequestText } from '../../shared/offline/stamped-request';
+import { AWS_NITRO_ROOT, BootProofCheck, rootsSummary, type PinnedRoot } from '../../shared/journal/attestations';
 import { verifyJournal } from '../../shared/journal/verify';
 import { decryptBundleOffline, decryptedRecord, type RevealedSecret } from '../exports/exporter';
 import { stampedRequestRecord } from '../journal/activity-entry';
@@ -65,7 +67,9 @@ const USAGE = `usage: quorumkey-cli [--data-dir DIR] [--profile NAME|ID] <comman
           [--plaintext-output FILE|-]
   encrypt --import-bundle FILE --plaintext-input FILE --organization ID --user ID
           --key-format mnemonic|hexadecimal|solana [--signer-public-key HEX] --output FILE
-  journal verify FILE [--checkpoint FILE]   (offline; exit 0 valid, 1 tampered: the first bad entry on stderr)
+  journal verify FILE [--checkpoint FILE] [--attestation-root SHA256]...   (offline; exit 0 valid, 1 tampered: the
+          first bad entry on stderr; app proofs are checked against AWS Nitro's root and each root given, e.g. a
+          Sandbox's from the app's Settings; proofs under any other root verify but are named as not pinned)
   journal export [--from DATE] [--to DATE] --output FILE   (JSON lines, and FILE's checkpoint beside it; DATE is
           2026-11-26 or an ISO time; without dates the whole journal)
   journal checkpoint --output FILE   (a signed checkpoint of the journal's head, for an auditor to keep)`;
@@ -104,6 +108,7 @@ const OPTIONS = {
   encoding: { type: 'string' },
   hash: { type: 'string' },
   checkpoint: { type: 'string' },
+  'attestation-root': { type: 'string', multiple: true },
   from: { type: 'string' },
   to: { type: 'string' },
   draft: { type: 'string' },
@@ -433,17 +438,29 @@ async function dispatch(context: Context, values: Values, positionals: string[])
   }
 }
 
-/** `journal verify`: prints what verified; exit 1 with the first bad entry named on stderr. */
+/**
+ * `journal verify`: prints what verified and which roots vouch for its app proofs; exit 1 with the first bad entry
+ * named on stderr. A root not pinned (AWS Nitro's, or given with --attestation-root) is warned about, not failed: the
+ * proofs under it are consistent, but nobody this verification trusts stands behind them.
+ */
 async function verifyJournalFile(values: Values, positionals: string[]): Promise<void> {
   const file = positional(positionals, 2, 'FILE');
+  const pins = [AWS_NITRO_ROOT, ...(values['attestation-root'] ?? []).map(givenRoot)];
   const text = await readBoundedText(file, FILE_LIMITS.journal);
   const checkpoint = values.checkpoint === undefined ? undefined : await readBoundedText(values.checkpoint, FILE_LIMITS.checkpoint);
-  const verdict = verifyJournal(text, { verifySignature: nodeJournalVerifier(), ...(checkpoint === undefined ? {} : { checkpoint }) });
+  const bootProofs = new BootProofCheck();
+  const verdict = verifyJournal(text, { verifySignature: nodeJournalVerifier(), bootProofs, ...(checkpoint === undefined ? {} : { checkpoint }) });
   if (verdict.tornTail) console.error(`warning: ${file} ends in a torn line (an append cut short by a crash); the entries before it are checked`);
   if (!verdict.valid) {
     console.error(`${file} does not verify: ${verdict.problem?.message ?? 'unknown problem'}`);
     process.exitCode = 1;
     return;
+  }
+  const roots = rootsSummary(verdict.entries, bootProofs, pins);
+  for (const root of roots.filter((candidate) => candidate.pinnedAs === undefined)) {
+    console.error(
+      `warning: the app proofs of ${counted(root.entries, 'entry', 'entries')} chain to root ${root.fingerprint} (${root.subject}), which is not pinned; pass --attestation-root ${root.fingerprint} if you trust it`,
+    );
   }
   print({
     valid: true,
@@ -452,7 +469,20 @@ async function verifyJournalFile(values: Values, positionals: string[]): Promise
     head: verdict.head,
     journalKey: verdict.journalKey,
     ...(values.checkpoint === undefined ? {} : { extendsCheckpoint: values.checkpoint }),
+    attestationRoots: roots.map(({ pinnedAs, ...root }) => ({ ...root, pinnedAs: pinnedAs ?? null })),
   });
+}
+
+/** A root given with --attestation-root: the SHA-256 of its certificate, as Settings shows it. */
+function givenRoot(fingerprint: string): PinnedRoot {
+  const normalized = fingerprint
+    .trim()
+    .toLowerCase()
+    .replace(/^sha256:/, '');
+  if (!/^[0-9a-f]{64}$/.test(normalized)) {
+    throw new UsageError(`--attestation-root must be a root certificate's SHA-256 (64 hex characters), got ${JSON.stringify(fingerprint)}`);
+  }
+  return { fingerprint: normalized, name: 'given with --attestation-root' };
 }
 
 /**
