@@ -2,6 +2,10 @@
  * Interop with Turnkey's official packages, used as oracles: anything they produce we must accept, and anything we
  * produce they must accept, byte for byte where the format is deterministic.
  */
+import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import {
   decryptExportBundle as turnkeyDecryptExportBundle,
@@ -19,6 +23,7 @@ import { p256 } from '@noble/curves/nist.js';
 import { describe, expect, it } from 'vitest';
 import { createNodeStampSigner, createNodeStampVerifier } from '../../src/node/stamp-backend';
 import { signAppProof } from '../../src/shared/crypto/app-proof';
+import { AWS_NITRO_ROOT_SHA256 } from '../../src/shared/crypto/attestation';
 import {
   buildExportBundle,
   buildImportBundle,
@@ -263,5 +268,18 @@ describe('tokens and app proofs verify with @turnkey/crypto', () => {
     );
     expect(() => verifyAppProofSignature(proof)).not.toThrow();
     expect(() => verifyAppProofSignature({ ...proof, proofPayload: proof.proofPayload.replace('0x0', '0x1') })).toThrow();
+  });
+});
+
+describe('the pinned AWS Nitro Enclaves root', () => {
+  // @turnkey/crypto keeps its root certificate and its fingerprint unexported, in its constants module.
+  const constants = readFileSync(join(dirname(createRequire(import.meta.url).resolve('@turnkey/crypto')), 'constants.js'), 'utf8');
+
+  it("is the SHA-256 of the certificate Turnkey's verifier pins, as Turnkey states it", () => {
+    const pem = /AWS_ROOT_CERT_PEM = `(-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----)/.exec(constants)?.[1];
+    const stated = /AWS_ROOT_CERT_SHA256 = "([0-9A-F]{64})"/.exec(constants)?.[1];
+    expect(pem).toBeDefined();
+    expect(new X509Certificate(pem!).fingerprint256.replaceAll(':', '').toLowerCase()).toBe(AWS_NITRO_ROOT_SHA256);
+    expect(stated?.toLowerCase()).toBe(AWS_NITRO_ROOT_SHA256);
   });
 });
