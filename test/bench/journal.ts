@@ -115,7 +115,7 @@ async function verification(): Promise<void> {
   const again = await journal.verify();
   const againElapsed = performance.now() - againStarted;
   await rm(dataDir, { recursive: true, force: true });
-  if (again.entries.length !== VERIFIED_ENTRIES + 1) throw new Error(`the appended entry did not verify: ${again.problem?.message ?? ''}`);
+  if (again.count !== VERIFIED_ENTRIES + 1) throw new Error(`the appended entry did not verify: ${again.problem?.message ?? ''}`);
   const message = Buffer.from(lines[1]!);
   const signature = sign('sha256', message, { key: privateKey, dsaEncoding: 'ieee-p1363' });
   const rawStarted = performance.now();

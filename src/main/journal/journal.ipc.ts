@@ -1,10 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JournalEntry } from '../../shared/journal/format';
-import type { JournalVerdict } from '../../shared/journal/verify';
 import { JOURNAL_LIST_LIMIT, type JournalEntryView, type JournalVerificationView } from '../../shared/ipc/journal';
 import type { IpcHandlers } from '../ipc/register';
-import type { Journal } from './journal';
+import type { Journal, JournalStanding } from './journal';
 
 type JournalChannel = 'journal.list' | 'journal.verify' | 'journal.export' | 'journal.checkpoint';
 
@@ -21,16 +20,16 @@ export function journalHandlers({ journal, journalExportsDir }: JournalHandlerDe
   };
   return {
     'journal.list': async ({ action, profileId, from, to }) => {
-      const verdict = await journal.verify();
-      const fromMs = from === undefined ? -Infinity : Date.parse(from);
-      const toMs = to === undefined ? Infinity : Date.parse(to);
-      const matches = (entry: JournalEntry) =>
-        (action === undefined || entry.action === action || entry.action.startsWith(`${action}.`)) &&
-        (profileId === undefined || entry.profileId === profileId) &&
-        Date.parse(entry.at) >= fromMs &&
-        Date.parse(entry.at) <= toMs;
-      const entries = verdict.entries.filter(matches).slice(-JOURNAL_LIST_LIMIT).reverse().map(entryView);
-      return { entries, verification: verificationView(verdict) };
+      const { entries, verdict } = await journal.list(
+        {
+          ...(action === undefined ? {} : { action }),
+          ...(profileId === undefined ? {} : { profileId }),
+          ...(from === undefined ? {} : { fromMs: Date.parse(from) }),
+          ...(to === undefined ? {} : { toMs: Date.parse(to) }),
+        },
+        JOURNAL_LIST_LIMIT,
+      );
+      return { entries: entries.map(entryView), verification: verificationView(verdict) };
     },
     'journal.verify': async () => verificationView(await journal.verify()),
     'journal.export': async ({ from, to, file }) =>
@@ -50,11 +49,11 @@ function entryView({ v: _v, prev: _prev, sig: _sig, journalKey: _key, appProofs,
   return { ...entry, appProofCount: appProofs?.length ?? 0 };
 }
 
-export function verificationView(verdict: JournalVerdict): JournalVerificationView {
+export function verificationView(verdict: JournalStanding): JournalVerificationView {
   const { problem } = verdict;
   return {
     valid: verdict.valid,
-    count: verdict.entries.length,
+    count: verdict.count,
     ...(verdict.journalKey === undefined ? {} : { journalKey: verdict.journalKey }),
     ...(verdict.head === undefined ? {} : { head: verdict.head }),
     tornTail: verdict.tornTail,
