@@ -179,6 +179,8 @@ describe('journal verification', () => {
     await journal.record({ action: 'app.unlocked', reading: reading(LARGE + 1) });
     expect((await journal.verify()).count).toBe(LARGE + 2);
     expect(checks()).toBe(1);
+    // The worker's rows and the one main added (the index grown to take it) list as the file reads.
+    expect((await journal.list({}, 1000)).entries).toEqual(await expectedList(file, {}, 1000));
     expect(seen.workers).toBe(1);
 
     await editEntry(file, 40);

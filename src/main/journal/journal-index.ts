@@ -166,10 +166,10 @@ export class JournalIndex {
       this.times[seq]! <= toMs;
   }
 
-  /** Grows the columns (doubling) to hold `count` entries. */
+  /** Grows the columns to hold `count` entries, by half again at least: appends come an entry at a time. */
   private reserve(count: number): void {
     if (count <= this.offsets.length) return;
-    const capacity = Math.max(count, this.offsets.length * 2, 64);
+    const capacity = Math.max(count, Math.ceil(this.offsets.length * 1.5), 64);
     this.offsets = copyInto(new Float64Array(capacity), this.offsets);
     this.times = copyInto(new Float64Array(capacity), this.times);
     this.actions = copyInto(new Uint8Array(capacity), this.actions);
