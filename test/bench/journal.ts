@@ -2,19 +2,25 @@
  * The journal: appends per second through main's Journal (each one signed, written and fsynced), and verifying a
  * journal of 100,000 entries through it (from the start, on its worker thread), each beside its bound: the raw ECDSA
  * P-256 signatures (node:crypto) the same work needs; then verifying it again after one more append, which checks only
- * that entry once the verified bytes are found unchanged.
+ * that entry once the verified bytes are found unchanged; what main holds in memory for that journal once verified, and
+ * listing its newest entries as the Journal screen does. QK_BENCH_JOURNAL_ENTRIES sets a smaller journal.
  */
 import { generateKeyPairSync, sign, verify } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { JOURNAL_LIST_LIMIT } from '../../src/shared/ipc/journal.js';
 import { Journal, JOURNAL_FILE } from '../../src/main/journal/journal.js';
+import { journalHandlers } from '../../src/main/journal/journal.ipc.js';
 import { JOURNAL_KEY_ACCOUNT } from '../../src/main/journal/journal-key.js';
 import { GENESIS_PREV, JOURNAL_STARTED, signEntry, type JournalSigner } from '../../src/shared/journal/format.js';
 import { MemoryStore } from '../support/memory-secret-store.js';
 
 const APPENDS = 300;
-const VERIFIED_ENTRIES = 100_000;
+const VERIFIED_ENTRIES = Number(process.env.QK_BENCH_JOURNAL_ENTRIES) || 100_000;
+const LISTS = 5;
 const RAW_SIGNATURES = 5_000;
 
 const reading = (index: number) => ({
@@ -28,6 +34,18 @@ const reading = (index: number) => ({
   warnings: ['This organization has never sent to this address.'],
   verdict: 'completed',
 });
+
+/** What main holds after a full garbage collection: its JS heap, and ArrayBuffers' memory (outside that heap). */
+function memoryAfterGc(): { heapUsed: number; arrayBuffers: number } {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return { heapUsed, arrayBuffers };
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
 
 function perSecond(count: number, milliseconds: number): string {
   return `${Math.round((count / milliseconds) * 1000).toLocaleString('en-US')}/s`;
@@ -76,17 +94,28 @@ async function verification(): Promise<void> {
   const secrets = new MemoryStore();
   await secrets.set(JOURNAL_KEY_ACCOUNT, Buffer.from(privateKey.export({ format: 'jwk' }).d!, 'base64url'));
   await writeFile(join(dataDir, JOURNAL_FILE), text);
+  const before = memoryAfterGc();
   const journal = new Journal({ dataDir, secrets });
   const started = performance.now();
   const verdict = await journal.verify();
   const elapsed = performance.now() - started;
   if (!verdict.valid) throw new Error(`the bench journal does not verify: ${verdict.problem?.message ?? ''}`);
+  const after = memoryAfterGc();
+  const verifyStarted = performance.now();
+  for (let round = 0; round < LISTS; round++) await journal.verify();
+  const verifyElapsed = (performance.now() - verifyStarted) / LISTS;
+  const list = journalHandlers({ journal, profiles: { list: async () => [] }, journalExportsDir: join(dataDir, 'exports') })['journal.list'];
+  let listed = 0;
+  const listStarted = performance.now();
+  for (let round = 0; round < LISTS; round++) listed = (await list({})).entries.length;
+  const listElapsed = (performance.now() - listStarted) / LISTS;
+  if (listed !== Math.min(JOURNAL_LIST_LIMIT, VERIFIED_ENTRIES)) throw new Error(`the list answered ${listed} entries`);
   await journal.record({ action: 'vote.approved', activityId: `activity-${VERIFIED_ENTRIES}`, reading: reading(VERIFIED_ENTRIES) });
   const againStarted = performance.now();
   const again = await journal.verify();
   const againElapsed = performance.now() - againStarted;
   await rm(dataDir, { recursive: true, force: true });
-  if (again.entries.length !== VERIFIED_ENTRIES + 1) throw new Error(`the appended entry did not verify: ${again.problem?.message ?? ''}`);
+  if (again.count !== VERIFIED_ENTRIES + 1) throw new Error(`the appended entry did not verify: ${again.problem?.message ?? ''}`);
   const message = Buffer.from(lines[1]!);
   const signature = sign('sha256', message, { key: privateKey, dsaEncoding: 'ieee-p1363' });
   const rawStarted = performance.now();
@@ -97,6 +126,12 @@ async function verification(): Promise<void> {
   );
   console.log(
     `verify after 1 append to a verified ${VERIFIED_ENTRIES.toLocaleString('en-US')}-entry journal  ${againElapsed.toFixed(0)} ms   bound: 1 signature, and SHA-256 over the ${(text.length / 1e6).toFixed(0)} MB verified`,
+  );
+  console.log(
+    `main's memory held after verifying ${VERIFIED_ENTRIES.toLocaleString('en-US')} entries  heap ${megabytes(after.heapUsed - before.heapUsed)}, ArrayBuffers ${megabytes(after.arrayBuffers - before.arrayBuffers)}   (the journal file: ${(text.length / 1e6).toFixed(0)} MB)`,
+  );
+  console.log(
+    `journal.list of the newest ${listed.toLocaleString('en-US')} of ${VERIFIED_ENTRIES.toLocaleString('en-US')} entries  ${listElapsed.toFixed(0)} ms (mean of ${LISTS})   bound: the verification it starts with, finding nothing new, ${verifyElapsed.toFixed(0)} ms`,
   );
 }
 

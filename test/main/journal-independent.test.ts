@@ -196,9 +196,8 @@ describe('the journal as docs/formats.md describes it', () => {
     expect((await journal.verify()).valid).toBe(true);
     const text = await readFile(journal.file, 'utf8');
     expect(await independentVerify(text)).toEqual({ entries: 2, roots: [service.info.attestationRootFingerprint] });
-    expect(journal.proofRoots((await journal.verify()).entries[1]!).map((root) => root.fingerprint)).toEqual([
-      service.info.attestationRootFingerprint,
-    ]);
+    const [proven] = (await journal.list({ action: 'activity.submitted' }, 1)).entries;
+    expect(journal.proofRoots(proven!).map((root) => root.fingerprint)).toEqual([service.info.attestationRootFingerprint]);
 
     // A boot proof whose manifest was swapped, signed into the journal by its own key: both verifiers refuse it.
     const swapped = { ...bootProof, qosManifestB64: Buffer.from('{"namespace":"elsewhere"}').toString('base64') };

@@ -2,11 +2,10 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AWS_NITRO_ROOT, pinnedName, type PinnedRoot } from '../../shared/journal/attestations';
 import type { JournalEntry } from '../../shared/journal/format';
-import type { JournalVerdict } from '../../shared/journal/verify';
 import { JOURNAL_LIST_LIMIT, type JournalEntryView, type JournalVerificationView } from '../../shared/ipc/journal';
 import type { IpcHandlers } from '../ipc/register';
 import type { Profiles } from '../profiles/profiles';
-import type { Journal } from './journal';
+import type { Journal, JournalStanding } from './journal';
 
 type JournalChannel = 'journal.list' | 'journal.verify' | 'journal.export' | 'journal.checkpoint';
 
@@ -25,21 +24,17 @@ export function journalHandlers({ journal, profiles, journalExportsDir }: Journa
   };
   return {
     'journal.list': async ({ action, profileId, from, to }) => {
-      const verdict = await journal.verify();
-      const fromMs = from === undefined ? -Infinity : Date.parse(from);
-      const toMs = to === undefined ? Infinity : Date.parse(to);
-      const matches = (entry: JournalEntry) =>
-        (action === undefined || entry.action === action || entry.action.startsWith(`${action}.`)) &&
-        (profileId === undefined || entry.profileId === profileId) &&
-        Date.parse(entry.at) >= fromMs &&
-        Date.parse(entry.at) <= toMs;
+      const { entries, verdict } = await journal.list(
+        {
+          ...(action === undefined ? {} : { action }),
+          ...(profileId === undefined ? {} : { profileId }),
+          ...(from === undefined ? {} : { fromMs: Date.parse(from) }),
+          ...(to === undefined ? {} : { toMs: Date.parse(to) }),
+        },
+        JOURNAL_LIST_LIMIT,
+      );
       const pins = await pinnedRoots(profiles);
-      const entries = verdict.entries
-        .filter(matches)
-        .slice(-JOURNAL_LIST_LIMIT)
-        .reverse()
-        .map((entry) => entryView(entry, journal, pins));
-      return { entries, verification: verificationView(verdict, pins) };
+      return { entries: entries.map((entry) => entryView(entry, journal, pins)), verification: verificationView(verdict, pins) };
     },
     'journal.verify': async () => verificationView(await journal.verify(), await pinnedRoots(profiles)),
     'journal.export': async ({ from, to, file }) =>
@@ -75,11 +70,11 @@ function entryView(entry: JournalEntry, journal: Pick<Journal, 'proofRoots'>, pi
   return { ...fields, appProofCount: appProofs?.length ?? 0, vouchedBy };
 }
 
-export function verificationView(verdict: JournalVerdict, pins: readonly PinnedRoot[]): JournalVerificationView {
+export function verificationView(verdict: JournalStanding, pins: readonly PinnedRoot[]): JournalVerificationView {
   const { problem } = verdict;
   return {
     valid: verdict.valid,
-    count: verdict.entries.length,
+    count: verdict.count,
     ...(verdict.journalKey === undefined ? {} : { journalKey: verdict.journalKey }),
     ...(verdict.head === undefined ? {} : { head: verdict.head }),
     tornTail: verdict.tornTail,

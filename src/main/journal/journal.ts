@@ -4,8 +4,12 @@
  * action is reported done. The app and the CLI append to the same file, so an append holds a lock file beside it.
  * A crash can leave only a torn last line (an append cut short); it is reported by verification and cut off by the
  * next append, which then continues from the last complete entry.
+ *
+ * Main holds no entries for the app's life, whatever the journal's size: once verified, it keeps an index of the
+ * verified entries (journal-index.ts: time, action, profile, where the line is and its hash, some 55 bytes an entry
+ * rather than kilobytes parsed), and a list or an export reads from the file only the lines it answers, checked
+ * against the hashes that verified.
  */
-import { createHash } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
 import { mkdir, open, readFile, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -27,9 +31,10 @@ import {
 import { BootProofCheck, proofRoots, type ProofRoot } from '../../shared/journal/attestations';
 import { journalLines, type JournalVerdict } from '../../shared/journal/verify';
 import type { SecretStore } from '../keychain/secret-store';
-import { writeNewFile } from '../storage/bounded-file';
+import { openNewFile, writeNewFile } from '../storage/bounded-file';
+import { JournalIndex, type IndexFilter } from './journal-index';
 import { createJournalKey, loadJournalKey, nodeJournalVerifier, type JournalKey } from './journal-key';
-import { verifyJournalFile, type VerifiedPrefix } from './verify-file';
+import { copyVerifiedRange, readIndexedLines, verifyJournalFile, type VerifiedPrefix } from './verify-file';
 import { verifyJournalFileOffThread } from './verify-off-thread';
 
 export const JOURNAL_FILE = 'journal.jsonl';
@@ -70,10 +75,19 @@ interface Tail {
   journalKey: string;
 }
 
-/** A verification's verdict on the whole file, and how far the file verified (undefined: not even entry 0). */
+/** A verdict on the whole journal as main keeps it: how many entries verified, rather than the entries. */
+export type JournalStanding = Omit<JournalVerdict, 'entries'> & { count: number };
+
+/** How far the file verified, and the index of the entries up to there. */
+interface Verified {
+  prefix: VerifiedPrefix;
+  index: JournalIndex;
+}
+
+/** A verification's verdict on the whole file, and what verified (undefined: not even entry 0). */
 interface Verification {
-  verdict: JournalVerdict;
-  prefix: VerifiedPrefix | undefined;
+  verdict: JournalStanding;
+  verified: Verified | undefined;
 }
 
 export class Journal {
@@ -83,8 +97,8 @@ export class Journal {
   private readonly verifySignature: JournalSignatureVerifier;
   private readonly bootProofs = new BootProofCheck();
   private key: JournalKey | undefined;
-  /** How far the file verified, and its entries up to there: a later verification checks only what follows. */
-  private verified: { prefix: VerifiedPrefix; entries: JournalEntry[] } | undefined;
+  /** How far the file verified, and its index up to there: a later verification checks only what follows. */
+  private verified: Verified | undefined;
   /** The verification running (settled when none is). */
   private verificationRunning: Promise<unknown> = Promise.resolve();
   /** The verification that starts when the running one ends: every caller arriving meanwhile shares it. */
@@ -132,8 +146,24 @@ export class Journal {
    * to still begin with exactly the bytes that verified; otherwise (an edit, a cut) the whole file is, and the verdict
    * names what broke. More than a few new entries are checked on a worker thread, off main's event loop.
    */
-  async verify(): Promise<JournalVerdict> {
+  async verify(): Promise<JournalStanding> {
     return (await this.verification()).verdict;
+  }
+
+  /**
+   * The newest `limit` verified entries matching `filter`, newest first, read from the file (FAILED_PRECONDITION when
+   * one is no longer what verified), with the verdict on the whole journal.
+   */
+  async list(filter: IndexFilter, limit: number): Promise<{ entries: JournalEntry[]; verdict: JournalStanding }> {
+    const { verdict, verified } = await this.verification();
+    if (verified === undefined) return { entries: [], verdict };
+    const { index } = verified;
+    const lines = await readIndexedLines(
+      this.file,
+      index.select(filter, limit).map((seq) => index.location(seq)),
+    );
+    // Each line is byte for byte one that verified, so it parses to the entry that did.
+    return { entries: lines.map((line) => JSON.parse(line) as JournalEntry), verdict };
   }
 
   /**
@@ -160,9 +190,10 @@ export class Journal {
       result = await verifyJournalFile(this.file, undefined, bounded);
     }
     if (typeof result === 'string') result = await verifyJournalFileOffThread(this.file, known?.prefix);
-    const entries = (result.continued ? (known?.entries ?? []) : []).concat(result.verdict.entries);
-    this.verified = result.prefix === undefined ? undefined : { prefix: result.prefix, entries };
-    return { verdict: { ...result.verdict, entries: entries.slice() }, prefix: result.prefix };
+    const index = result.continued && known !== undefined ? known.index : new JournalIndex();
+    index.append(result.rows);
+    this.verified = result.prefix === undefined ? undefined : { prefix: result.prefix, index };
+    return { verdict: { ...result.verdict, count: index.count }, verified: this.verified };
   }
 
   /** The roots a verified entry's app proofs chain to (docs/formats.md#journal); none for an entry without proofs. */
@@ -180,60 +211,43 @@ export class Journal {
   /** A signed checkpoint of the journal's head. */
   async checkpoint(): Promise<Checkpoint> {
     const { lines } = journalLines(await this.text());
-    return this.checkpointOf(lines, lines.length - 1);
+    const [first, last] = [lines[0], lines.at(-1)];
+    if (first === undefined || last === undefined)
+      throw new QkError('FAILED_PRECONDITION', 'the journal is empty: there is nothing to checkpoint yet');
+    return this.checkpointOf(lines.length, sha256Hex(last), (JSON.parse(first) as { journalKey?: string }).journalKey);
   }
 
   /**
-   * The entries in `range` as JSON lines (verbatim, so they verify), with a checkpoint of the last one: a slice that
-   * does not start at entry 0 is verified against it. Refused when the journal itself does not verify.
+   * Writes the entries in `range` to `file` as JSON lines (verbatim, so they verify), copied from the journal a chunk
+   * at a time while its verified bytes are hashed again, and a checkpoint of the last one beside it
+   * (`<name>.checkpoint.json`): a slice that does not start at entry 0 is verified against it. Both are new files;
+   * nothing is left of either when the journal does not verify, changed meanwhile, or a write fails.
    */
-  async exportRange(range: JournalRange): Promise<{ text: string; checkpoint: Checkpoint; count: number }> {
-    const { verdict, prefix } = await this.verification();
+  async writeExport(range: JournalRange, file: string): Promise<{ file: string; checkpointFile: string; count: number }> {
+    const { verdict, verified } = await this.verification();
     if (!verdict.valid) {
       throw new QkError('FAILED_PRECONDITION', `the journal does not verify, so it is not exported: ${verdict.problem?.message ?? ''}`);
     }
-    const lines = await this.verifiedLines(prefix);
-    const inRange = (entry: JournalEntry) => {
-      const at = Date.parse(entry.at);
-      return (range.fromMs === undefined || at >= range.fromMs) && (range.toMs === undefined || at <= range.toMs);
-    };
-    const first = verdict.entries.findIndex(inRange);
-    const last = verdict.entries.findLastIndex(inRange);
-    if (first === -1) throw new QkError('NOT_FOUND', 'the journal has no entry in that date range');
-    const slice = lines.slice(first, last + 1);
-    return { text: `${slice.join('\n')}\n`, checkpoint: await this.checkpointOf(lines, last), count: slice.length };
-  }
-
-  /**
-   * Writes the range's export to `file` and its checkpoint beside it (`<name>.checkpoint.json`), both new files; when
-   * the checkpoint cannot be written, the export is removed again.
-   */
-  async writeExport(range: JournalRange, file: string): Promise<{ file: string; checkpointFile: string; count: number }> {
-    const { text, checkpoint, count } = await this.exportRange(range);
+    const span = verified?.index.span(range);
+    if (verified === undefined || span === undefined) throw new QkError('NOT_FOUND', 'the journal has no entry in that date range');
+    const { prefix, index } = verified;
     const checkpointFile = checkpointFileFor(file);
-    await writeNewFile(file, text, { mode: 0o600 });
+    const output = await openNewFile(file, { mode: 0o600 });
     try {
+      try {
+        await copyVerifiedRange(this.file, prefix, { from: index.location(span.first).offset, to: index.lineEnd(span.last) }, (bytes) =>
+          writeAll(output, bytes, file),
+        );
+      } finally {
+        await output.close();
+      }
+      const checkpoint = await this.checkpointOf(span.last + 1, index.hashHex(span.last), prefix.journalKey);
       await writeNewFile(checkpointFile, checkpointText(checkpoint), { mode: 0o600 });
     } catch (error) {
       await rm(file, { force: true });
       throw error;
     }
-    return { file, checkpointFile, count };
-  }
-
-  /** The lines `prefix` verified, read again: refused when the file no longer begins with exactly those bytes. */
-  private async verifiedLines(prefix: VerifiedPrefix | undefined): Promise<string[]> {
-    if (prefix === undefined) return [];
-    let bytes: Buffer;
-    try {
-      bytes = (await readFile(this.file)).subarray(0, prefix.bytes);
-    } catch (error) {
-      throw fileError(this.file, error);
-    }
-    if (bytes.length < prefix.bytes || createHash('sha256').update(bytes).digest('hex') !== prefix.sha256) {
-      throw new QkError('FAILED_PRECONDITION', `${this.file} changed while it was being exported; export again`);
-    }
-    return journalLines(bytes.toString('utf8')).lines;
+    return { file, checkpointFile, count: span.last - span.first + 1 };
   }
 
   async writeCheckpoint(file: string): Promise<Checkpoint> {
@@ -242,11 +256,10 @@ export class Journal {
     return checkpoint;
   }
 
-  private async checkpointOf(lines: string[], index: number): Promise<Checkpoint> {
-    const line = lines[index];
-    if (line === undefined) throw new QkError('FAILED_PRECONDITION', 'the journal is empty: there is nothing to checkpoint yet');
-    const key = await this.signingKey((JSON.parse(lines[0] ?? '{}') as { journalKey?: string }).journalKey);
-    return signCheckpoint({ count: index + 1, head: sha256Hex(line), at: new Date(this.now()).toISOString(), journalKey: key.publicKey }, key.sign);
+  /** A signed checkpoint of entries 0 … count-1, the last of which hashes to `head`. */
+  private async checkpointOf(count: number, head: string, journalKey: string | undefined): Promise<Checkpoint> {
+    const key = await this.signingKey(journalKey);
+    return signCheckpoint({ count, head, at: new Date(this.now()).toISOString(), journalKey: key.publicKey }, key.sign);
   }
 
   private async append(record: JournalRecord): Promise<JournalEntry> {
@@ -279,7 +292,7 @@ export class Journal {
           },
           key.sign,
         );
-        const size = await appendLine(handle, line);
+        const size = await appendLine(handle, line, this.file);
         await syncDirectory(dirname(this.file));
         tail = { size, seq: 0, hash, journalKey: key.publicKey };
       }
@@ -288,7 +301,7 @@ export class Journal {
         { ...record, v: JOURNAL_VERSION, seq: tail.seq + 1, at: new Date(this.now()).toISOString(), prev: tail.hash },
         key.sign,
       );
-      this.tail = { size: await appendLine(handle, line), seq: entry.seq, hash, journalKey: tail.journalKey };
+      this.tail = { size: await appendLine(handle, line, this.file), seq: entry.seq, hash, journalKey: tail.journalKey };
       return entry;
     } catch (error) {
       // Whatever was read of the file may no longer hold.
@@ -396,12 +409,18 @@ function checkpointText(checkpoint: Checkpoint): string {
   return `${canonicalJson(checkpoint)}\n`;
 }
 
-/** Writes the line and its newline (the file is opened for appending), then fsyncs; answers the file's new size. */
-async function appendLine(handle: FileHandle, line: string): Promise<number> {
-  const bytes = Buffer.from(`${line}\n`, 'utf8');
-  for (let written = 0; written < bytes.length;) {
-    written += (await handle.write(bytes, written, bytes.length - written)).bytesWritten;
+/** Writes all of `bytes` at the handle's position; a failure is FILE_ERROR naming `file`. */
+async function writeAll(handle: FileHandle, bytes: Buffer, file: string): Promise<void> {
+  try {
+    for (let written = 0; written < bytes.length;) written += (await handle.write(bytes, written, bytes.length - written)).bytesWritten;
+  } catch (error) {
+    throw new QkError('FILE_ERROR', `cannot write ${file}: ${(error as Error).message}`, { path: file });
   }
+}
+
+/** Writes the line and its newline (the file is opened for appending), then fsyncs; answers the file's new size. */
+async function appendLine(handle: FileHandle, line: string, file: string): Promise<number> {
+  await writeAll(handle, Buffer.from(`${line}\n`, 'utf8'), file);
   await handle.sync();
   return (await handle.stat()).size;
 }

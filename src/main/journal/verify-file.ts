@@ -2,7 +2,8 @@
  * Verifying the journal file incrementally: a verification remembers how far the file verified (its bytes and their
  * SHA-256, and the last entry), and the next one checks only the lines appended since, once the file is found to
  * still begin with exactly those bytes. Hashing the prefix is cheap next to the signature checks it spares, and it
- * catches any edit inside it, whatever the file's size or times say.
+ * catches any edit inside it, whatever the file's size or times say. A verification answers index rows of the entries
+ * it verified (journal-index.ts), not the entries; reading lines back checks each against the hash it verified with.
  */
 import { createHash, type Hash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
@@ -10,6 +11,7 @@ import { QkError } from '../../shared/errors';
 import type { BootProofCheck } from '../../shared/journal/attestations';
 import type { JournalSignatureVerifier } from '../../shared/journal/format';
 import { verifyAppended, verifyJournal, type JournalVerdict, type VerifiedEnd } from '../../shared/journal/verify';
+import { indexRows, type IndexRows, type LineLocation } from './journal-index';
 
 /** How far the file verified. */
 export interface VerifiedPrefix extends VerifiedEnd {
@@ -22,8 +24,10 @@ export interface VerifiedPrefix extends VerifiedEnd {
 export interface FileVerification {
   /** Whether it continued after the known prefix; otherwise it verified from the file's start. */
   continued: boolean;
-  /** The verdict on the lines it checked: when it continued, its entries are only the ones after the prefix. */
-  verdict: JournalVerdict;
+  /** The verdict on the lines it checked, without their entries. */
+  verdict: Omit<JournalVerdict, 'entries'>;
+  /** The index rows of the entries that verified: when it continued, only of the ones after the prefix. */
+  rows: IndexRows;
   /** How far the file now verified; undefined when not even its first entry did. */
   prefix: VerifiedPrefix | undefined;
 }
@@ -53,7 +57,9 @@ export async function verifyJournalFile(
     handle = await open(file, 'r');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw fileError(file, error);
-    return known === undefined ? { continued: false, verdict: verifyJournal(''), prefix: undefined } : 'prefix-changed';
+    if (known !== undefined) return 'prefix-changed';
+    const { entries, ...verdict } = verifyJournal('');
+    return { continued: false, verdict, rows: indexRows(entries, '', Buffer.alloc(0), 0), prefix: undefined };
   }
   try {
     const { size } = await handle.stat();
@@ -66,18 +72,20 @@ export async function verifyJournalFile(
     const text = appended.toString('utf8');
     const checks = { verifySignature, ...(bootProofs === undefined ? {} : { bootProofs }) };
     const verdict = known === undefined ? verifyJournal(text, checks) : verifyAppended(known, text, checks);
-    const last = verdict.entries.at(-1);
+    const { entries, ...summary } = verdict;
+    const last = entries.at(-1);
+    const rows = indexRows(entries, verdict.head ?? '', appended, start);
     if (last === undefined || verdict.head === undefined || verdict.journalKey === undefined)
-      return { continued: known !== undefined, verdict, prefix: known };
-    const verifiedBytes = endOfLine(appended, verdict.entries.length);
-    hash.update(appended.subarray(0, verifiedBytes));
+      return { continued: known !== undefined, verdict: summary, rows, prefix: known };
+    hash.update(appended.subarray(0, rows.end - start));
     return {
       continued: known !== undefined,
-      verdict,
+      verdict: summary,
+      rows,
       prefix: {
-        bytes: start + verifiedBytes,
+        bytes: rows.end,
         sha256: hash.digest('hex'),
-        count: (known?.count ?? 0) + verdict.entries.length,
+        count: (known?.count ?? 0) + entries.length,
         last,
         head: verdict.head,
         journalKey: verdict.journalKey,
@@ -90,16 +98,105 @@ export async function verifyJournalFile(
   }
 }
 
-/** Hashes the file's first `length` bytes into `hash`, a chunk at a time; answers the digest so far. */
-async function hashRange(handle: FileHandle, hash: Hash, length: number): Promise<string> {
+/** Bytes between two lines a list wants that are read through rather than skipped with another read. */
+const READ_GAP = 16 * 1024;
+
+/**
+ * The lines at `locations`, in the order given, read in as few reads as fit: FAILED_PRECONDITION when a line's bytes
+ * no longer have the SHA-256 they verified with, as when the file was edited after its verification.
+ */
+export async function readIndexedLines(file: string, locations: LineLocation[]): Promise<string[]> {
+  const ascending = [...locations].sort((a, b) => a.offset - b.offset);
+  const lines = new Map<number, string>();
+  await withFile(file, async (handle) => {
+    for (let first = 0; first < ascending.length;) {
+      const start = ascending[first]!.offset;
+      let last = first;
+      for (let next = ascending[last + 1]; next !== undefined; next = ascending[last + 1]) {
+        if (next.offset - lineEnd(ascending[last]!) > READ_GAP || lineEnd(next) - start > READ_CHUNK) break;
+        last += 1;
+      }
+      const span = await readRange(handle, start, lineEnd(ascending[last]!) - start);
+      for (const location of ascending.slice(first, last + 1)) {
+        const bytes = span.subarray(location.offset - start, lineEnd(location) - start);
+        if (bytes.length !== location.length || !createHash('sha256').update(bytes).digest().equals(location.hash)) {
+          throw new QkError(
+            'FAILED_PRECONDITION',
+            `${file} changed after it verified: entry ${location.seq} (line ${location.seq + 1}) is no longer the entry that verified, so it is not shown; open the journal again to verify it anew`,
+            { path: file, seq: location.seq },
+          );
+        }
+        lines.set(location.seq, bytes.toString('utf8'));
+      }
+      first = last + 1;
+    }
+  });
+  return locations.map(({ seq }) => lines.get(seq)!);
+}
+
+/**
+ * Hands bytes [from, to) of the verified prefix to `write` a chunk at a time while hashing the whole prefix:
+ * FAILED_PRECONDITION when the prefix's bytes turn out not to be those that verified (what `write` was handed is then
+ * not the verified journal, and must be discarded).
+ */
+export async function copyVerifiedRange(
+  file: string,
+  prefix: VerifiedPrefix,
+  { from, to }: { from: number; to: number },
+  write: (bytes: Buffer) => Promise<void>,
+): Promise<void> {
+  await withFile(file, async (handle) => {
+    const digest = await hashRange(handle, createHash('sha256'), prefix.bytes, async (bytes, position) => {
+      const start = Math.max(from, position);
+      const end = Math.min(to, position + bytes.length);
+      if (start < end) await write(bytes.subarray(start - position, end - position));
+    });
+    if (digest !== prefix.sha256) {
+      throw new QkError('FAILED_PRECONDITION', `${file} changed while it was being exported; export again`, { path: file });
+    }
+  });
+}
+
+/**
+ * Hashes the file's first `length` bytes into `hash`, a chunk at a time, handing each chunk (and where it starts) to
+ * `onChunk` first; answers the digest so far, or '' when the file is shorter.
+ */
+async function hashRange(
+  handle: FileHandle,
+  hash: Hash,
+  length: number,
+  onChunk?: (bytes: Buffer, position: number) => Promise<void>,
+): Promise<string> {
   const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK, Math.max(length, 1)));
   for (let position = 0; position < length;) {
     const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, length - position), position);
     if (bytesRead === 0) return '';
+    await onChunk?.(chunk.subarray(0, bytesRead), position);
     hash.update(chunk.subarray(0, bytesRead));
     position += bytesRead;
   }
   return hash.copy().digest('hex');
+}
+
+function lineEnd({ offset, length }: LineLocation): number {
+  return offset + length;
+}
+
+/** Runs `fn` with the file open for reading; a failure to read it is FILE_ERROR. */
+async function withFile(file: string, fn: (handle: FileHandle) => Promise<void>): Promise<void> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, 'r');
+  } catch (error) {
+    throw fileError(file, error);
+  }
+  try {
+    await fn(handle);
+  } catch (error) {
+    throw error instanceof QkError ? error : fileError(file, error);
+  } finally {
+    await handle.close();
+  }
 }
 
 async function readRange(handle: FileHandle, position: number, length: number): Promise<Buffer> {
@@ -110,13 +207,6 @@ async function readRange(handle: FileHandle, position: number, length: number): 
     read += bytesRead;
   }
   return bytes;
-}
-
-/** Where the `lines`-th line of `bytes` ends, its newline included. */
-function endOfLine(bytes: Buffer, lines: number): number {
-  let end = 0;
-  for (let line = 0; line < lines; line++) end = bytes.indexOf(0x0a, end) + 1;
-  return end;
 }
 
 function fileError(path: string, error: unknown): QkError {

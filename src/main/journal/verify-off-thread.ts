@@ -1,24 +1,20 @@
 /**
  * A journal verification on a worker thread (verify-worker.ts), so checking a large journal's signatures (about a
  * millisecond each) leaves main's event loop serving everything else. One thread per verification: they are rare,
- * as every later verification continues after the prefix this one leaves.
+ * as every later verification continues after the prefix this one leaves. The entries stay in the worker; main gets
+ * their index rows, typed arrays transferred rather than copied or decoded.
  */
 import { Worker } from 'node:worker_threads';
 import { workerEntry } from '../../node/worker-entry';
 import { QkError, type ErrorData } from '../../shared/errors';
-import type { JournalEntry } from '../../shared/journal/format';
 import type { FileVerification, VerifiedPrefix } from './verify-file';
-
-/** Entries per message from the worker. */
-export const ENTRY_BATCH = 2_000;
 
 export interface WorkerJob {
   file: string;
   known: VerifiedPrefix | undefined;
 }
 
-export type WorkerMessage =
-  { kind: 'entries'; entries: JournalEntry[] } | ({ kind: 'done' } & FileVerification) | { kind: 'failed'; error: ErrorData };
+export type WorkerMessage = ({ kind: 'done' } & FileVerification) | { kind: 'failed'; error: ErrorData };
 
 /**
  * Verifies `file` on a worker thread, continuing after `known` when the file still begins with it and from the start
@@ -28,7 +24,6 @@ export function verifyJournalFileOffThread(file: string, known: VerifiedPrefix |
   const { file: entry, execArgv } = workerEntry(import.meta.url, 'verify-worker.ts', 'journal-verify-worker.js', 'journal verification worker');
   const job: WorkerJob = { file, known };
   const worker = new Worker(entry, { execArgv, workerData: job });
-  const entries: JournalEntry[] = [];
   return new Promise<FileVerification>((resolve, reject) => {
     let settled = false;
     const settle = (outcome: () => void) => {
@@ -38,9 +33,8 @@ export function verifyJournalFileOffThread(file: string, known: VerifiedPrefix |
       void worker.terminate();
     };
     worker.on('message', (message: WorkerMessage) => {
-      if (message.kind === 'entries') entries.push(...message.entries);
-      else if (message.kind === 'failed') settle(() => reject(QkError.fromData(message.error)));
-      else settle(() => resolve({ continued: message.continued, prefix: message.prefix, verdict: { ...message.verdict, entries } }));
+      if (message.kind === 'failed') settle(() => reject(QkError.fromData(message.error)));
+      else settle(() => resolve({ continued: message.continued, verdict: message.verdict, rows: message.rows, prefix: message.prefix }));
     });
     worker.on('error', (error: Error) => settle(() => reject(new QkError('INTERNAL', `the journal verification worker failed: ${error.message}`))));
     worker.on('exit', (code) =>

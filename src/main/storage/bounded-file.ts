@@ -3,7 +3,7 @@
  * anything — /dev/zero, a log of gigabytes — so reads stop one byte past what the format can need instead of
  * loading the whole file, and a write never replaces an existing file.
  */
-import { open, writeFile } from 'node:fs/promises';
+import { open, writeFile, type FileHandle } from 'node:fs/promises';
 import { QkError } from '../../shared/errors';
 
 /** The largest file of each kind the CLI and the app read, each with room to spare for what the format holds. */
@@ -73,9 +73,22 @@ export async function writeNewFile(path: string, text: string, options: { mode?:
   try {
     await writeFile(path, text, { flag: 'wx', ...(options.mode === undefined ? {} : { mode: options.mode }) });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
-      throw new QkError('ALREADY_EXISTS', `${path} already exists; name a new file, or remove this one first`, { path });
-    }
-    throw new QkError('FILE_ERROR', `cannot write ${path}: ${(error as Error).message}`, { path });
+    throw newFileError(path, error);
   }
+}
+
+/** Creates `path` for writing a piece at a time, as {@link writeNewFile} would create it. */
+export async function openNewFile(path: string, options: { mode?: number } = {}): Promise<FileHandle> {
+  try {
+    return await open(path, 'wx', options.mode);
+  } catch (error) {
+    throw newFileError(path, error);
+  }
+}
+
+function newFileError(path: string, error: unknown): QkError {
+  if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+    return new QkError('ALREADY_EXISTS', `${path} already exists; name a new file, or remove this one first`, { path });
+  }
+  return new QkError('FILE_ERROR', `cannot write ${path}: ${(error as Error).message}`, { path });
 }
