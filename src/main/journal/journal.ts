@@ -201,13 +201,6 @@ export class Journal {
     return proofRoots(entry, this.bootProofs);
   }
 
-  /** The journal key's public half, once the journal has begun. */
-  async publicKey(): Promise<string | undefined> {
-    const [first] = journalLines(await this.text()).lines;
-    if (first === undefined) return undefined;
-    return (JSON.parse(first) as { journalKey?: string }).journalKey;
-  }
-
   /** A signed checkpoint of the journal's head. */
   async checkpoint(): Promise<Checkpoint> {
     const { lines } = journalLines(await this.text());
