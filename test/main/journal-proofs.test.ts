@@ -86,6 +86,17 @@ describe('app proofs and boot proofs in the journal', () => {
     expect(other.info.attestationRootFingerprint).not.toBe(root);
   });
 
+  it('remembers the boot proofs it verified, and another check adopts them instead of verifying them again', async () => {
+    const { bootProof } = await provenActivity(service, 'remembered');
+    const worker = new BootProofCheck();
+    const attested = worker.verify(bootProof);
+    expect(worker.verify({ ...bootProof })).toBe(attested);
+    const main = new BootProofCheck();
+    main.adopt(worker.remembered());
+    expect(main.verify({ ...bootProof })).toBe(attested);
+    expect(new BootProofCheck().verify(bootProof)).not.toBe(attested);
+  });
+
   it('names the entry whose proofs lost their boot proof, gained a stray one, or came from another activity', async () => {
     const first = await provenActivity(service, 'first');
     const second = await provenActivity(service, 'second');

@@ -189,7 +189,11 @@ export class Journal {
       known = undefined;
       result = await verifyJournalFile(this.file, undefined, bounded);
     }
-    if (typeof result === 'string') result = await verifyJournalFileOffThread(this.file, known?.prefix);
+    if (typeof result === 'string') {
+      const offThread = await verifyJournalFileOffThread(this.file, known?.prefix);
+      this.bootProofs.adopt(offThread.bootProofs);
+      result = offThread;
+    }
     const index = result.continued && known !== undefined ? known.index : new JournalIndex();
     index.append(result.rows);
     this.verified = result.prefix === undefined ? undefined : { prefix: result.prefix, index };

@@ -7,6 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import { workerEntry } from '../../node/worker-entry';
 import { QkError, type ErrorData } from '../../shared/errors';
+import type { RememberedBootProofs } from '../../shared/journal/attestations';
 import type { FileVerification, VerifiedPrefix } from './verify-file';
 
 export interface WorkerJob {
@@ -14,17 +15,20 @@ export interface WorkerJob {
   known: VerifiedPrefix | undefined;
 }
 
-export type WorkerMessage = ({ kind: 'done' } & FileVerification) | { kind: 'failed'; error: ErrorData };
+/** A verification by the worker, with the boot proofs it verified. */
+export type OffThreadVerification = FileVerification & { bootProofs: RememberedBootProofs };
+
+export type WorkerMessage = ({ kind: 'done' } & OffThreadVerification) | { kind: 'failed'; error: ErrorData };
 
 /**
  * Verifies `file` on a worker thread, continuing after `known` when the file still begins with it and from the start
  * otherwise (the answer's `continued` says which).
  */
-export function verifyJournalFileOffThread(file: string, known: VerifiedPrefix | undefined): Promise<FileVerification> {
+export function verifyJournalFileOffThread(file: string, known: VerifiedPrefix | undefined): Promise<OffThreadVerification> {
   const { file: entry, execArgv } = workerEntry(import.meta.url, 'verify-worker.ts', 'journal-verify-worker.js', 'journal verification worker');
   const job: WorkerJob = { file, known };
   const worker = new Worker(entry, { execArgv, workerData: job });
-  return new Promise<FileVerification>((resolve, reject) => {
+  return new Promise<OffThreadVerification>((resolve, reject) => {
     let settled = false;
     const settle = (outcome: () => void) => {
       if (settled) return;
@@ -34,7 +38,10 @@ export function verifyJournalFileOffThread(file: string, known: VerifiedPrefix |
     };
     worker.on('message', (message: WorkerMessage) => {
       if (message.kind === 'failed') settle(() => reject(QkError.fromData(message.error)));
-      else settle(() => resolve({ continued: message.continued, verdict: message.verdict, rows: message.rows, prefix: message.prefix }));
+      else {
+        const { kind: _kind, ...verification } = message;
+        settle(() => resolve(verification));
+      }
     });
     worker.on('error', (error: Error) => settle(() => reject(new QkError('INTERNAL', `the journal verification worker failed: ${error.message}`))));
     worker.on('exit', (code) =>

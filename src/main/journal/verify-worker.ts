@@ -6,6 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { QkError } from '../../shared/errors';
+import { BootProofCheck } from '../../shared/journal/attestations';
 import { nodeJournalVerifier } from './journal-key';
 import { rowBuffers } from './journal-index';
 import { verifyJournalFile } from './verify-file';
@@ -14,12 +15,12 @@ import type { WorkerJob, WorkerMessage } from './verify-off-thread';
 const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(message, transfer);
 
 async function run({ file, known }: WorkerJob): Promise<void> {
-  const verifySignature = nodeJournalVerifier();
-  const continued = await verifyJournalFile(file, known, { verifySignature });
-  const result =
-    continued === 'prefix-changed' || continued === 'too-large' ? await verifyJournalFile(file, undefined, { verifySignature }) : continued;
+  const checks = { verifySignature: nodeJournalVerifier(), bootProofs: new BootProofCheck() };
+  const continued = await verifyJournalFile(file, known, checks);
+  const result = continued === 'prefix-changed' || continued === 'too-large' ? await verifyJournalFile(file, undefined, checks) : continued;
   if (typeof result === 'string') throw new QkError('INTERNAL', `the journal verification answered ${result} with no bound set; this is a bug`);
-  post({ kind: 'done', ...result }, rowBuffers(result.rows));
+  // The boot proofs it verified go with the answer, so main does not verify them again when it reads the entries.
+  post({ kind: 'done', ...result, bootProofs: checks.bootProofs.remembered() }, rowBuffers(result.rows));
 }
 
 run(workerData as WorkerJob).catch((error: unknown) => {

@@ -38,11 +38,27 @@ export class BootProofCheck {
     const known = this.verified.get(key);
     if (known !== undefined) return known;
     const attested = verifyBootProof(bootProof);
-    if (this.verified.size >= REMEMBERED_BOOT_PROOFS) this.verified.delete(this.verified.keys().next().value ?? '');
-    this.verified.set(key, attested);
+    this.remember(key, attested);
     return attested;
   }
+
+  /** What it remembers, for a check in the same process to adopt (a verification thread's, handed to main's). */
+  remembered(): RememberedBootProofs {
+    return [...this.verified];
+  }
+
+  adopt(remembered: RememberedBootProofs): void {
+    for (const [key, attested] of remembered) this.remember(key, attested);
+  }
+
+  private remember(key: string, attested: AttestedKey): void {
+    if (this.verified.size >= REMEMBERED_BOOT_PROOFS) this.verified.delete(this.verified.keys().next().value ?? '');
+    this.verified.set(key, attested);
+  }
 }
+
+/** Boot proofs a check verified, by what identifies each, with what each attests. */
+export type RememberedBootProofs = [string, AttestedKey][];
 
 /** Checks an entry's app proofs and their boot proofs; throws an Error whose message says which proof broke and how. */
 export function checkEntryProofs(entry: Pick<JournalEntry, 'activityId' | 'appProofs' | 'bootProofs'>, check: BootProofCheck): void {
