@@ -6,7 +6,7 @@
  */
 import { serializeTransaction } from 'viem';
 import type { Activity, Policy, User } from '../../src/shared/api';
-import type { DraftEntry } from '../../src/main/policies/draft';
+import type { DraftEntry } from '../../src/shared/ipc/policy-draft';
 import { rehearse, type RehearsalHistory } from '../../src/main/policies/rehearsal.js';
 import { conditionContextOf, decide } from '../../src/shared/policy';
 

@@ -239,5 +239,18 @@ describe('rehearsal drafts', () => {
     expect(() => parseDraft('{', [])).toThrow(/draft: not JSON/);
     expect(() => parseDraft('[{"policyId":"nope","deleted":true}]', ['limit'])).toThrow(/\[0\]\.policyId: no current policy nope to delete/);
     expect(parseDraft('[{"policyId":"limit","deleted":true}]', ['limit'])).toEqual([{ policyId: 'limit', deleted: true }]);
+    expect(() => parseDraft('[{"policyName":"  ","effect":"EFFECT_ALLOW"}]', [])).toThrow('draft [0].policyName: a policy needs a name');
+    const tooLong = JSON.stringify([{ policyName: 'x', effect: 'EFFECT_ALLOW', condition: 'a'.repeat(70_000) }]);
+    expect(() => parseDraft(tooLong, [])).toThrow('draft [0].condition: must be at most 65536 characters, got 70000');
+    expect(() => parseDraft('[{"policyName":"x","effect":"EFFECT_ALLOW","efect":"EFFECT_DENY"}]', [])).toThrow(/draft \[0\]: .*efect/);
+  });
+
+  it("takes get_policies' output as it is: the service's own fields dropped, condition and consensus empty when left out", () => {
+    const listed = { ...SIGN_LIMIT, organizationId: 'org', time: '' };
+    const added = { policyName: ' large ', effect: 'EFFECT_DENY' };
+    expect(parseDraft(JSON.stringify([listed, added]), ['limit'])).toEqual([
+      { policyId: 'limit', policyName: 'limit', effect: 'EFFECT_ALLOW', condition: SIGN_LIMIT.condition, consensus: 'true', notes: '', time: '' },
+      { policyName: 'large', effect: 'EFFECT_DENY', condition: '', consensus: '' },
+    ]);
   });
 });
