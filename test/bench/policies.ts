@@ -4,145 +4,19 @@
  * Goal: the 10,000 in under 3 s. Both are given in wall time and in this process's CPU time, since the machine may be
  * shared: wall time is what an operator waits, CPU time what the rehearsal costs.
  */
-import { serializeTransaction } from 'viem';
-import type { Activity, Policy, User } from '../../src/shared/api';
-import type { DraftEntry } from '../../src/main/policies/draft';
-import { rehearse, type RehearsalHistory } from '../../src/main/policies/rehearsal.js';
+import { rehearse } from '../../src/main/policies/rehearsal.js';
 import { conditionContextOf, decide } from '../../src/shared/policy';
+import { BEA, loweredLimits, mixedHistory } from '../support/rehearsal-history';
 
 const ACTIVITIES = 10_000;
 const DRAFT_POLICIES = 50;
 const SINGLE_DECISIONS = 20_000;
 const GOAL_MS = 3000;
-const ACCOUNT = '0x2c7536E3605D9C16a7a3D7b1898e529396a65c23';
-const at = (seconds: number) => ({ seconds: String(seconds), nanos: '0' });
-
-function policy(index: number, condition: string, consensus: string): Policy {
-  return {
-    policyId: `p${index}`,
-    policyName: `policy ${index}`,
-    effect: 'EFFECT_ALLOW',
-    condition,
-    consensus,
-    notes: '',
-    createdAt: at(0),
-    updatedAt: at(0),
-  };
-}
-
-const CURRENT: Policy[] = Array.from({ length: DRAFT_POLICIES }, (_, index) =>
-  policy(
-    index,
-    `activity.action == 'SIGN' && eth.tx.value <= ${1000 + index} && eth.tx.chain_id == ${(index % 3) + 1}`,
-    "approvers.any(user, user.tags.contains('ops'))",
-  ),
-).concat(policy(DRAFT_POLICIES, "activity.resource in ['WALLET', 'POLICY', 'USER'] && activity.action != 'SIGN'", 'approvers.count() >= 1'));
-
-function activity(index: number): Activity {
-  const kind = index % 4;
-  const [type, intent] =
-    kind === 0 || kind === 1
-      ? [
-          'ACTIVITY_TYPE_SIGN_TRANSACTION_V2',
-          {
-            signTransactionIntentV2: {
-              signWith: ACCOUNT,
-              type: 'TRANSACTION_TYPE_ETHEREUM',
-              unsignedTransaction: serializeTransaction({
-                type: 'eip1559',
-                chainId: (index % 3) + 1,
-                nonce: index,
-                to: ACCOUNT,
-                value: BigInt(index % 1000),
-                gas: 21_000n,
-                maxFeePerGas: 1n,
-                maxPriorityFeePerGas: 1n,
-              }),
-            },
-          },
-        ]
-      : kind === 2
-        ? ['ACTIVITY_TYPE_UPDATE_WALLET', { updateWalletIntent: { walletId: 'wallet-1', walletName: `Treasury ${index}` } }]
-        : ['ACTIVITY_TYPE_UPDATE_USER_NAME', { updateUserNameIntent: { userId: 'user-bea', userName: `Bea ${index}` } }];
-  return {
-    id: `activity-${index}`,
-    organizationId: 'org',
-    status: 'ACTIVITY_STATUS_COMPLETED',
-    type,
-    intent,
-    result: {},
-    votes: [
-      {
-        id: `v${index}`,
-        userId: 'user-bea',
-        user: {},
-        activityId: `activity-${index}`,
-        selection: 'VOTE_SELECTION_APPROVED',
-        message: '',
-        publicKey: 'pub-bea',
-        signature: '',
-        scheme: 'SIGNATURE_SCHEME_TK_API_P256',
-        createdAt: at(1_700_000_000 + index),
-      },
-    ],
-    fingerprint: `fp${index}`,
-    canApprove: false,
-    canReject: false,
-    createdAt: at(1_700_000_000 + index),
-    updatedAt: at(1_700_000_000 + index),
-  } as unknown as Activity;
-}
-
-const BEA = {
-  userId: 'user-bea',
-  userName: 'Bea',
-  authenticators: [],
-  apiKeys: [
-    {
-      apiKeyId: 'key-bea',
-      apiKeyName: 'k',
-      credential: { publicKey: 'pub-bea', type: 'CREDENTIAL_TYPE_API_KEY_P256' },
-      createdAt: at(0),
-      updatedAt: at(0),
-    },
-  ],
-  userTags: ['ops'],
-  oauthProviders: [],
-  mfaPolicies: [],
-  createdAt: at(0),
-  updatedAt: at(0),
-} as User;
 
 export async function run(): Promise<{ activitiesPerSecond: number; singleDecisionMicroseconds: number; withinGoal: boolean }> {
-  const history: RehearsalHistory = {
-    activities: Array.from({ length: ACTIVITIES }, (_, index) => activity(index)),
-    recordedEvaluations: new Map(),
-    policies: CURRENT,
-    users: [BEA],
-    wallets: [{ walletId: 'wallet-1', walletName: 'Treasury', exported: false, imported: false, createdAt: at(0), updatedAt: at(0) }],
-    walletAccounts: [
-      {
-        walletAccountId: 'a1',
-        organizationId: 'org',
-        walletId: 'wallet-1',
-        curve: 'CURVE_SECP256K1',
-        pathFormat: 'PATH_FORMAT_BIP32',
-        path: "m/44'/60'/0'/0/0",
-        addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
-        address: ACCOUNT,
-        createdAt: at(0),
-        updatedAt: at(0),
-      },
-    ] as RehearsalHistory['walletAccounts'],
-    privateKeys: [],
-    contractInterfaces: [],
-    rootQuorum: { userIds: ['user-root'], threshold: 1 },
-  };
+  const history = mixedHistory({ activities: ACTIVITIES, limits: DRAFT_POLICIES });
   // The draft rewrites all 50 limits: every transfer is decided by a changed policy.
-  const draft: DraftEntry[] = CURRENT.slice(0, DRAFT_POLICIES).map((current, index) => ({
-    ...current,
-    condition: current.condition.replace(`<= ${1000 + index}`, `<= ${100 + index}`),
-  }));
+  const draft = loweredLimits(DRAFT_POLICIES);
 
   const started = performance.now();
   const startedCpu = process.cpuUsage();
@@ -151,6 +25,8 @@ export async function run(): Promise<{ activitiesPerSecond: number; singleDecisi
   const rehearsalCpuMs = cpuMsSince(startedCpu);
 
   // Each decision gets its own contexts, as each request to the service does: nothing is shared between runs.
+  const approver = history.users.find((user) => user.userId === BEA)!;
+  const approverKey = approver.apiKeys[0]!;
   const policies = history.policies.map((p) => ({
     id: p.policyId,
     name: p.policyName,
@@ -171,8 +47,13 @@ export async function run(): Promise<{ activitiesPerSecond: number; singleDecisi
     ),
     approvers: [
       {
-        user: { id: 'user-bea', tags: ['ops'] },
-        credential: { id: 'key-bea', user_id: 'user-bea', type: 'CREDENTIAL_TYPE_API_KEY_P256', public_key: 'pub-bea' },
+        user: { id: approver.userId, tags: approver.userTags },
+        credential: {
+          id: approverKey.apiKeyId,
+          user_id: approver.userId,
+          type: approverKey.credential.type,
+          public_key: approverKey.credential.publicKey,
+        },
       },
     ],
     rootQuorum: history.rootQuorum,

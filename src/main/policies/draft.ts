@@ -1,21 +1,9 @@
 /**
- * A policy draft: entries shaped as `get_policies` returns policies (one with a current `policyId` replaces it, one
- * without is added) or deletions (`{"policyId": …, "deleted": true}`), applied to the current policies. The
- * rehearsal replays history against the result and the dry run evaluates a request against it.
+ * A policy draft (its entries: `src/shared/ipc/policy-draft.ts`) applied to the current policies. The rehearsal
+ * replays history against the result and the dry run evaluates a request against it.
  */
-import type { Policy } from '../../shared/api';
 import { QkError } from '../../shared/errors';
-
-export type DraftEntry = { policyId: string; deleted: true } | DraftPolicy;
-export interface DraftPolicy {
-  policyId?: string | undefined;
-  policyName: string;
-  effect: Policy['effect'];
-  condition: string;
-  consensus: string;
-  time?: string | undefined;
-  notes?: string | undefined;
-}
+import type { DraftEntry, DraftPolicy } from '../../shared/ipc/policy-draft';
 
 /** A policy of the drafted set: as drafted (an added one gets the id `draft-<n>`, n counting entries from 1), or as it stands. */
 export type DraftedPolicy = DraftPolicy & { policyId: string };

@@ -9,7 +9,8 @@ import type { policyEvaluation } from '../../shared/api/resources';
 import { QkError } from '../../shared/errors';
 import type { PolicyEvaluation } from '../../shared/policy';
 import type { ApiClient } from '../client/api-client';
-import { checkPolicyIds, type DraftEntry } from './draft';
+import { draftDeletion, draftPolicy, type DraftEntry } from '../../shared/ipc/policy-draft';
+import { checkPolicyIds } from './draft';
 import { rehearse, type RehearsalHistory, type RehearsalReport } from './rehearsal';
 
 const PAGE = 100;
@@ -80,23 +81,13 @@ async function recordedActivities(client: ApiClient, { last, sinceMs }: HistoryW
   }
 }
 
-const draftPolicy = z.strictObject({
-  policyId: z.string().min(1).optional(),
-  policyName: z.string().trim().min(1, 'a policy needs a name'),
-  effect: z.enum(['EFFECT_ALLOW', 'EFFECT_DENY']),
-  condition: z.string().default(''),
-  consensus: z.string().default(''),
-  time: z.string().optional(),
-  notes: z.string().optional(),
-  // As get_policies returns them; the rehearsal ignores them.
-  organizationId: z.string().optional(),
-  createdAt: z.unknown().optional(),
-  updatedAt: z.unknown().optional(),
-});
-const draftDeletion = z.strictObject({ policyId: z.string().min(1), deleted: z.literal(true) });
+/** A policy as `get_policies` returns it: the fields the service adds to a drafted policy are accepted and dropped. */
+const draftFilePolicy = draftPolicy
+  .extend({ organizationId: z.string().optional(), createdAt: z.unknown().optional(), updatedAt: z.unknown().optional() })
+  .transform(({ organizationId: _organization, createdAt: _created, updatedAt: _updated, ...policy }) => policy);
 const draftList = z.array(z.unknown()).min(1, 'the draft has no policies');
 /** An entry with `deleted` is a deletion, any other a policy: each is checked by its own shape so errors name its field. */
-const draftEntrySchema = (entry: unknown) => (typeof entry === 'object' && entry !== null && 'deleted' in entry ? draftDeletion : draftPolicy);
+const draftEntrySchema = (entry: unknown) => (typeof entry === 'object' && entry !== null && 'deleted' in entry ? draftDeletion : draftFilePolicy);
 
 /**
  * The draft file's text as entries, or REQUEST_INVALID naming the bad field (e.g. `[1].effect`); ids are checked
@@ -114,10 +105,7 @@ export function parseDraft(text: string, currentPolicyIds: readonly string[] | u
   const entries: DraftEntry[] = list.data.map((item, index) => {
     const parsed = draftEntrySchema(item).safeParse(item);
     if (!parsed.success) throw draftError([index], parsed.error.issues[0]!);
-    const entry = parsed.data;
-    if ('deleted' in entry) return entry;
-    const { organizationId: _organization, createdAt: _created, updatedAt: _updated, ...policy } = entry;
-    return policy;
+    return parsed.data;
   });
   if (currentPolicyIds !== undefined) checkPolicyIds(entries, currentPolicyIds);
   return entries;

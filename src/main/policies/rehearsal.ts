@@ -14,7 +14,8 @@ import { hexToBytes } from '../../shared/crypto/encoding';
 import { describeActivity } from '../../shared/describe';
 import { signingDecoder } from '../activities/readings';
 import { contractsForReading } from '../signing/organization';
-import { applyDraft, type DraftedPolicy, type DraftEntry } from './draft';
+import type { DraftEntry } from '../../shared/ipc/policy-draft';
+import { applyDraft, type DraftedPolicy } from './draft';
 import {
   conditionContextOf,
   decide,

@@ -24,7 +24,8 @@ import { tallyOf } from '../approvals/approvals';
 import type { ActivityOutcome, ApiClient } from '../client/api-client';
 import type { ProfileServices } from '../profiles/active-profile';
 import { contractsForReading, readOrganization, type OrganizationSnapshot } from './organization';
-import { applyDraft, checkPolicyIds, type DraftEntry } from '../policies/draft';
+import type { DraftEntry } from '../../shared/ipc/policy-draft';
+import { applyDraft, checkPolicyIds } from '../policies/draft';
 import { standingIn, type PolicyStanding, type StandingPolicy } from './policy-standing';
 import { activityOf, parametersOf, policyResources, signingRequestOf, withSigningParameters, type SigningRequest } from './signing-request';
 

@@ -28,6 +28,7 @@ import {
   signingResultView,
 } from './signing';
 import { policyFieldChange, policyReading } from './policy-words';
+import { draftEntry } from './policy-draft';
 import { LINT_RULES } from '../policy/lint-rules';
 import { activityReading } from './readings';
 import { journalChannels } from './journal';
@@ -362,18 +363,8 @@ const lintFinding = z.strictObject({
   suggestion: z.string().optional(),
 });
 
-/** A draft entry as `get_policies` shapes a policy: with a current `policyId` it replaces it, without it is added. */
-const draftPolicyEntry = z.strictObject({
-  policyId: id.optional(),
-  policyName: policyName,
-  effect,
-  condition: policyExpression,
-  consensus: policyExpression,
-  time: policyExpression.optional(),
-  notes: policyNotes.optional(),
-});
 /** A draft: policies to replace or add, and deletions. */
-const policyDraft = z.array(z.union([z.strictObject({ policyId: id, deleted: z.literal(true) }), draftPolicyEntry])).max(100);
+const policyDraft = z.array(draftEntry).max(100);
 const replayedOutcome = z.enum(['allowed', 'consensus-needed', 'denied', 'not-replayable']);
 const rehearsalReport = z.strictObject({
   replayed: z.number().int().nonnegative(),

@@ -1,137 +1,49 @@
-import { serializeTransaction } from 'viem';
 import { describe, expect, it } from 'vitest';
-import type { Activity, Policy, User } from '../../../src/shared/api';
+import type { Activity } from '../../../src/shared/api';
 import { parseDraft } from '../../../src/main/policies/history';
 import { rehearse, type RehearsalHistory } from '../../../src/main/policies/rehearsal';
 import { activityClassOf, CLASSIFIED_ACTIVITY_TYPES } from '../../../src/shared/policy';
+import {
+  BEA,
+  fixturePolicy,
+  loweredLimits,
+  mixedHistory,
+  recordedActivity,
+  recordedTransfer,
+  rehearsalHistory,
+  ROOT,
+} from '../../support/rehearsal-history';
 
-const at = (seconds: number) => ({ seconds: String(seconds), nanos: '0' });
-const ROOT = 'user-root';
-const BEA = 'user-bea';
-const ACCOUNT = '0x2c7536E3605D9C16a7a3D7b1898e529396a65c23';
-const RECIPIENT = '0x000000000000000000000000000000000000bEEF';
+const SIGN_LIMIT = fixturePolicy('limit', "activity.action == 'SIGN' && eth.tx.value <= 1000", 'true');
+const WALLETS = fixturePolicy(
+  'wallets',
+  "activity.resource == 'WALLET' && activity.action != 'SIGN'",
+  "approvers.any(user, user.tags.contains('ops'))",
+);
+const POLICIES = fixturePolicy('policies', "activity.resource == 'POLICY'", 'approvers.count() >= 1');
+const USERS = fixturePolicy('users', "activity.resource == 'USER'", 'approvers.count() >= 2');
+const NO_KEY_EXPORT = fixturePolicy('no-key-export', "activity.resource == 'PRIVATE_KEY' && activity.action == 'EXPORT'", 'true', 'EFFECT_DENY');
 
-function user(userId: string, apiKeyPublic: string, tags: string[] = []): User {
-  return {
-    userId,
-    userName: userId,
-    authenticators: [],
-    apiKeys: [
-      {
-        apiKeyId: `key-${userId}`,
-        apiKeyName: 'k',
-        credential: { publicKey: apiKeyPublic, type: 'CREDENTIAL_TYPE_API_KEY_P256' },
-        createdAt: at(0),
-        updatedAt: at(0),
-      },
-    ],
-    userTags: tags,
-    oauthProviders: [],
-    mfaPolicies: [],
-    createdAt: at(0),
-    updatedAt: at(0),
-  };
-}
-
-function policy(policyId: string, condition: string, consensus: string, effect: Policy['effect'] = 'EFFECT_ALLOW'): Policy {
-  return { policyId, policyName: policyId, effect, condition, consensus, notes: '', createdAt: at(0), updatedAt: at(0) };
-}
-
-let sequence = 0;
-function activity(type: string, intent: Record<string, unknown>, status: Activity['status'], voters: string[] = [BEA]): Activity {
-  sequence += 1;
-  const intentKey = `${type
-    .replace('ACTIVITY_TYPE_', '')
-    .toLowerCase()
-    .replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase())}Intent`;
-  return {
-    id: `activity-${sequence}`,
-    organizationId: 'org',
-    status,
-    type,
-    intent: { [intentKey]: intent },
-    result: {},
-    votes: voters.map((voter, index) => ({
-      id: `vote-${sequence}-${index}`,
-      userId: voter,
-      user: {},
-      activityId: `activity-${sequence}`,
-      selection: 'VOTE_SELECTION_APPROVED',
-      message: '',
-      publicKey: `pub-${voter}`,
-      signature: '',
-      scheme: 'SIGNATURE_SCHEME_TK_API_P256',
-      createdAt: at(1_700_000_000 + sequence),
-    })),
-    fingerprint: `fp-${sequence}`,
-    canApprove: false,
-    canReject: false,
-    createdAt: at(1_700_000_000 + sequence),
-    updatedAt: at(1_700_000_000 + sequence),
-  } as Activity;
-}
-
-const transfer = (value: bigint) =>
-  serializeTransaction({ type: 'eip1559', chainId: 1, nonce: 0, to: RECIPIENT, value, gas: 21_000n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n });
-const signing = (value: bigint, status: Activity['status'] = 'ACTIVITY_STATUS_COMPLETED', voters = [BEA]) =>
-  activity(
-    'ACTIVITY_TYPE_SIGN_TRANSACTION_V2',
-    { signWith: ACCOUNT, unsignedTransaction: transfer(value), type: 'TRANSACTION_TYPE_ETHEREUM' },
-    status,
-    voters,
-  );
-
-const SIGN_LIMIT = policy('limit', "activity.action == 'SIGN' && eth.tx.value <= 1000", 'true');
-const WALLETS = policy('wallets', "activity.resource == 'WALLET' && activity.action != 'SIGN'", "approvers.any(user, user.tags.contains('ops'))");
-const POLICIES = policy('policies', "activity.resource == 'POLICY'", 'approvers.count() >= 1');
-const USERS = policy('users', "activity.resource == 'USER'", 'approvers.count() >= 2');
-const NO_KEY_EXPORT = policy('no-key-export', "activity.resource == 'PRIVATE_KEY' && activity.action == 'EXPORT'", 'true', 'EFFECT_DENY');
-
-function history(activities: Activity[], overrides: Partial<RehearsalHistory> = {}): RehearsalHistory {
-  return {
-    activities,
-    recordedEvaluations: new Map(),
-    policies: [SIGN_LIMIT, WALLETS, POLICIES, USERS, NO_KEY_EXPORT],
-    users: [user(ROOT, `pub-${ROOT}`), user(BEA, `pub-${BEA}`, ['ops'])],
-    wallets: [{ walletId: 'wallet-1', walletName: 'Treasury', exported: false, imported: false, createdAt: at(0), updatedAt: at(0) }],
-    walletAccounts: [
-      {
-        walletAccountId: 'account-1',
-        organizationId: 'org',
-        walletId: 'wallet-1',
-        curve: 'CURVE_SECP256K1',
-        pathFormat: 'PATH_FORMAT_BIP32',
-        path: "m/44'/60'/0'/0/0",
-        addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
-        address: ACCOUNT,
-        createdAt: at(0),
-        updatedAt: at(0),
-      },
-    ] as RehearsalHistory['walletAccounts'],
-    privateKeys: [],
-    contractInterfaces: [],
-    rootQuorum: { userIds: [ROOT], threshold: 1 },
-    ...overrides,
-  };
-}
+const history = (activities: Activity[], overrides: Partial<RehearsalHistory> = {}) =>
+  rehearsalHistory(activities, [SIGN_LIMIT, WALLETS, POLICIES, USERS, NO_KEY_EXPORT], overrides);
 
 /** One recorded activity of every class: sign, wallet create/update/delete/export, policy, user, root-only, credentials. */
 function everyClass(): Activity[] {
   return [
-    signing(500n),
-    signing(900n),
-    activity('ACTIVITY_TYPE_EXPORT_WALLET', { walletId: 'wallet-1', targetPublicKey: '04ab' }, 'ACTIVITY_STATUS_COMPLETED'),
-    activity('ACTIVITY_TYPE_CREATE_WALLET', { walletName: 'Ops', accounts: [] }, 'ACTIVITY_STATUS_COMPLETED'),
-    activity('ACTIVITY_TYPE_UPDATE_WALLET', { walletId: 'wallet-1', walletName: 'Treasury 2' }, 'ACTIVITY_STATUS_COMPLETED'),
-    activity('ACTIVITY_TYPE_DELETE_WALLETS', { walletIds: ['wallet-1'], deleteWithoutExport: true }, 'ACTIVITY_STATUS_COMPLETED'),
-    activity(
+    recordedTransfer(500n),
+    recordedTransfer(900n),
+    recordedActivity('ACTIVITY_TYPE_EXPORT_WALLET', { walletId: 'wallet-1', targetPublicKey: '04ab' }, 'ACTIVITY_STATUS_COMPLETED'),
+    recordedActivity('ACTIVITY_TYPE_CREATE_WALLET', { walletName: 'Ops', accounts: [] }, 'ACTIVITY_STATUS_COMPLETED'),
+    recordedActivity('ACTIVITY_TYPE_UPDATE_WALLET', { walletId: 'wallet-1', walletName: 'Treasury 2' }, 'ACTIVITY_STATUS_COMPLETED'),
+    recordedActivity('ACTIVITY_TYPE_DELETE_WALLETS', { walletIds: ['wallet-1'], deleteWithoutExport: true }, 'ACTIVITY_STATUS_COMPLETED'),
+    recordedActivity(
       'ACTIVITY_TYPE_CREATE_POLICY_V3',
       { policyName: 'p', effect: 'EFFECT_ALLOW', condition: 'true', consensus: 'true', notes: '' },
       'ACTIVITY_STATUS_COMPLETED',
     ),
-    activity('ACTIVITY_TYPE_UPDATE_USER_NAME', { userId: BEA, userName: 'Bea' }, 'ACTIVITY_STATUS_CONSENSUS_NEEDED'),
-    activity('ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', { threshold: 1, userIds: [ROOT] }, 'ACTIVITY_STATUS_COMPLETED', [ROOT]),
-    activity('ACTIVITY_TYPE_DELETE_API_KEYS', { userId: BEA, apiKeyIds: ['key-x'] }, 'ACTIVITY_STATUS_COMPLETED'),
+    recordedActivity('ACTIVITY_TYPE_UPDATE_USER_NAME', { userId: BEA, userName: 'Bea' }, 'ACTIVITY_STATUS_CONSENSUS_NEEDED'),
+    recordedActivity('ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', { threshold: 1, userIds: [ROOT] }, 'ACTIVITY_STATUS_COMPLETED', [ROOT]),
+    recordedActivity('ACTIVITY_TYPE_DELETE_API_KEYS', { userId: BEA, apiKeyIds: ['key-x'] }, 'ACTIVITY_STATUS_COMPLETED'),
   ];
 }
 
@@ -148,8 +60,8 @@ describe('policy rehearsal', () => {
     // Votes are not activities of their own; the root quorum's own changes are approved by a root user.
     const types = CLASSIFIED_ACTIVITY_TYPES.filter((type) => !['ACTIVITY_TYPE_APPROVE_ACTIVITY', 'ACTIVITY_TYPE_REJECT_ACTIVITY'].includes(type));
     const rootOnly = (type: string) => activityClassOf(type).resource === null;
-    const recorded = types.map((type) => activity(type, {}, 'ACTIVITY_STATUS_COMPLETED', rootOnly(type) ? [ROOT] : [BEA]));
-    const anything = policy('anything', "activity.kind != ''", 'approvers.count() >= 1');
+    const recorded = types.map((type) => recordedActivity(type, {}, 'ACTIVITY_STATUS_COMPLETED', rootOnly(type) ? [ROOT] : [BEA]));
+    const anything = fixturePolicy('anything', "activity.kind != ''", 'approvers.count() >= 1');
     const organization = history(recorded, { policies: [anything] });
 
     const noSigning = {
@@ -220,9 +132,9 @@ describe('policy rehearsal', () => {
   });
 
   it('reports a planted mismatch first: an outcome, a per-policy outcome, and an activity it cannot rebuild', () => {
-    const planted = signing(50_000n); // recorded as completed, yet over the limit
-    const agreeing = signing(10n);
-    const deletedVoter = signing(20n, 'ACTIVITY_STATUS_COMPLETED', ['user-gone']);
+    const planted = recordedTransfer(50_000n); // recorded as completed, yet over the limit
+    const agreeing = recordedTransfer(10n);
+    const deletedVoter = recordedTransfer(20n, { voters: ['user-gone'] });
     const evaluations = new Map([[agreeing.id, [{ policyId: 'limit', outcome: 'OUTCOME_REQUIRES_CONSENSUS' as const }]]]);
     const report = rehearse(history([planted, agreeing, deletedVoter], { recordedEvaluations: evaluations }), []);
     expect(report.unreproduced.map(({ activityId, reason }) => [activityId, reason])).toEqual([
@@ -230,6 +142,18 @@ describe('policy rehearsal', () => {
       [agreeing.id, 'per-policy outcomes differ for limit'],
       [deletedVoter.id, 'cannot be replayed: approver user-gone is no longer a user of the organization'],
     ]);
+  });
+
+  it("lowering every limit of the bench's mixed history denies exactly the transfers above the new limits", () => {
+    const mixed = mixedHistory({ activities: 400, limits: 3 });
+    const report = rehearse(mixed, loweredLimits(3));
+    expect(report.unreproduced).toEqual([]);
+    expect(report.replayed).toBe(400);
+    // Transfer n is n wei on chain n % 3 + 1, whose limit is lowered to 100 + n % 3.
+    const aboveLimit = mixed.activities.filter((_, n) => n % 4 < 2 && n > 100 + (n % 3));
+    expect(report.changes.map((change) => change.activityId)).toEqual(aboveLimit.map((activity) => activity.id));
+    expect(report.changes.every((change) => change.type === 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && change.after === 'denied')).toBe(true);
+    expect(report.totals).toMatchObject({ allowedToDenied: 148, unchanged: 252 });
   });
 });
 
@@ -239,5 +163,18 @@ describe('rehearsal drafts', () => {
     expect(() => parseDraft('{', [])).toThrow(/draft: not JSON/);
     expect(() => parseDraft('[{"policyId":"nope","deleted":true}]', ['limit'])).toThrow(/\[0\]\.policyId: no current policy nope to delete/);
     expect(parseDraft('[{"policyId":"limit","deleted":true}]', ['limit'])).toEqual([{ policyId: 'limit', deleted: true }]);
+    expect(() => parseDraft('[{"policyName":"  ","effect":"EFFECT_ALLOW"}]', [])).toThrow('draft [0].policyName: a policy needs a name');
+    const tooLong = JSON.stringify([{ policyName: 'x', effect: 'EFFECT_ALLOW', condition: 'a'.repeat(70_000) }]);
+    expect(() => parseDraft(tooLong, [])).toThrow('draft [0].condition: must be at most 65536 characters, got 70000');
+    expect(() => parseDraft('[{"policyName":"x","effect":"EFFECT_ALLOW","efect":"EFFECT_DENY"}]', [])).toThrow(/draft \[0\]: .*efect/);
+  });
+
+  it("takes get_policies' output as it is: the service's own fields dropped, condition and consensus empty when left out", () => {
+    const listed = { ...SIGN_LIMIT, organizationId: 'org', time: '' };
+    const added = { policyName: ' large ', effect: 'EFFECT_DENY' };
+    expect(parseDraft(JSON.stringify([listed, added]), ['limit'])).toEqual([
+      { policyId: 'limit', policyName: 'limit', effect: 'EFFECT_ALLOW', condition: SIGN_LIMIT.condition, consensus: 'true', notes: '', time: '' },
+      { policyName: 'large', effect: 'EFFECT_DENY', condition: '', consensus: '' },
+    ]);
   });
 });
