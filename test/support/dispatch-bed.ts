@@ -31,13 +31,17 @@ export interface DispatchBed {
   close(): Promise<void>;
 }
 
-export async function startDispatchBed(options: { dataDirPrefix: string } & Pick<MainServicesOptions, 'clipboard' | 'fetch'>): Promise<DispatchBed> {
+/** `now` is main's clock and the Sandbox's (it runs in this process): a test that moves it moves both. */
+export async function startDispatchBed(
+  options: { dataDirPrefix: string } & Pick<MainServicesOptions, 'clipboard' | 'fetch' | 'now'>,
+): Promise<DispatchBed> {
   const dataDir = await mkdtemp(join(tmpdir(), options.dataDirPrefix));
   const services = createMainServices({
     dataDir,
     keychainServiceName: `QuorumKey-test-${randomUUID()}`,
     ...(options.clipboard === undefined ? {} : { clipboard: options.clipboard }),
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    ...(options.now === undefined ? {} : { now: options.now }),
   });
   // The person at main's confirmation: goes ahead unless a test says otherwise, and every question is kept.
   const confirmations: ConfirmationRequest[] = [];
@@ -68,6 +72,7 @@ export async function startDispatchBed(options: { dataDirPrefix: string } & Pick
       for (const profile of await services.profiles.list()) await services.profiles.remove(profile.id);
       for (const key of await services.keychain.listApiKeys()) await services.keychain.deleteApiKey(key.name);
       for (const key of await services.keychain.listEncryptionKeys()) await services.keychain.deleteEncryptionKey(key.name);
+      for (const { activityId } of await services.keychain.listOneTimeKeys()) await services.keychain.releaseOneTimeKey(activityId);
       await rm(dataDir, { recursive: true, force: true });
     },
   };
