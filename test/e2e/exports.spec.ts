@@ -65,6 +65,8 @@ async function askForTreasury(page: Page, host: E2eHost, screenshot?: string): P
   expect(held).toHaveLength(1);
   if (screenshot !== undefined) await screenshotBothThemes(page, screenshot);
   await dialog.getByRole('button', { name: 'Close' }).click();
+  // Listed once main has read it (and followed it, by main's clock then).
+  await expect(page.getByRole('table', { name: 'Exports you asked for' }).getByRole('row', { name: /wallet Treasury/ })).toBeVisible();
   return held[0]!.activityId;
 }
 
@@ -120,6 +122,7 @@ test('the requester withdraws an export waiting for votes: its key alone while h
 
   // Her request counts as her approval: main deletes the key on its own confirmation, and the activity stays open.
   const kept = await askForTreasury(page, host);
+  await screenshotBothThemes(page, 'export-withdraw-offered', requests);
   host.answerConfirmations('wait');
   await withdraw.click();
   const keyOnly = await host.nextConfirmation();
@@ -133,7 +136,7 @@ test('the requester withdraws an export waiting for votes: its key alone while h
   await expect(requests).toContainText('None waiting.');
   expect(await host.services.keychain.listOneTimeKeys()).toEqual([]);
   expect((await root.query('get_activity', { activityId: kept })).activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
-  await screenshotBothThemes(page, 'export-withdrawn');
+  await screenshotBothThemes(page, 'export-withdrawn', requests);
   await notice.getByRole('button', { name: 'Dismiss' }).click();
 
   // A day later the root user approves, opening a new window in which her approval has expired: she rejects it.
@@ -155,5 +158,5 @@ test('the requester withdraws an export waiting for votes: its key alone while h
   await expect(requests).toContainText('None waiting.');
   expect(await host.services.keychain.listOneTimeKeys()).toEqual([]);
   expect((await root.query('get_activity', { activityId: rejected })).activity.status).toBe('ACTIVITY_STATUS_REJECTED');
-  await screenshotBothThemes(page, 'export-withdrawn-rejected');
+  await screenshotBothThemes(page, 'export-withdrawn-rejected', requests);
 });
