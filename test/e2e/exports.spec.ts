@@ -117,46 +117,50 @@ test('an export approved by the second operator is then opened by the requester 
 test('the requester withdraws an export waiting for votes: its key alone while her approval counts, then rejecting it', async ({ page, host }) => {
   const { root } = await treasuryForTwo(page, host);
   const requests = page.getByRole('region', { name: 'Exports you asked for' });
-  const withdraw = requests.getByRole('button', { name: 'Withdraw… the export of wallet Treasury' });
   const notice = requests.getByRole('status', { name: 'Export withdrawn' });
+  /** Bea clicks Withdraw…, reads main's confirmation saying `confirmation`, goes ahead, and reads main's `summary`. */
+  const withdraw = async (confirmation: { title: string; saying: string[] }, summary: string) => {
+    host.answerConfirmations('wait');
+    await requests.getByRole('button', { name: 'Withdraw… the export of wallet Treasury' }).click();
+    const shown = await host.nextConfirmation();
+    host.answerConfirmations('continue');
+    expect(shown.request.title).toBe(confirmation.title);
+    for (const words of confirmation.saying) expect(shown.text).toContain(words);
+    shown.answer(true);
+    await expect(notice).toContainText(summary);
+    await expect(requests).toContainText('None waiting.');
+    expect(await host.services.keychain.listOneTimeKeys()).toEqual([]);
+  };
 
   // Her request counts as her approval: main deletes the key on its own confirmation, and the activity stays open.
   const kept = await askForTreasury(page, host);
   await screenshotBothThemes(page, 'export-withdraw-offered', requests);
-  host.answerConfirmations('wait');
-  await withdraw.click();
-  const keyOnly = await host.nextConfirmation();
-  expect(keyOnly.request.title).toBe('Withdraw the export of wallet Treasury?');
-  expect(keyOnly.text).toContain('The activity stays open on the service, and a bundle it yields can never be opened.');
-  expect(keyOnly.text).toContain('Not rejected because: your approval (your request was one) counts until');
-  keyOnly.answer(true);
-  await expect(notice).toContainText(
+  await withdraw(
+    {
+      title: 'Withdraw the export of wallet Treasury?',
+      saying: [
+        'The activity stays open on the service, and a bundle it yields can never be opened.',
+        'Not rejected because: your approval (your request was one) counts until',
+      ],
+    },
     'The one-time key for the export of wallet Treasury was deleted; the activity stays open on the service, and a bundle it yields can never be opened.',
   );
-  await expect(requests).toContainText('None waiting.');
-  expect(await host.services.keychain.listOneTimeKeys()).toEqual([]);
   expect((await root.query('get_activity', { activityId: kept })).activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
   await screenshotBothThemes(page, 'export-withdrawn', requests);
   await notice.getByRole('button', { name: 'Dismiss' }).click();
 
   // A day later the root user approves, opening a new window in which her approval has expired: she rejects it.
-  host.answerConfirmations('continue');
   const rejected = await askForTreasury(page, host);
   host.advanceClock(APPROVAL_WINDOW_MS + 60 * 60_000);
   const { activity } = await root.query('get_activity', { activityId: rejected });
   expect((await root.submit('approve_activity', { fingerprint: activity.fingerprint })).activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
-  host.answerConfirmations('wait');
-  await withdraw.click();
-  const rejection = await host.nextConfirmation();
-  expect(rejection.request.title).toBe('Reject: Export a wallet?');
-  expect(rejection.text).toContain('Sealed to: the one-time key this desktop holds for it');
-  expect(rejection.text).toContain('rejecting it deletes that key, so the bundle can never be opened');
-  rejection.answer(true);
-  await expect(notice).toContainText(
+  await withdraw(
+    {
+      title: 'Reject: Export a wallet?',
+      saying: ['Sealed to: the one-time key this desktop holds for it', 'rejecting it deletes that key, so the bundle can never be opened'],
+    },
     'The export of wallet Treasury was rejected, and the one-time key held for it deleted: its bundle can never be opened.',
   );
-  await expect(requests).toContainText('None waiting.');
-  expect(await host.services.keychain.listOneTimeKeys()).toEqual([]);
   expect((await root.query('get_activity', { activityId: rejected })).activity.status).toBe('ACTIVITY_STATUS_REJECTED');
   await screenshotBothThemes(page, 'export-withdrawn-rejected', requests);
 });

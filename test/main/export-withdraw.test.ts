@@ -50,18 +50,9 @@ beforeAll(async () => {
   await call('keys.generateApiKey', { name: 'bea' });
   const made = await call('users.create', { userName: 'Bea', apiKey: { kind: 'keychain', keyName: 'bea' } });
   if (made.state !== 'completed') throw new Error(`users.create is ${made.state}`);
-  const { userId: rootUserId, organizationId } = await call('approvals.whoami', {});
+  const { userId: rootUserId } = await call('approvals.whoami', {});
   await call('organization.updateRootQuorum', { userIds: [rootUserId, made.result.userId], threshold: 2 });
-  const status = await call('sandbox.status', {});
-  const profile = await bed.services.profiles.add({
-    name: 'Bea',
-    kind: 'hosted',
-    baseUrl: status.baseUrl!,
-    organizationId,
-    apiKeyName: 'bea',
-    enclaveSignerPublicKey: status.enclaveSignerPublicKey!,
-  });
-  bea = new ApiClient({ profile, stamper: bed.services.stamper, now });
+  bea = new ApiClient({ profile: await bed.addSandboxProfile('Bea', 'bea'), stamper: bed.services.stamper, now });
 });
 
 afterAll(() => bed.close());

@@ -11,6 +11,7 @@ import type { Channel, ChannelInput, ChannelOutput, IpcResult } from '../../src/
 import type { ConfirmationRequest } from '../../src/main/confirmation/confirmation';
 import { createDispatch } from '../../src/main/ipc/register';
 import { createRendererUrlCheck } from '../../src/main/ipc/sender';
+import type { Profile } from '../../src/main/profiles/profiles';
 import { createMainHandlers, createMainServices, type MainServices, type MainServicesOptions } from '../../src/main/services';
 
 const RENDERER_INDEX = '/opt/QuorumKey/out/renderer/index.html';
@@ -27,6 +28,11 @@ export interface DispatchBed {
   dispatch<C extends Channel>(name: C, input: unknown): Promise<IpcResult<ChannelOutput<C>>>;
   /** Dispatches `name` and returns its output; a refusal throws with its code and message. */
   call<C extends Channel>(name: C, input: ChannelInput<C>): Promise<ChannelOutput<C>>;
+  /**
+   * Adds a hosted profile on the running Sandbox's organization that signs with keychain key `apiKeyName`, written
+   * straight to the profiles (as a person's confirmed change would be); it does not become active.
+   */
+  addSandboxProfile(name: string, apiKeyName: string): Promise<Profile>;
   /** Closes the services, then removes their profiles, keychain entries and data directory. */
   close(): Promise<void>;
 }
@@ -66,6 +72,12 @@ export async function startDispatchBed(
       const result = await bed.dispatch(name, input);
       if (!result.ok) throw new Error(`${name} failed: ${result.error.code} ${result.error.message}`);
       return result.value;
+    },
+    async addSandboxProfile(name, apiKeyName) {
+      const { baseUrl, enclaveSignerPublicKey } = await bed.call('sandbox.status', {});
+      const sandbox = (await services.profiles.list()).find((profile) => profile.kind === 'sandbox');
+      if (baseUrl === null || enclaveSignerPublicKey === null || sandbox === undefined) throw new Error('the Sandbox is not running');
+      return services.profiles.add({ name, kind: 'hosted', baseUrl, organizationId: sandbox.organizationId, apiKeyName, enclaveSignerPublicKey });
     },
     async close() {
       await services.close();
