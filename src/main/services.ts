@@ -248,8 +248,8 @@ export interface MainHandlersOptions {
   app: { version: string; platform: string; packaged: boolean };
   /**
    * Main's confirmation surface (a native dialog in the app): asked before every activity or vote a channel stamps,
-   * with main's reading of it, and before a renderer request redirects a profile (service URL, enclave signer key) or
-   * adds a hosted profile trusting a non-production signer.
+   * with main's reading of it, before a renderer request redirects a profile (service URL, enclave signer key) or
+   * adds a hosted profile trusting a non-production signer, and before an export is withdrawn without a vote.
    */
   confirm: Confirm;
 }
@@ -286,6 +286,8 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
       journal,
       exportRequests: services.exportRequests,
       exportsDir: join(services.dataDir, EXPORTS_DIR),
+      confirm,
+      tokens,
     }),
     ...importsHandlers({ active, now }),
     ...journalHandlers({ journal, profiles, journalExportsDir: join(services.dataDir, JOURNAL_EXPORTS_DIR) }),

@@ -4,7 +4,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import type { ApiClient } from '../../src/main/client/api-client';
 import type { ServiceInfo } from '../../src/service';
 import { startE2eHost, type E2eHost } from '../support/e2e-host';
@@ -40,12 +40,16 @@ export const test = base.extend<{ host: E2eHost }>({
 
 export { expect };
 
-/** Saves `test-results/screens/<name>-light.png` and `-dark.png`, switching through the 'system' theme. */
-export async function screenshotBothThemes(page: Page, name: string): Promise<void> {
+/**
+ * Saves `test-results/screens/<name>-light.png` and `-dark.png`, switching through the 'system' theme; `showing` is
+ * scrolled into view when the screen's top does not show it.
+ */
+export async function screenshotBothThemes(page: Page, name: string, showing?: Locator): Promise<void> {
   await mkdir(SCREENS_DIR, { recursive: true });
   // Each screen from its top, whatever the last action scrolled to.
   const content = page.locator('#content');
   if ((await content.count()) > 0) await content.evaluate((element) => element.scrollTo(0, 0));
+  await showing?.scrollIntoViewIfNeeded();
   for (const theme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: theme });
     await expect(page.locator('html')).toHaveAttribute('data-theme', theme);

@@ -35,7 +35,7 @@ describe('the journal', () => {
     await call('keys.generateApiKey', { name: 'bea' });
     const made = await call('users.create', { userName: 'Bea', apiKey: { kind: 'keychain', keyName: 'bea' } });
     const beaId = made.state === 'completed' ? made.result.userId : '';
-    const { users, organizationId } = await call('organization.lookup', {});
+    const { users } = await call('organization.lookup', {});
     const root = users.find((user) => user.userName === 'Root user')!.userId;
     await call('organization.updateRootQuorum', { userIds: [root, beaId], threshold: 2 });
     const rename = await call('policies.update', {
@@ -43,16 +43,8 @@ describe('the journal', () => {
       changes: { name: 'treasury cap' },
     });
     expect(rename.state).toBe('consensus-needed');
-    const status = await call('sandbox.status', {});
     const sandboxProfile = (await bed.services.profiles.getActive())!;
-    const bea = await bed.services.profiles.add({
-      name: 'Bea',
-      kind: 'hosted',
-      baseUrl: status.baseUrl!,
-      organizationId,
-      apiKeyName: 'bea',
-      enclaveSignerPublicKey: status.enclaveSignerPublicKey!,
-    });
+    const bea = await bed.addSandboxProfile('Bea', 'bea');
     await bed.services.profiles.setActive(bea.id);
     await call('approvals.stampToFile', { fingerprint: rename.activity.fingerprint, file: 'bea-vote.json' });
     await call('approvals.approve', { fingerprint: rename.activity.fingerprint });

@@ -39,6 +39,8 @@ let beaId: string;
 let pending: { fingerprint: string; id: string };
 let walletId: string;
 let address: string;
+/** An export sealed to a one-time key, waiting for Bea: withdrawing it asks on main's surface too. */
+let exportWaiting: string;
 
 beforeAll(async () => {
   bed = await startDispatchBed({ dataDirPrefix: 'qk-stamp-confirm-', fetch: recordingFetch });
@@ -54,6 +56,9 @@ beforeAll(async () => {
   const waiting = await call('wallets.create', { name: 'Reserve', accounts: [ETHEREUM_ACCOUNT] });
   expect(waiting.state).toBe('consensus-needed');
   pending = { fingerprint: waiting.activity.fingerprint, id: waiting.activity.id };
+  const asked = await call('exports.reveal', { subject: { kind: 'wallet', walletId }, target: { kind: 'ephemeral' } });
+  if (asked.state !== 'consensus-needed') throw new Error(`the export is ${asked.state}`);
+  exportWaiting = asked.activity.id;
 });
 
 afterAll(() => bed.close());
@@ -138,6 +143,7 @@ describe('every channel from the page, with the person answering Cancel', () => 
       'users.removeApiKeys': { userId: beaId, apiKeyIds: [bea.apiKeys[0]!.apiKeyId] },
       'wallets.createAccounts': { walletId, accounts: [{ ...ETHEREUM_ACCOUNT, path: "m/44'/60'/0'/0/1" }] },
       'exports.reveal': { subject: { kind: 'wallet', walletId }, target: { kind: 'ephemeral' } },
+      'exports.withdraw': { activityId: exportWaiting },
     };
     bed.answerConfirmations(false);
     // Walked last in this file: it stops the Sandbox and locks the app at its end.
@@ -162,6 +168,7 @@ describe('every channel from the page, with the person answering Cancel', () => 
         'approvals.reject',
         'approvals.stampToFile',
         'exports.reveal',
+        'exports.withdraw',
         'organization.updateRootQuorum',
         'policies.create',
         'privateKeys.create',

@@ -11,6 +11,7 @@ import type { Channel, ChannelInput, ChannelOutput, IpcResult } from '../../src/
 import type { ConfirmationRequest } from '../../src/main/confirmation/confirmation';
 import { createDispatch } from '../../src/main/ipc/register';
 import { createRendererUrlCheck } from '../../src/main/ipc/sender';
+import type { Profile } from '../../src/main/profiles/profiles';
 import { createMainHandlers, createMainServices, type MainServices, type MainServicesOptions } from '../../src/main/services';
 
 const RENDERER_INDEX = '/opt/QuorumKey/out/renderer/index.html';
@@ -27,17 +28,26 @@ export interface DispatchBed {
   dispatch<C extends Channel>(name: C, input: unknown): Promise<IpcResult<ChannelOutput<C>>>;
   /** Dispatches `name` and returns its output; a refusal throws with its code and message. */
   call<C extends Channel>(name: C, input: ChannelInput<C>): Promise<ChannelOutput<C>>;
+  /**
+   * Adds a hosted profile on the running Sandbox's organization that signs with keychain key `apiKeyName`, written
+   * straight to the profiles (as a person's confirmed change would be); it does not become active.
+   */
+  addSandboxProfile(name: string, apiKeyName: string): Promise<Profile>;
   /** Closes the services, then removes their profiles, keychain entries and data directory. */
   close(): Promise<void>;
 }
 
-export async function startDispatchBed(options: { dataDirPrefix: string } & Pick<MainServicesOptions, 'clipboard' | 'fetch'>): Promise<DispatchBed> {
+/** `now` is main's clock and the Sandbox's (it runs in this process): a test that moves it moves both. */
+export async function startDispatchBed(
+  options: { dataDirPrefix: string } & Pick<MainServicesOptions, 'clipboard' | 'fetch' | 'now'>,
+): Promise<DispatchBed> {
   const dataDir = await mkdtemp(join(tmpdir(), options.dataDirPrefix));
   const services = createMainServices({
     dataDir,
     keychainServiceName: `QuorumKey-test-${randomUUID()}`,
     ...(options.clipboard === undefined ? {} : { clipboard: options.clipboard }),
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    ...(options.now === undefined ? {} : { now: options.now }),
   });
   // The person at main's confirmation: goes ahead unless a test says otherwise, and every question is kept.
   const confirmations: ConfirmationRequest[] = [];
@@ -63,11 +73,18 @@ export async function startDispatchBed(options: { dataDirPrefix: string } & Pick
       if (!result.ok) throw new Error(`${name} failed: ${result.error.code} ${result.error.message}`);
       return result.value;
     },
+    async addSandboxProfile(name, apiKeyName) {
+      const { baseUrl, enclaveSignerPublicKey } = await bed.call('sandbox.status', {});
+      const sandbox = (await services.profiles.list()).find((profile) => profile.kind === 'sandbox');
+      if (baseUrl === null || enclaveSignerPublicKey === null || sandbox === undefined) throw new Error('the Sandbox is not running');
+      return services.profiles.add({ name, kind: 'hosted', baseUrl, organizationId: sandbox.organizationId, apiKeyName, enclaveSignerPublicKey });
+    },
     async close() {
       await services.close();
       for (const profile of await services.profiles.list()) await services.profiles.remove(profile.id);
       for (const key of await services.keychain.listApiKeys()) await services.keychain.deleteApiKey(key.name);
       for (const key of await services.keychain.listEncryptionKeys()) await services.keychain.deleteEncryptionKey(key.name);
+      for (const { activityId } of await services.keychain.listOneTimeKeys()) await services.keychain.releaseOneTimeKey(activityId);
       await rm(dataDir, { recursive: true, force: true });
     },
   };

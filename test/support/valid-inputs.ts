@@ -73,6 +73,7 @@ export const validInputs: { [C in Channel]: ChannelInput<C> } = {
   'approvals.postStampedFile': { file: 'approval.json' },
   'organization.lookup': {},
   'exports.requests': {},
+  'exports.withdraw': { activityId: ACTIVITY_ID },
   'exports.saveBundle': { activityId: ACTIVITY_ID, file: 'treasury.json' },
   'organization.updateRootQuorum': { userIds: [ACTIVITY_ID], threshold: 1 },
   'users.create': {

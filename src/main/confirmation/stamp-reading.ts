@@ -26,7 +26,7 @@ import type { Submission } from './submission';
 export interface StampReaderDeps {
   settings: Pick<Settings, 'get'>;
   tokens: Pick<DeclaredTokens, 'list'>;
-  keychain: Pick<Keychain, 'listEncryptionKeys' | 'getApiKeyPublic'>;
+  keychain: Pick<Keychain, 'listEncryptionKeys' | 'getApiKeyPublic' | 'listOneTimeKeys'>;
   now: () => number;
 }
 
@@ -89,12 +89,17 @@ async function readFromService(submission: Submission, services: ProfileServices
   const { client, profile } = services;
   const nowMs = deps.now();
   const action = actionOf(submission);
-  const [snapshot, lookup, target] = await Promise.all([
+  const [snapshot, lookup, target, oneTimeKeys] = await Promise.all([
     readOrganization(client),
     readLookup(client, deps.keychain, deps.tokens, nowMs),
     action === 'submit' ? undefined : votedOn(services, String(submission.parameters['fingerprint'])),
+    deps.keychain.listOneTimeKeys(),
   ]);
   const subject: Subject = target ?? subjectOf(submission);
+  // A vote on an export this desktop asked for, sealed to the one-time key it holds: named as such, and a rejection
+  // ends it, so the key is deleted (export-requests.ts) and the bundle can never be opened.
+  const held = target === undefined ? undefined : oneTimeKeys.find((key) => key.activityId === target.id);
+  const heldKeyWarnings = held !== undefined && action === 'reject' ? [HELD_KEY_DELETED] : [];
   const counted = target === undefined ? [] : tallyOf(target.votes, nowMs).approverIds;
   // A submission is its submitter's approval, as the service counts it; a rejection adds none.
   const approverIds = action === 'reject' ? counted : [...new Set([...counted, snapshot.viewer.userId])];
@@ -107,7 +112,9 @@ async function readFromService(submission: Submission, services: ProfileServices
     standing = explained.standing;
     described = signingReading(explained.description);
   } else {
-    described = describedReading(describeActivity(subject, lookup, { readPolicy: policyReader(lookup) }));
+    const withHeldKey =
+      held === undefined ? lookup : { ...lookup, localExportKeys: [...lookup.localExportKeys, { name: HELD_KEY_NAME, publicKey: held.publicKey }] };
+    described = describedReading(describeActivity(subject, withHeldKey, { readPolicy: policyReader(lookup) }));
     standing = standingOf(subject, snapshot, approverIds, nowMs);
   }
   const ownKey = await deps.keychain.getApiKeyPublic(profile.apiKeyName).then(
@@ -122,7 +129,7 @@ async function readFromService(submission: Submission, services: ProfileServices
       activityType: subject.type,
       ...(target === undefined ? {} : { fingerprint: target.fingerprint }),
       ...described,
-      warnings: [...(lockOut === undefined || action === 'reject' ? [] : [`Lock-out: ${lockOut}.`]), ...described.warnings],
+      warnings: [...(lockOut === undefined || action === 'reject' ? [] : [`Lock-out: ${lockOut}.`]), ...heldKeyWarnings, ...described.warnings],
       verdict: typeof standing === 'string' ? standing : verdictInWords(standing),
       stillNeeded: typeof standing === 'string' ? 'not known' : stillNeededInWords(standing),
     },
@@ -131,6 +138,10 @@ async function readFromService(submission: Submission, services: ProfileServices
 }
 
 type Described = Pick<Reading, 'title' | 'summary' | 'facts' | 'changes' | 'warnings'>;
+
+const HELD_KEY_NAME = 'the one-time key this desktop holds for it';
+const HELD_KEY_DELETED =
+  'This desktop asked for this export and holds the one-time key it is sealed to: rejecting it deletes that key, so the bundle can never be opened.';
 
 function signingReading(description: SigningDescription): Described {
   return {

@@ -2,8 +2,9 @@
  * The exports this desktop asked for that had to wait for votes (`<dataDir>/export-requests.json`): which profile
  * asked, what is exported, and what the bundle is sealed to, a stored encryption key or the one-time key held in the
  * keychain for it. Main tells the requester (an `export` event) when one is approved, and releases a held one-time
- * key once its export is opened or can no longer complete (rejected, failed, or its approval window closed), so a
- * bundle sealed to it opens when the votes are in and the key lives no longer than it must.
+ * key once its export is opened, can no longer complete (rejected, failed, or its approval window closed) or is
+ * withdrawn by the requester, so a bundle sealed to it opens when the votes are in and the key lives no longer than it
+ * must.
  */
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -50,6 +51,8 @@ export class ExportRequests {
   readonly #file: JsonFile<RequestsFile>;
   readonly #keychain: ExportRequestsOptions['keychain'];
   readonly #events: ExportRequestsOptions['events'];
+  /** Activities being withdrawn: their rejection is the requester's own, not an end to report. */
+  readonly #withdrawing = new Set<string>();
 
   constructor({ dataDir, keychain, events }: ExportRequestsOptions) {
     this.#file = new JsonFile(join(dataDir, 'export-requests.json'), fileSchema);
@@ -81,6 +84,7 @@ export class ExportRequests {
    * forgotten with its one-time key once it can never complete. Activities this desktop did not request are ignored.
    */
   async follow(activity: Activity, nowMs: number): Promise<void> {
+    if (this.#withdrawing.has(activity.id)) return;
     const request = await this.get(activity.id);
     if (request === undefined) return;
     if (activity.status === 'ACTIVITY_STATUS_COMPLETED') {
@@ -93,18 +97,38 @@ export class ExportRequests {
   }
 
   /**
-   * Drops the request and deletes its held one-time key: after it was opened (`opened`), or when it can no longer
-   * complete (`ended`, and the requester is told).
+   * Drops the request and deletes its held one-time key: after it was opened (`opened`), when it can no longer
+   * complete (`ended`), or when the requester withdrew it (`withdrawn`); the window is told of the last two, once.
    */
-  async forget(activityId: string, why: 'opened' | 'ended'): Promise<void> {
-    const request = await this.get(activityId);
+  async forget(activityId: string, why: 'opened' | 'ended' | 'withdrawn'): Promise<void> {
     await this.#keychain.releaseOneTimeKey(activityId);
-    if (request === undefined) return;
-    await this.#file.update(async (current) => {
+    if ((await this.get(activityId)) === undefined) return;
+    // Found again inside the update: of two callers forgetting the same request, only the one that dropped it tells.
+    const dropped = await this.#file.update(async (current) => {
       const document = current ?? EMPTY;
-      return { next: { ...document, requests: document.requests.filter((r) => r.activityId !== activityId) }, result: undefined };
+      return {
+        next: { ...document, requests: document.requests.filter((r) => r.activityId !== activityId) },
+        result: document.requests.find((r) => r.activityId === activityId),
+      };
     });
-    if (why === 'ended') this.#events.emit({ type: 'export', change: 'ended', organizationId: request.organizationId, activityId });
+    if (dropped === undefined || why === 'opened') return;
+    this.#events.emit({ type: 'export', change: why, organizationId: dropped.organizationId, activityId });
+  }
+
+  /**
+   * Withdraws the request for `activityId` as its requester decided: first `reject` the export when they reject it
+   * (meanwhile following the activity would report it ended), then drop the request and delete its held one-time key.
+   * Nothing is deleted when `reject` throws; what it answered is answered.
+   */
+  async withdraw<R>(activityId: string, reject?: () => Promise<R>): Promise<R | undefined> {
+    this.#withdrawing.add(activityId);
+    try {
+      const rejected = await reject?.();
+      await this.forget(activityId, 'withdrawn');
+      return rejected;
+    } finally {
+      this.#withdrawing.delete(activityId);
+    }
   }
 
   async #replace(activityId: string, change: (request: ExportRequest) => ExportRequest): Promise<void> {

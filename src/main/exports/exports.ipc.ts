@@ -6,13 +6,16 @@ import { EXPORT_FILE_KIND, exportedKindOf, type ExportFile } from '../../shared/
 import type { ActiveProfileHandlerDeps } from '../profiles/active-profile';
 import { activityView } from '../activities/activity-views';
 import type { ApiClient } from '../client/api-client';
+import type { Confirm } from '../confirmation/confirmation';
 import type { IpcHandlers } from '../ipc/register';
 import type { Journal } from '../journal/journal';
 import { localRecord } from '../journal/local-entry';
 import type { Keychain } from '../keychain/keychain';
 import type { Profiles } from '../profiles/profiles';
+import type { DeclaredTokens } from '../tokens/declared-tokens';
 import type { ExportRequests } from './export-requests';
 import { decryptBundleOffline, decryptedRecord, type ExportSubject } from './exporter';
+import { withdrawExport } from './withdrawal';
 
 export interface ExportsHandlerDeps extends ActiveProfileHandlerDeps {
   keychain: Keychain;
@@ -21,7 +24,12 @@ export interface ExportsHandlerDeps extends ActiveProfileHandlerDeps {
   exportsDir: string;
   journal: Pick<Journal, 'record'>;
   exportRequests: ExportRequests;
+  /** Main's confirmation surface, for a withdrawal that stamps nothing (a stamp passes the active profile's check). */
+  confirm: Confirm;
+  tokens: Pick<DeclaredTokens, 'list'>;
 }
+
+type ExportChannel = 'exports.reveal' | 'exports.decryptBundle' | 'exports.saveBundle' | 'exports.requests' | 'exports.withdraw';
 
 export function exportsHandlers({
   active,
@@ -31,7 +39,9 @@ export function exportsHandlers({
   exportsDir,
   journal,
   exportRequests,
-}: ExportsHandlerDeps): Pick<IpcHandlers, 'exports.reveal' | 'exports.decryptBundle' | 'exports.saveBundle' | 'exports.requests'> {
+  confirm,
+  tokens,
+}: ExportsHandlerDeps): Pick<IpcHandlers, ExportChannel> {
   return {
     'exports.requests': async () => {
       const { client, profile } = await active.services();
@@ -49,6 +59,8 @@ export function exportsHandlers({
         approved: approvedAtMs !== undefined,
       }));
     },
+    'exports.withdraw': async ({ activityId }) =>
+      withdrawExport({ services: await active.services(), exportRequests, confirm, journal, keychain, tokens, nowMs: now() }, activityId),
     'exports.saveBundle': async ({ activityId, file: name }) => {
       const { client } = await active.services();
       const { activity } = await client.query('get_activity', { activityId });

@@ -64,7 +64,7 @@ export function channelsToInvalidate(event: AppEvent): readonly Channel[] {
       // A decided activity may have changed anything of the organization (a user, a policy, a wallet).
       return event.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' ? ACTIVITY_READS : [...PROFILE_SCOPED, ...JOURNAL_READS];
     case 'export':
-      // An export this desktop asked for was approved or ended: its request, and the wallet or key it marks exported.
+      // An export this desktop asked for was approved, ended or withdrawn: its request, and the wallet or key it marks exported.
       return ['exports.requests', 'wallets.list', 'privateKeys.list'];
     case 'sandbox':
       // A (re)started Sandbox moves the Sandbox profile to its new address: what failed to read may read now.

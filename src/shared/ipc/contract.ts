@@ -875,6 +875,17 @@ export const ipcContract = {
     ),
   ),
   /**
+   * Withdraws an export the active profile asked for from this desktop that still waits for votes. Main decides how:
+   * when this desktop's user may still vote on it, it rejects the export (a stamp, confirmed on main's surface like
+   * every vote); otherwise it asks the person on main's surface too, and the activity stays open on the service. Either
+   * way the request is dropped and its held one-time key deleted, so a bundle it yields can never be opened here.
+   * `rejected` says which it was; `summary` is main's words for what happened.
+   */
+  'exports.withdraw': channel(
+    z.strictObject({ activityId: id }),
+    z.strictObject({ activityId: z.string(), rejected: z.boolean(), summary: z.string() }),
+  ),
+  /**
    * PLAINTEXT OUTPUT. Offline: verifies `bundle` was signed by `signerPublicKey` (default: the active profile's pinned
    * enclave signer) for `organizationId`, opens it with the stored encryption key, and decodes it: as a mnemonic, or
    * as a private key in `keyFormat` when given.

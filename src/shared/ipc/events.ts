@@ -22,10 +22,10 @@ export const appEventSchema = z.discriminatedUnion('type', [
     status: activityStatus,
   }),
   /**
-   * An export this desktop asked for, which had to wait for votes, was approved (its bundle can be opened now) or
-   * ended without a bundle (rejected, failed, or its approvals expired).
+   * An export this desktop asked for, which had to wait for votes, was approved (its bundle can be opened now), ended
+   * without a bundle (rejected, failed, or its approvals expired), or was withdrawn by its requester.
    */
-  z.strictObject({ type: z.literal('export'), change: z.enum(['approved', 'ended']), organizationId: id, activityId: id }),
+  z.strictObject({ type: z.literal('export'), change: z.enum(['approved', 'ended', 'withdrawn']), organizationId: id, activityId: id }),
   /** The Sandbox's process started, stopped, failed or is restarting. */
   z.strictObject({ type: z.literal('sandbox'), state: z.enum(['stopped', 'starting', 'running', 'failed']) }),
   /** A profile was added, edited or removed, or another one became active. */

@@ -28,6 +28,7 @@ export const JOURNAL_ACTIONS = [
   'request.posted-from-file',
   'export.revealed',
   'export.decrypted',
+  'export.withdrawn',
   'app.unlocked',
   'app.unlock-failed',
   'profile.added',

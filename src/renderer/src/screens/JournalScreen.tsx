@@ -14,7 +14,7 @@ const FAMILIES = [
   ['vote', 'Votes'],
   ['activity', 'Activities submitted'],
   ['request', 'Offline requests'],
-  ['export', 'Reveals and decryptions'],
+  ['export', 'Exports: reveals, decryptions, withdrawals'],
   ['app', 'Unlocks'],
   ['profile', 'Profiles'],
   ['settings', 'Settings'],

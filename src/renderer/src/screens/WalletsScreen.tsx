@@ -4,6 +4,7 @@ import type { ChannelOutput } from '../../../shared/ipc/contract';
 import { CheckboxGroup } from '../components/CheckboxGroup';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { QueryStatus } from '../components/QueryStatus';
+import { RowAction } from '../components/RowAction';
 import { DialogFooter } from '../components/DialogFooter';
 import { Modal } from '../components/Modal';
 import { PresetSelect } from '../components/PresetSelect';
@@ -346,7 +347,7 @@ function ExportDialog({ subject, onClose }: { subject: ExportSubject; onClose: (
           )}
           <p>
             {waiting.encryptionKey === undefined
-              ? 'It is sealed to a one-time key that this desktop’s keychain keeps until you open the export, or until it is rejected or its approvals expire.'
+              ? 'It is sealed to a one-time key that this desktop’s keychain keeps until you open the export or withdraw it, or until it is rejected or its approvals expire.'
               : `It is sealed to encryption key ${waiting.encryptionKey}.`}{' '}
             QuorumKey tells you when it is approved; open it then here or under “Exports you asked for”.
           </p>
@@ -388,17 +389,19 @@ type ExportRequest = ChannelOutput<'exports.requests'>[number];
 
 /**
  * The exports this desktop asked for that wait for votes, as main keeps them: each opens here once approved, with
- * the key it is sealed to (a one-time key is then let go). Main's `export` event brings an approval here at once.
+ * the key it is sealed to (a one-time key is then let go), or is withdrawn while it waits (main decides how, and asks
+ * on its own surface). Main's `export` event brings an approval or an end here at once.
  */
 function ExportRequestsPanel() {
   const requests = useChannel('exports.requests');
   const invalidate = useInvalidate();
   const action = useAction();
   const [secret, setSecret] = useState<{ what: string; secret: RevealedSecret }>();
+  const [withdrawn, setWithdrawn] = useState<string>();
   const hide = useCallback(() => setSecret(undefined), []);
   const list = requests.data ?? [];
-  // The revealed secret stays up after its request is gone: opening it is what ends the request.
-  if (list.length === 0 && secret === undefined) return null;
+  // The revealed secret, or what a withdrawal did, stays up after its request is gone: that is what ended the request.
+  if (list.length === 0 && secret === undefined && withdrawn === undefined) return null;
   const open = async (request: ExportRequest) => {
     const target = request.sealedTo.kind === 'one-time' ? { kind: 'ephemeral' as const } : request.sealedTo;
     const result = await action.run(`Opening the export of ${request.what}…`, (api) =>
@@ -407,11 +410,25 @@ function ExportRequestsPanel() {
     if (result?.state === 'revealed') setSecret({ what: request.what, secret: result.secret });
     invalidate('exports.requests');
   };
+  const withdraw = async (request: ExportRequest) => {
+    const result = await action.run(`Withdrawing the export of ${request.what}…`, (api) => api.exports.withdraw({ activityId: request.activityId }));
+    if (result !== undefined) setWithdrawn(result.summary);
+    // Recorded in the journal: as a vote, or as a withdrawal of its own.
+    invalidate('exports.requests', 'journal.list', 'journal.verify');
+  };
   return (
     <section className="panel" aria-labelledby="export-requests-title">
       <h2 id="export-requests-title">Exports you asked for</h2>
       <Progress label={action.busy} />
       {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
+      {withdrawn !== undefined && (
+        <div className="notice notice-info" role="status" aria-label="Export withdrawn">
+          <p className="notice-title">{withdrawn}</p>
+          <button type="button" className="link-button" onClick={() => setWithdrawn(undefined)}>
+            Dismiss
+          </button>
+        </div>
+      )}
       {list.length === 0 && <p className="empty">None waiting.</p>}
       <table className="data-table" aria-label="Exports you asked for" hidden={list.length === 0}>
         <TableHead columns={['Export', 'Sealed to', 'State']} withActions />
@@ -424,10 +441,18 @@ function ExportRequestsPanel() {
               </td>
               <td>{request.approved ? <span className="badge badge-active">approved</span> : <span className="badge">waiting for votes</span>}</td>
               <td className="row-actions">
-                {request.approved && (
+                {request.approved ? (
                   <button type="button" className="small primary" onClick={() => void open(request)} disabled={action.busy !== undefined}>
                     Open the export of {request.what}
                   </button>
+                ) : (
+                  <RowAction
+                    verb="Withdraw…"
+                    subject={`the export of ${request.what}`}
+                    danger
+                    disabled={action.busy !== undefined}
+                    onClick={() => void withdraw(request)}
+                  />
                 )}
               </td>
             </tr>
