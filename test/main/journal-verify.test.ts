@@ -306,6 +306,17 @@ describe('the journal index', () => {
     const after = await journal.list({}, 100);
     expect(after.verdict).toMatchObject({ valid: false, count: 2, problem: { kind: 'signature', seq: 2, line: 3 } });
     expect(after.entries.map((entry) => entry.seq)).toEqual([1, 0]);
+    // Nor does the journal key sign a checkpoint of a journal that was edited.
+    await expect(journal.checkpoint()).rejects.toThrow('the journal does not verify, so no checkpoint is signed: entry 2 (line 3)');
+  });
+
+  it('signs a checkpoint of the head as it verified', async () => {
+    const { file, reopen } = await journalWith(5);
+    const { journal } = reopen();
+    const lines = await fileLines(file);
+    const checkpoint = await journal.checkpoint();
+    expect(checkpoint).toMatchObject({ count: 6, head: sha256Hex(lines[5]!), journalKey: JSON.parse(lines[0]!).journalKey });
+    expect(verifyJournal(`${lines.join('\n')}\n`, { checkpoint: JSON.stringify(checkpoint) })).toMatchObject({ valid: true });
   });
 
   it('exports a range as exactly the lines of the file, read in chunks, with a checkpoint that verifies it', async () => {

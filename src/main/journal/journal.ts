@@ -131,16 +131,6 @@ export class Journal {
     return appended;
   }
 
-  /** The whole file's text ('' before the first entry). */
-  async text(): Promise<string> {
-    try {
-      return await readFile(this.file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
-      throw fileError(this.file, error);
-    }
-  }
-
   /**
    * Verifies the journal. Only the entries appended since the last verification are checked, once the file is found
    * to still begin with exactly the bytes that verified; otherwise (an edit, a cut) the whole file is, and the verdict
@@ -205,13 +195,16 @@ export class Journal {
     return proofRoots(entry, this.bootProofs);
   }
 
-  /** A signed checkpoint of the journal's head. */
+  /** A signed checkpoint of the journal's head, as verified; refused when the journal does not verify. */
   async checkpoint(): Promise<Checkpoint> {
-    const { lines } = journalLines(await this.text());
-    const [first, last] = [lines[0], lines.at(-1)];
-    if (first === undefined || last === undefined)
-      throw new QkError('FAILED_PRECONDITION', 'the journal is empty: there is nothing to checkpoint yet');
-    return this.checkpointOf(lines.length, sha256Hex(last), (JSON.parse(first) as { journalKey?: string }).journalKey);
+    const { verdict, verified } = await this.verification();
+    // A checkpoint vouches for what it covers: the key must never sign the head of a journal that was tampered with.
+    if (!verdict.valid) {
+      throw new QkError('FAILED_PRECONDITION', `the journal does not verify, so no checkpoint is signed: ${verdict.problem?.message ?? ''}`);
+    }
+    if (verified === undefined) throw new QkError('FAILED_PRECONDITION', 'the journal is empty: there is nothing to checkpoint yet');
+    const last = verified.index.count - 1;
+    return this.checkpointOf(verified.index.count, verified.index.hashHex(last), verified.prefix.journalKey);
   }
 
   /**
