@@ -14,6 +14,7 @@ import { counted } from '../../shared/describe/words';
 import { QkError, toQkError } from '../../shared/errors';
 import { checkStampableRequest, stampedRequestText } from '../../shared/offline/stamped-request';
 import { AWS_NITRO_ROOT, BootProofCheck, rootsSummary, type PinnedRoot } from '../../shared/journal/attestations';
+import { sha256HexSchema } from '../../shared/journal/format';
 import { verifyJournal } from '../../shared/journal/verify';
 import { decryptBundleOffline, decryptedRecord, type RevealedSecret } from '../exports/exporter';
 import { stampedRequestRecord } from '../journal/activity-entry';
@@ -479,7 +480,7 @@ function givenRoot(fingerprint: string): PinnedRoot {
     .trim()
     .toLowerCase()
     .replace(/^sha256:/, '');
-  if (!/^[0-9a-f]{64}$/.test(normalized)) {
+  if (!sha256HexSchema.safeParse(normalized).success) {
     throw new UsageError(`--attestation-root must be a root certificate's SHA-256 (64 hex characters), got ${JSON.stringify(fingerprint)}`);
   }
   return { fingerprint: normalized, name: 'given with --attestation-root' };

@@ -6,6 +6,7 @@ import { QkError } from '../../shared/errors';
 import { assertKeyName } from '../keychain/key-names';
 import { JsonFile } from '../storage/json-file';
 import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY } from '../../shared/crypto/signers';
+import { sha256HexSchema } from '../../shared/journal/format';
 import { trimTrailing } from '../../shared/text';
 
 export { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY };
@@ -46,7 +47,6 @@ export type ProfileChangeCheck = (before: Profile | undefined, after: Profile) =
 
 const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const UNCOMPRESSED_P256_PATTERN = /^04[0-9a-fA-F]{128}$/;
-const SHA256_PATTERN = /^[0-9a-f]{64}$/;
 
 const profileSchema = z.object({
   id: z.string().regex(UUID_PATTERN),
@@ -58,7 +58,7 @@ const profileSchema = z.object({
   apiKeyName: z.string(),
   enclaveSignerPublicKey: z.string().regex(UNCOMPRESSED_P256_PATTERN),
   authProxyConfigId: z.string().regex(UUID_PATTERN).optional(),
-  attestationRoot: z.string().regex(SHA256_PATTERN).optional(),
+  attestationRoot: sha256HexSchema.optional(),
 });
 
 const profilesFileSchema = z.object({
@@ -313,9 +313,9 @@ function validateSignerKey(value: unknown, kind: ProfileKind): string {
 /** A hosted profile keeps none (a Sandbox profile turned hosted loses it): its boot proofs chain to AWS Nitro's root. */
 function validateAttestationRoot(value: unknown, kind: ProfileKind): string | undefined {
   if (value === undefined || kind === 'hosted') return undefined;
-  if (typeof value !== 'string' || !SHA256_PATTERN.test(value))
-    throw invalid('attestationRoot', 'must be a SHA-256 fingerprint: 64 lowercase hex characters');
-  return value;
+  const parsed = sha256HexSchema.safeParse(value);
+  if (!parsed.success) throw invalid('attestationRoot', 'must be a SHA-256 fingerprint: 64 lowercase hex characters');
+  return parsed.data;
 }
 
 function copyProfile(profile: Profile): Profile {

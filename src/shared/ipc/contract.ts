@@ -32,6 +32,7 @@ import { draftEntry } from './policy-draft';
 import { LINT_RULES } from '../policy/lint-rules';
 import { activityReading } from './readings';
 import { journalChannels } from './journal';
+import { sha256HexSchema } from '../journal/format';
 
 // ---- shared pieces -------------------------------------------------------------------------------------------
 
@@ -89,10 +90,7 @@ const profile = z.strictObject({
   ...profileFields,
   enclaveSignerPublicKey: publicKeyHex,
   /** A Sandbox profile's own attestation root (SHA-256 of its certificate), pinned from its service; main sets it. */
-  attestationRoot: z
-    .string()
-    .regex(/^[0-9a-f]{64}$/)
-    .optional(),
+  attestationRoot: sha256HexSchema.optional(),
 });
 /** Hosted profiles default the enclave signer key to the production one, so it is optional when adding. */
 const profileInput = z.strictObject({ ...profileFields, enclaveSignerPublicKey: publicKeyHex.optional() });

@@ -3,7 +3,7 @@
  * verification stands, and the files main writes for an auditor (an export of a date range and a checkpoint).
  */
 import { z } from 'zod';
-import { JOURNAL_ACTIONS, journalReadingSchema } from '../journal/format';
+import { JOURNAL_ACTIONS, journalReadingSchema, sha256HexSchema } from '../journal/format';
 
 const isoTimestamp = z.iso.datetime({ offset: true });
 const optionalText = z.string().max(128).optional();
@@ -12,10 +12,9 @@ const journalFileName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\.(?:j
   error: 'expected a file name like journal-2026-11.jsonl (letters, digits, . _ -), no folders',
 });
 
-const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
 const rootView = z.strictObject({
   /** SHA-256 of the root certificate. */
-  fingerprint: sha256Hex,
+  fingerprint: sha256HexSchema,
   /** Its subject, as the certificate names itself. */
   subject: z.string().max(1000),
   /** What this desktop pins it as; absent when it pins no such root. */
@@ -50,7 +49,7 @@ export const journalVerificationView = z.strictObject({
   /** The last line was cut short by a crash; the next entry replaces it. */
   tornTail: z.boolean(),
   /** The attestation roots app proofs are checked against: AWS Nitro's for Turnkey, the Sandbox's own for it. */
-  pinnedRoots: z.array(z.strictObject({ fingerprint: sha256Hex, name: z.string().max(200) })).max(100),
+  pinnedRoots: z.array(z.strictObject({ fingerprint: sha256HexSchema, name: z.string().max(200) })).max(100),
   problem: z
     .strictObject({ kind: z.string().max(64), line: z.number().int().optional(), seq: z.number().int().optional(), message: z.string().max(2000) })
     .optional(),

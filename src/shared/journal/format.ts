@@ -39,7 +39,8 @@ export const JOURNAL_ACTIONS = [
 ] as const;
 export type JournalAction = (typeof JOURNAL_ACTIONS)[number];
 
-const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
+/** A SHA-256 in lowercase hex: an entry's hash, a root certificate's fingerprint. */
+export const sha256HexSchema = z.string().regex(/^[0-9a-f]{64}$/, { error: 'expected a SHA-256: 64 lowercase hex digits' });
 const text = z.string().max(100_000);
 /** Uncompressed P-256 point, 130 hex characters. */
 export const journalKeySchema = z.string().regex(/^04[0-9a-f]{128}$/);
@@ -99,7 +100,7 @@ export const journalEntrySchema = journalRecordSchema.extend({
   seq: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
   /** ISO 8601 UTC with milliseconds. */
   at: z.iso.datetime(),
-  prev: hex64,
+  prev: sha256HexSchema,
   /** Only in entry 0: the key every entry is signed with. */
   journalKey: journalKeySchema.optional(),
   sig: z.string().regex(/^[0-9a-f]{128}$/),
@@ -113,7 +114,7 @@ export const checkpointSchema = z.strictObject({
   /** How many entries the journal held: entries 0 … count-1. */
   count: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
   /** The hash of entry count-1. */
-  head: hex64,
+  head: sha256HexSchema,
   at: z.iso.datetime(),
   journalKey: journalKeySchema,
   sig: z.string().regex(/^[0-9a-f]{128}$/),
