@@ -5,7 +5,7 @@ import type { JournalEntry } from '../../shared/journal/format';
 import { JOURNAL_LIST_LIMIT, type JournalEntryView, type JournalVerificationView } from '../../shared/ipc/journal';
 import type { IpcHandlers } from '../ipc/register';
 import type { Profiles } from '../profiles/profiles';
-import type { Journal, JournalStanding } from './journal';
+import type { Journal, JournalRange, JournalStanding } from './journal';
 
 type JournalChannel = 'journal.list' | 'journal.verify' | 'journal.export' | 'journal.checkpoint';
 
@@ -25,23 +25,14 @@ export function journalHandlers({ journal, profiles, journalExportsDir }: Journa
   return {
     'journal.list': async ({ action, profileId, from, to }) => {
       const { entries, verdict } = await journal.list(
-        {
-          ...(action === undefined ? {} : { action }),
-          ...(profileId === undefined ? {} : { profileId }),
-          ...(from === undefined ? {} : { fromMs: Date.parse(from) }),
-          ...(to === undefined ? {} : { toMs: Date.parse(to) }),
-        },
+        { ...(action === undefined ? {} : { action }), ...(profileId === undefined ? {} : { profileId }), ...rangeOf(from, to) },
         JOURNAL_LIST_LIMIT,
       );
       const pins = await pinnedRoots(profiles);
       return { entries: entries.map((entry) => entryView(entry, journal, pins)), verification: verificationView(verdict, pins) };
     },
     'journal.verify': async () => verificationView(await journal.verify(), await pinnedRoots(profiles)),
-    'journal.export': async ({ from, to, file }) =>
-      journal.writeExport(
-        { ...(from === undefined ? {} : { fromMs: Date.parse(from) }), ...(to === undefined ? {} : { toMs: Date.parse(to) }) },
-        await fileIn(file),
-      ),
+    'journal.export': async ({ from, to, file }) => journal.writeExport(rangeOf(from, to), await fileIn(file)),
     'journal.checkpoint': async ({ file }) => {
       const path = await fileIn(file);
       const { count, head } = await journal.writeCheckpoint(path);
@@ -50,11 +41,16 @@ export function journalHandlers({ journal, profiles, journalExportsDir }: Journa
   };
 }
 
+/** A channel's ISO dates as the journal's range; a date not given leaves that side open. */
+function rangeOf(from: string | undefined, to: string | undefined): JournalRange {
+  return { ...(from === undefined ? {} : { fromMs: Date.parse(from) }), ...(to === undefined ? {} : { toMs: Date.parse(to) }) };
+}
+
 /**
  * The roots app proofs are checked against: AWS Nitro's, which Turnkey's enclaves chain to, and each Sandbox
  * profile's own, which only says this desktop's Sandbox vouched for the activity.
  */
-export async function pinnedRoots(profiles: Pick<Profiles, 'list'>): Promise<PinnedRoot[]> {
+async function pinnedRoots(profiles: Pick<Profiles, 'list'>): Promise<PinnedRoot[]> {
   const sandboxRoots = (await profiles.list()).flatMap((profile) =>
     profile.attestationRoot === undefined ? [] : [{ fingerprint: profile.attestationRoot, name: `${profile.name}, this desktop's own service` }],
   );

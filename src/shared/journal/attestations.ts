@@ -107,13 +107,19 @@ export function proofRoots(entry: Pick<JournalEntry, 'bootProofs'>, check: BootP
   return [...roots.values()];
 }
 
+/** A root the entries' proofs chain to: how many entries, and the name the reader pins it under. */
+export interface RootSummary extends ProofRoot {
+  pinnedAs: string | undefined;
+  entries: number;
+}
+
 /** How many entries' proofs chain to each root, with the name the reader pins it under. */
 export function rootsSummary(
   entries: readonly Pick<JournalEntry, 'bootProofs'>[],
   check: BootProofCheck,
   pins: readonly PinnedRoot[],
-): { fingerprint: string; subject: string; pinnedAs: string | undefined; entries: number }[] {
-  const summary = new Map<string, { fingerprint: string; subject: string; pinnedAs: string | undefined; entries: number }>();
+): RootSummary[] {
+  const summary = new Map<string, RootSummary>();
   for (const entry of entries) {
     for (const root of proofRoots(entry, check)) {
       const known = summary.get(root.fingerprint) ?? { ...root, pinnedAs: pinnedName(root.fingerprint, pins), entries: 0 };
