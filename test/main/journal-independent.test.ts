@@ -14,6 +14,7 @@ import canonicalize from 'canonicalize';
 import { decode as decodeCbor, encode as encodeCbor } from 'cborg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Journal } from '../../src/main/journal/journal';
+import { provenPolicy } from '../support/app-proofs';
 import { startTestService, type TestService } from '../support/service';
 import { FileSecretStore } from './fixtures/journal-appender';
 
@@ -171,24 +172,7 @@ describe('the journal as docs/formats.md describes it', () => {
   });
 
   it("checks the service's app proofs and boot proofs as described, and finds the root the app names", async () => {
-    const body = JSON.stringify({
-      ...service.envelope('ACTIVITY_TYPE_CREATE_POLICY_V3', {
-        policyName: 'proven',
-        effect: 'EFFECT_ALLOW',
-        condition: 'false',
-        consensus: 'true',
-        notes: '',
-      }),
-      generateAppProofs: true,
-    });
-    const { activity } = (await service.post('/public/v1/submit/create_policy', body)).body as {
-      activity: {
-        id: string;
-        appProofs: { scheme: 'SIGNATURE_SCHEME_EPHEMERAL_KEY_P256'; publicKey: string; proofPayload: string; signature: string }[];
-      };
-    };
-    const { publicKey } = activity.appProofs[0]!;
-    const { bootProof } = (await service.query('get_boot_proof', { organizationId: service.info.organizationId, ephemeralKey: publicKey })).body;
+    const { activity, bootProof } = await provenPolicy(service, 'proven');
     const dataDir = await mkdtemp(join(tmpdir(), 'qk-journal-independent-proofs-'));
     const journal = new Journal({ dataDir, secrets: new FileSecretStore(join(dataDir, 'keys')) });
     const reading = { title: 'Create policy proven', summary: 'allow nothing', facts: [], warnings: [], verdict: 'completed' };

@@ -14,6 +14,7 @@ import { bytesToHex } from '../../src/shared/crypto/encoding';
 import { BootProofCheck, rootsSummary } from '../../src/shared/journal/attestations';
 import { GENESIS_PREV, JOURNAL_STARTED, signEntry, type JournalRecord, type JournalSigner } from '../../src/shared/journal/format';
 import { verifyJournal } from '../../src/shared/journal/verify';
+import { provenPolicy } from '../support/app-proofs';
 import { startTestService, type TestService } from '../support/service';
 
 let service: TestService;
@@ -25,19 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([service.close(), other.close()]);
 });
-
-/** A completed create_policy that asked for app proofs, with its proofs and the boot proof of their key. */
-async function provenActivity(t: TestService, name: string) {
-  const body = JSON.stringify({
-    ...t.envelope('ACTIVITY_TYPE_CREATE_POLICY_V3', { policyName: name, effect: 'EFFECT_ALLOW', condition: 'false', consensus: 'true', notes: '' }),
-    generateAppProofs: true,
-  });
-  const reply = await t.post('/public/v1/submit/create_policy', body);
-  expect(reply.status).toBe(200);
-  const activity = reply.body.activity as { id: string; appProofs: AppProof[] };
-  const boot = await t.query('get_boot_proof', { organizationId: t.info.organizationId, ephemeralKey: activity.appProofs[0]!.publicKey });
-  return { answer: reply.body as unknown, activity, appProofs: activity.appProofs, bootProof: boot.body.bootProof as BootProof };
-}
 
 function journalKey() {
   const secret = p256.utils.randomSecretKey();
@@ -72,7 +60,7 @@ function proven(activityId: string, appProofs: AppProof[], bootProofs: BootProof
 
 describe('app proofs and boot proofs in the journal', () => {
   it('verifies an entry whose proofs chain to the service root, and names that root as pinned only when it is', async () => {
-    const { activity, appProofs, bootProof } = await provenActivity(service, 'kept');
+    const { activity, appProofs, bootProof } = await provenPolicy(service, 'kept');
     const text = await journalOf([proven(activity.id, appProofs, [bootProof])]);
     const bootProofs = new BootProofCheck();
     const verdict = verifyJournal(text, { bootProofs });
@@ -87,7 +75,7 @@ describe('app proofs and boot proofs in the journal', () => {
   });
 
   it('remembers the boot proofs it verified, and another check adopts them instead of verifying them again', async () => {
-    const { bootProof } = await provenActivity(service, 'remembered');
+    const { bootProof } = await provenPolicy(service, 'remembered');
     const worker = new BootProofCheck();
     const attested = worker.verify(bootProof);
     expect(worker.verify({ ...bootProof })).toBe(attested);
@@ -98,12 +86,12 @@ describe('app proofs and boot proofs in the journal', () => {
   });
 
   it('names the entry whose proofs lost their boot proof, gained a stray one, or came from another activity', async () => {
-    const first = await provenActivity(service, 'first');
-    const second = await provenActivity(service, 'second');
+    const first = await provenPolicy(service, 'first');
+    const second = await provenPolicy(service, 'second');
     const cases: [JournalRecord, string][] = [
       [proven(first.activity.id, first.appProofs, []), 'app proof 1: the entry holds no boot proof for its ephemeral key'],
       [
-        proven(first.activity.id, first.appProofs, [first.bootProof, (await provenActivity(other, 'other')).bootProof]),
+        proven(first.activity.id, first.appProofs, [first.bootProof, (await provenPolicy(other, 'other')).bootProof]),
         'boot proof 2 vouches for no app proof',
       ],
       [
@@ -119,8 +107,8 @@ describe('app proofs and boot proofs in the journal', () => {
   });
 
   it('names the entry whose boot proof was edited or taken from another service', async () => {
-    const { activity, appProofs, bootProof } = await provenActivity(service, 'edited');
-    const foreign = (await provenActivity(other, 'foreign')).bootProof;
+    const { activity, appProofs, bootProof } = await provenPolicy(service, 'edited');
+    const foreign = (await provenPolicy(other, 'foreign')).bootProof;
     const edits: BootProof[] = [
       // The manifest no longer hashes to the attested user_data.
       { ...bootProof, qosManifestB64: Buffer.from('{"namespace":"elsewhere"}').toString('base64') },
@@ -136,7 +124,7 @@ describe('app proofs and boot proofs in the journal', () => {
   });
 
   it('records an activity with its proofs and their boot proof, or with neither when the boot proof cannot be had', async () => {
-    const { answer, activity } = await provenActivity(service, 'recorded');
+    const { answer, activity } = await provenPolicy(service, 'recorded');
     const posted: PostedAnswer = { path: '/public/v1/submit/create_policy', stampHeader: '', stampedHere: true, answer };
     const profile = { id: 'profile-1', name: 'Sandbox' };
     const records: JournalRecord[] = [];

@@ -13,9 +13,10 @@ import * as x509 from '@peculiar/x509';
 import { computeQosLiveManifestCommitmentPcr, verify, verifyAppProofSignature, verifyCoseSign1Sig } from '@turnkey/crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifyAppProof, type AppProof } from '../../src/shared/crypto/app-proof';
-import { qosLiveManifestCommitmentPcr, verifyBootProof, type BootProof } from '../../src/shared/crypto/attestation';
+import { qosLiveManifestCommitmentPcr, verifyBootProof } from '../../src/shared/crypto/attestation';
 import { base64Decode, bytesToHex, utf8Encode } from '../../src/shared/crypto/encoding';
-import { newKey, startTestService, type ApiPublicKey, type TestKey, type TestService } from '../support/service';
+import { bootProofOf, submitProven } from '../support/app-proofs';
+import { newKey, startTestService, type TestService } from '../support/service';
 
 let t: TestService;
 beforeEach(async () => {
@@ -26,12 +27,6 @@ afterEach(async () => {
 });
 
 const sha256Hex = (text: string) => bytesToHex(sha256(utf8Encode(text)));
-
-/** Submits with generateAppProofs; returns the reply and the exact body that was stamped. */
-async function submitProven(name: string, type: string, parameters: unknown, key?: TestKey, organizationId = t.info.organizationId) {
-  const body = JSON.stringify({ type, timestampMs: String(t.clock.now()), organizationId, parameters, generateAppProofs: true });
-  return { reply: await t.post(`/public/v1/submit/${name}`, body, key === undefined ? {} : { key }), body };
-}
 
 /** The organization data digest recomputed from what a client reads: quorum and policies. */
 async function organizationDataDigestSeenByClient(organizationId = t.info.organizationId, key = t.rootKey): Promise<string> {
@@ -63,7 +58,7 @@ describe('policy-outcome proofs', () => {
   it('a proven create_policy carries one POLICY_OUTCOME proof binding the decision and the activity', async () => {
     await t.submit('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', policyParams('existing'));
     const dataDigest = await organizationDataDigestSeenByClient();
-    const { reply, body } = await submitProven('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', policyParams('proven'));
+    const { reply, body } = await submitProven(t, 'create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', policyParams('proven'));
     const activity = reply.body.activity;
     expect(activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
     expect(activity.appProofs).toHaveLength(1);
@@ -99,7 +94,7 @@ describe('policy-outcome proofs', () => {
   });
 
   it('tampering any byte of the payload or the signature fails verification', async () => {
-    const { reply } = await submitProven('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', policyParams('tamper'));
+    const { reply } = await submitProven(t, 'create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', policyParams('tamper'));
     const [proof] = reply.body.activity.appProofs as AppProof[];
     const flipped = (text: string, index: number) => text.slice(0, index) + String.fromCharCode(text.charCodeAt(index) ^ 1) + text.slice(index + 1);
     // The signature's digit is swapped for another hex digit, so it still parses and only verification can catch it.
@@ -131,13 +126,10 @@ describe('policy-outcome proofs', () => {
     const { subOrganizationId } = created.body.activity.result.createSubOrganizationResultV8;
     const childDigest = await organizationDataDigestSeenByClient(subOrganizationId, ownerKey);
     const parentDigest = await organizationDataDigestSeenByClient();
-    const { reply } = await submitProven(
-      'create_policy',
-      'ACTIVITY_TYPE_CREATE_POLICY_V3',
-      policyParams('child policy'),
-      ownerKey,
-      subOrganizationId,
-    );
+    const { reply } = await submitProven(t, 'create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', policyParams('child policy'), {
+      key: ownerKey,
+      organizationId: subOrganizationId,
+    });
     const [proof] = reply.body.activity.appProofs as AppProof[];
     expect((verifyAppProof(proof!) as { policyOutcomeProof: unknown }).policyOutcomeProof).toMatchObject({
       organizationId: subOrganizationId,
@@ -156,7 +148,7 @@ describe('policy-outcome proofs', () => {
   it('an activity completed by a later approval is proven then, with every approval that counted', async () => {
     const bob = await t.addUser({ name: 'bob' });
     await t.setRootQuorum(2, [t.info.rootUserId, bob.userId]);
-    const { reply, body } = await submitProven('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', policyParams('two of two'));
+    const { reply, body } = await submitProven(t, 'create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', policyParams('two of two'));
     const pending = reply.body.activity;
     expect(pending.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
     expect(pending.appProofs).toBeUndefined();
@@ -193,7 +185,7 @@ describe('address-derivation proofs come from the same hook', () => {
       path: `m/44'/60'/0'/0/${index}`,
       addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
     }));
-    const { reply } = await submitProven('create_wallet', 'ACTIVITY_TYPE_CREATE_WALLET', { walletName: 'proven', accounts });
+    const { reply } = await submitProven(t, 'create_wallet', 'ACTIVITY_TYPE_CREATE_WALLET', { walletName: 'proven', accounts });
     const activity = reply.body.activity;
     const result = activity.result.createWalletResult;
     const payloads = (activity.appProofs as AppProof[]).map((proof) => {
@@ -214,15 +206,8 @@ describe('address-derivation proofs come from the same hook', () => {
   });
 });
 
-/** The service's boot proof, over HTTP as a client reads it. */
-async function bootProofOf(service: TestService<ApiPublicKey>, ephemeralKey: string): Promise<BootProof> {
-  const reply = await service.query('get_boot_proof', { ephemeralKey });
-  expect(reply.status).toBe(200);
-  return reply.body.bootProof as BootProof;
-}
-
 async function provenPolicyProof(): Promise<AppProof> {
-  const { reply } = await submitProven('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', policyParams('attested'));
+  const { reply } = await submitProven(t, 'create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', policyParams('attested'));
   return (reply.body.activity.appProofs as AppProof[])[0]!;
 }
 
