@@ -14,7 +14,7 @@ const FAMILIES = [
   ['vote', 'Votes'],
   ['activity', 'Activities submitted'],
   ['request', 'Offline requests'],
-  ['export', 'Exports: reveals, decryptions, withdrawals'],
+  ['export', 'Exports and reveals'],
   ['app', 'Unlocks'],
   ['profile', 'Profiles'],
   ['settings', 'Settings'],
