@@ -38,7 +38,6 @@ export async function newOperator(): Promise<Operator> {
   return { dataDir, keychainServiceName, store, keychain, profiles, stamper: new Stamper(keychain), publicKey };
 }
 
-/** The service (see test/support/service.ts) whose root user holds the first operator's key. */
 /** Removes the operator's profiles and keychain entries (the keychain is shared by the whole session) and its data dir. */
 export async function removeOperator(operator: Operator): Promise<void> {
   for (const profile of await operator.profiles.list()) await operator.profiles.remove(profile.id);
@@ -75,12 +74,17 @@ export async function startTestBed(count = 1): Promise<TestBed> {
     const client = new ApiClient({ profile, stamper: operator.stamper, now: clock.now });
     ready.push({ ...operator, profile, client, userId });
   }
+  let closing: Promise<void> | undefined;
   return {
     ...service,
     operators: ready,
-    async close() {
-      await service.close();
-      for (const operator of operators) await removeOperator(operator);
+    close() {
+      // Once: a teardown that runs after a timed-out one waits for it rather than removing the same things again.
+      closing ??= (async () => {
+        await service.close();
+        for (const operator of operators) await removeOperator(operator);
+      })();
+      return closing;
     },
   };
 }
