@@ -79,6 +79,16 @@ export function buildServer(deps: PipelineDeps, routes: RouteTable, options: Ser
   // One instance type for both: the routes read nothing that differs between HTTP and HTTPS requests.
   const app = (options.tls === undefined ? Fastify(settings) : Fastify({ ...settings, https: options.tls })) as FastifyInstance;
 
+  // Closing waits for every connection to end, and one whose request was still being answered would otherwise stay
+  // open for its keep-alive timeout (72 s) after its answer: the answers given while closing end their connection.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) void reply.header('connection', 'close');
+  });
+
   // First of all, before the body is read: a request for another host is not ours to answer.
   app.addHook('onRequest', async (request) => {
     checkHostHeader(request.headers.host, options.allowedHostNames, (app.server.address() as AddressInfo).port);
