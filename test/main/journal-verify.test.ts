@@ -375,4 +375,46 @@ describe('the journal index', () => {
     expect(continuedInline.rows.offsets[0]).toBe(inline.prefix?.bytes);
     expect(await verifyJournalFileOffThread(file, inline.prefix)).toEqual({ ...continuedInline, bootProofs: [] });
   });
+
+  it('verifies a batch of lines at a time exactly as in one piece, and names what broke as a whole verification does', async () => {
+    const { file } = await journalWith(40, { record: (index) => ({ ...voteRecord(index), profileId: `profile-${index % 3}` }) });
+    const verifySignature = nodeJournalVerifier();
+    const lines = await fileLines(file);
+    const verifyWith = async (text: string, batchBytes: number) => {
+      await writeFile(file, text);
+      const verification = await verifyJournalFile(file, undefined, { verifySignature, batchBytes });
+      if (typeof verification === 'string') throw new Error(`verification answered ${verification}`);
+      return verification;
+    };
+    const swapped = [...lines];
+    [swapped[10], swapped[30]] = [swapped[30]!, swapped[10]!];
+    const malformed = editedText(lines.join('\n'), 5).split('\n');
+    malformed[35] = '{';
+    const cases = {
+      intact: `${lines.join('\n')}\n`,
+      'torn tail': `${lines.join('\n')}\n${lines[1]!.slice(0, 50)}`,
+      'edited late': `${editedText(lines.join('\n'), 33)}\n`,
+      // Entry 30 moved before entry 11: a later batch holds entry 11, so only looking on past the batch says reordered.
+      reordered: `${swapped.join('\n')}\n`,
+      deleted: `${lines.filter((_, seq) => seq !== 20).join('\n')}\n`,
+      // A malformed line is named even with an edited entry before it, as the whole file's lines are read first.
+      'malformed after an edit': `${malformed.join('\n')}\n`,
+    };
+    for (const [name, text] of Object.entries(cases)) {
+      const whole = await verifyWith(text, Infinity);
+      // Smaller than one line (each batch is then grown to a whole line) and a few lines.
+      for (const batchBytes of [100, 2000]) {
+        expect(await verifyWith(text, batchBytes), `${name} in batches of ${batchBytes} bytes`).toEqual(whole);
+      }
+    }
+    // Batches are read as they are checked: an edit made once the first signature is checked is seen in a later one.
+    await writeFile(file, cases.intact);
+    const counter = countingVerifier();
+    counter.beforeNextCheck(() => editEntryNow(file, 33));
+    const readAsChecked = await verifyJournalFile(file, undefined, { verifySignature: counter.verifySignature, batchBytes: 2000 });
+    expect(typeof readAsChecked !== 'string' && readAsChecked.verdict.problem).toMatchObject({ kind: 'signature', seq: 33 });
+    expect((await verifyWith(cases.reordered, 2000)).verdict.problem).toMatchObject({ kind: 'reordered', seq: 30 });
+    expect((await verifyWith(cases['malformed after an edit'], 2000)).verdict.problem).toMatchObject({ kind: 'malformed', line: 36 });
+    expect((await verifyWith(cases.intact, 2000)).rows.profileIds.sort()).toEqual(['profile-0', 'profile-1', 'profile-2']);
+  });
 });

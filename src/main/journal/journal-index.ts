@@ -77,6 +77,34 @@ export function indexRows(entries: JournalEntry[], head: string, bytes: Buffer, 
   return rows;
 }
 
+/** The rows of consecutive runs of entries, `parts` in file order, as one run. */
+export function joinRows(parts: IndexRows[]): IndexRows {
+  if (parts.length === 1) return parts[0]!;
+  const count = parts.reduce((sum, part) => sum + part.offsets.length, 0);
+  const rows: IndexRows = {
+    offsets: new Float64Array(count),
+    end: parts.at(-1)?.end ?? 0,
+    times: new Float64Array(count),
+    actions: new Uint8Array(count),
+    profiles: new Uint32Array(count),
+    profileIds: [],
+    hashes: new Uint8Array(count * HASH_BYTES),
+  };
+  const profileCodes = new Map<string, number>();
+  let at = 0;
+  for (const part of parts) {
+    rows.offsets.set(part.offsets, at);
+    rows.times.set(part.times, at);
+    rows.actions.set(part.actions, at);
+    rows.hashes.set(part.hashes, at * HASH_BYTES);
+    part.profiles.forEach((local, row) => {
+      rows.profiles[at + row] = local === 0 ? 0 : internProfile(profileCodes, rows.profileIds, part.profileIds[local - 1]!);
+    });
+    at += part.offsets.length;
+  }
+  return rows;
+}
+
 /** The buffers of `rows`, for a postMessage transfer list. */
 export function rowBuffers({ offsets, times, actions, profiles, hashes }: IndexRows): ArrayBuffer[] {
   return [offsets, times, actions, profiles, hashes].map((column) => column.buffer as ArrayBuffer);

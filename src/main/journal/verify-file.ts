@@ -10,8 +10,8 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { QkError } from '../../shared/errors';
 import type { BootProofCheck } from '../../shared/journal/attestations';
 import type { JournalSignatureVerifier } from '../../shared/journal/format';
-import { verifyAppended, verifyJournal, type JournalVerdict, type VerifiedEnd } from '../../shared/journal/verify';
-import { indexRows, type IndexRows, type LineLocation } from './journal-index';
+import { verifyAppended, verifyJournal, type JournalVerdict, type VerifiedEnd, type VerifyOptions } from '../../shared/journal/verify';
+import { indexRows, joinRows, type IndexRows, type LineLocation } from './journal-index';
 
 /** How far the file verified. */
 export interface VerifiedPrefix extends VerifiedEnd {
@@ -38,7 +38,12 @@ export interface VerifyFileOptions {
   bootProofs?: BootProofCheck;
   /** Answer 'too-large' rather than check more than this many new bytes (main's bound on its own event loop). */
   maxNewBytes?: number;
+  /** About how many bytes of lines are checked at a time (VERIFY_BATCH_BYTES). */
+  batchBytes?: number;
 }
+
+/** Lines are verified about this many bytes at a time (some thousands of entries). */
+const VERIFY_BATCH_BYTES = 4 << 20;
 
 /** Bytes read (and hashed) at a time: the event loop runs between reads. */
 const READ_CHUNK = 1 << 20;
@@ -50,7 +55,7 @@ const READ_CHUNK = 1 << 20;
 export async function verifyJournalFile(
   file: string,
   known: VerifiedPrefix | undefined,
-  { verifySignature, bootProofs, maxNewBytes = Infinity }: VerifyFileOptions,
+  { verifySignature, bootProofs, maxNewBytes = Infinity, batchBytes = VERIFY_BATCH_BYTES }: VerifyFileOptions,
 ): Promise<FileVerification | 'prefix-changed' | 'too-large'> {
   let handle: FileHandle;
   try {
@@ -68,33 +73,73 @@ export async function verifyJournalFile(
     if (size - start > maxNewBytes) return 'too-large';
     const hash = createHash('sha256');
     if (known !== undefined && (await hashRange(handle, hash, start)) !== known.sha256) return 'prefix-changed';
-    const appended = await readRange(handle, start, size - start);
-    const text = appended.toString('utf8');
     const checks = { verifySignature, ...(bootProofs === undefined ? {} : { bootProofs }) };
-    const verdict = known === undefined ? verifyJournal(text, checks) : verifyAppended(known, text, checks);
-    const { entries, ...summary } = verdict;
-    const last = entries.at(-1);
-    const rows = indexRows(entries, verdict.head ?? '', appended, start);
-    if (last === undefined || verdict.head === undefined || verdict.journalKey === undefined)
-      return { continued: known !== undefined, verdict: summary, rows, prefix: known };
-    hash.update(appended.subarray(0, rows.end - start));
-    return {
-      continued: known !== undefined,
-      verdict: summary,
-      rows,
-      prefix: {
-        bytes: rows.end,
-        sha256: hash.digest('hex'),
-        count: (known?.count ?? 0) + entries.length,
-        last,
-        head: verdict.head,
-        journalKey: verdict.journalKey,
-      },
-    };
+    return await verifyInBatches(handle, { known, start, size, hash, checks, batchBytes });
   } catch (error) {
     throw (error as NodeJS.ErrnoException).code === undefined || error instanceof QkError ? error : fileError(file, error);
   } finally {
     await handle.close();
+  }
+}
+
+interface LinesToVerify {
+  known: VerifiedPrefix | undefined;
+  /** Where the lines to check begin (the known prefix's end) and the file's size. */
+  start: number;
+  size: number;
+  /** The SHA-256 of the bytes before `start`, to be continued over the lines that verify. */
+  hash: Hash;
+  checks: Pick<VerifyOptions, 'verifySignature' | 'bootProofs'>;
+  batchBytes: number;
+}
+
+/**
+ * Verifies [start, size) a batch of whole lines at a time, so that only one batch's entries are held. A journal that
+ * does not verify is checked again in one piece (unless one batch held it all), so that what broke, and how far it
+ * verified, is said exactly as a verification of the whole file says it: every line is read before any signature is
+ * checked, and an entry moved further on is "reordered", not "deleted".
+ */
+async function verifyInBatches(handle: FileHandle, range: LinesToVerify): Promise<FileVerification> {
+  const { known, start, size, hash, checks, batchBytes } = range;
+  const atStart = hash.copy();
+  let end: VerifiedEnd | undefined = known;
+  let verdict: Omit<JournalVerdict, 'entries'> | undefined;
+  const parts: IndexRows[] = [];
+  // At least one batch, empty when nothing was appended: its verdict is the answer.
+  for (let position = start; verdict === undefined || position < size;) {
+    const batch = await readLines(handle, position, size, batchBytes);
+    const { entries, ...summary } = verifyLines(end, batch.toString('utf8'), checks);
+    if (!summary.valid && (position > start || batch.length < size - start)) {
+      return verifyInBatches(handle, { ...range, hash: atStart, batchBytes: Infinity });
+    }
+    verdict = summary;
+    const rows = indexRows(entries, summary.head ?? '', batch, position);
+    parts.push(rows);
+    hash.update(batch.subarray(0, rows.end - position));
+    const last = entries.at(-1);
+    if (last !== undefined) end = { count: (end?.count ?? 0) + entries.length, last, head: summary.head!, journalKey: summary.journalKey! };
+    position += batch.length;
+  }
+  const rows = joinRows(parts);
+  const prefix = end === known ? known : { ...end!, bytes: rows.end, sha256: hash.digest('hex') };
+  return { continued: known !== undefined, verdict, rows, prefix };
+}
+
+/** The lines in `text` checked as the continuation of `end`, or as the journal's start when nothing verified before. */
+function verifyLines(end: VerifiedEnd | undefined, text: string, checks: LinesToVerify['checks']): JournalVerdict {
+  return end === undefined ? verifyJournal(text, checks) : verifyAppended(end, text, checks);
+}
+
+/**
+ * The whole lines from `position` on, about `batchBytes` of them (more when one line is longer), or everything left,
+ * a torn last line included, when the file ends within that.
+ */
+async function readLines(handle: FileHandle, position: number, size: number, batchBytes: number): Promise<Buffer> {
+  for (let length = batchBytes; ; length *= 2) {
+    if (position + length >= size) return readRange(handle, position, size - position);
+    const bytes = await readRange(handle, position, length);
+    const lastNewline = bytes.lastIndexOf(0x0a);
+    if (lastNewline !== -1) return bytes.subarray(0, lastNewline + 1);
   }
 }
 
