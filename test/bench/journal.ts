@@ -2,14 +2,17 @@
  * The journal: appends per second through main's Journal (each one signed, written and fsynced), and verifying a
  * journal of 100,000 entries through it (from the start, on its worker thread), each beside its bound: the raw ECDSA
  * P-256 signatures (node:crypto) the same work needs; then verifying it again after one more append, which checks only
- * that entry once the verified bytes are found unchanged; what main holds in memory for that journal once verified, and
- * listing its newest entries as the Journal screen does. QK_BENCH_JOURNAL_ENTRIES sets a smaller journal.
+ * that entry once the verified bytes are found unchanged; what main holds in memory for that journal once verified; the
+ * peak memory of a verification a batch of lines at a time against one of the whole file; and listing its newest
+ * entries as the Journal screen does. QK_BENCH_JOURNAL_ENTRIES sets a smaller journal.
  */
+import { execFile } from 'node:child_process';
 import { generateKeyPairSync, sign, verify } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
+import { promisify } from 'node:util';
 import { runInNewContext } from 'node:vm';
 import { JOURNAL_LIST_LIMIT } from '../../src/shared/ipc/journal.js';
 import { Journal, JOURNAL_FILE } from '../../src/main/journal/journal.js';
@@ -22,6 +25,7 @@ const APPENDS = 300;
 const VERIFIED_ENTRIES = Number(process.env.QK_BENCH_JOURNAL_ENTRIES) || 100_000;
 const LISTS = 5;
 const RAW_SIGNATURES = 5_000;
+const execFileAsync = promisify(execFile);
 
 const reading = (index: number) => ({
   title: 'Send 1.5 ETH to 0x4838…5f97',
@@ -93,7 +97,9 @@ async function verification(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'qk-bench-journal-verify-'));
   const secrets = new MemoryStore();
   await secrets.set(JOURNAL_KEY_ACCOUNT, Buffer.from(privateKey.export({ format: 'jwk' }).d!, 'base64url'));
-  await writeFile(join(dataDir, JOURNAL_FILE), text);
+  const journalFile = join(dataDir, JOURNAL_FILE);
+  await writeFile(journalFile, text);
+  const leastHeap = { batched: await leastHeapToVerify(journalFile, 'batched'), whole: await leastHeapToVerify(journalFile, 'whole') };
   const before = memoryAfterGc();
   const journal = new Journal({ dataDir, secrets });
   const started = performance.now();
@@ -131,8 +137,27 @@ async function verification(): Promise<void> {
     `main's memory held after verifying ${VERIFIED_ENTRIES.toLocaleString('en-US')} entries  heap ${megabytes(after.heapUsed - before.heapUsed)}, ArrayBuffers ${megabytes(after.arrayBuffers - before.arrayBuffers)}   (the journal file: ${(text.length / 1e6).toFixed(0)} MB)`,
   );
   console.log(
+    `least heap (--max-old-space-size) to verify ${VERIFIED_ENTRIES.toLocaleString('en-US')} entries  in batches ${leastHeap.batched} MB   baseline: in one piece ${leastHeap.whole} MB, ${(leastHeap.whole / leastHeap.batched).toFixed(0)}× as much`,
+  );
+  console.log(
     `journal.list of the newest ${listed.toLocaleString('en-US')} of ${VERIFIED_ENTRIES.toLocaleString('en-US')} entries  ${listElapsed.toFixed(0)} ms (mean of ${LISTS})   bound: the verification it starts with, finding nothing new, ${verifyElapsed.toFixed(0)} ms`,
   );
+}
+
+/** Heap limits tried, in MB: the least one a verification completes in is what it needs, to within a factor of 2. */
+const HEAP_LIMITS_MB = [16, 32, 64, 128, 256, 512, 1024, 2048, 4096];
+
+/** The least of HEAP_LIMITS_MB that a process verifying `file` (journal-verify-process.ts) completes in. */
+async function leastHeapToVerify(file: string, mode: 'batched' | 'whole'): Promise<number> {
+  const child = join(import.meta.dirname, 'journal-verify-process.ts');
+  for (const limit of HEAP_LIMITS_MB) {
+    const completed = await execFileAsync(process.execPath, [`--max-old-space-size=${limit}`, '--import', 'tsx', child, file, mode]).then(
+      () => true,
+      () => false,
+    );
+    if (completed) return limit;
+  }
+  throw new Error(`verifying ${file} ${mode} did not complete within a heap of ${HEAP_LIMITS_MB.at(-1)} MB`);
 }
 
 export async function run(): Promise<void> {
