@@ -93,13 +93,7 @@ export function joinRows(parts: IndexRows[]): IndexRows {
   const profileCodes = new Map<string, number>();
   let at = 0;
   for (const part of parts) {
-    rows.offsets.set(part.offsets, at);
-    rows.times.set(part.times, at);
-    rows.actions.set(part.actions, at);
-    rows.hashes.set(part.hashes, at * HASH_BYTES);
-    part.profiles.forEach((local, row) => {
-      rows.profiles[at + row] = local === 0 ? 0 : internProfile(profileCodes, rows.profileIds, part.profileIds[local - 1]!);
-    });
+    copyRows(part, rows, at, profileCodes, rows.profileIds);
     at += part.offsets.length;
   }
   return rows;
@@ -131,14 +125,8 @@ export class JournalIndex {
       throw new QkError('INTERNAL', `journal index rows start at byte ${rows.offsets[0]}, not at ${this.end} where the index ends; this is a bug`);
     }
     this.reserve(this.count + added);
-    this.offsets.set(rows.offsets, this.count);
-    this.times.set(rows.times, this.count);
-    this.actions.set(rows.actions, this.count);
-    this.hashes.set(rows.hashes, this.count * HASH_BYTES);
-    for (let row = 0; row < added; row++) {
-      const local = rows.profiles[row]!;
-      this.profiles[this.count + row] = local === 0 ? 0 : internProfile(this.profileCodes, this.profileIds, rows.profileIds[local - 1]!);
-    }
+    const { offsets, times, actions, profiles, hashes } = this;
+    copyRows(rows, { offsets, times, actions, profiles, hashes }, this.count, this.profileCodes, this.profileIds);
     this.count += added;
     this.end = rows.end;
   }
@@ -209,6 +197,23 @@ export class JournalIndex {
 function copyInto<T extends { set(values: ArrayLike<number>): void }>(bigger: T, column: ArrayLike<number>): T {
   bigger.set(column);
   return bigger;
+}
+
+/** The columns rows are copied into. */
+type Columns = Pick<IndexRows, 'offsets' | 'times' | 'actions' | 'profiles' | 'hashes'>;
+
+/**
+ * Copies `rows` into `target` from row `at` on, their profiles recoded as `codes` and `ids` (which grow with profiles
+ * new to them) number them.
+ */
+function copyRows(rows: IndexRows, target: Columns, at: number, codes: Map<string, number>, ids: string[]): void {
+  target.offsets.set(rows.offsets, at);
+  target.times.set(rows.times, at);
+  target.actions.set(rows.actions, at);
+  target.hashes.set(rows.hashes, at * HASH_BYTES);
+  rows.profiles.forEach((local, row) => {
+    target.profiles[at + row] = local === 0 ? 0 : internProfile(codes, ids, rows.profileIds[local - 1]!);
+  });
 }
 
 /** The code of `profileId` in `ids` (its position plus one), added when new. */
