@@ -203,8 +203,8 @@ export class Journal {
       throw new QkError('FAILED_PRECONDITION', `the journal does not verify, so no checkpoint is signed: ${verdict.problem?.message ?? ''}`);
     }
     if (verified === undefined) throw new QkError('FAILED_PRECONDITION', 'the journal is empty: there is nothing to checkpoint yet');
-    const last = verified.index.count - 1;
-    return this.checkpointOf(verified.index.count, verified.index.hashHex(last), verified.prefix.journalKey);
+    const { count, head, journalKey } = verified.prefix;
+    return this.checkpointOf(count, head, journalKey);
   }
 
   /**
