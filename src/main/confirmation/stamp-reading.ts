@@ -93,7 +93,8 @@ async function readFromService(submission: Submission, services: ProfileServices
     readOrganization(client),
     readLookup(client, deps.keychain, deps.tokens, nowMs),
     action === 'submit' ? undefined : votedOn(services, String(submission.parameters['fingerprint'])),
-    deps.keychain.listOneTimeKeys(),
+    // Only a vote can be on an export this desktop asked for.
+    action === 'submit' ? [] : deps.keychain.listOneTimeKeys(),
   ]);
   const subject: Subject = target ?? subjectOf(submission);
   // A vote on an export this desktop asked for, sealed to the one-time key it holds: named as such, and a rejection
