@@ -87,6 +87,11 @@ function extension(extnID: string, value: object, critical: boolean): Extension 
   return new Extension({ extnID, critical, extnValue: new OctetString(AsnConvert.serialize(value)) });
 }
 
+/** The identifier a certificate gives its key (subject key identifier) and its issuer's (authority key identifier). */
+function keyIdentifierOf(publicKey: Uint8Array): Uint8Array {
+  return sha256(publicKey).slice(0, 20);
+}
+
 /** A positive serial number that names the certificate's key and role. */
 function serialNumber(publicKey: Uint8Array, role: string): ArrayBuffer {
   const serial = sha256(new Uint8Array([...utf8Encode(role), ...publicKey])).slice(0, 16);
@@ -104,7 +109,6 @@ function issueCertificate(options: {
   authority: boolean;
 }): Uint8Array {
   const ecdsaWithSha384 = new AlgorithmIdentifier({ algorithm: id_ecdsaWithSHA384 });
-  const keyIdentifier = sha256(options.publicKey).slice(0, 20);
   const tbsCertificate = new TBSCertificate({
     version: Version.v3,
     serialNumber: serialNumber(options.publicKey, options.authority ? 'root' : 'leaf'),
@@ -126,7 +130,7 @@ function issueCertificate(options: {
         new KeyUsage(options.authority ? KeyUsageFlags.keyCertSign | KeyUsageFlags.cRLSign : KeyUsageFlags.digitalSignature),
         true,
       ),
-      extension(id_ce_subjectKeyIdentifier, new SubjectKeyIdentifier(keyIdentifier), false),
+      extension(id_ce_subjectKeyIdentifier, new SubjectKeyIdentifier(keyIdentifierOf(options.publicKey)), false),
       extension(id_ce_authorityKeyIdentifier, new AuthorityKeyIdentifier({ keyIdentifier: new KeyIdentifier(options.issuer.keyIdentifier) }), false),
     ]),
   });
@@ -165,7 +169,7 @@ export function sandboxAttestation(options: {
   const leafKey = deriveKey(options.serviceSecret, LEAF_KEY_INFO);
   try {
     const rootName = distinguishedName(SANDBOX_ROOT_COMMON_NAME);
-    const root: IssuingKey = { name: rootName, privateKey: rootKey.privateKey, keyIdentifier: sha256(rootKey.publicKey).slice(0, 20) };
+    const root: IssuingKey = { name: rootName, privateKey: rootKey.privateKey, keyIdentifier: keyIdentifierOf(rootKey.publicKey) };
     const rootCertificate = issueCertificate({
       subject: rootName,
       publicKey: rootKey.publicKey,
