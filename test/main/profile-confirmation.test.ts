@@ -1,6 +1,6 @@
 /**
- * A renderer request that redirects a profile (service URL, enclave signer key) or adds a hosted profile waits for
- * the user's answer in main's confirmation; a decline writes nothing.
+ * A renderer request that redirects a profile (service URL, enclave signer key, API key, organization) or adds a
+ * hosted profile waits for the user's answer in main's confirmation; a decline writes nothing.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -116,7 +116,7 @@ describe('profile changes that need the user to confirm', () => {
 
   it('asks nothing for edits that do not redirect a profile', async () => {
     answer = false;
-    expect(await call('profiles.update', { id: production.id, changes: { name: 'Renamed', organizationId: randomUUID() } })).toMatchObject({
+    expect(await call('profiles.update', { id: production.id, changes: { name: 'Renamed', organizationId: ORG, apiKeyName: 'ops' } })).toMatchObject({
       ok: true,
       value: { name: 'Renamed' },
     });
@@ -144,5 +144,50 @@ describe('profile changes that need the user to confirm', () => {
     const result = await call('profiles.update', { id: production.id, changes: { baseUrl: 'http://attacker.example' } });
     expect(result).toMatchObject({ ok: false, error: { code: 'REQUEST_INVALID' } });
     expect(asked).toEqual([]);
+  });
+});
+
+describe('issue 36, finding 1: a page swaps a profile’s API key without a confirmation', () => {
+  it('asks before changing the API key and organization, naming the key, the URL and the organization; a decline saves nothing', async () => {
+    answer = false;
+    const before = await profilesJson();
+    const otherOrganization = randomUUID();
+    const result = await call('profiles.update', { id: production.id, changes: { apiKeyName: 'treasury', organizationId: otherOrganization } });
+    expect(result).toMatchObject({ ok: false, error: { code: 'USER_DECLINED' } });
+    expect(await profilesJson()).toBe(before);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.title).toBe('Sign requests for a profile with another key or organization?');
+    expect(asked[0]!.message).toBe(
+      `Change the API key and organization of profile "Production"? It would sign requests with API key "treasury" for organization ${otherOrganization} and send them to https://api.turnkey.com.`,
+    );
+    expect(asked[0]!.detail).toContain('API key\n  from: ops\n  to:   treasury\n');
+    expect(asked[0]!.detail).toContain(`organization\n  from: ${ORG}\n  to:   ${otherOrganization}\n`);
+    expect(asked[0]!.detail).toContain(`Service URL: https://api.turnkey.com\nAPI key: treasury\nOrganization: ${otherOrganization}\n`);
+
+    answer = true;
+    expect(
+      await call('profiles.update', { id: production.id, changes: { apiKeyName: 'treasury', organizationId: otherOrganization } }),
+    ).toMatchObject({
+      ok: true,
+      value: { apiKeyName: 'treasury', organizationId: otherOrganization },
+    });
+    expect(asked).toHaveLength(2);
+  });
+
+  it('asks before a change of the API key alone, and of the organization alone', async () => {
+    answer = false;
+    expect(await call('profiles.update', { id: production.id, changes: { apiKeyName: 'treasury' } })).toMatchObject({
+      ok: false,
+      error: { code: 'USER_DECLINED' },
+    });
+    expect(await call('profiles.update', { id: production.id, changes: { organizationId: randomUUID() } })).toMatchObject({
+      ok: false,
+      error: { code: 'USER_DECLINED' },
+    });
+    expect(asked.map(({ message }) => message.split('?')[0])).toEqual([
+      'Change the API key of profile "Production"',
+      'Change the organization of profile "Production"',
+    ]);
+    expect(await services.profiles.get(production.id)).toEqual(production);
   });
 });

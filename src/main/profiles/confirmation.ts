@@ -2,7 +2,9 @@
  * Which profile changes the user must confirm in a dialog shown by main. A profile's service URL decides where every
  * request stamped with its API key goes, and its signer key decides which enclave's bundles it trusts; a compromised
  * renderer that could change either silently could collect stamped requests (replayable within the timestamp window)
- * or feed the app forged bundles. So main asks the person, naming the profile and the old and new values.
+ * or feed the app forged bundles. Its API key and organization decide whose stamps that URL receives: swapping them sends
+ * another key's requests (replayable against the real service) to whatever the URL points at. So main asks the person,
+ * naming the profile and the old and new values.
  */
 import { QkError } from '../../shared/errors';
 import type { Confirm, ConfirmationRequest } from '../confirmation/confirmation';
@@ -11,6 +13,9 @@ import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY, type Profile, type ProfileChangeChec
 const RISK_NOTE =
   'Every request QuorumKey signs for this profile is sent to its service URL, and only bundles signed by its enclave ' +
   'signer key are trusted. Continue only if you made this change yourself and got the new value from your service.';
+const KEY_RISK_NOTE =
+  'A request signed with an API key can be replayed, for a while, against any service that trusts that key: send it only ' +
+  'to a service you trust with it.';
 
 /** The confirmation `before` → `after` needs, or `undefined` when it changes nothing sensitive. `before` is absent when adding. */
 export function confirmationFor(before: Profile | undefined, after: Profile): ConfirmationRequest | undefined {
@@ -39,13 +44,36 @@ export function confirmationFor(before: Profile | undefined, after: Profile): Co
   if (before.enclaveSignerPublicKey !== after.enclaveSignerPublicKey) {
     changed.push({ label: 'enclave signer key', from: before.enclaveSignerPublicKey, to: after.enclaveSignerPublicKey });
   }
+  if (before.apiKeyName !== after.apiKeyName) changed.push({ label: 'API key', from: before.apiKeyName, to: after.apiKeyName });
+  if (before.organizationId !== after.organizationId) changed.push({ label: 'organization', from: before.organizationId, to: after.organizationId });
   if (changed.length === 0) return undefined;
   // Named as stored: a rename in the same edit must not hide which profile is being redirected.
   const named = before.name === after.name ? profile : `${JSON.stringify(before.name)} (renamed to ${profile})`;
+  const changes = changed.map(({ label, from, to }) => `${label}\n  from: ${from}\n  to:   ${to}`);
+  const signsElsewhere = before.apiKeyName !== after.apiKeyName || before.organizationId !== after.organizationId;
+  if (!signsElsewhere) {
+    return {
+      title: 'Change where a profile sends requests?',
+      message: `Change the ${changed.map(({ label }) => label).join(' and ')} of profile ${named}?`,
+      detail: [...changes, '', RISK_NOTE].join('\n'),
+    };
+  }
+  // Another key (or organization) for the same URL is as new a destination for that key's stamps as adding a profile.
   return {
-    title: 'Change where a profile sends requests?',
-    message: `Change the ${changed.map(({ label }) => label).join(' and ')} of profile ${named}?`,
-    detail: [...changed.map(({ label, from, to }) => `${label}\n  from: ${from}\n  to:   ${to}`), '', RISK_NOTE].join('\n'),
+    title: 'Sign requests for a profile with another key or organization?',
+    message:
+      `Change the ${changed.map(({ label }) => label).join(' and ')} of profile ${named}? It would sign requests with API key ` +
+      `${JSON.stringify(after.apiKeyName)} for organization ${after.organizationId} and send them to ${after.baseUrl}.`,
+    detail: [
+      ...changes,
+      '',
+      `Service URL: ${after.baseUrl}`,
+      `API key: ${after.apiKeyName}`,
+      `Organization: ${after.organizationId}`,
+      '',
+      KEY_RISK_NOTE,
+      RISK_NOTE,
+    ].join('\n'),
   };
 }
 
