@@ -1,0 +1,39 @@
+/**
+ * The one escaper for text that comes from a service or a file (user, tag, wallet, policy and token names, activity
+ * fields, notes) before main shows it on any surface: its confirmation dialog, the terminal, a desktop notification,
+ * a journal reading. Every character that could end a line, move the cursor, reorder what follows or hide itself is
+ * shown as its escape (`\n`, `\u202E`), never acted on, so a name cannot fake a line of main's text or read
+ * backwards. Nothing is removed: two names that differ only by an invisible character still read differently.
+ */
+
+/**
+ * Controls (C0, DEL, C1 with U+0085), line and paragraph separators, format characters (bidi embeddings, overrides
+ * and isolates, U+200E/U+200F, U+061C, zero-width characters, U+FEFF), lone surrogates, and the rest of the
+ * characters Unicode says to draw as nothing (Default_Ignorable_Code_Point: U+034F, U+3164, variation selectors…).
+ */
+const HIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]/gu;
+
+const SHORT_ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+function escapeHidden(char: string): string {
+  const short = SHORT_ESCAPES[char];
+  if (short !== undefined) return short;
+  const hex = char.codePointAt(0)!.toString(16).toUpperCase();
+  return hex.length > 4 ? `\\u{${hex}}` : `\\u${hex.padStart(4, '0')}`;
+}
+
+/**
+ * `text` with every hidden character written as its escape. Printable text (backslashes included) is unchanged, so
+ * escaping twice is escaping once.
+ */
+export function visibleText(text: string): string {
+  return text.replace(HIDDEN, escapeHidden);
+}
+
+/**
+ * `text` in double quotes, as a name is quoted inside main's sentences: its quotes and backslashes escaped too, so
+ * it cannot close the quote and go on as main's words.
+ */
+export function quotedText(text: string): string {
+  return `"${text.replace(/[\\"]/g, '\\$&').replace(HIDDEN, escapeHidden)}"`;
+}
