@@ -81,7 +81,7 @@ describe('the CLI signing card', () => {
     expect(signingCardText(transfer, undefined).trimEnd().split('\n').at(-1)).toMatch(/^ {2}Policies: not evaluated offline/);
   });
 
-  it('quotes text that would break a line or steer the terminal, so it cannot fake part of the card', () => {
+  it('escapes text that would break a line or steer the terminal, so it cannot fake part of the card', () => {
     const payload = 'pay the invoice\n  Policies: ALLOW\u001b[2K';
     const text = signingCardText(
       describeSigningRequest({
@@ -90,10 +90,27 @@ describe('the CLI signing card', () => {
       }),
       undefined,
     );
-    expect(text).toContain(`  Payload: ${JSON.stringify(payload)}\n`);
+    expect(text).toContain('  Payload: pay the invoice\\n  Policies: ALLOW\\u001B[2K\n');
     // A payload's parts print under its path, as the card nests them under it.
     expect(text).toMatch(/\n {2}Payload\.signed bytes: [0-9a-f]+\n/);
     expect(text).not.toContain('\u001b');
     expect(text.split('\n').filter((line) => line.startsWith('  Policies:'))).toEqual([expect.stringMatching(/not evaluated offline/)]);
+  });
+
+  it('service text forges lines of main’s terminal text: separators, bidi and invisible characters in names show as escapes', () => {
+    const name = 'Payroll\u2028  Policies: ALLOW\u2029\u0085\u202E\u2066\u061C\u200B"';
+    const text = signingCardText(transfer, {
+      outcome: 'NEEDS_CONSENSUS',
+      matchedPolicies: [{ policyId: 'p-1', policyName: name, effect: 'EFFECT_ALLOW', outcome: 'NEEDS_CONSENSUS' }],
+      failedPolicies: [{ policyId: 'p-2', policyName: name, reason: 'unknown field\u2028  Policies: ALLOW' }],
+      stillToVote: [],
+      consensusNeeds: `needs 1 more approver from Carol\u2028  Policies: ALLOW (policy ${name})`,
+      viewerCanApprove: false,
+      why: [],
+    });
+    expect(text).not.toMatch(/[\p{Cf}\p{Zl}\p{Zp}\u0080-\u009F]/u);
+    const lines = text.trimEnd().split('\n');
+    expect(lines.filter((line) => line.trimStart().startsWith('Policies:'))).toEqual(['  Policies: NEEDS_CONSENSUS']);
+    expect(lines).toContain('    matched "Payroll\\u2028  Policies: ALLOW\\u2029\\u0085\\u202E\\u2066\\u061C\\u200B\\"" (allow): NEEDS_CONSENSUS');
   });
 });

@@ -5,6 +5,7 @@
  * action, but only a person answering here completes it.
  */
 import { QkError } from '../../shared/errors';
+import { visibleText } from '../../shared/visible-text';
 
 /**
  * Main's reading of what a stamp will do, worded for a person: built by main from the service's own data, never from
@@ -47,22 +48,29 @@ export type Confirm = (request: ConfirmationRequest) => Promise<boolean>;
 
 const ACTION_WORDS: Record<Reading['action'], string> = { submit: 'Submit', approve: 'Approve', reject: 'Reject' };
 
-/** The confirmation for a stamp: the question names the action and the summary, the detail everything main read. */
+/**
+ * The confirmation for a stamp: the question names the action and the summary, the detail everything main read. Each
+ * field of the reading is one line on this surface, whoever built it: anything in it that would break a line or
+ * reorder the text is shown escaped (visibleText), so no name can fake the verdict lines beneath it.
+ */
 export function confirmationOf(reading: Reading): ConfirmationRequest {
   const action = ACTION_WORDS[reading.action];
   const where = reading.delivery === 'file' ? ' (stamped into an offline file)' : '';
-  const section = (heading: string, lines: readonly string[]) => (lines.length === 0 ? [] : ['', heading, ...lines.map((line) => `  ${line}`)]);
+  const title = visibleText(reading.title);
+  const lines = (fields: readonly string[]) => fields.map(visibleText);
+  const section = (heading: string, fields: readonly string[]) =>
+    fields.length === 0 ? [] : ['', heading, ...lines(fields).map((line) => `  ${line}`)];
   return {
-    title: `${action}: ${reading.title}?`,
-    message: `${action} ${JSON.stringify(reading.title)}${where}? ${reading.summary}`,
+    title: `${action}: ${title}?`,
+    message: `${action} ${JSON.stringify(title)}${where}? ${visibleText(reading.summary)}`,
     detail: [
-      ...reading.facts,
+      ...lines(reading.facts),
       ...section('Before → after:', reading.changes),
       ...section('Warnings:', reading.warnings),
       '',
-      `Policy verdict: ${reading.verdict}`,
-      `${reading.action === 'reject' ? 'To approve it still needs' : 'After this one it still needs'}: ${reading.stillNeeded}`,
-      ...(reading.fingerprint === undefined ? [] : [`Fingerprint: ${reading.fingerprint}`]),
+      `Policy verdict: ${visibleText(reading.verdict)}`,
+      `${reading.action === 'reject' ? 'To approve it still needs' : 'After this one it still needs'}: ${visibleText(reading.stillNeeded)}`,
+      ...(reading.fingerprint === undefined ? [] : [`Fingerprint: ${visibleText(reading.fingerprint)}`]),
     ].join('\n'),
     reading,
   };

@@ -8,8 +8,9 @@ import type { Activity } from '../../shared/api';
 import { flatFacts, signingFacts, type SigningDescription } from '../../shared/clear-signing';
 import { activityStatusInWords, describeActivity, type ActivityDescription, type Change, type Fact } from '../../shared/describe';
 import { QkError, toQkError } from '../../shared/errors';
+import { quotedText, visibleText } from '../../shared/visible-text';
 import { tallyOf } from '../approvals/approvals';
-import { terminalText, valueText } from '../cli/signing-text';
+import { valueText } from '../cli/signing-text';
 import type { Keychain } from '../keychain/keychain';
 import { readOrganization as readLookup } from '../organization/organization';
 import { policyReader } from '../policies/policy-words';
@@ -20,12 +21,15 @@ import { standingIn, type PolicyStanding } from '../signing/policy-standing';
 import { signingRequestOf } from '../signing/signing-request';
 import { describeOffline, signingFor } from '../signing/signing';
 import type { DeclaredTokens } from '../tokens/declared-tokens';
+import type { TokenUsage } from '../tokens/token-usage';
 import type { Reading } from './confirmation';
 import type { Submission } from './submission';
 
 export interface StampReaderDeps {
   settings: Pick<Settings, 'get'>;
   tokens: Pick<DeclaredTokens, 'list'>;
+  /** Says when a token's declaration changed since the organization last used it. */
+  tokenUsage?: Pick<TokenUsage, 'changedSince'>;
   keychain: Pick<Keychain, 'listEncryptionKeys' | 'getApiKeyPublic' | 'listOneTimeKeys'>;
   now: () => number;
 }
@@ -62,10 +66,10 @@ function subjectOf({ operation, parameters }: Submission): Subject {
 
 async function readOffline(submission: Submission, deps: StampReaderDeps, reason: string): Promise<Reading> {
   const action = actionOf(submission);
-  const unread = `not read: the service could not be asked (${reason})`;
+  const unread = `not read: the service could not be asked (${visibleText(reason)})`;
   const base = { action, delivery: submission.delivery, verdict: unread, stillNeeded: unread, changes: [] };
   if (action !== 'submit') {
-    const fingerprint = String(submission.parameters['fingerprint']);
+    const fingerprint = visibleText(String(submission.parameters['fingerprint']));
     return {
       ...base,
       activityType: submission.operation.activityType,
@@ -112,6 +116,9 @@ async function readFromService(submission: Submission, services: ProfileServices
     const explained = await signingFor(services, deps).explain(signingRequest, snapshot, approverIds);
     standing = explained.standing;
     described = signingReading(explained.description);
+    // Its words are the declaration's validated symbol and address, numbers and a date: nothing to escape.
+    const redeclared = (await deps.tokenUsage?.changedSince(profile.organizationId, explained.description)) ?? [];
+    described = { ...described, warnings: [...redeclared, ...described.warnings] };
   } else {
     const withHeldKey =
       held === undefined ? lookup : { ...lookup, localExportKeys: [...lookup.localExportKeys, { name: HELD_KEY_NAME, publicKey: held.publicKey }] };
@@ -128,7 +135,7 @@ async function readFromService(submission: Submission, services: ProfileServices
       action,
       delivery: submission.delivery,
       activityType: subject.type,
-      ...(target === undefined ? {} : { fingerprint: target.fingerprint }),
+      ...(target === undefined ? {} : { fingerprint: visibleText(target.fingerprint) }),
       ...described,
       warnings: [...(lockOut === undefined || action === 'reject' ? [] : [`Lock-out: ${lockOut}.`]), ...heldKeyWarnings, ...described.warnings],
       verdict: typeof standing === 'string' ? standing : verdictInWords(standing),
@@ -146,30 +153,30 @@ const HELD_KEY_DELETED =
 
 function signingReading(description: SigningDescription): Described {
   return {
-    title: terminalText(description.title),
-    summary: terminalText(description.summary),
-    facts: flatFacts(signingFacts(description)).map((fact) => `${terminalText(fact.label)}: ${fact.value.map(valueText).join(' · ')}`),
+    title: visibleText(description.title),
+    summary: visibleText(description.summary),
+    facts: flatFacts(signingFacts(description)).map((fact) => `${visibleText(fact.label)}: ${fact.value.map(valueText).join(' · ')}`),
     changes: [],
-    warnings: description.warnings.map((warning) => terminalText(warning.message)),
+    warnings: description.warnings.map((warning) => visibleText(warning.message)),
   };
 }
 
 function describedReading(description: ActivityDescription): Described {
   return {
-    title: terminalText(description.title),
-    summary: terminalText(description.summary),
+    title: visibleText(description.title),
+    summary: visibleText(description.summary),
     facts: [
       ...description.facts.map(factLine),
       ...(description.exports === undefined
         ? []
         : [
             `Exports: ${refsText(description.exports.what)}`,
-            `Sealed to: ${terminalText(description.exports.target.localKeyName ?? 'a key this desktop does not hold')} (${description.exports.target.fingerprint})`,
+            `Sealed to: ${visibleText(description.exports.target.localKeyName ?? 'a key this desktop does not hold')} (${visibleText(description.exports.target.fingerprint)})`,
           ]),
-      ...description.deletions.map((deletion) => `Deletes ${deletion.kind}: ${terminalText(deletion.what.text)}`),
+      ...description.deletions.map((deletion) => `Deletes ${deletion.kind}: ${visibleText(deletion.what.text)}`),
     ],
     changes: description.changes.map(changeLine),
-    warnings: description.warnings.map(terminalText),
+    warnings: description.warnings.map(visibleText),
   };
 }
 
@@ -204,7 +211,7 @@ function standingOf(subject: Subject, snapshot: OrganizationSnapshot, approverId
       nowMs,
     });
   } catch (error) {
-    return `QuorumKey cannot read the policies on this kind of activity (${error instanceof Error ? error.message : String(error)}); the service decides`;
+    return `QuorumKey cannot read the policies on this kind of activity (${visibleText(error instanceof Error ? error.message : String(error))}); the service decides`;
   }
 }
 
@@ -213,7 +220,7 @@ function verdictInWords({ matchedPolicies, failedPolicies }: PolicyStanding): st
   const named = (policyOutcome: string) =>
     matchedPolicies
       .filter((policy) => policy.outcome === policyOutcome)
-      .map((policy) => JSON.stringify(policy.policyName))
+      .map((policy) => quotedText(policy.policyName))
       .join(', ');
   const words =
     named('DENY') !== ''
@@ -223,14 +230,14 @@ function verdictInWords({ matchedPolicies, failedPolicies }: PolicyStanding): st
         : named('NEEDS_CONSENSUS') !== ''
           ? `policy ${named('NEEDS_CONSENSUS')} matches and waits for its consensus`
           : 'no policy matches; the root quorum decides';
-  const failed = failedPolicies.map((policy) => `${JSON.stringify(policy.policyName)} (${policy.reason})`);
+  const failed = failedPolicies.map((policy) => `${quotedText(policy.policyName)} (${visibleText(policy.reason)})`);
   return failed.length === 0 ? words : `${words}; could not evaluate ${failed.join(', ')}`;
 }
 
 function stillNeededInWords({ outcome, decidedBy, consensusNeeds }: PolicyStanding): string {
   if (outcome === 'ALLOW') return `nothing more: with this one ${decidedBy === 'root quorum' ? 'the root quorum allows it' : 'a policy allows it'}`;
   if (outcome === 'DENY') return 'nothing can approve it while a policy denies it';
-  return consensusNeeds ?? 'more approvals (how many, the consensus does not say)';
+  return consensusNeeds === undefined ? 'more approvals (how many, the consensus does not say)' : visibleText(consensusNeeds);
 }
 
 /**
@@ -245,9 +252,10 @@ export function lockOutOf(
 ): string | undefined {
   const fields = Object.values(subject.intent)[0] as Record<string, unknown> | undefined;
   const ids = (name: string) => (Array.isArray(fields?.[name]) ? (fields[name] as unknown[]).map(String) : []);
-  const profile = JSON.stringify(profileName);
+  const profile = quotedText(profileName);
   if (subject.type === 'ACTIVITY_TYPE_DELETE_USERS') {
-    if (ids('userIds').includes(snapshot.viewer.userId)) return `it deletes ${snapshot.viewer.username}, the user profile ${profile} signs as`;
+    if (ids('userIds').includes(snapshot.viewer.userId))
+      return `it deletes ${visibleText(snapshot.viewer.username)}, the user profile ${profile} signs as`;
     const member = ids('userIds').find((userId) => snapshot.rootQuorum?.userIds.includes(userId) === true);
     return member === undefined ? undefined : `it deletes ${userName(snapshot, member)}, a member of the root quorum`;
   }
@@ -262,30 +270,30 @@ export function lockOutOf(
   if (user === undefined) return undefined;
   const own = user.apiKeys.find((key) => removing.includes(key.apiKeyId) && key.credential.publicKey.toLowerCase() === ownPublicKey?.toLowerCase());
   if (own !== undefined) {
-    return `it removes API key ${JSON.stringify(own.apiKeyName)} of ${user.userName}, the key profile ${profile} signs with: QuorumKey could no longer act for that profile`;
+    return `it removes API key ${quotedText(own.apiKeyName)} of ${visibleText(user.userName)}, the key profile ${profile} signs with: QuorumKey could no longer act for that profile`;
   }
   const left = [...user.apiKeys.map((key) => key.apiKeyId), ...user.authenticators.map((authenticator) => authenticator.authenticatorId)].filter(
     (id) => !removing.includes(id),
   );
   if (left.length === 0 && snapshot.rootQuorum?.userIds.includes(user.userId) === true) {
-    return `it removes the last credential of ${user.userName}, a member of the root quorum (${snapshot.rootQuorum.threshold} of ${snapshot.rootQuorum.userIds.length}), who could never vote again`;
+    return `it removes the last credential of ${visibleText(user.userName)}, a member of the root quorum (${snapshot.rootQuorum.threshold} of ${snapshot.rootQuorum.userIds.length}), who could never vote again`;
   }
   return undefined;
 }
 
 function userName(snapshot: OrganizationSnapshot, userId: string): string {
-  return snapshot.users.find((user) => user.userId === userId)?.userName ?? userId;
+  return visibleText(snapshot.users.find((user) => user.userId === userId)?.userName ?? userId);
 }
 
-/** Names and values from the organization and the request, escaped as the terminal shows them (no fake lines). */
+/** Names and values from the organization and the request, escaped as every surface shows them (no fake lines). */
 function factLine({ label, value }: Fact): string {
-  return `${terminalText(label)}: ${refsText(value)}`;
+  return `${visibleText(label)}: ${refsText(value)}`;
 }
 
 function changeLine({ label, before, after }: Change): string {
-  return `${terminalText(label)}: ${before === undefined ? 'not known' : refsText(before)} → ${refsText(after)}`;
+  return `${visibleText(label)}: ${before === undefined ? 'not known' : refsText(before)} → ${refsText(after)}`;
 }
 
 function refsText(refs: Fact['value']): string {
-  return refs.length === 0 ? 'none' : refs.map((ref) => terminalText(ref.text)).join(', ');
+  return refs.length === 0 ? 'none' : refs.map((ref) => visibleText(ref.text)).join(', ');
 }

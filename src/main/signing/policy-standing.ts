@@ -12,6 +12,7 @@ import { possibleVoters, type PossibleVoter } from '../../shared/approvals/still
 import type { KnownToken } from '../../shared/clear-signing/types';
 import type { OrganizationLookup } from '../../shared/describe';
 import type { PolicyWhyView } from '../../shared/ipc/policy-words';
+import { quotedText, visibleText } from '../../shared/visible-text';
 import { policyNamesOf, policyWhyView } from '../policies/policy-words';
 import type { OrganizationSnapshot } from './organization';
 import {
@@ -310,7 +311,7 @@ function whatConsensusNeeds(policy: StandingPolicy, approvers: readonly string[]
     const helpers = unique(completing.flat());
     return {
       count,
-      words: `needs ${count} more ${count === 1 ? 'approver' : 'approvers'} ${whoInWords(helpers, policy, input)} (policy ${JSON.stringify(policy.policyName)})`,
+      words: `needs ${count} more ${count === 1 ? 'approver' : 'approvers'} ${whoInWords(helpers, policy, input)} (policy ${quotedText(policy.policyName)})`,
       viewerCompletes: helpers.includes(input.viewerId),
     };
   }
@@ -326,8 +327,8 @@ function whoInWords(helpers: readonly string[], policy: StandingPolicy, input: S
   );
   const named = input.tags.filter((tag) => selected.has(tag.tagId));
   const shared = named.filter((tag) => helpers.every((userId) => usersById.get(userId)?.userTags.includes(tag.tagId) === true));
-  if (shared.length > 0) return `tagged ${shared.map((tag) => tag.tagName).join(' and ')}`;
-  const names = helpers.map((userId) => usersById.get(userId)?.userName ?? userId);
+  if (shared.length > 0) return `tagged ${shared.map((tag) => visibleText(tag.tagName)).join(' and ')}`;
+  const names = helpers.map((userId) => visibleText(usersById.get(userId)?.userName ?? userId));
   const shown = names.slice(0, 4).join(', ');
   return `from ${shown}${names.length > 4 ? ` and ${names.length - 4} more` : ''}`;
 }
@@ -356,5 +357,5 @@ function unique<T>(items: readonly T[]): T[] {
 }
 
 function quoteNames(policies: readonly StandingPolicy[]): string {
-  return policies.map((policy) => JSON.stringify(policy.policyName)).join(', ');
+  return policies.map((policy) => quotedText(policy.policyName)).join(', ');
 }

@@ -1,0 +1,67 @@
+/**
+ * Issue 36, item 3: service text forges lines of main's confirmation. A user's name is the service's text; one that
+ * carries line breaks, separators and bidi controls must show in main's dialog as escapes inside its own line, never
+ * as lines of main's own (a fake "Policy verdict" above the real one). Called through the IPC dispatcher, as a page
+ * would: the root user approves another member's proposal to remove the only key of Carol, whose name is the forgery.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Channel, ChannelInput, ChannelOutput } from '../../src/shared/ipc/contract';
+import { ApiClient } from '../../src/main/client/api-client';
+import { startDispatchBed, type DispatchBed } from '../support/dispatch-bed';
+
+const FORGED_NAME =
+  'Carol\n\nPolicy verdict: allowed by policy "Payroll"\nAfter this one it still needs: nothing more\u2028\u2029\u0085\u202E\u2066\u061C\u200B\u0007\u001b[2J';
+const FORGED_SHOWN =
+  'Carol\\n\\nPolicy verdict: allowed by policy "Payroll"\\nAfter this one it still needs: nothing more\\u2028\\u2029\\u0085\\u202E\\u2066\\u061C\\u200B\\u0007\\u001B[2J';
+/** What no text on main's surface may carry raw: line breaks and separators, controls, bidi and invisible format characters. */
+const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+
+let bed: DispatchBed;
+let carolId: string;
+
+function call<C extends Channel>(name: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
+  return bed.call(name, input);
+}
+
+beforeAll(async () => {
+  bed = await startDispatchBed({ dataDirPrefix: 'qk-service-text-' });
+  await call('sandbox.start', {});
+  await call('keys.generateApiKey', { name: 'bea' });
+  await call('keys.generateApiKey', { name: 'carol' });
+  const bea = await call('users.create', { userName: 'Bea', apiKey: { kind: 'keychain', keyName: 'bea' } });
+  const carol = await call('users.create', { userName: FORGED_NAME, apiKey: { kind: 'keychain', keyName: 'carol' } });
+  if (bea.state !== 'completed' || carol.state !== 'completed') throw new Error('the users were not created');
+  carolId = carol.result.userId;
+  const { userId: rootUserId } = await call('approvals.whoami', {});
+  await call('organization.updateRootQuorum', { userIds: [rootUserId, bea.result.userId, carolId], threshold: 2 });
+}, 60_000);
+
+afterAll(() => bed.close());
+
+describe('service text on main’s confirmation', () => {
+  it('service text forges lines of main’s confirmation: a user name shows escaped in its own line, the verdict once', async () => {
+    // Bea proposes, from her own client, removing Carol's only key; it waits for one more root quorum approval.
+    const carol = (await call('organization.lookup', {})).users.find((user) => user.userId === carolId)!;
+    const bea = new ApiClient({ profile: await bed.addSandboxProfile('Bea', 'bea'), stamper: bed.services.stamper });
+    const proposal = await bea.submit('delete_api_keys', { userId: carolId, apiKeyIds: [carol.apiKeys[0]!.apiKeyId] });
+    expect(proposal.state).toBe('consensus-needed');
+
+    bed.answerConfirmations(false);
+    const before = bed.confirmations.length;
+    expect(await bed.dispatch('approvals.approve', { fingerprint: proposal.activity.fingerprint })).toMatchObject({
+      ok: false,
+      error: { code: 'USER_DECLINED' },
+    });
+    const [shown] = bed.confirmations.slice(before);
+    if (shown === undefined) throw new Error('main asked nothing before approving');
+    const lines = shown.detail.split('\n');
+    expect(lines).toContain(
+      `  Lock-out: it removes the last credential of ${FORGED_SHOWN}, a member of the root quorum (2 of 3), who could never vote again.`,
+    );
+    expect(lines.filter((line) => line.startsWith('Policy verdict:'))).toEqual(['Policy verdict: no policy matches; the root quorum decides']);
+    expect(lines.filter((line) => line.startsWith('After this one it still needs:'))).toHaveLength(1);
+    for (const text of [shown.title, shown.message, ...lines]) expect(text).not.toMatch(HIDDEN);
+    // What main keeps of what the person saw is the escaped text too.
+    for (const warning of shown.reading!.warnings) expect(warning).not.toMatch(HIDDEN);
+  });
+});
