@@ -1,4 +1,5 @@
 import { logicalOperands, type Expression, type LambdaCall, type PolicyExpressionKind, type SourceSpan } from './ast';
+import { MAX_EVALUATION_STEPS, staticCost } from './cost';
 import { PolicyParseError, formatPosition } from './errors';
 import { parsePolicyExpression } from './parser';
 import { BOOL, DYNAMIC, INT, ROOTS_BY_KIND, STRING, TIMESTAMP, describeType, listOf, type StaticType } from './schema';
@@ -10,7 +11,8 @@ const PRIMITIVES: ReadonlySet<StaticType['kind']> = new Set(['bool', 'int', 'str
 /**
  * Parses `text` and checks everything that can be known before evaluation for an expression of `kind`: root
  * keywords, field names of known structs, methods and their arity, lambda variables bound only inside their
- * predicate, operand types, and that the result can be a bool. Absent or empty text imposes no constraint.
+ * predicate, operand types, that the result can be a bool, and that its static cost is within the evaluation's step
+ * budget. Absent or empty text imposes no constraint.
  */
 export function checkPolicyExpression(text: string | undefined, kind: PolicyExpressionKind): PolicyCheckResult {
   try {
@@ -22,11 +24,25 @@ export function checkPolicyExpression(text: string | undefined, kind: PolicyExpr
         found: describeType(type),
       });
     }
+    const cost = staticCost(ast);
+    if (cost > MAX_EVALUATION_STEPS) {
+      throw new PolicyParseError(
+        `this ${kind} is too costly to evaluate: its list functions over the lists it writes take ${costInWords(cost)} steps, ` +
+          `more than the ${MAX_EVALUATION_STEPS.toLocaleString('en-US')} allowed; nest fewer any/all/filter calls or shorten their lists`,
+        ast.span,
+        { reason: 'TooCostly', steps: cost, maxSteps: MAX_EVALUATION_STEPS },
+      );
+    }
     return { ok: true, ast };
   } catch (error) {
     if (error instanceof PolicyParseError) return { ok: false, error };
     throw error;
   }
+}
+
+/** "1,234,567", or "more than 10^15" where digits would not be exact. */
+function costInWords(cost: number): string {
+  return cost < 1e15 ? cost.toLocaleString('en-US') : 'more than 10^15';
 }
 
 function isBoolLike(type: StaticType): boolean {
@@ -256,6 +272,16 @@ function findLambdaBinding(node: Expression, name: string): LambdaCall | undefin
     pending.push(...childrenOf(current));
   }
   return undefined;
+}
+
+/**
+ * The children evaluated whenever `node` is: `&&` and `||` may stop after their left operand, and the predicate of
+ * any/all/filter runs once per element, maybe never.
+ */
+export function unconditionalChildrenOf(node: Expression): Expression[] {
+  if (node.type === 'logical') return [node.left];
+  if (node.type === 'lambda') return [node.list];
+  return childrenOf(node);
 }
 
 /** The operands of `node`, in evaluation order. */

@@ -7,7 +7,7 @@
 import { activityOperations } from '../api/activities';
 import { olderActivityVersions } from '../api/activity-versions';
 import { QkError } from '../errors';
-import { checkPolicyExpression, childrenOf } from './check';
+import { checkPolicyExpression, unconditionalChildrenOf } from './check';
 import { evaluateOrFail, missingKeyword, type EvaluationFailure } from './evaluator';
 import { explain, type Explanation } from './explain';
 import type { Expression, Identifier, PolicyExpressionKind, SourceSpan } from './ast';
@@ -86,9 +86,10 @@ export interface DecisionRequest {
 
 /**
  * A parsed field and the root keywords its evaluation reads whatever the values: those outside the predicates of
- * any/all/filter (which may run zero times). The evaluator never short-circuits, so when one of them is missing from
- * the context evaluating is certain to fail, and the engine says so without evaluating: most policies read keywords
- * most activities lack (`eth` of a wallet rename), and a failed evaluation costs far more than a lookup.
+ * any/all/filter (which may run zero times) and outside the operands of `&&`/`||` after the first (which may not be
+ * read). When one of them is missing from the context evaluating is certain to fail, and the engine says so without
+ * evaluating: a policy may read a keyword most activities lack (`eth` of a wallet rename), and a failed evaluation
+ * costs far more than a lookup.
  */
 interface ParsedField {
   ast: Expression;
@@ -111,14 +112,14 @@ function parsed(text: string, kind: PolicyExpressionKind): ParsedField | QkError
   return field;
 }
 
-/** The first reference to each root keyword outside any/all/filter predicates, in evaluation order. */
+/** The first reference to each root keyword that every evaluation reads, in evaluation order. */
 function unconditionalRoots(ast: Expression): Identifier[] {
   const roots = new Map<string, Identifier>();
   const pending: Expression[] = [ast];
   while (pending.length > 0) {
     const node = pending.pop()!;
     if (node.type === 'identifier' && !roots.has(node.name)) roots.set(node.name, node);
-    pending.push(...(node.type === 'lambda' ? [node.list] : childrenOf(node)).reverse());
+    pending.push(...unconditionalChildrenOf(node).reverse());
   }
   return [...roots.values()];
 }
@@ -380,8 +381,9 @@ export function decide(request: DecisionRequest): Authorization {
 /**
  * The refusal `decide` is certain to give whatever a decoded transaction or typed data would add to the condition
  * context, decided over `request.condition` without them, or undefined when the decoding may matter. Sound because
- * policy expressions never short-circuit and read a missing keyword as an error: a policy that evaluates without error
- * over the smaller context never read a decoded keyword, so it evaluates the same over the full one. Hence a definite
+ * evaluation reads a missing keyword as an error: a policy that evaluates without error over the smaller context
+ * never read a decoded keyword (it read the same values, so took the same path), so it evaluates the same over the
+ * full one. Hence a definite
  * DENY match is an explicit denial, and with no root approver, no own-credential change and no ALLOW policy that
  * matches or might (evaluates with an error) the request is denied implicitly. The evaluations reported are the
  * definite ones.

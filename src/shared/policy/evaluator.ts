@@ -1,5 +1,6 @@
 import { logicalOperands, type Expression, type PolicyExpressionKind, type SourceSpan } from './ast';
 import { checkPolicyExpression } from './check';
+import { MAX_EVALUATION_STEPS } from './cost';
 import { cronSpanContains } from './cron-span';
 import { formatPosition, PolicyEvaluationError, type PolicyParseError } from './errors';
 import {
@@ -18,8 +19,10 @@ export type PolicyEvaluationResult = { readonly ok: true; readonly value: boolea
 type Bindings = ReadonlyMap<string, PolicyValue>;
 
 /**
- * Evaluates a parsed expression against a request. Like Turnkey's engine it never short-circuits: every operand
- * of `&&`/`||` and every element of `any`/`all` is evaluated, so a missing field anywhere makes the result an error.
+ * Evaluates a parsed expression against a request. `&&` and `||` read their operands left to right and stop at the
+ * first that decides, so `activity.type == '…' && eth.tx.to == '…'` is false, not an error, for a request without a
+ * transaction; every element of `any`/`all` is evaluated. At most `MAX_EVALUATION_STEPS` steps are taken: beyond
+ * them the evaluation fails as too costly.
  */
 export function evaluate(ast: Expression, context: PolicyContext): PolicyEvaluationResult {
   const outcome = evaluateOrFail(ast, context);
@@ -104,9 +107,25 @@ function pathOf(node: Expression): string | undefined {
 
 /** One evaluation over one request; `explain.ts` re-evaluates sub-expressions with it to say why. */
 export class Evaluator {
+  private steps = 0;
+
   constructor(private readonly context: PolicyContext) {}
 
+  /** The value of `node`, within a budget of its own of MAX_EVALUATION_STEPS. */
   evaluate(node: Expression, bindings: Bindings): PolicyValue {
+    this.steps = 0;
+    return this.value(node, bindings);
+  }
+
+  private step(span: SourceSpan): void {
+    this.steps += 1;
+    if (this.steps > MAX_EVALUATION_STEPS) {
+      throw new EvaluationFailure(`TooCostly: evaluating this takes more than ${MAX_EVALUATION_STEPS} steps`, span, { reason: 'TooCostly' });
+    }
+  }
+
+  private value(node: Expression, bindings: Bindings): PolicyValue {
+    this.step(node.span);
     switch (node.type) {
       case 'bool':
       case 'int':
@@ -117,7 +136,7 @@ export class Evaluator {
       case 'cronSpan':
         return cronSpanContains(node.cronSpan, this.now(node.span));
       case 'list':
-        return node.items.map((item) => this.evaluate(item, bindings));
+        return node.items.map((item) => this.value(item, bindings));
       case 'identifier':
         return this.lookup(node.name, node.span, bindings);
       case 'member':
@@ -128,17 +147,17 @@ export class Evaluator {
         return this.slice(node.object, node.start, node.end, bindings);
       case 'lambda': {
         const list = this.list(node.list, bindings, `${node.method}()`);
-        const matches = list.map((element) => {
-          const inner = new Map(bindings).set(node.variable, element);
-          return this.bool(node.predicate, inner, `the predicate of ${node.method}()`);
-        });
+        // One scope for every element, rebound each time: nothing keeps it past the predicate's evaluation.
+        const inner = new Map(bindings);
+        const role = `the predicate of ${node.method}()`;
+        const matches = list.map((element) => this.bool(node.predicate, inner.set(node.variable, element), role));
         if (node.method === 'any') return matches.includes(true);
         if (node.method === 'all') return !matches.includes(false);
         return list.filter((_, position) => matches[position]);
       }
       case 'contains': {
         const list = this.list(node.list, bindings, 'contains()');
-        const value = this.evaluate(node.value, bindings);
+        const value = this.value(node.value, bindings);
         return this.includes(list, value, node.value.span);
       }
       case 'count':
@@ -146,12 +165,17 @@ export class Evaluator {
       case 'not':
         return !this.bool(node.operand, bindings, "the operand of '!'");
       case 'logical': {
-        const values = logicalOperands(node).map((operand) => this.bool(operand, bindings, `an operand of '${node.operator}'`));
-        return node.operator === '&&' ? !values.includes(false) : values.includes(true);
+        // Left to right, stopping at the first operand that decides: false for `&&`, true for `||`.
+        const decisive = node.operator === '||';
+        const role = `an operand of '${node.operator}'`;
+        for (const operand of logicalOperands(node)) {
+          if (this.bool(operand, bindings, role) === decisive) return decisive;
+        }
+        return !decisive;
       }
       case 'comparison': {
-        const left = this.evaluate(node.left, bindings);
-        const right = this.evaluate(node.right, bindings);
+        const left = this.value(node.left, bindings);
+        const right = this.value(node.right, bindings);
         switch (node.operator) {
           case '==':
             return this.equals(left, right, node.span);
@@ -167,7 +191,7 @@ export class Evaluator {
         }
       }
       case 'in': {
-        const value = this.evaluate(node.value, bindings);
+        const value = this.value(node.value, bindings);
         const list = this.list(node.list, bindings, "the right side of 'in'");
         return this.includes(list, value, node.span);
       }
@@ -211,7 +235,7 @@ export class Evaluator {
   }
 
   private member(objectNode: Expression, property: string, span: SourceSpan, bindings: Bindings): PolicyValue {
-    const object = this.evaluate(objectNode, bindings);
+    const object = this.value(objectNode, bindings);
     const kind = this.kindOf(object, objectNode.span);
     if (kind === 'struct') return this.field(object as PolicyStruct, property, span, objectNode);
     // The docs write `transfers.count` without parentheses in two places; it means count().
@@ -220,8 +244,8 @@ export class Evaluator {
   }
 
   private index(objectNode: Expression, indexNode: Expression, bindings: Bindings): PolicyValue {
-    const object = this.evaluate(objectNode, bindings);
-    const index = this.evaluate(indexNode, bindings);
+    const object = this.value(objectNode, bindings);
+    const index = this.value(indexNode, bindings);
     const kind = this.kindOf(object, objectNode.span);
     if (kind === 'struct') {
       if (typeof index !== 'string') throw typeError(indexNode.span, `a map key must be a string, not a ${describeValue(index)}`);
@@ -239,9 +263,9 @@ export class Evaluator {
   }
 
   private slice(objectNode: Expression, startNode: Expression, endNode: Expression, bindings: Bindings): PolicyValue {
-    const object = this.evaluate(objectNode, bindings);
-    const start = this.evaluate(startNode, bindings);
-    const end = this.evaluate(endNode, bindings);
+    const object = this.value(objectNode, bindings);
+    const start = this.value(startNode, bindings);
+    const end = this.value(endNode, bindings);
     const kind = this.kindOf(object, objectNode.span);
     if (kind !== 'list' && kind !== 'string') throw typeError(objectNode.span, `only lists and strings can be sliced, not a ${kind}`);
     const items = kind === 'list' ? (object as readonly PolicyValue[]) : Array.from(object as string);
@@ -264,20 +288,25 @@ export class Evaluator {
   }
 
   private list(node: Expression, bindings: Bindings, usage: string): readonly PolicyValue[] {
-    const value = this.evaluate(node, bindings);
+    const value = this.value(node, bindings);
     if (!isPolicyList(value)) throw typeError(node.span, `${usage} needs a list, but this is a ${describeValue(value)}`);
     return value;
   }
 
   private bool(node: Expression, bindings: Bindings, role: string): boolean {
-    const value = this.evaluate(node, bindings);
+    const value = this.value(node, bindings);
     if (typeof value !== 'boolean') throw typeError(node.span, `${role} must be a bool, but this is a ${describeValue(value)}`);
     return value;
   }
 
   /** Membership; every element is compared, so a type mismatch anywhere in the list is an error. */
   private includes(list: readonly PolicyValue[], value: PolicyValue, span: SourceSpan): boolean {
-    return list.map((element) => this.equals(value, element, span)).includes(true);
+    return list
+      .map((element) => {
+        this.step(span);
+        return this.equals(value, element, span);
+      })
+      .includes(true);
   }
 
   private equals(left: PolicyValue, right: PolicyValue, span: SourceSpan): boolean {

@@ -8,6 +8,7 @@ export { PolicyParseError, PolicyEvaluationError } from './errors';
 export { MAX_EXPRESSION_LENGTH, tokenize, type Token, type TokenKind } from './tokenizer';
 export { MAX_NESTING_DEPTH, parsePolicyExpression } from './parser';
 export { checkPolicyExpression, type PolicyCheckResult } from './check';
+export { MAX_EVALUATION_STEPS, staticCost } from './cost';
 export { ROOTS_BY_KIND, TRANSACTION_ROOTS, describeType, type StaticType } from './schema';
 export {
   MAX_SPAN_MINUTES,

@@ -8,7 +8,7 @@ import { base58 } from '@scure/base';
 import { checksummedEthereumAddress } from '../crypto/ethereum-address';
 import { logicalOperands, type ComparisonOperator, type Expression, type SourceSpan } from './ast';
 import { activityKindOf } from './activity-classes';
-import { checkPolicyExpression, childrenOf } from './check';
+import { checkPolicyExpression, unconditionalChildrenOf } from './check';
 import { evaluate } from './evaluator';
 import { comparedLiterals, pathOf, sameExpression, visitWithScope } from './lint-paths';
 import type { LintRule } from './lint-rules';
@@ -286,7 +286,7 @@ function denyNeverMatches(policy: LintPolicy, { condition }: Parsed, { recordedD
   // History has the last word: a deny that did deny something can match, whatever this reading says.
   if (recordedDenials !== undefined && recordedDenials.denied > 0) return [];
   const scope = activityScopeOf(condition);
-  const read = alwaysEvaluatedReads(condition).find(
+  const read = readsToHold(condition, true).find(
     (node) => node.object.type === 'identifier' && CHAIN_KEYWORDS.includes(node.object.name) && !scope.chains.has(node.object.name),
   );
   if (read === undefined || read.object.type !== 'identifier') return [];
@@ -310,13 +310,24 @@ function denyNeverMatches(policy: LintPolicy, { condition }: Parsed, { recordedD
   ];
 }
 
+type FieldRead = Extract<Expression, { type: 'member' }>;
+
 /**
- * The field reads evaluated whenever the expression is: expressions never short-circuit, but the predicate of
- * any/all/filter runs only for the elements there are, so reads inside one may never happen.
+ * The field reads every evaluation of `node` to `value` makes: each operand of a true `&&` or a false `||` is read,
+ * as `!` turns one into the other; otherwise only the reads made whatever the values.
  */
-function alwaysEvaluatedReads(node: Expression): Extract<Expression, { type: 'member' }>[] {
-  const children = node.type === 'lambda' ? [node.list] : childrenOf(node);
-  return [...(node.type === 'member' ? [node] : []), ...children.flatMap(alwaysEvaluatedReads)];
+function readsToHold(node: Expression, value: boolean): FieldRead[] {
+  if (node.type === 'not') return readsToHold(node.operand, !value);
+  if (node.type === 'logical' && (node.operator === '&&') === value) return logicalOperands(node).flatMap((operand) => readsToHold(operand, value));
+  return alwaysEvaluatedReads(node);
+}
+
+/**
+ * The field reads evaluated whenever the expression is: not those in an operand of `&&`/`||` after the first, which
+ * may not be read, nor in the predicate of any/all/filter, which runs only for the elements there are.
+ */
+function alwaysEvaluatedReads(node: Expression): FieldRead[] {
+  return [...(node.type === 'member' ? [node] : []), ...unconditionalChildrenOf(node).flatMap(alwaysEvaluatedReads)];
 }
 
 function typesInWords({ types }: ActivityScope): string {

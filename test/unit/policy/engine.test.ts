@@ -37,6 +37,15 @@ describe('the decision engine', () => {
     });
   });
 
+  it('engine errors at the last click: a keyword read after an operand that decides is never read', () => {
+    const signingOnly = allow('usdc', "activity.resource == 'PRIVATE_KEY' && eth.tx.value < 10");
+    const walletsOrSmall = allow('wallets', "activity.resource == 'WALLET' || eth.tx.value < 10");
+    expect(decide(walletRename([signingOnly, walletsOrSmall])).evaluations).toEqual([
+      { policyId: 'usdc', outcome: 'OUTCOME_NOT_APPLICABLE' },
+      { policyId: 'wallets', outcome: 'OUTCOME_ALLOW' },
+    ]);
+  });
+
   it('a keyword read only inside an any() over an empty list is never read, so the policy still holds', () => {
     const decision = decide(walletRename([allow('empty-any', "activity.resource == 'WALLET' && !wallets.any(w, eth.tx.value > 0)")]));
     expect(decision).toMatchObject({ decision: 'allow', by: 'policy', evaluations: [{ policyId: 'empty-any', outcome: 'OUTCOME_ALLOW' }] });

@@ -204,14 +204,24 @@ describe('finding 3: Ethereum addresses compare whatever their case', () => {
   });
 });
 
-describe('errors are values, and never short-circuited away', () => {
-  it('a missing field on the right of a false && is an error, not false', () => {
-    const error = evaluationError("activity.kind == 'NOPE' && activity.params.hash_function == 'X'", 'condition', signTransaction);
-    expect(error.details).toMatchObject({ reason: 'MissingField', field: 'hash_function', path: 'activity.params', column: 44 });
+describe('&& and || stop at the first operand that decides; other errors are values', () => {
+  it('engine errors at the last click: a transaction test after a false && is false, not an error', () => {
+    const quorumChange: PolicyContext = {
+      activity: { type: 'ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', kind: 'UPDATE_ROOT_QUORUM', resource: 'ORGANIZATION', action: 'UPDATE', params: {} },
+    };
+    const usdcLimit = "activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && eth.tx.to == '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48'";
+    expect(condition(usdcLimit, quorumChange)).toBe(false);
+    expect(condition("activity.kind == 'NOPE' && activity.params.hash_function == 'X'", signTransaction)).toBe(false);
   });
 
-  it('a missing field on the right of a true || is an error, not true', () => {
-    evaluationError("activity.kind == 'SIGN_TRANSACTION' || private_key.id == 'pk-1'", 'condition', signTransaction);
+  it('a true || is true whatever its later operands read', () => {
+    expect(condition("activity.kind == 'SIGN_TRANSACTION' || private_key.id == 'pk-1'", signTransaction)).toBe(true);
+  });
+
+  it('an operand that is read still fails: a missing field on the right of a true &&, or on the left', () => {
+    const right = evaluationError("activity.kind == 'SIGN_TRANSACTION' && activity.params.hash_function == 'X'", 'condition', signTransaction);
+    expect(right.details).toMatchObject({ reason: 'MissingField', field: 'hash_function', path: 'activity.params', column: 56 });
+    evaluationError("private_key.id == 'pk-1' || activity.kind == 'SIGN_TRANSACTION'", 'condition', signTransaction);
   });
 
   it('a root the request lacks is an error (wallet.id on a private-key request)', () => {
