@@ -33,7 +33,7 @@ import { journalLines, type JournalVerdict } from '../../shared/journal/verify';
 import type { SecretStore } from '../keychain/secret-store';
 import { openNewFile, writeNewFile } from '../storage/bounded-file';
 import { JournalIndex, type IndexFilter } from './journal-index';
-import { createJournalKey, loadJournalKey, nodeJournalVerifier, type JournalKey } from './journal-key';
+import { JOURNAL_KEY_FILE, journalKeyFor, nodeJournalVerifier, type JournalKey } from './journal-key';
 import { copyVerifiedRange, readIndexedLines, verifyJournalFile, type VerifiedPrefix } from './verify-file';
 import { verifyJournalFileOffThread } from './verify-off-thread';
 
@@ -275,7 +275,14 @@ export class Journal {
             reading: {
               title: 'Journal started',
               summary: 'Every entry after this one is signed by the journal key named here',
-              facts: [{ label: 'Journal key', value: key.publicKey }],
+              facts: [
+                { label: 'Journal key', value: key.publicKey },
+                {
+                  label: 'Held in',
+                  value:
+                    key.home === 'keychain' ? 'the OS keychain' : `the file ${JOURNAL_KEY_FILE} of the data directory (no OS keychain was reachable)`,
+                },
+              ],
               warnings: [],
               verdict: 'started',
             },
@@ -330,20 +337,10 @@ export class Journal {
     return { size: size - Buffer.byteLength(tornTail), seq: parsedLast.seq, hash: sha256Hex(last), journalKey: parsedFirst.journalKey };
   }
 
-  /** The keychain's journal key; it is created only for a journal not yet begun, and must be the one entry 0 names. */
+  /** The journal key entry 0 names (created only for a journal not yet begun): journal-key.ts says where it is held. */
   private async signingKey(expected: string | undefined): Promise<JournalKey> {
-    this.key ??= (await loadJournalKey(this.secrets)) ?? (expected === undefined ? await createJournalKey(this.secrets) : undefined);
-    if (this.key === undefined) {
-      throw new QkError(
-        'KEY_NOT_FOUND',
-        `the OS keychain holds no journal key, but ${this.file} was begun with key ${expected ?? ''}; restore the keychain item, or move the journal aside to begin a new one`,
-      );
-    }
-    if (expected !== undefined && this.key.publicKey !== expected) {
-      throw new QkError(
-        'KEY_INVALID',
-        `the OS keychain's journal key is not the key ${this.file} was begun with; restore that key, or move the journal aside to begin a new one`,
-      );
+    if (this.key === undefined || (expected !== undefined && this.key.publicKey !== expected)) {
+      this.key = await journalKeyFor({ keychain: this.secrets, file: join(dirname(this.file), JOURNAL_KEY_FILE) }, expected);
     }
     return this.key;
   }
