@@ -31,7 +31,15 @@ export interface QueryContext {
   now: number;
   /** For the enclave's public facts (its signing and app-proof keys). */
   enclave: Enclave;
+  /**
+   * Whether the stamping credential may read a resource (as conditions name it: `wallet`, `wallet_account`, …), for a
+   * query that lists resources of several wallets or keys; undefined when nothing restricts its reads.
+   */
+  readScope(): ReadScope | undefined;
 }
+
+/** A session scope's judgement of one resource a query would answer. */
+export type ReadScope = (resources: Record<string, unknown>) => boolean;
 
 export interface ActivityContext {
   store: Repositories;
@@ -127,6 +135,8 @@ export interface ActivityHooks {
    * stamping credential may not make.
    */
   checkQuery?(credential: Credential, request: QueryScopeRequest): void;
+  /** For a query that lists resources: which of them the stamping credential may read (QueryContext.readScope). */
+  readScope?(credential: Credential, store: Repositories): ReadScope | undefined;
   /**
    * Just before the handler runs, seeing the organization as the decision saw it; may return a step that runs once
    * the handler has succeeded, inside the same transaction.

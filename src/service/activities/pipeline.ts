@@ -43,6 +43,7 @@ import type {
   Enclave,
   QueryHandler,
   QueryResources,
+  ReadScope,
 } from './context';
 import { activityView } from './views';
 
@@ -149,8 +150,12 @@ export async function runQuery(deps: PipelineDeps, route: QueryRoute, request: I
     for (const hook of deps.hooks) hook.checkQuery?.(actor.credential, { query: route.op.name, store: deps.store.read, organization, resources });
   }
   const handler = route.handler as AnyQueryHandler;
+  const readScope = (): ReadScope | undefined => {
+    const scopes = deps.hooks.flatMap((hook) => hook.readScope?.(actor.credential, deps.store.read) ?? []);
+    return scopes.length === 0 ? undefined : (resources) => scopes.every((allows) => allows(resources));
+  };
   return handler(
-    { store: deps.store.read, organizationId: organization.id, organization, actor: actingUser(actor), now, enclave: deps.enclave },
+    { store: deps.store.read, organizationId: organization.id, organization, actor: actingUser(actor), now, enclave: deps.enclave, readScope },
     parsed,
   );
 }

@@ -10,7 +10,7 @@ import { bytesToHex, utf8Encode } from '../../shared/crypto/encoding';
 import { compressP256, generateEncryptionKeyPair, uncompressP256 } from '../../shared/crypto/keys';
 import { digestSignerFromPrivateKey, encodeSessionJwt, type DigestSigner } from '../../shared/crypto/tokens';
 import { checkPolicyExpression, evaluate } from '../../shared/policy';
-import type { ActivityContext, Family, QueryScopeRequest } from '../activities/context';
+import type { ActivityContext, Family, QueryScopeRequest, ReadScope } from '../activities/context';
 import { toTimestamp } from '../../shared/api/timestamps';
 import type { Credential } from '../auth/credentials';
 import { conditionContext, type ConditionRequest } from '../authorize';
@@ -246,10 +246,21 @@ function checkSessionScope(
  */
 function checkSessionQueryScope(credential: Credential, request: QueryScopeRequest): void {
   const profile = sessionProfileOf(credential, request.store);
-  if (profile === undefined) return;
+  if (profile !== undefined && !readScopeOf(profile)(request.resources)) throw outsideScope(profile, request.query);
+}
+
+/** What a session may read, for a query that lists resources: only those its scope does not rule out (as above). */
+function sessionReadScope(credential: Credential, store: Repositories): ReadScope | undefined {
+  const profile = sessionProfileOf(credential, store);
+  return profile === undefined ? undefined : readScopeOf(profile);
+}
+
+function readScopeOf(profile: SessionProfileRecord): ReadScope {
   const checked = checkPolicyExpression(profile.scope, 'condition');
-  const outcome = checked.ok ? evaluate(checked.ast, request.resources) : checked;
-  if (outcome.ok && !outcome.value) throw outsideScope(profile, request.query);
+  return (resources) => {
+    const outcome = checked.ok ? evaluate(checked.ast, resources) : checked;
+    return !outcome.ok || outcome.value;
+  };
 }
 
 /** The profile a session credential was issued under; undefined for any other credential or an unscoped session. */
@@ -435,7 +446,7 @@ async function emailCredentialKey(
 
 export function sessionsFamily(options: { oidc: OidcVerifier; outboxFile: string }): Family {
   return {
-    hooks: { checkRequest: checkSessionScope, checkQuery: checkSessionQueryScope },
+    hooks: { checkRequest: checkSessionScope, checkQuery: checkSessionQueryScope, readScope: sessionReadScope },
     queries: {
       get_session_profiles(ctx) {
         const own = ctx.store.sessionProfiles.listByOrganization(ctx.organizationId);

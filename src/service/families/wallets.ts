@@ -9,7 +9,7 @@ import { assertFormatForCurve } from '../enclave/addresses';
 import { parsePathForCurve } from '../enclave/derivation';
 import { DEFAULT_MNEMONIC_WORD_COUNT, isMnemonicWordCount, MNEMONIC_WORD_COUNTS } from '../enclave/mnemonic';
 import type { Repositories } from '../store';
-import type { WalletAccountRecord, WalletRecord } from '../store/wallets';
+import type { WalletAccountPage, WalletAccountRecord, WalletRecord } from '../store/wallets';
 import { pageSize } from './activities';
 import { refuseUnexportedDeletion } from './unexported';
 
@@ -192,6 +192,25 @@ function walletPolicyResource(wallet: WalletRecord) {
   return { id: wallet.id, imported: wallet.imported, exported: wallet.exported, label: wallet.name };
 }
 
+/**
+ * A page of the accounts a session may read: the store's pages are read on in the page's direction (backwards from
+ * `before`) until `limit` readable accounts are found or none are left, so that a page is not cut short by the
+ * accounts left out.
+ */
+function readablePage(store: Repositories, query: WalletAccountPage, readable: (account: WalletAccountRecord) => boolean): WalletAccountRecord[] {
+  const backwards = query.before !== undefined;
+  let found: WalletAccountRecord[] = [];
+  let cursor = query;
+  for (;;) {
+    const batch = store.walletAccounts.page(cursor);
+    const kept = batch.filter(readable);
+    found = backwards ? [...kept, ...found] : [...found, ...kept];
+    if (found.length >= query.limit || batch.length < query.limit) break;
+    cursor = backwards ? { ...cursor, before: batch[0]!.id } : { ...cursor, after: batch.at(-1)!.id };
+  }
+  return backwards ? found.slice(-query.limit) : found.slice(0, query.limit);
+}
+
 /** Checks delete_wallets against the stored wallets; a never-exported wallet needs deleteWithoutExport. */
 function checkDeletions(store: Repositories, organizationId: string, walletIds: readonly string[], deleteWithoutExport: boolean) {
   return walletIds.map((walletId) => {
@@ -267,16 +286,15 @@ export const walletsFamily: Family = {
           });
         }
       }
-      const accounts = ctx.store.walletAccounts.page({
+      const query: WalletAccountPage = {
         organizationId: ctx.organizationId,
         ...(wallet === undefined ? {} : { walletId: wallet.id }),
         limit: pageSize(pagination?.limit),
         ...(pagination?.before === undefined ? {} : { before: pagination.before }),
         ...(pagination?.after === undefined ? {} : { after: pagination.after }),
-      });
+      };
       const wallets = new Map<string, WalletRecord>();
-      const detailsOf = (walletId: string) => {
-        if (request.includeWalletDetails !== true) return undefined;
+      const walletOf = (walletId: string) => {
         let found = wallets.get(walletId);
         if (found === undefined) {
           found = requireWallet(ctx.store, ctx.organizationId, walletId);
@@ -284,6 +302,14 @@ export const walletsFamily: Family = {
         }
         return found;
       };
+      const readScope = ctx.readScope();
+      const accounts =
+        readScope === undefined
+          ? ctx.store.walletAccounts.page(query)
+          : readablePage(ctx.store, query, (account) =>
+              readScope({ wallet: walletPolicyResource(walletOf(account.walletId)), wallet_account: { address: account.address } }),
+            );
+      const detailsOf = (walletId: string) => (request.includeWalletDetails === true ? walletOf(walletId) : undefined);
       return { accounts: accounts.map((account) => accountView(account, detailsOf(account.walletId))) };
     },
     get_wallet_account(ctx, request) {

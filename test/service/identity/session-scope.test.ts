@@ -16,6 +16,7 @@ let t: TestService;
 let bob: { userId: string; key: TestKey };
 let ethereumAddress: string;
 let walletId: string;
+let otherWalletId: string;
 const sessions = {} as Record<SessionName, TestKey>;
 let privateKeyIds: string[];
 /** A session scoped to the first of two private keys. */
@@ -93,6 +94,18 @@ beforeAll(async () => {
   ethereumAddress = wallet.body.activity.result.createWalletResult.addresses[0];
   t.clock.advance(1);
   const other = await t.submit('create_wallet', 'ACTIVITY_TYPE_CREATE_WALLET', { walletName: 'savings', accounts: [account] });
+  otherWalletId = other.body.activity.result.createWalletResult.walletId;
+  // Accounts of the two wallets interleaved, so that every page of the organization's accounts holds both.
+  for (const index of [1, 2]) {
+    for (const id of [walletId, otherWalletId]) {
+      t.clock.advance(1);
+      const more = await t.submit('create_wallet_accounts', 'ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS', {
+        walletId: id,
+        accounts: [{ ...account, path: `m/44'/60'/0'/0/${index}` }],
+      });
+      expect(more.body.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    }
+  }
   t.clock.advance(1);
   const keys = await t.submit('create_private_keys', 'ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2', {
     privateKeys: ['hot', 'cold'].map((privateKeyName) => ({ privateKeyName, curve: 'CURVE_SECP256K1', addressFormats: [], privateKeyTags: [] })),
@@ -102,7 +115,7 @@ beforeAll(async () => {
   hotKeySession = await sessionUnder(`private_key.id == '${privateKeyIds[0]}'`);
   sessions['in scope'] = await sessionUnder(`wallet.id == '${walletId}'`);
   sessions['issue scope'] = await sessionUnder(ISSUE_SCOPE);
-  sessions['other wallet'] = await sessionUnder(`wallet.id == '${other.body.activity.result.createWalletResult.walletId}'`);
+  sessions['other wallet'] = await sessionUnder(`wallet.id == '${otherWalletId}'`);
   await t.setRootQuorum(2, [t.info.rootUserId, bob.userId]);
 });
 afterAll(async () => {
@@ -217,6 +230,38 @@ describe('finding 2: a session profile scope holds on every authenticated route'
     expect(await read(privateKeyIds[1]!)).toEqual({
       refused: expect.stringMatching(/^Turnkey error 7: request not authorized: get_private_key is outside the scope "private_key\.id == /),
     });
+  });
+
+  it("issue 36 finding 7: list_wallet_accounts without walletId answers only the accounts in the session's scope", async () => {
+    const pages = async (session: TestKey) => {
+      const walletIds: string[][] = [];
+      let after: string | undefined;
+      for (;;) {
+        const paginationOptions = { limit: '2', ...(after === undefined ? {} : { after }) };
+        const reply = await t.query('list_wallet_accounts', { paginationOptions }, { key: session });
+        expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+        const accounts = reply.body.accounts as { walletAccountId: string; walletId: string }[];
+        if (accounts.length === 0) return walletIds;
+        walletIds.push(accounts.map((account) => account.walletId));
+        after = accounts.at(-1)!.walletAccountId;
+      }
+    };
+    expect(await pages(sessions['in scope'])).toEqual([[walletId, walletId], [walletId]]);
+    expect(await pages(sessions['other wallet'])).toEqual([[otherWalletId, otherWalletId], [otherWalletId]]);
+    // Backwards from the last account: the page before it holds the two readable accounts nearest to it.
+    const all = (await t.query('list_wallet_accounts', {})).body.accounts as { walletAccountId: string; walletId: string }[];
+    expect(all.map((account) => account.walletId)).toEqual([walletId, otherWalletId, walletId, otherWalletId, walletId, otherWalletId]);
+    const before = await t.query(
+      'list_wallet_accounts',
+      { paginationOptions: { limit: '2', before: all.at(-1)!.walletAccountId } },
+      { key: sessions['in scope'] },
+    );
+    expect(before.body.accounts.map((account: { walletAccountId: string }) => account.walletAccountId)).toEqual([
+      all[2]!.walletAccountId,
+      all[4]!.walletAccountId,
+    ]);
+    // A scope that judges activities only does not restrict reads.
+    expect((await t.query('list_wallet_accounts', {}, { key: sessions['issue scope'] })).body.accounts).toHaveLength(6);
   });
 
   it('a read that needs no resource (whoami, list_wallets) is not restricted', async () => {
