@@ -102,6 +102,8 @@ export const errorCodes = {
   /** The port a service was asked to listen on is taken by another program. */
   PORT_IN_USE: G.UNAVAILABLE,
   RESPONSE_INVALID: G.INTERNAL,
+  /** A service's answer was larger than main reads for its operation; the connection was closed. */
+  RESPONSE_TOO_LARGE: G.RESOURCE_EXHAUSTED,
   IPC_SENDER_REJECTED: G.PERMISSION_DENIED,
   APP_LOCKED: G.FAILED_PRECONDITION,
   /** The unlock passphrase (or Touch ID) did not match or was not given. */

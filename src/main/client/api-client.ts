@@ -5,11 +5,14 @@
  * the client never posts a body the caller did not see: a retry re-posts the identical bytes (same fingerprint).
  * A stamp is valid for whoever receives it, so redirects are refused rather than followed (a 307 would re-send the
  * stamped body to another host, past the https rule and the profile confirmation), and every request times out.
+ * An answer is read as it streams, up to a byte cap per operation (responseByteCapOf): a service cannot make main
+ * buffer more than that, however much it sends.
  */
 import {
   activityResponseSchema,
   activityResultOf,
   errorBodySchema,
+  operationByPath,
   operations,
   parseRequest,
   parseResponse,
@@ -90,6 +93,20 @@ export interface ApiClientOptions {
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+const MIB = 1024 * 1024;
+/** The most main reads of an answer: generous for one resource, an activity or a vote's outcome. */
+export const RESPONSE_BYTE_CAP = 8 * MIB;
+/**
+ * The most main reads of an answer that holds a collection: a page of up to 100 activities, or every user, policy,
+ * private key or contract interface reference of an organization.
+ */
+export const COLLECTION_RESPONSE_BYTE_CAP = 32 * MIB;
+
+/** The byte cap on the answer to `operationName` (docs/service.md#what-main-reads-of-an-answer). */
+export function responseByteCapOf(operationName: string): number {
+  return operationName.startsWith('list_') || operationName === 'get_organization' ? COLLECTION_RESPONSE_BYTE_CAP : RESPONSE_BYTE_CAP;
+}
 
 /** What an error without a known `turnkeyErrorCode` is called, by its gRPC status. */
 const codeByGrpc: Record<number, ErrorCode> = {
@@ -254,7 +271,10 @@ export class ApiClient {
     const url = `${this.profile.baseUrl}${path}`;
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const ticket = this.inFlight?.begin(url);
-    const signal = ticket === undefined ? timeout : AbortSignal.any([timeout, ticket.signal]);
+    // Aborted when an answer outgrows its cap, so the connection closes rather than draining the rest.
+    const tooLarge = new AbortController();
+    const signal = AbortSignal.any([timeout, tooLarge.signal, ...(ticket === undefined ? [] : [ticket.signal])]);
+    const operation = operationByPath(path)?.name ?? path;
     let response: Response;
     let text: string;
     try {
@@ -266,7 +286,7 @@ export class ApiClient {
         signal,
       });
       refuseRedirect(url, response);
-      text = await response.text();
+      text = await readCapped(response, { url, operation, capBytes: responseByteCapOf(operation), abort: () => tooLarge.abort() });
     } catch (error) {
       if (error instanceof QkError) throw error;
       if (timeout.aborted) {
@@ -301,6 +321,47 @@ export class ApiClient {
     }
     throw errorFromResponse(url, response.status, json, text);
   }
+}
+
+/**
+ * The answer's body as text, read as it arrives and never beyond `capBytes`: a Content-Length over the cap is refused
+ * before reading, and a body that streams past it is cut off there. Either way the connection is closed and
+ * RESPONSE_TOO_LARGE names the operation and the cap.
+ */
+async function readCapped(
+  response: Response,
+  { url, operation, capBytes, abort }: { url: string; operation: string; capBytes: number; abort: () => void },
+): Promise<string> {
+  const refuse = (read: string) => {
+    abort();
+    return new QkError(
+      'RESPONSE_TOO_LARGE',
+      `${url} answered ${operation} with ${read}, more than the ${capBytes / MIB} MiB QuorumKey reads of it; the connection was closed. Check the profile's URL and the service`,
+      { url, operation, capBytes },
+    );
+  };
+  const declared = Number(response.headers.get('content-length'));
+  if (declared > capBytes) {
+    void response.body?.cancel().catch(() => undefined);
+    throw refuse(`${declared} bytes`);
+  }
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    received += value.byteLength;
+    if (received > capBytes) {
+      void reader.cancel().catch(() => undefined);
+      throw refuse(`over ${capBytes} bytes`);
+    }
+    parts.push(decoder.decode(value, { stream: true }));
+  }
+  parts.push(decoder.decode());
+  return parts.join('');
 }
 
 /**
@@ -344,7 +405,7 @@ function outcomeOf(op: ActivityOperation, activity: Activity, request: PostedReq
 
 /**
  * Whether a submission that failed with `error` may still have created an activity nobody heard of: no answer (a
- * time-out, a cancel, no connection), a 5xx, or a 2xx whose body could not be read. A refusal (4xx) or a FAILED
+ * time-out, a cancel, no connection), a 5xx, or an answer whose body could not be read (or was too large to). A refusal (4xx) or a FAILED
  * activity is an answer.
  */
 function outcomeUnknown(error: unknown): boolean {
@@ -352,7 +413,7 @@ function outcomeUnknown(error: unknown): boolean {
   if (error.code === 'TIMEOUT' || error.code === 'CANCELLED') return true;
   const httpStatus = error.details?.httpStatus;
   if (typeof httpStatus === 'number') return httpStatus >= 500;
-  return error.code === 'NETWORK_ERROR' || error.code === 'RESPONSE_INVALID';
+  return error.code === 'NETWORK_ERROR' || error.code === 'RESPONSE_INVALID' || error.code === 'RESPONSE_TOO_LARGE';
 }
 
 /** A FAILED activity as a QkError with the service's code and message. */

@@ -71,6 +71,7 @@ export const ERROR_HEADLINES: Readonly<Record<ErrorCode, string>> = {
   SANDBOX_UNAVAILABLE: 'The Sandbox is not running.',
   PORT_IN_USE: 'That port is taken by another program.',
   RESPONSE_INVALID: 'The service answered something QuorumKey did not expect.',
+  RESPONSE_TOO_LARGE: 'The service’s answer was far larger than QuorumKey reads.',
   IPC_SENDER_REJECTED: 'This page may not talk to QuorumKey.',
   APP_LOCKED: 'QuorumKey is locked.',
   PASSPHRASE_INVALID: 'The unlock passphrase did not match.',
