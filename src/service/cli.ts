@@ -1,153 +1,22 @@
 /**
- * `npm run service -- [--host 127.0.0.1] [--allowed-host NAME]… [--port 0] [--db FILE|:memory:]
- *   [--root-public-key HEX[:curve]]… [--seed FILE] [--clock-control] [--tls-cert FILE --tls-key FILE] [--allow-plaintext] [--otp-outbox FILE] [--oidc-jwks ISSUER=FILE]… [--signing-workers N] [--rpc CAIP2=URL]…`
- * Requests must name a loopback host or the bound address in their Host header; `--allowed-host` adds the names a
- * service bound beyond loopback is reached by.
- * Prints one JSON line (ServiceInfo) on stdout; logs go to stderr. SIGTERM/SIGINT shut down cleanly.
- * Started by main with --parent-ipc (the app's Sandbox in its own process), it takes its options from main instead.
+ * The Sandbox's command line (`quorumkey-sandbox`, or `npm run service --` in a checkout; flags in cli-usage.ts and
+ * docs/sandbox.md). Requests must name a loopback host or the bound address in their Host header; `--allowed-host`
+ * adds the names a service bound beyond loopback is reached by. Prints one JSON line (ServiceInfo) on stdout; logs go
+ * to stderr. SIGTERM/SIGINT shut down cleanly. Started by main with --parent-ipc (the app's Sandbox in its own
+ * process), it takes its options from main instead.
+ *
+ * `--help` and `--version` answer before the service and its libraries load (cli-run.ts, imported after).
  */
-import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { isApiKeyCurve, type ApiKeyCurve } from '../shared/crypto/keys';
-import { QkError } from '../shared/errors';
-import { parseJwksFlag } from './auth/oidc';
-import { PARENT_IPC_FLAG } from '../shared/service-process';
-import { DEFAULT_HOST, startService } from './index';
-import { serveParent } from './parent-ipc';
+import { USAGE } from './cli-usage';
 
-const USAGE = `usage: npm run service -- [--host ${DEFAULT_HOST}] [--allowed-host NAME (Host header name to accept besides loopback)]... [--port 0] [--db FILE|:memory:] [--root-public-key HEX[:p256|secp256k1|ed25519]]... [--seed FILE (YAML or JSON: the organizations a new database starts with)] [--clock-control (let root users move the clock forward)] [--tls-cert FILE --tls-key FILE (PEM; needed beyond loopback)] [--allow-plaintext (HTTP beyond loopback, e.g. in a container)] [--otp-outbox FILE (default: beside the db)] [--oidc-jwks ISSUER=FILE]... [--signing-workers N (default: one per core)] [--rpc CAIP2=URL (node to send that chain's transactions to, e.g. eip155:31337=http://127.0.0.1:8545)]...`;
+/** Written in by the package's build (vite.sandbox.config.ts); a run from a checkout has none. */
+declare const __QUORUMKEY_SANDBOX_VERSION__: string | undefined;
 
-/** Exit codes: 0 clean stop, 1 failed to start, 2 bad command line. */
-const EXIT_START_FAILED = 1;
-const EXIT_USAGE = 2;
-/** More signing workers than this only add threads that wait for a core. */
-const MAX_SIGNING_WORKERS = 64;
-
-function usageError(message: string): never {
-  console.error(`${message}\n${USAGE}`);
-  process.exit(EXIT_USAGE);
-}
-
-function parseRootKey(value: string): { publicKey: string; curve: ApiKeyCurve } {
-  const [publicKey, curve = 'p256', ...rest] = value.split(':');
-  if (rest.length > 0 || publicKey === undefined || !/^[0-9a-fA-F]+$/.test(publicKey)) {
-    usageError(`--root-public-key ${value}: expected HEX or HEX:CURVE`);
-  }
-  if (!isApiKeyCurve(curve)) usageError(`--root-public-key ${value}: curve must be p256, secp256k1 or ed25519, got ${curve}`);
-  return { publicKey, curve };
-}
-
-function readTls(certFile: string | undefined, keyFile: string | undefined): { tls?: { cert: string; key: string } } {
-  if (certFile === undefined && keyFile === undefined) return {};
-  if (certFile === undefined || keyFile === undefined) usageError('--tls-cert and --tls-key go together: give both PEM files');
-  const read = (flag: string, file: string) => {
-    try {
-      return readFileSync(file, 'utf8');
-    } catch (error) {
-      return usageError(`${flag} ${file}: ${(error as Error).message}`);
-    }
-  };
-  return { tls: { cert: read('--tls-cert', certFile), key: read('--tls-key', keyFile) } };
-}
-
-/** `--rpc CAIP2=URL`, repeatable: one node per chain, reached over HTTP(S). */
-function parseRpcFlags(flags: readonly string[]): Record<string, string> {
-  const nodes: Record<string, string> = {};
-  for (const flag of flags) {
-    const separator = flag.indexOf('=');
-    const caip2 = flag.slice(0, separator);
-    const url = flag.slice(separator + 1);
-    if (separator <= 0 || !/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/.test(caip2))
-      usageError(`--rpc expects CAIP2=URL (e.g. eip155:31337=http://127.0.0.1:8545), got ${flag}`);
-    if (!URL.canParse(url) || !['http:', 'https:'].includes(new URL(url).protocol)) usageError(`--rpc ${caip2}: ${url} is not an http(s) URL`);
-    if (caip2 in nodes) usageError(`--rpc ${caip2} is given twice`);
-    nodes[caip2] = url;
-  }
-  return nodes;
-}
-
-function parseCommandLine() {
-  try {
-    const { values } = parseArgs({
-      options: {
-        host: { type: 'string', default: DEFAULT_HOST },
-        'allowed-host': { type: 'string', multiple: true, default: [] },
-        port: { type: 'string', default: '0' },
-        db: { type: 'string', default: 'quorumkey-service.db' },
-        'root-public-key': { type: 'string', multiple: true, default: [] },
-        seed: { type: 'string' },
-        'clock-control': { type: 'boolean', default: false },
-        'tls-cert': { type: 'string' },
-        'tls-key': { type: 'string' },
-        'allow-plaintext': { type: 'boolean', default: false },
-        'otp-outbox': { type: 'string' },
-        'oidc-jwks': { type: 'string', multiple: true, default: [] },
-        'signing-workers': { type: 'string' },
-        rpc: { type: 'string', multiple: true, default: [] },
-        help: { type: 'boolean', default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-    });
-    if (values.help) {
-      console.error(USAGE);
-      process.exit(0);
-    }
-    const port = Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65_535) usageError(`--port must be 0…65535, got ${values.port}`);
-    const signingWorkers = values['signing-workers'] === undefined ? undefined : Number(values['signing-workers']);
-    if (signingWorkers !== undefined && (!Number.isInteger(signingWorkers) || signingWorkers < 1 || signingWorkers > MAX_SIGNING_WORKERS)) {
-      usageError(`--signing-workers must be 1…${MAX_SIGNING_WORKERS}, got ${values['signing-workers']}`);
-    }
-    return {
-      host: values.host,
-      allowedHosts: values['allowed-host'],
-      port,
-      db: values.db,
-      rootPublicKeys: values['root-public-key'].map(parseRootKey),
-      oidcIssuers: values['oidc-jwks'].map(parseJwksFlag),
-      rpc: parseRpcFlags(values.rpc),
-      ...(values['otp-outbox'] === undefined ? {} : { otpOutbox: values['otp-outbox'] }),
-      ...(values.seed === undefined ? {} : { seed: values.seed }),
-      clockControl: values['clock-control'],
-      allowPlaintext: values['allow-plaintext'],
-      ...readTls(values['tls-cert'], values['tls-key']),
-      ...(signingWorkers === undefined ? {} : { signingWorkers }),
-    };
-  } catch (error) {
-    return usageError((error as Error).message);
-  }
-}
-
-async function main(): Promise<void> {
-  const options = parseCommandLine();
-  let service;
-  try {
-    service = await startService(options);
-  } catch (error) {
-    console.error(`the service could not start: ${error instanceof QkError ? `${error.code}: ${error.message}` : String(error)}`);
-    process.exit(EXIT_START_FAILED);
-  }
-  const shutdown = (signal: string): void => {
-    console.error(`${signal}: finishing in-flight requests, then closing the database`);
-    service.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error(`shutdown failed: ${String(error)}`);
-        process.exit(EXIT_START_FAILED);
-      },
-    );
-  };
-  // Handlers first: whoever reads the info line may signal at once.
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
-  process.stdout.write(`${JSON.stringify(service.info)}\n`);
-  console.error(`serving ${service.info.baseUrl} with database ${options.db}`);
-}
-
-if (!process.argv.includes(PARENT_IPC_FLAG)) {
-  void main();
-} else if (!serveParent()) {
-  console.error(`${PARENT_IPC_FLAG}: this process has no IPC channel to the process that started it`);
-  process.exit(EXIT_USAGE);
+const args = process.argv.slice(2);
+if (args.includes('--help')) {
+  process.stdout.write(`${USAGE}\n`);
+} else if (args.includes('--version')) {
+  process.stdout.write(`${typeof __QUORUMKEY_SANDBOX_VERSION__ === 'string' ? __QUORUMKEY_SANDBOX_VERSION__ : 'unreleased (run from a checkout)'}\n`);
+} else {
+  void import('./cli-run').then(({ runCli }) => runCli(args));
 }

@@ -27,7 +27,7 @@ import { registerAuthProxy } from './proxy';
 import { restrictOutboxToOwner } from './proxy/outbox';
 import { buildServer, type TlsOptions } from './server/app';
 import { registerClockRoute } from './server/clock-route';
-import { allowedHostNames, isLoopbackAddress } from './server/host-check';
+import { allowedHostNames, DEFAULT_HOST, isLoopbackAddress } from './server/host-check';
 import { buildRouteTable } from './server/routes';
 import { Store } from './store';
 
@@ -106,8 +106,6 @@ export interface RunningService {
   /** Stops accepting connections, lets in-flight requests finish, then closes the database. */
   close(): Promise<void>;
 }
-
-export const DEFAULT_HOST = '127.0.0.1';
 
 /** Where the service keeps its secret by default: beside the database. */
 export function serviceSecretFileOf(db: string): string {

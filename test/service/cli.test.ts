@@ -115,7 +115,7 @@ describe('usage errors', () => {
     await cli.closed;
     expect([cli.child.exitCode, cli.child.signalCode]).toEqual([2, null]);
     expect(cli.stderr()).toContain(reason);
-    expect(cli.stderr()).toContain('usage: npm run service');
+    expect(cli.stderr()).toContain('usage: quorumkey-sandbox');
     expect(cli.stdout()).toBe('');
     expect(existsSync(db)).toBe(false);
   });

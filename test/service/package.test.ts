@@ -1,71 +1,106 @@
 /**
- * `quorumkey-sandbox` as app developers get it (docs/sandbox.md#one-command): `npm pack` (whose prepack bundles the
- * service), the package installed from the lockfile with `--omit=dev` (from the npm cache where it can), and its bin
- * run with plain node: no tsx, no build. The Dockerfile takes the same steps; this test holds it to them.
+ * `quorumkey-sandbox` as app developers get it (docs/sandbox.md#one-command): the Sandbox's own package
+ * (`sandbox/`, whose prepack bundles the service), packed and installed with `npm install --omit=dev` into an empty
+ * app, then run with plain node: its bin signs, its programmatic entry starts and stops a Sandbox, its types check.
+ * The Dockerfile takes the same steps; this test holds it to them.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { TurnkeyClient } from '@turnkey/http';
+import { recoverAddress, recoverTransactionAddress, serializeSignature, serializeTransaction } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killCliProcesses, startCli } from './cli-process';
 
 const ROOT = resolve(import.meta.dirname, '../..');
+const MANIFEST = JSON.parse(readFileSync(join(ROOT, 'sandbox/package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  bin: Record<string, string>;
+};
 const run = promisify(execFile);
 const directory = mkdtempSync(join(tmpdir(), 'quorumkey-package-'));
+/** An app that depends on the package and nothing else. */
 const app = join(directory, 'app');
+const installed = join(app, 'node_modules', MANIFEST.name);
+const bin = join(installed, MANIFEST.bin['quorumkey-sandbox']!);
+const seed = join(directory, 'seed.yaml');
 let npmOutput = '';
 
 beforeAll(async () => {
-  await run('npm', ['pack', '--pack-destination', directory], { cwd: ROOT });
+  await run('npm', ['pack', './sandbox', '--pack-destination', directory], { cwd: ROOT });
   const tarball = readdirSync(directory).find((name) => name.endsWith('.tgz'))!;
   mkdirSync(app);
-  await run('tar', ['-xzf', join(directory, tarball), '--strip-components=1', '-C', app]);
-  copyFileSync(join(ROOT, 'package-lock.json'), join(app, 'package-lock.json'));
-  const installed = await run('npm', ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: app });
-  npmOutput = installed.stdout + installed.stderr;
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'an-app', private: true, type: 'module' }));
+  const install = await run('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', join(directory, tarball)], { cwd: app });
+  npmOutput = install.stdout + install.stderr;
+  writeFileSync(
+    seed,
+    [
+      'organization:',
+      '  organizationName: Packaged',
+      '  users: [{ userName: ci, apiKeys: [{ apiKeyName: ci, keyFile: ci.key.json }] }]',
+      '  rootQuorum: { threshold: 1, userNames: [ci] }',
+      '  wallets:',
+      '    - walletName: Treasury',
+      `      accounts: [{ curve: CURVE_SECP256K1, pathFormat: PATH_FORMAT_BIP32, path: "m/44'/60'/0'/0/0", addressFormat: ADDRESS_FORMAT_ETHEREUM }]`,
+      '',
+    ].join('\n'),
+  );
 }, 600_000);
 afterAll(() => {
   killCliProcesses();
   rmSync(directory, { recursive: true, force: true });
 });
 
+/** Runs `script` (an ES module) with plain node in a new empty folder; resolves with its output and what it left there. */
+async function runInEmptyFolder(name: string, script: string): Promise<{ stdout: string; stderr: string; left: string[] }> {
+  const file = join(app, name);
+  writeFileSync(file, script);
+  const cwd = mkdtempSync(join(directory, 'cwd-'));
+  const { stdout, stderr } = await run(process.execPath, [file], { cwd, timeout: 60_000 });
+  return { stdout, stderr, left: readdirSync(cwd) };
+}
+
 describe('the quorumkey-sandbox package', () => {
-  it('installs without dev dependencies and without a warning', () => {
+  it('installs without a warning and brings no other package: every library is bundled', () => {
     expect(npmOutput).not.toMatch(/warn/i);
-    // (typescript is installed anyway: @solana/kit's packages name it as an optional peer.)
-    for (const devOnly of ['tsx', 'vite', 'electron', 'vitest', '@turnkey/http']) expect(existsSync(join(app, 'node_modules', devOnly))).toBe(false);
-    // npm always packs the file `main` names, so a checkout with the app built ships that one file too, and no more.
-    const appBuilt = existsSync(join(ROOT, 'out/main/index.js'));
-    expect(readdirSync(app).sort()).toEqual([
-      'README.md',
-      'dist-sandbox',
-      'docs',
-      'node_modules',
-      ...(appBuilt ? ['out'] : []),
-      'package-lock.json',
-      'package.json',
-    ]);
-    if (appBuilt) expect(readdirSync(join(app, 'out'), { recursive: true })).toEqual(['main', join('main', 'index.js')]);
+    expect(readdirSync(join(app, 'node_modules')).filter((name) => !name.startsWith('.'))).toEqual([MANIFEST.name]);
+    expect(readdirSync(installed).sort()).toEqual(['README.md', 'dist', 'package.json']);
   });
 
-  it('runs its bin with plain node: a seeded Sandbox answers whoami to @turnkey/http, reports its health, and stops on SIGTERM', async () => {
-    const bin = (JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin['quorumkey-sandbox']!;
-    const seed = join(directory, 'seed.yaml');
+  it('answers --version and --help from its entry alone, before loading the service', async () => {
+    // A module hook that lists every file node loads, printed as the process exits.
+    const hook = join(directory, 'loaded-files.mjs');
     writeFileSync(
-      seed,
-      'organization:\n  organizationName: Packaged\n  users: [{ userName: ci, apiKeys: [{ apiKeyName: ci, keyFile: ci.key.json }] }]\n  rootQuorum: { threshold: 1, userNames: [ci] }\n',
+      hook,
+      "import { registerHooks } from 'node:module';\nconst files = [];\nregisterHooks({ load(url, context, next) { if (url.startsWith('file:')) files.push(url); return next(url, context); } });\nprocess.on('exit', () => process.stderr.write(JSON.stringify(files)));\n",
     );
-    const sandbox = await startCli(['--db', ':memory:', '--seed', seed], [join(app, bin)]);
+    const version = await run(process.execPath, ['--import', hook, bin, '--version']);
+    expect(version.stdout).toBe(`${MANIFEST.version}\n`);
+    const help = await run(process.execPath, ['--import', hook, bin, '--help']);
+    expect(help.stdout).toMatch(/^usage: quorumkey-sandbox \[--host 127\.0\.0\.1\]/);
+    expect(help.stdout).toContain('[--version]');
+    const loaded = (JSON.parse(help.stderr) as string[]).map((url) => fileURLToPath(url)).filter((file) => file.startsWith(installed));
+    const loadedBytes = loaded.reduce((sum, file) => sum + statSync(file).size, 0);
+    expect(loaded).toContain(bin);
+    // The service is megabytes of bundled libraries; the command line's own code is a few kilobytes.
+    expect(loadedBytes, loaded.join('\n')).toBeLessThan(50_000);
+  });
+
+  it('runs its bin with plain node: a seeded Sandbox answers @turnkey/http, signs a raw payload and an Ethereum transaction, and stops on SIGTERM', async () => {
+    const sandbox = await startCli(['--db', ':memory:', '--seed', seed], [bin]);
     const key = JSON.parse(readFileSync(join(directory, 'ci.key.json'), 'utf8')) as { publicKey: string; privateKey: string };
+    const { organizationId } = sandbox.info;
     const client = new TurnkeyClient(
       { baseUrl: sandbox.info.baseUrl },
       new ApiKeyStamper({ apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey }),
     );
-    expect(await client.getWhoami({ organizationId: sandbox.info.organizationId })).toMatchObject({
+    expect(await client.getWhoami({ organizationId })).toMatchObject({
       organizationName: 'Packaged',
       username: 'ci',
       userId: sandbox.info.rootUserId,
@@ -73,19 +108,110 @@ describe('the quorumkey-sandbox package', () => {
     const health = await fetch(`${sandbox.info.baseUrl}/health`);
     expect([health.status, await health.json()]).toEqual([200, { status: 'ok' }]);
 
+    const { wallets } = await client.getWallets({ organizationId });
+    const { accounts } = await client.getWalletAccounts({ organizationId, walletId: wallets[0]!.walletId });
+    const address = accounts[0]!.address as `0x${string}`;
+    const digest = `0x${'ab'.repeat(32)}` as const;
+    const raw = await client.signRawPayload({
+      type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2',
+      timestampMs: String(Date.now()),
+      organizationId,
+      parameters: { signWith: address, payload: digest, encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NO_OP' },
+    });
+    expect(raw.activity.status, sandbox.stderr()).toBe('ACTIVITY_STATUS_COMPLETED');
+    const { r, s, v } = raw.activity.result.signRawPayloadResult!;
+    expect(await recoverAddress({ hash: digest, signature: serializeSignature({ r: `0x${r}`, s: `0x${s}`, yParity: Number(v) }) })).toBe(address);
+
+    const unsigned = serializeTransaction({
+      type: 'eip1559',
+      chainId: 31337,
+      nonce: 0,
+      to: '0x000000000000000000000000000000000000dEaD',
+      value: 1n,
+      gas: 21_000n,
+      maxFeePerGas: 2_000_000_000n,
+      maxPriorityFeePerGas: 1_000_000_000n,
+    });
+    const transaction = await client.signTransaction({
+      type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2',
+      timestampMs: String(Date.now()),
+      organizationId,
+      parameters: { signWith: address, unsignedTransaction: unsigned.slice(2), type: 'TRANSACTION_TYPE_ETHEREUM' },
+    });
+    expect(transaction.activity.status, sandbox.stderr()).toBe('ACTIVITY_STATUS_COMPLETED');
+    const signed = transaction.activity.result.signTransactionResult!.signedTransaction;
+    expect(await recoverTransactionAddress({ serializedTransaction: `0x${signed}` as `0x02${string}` })).toBe(address);
+
     sandbox.child.kill('SIGTERM');
     await sandbox.closed;
     expect(sandbox.child.exitCode).toBe(0);
   });
 
+  it('is a module: importing it starts and writes nothing; startSandbox serves the first line, and stop() lets the process end', async () => {
+    const imported = await runInEmptyFolder(
+      'import-only.mjs',
+      `const sandbox = await import('${MANIFEST.name}');\nconsole.log(JSON.stringify(Object.keys(sandbox)));\n`,
+    );
+    expect([imported.stdout, imported.stderr, imported.left]).toEqual(['["startSandbox"]\n', '', []]);
+
+    const started = await runInEmptyFolder(
+      'start-stop.mjs',
+      [
+        `import { startSandbox } from '${MANIFEST.name}';`,
+        `const sandbox = await startSandbox({ seed: ${JSON.stringify(seed)}, clockControl: true, log: () => {} });`,
+        'const health = await fetch(`${sandbox.baseUrl}/health`);',
+        'console.log(JSON.stringify({ keys: Object.keys(sandbox).sort(), health: health.status }));',
+        'await sandbox.stop();',
+        '',
+      ].join('\n'),
+    );
+    expect(JSON.parse(started.stdout)).toEqual({
+      keys: [
+        'attestationRootFingerprint',
+        'authProxyConfigId',
+        'authProxyUrl',
+        'baseUrl',
+        'enclaveSignerPublicKey',
+        'organizationId',
+        'otpTokenSignerPublicKey',
+        'rootUserId',
+        'sessionSignerPublicKey',
+        'stop',
+      ],
+      health: 200,
+    });
+    expect(started.left).toEqual([]);
+  });
+
+  it('declares its types: a TypeScript app type-checks against them, and a wrong option is an error', async () => {
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { module: 'nodenext', target: 'es2023', strict: true, noEmit: true, types: [], lib: ['es2023', 'dom'] },
+        files: ['app.ts'],
+      }),
+    );
+    writeFileSync(
+      join(app, 'app.ts'),
+      [
+        `import { startSandbox, type RunningSandbox } from '${MANIFEST.name}';`,
+        "const sandbox: RunningSandbox = await startSandbox({ seed: 'seed.yaml', port: 0, rpc: { 'eip155:31337': 'http://127.0.0.1:8545' }, clockControl: true });",
+        'const organizationId: string = sandbox.organizationId;',
+        'const stopped: Promise<void> = sandbox.stop();',
+        '// @ts-expect-error: the port is a number',
+        "void startSandbox({ port: '8080' });",
+        'export { organizationId, stopped };',
+        '',
+      ].join('\n'),
+    );
+    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+    await expect(run(process.execPath, [tsc, '-p', app])).resolves.toMatchObject({ stdout: '' });
+  });
+
   it('is what the Dockerfile builds and runs', () => {
     const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
-    const bin = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin['quorumkey-sandbox']!;
-    expect(dockerfile).toMatch(/RUN npm pack --pack-destination /);
-    expect(dockerfile).toMatch(/tar -xzf \/tmp\/quorumkey\.tgz --strip-components=1/);
-    expect(dockerfile).toMatch(/COPY package-lock\.json/);
-    expect(dockerfile).toMatch(/npm ci --omit=dev/);
-    expect(dockerfile).toContain(`ENTRYPOINT ["node", "${bin}"]`);
-    expect(dockerfile).toContain("fetch('http://127.0.0.1:8080/health')");
+    expect(dockerfile).toMatch(/RUN npm pack \.\/sandbox --pack-destination /);
+    expect(dockerfile).toMatch(/npm install --global --omit=dev [^\n]*quorumkey-sandbox\.tgz/);
+    expect(dockerfile).toContain('ENTRYPOINT ["quorumkey-sandbox"]');
   });
 });

@@ -5,6 +5,9 @@
  */
 import { QkError } from '../../shared/errors';
 
+/** Where the service listens unless told otherwise: this machine only. */
+export const DEFAULT_HOST = '127.0.0.1';
+
 /** The names of this machine's loopback interface, as they appear in a Host header. */
 export const LOOPBACK_HOST_NAMES: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
 
