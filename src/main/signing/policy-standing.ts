@@ -16,10 +16,12 @@ import { quotedText, visibleText } from '../../shared/visible-text';
 import { policyNamesOf, policyWhyView } from '../policies/policy-words';
 import type { OrganizationSnapshot } from './organization';
 import {
+  absentKeywordOf,
   approverTerms,
   checkPolicyExpression,
   evaluate,
   explainOutcomes,
+  failureInWords,
   policyActivityOf,
   timeContextAt,
   type DecisionToExplain,
@@ -43,7 +45,10 @@ export interface MatchedPolicy {
 export interface PolicyStanding {
   outcome: PolicyOutcome;
   matchedPolicies: MatchedPolicy[];
-  /** Policies whose expressions could not be evaluated for this request (they count as not matching). */
+  /**
+   * Policies whose expressions could not be evaluated for this request, why in words (they do not apply). A policy
+   * reading a transaction or keyword the request does not have is not listed: it plainly does not apply.
+   */
   failedPolicies: { policyId: string; policyName: string; reason: string }[];
   /** "needs 1 more approver tagged ops"; absent when nothing more is needed or nothing can allow it. */
   consensusNeeds?: string;
@@ -66,7 +71,7 @@ export interface PolicyVerdict {
   policyId: string;
   policyName: string;
   effect: 'EFFECT_ALLOW' | 'EFFECT_DENY';
-  verdict: 'allow' | 'deny' | 'needs consensus' | 'not applicable' | 'inactive' | 'error';
+  verdict: 'allow' | 'deny' | 'needs consensus' | 'not applicable' | 'inactive';
   reason?: string;
 }
 
@@ -130,8 +135,10 @@ export function policyStanding(input: StandingInput): PolicyStanding {
   const failedPolicies: PolicyStanding['failedPolicies'] = [];
   const waiting: StandingPolicy[] = [];
   const evaluations: PolicyVerdict[] = [];
+  // The engine's outcome of each, for the second pass: a failed field is explained as the failure it is.
+  const engineOutcomes: EngineOutcome[] = [];
   for (const policy of input.policies) {
-    const verdictOf = (verdict: PolicyVerdict['verdict'], reason?: string) =>
+    const verdictOf = (verdict: PolicyVerdict['verdict'], reason?: string, engineOutcome: EngineOutcome = ENGINE_OUTCOMES[verdict]) => {
       evaluations.push({
         policyId: policy.policyId,
         policyName: policy.policyName,
@@ -139,13 +146,17 @@ export function policyStanding(input: StandingInput): PolicyStanding {
         verdict,
         ...(reason === undefined ? {} : { reason }),
       });
+      engineOutcomes.push(engineOutcome);
+    };
     const time = holds(policy.time ?? '', 'time', timeContext);
     const condition = holds(policy.condition, 'condition', conditionContext);
     const agreed = consensus(policy, approvers);
-    const failure = [time, condition, agreed].find((value): value is string => typeof value === 'string');
+    const failure = [time, condition, agreed].find((value): value is FieldFailure => typeof value !== 'boolean');
     if (failure !== undefined) {
-      failedPolicies.push({ policyId: policy.policyId, policyName: policy.policyName, reason: failure });
-      verdictOf('error', failure);
+      // As in the service's decision, a policy a field of which cannot be evaluated does not apply.
+      const reason = failureInWords(failure.details, failure.kind);
+      if (absentKeywordOf(failure.details) === undefined) failedPolicies.push({ policyId: policy.policyId, policyName: policy.policyName, reason });
+      verdictOf('not applicable', reason, 'OUTCOME_ERROR');
       continue;
     }
     if (time !== true) {
@@ -176,7 +187,7 @@ export function policyStanding(input: StandingInput): PolicyStanding {
   // The second pass, only for a denial or a wait: which parts of which policies decided it.
   const why = (decision: DecisionToExplain): PolicyWhyView[] => {
     const byId = new Map(input.policies.map((policy) => [policy.policyId, policy]));
-    const outcomes = evaluations.flatMap(({ policyId, verdict }) => {
+    const outcomes = evaluations.flatMap(({ policyId }, position) => {
       const policy = byId.get(policyId);
       if (policy === undefined) return [];
       const enginePolicy = {
@@ -187,7 +198,7 @@ export function policyStanding(input: StandingInput): PolicyStanding {
         consensus: policy.consensus,
         time: policy.time ?? '',
       };
-      return [{ policy: enginePolicy, outcome: ENGINE_OUTCOMES[verdict] }];
+      return [{ policy: enginePolicy, outcome: engineOutcomes[position]! }];
     });
     const explained = explainOutcomes(decision, outcomes, { condition: conditionContext, consensus: consensusContext(approvers), time: timeContext });
     return policyWhyView(explained, input.policies, input.names ?? lookupOf(input));
@@ -263,7 +274,7 @@ interface Need {
   viewerCompletes: boolean;
 }
 
-type ConsensusCheck = (policy: StandingPolicy, approverIds: readonly string[]) => boolean | string;
+type ConsensusCheck = (policy: StandingPolicy, approverIds: readonly string[]) => boolean | FieldFailure;
 
 const ENGINE_OUTCOMES: Record<PolicyVerdict['verdict'], EngineOutcome> = {
   allow: 'OUTCOME_ALLOW',
@@ -271,7 +282,6 @@ const ENGINE_OUTCOMES: Record<PolicyVerdict['verdict'], EngineOutcome> = {
   'needs consensus': 'OUTCOME_REQUIRES_CONSENSUS',
   'not applicable': 'OUTCOME_NOT_APPLICABLE',
   inactive: 'OUTCOME_TIME_INACTIVE',
-  error: 'OUTCOME_ERROR',
 };
 
 /** What a consensus reads as if `approverIds` had approved, each with every credential they hold. */
@@ -343,13 +353,19 @@ function* combinations<T>(items: readonly T[], size: number, start = 0): Generat
   }
 }
 
+/** Which field of a policy could not be evaluated, and the failure's details (what `failureInWords` reads). */
+interface FieldFailure {
+  kind: PolicyExpressionKind;
+  details: Readonly<Record<string, unknown>>;
+}
+
 /** true / false, or why it could not be evaluated. Empty text imposes no constraint, as in the service. */
-function holds(text: string, kind: PolicyExpressionKind, context: PolicyContext): boolean | string {
+function holds(text: string, kind: PolicyExpressionKind, context: PolicyContext): boolean | FieldFailure {
   if (text.trim() === '') return true;
   const checked = checkPolicyExpression(text, kind);
-  if (!checked.ok) return `${kind}: ${checked.error.message}`;
+  if (!checked.ok) return { kind, details: checked.error.details ?? {} };
   const result = evaluate(checked.ast, context);
-  return result.ok ? result.value : `${kind}: ${result.error.message}`;
+  return result.ok ? result.value : { kind, details: result.error.details ?? {} };
 }
 
 function unique<T>(items: readonly T[]): T[] {

@@ -10,6 +10,8 @@
  * decoded transaction, main's policy standing names the voters from its own verdict (see possibleVoters).
  */
 import {
+  TRANSACTION_ROOTS,
+  absentKeywordOf,
   approverTerms,
   checkPolicyExpression,
   evaluatePolicyExpression,
@@ -115,7 +117,12 @@ function termInWords({ atLeast, selects }: ApproverTerm, lookup: Pick<Organizati
   }
 }
 
-/** False only when the condition, read against the activity alone, is false; other roots it reads leave it open. */
+/**
+ * Whether the condition, read against the activity alone, may apply: true or false as it evaluates; when it cannot
+ * be evaluated, open only if it read what the activity alone lacks and the service reads beside it (the wallet or
+ * key it names, the transaction a signing activity signs). Any other failure is the service's too, and a policy whose
+ * condition cannot be evaluated does not apply.
+ */
 function mayApply(condition: string, activity: { type: string; intent: Readonly<Record<string, unknown>> }): boolean {
   const member = Object.values(activity.intent)[0];
   let policyActivity: PolicyActivity;
@@ -126,5 +133,7 @@ function mayApply(condition: string, activity: { type: string; intent: Readonly<
     return true;
   }
   const result = evaluatePolicyExpression(condition, 'condition', { activity: policyActivity });
-  return !result.ok || result.value;
+  if (result.ok) return result.value;
+  const keyword = absentKeywordOf(result.error.details ?? {});
+  return keyword !== undefined && (policyActivity.action === 'SIGN' || !Object.hasOwn(TRANSACTION_ROOTS, keyword));
 }

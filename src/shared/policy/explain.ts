@@ -7,11 +7,12 @@
  * or a false `||` needs every operand, so each is listed. `!` passes the question to its operand. `all` that is false
  * is decided by its first element whose predicate is false, `any` that is true by its first that is true, and the
  * element is named among the values read. Anything else (a comparison, `in`, `contains`, a field that is a bool) is
- * one part. An expression that errors is explained by the smallest part around the error, with its message.
+ * one part. An expression that errors is explained by the smallest part around the error, with why in words.
  */
 import { logicalOperands, type Expression, type LambdaCall, type SourceSpan } from './ast';
 import { PolicyEvaluationError } from './errors';
 import { EvaluationFailure, Evaluator } from './evaluator';
+import { failureInWords } from './failure-words';
 import { isPolicyList, PolicyTimestamp, type PolicyContext, type PolicyValue } from './values';
 
 export type ExplainedOutcome = 'true' | 'false' | 'error';
@@ -109,7 +110,7 @@ class Explainer {
   /** The smallest part around the error, reading what can be read of it. */
   private errorPart(ast: Expression, error: PolicyEvaluationError): ExplainedPart {
     const around = enclosingPart(ast, error.span) ?? ast;
-    return this.part(around, new Map(), 'error', error.message);
+    return this.part(around, new Map(), 'error', failureInWords(error.details ?? {}));
   }
 
   private attempt(node: Expression, bindings: Bindings): PolicyValue | PolicyEvaluationError {
@@ -124,7 +125,7 @@ class Explainer {
 
   private valueText(node: Expression, bindings: Bindings): string {
     const value = this.attempt(node, bindings);
-    return value instanceof PolicyEvaluationError ? `cannot be read (${value.message})` : valueInWords(value);
+    return value instanceof PolicyEvaluationError ? `cannot be read (${failureInWords(value.details ?? {})})` : valueInWords(value);
   }
 
   private textOf(span: SourceSpan): string {

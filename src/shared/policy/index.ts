@@ -9,6 +9,7 @@ export { MAX_EXPRESSION_LENGTH, tokenize, type Token, type TokenKind } from './t
 export { MAX_NESTING_DEPTH, parsePolicyExpression } from './parser';
 export { checkPolicyExpression, type PolicyCheckResult } from './check';
 export { MAX_EVALUATION_STEPS, staticCost } from './cost';
+export { absentKeywordOf, failureInWords } from './failure-words';
 export { ROOTS_BY_KIND, TRANSACTION_ROOTS, describeType, type StaticType } from './schema';
 export {
   MAX_SPAN_MINUTES,

@@ -65,6 +65,26 @@ describe('stillToVote', () => {
     expect(stillToVote(exportWallet, [], lookup).some((entry) => entry.userId === 'u-cy')).toBe(false);
   });
 
+  it('engine errors at the last click: a policy whose condition cannot be evaluated does not apply, as in the service', () => {
+    const cyOnly = (condition: string) => ({
+      ...lookup,
+      rootQuorum: undefined,
+      policies: [policy('p', condition, "approvers.any(user, user.id == 'u-cy')")],
+    });
+    const names = (condition: string, activity = exportWallet) => stillToVote(activity, [], cyOnly(condition)).map((entry) => entry.userId);
+    // An export has no Ethereum transaction: the service finds this policy not applying, and so does this reading.
+    expect(names("eth.tx.to == '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48'")).toEqual([]);
+    expect(names('activity.params.nope == 1')).toEqual([]);
+    // What the activity alone lacks but the service reads beside it leaves the policy open: the wallet it names, and
+    // the transaction of a signing activity.
+    expect(names("wallet.label == 'Treasury'")).toEqual(['u-cy']);
+    const signing = {
+      type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2',
+      intent: { signTransactionIntentV2: { signWith: '0xabc', type: 'TRANSACTION_TYPE_ETHEREUM' } },
+    };
+    expect(names("eth.tx.to == '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48'", signing)).toEqual(['u-cy']);
+  });
+
   /** Who may still vote, besides the root quorum, under one allow policy for every activity. */
   const votersUnder = (consensus: string, users = lookup.users ?? []) =>
     Object.fromEntries(
