@@ -2,11 +2,13 @@
  * Seed files (docs/sandbox.md#seed-files): bad files refused with the path of the bad field and nothing written;
  * key files generated once (mode 0600) and checked when read; a database starts again only with its own seed.
  */
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { startService } from '../../src/service';
+import { loadSeedFile, writeKeyFiles } from '../../src/service/seed/file';
 import { Store } from '../../src/service/store';
 import { rejection } from '../support/assertions';
 import { copySeedFixture, type SeedCopy } from '../support/seed';
@@ -88,13 +90,14 @@ describe('bad seed files', () => {
       /organization\.subOrganizations\[0\]\.users\[0\]\.apiKeys\[0\]\.publicKey: the same key is already organization\.users\[0\]\.apiKeys\[0\]/,
     ],
   ];
-  it.each(cases)('refuses %s, naming the field, and writes nothing', async (_name, change, message) => {
+  it.each(cases)('refuses %s, naming the field, and writes nothing, no key file either (issue 36 finding 9)', async (_name, change, message) => {
     const copy = editedSeed(change);
     const db = join(copy.directory, 'sandbox.db');
     const error = await rejection(start(copy.file, db));
     expect(error.code).toBe('CONFIG_INVALID');
     expect(error.message).toMatch(message);
     expect(error.message).toContain(copy.file);
+    expect(readdirSync(copy.directory).filter((name) => name.endsWith('.key.json'))).toEqual([]);
     // Nothing half-written: the same database then takes the good fixture.
     const good = fixture();
     const service = await start(good.file, db);
@@ -116,6 +119,52 @@ describe('bad seed files', () => {
     expect((await rejection(start(copy.file))).message).toMatch(
       /organization\.users\[1\]\.apiKeys\[0\]\.keyFile: .*bob\.key\.json: its public key is not the one its private key gives/,
     );
+  });
+
+  it("issue 36 finding 9: a key file outside the seed's folder is refused and not written, through ../ or a symbolic link", async () => {
+    const copy = fixture();
+    const outside = mkdtempSync(join(tmpdir(), 'quorumkey-outside-'));
+    try {
+      symlinkSync(outside, join(copy.directory, 'linked'));
+      const escapes: [string, RegExp][] = [
+        [`../${basename(outside)}/escaped.key.json`, /is outside the seed's folder/],
+        [join(outside, 'escaped.key.json'), /is outside the seed's folder/],
+        ['linked/escaped.key.json', /leads outside the seed's folder through a symbolic link/],
+      ];
+      for (const [keyFile, why] of escapes) {
+        const seed = parseYaml(readFileSync(copy.file, 'utf8'));
+        seed.organization.users[1].apiKeys[0].keyFile = keyFile;
+        writeFileSync(copy.file, stringifyYaml(seed));
+        const error = await rejection(start(copy.file));
+        expect(error.code).toBe('CONFIG_INVALID');
+        expect(error.message).toMatch(/organization\.users\[1\]\.apiKeys\[0\]\.keyFile: /);
+        expect(error.message).toMatch(why);
+        expect(readdirSync(outside)).toEqual([]);
+        expect(readdirSync(copy.directory).filter((name) => name.endsWith('.key.json'))).toEqual([]);
+      }
+      // A folder below the seed's is inside it.
+      mkdirSync(join(copy.directory, 'keys'));
+      const seed = parseYaml(readFileSync(copy.file, 'utf8'));
+      seed.organization.users[1].apiKeys[0].keyFile = 'keys/bob.key.json';
+      writeFileSync(copy.file, stringifyYaml(seed));
+      await (await start(copy.file)).close();
+      expect(readdirSync(join(copy.directory, 'keys'))).toEqual(['bob.key.json']);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('writes all of its key files or, when one cannot be written, none', () => {
+    const copy = fixture();
+    const seed = loadSeedFile(copy.file);
+    expect(seed.pendingKeyFiles.map((pending) => basename(pending.path))).toEqual(['alice.key.json', 'bob.key.json', 'carol.key.json']);
+    // Another process wrote carol's key file between loading and writing: 'wx' refuses to overwrite it.
+    writeFileSync(join(copy.directory, 'carol.key.json'), 'theirs');
+    expect(() => writeKeyFiles(seed)).toThrow(
+      /organization\.subOrganizations\[0\]\.users\[0\]\.apiKeys\[0\]\.keyFile: cannot write .*carol\.key\.json/,
+    );
+    expect(readdirSync(copy.directory).filter((name) => name.endsWith('.key.json'))).toEqual(['carol.key.json']);
+    expect(readFileSync(join(copy.directory, 'carol.key.json'), 'utf8')).toBe('theirs');
   });
 
   it('refuses --root-public-key beside a seed', async () => {

@@ -1,7 +1,8 @@
 /**
  * Writes a loaded seed into a new database, inside the bootstrap's transaction: the root organization and its
  * sub-organizations, each with its users and their API keys, root quorum, wallets, private keys and policies, with
- * the ids the file fixes. Every check that a request would get runs here too, named by the seed's field path.
+ * the ids the file fixes. Every check that a request would get runs here too, named by the seed's field path; the
+ * key files the seed generated are written only after all of them.
  */
 import { checkPolicyExpression } from '../../shared/policy';
 import { QkError } from '../../shared/errors';
@@ -11,7 +12,7 @@ import type { Enclave } from '../enclave';
 import { checkNewKeys, insertPrivateKey } from '../families/private-keys';
 import { checkNewWallet, insertWallet } from '../families/wallets';
 import type { Repositories } from '../store';
-import { seedFieldError, type ResolvedOrganization, type Seed } from './file';
+import { seedFieldError, writeKeyFiles, type ResolvedOrganization, type Seed } from './file';
 
 interface SeedContext {
   tx: Repositories;
@@ -160,5 +161,7 @@ export async function applySeed(
     await seedOrganization(ctx, sub, `organization.subOrganizations[${index}]`, created.organizationId);
   }
   tx.seeds.insert({ fingerprint: seed.fingerprint, organizationId: created.organizationId, appliedAt: deps.now });
+  // Last, inside the transaction: a seed refused above writes no key file, and one that cannot be written seeds nothing.
+  writeKeyFiles(seed);
   return created;
 }

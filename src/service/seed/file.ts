@@ -1,11 +1,12 @@
 /**
  * Seed files (docs/sandbox.md#seed-files): the organizations a Sandbox starts with, declared in YAML or JSON with
  * Turnkey's own field names. Loading checks the shape (every bad field named by its path), resolves each API key to
- * a public key (reading or generating its key file beside the seed) and fingerprints the result.
+ * a public key (reading its key file beside the seed, or generating a key pair that `writeKeyFiles` writes once the
+ * whole seed has been checked) and fingerprints the result.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import canonicalize from 'canonicalize';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
@@ -24,7 +25,7 @@ const seedApiKey = z
     curve: z.enum(API_KEY_CURVES).default('p256'),
     /** Hex, as the key's owner holds it (compressed or uncompressed SEC1; Ed25519 raw). */
     publicKey: bounded.publicKey.regex(/^[0-9a-fA-F]+$/, 'must be hex').optional(),
-    /** A JSON key file `{publicKey, privateKey, curve}` relative to the seed file, generated (mode 0600) when absent. */
+    /** A JSON key file `{publicKey, privateKey, curve}` inside the seed file's folder, generated (mode 0600) when absent. */
     keyFile: z.string().min(1).optional(),
   })
   .superRefine((key, ctx) => {
@@ -79,21 +80,70 @@ export interface ResolvedApiKey {
 type Resolved<T> = Omit<T, 'users'> & { users: (Omit<SeedOrganization['users'][number], 'apiKeys'> & { apiKeys: ResolvedApiKey[] })[] };
 export type ResolvedOrganization = Resolved<SeedOrganization>;
 
+/** A key file the seed names that does not exist yet: its generated key pair, written only once the seed is applied. */
+export interface PendingKeyFile {
+  path: string;
+  /** The seed's field that names it, for messages. */
+  field: string;
+  contents: string;
+}
+
 export interface Seed {
   /** The file it came from, for messages. */
   file: string;
   /** `sha256:` + hex SHA-256 of the canonical JSON of the resolved seed: layout, comments and key order do not count. */
   fingerprint: string;
   organization: ResolvedOrganization & { subOrganizations: ResolvedOrganization[] };
+  /** Key files to generate, one per path however many keys name it; nothing is written while loading. */
+  pendingKeyFiles: PendingKeyFile[];
 }
 
 export function seedFieldError(file: string, path: string, message: string): QkError {
   return new QkError('CONFIG_INVALID', `seed file ${file}: ${path}: ${message}`, { file, issues: [{ path, message }] });
 }
 
-/** Reads a key file, checking that its private key is the public key's; or generates one where there is none. */
-function resolveKeyFile(seedFile: string, key: SeedApiKey & { keyFile: string }, field: string): string {
-  const path = resolve(dirname(seedFile), key.keyFile);
+/** Whether `path` is `folder` or lies below it. */
+function isWithin(folder: string, path: string): boolean {
+  const inside = relative(folder, path);
+  return inside === '' || (inside !== '..' && !inside.startsWith(`..${sep}`) && !isAbsolute(inside));
+}
+
+/**
+ * Where a key file goes: in the seed file's folder or a folder below it, whether the seed names it relatively or
+ * absolutely, also once symbolic links are followed. A seed cannot have the Sandbox write anywhere else.
+ */
+function keyFilePath(seedFile: string, keyFile: string, field: string): string {
+  const folder = dirname(resolve(seedFile));
+  const path = resolve(folder, keyFile);
+  const refuse = (why: string) =>
+    seedFieldError(seedFile, `${field}.keyFile`, `${keyFile} ${why}; key files are kept in the seed's folder ${folder}`);
+  if (!isWithin(folder, dirname(path))) throw refuse("is outside the seed's folder");
+  let realFolder: string;
+  try {
+    realFolder = realpathSync(dirname(path));
+  } catch (error) {
+    throw refuse(`cannot be kept: its folder ${dirname(path)} cannot be read (${(error as Error).message})`);
+  }
+  if (!isWithin(realpathSync(folder), realFolder)) throw refuse("leads outside the seed's folder through a symbolic link");
+  return path;
+}
+
+interface KeyFileResolution {
+  seedFile: string;
+  /** Key pairs generated for missing key files in this load, by path: a path two keys name holds one pair. */
+  pending: Map<string, PendingKeyFile & { publicKey: string; curve: ApiKeyCurve }>;
+}
+
+/** Reads a key file, checking that its private key is the public key's; or generates a pair where there is none. */
+function resolveKeyFile(resolution: KeyFileResolution, key: SeedApiKey & { keyFile: string }, field: string): string {
+  const { seedFile, pending } = resolution;
+  const path = keyFilePath(seedFile, key.keyFile, field);
+  const generated = pending.get(path);
+  if (generated !== undefined) {
+    if (generated.curve !== key.curve)
+      throw seedFieldError(seedFile, `${field}.curve`, `is ${key.curve} but ${path} is a ${generated.curve} key (${generated.field})`);
+    return generated.publicKey;
+  }
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -101,8 +151,8 @@ function resolveKeyFile(seedFile: string, key: SeedApiKey & { keyFile: string },
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
       throw seedFieldError(seedFile, `${field}.keyFile`, `cannot read ${path}: ${(error as Error).message}`);
     const pair = generateApiKeyPair(key.curve);
-    // 'wx': never overwrite a key file another process wrote in the meantime.
-    writeFileSync(path, `${JSON.stringify({ ...pair, curve: key.curve }, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+    const contents = `${JSON.stringify({ ...pair, curve: key.curve }, null, 2)}\n`;
+    pending.set(path, { path, field: `${field}.keyFile`, contents, publicKey: pair.publicKey, curve: key.curve });
     return pair.publicKey;
   }
   const parsed = z.strictObject({ publicKey: z.string(), privateKey: z.string(), curve: z.enum(API_KEY_CURVES) }).safeParse(safeJson(text));
@@ -129,14 +179,14 @@ function safeJson(text: string): unknown {
   }
 }
 
-function resolveOrganization<T extends SeedOrganization>(file: string, org: T, field: string): Resolved<T> {
+function resolveOrganization<T extends SeedOrganization>(resolution: KeyFileResolution, org: T, field: string): Resolved<T> {
   return {
     ...org,
     users: org.users.map((user, userIndex) => ({
       ...user,
       apiKeys: user.apiKeys.map((key, keyIndex) => {
         const keyField = `${field}.users[${userIndex}].apiKeys[${keyIndex}]`;
-        const publicKey = key.keyFile === undefined ? key.publicKey! : resolveKeyFile(file, { ...key, keyFile: key.keyFile }, keyField);
+        const publicKey = key.keyFile === undefined ? key.publicKey! : resolveKeyFile(resolution, { ...key, keyFile: key.keyFile }, keyField);
         return { apiKeyName: key.apiKeyName, curve: key.curve, publicKey };
       }),
     })),
@@ -164,12 +214,32 @@ export function loadSeedFile(file: string): Seed {
     throw new QkError('CONFIG_INVALID', `seed file ${file}: ${described}`, { file, issues });
   }
   const { subOrganizations, ...root } = parsed.data.organization;
+  const resolution: KeyFileResolution = { seedFile: file, pending: new Map() };
   const organization = {
-    ...resolveOrganization(file, root, 'organization'),
-    subOrganizations: subOrganizations.map((sub, index) => resolveOrganization(file, sub, `organization.subOrganizations[${index}]`)),
+    ...resolveOrganization(resolution, root, 'organization'),
+    subOrganizations: subOrganizations.map((sub, index) => resolveOrganization(resolution, sub, `organization.subOrganizations[${index}]`)),
   };
   const fingerprint = `sha256:${createHash('sha256')
     .update(canonicalize(organization) ?? '')
     .digest('hex')}`;
-  return { file, fingerprint, organization };
+  const pendingKeyFiles = [...resolution.pending.values()].map(({ path, field, contents }) => ({ path, field, contents }));
+  return { file, fingerprint, organization, pendingKeyFiles };
+}
+
+/**
+ * Writes the key files the seed generated, once everything else in it has been checked: all of them or, when one
+ * cannot be written, none (those already written are removed again).
+ */
+export function writeKeyFiles(seed: Seed): void {
+  const written: string[] = [];
+  for (const { path, field, contents } of seed.pendingKeyFiles) {
+    try {
+      // 'wx': never overwrite a key file another process wrote in the meantime.
+      writeFileSync(path, contents, { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      for (const done of written) rmSync(done, { force: true });
+      throw seedFieldError(seed.file, field, `cannot write ${path}: ${(error as Error).message}`);
+    }
+    written.push(path);
+  }
 }
