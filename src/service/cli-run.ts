@@ -13,6 +13,7 @@ import { EXIT_START_FAILED, EXIT_USAGE, usageError } from './cli-usage';
 import { startService } from './index';
 import { serveParent } from './parent-ipc';
 import { DEFAULT_HOST } from './server/host-check';
+import { LOG_FORMATS, LOG_LEVELS, serviceLog } from './server/request-log';
 
 /** More signing workers than this only add threads that wait for a core. */
 const MAX_SIGNING_WORKERS = 64;
@@ -74,6 +75,8 @@ function parseCommandLine(args: readonly string[]) {
         'oidc-jwks': { type: 'string', multiple: true, default: [] },
         'signing-workers': { type: 'string' },
         rpc: { type: 'string', multiple: true, default: [] },
+        'log-level': { type: 'string', default: 'info' },
+        'log-format': { type: 'string', default: 'text' },
       },
       strict: true,
       allowPositionals: false,
@@ -84,7 +87,13 @@ function parseCommandLine(args: readonly string[]) {
     if (signingWorkers !== undefined && (!Number.isInteger(signingWorkers) || signingWorkers < 1 || signingWorkers > MAX_SIGNING_WORKERS)) {
       usageError(`--signing-workers must be 1…${MAX_SIGNING_WORKERS}, got ${values['signing-workers']}`);
     }
+    const level = LOG_LEVELS.find((name) => name === values['log-level']);
+    if (level === undefined) usageError(`--log-level must be ${LOG_LEVELS.join(', ')}, got ${values['log-level']}`);
+    const format = LOG_FORMATS.find((name) => name === values['log-format']);
+    if (format === undefined) usageError(`--log-format must be ${LOG_FORMATS.join(' or ')}, got ${values['log-format']}`);
+    const log = serviceLog(level, format, (line) => process.stderr.write(`${line}\n`));
     return {
+      log,
       host: values.host,
       allowedHosts: values['allowed-host'],
       port,
@@ -105,20 +114,20 @@ function parseCommandLine(args: readonly string[]) {
 }
 
 async function main(args: readonly string[]): Promise<void> {
-  const options = parseCommandLine(args);
+  const { log, ...options } = parseCommandLine(args);
   let service;
   try {
-    service = await startService(options);
+    service = await startService({ ...options, log: log.line, requestLog: log.request });
   } catch (error) {
-    console.error(`the service could not start: ${error instanceof QkError ? `${error.code}: ${error.message}` : String(error)}`);
+    log.line(`the service could not start: ${error instanceof QkError ? `${error.code}: ${error.message}` : String(error)}`);
     process.exit(EXIT_START_FAILED);
   }
   const shutdown = (signal: string): void => {
-    console.error(`${signal}: finishing in-flight requests, then closing the database`);
+    log.line(`${signal}: finishing in-flight requests, then closing the database`);
     service.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        console.error(`shutdown failed: ${String(error)}`);
+        log.line(`shutdown failed: ${String(error)}`);
         process.exit(EXIT_START_FAILED);
       },
     );
@@ -127,7 +136,7 @@ async function main(args: readonly string[]): Promise<void> {
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
   process.stdout.write(`${JSON.stringify(service.info)}\n`);
-  console.error(`serving ${service.info.baseUrl} with database ${options.db}`);
+  log.line(`serving ${service.info.baseUrl} with database ${options.db}`);
 }
 
 export async function runCli(args: readonly string[]): Promise<void> {

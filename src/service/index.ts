@@ -28,6 +28,7 @@ import { restrictOutboxToOwner } from './proxy/outbox';
 import { buildServer, type TlsOptions } from './server/app';
 import { registerClockRoute } from './server/clock-route';
 import { allowedHostNames, DEFAULT_HOST, isLoopbackAddress } from './server/host-check';
+import type { RequestLogEntry } from './server/request-log';
 import { buildRouteTable } from './server/routes';
 import { Store } from './store';
 
@@ -62,6 +63,8 @@ export interface ServiceOptions {
   /** Milliseconds since the epoch; injected so tests can move time. */
   now?: () => number;
   log?: (line: string) => void;
+  /** Told of every request once it is answered (docs/sandbox.md#logs); requests are not logged without it. */
+  requestLog?: (entry: RequestLogEntry) => void;
   /** Signature verification backend (defaults to node:crypto on libuv's thread pool, with cached keys). */
   stampVerifier?: StampVerifier | AsyncStampVerifier;
   /** OIDC issuers whose tokens oauth_login and OAuth providers accept (none by default). */
@@ -193,6 +196,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       },
       allowedHostNames: allowedHostNames(bindHost, options.allowedHosts ?? []),
       ...(options.tls === undefined ? {} : { tls: options.tls }),
+      ...(options.requestLog === undefined ? {} : { requestLog: options.requestLog }),
     });
     await listenOn(app, bindHost, options.port ?? 0);
     const address = app.server.address() as AddressInfo;

@@ -145,6 +145,10 @@ describe('the quorumkey-sandbox package', () => {
     sandbox.child.kill('SIGTERM');
     await sandbox.closed;
     expect(sandbox.child.exitCode).toBe(0);
+    // The default log level writes a line per request.
+    expect(sandbox.stderr()).toMatch(
+      new RegExp(`^200 sign_transaction org=${organizationId} activity=\\S+ ACTIVITY_STATUS_COMPLETED \\d+\\.\\dms$`, 'm'),
+    );
   });
 
   it('is a module: importing it starts and writes nothing; startSandbox serves the first line, and stop() lets the process end', async () => {

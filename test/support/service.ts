@@ -115,6 +115,8 @@ export interface TestServiceOptions {
   clockControl?: boolean;
   /** Nodes to send transactions to (`--rpc`). */
   rpc?: ServiceOptions['rpc'];
+  /** Told of every request once answered (the Sandbox's request log). */
+  requestLog?: ServiceOptions['requestLog'];
 }
 
 export interface TestService<RootKey extends ApiPublicKey = TestKey> {
@@ -192,6 +194,7 @@ export async function startTestService(options: TestServiceOptions & { rootPubli
       ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
       ...(options.clockControl === undefined ? {} : { clockControl: options.clockControl }),
       ...(options.rpc === undefined ? {} : { rpc: options.rpc }),
+      ...(options.requestLog === undefined ? {} : { requestLog: options.requestLog }),
     });
   } catch (error) {
     removeOutboxDirectory();

@@ -11,6 +11,7 @@ import { runQuery, submitActivity, type ActivityRoute, type PipelineDeps, type Q
 import type { RequestHeaders } from '../auth/authenticate';
 import { wireError } from './errors';
 import { checkHostHeader } from './host-check';
+import type { RequestLogEntry } from './request-log';
 import type { RouteTable } from './routes';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -25,7 +26,12 @@ export interface ServerOptions {
   allowedHostNames: readonly string[];
   /** Serve HTTPS with this certificate chain and key (PEM) instead of HTTP. */
   tls?: TlsOptions;
+  /** Told of every request once it is answered (docs/sandbox.md#logs); nothing is noted without it. */
+  requestLog?: (entry: RequestLogEntry) => void;
 }
+
+/** What the handlers learnt of a request, for its log line. */
+type RequestNotes = Partial<Pick<RequestLogEntry, 'operation' | 'organizationId' | 'activityId' | 'activityStatus' | 'errorCode' | 'reason'>>;
 
 export interface TlsOptions {
   cert: string;
@@ -105,17 +111,28 @@ export function buildServer(deps: PipelineDeps, routes: RouteTable, options: Ser
       : done(new QkError('REQUEST_INVALID', 'bad request body: not valid UTF-8; JSON bodies must be UTF-8 encoded'), undefined),
   );
 
-  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    const { status, body } = wireError(error instanceof QkError ? error : fromFastify(error, request), deps.log);
+  const { requestLog } = options;
+  const notes = new WeakMap<FastifyRequest, RequestNotes>();
+  const note = (request: FastifyRequest, learnt: RequestNotes): void => {
+    if (requestLog !== undefined) notes.set(request, { ...notes.get(request), ...learnt });
+  };
+  if (requestLog !== undefined) {
+    app.addHook('onResponse', async (request, reply) => {
+      requestLog({ method: request.method, path: request.url, ...notes.get(request), status: reply.statusCode, ms: reply.elapsedTime });
+    });
+  }
+  const answerError = (request: FastifyRequest, reply: FastifyReply, error: unknown): void => {
+    const { status, body } = wireError(error, deps.log);
+    note(request, { errorCode: String(body.details[0]?.turnkeyErrorCode), reason: body.message });
     void reply.status(status).send(body);
+  };
+
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    answerError(request, reply, error instanceof QkError ? error : fromFastify(error, request));
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const { status, body } = wireError(
-      new QkError('OPERATION_NOT_FOUND', `no operation at ${request.method} ${request.url}; every operation is POST`),
-      deps.log,
-    );
-    void reply.status(status).send(body);
+    answerError(request, reply, new QkError('OPERATION_NOT_FOUND', `no operation at ${request.method} ${request.url}; every operation is POST`));
   });
 
   // For orchestrators (docs/sandbox.md#one-command): the database answers; while closing, Fastify answers 503.
@@ -126,16 +143,17 @@ export function buildServer(deps: PipelineDeps, routes: RouteTable, options: Ser
 
   for (const [path, route] of routes.byPath) {
     app.post(path, async (request) => {
+      note(request, { operation: route.op.name });
       const rawBody = requestBytes(request);
-      const incoming = {
-        rawBody,
-        body: parseJsonBody(rawBody),
-        headers: request.headers as RequestHeaders,
-        remoteAddress: request.socket.remoteAddress,
-      };
-      return route.op.kind === 'activity'
-        ? submitActivity(deps, route as ActivityRoute, incoming, routes.activitiesByType)
-        : runQuery(deps, route as QueryRoute, incoming);
+      const body = parseJsonBody(rawBody);
+      if (typeof (body as { organizationId?: unknown }).organizationId === 'string') {
+        note(request, { organizationId: (body as { organizationId: string }).organizationId });
+      }
+      const incoming = { rawBody, body, headers: request.headers as RequestHeaders, remoteAddress: request.socket.remoteAddress };
+      if (route.op.kind !== 'activity') return runQuery(deps, route as QueryRoute, incoming);
+      const answer = await submitActivity(deps, route as ActivityRoute, incoming, routes.activitiesByType);
+      note(request, { activityId: answer.activity.id, activityStatus: answer.activity.status });
+      return answer;
     });
   }
   options.extraRoutes?.(app);
