@@ -41,6 +41,7 @@ import { sandboxHandlers } from './sandbox/sandbox.ipc';
 import { DEFAULT_SETTINGS, Settings } from './settings/settings';
 import { DeclaredTokens } from './tokens/declared-tokens';
 import { tokensHandlers } from './tokens/tokens.ipc';
+import { TokenUsage } from './tokens/token-usage';
 import { signingHandlers } from './signing/signing.ipc';
 import { Stamper } from './stamper/stamper';
 import { usersHandlers } from './users/users.ipc';
@@ -100,6 +101,8 @@ export interface MainServices {
   captureProtection: CaptureProtection;
   /** Tokens operators declared, read by clear signing. */
   tokens: DeclaredTokens;
+  /** Which declared tokens each organization's signing activities used on this desktop (`<dataDir>/token-usage.json`). */
+  tokenUsage: TokenUsage;
   /** The signed record of what this desktop stamped, approved and revealed (`<dataDir>/journal.jsonl`). */
   journal: Journal;
   lock: AppLock;
@@ -141,7 +144,9 @@ export function createMainServices({
 }: MainServicesOptions): MainServices {
   const events = new AppEvents();
   const profiles = new Profiles({ dataDir, onChange: (change) => events.emit({ type: 'profile', change }) });
-  const settings = new Settings({ dataDir });
+  const tokens = new DeclaredTokens({ dataDir });
+  const tokenUsage = new TokenUsage({ dataDir, tokens, now });
+  const settings = new Settings({ dataDir, tokens });
   const captureProtection = new CaptureProtection({ settings, platform });
   // One OS keychain store for the keys and the sandbox's service secret.
   const store = secretStore ?? new OsSecretStore(keychainServiceName ?? DEFAULT_KEYCHAIN_SERVICE);
@@ -175,6 +180,7 @@ export function createMainServices({
     inFlight,
     unanswered: new UnansweredSubmissions({ now }),
     journal,
+    tokenUsage,
     ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
     ...(fetch === undefined ? {} : { fetch }),
     onActivity: (activity, { vote }) => {
@@ -222,7 +228,8 @@ export function createMainServices({
     profiles,
     settings,
     captureProtection,
-    tokens: new DeclaredTokens({ dataDir }),
+    tokens,
+    tokenUsage,
     journal,
     lock,
     unlocker: new Unlocker({ lock, passphrase: unlockPassphrase, touchId, now }),
@@ -259,12 +266,13 @@ export interface MainHandlersOptions {
  * recent authentication.
  */
 export function createMainHandlers(services: MainServices, { app, confirm }: MainHandlersOptions): IpcHandlers {
-  const { keychain, profiles, settings, captureProtection, tokens, journal, lock, unlocker, clipboard, sandbox, inFlight, now } = services;
+  const { keychain, profiles, settings, captureProtection, tokens, tokenUsage, journal, lock, unlocker, clipboard, sandbox, inFlight, now } =
+    services;
   // Whatever the page asks for, an activity or vote is stamped only once a person confirmed main's reading of it.
-  const active = services.active.withStampCheck(confirmingStampCheck({ confirm, settings, tokens, keychain, now }));
+  const active = services.active.withStampCheck(confirmingStampCheck({ confirm, settings, tokens, tokenUsage, keychain, now }));
   const handlers: IpcHandlers = {
     ...appHandlers({ lock, unlocker, settings, captureProtection, tokens, journal, app }),
-    ...tokensHandlers({ tokens, settings }),
+    ...tokensHandlers({ tokens, settings, usage: tokenUsage, unlocker, journal }),
     ...clipboardHandlers({ clipboard }),
     ...keysHandlers({ keychain }),
     ...profilesHandlers({ profiles, confirm, journal }),

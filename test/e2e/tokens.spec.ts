@@ -69,7 +69,7 @@ test('a per-token threshold flags a 250,000 USDC transfer on its approval row an
   await form.getByRole('button', { name: 'Set threshold' }).click();
   await expect(page.getByRole('table', { name: 'Token thresholds' }).getByRole('row', { name: /USDC/ })).toContainText('10000 USDC');
   expect((await host.handlers['app.getSettings']({})).tokenWarnAbove).toEqual([
-    { token: { family: 'ethereum', chainId: 1, address: USDC }, amount: '10000' },
+    { token: { family: 'ethereum', chainId: 1, address: USDC }, baseUnits: '10000000000' },
   ]);
   await page.setViewportSize({ width: 1280, height: 1400 });
   await screenshotBothThemes(page, 'tokens-threshold-settings');

@@ -10,14 +10,17 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { IpcHandlers } from '../../src/main/ipc/register';
 import { createMainHandlers, createMainServices, type MainServices } from '../../src/main/services';
-import type { AppSettings } from '../../src/shared/ipc/contract';
+import type { ChannelInput } from '../../src/shared/ipc/contract';
 import { rejection } from '../support/assertions';
 import { MemoryClipboard } from '../support/memory-clipboard';
+
+/** A change as the page sends it: token thresholds in the token's units. */
+type SettingsInput = Omit<ChannelInput<'app.setSettings'>, 'passphrase'>;
 
 const PASSPHRASE = 'correct horse battery staple';
 const WRONG = 'correct horse battery stapler';
 /** Where each test starts: narrow enough that every widening below is a change. */
-const START: Partial<AppSettings> = { idleLockMinutes: 10, reauthMinutes: 5, captureProtection: true, warnAbove: { ETH: '1.5', SOL: '100' } };
+const START: SettingsInput = { idleLockMinutes: 10, reauthMinutes: 5, captureProtection: true, warnAbove: { ETH: '1.5', SOL: '100' } };
 
 let dataDir: string;
 let clockMs: number;
@@ -47,7 +50,7 @@ async function open(options: { passphrase: boolean }): Promise<IpcHandlers> {
   return handlers;
 }
 
-const WIDENING: [string, Partial<AppSettings>, RegExp][] = [
+const WIDENING: [string, SettingsInput, RegExp][] = [
   ['a longer idle lock', { idleLockMinutes: 60 }, /locking after 60 idle minutes instead of 10/],
   ['a longer re-auth interval', { reauthMinutes: 60 }, /after 60 minutes instead of 5/],
   ['capture protection off', { captureProtection: false }, /screen capture protection off/],
@@ -59,7 +62,7 @@ const WIDENING: [string, Partial<AppSettings>, RegExp][] = [
   ['a large-value warning removed', { warnAbove: { ETH: '1.5' } }, /removing the SOL large-value warning \(above 100\)/],
 ];
 
-const NARROWING: [string, Partial<AppSettings>][] = [
+const NARROWING: [string, SettingsInput][] = [
   ['a shorter idle lock', { idleLockMinutes: 1 }],
   ['a shorter re-auth interval', { reauthMinutes: 1 }],
   ['capture protection on', { captureProtection: true }],

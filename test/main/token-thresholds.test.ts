@@ -1,7 +1,7 @@
-/** Per-token large-value thresholds: typed in the token's units, converted exactly, checked before they are saved. */
+/** Per-token large-value thresholds: typed in the token's units, converted exactly, checked, and held in base units. */
 import { describe, expect, it } from 'vitest';
 import { wideningChanges, DEFAULT_SETTINGS } from '../../src/main/settings/settings';
-import { checkTokenWarnAbove, parseTokenUnits, tokenCatalog, tokenThresholdsOf } from '../../src/main/tokens/token-thresholds';
+import { checkTokenWarnAbove, migratedThresholds, parseTokenUnits, tokenCatalog, tokenThresholdsOf } from '../../src/main/tokens/token-thresholds';
 import { QkError } from '../../src/shared/errors';
 
 const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
@@ -40,7 +40,7 @@ describe('token thresholds', () => {
     const declared = [{ family: 'ethereum' as const, chainId: 1, address: ACME, symbol: 'ACME', decimals: 2 }];
     const catalog = tokenCatalog(declared, undefined);
     const checked = checkTokenWarnAbove([{ token: { family: 'ethereum', chainId: 1, address: USDC.toLowerCase() }, amount: '10,000' }], catalog);
-    expect(checked).toEqual([{ token: { family: 'ethereum', chainId: 1, address: USDC }, amount: '10000' }]);
+    expect(checked).toEqual([{ token: { family: 'ethereum', chainId: 1, address: USDC }, baseUnits: '10000000000' }]);
     expect(refusal(() => checkTokenWarnAbove([{ token: { family: 'ethereum', chainId: 1, address: ACME }, amount: '0.001' }], catalog))).toBe(
       'threshold: ACME has 2 decimals; 0.001 has 3',
     );
@@ -60,24 +60,54 @@ describe('token thresholds', () => {
     ).toBe(false);
   });
 
-  it('hands the reader base units, and shows each threshold on its token', () => {
-    const warnAbove = [{ token: { family: 'ethereum' as const, chainId: 1, address: USDC }, amount: '10000' }];
-    const catalog = tokenCatalog([], warnAbove);
-    expect(catalog.find((token) => token.token.address === USDC && token.token.family === 'ethereum' && token.token.chainId === 1)?.warnAbove).toBe(
-      '10000',
-    );
-    expect(tokenThresholdsOf(warnAbove, catalog)).toEqual([{ family: 'ethereum', chainId: 1, address: USDC, raw: 10_000_000_000n }]);
+  it('hands the reader base units, and shows each threshold on its token in the units it is declared with now', () => {
+    const warnAbove = [
+      { token: { family: 'ethereum' as const, chainId: 1, address: USDC }, baseUnits: '10000000000' },
+      { token: { family: 'ethereum' as const, chainId: 1, address: ACME }, baseUnits: '1000500' },
+    ];
+    const thresholdOf = (decimals: number) =>
+      tokenCatalog([{ family: 'ethereum', chainId: 1, address: ACME, symbol: 'ACME', decimals }], warnAbove).flatMap((token) =>
+        token.warnAbove === undefined ? [] : [token.warnAbove],
+      );
+    expect(thresholdOf(2)).toEqual(['10000', '10005']);
+    // Declared again with more decimals, the same base units read as a smaller amount: the threshold does not move.
+    expect(thresholdOf(6)).toEqual(['10000', '1.0005']);
+    expect(tokenThresholdsOf(warnAbove)).toEqual([
+      { family: 'ethereum', chainId: 1, address: USDC, raw: 10_000_000_000n },
+      { family: 'ethereum', chainId: 1, address: ACME, raw: 1_000_500n },
+    ]);
   });
 
-  it('counts raising or removing a token threshold as widening', () => {
-    const at = (amount: string | undefined) => ({
-      ...DEFAULT_SETTINGS,
-      ...(amount === undefined ? {} : { tokenWarnAbove: [{ token: { family: 'ethereum' as const, chainId: 1, address: USDC }, amount }] }),
-    });
-    expect(wideningChanges(at('10000'), at('5000'))).toEqual([]);
-    expect(wideningChanges(at('10000'), at('10000.5')).map((change) => change.change)).toEqual(['10000 → 10000.5']);
-    expect(wideningChanges(at('10000'), at(undefined)).map((change) => change.words)).toEqual([
-      `removing the large-transfer warning of the token at ${USDC} (at 10000)`,
+  it('migrates thresholds kept in units with the decimals the token has, leaving out those not in force', () => {
+    const catalog = tokenCatalog([{ family: 'ethereum', chainId: 1, address: ACME, symbol: 'ACME', decimals: 2 }], undefined);
+    const acmeKey = { family: 'ethereum' as const, chainId: 1, address: ACME };
+    expect(
+      migratedThresholds(
+        [
+          { token: acmeKey, amount: '12.5' },
+          { token: { ...acmeKey, chainId: 10 }, amount: '1' },
+          { token: { family: 'ethereum', chainId: 1, address: USDC }, amount: '0.0000001' },
+          { token: { family: 'ethereum', chainId: 1, address: USDC }, baseUnits: '5' },
+        ],
+        catalog,
+      ),
+    ).toEqual([
+      { token: acmeKey, baseUnits: '1250' },
+      { token: { family: 'ethereum', chainId: 1, address: USDC }, baseUnits: '5' },
     ]);
+  });
+
+  it('counts raising or removing a token threshold as widening, in the token’s units where it is read', () => {
+    const at = (baseUnits: string | undefined) => ({
+      ...DEFAULT_SETTINGS,
+      ...(baseUnits === undefined ? {} : { tokenWarnAbove: [{ token: { family: 'ethereum' as const, chainId: 1, address: USDC }, baseUnits }] }),
+    });
+    const catalog = tokenCatalog([], undefined);
+    expect(wideningChanges(at('10000000000'), at('5000000000'), catalog)).toEqual([]);
+    expect(wideningChanges(at('10000000000'), at('10000500000'), catalog).map((change) => change.change)).toEqual(['10000 USDC → 10000.5 USDC']);
+    expect(wideningChanges(at('10000000000'), at(undefined), catalog).map((change) => change.words)).toEqual([
+      `removing the large-transfer warning of USDC at ${USDC} (at 10000 USDC)`,
+    ]);
+    expect(wideningChanges(at('10000000000'), at(undefined)).map((change) => change.change)).toEqual(['10000000000 base units → no threshold']);
   });
 });

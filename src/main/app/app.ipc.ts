@@ -90,15 +90,13 @@ function settingsHandlers({
     'app.getSettings': () => settings.get(),
     // A change that widens what the app shows or lets through needs the unlock passphrase (when one is set), and is
     // journaled: the changes an auditor asks about.
-    'app.setSettings': async ({ passphrase, ...asked }) => {
-      // Token thresholds name a token amounts read in units, and an amount within its decimals.
-      const changes =
-        asked.tokenWarnAbove === undefined
-          ? asked
-          : { ...asked, tokenWarnAbove: checkTokenWarnAbove(asked.tokenWarnAbove, tokenCatalog(await tokens.list(), undefined)) };
+    'app.setSettings': async ({ passphrase, tokenWarnAbove, ...asked }) => {
+      // Token thresholds name a token amounts read in units, and an amount within its decimals; held in base units.
+      const catalog = tokenCatalog(await tokens.list(), undefined);
+      const changes = tokenWarnAbove === undefined ? asked : { ...asked, tokenWarnAbove: checkTokenWarnAbove(tokenWarnAbove, catalog) };
       let widened: WideningChange[] = [];
       const after = await settings.set(changes, async (before, next) => {
-        widened = wideningChanges(before, next);
+        widened = wideningChanges(before, next, catalog);
         if (widened.length > 0) await unlocker.confirm(passphrase, widened.map(({ words }) => words).join('; '));
       });
       if (widened.length > 0) {

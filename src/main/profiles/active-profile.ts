@@ -12,13 +12,14 @@ import type { InFlightRequests } from '../client/in-flight';
 import type { UnansweredSubmissions } from '../client/unanswered';
 import { Exporter } from '../exports/exporter';
 import { Importer } from '../imports/importer';
-import { recordPostedActivity } from '../journal/activity-entry';
+import { answeredActivity, recordPostedActivity, type PostedAnswer } from '../journal/activity-entry';
 import type { Journal } from '../journal/journal';
 import type { Keychain } from '../keychain/keychain';
 import { Policies } from '../policies/policies';
 import type { Profile, Profiles } from './profiles';
 import type { Sandbox } from '../sandbox/sandbox';
 import type { Stamper } from '../stamper/stamper';
+import type { TokenUsage } from '../tokens/token-usage';
 
 export interface ProfileServices {
   profile: Profile;
@@ -45,6 +46,8 @@ export interface ActiveProfileOptions {
   onActivity?: ApiClientOptions['onActivity'];
   /** Where every activity the clients post is recorded. */
   journal?: Pick<Journal, 'record'>;
+  /** Where the declared tokens of every signing activity the clients post are noted, with their declarations. */
+  tokenUsage?: Pick<TokenUsage, 'recordActivity'>;
   /**
    * Asked before any activity or vote is stamped for the profile (posted or into a file), with the services it would
    * be stamped by; throwing stops the stamp. Main's handlers confirm every stamp with a person this way.
@@ -93,9 +96,26 @@ export class ActiveProfile {
 
   /** Fresh services acting for `profile`, whichever profile is active (the CLI's --profile). */
   servicesFor(profile: Profile): ProfileServices {
-    const { keychain, stamper, now, fetch, inFlight, unanswered, requestTimeoutMs, onActivity, journal, checkStamp: check } = this.options;
+    const {
+      keychain,
+      stamper,
+      now,
+      fetch,
+      inFlight,
+      unanswered,
+      requestTimeoutMs,
+      onActivity,
+      journal,
+      tokenUsage,
+      checkStamp: check,
+    } = this.options;
     // Called only once a stamp is asked for, when `services` below exists.
     const checkStamp = check === undefined ? undefined : (submission: Submission) => check(submission, services);
+    const afterAnswer = async (posted: PostedAnswer) => {
+      if (journal !== undefined) await recordPostedActivity(journal, profile, posted, client);
+      const activity = tokenUsage === undefined ? undefined : answeredActivity(posted);
+      if (activity !== undefined) await tokenUsage?.recordActivity(profile.organizationId, activity);
+    };
     const client: ApiClient = new ApiClient({
       profile,
       stamper,
@@ -105,7 +125,7 @@ export class ActiveProfile {
       ...(unanswered === undefined ? {} : { unanswered }),
       ...(requestTimeoutMs === undefined ? {} : { timeoutMs: requestTimeoutMs }),
       ...(onActivity === undefined ? {} : { onActivity }),
-      ...(journal === undefined ? {} : { afterAnswer: (posted) => recordPostedActivity(journal, profile, posted, client) }),
+      ...(journal === undefined && tokenUsage === undefined ? {} : { afterAnswer }),
       ...(checkStamp === undefined ? {} : { checkStamp }),
     });
     const services: ProfileServices = {

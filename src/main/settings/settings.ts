@@ -1,7 +1,10 @@
 import { join } from 'node:path';
-import { appSettingsSchema, type AppSettings } from '../../shared/ipc/contract';
+import { formatUnits } from 'viem';
+import { z } from 'zod';
+import { appSettingsSchema, declaredTokenKey, type AppSettings, type TokenCatalogEntry } from '../../shared/ipc/contract';
 import { JsonFile } from '../storage/json-file';
-import { tokenKeyText } from '../tokens/token-thresholds';
+import type { DeclaredTokens } from '../tokens/declared-tokens';
+import { migratedThresholds, tokenCatalog, tokenKeyText } from '../tokens/token-thresholds';
 
 export const DEFAULT_SETTINGS: AppSettings = {
   idleLockMinutes: 10,
@@ -11,23 +14,48 @@ export const DEFAULT_SETTINGS: AppSettings = {
   inbox: { intervalSeconds: 10, notifyWaiting: true, notifyDecided: true, notifyExpiring: true },
 };
 
-/** What the file holds: any subset, so a file written before a setting existed still reads (with its default). */
-const storedSettingsSchema = appSettingsSchema.partial();
+const tokenThresholdSchema = appSettingsSchema.shape.tokenWarnAbove.unwrap().element;
+/** A token threshold as files written before base units held it: in the token's units ("10000"). */
+const legacyTokenThresholdSchema = z.strictObject({ token: declaredTokenKey, amount: z.string().max(200) });
+
+/**
+ * What the file holds: any subset, so a file written before a setting existed still reads (with its default); token
+ * thresholds in the token's units are read until the file is first read and migrated (see `Settings.get`).
+ */
+const storedSettingsSchema = appSettingsSchema.partial().extend({
+  tokenWarnAbove: z
+    .array(z.union([tokenThresholdSchema, legacyTokenThresholdSchema]))
+    .max(500)
+    .optional(),
+});
+type StoredSettings = z.infer<typeof storedSettingsSchema>;
 
 /** Some settings; a member that is absent or undefined leaves that setting as it is. */
 export type SettingsChanges = { [Name in keyof AppSettings]?: AppSettings[Name] | undefined };
 
 /** App preferences in `<dataDir>/settings.json`; absent means the defaults. */
 export class Settings {
-  private readonly file: JsonFile<SettingsChanges>;
+  private readonly file: JsonFile<StoredSettings>;
+  private readonly tokens: Pick<DeclaredTokens, 'list'> | undefined;
   private readonly changeListeners: ((settings: AppSettings) => void)[] = [];
 
-  constructor({ dataDir }: { dataDir: string }) {
+  /** `tokens`: the declarations whose decimals convert token thresholds a file still holds in units (the app's own). */
+  constructor({ dataDir, tokens }: { dataDir: string; tokens?: Pick<DeclaredTokens, 'list'> }) {
     this.file = new JsonFile(join(dataDir, 'settings.json'), storedSettingsSchema);
+    this.tokens = tokens;
   }
 
+  /**
+   * The settings in force. A file holding token thresholds in the token's units is migrated to base units at its first
+   * read, with the decimals the tokens have then, and written back, so a later declaration cannot re-read them.
+   */
   async get(): Promise<AppSettings> {
-    return { ...DEFAULT_SETTINGS, ...withoutUndefined((await this.file.read()) ?? {}) };
+    const current = alreadyCurrent(await this.file.read());
+    if (current !== undefined) return settingsOf(current);
+    return this.file.update(async (current) => {
+      const migrated = await this.migrated(current);
+      return { next: migrated, result: settingsOf(migrated) };
+    });
   }
 
   /** Runs `listener` with the settings now in force after every change, so a change can take effect at once. */
@@ -41,7 +69,7 @@ export class Settings {
    */
   async set(changes: SettingsChanges, approve?: (before: AppSettings, after: AppSettings) => Promise<void>): Promise<AppSettings> {
     const next = await this.file.update(async (current) => {
-      const before: AppSettings = { ...DEFAULT_SETTINGS, ...withoutUndefined(current ?? {}) };
+      const before = settingsOf(await this.migrated(current));
       // A field sent as undefined means "unchanged", never "erase".
       const updated: AppSettings = { ...before, ...withoutUndefined(changes) };
       await approve?.(before, updated);
@@ -50,6 +78,26 @@ export class Settings {
     for (const listener of this.changeListeners) listener(next);
     return next;
   }
+
+  private async migrated(stored: StoredSettings | undefined): Promise<SettingsChanges> {
+    const current = alreadyCurrent(stored);
+    if (current !== undefined) return current;
+    const { tokenWarnAbove = [], ...rest } = stored ?? {};
+    return { ...rest, tokenWarnAbove: migratedThresholds(tokenWarnAbove, tokenCatalog((await this.tokens?.list()) ?? [], undefined)) };
+  }
+}
+
+/** `stored` when it holds no token threshold in units (nothing to migrate); undefined when it does. */
+function alreadyCurrent(stored: StoredSettings | undefined): SettingsChanges | undefined {
+  const { tokenWarnAbove, ...rest } = stored ?? {};
+  if (tokenWarnAbove === undefined) return rest;
+  const current = tokenWarnAbove.flatMap((entry) => ('baseUnits' in entry ? [entry] : []));
+  return current.length === tokenWarnAbove.length ? { ...rest, tokenWarnAbove: current } : undefined;
+}
+
+/** The settings in force from a file with no threshold in units left. */
+function settingsOf(stored: SettingsChanges): AppSettings {
+  return { ...DEFAULT_SETTINGS, ...withoutUndefined(stored) };
 }
 
 function withoutUndefined(values: SettingsChanges): Partial<AppSettings> {
@@ -60,8 +108,9 @@ function withoutUndefined(values: SettingsChanges): Partial<AppSettings> {
  * What a change of settings widens, in words: more time before the app locks or asks for the passphrase again, the
  * window open to screen capture, fewer signing requests flagged as large. A compromised page could use any of these
  * to see or slip through more, so with an unlock passphrase set they need it; narrowing changes and the theme do not.
+ * `catalog` names token thresholds' tokens and reads their amounts in units; without it they read in base units.
  */
-export function wideningChanges(before: AppSettings, after: AppSettings): WideningChange[] {
+export function wideningChanges(before: AppSettings, after: AppSettings, catalog: readonly TokenCatalogEntry[] = []): WideningChange[] {
   const widened: WideningChange[] = [];
   if (after.idleLockMinutes > before.idleLockMinutes) {
     widened.push({
@@ -88,22 +137,24 @@ export function wideningChanges(before: AppSettings, after: AppSettings): Wideni
     else if (wholeUnitsValue(now) > wholeUnitsValue(was))
       widened.push({ label, change: `${was} → ${now}`, words: `raising the ${coin} large-value warning from ${was} to ${now}` });
   }
-  const tokensAfter = new Map((after.tokenWarnAbove ?? []).map(({ token, amount }) => [tokenKeyText(token), amount]));
-  for (const { token, amount: was } of before.tokenWarnAbove ?? []) {
-    const now = tokensAfter.get(tokenKeyText(token));
+  const tokens = new Map(catalog.map((entry) => [tokenKeyText(entry.token), entry]));
+  const tokensAfter = new Map((after.tokenWarnAbove ?? []).map(({ token, baseUnits }) => [tokenKeyText(token), BigInt(baseUnits)]));
+  for (const { token, baseUnits } of before.tokenWarnAbove ?? []) {
+    const [was, now] = [BigInt(baseUnits), tokensAfter.get(tokenKeyText(token))];
+    if (now !== undefined && now <= was) continue;
+    const read = tokens.get(tokenKeyText(token));
+    const amount = (raw: bigint) => (read === undefined ? `${raw} base units` : `${formatUnits(raw, read.decimals)} ${read.symbol}`);
+    const named = `${read === undefined ? 'the token' : read.symbol} at ${token.address}`;
     const label = `Warn above (token ${token.address}${token.family === 'ethereum' ? ` on chain id ${token.chainId}` : ' on Solana'})`;
-    if (now === undefined)
-      widened.push({
-        label,
-        change: `${was} → no threshold`,
-        words: `removing the large-transfer warning of the token at ${token.address} (at ${was})`,
-      });
-    else if (wholeUnitsValue(now) > wholeUnitsValue(was))
-      widened.push({
-        label,
-        change: `${was} → ${now}`,
-        words: `raising the large-transfer warning of the token at ${token.address} from ${was} to ${now}`,
-      });
+    widened.push(
+      now === undefined
+        ? { label, change: `${amount(was)} → no threshold`, words: `removing the large-transfer warning of ${named} (at ${amount(was)})` }
+        : {
+            label,
+            change: `${amount(was)} → ${amount(now)}`,
+            words: `raising the large-transfer warning of ${named} from ${amount(was)} to ${amount(now)}`,
+          },
+    );
   }
   return widened;
 }
@@ -117,10 +168,10 @@ export interface WideningChange {
 }
 
 const WARN_ABOVE_COINS = ['ETH', 'SOL', 'BTC'] as const satisfies readonly (keyof NonNullable<AppSettings['warnAbove']>)[];
-/** The schemas allow at most 18 decimals for a coin, 77 for a token. */
-const WHOLE_UNIT_DECIMALS = 77;
+/** The schema allows at most 18 decimals for a coin. */
+const WHOLE_UNIT_DECIMALS = 18;
 
-/** "1.5" as an integer of 10^-77 units, so two thresholds of one coin or token compare exactly. */
+/** "1.5" as an integer of 10^-18 units, so two thresholds of one coin compare exactly. */
 function wholeUnitsValue(amount: string): bigint {
   const [whole = '0', fraction = ''] = amount.split('.');
   return BigInt(whole) * 10n ** BigInt(WHOLE_UNIT_DECIMALS) + BigInt(fraction.padEnd(WHOLE_UNIT_DECIMALS, '0'));

@@ -17,7 +17,7 @@ import {
 } from '../../shared/clear-signing';
 import { QkError } from '../../shared/errors';
 import type { AppSettings, DeclaredToken } from '../../shared/ipc/contract';
-import { tokenCatalog, tokenThresholdsOf } from '../tokens/token-thresholds';
+import { tokenThresholdsOf } from '../tokens/token-thresholds';
 import type { DryRunView, SigningCardView, SigningDescriptionView, SigningResultView } from '../../shared/ipc/signing';
 import type { StampedRequest } from '../../shared/offline/stamped-request';
 import { tallyOf } from '../approvals/approvals';
@@ -208,7 +208,7 @@ export class Signing {
         ),
       ],
       tokens: await this.options.tokens.list(),
-      thresholds: thresholdsOf(await this.options.settings.get(), await this.options.tokens.list()),
+      thresholds: thresholdsOf(await this.options.settings.get()),
     };
   }
 
@@ -250,7 +250,7 @@ export function signingFor(
  * declared on this machine are app data, so they still read in their units.
  */
 export function describeOffline(request: SigningRequest, settings: ThresholdSettings, tokens: readonly DeclaredToken[]): SigningDescription {
-  return describeSigningActivity(activityOf(request), { tokens, thresholds: thresholdsOf(settings, tokens) });
+  return describeSigningActivity(activityOf(request), { tokens, thresholds: thresholdsOf(settings) });
 }
 
 function recipientsOf({ details }: SigningDescription): string[] {
@@ -271,16 +271,16 @@ const NATIVE_DECIMALS = { ETH: 18, SOL: 9, BTC: 8 } as const;
 export type ThresholdSettings = Pick<AppSettings, 'warnAbove' | 'tokenWarnAbove'>;
 
 /**
- * Settings keep thresholds in whole units ("1.5" ETH, "10000" USDC); the reader compares in the smallest unit, a
- * token's with its decimals from the known list or its declaration.
+ * Settings keep coin thresholds in whole units ("1.5" ETH) and token thresholds in base units; the reader compares in
+ * the smallest unit.
  */
-export function thresholdsOf({ warnAbove, tokenWarnAbove }: ThresholdSettings, declared: readonly DeclaredToken[]): ValueThresholds {
+export function thresholdsOf({ warnAbove, tokenWarnAbove }: ThresholdSettings): ValueThresholds {
   const smallest = (text: string | undefined, unit: keyof typeof NATIVE_DECIMALS) =>
     text === undefined || text === '' ? undefined : parseUnits(text, NATIVE_DECIMALS[unit]);
   const ethereumWei = smallest(warnAbove?.ETH, 'ETH');
   const solanaLamports = smallest(warnAbove?.SOL, 'SOL');
   const bitcoinSatoshis = smallest(warnAbove?.BTC, 'BTC');
-  const tokens = tokenThresholdsOf(tokenWarnAbove, tokenCatalog(declared, tokenWarnAbove));
+  const tokens = tokenThresholdsOf(tokenWarnAbove);
   return {
     ...(tokens.length === 0 ? {} : { tokens }),
     ...(ethereumWei === undefined ? {} : { ethereumWei }),

@@ -36,6 +36,12 @@ function canonicalAddress(key: DeclaredTokenKey): string {
 const sameToken = (a: DeclaredTokenKey, b: DeclaredTokenKey) =>
   a.family === b.family && (a.family !== 'ethereum' || b.family !== 'ethereum' || a.chainId === b.chainId) && a.address === b.address;
 
+/**
+ * Sees a change of a stored declaration (`before`; `after` absent when it is removed) inside the file's update, so no
+ * other change slips in between, and throws to refuse it.
+ */
+export type DeclarationApproval = (before: DeclaredToken, after: DeclaredToken | undefined) => Promise<void>;
+
 export class DeclaredTokens {
   private readonly file: JsonFile<z.infer<typeof storedSchema>>;
 
@@ -58,8 +64,11 @@ export class DeclaredTokens {
     });
   }
 
-  /** Adds a declaration, or replaces the one for the same chain and address. Answers every declaration. */
-  async declare(token: DeclaredToken): Promise<DeclaredToken[]> {
+  /**
+   * Adds a declaration, or replaces the one for the same chain and address (which `approve` sees first). Answers every
+   * declaration.
+   */
+  async declare(token: DeclaredToken, approve?: DeclarationApproval): Promise<DeclaredToken[]> {
     const declared: DeclaredToken = { ...token, address: canonicalAddress(token) };
     const known = KNOWN_TOKENS.find((candidate) => sameToken(candidate, declared));
     if (known !== undefined) {
@@ -71,18 +80,21 @@ export class DeclaredTokens {
     const imitation = tokenImitation(declared);
     if (imitation !== undefined) throw invalid(imitation.field, imitation.reason);
     return this.file.update(async (current) => {
+      const replaced = current?.tokens.find((existing) => sameToken(existing, declared));
+      if (replaced !== undefined) await approve?.(replaced, declared);
       const tokens = [...(current?.tokens ?? []).filter((existing) => !sameToken(existing, declared)), declared];
       return { next: { tokens }, result: tokens };
     });
   }
 
-  /** Removes a declaration; one that does not exist is an error naming it, so a stale screen learns it. */
-  async remove(key: DeclaredTokenKey): Promise<DeclaredToken[]> {
+  /** Removes a declaration, once `approve` let it; one that does not exist is an error naming it, so a stale screen learns it. */
+  async remove(key: DeclaredTokenKey, approve?: DeclarationApproval): Promise<DeclaredToken[]> {
     const target: DeclaredTokenKey = { ...key, address: canonicalAddress(key) };
     return this.file.update(async (current) => {
       const existing = current?.tokens ?? [];
-      if (!existing.some((token) => sameToken(token, target)))
-        throw new QkError('NOT_FOUND', `no token is declared for ${tokenPlaceWords(target)}`, { address: target.address });
+      const removed = existing.find((token) => sameToken(token, target));
+      if (removed === undefined) throw new QkError('NOT_FOUND', `no token is declared for ${tokenPlaceWords(target)}`, { address: target.address });
+      await approve?.(removed, undefined);
       const tokens = existing.filter((token) => !sameToken(token, target));
       return { next: { tokens }, result: tokens };
     });

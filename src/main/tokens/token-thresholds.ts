@@ -1,15 +1,16 @@
 /**
  * Large-value warnings per token. An operator sets a threshold in the token's units ("10000" USDC); main converts it
- * exactly to base units with the token's decimals when it reads a request, so a card can say "Large transfer:
- * 250,000 USDC ≥ your 10,000 USDC threshold". The text is kept as typed (normalized), not its base units: replacing a
- * declaration's decimals keeps the threshold at the amount the operator meant.
+ * exactly to base units with the token's decimals when it is saved and holds it so, and shows it in the units of the
+ * token as declared now. Held in base units, a threshold does not move when a declaration's decimals change: a
+ * transfer of the same base units stays flagged whatever its amount reads as.
  */
+import { formatUnits } from 'viem';
 import { KNOWN_TOKENS } from '../../shared/clear-signing/known-tokens';
 import { ethereumNetwork } from '../../shared/clear-signing/networks';
 import { tokenImitation } from '../../shared/clear-signing/token-reservation';
 import type { KnownToken, TokenThreshold } from '../../shared/clear-signing/types';
 import { QkError } from '../../shared/errors';
-import type { AppSettings, DeclaredToken, TokenCatalogEntry } from '../../shared/ipc/contract';
+import type { AppSettings, DeclaredToken, TokenCatalogEntry, TokenWarnAboveInput } from '../../shared/ipc/contract';
 
 type TokenWarnAbove = NonNullable<AppSettings['tokenWarnAbove']>;
 type TokenKey = TokenWarnAbove[number]['token'];
@@ -48,9 +49,6 @@ export function parseTokenUnits(text: string, token: { symbol: string; decimals:
   return raw;
 }
 
-/** "10,000.50" → "10000.50": the text kept in Settings. */
-const normalizedUnits = (text: string) => text.trim().replaceAll(',', '');
-
 function networkWords(token: KnownToken): string {
   return token.family === 'ethereum' ? `${ethereumNetwork(token.chainId).name} (chain id ${token.chainId})` : 'Solana';
 }
@@ -60,9 +58,10 @@ const keyOf = (token: KnownToken): TokenKey =>
 
 /** The known tokens, then the declarations read (not those imitating a known token), each with its threshold. */
 export function tokenCatalog(declared: readonly DeclaredToken[], warnAbove: TokenWarnAbove | undefined): TokenCatalogEntry[] {
-  const thresholds = new Map((warnAbove ?? []).map((entry) => [tokenKeyText(entry.token), entry.amount]));
+  const thresholds = new Map((warnAbove ?? []).map((entry) => [tokenKeyText(entry.token), BigInt(entry.baseUnits)]));
   const entry = (token: KnownToken, origin: TokenCatalogEntry['origin']): TokenCatalogEntry => {
-    const threshold = thresholds.get(tokenKeyText(keyOf(token)));
+    const baseUnits = thresholds.get(tokenKeyText(keyOf(token)));
+    const threshold = baseUnits === undefined ? undefined : formatUnits(baseUnits, token.decimals);
     return {
       token: keyOf(token),
       symbol: token.symbol,
@@ -81,9 +80,9 @@ export function tokenCatalog(declared: readonly DeclaredToken[], warnAbove: Toke
 
 /**
  * Checks thresholds before they are saved: each names a token of the catalog once, in its units. Answers them as
- * stored: the catalog's spelling of the address and the amount without group commas.
+ * stored: the catalog's spelling of the address and the amount in the token's base units.
  */
-export function checkTokenWarnAbove(entries: TokenWarnAbove, catalog: readonly TokenCatalogEntry[]): TokenWarnAbove {
+export function checkTokenWarnAbove(entries: TokenWarnAboveInput, catalog: readonly TokenCatalogEntry[]): TokenWarnAbove {
   const byKey = new Map(catalog.map((token) => [tokenKeyText(token.token), token]));
   const seen = new Set<string>();
   return entries.map(({ token: key, amount }) => {
@@ -101,22 +100,39 @@ export function checkTokenWarnAbove(entries: TokenWarnAbove, catalog: readonly T
         field: 'tokenWarnAbove',
       });
     seen.add(keyText);
-    parseTokenUnits(amount, token);
-    return { token: token.token, amount: normalizedUnits(amount) };
+    return { token: token.token, baseUnits: parseTokenUnits(amount, token).toString() };
   });
 }
 
-/** The thresholds in base units for the clear-signing reader; one whose token is no longer read is left out. */
-export function tokenThresholdsOf(warnAbove: TokenWarnAbove | undefined, catalog: readonly TokenCatalogEntry[]): TokenThreshold[] {
+/** A threshold as settings.json held it before thresholds were kept in base units: in the token's units. */
+export interface LegacyTokenThreshold {
+  token: TokenKey;
+  amount: string;
+}
+
+/**
+ * Thresholds read from a settings file written when they were kept in the token's units, in base units: converted
+ * once, with the decimals the token has when the file is first read. One that no token of the catalog reads, or with
+ * more decimals than its token has, was not in force then (the reader skipped it) and is left out.
+ */
+export function migratedThresholds(
+  entries: readonly (TokenWarnAbove[number] | LegacyTokenThreshold)[],
+  catalog: readonly TokenCatalogEntry[],
+): TokenWarnAbove {
   const byKey = new Map(catalog.map((token) => [tokenKeyText(token.token), token]));
-  return (warnAbove ?? []).flatMap(({ token: key, amount }) => {
-    const token = byKey.get(tokenKeyText(key));
+  return entries.flatMap((entry) => {
+    if ('baseUnits' in entry) return [entry];
+    const token = byKey.get(tokenKeyText(entry.token));
     if (token === undefined) return [];
     try {
-      return [{ ...token.token, raw: parseTokenUnits(amount, token) }];
+      return [{ token: entry.token, baseUnits: parseTokenUnits(entry.amount, token).toString() }];
     } catch {
-      // A declaration replaced with fewer decimals than the threshold was written with: the Settings form shows it to set again.
       return [];
     }
   });
+}
+
+/** The thresholds in base units for the clear-signing reader, which applies one only where it reads its token. */
+export function tokenThresholdsOf(warnAbove: TokenWarnAbove | undefined): TokenThreshold[] {
+  return (warnAbove ?? []).map(({ token, baseUnits }) => ({ ...token, raw: BigInt(baseUnits) }));
 }

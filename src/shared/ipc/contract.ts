@@ -130,6 +130,14 @@ export const declaredTokenKey = z.discriminatedUnion('family', [
 ]);
 /** A token amount in its units, group commas allowed; main checks it against the token's decimals and a uint256. */
 const tokenUnits = z.string().regex(/^[\d,]{1,104}(\.\d{1,77})?$/, { error: 'expected an amount in the token’s units, like 10000 or 0.5' });
+/** A large-transfer threshold as main holds it: an integer of the token's base units, at most a uint256's 78 digits. */
+const tokenThreshold = z.strictObject({
+  token: declaredTokenKey,
+  baseUnits: z.string().regex(/^[1-9]\d{0,77}$/, { error: 'expected a positive integer of the token’s base units' }),
+});
+/** Thresholds as a person types them: in the token's units ("10000" USDC), converted by main with its decimals. */
+const tokenWarnAboveInput = z.array(z.strictObject({ token: declaredTokenKey, amount: tokenUnits })).max(500);
+export type TokenWarnAboveInput = z.infer<typeof tokenWarnAboveInput>;
 /** A declaration as the tokens panel lists it: `notRead` says why one imitating a known token is not read. */
 const declaredTokenView = z.union([
   declaredTokenSchema.options[0].extend({ notRead: z.string().max(2000).optional() }),
@@ -175,13 +183,11 @@ export const appSettingsSchema = z.strictObject({
     })
     .optional(),
   /**
-   * Signing requests moving at least this many of a token (known or declared; "10000" USDC) are flagged on their card
-   * and in the approval list. Main converts each with the token's decimals, refusing more decimals than it has.
+   * Signing requests moving at least this many of a token's base units (known or declared) are flagged on their card
+   * and in the approval list. Held in base units, so a token's decimals declared again cannot move the threshold;
+   * `app.setSettings` takes them in the token's units (`tokenWarnAboveInput`) and `tokens.catalog` shows them so.
    */
-  tokenWarnAbove: z
-    .array(z.strictObject({ token: declaredTokenKey, amount: tokenUnits }))
-    .max(500)
-    .optional(),
+  tokenWarnAbove: z.array(tokenThreshold).max(500).optional(),
   /**
    * The inbox (docs/architecture.md#the-inbox): how often main asks each profile's service what waits, and which
    * desktop notifications it shows. While the app is locked a notification says only how many approvals wait.
@@ -604,7 +610,10 @@ export const ipcContract = {
    * With an unlock passphrase set, a change that widens what the app shows or lets through (longer idle lock or
    * re-auth interval, capture protection off, a large-value warning raised or removed) needs `passphrase`.
    */
-  'app.setSettings': channel(appSettingsSchema.partial().extend({ passphrase: unlockPassphrase.optional() }), appSettingsSchema),
+  'app.setSettings': channel(
+    appSettingsSchema.partial().extend({ tokenWarnAbove: tokenWarnAboveInput.optional(), passphrase: unlockPassphrase.optional() }),
+    appSettingsSchema,
+  ),
   /**
    * The renderer says when a revealed secret appears (`true`) and when it is hidden again (`false`); in between the
    * window is kept out of screen capture whatever the captureProtection setting says. Answers once that is in force,
@@ -815,9 +824,13 @@ export const ipcContract = {
   'tokens.list': channel(noInput, z.array(declaredTokenView)),
   /** Every token amounts read in units (known list and declarations read), each with its large-value threshold. */
   'tokens.catalog': channel(noInput, z.array(tokenCatalogEntry)),
-  /** Declares a token, or replaces the declaration for the same chain and address; refused for a token on the known list. */
-  'tokens.declare': channel(z.strictObject({ token: declaredTokenSchema }), z.array(declaredTokenSchema)),
-  'tokens.remove': channel(z.strictObject({ token: declaredTokenKey }), z.array(declaredTokenSchema)),
+  /**
+   * Declares a token, or replaces the declaration for the same chain and address; refused for a token on the known list.
+   * With an unlock passphrase set, changing the symbol or decimals of a declaration that a threshold or a past activity
+   * uses, or removing it, needs `passphrase` (like a widening setting).
+   */
+  'tokens.declare': channel(z.strictObject({ token: declaredTokenSchema, passphrase: unlockPassphrase.optional() }), z.array(declaredTokenSchema)),
+  'tokens.remove': channel(z.strictObject({ token: declaredTokenKey, passphrase: unlockPassphrase.optional() }), z.array(declaredTokenSchema)),
 
   'wallets.list': channel(noInput, z.array(walletView)),
   'wallets.accounts': channel(z.strictObject({ walletId: id }), z.array(walletAccountView)),

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { bridgeError } from '../../../shared/ipc/bridge';
-import { THEMES, type AppSettings, type TokenCatalogEntry } from '../../../shared/ipc/contract';
+import { THEMES, type AppSettings, type ChannelInput, type TokenCatalogEntry, type TokenWarnAboveInput } from '../../../shared/ipc/contract';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { QueryStatus } from '../components/QueryStatus';
 import { Progress } from '../components/Progress';
@@ -14,6 +14,9 @@ import { useAction } from '../hooks';
 import { useChannel, useInvalidate } from '../queries';
 import { useUi } from '../store';
 
+/** A change of settings as the form sends it: token thresholds in the token's units. */
+type SettingsChange = Omit<ChannelInput<'app.setSettings'>, 'passphrase'>;
+
 const THEME_LABELS: Record<AppSettings['theme'], string> = { system: 'Follow the system', light: 'Light', dark: 'Dark' };
 
 export function SettingsScreen() {
@@ -25,9 +28,9 @@ export function SettingsScreen() {
   const action = useAction();
   const [savedAt, setSavedAt] = useState<string>();
   /** A change main refused until the unlock passphrase confirms it, with main's words for what it widens. */
-  const [confirming, setConfirming] = useState<{ changes: Partial<AppSettings>; widens: string }>();
+  const [confirming, setConfirming] = useState<{ changes: SettingsChange; widens: string }>();
 
-  const save = async (changes: Partial<AppSettings>, passphrase?: string): Promise<boolean> => {
+  const save = async (changes: SettingsChange, passphrase?: string): Promise<boolean> => {
     setSavedAt(undefined);
     const saved = await action.run('Saving settings…', async (api) => {
       try {
@@ -333,13 +336,11 @@ function WarnAboveForm({ warnAbove, onSave }: { warnAbove: WarnAbove; onSave: (w
   );
 }
 
-type TokenWarnAbove = NonNullable<AppSettings['tokenWarnAbove']>;
-
 /**
  * Large-transfer warnings per token (the known list and the declarations read), in the token's units: main converts
  * them with the token's decimals and refuses an amount with more decimals than the token has.
  */
-function TokenWarnAboveForm({ onSave }: { onSave: (tokenWarnAbove: TokenWarnAbove) => Promise<boolean> }) {
+function TokenWarnAboveForm({ onSave }: { onSave: (tokenWarnAbove: TokenWarnAboveInput) => Promise<boolean> }) {
   const catalog = useChannel('tokens.catalog');
   const [chosen, setChosen] = useState('0');
   const [amount, setAmount] = useState('');
