@@ -14,6 +14,8 @@ export default defineConfig({
           'signing-worker': resolve(__dirname, 'src/service/enclave/signing-worker.ts'),
           // Main verifies a large journal on a worker thread from this entry (src/main/journal/verify-off-thread.ts).
           'journal-verify-worker': resolve(__dirname, 'src/main/journal/verify-worker.ts'),
+          // Main rehearses a policy draft and dry-runs one on a worker thread from this entry (src/main/policies/off-thread.ts).
+          'policy-draft-worker': resolve(__dirname, 'src/main/policies/draft-worker.ts'),
         },
       },
     },

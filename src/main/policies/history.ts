@@ -11,7 +11,8 @@ import type { PolicyEvaluation } from '../../shared/policy';
 import type { ApiClient } from '../client/api-client';
 import { draftDeletion, draftPolicy, type DraftEntry } from '../../shared/ipc/policy-draft';
 import { checkPolicyIds } from './draft';
-import { rehearse, type RehearsalHistory, type RehearsalReport } from './rehearsal';
+import { rehearseOffThread } from './off-thread';
+import type { RehearsalHistory, RehearsalReport } from './rehearsal';
 
 const PAGE = 100;
 /** Evaluations are one query per activity; a few at a time keeps a remote service responsive. */
@@ -119,12 +120,12 @@ function draftError(prefix: PropertyKey[], issue: z.core.$ZodIssue): QkError {
   return new QkError('REQUEST_INVALID', `draft${field === '' ? '' : ` ${field}`}: ${issue.message}`, { field: field === '' ? 'draft' : field });
 }
 
-/** Reads the history through `client` and rehearses the draft against it. */
+/** Reads the history through `client` and rehearses the draft against it on a worker thread. */
 export async function rehearsePolicies(client: ApiClient, draft: readonly DraftEntry[], window: HistoryWindow): Promise<RehearsalReport> {
   const history = await readRehearsalHistory(client, window);
   checkPolicyIds(
     draft,
     history.policies.map((policy) => policy.policyId),
   );
-  return rehearse(history, draft);
+  return rehearseOffThread(history, draft);
 }

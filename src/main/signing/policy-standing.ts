@@ -97,13 +97,18 @@ export interface StandingInput {
   names?: OrganizationLookup;
 }
 
+/** A request as `standingIn` reads it: the organization's part comes from the snapshot. */
+export type StandingRequest = Pick<StandingInput, 'activityType' | 'params' | 'resources' | 'approverIds' | 'nowMs'> & {
+  declaredTokens?: readonly KnownToken[];
+};
+
 /**
  * The standing of a request against the organization as `snapshot` read it, the viewer being who read it, under its
  * policies or the `policies` given instead (a draft applied to them).
  */
 export function standingIn(
   snapshot: OrganizationSnapshot,
-  request: Pick<StandingInput, 'activityType' | 'params' | 'resources' | 'approverIds' | 'nowMs'> & { declaredTokens?: readonly KnownToken[] },
+  request: StandingRequest,
   policies: readonly StandingPolicy[] = snapshot.policies,
 ): PolicyStanding {
   const { users, tags, viewer, rootQuorum } = snapshot;

@@ -26,7 +26,8 @@ import type { ProfileServices } from '../profiles/active-profile';
 import { contractsForReading, readOrganization, type OrganizationSnapshot } from './organization';
 import type { DraftEntry } from '../../shared/ipc/policy-draft';
 import { applyDraft, checkPolicyIds } from '../policies/draft';
-import { standingIn, type PolicyStanding, type StandingPolicy } from './policy-standing';
+import { standingOffThread } from '../policies/off-thread';
+import { standingIn, type PolicyStanding, type StandingRequest } from './policy-standing';
 import { activityOf, parametersOf, policyResources, signingRequestOf, withSigningParameters, type SigningRequest } from './signing-request';
 
 export interface SigningOptions {
@@ -113,9 +114,10 @@ export class Signing {
       snapshot.policies.map((policy) => policy.policyId),
     );
     const policies = applyDraft(snapshot.policies, draft);
+    // A draft's expressions are evaluated on a worker thread, off main's event loop.
     const [description, standing] = await Promise.all([
       this.describe(request, snapshot),
-      this.standing(request, snapshot, [snapshot.viewer.userId], policies),
+      this.standingRequest(request, snapshot, [snapshot.viewer.userId]).then((input) => standingOffThread(snapshot, input, policies)),
     ]);
     return {
       description: descriptionView(description),
@@ -164,22 +166,19 @@ export class Signing {
     return describeSigningActivity(activityOf(request), withHistory(base, await this.pastRecipients(base), excludeActivityId));
   }
 
-  private async standing(
-    request: SigningRequest,
-    snapshot: OrganizationSnapshot,
-    approverIds: readonly string[],
-    policies?: readonly StandingPolicy[],
-  ): Promise<PolicyStanding> {
-    const activity = activityOf(request);
-    const input = {
-      activityType: activity.type,
+  private async standing(request: SigningRequest, snapshot: OrganizationSnapshot, approverIds: readonly string[]): Promise<PolicyStanding> {
+    return standingIn(snapshot, await this.standingRequest(request, snapshot, approverIds));
+  }
+
+  private async standingRequest(request: SigningRequest, snapshot: OrganizationSnapshot, approverIds: readonly string[]): Promise<StandingRequest> {
+    return {
+      activityType: activityOf(request).type,
       params: parametersOf(request),
       resources: policyResources(request, snapshot),
       approverIds,
       nowMs: this.options.now(),
       declaredTokens: await this.options.tokens.list(),
     };
-    return standingIn(snapshot, input, policies);
   }
 
   private async baseContext(snapshot: OrganizationSnapshot): Promise<ClearSigningContext> {

@@ -71,7 +71,8 @@ describe('stillToVote', () => {
       rootQuorum: undefined,
       policies: [policy('p', condition, "approvers.any(user, user.id == 'u-cy')")],
     });
-    const names = (condition: string, activity = exportWallet) => stillToVote(activity, [], cyOnly(condition)).map((entry) => entry.userId);
+    const names = (condition: string, activity: Parameters<typeof stillToVote>[0] = exportWallet) =>
+      stillToVote(activity, [], cyOnly(condition)).map((entry) => entry.userId);
     // An export has no Ethereum transaction: the service finds this policy not applying, and so does this reading.
     expect(names("eth.tx.to == '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48'")).toEqual([]);
     expect(names('activity.params.nope == 1')).toEqual([]);
