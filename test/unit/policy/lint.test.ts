@@ -152,6 +152,14 @@ describe('deny-never-matches: a deny reading a chain its activities never carry'
     expect(lintPolicy(policy({ effect: 'EFFECT_DENY', condition: inPredicate }), context)).toEqual([]);
   });
 
+  it('is silent on a read after the operand of || that may decide, which then is never read', () => {
+    const eitherWay = "activity.type == 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2' && (eth.tx.value > 5 || solana.tx.transfers.count() > 0)";
+    expect(lintPolicy(policy({ effect: 'EFFECT_DENY', condition: eitherWay }), context)).toEqual([]);
+    // Under a `!` a true `||` is the one whose every operand is read.
+    const negated = "activity.type == 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2' && !(eth.tx.value > 5 || solana.tx.transfers.count() > 0)";
+    expect(rules(lintPolicy(policy({ effect: 'EFFECT_DENY', condition: negated }), context))).toEqual(['deny-never-matches']);
+  });
+
   it('is silent once history shows it denied something, and when the chain can occur', () => {
     expect(
       lintPolicy(policy({ policyId: 'p-1', effect: 'EFFECT_DENY', condition }), { ...context, recordedDenials: { activitiesRead: 200, denied: 1 } }),
