@@ -14,6 +14,7 @@ import { startService } from './index';
 import { serveParent } from './parent-ipc';
 import { DEFAULT_HOST } from './server/host-check';
 import { LOG_FORMATS, LOG_LEVELS, serviceLog } from './server/request-log';
+import { IN_MEMORY } from './store';
 
 /** More signing workers than this only add threads that wait for a core. */
 const MAX_SIGNING_WORKERS = 64;
@@ -75,6 +76,7 @@ function parseCommandLine(args: readonly string[]) {
         'oidc-jwks': { type: 'string', multiple: true, default: [] },
         'signing-workers': { type: 'string' },
         rpc: { type: 'string', multiple: true, default: [] },
+        'max-node-fee': { type: 'string' },
         'log-level': { type: 'string', default: 'info' },
         'log-format': { type: 'string', default: 'text' },
       },
@@ -87,6 +89,9 @@ function parseCommandLine(args: readonly string[]) {
     if (signingWorkers !== undefined && (!Number.isInteger(signingWorkers) || signingWorkers < 1 || signingWorkers > MAX_SIGNING_WORKERS)) {
       usageError(`--signing-workers must be 1…${MAX_SIGNING_WORKERS}, got ${values['signing-workers']}`);
     }
+    const maxNodeFee = values['max-node-fee'];
+    if (maxNodeFee !== undefined && !/^[1-9]\d{0,76}$/.test(maxNodeFee))
+      usageError(`--max-node-fee must be a whole number of wei above 0, got ${maxNodeFee}`);
     const level = LOG_LEVELS.find((name) => name === values['log-level']);
     if (level === undefined) usageError(`--log-level must be ${LOG_LEVELS.join(', ')}, got ${values['log-level']}`);
     const format = LOG_FORMATS.find((name) => name === values['log-format']);
@@ -107,6 +112,7 @@ function parseCommandLine(args: readonly string[]) {
       allowPlaintext: values['allow-plaintext'],
       ...readTls(values['tls-cert'], values['tls-key']),
       ...(signingWorkers === undefined ? {} : { signingWorkers }),
+      ...(maxNodeFee === undefined ? {} : { maxNodeFeeWei: BigInt(maxNodeFee) }),
     };
   } catch (error) {
     return usageError((error as Error).message);
@@ -136,7 +142,8 @@ async function main(args: readonly string[]): Promise<void> {
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
   process.stdout.write(`${JSON.stringify(service.info)}\n`);
-  log.line(`serving ${service.info.baseUrl} with database ${options.db}`);
+  const where = options.db === IN_MEMORY ? ` (for --db ${IN_MEMORY}: its folder is removed when the Sandbox stops)` : '';
+  log.line(`serving ${service.info.baseUrl} with database ${service.store.path}${where}`);
 }
 
 export async function runCli(args: readonly string[]): Promise<void> {

@@ -101,6 +101,8 @@ export const errorCodes = {
   SANDBOX_UNAVAILABLE: G.UNAVAILABLE,
   /** The port a service was asked to listen on is taken by another program. */
   PORT_IN_USE: G.UNAVAILABLE,
+  /** The database a Sandbox was asked to open is open in another live Sandbox (its lock names the pid). */
+  DATABASE_IN_USE: G.FAILED_PRECONDITION,
   RESPONSE_INVALID: G.INTERNAL,
   /** A service's answer was larger than main reads for its operation; the connection was closed. */
   RESPONSE_TOO_LARGE: G.RESOURCE_EXHAUSTED,

@@ -7,6 +7,7 @@ import { ApiKeyRepository } from './api-keys';
 import { AppProofRepository } from './app-proofs';
 import { WalCheckpointer } from './checkpointer';
 import { Connection, integer } from './connection';
+import { DatabaseLock, MEMORY_DATABASE_FILE, MEMORY_FOLDER_PREFIX, sweepAbandonedMemoryFolders } from './database-lock';
 import { SmartContractInterfaceRepository } from './contracts';
 import { AuthenticatorRepository, OauthProviderRepository } from './credentials';
 import { ImportTargetRepository } from './export-import';
@@ -116,6 +117,7 @@ export class Store {
   private constructor(
     readonly path: string,
     private readonly temporaryDirectory: string | undefined,
+    private readonly lock: DatabaseLock,
   ) {
     restrictToOwner(path);
     const writer = new Connection(path);
@@ -130,15 +132,50 @@ export class Store {
   }
 
   /**
-   * Opens (creating if needed) the database at `path`. `:memory:` gets a private temporary file, removed
-   * on close, so that it behaves exactly like a file database (two connections, WAL).
+   * Opens (creating if needed) the database at `path`, refusing one another live Sandbox holds (database-lock.ts).
+   * `:memory:` gets a private temporary folder, so that it behaves exactly like a file database (two connections,
+   * WAL); the folder, with the service secret beside the database, is removed on close, when the process exits
+   * without closing, and, after a kill, by the next Sandbox to start.
    */
   static open(path: string): Store {
-    if (path === IN_MEMORY) {
-      const directory = mkdtempSync(join(tmpdir(), 'quorumkey-service-'));
-      return new Store(join(directory, 'service.db'), directory);
+    if (path !== IN_MEMORY) return Store.openLocked(path, undefined);
+    sweepAbandonedMemoryFolders();
+    const directory = mkdtempSync(join(tmpdir(), MEMORY_FOLDER_PREFIX));
+    return Store.openLocked(join(directory, MEMORY_DATABASE_FILE), directory);
+  }
+
+  private static openLocked(path: string, temporaryDirectory: string | undefined): Store {
+    let lock: DatabaseLock | undefined;
+    try {
+      lock = DatabaseLock.acquire(path);
+      const store = new Store(path, temporaryDirectory, lock);
+      Store.cleanUpAtExit(store);
+      return store;
+    } catch (error) {
+      lock?.release();
+      if (temporaryDirectory !== undefined) rmSync(temporaryDirectory, { recursive: true, force: true });
+      throw error;
     }
-    return new Store(path, undefined);
+  }
+
+  /** Stores not yet closed, whose leftovers the process's exit removes. */
+  private static readonly leftOpen = new Set<Store>();
+  private static exitWatched = false;
+
+  private static cleanUpAtExit(store: Store): void {
+    if (!Store.exitWatched) {
+      Store.exitWatched = true;
+      process.on('exit', () => {
+        for (const open of Store.leftOpen) open.removeLeftovers();
+      });
+    }
+    Store.leftOpen.add(store);
+  }
+
+  /** What a process that exits with this store open must not leave behind: the lock, and a `:memory:` folder. */
+  private removeLeftovers(): void {
+    this.lock.release();
+    if (this.temporaryDirectory !== undefined) rmSync(this.temporaryDirectory, { recursive: true, force: true });
   }
 
   /** Runs `fn` in BEGIN IMMEDIATE … COMMIT; any throw rolls back everything it wrote. */
@@ -190,7 +227,8 @@ export class Store {
       this.writer.connection.exec('PRAGMA wal_checkpoint(TRUNCATE)');
       this.writer.connection.close();
     });
-    if (this.temporaryDirectory !== undefined) rmSync(this.temporaryDirectory, { recursive: true, force: true });
+    Store.leftOpen.delete(this);
+    this.removeLeftovers();
   }
 }
 
