@@ -74,6 +74,11 @@ export interface ServiceOptions {
   /** CAIP-2 chain id → JSON-RPC URL of the node eth_send_transaction broadcasts to (docs/sandbox.md#sending-transactions). */
   rpc?: RpcNodes;
   /**
+   * The most an Ethereum send may cost in fees (wei) when the node filled its gas limit or fee; 10^17 by default
+   * (docs/sandbox.md#sending-transactions).
+   */
+  maxNodeFeeWei?: bigint;
+  /**
    * Supplies the secret sealed wallets and keys are encrypted under, for embedders that keep it elsewhere (the app
    * keeps it in the OS keychain); told whether the database already holds sealed data, so it can refuse to make up
    * a new secret for it. Default: the file `<db>.service-secret`, created on first use.
@@ -175,7 +180,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       otpAuthFamily({ outboxFile }),
       invitationsFamily({ outboxFile }),
       credentialsFamily({ oidc }),
-      sendTransactionsFamily(options.rpc ?? {}),
+      sendTransactionsFamily(options.rpc ?? {}, options.maxNodeFeeWei),
     ];
     const deps = {
       store,

@@ -102,6 +102,8 @@ export interface TestServiceOptions {
   db?: string;
   /** The clock's start; now by default. */
   startMs?: number;
+  /** The cap on fees a node fills in (`--max-node-fee`). */
+  maxNodeFeeWei?: ServiceOptions['maxNodeFeeWei'];
   stampVerifier?: ServiceOptions['stampVerifier'];
   /** OIDC issuers whose tokens oauth_login and OAuth providers accept. */
   oidcIssuers?: ServiceOptions['oidcIssuers'];
@@ -183,6 +185,7 @@ export async function startTestService(options: TestServiceOptions & { rootPubli
     service = await startService({
       db: options.db ?? ':memory:',
       port: 0,
+      ...(options.maxNodeFeeWei === undefined ? {} : { maxNodeFeeWei: options.maxNodeFeeWei }),
       ...(options.seed === undefined
         ? { rootPublicKeys: [{ publicKey: rootKey.publicKey, curve: rootKey.curve }] }
         : { seed: options.seed.file.file }),

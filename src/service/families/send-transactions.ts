@@ -23,6 +23,7 @@ import { QkError } from '../../shared/errors';
 import type { ActivityContext, Family } from '../activities/context';
 import type { Repositories } from '../store';
 import { ethereumAbiLookup } from './contracts';
+import { revertChainOf, type RevertChainEntry } from './revert-chain';
 import { memoized, prepareTransaction, resolveSigner, type PreparedTransaction, type Signer } from './signing';
 
 /** CAIP-2 chain id → the JSON-RPC URL of the node the Sandbox sends that chain's transactions to. */
@@ -30,6 +31,33 @@ export type RpcNodes = Readonly<Record<string, string>>;
 
 /** How long one JSON-RPC call to a node may take: execution holds the store's write lock meanwhile. */
 const NODE_TIMEOUT_MS = 10_000;
+
+/**
+ * The most an Ethereum transaction may cost in fees (gas × maxFeePerGas, in wei) when the node filled its gas limit
+ * or fee: 0.1 of the chain's native unit unless the Sandbox is started with another (`--max-node-fee`).
+ */
+export const DEFAULT_MAX_NODE_FEE_WEI = 10n ** 17n;
+
+/** A maxFeePerGas the node filled reserves at most this many times its recent base fee, on top of the tip. */
+const BASE_FEE_MULTIPLE = 2n;
+
+/** The blocks whose base fees are the node's recent base fee (the highest of them, and of the next block's). */
+const RECENT_BLOCKS = 5;
+
+/** The gas limit and fees of a transaction about to be signed. */
+interface Fees {
+  gas: bigint;
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
+
+/** What eth_send_transaction's request left out and the node filled in, as decimal strings (the intent's names). */
+export interface FilledByNode {
+  nonce?: string;
+  gasLimit?: string;
+  maxFeePerGas?: string;
+  maxPriorityFeePerGas?: string;
+}
 
 type EthSendParams = z.output<(typeof activityOperations)['eth_send_transaction']['parameters']>;
 type SolSendParams = z.output<(typeof activityOperations)['sol_send_transaction']['parameters']>;
@@ -125,35 +153,78 @@ function nodeReason(error: unknown): string {
   return String(message ?? error).split('\n')[0]!;
 }
 
-/** Fills what the request left out as Turnkey does (pending nonce, the node's fee estimate, estimated gas), signs and broadcasts. */
-async function signAndBroadcastEthereum(ctx: ActivityContext, prepared: PreparedSend): Promise<{ txHash: string }> {
+/**
+ * Fills what the request left out as Turnkey does (pending nonce, the node's fee estimate, estimated gas), recording
+ * each value the node gave in `filledByNode`; refuses fees beyond the bounds (`checkNodeFees`) before anything is
+ * signed; then signs and broadcasts.
+ */
+async function signAndBroadcastEthereum(
+  ctx: ActivityContext,
+  prepared: PreparedSend,
+  maxNodeFeeWei: bigint,
+  filledByNode: FilledByNode,
+): Promise<{ txHash: string }> {
   const client = nodeClient(prepared.nodeUrl);
   const nodeChainId = await client.getChainId();
   if (nodeChainId !== prepared.requested.chainId) {
     throw new Error(`the node at ${prepared.nodeUrl} serves chain ${nodeChainId}, not ${prepared.requested.chainId}`);
   }
   const { requested, from } = prepared;
-  const fees =
-    requested.maxFeePerGas !== undefined && requested.maxPriorityFeePerGas !== undefined
-      ? { maxFeePerGas: requested.maxFeePerGas, maxPriorityFeePerGas: requested.maxPriorityFeePerGas }
-      : {
-          ...(await client.estimateFeesPerGas()),
-          ...optionalFields({ maxFeePerGas: requested.maxFeePerGas, maxPriorityFeePerGas: requested.maxPriorityFeePerGas }),
-        };
-  const filled: TransactionSerializableEIP1559 = {
-    ...requested,
-    ...fees,
-    nonce: requested.nonce ?? (await client.getTransactionCount({ address: from, blockTag: 'pending' })),
+  const estimatedFees =
+    requested.maxFeePerGas !== undefined && requested.maxPriorityFeePerGas !== undefined ? undefined : await client.estimateFeesPerGas();
+  const fees: Fees = {
+    maxFeePerGas: requested.maxFeePerGas ?? estimatedFees!.maxFeePerGas,
+    maxPriorityFeePerGas: requested.maxPriorityFeePerGas ?? estimatedFees!.maxPriorityFeePerGas,
     gas:
       requested.gas ??
       (await client.estimateGas({ account: from, to: requested.to!, value: requested.value, ...optionalFields({ data: requested.data }) })),
   };
+  const nonce = requested.nonce ?? (await client.getTransactionCount({ address: from, blockTag: 'pending' }));
+  Object.assign(
+    filledByNode,
+    optionalFields({
+      nonce: requested.nonce === undefined ? String(nonce) : undefined,
+      gasLimit: requested.gas === undefined ? String(fees.gas) : undefined,
+      maxFeePerGas: requested.maxFeePerGas === undefined ? String(fees.maxFeePerGas) : undefined,
+      maxPriorityFeePerGas: requested.maxPriorityFeePerGas === undefined ? String(fees.maxPriorityFeePerGas) : undefined,
+    }),
+  );
+  await checkNodeFees(client, fees, filledByNode, maxNodeFeeWei);
+  const filled: TransactionSerializableEIP1559 = { ...requested, ...fees, nonce };
   const decoded = decodeEthereumTransaction(serializeTransaction(filled));
   const signed = serializeSignedTransaction(
     decoded.fields,
     await ctx.enclave.sign(prepared.signer.source, { kind: 'digest', digest: decoded.signingHash }),
   );
   return { txHash: await client.sendRawTransaction({ serializedTransaction: `0x${signed}` }) };
+}
+
+/**
+ * A node proposes the gas and fees a request leaves out, and a wrong or hostile one could propose any: a filled
+ * maxFeePerGas may reserve at most BASE_FEE_MULTIPLE times the node's recent base fee on top of the tip, and a
+ * transaction whose gas limit or fee the node filled may cost at most `maxNodeFeeWei` (gas × maxFeePerGas).
+ * Fees the request gave itself are the requester's and are not bounded.
+ */
+async function checkNodeFees(client: PublicClient, fees: Fees, filledByNode: FilledByNode, maxNodeFeeWei: bigint): Promise<void> {
+  const { gas, maxFeePerGas, maxPriorityFeePerGas } = fees;
+  if (filledByNode.maxFeePerGas !== undefined) {
+    const history = await client.getFeeHistory({ blockCount: RECENT_BLOCKS, rewardPercentiles: [] });
+    const recentBaseFee = history.baseFeePerGas.reduce((highest, fee) => (fee > highest ? fee : highest), 0n);
+    const bound = BASE_FEE_MULTIPLE * recentBaseFee + maxPriorityFeePerGas;
+    if (maxFeePerGas > bound) {
+      throw new Error(
+        `refused before signing: the node proposed maxFeePerGas ${maxFeePerGas} wei, more than ${BASE_FEE_MULTIPLE} × its recent base fee ${recentBaseFee} wei + the tip ${maxPriorityFeePerGas} wei = ${bound} wei; give maxFeePerGas in the request to pay more`,
+      );
+    }
+  }
+  if (filledByNode.gasLimit !== undefined || filledByNode.maxFeePerGas !== undefined) {
+    const fee = gas * maxFeePerGas;
+    if (fee > maxNodeFeeWei) {
+      throw new Error(
+        `refused before signing: with the gas limit and fee the node filled in (${gas} gas × maxFeePerGas ${maxFeePerGas} wei) the fee could reach ${fee} wei, more than the Sandbox's bound of ${maxNodeFeeWei} wei (--max-node-fee); give gasLimit and maxFeePerGas in the request to pay more`,
+      );
+    }
+  }
 }
 
 interface PreparedSolSend {
@@ -197,18 +268,21 @@ async function signAndBroadcastSolana(ctx: ActivityContext, prepared: PreparedSo
   return { txHash: signature };
 }
 
-type SendStatus = { txStatus: string; txError?: string; error?: { message: string } };
+/** Turnkey's status values: INITIALIZED, BROADCASTING, INCLUDED, FAILED (execution broadcasts, so never the first). */
+type SendStatus = { txStatus: string; txError?: string; error?: { message: string; revertChain?: RevertChainEntry[] } };
 
-function failed(message: string): SendStatus {
-  return { txStatus: 'FAILED', txError: message, error: { message } };
+function failed(message: string, revertChain?: RevertChainEntry[]): SendStatus {
+  return { txStatus: 'FAILED', txError: message, error: { message, ...(revertChain === undefined ? {} : { revertChain }) } };
 }
 
 async function ethereumStatus(url: string, txHash: string): Promise<SendStatus> {
-  const receipt = await nodeClient(url)
-    .getTransactionReceipt({ hash: txHash as Hex })
-    .catch(() => undefined);
-  if (receipt === undefined) return { txStatus: 'BROADCASTED' };
-  return receipt.status === 'reverted' ? failed(`reverted in block ${receipt.blockNumber}`) : { txStatus: 'INCLUDED' };
+  const client = nodeClient(url);
+  const receipt = await client.getTransactionReceipt({ hash: txHash as Hex }).catch(() => undefined);
+  if (receipt === undefined) return { txStatus: 'BROADCASTING' };
+  if (receipt.status !== 'reverted') return { txStatus: 'INCLUDED' };
+  const revertChain = await revertChainOf(client, receipt).catch(() => undefined);
+  const reason = revertChain === undefined ? '' : `: ${revertChain[0]!.displayMessage}`;
+  return failed(`reverted in block ${receipt.blockNumber}${reason}`, revertChain);
 }
 
 async function solanaStatus(url: string, signature: string): Promise<SendStatus> {
@@ -217,7 +291,7 @@ async function solanaStatus(url: string, signature: string): Promise<SendStatus>
     .send({ abortSignal: AbortSignal.timeout(NODE_TIMEOUT_MS) })
     .catch(() => undefined);
   const status = statuses?.value[0];
-  if (status === undefined || status === null || status.confirmationStatus === 'processed') return { txStatus: 'BROADCASTED' };
+  if (status === undefined || status === null || status.confirmationStatus === 'processed') return { txStatus: 'BROADCASTING' };
   return status.err === null
     ? { txStatus: 'INCLUDED' }
     : failed(
@@ -237,7 +311,7 @@ async function sendAndRecord(
   return { sendTransactionStatusId: id };
 }
 
-export function sendTransactionsFamily(rpc: RpcNodes): Family {
+export function sendTransactionsFamily(rpc: RpcNodes, maxNodeFeeWei: bigint = DEFAULT_MAX_NODE_FEE_WEI): Family {
   const preparedEthSend = memoized((store, organizationId, params: EthSendParams) => prepareEthSend(rpc, store, organizationId, params));
   const preparedSolSend = memoized((store, organizationId, params: SolSendParams) => prepareSolSend(rpc, store, organizationId, params));
   return {
@@ -250,7 +324,10 @@ export function sendTransactionsFamily(rpc: RpcNodes): Family {
         },
         async execute(ctx, params) {
           const prepared = preparedEthSend(ctx.store, ctx.organizationId, params);
-          return sendAndRecord(ctx, params.caip2, () => signAndBroadcastEthereum(ctx, prepared));
+          const filledByNode: FilledByNode = {};
+          const sent = await sendAndRecord(ctx, params.caip2, () => signAndBroadcastEthereum(ctx, prepared, maxNodeFeeWei, filledByNode));
+          // Not in Turnkey's result: what the node chose, so that the activity shows what was signed (or refused).
+          return Object.keys(filledByNode).length === 0 ? sent : { ...sent, filledByNode };
         },
       },
       sol_send_transaction: {
@@ -277,7 +354,7 @@ export function sendTransactionsFamily(rpc: RpcNodes): Family {
         const identity = solana ? { solana: { signature: txHash } } : { eth: { txHash } };
         const url = rpc[sent.caip2];
         // Configured at the send; a restart without that --rpc can no longer tell.
-        if (url === undefined) return { txStatus: 'BROADCASTED', ...identity };
+        if (url === undefined) return { txStatus: 'BROADCASTING', ...identity };
         return { ...(solana ? await solanaStatus(url, txHash) : await ethereumStatus(url, txHash)), ...identity };
       },
     },
