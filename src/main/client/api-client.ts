@@ -95,15 +95,18 @@ export interface ApiClientOptions {
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 const MIB = 1024 * 1024;
-/** The most main reads of an answer: generous for one resource, an activity or a vote's outcome. */
-export const RESPONSE_BYTE_CAP = 8 * MIB;
+/**
+ * The most main reads of an answer about one thing (a resource, an activity, a vote's outcome): four times the
+ * largest request a service takes (1 MiB), which bounds an activity's intent.
+ */
+export const RESPONSE_BYTE_CAP = 4 * MIB;
 /**
  * The most main reads of an answer that holds a collection: a page of up to 100 activities, or every user, policy,
  * private key or contract interface reference of an organization.
  */
-export const COLLECTION_RESPONSE_BYTE_CAP = 32 * MIB;
+export const COLLECTION_RESPONSE_BYTE_CAP = 16 * MIB;
 
-/** The byte cap on the answer to `operationName` (docs/service.md#what-main-reads-of-an-answer). */
+/** The byte cap on the answer to `operationName` (docs/architecture.md#through-main). */
 export function responseByteCapOf(operationName: string): number {
   return operationName.startsWith('list_') || operationName === 'get_organization' ? COLLECTION_RESPONSE_BYTE_CAP : RESPONSE_BYTE_CAP;
 }
