@@ -1,15 +1,27 @@
 /**
  * Issue 36, item 5: a hostile hosted service stalls main. A fake service on 127.0.0.1 answers far more than any
  * operation needs: main reads each answer only up to its operation's byte cap, then closes the connection and fails
- * with RESPONSE_TOO_LARGE naming the operation and the cap.
+ * with RESPONSE_TOO_LARGE naming the operation and the cap. The inbox keeps one page of what waits and shows a few
+ * notifications per look, the service's names escaped, and asks how decided proposals ended a few at a time.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type ServerResponse, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient, COLLECTION_RESPONSE_BYTE_CAP, RESPONSE_BYTE_CAP } from '../../src/main/client/api-client';
+import { ACTIVITIES_PER_LOOK, DETAILS_IN_FLIGHT } from '../../src/main/client/waiting-activities';
+import { AppEvents } from '../../src/main/events/app-events';
+import { Inbox, NOTIFIED_PER_LOOK } from '../../src/main/inbox/inbox';
+import { AppLock } from '../../src/main/lock/lock';
+import type { Profile } from '../../src/main/profiles/profiles';
+import { Settings } from '../../src/main/settings/settings';
 import { generateApiKeyPair } from '../../src/shared/crypto/keys';
 import { signerFromPrivateKey, stampBody } from '../../src/shared/crypto/stamp';
 import { rejection } from '../support/assertions';
+import { ORGANIZATION_ID, startHostileService, type HostileService, type HostileServiceOptions } from '../support/hostile-service';
+import { NotificationRecorder } from '../support/notification-recorder';
 
 const MIB = 1024 * 1024;
 const servers: Server[] = [];
@@ -81,7 +93,7 @@ describe('a hostile hosted service stalls main', () => {
     expect(sent[0]!.bytes).toBeLessThan(COLLECTION_RESPONSE_BYTE_CAP + 16 * MIB);
   });
 
-  it('an answer to one resource has the smaller cap: a 9 MiB whoami is refused', async () => {
+  it('an answer about one resource has the smaller cap: a whoami a MiB over it is refused', async () => {
     const { baseUrl } = await flooding(RESPONSE_BYTE_CAP + MIB);
 
     const error = await rejection(clientFor(baseUrl).query('whoami', {}));
@@ -101,3 +113,84 @@ describe('a hostile hosted service stalls main', () => {
     expect(sent[0]!.bytes).toBeLessThan(16 * MIB);
   });
 });
+
+describe('the inbox against a hostile service', () => {
+  const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+  const SHOWN_NAME = 'Mallory\\u0007\\u001B]0;owned\\u0007\\u202Edrow\\u2028Approved: all\\u200B';
+  const started: HostileService[] = [];
+  const dataDirs: string[] = [];
+  afterEach(async () => {
+    for (const service of started.splice(0)) await service.close();
+    for (const dataDir of dataDirs.splice(0)) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  async function inboxOn(options: HostileServiceOptions) {
+    const service = await startHostileService(options);
+    started.push(service);
+    const dataDir = await mkdtemp(join(tmpdir(), 'qk-hostile-inbox-'));
+    dataDirs.push(dataDir);
+    const profile: Profile = {
+      id: 'profile-hosted',
+      name: 'Hosted',
+      kind: 'hosted',
+      baseUrl: service.baseUrl,
+      organizationId: ORGANIZATION_ID,
+      apiKeyName: 'operator',
+      enclaveSignerPublicKey: `04${'ab'.repeat(64)}`,
+    };
+    const notifications = new NotificationRecorder();
+    const inbox = new Inbox({
+      profiles: { list: async () => [profile], setActive: async () => profile },
+      clientFor: () => clientFor(service.baseUrl),
+      settings: new Settings({ dataDir }),
+      lock: new AppLock(),
+      notifier: notifications,
+      events: new AppEvents(),
+      now: Date.now,
+    });
+    return { service, inbox, notifications };
+  }
+
+  it('a hostile hosted service stalls main: 5,000 waiting activities, one page kept and five notified, the rest counted, names escaped', async () => {
+    const { service, inbox, notifications } = await inboxOn({ waiting: 5_000 });
+
+    await inbox.check();
+
+    expect(service.listRequests).toEqual([expect.objectContaining({ paginationOptions: { limit: String(ACTIVITIES_PER_LOOK) } })]);
+    const [view] = inbox.list().profiles;
+    expect(view?.error).toBeUndefined();
+    expect(view?.items).toHaveLength(ACTIVITIES_PER_LOOK);
+    expect(view?.organizationName).toBe(`${SHOWN_NAME} Inc.`);
+    expect(view?.items[0]?.requester).toMatch(new RegExp(`^${escapeRegExp(SHOWN_NAME)} \\d+$`));
+    const told = notifications.notifications;
+    expect(told.map((notification) => notification.kind)).toEqual([...Array<string>(NOTIFIED_PER_LOOK).fill('waiting'), 'count']);
+    expect(told.at(-1)?.title).toBe(`${ACTIVITIES_PER_LOOK - NOTIFIED_PER_LOOK} more in QuorumKey's inbox`);
+    for (const { title, body } of told) {
+      expect(title).not.toMatch(HIDDEN);
+      expect(body).not.toMatch(HIDDEN);
+    }
+    expect(told[0]?.body).toContain(`Proposed by ${SHOWN_NAME}`);
+    expect(told.at(-1)?.body).toBe(`Also waiting or decided on ${SHOWN_NAME} Inc. (profile Hosted).`);
+  });
+
+  it('asks how the viewer’s decided proposals ended a few at a time, for no more than it keeps', async () => {
+    const { service, inbox, notifications } = await inboxOn({ waiting: 50, proposedByViewer: 50, detailsDelayMs: 40 });
+    await inbox.check();
+    expect(notifications.notifications).toEqual([]);
+
+    service.decideAll();
+    await inbox.check();
+
+    expect(service.detailsAsked).toHaveLength(20);
+    expect(service.detailsInFlightMost).toBe(DETAILS_IN_FLIGHT);
+    expect(inbox.list().profiles[0]?.decided).toHaveLength(20);
+    expect(notifications.notifications.map((notification) => notification.kind)).toEqual([
+      ...Array<string>(NOTIFIED_PER_LOOK).fill('decided'),
+      'count',
+    ]);
+  });
+});
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,9 +1,11 @@
 /**
  * Watches the active profile's activities that wait for votes, so an activity proposed, voted on or decided
  * elsewhere (another operator, the CLI, another machine) reaches the window without anyone pressing Refresh. A light
- * poll in main, not in the page: one `list_activities` every few seconds, and none while the app is locked.
+ * poll in main, not in the page: one `list_activities` every few seconds, and none while the app is locked; one page
+ * of what waits, and the details of what left it a few at a time (waiting-activities.ts).
  */
 import type { Activity } from '../../shared/api/activity-record';
+import { mapConcurrently, waitingActivities } from '../client/waiting-activities';
 import type { ActiveProfile } from '../profiles/active-profile';
 import type { AppLock } from '../lock/lock';
 import type { AppEvents } from './app-events';
@@ -75,7 +77,7 @@ export class ActivityWatch {
     const scope = JSON.stringify([profile.id, profile.baseUrl, profile.organizationId]);
     let waiting: Activity[];
     try {
-      ({ activities: waiting } = await client.query('list_activities', { filterByStatus: ['ACTIVITY_STATUS_CONSENSUS_NEEDED'] }));
+      waiting = await waitingActivities(client);
     } catch {
       // Unreachable for now (a restart, the network): the screens say so when they read; the next check tries again.
       return;
@@ -90,16 +92,23 @@ export class ActivityWatch {
       const change = previous !== undefined && before === undefined ? 'created' : 'changed';
       events.emit({ type: 'activity', change, organizationId: activity.organizationId, activityId: activity.id, status: activity.status });
     }
-    for (const activityId of previous?.activities.keys() ?? []) {
-      if (activities.has(activityId)) continue;
-      // Decided (or expired from the list) since the last check: its new status says which.
-      const decided = await client.query('get_activity', { activityId }).then(
+    // Decided (or expired from the list) since the last check: its new status says which.
+    const left = [...(previous?.activities.keys() ?? [])].filter((activityId) => !activities.has(activityId));
+    const decided = await mapConcurrently(left, (activityId) =>
+      client.query('get_activity', { activityId }).then(
         ({ activity }) => activity,
         () => undefined,
-      );
-      if (decided !== undefined) {
-        events.emit({ type: 'activity', change: 'changed', organizationId: decided.organizationId, activityId, status: decided.status });
-      }
+      ),
+    );
+    for (const [index, activity] of decided.entries()) {
+      if (activity === undefined) continue;
+      events.emit({
+        type: 'activity',
+        change: 'changed',
+        organizationId: activity.organizationId,
+        activityId: left[index]!,
+        status: activity.status,
+      });
     }
   }
 

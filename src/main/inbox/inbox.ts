@@ -4,7 +4,8 @@
  * off with jitter from a service that fails without holding up the others, and stops looking while the app is
  * locked. From what it finds it keeps, per profile, what waits for this user's vote, what this user proposed and
  * still waits, and what they proposed that was decided; it tells the person through desktop notifications and the
- * badge, and the window through the `inbox` event.
+ * badge, and the window through the `inbox` event. What one look keeps and tells is bounded, however much a service
+ * answers, and every text of the service's is shown escaped (visibleText).
  */
 import type { Activity, Vote } from '../../shared/api/activity-record';
 import { timestampMs } from '../../shared/api/timestamps';
@@ -12,8 +13,10 @@ import { currentVoteOf } from '../../shared/approvals/voting';
 import { describeActivity } from '../../shared/describe';
 import { toQkError } from '../../shared/errors';
 import type { InboxItemView, InboxProfileView, InboxSettings } from '../../shared/ipc/contract';
+import { visibleText } from '../../shared/visible-text';
 import { tallyOf } from '../approvals/approvals';
 import type { ApiClient } from '../client/api-client';
+import { mapConcurrently, waitingActivities } from '../client/waiting-activities';
 import type { AppEvents } from '../events/app-events';
 import type { AppLock } from '../lock/lock';
 import type { Profile, Profiles } from '../profiles/profiles';
@@ -24,8 +27,10 @@ import type { Notifier } from './notifier';
 export const EXPIRING_SOON_MS = 60 * 60 * 1000;
 /** The longest a failing service waits between two looks, before jitter. */
 export const MAX_BACK_OFF_MS = 5 * 60 * 1000;
-/** Decided proposals kept per profile until the person clears them. */
+/** Decided proposals kept per profile until the person clears them; also the most one look asks details of. */
 const DECIDED_KEPT = 20;
+/** Notifications one look shows per profile; what it has to tell beyond them is counted in one more. */
+export const NOTIFIED_PER_LOOK = 5;
 
 export type InboxClient = Pick<ApiClient, 'query'>;
 
@@ -67,6 +72,12 @@ interface Watched {
   decided: InboxProfileView['decided'];
   /** `kind:activityId` of what was already notified, so each is said once. */
   notified: Set<string>;
+}
+
+/** What one look has told of one profile: notifications shown, and how many more it had to tell. */
+interface Told {
+  shown: number;
+  more: number;
 }
 
 export class Inbox {
@@ -193,7 +204,7 @@ export class Inbox {
     try {
       watched.client ??= this.#options.clientFor(watched.profile);
       const client = watched.client;
-      const { activities } = await client.query('list_activities', { filterByStatus: ['ACTIVITY_STATUS_CONSENSUS_NEEDED'] });
+      const activities = await waitingActivities(client);
       const previous = watched.waiting;
       // Who decides may have changed whenever something appeared or was decided (a quorum change that needed no vote
       // leaves no trace in this list): the quorum is read again then, and only then, so a quiet look costs one request.
@@ -202,8 +213,10 @@ export class Inbox {
       if (watched.who === undefined) watched.who = await whoIs(client);
       else if (appearedOrLeft) watched.who.quorum = await quorumOf(client);
       watched.waiting = new Map(activities.map((activity) => [activity.id, activity]));
-      await this.#notifyDecided(watched, previous, settings);
-      this.#notifyWaiting(watched, activities, previous === undefined, settings);
+      const toldThisLook: Told = { shown: 0, more: 0 };
+      await this.#notifyDecided(watched, previous, settings, toldThisLook);
+      this.#notifyWaiting(watched, activities, previous === undefined, settings, toldThisLook);
+      this.#tellMore(watched, toldThisLook);
       // What left the list never waits again: only what still waits needs remembering as told.
       for (const told of watched.notified) if (!watched.waiting.has(told.slice(told.indexOf(':') + 1))) watched.notified.delete(told);
       watched.failures = 0;
@@ -225,21 +238,30 @@ export class Inbox {
     }
   }
 
-  /** Proposals of this user that stopped waiting since the last look: one get_activity each says how they ended. */
-  async #notifyDecided(watched: Watched, previous: Map<string, Activity> | undefined, settings: InboxSettings): Promise<void> {
-    if (previous === undefined || watched.who === undefined || watched.waiting === undefined) return;
-    const { client, who } = watched;
-    for (const [activityId, before] of previous) {
-      if (watched.waiting.has(activityId)) continue;
-      if (requesterOf(before)?.userId !== who.userId || client === undefined) continue;
-      const { activity } = await client.query('get_activity', { activityId });
+  /**
+   * Proposals of this user that stopped waiting since the last look: a get_activity each says how they ended, a few
+   * at a time, for at most as many as are kept. One still waiting had only slid off the page the look asked for.
+   */
+  async #notifyDecided(watched: Watched, previous: Map<string, Activity> | undefined, settings: InboxSettings, told: Told): Promise<void> {
+    const { client, who, waiting } = watched;
+    if (previous === undefined || who === undefined || waiting === undefined || client === undefined) return;
+    const stopped = [...previous.entries()]
+      .filter(([activityId, before]) => !waiting.has(activityId) && requesterOf(before)?.userId === who.userId)
+      .slice(0, DECIDED_KEPT)
+      .map(([activityId]) => activityId);
+    const answers = await mapConcurrently(stopped, async (activityId) => ({
+      activityId,
+      activity: (await client.query('get_activity', { activityId })).activity,
+    }));
+    for (const { activityId, activity } of answers) {
+      if (activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED') continue;
       const title = titleOf(activity);
       watched.decided = [
         { activityId, type: activity.type, title, status: activity.status, decidedAtMs: this.#options.now() },
         ...watched.decided,
       ].slice(0, DECIDED_KEPT);
       if (settings.notifyDecided) {
-        this.#show(watched, `decided:${activityId}`, {
+        this.#show(watched, told, `decided:${activityId}`, {
           kind: 'decided',
           title: `${outcomeInWords(activity.status)}: ${title}`,
           body: `You proposed it, on ${whereInWords(watched)}.`,
@@ -249,13 +271,13 @@ export class Inbox {
     }
   }
 
-  #notifyWaiting(watched: Watched, activities: readonly Activity[], firstLook: boolean, settings: InboxSettings): void {
+  #notifyWaiting(watched: Watched, activities: readonly Activity[], firstLook: boolean, settings: InboxSettings, told: Told): void {
     for (const item of itemsOf(watched, activities, this.#options.now())) {
       if (!item.waitingForMe) continue;
       // At a profile's first look only what began waiting since the inbox started is news.
       const isNew = !firstLook || item.createdAtMs >= this.#startedAtMs;
       if (settings.notifyWaiting && isNew) {
-        this.#show(watched, `waiting:${item.activityId}`, {
+        this.#show(watched, told, `waiting:${item.activityId}`, {
           kind: 'waiting',
           title: `Your vote: ${item.title}`,
           body: `${item.completesIt ? 'Your approval completes it. ' : ''}${item.requester === undefined ? '' : `Proposed by ${item.requester}, `}on ${whereInWords(watched)}.`,
@@ -263,7 +285,7 @@ export class Inbox {
         });
       }
       if (settings.notifyExpiring && item.expiringSoon) {
-        this.#show(watched, `expiring:${item.activityId}`, {
+        this.#show(watched, told, `expiring:${item.activityId}`, {
           kind: 'expiring',
           title: `Expires within the hour: ${item.title}`,
           body: `It waits for your vote on ${whereInWords(watched)}.`,
@@ -273,15 +295,34 @@ export class Inbox {
     }
   }
 
+  /** Shows one notification, once, unless this look has shown its share: then it is counted for #tellMore. */
   #show(
     watched: Watched,
+    told: Told,
     once: string,
     { kind, title, body, activityId }: { kind: 'waiting' | 'decided' | 'expiring'; title: string; body: string; activityId: string },
   ): void {
     if (watched.notified.has(once)) return;
     watched.notified.add(once);
+    if (told.shown >= NOTIFIED_PER_LOOK) {
+      told.more += 1;
+      return;
+    }
+    told.shown += 1;
     const profileId = watched.profile.id;
-    this.#options.notifier?.show({ kind, title, body, onClick: () => void this.#open(profileId, activityId) });
+    // The service's words (titles, names) and the profile's name are shown as text, never acted on.
+    this.#options.notifier?.show({ kind, title: visibleText(title), body: visibleText(body), onClick: () => void this.#open(profileId, activityId) });
+  }
+
+  /** One notification for what a look had to tell beyond its share: how many, and where; the inbox lists them. */
+  #tellMore(watched: Watched, told: Told): void {
+    if (told.more === 0) return;
+    this.#options.notifier?.show({
+      kind: 'count',
+      title: `${told.more} more in QuorumKey's inbox`,
+      body: visibleText(`Also waiting or decided on ${whereInWords(watched)}.`),
+      onClick: () => this.#options.onOpened?.(),
+    });
   }
 
   /** A notification's click: its profile becomes active (as a switch on the Profiles screen would), then the window shows the activity. */
@@ -358,7 +399,7 @@ export class Inbox {
       profileId: profile.id,
       profileName: profile.name,
       organizationId: profile.organizationId,
-      ...(who === undefined ? {} : { organizationName: who.organizationName }),
+      ...(who === undefined ? {} : { organizationName: visibleText(who.organizationName) }),
       ...(error === undefined ? {} : { error }),
       ...(checkedAtMs === undefined ? {} : { checkedAtMs }),
       items: waiting === undefined ? [] : itemsOf(watched, [...waiting.values()], this.#options.now()),
@@ -400,7 +441,7 @@ function itemOf(activity: Activity, who: Who | undefined, nowMs: number): InboxI
     fingerprint: activity.fingerprint,
     type: activity.type,
     title: titleOf(activity),
-    ...(requester === undefined ? {} : { requester: requester.user.userName || requester.userId }),
+    ...(requester === undefined ? {} : { requester: visibleText(requester.user.userName || requester.userId) }),
     createdAtMs: timestampMs(activity.createdAt),
     waitingForMe,
     proposedByMe: who !== undefined && requester?.userId === who.userId,
@@ -412,9 +453,9 @@ function itemOf(activity: Activity, who: Who | undefined, nowMs: number): InboxI
   };
 }
 
-/** The describer's title, as the Approvals screen shows it ("Rename a user"). */
+/** The describer's title, as the Approvals screen shows it ("Rename a user"), escaped: it may quote the service. */
 function titleOf(activity: Activity): string {
-  return describeActivity(activity).title;
+  return visibleText(describeActivity(activity).title);
 }
 
 /** Who proposed it: the first vote is the proposer's. */

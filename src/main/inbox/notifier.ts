@@ -3,7 +3,10 @@
  * in the browser preview and the tests. The inbox decides what is said; a notifier only shows it.
  */
 
-/** What a notification is about: one of the inbox's kinds, or the bare count a locked app shows. */
+/**
+ * What a notification is about: one of the inbox's kinds, or a bare count (of what waits, while the app is locked; of
+ * what a look had to tell beyond its share of notifications).
+ */
 export type NotificationKind = 'waiting' | 'decided' | 'expiring' | 'count';
 
 export interface DesktopNotification {
