@@ -31,6 +31,15 @@ const ETHEREUM = {
 const SOLANA = { curve: 'CURVE_ED25519', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/501'/0'/0'", addressFormat: 'ADDRESS_FORMAT_SOLANA' } as const;
 const RECIPIENT = '0x000000000000000000000000000000000000bEEF';
 const DENIED_RECIPIENT = '0x000000000000000000000000000000000000dEaD';
+/** A contract whose every call reverts with Error("nope"): it writes the ABI-encoded error to memory and reverts with it. */
+const REVERTER = '0x00000000000000000000000000000000000Bad01';
+const REVERTS_WITH_NOPE = [
+  `0x7f08c379a0${'00'.repeat(28)}600052`, // mstore(0x00, Error(string)'s selector)
+  '6020600452', // mstore(0x04, 0x20): where the string starts
+  '6004602452', // mstore(0x24, 4): its length
+  `7f6e6f7065${'00'.repeat(28)}604452`, // mstore(0x44, "nope")
+  '60646000fd', // revert(0x00, 0x64)
+].join('');
 
 /** The binary of Anvil's platform package (its `anvil` bin is a launcher that would outlive a kill). */
 function anvilBinary(): string {
@@ -119,6 +128,52 @@ describe('ethSendTransaction against Anvil', () => {
     const status = await client.getSendTransactionStatus({ sendTransactionStatusId });
     expect(status, JSON.stringify(status)).toMatchObject({ txStatus: 'FAILED' });
     expect(status.txError).toMatch(/fund|balance|gas/i);
+  });
+
+  it("is BROADCASTING, Turnkey's word, until the node mines it, then INCLUDED", async () => {
+    await node.request({ method: 'evm_setAutomine' as never, params: [false] as never });
+    try {
+      const client = sdkClient();
+      const { sendTransactionStatusId } = await client.ethSendTransaction({
+        from: sender,
+        caip2: CHAIN as never,
+        calls: [{ to: RECIPIENT, value: '1' }],
+      });
+      expect((await client.getSendTransactionStatus({ sendTransactionStatusId })).txStatus).toBe('BROADCASTING');
+      await node.request({ method: 'evm_mine' as never });
+      expect((await client.getSendTransactionStatus({ sendTransactionStatusId })).txStatus).toBe('INCLUDED');
+    } finally {
+      await node.request({ method: 'evm_setAutomine' as never, params: [true] as never });
+    }
+  });
+
+  it("a call that reverts is FAILED with Turnkey's error.revertChain: the contract called and its Error(string)", async () => {
+    await node.request({ method: 'anvil_setCode' as never, params: [REVERTER, REVERTS_WITH_NOPE] as never });
+    const client = sdkClient();
+    // With the gas limit given, the node does not estimate (which would refuse the call) and mines the revert.
+    const { sendTransactionStatusId } = await client.ethSendTransaction({
+      from: sender,
+      caip2: CHAIN as never,
+      calls: [{ to: REVERTER, value: '0' }],
+      gasLimit: '100000',
+    });
+    const status = await client.getSendTransactionStatus({ sendTransactionStatusId });
+    const receipt = await node.getTransactionReceipt({ hash: status.eth?.txHash as Hex });
+    expect(receipt.status).toBe('reverted');
+    expect(status, JSON.stringify(status)).toMatchObject({
+      txStatus: 'FAILED',
+      txError: `reverted in block ${receipt.blockNumber}: execution reverted: nope`,
+      error: {
+        revertChain: [
+          {
+            address: REVERTER.toLowerCase(),
+            errorType: 'native',
+            displayMessage: 'execution reverted: nope',
+            native: { nativeType: 'error_string', message: 'nope' },
+          },
+        ],
+      },
+    });
   });
 
   it('a policy denial refuses the send before anything reaches the node', async () => {

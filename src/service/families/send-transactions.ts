@@ -23,6 +23,7 @@ import { QkError } from '../../shared/errors';
 import type { ActivityContext, Family } from '../activities/context';
 import type { Repositories } from '../store';
 import { ethereumAbiLookup } from './contracts';
+import { revertChainOf, type RevertChainEntry } from './revert-chain';
 import { memoized, prepareTransaction, resolveSigner, type PreparedTransaction, type Signer } from './signing';
 
 /** CAIP-2 chain id → the JSON-RPC URL of the node the Sandbox sends that chain's transactions to. */
@@ -267,18 +268,21 @@ async function signAndBroadcastSolana(ctx: ActivityContext, prepared: PreparedSo
   return { txHash: signature };
 }
 
-type SendStatus = { txStatus: string; txError?: string; error?: { message: string } };
+/** Turnkey's status values: INITIALIZED, BROADCASTING, INCLUDED, FAILED (execution broadcasts, so never the first). */
+type SendStatus = { txStatus: string; txError?: string; error?: { message: string; revertChain?: RevertChainEntry[] } };
 
-function failed(message: string): SendStatus {
-  return { txStatus: 'FAILED', txError: message, error: { message } };
+function failed(message: string, revertChain?: RevertChainEntry[]): SendStatus {
+  return { txStatus: 'FAILED', txError: message, error: { message, ...(revertChain === undefined ? {} : { revertChain }) } };
 }
 
 async function ethereumStatus(url: string, txHash: string): Promise<SendStatus> {
-  const receipt = await nodeClient(url)
-    .getTransactionReceipt({ hash: txHash as Hex })
-    .catch(() => undefined);
-  if (receipt === undefined) return { txStatus: 'BROADCASTED' };
-  return receipt.status === 'reverted' ? failed(`reverted in block ${receipt.blockNumber}`) : { txStatus: 'INCLUDED' };
+  const client = nodeClient(url);
+  const receipt = await client.getTransactionReceipt({ hash: txHash as Hex }).catch(() => undefined);
+  if (receipt === undefined) return { txStatus: 'BROADCASTING' };
+  if (receipt.status !== 'reverted') return { txStatus: 'INCLUDED' };
+  const revertChain = await revertChainOf(client, receipt).catch(() => undefined);
+  const reason = revertChain === undefined ? '' : `: ${revertChain[0]!.displayMessage}`;
+  return failed(`reverted in block ${receipt.blockNumber}${reason}`, revertChain);
 }
 
 async function solanaStatus(url: string, signature: string): Promise<SendStatus> {
@@ -287,7 +291,7 @@ async function solanaStatus(url: string, signature: string): Promise<SendStatus>
     .send({ abortSignal: AbortSignal.timeout(NODE_TIMEOUT_MS) })
     .catch(() => undefined);
   const status = statuses?.value[0];
-  if (status === undefined || status === null || status.confirmationStatus === 'processed') return { txStatus: 'BROADCASTED' };
+  if (status === undefined || status === null || status.confirmationStatus === 'processed') return { txStatus: 'BROADCASTING' };
   return status.err === null
     ? { txStatus: 'INCLUDED' }
     : failed(
@@ -350,7 +354,7 @@ export function sendTransactionsFamily(rpc: RpcNodes, maxNodeFeeWei: bigint = DE
         const identity = solana ? { solana: { signature: txHash } } : { eth: { txHash } };
         const url = rpc[sent.caip2];
         // Configured at the send; a restart without that --rpc can no longer tell.
-        if (url === undefined) return { txStatus: 'BROADCASTED', ...identity };
+        if (url === undefined) return { txStatus: 'BROADCASTING', ...identity };
         return { ...(solana ? await solanaStatus(url, txHash) : await ethereumStatus(url, txHash)), ...identity };
       },
     },
