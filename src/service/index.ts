@@ -167,7 +167,6 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     if (boot.generatedRootKey !== undefined) {
       log(`generated a P-256 root API key; its key pair is in ${boot.generatedRootKey.path}`);
     }
-    if (seed !== undefined) log(`seeded from ${seed.file} (${seed.fingerprint})`);
     const loginKeys = await ensureLoginSigningKeys(store, now());
     await eraseExpiredImportTargets(store, now());
     const oidc = createOidcVerifier({ issuers: options.oidcIssuers ?? [], now: () => new Date(now()) });
@@ -204,6 +203,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       ...(options.requestLog === undefined ? {} : { requestLog: options.requestLog }),
     });
     await listenOn(app, bindHost, options.port ?? 0);
+    // Once it serves: a start refused after seeding (a port in use) must not read as a seeded, running Sandbox.
+    if (seed !== undefined) log(`seeded from ${seed.file} (${seed.fingerprint})`);
     const address = app.server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const baseUrl = `${options.tls === undefined ? 'http' : 'https'}://${host}:${address.port}`;
