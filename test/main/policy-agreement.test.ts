@@ -139,7 +139,14 @@ describe('engine errors at the last click: every reading agrees with the service
         users: history.users.map((user) => ({ ...user, apiKeys: [], authenticators: [], oauthProviders: [] })),
         tags: TAGS.map(({ tagId, tagName }) => ({ tagId, tagName })),
         rootQuorum: history.rootQuorum,
-        policies,
+        policies: policies.map(({ policyId, policyName, effect, condition, consensus, notes }) => ({
+          policyId,
+          policyName,
+          effect,
+          condition,
+          consensus,
+          notes,
+        })),
       };
       const voters = [{ userId: BEA, userName: BEA, selection: 'approved' as const, votedAtMs: nowMs, expired: false }];
       expect(stillToVote(activity, voters, lookup)).toEqual(standing.stillToVote);

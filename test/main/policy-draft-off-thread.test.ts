@@ -45,11 +45,11 @@ describe('policy evaluation has no work bound: drafts are evaluated off main’s
     const history = mixedHistory({ activities: 0, limits: 1 });
     const snapshot: OrganizationSnapshot = {
       viewer: { userId: BEA, username: BEA, organizationId: 'org' },
-      wallets: history.wallets,
+      wallets: [...history.wallets],
       accounts: [...history.walletAccounts],
       privateKeys: [],
       contracts: [],
-      policies: history.policies,
+      policies: [...history.policies],
       users: [...history.users],
       tags: [],
       rootQuorum: { threshold: 1, userIds: ['user-root'] },
