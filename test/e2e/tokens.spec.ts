@@ -91,3 +91,24 @@ test('a per-token threshold flags a 250,000 USDC transfer on its approval row an
   await expect(card).toContainText('Transfer 250,000 USDC');
   await screenshotBothThemes(page, 'tokens-large-transfer-warning');
 });
+
+test('issue 36: removing a declaration a threshold uses asks for the unlock passphrase in the tokens panel', async ({ page, host }) => {
+  await startSandbox(page, host);
+  const acme = { family: 'ethereum', chainId: 1, address: FAKE_USDC } as const;
+  await host.handlers['tokens.declare']({ token: { ...acme, symbol: 'ACME', decimals: 6 } });
+  await host.handlers['app.setSettings']({ tokenWarnAbove: [{ token: acme, amount: '1000' }] });
+  await host.handlers['app.setUnlockPassphrase']({ passphrase: 'correct horse battery staple' });
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Contracts', exact: true }).click();
+  const panel = page.getByRole('region', { name: 'Declared tokens' });
+  await panel.getByRole('button', { name: 'Remove ACME on Ethereum (chain id 1)' }).click();
+
+  const confirm = panel.getByRole('region', { name: 'Confirm with your unlock passphrase' });
+  await expect(confirm).toContainText('removing the declaration of ACME with 6 decimals');
+  await expect(confirm).toContainText('used by the large-transfer warning at 1000 ACME');
+  expect(await host.handlers['tokens.list']({})).toHaveLength(1);
+  await confirm.getByLabel('Unlock passphrase').fill('correct horse battery staple');
+  await confirm.getByRole('button', { name: 'Confirm the change' }).click();
+  await expect(panel).toContainText('No tokens declared.');
+  await expect(confirm).toHaveCount(0);
+  expect(await host.handlers['tokens.list']({})).toEqual([]);
+});

@@ -1,12 +1,14 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { bridgeError, type QuorumKeyApi } from '../../../shared/ipc/bridge';
 import type { DeclaredToken, DeclaredTokenView } from '../../../shared/ipc/contract';
+import { ConfirmWideningForm } from '../components/ConfirmWideningForm';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { QueryStatus } from '../components/QueryStatus';
 import { Progress } from '../components/Progress';
 import { RowAction } from '../components/RowAction';
 import { chainIdOf, DEFAULT_NETWORK, evmNetworkName, NetworkField, type NetworkValue } from '../components/NetworkField';
 import { TableHead } from '../components/TableHead';
-import { useAction, type Action } from '../hooks';
+import { useAction } from '../hooks';
 import { useChannel, useInvalidate } from '../queries';
 
 function networkWords(token: DeclaredToken): string {
@@ -25,20 +27,46 @@ export function DeclaredTokensPanel({ prefill }: { prefill?: { address: string }
   const invalidate = useInvalidate();
   const action = useAction();
 
-  const declared = (result: readonly DeclaredToken[] | undefined) => {
+  /** A change main asked the unlock passphrase for (a declaration in use changed or removed), in main's words. */
+  const [confirming, setConfirming] = useState<{ widens: string; send: (passphrase: string) => void }>();
+
+  /**
+   * Declares or removes through main; when main answers that the change needs the unlock passphrase, asks for it and
+   * sends the same change again with it. Resolves whether the change was saved.
+   */
+  const change = async (
+    label: string,
+    send: (api: QuorumKeyApi, passphrase: string | undefined) => Promise<DeclaredToken[]>,
+    passphrase?: string,
+  ): Promise<boolean> => {
+    const result = await action.run(label, async (api) => {
+      try {
+        return await send(api, passphrase);
+      } catch (thrown) {
+        const error = bridgeError(thrown);
+        if (error.code !== 'PASSPHRASE_REQUIRED') throw error;
+        setConfirming({ widens: error.message, send: (given) => void change(label, send, given) });
+        return undefined;
+      }
+    });
     if (result === undefined) return false;
+    setConfirming(undefined);
     // The organization lookup carries the declared tokens, for reading amounts.
     invalidate('tokens.list', 'tokens.catalog', 'organization.lookup');
     return true;
   };
 
-  const remove = async (token: DeclaredTokenView) => {
+  const remove = (token: DeclaredTokenView) => {
     const key =
       token.family === 'solana'
         ? { family: token.family, address: token.address }
         : { family: token.family, chainId: token.chainId, address: token.address };
-    declared(await action.run(`Removing ${token.symbol}…`, (api) => api.tokens.remove({ token: key })));
+    void change(`Removing ${token.symbol}…`, (api, passphrase) =>
+      api.tokens.remove(passphrase === undefined ? { token: key } : { token: key, passphrase }),
+    );
   };
+  const declare = (token: DeclaredToken) =>
+    change(`Declaring ${token.symbol}…`, (api, passphrase) => api.tokens.declare(passphrase === undefined ? { token } : { token, passphrase }));
 
   return (
     <section className="panel" aria-labelledby="tokens-title">
@@ -50,6 +78,17 @@ export function DeclaredTokensPanel({ prefill }: { prefill?: { address: string }
       </p>
       <Progress label={action.busy} />
       {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
+      {confirming !== undefined && (
+        <ConfirmWideningForm
+          widens={confirming.widens}
+          busy={action.busy !== undefined}
+          onConfirm={confirming.send}
+          onCancel={() => {
+            setConfirming(undefined);
+            action.clearError();
+          }}
+        />
+      )}
       <QueryStatus query={tokens} loading="Loading declared tokens…" />
       {tokens.data !== undefined &&
         (tokens.data.length === 0 ? (
@@ -76,7 +115,7 @@ export function DeclaredTokensPanel({ prefill }: { prefill?: { address: string }
                     )}
                   </td>
                   <td className="row-actions">
-                    <RowAction verb="Remove" subject={`${token.symbol} on ${networkWords(token)}`} danger onClick={() => void remove(token)} />
+                    <RowAction verb="Remove" subject={`${token.symbol} on ${networkWords(token)}`} danger onClick={() => remove(token)} />
                   </td>
                 </tr>
               ))}
@@ -84,7 +123,7 @@ export function DeclaredTokensPanel({ prefill }: { prefill?: { address: string }
           </table>
         ))}
       {/* A new form for each interface it starts from. */}
-      <DeclareTokenForm key={prefill?.address ?? ''} prefill={prefill} action={action} onDeclared={declared} />
+      <DeclareTokenForm key={prefill?.address ?? ''} prefill={prefill} busy={action.busy !== undefined} onDeclare={declare} />
     </section>
   );
 }
@@ -95,12 +134,13 @@ export function DeclaredTokensPanel({ prefill }: { prefill?: { address: string }
  */
 function DeclareTokenForm({
   prefill,
-  action,
-  onDeclared,
+  busy,
+  onDeclare,
 }: {
   prefill: { address: string } | undefined;
-  action: Action;
-  onDeclared: (result: readonly DeclaredToken[] | undefined) => boolean;
+  busy: boolean;
+  /** Resolves whether the declaration was saved. */
+  onDeclare: (token: DeclaredToken) => Promise<boolean>;
 }) {
   const [network, setNetwork] = useState<NetworkValue>(DEFAULT_NETWORK);
   const [address, setAddress] = useState(prefill?.address ?? '');
@@ -126,7 +166,7 @@ function DeclareTokenForm({
     };
     const chainId = chainIdOf(network);
     const token: DeclaredToken = chainId === undefined ? { family: 'solana', ...fields } : { family: 'ethereum', chainId, ...fields };
-    if (onDeclared(await action.run(`Declaring ${fields.symbol}…`, (api) => api.tokens.declare({ token })))) {
+    if (await onDeclare(token)) {
       setAddress('');
       setSymbol('');
       setDecimals('');
@@ -170,7 +210,7 @@ function DeclareTokenForm({
         <input value={name} onChange={(event) => setName(event.target.value)} maxLength={64} autoComplete="off" />
       </label>
       <div className="button-row start">
-        <button type="submit" className="primary" disabled={action.busy !== undefined}>
+        <button type="submit" className="primary" disabled={busy}>
           Declare token
         </button>
       </div>

@@ -1,9 +1,10 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { bridgeError } from '../../../shared/ipc/bridge';
 import { THEMES, type AppSettings, type ChannelInput, type TokenCatalogEntry, type TokenWarnAboveInput } from '../../../shared/ipc/contract';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { QueryStatus } from '../components/QueryStatus';
 import { Progress } from '../components/Progress';
+import { ConfirmWideningForm } from '../components/ConfirmWideningForm';
 import { Term } from '../components/Term';
 import { PublicKey } from '../components/PublicKey';
 import { RowAction } from '../components/RowAction';
@@ -249,51 +250,6 @@ function InboxForm({ inbox, onSave }: { inbox: AppSettings['inbox']; onSave: (in
         many approvals wait (“2 approvals waiting”), nothing about them; the dock or taskbar badge shows the same count. Clicking a notification opens
         the activity on its profile.
       </p>
-    </section>
-  );
-}
-
-/**
- * Main asks for the unlock passphrase before a change that lowers the app's guard (a longer lock or re-auth interval,
- * capture protection off, a warning raised or removed); the field is emptied once sent, whatever the answer. It
- * appears because the person just asked for that change, so its field takes the focus.
- */
-function ConfirmWideningForm({
-  widens,
-  busy,
-  onConfirm,
-  onCancel,
-}: {
-  widens: string;
-  busy: boolean;
-  onConfirm: (passphrase: string) => void;
-  onCancel: () => void;
-}) {
-  const [passphrase, setPassphrase] = useState('');
-  const passphraseField = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    passphraseField.current?.focus();
-  }, []);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onConfirm(passphrase);
-    setPassphrase('');
-  };
-  return (
-    <section className="panel" aria-labelledby="confirm-widening-title">
-      <h2 id="confirm-widening-title">Confirm with your unlock passphrase</h2>
-      <p className="notice notice-warning">{widens}</p>
-      <form className="stack-form" aria-label="Confirm the change" onSubmit={submit}>
-        <SecretField label="Unlock passphrase" value={passphrase} onChange={setPassphrase} required ref={passphraseField} />
-        <div className="button-row">
-          <button type="submit" className="primary" disabled={busy}>
-            Confirm the change
-          </button>
-          <button type="button" onClick={onCancel}>
-            Cancel
-          </button>
-        </div>
-      </form>
     </section>
   );
 }
