@@ -4,6 +4,7 @@
  * everything, routes from the operation table.
  */
 import { isUtf8 } from 'node:buffer';
+import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { QkError } from '../../shared/errors';
@@ -88,8 +89,16 @@ export function buildServer(deps: PipelineDeps, routes: RouteTable, options: Ser
   // Closing waits for every connection to end, and one whose request was still being answered would otherwise stay
   // open for its keep-alive timeout (72 s) after its answer: the answers given while closing end their connection.
   let closing = false;
+  // And the listener stays open until the requests in flight when closing began are answered: meanwhile new
+  // connections are answered 503 (Fastify's return503OnClosing), so /health reads "shutting down", not "refused".
+  const inFlight = new Set<ServerResponse>();
+  app.server.on('request', (_request, response: ServerResponse) => {
+    inFlight.add(response);
+    response.once('close', () => inFlight.delete(response));
+  });
   app.addHook('preClose', async () => {
     closing = true;
+    await Promise.all([...inFlight].map((response) => new Promise((resolve) => response.once('close', resolve))));
   });
   app.addHook('onSend', async (_request, reply) => {
     if (closing) void reply.header('connection', 'close');
