@@ -21,6 +21,8 @@ const sessions = {} as Record<SessionName, TestKey>;
 let privateKeyIds: string[];
 /** A session scoped to the first of two private keys. */
 let hotKeySession: TestKey;
+/** A session scoped to one wallet account, by its address. */
+let accountSession: TestKey;
 
 /** A 403 as the service answers it, or as Turnkey's client throws it (gRPC code 7, PERMISSION_DENIED). */
 const REFUSED_AS_OUT_OF_SCOPE = /^(403|Turnkey error 7:) request not authorized: \S+ is outside the scope "/;
@@ -113,6 +115,7 @@ beforeAll(async () => {
   privateKeyIds = keys.body.activity.result.createPrivateKeysResultV2.privateKeys.map((key: { privateKeyId: string }) => key.privateKeyId);
   await t.setRootQuorum(1, [t.info.rootUserId, bob.userId]);
   hotKeySession = await sessionUnder(`private_key.id == '${privateKeyIds[0]}'`);
+  accountSession = await sessionUnder(`wallet_account.address == '${ethereumAddress}'`);
   sessions['in scope'] = await sessionUnder(`wallet.id == '${walletId}'`);
   sessions['issue scope'] = await sessionUnder(ISSUE_SCOPE);
   sessions['other wallet'] = await sessionUnder(`wallet.id == '${otherWalletId}'`);
@@ -262,6 +265,11 @@ describe('finding 2: a session profile scope holds on every authenticated route'
     ]);
     // A scope that judges activities only does not restrict reads.
     expect((await t.query('list_wallet_accounts', {}, { key: sessions['issue scope'] })).body.accounts).toHaveLength(6);
+    // One over an account's address answers that account, with or without its wallet named.
+    for (const request of [{}, { walletId }]) {
+      const reply = await t.query('list_wallet_accounts', request, { key: accountSession });
+      expect(reply.body.accounts.map((account: { address: string }) => account.address)).toEqual([ethereumAddress]);
+    }
   });
 
   it('a read that needs no resource (whoami, list_wallets) is not restricted', async () => {
