@@ -167,8 +167,13 @@ function responsiblePolicies(before: readonly PolicyEvaluation[], after: readonl
   const deciding = afterOutcome === 'denied' ? 'OUTCOME_DENY_EXPLICIT' : afterOutcome === 'allowed' ? 'OUTCOME_ALLOW' : 'OUTCOME_REQUIRES_CONSENSUS';
   return [...new Set([...was.keys(), ...is.keys()])]
     .map((policyId) => ({ policyId, before: was.get(policyId) ?? 'ABSENT', after: is.get(policyId) ?? 'DELETED' }))
-    .filter((change) => change.before !== change.after)
+    .filter((change) => applying(change.before) !== applying(change.after))
     .sort((a, b) => Number(b.after === deciding) - Number(a.after === deciding));
+}
+
+/** A policy that cannot be evaluated does not apply: moving between that and not applying changes nothing. */
+function applying(outcome: string): string {
+  return outcome === 'OUTCOME_ERROR' ? 'OUTCOME_NOT_APPLICABLE' : outcome;
 }
 
 function countChange(totals: RehearsalReport['totals'], before: ReplayedOutcome, after: ReplayedOutcome): void {

@@ -116,6 +116,16 @@ describe('policy rehearsal', () => {
     expect(withGate.totals.toConsensus).toBe(2);
   });
 
+  it('engine errors at the last click: a policy that moves between failing and not applying is not named responsible', () => {
+    // The limit now reads eth.tx before its activity test: on the wallet rename that errors, where before it was
+    // false; both mean it does not apply, so only the policy that changes the outcome is named.
+    const unguarded = { ...SIGN_LIMIT, condition: "eth.tx.value <= 1000 && activity.action == 'SIGN'" };
+    const rename = recordedActivity('ACTIVITY_TYPE_UPDATE_WALLET', { walletId: 'wallet-1', walletName: 'Treasury 2' });
+    const report = rehearse(history([rename]), [unguarded, { policyId: 'wallets', deleted: true }]);
+    expect(report.changes.map((change) => [change.before, change.after])).toEqual([['allowed', 'denied']]);
+    expect(report.changes[0]!.policies).toEqual([{ policyId: 'wallets', policyName: 'wallets', before: 'OUTCOME_ALLOW', after: 'DELETED' }]);
+  });
+
   it('a deletion and an added deny are both rehearsed', () => {
     const report = rehearse(history(everyClass()), [
       { policyId: 'wallets', deleted: true },
