@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { describeSigningActivity, signingOperationOf, type SigningActivity, type SigningDescription } from '../../shared/clear-signing';
 import { tokenImitation, tokenPlaceWords } from '../../shared/clear-signing/token-reservation';
+import { QkError, toQkError } from '../../shared/errors';
 import { declaredTokenKey, type DeclaredToken } from '../../shared/ipc/contract';
 import { JsonFile } from '../storage/json-file';
 import type { DeclaredTokenKey, DeclaredTokens } from './declared-tokens';
@@ -37,7 +38,7 @@ export class TokenUsage {
   }
 
   /** Notes the declared tokens a signing activity of `organizationId` moves or calls, as they are declared now. */
-  async recordActivity(organizationId: string, activity: SigningActivity): Promise<void> {
+  async recordActivity(organizationId: string, activity: SigningActivity & { id: string }): Promise<void> {
     if (signingOperationOf(activity.type) === undefined) return;
     const declared = await this.readDeclarations();
     if (declared.length === 0) return;
@@ -53,11 +54,18 @@ export class TokenUsage {
     if (used.length === 0) return;
     const usedKeys = new Set(used.map(tokenKeyText));
     const lastUsedMs = this.now();
-    await this.file.update(async (current) => {
-      const others = (current?.uses ?? []).filter((use) => use.organizationId !== organizationId || !usedKeys.has(tokenKeyText(use.token)));
-      const uses = used.map(({ symbol, decimals, ...token }) => ({ organizationId, token: keyOf(token), symbol, decimals, lastUsedMs }));
-      return { next: { uses: [...others, ...uses] }, result: undefined };
-    });
+    try {
+      await this.file.update(async (current) => {
+        const others = (current?.uses ?? []).filter((use) => use.organizationId !== organizationId || !usedKeys.has(tokenKeyText(use.token)));
+        const uses = used.map(({ symbol, decimals, ...token }) => ({ organizationId, token: keyOf(token), symbol, decimals, lastUsedMs }));
+        return { next: { uses: [...others, ...uses] }, result: undefined };
+      });
+    } catch (error) {
+      const cause = toQkError(error);
+      throw new QkError(cause.code, `activity ${activity.id} was posted, but the declared tokens it uses could not be noted: ${cause.message}`, {
+        activityId: activity.id,
+      });
+    }
   }
 
   /** Every organization's last use of the token at `key`. */
