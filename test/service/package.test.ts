@@ -4,8 +4,9 @@
  * app, then run with plain node: its bin signs, its programmatic entry starts and stops a Sandbox, its types check.
  * The Dockerfile takes the same steps; this test holds it to them.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +15,7 @@ import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { TurnkeyClient } from '@turnkey/http';
 import { recoverAddress, recoverTransactionAddress, serializeSignature, serializeTransaction } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { killCliProcesses, startCli } from './cli-process';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -30,13 +32,17 @@ const installed = join(app, 'node_modules', MANIFEST.name);
 const bin = join(installed, MANIFEST.bin['quorumkey-sandbox']!);
 const seed = join(directory, 'seed.yaml');
 let npmOutput = '';
+let tarball = '';
 
 beforeAll(async () => {
   await run('npm', ['pack', './sandbox', '--pack-destination', directory], { cwd: ROOT });
-  const tarball = readdirSync(directory).find((name) => name.endsWith('.tgz'))!;
+  tarball = join(
+    directory,
+    readdirSync(directory).find((name) => name.endsWith('.tgz'))!,
+  );
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'an-app', private: true, type: 'module' }));
-  const install = await run('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', join(directory, tarball)], { cwd: app });
+  const install = await run('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', tarball], { cwd: app });
   npmOutput = install.stdout + install.stderr;
   writeFileSync(
     seed,
@@ -210,6 +216,59 @@ describe('the quorumkey-sandbox package', () => {
     );
     const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
     await expect(run(process.execPath, [tsc, '-p', app])).resolves.toMatchObject({ stdout: '' });
+  });
+
+  describe("docs/sandbox.md's GitHub Actions step that starts the Sandbox, run as it is written", () => {
+    interface Job {
+      env: Record<string, string | number>;
+      steps: { name?: string; run?: string }[];
+    }
+    const markdown = readFileSync(join(ROOT, 'docs/sandbox.md'), 'utf8');
+    const workflow = /### GitHub Actions\n\n```yaml\n([\s\S]*?)```/.exec(markdown)![1]!;
+    const job = (parse(workflow) as { jobs: { test: Job } }).jobs.test;
+    const script = job.steps.find((step) => step.name === 'Start the Sandbox')!.run!;
+
+    /** Runs the step as GitHub's runner does (bash -eo pipefail) in a new folder holding `seed` at the path it names. */
+    async function runStep(seedText: string | undefined): Promise<{ code: number | null; output: string; folder: string; stop: () => void }> {
+      const folder = mkdtempSync(join(directory, 'ci-'));
+      if (seedText !== undefined) {
+        mkdirSync(join(folder, 'test'));
+        writeFileSync(join(folder, 'test/turnkey.seed.yaml'), seedText);
+      }
+      const port = await new Promise<number>((resolve) => {
+        const probe = createServer().listen(0, '127.0.0.1', () => {
+          const { port: free } = probe.address() as AddressInfo;
+          probe.close(() => resolve(free));
+        });
+      });
+      const env = { ...process.env, ...job.env, SANDBOX_PACKAGE: tarball, SANDBOX_PORT: String(port), TURNKEY_BASE_URL: `http://127.0.0.1:${port}` };
+      // Its own process group, so that the Sandbox it leaves running can be stopped with it.
+      const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { cwd: folder, env, detached: true });
+      let output = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+      const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+      return { code, output, folder, stop: () => process.kill(-child.pid!, 'SIGTERM') };
+    }
+
+    it('passes once the Sandbox answers, which then serves the seed', async () => {
+      const seedText = readFileSync(seed, 'utf8');
+      const step = await runStep(seedText);
+      try {
+        expect(step.code, step.output).toBe(0);
+        const info = JSON.parse(readFileSync(join(step.folder, 'sandbox.json'), 'utf8')) as { baseUrl: string; organizationId: string };
+        expect((await fetch(`${info.baseUrl}/health`)).status).toBe(200);
+      } finally {
+        step.stop();
+      }
+    });
+
+    it('fails at once, printing the log, when the Sandbox cannot start', async () => {
+      const step = await runStep(undefined);
+      expect(step.code).toBe(1);
+      expect(step.output).toContain('the Sandbox is not answering /health');
+      expect(step.output).toMatch(/the service could not start: .*turnkey\.seed\.yaml/);
+    });
   });
 
   it('is what the Dockerfile builds and runs', () => {
