@@ -320,4 +320,19 @@ describe('the schema guards policies before they are stored', () => {
     expect(reply.body.message).toMatch(/EthereumTransaction has no field 'bogus_field'; its fields are from, to, data, value/);
     expect(reply.body.message).toMatch(/1:8/);
   });
+
+  it('policy evaluation has no work bound: a condition nested too costly over the lists it writes is refused at create_policy', async () => {
+    t.clock.advance(1);
+    const digits = '[0,1,2,3,4,5,6,7,8,9]';
+    let condition = 'true';
+    for (const variable of ['f', 'e', 'd', 'c', 'b', 'a']) condition = `${digits}.all(${variable}, ${condition})`;
+    const reply = await t.submit('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', {
+      policyName: 'costly',
+      effect: 'EFFECT_ALLOW',
+      condition,
+      notes: '',
+    });
+    expect(reply.status).toBe(400);
+    expect(reply.body.message).toMatch(/this condition is too costly to evaluate: .* take 2,333,332 steps, more than the 50,000 allowed/);
+  });
 });
