@@ -50,10 +50,10 @@ export class Settings {
    * read, with the decimals the tokens have then, and written back, so a later declaration cannot re-read them.
    */
   async get(): Promise<AppSettings> {
-    const current = alreadyCurrent(await this.file.read());
-    if (current !== undefined) return settingsOf(current);
-    return this.file.update(async (current) => {
-      const migrated = await this.migrated(current);
+    const inForce = alreadyCurrent(await this.file.read());
+    if (inForce !== undefined) return settingsOf(inForce);
+    return this.file.update(async (stored) => {
+      const migrated = await this.migrated(stored);
       return { next: migrated, result: settingsOf(migrated) };
     });
   }
