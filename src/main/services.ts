@@ -255,8 +255,8 @@ export interface MainHandlersOptions {
   app: { version: string; platform: string; packaged: boolean };
   /**
    * Main's confirmation surface (a native dialog in the app): asked before every activity or vote a channel stamps,
-   * with main's reading of it, before a renderer request redirects a profile (service URL, enclave signer key) or
-   * adds a hosted profile trusting a non-production signer, and before an export is withdrawn without a vote.
+   * with main's reading of it, before a renderer request redirects a profile (service URL, enclave signer key, API
+   * key, organization) or adds a hosted profile, and before an export is withdrawn without a vote.
    */
   confirm: Confirm;
 }
