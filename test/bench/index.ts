@@ -9,6 +9,7 @@ const BENCHES: Array<{ name: string; load: () => Promise<{ run: () => Promise<un
   { name: 'signing', load: () => import('./signing.js') },
   { name: 'approvals-render', load: () => import('./approvals-render.js') },
   { name: 'journal', load: () => import('./journal.js') },
+  { name: 'journal-hostile', load: () => import('./journal-hostile.js') },
   { name: 'policies', load: () => import('./policies.js') },
   { name: 'inbox', load: () => import('./inbox.js') },
 ];

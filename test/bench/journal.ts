@@ -3,7 +3,7 @@
  * journal of 100,000 entries through it (from the start, on its worker thread), each beside its bound: the raw ECDSA
  * P-256 signatures (node:crypto) the same work needs; then verifying it again after one more append, which checks only
  * that entry once the verified bytes are found unchanged; what main holds in memory for that journal once verified; the
- * peak memory of a verification a batch of lines at a time against one of the whole file; and listing its newest
+ * peak memory of a verification a line at a time against one of the whole file as one text; and listing its newest
  * entries as the Journal screen does. QK_BENCH_JOURNAL_ENTRIES sets a smaller journal.
  */
 import { execFile } from 'node:child_process';
@@ -99,7 +99,7 @@ async function verification(): Promise<void> {
   await secrets.set(JOURNAL_KEY_ACCOUNT, Buffer.from(privateKey.export({ format: 'jwk' }).d!, 'base64url'));
   const journalFile = join(dataDir, JOURNAL_FILE);
   await writeFile(journalFile, text);
-  const leastHeap = { batched: await leastHeapToVerify(journalFile, 'batched'), whole: await leastHeapToVerify(journalFile, 'whole') };
+  const leastHeap = { streamed: await leastHeapToVerify(journalFile, 'streamed'), whole: await leastHeapToVerify(journalFile, 'whole') };
   const before = memoryAfterGc();
   const journal = new Journal({ dataDir, secrets });
   const started = performance.now();
@@ -137,7 +137,7 @@ async function verification(): Promise<void> {
     `main's memory held after verifying ${VERIFIED_ENTRIES.toLocaleString('en-US')} entries  heap ${megabytes(after.heapUsed - before.heapUsed)}, ArrayBuffers ${megabytes(after.arrayBuffers - before.arrayBuffers)}   (the journal file: ${(text.length / 1e6).toFixed(0)} MB)`,
   );
   console.log(
-    `least heap (--max-old-space-size) to verify ${VERIFIED_ENTRIES.toLocaleString('en-US')} entries  in batches ${leastHeap.batched} MB   baseline: in one piece ${leastHeap.whole} MB, ${(leastHeap.whole / leastHeap.batched).toFixed(0)}× as much`,
+    `least heap (--max-old-space-size) to verify ${VERIFIED_ENTRIES.toLocaleString('en-US')} entries  a line at a time ${leastHeap.streamed} MB   baseline: as one text ${leastHeap.whole} MB, ${(leastHeap.whole / leastHeap.streamed).toFixed(0)}× as much`,
   );
   console.log(
     `journal.list of the newest ${listed.toLocaleString('en-US')} of ${VERIFIED_ENTRIES.toLocaleString('en-US')} entries  ${listElapsed.toFixed(0)} ms (mean of ${LISTS})   bound: the verification it starts with, finding nothing new, ${verifyElapsed.toFixed(0)} ms`,
@@ -148,7 +148,7 @@ async function verification(): Promise<void> {
 const HEAP_LIMITS_MB = [16, 32, 64, 128, 256, 512, 1024, 2048, 4096];
 
 /** The least of HEAP_LIMITS_MB that a process verifying `file` (journal-verify-process.ts) completes in. */
-async function leastHeapToVerify(file: string, mode: 'batched' | 'whole'): Promise<number> {
+async function leastHeapToVerify(file: string, mode: 'streamed' | 'whole'): Promise<number> {
   const child = join(import.meta.dirname, 'journal-verify-process.ts');
   for (const limit of HEAP_LIMITS_MB) {
     const completed = await execFileAsync(process.execPath, [`--max-old-space-size=${limit}`, '--import', 'tsx', child, file, mode]).then(

@@ -376,13 +376,13 @@ describe('the journal index', () => {
     expect(await verifyJournalFileOffThread(file, inline.prefix)).toEqual({ ...continuedInline, bootProofs: [] });
   });
 
-  it('verifies a batch of lines at a time exactly as in one piece, and names what broke as a whole verification does', async () => {
+  it('verifies the file a line at a time as the text in one piece, naming the first line that does not verify', async () => {
     const { file } = await journalWith(40, { record: (index) => ({ ...voteRecord(index), profileId: `profile-${index % 3}` }) });
     const verifySignature = nodeJournalVerifier();
     const lines = await fileLines(file);
-    const verifyWith = async (text: string, batchBytes: number) => {
+    const verifyWith = async (text: string) => {
       await writeFile(file, text);
-      const verification = await verifyJournalFile(file, undefined, { verifySignature, batchBytes });
+      const verification = await verifyJournalFile(file, undefined, { verifySignature });
       if (typeof verification === 'string') throw new Error(`verification answered ${verification}`);
       return verification;
     };
@@ -394,27 +394,31 @@ describe('the journal index', () => {
       intact: `${lines.join('\n')}\n`,
       'torn tail': `${lines.join('\n')}\n${lines[1]!.slice(0, 50)}`,
       'edited late': `${editedText(lines.join('\n'), 33)}\n`,
-      // Entry 30 moved before entry 11: a later batch holds entry 11, so only looking on past the batch says reordered.
+      // Entry 30 moved before entry 10: only the lines after the gap say it was reordered rather than deleted.
       reordered: `${swapped.join('\n')}\n`,
       deleted: `${lines.filter((_, seq) => seq !== 20).join('\n')}\n`,
-      // A malformed line is named even with an edited entry before it, as the whole file's lines are read first.
       'malformed after an edit': `${malformed.join('\n')}\n`,
     };
     for (const [name, text] of Object.entries(cases)) {
-      const whole = await verifyWith(text, Infinity);
-      // Smaller than one line (each batch is then grown to a whole line) and a few lines.
-      for (const batchBytes of [100, 2000]) {
-        expect(await verifyWith(text, batchBytes), `${name} in batches of ${batchBytes} bytes`).toEqual(whole);
-      }
+      const { entries, ...whole } = verifyJournal(text, { verifySignature });
+      const streamed = await verifyWith(text);
+      expect(streamed.verdict, name).toEqual(whole);
+      expect(streamed.rows.offsets.length, name).toBe(entries.length);
+      expect(streamed.prefix?.count, name).toBe(entries.length);
     }
-    // Batches are read as they are checked: an edit made once the first signature is checked is seen in a later one.
-    await writeFile(file, cases.intact);
+    expect((await verifyWith(cases.reordered)).verdict.problem).toMatchObject({ kind: 'reordered', seq: 30, line: 11 });
+    expect((await verifyWith(cases.deleted)).verdict.problem).toMatchObject({ kind: 'deleted', seq: 21, line: 21 });
+    // The first line that does not verify is named, whatever follows it.
+    expect((await verifyWith(cases['malformed after an edit'])).verdict.problem).toMatchObject({ kind: 'signature', seq: 5, line: 6 });
+    expect((await verifyWith(cases.intact)).rows.profileIds.sort()).toEqual(['profile-0', 'profile-1', 'profile-2']);
+  });
+
+  it('reads the file as it checks it: an edit made while the first entries are checked is found further on', async () => {
+    const { file } = await journalWith(24, { record: bulkyRecord });
+    expect((await readFile(file)).length).toBeGreaterThan(2 * 1024 * 1024);
     const counter = countingVerifier();
-    counter.beforeNextCheck(() => editEntryNow(file, 33));
-    const readAsChecked = await verifyJournalFile(file, undefined, { verifySignature: counter.verifySignature, batchBytes: 2000 });
-    expect(typeof readAsChecked !== 'string' && readAsChecked.verdict.problem).toMatchObject({ kind: 'signature', seq: 33 });
-    expect((await verifyWith(cases.reordered, 2000)).verdict.problem).toMatchObject({ kind: 'reordered', seq: 30 });
-    expect((await verifyWith(cases['malformed after an edit'], 2000)).verdict.problem).toMatchObject({ kind: 'malformed', line: 36 });
-    expect((await verifyWith(cases.intact, 2000)).rows.profileIds.sort()).toEqual(['profile-0', 'profile-1', 'profile-2']);
+    counter.beforeNextCheck(() => editEntryNow(file, 20));
+    const verification = await verifyJournalFile(file, undefined, { verifySignature: counter.verifySignature });
+    expect(typeof verification !== 'string' && verification.verdict.problem).toMatchObject({ kind: 'signature', seq: 20 });
   });
 });

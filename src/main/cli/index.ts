@@ -13,12 +13,12 @@ import { HASH_FUNCTION_WORDS, PAYLOAD_ENCODING_WORDS, TRANSACTION_TYPE_WORDS } f
 import { counted } from '../../shared/describe/words';
 import { QkError, toQkError } from '../../shared/errors';
 import { checkStampableRequest, stampedRequestText } from '../../shared/offline/stamped-request';
-import { AWS_NITRO_ROOT, BootProofCheck, rootsSummary, type PinnedRoot } from '../../shared/journal/attestations';
+import { AWS_NITRO_ROOT, BootProofCheck, RootTally, type PinnedRoot } from '../../shared/journal/attestations';
 import { sha256HexSchema } from '../../shared/journal/format';
-import { verifyJournal } from '../../shared/journal/verify';
 import { decryptBundleOffline, decryptedRecord, type RevealedSecret } from '../exports/exporter';
 import { stampedRequestRecord } from '../journal/activity-entry';
 import { nodeJournalVerifier } from '../journal/journal-key';
+import { verifyWholeFile } from '../journal/verify-file';
 import { encryptForImport, type ImportKeyFormat } from '../imports/importer';
 import type { ProfileServices } from '../profiles/active-profile';
 import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY, type Profile } from '../profiles/profiles';
@@ -442,35 +442,41 @@ async function dispatch(context: Context, values: Values, positionals: string[])
 /**
  * `journal verify`: prints what verified and which roots vouch for its app proofs; exit 1 with the first bad entry
  * named on stderr. A root not pinned (AWS Nitro's, or given with --attestation-root) is warned about, not failed: the
- * proofs under it are consistent, but nobody this verification trusts stands behind them.
+ * proofs under it are consistent, but nobody this verification trusts stands behind them. The file is verified a line
+ * at a time and its entries are not kept, so its size bounds the time taken, not the memory.
  */
 async function verifyJournalFile(values: Values, positionals: string[]): Promise<void> {
   const file = positional(positionals, 2, 'FILE');
   const pins = [AWS_NITRO_ROOT, ...(values['attestation-root'] ?? []).map(givenRoot)];
-  const text = await readBoundedText(file, FILE_LIMITS.journal);
   const checkpoint = values.checkpoint === undefined ? undefined : await readBoundedText(values.checkpoint, FILE_LIMITS.checkpoint);
   const bootProofs = new BootProofCheck();
-  const verdict = verifyJournal(text, { verifySignature: nodeJournalVerifier(), bootProofs, ...(checkpoint === undefined ? {} : { checkpoint }) });
+  const roots = new RootTally(bootProofs, pins);
+  const { verdict, count, first } = await verifyWholeFile(
+    file,
+    { verifySignature: nodeJournalVerifier(), bootProofs, ...(checkpoint === undefined ? {} : { checkpoint }) },
+    FILE_LIMITS.journal,
+    (entry) => roots.add(entry),
+  );
   if (verdict.tornTail) console.error(`warning: ${file} ends in a torn line (an append cut short by a crash); the entries before it are checked`);
   if (!verdict.valid) {
     console.error(`${file} does not verify: ${verdict.problem?.message ?? 'unknown problem'}`);
     process.exitCode = 1;
     return;
   }
-  const roots = rootsSummary(verdict.entries, bootProofs, pins);
-  for (const root of roots.filter((candidate) => candidate.pinnedAs === undefined)) {
+  const summary = roots.summary();
+  for (const root of summary.filter((candidate) => candidate.pinnedAs === undefined)) {
     console.error(
       `warning: the app proofs of ${counted(root.entries, 'entry', 'entries')} chain to root ${root.fingerprint} (${root.subject}), which is not pinned; pass --attestation-root ${root.fingerprint} if you trust it`,
     );
   }
   print({
     valid: true,
-    entries: verdict.entries.length,
-    first: verdict.entries[0]?.seq,
+    entries: count,
+    first,
     head: verdict.head,
     journalKey: verdict.journalKey,
     ...(values.checkpoint === undefined ? {} : { extendsCheckpoint: values.checkpoint }),
-    attestationRoots: roots.map(({ pinnedAs, ...root }) => ({ ...root, pinnedAs: pinnedAs ?? null })),
+    attestationRoots: summary.map(({ pinnedAs, ...root }) => ({ ...root, pinnedAs: pinnedAs ?? null })),
   });
 }
 

@@ -6,7 +6,7 @@
  * main verifies its journal from entry 0.
  */
 import { QkError } from '../../shared/errors';
-import { JOURNAL_ACTIONS, type JournalAction, type JournalEntry } from '../../shared/journal/format';
+import { JOURNAL_ACTIONS, type JournalAction } from '../../shared/journal/format';
 
 const HASH_BYTES = 32;
 const ACTION_CODES = new Map<string, number>(JOURNAL_ACTIONS.map((action, code) => [action, code]));
@@ -47,15 +47,24 @@ export interface IndexFilter {
   toMs?: number;
 }
 
-/**
- * The rows of `entries`, the verified lines at the start of `bytes` (which begins at byte `start` of the file); `head`
- * is the last one's hash.
- */
-export function indexRows(entries: JournalEntry[], head: string, bytes: Buffer, start: number): IndexRows {
-  const count = entries.length;
+/** What the index keeps of a verified entry: what the Journal screen filters on, and where its line is. */
+export interface IndexedLine {
+  /** The entry's `at`, milliseconds since the epoch. */
+  at: number;
+  action: JournalAction;
+  profileId: string | undefined;
+  /** Where its line starts in the file. */
+  offset: number;
+  /** The line's SHA-256, hex. */
+  hash: string;
+}
+
+/** The rows of `lines`, consecutive verified lines of the file, the last of which ends (its newline included) at `end`. */
+export function indexRows(lines: IndexedLine[], end: number): IndexRows {
+  const count = lines.length;
   const rows: IndexRows = {
     offsets: new Float64Array(count),
-    end: start,
+    end,
     times: new Float64Array(count),
     actions: new Uint8Array(count),
     profiles: new Uint32Array(count),
@@ -64,16 +73,13 @@ export function indexRows(entries: JournalEntry[], head: string, bytes: Buffer, 
   };
   const hashes = Buffer.from(rows.hashes.buffer);
   const profileCodes = new Map<string, number>();
-  let lineStart = 0;
-  for (const [row, entry] of entries.entries()) {
-    rows.offsets[row] = start + lineStart;
-    lineStart = bytes.indexOf(0x0a, lineStart) + 1;
-    rows.times[row] = Date.parse(entry.at);
-    rows.actions[row] = ACTION_CODES.get(entry.action)!;
-    rows.profiles[row] = entry.profileId === undefined ? 0 : internProfile(profileCodes, rows.profileIds, entry.profileId);
-    hashes.write(entries[row + 1]?.prev ?? head, row * HASH_BYTES, HASH_BYTES, 'hex');
+  for (const [row, line] of lines.entries()) {
+    rows.offsets[row] = line.offset;
+    rows.times[row] = line.at;
+    rows.actions[row] = ACTION_CODES.get(line.action)!;
+    rows.profiles[row] = line.profileId === undefined ? 0 : internProfile(profileCodes, rows.profileIds, line.profileId);
+    hashes.write(line.hash, row * HASH_BYTES, HASH_BYTES, 'hex');
   }
-  rows.end = start + lineStart;
   return rows;
 }
 

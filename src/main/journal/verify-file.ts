@@ -4,14 +4,18 @@
  * still begin with exactly those bytes. Hashing the prefix is cheap next to the signature checks it spares, and it
  * catches any edit inside it, whatever the file's size or times say. A verification answers index rows of the entries
  * it verified (journal-index.ts), not the entries; reading lines back checks each against the hash it verified with.
+ *
+ * The file is read a chunk at a time and each line checked as it is read (the shared JournalVerifier), so memory
+ * holds a chunk and one line (at most MAX_ENTRY_BYTES) whatever the file's size, and reading stops at the first line
+ * that does not verify.
  */
 import { createHash, type Hash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 import { QkError } from '../../shared/errors';
 import type { BootProofCheck } from '../../shared/journal/attestations';
-import type { JournalSignatureVerifier } from '../../shared/journal/format';
-import { verifyAppended, verifyJournal, type JournalVerdict, type VerifiedEnd, type VerifyOptions } from '../../shared/journal/verify';
-import { indexRows, joinRows, type IndexRows, type LineLocation } from './journal-index';
+import { MAX_ENTRY_BYTES, type JournalEntry, type JournalSignatureVerifier } from '../../shared/journal/format';
+import { JournalVerifier, type JournalVerifierOptions, type StreamedVerdict, type VerifiedEnd } from '../../shared/journal/verify';
+import { indexRows, joinRows, type IndexedLine, type IndexRows, type LineLocation } from './journal-index';
 
 /** How far the file verified. */
 export interface VerifiedPrefix extends VerifiedEnd {
@@ -25,7 +29,7 @@ export interface FileVerification {
   /** Whether it continued after the known prefix; otherwise it verified from the file's start. */
   continued: boolean;
   /** The verdict on the lines it checked, without their entries. */
-  verdict: Omit<JournalVerdict, 'entries'>;
+  verdict: StreamedVerdict;
   /** The index rows of the entries that verified: when it continued, only of the ones after the prefix. */
   rows: IndexRows;
   /** How far the file now verified; undefined when not even its first entry did. */
@@ -38,15 +42,16 @@ export interface VerifyFileOptions {
   bootProofs?: BootProofCheck;
   /** Answer 'too-large' rather than check more than this many new bytes (main's bound on its own event loop). */
   maxNewBytes?: number;
-  /** About how many bytes of lines are checked at a time (VERIFY_BATCH_BYTES). */
-  batchBytes?: number;
 }
-
-/** Lines are verified about this many bytes at a time (some thousands of entries). */
-const VERIFY_BATCH_BYTES = 4 << 20;
 
 /** Bytes read (and hashed) at a time: the event loop runs between reads. */
 const READ_CHUNK = 1 << 20;
+
+/** Bytes read at a time from the journal's end when an append looks for its last lines. */
+const TAIL_CHUNK = 64 * 1024;
+
+/** Index rows are gathered into typed arrays this many entries at a time, so few entries' objects are held. */
+const ROWS_PER_PART = 4096;
 
 /**
  * Verifies `file`, continuing after `known` when the file still begins with its bytes. 'prefix-changed' when it does
@@ -55,7 +60,7 @@ const READ_CHUNK = 1 << 20;
 export async function verifyJournalFile(
   file: string,
   known: VerifiedPrefix | undefined,
-  { verifySignature, bootProofs, maxNewBytes = Infinity, batchBytes = VERIFY_BATCH_BYTES }: VerifyFileOptions,
+  { verifySignature, bootProofs, maxNewBytes = Infinity }: VerifyFileOptions,
 ): Promise<FileVerification | 'prefix-changed' | 'too-large'> {
   let handle: FileHandle;
   try {
@@ -63,8 +68,7 @@ export async function verifyJournalFile(
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw fileError(file, error);
     if (known !== undefined) return 'prefix-changed';
-    const { entries, ...verdict } = verifyJournal('');
-    return { continued: false, verdict, rows: indexRows(entries, '', Buffer.alloc(0), 0), prefix: undefined };
+    return { continued: false, verdict: new JournalVerifier().finish(false), rows: indexRows([], 0), prefix: undefined };
   }
   try {
     const { size } = await handle.stat();
@@ -73,8 +77,22 @@ export async function verifyJournalFile(
     if (size - start > maxNewBytes) return 'too-large';
     const hash = createHash('sha256');
     if (known !== undefined && (await hashRange(handle, hash, start)) !== known.sha256) return 'prefix-changed';
-    const checks = { verifySignature, ...(bootProofs === undefined ? {} : { bootProofs }) };
-    return await verifyInBatches(handle, { known, start, size, hash, checks, batchBytes });
+    const rows: IndexRows[] = [];
+    let part: IndexedLine[] = [];
+    let verifiedEnd = start;
+    const checks = { verifySignature, ...(bootProofs === undefined ? {} : { bootProofs }), ...(known === undefined ? {} : { after: known }) };
+    const { verdict, end } = await streamLines(handle, start, checks, (line, offset, entry, lineHash) => {
+      part.push(indexedLine(entry, offset, lineHash));
+      hash.update(line).update(NEWLINE);
+      verifiedEnd = offset + line.length + 1;
+      if (part.length === ROWS_PER_PART) {
+        rows.push(indexRows(part, verifiedEnd));
+        part = [];
+      }
+    });
+    rows.push(indexRows(part, verifiedEnd));
+    const prefix = end === undefined ? undefined : verifiedEnd === start ? known : { ...end, bytes: verifiedEnd, sha256: hash.digest('hex') };
+    return { continued: known !== undefined, verdict, rows: joinRows(rows), prefix };
   } catch (error) {
     throw (error as NodeJS.ErrnoException).code === undefined || error instanceof QkError ? error : fileError(file, error);
   } finally {
@@ -82,65 +100,172 @@ export async function verifyJournalFile(
   }
 }
 
-interface LinesToVerify {
-  known: VerifiedPrefix | undefined;
-  /** Where the lines to check begin (the known prefix's end) and the file's size. */
-  start: number;
-  size: number;
-  /** The SHA-256 of the bytes before `start`, to be continued over the lines that verify. */
-  hash: Hash;
-  checks: Pick<VerifyOptions, 'verifySignature' | 'bootProofs'>;
-  batchBytes: number;
+const NEWLINE = Buffer.from('\n');
+
+/** A streamed verification's verdict, and where the lines that verified end. */
+export interface StreamedVerification {
+  verdict: StreamedVerdict;
+  end: VerifiedEnd | undefined;
 }
 
 /**
- * Verifies [start, size) a batch of whole lines at a time, so that only one batch's entries are held. A journal that
- * does not verify is checked again in one piece (unless one batch held it all), so that what broke, and how far it
- * verified, is said exactly as a verification of the whole file says it: every line is read before any signature is
- * checked, and an entry moved further on is "reordered", not "deleted".
+ * Verifies the file's lines from byte `start` on, reading a chunk at a time until the verdict is decided or the file
+ * ends. `onVerified` gets each line that verified, with its offset, entry and hash. A line longer than an entry may be
+ * is refused once that many of its bytes are read, without reading the rest.
  */
-async function verifyInBatches(handle: FileHandle, range: LinesToVerify): Promise<FileVerification> {
-  const { known, start, size, hash, checks, batchBytes } = range;
-  const atStart = hash.copy();
-  let end: VerifiedEnd | undefined = known;
-  let verdict: Omit<JournalVerdict, 'entries'> | undefined;
-  const parts: IndexRows[] = [];
-  // At least one batch, empty when nothing was appended: its verdict is the answer.
-  for (let position = start; verdict === undefined || position < size;) {
-    const batch = await readLines(handle, position, size, batchBytes);
-    const { entries, ...summary } = verifyLines(end, batch.toString('utf8'), checks);
-    if (!summary.valid && (position > start || batch.length < size - start)) {
-      return verifyInBatches(handle, { ...range, hash: atStart, batchBytes: Infinity });
+async function streamLines(
+  handle: FileHandle,
+  start: number,
+  options: Omit<JournalVerifierOptions, 'onEntry'>,
+  onVerified: (line: Buffer, offset: number, entry: JournalEntry, hash: string) => void,
+  limit?: { bytes: number; exceeded: () => QkError },
+): Promise<StreamedVerification> {
+  // What the verifier hands over for the line it is checking, when it verifies.
+  const verified: { entry: JournalEntry | undefined; hash: string } = { entry: undefined, hash: '' };
+  const verifier = new JournalVerifier({ ...options, onEntry: (entry, hash) => Object.assign(verified, { entry, hash }) });
+  const answer = (tornTail: boolean): StreamedVerification => ({ verdict: verifier.finish(tornTail), end: verifier.end() });
+  const chunk = Buffer.allocUnsafe(READ_CHUNK);
+  /** The start of a line not yet complete, carried over from earlier chunks. */
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let lineOffset = start;
+  for (let position = start; ;) {
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
+    if (bytesRead === 0) return answer(pendingBytes > 0);
+    position += bytesRead;
+    if (limit !== undefined && position - start > limit.bytes) throw limit.exceeded();
+    const bytes = chunk.subarray(0, bytesRead);
+    for (let from = 0; from < bytes.length;) {
+      const newline = bytes.indexOf(0x0a, from);
+      const piece = bytes.subarray(from, newline === -1 ? bytes.length : newline);
+      if (pendingBytes + piece.length > MAX_ENTRY_BYTES) {
+        verifier.overlong();
+        return answer(false);
+      }
+      if (newline === -1) {
+        // Copied: the chunk is read into again.
+        pending.push(Buffer.from(piece));
+        pendingBytes += piece.length;
+        break;
+      }
+      const line = pendingBytes === 0 ? piece : Buffer.concat([...pending, piece]);
+      pending = [];
+      pendingBytes = 0;
+      verified.entry = undefined;
+      const open = verifier.line(line);
+      if (verified.entry !== undefined) onVerified(line, lineOffset, verified.entry, verified.hash);
+      if (!open) return answer(false);
+      lineOffset += line.length + 1;
+      from = newline + 1;
     }
-    verdict = summary;
-    const rows = indexRows(entries, summary.head ?? '', batch, position);
-    parts.push(rows);
-    hash.update(batch.subarray(0, rows.end - position));
-    const last = entries.at(-1);
-    if (last !== undefined) end = { count: (end?.count ?? 0) + entries.length, last, head: summary.head!, journalKey: summary.journalKey! };
-    position += batch.length;
   }
-  const rows = joinRows(parts);
-  const prefix = end === known ? known : { ...end!, bytes: rows.end, sha256: hash.digest('hex') };
-  return { continued: known !== undefined, verdict, rows, prefix };
 }
 
-/** The lines in `text` checked as the continuation of `end`, or as the journal's start when nothing verified before. */
-function verifyLines(end: VerifiedEnd | undefined, text: string, checks: LinesToVerify['checks']): JournalVerdict {
-  return end === undefined ? verifyJournal(text, checks) : verifyAppended(end, text, checks);
+/** A journal file verified from its start, as `journal verify` verifies it. */
+export interface WholeFileVerification extends StreamedVerification {
+  /** How many entries verified, and the first one's `seq` (0 but in a slice). */
+  count: number;
+  first: number | undefined;
 }
 
 /**
- * The whole lines from `position` on, about `batchBytes` of them (more when one line is longer), or everything left,
- * a torn last line included, when the file ends within that.
+ * Verifies a journal file, or an exported slice with its checkpoint, from its start, a line at a time: stopping at
+ * the first line that does not verify, and holding one line however long the file. `onEntry` gets each entry that
+ * verified. The file is read, not sized first (it may be a pipe): FILE_ERROR once more than `limit.bytes` are read.
  */
-async function readLines(handle: FileHandle, position: number, size: number, batchBytes: number): Promise<Buffer> {
-  for (let length = batchBytes; ; length *= 2) {
-    if (position + length >= size) return readRange(handle, position, size - position);
-    const bytes = await readRange(handle, position, length);
+export async function verifyWholeFile(
+  file: string,
+  options: Pick<JournalVerifierOptions, 'checkpoint' | 'verifySignature' | 'bootProofs'>,
+  limit: { bytes: number; what: string },
+  onEntry: (entry: JournalEntry) => void = () => {},
+): Promise<WholeFileVerification> {
+  let count = 0;
+  let first: number | undefined;
+  let verification: StreamedVerification | undefined;
+  const exceeded = () =>
+    new QkError('FILE_ERROR', `${file} is larger than ${limit.bytes} bytes, more than ${limit.what} can need; is it the right file?`, {
+      path: file,
+      limitBytes: limit.bytes,
+    });
+  await withFile(file, async (handle) => {
+    verification = await streamLines(
+      handle,
+      0,
+      options,
+      (_line, _offset, entry) => {
+        first ??= entry.seq;
+        count += 1;
+        onEntry(entry);
+      },
+      { bytes: limit.bytes, exceeded },
+    );
+  });
+  return { ...verification!, count, first };
+}
+
+/**
+ * The journal's end, for an append: its first line, its last two complete lines (`before` undefined when the file
+ * holds one), and how many bytes of torn line follow them. Read from the end a chunk at a time, doubled while a line
+ * is longer, so that an append reads a few kilobytes whatever the journal's size; FAILED_PRECONDITION when a line
+ * there is longer than an entry may be.
+ */
+export async function lastLines(
+  handle: FileHandle,
+  file: string,
+): Promise<{ first: Buffer | undefined; before: Buffer | undefined; last: Buffer | undefined; torn: number }> {
+  const { size } = await handle.stat();
+  // Two lines and a torn one, each at most an entry long, and their newlines.
+  const most = 3 * (MAX_ENTRY_BYTES + 1);
+  let bytes = Buffer.alloc(0);
+  let start = size;
+  for (let length = TAIL_CHUNK; ; length *= 2) {
+    if (size - start > most) throw notAnEntry(file, 'its last lines are longer than an entry can be');
+    const from = Math.max(0, start - length);
+    bytes = Buffer.concat([await readRange(handle, from, start - from), bytes]);
+    start = from;
     const lastNewline = bytes.lastIndexOf(0x0a);
-    if (lastNewline !== -1) return bytes.subarray(0, lastNewline + 1);
+    const torn = bytes.length - lastNewline - 1;
+    if (lastNewline === -1) {
+      if (start === 0) return { first: undefined, before: undefined, last: undefined, torn };
+      continue;
+    }
+    const lastStart = lineStart(bytes, lastNewline);
+    if (lastStart === 0 && start > 0) continue;
+    const last = bytes.subarray(lastStart, lastNewline);
+    if (lastStart === 0) return { first: last, before: undefined, last, torn };
+    const beforeStart = lineStart(bytes, lastStart - 1);
+    if (beforeStart === 0 && start > 0) continue;
+    const before = bytes.subarray(beforeStart, lastStart - 1);
+    return { first: beforeStart === 0 ? before : await firstLine(handle, file), before, last, torn };
   }
+}
+
+/** Where the line ending at the newline at `end` starts in `bytes` (0: at its start, or before it). */
+function lineStart(bytes: Buffer, end: number): number {
+  return end === 0 ? 0 : bytes.lastIndexOf(0x0a, end - 1) + 1;
+}
+
+/** The file's first line, read a chunk at a time up to an entry's length. */
+async function firstLine(handle: FileHandle, file: string): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for (let position = 0; position <= MAX_ENTRY_BYTES;) {
+    const bytes = await readRange(handle, position, TAIL_CHUNK);
+    const newline = bytes.indexOf(0x0a);
+    if (newline !== -1) return Buffer.concat([...parts, bytes.subarray(0, newline)]);
+    if (bytes.length === 0) break;
+    parts.push(bytes);
+    position += bytes.length;
+  }
+  throw notAnEntry(file, 'its first line is longer than an entry can be');
+}
+
+function notAnEntry(file: string, why: string): QkError {
+  return new QkError('FAILED_PRECONDITION', `${file} is not a QuorumKey journal (${why}); move it aside to begin a new one`, { path: file });
+}
+
+/** An entry's row as the index keeps it, without the rest of the entry. */
+function indexedLine({ at, action, profileId }: JournalEntry, offset: number, hash: string): IndexedLine {
+  return { at: Date.parse(at), action, profileId, offset, hash };
 }
 
 /** Bytes between two lines a list wants that are read through rather than skipped with another read. */

@@ -119,13 +119,29 @@ export function rootsSummary(
   check: BootProofCheck,
   pins: readonly PinnedRoot[],
 ): RootSummary[] {
-  const summary = new Map<string, RootSummary>();
-  for (const entry of entries) {
-    for (const root of proofRoots(entry, check)) {
-      const known = summary.get(root.fingerprint) ?? { ...root, pinnedAs: pinnedName(root.fingerprint, pins), entries: 0 };
+  const tally = new RootTally(check, pins);
+  for (const entry of entries) tally.add(entry);
+  return tally.summary();
+}
+
+/** {@link rootsSummary} counted an entry at a time, for a verification that does not keep its entries. */
+export class RootTally {
+  private readonly roots = new Map<string, RootSummary>();
+
+  constructor(
+    private readonly check: BootProofCheck,
+    private readonly pins: readonly PinnedRoot[],
+  ) {}
+
+  add(entry: Pick<JournalEntry, 'bootProofs'>): void {
+    for (const root of proofRoots(entry, this.check)) {
+      const known = this.roots.get(root.fingerprint) ?? { ...root, pinnedAs: pinnedName(root.fingerprint, this.pins), entries: 0 };
       known.entries += 1;
-      summary.set(root.fingerprint, known);
+      this.roots.set(root.fingerprint, known);
     }
   }
-  return [...summary.values()];
+
+  summary(): RootSummary[] {
+    return [...this.roots.values()];
+  }
 }

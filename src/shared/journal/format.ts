@@ -39,6 +39,13 @@ export const JOURNAL_ACTIONS = [
 ] as const;
 export type JournalAction = (typeof JOURNAL_ACTIONS)[number];
 
+/**
+ * The most bytes an entry's line may take, its newline aside: far above any entry the app writes (kilobytes; a few
+ * megabytes with the most proofs an entry holds), and the bound on what a verifier holds of one line, so a file of one
+ * endless line is judged at its first line without reading the rest.
+ */
+export const MAX_ENTRY_BYTES = 16 * 1024 * 1024;
+
 /** A SHA-256 in lowercase hex: an entry's hash, a root certificate's fingerprint. */
 export const sha256HexSchema = z.string().regex(/^[0-9a-f]{64}$/, { error: 'expected a SHA-256: 64 lowercase hex digits' });
 const text = z.string().max(100_000);

@@ -1,10 +1,13 @@
 /**
  * The journal's verifier: pure, offline, needing only the file and the key in its first entry (or a checkpoint's).
  * It walks the lines in order and stops at the first thing that breaks, naming the entry and what broke, so an
- * auditor reads one precise sentence rather than a cascade of follow-on errors.
+ * auditor reads one precise sentence rather than a cascade of follow-on errors. Lines are handed to it one at a time
+ * (`JournalVerifier`), so it holds one line whatever the file's size, and a file wrong at line 1 is judged once line 1
+ * is read.
  */
 import { p256 } from '@noble/curves/nist.js';
-import { hexToBytes } from '../crypto/encoding';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, hexToBytes, utf8Decode, utf8Encode } from '../crypto/encoding';
 import { BootProofCheck, checkEntryProofs } from './attestations';
 import {
   canonicalJson,
@@ -12,6 +15,7 @@ import {
   GENESIS_PREV,
   JOURNAL_STARTED,
   journalEntrySchema,
+  MAX_ENTRY_BYTES,
   sha256Hex,
   signedBytes,
   type Checkpoint,
@@ -53,7 +57,10 @@ export interface JournalVerdict {
   journalKey: string | undefined;
   /** The hash of the last verified entry. */
   head: string | undefined;
-  /** A last line without its newline: an append cut short by a crash, left out of `entries`. */
+  /**
+   * A last line without its newline: an append cut short by a crash, left out of `entries`. Told only when the lines
+   * before it were all read, as a verification stops at the first that does not verify.
+   */
   tornTail: boolean;
 }
 
@@ -74,7 +81,7 @@ export const nobleVerifySignature: JournalSignatureVerifier = (signature, messag
   }
 };
 
-/** Splits the file into complete lines and a torn tail (text after the last newline). */
+/** Splits text into complete lines and a torn tail (text after the last newline). */
 export function journalLines(text: string): { lines: string[]; tornTail: string } {
   const end = text.lastIndexOf('\n');
   return { lines: end === -1 ? [] : text.slice(0, end).split('\n'), tornTail: text.slice(end + 1) };
@@ -109,50 +116,17 @@ class JournalCheckFailure extends Error {
   }
 }
 
+/** Verifies a whole journal given as text, answering its entries; files are verified a line at a time instead. */
 export function verifyJournal(text: string, options: VerifyOptions = {}): JournalVerdict {
-  const verifySignature = options.verifySignature ?? nobleVerifySignature;
-  const { lines, tornTail } = journalLines(text);
-  const walk = newWalk(tornTail);
-  try {
-    const checkpoint = options.checkpoint === undefined ? undefined : parseCheckpoint(options.checkpoint, verifySignature);
-    const parsed = lines.map((line, index) => parseLine(line, index + 1));
-    const first = parsed[0];
-    if (first === undefined) return verdictOf(walk, checkpoint === undefined ? undefined : truncated(checkpoint, 0, undefined));
-    if (first.seq !== 0 && checkpoint === undefined) {
-      throw new JournalCheckFailure({
-        kind: 'slice-without-checkpoint',
-        line: 1,
-        seq: first.seq,
-        message: `the file starts at entry ${first.seq}, not entry 0: it is an exported slice; verify it with the checkpoint exported beside it`,
-      });
-    }
-    walk.journalKey = first.seq === 0 ? genesisKey(first) : checkpoint?.journalKey;
-    if (checkpoint !== undefined && walk.journalKey !== checkpoint.journalKey) {
-      throw new JournalCheckFailure({
-        kind: 'key-replaced',
-        line: 1,
-        seq: first.seq,
-        message: `entry 0 names journal key ${shortKey(walk.journalKey)}, but the checkpoint was signed by ${shortKey(checkpoint.journalKey)}: the journal key was replaced`,
-      });
-    }
-    checkEntries(lines, parsed, { previous: undefined, lineOffset: 0 }, walk, {
-      verifySignature,
-      bootProofs: options.bootProofs ?? new BootProofCheck(),
-    });
-    if (checkpoint !== undefined) checkExtends(checkpoint, parsed, lines);
-    return verdictOf(walk);
-  } catch (error) {
-    if (error instanceof JournalCheckFailure) return verdictOf(walk, error.problem);
-    throw error;
-  }
+  return verifyText(text, options);
 }
 
 /** Where a verified journal ends: all that checking the lines appended after it needs. */
 export interface VerifiedEnd {
   /** How many lines (entries) verified. */
   count: number;
-  /** The last of them. */
-  last: JournalEntry;
+  /** The last one's `seq`. */
+  lastSeq: number;
   /** Its hash: the next entry's `prev`. */
   head: string;
   journalKey: string;
@@ -163,65 +137,175 @@ export interface VerifiedEnd {
  * them within the whole file: the verdict's entries are the new ones only, and its lines count from the file's start.
  */
 export function verifyAppended(end: VerifiedEnd, text: string, options: Pick<VerifyOptions, 'verifySignature' | 'bootProofs'> = {}): JournalVerdict {
+  return verifyText(text, { ...options, after: end });
+}
+
+function verifyText(text: string, options: JournalVerifierOptions): JournalVerdict {
   const { lines, tornTail } = journalLines(text);
-  const walk = newWalk(tornTail);
-  walk.journalKey = end.journalKey;
-  walk.head = end.head;
-  try {
-    const parsed = lines.map((line, index) => parseLine(line, end.count + index + 1));
-    checkEntries(lines, parsed, { previous: { entry: end.last, hash: end.head }, lineOffset: end.count }, walk, {
-      verifySignature: options.verifySignature ?? nobleVerifySignature,
-      bootProofs: options.bootProofs ?? new BootProofCheck(),
-    });
-    return verdictOf(walk);
-  } catch (error) {
-    if (error instanceof JournalCheckFailure) return verdictOf(walk, error.problem);
-    throw error;
-  }
-}
-
-/** What a verification has established so far. */
-interface Walk {
-  entries: JournalEntry[];
-  journalKey: string | undefined;
-  head: string | undefined;
-  tornTail: boolean;
-}
-
-function newWalk(tornTail: string): Walk {
-  return { entries: [], journalKey: undefined, head: undefined, tornTail: tornTail !== '' };
-}
-
-function verdictOf({ entries, journalKey, head, tornTail }: Walk, problem?: JournalProblem): JournalVerdict {
-  return { valid: problem === undefined, entries, problem, journalKey, head, tornTail };
+  const entries: JournalEntry[] = [];
+  const verifier = new JournalVerifier({ ...options, onEntry: (entry) => entries.push(entry) });
+  for (const line of lines) if (!verifier.line(line)) return { ...verifier.finish(false), entries };
+  return { ...verifier.finish(tornTail !== ''), entries };
 }
 
 /**
- * Checks each entry in order against the one before it (`start.previous`, for the first) and the journal key, adding
- * it to `walk` once it holds; throws at the first that does not.
+ * Checks the end of a journal before an entry is appended to it, as a verification of the whole file would find it:
+ * `first` (entry 0's line) names the key, and `last` must be signed by it and follow `before`, the line before it (in
+ * `seq` and `prev`; undefined when `last` is entry 0). `before` itself is vouched for by `last`'s signature over its
+ * hash. The lines are the file's bytes, without their newlines. Answers where the journal ends, or the first problem.
  */
-function checkEntries(
-  lines: string[],
-  parsed: JournalEntry[],
-  start: { previous: { entry: JournalEntry; hash: string } | undefined; lineOffset: number },
-  walk: Walk,
-  { verifySignature, bootProofs }: { verifySignature: JournalSignatureVerifier; bootProofs: BootProofCheck },
-): void {
-  const key = hexToBytes(walk.journalKey ?? '', 'journal key');
-  const seqs = parsed.map((entry) => entry.seq);
-  let previous = start.previous;
-  for (const [index, entry] of parsed.entries()) {
-    const line = start.lineOffset + index + 1;
-    if (previous !== undefined) checkSequence(previous.entry, index, line);
-    else if (entry.seq === 0 && entry.prev !== GENESIS_PREV) {
-      throw new JournalCheckFailure({ kind: 'chain', line, seq: 0, message: 'entry 0: prev must be 64 zeros, as nothing comes before it' });
+export function verifyJournalEnd(
+  first: Uint8Array,
+  before: Uint8Array | undefined,
+  last: Uint8Array,
+  options: Pick<VerifyOptions, 'verifySignature' | 'bootProofs'> = {},
+): VerifiedEnd | JournalProblem {
+  const start = new JournalVerifier(options);
+  start.line(first);
+  const entryZero = start.end();
+  if (entryZero === undefined || before === undefined) return start.finish(false).problem ?? entryZero!;
+  const beforeSeq = seqOf(before);
+  if (beforeSeq === undefined) {
+    return { kind: 'malformed', line: undefined, seq: undefined, message: 'the line before the last is not a journal entry' };
+  }
+  const after = { ...entryZero, count: beforeSeq + 1, lastSeq: beforeSeq, head: bytesToHex(sha256(before)) };
+  const tail = new JournalVerifier({ ...options, after });
+  tail.line(last);
+  return tail.finish(false).problem ?? tail.end()!;
+}
+
+export interface JournalVerifierOptions extends VerifyOptions {
+  /** Continue after lines that verified before (a checkpoint is then not checked); line numbers count on from it. */
+  after?: VerifiedEnd;
+  /** Called with each entry that verified, in order, and its hash. */
+  onEntry?: (entry: JournalEntry, hash: string) => void;
+}
+
+/** A verdict without the entries: a streamed verification hands them to `onEntry` instead of keeping them. */
+export type StreamedVerdict = Omit<JournalVerdict, 'entries'>;
+
+/**
+ * Verifies a journal handed to it a line at a time, holding only what the next line is checked against (the key, the
+ * previous entry's `seq` and hash). Each line is judged as it arrives, so the first bad one ends the verification:
+ * `line()` answers false and later lines need not be read. One case reads on: an entry further on in `seq` than the
+ * next one, which is a deletion, or a reordering when a skipped entry comes later; the lines after it are then only
+ * searched for those entries' `seq` (see docs/formats.md#journal).
+ */
+export class JournalVerifier {
+  private readonly verifySignature: JournalSignatureVerifier;
+  private readonly bootProofs: BootProofCheck;
+  private readonly onEntry: ((entry: JournalEntry, hash: string) => void) | undefined;
+  private readonly lineOffset: number;
+  private readonly counted: number;
+  private checkpoint: Checkpoint | undefined;
+  private problem: JournalProblem | undefined;
+  /** Lines handed in so far. */
+  private lines = 0;
+  /** Entries verified here. */
+  private verified = 0;
+  private firstSeq: number | undefined;
+  private previous: { seq: number; hash: string } | undefined;
+  private journalKey: string | undefined;
+  private key: Uint8Array | undefined;
+  /** The hash of the line the checkpoint's head must be, once verified. */
+  private checkpointLineHash: string | undefined;
+  /** A jump forward in `seq`, open until the lines after it tell a deletion from a reordering. */
+  private gap: { line: number; seq: number; expected: number } | undefined;
+
+  constructor(options: JournalVerifierOptions = {}) {
+    this.verifySignature = options.verifySignature ?? nobleVerifySignature;
+    this.bootProofs = options.bootProofs ?? new BootProofCheck();
+    this.onEntry = options.onEntry;
+    const { after } = options;
+    this.lineOffset = after?.count ?? 0;
+    this.counted = after?.count ?? 0;
+    if (after !== undefined) {
+      this.previous = { seq: after.lastSeq, hash: after.head };
+      this.setKey(after.journalKey);
+    } else if (options.checkpoint !== undefined) {
+      try {
+        this.checkpoint = parseCheckpoint(options.checkpoint, this.verifySignature);
+      } catch (error) {
+        if (!(error instanceof JournalCheckFailure)) throw error;
+        this.problem = error.problem;
+      }
     }
-    if (!verifySignature(hexToBytes(entry.sig, 'sig'), signedBytes(entry), key)) {
+  }
+
+  /**
+   * Checks the next complete line (without its newline), as text or as the file's bytes (which must be UTF-8); answers
+   * whether the verdict is still open, false once it is decided.
+   */
+  line(line: string | Uint8Array): boolean {
+    if (this.problem !== undefined) return false;
+    this.lines += 1;
+    const number = this.lineOffset + this.lines;
+    if (typeof line === 'string' && longerThanAnEntry(line)) {
+      this.lines -= 1;
+      this.overlong();
+      return false;
+    }
+    try {
+      if (this.gap !== undefined) this.lookFor(this.gap, line);
+      else if (typeof line === 'string') this.check(line, sha256Hex(line), number);
+      else this.check(decodeLine(line, number), bytesToHex(sha256(line)), number);
+    } catch (error) {
+      if (!(error instanceof JournalCheckFailure)) throw error;
+      this.problem = error.problem;
+    }
+    return this.problem === undefined;
+  }
+
+  /** The next line is longer than {@link MAX_ENTRY_BYTES}: it is refused without being read further. */
+  overlong(): void {
+    if (this.problem !== undefined) return;
+    const line = this.lineOffset + this.lines + 1;
+    this.problem =
+      this.gap === undefined
+        ? { kind: 'malformed', line, seq: undefined, message: `line ${line}: longer than ${MAX_ENTRY_BYTES} bytes, more than an entry can take` }
+        : deleted(this.gap);
+  }
+
+  /** The verdict once every line was handed in; `tornTail` when text followed the last newline. */
+  finish(tornTail: boolean): StreamedVerdict {
+    if (this.problem === undefined && this.gap !== undefined) this.problem = deleted(this.gap);
+    if (this.problem === undefined && this.checkpoint !== undefined) this.problem = this.extendsCheckpoint(this.checkpoint);
+    return {
+      valid: this.problem === undefined,
+      problem: this.problem,
+      journalKey: this.journalKey,
+      head: this.previous?.hash,
+      tornTail,
+    };
+  }
+
+  /** Where the verified lines end (those verified before included); undefined when none has. */
+  end(): VerifiedEnd | undefined {
+    if (this.previous === undefined || this.journalKey === undefined) return undefined;
+    return { count: this.counted + this.verified, lastSeq: this.previous.seq, head: this.previous.hash, journalKey: this.journalKey };
+  }
+
+  /** The first verified entry's `seq`. */
+  get first(): number | undefined {
+    return this.firstSeq;
+  }
+
+  private setKey(journalKey: string): void {
+    this.journalKey = journalKey;
+    this.key = hexToBytes(journalKey, 'journal key');
+  }
+
+  private check(text: string, hash: string, line: number): void {
+    const entry = parseLine(text, line);
+    const previous = this.previous;
+    if (previous === undefined) this.checkFirst(entry, line);
+    else if (!this.follows(previous.seq, entry, line)) return;
+    if (!this.verifySignature(hexToBytes(entry.sig, 'sig'), signedBytes(entry), this.key!)) {
       throw new JournalCheckFailure({
         kind: 'signature',
         line,
         seq: entry.seq,
-        message: `entry ${entry.seq} (line ${line}): the signature does not verify under the journal key ${shortKey(walk.journalKey)}; the entry was changed after it was signed, or signed with another key`,
+        message: `entry ${entry.seq} (line ${line}): the signature does not verify under the journal key ${shortKey(this.journalKey)}; the entry was changed after it was signed, or signed with another key`,
       });
     }
     if (previous !== undefined && entry.prev !== previous.hash) {
@@ -233,7 +317,7 @@ function checkEntries(
       });
     }
     try {
-      checkEntryProofs(entry, bootProofs);
+      checkEntryProofs(entry, this.bootProofs);
     } catch (error) {
       throw new JournalCheckFailure({
         kind: 'app-proof',
@@ -242,15 +326,45 @@ function checkEntries(
         message: `entry ${entry.seq} (line ${line}): ${(error as Error).message}`,
       });
     }
-    previous = { entry, hash: sha256Hex(lines[index] ?? '') };
-    walk.entries.push(entry);
-    walk.head = previous.hash;
+    if (this.checkpoint !== undefined && this.verified === this.checkpoint.count - 1 - this.firstSeq!) this.checkpointLineHash = hash;
+    this.verified += 1;
+    this.previous = { seq: entry.seq, hash };
+    this.onEntry?.(entry, hash);
   }
 
-  /** The entry at `index` must be the one after `before`; otherwise names how the order broke. */
-  function checkSequence(before: JournalEntry, index: number, line: number): void {
-    const entry = parsed[index]!;
-    const expected = before.seq + 1;
+  /** The journal's first line: entry 0, naming the key, or with a checkpoint the first entry of a slice. */
+  private checkFirst(entry: JournalEntry, line: number): void {
+    const checkpoint = this.checkpoint;
+    if (entry.seq !== 0 && checkpoint === undefined) {
+      throw new JournalCheckFailure({
+        kind: 'slice-without-checkpoint',
+        line,
+        seq: entry.seq,
+        message: `the file starts at entry ${entry.seq}, not entry 0: it is an exported slice; verify it with the checkpoint exported beside it`,
+      });
+    }
+    const journalKey = entry.seq === 0 ? genesisKey(entry) : checkpoint!.journalKey;
+    if (checkpoint !== undefined && journalKey !== checkpoint.journalKey) {
+      throw new JournalCheckFailure({
+        kind: 'key-replaced',
+        line,
+        seq: entry.seq,
+        message: `entry 0 names journal key ${shortKey(journalKey)}, but the checkpoint was signed by ${shortKey(checkpoint.journalKey)}: the journal key was replaced`,
+      });
+    }
+    if (entry.seq === 0 && entry.prev !== GENESIS_PREV) {
+      throw new JournalCheckFailure({ kind: 'chain', line, seq: 0, message: 'entry 0: prev must be 64 zeros, as nothing comes before it' });
+    }
+    this.setKey(journalKey);
+    this.firstSeq = entry.seq;
+  }
+
+  /**
+   * Whether `entry` is the one after `beforeSeq`; throws when it comes again or names a key, and opens a gap (answering
+   * false) when it is further on.
+   */
+  private follows(beforeSeq: number, entry: JournalEntry, line: number): boolean {
+    const expected = beforeSeq + 1;
     if (entry.journalKey !== undefined) {
       throw new JournalCheckFailure({
         kind: 'inserted',
@@ -259,9 +373,9 @@ function checkEntries(
         message: `line ${line}: a second entry naming a journal key; only entry 0 may`,
       });
     }
-    if (entry.seq === expected) return;
+    if (entry.seq === expected) return true;
     if (entry.seq < expected) {
-      // Moving an entry shows first as a gap (handled below): going back in sequence means an extra entry.
+      // Moving an entry shows first as a gap (below): going back in sequence means an extra entry.
       throw new JournalCheckFailure({
         kind: 'inserted',
         line,
@@ -269,22 +383,79 @@ function checkEntries(
         message: `line ${line}: entry ${entry.seq} comes again after entry ${expected - 1}; an entry was inserted`,
       });
     }
-    const movedLater = seqs.slice(index + 1).some((seq) => seq >= expected && seq < entry.seq);
-    throw new JournalCheckFailure(
-      movedLater
-        ? {
-            kind: 'reordered',
-            line,
-            seq: entry.seq,
-            message: `line ${line}: entry ${entry.seq} comes before entry ${expected}; the entries were reordered`,
-          }
-        : {
-            kind: 'deleted',
-            line,
-            seq: entry.seq,
-            message: `line ${line}: entry ${entry.seq} follows entry ${expected - 1}; ${entry.seq - expected === 1 ? `entry ${expected} was` : `entries ${expected}-${entry.seq - 1} were`} deleted`,
-          },
-    );
+    this.gap = { line, seq: entry.seq, expected };
+    return false;
+  }
+
+  /** A line after a gap: a skipped entry found in it means the entries were reordered. */
+  private lookFor(gap: { line: number; seq: number; expected: number }, line: string | Uint8Array): void {
+    const seq = seqOf(line);
+    if (seq !== undefined && seq >= gap.expected && seq < gap.seq) {
+      throw new JournalCheckFailure({
+        kind: 'reordered',
+        line: gap.line,
+        seq: gap.seq,
+        message: `line ${gap.line}: entry ${gap.seq} comes before entry ${gap.expected}; the entries were reordered`,
+      });
+    }
+  }
+
+  private extendsCheckpoint(checkpoint: Checkpoint): JournalProblem | undefined {
+    const firstSeq = this.firstSeq ?? 0;
+    const index = checkpoint.count - 1 - firstSeq;
+    if (this.verified === 0) return truncated(checkpoint, 0, undefined);
+    if (index >= this.verified) return truncated(checkpoint, this.verified + firstSeq, this.verified);
+    if (index < 0) {
+      return {
+        kind: 'checkpoint-invalid',
+        line: undefined,
+        seq: undefined,
+        message: `the checkpoint covers entries 0-${checkpoint.count - 1}, which end before this file's first entry ${firstSeq}`,
+      };
+    }
+    if (this.checkpointLineHash !== checkpoint.head) {
+      return {
+        kind: 'diverged',
+        line: index + 1,
+        seq: checkpoint.count - 1,
+        message: `entry ${checkpoint.count - 1} (line ${index + 1}) is not the entry the checkpoint recorded as head: this journal does not extend the checkpoint`,
+      };
+    }
+    return undefined;
+  }
+}
+
+function deleted({ line, seq, expected }: { line: number; seq: number; expected: number }): JournalProblem {
+  return {
+    kind: 'deleted',
+    line,
+    seq,
+    message: `line ${line}: entry ${seq} follows entry ${expected - 1}; ${seq - expected === 1 ? `entry ${expected} was` : `entries ${expected}-${seq - 1} were`} deleted`,
+  };
+}
+
+/** A line's bytes as text: strictly UTF-8, so that the bytes hashed and the text checked are one and the same. */
+function decodeLine(bytes: Uint8Array, line: number): string {
+  try {
+    return utf8Decode(bytes, `line ${line}`);
+  } catch {
+    throw new JournalCheckFailure({ kind: 'malformed', line, seq: undefined, message: `line ${line}: not UTF-8 text` });
+  }
+}
+
+/** Whether `text` takes more than MAX_ENTRY_BYTES as UTF-8: encoded only when it could (a UTF-16 unit is 1 to 3 bytes). */
+function longerThanAnEntry(text: string): boolean {
+  return text.length * 3 > MAX_ENTRY_BYTES && utf8Encode(text).length > MAX_ENTRY_BYTES;
+}
+
+/** The `seq` a line names, if it is JSON with one; nothing else of it is checked. */
+function seqOf(line: string | Uint8Array): number | undefined {
+  try {
+    const value: unknown = JSON.parse(typeof line === 'string' ? line : utf8Decode(line));
+    const seq = (value as { seq?: unknown } | null)?.seq;
+    return typeof seq === 'number' ? seq : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -305,29 +476,6 @@ function parseLine(line: string, lineNumber: number): JournalEntry {
   }
   if (canonicalJson(value) !== line) fail('not-canonical', 'the entry is not in canonical JSON (RFC 8785) as it was written');
   return parsed.data;
-}
-
-function checkExtends(checkpoint: Checkpoint, parsed: JournalEntry[], text: string[]): void {
-  const firstSeq = parsed[0]?.seq ?? 0;
-  const index = checkpoint.count - 1 - firstSeq;
-  const last = parsed.at(-1);
-  if (index >= parsed.length || last === undefined) throw new JournalCheckFailure(truncated(checkpoint, parsed.length + firstSeq, parsed.length));
-  if (index < 0) {
-    throw new JournalCheckFailure({
-      kind: 'checkpoint-invalid',
-      line: undefined,
-      seq: undefined,
-      message: `the checkpoint covers entries 0-${checkpoint.count - 1}, which end before this file's first entry ${firstSeq}`,
-    });
-  }
-  if (sha256Hex(text[index] ?? '') !== checkpoint.head) {
-    throw new JournalCheckFailure({
-      kind: 'diverged',
-      line: index + 1,
-      seq: checkpoint.count - 1,
-      message: `entry ${checkpoint.count - 1} (line ${index + 1}) is not the entry the checkpoint recorded as head: this journal does not extend the checkpoint`,
-    });
-  }
 }
 
 function genesisKey(first: JournalEntry): string {

@@ -75,7 +75,7 @@ describe('journal verification', () => {
   it('verifies the lines after a verified end as it verifies them within the whole file', async () => {
     const { lines, entries, key } = await buildJournal(8);
     const whole = verifyJournal(text(lines));
-    const end = { count: 4, last: entries[3]!, head: sha256Hex(lines[3]!), journalKey: key.publicKey };
+    const end = { count: 4, lastSeq: 3, head: sha256Hex(lines[3]!), journalKey: key.publicKey };
     const after = verifyAppended(end, text(lines.slice(4)));
     expect(after).toMatchObject({ valid: true, head: whole.head, journalKey: key.publicKey, tornTail: false });
     expect(after.entries).toEqual(entries.slice(4));
