@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Journal } from '../../src/main/journal/journal';
 import { verifyJournal } from '../../src/shared/journal/verify';
-import { FileSecretStore } from './fixtures/journal-appender';
+import { FileSecretStore } from './fixtures/file-secret-store';
 
 const repo = join(import.meta.dirname, '../..');
 

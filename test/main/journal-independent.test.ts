@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Journal } from '../../src/main/journal/journal';
 import { provenPolicy } from '../support/app-proofs';
 import { startTestService, type TestService } from '../support/service';
-import { FileSecretStore } from './fixtures/journal-appender';
+import { FileSecretStore } from './fixtures/file-secret-store';
 
 let service: TestService;
 beforeAll(async () => {

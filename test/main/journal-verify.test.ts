@@ -138,8 +138,10 @@ describe('journal verification', () => {
     expect(checks()).toBe(6);
 
     const appended = await journal.record({ action: 'app.unlocked', reading: reading(6) });
+    // The append checked the journal's end before extending it: entry 0, which names the key, and the last entry.
+    expect(checks()).toBe(6 + 2);
     const second = await journal.verify();
-    expect(checks()).toBe(7);
+    expect(checks()).toBe(6 + 2 + 1);
     expect(second.valid).toBe(true);
     expect(second.count).toBe(7);
     const { entries } = await journal.list({}, 10);
@@ -147,7 +149,7 @@ describe('journal verification', () => {
     expect(entries[0]).toEqual(appended);
 
     expect(await journal.verify()).toEqual(second);
-    expect(checks()).toBe(7);
+    expect(checks()).toBe(6 + 2 + 1);
   });
 
   it('still finds and names an edit inside the part that already verified', async () => {
@@ -178,7 +180,8 @@ describe('journal verification', () => {
 
     await journal.record({ action: 'app.unlocked', reading: reading(LARGE + 1) });
     expect((await journal.verify()).count).toBe(LARGE + 2);
-    expect(checks()).toBe(1);
+    // The append's check of the journal's end (2), and the new entry.
+    expect(checks()).toBe(2 + 1);
     // The worker's rows and the one main added (the index grown to take it) list as the file reads.
     expect((await journal.list({}, 1000)).entries).toEqual(await expectedList(file, {}, 1000));
     expect(seen.workers).toBe(1);
@@ -247,8 +250,9 @@ describe('the journal index', () => {
       await journal.record({ action: 'app.unlocked', reading: reading(200 + round) });
       expect((await journal.list({}, 100)).entries).toEqual(await expectedList(file, {}, 100));
     }
-    // Each entry's signature was checked once, as it was appended.
-    expect(checks()).toBe(6 + 2 * 3);
+    // Each entry's signature was checked once by a verification, and each of this Journal's appends checked the end it
+    // extended (entry 0 and the last entry).
+    expect(checks()).toBe(6 + 2 * 3 + 2 * 3);
     const fresh = reopen().journal;
     const listed = await journal.list({}, 100);
     expect(listed).toEqual(await fresh.list({}, 100));

@@ -1,9 +1,10 @@
 /**
  * The journal of what this desktop stamped, approved and revealed (docs/formats.md#journal): `<dataDir>/journal.jsonl`,
  * append-only, one signed entry a line, each chained to the one before. An entry is written and fsynced before the
- * action is reported done. The app and the CLI append to the same file, so an append holds a lock file beside it.
- * A crash can leave only a torn last line (an append cut short); it is reported by verification and cut off by the
- * next append, which then continues from the last complete entry.
+ * action is reported done. The app and the CLI append to the same file, so an append holds an OS lock beside it
+ * (journal-lock.ts) and, holding it, reads the journal's end again and checks it before extending it. A crash can
+ * leave only a torn last line (an append cut short); it is reported by verification and cut off by the next append,
+ * which then continues from the last complete entry.
  *
  * Main holds no entries for the app's life, whatever the journal's size: once verified, it keeps an index of the
  * verified entries (journal-index.ts: time, action, profile, where the line is and its hash, some 55 bytes an entry
@@ -11,7 +12,7 @@
  * against the hashes that verified.
  */
 import { constants as fsConstants } from 'node:fs';
-import { mkdir, open, readFile, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, rm, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { QkError } from '../../shared/errors';
 import {
@@ -20,7 +21,7 @@ import {
   JOURNAL_STARTED,
   JOURNAL_VERSION,
   journalRecordSchema,
-  sha256Hex,
+  MAX_ENTRY_BYTES,
   signCheckpoint,
   signEntry,
   type Checkpoint,
@@ -29,20 +30,21 @@ import {
   type JournalSignatureVerifier,
 } from '../../shared/journal/format';
 import { BootProofCheck, proofRoots, type ProofRoot } from '../../shared/journal/attestations';
-import { journalLines, type JournalVerdict } from '../../shared/journal/verify';
+import { verifyJournalEnd, type JournalVerdict } from '../../shared/journal/verify';
 import type { SecretStore } from '../keychain/secret-store';
 import { openNewFile, writeNewFile } from '../storage/bounded-file';
 import { JournalIndex, type IndexFilter } from './journal-index';
 import { JOURNAL_KEY_FILE, journalKeyFor, nodeJournalVerifier, type JournalKey } from './journal-key';
-import { copyVerifiedRange, readIndexedLines, verifyJournalFile, type VerifiedPrefix } from './verify-file';
+import { withJournalLock } from './journal-lock';
+import { copyVerifiedRange, lastLines, readIndexedLines, verifyJournalFile, type VerifiedPrefix } from './verify-file';
 import { verifyJournalFileOffThread } from './verify-off-thread';
 
 export const JOURNAL_FILE = 'journal.jsonl';
+/** The OS lock appends take (journal-lock.ts), beside the journal; older versions' `journal.jsonl.lock` is not read. */
+export const JOURNAL_LOCK_FILE = 'journal.lock';
 
 /** An append waits this long for another process's lock before giving up. */
 const LOCK_WAIT_MS = 10_000;
-/** A lock file older than this was left behind, whoever holds it. */
-const STALE_LOCK_MS = 30_000;
 /**
  * New bytes a verification checks on main's event loop: some 50 entries, tens of milliseconds of signature checks.
  * More, as when a large journal is verified from its start, go to a worker thread.
@@ -67,9 +69,8 @@ export interface JournalRange {
   toMs?: number;
 }
 
-/** Where the last complete entry stands, as read from the file (its size tells whether another process appended). */
+/** Where the last complete entry stands, as read from the file and checked. */
 interface Tail {
-  size: number;
   seq: number;
   hash: string;
   journalKey: string;
@@ -103,8 +104,7 @@ export class Journal {
   private verificationRunning: Promise<unknown> = Promise.resolve();
   /** The verification that starts when the running one ends: every caller arriving meanwhile shares it. */
   private verificationNext: Promise<Verification> | undefined;
-  private tail: Tail | undefined;
-  /** Appends from this process, one after another; the lock file orders them against other processes. */
+  /** Appends from this Journal, one after another; the lock orders them against other processes and Journals. */
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor({ dataDir, secrets, now = Date.now, verifySignature = nodeJournalVerifier() }: JournalOptions) {
@@ -126,7 +126,9 @@ export class Journal {
         new QkError('INTERNAL', `a journal record was refused (${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''}); this is a bug`),
       );
     }
-    const appended = this.queue.then(() => this.withLock(() => this.append(checked.data)));
+    const appended = this.queue.then(() =>
+      withJournalLock(join(dirname(this.file), JOURNAL_LOCK_FILE), LOCK_WAIT_MS, () => this.append(checked.data)),
+    );
     this.queue = appended.catch(() => undefined);
     return appended;
   }
@@ -289,52 +291,50 @@ export class Journal {
           },
           key.sign,
         );
-        const size = await appendLine(handle, line, this.file);
+        await appendLine(handle, line, this.file);
         await syncDirectory(dirname(this.file));
-        tail = { size, seq: 0, hash, journalKey: key.publicKey };
+        tail = { seq: 0, hash, journalKey: key.publicKey };
       }
       const key = await this.signingKey(tail.journalKey);
-      const { entry, line, hash } = await signEntry(
+      const { entry, line } = await signEntry(
         { ...record, v: JOURNAL_VERSION, seq: tail.seq + 1, at: new Date(this.now()).toISOString(), prev: tail.hash },
         key.sign,
       );
-      this.tail = { size: await appendLine(handle, line, this.file), seq: entry.seq, hash, journalKey: tail.journalKey };
+      // A verifier refuses a longer line, so none is written.
+      if (Buffer.byteLength(line) > MAX_ENTRY_BYTES) {
+        throw new QkError(
+          'INTERNAL',
+          `a journal record was refused: its entry would take over the ${MAX_ENTRY_BYTES} bytes an entry may; this is a bug`,
+        );
+      }
+      await appendLine(handle, line, this.file);
       return entry;
-    } catch (error) {
-      // Whatever was read of the file may no longer hold.
-      this.tail = undefined;
-      throw error;
     } finally {
       await handle.close();
     }
   }
 
   /**
-   * The last complete entry, re-read only when the file's size changed since this process last appended; a torn
-   * last line is cut off first (fsynced), so the next entry follows the last complete one.
+   * The last complete entry, read again from the file under the lock (another process may have appended since) and
+   * checked: signed by the journal key and following the entry before it, so that an entry is never appended after one
+   * that does not verify. A torn last line is cut off first (fsynced), so the next entry follows the last complete one.
    */
   private async readTail(handle: FileHandle): Promise<Tail | undefined> {
-    const { size } = await handle.stat();
-    if (this.tail?.size === size) return this.tail;
-    if (size === 0) return undefined;
-    const text = (await handle.readFile()).toString('utf8');
-    const { lines, tornTail } = journalLines(text);
-    if (tornTail !== '') {
-      await handle.truncate(size - Buffer.byteLength(tornTail));
+    const { first, before, last, torn } = await lastLines(handle, this.file);
+    if (torn > 0) {
+      await handle.truncate((await handle.stat()).size - torn);
       await handle.sync();
     }
-    const last = lines.at(-1);
-    const first = lines[0];
-    if (last === undefined || first === undefined) return undefined;
-    const parsedFirst = JSON.parse(first) as { journalKey?: string };
-    const parsedLast = JSON.parse(last) as { seq?: number };
-    if (typeof parsedFirst.journalKey !== 'string' || typeof parsedLast.seq !== 'number') {
+    if (first === undefined || last === undefined) return undefined;
+    const end = verifyJournalEnd(first, before, last, { verifySignature: this.verifySignature, bootProofs: this.bootProofs });
+    if ('kind' in end) {
       throw new QkError(
         'FAILED_PRECONDITION',
-        `${this.file} is not a QuorumKey journal (its first or last line is not an entry); move it aside to start a new one`,
+        `${this.file} does not end in an entry that verifies (${end.message}), so nothing is appended to it; check it with journal verify, then move it aside to begin a new one`,
+        { path: this.file },
       );
     }
-    return { size: size - Buffer.byteLength(tornTail), seq: parsedLast.seq, hash: sha256Hex(last), journalKey: parsedFirst.journalKey };
+    return { seq: end.lastSeq, hash: end.head, journalKey: end.journalKey };
   }
 
   /** The journal key entry 0 names (created only for a journal not yet begun): journal-key.ts says where it is held. */
@@ -343,47 +343,6 @@ export class Journal {
       this.key = await journalKeyFor({ keychain: this.secrets, file: join(dirname(this.file), JOURNAL_KEY_FILE) }, expected);
     }
     return this.key;
-  }
-
-  /** Runs `fn` holding `<journal>.lock`, which other processes appending to the same journal also take. */
-  private async withLock<R>(fn: () => Promise<R>): Promise<R> {
-    const lockFile = `${this.file}.lock`;
-    await mkdir(dirname(lockFile), { recursive: true, mode: 0o700 });
-    // The real clock: the injected one may stand still in tests.
-    const deadline = Date.now() + LOCK_WAIT_MS;
-    for (;;) {
-      try {
-        await writeFile(lockFile, String(process.pid), { flag: 'wx', mode: 0o600 });
-        break;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw fileError(lockFile, error);
-        if (await isStaleLock(lockFile)) await rm(lockFile, { force: true });
-        else if (Date.now() > deadline) {
-          throw new QkError('FILE_ERROR', `${lockFile} has been held for over ${LOCK_WAIT_MS / 1000} s by another QuorumKey process; try again`);
-        } else await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    }
-    try {
-      return await fn();
-    } finally {
-      await rm(lockFile, { force: true });
-    }
-  }
-}
-
-/** A lock left by a process that is gone (killed while appending), or held far longer than an append takes. */
-async function isStaleLock(lockFile: string): Promise<boolean> {
-  const [holder, stats] = await Promise.all([readFile(lockFile, 'utf8').catch(() => ''), stat(lockFile).catch(() => undefined)]);
-  if (stats === undefined) return false;
-  if (Date.now() - stats.mtimeMs > STALE_LOCK_MS) return true;
-  const pid = Number(holder);
-  // An empty file is a lock being written this instant, not a stale one.
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
   }
 }
 
@@ -405,11 +364,10 @@ async function writeAll(handle: FileHandle, bytes: Buffer, file: string): Promis
   }
 }
 
-/** Writes the line and its newline (the file is opened for appending), then fsyncs; answers the file's new size. */
-async function appendLine(handle: FileHandle, line: string, file: string): Promise<number> {
+/** Writes the line and its newline (the file is opened for appending), then fsyncs. */
+async function appendLine(handle: FileHandle, line: string, file: string): Promise<void> {
   await writeAll(handle, Buffer.from(`${line}\n`, 'utf8'), file);
   await handle.sync();
-  return (await handle.stat()).size;
 }
 
 /** Makes a newly created file's directory entry durable too. */
