@@ -1,7 +1,8 @@
 /**
  * Issue 37: one live Sandbox per database. A second process is refused a database another live Sandbox holds,
  * naming its pid; a lock whose process was killed is taken over. A `:memory:` database's private folder (with the
- * service secret) goes on every exit: on close, on an exit without close, and after a kill, at the next start.
+ * service secret) goes on every exit: on close, on an exit without close, and after a kill, at the next start. A
+ * database SQLite cannot read is refused naming the file and the fix.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -83,5 +84,19 @@ describe('a :memory: database', () => {
     const path = stdout.trim();
     expect(path).toMatch(/quorumkey-service-.*service\.db$/);
     expect(existsSync(dirname(path))).toBe(false);
+  });
+});
+
+describe('a database SQLite cannot read', () => {
+  it('is refused with an error that names the file and what to do, and leaves no lock behind', () => {
+    const db = join(directory, 'not-a-database.db');
+    writeFileSync(db, Buffer.alloc(8192, 0x5a));
+    expect(() => Store.open(db)).toThrow(
+      expect.objectContaining({
+        code: 'FILE_ERROR',
+        message: expect.stringMatching(new RegExp(`^the database ${db} cannot be read \\(file is not a database\\).*Give --db another file`)),
+      }),
+    );
+    expect(existsSync(lockFileOf(db))).toBe(false);
   });
 });

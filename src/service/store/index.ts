@@ -154,7 +154,7 @@ export class Store {
     } catch (error) {
       lock?.release();
       if (temporaryDirectory !== undefined) rmSync(temporaryDirectory, { recursive: true, force: true });
-      throw error;
+      throw unreadableDatabase(path, error) ?? error;
     }
   }
 
@@ -230,6 +230,21 @@ export class Store {
     Store.leftOpen.delete(this);
     this.removeLeftovers();
   }
+}
+
+/** SQLite's result codes for a file that is no database, or a damaged one. */
+const SQLITE_CORRUPT = 11;
+const SQLITE_NOTADB = 26;
+
+/** A database SQLite cannot read, as an error that names the file and what to do; undefined for any other error. */
+function unreadableDatabase(path: string, error: unknown): QkError | undefined {
+  const { errcode, message } = error as { errcode?: unknown; message?: unknown };
+  if (errcode !== SQLITE_CORRUPT && errcode !== SQLITE_NOTADB) return undefined;
+  return new QkError(
+    'FILE_ERROR',
+    `the database ${path} cannot be read (${String(message)}): it is not a Sandbox database, or it is damaged. Give --db another file (or :memory:), or restore this one from a copy; a new file starts a new Sandbox, with new keys`,
+    { path },
+  );
 }
 
 /**
