@@ -22,12 +22,25 @@ function escapeHidden(char: string): string {
   return hex.length > 4 ? `\\u{${hex}}` : `\\u${hex.padStart(4, '0')}`;
 }
 
+/** The end of a text cut inside an escape: a backslash and part of what follows it. */
+const CUT_ESCAPE = /\\(?:u(?:\{[0-9A-F]*|[0-9A-F]{0,3}))?$/;
+
 /**
  * `text` with every hidden character written as its escape. Printable text (backslashes included) is unchanged, so
  * escaping twice is escaping once.
  */
 export function visibleText(text: string): string {
   return text.replace(HIDDEN, escapeHidden);
+}
+
+/**
+ * visibleText for a place that holds at most `maxLength` characters (a schema's): escapes are longer than what they
+ * stand for, so what exceeds it is cut, never inside an escape, and ends in "…".
+ */
+export function visibleTextWithin(text: string, maxLength: number): string {
+  const shown = visibleText(text);
+  if (shown.length <= maxLength) return shown;
+  return `${shown.slice(0, maxLength - 1).replace(CUT_ESCAPE, '')}…`;
 }
 
 /**

@@ -3,6 +3,7 @@
  * carries line breaks, separators and bidi controls must show in main's dialog as escapes inside its own line, never
  * as lines of main's own (a fake "Policy verdict" above the real one). Called through the IPC dispatcher, as a page
  * would: the root user approves another member's proposal to remove the only key of Carol, whose name is the forgery.
+ * The Journal screen's list shows such text escaped too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Channel, ChannelInput, ChannelOutput } from '../../src/shared/ipc/contract';
@@ -63,5 +64,30 @@ describe('service text on main’s confirmation', () => {
     for (const text of [shown.title, shown.message, ...lines]) expect(text).not.toMatch(HIDDEN);
     // What main keeps of what the person saw is the escaped text too.
     for (const warning of shown.reading!.warnings) expect(warning).not.toMatch(HIDDEN);
+  });
+
+  it('service text forges lines of the journal’s reading: an entry recorded with it raw is listed escaped', async () => {
+    // As the describer words an activity main did not confirm (the CLI's), or as entries were kept before escaping.
+    await bed.services.journal.record({
+      action: 'activity.submitted',
+      reading: {
+        title: 'Create users',
+        summary: `Create user ${FORGED_NAME}`,
+        facts: [{ label: 'User', value: FORGED_NAME }],
+        warnings: [FORGED_NAME],
+        verdict: 'completed',
+      },
+    });
+
+    const { entries } = await call('journal.list', {});
+    const listed = entries.find((entry) => entry.reading.summary.startsWith('Create user Carol'));
+    if (listed === undefined) throw new Error('the recorded entry is not listed');
+    expect(listed.reading).toEqual({
+      title: 'Create users',
+      summary: `Create user ${FORGED_SHOWN}`,
+      facts: [{ label: 'User', value: FORGED_SHOWN }],
+      warnings: [FORGED_SHOWN],
+      verdict: 'completed',
+    });
   });
 });

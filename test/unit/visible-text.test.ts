@@ -3,7 +3,7 @@
  * or hide itself is shown as its escape, and nothing else changes.
  */
 import { describe, expect, it } from 'vitest';
-import { quotedText, visibleText } from '../../src/shared/visible-text';
+import { quotedText, visibleText, visibleTextWithin } from '../../src/shared/visible-text';
 
 describe('visibleText', () => {
   it('shows line breaks and separators inside one name as escapes, so they end no line', () => {
@@ -37,6 +37,23 @@ describe('visibleText', () => {
     expect(visibleText(printable)).toBe(printable);
     const escaped = visibleText('a\u202Eb\nc');
     expect(visibleText(escaped)).toBe(escaped);
+  });
+});
+
+describe('visibleTextWithin', () => {
+  it('keeps escaped text that fits as it is', () => {
+    expect(visibleTextWithin('a\u202Eb', 8)).toBe('a\\u202Eb');
+  });
+
+  it('cuts what the escapes made too long, never inside an escape, and says so with an ellipsis', () => {
+    expect(visibleTextWithin('\u202E'.repeat(10), 20)).toBe('\\u202E\\u202E\\u202E…');
+    expect(visibleTextWithin(`ab\u{E0041}`, 8)).toBe('ab…');
+    expect(visibleTextWithin('abcdefg\nz', 9)).toBe('abcdefg…');
+    for (let maxLength = 1; maxLength < 40; maxLength += 1) {
+      const shown = visibleTextWithin('x\u2028y\u{E0041}z\u0007', maxLength);
+      expect(shown.length).toBeLessThanOrEqual(maxLength);
+      expect(shown).not.toMatch(/\\(?:u(?:\{[0-9A-F]*|[0-9A-F]{0,3}))?…$/);
+    }
   });
 });
 

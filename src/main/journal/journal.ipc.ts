@@ -1,8 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AWS_NITRO_ROOT, pinnedName, type PinnedRoot } from '../../shared/journal/attestations';
-import type { JournalEntry } from '../../shared/journal/format';
-import { JOURNAL_LIST_LIMIT, type JournalEntryView, type JournalVerificationView } from '../../shared/ipc/journal';
+import { journalReadingSchema, type JournalEntry } from '../../shared/journal/format';
+import { JOURNAL_LIST_LIMIT, journalEntryView, type JournalEntryView, type JournalVerificationView } from '../../shared/ipc/journal';
+import { visibleTextWithin } from '../../shared/visible-text';
 import type { IpcHandlers } from '../ipc/register';
 import type { Profiles } from '../profiles/profiles';
 import type { Journal, JournalRange, JournalStanding } from './journal';
@@ -57,13 +58,34 @@ async function pinnedRoots(profiles: Pick<Profiles, 'list'>): Promise<PinnedRoot
   return [AWS_NITRO_ROOT, ...sandboxRoots];
 }
 
+/** The most characters the Journal screen's view holds of each text of a reading, and of a root's names. */
+const READING_TEXT_MAX = journalReadingSchema.shape.title.maxLength ?? Number.POSITIVE_INFINITY;
+const ROOT_SUBJECT_MAX = journalEntryView.shape.vouchedBy.element.shape.subject.maxLength ?? Number.POSITIVE_INFINITY;
+
+/**
+ * An entry as the Journal screen shows it. Its reading holds the service's text (and the file's, which anyone could
+ * have edited): it is shown escaped, so a line break or a bidi control in it is seen, not acted on. The file keeps
+ * the text as recorded; only what is shown is escaped.
+ */
 function entryView(entry: JournalEntry, journal: Pick<Journal, 'proofRoots'>, pins: readonly PinnedRoot[]): JournalEntryView {
-  const { v: _v, prev: _prev, sig: _sig, journalKey: _key, appProofs, bootProofs: _bootProofs, ...fields } = entry;
+  const { v: _v, prev: _prev, sig: _sig, journalKey: _key, appProofs, bootProofs: _bootProofs, reading, ...fields } = entry;
   const vouchedBy = journal.proofRoots(entry).map((root) => {
     const pinnedAs = pinnedName(root.fingerprint, pins);
-    return { ...root, ...(pinnedAs === undefined ? {} : { pinnedAs }) };
+    return { ...root, subject: visibleTextWithin(root.subject, ROOT_SUBJECT_MAX), ...(pinnedAs === undefined ? {} : { pinnedAs }) };
   });
-  return { ...fields, appProofCount: appProofs?.length ?? 0, vouchedBy };
+  const shown = (text: string) => visibleTextWithin(text, READING_TEXT_MAX);
+  return {
+    ...fields,
+    reading: {
+      title: shown(reading.title),
+      summary: shown(reading.summary),
+      facts: reading.facts.map(({ label, value }) => ({ label: shown(label), value: shown(value) })),
+      warnings: reading.warnings.map(shown),
+      verdict: shown(reading.verdict),
+    },
+    appProofCount: appProofs?.length ?? 0,
+    vouchedBy,
+  };
 }
 
 export function verificationView(verdict: JournalStanding, pins: readonly PinnedRoot[]): JournalVerificationView {
