@@ -195,9 +195,9 @@ export class JournalVerifier {
   private readonly verifySignature: JournalSignatureVerifier;
   private readonly bootProofs: BootProofCheck;
   private readonly onEntry: ((entry: JournalEntry, hash: string) => void) | undefined;
-  private readonly lineOffset: number;
-  private readonly counted: number;
-  private checkpoint: Checkpoint | undefined;
+  /** Lines (entries) that verified before this verification began: where its line numbers count on from. */
+  private readonly verifiedBefore: number;
+  private readonly checkpoint: Checkpoint | undefined;
   private problem: JournalProblem | undefined;
   /** Lines handed in so far. */
   private lines = 0;
@@ -217,8 +217,7 @@ export class JournalVerifier {
     this.bootProofs = options.bootProofs ?? new BootProofCheck();
     this.onEntry = options.onEntry;
     const { after } = options;
-    this.lineOffset = after?.count ?? 0;
-    this.counted = after?.count ?? 0;
+    this.verifiedBefore = after?.count ?? 0;
     if (after !== undefined) {
       this.previous = { seq: after.lastSeq, hash: after.head };
       this.setKey(after.journalKey);
@@ -239,7 +238,7 @@ export class JournalVerifier {
   line(line: string | Uint8Array): boolean {
     if (this.problem !== undefined) return false;
     this.lines += 1;
-    const number = this.lineOffset + this.lines;
+    const number = this.verifiedBefore + this.lines;
     if (typeof line === 'string' && longerThanAnEntry(line)) {
       this.lines -= 1;
       this.overlong();
@@ -259,7 +258,7 @@ export class JournalVerifier {
   /** The next line is longer than {@link MAX_ENTRY_BYTES}: it is refused without being read further. */
   overlong(): void {
     if (this.problem !== undefined) return;
-    const line = this.lineOffset + this.lines + 1;
+    const line = this.verifiedBefore + this.lines + 1;
     this.problem =
       this.gap === undefined
         ? { kind: 'malformed', line, seq: undefined, message: `line ${line}: longer than ${MAX_ENTRY_BYTES} bytes, more than an entry can take` }
@@ -282,12 +281,7 @@ export class JournalVerifier {
   /** Where the verified lines end (those verified before included); undefined when none has. */
   end(): VerifiedEnd | undefined {
     if (this.previous === undefined || this.journalKey === undefined) return undefined;
-    return { count: this.counted + this.verified, lastSeq: this.previous.seq, head: this.previous.hash, journalKey: this.journalKey };
-  }
-
-  /** The first verified entry's `seq`. */
-  get first(): number | undefined {
-    return this.firstSeq;
+    return { count: this.verifiedBefore + this.verified, lastSeq: this.previous.seq, head: this.previous.hash, journalKey: this.journalKey };
   }
 
   private setKey(journalKey: string): void {
