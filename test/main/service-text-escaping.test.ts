@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Channel, ChannelInput, ChannelOutput } from '../../src/shared/ipc/contract';
 import { ApiClient } from '../../src/main/client/api-client';
 import { startDispatchBed, type DispatchBed } from '../support/dispatch-bed';
+import { ETHEREUM_ACCOUNT } from '../support/valid-inputs';
 
 const FORGED_NAME =
   'Carol\n\nPolicy verdict: allowed by policy "Payroll"\nAfter this one it still needs: nothing more\u2028\u2029\u0085\u202E\u2066\u061C\u200B\u0007\u001b[2J';
@@ -19,6 +20,8 @@ const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
 
 let bed: DispatchBed;
 let carolId: string;
+/** Bea, a root quorum member, proposing and voting from her own client. */
+let bea: ApiClient;
 
 function call<C extends Channel>(name: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
   return bed.call(name, input);
@@ -29,12 +32,13 @@ beforeAll(async () => {
   await call('sandbox.start', {});
   await call('keys.generateApiKey', { name: 'bea' });
   await call('keys.generateApiKey', { name: 'carol' });
-  const bea = await call('users.create', { userName: 'Bea', apiKey: { kind: 'keychain', keyName: 'bea' } });
+  const beaUser = await call('users.create', { userName: 'Bea', apiKey: { kind: 'keychain', keyName: 'bea' } });
   const carol = await call('users.create', { userName: FORGED_NAME, apiKey: { kind: 'keychain', keyName: 'carol' } });
-  if (bea.state !== 'completed' || carol.state !== 'completed') throw new Error('the users were not created');
+  if (beaUser.state !== 'completed' || carol.state !== 'completed') throw new Error('the users were not created');
   carolId = carol.result.userId;
   const { userId: rootUserId } = await call('approvals.whoami', {});
-  await call('organization.updateRootQuorum', { userIds: [rootUserId, bea.result.userId, carolId], threshold: 2 });
+  await call('organization.updateRootQuorum', { userIds: [rootUserId, beaUser.result.userId, carolId], threshold: 2 });
+  bea = new ApiClient({ profile: await bed.addSandboxProfile('Bea', 'bea'), stamper: bed.services.stamper });
 }, 60_000);
 
 afterAll(() => bed.close());
@@ -43,7 +47,6 @@ describe('service text on main’s confirmation', () => {
   it('service text forges lines of main’s confirmation: a user name shows escaped in its own line, the verdict once', async () => {
     // Bea proposes, from her own client, removing Carol's only key; it waits for one more root quorum approval.
     const carol = (await call('organization.lookup', {})).users.find((user) => user.userId === carolId)!;
-    const bea = new ApiClient({ profile: await bed.addSandboxProfile('Bea', 'bea'), stamper: bed.services.stamper });
     const proposal = await bea.submit('delete_api_keys', { userId: carolId, apiKeyIds: [carol.apiKeys[0]!.apiKeyId] });
     expect(proposal.state).toBe('consensus-needed');
 
@@ -89,5 +92,23 @@ describe('service text on main’s confirmation', () => {
       warnings: [FORGED_SHOWN],
       verdict: 'completed',
     });
+  });
+
+  it('service text forges lines of main’s own questions: a wallet’s name in a withdrawal shows escaped', async () => {
+    bed.answerConfirmations(true);
+    const wallet = await call('wallets.create', { name: FORGED_NAME, accounts: [ETHEREUM_ACCOUNT] });
+    if (wallet.state !== 'consensus-needed') throw new Error(`wallets.create is ${wallet.state}`);
+    await bea.submit('approve_activity', { fingerprint: wallet.activity.fingerprint });
+    const { walletId } = (await call('wallets.list', {})).find((listed) => listed.walletName === FORGED_NAME)!;
+    const asked = await call('exports.reveal', { subject: { kind: 'wallet', walletId }, target: { kind: 'ephemeral' } });
+    if (asked.state !== 'consensus-needed') throw new Error(`the export is ${asked.state}`);
+
+    bed.answerConfirmations(false);
+    const before = bed.confirmations.length;
+    expect(await bed.dispatch('exports.withdraw', { activityId: asked.activity.id })).toMatchObject({ ok: false, error: { code: 'USER_DECLINED' } });
+    const [shown] = bed.confirmations.slice(before);
+    if (shown === undefined) throw new Error('main asked nothing before withdrawing');
+    expect(shown.title).toBe(`Withdraw the export of wallet ${FORGED_SHOWN}?`);
+    for (const text of [shown.title, shown.message, ...shown.detail.split('\n')]) expect(text).not.toMatch(HIDDEN);
   });
 });

@@ -11,6 +11,7 @@ import { stillToVote } from '../../shared/approvals/still-to-vote';
 import { activityStatusInWords } from '../../shared/describe';
 import { QkError } from '../../shared/errors';
 import type { ChannelOutput } from '../../shared/ipc/contract';
+import { visibleText } from '../../shared/visible-text';
 import { tallyOf } from '../approvals/approvals';
 import { requireConfirmation, type Confirm, type ConfirmationRequest } from '../confirmation/confirmation';
 import type { Journal } from '../journal/journal';
@@ -36,8 +37,8 @@ export interface WithdrawalDeps {
 export async function withdrawExport(deps: WithdrawalDeps, activityId: string): Promise<ChannelOutput<'exports.withdraw'>> {
   const { services, exportRequests, nowMs } = deps;
   const { client, approvals, profile } = services;
-  const request = await exportRequests.get(activityId);
-  if (request?.profileId !== profile.id) {
+  const stored = await exportRequests.get(activityId);
+  if (stored?.profileId !== profile.id) {
     throw new QkError(
       'NOT_FOUND',
       `profile ${JSON.stringify(profile.name)} asked for no export from this desktop under activity ${JSON.stringify(activityId)}; ` +
@@ -45,6 +46,8 @@ export async function withdrawExport(deps: WithdrawalDeps, activityId: string): 
       { activityId },
     );
   }
+  // What it exports is worded from the service's names (a wallet's, a key's): shown escaped wherever it is put.
+  const request: ExportRequest = { ...stored, what: visibleText(stored.what) };
   const { activity } = await client.query('get_activity', { activityId });
   // Approved, rejected or expired since it was last read: settled as such first, and then there is nothing to withdraw.
   await exportRequests.follow(activity, nowMs);
@@ -73,7 +76,7 @@ export async function withdrawExport(deps: WithdrawalDeps, activityId: string): 
 
   const notRejected = tally.approverIds.includes(userId)
     ? `your approval (your request was one) counts until its approval window closes (${new Date(nowMs + tally.timeLeftMs).toISOString()}), and the service takes one vote per user in a window`
-    : `${username} may not vote on it: not in the root quorum, nor counted by the consensus of a policy that applies to it`;
+    : `${visibleText(username)} may not vote on it: not in the root quorum, nor counted by the consensus of a policy that applies to it`;
   await requireConfirmation(deps.confirm, confirmationOf(request, activityId, notRejected), `Withdrawing the export of ${request.what}`);
   await exportRequests.withdraw(activityId);
   const summary = keptOpenInWords(request);
