@@ -1,0 +1,95 @@
+/**
+ * What the Sandbox's package costs an app's CI (issue 37): `npm pack ./sandbox`, installed with `--omit=dev` into an
+ * empty app; then the installed bin's `--help` and a start to its first line (and its stop), each in a process of
+ * its own that reports its CPU time and peak RSS as it exits. Prints numbers and the ratio of `--help` to a start,
+ * asserts nothing.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { promisify } from 'node:util';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const execute = promisify(execFile);
+const RUNS = 3;
+/** Loaded before the bin: reports the process's own CPU time and peak RSS on stderr as it exits. */
+const EXIT_REPORT = `process.on('exit', () => { const usage = process.resourceUsage(); process.stderr.write(JSON.stringify({ cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6, peakRssMb: usage.maxRSS / 1024 })); });`;
+
+interface Cost {
+  cpuSeconds: number;
+  peakRssMb: number;
+}
+
+/** Runs the bin with `args` until it exits (a server: until its first line, then SIGTERM) and reads its report. */
+function measure(reportHook: string, bin: string, args: readonly string[], serves: boolean): Promise<Cost> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, ['--import', reportHook, bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    createInterface({ input: child.stdout }).once('line', () => {
+      if (serves) child.kill('SIGTERM');
+    });
+    child.once('error', reject);
+    child.once('close', () => {
+      const report = /\{"cpuSeconds".*\}$/.exec(stderr.trim());
+      if (report === null) reject(new Error(`${args.join(' ')}: no usage report in ${stderr}`));
+      else resolvePromise(JSON.parse(report[0]) as Cost);
+    });
+  });
+}
+
+function median(values: number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+}
+
+function sizeOf(path: string): number {
+  return readdirSync(path, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .reduce((sum, entry) => sum + statSync(join(entry.parentPath, entry.name)).size, 0);
+}
+
+export async function run(): Promise<void> {
+  const directory = mkdtempSync(join(tmpdir(), 'quorumkey-bench-sandbox-'));
+  try {
+    await execute('npm', ['pack', './sandbox', '--pack-destination', directory], { cwd: ROOT });
+    const tarball = join(
+      directory,
+      readdirSync(directory).find((name) => name.endsWith('.tgz'))!,
+    );
+    const app = join(directory, 'app');
+    mkdirSync(app);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'bench-app', private: true }));
+    const installStart = performance.now();
+    await execute('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', tarball], { cwd: app });
+    const installSeconds = (performance.now() - installStart) / 1000;
+    const packages = readdirSync(join(app, 'node_modules')).filter((name) => !name.startsWith('.'));
+    const installed = join(app, 'node_modules', 'quorumkey-sandbox');
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+    const bin = join(installed, manifest.bin['quorumkey-sandbox']!);
+    console.log(
+      `install --omit=dev: ${installSeconds.toFixed(1)} s, ${packages.length} package(s), ${(sizeOf(join(app, 'node_modules')) / 1e6).toFixed(1)} MB, tarball ${(statSync(tarball).size / 1e6).toFixed(1)} MB`,
+    );
+
+    const reportHook = join(directory, 'exit-report.mjs');
+    writeFileSync(reportHook, EXIT_REPORT);
+    const help: Cost[] = [];
+    const start: Cost[] = [];
+    for (let index = 0; index < RUNS; index += 1) {
+      help.push(await measure(reportHook, bin, ['--help'], false));
+      start.push(await measure(reportHook, bin, ['--db', ':memory:', '--root-public-key', `02${'11'.repeat(32)}`], true));
+    }
+    const report = (label: string, costs: Cost[]) =>
+      console.log(
+        `${label}: ${median(costs.map((cost) => cost.cpuSeconds)).toFixed(2)} CPU-s, ${median(costs.map((cost) => cost.peakRssMb)).toFixed(0)} MB peak RSS (median of ${RUNS})`,
+      );
+    report('--help', help);
+    report('start to the first line', start);
+    console.log(
+      `--help / start: ${(median(help.map((cost) => cost.cpuSeconds)) / Math.max(median(start.map((cost) => cost.cpuSeconds)), 0.01)).toFixed(2)} of the CPU`,
+    );
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
