@@ -141,9 +141,28 @@ async function main(args: readonly string[]): Promise<void> {
   // Handlers first: whoever reads the info line may signal at once.
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
+  if (process.env.npm_command === 'exec') stopWithNpx(shutdown);
   process.stdout.write(`${JSON.stringify(service.info)}\n`);
   const where = options.db === IN_MEMORY ? ` (for --db ${IN_MEMORY}: its folder is removed when the Sandbox stops)` : '';
   log.line(`serving ${service.info.baseUrl} with database ${service.store.path}${where}`);
+}
+
+/** How often a Sandbox run by npx looks whether npx is still there. */
+const PARENT_CHECK_MS = 500;
+
+/**
+ * npx runs the bin through `sh -c`, and on SIGTERM stops that shell but not the Sandbox under it, which would run on
+ * with no one to stop it: a Sandbox started by npx (npm_command=exec) stops once the process that started it is gone.
+ * Started any other way (a script's `&`, a service manager) it keeps running when its parent exits.
+ */
+function stopWithNpx(shutdown: (reason: string) => void): void {
+  const parent = process.ppid;
+  const check = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(check);
+    shutdown('npx, which started it, exited');
+  }, PARENT_CHECK_MS);
+  check.unref();
 }
 
 export async function runCli(args: readonly string[]): Promise<void> {

@@ -5,7 +5,7 @@
  * The Dockerfile takes the same steps; this test holds it to them.
  */
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -155,6 +155,28 @@ describe('the quorumkey-sandbox package', () => {
     expect(sandbox.stderr()).toMatch(
       new RegExp(`^200 sign_transaction org=${organizationId} activity=\\S+ ACTIVITY_STATUS_COMPLETED \\d+\\.\\dms$`, 'm'),
     );
+  });
+
+  it('run by npx, stops when npx is stopped with SIGTERM (npx does not pass it on)', async () => {
+    const npx = spawn('npx', ['quorumkey-sandbox', '--db', ':memory:'], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    npx.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    let database: string | undefined;
+    while (database === undefined) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      database = /with database (\S+)/.exec(stderr)?.[1];
+    }
+    const sandboxPid = Number(readFileSync(`${database}.lock`, 'utf8'));
+    expect(sandboxPid).not.toBe(npx.pid);
+    try {
+      npx.kill('SIGTERM');
+      // It stopped cleanly: the lock is gone with its :memory: folder.
+      const deadline = Date.now() + 10_000;
+      while (existsSync(database) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(existsSync(database)).toBe(false);
+    } finally {
+      if (existsSync(database)) process.kill(sandboxPid, 'SIGKILL');
+    }
   });
 
   it('is a module: importing it starts and writes nothing; startSandbox serves the first line, and stop() lets the process end', async () => {
