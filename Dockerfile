@@ -18,11 +18,13 @@ RUN npm install --global --omit=dev --no-audit --no-fund /tmp/quorumkey-sandbox.
     && chown node:node /data
 USER node
 VOLUME /data
+# The port is SANDBOX_PORT's, for the Sandbox and its health check alike (docker run -e SANDBOX_PORT=9000).
+ENV SANDBOX_PORT=8080
 EXPOSE 8080
-HEALTHCHECK --interval=10s --timeout=3s CMD ["node", "-e", "fetch('http://127.0.0.1:8080/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# The exec form: node is PID 1 (the bin's `#!/usr/bin/env node` execs it) and receives SIGTERM itself (docker stop),
-# finishing in-flight requests first.
-ENTRYPOINT ["quorumkey-sandbox"]
+HEALTHCHECK --interval=10s --timeout=3s CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.SANDBOX_PORT}/health`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# sh only to read the port: it execs the bin, whose `#!/usr/bin/env node` execs node, so node is PID 1 and receives
+# SIGTERM itself (docker stop), finishing in-flight requests first. The arguments are CMD's, or docker run's.
+ENTRYPOINT ["sh", "-c", "exec quorumkey-sandbox --port \"$SANDBOX_PORT\" \"$@\"", "quorumkey-sandbox"]
 # Plain HTTP inside the container: publish the port to the host's loopback only (docker run -p 127.0.0.1:8080:8080),
 # or mount a certificate and add --tls-cert and --tls-key.
-CMD ["--host", "0.0.0.0", "--allow-plaintext", "--port", "8080", "--db", "/data/sandbox.db"]
+CMD ["--host", "0.0.0.0", "--allow-plaintext", "--db", "/data/sandbox.db"]

@@ -10,6 +10,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { TurnkeyClient } from '@turnkey/http';
@@ -62,6 +63,15 @@ afterAll(() => {
   killCliProcesses();
   rmSync(directory, { recursive: true, force: true });
 });
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
 
 /** Runs `script` (an ES module) with plain node in a new empty folder; resolves with its output and what it left there. */
 async function runInEmptyFolder(name: string, script: string): Promise<{ stdout: string; stderr: string; left: string[] }> {
@@ -257,12 +267,7 @@ describe('the quorumkey-sandbox package', () => {
         mkdirSync(join(folder, 'test'));
         writeFileSync(join(folder, 'test/turnkey.seed.yaml'), seedText);
       }
-      const port = await new Promise<number>((resolve) => {
-        const probe = createServer().listen(0, '127.0.0.1', () => {
-          const { port: free } = probe.address() as AddressInfo;
-          probe.close(() => resolve(free));
-        });
-      });
+      const port = await freePort();
       const env = { ...process.env, ...job.env, SANDBOX_PACKAGE: tarball, SANDBOX_PORT: String(port), TURNKEY_BASE_URL: `http://127.0.0.1:${port}` };
       // Its own process group, so that the Sandbox it leaves running can be stopped with it.
       const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { cwd: folder, env, detached: true });
@@ -293,10 +298,26 @@ describe('the quorumkey-sandbox package', () => {
     });
   });
 
-  it('is what the Dockerfile builds and runs', () => {
+  it('is what the Dockerfile builds and runs: its entrypoint serves on SANDBOX_PORT, where its health check looks', async () => {
     const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
     expect(dockerfile).toMatch(/RUN npm pack \.\/sandbox --pack-destination /);
     expect(dockerfile).toMatch(/npm install --global --omit=dev [^\n]*quorumkey-sandbox\.tgz/);
-    expect(dockerfile).toContain('ENTRYPOINT ["quorumkey-sandbox"]');
+    const instruction = (name: string) => JSON.parse(new RegExp(`^${name} (\\[.*\\])$`, 'm').exec(dockerfile)![1]!) as string[];
+    const [entrypoint, ...entrypointArgs] = instruction('ENTRYPOINT');
+    const [healthcheck, ...healthcheckArgs] = instruction('HEALTHCHECK --interval=10s --timeout=3s CMD');
+    const port = /^ENV SANDBOX_PORT=(\d+)$/m.exec(dockerfile)![1]!;
+    expect(new RegExp(`^EXPOSE ${port}$`, 'm').test(dockerfile)).toBe(true);
+    // As the image runs them, with the installed bin on PATH, another port, and `docker run IMAGE --db :memory:`.
+    const env = { ...process.env, PATH: `${join(app, 'node_modules/.bin')}:${process.env.PATH}`, SANDBOX_PORT: String(await freePort()) };
+    const sandbox = spawn(entrypoint!, [...entrypointArgs, '--db', ':memory:'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const info = await new Promise<{ baseUrl: string }>((resolveInfo) =>
+      createInterface({ input: sandbox.stdout }).once('line', (line) => resolveInfo(JSON.parse(line) as { baseUrl: string })),
+    );
+    expect(info.baseUrl).toBe(`http://127.0.0.1:${env.SANDBOX_PORT}`);
+    const check = spawn(healthcheck === 'node' ? process.execPath : healthcheck!, healthcheckArgs, { env, stdio: 'ignore' });
+    expect(await new Promise((resolveCode) => check.once('close', resolveCode))).toBe(0);
+    // sh execs the bin, so the signal reaches the Sandbox itself.
+    sandbox.kill('SIGTERM');
+    expect(await new Promise((resolveCode) => sandbox.once('close', resolveCode))).toBe(0);
   });
 });
