@@ -1,7 +1,7 @@
 /**
  * `journal verify` of files as large as the CLI takes (FILE_LIMITS.journal, 1 GiB), each written to a temp dir and
  * deleted once measured: the time to the verdict and the peak resident memory of a process verifying it
- * (journal-verify-process.ts, as the CLI does), beside that process's memory before it began. A journal wrong at line
+ * (journal-verify-process.ts, as the CLI does, under a 64 MB heap limit), beside that process's memory before it began. A journal wrong at line
  * 1 and followed by a gigabyte of entries, and entry 0 followed by one gigabyte-long line, are judged from their first
  * bytes in the memory of a line; a valid journal of the same size verifies in that memory too (the limit is one the
  * verifier reaches), its throughput beside the raw P-256 verification bound. QK_BENCH_HOSTILE_MB sets a smaller size.
@@ -58,9 +58,14 @@ interface Measured {
   restRss: number;
 }
 
+/** The verifying process's heap limit: it completes within it (or aborts, out of memory), whatever the file's size. */
+const HEAP_MB = 64;
+
 async function measure(file: string): Promise<Measured> {
   const child = join(import.meta.dirname, 'journal-verify-process.ts');
-  const { stdout } = await execFileAsync(process.execPath, ['--import', 'tsx', child, file, 'cli'], { maxBuffer: 1 << 20 });
+  const { stdout } = await execFileAsync(process.execPath, [`--max-old-space-size=${HEAP_MB}`, '--import', 'tsx', child, file, 'cli'], {
+    maxBuffer: 1 << 20,
+  });
   return JSON.parse(stdout) as Measured;
 }
 
@@ -71,7 +76,7 @@ function megabytes(bytes: number): string {
 function report(what: string, { elapsedMs, problem, peakRss, restRss }: Measured, bound: string): void {
   const verdict = problem === null ? 'valid' : problem.message.slice(0, 60);
   console.log(
-    `journal verify, ${megabytes(SIZE)} ${what}  verdict (${verdict}) in ${elapsedMs.toFixed(0)} ms, peak RSS ${megabytes(peakRss)} (${megabytes(peakRss - restRss)} above the process before it)   ${bound}`,
+    `journal verify, ${megabytes(SIZE)} ${what}  verdict (${verdict}) in ${elapsedMs.toFixed(0)} ms, peak RSS ${megabytes(peakRss)} (${megabytes(peakRss - restRss)} above the process before it; heap limit ${HEAP_MB} MB)   ${bound}`,
   );
 }
 

@@ -125,9 +125,18 @@ async function streamLines(
   const verifier = new JournalVerifier({ ...options, onEntry: (entry, hash) => Object.assign(verified, { entry, hash }) });
   const answer = (tornTail: boolean): StreamedVerification => ({ verdict: verifier.finish(tornTail), end: verifier.end() });
   const chunk = Buffer.allocUnsafe(READ_CHUNK);
-  /** The start of a line not yet complete, carried over from earlier chunks. */
-  let pending: Buffer[] = [];
+  /** The start of a line not yet complete, carried over from earlier chunks; reused, grown up to an entry's length. */
+  let pending = Buffer.allocUnsafe(0);
   let pendingBytes = 0;
+  const carry = (piece: Buffer) => {
+    if (pendingBytes + piece.length > pending.length) {
+      const grown = Buffer.allocUnsafe(Math.min(MAX_ENTRY_BYTES, Math.max(2 * pending.length, pendingBytes + piece.length)));
+      pending.copy(grown, 0, 0, pendingBytes);
+      pending = grown;
+    }
+    piece.copy(pending, pendingBytes);
+    pendingBytes += piece.length;
+  };
   let lineOffset = start;
   for (let position = start; ;) {
     const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
@@ -144,12 +153,12 @@ async function streamLines(
       }
       if (newline === -1) {
         // Copied: the chunk is read into again.
-        pending.push(Buffer.from(piece));
-        pendingBytes += piece.length;
+        carry(piece);
         break;
       }
-      const line = pendingBytes === 0 ? piece : Buffer.concat([...pending, piece]);
-      pending = [];
+      // Checked before the next read: neither the verifier nor `onVerified` keeps the bytes.
+      if (pendingBytes > 0) carry(piece);
+      const line = pendingBytes === 0 ? piece : pending.subarray(0, pendingBytes);
       pendingBytes = 0;
       verified.entry = undefined;
       const open = verifier.line(line);
