@@ -14,6 +14,38 @@ import type { Expression } from './ast';
 export const MAX_EVALUATION_STEPS = 50_000;
 
 /**
+ * The work one decision, or one search over many sets of approvers (who may vote, what consensus still needs), may do
+ * in all: ten evaluations at the full budget. Each evaluation stays within MAX_EVALUATION_STEPS and within what the
+ * decision or search has left, so the number of policies or users no longer multiplies the work. An ordinary
+ * decision takes a few thousand steps; the eligibility search of a 100-user organization, tens of thousands.
+ */
+export const MAX_DECISION_STEPS = 500_000;
+
+/** The step counter the evaluations of one decision or one search share. */
+export class StepBudget {
+  private spent = 0;
+
+  constructor(readonly limit: number = MAX_DECISION_STEPS) {}
+
+  /** The steps taken so far. */
+  get used(): number {
+    return this.spent;
+  }
+
+  get remaining(): number {
+    return this.limit - this.spent;
+  }
+
+  get exhausted(): boolean {
+    return this.spent >= this.limit;
+  }
+
+  spend(steps: number): void {
+    this.spent = Math.min(this.limit, this.spent + steps);
+  }
+}
+
+/**
  * The steps evaluating `node` takes at most when every list the request supplies holds one element: a list written in
  * the expression counts at its length, and so does a variable bound to one of its elements, so nested any/all/filter
  * over literal lists multiply. A list from the request is as long as the request makes it, which only the

@@ -8,7 +8,8 @@ import { activityOperations } from '../api/activities';
 import { olderActivityVersions } from '../api/activity-versions';
 import { QkError } from '../errors';
 import { checkPolicyExpression, unconditionalChildrenOf } from './check';
-import { evaluateOrFail, missingKeyword, type EvaluationFailure } from './evaluator';
+import { MAX_DECISION_STEPS, StepBudget } from './cost';
+import { evaluateOrFail, missingKeyword, ranOutOfSharedBudget, type EvaluationFailure } from './evaluator';
 import { explain, type Explanation } from './explain';
 import type { Expression, Identifier, PolicyExpressionKind, SourceSpan } from './ast';
 import { policyActivityOf } from './activity-classes';
@@ -134,17 +135,30 @@ function compiledField(text: string, kind: PolicyExpressionKind): CompiledField 
 /** Why a policy field is not true or false: its text does not parse, or evaluating it failed. */
 export type PolicyFieldFailure = QkError | EvaluationFailure;
 
-function fieldHolds(field: CompiledField, context: PolicyContext): FieldResult {
+function fieldHolds(field: CompiledField, context: PolicyContext, budget: StepBudget | undefined): FieldResult {
   if (field === true || field instanceof QkError) return field;
   const missing = field.roots.find(
     (root) => (Object.hasOwn(context, root.name) ? context[root.name as keyof PolicyContext] : undefined) === undefined,
   );
-  return missing === undefined ? evaluateOrFail(field.ast, context) : missingKeyword(missing.name, missing.span);
+  return missing === undefined ? evaluateOrFail(field.ast, context, budget) : missingKeyword(missing.name, missing.span);
 }
 
-/** true / false, or why not (when a root keyword is missing, that one). Empty text imposes no constraint. */
-export function policyFieldHolds(text: string, kind: PolicyExpressionKind, context: PolicyContext): boolean | PolicyFieldFailure {
-  return fieldHolds(compiledField(text, kind), context);
+/**
+ * true / false, or why not (when a root keyword is missing, that one). Empty text imposes no constraint. With a
+ * `budget`, the evaluation is one of a decision's or a search's and spends from it.
+ */
+export function policyFieldHolds(
+  text: string,
+  kind: PolicyExpressionKind,
+  context: PolicyContext,
+  budget?: StepBudget,
+): boolean | PolicyFieldFailure {
+  return fieldHolds(compiledField(text, kind), context, budget);
+}
+
+/** Whether a field failed for want of the steps its decision or search had left, rather than by itself. */
+export function ranOutOfSteps(result: boolean | PolicyFieldFailure): boolean {
+  return typeof result !== 'boolean' && !(result instanceof QkError) && ranOutOfSharedBudget(result);
 }
 
 interface CompiledPolicy {
@@ -296,9 +310,11 @@ function remembering(context: PolicyContext): RememberingContext {
   return { context, results };
 }
 
-function rememberedFieldHolds(field: CompiledField, { context, results }: RememberingContext): FieldResult {
-  let result = results.get(field);
-  if (result === undefined) results.set(field, (result = fieldHolds(field, context)));
+function rememberedFieldHolds(field: CompiledField, { context, results }: RememberingContext, budget: StepBudget): FieldResult {
+  const remembered = results.get(field);
+  if (remembered !== undefined) return remembered;
+  const result = fieldHolds(field, context, budget);
+  if (!ranOutOfSteps(result)) results.set(field, result);
   return result;
 }
 
@@ -324,12 +340,17 @@ function contextsOf(request: DecisionRequest): DecisionContexts {
 }
 
 /** Evaluates one policy; errors are logged (when a log is given) and count as not matching (OUTCOME_ERROR). */
-function evaluatePolicy(policy: EnginePolicy, contexts: DecisionContexts, log: ((line: string) => void) | undefined): PolicyOutcome {
+function evaluatePolicy(
+  policy: EnginePolicy,
+  contexts: DecisionContexts,
+  budget: StepBudget,
+  log: ((line: string) => void) | undefined,
+): PolicyOutcome {
   const fields = compiled(policy);
   // Like Turnkey's engine, every field is evaluated: an error in any of them makes the policy OUTCOME_ERROR.
-  const time = rememberedFieldHolds(fields.time, contexts.time);
-  const condition = rememberedFieldHolds(fields.condition, contexts.condition);
-  const consensus = rememberedFieldHolds(fields.consensus, contexts.consensus);
+  const time = rememberedFieldHolds(fields.time, contexts.time, budget);
+  const condition = rememberedFieldHolds(fields.condition, contexts.condition, budget);
+  const consensus = rememberedFieldHolds(fields.consensus, contexts.consensus, budget);
   if (typeof time !== 'boolean' || typeof condition !== 'boolean' || typeof consensus !== 'boolean') {
     if (log !== undefined) {
       const [field, failure] =
@@ -359,6 +380,28 @@ function managesOwnCredentials(request: DecisionRequest): boolean {
   return typeof userId === 'string' && request.approvers.some((approver) => approver.user.id === userId);
 }
 
+/**
+ * Every policy's outcome, in the organization's order, within one decision's budget of MAX_DECISION_STEPS. The DENY
+ * policies are read first, so a decision that runs out runs out on an ALLOW, which then allows nothing; should the
+ * DENYs alone run it out (`denialsUnread`), one of them may have matched unread, and the decision must not allow.
+ */
+function evaluateAll(
+  request: DecisionRequest,
+  contexts: DecisionContexts,
+  log: ((line: string) => void) | undefined,
+): { evaluations: PolicyEvaluation[]; denialsUnread: boolean } {
+  const budget = new StepBudget(MAX_DECISION_STEPS);
+  const outcomes = new Map<EnginePolicy, PolicyOutcome>();
+  for (const effect of ['EFFECT_DENY', 'EFFECT_ALLOW'] as const) {
+    for (const policy of request.policies) if (policy.effect === effect) outcomes.set(policy, evaluatePolicy(policy, contexts, budget, log));
+    if (effect === 'EFFECT_DENY' && budget.exhausted) {
+      const evaluations = request.policies.map((policy) => ({ policyId: policy.id, outcome: outcomes.get(policy) ?? 'OUTCOME_ERROR' }));
+      return { evaluations, denialsUnread: true };
+    }
+  }
+  return { evaluations: request.policies.map((policy) => ({ policyId: policy.id, outcome: outcomes.get(policy)! })), denialsUnread: false };
+}
+
 export function decide(request: DecisionRequest): Authorization {
   const members = new Set(request.rootQuorum.userIds);
   const rootApprovers = new Set(request.approvers.map((a) => a.user.id).filter((id) => members.has(id)));
@@ -368,10 +411,13 @@ export function decide(request: DecisionRequest): Authorization {
   if (ROOT_QUORUM_ONLY_ACTIVITY_TYPES.has(request.activityType)) {
     return anyRootApprover ? { decision: 'consensus-needed', evaluations: [] } : { decision: 'deny', reason: 'implicit', evaluations: [] };
   }
-  const contexts = contextsOf(request);
-  const evaluations = request.policies.map((policy) => ({ policyId: policy.id, outcome: evaluatePolicy(policy, contexts, request.log) }));
+  const { evaluations, denialsUnread } = evaluateAll(request, contextsOf(request), request.log);
   const outcomes = new Set(evaluations.map((evaluation) => evaluation.outcome));
   if (outcomes.has('OUTCOME_DENY_EXPLICIT')) return { decision: 'deny', reason: 'explicit', evaluations };
+  if (denialsUnread) {
+    request.log?.(`the DENY policies took more than ${MAX_DECISION_STEPS} steps to evaluate in all; the request is denied`);
+    return { decision: 'deny', reason: 'implicit', evaluations };
+  }
   if (outcomes.has('OUTCOME_ALLOW')) return { decision: 'allow', by: 'policy', evaluations };
   if (managesOwnCredentials(request)) return { decision: 'allow', by: 'own-credentials', evaluations };
   if (outcomes.has('OUTCOME_REQUIRES_CONSENSUS') || anyRootApprover) return { decision: 'consensus-needed', evaluations };
@@ -393,12 +439,10 @@ export function refusedBeforeDecoding(request: DecisionRequest): Extract<Authori
   if (request.approvers.some((approver) => members.has(approver.user.id))) return undefined;
   if (ROOT_QUORUM_ONLY_ACTIVITY_TYPES.has(request.activityType)) return { decision: 'deny', reason: 'implicit', evaluations: [] };
   if (managesOwnCredentials(request)) return undefined;
-  const contexts = contextsOf(request);
   // Errors over the smaller context are expected (a decoded keyword is missing) and are not the policy's fault: no log.
-  const evaluated = request.policies.map((policy) => ({
-    policy,
-    evaluation: { policyId: policy.id, outcome: evaluatePolicy(policy, contexts, undefined) },
-  }));
+  const { evaluations: all, denialsUnread } = evaluateAll(request, contextsOf(request), undefined);
+  if (denialsUnread) return undefined;
+  const evaluated = request.policies.map((policy, position) => ({ policy, evaluation: all[position]! }));
   const evaluations = evaluated.map(({ evaluation }) => evaluation).filter((evaluation) => evaluation.outcome !== 'OUTCOME_ERROR');
   if (evaluations.some((evaluation) => evaluation.outcome === 'OUTCOME_DENY_EXPLICIT')) return { decision: 'deny', reason: 'explicit', evaluations };
   const mayAllow = evaluated.some(

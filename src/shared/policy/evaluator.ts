@@ -1,6 +1,6 @@
 import { logicalOperands, type Expression, type PolicyExpressionKind, type SourceSpan } from './ast';
 import { checkPolicyExpression } from './check';
-import { MAX_EVALUATION_STEPS } from './cost';
+import { MAX_EVALUATION_STEPS, type StepBudget } from './cost';
 import { cronSpanContains } from './cron-span';
 import { formatPosition, PolicyEvaluationError, type PolicyParseError } from './errors';
 import {
@@ -21,11 +21,12 @@ type Bindings = ReadonlyMap<string, PolicyValue>;
 /**
  * Evaluates a parsed expression against a request. `&&` and `||` read their operands left to right and stop at the
  * first that decides, so `activity.type == '…' && eth.tx.to == '…'` is false, not an error, for a request without a
- * transaction; every element of `any`/`all` is evaluated. At most `MAX_EVALUATION_STEPS` steps are taken: beyond
- * them the evaluation fails as too costly.
+ * transaction; every element of `any`/`all` is evaluated. At most `MAX_EVALUATION_STEPS` steps are taken, and no
+ * more than `budget` has left when the evaluation is one of a decision's or a search's: beyond them the evaluation
+ * fails as too costly.
  */
-export function evaluate(ast: Expression, context: PolicyContext): PolicyEvaluationResult {
-  const outcome = evaluateOrFail(ast, context);
+export function evaluate(ast: Expression, context: PolicyContext, budget?: StepBudget): PolicyEvaluationResult {
+  const outcome = evaluateOrFail(ast, context, budget);
   return typeof outcome === 'boolean' ? { ok: true, value: outcome } : { ok: false, error: outcome.toError() };
 }
 
@@ -56,10 +57,18 @@ export function missingKeyword(name: string, span: SourceSpan): EvaluationFailur
   return new EvaluationFailure(`MissingField: '${name}' is not available for this request`, span, { reason: 'MissingField', field: name });
 }
 
+/**
+ * A failure for want of the steps a decision or search had left (details `shared: true`): a fact about that decision,
+ * not about the field and its context, so it is never remembered as the field's result.
+ */
+export function ranOutOfSharedBudget(failure: EvaluationFailure): boolean {
+  return failure.details['shared'] === true;
+}
+
 /** `evaluate` for hot paths (the engine, the rehearsal): the value, or the failure without an error built. */
-export function evaluateOrFail(ast: Expression, context: PolicyContext): boolean | EvaluationFailure {
+export function evaluateOrFail(ast: Expression, context: PolicyContext, budget?: StepBudget): boolean | EvaluationFailure {
   try {
-    const value = new Evaluator(context).evaluate(ast, new Map());
+    const value = new Evaluator(context, budget).evaluate(ast, new Map());
     if (typeof value !== 'boolean') {
       throw typeError(ast.span, `the expression evaluated to a ${describeValue(value)}, not a bool`);
     }
@@ -108,20 +117,35 @@ function pathOf(node: Expression): string | undefined {
 /** One evaluation over one request; `explain.ts` re-evaluates sub-expressions with it to say why. */
 export class Evaluator {
   private steps = 0;
+  private limit = MAX_EVALUATION_STEPS;
 
-  constructor(private readonly context: PolicyContext) {}
+  constructor(
+    private readonly context: PolicyContext,
+    private readonly shared?: StepBudget,
+  ) {}
 
-  /** The value of `node`, within a budget of its own of MAX_EVALUATION_STEPS. */
+  /**
+   * The value of `node`, within a budget of its own of MAX_EVALUATION_STEPS and within what the shared budget has
+   * left; the steps taken are spent from the shared budget, whether the evaluation succeeds or fails.
+   */
   evaluate(node: Expression, bindings: Bindings): PolicyValue {
     this.steps = 0;
-    return this.value(node, bindings);
+    this.limit = Math.min(MAX_EVALUATION_STEPS, this.shared?.remaining ?? MAX_EVALUATION_STEPS);
+    try {
+      return this.value(node, bindings);
+    } finally {
+      this.shared?.spend(this.steps);
+    }
   }
 
   private step(span: SourceSpan): void {
     this.steps += 1;
-    if (this.steps > MAX_EVALUATION_STEPS) {
-      throw new EvaluationFailure(`TooCostly: evaluating this takes more than ${MAX_EVALUATION_STEPS} steps`, span, { reason: 'TooCostly' });
+    if (this.steps <= this.limit) return;
+    if (this.shared !== undefined && this.limit < MAX_EVALUATION_STEPS) {
+      const text = `TooCostly: the evaluations of this decision take more than ${this.shared.limit} steps in all`;
+      throw new EvaluationFailure(text, span, { reason: 'TooCostly', shared: true });
     }
+    throw new EvaluationFailure(`TooCostly: evaluating this takes more than ${MAX_EVALUATION_STEPS} steps`, span, { reason: 'TooCostly' });
   }
 
   private value(node: Expression, bindings: Bindings): PolicyValue {

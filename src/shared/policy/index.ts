@@ -8,7 +8,7 @@ export { PolicyParseError, PolicyEvaluationError } from './errors';
 export { MAX_EXPRESSION_LENGTH, tokenize, type Token, type TokenKind } from './tokenizer';
 export { MAX_NESTING_DEPTH, parsePolicyExpression } from './parser';
 export { checkPolicyExpression, type PolicyCheckResult } from './check';
-export { MAX_EVALUATION_STEPS, staticCost } from './cost';
+export { MAX_DECISION_STEPS, MAX_EVALUATION_STEPS, StepBudget, staticCost } from './cost';
 export { absentKeywordOf, failureInWords } from './failure-words';
 export { ROOTS_BY_KIND, TRANSACTION_ROOTS, describeType, type StaticType } from './schema';
 export {
@@ -50,6 +50,7 @@ export {
   explainOutcomes,
   explainPolicyField,
   policyFieldHolds,
+  ranOutOfSteps,
   refusedBeforeDecoding,
   type Authorization,
   type DecisionRequest,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  MAX_DECISION_STEPS,
   MAX_EVALUATION_STEPS,
   MAX_NESTING_DEPTH,
   checkPolicyExpression,
@@ -7,8 +8,10 @@ import {
   evaluatePolicyExpression,
   parsePolicyExpression,
   staticCost,
+  type EnginePolicy,
   type PolicyContext,
 } from '../../../src/shared/policy';
+import { countingSteps } from './step-count';
 
 const DIGITS = '[0,1,2,3,4,5,6,7,8,9]';
 
@@ -80,5 +83,59 @@ describe('policy evaluation has no work bound', () => {
   it('the deepest nesting the parser allows is refused by its cost, not by the evaluator running', () => {
     const deepest = nestedOverDigits(MAX_NESTING_DEPTH / 4);
     expect(checkPolicyExpression(deepest, 'condition')).toMatchObject({ ok: false, error: { details: { reason: 'TooCostly' } } });
+  });
+
+  describe('one decision shares one budget across its policies', () => {
+    /**
+     * Four deep over the request's ten elements, about 45,000 steps: within one evaluation's budget, while eleven of
+     * them are more than a decision's. The index makes each text distinct, so none is remembered from another.
+     */
+    const costlyCondition = (index: number, holds: boolean) =>
+      `${nestedOverRequestList(4).replace('true', holds ? 'v0 != v1 || v2 == v2' : 'v0 == v1 && v2 == v3')} || ${index} == 1000`;
+    const costly = (index: number, effect: EnginePolicy['effect'], holds: boolean): EnginePolicy => ({
+      id: `costly-${index}`,
+      name: `costly ${index}`,
+      effect,
+      condition: costlyCondition(index, holds),
+      consensus: '',
+      time: '',
+    });
+    const decideOver = (policies: EnginePolicy[], log?: (line: string) => void) =>
+      decide({
+        policies,
+        activityType: 'T',
+        params: {},
+        condition: { ...withTenElements }, // a context of its own: nothing is remembered from another decision
+        approvers: [],
+        rootQuorum: { userIds: ['root'], threshold: 1 },
+        now: 0,
+        ...(log === undefined ? {} : { log }),
+      });
+
+    it('thirty costly ALLOWs and a DENY listed last: the DENY is read, and the whole decision stays within the budget', () => {
+      const allows = Array.from({ length: 30 }, (_, index) => costly(index, 'EFFECT_ALLOW', true));
+      const deny: EnginePolicy = { id: 'deny', name: 'deny', effect: 'EFFECT_DENY', condition: "activity.type == 'T'", consensus: '', time: '' };
+      const { result, steps } = countingSteps(() => decideOver([...allows, deny]));
+      expect(steps).toBeLessThanOrEqual(MAX_DECISION_STEPS + 30); // at most one step per field that found the budget spent
+      expect(result.decision).toBe('deny');
+      expect(result).toMatchObject({ reason: 'explicit' });
+      expect(result.evaluations.at(-1)).toEqual({ policyId: 'deny', outcome: 'OUTCOME_DENY_EXPLICIT' });
+      // The first ALLOWs were read in full and matched; those past the budget did not apply.
+      expect(result.evaluations[0]).toEqual({ policyId: 'costly-0', outcome: 'OUTCOME_ALLOW' });
+      expect(result.evaluations[29]).toEqual({ policyId: 'costly-29', outcome: 'OUTCOME_ERROR' });
+    });
+
+    it('DENYs that alone run out the budget leave the decision unable to allow: it denies, saying why', () => {
+      const denies = Array.from({ length: 12 }, (_, index) => costly(index, 'EFFECT_DENY', false));
+      const allow: EnginePolicy = { id: 'allow', name: 'allow', effect: 'EFFECT_ALLOW', condition: '', consensus: '', time: '' };
+      const logged: string[] = [];
+      const { result, steps } = countingSteps(() => decideOver([allow, ...denies], (line) => logged.push(line)));
+      expect(steps).toBeLessThanOrEqual(MAX_DECISION_STEPS + 12);
+      expect(result).toMatchObject({ decision: 'deny', reason: 'implicit' });
+      expect(result.evaluations[0]).toEqual({ policyId: 'allow', outcome: 'OUTCOME_ERROR' });
+      expect(logged.at(-1)).toBe(`the DENY policies took more than ${MAX_DECISION_STEPS} steps to evaluate in all; the request is denied`);
+      // Fewer of them, within the budget, are read in full and match nothing: the ALLOW allows.
+      expect(decideOver([allow, ...denies.slice(0, 10)])).toMatchObject({ decision: 'allow', by: 'policy' });
+    });
   });
 });
