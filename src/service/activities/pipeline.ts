@@ -26,8 +26,8 @@ import {
   type AuthorizationRequest,
   authorize,
   denialError,
-  isEligibleVoter,
   refusedBeforeDecoding,
+  voteEligibility,
 } from '../authorize';
 import { rpcStatusOf } from '../server/errors';
 import type { Repositories, Store } from '../store';
@@ -444,11 +444,14 @@ async function castVote(session: Session, target: ActivityRecord, actor: Actor, 
   // A vote acts on the activity it counts towards: a session profile's scope must allow that activity as it would its
   // proposal, so a scoped session cannot approve or reject what it could not have proposed.
   for (const hook of deps.hooks) hook.checkRequest?.(actor.credential, request);
-  if (!isEligibleVoter(request, actor.user.id)) {
+  const eligibility = voteEligibility(request, actor.user.id);
+  if (!eligibility.eligible) {
+    const tooCostly =
+      eligibility.tooCostly.length === 0 ? '' : `; policies ${eligibility.tooCostly.join(', ')} were too costly to work out who may vote`;
     throw new QkError(
       'REQUEST_NOT_AUTHORIZED',
-      `request not authorized: user ${actor.user.id} is neither in the root quorum nor needed by the consensus of a policy that applies to activity ${target.id}`,
-      { activityId: target.id, userId: actor.user.id },
+      `request not authorized: user ${actor.user.id} is neither in the root quorum nor needed by the consensus of a policy that applies to activity ${target.id}${tooCostly}`,
+      { activityId: target.id, userId: actor.user.id, ...(eligibility.tooCostly.length === 0 ? {} : { tooCostlyPolicyIds: eligibility.tooCostly }) },
     );
   }
   const cast = vote(deps, target.id, actor, selection, message, now);

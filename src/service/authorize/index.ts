@@ -8,8 +8,11 @@ import {
   conditionContextOf,
   consensusContextOf,
   decide,
+  MAX_DECISION_STEPS,
   policyFieldHolds,
+  ranOutOfSteps,
   refusedBeforeDecoding as refusedWithoutDecoded,
+  StepBudget,
   timeContextAt,
   type Authorization,
   type DecisionRequest,
@@ -136,20 +139,34 @@ export function denialError(authorization: Extract<Authorization, { decision: 'd
   });
 }
 
+/** Whether a user may vote, and when not, the policies whose search for who may vote ran out of steps. */
+export type VoteEligibility = { eligible: true } | { eligible: false; tooCostly: string[] };
+
+/** `voteEligibility`, as a yes or no. */
+export function isEligibleVoter(request: Omit<AuthorizationRequest, 'approvers'>, userId: string, budget?: StepBudget): boolean {
+  return voteEligibility(request, userId, budget).eligible;
+}
+
 /**
  * Whether `userId` may vote on the activity: a root-quorum member, or a user whose approval can make a
  * difference to the consensus of an ALLOW policy whose condition matches (docs/service.md#who-may-vote), active at
  * `now`. The test is behavioural, not textual: starting from
  * every user of the organization approving, drop the others one by one while the consensus still holds; the user counts
- * when the consensus fails without them in the smallest set that remains.
+ * when the consensus fails without them in the smallest set that remains. The search evaluates a consensus up to once
+ * per user, so all its evaluations share one budget of MAX_DECISION_STEPS; a policy whose search runs out gives no
+ * vote (fail safe), and is named with its id in `tooCostly`.
  */
-export function isEligibleVoter(request: Omit<AuthorizationRequest, 'approvers'>, userId: string): boolean {
+export function voteEligibility(
+  request: Omit<AuthorizationRequest, 'approvers'>,
+  userId: string,
+  budget: StepBudget = new StepBudget(MAX_DECISION_STEPS),
+): VoteEligibility {
   const { store, organization } = request;
-  if (isRootUser(store, organization.id, userId)) return true;
+  if (isRootUser(store, organization.id, userId)) return { eligible: true };
   const condition = conditionContext(request);
   const time = timeContextAt(request.now);
   const everyone = store.users.listByOrganization(organization.id).map((user) => user.id);
-  if (!everyone.includes(userId)) return false;
+  if (!everyone.includes(userId)) return { eligible: false, tooCostly: [] };
   // Each user as if approving with every credential they hold (API keys and passkeys), read once: the search below
   // evaluates the consensus for many sets of users.
   const credentialsOf = new Map<string, Approver[]>(
@@ -174,22 +191,42 @@ export function isEligibleVoter(request: Omit<AuthorizationRequest, 'approvers'>
     ]),
   );
   const approversOf = (ids: readonly string[]): Approver[] => ids.flatMap((id) => credentialsOf.get(id) ?? []);
-  const consensusHoldsFor = (policy: PolicyRecord, ids: readonly string[]): boolean =>
-    policyFieldHolds(policy.consensus, 'consensus', consensusContextOf(engineApprovers(store, approversOf(ids)))) === true;
-  return store.policies.listByOrganization(organization.id).some((policy) => {
+  /** A field's truth within the shared budget; undefined once the budget is spent, when the search cannot tell. */
+  const holds = (result: ReturnType<typeof policyFieldHolds>): boolean | undefined => (ranOutOfSteps(result) ? undefined : result === true);
+  const consensusHoldsFor = (policy: PolicyRecord, ids: readonly string[]): boolean | undefined =>
+    holds(policyFieldHolds(policy.consensus, 'consensus', consensusContextOf(engineApprovers(store, approversOf(ids))), budget));
+  /** Whether the user's approval makes a difference to `policy`; undefined when the budget runs out first. */
+  const userCounts = (policy: PolicyRecord): boolean | undefined => {
     if (policy.effect !== 'EFFECT_ALLOW' || policy.consensus.trim() === '') return false;
-    if (policyFieldHolds(policy.time, 'time', time) !== true) return false;
-    if (policyFieldHolds(policy.condition, 'condition', condition) !== true) return false;
+    const applies =
+      holds(policyFieldHolds(policy.time, 'time', time, budget)) && holds(policyFieldHolds(policy.condition, 'condition', condition, budget));
+    if (applies !== true) return applies;
     let set = everyone;
-    if (!consensusHoldsFor(policy, set)) return false;
+    const byEveryone = consensusHoldsFor(policy, set);
+    if (byEveryone !== true) return byEveryone;
     for (const other of everyone) {
       if (other === userId) continue;
       const smaller = set.filter((id) => id !== other);
-      if (consensusHoldsFor(policy, smaller)) set = smaller;
+      const held = consensusHoldsFor(policy, smaller);
+      if (held === undefined) return undefined;
+      if (held) set = smaller;
     }
-    return !consensusHoldsFor(
+    const withoutUser = consensusHoldsFor(
       policy,
       set.filter((id) => id !== userId),
     );
-  });
+    return withoutUser === undefined ? undefined : !withoutUser;
+  };
+  const tooCostly: string[] = [];
+  for (const policy of store.policies.listByOrganization(organization.id)) {
+    const counts = userCounts(policy);
+    if (counts === true) return { eligible: true };
+    if (counts === undefined) {
+      request.log(
+        `policy ${policy.id} (${policy.name}): working out who may vote on this activity took more than ${MAX_DECISION_STEPS} steps; it gives no vote`,
+      );
+      tooCostly.push(policy.id);
+    }
+  }
+  return { eligible: false, tooCostly };
 }
