@@ -22,7 +22,9 @@ import {
   evaluate,
   explainOutcomes,
   failureInWords,
+  MAX_DECISION_STEPS,
   policyActivityOf,
+  StepBudget,
   timeContextAt,
   type DecisionToExplain,
   type PolicyOutcome as EngineOutcome,
@@ -126,14 +128,18 @@ export function standingIn(
 
 /** Beyond this many extra approvers the search for "what is still needed" stops and says so in general words. */
 const MAX_EXTRA_APPROVERS = 3;
-/** Bounds the combinations tried (users choose k), so an organization with many users still answers at once. */
+/**
+ * Bounds the combinations tried (users choose k), so an organization with many users still answers at once; and all
+ * the consensus evaluations of one standing's search share one budget of MAX_DECISION_STEPS, so a costly consensus
+ * cannot multiply its cost by the combinations.
+ */
 const MAX_COMBINATIONS = 20_000;
 
 export function policyStanding(input: StandingInput): PolicyStanding {
   const conditionContext: PolicyContext = { ...input.resources, activity: policyActivityOf(input.activityType, input.params) };
   const timeContext = timeContextAt(input.nowMs);
   const consensusContext = consensusContextFor(input);
-  const consensus: ConsensusCheck = (policy, approverIds) => holds(policy.consensus, 'consensus', consensusContext(approverIds));
+  const consensus: ConsensusCheck = (policy, approverIds, budget) => holds(policy.consensus, 'consensus', consensusContext(approverIds), budget);
   const approvers = unique(input.approverIds);
 
   const matchedPolicies: MatchedPolicy[] = [];
@@ -220,8 +226,10 @@ export function policyStanding(input: StandingInput): PolicyStanding {
     why: why(waiting.length > 0 ? 'consensus-needed' : 'implicit-deny'),
   };
 
-  const needs = waiting.map((policy) => whatConsensusNeeds(policy, approvers, input, consensus));
-  const reachable = needs.filter((need): need is Need => need !== undefined).sort((a, b) => a.count - b.count);
+  const searchBudget = new StepBudget(MAX_DECISION_STEPS);
+  const needs = waiting.map((policy) => whatConsensusNeeds(policy, approvers, input, consensus, searchBudget));
+  const reachable = needs.filter((need): need is Need => typeof need === 'object').sort((a, b) => a.count - b.count);
+  const tooCostly = waiting.filter((_, position) => needs[position] === TOO_COSTLY);
   const viewerHelps = !viewerVoted && (viewerInRootQuorum || reachable.some((need) => need.viewerCompletes));
   if (waiting.length > 0) {
     const best = reachable[0];
@@ -229,9 +237,11 @@ export function policyStanding(input: StandingInput): PolicyStanding {
       ...base,
       outcome: 'NEEDS_CONSENSUS',
       consensusNeeds:
-        best === undefined
-          ? `no set of up to ${MAX_EXTRA_APPROVERS} more approvers of this organization satisfies the consensus of ${quoteNames(waiting)}; the root quorum can still approve`
-          : best.words,
+        best !== undefined
+          ? best.words
+          : tooCostly.length > 0
+            ? `who may still vote is too costly to work out for ${quoteNames(tooCostly)}; the root quorum can still approve`
+            : `no set of up to ${MAX_EXTRA_APPROVERS} more approvers of this organization satisfies the consensus of ${quoteNames(waiting)}; the root quorum can still approve`,
       viewerCanApprove: viewerHelps,
     };
   }
@@ -279,7 +289,10 @@ interface Need {
   viewerCompletes: boolean;
 }
 
-type ConsensusCheck = (policy: StandingPolicy, approverIds: readonly string[]) => boolean | FieldFailure;
+type ConsensusCheck = (policy: StandingPolicy, approverIds: readonly string[], budget?: StepBudget) => boolean | FieldFailure;
+
+/** What a search for the approvers a consensus still needs found when its budget ran out before it could tell. */
+const TOO_COSTLY = 'too costly';
 
 const ENGINE_OUTCOMES: Record<PolicyVerdict['verdict'], EngineOutcome> = {
   allow: 'OUTCOME_ALLOW',
@@ -312,15 +325,26 @@ function consensusContextFor(input: StandingInput): (approverIds: readonly strin
   return (approverIds) => ({ approvers: approverIds.map(policyUser), credentials: approverIds.flatMap(credentials) });
 }
 
-/** The fewest more approvers that make `policy`'s consensus hold, described with the tag they share, if any. */
-function whatConsensusNeeds(policy: StandingPolicy, approvers: readonly string[], input: StandingInput, consensus: ConsensusCheck): Need | undefined {
+/**
+ * The fewest more approvers that make `policy`'s consensus hold, described with the tag they share, if any; TOO_COSTLY
+ * when `budget` runs out before the search can tell.
+ */
+function whatConsensusNeeds(
+  policy: StandingPolicy,
+  approvers: readonly string[],
+  input: StandingInput,
+  consensus: ConsensusCheck,
+  budget: StepBudget,
+): Need | typeof TOO_COSTLY | undefined {
   const candidates = input.users.map((user) => user.userId).filter((userId) => !approvers.includes(userId));
   for (let count = 1; count <= Math.min(MAX_EXTRA_APPROVERS, candidates.length); count += 1) {
     const completing: string[][] = [];
     let tried = 0;
     for (const extra of combinations(candidates, count)) {
       if ((tried += 1) > MAX_COMBINATIONS) break;
-      if (consensus(policy, [...approvers, ...extra]) === true) completing.push(extra);
+      const held = consensus(policy, [...approvers, ...extra], budget);
+      if (held === true) completing.push(extra);
+      else if (held !== false && held.details['shared'] === true) return TOO_COSTLY;
     }
     if (completing.length === 0) continue;
     const helpers = unique(completing.flat());
@@ -364,12 +388,15 @@ interface FieldFailure {
   details: Readonly<Record<string, unknown>>;
 }
 
-/** true / false, or why it could not be evaluated. Empty text imposes no constraint, as in the service. */
-function holds(text: string, kind: PolicyExpressionKind, context: PolicyContext): boolean | FieldFailure {
+/**
+ * true / false, or why it could not be evaluated. Empty text imposes no constraint, as in the service. With a
+ * `budget`, the evaluation is one of a search's and spends from it.
+ */
+function holds(text: string, kind: PolicyExpressionKind, context: PolicyContext, budget?: StepBudget): boolean | FieldFailure {
   if (text.trim() === '') return true;
   const checked = checkPolicyExpression(text, kind);
   if (!checked.ok) return { kind, details: checked.error.details ?? {} };
-  const result = evaluate(checked.ast, context);
+  const result = evaluate(checked.ast, context, budget);
   return result.ok ? result.value : { kind, details: result.error.details ?? {} };
 }
 
