@@ -15,11 +15,11 @@ export const MAX_EVALUATION_STEPS = 50_000;
 
 /**
  * The work one decision, or one search over many sets of approvers (who may vote, what consensus still needs), may do
- * in all: ten evaluations at the full budget. Each evaluation stays within MAX_EVALUATION_STEPS and within what the
+ * in all: five evaluations at the full budget. Each evaluation stays within MAX_EVALUATION_STEPS and within what the
  * decision or search has left, so the number of policies or users no longer multiplies the work. An ordinary
- * decision takes a few thousand steps; the eligibility search of a 100-user organization, tens of thousands.
+ * decision takes a few thousand steps; the eligibility search of a 100-user organization, hundreds to tens of thousands.
  */
-export const MAX_DECISION_STEPS = 500_000;
+export const MAX_DECISION_STEPS = 250_000;
 
 /** The step counter the evaluations of one decision or one search share. */
 export class StepBudget {
