@@ -70,6 +70,7 @@ export const ERROR_HEADLINES: Readonly<Record<ErrorCode, string>> = {
   CANCELLED: 'You cancelled the request.',
   SANDBOX_UNAVAILABLE: 'The Sandbox is not running.',
   PORT_IN_USE: 'That port is taken by another program.',
+  DATABASE_IN_USE: 'Another Sandbox has this database open.',
   RESPONSE_INVALID: 'The service answered something QuorumKey did not expect.',
   RESPONSE_TOO_LARGE: 'The service’s answer was far larger than QuorumKey reads.',
   IPC_SENDER_REJECTED: 'This page may not talk to QuorumKey.',
