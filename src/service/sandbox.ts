@@ -15,6 +15,8 @@ export interface SandboxOptions {
   host?: string;
   /** CAIP-2 chain id → JSON-RPC URL of the node sends go to, e.g. `{ 'eip155:31337': 'http://127.0.0.1:8545' }`. */
   rpc?: Readonly<Record<string, string>>;
+  /** The most an Ethereum send may cost in fees (wei) when the node filled its gas or fee; 10^17 by default (`--max-node-fee`). */
+  maxNodeFeeWei?: bigint;
   /** Lets a root quorum member move the Sandbox's clock forward (docs/sandbox.md#the-clock). */
   clockControl?: boolean;
   /** Database file; `:memory:` (the default) keeps nothing after `stop()`. */
@@ -55,6 +57,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     ...(options.port === undefined ? {} : { port: options.port }),
     ...(options.host === undefined ? {} : { host: options.host }),
     ...(options.rpc === undefined ? {} : { rpc: options.rpc }),
+    ...(options.maxNodeFeeWei === undefined ? {} : { maxNodeFeeWei: options.maxNodeFeeWei }),
     ...(options.clockControl === undefined ? {} : { clockControl: options.clockControl }),
     ...(options.otpOutbox === undefined ? {} : { otpOutbox: options.otpOutbox }),
     ...(options.log === undefined ? {} : { log: options.log }),
