@@ -350,21 +350,27 @@ async function readCapped(
   }
   if (response.body === null) return '';
   const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  const parts: string[] = [];
+  // Kept as bytes, outside the JavaScript heap, and decoded once whole: an answer cut off is never turned into text.
+  const chunks: Uint8Array[] = [];
   let received = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     received += value.byteLength;
     if (received > capBytes) {
+      chunks.length = 0;
       void reader.cancel().catch(() => undefined);
       throw refuse(`over ${capBytes} bytes`);
     }
-    parts.push(decoder.decode(value, { stream: true }));
+    chunks.push(value);
   }
-  parts.push(decoder.decode());
-  return parts.join('');
+  const whole = new Uint8Array(received);
+  let offset = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(whole);
 }
 
 /**
