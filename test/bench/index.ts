@@ -12,6 +12,7 @@ const BENCHES: Array<{ name: string; load: () => Promise<{ run: () => Promise<un
   { name: 'journal-hostile', load: () => import('./journal-hostile.js') },
   { name: 'policies', load: () => import('./policies.js') },
   { name: 'inbox', load: () => import('./inbox.js') },
+  { name: 'hostile-service', load: () => import('./hostile-service.js') },
   { name: 'sandbox', load: () => import('./sandbox.js') },
 ];
 
