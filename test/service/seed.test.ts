@@ -8,7 +8,9 @@ import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { startService } from '../../src/service';
+import { userIdsNamedBy } from '../../src/service/seed/consensus-users';
 import { loadSeedFile, writeKeyFiles } from '../../src/service/seed/file';
+import { checkPolicyExpression } from '../../src/shared/policy';
 import { Store } from '../../src/service/store';
 import { rejection } from '../support/assertions';
 import { copySeedFixture, type SeedCopy } from '../support/seed';
@@ -84,6 +86,21 @@ describe('bad seed files', () => {
       /organization\.policies\[0\]\.condition: /,
     ],
     ['two users of one name', (d) => void (d.organization.users[1].userName = 'Alice'), /organization\.users\[1\]\.userName: "Alice" is taken/],
+    [
+      'a consensus naming a user id no user of the seed has (issue 37)',
+      (d) =>
+        void (d.organization.policies[0].consensus =
+          "approvers.all(u, u.id in ['66666666-7777-4888-8999-aaaaaaaaaaaa', '99999999-0000-4000-8000-000000000000'])"),
+      /organization\.policies\[0\]\.consensus: policy "Bob signs alone" names user 99999999-0000-4000-8000-000000000000, but no user in this seed has that userId/,
+    ],
+    [
+      "a consensus naming another organization's user (issue 37)",
+      (d) => {
+        d.organization.subOrganizations[0].users[0].userId = '77777777-0000-4000-8000-000000000000';
+        d.organization.policies[0].consensus = "credentials.any(c, c.user_id == '77777777-0000-4000-8000-000000000000')";
+      },
+      /organization\.policies\[0\]\.consensus: policy "Bob signs alone" names user 77777777-0000-4000-8000-000000000000, a user of organization\.subOrganizations\[0\], but a consensus counts only its own/,
+    ],
     [
       'a key used twice',
       (d) => void (d.organization.subOrganizations[0].users[0].apiKeys[0].keyFile = 'alice.key.json'),
@@ -211,5 +228,26 @@ describe('seeding a database', () => {
     const unseeded = join(copy.directory, 'unseeded.db');
     await (await startService({ db: unseeded, log: () => undefined })).close();
     expect((await rejection(start(copy.file, unseeded))).message).toMatch(/no seed created; a seed file applies to a new database only/);
+  });
+});
+
+describe('the user ids a consensus names (issue 37)', () => {
+  const named = (consensus: string) => {
+    const checked = checkPolicyExpression(consensus, 'consensus');
+    if (!checked.ok) throw checked.error;
+    return userIdsNamedBy(checked.ast);
+  };
+
+  it('reads the strings compared with an approver id or a credential user_id, however written', () => {
+    expect(named("approvers.any(user, user.id == 'u-1') && approvers.all(v, 'u-2' != v.id)")).toEqual(['u-1', 'u-2']);
+    expect(named("approvers.filter(v, v.id in ['u-1', 'u-3']).count() >= 2 || ['u-4'].contains(approvers[0].id)")).toEqual(['u-1', 'u-3', 'u-4']);
+    expect(named("credentials.any(c, c.user_id == 'u-5' && c.type == 'CREDENTIAL_TYPE_API_KEY_P256')")).toEqual(['u-5']);
+  });
+
+  it('leaves out strings compared with anything else: other fields, a credential id, a variable over another list', () => {
+    expect(named("approvers.any(user, user.email == 'a@example.com' || user.tags.contains('t-1'))")).toEqual([]);
+    expect(named("credentials.any(c, c.id == 'k-1')")).toEqual([]);
+    expect(named("approvers.any(user, user.tags.any(id, id == 'u-1'))")).toEqual([]);
+    expect(named('approvers.count() >= 2')).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@ import type { Enclave } from '../enclave';
 import { checkNewKeys, insertPrivateKey } from '../families/private-keys';
 import { checkNewWallet, insertWallet } from '../families/wallets';
 import type { Repositories } from '../store';
+import { userIdsNamedBy } from './consensus-users';
 import { seedFieldError, writeKeyFiles, type ResolvedOrganization, type Seed } from './file';
 
 interface SeedContext {
@@ -24,6 +25,8 @@ interface SeedContext {
   fixedIds: Map<string, string>;
   /** API public keys seen so far, with where: a key authenticates one user. */
   publicKeys: Map<string, string>;
+  /** The user ids the file fixes, each with the field of its user's organization: what a consensus may name. */
+  fixedUserOrganizations: Map<string, string>;
 }
 
 function idFor(ctx: SeedContext, fixed: string | undefined, field: string): string {
@@ -127,18 +130,28 @@ async function seedOrganization(ctx: SeedContext, org: ResolvedOrganization, fie
     if (policyNames.has(policy.policyName))
       throw seedFieldError(ctx.file, `${policyField}.policyName`, `"${policy.policyName}" is taken; policy names are unique within an organization`);
     policyNames.add(policy.policyName);
-    const expression = (kind: 'condition' | 'consensus') => {
+    const checkedExpression = (kind: 'condition' | 'consensus') => {
       const checked = checkPolicyExpression(policy[kind], kind);
       if (!checked.ok) throw seedFieldError(ctx.file, `${policyField}.${kind}`, checked.error.message);
-      return policy[kind] ?? '';
+      return checked.ast;
     };
+    checkedExpression('condition');
+    for (const userId of userIdsNamedBy(checkedExpression('consensus'))) {
+      const userOrganization = ctx.fixedUserOrganizations.get(userId);
+      if (userOrganization === field) continue;
+      const why =
+        userOrganization === undefined
+          ? 'but no user in this seed has that userId (fix it as the userId of the user meant)'
+          : `a user of ${userOrganization}, but a consensus counts only its own organization's approvers`;
+      throw seedFieldError(ctx.file, `${policyField}.consensus`, `policy "${policy.policyName}" names user ${userId}, ${why}`);
+    }
     tx.policies.insert({
       id: idFor(ctx, policy.policyId, `${policyField}.policyId`),
       organizationId,
       name: policy.policyName,
       effect: policy.effect,
-      condition: expression('condition'),
-      consensus: expression('consensus'),
+      condition: policy.condition ?? '',
+      consensus: policy.consensus ?? '',
       time: '',
       notes: policy.notes,
       now,
@@ -154,12 +167,16 @@ export async function applySeed(
   seed: Seed,
   deps: { enclave: Enclave; now: number; newId: () => string },
 ): Promise<{ organizationId: string; rootUserId: string }> {
-  const ctx: SeedContext = { tx, ...deps, file: seed.file, fixedIds: new Map(), publicKeys: new Map() };
   const { subOrganizations, ...root } = seed.organization;
-  const created = await seedOrganization(ctx, root, 'organization', undefined);
-  for (const [index, sub] of subOrganizations.entries()) {
-    await seedOrganization(ctx, sub, `organization.subOrganizations[${index}]`, created.organizationId);
+  const subs = subOrganizations.map((org, index) => ({ org, field: `organization.subOrganizations[${index}]` }));
+  // The first to fix an id keeps it: a second is refused as given twice when its organization is seeded.
+  const fixedUserOrganizations = new Map<string, string>();
+  for (const { org, field } of [{ org: root, field: 'organization' }, ...subs]) {
+    for (const { userId } of org.users) if (userId !== undefined && !fixedUserOrganizations.has(userId)) fixedUserOrganizations.set(userId, field);
   }
+  const ctx: SeedContext = { tx, ...deps, file: seed.file, fixedIds: new Map(), publicKeys: new Map(), fixedUserOrganizations };
+  const created = await seedOrganization(ctx, root, 'organization', undefined);
+  for (const { org, field } of subs) await seedOrganization(ctx, org, field, created.organizationId);
   tx.seeds.insert({ fingerprint: seed.fingerprint, organizationId: created.organizationId, appliedAt: deps.now });
   // Last, inside the transaction: a seed refused above writes no key file, and one that cannot be written seeds nothing.
   writeKeyFiles(seed);
