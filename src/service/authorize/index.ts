@@ -143,8 +143,8 @@ export function denialError(authorization: Extract<Authorization, { decision: 'd
 export type VoteEligibility = { eligible: true } | { eligible: false; tooCostly: string[] };
 
 /** `voteEligibility`, as a yes or no. */
-export function isEligibleVoter(request: Omit<AuthorizationRequest, 'approvers'>, userId: string, budget?: StepBudget): boolean {
-  return voteEligibility(request, userId, budget).eligible;
+export function isEligibleVoter(request: Omit<AuthorizationRequest, 'approvers'>, userId: string): boolean {
+  return voteEligibility(request, userId).eligible;
 }
 
 /**
@@ -156,13 +156,10 @@ export function isEligibleVoter(request: Omit<AuthorizationRequest, 'approvers'>
  * per user, so all its evaluations share one budget of MAX_DECISION_STEPS; a policy whose search runs out gives no
  * vote (fail safe), and is named with its id in `tooCostly`.
  */
-export function voteEligibility(
-  request: Omit<AuthorizationRequest, 'approvers'>,
-  userId: string,
-  budget: StepBudget = new StepBudget(MAX_DECISION_STEPS),
-): VoteEligibility {
+export function voteEligibility(request: Omit<AuthorizationRequest, 'approvers'>, userId: string): VoteEligibility {
   const { store, organization } = request;
   if (isRootUser(store, organization.id, userId)) return { eligible: true };
+  const budget = new StepBudget(MAX_DECISION_STEPS);
   const condition = conditionContext(request);
   const time = timeContextAt(request.now);
   const everyone = store.users.listByOrganization(organization.id).map((user) => user.id);
