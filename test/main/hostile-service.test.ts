@@ -140,7 +140,7 @@ describe('the inbox against a hostile service', () => {
     };
     const notifications = new NotificationRecorder();
     const inbox = new Inbox({
-      profiles: { list: async () => [profile], setActive: async () => profile },
+      profiles: { list: async () => [profile], setActive: async () => undefined },
       clientFor: () => clientFor(service.baseUrl),
       settings: new Settings({ dataDir }),
       lock: new AppLock(),
