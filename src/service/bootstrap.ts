@@ -11,7 +11,8 @@ import { apiKeyCredentialTypeByCurve } from './auth/credentials';
 import type { Enclave } from './enclave';
 import { applySeed } from './seed/apply';
 import type { Seed } from './seed/file';
-import type { Repositories, Store } from './store';
+import { requireSameSeed } from './seed/kept';
+import type { Store } from './store';
 
 export const ENCLAVE_SIGNING_KEY = 'enclave-signing';
 export const ROOT_ORGANIZATION_NAME = 'Root organization';
@@ -137,17 +138,4 @@ export async function bootstrap(
     }
     return { organizationId, rootUserId, authProxyConfigId, enclaveSigningKey: signingKey, ...(generatedRootKey ? { generatedRootKey } : {}) };
   });
-}
-
-/** A seeded database starts again only with the seed it was created from: the file's organizations are its own. */
-function requireSameSeed(tx: Repositories, seed: Seed, databasePath: string): void {
-  const applied = tx.seeds.applied();
-  if (applied?.fingerprint === seed.fingerprint) return;
-  throw new QkError(
-    'FAILED_PRECONDITION',
-    applied === undefined
-      ? `the database ${databasePath} already holds an organization that no seed created; a seed file applies to a new database only (give another --db, or drop --seed)`
-      : `the database ${databasePath} was created from another seed (${applied.fingerprint}) than ${seed.file} (${seed.fingerprint}); start with a new --db to apply it`,
-    { seedFingerprint: seed.fingerprint, ...(applied === undefined ? {} : { appliedFingerprint: applied.fingerprint }) },
-  );
 }

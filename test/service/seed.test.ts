@@ -5,13 +5,16 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { startService } from '../../src/service';
 import { userIdsNamedBy } from '../../src/service/seed/consensus-users';
 import { loadSeedFile, writeKeyFiles } from '../../src/service/seed/file';
+import { seedChanges } from '../../src/service/seed/kept';
 import { checkPolicyExpression } from '../../src/shared/policy';
 import { Store } from '../../src/service/store';
+import { generateApiKeyPair } from '../../src/shared/crypto/keys';
 import { rejection } from '../support/assertions';
 import { copySeedFixture, type SeedCopy } from '../support/seed';
 
@@ -224,10 +227,66 @@ describe('seeding a database', () => {
     const refused = await rejection(start(other.file, db));
     expect(refused.code).toBe('FAILED_PRECONDITION');
     expect(refused.message).toMatch(/was created from another seed/);
+    // Issue 37: it says what changed.
+    expect(refused.message).toMatch(/: organization\.organizationName: "Compat organization" → "Another organization"; start with a new --db/);
 
     const unseeded = join(copy.directory, 'unseeded.db');
     await (await startService({ db: unseeded, log: () => undefined })).close();
     expect((await rejection(start(copy.file, unseeded))).message).toMatch(/no seed created; a seed file applies to a new database only/);
+  });
+});
+
+describe('issue 37: a kept database compares the seed by its content, and its key files apart', () => {
+  it('says which key files are missing or hold another key, not that the seed is another, and starts once they are back', async () => {
+    const copy = fixture();
+    const db = join(copy.directory, 'sandbox.db');
+    await (await start(copy.file, db)).close();
+    const keyFile = (name: string) => join(copy.directory, name);
+    const alice = readFileSync(keyFile('alice.key.json'), 'utf8');
+    const bob = readFileSync(keyFile('bob.key.json'), 'utf8');
+    rmSync(keyFile('alice.key.json'));
+    writeFileSync(keyFile('bob.key.json'), JSON.stringify({ ...generateApiKeyPair('p256'), curve: 'p256' }));
+
+    const refused = await rejection(start(copy.file, db));
+    expect(refused.code).toBe('FAILED_PRECONDITION');
+    expect(refused.message).not.toMatch(/another seed/);
+    expect(refused.message).toMatch(
+      /was created from .*two-of-two\.yaml with other key files: organization\.users\[0\]\.apiKeys\[0\]\.keyFile is missing; organization\.users\[1\]\.apiKeys\[0\]\.keyFile holds another key; bring back the key files/,
+    );
+    // The key pair generated for the missing file while loading is not written: it could never stamp for this database.
+    expect(
+      readdirSync(copy.directory)
+        .filter((name) => name.endsWith('.key.json'))
+        .sort(),
+    ).toEqual(['bob.key.json', 'carol.key.json']);
+
+    writeFileSync(keyFile('alice.key.json'), alice);
+    writeFileSync(keyFile('bob.key.json'), bob);
+    await (await start(copy.file, db)).close();
+  });
+
+  it('lists what changed field by field: values, fields and list items added or removed', () => {
+    const before = { organization: { organizationName: 'A', users: [{ userName: 'Alice' }], wallets: [] as unknown[] } };
+    const after = { organization: { organizationName: 'B', users: [], wallets: [{ walletName: 'W' }], organizationId: 'x' } };
+    expect(seedChanges(before, after)).toEqual([
+      'organization.organizationName: "A" → "B"',
+      'organization.users[0] removed',
+      'organization.wallets[0] added',
+      'organization.organizationId added ("x")',
+    ]);
+    expect(seedChanges({ a: 1 }, { a: 1 })).toEqual([]);
+  });
+
+  it('starts a database seeded before the content was recorded with the seed whose keys it was fingerprinted with', async () => {
+    const copy = fixture();
+    const db = join(copy.directory, 'sandbox.db');
+    await (await start(copy.file, db)).close();
+    const raw = new DatabaseSync(db);
+    raw.prepare('UPDATE seeds SET content = NULL, fingerprint = ?').run(loadSeedFile(copy.file).keyedFingerprint);
+    raw.close();
+    await (await start(copy.file, db)).close();
+    const other = editedSeed((d) => void (d.organization.organizationName = 'Another organization'));
+    expect((await rejection(start(other.file, db))).message).toMatch(/was created from another seed .*; start with a new --db/);
   });
 });
 

@@ -177,7 +177,12 @@ export async function applySeed(
   const ctx: SeedContext = { tx, ...deps, file: seed.file, fixedIds: new Map(), publicKeys: new Map(), fixedUserOrganizations };
   const created = await seedOrganization(ctx, root, 'organization', undefined);
   for (const { org, field } of subs) await seedOrganization(ctx, org, field, created.organizationId);
-  tx.seeds.insert({ fingerprint: seed.fingerprint, organizationId: created.organizationId, appliedAt: deps.now });
+  tx.seeds.insert({
+    fingerprint: seed.fingerprint,
+    content: JSON.stringify(seed.content),
+    organizationId: created.organizationId,
+    appliedAt: deps.now,
+  });
   // Last, inside the transaction: a seed refused above writes no key file, and one that cannot be written seeds nothing.
   writeKeyFiles(seed);
   return created;

@@ -68,6 +68,7 @@ export const seedFileSchema = z.strictObject({
 });
 
 export type SeedOrganization = z.output<typeof seedSubOrganization>;
+export type SeedDocument = z.output<typeof seedFileSchema>;
 export type SeedApiKey = z.output<typeof seedApiKey>;
 
 /** A key as the store takes it: the key file read or generated. */
@@ -86,13 +87,29 @@ export interface PendingKeyFile {
   /** The seed's field that names it, for messages. */
   field: string;
   contents: string;
+  /** The generated key pair's public key. */
+  publicKey: string;
+}
+
+/** What a database records of the seed it was created from, to tell a later seed how it differs (./kept.ts). */
+export interface SeedContent {
+  /** The file as parsed, defaults filled in: key files by name. */
+  document: SeedDocument;
+  /** The public key each key file held or was generated with, by the field of its API key. */
+  keyFileKeys: Record<string, string>;
 }
 
 export interface Seed {
   /** The file it came from, for messages. */
   file: string;
-  /** `sha256:` + hex SHA-256 of the canonical JSON of the resolved seed: layout, comments and key order do not count. */
+  /**
+   * `sha256:` + hex SHA-256 of the canonical JSON of the file as parsed: layout, comments and key order do not count,
+   * and neither do the keys in its key files (a key file generated again leaves the seed what it was).
+   */
   fingerprint: string;
+  /** The fingerprint databases seeded before `content` was recorded hold: the same hash with key files' keys in. */
+  keyedFingerprint: string;
+  content: SeedContent;
   organization: ResolvedOrganization & { subOrganizations: ResolvedOrganization[] };
   /** Key files to generate, one per path however many keys name it; nothing is written while loading. */
   pendingKeyFiles: PendingKeyFile[];
@@ -131,7 +148,9 @@ function keyFilePath(seedFile: string, keyFile: string, field: string): string {
 interface KeyFileResolution {
   seedFile: string;
   /** Key pairs generated for missing key files in this load, by path: a path two keys name holds one pair. */
-  pending: Map<string, PendingKeyFile & { publicKey: string; curve: ApiKeyCurve }>;
+  pending: Map<string, PendingKeyFile & { curve: ApiKeyCurve }>;
+  /** The public key of each API key given by key file, by its field. */
+  keyFileKeys: Record<string, string>;
 }
 
 /** Reads a key file, checking that its private key is the public key's; or generates a pair where there is none. */
@@ -186,7 +205,9 @@ function resolveOrganization<T extends SeedOrganization>(resolution: KeyFileReso
       ...user,
       apiKeys: user.apiKeys.map((key, keyIndex) => {
         const keyField = `${field}.users[${userIndex}].apiKeys[${keyIndex}]`;
-        const publicKey = key.keyFile === undefined ? key.publicKey! : resolveKeyFile(resolution, { ...key, keyFile: key.keyFile }, keyField);
+        if (key.keyFile === undefined) return { apiKeyName: key.apiKeyName, curve: key.curve, publicKey: key.publicKey! };
+        const publicKey = resolveKeyFile(resolution, { ...key, keyFile: key.keyFile }, keyField);
+        resolution.keyFileKeys[keyField] = publicKey;
         return { apiKeyName: key.apiKeyName, curve: key.curve, publicKey };
       }),
     })),
@@ -214,16 +235,26 @@ export function loadSeedFile(file: string): Seed {
     throw new QkError('CONFIG_INVALID', `seed file ${file}: ${described}`, { file, issues });
   }
   const { subOrganizations, ...root } = parsed.data.organization;
-  const resolution: KeyFileResolution = { seedFile: file, pending: new Map() };
+  const resolution: KeyFileResolution = { seedFile: file, pending: new Map(), keyFileKeys: {} };
   const organization = {
     ...resolveOrganization(resolution, root, 'organization'),
     subOrganizations: subOrganizations.map((sub, index) => resolveOrganization(resolution, sub, `organization.subOrganizations[${index}]`)),
   };
-  const fingerprint = `sha256:${createHash('sha256')
-    .update(canonicalize(organization) ?? '')
+  const pendingKeyFiles = [...resolution.pending.values()].map(({ path, field, contents, publicKey }) => ({ path, field, contents, publicKey }));
+  return {
+    file,
+    fingerprint: fingerprintOf(parsed.data),
+    keyedFingerprint: fingerprintOf(organization),
+    content: { document: parsed.data, keyFileKeys: resolution.keyFileKeys },
+    organization,
+    pendingKeyFiles,
+  };
+}
+
+function fingerprintOf(value: unknown): string {
+  return `sha256:${createHash('sha256')
+    .update(canonicalize(value) ?? '')
     .digest('hex')}`;
-  const pendingKeyFiles = [...resolution.pending.values()].map(({ path, field, contents }) => ({ path, field, contents }));
-  return { file, fingerprint, organization, pendingKeyFiles };
 }
 
 /**

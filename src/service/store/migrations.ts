@@ -17,7 +17,7 @@ import { ORGANIZATION_FEATURES_SQL } from './organizations';
 import { OTP_AUTH_SQL } from './otp-auth';
 import { PRIVATE_KEY_TAGS_SQL } from './private-key-tags';
 import { PRIVATE_KEYS_SQL } from './private-keys';
-import { SEEDS_SQL } from './seeds';
+import { SEED_CONTENTS_SQL, SEEDS_SQL } from './seeds';
 import { SENT_TRANSACTIONS_SQL } from './sent-transactions';
 import { SESSIONS_SQL } from './sessions';
 import { TVC_SQL } from './tvc';
@@ -244,4 +244,5 @@ export const migrations: readonly Migration[] = [
   },
   { version: 14, name: 'seeds: the seed file a database was created from', sql: SEEDS_SQL },
   { version: 15, name: 'sent transactions: what eth_send_transaction handed to a node', sql: SENT_TRANSACTIONS_SQL },
+  { version: 16, name: 'seeds: the seed content, to say how another seed differs', sql: SEED_CONTENTS_SQL },
 ];
