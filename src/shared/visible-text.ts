@@ -50,3 +50,20 @@ export function visibleTextWithin(text: string, maxLength: number): string {
 export function quotedText(text: string): string {
   return `"${text.replace(/[\\"]/g, '\\$&').replace(HIDDEN, escapeHidden)}"`;
 }
+
+/**
+ * `value` as indented JSON for a terminal: what JSON.stringify leaves raw in its strings (DEL, C1 controls,
+ * separators, bidi and invisible characters) written as `\u` escapes, so the text still parses to `value`.
+ */
+export function jsonText(value: unknown): string {
+  const json = JSON.stringify(value, null, 2) as string | undefined;
+  if (json === undefined) return String(value);
+  // JSON.stringify escapes every line break inside a string: a raw one is the indentation's own.
+  return json.replace(HIDDEN, (char) => (char === '\n' ? char : jsonEscape(char)));
+}
+
+function jsonEscape(char: string): string {
+  let escaped = '';
+  for (let index = 0; index < char.length; index += 1) escaped += `\\u${char.charCodeAt(index).toString(16).toUpperCase().padStart(4, '0')}`;
+  return escaped;
+}

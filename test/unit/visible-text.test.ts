@@ -3,7 +3,7 @@
  * or hide itself is shown as its escape, and nothing else changes.
  */
 import { describe, expect, it } from 'vitest';
-import { quotedText, visibleText, visibleTextWithin } from '../../src/shared/visible-text';
+import { jsonText, quotedText, visibleText, visibleTextWithin } from '../../src/shared/visible-text';
 
 describe('visibleText', () => {
   it('shows line breaks and separators inside one name as escapes, so they end no line', () => {
@@ -66,5 +66,17 @@ describe('quotedText', () => {
   it('escapes the same hidden characters as visibleText, unlike JSON.stringify', () => {
     expect(quotedText('Pay\u2028roll\u202E\n')).toBe('"Pay\\u2028roll\\u202E\\n"');
     expect(JSON.stringify('Pay\u2028roll\u202E')).not.toContain('\\u202E');
+  });
+});
+
+describe('jsonText', () => {
+  it('service text forges lines of main’s terminal text: JSON for the terminal escapes what JSON.stringify leaves raw, and parses back', () => {
+    const value = { userName: 'Mallory\u007f\u009b2J\u202Edrow\u2028\u2029\u200B\u{E0041}', lines: ['a\nb'], n: 1 };
+    const text = jsonText(value);
+    expect(JSON.stringify(value, null, 2)).toMatch(/[\u202E\u2028]/);
+    expect(text).not.toMatch(/[\p{Cf}\p{Zl}\p{Zp}\u007F-\u009F]/u);
+    expect(text).toContain('"userName": "Mallory\\u007F\\u009B2J\\u202Edrow\\u2028\\u2029\\u200B\\uDB40\\uDC41"');
+    expect(JSON.parse(text)).toEqual(value);
+    expect(text.split('\n')).toHaveLength(JSON.stringify(value, null, 2).split('\n').length);
   });
 });

@@ -28,6 +28,7 @@ import { withSigningParameters, type SigningRequest } from '../signing/signing-r
 import { postStampedFile, stampToFile } from '../stamper/stamped-file';
 import { FILE_LIMITS, readBoundedText, writeNewFile } from '../storage/bounded-file';
 import { ACCOUNT_PRESETS, accountsFor } from '../../shared/wallets/account-presets';
+import { jsonText } from '../../shared/visible-text';
 import { confirmOnTerminal, profilesCommand, sandboxCommand, type SetupArguments } from './setup-commands';
 import { UsageError } from './usage-error';
 import { lintCommand } from './lint-command';
@@ -159,8 +160,9 @@ function activitiesListRequest(values: Values): { filterByStatus?: ActivityStatu
   };
 }
 
+/** Prints `value` as JSON; the service's text in it cannot steer the terminal (jsonText). */
 function print(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  process.stdout.write(`${jsonText(value)}\n`);
 }
 
 function printUnlessEmpty(value: unknown): void {
