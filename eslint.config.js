@@ -114,7 +114,7 @@ export const rendererReact = [
 ];
 
 export default tseslint.config(
-  { ignores: ['.tmp/**', 'out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'dist-sandbox/**'] },
+  { ignores: ['.tmp/**', 'out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'sandbox/dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   regexp.configs['flat/recommended'],
