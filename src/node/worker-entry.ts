@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { QkError } from '../shared/errors';
+import { QkError, type ErrorData } from '../shared/errors';
 
 /**
  * A worker thread's entry file, found from the module that starts the worker (`moduleUrl`, its `import.meta.url`).
@@ -16,4 +17,30 @@ export function workerEntry(moduleUrl: string, sourceFile: string, builtFile: st
   const built = [join(here, builtFile), join(here, '..', builtFile)].find((file) => existsSync(file));
   if (built === undefined) throw new QkError('INTERNAL', `the ${what}'s entry ${builtFile} is missing beside ${here}`);
   return { file: pathToFileURL(built), execArgv: [] };
+}
+
+/** What a one-shot worker sends back: its answer, or the error it failed with. */
+export type WorkerJobMessage<T> = { kind: 'done'; value: T } | { kind: 'failed'; error: ErrorData };
+
+/**
+ * Runs one job on a new worker thread started from `entry` (workerEntry's answer) with `job` as its workerData, and
+ * answers the worker's first message; the thread is ended once it has answered, failed or exited. `what` names the
+ * worker in the errors.
+ */
+export function runWorkerJob<T>(entry: { file: URL; execArgv: string[] }, job: unknown, what: string): Promise<T> {
+  const worker = new Worker(entry.file, { execArgv: entry.execArgv, workerData: job });
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      outcome();
+      void worker.terminate();
+    };
+    worker.on('message', (message: WorkerJobMessage<T>) =>
+      settle(() => (message.kind === 'done' ? resolve(message.value) : reject(QkError.fromData(message.error)))),
+    );
+    worker.on('error', (error: Error) => settle(() => reject(new QkError('INTERNAL', `the ${what} failed: ${error.message}`))));
+    worker.on('exit', (code) => settle(() => reject(new QkError('INTERNAL', `the ${what} exited (code ${code}) before it answered`))));
+  });
 }

@@ -10,9 +10,10 @@ import { BootProofCheck } from '../../shared/journal/attestations';
 import { nodeJournalVerifier } from './journal-key';
 import { rowBuffers } from './journal-index';
 import { verifyJournalFile } from './verify-file';
-import type { WorkerJob, WorkerMessage } from './verify-off-thread';
+import type { WorkerJobMessage } from '../../node/worker-entry';
+import type { OffThreadVerification, WorkerJob } from './verify-off-thread';
 
-const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(message, transfer);
+const post = (message: WorkerJobMessage<OffThreadVerification>, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(message, transfer);
 
 async function run({ file, known }: WorkerJob): Promise<void> {
   const checks = { verifySignature: nodeJournalVerifier(), bootProofs: new BootProofCheck() };
@@ -20,7 +21,7 @@ async function run({ file, known }: WorkerJob): Promise<void> {
   const result = continued === 'prefix-changed' || continued === 'too-large' ? await verifyJournalFile(file, undefined, checks) : continued;
   if (typeof result === 'string') throw new QkError('INTERNAL', `the journal verification answered ${result} with no bound set; this is a bug`);
   // The boot proofs it verified go with the answer, so main does not verify them again when it reads the entries.
-  post({ kind: 'done', ...result, bootProofs: checks.bootProofs.remembered() }, rowBuffers(result.rows));
+  post({ kind: 'done', value: { ...result, bootProofs: checks.bootProofs.remembered() } }, rowBuffers(result.rows));
 }
 
 run(workerData as WorkerJob).catch((error: unknown) => {

@@ -5,11 +5,12 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { toQkError } from '../../shared/errors';
-import { standingIn } from '../signing/policy-standing';
-import type { DraftJob, DraftWorkerMessage } from './off-thread';
-import { rehearse } from './rehearsal';
+import type { WorkerJobMessage } from '../../node/worker-entry';
+import { standingIn, type PolicyStanding } from '../signing/policy-standing';
+import type { DraftJob } from './off-thread';
+import { rehearse, type RehearsalReport } from './rehearsal';
 
-const post = (message: DraftWorkerMessage) => parentPort!.postMessage(message);
+const post = (message: WorkerJobMessage<RehearsalReport | PolicyStanding>) => parentPort!.postMessage(message);
 const job = workerData as DraftJob;
 try {
   post({ kind: 'done', value: job.kind === 'rehearse' ? rehearse(job.history, job.draft) : standingIn(job.snapshot, job.request, job.policies) });
