@@ -6,7 +6,7 @@
  * The same commands with the keychain present (this test runs under test/support/with-secret-service.sh) keep the
  * journal key in the keychain, as before.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { access, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,7 +22,6 @@ import { hexToBytes, utf8Encode } from '../../src/shared/crypto/encoding';
 import { generateEncryptionKeyPair } from '../../src/shared/crypto/keys';
 import { runCli, writeNoNetworkPreload, type CliRun } from './helpers';
 
-const repo = join(import.meta.dirname, '../..');
 const enclave = generateEncryptionKeyPair();
 const sign = (data: Uint8Array) => ecdsaSign('p256', data, hexToBytes(enclave.privateKey, 'enclave key'), 'der');
 const organizationId = randomUUID();
@@ -47,20 +46,11 @@ let tamperedPath: string;
 const unshare = canUnshareNetwork();
 
 /**
- * The CLI as an air-gapped machine runs it: no D-Bus session bus (and no display to start one from), no network. The
- * loopback of a new network namespace is down, so not even 127.0.0.1 answers.
+ * The CLI as an air-gapped machine runs it: no D-Bus session bus, no network (a network namespace of its own where the
+ * machine allows one, else the no-network preload).
  */
 function airGapped(dataDir: string, args: string[]): Promise<CliRun> {
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: unshare ? '' : `--import=${noNetworkPreload}` };
-  for (const name of ['DBUS_SESSION_BUS_ADDRESS', 'DISPLAY', 'WAYLAND_DISPLAY', 'XDG_RUNTIME_DIR']) delete env[name];
-  const node = [process.execPath, '--import', 'tsx', join(repo, 'src/main/cli/index.ts'), '--data-dir', dataDir, ...args];
-  const [command, ...commandArgs] = unshare ? ['unshare', '-rn', ...node] : node;
-  return new Promise((resolve) => {
-    const child = execFile(command!, commandArgs, { env, cwd: repo }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
-    child.stdin?.end('');
-  });
+  return runCli(dataDir, args, unshare ? { airGapped: { unshare } } : { airGapped: { unshare }, noNetwork: noNetworkPreload });
 }
 
 function decryptArgs(bundle: string, output: string): string[] {

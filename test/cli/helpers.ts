@@ -27,20 +27,26 @@ export async function writeNoNetworkPreload(directory: string): Promise<string> 
 }
 
 /**
- * `quorumkey-cli --data-dir DIR ...args`; with `noNetwork` (a preload path) the child cannot reach any socket; `input`
- * is what the person types on stdin (nothing by default: stdin ends at once).
+ * `quorumkey-cli --data-dir DIR ...args`; with `noNetwork` (a preload path) the child cannot reach any socket; with
+ * `airGapped` it runs as a machine with no keychain would: no D-Bus session bus (nor a display to start one from), and
+ * inside `unshare -rn` (a network namespace of its own, whose loopback is down) when `airGapped.unshare` is set;
+ * `input` is what the person types on stdin (nothing by default: stdin ends at once).
  */
-export function runCli(dataDir: string, args: string[], options: { noNetwork?: string; input?: string } = {}): Promise<CliRun> {
-  const env = { ...process.env, NODE_OPTIONS: options.noNetwork === undefined ? '' : `--import=${options.noNetwork}` };
+export function runCli(
+  dataDir: string,
+  args: string[],
+  options: { noNetwork?: string; airGapped?: { unshare: boolean }; input?: string } = {},
+): Promise<CliRun> {
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: options.noNetwork === undefined ? '' : `--import=${options.noNetwork}` };
+  if (options.airGapped !== undefined) {
+    for (const name of ['DBUS_SESSION_BUS_ADDRESS', 'DISPLAY', 'WAYLAND_DISPLAY', 'XDG_RUNTIME_DIR']) delete env[name];
+  }
+  const node = [process.execPath, '--import', 'tsx', join(repo, 'src/main/cli/index.ts'), '--data-dir', dataDir, ...args];
+  const [command, ...commandArgs] = options.airGapped?.unshare ? ['unshare', '-rn', ...node] : node;
   return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      ['--import', 'tsx', join(repo, 'src/main/cli/index.ts'), '--data-dir', dataDir, ...args],
-      { env, cwd: repo },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-      },
-    );
+    const child = execFile(command!, commandArgs, { env, cwd: repo }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+    });
     child.stdin?.end(options.input ?? '');
   });
 }
