@@ -4,7 +4,7 @@
  * `user.id in ['…', '…']`, `['…'].contains(user.id)`). A seed checks them against its users, since an id no approver
  * can have makes a policy that never matches anyone (or, with `!=`, everyone).
  */
-import { logicalOperands, type Expression } from '../../shared/policy';
+import { childrenOf, logicalOperands, type Expression } from '../../shared/policy';
 
 /** What a lambda's variable stands for: an approver, one of their credentials, or anything else. */
 type Bound = 'user' | 'credential' | 'other';
@@ -36,62 +36,20 @@ function stringsOf(list: Expression): string[] {
 export function userIdsNamedBy(consensus: Expression): string[] {
   const named = new Set<string>();
   const visit = (node: Expression, scope: ReadonlyMap<string, Bound>): void => {
-    switch (node.type) {
-      case 'comparison': {
-        const { left, right } = node;
-        if ((node.operator === '==' || node.operator === '!=') && left.type === 'string' && isUserId(right, scope)) named.add(left.value);
-        if ((node.operator === '==' || node.operator === '!=') && right.type === 'string' && isUserId(left, scope)) named.add(right.value);
-        visit(left, scope);
-        visit(right, scope);
-        return;
-      }
-      case 'in':
-        if (isUserId(node.value, scope)) stringsOf(node.list).forEach((id) => named.add(id));
-        visit(node.value, scope);
-        visit(node.list, scope);
-        return;
-      case 'contains':
-        if (isUserId(node.value, scope)) stringsOf(node.list).forEach((id) => named.add(id));
-        visit(node.list, scope);
-        visit(node.value, scope);
-        return;
-      case 'lambda':
-        visit(node.list, scope);
-        visit(node.predicate, new Map(scope).set(node.variable, elementsOf(node.list, scope)));
-        return;
-      case 'logical':
-        // A long chain is one AST level per operator: walked as its operands, not recursively.
-        for (const operand of logicalOperands(node)) visit(operand, scope);
-        return;
-      case 'not':
-        visit(node.operand, scope);
-        return;
-      case 'member':
-        visit(node.object, scope);
-        return;
-      case 'index':
-        visit(node.object, scope);
-        visit(node.index, scope);
-        return;
-      case 'slice':
-        visit(node.object, scope);
-        visit(node.start, scope);
-        visit(node.end, scope);
-        return;
-      case 'count':
-        visit(node.list, scope);
-        return;
-      case 'list':
-        node.items.forEach((item) => visit(item, scope));
-        return;
-      case 'bool':
-      case 'int':
-      case 'string':
-      case 'timestamp':
-      case 'cronSpan':
-      case 'identifier':
-        return;
+    if (node.type === 'comparison' && (node.operator === '==' || node.operator === '!=')) {
+      const { left, right } = node;
+      if (left.type === 'string' && isUserId(right, scope)) named.add(left.value);
+      if (right.type === 'string' && isUserId(left, scope)) named.add(right.value);
+    } else if ((node.type === 'in' || node.type === 'contains') && isUserId(node.value, scope)) {
+      stringsOf(node.list).forEach((id) => named.add(id));
     }
+    if (node.type === 'lambda') {
+      visit(node.list, scope);
+      visit(node.predicate, new Map(scope).set(node.variable, elementsOf(node.list, scope)));
+      return;
+    }
+    // A long chain is one AST level per operator: walked as its operands, not recursively.
+    for (const child of node.type === 'logical' ? logicalOperands(node) : childrenOf(node)) visit(child, scope);
   };
   visit(consensus, new Map());
   return [...named];

@@ -7,7 +7,7 @@ export { logicalOperands } from './ast';
 export { PolicyParseError, PolicyEvaluationError } from './errors';
 export { MAX_EXPRESSION_LENGTH, tokenize, type Token, type TokenKind } from './tokenizer';
 export { MAX_NESTING_DEPTH, parsePolicyExpression } from './parser';
-export { checkPolicyExpression, type PolicyCheckResult } from './check';
+export { checkPolicyExpression, childrenOf, type PolicyCheckResult } from './check';
 export { MAX_DECISION_STEPS, MAX_EVALUATION_STEPS, StepBudget, staticCost } from './cost';
 export { absentKeywordOf, failureInWords } from './failure-words';
 export { ROOTS_BY_KIND, TRANSACTION_ROOTS, describeType, type StaticType } from './schema';
