@@ -28,6 +28,7 @@ import { TvcRepository } from './tvc';
 import { UserTagRepository } from './user-tags';
 import { UserRepository } from './users';
 import { WalletAccountRepository, WalletRepository } from './wallets';
+import { WebhookEndpointRepository } from './webhooks';
 
 /** One repository per resource family, all bound to the same connection. */
 export class Repositories {
@@ -56,6 +57,7 @@ export class Repositories {
   readonly ipAllowlists: IpAllowlistRepository;
   readonly seeds: SeedRepository;
   readonly sentTransactions: SentTransactionRepository;
+  readonly webhookEndpoints: WebhookEndpointRepository;
 
   constructor(readonly connection: Connection) {
     this.organizations = new OrganizationRepository(connection);
@@ -83,6 +85,7 @@ export class Repositories {
     this.ipAllowlists = new IpAllowlistRepository(connection);
     this.seeds = new SeedRepository(connection);
     this.sentTransactions = new SentTransactionRepository(connection);
+    this.webhookEndpoints = new WebhookEndpointRepository(connection);
   }
 
   /** Whether any row holds sealed data (a wallet, a private key or an import target). */

@@ -22,6 +22,7 @@ import { SENT_TRANSACTIONS_SQL } from './sent-transactions';
 import { SESSIONS_SQL } from './sessions';
 import { TVC_SQL } from './tvc';
 import { WALLETS_SQL } from './wallets';
+import { WEBHOOK_ENDPOINTS_SQL } from './webhooks';
 
 export interface Migration {
   readonly version: number;
@@ -245,4 +246,5 @@ export const migrations: readonly Migration[] = [
   { version: 14, name: 'seeds: the seed file a database was created from', sql: SEEDS_SQL },
   { version: 15, name: 'sent transactions: what eth_send_transaction handed to a node', sql: SENT_TRANSACTIONS_SQL },
   { version: 16, name: 'seeds: the seed content, to say how another seed differs', sql: SEED_CONTENTS_SQL },
+  { version: 17, name: 'webhook endpoints and the event types they receive', sql: WEBHOOK_ENDPOINTS_SQL },
 ];
