@@ -13,6 +13,7 @@ import { AuthenticatorRepository, OauthProviderRepository } from './credentials'
 import { ImportTargetRepository } from './export-import';
 import { InvitationRepository } from './invitations';
 import { IpAllowlistRepository } from './ip-allowlists';
+import { MfaPolicyRepository } from './mfa-policies';
 import { type Migration, migrations as platformMigrations } from './migrations';
 import { AsyncMutex } from './mutex';
 import { OrganizationRepository } from './organizations';
@@ -55,6 +56,7 @@ export class Repositories {
   readonly privateKeyTags: PrivateKeyTagRepository;
   readonly invitations: InvitationRepository;
   readonly ipAllowlists: IpAllowlistRepository;
+  readonly mfaPolicies: MfaPolicyRepository;
   readonly seeds: SeedRepository;
   readonly sentTransactions: SentTransactionRepository;
   readonly webhookEndpoints: WebhookEndpointRepository;
@@ -83,6 +85,7 @@ export class Repositories {
     this.privateKeyTags = new PrivateKeyTagRepository(connection);
     this.invitations = new InvitationRepository(connection);
     this.ipAllowlists = new IpAllowlistRepository(connection);
+    this.mfaPolicies = new MfaPolicyRepository(connection);
     this.seeds = new SeedRepository(connection);
     this.sentTransactions = new SentTransactionRepository(connection);
     this.webhookEndpoints = new WebhookEndpointRepository(connection);

@@ -13,6 +13,7 @@ import { CREDENTIALS_SQL } from './credentials';
 import { IMPORT_TARGETS_SQL } from './export-import';
 import { INVITATIONS_SQL } from './invitations';
 import { IP_ALLOWLISTS_SQL } from './ip-allowlists';
+import { MFA_POLICIES_SQL } from './mfa-policies';
 import { ORGANIZATION_FEATURES_SQL } from './organizations';
 import { OTP_AUTH_SQL } from './otp-auth';
 import { PRIVATE_KEY_TAGS_SQL } from './private-key-tags';
@@ -247,4 +248,5 @@ export const migrations: readonly Migration[] = [
   { version: 15, name: 'sent transactions: what eth_send_transaction handed to a node', sql: SENT_TRANSACTIONS_SQL },
   { version: 16, name: 'seeds: the seed content, to say how another seed differs', sql: SEED_CONTENTS_SQL },
   { version: 17, name: 'webhook endpoints and the event types they receive', sql: WEBHOOK_ENDPOINTS_SQL },
+  { version: 18, name: 'MFA policies of users, and the requirements their approvals raised', sql: MFA_POLICIES_SQL },
 ];
