@@ -21,7 +21,11 @@ export const IMPORT_TARGET_SWEEP_MS = 10 * 60 * 1000;
 /** How many of a user's latest targets an encrypted bundle is tried against. */
 const IMPORT_TARGETS_TRIED = 20;
 
-const INIT_OPERATION: Record<ImportKind, string> = { wallet: 'init_import_wallet', private_key: 'init_import_private_key' };
+const INIT_OPERATION: Record<ImportKind, string> = {
+  wallet: 'init_import_wallet',
+  private_key: 'init_import_private_key',
+  secret: 'init_import_secrets',
+};
 
 /** Imports always target the requesting user (docs/service.md#export-and-import). */
 function requireActingUser(ctx: { actor: { userId: string }; organizationId: string }, userId: string): void {
@@ -60,7 +64,7 @@ export function eraseExpiredImportTargets(store: Store, now: number): Promise<nu
 }
 
 /** Identifies a bundle that used a target: the target's key is erased on use, so it cannot recognise a replay itself. */
-function bundleDigestOf(encryptedBundle: string): string {
+export function bundleDigestOf(encryptedBundle: string): string {
   return bytesToHex(sha256(utf8Encode(encryptedBundle)));
 }
 

@@ -22,7 +22,35 @@ export const IMPORT_TARGETS_SQL = `
   CREATE INDEX import_targets_user ON import_targets(organization_id, user_id, kind, seq);
 `;
 
-export type ImportKind = 'wallet' | 'private_key';
+/**
+ * Migration "secrets": import targets also serve secrets. SQLite cannot widen a CHECK constraint, so the table is
+ * rebuilt with its rows, ids and sequence as they were.
+ */
+export const IMPORT_TARGETS_FOR_SECRETS_SQL = `
+  CREATE TABLE import_targets_rebuilt (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL CHECK (kind IN ('wallet', 'private_key', 'secret')),
+    public_key TEXT NOT NULL,
+    sealed_secret BLOB NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    used_at INTEGER,
+    used_bundle_digest TEXT
+  );
+  INSERT INTO import_targets_rebuilt (seq, id, organization_id, user_id, kind, public_key, sealed_secret, created_at, expires_at,
+                                      used_at, used_bundle_digest)
+    SELECT seq, id, organization_id, user_id, kind, public_key, sealed_secret, created_at, expires_at, used_at, used_bundle_digest
+      FROM import_targets ORDER BY seq;
+  DROP TABLE import_targets;
+  ALTER TABLE import_targets_rebuilt RENAME TO import_targets;
+  CREATE INDEX import_targets_user ON import_targets(organization_id, user_id, kind, seq);
+  CREATE INDEX import_targets_public_key ON import_targets(organization_id, kind, public_key);
+`;
+
+export type ImportKind = 'wallet' | 'private_key' | 'secret';
 
 export interface ImportTargetRecord {
   id: string;
@@ -78,6 +106,16 @@ export class ImportTargetRepository {
         { organizationId, userId, kind, limit },
       )
       .map(toImportTarget);
+  }
+
+  /** The newest target of `kind` in the organization whose public key is `publicKey` (uncompressed, lowercase hex). */
+  findByPublicKey(organizationId: string, kind: ImportKind, publicKey: string): ImportTargetRecord | undefined {
+    const row = this.connection.get(
+      `SELECT * FROM import_targets WHERE organization_id = :organizationId AND kind = :kind AND public_key = :publicKey
+       ORDER BY seq DESC LIMIT 1`,
+      { organizationId, kind, publicKey },
+    );
+    return row === undefined ? undefined : toImportTarget(row);
   }
 
   /** Erases the sealed key of every unused target expired at `now` (all organizations); returns how many. */

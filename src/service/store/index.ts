@@ -21,6 +21,7 @@ import { OtpRepository, VerificationRepository } from './otp-auth';
 import { PolicyRepository } from './policies';
 import { PrivateKeyTagRepository } from './private-key-tags';
 import { PrivateKeyRepository } from './private-keys';
+import { SecretRepository } from './secrets';
 import { SeedRepository } from './seeds';
 import { SentTransactionRepository } from './sent-transactions';
 import { AuthProxyConfigRepository, ServiceKeyRepository } from './service-keys';
@@ -57,6 +58,7 @@ export class Repositories {
   readonly invitations: InvitationRepository;
   readonly ipAllowlists: IpAllowlistRepository;
   readonly mfaPolicies: MfaPolicyRepository;
+  readonly secrets: SecretRepository;
   readonly seeds: SeedRepository;
   readonly sentTransactions: SentTransactionRepository;
   readonly webhookEndpoints: WebhookEndpointRepository;
@@ -86,17 +88,18 @@ export class Repositories {
     this.invitations = new InvitationRepository(connection);
     this.ipAllowlists = new IpAllowlistRepository(connection);
     this.mfaPolicies = new MfaPolicyRepository(connection);
+    this.secrets = new SecretRepository(connection);
     this.seeds = new SeedRepository(connection);
     this.sentTransactions = new SentTransactionRepository(connection);
     this.webhookEndpoints = new WebhookEndpointRepository(connection);
   }
 
-  /** Whether any row holds sealed data (a wallet, a private key or an import target). */
+  /** Whether any row holds sealed data (a wallet, a private key, an import target or a secret). */
   holdsSealedData(): boolean {
     return (
       this.connection.get(
         `SELECT EXISTS (SELECT 1 FROM wallets) OR EXISTS (SELECT 1 FROM private_keys)
-           OR EXISTS (SELECT 1 FROM import_targets) AS held`,
+           OR EXISTS (SELECT 1 FROM import_targets) OR EXISTS (SELECT 1 FROM secrets) AS held`,
       )?.held === 1
     );
   }

@@ -10,7 +10,7 @@
 import { APP_PROOFS_SQL } from './app-proofs';
 import { CONTRACTS_SQL } from './contracts';
 import { CREDENTIALS_SQL } from './credentials';
-import { IMPORT_TARGETS_SQL } from './export-import';
+import { IMPORT_TARGETS_FOR_SECRETS_SQL, IMPORT_TARGETS_SQL } from './export-import';
 import { INVITATIONS_SQL } from './invitations';
 import { IP_ALLOWLISTS_SQL } from './ip-allowlists';
 import { MFA_POLICIES_SQL } from './mfa-policies';
@@ -18,6 +18,7 @@ import { ORGANIZATION_FEATURES_SQL } from './organizations';
 import { OTP_AUTH_SQL } from './otp-auth';
 import { PRIVATE_KEY_TAGS_SQL } from './private-key-tags';
 import { PRIVATE_KEYS_SQL } from './private-keys';
+import { SECRETS_SQL } from './secrets';
 import { SEED_CONTENTS_SQL, SEEDS_SQL } from './seeds';
 import { SENT_TRANSACTIONS_SQL } from './sent-transactions';
 import { SESSIONS_SQL } from './sessions';
@@ -249,4 +250,5 @@ export const migrations: readonly Migration[] = [
   { version: 16, name: 'seeds: the seed content, to say how another seed differs', sql: SEED_CONTENTS_SQL },
   { version: 17, name: 'webhook endpoints and the event types they receive', sql: WEBHOOK_ENDPOINTS_SQL },
   { version: 18, name: 'MFA policies of users, and the requirements their approvals raised', sql: MFA_POLICIES_SQL },
+  { version: 19, name: 'secrets, sealed as private keys are; import targets also serve secrets', sql: SECRETS_SQL + IMPORT_TARGETS_FOR_SECRETS_SQL },
 ];
