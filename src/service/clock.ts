@@ -23,6 +23,15 @@ export class SandboxClock {
     return this.offsetMs;
   }
 
+  /**
+   * Puts the clock back `aheadMs` ahead of the wall clock, as it was when a snapshot was taken or a state dumped
+   * (docs/sandbox.md#snapshots). Not a move a request makes: the records restored with it are all older than the
+   * time it gives, so they stay in time order.
+   */
+  returnTo(aheadMs: number): void {
+    this.offsetMs = aheadMs;
+  }
+
   /** Moves the clock forward by `ms`, or to `toMs`; it never goes back, as records are kept in time order. */
   move(change: { byMs: number } | { toMs: number }): void {
     if (!this.controllable) {

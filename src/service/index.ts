@@ -15,6 +15,7 @@ import { createThreadPoolStampVerifier } from '../node/stamp-backend';
 import { bootstrap, ENCLAVE_SIGNING_KEY } from './bootstrap';
 import { SandboxClock } from './clock';
 import { loadSeedFile } from './seed/file';
+import { SandboxSnapshots } from './snapshots';
 import { families } from './families';
 import { credentialsFamily } from './families/credentials';
 import { eraseExpiredImportTargets, IMPORT_TARGET_SWEEP_MS } from './families/export-import';
@@ -27,6 +28,7 @@ import { registerAuthProxy } from './proxy';
 import { restrictOutboxToOwner } from './proxy/outbox';
 import { buildServer, type TlsOptions } from './server/app';
 import { registerClockRoute } from './server/clock-route';
+import { registerSnapshotRoutes } from './server/snapshot-routes';
 import { allowedHostNames, DEFAULT_HOST, isLoopbackAddress } from './server/host-check';
 import type { RequestLogEntry } from './server/request-log';
 import { buildRouteTable } from './server/routes';
@@ -193,9 +195,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       timestampClock: clock.wall,
     };
     const routes = buildRouteTable(servedFamilies);
+    const snapshots = new SandboxSnapshots({ store, clock, forgetCachedRows: () => enclave.forgetWallets(), newId: randomUUID });
     const app = buildServer(deps, routes, {
       extraRoutes: (server) => {
         registerAuthProxy(server, { store, oidc, enclave, outboxFile, now, newId: randomUUID });
+        registerSnapshotRoutes(server, { snapshots, clock, store, stampFormats: deps.stampFormats });
         registerClockRoute(server, { clock, store, stampFormats: deps.stampFormats });
       },
       allowedHostNames: allowedHostNames(bindHost, options.allowedHosts ?? []),
@@ -230,6 +234,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       store,
       close() {
         clearInterval(importTargetSweep);
+        snapshots.clear();
         closing ??= app.close().then(async () => {
           await enclave.close();
           return store.close();

@@ -470,6 +470,11 @@ export class Enclave {
     this.signingSeeds.forget(walletId);
   }
 
+  /** Zeroes every seed kept for signing: the database's wallets were replaced (a snapshot restored). */
+  forgetWallets(): void {
+    this.signingSeeds.clear();
+  }
+
   /** Zeroes the seeds kept for signing and stops the signing workers; the service calls it when it stops. */
   async close(): Promise<void> {
     this.signingSeeds.clear();

@@ -7,10 +7,11 @@ import { z } from 'zod';
 import { decimalString, req } from '../../shared/api/primitives';
 import { parseRequest } from '../../shared/api/validate';
 import { QkError } from '../../shared/errors';
-import { authenticate, type StampFormat } from '../auth/authenticate';
+import type { StampFormat } from '../auth/authenticate';
 import type { SandboxClock } from '../clock';
 import type { Store } from '../store';
 import { parseJsonBody, requestBytes } from './app';
+import { requireRootOperator } from './root-operator';
 
 export const CLOCK_PATH = '/sandbox/v1/clock';
 
@@ -26,15 +27,8 @@ export function registerClockRoute(app: FastifyInstance, deps: { clock: SandboxC
   app.post(CLOCK_PATH, async (request) => {
     const rawBody = requestBytes(request);
     const body = parseRequest(clockRequest, parseJsonBody(rawBody), 'clock request');
-    const { clock, store } = deps;
-    const { actor, organization } = await authenticate(request.headers, rawBody, body.organizationId, deps.stampFormats, store.read, clock.now());
-    const root = store.read.organizations.firstRoot();
-    if (organization.id !== root?.id || !store.read.organizations.rootQuorum(organization.id).userIds.includes(actor.user.id)) {
-      throw new QkError(
-        'REQUEST_NOT_AUTHORIZED',
-        `only a root quorum member of the root organization ${root?.id ?? ''} may read or move the Sandbox clock`,
-      );
-    }
+    const { clock } = deps;
+    await requireRootOperator(request, rawBody, body.organizationId, { ...deps, now: clock.now }, 'read or move the Sandbox clock');
     if (body.advanceMs !== undefined && body.setMs !== undefined) {
       throw new QkError('REQUEST_INVALID', 'give advanceMs or setMs, not both', {
         issues: [{ path: 'setMs', message: 'give advanceMs or setMs, not both' }],

@@ -66,6 +66,15 @@ export class Connection {
     return erased;
   }
 
+  /**
+   * Loads a serialized database into the attached schema `dbName`. SQLite finalizes every prepared statement of the
+   * connection as it does, so the cache is emptied with them.
+   */
+  deserialize(image: Uint8Array, dbName: string): void {
+    this.db.deserialize(image, { dbName });
+    this.statements.clear();
+  }
+
   exec(sql: string): void {
     writeStatements += 1;
     this.db.exec(sql);

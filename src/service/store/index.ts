@@ -6,7 +6,7 @@ import { ActivityRepository } from './activities';
 import { ApiKeyRepository } from './api-keys';
 import { AppProofRepository } from './app-proofs';
 import { WalCheckpointer } from './checkpointer';
-import { Connection, integer } from './connection';
+import { Connection, integer, text } from './connection';
 import { DatabaseLock, MEMORY_DATABASE_FILE, MEMORY_FOLDER_PREFIX, sweepAbandonedMemoryFolders } from './database-lock';
 import { SmartContractInterfaceRepository } from './contracts';
 import { AuthenticatorRepository, OauthProviderRepository } from './credentials';
@@ -190,7 +190,7 @@ export class Store {
   /** Runs `fn` in BEGIN IMMEDIATE … COMMIT; any throw rolls back everything it wrote. */
   transaction<T>(fn: (tx: Repositories) => T | Promise<T>): Promise<T> {
     return this.mutex.run(async () => {
-      if (this.closed) throw new QkError('INTERNAL', 'the service database is closed; restart the service');
+      this.refuseIfClosed();
       const connection = this.writer.connection;
       connection.exec('BEGIN IMMEDIATE');
       try {
@@ -221,6 +221,59 @@ export class Store {
     console.error(`could not empty the WAL of ${this.path} after deleting key material; it is emptied at the next deletion or on close`);
   }
 
+  /**
+   * The whole database as it is between transactions, as the bytes of a database file (Store.restore takes it back;
+   * docs/sandbox.md#snapshots). The image is marked as a rollback-journal database: SQLite opens a WAL-mode image
+   * only from a file with its WAL beside it, never from memory.
+   */
+  snapshot(): Promise<Uint8Array> {
+    return this.mutex.run(async () => {
+      this.refuseIfClosed();
+      return standaloneImage(this.writer.connection.db.serialize());
+    });
+  }
+
+  /**
+   * Makes the database what `image` (a snapshot of this database) holds, in one transaction: it waits for the running
+   * transaction, and a query on the read connection sees either the state before or the restored one. Every table's
+   * rows are replaced, AUTOINCREMENT counters included, so ids and sequence numbers continue as they did after the
+   * snapshot. Rows that held key material and are not in the snapshot are erased as a deletion erases them.
+   */
+  restore(image: Uint8Array): Promise<void> {
+    return this.mutex.run(async () => {
+      this.refuseIfClosed();
+      const connection = this.writer.connection;
+      connection.exec(`ATTACH DATABASE ':memory:' AS ${SNAPSHOT_SCHEMA}`);
+      try {
+        connection.deserialize(image, SNAPSHOT_SCHEMA);
+        const tables = connection
+          .all(`SELECT name FROM main.sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+          .map((row) => text(row, 'name'));
+        if (connection.get(`SELECT 1 AS held FROM main.sqlite_schema WHERE name = 'sqlite_sequence'`) !== undefined) tables.push('sqlite_sequence');
+        const erasesKeyMaterial = connection.get(SEALED_ROWS_NOT_IN_SNAPSHOT)?.erased === 1;
+        connection.exec('BEGIN IMMEDIATE');
+        try {
+          // Every table is emptied before any is refilled: a deletion cascades to other tables' rows. Rows go back
+          // table by table, so their references are checked once all are back.
+          connection.exec('PRAGMA defer_foreign_keys = ON');
+          for (const table of tables) connection.exec(`DELETE FROM main."${table}"`);
+          for (const table of tables) connection.exec(`INSERT INTO main."${table}" SELECT * FROM ${SNAPSHOT_SCHEMA}."${table}"`);
+          connection.exec('COMMIT');
+        } catch (error) {
+          if (connection.db.isTransaction) connection.exec('ROLLBACK');
+          throw error;
+        }
+        if (erasesKeyMaterial) await this.emptyWal();
+      } finally {
+        connection.exec(`DETACH DATABASE ${SNAPSHOT_SCHEMA}`);
+      }
+    });
+  }
+
+  private refuseIfClosed(): void {
+    if (this.closed) throw new QkError('INTERNAL', 'the service database is closed; restart the service');
+  }
+
   integrityCheck(): string {
     const row = this.read.connection.get('PRAGMA integrity_check');
     return row === undefined ? 'no result' : String(Object.values(row)[0]);
@@ -239,6 +292,24 @@ export class Store {
     Store.leftOpen.delete(this);
     this.removeLeftovers();
   }
+}
+
+/** The name a snapshot being restored is attached under, beside `main`. */
+const SNAPSHOT_SCHEMA = 'snapshot';
+
+/** Whether restoring the attached snapshot removes a row that holds sealed data (see Repositories.holdsSealedData). */
+const SEALED_ROWS_NOT_IN_SNAPSHOT = `SELECT EXISTS (SELECT 1 FROM main.wallets WHERE id NOT IN (SELECT id FROM ${SNAPSHOT_SCHEMA}.wallets))
+  OR EXISTS (SELECT 1 FROM main.private_keys WHERE id NOT IN (SELECT id FROM ${SNAPSHOT_SCHEMA}.private_keys))
+  OR EXISTS (SELECT 1 FROM main.import_targets WHERE id NOT IN (SELECT id FROM ${SNAPSHOT_SCHEMA}.import_targets)) AS erased`;
+
+/** Offsets of the file format's write and read versions in a database header: 1 rollback journal, 2 WAL. */
+const FORMAT_VERSION_OFFSETS = [18, 19];
+const ROLLBACK_JOURNAL_FORMAT = 1;
+
+/** `image` (a serialized database) marked as a rollback-journal database, which SQLite opens from memory too. */
+function standaloneImage(image: Uint8Array): Uint8Array {
+  for (const offset of FORMAT_VERSION_OFFSETS) image[offset] = ROLLBACK_JOURNAL_FORMAT;
+  return image;
 }
 
 /** SQLite's result codes for a file that is no database, or a damaged one. */
