@@ -24,6 +24,7 @@ import { invitationsFamily } from './families/invitations';
 import { otpAuthFamily } from './families/otp-auth';
 import { sendTransactionsFamily, type RpcNodes } from './families/send-transactions';
 import { ensureLoginSigningKeys, sessionsFamily } from './families/sessions';
+import { webhooksFamily } from './families/webhooks';
 import { registerAuthProxy } from './proxy';
 import { restrictOutboxToOwner } from './proxy/outbox';
 import { buildServer, type TlsOptions } from './server/app';
@@ -32,7 +33,10 @@ import { registerSnapshotRoutes } from './server/snapshot-routes';
 import { allowedHostNames, DEFAULT_HOST, isLoopbackAddress } from './server/host-check';
 import type { RequestLogEntry } from './server/request-log';
 import { buildRouteTable } from './server/routes';
+import { registerWebhookRoutes } from './server/webhooks-route';
 import { Store } from './store';
+import { WebhookDeliveries } from './webhooks/deliveries';
+import { ensureWebhookSigningKey } from './webhooks/signing-key';
 
 export interface ServiceInfo {
   baseUrl: string;
@@ -102,6 +106,11 @@ export interface ServiceOptions {
   allowPlaintext?: boolean;
   /** Worker threads that sign (docs/service.md#signing-workers); one per core by default. */
   signingWorkers?: number;
+  /**
+   * Webhook endpoints may name any host; by default only this machine's loopback (`--webhook-allow-any-host`,
+   * docs/sandbox.md#webhooks).
+   */
+  webhookAllowAnyHost?: boolean;
 }
 
 export interface ServiceSecret {
@@ -170,6 +179,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       log(`generated a P-256 root API key; its key pair is in ${boot.generatedRootKey.path}`);
     }
     const loginKeys = await ensureLoginSigningKeys(store, now());
+    const webhookSigningKey = await ensureWebhookSigningKey(store, now());
+    const webhookDeliveries = new WebhookDeliveries({
+      store: store.read,
+      signingKey: webhookSigningKey,
+      wall: clock.wall,
+      log,
+      ...(options.requestLog === undefined ? {} : { requestLog: options.requestLog }),
+    });
     await eraseExpiredImportTargets(store, now());
     const oidc = createOidcVerifier({ issuers: options.oidcIssuers ?? [], now: () => new Date(now()) });
     const outboxFile = options.otpOutbox ?? `${store.path}.otp-outbox.jsonl`;
@@ -182,6 +199,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       invitationsFamily({ outboxFile }),
       credentialsFamily({ oidc }),
       sendTransactionsFamily(options.rpc ?? {}, options.maxNodeFeeWei),
+      webhooksFamily(webhookDeliveries, { allowAnyHost: options.webhookAllowAnyHost === true }),
     ];
     const deps = {
       store,
@@ -201,6 +219,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         registerAuthProxy(server, { store, oidc, enclave, outboxFile, now, newId: randomUUID });
         registerSnapshotRoutes(server, { snapshots, clock, store, stampFormats: deps.stampFormats });
         registerClockRoute(server, { clock, store, stampFormats: deps.stampFormats });
+        registerWebhookRoutes(server, { store, stampFormats: deps.stampFormats, now, signingKey: webhookSigningKey, deliveries: webhookDeliveries });
       },
       allowedHostNames: allowedHostNames(bindHost, options.allowedHosts ?? []),
       ...(options.tls === undefined ? {} : { tls: options.tls }),
@@ -236,6 +255,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         clearInterval(importTargetSweep);
         snapshots.clear();
         closing ??= app.close().then(async () => {
+          // After the requests: the last of them may have published an event.
+          await webhookDeliveries.close();
           await enclave.close();
           return store.close();
         });

@@ -19,6 +19,8 @@ export interface SandboxOptions {
   maxNodeFeeWei?: bigint;
   /** Lets a root quorum member move the Sandbox's clock forward (docs/sandbox.md#the-clock). */
   clockControl?: boolean;
+  /** Webhook endpoints may name any host, not only loopback (`--webhook-allow-any-host`, docs/sandbox.md#webhooks). */
+  webhookAllowAnyHost?: boolean;
   /** Database file; `:memory:` (the default) keeps nothing after `stop()`. */
   db?: string;
   /** File OTP codes and emailed credential bundles are appended to; default beside the database. */
@@ -59,6 +61,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     ...(options.rpc === undefined ? {} : { rpc: options.rpc }),
     ...(options.maxNodeFeeWei === undefined ? {} : { maxNodeFeeWei: options.maxNodeFeeWei }),
     ...(options.clockControl === undefined ? {} : { clockControl: options.clockControl }),
+    ...(options.webhookAllowAnyHost === undefined ? {} : { webhookAllowAnyHost: options.webhookAllowAnyHost }),
     ...(options.otpOutbox === undefined ? {} : { otpOutbox: options.otpOutbox }),
     ...(options.log === undefined ? {} : { log: options.log }),
   });

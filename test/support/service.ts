@@ -119,6 +119,8 @@ export interface TestServiceOptions {
   rpc?: ServiceOptions['rpc'];
   /** Told of every request once answered (the Sandbox's request log). */
   requestLog?: ServiceOptions['requestLog'];
+  /** Webhook endpoints may name any host (`--webhook-allow-any-host`). */
+  webhookAllowAnyHost?: boolean;
 }
 
 export interface TestService<RootKey extends ApiPublicKey = TestKey> {
@@ -198,6 +200,7 @@ export async function startTestService(options: TestServiceOptions & { rootPubli
       ...(options.clockControl === undefined ? {} : { clockControl: options.clockControl }),
       ...(options.rpc === undefined ? {} : { rpc: options.rpc }),
       ...(options.requestLog === undefined ? {} : { requestLog: options.requestLog }),
+      ...(options.webhookAllowAnyHost === undefined ? {} : { webhookAllowAnyHost: options.webhookAllowAnyHost }),
     });
   } catch (error) {
     removeOutboxDirectory();

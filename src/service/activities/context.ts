@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { ActivityOperation } from '../../shared/api';
+import type { Activity } from '../../shared/api/activity-record';
 import type { activityOperations } from '../../shared/api/activities';
 import type { queryOperations } from '../../shared/api/queries';
 import type { Credential } from '../auth/credentials';
@@ -142,6 +143,11 @@ export interface ActivityHooks {
    * the handler has succeeded, inside the same transaction.
    */
   beforeExecution?(ctx: ActivityContext, activity: ActivityRecord, op: ActivityOperation): ((completion: Completion) => Promise<void>) | undefined;
+  /**
+   * Once the transaction that gave an activity a new status (recorded it, or a vote settled it) has committed: the
+   * activity as get_activity answers it. Must not throw; what it starts runs off the request.
+   */
+  afterStatusChange?(activity: Activity): void;
 }
 
 /** A query as a session profile's scope sees it: the resources it reads, as conditions name them; no activity. */

@@ -228,7 +228,7 @@ export async function submitActivity(
   const fingerprint = fingerprintOf(request.rawBody);
   const message = request.rawBody.toString('utf8');
 
-  return deps.store.transaction(async (tx) => {
+  const outcome = await deps.store.transaction(async (tx): Promise<{ activity: Activity; statusChanged: boolean }> => {
     if (!credentialStillHeld(tx, actor.credential)) {
       throw new QkError(
         'PUBLIC_KEY_NOT_FOUND',
@@ -248,16 +248,16 @@ export async function submitActivity(
           { fingerprint: params.fingerprint },
         );
       }
-      return { activity: await castVote(session, target, actor, route.handler.decision, message) };
+      return afterVote(target.status, await castVote(session, target, actor, route.handler.decision, message));
     }
     const existing = tx.activities.findByFingerprint(organization.id, fingerprint);
     if (existing !== undefined) {
       // Idempotent for the proposer; the byte-identical body from another user is that user's approval
       // (docs/service.md#fingerprint-idempotency-and-votes).
       const voted = tx.activities.votes(existing.id).some((v) => v.userId === actor.user.id);
-      if (voted || existing.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED') return { activity: activityView(tx, existing) };
+      if (voted || existing.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED') return { activity: activityView(tx, existing), statusChanged: false };
       if (parentProposes) throw organizationMismatch(organization, actor);
-      return { activity: await castVote(session, existing, actor, 'VOTE_SELECTION_APPROVED', message) };
+      return afterVote(existing.status, await castVote(session, existing, actor, 'VOTE_SELECTION_APPROVED', message));
     }
     const handler = route.handler as AnyActivityHandler;
     // A proposal no policy could allow is refused before its transaction or typed data is decoded.
@@ -306,8 +306,26 @@ export async function submitActivity(
     tx.activities.insertVote(proposal);
     recordEvaluations(session, record.id, proposal.id, authorization);
     if (authorization.decision === 'allow') await execute(session, record, route, actingUser(actor), params);
-    return { activity: activityView(tx, tx.activities.get(organization.id, record.id)!) };
+    return { activity: activityView(tx, tx.activities.get(organization.id, record.id)!), statusChanged: true };
   });
+  if (outcome.statusChanged) announceStatusChange(deps, outcome.activity);
+  return { activity: outcome.activity };
+}
+
+/** The activity a vote answered with, and whether the vote moved it on from the status it had. */
+function afterVote(statusBefore: string, activity: Activity): { activity: Activity; statusChanged: boolean } {
+  return { activity, statusChanged: activity.status !== statusBefore };
+}
+
+/** Tells the hooks of a committed status change; a hook's failure is logged, never the request's. */
+function announceStatusChange(deps: PipelineDeps, activity: Activity): void {
+  for (const hook of deps.hooks) {
+    try {
+      hook.afterStatusChange?.(activity);
+    } catch (error) {
+      deps.log(`a hook failed after activity ${activity.id} became ${activity.status}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
 }
 
 /**

@@ -13,7 +13,13 @@ import { hkdf } from '@noble/hashes/hkdf.js';
 import { sha256, sha512 } from '@noble/hashes/sha2.js';
 import { signAppProof, type AppProof } from '../../shared/crypto/app-proof';
 import type { BootProof as BootProofResponse } from '../../shared/crypto/attestation';
-import { buildExportBundle, buildImportBundle, decodeWalletImportPlaintext, openImportCiphertext } from '../../shared/crypto/bundles';
+import {
+  buildExportBundle,
+  buildImportBundle,
+  buildSecretImportTarget,
+  decodeWalletImportPlaintext,
+  openImportCiphertext,
+} from '../../shared/crypto/bundles';
 import { sealCredentialBundle } from '../../shared/crypto/credential-bundle';
 import { ecdsaSign, ecdsaSignDigest } from '../../shared/crypto/ecdsa';
 import { base64Encode, bytesToHex, hexToBytes, utf8Decode, utf8Encode } from '../../shared/crypto/encoding';
@@ -81,6 +87,7 @@ const sealedRow = {
   wallet: (id: string) => `wallets/${id}`,
   privateKey: (id: string) => `private_keys/${id}`,
   importTarget: (id: string) => `import_targets/${id}`,
+  secret: (id: string) => `secrets/${id}`,
 };
 
 /**
@@ -339,6 +346,46 @@ export class Enclave {
     } finally {
       zeroize(privateKey);
     }
+  }
+
+  /**
+   * One of init_import_secrets' targets: a fresh one-shot P-256 HPKE key, its private half sealed, announced in a
+   * message signed for the organization (no user: `encryptSecretToBundle` checks the organization only).
+   */
+  async initSecretImportTarget(params: {
+    targetId: string;
+    organizationId: string;
+  }): Promise<{ publicKey: string; sealedSecret: Uint8Array; targetMessage: string }> {
+    const pair = generateEncryptionKeyPair();
+    const privateKey = hexToBytes(pair.privateKey, 'secret import target private key');
+    try {
+      const targetMessage = await buildSecretImportTarget({
+        targetPublicKey: pair.publicKey,
+        organizationId: params.organizationId,
+        sign: this.signBundle,
+        enclaveSignerPublicKey: this.signingKey.publicKey,
+      });
+      return { publicKey: pair.publicKey, sealedSecret: seal(this.sealingKey, privateKey, sealedRow.importTarget(params.targetId)), targetMessage };
+    } finally {
+      zeroize(privateKey);
+    }
+  }
+
+  /** Opens a client's `secretPayload` with its import target and seals the secret for its new row. */
+  async importSecret(params: { target: { id: string; publicKey: string; sealedSecret: Uint8Array }; secretPayload: string; secretId: string }) {
+    const secret = await this.openImport(params.target, params.secretPayload);
+    try {
+      if (secret.length === 0) throw new QkError('KEY_INVALID', 'the imported secret is empty; a secret holds at least one byte');
+      return seal(this.sealingKey, secret, sealedRow.secret(params.secretId));
+    } finally {
+      zeroize(secret);
+    }
+  }
+
+  /** A stored secret sealed to the client's target key, in an export bundle (`decryptSecretBundle` opens it). */
+  async exportSecret(params: { secretId: string; sealedSecret: Uint8Array; targetPublicKey: string; organizationId: string }): Promise<string> {
+    const secret = open(this.sealingKey, params.sealedSecret, sealedRow.secret(params.secretId));
+    return this.exportBundle(secret, params.targetPublicKey, params.organizationId);
   }
 
   /** HPKE-opens a client's `encryptedBundle` with an import target; DECRYPTION_FAILED if it was sealed to another key. */

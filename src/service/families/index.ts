@@ -12,6 +12,7 @@ import { contractsFamily } from './contracts';
 import { policiesFamily } from './policies';
 import { privateKeyTagsFamily } from './private-key-tags';
 import { privateKeysFamily } from './private-keys';
+import { secretsFamily } from './secrets';
 import { verifiedSubOrganizationsFamily } from './suborgs-verified';
 import { signingFamily } from './signing';
 import { sparkFamily } from './spark';
@@ -30,6 +31,7 @@ export const families: readonly Family[] = [
   privateKeysFamily,
   privateKeyTagsFamily,
   exportImportFamily,
+  secretsFamily,
   ipAllowlistsFamily,
   appProofsFamily,
   sparkFamily,

@@ -3,7 +3,7 @@
  * are, with the optional name and the static properties they were imported with. Their import targets are rows of
  * import_targets of kind 'secret' (store/export-import.ts).
  */
-import { type Connection, type Row, blob, integer, optionalText, text } from './connection';
+import { type Connection, type Params, type Row, blob, integer, optionalText, text } from './connection';
 
 export const SECRETS_SQL = `
   -- name is unique within an organization when given (SQLite lets NULLs repeat).
@@ -68,8 +68,25 @@ export class SecretRepository {
     return row === undefined ? undefined : toSecret(row);
   }
 
-  /** Newest first, as list_secrets answers. */
-  listByOrganization(organizationId: string): SecretRecord[] {
-    return this.connection.all('SELECT * FROM secrets WHERE organization_id = :organizationId ORDER BY seq DESC', { organizationId }).map(toSecret);
+  /**
+   * One page, newest first, as list_secrets answers and as list_activities pages: `before` gives the secrets created
+   * earlier than that secret, `after` the ones created later that lie nearest to it.
+   */
+  list(query: { organizationId: string; limit: number; before?: string; after?: string }): SecretRecord[] {
+    const where = ['organization_id = :organizationId'];
+    const params: Params = { organizationId: query.organizationId, limit: query.limit };
+    const cursorSeq = (name: 'before' | 'after', id: string): string => {
+      params[name] = id;
+      return `(SELECT seq FROM secrets WHERE id = :${name} AND organization_id = :organizationId)`;
+    };
+    if (query.before !== undefined) where.push(`seq < ${cursorSeq('before', query.before)}`);
+    if (query.after !== undefined) where.push(`seq > ${cursorSeq('after', query.after)}`);
+    const nearestAfter = query.after !== undefined && query.before === undefined;
+    const rows = this.connection.all(
+      `SELECT * FROM secrets WHERE ${where.join(' AND ')} ORDER BY seq ${nearestAfter ? 'ASC' : 'DESC'} LIMIT :limit`,
+      params,
+    );
+    if (nearestAfter) rows.reverse();
+    return rows.map(toSecret);
   }
 }

@@ -17,6 +17,7 @@ import {
   payloadEncoding,
   smartContractInterfaceType,
   transactionType,
+  transportEncryptionSuite,
 } from './enums';
 import {
   apiKeyParamsV1,
@@ -33,7 +34,7 @@ import {
   walletAccountParams,
   walletParams,
 } from './params';
-import { feature, privateKeyResult, address, signRawPayloadResult, sparkEncryptedOperatorPackage, walletResult } from './resources';
+import { feature, privateKeyResult, address, signRawPayloadResult, sparkEncryptedOperatorPackage, walletResult, webhookEndpoint } from './resources';
 
 interface ActivitySpec {
   readonly activityType: string;
@@ -853,6 +854,100 @@ const invitations = defineActivities({
   },
 });
 
+/** An endpoint subscribes to each event type at most once, and there are few of them. */
+const MAX_WEBHOOK_SUBSCRIPTIONS = 16;
+/** `v1WebhookSubscriptionParams` in a request: the event type is checked by the family, which names the ones served. */
+const webhookSubscriptionParams = req({ eventType: bounded.name, filtersJson: bounded.message.optional(), isActive: z.boolean().optional() });
+
+const webhooks = defineActivities({
+  create_webhook_endpoint: {
+    activityType: 'ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT',
+    intentKey: 'createWebhookEndpointIntent',
+    resultKey: 'createWebhookEndpointResult',
+    parameters: req({
+      url: bounded.url,
+      name: bounded.name,
+      subscriptions: boundedList(webhookSubscriptionParams, MAX_WEBHOOK_SUBSCRIPTIONS, 'subscriptions').optional(),
+    }),
+    result: res({ endpointId: z.string(), webhookEndpoint }),
+  },
+  update_webhook_endpoint: {
+    activityType: 'ACTIVITY_TYPE_UPDATE_WEBHOOK_ENDPOINT',
+    intentKey: 'updateWebhookEndpointIntent',
+    resultKey: 'updateWebhookEndpointResult',
+    parameters: req({ endpointId: bounded.id, url: bounded.url.optional(), name: bounded.name.optional(), isActive: z.boolean().optional() }),
+    result: res({ endpointId: z.string(), webhookEndpoint }),
+  },
+  delete_webhook_endpoint: {
+    activityType: 'ACTIVITY_TYPE_DELETE_WEBHOOK_ENDPOINT',
+    intentKey: 'deleteWebhookEndpointIntent',
+    resultKey: 'deleteWebhookEndpointResult',
+    parameters: req({ endpointId: bounded.id }),
+    result: res({ endpointId: z.string() }),
+  },
+});
+
+/**
+ * Secrets one request may import, export or prepare targets for (**our choice**: Turnkey documents no bound); a
+ * client with more sends several requests.
+ */
+export const MAX_SECRETS_PER_REQUEST = 100;
+/** Static properties one secret may carry (**our choice**, as above). */
+export const MAX_SECRET_PROPERTIES = 32;
+
+const keyValueParams = req({ key: bounded.name.optional(), value: bounded.message.optional() });
+
+/** Secrets (docs/service.md#secrets): opaque bytes the enclave imports, keeps sealed and exports, as it does keys. */
+const secrets = defineActivities({
+  init_import_secrets: {
+    activityType: 'ACTIVITY_TYPE_INIT_IMPORT_SECRETS',
+    intentKey: 'initImportSecretsIntent',
+    resultKey: 'initImportSecretsResult',
+    parameters: req({
+      encryptionSuite: transportEncryptionSuite,
+      numSecrets: int32.min(1, { error: 'must be at least 1' }).max(MAX_SECRETS_PER_REQUEST, {
+        error: `must be at most ${MAX_SECRETS_PER_REQUEST}; ask for more targets in further requests`,
+      }),
+    }),
+    result: res({ enclaveTargetMessages: ids }),
+    acceptsAppProofs: false,
+  },
+  import_secrets: {
+    activityType: 'ACTIVITY_TYPE_IMPORT_SECRETS',
+    intentKey: 'importSecretsIntent',
+    resultKey: 'importSecretsResult',
+    parameters: req({
+      secrets: boundedList(
+        req({
+          name: bounded.name.optional(),
+          secretPayload: bounded.bundle,
+          targetPublicKey: bounded.publicKey,
+          encryptionSuite: transportEncryptionSuite,
+          staticProperties: boundedList(keyValueParams, MAX_SECRET_PROPERTIES, 'static properties').optional(),
+        }),
+        MAX_SECRETS_PER_REQUEST,
+        'secrets',
+      ),
+    }),
+    result: res({ secretIds: ids }),
+    acceptsAppProofs: false,
+  },
+  export_secrets: {
+    activityType: 'ACTIVITY_TYPE_EXPORT_SECRETS',
+    intentKey: 'exportSecretsIntent',
+    resultKey: 'exportSecretsResult',
+    parameters: req({
+      secrets: boundedList(
+        req({ secretId: bounded.id, targetPublicKey: bounded.publicKey, encryptionSuite: transportEncryptionSuite }),
+        MAX_SECRETS_PER_REQUEST,
+        'secrets',
+      ),
+    }),
+    result: res({ secretPayloads: ids }),
+    acceptsAppProofs: false,
+  },
+});
+
 export const activityOperations = {
   ...consensus,
   ...policies,
@@ -868,4 +963,6 @@ export const activityOperations = {
   ...signing,
   ...everydayEdits,
   ...invitations,
+  ...secrets,
+  ...webhooks,
 };

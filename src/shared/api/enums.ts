@@ -129,3 +129,7 @@ export const authenticationType = z.enum([
   'AUTHENTICATION_TYPE_OAUTH',
   'AUTHENTICATION_TYPE_SESSION',
 ]);
+/** How secrets travel to and from the enclave: HPKE bundles signed by the enclave, as key import and export. */
+export const transportEncryptionSuite = z.enum(['TRANSPORT_ENCRYPTION_SUITE_ENCLAVE_ENCRYPT_V1']);
+export const oauth2Provider = z.enum(['OAUTH2_PROVIDER_X', 'OAUTH2_PROVIDER_DISCORD']);
+export const fiatOnRampProvider = z.enum(['FIAT_ON_RAMP_PROVIDER_COINBASE', 'FIAT_ON_RAMP_PROVIDER_MOONPAY']);

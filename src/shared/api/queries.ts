@@ -21,6 +21,7 @@ import {
   policy,
   privateKey,
   policyEvaluation,
+  secretMetadata,
   sessionProfile,
   smartContractInterface,
   tag,
@@ -28,6 +29,7 @@ import {
   user,
   wallet,
   walletAccount,
+  webhookEndpoint,
 } from './resources';
 
 interface QuerySpec {
@@ -99,6 +101,7 @@ export const queryOperations = defineQueries({
   },
   get_organization: { request: inOrganization({}), response: res({ organizationData }) },
   get_organization_configs: { request: inOrganization({}), response: res({ configs: organizationConfigs }) },
+  list_webhook_endpoints: { request: inOrganization({}), response: res({ webhookEndpoints: z.array(webhookEndpoint) }) },
   get_ip_allowlist: { request: inOrganization({ publicKey: bounded.publicKey.optional() }), response: res({ allowlist: ipAllowlist }) },
   list_suborgs: { request: inOrganization(subOrgFilter), response: organizationIds },
   list_verified_suborgs: { request: inOrganization(subOrgFilter), response: organizationIds },
@@ -191,6 +194,12 @@ export const queryOperations = defineQueries({
   get_smart_contract_interface: {
     request: inOrganization({ smartContractInterfaceId: bounded.id }),
     response: res({ smartContractInterface }),
+  },
+
+  // secrets
+  list_secrets: {
+    request: inOrganization({ paginationOptions: pagination.optional() }),
+    response: res({ secrets: z.array(secretMetadata) }),
   },
 
   // TVC

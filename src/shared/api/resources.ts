@@ -14,7 +14,9 @@ import {
   curve,
   effect,
   featureName,
+  fiatOnRampProvider,
   invitationStatus,
+  oauth2Provider,
   pathFormat,
   tagType,
 } from './enums';
@@ -206,6 +208,18 @@ export const ipAllowlist = res({
   onEvaluationError: z.string().optional(),
 });
 
+/** `v1WebhookSubscriptionParams`: one event type an endpoint receives; `filtersJson` is kept as sent. */
+export const webhookSubscription = res({ eventType: z.string(), filtersJson: z.string().optional(), isActive: z.boolean().optional() });
+/** `v1WebhookEndpointData`. */
+export const webhookEndpoint = res({
+  endpointId: z.string(),
+  organizationId: z.string(),
+  url: z.string(),
+  name: z.string(),
+  isActive: z.boolean(),
+  subscriptions: z.array(webhookSubscription).optional(),
+});
+
 export const invitation = res({
   invitationId: z.string(),
   receiverUserName: z.string(),
@@ -286,3 +300,32 @@ export const privateKeyResult = res({
   addresses: z.array(address).optional(),
 });
 export const sparkEncryptedOperatorPackage = res({ operatorId: z.string(), encryptedPackage: z.string() });
+
+/** `v1KeyValue`: a static property bound to a secret, which policies can read. */
+export const keyValue = res({ key: z.string().optional(), value: z.string().optional() });
+/** `v1SecretMetadata`: what list_secrets tells of a secret (never the secret). */
+export const secretMetadata = res({
+  secretId: z.string(),
+  name: z.string().optional(),
+  staticProperties: z.array(keyValue),
+  createdAtUnixMs: z.string(),
+});
+export const oauth2Credential = res({
+  oauth2CredentialId: z.string(),
+  organizationId: z.string(),
+  provider: oauth2Provider,
+  clientId: z.string(),
+  encryptedClientSecret: z.string(),
+  ...createdUpdated,
+});
+export const fiatOnRampCredential = res({
+  fiatOnrampCredentialId: z.string(),
+  organizationId: z.string(),
+  onrampProvider: fiatOnRampProvider,
+  projectId: z.string().optional(),
+  publishableApiKey: z.string(),
+  encryptedSecretApiKey: z.string(),
+  encryptedPrivateApiKey: z.string().optional(),
+  sandboxMode: z.boolean().optional(),
+  ...createdUpdated,
+});

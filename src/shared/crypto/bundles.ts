@@ -44,6 +44,9 @@ export interface ImportBundleSignedData {
   userId: string;
 }
 
+/** A secret's import target binds no user: `@turnkey/crypto`'s `encryptSecretToBundle` checks the organization only. */
+export type SecretImportTargetSignedData = Omit<ImportBundleSignedData, 'userId'>;
+
 /** The enclave signing key in the form `enclaveQuorumPublic` carries: 130-hex uncompressed (compressed input is expanded). */
 function normalizedSignerKey(signerPublicKey: string): string {
   const point = parseP256PublicKey(signerPublicKey, 'enclave signer public key');
@@ -51,7 +54,7 @@ function normalizedSignerKey(signerPublicKey: string): string {
 }
 
 async function buildSignedEnvelope(
-  signedData: ExportBundleSignedData | ImportBundleSignedData,
+  signedData: ExportBundleSignedData | ImportBundleSignedData | SecretImportTargetSignedData,
   sign: BundleSigner,
   enclaveSignerPublicKey: string,
 ): Promise<string> {
@@ -239,6 +242,21 @@ export async function buildImportBundle(params: {
     targetPublic: parseP256PublicKey(params.targetPublicKey, 'import targetPublicKey').toHex(false),
     organizationId: params.organizationId,
     userId: params.userId,
+  };
+  return buildSignedEnvelope(signedData, params.sign, params.enclaveSignerPublicKey);
+}
+
+/** One of init_import_secrets' `enclaveTargetMessages`: the enclave's fresh target key, signed for the organization. */
+export async function buildSecretImportTarget(params: {
+  /** The enclave's fresh uncompressed P-256 HPKE key (130 hex). */
+  targetPublicKey: string;
+  organizationId: string;
+  sign: BundleSigner;
+  enclaveSignerPublicKey: string;
+}): Promise<string> {
+  const signedData: SecretImportTargetSignedData = {
+    targetPublic: parseP256PublicKey(params.targetPublicKey, 'secret import targetPublicKey').toHex(false),
+    organizationId: params.organizationId,
   };
   return buildSignedEnvelope(signedData, params.sign, params.enclaveSignerPublicKey);
 }

@@ -14,6 +14,7 @@ export type PolicyResource =
   | 'FIAT_TRANSACTION'
   | 'INVITATION'
   | 'MFA_POLICY'
+  | 'OAUTH2_CREDENTIAL'
   | 'ON_RAMP_CREDENTIALS'
   | 'ORGANIZATION'
   | 'OTP'
@@ -21,6 +22,7 @@ export type PolicyResource =
   | 'POLICY'
   | 'PRIVATE_KEY'
   | 'RECOVERY'
+  | 'SECRET'
   | 'SESSION_PROFILE'
   | 'SMART_CONTRACT_INTERFACE'
   | 'SPONSORSHIP'
@@ -147,6 +149,12 @@ const CLASSIFICATIONS: Readonly<Record<string, Classification>> = {
   // inferred: INVITATION is a documented resource; the type names give the action.
   ACTIVITY_TYPE_CREATE_INVITATIONS: ['INVITATION', 'CREATE'],
   ACTIVITY_TYPE_DELETE_INVITATION: ['INVITATION', 'DELETE'],
+
+  // inferred: Turnkey's resource table names no secret; a resource of its own keeps a policy about private keys from
+  // also covering secrets. The type names give the action.
+  ACTIVITY_TYPE_INIT_IMPORT_SECRETS: ['SECRET', 'IMPORT'],
+  ACTIVITY_TYPE_IMPORT_SECRETS: ['SECRET', 'IMPORT'],
+  ACTIVITY_TYPE_EXPORT_SECRETS: ['SECRET', 'EXPORT'],
 
   // inferred: WEBHOOK_ENDPOINT is a documented resource; the type names give the action.
   ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT: ['WEBHOOK_ENDPOINT', 'CREATE'],

@@ -171,6 +171,8 @@ const requestedOperations = {
     'list_app_proofs',
     'get_boot_proof',
     'list_suborgs',
+    // webhooks
+    'list_webhook_endpoints',
     // everyday operations
     'get_session_profile',
     'get_policy_evaluations',
@@ -178,6 +180,8 @@ const requestedOperations = {
     'get_active_policies',
     'get_latest_boot_proof',
     'get_ip_allowlist',
+    // secrets and stored credentials
+    'list_secrets',
     // sending transactions
     'get_send_transaction_status',
   ],
@@ -251,11 +255,19 @@ const requestedOperations = {
     'remove_organization_feature',
     'create_invitations',
     'delete_invitation',
+    // webhooks
+    'create_webhook_endpoint',
+    'update_webhook_endpoint',
+    'delete_webhook_endpoint',
     'set_ip_allowlist',
     'remove_ip_allowlist',
     'init_otp_auth',
     'otp_auth',
     'oauth',
+    // secrets and stored credentials
+    'init_import_secrets',
+    'import_secrets',
+    'export_secrets',
     // sending transactions
     'eth_send_transaction',
     'sol_send_transaction',

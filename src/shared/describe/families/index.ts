@@ -17,11 +17,13 @@ import { otpAuthDescribers } from './otp-auth';
 import { policyDescribers } from './policies';
 import { privateKeyTagDescribers } from './private-key-tags';
 import { privateKeyDescribers } from './private-keys';
+import { secretDescribers } from './secrets';
 import { sessionDescribers } from './sessions';
 import { signingDescribers } from './signing';
 import { sparkDescribers } from './spark';
 import { tvcDescribers } from './tvc';
 import { walletDescribers } from './wallets';
+import { webhookDescribers } from './webhooks';
 
 export const DESCRIBERS: DescriberTable = {
   ...activityDescribers,
@@ -43,4 +45,6 @@ export const DESCRIBERS: DescriberTable = {
   ...tvcDescribers,
   ...signingDescribers,
   ...sparkDescribers,
+  ...secretDescribers,
+  ...webhookDescribers,
 };
