@@ -5,13 +5,14 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   main: {
     build: {
-      // The service entry is built beside main: the app runs the Sandbox from it in a utility process. Its signing
-      // workers load their own entry, found beside the service's code (src/service/enclave/signing-pool.ts).
+      // The service entry is built beside main: the app runs the Sandbox from it in a utility process. Its signing and
+      // policy workers load their own entries, found beside the service's code (src/service/enclave/signing-pool.ts).
       rollupOptions: {
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),
           service: resolve(__dirname, 'src/service/cli.ts'),
           'signing-worker': resolve(__dirname, 'src/service/enclave/signing-worker.ts'),
+          'policy-worker': resolve(__dirname, 'src/service/authorize/policy-worker.ts'),
           // Main verifies a large journal on a worker thread from this entry (src/main/journal/verify-off-thread.ts).
           'journal-verify-worker': resolve(__dirname, 'src/main/journal/verify-worker.ts'),
           // Main rehearses a policy draft and dry-runs one on a worker thread from this entry (src/main/policies/off-thread.ts).

@@ -1,9 +1,9 @@
 /**
  * The Sandbox's own package (`sandbox/`, docs/sandbox.md#one-command): the command line, the programmatic entry and
- * the signing workers' entry, each an ES module in `sandbox/dist`, with every library bundled in, so the package has
- * no dependencies and runs with plain Node 24. The command line's service code is a chunk of its own, loaded after
- * the flags are read. `index.d.ts` is the programmatic entry's declarations. `npm pack` in `sandbox/` builds it (its
- * `prepack` script).
+ * the entries of the signing and policy workers, each an ES module in `sandbox/dist`, with every library bundled in,
+ * so the package has no dependencies and runs with plain Node 24. The command line's service code is a chunk of its
+ * own, loaded after the flags are read. `index.d.ts` is the programmatic entry's declarations. `npm pack` in
+ * `sandbox/` builds it (its `prepack` script).
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -49,6 +49,7 @@ export default defineConfig({
         index: PROGRAMMATIC_ENTRY,
         // Found beside the bundle at run time (src/node/worker-entry.ts).
         'signing-worker': resolve(root, 'src/service/enclave/signing-worker.ts'),
+        'policy-worker': resolve(root, 'src/service/authorize/policy-worker.ts'),
       },
       output: {
         entryFileNames: '[name].js',

@@ -8,6 +8,7 @@ import { generateEncryptionKeyPair, type ApiKeyCurve } from '../shared/crypto/ke
 import { QkError } from '../shared/errors';
 import type { AsyncStampVerifier, StampVerifier } from '../shared/crypto/stamp';
 import { Enclave, loadServiceSecret } from './enclave';
+import { PolicyPool } from './authorize/policy-pool';
 import { apiKeyStampFormat } from './auth/authenticate';
 import { createOidcVerifier, type TrustedIssuer } from './auth/oidc';
 import { webAuthnStampFormat } from './auth/webauthn-stamp';
@@ -201,6 +202,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       sendTransactionsFamily(options.rpc ?? {}, options.maxNodeFeeWei),
       webhooksFamily(webhookDeliveries, { allowAnyHost: options.webhookAllowAnyHost === true }),
     ];
+    // Started on the first decision too costly for the event loop; closed with the service.
+    const policyWorkers = new PolicyPool();
     const deps = {
       store,
       stampFormats: [apiKeyStampFormat(options.stampVerifier ?? createThreadPoolStampVerifier()), webAuthnStampFormat(store)],
@@ -211,6 +214,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       hooks: servedFamilies.flatMap((family) => family.hooks ?? []),
       // Clients stamp timestampMs by their own clock, which does not move with the Sandbox's.
       timestampClock: clock.wall,
+      policyWorkers,
     };
     const routes = buildRouteTable(servedFamilies);
     const snapshots = new SandboxSnapshots({ store, clock, forgetCachedRows: () => enclave.forgetWallets(), newId: randomUUID });
@@ -257,7 +261,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         closing ??= app.close().then(async () => {
           // After the requests: the last of them may have published an event.
           await webhookDeliveries.close();
-          await enclave.close();
+          await Promise.all([enclave.close(), policyWorkers.close()]);
           return store.close();
         });
         return closing;

@@ -29,6 +29,7 @@ import {
   refusedBeforeDecoding,
   voteEligibility,
 } from '../authorize';
+import type { PolicyJobRunner } from '../authorize/policy-pool';
 import { rpcStatusOf } from '../server/errors';
 import type { Repositories, Store } from '../store';
 import type { OrganizationRecord } from '../store/organizations';
@@ -58,6 +59,8 @@ export interface PipelineDeps {
   hooks: readonly ActivityHooks[];
   /** The clock an activity's timestampMs is held to, when not `now` (the Sandbox's clock may be moved ahead). */
   timestampClock?: () => number;
+  /** Where a decision too costly for the event loop is made (authorize's policy workers). */
+  policyWorkers: PolicyJobRunner;
 }
 
 /** An activity operation with the handler its family provides. */
@@ -262,7 +265,7 @@ export async function submitActivity(
     const handler = route.handler as AnyActivityHandler;
     // A proposal no policy could allow is refused before its transaction or typed data is decoded.
     if (!parentProposes && handler.resourcesBeforeDecoding !== undefined) {
-      const refusal = refusedBeforeDecoding({
+      const refusal = await refusedBeforeDecoding({
         store: tx,
         organization,
         activityType: names.activityType,
@@ -271,6 +274,7 @@ export async function submitActivity(
         approvers: [approverOf(actor)],
         now,
         log: deps.log,
+        policyWorkers: deps.policyWorkers,
       });
       if (refusal !== undefined) throw denialError(refusal, names.activityType);
     }
@@ -280,12 +284,21 @@ export async function submitActivity(
     for (const hook of deps.hooks) {
       hook.checkRequest?.(actor.credential, { store: tx, organization, activityType: names.activityType, params, resources });
     }
-    const authorizationRequest = { store: tx, organization, activityType: names.activityType, params, resources, now, log: deps.log };
+    const authorizationRequest = {
+      store: tx,
+      organization,
+      activityType: names.activityType,
+      params,
+      resources,
+      now,
+      log: deps.log,
+      policyWorkers: deps.policyWorkers,
+    };
     // The sub-organization's quorum and policies know nothing of a parent user: the parent's policies and the
     // handler's own proof decide, both before anything is recorded.
     const authorization: Authorization = parentProposes
       ? await authorizeParentProposal(authorizationRequest, actor, handler)
-      : authorize({ ...authorizationRequest, approvers: [approverOf(actor)] });
+      : await authorize({ ...authorizationRequest, approvers: [approverOf(actor)] });
     if (authorization.decision === 'deny') throw denialError(authorization, names.activityType);
     const record: ActivityRecord = {
       id: deps.newId(),
@@ -340,7 +353,7 @@ async function authorizeParentProposal(
 ): Promise<Authorization> {
   const { store, organization, activityType } = request;
   const parent = store.organizations.get(actor.credential.organizationId)!;
-  const inParent = authorize({ ...request, organization: parent, approvers: [approverOf(actor)] });
+  const inParent = await authorize({ ...request, organization: parent, approvers: [approverOf(actor)] });
   if (inParent.decision === 'deny') throw denialError(inParent, activityType);
   if (inParent.decision === 'consensus-needed') {
     throw new QkError(
@@ -458,11 +471,12 @@ async function castVote(session: Session, target: ActivityRecord, actor: Actor, 
     resources: handler.policyResources?.(tx, target.organizationId, params) ?? {},
     now,
     log: deps.log,
+    policyWorkers: deps.policyWorkers,
   };
   // A vote acts on the activity it counts towards: a session profile's scope must allow that activity as it would its
   // proposal, so a scoped session cannot approve or reject what it could not have proposed.
   for (const hook of deps.hooks) hook.checkRequest?.(actor.credential, request);
-  const eligibility = voteEligibility(request, actor.user.id);
+  const eligibility = await voteEligibility(request, actor.user.id);
   if (!eligibility.eligible) {
     const tooCostly =
       eligibility.tooCostly.length === 0 ? '' : `; policies ${eligibility.tooCostly.join(', ')} were too costly to work out who may vote`;
@@ -477,7 +491,7 @@ async function castVote(session: Session, target: ActivityRecord, actor: Actor, 
   if (selection === 'VOTE_SELECTION_REJECTED') {
     tx.activities.finish(target.id, { status: 'ACTIVITY_STATUS_REJECTED' }, now);
   } else {
-    const authorization = authorize({ ...request, approvers: currentApprovers(tx, tx.activities.votes(target.id), now) });
+    const authorization = await authorize({ ...request, approvers: currentApprovers(tx, tx.activities.votes(target.id), now) });
     if (authorization.decision === 'deny') throw denialError(authorization, target.type);
     recordEvaluations(session, target.id, cast.id, authorization);
     if (authorization.decision === 'allow') {

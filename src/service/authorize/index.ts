@@ -6,16 +6,9 @@
  */
 import {
   conditionContextOf,
-  consensusContextOf,
-  decide,
-  MAX_DECISION_STEPS,
   policyFieldHolds,
-  ranOutOfSteps,
-  refusedBeforeDecoding as refusedWithoutDecoded,
-  StepBudget,
   timeContextAt,
   type Authorization,
-  type DecisionRequest,
   type EngineApprover,
   type PolicyContext,
   type PolicyCredential,
@@ -26,8 +19,12 @@ import { WEBAUTHN_CREDENTIAL_TYPE } from '../auth/credentials';
 import type { Repositories } from '../store';
 import type { OrganizationRecord } from '../store/organizations';
 import type { PolicyRecord } from '../store/policies';
+import { answerInSlice, type DecisionInput, type PolicyJob, type PolicyJobResults } from './policy-jobs';
+import type { PolicyJobRunner } from './policy-pool';
+import type { EligibilitySearch, SearchedUser, VoteEligibility } from './vote-search';
 
 export type { Authorization, PolicyEvaluation, PolicyOutcome } from '../../shared/policy';
+export type { VoteEligibility } from './vote-search';
 
 /** A user whose approval counts, with the credential they approved with. */
 export interface Approver {
@@ -47,6 +44,25 @@ export interface AuthorizationRequest {
   /** The service's clock (epoch ms): `time.now` of the policies' time expressions. */
   now: number;
   log: (line: string) => void;
+  /** Where a decision or search its slice of steps on the event loop does not answer is made (the policy workers). */
+  policyWorkers: PolicyJobRunner;
+}
+
+/**
+ * The steps a decision or a search of who may vote may take on the service's event loop, about 2 ms: an ordinary
+ * decision takes a few thousand. One that needs more is made again on a policy worker within the whole budget, whose
+ * answer is the same as the event loop's would be (docs/service.md#policy-language).
+ */
+export const INLINE_POLICY_STEPS = 10_000;
+
+/** `job`'s result, from its slice on the event loop or else from a policy worker; the engine's log lines go to `log`. */
+async function answered<K extends PolicyJob['kind']>(
+  job: Extract<PolicyJob, { kind: K }>,
+  request: Pick<AuthorizationRequest, 'policyWorkers' | 'log'>,
+): Promise<PolicyJobResults[K]> {
+  const answer = answerInSlice(job, INLINE_POLICY_STEPS) ?? (await request.policyWorkers.run(job));
+  for (const line of answer.log) request.log(line);
+  return answer.result;
 }
 
 function policyUser(store: Repositories, userId: string): PolicyUser {
@@ -90,7 +106,7 @@ export function policyTimeStatus(policy: PolicyRecord, now: number): { active: b
 }
 
 /** What the shared engine decides over: the organization's stored policies, users and root quorum. */
-function decisionRequest(request: AuthorizationRequest): DecisionRequest {
+function decisionInput(request: AuthorizationRequest): DecisionInput {
   const { store, organization } = request;
   return {
     policies: store.policies.listByOrganization(organization.id),
@@ -100,20 +116,19 @@ function decisionRequest(request: AuthorizationRequest): DecisionRequest {
     approvers: engineApprovers(store, request.approvers),
     rootQuorum: store.organizations.rootQuorum(organization.id),
     now: request.now,
-    log: request.log,
   };
 }
 
-export function authorize(request: AuthorizationRequest): Authorization {
-  return decide(decisionRequest(request));
+export function authorize(request: AuthorizationRequest): Promise<Authorization> {
+  return answered({ kind: 'decide', request: decisionInput(request) }, request);
 }
 
 /**
  * The refusal `authorize` is certain to give whatever the decoded transaction or typed data says, decided over
  * `request.resources` without them (the shared engine's `refusedBeforeDecoding`), or undefined when decoding may matter.
  */
-export function refusedBeforeDecoding(request: AuthorizationRequest): Extract<Authorization, { decision: 'deny' }> | undefined {
-  return refusedWithoutDecoded(decisionRequest(request));
+export function refusedBeforeDecoding(request: AuthorizationRequest): Promise<Extract<Authorization, { decision: 'deny' }> | undefined> {
+  return answered({ kind: 'refused-before-decoding', request: decisionInput(request) }, request);
 }
 
 /** Turnkey's text for a request a DENY policy refuses (`Turnkey error 7: policy engine denied request explicitly`). */
@@ -139,91 +154,48 @@ export function denialError(authorization: Extract<Authorization, { decision: 'd
   });
 }
 
-/** Whether a user may vote, and when not, the policies whose search for who may vote ran out of steps. */
-export type VoteEligibility = { eligible: true } | { eligible: false; tooCostly: string[] };
-
 /** `voteEligibility`, as a yes or no. */
-export function isEligibleVoter(request: Omit<AuthorizationRequest, 'approvers'>, userId: string): boolean {
-  return voteEligibility(request, userId).eligible;
+export async function isEligibleVoter(request: Omit<AuthorizationRequest, 'approvers'>, userId: string): Promise<boolean> {
+  return (await voteEligibility(request, userId)).eligible;
 }
 
 /**
- * Whether `userId` may vote on the activity: a root-quorum member, or a user whose approval can make a
- * difference to the consensus of an ALLOW policy whose condition matches (docs/service.md#who-may-vote), active at
- * `now`. The test is behavioural, not textual: starting from
- * every user of the organization approving, drop the others one by one while the consensus still holds; the user counts
- * when the consensus fails without them in the smallest set that remains. The search evaluates a consensus up to once
- * per user, so all its evaluations share one budget of MAX_DECISION_STEPS; a policy whose search runs out gives no
- * vote (fail safe), and is named with its id in `tooCostly`.
+ * Whether `userId` may vote on the activity: a root-quorum member, or a user whose approval can make a difference to
+ * the consensus of an ALLOW policy whose condition matches, active at `now` (docs/service.md#who-may-vote; the search
+ * is `searchVoteEligibility`, over what `eligibilitySearch` reads from the store).
  */
-export function voteEligibility(request: Omit<AuthorizationRequest, 'approvers'>, userId: string): VoteEligibility {
+export async function voteEligibility(request: Omit<AuthorizationRequest, 'approvers'>, userId: string): Promise<VoteEligibility> {
   const { store, organization } = request;
   if (isRootUser(store, organization.id, userId)) return { eligible: true };
-  const budget = new StepBudget(MAX_DECISION_STEPS);
-  const condition = conditionContext(request);
-  const time = timeContextAt(request.now);
+  const search = eligibilitySearch(request, userId);
+  if (search === undefined) return { eligible: false, tooCostly: [] };
+  return answered({ kind: 'vote-eligibility', search }, request);
+}
+
+/** What the search of whether `userId` may vote reads, or undefined when the user is not of the organization. */
+export function eligibilitySearch(request: Omit<AuthorizationRequest, 'approvers' | 'policyWorkers'>, userId: string): EligibilitySearch | undefined {
+  const { store, organization } = request;
   const everyone = store.users.listByOrganization(organization.id).map((user) => user.id);
-  if (!everyone.includes(userId)) return { eligible: false, tooCostly: [] };
-  // Each user as if approving with every credential they hold (API keys and passkeys), read once: the search below
-  // evaluates the consensus for many sets of users.
-  const credentialsOf = new Map<string, Approver[]>(
-    everyone.map((id) => [
-      id,
-      [
-        ...store.apiKeys.listByUser(id).map((key) => ({
-          userId: id,
-          credential: { id: key.id, user_id: id, type: key.credentialType, public_key: key.publicKey },
-        })),
-        ...store.authenticators.listByUser(id).map((passkey) => ({
-          userId: id,
-          credential: {
-            id: passkey.id,
-            user_id: id,
-            type: WEBAUTHN_CREDENTIAL_TYPE,
-            public_key: passkey.publicKey,
-            credential_id: passkey.credentialId,
-          },
-        })),
-      ],
-    ]),
-  );
-  const approversOf = (ids: readonly string[]): Approver[] => ids.flatMap((id) => credentialsOf.get(id) ?? []);
-  /** A field's truth within the shared budget; undefined once the budget is spent, when the search cannot tell. */
-  const holds = (result: ReturnType<typeof policyFieldHolds>): boolean | undefined => (ranOutOfSteps(result) ? undefined : result === true);
-  const consensusHoldsFor = (policy: PolicyRecord, ids: readonly string[]): boolean | undefined =>
-    holds(policyFieldHolds(policy.consensus, 'consensus', consensusContextOf(engineApprovers(store, approversOf(ids))), budget));
-  /** Whether the user's approval makes a difference to `policy`; undefined when the budget runs out first. */
-  const userCounts = (policy: PolicyRecord): boolean | undefined => {
-    if (policy.effect !== 'EFFECT_ALLOW' || policy.consensus.trim() === '') return false;
-    const applies =
-      holds(policyFieldHolds(policy.time, 'time', time, budget)) && holds(policyFieldHolds(policy.condition, 'condition', condition, budget));
-    if (applies !== true) return applies;
-    let set = everyone;
-    const byEveryone = consensusHoldsFor(policy, set);
-    if (byEveryone !== true) return byEveryone;
-    for (const other of everyone) {
-      if (other === userId) continue;
-      const smaller = set.filter((id) => id !== other);
-      const held = consensusHoldsFor(policy, smaller);
-      if (held === undefined) return undefined;
-      if (held) set = smaller;
-    }
-    const withoutUser = consensusHoldsFor(
-      policy,
-      set.filter((id) => id !== userId),
-    );
-    return withoutUser === undefined ? undefined : !withoutUser;
+  if (!everyone.includes(userId)) return undefined;
+  // Each user as if approving with every credential they hold (API keys and passkeys).
+  const users = everyone.map((id): SearchedUser => ({
+    user: policyUser(store, id),
+    credentials: [
+      ...store.apiKeys.listByUser(id).map((key) => ({ id: key.id, user_id: id, type: key.credentialType, public_key: key.publicKey })),
+      ...store.authenticators.listByUser(id).map((passkey) => ({
+        id: passkey.id,
+        user_id: id,
+        type: WEBAUTHN_CREDENTIAL_TYPE,
+        public_key: passkey.publicKey,
+        credential_id: passkey.credentialId,
+      })),
+    ],
+  }));
+  return {
+    userId,
+    users,
+    policies: store.policies.listByOrganization(organization.id),
+    condition: conditionContext(request),
+    now: request.now,
   };
-  const tooCostly: string[] = [];
-  for (const policy of store.policies.listByOrganization(organization.id)) {
-    const counts = userCounts(policy);
-    if (counts === true) return { eligible: true };
-    if (counts === undefined) {
-      request.log(
-        `policy ${policy.id} (${policy.name}): working out who may vote on this activity took more than ${MAX_DECISION_STEPS} steps; it gives no vote`,
-      );
-      tooCostly.push(policy.id);
-    }
-  }
-  return { eligible: false, tooCostly };
 }

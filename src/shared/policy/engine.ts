@@ -381,16 +381,16 @@ function managesOwnCredentials(request: DecisionRequest): boolean {
 }
 
 /**
- * Every policy's outcome, in the organization's order, within one decision's budget of MAX_DECISION_STEPS. The DENY
+ * Every policy's outcome, in the organization's order, within the decision's budget. The DENY
  * policies are read first, so a decision that runs out runs out on an ALLOW, which then allows nothing; should the
  * DENYs alone run it out (`denialsUnread`), one of them may have matched unread, and the decision must not allow.
  */
 function evaluateAll(
   request: DecisionRequest,
   contexts: DecisionContexts,
+  budget: StepBudget,
   log: ((line: string) => void) | undefined,
 ): { evaluations: PolicyEvaluation[]; denialsUnread: boolean } {
-  const budget = new StepBudget(MAX_DECISION_STEPS);
   const outcomes = new Map<EnginePolicy, PolicyOutcome>();
   for (const effect of ['EFFECT_DENY', 'EFFECT_ALLOW'] as const) {
     for (const policy of request.policies) if (policy.effect === effect) outcomes.set(policy, evaluatePolicy(policy, contexts, budget, log));
@@ -402,7 +402,12 @@ function evaluateAll(
   return { evaluations: request.policies.map((policy) => ({ policyId: policy.id, outcome: outcomes.get(policy)! })), denialsUnread: false };
 }
 
-export function decide(request: DecisionRequest): Authorization {
+/**
+ * The decision over `request`, within `budget` (MAX_DECISION_STEPS). A caller may give a smaller budget to try the
+ * decision cheaply first: while that budget is not exhausted, no evaluation ran short of steps, so the answer is the
+ * one the whole budget gives.
+ */
+export function decide(request: DecisionRequest, budget: StepBudget = new StepBudget(MAX_DECISION_STEPS)): Authorization {
   const members = new Set(request.rootQuorum.userIds);
   const rootApprovers = new Set(request.approvers.map((a) => a.user.id).filter((id) => members.has(id)));
   if (rootApprovers.size >= request.rootQuorum.threshold) return { decision: 'allow', by: 'root-quorum', evaluations: [] };
@@ -411,11 +416,11 @@ export function decide(request: DecisionRequest): Authorization {
   if (ROOT_QUORUM_ONLY_ACTIVITY_TYPES.has(request.activityType)) {
     return anyRootApprover ? { decision: 'consensus-needed', evaluations: [] } : { decision: 'deny', reason: 'implicit', evaluations: [] };
   }
-  const { evaluations, denialsUnread } = evaluateAll(request, contextsOf(request), request.log);
+  const { evaluations, denialsUnread } = evaluateAll(request, contextsOf(request), budget, request.log);
   const outcomes = new Set(evaluations.map((evaluation) => evaluation.outcome));
   if (outcomes.has('OUTCOME_DENY_EXPLICIT')) return { decision: 'deny', reason: 'explicit', evaluations };
   if (denialsUnread) {
-    request.log?.(`the DENY policies took more than ${MAX_DECISION_STEPS} steps to evaluate in all; the request is denied`);
+    request.log?.(`the DENY policies took more than ${budget.limit} steps to evaluate in all; the request is denied`);
     return { decision: 'deny', reason: 'implicit', evaluations };
   }
   if (outcomes.has('OUTCOME_ALLOW')) return { decision: 'allow', by: 'policy', evaluations };
@@ -432,15 +437,18 @@ export function decide(request: DecisionRequest): Authorization {
  * full one. Hence a definite
  * DENY match is an explicit denial, and with no root approver, no own-credential change and no ALLOW policy that
  * matches or might (evaluates with an error) the request is denied implicitly. The evaluations reported are the
- * definite ones.
+ * definite ones. `budget` as for `decide`.
  */
-export function refusedBeforeDecoding(request: DecisionRequest): Extract<Authorization, { decision: 'deny' }> | undefined {
+export function refusedBeforeDecoding(
+  request: DecisionRequest,
+  budget: StepBudget = new StepBudget(MAX_DECISION_STEPS),
+): Extract<Authorization, { decision: 'deny' }> | undefined {
   const members = new Set(request.rootQuorum.userIds);
   if (request.approvers.some((approver) => members.has(approver.user.id))) return undefined;
   if (ROOT_QUORUM_ONLY_ACTIVITY_TYPES.has(request.activityType)) return { decision: 'deny', reason: 'implicit', evaluations: [] };
   if (managesOwnCredentials(request)) return undefined;
   // Errors over the smaller context are expected (a decoded keyword is missing) and are not the policy's fault: no log.
-  const { evaluations: all, denialsUnread } = evaluateAll(request, contextsOf(request), undefined);
+  const { evaluations: all, denialsUnread } = evaluateAll(request, contextsOf(request), budget, undefined);
   if (denialsUnread) return undefined;
   const evaluated = request.policies.map((policy, position) => ({ policy, evaluation: all[position]! }));
   const evaluations = evaluated.map(({ evaluation }) => evaluation).filter((evaluation) => evaluation.outcome !== 'OUTCOME_ERROR');

@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { authorize, isEligibleVoter, type Approver } from '../../../src/service/authorize';
+import { recordingPolicyWorkers } from '../../support/policy-workers';
 import { newKey, refusal, startTestService, type TestKey, type TestService } from '../../support/service';
 
 let t: TestService;
@@ -105,16 +106,17 @@ describe('authorize(): the own-credentials exception by activity type', () => {
       approvers: [approver(by)],
       now: t.clock.now(),
       log: () => {},
+      policyWorkers: recordingPolicyWorkers(),
     });
 
-  it.each(credentialActivityTypes)('%s: allowed for the user named by userId, denied for another', (activityType) => {
-    expect(decide(activityType, { userId: dave.userId }, dave.userId)).toMatchObject({ decision: 'allow', by: 'own-credentials' });
-    expect(decide(activityType, { userId: erin.userId }, dave.userId)).toMatchObject({ decision: 'deny', reason: 'implicit' });
+  it.each(credentialActivityTypes)('%s: allowed for the user named by userId, denied for another', async (activityType) => {
+    expect(await decide(activityType, { userId: dave.userId }, dave.userId)).toMatchObject({ decision: 'allow', by: 'own-credentials' });
+    expect(await decide(activityType, { userId: erin.userId }, dave.userId)).toMatchObject({ decision: 'deny', reason: 'implicit' });
   });
 
-  it('does not extend to other activities that name the user', () => {
-    expect(decide('ACTIVITY_TYPE_UPDATE_USER_NAME', { userId: dave.userId, userName: 'd' }, dave.userId)).toMatchObject({ decision: 'deny' });
-    expect(decide('ACTIVITY_TYPE_DELETE_USERS', { userIds: [dave.userId] }, dave.userId)).toMatchObject({ decision: 'deny' });
+  it('does not extend to other activities that name the user', async () => {
+    expect(await decide('ACTIVITY_TYPE_UPDATE_USER_NAME', { userId: dave.userId, userName: 'd' }, dave.userId)).toMatchObject({ decision: 'deny' });
+    expect(await decide('ACTIVITY_TYPE_DELETE_USERS', { userIds: [dave.userId] }, dave.userId)).toMatchObject({ decision: 'deny' });
   });
 });
 
@@ -141,10 +143,11 @@ describe('users named in a consensus expression may approve', () => {
       resources: {},
       now: t.clock.now(),
       log: () => {},
+      policyWorkers: recordingPolicyWorkers(),
     });
-    expect(isEligibleVoter(request('ACTIVITY_TYPE_CREATE_POLICY_V3'), erin.userId)).toBe(true);
-    expect(isEligibleVoter(request('ACTIVITY_TYPE_CREATE_POLICY_V3'), dave.userId)).toBe(false);
+    expect(await isEligibleVoter(request('ACTIVITY_TYPE_CREATE_POLICY_V3'), erin.userId)).toBe(true);
+    expect(await isEligibleVoter(request('ACTIVITY_TYPE_CREATE_POLICY_V3'), dave.userId)).toBe(false);
     // The policy's condition does not cover wallets, so naming erin gives her no vote there.
-    expect(isEligibleVoter(request('ACTIVITY_TYPE_CREATE_WALLET'), erin.userId)).toBe(false);
+    expect(await isEligibleVoter(request('ACTIVITY_TYPE_CREATE_WALLET'), erin.userId)).toBe(false);
   });
 });

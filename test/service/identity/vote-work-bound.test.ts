@@ -4,8 +4,10 @@
  * gives no vote.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isEligibleVoter, voteEligibility } from '../../../src/service/authorize';
-import { MAX_DECISION_STEPS, checkPolicyExpression } from '../../../src/shared/policy';
+import { eligibilitySearch, voteEligibility } from '../../../src/service/authorize';
+import { searchVoteEligibility } from '../../../src/service/authorize/vote-search';
+import { MAX_DECISION_STEPS, StepBudget, checkPolicyExpression } from '../../../src/shared/policy';
+import { recordingPolicyWorkers } from '../../support/policy-workers';
 import { refusal, startTestService, type TestKey, type TestService } from '../../support/service';
 import { countingSteps } from '../../unit/policy/step-count';
 
@@ -43,7 +45,7 @@ async function allowPolicies(consensus: string): Promise<void> {
   );
 }
 
-function request(log: (line: string) => void = () => {}) {
+function request() {
   return {
     store: t.store.read,
     organization: t.store.read.organizations.get(t.info.organizationId)!,
@@ -51,21 +53,22 @@ function request(log: (line: string) => void = () => {}) {
     params: {},
     resources: {},
     now: t.clock.now(),
-    log,
   };
+}
+
+/** The search of whether dave may vote, within one decision's budget, and the lines it logs. */
+function daveSearched(): { result: ReturnType<typeof searchVoteEligibility>; steps: number; logged: string[] } {
+  const logged: string[] = [];
+  const search = eligibilitySearch(request(), dave.userId)!;
+  const { result, steps } = countingSteps(() => searchVoteEligibility(search, new StepBudget(MAX_DECISION_STEPS), (line) => logged.push(line)));
+  return { result, steps, logged };
 }
 
 describe('policy evaluation has no work bound', () => {
   it('one vote’s eligibility search over 100 users stays within one decision’s budget, and gives no vote when it runs out', async () => {
     expect(checkPolicyExpression(PAIRWISE, 'consensus').ok).toBe(true);
     await allowPolicies(PAIRWISE);
-    const logged: string[] = [];
-    const { result, steps } = countingSteps(() =>
-      voteEligibility(
-        request((line) => logged.push(line)),
-        dave.userId,
-      ),
-    );
+    const { result, steps, logged } = daveSearched();
     // Each evaluation is within its own budget, but dropping the users one by one evaluates it about 100 times.
     expect(steps).toBeLessThanOrEqual(MAX_DECISION_STEPS + 1); // the one step that found the budget spent
     expect(result).toEqual({ eligible: false, tooCostly: ['policy-wallets'] });
@@ -76,9 +79,25 @@ describe('policy evaluation has no work bound', () => {
 
   it('an ordinary consensus over the same 100 users decides as before, well within the budget', async () => {
     await allowPolicies('approvers.count() >= 2');
-    const { result, steps } = countingSteps(() => isEligibleVoter(request(), dave.userId));
-    expect(result).toBe(true);
+    const { result, steps } = daveSearched();
+    expect(result).toEqual({ eligible: true });
     expect(steps).toBeLessThan(MAX_DECISION_STEPS / 10);
+  });
+
+  it('the service searches an ordinary consensus on its event loop, and one that outgrows the slice on a policy worker, with the same answer', async () => {
+    await allowPolicies('approvers.count() >= 2');
+    const workers = recordingPolicyWorkers();
+    const logged: string[] = [];
+    const service = { ...request(), log: (line: string) => logged.push(line), policyWorkers: workers };
+    expect(await voteEligibility(service, dave.userId)).toEqual({ eligible: true });
+    expect(workers.jobs).toEqual([]);
+
+    await t.store.transaction((tx) => tx.policies.delete(t.info.organizationId, 'policy-wallets'));
+    await allowPolicies(PAIRWISE);
+    expect(await voteEligibility(service, dave.userId)).toEqual(daveSearched().result);
+    expect(workers.jobs.map((job) => job.kind)).toEqual(['vote-eligibility']);
+    // The worker's log lines reach the service's log, and the slice's never do.
+    expect(logged).toEqual(daveSearched().logged);
   });
 
   it('a vote the search cannot work out is refused, naming the policy that was too costly', async () => {

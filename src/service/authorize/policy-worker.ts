@@ -1,0 +1,25 @@
+/**
+ * Entry of one policy worker thread (policy-pool.ts starts them): answers each job its parent sends, one at a time,
+ * within the whole step budget. Built as its own file beside the service (vite.sandbox.config.ts,
+ * electron.vite.config.ts), run from source under tsx otherwise.
+ */
+import { constants, platform, setPriority } from 'node:os';
+import { parentPort } from 'node:worker_threads';
+import { toQkError } from '../../shared/errors';
+import { answerInFull, jobReceived } from './policy-jobs';
+import type { PolicyRequest, PolicyResponse } from './policy-pool';
+
+// A costly decision must not take the CPU from the event loop that serves every other client when both want it. On
+// Linux a nice value is the calling thread's own, so this lowers this worker alone; elsewhere it would lower the whole
+// service, so the worker is left at the service's priority there.
+if (platform() === 'linux') setPriority(constants.priority.PRIORITY_BELOW_NORMAL);
+
+parentPort!.on('message', ({ id, job }: PolicyRequest) => {
+  let response: PolicyResponse;
+  try {
+    response = { id, ok: true, answer: answerInFull(jobReceived(job)) };
+  } catch (error) {
+    response = { id, ok: false, error: toQkError(error).toData() };
+  }
+  parentPort!.postMessage(response);
+});
