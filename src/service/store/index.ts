@@ -11,6 +11,7 @@ import { DatabaseLock, MEMORY_DATABASE_FILE, MEMORY_FOLDER_PREFIX, sweepAbandone
 import { SmartContractInterfaceRepository } from './contracts';
 import { AuthenticatorRepository, OauthProviderRepository } from './credentials';
 import { ImportTargetRepository } from './export-import';
+import { FiatOnRampCredentialRepository } from './fiat-on-ramp-credentials';
 import { InvitationRepository } from './invitations';
 import { IpAllowlistRepository } from './ip-allowlists';
 import { MfaPolicyRepository } from './mfa-policies';
@@ -21,6 +22,7 @@ import { OtpRepository, VerificationRepository } from './otp-auth';
 import { PolicyRepository } from './policies';
 import { PrivateKeyTagRepository } from './private-key-tags';
 import { PrivateKeyRepository } from './private-keys';
+import { Oauth2CredentialRepository } from './oauth2-credentials';
 import { SecretRepository } from './secrets';
 import { SeedRepository } from './seeds';
 import { SentTransactionRepository } from './sent-transactions';
@@ -59,6 +61,8 @@ export class Repositories {
   readonly ipAllowlists: IpAllowlistRepository;
   readonly mfaPolicies: MfaPolicyRepository;
   readonly secrets: SecretRepository;
+  readonly oauth2Credentials: Oauth2CredentialRepository;
+  readonly fiatOnRampCredentials: FiatOnRampCredentialRepository;
   readonly seeds: SeedRepository;
   readonly sentTransactions: SentTransactionRepository;
   readonly webhookEndpoints: WebhookEndpointRepository;
@@ -89,6 +93,8 @@ export class Repositories {
     this.ipAllowlists = new IpAllowlistRepository(connection);
     this.mfaPolicies = new MfaPolicyRepository(connection);
     this.secrets = new SecretRepository(connection);
+    this.oauth2Credentials = new Oauth2CredentialRepository(connection);
+    this.fiatOnRampCredentials = new FiatOnRampCredentialRepository(connection);
     this.seeds = new SeedRepository(connection);
     this.sentTransactions = new SentTransactionRepository(connection);
     this.webhookEndpoints = new WebhookEndpointRepository(connection);

@@ -10,6 +10,7 @@
 import { APP_PROOFS_SQL } from './app-proofs';
 import { CONTRACTS_SQL } from './contracts';
 import { CREDENTIALS_SQL } from './credentials';
+import { FIAT_ON_RAMP_CREDENTIALS_SQL } from './fiat-on-ramp-credentials';
 import { IMPORT_TARGETS_FOR_SECRETS_SQL, IMPORT_TARGETS_SQL } from './export-import';
 import { INVITATIONS_SQL } from './invitations';
 import { IP_ALLOWLISTS_SQL } from './ip-allowlists';
@@ -18,6 +19,7 @@ import { ORGANIZATION_FEATURES_SQL } from './organizations';
 import { OTP_AUTH_SQL } from './otp-auth';
 import { PRIVATE_KEY_TAGS_SQL } from './private-key-tags';
 import { PRIVATE_KEYS_SQL } from './private-keys';
+import { OAUTH2_CREDENTIALS_SQL } from './oauth2-credentials';
 import { SECRETS_SQL } from './secrets';
 import { SEED_CONTENTS_SQL, SEEDS_SQL } from './seeds';
 import { SENT_TRANSACTIONS_SQL } from './sent-transactions';
@@ -251,4 +253,5 @@ export const migrations: readonly Migration[] = [
   { version: 17, name: 'webhook endpoints and the event types they receive', sql: WEBHOOK_ENDPOINTS_SQL },
   { version: 18, name: 'MFA policies of users, and the requirements their approvals raised', sql: MFA_POLICIES_SQL },
   { version: 19, name: 'secrets, sealed as private keys are; import targets also serve secrets', sql: SECRETS_SQL + IMPORT_TARGETS_FOR_SECRETS_SQL },
+  { version: 20, name: 'stored credentials: OAuth 2.0 clients and fiat on-ramp keys', sql: OAUTH2_CREDENTIALS_SQL + FIAT_ON_RAMP_CREDENTIALS_SQL },
 ];
