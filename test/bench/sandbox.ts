@@ -2,7 +2,7 @@
  * What the Sandbox's package costs an app's CI (issue 37): `npm pack ./sandbox`, installed with `--omit=dev` into an
  * empty app; then the installed bin's `--help` and a start to its first line (and its stop), each in a process of
  * its own that reports its CPU time and peak RSS as it exits. Prints numbers and the ratio of `--help` to a start,
- * asserts nothing.
+ * then what restoring a snapshot of a Sandbox holding 1,000 activities takes (its goal: under 50 ms), asserts nothing.
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
+import { ApiKeyStamper } from '@turnkey/api-key-stamper';
+import { TurnkeyClient } from '@turnkey/http';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const execute = promisify(execFile);
@@ -89,7 +91,90 @@ export async function run(): Promise<void> {
     console.log(
       `--help / start: ${(median(help.map((cost) => cost.cpuSeconds)) / Math.max(median(start.map((cost) => cost.cpuSeconds)), 0.01)).toFixed(2)} of the CPU`,
     );
+    await measureRestore(join(installed, 'dist/index.js'), directory);
   } finally {
     rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+const RESTORE_ACTIVITIES = 1000;
+const RESTORES = 20;
+
+function percentile(values: number[], fraction: number): number {
+  return [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * fraction))]!;
+}
+
+/**
+ * A seeded Sandbox from the installed package's `startSandbox`, given 1,000 signing activities, then snapshotted; each
+ * round signs once more (a change to undo) and restores, timed as a test's beforeEach pays for it: the stamped
+ * request's round trip, and the CPU time it took (on a busy machine, closer to what an idle one would take).
+ */
+async function measureRestore(entry: string, directory: string): Promise<void> {
+  const seed = join(directory, 'restore-seed.yaml');
+  writeFileSync(
+    seed,
+    [
+      'organization:',
+      '  organizationName: Restore bench',
+      '  users: [{ userName: ci, apiKeys: [{ apiKeyName: ci, keyFile: ci.key.json }] }]',
+      '  rootQuorum: { threshold: 1, userNames: [ci] }',
+      "  wallets: [{ walletName: Treasury, accounts: [{ curve: CURVE_SECP256K1, pathFormat: PATH_FORMAT_BIP32, path: \"m/44'/60'/0'/0/0\", addressFormat: ADDRESS_FORMAT_ETHEREUM }] }]",
+      '',
+    ].join('\n'),
+  );
+  const { startSandbox } = (await import(entry)) as typeof import('../../src/service/sandbox');
+  const sandbox = await startSandbox({ seed, log: () => {} });
+  try {
+    const key = JSON.parse(readFileSync(join(directory, 'ci.key.json'), 'utf8')) as { publicKey: string; privateKey: string };
+    const stamper = new ApiKeyStamper({ apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey });
+    const client = new TurnkeyClient({ baseUrl: sandbox.baseUrl }, stamper);
+    const { organizationId } = sandbox;
+    const { wallets } = await client.getWallets({ organizationId });
+    const { accounts } = await client.getWalletAccounts({ organizationId, walletId: wallets[0]!.walletId });
+    const sign = (index: number) =>
+      client.signRawPayload({
+        type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2',
+        timestampMs: String(Date.now()),
+        organizationId,
+        parameters: {
+          signWith: accounts[0]!.address,
+          payload: index.toString(16).padStart(64, '0'),
+          encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+          hashFunction: 'HASH_FUNCTION_NO_OP',
+        },
+      });
+    for (let index = 0; index < RESTORE_ACTIVITIES; index += 1) await sign(index);
+    const post = async (path: string, body: object): Promise<{ snapshotId: string }> => {
+      const text = JSON.stringify(body);
+      const stamp = await stamper.stamp(text);
+      const response = await fetch(`${sandbox.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [stamp.stampHeaderName]: stamp.stampHeaderValue },
+        body: text,
+      });
+      if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+      return (await response.json()) as { snapshotId: string };
+    };
+    const snapshotStart = performance.now();
+    const { snapshotId } = await post('/sandbox/v1/snapshot', { organizationId });
+    const snapshotMs = performance.now() - snapshotStart;
+    const restoreMs: number[] = [];
+    const restoreCpuMs: number[] = [];
+    for (let round = 0; round < RESTORES; round += 1) {
+      await sign(RESTORE_ACTIVITIES + round);
+      const restoreStart = performance.now();
+      const cpuStart = process.cpuUsage();
+      await post('/sandbox/v1/restore', { organizationId, snapshotId });
+      const cpu = process.cpuUsage(cpuStart);
+      restoreMs.push(performance.now() - restoreStart);
+      restoreCpuMs.push((cpu.user + cpu.system) / 1000);
+    }
+    const { activities } = await client.getActivities({ organizationId, paginationOptions: { limit: '100' } });
+    if (activities.length !== 100) throw new Error(`the restored Sandbox lists ${activities.length} activities on a page of 100`);
+    console.log(
+      `snapshot restore, ${RESTORE_ACTIVITIES} activities: median ${median(restoreMs).toFixed(1)} ms, p90 ${percentile(restoreMs, 0.9).toFixed(1)} ms, max ${Math.max(...restoreMs).toFixed(1)} ms over ${RESTORES} (goal < 50 ms), median ${median(restoreCpuMs).toFixed(1)} CPU-ms (the stamping client's and the Sandbox's, one process); snapshot ${snapshotMs.toFixed(1)} ms`,
+    );
+  } finally {
+    await sandbox.stop();
   }
 }

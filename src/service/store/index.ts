@@ -241,9 +241,11 @@ export class Store {
 
   /**
    * Makes the database what `image` (a snapshot of this database) holds, in one transaction: it waits for the running
-   * transaction, and a query on the read connection sees either the state before or the restored one. Every table's
-   * rows are replaced, AUTOINCREMENT counters included, so ids and sequence numbers continue as they did after the
-   * snapshot. Rows that held key material and are not in the snapshot are erased as a deletion erases them.
+   * transaction, and a query on the read connection sees either the state before or the restored one. Only the rows
+   * that differ are written (a test changes a few rows of thousands): each table loses the rows the snapshot does not
+   * hold as they are and gets back the ones it lacks, rowids and AUTOINCREMENT counters included, so ids, sequence
+   * numbers and the order of equal keys continue as they did after the snapshot. Rows that held key material and are
+   * not in the snapshot are erased as a deletion erases them.
    */
   restore(image: Uint8Array): Promise<void> {
     return this.mutex.run(async () => {
@@ -253,17 +255,22 @@ export class Store {
       try {
         connection.deserialize(image, SNAPSHOT_SCHEMA);
         const tables = connection
-          .all(`SELECT name FROM main.sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
-          .map((row) => text(row, 'name'));
-        if (connection.get(`SELECT 1 AS held FROM main.sqlite_schema WHERE name = 'sqlite_sequence'`) !== undefined) tables.push('sqlite_sequence');
+          .all(`SELECT name, sql FROM main.sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+          .map((row) => restoreStatements(connection, text(row, 'name'), text(row, 'sql')));
+        const counters = connection.get(`SELECT 1 AS held FROM main.sqlite_schema WHERE name = 'sqlite_sequence'`) !== undefined;
         const erasesKeyMaterial = connection.get(SEALED_ROWS_NOT_IN_SNAPSHOT)?.erased === 1;
         connection.exec('BEGIN IMMEDIATE');
         try {
-          // Every table is emptied before any is refilled: a deletion cascades to other tables' rows. Rows go back
-          // table by table, so their references are checked once all are back.
+          // Every table loses its stale rows before any gets rows back: a deletion cascades to other tables' rows,
+          // which the second pass then finds missing. References are checked once all are back.
           connection.exec('PRAGMA defer_foreign_keys = ON');
-          for (const table of tables) connection.exec(`DELETE FROM main."${table}"`);
-          for (const table of tables) connection.exec(`INSERT INTO main."${table}" SELECT * FROM ${SNAPSHOT_SCHEMA}."${table}"`);
+          for (const table of tables) connection.exec(table.deleteStale);
+          for (const table of tables) connection.exec(table.insertMissing);
+          // Last: inserting rows back moved the AUTOINCREMENT counters, which go back to the snapshot's.
+          if (counters)
+            connection.exec(
+              `DELETE FROM main.sqlite_sequence; INSERT INTO main.sqlite_sequence (rowid, name, seq) SELECT rowid, name, seq FROM ${SNAPSHOT_SCHEMA}.sqlite_sequence`,
+            );
           connection.exec('COMMIT');
         } catch (error) {
           if (connection.db.isTransaction) connection.exec('ROLLBACK');
@@ -307,6 +314,29 @@ const SNAPSHOT_SCHEMA = 'snapshot';
 const SEALED_ROWS_NOT_IN_SNAPSHOT = `SELECT EXISTS (SELECT 1 FROM main.wallets WHERE id NOT IN (SELECT id FROM ${SNAPSHOT_SCHEMA}.wallets))
   OR EXISTS (SELECT 1 FROM main.private_keys WHERE id NOT IN (SELECT id FROM ${SNAPSHOT_SCHEMA}.private_keys))
   OR EXISTS (SELECT 1 FROM main.import_targets WHERE id NOT IN (SELECT id FROM ${SNAPSHOT_SCHEMA}.import_targets)) AS erased`;
+
+/**
+ * The two statements that make `table` of `main` what it is in the attached snapshot: a row identical in both (every
+ * column, and the rowid) is left alone. A row is named by its rowid, or by its primary key in a WITHOUT ROWID table.
+ */
+function restoreStatements(connection: Connection, table: string, sql: string): { deleteStale: string; insertMissing: string } {
+  const columns = connection.all(`SELECT name, type, pk FROM pragma_table_info(:table, 'main')`, { table });
+  const primaryKey = columns.filter((column) => integer(column, 'pk') > 0);
+  const rowidAlias = primaryKey.length === 1 && text(primaryKey[0]!, 'type').toUpperCase() === 'INTEGER';
+  const withoutRowid = /\bWITHOUT\s+ROWID\b/i.test(sql);
+  const names = columns.map((column) => `"${text(column, 'name')}"`);
+  const keys = withoutRowid || rowidAlias ? primaryKey.map((column) => `"${text(column, 'name')}"`) : ['rowid'];
+  const values = withoutRowid || rowidAlias ? names : ['rowid', ...names];
+  // BINARY: a row that differs from the snapshot's only in letter case is still a different row.
+  const compared = values.map((value) => `${value} COLLATE BINARY`).join(', ');
+  const keyed = (schema: string) =>
+    `SELECT ${keys.map((key, index) => `${key} AS restore_key_${index}`).join(', ')}, ${compared} FROM ${schema}."${table}"`;
+  const keyNames = keys.map((_key, index) => `restore_key_${index}`).join(', ');
+  return {
+    deleteStale: `DELETE FROM main."${table}" WHERE (${keys.join(', ')}) IN (SELECT ${keyNames} FROM (${keyed('main')} EXCEPT ${keyed(SNAPSHOT_SCHEMA)}))`,
+    insertMissing: `INSERT INTO main."${table}" (${values.join(', ')}) SELECT ${compared} FROM ${SNAPSHOT_SCHEMA}."${table}" EXCEPT SELECT ${compared} FROM main."${table}"`,
+  };
+}
 
 /** Offsets of the file format's write and read versions in a database header: 1 rollback journal, 2 WAL. */
 const FORMAT_VERSION_OFFSETS = [18, 19];
