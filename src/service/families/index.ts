@@ -13,6 +13,8 @@ import { policiesFamily } from './policies';
 import { privateKeyTagsFamily } from './private-key-tags';
 import { privateKeysFamily } from './private-keys';
 import { secretsFamily } from './secrets';
+import { oauth2CredentialsFamily } from './oauth2-credentials';
+import { fiatOnRampCredentialsFamily } from './fiat-on-ramp-credentials';
 import { verifiedSubOrganizationsFamily } from './suborgs-verified';
 import { signingFamily } from './signing';
 import { sparkFamily } from './spark';
@@ -32,6 +34,8 @@ export const families: readonly Family[] = [
   privateKeyTagsFamily,
   exportImportFamily,
   secretsFamily,
+  oauth2CredentialsFamily,
+  fiatOnRampCredentialsFamily,
   ipAllowlistsFamily,
   appProofsFamily,
   sparkFamily,

@@ -12,8 +12,10 @@ import {
   curve,
   effect,
   featureName,
+  fiatOnRampProvider,
   hashFunction,
   mnemonicLanguage,
+  oauth2Provider,
   payloadEncoding,
   smartContractInterfaceType,
   transactionType,
@@ -948,6 +950,67 @@ const secrets = defineActivities({
   },
 });
 
+const oauth2CredentialFields = {
+  provider: oauth2Provider,
+  clientId: bounded.name,
+  /** Sealed by the client to Turnkey's TLS fetcher (docs/formats.md#stored-credentials). */
+  encryptedClientSecret: bounded.bundle,
+};
+const fiatOnRampCredentialFields = {
+  onrampProvider: fiatOnRampProvider,
+  projectId: bounded.name.optional(),
+  publishableApiKey: bounded.message,
+  /** Sealed by the client to Turnkey's on-ramp key (docs/formats.md#stored-credentials). */
+  encryptedSecretApiKey: bounded.bundle,
+  encryptedPrivateApiKey: bounded.bundle.optional(),
+};
+
+/** Credentials an organization stores for its apps (docs/service.md#stored-credentials): OAuth 2.0 clients, on-ramps. */
+const storedCredentials = defineActivities({
+  create_oauth2_credential: {
+    activityType: 'ACTIVITY_TYPE_CREATE_OAUTH2_CREDENTIAL',
+    intentKey: 'createOauth2CredentialIntent',
+    resultKey: 'createOauth2CredentialResult',
+    parameters: req(oauth2CredentialFields),
+    result: res({ oauth2CredentialId: z.string() }),
+  },
+  update_oauth2_credential: {
+    activityType: 'ACTIVITY_TYPE_UPDATE_OAUTH2_CREDENTIAL',
+    intentKey: 'updateOauth2CredentialIntent',
+    resultKey: 'updateOauth2CredentialResult',
+    parameters: req({ oauth2CredentialId: bounded.id, ...oauth2CredentialFields }),
+    result: res({ oauth2CredentialId: z.string() }),
+  },
+  delete_oauth2_credential: {
+    activityType: 'ACTIVITY_TYPE_DELETE_OAUTH2_CREDENTIAL',
+    intentKey: 'deleteOauth2CredentialIntent',
+    resultKey: 'deleteOauth2CredentialResult',
+    parameters: req({ oauth2CredentialId: bounded.id }),
+    result: res({ oauth2CredentialId: z.string() }),
+  },
+  create_fiat_on_ramp_credential: {
+    activityType: 'ACTIVITY_TYPE_CREATE_FIAT_ON_RAMP_CREDENTIAL',
+    intentKey: 'createFiatOnRampCredentialIntent',
+    resultKey: 'createFiatOnRampCredentialResult',
+    parameters: req({ ...fiatOnRampCredentialFields, sandboxMode: z.boolean().optional() }),
+    result: res({ fiatOnRampCredentialId: z.string() }),
+  },
+  update_fiat_on_ramp_credential: {
+    activityType: 'ACTIVITY_TYPE_UPDATE_FIAT_ON_RAMP_CREDENTIAL',
+    intentKey: 'updateFiatOnRampCredentialIntent',
+    resultKey: 'updateFiatOnRampCredentialResult',
+    parameters: req({ fiatOnrampCredentialId: bounded.id, ...fiatOnRampCredentialFields }),
+    result: res({ fiatOnRampCredentialId: z.string() }),
+  },
+  delete_fiat_on_ramp_credential: {
+    activityType: 'ACTIVITY_TYPE_DELETE_FIAT_ON_RAMP_CREDENTIAL',
+    intentKey: 'deleteFiatOnRampCredentialIntent',
+    resultKey: 'deleteFiatOnRampCredentialResult',
+    parameters: req({ fiatOnrampCredentialId: bounded.id }),
+    result: res({ fiatOnRampCredentialId: z.string() }),
+  },
+});
+
 export const activityOperations = {
   ...consensus,
   ...policies,
@@ -964,5 +1027,6 @@ export const activityOperations = {
   ...everydayEdits,
   ...invitations,
   ...secrets,
+  ...storedCredentials,
   ...webhooks,
 };

@@ -21,6 +21,8 @@ import {
   policy,
   privateKey,
   policyEvaluation,
+  fiatOnRampCredential,
+  oauth2Credential,
   secretMetadata,
   sessionProfile,
   smartContractInterface,
@@ -200,6 +202,17 @@ export const queryOperations = defineQueries({
   list_secrets: {
     request: inOrganization({ paginationOptions: pagination.optional() }),
     response: res({ secrets: z.array(secretMetadata) }),
+  },
+
+  // stored credentials
+  get_oauth2_credential: {
+    request: inOrganization({ oauth2CredentialId: bounded.id }),
+    response: res({ oauth2Credential }),
+  },
+  list_oauth2_credentials: { request: inOrganization({}), response: res({ oauth2Credentials: z.array(oauth2Credential) }) },
+  list_fiat_on_ramp_credentials: {
+    request: inOrganization({}),
+    response: res({ fiatOnRampCredentials: z.array(fiatOnRampCredential) }),
   },
 
   // TVC

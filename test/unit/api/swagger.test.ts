@@ -182,6 +182,9 @@ const requestedOperations = {
     'get_ip_allowlist',
     // secrets and stored credentials
     'list_secrets',
+    'get_oauth2_credential',
+    'list_oauth2_credentials',
+    'list_fiat_on_ramp_credentials',
     // sending transactions
     'get_send_transaction_status',
   ],
@@ -268,6 +271,12 @@ const requestedOperations = {
     'init_import_secrets',
     'import_secrets',
     'export_secrets',
+    'create_oauth2_credential',
+    'update_oauth2_credential',
+    'delete_oauth2_credential',
+    'create_fiat_on_ramp_credential',
+    'update_fiat_on_ramp_credential',
+    'delete_fiat_on_ramp_credential',
     // sending transactions
     'eth_send_transaction',
     'sol_send_transaction',

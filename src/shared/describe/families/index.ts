@@ -18,6 +18,8 @@ import { policyDescribers } from './policies';
 import { privateKeyTagDescribers } from './private-key-tags';
 import { privateKeyDescribers } from './private-keys';
 import { secretDescribers } from './secrets';
+import { oauth2CredentialDescribers } from './oauth2-credentials';
+import { fiatOnRampCredentialDescribers } from './fiat-on-ramp-credentials';
 import { sessionDescribers } from './sessions';
 import { signingDescribers } from './signing';
 import { sparkDescribers } from './spark';
@@ -46,5 +48,7 @@ export const DESCRIBERS: DescriberTable = {
   ...signingDescribers,
   ...sparkDescribers,
   ...secretDescribers,
+  ...oauth2CredentialDescribers,
+  ...fiatOnRampCredentialDescribers,
   ...webhookDescribers,
 };
