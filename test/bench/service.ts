@@ -8,7 +8,7 @@
  * On a 2-core machine the load threads and the service share the cores; the CPU lines show what each side costs
  * per request, which does not depend on what else the machine runs.
  * QK_BENCH_CPU_PROFILE=DIR runs the service under `node --cpu-prof`, keeps the profile in DIR and prints the
- * service's top self-time functions.
+ * service's top self-time functions, and its event-loop CPU per request by stage for each phase (docs/performance.md).
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { generateKeyPairSync, sign, verify } from 'node:crypto';
@@ -24,7 +24,7 @@ import { stampPublicKeyOf } from '../../src/service/bootstrap';
 import { createNodeStampSigner } from '../../src/node/stamp-backend';
 import { generateApiKeyPair } from '../../src/shared/crypto/keys';
 import { stampBody } from '../../src/shared/crypto/stamp';
-import { listProfiles, printSelfTimes } from './cpu-profile';
+import { listProfiles, monotonicMicros, printNewProfiles, type ProfiledPhase, type ProfileWindow } from './cpu-profile';
 import type { LoadWorkerInput, LoadWorkerMessage } from './service-load-worker';
 
 const GOAL_QUERIES_PER_SECOND = 5_000;
@@ -54,6 +54,8 @@ export interface PhaseResult {
   serviceProcessCpuMicrosPerRequest: number | undefined;
   /** CPU time of this process (the load threads, mostly) per completed request: what the load takes from the service. */
   loadCpuMicrosPerRequest: number;
+  /** When the phase ran, to find its samples in the service's CPU profile. */
+  window: ProfileWindow;
 }
 
 export interface ServiceBenchResult {
@@ -179,10 +181,12 @@ export async function runPhase(
     const processTicksBefore = processCpuTicks(servicePid);
     const loadCpuBefore = process.cpuUsage();
     const started = performance.now();
+    const fromMicros = monotonicMicros();
     const finished = workers.map(next);
     for (const worker of workers) worker.postMessage('go');
     const reports = (await Promise.all(finished)).filter((message) => message.type === 'done');
     const seconds = (performance.now() - started) / 1000;
+    const toMicros = monotonicMicros();
     const cpuAfter = eventLoopCpuNanos(servicePid);
     const processTicksAfter = processCpuTicks(servicePid);
     const loadCpu = process.cpuUsage(loadCpuBefore);
@@ -202,6 +206,7 @@ export async function runPhase(
           ? undefined
           : ((processTicksAfter - processTicksBefore) * 1e6) / TICKS_PER_SECOND / latencies.length,
       loadCpuMicrosPerRequest: (loadCpu.user + loadCpu.system) / Math.max(1, latencies.length),
+      window: { fromMicros, toMicros },
     };
   } finally {
     await Promise.all(workers.map((worker) => worker.terminate()));
@@ -250,26 +255,35 @@ export async function run(): Promise<ServiceBenchResult> {
   const profilesBefore = new Set(profileDirectory === undefined ? [] : listProfiles(profileDirectory));
   const root = generateApiKeyPair('p256');
   const { child, info } = await startServiceProcess(directory, stampPublicKeyOf({ publicKey: root.publicKey, curve: 'p256' }), profileDirectory);
+  const profiled: ProfiledPhase[] = [];
   try {
     const verifyPerSecond = verifyBound();
     console.log(`node:crypto P-256 verify bound (one core, this process): ${verifyPerSecond.toFixed(0)}/s`);
     const queryLoad = { baseUrl: info.baseUrl, organizationId: info.organizationId, privateKey: root.privateKey, kind: 'query' as const };
     await runPhase(child.pid!, queryLoad, WARMUP_QUERIES);
     const queries = await runPhase(child.pid!, queryLoad, QUERIES);
+    profiled.push({
+      label: 'whoami',
+      window: queries.window,
+      requests: queries.completed,
+      eventLoopMicrosPerRequest: queries.serviceCpuMicrosPerRequest,
+    });
     report('stamped whoami queries', queries, GOAL_QUERIES_PER_SECOND);
     const activityLoad = { ...queryLoad, kind: 'activity' as const, policyId: await createBenchPolicy(info, root.privateKey) };
     await runPhase(child.pid!, activityLoad, WARMUP_ACTIVITIES);
     const activities = await runPhase(child.pid!, activityLoad, ACTIVITIES);
+    profiled.push({
+      label: 'update_policy',
+      window: activities.window,
+      requests: activities.completed,
+      eventLoopMicrosPerRequest: activities.serviceCpuMicrosPerRequest,
+    });
     report('activities (update_policy)', activities, GOAL_ACTIVITIES_PER_SECOND);
     console.log(`queries at ${(queries.perSecond / verifyPerSecond).toFixed(2)}× the verify bound`);
     return { queries, activities, verifyPerSecond };
   } finally {
     await stopServiceProcess(child);
-    if (profileDirectory !== undefined) {
-      for (const file of listProfiles(profileDirectory).filter((name) => !profilesBefore.has(name))) {
-        printSelfTimes(join(profileDirectory, file), PROFILE_TOP_FUNCTIONS);
-      }
-    }
+    if (profileDirectory !== undefined) printNewProfiles(profileDirectory, profilesBefore, PROFILE_TOP_FUNCTIONS, profiled);
     rmSync(directory, { recursive: true, force: true });
   }
 }

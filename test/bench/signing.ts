@@ -10,7 +10,7 @@
  * with one signing worker and against one with a worker per core, as signatures/s beside the same bound.
  * Numbers and ratios only; no assertions.
  * QK_BENCH_CPU_PROFILE=DIR runs the service under `node --cpu-prof`, keeps the profile in DIR and prints the
- * service's top self-time functions (both phases together).
+ * service's top self-time functions (both phases together), and its event-loop CPU per signature by stage for each.
  */
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { availableParallelism } from 'node:os';
@@ -23,7 +23,7 @@ import { stampPublicKeyOf } from '../../src/service/bootstrap';
 import { createNodeStampSigner } from '../../src/node/stamp-backend';
 import { generateApiKeyPair } from '../../src/shared/crypto/keys';
 import { stampBody } from '../../src/shared/crypto/stamp';
-import { listProfiles, printSelfTimes } from './cpu-profile';
+import { listProfiles, printNewProfiles, type ProfiledPhase } from './cpu-profile';
 import { runPhase, startServiceProcess, stopServiceProcess, type PhaseResult } from './service';
 
 const SIGNATURES = 3_000;
@@ -133,6 +133,7 @@ export async function run(): Promise<SigningBenchResult> {
   const root = generateApiKeyPair('p256');
   const { child, info } = await startServiceProcess(directory, stampPublicKeyOf({ publicKey: root.publicKey, curve: 'p256' }), profileDirectory);
   let phases: Omit<SigningBenchResult, 'batchesByWorkers'>;
+  const profiled: ProfiledPhase[] = [];
   try {
     const signBoundPerSecond = signBound();
     console.log(`node:crypto secp256k1 sign bound (one core, this process): ${signBoundPerSecond.toFixed(0)}/s`);
@@ -148,20 +149,28 @@ export async function run(): Promise<SigningBenchResult> {
     const byKey = { ...load, signWith: keys.createPrivateKeysResultV2.privateKeys[0]!.privateKeyId };
     await runPhase(child.pid!, byKey, WARMUP_SIGNATURES);
     const privateKey = await runPhase(child.pid!, byKey, SIGNATURES);
+    profiled.push({
+      label: 'private key',
+      window: privateKey.window,
+      requests: privateKey.completed,
+      eventLoopMicrosPerRequest: privateKey.serviceCpuMicrosPerRequest,
+    });
     print('sign_raw_payload with a private key', privateKey, signBoundPerSecond);
 
     const byAccount = { ...load, signWith: wallet.createWalletResult.addresses[0]! };
     await runPhase(child.pid!, byAccount, WARMUP_SIGNATURES);
     const walletAccount = await runPhase(child.pid!, byAccount, SIGNATURES);
+    profiled.push({
+      label: 'wallet account',
+      window: walletAccount.window,
+      requests: walletAccount.completed,
+      eventLoopMicrosPerRequest: walletAccount.serviceCpuMicrosPerRequest,
+    });
     print('sign_raw_payload with a wallet account', walletAccount, signBoundPerSecond);
     phases = { privateKey, walletAccount, signBoundPerSecond };
   } finally {
     await stopServiceProcess(child);
-    if (profileDirectory !== undefined) {
-      for (const file of listProfiles(profileDirectory).filter((name) => !profilesBefore.has(name))) {
-        printSelfTimes(join(profileDirectory, file), PROFILE_TOP_FUNCTIONS);
-      }
-    }
+    if (profileDirectory !== undefined) printNewProfiles(profileDirectory, profilesBefore, PROFILE_TOP_FUNCTIONS, profiled);
     rmSync(directory, { recursive: true, force: true });
   }
   // With the first service stopped, so that only the one measured uses the cores.
