@@ -13,7 +13,7 @@ import { EXIT_START_FAILED, EXIT_USAGE, usageError } from './cli-usage';
 import { startService } from './index';
 import { serveParent } from './parent-ipc';
 import { DEFAULT_HOST } from './server/host-check';
-import { LOG_FORMATS, LOG_LEVELS, serviceLog } from './server/request-log';
+import { batchedLines, LOG_FORMATS, LOG_LEVELS, serviceLog } from './server/request-log';
 import { IN_MEMORY } from './store';
 
 /** More signing workers than this only add threads that wait for a core. */
@@ -97,7 +97,8 @@ function parseCommandLine(args: readonly string[]) {
     if (level === undefined) usageError(`--log-level must be ${LOG_LEVELS.join(', ')}, got ${values['log-level']}`);
     const format = LOG_FORMATS.find((name) => name === values['log-format']);
     if (format === undefined) usageError(`--log-format must be ${LOG_FORMATS.join(' or ')}, got ${values['log-format']}`);
-    const log = serviceLog(level, format, (line) => process.stderr.write(`${line}\n`));
+    const stderrLines = batchedLines((text) => process.stderr.write(text));
+    const log = serviceLog(level, format, stderrLines.now, stderrLines.soon);
     return {
       log,
       host: values.host,

@@ -2,8 +2,8 @@
  * Issue 37's logs: one line per request (operation, organization, activity id, status, denial reason, ms), kept or
  * dropped by level, as text or JSON (src/service/server/request-log.ts, docs/sandbox.md#logs).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serviceLog, type RequestLogEntry } from '../../src/service/server/request-log';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { batchedLines, REQUEST_LINE_DELAY_MS, serviceLog, type RequestLogEntry } from '../../src/service/server/request-log';
 import { startTestService, type TestService } from '../support/service';
 
 const WALLET = { walletName: 'logged', accounts: [] };
@@ -99,5 +99,28 @@ describe('serviceLog', () => {
     expect(line).toEqual({ time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), level: 'info', ...answered });
     expect(own).toEqual({ time: expect.any(String), message: 'serving' });
     expect(written('warn', 'json').map((text) => (JSON.parse(text) as { level?: string }).level)).toEqual(['warn', 'error', undefined]);
+  });
+});
+
+describe("the command line's batched lines", () => {
+  it("writes requests' lines together once they have waited, and its own lines at once after those waiting", () => {
+    vi.useFakeTimers();
+    try {
+      const writes: string[] = [];
+      const lines = batchedLines((text) => writes.push(text));
+      const log = serviceLog('info', 'text', lines.now, lines.soon);
+      log.request({ method: 'POST', path: '/a', operation: 'whoami', status: 200, ms: 1 });
+      log.request({ method: 'POST', path: '/b', operation: 'get_wallets', status: 200, ms: 2 });
+      expect(writes).toEqual([]);
+      vi.advanceTimersByTime(REQUEST_LINE_DELAY_MS);
+      expect(writes).toEqual(['200 whoami 1.0ms\n200 get_wallets 2.0ms\n']);
+      log.request({ method: 'POST', path: '/c', operation: 'whoami', status: 200, ms: 3 });
+      log.line('stopping');
+      expect(writes.slice(1)).toEqual(['200 whoami 3.0ms\nstopping\n']);
+      vi.advanceTimersByTime(REQUEST_LINE_DELAY_MS);
+      expect(writes).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -51,22 +51,67 @@ function requestText(entry: RequestLogEntry): string {
   return parts.join(' ');
 }
 
-/** A log at `level` and above, in `format`, written line by line to `write` (stderr for the command line). */
-export function serviceLog(level: LogLevel, format: LogFormat, write: (line: string) => void): ServiceLog {
+/**
+ * A log at `level` and above, in `format`, written line by line to `write` (stderr for the command line); requests'
+ * lines go to `writeRequestLine` when given (batchedLines' `soon`).
+ */
+export function serviceLog(
+  level: LogLevel,
+  format: LogFormat,
+  write: (line: string) => void,
+  writeRequestLine: (line: string) => void = write,
+): ServiceLog {
   const threshold = SEVERITY[level];
   if (format === 'json') {
     return {
       line: (text) => write(JSON.stringify({ time: new Date().toISOString(), message: text })),
       request: (entry) => {
         const entryLevel = levelOf(entry.status);
-        if (SEVERITY[entryLevel] <= threshold) write(JSON.stringify({ time: new Date().toISOString(), level: entryLevel, ...entry }));
+        if (SEVERITY[entryLevel] <= threshold) writeRequestLine(JSON.stringify({ time: new Date().toISOString(), level: entryLevel, ...entry }));
       },
     };
   }
   return {
     line: write,
     request: (entry) => {
-      if (SEVERITY[levelOf(entry.status)] <= threshold) write(requestText(entry));
+      if (SEVERITY[levelOf(entry.status)] <= threshold) writeRequestLine(requestText(entry));
+    },
+  };
+}
+
+/** How long a request's line may wait to be written with the lines of other requests. */
+export const REQUEST_LINE_DELAY_MS = 20;
+/** Waiting lines beyond this many characters are written at once. */
+const MAX_WAITING_CHARACTERS = 64 * 1024;
+
+/**
+ * Lines for `write`, a batch at a time. Stderr on a pipe is written synchronously, a system call per write that also
+ * wakes the reader: one per request cost the event loop more than the rest of a request's logging. `soon` keeps a
+ * line up to REQUEST_LINE_DELAY_MS and writes it with the lines of the requests that followed; `now` writes the
+ * lines waiting and its own at once (the service's own lines, rare, which a reader may be waiting for). Whatever waits
+ * is written before the process exits.
+ */
+export function batchedLines(write: (text: string) => void): { now: (line: string) => void; soon: (line: string) => void } {
+  let waiting = '';
+  let timer: NodeJS.Timeout | undefined;
+  const flush = (): void => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (waiting === '') return;
+    const text = waiting;
+    waiting = '';
+    write(text);
+  };
+  process.on('exit', flush);
+  return {
+    now: (line) => {
+      waiting += `${line}\n`;
+      flush();
+    },
+    soon: (line) => {
+      waiting += `${line}\n`;
+      if (waiting.length >= MAX_WAITING_CHARACTERS) flush();
+      else timer ??= setTimeout(flush, REQUEST_LINE_DELAY_MS).unref();
     },
   };
 }
