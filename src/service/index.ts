@@ -23,7 +23,9 @@ import { eraseExpiredImportTargets, IMPORT_TARGET_SWEEP_MS } from './families/ex
 import { identityFamilies } from './families/identity';
 import { invitationsFamily } from './families/invitations';
 import { otpAuthFamily } from './families/otp-auth';
+import { broadcastingFamily } from './families/broadcasting';
 import { sendTransactionsFamily, type RpcNodes } from './families/send-transactions';
+import { walletDataFamily } from './families/wallet-data';
 import { ensureLoginSigningKeys, sessionsFamily } from './families/sessions';
 import { webhooksFamily } from './families/webhooks';
 import { registerAuthProxy } from './proxy';
@@ -200,6 +202,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       invitationsFamily({ outboxFile }),
       credentialsFamily({ oidc }),
       sendTransactionsFamily(options.rpc ?? {}, options.maxNodeFeeWei),
+      broadcastingFamily(options.rpc ?? {}, options.maxNodeFeeWei),
+      walletDataFamily(options.rpc ?? {}),
       webhooksFamily(webhookDeliveries, { allowAnyHost: options.webhookAllowAnyHost === true }),
     ];
     // Started on the first decision too costly for the event loop; closed with the service.

@@ -13,6 +13,8 @@ import {
   serializeTransaction,
   type Hex,
   type PublicClient,
+  type SignedAuthorizationList,
+  type TransactionSerializable,
   type TransactionSerializableEIP1559,
 } from 'viem';
 import type { z } from 'zod';
@@ -22,6 +24,7 @@ import { hexToBytes } from '../../shared/crypto/encoding';
 import { QkError } from '../../shared/errors';
 import type { ActivityContext, Family } from '../activities/context';
 import type { Repositories } from '../store';
+import type { SentTransactionRecord } from '../store/sent-transactions';
 import { ethereumAbiLookup } from './contracts';
 import { revertChainOf, type RevertChainEntry } from './revert-chain';
 import { memoized, prepareTransaction, resolveSigner, type PreparedTransaction, type Signer } from './signing';
@@ -62,16 +65,21 @@ export interface FilledByNode {
 type EthSendParams = z.output<(typeof activityOperations)['eth_send_transaction']['parameters']>;
 type SolSendParams = z.output<(typeof activityOperations)['sol_send_transaction']['parameters']>;
 
-interface PreparedSend {
+export interface PreparedSend {
   signer: Signer;
   from: Hex;
   nodeUrl: string;
   /** The transaction as requested: what policies read; the omitted nonce and fees are filled at execution. */
   requested: TransactionSerializableEIP1559;
   policy: Record<string, unknown>;
+  /**
+   * For an EIP-7702 transaction: its authorizations, signed once the nonce is known (an authorization by the sender
+   * itself must name the nonce after the transaction's).
+   */
+  authorize?: (nonce: number) => Promise<SignedAuthorizationList>;
 }
 
-function nodeFor(rpc: RpcNodes, caip2: string): string {
+export function nodeFor(rpc: RpcNodes, caip2: string): string {
   const url = rpc[caip2];
   if (url === undefined) {
     throw new QkError('REQUEST_INVALID', `parameters.caip2: no node is configured for ${caip2}; start the Sandbox with --rpc ${caip2}=URL`, {
@@ -81,13 +89,13 @@ function nodeFor(rpc: RpcNodes, caip2: string): string {
   return url;
 }
 
-function ethereumChainId(caip2: string): number {
+export function ethereumChainId(caip2: string): number {
   const match = /^eip155:([1-9]\d{0,15})$/.exec(caip2);
   if (match === null) throw new QkError('REQUEST_INVALID', `parameters.caip2: expected eip155:<chain id>, got ${caip2}`, { caip2 });
   return Number(match[1]);
 }
 
-function wei(value: string | undefined, what: string): bigint | undefined {
+export function wei(value: string | undefined, what: string): bigint | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value)) throw new QkError('REQUEST_INVALID', `${what}: expected a decimal integer, got ${value}`);
   const parsed = BigInt(value);
@@ -138,19 +146,30 @@ function prepareEthSend(rpc: RpcNodes, store: Repositories, organizationId: stri
   return { signer, from, nodeUrl, requested, policy: { eth: { tx: { ...decoded.policy, from } } } };
 }
 
-function optionalFields<T extends Record<string, unknown>>(fields: T): Partial<T> {
+export function optionalFields<T extends Record<string, unknown>>(fields: T): Partial<T> {
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
-function nodeClient(url: string): PublicClient {
-  return createPublicClient({ transport: http(url, { timeout: NODE_TIMEOUT_MS, retryCount: 0 }) });
+/** A client of the node at `url`; with `batchSize`, concurrent calls go as JSON-RPC batches of that many. */
+export function nodeClient(url: string, batchSize?: number): PublicClient {
+  const batch = batchSize === undefined ? {} : { batch: { batchSize } };
+  return createPublicClient({ transport: http(url, { timeout: NODE_TIMEOUT_MS, retryCount: 0, ...batch }) });
 }
 
 /** The node's own words (viem's `details`) or viem's short reason, without its request dump. */
-function nodeReason(error: unknown): string {
+export function nodeReason(error: unknown): string {
   const { details, shortMessage, message } = error as { details?: unknown; shortMessage?: unknown; message?: unknown };
   for (const reason of [details, shortMessage]) if (typeof reason === 'string' && reason !== '') return reason;
   return String(message ?? error).split('\n')[0]!;
+}
+
+/** A node read a query depends on: a node that fails to answer is the query's failure, naming the chain. */
+export async function readFromNode<T>(caip2: string, read: Promise<T>): Promise<T> {
+  try {
+    return await read;
+  } catch (error) {
+    throw new QkError('NETWORK_ERROR', `the node for ${caip2} did not answer: ${nodeReason(error)}`, { caip2 });
+  }
 }
 
 /**
@@ -158,7 +177,7 @@ function nodeReason(error: unknown): string {
  * each value the node gave in `filledByNode`; refuses fees beyond the bounds (`checkNodeFees`) before anything is
  * signed; then signs and broadcasts.
  */
-async function signAndBroadcastEthereum(
+export async function signAndBroadcastEthereum(
   ctx: ActivityContext,
   prepared: PreparedSend,
   maxNodeFeeWei: bigint,
@@ -190,7 +209,10 @@ async function signAndBroadcastEthereum(
     }),
   );
   await checkNodeFees(client, fees, filledByNode, maxNodeFeeWei);
-  const filled: TransactionSerializableEIP1559 = { ...requested, ...fees, nonce };
+  const filled: TransactionSerializable =
+    prepared.authorize === undefined
+      ? { ...requested, ...fees, nonce }
+      : { ...requested, ...fees, nonce, type: 'eip7702', authorizationList: await prepared.authorize(nonce) };
   const decoded = decodeEthereumTransaction(serializeTransaction(filled));
   const signed = serializeSignedTransaction(
     decoded.fields,
@@ -299,8 +321,23 @@ async function solanaStatus(url: string, signature: string): Promise<SendStatus>
       );
 }
 
+/**
+ * What get_send_transaction_status answers for a send: its status as its chain's node reports it now. Also read by the
+ * webhooks that report status changes (webhooks/send-statuses.ts).
+ */
+export async function sendStatusOf(rpc: RpcNodes, sent: SentTransactionRecord) {
+  if ('error' in sent.outcome) return failed(sent.outcome.error);
+  const { txHash } = sent.outcome;
+  const solana = sent.caip2.startsWith('solana:');
+  const identity = solana ? { solana: { signature: txHash } } : { eth: { txHash } };
+  const url = rpc[sent.caip2];
+  // Configured at the send; a restart without that --rpc can no longer tell.
+  if (url === undefined) return { txStatus: 'BROADCASTING', ...identity };
+  return { ...(solana ? await solanaStatus(url, txHash) : await ethereumStatus(url, txHash)), ...identity };
+}
+
 /** The node's refusal (funds, nonce, a wrong chain) is the transaction's status, as Turnkey reports it, not the activity's. */
-async function sendAndRecord(
+export async function sendAndRecord(
   ctx: ActivityContext,
   caip2: string,
   send: () => Promise<{ txHash: string }>,
@@ -348,14 +385,7 @@ export function sendTransactionsFamily(rpc: RpcNodes, maxNodeFeeWei: bigint = DE
         if (sent === undefined) {
           throw new QkError('NOT_FOUND', `no sent transaction ${request.sendTransactionStatusId} in organization ${ctx.organizationId}`);
         }
-        if ('error' in sent.outcome) return failed(sent.outcome.error);
-        const { txHash } = sent.outcome;
-        const solana = sent.caip2.startsWith('solana:');
-        const identity = solana ? { solana: { signature: txHash } } : { eth: { txHash } };
-        const url = rpc[sent.caip2];
-        // Configured at the send; a restart without that --rpc can no longer tell.
-        if (url === undefined) return { txStatus: 'BROADCASTING', ...identity };
-        return { ...(solana ? await solanaStatus(url, txHash) : await ethereumStatus(url, txHash)), ...identity };
+        return sendStatusOf(rpc, sent);
       },
     },
   };

@@ -45,7 +45,27 @@ export class SentTransactionRepository {
   }
 
   get(organizationId: string, id: string): SentTransactionRecord | undefined {
-    const row = this.connection.get('SELECT * FROM sent_transactions WHERE organization_id = :organizationId AND id = :id', { organizationId, id });
+    return this.fromRow(
+      this.connection.get('SELECT * FROM sent_transactions WHERE organization_id = :organizationId AND id = :id', { organizationId, id }),
+    );
+  }
+
+  /** The organization's sends of `txHashes` on `caip2`, by hash as given (the hashes the node reports, lowercase hex). */
+  findByTxHashes(organizationId: string, caip2: string, txHashes: readonly string[]): Map<string, SentTransactionRecord> {
+    const found = new Map<string, SentTransactionRecord>();
+    for (const txHash of txHashes) {
+      const record = this.fromRow(
+        this.connection.get(
+          'SELECT * FROM sent_transactions WHERE organization_id = :organizationId AND caip2 = :caip2 AND tx_hash = :txHash ORDER BY created_at LIMIT 1',
+          { organizationId, caip2, txHash },
+        ),
+      );
+      if (record !== undefined) found.set(txHash, record);
+    }
+    return found;
+  }
+
+  private fromRow(row: Record<string, unknown> | undefined): SentTransactionRecord | undefined {
     if (row === undefined) return undefined;
     const txHash = optionalText(row, 'tx_hash');
     return {

@@ -553,6 +553,27 @@ const signing = defineActivities({
     }),
     result: res({ sendTransactionStatusId: z.string() }),
   },
+  eth_send_raw_transaction: {
+    activityType: 'ACTIVITY_TYPE_ETH_SEND_RAW_TRANSACTION',
+    intentKey: 'ethSendRawTransactionIntent',
+    resultKey: 'ethSendRawTransactionResult',
+    parameters: req({ signedTransaction: bounded.transaction, caip2: bounded.name }),
+    result: res({ transactionHash: z.string() }),
+  },
+  eth_undelegate_7702: {
+    activityType: 'ACTIVITY_TYPE_ETH_UNDELEGATE_7702',
+    intentKey: 'ethUndelegate7702Intent',
+    resultKey: 'ethUndelegate7702Result',
+    parameters: req({
+      from: bounded.address,
+      caip2: bounded.name,
+      nonce: decimalString.optional(),
+      gasLimit: bounded.uint256.optional(),
+      maxFeePerGas: bounded.uint256.optional(),
+      maxPriorityFeePerGas: bounded.uint256.optional(),
+    }),
+    result: res({ sendTransactionStatusId: z.string() }),
+  },
 });
 
 // ─── everyday edits: renames, contact changes, bulk deletions, API-only users, stamp login ──────────

@@ -63,6 +63,47 @@ const subOrgFilter = {
 const txError = res({ message: z.string().optional() });
 const organizationIds = res({ organizationIds: z.array(z.string()) });
 
+/** `v1AssetMetadata`: an asset the Sandbox reports balances and transfers in. */
+const assetMetadata = res({
+  caip19: z.string().optional(),
+  symbol: z.string().optional(),
+  decimals: z.number().optional(),
+  logoUrl: z.string().optional(),
+  name: z.string().optional(),
+  stable: z.boolean().optional(),
+});
+/** `v1TransactionHistoryTransfer`: one movement of an asset to or from the queried address. */
+const historyTransfer = res({
+  direction: z.enum(['IN', 'OUT']),
+  asset: res({ caip19: z.string(), symbol: z.string(), name: z.string(), decimals: z.number() }).optional(),
+  amount: z.string(),
+  counterparty: z.string(),
+  display: res({ crypto: z.string().optional(), usd: z.string().optional() }).optional(),
+});
+/** The members both chains' history items share (`v1EthTransactionHistoryItem`, `v1SolTransactionHistoryItem`). */
+const historyItemBase = {
+  block: res({ number: z.string(), hash: z.string(), timestamp: z.string() }),
+  status: z.enum(['CONFIRMED', 'FINALIZED']),
+  origin: z.string(),
+  fee: res({ amount: z.string(), caip19: z.string() }),
+  transfers: z.array(historyTransfer),
+  turnkey: res({ sponsored: z.boolean(), activityFingerprint: z.string().optional(), submittedAt: z.string().optional() }).optional(),
+};
+const ethTransactionHistoryItem = res({ transactionHash: z.string(), from: z.string(), to: z.string().optional(), ...historyItemBase });
+const solTransactionHistoryItem = res({
+  signature: z.string(),
+  feePayer: z.string(),
+  signers: z.array(res({ address: z.string(), writable: z.boolean() })),
+  ...historyItemBase,
+});
+/** `v1PageInfo`. */
+const pageInfo = res({
+  hasNextPage: z.boolean().optional(),
+  hasPreviousPage: z.boolean().optional(),
+  startCursor: z.string().optional(),
+  endCursor: z.string().optional(),
+});
+
 export const queryOperations = defineQueries({
   // activities
   get_activity: { request: inOrganization({ activityId: bounded.id }), response: activityResponseSchema },
@@ -172,6 +213,50 @@ export const queryOperations = defineQueries({
       txError: z.string().optional(),
       error: txError.optional(),
     }),
+  },
+  get_nonces: {
+    request: inOrganization({
+      address: bounded.address,
+      caip2: bounded.name,
+      nonce: z.boolean().optional(),
+      gasStationNonce: z.boolean().optional(),
+    }),
+    response: res({ nonce: z.string().optional(), gasStationNonce: z.string().optional() }),
+  },
+  get_gas_usage: {
+    request: inOrganization({}),
+    response: res({ windowDurationMinutes: z.number(), windowLimitUsd: z.string(), usageUsd: z.string() }),
+  },
+
+  // wallet data read from the chain's node
+  get_wallet_address_balances: {
+    request: inOrganization({ address: bounded.address, caip2: bounded.name }),
+    response: res({
+      balances: z
+        .array(
+          res({
+            caip19: z.string().optional(),
+            symbol: z.string().optional(),
+            balance: z.string().optional(),
+            decimals: z.number().optional(),
+            display: res({ usd: z.string().optional(), crypto: z.string().optional() }).optional(),
+            name: z.string().optional(),
+          }),
+        )
+        .optional(),
+    }),
+  },
+  list_supported_assets: {
+    request: inOrganization({ caip2: bounded.name }),
+    response: res({ assets: z.array(assetMetadata).optional() }),
+  },
+  list_eth_transaction_history: {
+    request: inOrganization({ address: bounded.address, caip2: bounded.name, paginationOptions: pagination.optional() }),
+    response: res({ transactions: z.array(ethTransactionHistoryItem), pageInfo: pageInfo.optional() }),
+  },
+  list_sol_transaction_history: {
+    request: inOrganization({ address: bounded.address, caip2: bounded.name, paginationOptions: pagination.optional() }),
+    response: res({ transactions: z.array(solTransactionHistoryItem), pageInfo: pageInfo.optional() }),
   },
   get_wallet_account: {
     request: inOrganization({

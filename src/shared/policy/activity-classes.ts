@@ -95,6 +95,9 @@ const CLASSIFICATIONS: Readonly<Record<string, Classification>> = {
   ACTIVITY_TYPE_SIGN_TRANSACTION_V2: ['PRIVATE_KEY', 'SIGN'],
   ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2: ['PRIVATE_KEY', 'SIGN'],
   ACTIVITY_TYPE_SOL_SEND_TRANSACTION_V2: ['PRIVATE_KEY', 'SIGN'],
+  // inferred: classed with the other sends; an undelegation signs an authorization and a transaction.
+  ACTIVITY_TYPE_ETH_SEND_RAW_TRANSACTION: ['PRIVATE_KEY', 'SIGN'],
+  ACTIVITY_TYPE_ETH_UNDELEGATE_7702: ['PRIVATE_KEY', 'SIGN'],
   // inferred: Spark activities sign with a wallet account (`signWith`) like the other signing activities.
   ACTIVITY_TYPE_SPARK_SIGN_FROST: ['PRIVATE_KEY', 'SIGN'],
   ACTIVITY_TYPE_SPARK_PREPARE_TRANSFER: ['PRIVATE_KEY', 'SIGN'],

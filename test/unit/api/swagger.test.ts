@@ -187,6 +187,13 @@ const requestedOperations = {
     'list_fiat_on_ramp_credentials',
     // sending transactions
     'get_send_transaction_status',
+    // broadcasting, nonces and wallet data
+    'get_nonces',
+    'get_gas_usage',
+    'get_wallet_address_balances',
+    'list_supported_assets',
+    'list_eth_transaction_history',
+    'list_sol_transaction_history',
   ],
   activity: [
     'oauth_login',
@@ -280,6 +287,8 @@ const requestedOperations = {
     // sending transactions
     'eth_send_transaction',
     'sol_send_transaction',
+    'eth_send_raw_transaction',
+    'eth_undelegate_7702',
   ],
   proxy: ['signup_v2', 'otp_login_v2', 'otp_init', 'otp_verify', 'otp_init_v2', 'otp_verify_v2'],
 };

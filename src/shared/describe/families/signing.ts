@@ -86,10 +86,36 @@ const sendTransaction: Describer = (fields, draft) => {
   signing(draft, { signWith: signWith(fields), payloads: payload === undefined ? [] : [payload], facts });
 };
 
+/** eth_send_raw_transaction: nothing is signed; a transaction signed elsewhere is handed to the network. */
+const sendRawTransaction: Describer = (fields, draft) => {
+  draft.title = 'Send a signed transaction';
+  const network = text(fields, 'caip2') ?? 'not stated';
+  draft.summary = `on ${network}`;
+  draft.fact('Network', code(network));
+  draft.fact('Signed transaction', code(text(fields, 'signedTransaction') ?? 'not stated'));
+};
+
+/** eth_undelegate_7702: the account signs an authorization to the zero address, and the transaction carrying it. */
+const undelegate: Describer = (fields, draft) => {
+  draft.title = "Remove an account's EIP-7702 delegation";
+  const facts: Fact[] = [];
+  for (const [field, label] of [
+    ['caip2', 'Network'],
+    ['nonce', 'Nonce'],
+  ] as const) {
+    const value = text(fields, field);
+    if (value !== undefined && value !== '') facts.push({ label, value: [code(value)] });
+  }
+  draft.summary = `of ${signWith(fields).text}`;
+  signing(draft, { signWith: signWith(fields), payloads: [], facts });
+};
+
 export const signingDescribers = {
   ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2: signRawPayload,
   ACTIVITY_TYPE_SIGN_RAW_PAYLOADS: signRawPayloads,
   ACTIVITY_TYPE_SIGN_TRANSACTION_V2: signTransaction,
   ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2: sendTransaction,
   ACTIVITY_TYPE_SOL_SEND_TRANSACTION_V2: sendTransaction,
+  ACTIVITY_TYPE_ETH_SEND_RAW_TRANSACTION: sendRawTransaction,
+  ACTIVITY_TYPE_ETH_UNDELEGATE_7702: undelegate,
 } satisfies Describers;

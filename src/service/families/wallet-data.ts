@@ -1,0 +1,307 @@
+/**
+ * Wallet data (docs/sandbox.md#wallet-data): balances, supported assets and transaction history of a wallet account,
+ * read from the node the chain is configured with (`--rpc`). The hosted service reads an indexer; the Sandbox has only
+ * the node's JSON-RPC, so it reports the chain's native asset and reads history from the node's recent blocks.
+ */
+import { createSolanaRpc, type Address } from '@solana/kit';
+import {
+  decodeEventLog,
+  erc20Abi,
+  formatUnits,
+  getAddress,
+  isAddress,
+  isAddressEqual,
+  parseAbiItem,
+  toEventSelector,
+  type Block,
+  type Hex,
+  type Log,
+  type PublicClient,
+  type Transaction,
+} from 'viem';
+import type { z } from 'zod';
+import type { queryOperations } from '../../shared/api/queries';
+import { QkError } from '../../shared/errors';
+import type { QueryContext } from '../activities/context';
+import type { Family } from '../activities/context';
+import { pageSize } from './activities';
+import { ethereumChainId, nodeClient, nodeFor, readFromNode, type RpcNodes } from './send-transactions';
+
+/**
+ * How many of the node's most recent blocks list_eth_transaction_history reads (**our choice**): a node has no index
+ * by address, so each block is read; enough for a test chain, and it bounds the work one query asks of the node.
+ */
+export const HISTORY_BLOCKS = 1_000;
+
+/** Blocks asked for in one JSON-RPC batch while reading history. */
+const BLOCKS_PER_BATCH = 100;
+
+const SOLANA_CAIP2 = /^solana:[1-9A-HJ-NP-Za-km-z]{1,44}$/;
+
+const TRANSFER_EVENT = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
+
+type Chain = { kind: 'eip155'; chainId: number } | { kind: 'solana' };
+
+type Asset = { caip19: string; symbol: string; name: string; decimals: number };
+
+type Pagination = { limit?: string | undefined; before?: string | undefined; after?: string | undefined } | undefined;
+
+type HistoryResponse = z.input<(typeof queryOperations)['list_eth_transaction_history']['response']>;
+type HistoryItem = HistoryResponse['transactions'][number];
+type Transfer = HistoryItem['transfers'][number];
+
+function chainOf(caip2: string): Chain {
+  if (caip2.startsWith('eip155:')) return { kind: 'eip155', chainId: ethereumChainId(caip2) };
+  if (SOLANA_CAIP2.test(caip2)) return { kind: 'solana' };
+  throw new QkError('REQUEST_INVALID', `caip2: expected eip155:<chain id> or solana:<genesis hash prefix or cluster name>, got ${caip2}`, { caip2 });
+}
+
+/**
+ * The chain's native asset, the one asset the Sandbox reports (**our choice**: it knows no token lists). Every EVM
+ * chain's is called ETH, 18 decimals: the Sandbox's nodes are local test chains.
+ */
+function nativeAsset(caip2: string, chain: Chain): Asset {
+  return chain.kind === 'eip155'
+    ? { caip19: `${caip2}/slip44:60`, symbol: 'ETH', name: 'Ether', decimals: 18 }
+    : { caip19: `${caip2}/slip44:501`, symbol: 'SOL', name: 'Solana', decimals: 9 };
+}
+
+/** Turnkey reads wallet data of wallet accounts only: the address must be one of the organization's. */
+function requireWalletAccount(ctx: QueryContext, address: string, chain: Chain): string {
+  if (chain.kind === 'eip155' && !isAddress(address, { strict: false })) {
+    throw new QkError('REQUEST_INVALID', `address: ${address} is not an Ethereum address`);
+  }
+  const spellings = chain.kind === 'eip155' ? [...new Set([address, getAddress(address), address.toLowerCase()])] : [address];
+  const account = spellings.map((spelling) => ctx.store.walletAccounts.findByAddress(ctx.organizationId, spelling)).find(Boolean);
+  if (account === undefined) {
+    throw new QkError(
+      'REQUEST_INVALID',
+      `address: ${address} is not a wallet account address of organization ${ctx.organizationId} (private key addresses are not supported)`,
+      { address },
+    );
+  }
+  return account.address;
+}
+
+async function nativeBalance(caip2: string, chain: Chain, nodeUrl: string, address: string): Promise<bigint> {
+  if (chain.kind === 'eip155') return readFromNode(caip2, nodeClient(nodeUrl).getBalance({ address: getAddress(address) }));
+  const { value } = await readFromNode(
+    caip2,
+    createSolanaRpc(nodeUrl)
+      .getBalance(address as Address)
+      .send(),
+  );
+  return value;
+}
+
+// ─── Ethereum history ─────────────────────────────────────────────────────────────────────────
+
+/** A transaction of the history, before its receipt is read. */
+interface Found {
+  transaction: Transaction;
+  block: Block;
+}
+
+/** The cursor of a history item: where it is on the chain, opaque to clients and short enough for `v1Pagination`. */
+const cursorOf = (found: Found): string => `${found.transaction.blockNumber}:${found.transaction.transactionIndex}`;
+
+/** The recent blocks, newest first, with their transactions. */
+async function recentBlocks(caip2: string, client: PublicClient): Promise<Block[]> {
+  const latest = await readFromNode(caip2, client.getBlockNumber());
+  const oldest = latest >= BigInt(HISTORY_BLOCKS) ? latest - BigInt(HISTORY_BLOCKS) + 1n : 0n;
+  const blocks: Block[] = [];
+  for (let top = latest; top >= oldest; top -= BigInt(BLOCKS_PER_BATCH)) {
+    const numbers: bigint[] = [];
+    for (let number = top; number >= oldest && number > top - BigInt(BLOCKS_PER_BATCH); number--) numbers.push(number);
+    blocks.push(
+      ...(await readFromNode(caip2, Promise.all(numbers.map((blockNumber) => client.getBlock({ blockNumber, includeTransactions: true }))))),
+    );
+  }
+  return blocks;
+}
+
+/** The transactions of `blocks` the address sent or received, or that moved a token to or from it (ERC-20 Transfer). */
+async function transactionsOf(caip2: string, client: PublicClient, blocks: Block[], address: Hex): Promise<Found[]> {
+  const byHash = new Map<string, Found>();
+  const byNumber = new Map(blocks.map((block) => [block.number, block]));
+  for (const block of blocks) {
+    for (const transaction of block.transactions as Transaction[]) {
+      const involved = isAddressEqual(transaction.from, address) || (transaction.to != null && isAddressEqual(transaction.to, address));
+      if (involved) byHash.set(transaction.hash, { transaction, block });
+    }
+  }
+  if (blocks.length > 0) {
+    const range = { fromBlock: blocks[blocks.length - 1]!.number!, toBlock: blocks[0]!.number! };
+    const [sent, received] = await readFromNode(
+      caip2,
+      Promise.all([
+        client.getLogs({ event: TRANSFER_EVENT, args: { from: address }, ...range }),
+        client.getLogs({ event: TRANSFER_EVENT, args: { to: address }, ...range }),
+      ]),
+    );
+    for (const log of [...sent, ...received]) {
+      if (byHash.has(log.transactionHash)) continue;
+      const block = byNumber.get(log.blockNumber);
+      const transaction = (block?.transactions as Transaction[] | undefined)?.find((candidate) => candidate.hash === log.transactionHash);
+      if (block !== undefined && transaction !== undefined) byHash.set(transaction.hash, { transaction, block });
+    }
+  }
+  return [...byHash.values()].sort((a, b) =>
+    a.transaction.blockNumber === b.transaction.blockNumber
+      ? b.transaction.transactionIndex! - a.transaction.transactionIndex!
+      : Number(b.transaction.blockNumber! - a.transaction.blockNumber!),
+  );
+}
+
+/** The page `paginationOptions` asks for, newest first, as list_activities pages: `before` toward older items, `after` toward newer. */
+function page(found: Found[], pagination: Pagination) {
+  const limit = pageSize(pagination?.limit);
+  const indexOf = (cursor: string | undefined, what: string): number | undefined => {
+    if (cursor === undefined) return undefined;
+    const index = found.findIndex((item) => cursorOf(item) === cursor);
+    if (index === -1) {
+      throw new QkError('REQUEST_INVALID', `paginationOptions.${what}: ${cursor} is not a cursor of this address's history`, {
+        issues: [{ path: `paginationOptions.${what}`, message: 'unknown cursor' }],
+      });
+    }
+    return index;
+  };
+  const before = indexOf(pagination?.before, 'before');
+  const after = indexOf(pagination?.after, 'after');
+  const oldestEnd = after ?? found.length;
+  const newestStart = before === undefined ? 0 : before + 1;
+  // `after` alone gives the newer items nearest its cursor; otherwise the page starts at the newest candidate.
+  const first = after !== undefined && before === undefined ? Math.max(newestStart, oldestEnd - limit) : newestStart;
+  const last = Math.min(oldestEnd, first + limit) - 1;
+  const items = found.slice(first, last + 1);
+  const bounds = items.length === 0 ? {} : { startCursor: cursorOf(items[0]!), endCursor: cursorOf(items[items.length - 1]!) };
+  return { items, pageInfo: { hasNextPage: items.length > 0 && last < found.length - 1, hasPreviousPage: items.length > 0 && first > 0, ...bounds } };
+}
+
+/** A token's metadata from its contract; undefined when it does not answer as an ERC-20 does. */
+async function tokenAsset(client: PublicClient, caip2: string, token: Hex): Promise<Asset | undefined> {
+  const read = <F extends 'symbol' | 'name' | 'decimals'>(functionName: F) => client.readContract({ address: token, abi: erc20Abi, functionName });
+  try {
+    const [symbol, name, decimals] = await Promise.all([read('symbol'), read('name'), read('decimals')]);
+    return { caip19: `${caip2}/erc20:${token.toLowerCase()}`, symbol, name, decimals };
+  } catch {
+    return undefined;
+  }
+}
+
+function transfer(direction: 'IN' | 'OUT', amount: bigint, counterparty: Hex, asset: Asset | undefined): Transfer {
+  return {
+    direction,
+    amount: String(amount),
+    counterparty: getAddress(counterparty),
+    ...(asset === undefined ? {} : { asset, display: { crypto: formatUnits(amount, asset.decimals) } }),
+  };
+}
+
+const TRANSFER_TOPIC = toEventSelector(TRANSFER_EVENT);
+
+/** Native value moved by the transaction and the ERC-20 Transfer events of its receipt, as seen from `address`. */
+async function transfersOf(client: PublicClient, caip2: string, found: Found, logs: Log[], address: Hex, native: Asset): Promise<Transfer[]> {
+  const { transaction } = found;
+  const transfers: Transfer[] = [];
+  if (transaction.value > 0n) {
+    if (isAddressEqual(transaction.from, address) && transaction.to != null)
+      transfers.push(transfer('OUT', transaction.value, transaction.to, native));
+    if (transaction.to != null && isAddressEqual(transaction.to, address))
+      transfers.push(transfer('IN', transaction.value, transaction.from, native));
+  }
+  for (const log of logs) {
+    if (log.topics[0] !== TRANSFER_TOPIC || log.topics.length !== 3) continue;
+    const { args } = decodeEventLog({ abi: [TRANSFER_EVENT], data: log.data, topics: log.topics });
+    if (!isAddressEqual(args.from, address) && !isAddressEqual(args.to, address)) continue;
+    const asset = await tokenAsset(client, caip2, log.address);
+    if (isAddressEqual(args.from, address)) transfers.push(transfer('OUT', args.value, args.to, asset));
+    if (isAddressEqual(args.to, address)) transfers.push(transfer('IN', args.value, args.from, asset));
+  }
+  return transfers;
+}
+
+async function ethereumHistory(ctx: QueryContext, caip2: string, nodeUrl: string, address: Hex, pagination: Pagination): Promise<HistoryResponse> {
+  const client = nodeClient(nodeUrl, BLOCKS_PER_BATCH);
+  const found = await transactionsOf(caip2, client, await recentBlocks(caip2, client), address);
+  const { items, pageInfo } = page(found, pagination);
+  // Nodes without a finalized block (older ones) answer an error: then nothing counts as finalized.
+  const finalized = await client.getBlock({ blockTag: 'finalized' }).then(
+    (block) => block.number,
+    () => undefined,
+  );
+  const sends = ctx.store.sentTransactions.findByTxHashes(
+    ctx.organizationId,
+    caip2,
+    items.map((item) => item.transaction.hash),
+  );
+  const native = nativeAsset(caip2, { kind: 'eip155', chainId: ethereumChainId(caip2) });
+  const transactions: HistoryItem[] = [];
+  for (const item of items) {
+    const { transaction, block } = item;
+    const receipt = await readFromNode(caip2, client.getTransactionReceipt({ hash: transaction.hash }));
+    const sent = sends.get(transaction.hash);
+    const activity = sent === undefined ? undefined : ctx.store.activities.get(ctx.organizationId, sent.activityId);
+    transactions.push({
+      transactionHash: transaction.hash,
+      block: { number: String(block.number), hash: block.hash!, timestamp: new Date(Number(block.timestamp) * 1000).toISOString() },
+      status: finalized !== undefined && finalized !== null && block.number! <= finalized ? 'FINALIZED' : 'CONFIRMED',
+      // **our choice**: Turnkey names its own sends TURNKEY; every other transaction is EXTERNAL here.
+      origin: sent === undefined ? 'EXTERNAL' : 'TURNKEY',
+      from: getAddress(transaction.from),
+      ...(transaction.to == null ? {} : { to: getAddress(transaction.to) }),
+      fee: { amount: String(receipt.gasUsed * receipt.effectiveGasPrice), caip19: native.caip19 },
+      transfers: await transfersOf(client, caip2, item, receipt.logs, address, native),
+      ...(sent === undefined
+        ? {}
+        : {
+            turnkey: {
+              sponsored: false,
+              ...(activity === undefined ? {} : { activityFingerprint: activity.fingerprint }),
+              submittedAt: new Date(sent.createdAt).toISOString(),
+            },
+          }),
+    });
+  }
+  return { transactions, pageInfo };
+}
+
+export function walletDataFamily(rpc: RpcNodes): Family {
+  return {
+    queries: {
+      async get_wallet_address_balances(ctx, request) {
+        const chain = chainOf(request.caip2);
+        const address = requireWalletAccount(ctx, request.address, chain);
+        const nodeUrl = nodeFor(rpc, request.caip2);
+        const balance = await nativeBalance(request.caip2, chain, nodeUrl, address);
+        const asset = nativeAsset(request.caip2, chain);
+        // Only non-zero balances, as Turnkey answers; no price feed, so no USD value.
+        return {
+          balances: balance === 0n ? [] : [{ ...asset, balance: String(balance), display: { crypto: formatUnits(balance, asset.decimals) } }],
+        };
+      },
+      list_supported_assets(_ctx, request) {
+        const chain = chainOf(request.caip2);
+        nodeFor(rpc, request.caip2);
+        return { assets: [{ ...nativeAsset(request.caip2, chain), stable: false }] };
+      },
+      async list_eth_transaction_history(ctx, request) {
+        const chain = chainOf(request.caip2);
+        if (chain.kind !== 'eip155') throw new QkError('REQUEST_INVALID', `caip2: expected eip155:<chain id>, got ${request.caip2}`);
+        const address = getAddress(requireWalletAccount(ctx, request.address, chain));
+        return ethereumHistory(ctx, request.caip2, nodeFor(rpc, request.caip2), address, request.paginationOptions);
+      },
+      list_sol_transaction_history(ctx, request) {
+        const chain = chainOf(request.caip2);
+        if (chain.kind !== 'solana')
+          throw new QkError('REQUEST_INVALID', `caip2: expected solana:<genesis hash prefix or cluster name>, got ${request.caip2}`);
+        requireWalletAccount(ctx, request.address, chain);
+        nodeFor(rpc, request.caip2);
+        // No Solana node runs where the Sandbox is tested, so its history is refused rather than served untested.
+        throw new QkError('FAILED_PRECONDITION', `list_sol_transaction_history: the Sandbox does not read Solana history yet (${request.caip2})`, {
+          caip2: request.caip2,
+        });
+      },
+    },
+  };
+}
