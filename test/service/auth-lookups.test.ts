@@ -78,4 +78,47 @@ describe('authentication lookups', () => {
     expect(Object.isFrozen(organization)).toBe(true);
     expect(AuthLookups.current(store.read).organization(organizationId)).toBe(organization);
   });
+
+  it('keep their rows across writes to other tables, and see a commit to their own table at once', async () => {
+    store = Store.open(':memory:');
+    const organizationId = randomUUID();
+    await store.transaction((tx) => tx.organizations.insert({ id: organizationId, name: 'before', rootQuorumThreshold: 1, now: 1 }));
+    const cached = AuthLookups.current(store.read).organization(organizationId)!;
+    await store.transaction((tx) => tx.users.insert({ id: randomUUID(), organizationId, name: 'elsewhere', now: 2 }));
+    expect(AuthLookups.current(store.read).organization(organizationId)).toBe(cached);
+
+    let readWhileOpen: string | undefined;
+    await store.transaction((tx) => {
+      tx.organizations.rename(organizationId, 'after', 3);
+      // The read connection sees only what is committed; what it remembers now must not outlive the commit.
+      readWhileOpen = AuthLookups.current(store!.read).organization(organizationId)?.name;
+    });
+    expect(readWhileOpen).toBe('before');
+    expect(AuthLookups.current(store.read).organization(organizationId)?.name).toBe('after');
+  });
+
+  it('see rows a deletion removed from other tables by cascade', async () => {
+    store = Store.open(':memory:');
+    const organizationId = randomUUID();
+    const userId = randomUUID();
+    const key = newKey('p256');
+    await store.transaction((tx) => {
+      tx.organizations.insert({ id: organizationId, name: 'cascade', rootQuorumThreshold: 1, now: 1 });
+      tx.users.insert({ id: userId, organizationId, name: 'leaving', now: 1 });
+      tx.apiKeys.insert({
+        id: randomUUID(),
+        organizationId,
+        userId,
+        name: 'key',
+        publicKey: key.publicKey,
+        credentialType: apiKeyCredentialTypeByCurve.p256,
+        expirationSeconds: undefined,
+        sessionProfileId: undefined,
+        now: 1,
+      });
+    });
+    expect(AuthLookups.current(store.read).apiKeysByPublicKey(key.publicKey)).toHaveLength(1);
+    await store.transaction((tx) => tx.connection.run('DELETE FROM users WHERE id = :userId', { userId }));
+    expect(AuthLookups.current(store.read).apiKeysByPublicKey(key.publicKey)).toHaveLength(0);
+  });
 });

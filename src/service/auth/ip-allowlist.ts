@@ -8,6 +8,7 @@ import { QkError } from '../../shared/errors';
 import type { Repositories } from '../store';
 import type { IpAllowlistRecord } from '../store/ip-allowlists';
 import type { Credential } from './credentials';
+import { AuthLookups } from './lookups';
 
 type Family = 'ipv4' | 'ipv6';
 
@@ -57,11 +58,12 @@ function allows(list: IpAllowlistRecord, client: { address: string; family: Fami
   return blocks.check(client.address, client.family);
 }
 
-/** The list that governs requests made with `credential`, if any. */
+/** The list that governs requests made with `credential`, if any; read through the cache authentication reads through. */
 function applicableList(store: Repositories, credential: Pick<Credential, 'organizationId' | 'publicKey'>): IpAllowlistRecord | undefined {
-  const ownList = store.ipAllowlists.get(credential.organizationId, credential.publicKey);
+  const lookups = AuthLookups.current(store);
+  const ownList = lookups.ipAllowlist(credential.organizationId, credential.publicKey);
   if (ownList !== undefined) return ownList;
-  const organizationList = store.ipAllowlists.get(credential.organizationId, undefined);
+  const organizationList = lookups.ipAllowlist(credential.organizationId, undefined);
   return organizationList?.enabled === true ? organizationList : undefined;
 }
 

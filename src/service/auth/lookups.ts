@@ -1,13 +1,14 @@
 /**
- * The rows every stamped request reads before anything else (organization, API keys by public key, user),
- * remembered while the database is unchanged. `current()` compares the process-wide write counter of the store's
- * connections once per request (no SQL), so a write anywhere (a new key, a deleted user, an expired session
- * swept) is seen by the next request exactly as without the cache. Inside an open transaction nothing is
- * remembered: the transaction's own writes could still roll back.
+ * The rows every stamped request reads before anything else (organization, API keys by public key, user, the IP
+ * allowlists that apply), remembered while their tables are unchanged. `current()` compares the process-wide change
+ * counts of each kind's tables (no SQL), so a write to one of them (a new key, a deleted user, an expired session
+ * swept) is seen by the next request exactly as without the cache, while writes elsewhere (an activity and its votes)
+ * leave it whole. Inside an open transaction nothing is remembered: the transaction's own writes could still roll back.
  */
 import type { Repositories } from '../store';
 import { Connection } from '../store/connection';
 import type { ApiKeyRecord } from '../store/api-keys';
+import type { IpAllowlistRecord } from '../store/ip-allowlists';
 import type { OrganizationRecord } from '../store/organizations';
 import type { UserRecord } from '../store/users';
 
@@ -16,18 +17,23 @@ const MAX_ENTRIES_PER_KIND = 4096;
 
 class Memo<T> {
   private readonly entries = new Map<string, T>();
+  private changeCounter: number | undefined;
+
+  /** `tables`: every table the rows of this kind are read from. */
+  constructor(private readonly tables: readonly string[]) {}
 
   get(key: string, load: () => T, remember: boolean): T {
     if (!remember) return load();
+    const counter = Connection.changeCounterOf(this.tables);
+    if (counter !== this.changeCounter) {
+      this.entries.clear();
+      this.changeCounter = counter;
+    }
     if (this.entries.has(key)) return this.entries.get(key) as T;
     const value = load();
     if (this.entries.size >= MAX_ENTRIES_PER_KIND) this.entries.clear();
     this.entries.set(key, value);
     return value;
-  }
-
-  clear(): void {
-    this.entries.clear();
   }
 }
 
@@ -39,11 +45,11 @@ function frozen<T extends object>(record: T | undefined): T | undefined {
 export class AuthLookups {
   private static readonly byRepositories = new WeakMap<Repositories, AuthLookups>();
 
-  private changeCounter: number | undefined;
   private remember = false;
-  private readonly organizations = new Memo<OrganizationRecord | undefined>();
-  private readonly apiKeys = new Memo<readonly ApiKeyRecord[]>();
-  private readonly users = new Memo<UserRecord | undefined>();
+  private readonly organizations = new Memo<OrganizationRecord | undefined>(['organizations']);
+  private readonly apiKeys = new Memo<readonly ApiKeyRecord[]>(['api_keys']);
+  private readonly users = new Memo<UserRecord | undefined>(['users']);
+  private readonly ipAllowlists = new Memo<IpAllowlistRecord | undefined>(['ip_allowlists']);
 
   private constructor(private readonly repositories: Repositories) {}
 
@@ -54,20 +60,8 @@ export class AuthLookups {
       lookups = new AuthLookups(repositories);
       AuthLookups.byRepositories.set(repositories, lookups);
     }
-    lookups.refresh();
+    lookups.remember = !repositories.connection.db.isTransaction;
     return lookups;
-  }
-
-  private refresh(): void {
-    const connection = this.repositories.connection;
-    this.remember = !connection.db.isTransaction;
-    if (!this.remember) return;
-    const counter = Connection.changeCounter();
-    if (counter === this.changeCounter) return;
-    this.changeCounter = counter;
-    this.organizations.clear();
-    this.apiKeys.clear();
-    this.users.clear();
   }
 
   organization(id: string): OrganizationRecord | undefined {
@@ -85,5 +79,14 @@ export class AuthLookups {
 
   user(id: string): UserRecord | undefined {
     return this.users.get(id, () => frozen(this.repositories.users.get(id)), this.remember);
+  }
+
+  /** The organization's own list (`publicKey` undefined) or an API key's (IpAllowlistRepository.get). */
+  ipAllowlist(organizationId: string, publicKey: string | undefined): IpAllowlistRecord | undefined {
+    return this.ipAllowlists.get(
+      JSON.stringify([organizationId, publicKey ?? null]),
+      () => frozen(this.repositories.ipAllowlists.get(organizationId, publicKey)),
+      this.remember,
+    );
   }
 }

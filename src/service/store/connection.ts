@@ -3,14 +3,40 @@ import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlit
 export type Row = Record<string, unknown>;
 export type Params = Record<string, SQLInputValue>;
 
-/** Statements run through `run` or `exec` on any connection; see `Connection.changeCounter`. */
-let writeStatements = 0;
+/**
+ * What the statements run through `run` or `exec` on any connection of this process have changed (see
+ * `Connection.changeCounterOf`): a count per table, and one for statements that may have changed any table.
+ */
+const changesByTable = new Map<string, number>();
+let changesToAnyTable = 0;
+
+/** The table an INSERT or UPDATE names (REPLACE deletes rows too, so it is not one of these). */
+const INSERT_OR_UPDATE =
+  /^\s*(?:INSERT(?:\s+OR\s+(?:IGNORE|ABORT|FAIL|ROLLBACK))?\s+INTO|UPDATE(?:\s+OR\s+(?:IGNORE|ABORT|FAIL|ROLLBACK))?)\s+"?([A-Za-z_]\w*)"?[\s(]/i;
+/** One statement that begins or marks a transaction: it changes no table. */
+const TRANSACTION_START = /^\s*(?:BEGIN|SAVEPOINT|RELEASE)\b[^;]*;?\s*$/i;
+/** One statement that ends a transaction or undoes part of it: what it wrote is now seen by other connections, or undone. */
+const TRANSACTION_END = /^\s*(?:COMMIT|END|ROLLBACK)\b[^;]*;?\s*$/i;
+
+/** Counted in place of a table for a statement that may have changed any table. */
+const ANY_TABLE = '*';
+
+function noteChanged(table: string): void {
+  if (table === ANY_TABLE) changesToAnyTable += 1;
+  else changesByTable.set(table, (changesByTable.get(table) ?? 0) + 1);
+}
 
 /** One SQLite connection with a prepared-statement cache (statements are compiled once per SQL text). */
 export class Connection {
   readonly db: DatabaseSync;
   private readonly statements = new Map<string, StatementSync>();
   private keyMaterialErased = false;
+  /** Per SQL text run through `run`: the one table it changes, or ANY_TABLE. */
+  private readonly changedBy = new Map<string, string>();
+  /** Tables whose INSERT or UPDATE also changes other tables (a trigger, an ON UPDATE action); read when needed. */
+  private tablesWithSideEffects: ReadonlySet<string> | undefined;
+  /** What the open transaction has written, counted again when it ends: only then do other connections see it. */
+  private readonly writtenInTransaction = new Set<string>();
 
   constructor(path: string, options: { readOnly?: boolean } = {}) {
     this.db = new DatabaseSync(path, {
@@ -38,17 +64,53 @@ export class Connection {
   }
 
   run(sql: string, params: Params = {}): number {
-    writeStatements += 1;
-    return Number(this.statement(sql).run(params).changes);
+    const changes = Number(this.statement(sql).run(params).changes);
+    this.noteWritten(this.tableChangedBy(sql));
+    return changes;
   }
 
   /**
-   * Changes whenever data any connection of this process reads may have changed: it counts the statements that
-   * can write (`run`, `exec`), a COMMIT included. Readers compare it to keep derived data only while it holds.
+   * Changes whenever data of `tables` that any connection of this process reads may have changed: it counts the
+   * statements that can write them (`run`, `exec`), and the COMMIT that shows their writes to other connections.
+   * Readers compare it to keep derived data only while it holds. A DELETE (which may cascade or fire a trigger), a
+   * REPLACE, an `exec` and an INSERT or UPDATE of a table with a trigger or an ON UPDATE action count for every table.
    * The service owns its database file; a second process writing to it is not seen here.
    */
-  static changeCounter(): number {
-    return writeStatements;
+  static changeCounterOf(tables: readonly string[]): number {
+    return tables.reduce((sum, table) => sum + (changesByTable.get(table) ?? 0), changesToAnyTable);
+  }
+
+  private tableChangedBy(sql: string): string {
+    let table = this.changedBy.get(sql);
+    if (table === undefined) {
+      const named = INSERT_OR_UPDATE.exec(sql)?.[1]?.toLowerCase();
+      table = named === undefined || this.withSideEffects().has(named) ? ANY_TABLE : named;
+      this.changedBy.set(sql, table);
+    }
+    return table;
+  }
+
+  private withSideEffects(): ReadonlySet<string> {
+    if (this.tablesWithSideEffects !== undefined) return this.tablesWithSideEffects;
+    const triggered = this.db
+      .prepare(`SELECT tbl_name AS name, sql FROM sqlite_schema WHERE type = 'trigger'`)
+      .all()
+      .filter((row) => !/\bAFTER\s+DELETE\b|\bBEFORE\s+DELETE\b/i.test(String(row.sql)))
+      .map((row) => String(row.name).toLowerCase());
+    const updatedOnUpdate = this.db
+      .prepare(
+        `SELECT DISTINCT f."table" AS name FROM sqlite_schema t, pragma_foreign_key_list(t.name) f
+         WHERE t.type = 'table' AND f.on_update <> 'NO ACTION'`,
+      )
+      .all()
+      .map((row) => String(row.name).toLowerCase());
+    this.tablesWithSideEffects = new Set([...triggered, ...updatedOnUpdate]);
+    return this.tablesWithSideEffects;
+  }
+
+  private noteWritten(table: string): void {
+    noteChanged(table);
+    if (this.db.isTransaction) this.writtenInTransaction.add(table);
   }
 
   /**
@@ -76,8 +138,17 @@ export class Connection {
   }
 
   exec(sql: string): void {
-    writeStatements += 1;
     this.db.exec(sql);
+    if (TRANSACTION_START.test(sql)) return;
+    if (TRANSACTION_END.test(sql)) {
+      for (const table of this.writtenInTransaction) noteChanged(table);
+      if (!this.db.isTransaction) this.writtenInTransaction.clear();
+      return;
+    }
+    // Anything else (a schema change, a restore's statements) may change any table, and which tables have side effects.
+    this.tablesWithSideEffects = undefined;
+    this.changedBy.clear();
+    this.noteWritten(ANY_TABLE);
   }
 
   close(): void {
