@@ -39,6 +39,7 @@ import { buildRouteTable } from './server/routes';
 import { registerWebhookRoutes } from './server/webhooks-route';
 import { Store } from './store';
 import { WebhookDeliveries } from './webhooks/deliveries';
+import { SendStatusWebhooks } from './webhooks/send-statuses';
 import { ensureWebhookSigningKey } from './webhooks/signing-key';
 
 export interface ServiceInfo {
@@ -190,6 +191,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       log,
       ...(options.requestLog === undefined ? {} : { requestLog: options.requestLog }),
     });
+    const sendStatusWebhooks = new SendStatusWebhooks({ store: store.read, rpc: options.rpc ?? {}, deliveries: webhookDeliveries, wall: clock.wall, log });
     await eraseExpiredImportTargets(store, now());
     const oidc = createOidcVerifier({ issuers: options.oidcIssuers ?? [], now: () => new Date(now()) });
     const outboxFile = options.otpOutbox ?? `${store.path}.otp-outbox.jsonl`;
@@ -204,7 +206,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       sendTransactionsFamily(options.rpc ?? {}, options.maxNodeFeeWei),
       broadcastingFamily(options.rpc ?? {}, options.maxNodeFeeWei),
       walletDataFamily(options.rpc ?? {}),
-      webhooksFamily(webhookDeliveries, { allowAnyHost: options.webhookAllowAnyHost === true }),
+      webhooksFamily(webhookDeliveries, sendStatusWebhooks, { allowAnyHost: options.webhookAllowAnyHost === true }),
     ];
     // Started on the first decision too costly for the event loop; closed with the service.
     const policyWorkers = new PolicyPool();
@@ -264,6 +266,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         snapshots.clear();
         closing ??= app.close().then(async () => {
           // After the requests: the last of them may have published an event.
+          sendStatusWebhooks.close();
           await webhookDeliveries.close();
           await Promise.all([enclave.close(), policyWorkers.close()]);
           return store.close();

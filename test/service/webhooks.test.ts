@@ -237,6 +237,143 @@ describe('ACTIVITY_UPDATES', () => {
   });
 });
 
+/** A fake Ethereum node on loopback: it broadcasts, and reports a receipt once told the transaction is included. */
+async function startFakeNode() {
+  const node = { included: false, refuse: false };
+  const hex = (value: bigint) => `0x${value.toString(16)}`;
+  const txHash = `0x${'22'.repeat(32)}`;
+  const answer = (method: string): unknown => {
+    switch (method) {
+      case 'eth_chainId':
+        return '0x7a69';
+      case 'eth_getBlockByNumber':
+        return {
+          number: '0x10',
+          hash: `0x${'11'.repeat(32)}`,
+          parentHash: `0x${'10'.repeat(32)}`,
+          timestamp: '0x6553f100',
+          gasLimit: hex(30_000_000n),
+          gasUsed: '0x0',
+          baseFeePerGas: hex(10n ** 9n),
+          transactions: [],
+        };
+      case 'eth_feeHistory':
+        return { oldestBlock: '0xc', baseFeePerGas: Array(6).fill(hex(10n ** 9n)), gasUsedRatio: Array(5).fill(0.5) };
+      case 'eth_maxPriorityFeePerGas':
+        return hex(10n ** 9n);
+      case 'eth_getTransactionCount':
+        return '0x0';
+      case 'eth_estimateGas':
+        return hex(21_000n);
+      case 'eth_sendRawTransaction':
+        if (node.refuse) throw new Error('insufficient funds for gas * price + value');
+        return txHash;
+      case 'eth_getTransactionReceipt':
+        return node.included
+          ? {
+              transactionHash: txHash,
+              transactionIndex: '0x0',
+              blockHash: `0x${'33'.repeat(32)}`,
+              blockNumber: '0x11',
+              from: '0x0000000000000000000000000000000000000001',
+              to: '0x000000000000000000000000000000000000bEEF',
+              cumulativeGasUsed: hex(21_000n),
+              gasUsed: hex(21_000n),
+              effectiveGasPrice: hex(2n * 10n ** 9n),
+              contractAddress: null,
+              logs: [],
+              logsBloom: `0x${'00'.repeat(256)}`,
+              status: '0x1',
+              type: '0x2',
+            }
+          : null;
+      default:
+        throw new Error(`the fake node does not answer ${method}`);
+    }
+  };
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      const { id, method } = JSON.parse(body) as { id: number; method: string };
+      let reply: object;
+      try {
+        reply = { jsonrpc: '2.0', id, result: answer(method) };
+      } catch (error) {
+        reply = { jsonrpc: '2.0', id, error: { code: -32000, message: (error as Error).message } };
+      }
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify(reply));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  receivers.push(server);
+  return { node, txHash, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+describe('SEND_TRANSACTION_STATUS_UPDATES', () => {
+  it("reports a send's statuses as the node gives them: BROADCASTING, then INCLUDED; FAILED when the node refuses it", async () => {
+    const chain = 'eip155:31337';
+    const fake = await startFakeNode();
+    const t = await startTestService({ rpc: { [chain]: fake.url } });
+    services.push(t);
+    const key = await verificationKeyOf(t);
+    const receiver = await startReceiver();
+    const client = t.client();
+    await client.createWebhookEndpoint({
+      ...t.nextEnvelope('ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT'),
+      parameters: { url: receiver.url, name: 'sends', subscriptions: [{ eventType: 'SEND_TRANSACTION_STATUS_UPDATES' }] },
+    });
+    const wallet = await client.createWallet({
+      ...t.nextEnvelope('ACTIVITY_TYPE_CREATE_WALLET'),
+      parameters: {
+        walletName: 'sender',
+        accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
+      },
+    });
+    const from = wallet.activity.result.createWalletResult!.addresses[0]!;
+    const send = async () => {
+      const sent = await client.ethSendTransaction({
+        ...t.nextEnvelope('ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2'),
+        parameters: { from, caip2: chain, calls: [{ to: '0x000000000000000000000000000000000000bEEF', value: '1000' }] },
+      });
+      expect(sent.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+      return sent.activity;
+    };
+    type StatusBody = {
+      type: string;
+      organizationId: string;
+      msg: { sendTransactionStatusId: string; activityId: string; status: string; caip2: string; txHash?: string; error?: { message: string } };
+    };
+    const bodies = () => receiver.received.map((delivery) => JSON.parse(delivery.rawBody.toString('utf8')) as StatusBody);
+
+    const broadcast = await send();
+    await waitFor(() => bodies().some((body) => body.msg.status === 'BROADCASTING'), 'BROADCASTING');
+    fake.node.included = true;
+    await waitFor(() => bodies().some((body) => body.msg.status === 'INCLUDED'), 'INCLUDED');
+    expect(bodies().map((body) => body.msg.status)).toEqual(['BROADCASTING', 'INCLUDED']);
+    expect(bodies()[1]).toMatchObject({
+      type: 'transaction:status',
+      organizationId: t.info.organizationId,
+      msg: { activityId: broadcast.id, caip2: chain, txHash: fake.txHash },
+    });
+    expect(bodies()[0]!.msg.txHash).toBeUndefined();
+
+    fake.node.refuse = true;
+    const refused = await send();
+    await waitFor(() => bodies().some((body) => body.msg.status === 'FAILED'), 'FAILED');
+    expect(bodies()[2]!.msg).toMatchObject({
+      activityId: refused.id,
+      status: 'FAILED',
+      error: { message: expect.stringMatching(/insufficient funds/) },
+    });
+    for (const delivery of receiver.received) {
+      expect(verified(t, key, delivery)).toMatchObject({ ok: true });
+      expect(delivery.headers['x-turnkey-event-type']).toBe('SEND_TRANSACTION_STATUS_UPDATES');
+    }
+  });
+});
+
 describe('refusals', () => {
   const subscriptions = [{ eventType: ACTIVITY_UPDATES }];
   const cases: { name: string; parameters: Record<string, unknown>; status: number; code: string; message: RegExp }[] = [

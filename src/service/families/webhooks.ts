@@ -2,7 +2,7 @@
  * Webhook endpoints (docs/sandbox.md#webhooks): create_webhook_endpoint, update_webhook_endpoint,
  * delete_webhook_endpoint and list_webhook_endpoints, and the events they receive. An activity's every new status is
  * published as ACTIVITY_UPDATES once its transaction has committed; the deliveries themselves are made off the request
- * (webhooks/deliveries.ts).
+ * (webhooks/deliveries.ts); a send it completes is followed for SEND_TRANSACTION_STATUS_UPDATES (webhooks/send-statuses.ts).
  */
 import type { Activity } from '../../shared/api/activity-record';
 import { QkError } from '../../shared/errors';
@@ -10,6 +10,7 @@ import type { Family } from '../activities/context';
 import type { Repositories } from '../store';
 import type { WebhookEndpointRecord } from '../store/webhooks';
 import { WEBHOOK_EVENT_TYPES, type WebhookDeliveries } from '../webhooks/deliveries';
+import type { SendStatusWebhooks } from '../webhooks/send-statuses';
 
 /** The hosts an endpoint may name unless the Sandbox was started with `--webhook-allow-any-host`. */
 const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '[::1]'];
@@ -100,7 +101,7 @@ function endpointView(endpoint: WebhookEndpointRecord) {
   };
 }
 
-export function webhooksFamily(deliveries: WebhookDeliveries, options: WebhooksOptions): Family {
+export function webhooksFamily(deliveries: WebhookDeliveries, sendStatuses: SendStatusWebhooks, options: WebhooksOptions): Family {
   return {
     queries: {
       list_webhook_endpoints(ctx) {
@@ -166,6 +167,7 @@ export function webhooksFamily(deliveries: WebhookDeliveries, options: WebhooksO
           activityId: activity.id,
           body: JSON.stringify(activity),
         });
+        sendStatuses.onActivity(activity);
       },
     },
   };

@@ -116,7 +116,7 @@ export class WebhookDeliveries {
 
   private enqueue(event: WebhookEvent): void {
     if (this.closed) return;
-    for (const endpoint of this.recipients(event)) {
+    for (const endpoint of this.recipients(event.organizationId, event.eventType)) {
       const delivery: DeliveryRecord = {
         eventId: randomUUID(),
         endpointId: endpoint.id,
@@ -160,17 +160,22 @@ export class WebhookDeliveries {
   /** Deliveries waiting out a pause before their next attempt. */
   private readonly retrying = new Set<DeliveryRecord>();
 
-  private recipients(event: WebhookEvent): WebhookEndpointRecord[] {
+  /** Whether an event of `eventType` in the organization would be delivered anywhere now. */
+  hasSubscriber(organizationId: string, eventType: WebhookEventType): boolean {
+    return this.recipients(organizationId, eventType).length > 0;
+  }
+
+  private recipients(organizationId: string, eventType: WebhookEventType): WebhookEndpointRecord[] {
     const { store } = this.options;
-    const organization = store.organizations.get(event.organizationId);
+    const organization = store.organizations.get(organizationId);
     if (organization === undefined) return [];
     const owners =
-      event.eventType === 'ACTIVITY_UPDATES'
+      eventType === 'ACTIVITY_UPDATES'
         ? [organization.id, ...(organization.parentId === undefined ? [] : [organization.parentId])]
         : [organization.parentId ?? organization.id];
     return owners
       .flatMap((owner) => store.webhookEndpoints.listByOrganization(owner))
-      .filter((endpoint) => endpoint.isActive && endpoint.subscriptions.some((s) => s.isActive && s.eventType === event.eventType));
+      .filter((endpoint) => endpoint.isActive && endpoint.subscriptions.some((s) => s.isActive && s.eventType === eventType));
   }
 
   private pump(): void {
