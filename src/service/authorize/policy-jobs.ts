@@ -9,9 +9,11 @@ import {
   MAX_DECISION_STEPS,
   PolicyTimestamp,
   refusedBeforeDecoding,
+  staticCostOfPolicies,
   StepBudget,
   type Authorization,
   type DecisionRequest,
+  type EnginePolicy,
   type PolicyContext,
 } from '../../shared/policy';
 import { searchVoteEligibility, type EligibilitySearch, type VoteEligibility } from './vote-search';
@@ -44,12 +46,18 @@ export function answerInFull<K extends PolicyJob['kind']>(job: Extract<PolicyJob
 /**
  * Answers `job` within a slice of `steps` (fewer than MAX_DECISION_STEPS), or undefined when the slice is exhausted:
  * an evaluation may then have run short of steps that the whole budget has, and only the whole budget's answer counts.
- * A slice left unexhausted answers as the whole budget does, since no evaluation ran short.
+ * A slice left unexhausted answers as the whole budget does, since no evaluation ran short. A job whose policies'
+ * static cost alone exceeds the slice is not tried in it: it would most likely be tried in vain.
  */
 export function answerInSlice<K extends PolicyJob['kind']>(job: Extract<PolicyJob, { kind: K }>, steps: number): PolicyAnswer<K> | undefined {
+  if (staticCostOfPolicies(policiesOf(job)) > steps) return undefined;
   const budget = new StepBudget(steps);
   const answer = answerWithin(job, budget);
   return budget.exhausted ? undefined : answer;
+}
+
+function policiesOf(job: PolicyJob): readonly EnginePolicy[] {
+  return job.kind === 'vote-eligibility' ? job.search.policies : job.request.policies;
 }
 
 function answerWithin<K extends PolicyJob['kind']>(job: Extract<PolicyJob, { kind: K }>, budget: StepBudget): PolicyAnswer<K> {
@@ -74,29 +82,31 @@ function resultOf(job: PolicyJob, budget: StepBudget, log: (line: string) => voi
  * instance it would turn into a plain struct: a timestamp crosses as a Map (no policy value is one) and is rebuilt.
  */
 export function jobForTransfer(job: PolicyJob): PolicyJob {
-  return withContext(job, (context) => mapTimestamps(context, (timestamp) => new Map([[TIMESTAMP, timestamp.epochNanoseconds]])));
+  return withCondition(job, (part) => (part instanceof PolicyTimestamp ? new Map([[TIMESTAMP, part.epochNanoseconds]]) : undefined));
 }
 
 /** The job `jobForTransfer` sent, as received. */
 export function jobReceived(job: PolicyJob): PolicyJob {
-  return withContext(job, (context) => mapTimestamps(context, undefined));
+  return withCondition(job, (part) => (part instanceof Map ? new PolicyTimestamp(part.get(TIMESTAMP) as bigint) : undefined));
 }
 
 const TIMESTAMP = 'PolicyTimestamp.epochNanoseconds';
 
-function withContext(job: PolicyJob, convert: (context: PolicyContext) => PolicyContext): PolicyJob {
+/** `job` with the parts of its condition context that `replace` gives a replacement for replaced. */
+function withCondition(job: PolicyJob, replace: (part: unknown) => unknown): PolicyJob {
+  const convert = (context: PolicyContext) => replaced(context, replace) as PolicyContext;
   return job.kind === 'vote-eligibility'
     ? { ...job, search: { ...job.search, condition: convert(job.search.condition) } }
     : { ...job, request: { ...job.request, condition: convert(job.request.condition) } };
 }
 
-/** `value` with each timestamp sent as `encode` makes it, or, without `encode`, each one sent rebuilt. */
-function mapTimestamps<T>(value: T, encode: ((timestamp: PolicyTimestamp) => unknown) | undefined): T {
-  if (encode !== undefined && value instanceof PolicyTimestamp) return encode(value) as T;
-  if (encode === undefined && value instanceof Map) return new PolicyTimestamp(value.get(TIMESTAMP) as bigint) as T;
-  if (Array.isArray(value)) return value.map((item: unknown) => mapTimestamps(item, encode)) as T;
+/** A copy of `value` with each part `replace` gives a replacement for (not undefined) replaced. */
+function replaced(value: unknown, replace: (part: unknown) => unknown): unknown {
+  const replacement = replace(value);
+  if (replacement !== undefined) return replacement;
+  if (Array.isArray(value)) return value.map((item) => replaced(item, replace));
   if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, mapTimestamps(field, encode)])) as T;
+    return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, replaced(field, replace)]));
   }
   return value;
 }

@@ -8,7 +8,7 @@ import { activityOperations } from '../api/activities';
 import { olderActivityVersions } from '../api/activity-versions';
 import { QkError } from '../errors';
 import { checkPolicyExpression, unconditionalChildrenOf } from './check';
-import { MAX_DECISION_STEPS, StepBudget } from './cost';
+import { MAX_DECISION_STEPS, StepBudget, staticCost } from './cost';
 import { evaluateOrFail, missingKeyword, ranOutOfSharedBudget, type EvaluationFailure } from './evaluator';
 import { explain, type Explanation } from './explain';
 import type { Expression, Identifier, PolicyExpressionKind, SourceSpan } from './ast';
@@ -95,6 +95,8 @@ export interface DecisionRequest {
 interface ParsedField {
   ast: Expression;
   roots: readonly Identifier[];
+  /** `staticCost(ast)`. */
+  cost: number;
 }
 
 /** Parsed fields by text: the same few policies are evaluated on every activity. */
@@ -108,7 +110,7 @@ function parsed(text: string, kind: PolicyExpressionKind): ParsedField | QkError
   const checked = checkPolicyExpression(text, kind);
   if (!checked.ok) return checked.error;
   if (parsedFields.size >= PARSE_CACHE_LIMIT) parsedFields.clear();
-  const field = { ast: checked.ast, roots: unconditionalRoots(checked.ast) };
+  const field = { ast: checked.ast, roots: unconditionalRoots(checked.ast), cost: staticCost(checked.ast) };
   parsedFields.set(key, field);
   return field;
 }
@@ -130,6 +132,19 @@ type CompiledField = true | ParsedField | QkError;
 
 function compiledField(text: string, kind: PolicyExpressionKind): CompiledField {
   return text.trim() === '' ? true : parsed(text, kind);
+}
+
+/**
+ * The steps one evaluation of every field of `policies` takes at most by their static cost (`staticCost`: a list the
+ * request supplies counts as one element), in all; a field that is empty or does not parse takes none.
+ */
+export function staticCostOfPolicies(policies: readonly EnginePolicy[]): number {
+  let total = 0;
+  for (const policy of policies) {
+    const { time, condition, consensus } = compiled(policy);
+    for (const field of [time, condition, consensus]) if (field !== true && !(field instanceof QkError)) total += field.cost;
+  }
+  return total;
 }
 
 /** Why a policy field is not true or false: its text does not parse, or evaluating it failed. */

@@ -52,6 +52,7 @@ export {
   policyFieldHolds,
   ranOutOfSteps,
   refusedBeforeDecoding,
+  staticCostOfPolicies,
   type Authorization,
   type DecisionRequest,
   type DecisionToExplain,

@@ -11,6 +11,7 @@ import { answerInFull, answerInSlice, type DecisionInput, type PolicyJob } from 
 import { PolicyPool } from '../../../src/service/authorize/policy-pool';
 import { PolicyTimestamp, conditionContextOf, type EnginePolicy } from '../../../src/shared/policy';
 import { recordingPolicyWorkers } from '../../support/policy-workers';
+import { countingSteps } from '../../unit/policy/step-count';
 import { startTestService, type TestKey, type TestService } from '../../support/service';
 
 const DIGITS = '[0,1,2,3,4,5,6,7,8,9]';
@@ -144,6 +145,14 @@ describe('a policy job answers the same on the event loop and on a policy worker
       eligible: false,
       tooCostly: ['pairwise'],
     });
+  });
+});
+
+describe('which jobs the event loop tries', () => {
+  it('not one whose policies cost more than the slice by their static cost, though it would take few steps', () => {
+    const unread = { kind: 'decide' as const, request: decision([policy('unread', 'EFFECT_ALLOW', `activity.resource == 'POLICY' && ${COSTLY}`)]) };
+    expect(countingSteps(() => answerInFull(unread))).toMatchObject({ result: { result: { decision: 'deny' } }, steps: 5 });
+    expect(answerInSlice(unread, INLINE_POLICY_STEPS)).toBeUndefined();
   });
 });
 
