@@ -30,7 +30,7 @@ import { ensureLoginSigningKeys, sessionsFamily } from './families/sessions';
 import { webhooksFamily } from './families/webhooks';
 import { registerAuthProxy } from './proxy';
 import { restrictOutboxToOwner } from './proxy/outbox';
-import { buildServer, type TlsOptions } from './server/app';
+import { buildServer, type HttpRoute, type TlsOptions } from './server/app';
 import { registerClockRoute } from './server/clock-route';
 import { registerSnapshotRoutes } from './server/snapshot-routes';
 import { allowedHostNames, DEFAULT_HOST, isLoopbackAddress } from './server/host-check';
@@ -126,6 +126,8 @@ export interface ServiceSecret {
 export interface RunningService {
   info: ServiceInfo;
   store: Store;
+  /** Every route the server answers: the operation table's, the auth proxy's and the Sandbox's own (scripts/api-coverage.ts). */
+  httpRoutes: readonly HttpRoute[];
   /** Stops accepting connections, lets in-flight requests finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -224,7 +226,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     };
     const routes = buildRouteTable(servedFamilies);
     const snapshots = new SandboxSnapshots({ store, clock, forgetCachedRows: () => enclave.forgetWallets(), newId: randomUUID });
+    const httpRoutes: HttpRoute[] = [];
     const app = buildServer(deps, routes, {
+      onRoute: (route) => httpRoutes.push(route),
       extraRoutes: (server) => {
         registerAuthProxy(server, { store, oidc, enclave, outboxFile, now, newId: randomUUID });
         registerSnapshotRoutes(server, { snapshots, clock, store, stampFormats: deps.stampFormats });
@@ -261,6 +265,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         attestationRootFingerprint: enclave.attestationRootFingerprint,
       },
       store,
+      httpRoutes,
       close() {
         clearInterval(importTargetSweep);
         snapshots.clear();

@@ -29,6 +29,13 @@ export interface ServerOptions {
   tls?: TlsOptions;
   /** Told of every request once it is answered (docs/sandbox.md#logs); nothing is noted without it. */
   requestLog?: (entry: RequestLogEntry) => void;
+  /** Told of every route as it is added, the operations' and the extra ones alike (the coverage script lists them). */
+  onRoute?: (route: HttpRoute) => void;
+}
+
+export interface HttpRoute {
+  method: string;
+  path: string;
 }
 
 /** What the handlers learnt of a request, for its log line. */
@@ -85,6 +92,13 @@ export function buildServer(deps: PipelineDeps, routes: RouteTable, options: Ser
   const settings = { logger: false, bodyLimit: BODY_LIMIT_BYTES, return503OnClosing: true } as const;
   // One instance type for both: the routes read nothing that differs between HTTP and HTTPS requests.
   const app = (options.tls === undefined ? Fastify(settings) : Fastify({ ...settings, https: options.tls })) as FastifyInstance;
+
+  const { onRoute } = options;
+  if (onRoute !== undefined) {
+    app.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) onRoute({ method, path: route.url });
+    });
+  }
 
   // Closing waits for every connection to end, and one whose request was still being answered would otherwise stay
   // open for its keep-alive timeout (72 s) after its answer: the answers given while closing end their connection.
