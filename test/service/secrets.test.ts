@@ -299,3 +299,42 @@ describe('consensus', () => {
     ).toBe('needs two');
   });
 });
+
+describe('policies read a secret’s static properties', () => {
+  /** An operator whose secrets are tagged env=ci and env=prod; the root user made no policy yet that names them. */
+  async function operatorWithSecrets() {
+    const user = await t.addUser({ name: 'operator' });
+    const client = t.client(user.key);
+    const onlyOperator = `approvers.any(user, user.id == '${user.userId}')`;
+    await createPolicy('EFFECT_ALLOW', "activity.resource == 'SECRET' && activity.action == 'IMPORT'", onlyOperator);
+    const targets = await initTargets(client, 2);
+    const sealed = await Promise.all(targets.map((target, index) => encryptTo(target, `secret ${index}`)));
+    const { activity } = await importSecrets(
+      [
+        { ...sealed[0]!, encryptionSuite: SUITE, staticProperties: [{ key: 'env', value: 'ci' }] },
+        { ...sealed[1]!, encryptionSuite: SUITE, staticProperties: [{ key: 'env', value: 'prod' }] },
+      ],
+      client,
+    );
+    const [ci, prod] = activity.result.importSecretsResult?.secretIds ?? [];
+    return { client, onlyOperator, ci: ci!, prod: prod! };
+  }
+  const exportTo = (client: TurnkeyClient, secretIds: string[]) =>
+    outcomeOf(exportSecrets(secretIds, generateP256KeyPair().publicKeyUncompressed, client));
+
+  it('an allow naming `secret` admits the one secret it describes, and no request that names several', async () => {
+    const { client, onlyOperator, ci, prod } = await operatorWithSecrets();
+    await createPolicy('EFFECT_ALLOW', "activity.action == 'EXPORT' && secret.static_properties['env'] == 'ci'", onlyOperator);
+    expect(await exportTo(client, [ci])).toBe('ACTIVITY_STATUS_COMPLETED');
+    expect(await exportTo(client, [prod])).toBe('REQUEST_NOT_AUTHORIZED');
+    expect(await exportTo(client, [ci, prod])).toBe('REQUEST_NOT_AUTHORIZED');
+  });
+
+  it('a deny reading `secrets` refuses a request that hides its secret among others', async () => {
+    const { client, onlyOperator, ci, prod } = await operatorWithSecrets();
+    await createPolicy('EFFECT_ALLOW', "activity.resource == 'SECRET' && activity.action == 'EXPORT'", onlyOperator);
+    await createPolicy('EFFECT_DENY', "secrets.any(s, s.static_properties['env'] == 'prod')", '');
+    expect(await exportTo(client, [ci])).toBe('ACTIVITY_STATUS_COMPLETED');
+    expect(await exportTo(client, [ci, prod])).toBe('REQUEST_NOT_AUTHORIZED');
+  });
+});

@@ -7,7 +7,7 @@ import { QkError } from '../../shared/errors';
 import type { ActivityContext, Family } from '../activities/context';
 import type { Repositories } from '../store';
 import type { ImportTargetRecord } from '../store/export-import';
-import type { SecretRecord } from '../store/secrets';
+import type { SecretRecord, StaticProperty } from '../store/secrets';
 import { pageSize } from './activities';
 import { bundleDigestOf, IMPORT_TARGET_TTL_MS } from './export-import';
 
@@ -92,6 +92,23 @@ function requireSecret(store: Repositories, organizationId: string, secretId: st
   return secret;
 }
 
+/** A secret as conditions read it: its static properties as a map from key to value (`secret.static_properties['env']`). */
+function secretPolicyResource(secret: { id?: string; name?: string | undefined; staticProperties: readonly StaticProperty[] }) {
+  return {
+    ...(secret.id === undefined ? {} : { id: secret.id }),
+    ...(secret.name === undefined ? {} : { name: secret.name }),
+    static_properties: Object.fromEntries(secret.staticProperties.map((property) => [property.key ?? '', property.value ?? ''])),
+  };
+}
+
+/**
+ * `secrets`, every secret the request names, and `secret` when it names exactly one (docs/service.md#secrets): a policy
+ * about one secret reads `secret`, and fails, so allows nothing, on a request that names several.
+ */
+function secretsPolicyResources(secrets: ReturnType<typeof secretPolicyResource>[]): Record<string, unknown> {
+  return { secrets, ...(secrets.length === 1 ? { secret: secrets[0] } : {}) };
+}
+
 /** `v1SecretMetadata`. */
 function secretMetadataView(secret: SecretRecord) {
   return {
@@ -147,6 +164,10 @@ export const secretsFamily: Family = {
     },
     import_secrets: {
       validate: (store, organizationId, params) => checkImports(store, organizationId, params.secrets),
+      policyResources: (_store, _organizationId, params) =>
+        secretsPolicyResources(
+          params.secrets.map((secret) => secretPolicyResource({ name: secret.name, staticProperties: secret.staticProperties ?? [] })),
+        ),
       async execute(ctx, params) {
         checkImports(ctx.store, ctx.organizationId, params.secrets);
         const secretIds: string[] = [];
@@ -176,6 +197,13 @@ export const secretsFamily: Family = {
         }
         params.secrets.forEach((secret, index) => requireSecret(store, organizationId, secret.secretId, `parameters.secrets[${index}].secretId`));
       },
+      policyResources: (store, organizationId, params) =>
+        secretsPolicyResources(
+          params.secrets.flatMap((request) => {
+            const secret = store.secrets.get(organizationId, request.secretId);
+            return secret === undefined ? [] : [secretPolicyResource(secret)];
+          }),
+        ),
       async execute(ctx, params) {
         const secretPayloads: string[] = [];
         for (const [index, request] of params.secrets.entries()) {

@@ -24,7 +24,8 @@ const ABSENT: Readonly<Record<string, string>> = {
   wallet_account: 'this request names no wallet account',
   private_key: 'this request names no private key',
   user: 'this request names no user of this organization',
-  secret: 'this request names no secret',
+  secret: 'this request names no secret, or more than one',
+  secrets: 'this request names no secrets',
 };
 
 /** The missing keyword or view a failure names (`eth`, `eth.eip_712`), when the failure is that one is missing. */

@@ -154,8 +154,10 @@ const CONDITION_ROOTS: Readonly<Record<string, StaticType>> = {
   private_key: PRIVATE_KEY,
   user: USER,
   ...TRANSACTION_ROOTS,
-  // A secret's static properties are whatever its creator named; the evaluator checks them.
+  // A secret's static properties are whatever its creator named; the evaluator checks them. `secret` is the one secret a
+  // request names; `secrets` every secret it names, which a deny must read so that naming two cannot slip past it.
   secret: DYNAMIC,
+  secrets: listOf(DYNAMIC),
 };
 
 /** `time.now`: the service's clock when the policy is evaluated. */
