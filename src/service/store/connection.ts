@@ -12,11 +12,11 @@ let changesToAnyTable = 0;
 
 /** The table an INSERT or UPDATE names (REPLACE deletes rows too, so it is not one of these). */
 const INSERT_OR_UPDATE =
-  /^\s*(?:INSERT(?:\s+OR\s+(?:IGNORE|ABORT|FAIL|ROLLBACK))?\s+INTO|UPDATE(?:\s+OR\s+(?:IGNORE|ABORT|FAIL|ROLLBACK))?)\s+"?([A-Za-z_]\w*)"?[\s(]/i;
+  /^\s*(?:INSERT(?:\s+OR\s+(?:IGNORE|ABORT|FAIL|ROLLBACK))?\s+INTO|UPDATE(?:\s+OR\s+(?:IGNORE|ABORT|FAIL|ROLLBACK))?)\s+"?([A-Z_]\w*)"?[\s(]/i;
 /** One statement that begins or marks a transaction: it changes no table. */
-const TRANSACTION_START = /^\s*(?:BEGIN|SAVEPOINT|RELEASE)\b[^;]*;?\s*$/i;
+const TRANSACTION_START = /^\s*(?:BEGIN|SAVEPOINT|RELEASE)\b[^;]*;?$/i;
 /** One statement that ends a transaction or undoes part of it: what it wrote is now seen by other connections, or undone. */
-const TRANSACTION_END = /^\s*(?:COMMIT|END|ROLLBACK)\b[^;]*;?\s*$/i;
+const TRANSACTION_END = /^\s*(?:COMMIT|END|ROLLBACK)\b[^;]*;?$/i;
 
 /** Counted in place of a table for a statement that may have changed any table. */
 const ANY_TABLE = '*';
