@@ -7,7 +7,7 @@
  * - CURVE_P256: SLIP-10 "Nist256p1 seed", with SLIP-10's retry rule for invalid child keys.
  * Paths are PATH_FORMAT_BIP32 strings such as "m/44'/60'/0'/0/0" ("h" also marks a hardened segment).
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes } from 'node:crypto';
 import { p256 } from '@noble/curves/nist.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToNumberBE, numberToBytesBE } from '@noble/curves/utils.js';
@@ -138,7 +138,8 @@ const PUBLIC_KEY_OF: Record<Curve, (privateKey: Uint8Array) => Uint8Array> = {
  * which tell nothing about the private keys, so there is nothing to zero.
  */
 const PUBLIC_KEY_MEMO_ENTRIES = 4096;
-const publicKeyMemoKey = randomBytes(32);
+// Imported into OpenSSL once: an HMAC made from raw key bytes imports them again for every hash.
+const publicKeyMemoKey = createSecretKey(randomBytes(32));
 const publicKeyMemo = new Map<string, Uint8Array>();
 
 function publicKeyOf(curve: Curve, privateKey: Uint8Array): Uint8Array {

@@ -5,7 +5,7 @@
  * app-proof key and the attestation keys, all derived from the service secret, a file beside the database that the
  * database itself never contains.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, type KeyObject } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { p256 } from '@noble/curves/nist.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
@@ -127,7 +127,7 @@ export class Enclave {
   readonly appProofPublicKey: string;
   /** SHA-256 of the DER of the root certificate that vouches for the boot proof (attestation.ts), lowercase hex. */
   readonly attestationRootFingerprint: string;
-  private readonly sealingKey: Uint8Array;
+  private readonly sealingKey: KeyObject;
   private readonly appProofSigningKey: Uint8Array;
   private readonly attestedBoot: BootProof;
   private readonly signingSeeds = new SeedCache(SIGNING_SEED_LIMITS);

@@ -4,7 +4,7 @@
  * ciphertext copied into another row fails to open. Format: version(1) ‖ nonce(12) ‖ ciphertext ‖ tag(16).
  * node:crypto supplies AES-GCM (OpenSSL); @noble/ciphers is only a transitive dependency here, not a declared one.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, KeyObject, randomBytes } from 'node:crypto';
 import { hkdf } from '@noble/hashes/hkdf.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
@@ -19,19 +19,27 @@ const HEADER_LENGTH = 1 + NONCE_LENGTH;
 /** The service secret is the only input entropy, so it must carry at least 256 bits. */
 const MIN_SECRET_LENGTH = 32;
 
-/** 32-byte AES key; the caller owns it and should zero it when the service stops. */
-export function deriveSealingKey(serviceSecret: Uint8Array): Uint8Array {
+/**
+ * The 32-byte AES key, imported into OpenSSL once: a cipher made from raw key bytes imports them again each time,
+ * which cost as much as the rest of opening a key. Its bytes live in OpenSSL's memory, not in the JS heap.
+ */
+export function deriveSealingKey(serviceSecret: Uint8Array): KeyObject {
   if (!(serviceSecret instanceof Uint8Array) || serviceSecret.length < MIN_SECRET_LENGTH) {
     throw new QkError('KEY_INVALID', `service secret must be at least ${MIN_SECRET_LENGTH} random bytes`, {
       length: serviceSecret instanceof Uint8Array ? serviceSecret.length : null,
     });
   }
-  return hkdf(sha256, serviceSecret, undefined, SEALING_INFO, KEY_LENGTH);
+  const bytes = hkdf(sha256, serviceSecret, undefined, SEALING_INFO, KEY_LENGTH);
+  try {
+    return createSecretKey(bytes);
+  } finally {
+    bytes.fill(0);
+  }
 }
 
-function assertKey(key: Uint8Array): void {
-  if (!(key instanceof Uint8Array) || key.length !== KEY_LENGTH) {
-    throw new QkError('KEY_INVALID', `sealing key must be ${KEY_LENGTH} bytes (use deriveSealingKey)`);
+function assertKey(key: KeyObject): void {
+  if (!(key instanceof KeyObject) || key.type !== 'secret' || key.symmetricKeySize !== KEY_LENGTH) {
+    throw new QkError('KEY_INVALID', `sealing key must be a ${KEY_LENGTH}-byte secret key (use deriveSealingKey)`);
   }
 }
 
@@ -44,7 +52,7 @@ function associatedBytes(associatedData: string | Uint8Array): Uint8Array {
 }
 
 /** Encrypts `plaintext` bound to `associatedData` (the row's id). Does not modify or keep `plaintext`. */
-export function seal(key: Uint8Array, plaintext: Uint8Array, associatedData: string | Uint8Array): Uint8Array {
+export function seal(key: KeyObject, plaintext: Uint8Array, associatedData: string | Uint8Array): Uint8Array {
   assertKey(key);
   const aad = associatedBytes(associatedData);
   const nonce = randomBytes(NONCE_LENGTH);
@@ -62,7 +70,7 @@ export function seal(key: Uint8Array, plaintext: Uint8Array, associatedData: str
 }
 
 /** Decrypts what `seal` produced for the same key and associated data; any change raises DECRYPTION_FAILED. */
-export function open(key: Uint8Array, sealed: Uint8Array, associatedData: string | Uint8Array): Uint8Array {
+export function open(key: KeyObject, sealed: Uint8Array, associatedData: string | Uint8Array): Uint8Array {
   assertKey(key);
   const aad = associatedBytes(associatedData);
   if (!(sealed instanceof Uint8Array) || sealed.length < HEADER_LENGTH + TAG_LENGTH) {

@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { deriveSealingKey, open, seal } from '../../../src/service/enclave/sealed.js';
@@ -18,9 +19,9 @@ describe('sealed storage', () => {
   });
 
   it('derives the same key from the same secret and a different one from another secret', () => {
-    expect(deriveSealingKey(secret)).toEqual(key);
+    expect(deriveSealingKey(secret).equals(key)).toBe(true);
     const other = deriveSealingKey(Uint8Array.from({ length: 32 }, (_, i) => i + 1));
-    expect(other).not.toEqual(key);
+    expect(other.equals(key)).toBe(false);
     expect(thrownCode(() => open(other, seal(key, mnemonic, 'wallet-1'), 'wallet-1'))).toBe('DECRYPTION_FAILED');
   });
 
@@ -43,7 +44,8 @@ describe('sealed storage', () => {
   it('refuses truncated data, weak secrets, wrong key sizes and empty associated data', () => {
     expect(thrownCode(() => open(key, new Uint8Array(28), 'wallet-1'))).toBe('DECRYPTION_FAILED');
     expect(thrownCode(() => deriveSealingKey(new Uint8Array(16)))).toBe('KEY_INVALID');
-    expect(thrownCode(() => seal(new Uint8Array(16), mnemonic, 'wallet-1'))).toBe('KEY_INVALID');
+    expect(thrownCode(() => seal(createSecretKey(new Uint8Array(16)), mnemonic, 'wallet-1'))).toBe('KEY_INVALID');
+    expect(thrownCode(() => seal(new Uint8Array(32) as unknown as KeyObject, mnemonic, 'wallet-1'))).toBe('KEY_INVALID');
     expect(thrownCode(() => seal(key, mnemonic, ''))).toBe('REQUEST_INVALID');
   });
 });
