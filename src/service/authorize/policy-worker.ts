@@ -9,10 +9,10 @@ import { toQkError } from '../../shared/errors';
 import { answerInFull, jobReceived } from './policy-jobs';
 import type { PolicyRequest, PolicyResponse } from './policy-pool';
 
-// A costly decision must not take the CPU from the event loop that serves every other client when both want it. On
-// Linux a nice value is the calling thread's own, so this lowers this worker alone; elsewhere it would lower the whole
-// service, so the worker is left at the service's priority there.
-if (platform() === 'linux') setPriority(constants.priority.PRIORITY_BELOW_NORMAL);
+// A costly decision must not take the CPU from the event loop that serves every other client when both want it: it
+// gets what the event loop leaves. On Linux a nice value is the calling thread's own, so this lowers this worker
+// alone; elsewhere it would lower the whole service, so the worker is left at the service's priority there.
+if (platform() === 'linux') setPriority(constants.priority.PRIORITY_LOW);
 
 parentPort!.on('message', ({ id, job }: PolicyRequest) => {
   let response: PolicyResponse;
