@@ -211,6 +211,15 @@ describe('ACTIVITY_UPDATES', () => {
     // Routed to the parent's endpoint; the activity names the organization it happened in.
     expect(delivered.headers['x-turnkey-organization-id']).toBe(t.info.organizationId);
     expect(activityOf(delivered)).toMatchObject({ organizationId: subOrganizationId, status: 'ACTIVITY_STATUS_COMPLETED' });
+    // Transaction statuses are the billing organization's: a sub-organization cannot subscribe to them.
+    const billed = await t.submit(
+      'create_webhook_endpoint',
+      'ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT',
+      { url: receiver.url, name: 'sub sends', subscriptions: [{ eventType: 'SEND_TRANSACTION_STATUS_UPDATES' }] },
+      { key: carol, organizationId: subOrganizationId },
+    );
+    expect(refusal(billed)).toEqual([403, 'REQUEST_NOT_AUTHORIZED']);
+    expect(billed.body.message).toContain(t.info.organizationId);
     // A sub-organization's user reads its own deliveries only.
     expect((await deliveries(t, carol, subOrganizationId)).body).toEqual({ deliveries: [] });
     expect(refusal(await deliveries(t, carol))).toEqual([401, 'PUBLIC_KEY_NOT_FOUND']);
@@ -335,7 +344,8 @@ describe('SEND_TRANSACTION_STATUS_UPDATES', () => {
     const send = async () => {
       const sent = await client.ethSendTransaction({
         ...t.nextEnvelope('ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2'),
-        parameters: { from, caip2: chain, calls: [{ to: '0x000000000000000000000000000000000000bEEF', value: '1000' }] },
+        // The client's types list the hosted chains only; the Sandbox serves the chain its --rpc names.
+        parameters: { from, caip2: chain as never, calls: [{ to: '0x000000000000000000000000000000000000bEEF', value: '1000' }] },
       });
       expect(sent.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
       return sent.activity;

@@ -72,6 +72,20 @@ function checkSubscriptions(subscriptions: readonly SubscriptionParams[] | undef
   });
 }
 
+/**
+ * Transaction statuses are billed to, and delivered to, the parent organization: a sub-organization may not subscribe
+ * to them, as Turnkey refuses it.
+ */
+function checkBillingScope(store: Repositories, organizationId: string, subscriptions: WebhookEndpointRecord['subscriptions']): void {
+  const parentId = store.organizations.get(organizationId)?.parentId;
+  if (parentId === undefined || !subscriptions.some((subscription) => subscription.eventType === 'SEND_TRANSACTION_STATUS_UPDATES')) return;
+  throw new QkError(
+    'REQUEST_NOT_AUTHORIZED',
+    `request not authorized: SEND_TRANSACTION_STATUS_UPDATES endpoints belong to the organization that bills the sub-organization; create it in ${parentId}`,
+    { parentOrganizationId: parentId },
+  );
+}
+
 function checkName(name: string, field: string): string {
   if (name.trim() === '') throw invalid(field, 'must not be empty; name the endpoint so people can tell it apart');
   return name;
@@ -110,10 +124,10 @@ export function webhooksFamily(deliveries: WebhookDeliveries, sendStatuses: Send
     },
     activities: {
       create_webhook_endpoint: {
-        validate(_store, _organizationId, params) {
+        validate(store, organizationId, params) {
           checkUrl(params.url, 'parameters.url', options);
           checkName(params.name, 'parameters.name');
-          checkSubscriptions(params.subscriptions);
+          checkBillingScope(store, organizationId, checkSubscriptions(params.subscriptions));
         },
         execute(ctx, params) {
           const endpoint: WebhookEndpointRecord = {
