@@ -28,6 +28,7 @@ export const ERROR_HEADLINES: Readonly<Record<ErrorCode, string>> = {
   ACTIVITY_CONFLICT: 'Another request changed this activity at the same time.',
   ACTIVITY_NOT_PENDING: 'This activity is no longer waiting for votes.',
   ALREADY_VOTED: 'You already voted on this activity.',
+  AUTHENTICATOR_NOT_ACCEPTED: 'This activity waits for another kind of authenticator: approve it with one its MFA policy asks for.',
   NOT_FOUND: 'It is not there any more.',
   ALREADY_EXISTS: 'Something with this name already exists.',
   FAILED_PRECONDITION: 'This cannot be done right now.',

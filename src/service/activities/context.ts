@@ -138,6 +138,8 @@ export interface ActivityHooks {
   checkQuery?(credential: Credential, request: QueryScopeRequest): void;
   /** For a query that lists resources: which of them the stamping credential may read (QueryContext.readScope). */
   readScope?(credential: Credential, store: Repositories): ReadScope | undefined;
+  /** MFA (docs/service.md#mfa-policies): approvals that count only once their voter presented more authenticators. */
+  authenticators?: AuthenticatorHooks;
   /**
    * Just before the handler runs, seeing the organization as the decision saw it; may return a step that runs once
    * the handler has succeeded, inside the same transaction.
@@ -148,6 +150,25 @@ export interface ActivityHooks {
    * activity as get_activity answers it. Must not throw; what it starts runs off the request.
    */
   afterStatusChange?(activity: Activity): void;
+}
+
+/**
+ * What an approval must present besides its stamp before it counts. The pipeline asks after recording an approval (the
+ * proposal's too) and before deciding; an activity waits in ACTIVITY_STATUS_AUTHENTICATORS_NEEDED meanwhile.
+ */
+export interface AuthenticatorHooks {
+  /**
+   * For a new approval: whether its voter's MFA policy that matches the activity still waits for authenticators its
+   * stamp did not present. Records that requirement; the approval does not count until it is met.
+   */
+  required(store: Repositories, request: ConditionRequest, approval: VoteRecord): boolean;
+  /**
+   * For an approval by a user whose requirement on the activity waits: adds what its stamp presents, or throws the
+   * refusal naming what is needed when that meets no step still open.
+   */
+  present(store: Repositories, approval: VoteRecord): void;
+  /** The users whose approvals of the activity wait for authenticators (they do not count yet). */
+  awaited(store: Repositories, activityId: string): ReadonlySet<string>;
 }
 
 /** A query as a session profile's scope sees it: the resources it reads, as conditions name them; no activity. */

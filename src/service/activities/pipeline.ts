@@ -24,6 +24,7 @@ import {
   type Approver,
   type Authorization,
   type AuthorizationRequest,
+  type ConditionRequest,
   authorize,
   denialError,
   refusedBeforeDecoding,
@@ -318,7 +319,11 @@ export async function submitActivity(
     const proposal = vote(deps, record.id, actor, 'VOTE_SELECTION_APPROVED', message, now);
     tx.activities.insertVote(proposal);
     recordEvaluations(session, record.id, proposal.id, authorization);
-    if (authorization.decision === 'allow') await execute(session, record, route, actingUser(actor), params);
+    // The proposer's MFA comes first: nothing runs, and no one else votes, while it waits (docs/service.md#mfa-policies).
+    // A parent organization's user cannot approve here, so its proposal is not held to it.
+    if (!parentProposes && approvalNeedsAuthenticators(deps, tx, authorizationRequest, proposal)) {
+      tx.activities.finish(record.id, { status: 'ACTIVITY_STATUS_AUTHENTICATORS_NEEDED' }, now);
+    } else if (authorization.decision === 'allow') await execute(session, record, route, actingUser(actor), params);
     return { activity: activityView(tx, tx.activities.get(organization.id, record.id)!), statusChanged: true };
   });
   if (outcome.statusChanged) announceStatusChange(deps, outcome.activity);
@@ -445,16 +450,26 @@ function parametersOf(activity: ActivityRecord, route: ActivityRoute): Record<st
 
 async function castVote(session: Session, target: ActivityRecord, actor: Actor, selection: VoteSelection, message: string): Promise<Activity> {
   const { deps, tx, now } = session;
-  if (target.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED') {
+  if (target.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED' && target.status !== 'ACTIVITY_STATUS_AUTHENTICATORS_NEEDED') {
     throw new QkError(
       'ACTIVITY_NOT_PENDING',
-      `activity ${target.id} is ${target.status}; only activities in ACTIVITY_STATUS_CONSENSUS_NEEDED take votes`,
+      `activity ${target.id} is ${target.status}; only activities in ACTIVITY_STATUS_CONSENSUS_NEEDED or ACTIVITY_STATUS_AUTHENTICATORS_NEEDED take votes`,
+      { activityId: target.id, status: target.status },
+    );
+  }
+  const awaited = authenticatorsAwaited(deps, tx, target.id);
+  // An approval by a user whose MFA waits presents one more authenticator for it; it is not a second vote.
+  const authenticatorStep = selection === 'VOTE_SELECTION_APPROVED' && awaited.has(actor.user.id);
+  if (!awaited.has(actor.user.id) && awaited.has(target.proposerUserId)) {
+    throw new QkError(
+      'ACTIVITY_NOT_PENDING',
+      `activity ${target.id} waits for its proposer ${target.proposerUserId} to present the authenticators their MFA policy requires; others vote once it is met`,
       { activityId: target.id, status: target.status },
     );
   }
   const votes = tx.activities.votes(target.id);
   // A user whose approval expired with its window approves again; one that still counts is a vote already cast.
-  if (hasCountingApproval(votes, actor.user.id, now)) {
+  if (!authenticatorStep && hasCountingApproval(votes, actor.user.id, now)) {
     throw new QkError('ALREADY_VOTED', `user ${actor.user.id} has already voted on activity ${target.id} in its current approval window`, {
       activityId: target.id,
       userId: actor.user.id,
@@ -477,7 +492,7 @@ async function castVote(session: Session, target: ActivityRecord, actor: Actor, 
   // proposal, so a scoped session cannot approve or reject what it could not have proposed.
   for (const hook of deps.hooks) hook.checkRequest?.(actor.credential, request);
   const eligibility = await voteEligibility(request, actor.user.id);
-  if (!eligibility.eligible) {
+  if (!authenticatorStep && !eligibility.eligible) {
     const tooCostly =
       eligibility.tooCostly.length === 0 ? '' : `; policies ${eligibility.tooCostly.join(', ')} were too costly to work out who may vote`;
     throw new QkError(
@@ -490,8 +505,11 @@ async function castVote(session: Session, target: ActivityRecord, actor: Actor, 
   tx.activities.insertVote(cast);
   if (selection === 'VOTE_SELECTION_REJECTED') {
     tx.activities.finish(target.id, { status: 'ACTIVITY_STATUS_REJECTED' }, now);
-  } else {
-    const authorization = await authorize({ ...request, approvers: currentApprovers(tx, tx.activities.votes(target.id), now) });
+  } else if (settlesAuthenticators(session, target, request, cast, authenticatorStep)) {
+    // Approvals still waiting for their voters' authenticators do not count.
+    const awaitedNow = authenticatorsAwaited(deps, tx, target.id);
+    const approvals = tx.activities.votes(target.id).filter((v) => !awaitedNow.has(v.userId));
+    const authorization = await authorize({ ...request, approvers: currentApprovers(tx, approvals, now) });
     if (authorization.decision === 'deny') throw denialError(authorization, target.type);
     recordEvaluations(session, target.id, cast.id, authorization);
     if (authorization.decision === 'allow') {
@@ -509,10 +527,52 @@ async function castVote(session: Session, target: ActivityRecord, actor: Actor, 
       };
       await execute(session, target, route, proposer, params);
     } else {
-      tx.activities.touch(target.id, now);
+      waitFor(tx, target, awaitedNow.size > 0 ? 'ACTIVITY_STATUS_AUTHENTICATORS_NEEDED' : 'ACTIVITY_STATUS_CONSENSUS_NEEDED', now);
     }
   }
   return activityView(tx, tx.activities.get(target.organizationId, target.id)!);
+}
+
+/** The users whose approvals of `activityId` wait for authenticators (MFA), by every family's hooks. */
+function authenticatorsAwaited(deps: PipelineDeps, tx: Repositories, activityId: string): ReadonlySet<string> {
+  const users = new Set<string>();
+  for (const hook of deps.hooks) for (const userId of hook.authenticators?.awaited(tx, activityId) ?? []) users.add(userId);
+  return users;
+}
+
+/** Whether the voter of a new approval must present more authenticators before it counts (recorded by the hook). */
+function approvalNeedsAuthenticators(deps: PipelineDeps, tx: Repositories, request: ConditionRequest, approval: VoteRecord): boolean {
+  return deps.hooks.some((hook) => hook.authenticators?.required(tx, request, approval) === true);
+}
+
+/**
+ * Records what an approval presents for MFA: one more authenticator of a waiting voter, or a new voter's requirement.
+ * Returns whether the activity may be decided now: false while its proposer's MFA waits (it then waits as a whole).
+ */
+function settlesAuthenticators(
+  session: Session,
+  target: ActivityRecord,
+  request: ConditionRequest,
+  cast: VoteRecord,
+  authenticatorStep: boolean,
+): boolean {
+  const { deps, tx, now } = session;
+  if (authenticatorStep) for (const hook of deps.hooks) hook.authenticators?.present(tx, cast);
+  else approvalNeedsAuthenticators(deps, tx, request, cast);
+  if (!authenticatorsAwaited(deps, tx, target.id).has(target.proposerUserId)) return true;
+  waitFor(tx, target, 'ACTIVITY_STATUS_AUTHENTICATORS_NEEDED', now);
+  return false;
+}
+
+/** Leaves the activity waiting, in `status`: for more approvals, or for the authenticators of some approval's voter. */
+function waitFor(
+  tx: Repositories,
+  target: ActivityRecord,
+  status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED' | 'ACTIVITY_STATUS_AUTHENTICATORS_NEEDED',
+  now: number,
+): void {
+  if (tx.activities.get(target.organizationId, target.id)!.status === status) tx.activities.touch(target.id, now);
+  else tx.activities.finish(target.id, { status }, now);
 }
 
 /**

@@ -8,6 +8,7 @@ import type { Repositories } from '../store';
 import type { ActivityRecord, VoteRecord } from '../store/activities';
 import type { ApiKeyRecord } from '../store/api-keys';
 import type { AuthenticatorRecord, OauthProviderRecord } from '../store/credentials';
+import type { MfaPolicyRecord } from '../store/mfa-policies';
 import type { UserRecord } from '../store/users';
 import { toTimestamp } from '../../shared/api/timestamps';
 
@@ -53,6 +54,20 @@ export function oauthProviderView(provider: OauthProviderRecord) {
   };
 }
 
+/** v1MfaPolicy: `order` is an int64, a decimal string on the wire. */
+export function mfaPolicyView(policy: MfaPolicyRecord) {
+  return {
+    mfaPolicyId: policy.id,
+    mfaPolicyName: policy.name,
+    condition: policy.condition,
+    requiredAuthenticationMethods: policy.requiredMethods,
+    order: String(policy.order),
+    ...(policy.notes === undefined ? {} : { notes: policy.notes }),
+    createdAt: toTimestamp(policy.createdAt),
+    updatedAt: toTimestamp(policy.updatedAt),
+  };
+}
+
 /** v1User. Authenticators, OAuth providers and MFA policies join here as their families store them. */
 export function userView(store: Repositories, user: UserRecord): Vote['user'] {
   return {
@@ -66,7 +81,7 @@ export function userView(store: Repositories, user: UserRecord): Vote['user'] {
     oauthProviders: store.oauthProviders.listByUser(user.id).map(oauthProviderView),
     createdAt: toTimestamp(user.createdAt),
     updatedAt: toTimestamp(user.updatedAt),
-    mfaPolicies: [],
+    mfaPolicies: store.mfaPolicies.listByUser(user.id).map(mfaPolicyView),
   } as Vote['user'];
 }
 
@@ -101,7 +116,8 @@ function voteView(store: Repositories, vote: VoteRecord): Vote {
 }
 
 export function activityView(store: Repositories, activity: ActivityRecord): Activity {
-  const pending = activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED';
+  // Waiting for authenticators, it takes the approvals that present them (docs/service.md#mfa-policies).
+  const pending = activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' || activity.status === 'ACTIVITY_STATUS_AUTHENTICATORS_NEEDED';
   const appProofs = store.appProofs.listByActivity(activity.id);
   return {
     id: activity.id,

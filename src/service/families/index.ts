@@ -8,6 +8,7 @@ import { activitiesFamily } from './activities';
 import { appProofsFamily } from './app-proofs';
 import { exportImportFamily } from './export-import';
 import { ipAllowlistsFamily } from './ip-allowlists';
+import { mfaPoliciesFamily } from './mfa-policies';
 import { contractsFamily } from './contracts';
 import { policiesFamily } from './policies';
 import { privateKeyTagsFamily } from './private-key-tags';
@@ -25,6 +26,7 @@ import { whoamiFamily } from './whoami';
 export const families: readonly Family[] = [
   activitiesFamily,
   policiesFamily,
+  mfaPoliciesFamily,
   whoamiFamily,
   contractsFamily,
   tvcFamily,

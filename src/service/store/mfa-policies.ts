@@ -3,6 +3,8 @@
  * matches waits for; and, per activity and user, the requirement an approval raised and the methods presented for it
  * (docs/service.md#mfa-policies).
  */
+import type { z } from 'zod';
+import type { authenticationType } from '../../shared/api/enums';
 import { type Connection, type Row, integer, optionalText, text } from './connection';
 
 export const MFA_POLICIES_SQL = `
@@ -34,16 +36,19 @@ export const MFA_POLICIES_SQL = `
   );
 `;
 
-/** An authentication method as policies name it and stamps present it: a type, and the credential's id if any. */
-export interface AuthenticationMethod {
-  type: string;
-  id?: string;
-}
+/**
+ * An authentication method as policies name it and stamps present it: a type, and the credential's id if any. Type
+ * aliases, not interfaces, so that they are the wire shapes (objects open to more members).
+ */
+export type AuthenticationMethod = {
+  type: z.infer<typeof authenticationType>;
+  id?: string | undefined;
+};
 
 /** One step: any one of its methods meets it. */
-export interface RequiredStep {
+export type RequiredStep = {
   any: AuthenticationMethod[];
-}
+};
 
 export interface MfaPolicyRecord {
   id: string;
@@ -158,7 +163,9 @@ export class MfaPolicyRepository {
   }
 
   requirementsOf(activityId: string): MfaRequirementRecord[] {
-    return this.connection.all('SELECT * FROM mfa_requirements WHERE activity_id = :activityId ORDER BY created_at, rowid', { activityId }).map(toRequirement);
+    return this.connection
+      .all('SELECT * FROM mfa_requirements WHERE activity_id = :activityId ORDER BY created_at, rowid', { activityId })
+      .map(toRequirement);
   }
 
   /** Records or replaces the requirement of `userId` on the activity. */

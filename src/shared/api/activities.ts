@@ -29,6 +29,7 @@ import {
   oauthProviderParamsV2,
   policyParams,
   privateKeyParams,
+  requiredAuthenticationMethodParams,
   rootUserParamsV5,
   sparkLightningReceivePackage,
   tvcOperatorSetParams,
@@ -115,6 +116,49 @@ const policies = defineActivities({
     resultKey: 'deletePolicyResult',
     parameters: req({ policyId: bounded.id }),
     result: res({ policyId: z.string() }),
+  },
+});
+
+/** MFA policies: per user, the authenticators an activity whose condition matches waits for (docs/service.md#mfa-policies). */
+const mfaPolicies = defineActivities({
+  create_mfa_policy: {
+    activityType: 'ACTIVITY_TYPE_CREATE_MFA_POLICY',
+    intentKey: 'createMfaPolicyIntent',
+    resultKey: 'createMfaPolicyResult',
+    parameters: req({
+      userId: bounded.id,
+      mfaPolicyName: bounded.name,
+      condition: bounded.policyExpression,
+      requiredAuthenticationMethods: z.array(requiredAuthenticationMethodParams),
+      order: int64,
+      notes: bounded.notes.optional(),
+    }),
+    result: res({ mfaPolicyId: z.string() }),
+    acceptsAppProofs: false,
+  },
+  update_mfa_policy: {
+    activityType: 'ACTIVITY_TYPE_UPDATE_MFA_POLICY',
+    intentKey: 'updateMfaPolicyIntent',
+    resultKey: 'updateMfaPolicyResult',
+    parameters: req({
+      userId: bounded.id,
+      mfaPolicyId: bounded.id,
+      mfaPolicyName: bounded.name.optional(),
+      condition: bounded.policyExpression.optional(),
+      requiredAuthenticationMethods: z.array(requiredAuthenticationMethodParams).optional(),
+      order: int64.optional(),
+      notes: bounded.notes.optional(),
+    }),
+    result: res({ mfaPolicyId: z.string() }),
+    acceptsAppProofs: false,
+  },
+  delete_mfa_policy: {
+    activityType: 'ACTIVITY_TYPE_DELETE_MFA_POLICY',
+    intentKey: 'deleteMfaPolicyIntent',
+    resultKey: 'deleteMfaPolicyResult',
+    parameters: req({ userId: bounded.id, mfaPolicyId: bounded.id }),
+    result: res({ mfaPolicyId: z.string() }),
+    acceptsAppProofs: false,
   },
 });
 
@@ -1035,6 +1079,7 @@ const storedCredentials = defineActivities({
 export const activityOperations = {
   ...consensus,
   ...policies,
+  ...mfaPolicies,
   ...wallets,
   ...privateKeys,
   ...users,

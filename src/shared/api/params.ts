@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { bounded, boundedString, decimalString, int32, int64, MAX_LENGTH, req } from './primitives';
-import { addressFormat, apiKeyCurve, authenticatorTransport, clientSignatureScheme, curve, effect, pathFormat } from './enums';
+import { addressFormat, apiKeyCurve, authenticationType, authenticatorTransport, clientSignatureScheme, curve, effect, pathFormat } from './enums';
 
 /** `v1Pagination`: `limit` is a decimal string; `before`/`after` are cursors (resource ids). */
 export const pagination = req({
@@ -97,6 +97,11 @@ export const policyParams = req({
   consensus: bounded.policyExpression.optional(),
   notes: bounded.notes,
   time: bounded.policyTime.optional(),
+});
+
+/** `v1RequiredAuthenticationMethodParams`: one MFA step, met by any one of its methods (an `id` names one credential). */
+export const requiredAuthenticationMethodParams = req({
+  any: z.array(req({ type: authenticationType, id: bounded.id.optional() })),
 });
 
 export const tvcOperatorParams = req({ name: bounded.name, publicKey: bounded.publicKey });

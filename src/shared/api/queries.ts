@@ -14,6 +14,8 @@ import {
   appProof,
   ipAllowlist,
   authenticator,
+  mfaPolicy,
+  mfaStatus,
   bootProof,
   oauthProvider,
   organizationConfigs,
@@ -191,6 +193,14 @@ export const queryOperations = defineQueries({
       ),
       evaluatedAtMs: z.string(),
     }),
+  },
+
+  // MFA policies
+  get_mfa_policies: { request: inOrganization({ userId: bounded.id }), response: res({ mfaPolicies: z.array(mfaPolicy) }) },
+  get_mfa_policy: { request: inOrganization({ userId: bounded.id, mfaPolicyId: bounded.id }), response: res({ mfaPolicy }) },
+  get_mfa_status: {
+    request: inOrganization({ activityId: bounded.id, userId: bounded.id.optional() }),
+    response: res({ mfaStatuses: z.array(mfaStatus) }),
   },
 
   // wallets and private keys

@@ -73,6 +73,15 @@ export const mfaPolicy = res({
   ...createdUpdated,
 });
 
+/** `v1MfaStatus`: where one user's MFA policy stands on one activity. */
+export const mfaStatus = res({
+  mfaPolicyId: z.string(),
+  userId: z.string(),
+  satisfied: z.boolean(),
+  satisfiedMethods: z.array(authenticationMethod),
+  requiredMethods: z.array(requiredAuthenticationMethod),
+});
+
 export const user = res({
   userId: z.string(),
   userName: z.string(),

@@ -180,6 +180,10 @@ const requestedOperations = {
     'get_active_policies',
     'get_latest_boot_proof',
     'get_ip_allowlist',
+    // MFA policies
+    'get_mfa_policies',
+    'get_mfa_policy',
+    'get_mfa_status',
     // secrets and stored credentials
     'list_secrets',
     'get_oauth2_credential',
@@ -274,6 +278,10 @@ const requestedOperations = {
     'init_otp_auth',
     'otp_auth',
     'oauth',
+    // MFA policies
+    'create_mfa_policy',
+    'update_mfa_policy',
+    'delete_mfa_policy',
     // secrets and stored credentials
     'init_import_secrets',
     'import_secrets',

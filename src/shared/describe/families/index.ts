@@ -13,6 +13,7 @@ import { userTagDescribers } from './identity/user-tags';
 import { userDescribers } from './identity/users';
 import { invitationDescribers } from './invitations';
 import { ipAllowlistDescribers } from './ip-allowlists';
+import { mfaPolicyDescribers } from './mfa-policies';
 import { otpAuthDescribers } from './otp-auth';
 import { policyDescribers } from './policies';
 import { privateKeyTagDescribers } from './private-key-tags';
@@ -30,6 +31,7 @@ import { webhookDescribers } from './webhooks';
 export const DESCRIBERS: DescriberTable = {
   ...activityDescribers,
   ...policyDescribers,
+  ...mfaPolicyDescribers,
   ...walletDescribers,
   ...exportImportDescribers,
   ...privateKeyDescribers,
