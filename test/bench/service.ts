@@ -3,7 +3,8 @@
  * temporary file database), the load comes from worker threads over keep-alive connections. Measures stamped
  * whoami queries/s and update_policy activities/s (each a full authenticate → authorize → execute → record
  * transaction) with p50/p99, beside the node:crypto P-256 verify bound measured in the same run.
- * Goals: ≥ 5,000 queries/s, ≥ 1,000 activities/s. Numbers and ratios only; no assertions.
+ * Each is printed against its budget in docs/performance.md: queries at ≥ 0.5× the verify bound, activities at
+ * ≥ 2,000/s with p99 ≤ 25 ms. Numbers and ratios only; no assertions.
  *
  * On a 2-core machine the load threads and the service share the cores; the CPU lines show what each side costs
  * per request, which does not depend on what else the machine runs.
@@ -27,8 +28,10 @@ import { stampBody } from '../../src/shared/crypto/stamp';
 import { listProfiles, monotonicMicros, printNewProfiles, type ProfiledPhase, type ProfileWindow } from './cpu-profile';
 import type { LoadWorkerInput, LoadWorkerMessage } from './service-load-worker';
 
-const GOAL_QUERIES_PER_SECOND = 5_000;
-const GOAL_ACTIVITIES_PER_SECOND = 1_000;
+/** The budgets of docs/performance.md. */
+const BUDGET_QUERIES_OF_VERIFY_BOUND = 0.5;
+const BUDGET_ACTIVITIES_PER_SECOND = 2_000;
+const BUDGET_ACTIVITY_P99_MS = 25;
 const LOAD_WORKERS = 2;
 const IN_FLIGHT_PER_WORKER = 16;
 const QUERIES = 20_000;
@@ -215,7 +218,7 @@ export async function runPhase(
 
 export function report(label: string, phase: PhaseResult, goal: number): void {
   console.log(
-    `${label}: ${phase.perSecond.toFixed(0)}/s (${(phase.perSecond / goal).toFixed(2)}× the goal of ${goal}/s)  ` +
+    `${label}: ${phase.perSecond.toFixed(0)}/s (${(phase.perSecond / goal).toFixed(2)}× the budget of ${goal}/s)  ` +
       `p50 ${phase.p50Ms.toFixed(2)} ms  p99 ${phase.p99Ms.toFixed(2)} ms  ` +
       `(${phase.completed} completed, ${phase.failures} failed, ${LOAD_WORKERS}×${IN_FLIGHT_PER_WORKER} in flight)`,
   );
@@ -225,7 +228,7 @@ export function report(label: string, phase: PhaseResult, goal: number): void {
     // The event loop is the serial part; the rest (signature checks) spreads over the thread pool.
     console.log(
       `  service CPU per request: ${micros.toFixed(0)} µs on its event loop (alone it would allow ${(1e6 / micros).toFixed(0)}/s, ` +
-        `${(1e6 / micros / goal).toFixed(2)}× the goal), ${processMicros.toFixed(0)} µs in all its threads; ` +
+        `${(1e6 / micros / goal).toFixed(2)}× the budget), ${processMicros.toFixed(0)} µs in all its threads; ` +
         `the load threads used ${phase.loadCpuMicrosPerRequest.toFixed(0)} µs`,
     );
   }
@@ -268,7 +271,7 @@ export async function run(): Promise<ServiceBenchResult> {
       requests: queries.completed,
       eventLoopMicrosPerRequest: queries.serviceCpuMicrosPerRequest,
     });
-    report('stamped whoami queries', queries, GOAL_QUERIES_PER_SECOND);
+    report('stamped whoami queries', queries, Math.round(BUDGET_QUERIES_OF_VERIFY_BOUND * verifyPerSecond));
     const activityLoad = { ...queryLoad, kind: 'activity' as const, policyId: await createBenchPolicy(info, root.privateKey) };
     await runPhase(child.pid!, activityLoad, WARMUP_ACTIVITIES);
     const activities = await runPhase(child.pid!, activityLoad, ACTIVITIES);
@@ -278,8 +281,14 @@ export async function run(): Promise<ServiceBenchResult> {
       requests: activities.completed,
       eventLoopMicrosPerRequest: activities.serviceCpuMicrosPerRequest,
     });
-    report('activities (update_policy)', activities, GOAL_ACTIVITIES_PER_SECOND);
-    console.log(`queries at ${(queries.perSecond / verifyPerSecond).toFixed(2)}× the verify bound`);
+    report('activities (update_policy)', activities, BUDGET_ACTIVITIES_PER_SECOND);
+    const queryRatio = queries.perSecond / verifyPerSecond;
+    console.log(
+      `budget (docs/performance.md): queries at ${queryRatio.toFixed(2)}× the verify bound (≥ ${BUDGET_QUERIES_OF_VERIFY_BOUND}×: ` +
+        `${queryRatio >= BUDGET_QUERIES_OF_VERIFY_BOUND ? 'met' : 'NOT met'}); activities ${activities.perSecond.toFixed(0)}/s ` +
+        `(≥ ${BUDGET_ACTIVITIES_PER_SECOND}/s: ${activities.perSecond >= BUDGET_ACTIVITIES_PER_SECOND ? 'met' : 'NOT met'}), ` +
+        `p99 ${activities.p99Ms.toFixed(1)} ms (≤ ${BUDGET_ACTIVITY_P99_MS} ms: ${activities.p99Ms <= BUDGET_ACTIVITY_P99_MS ? 'met' : 'NOT met'})`,
+    );
     return { queries, activities, verifyPerSecond };
   } finally {
     await stopServiceProcess(child);
