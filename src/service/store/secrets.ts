@@ -21,10 +21,7 @@ export const SECRETS_SQL = `
 `;
 
 /** `v1KeyValue`: both members may be absent, as the swagger allows. */
-export interface StaticProperty {
-  key?: string;
-  value?: string;
-}
+export type StaticProperty = { key?: string | undefined; value?: string | undefined };
 
 export interface SecretRecord {
   id: string;
