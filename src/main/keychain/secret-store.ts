@@ -1,4 +1,4 @@
-import { AsyncEntry, type EntryOptions } from '@napi-rs/keyring';
+import type { AsyncEntry, EntryOptions } from '@napi-rs/keyring';
 import { QkError } from '../../shared/errors';
 
 /** Where private keys live: a secret per account, nothing else. */
@@ -13,6 +13,16 @@ export interface SecretStore {
 // On Linux the library would otherwise fall back to the kernel keyring, which forgets everything at logout: keys must
 // persist in the Secret Service or not be stored at all.
 const ENTRY_OPTIONS: EntryOptions = { linux: { store: 'secret-service' } };
+
+/**
+ * The native module, loaded on the first secret asked for: a command that never touches the keychain (the CLI's
+ * offline ones) neither pays for it nor needs its platform binary.
+ */
+let keyringModule: Promise<typeof import('@napi-rs/keyring')> | undefined;
+function keyring(): Promise<typeof import('@napi-rs/keyring')> {
+  keyringModule ??= import('@napi-rs/keyring');
+  return keyringModule;
+}
 
 /**
  * The OS keychain through `@napi-rs/keyring`: Secret Service (gnome-keyring, KWallet) on Linux, Keychain on macOS,
@@ -47,6 +57,7 @@ export class OsSecretStore implements SecretStore {
     try {
       let entry = this.entries.get(account);
       if (entry === undefined) {
+        const { AsyncEntry } = await keyring();
         // The constructor already connects to the Secret Service on Linux, so it can throw too.
         entry = new AsyncEntry(this.serviceName, account, ENTRY_OPTIONS);
         this.entries.set(account, entry);

@@ -1,0 +1,393 @@
+/**
+ * Every command but `journal verify`, on the desktop app's services (the same composition root, data dir and OS
+ * keychain as the app). The entry (index.ts) imports this module only once the command line is read and names one.
+ * Secrets go to files created with mode 0600, and to stdout only when asked with `-` as the output file.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { activityStatus, operations, type ActivityStatus } from '../../shared/api';
+import { PRIVATE_KEY_FORMATS, type PrivateKeyFormat } from '../../shared/crypto/bundles';
+import { isApiKeyCurve } from '../../shared/crypto/keys';
+import { HASH_FUNCTION_WORDS, PAYLOAD_ENCODING_WORDS, TRANSACTION_TYPE_WORDS } from '../../shared/describe/signing-words';
+import { QkError } from '../../shared/errors';
+import { checkStampableRequest, stampedRequestText } from '../../shared/offline/stamped-request';
+import { decryptBundleOffline, decryptedRecord, type RevealedSecret } from '../exports/exporter';
+import { stampedRequestRecord } from '../journal/activity-entry';
+import { encryptForImport, type ImportKeyFormat } from '../imports/importer';
+import type { ProfileServices } from '../profiles/active-profile';
+import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY, type Profile } from '../profiles/profiles';
+import { createMainServices, type MainServices } from '../services';
+import { describeOffline, signingFor } from '../signing/signing';
+import { withSigningParameters, type SigningRequest } from '../signing/signing-request';
+import { postStampedFile, stampToFile } from '../stamper/stamped-file';
+import { FILE_LIMITS, readBoundedText, writeNewFile } from '../storage/bounded-file';
+import { ACCOUNT_PRESETS, accountsFor } from '../../shared/wallets/account-presets';
+import { exactlyOne, positional, required, type CommandLine, type Values } from './arguments';
+import { print, printUnlessEmpty } from './output';
+import { confirmOnTerminal, profilesCommand, sandboxCommand, type SetupArguments } from './setup-commands';
+import { UsageError } from './usage-error';
+import { lintCommand } from './lint-command';
+import { rehearseCommand } from './rehearse-command';
+import { flagChoice } from './signing-flags';
+import { signingCardText } from './signing-text';
+
+/** The platform's app data dir for "QuorumKey", as Electron's app.getPath('userData') resolves it. */
+export function defaultDataDir(): string {
+  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'QuorumKey');
+  if (process.platform === 'win32') return join(process.env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'QuorumKey');
+  return join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'QuorumKey');
+}
+
+/** `list_activities` parameters from `--status`, `--limit` and `--before`, checked before anything is sent. */
+function activitiesListRequest(values: Values): { filterByStatus?: ActivityStatus[]; paginationOptions?: { limit?: string; before?: string } } {
+  const { status, limit, before } = values;
+  if (status !== undefined && !activityStatus.safeParse(status).success) {
+    throw new UsageError(`--status must be one of ${activityStatus.options.join(', ')}`);
+  }
+  if (limit !== undefined && !/^(?:100|[1-9][0-9]?)$/.test(limit)) throw new UsageError('--limit must be a whole number from 1 to 100');
+  if (before === '') throw new UsageError('--before takes an activity id');
+  const paginationOptions = { ...(limit === undefined ? {} : { limit }), ...(before === undefined ? {} : { before }) };
+  return {
+    ...(status === undefined ? {} : { filterByStatus: [status as ActivityStatus] }),
+    ...(Object.keys(paginationOptions).length === 0 ? {} : { paginationOptions }),
+  };
+}
+
+/** Writes a secret: `-` is stdout (asked for explicitly), anything else a new file with mode 0600. */
+async function writeSecret(path: string, text: string): Promise<void> {
+  if (path === '-') {
+    process.stdout.write(text);
+    return;
+  }
+  await writeNewFile(path, text, { mode: 0o600 });
+}
+
+function secretText(secret: RevealedSecret): string {
+  if (secret.kind === 'private-key') return `${secret.privateKey}\n`;
+  return secret.passphrase === undefined ? `${secret.mnemonic}\n` : `${secret.mnemonic}\n${secret.passphrase}\n`;
+}
+
+/** The app's own services (built by the same composition root), acting for the profile the command names. */
+class Context {
+  readonly services: MainServices;
+
+  constructor(
+    readonly dataDir: string,
+    private readonly profileSelector: string | undefined,
+  ) {
+    // The CLI's stderr is for its own refusals: the sandbox's request log would bury them.
+    this.services = createMainServices({ dataDir, sandboxLog: () => undefined });
+  }
+
+  /** The chosen (or active) profile; the sandbox profile's service is started for the command's duration. */
+  async profile(): Promise<Profile> {
+    const { profiles, sandbox } = this.services;
+    const selector = this.profileSelector;
+    const profile =
+      selector === undefined
+        ? await profiles.getActive()
+        : (await profiles.list()).find((candidate) => candidate.id === selector || candidate.name === selector);
+    if (profile === undefined) {
+      throw new QkError(
+        'PROFILE_NOT_FOUND',
+        selector === undefined
+          ? `no active profile in ${this.dataDir}; run "sandbox init", add one with "profiles add", pass --profile NAME, or choose one in the app`
+          : `no profile named or with id ${JSON.stringify(selector)} in ${this.dataDir}`,
+      );
+    }
+    if (profile.kind !== 'sandbox') return profile;
+    return (await sandbox.start()).profile;
+  }
+
+  /** The services acting for the chosen profile. */
+  async profileServices(): Promise<ProfileServices> {
+    return this.services.active.servicesFor(await this.profile());
+  }
+
+  close(): Promise<void> {
+    return this.services.close();
+  }
+}
+
+/** Runs the command `positionals` names, acting for `--profile` (or the active profile) in `--data-dir`. */
+export async function runCommand({ values, positionals }: CommandLine): Promise<void> {
+  const context = new Context(values['data-dir'] ?? defaultDataDir(), values.profile);
+  try {
+    await dispatch(context, values, positionals);
+  } finally {
+    await context.close();
+  }
+}
+
+async function dispatch(context: Context, values: Values, positionals: string[]): Promise<void> {
+  const [command, sub] = positionals;
+  const { keychain, stamper, journal } = context.services;
+  const setup: SetupArguments = {
+    operands: positionals.slice(2),
+    name: values.name,
+    baseUrl: values['base-url'],
+    organization: values.organization,
+    apiKey: values['api-key'],
+    signerPublicKey: values['signer-public-key'],
+  };
+  if (command === 'profiles') return printUnlessEmpty(await profilesCommand(context.services, sub, setup, confirmOnTerminal));
+  if (command === 'sandbox') return printUnlessEmpty(await sandboxCommand(context.services, sub));
+  if (command === 'policies' && sub === 'rehearse') {
+    const client = async () => (await context.profileServices()).client;
+    process.stdout.write(await rehearseCommand(client, { draft: values.draft, last: values.last, since: values.since, json: values.json }));
+    return;
+  }
+  if (command === 'policies' && sub === 'lint') {
+    const client = async () => (await context.profileServices()).client;
+    const { text, errors } = await lintCommand(client, { draft: values.draft, json: values.json });
+    process.stdout.write(text);
+    if (errors > 0) process.exitCode = 1;
+    return;
+  }
+  switch (
+    `${command ?? ''} ${['keys', 'encryption-keys', 'activities', 'wallets', 'sign', 'journal'].includes(command ?? '') ? (sub ?? '') : ''}`.trim()
+  ) {
+    case 'keys generate': {
+      const curve = values.curve ?? 'p256';
+      if (!isApiKeyCurve(curve)) throw new UsageError(`--curve must be p256, secp256k1 or ed25519, got ${curve}`);
+      return print(await keychain.generateApiKey({ name: positional(positionals, 2, 'NAME'), curve }));
+    }
+    case 'keys list':
+      return print(await keychain.listApiKeys());
+    case 'keys delete':
+      return keychain.deleteApiKey(positional(positionals, 2, 'NAME'));
+    case 'encryption-keys generate':
+      return print(await keychain.generateEncryptionKey({ name: positional(positionals, 2, 'NAME') }));
+    case 'encryption-keys list':
+      return print(await keychain.listEncryptionKeys());
+    case 'encryption-keys delete':
+      return keychain.deleteEncryptionKey(positional(positionals, 2, 'NAME'));
+    case 'request': {
+      const path = required(values, 'path');
+      const bodyArgument = required(values, 'body');
+      const body = bodyArgument.startsWith('@') ? (await readBoundedText(bodyArgument.slice(1), FILE_LIMITS.requestBody)).trim() : bodyArgument;
+      if (values['no-post']) {
+        const profile = await context.profile();
+        if (values.output !== undefined) {
+          const stamped = await stampToFile({ stamper, apiKeyName: profile.apiKeyName, path, body, file: values.output });
+          await journal.record(stampedRequestRecord(profile, stamped, values.output));
+          return print({ output: values.output });
+        }
+        checkStampableRequest({ path, body });
+        const stamp = await stamper.stamp(profile.apiKeyName, body);
+        await journal.record(stampedRequestRecord(profile, { path, body, stamp }, undefined));
+        process.stdout.write(stampedRequestText({ path, body, stamp }));
+        return;
+      }
+      const { client } = await context.profileServices();
+      return print(await client.postRaw(path, body));
+    }
+    case 'post-stamped': {
+      const file = positional(positionals, 1, 'FILE');
+      const { client } = await context.profileServices();
+      return print((await postStampedFile(client, file)).answer);
+    }
+    case 'activities list': {
+      const request = activitiesListRequest(values);
+      const { client } = await context.profileServices();
+      return print((await client.query('list_activities', request)).activities);
+    }
+    case 'activities approve':
+    case 'activities reject': {
+      const { approvals } = await context.profileServices();
+      const fingerprint = positional(positionals, 2, 'FINGERPRINT');
+      return print(sub === 'approve' ? await approvals.approve(fingerprint) : await approvals.reject(fingerprint));
+    }
+    case 'wallets list': {
+      const { client } = await context.profileServices();
+      return print((await client.query('list_wallets', {})).wallets);
+    }
+    case 'wallets create': {
+      const name = positional(positionals, 2, 'NAME');
+      const chains = values.chain ?? ['ethereum'];
+      const accounts = chains.flatMap((chain) => {
+        const preset = ACCOUNT_PRESETS.find((candidate) => candidate.id === chain);
+        if (preset === undefined) throw new UsageError(`--chain must be one of ${ACCOUNT_PRESETS.map(({ id }) => id).join(', ')}, got ${chain}`);
+        return accountsFor(preset.id, 0, 1);
+      });
+      const { client } = await context.profileServices();
+      const outcome = await client.submit('create_wallet', { walletName: name, accounts });
+      return print(
+        outcome.state === 'completed'
+          ? { state: outcome.state, ...outcome.result }
+          : { state: outcome.state, activityId: outcome.activity.id, fingerprint: outcome.activity.fingerprint },
+      );
+    }
+    case 'sign transaction':
+    case 'sign payload':
+      return sign(context, values, await signingRequestOf(sub, values));
+    case 'wallets export': {
+      exactlyOne(values, 'encryption-key', 'target-public-key');
+      const selector = required(values, 'wallet');
+      const output = required(values, 'output');
+      const { client, exporter } = await context.profileServices();
+      const { wallets } = await client.query('list_wallets', {});
+      const wallet = wallets.find((candidate) => candidate.walletId === selector) ?? wallets.find((candidate) => candidate.walletName === selector);
+      if (wallet === undefined) {
+        throw new QkError('NOT_FOUND', `no wallet with id or name ${JSON.stringify(selector)}; run "wallets list"`);
+      }
+      const targetPublicKey =
+        values['target-public-key'] ?? (await keychain.listEncryptionKeys()).find((key) => key.name === values['encryption-key'])?.publicKey;
+      if (targetPublicKey === undefined) {
+        throw new QkError('KEY_NOT_FOUND', `no encryption key named ${JSON.stringify(values['encryption-key'])}; run "encryption-keys list"`);
+      }
+      const outcome = await exporter.exportTo({ kind: 'wallet', walletId: wallet.walletId }, targetPublicKey);
+      if (outcome.state !== 'completed') {
+        throw new QkError('FAILED_PRECONDITION', `the export is ${outcome.activity.status}; fingerprint ${outcome.activity.fingerprint}`, {
+          activityId: outcome.activity.id,
+        });
+      }
+      await writeNewFile(output, `${outcome.result.exportBundle}\n`);
+      return print({ walletId: wallet.walletId, activityId: outcome.activity.id, output });
+    }
+    case 'decrypt': {
+      exactlyOne(values, 'encryption-key', 'encryption-key-file');
+      const bundlePath = required(values, 'bundle');
+      const organizationId = required(values, 'organization');
+      const format = values['key-format'] ?? 'mnemonic';
+      if (format !== 'mnemonic' && !PRIVATE_KEY_FORMATS.includes(format as PrivateKeyFormat)) {
+        throw new UsageError(`--key-format must be mnemonic, ${PRIVATE_KEY_FORMATS.join(', ')}; got ${format}`);
+      }
+      const output = values['plaintext-output'];
+      if (output === undefined) throw new UsageError('--plaintext-output FILE is required (use - to print the secret to stdout)');
+      const encryptionKey = values['encryption-key'];
+      const secret = await decryptBundleOffline({
+        bundle: await readBoundedText(bundlePath, FILE_LIMITS.exportBundle),
+        key:
+          encryptionKey !== undefined
+            ? { kind: 'encryption-key', name: encryptionKey }
+            : { kind: 'file', path: required(values, 'encryption-key-file') },
+        keychain,
+        expected: { organizationId, signerPublicKey: values['signer-public-key'] ?? PRODUCTION_SIGNER_SIGN_PUBLIC_KEY },
+        format: format as 'mnemonic' | PrivateKeyFormat,
+      });
+      await journal.record(
+        decryptedRecord({
+          kind: secret.kind,
+          organizationId,
+          encryptionKey: encryptionKey ?? required(values, 'encryption-key-file'),
+          signer: values['signer-public-key'] ?? PRODUCTION_SIGNER_SIGN_PUBLIC_KEY,
+        }),
+      );
+      return writeSecret(output, secretText(secret));
+    }
+    case 'encrypt': {
+      const format = required(values, 'key-format');
+      if (!['mnemonic', 'hexadecimal', 'solana'].includes(format)) {
+        throw new UsageError(`--key-format must be mnemonic, hexadecimal or solana, got ${format}`);
+      }
+      const output = required(values, 'output');
+      const organizationId = required(values, 'organization');
+      const userId = required(values, 'user');
+      const importBundle = await readBoundedText(required(values, 'import-bundle'), FILE_LIMITS.importBundle);
+      const plaintext = await readBoundedText(required(values, 'plaintext-input'), FILE_LIMITS.plaintext);
+      const encryptedBundle = await encryptForImport(
+        {
+          importBundle,
+          organizationId,
+          userId,
+          signerPublicKey: values['signer-public-key'] ?? PRODUCTION_SIGNER_SIGN_PUBLIC_KEY,
+        },
+        { format: format as ImportKeyFormat, text: plaintext },
+      );
+      await writeNewFile(output, `${encryptedBundle}\n`);
+      return;
+    }
+    case 'journal export': {
+      const output = required(values, 'output');
+      const range = { ...optionalDate(values, 'from', 'start'), ...optionalDate(values, 'to', 'end') };
+      return print(await context.services.journal.writeExport(range, output));
+    }
+    case 'journal checkpoint': {
+      const output = required(values, 'output');
+      const { count, head } = await context.services.journal.writeCheckpoint(output);
+      return print({ output, count, head });
+    }
+    default:
+      throw new UsageError(command === undefined ? 'no command given' : `unknown command: ${positionals.slice(0, 2).join(' ')}`);
+  }
+}
+
+/**
+ * `--from`/`--to` as an instant: an ISO time as given, a bare date (2026-11-26) from the start of that UTC day or to
+ * its end.
+ */
+function optionalDate(values: Values, name: 'from' | 'to', edge: 'start' | 'end'): { fromMs?: number; toMs?: number } {
+  const value = values[name];
+  if (value === undefined) return {};
+  const bareDate = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const ms = Date.parse(bareDate ? `${value}T${edge === 'start' ? '00:00:00.000' : '23:59:59.999'}Z` : value);
+  if (!/^\d{4}-\d{2}-\d{2}(?:T.+)?$/.test(value) || Number.isNaN(ms))
+    throw new UsageError(`--${name} must be a date like 2026-11-26 or an ISO time, got ${value}`);
+  return name === 'from' ? { fromMs: ms } : { toMs: ms };
+}
+
+/** `@FILE` reads the file (trimmed; a transaction or payload is part of a request body, so it is bounded like one); anything else is the value itself. */
+async function textOrFile(value: string): Promise<string> {
+  return value.startsWith('@') ? (await readBoundedText(value.slice(1), FILE_LIMITS.requestBody)).trim() : value;
+}
+
+async function signingRequestOf(sub: string | undefined, values: Values): Promise<SigningRequest> {
+  const signWith = required(values, 'sign-with');
+  if (sub === 'transaction') {
+    return {
+      operation: 'sign_transaction',
+      signWith,
+      type: flagChoice(TRANSACTION_TYPE_WORDS, required(values, 'type'), 'type'),
+      unsignedTransaction: (await textOrFile(required(values, 'unsigned'))).replace(/^0x/i, ''),
+    };
+  }
+  const encoding = values.encoding === undefined ? 'PAYLOAD_ENCODING_TEXT_UTF8' : flagChoice(PAYLOAD_ENCODING_WORDS, values.encoding, 'encoding');
+  const structured = encoding === 'PAYLOAD_ENCODING_EIP712' || encoding === 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION';
+  return {
+    operation: 'sign_raw_payload',
+    signWith,
+    payload: await textOrFile(required(values, 'payload')),
+    encoding,
+    hashFunction:
+      values.hash === undefined
+        ? structured
+          ? 'HASH_FUNCTION_NO_OP'
+          : 'HASH_FUNCTION_KECCAK256'
+        : flagChoice(HASH_FUNCTION_WORDS, values.hash, 'hash'),
+  };
+}
+
+/** Prints what the request signs, then submits it, or (--no-post) stamps it into an offline request. */
+async function sign(context: Context, values: Values, request: SigningRequest): Promise<void> {
+  const { stamper, settings, tokens, now, journal } = context.services;
+  if (values['no-post']) {
+    const description = describeOffline(request, await settings.get(), await tokens.list());
+    const profile = await context.profile();
+    const { apiKeyName } = profile;
+    // The envelope is built and checked locally: stamping needs no network at all.
+    const { client } = context.services.active.servicesFor(profile);
+    const body = withSigningParameters(request, (operation, parameters) => client.envelope(operation, parameters));
+    const path = operations[request.operation].path;
+    if (values.output !== undefined) {
+      process.stdout.write(signingCardText(description, undefined));
+      const stamped = await stampToFile({ stamper, apiKeyName, path, body, file: values.output });
+      await journal.record(stampedRequestRecord(profile, stamped, values.output));
+      return print({ output: values.output });
+    }
+    process.stderr.write(signingCardText(description, undefined));
+    const stamp = await stamper.stamp(apiKeyName, body);
+    await journal.record(stampedRequestRecord(profile, { path, body, stamp }, undefined));
+    process.stdout.write(stampedRequestText({ path, body, stamp }));
+    return;
+  }
+  const signing = signingFor(await context.profileServices(), { settings, tokens, now });
+  const { description, standing } = await signing.explain(request);
+  process.stdout.write(signingCardText(description, standing));
+  const outcome = await signing.submit(request);
+  return print(
+    outcome.state === 'completed'
+      ? { state: outcome.state, activityId: outcome.activity.id, result: outcome.result }
+      : { state: outcome.state, activityId: outcome.activity.id, fingerprint: outcome.activity.fingerprint },
+  );
+}

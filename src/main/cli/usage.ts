@@ -1,0 +1,46 @@
+/**
+ * The CLI's usage text. The entry prints it for `--help` and after a usage error without loading any command's code,
+ * so it imports only the words the sign command's flags take.
+ */
+import { HASH_FUNCTION_WORDS, PAYLOAD_ENCODING_WORDS, TRANSACTION_TYPE_WORDS } from '../../shared/describe/signing-words';
+import { flagAlternatives } from './signing-flags';
+
+export const USAGE = `usage: quorumkey [--data-dir DIR] [--profile NAME|ID] <command>
+  sandbox init | sandbox status | sandbox reset   (init: the Sandbox's key, database and profile, as the app's first
+          run makes them; other commands start it for their own duration; reset asks for a typed phrase on stdin)
+  profiles list | profiles use PROFILE | profiles remove PROFILE
+  profiles add --name NAME --base-url URL --organization ID --api-key KEY_NAME [--signer-public-key HEX]
+  profiles edit PROFILE [--name NAME] [--base-url URL] [--organization ID] [--api-key KEY_NAME] [--signer-public-key HEX]
+          (a new service URL or enclave signer is shown on stderr and needs "yes" typed on stdin)
+  keys generate NAME [--curve p256|secp256k1|ed25519] | keys list | keys delete NAME
+  encryption-keys generate NAME | encryption-keys list | encryption-keys delete NAME
+  request --path P --body JSON|@FILE [--no-post [--output FILE]]   (--no-post: a stamped-request file, printed or
+          written to FILE, for post-stamped or the app's Approvals screen to send later)
+  post-stamped FILE   (sends a stamped-request file exactly as stamped: from request --no-post or the app)
+  activities list [--status S] [--limit 1-100] [--before ACTIVITY_ID]   (newest first; --before pages back)
+  activities approve FINGERPRINT | activities reject FINGERPRINT
+  policies rehearse --draft FILE [--last N | --since DATE] [--json]   (replays recorded activities against the current
+          policies and the draft: a JSON array of policies as get_policies returns them, {"policyId", "deleted": true}
+          to remove one; prints what it cannot reproduce, then the outcomes the draft changes)
+  policies lint --draft FILE [--json]   (the policy linter's warnings and errors on each policy of the same draft file;
+          exit 1 when one is an error)
+  wallets list | wallets create NAME [--chain ethereum|bitcoin|solana|cosmos|tron]...   (one account per --chain;
+          ethereum when none is given)
+  sign transaction --sign-with ADDRESS|KEY_ID --type ${flagAlternatives(TRANSACTION_TYPE_WORDS)} --unsigned HEX|@FILE [--no-post [--output FILE]]
+  sign payload --sign-with ADDRESS|KEY_ID --payload TEXT|@FILE [--encoding ${flagAlternatives(PAYLOAD_ENCODING_WORDS)}]
+          [--hash ${flagAlternatives(HASH_FUNCTION_WORDS)}] [--no-post [--output FILE]]
+          (prints what it signs and where the policies stand, then submits; --no-post stamps it offline instead,
+          described without the organization's names or policies; the description goes to stderr when the
+          stamped request itself is printed)
+  wallets export --wallet ID|NAME (--encryption-key NAME | --target-public-key HEX) --output FILE
+  decrypt --bundle FILE (--encryption-key NAME | --encryption-key-file FILE) --organization ID
+          [--signer-public-key HEX] [--key-format mnemonic|hexadecimal|solana|wif-mainnet|wif-testnet]
+          [--plaintext-output FILE|-]
+  encrypt --import-bundle FILE --plaintext-input FILE --organization ID --user ID
+          --key-format mnemonic|hexadecimal|solana [--signer-public-key HEX] --output FILE
+  journal verify FILE [--checkpoint FILE] [--attestation-root SHA256]...   (offline; exit 0 valid, 1 tampered: the
+          first bad entry on stderr; app proofs are checked against AWS Nitro's root and each root given, e.g. a
+          Sandbox's from the app's Settings; proofs under any other root verify but are named as not pinned)
+  journal export [--from DATE] [--to DATE] --output FILE   (JSON lines, and FILE's checkpoint beside it; DATE is
+          2026-11-26 or an ISO time; without dates the whole journal)
+  journal checkpoint --output FILE   (a signed checkpoint of the journal's head, for an auditor to keep)`;
