@@ -64,7 +64,7 @@ describe('usage errors exit 2', () => {
   it('--help prints the usage on stdout and exits 0', async () => {
     const run = await cli(['--help']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('usage: quorumkey-cli');
+    expect(run.stdout).toContain('usage: quorumkey [--data-dir DIR]');
     expect(run.stderr).toBe('');
   });
 });

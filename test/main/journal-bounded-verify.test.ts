@@ -15,6 +15,7 @@ import { nodeJournalVerifier } from '../../src/main/journal/journal-key';
 import { verifyJournalFile, verifyWholeFile } from '../../src/main/journal/verify-file';
 import { FILE_LIMITS } from '../../src/main/storage/bounded-file';
 import { MAX_ENTRY_BYTES, type JournalRecord } from '../../src/shared/journal/format';
+import { builtCli } from '../cli/helpers';
 import { MemoryStore } from '../support/memory-secret-store';
 
 const repo = join(import.meta.dirname, '../..');
@@ -44,7 +45,7 @@ async function verdicts(dataDir: string, secrets: MemoryStore) {
 
 /** `journal verify FILE` in a process of its own: its exit code and stderr. */
 async function cliVerify(file: string): Promise<{ code: number; stderr: string }> {
-  return execFileAsync(process.execPath, ['--import', 'tsx', join(repo, 'src/main/cli/index.ts'), 'journal', 'verify', file], { cwd: repo }).then(
+  return execFileAsync(process.execPath, [builtCli(), 'journal', 'verify', file], { cwd: repo }).then(
     ({ stderr }) => ({ code: 0, stderr }),
     (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
   );
