@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service';
 
 /** The answered methods when last counted; raise it as operations are added. */
-const ANSWERED_FLOOR = 108;
+const ANSWERED_FLOOR = 142;
 
 let service: TestService;
 beforeAll(async () => {
