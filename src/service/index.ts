@@ -3,6 +3,8 @@
  * the API over loopback and returns the same info the CLI prints. The desktop app and the tests embed it.
  */
 import { randomUUID } from 'node:crypto';
+import { accessSync, constants } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { generateEncryptionKeyPair, type ApiKeyCurve } from '../shared/crypto/keys';
 import { QkError } from '../shared/errors';
@@ -16,6 +18,7 @@ import { createThreadPoolStampVerifier } from '../node/stamp-backend';
 import { bootstrap, ENCLAVE_SIGNING_KEY } from './bootstrap';
 import { SandboxClock } from './clock';
 import { loadSeedFile } from './seed/file';
+import { placeServiceSecret, readStateFile, writeStateFile } from './state-file';
 import { SandboxSnapshots } from './snapshots';
 import { families } from './families';
 import { credentialsFamily } from './families/credentials';
@@ -110,6 +113,10 @@ export interface ServiceOptions {
   allowPlaintext?: boolean;
   /** Worker threads that sign (docs/service.md#signing-workers); one per core by default. */
   signingWorkers?: number;
+  /** A state file written by `dumpState`: a new database starts as it holds (docs/sandbox.md#state-files). */
+  loadState?: string;
+  /** Where the whole state is written when the service stops (docs/sandbox.md#state-files). */
+  dumpState?: string;
   /**
    * Webhook endpoints may name any host; by default only this machine's loopback (`--webhook-allow-any-host`,
    * docs/sandbox.md#webhooks).
@@ -158,8 +165,18 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     );
   }
   const seed = options.seed === undefined ? undefined : loadSeedFile(options.seed);
-  const store = Store.open(options.db);
+  if (options.loadState !== undefined && options.serviceSecret !== undefined) {
+    throw new QkError('CONFIG_INVALID', 'a state file brings its own service secret: --load-state cannot be used with a secret kept elsewhere');
+  }
+  if (options.dumpState !== undefined) refuseUnwritableFolder(options.dumpState);
+  const state = options.loadState === undefined ? undefined : readStateFile(options.loadState);
+  const store = Store.open(options.db, state?.image);
   try {
+    if (state !== undefined) {
+      placeServiceSecret(serviceSecretFileOf(store.path), state.serviceSecret);
+      // The records loaded are no newer than the state's time, which the clock does not go back behind.
+      clock.returnTo(Math.max(0, state.nowMs - clock.wall()));
+    }
     const holdsSealedData = store.read.holdsSealedData();
     const serviceSecret =
       options.serviceSecret === undefined
@@ -193,7 +210,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       log,
       ...(options.requestLog === undefined ? {} : { requestLog: options.requestLog }),
     });
-    const sendStatusWebhooks = new SendStatusWebhooks({ store: store.read, rpc: options.rpc ?? {}, deliveries: webhookDeliveries, wall: clock.wall, log });
+    const sendStatusWebhooks = new SendStatusWebhooks({
+      store: store.read,
+      rpc: options.rpc ?? {},
+      deliveries: webhookDeliveries,
+      wall: clock.wall,
+      log,
+    });
     await eraseExpiredImportTargets(store, now());
     const oidc = createOidcVerifier({ issuers: options.oidcIssuers ?? [], now: () => new Date(now()) });
     const outboxFile = options.otpOutbox ?? `${store.path}.otp-outbox.jsonl`;
@@ -270,11 +293,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         clearInterval(importTargetSweep);
         snapshots.clear();
         closing ??= app.close().then(async () => {
+          // Once no request is left, before anything closes; its failure is thrown once the rest is closed.
+          const dumped = options.dumpState === undefined ? undefined : dumpState(options.dumpState, store, serviceSecret, now());
+          dumped?.catch(() => undefined);
           // After the requests: the last of them may have published an event.
           sendStatusWebhooks.close();
           await webhookDeliveries.close();
           await Promise.all([enclave.close(), policyWorkers.close()]);
-          return store.close();
+          await store.close();
+          await dumped;
         });
         return closing;
       },
@@ -282,6 +309,20 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   } catch (error) {
     await store.close();
     throw error;
+  }
+}
+
+/** Writes the state file `file` from the database as it is now and the secret its wallets are sealed under. */
+async function dumpState(file: string, store: Store, serviceSecret: ServiceSecret, nowMs: number): Promise<void> {
+  writeStateFile(file, { image: await store.snapshot(), serviceSecret, nowMs });
+}
+
+/** Refused at the start rather than lost at the stop: the folder `file` is to be written in must exist and be writable. */
+function refuseUnwritableFolder(file: string): void {
+  try {
+    accessSync(dirname(resolve(file)), constants.W_OK);
+  } catch (error) {
+    throw new QkError('CONFIG_INVALID', `--dump-state ${file}: its folder cannot be written (${(error as Error).message})`, { file });
   }
 }
 

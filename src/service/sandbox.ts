@@ -27,6 +27,10 @@ export interface SandboxOptions {
   otpOutbox?: string;
   /** Where the Sandbox's log lines go; stderr by default. */
   log?: (line: string) => void;
+  /** A file `dumpState` wrote: the new database starts as it holds (`--load-state`, docs/sandbox.md#state-files). */
+  loadState?: string;
+  /** Where `stop()` writes the whole state, for a later `loadState` (`--dump-state`). */
+  dumpState?: string;
 }
 
 /** What the command line prints as its first line. */
@@ -64,6 +68,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     ...(options.webhookAllowAnyHost === undefined ? {} : { webhookAllowAnyHost: options.webhookAllowAnyHost }),
     ...(options.otpOutbox === undefined ? {} : { otpOutbox: options.otpOutbox }),
     ...(options.log === undefined ? {} : { log: options.log }),
+    ...(options.loadState === undefined ? {} : { loadState: options.loadState }),
+    ...(options.dumpState === undefined ? {} : { dumpState: options.dumpState }),
   });
   const info: SandboxInfo = service.info;
   return { ...info, stop: () => service.close() };

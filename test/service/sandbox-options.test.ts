@@ -20,4 +20,10 @@ describe('startSandbox', () => {
     await startSandbox();
     expect(started).toEqual([{ db: ':memory:', maxNodeFeeWei: 10n ** 13n }, { db: ':memory:' }]);
   });
+
+  it('passes loadState and dumpState (--load-state, --dump-state) to the service', async () => {
+    started.length = 0;
+    await startSandbox({ loadState: 'seeded.state', dumpState: 'after.state' });
+    expect(started).toEqual([{ db: ':memory:', loadState: 'seeded.state', dumpState: 'after.state' }]);
+  });
 });

@@ -2,13 +2,18 @@
  * The Sandbox's snapshots (docs/sandbox.md#snapshots): POST /sandbox/v1/snapshot takes the state, POST
  * /sandbox/v1/restore puts it back; a restored Sandbox answers Turnkey's client exactly as before (ids, keys,
  * policies, activities), signs with the same keys, and its clock is back where it was. Protected as the clock is.
+ * And state files (docs/sandbox.md#state-files): `dumpState` on stop, `loadState` into a new Sandbox.
  */
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Turnkey } from '@turnkey/sdk-server';
 import { recoverAddress, serializeSignature } from 'viem';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startService, type RunningService, type ServiceOptions } from '../../src/service';
 import { MAX_SNAPSHOTS } from '../../src/service/snapshots';
 import { copySeedFixture, type SeedCopy } from '../support/seed';
-import { refusal, startTestService, type TestKey, type TestService } from '../support/service';
+import { postJson, refusal, stampedHeaders, startTestService, type TestKey, type TestService } from '../support/service';
 
 const ORGANIZATION_ID = '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 const SUB_ORGANIZATION_ID = '6e5e5e5e-0000-4000-8000-000000000001';
@@ -22,27 +27,29 @@ afterEach(async () => {
   for (const copy of copies.splice(0)) copy.remove();
 });
 
-async function seeded(options: { clockControl?: boolean } = {}) {
-  const copy = copySeedFixture('one-root.yaml');
-  copies.push(copy);
-  const t = await startTestService({ seed: { file: copy, rootKeyFile: 'dana.key.json' }, ...options });
-  services.push(t);
-  const dana = copy.key('dana.key.json');
-  const client = new Turnkey({
-    apiBaseUrl: t.info.baseUrl,
+function clientOf(baseUrl: string, dana: TestKey) {
+  return new Turnkey({
+    apiBaseUrl: baseUrl,
     apiPublicKey: dana.publicKey,
     apiPrivateKey: dana.privateKey,
     defaultOrganizationId: ORGANIZATION_ID,
     activityPoller: { intervalMs: 20, numRetries: 1 },
   }).apiClient();
-  return { t, client, erin: copy.key('erin.key.json') };
+}
+
+async function seeded(options: { clockControl?: boolean } = {}) {
+  const copy = copySeedFixture('one-root.yaml');
+  copies.push(copy);
+  const t = await startTestService({ seed: { file: copy, rootKeyFile: 'dana.key.json' }, ...options });
+  services.push(t);
+  return { t, client: clientOf(t.info.baseUrl, copy.key('dana.key.json')), erin: copy.key('erin.key.json') };
 }
 
 const snapshot = (t: TestService, key?: TestKey) =>
   t.post('/sandbox/v1/snapshot', { organizationId: ORGANIZATION_ID }, key === undefined ? {} : { key });
 const restore = (t: TestService, snapshotId: string) => t.post('/sandbox/v1/restore', { organizationId: ORGANIZATION_ID, snapshotId });
 
-type Client = Awaited<ReturnType<typeof seeded>>['client'];
+type Client = ReturnType<typeof clientOf>;
 
 /** Everything a test would read back: organization, users, wallets and accounts, keys, policies, activities. */
 async function stateOf(client: Client) {
@@ -164,5 +171,80 @@ describe('snapshots', () => {
     const beyond = await snapshot(t);
     expect(refusal(beyond)).toEqual([429, 'LIMIT_EXCEEDED']);
     expect(beyond.body.message).toContain(`${MAX_SNAPSHOTS} snapshots`);
+  });
+});
+
+describe('state files', () => {
+  const folders: string[] = [];
+  afterEach(() => {
+    for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+  });
+  function folder(): string {
+    const made = mkdtempSync(join(tmpdir(), 'quorumkey-state-'));
+    folders.push(made);
+    return made;
+  }
+  async function clockOf(baseUrl: string, key: TestKey, change: Record<string, string>): Promise<{ nowMs: string; aheadMs: string }> {
+    const body = JSON.stringify({ organizationId: ORGANIZATION_ID, ...change });
+    const reply = await postJson(`${baseUrl}/sandbox/v1/clock`, body, await stampedHeaders(body, key));
+    expect(reply.status).toBe(200);
+    return reply.body as { nowMs: string; aheadMs: string };
+  }
+  const start = (copy: SeedCopy, options: Partial<ServiceOptions>): Promise<RunningService> =>
+    startService({ db: ':memory:', seed: copy.file, log: () => {}, signingWorkers: 1, ...options });
+
+  it('a Sandbox loaded from the state another dumped as it stopped answers as that one did, on its clock', async () => {
+    const copy = copySeedFixture('one-root.yaml');
+    copies.push(copy);
+    const stateFile = join(folder(), 'ci.state');
+    const first = await start(copy, { dumpState: stateFile, clockControl: true });
+    // The seed's key files exist once a Sandbox has started from it.
+    const dana = copy.key('dana.key.json');
+    const client = clientOf(first.info.baseUrl, dana);
+    await client.createWallet({ walletName: 'Made before the dump', accounts: [] });
+    const signed = await signWithTreasury(client);
+    const advanced = await clockOf(first.info.baseUrl, dana, { advanceMs: String(DAY_MS) });
+    expect(advanced.aheadMs).toBe(String(DAY_MS));
+    const before = await stateOf(client);
+    await first.close();
+    expect(statSync(stateFile).mode & 0o777).toBe(0o600);
+
+    const second = await start(copy, { loadState: stateFile });
+    try {
+      const { baseUrl: _first, authProxyUrl: _proxy, ...identity } = first.info;
+      const { baseUrl: _second, authProxyUrl: _secondProxy, ...loaded } = second.info;
+      expect(loaded).toEqual(identity);
+      const loadedClient = clientOf(second.info.baseUrl, dana);
+      expect(await stateOf(loadedClient)).toEqual(before);
+      expect(await signWithTreasury(loadedClient)).toEqual(signed);
+      // Its time does not go back behind the dumped Sandbox's: a day ahead of the wall clock still.
+      expect(Number((await clockOf(second.info.baseUrl, dana, {})).nowMs)).toBeGreaterThanOrEqual(Number(advanced.nowMs));
+    } finally {
+      await second.close();
+    }
+  });
+
+  it.each([
+    ['a file that is no state file', (_dir: string, seed: string) => ({ loadState: seed }), /not a Sandbox state file/],
+    ['a file that is not there', (dir: string) => ({ loadState: join(dir, 'missing.state') }), /no such file/],
+    [
+      'a database that already holds one',
+      (dir: string) => ({ loadState: join(dir, 'ci.state'), db: join(dir, 'kept.db') }),
+      /already holds a database/,
+    ],
+    [
+      'a dump into a folder that is not there',
+      (dir: string) => ({ dumpState: join(dir, 'no-folder', 'ci.state') }),
+      /--dump-state .*its folder cannot be written/,
+    ],
+  ] as const)('refuses %s, before it serves', async (_name, options, message) => {
+    const copy = copySeedFixture('one-root.yaml');
+    copies.push(copy);
+    const dir = folder();
+    // A state file, and a database holding a Sandbox, for the cases that need them.
+    const dumped = await start(copy, { dumpState: join(dir, 'ci.state'), db: join(dir, 'kept.db') });
+    await dumped.close();
+    expect(existsSync(join(dir, 'ci.state'))).toBe(true);
+    await expect(start(copy, options(dir, copy.file))).rejects.toMatchObject({ code: 'CONFIG_INVALID', message: expect.stringMatching(message) });
   });
 });

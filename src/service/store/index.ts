@@ -1,4 +1,4 @@
-import { chmodSync, closeSync, mkdtempSync, openSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { QkError } from '../../shared/errors';
@@ -152,17 +152,18 @@ export class Store {
    * WAL); the folder, with the service secret beside the database, is removed on close, when the process exits
    * without closing, and, after a kill, by the next Sandbox to start.
    */
-  static open(path: string): Store {
-    if (path !== IN_MEMORY) return Store.openLocked(path, undefined);
+  static open(path: string, initialImage?: Uint8Array): Store {
+    if (path !== IN_MEMORY) return Store.openLocked(path, undefined, initialImage);
     sweepAbandonedMemoryFolders();
     const directory = mkdtempSync(join(tmpdir(), MEMORY_FOLDER_PREFIX));
-    return Store.openLocked(join(directory, MEMORY_DATABASE_FILE), directory);
+    return Store.openLocked(join(directory, MEMORY_DATABASE_FILE), directory, initialImage);
   }
 
-  private static openLocked(path: string, temporaryDirectory: string | undefined): Store {
+  private static openLocked(path: string, temporaryDirectory: string | undefined, initialImage: Uint8Array | undefined): Store {
     let lock: DatabaseLock | undefined;
     try {
       lock = DatabaseLock.acquire(path);
+      if (initialImage !== undefined) writeInitialImage(path, initialImage);
       const store = new Store(path, temporaryDirectory, lock);
       Store.cleanUpAtExit(store);
       return store;
@@ -313,7 +314,8 @@ const SNAPSHOT_SCHEMA = 'snapshot';
 /** Whether restoring the attached snapshot removes a row that holds sealed data (see Repositories.holdsSealedData). */
 const SEALED_ROWS_NOT_IN_SNAPSHOT = `SELECT EXISTS (SELECT 1 FROM main.wallets WHERE id NOT IN (SELECT id FROM ${SNAPSHOT_SCHEMA}.wallets))
   OR EXISTS (SELECT 1 FROM main.private_keys WHERE id NOT IN (SELECT id FROM ${SNAPSHOT_SCHEMA}.private_keys))
-  OR EXISTS (SELECT 1 FROM main.import_targets WHERE id NOT IN (SELECT id FROM ${SNAPSHOT_SCHEMA}.import_targets)) AS erased`;
+  OR EXISTS (SELECT 1 FROM main.import_targets WHERE id NOT IN (SELECT id FROM ${SNAPSHOT_SCHEMA}.import_targets))
+  OR EXISTS (SELECT 1 FROM main.secrets WHERE id NOT IN (SELECT id FROM ${SNAPSHOT_SCHEMA}.secrets)) AS erased`;
 
 /**
  * The two statements that make `table` of `main` what it is in the attached snapshot: a row identical in both (every
@@ -346,6 +348,20 @@ const ROLLBACK_JOURNAL_FORMAT = 1;
 function standaloneImage(image: Uint8Array): Uint8Array {
   for (const offset of FORMAT_VERSION_OFFSETS) image[offset] = ROLLBACK_JOURNAL_FORMAT;
   return image;
+}
+
+/**
+ * Makes a new database file `path` from `image` (a snapshot, or a state file's: docs/sandbox.md#state-files), before
+ * SQLite opens it; the store then migrates it as any database. A database already there is refused, not replaced.
+ */
+function writeInitialImage(path: string, image: Uint8Array): void {
+  const existing = statSync(path, { throwIfNoEntry: false });
+  if (existing !== undefined && existing.size > 0) {
+    throw new QkError('CONFIG_INVALID', `${path} already holds a database; --load-state starts a new one: give another --db, or --db :memory:`, {
+      path,
+    });
+  }
+  writeFileSync(path, image, { mode: 0o600 });
 }
 
 /** SQLite's result codes for a file that is no database, or a damaged one. */
