@@ -14,6 +14,7 @@ const BENCHES: Array<{ name: string; load: () => Promise<{ run: () => Promise<un
   { name: 'inbox', load: () => import('./inbox.js') },
   { name: 'hostile-service', load: () => import('./hostile-service.js') },
   { name: 'sandbox', load: () => import('./sandbox.js') },
+  { name: 'cli', load: () => import('./cli.js') },
 ];
 
 async function main(): Promise<void> {
