@@ -26,4 +26,10 @@ describe('startSandbox', () => {
     await startSandbox({ loadState: 'seeded.state', dumpState: 'after.state' });
     expect(started).toEqual([{ db: ':memory:', loadState: 'seeded.state', dumpState: 'after.state' }]);
   });
+
+  it('passes webhookAllowAnyHost (--webhook-allow-any-host) to the service', async () => {
+    started.length = 0;
+    await startSandbox({ webhookAllowAnyHost: true });
+    expect(started).toEqual([{ db: ':memory:', webhookAllowAnyHost: true }]);
+  });
 });
