@@ -94,6 +94,8 @@ export class WebhookDeliveries {
   private readonly limits: DeliveryLimits;
   /** Deliveries not yet finished, in the order they are due. */
   private readonly waiting: DeliveryRecord[] = [];
+  /** Deliveries waiting out a pause before their next attempt, and the timers that end it. */
+  private readonly retrying = new Set<DeliveryRecord>();
   private readonly retryTimers = new Set<NodeJS.Timeout>();
   private readonly inFlight = new Map<DeliveryRecord, { abort: AbortController; done: Promise<void> }>();
   private readonly history: DeliveryRecord[] = [];
@@ -156,9 +158,6 @@ export class WebhookDeliveries {
     for (const { abort } of this.inFlight.values()) abort.abort();
     await Promise.all([...this.inFlight.values()].map(({ done }) => done));
   }
-
-  /** Deliveries waiting out a pause before their next attempt. */
-  private readonly retrying = new Set<DeliveryRecord>();
 
   /** Whether an event of `eventType` in the organization would be delivered anywhere now. */
   hasSubscriber(organizationId: string, eventType: WebhookEventType): boolean {
