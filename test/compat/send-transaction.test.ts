@@ -2,9 +2,6 @@
  * `@turnkey/sdk-server`'s ethSendTransaction and pollTransactionStatus, unchanged, against the local service sending to
  * a real Anvil node (`@foundry-rs/anvil`) on loopback, started and stopped by this file.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { getTransferSolInstruction } from '@solana-program/system';
 import {
   address,
@@ -19,6 +16,7 @@ import {
 import { Turnkey, type TurnkeyApiClient } from '@turnkey/sdk-server';
 import { createPublicClient, http, parseEther, type Hex, type PublicClient } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAnvil, type Anvil } from '../support/anvil';
 import { newKey, startTestService, type TestKey, type TestService } from '../support/service';
 
 const CHAIN = 'eip155:31337';
@@ -41,39 +39,7 @@ const REVERTS_WITH_NOPE = [
   '60646000fd', // revert(0x00, 0x64)
 ].join('');
 
-/** The binary of Anvil's platform package (its `anvil` bin is a launcher that would outlive a kill). */
-function anvilBinary(): string {
-  const require = createRequire(import.meta.url);
-  return join(
-    dirname(require.resolve(`@foundry-rs/anvil-${process.platform}-${process.arch === 'x64' ? 'amd64' : process.arch}/package.json`)),
-    'bin',
-    'anvil',
-  );
-}
-
-/** Starts Anvil on a free loopback port; resolves once it prints where it listens. */
-function startAnvil(): Promise<{ process: ChildProcess; url: string }> {
-  const child = spawn(anvilBinary(), ['--host', '127.0.0.1', '--port', '0', '--chain-id', '31337'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`anvil did not start within 20 s: ${output}`));
-    }, 20_000);
-    child.on('error', reject);
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Listening on (127\.0\.0\.1:\d+)/.exec(output);
-      if (match !== null) {
-        clearTimeout(timer);
-        resolve({ process: child, url: `http://${match[1]}` });
-      }
-    });
-  });
-}
-
-let anvil: { process: ChildProcess; url: string };
+let anvil: Anvil;
 let node: PublicClient;
 let service: TestService;
 let sender: Hex;
