@@ -272,6 +272,61 @@ describe('refusals store nothing', () => {
   });
 });
 
+describe('a deleted sub-organization', () => {
+  it('takes its secrets with it, erased from the database files', async () => {
+    const created = await root.createSubOrganization({
+      ...t.nextEnvelope('ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8'),
+      parameters: {
+        subOrganizationName: 'customer',
+        rootUsers: [
+          {
+            userName: 'customer root',
+            apiKeys: [{ apiKeyName: 'k', publicKey: t.rootKey.publicKey, curveType: 'API_KEY_CURVE_P256' }],
+            authenticators: [],
+            oauthProviders: [],
+          },
+        ],
+        rootQuorumThreshold: 1,
+      },
+    });
+    const subOrganizationId = created.activity.result.createSubOrganizationResultV8?.subOrganizationId ?? '';
+    const init = await root.initImportSecrets({
+      ...t.nextEnvelope('ACTIVITY_TYPE_INIT_IMPORT_SECRETS', subOrganizationId),
+      parameters: { encryptionSuite: SUITE, numSecrets: 1 },
+    });
+    const [target] = init.activity.result.initImportSecretsResult?.enclaveTargetMessages ?? [];
+    const sealed = await encryptSecretToBundle({
+      plaintext: 'customer secret',
+      ingressTargetBundle: target!,
+      organizationId: subOrganizationId,
+      dangerouslyOverrideSignerPublicKey: t.info.enclaveSignerPublicKey,
+    });
+    const imported = await root.importSecrets({
+      ...t.nextEnvelope('ACTIVITY_TYPE_IMPORT_SECRETS', subOrganizationId),
+      parameters: { secrets: [{ ...sealed, encryptionSuite: SUITE }] },
+    });
+    const [secretId] = imported.activity.result.importSecretsResult?.secretIds ?? [];
+    const stored = t.store.read.secrets.get(subOrganizationId, secretId!)!.sealedSecret;
+    const filesHold = () =>
+      [t.store.path, `${t.store.path}-wal`].some((file) => {
+        try {
+          return readFileSync(file).includes(Buffer.from(stored));
+        } catch {
+          return false;
+        }
+      });
+    expect(filesHold()).toBe(true);
+
+    const deleted = await root.deleteSubOrganization({
+      ...t.nextEnvelope('ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION', subOrganizationId),
+      parameters: { deleteWithoutExport: true },
+    });
+    expect(deleted.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    expect(t.store.read.secrets.get(subOrganizationId, secretId!)).toBeUndefined();
+    expect(filesHold()).toBe(false);
+  });
+});
+
 describe('consensus', () => {
   it('an export waits for the root quorum’s second vote, then answers payloads that open', async () => {
     const sealed = await encryptTo((await initTargets(root, 1))[0]!, 'needs two');

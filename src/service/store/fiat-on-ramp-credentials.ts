@@ -95,6 +95,11 @@ export class FiatOnRampCredentialRepository {
       .map(toFiatOnRampCredential);
   }
 
+  /** Deletes every fiat on-ramp credential of the organization (a deleted sub-organization's). */
+  deleteByOrganization(organizationId: string): void {
+    this.connection.run('DELETE FROM fiat_on_ramp_credentials WHERE organization_id = :organizationId', { organizationId });
+  }
+
   delete(organizationId: string, id: string): void {
     this.connection.run('DELETE FROM fiat_on_ramp_credentials WHERE id = :id AND organization_id = :organizationId', { id, organizationId });
   }

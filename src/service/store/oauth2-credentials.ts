@@ -80,6 +80,11 @@ export class Oauth2CredentialRepository {
       .map(toOauth2Credential);
   }
 
+  /** Deletes every OAuth 2.0 credential of the organization (a deleted sub-organization's). */
+  deleteByOrganization(organizationId: string): void {
+    this.connection.run('DELETE FROM oauth2_credentials WHERE organization_id = :organizationId', { organizationId });
+  }
+
   delete(organizationId: string, id: string): void {
     this.connection.run('DELETE FROM oauth2_credentials WHERE id = :id AND organization_id = :organizationId', { id, organizationId });
   }

@@ -65,6 +65,12 @@ export class SecretRepository {
     return row === undefined ? undefined : toSecret(row);
   }
 
+  /** Deletes every secret of the organization (a deleted sub-organization's); their sealed bytes are erased. */
+  deleteByOrganization(organizationId: string): void {
+    this.connection.noteKeyMaterialErased();
+    this.connection.run('DELETE FROM secrets WHERE organization_id = :organizationId', { organizationId });
+  }
+
   /**
    * One page, newest first, as list_secrets answers and as list_activities pages: `before` gives the secrets created
    * earlier than that secret, `after` the ones created later that lie nearest to it.

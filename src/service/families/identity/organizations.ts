@@ -290,6 +290,9 @@ export function organizationsFamily(options: { oidc: OidcVerifier }): Family {
             ctx.enclave.forgetWallet(wallet.id);
           }
           for (const key of store.privateKeys.listByOrganization(organizationId)) store.privateKeys.delete(organizationId, key.id);
+          store.secrets.deleteByOrganization(organizationId);
+          store.oauth2Credentials.deleteByOrganization(organizationId);
+          store.fiatOnRampCredentials.deleteByOrganization(organizationId);
           for (const user of store.users.listByOrganization(organizationId)) store.users.delete(user.id);
           for (const tag of store.userTags.listByOrganization(organizationId)) store.userTags.delete(tag.id);
           for (const policy of store.policies.listByOrganization(organizationId)) store.policies.delete(organizationId, policy.id);
