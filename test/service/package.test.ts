@@ -167,6 +167,43 @@ describe('the quorumkey-sandbox package', () => {
     );
   });
 
+  it('decides a costly policy on its bundled policy worker', async () => {
+    const folder = join(directory, 'costly-policy');
+    mkdirSync(folder);
+    const digits = '[0,1,2,3,4,5,6,7,8,9]';
+    // Four any/all deep over literal lists: about 23,000 steps, past the event loop's slice (docs/service.md#policy-language).
+    const condition = `${digits}.all(a, ${digits}.all(b, ${digits}.all(c, ${digits}.all(d, true))))`;
+    writeFileSync(
+      join(folder, 'seed.yaml'),
+      [
+        'organization:',
+        '  organizationName: Costly',
+        '  users:',
+        '    - { userName: ci, apiKeys: [{ apiKeyName: ci, keyFile: ci.key.json }] }',
+        '    - { userName: member, apiKeys: [{ apiKeyName: member, keyFile: member.key.json }] }',
+        '  rootQuorum: { threshold: 1, userNames: [ci] }',
+        `  policies: [{ policyName: costly, effect: EFFECT_ALLOW, consensus: '', condition: '${condition}' }]`,
+        '',
+      ].join('\n'),
+    );
+    const sandbox = await startCli(['--db', ':memory:', '--seed', join(folder, 'seed.yaml')], [bin]);
+    const key = JSON.parse(readFileSync(join(folder, 'member.key.json'), 'utf8')) as { publicKey: string; privateKey: string };
+    const client = new TurnkeyClient(
+      { baseUrl: sandbox.info.baseUrl },
+      new ApiKeyStamper({ apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey }),
+    );
+    const created = await client.createWallet({
+      type: 'ACTIVITY_TYPE_CREATE_WALLET',
+      timestampMs: String(Date.now()),
+      organizationId: sandbox.info.organizationId,
+      parameters: { walletName: 'decided off the event loop', accounts: [] },
+    });
+    expect(created.activity.status, sandbox.stderr()).toBe('ACTIVITY_STATUS_COMPLETED');
+    sandbox.child.kill('SIGTERM');
+    await sandbox.closed;
+    expect(sandbox.child.exitCode).toBe(0);
+  });
+
   it('run by npx, stops when npx is stopped with SIGTERM (npx does not pass it on)', async () => {
     const npx = spawn('npx', ['quorumkey-sandbox', '--db', ':memory:'], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';

@@ -173,7 +173,7 @@ export async function voteEligibility(request: Omit<AuthorizationRequest, 'appro
 }
 
 /** What the search of whether `userId` may vote reads, or undefined when the user is not of the organization. */
-export function eligibilitySearch(request: Omit<AuthorizationRequest, 'approvers' | 'policyWorkers'>, userId: string): EligibilitySearch | undefined {
+export function eligibilitySearch(request: ConditionRequest & Pick<AuthorizationRequest, 'now'>, userId: string): EligibilitySearch | undefined {
   const { store, organization } = request;
   const everyone = store.users.listByOrganization(organization.id).map((user) => user.id);
   if (!everyone.includes(userId)) return undefined;
