@@ -12,6 +12,7 @@ import { UNDELEGATION_GAS_LIMIT } from '../../src/service/families/broadcasting'
 import { startAnvil, type Anvil } from '../support/anvil';
 import { newKey, startTestService, type TestKey, type TestService } from '../support/service';
 
+/** The SDKs' types list Turnkey's hosted chains; the Sandbox serves the chains its --rpc flags name, hence `as never`. */
 const CHAIN = 'eip155:31337';
 /** A chain the Sandbox has no node for. */
 const UNSERVED = 'eip155:1';
@@ -26,6 +27,8 @@ const ETHEREUM = {
 const SOLANA = { curve: 'CURVE_ED25519', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/501'/0'/0'", addressFormat: 'ADDRESS_FORMAT_SOLANA' } as const;
 /** Anvil's first development account: a key held outside the Sandbox, which signs the raw transactions. */
 const OUTSIDER = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
+/** Anvil's second development account: the signer a policy denies, by the address its signature recovers. */
+const DENIED_SIGNER = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
 /** A contract whose every call emits Transfer(caller, 0x…beef, 7): an ERC-20 event from a contract that is no ERC-20. */
 const TOKEN_LIKE = '0x00000000000000000000000000000000000070c0';
 const TOKEN_RECIPIENT = '0x000000000000000000000000000000000000bEEF';
@@ -58,9 +61,10 @@ function sdkClient(key: TestKey = service.rootKey): TurnkeyApiClient {
 
 /** eth_send_raw_transaction through @turnkey/http; the transaction hash, or the activity's failure thrown. */
 async function sendRaw(signedTransaction: string, caip2: string = CHAIN, key: TestKey = service.rootKey): Promise<Hex> {
-  const { activity } = await service
-    .client(key)
-    .ethSendRawTransaction({ ...service.nextEnvelope('ACTIVITY_TYPE_ETH_SEND_RAW_TRANSACTION'), parameters: { signedTransaction, caip2 } });
+  const { activity } = await service.client(key).ethSendRawTransaction({
+    ...service.nextEnvelope('ACTIVITY_TYPE_ETH_SEND_RAW_TRANSACTION'),
+    parameters: { signedTransaction, caip2: caip2 as never },
+  });
   if (activity.status !== 'ACTIVITY_STATUS_COMPLETED') throw new Error(`${activity.status}: ${JSON.stringify(activity.failure)}`);
   return activity.result.ethSendRawTransactionResult!.transactionHash as Hex;
 }
@@ -69,7 +73,7 @@ async function sendRaw(signedTransaction: string, caip2: string = CHAIN, key: Te
 async function undelegate(from: string, caip2: string = CHAIN, key: TestKey = service.rootKey): Promise<string> {
   const { activity } = await service
     .client(key)
-    .ethUndelegate7702({ ...service.nextEnvelope('ACTIVITY_TYPE_ETH_UNDELEGATE_7702'), parameters: { from, caip2 } });
+    .ethUndelegate7702({ ...service.nextEnvelope('ACTIVITY_TYPE_ETH_UNDELEGATE_7702'), parameters: { from, caip2: caip2 as never } });
   if (activity.status !== 'ACTIVITY_STATUS_COMPLETED') throw new Error(`${activity.status}: ${JSON.stringify(activity.failure)}`);
   return activity.result.ethUndelegate7702Result!.sendTransactionStatusId;
 }
@@ -78,12 +82,13 @@ async function anvilCall(method: string, params: unknown[]): Promise<unknown> {
   return node.request({ method: method as never, params: params as never });
 }
 
-/** A transfer signed outside the Sandbox by OUTSIDER, with the nonce the node expects. */
-async function outsiderTransfer(overrides: { chainId?: number; to?: Hex; value?: bigint } = {}): Promise<Hex> {
-  return OUTSIDER.signTransaction({
+/** A transfer signed outside the Sandbox (by OUTSIDER unless `signer` is given), with the nonce the node expects. */
+async function outsiderTransfer(overrides: { chainId?: number; to?: Hex; value?: bigint; signer?: typeof OUTSIDER } = {}): Promise<Hex> {
+  const signer = overrides.signer ?? OUTSIDER;
+  return signer.signTransaction({
     type: 'eip1559',
     chainId: overrides.chainId ?? 31337,
-    nonce: await node.getTransactionCount({ address: OUTSIDER.address, blockTag: 'pending' }),
+    nonce: await node.getTransactionCount({ address: signer.address, blockTag: 'pending' }),
     to: overrides.to ?? receiver,
     value: overrides.value ?? 1000n,
     gas: 21_000n,
@@ -125,6 +130,20 @@ describe('eth_send_raw_transaction', () => {
     expect(await node.getBalance({ address: receiver })).toBe(before + 1000n);
   });
 
+  it('broadcasts a legacy EIP-155 transaction as well', async () => {
+    const legacy = await OUTSIDER.signTransaction({
+      type: 'legacy',
+      chainId: 31337,
+      nonce: await node.getTransactionCount({ address: OUTSIDER.address, blockTag: 'pending' }),
+      to: receiver,
+      value: 3n,
+      gas: 21_000n,
+      gasPrice: parseGwei('10'),
+    });
+    const receipt = await node.getTransactionReceipt({ hash: await sendRaw(legacy) });
+    expect([receipt.status, receipt.type]).toEqual(['success', 'legacy']);
+  });
+
   it('a node refusal (a nonce already used) fails the activity with the node’s reason', async () => {
     const stale = await OUTSIDER.signTransaction({
       type: 'eip1559',
@@ -143,10 +162,10 @@ describe('eth_send_raw_transaction', () => {
 describe('get_nonces and get_gas_usage', () => {
   it('reports the pending nonce the next transaction takes, before and after a send', async () => {
     const client = sdkClient();
-    const { nonce } = await client.getNonces({ address: OUTSIDER.address, caip2: CHAIN, nonce: true });
+    const { nonce } = await client.getNonces({ address: OUTSIDER.address, caip2: CHAIN as never, nonce: true });
     expect(nonce).toBe(String(await node.getTransactionCount({ address: OUTSIDER.address, blockTag: 'pending' })));
     await sendRaw(await outsiderTransfer());
-    expect((await client.getNonces({ address: OUTSIDER.address, caip2: CHAIN, nonce: true })).nonce).toBe(String(Number(nonce) + 1));
+    expect((await client.getNonces({ address: OUTSIDER.address, caip2: CHAIN as never, nonce: true })).nonce).toBe(String(Number(nonce) + 1));
   });
 
   it('reports no Gas Station spend: the Sandbox sponsors nothing', async () => {
@@ -181,7 +200,7 @@ describe('eth_undelegate_7702', () => {
 describe('wallet data', () => {
   it('get_wallet_address_balances: the native balance of a wallet account, and nothing for an empty one', async () => {
     const client = sdkClient();
-    const { balances } = await client.getWalletAddressBalances({ address: sender, caip2: CHAIN });
+    const { balances } = await client.getWalletAddressBalances({ address: sender, caip2: CHAIN as never });
     const balance = await node.getBalance({ address: sender });
     expect(balances).toEqual([
       { caip19: `${CHAIN}/slip44:60`, symbol: 'ETH', name: 'Ether', decimals: 18, balance: String(balance), display: { crypto: expect.any(String) } },
@@ -190,11 +209,11 @@ describe('wallet data', () => {
       walletId: (await client.getWallets({})).wallets[0]!.walletId,
       accounts: [{ ...ETHEREUM, path: "m/44'/60'/0'/0/9" }],
     });
-    expect((await client.getWalletAddressBalances({ address: empty.addresses[0]!, caip2: CHAIN })).balances).toEqual([]);
+    expect((await client.getWalletAddressBalances({ address: empty.addresses[0]!, caip2: CHAIN as never })).balances).toEqual([]);
   });
 
   it('list_supported_assets: the chain’s native asset', async () => {
-    expect((await sdkClient().listSupportedAssets({ caip2: CHAIN })).assets).toEqual([
+    expect((await sdkClient().listSupportedAssets({ caip2: CHAIN as never })).assets).toEqual([
       { caip19: `${CHAIN}/slip44:60`, symbol: 'ETH', name: 'Ether', decimals: 18, stable: false },
     ]);
   });
@@ -202,17 +221,26 @@ describe('wallet data', () => {
   it('list_eth_transaction_history: newest first, Turnkey’s sends named, native and token transfers, paged', async () => {
     const client = sdkClient();
     await anvilCall('anvil_setCode', [TOKEN_LIKE, `0x${EMITS_TRANSFER}`]);
-    const sent = await client.ethSendTransaction({ from: sender, caip2: CHAIN, calls: [{ to: receiver, value: '5000' }] });
+    const sent = await client.ethSendTransaction({ from: sender, caip2: CHAIN as never, calls: [{ to: receiver, value: '5000' }] });
     const sentHash = (
       await client.pollTransactionStatus({ sendTransactionStatusId: sent.sendTransactionStatusId, pollingIntervalMs: 100, timeoutMs: 15_000 })
     ).eth!.txHash!;
-    const tokenCall = await client.ethSendTransaction({ from: sender, caip2: CHAIN, calls: [{ to: TOKEN_LIKE, value: '0' }], gasLimit: '100000' });
+    const tokenCall = await client.ethSendTransaction({
+      from: sender,
+      caip2: CHAIN as never,
+      calls: [{ to: TOKEN_LIKE, value: '0' }],
+      gasLimit: '100000',
+    });
     const tokenHash = (
       await client.pollTransactionStatus({ sendTransactionStatusId: tokenCall.sendTransactionStatusId, pollingIntervalMs: 100, timeoutMs: 15_000 })
     ).eth!.txHash!;
     const external = await node.sendRawTransaction({ serializedTransaction: await outsiderTransfer({ to: sender, value: 77n }) });
 
-    const { transactions, pageInfo } = await client.listEthTransactionHistory({ address: sender, caip2: CHAIN, paginationOptions: { limit: '3' } });
+    const { transactions, pageInfo } = await client.listEthTransactionHistory({
+      address: sender,
+      caip2: CHAIN as never,
+      paginationOptions: { limit: '3' },
+    });
     expect(transactions.map((item) => item.transactionHash)).toEqual([external, tokenHash, sentHash]);
     expect(pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
     const [incoming, token, outgoing] = transactions;
@@ -241,7 +269,7 @@ describe('wallet data', () => {
 
     const next = await client.listEthTransactionHistory({
       address: sender,
-      caip2: CHAIN,
+      caip2: CHAIN as never,
       paginationOptions: { limit: '1', before: pageInfo!.endCursor! },
     });
     expect(next.pageInfo).toMatchObject({ hasPreviousPage: true });
@@ -249,12 +277,12 @@ describe('wallet data', () => {
     expect(next.transactions[0]!.transactionHash).not.toBe(sentHash);
     const back = await client.listEthTransactionHistory({
       address: sender,
-      caip2: CHAIN,
+      caip2: CHAIN as never,
       paginationOptions: { limit: '2', after: next.pageInfo!.startCursor! },
     });
     expect(back.transactions.map((item) => item.transactionHash)).toEqual([tokenHash, sentHash]);
 
-    const received = await client.listEthTransactionHistory({ address: receiver, caip2: CHAIN });
+    const received = await client.listEthTransactionHistory({ address: receiver, caip2: CHAIN as never });
     expect(received.transactions.find((item) => item.transactionHash === sentHash)?.transfers).toEqual([
       expect.objectContaining({ direction: 'IN', amount: '5000', counterparty: sender }),
     ]);
@@ -301,23 +329,27 @@ describe('refusals, before anything is recorded or sent', () => {
     ],
     [
       'a gas station nonce',
-      () => sdkClient().getNonces({ address: sender, caip2: CHAIN, gasStationNonce: true }),
+      () => sdkClient().getNonces({ address: sender, caip2: CHAIN as never, gasStationNonce: true }),
       /gasStationNonce: the Sandbox has no Gas Station/,
     ],
     [
       'nonces of a non-address',
-      () => sdkClient().getNonces({ address: 'nowhere', caip2: CHAIN, nonce: true }),
+      () => sdkClient().getNonces({ address: 'nowhere', caip2: CHAIN as never, nonce: true }),
       /address: nowhere is not an Ethereum address/,
     ],
     [
       'balances of a private key address',
-      () => sdkClient().getWalletAddressBalances({ address: privateKeyAddress, caip2: CHAIN }),
+      () => sdkClient().getWalletAddressBalances({ address: privateKeyAddress, caip2: CHAIN as never }),
       /is not a wallet account address of organization .*private key addresses are not supported/,
     ],
-    ['a chain id that is no CAIP-2', () => sdkClient().listSupportedAssets({ caip2: 'ethereum' }), /caip2: expected eip155:<chain id> or solana:/],
+    [
+      'a chain id that is no CAIP-2',
+      () => sdkClient().listSupportedAssets({ caip2: 'ethereum' as never }),
+      /caip2: expected eip155:<chain id> or solana:/,
+    ],
     [
       'an unknown history cursor',
-      () => sdkClient().listEthTransactionHistory({ address: sender, caip2: CHAIN, paginationOptions: { before: '999999:0' } }),
+      () => sdkClient().listEthTransactionHistory({ address: sender, caip2: CHAIN as never, paginationOptions: { before: '999999:0' } }),
       /paginationOptions.before: 999999:0 is not a cursor/,
     ],
   ];
@@ -356,13 +388,21 @@ describe('policies', () => {
     });
     await root.createPolicy({ policyName: 'never to the sender', effect: 'EFFECT_DENY', condition: `${raw} && eth.tx.to == '${sender}'`, notes: '' });
     await root.createPolicy({
+      policyName: 'not from that signer',
+      effect: 'EFFECT_DENY',
+      condition: `${raw} && eth.tx.from == '${DENIED_SIGNER.address}'`,
+      notes: '',
+    });
+    await root.createPolicy({
       policyName: 'no undelegation of the receiver',
       effect: 'EFFECT_DENY',
       condition: `${undelegation} && eth.tx.from == '${receiver}'`,
       notes: '',
     });
+    await anvilCall('anvil_setBalance', [DENIED_SIGNER.address, `0x${parseEther('1').toString(16)}`]);
     const blockBefore = await node.getBlockNumber();
     await expect(sendRaw(await outsiderTransfer({ to: sender }), CHAIN, robot)).rejects.toThrow(/denied|DENY|policy/i);
+    await expect(sendRaw(await outsiderTransfer({ signer: DENIED_SIGNER }), CHAIN, robot)).rejects.toThrow(/denied|DENY|policy/i);
     await expect(undelegate(receiver, CHAIN, robot)).rejects.toThrow(/denied|DENY|policy/i);
     expect(await node.getBlockNumber()).toBe(blockBefore);
     const transactionHash = await sendRaw(await outsiderTransfer(), CHAIN, robot);

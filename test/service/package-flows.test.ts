@@ -24,6 +24,7 @@ import { killCliProcesses, startCli } from './cli-process';
 const ROOT = resolve(import.meta.dirname, '../..');
 const MANIFEST = JSON.parse(readFileSync(join(ROOT, 'sandbox/package.json'), 'utf8')) as { name: string; bin: Record<string, string> };
 const run = promisify(execFile);
+/** The SDKs' types list Turnkey's hosted chains; the Sandbox serves the chains its --rpc flags name, hence `as never`. */
 const CHAIN = 'eip155:31337';
 const CI_USER = '11111111-2222-4333-8444-555555555555';
 const MEMBER_USER = '22222222-3333-4444-8555-666666666666';
@@ -106,7 +107,11 @@ async function exerciseSandbox(info: ServiceInfo): Promise<void> {
   await node.request({ method: 'anvil_setBalance' as never, params: [address, `0x${parseEther('1').toString(16)}`] as never });
   const recipient = '0x0000000000000000000000000000000000000B0b';
   const before = await node.getBalance({ address: recipient });
-  const { sendTransactionStatusId } = await ci.ethSendTransaction({ from: address, caip2: CHAIN, calls: [{ to: recipient, value: '12345' }] });
+  const { sendTransactionStatusId } = await ci.ethSendTransaction({
+    from: address,
+    caip2: CHAIN as never,
+    calls: [{ to: recipient, value: '12345' }],
+  });
   const status = await ci.pollTransactionStatus({ sendTransactionStatusId, pollingIntervalMs: 100, timeoutMs: 20_000 });
   expect(status.txStatus, JSON.stringify(status)).toBe('INCLUDED');
   expect(await node.getBalance({ address: recipient })).toBe(before + 12345n);
