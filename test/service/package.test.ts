@@ -5,7 +5,8 @@
  * The Dockerfile takes the same steps; this test holds it to them.
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -231,7 +232,7 @@ describe('the quorumkey-sandbox package', () => {
       'import-only.mjs',
       `const sandbox = await import('${MANIFEST.name}');\nconsole.log(JSON.stringify(Object.keys(sandbox)));\n`,
     );
-    expect([imported.stdout, imported.stderr, imported.left]).toEqual(['["startSandbox"]\n', '', []]);
+    expect([imported.stdout, imported.stderr, imported.left]).toEqual(['["sandboxGlobalSetup","startSandbox"]\n', '', []]);
 
     const started = await runInEmptyFolder(
       'start-stop.mjs',
@@ -253,6 +254,7 @@ describe('the quorumkey-sandbox package', () => {
         'enclaveSignerPublicKey',
         'organizationId',
         'otpTokenSignerPublicKey',
+        'rootApiKey',
         'rootUserId',
         'sessionSignerPublicKey',
         'stop',
@@ -273,13 +275,15 @@ describe('the quorumkey-sandbox package', () => {
     writeFileSync(
       join(app, 'app.ts'),
       [
-        `import { startSandbox, type RunningSandbox } from '${MANIFEST.name}';`,
+        `import { sandboxGlobalSetup, startSandbox, type RunningSandbox, type SandboxEnvironment } from '${MANIFEST.name}';`,
         "const sandbox: RunningSandbox = await startSandbox({ seed: 'seed.yaml', port: 0, rpc: { 'eip155:31337': 'http://127.0.0.1:8545' }, clockControl: true });",
         'const organizationId: string = sandbox.organizationId;',
         'const stopped: Promise<void> = sandbox.stop();',
+        "const teardown: Promise<() => Promise<void>> = sandboxGlobalSetup({ seed: 'seed.yaml', port: 0 });",
+        "const baseUrl: SandboxEnvironment['TURNKEY_API_BASE_URL'] = sandbox.baseUrl;",
         '// @ts-expect-error: the port is a number',
         "void startSandbox({ port: '8080' });",
-        'export { organizationId, stopped };',
+        'export { organizationId, stopped, teardown, baseUrl };',
         '',
       ].join('\n'),
     );
@@ -298,14 +302,23 @@ describe('the quorumkey-sandbox package', () => {
     const script = job.steps.find((step) => step.name === 'Start the Sandbox')!.run!;
 
     /** Runs the step as GitHub's runner does (bash -eo pipefail) in a new folder holding `seed` at the path it names. */
-    async function runStep(seedText: string | undefined): Promise<{ code: number | null; output: string; folder: string; stop: () => void }> {
+    async function runStep(
+      seedText: string | undefined,
+      port?: number,
+    ): Promise<{ code: number | null; output: string; folder: string; stop: () => void }> {
       const folder = mkdtempSync(join(directory, 'ci-'));
       if (seedText !== undefined) {
         mkdirSync(join(folder, 'test'));
         writeFileSync(join(folder, 'test/turnkey.seed.yaml'), seedText);
       }
-      const port = await freePort();
-      const env = { ...process.env, ...job.env, SANDBOX_PACKAGE: tarball, SANDBOX_PORT: String(port), TURNKEY_BASE_URL: `http://127.0.0.1:${port}` };
+      port ??= await freePort();
+      const env = {
+        ...process.env,
+        ...job.env,
+        SANDBOX_PACKAGE: tarball,
+        SANDBOX_PORT: String(port),
+        TURNKEY_API_BASE_URL: `http://127.0.0.1:${port}`,
+      };
       // Its own process group, so that the Sandbox it leaves running can be stopped with it.
       const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { cwd: folder, env, detached: true });
       let output = '';
@@ -333,7 +346,64 @@ describe('the quorumkey-sandbox package', () => {
       expect(step.output).toContain('the Sandbox is not answering /health');
       expect(step.output).toMatch(/the service could not start: .*turnkey\.seed\.yaml/);
     });
+
+    it('fails, rather than take its answer, when another program answers /health on the port', async () => {
+      const impostor = createHttpServer((_request, response) => response.end('{"status":"ok"}'));
+      await new Promise<void>((resolveListening) => impostor.listen(0, '127.0.0.1', resolveListening));
+      try {
+        const step = await runStep(readFileSync(seed, 'utf8'), (impostor.address() as AddressInfo).port);
+        expect(step.code, step.output).toBe(1);
+        expect(step.output).toContain('the Sandbox is not answering /health');
+        expect(step.output).toContain('PORT_IN_USE');
+      } finally {
+        impostor.close();
+      }
+    });
   });
+
+  it("serves vitest's globalSetup: the tests reach the seeded Sandbox through the environment, and it stops with the run", async () => {
+    const project = join(directory, 'vitest-app');
+    mkdirSync(join(project, 'node_modules/@turnkey'), { recursive: true });
+    // The project's dependencies: the installed package, and vitest and Turnkey's client from this repository.
+    symlinkSync(installed, join(project, 'node_modules', MANIFEST.name));
+    for (const dependency of ['vitest', '@turnkey/http', '@turnkey/api-key-stamper']) {
+      symlinkSync(join(ROOT, 'node_modules', dependency), join(project, 'node_modules', dependency));
+    }
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'a-vitest-app', private: true, type: 'module' }));
+    writeFileSync(
+      join(project, 'vitest.config.mjs'),
+      "export default { test: { globalSetup: ['./sandbox.setup.mjs'], include: ['*.test.mjs'] } };\n",
+    );
+    writeFileSync(
+      join(project, 'sandbox.setup.mjs'),
+      `import { sandboxGlobalSetup } from '${MANIFEST.name}';\nexport default () => sandboxGlobalSetup({ seed: ${JSON.stringify(seed)}, log: () => {} });\n`,
+    );
+    writeFileSync(
+      join(project, 'whoami.test.mjs'),
+      [
+        "import { ApiKeyStamper } from '@turnkey/api-key-stamper';",
+        "import { TurnkeyClient } from '@turnkey/http';",
+        "import { expect, it } from 'vitest';",
+        "it('reaches the Sandbox named by the environment', async () => {",
+        '  const { TURNKEY_API_BASE_URL: baseUrl, TURNKEY_API_PUBLIC_KEY: apiPublicKey, TURNKEY_API_PRIVATE_KEY: apiPrivateKey } = process.env;',
+        '  const client = new TurnkeyClient({ baseUrl }, new ApiKeyStamper({ apiPublicKey, apiPrivateKey }));',
+        "  expect((await client.getWhoami({ organizationId: process.env.TURNKEY_ORGANIZATION_ID })).username).toBe('ci');",
+        '  console.log(`sandbox at ${baseUrl}`);',
+        '});',
+        '',
+      ].join('\n'),
+    );
+    // Not this run's variables: the inner run is a vitest of its own.
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST')));
+    const { stdout } = await run(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--root', project], {
+      cwd: project,
+      env: { ...env, NO_COLOR: '1' },
+      timeout: 120_000,
+    });
+    expect(stdout).toMatch(/Tests\s+1 passed/);
+    const baseUrl = /sandbox at (\S+)/.exec(stdout)![1]!;
+    await expect(fetch(`${baseUrl}/health`)).rejects.toThrow();
+  }, 180_000);
 
   it('is what the Dockerfile builds and runs: its entrypoint serves on SANDBOX_PORT, where its health check looks', async () => {
     const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');

@@ -10,7 +10,8 @@ const started = vi.hoisted(() => [] as unknown[]);
 vi.mock('../../src/service/index', () => ({
   startService: (options: unknown) => {
     started.push(options);
-    return Promise.resolve({ info: {}, close: () => Promise.resolve() });
+    // A database path with no generated root key file beside it: the Sandbox holds no root key pair.
+    return Promise.resolve({ info: {}, store: { path: '/nonexistent/sandbox.db' }, close: () => Promise.resolve() });
   },
 }));
 
