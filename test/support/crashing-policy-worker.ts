@@ -8,5 +8,5 @@ import type { PolicyRequest } from '../../src/service/authorize/policy-pool';
 
 parentPort!.on('message', ({ id, job }: PolicyRequest) => {
   if (job.kind === 'decide' && job.request.activityType === 'CRASH_THE_POLICY_WORKER') process.exit(70);
-  parentPort!.postMessage({ id, ok: true, answer: answerInFull(jobReceived(job)) });
+  parentPort!.postMessage({ id, ok: true, result: answerInFull(jobReceived(job)) });
 });

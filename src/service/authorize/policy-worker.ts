@@ -17,7 +17,7 @@ if (platform() === 'linux') setPriority(constants.priority.PRIORITY_LOW);
 parentPort!.on('message', ({ id, job }: PolicyRequest) => {
   let response: PolicyResponse;
   try {
-    response = { id, ok: true, answer: answerInFull(jobReceived(job)) };
+    response = { id, ok: true, result: answerInFull(jobReceived(job)) };
   } catch (error) {
     response = { id, ok: false, error: toQkError(error).toData() };
   }

@@ -4,7 +4,8 @@
  * is left behind in the sender, and is zeroed here once the job is done, whatever its outcome.
  */
 import { bytesToHex } from '../../shared/crypto/encoding';
-import { QkError, type ErrorData } from '../../shared/errors';
+import { QkError } from '../../shared/errors';
+import type { WorkerResponse } from '../../node/worker-pool';
 import { zeroize } from '../../shared/crypto/keys';
 import { signBitcoinPsbt, type BitcoinSigningOptions } from './sign-bitcoin';
 import { signSolanaTransaction } from './sign-solana';
@@ -37,7 +38,7 @@ export interface SigningRequest {
 }
 
 /** A worker's answer: the result, or the error to raise where the job was sent. */
-export type SigningResponse = { id: number; ok: true; result: SigningJobResult } | { id: number; ok: false; error: ErrorData };
+export type SigningResponse = WorkerResponse<SigningJobResult>;
 
 function runJob(key: SigningKey, job: SigningJob): SigningJobResult {
   switch (job.kind) {
