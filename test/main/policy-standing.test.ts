@@ -254,7 +254,7 @@ describe('who may still vote, from the same evaluation as the verdict', () => {
     });
     expect(small.outcome).toBe('NEEDS_CONSENSUS');
     const reasons = Object.fromEntries(small.stillToVote.map((voter) => [voter.userId, voter.reasons]));
-    expect(reasons['alice']).toEqual(["counts toward policy USDC transfers up to 1,000's consensus (1 of users tagged ops)"]);
+    expect(reasons['alice']).toEqual(["counts toward policy USDC transfers up to 1,000's consensus (a user tagged ops)"]);
     expect(reasons['carol']).toEqual(['root quorum member']);
     expect(reasons['bob']).toHaveLength(1);
   });

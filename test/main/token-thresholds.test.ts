@@ -104,10 +104,19 @@ describe('token thresholds', () => {
     });
     const catalog = tokenCatalog([], undefined);
     expect(wideningChanges(at('10000000000'), at('5000000000'), catalog)).toEqual([]);
-    expect(wideningChanges(at('10000000000'), at('10000500000'), catalog).map((change) => change.change)).toEqual(['10000 USDC → 10000.5 USDC']);
+    expect(wideningChanges(at('10000000000'), at('10000500000'), catalog).map((change) => change.change)).toEqual(['10,000 USDC → 10,000.5 USDC']);
     expect(wideningChanges(at('10000000000'), at(undefined), catalog).map((change) => change.words)).toEqual([
-      `removing the large-transfer warning of USDC at ${USDC} (at 10000 USDC)`,
+      `removing the large-transfer warning of USDC (${USDC} on Ethereum (chain id 1)) (at 10,000 USDC)`,
     ]);
-    expect(wideningChanges(at('10000000000'), at(undefined)).map((change) => change.change)).toEqual(['10000000000 base units → no threshold']);
+    expect(wideningChanges(at('10000000000'), at(undefined)).map((change) => change.change)).toEqual(['10,000,000,000 base units → no threshold']);
+  });
+
+  it('words the passphrase prompt with the token’s symbol and grouped digits, not its address and a bare integer', () => {
+    const at = (baseUnits: string) => ({
+      ...DEFAULT_SETTINGS,
+      tokenWarnAbove: [{ token: { family: 'ethereum' as const, chainId: 1, address: USDC }, baseUnits }],
+    });
+    const [raised] = wideningChanges(at('1000000000000'), at('2000000000000'), tokenCatalog([], undefined));
+    expect(raised?.words).toBe(`raising the large-transfer warning of USDC (${USDC} on Ethereum (chain id 1)) from 1,000,000 USDC to 2,000,000 USDC`);
   });
 });

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { formatUnits } from 'viem';
 import { z } from 'zod';
+import { grouped } from '../../shared/clear-signing/amounts';
+import { tokenPlaceWords } from '../../shared/clear-signing/token-reservation';
 import { appSettingsSchema, declaredTokenKey, type AppSettings, type TokenCatalogEntry } from '../../shared/ipc/contract';
 import { JsonFile } from '../storage/json-file';
 import type { DeclaredTokens } from '../tokens/declared-tokens';
@@ -143,8 +145,10 @@ export function wideningChanges(before: AppSettings, after: AppSettings, catalog
     const [was, now] = [BigInt(baseUnits), tokensAfter.get(tokenKeyText(token))];
     if (now !== undefined && now <= was) continue;
     const read = tokens.get(tokenKeyText(token));
-    const amount = (raw: bigint) => (read === undefined ? `${raw} base units` : `${formatUnits(raw, read.decimals)} ${read.symbol}`);
-    const named = `${read === undefined ? 'the token' : read.symbol} at ${token.address}`;
+    // Read as the person typed it: the symbol and grouped digits, the address only to say which token it is.
+    const amount = (raw: bigint) =>
+      read === undefined ? `${grouped(raw.toString())} base units` : `${grouped(formatUnits(raw, read.decimals))} ${read.symbol}`;
+    const named = read === undefined ? `the token at ${tokenPlaceWords(token)}` : `${read.symbol} (${tokenPlaceWords(token)})`;
     const label = `Warn above (token ${token.address}${token.family === 'ethereum' ? ` on chain id ${token.chainId}` : ' on Solana'})`;
     widened.push(
       now === undefined

@@ -23,12 +23,13 @@ import {
   type PolicyUser,
 } from '../policy';
 import type { CredentialFacts, OrganizationLookup, PolicyFacts, UserFacts } from '../describe/types';
+import { possessive } from '../describe/words';
 import type { Voter } from './voting';
 
 export interface PossibleVoter {
   userId: string;
   userName: string;
-  /** "root quorum member", "counts toward policy Ops may sign's consensus (2 of users tagged Ops)"… */
+  /** "root quorum member", "counts toward policy Ops may sign's consensus (2 users tagged Ops)"… */
   reasons: string[];
 }
 
@@ -95,10 +96,12 @@ function credentialsOf(user: UserFacts): KnownCredential[] {
   ];
 }
 
-/** "counts toward policy X's consensus (2 of users tagged Ops)" where the terms say how many of whom; else without. */
+/** "counts toward policy X's consensus (2 users tagged Ops)" where the terms say how many of whom; else without. */
 function countsToward(policyName: string, terms: readonly ApproverTerm[], lookup: Pick<OrganizationLookup, 'users' | 'tags'>): string {
   const described = [...new Set(terms.flatMap((term) => termInWords(term, lookup) ?? []))];
-  return `counts toward policy ${policyName}${described.length === 0 ? '' : `'s consensus (${described.join('; ')})`}`;
+  return described.length === 0
+    ? `counts toward policy ${policyName}`
+    : `counts toward policy ${possessive(policyName)} consensus (${described.join('; ')})`;
 }
 
 function termInWords({ atLeast, selects }: ApproverTerm, lookup: Pick<OrganizationLookup, 'users' | 'tags'>): string | undefined {
@@ -108,7 +111,7 @@ function termInWords({ atLeast, selects }: ApproverTerm, lookup: Pick<Organizati
       return atLeast === 1n ? 'any user' : `any ${atLeast} users`;
     case 'tag': {
       const tagName = lookup.tags?.find((tag) => tag.tagId === selects.tagId)?.tagName ?? selects.tagId;
-      return `${atLeast} of users tagged ${tagName}`;
+      return `${atLeast === 1n ? 'a user' : `${atLeast} users`} tagged ${tagName}`;
     }
     case 'user': {
       const userName = lookup.users?.find((user) => user.userId === selects.userId)?.userName ?? selects.userId;

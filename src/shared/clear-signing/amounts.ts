@@ -14,7 +14,7 @@ export const sol = (lamports: bigint): Amount => amountOf(lamports, 9, 'SOL', 'l
 export const btc = (satoshis: bigint): Amount => amountOf(satoshis, 8, 'BTC', 'sat');
 
 /** "1000000.5" → "1,000,000.5": token amounts are read by people comparing them with invoices. */
-function grouped(formatted: string): string {
+export function grouped(formatted: string): string {
   const negative = formatted.startsWith('-');
   const [whole = '0', fraction] = (negative ? formatted.slice(1) : formatted).split('.');
   const digits = BigInt(whole).toLocaleString('en-US');

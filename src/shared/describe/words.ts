@@ -110,6 +110,11 @@ export function enumInWords(value: string, prefix: string): string {
   return sentence(value.startsWith(prefix) ? value.slice(prefix.length) : value);
 }
 
+/** "Ann's", "operators'": a name ending in s takes the apostrophe alone, as English writes a plural's possessive. */
+export function possessive(name: string): string {
+  return /s$/i.test(name) ? `${name}'` : `${name}'s`;
+}
+
 /** "1 account", "3 accounts". */
 export function counted(count: number, singular: string, plural = `${singular}s`): string {
   return `${count} ${count === 1 ? singular : plural}`;

@@ -42,7 +42,7 @@ describe('stillToVote', () => {
   it('lists root quorum members and users whose approval counts toward the consensus of an applicable allow policy', () => {
     expect(stillToVote(exportWallet, [voter('u-root', 'approved')], lookup)).toEqual([
       { userId: 'u-ann', userName: 'Ann', reasons: ['root quorum member'] },
-      { userId: 'u-bo', userName: 'Bo', reasons: ["counts toward policy ops export's consensus (1 of users tagged Ops)"] },
+      { userId: 'u-bo', userName: 'Bo', reasons: ["counts toward policy ops export's consensus (a user tagged Ops)"] },
     ]);
   });
 
@@ -98,9 +98,22 @@ describe('stillToVote', () => {
 
   it('counts users a tag predicate selects, with the number the consensus asks for', () => {
     expect(votersUnder("approvers.filter(user, user.tags.contains('t-ops')).count() >= 2", ops)).toEqual({
-      'u-ann': ["counts toward policy p's consensus (2 of users tagged Ops)"],
-      'u-bo': ["counts toward policy p's consensus (2 of users tagged Ops)"],
+      'u-ann': ["counts toward policy p's consensus (2 users tagged Ops)"],
+      'u-bo': ["counts toward policy p's consensus (2 users tagged Ops)"],
     });
+  });
+
+  it('writes the possessive of a policy name ending in s with the apostrophe alone', () => {
+    const named = stillToVote(exportWallet, [], {
+      ...lookup,
+      users: ops,
+      rootQuorum: undefined,
+      policies: [policy('operators', 'true', "approvers.filter(user, user.tags.contains('t-ops')).count() >= 2")],
+    });
+    expect(named.map((entry) => entry.reasons)).toEqual([
+      ["counts toward policy operators' consensus (2 users tagged Ops)"],
+      ["counts toward policy operators' consensus (2 users tagged Ops)"],
+    ]);
   });
 
   it('counts everyone when the consensus counts approvers unconditionally', () => {

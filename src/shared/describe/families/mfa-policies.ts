@@ -2,6 +2,7 @@
 import type { Describer, Describers, Draft, Fields } from '../draft';
 import { code, plain, records, text } from '../pieces';
 import type { Ref } from '../types';
+import { possessive } from '../words';
 
 /** `AUTHENTICATION_TYPE_EMAIL_OTP` → `email OTP`, and the credential a method names, when it names one. */
 function methodInWords(method: Fields): string {
@@ -71,7 +72,7 @@ const deleteMfaPolicy: Describer = (fields, draft) => {
   draft.title = 'Delete an MFA policy';
   draft.fact('User', user);
   draft.deletions.push({ what: code(text(fields, 'mfaPolicyId') ?? ''), kind: 'MFA policy' });
-  draft.warn(`${user.text}'s activities this policy matched will no longer wait for its authenticators.`);
+  draft.warn(`${possessive(user.text)} activities this policy matched will no longer wait for its authenticators.`);
   draft.summary = user.text;
 };
 
