@@ -120,9 +120,17 @@ async function readFromService(submission: Submission, services: ProfileServices
     const redeclared = (await deps.tokenUsage?.changedSince(profile.organizationId, explained.description)) ?? [];
     described = { ...described, warnings: [...redeclared, ...described.warnings] };
   } else {
-    const withHeldKey =
-      held === undefined ? lookup : { ...lookup, localExportKeys: [...lookup.localExportKeys, { name: HELD_KEY_NAME, publicKey: held.publicKey }] };
-    described = describedReading(describeActivity(subject, withHeldKey, { readPolicy: policyReader(lookup) }));
+    // This desktop's own export, sealed to the one-time key it made for it just now: named as such, not as a stranger's.
+    const sealedTo = action === 'submit' ? submission.parameters['targetPublicKey'] : undefined;
+    const madeKey = typeof sealedTo === 'string' && services.exporter.isSealingToOneTimeKey(sealedTo) ? sealedTo : undefined;
+    const oneTimeKey =
+      held !== undefined
+        ? { name: HELD_KEY_NAME, publicKey: held.publicKey }
+        : madeKey !== undefined
+          ? { name: MADE_KEY_NAME, publicKey: madeKey }
+          : undefined;
+    const withOneTimeKey = oneTimeKey === undefined ? lookup : { ...lookup, localExportKeys: [...lookup.localExportKeys, oneTimeKey] };
+    described = describedReading(describeActivity(subject, withOneTimeKey, { readPolicy: policyReader(lookup) }));
     standing = standingOf(subject, snapshot, approverIds, nowMs);
   }
   const ownKey = await deps.keychain.getApiKeyPublic(profile.apiKeyName).then(
@@ -148,6 +156,7 @@ async function readFromService(submission: Submission, services: ProfileServices
 type Described = Pick<Reading, 'title' | 'summary' | 'facts' | 'changes' | 'warnings'>;
 
 const HELD_KEY_NAME = 'the one-time key this desktop holds for it';
+const MADE_KEY_NAME = 'a one-time key this desktop made for it';
 const HELD_KEY_DELETED =
   'This desktop asked for this export and holds the one-time key it is sealed to: rejecting it deletes that key, so the bundle can never be opened.';
 

@@ -92,6 +92,11 @@ export class Exporter {
   private readonly client: ApiClient;
   private readonly keychain: ExporterOptions['keychain'];
   private readonly signerPublicKey: string;
+  /**
+   * The public halves of the one-time keys made for exports being submitted now: the keychain holds such a key only
+   * once the service answers, and the confirmation before the stamp must still name it as this desktop's.
+   */
+  readonly #sealingToOneTimeKeys = new Set<string>();
 
   constructor({ client, keychain, enclaveSignerPublicKey }: ExporterOptions) {
     this.client = client;
@@ -112,8 +117,10 @@ export class Exporter {
       return { state: 'revealed', secret, activity: outcome.activity };
     }
     const privateKey = p256.utils.randomSecretKey();
+    const publicKey = bytesToHex(p256.getPublicKey(privateKey, false));
+    this.#sealingToOneTimeKeys.add(publicKey);
     try {
-      const outcome = await this.exportTo(subject, bytesToHex(p256.getPublicKey(privateKey, false)));
+      const outcome = await this.exportTo(subject, publicKey);
       if (outcome.state === 'rejected') return { state: outcome.state, activity: outcome.activity };
       if (outcome.state !== 'completed') {
         // Waiting for votes: the keychain keeps the key until the export is opened or can no longer complete.
@@ -123,8 +130,14 @@ export class Exporter {
       const secret = await openExportBundle(outcome.result.exportBundle, privateKey, this.expectation(), format);
       return { state: 'revealed', secret, activity: outcome.activity };
     } finally {
+      this.#sealingToOneTimeKeys.delete(publicKey);
       zeroize(privateKey);
     }
+  }
+
+  /** Whether `publicKey` (uncompressed hex) is the one-time key of an export this exporter is submitting now. */
+  isSealingToOneTimeKey(publicKey: string): boolean {
+    return this.#sealingToOneTimeKeys.has(publicKey.toLowerCase());
   }
 
   /** Submits the export to `targetPublicKey` (130 hex) and returns the bundle text untouched, e.g. to write to a file. */

@@ -22,16 +22,21 @@ const ACCOUNT_PAGE_SIZE = 100;
 /** Enough for any organization a person reviews by eye; beyond it "before" lists stop, names still resolve. */
 const MAX_ACCOUNT_PAGES = 50;
 
+/** How an export's reading names the one-time key this desktop holds for it. */
+export const HELD_ONE_TIME_KEY = 'the one-time key this desktop holds for it';
+
 export async function readOrganization(
   client: Pick<ApiClient, 'query'>,
-  keychain: Pick<Keychain, 'listEncryptionKeys'>,
+  // A keychain that holds one-time keys (the app's) names them too; a reader's without them reads the stored keys only.
+  keychain: Pick<Keychain, 'listEncryptionKeys'> & Partial<Pick<Keychain, 'listOneTimeKeys'>>,
   tokens: Pick<DeclaredTokens, 'list'>,
   nowMs: number,
 ): Promise<OrganizationLookupView> {
-  const [{ organizationData: data }, walletAccounts, exportKeys, { smartContractInterfaces }, declaredTokens] = await Promise.all([
+  const [{ organizationData: data }, walletAccounts, exportKeys, oneTimeKeys, { smartContractInterfaces }, declaredTokens] = await Promise.all([
     client.query('get_organization', {}),
     allWalletAccounts(client),
     keychain.listEncryptionKeys(),
+    keychain.listOneTimeKeys?.() ?? [],
     client.query('list_smart_contract_interfaces', {}),
     tokens.list(),
   ]);
@@ -69,7 +74,11 @@ export async function readOrganization(
       addresses: key.addresses.flatMap((address) => (address.address === undefined ? [] : [address.address])),
     })),
     // A key whose secret the OS keychain lost cannot open anything: it is not "this desktop's" any more.
-    localExportKeys: exportKeys.filter((key) => !key.missing).map(({ name, publicKey }) => ({ name, publicKey })),
+    localExportKeys: [
+      ...exportKeys.filter((key) => !key.missing).map(({ name, publicKey }) => ({ name, publicKey })),
+      // An export this desktop asked for that waits for votes is sealed to the one-time key held for it: this desktop's.
+      ...oneTimeKeys.map(({ publicKey }) => ({ name: HELD_ONE_TIME_KEY, publicKey })),
+    ],
     contracts: smartContractInterfaces.map((contract) => ({
       address: contract.smartContractAddress,
       type: contractInterfaceTypeOf(contract) === 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA' ? 'SOLANA' : 'ETHEREUM',
