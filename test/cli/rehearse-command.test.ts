@@ -13,7 +13,7 @@ describe('policies rehearse', () => {
     await expect(rehearseCommand(noClient, { ...args, since: 'last week' })).rejects.toThrow('--since must be a date such as 2026-11-01');
   });
 
-  it('prints what it cannot reproduce first, then each change with its reading and the policy responsible, then totals', () => {
+  it('prints what it cannot reproduce first, then each change in words with its reading and the policy responsible, then totals; no ids', () => {
     const text = reportText({
       replayed: 3,
       unreproduced: [
@@ -23,7 +23,7 @@ describe('policies rehearse', () => {
           reading: 'Rename wallet Treasury',
           recorded: 'allowed',
           replayed: 'denied',
-          reason: 'recorded allowed, replay answers denied',
+          reason: 'recorded completed with 1 approval, the replay denies it',
         },
       ],
       changes: [
@@ -34,22 +34,25 @@ describe('policies rehearse', () => {
           createdAtMs: Date.UTC(2026, 10, 1, 9),
           before: 'allowed',
           after: 'consensus-needed',
+          approvalsBefore: 1,
+          approvalsAfter: 1,
+          words: "was allowed on the proposer's vote alone, would now wait for approvals beyond the proposer's",
           policies: [{ policyId: 'p1', policyName: 'one ops up to 1000 USDC', before: 'OUTCOME_ALLOW', after: 'OUTCOME_NOT_APPLICABLE' }],
         },
       ],
-      totals: { allowedToDenied: 0, deniedToAllowed: 0, toConsensus: 1, fromConsensus: 0, unchanged: 1 },
+      totals: { allowedToDenied: 0, deniedToAllowed: 0, toConsensus: 1, fromConsensus: 0, fewerApprovals: 0, moreApprovals: 0, unchanged: 1 },
     });
     expect(text).toBe(
       [
-        'Replayed 3 recorded activities.',
+        'Replayed 3 recorded activities, vote by vote.',
         '',
-        "Not reproduced with the current policies (1): the draft's effect on these is uncertain.",
-        '  a1  Rename wallet Treasury: recorded allowed, replay answers denied',
+        "Not reproduced with the rules of the day (1): the draft's effect on these is uncertain.",
+        '  Rename wallet Treasury: recorded completed with 1 approval, the replay denies it',
         '',
         'Outcomes the draft changes (1):',
-        '  2026-11-01T09:00:00.000Z  Transfer 500 USDC to 0x7099…79C8 on Ethereum: allowed → needs consensus; by one ops up to 1000 USDC (OUTCOME_ALLOW → OUTCOME_NOT_APPLICABLE)',
+        "  2026-11-01T09:00:00.000Z  Transfer 500 USDC to 0x7099…79C8 on Ethereum: was allowed on the proposer's vote alone, would now wait for approvals beyond the proposer's; by one ops up to 1000 USDC (OUTCOME_ALLOW → OUTCOME_NOT_APPLICABLE)",
         '',
-        'Totals: 0 allowed → denied, 0 denied → allowed, 1 now need consensus, 0 no longer need it, 1 unchanged.',
+        'Totals: 0 allowed → denied, 0 denied → allowed, 1 now need consensus, 0 no longer need it, 0 need fewer approvals, 0 need more, 1 unchanged.',
         '',
       ].join('\n'),
     );

@@ -17,7 +17,7 @@ const FIRST_RECORDED_SECONDS = 1_700_000_000;
 const at = (seconds: number) => ({ seconds: String(seconds), nanos: '0' });
 
 /** A user whose one API key's public key is `pub-<userId>`, the key its recorded votes carry. */
-function user(userId: string, tags: string[]): User {
+export function fixtureUser(userId: string, tags: string[]): User {
   return {
     userId,
     userName: userId,
@@ -121,7 +121,8 @@ export function rehearsalHistory(activities: Activity[], policies: Policy[], ove
     activities,
     recordedEvaluations: new Map(),
     policies,
-    users: [user(ROOT, []), user(BEA, ['ops'])],
+    users: [fixtureUser(ROOT, []), fixtureUser(BEA, ['ops'])],
+    tags: [{ tagId: 'ops', tagName: 'ops', tagType: 'TAG_TYPE_USER', createdAt: at(0), updatedAt: at(0) }],
     wallets: [{ walletId: WALLET, walletName: 'Treasury', exported: false, imported: false, createdAt: at(0), updatedAt: at(0) }],
     walletAccounts: [
       {

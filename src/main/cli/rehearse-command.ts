@@ -1,6 +1,7 @@
 /**
  * `policies rehearse --draft FILE [--last N | --since DATE] [--json]`: the draft's effect on the recorded history
- * (docs/service.md#policy-rehearsal). Prints what the replay does not reproduce first, then the changed outcomes.
+ * (docs/service.md#policy-rehearsal). Prints what the replay does not reproduce first, then the changed outcomes, each
+ * named and worded ("needed 2 approvals, would now need 1"), never by id.
  */
 import type { ApiClient } from '../client/api-client';
 import { parseDraft, rehearsePolicies, type HistoryWindow } from '../policies/history';
@@ -40,24 +41,23 @@ function historyWindow({ last, since }: RehearseArguments): HistoryWindow {
   return {};
 }
 
-const OUTCOME_WORDS = { allowed: 'allowed', denied: 'denied', 'consensus-needed': 'needs consensus', 'not-replayable': 'not replayable' } as const;
-
 export function reportText(report: RehearsalReport): string {
-  const lines = [`Replayed ${report.replayed} recorded activities.`];
+  const lines = [`Replayed ${report.replayed} recorded activities, vote by vote.`];
   if (report.unreproduced.length > 0) {
-    lines.push('', `Not reproduced with the current policies (${report.unreproduced.length}): the draft's effect on these is uncertain.`);
-    for (const entry of report.unreproduced) lines.push(`  ${entry.activityId}  ${entry.reading}: ${entry.reason}`);
+    lines.push('', `Not reproduced with the rules of the day (${report.unreproduced.length}): the draft's effect on these is uncertain.`);
+    for (const entry of report.unreproduced) lines.push(`  ${entry.reading}: ${entry.reason}`);
   }
   lines.push('', report.changes.length === 0 ? 'The draft changes no outcome.' : `Outcomes the draft changes (${report.changes.length}):`);
   for (const change of report.changes) {
     const when = new Date(change.createdAtMs).toISOString();
     const by = change.policies.map((policy) => `${policy.policyName} (${policy.before} → ${policy.after})`).join(', ');
-    lines.push(`  ${when}  ${change.reading}: ${OUTCOME_WORDS[change.before]} → ${OUTCOME_WORDS[change.after]}${by === '' ? '' : `; by ${by}`}`);
+    lines.push(`  ${when}  ${change.reading}: ${change.words}${by === '' ? '' : `; by ${by}`}`);
   }
-  const { allowedToDenied, deniedToAllowed, toConsensus, fromConsensus, unchanged } = report.totals;
+  const { allowedToDenied, deniedToAllowed, toConsensus, fromConsensus, fewerApprovals, moreApprovals, unchanged } = report.totals;
   lines.push(
     '',
-    `Totals: ${allowedToDenied} allowed → denied, ${deniedToAllowed} denied → allowed, ${toConsensus} now need consensus, ${fromConsensus} no longer need it, ${unchanged} unchanged.`,
+    `Totals: ${allowedToDenied} allowed → denied, ${deniedToAllowed} denied → allowed, ${toConsensus} now need consensus, ${fromConsensus} no longer need it, ` +
+      `${fewerApprovals} need fewer approvals, ${moreApprovals} need more, ${unchanged} unchanged.`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -1,7 +1,7 @@
 /**
  * What a rehearsal replays, read through the profile's API client: the recorded activities (newest first, paged, up to
  * `last` or back to `sinceMs`), the per-policy outcomes the service recorded for each, and the organization as it
- * stands (policies, users, wallets, accounts, private keys, root quorum). Also the draft file's checked shape.
+ * stands (policies, users and their tags, wallets, accounts, private keys, root quorum). Also the draft file's checked shape.
  */
 import { z } from 'zod';
 import type { Activity } from '../../shared/api';
@@ -26,10 +26,11 @@ export interface HistoryWindow {
 }
 
 export async function readRehearsalHistory(client: ApiClient, window: HistoryWindow): Promise<RehearsalHistory> {
-  const [activities, policies, users, wallets, walletAccounts, privateKeys, contractInterfaces, configs] = await Promise.all([
+  const [activities, policies, users, tags, wallets, walletAccounts, privateKeys, contractInterfaces, configs] = await Promise.all([
     recordedActivities(client, window),
     client.query('list_policies', {}).then((answer) => answer.policies),
     client.query('list_users', {}).then((answer) => answer.users),
+    client.query('list_user_tags', {}).then((answer) => answer.userTags),
     client.query('list_wallets', {}).then((answer) => answer.wallets),
     client.query('list_wallet_accounts', {}).then((answer) => answer.accounts),
     client.query('list_private_keys', {}).then((answer) => answer.privateKeys),
@@ -51,6 +52,7 @@ export async function readRehearsalHistory(client: ApiClient, window: HistoryWin
     recordedEvaluations,
     policies,
     users,
+    tags,
     wallets,
     walletAccounts,
     privateKeys,

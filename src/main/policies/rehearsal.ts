@@ -1,21 +1,37 @@
 /**
  * Policy rehearsal (docs/service.md#policy-rehearsal): replays the organization's recorded activities with the shared
- * policy engine, first against the current policies (every activity whose recorded outcome the replay does not
- * reproduce is reported), then against a draft set, listing the outcomes that change and the policy responsible.
- * Pure over a `RehearsalHistory` snapshot; `history.ts` reads one through the API client.
+ * policy engine, vote by vote as the votes came (the proposer's approval alone, then each further one). First against
+ * the policies and root quorum of the day, to check the replay reproduces what the service recorded (every activity
+ * it does not reproduce is reported, with why); then against today's policies and the draft, listing each activity
+ * whose outcome, or number of approvals needed, changes, with the policies responsible. Users, tags, wallets and
+ * policies are named, never shown by id. Pure over a `RehearsalHistory` snapshot; `history.ts` reads one through the
+ * API client.
  */
 import type { Abi } from 'viem';
-import type { Activity, Policy, PrivateKey, SmartContractInterface, User, Wallet, WalletAccount } from '../../shared/api';
+import {
+  timestampMs,
+  type Activity,
+  type Policy,
+  type PrivateKey,
+  type SmartContractInterface,
+  type Tag,
+  type User,
+  type Vote,
+  type Wallet,
+  type WalletAccount,
+} from '../../shared/api';
+import { countingApprovals } from '../../shared/approvals/voting';
 import { decodeEthereumTransaction } from '../../shared/chains/ethereum';
 import { bitcoinNetworkOfFormats, decodeBitcoinPsbt } from '../../shared/chains/bitcoin';
 import { prepareRawPayload, type HashFunction, type PayloadEncoding } from '../../shared/chains/raw-payload';
 import { decodeSolanaTransaction } from '../../shared/chains/solana';
 import { hexToBytes } from '../../shared/crypto/encoding';
-import { describeActivity } from '../../shared/describe';
+import { describeActivity, type OrganizationLookup } from '../../shared/describe';
 import { signingDecoder } from '../activities/readings';
 import { contractsForReading } from '../signing/organization';
 import type { DraftEntry } from '../../shared/ipc/policy-draft';
 import { applyDraft, type DraftedPolicy } from './draft';
+import { policyNamesOf } from './policy-words';
 import {
   conditionContextOf,
   decide,
@@ -36,6 +52,8 @@ export interface RehearsalHistory {
   recordedEvaluations: ReadonlyMap<string, readonly PolicyEvaluation[]>;
   policies: readonly Policy[];
   users: readonly User[];
+  /** User tags: what readings and reasons name a tag by. */
+  tags: readonly Tag[];
   wallets: readonly Wallet[];
   walletAccounts: readonly WalletAccount[];
   privateKeys: readonly PrivateKey[];
@@ -50,7 +68,7 @@ export interface Unreproduced {
   reading: string;
   recorded: RecordedOutcome;
   replayed: ReplayedOutcome;
-  /** Why the replay differs: the outcome, or the policies whose per-policy outcome differs from the recorded one. */
+  /** What was recorded, what the replay answers, and what the history says may explain the difference. */
   reason: string;
 }
 
@@ -61,6 +79,11 @@ export interface OutcomeChange {
   createdAtMs: number;
   before: ReplayedOutcome;
   after: ReplayedOutcome;
+  /** Distinct approvals counted when each replay decided (allowed, denied, or still waiting after the last vote). */
+  approvalsBefore: number;
+  approvalsAfter: number;
+  /** The change in words: "needed 2 approvals, would now need 1". */
+  words: string;
   /** The draft policies whose outcome differs between the two replays (the one responsible first). */
   policies: { policyId: string; policyName: string; before: string; after: string }[];
 }
@@ -69,8 +92,19 @@ export interface RehearsalReport {
   replayed: number;
   unreproduced: Unreproduced[];
   changes: OutcomeChange[];
-  totals: { allowedToDenied: number; deniedToAllowed: number; toConsensus: number; fromConsensus: number; unchanged: number };
+  totals: {
+    allowedToDenied: number;
+    deniedToAllowed: number;
+    toConsensus: number;
+    fromConsensus: number;
+    /** Allowed both times, on fewer (more) approvals with the draft. */
+    fewerApprovals: number;
+    moreApprovals: number;
+    unchanged: number;
+  };
 }
+
+type RootQuorum = RehearsalHistory['rootQuorum'];
 
 function enginePolicy(policy: DraftedPolicy): EnginePolicy {
   return {
@@ -88,57 +122,80 @@ export function rehearse(history: RehearsalHistory, draft: readonly DraftEntry[]
   const drafted = applyDraft(history.policies, draft).map(enginePolicy);
   const names = new Map(drafted.concat(current).map((policy) => [policy.id, policy.name]));
   const org = new Organization(history);
+  const ofTheDay = new PoliciesOfTheDay(history.policies, current);
+  const lookup = lookupOf(history);
   const decodeSigning = signingDecoder({ contracts: contractsForReading(history.contractInterfaces) });
   const report: RehearsalReport = {
     replayed: 0,
     unreproduced: [],
     changes: [],
-    totals: { allowedToDenied: 0, deniedToAllowed: 0, toConsensus: 0, fromConsensus: 0, unchanged: 0 },
+    totals: { allowedToDenied: 0, deniedToAllowed: 0, toConsensus: 0, fromConsensus: 0, fewerApprovals: 0, moreApprovals: 0, unchanged: 0 },
   };
   for (const activity of history.activities) {
     const recorded = recordedOutcome(activity);
     if (recorded === undefined) continue;
     report.replayed += 1;
     // Worded only for the activities listed (most replay unchanged); signing read as its card reads it.
-    const reading = () => describeActivity(activity, {}, { settled: true, decodeSigning }).summary;
+    const reading = () => describeActivity(activity, lookup, { settled: true, decodeSigning }).summary;
     const request = org.replayRequest(activity);
-    const before = typeof request === 'string' ? undefined : decide({ ...request, policies: current });
-    const beforeOutcome = outcomeOf(before);
-    const mismatch = reproductionMismatch(recorded, before, request, history.recordedEvaluations.get(activity.id));
+    if (typeof request === 'string') {
+      report.unreproduced.push({
+        activityId: activity.id,
+        type: activity.type,
+        reading: reading(),
+        recorded,
+        replayed: 'not-replayable',
+        reason: `cannot be replayed: ${request}`,
+      });
+      continue;
+    }
+    const ofDay = replay(request, (atMs) => ofTheDay.at(atMs));
+    const mismatch = reproductionMismatch(activity, request, ofDay, history.recordedEvaluations.get(activity.id), { org, ofTheDay, names });
     if (mismatch !== undefined) {
       report.unreproduced.push({
         activityId: activity.id,
         type: activity.type,
         reading: reading(),
         recorded,
-        replayed: beforeOutcome,
+        replayed: ofDay.outcome,
         reason: mismatch,
       });
     }
-    if (typeof request === 'string' || before === undefined) continue;
-    const after = decide({ ...request, policies: drafted });
-    const afterOutcome = outcomeOf(after);
-    if (afterOutcome === beforeOutcome) {
+    // Today's policies are most often those of the day at every vote: that replay is then the same one.
+    const before = request.steps.every((step) => ofTheDay.at(step.atMs) === current) ? ofDay : replay(request, () => current);
+    const after = replay(request, () => drafted);
+    if (before.outcome === after.outcome && (before.outcome !== 'allowed' || before.approvals === after.approvals)) {
       report.totals.unchanged += 1;
       continue;
     }
-    countChange(report.totals, beforeOutcome, afterOutcome);
+    countChange(report.totals, before, after);
+    // Compared where the first of the two replays decided: the draft's policies at that vote against today's.
+    const step = Math.min(before.decisions.length, after.decisions.length) - 1;
+    const afterThen = outcomeOf(after.decisions[step]!);
     report.changes.push({
       activityId: activity.id,
       type: activity.type,
       reading: reading(),
-      createdAtMs: Number(activity.createdAt.seconds) * 1000,
-      before: beforeOutcome,
-      after: afterOutcome,
-      policies: responsiblePolicies(before.evaluations, after.evaluations, afterOutcome).map(({ policyId, before: was, after: is }) => ({
-        policyId,
-        policyName: names.get(policyId) ?? policyId,
-        before: was,
-        after: is,
-      })),
+      createdAtMs: timestampMs(activity.createdAt),
+      before: before.outcome,
+      after: after.outcome,
+      approvalsBefore: before.approvals,
+      approvalsAfter: after.approvals,
+      words: changeInWords(before, after),
+      policies: responsiblePolicies(before.decisions[step]!.evaluations, after.decisions[step]!.evaluations, afterThen).map(
+        ({ policyId, before: was, after: is }) => ({ policyId, policyName: names.get(policyId) ?? policyId, before: was, after: is }),
+      ),
     });
   }
   return report;
+}
+
+/** The organization's names for readings: users, tags, wallets and their accounts, keys, policies. */
+function lookupOf(history: RehearsalHistory): OrganizationLookup {
+  return {
+    ...policyNamesOf(history, []),
+    walletAccounts: history.walletAccounts.map(({ walletId, address, path, addressFormat }) => ({ walletId, address, path, addressFormat })),
+  };
 }
 
 function recordedOutcome(activity: Activity): RecordedOutcome | undefined {
@@ -154,10 +211,88 @@ function recordedOutcome(activity: Activity): RecordedOutcome | undefined {
   }
 }
 
-function outcomeOf(authorization: Authorization | undefined): ReplayedOutcome {
-  if (authorization === undefined) return 'not-replayable';
+function outcomeOf(authorization: Authorization): Exclude<ReplayedOutcome, 'not-replayable'> {
   if (authorization.decision === 'allow') return 'allowed';
   return authorization.decision === 'deny' ? 'denied' : 'consensus-needed';
+}
+
+/** One recorded approval as the replay counts it: the approval window rule reads its user and time. */
+interface ReplayVote {
+  userId: string;
+  selection: 'VOTE_SELECTION_APPROVED';
+  createdAt: number;
+  approver: EngineApprover;
+}
+
+/** The decision after each approval in time order, with the approvals that count then and the root quorum then. */
+interface ReplayStep {
+  atMs: number;
+  approvers: readonly EngineApprover[];
+  /** Distinct users among them. */
+  approvals: number;
+  rootQuorum: RootQuorum;
+  /** Set when the root quorum then is inferred rather than read: what the reason says about it. */
+  rootQuorumNote?: string | undefined;
+}
+
+type ReplayRequest = Omit<Parameters<typeof decide>[0], 'policies' | 'approvers' | 'rootQuorum' | 'now'> & { steps: readonly ReplayStep[] };
+
+interface Replay {
+  outcome: Exclude<ReplayedOutcome, 'not-replayable'>;
+  /** Distinct approvals counted at the deciding step (the last one when it still waits). */
+  approvals: number;
+  /** The decision after each approval up to the deciding one. */
+  decisions: Authorization[];
+}
+
+/** Decides after each approval until one allows or denies: the service executes (or refuses) at that vote. */
+function replay(request: ReplayRequest, policiesAt: (atMs: number) => readonly EnginePolicy[]): Replay {
+  const decisions: Authorization[] = [];
+  const { steps, ...decision } = request;
+  for (const step of steps) {
+    const authorization = decide({
+      ...decision,
+      policies: policiesAt(step.atMs),
+      approvers: step.approvers,
+      rootQuorum: step.rootQuorum,
+      now: step.atMs,
+    });
+    decisions.push(authorization);
+    if (authorization.decision !== 'consensus-needed') return { outcome: outcomeOf(authorization), approvals: step.approvals, decisions };
+  }
+  return { outcome: 'consensus-needed', approvals: steps.at(-1)!.approvals, decisions };
+}
+
+const approvalsInWords = (count: number) => `${count} approval${count === 1 ? '' : 's'}`;
+
+function replayInWords({ outcome, approvals }: Replay): string {
+  if (outcome === 'denied') return 'was denied';
+  if (outcome === 'consensus-needed') return `still waited after ${approvalsInWords(approvals)}`;
+  return approvals === 1 ? "was allowed on the proposer's vote alone" : `needed ${approvalsInWords(approvals)}`;
+}
+
+/** What a replay answers, as a reason says it: "allows it with 2 approvals". */
+function replayNowInWords({ outcome, approvals }: Replay): string {
+  if (outcome === 'denied') return 'denies it';
+  if (outcome === 'consensus-needed') return `still waits after ${approvalsInWords(approvals)}`;
+  return approvals === 1 ? "allows it on the proposer's vote alone" : `allows it with ${approvalsInWords(approvals)}`;
+}
+
+/** "needed 2 approvals, would now need 1", "was allowed on the proposer's vote alone, would now be denied", … */
+function changeInWords(before: Replay, after: Replay): string {
+  const now =
+    after.outcome === 'denied'
+      ? 'would now be denied'
+      : after.outcome === 'consensus-needed'
+        ? after.approvals === 1
+          ? "would now wait for approvals beyond the proposer's"
+          : `would now still wait after those ${approvalsInWords(after.approvals)}`
+        : before.outcome === 'allowed'
+          ? `would now need ${after.approvals}${after.approvals === 1 ? " (the proposer's vote alone)" : ''}`
+          : after.approvals === 1
+            ? "would now be allowed on the proposer's vote alone"
+            : `would now be allowed with ${approvalsInWords(after.approvals)}`;
+  return `${replayInWords(before)}, ${now}`;
 }
 
 /** Policies whose outcome counts for the new decision and changed between the replays; the deciding outcome first. */
@@ -176,35 +311,105 @@ function applying(outcome: string): string {
   return outcome === 'OUTCOME_ERROR' ? 'OUTCOME_NOT_APPLICABLE' : outcome;
 }
 
-function countChange(totals: RehearsalReport['totals'], before: ReplayedOutcome, after: ReplayedOutcome): void {
-  if (before === 'allowed' && after === 'denied') totals.allowedToDenied += 1;
-  if (before === 'denied' && after === 'allowed') totals.deniedToAllowed += 1;
-  if (after === 'consensus-needed') totals.toConsensus += 1;
-  if (before === 'consensus-needed') totals.fromConsensus += 1;
+function countChange(totals: RehearsalReport['totals'], before: Replay, after: Replay): void {
+  if (before.outcome === 'allowed' && after.outcome === 'denied') totals.allowedToDenied += 1;
+  if (before.outcome === 'denied' && after.outcome === 'allowed') totals.deniedToAllowed += 1;
+  if (after.outcome === 'consensus-needed' && before.outcome !== 'consensus-needed') totals.toConsensus += 1;
+  if (before.outcome === 'consensus-needed' && after.outcome !== 'consensus-needed') totals.fromConsensus += 1;
+  if (before.outcome === 'allowed' && after.outcome === 'allowed') {
+    if (after.approvals < before.approvals) totals.fewerApprovals += 1;
+    else totals.moreApprovals += 1;
+  }
 }
 
-/** Undefined when the replay reproduces the record, else why not. */
+/**
+ * The current policies as they stood at a moment: those created by then. A policy's earlier text is not kept by the
+ * service, so one updated since is replayed as it stands now, and a miss names it.
+ */
+class PoliciesOfTheDay {
+  private readonly createdAtMs: Map<string, number>;
+  private readonly updatedAtMs: Map<string, number>;
+  /** By how many policies existed then: the set only grows with time, so the count names it. */
+  private readonly sets = new Map<number, EnginePolicy[]>();
+
+  constructor(
+    private readonly policies: readonly Policy[],
+    private readonly current: readonly EnginePolicy[],
+  ) {
+    this.createdAtMs = new Map(policies.map((policy) => [policy.policyId, timestampMs(policy.createdAt)]));
+    this.updatedAtMs = new Map(policies.map((policy) => [policy.policyId, timestampMs(policy.updatedAt)]));
+  }
+
+  at(atMs: number): readonly EnginePolicy[] {
+    const existing = this.current.filter((policy) => this.createdAtMs.get(policy.id)! <= atMs);
+    if (existing.length === this.current.length) return this.current;
+    let set = this.sets.get(existing.length);
+    if (set === undefined) this.sets.set(existing.length, (set = existing));
+    return set;
+  }
+
+  /** Policies that existed at `atMs` and were changed after it, each with the moment of its change. */
+  changedAfter(atMs: number): { name: string; changedAtMs: number }[] {
+    return this.policies
+      .filter((policy) => this.createdAtMs.get(policy.policyId)! <= atMs && this.updatedAtMs.get(policy.policyId)! > atMs)
+      .map((policy) => ({ name: policy.policyName, changedAtMs: this.updatedAtMs.get(policy.policyId)! }));
+  }
+}
+
+const dateInWords = (ms: number) => `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+
+const RECORDED_WORDS: Partial<Record<Activity['status'], string>> = {
+  ACTIVITY_STATUS_COMPLETED: 'completed',
+  ACTIVITY_STATUS_FAILED: 'allowed (then failed)',
+  ACTIVITY_STATUS_CONSENSUS_NEEDED: 'still waiting',
+  ACTIVITY_STATUS_REJECTED: 'rejected',
+};
+
+/** Undefined when the replay with the rules of the day reproduces the record, else why not, in names. */
 function reproductionMismatch(
-  recorded: RecordedOutcome,
-  replay: Authorization | undefined,
-  request: ReplayRequest | string,
+  activity: Activity,
+  request: ReplayRequest,
+  ofDay: Replay,
   recordedEvaluations: readonly PolicyEvaluation[] | undefined,
+  { org, ofTheDay, names }: { org: Organization; ofTheDay: PoliciesOfTheDay; names: ReadonlyMap<string, string> },
 ): string | undefined {
-  if (typeof request === 'string') return `cannot be replayed: ${request}`;
-  const replayed = outcomeOf(replay);
-  if (replayed !== recorded) return `recorded ${recorded}, replay answers ${replayed}`;
-  if (recordedEvaluations === undefined || replay === undefined || (replay.decision === 'allow' && replay.by === 'root-quorum')) return undefined;
+  const last = request.steps.at(-1)!;
+  const recordedAllowed = recordedOutcome(activity) === 'allowed';
+  const reproduced = recordedAllowed
+    ? ofDay.outcome === 'allowed' && ofDay.decisions.length === request.steps.length
+    : ofDay.outcome === 'consensus-needed';
+  // What the history says may explain a miss: a policy changed since, a root quorum inferred.
+  const notes = [
+    ...ofTheDay
+      .changedAfter(last.atMs)
+      .map(
+        ({ name, changedAtMs }) =>
+          `policy "${name}" was changed on ${dateInWords(changedAtMs)}, after this activity; its earlier text is not kept by the service`,
+      ),
+    ...(last.rootQuorumNote === undefined ? [] : [last.rootQuorumNote]),
+  ];
+  if (!reproduced) {
+    const recorded = `recorded ${RECORDED_WORDS[activity.status]} with ${approvalsInWords(last.approvals)}`;
+    return [`${recorded}, the replay ${replayNowInWords(ofDay)}`, ...notes].join('; ');
+  }
+  const decided = ofDay.decisions.at(-1)!;
+  if (recordedEvaluations === undefined || (decided.decision === 'allow' && decided.by === 'root-quorum')) return undefined;
   // The service keeps every outcome but NOT_APPLICABLE.
-  const replayedApplicable = new Map(
-    replay.evaluations.filter((evaluation) => evaluation.outcome !== 'OUTCOME_NOT_APPLICABLE').map((e) => [e.policyId, e.outcome as string]),
+  const replayed = new Map(
+    decided.evaluations.filter((evaluation) => evaluation.outcome !== 'OUTCOME_NOT_APPLICABLE').map((e) => [e.policyId, e.outcome as string]),
   );
   const differing = new Set<string>();
-  for (const { policyId, outcome } of recordedEvaluations) if (replayedApplicable.get(policyId) !== outcome) differing.add(policyId);
-  for (const policyId of replayedApplicable.keys()) if (!recordedEvaluations.some((e) => e.policyId === policyId)) differing.add(policyId);
-  return differing.size === 0 ? undefined : `per-policy outcomes differ for ${[...differing].join(', ')}`;
+  for (const { policyId, outcome } of recordedEvaluations) if (replayed.get(policyId) !== outcome) differing.add(policyId);
+  for (const policyId of replayed.keys()) if (!recordedEvaluations.some((e) => e.policyId === policyId)) differing.add(policyId);
+  if (differing.size === 0) return undefined;
+  const named = [...differing].map((policyId) => {
+    const name = names.get(policyId);
+    if (name !== undefined) return `"${name}"`;
+    const created = org.deletedPolicyName(policyId);
+    return created === undefined ? 'a policy deleted since, whose text the service no longer keeps' : `"${created}" (deleted since)`;
+  });
+  return [`per-policy outcomes differ for ${named.join(', ')}`, ...notes].join('; ');
 }
-
-type ReplayRequest = Omit<Parameters<typeof decide>[0], 'policies'>;
 
 /** The organization as main reads it, indexed for rebuilding activities' condition and consensus contexts. */
 class Organization {
@@ -216,6 +421,9 @@ class Organization {
   private readonly keysByAddress: Map<string, PrivateKey>;
   private readonly abis: Map<string, Abi>;
   private readonly idls: { address: string; idl: unknown }[];
+  private readonly quorumChanges: QuorumChange[];
+  /** Policy names by id from the recorded creations: a policy deleted since is named by them. */
+  private readonly createdPolicyNames: Map<string, string>;
 
   constructor(private readonly history: RehearsalHistory) {
     this.users = new Map(history.users.map((user) => [user.userId, user]));
@@ -236,33 +444,90 @@ class Organization {
         key.addresses.flatMap((entry) => (entry.address === undefined ? [] : [[entry.address.toLowerCase(), key] as const])),
       ),
     );
+    this.quorumChanges = quorumChangesOf(history.activities);
+    this.createdPolicyNames = new Map(
+      history.activities.flatMap((activity) => {
+        const created = Object.values(activity.result)[0] as { policyId?: unknown } | undefined;
+        const { policyName } = intentParams(activity);
+        return activity.type.startsWith('ACTIVITY_TYPE_CREATE_POLICY') && typeof created?.policyId === 'string' && typeof policyName === 'string'
+          ? [[created.policyId, policyName] as const]
+          : [];
+      }),
+    );
   }
 
-  /** The engine's request for the recorded activity with every approving vote, or why it cannot be rebuilt. */
+  deletedPolicyName(policyId: string): string | undefined {
+    return this.createdPolicyNames.get(policyId);
+  }
+
+  /** A user's name for reasons: the organization's, else the one the vote carried. */
+  private userName(userId: string, vote?: Vote): string | undefined {
+    const user = this.users.get(userId);
+    if (user !== undefined) return user.userName;
+    const carried = (vote?.user as { userName?: unknown } | undefined)?.userName;
+    return typeof carried === 'string' && carried !== '' ? carried : undefined;
+  }
+
+  /**
+   * The root quorum at `atMs`: set by the last quorum change completed before then, else today's when no change is
+   * recorded; before the first recorded change it is not recorded, and is taken as the users who approved that change
+   * (a root-only activity completes on the root quorum's votes), all of them needed.
+   */
+  private rootQuorumAt(atMs: number): { quorum: RootQuorum; note?: string } {
+    const set = this.quorumChanges.filter((change) => change.atMs < atMs).at(-1);
+    if (set !== undefined) return { quorum: set.quorum };
+    const first = this.quorumChanges[0];
+    if (first === undefined) return { quorum: this.history.rootQuorum };
+    const members = first.approverIds.map((userId) => this.userName(userId) ?? 'a user deleted since').join(', ');
+    return {
+      quorum: { userIds: first.approverIds, threshold: first.approverIds.length },
+      note: `the root quorum before its change on ${dateInWords(first.atMs)} is not recorded; the replay takes it as ${members}, who approved that change, all needed`,
+    };
+  }
+
+  /** The engine's request for the recorded activity, one step per approval in time order, or why it cannot be rebuilt. */
   replayRequest(activity: Activity): ReplayRequest | string {
-    const params = Object.values(activity.intent)[0] as Record<string, unknown>;
+    const params = intentParams(activity);
     let resources: Record<string, unknown>;
     try {
       resources = this.resources(activity.type, params);
     } catch (error) {
       return error instanceof Error ? error.message : String(error);
     }
-    const approvals = activity.votes.filter((vote) => vote.selection === 'VOTE_SELECTION_APPROVED');
-    const approvers: EngineApprover[] = [];
-    for (const vote of approvals) {
+    const approvals: ReplayVote[] = [];
+    for (const vote of approvalsInOrder(activity)) {
       const user = this.users.get(vote.userId);
-      if (user === undefined) return `approver ${vote.userId} is no longer a user of the organization`;
-      approvers.push({ user: policyUser(user), credential: credentialOf(user, vote.publicKey) });
+      if (user === undefined) {
+        const name = this.userName(vote.userId, vote);
+        return name === undefined
+          ? 'an approver is no longer a user of the organization'
+          : `approver ${name} is no longer a user of the organization`;
+      }
+      approvals.push({
+        userId: vote.userId,
+        selection: 'VOTE_SELECTION_APPROVED',
+        createdAt: timestampMs(vote.createdAt),
+        approver: { user: policyUser(user), credential: credentialOf(user, vote.publicKey) },
+      });
     }
+    if (approvals.length === 0) return 'no approval is recorded for it';
     const target = typeof params.userId === 'string' ? this.users.get(params.userId) : undefined;
-    const decidedAt = approvals.at(-1)?.createdAt ?? activity.createdAt;
+    const steps = approvals.map((vote, index): ReplayStep => {
+      const counting = countingApprovals(approvals.slice(0, index + 1), vote.createdAt);
+      const { quorum, note } = this.rootQuorumAt(vote.createdAt);
+      return {
+        atMs: vote.createdAt,
+        approvers: counting.map((approval) => approval.approver),
+        approvals: new Set(counting.map((approval) => approval.userId)).size,
+        rootQuorum: quorum,
+        rootQuorumNote: note,
+      };
+    });
     return {
       activityType: activity.type,
       params,
       condition: conditionContextOf(activity.type, params, resources, target === undefined ? undefined : policyUser(target)),
-      approvers,
-      rootQuorum: this.history.rootQuorum,
-      now: Number(decidedAt.seconds) * 1000 + Math.floor(Number(decidedAt.nanos ?? 0) / 1e6),
+      steps,
     };
   }
 
@@ -372,4 +637,36 @@ function credentialOf(user: User, publicKey: string): EngineApprover['credential
     };
   }
   return { id: publicKey, user_id: user.userId, type: 'CREDENTIAL_TYPE_UNKNOWN', public_key: publicKey };
+}
+
+function intentParams(activity: Activity): Record<string, unknown> {
+  return Object.values(activity.intent)[0] as Record<string, unknown>;
+}
+
+/** The activity's approving votes, earliest first (the proposer's submission is the first). */
+function approvalsInOrder(activity: Activity): Vote[] {
+  return activity.votes
+    .filter((vote) => vote.selection === 'VOTE_SELECTION_APPROVED')
+    .sort((a, b) => timestampMs(a.createdAt) - timestampMs(b.createdAt));
+}
+
+/** A recorded root quorum change that took effect: when, to what, and whose approvals completed it. */
+interface QuorumChange {
+  atMs: number;
+  quorum: RootQuorum;
+  approverIds: string[];
+}
+
+function quorumChangesOf(activities: readonly Activity[]): QuorumChange[] {
+  return activities
+    .filter((activity) => activity.type === 'ACTIVITY_TYPE_UPDATE_ROOT_QUORUM' && activity.status === 'ACTIVITY_STATUS_COMPLETED')
+    .flatMap((activity) => {
+      const { threshold, userIds } = intentParams(activity);
+      const approvals = approvalsInOrder(activity).map((vote) => ({ ...vote, createdAt: timestampMs(vote.createdAt) }));
+      const completedAtMs = approvals.at(-1)?.createdAt;
+      if (typeof threshold !== 'number' || !Array.isArray(userIds) || completedAtMs === undefined) return [];
+      const approverIds = [...new Set(countingApprovals(approvals, completedAtMs).map((vote) => vote.userId))];
+      return [{ atMs: completedAtMs, quorum: { threshold, userIds: userIds.map(String) }, approverIds }];
+    })
+    .sort((a, b) => a.atMs - b.atMs);
 }

@@ -390,6 +390,10 @@ const rehearsalReport = z.strictObject({
       createdAtMs: epochMs,
       before: replayedOutcome,
       after: replayedOutcome,
+      approvalsBefore: z.number().int().nonnegative(),
+      approvalsAfter: z.number().int().nonnegative(),
+      /** The change in words, as main words it: "needed 2 approvals, would now need 1". */
+      words: z.string(),
       policies: z.array(z.strictObject({ policyId: z.string(), policyName: z.string(), before: z.string(), after: z.string() })),
     }),
   ),
@@ -398,6 +402,8 @@ const rehearsalReport = z.strictObject({
     deniedToAllowed: z.number().int(),
     toConsensus: z.number().int(),
     fromConsensus: z.number().int(),
+    fewerApprovals: z.number().int(),
+    moreApprovals: z.number().int(),
     unchanged: z.number().int(),
   }),
 });

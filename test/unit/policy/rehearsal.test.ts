@@ -6,6 +6,7 @@ import { activityClassOf, CLASSIFIED_ACTIVITY_TYPES } from '../../../src/shared/
 import {
   BEA,
   fixturePolicy,
+  fixtureUser,
   loweredLimits,
   mixedHistory,
   recordedActivity,
@@ -82,6 +83,8 @@ describe('policy rehearsal', () => {
       deniedToAllowed: 0,
       toConsensus: 0,
       fromConsensus: 0,
+      fewerApprovals: 0,
+      moreApprovals: 0,
       unchanged: types.length - signingTypes.length,
     });
 
@@ -145,12 +148,14 @@ describe('policy rehearsal', () => {
     const planted = recordedTransfer(50_000n); // recorded as completed, yet over the limit
     const agreeing = recordedTransfer(10n);
     const deletedVoter = recordedTransfer(20n, { voters: ['user-gone'] });
+    // The vote carries its voter as the service knew them: a deleted approver is named by it.
+    (deletedVoter.votes[0]!.user as { userName?: string }).userName = 'Gone';
     const evaluations = new Map([[agreeing.id, [{ policyId: 'limit', outcome: 'OUTCOME_REQUIRES_CONSENSUS' as const }]]]);
     const report = rehearse(history([planted, agreeing, deletedVoter], { recordedEvaluations: evaluations }), []);
     expect(report.unreproduced.map(({ activityId, reason }) => [activityId, reason])).toEqual([
-      [planted.id, 'recorded allowed, replay answers denied'],
-      [agreeing.id, 'per-policy outcomes differ for limit'],
-      [deletedVoter.id, 'cannot be replayed: approver user-gone is no longer a user of the organization'],
+      [planted.id, 'recorded completed with 1 approval, the replay denies it'],
+      [agreeing.id, 'per-policy outcomes differ for "limit"'],
+      [deletedVoter.id, 'cannot be replayed: approver Gone is no longer a user of the organization'],
     ]);
   });
 
@@ -164,6 +169,105 @@ describe('policy rehearsal', () => {
     expect(report.changes.map((change) => change.activityId)).toEqual(aboveLimit.map((activity) => activity.id));
     expect(report.changes.every((change) => change.type === 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && change.after === 'denied')).toBe(true);
     expect(report.totals).toMatchObject({ allowedToDenied: 148, unchanged: 252 });
+  });
+});
+
+describe('rehearsal vote by vote', () => {
+  const CAL = 'user-cal';
+  const SMALL = fixturePolicy(
+    'one ops up to 1000',
+    "activity.action == 'SIGN' && eth.tx.value <= 1000",
+    "approvers.filter(user, user.tags.contains('ops')).count() >= 1",
+  );
+  const LARGE = fixturePolicy(
+    'two ops above 1000',
+    "activity.action == 'SIGN' && eth.tx.value > 1000",
+    "approvers.filter(user, user.tags.contains('ops')).count() >= 2",
+  );
+  const users = [fixtureUser(ROOT, []), fixtureUser(BEA, ['ops']), fixtureUser(CAL, ['ops'])];
+  const organization = (activities: Activity[], overrides: Partial<RehearsalHistory> = {}) =>
+    rehearsalHistory(activities, [SMALL, LARGE], { users, ...overrides });
+  /** Votes a minute apart, in the order given: the proposer's first. */
+  const votedInTurn = (activity: Activity): Activity => ({
+    ...activity,
+    votes: activity.votes.map((vote, index) => ({
+      ...vote,
+      createdAt: { seconds: String(Number(activity.createdAt.seconds) + 60 * index), nanos: '0' },
+    })),
+  });
+  const seconds = (activity: Activity, offset = 0) => ({ seconds: String(Number(activity.createdAt.seconds) + offset), nanos: '0' });
+
+  it('a loosening that lets a two-vote transfer through on the proposer\'s vote is a change: "needed 2 approvals, would now need 1"', () => {
+    const large = votedInTurn(recordedTransfer(250_000n, { voters: [BEA, CAL] }));
+    const small = recordedTransfer(500n);
+    const report = rehearse(organization([large, small]), [{ ...SMALL, condition: "activity.action == 'SIGN' && eth.tx.value <= 500000" }]);
+    expect(report.unreproduced).toEqual([]);
+    expect(
+      report.changes.map(({ activityId, words, approvalsBefore, approvalsAfter }) => [activityId, words, approvalsBefore, approvalsAfter]),
+    ).toEqual([[large.id, "needed 2 approvals, would now need 1 (the proposer's vote alone)", 2, 1]]);
+    expect(report.changes[0]!.policies).toEqual([
+      { policyId: SMALL.policyId, policyName: SMALL.policyName, before: 'OUTCOME_NOT_APPLICABLE', after: 'OUTCOME_ALLOW' },
+    ]);
+    expect(report.totals).toMatchObject({ fewerApprovals: 1, moreApprovals: 0, unchanged: 1 });
+  });
+
+  it('words a tightening, a denial and a waiting activity the draft would let through', () => {
+    const large = votedInTurn(recordedTransfer(250_000n, { voters: [BEA, CAL] }));
+    const waiting = recordedTransfer(300_000n, { status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED' });
+    const history = organization([large, waiting]);
+    const tighter = rehearse(history, [{ ...LARGE, consensus: 'approvers.count() >= 3' }]);
+    expect(tighter.changes.map((change) => change.words)).toEqual(['needed 2 approvals, would now still wait after those 2 approvals']);
+    const denied = rehearse(history, [{ policyName: 'no large', effect: 'EFFECT_DENY', condition: 'eth.tx.value > 1000', consensus: '' }]);
+    expect(denied.changes.map((change) => change.words)).toEqual([
+      'needed 2 approvals, would now be denied',
+      'still waited after 1 approval, would now be denied',
+    ]);
+    const looser = rehearse(history, [{ ...LARGE, consensus: 'approvers.count() >= 1' }]);
+    expect(looser.changes.map((change) => change.words)).toEqual([
+      "needed 2 approvals, would now need 1 (the proposer's vote alone)",
+      "still waited after 1 approval, would now be allowed on the proposer's vote alone",
+    ]);
+    expect(looser.totals).toMatchObject({ fewerApprovals: 1, fromConsensus: 1 });
+  });
+
+  it('checks each vote with the policies of the day: a policy created later did not apply, one changed later is named', () => {
+    const transfer = recordedTransfer(500n);
+    const freeze = {
+      ...fixturePolicy('freeze', "activity.action == 'SIGN'", '', 'EFFECT_DENY'),
+      createdAt: seconds(transfer, 3600),
+      updatedAt: seconds(transfer, 3600),
+    };
+    const later = rehearse(organization([transfer], { policies: [SMALL, LARGE, freeze] }), []);
+    expect(later.unreproduced).toEqual([]);
+
+    // The limit was lowered after the transfer: today's text denies it, and the earlier text is not kept.
+    const lowered = { ...SMALL, condition: "activity.action == 'SIGN' && eth.tx.value <= 100", updatedAt: seconds(transfer, 7200) };
+    const changed = rehearse(organization([transfer], { policies: [lowered, LARGE] }), []);
+    const when = new Date((Number(transfer.createdAt.seconds) + 7200) * 1000).toISOString().slice(0, 19).replace('T', ' ');
+    expect(changed.unreproduced.map((entry) => entry.reason)).toEqual([
+      `recorded completed with 1 approval, the replay denies it; policy "one ops up to 1000" was changed on ${when} UTC, after this activity; its earlier text is not kept by the service`,
+    ]);
+  });
+
+  it('replays each activity with the root quorum of the day, from the recorded quorum changes', () => {
+    // The root alone (a one-member quorum) creates a wallet, then makes the quorum two of two with Bea.
+    const wallet = recordedActivity('ACTIVITY_TYPE_CREATE_WALLET', { walletName: 'Ops', accounts: [] }, 'ACTIVITY_STATUS_COMPLETED', [ROOT]);
+    const quorum = recordedActivity('ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', { threshold: 2, userIds: [ROOT, BEA] }, 'ACTIVITY_STATUS_COMPLETED', [ROOT]);
+    const rename = votedInTurn(
+      recordedActivity('ACTIVITY_TYPE_UPDATE_WALLET', { walletId: 'wallet-1', walletName: 'T' }, 'ACTIVITY_STATUS_COMPLETED', [ROOT, BEA]),
+    );
+    const today = { rootQuorum: { userIds: [ROOT, BEA], threshold: 2 } };
+    const report = rehearse(organization([rename, quorum, wallet], today), []);
+    expect(report.unreproduced).toEqual([]);
+    expect(report.replayed).toBe(3);
+
+    // Cal's earlier membership is not recorded: the quorum before the change is taken as its approvers, and said so.
+    const byCal = recordedActivity('ACTIVITY_TYPE_CREATE_WALLET', { walletName: 'Cal', accounts: [] }, 'ACTIVITY_STATUS_COMPLETED', [CAL]);
+    const change = recordedActivity('ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', { threshold: 2, userIds: [ROOT, BEA] }, 'ACTIVITY_STATUS_COMPLETED', [ROOT]);
+    const when = new Date(Number(change.createdAt.seconds) * 1000).toISOString().slice(0, 19).replace('T', ' ');
+    expect(rehearse(organization([change, byCal], today), []).unreproduced.map((entry) => entry.reason)).toEqual([
+      `recorded completed with 1 approval, the replay denies it; the root quorum before its change on ${when} UTC is not recorded; the replay takes it as ${ROOT}, who approved that change, all needed`,
+    ]);
   });
 });
 

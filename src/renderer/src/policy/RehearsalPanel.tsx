@@ -1,6 +1,7 @@
 /**
- * "Rehearse against history": replays the organization's recorded activities against the current policies and the
- * policy being edited (docs/service.md#policy-rehearsal), before anything is saved.
+ * "Rehearse against history": replays the organization's recorded activities vote by vote against the current
+ * policies and the policy being edited (docs/service.md#policy-rehearsal), before anything is saved. Main words each
+ * change ("needed 2 approvals, would now need 1") and names users, tags and policies; this renders its words.
  */
 import { useState } from 'react';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
@@ -11,12 +12,6 @@ import type { PolicyDraft } from './draft';
 import { draftEntryOf } from './draft-entry';
 
 type Report = ChannelOutput<'policies.rehearse'>;
-const OUTCOME_WORDS: Record<Report['changes'][number]['after'], string> = {
-  allowed: 'allowed',
-  denied: 'denied',
-  'consensus-needed': 'needs consensus',
-  'not-replayable': 'not replayable',
-};
 
 export function RehearsalPanel({ policyId, draft }: { policyId: string | undefined; draft: PolicyDraft }) {
   const action = useAction();
@@ -36,10 +31,10 @@ export function RehearsalPanel({ policyId, draft }: { policyId: string | undefin
       {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
       {report !== undefined && (
         <div aria-label="Rehearsal result">
-          <p>Replayed {report.replayed} recorded activities.</p>
+          <p>Replayed {report.replayed} recorded activities, vote by vote.</p>
           {report.unreproduced.length > 0 && (
             <>
-              <h3>Not reproduced with the current policies ({report.unreproduced.length})</h3>
+              <h3>Not reproduced with the rules of the day ({report.unreproduced.length})</h3>
               <ul>
                 {report.unreproduced.map((entry) => (
                   <li key={entry.activityId}>
@@ -53,14 +48,15 @@ export function RehearsalPanel({ policyId, draft }: { policyId: string | undefin
           <ul aria-label="Changed outcomes">
             {report.changes.map((change) => (
               <li key={change.activityId}>
-                {new Date(change.createdAtMs).toLocaleString()} · {change.reading}: {OUTCOME_WORDS[change.before]} → {OUTCOME_WORDS[change.after]}
+                {new Date(change.createdAtMs).toLocaleString()} · {change.reading}: {change.words}
                 {change.policies.length > 0 && <> (by {change.policies.map((policy) => policy.policyName).join(', ')})</>}
               </li>
             ))}
           </ul>
           <p>
             {report.totals.allowedToDenied} allowed → denied, {report.totals.deniedToAllowed} denied → allowed, {report.totals.toConsensus} now need
-            consensus, {report.totals.fromConsensus} no longer need it, {report.totals.unchanged} unchanged.
+            consensus, {report.totals.fromConsensus} no longer need it, {report.totals.fewerApprovals} need fewer approvals,{' '}
+            {report.totals.moreApprovals} need more, {report.totals.unchanged} unchanged.
           </p>
         </div>
       )}
