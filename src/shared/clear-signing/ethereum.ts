@@ -13,6 +13,7 @@ import {
   type Abi,
   type AbiFunction,
   type AbiParameter,
+  type Address,
   type Hex,
 } from 'viem';
 import { decodeAuthorization, decodeEthereumTransaction, decodeTypedData } from '../chains/ethereum';
@@ -20,14 +21,17 @@ import { ether, gwei, warnLargeTransfer } from './amounts';
 import { findNode, maxOfType, readableMembers, type AmountToken, type StructMembers, type TypedMember } from './ethereum-values';
 import type { Lookup } from './lookup';
 import { ethereumNetwork } from './networks';
+import { readSafeCall, readSafeTypedData, type ReadInnerCall } from './safe';
 import type {
   AddressRef,
+  Amount,
   ContractCall,
   Eip7702Delegation,
   EthereumTransactionDetails,
   GasFees,
   Network,
   ReadableNode,
+  SafeTransaction,
   Signer,
   TypedDataDetails,
 } from './types';
@@ -132,7 +136,51 @@ function checkTokenThreshold(functionName: string, args: readonly ReadableNode[]
 /** ERC-20 functions whose amount argument counts the called contract's own tokens. */
 const TOKEN_FUNCTIONS = new Set(['transfer', 'transferFrom', 'approve', 'increaseAllowance', 'decreaseAllowance']);
 
-function readCall(to: AddressRef, data: Hex, lookup: Lookup, warnings: Warnings, decodedByPolicy: boolean): ContractCall {
+/**
+ * A call to `address` with `value` and `data`, read: the one entry point for every call the card shows, the
+ * transaction's own and those a Safe runs (`depth` counts the Safe and batch levels above it).
+ */
+function readCallTo(
+  address: Address,
+  value: bigint,
+  data: Hex,
+  lookup: Lookup,
+  warnings: Warnings,
+  decodedByPolicy: boolean,
+  depth: number,
+): { to: AddressRef; value: Amount; call?: ContractCall } {
+  const hasData = data.length > 2;
+  const to = lookup.address('ethereum', address, hasData);
+  const call = hasData ? readCall(to, data, lookup, warnings, decodedByPolicy, depth) : undefined;
+  if (!hasData || value > 0n) checkRecipient(to, lookup, warnings);
+  const amount = ether(value);
+  checkValueThreshold(amount, lookup, warnings);
+  return { to, value: amount, ...(call === undefined ? {} : { call }) };
+}
+
+/** A Safe's calls are read as every call is; the policy engine reads only the transaction's own call. */
+const innerReader =
+  (lookup: Lookup, warnings: Warnings): ReadInnerCall =>
+  (to, value, data, depth) =>
+    readCallTo(to, value, data, lookup, warnings, true, depth);
+
+function checkValueThreshold(value: Amount, lookup: Lookup, warnings: Warnings): void {
+  const threshold = lookup.context.thresholds?.ethereumWei;
+  if (threshold !== undefined && value.raw > threshold) {
+    warnings.add(
+      'VALUE_ABOVE_THRESHOLD',
+      `This sends ${value.text}, above the ${ether(threshold).text} threshold set in Settings.`,
+      value.raw.toString(),
+    );
+  }
+}
+
+/** The ERC-20 functions read by their selector alone on a contract nobody described, the amount raw. */
+const FALLBACK_TOKEN_FUNCTIONS = new Set(['transfer', 'approve', 'transferFrom']);
+
+function readCall(to: AddressRef, data: Hex, lookup: Lookup, warnings: Warnings, decodedByPolicy: boolean, depth: number): ContractCall {
+  const safeCall = readSafeCall(to, data, depth, lookup, warnings, innerReader(lookup, warnings));
+  if (safeCall !== undefined) return safeCall;
   const selector = data.slice(0, 10);
   const abi = lookup.abi(to.address);
   const token = lookup.token('ethereum', to.address);
@@ -192,6 +240,12 @@ function readCall(to: AddressRef, data: Hex, lookup: Lookup, warnings: Warnings,
     amountToken(guess.item.name),
   );
   checkApproval(guess.item.name, args, to, warnings);
+  // Nobody described this contract: a standard ERC-20 call still shows who gets what, in raw units.
+  const fallback = token === undefined && abi === undefined && FALLBACK_TOKEN_FUNCTIONS.has(guess.item.name);
+  if (fallback) {
+    checkRecipients(args, lookup, warnings);
+    return { selector, decoded: false, functionName: guess.item.name, args, likelySignature: toFunctionSignature(guess.item), tokenUnknown: true };
+  }
   if (!standardTokenCall) return { selector, decoded: false, args: [], likelySignature: toFunctionSignature(guess.item) };
   checkRecipients(args, lookup, warnings);
   checkTokenThreshold(guess.item.name, args, to, lookup, warnings);
@@ -220,20 +274,16 @@ export function readEthereumTransaction(unsignedTransaction: string, signer: Sig
   const tx = decoded.fields;
   const lookup = anyChain.onChain(tx.chainId);
   const data: Hex = tx.data ?? '0x';
-  const hasData = data.length > 2;
   const network = ethereumNetwork(tx.chainId);
   const value = ether(tx.value ?? 0n);
-  const to = tx.to === undefined || tx.to === null ? undefined : lookup.address('ethereum', getAddress(tx.to), hasData);
-  const call = to !== undefined && hasData ? readCall(to, data, lookup, warnings, decoded.policy.function_name !== undefined) : undefined;
-  if (to !== undefined && (!hasData || value.raw > 0n)) checkRecipient(to, lookup, warnings);
-  const threshold = lookup.context.thresholds?.ethereumWei;
-  if (threshold !== undefined && value.raw > threshold) {
-    warnings.add(
-      'VALUE_ABOVE_THRESHOLD',
-      `This sends ${value.text}, above the ${ether(threshold).text} threshold set in Settings.`,
-      value.raw.toString(),
-    );
-  }
+  const target =
+    tx.to === undefined || tx.to === null
+      ? undefined
+      : readCallTo(getAddress(tx.to), value.raw, data, lookup, warnings, decoded.policy.function_name !== undefined, 0);
+  const to = target?.to;
+  const call = target?.call;
+  // A deployment's value is checked here; a call's was checked with the call.
+  if (target === undefined) checkValueThreshold(value, lookup, warnings);
   const authorizations =
     tx.type === 'eip7702' ? tx.authorizationList.map((authorization) => delegation(authorization, signer, lookup, warnings)) : [];
   return {
@@ -259,6 +309,8 @@ function transactionSummary(to: AddressRef | undefined, value: string, call: Con
   if (to === undefined) return `Deploy a contract on ${network.name}`;
   const target = to.label ?? to.address;
   if (call === undefined) return `Send ${value} to ${target} on ${network.name}`;
+  if (call.safeTransaction !== undefined) return safeSummary(call.safeTransaction, network);
+  if (call.batch !== undefined) return `Run a batch of ${call.batch.length} calls through ${target} on ${network.name}`;
   if (call.functionName === undefined)
     return `Call ${call.likelySignature === undefined ? call.selector : `${call.likelySignature}?`} on ${target} on ${network.name}`;
   const amount = call.args.find((arg) => arg.amount !== undefined)?.amount;
@@ -266,9 +318,18 @@ function transactionSummary(to: AddressRef | undefined, value: string, call: Con
   const partyText = party === undefined ? '' : ` ${APPROVALS.has(call.functionName ?? '') ? 'for' : 'to'} ${party.label ?? party.address}`;
   if (amount !== undefined && (call.functionName === 'transfer' || call.functionName === 'transferFrom' || call.functionName === 'approve')) {
     const verb = call.functionName === 'approve' ? 'Approve' : 'Transfer';
-    return `${verb} ${amount.text}${partyText} on ${network.name}`;
+    const ofToken = call.tokenUnknown === true ? ` of the unknown token ${target}` : '';
+    return `${verb} ${amount.text}${ofToken}${partyText} on ${network.name}`;
   }
   return `Call ${call.functionName} on ${target}${partyText} on ${network.name}`;
+}
+
+function safeSummary(safe: SafeTransaction, network: Network): string {
+  const safeName = safe.safe.label ?? safe.safe.address;
+  const inner = safe.call === undefined ? undefined : transactionSummary(safe.to, safe.value.text, safe.call, network);
+  const what = inner ?? `send ${safe.value.text} to ${safe.to.label ?? safe.to.address} on ${network.name}`;
+  const delegate = safe.operation === 'DELEGATECALL' ? ' by DELEGATECALL' : '';
+  return `Safe ${safeName}${delegate}: ${inner === undefined ? what : what.charAt(0).toLowerCase() + what.slice(1)}`;
 }
 
 // ─── EIP-712 ──────────────────────────────────────────────────────────────────────────────────
@@ -289,6 +350,7 @@ export function readTypedData(payload: string, what: string, anyChain: Lookup, w
   const verifyingToken = verifyingContract === undefined ? undefined : lookup.token('ethereum', verifyingContract.address);
   const message = readableMembers(types.get(primaryType) ?? [], (member) => decoded.message[member.name], structMembers, lookup, verifyingToken);
   checkPermit(primaryType, message, verifyingContract, lookup, warnings);
+  const safeTransaction = readSafeTypedData(decoded, verifyingContract, chainId, lookup, warnings, innerReader(lookup, warnings));
   return {
     primaryType,
     domain,
@@ -296,6 +358,7 @@ export function readTypedData(payload: string, what: string, anyChain: Lookup, w
     ...(network === undefined ? {} : { network }),
     message,
     policy: decoded.policy,
+    ...(safeTransaction === undefined ? {} : { safeTransaction }),
   };
 }
 

@@ -12,10 +12,13 @@ import type {
   EthereumTransactionDetails,
   RawPayloadsDetails,
   ReadableNode,
+  SafeCall,
+  SafeTransaction,
   SigningDescription,
   SolanaTransactionDetails,
 } from './types';
 import type { Fact, Ref } from '../describe/types';
+import { descriptorFacts } from './erc7730/facts';
 
 /**
  * Nested facts as one list for surfaces without nesting, each part labelled by its path: `Call.amount`,
@@ -95,6 +98,7 @@ export function signingFacts(description: SigningDescription): Fact[] {
             ]
           : [{ text: signer.text, id: signer.signWith }],
     },
+    ...descriptorFacts(description.descriptor),
   ];
   switch (details.kind) {
     case 'ethereum-transaction':
@@ -138,8 +142,41 @@ function ethereumFacts(tx: EthereumTransactionDetails): Fact[] {
   ];
 }
 
-/** The call, its arguments nested under it: decoded by an uploaded ABI, or read as the standard token call it matches. */
-function callFact(call: ContractCall): Fact {
+/**
+ * The call, its arguments nested under it: decoded by an uploaded ABI, read as the standard token call it matches, or
+ * a Safe transaction or batch with the calls it runs.
+ */
+function callFact(call: ContractCall, label = 'Call'): Fact {
+  if (call.safeTransaction !== undefined) {
+    return {
+      label,
+      value: [
+        { text: 'Safe execTransaction', id: call.selector },
+        { text: 'read by its selector: whether the contract is a Safe cannot be checked offline', note: true },
+      ],
+      children: safeTransactionFacts(call.safeTransaction),
+    };
+  }
+  if (call.batch !== undefined) {
+    return {
+      label,
+      value: [{ text: `MultiSend batch of ${call.batch.length} call${call.batch.length === 1 ? '' : 's'}`, id: call.selector }],
+      children: [
+        ...call.batch.map((row, index) => ({ label: `call ${index + 1}`, value: safeCallValue(row), children: safeCallFacts(row) })),
+        ...(call.batchError === undefined ? [] : [{ label: 'unreadable', value: plain(call.batchError) }]),
+      ],
+    };
+  }
+  if (call.tokenUnknown === true) {
+    return {
+      label,
+      value: [
+        { text: `${call.likelySignature ?? call.selector} of the ERC-20 standard, read by its selector`, id: call.selector },
+        { text: 'token unknown: decimals unknown', note: true },
+      ],
+      children: nodes(call.args),
+    };
+  }
   const value = call.decoded
     ? code(call.signature ?? call.selector)
     : [
@@ -151,7 +188,59 @@ function callFact(call: ContractCall): Fact {
           id: call.selector,
         },
       ];
-  return { label: 'Call', value, ...(call.args.length === 0 ? {} : { children: nodes(call.args) }) };
+  return { label, value, ...(call.args.length === 0 ? {} : { children: nodes(call.args) }) };
+}
+
+const OPERATION_TEXT: Record<SafeCall['operation'], string> = {
+  CALL: 'CALL',
+  DELEGATECALL: 'DELEGATECALL: the target’s code runs with the Safe’s own storage',
+};
+
+/** A batch row in one line: "CALL to 0x… · 0 ETH". */
+function safeCallValue(row: SafeCall): Ref[] {
+  return [{ text: `${row.operation} to` }, ...address(row.to), ...amount(row.value)];
+}
+
+/** What a Safe call does: its operation, target, value and the call read (a plain transfer has none). */
+function safeCallFacts(row: SafeCall): Fact[] {
+  return [
+    { label: 'operation', value: plain(OPERATION_TEXT[row.operation]) },
+    { label: 'to', value: address(row.to) },
+    { label: 'value', value: amount(row.value) },
+    ...(row.call === undefined ? [] : [callFact(row.call, 'call')]),
+    ...(row.data.length > 2 ? [{ label: 'data', value: code(row.data) }] : []),
+  ];
+}
+
+function safeTransactionFacts(safe: SafeTransaction): Fact[] {
+  const refunds = safe.gasPrice.raw > 0n;
+  return [
+    { label: 'Safe', value: address(safe.safe) },
+    ...safeCallFacts(safe),
+    {
+      label: 'nonce',
+      value: safe.nonce === undefined ? plain('the Safe’s current nonce: not known offline') : plain(safe.nonce.toString()),
+    },
+    { label: 'safeTxGas', value: plain(safe.safeTxGas === 0n ? '0 (all the gas left)' : safe.safeTxGas.toString()) },
+    {
+      label: 'refund',
+      value: plain(refunds ? 'paid by the Safe' : 'none (gas price 0)'),
+      children: [
+        { label: 'baseGas', value: plain(safe.baseGas.toString()) },
+        { label: 'gasPrice', value: amount(safe.gasPrice) },
+        { label: 'gasToken', value: safe.gasToken === undefined ? plain('ETH (the chain’s own coin)') : address(safe.gasToken) },
+        {
+          label: 'refundReceiver',
+          value: safe.refundReceiver === undefined ? plain('whoever submits the transaction') : address(safe.refundReceiver),
+        },
+      ],
+    },
+    {
+      label: 'safeTxHash',
+      value: safe.safeTxHash === undefined ? plain('not known: it covers the Safe’s nonce, which is not known offline') : code(safe.safeTxHash),
+    },
+    ...(safe.signatures === undefined ? [] : [{ label: 'signatures', value: code(safe.signatures) }]),
+  ];
 }
 
 function delegationParts(authorization: Eip7702Delegation): Fact[] {
@@ -217,6 +306,15 @@ function rawFacts(raw: RawPayloadsDetails): Fact[] {
       if (payload.typedData !== undefined) {
         value = [{ text: `EIP-712 ${payload.typedData.primaryType}` }];
         parts.push(
+          ...(payload.typedData.safeTransaction === undefined
+            ? []
+            : [
+                {
+                  label: 'Safe transaction',
+                  value: address(payload.typedData.safeTransaction.safe),
+                  children: safeTransactionFacts(payload.typedData.safeTransaction),
+                },
+              ]),
           { label: 'domain', value: [], children: nodes(payload.typedData.domain) },
           { label: 'message', value: [], children: nodes(payload.typedData.message) },
         );

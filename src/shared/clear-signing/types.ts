@@ -176,6 +176,53 @@ export interface ContractCall {
    * guess (a contract may give the selector another meaning).
    */
   likelySignature?: string;
+  /**
+   * An ERC-20 transfer, approve or transferFrom on a contract nobody described (no upload, not a known or declared
+   * token): its arguments are read by the selector, the amount raw since the token's decimals are unknown.
+   */
+  tokenUnknown?: true;
+  /** Safe execTransaction (read by its selector): the transaction the Safe runs. */
+  safeTransaction?: SafeTransaction;
+  /** Safe multiSend: its packed calls, each read as a call of its own. */
+  batch?: readonly SafeCall[];
+  /** Why the batch stops before its end (the calls before it are in `batch`). */
+  batchError?: string;
+}
+
+/** 0 and 1 of a Safe's `operation`: CALL, or DELEGATECALL (the target's code runs with the Safe's storage). */
+export type SafeOperation = 'CALL' | 'DELEGATECALL';
+
+/** A call a Safe makes, or a row of a MultiSend batch. */
+export interface SafeCall {
+  operation: SafeOperation;
+  to: AddressRef;
+  /** ETH the call sends from the Safe. */
+  value: Amount;
+  /** The call data, 0x-hex. */
+  data: string;
+  /** `data` read as any call is; absent for a plain transfer. */
+  call?: ContractCall;
+}
+
+/** A Safe transaction (execTransaction, or the SafeTx message its owners sign): what the Safe runs and pays. */
+export interface SafeTransaction extends SafeCall {
+  /** The Safe: the called contract, or the typed data's verifying contract. */
+  safe: AddressRef;
+  /** SafeTx messages state it; execTransaction runs at the Safe's current nonce, which cannot be known offline. */
+  nonce?: bigint;
+  /** Gas the Safe's call may use (0: all that is left); part of the refund. */
+  safeTxGas: bigint;
+  /** Gas paid on top of the call's, for the refund. */
+  baseGas: bigint;
+  /** Refund price per gas, in `gasToken` (ETH when absent); 0 pays no refund. */
+  gasPrice: Amount;
+  gasToken?: AddressRef;
+  /** Who is refunded; absent: whoever submits the transaction. */
+  refundReceiver?: AddressRef;
+  /** The EIP-712 hash of the SafeTx the owners sign; only a SafeTx message, which states the nonce, gives it. */
+  safeTxHash?: string;
+  /** execTransaction: the owners' signatures it carries, 0x-hex. */
+  signatures?: string;
 }
 
 export interface Eip7702Delegation {
@@ -281,6 +328,8 @@ export interface TypedDataDetails {
   network?: Network;
   message: readonly ReadableNode[];
   policy: PolicyStruct;
+  /** A SafeTx message, read as the Safe transaction it approves. */
+  safeTransaction?: SafeTransaction;
 }
 
 export interface RawPayloadDetails {
@@ -332,7 +381,10 @@ export type SigningWarningKind =
   | 'VALUE_ABOVE_THRESHOLD'
   | 'NETWORK_NOT_STATED'
   | 'BLIND_SIGNING'
-  | 'UNDECODED';
+  | 'UNDECODED'
+  | 'SAFE_DELEGATECALL'
+  | 'SAFE_REFUND'
+  | 'SAFE_HASH_MISMATCH';
 
 export interface SigningWarning {
   kind: SigningWarningKind;

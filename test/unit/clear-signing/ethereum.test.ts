@@ -150,9 +150,10 @@ describe('clear signing: ERC-20 calls with the uploaded ABI', () => {
       ...fees,
     });
     const tx = details(description);
-    expect(tx.call).toEqual({ selector: '0x095ea7b3', decoded: false, args: [], likelySignature: 'approve(address,uint256)' });
-    expect(kinds(description)).toEqual(['UNKNOWN_CONTRACT', 'UNLIMITED_APPROVAL']);
-    expect(description.summary).toBe(`Call approve(address,uint256)? on ${shib} on Ethereum`);
+    expect(tx.call).toMatchObject({ selector: '0x095ea7b3', decoded: false, likelySignature: 'approve(address,uint256)', tokenUnknown: true });
+    expect(tx.call?.args.map((arg) => arg.text)).toEqual([PERMIT2, 'unlimited (the maximum uint256)']);
+    expect(kinds(description)).toEqual(['UNKNOWN_CONTRACT', 'UNLIMITED_APPROVAL', 'NEW_RECIPIENT']);
+    expect(description.summary).toBe(`Call approve on ${shib} for ${PERMIT2} on Ethereum`);
   });
 });
 

@@ -71,8 +71,8 @@ describe('known token symbols and names are reserved to their (chain, address)',
       { type: 'eip1559', chainId: 1, to: ACME, data: transfer(VENDOR, 250_000_000_000n), ...fees },
       { tokens: [spoof('USDC', 'USD Coin')] },
     );
-    // Read as no token at all: an unknown contract's guessed call, with no amount in "USDC".
-    expect(description.summary).toBe(`Call transfer(address,uint256)? on ${ACME} on Ethereum`);
+    // Read as no token at all: an unknown contract's ERC-20 call, its amount raw, nothing in "USDC".
+    expect(description.summary).toBe(`Transfer 250000000000 raw units of the unknown token ${ACME} to ${VENDOR} on Ethereum`);
     expect(tx.to).toEqual({ address: ACME, role: 'unknown contract' });
     expect(JSON.stringify(description, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))).not.toContain('USDC');
   });

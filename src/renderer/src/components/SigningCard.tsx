@@ -72,6 +72,9 @@ const WARNING_NAMES: Record<SigningCardView['description']['warnings'][number]['
   NETWORK_NOT_STATED: 'Network not stated',
   BLIND_SIGNING: 'Blind signing',
   UNDECODED: 'Not decoded',
+  SAFE_DELEGATECALL: 'Safe DELEGATECALL',
+  SAFE_REFUND: 'Safe refund',
+  SAFE_HASH_MISMATCH: 'Not the Safe’s hash',
 };
 
 /** A fact's parts (arguments, fields, accounts) nested under it, as a list named after it. */
