@@ -108,9 +108,10 @@ function withoutUndefined(values: SettingsChanges): Partial<AppSettings> {
 
 /**
  * What a change of settings widens, in words: more time before the app locks or asks for the passphrase again, the
- * window open to screen capture, fewer signing requests flagged as large. A compromised page could use any of these
- * to see or slip through more, so with an unlock passphrase set they need it; narrowing changes and the theme do not.
- * `catalog` names token thresholds' tokens and reads their amounts in units; without it they read in base units.
+ * window open to screen capture, fewer signing requests flagged as large, simulations on another node's state. A
+ * compromised page could use any of these to see or slip through more, so with an unlock passphrase set they need it;
+ * narrowing changes and the theme do not. `catalog` names token thresholds' tokens and reads their amounts in units;
+ * without it they read in base units.
  */
 export function wideningChanges(before: AppSettings, after: AppSettings, catalog: readonly TokenCatalogEntry[] = []): WideningChange[] {
   const widened: WideningChange[] = [];
@@ -159,6 +160,17 @@ export function wideningChanges(before: AppSettings, after: AppSettings, catalog
             words: `raising the large-transfer warning of ${named} from ${amount(was)} to ${amount(now)}`,
           },
     );
+  }
+  // A simulation is as true as its node's state: a page pointing a chain at a node of its choosing could make a drain
+  // read as harmless, so a node set or replaced needs the passphrase; removing one only leaves requests unsimulated.
+  for (const [chain, url] of Object.entries(after.nodeUrls ?? {})) {
+    const was = before.nodeUrls?.[chain];
+    if (was === url) continue;
+    widened.push({
+      label: `Simulation node (${chain})`,
+      change: `${was ?? 'none'} → ${url}`,
+      words: `simulating ${chain} transactions on the state ${url} gives${was === undefined ? '' : ` instead of ${was}`}`,
+    });
   }
   return widened;
 }

@@ -158,6 +158,17 @@ const tokenCatalogEntry = z.strictObject({
 });
 export type TokenCatalogEntry = z.infer<typeof tokenCatalogEntry>;
 
+/** A chain whose transactions can be simulated: an EVM chain named as CAIP-2 does (`eip155:<chain id>`). */
+const EVM_CHAIN_EXPECTED = 'expected an EVM chain as CAIP-2 names it, like eip155:1';
+export const evmChainCaip2 = z.string().regex(/^eip155:[1-9]\d{0,15}$/, { error: EVM_CHAIN_EXPECTED });
+/** A node's JSON-RPC address: http or https only, at most 2,000 characters. */
+const nodeUrl = z
+  .url({ protocol: /^https?$/, error: 'expected the node’s http:// or https:// URL' })
+  .max(2000, { error: 'expected a node URL of at most 2,000 characters' });
+const nodeUrls = z
+  // A bad key is reported as the record's issue: name what a key must be rather than zod's "Invalid key in record".
+  .record(evmChainCaip2, nodeUrl, { error: (issue) => (issue.code === 'invalid_key' ? EVM_CHAIN_EXPECTED : undefined) })
+  .refine((urls) => Object.keys(urls).length <= 100, { error: 'at most 100 chains may have a node' });
 export const THEMES = ['system', 'light', 'dark'] as const;
 const wholeUnits = z.string().regex(/^\d{1,30}(\.\d{1,18})?$/, { error: 'expected an amount in whole units, like 1.5' });
 export const appSettingsSchema = z.strictObject({
@@ -188,6 +199,11 @@ export const appSettingsSchema = z.strictObject({
    * `app.setSettings` takes them in the token's units (`tokenWarnAboveInput`) and `tokens.catalog` shows them so.
    */
   tokenWarnAbove: z.array(tokenThreshold).max(500).optional(),
+  /**
+   * The Ethereum node each chain's transactions are simulated on before they are signed, by CAIP-2 chain
+   * (`eip155:1` → URL). A chain without one is not simulated; the card says so.
+   */
+  nodeUrls: nodeUrls.optional(),
   /**
    * The inbox (docs/architecture.md#the-inbox): how often main asks each profile's service what waits, and which
    * desktop notifications it shows. While the app is locked a notification says only how many approvals wait.

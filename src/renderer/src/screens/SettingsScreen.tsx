@@ -13,6 +13,7 @@ import { TableHead } from '../components/TableHead';
 import { SecretField } from '../components/TextFields';
 import { useAction } from '../hooks';
 import { useChannel, useInvalidate } from '../queries';
+import { NodeUrlsPanel } from './NodeUrlsPanel';
 import { useUi } from '../store';
 
 /** A change of settings as the form sends it: token thresholds in the token's units. */
@@ -96,6 +97,7 @@ export function SettingsScreen() {
           />
           <WarnAboveForm warnAbove={settings.warnAbove ?? {}} onSave={(warnAbove) => void save({ warnAbove })} />
           <TokenWarnAboveForm onSave={(tokenWarnAbove) => save({ tokenWarnAbove })} />
+          <NodeUrlsPanel nodeUrls={settings.nodeUrls ?? {}} onSave={(nodeUrls) => save({ nodeUrls })} />
           <InboxForm inbox={settings.inbox} onSave={(inbox) => void save({ inbox })} />
         </>
       )}
