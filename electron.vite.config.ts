@@ -17,6 +17,8 @@ export default defineConfig({
           'journal-verify-worker': resolve(__dirname, 'src/main/journal/verify-worker.ts'),
           // Main rehearses a policy draft and dry-runs one on a worker thread from this entry (src/main/policies/off-thread.ts).
           'policy-draft-worker': resolve(__dirname, 'src/main/policies/draft-worker.ts'),
+          // Main simulates a transaction on a worker thread from this entry (src/main/simulation/off-thread.ts).
+          'simulation-worker': resolve(__dirname, 'src/main/simulation/simulation-worker.ts'),
         },
       },
     },

@@ -43,6 +43,8 @@ import { DeclaredTokens } from './tokens/declared-tokens';
 import { tokensHandlers } from './tokens/tokens.ipc';
 import { TokenUsage } from './tokens/token-usage';
 import { signingHandlers } from './signing/signing.ipc';
+import { Simulations } from './simulation/simulation';
+import { simulationHandlers } from './simulation/simulation.ipc';
 import { Stamper } from './stamper/stamper';
 import { usersHandlers } from './users/users.ipc';
 import { walletsHandlers } from './wallets/wallets.ipc';
@@ -269,7 +271,8 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
   const { keychain, profiles, settings, captureProtection, tokens, tokenUsage, journal, lock, unlocker, clipboard, sandbox, inFlight, now } =
     services;
   // Whatever the page asks for, an activity or vote is stamped only once a person confirmed main's reading of it.
-  const active = services.active.withStampCheck(confirmingStampCheck({ confirm, settings, tokens, tokenUsage, keychain, now }));
+  const simulations = new Simulations({ settings, tokens });
+  const active = services.active.withStampCheck(confirmingStampCheck({ confirm, settings, tokens, tokenUsage, keychain, simulations, now }));
   const handlers: IpcHandlers = {
     ...appHandlers({ lock, unlocker, settings, captureProtection, tokens, journal, app }),
     ...tokensHandlers({ tokens, settings, usage: tokenUsage, unlocker, journal }),
@@ -300,6 +303,7 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
     ...importsHandlers({ active, now }),
     ...journalHandlers({ journal, profiles, journalExportsDir: join(services.dataDir, JOURNAL_EXPORTS_DIR) }),
     ...inboxHandlers({ inbox: services.inbox, active, profiles, now }),
+    ...simulationHandlers({ active, simulations }),
     ...signingHandlers({
       active,
       now,

@@ -315,6 +315,12 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
     path: '/public/v1/submit/sign_transaction',
     body: '{}',
   },
+  'simulation.forActivity': {
+    status: 'simulated',
+    block: { number: '21,000,000', hash: `0x${'ab'.repeat(32)}` },
+    node: 'https://node.example',
+    lines: [{ kind: 'balance', text: 'Treasury (0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266): −1.5 ETH (network fee included)' }],
+  },
   'contracts.list': [
     {
       smartContractInterfaceId: 'c1',

@@ -22,6 +22,8 @@ import { signingRequestOf } from '../signing/signing-request';
 import { describeOffline, signingFor } from '../signing/signing';
 import type { DeclaredTokens } from '../tokens/declared-tokens';
 import type { TokenUsage } from '../tokens/token-usage';
+import { simulationInLines } from '../simulation/reading';
+import type { Simulations } from '../simulation/simulation';
 import type { Reading } from './confirmation';
 import type { Submission } from './submission';
 
@@ -30,6 +32,8 @@ export interface StampReaderDeps {
   tokens: Pick<DeclaredTokens, 'list'>;
   /** Says when a token's declaration changed since the organization last used it. */
   tokenUsage?: Pick<TokenUsage, 'changedSince'>;
+  /** Simulates a transaction to be signed, so the confirmation restates what the card says it would do. */
+  simulations?: Pick<Simulations, 'forRequest'>;
   keychain: Pick<Keychain, 'listEncryptionKeys' | 'getApiKeyPublic' | 'listOneTimeKeys'>;
   now: () => number;
 }
@@ -119,6 +123,10 @@ async function readFromService(submission: Submission, services: ProfileServices
     // Its words are the declaration's validated symbol and address, numbers and a date: nothing to escape.
     const redeclared = (await deps.tokenUsage?.changedSince(profile.organizationId, explained.description)) ?? [];
     described = { ...described, warnings: [...redeclared, ...described.warnings] };
+    if (deps.simulations !== undefined) {
+      const simulated = simulationInLines(await deps.simulations.forRequest(signingRequest, snapshot));
+      described = { ...described, facts: [...described.facts, ...simulated.map(visibleText)] };
+    }
   } else {
     // This desktop's own export, sealed to the one-time key it made for it just now: named as such, not as a stranger's.
     const sealedTo = action === 'submit' ? submission.parameters['targetPublicKey'] : undefined;

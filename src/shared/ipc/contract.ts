@@ -31,6 +31,7 @@ import { policyFieldChange, policyReading } from './policy-words';
 import { draftEntry } from './policy-draft';
 import { LINT_RULES } from '../policy/lint-rules';
 import { activityReading } from './readings';
+import { simulationView } from './simulation';
 import { journalChannels } from './journal';
 import { sha256HexSchema } from '../journal/format';
 
@@ -826,6 +827,12 @@ export const ipcContract = {
    * be posted later (approvals.postStampedFile). Only the three signing operations, built by main from typed fields.
    */
   'signing.stampToFile': channel(z.strictObject({ request: signingRequestInput, file: stampedFileName }), stampedFileInfo),
+  /**
+   * What a signing activity's transaction would do, run by main's EVM on the state of the latest block of the node
+   * Settings names for its chain: balance changes, allowances granted, a revert and its reason. Not simulated (and
+   * why) without a node, for a request that signs no Ethereum transaction, or when the node fails.
+   */
+  'simulation.forActivity': channel(z.strictObject({ activityId: id }), simulationView),
 
   'contracts.list': channel(noInput, z.array(contractInterfaceView)),
   /** Checks an ABI or IDL upload as decoding will read it, without submitting; answers what it defines. */

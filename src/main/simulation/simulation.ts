@@ -1,0 +1,109 @@
+/**
+ * What a signing request's transaction would do, before anyone signs it: main runs it on a worker thread's EVM over
+ * the state of the latest block of the node Settings names for its chain (off-thread.ts, run-transaction.ts), then
+ * words the result with the organization's names and the known and declared tokens (reading.ts). The approval card
+ * asks for it (`simulation.forActivity`) and main's confirmation restates it.
+ *
+ * What it trusts: the node. A node that lies about its state makes the simulation lie, so every reading names the
+ * node and the block it ran on, and a node that fails or is too slow leaves the request "not simulated", saying why.
+ */
+import { describeSigningActivity, type ClearSigningContext, type SigningDescription } from '../../shared/clear-signing';
+import { grouped } from '../../shared/clear-signing/amounts';
+import { Lookup } from '../../shared/clear-signing/lookup';
+import { QkError, toQkError } from '../../shared/errors';
+import type { SimulationView } from '../../shared/ipc/simulation';
+import type { ApiClient } from '../client/api-client';
+import type { Settings } from '../settings/settings';
+import { contractsForReading, readOrganization, type OrganizationSnapshot } from '../signing/organization';
+import { activityOf, signingRequestOf, type SigningRequest } from '../signing/signing-request';
+import type { DeclaredTokens } from '../tokens/declared-tokens';
+import { simulateOffThread } from './off-thread';
+import { NO_CHANGE, simulationLines } from './reading';
+import type { RawSimulation, SimulationJob } from './run-transaction';
+
+export interface SimulationsOptions {
+  settings: Pick<Settings, 'get'>;
+  tokens: Pick<DeclaredTokens, 'list'>;
+  /** Runs a simulation; a worker thread per simulation unless a test runs it another way. */
+  simulate?: (job: SimulationJob) => Promise<RawSimulation>;
+}
+
+export class Simulations {
+  private readonly simulate: (job: SimulationJob) => Promise<RawSimulation>;
+
+  constructor(private readonly options: SimulationsOptions) {
+    this.simulate = options.simulate ?? ((job) => simulateOffThread(job));
+  }
+
+  /** The simulation of a signing activity's transaction, read from the service with the organization's names. */
+  async forActivity(client: ApiClient, activityId: string): Promise<SimulationView> {
+    const { activity } = await client.query('get_activity', { activityId });
+    const request = signingRequestOf(activity);
+    if (request === undefined) {
+      throw new QkError(
+        'REQUEST_INVALID',
+        `activity ${activityId} is a ${activity.type}, which signs nothing; only a signing activity is simulated`,
+        {
+          activityId,
+        },
+      );
+    }
+    return this.forRequest(request, await readOrganization(client));
+  }
+
+  /** The simulation of `request`, named with `snapshot`; never throws for a node's failure, which it reports instead. */
+  async forRequest(request: SigningRequest, snapshot: OrganizationSnapshot): Promise<SimulationView> {
+    if (request.operation !== 'sign_transaction') return notSimulated('it signs payloads, not a transaction');
+    const context: ClearSigningContext = {
+      wallets: snapshot.wallets.map((wallet) => ({
+        walletId: wallet.walletId,
+        walletName: wallet.walletName,
+        accounts: snapshot.accounts.filter((account) => account.walletId === wallet.walletId),
+      })),
+      privateKeys: snapshot.privateKeys.map((key) => ({
+        privateKeyId: key.privateKeyId,
+        privateKeyName: key.privateKeyName,
+        addresses: key.addresses.flatMap((entry) => (entry.address === undefined ? [] : [{ address: entry.address }])),
+      })),
+      contracts: contractsForReading(snapshot.contracts),
+      tokens: await this.options.tokens.list(),
+    };
+    const description = describeSigningActivity(activityOf(request), context);
+    const { details, network } = description;
+    if (details.kind !== 'ethereum-transaction')
+      return notSimulated(`only Ethereum transactions are simulated, and this is a ${network.name} transaction`);
+    if (network.chainId === undefined) return notSimulated('the transaction names no chain');
+    const chain = `eip155:${network.chainId}`;
+    const nodeUrl = (await this.options.settings.get()).nodeUrls?.[chain];
+    if (nodeUrl === undefined) return notSimulated(`no node set for ${network.name} (${chain}) in Settings`);
+    const from = signerAddress(description);
+    if (from === undefined) return notSimulated(`the signer ${description.signer.text} has no Ethereum address this organization lists`);
+    let raw: RawSimulation;
+    try {
+      raw = await this.simulate({ nodeUrl, chainId: network.chainId, from, unsignedTransaction: request.unsignedTransaction });
+    } catch (error) {
+      return notSimulated(toQkError(error).message);
+    }
+    const lines = simulationLines(raw, {
+      lookup: new Lookup(context, network.chainId),
+      signer: { address: from, name: description.signer.text },
+      to: details.to?.address,
+    });
+    return {
+      status: 'simulated',
+      block: { number: grouped(raw.block.number.toString()), hash: raw.block.hash },
+      node: new URL(nodeUrl).origin,
+      lines: lines.length === 0 ? [{ kind: 'balance', text: NO_CHANGE }] : lines,
+    };
+  }
+}
+
+function notSimulated(reason: string): SimulationView {
+  return { status: 'not-simulated', reason };
+}
+
+/** The address the transaction is sent from: `signWith` itself, or the Ethereum address of the key it names. */
+function signerAddress({ signer }: SigningDescription): string | undefined {
+  if (/^0x[0-9a-fA-F]{40}$/.test(signer.signWith)) return signer.signWith;
+  return signer.keyAddresses?.find((entry) => /^0x[0-9a-fA-F]{40}$/.test(entry.address))?.address;
+}
