@@ -10,6 +10,7 @@ import type { PolicyStandingView, SigningCardView } from '../../../shared/ipc/si
 import { useChannel } from '../queries';
 import { PolicyExpression } from './PolicyExpression';
 import { QueryStatus } from './QueryStatus';
+import { SimulationSection } from './SimulationSection';
 import { StillToVoteList } from './StillToVoteList';
 
 /**
@@ -24,6 +25,7 @@ export function SigningCardLoader({ activityId }: { activityId: string }) {
   return (
     <>
       <SigningCard card={card.data} titled={false} />
+      <SimulationSection activityId={activityId} />
       {card.data.activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' && <StillToVoteList possible={card.data.standing.stillToVote} />}
     </>
   );
