@@ -8,7 +8,7 @@ import type { Network, Signer } from './types';
 let chainsById: Map<number, Chain> | undefined;
 
 /** viem lists some chains twice (e.g. a preconfirmation variant with the same id): the first definition names it. */
-function chainById(chainId: number): Chain | undefined {
+export function chainById(chainId: number): Chain | undefined {
   if (chainsById === undefined) {
     chainsById = new Map();
     for (const candidate of Object.values(viemChains) as unknown[]) {
