@@ -23,6 +23,7 @@ const OPTIONS = {
   'encryption-key-file': { type: 'string' },
   'target-public-key': { type: 'string' },
   output: { type: 'string' },
+  'output-dir': { type: 'string' },
   bundle: { type: 'string' },
   organization: { type: 'string' },
   'signer-public-key': { type: 'string' },

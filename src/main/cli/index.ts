@@ -28,6 +28,11 @@ async function run(argv: string[]): Promise<void> {
     const { verifyJournalFile } = await import('./journal-verify-command');
     return verifyJournalFile(commandLine);
   }
+  if (command === 'clear-signing') {
+    // Reads files only: neither the keychain nor a profile is loaded.
+    const { clearSigningCommand } = await import('./clear-signing-command');
+    return clearSigningCommand(commandLine);
+  }
   const { runCommand } = await import('./commands');
   return runCommand(commandLine);
 }

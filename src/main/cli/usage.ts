@@ -43,4 +43,8 @@ export const USAGE = `usage: quorumkey [--data-dir DIR] [--profile NAME|ID] <com
           Sandbox's from the app's Settings; proofs under any other root verify but are named as not pinned)
   journal export [--from DATE] [--to DATE] --output FILE   (JSON lines, and FILE's checkpoint beside it; DATE is
           2026-11-26 or an ISO time; without dates the whole journal)
-  journal checkpoint --output FILE   (a signed checkpoint of the journal's head, for an auditor to keep)`;
+  journal checkpoint --output FILE   (a signed checkpoint of the journal's head, for an auditor to keep)
+  clear-signing test FIXTURE.tests.json... (--output FILE | --output-dir DIR)   (the ERC-7730 registry's conformance
+          runner: each fixture's results.json; exit 1 when a case fails or errs)
+  clear-signing refresh --from FOLDER|FILE.tar.gz [--output FILE]   (checks a copy of the ERC-7730 registry and
+          writes the descriptors the app ships; run from the repository's root)`;
