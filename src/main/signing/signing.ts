@@ -29,6 +29,7 @@ import { applyDraft, checkPolicyIds } from '../policies/draft';
 import { standingOffThread } from '../policies/off-thread';
 import { standingIn, type PolicyStanding, type StandingRequest } from './policy-standing';
 import { activityOf, parametersOf, policyResources, signingRequestOf, withSigningParameters, type SigningRequest } from './signing-request';
+import { shippedDescriptors } from '../clear-signing/shipped-registry';
 
 export interface SigningOptions {
   client: ApiClient;
@@ -183,6 +184,7 @@ export class Signing {
 
   private async baseContext(snapshot: OrganizationSnapshot): Promise<ClearSigningContext> {
     return {
+      descriptors: await shippedDescriptors(),
       wallets: snapshot.wallets.map((wallet) => ({
         walletId: wallet.walletId,
         walletName: wallet.walletName,

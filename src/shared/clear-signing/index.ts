@@ -11,6 +11,7 @@ import { hexToBytes } from '../crypto/encoding';
 import { PAYLOAD_ENCODING_WORDS, TRANSACTION_TYPE_WORDS } from '../describe/signing-words';
 import { QkError } from '../errors';
 import { readBitcoinPsbt } from './bitcoin';
+import { registryReading } from './erc7730/reading';
 import { readEthereumTransaction } from './ethereum';
 import { Lookup } from './lookup';
 import { bitcoinNetworkDescription, bitcoinNetworkOf, SOLANA_NETWORK } from './networks';
@@ -61,7 +62,11 @@ export function describeSigningRequest(request: SigningRequest, context: ClearSi
       contract.address,
     );
   }
-  return { operation: request.operation, signer, warnings: warnings.list, ...reading };
+  const descriptor =
+    context.descriptors === undefined
+      ? undefined
+      : registryReading(reading.details, reading.network.chainId, signer.signWith, lookup, context.descriptors);
+  return { operation: request.operation, signer, warnings: warnings.list, ...reading, ...(descriptor === undefined ? {} : { descriptor }) };
 }
 
 type Reading = { title: string; summary: string; network: Network; details: SigningDetails };

@@ -5,6 +5,7 @@
  */
 import type { PolicyEffect } from '../api/enums';
 import type { PolicyStruct } from '../policy/values';
+import type { DescriptorSection, Erc7730Descriptors } from './erc7730/reading';
 
 // ─── what the caller supplies ─────────────────────────────────────────────────────────────────
 
@@ -62,6 +63,8 @@ export interface ValueThresholds {
 export type TokenThreshold = ({ family: 'ethereum'; chainId: number; address: string } | { family: 'solana'; address: string }) & { raw: bigint };
 
 export interface ClearSigningContext {
+  /** ERC-7730 descriptors (the registry data main ships): a call or message one binds is also read by it. */
+  descriptors?: Erc7730Descriptors;
   wallets?: readonly WalletNames[];
   privateKeys?: readonly PrivateKeyNames[];
   contracts?: readonly ContractInterface[];
@@ -419,4 +422,6 @@ export interface SigningDescription {
   warnings: readonly SigningWarning[];
   /** Filled by the caller from the policy engine; the reader leaves it undefined. */
   policyStanding?: PolicyStanding;
+  /** The registry descriptor's reading, beside the decoded details (never instead of them). */
+  descriptor?: DescriptorSection;
 }
