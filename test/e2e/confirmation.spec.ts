@@ -110,7 +110,7 @@ test('approving a 250,000 USDC transfer: main restates amount, token, destinatio
   expect(shown.text).toContain(`Acme payroll · contract (${PAYROLL})`);
   expect(shown.text).toContain('Network: Ethereum (chain id 1)');
   expect(shown.text).toContain('Policy verdict: no policy matches; the root quorum decides');
-  expect(shown.text).toContain('After this one it still needs: nothing more: with this one the root quorum allows it');
+  expect(shown.text).toContain('After this one it still needs: nothing more: the root quorum allows it');
   expect(shown.text).toContain(`Fingerprint: ${submitted.activity.fingerprint}`);
   await screenshotBothThemes(page, 'confirmation-transfer-asked');
   shown.answer(false);
@@ -148,7 +148,7 @@ test('a root quorum change is shown before → after on main’s surface and app
   expect(shown.request.title).toBe('Submit: Change the root quorum?');
   expect(shown.text).toContain('Members: Root user → Root user, Bea');
   expect(shown.text).toContain('Approvals needed: 1 of 1 → 2 of 2');
-  expect(shown.text).toContain('After this one it still needs: nothing more: with this one the root quorum allows it');
+  expect(shown.text).toContain('After this one it still needs: nothing more: the root quorum allows it');
   await expect(page.getByRole('region', { name: 'Root quorum' })).toContainText('Now: 1 of 1');
   await screenshotBothThemes(page, 'confirmation-root-quorum-asked');
   shown.answer(true);

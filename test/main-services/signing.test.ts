@@ -10,6 +10,7 @@ import { Readings } from '../../src/main/activities/readings';
 import { Approvals } from '../../src/main/approvals/approvals';
 import { ContractInterfaces, checkContractInterface } from '../../src/main/contracts/contracts';
 import { Signing } from '../../src/main/signing/signing';
+import { readOrganization } from '../../src/main/signing/organization';
 import type { SigningRequest } from '../../src/main/signing/signing-request';
 import type { AppSettings } from '../../src/shared/ipc/contract';
 import { rejection } from '../support/assertions';
@@ -29,7 +30,7 @@ afterEach(async () => {
 
 function signingOf(bed: TestBed, index: number, warnAbove: AppSettings['warnAbove'] = {}): Signing {
   const operator = bed.operators[index]!;
-  const approvals = new Approvals({ client: operator.client, stamper: operator.stamper, apiKeyName: 'operator', now: bed.clock.now });
+  const approvals = new Approvals({ client: operator.client, stamper: operator.stamper, credential: { apiKeyName: 'operator' }, now: bed.clock.now });
   return new Signing({
     client: operator.client,
     settings: { get: async () => ({ warnAbove }) },
@@ -137,7 +138,7 @@ describe('signing cards', () => {
     const approvals = new Approvals({
       client: bed.operators[2]!.client,
       stamper: bed.operators[2]!.stamper,
-      apiKeyName: 'operator',
+      credential: { apiKeyName: 'operator' },
       now: bed.clock.now,
     });
     await approvals.approve(submitted.activity.fingerprint);
@@ -165,7 +166,9 @@ describe('signing cards', () => {
       keychain: { listEncryptionKeys: async () => [] },
       tokens: { list: async () => [] },
       now: bed.clock.now,
-      signing: () => signingOf(testBed, 2).readings(),
+      profileName: 'Operator 2',
+      organization: () => readOrganization(viewer.client),
+      signing: (snapshot) => signingOf(testBed, 2).readings(snapshot),
     });
     const { activities } = await viewer.client.query('list_activities', {});
     const [row] = await readings.of(activities.filter((activity) => activity.id === submitted.activity.id));

@@ -44,7 +44,7 @@ describe('policy evaluation has no work bound: drafts are evaluated off main’s
   it('reads a dry run’s standing on a worker thread, as main would', async () => {
     const history = mixedHistory({ activities: 0, limits: 1 });
     const snapshot: OrganizationSnapshot = {
-      viewer: { userId: BEA, username: BEA, organizationId: 'org' },
+      viewer: { userId: BEA, username: BEA, organizationId: 'org', organizationName: 'Org' },
       wallets: [...history.wallets],
       accounts: [...history.walletAccounts],
       privateKeys: [],

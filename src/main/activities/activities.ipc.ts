@@ -2,6 +2,7 @@ import type { IpcHandlers } from '../ipc/register';
 import type { Keychain } from '../keychain/keychain';
 import type { ActiveProfileHandlerDeps } from '../profiles/active-profile';
 import type { Settings } from '../settings/settings';
+import { readOrganization } from '../signing/organization';
 import { signingFor } from '../signing/signing';
 import type { DeclaredTokens } from '../tokens/declared-tokens';
 import { activityView } from './activity-views';
@@ -17,7 +18,15 @@ export interface ReadingHandlerDeps extends ActiveProfileHandlerDeps {
 /** The active profile's readings. */
 export async function readingsOf({ active, now, keychain, tokens, settings }: ReadingHandlerDeps): Promise<Readings> {
   const services = await active.services();
-  return new Readings({ client: services.client, keychain, tokens, now, signing: () => signingFor(services, { settings, tokens, now }).readings() });
+  return new Readings({
+    client: services.client,
+    keychain,
+    tokens,
+    now,
+    profileName: services.profile.name,
+    organization: () => readOrganization(services.client),
+    signing: (snapshot) => signingFor(services, { settings, tokens, now }).readings(snapshot),
+  });
 }
 
 export function activitiesHandlers(deps: ReadingHandlerDeps): Pick<IpcHandlers, 'activities.list' | 'activities.get'> {

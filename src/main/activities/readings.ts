@@ -6,14 +6,17 @@
  */
 import type { Activity } from '../../shared/api';
 import { signingOperationOf } from '../../shared/api/signing-operations';
-import { describeSigningActivity, flatFacts, signingFacts, type ClearSigningContext } from '../../shared/clear-signing';
-import { describeActivity, type SigningDecoder } from '../../shared/describe';
+import { describeSigningActivity, flatFacts, signingFacts, type ClearSigningContext, type SigningRequest } from '../../shared/clear-signing';
+import { describeActivity, type ActivityDescription, type SigningDecoder } from '../../shared/describe';
 import type { ActivityReadingView } from '../../shared/ipc/readings';
 import type { ApiClient } from '../client/api-client';
 import type { Keychain } from '../keychain/keychain';
+import { tallyOf } from '../approvals/approvals';
+import { activityStanding, voteReadingOf } from '../approvals/vote-reading';
 import { readOrganization } from '../organization/organization';
 import { policyReader } from '../policies/policy-words';
-import type { SigningReadings } from '../signing/signing';
+import type { OrganizationSnapshot } from '../signing/organization';
+import { standingView, type SigningReadings } from '../signing/signing';
 import { signingRequestOf } from '../signing/signing-request';
 import type { DeclaredTokens } from '../tokens/declared-tokens';
 
@@ -21,22 +24,33 @@ export interface ReadingsOptions {
   client: Pick<ApiClient, 'query'>;
   keychain: Pick<Keychain, 'listEncryptionKeys'>;
   tokens: Pick<DeclaredTokens, 'list'>;
+  /** The organization as policies read it, read only when a list holds a signing request or one taking votes. */
+  organization: () => Promise<OrganizationSnapshot>;
   /** The signing context, read only when a list holds a signing request. */
-  signing: () => Promise<SigningReadings>;
+  signing: (snapshot: OrganizationSnapshot) => Promise<SigningReadings>;
+  /** The profile the viewer acts through, as the vote readings name it. */
+  profileName: string;
   now: () => number;
 }
 
 /** Statuses of an activity that has not run yet: the organization as it stands is its "before". */
 const UNSETTLED: ReadonlySet<string> = new Set(['ACTIVITY_STATUS_CONSENSUS_NEEDED', 'ACTIVITY_STATUS_PENDING', 'ACTIVITY_STATUS_CREATED']);
 
+type ReadActivity = Pick<Activity, 'id' | 'type' | 'status' | 'intent' | 'votes'>;
+
 export class Readings {
   constructor(private readonly options: ReadingsOptions) {}
 
   /** Each activity's reading, in the order given. */
-  async of(activities: readonly Pick<Activity, 'id' | 'type' | 'status' | 'intent' | 'votes'>[]): Promise<ActivityReadingView[]> {
+  async of(activities: readonly ReadActivity[]): Promise<ActivityReadingView[]> {
     const { client, keychain, tokens, now } = this.options;
     const signs = activities.some((activity) => signingOperationOf(activity.type) !== undefined);
-    const [lookup, signing] = await Promise.all([readOrganization(client, keychain, tokens, now()), signs ? this.options.signing() : undefined]);
+    const votes = activities.some((activity) => activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED');
+    const [lookup, snapshot] = await Promise.all([
+      readOrganization(client, keychain, tokens, now()),
+      signs || votes ? this.options.organization() : undefined,
+    ]);
+    const signing = signs && snapshot !== undefined ? await this.options.signing(snapshot) : undefined;
     const readPolicy = policyReader(lookup);
     return Promise.all(
       activities.map(async (activity): Promise<ActivityReadingView> => {
@@ -47,23 +61,59 @@ export class Readings {
           ...(signing === undefined ? {} : { decodeSigning: signingDecoder(signing.contextFor(activity.id)) }),
         });
         const kind = signingOperationOf(activity.type) === undefined ? 'activity' : 'signing';
-        const verdict = signing !== undefined && kind === 'signing' && !settled ? await verdictOf(signing, activity) : undefined;
-        return { ...description, kind, ...(verdict === undefined ? {} : { verdict }) };
+        if (activity.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED' || snapshot === undefined) return { ...description, kind };
+        const voting = await this.voteOf(activity, snapshot, signing, description);
+        return { ...description, kind, ...voting };
       }),
     );
   }
+
+  /** Where `activity` stands and what the viewer's vote would do: the policies read at the approvals counted now. */
+  private async voteOf(
+    activity: ReadActivity,
+    snapshot: OrganizationSnapshot,
+    signing: SigningReadings | undefined,
+    description: ActivityDescription,
+  ): Promise<Pick<ActivityReadingView, 'verdict' | 'vote'>> {
+    const nowMs = this.options.now();
+    const tally = tallyOf(activity.votes, nowMs);
+    const withViewer = [...new Set([...tally.approverIds, snapshot.viewer.userId])];
+    const request = signing === undefined ? undefined : readableSigningRequest(activity);
+    const [standing, standingWithViewer] =
+      request === undefined || signing === undefined
+        ? [activityStanding(activity, snapshot, tally.approverIds, nowMs), activityStanding(activity, snapshot, withViewer, nowMs)]
+        : await Promise.all([signing.standing(request, tally.approverIds), signing.standing(request, withViewer)]);
+    const signer = request === undefined || signing === undefined ? undefined : signerOf(activity, signing.contextFor(activity.id));
+    const vote = voteReadingOf({
+      activity,
+      tally,
+      snapshot,
+      profileName: this.options.profileName,
+      title: description.title,
+      ...(signer === undefined ? {} : { signer }),
+      standing,
+      withViewer: standingWithViewer,
+    });
+    return { vote, ...(request === undefined || typeof standing === 'string' ? {} : { verdict: standingView(standing) }) };
+  }
 }
 
-/** The policies' verdict, or none when the recorded intent is not a signing request this version reads. */
-async function verdictOf(signing: SigningReadings, activity: Pick<Activity, 'type' | 'intent' | 'votes'>) {
-  let request;
+/** Who signs a signing activity, as its card and main's confirmation name it. */
+function signerOf(activity: Pick<Activity, 'type' | 'intent'>, context: ClearSigningContext): string | undefined {
   try {
-    request = signingRequestOf(activity);
+    return describeSigningActivity(activity, context).signer.text;
   } catch {
-    // The reading already says the payload could not be read; its card names the fault.
     return undefined;
   }
-  return request === undefined ? undefined : signing.verdict(activity, request);
+}
+
+/** The signing request an activity records, or none when it is not one this version reads (its card names the fault). */
+function readableSigningRequest(activity: Pick<Activity, 'type' | 'intent'>): SigningRequest | undefined {
+  try {
+    return signingRequestOf(activity);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The describer's signing hook: the request read by clear signing with `context`, as the signing card reads it. */

@@ -21,6 +21,10 @@ export interface Reading {
   fingerprint?: string;
   /** "Sign an Ethereum transaction", "Change the root quorum". */
   title: string;
+  /** Who stamps, as whom, where: "Bea (profile Bea) in Root organization"; absent when the service could not be asked. */
+  voter?: string;
+  /** For a vote: what it does ("your approval completes it: …", "your rejection ends it: it will not run"). */
+  voteDoes?: string;
   /** One line: "Transfer 250,000 USDC to Bob (0x…) on Ethereum". */
   summary: string;
   /** "Network: Ethereum (chain id 1)", with parts indented beneath their fact. */
@@ -62,8 +66,10 @@ export function confirmationOf(reading: Reading): ConfirmationRequest {
     fields.length === 0 ? [] : ['', heading, ...lines(fields).map((line) => `  ${line}`)];
   return {
     title: `${action}: ${title}?`,
-    message: `${action} ${JSON.stringify(title)}${where}? ${visibleText(reading.summary)}`,
+    message: `${action} ${JSON.stringify(title)}${reading.voter === undefined ? '' : ` as ${visibleText(reading.voter)}`}${where}? ${visibleText(reading.summary)}`,
     detail: [
+      ...(reading.voter === undefined ? [] : [`${reading.action === 'submit' ? 'Submitted' : 'Voting'} as: ${visibleText(reading.voter)}`]),
+      ...(reading.voteDoes === undefined ? [] : [`This vote: ${visibleText(reading.voteDoes)}`]),
       ...lines(reading.facts),
       ...section('Before → after:', reading.changes),
       ...section('Warnings:', reading.warnings),

@@ -10,6 +10,7 @@ import { activityStatusInWords, describeActivity, type ActivityDescription, type
 import { QkError, toQkError } from '../../shared/errors';
 import { quotedText, visibleText } from '../../shared/visible-text';
 import { tallyOf } from '../approvals/approvals';
+import { activityStanding, stillNeededInWords, verdictInWords, voteReadingOf, voterInWords, type Standing } from '../approvals/vote-reading';
 import { valueText } from '../cli/signing-text';
 import type { Keychain } from '../keychain/keychain';
 import { readOrganization as readLookup } from '../organization/organization';
@@ -115,11 +116,18 @@ async function readFromService(submission: Submission, services: ProfileServices
 
   const signingRequest = signingRequestOf(subject);
   let described: Described;
-  let standing: PolicyStanding | string;
+  // Where the policies stand with the approvals that count now, and once this stamp counts.
+  let standings: { before: Standing; after: Standing };
+  let signer: string | undefined;
   if (signingRequest !== undefined) {
-    const explained = await signingFor(services, deps).explain(signingRequest, snapshot, approverIds);
-    standing = explained.standing;
+    const signing = signingFor(services, deps);
+    const explained = await signing.explain(signingRequest, snapshot, approverIds);
+    standings = {
+      before: action === 'submit' ? explained.standing : await signing.standing(signingRequest, snapshot, counted),
+      after: explained.standing,
+    };
     described = signingReading(explained.description);
+    signer = explained.description.signer.text;
     // Its words are the declaration's validated symbol and address, numbers and a date: nothing to escape.
     const redeclared = (await deps.tokenUsage?.changedSince(profile.organizationId, explained.description)) ?? [];
     described = { ...described, warnings: [...redeclared, ...described.warnings] };
@@ -139,13 +147,28 @@ async function readFromService(submission: Submission, services: ProfileServices
           : undefined;
     const withOneTimeKey = oneTimeKey === undefined ? lookup : { ...lookup, localExportKeys: [...lookup.localExportKeys, oneTimeKey] };
     described = describedReading(describeActivity(subject, withOneTimeKey, { readPolicy: policyReader(lookup) }));
-    standing = standingOf(subject, snapshot, approverIds, nowMs);
+    const after = activityStanding(subject, snapshot, approverIds, nowMs);
+    standings = { before: action === 'submit' ? after : activityStanding(subject, snapshot, counted, nowMs), after };
   }
+  const vote =
+    target === undefined
+      ? undefined
+      : voteReadingOf({
+          activity: target,
+          tally: tallyOf(target.votes, nowMs),
+          snapshot,
+          profileName: profile.name,
+          title: described.title,
+          ...(signer === undefined ? {} : { signer }),
+          standing: standings.before,
+          withViewer: standings.after,
+        });
   const ownKey = await deps.keychain.getApiKeyPublic(profile.apiKeyName).then(
     (key) => key.publicKey,
     () => undefined,
   );
   const lockOut = lockOutOf(subject, snapshot, ownKey, profile.name);
+  const override = action === 'approve' ? (vote?.warnings ?? []) : [];
   return {
     reading: {
       action,
@@ -153,9 +176,16 @@ async function readFromService(submission: Submission, services: ProfileServices
       activityType: subject.type,
       ...(target === undefined ? {} : { fingerprint: visibleText(target.fingerprint) }),
       ...described,
-      warnings: [...(lockOut === undefined || action === 'reject' ? [] : [`Lock-out: ${lockOut}.`]), ...heldKeyWarnings, ...described.warnings],
-      verdict: typeof standing === 'string' ? standing : verdictInWords(standing),
-      stillNeeded: typeof standing === 'string' ? 'not known' : stillNeededInWords(standing),
+      voter: voterInWords(snapshot, profile.name),
+      ...(vote === undefined ? {} : { voteDoes: action === 'reject' ? vote.rejectDoes : vote.approveDoes }),
+      warnings: [
+        ...override,
+        ...(lockOut === undefined || action === 'reject' ? [] : [`Lock-out: ${lockOut}.`]),
+        ...heldKeyWarnings,
+        ...described.warnings,
+      ],
+      verdict: verdictInWords(standings.before),
+      stillNeeded: stillNeededInWords(action === 'reject' ? standings.before : standings.after),
     },
     lockOut,
   };
@@ -214,47 +244,6 @@ async function votedOn({ client }: Pick<ProfileServices, 'client'>, fingerprint:
     );
   }
   throw new QkError('ACTIVITY_NOT_FOUND', `no activity of this organization has fingerprint ${shown}; nothing was stamped`, { fingerprint: shown });
-}
-
-/** The policies' standing on an activity that signs nothing, or why it cannot be read. */
-function standingOf(subject: Subject, snapshot: OrganizationSnapshot, approverIds: readonly string[], nowMs: number): PolicyStanding | string {
-  const params = Object.values(subject.intent)[0];
-  try {
-    return standingIn(snapshot, {
-      activityType: subject.type,
-      params: typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {},
-      resources: {},
-      approverIds,
-      nowMs,
-    });
-  } catch (error) {
-    return `QuorumKey cannot read the policies on this kind of activity (${visibleText(error instanceof Error ? error.message : String(error))}); the service decides`;
-  }
-}
-
-/** The policies' own verdict, whatever the root quorum's votes decide: which matched, and how they stand. */
-function verdictInWords({ matchedPolicies, failedPolicies }: PolicyStanding): string {
-  const named = (policyOutcome: string) =>
-    matchedPolicies
-      .filter((policy) => policy.outcome === policyOutcome)
-      .map((policy) => quotedText(policy.policyName))
-      .join(', ');
-  const words =
-    named('DENY') !== ''
-      ? `denied by policy ${named('DENY')}`
-      : named('ALLOW') !== ''
-        ? `allowed by policy ${named('ALLOW')}`
-        : named('NEEDS_CONSENSUS') !== ''
-          ? `policy ${named('NEEDS_CONSENSUS')} matches and waits for its consensus`
-          : 'no policy matches; the root quorum decides';
-  const failed = failedPolicies.map((policy) => `${quotedText(policy.policyName)} (${visibleText(policy.reason)})`);
-  return failed.length === 0 ? words : `${words}; could not evaluate ${failed.join(', ')}`;
-}
-
-function stillNeededInWords({ outcome, decidedBy, consensusNeeds }: PolicyStanding): string {
-  if (outcome === 'ALLOW') return `nothing more: with this one ${decidedBy === 'root quorum' ? 'the root quorum allows it' : 'a policy allows it'}`;
-  if (outcome === 'DENY') return 'nothing can approve it while a policy denies it';
-  return consensusNeeds === undefined ? 'more approvals (how many, the consensus does not say)' : visibleText(consensusNeeds);
 }
 
 /**

@@ -12,7 +12,6 @@ import type { Journal } from '../journal/journal';
 import { localRecord } from '../journal/local-entry';
 import type { Keychain } from '../keychain/keychain';
 import type { Profiles } from '../profiles/profiles';
-import type { DeclaredTokens } from '../tokens/declared-tokens';
 import type { ExportRequests } from './export-requests';
 import { decryptBundleOffline, decryptedRecord, type ExportSubject } from './exporter';
 import { withdrawExport } from './withdrawal';
@@ -26,7 +25,6 @@ export interface ExportsHandlerDeps extends ActiveProfileHandlerDeps {
   exportRequests: ExportRequests;
   /** Main's confirmation surface, for a withdrawal that stamps nothing (a stamp passes the active profile's check). */
   confirm: Confirm;
-  tokens: Pick<DeclaredTokens, 'list'>;
 }
 
 type ExportChannel = 'exports.reveal' | 'exports.decryptBundle' | 'exports.saveBundle' | 'exports.requests' | 'exports.withdraw';
@@ -40,7 +38,6 @@ export function exportsHandlers({
   journal,
   exportRequests,
   confirm,
-  tokens,
 }: ExportsHandlerDeps): Pick<IpcHandlers, ExportChannel> {
   return {
     'exports.requests': async () => {
@@ -60,7 +57,7 @@ export function exportsHandlers({
       }));
     },
     'exports.withdraw': async ({ activityId }) =>
-      withdrawExport({ services: await active.services(), exportRequests, confirm, journal, keychain, tokens, nowMs: now() }, activityId),
+      withdrawExport({ services: await active.services(), exportRequests, confirm, journal, nowMs: now() }, activityId),
     'exports.saveBundle': async ({ activityId, file: name }) => {
       const { client } = await active.services();
       const { activity } = await client.query('get_activity', { activityId });

@@ -7,19 +7,17 @@
  * its one-time key deleted, so a bundle it yields can never be opened.
  */
 import type { Activity } from '../../shared/api/activity-record';
-import { stillToVote } from '../../shared/approvals/still-to-vote';
 import { activityStatusInWords } from '../../shared/describe';
 import { QkError } from '../../shared/errors';
 import type { ChannelOutput } from '../../shared/ipc/contract';
 import { visibleText } from '../../shared/visible-text';
 import { tallyOf } from '../approvals/approvals';
+import { activityStanding } from '../approvals/vote-reading';
 import { requireConfirmation, type Confirm, type ConfirmationRequest } from '../confirmation/confirmation';
 import type { Journal } from '../journal/journal';
 import { localRecord } from '../journal/local-entry';
-import type { Keychain } from '../keychain/keychain';
-import { readOrganization } from '../organization/organization';
+import { readOrganization } from '../signing/organization';
 import type { ProfileServices } from '../profiles/active-profile';
-import type { DeclaredTokens } from '../tokens/declared-tokens';
 import type { ExportRequest, ExportRequests } from './export-requests';
 
 export interface WithdrawalDeps {
@@ -28,9 +26,6 @@ export interface WithdrawalDeps {
   /** Main's confirmation surface, for a withdrawal that stamps nothing. */
   confirm: Confirm;
   journal: Pick<Journal, 'record'>;
-  /** For the organization lookup that says who may still vote. */
-  keychain: Pick<Keychain, 'listEncryptionKeys'>;
-  tokens: Pick<DeclaredTokens, 'list'>;
   nowMs: number;
 }
 
@@ -67,9 +62,12 @@ export async function withdrawExport(deps: WithdrawalDeps, activityId: string): 
     );
   }
 
-  const [{ userId, username }, lookup] = await Promise.all([client.query('whoami', {}), readOrganization(client, deps.keychain, deps.tokens, nowMs)]);
+  const snapshot = await readOrganization(client);
+  const { userId, username } = snapshot.viewer;
   const tally = tallyOf(activity.votes, nowMs);
-  if (stillToVote(activity, tally.voters, lookup).some((voter) => voter.userId === userId)) {
+  // Who may still vote, as the Approvals screen and the vote's confirmation read it.
+  const standing = activityStanding(activity, snapshot, tally.approverIds, nowMs);
+  if (typeof standing !== 'string' && standing.stillToVote.some((voter) => voter.userId === userId)) {
     const after = await exportRequests.withdraw(activityId, () => approvals.reject(activity.fingerprint));
     return { activityId, rejected: true, summary: rejectedInWords(request, after?.status ?? activity.status) };
   }

@@ -133,6 +133,8 @@ export function shownReading(shown: Reading, activity: Activity): JournalReading
     title: shown.title,
     summary: shown.summary,
     facts: [
+      ...(shown.voter === undefined ? [] : [{ label: shown.action === 'submit' ? 'Submitted as' : 'Voted as', value: shown.voter }]),
+      ...(shown.voteDoes === undefined ? [] : [{ label: 'What the vote did', value: shown.voteDoes }]),
       ...shown.facts.map(labelled),
       ...shown.changes.map(labelled),
       { label: 'Still needed when confirmed', value: shown.stillNeeded },

@@ -10,7 +10,7 @@ import { QkError } from '../../shared/errors';
 import type { ApiClient } from '../client/api-client';
 
 export interface OrganizationSnapshot {
-  viewer: { userId: string; username: string; organizationId: string };
+  viewer: { userId: string; username: string; organizationId: string; organizationName: string };
   wallets: Wallet[];
   accounts: WalletAccount[];
   privateKeys: PrivateKey[];
@@ -37,7 +37,7 @@ export async function readOrganization(client: ApiClient): Promise<OrganizationS
     readRootQuorum(client),
   ]);
   return {
-    viewer: { userId: whoami.userId, username: whoami.username, organizationId: whoami.organizationId },
+    viewer: { userId: whoami.userId, username: whoami.username, organizationId: whoami.organizationId, organizationName: whoami.organizationName },
     wallets: wallets.wallets,
     accounts,
     privateKeys: privateKeys.privateKeys,

@@ -8,7 +8,7 @@
  * consensus holds, then an ALLOW short of consensus waits; a policy that cannot be evaluated counts as not matching.
  */
 import type { Policy, Tag, User } from '../../shared/api';
-import { possibleVoters, type PossibleVoter } from '../../shared/approvals/still-to-vote';
+import { possibleVoters, type PossibleVoter } from '../approvals/possible-voters';
 import type { KnownToken } from '../../shared/clear-signing/types';
 import type { OrganizationLookup } from '../../shared/describe';
 import type { PolicyWhyView } from '../../shared/ipc/policy-words';
@@ -54,6 +54,8 @@ export interface PolicyStanding {
   failedPolicies: { policyId: string; policyName: string; reason: string }[];
   /** "needs 1 more approver tagged ops"; absent when nothing more is needed or nothing can allow it. */
   consensusNeeds?: string;
+  /** The fewest more approvals that would let it run, where the search could tell (its words are consensusNeeds). */
+  missingApprovals?: number;
   /** Whether the viewer's approval would count toward what is still needed. */
   viewerCanApprove: boolean;
   /** Set when the approvals so far already decide it: the root quorum's, or a policy's. */
@@ -236,6 +238,7 @@ export function policyStanding(input: StandingInput): PolicyStanding {
     return {
       ...base,
       outcome: 'NEEDS_CONSENSUS',
+      ...(best === undefined ? {} : { missingApprovals: best.count }),
       consensusNeeds:
         best !== undefined
           ? best.words
@@ -250,6 +253,7 @@ export function policyStanding(input: StandingInput): PolicyStanding {
   return {
     ...base,
     outcome: 'NO_POLICY',
+    missingApprovals: missing,
     consensusNeeds: `no policy allows it: needs ${missing} more root quorum ${missing === 1 ? 'approval' : 'approvals'}`,
     viewerCanApprove: !viewerVoted && viewerInRootQuorum,
   };

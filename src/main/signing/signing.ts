@@ -150,15 +150,13 @@ export class Signing {
     return stampToFile(operations[request.operation].path, body, file);
   }
 
-  /** One read of the organization and its history for reading many signing activities. */
-  async readings(): Promise<SigningReadings> {
-    const snapshot = await readOrganization(this.options.client);
+  /** One read of the organization's history for reading many signing activities against `snapshot`. */
+  async readings(snapshot: OrganizationSnapshot): Promise<SigningReadings> {
     const base = await this.baseContext(snapshot);
     const history = await this.pastRecipients(base);
     return {
       contextFor: (activityId) => withHistory(base, history, activityId),
-      verdict: async (activity, request) =>
-        standingView(await this.standing(request, snapshot, tallyOf(activity.votes, this.options.now()).approverIds)),
+      standing: (request, approverIds) => this.standing(request, snapshot, approverIds),
     };
   }
 
@@ -167,7 +165,8 @@ export class Signing {
     return describeSigningActivity(activityOf(request), withHistory(base, await this.pastRecipients(base), excludeActivityId));
   }
 
-  private async standing(request: SigningRequest, snapshot: OrganizationSnapshot, approverIds: readonly string[]): Promise<PolicyStanding> {
+  /** Where the policies stand on `request` with the approvals of `approverIds` counted. */
+  async standing(request: SigningRequest, snapshot: OrganizationSnapshot, approverIds: readonly string[]): Promise<PolicyStanding> {
     return standingIn(snapshot, await this.standingRequest(request, snapshot, approverIds));
   }
 
@@ -210,6 +209,7 @@ export class Signing {
       ],
       tokens: await this.options.tokens.list(),
       thresholds: thresholdsOf(await this.options.settings.get()),
+      addressBook: (await this.options.addressBook?.list(snapshot.viewer.organizationId)) ?? [],
     };
   }
 

@@ -9,6 +9,27 @@ import type { ActivityDescription } from '../describe/types';
 import { fact, factValue, policyStandingView, type WireOf } from './signing';
 
 const text = z.string().max(100_000);
+
+/**
+ * Where an activity waiting for votes stands and what the viewer's vote would do: main's one answer
+ * (src/main/approvals/vote-reading.ts), which every surface shows as it is.
+ */
+export const voteReadingView = z.strictObject({
+  voter: text,
+  proposer: text.optional(),
+  approvals: z.number().int().nonnegative(),
+  required: z.number().int().nonnegative().optional(),
+  verdict: text,
+  stillNeeded: text,
+  stillToVote: z.array(z.strictObject({ userId: z.string(), userName: z.string(), reasons: z.array(z.string()) })).max(10_000),
+  viewerVote: z.enum(['approved', 'rejected']).optional(),
+  viewerCounts: z.boolean(),
+  viewerCompletes: z.boolean(),
+  approveDoes: text,
+  rejectDoes: text,
+  warnings: z.array(text).max(100),
+});
+export type VoteReadingView = z.infer<typeof voteReadingView>;
 const refs = z.array(factValue).max(10_000).readonly();
 const facts = z.array(fact).max(10_000).readonly();
 
@@ -31,5 +52,7 @@ export const activityReading = z.strictObject({
   rawIntent: z.record(z.string(), z.unknown()).optional(),
   /** Signing requests still taking votes: the policies' standing, as the signing card shows it. */
   verdict: policyStandingView.optional(),
+  /** Any activity still taking votes: where it stands and what the viewer's vote would do, in main's words. */
+  vote: voteReadingView.optional(),
 }) satisfies z.ZodType<WireOf<ActivityDescription>>;
 export type ActivityReadingView = z.infer<typeof activityReading>;

@@ -66,6 +66,7 @@ export const policyStandingView = z.strictObject({
   ),
   failedPolicies: z.array(z.strictObject({ policyId: z.string(), policyName: z.string(), reason: z.string() })),
   consensusNeeds: z.string().optional(),
+  missingApprovals: z.number().int().nonnegative().optional(),
   viewerCanApprove: z.boolean(),
   decidedBy: z.enum(['root quorum', 'policy']).optional(),
   /** Who may still vote and why, from the same evaluation as the verdict. */

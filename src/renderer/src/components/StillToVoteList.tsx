@@ -1,4 +1,6 @@
-import type { PossibleVoter } from '../../../shared/approvals/still-to-vote';
+import type { VoteReadingView } from '../../../shared/ipc/readings';
+
+type PossibleVoter = VoteReadingView['stillToVote'][number];
 
 /** Who may still vote on an open activity, by name and why; it shrinks as votes come in. */
 export function StillToVoteList({ possible }: { possible: readonly PossibleVoter[] }) {

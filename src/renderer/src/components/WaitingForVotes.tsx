@@ -1,5 +1,4 @@
 import type { ReactNode } from 'react';
-import { stillToVote } from '../../../shared/approvals/still-to-vote';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
 import { useChannel } from '../queries';
 import { useUi } from '../store';
@@ -22,8 +21,9 @@ export function WaitingForVotes({
   children?: ReactNode;
 }) {
   const show = useUi((state) => state.show);
-  const organization = useChannel('organization.lookup');
-  const possible = organization.data === undefined ? undefined : stillToVote(activity, activity.voters, organization.data);
+  // Main's reading of the same activity in the queue: who may still vote, from the policies' verdict on it.
+  const pending = useChannel('approvals.pending');
+  const possible = pending.data?.find((item) => item.activityId === activity.id)?.reading.vote?.stillToVote;
   return (
     <div className="notice notice-info waiting" role="status" aria-label="Waiting for votes">
       <p className="notice-title">

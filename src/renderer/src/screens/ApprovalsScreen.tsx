@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { activityOperations } from '../../../shared/api/activities';
 import type { ActivityType } from '../../../shared/api/activity-types';
-import { stillToVote } from '../../../shared/approvals/still-to-vote';
 import { APPROVAL_WINDOW_MS, currentVoteOf } from '../../../shared/approvals/voting';
-import { activityStatusInWords, activityTypeInWords, type OrganizationLookup } from '../../../shared/describe';
+import { activityStatusInWords, activityTypeInWords } from '../../../shared/describe';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
+import type { VoteReadingView } from '../../../shared/ipc/readings';
 import { exportedKindOf } from '../../../shared/offline/export-file';
 import { durationInWords, requesterOf } from '../activity-words';
 import { ActivityDescriptionView } from '../components/ActivityDescription';
@@ -76,9 +76,6 @@ export function ApprovalsScreen() {
   const action = useAction();
   const invalidate = useInvalidate();
   const me = useChannel('approvals.whoami');
-  // Names and "before" for descriptions; without it they show ids and "not known", which is still correct.
-  const organization = useChannel('organization.lookup');
-  const lookup: OrganizationLookup = organization.data ?? {};
   const pending = useChannel('approvals.pending');
   // Filtered by the service, so a filter reaches past the newest page; a new filter is a new query.
   const history = useActivityHistory({
@@ -221,7 +218,6 @@ export function ApprovalsScreen() {
           ) : (
             <ApprovalDetail
               item={selected}
-              lookup={lookup}
               myUserId={me.data?.userId}
               busy={action.busy !== undefined}
               onVote={(vote) => void castVote(vote, selected)}
@@ -243,13 +239,11 @@ export function ApprovalsScreen() {
 
 function ApprovalDetail({
   item,
-  lookup,
   myUserId,
   busy,
   onVote,
 }: {
   item: ApprovalItem;
-  lookup: OrganizationLookup;
   myUserId: string | undefined;
   busy: boolean;
   onVote: (vote: Vote) => void;
@@ -298,7 +292,7 @@ function ApprovalDetail({
           fingerprint={description.exports?.target.fingerprint}
         />
       )}
-      {open && description.kind !== 'signing' && <StillToVote item={item} lookup={lookup} />}
+      {open && description.vote !== undefined && <YourVote vote={description.vote} signing={description.kind === 'signing'} />}
       <h3>Who voted</h3>
       {item.voters.length === 0 ? (
         <p className="empty">No votes yet.</p>
@@ -416,11 +410,33 @@ function ExportActions({
 }
 
 /**
- * Who may still vote, for an activity that signs nothing. A signing request's card lists them from main's policy
- * standing instead, the same evaluation as its verdict (its conditions read the decoded transaction).
+ * Main's one answer on an activity waiting for votes: the policies' verdict, what it still needs, who may still vote
+ * (a signing request's card lists them already), and what this user's approval or rejection would do.
  */
-function StillToVote({ item, lookup }: { item: ApprovalItem; lookup: OrganizationLookup }) {
-  return <StillToVoteList possible={stillToVote({ type: item.type, intent: item.activity.intent }, item.voters, lookup)} />;
+function YourVote({ vote, signing }: { vote: VoteReadingView; signing: boolean }) {
+  return (
+    <section aria-labelledby="your-vote-title">
+      <h3 id="your-vote-title">Your vote</h3>
+      {vote.warnings.map((warning) => (
+        <p key={warning} className="notice notice-warning" role="alert">
+          {warning}
+        </p>
+      ))}
+      <dl className="facts">
+        <dt>Voting as</dt>
+        <dd>{vote.voter}</dd>
+        <dt>Policy verdict</dt>
+        <dd>{vote.verdict}</dd>
+        <dt>Still needs</dt>
+        <dd>{vote.stillNeeded}</dd>
+        <dt>If you approve</dt>
+        <dd>{vote.approveDoes}</dd>
+        <dt>If you reject</dt>
+        <dd>{vote.rejectDoes}</dd>
+      </dl>
+      {!signing && <StillToVoteList possible={vote.stillToVote} />}
+    </section>
+  );
 }
 
 /** What a vote did, in words: "Approved — 2 of 2; Export a wallet is done." or "Approved — waiting for 1 more." */

@@ -1,30 +1,14 @@
 /**
- * Who may still vote on an activity waiting for votes, and why: members of the root quorum (whose approvals alone
- * can complete anything), and users whose approval would count toward the consensus of an allow policy whose
- * condition does not rule the activity out, read by evaluating that consensus for each user (a comprehension over the
- * approvers whose predicate holds for them or over the credentials whose predicate holds for one of theirs, or a count
- * of every approver). A policy whose time window does not hold now (as main reports it) cannot allow anything now, so
- * its voters are not listed for it. Those who already voted in the open window are left out.
- *
- * Here a policy's condition is read against the activity alone; for a signing request, whose conditions read the
- * decoded transaction, main's policy standing names the voters from its own verdict (see possibleVoters).
+ * Who may still vote and why, given the policies a verdict found waiting for consensus: members of the root quorum
+ * (whose approvals alone can complete anything), and users whose approval would count toward the consensus of one of
+ * those ALLOW policies, read by evaluating that consensus for each user (a comprehension over the approvers whose
+ * predicate holds for them or over the credentials whose predicate holds for one of theirs, or a count of every
+ * approver). Main's policy standing calls it with exactly the policies its verdict found waiting, so a vote is never
+ * said to count toward a policy the verdict did not match.
  */
-import {
-  TRANSACTION_ROOTS,
-  absentKeywordOf,
-  approverTerms,
-  checkPolicyExpression,
-  evaluatePolicyExpression,
-  policyActivityOf,
-  termsCountingApproval,
-  type ApproverTerm,
-  type KnownCredential,
-  type PolicyActivity,
-  type PolicyUser,
-} from '../policy';
-import type { CredentialFacts, OrganizationLookup, PolicyFacts, UserFacts } from '../describe/types';
-import { possessive } from '../describe/words';
-import type { Voter } from './voting';
+import { approverTerms, checkPolicyExpression, termsCountingApproval, type ApproverTerm, type KnownCredential, type PolicyUser } from '../../shared/policy';
+import type { CredentialFacts, OrganizationLookup, PolicyFacts, UserFacts } from '../../shared/describe/types';
+import { possessive } from '../../shared/describe/words';
 
 export interface PossibleVoter {
   userId: string;
@@ -33,23 +17,7 @@ export interface PossibleVoter {
   reasons: string[];
 }
 
-export function stillToVote(
-  activity: { type: string; intent: Readonly<Record<string, unknown>> },
-  voters: readonly Voter[],
-  lookup: OrganizationLookup,
-): PossibleVoter[] {
-  // An expired approval does not count: that voter may approve again.
-  const voted = new Set(voters.filter((voter) => voter.selection === 'rejected' || !voter.expired).map((voter) => voter.userId));
-  const applicable = (lookup.policies ?? []).filter((policy) => policy.activeNow !== false && mayApply(policy.condition, activity));
-  return possibleVoters(applicable, voted, lookup);
-}
-
-/**
- * Who may still vote, given the policies that apply to the activity: root quorum members, and users whose approval
- * counts toward the consensus of one of the ALLOW policies among `applicable`. The caller decides which policies
- * apply: main's policy standing passes exactly those its verdict found waiting for consensus, so a vote is never said
- * to count toward a policy the verdict did not match.
- */
+/** Root quorum members and users whose approval counts toward the consensus of an ALLOW policy among `applicable`. */
 export function possibleVoters(
   applicable: readonly Pick<PolicyFacts, 'policyName' | 'effect' | 'consensus'>[],
   voted: ReadonlySet<string>,
@@ -118,25 +86,4 @@ function termInWords({ atLeast, selects }: ApproverTerm, lookup: Pick<Organizati
       return `${userName}, named by id`;
     }
   }
-}
-
-/**
- * Whether the condition, read against the activity alone, may apply: true or false as it evaluates; when it cannot
- * be evaluated, open only if it read what the activity alone lacks and the service reads beside it (the wallet or
- * key it names, the transaction a signing activity signs). Any other failure is the service's too, and a policy whose
- * condition cannot be evaluated does not apply.
- */
-function mayApply(condition: string, activity: { type: string; intent: Readonly<Record<string, unknown>> }): boolean {
-  const member = Object.values(activity.intent)[0];
-  let policyActivity: PolicyActivity;
-  try {
-    policyActivity = policyActivityOf(activity.type, typeof member === 'object' && member !== null ? (member as Record<string, unknown>) : {});
-  } catch {
-    // A type the policy engine does not classify: the policy may still apply.
-    return true;
-  }
-  const result = evaluatePolicyExpression(condition, 'condition', { activity: policyActivity });
-  if (result.ok) return result.value;
-  const keyword = absentKeywordOf(result.error.details ?? {});
-  return keyword !== undefined && (policyActivity.action === 'SIGN' || !Object.hasOwn(TRANSACTION_ROOTS, keyword));
 }

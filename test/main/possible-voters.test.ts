@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { stillToVote } from '../../../src/shared/approvals/still-to-vote';
-import type { Voter } from '../../../src/shared/approvals/voting';
-import type { OrganizationLookup } from '../../../src/shared/describe';
+import { possibleVoters } from '../../src/main/approvals/possible-voters';
+import type { OrganizationLookup } from '../../src/shared/describe';
 
 const user = (userId: string, userName: string, userTags: string[] = []) => ({
   userId,
@@ -29,67 +28,25 @@ const lookup: OrganizationLookup = {
     policy('deny cy', 'true', "approvers.any(user, user.id == 'u-cy')", 'EFFECT_DENY'),
   ],
 };
-const exportWallet = { type: 'ACTIVITY_TYPE_EXPORT_WALLET', intent: { exportWalletIntent: { walletId: 'w', targetPublicKey: '04' } } };
-const voter = (userId: string, selection: Voter['selection'], expired = false): Voter => ({
-  userId,
-  userName: userId,
-  selection,
-  votedAtMs: 1,
-  expired,
-});
+const applicable = (names: readonly string[]) => (lookup.policies ?? []).filter((entry) => names.includes(entry.policyName));
 
-describe('stillToVote', () => {
+describe('possibleVoters', () => {
   it('lists root quorum members and users whose approval counts toward the consensus of an applicable allow policy', () => {
-    expect(stillToVote(exportWallet, [voter('u-root', 'approved')], lookup)).toEqual([
+    expect(possibleVoters(applicable(['ops export']), new Set(['u-root']), lookup)).toEqual([
       { userId: 'u-ann', userName: 'Ann', reasons: ['root quorum member'] },
       { userId: 'u-bo', userName: 'Bo', reasons: ["counts toward policy ops export's consensus (a user tagged Ops)"] },
     ]);
   });
 
-  it('shrinks as votes come in; an expired approval may be given again', () => {
-    expect(stillToVote(exportWallet, [voter('u-root', 'approved'), voter('u-ann', 'rejected'), voter('u-bo', 'approved')], lookup)).toEqual([]);
-    expect(stillToVote(exportWallet, [voter('u-root', 'approved', true)], lookup).map((entry) => entry.userId)).toEqual(['u-root', 'u-ann', 'u-bo']);
-  });
-
-  it('leaves out policies whose time window main says does not hold now; the root quorum still may vote', () => {
-    const inactive = lookup.policies!.map((entry) => (entry.policyName === 'ops export' ? { ...entry, activeNow: false } : entry));
-    expect(stillToVote(exportWallet, [], { ...lookup, policies: inactive })).toEqual([
-      { userId: 'u-root', userName: 'Root', reasons: ['root quorum member'] },
-      { userId: 'u-ann', userName: 'Ann', reasons: ['root quorum member'] },
-    ]);
-    const active = lookup.policies!.map((entry) => (entry.policyName === 'ops export' ? { ...entry, activeNow: true } : entry));
-    expect(stillToVote(exportWallet, [], { ...lookup, policies: active }).map((entry) => entry.userId)).toEqual(['u-root', 'u-ann', 'u-bo']);
-  });
-
-  it('leaves out policies whose condition rules the activity out, and deny policies', () => {
-    expect(stillToVote(exportWallet, [], lookup).some((entry) => entry.userId === 'u-cy')).toBe(false);
-  });
-
-  it('engine errors at the last click: a policy whose condition cannot be evaluated does not apply, as in the service', () => {
-    const cyOnly = (condition: string) => ({
-      ...lookup,
-      rootQuorum: undefined,
-      policies: [policy('p', condition, "approvers.any(user, user.id == 'u-cy')")],
-    });
-    const names = (condition: string, activity: Parameters<typeof stillToVote>[0] = exportWallet) =>
-      stillToVote(activity, [], cyOnly(condition)).map((entry) => entry.userId);
-    // An export has no Ethereum transaction: the service finds this policy not applying, and so does this reading.
-    expect(names("eth.tx.to == '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48'")).toEqual([]);
-    expect(names('activity.params.nope == 1')).toEqual([]);
-    // What the activity alone lacks but the service reads beside it leaves the policy open: the wallet it names, and
-    // the transaction of a signing activity.
-    expect(names("wallet.label == 'Treasury'")).toEqual(['u-cy']);
-    const signing = {
-      type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2',
-      intent: { signTransactionIntentV2: { signWith: '0xabc', type: 'TRANSACTION_TYPE_ETHEREUM' } },
-    };
-    expect(names("eth.tx.to == '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48'", signing)).toEqual(['u-cy']);
+  it('leaves out those who voted, and deny policies', () => {
+    expect(possibleVoters(applicable(['ops export']), new Set(['u-root', 'u-ann', 'u-bo']), lookup)).toEqual([]);
+    expect(possibleVoters(applicable(['deny cy']), new Set(), lookup).map((entry) => entry.userId)).toEqual(['u-root', 'u-ann']);
   });
 
   /** Who may still vote, besides the root quorum, under one allow policy for every activity. */
   const votersUnder = (consensus: string, users = lookup.users ?? []) =>
     Object.fromEntries(
-      stillToVote(exportWallet, [], { ...lookup, users, rootQuorum: undefined, policies: [policy('p', 'true', consensus)] }).map((entry) => [
+      possibleVoters([policy('p', 'true', consensus)], new Set(), { ...lookup, users, rootQuorum: undefined }).map((entry) => [
         entry.userId,
         entry.reasons,
       ]),
@@ -104,11 +61,10 @@ describe('stillToVote', () => {
   });
 
   it('writes the possessive of a policy name ending in s with the apostrophe alone', () => {
-    const named = stillToVote(exportWallet, [], {
+    const named = possibleVoters([policy('operators', 'true', "approvers.filter(user, user.tags.contains('t-ops')).count() >= 2")], new Set(), {
       ...lookup,
       users: ops,
       rootQuorum: undefined,
-      policies: [policy('operators', 'true', "approvers.filter(user, user.tags.contains('t-ops')).count() >= 2")],
     });
     expect(named.map((entry) => entry.reasons)).toEqual([
       ["counts toward policy operators' consensus (2 users tagged Ops)"],
