@@ -266,6 +266,7 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
       ],
     },
   ],
+  'policies.read': { condition: [{ text: 'true' }], consensus: [{ text: "'tag-1'", name: 'ops', kind: 'tag' }], time: [] },
   'policies.get': policy,
   'policies.create': { state: 'completed', result: { policyId: 'p1' }, activity: completed },
   'policies.update': waiting,

@@ -11,6 +11,7 @@ import { encodeFunctionData, getAddress, parseAbi, serializeTransaction } from '
 import { ApiClient } from '../../src/main/client/api-client';
 import { reportText } from '../../src/main/cli/rehearse-command';
 import { readRehearsalHistory } from '../../src/main/policies/history';
+import { policyReadingOf, readPolicyNames } from '../../src/main/policies/policy-words';
 import { rehearse, type RehearsalHistory } from '../../src/main/policies/rehearsal';
 import type { DraftEntry } from '../../src/shared/ipc/policy-draft';
 import { signerFromPrivateKey, stampBody } from '../../src/shared/crypto/stamp';
@@ -46,6 +47,7 @@ let history: RehearsalHistory;
 /** Every id the organization's history holds: none may appear in a line of the report. */
 const ids = new Set<string>();
 let oneOperatorPolicyId: string;
+let root: ApiClient;
 
 function clientOf(key: TestKey): ApiClient {
   const { baseUrl, organizationId } = service.info;
@@ -66,7 +68,7 @@ async function completed<T>(outcome: Promise<{ state: string } & ({ result: T } 
 
 beforeAll(async () => {
   service = await startTestService();
-  const root = clientOf(service.rootKey);
+  root = clientOf(service.rootKey);
   const [keyA, keyB] = [newKey('p256'), newKey('p256')];
   const { userIds } = await completed(
     root.submit('create_users', {
@@ -176,5 +178,12 @@ describe("rehearsing a loosening over the organization's own history", () => {
     const text = reportText(report);
     expect(text).toContain("needed 2 approvals, would now need 1 (the proposer's vote alone); by USDC up to 1,000: one operator");
     for (const id of ids) expect(text).not.toContain(id);
+  });
+
+  it("reads the editor's consensus field with the tag named: what `policies.read` answers the window", async () => {
+    const policy = history.policies.find((candidate) => candidate.policyId === oneOperatorPolicyId)!;
+    const names = await readPolicyNames(root, { list: () => Promise.resolve([]) });
+    const reading = policyReadingOf({ condition: policy.condition, consensus: policy.consensus, time: '' }, names);
+    expect(reading.consensus.filter((piece) => piece.name !== undefined).map(({ kind, name }) => [kind, name])).toEqual([['tag', 'operators']]);
   });
 });

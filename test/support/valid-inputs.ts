@@ -95,6 +95,7 @@ export const validInputs: { [C in Channel]: ChannelInput<C> } = {
     before: { name: 'allow ops', effect: 'EFFECT_ALLOW', condition: 'true', consensus: 'approvers.count() >= 1', time: '', notes: '' },
     after: { name: 'allow ops', effect: 'EFFECT_ALLOW', condition: 'true', consensus: 'approvers.count() >= 2', time: '', notes: '' },
   },
+  'policies.read': { condition: 'true', consensus: "approvers.any(user, user.tags.contains('ops'))", time: '' },
   'policies.lint': { policy: { name: 'limit', effect: 'EFFECT_DENY', condition: "eth.tx.contract_call_args['amout'] > 5", consensus: '', time: '' } },
   'wallets.list': {},
   'wallets.accounts': { walletId: ACTIVITY_ID },

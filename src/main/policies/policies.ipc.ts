@@ -31,6 +31,7 @@ export function policiesHandlers({ active, now, tokens, settings }: PolicyHandle
       });
     },
     'policies.review': async ({ before, after }) => policyReview(before, after, await readPolicyNames((await active.services()).client, tokens)),
+    'policies.read': async (policy) => policyReadingOf(policy, await readPolicyNames((await active.services()).client, tokens)),
     'policies.get': async ({ policyId }) => policyView(await (await active.services()).policies.get(policyId)),
     'policies.create': async (input) => outcomeView(await (await active.services()).policies.create(input), policyIdOf, now()),
     'policies.update': async ({ policyId, changes }) =>

@@ -777,6 +777,8 @@ export const ipcContract = {
   'policies.delete': channel(z.strictObject({ policyId: id }), activityOutcome(z.strictObject({ policyId: z.string() }))),
   /** An update's changed fields token by token, read against the organization (names, units, grouped digits). */
   'policies.review': channel(z.strictObject({ before: editorPolicy, after: editorPolicy }), z.array(policyFieldChange)),
+  /** A policy being edited, read as the list reads a saved one: users, tags and wallets named, amounts in units. */
+  'policies.read': channel(editorPolicy.pick({ condition: true, consensus: true, time: true }), policyReading),
   /**
    * The linter's findings on a policy being edited, read against the organization as it stands; nothing is saved.
    * `policyId` names the saved policy the draft edits. An `error` finding blocks saving, a `warning` does not.

@@ -181,6 +181,7 @@ function PolicyEditor({
   const keepEditing = useRef<HTMLButtonElement>(null);
   const set = (changes: Partial<PolicyDraft>) => setDraft((current) => ({ ...current, ...changes }));
   const lint = useLint(editing.mode === 'update' ? editing.policy.policyId : undefined, draft);
+  const reading = useDraftReading(draft);
   const invalid =
     expressionProblem(draft.condition, 'condition') !== undefined ||
     expressionProblem(draft.consensus, 'consensus') !== undefined ||
@@ -224,6 +225,7 @@ function PolicyEditor({
           findings={findingsFor('condition')}
           placeholder="activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2'"
         />
+        <FieldReading label="Condition" pieces={reading?.condition} />
         <ExpressionField
           kind="consensus"
           label="Consensus"
@@ -232,6 +234,7 @@ function PolicyEditor({
           findings={findingsFor('consensus')}
           placeholder="approvers.count() >= 2"
         />
+        <FieldReading label="Consensus" pieces={reading?.consensus} />
         <ExpressionField
           kind="time"
           label="Time window"
@@ -287,8 +290,27 @@ function PolicyField({ pieces, whenEmpty, muted = false }: { pieces: Policy['rea
   return <PolicyExpression pieces={pieces} {...(muted ? { className: 'muted' } : {})} />;
 }
 
-/** Main waits this long after the last keystroke before linting the draft. */
+/** Main waits this long after the last keystroke before linting or reading the draft. */
 const LINT_DELAY_MS = 400;
+
+/** The draft's expressions as main reads them once typing pauses (ids named, amounts in units); undefined meanwhile. */
+function useDraftReading({ condition, consensus, time }: PolicyDraft) {
+  const input = useMemo(() => ({ condition, consensus, time }), [condition, consensus, time]);
+  const settled = useDebouncedValue(input, LINT_DELAY_MS);
+  const reading = useChannel('policies.read', settled);
+  return settled === input && !reading.isPlaceholderData ? reading.data : undefined;
+}
+
+/** A field's reading under it, shown only where main named an id or gave units: the text itself says the rest. */
+function FieldReading({ label, pieces }: { label: string; pieces: Policy['reading']['consensus'] | undefined }) {
+  if (pieces?.some((piece) => piece.name !== undefined || piece.units !== undefined) !== true) return null;
+  // No accessible name of its own: one holding the field's label would also answer lookups of the field by label.
+  return (
+    <p className="hint">
+      {label} reads as: <PolicyExpression pieces={pieces} />
+    </p>
+  );
+}
 
 /**
  * Main's lint findings for the draft as it stands (docs/service.md#policy-lint), read once typing pauses; undefined
