@@ -83,7 +83,7 @@ describe('clear-signing refresh', () => {
     const commit = readFileSync(join(FIXTURES, 'REGISTRY_COMMIT'), 'utf8').trim();
     expect(run).toMatchObject({
       code: 0,
-      stdout: `registry commit ${commit}\n2 descriptors written to ${output} (1 calldata, 1 EIP-712)\n0 refused\n`,
+      stdout: `registry commit ${commit}\n3 descriptors written to ${output} (1 calldata, 2 EIP-712)\n0 refused\n`,
     });
     const module = readFileSync(output, 'utf8');
     const json = /^export const SHIPPED_REGISTRY_JSON = (.*);$/m.exec(module)?.[1];
@@ -92,6 +92,7 @@ describe('clear-signing refresh', () => {
     expect(shipped.index.entries.map((entry) => entry.source)).toEqual([
       { entity: 'permit', file: 'eip712-permit-arbitrum-arb.json' },
       { entity: 'poap', file: 'calldata-PoapBridge.json' },
+      { entity: 'ercs', file: 'eip712-erc2612-permit.json' },
     ]);
   });
 
@@ -106,7 +107,7 @@ describe('clear-signing refresh', () => {
       noNetwork,
     });
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('2 descriptors written');
+    expect(run.stdout).toContain('3 descriptors written');
     expect(run.stdout).toMatch(/1 refused:\n {2}registry\/poap\/calldata-Broken\.json: display\.formats\["not a signature"\]: /);
   });
 

@@ -280,6 +280,12 @@ describe('ERC-7730 typed data', () => {
     });
   });
 
+  it('does not read a message with a generic format that binds no domain', () => {
+    const generic: RegistryDescriptor = { ...market, descriptor: { ...market.descriptor, context: { eip712: {} } } };
+    const domain = { name: 'Market', chainId: 1, verifyingContract: ROUTER };
+    expect(readTypedData(new DescriptorIndex([generic]), { types, primaryType: 'Order', domain, message }, provider)).toBeUndefined();
+  });
+
   it('does not read a message from another domain', () => {
     const index = new DescriptorIndex([market]);
     expect(

@@ -89,7 +89,9 @@ export class DescriptorIndex {
       const context = entry.descriptor['context'];
       if (!isObject(context)) continue;
       if (isObject(context['eip712'])) {
-        this.messages.push(entry);
+        // A generic message format (the registry's ERC files) binds no domain: it is read only when included.
+        const binding = context['eip712'];
+        if (isObject(binding['domain'] ?? null) || deploymentsOf(binding).length > 0) this.messages.push(entry);
         continue;
       }
       const deployments = deploymentsOf(context['contract']);
