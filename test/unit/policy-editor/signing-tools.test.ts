@@ -70,7 +70,10 @@ describe('signing templates', () => {
     const draft = allowlistBelowTemplate([ALICE.toLowerCase()], '0.5', OPS);
     expect(draft.condition).toContain(`'${ALICE}'`);
     // The tag is picked by name: the expression holds its id, the notes its name.
-    expect(draft.notes).toBe('One approver tagged operations may sign transfers of less than 0.5 ETH to this address.');
+    expect(draft.notes).toBe(
+      'One approver tagged operations may sign transfers of less than 0.5 ETH to this address. ' +
+        'The proposer’s own approval counts: one of them who proposes it is one of those approvals already.',
+    );
     expect(holds(draft.condition, 'condition', signing({ to: ALICE, value: 499_999_999_999_999_999n }))).toBe(true);
     expect(holds(draft.condition, 'condition', signing({ to: ALICE, value: 500_000_000_000_000_000n }))).toBe(false);
     expect(holds(draft.condition, 'condition', signing({ to: USDC, value: 1n }))).toBe(false);

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { checkPolicyExpression, evaluatePolicyExpression } from '../../../src/shared/policy';
-import { anyOfUsersTemplate, anyWithTagTemplate, userMayExportWalletTemplate } from '../../../src/renderer/src/policy/templates';
+import {
+  anotherApproverTemplate,
+  anyOfUsersTemplate,
+  anyWithTagTemplate,
+  userMayExportWalletTemplate,
+} from '../../../src/renderer/src/policy/templates';
 
 const approver = (id: string, tags: string[] = []) => ({ id, tags, email: '', alias: '' });
 
@@ -14,6 +19,10 @@ describe('policy templates chosen by name', () => {
       2,
     );
     expect(draft.name).toBe('Any 2 of Ann, Bo');
+    expect(draft.notes).toBe(
+      'Allows what the condition selects once 2 of these users approve: Ann, Bo. ' +
+        'The proposer’s own approval counts: one of them who proposes it is one of those approvals already.',
+    );
     expect(draft.consensus).toBe("approvers.filter(user, user.id == 'u-\\'1' || user.id == 'u-2').count() >= 2");
     expect(checkPolicyExpression(draft.consensus, 'consensus').ok).toBe(true);
   });
@@ -24,6 +33,14 @@ describe('policy templates chosen by name', () => {
     const evaluate = (approvers: ReturnType<typeof approver>[]) => evaluatePolicyExpression(draft.consensus, 'consensus', { approvers });
     expect(evaluate([approver('a', ['tag-ops']), approver('b')])).toEqual({ ok: true, value: false });
     expect(evaluate([approver('a', ['tag-ops']), approver('b', ['tag-ops'])])).toEqual({ ok: true, value: true });
+  });
+
+  it('one approver other than the proposer: two approvals, the proposer’s and another user’s', () => {
+    const draft = anotherApproverTemplate("activity.type == 'ACTIVITY_TYPE_CREATE_WALLET'");
+    expect(draft).toMatchObject({ name: 'One approver other than the proposer', effect: 'EFFECT_ALLOW', consensus: 'approvers.count() >= 2' });
+    const evaluate = (approvers: ReturnType<typeof approver>[]) => evaluatePolicyExpression(draft.consensus, 'consensus', { approvers });
+    expect(evaluate([approver('proposer')])).toEqual({ ok: true, value: false });
+    expect(evaluate([approver('proposer'), approver('other')])).toEqual({ ok: true, value: true });
   });
 
   it('lets one user export one wallet, by name for people', () => {

@@ -7,7 +7,7 @@
 import { checksummedEthereumAddress } from '../../../shared/crypto/ethereum-address';
 import { QkError } from '../../../shared/errors';
 import type { PolicyDraft } from './draft';
-import { quote, type Named } from './templates';
+import { PROPOSER_COUNTS, quote, type Named } from './templates';
 
 const SIGN_TRANSACTION = "activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2'";
 
@@ -38,7 +38,7 @@ export function allowlistBelowTemplate(addresses: readonly string[], belowEth: s
     condition: `${SIGN_TRANSACTION} && eth.tx.to in [${allowed.join(', ')}] && eth.tx.value < ${limit}`,
     consensus: `approvers.any(user, ${taggedApprover(tag)})`,
     time: '',
-    notes: `One approver tagged ${tag.name} may sign transfers of less than ${belowEth} ETH to ${addresses.length === 1 ? 'this address' : `these ${addresses.length} addresses`}.`,
+    notes: `One approver tagged ${tag.name} may sign transfers of less than ${belowEth} ETH to ${addresses.length === 1 ? 'this address' : `these ${addresses.length} addresses`}. ${PROPOSER_COUNTS}`,
   };
 }
 
@@ -67,7 +67,7 @@ export function contractFunctionTemplate(contract: string, functionName: string,
     condition: `${SIGN_TRANSACTION} && eth.tx.to == ${quote(address)} && eth.tx.function_name == ${quote(name)}`,
     consensus: `approvers.any(user, ${taggedApprover(tag)})`,
     time: '',
-    notes: `Allows calls of ${name} on ${address} only; the contract's ABI must be uploaded for the call to be decoded.`,
+    notes: `Allows calls of ${name} on ${address} once one approver tagged ${tag.name} approves; the contract's ABI must be uploaded for the call to be decoded. ${PROPOSER_COUNTS}`,
   };
 }
 

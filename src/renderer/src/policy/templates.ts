@@ -10,6 +10,9 @@ export function quote(value: string): string {
   return `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
 }
 
+/** What a consensus over approvers means for the proposer, said in every template that counts them. */
+export const PROPOSER_COUNTS = 'The proposer’s own approval counts: one of them who proposes it is one of those approvals already.';
+
 export interface Named {
   id: string;
   name: string;
@@ -25,7 +28,24 @@ export function anyOfUsersTemplate(users: readonly Named[], threshold: number, c
     condition,
     consensus: `approvers.filter(user, ${members}).count() >= ${threshold}`,
     time: '',
-    notes: `Allows what the condition selects once ${threshold} of these users approve: ${names}.`,
+    notes: `Allows what the condition selects once ${threshold} of these users approve: ${names}. ${PROPOSER_COUNTS}`,
+  };
+}
+
+/**
+ * The proposer's submission is their approval, and a user approves once in a window, so two approvers are always the
+ * proposer and someone else: `approvers.count() >= 2` is "one approver other than the proposer", whoever proposes.
+ */
+export function anotherApproverTemplate(condition = ''): PolicyDraft {
+  return {
+    name: 'One approver other than the proposer',
+    effect: 'EFFECT_ALLOW',
+    condition,
+    consensus: 'approvers.count() >= 2',
+    time: '',
+    notes:
+      'Allows what the condition selects once one user other than the proposer approves: the proposal is the ' +
+      'proposer’s own approval, and a second approval can only be someone else’s.',
   };
 }
 
@@ -37,7 +57,7 @@ export function anyWithTagTemplate(tag: Named, threshold: number, condition = ''
     condition,
     consensus: `approvers.filter(user, user.tags.contains(${quote(tag.id)})).count() >= ${threshold}`,
     time: '',
-    notes: `Allows what the condition selects once ${threshold} users tagged ${tag.name} approve.`,
+    notes: `Allows what the condition selects once ${threshold} users tagged ${tag.name} approve. ${PROPOSER_COUNTS}`,
   };
 }
 

@@ -18,7 +18,7 @@ import { PolicyExpression } from '../components/PolicyExpression';
 import { PolicyDryRun, SigningTemplates } from '../policy/SigningPolicyTools';
 import { RehearsalPanel } from '../policy/RehearsalPanel';
 import { draftEntryOf } from '../policy/draft-entry';
-import { anyOfUsersTemplate, anyWithTagTemplate, userMayExportWalletTemplate } from '../policy/templates';
+import { anotherApproverTemplate, anyOfUsersTemplate, anyWithTagTemplate, userMayExportWalletTemplate } from '../policy/templates';
 
 type Policy = ChannelOutput<'policies.list'>[number];
 /** What a policy write answers: done, or waiting for votes on the activity with this fingerprint. */
@@ -347,6 +347,18 @@ function PolicyDiff({ before, after }: { before: PolicyDraft; after: PolicyDraft
   );
 }
 
+/**
+ * A template without a condition applies to every activity, users, keys, policies and exports among them: said before
+ * it is used, in the words the editor's lint uses for such a policy.
+ */
+function EveryActivityWarning({ id, once }: { id: string; once: string }) {
+  return (
+    <p id={id} className="notice notice-warning">
+      With no condition, this allows every activity once {once}. Narrow the condition in the editor after using it.
+    </p>
+  );
+}
+
 /** Templates that pick users, tags and wallets by name from the organization as it stands. */
 function Templates({ onApply }: { onApply: (draft: PolicyDraft) => void }) {
   const organization = useChannel('organization.lookup');
@@ -395,10 +407,28 @@ function Templates({ onApply }: { onApply: (draft: PolicyDraft) => void }) {
             required
           />
         </label>
-        <button type="submit" disabled={chosenUsers.length === 0 || !(thresholdNumber >= 1 && thresholdNumber <= chosenUsers.length)}>
+        <button
+          type="submit"
+          aria-describedby="any-of-users-scope"
+          disabled={chosenUsers.length === 0 || !(thresholdNumber >= 1 && thresholdNumber <= chosenUsers.length)}
+        >
           Use “any {threshold} of these users”
         </button>
       </form>
+      <EveryActivityWarning id="any-of-users-scope" once={`any ${threshold} of the chosen users approve, the proposer’s own approval among them`} />
+      <form
+        className="inline-form"
+        aria-label="One approver other than the proposer"
+        onSubmit={(event) => {
+          event.preventDefault();
+          onApply(anotherApproverTemplate());
+        }}
+      >
+        <button type="submit" aria-describedby="another-approver-scope">
+          Use “one approver other than the proposer”
+        </button>
+      </form>
+      <EveryActivityWarning id="another-approver-scope" once="one user other than the proposer approves" />
       {tag !== undefined && (
         <form
           className="inline-form"
