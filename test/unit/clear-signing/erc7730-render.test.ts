@@ -127,6 +127,44 @@ describe('ERC-7730 calldata', () => {
     ]);
   });
 
+  it('shows an encrypted field as its placeholder, in the fields and the interpolated intent', () => {
+    const token: RegistryDescriptor = {
+      source: { entity: 'example', file: 'calldata-Confidential.json' },
+      descriptor: {
+        context: { contract: { deployments: [{ chainId: 1, address: USDC }] } },
+        display: {
+          formats: {
+            'transfer(address to,bytes32 amount)': {
+              intent: 'Send',
+              interpolatedIntent: 'Send {amount} to {to}',
+              fields: [
+                { path: 'to', label: 'To', format: 'addressName' },
+                {
+                  path: 'amount',
+                  label: 'Amount',
+                  format: 'tokenAmount',
+                  params: { tokenPath: '@.to' },
+                  encryption: { scheme: 'fhevm', plaintextType: 'uint64', fallbackLabel: '[Encrypted Amount]' },
+                },
+              ],
+            },
+          },
+        },
+      },
+    };
+    const transfer = parseAbiItem('function transfer(address to,bytes32 amount)') as AbiFunction;
+    const data = encodeFunctionData({ abi: [transfer], args: [ALICE, `0x${'11'.repeat(32)}`] });
+    expect(readCall(new DescriptorIndex([token]), { chainId: 1, to: USDC, data, value: 0n }, provider)?.rendered).toEqual({
+      intent: 'Send',
+      interpolatedIntent: 'Send [Encrypted Amount] to Alice',
+      owner: '',
+      fields: [
+        { label: 'To', value: 'Alice' },
+        { label: 'Amount', value: '[Encrypted Amount]' },
+      ],
+    });
+  });
+
   it('refuses a value a mustMatch rule does not list', () => {
     const strict: RegistryDescriptor = {
       source: { entity: 'example', file: 'calldata-Strict.json' },

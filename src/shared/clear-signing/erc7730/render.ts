@@ -207,6 +207,12 @@ function formatValue(scope: Scope, spec: JsonObject, field: Selected, base: Path
   const format = typeof spec['format'] === 'string' ? spec['format'] : 'raw';
   const params = constantParams(scope, isObject(spec['params'] ?? null) ? (spec['params'] as JsonObject) : {}, what);
   const { value } = field;
+  const encryption = spec['encryption'];
+  if (isObject(encryption ?? null)) {
+    // No decryption scheme is supported: the placeholder the descriptor names, never the ciphertext read as a value.
+    const fallback = (encryption as JsonObject)['fallbackLabel'];
+    return typeof fallback === 'string' ? fallback : '[encrypted]';
+  }
   switch (format) {
     case 'raw':
       return rawText(value);
