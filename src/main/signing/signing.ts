@@ -308,7 +308,15 @@ export function descriptionView({ title, summary, warnings }: SigningDescription
   return {
     title,
     summary,
-    warnings: warnings.map(({ kind, message, subject }) => ({ kind, message, ...(subject === undefined ? {} : { subject }) })),
+    warnings: warnings.map(({ kind, message, subject, severity, lookAlike }) => ({
+      kind,
+      message,
+      ...(subject === undefined ? {} : { subject }),
+      ...(severity === undefined ? {} : { severity }),
+      ...(lookAlike === undefined
+        ? {}
+        : { lookAlike: { ...lookAlike, addressDiffers: [...lookAlike.addressDiffers], knownDiffers: [...lookAlike.knownDiffers] } }),
+    })),
   };
 }
 

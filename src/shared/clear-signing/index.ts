@@ -14,6 +14,7 @@ import { readBitcoinPsbt } from './bitcoin';
 import { registryReading } from './erc7730/reading';
 import { readEthereumTransaction } from './ethereum';
 import { Lookup } from './lookup';
+import { lookAlikeMessage, lookAlikesIn } from './look-alike';
 import { bitcoinNetworkDescription, bitcoinNetworkOf, SOLANA_NETWORK } from './networks';
 import { readRawPayloads } from './raw-payload';
 import { readSolanaTransaction } from './solana';
@@ -61,6 +62,9 @@ export function describeSigningRequest(request: SigningRequest, context: ClearSi
       `The interface “${contract.label}” for ${contract.address} was uploaded without naming its network, so it is read on every chain: the same address on ${reading.network.name} may be another contract. Re-upload it for its network.`,
       contract.address,
     );
+  }
+  for (const lookAlike of lookAlikesIn(reading.details, context)) {
+    warnings.add('LOOK_ALIKE_ADDRESS', lookAlikeMessage(lookAlike), lookAlike.address, lookAlike);
   }
   const descriptor =
     context.descriptors === undefined

@@ -132,7 +132,18 @@ export class Lookup {
     if (token !== undefined) return { address, label: token.symbol, role: 'token' };
     const own = this.ownName(family, address);
     if (own !== undefined) return { address, label: own, role: 'own address' };
-    return { address, role: calledWithData ? 'unknown contract' : 'address' };
+    const role = calledWithData ? 'unknown contract' : 'address';
+    const named = this.addressBookName(family, address);
+    return named === undefined ? { address, role } : { address, label: named, role };
+  }
+
+  /** The name this desktop's address book gives `address`; an Ethereum entry names it on its own chain only. */
+  addressBookName(family: AddressFamily, address: string): string | undefined {
+    const key = keyOf(family, address);
+    return this.context.addressBook?.find(
+      (entry) =>
+        entry.family === family && keyOf(family, entry.address) === key && (entry.family !== 'ethereum' || entry.chainId === this.ethereumChainId),
+    )?.name;
   }
 
   /** True when history was supplied and `address` is not in it (nor one of the organization's own). */

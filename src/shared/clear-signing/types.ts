@@ -78,7 +78,13 @@ export interface ClearSigningContext {
   /** The organization's own Bitcoin addresses: outputs paying them are change. */
   ownBitcoinAddresses?: readonly string[];
   thresholds?: ValueThresholds;
+  /** Names this desktop's operators gave addresses for this organization (its address book). */
+  addressBook?: readonly AddressBookName[];
 }
+
+/** An address book entry: an Ethereum address is named on one chain; Solana and Bitcoin addresses name themselves. */
+export type AddressBookName =
+  { family: 'ethereum'; chainId: number; address: string; name: string } | { family: 'solana' | 'bitcoin'; address: string; name: string };
 
 /** A signing activity as the service records it: `{ type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', intent: { signTransactionIntentV2: … } }`. */
 export interface SigningActivity {
@@ -385,9 +391,27 @@ export type SigningWarningKind =
   | 'NETWORK_NOT_STATED'
   | 'BLIND_SIGNING'
   | 'UNDECODED'
+  | 'LOOK_ALIKE_ADDRESS'
   | 'SAFE_DELEGATECALL'
   | 'SAFE_REFUND'
   | 'SAFE_HASH_MISMATCH';
+
+/** Characters `start` (included) to `end` (excluded) of an address. */
+export interface CharacterRange {
+  start: number;
+  end: number;
+}
+
+/** An address in the request that starts and ends as a known one but is not it (look-alike.ts). */
+export interface LookAlike {
+  /** The address in the request. */
+  address: string;
+  /** The known address it imitates, and the name the organization knows it by. */
+  known: { address: string; name: string };
+  /** Where `address` differs from the known address, and where the known address differs from it. */
+  addressDiffers: readonly CharacterRange[];
+  knownDiffers: readonly CharacterRange[];
+}
 
 export interface SigningWarning {
   kind: SigningWarningKind;
@@ -395,6 +419,10 @@ export interface SigningWarning {
   message: string;
   /** The address or value the warning is about. */
   subject?: string;
+  /** Set when the warning alone should stop the signature (warnings.ts decides per kind). */
+  severity?: 'critical';
+  /** LOOK_ALIKE_ADDRESS: both addresses and where they differ, for the card to show side by side. */
+  lookAlike?: LookAlike;
 }
 
 /**

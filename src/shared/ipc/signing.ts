@@ -27,6 +27,7 @@ export type WireOf<T> = T extends bigint
         : T;
 
 const text = z.string().max(100_000);
+const characterRange = z.strictObject({ start: z.number().int().nonnegative(), end: z.number().int().nonnegative() });
 
 const warning = z.strictObject({
   kind: z.enum([
@@ -38,12 +39,22 @@ const warning = z.strictObject({
     'NETWORK_NOT_STATED',
     'BLIND_SIGNING',
     'UNDECODED',
+    'LOOK_ALIKE_ADDRESS',
     'SAFE_DELEGATECALL',
     'SAFE_REFUND',
     'SAFE_HASH_MISMATCH',
   ]),
   message: text,
   subject: text.optional(),
+  severity: z.literal('critical').optional(),
+  lookAlike: z
+    .strictObject({
+      address: text,
+      known: z.strictObject({ address: text, name: text }),
+      addressDiffers: z.array(characterRange).max(200),
+      knownDiffers: z.array(characterRange).max(200),
+    })
+    .optional(),
 }) satisfies z.ZodType<WireOf<SigningWarning>>;
 
 /**

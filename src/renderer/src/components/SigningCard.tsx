@@ -43,8 +43,12 @@ export function SigningCard({ card, titled = true }: { card: SigningCardView; ti
       {description.warnings.length > 0 && (
         <ul className="signing-warnings" aria-label="Warnings">
           {description.warnings.map((warning) => (
-            <li key={`${warning.kind}-${warning.subject ?? warning.message}`} className="notice notice-warning">
+            <li
+              key={`${warning.kind}-${warning.subject ?? warning.message}`}
+              className={warning.severity === 'critical' ? 'notice notice-error' : 'notice notice-warning'}
+            >
               <span className="warning-kind">{WARNING_NAMES[warning.kind]}</span> {warning.message}
+              {warning.lookAlike !== undefined && <LookAlikeAddresses lookAlike={warning.lookAlike} />}
             </li>
           ))}
         </ul>
@@ -74,10 +78,45 @@ const WARNING_NAMES: Record<SigningCardView['description']['warnings'][number]['
   NETWORK_NOT_STATED: 'Network not stated',
   BLIND_SIGNING: 'Blind signing',
   UNDECODED: 'Not decoded',
+  LOOK_ALIKE_ADDRESS: 'Look-alike address',
   SAFE_DELEGATECALL: 'Safe DELEGATECALL',
   SAFE_REFUND: 'Safe refund',
   SAFE_HASH_MISMATCH: 'Not the Safe’s hash',
 };
+
+type LookAlike = NonNullable<SigningCardView['description']['warnings'][number]['lookAlike']>;
+
+/** The request's address beside the known one it imitates, the characters main found different marked in both. */
+function LookAlikeAddresses({ lookAlike }: { lookAlike: LookAlike }) {
+  return (
+    <dl className="look-alike" aria-label="Look-alike address side by side">
+      <dt>In this request</dt>
+      <dd>
+        <MarkedAddress address={lookAlike.address} marked={lookAlike.addressDiffers} />
+      </dd>
+      <dt>{lookAlike.known.name}</dt>
+      <dd>
+        <MarkedAddress address={lookAlike.known.address} marked={lookAlike.knownDiffers} />
+      </dd>
+    </dl>
+  );
+}
+
+/** An address with the given character ranges highlighted. */
+function MarkedAddress({ address, marked }: { address: string; marked: LookAlike['addressDiffers'] }) {
+  const pieces: { text: string; differs: boolean }[] = [];
+  let at = 0;
+  for (const { start, end } of marked) {
+    pieces.push({ text: address.slice(at, start), differs: false }, { text: address.slice(start, end), differs: true });
+    at = end;
+  }
+  pieces.push({ text: address.slice(at), differs: false });
+  return (
+    <code className="address">
+      {pieces.map((piece, index) => (piece.differs ? <mark key={index}>{piece.text}</mark> : <Fragment key={index}>{piece.text}</Fragment>))}
+    </code>
+  );
+}
 
 /** A fact's parts (arguments, fields, accounts) nested under it, as a list named after it. */
 function FactParts({ facts, label }: { facts: readonly Fact[]; label: string }) {
