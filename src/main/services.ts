@@ -40,6 +40,8 @@ import { Sandbox, type StartSandboxService } from './sandbox/sandbox';
 import { sandboxHandlers } from './sandbox/sandbox.ipc';
 import { DEFAULT_SETTINGS, Settings } from './settings/settings';
 import { DeclaredTokens } from './tokens/declared-tokens';
+import { AddressBook } from './address-book/address-book';
+import { addressBookHandlers } from './address-book/address-book.ipc';
 import { tokensHandlers } from './tokens/tokens.ipc';
 import { TokenUsage } from './tokens/token-usage';
 import { signingHandlers } from './signing/signing.ipc';
@@ -103,6 +105,8 @@ export interface MainServices {
   captureProtection: CaptureProtection;
   /** Tokens operators declared, read by clear signing. */
   tokens: DeclaredTokens;
+  /** Names this desktop gives addresses, per organization (`<dataDir>/address-book.json`), read by clear signing. */
+  addressBook: AddressBook;
   /** Which declared tokens each organization's signing activities used on this desktop (`<dataDir>/token-usage.json`). */
   tokenUsage: TokenUsage;
   /** The signed record of what this desktop stamped, approved and revealed (`<dataDir>/journal.jsonl`). */
@@ -147,6 +151,7 @@ export function createMainServices({
   const events = new AppEvents();
   const profiles = new Profiles({ dataDir, onChange: (change) => events.emit({ type: 'profile', change }) });
   const tokens = new DeclaredTokens({ dataDir });
+  const addressBook = new AddressBook({ dataDir });
   const tokenUsage = new TokenUsage({ dataDir, tokens, now });
   const settings = new Settings({ dataDir, tokens });
   const captureProtection = new CaptureProtection({ settings, platform });
@@ -231,6 +236,7 @@ export function createMainServices({
     settings,
     captureProtection,
     tokens,
+    addressBook,
     tokenUsage,
     journal,
     lock,
@@ -268,14 +274,31 @@ export interface MainHandlersOptions {
  * recent authentication.
  */
 export function createMainHandlers(services: MainServices, { app, confirm }: MainHandlersOptions): IpcHandlers {
-  const { keychain, profiles, settings, captureProtection, tokens, tokenUsage, journal, lock, unlocker, clipboard, sandbox, inFlight, now } =
-    services;
+  const {
+    keychain,
+    profiles,
+    settings,
+    captureProtection,
+    tokens,
+    addressBook,
+    tokenUsage,
+    journal,
+    lock,
+    unlocker,
+    clipboard,
+    sandbox,
+    inFlight,
+    now,
+  } = services;
   // Whatever the page asks for, an activity or vote is stamped only once a person confirmed main's reading of it.
   const simulations = new Simulations({ settings, tokens });
-  const active = services.active.withStampCheck(confirmingStampCheck({ confirm, settings, tokens, tokenUsage, keychain, simulations, now }));
+  const active = services.active.withStampCheck(
+    confirmingStampCheck({ confirm, settings, tokens, addressBook, tokenUsage, keychain, simulations, now }),
+  );
   const handlers: IpcHandlers = {
     ...appHandlers({ lock, unlocker, settings, captureProtection, tokens, journal, app }),
     ...tokensHandlers({ tokens, settings, usage: tokenUsage, unlocker, journal }),
+    ...addressBookHandlers({ addressBook, active }),
     ...clipboardHandlers({ clipboard }),
     ...keysHandlers({ keychain }),
     ...profilesHandlers({ profiles, confirm, journal }),
@@ -309,6 +332,7 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
       now,
       settings,
       tokens,
+      addressBook,
       journal,
       stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR),
       signaturesDir: join(services.dataDir, SIGNATURES_DIR),

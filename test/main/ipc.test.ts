@@ -351,6 +351,10 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
   ],
   'tokens.declare': [{ family: 'solana', address: 'So11111111111111111111111111111111111111112', symbol: 'wSOL', decimals: 9, name: 'Wrapped SOL' }],
   'tokens.remove': [],
+  'addressBook.list': [{ family: 'ethereum', chainId: 1, address: address.address, name: 'Payroll' }],
+  'addressBook.add': [{ family: 'solana', address: 'So11111111111111111111111111111111111111112', name: 'Desk' }],
+  'addressBook.rename': [{ family: 'bitcoin', address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', name: 'Cold' }],
+  'addressBook.remove': [],
   'wallets.list': [
     { walletId: 'w1', walletName: 'Treasury', createdAtMs: 1_700_000_000_000, updatedAtMs: 1_700_000_000_000, exported: false, imported: true },
   ],
@@ -701,6 +705,7 @@ describe('bridge method signatures', () => {
     void (() => api.keys.renameApiKey());
     expect(noArgument.sort()).toEqual(
       [
+        'addressBook.list',
         'app.getSettings',
         'app.info',
         'app.lock',

@@ -21,6 +21,7 @@ import { readOrganization, type OrganizationSnapshot } from '../signing/organiza
 import { standingIn, type PolicyStanding } from '../signing/policy-standing';
 import { signingRequestOf } from '../signing/signing-request';
 import { describeOffline, signingFor } from '../signing/signing';
+import type { AddressBook } from '../address-book/address-book';
 import type { DeclaredTokens } from '../tokens/declared-tokens';
 import type { TokenUsage } from '../tokens/token-usage';
 import { simulationInLines } from '../simulation/reading';
@@ -31,6 +32,8 @@ import type { Submission } from './submission';
 export interface StampReaderDeps {
   settings: Pick<Settings, 'get'>;
   tokens: Pick<DeclaredTokens, 'list'>;
+  /** This desktop's names for the organization's addresses. */
+  addressBook?: Pick<AddressBook, 'list'>;
   /** Says when a token's declaration changed since the organization last used it. */
   tokenUsage?: Pick<TokenUsage, 'changedSince'>;
   /** Simulates a transaction to be signed, so the confirmation restates what the card says it would do. */

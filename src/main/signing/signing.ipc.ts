@@ -9,6 +9,7 @@ import type { Journal } from '../journal/journal';
 import type { IpcHandlers } from '../ipc/register';
 import type { Settings } from '../settings/settings';
 import { writeNewFile } from '../storage/bounded-file';
+import type { AddressBook } from '../address-book/address-book';
 import type { DeclaredTokens } from '../tokens/declared-tokens';
 import { signingFor } from './signing';
 
@@ -17,6 +18,7 @@ type SigningChannel = Extract<keyof IpcHandlers, `signing.${string}`>;
 export interface SigningHandlerDeps extends ActiveProfileHandlerDeps {
   settings: Pick<Settings, 'get'>;
   tokens: Pick<DeclaredTokens, 'list'>;
+  addressBook: Pick<AddressBook, 'list'>;
   /** Where offline-stamped request files are written (the same directory approvals.postStampedFile reads). */
   stampedRequestsDir: string;
   /** Where completed signatures are saved for the requester to take elsewhere. */
@@ -29,11 +31,12 @@ export function signingHandlers({
   now,
   settings,
   tokens,
+  addressBook,
   stampedRequestsDir,
   signaturesDir,
   journal,
 }: SigningHandlerDeps): Pick<IpcHandlers, SigningChannel> {
-  const signing = async () => signingFor(await active.services(), { settings, tokens, now });
+  const signing = async () => signingFor(await active.services(), { settings, tokens, addressBook, now });
   return {
     'signing.describe': async ({ activityId }) => {
       const { activity, ...card } = await (await signing()).card(activityId);

@@ -17,6 +17,7 @@ import {
 } from '../../shared/clear-signing';
 import { QkError } from '../../shared/errors';
 import type { AppSettings, DeclaredToken } from '../../shared/ipc/contract';
+import type { AddressBook } from '../address-book/address-book';
 import { tokenThresholdsOf } from '../tokens/token-thresholds';
 import type { DryRunView, SigningCardView, SigningDescriptionView, SigningResultView } from '../../shared/ipc/signing';
 import type { StampedRequest } from '../../shared/offline/stamped-request';
@@ -37,6 +38,8 @@ export interface SigningOptions {
   settings: { get(): Promise<ThresholdSettings> };
   /** Tokens operators declared: their amounts read in their units. */
   tokens: { list(): Promise<readonly DeclaredToken[]> };
+  /** This desktop's names for the organization's addresses; absent, addresses are named by the organization's data alone. */
+  addressBook?: Pick<AddressBook, 'list'> | undefined;
   stampToFile: (path: string, body: string, file: string) => Promise<StampedRequest>;
   now: () => number;
 }
@@ -240,9 +243,9 @@ function withHistory(base: ClearSigningContext, history: RecipientHistory, exclu
 /** Signing for a profile's services, its offline stamps going through the profile's Approvals (and their check). */
 export function signingFor(
   { client, approvals }: Pick<ProfileServices, 'client' | 'approvals'>,
-  { settings, tokens, now }: Pick<SigningOptions, 'settings' | 'tokens' | 'now'>,
+  { settings, tokens, addressBook, now }: Pick<SigningOptions, 'settings' | 'tokens' | 'addressBook' | 'now'>,
 ): Signing {
-  return new Signing({ client, settings, tokens, now, stampToFile: (path, body, file) => approvals.stampToFile(path, body, file) });
+  return new Signing({ client, settings, tokens, addressBook, now, stampToFile: (path, body, file) => approvals.stampToFile(path, body, file) });
 }
 
 /**

@@ -7,6 +7,7 @@ import { ReauthPrompt } from './components/ReauthPrompt';
 import { SandboxStatus } from './components/SandboxStatus';
 import { lockApp, useLockWatch, useTheme } from './hooks';
 import { useChannel, useMainEvents } from './queries';
+import { AddressBookScreen } from './screens/AddressBookScreen';
 import { ApprovalsScreen } from './screens/ApprovalsScreen';
 import { ContractsScreen } from './screens/ContractsScreen';
 import { DecryptScreen } from './screens/DecryptScreen';
@@ -29,6 +30,7 @@ const NAVIGATION: { screen: Screen; label: string }[] = [
   { screen: 'approvals', label: 'Approvals' },
   { screen: 'sign', label: 'Sign' },
   { screen: 'contracts', label: 'Contracts' },
+  { screen: 'addressBook', label: 'Address book' },
   { screen: 'users', label: 'Users' },
   { screen: 'policies', label: 'Policies' },
   { screen: 'import', label: 'Import' },
@@ -150,6 +152,7 @@ function Shell() {
         {screen === 'approvals' && <ApprovalsScreen />}
         {screen === 'sign' && <SignScreen />}
         {screen === 'contracts' && <ContractsScreen />}
+        {screen === 'addressBook' && <AddressBookScreen />}
         {screen === 'users' && <UsersScreen />}
         {screen === 'policies' && <PoliciesScreen />}
         {screen === 'import' && <ImportScreen />}

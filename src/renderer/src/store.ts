@@ -12,6 +12,7 @@ export const SCREENS = [
   'approvals',
   'sign',
   'contracts',
+  'addressBook',
   'users',
   'policies',
   'import',

@@ -145,6 +145,28 @@ const declaredTokenView = z.union([
   declaredTokenSchema.options[1].extend({ notRead: z.string().max(2000).optional() }),
 ]);
 export type DeclaredTokenView = z.infer<typeof declaredTokenView>;
+/**
+ * An address book entry: a name this desktop's operators gave an address of the active organization's dealings, on
+ * one EVM chain, Solana or Bitcoin. The name is plain text on one line; main checks the address for its chain.
+ */
+const addressBookName = z
+  .string()
+  .trim()
+  .min(1, { error: 'a name cannot be empty' })
+  .max(64, { error: 'a name is at most 64 characters' })
+  .regex(/^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+$/u, { error: 'a name is one line of plain text, without control or invisible formatting characters' });
+export const addressBookKey = z.discriminatedUnion('family', [
+  z.strictObject({ family: z.literal('ethereum'), chainId, address: tokenAddress }),
+  z.strictObject({ family: z.literal('solana'), address: tokenAddress }),
+  z.strictObject({ family: z.literal('bitcoin'), address: tokenAddress }),
+]);
+export type AddressBookKey = z.infer<typeof addressBookKey>;
+export const addressBookEntry = z.discriminatedUnion('family', [
+  addressBookKey.options[0].extend({ name: addressBookName }),
+  addressBookKey.options[1].extend({ name: addressBookName }),
+  addressBookKey.options[2].extend({ name: addressBookName }),
+]);
+export type AddressBookEntry = z.infer<typeof addressBookEntry>;
 /** A token whose amounts read in its units (the known list, then the declarations read), with its warning threshold. */
 const tokenCatalogEntry = z.strictObject({
   token: declaredTokenKey,
@@ -862,6 +884,14 @@ export const ipcContract = {
    */
   'tokens.declare': channel(z.strictObject({ token: declaredTokenSchema, passphrase: unlockPassphrase.optional() }), z.array(declaredTokenSchema)),
   'tokens.remove': channel(z.strictObject({ token: declaredTokenKey, passphrase: unlockPassphrase.optional() }), z.array(declaredTokenSchema)),
+
+  /** The active organization's address book, kept by this desktop; each change answers the whole book. */
+  'addressBook.list': channel(noInput, z.array(addressBookEntry)),
+  /** Adds a name; an address already in the book (on that chain) or a name already used is refused. */
+  'addressBook.add': channel(z.strictObject({ entry: addressBookEntry }), z.array(addressBookEntry)),
+  /** Gives the entry at `entry`'s chain and address the name `entry.name`. */
+  'addressBook.rename': channel(z.strictObject({ entry: addressBookEntry }), z.array(addressBookEntry)),
+  'addressBook.remove': channel(z.strictObject({ entry: addressBookKey }), z.array(addressBookEntry)),
 
   'wallets.list': channel(noInput, z.array(walletView)),
   'wallets.accounts': channel(z.strictObject({ walletId: id }), z.array(walletAccountView)),
