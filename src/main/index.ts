@@ -26,26 +26,27 @@ const serviceEntryPath = join(import.meta.dirname, 'service.js');
 let mainWindow: BrowserWindow | undefined;
 let services: MainServices | undefined;
 
-/** Button order of the confirmation dialog; Cancel is the default and what Escape answers. */
-const CONFIRM_BUTTONS = ['Cancel', 'Continue'] as const;
+/** Button order of the confirmation dialog: Cancel (the default, and what Escape answers), then the go-ahead. */
+const CANCEL_BUTTON = 0;
+const GO_AHEAD_BUTTON = 1;
 
 /**
  * A native dialog drawn by main, modal to the app window: the renderer can ask for it but can neither draw it nor
  * answer it.
  */
-async function confirmInDialog({ title, message, detail }: ConfirmationRequest): Promise<boolean> {
+async function confirmInDialog({ title, message, detail, goAhead = 'Continue' }: ConfirmationRequest): Promise<boolean> {
   const options: MessageBoxOptions = {
     type: 'warning',
     title,
     message,
     detail,
-    buttons: [...CONFIRM_BUTTONS],
-    defaultId: CONFIRM_BUTTONS.indexOf('Cancel'),
-    cancelId: CONFIRM_BUTTONS.indexOf('Cancel'),
+    buttons: ['Cancel', goAhead],
+    defaultId: CANCEL_BUTTON,
+    cancelId: CANCEL_BUTTON,
     noLink: true,
   };
   const { response } = mainWindow === undefined ? await dialog.showMessageBox(options) : await dialog.showMessageBox(mainWindow, options);
-  return response === CONFIRM_BUTTONS.indexOf('Continue');
+  return response === GO_AHEAD_BUTTON;
 }
 
 /** Brings the window to the front: another launch of the app, or a click on one of its notifications. */

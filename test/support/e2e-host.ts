@@ -68,6 +68,9 @@ export interface ShownConfirmation {
   readonly request: ConfirmationRequest;
   /** The dialog's title, question and detail as one text, as a person reads it. */
   readonly text: string;
+  /** The go-ahead button's words ("Continue", or the look-alike question's "I checked: this is not …"). */
+  readonly goAhead: string;
+  /** `true` clicks the go-ahead button, `false` Cancel (the dialog's default). */
   answer(goAhead: boolean): void;
 }
 
@@ -104,7 +107,12 @@ export async function startE2eHost({
     confirmations.push(request);
     if (answering !== 'wait') return Promise.resolve(answering === 'continue');
     return new Promise((answer) => {
-      const confirmation = { request, text: [request.title, request.message, request.detail].join('\n'), answer };
+      const confirmation = {
+        request,
+        text: [request.title, request.message, request.detail].join('\n'),
+        goAhead: request.goAhead ?? 'Continue',
+        answer,
+      };
       const watcher = watchers.shift();
       if (watcher === undefined) shown.push(confirmation);
       else watcher(confirmation);

@@ -4,6 +4,8 @@
  * window, which the page can neither draw over nor click; the e2e host plays the person. The page can ask for an
  * action, but only a person answering here completes it.
  */
+import type { LookAlike } from '../../shared/clear-signing';
+import { bracketed } from '../../shared/clear-signing/look-alike';
 import { QkError } from '../../shared/errors';
 import { visibleText } from '../../shared/visible-text';
 
@@ -33,6 +35,8 @@ export interface Reading {
   changes: readonly string[];
   /** Full sentences; a lock-out is named first. */
   warnings: readonly string[];
+  /** Addresses in a signing request that imitate known ones: each needs its own "I checked" (lookAlikeConfirmationOf). */
+  lookAlikes?: readonly LookAlike[];
   /** The organization's policies on it: "no policy matches; the root quorum decides". */
   verdict: string;
   /** What it still needs once this stamp is counted: "needs 1 more root quorum approval", "nothing: this completes it". */
@@ -45,6 +49,8 @@ export interface ConfirmationRequest {
   message: string;
   detail: string;
   reading?: Reading;
+  /** The go-ahead button's words when not the dialog's usual "Continue"; cancel stays the default either way. */
+  goAhead?: string;
 }
 
 /** Shows `request` to the person; resolves `true` only if they chose to go ahead. */
@@ -80,6 +86,39 @@ export function confirmationOf(reading: Reading): ConfirmationRequest {
     ].join('\n'),
     reading,
   };
+}
+
+/**
+ * The last click before a stamp whose request holds a look-alike address: asked after the person went ahead once,
+ * naming both addresses with what differs in brackets, so going ahead takes a second, explicit choice.
+ */
+export function lookAlikeConfirmationOf(reading: Reading, lookAlike: LookAlike): ConfirmationRequest {
+  const knownName = visibleText(lookAlike.known.name);
+  return {
+    title: `Look-alike address: is this really not “${knownName}”?`,
+    message: `This request names ${lookAlike.address}, which starts and ends like “${knownName}” but is another address.`,
+    detail: [
+      `In this request:  ${bracketed(lookAlike.address, lookAlike.addressDiffers)}`,
+      `“${knownName}”:  ${bracketed(lookAlike.known.address, lookAlike.knownDiffers)}`,
+      '',
+      'The characters in brackets differ. Addresses like this are planted in a wallet’s history to be copied by mistake.',
+      'Go ahead only if you checked the whole address against a trusted source.',
+    ].join('\n'),
+    reading,
+    goAhead: `I checked: this is not ${knownName}`,
+  };
+}
+
+/**
+ * The stamp's confirmation, then, unless it rejects, one more for each look-alike address in it: the stamp happens
+ * only if the person went ahead on every one.
+ */
+export async function requireStampConfirmation(confirm: Confirm, reading: Reading, what: string): Promise<void> {
+  await requireConfirmation(confirm, confirmationOf(reading), what);
+  if (reading.action === 'reject') return;
+  for (const lookAlike of reading.lookAlikes ?? []) {
+    await requireConfirmation(confirm, lookAlikeConfirmationOf(reading, lookAlike), `${what} past its look-alike address ${lookAlike.address}`);
+  }
 }
 
 /** Asks `confirm` and refuses with USER_DECLINED, naming `what`, unless the person went ahead. */

@@ -5,7 +5,7 @@
  */
 import { QkError } from '../../shared/errors';
 import type { ProfileServices } from '../profiles/active-profile';
-import { confirmationOf, requireConfirmation, type Confirm, type Reading } from './confirmation';
+import { requireStampConfirmation, type Confirm, type Reading } from './confirmation';
 import { readStamp, type StampReaderDeps } from './stamp-reading';
 import type { Submission } from './submission';
 
@@ -24,7 +24,7 @@ export function confirmingStampCheck({ confirm, ...deps }: ConfirmingStampCheckO
         activityType: reading.activityType,
       });
     }
-    await requireConfirmation(confirm, confirmationOf(reading), `${ASKING[reading.action]} ${JSON.stringify(reading.title)}`);
+    await requireStampConfirmation(confirm, reading, `${ASKING[reading.action]} ${JSON.stringify(reading.title)}`);
     return reading;
   };
 }

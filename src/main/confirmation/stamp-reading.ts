@@ -194,7 +194,7 @@ async function readFromService(submission: Submission, services: ProfileServices
   };
 }
 
-type Described = Pick<Reading, 'title' | 'summary' | 'facts' | 'changes' | 'warnings'>;
+type Described = Pick<Reading, 'title' | 'summary' | 'facts' | 'changes' | 'warnings' | 'lookAlikes'>;
 
 const HELD_KEY_NAME = 'the one-time key this desktop holds for it';
 const MADE_KEY_NAME = 'a one-time key this desktop made for it';
@@ -208,6 +208,7 @@ function signingReading(description: SigningDescription): Described {
     facts: flatFacts(signingFacts(description)).map((fact) => `${visibleText(fact.label)}: ${fact.value.map(valueText).join(' · ')}`),
     changes: [],
     warnings: description.warnings.map((warning) => visibleText(warning.message)),
+    lookAlikes: description.warnings.flatMap((warning) => (warning.lookAlike === undefined ? [] : [warning.lookAlike])),
   };
 }
 
