@@ -1,4 +1,5 @@
 import { test, expect, openScreen, screenshotBothThemes, startSandbox } from './fixtures';
+import { expectCaretsUnder } from './caret';
 
 test('write a policy with a parse error, see it inline at its position, fix it, create it, then review an update as a diff', async ({
   page,
@@ -16,7 +17,7 @@ test('write a policy with a parse error, see it inline at its position, fix it, 
   const error = editor.getByRole('alert');
   // The checker's message, its line and column, and a caret under exactly the unknown field.
   await expect(error).toContainText("Line 2, column 10: Wallet has no field 'idd'");
-  await expect(error.locator('pre')).toHaveText("  wallet.idd == 'w-1'\n         ^^^");
+  await expectCaretsUnder(error.locator('pre'), "  wallet.idd == 'w-1'", '^^^');
   await expect(condition).toHaveAttribute('aria-invalid', 'true');
   await expect(editor.getByRole('button', { name: 'Create policy' })).toBeDisabled();
   await screenshotBothThemes(page, 'policy-parse-error');
@@ -67,7 +68,7 @@ test('write a policy with a parse error, see it inline at its position, fix it, 
   await time.fill("CronSpan('0 9 * * MON-FRI', '8h', 'America/New_York')");
   const timeError = timed.getByRole('alert');
   await expect(timeError).toContainText('Line 1, column 19: CronSpan() schedule: day-of-week field: names are not supported');
-  await expect(timeError.locator('pre')).toHaveText("CronSpan('0 9 * * MON-FRI', '8h', 'America/New_York')\n                  ^^^^^^^");
+  await expectCaretsUnder(timeError.locator('pre'), "CronSpan('0 9 * * MON-FRI', '8h', 'America/New_York')", '^^^^^^^');
   await expect(timed.getByRole('button', { name: 'Review changes…' })).toBeDisabled();
   await time.fill("CronSpan('0 9 * * 1-5', '8h', 'America/New_York')");
   await expect(timeError).toBeHidden();

@@ -83,6 +83,8 @@ function Shell() {
   const info = useChannel('app.info');
   const active = useChannel('profiles.getActive');
   const pending = useChannel('approvals.pending');
+  // Kept here, above the screens, so a dismissed notice stays dismissed when the person moves between them.
+  const [dismissedExports, setDismissedExports] = useState<readonly string[]>([]);
 
   // Main reports every change of profile, so this follows a switch made anywhere.
   const activeProfileData = active.data;
@@ -145,7 +147,13 @@ function Shell() {
             </button>
           </p>
         )}
-        {screen !== 'wallets' && activeProfile !== null && <ApprovedExportsNotice onOpen={() => show('wallets')} />}
+        {screen !== 'wallets' && activeProfile !== null && (
+          <ApprovedExportsNotice
+            onOpen={() => show('wallets')}
+            dismissed={dismissedExports}
+            onDismiss={(activityIds) => setDismissedExports((before) => [...before, ...activityIds])}
+          />
+        )}
         {screen === 'profiles' && <ProfilesScreen />}
         {screen === 'keys' && <KeysScreen />}
         {screen === 'wallets' && <WalletsScreen />}
@@ -164,16 +172,30 @@ function Shell() {
   );
 }
 
-/** Tells the requester, on any screen, that an export they asked for was approved, and leads to where it opens. */
-function ApprovedExportsNotice({ onOpen }: { onOpen: () => void }) {
+/**
+ * Tells the requester, on any screen, that an export they asked for was approved, and leads to where it opens. Once
+ * dismissed it stays under Wallets → Exports you asked for; an export approved later shows the notice again.
+ */
+function ApprovedExportsNotice({
+  onOpen,
+  dismissed,
+  onDismiss,
+}: {
+  onOpen: () => void;
+  dismissed: readonly string[];
+  onDismiss: (activityIds: readonly string[]) => void;
+}) {
   const requests = useChannel('exports.requests');
-  const approved = requests.data?.filter((request) => request.approved) ?? [];
+  const approved = requests.data?.filter((request) => request.approved && !dismissed.includes(request.activityId)) ?? [];
   if (approved.length === 0) return null;
   return (
     <p className="notice notice-info" role="status" aria-label="Approved exports">
       Approved: your export of {approved.map((request) => request.what).join(', ')}.{' '}
       <button type="button" className="link-button" onClick={onOpen}>
         Open it on Wallets
+      </button>{' '}
+      <button type="button" className="link-button" onClick={() => onDismiss(approved.map((request) => request.activityId))}>
+        Dismiss
       </button>
     </p>
   );

@@ -84,3 +84,8 @@ export const ERROR_HEADLINES: Readonly<Record<ErrorCode, string>> = {
   CONFIG_INVALID: 'A setting is not valid.',
   INTERNAL: 'Something went wrong inside QuorumKey.',
 };
+
+/** The headline of `code`, also of a code this version has no words for (an inbox's service may answer one). */
+export function headlineOf(code: string): string {
+  return (ERROR_HEADLINES as Readonly<Record<string, string>>)[code] ?? 'Something went wrong.';
+}

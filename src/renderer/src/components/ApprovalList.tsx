@@ -76,11 +76,13 @@ export function ApprovalList({
           return (
             <li
               key={item.activityId}
+              // Measured once drawn: the estimate below is a guess, and a wrapped warning makes a row taller.
+              ref={virtualizer.measureElement}
               data-index={row.index}
               aria-setsize={items.length}
               aria-posinset={row.index + 1}
               className="approval-row"
-              style={{ height: row.size, transform: `translateY(${row.start}px)` }}
+              style={{ transform: `translateY(${row.start}px)` }}
             >
               <ApprovalRow
                 item={item}

@@ -1,5 +1,5 @@
-import type { QkError, ErrorCode } from '../../../shared/errors';
-import { ERROR_HEADLINES } from '../error-words';
+import type { ErrorCode } from '../../../shared/errors';
+import { headlineOf } from '../error-words';
 
 /** What to do next, for the errors whose message alone does not say it. */
 const NEXT_STEP: Partial<Record<ErrorCode, string>> = {
@@ -21,15 +21,29 @@ const NEXT_STEP: Partial<Record<ErrorCode, string>> = {
 
 /**
  * What failed, by the name the person knows it by (`during`: "Exporting wallet Treasury"), and what happened; then the
- * specifics and what to do; the code last and small, for reports.
+ * specifics and what to do (`next` when the caller knows it better); the code last and small, for reports. Every
+ * error notice is this one, so each leads with a sentence and keeps its code out of it.
  */
-export function ErrorNotice({ error, during, onDismiss }: { error: QkError; during?: string | undefined; onDismiss?: () => void }) {
-  const next = NEXT_STEP[error.code];
+export function ErrorNotice({
+  error,
+  during,
+  next: nextStep,
+  warning = false,
+  onDismiss,
+}: {
+  error: { code: string; message: string };
+  during?: string | undefined;
+  next?: string | undefined;
+  /** A failure the screen works around (it keeps what it last read): drawn as a warning, not an error. */
+  warning?: boolean;
+  onDismiss?: () => void;
+}) {
+  const next = nextStep ?? (NEXT_STEP as Readonly<Record<string, string>>)[error.code];
   return (
-    <div className="notice notice-error" role="alert">
+    <div className={warning ? 'notice notice-warning' : 'notice notice-error'} role="alert">
       <p className="notice-title">
         {during !== undefined && <strong className="error-during">{during}: </strong>}
-        <strong>{ERROR_HEADLINES[error.code]}</strong>
+        <strong>{headlineOf(error.code)}</strong>
       </p>
       <p className="notice-detail">{error.message}</p>
       {next !== undefined && <p className="notice-next">{next}</p>}

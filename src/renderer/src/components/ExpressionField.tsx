@@ -153,14 +153,25 @@ const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ?
 
 type Caret = Pick<ExpressionProblem, 'lineText' | 'column' | 'length'>;
 
-/** The source line and a caret under the columns a message is about. */
+/**
+ * The source line and a caret under the columns a message is about. A long line wraps, so the carets are not a line
+ * of their own: they are the line again, laid over it a little lower, its other characters transparent and those
+ * marked shown as ^ (spaces kept, so it wraps where the line does): each caret sits under its character on any row.
+ */
 function CaretLine({ lineText, column, length }: Caret) {
+  const start = column - 1;
+  const end = start + Math.max(1, length);
+  const padded = lineText.padEnd(end, ' ');
+  const marked = padded.slice(start, end).replace(/\S/g, '^');
   return (
-    <pre aria-hidden="true">
+    <pre className="caret-line" aria-hidden="true">
       {lineText}
-      {'\n'}
-      {' '.repeat(column - 1)}
-      {'^'.repeat(Math.max(1, length))}
+      <span className="caret-marks">
+        {padded.slice(0, start)}
+        {/* A mark on blanks alone (the end of the line) still needs a caret to show. */}
+        <span className="caret">{marked.includes('^') ? marked : `^${marked.slice(1)}`}</span>
+        {padded.slice(end)}
+      </span>
     </pre>
   );
 }

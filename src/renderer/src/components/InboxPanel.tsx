@@ -117,9 +117,12 @@ export function InboxPanel() {
                   )}
                 </h3>
                 {profile.error !== undefined && (
-                  <p className="notice notice-warning" role="alert">
-                    {profile.error.message} ({profile.error.code}); next try at {new Date(profile.error.retryAtMs).toLocaleTimeString()}.
-                  </p>
+                  <ErrorNotice
+                    error={profile.error}
+                    during={`Looking at ${profile.profileName}`}
+                    next={`QuorumKey looks again at ${new Date(profile.error.retryAtMs).toLocaleTimeString()}, and keeps what it last saw meanwhile.`}
+                    warning
+                  />
                 )}
                 {profile.items.length === 0 ? (
                   <p className="empty">Nothing waits here.</p>
