@@ -3,7 +3,8 @@
  * each domain's handlers. Electron-free, so the app, the CLI, tests and the e2e harness build exactly the same thing.
  */
 import { join } from 'node:path';
-import { activitiesHandlers } from './activities/activities.ipc';
+import { QkError } from '../shared/errors';
+import { activitiesHandlers, readingsWith } from './activities/activities.ipc';
 import { approvalsHandlers } from './approvals/approvals.ipc';
 import { CaptureProtection } from './capture/capture-protection';
 import { ApiClient } from './client/api-client';
@@ -221,6 +222,8 @@ export function createMainServices({
         ...(requestTimeoutMs === undefined ? {} : { timeoutMs: requestTimeoutMs }),
       });
     },
+    // The same readings as the Approvals screen's, so a row and its notification say what the screen says.
+    readingsFor: (profile) => readingsWith(active.servicesFor(profile), { now, keychain, tokens, settings }),
     settings,
     lock,
     events,

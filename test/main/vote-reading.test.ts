@@ -117,6 +117,23 @@ describe('the vote reading of a second profile', () => {
     expect(rejection?.reading?.warnings).not.toContain(reading.vote?.warnings[0]);
   });
 
+  it("the inbox's rows say what the Approvals screen says: its summary and warnings, waiting items first", async () => {
+    await bed.services.inbox.check();
+    const { profiles, waitingForMe } = await call('inbox.list', {});
+    const bea = profiles.find((profile) => profile.profileId === beaProfileId)!;
+    const { reading } = await pendingItem(signing);
+    const row = bea.items.find((item) => item.activityId === signing)!;
+    expect(row.title).toBe(reading.title);
+    expect(row.summary).toBe(reading.summary);
+    expect(row.warnings[0]).toBe(reading.vote?.warnings[0]);
+    expect(row).toMatchObject({ waitingForMe: true, completesIt: true, required: 2 });
+    // The proposer's own rows wait for nobody on this desktop but Bea: they come after hers and are not counted.
+    const root = profiles.find((profile) => profile.profileId === sandboxProfileId)!;
+    expect(root.items.every((item) => !item.waitingForMe && item.proposedByMe)).toBe(true);
+    expect(waitingForMe).toBe(bea.items.filter((item) => item.waitingForMe).length);
+    expect(bea.items.map((item) => item.waitingForMe)).toEqual([...bea.items.map((item) => item.waitingForMe)].sort((a, b) => Number(b) - Number(a)));
+  });
+
   it('reads the proposer as having voted: another approval of theirs counts for nothing', async () => {
     await asProfile(sandboxProfileId);
     const { reading } = await pendingItem(walletCreation);

@@ -1,6 +1,6 @@
 import type { IpcHandlers } from '../ipc/register';
 import type { Keychain } from '../keychain/keychain';
-import type { ActiveProfileHandlerDeps } from '../profiles/active-profile';
+import type { ActiveProfileHandlerDeps, ProfileServices } from '../profiles/active-profile';
 import type { Settings } from '../settings/settings';
 import { readOrganization } from '../signing/organization';
 import { signingFor } from '../signing/signing';
@@ -16,8 +16,16 @@ export interface ReadingHandlerDeps extends ActiveProfileHandlerDeps {
 }
 
 /** The active profile's readings. */
-export async function readingsOf({ active, now, keychain, tokens, settings }: ReadingHandlerDeps): Promise<Readings> {
-  const services = await active.services();
+export async function readingsOf(deps: ReadingHandlerDeps): Promise<Readings> {
+  const services = await deps.active.services();
+  return readingsWith(services, deps);
+}
+
+/** Readings of a profile's organization through its services: the screens' (the active profile) and the inbox's. */
+export function readingsWith(
+  services: Pick<ProfileServices, 'client' | 'approvals' | 'profile'>,
+  { now, keychain, tokens, settings }: Omit<ReadingHandlerDeps, 'active'>,
+): Readings {
   return new Readings({
     client: services.client,
     keychain,

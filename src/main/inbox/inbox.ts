@@ -13,7 +13,9 @@ import { currentVoteOf } from '../../shared/approvals/voting';
 import { describeActivity } from '../../shared/describe';
 import { toQkError } from '../../shared/errors';
 import type { InboxItemView, InboxProfileView, InboxSettings } from '../../shared/ipc/contract';
+import type { ActivityReadingView } from '../../shared/ipc/readings';
 import { visibleText } from '../../shared/visible-text';
+import type { Readings } from '../activities/readings';
 import { tallyOf } from '../approvals/approvals';
 import type { ApiClient } from '../client/api-client';
 import { mapConcurrently, waitingActivities } from '../client/waiting-activities';
@@ -48,6 +50,12 @@ export interface InboxOptions {
   random?: () => number;
   /** Told after a notification click made its profile active (the app brings its window to the front). */
   onOpened?: () => void;
+  /**
+   * Main's readings of a profile's activities (what each asks for, and the vote reading: verdict, who may still vote,
+   * what this user's vote does), so a row and its notification say what the Approvals screen says. Without it (the
+   * bench), rows carry the activity's title alone.
+   */
+  readingsFor?: (profile: Profile) => Pick<Readings, 'of'>;
 }
 
 /** What the inbox knows of one profile's user, asked once per profile (and again after a decision may change it). */
@@ -62,6 +70,8 @@ interface Watched {
   key: string;
   profile: Profile;
   client: InboxClient | undefined;
+  /** Main's readings for this profile, made with its client. */
+  reader: Pick<Readings, 'of'> | undefined;
   who: Who | undefined;
   /** The activities waiting at the last good look; undefined before the first. */
   waiting: Map<string, Activity> | undefined;
@@ -72,6 +82,15 @@ interface Watched {
   decided: InboxProfileView['decided'];
   /** `kind:activityId` of what was already notified, so each is said once. */
   notified: Set<string>;
+  /** Each waiting activity's reading, kept while its votes stay the same (see votesSignature). */
+  readings: Map<string, KeptReading>;
+}
+
+/** A reading as of the votes it was made with; `unread` says why there is none. */
+interface KeptReading {
+  votes: string;
+  reading?: ActivityReadingView;
+  unread?: string;
 }
 
 /** What one look has told of one profile: notifications shown, and how many more it had to tell. */
@@ -186,6 +205,7 @@ export class Inbox {
       key,
       profile,
       client: undefined,
+      reader: undefined,
       who: undefined,
       waiting: undefined,
       failures: 0,
@@ -194,6 +214,7 @@ export class Inbox {
       checkedAtMs: undefined,
       decided: known?.decided ?? [],
       notified: known?.notified ?? new Set(),
+      readings: new Map(),
     };
     this.#watched.set(profile.id, watched);
     return watched;
@@ -213,6 +234,7 @@ export class Inbox {
       if (watched.who === undefined) watched.who = await whoIs(client);
       else if (appearedOrLeft) watched.who.quorum = await quorumOf(client);
       watched.waiting = new Map(activities.map((activity) => [activity.id, activity]));
+      await this.#read(watched, activities);
       const toldThisLook: Told = { shown: 0, more: 0 };
       await this.#notifyDecided(watched, previous, settings, toldThisLook);
       this.#notifyWaiting(watched, activities, previous === undefined, settings, toldThisLook);
@@ -234,7 +256,29 @@ export class Inbox {
       watched.error = { code: failure.code, message: failure.message, retryAtMs: watched.nextLookAtMs };
       // The next look asks again who the user is: the failure may have been a changed key or organization.
       watched.client = undefined;
+      watched.reader = undefined;
       watched.who = undefined;
+    }
+  }
+
+  /**
+   * Reads what waits whose votes changed since it was last read (main's readings, as the Approvals screen's), and
+   * forgets what no longer waits. A reading that fails leaves its row with the title alone and says why.
+   */
+  async #read(watched: Watched, activities: readonly Activity[]): Promise<void> {
+    const present = new Set(activities.map((activity) => activity.id));
+    for (const activityId of watched.readings.keys()) if (!present.has(activityId)) watched.readings.delete(activityId);
+    watched.reader ??= this.#options.readingsFor?.(watched.profile);
+    const readings = watched.reader;
+    if (readings === undefined) return;
+    const stale = activities.filter((activity) => watched.readings.get(activity.id)?.votes !== votesSignature(activity));
+    if (stale.length === 0) return;
+    try {
+      const read = await readings.of(stale);
+      stale.forEach((activity, index) => watched.readings.set(activity.id, { votes: votesSignature(activity), reading: read[index]! }));
+    } catch (error) {
+      const unread = toQkError(error).message;
+      for (const activity of stale) watched.readings.set(activity.id, { votes: votesSignature(activity), unread });
     }
   }
 
@@ -277,10 +321,12 @@ export class Inbox {
       // At a profile's first look only what began waiting since the inbox started is news.
       const isNew = !firstLook || item.createdAtMs >= this.#startedAtMs;
       if (settings.notifyWaiting && isNew) {
+        const warned =
+          item.warnings.length === 0 ? '' : `${item.warnings.length === 1 ? '1 warning' : `${item.warnings.length} warnings`}: ${item.warnings[0]} `;
         this.#show(watched, told, `waiting:${item.activityId}`, {
           kind: 'waiting',
-          title: `Your vote: ${item.title}`,
-          body: `${item.completesIt ? 'Your approval completes it. ' : ''}${item.requester === undefined ? '' : `Proposed by ${item.requester}, `}on ${whereInWords(watched)}.`,
+          title: `Your vote: ${item.summary}`,
+          body: `${warned}${item.completesIt ? 'Your approval completes it. ' : ''}${item.requester === undefined ? '' : `Proposed by ${item.requester}, `}on ${whereInWords(watched)}.`,
           activityId: item.activityId,
         });
       }
@@ -421,36 +467,75 @@ function quorumOf(client: InboxClient): Promise<Who['quorum']> {
   );
 }
 
-/** The items of one profile, soonest to expire first; those with no window open (nothing approved yet) last. */
+/** The items of one profile: those waiting for this user's vote first, then soonest to expire; no window open last. */
 function itemsOf(watched: Watched, activities: readonly Activity[], nowMs: number): InboxItemView[] {
   const who = watched.who;
   return activities
-    .map((activity) => itemOf(activity, who, nowMs))
-    .sort((a, b) => (a.timeLeftMs || Infinity) - (b.timeLeftMs || Infinity) || b.createdAtMs - a.createdAtMs);
+    .map((activity) => itemOf(activity, who, watched.readings.get(activity.id), nowMs))
+    .sort(
+      (a, b) =>
+        Number(b.waitingForMe) - Number(a.waitingForMe) || (a.timeLeftMs || Infinity) - (b.timeLeftMs || Infinity) || b.createdAtMs - a.createdAtMs,
+    );
 }
 
-function itemOf(activity: Activity, who: Who | undefined, nowMs: number): InboxItemView {
+/** Warnings a row and its notification carry at most; the Approvals screen lists them all. */
+const ROW_WARNINGS = 20;
+
+function itemOf(activity: Activity, who: Who | undefined, kept: KeptReading | undefined, nowMs: number): InboxItemView {
   const { voters, approverIds, timeLeftMs } = tallyOf(activity.votes, nowMs);
+  const reading = kept?.reading;
+  const vote = reading?.vote;
   const quorum = who?.quorum;
-  // As the Approvals screen counts: "of threshold" only while every approval so far is from a quorum member.
-  const required = quorum !== undefined && approverIds.every((userId) => quorum.userIds.includes(userId)) ? quorum.threshold : undefined;
-  const waitingForMe = who !== undefined && currentVoteOf(voters, who.userId) === undefined;
+  // Without main's vote reading (not read yet, or it failed): "of threshold" only while every approval so far is a
+  // quorum member's, and any user without a vote is asked.
+  const required =
+    vote !== undefined
+      ? vote.required
+      : quorum !== undefined && approverIds.every((userId) => quorum.userIds.includes(userId))
+        ? quorum.threshold
+        : undefined;
+  const unvoted = who !== undefined && currentVoteOf(voters, who.userId) === undefined;
+  const waitingForMe = unvoted && (vote === undefined || vote.viewerCounts || vote.stillToVote.some((voter) => voter.userId === who.userId));
   const requester = requesterOf(activity);
+  const title = visibleText(reading?.title ?? describeActivity(activity).title);
+  const warnings = [...(vote?.warnings ?? []), ...(reading?.warnings ?? []), ...(reading?.largeValue === undefined ? [] : [reading.largeValue])];
   return {
     activityId: activity.id,
     fingerprint: activity.fingerprint,
     type: activity.type,
-    title: titleOf(activity),
+    title: clipped(title, 200),
+    summary: clipped(
+      reading === undefined
+        ? kept?.unread === undefined
+          ? title
+          : `${title} (not read: ${visibleText(kept.unread)})`
+        : visibleText(reading.summary),
+      400,
+    ),
+    warnings: warnings.slice(0, ROW_WARNINGS).map((warning) => clipped(visibleText(warning), 1000)),
     ...(requester === undefined ? {} : { requester: visibleText(requester.user.userName || requester.userId) }),
     createdAtMs: timestampMs(activity.createdAt),
     waitingForMe,
     proposedByMe: who !== undefined && requester?.userId === who.userId,
     approvals: approverIds.length,
     ...(required === undefined ? {} : { required }),
-    completesIt: waitingForMe && required !== undefined && quorum!.userIds.includes(who.userId) && approverIds.length + 1 >= required,
+    completesIt:
+      waitingForMe &&
+      (vote !== undefined
+        ? vote.viewerCompletes
+        : required !== undefined && quorum!.userIds.includes(who.userId) && approverIds.length + 1 >= required),
     timeLeftMs,
     expiringSoon: waitingForMe && timeLeftMs > 0 && timeLeftMs <= EXPIRING_SOON_MS,
   };
+}
+
+/** What a reading depends on that changes while an activity waits: its votes. */
+function votesSignature(activity: Activity): string {
+  return activity.votes.map((vote) => `${vote.userId}:${vote.selection}:${timestampMs(vote.createdAt)}`).join(',');
+}
+
+function clipped(text: string, length: number): string {
+  return text.length <= length ? text : `${text.slice(0, length - 1)}…`;
 }
 
 /** The describer's title, as the Approvals screen shows it ("Rename a user"), escaped: it may quote the service. */

@@ -289,18 +289,22 @@ const inboxItem = z.strictObject({
   activityId: id,
   fingerprint: fingerprintSchema,
   type: activityType,
-  /** The activity's type in words. */
+  /** The activity's title in words, as the Approvals screen reads it. */
   title: z.string().max(200),
+  /** What it asks for in one line ("Transfer 250,000 USDC to 0x… on Ethereum"), main's reading of it. */
+  summary: z.string().max(400),
+  /** The reading's warnings, the vote's own first (an approval overriding every policy). */
+  warnings: z.array(z.string().max(1000)).max(20),
   /** Who proposed it (the first vote), when known. */
   requester: z.string().max(200).optional(),
   createdAtMs: epochMs,
-  /** It needs a vote and this profile's user has none in the open window. */
+  /** This profile's user may vote on it and has no vote in the open window. */
   waitingForMe: z.boolean(),
   proposedByMe: z.boolean(),
   approvals: z.number().int().nonnegative(),
-  /** The root quorum's threshold, when every approval so far counts towards it. */
+  /** How many approvals in all would let it run, where main can tell. */
   required: z.number().int().positive().optional(),
-  /** This user's approval is the one that completes it (root quorum). */
+  /** This user's approval is the one that completes it. */
   completesIt: z.boolean(),
   /** Until the approvals gathered so far expire; 0 when no window is open. */
   timeLeftMs: z.number().int().nonnegative(),

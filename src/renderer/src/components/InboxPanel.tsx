@@ -1,4 +1,4 @@
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { activityStatusInWords } from '../../../shared/describe';
 import type { ChannelOutput, InboxItemView, InboxProfileView } from '../../../shared/ipc/contract';
 import { durationInWords } from '../activity-words';
@@ -79,6 +79,12 @@ export function InboxPanel() {
     if (buttons === undefined || buttons.length === 0) return;
     buttons[Math.max(0, Math.min(buttons.length - 1, index))]?.focus();
   };
+  // The keys work as soon as the view opens: the first row takes the focus once there is one.
+  const hasRows = rows.length > 0;
+  useEffect(() => {
+    if (hasRows && !listRef.current?.contains(document.activeElement))
+      listRef.current?.querySelector<HTMLButtonElement>('button.approval-row-button')?.focus();
+  }, [hasRows]);
   const onKeyDown = (event: KeyboardEvent, index: number) => {
     const row = rows[index]!;
     const key = event.key;
@@ -144,7 +150,16 @@ export function InboxPanel() {
                                 {item.completesIt && <span className="badge badge-active">your approval completes it</span>}
                                 {item.expiringSoon && <span className="badge badge-warning">expires soon</span>}
                               </strong>
+                              <span>{item.summary}</span>
                               <span className="muted">{item.requester === undefined ? '' : `by ${item.requester}`}</span>
+                              {item.warnings.length > 0 && (
+                                <span className="row-warning">
+                                  <span className="badge badge-warning">
+                                    {item.warnings.length === 1 ? '1 warning' : `${item.warnings.length} warnings`}
+                                  </span>{' '}
+                                  {item.warnings[0]}
+                                </span>
+                              )}
                             </span>
                             <span className="approval-row-side">
                               <span className="muted">{itemFacts(item)}</span>
