@@ -21,6 +21,14 @@ const chainLibraries = {
   group: ['viem', 'viem/*', '@solana/*', '@scure/btc-signer', '@scure/btc-signer/*'],
   message: 'The window bundles no chain decoder: main reads activities (src/main/activities/readings.ts) and sends the readings.',
 };
+/**
+ * The window never decides what a policy does to an activity: main evaluates and sends the verdict and who may vote
+ * (src/main/approvals/vote-reading.ts). The editor reads expressions through the parser and checker alone.
+ */
+const policyEvaluation = {
+  group: ['**/shared/policy', '**/shared/policy/index', '**/shared/policy/evaluator', '**/shared/policy/engine', '**/shared/policy/explain'],
+  message: 'The window evaluates no policy: main sends the verdict and who may vote (src/main/approvals/vote-reading.ts).',
+};
 const bareNodeModules = ['fs', 'path', 'os', 'crypto', 'child_process', 'http', 'https', 'net', 'url', 'util', 'stream', 'buffer', 'events'].map(
   (name) => ({ name, message: 'No Node built-ins here.' }),
 );
@@ -88,11 +96,14 @@ export const layerBoundaries = {
   },
 };
 
-/** The window's imports: no Node, no Electron, no main or service, and no chain library. Exported for the lint test. */
+/** The window's imports: no Node, no Electron, no main or service, no chain library, no policy evaluator. Exported for the lint test. */
 export const rendererImports = {
   files: ['src/renderer/**/*.{ts,tsx}'],
   rules: {
-    'no-restricted-imports': ['error', { paths: [electron, ...bareNodeModules], patterns: [nodeBuiltins, mainOrService, chainLibraries] }],
+    'no-restricted-imports': [
+      'error',
+      { paths: [electron, ...bareNodeModules], patterns: [nodeBuiltins, mainOrService, chainLibraries, policyEvaluation] },
+    ],
   },
 };
 

@@ -29,7 +29,7 @@ beforeAll(async () => {
     cwd: ROOT,
     overrideConfig: [
       { ...layerBoundaries, files: [`${FIXTURES}/**/*.ts`] },
-      { ...rendererImports, files: [`${FIXTURES}/renderer/imports-chain-library.ts`] },
+      { ...rendererImports, files: [`${FIXTURES}/renderer/imports-chain-library.ts`, `${FIXTURES}/renderer/imports-policy-evaluator.ts`] },
     ],
   });
   const linted = await eslint.lintFiles([FIXTURES]);
@@ -82,6 +82,13 @@ describe('layer boundaries', () => {
   it('refuse the renderer importing a chain library', () => {
     expect(boundaryErrors('renderer/imports-chain-library.ts')).toEqual([
       expect.stringMatching(/^no-restricted-imports: .*bundles no chain decoder/),
+    ]);
+  });
+
+  it('refuse the renderer importing the policy evaluator, directly or through the language index', () => {
+    expect(boundaryErrors('renderer/imports-policy-evaluator.ts')).toEqual([
+      expect.stringMatching(/^no-restricted-imports: .*The window evaluates no policy/),
+      expect.stringMatching(/^no-restricted-imports: .*The window evaluates no policy/),
     ]);
   });
 

@@ -1,7 +1,8 @@
 import { useId, useMemo, useRef, useState } from 'react';
 import { activityOperations } from '../../../shared/api/activities';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
-import { checkPolicyExpression, type PolicyExpressionKind } from '../../../shared/policy';
+import type { PolicyExpressionKind } from '../../../shared/policy/ast';
+import { checkPolicyExpression } from '../../../shared/policy/check';
 import { unknownActivityTypes } from '../../../shared/policy/type-hints';
 import { completionsAt } from '../policy/completions';
 

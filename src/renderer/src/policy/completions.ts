@@ -4,7 +4,8 @@
  * (`eth.tx.` → `to`, `value`, `function_name`…), the methods of a list, and the variables a lambda binds
  * (`approvers.any(user, user.` → `id`, `tags`…).
  */
-import { describeType, ROOTS_BY_KIND, type PolicyExpressionKind, type StaticType } from '../../../shared/policy';
+import type { PolicyExpressionKind } from '../../../shared/policy/ast';
+import { describeType, ROOTS_BY_KIND, type StaticType } from '../../../shared/policy/schema';
 
 export interface Completion {
   /** What replaces the partial word before the caret. */
