@@ -4,6 +4,7 @@
  */
 import { join } from 'node:path';
 import { QkError } from '../shared/errors';
+import { QkError } from '../shared/errors';
 import { activitiesHandlers, readingsWith } from './activities/activities.ipc';
 import { approvalsHandlers } from './approvals/approvals.ipc';
 import { CaptureProtection } from './capture/capture-protection';
@@ -31,6 +32,7 @@ import { guardReveals } from './lock/reveal-guard';
 import { UnlockPassphrase } from './lock/unlock-passphrase';
 import { Unlocker, type TouchId } from './lock/unlocker';
 import { organizationHandlers } from './organization/organization.ipc';
+import { Pkcs11Tokens, type AskPin } from './pkcs11/pkcs11-tokens';
 import { policiesHandlers } from './policies/policies.ipc';
 import { ActiveProfile, assertServed } from './profiles/active-profile';
 import type { Confirm } from './confirmation/confirmation';
@@ -94,6 +96,11 @@ export interface MainServicesOptions {
   notifier?: Notifier;
   /** Told when a notification's click made its profile active, to bring the window forward. */
   onNotificationOpened?: () => void;
+  /**
+   * Asks a person for a PKCS#11 token's PIN on main's surface (the app's own prompt, the CLI's terminal or
+   * QK_PKCS11_PIN); without one, a token key cannot sign.
+   */
+  askPkcs11Pin?: AskPin;
 }
 
 export interface MainServices {
@@ -116,6 +123,8 @@ export interface MainServices {
   unlocker: Unlocker;
   clipboard: SecretClipboard | undefined;
   stamper: Stamper;
+  /** Keys on PKCS#11 tokens and their logged-in sessions, closed on lock and on close. */
+  pkcs11: Pkcs11Tokens;
   /** The embedded service; started by `sandbox.start` (the app starts it when ready). */
   sandbox: Sandbox;
   /** The services acting for the active (or a chosen) profile. */
@@ -148,6 +157,7 @@ export function createMainServices({
   fetch,
   notifier,
   onNotificationOpened,
+  askPkcs11Pin = noPinPrompt,
 }: MainServicesOptions): MainServices {
   const events = new AppEvents();
   const profiles = new Profiles({ dataDir, onChange: (change) => events.emit({ type: 'profile', change }) });
@@ -175,7 +185,10 @@ export function createMainServices({
     ...(startSandboxService === undefined ? {} : { start: startSandboxService }),
     onStateChange: (state) => events.emit({ type: 'sandbox', state }),
   });
-  const stamper = new Stamper(keychain);
+  const pkcs11 = new Pkcs11Tokens({ askPin: askPkcs11Pin });
+  // Locking logs out of every token: the next stamp asks for the PIN again.
+  lock.onLock(() => void pkcs11.close());
+  const stamper = new Stamper(keychain, pkcs11);
   const inFlight = new InFlightRequests({ now });
   // In the data dir, not the Sandbox's: a Sandbox reset leaves it alone. Its key shares the keys' keychain store.
   const journal = new Journal({ dataDir, secrets: store, now });
@@ -246,6 +259,7 @@ export function createMainServices({
     unlocker: new Unlocker({ lock, passphrase: unlockPassphrase, touchId, now }),
     clipboard: secretClipboard,
     stamper,
+    pkcs11,
     sandbox,
     active,
     inFlight,
@@ -258,9 +272,16 @@ export function createMainServices({
       inbox.stop();
       await secretClipboard?.clearCopied();
       await sandbox.stop();
+      await pkcs11.close();
     },
   };
 }
+
+/** Where no prompt was given, a token key refuses to sign rather than guess a PIN. */
+const noPinPrompt: AskPin = ({ tokenLabel }) =>
+  Promise.reject(
+    new QkError('PASSPHRASE_REQUIRED', `the PIN of token ${JSON.stringify(tokenLabel)} cannot be asked here: this QuorumKey has no PIN prompt`),
+  );
 
 export interface MainHandlersOptions {
   app: { version: string; platform: string; packaged: boolean };

@@ -18,7 +18,7 @@ afterEach(async () => {
 
 function approvalsOf(bed: TestBed, index: number): Approvals {
   const operator = bed.operators[index]!;
-  return new Approvals({ client: operator.client, stamper: operator.stamper, apiKeyName: 'operator', now: bed.clock.now });
+  return new Approvals({ client: operator.client, stamper: operator.stamper, credential: { apiKeyName: 'operator' }, now: bed.clock.now });
 }
 
 describe('Approvals with a 2-of-3 root quorum', () => {
@@ -104,7 +104,7 @@ describe('Approvals with a 2-of-3 root quorum', () => {
       now: bed.clock.now,
       fetch: () => Promise.reject(new Error('this machine is offline')),
     });
-    const offline = new Approvals({ client: offlineClient, stamper: signer.stamper, apiKeyName: 'operator', now: bed.clock.now });
+    const offline = new Approvals({ client: offlineClient, stamper: signer.stamper, credential: { apiKeyName: 'operator' }, now: bed.clock.now });
     const file = join(signer.dataDir, 'approve.json');
     const body = offlineClient.envelope('approve_activity', { fingerprint: proposal.activity.fingerprint });
     await offline.stampToFile('/public/v1/submit/approve_activity', body, file);

@@ -21,7 +21,7 @@ describe('Stamper', () => {
     bed = await startTestBed(1);
     const [operator] = bed.operators;
     const body = '{"organizationId":"x"}';
-    const stamp = await operator!.stamper.stamp('operator', body);
+    const stamp = await operator!.stamper.stamp({ apiKeyName: 'operator' }, body);
     expect(stamp.headerName).toBe('X-Stamp');
     expect(verifyApiKeyStamp(stamp.headerValue, new TextEncoder().encode(body)).publicKey).toBe(operator!.publicKey);
     expect(() => verifyApiKeyStamp(stamp.headerValue, new TextEncoder().encode(`${body} `))).toThrow(/does not match/);

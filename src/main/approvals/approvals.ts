@@ -10,7 +10,7 @@ import type { StampedRequest } from '../../shared/offline/stamped-request';
 import type { ApiClient } from '../client/api-client';
 import { submissionOf, type StampCheck } from '../confirmation/submission';
 import { postStampedFile, stampToFile } from '../stamper/stamped-file';
-import type { Stamper } from '../stamper/stamper';
+import type { StampCredential, Stamper } from '../stamper/stamper';
 
 export interface PendingActivity {
   activityId: string;
@@ -38,7 +38,7 @@ export interface PendingActivity {
 export interface ApprovalsOptions {
   client: ApiClient;
   stamper: Pick<Stamper, 'stamp'>;
-  apiKeyName: string;
+  credential: StampCredential;
   now?: () => number;
   /** Runs before an activity or vote is stamped into an offline file; throwing stops it (see ApiClientOptions). */
   checkStamp?: StampCheck;
@@ -47,14 +47,14 @@ export interface ApprovalsOptions {
 export class Approvals {
   private readonly client: ApiClient;
   private readonly stamper: Pick<Stamper, 'stamp'>;
-  private readonly apiKeyName: string;
+  private readonly credential: StampCredential;
   private readonly now: () => number;
   private readonly checkStamp: StampCheck | undefined;
 
-  constructor({ client, stamper, apiKeyName, now = Date.now, checkStamp }: ApprovalsOptions) {
+  constructor({ client, stamper, credential, now = Date.now, checkStamp }: ApprovalsOptions) {
     this.client = client;
     this.stamper = stamper;
-    this.apiKeyName = apiKeyName;
+    this.credential = credential;
     this.now = now;
     this.checkStamp = checkStamp;
   }
@@ -81,7 +81,7 @@ export class Approvals {
   async stampToFile(path: string, body: string, file: string): Promise<StampedRequest> {
     const submission = this.checkStamp === undefined ? undefined : submissionOf(path, body, 'file');
     if (submission !== undefined) await this.checkStamp?.(submission);
-    return stampToFile({ stamper: this.stamper, apiKeyName: this.apiKeyName, path, body, file });
+    return stampToFile({ stamper: this.stamper, credential: this.credential, path, body, file });
   }
 
   /**

@@ -67,7 +67,7 @@ export type ActivityOutcome<R> = (
 };
 
 export interface ApiClientOptions {
-  profile: Pick<Profile, 'baseUrl' | 'organizationId' | 'apiKeyName'>;
+  profile: Pick<Profile, 'baseUrl' | 'organizationId' | 'apiKeyName' | 'tokenKey'>;
   stamper: Pick<Stamper, 'stamp'>;
   /** Milliseconds since the epoch for `timestampMs`; injected so tests and the sandbox can move time. */
   now?: () => number;
@@ -270,7 +270,7 @@ export class ApiClient {
       const submission = submissionOf(path, body, 'post');
       if (submission !== undefined) shown = await this.checkStamp(submission);
     }
-    const { headerName, headerValue } = stamp ?? (await this.stamper.stamp(this.profile.apiKeyName, body));
+    const { headerName, headerValue } = stamp ?? (await this.stamper.stamp(this.profile, body));
     const url = `${this.profile.baseUrl}${path}`;
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const ticket = this.inFlight?.begin(url);

@@ -4,7 +4,7 @@
  * activity, a key, a file), they never hold what was revealed.
  */
 import type { JournalAction, JournalRecord } from '../../shared/journal/format';
-import type { Profile } from '../profiles/profiles';
+import { profileCredential, type Profile } from '../profiles/profiles';
 
 export interface LocalReading {
   title: string;
@@ -42,6 +42,8 @@ export function profileRecord(action: ProfileChange, profile: Profile, changed: 
         Service: profile.baseUrl,
         Organization: profile.organizationId,
         'API key': profile.apiKeyName,
+        // A token key is recorded with its token, module and public key: which key signs is what the entry vouches for.
+        ...(profile.tokenKey === undefined ? {} : { 'Token key': profileCredential(profile).value }),
         'Enclave signer': profile.enclaveSignerPublicKey,
       },
       verdict: 'saved',

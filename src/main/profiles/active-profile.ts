@@ -131,7 +131,7 @@ export class ActiveProfile {
     const services: ProfileServices = {
       profile,
       client,
-      approvals: new Approvals({ client, stamper, apiKeyName: profile.apiKeyName, now, ...(checkStamp === undefined ? {} : { checkStamp }) }),
+      approvals: new Approvals({ client, stamper, credential: profile, now, ...(checkStamp === undefined ? {} : { checkStamp }) }),
       policies: new Policies(client),
       exporter: new Exporter({ client, keychain, enclaveSignerPublicKey: profile.enclaveSignerPublicKey }),
       importer: new Importer({ client, enclaveSignerPublicKey: profile.enclaveSignerPublicKey }),

@@ -8,7 +8,7 @@
  */
 import { QkError } from '../../shared/errors';
 import type { Confirm, ConfirmationRequest } from '../confirmation/confirmation';
-import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY, type Profile, type ProfileChangeCheck } from './profiles';
+import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY, profileCredential, type Profile, type ProfileChangeCheck } from './profiles';
 
 const RISK_NOTE =
   'Every request QuorumKey signs for this profile is sent to its service URL, and only bundles signed by its enclave ' +
@@ -27,11 +27,11 @@ export function confirmationFor(before: Profile | undefined, after: Profile): Co
     return {
       title: production ? 'Send signed requests to a new service?' : 'Trust a non-production enclave signer?',
       message: production
-        ? `Add profile ${profile}, which signs requests with API key ${JSON.stringify(after.apiKeyName)} and sends them to ${after.baseUrl}?`
+        ? `Add profile ${profile}, which signs requests with ${profileCredential(after).phrase} and sends them to ${after.baseUrl}?`
         : `Add profile ${profile} with an enclave signer key that is not the production signer?`,
       detail: [
         `Service URL: ${after.baseUrl}`,
-        `API key: ${after.apiKeyName}`,
+        `${profileCredential(after).label}: ${profileCredential(after).value}`,
         `Enclave signer key: ${after.enclaveSignerPublicKey}`,
         ...(production ? [] : [`Production signer key: ${PRODUCTION_SIGNER_SIGN_PUBLIC_KEY}`]),
         '',
@@ -44,13 +44,15 @@ export function confirmationFor(before: Profile | undefined, after: Profile): Co
   if (before.enclaveSignerPublicKey !== after.enclaveSignerPublicKey) {
     changed.push({ label: 'enclave signer key', from: before.enclaveSignerPublicKey, to: after.enclaveSignerPublicKey });
   }
-  if (before.apiKeyName !== after.apiKeyName) changed.push({ label: 'API key', from: before.apiKeyName, to: after.apiKeyName });
+  const [credentialBefore, credentialAfter] = [profileCredential(before), profileCredential(after)];
+  const signsWithAnotherKey = credentialBefore.value !== credentialAfter.value;
+  if (signsWithAnotherKey) changed.push({ label: 'API key', from: credentialBefore.value, to: credentialAfter.value });
   if (before.organizationId !== after.organizationId) changed.push({ label: 'organization', from: before.organizationId, to: after.organizationId });
   if (changed.length === 0) return undefined;
   // Named as stored: a rename in the same edit must not hide which profile is being redirected.
   const named = before.name === after.name ? profile : `${JSON.stringify(before.name)} (renamed to ${profile})`;
   const changes = changed.map(({ label, from, to }) => `${label}\n  from: ${from}\n  to:   ${to}`);
-  const signsElsewhere = before.apiKeyName !== after.apiKeyName || before.organizationId !== after.organizationId;
+  const signsElsewhere = signsWithAnotherKey || before.organizationId !== after.organizationId;
   if (!signsElsewhere) {
     return {
       title: 'Change where a profile sends requests?',
@@ -62,13 +64,13 @@ export function confirmationFor(before: Profile | undefined, after: Profile): Co
   return {
     title: 'Sign requests for a profile with another key or organization?',
     message:
-      `Change the ${changed.map(({ label }) => label).join(' and ')} of profile ${named}? It would sign requests with API key ` +
-      `${JSON.stringify(after.apiKeyName)} for organization ${after.organizationId} and send them to ${after.baseUrl}.`,
+      `Change the ${changed.map(({ label }) => label).join(' and ')} of profile ${named}? It would sign requests with ` +
+      `${credentialAfter.phrase} for organization ${after.organizationId} and send them to ${after.baseUrl}.`,
     detail: [
       ...changes,
       '',
       `Service URL: ${after.baseUrl}`,
-      `API key: ${after.apiKeyName}`,
+      `${credentialAfter.label}: ${credentialAfter.value}`,
       `Organization: ${after.organizationId}`,
       '',
       KEY_RISK_NOTE,

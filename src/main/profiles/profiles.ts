@@ -4,6 +4,7 @@ import { p256 } from '@noble/curves/nist.js';
 import { z } from 'zod';
 import { QkError } from '../../shared/errors';
 import { assertKeyName } from '../keychain/key-names';
+import { describeTokenKey, tokenKeySchema, validateTokenKey, type TokenKey } from '../pkcs11/token-key';
 import { JsonFile } from '../storage/json-file';
 import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY } from '../../shared/crypto/signers';
 import { sha256HexSchema } from '../../shared/journal/format';
@@ -21,7 +22,10 @@ export interface Profile {
   baseUrl: string;
   authProxyUrl?: string | undefined;
   organizationId: string;
+  /** The keychain API key the profile signs with; with a token key, the name that key goes by on the screens. */
   apiKeyName: string;
+  /** A key on a PKCS#11 token that signs this profile's stamps instead of the keychain key (docs/architecture.md). */
+  tokenKey?: TokenKey | undefined;
   /** Uncompressed P-256 key (130 hex) that must have signed every export/import bundle this profile accepts. */
   enclaveSignerPublicKey: string;
   authProxyConfigId?: string | undefined;
@@ -56,6 +60,8 @@ const profileSchema = z.object({
   authProxyUrl: z.string().optional(),
   organizationId: z.string().regex(UUID_PATTERN),
   apiKeyName: z.string(),
+  // Optional, so profiles files written before token keys existed read as they are.
+  tokenKey: tokenKeySchema.optional(),
   enclaveSignerPublicKey: z.string().regex(UNCOMPRESSED_P256_PATTERN),
   authProxyConfigId: z.string().regex(UUID_PATTERN).optional(),
   attestationRoot: sha256HexSchema.optional(),
@@ -250,6 +256,7 @@ function validateProfile(candidate: Record<string, unknown>): Profile {
   };
   if (authProxyUrl !== undefined) profile.authProxyUrl = authProxyUrl;
   if (authProxyConfigId !== undefined) profile.authProxyConfigId = authProxyConfigId;
+  if (candidate.tokenKey !== undefined) profile.tokenKey = validateTokenKey(candidate.tokenKey, 'profile.tokenKey');
   const attestationRoot = validateAttestationRoot(candidate.attestationRoot, kind);
   if (attestationRoot !== undefined) profile.attestationRoot = attestationRoot;
   return profile;
@@ -319,5 +326,17 @@ function validateAttestationRoot(value: unknown, kind: ProfileKind): string | un
 }
 
 function copyProfile(profile: Profile): Profile {
-  return { ...profile };
+  return { ...profile, ...(profile.tokenKey === undefined ? {} : { tokenKey: { ...profile.tokenKey } }) };
+}
+
+/**
+ * The credential a profile signs with, for people: `label: value` lines and the phrase after "signs requests with";
+ * a keychain key reads as `API key "ops"`, a token key with its token, module and pinned public key.
+ */
+export function profileCredential(profile: Pick<Profile, 'apiKeyName' | 'tokenKey'>): { label: string; value: string; phrase: string } {
+  if (profile.tokenKey === undefined) {
+    return { label: 'API key', value: profile.apiKeyName, phrase: `API key ${JSON.stringify(profile.apiKeyName)}` };
+  }
+  const value = `${describeTokenKey(profile.tokenKey)} (PKCS#11 module ${profile.tokenKey.module}, public key ${profile.tokenKey.publicKey})`;
+  return { label: 'Token key', value, phrase: value };
 }

@@ -5,11 +5,11 @@
 import { checkStampableRequest, parseStampedRequest, stampedRequestText, type StampedRequest } from '../../shared/offline/stamped-request';
 import type { ApiClient } from '../client/api-client';
 import { FILE_LIMITS, readBoundedText, writeNewFile } from '../storage/bounded-file';
-import type { Stamper } from './stamper';
+import type { StampCredential, Stamper } from './stamper';
 
 export interface StampToFileOptions {
   stamper: Pick<Stamper, 'stamp'>;
-  apiKeyName: string;
+  credential: StampCredential;
   path: string;
   /** The exact text to stamp; it is kept as is. */
   body: string;
@@ -17,9 +17,9 @@ export interface StampToFileOptions {
   file: string;
 }
 
-export async function stampToFile({ stamper, apiKeyName, path, body, file }: StampToFileOptions): Promise<StampedRequest> {
+export async function stampToFile({ stamper, credential, path, body, file }: StampToFileOptions): Promise<StampedRequest> {
   checkStampableRequest({ path, body });
-  const stamp = await stamper.stamp(apiKeyName, body);
+  const stamp = await stamper.stamp(credential, body);
   const request = { path, body, stamp };
   await writeNewFile(file, stampedRequestText(request), { mode: 0o600 });
   return { version: 1, ...request };
