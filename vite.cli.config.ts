@@ -31,7 +31,7 @@ function cliArtifacts(): Plugin {
 }
 
 export default defineConfig({
-  // Bundle every library except the keychain's: its platform binary is found beside its package in node_modules.
+  // Bundle every library except the native ones (the keychain's, pkcs11js): their binaries are found in node_modules.
   ssr: { noExternal: true },
   plugins: [cliArtifacts()],
   build: {
@@ -43,7 +43,7 @@ export default defineConfig({
     minify: false,
     reportCompressedSize: false,
     rollupOptions: {
-      external: [/^@napi-rs\/keyring(?:\/|$)/],
+      external: [/^@napi-rs\/keyring(?:\/|$)/, /^pkcs11js(?:\/|$)/],
       input: {
         [CLI_ENTRY]: resolve(root, 'src/main/cli/index.ts'),
         // The Sandbox the CLI starts in-process signs on these threads (src/service/enclave/signing-pool.ts).

@@ -24,7 +24,8 @@ import { FILE_LIMITS, readBoundedText, writeNewFile } from '../storage/bounded-f
 import { ACCOUNT_PRESETS, accountsFor } from '../../shared/wallets/account-presets';
 import { exactlyOne, positional, required, type CommandLine, type Values } from './arguments';
 import { print, printUnlessEmpty } from './output';
-import { confirmOnTerminal, profilesCommand, sandboxCommand, type SetupArguments } from './setup-commands';
+import { askPinOnTerminal } from './pin-prompt';
+import { confirmOnTerminal, profilesCommand, sandboxCommand, tokenOf, type SetupArguments } from './setup-commands';
 import { UsageError } from './usage-error';
 import { lintCommand } from './lint-command';
 import { rehearseCommand } from './rehearse-command';
@@ -76,7 +77,7 @@ class Context {
     private readonly profileSelector: string | undefined,
   ) {
     // The CLI's stderr is for its own refusals: the sandbox's request log would bury them.
-    this.services = createMainServices({ dataDir, sandboxLog: () => undefined });
+    this.services = createMainServices({ dataDir, sandboxLog: () => undefined, askPkcs11Pin: askPinOnTerminal });
   }
 
   /** The chosen (or active) profile; the sandbox profile's service is started for the command's duration. */
@@ -129,6 +130,10 @@ async function dispatch(context: Context, values: Values, positionals: string[])
     organization: values.organization,
     apiKey: values['api-key'],
     signerPublicKey: values['signer-public-key'],
+    pkcs11Module: values['pkcs11-module'],
+    pkcs11Token: values['pkcs11-token'],
+    pkcs11Key: values['pkcs11-key'],
+    pkcs11KeyId: values['pkcs11-key-id'],
   };
   if (command === 'profiles') return printUnlessEmpty(await profilesCommand(context.services, sub, setup, confirmOnTerminal));
   if (command === 'sandbox') return printUnlessEmpty(await sandboxCommand(context.services, sub));
@@ -148,12 +153,16 @@ async function dispatch(context: Context, values: Values, positionals: string[])
     `${command ?? ''} ${['keys', 'encryption-keys', 'activities', 'wallets', 'sign', 'journal'].includes(command ?? '') ? (sub ?? '') : ''}`.trim()
   ) {
     case 'keys generate': {
+      if (values.pkcs11) {
+        const token = tokenOf(setup);
+        return print(await context.services.pkcs11.generateKey({ ...token, keyLabel: positional(positionals, 2, 'NAME') }));
+      }
       const curve = values.curve ?? 'p256';
       if (!isApiKeyCurve(curve)) throw new UsageError(`--curve must be p256, secp256k1 or ed25519, got ${curve}`);
       return print(await keychain.generateApiKey({ name: positional(positionals, 2, 'NAME'), curve }));
     }
     case 'keys list':
-      return print(await keychain.listApiKeys());
+      return print(values.pkcs11 ? await context.services.pkcs11.listKeys(tokenOf(setup)) : await keychain.listApiKeys());
     case 'keys delete':
       return keychain.deleteApiKey(positional(positionals, 2, 'NAME'));
     case 'encryption-keys generate':
@@ -169,12 +178,12 @@ async function dispatch(context: Context, values: Values, positionals: string[])
       if (values['no-post']) {
         const profile = await context.profile();
         if (values.output !== undefined) {
-          const stamped = await stampToFile({ stamper, apiKeyName: profile.apiKeyName, path, body, file: values.output });
+          const stamped = await stampToFile({ stamper, credential: profile, path, body, file: values.output });
           await journal.record(stampedRequestRecord(profile, stamped, values.output));
           return print({ output: values.output });
         }
         checkStampableRequest({ path, body });
-        const stamp = await stamper.stamp(profile.apiKeyName, body);
+        const stamp = await stamper.stamp(profile, body);
         await journal.record(stampedRequestRecord(profile, { path, body, stamp }, undefined));
         process.stdout.write(stampedRequestText({ path, body, stamp }));
         return;
@@ -364,19 +373,18 @@ async function sign(context: Context, values: Values, request: SigningRequest): 
   if (values['no-post']) {
     const description = describeOffline(request, await settings.get(), await tokens.list());
     const profile = await context.profile();
-    const { apiKeyName } = profile;
     // The envelope is built and checked locally: stamping needs no network at all.
     const { client } = context.services.active.servicesFor(profile);
     const body = withSigningParameters(request, (operation, parameters) => client.envelope(operation, parameters));
     const path = operations[request.operation].path;
     if (values.output !== undefined) {
       process.stdout.write(signingCardText(description, undefined));
-      const stamped = await stampToFile({ stamper, apiKeyName, path, body, file: values.output });
+      const stamped = await stampToFile({ stamper, credential: profile, path, body, file: values.output });
       await journal.record(stampedRequestRecord(profile, stamped, values.output));
       return print({ output: values.output });
     }
     process.stderr.write(signingCardText(description, undefined));
-    const stamp = await stamper.stamp(apiKeyName, body);
+    const stamp = await stamper.stamp(profile, body);
     await journal.record(stampedRequestRecord(profile, { path, body, stamp }, undefined));
     process.stdout.write(stampedRequestText({ path, body, stamp }));
     return;

@@ -13,6 +13,8 @@ import { profileRecord } from '../journal/local-entry';
 import { confirmingCheck } from '../profiles/confirmation';
 import type { Profile, ProfileChanges } from '../profiles/profiles';
 import { SANDBOX_DB_FILE, SANDBOX_KEY_NAME } from '../sandbox/sandbox';
+import { describeTokenKey, validateTokenKeyRef, type TokenKey } from '../pkcs11/token-key';
+import type { PinRequest } from '../pkcs11/pkcs11-tokens';
 import type { MainServices } from '../services';
 import { UsageError } from './usage-error';
 
@@ -25,6 +27,36 @@ export interface SetupArguments {
   organization?: string | undefined;
   apiKey?: string | undefined;
   signerPublicKey?: string | undefined;
+  /** A token key instead of a keychain key: the PKCS#11 module, the token's label, the key's label and CKA_ID. */
+  pkcs11Module?: string | undefined;
+  pkcs11Token?: string | undefined;
+  pkcs11Key?: string | undefined;
+  pkcs11KeyId?: string | undefined;
+}
+
+/** The token `--pkcs11-module` and `--pkcs11-token` name. */
+export function tokenOf(args: SetupArguments): PinRequest {
+  return { module: flag(args.pkcs11Module, 'pkcs11-module'), tokenLabel: flag(args.pkcs11Token, 'pkcs11-token') };
+}
+
+/**
+ * The token key the flags name, with its public key read from the token (which asks for the PIN): what a profile
+ * pins. KEY_NOT_FOUND when the token holds no such key.
+ */
+async function tokenKeyOf(services: MainServices, args: SetupArguments): Promise<TokenKey> {
+  const ref = validateTokenKeyRef(
+    { ...tokenOf(args), keyLabel: flag(args.pkcs11Key, 'pkcs11-key'), ...(args.pkcs11KeyId === undefined ? {} : { keyId: args.pkcs11KeyId }) },
+    'token key',
+  );
+  const matching = (await services.pkcs11.listKeys(ref)).filter(
+    (key) => key.canSign && key.keyLabel === ref.keyLabel && (ref.keyId === undefined || key.keyId === ref.keyId),
+  );
+  const [key, another] = matching;
+  if (key === undefined)
+    throw new QkError('KEY_NOT_FOUND', `${describeTokenKey(ref)} was not found, or cannot sign; list them with keys list --pkcs11`);
+  if (another !== undefined) throw new QkError('KEY_INVALID', `${describeTokenKey(ref)} names more than one key; add --pkcs11-key-id`);
+  const { canSign: _canSign, ...tokenKey } = key;
+  return tokenKey;
 }
 
 /** One line the person types on the terminal (or that a script pipes in); empty when stdin ends first. */
@@ -82,13 +114,16 @@ export async function profilesCommand(
       return (await profiles.list()).map((profile) => ({ ...profile, active: profile.id === active?.id }));
     }
     case 'add': {
+      const tokenKey = args.pkcs11Module === undefined ? undefined : await tokenKeyOf(services, args);
       const added = await profiles.add(
         {
           name: flag(args.name, 'name'),
           kind: 'hosted',
           baseUrl: flag(args.baseUrl, 'base-url'),
           organizationId: flag(args.organization, 'organization'),
-          apiKeyName: flag(args.apiKey, 'api-key'),
+          // A token key goes by its label on the screens unless --api-key names it.
+          apiKeyName: tokenKey === undefined ? flag(args.apiKey, 'api-key') : (args.apiKey ?? tokenKey.keyLabel),
+          ...(tokenKey === undefined ? {} : { tokenKey }),
           ...(args.signerPublicKey === undefined ? {} : { enclaveSignerPublicKey: args.signerPublicKey }),
         },
         check,

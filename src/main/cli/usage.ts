@@ -10,9 +10,14 @@ export const USAGE = `usage: quorumkey [--data-dir DIR] [--profile NAME|ID] <com
           run makes them; other commands start it for their own duration; reset asks for a typed phrase on stdin)
   profiles list | profiles use PROFILE | profiles remove PROFILE
   profiles add --name NAME --base-url URL --organization ID --api-key KEY_NAME [--signer-public-key HEX]
+  profiles add --name NAME --base-url URL --organization ID --pkcs11-module PATH --pkcs11-token LABEL
+          --pkcs11-key LABEL [--pkcs11-key-id HEX] [--api-key NAME]   (signs with a key on a PKCS#11 token)
   profiles edit PROFILE [--name NAME] [--base-url URL] [--organization ID] [--api-key KEY_NAME] [--signer-public-key HEX]
           (a new service URL or enclave signer is shown on stderr and needs "yes" typed on stdin)
   keys generate NAME [--curve p256|secp256k1|ed25519] | keys list | keys delete NAME
+  keys generate NAME --pkcs11 --pkcs11-module PATH --pkcs11-token LABEL | keys list --pkcs11 --pkcs11-module PATH
+          --pkcs11-token LABEL   (a P-256 key made on the token, which never lets it out; the token's PIN is
+          read from QK_PKCS11_PIN or asked on the terminal)
   encryption-keys generate NAME | encryption-keys list | encryption-keys delete NAME
   request --path P --body JSON|@FILE [--no-post [--output FILE]]   (--no-post: a stamped-request file, printed or
           written to FILE, for post-stamped or the app's Approvals screen to send later)
