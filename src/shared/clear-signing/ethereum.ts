@@ -206,6 +206,11 @@ function readCall(to: AddressRef, data: Hex, lookup: Lookup, warnings: Warnings,
   const guess = [erc20Abi, erc721Abi].map((standard) => decodeWith(standard, data)).find((candidate) => candidate !== undefined);
   // On a token the known list or an operator names, the ERC-20 reading is no guess: its arguments are shown.
   const standardTokenCall = token !== undefined && guess !== undefined && TOKEN_FUNCTIONS.has(guess.item.name);
+  // Nobody described this contract: a standard ERC-20 call still shows who gets what, in raw units.
+  const fallback = token === undefined && abi === undefined && guess !== undefined && FALLBACK_TOKEN_FUNCTIONS.has(guess.item.name);
+  const unread = fallback
+    ? `the call is read by its selector alone, as the ERC-20 ${toFunctionSignature(guess.item)} of a token whose decimals are unknown`
+    : `the call (selector ${selector}) cannot be read`;
   if (standardTokenCall) {
     const why =
       abi === undefined ? `No interface is uploaded for ${shown(to)}` : `The ABI uploaded for ${shown(to)} has no function that decodes this call`;
@@ -219,13 +224,13 @@ function readCall(to: AddressRef, data: Hex, lookup: Lookup, warnings: Warnings,
     const elsewhere = lookup.contractsElsewhere(to.address).map((contract) => `“${contract.label}” on ${ethereumNetwork(contract.chainId).name}`);
     warnings.add(
       'UNKNOWN_CONTRACT',
-      `The interfaces uploaded for ${to.address} (${elsewhere.join(', ')}) name the contract at that address on another chain, not on ${lookup.ethereumChainId === undefined ? 'the chain this request names' : ethereumNetwork(lookup.ethereumChainId).name}: the call (selector ${selector}) cannot be read. Check the call data another way before you approve.`,
+      `The interfaces uploaded for ${to.address} (${elsewhere.join(', ')}) name the contract at that address on another chain, not on ${lookup.ethereumChainId === undefined ? 'the chain this request names' : ethereumNetwork(lookup.ethereumChainId).name}: ${unread}. Check the call data another way before you approve.`,
       to.address,
     );
   } else if (abi === undefined) {
     warnings.add(
       'UNKNOWN_CONTRACT',
-      `No interface is uploaded for ${shown(to)}: the call (selector ${selector}) cannot be read. Upload its ABI, or check the call data another way before you approve.`,
+      `No interface is uploaded for ${shown(to)}: ${unread}. Upload its ABI, or check the call data another way before you approve.`,
       to.address,
     );
   } else {
@@ -240,8 +245,6 @@ function readCall(to: AddressRef, data: Hex, lookup: Lookup, warnings: Warnings,
     amountToken(guess.item.name),
   );
   checkApproval(guess.item.name, args, to, warnings);
-  // Nobody described this contract: a standard ERC-20 call still shows who gets what, in raw units.
-  const fallback = token === undefined && abi === undefined && FALLBACK_TOKEN_FUNCTIONS.has(guess.item.name);
   if (fallback) {
     checkRecipients(args, lookup, warnings);
     return { selector, decoded: false, functionName: guess.item.name, args, likelySignature: toFunctionSignature(guess.item), tokenUnknown: true };

@@ -196,9 +196,9 @@ const OPERATION_TEXT: Record<SafeCall['operation'], string> = {
   DELEGATECALL: 'DELEGATECALL: the target’s code runs with the Safe’s own storage',
 };
 
-/** A batch row in one line: "CALL to 0x… · 0 ETH". */
+/** A batch row in one line: "CALL · USDC · token · 0 ETH". */
 function safeCallValue(row: SafeCall): Ref[] {
-  return [{ text: `${row.operation} to` }, ...address(row.to), ...amount(row.value)];
+  return [{ text: row.operation }, ...address(row.to), ...amount(row.value)];
 }
 
 /** What a Safe call does: its operation, target, value and the call read (a plain transfer has none). */

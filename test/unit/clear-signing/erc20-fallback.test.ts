@@ -47,6 +47,9 @@ describe('clear signing: the ERC-20 fallback on a contract nobody described', ()
       ]),
     );
     expect(description.warnings.map((warning) => warning.kind)).toEqual(['UNKNOWN_CONTRACT']);
+    expect(description.warnings[0]!.message).toBe(
+      `No interface is uploaded for ${UNDESCRIBED}: the call is read by its selector alone, as the ERC-20 transfer(address,uint256) of a token whose decimals are unknown. Upload its ABI, or check the call data another way before you approve.`,
+    );
   });
 
   it('names a maximum approve unlimited and flags a spender never paid before', () => {

@@ -170,7 +170,7 @@ describe('clear signing: Safe execTransaction', () => {
 
     const facts = lines(description);
     expect(facts).toContain('Call.call: MultiSend batch of 3 calls');
-    expect(facts).toContain(`Call.call.call 2: CALL to | ${RECIPIENT} | 0.25 ETH`);
+    expect(facts).toContain(`Call.call.call 2: CALL | ${RECIPIENT} | 0.25 ETH`);
     expect(facts).toContain('Call.call.call 3.call.amount: unlimited (the maximum uint256)');
   });
 

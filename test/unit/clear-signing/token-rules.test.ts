@@ -96,7 +96,7 @@ describe('contract labels and ABIs are keyed by chain and address', () => {
     expect(base.description.summary).not.toContain('Acme vault');
     expect(base.tx.call?.decoded).toBe(false);
     expect(base.description.warnings.map((warning) => warning.message)).toContain(
-      `The interfaces uploaded for ${ACME} (“Acme vault” on Ethereum) name the contract at that address on another chain, not on Base: the call (selector 0xa9059cbb) cannot be read. Check the call data another way before you approve.`,
+      `The interfaces uploaded for ${ACME} (“Acme vault” on Ethereum) name the contract at that address on another chain, not on Base: the call is read by its selector alone, as the ERC-20 transfer(address,uint256) of a token whose decimals are unknown. Check the call data another way before you approve.`,
     );
   });
 
