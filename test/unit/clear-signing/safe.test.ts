@@ -127,13 +127,13 @@ describe('clear signing: Safe execTransaction', () => {
     expect(facts).toContain('Call.refund: none (gas price 0)');
   });
 
-  it('flags a DELEGATECALL to a contract other than MultiSend, first among the warnings', () => {
+  it('flags a DELEGATECALL to a contract other than MultiSend as critical, first among the warnings', () => {
     const description = execTransaction({ to: DRAINER, data: '0xa9059cbb', operation: 1 });
     const safe = safeOf(description);
 
     expect(safe.operation).toBe('DELEGATECALL');
     expect(kinds(description)[0]).toBe('SAFE_DELEGATECALL');
-    expect(description.warnings[0]).toMatchObject({ kind: 'SAFE_DELEGATECALL', subject: DRAINER });
+    expect(description.warnings[0]).toMatchObject({ kind: 'SAFE_DELEGATECALL', severity: 'critical', subject: DRAINER });
     expect(description.warnings[0]!.message).toContain(`would run the code of ${DRAINER} as its own (DELEGATECALL)`);
     expect(description.summary).toBe(`Safe ${SAFE} by DELEGATECALL: call 0xa9059cbb on ${DRAINER} on Ethereum`);
     expect(lines(description)).toContain('Call.operation: DELEGATECALL: the target’s code runs with the Safe’s own storage');
@@ -190,7 +190,7 @@ describe('clear signing: Safe execTransaction', () => {
     expect(call.batch).toHaveLength(1);
     expect(call.batchError).toBe('call 2 of the batch declares 68 bytes of call data but only 63 remain; the calls after it cannot be read');
     expect(kinds(description)).toEqual(expect.arrayContaining(['SAFE_DELEGATECALL', 'UNDECODED']));
-    expect(description.warnings[0]).toMatchObject({ kind: 'SAFE_DELEGATECALL', subject: DRAINER });
+    expect(description.warnings[0]).toMatchObject({ kind: 'SAFE_DELEGATECALL', severity: 'critical', subject: DRAINER });
     expect(description.warnings[0]!.message).toMatch(/^The Safe running this batch would run the code of/);
   });
 
