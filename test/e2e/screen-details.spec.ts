@@ -161,3 +161,18 @@ test('an inbox that cannot reach a profile’s service leads with a sentence; th
   await expect(lines.last()).toHaveText('Code NETWORK_ERROR');
   await screenshotBothThemes(page, 'inbox-unreachable', notice);
 });
+
+test('the delete-user dialog states main’s refusal rather than offer a vote main would refuse', async ({ page, host }) => {
+  await startSandbox(page, host);
+  await openScreen(page, 'Users');
+  const asked = host.confirmations.length;
+  await page.getByRole('button', { name: 'Delete Root user' }).click();
+  const refusal = page.getByRole('dialog', { name: 'User Root user cannot be deleted from here' });
+  await expect(refusal).toContainText(
+    'QuorumKey refuses to submit this deletion: it deletes Root user, the user profile "Sandbox" signs as. Nothing would be stamped or sent',
+  );
+  await expect(refusal.getByRole('button', { name: 'Delete user' })).toHaveCount(0);
+  await screenshotBothThemes(page, 'delete-user-refused');
+  await refusal.getByRole('button', { name: 'Close' }).click();
+  expect(host.confirmations.length).toBe(asked);
+});

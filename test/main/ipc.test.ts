@@ -239,6 +239,7 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
   'organization.updateRootQuorum': { state: 'consensus-needed', activity: completed },
   'users.create': { state: 'completed', result: { userId: 'u2' }, activity: completed },
   'users.delete': { state: 'completed', result: { userIds: ['u2'] }, activity: completed },
+  'users.deletionCheck': { refusal: 'it deletes Alice, a member of the root quorum' },
   'users.setTags': { state: 'completed', result: { userId: 'u2' }, activity: completed },
   'users.createTag': { state: 'completed', result: { tagId: 't1' }, activity: completed },
   'users.addApiKey': { state: 'completed', result: { apiKeyIds: ['k1'] }, activity: completed },

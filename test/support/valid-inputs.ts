@@ -82,6 +82,7 @@ export const validInputs: { [C in Channel]: ChannelInput<C> } = {
     apiKey: { kind: 'public-key', apiKeyName: 'ann', publicKey: '02' + 'ab'.repeat(32), curve: 'p256' },
   },
   'users.delete': { userIds: [ACTIVITY_ID] },
+  'users.deletionCheck': { userId: ACTIVITY_ID },
   'users.setTags': { userId: ACTIVITY_ID, tagIds: [] },
   'users.createTag': { tagName: 'ops', userIds: [ACTIVITY_ID] },
   'users.addApiKey': { userId: ACTIVITY_ID, apiKey: { kind: 'keychain', keyName: 'ann' } },

@@ -9,8 +9,11 @@ import type { ActiveProfileHandlerDeps } from '../profiles/active-profile';
 import { outcomeView } from '../activities/activity-views';
 import type { IpcHandlers } from '../ipc/register';
 import type { Keychain } from '../keychain/keychain';
+import { lockOutOf } from '../confirmation/stamp-reading';
+import { readOrganization } from '../signing/organization';
 
-type UsersChannel = 'users.create' | 'users.delete' | 'users.setTags' | 'users.createTag' | 'users.addApiKey' | 'users.removeApiKeys';
+type UsersChannel =
+  'users.create' | 'users.delete' | 'users.deletionCheck' | 'users.setTags' | 'users.createTag' | 'users.addApiKey' | 'users.removeApiKeys';
 type ApiKeyParams = ParamsOf<typeof operations.create_api_keys>['apiKeys'][number];
 type NewApiKey = NonNullable<ChannelInput<'users.create'>['apiKey']>;
 
@@ -53,6 +56,24 @@ export function usersHandlers({ active, now, keychain }: UsersHandlerDeps): Pick
     'users.delete': async ({ userIds }) => {
       const { client } = await active.services();
       return outcomeView(await client.submit('delete_users', { userIds }), (result) => ({ userIds: result.userIds }), now());
+    },
+    // The stamp check refuses such a deletion before asking anyone (stamp-check.ts): the screen says so beforehand.
+    'users.deletionCheck': async ({ userId }) => {
+      const { client, profile } = await active.services();
+      const [snapshot, ownKey] = await Promise.all([
+        readOrganization(client),
+        keychain.getApiKeyPublic(profile.apiKeyName).then(
+          (key) => key.publicKey,
+          () => undefined,
+        ),
+      ]);
+      const refusal = lockOutOf(
+        { type: 'ACTIVITY_TYPE_DELETE_USERS', intent: { deleteUsersIntent: { userIds: [userId] } } },
+        snapshot,
+        ownKey,
+        profile.name,
+      );
+      return refusal === undefined ? {} : { refusal };
     },
     'users.setTags': async ({ userId, tagIds }) => {
       if (tagIds.length === 0) {

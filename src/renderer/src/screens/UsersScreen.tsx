@@ -3,7 +3,7 @@ import type { ChannelInput, ChannelOutput } from '../../../shared/ipc/contract';
 import { CheckboxGroup } from '../components/CheckboxGroup';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { QueryStatus } from '../components/QueryStatus';
-import { ConfirmDialog, Modal } from '../components/Modal';
+import { ConfirmDialog, Modal, ReadingDialog } from '../components/Modal';
 import { Progress } from '../components/Progress';
 import { RowAction } from '../components/RowAction';
 import { SelectField, type SelectOption } from '../components/SelectField';
@@ -154,17 +154,9 @@ export function UsersScreen() {
         />
       )}
       {deleting !== undefined && (
-        <ConfirmDialog
-          title={`Delete user ${deleting.userName}?`}
-          message={
-            <p>
-              Their API keys and authenticators stop working
-              {org?.rootQuorum?.userIds.includes(deleting.userId) === true ? ', and the root quorum loses a member' : ''}. Like every change it may
-              wait for votes.
-            </p>
-          }
-          confirmLabel="Delete user"
-          onCancel={() => setDeleting(undefined)}
+        <DeleteUserDialog
+          user={deleting}
+          onClose={() => setDeleting(undefined)}
           onConfirm={() => {
             const user = deleting;
             setDeleting(undefined);
@@ -175,6 +167,42 @@ export function UsersScreen() {
         />
       )}
     </section>
+  );
+}
+
+/**
+ * Deleting a user, as main reads it before anything is asked: a deletion main's stamp check refuses (the user this
+ * profile signs as, a member of the root quorum) is said to be refused, with main's reason, and offers nothing to
+ * confirm; any other is confirmed here and then on main's surface, and may wait for votes.
+ */
+function DeleteUserDialog({ user, onClose, onConfirm }: { user: { userId: string; userName: string }; onClose: () => void; onConfirm: () => void }) {
+  const check = useChannel('users.deletionCheck', { userId: user.userId });
+  if (check.data?.refusal !== undefined) {
+    return (
+      <ReadingDialog title={`User ${user.userName} cannot be deleted from here`} onClose={onClose}>
+        <div className="modal-body">
+          <p>QuorumKey refuses to submit this deletion: {check.data.refusal}. Nothing would be stamped or sent, so there is nothing to vote on.</p>
+        </div>
+      </ReadingDialog>
+    );
+  }
+  if (check.data === undefined) {
+    return (
+      <ReadingDialog title={`Delete user ${user.userName}?`} onClose={onClose}>
+        <div className="modal-body">
+          <QueryStatus query={check} loading="Reading what this deletion does…" />
+        </div>
+      </ReadingDialog>
+    );
+  }
+  return (
+    <ConfirmDialog
+      title={`Delete user ${user.userName}?`}
+      message={<p>Their API keys and authenticators stop working. Like every change it may wait for votes.</p>}
+      confirmLabel="Delete user"
+      onCancel={onClose}
+      onConfirm={onConfirm}
+    />
   );
 }
 
