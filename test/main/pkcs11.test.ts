@@ -18,6 +18,7 @@ import { Stamper } from '../../src/main/stamper/stamper';
 import { verifyApiKeyStamp } from '../../src/shared/crypto/stamp';
 import { utf8Encode } from '../../src/shared/crypto/encoding';
 import { QkError } from '../../src/shared/errors';
+import { ipcContract } from '../../src/shared/ipc/contract';
 import { initSoftHsmToken, SOFTHSM_MODULE, softhsmPresent } from '../support/softhsm';
 import { newKey, startTestService, type ApiPublicKey, type TestService } from '../support/service';
 
@@ -166,8 +167,11 @@ describe.skipIf(!softhsmPresent)('stamping with a token key against the Sandbox'
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('keeps the token key through the profiles file', async () => {
-    expect((await new Profiles({ dataDir }).get(profile.id)).tokenKey).toEqual(key);
+  it('keeps the token key through the profiles file and the profile channels', async () => {
+    const stored = await new Profiles({ dataDir }).get(profile.id);
+    expect(stored.tokenKey).toEqual(key);
+    // The window is shown which token key signs: the channel's output schema lets the field through.
+    expect(ipcContract['profiles.get'].output.parse(stored)).toEqual(stored);
   });
 
   it('stamps a query: whoami answers as the root user', async () => {

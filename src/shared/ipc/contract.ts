@@ -92,6 +92,19 @@ const profile = z.strictObject({
   enclaveSignerPublicKey: publicKeyHex,
   /** A Sandbox profile's own attestation root (SHA-256 of its certificate), pinned from its service; main sets it. */
   attestationRoot: sha256HexSchema.optional(),
+  /** The PKCS#11 token key that signs instead of the keychain key, with its pinned public key; set from the CLI. */
+  tokenKey: z
+    .strictObject({
+      module: z.string().min(1).max(4096),
+      tokenLabel: z.string().min(1).max(32),
+      keyLabel: z.string().min(1).max(32),
+      keyId: z
+        .string()
+        .regex(/^(?:[0-9a-f]{2}){1,64}$/)
+        .optional(),
+      publicKey: z.string().regex(/^0[23][0-9a-f]{64}$/),
+    })
+    .optional(),
 });
 /** Hosted profiles default the enclave signer key to the production one, so it is optional when adding. */
 const profileInput = z.strictObject({ ...profileFields, enclaveSignerPublicKey: publicKeyHex.optional() });
@@ -779,8 +792,6 @@ export const ipcContract = {
     userOutcome,
   ),
   'users.delete': channel(z.strictObject({ userIds }), activityOutcome(z.strictObject({ userIds: z.array(z.string()) }))),
-  /** Main's reading of deleting a user, before anyone is asked: why QuorumKey would refuse to submit it, if it would. */
-  'users.deletionCheck': channel(z.strictObject({ userId: id }), z.strictObject({ refusal: z.string().max(2000).optional() })),
   /** Replaces the user's tags with `tagIds`. */
   'users.setTags': channel(z.strictObject({ userId: id, tagIds: z.array(id).max(32) }), userOutcome),
   'users.createTag': channel(

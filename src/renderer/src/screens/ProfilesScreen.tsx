@@ -173,6 +173,14 @@ function ProfileCard({
         </dd>
         <dt>API key</dt>
         <dd>{profile.apiKeyName}</dd>
+        {profile.tokenKey !== undefined && (
+          <>
+            <dt>Token key</dt>
+            <dd>
+              {profile.tokenKey.keyLabel} on token {profile.tokenKey.tokenLabel} (<code>{profile.tokenKey.publicKey}</code>)
+            </dd>
+          </>
+        )}
         {profile.authProxyUrl !== undefined && (
           <>
             <dt>Auth proxy</dt>
