@@ -792,6 +792,8 @@ export const ipcContract = {
     userOutcome,
   ),
   'users.delete': channel(z.strictObject({ userIds }), activityOutcome(z.strictObject({ userIds: z.array(z.string()) }))),
+  /** Main's reading of deleting a user, before anyone is asked: why QuorumKey would refuse to submit it, if it would. */
+  'users.deletionCheck': channel(z.strictObject({ userId: id }), z.strictObject({ refusal: z.string().max(2000).optional() })),
   /** Replaces the user's tags with `tagIds`. */
   'users.setTags': channel(z.strictObject({ userId: id, tagIds: z.array(id).max(32) }), userOutcome),
   'users.createTag': channel(
