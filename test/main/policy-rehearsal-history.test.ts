@@ -88,7 +88,13 @@ beforeAll(async () => {
   const { walletId, addresses } = await completed(
     root.submit('create_wallet', {
       walletName: 'Treasury',
-      accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
+      // More accounts than the service's default page: the history reads them all, the transfers sign with the last.
+      accounts: Array.from({ length: 12 }, (_, index) => ({
+        curve: 'CURVE_SECP256K1' as const,
+        pathFormat: 'PATH_FORMAT_BIP32' as const,
+        path: `m/44'/60'/0'/0/${index}`,
+        addressFormat: 'ADDRESS_FORMAT_ETHEREUM' as const,
+      })),
     }),
   );
   await completed(
@@ -123,7 +129,7 @@ beforeAll(async () => {
   const [operatorA, operatorB] = [clientOf(keyA), clientOf(keyB)];
   const sign = (nonce: number, units: bigint) =>
     operatorA.submit('sign_transaction', {
-      signWith: addresses[0]!,
+      signWith: addresses.at(-1)!,
       unsignedTransaction: usdcTransfer(nonce, units),
       type: 'TRANSACTION_TYPE_ETHEREUM',
     });

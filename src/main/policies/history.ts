@@ -4,7 +4,7 @@
  * stands (policies, users and their tags, wallets, accounts, private keys, root quorum). Also the draft file's checked shape.
  */
 import { z } from 'zod';
-import type { Activity } from '../../shared/api';
+import type { Activity, WalletAccount } from '../../shared/api';
 import type { policyEvaluation } from '../../shared/api/resources';
 import { QkError } from '../../shared/errors';
 import type { PolicyEvaluation } from '../../shared/policy';
@@ -32,7 +32,7 @@ export async function readRehearsalHistory(client: ApiClient, window: HistoryWin
     client.query('list_users', {}).then((answer) => answer.users),
     client.query('list_user_tags', {}).then((answer) => answer.userTags),
     client.query('list_wallets', {}).then((answer) => answer.wallets),
-    client.query('list_wallet_accounts', {}).then((answer) => answer.accounts),
+    allWalletAccounts(client),
     client.query('list_private_keys', {}).then((answer) => answer.privateKeys),
     client.query('list_smart_contract_interfaces', {}).then((answer) => answer.smartContractInterfaces),
     client.query('get_organization_configs', {}),
@@ -65,6 +65,19 @@ function evaluationsOf(recorded: z.infer<typeof policyEvaluation>): PolicyEvalua
   return recorded.policyEvaluations.flatMap(({ policyId, outcome }) =>
     policyId === undefined || outcome === undefined ? [] : [{ policyId, outcome: outcome as PolicyEvaluation['outcome'] }],
   );
+}
+
+/** Every wallet account, page by page: an unpaged read answers only the service's first page. */
+async function allWalletAccounts(client: ApiClient): Promise<WalletAccount[]> {
+  const accounts: WalletAccount[] = [];
+  for (;;) {
+    const after = accounts.at(-1)?.walletAccountId;
+    const { accounts: page } = await client.query('list_wallet_accounts', {
+      paginationOptions: { limit: String(PAGE), ...(after === undefined ? {} : { after }) },
+    });
+    accounts.push(...page);
+    if (page.length < PAGE) return accounts;
+  }
 }
 
 async function recordedActivities(client: ApiClient, { last, sinceMs }: HistoryWindow): Promise<Activity[]> {
