@@ -10,7 +10,8 @@ import { PublicKey, SystemProgram, Transaction as SolanaTransaction } from '@sol
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { encodeFunctionData, getAddress, maxUint256, recoverTransactionAddress, serializeTransaction } from 'viem';
+import { encodeMultiSendData } from '@safe-global/protocol-kit';
+import { encodeFunctionData, getAddress, maxUint256, parseAbi, recoverTransactionAddress, serializeTransaction, zeroAddress, type Hex } from 'viem';
 import { ApiClient } from '../../src/main/client/api-client';
 import { Stamper } from '../../src/main/stamper/stamper';
 import type { E2eHost } from '../support/e2e-host';
@@ -428,4 +429,57 @@ test('contract interfaces, the policy editor’s signing tools and the warning t
   await thresholds.getByRole('button', { name: 'Set thresholds' }).click();
   await expect.poll(async () => (await host.handlers['app.getSettings']({})).warnAbove).toEqual({ ETH: '1.5' });
   await screenshotBothThemes(page, 'settings-signing-warnings');
+});
+
+test('a Safe transaction running a MultiSend batch: each call a row, the DELEGATECALL to MultiSend not flagged', async ({ page, host }) => {
+  // Only a signer is needed: no operators, policies or uploads.
+  await startSandbox(page, host);
+  const root = new ApiClient({ profile: (await host.services.profiles.getActive())!, stamper: new Stamper(host.services.keychain) });
+  const { addresses } = await done(
+    root.submit('create_wallet', {
+      walletName: 'Treasury',
+      accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
+    }),
+  );
+  const safe = getAddress('0x5afe5afe5afe5afe5afe5afe5afe5afe5afe5afe');
+  const multiSendCallOnly = getAddress('0x9641d764fc13c8b624c04430c7356c1c7c8102e2');
+  const batch = encodeMultiSendData([
+    { to: USDC, value: '0', data: encodeFunctionData({ abi: ERC20, functionName: 'transfer', args: [PAYROLL, 2_500_000_000n] }), operation: 0 },
+    { to: PAYROLL, value: '250000000000000000', data: '0x', operation: 0 },
+    { to: ACME_TOKEN, value: '0', data: encodeFunctionData({ abi: ERC20, functionName: 'approve', args: [PAYROLL, maxUint256] }), operation: 0 },
+  ]) as Hex;
+  const safeAbi = parseAbi([
+    'function execTransaction(address to, uint256 value, bytes data, uint8 operation, uint256 safeTxGas, uint256 baseGas, uint256 gasPrice, address gasToken, address refundReceiver, bytes signatures) payable returns (bool success)',
+    'function multiSend(bytes transactions) payable',
+  ]);
+  const multiSend = encodeFunctionData({ abi: safeAbi, functionName: 'multiSend', args: [batch] });
+  const execTransaction = serializeTransaction({
+    type: 'eip1559',
+    chainId: 1,
+    nonce: 21,
+    to: safe,
+    data: encodeFunctionData({
+      abi: safeAbi,
+      functionName: 'execTransaction',
+      args: [multiSendCallOnly, 0n, multiSend, 1, 0n, 0n, 0n, zeroAddress, zeroAddress, `0x${'11'.repeat(65)}`],
+    }),
+    gas: 400_000n,
+    maxFeePerGas: 30_000_000_000n,
+    maxPriorityFeePerGas: 1_000_000_000n,
+  });
+  const card = await preview(page, { kind: 'Transaction', account: addresses[0]!, chain: 'TRANSACTION_TYPE_ETHEREUM', text: execTransaction });
+  await expect(card).toContainText('Safe execTransaction');
+  await expect(card).toContainText('Safe MultiSendCallOnly 1.4.1');
+  await expect(card).toContainText('MultiSend batch of 3 calls');
+  const rows = card
+    .getByRole('list', { name: 'call', exact: true })
+    .getByRole('listitem')
+    .filter({ hasText: /^call \d/ });
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(0)).toContainText('2,500 USDC');
+  await expect(rows.nth(1)).toContainText('0.25 ETH');
+  await expect(rows.nth(2)).toContainText('token unknown: decimals unknown');
+  await expect(card.getByRole('list', { name: 'Warnings' })).toContainText('Unlimited approval');
+  await expect(card.getByRole('list', { name: 'Warnings' })).not.toContainText('Safe DELEGATECALL');
+  await screenshotCard(page, card, 'card-safe-multisend');
 });
