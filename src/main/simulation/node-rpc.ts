@@ -41,7 +41,7 @@ export class NodeRpc {
   /** Calls `method` and answers its result as `schema` reads it; a node error, time-out or odd answer throws. */
   async call<T>(method: string, params: readonly unknown[], schema: z.ZodType<T>): Promise<T> {
     if (this.calls >= this.limits.maxCalls) {
-      throw new QkError('RESOURCE_EXHAUSTED', `the transaction reads more than ${this.limits.maxCalls} values from the node`);
+      throw new QkError('LIMIT_EXCEEDED', `the transaction reads more than ${this.limits.maxCalls} values from the node`);
     }
     this.calls += 1;
     const id = this.calls;
@@ -54,7 +54,7 @@ export class NodeRpc {
     }
     const answer = rpcAnswer.safeParse(json);
     if (!answer.success) throw new QkError('RESPONSE_INVALID', `the node answered ${method} with something that is not a JSON-RPC answer`);
-    if ('error' in answer.data) throw new QkError('UNAVAILABLE', `the node refused ${method}: ${answer.data.error.message.slice(0, 300)}`);
+    if ('error' in answer.data) throw new QkError('FAILED_PRECONDITION', `the node refused ${method}: ${answer.data.error.message.slice(0, 300)}`);
     if (answer.data.id !== id) throw new QkError('RESPONSE_INVALID', `the node answered ${method} for another request`);
     const result = schema.safeParse(answer.data.result);
     if (!result.success) throw new QkError('RESPONSE_INVALID', `the node's answer to ${method} is not what ${method} answers`);
@@ -73,7 +73,7 @@ export class NodeRpc {
       });
       if (!response.ok) {
         await response.body?.cancel();
-        throw new QkError('UNAVAILABLE', `the node answered ${method} with HTTP ${response.status}`);
+        throw new QkError('NETWORK_ERROR', `the node answered ${method} with HTTP ${response.status}`);
       }
       return await this.readCapped(response, method);
     } catch (error) {

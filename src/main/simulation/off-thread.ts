@@ -46,7 +46,7 @@ export function simulateOffThread(job: SimulationJob, bounds: SimulationBounds =
       settle(() =>
         reject(
           error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-            ? new QkError('RESOURCE_EXHAUSTED', `the simulation needed more than ${bounds.maxHeapMb} MiB`)
+            ? new QkError('LIMIT_EXCEEDED', `the simulation needed more than ${bounds.maxHeapMb} MiB`)
             : new QkError('INTERNAL', `the ${WHAT} failed: ${error.message}`),
         ),
       ),

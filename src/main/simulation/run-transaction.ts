@@ -101,7 +101,7 @@ export async function executeSimulation(prepared: PreparedSimulation): Promise<R
         number: BigInt(block.number),
         timestamp: BigInt(block.timestamp),
         gasLimit: BigInt(block.gasLimit),
-        coinbase: block.miner,
+        coinbase: createAddressFromString(block.miner),
         ...(block.baseFeePerGas === undefined ? {} : { baseFeePerGas: BigInt(block.baseFeePerGas) }),
         ...(block.mixHash === undefined ? {} : { mixHash: block.mixHash }),
       },
