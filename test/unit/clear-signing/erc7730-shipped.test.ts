@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { shippedDescriptors } from '../../../src/main/clear-signing/shipped-registry';
+import { signingCardText } from '../../../src/main/cli/signing-text';
 import { describeSigningRequest, flatFacts, signingFacts } from '../../../src/shared/clear-signing';
 
 const POAP_FIXTURE = join(import.meta.dirname, '../../fixtures/erc7730-registry/registry/poap/testsv2/calldata-PoapBridge.tests.json');
@@ -35,6 +36,9 @@ describe('shipped ERC-7730 descriptors', () => {
     expect(lines).toContain("Registry reading: Mint POAP · described by the registry's poap descriptor calldata-PoapBridge.json");
     expect(lines).toContain('Registry reading.Expiration Time: 2026-01-09 14:27:15Z');
     expect(lines.some((line) => line.startsWith('Call'))).toBe(true);
+    expect(signingCardText(description, undefined)).toContain(
+      "  Registry reading: Mint POAP; described by the registry's poap descriptor calldata-PoapBridge.json\n  Registry reading.Owner: Proof of Attendance Protocol\n",
+    );
     expect(describeSigningRequest(request).descriptor).toBeUndefined();
   });
 });
