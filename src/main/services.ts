@@ -327,7 +327,7 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
     ...keysHandlers({ keychain }),
     ...profilesHandlers({ profiles, confirm, journal }),
     ...requestsHandlers({ inFlight }),
-    ...sandboxHandlers({ sandbox }),
+    ...sandboxHandlers({ sandbox, profiles, confirm }),
     ...activitiesHandlers({ active, now, keychain, tokens, settings }),
     ...approvalsHandlers({ active, now, keychain, tokens, settings, journal, stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR) }),
     ...organizationHandlers({ active, now, keychain, tokens }),
