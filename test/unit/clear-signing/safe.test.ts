@@ -10,6 +10,7 @@ import {
   type RawPayloadsDetails,
   type SafeTransaction,
 } from '../../../src/shared/clear-signing/index.js';
+import { MAX_SAFE_NESTING } from '../../../src/shared/clear-signing/safe.js';
 
 const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
 const SAFE = getAddress('0x5afe5afe5afe5afe5afe5afe5afe5afe5afe5afe');
@@ -192,6 +193,23 @@ describe('clear signing: Safe execTransaction', () => {
     expect(kinds(description)).toEqual(expect.arrayContaining(['SAFE_DELEGATECALL', 'UNDECODED']));
     expect(description.warnings[0]).toMatchObject({ kind: 'SAFE_DELEGATECALL', severity: 'critical', subject: DRAINER });
     expect(description.warnings[0]!.message).toMatch(/^The Safe running this batch would run the code of/);
+  });
+
+  it('reads a Safe inside a Safe, and stops with a warning past the nesting limit', () => {
+    const execOn = (data: Hex) =>
+      encodeFunctionData({
+        abi: SAFE_ABI,
+        functionName: 'execTransaction',
+        args: [SAFE, 0n, data, 0, 0n, 0n, 0n, zeroAddress, zeroAddress, SIGNATURES],
+      });
+    const nested = (levels: number) => Array.from({ length: levels }).reduce<Hex>((data) => execOn(data), usdcTransfer(1n));
+
+    const twice = safeOf(execTransaction({ to: SAFE, data: nested(1) }));
+    expect(twice.call?.safeTransaction?.call?.functionName).toBe('transfer');
+
+    const tooDeep = execTransaction({ to: SAFE, data: nested(MAX_SAFE_NESTING) });
+    expect(kinds(tooDeep)).toContain('UNDECODED');
+    expect(tooDeep.warnings.find((warning) => warning.kind === 'UNDECODED')?.message).toMatch(/nest more than 8 levels deep/);
   });
 
   it('names a refund and who is paid', () => {
