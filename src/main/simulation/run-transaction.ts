@@ -7,7 +7,7 @@
 import { createBlock } from '@ethereumjs/block';
 import { Common, createCustomCommon, Hardfork, Mainnet } from '@ethereumjs/common';
 import { createTx, type TypedTxData } from '@ethereumjs/tx';
-import { createAddressFromString, bytesToHex } from '@ethereumjs/util';
+import { bytesToHex, createAddressFromString, hexToBytes, type PrefixedHexString } from '@ethereumjs/util';
 import { createVM, runTx, type RunTxResult } from '@ethereumjs/vm';
 import { parseTransaction, type Hex } from 'viem';
 import { z } from 'zod';
@@ -103,7 +103,7 @@ export async function executeSimulation(prepared: PreparedSimulation): Promise<R
         gasLimit: BigInt(block.gasLimit),
         coinbase: createAddressFromString(block.miner),
         ...(block.baseFeePerGas === undefined ? {} : { baseFeePerGas: BigInt(block.baseFeePerGas) }),
-        ...(block.mixHash === undefined ? {} : { mixHash: block.mixHash }),
+        ...(block.mixHash === undefined ? {} : { mixHash: hexToBytes(block.mixHash as PrefixedHexString) }),
       },
     },
     { common, skipConsensusFormatValidation: true },
