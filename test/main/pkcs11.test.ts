@@ -239,3 +239,37 @@ describe.skipIf(!softhsmPresent)('stamping with a token key against the Sandbox'
     await expect(stamper.stamp(swapped, '{}')).rejects.toMatchObject({ code: 'KEY_INVALID' });
   });
 });
+
+describe('a profile token key is validated field by field', () => {
+  const valid = {
+    module: SOFTHSM_MODULE,
+    tokenLabel: TOKEN_LABEL,
+    keyLabel: 'operator',
+    publicKey: `02${'ab'.repeat(32)}`,
+  };
+  const base = {
+    name: 'Token',
+    kind: 'hosted' as const,
+    baseUrl: 'https://api.turnkey.com',
+    organizationId: '5f2c3e4a-0b1d-4c6e-9f8a-7b6c5d4e3f21',
+    apiKeyName: 'operator',
+  };
+
+  it.each([
+    [{ ...valid, module: 'libsofthsm2.so' }, 'profile.tokenKey.module must be the absolute path of a PKCS#11 module'],
+    [{ ...valid, tokenLabel: ' padded' }, 'profile.tokenKey.tokenLabel must be 1-32 characters'],
+    [{ ...valid, keyLabel: 'x'.repeat(33) }, 'profile.tokenKey.keyLabel must be 1-32 characters'],
+    [{ ...valid, keyId: 'ABC' }, "profile.tokenKey.keyId must be the key's CKA_ID as lowercase hex"],
+    [{ ...valid, publicKey: `04${'ab'.repeat(64)}` }, "profile.tokenKey.publicKey must be the key's compressed P-256 public key"],
+    [{ ...valid, pin: '1234' }, 'profile.tokenKey.pin is not a field of a token key'],
+  ])('%j is refused', async (tokenKey, message) => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'qk-pkcs11-profile-'));
+    try {
+      const refusal = new Profiles({ dataDir }).add({ ...base, tokenKey });
+      await expect(refusal).rejects.toMatchObject({ code: 'REQUEST_INVALID' });
+      await expect(refusal).rejects.toThrow(message);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
