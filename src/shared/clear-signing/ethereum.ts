@@ -327,7 +327,8 @@ function transactionSummary(to: AddressRef | undefined, value: string, call: Con
   return `Call ${call.functionName} on ${target}${partyText} on ${network.name}`;
 }
 
-function safeSummary(safe: SafeTransaction, network: Network): string {
+/** "Safe 0x5afe…: transfer 250 USDC to 0x1111… on Ethereum". */
+export function safeSummary(safe: SafeTransaction, network: Network): string {
   const safeName = safe.safe.label ?? safe.safe.address;
   const inner = safe.call === undefined ? undefined : transactionSummary(safe.to, safe.value.text, safe.call, network);
   const what = inner ?? `send ${safe.value.text} to ${safe.to.label ?? safe.to.address} on ${network.name}`;

@@ -7,7 +7,7 @@ import { prepareRawPayload, type HashFunction, type PayloadEncoding, type Signin
 import { bytesToHex, hexToBytes, utf8Encode } from '../crypto/encoding';
 import { HASH_FUNCTION_WORDS, PAYLOAD_ENCODING_WORDS } from '../describe/signing-words';
 import { QkError } from '../errors';
-import { readAuthorization, readTypedData } from './ethereum';
+import { readAuthorization, readTypedData, safeSummary } from './ethereum';
 import type { Lookup } from './lookup';
 import { SOLANA_NETWORK } from './networks';
 import { readSolanaTransaction } from './solana';
@@ -124,6 +124,9 @@ function solanaMessageIn(bytes: Uint8Array, lookup: Lookup, warnings: Warnings) 
 function rawSummary(payloads: readonly RawPayloadDetails[]): string {
   if (payloads.length !== 1) return `Sign ${payloads.length} payloads`;
   const [payload] = payloads as [RawPayloadDetails];
+  const safe = payload.typedData?.safeTransaction;
+  if (safe !== undefined && payload.typedData?.network !== undefined)
+    return `Sign a SafeTx for ${safeSummary(safe, payload.typedData.network)} (nonce ${safe.nonce})`;
   if (payload.typedData !== undefined)
     return `Sign EIP-712 ${payload.typedData.primaryType}${payload.typedData.network === undefined ? '' : ` on ${payload.typedData.network.name}`}`;
   if (payload.authorization !== undefined)

@@ -269,6 +269,7 @@ describe('clear signing: a SafeTx typed-data message', () => {
     // What the key signs is that hash: the card names what the owners' signatures cover.
     expect(`0x${payload.signedBytesHex}`).toBe(expectedHash);
     expect(safe.nonce).toBe(42n);
+    expect(description.summary).toBe(`Sign a SafeTx for Safe ${SAFE}: transfer 250 USDC to ${RECIPIENT} on Ethereum (nonce 42)`);
     expect(kinds(description)).not.toContain('SAFE_HASH_MISMATCH');
 
     const transaction = safeOf(execTransaction({ to: USDC, data: message.data }));
