@@ -86,7 +86,9 @@ test('the own one-time export: named as this desktop’s key, its row measured, 
   await expect(detail.getByText('unknown key')).toHaveCount(0);
   await screenshotBothThemes(page, 'own-export-history');
 
-  // The root user approves; main tells Bea on every screen until she dismisses it.
+  // The root user approves; main tells Bea on every screen until she dismisses it. Main's watch looks first, so that
+  // the approval is news to it.
+  await host.services.activityWatch.check();
   const [waiting] = await host.handlers['exports.requests']({});
   const { activity } = await root.query('get_activity', { activityId: waiting!.activityId });
   expect((await root.submit('approve_activity', { fingerprint: activity.fingerprint })).activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
