@@ -4,7 +4,6 @@
  */
 import { join } from 'node:path';
 import { QkError } from '../shared/errors';
-import { QkError } from '../shared/errors';
 import { activitiesHandlers, readingsWith } from './activities/activities.ipc';
 import { approvalsHandlers } from './approvals/approvals.ipc';
 import { CaptureProtection } from './capture/capture-protection';
@@ -19,6 +18,7 @@ import { AppEvents } from './events/app-events';
 import { exportsHandlers } from './exports/exports.ipc';
 import { importsHandlers } from './imports/imports.ipc';
 import { Inbox } from './inbox/inbox';
+import { OrganizationReadModels } from './organization/read-model';
 import { inboxHandlers } from './inbox/inbox.ipc';
 import type { Notifier } from './inbox/notifier';
 import type { IpcHandlers } from './ipc/register';
@@ -192,7 +192,16 @@ export function createMainServices({
   const inFlight = new InFlightRequests({ now });
   // In the data dir, not the Sandbox's: a Sandbox reset leaves it alone. Its key shares the keys' keychain store.
   const journal = new Journal({ dataDir, secrets: store, now });
+  // Each profile's one read of its organization, read anew once an activity of it ran (here or elsewhere, as the
+  // watch and main's own writes report) or the Sandbox restarted on a database that may be another.
+  const organizationReads = new OrganizationReadModels(now);
+  events.subscribe((event) => {
+    // Only an activity that ran changes the organization; one rejected, failed or still waiting changes nothing.
+    if (event.type === 'activity' && event.status === 'ACTIVITY_STATUS_COMPLETED') organizationReads.forget(event.organizationId);
+    if (event.type === 'sandbox') organizationReads.forgetAll();
+  });
   const active = new ActiveProfile({
+    organizationReads,
     profiles,
     keychain,
     stamper,
@@ -345,7 +354,6 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
       exportRequests: services.exportRequests,
       exportsDir: join(services.dataDir, EXPORTS_DIR),
       confirm,
-      tokens,
     }),
     ...importsHandlers({ active, now }),
     ...journalHandlers({ journal, profiles, journalExportsDir: join(services.dataDir, JOURNAL_EXPORTS_DIR) }),

@@ -162,7 +162,6 @@ describe('signing cards', () => {
     const viewer = bed.operators[2]!;
     const testBed = bed;
     const readings = new Readings({
-      client: viewer.client,
       keychain: { listEncryptionKeys: async () => [] },
       tokens: { list: async () => [] },
       now: bed.clock.now,

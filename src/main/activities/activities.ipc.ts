@@ -2,7 +2,6 @@ import type { IpcHandlers } from '../ipc/register';
 import type { Keychain } from '../keychain/keychain';
 import type { ActiveProfileHandlerDeps, ProfileServices } from '../profiles/active-profile';
 import type { Settings } from '../settings/settings';
-import { readOrganization } from '../signing/organization';
 import { signingFor } from '../signing/signing';
 import type { DeclaredTokens } from '../tokens/declared-tokens';
 import { activityView } from './activity-views';
@@ -23,16 +22,15 @@ export async function readingsOf(deps: ReadingHandlerDeps): Promise<Readings> {
 
 /** Readings of a profile's organization through its services: the screens' (the active profile) and the inbox's. */
 export function readingsWith(
-  services: Pick<ProfileServices, 'client' | 'approvals' | 'profile'>,
+  services: Pick<ProfileServices, 'client' | 'approvals' | 'profile' | 'organization'>,
   { now, keychain, tokens, settings }: Omit<ReadingHandlerDeps, 'active'>,
 ): Readings {
   return new Readings({
-    client: services.client,
     keychain,
     tokens,
     now,
     profileName: services.profile.name,
-    organization: () => readOrganization(services.client),
+    organization: () => services.organization.snapshot(),
     signing: (snapshot) => signingFor(services, { settings, tokens, now }).readings(snapshot),
   });
 }

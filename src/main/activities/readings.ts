@@ -6,25 +6,23 @@
  */
 import type { Activity } from '../../shared/api';
 import { signingOperationOf } from '../../shared/api/signing-operations';
-import { describeSigningActivity, flatFacts, signingFacts, type ClearSigningContext, type SigningRequest } from '../../shared/clear-signing';
+import { describeSigningActivity, flatFacts, signingFacts, type ClearSigningContext } from '../../shared/clear-signing';
 import { describeActivity, type ActivityDescription, type SigningDecoder } from '../../shared/describe';
 import type { ActivityReadingView } from '../../shared/ipc/readings';
-import type { ApiClient } from '../client/api-client';
 import type { Keychain } from '../keychain/keychain';
 import { tallyOf } from '../approvals/approvals';
 import { activityStanding, voteReadingOf } from '../approvals/vote-reading';
-import { readOrganization } from '../organization/organization';
+import { lookupOf } from '../organization/organization';
 import { policyReader } from '../policies/policy-words';
 import type { OrganizationSnapshot } from '../signing/organization';
 import { standingView, type SigningReadings } from '../signing/signing';
-import { signingRequestOf } from '../signing/signing-request';
+import { signingRequestOf, type SigningRequest } from '../signing/signing-request';
 import type { DeclaredTokens } from '../tokens/declared-tokens';
 
 export interface ReadingsOptions {
-  client: Pick<ApiClient, 'query'>;
   keychain: Pick<Keychain, 'listEncryptionKeys'>;
   tokens: Pick<DeclaredTokens, 'list'>;
-  /** The organization as policies read it, read only when a list holds a signing request or one taking votes. */
+  /** The profile's read of its organization (read-model.ts): names, "before", policies, who is looking. */
   organization: () => Promise<OrganizationSnapshot>;
   /** The signing context, read only when a list holds a signing request. */
   signing: (snapshot: OrganizationSnapshot) => Promise<SigningReadings>;
@@ -43,14 +41,10 @@ export class Readings {
 
   /** Each activity's reading, in the order given. */
   async of(activities: readonly ReadActivity[]): Promise<ActivityReadingView[]> {
-    const { client, keychain, tokens, now } = this.options;
+    const { keychain, tokens, now } = this.options;
     const signs = activities.some((activity) => signingOperationOf(activity.type) !== undefined);
-    const votes = activities.some((activity) => activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED');
-    const [lookup, snapshot] = await Promise.all([
-      readOrganization(client, keychain, tokens, now()),
-      signs || votes ? this.options.organization() : undefined,
-    ]);
-    const signing = signs && snapshot !== undefined ? await this.options.signing(snapshot) : undefined;
+    const snapshot = await this.options.organization();
+    const [lookup, signing] = await Promise.all([lookupOf(snapshot, keychain, tokens, now()), signs ? this.options.signing(snapshot) : undefined]);
     const readPolicy = policyReader(lookup);
     return Promise.all(
       activities.map(async (activity): Promise<ActivityReadingView> => {
@@ -61,7 +55,7 @@ export class Readings {
           ...(signing === undefined ? {} : { decodeSigning: signingDecoder(signing.contextFor(activity.id)) }),
         });
         const kind = signingOperationOf(activity.type) === undefined ? 'activity' : 'signing';
-        if (activity.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED' || snapshot === undefined) return { ...description, kind };
+        if (activity.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED') return { ...description, kind };
         const voting = await this.voteOf(activity, snapshot, signing, description);
         return { ...description, kind, ...voting };
       }),

@@ -30,7 +30,8 @@ export function approvalsHandlers(deps: ApprovalHandlerDeps): Pick<IpcHandlers, 
       return { organizationId, organizationName, userId, username };
     },
     'approvals.pending': async () => {
-      const pending = await (await active.services()).approvals.pending();
+      const services = await active.services();
+      const pending = await services.approvals.pending(async () => (await services.organization.snapshot()).rootQuorum);
       const readings = await (await readingsOf(deps)).of(pending.map((item) => item.activity));
       return pending.map((item, index) => ({ ...pendingApprovalView(item, now()), reading: readings[index]! }));
     },

@@ -35,6 +35,8 @@ export interface PendingActivity {
   activity: Activity;
 }
 
+type RootQuorum = { threshold: number; userIds: readonly string[] };
+
 export interface ApprovalsOptions {
   client: ApiClient;
   stamper: Pick<Stamper, 'stamp'>;
@@ -59,11 +61,14 @@ export class Approvals {
     this.checkStamp = checkStamp;
   }
 
-  /** Activities in ACTIVITY_STATUS_CONSENSUS_NEEDED, newest first, with their vote counts. */
-  async pending(): Promise<PendingActivity[]> {
+  /**
+   * Activities in ACTIVITY_STATUS_CONSENSUS_NEEDED, newest first, with their vote counts against the root quorum
+   * `readQuorum` gives (by default read from the service; main passes its profile's read of the organization).
+   */
+  async pending(readQuorum: () => Promise<RootQuorum | undefined> = () => this.rootQuorum()): Promise<PendingActivity[]> {
     const [{ activities }, quorum] = await Promise.all([
       this.client.query('list_activities', { filterByStatus: ['ACTIVITY_STATUS_CONSENSUS_NEEDED'] }),
-      this.rootQuorum(),
+      readQuorum(),
     ]);
     return activities.map((activity) => this.describe(activity, quorum));
   }
@@ -99,7 +104,7 @@ export class Approvals {
     return parseResponse(activityResponseSchema, answer, `${request.path} response`).activity;
   }
 
-  private async rootQuorum(): Promise<{ threshold: number; userIds: string[] } | undefined> {
+  private async rootQuorum(): Promise<RootQuorum | undefined> {
     try {
       return (await this.client.query('get_organization_configs', {})).configs.quorum;
     } catch (error) {
@@ -109,7 +114,7 @@ export class Approvals {
     }
   }
 
-  private describe(activity: Activity, quorum: { threshold: number; userIds: string[] } | undefined): PendingActivity {
+  private describe(activity: Activity, quorum: RootQuorum | undefined): PendingActivity {
     const { voters, approverIds, timeLeftMs } = tallyOf(activity.votes, this.now());
     // Votes from outside the root quorum do not count towards it: "X of threshold" would mislead.
     const decidedByRootQuorum = quorum !== undefined && approverIds.every((userId) => quorum.userIds.includes(userId));
@@ -121,7 +126,7 @@ export class Approvals {
       createdAtMs: timestampMs(activity.createdAt),
       approvals: approverIds.length,
       required: decidedByRootQuorum ? quorum.threshold : undefined,
-      quorumUserIds: quorum?.userIds,
+      quorumUserIds: quorum === undefined ? undefined : [...quorum.userIds],
       voters,
       timeLeftMs,
       canApprove: activity.canApprove,

@@ -6,7 +6,14 @@
  * approver). Main's policy standing calls it with exactly the policies its verdict found waiting, so a vote is never
  * said to count toward a policy the verdict did not match.
  */
-import { approverTerms, checkPolicyExpression, termsCountingApproval, type ApproverTerm, type KnownCredential, type PolicyUser } from '../../shared/policy';
+import {
+  approverTerms,
+  checkPolicyExpression,
+  termsCountingApproval,
+  type ApproverTerm,
+  type KnownCredential,
+  type PolicyUser,
+} from '../../shared/policy';
 import type { CredentialFacts, OrganizationLookup, PolicyFacts, UserFacts } from '../../shared/describe/types';
 import { possessive } from '../../shared/describe/words';
 

@@ -13,12 +13,11 @@ import { tallyOf } from '../approvals/approvals';
 import { activityStanding, stillNeededInWords, verdictInWords, voteReadingOf, voterInWords, type Standing } from '../approvals/vote-reading';
 import { valueText } from '../cli/signing-text';
 import type { Keychain } from '../keychain/keychain';
-import { readOrganization as readLookup } from '../organization/organization';
+import { lookupOf } from '../organization/organization';
 import { policyReader } from '../policies/policy-words';
 import type { ProfileServices } from '../profiles/active-profile';
 import type { Settings } from '../settings/settings';
-import { readOrganization, type OrganizationSnapshot } from '../signing/organization';
-import { standingIn, type PolicyStanding } from '../signing/policy-standing';
+import type { OrganizationSnapshot } from '../signing/organization';
 import { signingRequestOf } from '../signing/signing-request';
 import { describeOffline, signingFor } from '../signing/signing';
 import type { AddressBook } from '../address-book/address-book';
@@ -98,12 +97,12 @@ async function readOffline(submission: Submission, deps: StampReaderDeps, reason
 }
 
 async function readFromService(submission: Submission, services: ProfileServices, deps: StampReaderDeps): Promise<StampReading> {
-  const { client, profile } = services;
+  const { profile } = services;
   const nowMs = deps.now();
   const action = actionOf(submission);
-  const [snapshot, lookup, target, oneTimeKeys] = await Promise.all([
-    readOrganization(client),
-    readLookup(client, deps.keychain, deps.tokens, nowMs),
+  const snapshot = await services.organization.snapshot();
+  const [lookup, target, oneTimeKeys] = await Promise.all([
+    lookupOf(snapshot, deps.keychain, deps.tokens, nowMs),
     action === 'submit' ? undefined : votedOn(services, String(submission.parameters['fingerprint'])),
     // Only a vote can be on an export this desktop asked for.
     action === 'submit' ? [] : deps.keychain.listOneTimeKeys(),

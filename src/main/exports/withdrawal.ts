@@ -16,12 +16,11 @@ import { activityStanding } from '../approvals/vote-reading';
 import { requireConfirmation, type Confirm, type ConfirmationRequest } from '../confirmation/confirmation';
 import type { Journal } from '../journal/journal';
 import { localRecord } from '../journal/local-entry';
-import { readOrganization } from '../signing/organization';
 import type { ProfileServices } from '../profiles/active-profile';
 import type { ExportRequest, ExportRequests } from './export-requests';
 
 export interface WithdrawalDeps {
-  services: Pick<ProfileServices, 'client' | 'approvals' | 'profile'>;
+  services: Pick<ProfileServices, 'client' | 'approvals' | 'profile' | 'organization'>;
   exportRequests: ExportRequests;
   /** Main's confirmation surface, for a withdrawal that stamps nothing. */
   confirm: Confirm;
@@ -62,7 +61,7 @@ export async function withdrawExport(deps: WithdrawalDeps, activityId: string): 
     );
   }
 
-  const snapshot = await readOrganization(client);
+  const snapshot = await services.organization.snapshot();
   const { userId, username } = snapshot.viewer;
   const tally = tallyOf(activity.votes, nowMs);
   // Who may still vote, as the Approvals screen and the vote's confirmation read it.

@@ -3,7 +3,7 @@ import { outcomeView } from '../activities/activity-views';
 import type { IpcHandlers } from '../ipc/register';
 import type { Keychain } from '../keychain/keychain';
 import type { DeclaredTokens } from '../tokens/declared-tokens';
-import { readOrganization } from './organization';
+import { lookupOf } from './organization';
 
 export interface OrganizationHandlerDeps extends ActiveProfileHandlerDeps {
   keychain: Pick<Keychain, 'listEncryptionKeys'>;
@@ -17,7 +17,7 @@ export function organizationHandlers({
   tokens,
 }: OrganizationHandlerDeps): Pick<IpcHandlers, 'organization.lookup' | 'organization.updateRootQuorum'> {
   return {
-    'organization.lookup': async () => readOrganization((await active.services()).client, keychain, tokens, now()),
+    'organization.lookup': async () => lookupOf(await (await active.services()).organization.snapshot(), keychain, tokens, now()),
     'organization.updateRootQuorum': async ({ userIds, threshold }) => {
       const { client } = await active.services();
       return outcomeView(await client.submit('update_root_quorum', { userIds, threshold }), () => ({}), now());

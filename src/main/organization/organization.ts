@@ -5,45 +5,40 @@
  * declared tokens. Each policy says whether its time window holds now by main's clock, so the renderer, which keeps
  * no clock for rules, can leave out policies that cannot allow anything now.
  */
-import type { Policy, WalletAccount } from '../../shared/api';
+import type { Policy } from '../../shared/api';
 import { evaluatePolicyExpression, timeContextAt } from '../../shared/policy';
 import type { ChannelOutput } from '../../shared/ipc/contract';
-import type { ApiClient } from '../client/api-client';
 import type { Keychain } from '../keychain/keychain';
 import { policyView } from '../policies/policies.ipc';
 import { walletView } from '../wallets/wallet-views';
-import { contractInterfaceTypeOf } from '../signing/organization';
+import { contractInterfaceTypeOf, type OrganizationSnapshot } from '../signing/organization';
 import type { DeclaredTokens } from '../tokens/declared-tokens';
 
 export type OrganizationLookupView = ChannelOutput<'organization.lookup'>;
 
-/** The service answers at most this many accounts per page. */
-const ACCOUNT_PAGE_SIZE = 100;
-/** Enough for any organization a person reviews by eye; beyond it "before" lists stop, names still resolve. */
-const MAX_ACCOUNT_PAGES = 50;
-
 /** How an export's reading names the one-time key this desktop holds for it. */
 export const HELD_ONE_TIME_KEY = 'the one-time key this desktop holds for it';
 
-export async function readOrganization(
-  client: Pick<ApiClient, 'query'>,
+/**
+ * The lookup of `snapshot` (read once per profile, read-model.ts) with what this desktop holds: its export keys, the
+ * one-time keys of exports it asked for, and the tokens operators declared. No service request of its own.
+ */
+export async function lookupOf(
+  snapshot: OrganizationSnapshot,
   // A keychain that holds one-time keys (the app's) names them too; a reader's without them reads the stored keys only.
   keychain: Pick<Keychain, 'listEncryptionKeys'> & Partial<Pick<Keychain, 'listOneTimeKeys'>>,
   tokens: Pick<DeclaredTokens, 'list'>,
   nowMs: number,
 ): Promise<OrganizationLookupView> {
-  const [{ organizationData: data }, walletAccounts, exportKeys, oneTimeKeys, { smartContractInterfaces }, declaredTokens] = await Promise.all([
-    client.query('get_organization', {}),
-    allWalletAccounts(client),
+  const [exportKeys, oneTimeKeys, declaredTokens] = await Promise.all([
     keychain.listEncryptionKeys(),
     keychain.listOneTimeKeys?.() ?? [],
-    client.query('list_smart_contract_interfaces', {}),
     tokens.list(),
   ]);
   return {
-    organizationId: data.organizationId ?? '',
-    organizationName: data.name ?? '',
-    users: (data.users ?? []).map((user) => ({
+    organizationId: snapshot.viewer.organizationId,
+    organizationName: snapshot.viewer.organizationName,
+    users: snapshot.users.map((user) => ({
       userId: user.userId,
       userName: user.userName,
       ...(user.userEmail === undefined ? {} : { userEmail: user.userEmail }),
@@ -62,12 +57,12 @@ export async function readOrganization(
       })),
       oauthProviders: user.oauthProviders.map(({ providerId, providerName }) => ({ providerId, providerName })),
     })),
-    tags: (data.tags ?? []).map(({ tagId, tagName }) => ({ tagId, tagName })),
-    ...(data.rootQuorum === undefined ? {} : { rootQuorum: { userIds: data.rootQuorum.userIds, threshold: data.rootQuorum.threshold } }),
-    policies: (data.policies ?? []).map((policy) => ({ ...policyView(policy), activeNow: timeWindowHolds(policy, nowMs) })),
-    wallets: (data.wallets ?? []).map(walletView),
-    walletAccounts: walletAccounts.map(({ walletId, address, path, addressFormat }) => ({ walletId, address, path, addressFormat })),
-    privateKeys: (data.privateKeys ?? []).map((key) => ({
+    tags: snapshot.tags.map(({ tagId, tagName }) => ({ tagId, tagName })),
+    ...(snapshot.rootQuorum === undefined ? {} : { rootQuorum: { userIds: snapshot.rootQuorum.userIds, threshold: snapshot.rootQuorum.threshold } }),
+    policies: snapshot.policies.map((policy) => ({ ...policyView(policy), activeNow: timeWindowHolds(policy, nowMs) })),
+    wallets: snapshot.wallets.map(walletView),
+    walletAccounts: snapshot.accounts.map(({ walletId, address, path, addressFormat }) => ({ walletId, address, path, addressFormat })),
+    privateKeys: snapshot.privateKeys.map((key) => ({
       privateKeyId: key.privateKeyId,
       privateKeyName: key.privateKeyName,
       exported: key.exported,
@@ -79,7 +74,7 @@ export async function readOrganization(
       // An export this desktop asked for that waits for votes is sealed to the one-time key held for it: this desktop's.
       ...oneTimeKeys.map(({ publicKey }) => ({ name: HELD_ONE_TIME_KEY, publicKey })),
     ],
-    contracts: smartContractInterfaces.map((contract) => ({
+    contracts: snapshot.contracts.map((contract) => ({
       address: contract.smartContractAddress,
       type: contractInterfaceTypeOf(contract) === 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA' ? 'SOLANA' : 'ETHEREUM',
       label: contract.label,
@@ -95,18 +90,4 @@ function timeWindowHolds(policy: Pick<Policy, 'time'>, nowMs: number): boolean {
   if (time.trim() === '') return true;
   const result = evaluatePolicyExpression(time, 'time', timeContextAt(nowMs));
   return result.ok && result.value;
-}
-
-/** Every wallet account of the organization, oldest first, page by page. */
-async function allWalletAccounts(client: Pick<ApiClient, 'query'>): Promise<WalletAccount[]> {
-  const accounts: WalletAccount[] = [];
-  for (let page = 0; page < MAX_ACCOUNT_PAGES; page += 1) {
-    const after = accounts.at(-1)?.walletAccountId;
-    const { accounts: batch } = await client.query('list_wallet_accounts', {
-      paginationOptions: { limit: String(ACCOUNT_PAGE_SIZE), ...(after === undefined ? {} : { after }) },
-    });
-    accounts.push(...batch);
-    if (batch.length < ACCOUNT_PAGE_SIZE) break;
-  }
-  return accounts;
 }

@@ -20,6 +20,7 @@ import type { Profile, Profiles } from './profiles';
 import type { Sandbox } from '../sandbox/sandbox';
 import type { Stamper } from '../stamper/stamper';
 import type { TokenUsage } from '../tokens/token-usage';
+import { OrganizationReads, type OrganizationReadModels } from '../organization/read-model';
 
 export interface ProfileServices {
   profile: Profile;
@@ -28,9 +29,13 @@ export interface ProfileServices {
   policies: Policies;
   exporter: Exporter;
   importer: Importer;
+  /** The profile's one read of its organization, shared by every reading (read-model.ts). */
+  organization: OrganizationReads;
 }
 
 export interface ActiveProfileOptions {
+  /** Each profile's read of its organization; without one, each services object keeps its own. */
+  organizationReads?: OrganizationReadModels;
   profiles: Pick<Profiles, 'getActive'>;
   keychain: Pick<Keychain, 'withEncryptionPrivateKey' | 'listEncryptionKeys' | 'holdOneTimeKey' | 'withOneTimeKey'>;
   stamper: Pick<Stamper, 'stamp'>;
@@ -135,6 +140,7 @@ export class ActiveProfile {
       policies: new Policies(client),
       exporter: new Exporter({ client, keychain, enclaveSignerPublicKey: profile.enclaveSignerPublicKey }),
       importer: new Importer({ client, enclaveSignerPublicKey: profile.enclaveSignerPublicKey }),
+      organization: this.options.organizationReads?.of(profile, client) ?? new OrganizationReads(client, now),
     };
     return services;
   }

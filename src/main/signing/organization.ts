@@ -1,7 +1,7 @@
 /**
- * What the app reads from the service to explain a signing request: the organization's wallets and accounts, private
- * keys, uploaded contract interfaces, policies, users and tags, root quorum, and who is looking. Read once per card,
- * all at the same time.
+ * The organization as main reads it from the service: its wallets and accounts, private keys, uploaded contract
+ * interfaces, policies, users and tags, root quorum, and who is looking. Each profile keeps one read
+ * (OrganizationReads, read-model.ts) that every reading shares until something changes.
  */
 import type { Policy, PrivateKey, SmartContractInterface, Tag, User, Wallet, WalletAccount } from '../../shared/api';
 import type { ContractInterface } from '../../shared/clear-signing';
@@ -21,54 +21,48 @@ export interface OrganizationSnapshot {
   rootQuorum: { threshold: number; userIds: string[] } | undefined;
 }
 
-/** The service pages wallet accounts; this is the most it answers at once. */
-const ACCOUNT_PAGE = 100;
+/** The service answers at most this many accounts per page. */
+const ACCOUNT_PAGE_SIZE = 100;
+/** Enough for any organization a person reviews by eye; beyond it names stop resolving for the rest. */
+const MAX_ACCOUNT_PAGES = 50;
 
-export async function readOrganization(client: ApiClient): Promise<OrganizationSnapshot> {
-  const [whoami, wallets, accounts, privateKeys, contracts, policies, users, tags, rootQuorum] = await Promise.all([
+/**
+ * The organization in four requests: who is looking, the organization's own record (users with their credentials and
+ * tags, policies, wallets, private keys, the root quorum), its wallet accounts page by page, and its uploaded
+ * interfaces. Every reading main makes (the list rows, the cards, main's confirmation, the inbox) starts from one.
+ */
+export async function readOrganization(client: Pick<ApiClient, 'query'>): Promise<OrganizationSnapshot> {
+  const [whoami, { organizationData: data }, accounts, contracts] = await Promise.all([
     client.query('whoami', {}),
-    client.query('list_wallets', {}),
+    client.query('get_organization', {}),
     allWalletAccounts(client),
-    client.query('list_private_keys', {}),
     client.query('list_smart_contract_interfaces', {}),
-    client.query('list_policies', {}),
-    client.query('list_users', {}),
-    client.query('list_user_tags', {}),
-    readRootQuorum(client),
   ]);
   return {
     viewer: { userId: whoami.userId, username: whoami.username, organizationId: whoami.organizationId, organizationName: whoami.organizationName },
-    wallets: wallets.wallets,
+    wallets: data.wallets ?? [],
     accounts,
-    privateKeys: privateKeys.privateKeys,
+    privateKeys: data.privateKeys ?? [],
     contracts: contracts.smartContractInterfaces,
-    policies: policies.policies,
-    users: users.users,
-    tags: tags.userTags,
-    rootQuorum,
+    policies: data.policies ?? [],
+    users: data.users ?? [],
+    tags: data.tags ?? [],
+    rootQuorum: data.rootQuorum === undefined ? undefined : { threshold: data.rootQuorum.threshold, userIds: data.rootQuorum.userIds },
   };
 }
 
-async function allWalletAccounts(client: ApiClient): Promise<WalletAccount[]> {
+/** Every wallet account of the organization, oldest first, page by page. */
+async function allWalletAccounts(client: Pick<ApiClient, 'query'>): Promise<WalletAccount[]> {
   const accounts: WalletAccount[] = [];
-  for (;;) {
+  for (let page = 0; page < MAX_ACCOUNT_PAGES; page += 1) {
     const after = accounts.at(-1)?.walletAccountId;
-    const page = await client.query('list_wallet_accounts', {
-      paginationOptions: { limit: String(ACCOUNT_PAGE), ...(after === undefined ? {} : { after }) },
+    const { accounts: batch } = await client.query('list_wallet_accounts', {
+      paginationOptions: { limit: String(ACCOUNT_PAGE_SIZE), ...(after === undefined ? {} : { after }) },
     });
-    accounts.push(...page.accounts);
-    if (page.accounts.length < ACCOUNT_PAGE) return accounts;
+    accounts.push(...batch);
+    if (batch.length < ACCOUNT_PAGE_SIZE) break;
   }
-}
-
-async function readRootQuorum(client: ApiClient): Promise<OrganizationSnapshot['rootQuorum']> {
-  try {
-    return (await client.query('get_organization_configs', {})).configs.quorum;
-  } catch (error) {
-    // A service without the configs query still has requests to explain; the root quorum part stays unknown.
-    if (error instanceof QkError && error.code === 'OPERATION_NOT_FOUND') return undefined;
-    throw error;
-  }
+  return accounts;
 }
 
 /** An uploaded interface's JSON, parsed; one that no longer parses is reported with its address. */

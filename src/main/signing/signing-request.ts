@@ -105,6 +105,16 @@ export function resolveSigner(snapshot: OrganizationSnapshot, signWith: string):
   );
 }
 
+/** Whether `snapshot` knows the key `signWith` names. */
+export function knowsSigner(snapshot: OrganizationSnapshot, signWith: string): boolean {
+  try {
+    resolveSigner(snapshot, signWith);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The condition keywords the signer answers to, as the service's wallet and private key families build them. */
 function signerResources(signer: ResolvedSigner): PolicyContext {
   if (signer.kind === 'wallet account') {

@@ -29,7 +29,15 @@ import type { DraftEntry } from '../../shared/ipc/policy-draft';
 import { applyDraft, checkPolicyIds } from '../policies/draft';
 import { standingOffThread } from '../policies/off-thread';
 import { standingIn, type PolicyStanding, type StandingRequest } from './policy-standing';
-import { activityOf, parametersOf, policyResources, signingRequestOf, withSigningParameters, type SigningRequest } from './signing-request';
+import {
+  activityOf,
+  knowsSigner,
+  parametersOf,
+  policyResources,
+  signingRequestOf,
+  withSigningParameters,
+  type SigningRequest,
+} from './signing-request';
 import { shippedDescriptors } from '../clear-signing/shipped-registry';
 
 export interface SigningOptions {
@@ -41,6 +49,11 @@ export interface SigningOptions {
   /** This desktop's names for the organization's addresses; absent, addresses are named by the organization's data alone. */
   addressBook?: Pick<AddressBook, 'list'> | undefined;
   stampToFile: (path: string, body: string, file: string) => Promise<StampedRequest>;
+  /**
+   * The profile's read of its organization (read-model.ts), read anew when it does not know what `knows` asks about;
+   * without one, each card reads it anew.
+   */
+  organization?: (knows?: (snapshot: OrganizationSnapshot) => boolean) => Promise<OrganizationSnapshot>;
   now: () => number;
 }
 
@@ -56,8 +69,8 @@ type RecipientHistory = readonly { activityId: string; recipients: readonly stri
  */
 export interface SigningReadings {
   contextFor(activityId: string): ClearSigningContext;
-  /** Where the policies stand on `activity` with the approvals counted now. */
-  verdict(activity: Pick<Activity, 'votes'>, request: SigningRequest): Promise<SigningCardView['standing']>;
+  /** Where the policies stand on `request` with the approvals of `approverIds` counted. */
+  standing(request: SigningRequest, approverIds: readonly string[]): Promise<PolicyStanding>;
 }
 
 export class Signing {
@@ -77,7 +90,7 @@ export class Signing {
         },
       );
     }
-    const snapshot = await readOrganization(client);
+    const snapshot = await this.snapshot(request);
     const { approverIds } = tallyOf(activity.votes, now());
     const [description, standing] = await Promise.all([this.describe(request, snapshot, activity.id), this.standing(request, snapshot, approverIds)]);
     return { description: descriptionView(description), facts: signingFacts(description), standing: standingView(standing), activity };
@@ -99,7 +112,7 @@ export class Signing {
     snapshot?: OrganizationSnapshot,
     approverIds?: readonly string[],
   ): Promise<{ description: SigningDescription; standing: PolicyStanding }> {
-    const organization = snapshot ?? (await readOrganization(this.options.client));
+    const organization = snapshot ?? (await this.snapshot(request));
     const [description, standing] = await Promise.all([
       this.describe(request, organization),
       this.standing(request, organization, approverIds ?? [organization.viewer.userId]),
@@ -112,7 +125,7 @@ export class Signing {
    * the current policies with `draft` applied: the same standing, so the same "still to vote", as its card would give.
    */
   async dryRun(request: SigningRequest, draft: readonly DraftEntry[] = []): Promise<DryRunView> {
-    const snapshot = await readOrganization(this.options.client);
+    const snapshot = await this.snapshot(request);
     checkPolicyIds(
       draft,
       snapshot.policies.map((policy) => policy.policyId),
@@ -166,6 +179,11 @@ export class Signing {
   private async describe(request: SigningRequest, snapshot: OrganizationSnapshot, excludeActivityId?: string): Promise<SigningDescription> {
     const base = await this.baseContext(snapshot);
     return describeSigningActivity(activityOf(request), withHistory(base, await this.pastRecipients(base), excludeActivityId));
+  }
+
+  /** The organization, as it knows the key `request` signs with (a kept read that does not is read anew). */
+  private snapshot(request: SigningRequest): Promise<OrganizationSnapshot> {
+    return this.options.organization?.((snapshot) => knowsSigner(snapshot, request.signWith)) ?? readOrganization(this.options.client);
   }
 
   /** Where the policies stand on `request` with the approvals of `approverIds` counted. */
@@ -242,10 +260,18 @@ function withHistory(base: ClearSigningContext, history: RecipientHistory, exclu
 
 /** Signing for a profile's services, its offline stamps going through the profile's Approvals (and their check). */
 export function signingFor(
-  { client, approvals }: Pick<ProfileServices, 'client' | 'approvals'>,
+  { client, approvals, organization }: Pick<ProfileServices, 'client' | 'approvals' | 'organization'>,
   { settings, tokens, addressBook, now }: Pick<SigningOptions, 'settings' | 'tokens' | 'addressBook' | 'now'>,
 ): Signing {
-  return new Signing({ client, settings, tokens, addressBook, now, stampToFile: (path, body, file) => approvals.stampToFile(path, body, file) });
+  return new Signing({
+    client,
+    settings,
+    tokens,
+    addressBook,
+    now,
+    organization: (knows) => organization.snapshot(knows),
+    stampToFile: (path, body, file) => approvals.stampToFile(path, body, file),
+  });
 }
 
 /**
@@ -323,6 +349,6 @@ export function descriptionView({ title, summary, warnings }: SigningDescription
   };
 }
 
-function standingView({ evaluations: _evaluations, ...standing }: PolicyStanding): SigningCardView['standing'] {
+export function standingView({ evaluations: _evaluations, ...standing }: PolicyStanding): SigningCardView['standing'] {
   return standing;
 }
