@@ -65,7 +65,7 @@ describe('OrganizationReadModels', () => {
   it("shares a profile's read, forgets an organization's reads, and starts over for an edited profile", async () => {
     const { client } = countingClient();
     const models = new OrganizationReadModels(() => 0);
-    const profile = { id: 'p1', organizationId: 'org', name: 'Bea' };
+    const profile: { id: string; organizationId: string; name: string } = { id: 'p1', organizationId: 'org', name: 'Bea' };
     const reads = models.of(profile, client);
     expect(models.of(profile, client)).toBe(reads);
     await reads.snapshot();

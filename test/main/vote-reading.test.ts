@@ -93,7 +93,9 @@ describe('the vote reading of a second profile', () => {
 
   it('says a signing request is signed by the service and not broadcast, and that the vote overrides every policy', async () => {
     const { reading } = await pendingItem(signing);
-    expect(reading.vote?.approveDoes).toMatch(/^your approval completes it: the service signs this payload with Treasury.*; QuorumKey does not broadcast it$/);
+    expect(reading.vote?.approveDoes).toMatch(
+      /^your approval completes it: the service signs this payload with Treasury.*; QuorumKey does not broadcast it$/,
+    );
     expect(reading.vote?.verdict).toBe('no policy matches; the root quorum decides');
     expect(reading.vote?.warnings).toEqual([
       'No policy of this organization allows this request: your approval is a root quorum vote, which overrides every policy. Approve only if the organization means to make an exception.',
