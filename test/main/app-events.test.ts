@@ -60,8 +60,13 @@ function activity(id: string, status: Activity['status'], voters: string[] = [])
 
 /** A service whose waiting activities the test sets; `get_activity` answers any activity it ever listed. */
 function fakeOrganization() {
-  const state = { waiting: [] as Activity[], decided: new Map<string, Activity>(), listed: 0 };
-  const query = vi.fn(async (name: string, request: { activityId?: string }) => {
+  const state = { waiting: [] as Activity[], newest: undefined as Activity | undefined, decided: new Map<string, Activity>(), listed: 0 };
+  const query = vi.fn(async (name: string, request: { activityId?: string; filterByStatus?: string[] }) => {
+    // The look at the newest activity of any status, beside the one at what waits.
+    if (name === 'list_activities' && request.filterByStatus === undefined) {
+      const newest = state.newest ?? state.waiting[0];
+      return { activities: newest === undefined ? [] : [newest] };
+    }
     if (name === 'list_activities') {
       state.listed += 1;
       return { activities: state.waiting };
@@ -136,6 +141,21 @@ describe('ActivityWatch', () => {
     const count = emitted.length;
     await watch.check();
     expect(emitted).toHaveLength(count);
+  });
+
+  it('reports a change made elsewhere that needed no vote, seen as the newest activity', async () => {
+    const organization = fakeOrganization();
+    const { emitted, watch } = watchOf(organization);
+    organization.state.newest = activity('quorum', 'ACTIVITY_STATUS_COMPLETED', ['root']);
+    await watch.check();
+    expect(emitted).toEqual([]);
+    organization.state.newest = activity('policy', 'ACTIVITY_STATUS_COMPLETED', ['root']);
+    await watch.check();
+    expect(emitted).toEqual([
+      { type: 'activity', change: 'created', organizationId: ORG, activityId: 'policy', status: 'ACTIVITY_STATUS_COMPLETED' },
+    ]);
+    await watch.check();
+    expect(emitted).toHaveLength(1);
   });
 
   it('starts over when another profile becomes active: what waits there is reported once, never as decided here', async () => {

@@ -1,8 +1,8 @@
 /**
  * Watches the active profile's activities that wait for votes, so an activity proposed, voted on or decided
  * elsewhere (another operator, the CLI, another machine) reaches the window without anyone pressing Refresh. A light
- * poll in main, not in the page: one `list_activities` every few seconds, and none while the app is locked; one page
- * of what waits, and the details of what left it a few at a time (waiting-activities.ts).
+ * poll in main, not in the page: every few seconds one `list_activities` of what waits (one page; the details of
+ * what left it a few at a time, waiting-activities.ts) and one of the newest activity, none while the app is locked.
  */
 import type { Activity } from '../../shared/api/activity-record';
 import { mapConcurrently, waitingActivities } from '../client/waiting-activities';
@@ -19,10 +19,14 @@ export interface ActivityWatchOptions {
   intervalMs?: number;
 }
 
-/** What the watch saw last, for one profile's organization: each waiting activity's status and vote count. */
+/**
+ * What the watch saw last, for one profile's organization: each waiting activity's status and vote count, and the
+ * newest activity of any status.
+ */
 interface Seen {
   scope: string;
   activities: Map<string, string>;
+  newest: string | undefined;
 }
 
 export class ActivityWatch {
@@ -76,16 +80,26 @@ export class ActivityWatch {
     const { profile, client } = services;
     const scope = JSON.stringify([profile.id, profile.baseUrl, profile.organizationId]);
     let waiting: Activity[];
+    let newest: Activity | undefined;
     try {
-      waiting = await waitingActivities(client);
+      // The newest activity too: a change made elsewhere that needed no vote (a policy, a user, the root quorum) never
+      // waits, and it is seen only there; main's read of the organization is made anew when it is reported.
+      [waiting, newest] = await Promise.all([
+        waitingActivities(client),
+        client.query('list_activities', { paginationOptions: { limit: '1' } }).then(({ activities }) => activities[0]),
+      ]);
     } catch {
       // Unreachable for now (a restart, the network): the screens say so when they read; the next check tries again.
       return;
     }
     const previous = this.#seen?.scope === scope ? this.#seen : undefined;
     const activities = new Map(waiting.map((activity) => [activity.id, stateOf(activity)]));
-    this.#seen = { scope, activities };
+    const newestState = newest === undefined ? undefined : `${newest.id}:${stateOf(newest)}`;
+    this.#seen = { scope, activities, newest: newestState };
     const { events } = this.#options;
+    if (previous !== undefined && newest !== undefined && newestState !== previous.newest && !activities.has(newest.id)) {
+      events.emit({ type: 'activity', change: 'created', organizationId: newest.organizationId, activityId: newest.id, status: newest.status });
+    }
     for (const activity of waiting) {
       const before = previous?.activities.get(activity.id);
       if (before === stateOf(activity)) continue;
