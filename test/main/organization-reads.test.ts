@@ -65,7 +65,7 @@ describe('OrganizationReadModels', () => {
   it("shares a profile's read, forgets an organization's reads, and starts over for an edited profile", async () => {
     const { client } = countingClient();
     const models = new OrganizationReadModels(() => 0);
-    const profile: { id: string; organizationId: string; name: string } = { id: 'p1', organizationId: 'org', name: 'Bea' };
+    const profile = { id: 'p1', organizationId: 'org', name: 'Bea' };
     const reads = models.of(profile, client);
     expect(models.of(profile, client)).toBe(reads);
     await reads.snapshot();
@@ -73,6 +73,7 @@ describe('OrganizationReadModels', () => {
     expect((await reads.snapshot()).viewer.userId).toBe('read 1');
     models.forget('org');
     expect((await reads.snapshot()).viewer.userId).toBe('read 2');
-    expect(models.of({ ...profile, name: 'Bea 2' }, client)).not.toBe(reads);
+    const edited = { ...profile, name: 'Bea 2' };
+    expect(models.of(edited, client)).not.toBe(reads);
   });
 });
