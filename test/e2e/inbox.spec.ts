@@ -11,6 +11,10 @@ import { Stamper } from '../../src/main/stamper/stamper';
 import type { E2eHost } from '../support/e2e-host';
 import { test, expect, done, openScreen, screenshotBothThemes, startSandbox } from './fixtures';
 
+/** The first warning of a vote no policy allows, as every surface words it (src/main/approvals/vote-reading.ts). */
+const OVERRIDE =
+  '1 warning: No policy of this organization allows this request: your approval is a root quorum vote, which overrides every policy. Approve only if the organization means to make an exception. ';
+
 /** The inbox looks every 2 s here (set on the Settings screen); "within two intervals" is this, with a margin for the page. */
 const INTERVAL_SECONDS = 2;
 const TWO_INTERVALS_MS = 2 * INTERVAL_SECONDS * 1000 + 1500;
@@ -112,9 +116,10 @@ test('three profiles on two organizations: told without a click, opened from the
     .poll(() => shown(host).sort(), { timeout: TWO_INTERVALS_MS })
     .toEqual(
       [
-        'Your vote: Rename a user | Your approval completes it. Proposed by Approver 3, on Root organization (profile Sandbox).',
-        'Your vote: Rename a user | Your approval completes it. Proposed by Approver 3, on Root organization (profile Approver 2).',
-        'Your vote: Rename a user | Your approval completes it. Proposed by Branch op 2, on Branch office (profile Branch op 1).',
+        // Main's reading of each, as the Approvals screen has it: the summary, then the warnings' count and first.
+        `Your vote: Root user → renamed in the root organization | ${OVERRIDE}Your approval completes it. Proposed by Approver 3, on Root organization (profile Sandbox).`,
+        `Your vote: Root user → renamed in the root organization | ${OVERRIDE}Your approval completes it. Proposed by Approver 3, on Root organization (profile Approver 2).`,
+        `Your vote: Branch op 1 → renamed in the branch | ${OVERRIDE}Your approval completes it. Proposed by Branch op 2, on Branch office (profile Branch op 1).`,
       ].sort(),
     );
   expect(host.notifications.badge).toBe(3);
@@ -175,7 +180,7 @@ test('three profiles on two organizations: told without a click, opened from the
     .poll(() => shown(host), { timeout: TWO_INTERVALS_MS })
     .toEqual([
       'QuorumKey | 2 approvals waiting',
-      'Your vote: Rename a user | Your approval completes it. Proposed by Branch op 2, on Branch office (profile Branch op 1).',
+      `Your vote: Branch op 1 → renamed in the branch | ${OVERRIDE}Your approval completes it. Proposed by Branch op 2, on Branch office (profile Branch op 1).`,
     ]);
 
   // From the keyboard in the All profiles view: j moves down, a approves with that row's profile's key.

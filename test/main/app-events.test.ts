@@ -62,10 +62,9 @@ function activity(id: string, status: Activity['status'], voters: string[] = [])
 function fakeOrganization() {
   const state = { waiting: [] as Activity[], newest: undefined as Activity | undefined, decided: new Map<string, Activity>(), listed: 0 };
   const query = vi.fn(async (name: string, request: { activityId?: string; filterByStatus?: string[] }) => {
-    // The look at the newest activity of any status, beside the one at what waits.
-    if (name === 'list_activities' && request.filterByStatus === undefined) {
-      const newest = state.newest ?? state.waiting[0];
-      return { activities: newest === undefined ? [] : [newest] };
+    // The look at the newest completed activity, beside the one at what waits.
+    if (name === 'list_activities' && request.filterByStatus?.includes('ACTIVITY_STATUS_COMPLETED') === true) {
+      return { activities: state.newest === undefined ? [] : [state.newest] };
     }
     if (name === 'list_activities') {
       state.listed += 1;

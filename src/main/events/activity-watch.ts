@@ -2,7 +2,8 @@
  * Watches the active profile's activities that wait for votes, so an activity proposed, voted on or decided
  * elsewhere (another operator, the CLI, another machine) reaches the window without anyone pressing Refresh. A light
  * poll in main, not in the page: every few seconds one `list_activities` of what waits (one page; the details of
- * what left it a few at a time, waiting-activities.ts) and one of the newest activity, none while the app is locked.
+ * what left it a few at a time, waiting-activities.ts) and one of the newest completed activity, none while the app
+ * is locked.
  */
 import type { Activity } from '../../shared/api/activity-record';
 import { mapConcurrently, waitingActivities } from '../client/waiting-activities';
@@ -21,7 +22,7 @@ export interface ActivityWatchOptions {
 
 /**
  * What the watch saw last, for one profile's organization: each waiting activity's status and vote count, and the
- * newest activity of any status.
+ * newest completed activity.
  */
 interface Seen {
   scope: string;
@@ -82,11 +83,13 @@ export class ActivityWatch {
     let waiting: Activity[];
     let newest: Activity | undefined;
     try {
-      // The newest activity too: a change made elsewhere that needed no vote (a policy, a user, the root quorum) never
-      // waits, and it is seen only there; main's read of the organization is made anew when it is reported.
+      // The newest completed activity too: a change made elsewhere that needed no vote (a policy, a user, the root
+      // quorum) never waits, and it is seen only there; main's read of the organization is made anew when it is reported.
       [waiting, newest] = await Promise.all([
         waitingActivities(client),
-        client.query('list_activities', { paginationOptions: { limit: '1' } }).then(({ activities }) => activities[0]),
+        client
+          .query('list_activities', { filterByStatus: ['ACTIVITY_STATUS_COMPLETED'], paginationOptions: { limit: '1' } })
+          .then(({ activities }) => activities[0]),
       ]);
     } catch {
       // Unreachable for now (a restart, the network): the screens say so when they read; the next check tries again.
@@ -97,7 +100,7 @@ export class ActivityWatch {
     const newestState = newest === undefined ? undefined : `${newest.id}:${stateOf(newest)}`;
     this.#seen = { scope, activities, newest: newestState };
     const { events } = this.#options;
-    if (previous !== undefined && newest !== undefined && newestState !== previous.newest && !activities.has(newest.id)) {
+    if (previous !== undefined && newest !== undefined && newestState !== previous.newest) {
       events.emit({ type: 'activity', change: 'created', organizationId: newest.organizationId, activityId: newest.id, status: newest.status });
     }
     for (const activity of waiting) {
