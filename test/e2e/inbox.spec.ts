@@ -180,7 +180,7 @@ test('three profiles on two organizations: told without a click, opened from the
     .poll(() => shown(host), { timeout: TWO_INTERVALS_MS })
     .toEqual([
       'QuorumKey | 2 approvals waiting',
-      `Your vote: Branch op 1 → renamed in the branch | ${OVERRIDE}Your approval completes it. Proposed by Branch op 2, on Branch office (profile Branch op 1).`,
+      `Your vote: renamed in the branch → renamed while locked | ${OVERRIDE}Your approval completes it. Proposed by Branch op 2, on Branch office (profile Branch op 1).`,
     ]);
 
   // From the keyboard in the All profiles view: j moves down, a approves with that row's profile's key.

@@ -142,10 +142,15 @@ describe('ActivityWatch', () => {
     expect(emitted).toHaveLength(count);
   });
 
-  it('reports a change made elsewhere that needed no vote, seen as the newest activity', async () => {
+  it('reports a change made elsewhere that needed no vote, seen as the newest completed activity', async () => {
     const organization = fakeOrganization();
     const { emitted, watch } = watchOf(organization);
     organization.state.newest = activity('quorum', 'ACTIVITY_STATUS_COMPLETED', ['root']);
+    await watch.check();
+    // The first look reports it: the organization may have been read before it ran.
+    expect(emitted.splice(0)).toEqual([
+      { type: 'activity', change: 'created', organizationId: ORG, activityId: 'quorum', status: 'ACTIVITY_STATUS_COMPLETED' },
+    ]);
     await watch.check();
     expect(emitted).toEqual([]);
     organization.state.newest = activity('policy', 'ACTIVITY_STATUS_COMPLETED', ['root']);

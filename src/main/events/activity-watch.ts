@@ -100,7 +100,8 @@ export class ActivityWatch {
     const newestState = newest === undefined ? undefined : `${newest.id}:${stateOf(newest)}`;
     this.#seen = { scope, activities, newest: newestState };
     const { events } = this.#options;
-    if (previous !== undefined && newest !== undefined && newestState !== previous.newest) {
+    // As for what waits, a profile's first look reports it: the organization may have been read before it ran.
+    if (newest !== undefined && newestState !== previous?.newest) {
       events.emit({ type: 'activity', change: 'created', organizationId: newest.organizationId, activityId: newest.id, status: newest.status });
     }
     for (const activity of waiting) {

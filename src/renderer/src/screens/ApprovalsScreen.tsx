@@ -418,7 +418,7 @@ function YourVote({ vote, signing }: { vote: VoteReadingView; signing: boolean }
     <section aria-labelledby="your-vote-title">
       <h3 id="your-vote-title">Your vote</h3>
       {vote.warnings.map((warning) => (
-        <p key={warning} className="notice notice-warning" role="alert">
+        <p key={warning} className="notice notice-warning">
           {warning}
         </p>
       ))}
