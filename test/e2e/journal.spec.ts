@@ -104,6 +104,9 @@ async function expectEntryAsShown(page: Page, reading: Reading, outcome: string)
   await expect(entry).toContainText(reading.summary);
   const lines = await definitionLines(entry.getByLabel('Reading as shown'));
   expect(lines).toEqual([
+    // Who stamped, as whom and where, and what a vote did: main's vote reading, as the confirmation showed it.
+    ...(reading.voter === undefined ? [] : [`${reading.action === 'submit' ? 'Submitted as' : 'Voted as'}: ${reading.voter}`]),
+    ...(reading.voteDoes === undefined ? [] : [`What the vote did: ${reading.voteDoes}`]),
     ...[...reading.facts, ...reading.changes].map((line) => line.trim()),
     `Still needed when confirmed: ${reading.stillNeeded}`,
     `Outcome: ${outcome}`,

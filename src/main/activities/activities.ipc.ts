@@ -30,7 +30,7 @@ export function readingsWith(
     tokens,
     now,
     profileName: services.profile.name,
-    organization: () => services.organization.snapshot(),
+    organization: (knows) => services.organization.snapshot(knows),
     signing: (snapshot) => signingFor(services, { settings, tokens, now }).readings(snapshot),
   });
 }

@@ -8,22 +8,24 @@ import type { Activity } from '../../shared/api';
 import { signingOperationOf } from '../../shared/api/signing-operations';
 import { describeSigningActivity, flatFacts, signingFacts, type ClearSigningContext } from '../../shared/clear-signing';
 import { describeActivity, type ActivityDescription, type SigningDecoder } from '../../shared/describe';
+import { toQkError } from '../../shared/errors';
 import type { ActivityReadingView } from '../../shared/ipc/readings';
+import { visibleText } from '../../shared/visible-text';
 import type { Keychain } from '../keychain/keychain';
 import { tallyOf } from '../approvals/approvals';
-import { activityStanding, voteReadingOf } from '../approvals/vote-reading';
+import { activityStanding, voteReadingOf, type Standing } from '../approvals/vote-reading';
 import { lookupOf } from '../organization/organization';
 import { policyReader } from '../policies/policy-words';
 import type { OrganizationSnapshot } from '../signing/organization';
 import { standingView, type SigningReadings } from '../signing/signing';
-import { signingRequestOf, type SigningRequest } from '../signing/signing-request';
+import { knowsSigner, signingRequestOf, type SigningRequest } from '../signing/signing-request';
 import type { DeclaredTokens } from '../tokens/declared-tokens';
 
 export interface ReadingsOptions {
   keychain: Pick<Keychain, 'listEncryptionKeys'>;
   tokens: Pick<DeclaredTokens, 'list'>;
   /** The profile's read of its organization (read-model.ts): names, "before", policies, who is looking. */
-  organization: () => Promise<OrganizationSnapshot>;
+  organization: (knows?: (snapshot: OrganizationSnapshot) => boolean) => Promise<OrganizationSnapshot>;
   /** The signing context, read only when a list holds a signing request. */
   signing: (snapshot: OrganizationSnapshot) => Promise<SigningReadings>;
   /** The profile the viewer acts through, as the vote readings name it. */
@@ -43,7 +45,9 @@ export class Readings {
   async of(activities: readonly ReadActivity[]): Promise<ActivityReadingView[]> {
     const { keychain, tokens, now } = this.options;
     const signs = activities.some((activity) => signingOperationOf(activity.type) !== undefined);
-    const snapshot = await this.options.organization();
+    // Read anew if it does not know a key these signing requests name (one another desktop just made).
+    const signers = activities.flatMap((activity) => readableSigningRequest(activity)?.signWith ?? []);
+    const snapshot = await this.options.organization((read) => signers.every((signWith) => knowsSigner(read, signWith)));
     const [lookup, signing] = await Promise.all([lookupOf(snapshot, keychain, tokens, now()), signs ? this.options.signing(snapshot) : undefined]);
     const readPolicy = policyReader(lookup);
     return Promise.all(
@@ -76,7 +80,7 @@ export class Readings {
     const [standing, standingWithViewer] =
       request === undefined || signing === undefined
         ? [activityStanding(activity, snapshot, tally.approverIds, nowMs), activityStanding(activity, snapshot, withViewer, nowMs)]
-        : await Promise.all([signing.standing(request, tally.approverIds), signing.standing(request, withViewer)]);
+        : await Promise.all([signingStanding(signing, request, tally.approverIds), signingStanding(signing, request, withViewer)]);
     const signer = request === undefined || signing === undefined ? undefined : signerOf(activity, signing.contextFor(activity.id));
     const vote = voteReadingOf({
       activity,
@@ -89,6 +93,15 @@ export class Readings {
       withViewer: standingWithViewer,
     });
     return { vote, ...(request === undefined || typeof standing === 'string' ? {} : { verdict: standingView(standing) }) };
+  }
+}
+
+/** Where the policies stand on a signing request, or why they cannot be read (a key the organization no longer has). */
+async function signingStanding(signing: SigningReadings, request: SigningRequest, approverIds: readonly string[]): Promise<Standing> {
+  try {
+    return await signing.standing(request, approverIds);
+  } catch (error) {
+    return `QuorumKey cannot read the policies on this request (${visibleText(toQkError(error).message)}); the service decides`;
   }
 }
 

@@ -18,7 +18,7 @@ import { policyReader } from '../policies/policy-words';
 import type { ProfileServices } from '../profiles/active-profile';
 import type { Settings } from '../settings/settings';
 import type { OrganizationSnapshot } from '../signing/organization';
-import { signingRequestOf } from '../signing/signing-request';
+import { knowsSigner, signingRequestOf } from '../signing/signing-request';
 import { describeOffline, signingFor } from '../signing/signing';
 import type { AddressBook } from '../address-book/address-book';
 import type { DeclaredTokens } from '../tokens/declared-tokens';
@@ -100,14 +100,18 @@ async function readFromService(submission: Submission, services: ProfileServices
   const { profile } = services;
   const nowMs = deps.now();
   const action = actionOf(submission);
-  const snapshot = await services.organization.snapshot();
-  const [lookup, target, oneTimeKeys] = await Promise.all([
-    lookupOf(snapshot, deps.keychain, deps.tokens, nowMs),
+  const [target, oneTimeKeys] = await Promise.all([
     action === 'submit' ? undefined : votedOn(services, String(submission.parameters['fingerprint'])),
     // Only a vote can be on an export this desktop asked for.
     action === 'submit' ? [] : deps.keychain.listOneTimeKeys(),
   ]);
   const subject: Subject = target ?? subjectOf(submission);
+  const signingRequest = signingRequestOf(subject);
+  // The profile's read of its organization, read anew if it does not know the key a signing request names.
+  const snapshot = await services.organization.snapshot(
+    signingRequest === undefined ? undefined : (read) => knowsSigner(read, signingRequest.signWith),
+  );
+  const lookup = await lookupOf(snapshot, deps.keychain, deps.tokens, nowMs);
   // A vote on an export this desktop asked for, sealed to the one-time key it holds: named as such, and a rejection
   // ends it, so the key is deleted (export-requests.ts) and the bundle can never be opened.
   const held = target === undefined ? undefined : oneTimeKeys.find((key) => key.activityId === target.id);
@@ -116,7 +120,6 @@ async function readFromService(submission: Submission, services: ProfileServices
   // A submission is its submitter's approval, as the service counts it; a rejection adds none.
   const approverIds = action === 'reject' ? counted : [...new Set([...counted, snapshot.viewer.userId])];
 
-  const signingRequest = signingRequestOf(subject);
   let described: Described;
   // Where the policies stand with the approvals that count now, and once this stamp counts.
   let standings: { before: Standing; after: Standing };
