@@ -158,10 +158,10 @@ export interface ActivityHooks {
  */
 export interface AuthenticatorHooks {
   /**
-   * For a new approval: whether its voter's MFA policy that matches the activity still waits for authenticators its
-   * stamp did not present. Records that requirement; the approval does not count until it is met.
+   * For a new approval: records what its voter's MFA policy that matches the activity requires, and returns whether
+   * it still waits for authenticators the stamp did not present; the approval does not count until it is met.
    */
-  required(store: Repositories, request: ConditionRequest, approval: VoteRecord): boolean;
+  recordRequirement(store: Repositories, request: ConditionRequest, approval: VoteRecord): boolean;
   /**
    * For an approval by a user whose requirement on the activity waits: adds what its stamp presents, or throws the
    * refusal naming what is needed when that meets no step still open.

@@ -321,7 +321,7 @@ export async function submitActivity(
     recordEvaluations(session, record.id, proposal.id, authorization);
     // The proposer's MFA comes first: nothing runs, and no one else votes, while it waits (docs/service.md#mfa-policies).
     // A parent organization's user cannot approve here, so its proposal is not held to it.
-    if (!parentProposes && approvalNeedsAuthenticators(deps, tx, authorizationRequest, proposal)) {
+    if (!parentProposes && recordAuthenticatorRequirement(deps, tx, authorizationRequest, proposal)) {
       tx.activities.finish(record.id, { status: 'ACTIVITY_STATUS_AUTHENTICATORS_NEEDED' }, now);
     } else if (authorization.decision === 'allow') await execute(session, record, route, actingUser(actor), params);
     return { activity: activityView(tx, tx.activities.get(organization.id, record.id)!), statusChanged: true };
@@ -491,16 +491,8 @@ async function castVote(session: Session, target: ActivityRecord, actor: Actor, 
   // A vote acts on the activity it counts towards: a session profile's scope must allow that activity as it would its
   // proposal, so a scoped session cannot approve or reject what it could not have proposed.
   for (const hook of deps.hooks) hook.checkRequest?.(actor.credential, request);
-  const eligibility = await voteEligibility(request, actor.user.id);
-  if (!authenticatorStep && !eligibility.eligible) {
-    const tooCostly =
-      eligibility.tooCostly.length === 0 ? '' : `; policies ${eligibility.tooCostly.join(', ')} were too costly to work out who may vote`;
-    throw new QkError(
-      'REQUEST_NOT_AUTHORIZED',
-      `request not authorized: user ${actor.user.id} is neither in the root quorum nor needed by the consensus of a policy that applies to activity ${target.id}${tooCostly}`,
-      { activityId: target.id, userId: actor.user.id, ...(eligibility.tooCostly.length === 0 ? {} : { tooCostlyPolicyIds: eligibility.tooCostly }) },
-    );
-  }
+  // An authenticator step adds to an approval already found eligible; only a new vote needs the search.
+  if (!authenticatorStep) await requireEligibleVoter(request, actor.user.id, target.id);
   const cast = vote(deps, target.id, actor, selection, message, now);
   tx.activities.insertVote(cast);
   if (selection === 'VOTE_SELECTION_REJECTED') {
@@ -533,6 +525,19 @@ async function castVote(session: Session, target: ActivityRecord, actor: Actor, 
   return activityView(tx, tx.activities.get(target.organizationId, target.id)!);
 }
 
+/** Refuses a voter who is neither in the root quorum nor needed by a policy that applies to the activity. */
+async function requireEligibleVoter(request: Omit<AuthorizationRequest, 'approvers'>, userId: string, activityId: string): Promise<void> {
+  const eligibility = await voteEligibility(request, userId);
+  if (eligibility.eligible) return;
+  const tooCostly =
+    eligibility.tooCostly.length === 0 ? '' : `; policies ${eligibility.tooCostly.join(', ')} were too costly to work out who may vote`;
+  throw new QkError(
+    'REQUEST_NOT_AUTHORIZED',
+    `request not authorized: user ${userId} is neither in the root quorum nor needed by the consensus of a policy that applies to activity ${activityId}${tooCostly}`,
+    { activityId, userId, ...(eligibility.tooCostly.length === 0 ? {} : { tooCostlyPolicyIds: eligibility.tooCostly }) },
+  );
+}
+
 /** The users whose approvals of `activityId` wait for authenticators (MFA), by every family's hooks. */
 function authenticatorsAwaited(deps: PipelineDeps, tx: Repositories, activityId: string): ReadonlySet<string> {
   const users = new Set<string>();
@@ -540,9 +545,14 @@ function authenticatorsAwaited(deps: PipelineDeps, tx: Repositories, activityId:
   return users;
 }
 
-/** Whether the voter of a new approval must present more authenticators before it counts (recorded by the hook). */
-function approvalNeedsAuthenticators(deps: PipelineDeps, tx: Repositories, request: ConditionRequest, approval: VoteRecord): boolean {
-  return deps.hooks.some((hook) => hook.authenticators?.required(tx, request, approval) === true);
+/**
+ * Records what the voter of a new approval must still present (MFA), by every family's hooks; returns whether the
+ * approval waits for it before it counts.
+ */
+function recordAuthenticatorRequirement(deps: PipelineDeps, tx: Repositories, request: ConditionRequest, approval: VoteRecord): boolean {
+  let waits = false;
+  for (const hook of deps.hooks) if (hook.authenticators?.recordRequirement(tx, request, approval) === true) waits = true;
+  return waits;
 }
 
 /**
@@ -558,7 +568,7 @@ function settlesAuthenticators(
 ): boolean {
   const { deps, tx, now } = session;
   if (authenticatorStep) for (const hook of deps.hooks) hook.authenticators?.present(tx, cast);
-  else approvalNeedsAuthenticators(deps, tx, request, cast);
+  else recordAuthenticatorRequirement(deps, tx, request, cast);
   if (!authenticatorsAwaited(deps, tx, target.id).has(target.proposerUserId)) return true;
   waitFor(tx, target, 'ACTIVITY_STATUS_AUTHENTICATORS_NEEDED', now);
   return false;

@@ -76,7 +76,7 @@ function enforcedPolicy(store: Repositories, request: ConditionRequest, userId: 
 }
 
 const authenticatorHooks: AuthenticatorHooks = {
-  required(store, request, approval) {
+  recordRequirement(store, request, approval) {
     const policy = enforcedPolicy(store, request, approval.userId);
     if (policy === undefined) return false;
     const presentedMethods = [presentedMethod(store, approval)];
