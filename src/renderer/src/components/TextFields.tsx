@@ -20,6 +20,16 @@ export function NameField({
   );
 }
 
+/** A required chain address or program id as pasted: never autofilled nor spell-checked; main checks its form. */
+export function AddressField({ label, value, onChange }: { label: string; value: string; onChange: (value: string) => void }) {
+  return (
+    <label>
+      {label}
+      <input value={value} onChange={(event) => onChange(event.target.value)} required spellCheck={false} autoComplete="off" maxLength={128} />
+    </label>
+  );
+}
+
 /**
  * A masked secret (private key, passphrase): never autofilled nor spell-checked, so it stays out of the browser's
  * stores; onPaste receives the pasted text, e.g. to clear the clipboard after it.

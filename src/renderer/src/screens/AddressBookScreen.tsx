@@ -8,6 +8,7 @@ import { QueryStatus } from '../components/QueryStatus';
 import { RowAction } from '../components/RowAction';
 import { SelectField } from '../components/SelectField';
 import { TableHead } from '../components/TableHead';
+import { AddressField } from '../components/TextFields';
 import { useAction } from '../hooks';
 import { useChannel, useInvalidate } from '../queries';
 
@@ -170,17 +171,7 @@ function AddEntryForm({ busy, onAdd }: { busy: boolean; onAdd: (entry: AddressBo
       <form className="stack-form" aria-label="Name an address" onSubmit={(event) => void submit(event)}>
         <SelectField label="Chain" value={family} options={FAMILY_OPTIONS} onChange={setFamily} />
         {family === 'ethereum' && <NetworkField value={network} onChange={setNetwork} />}
-        <label>
-          Address
-          <input
-            value={address}
-            onChange={(event) => setAddress(event.target.value)}
-            required
-            spellCheck={false}
-            autoComplete="off"
-            maxLength={128}
-          />
-        </label>
+        <AddressField label="Address" value={address} onChange={setAddress} />
         <label>
           Name
           <input value={name} onChange={(event) => setName(event.target.value)} required maxLength={64} autoComplete="off" placeholder="Payroll" />

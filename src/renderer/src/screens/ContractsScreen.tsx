@@ -12,6 +12,7 @@ import { Progress } from '../components/Progress';
 import { RowAction } from '../components/RowAction';
 import { SelectField } from '../components/SelectField';
 import { TableHead } from '../components/TableHead';
+import { AddressField } from '../components/TextFields';
 import { useAction } from '../hooks';
 import { useChannel, useInvalidate } from '../queries';
 import { DeclaredTokensPanel } from './DeclaredTokensPanel';
@@ -235,17 +236,11 @@ function UploadForm({ busy, onSubmit }: { busy: boolean; onSubmit: (input: Uploa
         <SelectField label="Kind" value={type} options={TYPE_OPTIONS} onChange={setType} />
         {/* The same address on two chains may be two contracts: an ABI's label and functions are read on its chain only. */}
         {type === 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM' && <NetworkField value={network} onChange={setNetwork} />}
-        <label>
-          {type === 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA' ? 'Program id' : 'Contract address'}
-          <input
-            value={address}
-            onChange={(event) => setAddress(event.target.value)}
-            required
-            spellCheck={false}
-            autoComplete="off"
-            maxLength={128}
-          />
-        </label>
+        <AddressField
+          label={type === 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA' ? 'Program id' : 'Contract address'}
+          value={address}
+          onChange={setAddress}
+        />
         <label>
           Label
           <input

@@ -8,6 +8,7 @@ import { Progress } from '../components/Progress';
 import { RowAction } from '../components/RowAction';
 import { chainIdOf, DEFAULT_NETWORK, evmNetworkName, NetworkField, type NetworkValue } from '../components/NetworkField';
 import { TableHead } from '../components/TableHead';
+import { AddressField } from '../components/TextFields';
 import { useAction } from '../hooks';
 import { useChannel, useInvalidate } from '../queries';
 
@@ -177,10 +178,7 @@ function DeclareTokenForm({
   return (
     <form className="stack-form" aria-label="Declare a token" onSubmit={(event) => void submit(event)}>
       <NetworkField value={network} onChange={setNetwork} withSolana />
-      <label>
-        {network.choice === 'solana' ? 'Mint address' : 'Token contract address'}
-        <input value={address} onChange={(event) => setAddress(event.target.value)} required spellCheck={false} autoComplete="off" maxLength={128} />
-      </label>
+      <AddressField label={network.choice === 'solana' ? 'Mint address' : 'Token contract address'} value={address} onChange={setAddress} />
       <label>
         Symbol
         <input
