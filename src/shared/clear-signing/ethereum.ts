@@ -18,6 +18,7 @@ import {
 } from 'viem';
 import { decodeAuthorization, decodeEthereumTransaction, decodeTypedData } from '../chains/ethereum';
 import { ether, gwei, warnLargeTransfer } from './amounts';
+import { callDescriptor } from './erc7730/reading';
 import { findNode, maxOfType, readableMembers, type AmountToken, type StructMembers, type TypedMember } from './ethereum-values';
 import type { Lookup } from './lookup';
 import { ethereumNetwork } from './networks';
@@ -138,7 +139,8 @@ const TOKEN_FUNCTIONS = new Set(['transfer', 'transferFrom', 'approve', 'increas
 
 /**
  * A call to `address` with `value` and `data`, read: the one entry point for every call the card shows, the
- * transaction's own and those a Safe runs (`depth` counts the Safe and batch levels above it).
+ * transaction's own and those a Safe runs (`depth` counts the Safe and batch levels above it; `runsAs` is the account
+ * the called code runs as, `address` itself unless a Safe delegate-called it).
  */
 function readCallTo(
   address: Address,
@@ -148,21 +150,31 @@ function readCallTo(
   warnings: Warnings,
   decodedByPolicy: boolean,
   depth: number,
+  runsAs: Address = address,
 ): { to: AddressRef; value: Amount; call?: ContractCall } {
   const hasData = data.length > 2;
   const to = lookup.address('ethereum', address, hasData);
-  const call = hasData ? readCall(to, data, lookup, warnings, decodedByPolicy, depth) : undefined;
+  const call = hasData ? readCall(to, data, runsAs, lookup, warnings, decodedByPolicy, depth) : undefined;
   if (!hasData || value > 0n) checkRecipient(to, lookup, warnings);
   const amount = ether(value);
   checkValueThreshold(amount, lookup, warnings);
   return { to, value: amount, ...(call === undefined ? {} : { call }) };
 }
 
-/** A Safe's calls are read as every call is; the policy engine reads only the transaction's own call. */
+/**
+ * A Safe's calls are read as every call is, the registry's descriptors included (the transaction's own call gets its
+ * descriptor reading in index.ts, by the same callDescriptor); the policy engine reads only the transaction's own call.
+ */
 const innerReader =
   (lookup: Lookup, warnings: Warnings): ReadInnerCall =>
-  (to, value, data, depth) =>
-    readCallTo(to, value, data, lookup, warnings, true, depth);
+  ({ to, value, data, from, runsAs }, depth) => {
+    const read = readCallTo(to, value, data, lookup, warnings, true, depth, runsAs);
+    const { descriptors } = lookup.context;
+    const chainId = lookup.ethereumChainId;
+    const descriptor =
+      descriptors === undefined || chainId === undefined ? undefined : callDescriptor({ chainId, to, data, value, from }, lookup, descriptors);
+    return descriptor === undefined ? read : { ...read, descriptor };
+  };
 
 function checkValueThreshold(value: Amount, lookup: Lookup, warnings: Warnings): void {
   const threshold = lookup.context.thresholds?.ethereumWei;
@@ -178,8 +190,16 @@ function checkValueThreshold(value: Amount, lookup: Lookup, warnings: Warnings):
 /** The ERC-20 functions read by their selector alone on a contract nobody described, the amount raw. */
 const FALLBACK_TOKEN_FUNCTIONS = new Set(['transfer', 'approve', 'transferFrom']);
 
-function readCall(to: AddressRef, data: Hex, lookup: Lookup, warnings: Warnings, decodedByPolicy: boolean, depth: number): ContractCall {
-  const safeCall = readSafeCall(to, data, depth, lookup, warnings, innerReader(lookup, warnings));
+function readCall(
+  to: AddressRef,
+  data: Hex,
+  runsAs: Address,
+  lookup: Lookup,
+  warnings: Warnings,
+  decodedByPolicy: boolean,
+  depth: number,
+): ContractCall {
+  const safeCall = readSafeCall(to, data, runsAs, depth, lookup, warnings, innerReader(lookup, warnings));
   if (safeCall !== undefined) return safeCall;
   const selector = data.slice(0, 10);
   const abi = lookup.abi(to.address);

@@ -201,12 +201,16 @@ function safeCallValue(row: SafeCall): Ref[] {
   return [{ text: row.operation }, ...address(row.to), ...amount(row.value)];
 }
 
-/** What a Safe call does: its operation, target, value and the call read (a plain transfer has none). */
+/**
+ * What a Safe call does: its operation, target, value, the registry's reading when a descriptor binds the target,
+ * and the call read (a plain transfer has none).
+ */
 function safeCallFacts(row: SafeCall): Fact[] {
   return [
     { label: 'operation', value: plain(OPERATION_TEXT[row.operation]) },
     { label: 'to', value: address(row.to) },
     { label: 'value', value: amount(row.value) },
+    ...descriptorFacts(row.descriptor, 'registry reading'),
     ...(row.call === undefined ? [] : [callFact(row.call, 'call')]),
     ...(row.data.length > 2 ? [{ label: 'data', value: code(row.data) }] : []),
   ];

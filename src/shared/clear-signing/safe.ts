@@ -1,8 +1,9 @@
 /**
  * Safe smart-account transactions in words. An `execTransaction` call (Safe 1.3.0 to 1.5.0, L1 and L2 share it) and
  * a SafeTx EIP-712 message read as the call the Safe will make: its operation, target, value, the call itself read as
- * any call is (the caller's reader, which comes back here for a nested Safe or a batch), the refund settings and the
- * safeTxHash the owners' signatures cover. A MultiSend batch is unpacked into its calls.
+ * any call is (the caller's reader: the same ABIs, token lists and registry descriptors as a transaction's own call,
+ * and back here for a nested Safe or a batch), the refund settings and the safeTxHash the owners' signatures cover. A
+ * MultiSend batch is unpacked into its calls.
  *
  * A DELEGATECALL runs its target's code with the Safe's own storage: that code can replace the owners or the
  * singleton and then move everything the Safe holds. Only the published MultiSend contracts are expected there, so a
@@ -23,6 +24,7 @@ import {
 } from 'viem';
 import type { DecodedTypedData } from '../chains/ethereum';
 import { ether, gwei, tokenAmount } from './amounts';
+import type { DescriptorSection } from './erc7730/reading';
 import type { Lookup } from './lookup';
 import { multiSendAt } from './safe-deployments';
 import type { AddressRef, Amount, ContractCall, SafeCall, SafeOperation, SafeTransaction } from './types';
@@ -58,10 +60,26 @@ export const MAX_SAFE_NESTING = 8;
 const ROW_HEADER_LENGTH = 85;
 
 /**
+ * A call a Safe makes, or a batch's row. `from` is the account it comes from (what a descriptor's `@.from` reads);
+ * `runsAs` is the account its code runs as, which a batch or Safe it reaches sends its own calls from: the target
+ * itself for a CALL, the caller for a DELEGATECALL (MultiSend's rows come from the Safe that delegate-called it).
+ */
+export interface InnerCall {
+  to: Address;
+  value: bigint;
+  data: Hex;
+  from: Address;
+  runsAs: Address;
+}
+
+/**
  * Reads the call a Safe makes (or a batch's row) as every call is read; `depth` counts the Safe and batch levels
  * above it. The reader is the caller's, so a Safe's call goes through the same ABIs, token lists and descriptors.
  */
-export type ReadInnerCall = (to: Address, value: bigint, data: Hex, depth: number) => { to: AddressRef; value: Amount; call?: ContractCall };
+export type ReadInnerCall = (
+  call: InnerCall,
+  depth: number,
+) => { to: AddressRef; value: Amount; call?: ContractCall; descriptor?: DescriptorSection };
 
 /** The fields execTransaction and a SafeTx message share, as decoded. */
 interface SafeTxFields {
@@ -82,11 +100,12 @@ function shown(ref: AddressRef): string {
 
 /**
  * An execTransaction or multiSend call read as what it runs; undefined for any other call, or when its operation is
- * none a Safe accepts (read then as an ordinary call).
+ * none a Safe accepts (read then as an ordinary call). `runsAs` is the account the called code runs as (see InnerCall).
  */
 export function readSafeCall(
   contract: AddressRef,
   data: Hex,
+  runsAs: Address,
   depth: number,
   lookup: Lookup,
   warnings: Warnings,
@@ -107,7 +126,7 @@ export function readSafeCall(
       functionName: 'multiSend',
       signature: 'multiSend(bytes)',
       args: [],
-      ...readBatch(decoded.args[0], depth, lookup, warnings, readInner),
+      ...readBatch(decoded.args[0], runsAs, depth, lookup, warnings, readInner),
     };
   }
   const [to, value, innerData, operation, safeTxGas, baseGas, gasPrice, gasToken, refundReceiver, signatures] = decoded.args;
@@ -120,7 +139,7 @@ export function readSafeCall(
     functionName: 'execTransaction',
     signature: 'execTransaction(address,uint256,bytes,uint8,uint256,uint256,uint256,address,address,bytes)',
     args: [],
-    safeTransaction: { ...safeTransaction(contract, fields, depth, lookup, warnings, readInner), signatures },
+    safeTransaction: { ...safeTransaction(contract, runsAs, fields, depth, lookup, warnings, readInner), signatures },
   };
 }
 
@@ -173,18 +192,20 @@ export function readSafeTypedData(
       signedDigest,
     );
   }
-  return { ...safeTransaction(safe, fields, 0, lookup, warnings, readInner), nonce, safeTxHash };
+  return { ...safeTransaction(safe, getAddress(safe.address), fields, 0, lookup, warnings, readInner), nonce, safeTxHash };
 }
 
+/** `sender`: the account the Safe's call comes from, the Safe itself unless its code was delegate-called. */
 function safeTransaction(
   safe: AddressRef,
+  sender: Address,
   fields: SafeTxFields,
   depth: number,
   lookup: Lookup,
   warnings: Warnings,
   readInner: ReadInnerCall,
 ): SafeTransaction {
-  const inner = safeCall(fields.operation, fields.to, fields.value, fields.data, shown(safe), depth, lookup, warnings, readInner);
+  const inner = safeCall(fields.operation, fields.to, fields.value, fields.data, sender, shown(safe), depth, lookup, warnings, readInner);
   const gasToken = fields.gasToken === zeroAddress ? undefined : lookup.address('ethereum', fields.gasToken, true);
   const refundReceiver = fields.refundReceiver === zeroAddress ? undefined : lookup.address('ethereum', fields.refundReceiver);
   const gasPrice = gasToken === undefined ? gwei(fields.gasPrice) : tokenAmount(fields.gasPrice, lookup.token('ethereum', gasToken.address));
@@ -214,6 +235,7 @@ function safeCall(
   to: Address,
   value: bigint,
   data: Hex,
+  sender: Address,
   runner: string,
   depth: number,
   lookup: Lookup,
@@ -237,21 +259,29 @@ function safeCall(
     );
     return { operation, to: lookup.address('ethereum', to, data.length > 2), value: ether(value), data };
   }
-  const read = readInner(to, value, data, depth + 1);
+  const read = readInner({ to, value, data, from: sender, runsAs: operation === 'DELEGATECALL' ? sender : to }, depth + 1);
   // The published MultiSend contracts are named whatever the organization uploaded.
   const target =
     multiSend === undefined || read.to.label !== undefined
       ? read.to
       : { ...read.to, label: `Safe ${multiSend.contract} ${multiSend.version}`, role: 'contract' as const };
-  return { operation, to: target, value: read.value, data, ...(read.call === undefined ? {} : { call: read.call }) };
+  return {
+    operation,
+    to: target,
+    value: read.value,
+    data,
+    ...(read.call === undefined ? {} : { call: read.call }),
+    ...(read.descriptor === undefined ? {} : { descriptor: read.descriptor }),
+  };
 }
 
 /** A batch runs in the Safe that delegate-called MultiSend: a row's DELEGATECALL hands that Safe's storage over too. */
 const RUNS_THE_BATCH = 'The Safe running this batch';
 
-/** multiSend's packed rows (operation ‖ to ‖ value ‖ data length ‖ data), each read as a call of its own. */
+/** multiSend's packed rows (operation ‖ to ‖ value ‖ data length ‖ data), each read as a call of its own from `sender`. */
 function readBatch(
   transactions: Hex,
+  sender: Address,
   depth: number,
   lookup: Lookup,
   warnings: Warnings,
@@ -283,7 +313,18 @@ function readBatch(
     }
     const end = offset + ROW_HEADER_LENGTH + Number(dataLength);
     batch.push(
-      safeCall(operation, to, value, bytesToHex(bytes.subarray(offset + ROW_HEADER_LENGTH, end)), RUNS_THE_BATCH, depth, lookup, warnings, readInner),
+      safeCall(
+        operation,
+        to,
+        value,
+        bytesToHex(bytes.subarray(offset + ROW_HEADER_LENGTH, end)),
+        sender,
+        RUNS_THE_BATCH,
+        depth,
+        lookup,
+        warnings,
+        readInner,
+      ),
     );
     offset = end;
   }

@@ -211,6 +211,8 @@ export interface SafeCall {
   data: string;
   /** `data` read as any call is; absent for a plain transfer. */
   call?: ContractCall;
+  /** The registry descriptor's reading of `data`, when one binds `to` on the request's chain (beside `call`). */
+  descriptor?: DescriptorSection;
 }
 
 /** A Safe transaction (execTransaction, or the SafeTx message its owners sign): what the Safe runs and pays. */

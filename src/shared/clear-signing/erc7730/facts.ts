@@ -17,12 +17,13 @@ function renderedFacts(rendered: RenderedOutput): Fact[] {
   ];
 }
 
-export function descriptorFacts(section: DescriptorSection | undefined): Fact[] {
+/** `label`: "Registry reading" for the transaction's own call, lower case under a Safe's call as its other parts are. */
+export function descriptorFacts(section: DescriptorSection | undefined, label = 'Registry reading'): Fact[] {
   if (section === undefined) return [];
   if (section.rendered === undefined) {
     return [
       {
-        label: 'Registry reading',
+        label,
         value: [{ text: `none: a registry descriptor matched but could not read this (${section.problem ?? 'no reason given'})` }],
       },
     ];
@@ -30,7 +31,7 @@ export function descriptorFacts(section: DescriptorSection | undefined): Fact[] 
   const { rendered } = section;
   return [
     {
-      label: 'Registry reading',
+      label,
       value: [{ text: rendered.interpolatedIntent ?? rendered.intent }, { text: `described by ${section.describedBy}`, note: true }],
       children: renderedFacts(rendered),
     },

@@ -8,7 +8,7 @@ import { getAddress } from 'viem';
 import type { Lookup } from '../lookup';
 import type { EthereumTransactionDetails, RawPayloadsDetails, SigningDetails } from '../types';
 import type { DescriptorIndex } from './registry';
-import { readCall, readTypedData, type TypedDataInput } from './render';
+import { readCall, readTypedData, type CallInput, type TypedDataInput } from './render';
 import type { DescriptorSource, Erc7730DataProvider, RenderedOutput } from './types';
 
 /** The shipped descriptors and the registry commit they were taken from. */
@@ -67,7 +67,16 @@ function attempt(
   }
 }
 
-/** The descriptor reading of an Ethereum call, when a shipped descriptor binds its contract on its chain. */
+/**
+ * The descriptor reading of one call, when a shipped descriptor binds its contract on its chain: the transaction's
+ * own, or one a Safe or a batch makes (`from` is then the account the call comes from).
+ */
+export function callDescriptor(call: CallInput, lookup: Lookup, descriptors: Erc7730Descriptors): DescriptorSection | undefined {
+  if (call.data.length < 10) return undefined;
+  return attempt(descriptors, () => readCall(descriptors.index, call, provider(lookup)));
+}
+
+/** The descriptor reading of an Ethereum transaction's call. */
 export function transactionDescriptor(
   tx: EthereumTransactionDetails,
   chainId: number | undefined,
@@ -75,10 +84,9 @@ export function transactionDescriptor(
   lookup: Lookup,
   descriptors: Erc7730Descriptors,
 ): DescriptorSection | undefined {
-  if (tx.to === undefined || chainId === undefined || tx.data.length < 10) return undefined;
+  if (tx.to === undefined || chainId === undefined) return undefined;
   const from = /^0x[0-9a-fA-F]{40}$/.test(signWith) ? getAddress(signWith) : undefined;
-  const call = { chainId, to: tx.to.address, data: tx.data, value: tx.value.raw, from };
-  return attempt(descriptors, () => readCall(descriptors.index, call, provider(lookup)));
+  return callDescriptor({ chainId, to: tx.to.address, data: tx.data, value: tx.value.raw, from }, lookup, descriptors);
 }
 
 /** The descriptor reading of each EIP-712 payload a shipped descriptor binds by its domain. */
