@@ -4,10 +4,10 @@
  * Later starts reuse them.
  */
 import { chmodSync, writeFileSync } from 'node:fs';
-import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { QkError } from '../shared/errors';
-import { compressP256, generateApiKeyPair, type ApiKeyCurve, type HexKeyPair } from '../shared/crypto/keys';
+import { generateApiKeyPair, type ApiKeyCurve, type HexKeyPair } from '../shared/crypto/keys';
 import { apiKeyCredentialTypeByCurve } from './auth/credentials';
+import { stampPublicKeyOf, type RootPublicKey } from './auth/stamp-public-key';
 import type { Enclave } from './enclave';
 import { applySeed } from './seed/apply';
 import type { Seed } from './seed/file';
@@ -18,12 +18,6 @@ export const ENCLAVE_SIGNING_KEY = 'enclave-signing';
 export const ROOT_ORGANIZATION_NAME = 'Root organization';
 export const ROOT_USER_NAME = 'Root user';
 
-export interface RootPublicKey {
-  /** Hex: P-256/secp256k1 compressed or uncompressed SEC1, Ed25519 32 raw bytes. */
-  publicKey: string;
-  curve: ApiKeyCurve;
-}
-
 export interface BootstrapResult {
   organizationId: string;
   rootUserId: string;
@@ -31,23 +25,6 @@ export interface BootstrapResult {
   enclaveSigningKey: { publicKey: string; privateKey: string };
   /** Set when a root key pair was generated for lack of one given. */
   generatedRootKey?: { publicKey: string; privateKey: string; curve: ApiKeyCurve; path: string };
-}
-
-/** The stamp form of a public key: compressed SEC1 for the ECDSA curves, raw 32 bytes for Ed25519. */
-export function stampPublicKeyOf(key: RootPublicKey): string {
-  try {
-    switch (key.curve) {
-      case 'p256':
-        return compressP256(key.publicKey);
-      case 'secp256k1':
-        return secp256k1.Point.fromHex(key.publicKey.toLowerCase()).toHex(true);
-      case 'ed25519':
-        if (!/^[0-9a-fA-F]{64}$/.test(key.publicKey)) throw new Error('an Ed25519 public key is 32 bytes (64 hex)');
-        return key.publicKey.toLowerCase();
-    }
-  } catch (error) {
-    throw new QkError('KEY_INVALID', `root public key ${key.publicKey} is not a valid ${key.curve} key: ${(error as Error).message}`);
-  }
 }
 
 export async function bootstrap(

@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { stampPublicKeyOf } from './bootstrap';
+import { stampPublicKeyOf } from './auth/stamp-public-key';
 import { startService } from './index';
 import { loadSeedFile } from './seed/file';
 

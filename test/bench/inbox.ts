@@ -15,7 +15,7 @@ import { AppLock } from '../../src/main/lock/lock.js';
 import { Profiles } from '../../src/main/profiles/profiles.js';
 import { Settings } from '../../src/main/settings/settings.js';
 import { Stamper } from '../../src/main/stamper/stamper.js';
-import { stampPublicKeyOf } from '../../src/service/bootstrap.js';
+import { stampPublicKeyOf } from '../../src/service/auth/stamp-public-key.js';
 import { MemoryStore } from '../support/memory-secret-store.js';
 import { NotificationRecorder } from '../support/notification-recorder.js';
 import { startServiceProcess, stopServiceProcess } from './service.js';

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { rehearse } from '../../src/main/policies/rehearsal.js';
 import { createNodeStampSigner } from '../../src/node/stamp-backend';
 import type { ServiceInfo } from '../../src/service';
-import { stampPublicKeyOf } from '../../src/service/bootstrap';
+import { stampPublicKeyOf } from '../../src/service/auth/stamp-public-key';
 import { generateApiKeyPair } from '../../src/shared/crypto/keys';
 import { stampBody } from '../../src/shared/crypto/stamp';
 import {

@@ -21,7 +21,7 @@ import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ServiceInfo } from '../../src/service';
-import { stampPublicKeyOf } from '../../src/service/bootstrap';
+import { stampPublicKeyOf } from '../../src/service/auth/stamp-public-key';
 import { createNodeStampSigner } from '../../src/node/stamp-backend';
 import { generateApiKeyPair } from '../../src/shared/crypto/keys';
 import { stampBody } from '../../src/shared/crypto/stamp';

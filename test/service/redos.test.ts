@@ -14,7 +14,7 @@ import { parseCronSchedule, parseSpanDuration, parseTimeZone } from '../../src/s
 import { parseTimestamp } from '../../src/shared/policy/timestamp';
 import { isEmailAddress, trimTrailing } from '../../src/shared/text';
 import { createOidcVerifier } from '../../src/service/auth/oidc';
-import { stampPublicKeyOf } from '../../src/service/bootstrap';
+import { stampPublicKeyOf } from '../../src/service/auth/stamp-public-key';
 import { createNodeStampVerifier } from '../../src/node/stamp-backend';
 import { parsePath } from '../../src/service/enclave/derivation';
 import { parseMnemonic } from '../../src/service/enclave/mnemonic';

@@ -2,7 +2,7 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stampPublicKeyOf } from '../../src/service/bootstrap';
+import { stampPublicKeyOf } from '../../src/service/auth/stamp-public-key';
 import type { TestKey } from './service';
 
 export interface SeedCopy {

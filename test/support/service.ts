@@ -15,7 +15,7 @@ import { generateApiKeyPair, type ApiKeyCurve } from '../../src/shared/crypto/ke
 import { signerFromPrivateKey, stampBody } from '../../src/shared/crypto/stamp';
 import { startService, type RunningService, type ServiceInfo, type ServiceOptions } from '../../src/service';
 import { apiKeyCredentialTypeByCurve } from '../../src/service/auth/credentials';
-import { stampPublicKeyOf } from '../../src/service/bootstrap';
+import { stampPublicKeyOf } from '../../src/service/auth/stamp-public-key';
 import { readOtpOutbox } from '../../src/service/proxy/outbox';
 import type { Store } from '../../src/service/store';
 import type { SeedCopy } from './seed';

@@ -7,7 +7,7 @@
 import { checkPolicyExpression } from '../../shared/policy';
 import { QkError } from '../../shared/errors';
 import { apiKeyCredentialTypeByCurve } from '../auth/credentials';
-import { stampPublicKeyOf } from '../bootstrap';
+import { stampPublicKeyOf } from '../auth/stamp-public-key';
 import type { Enclave } from '../enclave';
 import { checkNewKeys, insertPrivateKey } from '../families/private-keys';
 import { checkNewWallet, insertWallet } from '../families/wallets';
