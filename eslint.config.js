@@ -31,6 +31,15 @@ const policyEvaluation = {
   regex: '(^|/)shared/policy(/(index|evaluator|engine|explain))?$',
   message: 'The window evaluates no policy: main sends the verdict and who may vote (src/main/approvals/vote-reading.ts).',
 };
+/**
+ * Nor does it count votes: who proposed an activity, the viewer's vote, how many approve and how many it needs are main's
+ * vote reading. The voting module's schemas, types and window length stay open to the window.
+ */
+const voteCounting = {
+  regex: '(^|/)shared/approvals/voting$',
+  importNames: ['tallyVotes', 'currentVoteOf', 'countingApprovals', 'hasCountingApproval', 'currentApprovalWindow'],
+  message: 'The window counts no votes: main sends who proposed it, your vote and "1 of 2 approved" (src/main/approvals/vote-reading.ts).',
+};
 const bareNodeModules = ['fs', 'path', 'os', 'crypto', 'child_process', 'http', 'https', 'net', 'url', 'util', 'stream', 'buffer', 'events'].map(
   (name) => ({ name, message: 'No Node built-ins here.' }),
 );
@@ -98,13 +107,16 @@ export const layerBoundaries = {
   },
 };
 
-/** The window's imports: no Node, no Electron, no main or service, no chain library, no policy evaluator. Exported for the lint test. */
+/**
+ * The window's imports: no Node, no Electron, no main or service, no chain library, no policy evaluator, no vote
+ * counting. Exported for the lint test.
+ */
 export const rendererImports = {
   files: ['src/renderer/**/*.{ts,tsx}'],
   rules: {
     'no-restricted-imports': [
       'error',
-      { paths: [electron, ...bareNodeModules], patterns: [nodeBuiltins, mainOrService, chainLibraries, policyEvaluation] },
+      { paths: [electron, ...bareNodeModules], patterns: [nodeBuiltins, mainOrService, chainLibraries, policyEvaluation, voteCounting] },
     ],
   },
 };

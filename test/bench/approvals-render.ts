@@ -24,7 +24,7 @@ export interface ApprovalsRenderResult {
 export async function run(): Promise<ApprovalsRenderResult> {
   const items = syntheticQueue(ACTIVITIES);
   const virtualized = measure(() =>
-    renderToString(createElement(ApprovalList, { items, selectedId: undefined, myUserId: 'user-1', onSelect: () => {}, label: 'Waiting for votes' })),
+    renderToString(createElement(ApprovalList, { items, selectedId: undefined, onSelect: () => {}, label: 'Waiting for votes' })),
   );
   const allRows = measure(() =>
     renderToString(
@@ -35,7 +35,7 @@ export async function run(): Promise<ApprovalsRenderResult> {
           createElement(
             'li',
             { key: item.activityId },
-            createElement(ApprovalRow, { item, selected: false, myUserId: 'user-1', onClick: () => {}, onKeyDown: () => false }),
+            createElement(ApprovalRow, { item, selected: false, onClick: () => {}, onKeyDown: () => false }),
           ),
         ),
       ),
@@ -94,7 +94,7 @@ function syntheticQueue(count: number): ApprovalItem[] {
       fingerprint: `sha256:${index.toString(16).padStart(64, '0')}`,
       createdAtMs,
       approvals: 1,
-      required: 2,
+      proposer: `operator ${index % 3}`,
       voters: [{ userId, userName: `operator ${index % 3}`, selection: 'approved', votedAtMs: createdAtMs, expired: false }],
       timeLeftMs: 24 * HOUR_MS - (index % 24) * HOUR_MS,
       activity,

@@ -29,7 +29,14 @@ beforeAll(async () => {
     cwd: ROOT,
     overrideConfig: [
       { ...layerBoundaries, files: [`${FIXTURES}/**/*.ts`] },
-      { ...rendererImports, files: [`${FIXTURES}/renderer/imports-chain-library.ts`, `${FIXTURES}/renderer/imports-policy-evaluator.ts`] },
+      {
+        ...rendererImports,
+        files: [
+          `${FIXTURES}/renderer/imports-chain-library.ts`,
+          `${FIXTURES}/renderer/imports-policy-evaluator.ts`,
+          `${FIXTURES}/renderer/imports-vote-counting.ts`,
+        ],
+      },
     ],
   });
   const linted = await eslint.lintFiles([FIXTURES]);
@@ -89,6 +96,13 @@ describe('layer boundaries', () => {
     expect(boundaryErrors('renderer/imports-policy-evaluator.ts')).toEqual([
       expect.stringMatching(/^no-restricted-imports: .*The window evaluates no policy/),
       expect.stringMatching(/^no-restricted-imports: .*The window evaluates no policy/),
+    ]);
+  });
+
+  it('refuse the renderer counting votes with the voting helpers, and leave their types open', () => {
+    expect(boundaryErrors('renderer/imports-vote-counting.ts')).toEqual([
+      expect.stringMatching(/^no-restricted-imports: 'currentVoteOf' import from .* The window counts no votes/),
+      expect.stringMatching(/^no-restricted-imports: 'tallyVotes' import from .* The window counts no votes/),
     ]);
   });
 

@@ -77,12 +77,16 @@ afterAll(() => bed.close());
 
 describe('the vote reading of a second profile', () => {
   it('names who votes where, what the approval and the rejection do, for an activity a policy allows', async () => {
-    const { reading } = await pendingItem(walletCreation);
+    const item = await pendingItem(walletCreation);
+    const { reading } = item;
+    expect(item.proposer).toBe('Root user');
     expect(reading.vote).toMatchObject({
       voter: `Bea (profile Bea) in ${organizationName}`,
       proposer: 'Root user',
+      proposedByViewer: false,
       approvals: 1,
       required: 2,
+      progress: '1 of 2 approved',
       verdict: 'policy "Two create wallets" matches and waits for its consensus',
       viewerCompletes: true,
       approveDoes: 'your approval completes it: the service then carries it out (Create a wallet)',
@@ -141,9 +145,20 @@ describe('the vote reading of a second profile', () => {
     const { reading } = await pendingItem(walletCreation);
     expect(reading.vote).toMatchObject({
       voter: `Root user (profile Sandbox) in ${organizationName}`,
+      proposedByViewer: true,
       viewerVote: 'approved',
       approveDoes: 'you approved it already: another approval from you does not count',
     });
     await asProfile(beaProfileId);
+  });
+
+  it("names each history entry's proposer in main, decided or waiting, for the window's requester filter", async () => {
+    const history = await call('activities.list', {});
+    const waiting = history.find((activity) => activity.id === walletCreation);
+    expect(waiting?.proposer).toBe(waiting?.reading.vote?.proposer);
+    const decided = history.filter((activity) => activity.status === 'ACTIVITY_STATUS_COMPLETED');
+    expect(decided.length).toBeGreaterThan(0);
+    // A decided entry has no vote reading; its proposer is still main's, from its first vote.
+    expect(decided.map((activity) => [activity.reading.vote, activity.proposer])).toEqual(decided.map(() => [undefined, 'Root user']));
   });
 });

@@ -4,6 +4,7 @@ import type { ActiveProfileHandlerDeps, ProfileServices } from '../profiles/acti
 import type { Settings } from '../settings/settings';
 import { signingFor } from '../signing/signing';
 import type { DeclaredTokens } from '../tokens/declared-tokens';
+import { optionalProposer } from '../approvals/vote-reading';
 import { activityView } from './activity-views';
 import { Readings } from './readings';
 
@@ -50,7 +51,10 @@ export function activitiesHandlers(deps: ReadingHandlerDeps): Pick<IpcHandlers, 
         ...(Object.keys(paginationOptions).length === 0 ? {} : { paginationOptions }),
       });
       const readings = await (await readingsOf(deps)).of(activities);
-      return activities.map((activity, index) => ({ ...activityView(activity, now()), reading: readings[index]! }));
+      return activities.map((activity, index) => {
+        const view = activityView(activity, now());
+        return { ...view, ...optionalProposer(view.voters), reading: readings[index]! };
+      });
     },
     'activities.get': async ({ activityId }) => {
       const { client } = await active.services();

@@ -81,7 +81,7 @@ export class Readings {
       request === undefined || signing === undefined
         ? [activityStanding(activity, snapshot, tally.approverIds, nowMs), activityStanding(activity, snapshot, withViewer, nowMs)]
         : await Promise.all([signingStanding(signing, request, tally.approverIds), signingStanding(signing, request, withViewer)]);
-    const signer = request === undefined || signing === undefined ? undefined : signerOf(activity, signing.contextFor(activity.id));
+    const signer = request === undefined ? undefined : description.signing?.signer;
     const vote = voteReadingOf({
       activity,
       tally,
@@ -102,15 +102,6 @@ async function signingStanding(signing: SigningReadings, request: SigningRequest
     return await signing.standing(request, approverIds);
   } catch (error) {
     return `QuorumKey cannot read the policies on this request (${visibleText(toQkError(error).message)}); the service decides`;
-  }
-}
-
-/** Who signs a signing activity, as its card and main's confirmation name it. */
-function signerOf(activity: Pick<Activity, 'type' | 'intent'>, context: ClearSigningContext): string | undefined {
-  try {
-    return describeSigningActivity(activity, context).signer.text;
-  } catch {
-    return undefined;
   }
 }
 
@@ -140,6 +131,7 @@ export function signingDecoder(context: ClearSigningContext): SigningDecoder {
       facts: flatFacts(signingFacts(description)),
       warnings: description.warnings.map((warning) => warning.message),
       ...(largeValue.length === 0 ? {} : { largeValue: largeValue.join(' ') }),
+      signer: description.signer.text,
     };
   };
 }

@@ -8,6 +8,7 @@ import type { Journal } from '../journal/journal';
 import { localRecord } from '../journal/local-entry';
 import type { IpcHandlers } from '../ipc/register';
 import type { PendingActivity } from './approvals';
+import { optionalProposer } from './vote-reading';
 
 type ApprovalChannel =
   'approvals.whoami' | 'approvals.pending' | 'approvals.approve' | 'approvals.reject' | 'approvals.stampToFile' | 'approvals.postStampedFile';
@@ -31,7 +32,7 @@ export function approvalsHandlers(deps: ApprovalHandlerDeps): Pick<IpcHandlers, 
     },
     'approvals.pending': async () => {
       const services = await active.services();
-      const pending = await services.approvals.pending(async () => (await services.organization.snapshot()).rootQuorum);
+      const pending = await services.approvals.pending();
       const readings = await (await readingsOf(deps)).of(pending.map((item) => item.activity));
       return pending.map((item, index) => ({ ...pendingApprovalView(item, now()), reading: readings[index]! }));
     },
@@ -74,8 +75,7 @@ function pendingApprovalView(pending: PendingActivity, nowMs: number): Omit<Chan
     organizationId: pending.organizationId,
     createdAtMs: pending.createdAtMs,
     approvals: pending.approvals,
-    ...(pending.required === undefined ? {} : { required: pending.required }),
-    ...(pending.quorumUserIds === undefined ? {} : { quorumUserIds: pending.quorumUserIds }),
+    ...optionalProposer(pending.voters),
     voters: pending.voters,
     timeLeftMs: pending.timeLeftMs,
     canApprove: pending.canApprove,

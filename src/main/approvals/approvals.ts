@@ -1,6 +1,6 @@
 /**
  * Activities waiting for votes, and voting on them. Votes are counted per distinct user as the service records them;
- * the number required comes from the organization's root quorum (docs/service.md#consensus). Offline stamping writes a
+ * what an activity still needs is its vote reading's (vote-reading.ts), read with the policies. Offline stamping writes a
  * request and its stamp to a file on a machine without network; `postStampedFile` sends it later, byte for byte.
  */
 import { activityResponseSchema, operationByPath, parseResponse, timestampMs, type Activity, type Vote } from '../../shared/api';
@@ -20,13 +20,6 @@ export interface PendingActivity {
   createdAtMs: number;
   /** Distinct users whose approvals count in the open approval window. */
   approvals: number;
-  /**
-   * Root quorum threshold, when the service reports the quorum and every approval so far is from a quorum member.
-   * Otherwise the activity waits on a policy's consensus, whose count the expression does not tell in general.
-   */
-  required: number | undefined;
-  /** Root quorum members, when the service reports the quorum. */
-  quorumUserIds: string[] | undefined;
   voters: Voter[];
   /** Until the approvals gathered so far expire; 0 when no window is open (the next approval opens one). */
   timeLeftMs: number;
@@ -34,8 +27,6 @@ export interface PendingActivity {
   canReject: boolean;
   activity: Activity;
 }
-
-type RootQuorum = { threshold: number; userIds: readonly string[] };
 
 export interface ApprovalsOptions {
   client: ApiClient;
@@ -61,16 +52,10 @@ export class Approvals {
     this.checkStamp = checkStamp;
   }
 
-  /**
-   * Activities in ACTIVITY_STATUS_CONSENSUS_NEEDED, newest first, with their vote counts against the root quorum
-   * `readQuorum` gives (by default read from the service; main passes its profile's read of the organization).
-   */
-  async pending(readQuorum: () => Promise<RootQuorum | undefined> = () => this.rootQuorum()): Promise<PendingActivity[]> {
-    const [{ activities }, quorum] = await Promise.all([
-      this.client.query('list_activities', { filterByStatus: ['ACTIVITY_STATUS_CONSENSUS_NEEDED'] }),
-      readQuorum(),
-    ]);
-    return activities.map((activity) => this.describe(activity, quorum));
+  /** Activities in ACTIVITY_STATUS_CONSENSUS_NEEDED, newest first, with their votes as they count now. */
+  async pending(): Promise<PendingActivity[]> {
+    const { activities } = await this.client.query('list_activities', { filterByStatus: ['ACTIVITY_STATUS_CONSENSUS_NEEDED'] });
+    return activities.map((activity) => this.describe(activity));
   }
 
   /** Approves by fingerprint; answers the target activity as it stands after the vote. */
@@ -104,20 +89,8 @@ export class Approvals {
     return parseResponse(activityResponseSchema, answer, `${request.path} response`).activity;
   }
 
-  private async rootQuorum(): Promise<RootQuorum | undefined> {
-    try {
-      return (await this.client.query('get_organization_configs', {})).configs.quorum;
-    } catch (error) {
-      // A service that does not offer the configs query still has activities to vote on; the count stays unknown.
-      if (error instanceof QkError && error.code === 'OPERATION_NOT_FOUND') return undefined;
-      throw error;
-    }
-  }
-
-  private describe(activity: Activity, quorum: RootQuorum | undefined): PendingActivity {
+  private describe(activity: Activity): PendingActivity {
     const { voters, approverIds, timeLeftMs } = tallyOf(activity.votes, this.now());
-    // Votes from outside the root quorum do not count towards it: "X of threshold" would mislead.
-    const decidedByRootQuorum = quorum !== undefined && approverIds.every((userId) => quorum.userIds.includes(userId));
     return {
       activityId: activity.id,
       type: activity.type,
@@ -125,8 +98,6 @@ export class Approvals {
       organizationId: activity.organizationId,
       createdAtMs: timestampMs(activity.createdAt),
       approvals: approverIds.length,
-      required: decidedByRootQuorum ? quorum.threshold : undefined,
-      quorumUserIds: quorum === undefined ? undefined : [...quorum.userIds],
       voters,
       timeLeftMs,
       canApprove: activity.canApprove,

@@ -7,7 +7,7 @@
  */
 import type { Activity } from '../../shared/api';
 import type { PossibleVoter } from './possible-voters';
-import { currentVoteOf, type VoteTally } from '../../shared/approvals/voting';
+import { currentVoteOf, type Voter, type VoteTally } from '../../shared/approvals/voting';
 import { quotedText, visibleText } from '../../shared/visible-text';
 import type { OrganizationSnapshot } from '../signing/organization';
 import { standingIn, type PolicyStanding } from '../signing/policy-standing';
@@ -20,10 +20,14 @@ export interface VoteReading {
   voter: string;
   /** The user whose submission was the first approval. */
   proposer?: string;
+  /** Whether the viewer proposed it. */
+  proposedByViewer: boolean;
   /** Distinct users whose approvals count now. */
   approvals: number;
   /** How many approvals in all would let it run, where that can be told. */
   required?: number;
+  /** The count in words, as a list row shows it: "1 of 2 approved", or "1 approved" where the total cannot be told. */
+  progress: string;
   /** The policies' own verdict on it as it stands: "policy "Ops" matches and waits for its consensus". */
   verdict: string;
   /** "needs 1 more approver tagged Ops (policy "Ops")", "nothing more: a policy allows it". */
@@ -63,16 +67,18 @@ export interface VoteReadingInput {
 export function voteReadingOf({ activity, tally, snapshot, profileName, title, signer, standing, withViewer }: VoteReadingInput): VoteReading {
   const viewerId = snapshot.viewer.userId;
   const viewerVote = currentVoteOf(tally.voters, viewerId)?.selection;
-  const proposer = tally.voters[0]?.userName;
+  const proposer = proposerOf(tally.voters);
   const read = typeof standing === 'string' ? undefined : standing;
   const mayVote = read !== undefined && (read.viewerCanApprove || read.stillToVote.some((voter) => voter.userId === viewerId));
   const viewerCompletes = viewerVote === undefined && typeof withViewer !== 'string' && withViewer.outcome === 'ALLOW' && read?.outcome !== 'ALLOW';
   const required = read === undefined ? undefined : requiredOf(read, tally.approverIds.length);
   return {
     voter: voterInWords(snapshot, profileName),
-    ...(proposer === undefined ? {} : { proposer: visibleText(proposer) }),
+    ...(proposer === undefined ? {} : { proposer }),
+    proposedByViewer: tally.voters[0]?.userId === viewerId,
     approvals: tally.approverIds.length,
     ...(required === undefined ? {} : { required }),
+    progress: required === undefined ? `${tally.approverIds.length} approved` : `${tally.approverIds.length} of ${required} approved`,
     verdict: verdictInWords(standing),
     stillNeeded: stillNeededInWords(standing),
     stillToVote: read?.stillToVote ?? [],
@@ -83,6 +89,21 @@ export function voteReadingOf({ activity, tally, snapshot, profileName, title, s
     rejectDoes: viewerVote === 'rejected' ? 'you rejected it already' : mayVote || viewerVote === 'approved' ? REJECTION_ENDS : REJECTION_REFUSED,
     warnings: overrideWarning(read, snapshot),
   };
+}
+
+/**
+ * Who proposed an activity, by name (its id where the user has none): the proposer's submission is the first approval
+ * (docs/service.md#fingerprint-idempotency-and-votes), and voters come in the order of their first votes.
+ */
+export function proposerOf(voters: readonly Pick<Voter, 'userId' | 'userName'>[]): string | undefined {
+  const first = voters[0];
+  return first === undefined ? undefined : visibleText(first.userName || first.userId);
+}
+
+/** `{ proposer }` for a view, or nothing when no one has voted. */
+export function optionalProposer(voters: readonly Pick<Voter, 'userId' | 'userName'>[]): { proposer?: string } {
+  const proposer = proposerOf(voters);
+  return proposer === undefined ? {} : { proposer };
 }
 
 /** "Bea (profile Bea) in Root organization". */

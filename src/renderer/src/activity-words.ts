@@ -1,15 +1,4 @@
-/**
- * Votes and time in words; what an activity asks for is the shared describer's (src/shared/describe).
- *
-
- * Who asked: the proposer's submission is the first approval (docs/service.md#fingerprint-idempotency-and-votes), and
- * voters come in the order of their first votes (a proposer who approves again after an expired window keeps the first
- * place).
- */
-export function requesterOf(voters: readonly { userId: string; userName: string }[]): string | undefined {
-  const first = voters[0];
-  return first === undefined ? undefined : first.userName || first.userId;
-}
+/** Time in words; what an activity asks for is the shared describer's (src/shared/describe), who proposed it main's. */
 
 /** `5400000` → `1 h 30 min`; under a minute reads `under a minute`. */
 export function durationInWords(ms: number): string {

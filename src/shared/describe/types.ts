@@ -136,6 +136,8 @@ export interface SigningRequest {
   /** Payload encoding, hash function or transaction type, in words. */
   facts: readonly Fact[];
   decoded?: readonly Fact[];
+  /** Who signs, as clear signing names the key ("Treasury / m/44'/60'/0'/0/0"), when it read the request. */
+  signer?: string;
 }
 
 /** What clear signing made of a signing request: its own title and summary, the facts, and warnings in words. */
@@ -146,6 +148,8 @@ export interface SigningReading {
   warnings: readonly string[];
   /** The large-value warnings, together, for a list row to show in full. */
   largeValue?: string;
+  /** Who signs, named from the organization's wallets and keys. */
+  signer?: string;
 }
 
 /**

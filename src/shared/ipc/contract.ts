@@ -350,9 +350,8 @@ const pendingApproval = z.strictObject({
   createdAtMs: epochMs,
   /** Distinct users whose approvals count in the open approval window. */
   approvals: z.number().int().nonnegative(),
-  /** Root quorum threshold; absent when the service does not report its quorum. */
-  required: z.number().int().positive().optional(),
-  quorumUserIds: z.array(z.string()).optional(),
+  /** Who proposed it, named by main from its votes. */
+  proposer: z.string().max(200).optional(),
   voters: z.array(voterSchema),
   /** Until the approvals gathered so far expire (24 h from the window's first approval); 0 when none is open. */
   timeLeftMs: z.number().int().nonnegative(),
@@ -745,7 +744,7 @@ export const ipcContract = {
       limit: z.number().int().min(1).max(100).optional(),
       before: id.optional(),
     }),
-    z.array(activityView.extend({ reading: activityReading })),
+    z.array(activityView.extend({ proposer: z.string().max(200).optional(), reading: activityReading })),
   ),
   'activities.get': channel(z.strictObject({ activityId: id }), activityView),
 

@@ -17,8 +17,10 @@ const text = z.string().max(100_000);
 export const voteReadingView = z.strictObject({
   voter: text,
   proposer: text.optional(),
+  proposedByViewer: z.boolean(),
   approvals: z.number().int().nonnegative(),
   required: z.number().int().nonnegative().optional(),
+  progress: text,
   verdict: text,
   stillNeeded: text,
   stillToVote: z.array(z.strictObject({ userId: z.string(), userName: z.string(), reasons: z.array(z.string()) })).max(10_000),
@@ -47,7 +49,13 @@ export const activityReading = z.strictObject({
   warnings: z.array(text).readonly(),
   largeValue: text.optional(),
   signing: z
-    .strictObject({ signWith: factValue, payloads: z.array(z.string().max(400_000)).readonly(), facts, decoded: facts.optional() })
+    .strictObject({
+      signWith: factValue,
+      signer: text.optional(),
+      payloads: z.array(z.string().max(400_000)).readonly(),
+      facts,
+      decoded: facts.optional(),
+    })
     .optional(),
   rawIntent: z.record(z.string(), z.unknown()).optional(),
   /** Signing requests still taking votes: the policies' standing, as the signing card shows it. */

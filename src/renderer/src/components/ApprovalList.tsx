@@ -1,9 +1,9 @@
 import { useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { currentVoteOf, type Voter } from '../../../shared/approvals/voting';
+import type { Voter } from '../../../shared/approvals/voting';
 import { activityStatusInWords } from '../../../shared/describe';
 import type { ActivityReadingView } from '../../../shared/ipc/readings';
-import { durationInWords, requesterOf } from '../activity-words';
+import { durationInWords } from '../activity-words';
 
 /** How long the open approval window has left, or that the approvals expired (the next approval opens a window). */
 export function windowInWords(timeLeftMs: number): string {
@@ -16,8 +16,11 @@ export interface ApprovalItem {
   type: string;
   fingerprint: string;
   createdAtMs: number;
+  /** Distinct users whose approvals count now, as main counted them. */
   approvals: number;
-  required?: number | undefined;
+  /** Who proposed it, as main names them. */
+  proposer?: string | undefined;
+  /** The recorded votes, listed as they are. */
   voters: Voter[];
   timeLeftMs: number;
   activity: { intent: Record<string, unknown>; status: string };
@@ -36,14 +39,12 @@ const ROW_WITH_LARGE_VALUE_HEIGHT = 104;
 export function ApprovalList({
   items,
   selectedId,
-  myUserId,
   onSelect,
   label,
   height = 420,
 }: {
   items: readonly ApprovalItem[];
   selectedId: string | undefined;
-  myUserId: string | undefined;
   onSelect: (item: ApprovalItem) => void;
   label: string;
   height?: number;
@@ -87,7 +88,6 @@ export function ApprovalList({
               <ApprovalRow
                 item={item}
                 selected={item.activityId === selectedId}
-                myUserId={myUserId}
                 onClick={() => onSelect(item)}
                 onKeyDown={(key) => {
                   if (key === 'ArrowDown') focusRow(row.index + 1);
@@ -109,19 +109,17 @@ export function ApprovalList({
 export function ApprovalRow({
   item,
   selected,
-  myUserId,
   onClick,
   onKeyDown,
 }: {
   item: ApprovalItem;
   selected: boolean;
-  myUserId: string | undefined;
   onClick: () => void;
   onKeyDown: (key: string) => boolean;
 }) {
   const description = item.reading;
-  const requester = requesterOf(item.voters);
-  const myVote = currentVoteOf(item.voters, myUserId);
+  const requester = item.proposer;
+  const myVote = description.vote?.viewerVote;
   const pending = item.activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED';
   return (
     <button
@@ -151,13 +149,14 @@ export function ApprovalRow({
         <span className="votes">{votesInWords(item)}</span>
         <span className="muted">
           {pending ? windowInWords(item.timeLeftMs) : activityStatusInWords(item.activity.status)}
-          {myVote !== undefined && ` · you ${myVote.selection}`}
+          {myVote !== undefined && ` · you ${myVote}`}
         </span>
       </span>
     </button>
   );
 }
 
-export function votesInWords(item: Pick<ApprovalItem, 'approvals' | 'required'>): string {
-  return item.required === undefined ? `${item.approvals} approved` : `${item.approvals} of ${item.required} approved`;
+/** Main's "1 of 2 approved" while it takes votes; once decided, the approvals it had. */
+export function votesInWords(item: Pick<ApprovalItem, 'approvals' | 'reading'>): string {
+  return item.reading.vote?.progress ?? `${item.approvals} approved`;
 }

@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { activityOperations } from '../../../shared/api/activities';
 import type { ActivityType } from '../../../shared/api/activity-types';
-import { APPROVAL_WINDOW_MS, currentVoteOf } from '../../../shared/approvals/voting';
+import { APPROVAL_WINDOW_MS } from '../../../shared/approvals/voting';
 import { activityStatusInWords, activityTypeInWords } from '../../../shared/describe';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
 import type { VoteReadingView } from '../../../shared/ipc/readings';
 import { exportedKindOf } from '../../../shared/offline/export-file';
-import { durationInWords, requesterOf } from '../activity-words';
+import { durationInWords } from '../activity-words';
 import { ActivityDescriptionView } from '../components/ActivityDescription';
 import { ApprovalList, votesInWords, type ApprovalItem } from '../components/ApprovalList';
 import { FileNameField } from '../components/TextFields';
@@ -54,6 +54,7 @@ function historyItem(activity: ActivityView): ApprovalItem {
     fingerprint: activity.fingerprint,
     createdAtMs: activity.createdAtMs,
     approvals: activity.approvals,
+    proposer: activity.proposer,
     voters: activity.voters,
     timeLeftMs: activity.timeLeftMs,
     activity,
@@ -69,7 +70,7 @@ export function ApprovalsScreen() {
   const [view, setView] = useState<View>('pending');
   const [statusFilter, setStatusFilter] = useState<ActivityStatus | ''>('');
   const [typeFilter, setTypeFilter] = useState<ActivityType | ''>('');
-  // Requesters are known only from the votes, so this filter narrows the loaded pages.
+  // Main names each activity's proposer from its votes, so this filter narrows the loaded pages.
   const [requesterFilter, setRequesterFilter] = useState('');
   const [voteResult, setVoteResult] = useState<string>();
   const [selectedId, setSelectedId] = useState<string>();
@@ -85,11 +86,11 @@ export function ApprovalsScreen() {
   const historyItems = useMemo(() => history.data?.pages.flat().map(historyItem), [history.data]);
 
   const shown = view === 'history' ? history : pending;
-  const requesters = useMemo(() => [...new Set((historyItems ?? []).map((item) => requesterOf(item.voters) ?? 'unknown'))].sort(), [historyItems]);
+  const requesters = useMemo(() => [...new Set((historyItems ?? []).map((item) => item.proposer ?? 'unknown'))].sort(), [historyItems]);
   const items: readonly ApprovalItem[] =
     (view === 'pending'
       ? pending.data
-      : historyItems?.filter((item) => requesterFilter === '' || (requesterOf(item.voters) ?? 'unknown') === requesterFilter)) ?? [];
+      : historyItems?.filter((item) => requesterFilter === '' || (item.proposer ?? 'unknown') === requesterFilter)) ?? [];
   const selected = items.find((item) => item.activityId === selectedId);
 
   // An activity asked for from outside this screen (a notification, the inbox): shown once its profile is active and
@@ -116,7 +117,7 @@ export function ApprovalsScreen() {
       vote === 'approve' ? api.approvals.approve({ fingerprint }) : api.approvals.reject({ fingerprint }),
     );
     if (done === undefined) return;
-    setVoteResult(voteOutcomeInWords(vote, item, done, item.reading.title));
+    setVoteResult(voteOutcomeInWords(vote, done, item.reading.title));
     invalidate('approvals.pending', 'activities.list');
   };
 
@@ -196,7 +197,6 @@ export function ApprovalsScreen() {
               <ApprovalList
                 items={items}
                 selectedId={selectedId}
-                myUserId={me.data?.userId}
                 onSelect={(item) => setSelectedId(item.activityId)}
                 label={view === 'pending' ? 'Activities waiting for votes' : 'Activity history'}
               />
@@ -249,8 +249,8 @@ function ApprovalDetail({
   onVote: (vote: Vote) => void;
 }) {
   const description = item.reading;
-  const requester = requesterOf(item.voters);
-  const myVote = currentVoteOf(item.voters, myUserId);
+  const requester = item.proposer;
+  const myVote = description.vote?.viewerVote;
   const open = item.activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED';
   return (
     <section className="panel approval-detail" aria-labelledby="approval-detail-title">
@@ -315,7 +315,7 @@ function ApprovalDetail({
       {open &&
         (myVote !== undefined ? (
           <p className="notice notice-info" role="status">
-            You already voted: you {myVote.selection} this activity on {new Date(myVote.votedAtMs).toLocaleString()}.
+            You already voted: you {myVote} this activity.
           </p>
         ) : (
           <div className="button-row start">
@@ -439,26 +439,25 @@ function YourVote({ vote, signing }: { vote: VoteReadingView; signing: boolean }
   );
 }
 
-/** What a vote did, in words: "Approved — 2 of 2; Export a wallet is done." or "Approved — waiting for 1 more." */
-export function voteOutcomeInWords(vote: Vote, before: ApprovalItem, after: ChannelOutput<'approvals.approve'>, title: string): string {
+/**
+ * What a vote did, from the activity as the service answered it: "Approved — Export a wallet is done." What it still
+ * needs is main's reading, in the list's row and the detail's "Still needs".
+ */
+export function voteOutcomeInWords(vote: Vote, after: ChannelOutput<'approvals.approve'>, title: string): string {
   if (vote === 'reject') {
     return after.status === 'ACTIVITY_STATUS_REJECTED'
       ? `Rejected — ${title} will not run.`
       : 'Rejection recorded — the activity is still waiting for votes.';
   }
-  const count = before.required === undefined ? `${after.approvals} approved` : `${after.approvals} of ${before.required}`;
   switch (after.status) {
     case 'ACTIVITY_STATUS_COMPLETED':
-      return `Approved — ${count}; ${title} is done.`;
+      return `Approved — ${title} is done.`;
     case 'ACTIVITY_STATUS_FAILED':
-      return `Approved — ${count}, but it failed: ${after.failure?.message ?? 'the service gave no reason'}.`;
-    case 'ACTIVITY_STATUS_CONSENSUS_NEEDED': {
-      if (before.required === undefined) return `Approved — ${count}; waiting for more votes (a policy’s consensus decides how many).`;
-      const missing = Math.max(1, before.required - after.approvals);
-      return `Approved — ${count}; waiting for ${missing} more.`;
-    }
+      return `Approved, but ${title} failed: ${after.failure?.message ?? 'the service gave no reason'}.`;
+    case 'ACTIVITY_STATUS_CONSENSUS_NEEDED':
+      return `Approved — ${after.approvals} approved so far; it still waits for votes.`;
     default:
-      return `Approved — ${count}; the activity is ${activityStatusInWords(after.status).toLowerCase()}.`;
+      return `Approved — the activity is ${activityStatusInWords(after.status).toLowerCase()}.`;
   }
 }
 

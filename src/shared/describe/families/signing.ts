@@ -7,7 +7,8 @@ import { counted, enumInWords } from '../words';
 
 export function signing(draft: Draft, request: SigningRequest): void {
   const reading = draft.decodeSigning?.(request, { type: draft.type, intent: draft.intent });
-  draft.signing = reading === undefined ? request : { ...request, decoded: reading.facts };
+  draft.signing =
+    reading === undefined ? request : { ...request, decoded: reading.facts, ...(reading.signer === undefined ? {} : { signer: reading.signer }) };
   if (reading !== undefined) {
     draft.title = reading.title;
     draft.summary = reading.summary;
