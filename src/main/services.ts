@@ -245,7 +245,7 @@ export function createMainServices({
       });
     },
     // The same readings as the Approvals screen's, so a row and its notification say what the screen says.
-    readingsFor: (profile) => readingsWith(active.servicesFor(profile), { now, keychain, tokens, settings }),
+    readingsFor: (profile) => readingsWith(active.servicesFor(profile), { now, keychain, tokens, settings, addressBook }),
     settings,
     lock,
     events,
@@ -324,7 +324,7 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
     now,
   } = services;
   // Whatever the page asks for, an activity or vote is stamped only once a person confirmed main's reading of it.
-  const simulations = new Simulations({ settings, tokens });
+  const simulations = new Simulations({ settings, tokens, addressBook });
   const active = services.active.withStampCheck(
     confirmingStampCheck({ confirm, settings, tokens, addressBook, tokenUsage, keychain, simulations, now }),
   );
@@ -337,8 +337,17 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
     ...profilesHandlers({ profiles, confirm, journal }),
     ...requestsHandlers({ inFlight }),
     ...sandboxHandlers({ sandbox, profiles, confirm }),
-    ...activitiesHandlers({ active, now, keychain, tokens, settings }),
-    ...approvalsHandlers({ active, now, keychain, tokens, settings, journal, stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR) }),
+    ...activitiesHandlers({ active, now, keychain, tokens, settings, addressBook }),
+    ...approvalsHandlers({
+      active,
+      now,
+      keychain,
+      tokens,
+      settings,
+      addressBook,
+      journal,
+      stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR),
+    }),
     ...organizationHandlers({ active, now, keychain, tokens }),
     ...usersHandlers({ active, now, keychain }),
     ...policiesHandlers({ active, now, tokens, settings }),

@@ -322,6 +322,7 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
     node: 'https://node.example',
     lines: [{ kind: 'balance', text: 'Treasury (0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266): −1.5 ETH (network fee included)' }],
   },
+  'simulation.forRequest': { status: 'not-simulated', reason: 'no node set for Ethereum (eip155:1) in Settings' },
   'contracts.list': [
     {
       smartContractInterfaceId: 'c1',

@@ -116,6 +116,7 @@ export const validInputs: { [C in Channel]: ChannelInput<C> } = {
   'signing.saveResult': { activityId: ACTIVITY_ID, file: 'payout.json' },
   'signing.stampToFile': { request: SIGN_TRANSACTION, file: 'sign-1.json' },
   'simulation.forActivity': { activityId: ACTIVITY_ID },
+  'simulation.forRequest': { request: SIGN_TRANSACTION },
   'contracts.list': {},
   'contracts.check': { type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM', address: SIGNER, definition: '[]' },
   'contracts.create': { type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM', address: SIGNER, label: 'USDC', notes: 'n', definition: '[]', chainId: 1 },

@@ -1,3 +1,4 @@
+import type { AddressBook } from '../address-book/address-book';
 import type { IpcHandlers } from '../ipc/register';
 import type { Keychain } from '../keychain/keychain';
 import type { ActiveProfileHandlerDeps, ProfileServices } from '../profiles/active-profile';
@@ -8,11 +9,15 @@ import { optionalProposer } from '../approvals/vote-reading';
 import { activityView } from './activity-views';
 import { Readings } from './readings';
 
-/** What reading activities takes besides the active profile: names of export keys, declared tokens, thresholds. */
+/**
+ * What reading activities takes besides the active profile: names of export keys, declared tokens, thresholds, and
+ * this desktop's address book, so a row names a recipient as its card does.
+ */
 export interface ReadingHandlerDeps extends ActiveProfileHandlerDeps {
   keychain: Pick<Keychain, 'listEncryptionKeys'>;
   tokens: Pick<DeclaredTokens, 'list'>;
   settings: Pick<Settings, 'get'>;
+  addressBook: Pick<AddressBook, 'list'>;
 }
 
 /** The active profile's readings. */
@@ -24,7 +29,7 @@ export async function readingsOf(deps: ReadingHandlerDeps): Promise<Readings> {
 /** Readings of a profile's organization through its services: the screens' (the active profile) and the inbox's. */
 export function readingsWith(
   services: Pick<ProfileServices, 'client' | 'approvals' | 'profile' | 'organization'>,
-  { now, keychain, tokens, settings }: Omit<ReadingHandlerDeps, 'active'>,
+  { now, keychain, tokens, settings, addressBook }: Omit<ReadingHandlerDeps, 'active'>,
 ): Readings {
   return new Readings({
     keychain,
@@ -32,7 +37,7 @@ export function readingsWith(
     now,
     profileName: services.profile.name,
     organization: (knows) => services.organization.snapshot(knows),
-    signing: (snapshot) => signingFor(services, { settings, tokens, now }).readings(snapshot),
+    signing: (snapshot) => signingFor(services, { settings, tokens, addressBook, now }).readings(snapshot),
   });
 }
 

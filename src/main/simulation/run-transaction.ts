@@ -155,7 +155,8 @@ export async function simulateTransaction(job: SimulationJob): Promise<RawSimula
 function transactionData(unsignedTransaction: string, chainId: number): TypedTxData {
   let parsed: ReturnType<typeof parseTransaction>;
   try {
-    parsed = parseTransaction(unsignedTransaction as Hex);
+    // The service keeps a transaction's hex as its API takes it, without 0x (the CLI and the Sign screen send it so).
+    parsed = parseTransaction((unsignedTransaction.startsWith('0x') ? unsignedTransaction : `0x${unsignedTransaction}`) as Hex);
   } catch (error) {
     throw new QkError('REQUEST_INVALID', `the transaction cannot be read: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
   }

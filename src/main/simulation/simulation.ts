@@ -12,6 +12,7 @@ import { grouped } from '../../shared/clear-signing/amounts';
 import { Lookup } from '../../shared/clear-signing/lookup';
 import { QkError, toQkError } from '../../shared/errors';
 import type { SimulationView } from '../../shared/ipc/simulation';
+import type { AddressBook } from '../address-book/address-book';
 import type { ApiClient } from '../client/api-client';
 import type { Settings } from '../settings/settings';
 import { contractsForReading, readOrganization, type OrganizationSnapshot } from '../signing/organization';
@@ -24,6 +25,8 @@ import type { RawSimulation, SimulationJob } from './run-transaction';
 export interface SimulationsOptions {
   settings: Pick<Settings, 'get'>;
   tokens: Pick<DeclaredTokens, 'list'>;
+  /** This desktop's names for the organization's addresses: their balance changes are shown, by name. */
+  addressBook?: Pick<AddressBook, 'list'>;
   /** Runs a simulation; a worker thread per simulation unless a test runs it another way. */
   simulate?: (job: SimulationJob) => Promise<RawSimulation>;
 }
@@ -67,6 +70,7 @@ export class Simulations {
       })),
       contracts: contractsForReading(snapshot.contracts),
       tokens: await this.options.tokens.list(),
+      addressBook: (await this.options.addressBook?.list(snapshot.viewer.organizationId)) ?? [],
     };
     const description = describeSigningActivity(activityOf(request), context);
     const { details, network } = description;

@@ -875,6 +875,8 @@ export const ipcContract = {
    * why) without a node, for a request that signs no Ethereum transaction, or when the node fails.
    */
   'simulation.forActivity': channel(z.strictObject({ activityId: id }), simulationView),
+  /** simulation.forActivity's reading for a request not yet submitted: the Sign screen's preview shows it under the card. */
+  'simulation.forRequest': channel(z.strictObject({ request: signingRequestInput }), simulationView),
 
   'contracts.list': channel(noInput, z.array(contractInterfaceView)),
   /** Checks an ABI or IDL upload as decoding will read it, without submitting; answers what it defines. */

@@ -6,6 +6,7 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { SignedResult } from '../components/SignedResult';
 import { Progress } from '../components/Progress';
 import { SigningCard } from '../components/SigningCard';
+import { RequestSimulationSection } from '../components/SimulationSection';
 import { useSigningRequestForm, type SigningRequest } from '../components/SigningRequestFields';
 import { useAction } from '../hooks';
 import { useChannel } from '../queries';
@@ -78,6 +79,7 @@ export function SignScreen() {
         <section className="panel" aria-labelledby="sign-preview-title">
           <h2 id="sign-preview-title">Before you submit</h2>
           <SigningCard card={preview.card} />
+          <RequestSimulationSection request={preview.request} />
           {submitted === undefined && (
             <div className="button-row start">
               <button type="button" className="primary" disabled={action.busy !== undefined} onClick={() => void submit()}>
