@@ -53,6 +53,8 @@ export default defineConfig({
         // A large journal is verified, and a policy draft rehearsed, off the command's thread.
         'journal-verify-worker': resolve(root, 'src/main/journal/verify-worker.ts'),
         'policy-draft-worker': resolve(root, 'src/main/policies/draft-worker.ts'),
+        // `sign` simulates the transaction it prints on this one (src/main/simulation/off-thread.ts).
+        'simulation-worker': resolve(root, 'src/main/simulation/simulation-worker.ts'),
       },
       output: {
         entryFileNames: '[name].js',

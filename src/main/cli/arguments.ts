@@ -20,6 +20,7 @@ const OPTIONS = {
   path: { type: 'string' },
   body: { type: 'string' },
   'no-post': { type: 'boolean' },
+  preview: { type: 'boolean' },
   status: { type: 'string' },
   limit: { type: 'string' },
   before: { type: 'string' },

@@ -18,7 +18,8 @@ import type { ProfileServices } from '../profiles/active-profile';
 import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY, type Profile } from '../profiles/profiles';
 import { createMainServices, type MainServices } from '../services';
 import { describeOffline, signingFor } from '../signing/signing';
-import { withSigningParameters, type SigningRequest } from '../signing/signing-request';
+import { knowsSigner, withSigningParameters, type SigningRequest } from '../signing/signing-request';
+import { Simulations } from '../simulation/simulation';
 import { postStampedFile, stampToFile } from '../stamper/stamped-file';
 import { FILE_LIMITS, readBoundedText, writeNewFile } from '../storage/bounded-file';
 import { ACCOUNT_PRESETS, accountsFor } from '../../shared/wallets/account-presets';
@@ -30,7 +31,7 @@ import { UsageError } from './usage-error';
 import { lintCommand } from './lint-command';
 import { rehearseCommand } from './rehearse-command';
 import { flagChoice } from './signing-flags';
-import { signingCardText } from './signing-text';
+import { signingCardText, simulationText } from './signing-text';
 
 /** The platform's app data dir for "QuorumKey", as Electron's app.getPath('userData') resolves it. */
 export function defaultDataDir(): string {
@@ -367,12 +368,16 @@ async function signingRequestOf(sub: string | undefined, values: Values): Promis
   };
 }
 
-/** Prints what the request signs, then submits it, or (--no-post) stamps it into an offline request. */
+/**
+ * Prints what the request signs and what it would do, then submits it; `--preview` stops before submitting, and
+ * `--no-post` stamps it into an offline request instead (not simulated: such a machine has no node to ask).
+ */
 async function sign(context: Context, values: Values, request: SigningRequest): Promise<void> {
-  const { stamper, settings, tokens, now, journal } = context.services;
+  const { stamper, settings, tokens, addressBook, now, journal } = context.services;
+  if (values['no-post'] && values.preview) throw new UsageError('--preview and --no-post do not go together: --preview submits nothing');
   if (values['no-post']) {
-    const description = describeOffline(request, await settings.get(), await tokens.list());
     const profile = await context.profile();
+    const description = describeOffline(request, await settings.get(), await tokens.list(), await addressBook.list(profile.organizationId));
     // The envelope is built and checked locally: stamping needs no network at all.
     const { client } = context.services.active.servicesFor(profile);
     const body = withSigningParameters(request, (operation, parameters) => client.envelope(operation, parameters));
@@ -389,9 +394,15 @@ async function sign(context: Context, values: Values, request: SigningRequest): 
     process.stdout.write(stampedRequestText({ path, body, stamp }));
     return;
   }
-  const signing = signingFor(await context.profileServices(), { settings, tokens, now });
-  const { description, standing } = await signing.explain(request);
-  process.stdout.write(signingCardText(description, standing));
+  const services = await context.profileServices();
+  const signing = signingFor(services, { settings, tokens, addressBook, now });
+  const snapshot = await services.organization.snapshot((read) => knowsSigner(read, request.signWith));
+  const [{ description, standing }, simulation] = await Promise.all([
+    signing.explain(request, snapshot),
+    new Simulations({ settings, tokens, addressBook }).forRequest(request, snapshot),
+  ]);
+  process.stdout.write(signingCardText(description, standing) + simulationText(simulation));
+  if (values.preview) return;
   const outcome = await signing.submit(request);
   return print(
     outcome.state === 'completed'

@@ -8,7 +8,9 @@ import { flatFacts, signingFacts, type SigningDescription } from '../../shared/c
 import { effectInWords, type Ref } from '../../shared/describe';
 import { piecesInText } from '../../shared/describe/policy-reading';
 import type { PolicyStandingView } from '../../shared/ipc/signing';
+import type { SimulationView } from '../../shared/ipc/simulation';
 import { quotedText, visibleText } from '../../shared/visible-text';
+import { simulationInLines } from '../simulation/reading';
 
 export function signingCardText(description: SigningDescription, standing: PolicyStandingView | undefined): string {
   const lines: string[] = [visibleText(description.title), `  ${visibleText(description.summary)}`];
@@ -36,6 +38,13 @@ export function signingCardText(description: SigningDescription, standing: Polic
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** What the transaction would do, as the card's simulation section and main's confirmation say it. */
+export function simulationText(simulation: SimulationView): string {
+  return simulationInLines(simulation)
+    .map((line) => `  ${visibleText(line)}\n`)
+    .join('');
 }
 
 /** A terminal cannot hover: the exact value behind a named or rounded one is printed beside it. */

@@ -31,12 +31,13 @@ export const USAGE = `usage: quorumkey [--data-dir DIR] [--profile NAME|ID] <com
           exit 1 when one is an error)
   wallets list | wallets create NAME [--chain ethereum|bitcoin|solana|cosmos|tron]...   (one account per --chain;
           ethereum when none is given)
-  sign transaction --sign-with ADDRESS|KEY_ID --type ${flagAlternatives(TRANSACTION_TYPE_WORDS)} --unsigned HEX|@FILE [--no-post [--output FILE]]
+  sign transaction --sign-with ADDRESS|KEY_ID --type ${flagAlternatives(TRANSACTION_TYPE_WORDS)} --unsigned HEX|@FILE [--preview | --no-post [--output FILE]]
   sign payload --sign-with ADDRESS|KEY_ID --payload TEXT|@FILE [--encoding ${flagAlternatives(PAYLOAD_ENCODING_WORDS)}]
-          [--hash ${flagAlternatives(HASH_FUNCTION_WORDS)}] [--no-post [--output FILE]]
-          (prints what it signs and where the policies stand, then submits; --no-post stamps it offline instead,
-          described without the organization's names or policies; the description goes to stderr when the
-          stamped request itself is printed)
+          [--hash ${flagAlternatives(HASH_FUNCTION_WORDS)}] [--preview | --no-post [--output FILE]]
+          (prints what it signs, where the policies stand and what a transaction would do on the node Settings
+          name for its chain, then submits; --preview stops before submitting; --no-post stamps it offline
+          instead, described without the organization's names or policies but with this desktop's address book;
+          the description goes to stderr when the stamped request itself is printed)
   wallets export --wallet ID|NAME (--encryption-key NAME | --target-public-key HEX) --output FILE
   decrypt --bundle FILE (--encryption-key NAME | --encryption-key-file FILE) --organization ID
           [--signer-public-key HEX] [--key-format mnemonic|hexadecimal|solana|wif-mainnet|wif-testnet]

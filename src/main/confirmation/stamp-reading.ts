@@ -52,14 +52,14 @@ type Subject = { type: string; intent: Record<string, unknown> };
 /**
  * Main's reading of `submission`. A stamp into an offline file is often made where the service cannot be reached:
  * then the reading is what the request itself says (a vote's fingerprint, a signing request decoded without the
- * organization's names), and says so.
+ * organization's names but with this desktop's address book), and says so.
  */
 export async function readStamp(submission: Submission, services: ProfileServices, deps: StampReaderDeps): Promise<StampReading> {
   try {
     return await readFromService(submission, services, deps);
   } catch (error) {
     if (submission.delivery !== 'file') throw error;
-    return { reading: await readOffline(submission, deps, toQkError(error).message), lockOut: undefined };
+    return { reading: await readOffline(submission, services.profile.organizationId, deps, toQkError(error).message), lockOut: undefined };
   }
 }
 
@@ -71,7 +71,7 @@ function subjectOf({ operation, parameters }: Submission): Subject {
   return { type: operation.activityType, intent: { [operation.intentKey]: parameters } };
 }
 
-async function readOffline(submission: Submission, deps: StampReaderDeps, reason: string): Promise<Reading> {
+async function readOffline(submission: Submission, organizationId: string, deps: StampReaderDeps, reason: string): Promise<Reading> {
   const action = actionOf(submission);
   const unread = `not read: the service could not be asked (${visibleText(reason)})`;
   const base = { action, delivery: submission.delivery, verdict: unread, stillNeeded: unread, changes: [] };
@@ -90,7 +90,8 @@ async function readOffline(submission: Submission, deps: StampReaderDeps, reason
   const subject = subjectOf(submission);
   const signingRequest = signingRequestOf(subject);
   if (signingRequest !== undefined) {
-    const description = describeOffline(signingRequest, await deps.settings.get(), await deps.tokens.list());
+    const addressBook = (await deps.addressBook?.list(organizationId)) ?? [];
+    const description = describeOffline(signingRequest, await deps.settings.get(), await deps.tokens.list(), addressBook);
     return { ...base, activityType: subject.type, ...signingReading(description) };
   }
   return { ...base, activityType: subject.type, ...describedReading(describeActivity(subject)) };

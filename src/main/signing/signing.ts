@@ -16,7 +16,7 @@ import {
   type ValueThresholds,
 } from '../../shared/clear-signing';
 import { QkError } from '../../shared/errors';
-import type { AppSettings, DeclaredToken } from '../../shared/ipc/contract';
+import type { AddressBookEntry, AppSettings, DeclaredToken } from '../../shared/ipc/contract';
 import type { AddressBook } from '../address-book/address-book';
 import { tokenThresholdsOf } from '../tokens/token-thresholds';
 import type { DryRunView, SigningCardView, SigningDescriptionView, SigningResultView } from '../../shared/ipc/signing';
@@ -275,12 +275,17 @@ export function signingFor(
 }
 
 /**
- * The description without the organization's data, for a machine without network (the CLI's `--no-post`): no names,
- * labels or history, so addresses show bare and no recipient is flagged as new; policies are not evaluated. Tokens
- * declared on this machine are app data, so they still read in their units.
+ * The description without the organization's data, for a machine without network (the CLI's `--no-post`): no wallet
+ * names, labels or history, so no recipient is flagged as new; policies are not evaluated. Tokens declared and the
+ * address book kept on this machine are app data, so amounts still read in their units and named addresses by name.
  */
-export function describeOffline(request: SigningRequest, settings: ThresholdSettings, tokens: readonly DeclaredToken[]): SigningDescription {
-  return describeSigningActivity(activityOf(request), { tokens, thresholds: thresholdsOf(settings) });
+export function describeOffline(
+  request: SigningRequest,
+  settings: ThresholdSettings,
+  tokens: readonly DeclaredToken[],
+  addressBook: readonly AddressBookEntry[],
+): SigningDescription {
+  return describeSigningActivity(activityOf(request), { tokens, thresholds: thresholdsOf(settings), addressBook });
 }
 
 function recipientsOf({ details }: SigningDescription): string[] {
