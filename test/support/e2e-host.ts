@@ -15,6 +15,7 @@ import * as esbuild from 'esbuild';
 import type { Page } from '@playwright/test';
 import { createDispatch, type Dispatch, type IpcHandlers } from '../../src/main/ipc/register';
 import type { ConfirmationRequest } from '../../src/main/confirmation/confirmation';
+import type { SecretStore } from '../../src/main/keychain/secret-store';
 import { createRendererUrlCheck } from '../../src/main/ipc/sender';
 import { nodeServiceProcess } from '../../src/main/sandbox/node-process';
 import { startInOwnProcess } from '../../src/main/sandbox/service-process';
@@ -22,6 +23,7 @@ import { createMainHandlers, createMainServices, type MainServices } from '../..
 import { QkError } from '../../src/shared/errors';
 import { MemoryClipboard } from './memory-clipboard';
 import { NotificationRecorder } from './notification-recorder';
+import { TrafficRecorder } from './traffic-recorder';
 
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
 export const DEFAULT_RENDERER_DIR = join(REPO_ROOT, 'out/renderer');
@@ -31,6 +33,8 @@ export interface E2eHostOptions {
   rendererDir?: string;
   /** OS keychain service name; a fresh one per host by default, so hosts never see each other's keys. */
   keychainServiceName?: string;
+  /** Where keys are kept instead of the OS keychain (a bench's memory store, where no Secret Service runs). */
+  secretStore?: SecretStore;
 }
 
 export interface E2eHost {
@@ -53,6 +57,8 @@ export interface E2eHost {
   readonly clipboard: MemoryClipboard;
   /** The inbox's desktop notifications and badge (the OS's in the app); a click here is the person's. */
   readonly notifications: NotificationRecorder;
+  /** The page's IPC calls and main's service requests, each request tied to the call it was made for. */
+  readonly traffic: TrafficRecorder;
   /** What main last told the window about screen capture (setContentProtection in the app): true = kept out. */
   windowCaptureProtected(): boolean;
   /** Moves the clock of main and of the sandbox service it starts forward (the page's clock is Playwright's). */
@@ -88,6 +94,7 @@ const CONTENT_TYPES: Record<string, string> = {
 export async function startE2eHost({
   rendererDir = DEFAULT_RENDERER_DIR,
   keychainServiceName = `quorumkey-e2e-${randomUUID()}`,
+  secretStore,
 }: E2eHostOptions = {}): Promise<E2eHost> {
   const indexPath = join(rendererDir, 'index.html');
   const indexHtml = await readFile(indexPath, 'utf8').catch((error: unknown) => {
@@ -121,15 +128,18 @@ export async function startE2eHost({
   // The system clipboard main writes secrets to; a browser page's navigator.clipboard is another one.
   const clipboard = new MemoryClipboard();
   const notifications = new NotificationRecorder();
+  const traffic = new TrafficRecorder();
   let clockOffsetMs = 0;
   // The Sandbox in its own process, as in the app (a Node child process here: there is no Electron).
   const services = createMainServices({
     dataDir,
     now: () => Date.now() + clockOffsetMs,
     keychainServiceName,
+    ...(secretStore === undefined ? {} : { secretStore }),
     clipboard,
     startSandboxService: startInOwnProcess(nodeServiceProcess()),
     notifier: notifications,
+    fetch: traffic.fetch,
   });
   // The window the app would protect from screen capture: here, what it was last told.
   let windowCaptureProtected = services.captureProtection.protected;
@@ -181,6 +191,7 @@ export async function startE2eHost({
     },
     clipboard,
     notifications,
+    traffic,
     windowCaptureProtected: () => windowCaptureProtected,
     advanceClock(ms) {
       clockOffsetMs += ms;
@@ -189,23 +200,24 @@ export async function startE2eHost({
     async installBridge(page) {
       await page.exposeBinding('__qkInvoke', ({ frame }, channel: unknown, input: unknown) =>
         // Like ipcMain's handlers: only a top-level frame has a sender URL; subframes are refused by dispatch.
-        dispatch(String(channel), input, frame.parentFrame() === null ? frame.url() : undefined),
+        traffic.call(String(channel), input, () => dispatch(String(channel), input, frame.parentFrame() === null ? frame.url() : undefined)),
       );
       await page.addInitScript({ content: bridgeScript });
       // Like webContents.send: each event goes to the page's top frame, to whatever the bridge's onEvent listeners are.
       const stopEvents = services.events.subscribe((event) => {
-        page
-          .evaluate((appEvent) => (window as unknown as { __qkEvent?: (event: unknown) => void }).__qkEvent?.(appEvent), event)
-          // A page that is navigating or closed misses the event, as a reloading window would.
-          .catch(() => undefined);
+        void traffic.delivering(
+          page
+            .evaluate((appEvent) => (window as unknown as { __qkEvent?: (event: unknown) => void }).__qkEvent?.(appEvent), event)
+            // A page that is navigating or closed misses the event, as a reloading window would.
+            .catch(() => undefined),
+        );
       });
       page.once('close', stopEvents);
-      services.activityWatch.start();
+      services.activityFeeds.start();
       services.inbox.start();
     },
     async close() {
-      services.activityWatch.stop();
-      services.inbox.stop();
+      services.activityFeeds.stop();
       await new Promise<void>((done) => server.close(() => done()));
       // Stop the embedded sandbox first: it holds the 'sandbox' key the next step deletes.
       await services.close();
