@@ -23,6 +23,13 @@ const PAYROLL = getAddress('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
 /** A token contract on no list: operators declare it on the Contracts screen. */
 const ACME_TOKEN = getAddress('0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c');
 const SOLANA_RECIPIENT = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
+/**
+ * An exactInputSingle on Uniswap's SwapRouter02 on Ethereum, unsigned: 0.0065 WETH for at least 13.9 USDT. It is the
+ * registry's own test data for its Uniswap descriptor (uniswap/tests/calldata-UniswapV3Router02.tests.json).
+ */
+const UNISWAP_ROUTER = getAddress('0x68b3465833fb72a70ecdf485e0e4c7bd8665fc45');
+const UNISWAP_SWAP =
+  '0x02f9010c010d83989680843b9aca008304e2009468b3465833fb72a70ecdf485e0e4c7bd8665fc4580b8e404e45aaf000000000000000000000000c02aaa39b223fe8d0a0e5c4f27ead9083c756cc2000000000000000000000000dac17f958d2ee523a2206206994597c13d831ec70000000000000000000000000000000000000000000000000000000000000bb8000000000000000000000000eced4025456b6c2987fac2e4c829889e681986a70000000000000000000000000000000000000000000000000016fdae8fefba690000000000000000000000000000000000000000000000000000000000d41da00000000000000000000000000000000000000000000000000000000000000000c0';
 const PAYROLL_JSON = JSON.stringify([{ type: 'function', name: 'payAll', stateMutability: 'nonpayable', inputs: [], outputs: [] }]);
 const LIMIT = 1_000_000_000n;
 
@@ -482,4 +489,40 @@ test('a Safe transaction running a MultiSend batch: each call a row, the DELEGAT
   await expect(card.getByRole('list', { name: 'Warnings' })).toContainText('Unlimited approval');
   await expect(card.getByRole('list', { name: 'Warnings' })).not.toContainText('Safe DELEGATECALL');
   await screenshotCard(page, card, 'card-safe-multisend');
+});
+
+test('a Uniswap swap: the approval card reads it by the registry’s Uniswap descriptor, the decoded call beside it', async ({ page, host }) => {
+  // The organization's setup, a proposal and the second operator's card against the Sandbox.
+  test.setTimeout(180_000);
+  const org = await organization(page, host);
+  // No ABI is uploaded for the router: what the card says about the swap comes from the shipped descriptor alone.
+  const root = new ApiClient({ profile: (await host.services.profiles.getActive())!, stamper: new Stamper(host.services.keychain) });
+  await done(
+    root.submit('create_policy', {
+      policyName: 'two approvers for Uniswap swaps',
+      effect: 'EFFECT_ALLOW',
+      condition: `activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && eth.tx.to == '${UNISWAP_ROUTER}'`,
+      consensus: 'approvers.count() >= 2',
+      notes: '',
+    }),
+  );
+  await switchProfile(page, host, org.profiles.a, 'Operator A');
+  const described = "described by the registry's uniswap descriptor calldata-UniswapV3Router02.json";
+  const card = await preview(page, { kind: 'Transaction', account: org.ethereum, chain: 'TRANSACTION_TYPE_ETHEREUM', text: UNISWAP_SWAP });
+  await expect(card).toContainText(described);
+  await submit(page);
+
+  const detail = await openPending(page, host, org, 'Sign an Ethereum transaction');
+  const signing = detail.getByRole('article');
+  await expect(signing).toContainText(described);
+  const reading = signing.getByRole('list', { name: 'Registry reading', exact: true });
+  await expect(reading).toContainText('Uniswap Labs');
+  await expect(reading).toContainText('0.006471375668623977 WETH');
+  await expect(reading).toContainText('13.901216 USDT');
+  await expect(reading).toContainText('0.3%');
+  // The raw facts stay: the router as an unknown contract, the call by its selector, the call data.
+  await expect(signing).toContainText(UNISWAP_ROUTER);
+  await expect(signing).toContainText('0x04e45aaf');
+  await expect(detail.getByRole('region', { name: 'Where the policies stand' })).toContainText('two approvers for Uniswap swaps');
+  await screenshotCard(page, signing, 'card-uniswap-swap');
 });
