@@ -2,8 +2,9 @@
  * A name from this desktop's address book on every reading main makes of a waiting signing request: the Approvals
  * list's row, the history's row and the inbox's item (whose notification says the same summary) name the recipient as
  * the card does, and the Sign screen's preview simulates the request on the node Settings name, with the named
- * recipient's balance change among its lines. A name kept for another organization names nothing here. Through the
- * real composition root, the Sandbox and an Anvil node.
+ * recipient's balance change among its lines. Main's confirmation of a stamp made where the service cannot be reached
+ * still names it. A name kept for another organization names nothing here. Through the real composition root, the
+ * Sandbox and an Anvil node.
  */
 import { createTestClient, getAddress, http, parseEther, serializeTransaction, type Hex } from 'viem';
 import { foundry } from 'viem/chains';
@@ -100,6 +101,32 @@ describe('names from the address book on the rows', () => {
     const row = (await call('approvals.pending', {})).find((item) => item.activityId === toVendor);
     expect(row?.reading.summary).toMatch(new RegExp(`^Send 1\\.5 ETH to ${VENDOR} on `));
     expect(row?.reading.summary).not.toContain('Vendor');
+  });
+});
+
+describe('names from the address book where the service cannot be reached', () => {
+  it('main’s confirmation of a stamp into a file names the recipient, read from the request alone', async () => {
+    const sandbox = (await bed.services.profiles.getActive())!;
+    // The same key and organization, at an address where nothing listens: the reading is made offline.
+    const unreachable = await bed.services.profiles.add({
+      name: 'air-gapped',
+      kind: 'hosted',
+      baseUrl: 'http://127.0.0.1:9',
+      organizationId: sandbox.organizationId,
+      apiKeyName: sandbox.apiKeyName,
+      enclaveSignerPublicKey: sandbox.enclaveSignerPublicKey,
+    });
+    await bed.services.profiles.setActive(unreachable.id);
+    try {
+      const before = bed.confirmations.length;
+      await call('signing.stampToFile', { request: toPayrollRequest, file: 'to-payroll.json' });
+      const asked = bed.confirmations.slice(before);
+      expect(asked).toHaveLength(1);
+      expect(asked[0]?.reading?.summary).toMatch(/^Send 1\.5 ETH to Payroll on /);
+      expect(asked[0]?.reading?.verdict).toMatch(/^not read: the service could not be asked/);
+    } finally {
+      await bed.services.profiles.setActive(sandbox.id);
+    }
   });
 });
 
