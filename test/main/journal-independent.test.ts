@@ -37,6 +37,7 @@ const MEMBERS = new Set([
   'organizationId',
   'userId',
   'apiKeyFingerprint',
+  'credential',
   'activityId',
   'activityFingerprint',
   'reading',

@@ -126,7 +126,7 @@ describe('app proofs and boot proofs in the journal', () => {
   it('records an activity with its proofs and their boot proof, or with neither when the boot proof cannot be had', async () => {
     const { answer, activity } = await provenPolicy(service, 'recorded');
     const posted: PostedAnswer = { path: '/public/v1/submit/create_policy', stampHeader: '', stampedHere: true, answer };
-    const profile = { id: 'profile-1', name: 'Sandbox' };
+    const profile = { id: 'profile-1', name: 'Sandbox', apiKeyName: 'root' };
     const records: JournalRecord[] = [];
     const journal = { record: async (record: JournalRecord) => void records.push(record) };
     const client = (bootProofs: 'answered' | 'refused') => ({

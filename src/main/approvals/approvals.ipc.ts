@@ -5,6 +5,7 @@ import type { ChannelOutput } from '../../shared/ipc/contract';
 import { readingsOf, type ReadingHandlerDeps } from '../activities/activities.ipc';
 import { activityView } from '../activities/activity-views';
 import type { Journal } from '../journal/journal';
+import { stampCredentialRecord } from '../journal/activity-entry';
 import { localRecord } from '../journal/local-entry';
 import type { IpcHandlers } from '../ipc/register';
 import type { PendingActivity } from './approvals';
@@ -57,7 +58,7 @@ export function approvalsHandlers(deps: ApprovalHandlerDeps): Pick<IpcHandlers, 
             facts: { Vote: vote, 'Activity fingerprint': fingerprint, File: file },
             verdict: 'stamped into a file, not sent',
           },
-          { profile, activityFingerprint: fingerprint },
+          { profile, activityFingerprint: fingerprint, credential: stampCredentialRecord(profile, stamped.stamp.headerValue) },
         ),
       );
       return { file, stampedRequestsDir, path: stamped.path, body: stamped.body };

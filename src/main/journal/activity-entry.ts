@@ -9,11 +9,12 @@ import type { AppProof } from '../../shared/crypto/app-proof';
 import type { BootProof } from '../../shared/crypto/attestation';
 import { parseApiKeyStamp } from '../../shared/crypto/stamp';
 import { describeActivity, publicKeyFingerprint, type Ref } from '../../shared/describe';
-import type { JournalAction, JournalReading, JournalRecord } from '../../shared/journal/format';
+import type { JournalAction, JournalCredential, JournalReading, JournalRecord } from '../../shared/journal/format';
 import { signingDecoder } from '../activities/readings';
 import type { ApiClient } from '../client/api-client';
 import type { Reading } from '../confirmation/confirmation';
 import type { Profile } from '../profiles/profiles';
+import type { StampCredential } from '../stamper/stamper';
 import type { Journal } from './journal';
 
 /** A 2xx answer from a service, with what the client posted for it. */
@@ -34,7 +35,7 @@ export interface PostedAnswer {
  */
 export async function recordPostedActivity(
   journal: Pick<Journal, 'record'>,
-  profile: Pick<Profile, 'id' | 'name'>,
+  profile: Pick<Profile, 'id' | 'name'> & StampCredential,
   posted: PostedAnswer,
   client: Pick<ApiClient, 'query'>,
 ): Promise<void> {
@@ -92,12 +93,14 @@ export function answeredActivity(posted: PostedAnswer): Activity | undefined {
 }
 
 export function activityRecord(
-  profile: Pick<Profile, 'id' | 'name'>,
+  profile: Pick<Profile, 'id' | 'name'> & StampCredential,
   posted: PostedAnswer,
   activity: Activity,
   { appProofs, bootProofs }: ServiceProofs = NO_PROOFS,
 ): JournalRecord {
   const stampKey = stampPublicKey(posted.stampHeader);
+  // A file stamped elsewhere or earlier says nothing of which credential this profile has now.
+  const credential = posted.stampedHere ? stampCredentialRecord(profile, posted.stampHeader) : undefined;
   const vote = stampKey === undefined ? undefined : activity.votes.find((candidate) => candidate.publicKey.toLowerCase() === stampKey);
   return {
     action: actionOf(posted),
@@ -106,6 +109,7 @@ export function activityRecord(
     organizationId: activity.organizationId,
     ...(vote === undefined ? {} : { userId: vote.userId }),
     ...(stampKey === undefined ? {} : { apiKeyFingerprint: publicKeyFingerprint(stampKey) }),
+    ...(credential === undefined ? {} : { credential }),
     activityId: activity.id,
     activityFingerprint: activity.fingerprint,
     reading: posted.shown === undefined ? activityReading(activity) : shownReading(posted.shown, activity),
@@ -164,18 +168,20 @@ export function stampedRequestReading(path: string, body: string): JournalReadin
 
 /** The record of a request stamped (into `file`, or printed when there is none) and not sent. */
 export function stampedRequestRecord(
-  profile: Pick<Profile, 'id' | 'name' | 'organizationId'>,
+  profile: Pick<Profile, 'id' | 'name' | 'organizationId'> & StampCredential,
   request: { path: string; body: string; stamp: { headerValue: string } },
   file: string | undefined,
 ): JournalRecord {
   const reading = stampedRequestReading(request.path, request.body);
   const stampKey = stampPublicKey(request.stamp.headerValue);
+  const credential = stampCredentialRecord(profile, request.stamp.headerValue);
   return {
     action: 'request.stamped-offline',
     profileId: profile.id,
     profileName: profile.name,
     organizationId: profile.organizationId,
     ...(stampKey === undefined ? {} : { apiKeyFingerprint: publicKeyFingerprint(stampKey) }),
+    ...(credential === undefined ? {} : { credential }),
     reading: {
       title: reading?.title ?? `Request for ${request.path} stamped`,
       summary: reading?.summary ?? 'not an activity this client describes',
@@ -224,6 +230,20 @@ function verdictOf(activity: Activity): string {
 
 function refsText(refs: readonly Ref[]): string {
   return refs.map((ref) => ref.text).join(', ');
+}
+
+/**
+ * The credential that made `stampHeader`, for the journal: the profile's token key when it has one, its keychain API
+ * key otherwise (as the Stamper chose), with the stamp's own key. Undefined when the header is not an API key stamp.
+ */
+export function stampCredentialRecord(credential: StampCredential, stampHeader: string): JournalCredential | undefined {
+  const publicKey = stampPublicKey(stampHeader);
+  if (publicKey === undefined) return undefined;
+  const { tokenKey } = credential;
+  if (tokenKey === undefined) {
+    return { kind: 'keychain', name: `API key ${JSON.stringify(credential.apiKeyName)} in the OS keychain`, publicKey };
+  }
+  return { kind: 'pkcs11', name: `PKCS#11 token ${JSON.stringify(tokenKey.tokenLabel)} key ${JSON.stringify(tokenKey.keyLabel)}`, publicKey };
 }
 
 /** The stamp's public key, lowercase; undefined when the header is not an API key stamp (a WebAuthn one, say). */

@@ -68,7 +68,7 @@ const ROOT_SUBJECT_MAX = journalEntryView.shape.vouchedBy.element.shape.subject.
  * the text as recorded; only what is shown is escaped.
  */
 function entryView(entry: JournalEntry, journal: Pick<Journal, 'proofRoots'>, pins: readonly PinnedRoot[]): JournalEntryView {
-  const { v: _v, prev: _prev, sig: _sig, journalKey: _key, appProofs, bootProofs: _bootProofs, reading, ...fields } = entry;
+  const { v: _v, prev: _prev, sig: _sig, journalKey: _key, appProofs, bootProofs: _bootProofs, reading, credential, ...fields } = entry;
   const vouchedBy = journal.proofRoots(entry).map((root) => {
     const pinnedAs = pinnedName(root.fingerprint, pins);
     return { ...root, subject: visibleTextWithin(root.subject, ROOT_SUBJECT_MAX), ...(pinnedAs === undefined ? {} : { pinnedAs }) };
@@ -76,6 +76,7 @@ function entryView(entry: JournalEntry, journal: Pick<Journal, 'proofRoots'>, pi
   const shown = (text: string) => visibleTextWithin(text, READING_TEXT_MAX);
   return {
     ...fields,
+    ...(credential === undefined ? {} : { credential: { ...credential, name: shown(credential.name) } }),
     reading: {
       title: shown(reading.title),
       summary: shown(reading.summary),

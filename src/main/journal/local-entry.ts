@@ -3,7 +3,8 @@
  * into a file): each site makes one call with its reading in a few words. Never a secret: facts name things (an
  * activity, a key, a file), they never hold what was revealed.
  */
-import type { JournalAction, JournalRecord } from '../../shared/journal/format';
+import type { JournalAction, JournalCredential, JournalRecord } from '../../shared/journal/format';
+import { publicKeyFingerprint } from '../../shared/describe';
 import { profileCredential, type Profile } from '../profiles/profiles';
 
 export interface LocalReading {
@@ -18,6 +19,8 @@ export interface LocalContext {
   profile?: Pick<Profile, 'id' | 'name' | 'organizationId'> | undefined;
   activityId?: string | undefined;
   activityFingerprint?: string | undefined;
+  /** The credential that stamped what this entry records (a vote stamped into a file). */
+  credential?: JournalCredential | undefined;
 }
 
 const PROFILE_CHANGES = {
@@ -55,13 +58,14 @@ export function profileRecord(action: ProfileChange, profile: Profile, changed: 
 export function localRecord(
   action: JournalAction,
   reading: LocalReading,
-  { profile, activityId, activityFingerprint }: LocalContext = {},
+  { profile, activityId, activityFingerprint, credential }: LocalContext = {},
 ): JournalRecord {
   return {
     action,
     ...(profile === undefined ? {} : { profileId: profile.id, profileName: profile.name, organizationId: profile.organizationId }),
     ...(activityId === undefined ? {} : { activityId }),
     ...(activityFingerprint === undefined ? {} : { activityFingerprint }),
+    ...(credential === undefined ? {} : { apiKeyFingerprint: publicKeyFingerprint(credential.publicKey), credential }),
     reading: {
       title: reading.title,
       summary: reading.summary,

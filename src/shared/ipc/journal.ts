@@ -3,7 +3,7 @@
  * verification stands, and the files main writes for an auditor (an export of a date range and a checkpoint).
  */
 import { z } from 'zod';
-import { JOURNAL_ACTIONS, journalReadingSchema, sha256HexSchema } from '../journal/format';
+import { JOURNAL_ACTIONS, journalCredentialSchema, journalReadingSchema, sha256HexSchema } from '../journal/format';
 
 const isoTimestamp = z.iso.datetime({ offset: true });
 const optionalText = z.string().max(128).optional();
@@ -30,6 +30,8 @@ export const journalEntryView = z.strictObject({
   organizationId: optionalText,
   userId: optionalText,
   apiKeyFingerprint: optionalText,
+  /** Which credential stamped it (keychain key or token key), on entries recorded since the journal names it. */
+  credential: journalCredentialSchema.optional(),
   activityId: optionalText,
   activityFingerprint: optionalText,
   reading: journalReadingSchema,

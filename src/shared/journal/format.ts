@@ -83,6 +83,27 @@ const bootProofSchema = z.strictObject({
   qosManifestVersion: z.string().max(1000).exactOptional(),
 });
 
+/** Kinds of credential that stamp: an API key in the OS keychain, a key on a PKCS#11 token. */
+export const CREDENTIAL_KINDS = ['keychain', 'pkcs11'] as const;
+
+/** Actions whose entry may name a credential: this desktop stamped their request. */
+export const STAMPED_ACTIONS: readonly JournalAction[] = [
+  'activity.submitted',
+  'vote.approved',
+  'vote.rejected',
+  'vote.stamped-offline',
+  'request.stamped-offline',
+];
+
+export const journalCredentialSchema = z.strictObject({
+  kind: z.enum(CREDENTIAL_KINDS),
+  /** In words: `API key "ops" in the OS keychain`, `PKCS#11 token "yk" key "ops-1"`. */
+  name: z.string().min(1).max(200),
+  /** The stamping key's public key as hex, whose fingerprint is the entry's `apiKeyFingerprint`. */
+  publicKey: z.string().regex(/^(?:[0-9a-f]{2}){32,65}$/),
+});
+export type JournalCredential = z.infer<typeof journalCredentialSchema>;
+
 /** Who and what, without the chain fields: what {@link JournalEntry} adds to a record. */
 export const journalRecordSchema = z.strictObject({
   action: z.enum(JOURNAL_ACTIONS),
@@ -92,6 +113,8 @@ export const journalRecordSchema = z.strictObject({
   userId: z.string().max(128).optional(),
   /** `sha256:` + hex SHA-256 of the stamping API key's public key bytes. */
   apiKeyFingerprint: z.string().max(80).optional(),
+  /** Which credential stamped it, on an entry of a request this desktop stamped; older entries lack it. */
+  credential: journalCredentialSchema.optional(),
   activityId: z.string().max(128).optional(),
   activityFingerprint: z.string().max(80).optional(),
   reading: journalReadingSchema,

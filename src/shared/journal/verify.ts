@@ -18,6 +18,7 @@ import {
   MAX_ENTRY_BYTES,
   sha256Hex,
   signedBytes,
+  STAMPED_ACTIONS,
   type Checkpoint,
   type JournalSignatureVerifier,
   type JournalEntry,
@@ -35,6 +36,7 @@ export type JournalProblemKind =
   | 'truncated'
   | 'diverged'
   | 'app-proof'
+  | 'credential'
   | 'checkpoint-invalid'
   | 'slice-without-checkpoint';
 
@@ -320,6 +322,10 @@ export class JournalVerifier {
         message: `entry ${entry.seq} (line ${line}): ${(error as Error).message}`,
       });
     }
+    const credentialProblem = credentialMismatch(entry);
+    if (credentialProblem !== undefined) {
+      throw new JournalCheckFailure({ kind: 'credential', line, seq: entry.seq, message: `entry ${entry.seq} (line ${line}): ${credentialProblem}` });
+    }
     if (this.checkpoint !== undefined && this.verified === this.checkpoint.count - 1 - this.firstSeq!) this.checkpointLineHash = hash;
     this.verified += 1;
     this.previous = { seq: entry.seq, hash };
@@ -429,6 +435,21 @@ function deleted({ line, seq, expected }: { line: number; seq: number; expected:
 }
 
 /** A line's bytes as text: strictly UTF-8, so that the bytes hashed and the text checked are one and the same. */
+/**
+ * What is wrong with the credential an entry names, if anything: only a stamped action names one, and its key must be
+ * the key whose fingerprint the entry records. Entries written before credentials were recorded name none and pass.
+ */
+function credentialMismatch(entry: JournalEntry): string | undefined {
+  const { credential } = entry;
+  if (credential === undefined) return undefined;
+  if (!STAMPED_ACTIONS.includes(entry.action)) return `the ${entry.action} entry names a stamping credential, but nothing was stamped`;
+  const fingerprint = `sha256:${bytesToHex(sha256(hexToBytes(credential.publicKey, 'credential.publicKey')))}`;
+  if (entry.apiKeyFingerprint !== undefined && entry.apiKeyFingerprint !== fingerprint) {
+    return `the credential (${credential.name}) has key ${fingerprint}, but the stamp's key is ${entry.apiKeyFingerprint}`;
+  }
+  return undefined;
+}
+
 function decodeLine(bytes: Uint8Array, line: number): string {
   try {
     return utf8Decode(bytes, `line ${line}`);

@@ -192,6 +192,12 @@ function EntryReading({ entry, onClose }: { entry: JournalEntryView; onClose: ()
             <code>{entry.apiKeyFingerprint}</code>
           </Term>
         )}
+        {entry.credential !== undefined && (
+          <Term label="Stamped with">
+            {entry.credential.name}
+            {entry.credential.kind === 'pkcs11' && <span className="badge">on hardware</span>}
+          </Term>
+        )}
         {entry.activityId !== undefined && (
           <Term label="Activity">
             <code>{entry.activityId}</code>
