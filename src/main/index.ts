@@ -14,6 +14,7 @@ import { watchIdle } from './lock/idle-lock';
 import { electronTouchId } from './lock/touch-id';
 import type { ConfirmationRequest } from './confirmation/confirmation';
 import { startInOwnProcess } from './sandbox/service-process';
+import { askPinInWindow } from './pkcs11/pin-window';
 import { utilityServiceProcess } from './sandbox/utility-process';
 import { createMainHandlers, createMainServices, type MainServices } from './services';
 import { createMainWindow, followCaptureProtection, hardenSession } from './window';
@@ -68,6 +69,8 @@ async function start(): Promise<void> {
     startSandboxService: startInOwnProcess(utilityServiceProcess(serviceEntryPath)),
     notifier: electronNotifier(),
     onNotificationOpened: showWindow,
+    // A token's PIN is typed into main's own window over the app's, never into the page.
+    askPkcs11Pin: askPinInWindow(() => mainWindow),
   });
   services = appServices;
   hardenSession(session.defaultSession);

@@ -33,6 +33,7 @@ import { UnlockPassphrase } from './lock/unlock-passphrase';
 import { Unlocker, type TouchId } from './lock/unlocker';
 import { organizationHandlers } from './organization/organization.ipc';
 import { Pkcs11Tokens, type AskPin } from './pkcs11/pkcs11-tokens';
+import { pkcs11Handlers } from './pkcs11/pkcs11.ipc';
 import { policiesHandlers } from './policies/policies.ipc';
 import { ActiveProfile, assertServed } from './profiles/active-profile';
 import type { Confirm } from './confirmation/confirmation';
@@ -335,6 +336,7 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
     ...clipboardHandlers({ clipboard }),
     ...keysHandlers({ keychain }),
     ...profilesHandlers({ profiles, confirm, journal }),
+    ...pkcs11Handlers({ pkcs11: services.pkcs11, profiles, confirm, journal }),
     ...requestsHandlers({ inFlight }),
     ...sandboxHandlers({ sandbox, profiles, confirm }),
     ...activitiesHandlers({ active, now, keychain, tokens, settings, addressBook }),

@@ -53,7 +53,7 @@ describe.skipIf(!softhsmPresent)('the CLI with a PKCS#11 token key', () => {
     expect(key).toMatchObject({ module: SOFTHSM_MODULE, tokenLabel: TOKEN_LABEL, keyLabel: 'ops' });
 
     const listed = await cli(['keys', 'list', '--pkcs11', ...TOKEN_FLAGS], PIN);
-    expect(JSON.parse(listed.stdout)).toEqual([{ ...key, canSign: true }]);
+    expect(JSON.parse(listed.stdout)).toEqual([{ ...key, canSign: true, keptOnToken: true }]);
 
     service = await startTestService({ rootPublicKey: { publicKey: key.publicKey, curve: 'p256' } });
     const { baseUrl, organizationId, rootUserId } = service.info;

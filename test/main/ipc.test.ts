@@ -143,6 +143,17 @@ const signingCard: ChannelOutput<'signing.preview'> = {
   standing: signingStanding,
 };
 
+const token = { module: '/usr/lib/softhsm/libsofthsm2.so', tokenLabel: 'qk' };
+const tokenKeyInfo = {
+  ...token,
+  keyLabel: 'ops-1',
+  keyId: '0a1b',
+  publicKey: `02${'ab'.repeat(32)}`,
+  canSign: true,
+  keptOnToken: true,
+  usedByProfiles: [],
+};
+
 /** One valid answer per channel; typed by the handler table, so a new channel without a sample is a type error. */
 const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
   'app.info': appInfo,
@@ -165,12 +176,17 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
   'keys.importEncryptionKey': encryptionKey,
   'keys.listEncryptionKeys': [encryptionKey],
   'keys.deleteEncryptionKey': null,
+  'keys.pkcs11Modules': [{ path: '/usr/lib/softhsm/libsofthsm2.so', name: 'SoftHSM2' }],
+  'keys.listTokens': [{ ...token, serial: '3f2a9c1b7d0e4a55', manufacturer: 'SoftHSM project', model: 'SoftHSM v2' }],
+  'keys.listTokenKeys': [tokenKeyInfo],
+  'keys.generateTokenKey': tokenKeyInfo,
   'profiles.list': [profile],
   'profiles.get': profile,
   'profiles.getActive': null,
   'profiles.add': profile,
   'profiles.update': profile,
   'profiles.remove': null,
+  'profiles.useTokenKey': profile,
   'profiles.setActive': null,
   'requests.pending': [{ id: 'r1', url: 'http://127.0.0.1:41234/public/v1/query/whoami', startedAtMs: 1_700_000_000_000 }],
   'requests.cancel': { cancelled: 1 },

@@ -55,7 +55,7 @@ describe.skipIf(!softhsmPresent)('a P-256 key generated on a PKCS#11 token', () 
   it('is listed with the public key generation returned, asking the PIN once per session', async () => {
     expect(key.publicKey).toMatch(/^0[23][0-9a-f]{64}$/);
     expect(key.keyId).toMatch(/^[0-9a-f]{32}$/);
-    expect(await tokens.listKeys(token)).toEqual([{ ...key, canSign: true }]);
+    expect(await tokens.listKeys(token)).toEqual([{ ...key, canSign: true, keptOnToken: true }]);
     expect(asked).toEqual([token]);
   });
 

@@ -13,7 +13,7 @@ import { profileRecord } from '../journal/local-entry';
 import { confirmingCheck } from '../profiles/confirmation';
 import type { Profile, ProfileChanges } from '../profiles/profiles';
 import { SANDBOX_DB_FILE, SANDBOX_KEY_NAME } from '../sandbox/sandbox';
-import { describeTokenKey, validateTokenKeyRef, type TokenKey } from '../pkcs11/token-key';
+import { validateTokenKeyRef, type TokenKey } from '../pkcs11/token-key';
 import type { PinRequest } from '../pkcs11/pkcs11-tokens';
 import type { MainServices } from '../services';
 import { UsageError } from './usage-error';
@@ -48,15 +48,7 @@ async function tokenKeyOf(services: MainServices, args: SetupArguments): Promise
     { ...tokenOf(args), keyLabel: flag(args.pkcs11Key, 'pkcs11-key'), ...(args.pkcs11KeyId === undefined ? {} : { keyId: args.pkcs11KeyId }) },
     'token key',
   );
-  const matching = (await services.pkcs11.listKeys(ref)).filter(
-    (key) => key.canSign && key.keyLabel === ref.keyLabel && (ref.keyId === undefined || key.keyId === ref.keyId),
-  );
-  const [key, another] = matching;
-  if (key === undefined)
-    throw new QkError('KEY_NOT_FOUND', `${describeTokenKey(ref)} was not found, or cannot sign; list them with keys list --pkcs11`);
-  if (another !== undefined) throw new QkError('KEY_INVALID', `${describeTokenKey(ref)} names more than one key; add --pkcs11-key-id`);
-  const { canSign: _canSign, ...tokenKey } = key;
-  return tokenKey;
+  return services.pkcs11.findKey(ref);
 }
 
 /** One line the person types on the terminal (or that a script pipes in); empty when stdin ends first. */

@@ -31,6 +31,17 @@ export type AskPin = (request: PinRequest) => Promise<string | undefined>;
 export interface TokenKeyInfo extends TokenKey {
   /** False when the token holds the public half only (the private key was deleted or lives elsewhere). */
   canSign: boolean;
+  /** The private key is sensitive and not extractable: no one, PIN or not, can read it off the token. */
+  keptOnToken: boolean;
+}
+
+/** A token a module sees, as it describes itself (no PIN needed). */
+export interface TokenInfo {
+  module: string;
+  tokenLabel: string;
+  serial: string;
+  manufacturer: string;
+  model: string;
 }
 
 export interface Pkcs11TokensOptions {
@@ -94,7 +105,7 @@ export class Pkcs11Tokens {
         if (params === undefined || !params.value.equals(P256_EC_PARAMS)) continue;
         const keyLabel = label?.value.toString('utf8') ?? '';
         const keyId = id === undefined || id.value.length === 0 ? undefined : id.value.toString('hex');
-        const privates = findObjects(pkcs11, session, [
+        const [privateKey] = findObjects(pkcs11, session, [
           { type: library.CKA_CLASS, value: library.CKO_PRIVATE_KEY },
           ...(id === undefined || id.value.length === 0
             ? [{ type: library.CKA_LABEL, value: keyLabel }]
@@ -106,11 +117,47 @@ export class Pkcs11Tokens {
           keyLabel,
           ...(keyId === undefined ? {} : { keyId }),
           publicKey: readPublicKey(library, pkcs11, session, handle, keyLabel),
-          canSign: privates.length > 0,
+          canSign: privateKey !== undefined,
+          keptOnToken: privateKey !== undefined && keptOnToken(library, pkcs11, session, privateKey),
         });
       }
       return keys;
     });
+  }
+
+  /** The initialized tokens present in `module` (SoftHSM2 always shows one blank more), read without logging in. */
+  async listTokens(module: string): Promise<TokenInfo[]> {
+    const { library, pkcs11 } = await this.#loadModule(module);
+    return pkcs11.C_GetSlotList(true).flatMap((slot) => {
+      // PKCS#11 pads these fields with spaces to their fixed widths.
+      const info = pkcs11.C_GetTokenInfo(slot);
+      if ((info.flags & library.CKF_TOKEN_INITIALIZED) === 0) return [];
+      return [
+        {
+          module,
+          tokenLabel: info.label.trimEnd(),
+          serial: info.serialNumber.trimEnd(),
+          manufacturer: info.manufacturerID.trimEnd(),
+          model: info.model.trimEnd(),
+        },
+      ];
+    });
+  }
+
+  /**
+   * The key `ref` names, with its public key read from the token: what a profile pins. KEY_NOT_FOUND when the token
+   * holds no such key that can sign, KEY_INVALID when the label names more than one and no CKA_ID tells them apart.
+   */
+  async findKey(ref: TokenKeyRef): Promise<TokenKey> {
+    const matching = (await this.listKeys(ref)).filter(
+      (key) => key.canSign && key.keyLabel === ref.keyLabel && (ref.keyId === undefined || key.keyId === ref.keyId),
+    );
+    const [key, another] = matching;
+    if (key === undefined)
+      throw new QkError('KEY_NOT_FOUND', `${describeTokenKey(ref)} was not found, or cannot sign; list the token's keys to see what it holds`);
+    if (another !== undefined) throw new QkError('KEY_INVALID', `${describeTokenKey(ref)} names more than one key; name it by its CKA_ID too`);
+    const { canSign: _canSign, keptOnToken: _keptOnToken, ...tokenKey } = key;
+    return tokenKey;
   }
 
   /**
@@ -252,8 +299,10 @@ export class Pkcs11Tokens {
   async #login(token: PinRequest): Promise<OpenToken> {
     const { library, pkcs11 } = await this.#loadModule(token.module);
     let session: Handle | undefined;
+    let slot: Handle | undefined;
     try {
-      session = pkcs11.C_OpenSession(findSlot(pkcs11, token), library.CKF_SERIAL_SESSION | library.CKF_RW_SESSION);
+      slot = findSlot(pkcs11, token);
+      session = pkcs11.C_OpenSession(slot, library.CKF_SERIAL_SESSION | library.CKF_RW_SESSION);
       const pin = await this.#askPin({ module: token.module, tokenLabel: token.tokenLabel });
       if (pin === undefined || pin === '') {
         throw new QkError('PASSPHRASE_REQUIRED', `the PIN of token ${JSON.stringify(token.tokenLabel)} was not given; nothing was signed`);
@@ -267,7 +316,7 @@ export class Pkcs11Tokens {
     } catch (error) {
       const opened = session;
       if (opened !== undefined) ignoreTokenError(() => pkcs11.C_CloseSession(opened));
-      throw tokenError(library, token, error);
+      throw tokenError(library, token, error, slot === undefined ? undefined : pinTriesLeft(library, pkcs11, slot));
     }
     return { library, pkcs11, session, queue: Promise.resolve() };
   }
@@ -329,6 +378,14 @@ function keyTemplate(library: Pkcs11Library, objectClass: number, key: TokenKeyR
   ];
 }
 
+function keptOnToken(library: Pkcs11Library, pkcs11: Pkcs11Module.PKCS11, session: Handle, privateKey: Handle): boolean {
+  const [sensitive, extractable] = pkcs11.C_GetAttributeValue(session, privateKey, [
+    { type: library.CKA_SENSITIVE },
+    { type: library.CKA_EXTRACTABLE },
+  ]);
+  return sensitive?.value[0] === 1 && extractable?.value[0] === 0;
+}
+
 function findObjects(pkcs11: Pkcs11Module.PKCS11, session: Handle, template: Pkcs11Module.Template): Handle[] {
   pkcs11.C_FindObjectsInit(session, template);
   try {
@@ -358,14 +415,33 @@ function readPublicKey(library: Pkcs11Library, pkcs11: Pkcs11Module.PKCS11, sess
   return compressP256(point.toString('hex'));
 }
 
-/** A token's refusal as an error that says what to do; other errors unchanged. */
-function tokenError(library: Pkcs11Library, token: PinRequest, error: unknown): unknown {
+/**
+ * What the token says of the tries its user PIN has left, in words: PKCS#11 tells no count, only that few are left,
+ * that the next is the last, or that the PIN is locked. Undefined when it says none of these (or cannot be asked).
+ */
+function pinTriesLeft(library: Pkcs11Library, pkcs11: Pkcs11Module.PKCS11, slot: Handle): string | undefined {
+  let flags: number;
+  try {
+    flags = pkcs11.C_GetTokenInfo(slot).flags;
+  } catch {
+    return undefined;
+  }
+  if ((flags & library.CKF_USER_PIN_LOCKED) !== 0) return 'the PIN is now locked (CKF_USER_PIN_LOCKED): unblock it with the SO PIN';
+  if ((flags & library.CKF_USER_PIN_FINAL_TRY) !== 0) return 'one try is left before the token locks (CKF_USER_PIN_FINAL_TRY)';
+  if ((flags & library.CKF_USER_PIN_COUNT_LOW) !== 0) return 'few tries are left before the token locks (CKF_USER_PIN_COUNT_LOW)';
+  return undefined;
+}
+
+/** A token's refusal as an error that says what to do; other errors unchanged. `triesLeft` after a login refused. */
+function tokenError(library: Pkcs11Library, token: PinRequest, error: unknown, triesLeft?: string): unknown {
   if (!(error instanceof library.Pkcs11Error)) return error;
   const name = JSON.stringify(token.tokenLabel);
   if (error.code === library.CKR_PIN_INCORRECT) {
     return new QkError(
       'PASSPHRASE_INVALID',
-      `token ${name} refused the PIN (CKR_PIN_INCORRECT); nothing was signed. Too many wrong PINs lock the token`,
+      `token ${name} refused the PIN (CKR_PIN_INCORRECT); nothing was signed. ${
+        triesLeft === undefined ? 'Too many wrong PINs lock the token' : `The token says ${triesLeft}`
+      }`,
     );
   }
   if (error.code === library.CKR_PIN_LOCKED) {

@@ -43,6 +43,14 @@ function invalid(label: string, field: string, problem: string): QkError {
   return new QkError('REQUEST_INVALID', `${label}.${field} ${problem}`, { field });
 }
 
+/** A token's or key's label as PKCS#11 keeps it, or REQUEST_INVALID naming `label.field`. */
+export function validLabel(value: unknown, label: string, field: string): string {
+  if (typeof value !== 'string' || !LABEL_PATTERN.test(value)) {
+    throw invalid(label, field, `must be 1-32 characters without control characters or spaces at either end, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
 /** Validates a token key reference field by field, naming the first wrong one under `label`. */
 export function validateTokenKeyRef(candidate: unknown, label: string): TokenKeyRef {
   if (typeof candidate !== 'object' || candidate === null || Array.isArray(candidate)) {
@@ -60,15 +68,7 @@ export function validateTokenKeyRef(candidate: unknown, label: string): TokenKey
       `must be the absolute path of a PKCS#11 module (e.g. /usr/lib/softhsm/libsofthsm2.so), got ${JSON.stringify(module)}`,
     );
   }
-  for (const [field, value] of [
-    ['tokenLabel', tokenLabel],
-    ['keyLabel', keyLabel],
-  ] as const) {
-    if (typeof value !== 'string' || !LABEL_PATTERN.test(value)) {
-      throw invalid(label, field, `must be 1-32 characters without control characters or spaces at either end, got ${JSON.stringify(value)}`);
-    }
-  }
-  const ref: TokenKeyRef = { module, tokenLabel: tokenLabel as string, keyLabel: keyLabel as string };
+  const ref: TokenKeyRef = { module, tokenLabel: validLabel(tokenLabel, label, 'tokenLabel'), keyLabel: validLabel(keyLabel, label, 'keyLabel') };
   if (keyId !== undefined) {
     if (typeof keyId !== 'string' || !KEY_ID_PATTERN.test(keyId)) {
       throw invalid(label, 'keyId', `must be the key's CKA_ID as lowercase hex (1-64 bytes), got ${JSON.stringify(keyId)}`);

@@ -92,7 +92,7 @@ const profile = z.strictObject({
   enclaveSignerPublicKey: publicKeyHex,
   /** A Sandbox profile's own attestation root (SHA-256 of its certificate), pinned from its service; main sets it. */
   attestationRoot: sha256HexSchema.optional(),
-  /** The PKCS#11 token key that signs instead of the keychain key, with its pinned public key; set from the CLI. */
+  /** The PKCS#11 token key that signs instead of the keychain key, with its pinned public key (profiles.useTokenKey, the CLI). */
   tokenKey: z
     .strictObject({
       module: z.string().min(1).max(4096),
@@ -106,6 +106,23 @@ const profile = z.strictObject({
     })
     .optional(),
 });
+/** PKCS#11: a module main offers (keys.pkcs11Modules), a token by its label, a key by its label and CKA_ID. */
+const pkcs11Module = z.string().min(1).max(4096);
+const pkcs11Label = z.string().min(1).max(32);
+const pkcs11KeyId = z.string().regex(/^(?:[0-9a-f]{2}){1,64}$/);
+const tokenRef = z.strictObject({ module: pkcs11Module, tokenLabel: pkcs11Label });
+const tokenKeyRef = tokenRef.extend({ keyLabel: pkcs11Label, keyId: pkcs11KeyId.optional() });
+const tokenInfo = tokenRef.extend({ serial: z.string().max(64), manufacturer: z.string().max(64), model: z.string().max(64) });
+const tokenKeyInfo = tokenKeyRef.extend({
+  publicKey: z.string().regex(/^0[23][0-9a-f]{64}$/),
+  /** The token holds the private half too. */
+  canSign: z.boolean(),
+  /** The private half is sensitive and not extractable: it never leaves the token. */
+  keptOnToken: z.boolean(),
+  /** Names of the profiles that sign with this key. */
+  usedByProfiles: z.array(z.string().max(64)),
+});
+
 /** Hosted profiles default the enclave signer key to the production one, so it is optional when adding. */
 const profileInput = z.strictObject({ ...profileFields, enclaveSignerPublicKey: publicKeyHex.optional() });
 
@@ -702,6 +719,10 @@ export const ipcContract = {
   'keys.generateEncryptionKey': channel(z.strictObject({ name: keyName }), encryptionKeyInfo),
   'keys.importEncryptionKey': channel(z.strictObject({ name: keyName, privateKey: privateKeyHex }), encryptionKeyInfo),
   'keys.listEncryptionKeys': channel(noInput, z.array(encryptionKeyInfo)),
+  'keys.pkcs11Modules': channel(noInput, z.array(z.strictObject({ path: pkcs11Module, name: z.string().max(64) }))),
+  'keys.listTokens': channel(z.strictObject({ module: pkcs11Module }), z.array(tokenInfo)),
+  'keys.listTokenKeys': channel(tokenRef, z.array(tokenKeyInfo)),
+  'keys.generateTokenKey': channel(tokenRef.extend({ keyLabel: pkcs11Label }), tokenKeyInfo),
   'keys.deleteEncryptionKey': channel(z.strictObject({ name: keyName }), nothing),
 
   'profiles.list': channel(noInput, z.array(profile)),
@@ -710,6 +731,8 @@ export const ipcContract = {
   'profiles.add': channel(profileInput, profile),
   'profiles.update': channel(z.strictObject({ id: profileId, changes: profileInput.partial() }), profile),
   'profiles.remove': channel(z.strictObject({ id: profileId }), nothing),
+  /** The profile signs with this token key from now on; main reads its public key from the token and confirms. */
+  'profiles.useTokenKey': channel(z.strictObject({ id: profileId, key: tokenKeyRef }), profile),
   /** `id: null` clears the choice. */
   'profiles.setActive': channel(z.strictObject({ id: profileId.nullable() }), nothing),
 

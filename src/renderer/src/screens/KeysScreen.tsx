@@ -12,6 +12,7 @@ import { TableHead } from '../components/TableHead';
 import { NameField, SecretField } from '../components/TextFields';
 import { useAction, type Action } from '../hooks';
 import { useChannel, useInvalidate } from '../queries';
+import { TokenKeysPanel } from './TokenKeysPanel';
 
 type ApiKey = ChannelOutput<'keys.listApiKeys'>[number];
 type EncryptionKey = ChannelOutput<'keys.listEncryptionKeys'>[number];
@@ -23,7 +24,7 @@ const CURVES: SelectOption<Curve>[] = [
   { value: 'ed25519', label: 'Ed25519' },
 ];
 
-/** API keys (sign requests) and encryption keys (receive exports), all held in the OS keychain. */
+/** API keys (sign requests) in the OS keychain or on a PKCS#11 token, and encryption keys (receive exports) in the keychain. */
 export function KeysScreen() {
   const apiKeys = useChannel('keys.listApiKeys');
   const encryptionKeys = useChannel('keys.listEncryptionKeys');
@@ -48,7 +49,7 @@ export function KeysScreen() {
   return (
     <section className="screen" aria-labelledby="keys-title">
       <h1 id="keys-title">Keys</h1>
-      <p className="lead">Private keys stay in your operating system’s keychain; this screen only ever sees public keys.</p>
+      <p className="lead">Private keys stay in your operating system’s keychain or on a hardware token; this screen only ever sees public keys.</p>
       <Progress label={action.busy} />
       {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
 
@@ -66,6 +67,8 @@ export function KeysScreen() {
         <CreateApiKeyForm action={action} onDone={afterChange} />
         <ImportApiKeyForm action={action} onDone={afterChange} />
       </section>
+
+      <TokenKeysPanel />
 
       <section className="panel" aria-labelledby="encryption-keys-title">
         <h2 id="encryption-keys-title">Encryption keys</h2>
