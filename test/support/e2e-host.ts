@@ -213,11 +213,12 @@ export async function startE2eHost({
         );
       });
       page.once('close', stopEvents);
-      services.activityFeeds.start();
+      services.activityWatch.start();
       services.inbox.start();
     },
     async close() {
-      services.activityFeeds.stop();
+      services.activityWatch.stop();
+      services.inbox.stop();
       await new Promise<void>((done) => server.close(() => done()));
       // Stop the embedded sandbox first: it holds the 'sandbox' key the next step deletes.
       await services.close();
