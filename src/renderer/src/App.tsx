@@ -1,12 +1,10 @@
 import { useEffect, useState } from 'react';
-import type { QkError } from '../../shared/errors';
-import { call } from './api';
 import { ErrorNotice } from './components/ErrorNotice';
 import { Progress } from './components/Progress';
 import { ReauthPrompt } from './components/ReauthPrompt';
 import { SandboxStatus } from './components/SandboxStatus';
 import { lockApp, useLockWatch, useTheme } from './hooks';
-import { useChannel, useMainEvents } from './queries';
+import { useActiveProfile, useChannel, useMainEvents } from './queries';
 import { AddressBookScreen } from './screens/AddressBookScreen';
 import { ApprovalsScreen } from './screens/ApprovalsScreen';
 import { ContractsScreen } from './screens/ContractsScreen';
@@ -42,22 +40,22 @@ const NAVIGATION: { screen: Screen; label: string }[] = [
 
 export function App() {
   const locked = useUi((state) => state.locked);
-  const settings = useUi((state) => state.settings);
-  const [startError, setStartError] = useState<QkError>();
+  // Both are answered while locked, so the lock screen and the theme are right from the first frame.
+  const info = useChannel('app.info');
+  const settingsRead = useChannel('app.getSettings');
+  const settings = settingsRead.data;
+  const startError = (info.data === undefined ? info.error : null) ?? (settings === undefined ? settingsRead.error : null);
   useMainEvents();
   useTheme(settings?.theme);
   useLockWatch(settings?.idleLockMinutes);
 
+  // Main says whether it started locked; after that the lock events and the lock screen keep the store's flag.
+  const startedLocked = info.data?.locked;
   useEffect(() => {
-    const { setLocked, setSettings } = useUi.getState();
-    // Both are answered while locked, so the lock screen and the theme are right from the first frame.
-    Promise.all([call((api) => api.app.info()), call((api) => api.app.getSettings())]).then(([info, current]) => {
-      setLocked(info.locked);
-      setSettings(current);
-    }, setStartError);
-  }, []);
+    if (startedLocked !== undefined) useUi.getState().setLocked(startedLocked);
+  }, [startedLocked]);
 
-  if (startError !== undefined) {
+  if (startError !== null) {
     return (
       <main className="start-error">
         <h1>QuorumKey could not start</h1>
@@ -78,20 +76,12 @@ export function App() {
 function Shell() {
   const screen = useUi((state) => state.screen);
   const show = useUi((state) => state.show);
-  const activeProfile = useUi((state) => state.activeProfile);
-  const setActiveProfile = useUi((state) => state.setActiveProfile);
+  // Main reports every change of profile, so this follows a switch made anywhere.
+  const activeProfile = useActiveProfile() ?? null;
   const info = useChannel('app.info');
-  const active = useChannel('profiles.getActive');
   const pending = useChannel('approvals.pending');
   // Kept here, above the screens, so a dismissed notice stays dismissed when the person moves between them.
   const [dismissedExports, setDismissedExports] = useState<readonly string[]>([]);
-
-  // Main reports every change of profile, so this follows a switch made anywhere.
-  const activeProfileData = active.data;
-  useEffect(() => {
-    if (activeProfileData === undefined) return;
-    setActiveProfile(activeProfileData === null ? null : { id: activeProfileData.id, name: activeProfileData.name });
-  }, [activeProfileData, setActiveProfile]);
 
   return (
     <div className="shell">

@@ -90,8 +90,9 @@ export function queryKeyOf(channel: Channel, input: unknown, activeProfileId: st
 export function applyEvent(client: QueryClient, event: AppEvent): void {
   if (event.type === 'lock' && event.locked) {
     useUi.getState().setLocked(true);
-    // Nothing read before the lock outlives it in memory; the lock screen reads what it needs again.
-    client.removeQueries({ predicate: (query) => query.queryKey[0] !== 'app.info' });
+    // Nothing read before the lock outlives it in memory; the lock screen reads what it needs again. What the app
+    // is and how it looks (its settings) are answered while locked and hold nothing of an organization.
+    client.removeQueries({ predicate: (query) => query.queryKey[0] !== 'app.info' && query.queryKey[0] !== 'app.getSettings' });
   }
   if (event.type === 'open-activity') useUi.getState().openActivity({ profileId: event.profileId, activityId: event.activityId });
   for (const channel of channelsToInvalidate(event)) void client.invalidateQueries({ queryKey: [channel] });
@@ -133,8 +134,17 @@ function read<C extends Channel>(channel: C, input: unknown): Promise<ChannelOut
   );
 }
 
+/** The active profile as main last answered; undefined until first read. Main's profile events keep it current. */
+export function useActiveProfile(): ChannelOutput<'profiles.getActive'> | undefined {
+  // Not through useChannel: that keys profile-scoped reads by this very answer.
+  return useQuery<ChannelOutput<'profiles.getActive'>, QkError>({
+    queryKey: queryKeyOf('profiles.getActive', undefined, null),
+    queryFn: () => read('profiles.getActive', undefined),
+  }).data;
+}
+
 function useActiveProfileId(): string | null {
-  return useUi((state) => state.activeProfile?.id ?? null);
+  return useActiveProfile()?.id ?? null;
 }
 
 /** Reads `channel` with `input` through the shared cache. */
@@ -178,6 +188,12 @@ export function useActivityHistory(filter: HistoryFilter): UseInfiniteQueryResul
     initialPageParam: undefined,
     getNextPageParam: (page) => (page.length < HISTORY_PAGE_SIZE ? undefined : page.at(-1)?.id),
   });
+}
+
+/** Keeps a write's answer as the read of `channel` (the settings saved), so the screens show it without reading again. */
+export function useKeepAnswer<C extends NoInputChannel>(channel: C): (answer: ChannelOutput<C>) => void {
+  const client = useQueryClient();
+  return useCallback((answer: ChannelOutput<C>) => client.setQueryData(queryKeyOf(channel, undefined, null), answer), [client, channel]);
 }
 
 /** Marks the reads of `channels` stale after a change made here; the screens showing them read again. */

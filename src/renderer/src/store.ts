@@ -1,9 +1,9 @@
 /**
- * UI state shared across screens: where the user is, whether the app is locked, the settings and which profile is
- * active. Never secrets: private keys typed into import forms live only in those forms' local state.
+ * UI state shared across screens: where the user is, whether the app is locked, what to open next. What main knows
+ * (the settings, the active profile) is read through the query layer (queries.ts), not copied here. Never secrets:
+ * private keys typed into import forms live only in those forms' local state.
  */
 import { create } from 'zustand';
-import type { AppSettings } from '../../shared/ipc/contract';
 
 export const SCREENS = [
   'profiles',
@@ -22,11 +22,6 @@ export const SCREENS = [
 ] as const;
 export type Screen = (typeof SCREENS)[number];
 
-export interface ActiveProfileSummary {
-  id: string;
-  name: string;
-}
-
 /** An activity to show on the Approvals screen once `profileId` is the active profile. */
 export interface ActivityToOpen {
   profileId: string;
@@ -43,16 +38,12 @@ interface UiState {
   screen: Screen;
   locked: boolean;
   reauth: ReauthRequest | undefined;
-  settings: AppSettings | undefined;
-  activeProfile: ActiveProfileSummary | null;
   /** An activity the Approvals screen should open (a notification's click, the inbox's Enter), until it has. */
   activityToOpen: ActivityToOpen | undefined;
   show: (screen: Screen) => void;
   openActivity: (target: ActivityToOpen) => void;
   activityOpened: () => void;
   setLocked: (locked: boolean) => void;
-  setSettings: (settings: AppSettings) => void;
-  setActiveProfile: (profile: ActiveProfileSummary | null) => void;
   setReauth: (request: ReauthRequest | undefined) => void;
 }
 
@@ -60,14 +51,10 @@ export const useUi = create<UiState>()((set) => ({
   screen: 'profiles',
   locked: false,
   reauth: undefined,
-  settings: undefined,
-  activeProfile: null,
   activityToOpen: undefined,
   show: (screen) => set({ screen }),
   openActivity: (activityToOpen) => set({ screen: 'approvals', activityToOpen }),
   activityOpened: () => set({ activityToOpen: undefined }),
   setLocked: (locked) => set({ locked }),
-  setSettings: (settings) => set({ settings }),
-  setActiveProfile: (activeProfile) => set({ activeProfile }),
   setReauth: (reauth) => set({ reauth }),
 }));

@@ -22,6 +22,7 @@ function staleAfter(event: AppEvent, reads: readonly Channel[]): Channel[] {
 
 const READS: readonly Channel[] = [
   'app.info',
+  'app.getSettings',
   'profiles.list',
   'profiles.getActive',
   'keys.listApiKeys',
@@ -77,7 +78,7 @@ describe('main event → stale reads', () => {
     ]);
   });
 
-  it('a lock hides the window at once and drops every read but the lock state', () => {
+  it('a lock hides the window at once and drops every read but the lock state and the settings', () => {
     useUi.getState().setLocked(false);
     const client = clientWith(READS);
     applyEvent(client, { type: 'lock', locked: true });
@@ -87,7 +88,7 @@ describe('main event → stale reads', () => {
         .getQueryCache()
         .getAll()
         .map((query) => query.queryKey[0]),
-    ).toEqual(['app.info']);
+    ).toEqual(['app.info', 'app.getSettings']);
     expect(client.getQueryState(queryKeyOf('app.info', undefined, PROFILE_ID))?.isInvalidated).toBe(true);
     useUi.getState().setLocked(false);
   });

@@ -21,7 +21,7 @@ import { VoteOutcome } from '../components/VoteOutcome';
 import { Progress } from '../components/Progress';
 import { QueryStatus } from '../components/QueryStatus';
 import { useAction, type Action } from '../hooks';
-import { useActivityHistory, useChannel, useInvalidate } from '../queries';
+import { useActiveProfile, useActivityHistory, useChannel, useInvalidate } from '../queries';
 import { useUi } from '../store';
 
 type Vote = 'approve' | 'reject';
@@ -97,7 +97,7 @@ export function ApprovalsScreen() {
   // that profile's queue is read; in the queue while it waits, in the history once decided.
   const activityToOpen = useUi((state) => state.activityToOpen);
   const activityOpened = useUi((state) => state.activityOpened);
-  const activeProfileId = useUi((state) => state.activeProfile?.id);
+  const activeProfileId = useActiveProfile()?.id;
   const [opened, setOpened] = useState<typeof activityToOpen>();
   if (activityToOpen !== undefined && activityToOpen !== opened && activityToOpen.profileId === activeProfileId && pending.data !== undefined) {
     setOpened(activityToOpen);

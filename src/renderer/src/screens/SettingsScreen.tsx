@@ -12,9 +12,8 @@ import { SelectField } from '../components/SelectField';
 import { TableHead } from '../components/TableHead';
 import { SecretField } from '../components/TextFields';
 import { useAction } from '../hooks';
-import { useChannel, useInvalidate } from '../queries';
+import { useChannel, useInvalidate, useKeepAnswer } from '../queries';
 import { NodeUrlsPanel } from './NodeUrlsPanel';
-import { useUi } from '../store';
 
 /** A change of settings as the form sends it: token thresholds in the token's units. */
 type SettingsChange = Omit<ChannelInput<'app.setSettings'>, 'passphrase'>;
@@ -22,8 +21,8 @@ type SettingsChange = Omit<ChannelInput<'app.setSettings'>, 'passphrase'>;
 const THEME_LABELS: Record<AppSettings['theme'], string> = { system: 'Follow the system', light: 'Light', dark: 'Dark' };
 
 export function SettingsScreen() {
-  const settings = useUi((state) => state.settings);
-  const setSettings = useUi((state) => state.setSettings);
+  const settings = useChannel('app.getSettings').data;
+  const keepSettings = useKeepAnswer('app.getSettings');
   const info = useChannel('app.info');
   const invalidate = useInvalidate();
   const journal = useChannel('journal.verify');
@@ -46,7 +45,7 @@ export function SettingsScreen() {
     });
     if (saved === undefined) return false;
     setConfirming(undefined);
-    setSettings(saved);
+    keepSettings(saved);
     // The token list carries each token's threshold.
     invalidate('tokens.catalog');
     setSavedAt(new Date().toLocaleTimeString());
