@@ -3,7 +3,17 @@
  * sender-checked IPC handlers, and shown in the one hardened window.
  */
 import { join } from 'node:path';
-import { app, dialog, ipcMain, powerMonitor, session, type BrowserWindow, type MessageBoxOptions } from 'electron';
+import {
+  app,
+  dialog,
+  ipcMain,
+  powerMonitor,
+  session,
+  type BrowserWindow,
+  type MessageBoxOptions,
+  type OpenDialogOptions,
+  type SaveDialogOptions,
+} from 'electron';
 import { toQkError } from '../shared/errors';
 import { APP_EVENT_CHANNEL } from '../shared/ipc/events';
 import { electronClipboard } from './clipboard/electron-clipboard';
@@ -17,6 +27,7 @@ import { startInOwnProcess } from './sandbox/service-process';
 import { askPinInWindow } from './pkcs11/pin-window';
 import { utilityServiceProcess } from './sandbox/utility-process';
 import { createMainHandlers, createMainServices, type MainServices } from './services';
+import type { StateBundleFiles } from './simulation/simulation.ipc';
 import { createMainWindow, followCaptureProtection, hardenSession } from './window';
 
 const rendererIndexPath = join(import.meta.dirname, '../renderer/index.html');
@@ -50,6 +61,23 @@ async function confirmInDialog({ title, message, detail, goAhead = 'Continue' }:
   return response === GO_AHEAD_BUTTON;
 }
 
+const STATE_BUNDLE_FILTERS = [{ name: 'State bundle', extensions: ['json'] }];
+
+/** State bundles are saved and opened where the operator picks in main's dialogs, modal to the app window. */
+const stateBundleFiles: StateBundleFiles = {
+  saveAs: async (suggestedName) => {
+    const options: SaveDialogOptions = { title: 'Save state bundle', defaultPath: suggestedName, filters: STATE_BUNDLE_FILTERS };
+    const { canceled, filePath } = mainWindow === undefined ? await dialog.showSaveDialog(options) : await dialog.showSaveDialog(mainWindow, options);
+    return canceled || filePath === '' ? undefined : filePath;
+  },
+  open: async () => {
+    const options: OpenDialogOptions = { title: 'Simulate from a state bundle', properties: ['openFile'], filters: STATE_BUNDLE_FILTERS };
+    const { canceled, filePaths } =
+      mainWindow === undefined ? await dialog.showOpenDialog(options) : await dialog.showOpenDialog(mainWindow, options);
+    return canceled ? undefined : filePaths[0];
+  },
+};
+
 /** Brings the window to the front: another launch of the app, or a click on one of its notifications. */
 function showWindow(): void {
   if (mainWindow === undefined) return;
@@ -79,6 +107,7 @@ async function start(): Promise<void> {
     handlers: createMainHandlers(appServices, {
       app: { version: app.getVersion(), platform: process.platform, packaged: app.isPackaged },
       confirm: confirmInDialog,
+      stateBundleFiles,
     }),
     isTrustedSender: createRendererUrlCheck({ rendererIndexPath, devServerUrl }),
   });

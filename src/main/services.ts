@@ -50,7 +50,7 @@ import { tokensHandlers } from './tokens/tokens.ipc';
 import { TokenUsage } from './tokens/token-usage';
 import { signingHandlers } from './signing/signing.ipc';
 import { Simulations } from './simulation/simulation';
-import { simulationHandlers } from './simulation/simulation.ipc';
+import { simulationHandlers, type StateBundleFiles } from './simulation/simulation.ipc';
 import { Stamper } from './stamper/stamper';
 import { usersHandlers } from './users/users.ipc';
 import { walletsHandlers } from './wallets/wallets.ipc';
@@ -301,13 +301,23 @@ export interface MainHandlersOptions {
    * key, organization) or adds a hosted profile, and before an export is withdrawn without a vote.
    */
   confirm: Confirm;
+  /** Main's save and open dialogs for state bundles; without them (tests, no window) the bundle channels refuse. */
+  stateBundleFiles?: StateBundleFiles;
 }
+
+const noStateBundleFiles: StateBundleFiles = {
+  saveAs: () => Promise.reject(new QkError('FAILED_PRECONDITION', 'this QuorumKey has no file dialog to save a state bundle with')),
+  open: () => Promise.reject(new QkError('FAILED_PRECONDITION', 'this QuorumKey has no file dialog to open a state bundle with')),
+};
 
 /**
  * Every channel's handler, answering APP_LOCKED while the app is locked; the revealing channels first ask for a
  * recent authentication.
  */
-export function createMainHandlers(services: MainServices, { app, confirm }: MainHandlersOptions): IpcHandlers {
+export function createMainHandlers(
+  services: MainServices,
+  { app, confirm, stateBundleFiles = noStateBundleFiles }: MainHandlersOptions,
+): IpcHandlers {
   const {
     keychain,
     profiles,
@@ -369,7 +379,7 @@ export function createMainHandlers(services: MainServices, { app, confirm }: Mai
     ...importsHandlers({ active, now }),
     ...journalHandlers({ journal, profiles, journalExportsDir: join(services.dataDir, JOURNAL_EXPORTS_DIR) }),
     ...inboxHandlers({ inbox: services.inbox, active, profiles, now }),
-    ...simulationHandlers({ active, simulations }),
+    ...simulationHandlers({ active, simulations, stateBundleFiles }),
     ...signingHandlers({
       active,
       now,

@@ -338,6 +338,13 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
     node: 'https://node.example',
     lines: [{ kind: 'balance', text: 'Treasury (0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266): −1.5 ETH (network fee included)' }],
   },
+  'simulation.saveStateBundle': { saved: true, file: '/home/alice/state-bundle.json', block: '21,000,000' },
+  'simulation.fromStateBundle': {
+    status: 'simulated',
+    block: { number: '21,000,000', hash: `0x${'ab'.repeat(32)}` },
+    stateBundle: { madeBy: 'alice of Acme, from the node at https://node.example', madeAt: '2026-11-29T06:00:00.000Z', forThisTransaction: true },
+    lines: [{ kind: 'balance', text: 'Treasury (0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266): −1.5 ETH (network fee included)' }],
+  },
   'simulation.forRequest': { status: 'not-simulated', reason: 'no node set for Ethereum (eip155:1) in Settings' },
   'contracts.list': [
     {

@@ -121,6 +121,8 @@ export const validInputs: { [C in Channel]: ChannelInput<C> } = {
   'signing.saveResult': { activityId: ACTIVITY_ID, file: 'payout.json' },
   'signing.stampToFile': { request: SIGN_TRANSACTION, file: 'sign-1.json' },
   'simulation.forActivity': { activityId: ACTIVITY_ID },
+  'simulation.saveStateBundle': { activityId: ACTIVITY_ID },
+  'simulation.fromStateBundle': { activityId: ACTIVITY_ID },
   'simulation.forRequest': { request: SIGN_TRANSACTION },
   'contracts.list': {},
   'contracts.check': { type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM', address: SIGNER, definition: '[]' },

@@ -52,6 +52,8 @@ const OPTIONS = {
   last: { type: 'string' },
   since: { type: 'string' },
   json: { type: 'boolean' },
+  'state-bundle': { type: 'string' },
+  'save-state-bundle': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } satisfies ParseArgsConfig['options'];
 

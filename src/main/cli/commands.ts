@@ -30,6 +30,7 @@ import { confirmOnTerminal, profilesCommand, sandboxCommand, tokenOf, type Setup
 import { UsageError } from './usage-error';
 import { lintCommand } from './lint-command';
 import { rehearseCommand } from './rehearse-command';
+import { simulateCommand } from './simulate-command';
 import { flagChoice } from './signing-flags';
 import { signingCardText, simulationText } from './signing-text';
 
@@ -191,6 +192,13 @@ async function dispatch(context: Context, values: Values, positionals: string[])
       }
       const { client } = await context.profileServices();
       return print(await client.postRaw(path, body));
+    }
+    case 'simulate': {
+      const { client } = await context.profileServices();
+      const activityId = positional(positionals, 1, 'ACTIVITY_ID');
+      const args = { activityId, stateBundle: values['state-bundle'], saveStateBundle: values['save-state-bundle'] };
+      process.stdout.write(await simulateCommand(context.services, client, args));
+      return;
     }
     case 'post-stamped': {
       const file = positional(positionals, 1, 'FILE');

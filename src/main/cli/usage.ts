@@ -38,6 +38,10 @@ export const USAGE = `usage: quorumkey [--data-dir DIR] [--profile NAME|ID] <com
           name for its chain, then submits; --preview stops before submitting; --no-post stamps it offline
           instead, described without the organization's names or policies but with this desktop's address book;
           the description goes to stderr when the stamped request itself is printed)
+  simulate ACTIVITY_ID [--save-state-bundle FILE | --state-bundle FILE]   (what a signing activity's transaction
+          would do on the node Settings name for its chain; --save-state-bundle writes the state it read, each value
+          with the node's proof, to a new FILE; --state-bundle simulates from such a FILE without a node, every proof
+          checked against the block it names)
   wallets export --wallet ID|NAME (--encryption-key NAME | --target-public-key HEX) --output FILE
   decrypt --bundle FILE (--encryption-key NAME | --encryption-key-file FILE) --organization ID
           [--signer-public-key HEX] [--key-format mnemonic|hexadecimal|solana|wif-mainnet|wif-testnet]

@@ -4,7 +4,7 @@
  * transfer costs a handful of calls and a swap a few dozen.
  */
 import { SimpleStateManager } from '@ethereumjs/statemanager';
-import { Account, bytesToHex, hexToBytes, KECCAK256_NULL, unpadBytes, type Address } from '@ethereumjs/util';
+import { Account, bytesToHex, hexToBytes, KECCAK256_NULL, setLengthLeft, unpadBytes, type Address } from '@ethereumjs/util';
 import { keccak256 } from 'viem';
 import { z } from 'zod';
 import { hexData, hexQuantity, type NodeRpc } from './node-rpc';
@@ -16,8 +16,24 @@ export interface OriginalAccount {
   code: Uint8Array;
 }
 
+/** The block's state as the EVM reads it: from a node (NodeState) or from a checked state bundle (BundleState). */
+export interface BlockState {
+  account(address: string): Promise<OriginalAccount>;
+  /** A storage slot's value, its leading zero bytes dropped as the EVM keeps them. */
+  storage(address: string, slot: Uint8Array): Promise<Uint8Array>;
+  /** Balances the block left, of the accounts read so far. */
+  balancesRead(): Promise<Map<string, bigint>>;
+}
+
+/** What one account read showed: the account, and the storage slots read of it (32-byte keys, 0x-hex). */
+export interface AccountRead {
+  address: string;
+  account: OriginalAccount;
+  slots: { slot: string; value: Uint8Array }[];
+}
+
 /** What the node said at one block, read on demand and remembered (a value asked for twice is read once). */
-export class NodeState {
+export class NodeState implements BlockState {
   private readonly accounts = new Map<string, Promise<OriginalAccount>>();
   private readonly slots = new Map<string, Promise<Uint8Array>>();
 
@@ -41,23 +57,38 @@ export class NodeState {
     return read;
   }
 
-  /** A storage slot's value, its leading zero bytes dropped as the EVM keeps them. */
   storage(address: string, slot: Uint8Array): Promise<Uint8Array> {
-    const key = `${address.toLowerCase()}_${bytesToHex(slot)}`;
+    const key = `${address.toLowerCase()}_${bytesToHex(setLengthLeft(slot, 32))}`;
     let read = this.slots.get(key);
     if (read === undefined) {
       read = this.rpc
-        .call('eth_getStorageAt', [address.toLowerCase(), bytesToHex(slot), this.blockTag], storageWord)
+        .call('eth_getStorageAt', [address.toLowerCase(), bytesToHex(setLengthLeft(slot, 32)), this.blockTag], storageWord)
         .then((word) => unpadBytes(hexToBytes(word as `0x${string}`)));
       this.slots.set(key, read);
     }
     return read;
   }
 
-  /** Balances the block left, of the accounts read so far. */
   async balancesRead(): Promise<Map<string, bigint>> {
     const entries = await Promise.all([...this.accounts].map(async ([address, read]) => [address, (await read).balance] as const));
     return new Map(entries);
+  }
+
+  /** Every account and slot read so far, with what the node said: what a state bundle must prove. */
+  async reads(): Promise<AccountRead[]> {
+    const byAddress = new Map<string, AccountRead>();
+    for (const [address, read] of this.accounts) byAddress.set(address, { address, account: await read, slots: [] });
+    for (const [key, read] of this.slots) {
+      const [address, slot] = key.split('_') as [string, string];
+      let entry = byAddress.get(address);
+      if (entry === undefined) {
+        // A slot's proof hangs off its account's, so an account the EVM never asked for is read too.
+        entry = { address, account: await this.account(address), slots: [] };
+        byAddress.set(address, entry);
+      }
+      entry.slots.push({ slot, value: await read });
+    }
+    return [...byAddress.values()];
   }
 }
 
@@ -69,7 +100,7 @@ const storageWord = z.string().regex(/^0x[0-9a-fA-F]{1,64}$/, { error: 'expected
  * whichever of them is reverted.
  */
 export class NodeStateManager extends SimpleStateManager {
-  constructor(private readonly state: NodeState) {
+  constructor(private readonly state: BlockState) {
     super();
   }
 

@@ -139,8 +139,12 @@ function revertText(failure: { error: string; returnData: string }, { lookup, to
 /** The simulation as main's confirmation and the terminal restate it: a heading line, then the card's lines. */
 export function simulationInLines(view: SimulationView): string[] {
   if (view.status === 'not-simulated') return [`What this would do: not simulated: ${view.reason}`];
+  const source =
+    view.stateBundle === undefined
+      ? `with the state ${view.node} gave`
+      : `from a state bundle, proofs checked, made by ${view.stateBundle.madeBy}${view.stateBundle.forThisTransaction ? '' : ' for another transaction'}; compare the block hash with one you trust`;
   return [
-    `What this would do (simulated at block ${view.block.number}, ${view.block.hash}, with the state ${view.node} gave):`,
+    `What this would do (simulated at block ${view.block.number}, ${view.block.hash}, ${source}):`,
     ...view.lines.map((line) => `  ${line.text}`),
   ];
 }

@@ -1,6 +1,6 @@
 /**
  * Runs an unsigned Ethereum transaction in an in-process EVM (@ethereumjs/vm) over the state a node's latest block
- * left, as if `from` had signed it, and answers what changed: every native balance it read or wrote before and after
+ * left (or the state a checked state bundle proves), as if `from` had signed it, and answers what changed: every native balance it read or wrote before and after
  * (gas included), its logs, and whether it reverted (with the data it reverted with) or would be refused outright.
  * What it answers is only as true as the node's state: the reading names the node's block.
  */
@@ -13,18 +13,35 @@ import { parseTransaction, type Hex } from 'viem';
 import { z } from 'zod';
 import { QkError } from '../../shared/errors';
 import { hexData, hexQuantity, NodeRpc, type NodeRpcLimits } from './node-rpc';
-import { NodeState, NodeStateManager } from './node-state';
+import { unsignedTransactionHash, type StateBundle } from '../../shared/offline/state-bundle';
+import { NodeState, NodeStateManager, type BlockState } from './node-state';
+import { BundleState, checkStateBundle, makeStateBundle, type BlockFields } from './state-bundle';
 
-export interface SimulationJob {
-  nodeUrl: string;
-  /** The chain the transaction names; the node must serve the same one. */
+/** The transaction to run, as sent by its signer. */
+interface TransactionToRun {
+  /** The chain the transaction names; the node or the state bundle must be of the same one. */
   chainId: number;
   /** The signer's address: the transaction runs as sent by it. */
   from: string;
   /** The unsigned transaction, 0x-hex, as the signing request carries it. */
   unsignedTransaction: string;
-  limits?: NodeRpcLimits;
 }
+
+/** A simulation over a node's state, at its latest block or at `atBlock` (a hex number). */
+export interface NodeSimulationJob extends TransactionToRun {
+  nodeUrl: string;
+  atBlock?: string;
+  limits?: NodeRpcLimits;
+  /** Set to have the simulation answer a state bundle of what it read, made by these words. */
+  stateBundleMadeBy?: string;
+}
+
+/** A simulation over the state a state bundle proves, checked first: no node is asked anything. */
+export interface BundleSimulationJob extends TransactionToRun {
+  stateBundle: StateBundle;
+}
+
+export type SimulationJob = NodeSimulationJob | BundleSimulationJob;
 
 /** The block the simulation ran on: its state is what the node said it was. */
 export interface SimulatedBlock {
@@ -47,6 +64,8 @@ export interface RawSimulation {
   gasUsed: bigint;
   /** How many values were read from the node. */
   nodeCalls: number;
+  /** The state bundle of what it read, when the job asked for one. */
+  stateBundle?: StateBundle;
 }
 
 const latestBlock = z.object({
@@ -58,27 +77,35 @@ const latestBlock = z.object({
   baseFeePerGas: hexQuantity.optional(),
   mixHash: hexData.optional(),
 });
-type LatestBlock = z.infer<typeof latestBlock>;
 
-/** A job read up to the point of running: the node checked, its latest block read, the transaction parsed. */
+/** A job read up to the point of running: the node checked and its block read, or the bundle checked; the transaction parsed. */
 export interface PreparedSimulation {
-  rpc: NodeRpc;
-  state: NodeState;
-  block: LatestBlock;
+  /** The node the state is read from; none for a state bundle. */
+  rpc?: NodeRpc;
+  state: BlockState;
+  block: BlockFields;
   chainId: number;
   from: string;
   transaction: TypedTxData;
 }
 
-/** Checks the node serves the transaction's chain, reads its latest block and parses the transaction. */
-export async function prepareSimulation({ nodeUrl, chainId, from, unsignedTransaction, limits }: SimulationJob): Promise<PreparedSimulation> {
+/**
+ * Checks the node serves the transaction's chain, reads its block and parses the transaction; or, for a state bundle,
+ * checks every proof it holds against its block.
+ */
+export async function prepareSimulation(job: SimulationJob): Promise<PreparedSimulation> {
+  const { chainId, from, unsignedTransaction } = job;
   const transaction = transactionData(unsignedTransaction, chainId);
-  const rpc = new NodeRpc(nodeUrl, limits);
+  if ('stateBundle' in job) {
+    const checked = await checkStateBundle(job.stateBundle, chainId);
+    return { state: new BundleState(checked), block: checked.block, chainId, from, transaction };
+  }
+  const rpc = new NodeRpc(job.nodeUrl, job.limits);
   const nodeChainId = Number(await rpc.call('eth_chainId', [], hexQuantity));
   if (nodeChainId !== chainId) {
     throw new QkError('FAILED_PRECONDITION', `the node set for eip155:${chainId} serves chain id ${nodeChainId}`);
   }
-  const block = await rpc.call('eth_getBlockByNumber', ['latest', false], latestBlock);
+  const block = await rpc.call('eth_getBlockByNumber', [job.atBlock ?? 'latest', false], latestBlock);
   return { rpc, state: new NodeState(rpc, block.number), block, chainId, from, transaction };
 }
 
@@ -121,7 +148,7 @@ export async function executeSimulation(prepared: PreparedSimulation): Promise<R
       logs: [],
       failure: { kind: 'refused', reason: refusalOf(error) },
       gasUsed: 0n,
-      nodeCalls: rpc.callCount,
+      nodeCalls: rpc?.callCount ?? 0,
     };
   }
   const before = await state.balancesRead();
@@ -142,13 +169,31 @@ export async function executeSimulation(prepared: PreparedSimulation): Promise<R
       ? {}
       : { failure: { kind: 'reverted', error: exception.error, returnData: bytesToHex(result.execResult.returnValue) } }),
     gasUsed: result.totalGasSpent,
-    nodeCalls: rpc.callCount,
+    nodeCalls: rpc?.callCount ?? 0,
   };
 }
 
-/** Simulates `job` from the start: the node's latest block read, then the transaction run over it. */
+/**
+ * Simulates `job` from the start: the node's block read (or the bundle checked), then the transaction run over it;
+ * then, when the job asks, the state bundle of what the run read, proven by the node at the same block.
+ */
 export async function simulateTransaction(job: SimulationJob): Promise<RawSimulation> {
-  return executeSimulation(await prepareSimulation(job));
+  const prepared = await prepareSimulation(job);
+  const raw = await executeSimulation(prepared);
+  if ('stateBundle' in job || job.stateBundleMadeBy === undefined || !(prepared.state instanceof NodeState) || prepared.rpc === undefined) {
+    return raw;
+  }
+  const stateBundle = await makeStateBundle({
+    rpc: prepared.rpc,
+    state: prepared.state,
+    block: prepared.block,
+    chainId: job.chainId,
+    common: commonFor(job.chainId, prepared.block),
+    madeBy: job.stateBundleMadeBy,
+    madeAt: new Date().toISOString(),
+    transactionHash: unsignedTransactionHash(job.unsignedTransaction),
+  });
+  return { ...raw, stateBundle };
 }
 
 /** The transaction's fields as @ethereumjs/tx takes them, read by viem; only the kinds the EVM here can run. */
@@ -194,7 +239,7 @@ function transactionData(unsignedTransaction: string, chainId: number): TypedTxD
  * The rules the EVM runs: Ethereum's at the block's height and time on chain id 1; on any other chain, whose forks
  * this app does not track, Prague's.
  */
-function commonFor(chainId: number, block: LatestBlock): Common {
+function commonFor(chainId: number, block: BlockFields): Common {
   if (chainId === 1) {
     const common = new Common({ chain: Mainnet });
     common.setHardforkBy({ blockNumber: BigInt(block.number), timestamp: BigInt(block.timestamp) });

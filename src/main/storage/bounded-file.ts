@@ -5,6 +5,7 @@
  */
 import { open, writeFile, type FileHandle } from 'node:fs/promises';
 import { QkError } from '../../shared/errors';
+import { STATE_BUNDLE_LIMITS } from '../../shared/offline/state-bundle';
 
 /** The largest file of each kind the CLI and the app read, each with room to spare for what the format holds. */
 export const FILE_LIMITS = {
@@ -20,6 +21,8 @@ export const FILE_LIMITS = {
   requestBody: { bytes: 1024 * 1024, what: 'a request body' },
   /** A stamped request file: a body of up to 1 MiB kept as a JSON string (escapes can double it), and its stamp. */
   stampedRequest: { bytes: 2 * 1024 * 1024 + 64 * 1024, what: 'a stamped request' },
+  /** A state bundle: the accounts, code and slots one simulation read, each with its proof. */
+  stateBundle: { bytes: STATE_BUNDLE_LIMITS.bytes, what: 'a state bundle' },
   /** A journal or its export: a few kilobytes an entry, for years of entries. */
   journal: { bytes: 1024 * 1024 * 1024, what: 'a journal' },
   /** A journal checkpoint: a count, two hashes, a key and a signature. */

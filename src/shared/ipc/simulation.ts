@@ -18,8 +18,13 @@ export const simulationView = z.discriminatedUnion('status', [
     status: z.literal('simulated'),
     /** The block whose state the transaction ran on, as the node gave it: its number (digits grouped) and hash. */
     block: z.strictObject({ number: z.string().max(40), hash: z.string().max(80) }),
-    /** The node the state was read from (its origin, as set in Settings). */
-    node: text,
+    /** The node the state was read from (its origin, as set in Settings); absent when a state bundle gave it. */
+    node: text.optional(),
+    /**
+     * The state bundle the state came from, every value checked against the block's state root: who says they made
+     * it (a claim), when, and whether it was made for this very transaction.
+     */
+    stateBundle: z.strictObject({ madeBy: text, madeAt: text, forThisTransaction: z.boolean() }).optional(),
     lines: z.array(simulationLine).max(500),
   }),
   /** "no node set for Ethereum (eip155:1) in Settings", or why the node or the EVM could not answer. */

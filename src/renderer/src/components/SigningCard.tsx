@@ -11,6 +11,7 @@ import { useChannel } from '../queries';
 import { PolicyExpression } from './PolicyExpression';
 import { QueryStatus } from './QueryStatus';
 import { SimulationSection } from './SimulationSection';
+import { StateBundleSection } from './StateBundleSection';
 import { StillToVoteList } from './StillToVoteList';
 
 /**
@@ -26,6 +27,10 @@ export function SigningCardLoader({ activityId }: { activityId: string }) {
     <>
       <SigningCard card={card.data} titled={false} />
       <SimulationSection activityId={activityId} />
+      {/* A waiting transaction's state bundle: saved by a proposer with a node, simulated from by a desktop without. */}
+      {card.data.activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' && card.data.activity.type === 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && (
+        <StateBundleSection activityId={activityId} />
+      )}
       {card.data.activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' && <StillToVoteList possible={card.data.standing.stillToVote} />}
     </>
   );
