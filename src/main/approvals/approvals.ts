@@ -8,9 +8,10 @@ import { fingerprintSchema, tallyVotes, type RecordedVote, type VoteTally, type 
 import { QkError } from '../../shared/errors';
 import type { StampedRequest } from '../../shared/offline/stamped-request';
 import type { ApiClient } from '../client/api-client';
-import { submissionOf, type StampCheck } from '../confirmation/submission';
+import { submissionOf } from '../client/submission';
+import type { StampCheck } from '../confirmation/stamp-check';
 import { postStampedFile, stampToFile } from '../stamper/stamped-file';
-import type { StampCredential, Stamper } from '../stamper/stamper';
+import type { RequestStamper, StampCredential } from '../stamper/stamp';
 
 export interface PendingActivity {
   activityId: string;
@@ -30,7 +31,7 @@ export interface PendingActivity {
 
 export interface ApprovalsOptions {
   client: ApiClient;
-  stamper: Pick<Stamper, 'stamp'>;
+  stamper: RequestStamper;
   credential: StampCredential;
   now?: () => number;
   /** Runs before an activity or vote is stamped into an offline file; throwing stops it (see ApiClientOptions). */
@@ -39,7 +40,7 @@ export interface ApprovalsOptions {
 
 export class Approvals {
   private readonly client: ApiClient;
-  private readonly stamper: Pick<Stamper, 'stamp'>;
+  private readonly stamper: RequestStamper;
   private readonly credential: StampCredential;
   private readonly now: () => number;
   private readonly checkStamp: StampCheck | undefined;

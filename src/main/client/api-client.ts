@@ -7,6 +7,9 @@
  * stamped body to another host, past the https rule and the profile confirmation), and every request times out.
  * An answer is read as it streams, up to a byte cap per operation (responseByteCapOf): a service cannot make main
  * buffer more than that, however much it sends.
+ *
+ * It is a plain transport: it knows its endpoint, its stamper and the hooks it is given, and imports nothing of the
+ * app. Whoever builds it passes what main does around a stamp (ask a person first, record the answer) as functions.
  */
 import {
   activityResponseSchema,
@@ -29,12 +32,9 @@ import {
 } from '../../shared/api';
 import { activityTypeInWords } from '../../shared/describe';
 import { GrpcCode, QkError, isErrorCode, type ErrorCode } from '../../shared/errors';
-import type { PostedAnswer } from '../journal/activity-entry';
-import type { Reading } from '../confirmation/confirmation';
-import { submissionOf, type StampCheck } from '../confirmation/submission';
-import type { Profile } from '../profiles/profiles';
-import type { Stamp, Stamper } from '../stamper/stamper';
+import type { RequestStamper, Stamp, StampCredential } from '../stamper/stamp';
 import type { InFlightRequests } from './in-flight';
+import { submissionOf, type Submission } from './submission';
 import type { UnansweredSubmissions } from './unanswered';
 
 type Operations = typeof operations;
@@ -66,9 +66,29 @@ export type ActivityOutcome<R> = (
   resentFromMs?: number;
 };
 
-export interface ApiClientOptions {
-  profile: Pick<Profile, 'baseUrl' | 'organizationId' | 'apiKeyName' | 'tokenKey'>;
-  stamper: Pick<Stamper, 'stamp'>;
+/** Where a client posts and whose credential stamps: a profile's service URL, organization and key. */
+export interface Endpoint extends StampCredential {
+  baseUrl: string;
+  organizationId: string;
+}
+
+/**
+ * A 2xx answer as it arrived, with the stamp its request carried; `shown` is what the stamp check answered for it
+ * (main's confirmation: the reading a person confirmed), handed back untouched.
+ */
+export interface AnsweredRequest<Shown = unknown> {
+  path: string;
+  /** The `X-Stamp` value the request carried. */
+  stampHeader: string;
+  /** False when the stamp came with the request (an offline file stamped elsewhere or earlier). */
+  stampedHere: boolean;
+  answer: unknown;
+  shown?: Shown;
+}
+
+export interface ApiClientOptions<Shown = unknown> {
+  profile: Endpoint;
+  stamper: RequestStamper;
   /** Milliseconds since the epoch for `timestampMs`; injected so tests and the sandbox can move time. */
   now?: () => number;
   fetch?: typeof fetch;
@@ -81,15 +101,24 @@ export interface ApiClientOptions {
   /** Told about every activity a submission (a proposal or a vote) answered, so the window can show it at once. */
   onActivity?: (activity: Activity, submitted: { vote: boolean }) => void;
   /**
-   * Told of every 2xx answer before the caller sees it (the journal records the activities among them); when it
-   * throws, so does the request.
-   */
-  afterAnswer?: (posted: PostedAnswer) => Promise<void>;
-  /**
    * Runs before this client stamps an activity submission (a vote included) and stops it by throwing: main's
    * confirmation for the page's channels. Bodies posted with a stamp made elsewhere are not stamped here.
    */
-  checkStamp?: StampCheck;
+  checkStamp?: (submission: Submission) => Promise<Shown | undefined>;
+  /**
+   * Told of every 2xx answer before the caller sees it (the journal records the activities among them); when it
+   * throws, so does the request.
+   */
+  afterAnswer?: (answered: AnsweredRequest<Shown>) => Promise<void>;
+}
+
+/**
+ * The two hooks as the client keeps them. Method signatures, so that a client built with its own `Shown` serves
+ * wherever an ApiClient is taken: it hands afterAnswer only what its own check answered.
+ */
+interface StampHooks<Shown> {
+  checkStamp?(submission: Submission): Promise<Shown | undefined>;
+  afterAnswer?(answered: AnsweredRequest<Shown>): Promise<void>;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -124,17 +153,16 @@ const codeByGrpc: Record<number, ErrorCode> = {
   [GrpcCode.UNAUTHENTICATED]: 'UNAUTHENTICATED',
 };
 
-export class ApiClient {
-  private readonly profile: ApiClientOptions['profile'];
-  private readonly stamper: ApiClientOptions['stamper'];
+export class ApiClient<Shown = unknown> {
+  private readonly profile: Endpoint;
+  private readonly stamper: RequestStamper;
   private readonly now: () => number;
   private readonly fetch: typeof fetch;
   private readonly timeoutMs: number;
   private readonly inFlight: ApiClientOptions['inFlight'];
   private readonly unanswered: ApiClientOptions['unanswered'];
   private readonly onActivity: ApiClientOptions['onActivity'];
-  private readonly afterAnswer: ApiClientOptions['afterAnswer'];
-  private readonly checkStamp: StampCheck | undefined;
+  private readonly hooks: StampHooks<Shown>;
 
   constructor({
     profile,
@@ -145,9 +173,9 @@ export class ApiClient {
     inFlight,
     unanswered,
     onActivity,
-    afterAnswer,
     checkStamp,
-  }: ApiClientOptions) {
+    afterAnswer,
+  }: ApiClientOptions<Shown>) {
     if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) {
       throw new QkError('CONFIG_INVALID', `the request timeout must be a positive number of milliseconds, got ${timeoutMs}`);
     }
@@ -159,8 +187,7 @@ export class ApiClient {
     this.inFlight = inFlight;
     this.unanswered = unanswered;
     this.onActivity = onActivity;
-    this.afterAnswer = afterAnswer;
-    this.checkStamp = checkStamp;
+    this.hooks = { ...(checkStamp === undefined ? {} : { checkStamp }), ...(afterAnswer === undefined ? {} : { afterAnswer }) };
   }
 
   get organizationId(): string {
@@ -265,10 +292,10 @@ export class ApiClient {
 
   /** Stamps (unless `stamp` is given) and posts `body`; returns the parsed 2xx JSON or throws the mapped error. */
   private async post(path: string, body: string, stamp?: Stamp): Promise<unknown> {
-    let shown: Reading | undefined;
-    if (stamp === undefined && this.checkStamp !== undefined) {
+    let shown: Shown | undefined;
+    if (stamp === undefined && this.hooks.checkStamp !== undefined) {
       const submission = submissionOf(path, body, 'post');
-      if (submission !== undefined) shown = await this.checkStamp(submission);
+      if (submission !== undefined) shown = await this.hooks.checkStamp(submission);
     }
     const { headerName, headerValue } = stamp ?? (await this.stamper.stamp(this.profile, body));
     const url = `${this.profile.baseUrl}${path}`;
@@ -313,7 +340,7 @@ export class ApiClient {
     }
     if (response.ok) {
       if (json === undefined) throw new QkError('RESPONSE_INVALID', `${url} answered HTTP ${response.status} without a JSON body`, { url });
-      await this.afterAnswer?.({
+      await this.hooks.afterAnswer?.({
         path,
         stampHeader: headerValue,
         stampedHere: stamp === undefined,

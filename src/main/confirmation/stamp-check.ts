@@ -7,12 +7,19 @@ import { QkError } from '../../shared/errors';
 import type { ProfileServices } from '../profiles/active-profile';
 import { requireStampConfirmation, type Confirm, type Reading } from './confirmation';
 import { readStamp, type StampReaderDeps } from './stamp-reading';
-import type { Submission } from './submission';
+import type { Submission } from '../client/submission';
 
 export interface ConfirmingStampCheckOptions extends StampReaderDeps {
   /** The confirmation surface; what it is asked carries main's reading (`request.reading`) for a caller to keep. */
   confirm: Confirm;
 }
+
+/**
+ * Runs before main stamps a submission (a post by the API client, or a file by the offline stamper), which are given
+ * it by whoever builds them; throws to stop it (nothing is stamped then). Answers the reading a person confirmed, when
+ * one was shown, so the journal records what they saw.
+ */
+export type StampCheck = (submission: Submission) => Promise<Reading | undefined>;
 
 const ASKING: Record<Reading['action'], string> = { submit: 'Submitting', approve: 'Approving', reject: 'Rejecting' };
 

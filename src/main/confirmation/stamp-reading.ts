@@ -26,7 +26,7 @@ import type { TokenUsage } from '../tokens/token-usage';
 import { simulationInLines } from '../simulation/reading';
 import type { Simulations } from '../simulation/simulation';
 import type { Reading } from './confirmation';
-import type { Submission } from './submission';
+import type { Submission } from '../client/submission';
 
 export interface StampReaderDeps {
   settings: Pick<Settings, 'get'>;

@@ -11,23 +11,17 @@ import { parseApiKeyStamp } from '../../shared/crypto/stamp';
 import { describeActivity, publicKeyFingerprint, type Ref } from '../../shared/describe';
 import type { JournalAction, JournalCredential, JournalReading, JournalRecord } from '../../shared/journal/format';
 import { signingDecoder } from '../activities/readings';
-import type { ApiClient } from '../client/api-client';
+import type { AnsweredRequest, ApiClient } from '../client/api-client';
 import type { Reading } from '../confirmation/confirmation';
 import type { Profile } from '../profiles/profiles';
-import type { StampCredential } from '../stamper/stamper';
+import type { StampCredential } from '../stamper/stamp';
 import type { Journal } from './journal';
 
-/** A 2xx answer from a service, with what the client posted for it. */
-export interface PostedAnswer {
-  path: string;
-  /** The `X-Stamp` value the request carried. */
-  stampHeader: string;
-  /** False when the stamp came with the request (an offline file stamped elsewhere or earlier). */
-  stampedHere: boolean;
-  answer: unknown;
-  /** What the person confirmed on main's surface before it was stamped, when it was shown there. */
-  shown?: Reading;
-}
+/**
+ * A 2xx answer from a service, with what the client posted for it and, when main's surface showed it before the
+ * stamp, the reading the person confirmed.
+ */
+export type PostedAnswer = AnsweredRequest<Reading>;
 
 /**
  * Records the activity a submission or vote answered (nothing for a query), with the service's app proofs for it.

@@ -7,7 +7,7 @@ import { QkError } from '../../shared/errors';
 import { Approvals } from '../approvals/approvals';
 import { ApiClient, type ApiClientOptions } from '../client/api-client';
 import type { Reading } from '../confirmation/confirmation';
-import type { Submission } from '../confirmation/submission';
+import type { Submission } from '../client/submission';
 import type { InFlightRequests } from '../client/in-flight';
 import type { UnansweredSubmissions } from '../client/unanswered';
 import { Exporter } from '../exports/exporter';
@@ -18,7 +18,7 @@ import type { Keychain } from '../keychain/keychain';
 import { Policies } from '../policies/policies';
 import type { Profile, Profiles } from './profiles';
 import type { Sandbox } from '../sandbox/sandbox';
-import type { Stamper } from '../stamper/stamper';
+import type { RequestStamper } from '../stamper/stamp';
 import type { TokenUsage } from '../tokens/token-usage';
 import { OrganizationReads, type OrganizationReadModels } from '../organization/read-model';
 
@@ -38,7 +38,7 @@ export interface ActiveProfileOptions {
   organizationReads?: OrganizationReadModels;
   profiles: Pick<Profiles, 'getActive'>;
   keychain: Pick<Keychain, 'withEncryptionPrivateKey' | 'listEncryptionKeys' | 'holdOneTimeKey' | 'withOneTimeKey'>;
-  stamper: Pick<Stamper, 'stamp'>;
+  stamper: RequestStamper;
   sandbox: Pick<Sandbox, 'isRunning'>;
   now: () => number;
   fetch?: typeof fetch;
@@ -121,7 +121,7 @@ export class ActiveProfile {
       const activity = tokenUsage === undefined ? undefined : answeredActivity(posted);
       if (activity !== undefined) await tokenUsage?.recordActivity(profile.organizationId, activity);
     };
-    const client: ApiClient = new ApiClient({
+    const client: ApiClient<Reading> = new ApiClient<Reading>({
       profile,
       stamper,
       now,

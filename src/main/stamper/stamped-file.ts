@@ -5,10 +5,10 @@
 import { checkStampableRequest, parseStampedRequest, stampedRequestText, type StampedRequest } from '../../shared/offline/stamped-request';
 import type { ApiClient } from '../client/api-client';
 import { FILE_LIMITS, readBoundedText, writeNewFile } from '../storage/bounded-file';
-import type { StampCredential, Stamper } from './stamper';
+import type { RequestStamper, StampCredential } from './stamp';
 
 export interface StampToFileOptions {
-  stamper: Pick<Stamper, 'stamp'>;
+  stamper: RequestStamper;
   credential: StampCredential;
   path: string;
   /** The exact text to stamp; it is kept as is. */

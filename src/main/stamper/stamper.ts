@@ -5,20 +5,10 @@
  */
 import type { Keychain } from '../keychain/keychain';
 import type { Pkcs11Tokens } from '../pkcs11/pkcs11-tokens';
-import { describeTokenKey, type TokenKey } from '../pkcs11/token-key';
-import { stampBody, STAMP_HEADER_NAME } from '../../shared/crypto/stamp';
+import { describeTokenKey } from '../pkcs11/token-key';
+import { stampBody } from '../../shared/crypto/stamp';
 import { QkError } from '../../shared/errors';
-
-export interface Stamp {
-  headerName: typeof STAMP_HEADER_NAME;
-  headerValue: string;
-}
-
-/** What signs a profile's stamps: its token key when it has one, its keychain API key otherwise. */
-export interface StampCredential {
-  apiKeyName: string;
-  tokenKey?: TokenKey | undefined;
-}
+import type { RequestStamper, Stamp, StampCredential } from './stamp';
 
 export type CredentialKind = 'keychain' | 'token';
 
@@ -26,7 +16,7 @@ export function credentialKind(credential: StampCredential): CredentialKind {
   return credential.tokenKey === undefined ? 'keychain' : 'token';
 }
 
-export class Stamper {
+export class Stamper implements RequestStamper {
   /** Without `tokens` (a tool that only ever signs with keychain keys), a token credential is refused. */
   constructor(
     private readonly keychain: Pick<Keychain, 'withApiKeySigner'>,

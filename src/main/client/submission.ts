@@ -1,11 +1,10 @@
 /**
- * The one point where main stamps an activity or a vote: the API client before it stamps a submission, and the
- * offline stamper before it stamps one into a file. A stamp check there (see stamp-check.ts) sees every activity
- * whatever channel asked for it, so a new channel cannot stamp without it.
+ * An activity submission as main is about to stamp it: the API client before it stamps a post, and the offline
+ * stamper before it stamps one into a file. Whoever checks stamps (main's confirmation) reads it from here, so a new
+ * channel cannot stamp without the check seeing the same submission.
  */
 import { operationByPath, type ActivityOperation } from '../../shared/api';
 import { QkError } from '../../shared/errors';
-import type { Reading } from './confirmation';
 
 export interface Submission {
   operation: ActivityOperation;
@@ -14,12 +13,6 @@ export interface Submission {
   /** Posted to the service now, or stamped into an offline file to be posted later. */
   delivery: 'post' | 'file';
 }
-
-/**
- * Runs before main stamps a submission; throws to stop it (nothing is stamped then). Answers the reading a person
- * confirmed, when one was shown, so the journal records what they saw.
- */
-export type StampCheck = (submission: Submission) => Promise<Reading | undefined>;
 
 /** The activity submission `body` carries to `path`; undefined when `path` is not an activity submission (a query). */
 export function submissionOf(path: string, body: string, delivery: Submission['delivery']): Submission | undefined {
