@@ -55,12 +55,12 @@ export function possibleVoters(
 }
 
 /** The user as a consensus sees them; without an email, a predicate on it says nothing for them. */
-function policyUserOf(user: UserFacts): PolicyUser {
+export function policyUserOf(user: UserFacts): PolicyUser {
   return { id: user.userId, tags: user.userTags, alias: user.userName, ...(user.userEmail === undefined ? {} : { email: user.userEmail }) };
 }
 
 /** The credentials the user may approve with, as a consensus sees them; a type or key the lookup lacks says nothing. */
-function credentialsOf(user: UserFacts): KnownCredential[] {
+export function credentialsOf(user: UserFacts): KnownCredential[] {
   const known = ({ credentialType, publicKey }: CredentialFacts) => ({
     ...(credentialType === undefined ? {} : { type: credentialType }),
     ...(publicKey === undefined ? {} : { public_key: publicKey }),

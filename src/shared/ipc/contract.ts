@@ -621,6 +621,8 @@ const organizationLookup = z.strictObject({
   tags: z.array(z.strictObject({ tagId: z.string(), tagName: z.string() })),
   /** Absent when the service does not report its root quorum. */
   rootQuorum: z.strictObject({ userIds: z.array(z.string()), threshold: z.number().int() }).optional(),
+  /** When the users the policies ask for are enough for the root quorum: main's sentence that the policies protect nothing against them. */
+  rootQuorumOverlap: z.string().max(2000).optional(),
   /** `activeNow`: whether the policy's time window holds now, by main's clock (one that cannot be evaluated does not). */
   policies: z.array(policyView.extend({ activeNow: z.boolean() })),
   wallets: z.array(walletView),

@@ -11,6 +11,7 @@ import { RowAction } from '../components/RowAction';
 import { SelectField } from '../components/SelectField';
 import { TableHead } from '../components/TableHead';
 import { OutcomeNotice } from '../components/OutcomeNotice';
+import { RootQuorumOverlapNotice } from '../components/RootQuorumOverlapNotice';
 import { useAction, useDebouncedValue } from '../hooks';
 import { useChannel, useInvalidate } from '../queries';
 import { changedFields, EMPTY_DRAFT, type PolicyDraft } from '../policy/draft';
@@ -67,6 +68,7 @@ export function PoliciesScreen() {
       <Progress label={action.busy} />
       {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} onDismiss={action.clearError} />}
       {outcome !== undefined && <OutcomeNotice what={outcome.what} outcome={outcome.outcome} onDismiss={() => setOutcome(undefined)} />}
+      <RootQuorumOverlapNotice />
 
       <section className="panel" aria-labelledby="policy-list-title">
         <h2 id="policy-list-title">Policies of this organization</h2>

@@ -3,6 +3,7 @@ import type { ChannelInput, ChannelOutput } from '../../../shared/ipc/contract';
 import { CheckboxGroup } from '../components/CheckboxGroup';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { QueryStatus } from '../components/QueryStatus';
+import { RootQuorumOverlapNotice } from '../components/RootQuorumOverlapNotice';
 import { ConfirmDialog, Modal, ReadingDialog } from '../components/Modal';
 import { Progress } from '../components/Progress';
 import { RowAction } from '../components/RowAction';
@@ -62,6 +63,7 @@ export function UsersScreen() {
           </div>
         ))}
       <QueryStatus query={organization} loading="Loading users…" />
+      <RootQuorumOverlapNotice />
 
       {org !== undefined && (
         <>
