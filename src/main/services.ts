@@ -290,7 +290,7 @@ export function createMainServices({
 /** Where no prompt was given, a token key refuses to sign rather than guess a PIN. */
 const noPinPrompt: AskPin = ({ tokenLabel }) =>
   Promise.reject(
-    new QkError('PASSPHRASE_REQUIRED', `the PIN of token ${JSON.stringify(tokenLabel)} cannot be asked here: this QuorumKey has no PIN prompt`),
+    new QkError('TOKEN_PIN_REQUIRED', `the PIN of token ${JSON.stringify(tokenLabel)} cannot be asked here: this QuorumKey has no PIN prompt`),
   );
 
 export interface MainHandlersOptions {

@@ -113,6 +113,10 @@ export const errorCodes = {
   PASSPHRASE_INVALID: G.UNAUTHENTICATED,
   /** A change that lowers the app's guard (a widening setting) needs the unlock passphrase: ask for it. */
   PASSPHRASE_REQUIRED: G.UNAUTHENTICATED,
+  /** A PKCS#11 token refused its user PIN (wrong, locked, wrong length); the message says what the token said. */
+  TOKEN_PIN_INVALID: G.UNAUTHENTICATED,
+  /** A token key was needed and its PIN was not given (the prompt was cancelled, or there is none here). */
+  TOKEN_PIN_REQUIRED: G.UNAUTHENTICATED,
   /** Revealing a secret needs a recent unlock: ask for the passphrase again. */
   REAUTH_REQUIRED: G.UNAUTHENTICATED,
   USER_DECLINED: G.FAILED_PRECONDITION,

@@ -177,10 +177,10 @@ describe.skipIf(!softhsmPresent)('a token key on the Keys screen, a profile on i
     await services.pkcs11.close();
     pinAnswer = '000000';
     const wrong = await refusal('keys.listTokenKeys', token);
-    expect(wrong).toMatchObject({ code: 'PASSPHRASE_INVALID' });
+    expect(wrong).toMatchObject({ code: 'TOKEN_PIN_INVALID' });
     expect(wrong.message).toContain(`token "${TOKEN_LABEL}" refused the PIN (CKR_PIN_INCORRECT)`);
     pinAnswer = undefined;
-    expect(await refusal('keys.listTokenKeys', token)).toMatchObject({ code: 'PASSPHRASE_REQUIRED' });
+    expect(await refusal('keys.listTokenKeys', token)).toMatchObject({ code: 'TOKEN_PIN_REQUIRED' });
     pinAnswer = PIN;
   });
 });

@@ -110,14 +110,14 @@ describe.skipIf(!softhsmPresent)('a P-256 key generated on a PKCS#11 token', () 
         (refusal: unknown) => refusal,
       );
       expect(error).toBeInstanceOf(QkError);
-      expect(error).toMatchObject({ code: 'PASSPHRASE_INVALID' });
+      expect(error).toMatchObject({ code: 'TOKEN_PIN_INVALID' });
       expect((error as QkError).message).toContain(`token "${TOKEN_LABEL}" refused the PIN (CKR_PIN_INCORRECT)`);
     } finally {
       await wrong.close();
     }
     const cancelled = new Pkcs11Tokens({ askPin: async () => undefined });
     try {
-      await expect(cancelled.listKeys(token)).rejects.toMatchObject({ code: 'PASSPHRASE_REQUIRED' });
+      await expect(cancelled.listKeys(token)).rejects.toMatchObject({ code: 'TOKEN_PIN_REQUIRED' });
     } finally {
       await cancelled.close();
     }

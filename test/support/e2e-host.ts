@@ -15,6 +15,7 @@ import * as esbuild from 'esbuild';
 import type { Page } from '@playwright/test';
 import { createDispatch, type Dispatch, type IpcHandlers } from '../../src/main/ipc/register';
 import type { ConfirmationRequest } from '../../src/main/confirmation/confirmation';
+import type { PinRequest } from '../../src/main/pkcs11/pkcs11-tokens';
 import type { SecretStore } from '../../src/main/keychain/secret-store';
 import { createRendererUrlCheck } from '../../src/main/ipc/sender';
 import { nodeServiceProcess } from '../../src/main/sandbox/node-process';
@@ -51,6 +52,10 @@ export interface E2eHost {
    * `cancel` at once, or `wait`: each confirmation waits until the test reads it and answers (nextConfirmation).
    */
   answerConfirmations(mode: 'continue' | 'cancel' | 'wait'): void;
+  /** Every token PIN prompt main showed on its surface (which token), in order. */
+  readonly pinPrompts: readonly PinRequest[];
+  /** What the host, playing the person at main's PIN prompt, types from now on; undefined (the default) cancels. */
+  answerPinPrompts(pin: string | undefined): void;
   /** The next confirmation main shows while answering `wait`, with the person's two buttons. */
   nextConfirmation(): Promise<ShownConfirmation>;
   /** The clipboard main copies secrets to (the system clipboard in the app). */
@@ -107,6 +112,9 @@ export async function startE2eHost({
   // The app asks in a native dialog, which a browser page cannot show or click: the host stands in for the person,
   // records each request, and answers it as the test says (at once, or once the test has read it).
   const confirmations: ConfirmationRequest[] = [];
+  // The app asks a token's PIN in a window main draws; here the host types it, as the test says.
+  const pinPrompts: PinRequest[] = [];
+  let pinAnswer: string | undefined;
   let answering: 'continue' | 'cancel' | 'wait' = 'continue';
   const shown: ShownConfirmation[] = [];
   const watchers: ((confirmation: ShownConfirmation) => void)[] = [];
@@ -139,6 +147,10 @@ export async function startE2eHost({
     clipboard,
     startSandboxService: startInOwnProcess(nodeServiceProcess()),
     notifier: notifications,
+    askPkcs11Pin: async (request) => {
+      pinPrompts.push(request);
+      return pinAnswer;
+    },
     fetch: traffic.fetch,
   });
   // The window the app would protect from screen capture: here, what it was last told.
@@ -182,6 +194,10 @@ export async function startE2eHost({
     handlers,
     dispatch,
     confirmations,
+    pinPrompts,
+    answerPinPrompts(pin) {
+      pinAnswer = pin;
+    },
     answerConfirmations(mode) {
       answering = mode;
     },

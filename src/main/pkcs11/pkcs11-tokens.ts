@@ -305,7 +305,7 @@ export class Pkcs11Tokens {
       session = pkcs11.C_OpenSession(slot, library.CKF_SERIAL_SESSION | library.CKF_RW_SESSION);
       const pin = await this.#askPin({ module: token.module, tokenLabel: token.tokenLabel });
       if (pin === undefined || pin === '') {
-        throw new QkError('PASSPHRASE_REQUIRED', `the PIN of token ${JSON.stringify(token.tokenLabel)} was not given; nothing was signed`);
+        throw new QkError('TOKEN_PIN_REQUIRED', `the PIN of token ${JSON.stringify(token.tokenLabel)} was not given; nothing was signed`);
       }
       try {
         pkcs11.C_Login(session, library.CKU_USER, pin);
@@ -438,17 +438,17 @@ function tokenError(library: Pkcs11Library, token: PinRequest, error: unknown, t
   const name = JSON.stringify(token.tokenLabel);
   if (error.code === library.CKR_PIN_INCORRECT) {
     return new QkError(
-      'PASSPHRASE_INVALID',
+      'TOKEN_PIN_INVALID',
       `token ${name} refused the PIN (CKR_PIN_INCORRECT); nothing was signed. ${
         triesLeft === undefined ? 'Too many wrong PINs lock the token' : `The token says ${triesLeft}`
       }`,
     );
   }
   if (error.code === library.CKR_PIN_LOCKED) {
-    return new QkError('PASSPHRASE_INVALID', `token ${name} is locked after too many wrong PINs (CKR_PIN_LOCKED); unblock it with its SO PIN`);
+    return new QkError('TOKEN_PIN_INVALID', `token ${name} is locked after too many wrong PINs (CKR_PIN_LOCKED); unblock it with its SO PIN`);
   }
   if (error.code === library.CKR_PIN_LEN_RANGE) {
-    return new QkError('PASSPHRASE_INVALID', `token ${name} refused the PIN as too short or too long (CKR_PIN_LEN_RANGE)`);
+    return new QkError('TOKEN_PIN_INVALID', `token ${name} refused the PIN as too short or too long (CKR_PIN_LEN_RANGE)`);
   }
   return new QkError('KEYCHAIN_UNAVAILABLE', `token ${name} refused: ${error.message} in ${error.method}`);
 }
