@@ -736,6 +736,7 @@ describe('bridge method signatures', () => {
         'journal.verify',
         'keys.listApiKeys',
         'keys.listEncryptionKeys',
+        'keys.pkcs11Modules',
         'profiles.getActive',
         'profiles.list',
         'requests.pending',
