@@ -8,6 +8,7 @@ const BENCHES: Array<{ name: string; load: () => Promise<{ run: () => Promise<un
   { name: 'service', load: () => import('./service.js') },
   { name: 'signing', load: () => import('./signing.js') },
   { name: 'approvals-render', load: () => import('./approvals-render.js') },
+  { name: 'approvals', load: () => import('./approvals-votes.js') },
   { name: 'journal', load: () => import('./journal.js') },
   { name: 'journal-hostile', load: () => import('./journal-hostile.js') },
   { name: 'policies', load: () => import('./policies.js') },
