@@ -17,6 +17,9 @@ import {
 import { done, expect, test } from './fixtures';
 import { unsignedUsdcTransfer } from './usdc-transfer';
 
+// Setting up an organization through the Sandbox takes most of a minute on a loaded two-core machine.
+test.describe.configure({ timeout: 120_000 });
+
 function expectWithinBudget(cost: TrafficCost): void {
   test.info().annotations.push({ type: 'one vote', description: cost.summary });
   // The recorder saw the click's work: exactly one vote was sent.

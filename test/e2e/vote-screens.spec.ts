@@ -9,6 +9,9 @@ import { ETHEREUM_WALLET_ACCOUNT, openWaiting } from '../support/vote-scenario';
 import { createKeyedUsers, done, expect, screenshotBothThemes, startSandbox, test } from './fixtures';
 import { USDC } from './usdc-transfer';
 
+// Setting up an organization through the Sandbox takes most of a minute on a loaded two-core machine.
+test.describe.configure({ timeout: 120_000 });
+
 test('the second profile of the second organization: main’s confirmation says who votes, where, and what the vote does', async ({ page, host }) => {
   const { baseUrl, enclaveSignerPublicKey } = await startSandbox(page, host);
   const { keychain, profiles } = host.services;
