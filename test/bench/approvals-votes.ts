@@ -38,7 +38,7 @@ export async function run(): Promise<ApprovalVotesResult> {
     console.log(
       `one vote on the Approvals screen (2 of 3, still waiting): ${result.requests} service requests (goal ≤ ${VOTE_BUDGET.requests}), ` +
         `${result.calls} IPC calls (goal ≤ ${VOTE_BUDGET.calls}), ${result.repeated} asked twice (goal 0)` +
-        (result.withinBudget ? '' : ' — over budget'),
+        (result.withinBudget ? ': met' : ': NOT met'),
     );
     console.log(`  ${cost.summary}`);
     return result;
