@@ -15,6 +15,7 @@ const FIXTURES = 'test/lint/fixtures/src';
 interface LintLayers {
   layerBoundaries: Linter.Config;
   rendererImports: Linter.Config;
+  importCycles: Linter.Config;
   layers: { type: string; pattern: string }[];
   mayImport: Record<string, string[]>;
 }
@@ -24,11 +25,12 @@ let results: Map<string, Linter.LintMessage[]>;
 
 beforeAll(async () => {
   lint = (await import(pathToFileURL(join(ROOT, 'eslint.config.js')).href)) as LintLayers;
-  const { layerBoundaries, rendererImports } = lint;
+  const { layerBoundaries, rendererImports, importCycles } = lint;
   const eslint = new ESLint({
     cwd: ROOT,
     overrideConfig: [
       { ...layerBoundaries, files: [`${FIXTURES}/**/*.ts`] },
+      { ...importCycles, files: [`${FIXTURES}/main/cycle/*.ts`, `${FIXTURES}/main/handed-in/*.ts`] },
       {
         ...rendererImports,
         files: [
@@ -113,6 +115,18 @@ describe('layer boundaries', () => {
   it('allow main to embed the service through its entry', () => {
     expect(boundaryErrors('main/embeds-service.ts')).toEqual([]);
     expect(boundaryErrors('service/families/wallets.ts')).toEqual([]);
+  });
+});
+
+describe('import cycles', () => {
+  it('refuse two modules that import each other, at both ends', () => {
+    expect(boundaryErrors('main/cycle/ledger.ts')).toEqual(['import-x/no-cycle: Dependency cycle detected']);
+    expect(boundaryErrors('main/cycle/teller.ts')).toEqual(['import-x/no-cycle: Dependency cycle detected']);
+  });
+
+  it('allow a function handed in, with a type-only import back', () => {
+    expect(boundaryErrors('main/handed-in/journal.ts')).toEqual([]);
+    expect(boundaryErrors('main/handed-in/client.ts')).toEqual([]);
   });
 });
 
