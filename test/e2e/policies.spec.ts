@@ -1,4 +1,6 @@
-import { test, expect, openScreen, screenshotBothThemes, startSandbox } from './fixtures';
+import { ApiClient } from '../../src/main/client/api-client';
+import { Stamper } from '../../src/main/stamper/stamper';
+import { createKeyedUsers, test, expect, openScreen, screenshotBothThemes, startSandbox } from './fixtures';
 import { expectCaretsUnder } from './caret';
 
 test('write a policy with a parse error, see it inline at its position, fix it, create it, then review an update as a diff', async ({
@@ -123,4 +125,38 @@ test('policies in words: the list names users instead of ids and reads amounts i
   await expect(review.locator('.diff-token-removed')).toHaveText('[removed: 1,000,000,000 (1,000 USDC; known token list)]');
   await expect(review.locator('.diff-token-added')).toHaveText('[added: 2,000,000,000 (2,000 USDC; known token list)]');
   await screenshotBothThemes(page, 'policy-token-diff');
+});
+
+test('a 2-of-2 root quorum of the two operators the policies ask for: Policies and Users say the policies protect nothing', async ({
+  page,
+  host,
+}) => {
+  const { rootUserId } = await startSandbox(page, host);
+  const root = new ApiClient({ profile: (await host.services.profiles.getActive())!, stamper: new Stamper(host.services.keychain) });
+  const [beaId] = await createKeyedUsers(host, root, ['Bea']);
+  const operator = (userId: string) => `approvers.any(user, user.id == '${userId}')`;
+  await host.handlers['policies.create']({
+    name: 'USDC up to 1,000: one operator',
+    effect: 'EFFECT_ALLOW',
+    condition: "activity.resource == 'WALLET'",
+    consensus: `${operator(rootUserId)} || ${operator(beaId!)}`,
+  });
+  await host.handlers['policies.create']({
+    name: 'USDC above 1,000: both operators',
+    effect: 'EFFECT_ALLOW',
+    condition: "activity.resource == 'WALLET'",
+    consensus: `${operator(rootUserId)} && ${operator(beaId!)}`,
+  });
+  const quorum = await host.handlers['organization.updateRootQuorum']({ userIds: [rootUserId, beaId!], threshold: 2 });
+  expect(quorum.state).toBe('completed');
+  await page.reload();
+
+  const said =
+    'The root quorum is Root user and Bea, the same people the policies ask for: the policies protect nothing against those two — together they can approve anything as the root quorum.';
+  await openScreen(page, 'Policies');
+  const notice = page.getByRole('note', { name: 'The policies and the root quorum' });
+  await expect(notice).toContainText(said);
+  await screenshotBothThemes(page, 'policies-root-overlap');
+  await openScreen(page, 'Users');
+  await expect(notice).toContainText(said);
 });
