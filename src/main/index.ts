@@ -123,12 +123,11 @@ async function start(): Promise<void> {
   const stopEvents = appServices.events.subscribe((event) => {
     if (!window.isDestroyed()) window.webContents.send(APP_EVENT_CHANNEL, event);
   });
-  appServices.activityWatch.start();
+  appServices.activityFeeds.start();
   appServices.inbox.start();
   mainWindow.on('closed', () => {
     stopEvents();
-    appServices.activityWatch.stop();
-    appServices.inbox.stop();
+    appServices.activityFeeds.stop();
     mainWindow = undefined;
   });
 }

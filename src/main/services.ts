@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { QkError } from '../shared/errors';
 import { activitiesHandlers, readingsWith } from './activities/activities.ipc';
+import { ActivityFeeds } from './activities/feed';
 import { approvalsHandlers } from './approvals/approvals.ipc';
 import { CaptureProtection } from './capture/capture-protection';
 import { ApiClient } from './client/api-client';
@@ -134,13 +135,15 @@ export interface MainServices {
   inFlight: InFlightRequests;
   /** What changed, for the window to read again (the app sends each over the event channel). */
   events: AppEvents;
-  /** Reports activities proposed or decided elsewhere; started by whoever shows a window (the app, the e2e host). */
+  /** The one poller: a feed per profile of what waits for votes; started by whoever shows a window (the app, the e2e host). */
+  activityFeeds: ActivityFeeds;
+  /** Reports the active profile's activities proposed or decided elsewhere, from the feed's looks. */
   activityWatch: ActivityWatch;
   /** Exports this desktop asked for that wait for votes, and the one-time keys held for them. */
   exportRequests: ExportRequests;
-  /** Watches every profile for what waits on this desktop's users; started by whoever shows a window. */
+  /** What waits on this desktop's users in every profile, from the feed's looks; notifies once started. */
   inbox: Inbox;
-  /** Stops the activity watch, clears a copied secret from the clipboard and stops the sandbox (in-flight requests finish first). */
+  /** Stops the activity feeds, clears a copied secret from the clipboard and stops the sandbox (in-flight requests finish first). */
   close(): Promise<void>;
 }
 
@@ -222,17 +225,10 @@ export function createMainServices({
         activityId: activity.id,
         status: activity.status,
       });
-      inbox.lookNow();
+      activityFeeds.lookNow();
     },
   });
-  const activityWatch = new ActivityWatch({ active, lock, events });
-  const exportRequests = new ExportRequests({ dataDir, keychain, events });
-  // A decided export this desktop asked for: tell the requester, or let its one-time key go.
-  events.subscribe((event) => {
-    if (event.type !== 'activity' || event.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED') return;
-    void followExport(exportRequests, active, event.activityId, now).catch((error: unknown) => console.error('following an export failed', error));
-  });
-  const inbox = new Inbox({
+  const activityFeeds = new ActivityFeeds({
     profiles,
     // Its own client per profile: its polls are not the page's requests, so they are not listed for cancelling.
     clientFor: (profile) => {
@@ -245,6 +241,22 @@ export function createMainServices({
         ...(requestTimeoutMs === undefined ? {} : { timeoutMs: requestTimeoutMs }),
       });
     },
+    settings,
+    lock,
+    events,
+    now,
+  });
+  // The watch listens first: the details of what was decided that it asks for, the inbox then finds asked.
+  const activityWatch = new ActivityWatch({ feeds: activityFeeds, lock, events });
+  const exportRequests = new ExportRequests({ dataDir, keychain, events });
+  // A decided export this desktop asked for: tell the requester, or let its one-time key go.
+  events.subscribe((event) => {
+    if (event.type !== 'activity' || event.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED') return;
+    void followExport(exportRequests, active, event.activityId, now).catch((error: unknown) => console.error('following an export failed', error));
+  });
+  const inbox = new Inbox({
+    feeds: activityFeeds,
+    profiles,
     // The same readings as the Approvals screen's, so a row and its notification say what the screen says.
     readingsFor: (profile) => readingsWith(active.servicesFor(profile), { now, keychain, tokens, settings, addressBook }),
     settings,
@@ -274,12 +286,12 @@ export function createMainServices({
     active,
     inFlight,
     events,
+    activityFeeds,
     activityWatch,
     exportRequests,
     inbox,
     close: async () => {
-      activityWatch.stop();
-      inbox.stop();
+      activityFeeds.stop();
       await secretClipboard?.clearCopied();
       await sandbox.stop();
       await pkcs11.close();

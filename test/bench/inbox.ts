@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { ActivityFeeds } from '../../src/main/activities/feed.js';
 import { ApiClient } from '../../src/main/client/api-client.js';
 import { AppEvents } from '../../src/main/events/app-events.js';
 import { Inbox } from '../../src/main/inbox/inbox.js';
@@ -71,25 +72,28 @@ export async function run(): Promise<void> {
       sent.push(performance.now());
       return fetch(input, init);
     };
-    const inbox = new Inbox({
+    const [lock, events] = [new AppLock(), new AppEvents()];
+    // No profile is active here: each is looked at on the inbox's interval.
+    const feeds = new ActivityFeeds({
       profiles,
       clientFor: (profile) => new ApiClient({ profile, stamper, fetch: counting }),
       settings,
-      lock: new AppLock(),
-      notifier: new NotificationRecorder(),
-      events: new AppEvents(),
+      lock,
+      events,
       now: Date.now,
     });
+    const inbox = new Inbox({ feeds, profiles, settings, lock, notifier: new NotificationRecorder(), events, now: Date.now });
 
     const windowMs = WINDOW_INTERVALS * INTERVAL_SECONDS * 1000;
     const idle = await loopDelayOver(windowMs);
     inbox.start();
+    feeds.start();
     // The first look also asks who each user is; what is measured is the looks after it.
     while (inbox.list().profiles.filter((profile) => profile.checkedAtMs !== undefined).length < PROFILES) await sleep(50);
     await sleep(SAME_LOOK_MS);
     sent.length = 0;
     const polling = await loopDelayOver(windowMs);
-    inbox.stop();
+    feeds.stop();
     const looks = looksOf(sent);
 
     const perLook = looks.map((look) => look.length);

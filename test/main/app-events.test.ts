@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ActivityFeeds, type FeedClient } from '../../src/main/activities/feed';
 import { ActivityWatch } from '../../src/main/events/activity-watch';
 import { AppEvents } from '../../src/main/events/app-events';
 import { AppLock } from '../../src/main/lock/lock';
-import type { ProfileServices } from '../../src/main/profiles/active-profile';
+import type { Profile } from '../../src/main/profiles/profiles';
 import type { Activity } from '../../src/shared/api';
 import type { AppEvent } from '../../src/shared/ipc/events';
 
@@ -74,17 +75,30 @@ function fakeOrganization() {
     if (found === undefined) throw new Error('not found');
     return { activity: found };
   });
-  let profileId = 'profile-1';
-  const services = async () =>
-    ({ profile: { id: profileId, baseUrl: 'http://127.0.0.1:1', organizationId: ORG }, client: { query } }) as unknown as ProfileServices;
-  return { state, services, switchProfile: (id: string) => (profileId = id) };
+  let active = { id: 'profile-1', name: 'One', baseUrl: 'http://127.0.0.1:1', organizationId: ORG } as Profile;
+  // The one profile this desktop holds, and it is the active one.
+  const profiles = { list: async () => [active], getActive: async () => active };
+  return { state, query, profiles, switchProfile: (id: string) => (active = { ...active, id }) };
 }
+
+const SETTINGS = { get: async () => ({ inbox: { intervalSeconds: 10 } }), onChange: () => undefined } as unknown as ConstructorParameters<
+  typeof ActivityFeeds
+>[0]['settings'];
 
 function watchOf(organization: ReturnType<typeof fakeOrganization>, lock = new AppLock()) {
   const emitted: AppEvent[] = [];
   const events = new AppEvents();
   events.subscribe((event) => emitted.push(event));
-  return { emitted, lock, watch: new ActivityWatch({ active: { services: organization.services }, lock, events, intervalMs: 1_000 }) };
+  const feeds = new ActivityFeeds({
+    profiles: organization.profiles,
+    clientFor: () => ({ query: organization.query }) as unknown as FeedClient,
+    settings: SETTINGS,
+    lock,
+    events,
+    now: () => Date.now(),
+    activeIntervalMs: 1_000,
+  });
+  return { emitted, lock, feeds, watch: new ActivityWatch({ feeds, lock, events }) };
 }
 
 describe('ActivityWatch', () => {
@@ -176,11 +190,11 @@ describe('ActivityWatch', () => {
     expect(emitted).toHaveLength(1);
   });
 
-  it('polls every interval while unlocked, and reads nothing while locked', async () => {
+  it('follows the feed: a look at the active profile every interval while unlocked, none while locked', async () => {
     vi.useFakeTimers();
     const organization = fakeOrganization();
-    const { emitted, lock, watch } = watchOf(organization);
-    watch.start();
+    const { emitted, lock, feeds } = watchOf(organization);
+    feeds.start();
     await vi.advanceTimersByTimeAsync(0);
     expect(organization.state.listed).toBe(1);
     organization.state.waiting = [activity('d', 'ACTIVITY_STATUS_CONSENSUS_NEEDED')];
@@ -201,7 +215,7 @@ describe('ActivityWatch', () => {
     await vi.advanceTimersByTimeAsync(1_000);
     expect(organization.state.listed).toBe(4);
 
-    watch.stop();
+    feeds.stop();
     await vi.advanceTimersByTimeAsync(10_000);
     expect(organization.state.listed).toBe(4);
   });
@@ -212,20 +226,14 @@ describe('ActivityWatch', () => {
     const events = new AppEvents();
     const emitted: AppEvent[] = [];
     events.subscribe((event) => emitted.push(event));
-    const noProfile = new ActivityWatch({ active: { services: () => Promise.reject(error) }, lock, events });
-    await expect(noProfile.check()).resolves.toBeUndefined();
+    const feedsOf = (profiles: ConstructorParameters<typeof ActivityFeeds>[0]['profiles'], query: FeedClient['query']) =>
+      new ActivityFeeds({ profiles, clientFor: () => ({ query }), settings: SETTINGS, lock, events, now: Date.now });
+    const none = { list: async () => [], getActive: async () => undefined };
     const organization = fakeOrganization();
+    const noProfile = new ActivityWatch({ feeds: feedsOf(none, organization.query as unknown as FeedClient['query']), lock, events });
+    await expect(noProfile.check()).resolves.toBeUndefined();
     organization.state.waiting = [activity('e', 'ACTIVITY_STATUS_CONSENSUS_NEEDED')];
-    const unreachable = new ActivityWatch({
-      active: {
-        services: async () => {
-          const services = await organization.services();
-          return { ...services, client: { query: () => Promise.reject(error) } } as unknown as ProfileServices;
-        },
-      },
-      lock,
-      events,
-    });
+    const unreachable = new ActivityWatch({ feeds: feedsOf(organization.profiles, () => Promise.reject(error)), lock, events });
     await expect(unreachable.check()).resolves.toBeUndefined();
     expect(emitted).toEqual([]);
   });

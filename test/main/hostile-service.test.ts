@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ActivityFeeds } from '../../src/main/activities/feed';
 import { ApiClient, COLLECTION_RESPONSE_BYTE_CAP, RESPONSE_BYTE_CAP } from '../../src/main/client/api-client';
 import { ACTIVITIES_PER_LOOK, DETAILS_IN_FLIGHT } from '../../src/main/client/waiting-activities';
 import { AppEvents } from '../../src/main/events/app-events';
@@ -139,15 +140,10 @@ describe('the inbox against a hostile service', () => {
       enclaveSignerPublicKey: `04${'ab'.repeat(64)}`,
     };
     const notifications = new NotificationRecorder();
-    const inbox = new Inbox({
-      profiles: { list: async () => [profile], setActive: async () => undefined },
-      clientFor: () => clientFor(service.baseUrl),
-      settings: new Settings({ dataDir }),
-      lock: new AppLock(),
-      notifier: notifications,
-      events: new AppEvents(),
-      now: Date.now,
-    });
+    const profiles = { list: async () => [profile], getActive: async () => undefined, setActive: async () => undefined };
+    const [settings, lock, events] = [new Settings({ dataDir }), new AppLock(), new AppEvents()];
+    const feeds = new ActivityFeeds({ profiles, clientFor: () => clientFor(service.baseUrl), settings, lock, events, now: Date.now });
+    const inbox = new Inbox({ feeds, profiles, settings, lock, notifier: notifications, events, now: Date.now });
     return { service, inbox, notifications };
   }
 

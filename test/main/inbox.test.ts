@@ -7,9 +7,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ActivityFeeds, MAX_BACK_OFF_MS } from '../../src/main/activities/feed';
 import { ApiClient } from '../../src/main/client/api-client';
 import { AppEvents } from '../../src/main/events/app-events';
-import { EXPIRING_SOON_MS, Inbox, MAX_BACK_OFF_MS } from '../../src/main/inbox/inbox';
+import { EXPIRING_SOON_MS, Inbox } from '../../src/main/inbox/inbox';
 import { Keychain } from '../../src/main/keychain/keychain';
 import { AppLock } from '../../src/main/lock/lock';
 import { Profiles, type Profile } from '../../src/main/profiles/profiles';
@@ -70,18 +71,27 @@ function inboxOf({ lock = new AppLock(), failFor }: { lock?: AppLock; failFor?: 
     asked.push(new URL(input instanceof Request ? input.url : String(input)).pathname);
     return fetch(input, init);
   };
-  const inbox = new Inbox({
+  const settings = new Settings({ dataDir });
+  const feeds = new ActivityFeeds({
     profiles,
     clientFor: (profile) => {
       if (failFor?.has(profile.id)) throw new QkError('NETWORK_ERROR', `${profile.name}'s service is unreachable`);
       return new ApiClient({ profile, stamper, now: service.clock.now, fetch: counting });
     },
-    settings: new Settings({ dataDir }),
+    settings,
+    lock,
+    events,
+    now: service.clock.now,
+    random: () => 0.5,
+  });
+  const inbox = new Inbox({
+    feeds,
+    profiles,
+    settings,
     lock,
     notifier: notifications,
     events,
     now: service.clock.now,
-    random: () => 0.5,
   });
   return { inbox, notifications, emitted, lock };
 }
@@ -264,7 +274,6 @@ describe('Inbox', () => {
     const { inbox, notifications } = inboxOf();
     inbox.start();
     await inbox.check();
-    inbox.stop();
     expect(inbox.list().waitingForMe).toBe(2);
     expect(notifications.notifications).toEqual([]);
     expect(notifications.badge).toBe(2);

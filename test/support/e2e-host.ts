@@ -229,12 +229,11 @@ export async function startE2eHost({
         );
       });
       page.once('close', stopEvents);
-      services.activityWatch.start();
+      services.activityFeeds.start();
       services.inbox.start();
     },
     async close() {
-      services.activityWatch.stop();
-      services.inbox.stop();
+      services.activityFeeds.stop();
       await new Promise<void>((done) => server.close(() => done()));
       // Stop the embedded sandbox first: it holds the 'sandbox' key the next step deletes.
       await services.close();

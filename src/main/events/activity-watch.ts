@@ -1,23 +1,19 @@
 /**
- * Watches the active profile's activities that wait for votes, so an activity proposed, voted on or decided
- * elsewhere (another operator, the CLI, another machine) reaches the window without anyone pressing Refresh. A light
- * poll in main, not in the page: every few seconds one `list_activities` of what waits (one page; the details of
- * what left it a few at a time, waiting-activities.ts) and one of the newest completed activity, none while the app
- * is locked.
+ * Tells the window of the active profile's activities that were proposed, voted on or decided elsewhere (another
+ * operator, the CLI, another machine), so they show up without anyone pressing Refresh. It asks nothing of its own:
+ * it reads the active profile's looks of the activity feed (activities/feed.ts) and turns what changed since the last
+ * one into `activity` events; main's read of the organization is made anew when one reports a completion.
  */
 import type { Activity } from '../../shared/api/activity-record';
-import { mapConcurrently, waitingActivities } from '../client/waiting-activities';
-import type { ActiveProfile } from '../profiles/active-profile';
+import type { ActivityFeeds, SeenLook } from '../activities/feed';
+import { mapConcurrently } from '../client/waiting-activities';
 import type { AppLock } from '../lock/lock';
 import type { AppEvents } from './app-events';
 
-export const ACTIVITY_WATCH_INTERVAL_MS = 3_000;
-
 export interface ActivityWatchOptions {
-  active: Pick<ActiveProfile, 'services'>;
-  lock: Pick<AppLock, 'locked' | 'onChange'>;
+  feeds: Pick<ActivityFeeds, 'subscribe' | 'check'>;
+  lock: Pick<AppLock, 'onChange'>;
   events: Pick<AppEvents, 'emit'>;
-  intervalMs?: number;
 }
 
 /**
@@ -32,75 +28,36 @@ interface Seen {
 
 export class ActivityWatch {
   readonly #options: ActivityWatchOptions;
-  #timer: NodeJS.Timeout | undefined;
   #seen: Seen | undefined;
-  #checking: Promise<void> | undefined;
-  #started = false;
 
   constructor(options: ActivityWatchOptions) {
     this.#options = options;
-    // Nothing is read while locked; on unlock the watch starts over from what is waiting then.
+    options.feeds.subscribe({ look: (look) => (look.ok && look.active ? this.#report(look) : undefined) });
+    // Nothing is read while locked; after the unlock the watch starts over from what is waiting then.
     options.lock.onChange((locked) => {
-      if (locked) this.#pause();
-      else if (this.#started) this.#resume();
+      if (locked) this.#seen = undefined;
     });
   }
 
-  start(): void {
-    this.#started = true;
-    if (!this.#options.lock.locked) this.#resume();
-  }
-
-  stop(): void {
-    this.#started = false;
-    this.#pause();
+  /** Has the feed look now, and resolves once what changed was reported. */
+  check(): Promise<void> {
+    return this.#options.feeds.check();
   }
 
   /**
-   * Reads what waits now and reports every activity that appeared, changed (a vote, a status) or stopped waiting since
-   * the last check of the same profile. The first check of a profile reports every activity waiting then as changed:
-   * the window may have read the profile before one appeared, and nothing else would tell it.
+   * Reports every activity that appeared, changed (a vote, a status) or stopped waiting since the last look at the
+   * same profile. The first look at a profile (after a switch, or the unlock) reports every activity waiting then as
+   * changed: the window may have read the profile before one appeared, and nothing else would tell it.
    */
-  check(): Promise<void> {
-    this.#checking ??= this.#checkOnce().finally(() => {
-      this.#checking = undefined;
-    });
-    return this.#checking;
-  }
-
-  async #checkOnce(): Promise<void> {
-    if (this.#options.lock.locked) return;
-    let services;
-    try {
-      services = await this.#options.active.services();
-    } catch {
-      // No profile is active, or it is the Sandbox and stopped: nothing to watch until that changes.
-      this.#seen = undefined;
-      return;
-    }
-    const { profile, client } = services;
+  async #report({ profile, waiting, newestCompleted: newest, detail }: SeenLook): Promise<void> {
     const scope = JSON.stringify([profile.id, profile.baseUrl, profile.organizationId]);
-    let waiting: Activity[];
-    let newest: Activity | undefined;
-    try {
-      // The newest completed activity too: a change made elsewhere that needed no vote (a policy, a user, the root
-      // quorum) never waits, and it is seen only there; main's read of the organization is made anew when it is reported.
-      [waiting, newest] = await Promise.all([
-        waitingActivities(client),
-        client
-          .query('list_activities', { filterByStatus: ['ACTIVITY_STATUS_COMPLETED'], paginationOptions: { limit: '1' } })
-          .then(({ activities }) => activities[0]),
-      ]);
-    } catch {
-      // Unreachable for now (a restart, the network): the screens say so when they read; the next check tries again.
-      return;
-    }
     const previous = this.#seen?.scope === scope ? this.#seen : undefined;
     const activities = new Map(waiting.map((activity) => [activity.id, stateOf(activity)]));
     const newestState = newest === undefined ? undefined : `${newest.id}:${stateOf(newest)}`;
     this.#seen = { scope, activities, newest: newestState };
     const { events } = this.#options;
-    // As for what waits, a profile's first look reports it: the organization may have been read before it ran.
+    // A change elsewhere that needed no vote is seen only as the newest completed activity. As for what waits, a
+    // profile's first look reports it: the organization may have been read before it ran.
     if (newest !== undefined && newestState !== previous?.newest) {
       events.emit({ type: 'activity', change: 'created', organizationId: newest.organizationId, activityId: newest.id, status: newest.status });
     }
@@ -110,11 +67,11 @@ export class ActivityWatch {
       const change = previous !== undefined && before === undefined ? 'created' : 'changed';
       events.emit({ type: 'activity', change, organizationId: activity.organizationId, activityId: activity.id, status: activity.status });
     }
-    // Decided (or expired from the list) since the last check: its new status says which.
+    // Decided (or expired from the list) since the last look: its new status says which.
     const left = [...(previous?.activities.keys() ?? [])].filter((activityId) => !activities.has(activityId));
     const decided = await mapConcurrently(left, (activityId) =>
-      client.query('get_activity', { activityId }).then(
-        ({ activity }) => activity,
+      detail(activityId).then(
+        (activity) => activity,
         () => undefined,
       ),
     );
@@ -128,20 +85,6 @@ export class ActivityWatch {
         status: activity.status,
       });
     }
-  }
-
-  #resume(): void {
-    if (this.#timer !== undefined) return;
-    this.#timer = setInterval(() => void this.check(), this.#options.intervalMs ?? ACTIVITY_WATCH_INTERVAL_MS);
-    // The watch alone must not keep a process (the CLI, a test) alive.
-    this.#timer.unref();
-    void this.check();
-  }
-
-  #pause(): void {
-    clearInterval(this.#timer);
-    this.#timer = undefined;
-    this.#seen = undefined;
   }
 }
 

@@ -1,8 +1,7 @@
 /**
- * One inbox across every profile this desktop holds (docs/architecture.md#the-inbox). Main looks at each profile's
- * service once per interval (Settings, 10 s by default) with one `list_activities` of what waits for votes, backs
- * off with jitter from a service that fails without holding up the others, and stops looking while the app is
- * locked. From what it finds it keeps, per profile, what waits for this user's vote, what this user proposed and
+ * One inbox across every profile this desktop holds (docs/architecture.md#the-inbox). It reads each profile's looks
+ * of the activity feed (activities/feed.ts: what waits for votes, at the inbox's interval, with a back-off per
+ * profile, nothing while the app is locked) and keeps no timer of its own. From what it finds it keeps, per profile, what waits for this user's vote, what this user proposed and
  * still waits, and what they proposed that was decided; it tells the person through desktop notifications and the
  * badge, and the window through the `inbox` event. What one look keeps and tells is bounded, however much a service
  * answers, and every text of the service's is shown escaped (visibleText).
@@ -11,14 +10,14 @@ import type { Activity, Vote } from '../../shared/api/activity-record';
 import { timestampMs } from '../../shared/api/timestamps';
 import { currentVoteOf } from '../../shared/approvals/voting';
 import { describeActivity } from '../../shared/describe';
-import { toQkError } from '../../shared/errors';
+import { toQkError, type QkError } from '../../shared/errors';
 import type { InboxItemView, InboxProfileView, InboxSettings } from '../../shared/ipc/contract';
 import type { ActivityReadingView } from '../../shared/ipc/readings';
 import { visibleText } from '../../shared/visible-text';
+import type { ActivityFeeds, FeedClient, FeedLook, SeenLook } from '../activities/feed';
 import type { Readings } from '../activities/readings';
 import { tallyOf } from '../approvals/approvals';
-import type { ApiClient } from '../client/api-client';
-import { mapConcurrently, waitingActivities } from '../client/waiting-activities';
+import { mapConcurrently } from '../client/waiting-activities';
 import type { AppEvents } from '../events/app-events';
 import type { AppLock } from '../lock/lock';
 import type { Profile, Profiles } from '../profiles/profiles';
@@ -27,27 +26,21 @@ import type { Notifier } from './notifier';
 
 /** An activity waiting for this user's vote is "expiring soon" (and notified once) within this long of its end. */
 export const EXPIRING_SOON_MS = 60 * 60 * 1000;
-/** The longest a failing service waits between two looks, before jitter. */
-export const MAX_BACK_OFF_MS = 5 * 60 * 1000;
 /** Decided proposals kept per profile until the person clears them; also the most one look asks details of. */
 const DECIDED_KEPT = 20;
 /** Notifications one look shows per profile; what it has to tell beyond them is counted in one more. */
 export const NOTIFIED_PER_LOOK = 5;
 
-export type InboxClient = Pick<ApiClient, 'query'>;
-
 export interface InboxOptions {
-  profiles: Pick<Profiles, 'list' | 'setActive'>;
-  /** A client acting for `profile`, its requests not listed among the page's; throws when it cannot (a stopped Sandbox). */
-  clientFor: (profile: Profile) => InboxClient;
-  settings: Pick<Settings, 'get' | 'onChange'>;
+  /** The looks at each profile's service the inbox reads (the one poller; see activities/feed.ts). */
+  feeds: Pick<ActivityFeeds, 'subscribe' | 'check'>;
+  profiles: Pick<Profiles, 'setActive'>;
+  settings: Pick<Settings, 'get'>;
   lock: Pick<AppLock, 'locked' | 'onChange'>;
   /** None where there is no desktop to show them (the CLI): the inbox still keeps what waits. */
   notifier?: Notifier;
-  events: Pick<AppEvents, 'emit' | 'subscribe'>;
+  events: Pick<AppEvents, 'emit'>;
   now: () => number;
-  /** For the back-off's jitter (Math.random by default). */
-  random?: () => number;
   /** Told after a notification click made its profile active (the app brings its window to the front). */
   onOpened?: () => void;
   /**
@@ -66,17 +59,14 @@ interface Who {
 }
 
 interface Watched {
-  /** The whole profile: an edited URL, organization or key starts a new client and a new `who`. */
+  /** The whole profile: an edited URL, organization or key starts a new `who`. */
   key: string;
   profile: Profile;
-  client: InboxClient | undefined;
   /** Main's readings for this profile, made with its client. */
   reader: Pick<Readings, 'of'> | undefined;
   who: Who | undefined;
   /** The activities waiting at the last good look; undefined before the first. */
   waiting: Map<string, Activity> | undefined;
-  failures: number;
-  nextLookAtMs: number;
   error: InboxProfileView['error'];
   checkedAtMs: number | undefined;
   decided: InboxProfileView['decided'];
@@ -102,54 +92,24 @@ interface Told {
 export class Inbox {
   readonly #options: InboxOptions;
   readonly #watched = new Map<string, Watched>();
-  #timer: NodeJS.Timeout | undefined;
   #started = false;
   /** Activities that began waiting before this are counted, not notified: the person was not waiting to be told. */
   #startedAtMs = 0;
-  #checking: Promise<void> | undefined;
-  #again = false;
   #shownSignature = '';
 
   constructor(options: InboxOptions) {
     this.#options = options;
     options.lock.onChange((locked) => {
       if (locked) this.#onLock();
-      else if (this.#started) this.#schedule(0);
     });
-    // A shorter interval applies at once rather than after the current, longer wait.
-    options.settings.onChange(() => {
-      if (this.#started && !options.lock.locked) this.#schedule(0);
-    });
-    options.events.subscribe((event) => {
-      if (!this.#started || options.lock.locked) return;
-      if (event.type === 'profile' && (event.change === 'added' || event.change === 'edited')) void this.check();
-      // A Sandbox that runs again answers now: its profiles need not sit out their back-off.
-      if (event.type === 'sandbox' && event.state === 'running') {
-        for (const watched of this.#watched.values()) watched.nextLookAtMs = 0;
-        void this.check();
-      }
-    });
+    options.feeds.subscribe({ look: (look) => this.#look(look), round: (profiles) => this.#afterRound(profiles) });
   }
 
+  /** From now on what begins waiting is news to notify (the feed itself is started by whoever shows a window). */
   start(): void {
     if (this.#started) return;
     this.#started = true;
     this.#startedAtMs = this.#options.now();
-    if (!this.#options.lock.locked) this.#schedule(0);
-  }
-
-  stop(): void {
-    this.#started = false;
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-  }
-
-  /**
-   * A vote or proposal main just submitted changed what waits: look again now rather than at the next interval, so
-   * a vote made under one profile clears the activity from the others' inboxes at once.
-   */
-  lookNow(): void {
-    if (this.#started && !this.#options.lock.locked) void this.check();
   }
 
   /** Every profile's inbox as last seen, and how many approvals wait for this desktop's users. */
@@ -163,36 +123,17 @@ export class Inbox {
     this.#announce();
   }
 
-  /**
-   * Looks at every profile that is due (all but those backing off), then notifies and announces what changed. A
-   * check asked for while one runs runs once more after it, so nothing asked for is missed.
-   */
+  /** Has the feed look at every profile not backing off now; resolves once what it found was notified and announced. */
   check(): Promise<void> {
-    if (this.#checking !== undefined) {
-      this.#again = true;
-      return this.#checking;
-    }
-    this.#checking = this.#checkOnce().finally(() => {
-      this.#checking = undefined;
-      if (this.#again) {
-        this.#again = false;
-        void this.check();
-      }
-    });
-    return this.#checking;
+    return this.#options.feeds.check();
   }
 
-  async #checkOnce(): Promise<void> {
-    if (this.#options.lock.locked) return;
-    const settings = (await this.#options.settings.get()).inbox;
-    const profiles = await this.#options.profiles.list();
-    const present = new Set(profiles.map((profile) => profile.id));
-    for (const id of this.#watched.keys()) if (!present.has(id)) this.#watched.delete(id);
-    const nowMs = this.#options.now();
-    const due = profiles.map((profile) => this.#watchedOf(profile)).filter((watched) => watched.nextLookAtMs <= nowMs);
-    // Each profile on its own: one that fails or hangs until its time-out does not hold up the others' notifications.
-    await Promise.all(due.map((watched) => this.#look(watched, settings)));
-    if (this.#options.lock.locked) return;
+  /** After a round of looks: profiles removed since are forgotten, then the badge and the window are told. */
+  #afterRound(profiles: readonly Profile[]): void {
+    // In the profiles' order, whichever answered first: looks come back as each service answers.
+    const kept = profiles.flatMap((profile) => this.#watched.get(profile.id) ?? []);
+    this.#watched.clear();
+    for (const watched of kept) this.#watched.set(watched.profile.id, watched);
     this.#options.notifier?.setBadge(this.list().waitingForMe);
     this.#announce();
   }
@@ -204,12 +145,9 @@ export class Inbox {
     const watched: Watched = {
       key,
       profile,
-      client: undefined,
       reader: undefined,
       who: undefined,
       waiting: undefined,
-      failures: 0,
-      nextLookAtMs: 0,
       error: undefined,
       checkedAtMs: undefined,
       decided: known?.decided ?? [],
@@ -220,12 +158,15 @@ export class Inbox {
     return watched;
   }
 
-  async #look(watched: Watched, settings: InboxSettings): Promise<void> {
-    const { now } = this.#options;
+  async #look(look: FeedLook): Promise<void> {
+    const watched = this.#watchedOf(look.profile);
+    if (!look.ok) {
+      this.#failed(watched, look.error, look.retryAtMs);
+      return;
+    }
+    const { client, waiting: activities } = look;
     try {
-      watched.client ??= this.#options.clientFor(watched.profile);
-      const client = watched.client;
-      const activities = await waitingActivities(client);
+      const settings = (await this.#options.settings.get()).inbox;
       const previous = watched.waiting;
       // Who decides may have changed whenever something appeared or was decided (a quorum change that needed no vote
       // leaves no trace in this list): the quorum is read again then, and only then, so a quiet look costs one request.
@@ -236,29 +177,24 @@ export class Inbox {
       watched.waiting = new Map(activities.map((activity) => [activity.id, activity]));
       await this.#read(watched, activities);
       const toldThisLook: Told = { shown: 0, more: 0 };
-      await this.#notifyDecided(watched, previous, settings, toldThisLook);
+      await this.#notifyDecided(watched, look, previous, settings, toldThisLook);
       this.#notifyWaiting(watched, activities, previous === undefined, settings, toldThisLook);
       this.#tellMore(watched, toldThisLook);
       // What left the list never waits again: only what still waits needs remembering as told.
       for (const told of watched.notified) if (!watched.waiting.has(told.slice(told.indexOf(':') + 1))) watched.notified.delete(told);
-      watched.failures = 0;
-      watched.nextLookAtMs = 0;
       watched.error = undefined;
-      watched.checkedAtMs = now();
+      watched.checkedAtMs = this.#options.now();
     } catch (error) {
-      const failure = toQkError(error);
-      watched.failures += 1;
-      const intervalMs = settings.intervalSeconds * 1000;
-      const backOffMs = Math.min(intervalMs * 2 ** watched.failures, MAX_BACK_OFF_MS);
-      // ±25 % so that many desktops pointed at one recovering service do not all come back at the same instant.
-      const jittered = Math.round(backOffMs * (0.75 + 0.5 * (this.#options.random ?? Math.random)()));
-      watched.nextLookAtMs = now() + jittered;
-      watched.error = { code: failure.code, message: failure.message, retryAtMs: watched.nextLookAtMs };
-      // The next look asks again who the user is: the failure may have been a changed key or organization.
-      watched.client = undefined;
-      watched.reader = undefined;
-      watched.who = undefined;
+      // What the inbox asks beyond the look failed: the profile backs off in the feed as if the look had.
+      this.#failed(watched, toQkError(error), look.fail(error));
     }
+  }
+
+  #failed(watched: Watched, failure: QkError, retryAtMs: number): void {
+    watched.error = { code: failure.code, message: failure.message, retryAtMs };
+    // The next look asks again who the user is: the failure may have been a changed key or organization.
+    watched.reader = undefined;
+    watched.who = undefined;
   }
 
   /**
@@ -286,17 +222,20 @@ export class Inbox {
    * Proposals of this user that stopped waiting since the last look: a get_activity each says how they ended, a few
    * at a time, for at most as many as are kept. One still waiting had only slid off the page the look asked for.
    */
-  async #notifyDecided(watched: Watched, previous: Map<string, Activity> | undefined, settings: InboxSettings, told: Told): Promise<void> {
-    const { client, who, waiting } = watched;
-    if (previous === undefined || who === undefined || waiting === undefined || client === undefined) return;
+  async #notifyDecided(
+    watched: Watched,
+    { detail }: SeenLook,
+    previous: Map<string, Activity> | undefined,
+    settings: InboxSettings,
+    told: Told,
+  ): Promise<void> {
+    const { who, waiting } = watched;
+    if (previous === undefined || who === undefined || waiting === undefined) return;
     const stopped = [...previous.entries()]
       .filter(([activityId, before]) => !waiting.has(activityId) && requesterOf(before)?.userId === who.userId)
       .slice(0, DECIDED_KEPT)
       .map(([activityId]) => activityId);
-    const answers = await mapConcurrently(stopped, async (activityId) => ({
-      activityId,
-      activity: (await client.query('get_activity', { activityId })).activity,
-    }));
+    const answers = await mapConcurrently(stopped, async (activityId) => ({ activityId, activity: await detail(activityId) }));
     for (const { activityId, activity } of answers) {
       if (activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED') continue;
       const title = titleOf(activity);
@@ -386,8 +325,6 @@ export class Inbox {
 
   /** Locked: no content stays on screen; one notification says how many approvals wait, nothing about them. */
   #onLock(): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
     const { notifier } = this.#options;
     if (notifier === undefined) return;
     notifier.withdrawAll();
@@ -405,25 +342,6 @@ export class Inbox {
       },
       (error: unknown) => console.error('the inbox could not read its settings:', toQkError(error).message),
     );
-  }
-
-  #schedule(delayMs: number): void {
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => void this.#tick(), delayMs);
-    // The inbox alone must not keep a process (a test, the bench) alive.
-    this.#timer.unref();
-  }
-
-  async #tick(): Promise<void> {
-    this.#timer = undefined;
-    let intervalMs = 10_000;
-    try {
-      await this.check();
-      intervalMs = (await this.#options.settings.get()).inbox.intervalSeconds * 1000;
-    } catch (error) {
-      console.error('the inbox could not look:', toQkError(error).message);
-    }
-    if (this.#started && !this.#options.lock.locked && this.#timer === undefined) this.#schedule(intervalMs);
   }
 
   /** Tells the window when what it would show changed (time passing alone does not count). */
@@ -454,12 +372,12 @@ export class Inbox {
   }
 }
 
-async function whoIs(client: InboxClient): Promise<Who> {
+async function whoIs(client: FeedClient): Promise<Who> {
   const [{ userId, organizationName }, quorum] = await Promise.all([client.query('whoami', {}), quorumOf(client)]);
   return { userId, organizationName, quorum };
 }
 
-function quorumOf(client: InboxClient): Promise<Who['quorum']> {
+function quorumOf(client: FeedClient): Promise<Who['quorum']> {
   return client.query('get_organization_configs', {}).then(
     ({ configs }) => configs.quorum,
     // A service without the configs query still has activities to vote on; who completes one stays unknown.
