@@ -21,7 +21,7 @@ export interface SimulateArguments {
 
 /** The command's output: the simulation in lines, or what was saved where. */
 export async function simulateCommand(
-  services: Pick<MainServices, 'settings' | 'tokens'>,
+  services: Pick<MainServices, 'settings' | 'tokens' | 'addressBook'>,
   client: ApiClient,
   { activityId, stateBundle, saveStateBundle }: SimulateArguments,
 ): Promise<string> {
@@ -29,7 +29,7 @@ export async function simulateCommand(
     throw new UsageError('--state-bundle simulates from a bundle and --save-state-bundle makes one: give one of them');
   }
   if (stateBundle === '' || saveStateBundle === '') throw new UsageError('--state-bundle and --save-state-bundle take a file');
-  const simulations = new Simulations({ settings: services.settings, tokens: services.tokens });
+  const simulations = new Simulations({ settings: services.settings, tokens: services.tokens, addressBook: services.addressBook });
   const { request, snapshot } = await simulations.activityRequest(client, activityId);
   if (saveStateBundle !== undefined) {
     const bundle = await simulations.stateBundleFor(request, snapshot);
