@@ -18,7 +18,8 @@ import {
 } from 'viem';
 import { decodeAuthorization, decodeEthereumTransaction, decodeTypedData } from '../chains/ethereum';
 import { ether, gwei, warnLargeTransfer } from './amounts';
-import { callDescriptor } from './erc7730/reading';
+import { callDescriptor, type DescriptorSection } from './erc7730/reading';
+import type { RenderedOutput } from './erc7730/types';
 import { findNode, maxOfType, readableMembers, type AmountToken, type StructMembers, type TypedMember } from './ethereum-values';
 import type { Lookup } from './lookup';
 import { ethereumNetwork } from './networks';
@@ -55,6 +56,8 @@ export interface EthereumReading {
   details: EthereumTransactionDetails;
   network: Network;
   summary: string;
+  /** The registry's reading of the transaction's own call, when a shipped descriptor binds its contract. */
+  descriptor?: DescriptorSection;
 }
 
 const abiStructMembers: StructMembers = (member) =>
@@ -140,7 +143,8 @@ const TOKEN_FUNCTIONS = new Set(['transfer', 'transferFrom', 'approve', 'increas
 /**
  * A call to `address` with `value` and `data`, read: the one entry point for every call the card shows, the
  * transaction's own and those a Safe runs (`depth` counts the Safe and batch levels above it; `runsAs` is the account
- * the called code runs as, `address` itself unless a Safe delegate-called it).
+ * the called code runs as, `address` itself unless a Safe delegate-called it; `descriptor` the registry's reading of
+ * the call, if any).
  */
 function readCallTo(
   address: Address,
@@ -150,29 +154,34 @@ function readCallTo(
   warnings: Warnings,
   decodedByPolicy: boolean,
   depth: number,
-  runsAs: Address = address,
+  runsAs: Address,
+  descriptor: DescriptorSection | undefined,
 ): { to: AddressRef; value: Amount; call?: ContractCall } {
   const hasData = data.length > 2;
   const to = lookup.address('ethereum', address, hasData);
-  const call = hasData ? readCall(to, data, runsAs, lookup, warnings, decodedByPolicy, depth) : undefined;
+  const call = hasData ? readCall(to, data, runsAs, lookup, warnings, decodedByPolicy, depth, descriptor) : undefined;
   if (!hasData || value > 0n) checkRecipient(to, lookup, warnings);
   const amount = ether(value);
   checkValueThreshold(amount, lookup, warnings);
   return { to, value: amount, ...(call === undefined ? {} : { call }) };
 }
 
+/** The registry's reading of a call, when a shipped descriptor binds its contract on the lookup's chain. */
+function registryDescriptor(to: Address, value: bigint, data: Hex, from: Address | undefined, lookup: Lookup): DescriptorSection | undefined {
+  const { descriptors } = lookup.context;
+  const chainId = lookup.ethereumChainId;
+  return descriptors === undefined || chainId === undefined ? undefined : callDescriptor({ chainId, to, data, value, from }, lookup, descriptors);
+}
+
 /**
- * A Safe's calls are read as every call is, the registry's descriptors included (the transaction's own call gets its
- * descriptor reading in index.ts, by the same callDescriptor); the policy engine reads only the transaction's own call.
+ * A Safe's calls are read as every call is, the registry's descriptors included; the policy engine reads only the
+ * transaction's own call.
  */
 const innerReader =
   (lookup: Lookup, warnings: Warnings): ReadInnerCall =>
   ({ to, value, data, from, runsAs }, depth) => {
-    const read = readCallTo(to, value, data, lookup, warnings, true, depth, runsAs);
-    const { descriptors } = lookup.context;
-    const chainId = lookup.ethereumChainId;
-    const descriptor =
-      descriptors === undefined || chainId === undefined ? undefined : callDescriptor({ chainId, to, data, value, from }, lookup, descriptors);
+    const descriptor = registryDescriptor(to, value, data, from, lookup);
+    const read = readCallTo(to, value, data, lookup, warnings, true, depth, runsAs, descriptor);
     return descriptor === undefined ? read : { ...read, descriptor };
   };
 
@@ -198,6 +207,7 @@ function readCall(
   warnings: Warnings,
   decodedByPolicy: boolean,
   depth: number,
+  descriptor: DescriptorSection | undefined,
 ): ContractCall {
   const safeCall = readSafeCall(to, data, runsAs, depth, lookup, warnings, innerReader(lookup, warnings));
   if (safeCall !== undefined) return safeCall;
@@ -231,6 +241,13 @@ function readCall(
   const unread = fallback
     ? `the call is read by its selector alone, as the ERC-20 ${toFunctionSignature(guess.item)} of a token whose decimals are unknown`
     : `the call (selector ${selector}) cannot be read`;
+  const elsewhere = lookup.contractsElsewhere(to.address).map((contract) => `“${contract.label}” on ${ethereumNetwork(contract.chainId).name}`);
+  const chainName = lookup.ethereumChainId === undefined ? 'the chain this request names' : ethereumNetwork(lookup.ethereumChainId).name;
+  // A descriptor that read the call says what is true in place of "cannot be read"; one that could not leaves the warning.
+  const registryNote =
+    !standardTokenCall && abi === undefined && descriptor?.rendered !== undefined
+      ? `No ABI uploaded for ${shown(to)}${elsewhere.length > 0 ? ` on ${chainName}` : ''}; read by ${descriptor.describedBy}; the raw call data is below`
+      : undefined;
   if (standardTokenCall) {
     const why =
       abi === undefined ? `No interface is uploaded for ${shown(to)}` : `The ABI uploaded for ${shown(to)} has no function that decodes this call`;
@@ -240,23 +257,23 @@ function readCall(
       `${why}: it is read as the standard ERC-20 ${toFunctionSignature(guess.item)} of ${whose}, but policies cannot read its arguments until an ABI with that function is uploaded.`,
       to.address,
     );
-  } else if (abi === undefined && lookup.contractsElsewhere(to.address).length > 0) {
-    const elsewhere = lookup.contractsElsewhere(to.address).map((contract) => `“${contract.label}” on ${ethereumNetwork(contract.chainId).name}`);
+  } else if (abi !== undefined) {
+    warnings.add('UNDECODED', `The ABI uploaded for ${shown(to)} has no function that decodes this call (selector ${selector}).`, to.address);
+  } else if (registryNote === undefined && elsewhere.length > 0) {
     warnings.add(
       'UNKNOWN_CONTRACT',
-      `The interfaces uploaded for ${to.address} (${elsewhere.join(', ')}) name the contract at that address on another chain, not on ${lookup.ethereumChainId === undefined ? 'the chain this request names' : ethereumNetwork(lookup.ethereumChainId).name}: ${unread}. Check the call data another way before you approve.`,
+      `The interfaces uploaded for ${to.address} (${elsewhere.join(', ')}) name the contract at that address on another chain, not on ${chainName}: ${unread}. Check the call data another way before you approve.`,
       to.address,
     );
-  } else if (abi === undefined) {
+  } else if (registryNote === undefined) {
     warnings.add(
       'UNKNOWN_CONTRACT',
       `No interface is uploaded for ${shown(to)}: ${unread}. Upload its ABI, or check the call data another way before you approve.`,
       to.address,
     );
-  } else {
-    warnings.add('UNDECODED', `The ABI uploaded for ${shown(to)} has no function that decodes this call (selector ${selector}).`, to.address);
   }
-  if (guess === undefined) return { selector, decoded: false, args: [] };
+  const noted = registryNote === undefined ? {} : { registryNote };
+  if (guess === undefined) return { selector, decoded: false, args: [], ...noted };
   const args = readableMembers(
     guess.item.inputs as readonly TypedMember[],
     (_member, index) => guess.args[index],
@@ -267,9 +284,17 @@ function readCall(
   checkApproval(guess.item.name, args, to, warnings);
   if (fallback) {
     checkRecipients(args, lookup, warnings);
-    return { selector, decoded: false, functionName: guess.item.name, args, likelySignature: toFunctionSignature(guess.item), tokenUnknown: true };
+    return {
+      selector,
+      decoded: false,
+      functionName: guess.item.name,
+      args,
+      likelySignature: toFunctionSignature(guess.item),
+      tokenUnknown: true,
+      ...noted,
+    };
   }
-  if (!standardTokenCall) return { selector, decoded: false, args: [], likelySignature: toFunctionSignature(guess.item) };
+  if (!standardTokenCall) return { selector, decoded: false, args: [], likelySignature: toFunctionSignature(guess.item), ...noted };
   checkRecipients(args, lookup, warnings);
   checkTokenThreshold(guess.item.name, args, to, lookup, warnings);
   return { selector, decoded: false, functionName: guess.item.name, args, likelySignature: toFunctionSignature(guess.item) };
@@ -299,10 +324,13 @@ export function readEthereumTransaction(unsignedTransaction: string, signer: Sig
   const data: Hex = tx.data ?? '0x';
   const network = ethereumNetwork(tx.chainId);
   const value = ether(tx.value ?? 0n);
+  const toAddress = tx.to === undefined || tx.to === null ? undefined : getAddress(tx.to);
+  const from = /^0x[0-9a-fA-F]{40}$/.test(signer.signWith) ? getAddress(signer.signWith) : undefined;
+  const descriptor = toAddress === undefined ? undefined : registryDescriptor(toAddress, value.raw, data, from, lookup);
   const target =
-    tx.to === undefined || tx.to === null
+    toAddress === undefined
       ? undefined
-      : readCallTo(getAddress(tx.to), value.raw, data, lookup, warnings, decoded.policy.function_name !== undefined, 0);
+      : readCallTo(toAddress, value.raw, data, lookup, warnings, decoded.policy.function_name !== undefined, 0, toAddress, descriptor);
   const to = target?.to;
   const call = target?.call;
   // A deployment's value is checked here; a call's was checked with the call.
@@ -311,7 +339,7 @@ export function readEthereumTransaction(unsignedTransaction: string, signer: Sig
     tx.type === 'eip7702' ? tx.authorizationList.map((authorization) => delegation(authorization, signer, lookup, warnings)) : [];
   return {
     network,
-    summary: transactionSummary(to, value.text, call, network),
+    summary: transactionSummary(to, value.text, call, network, descriptor),
     details: {
       kind: 'ethereum-transaction',
       transactionType: decoded.kind,
@@ -325,13 +353,42 @@ export function readEthereumTransaction(unsignedTransaction: string, signer: Sig
       authorizations,
       policy: decoded.policy,
     },
+    ...(descriptor === undefined ? {} : { descriptor }),
   };
 }
 
-function transactionSummary(to: AddressRef | undefined, value: string, call: ContractCall | undefined, network: Network): string {
+const sentence = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** "Uniswap Labs’ contract 0x68b3…": the descriptor's owner, who the registry says the contract is. */
+function ownersContract(owner: string, target: string): string {
+  if (owner === '') return target;
+  return `${owner}${owner.endsWith('s') ? '’' : '’s'} contract ${target}`;
+}
+
+/** A call only the registry read, in its words: the interpolated intent when the descriptor writes one. */
+function registrySummary(rendered: RenderedOutput, target: string, network: Network): string {
+  if (rendered.interpolatedIntent !== undefined) return `${sentence(rendered.interpolatedIntent)} on ${network.name}`;
+  return `${sentence(rendered.intent)} on ${ownersContract(rendered.owner, target)} on ${network.name}`;
+}
+
+/** An EIP-712 message a descriptor read: "Sign EIP-712 PermitSingle for Uniswap Labs: authorize spending on Ethereum". */
+export function typedDataSummary(primaryType: string, rendered: RenderedOutput, network: Network | undefined): string {
+  const what = rendered.interpolatedIntent ?? rendered.intent;
+  const owner = rendered.owner === '' ? '' : ` for ${rendered.owner}`;
+  return `Sign EIP-712 ${primaryType}${owner}: ${what.charAt(0).toLowerCase()}${what.slice(1)}${network === undefined ? '' : ` on ${network.name}`}`;
+}
+
+function transactionSummary(
+  to: AddressRef | undefined,
+  value: string,
+  call: ContractCall | undefined,
+  network: Network,
+  descriptor: DescriptorSection | undefined,
+): string {
   if (to === undefined) return `Deploy a contract on ${network.name}`;
   const target = to.label ?? to.address;
   if (call === undefined) return `Send ${value} to ${target} on ${network.name}`;
+  if (call.registryNote !== undefined && descriptor?.rendered !== undefined) return registrySummary(descriptor.rendered, target, network);
   if (call.safeTransaction !== undefined) return safeSummary(call.safeTransaction, network);
   if (call.batch !== undefined) return `Run a batch of ${call.batch.length} calls through ${target} on ${network.name}`;
   if (call.functionName === undefined)
@@ -350,7 +407,7 @@ function transactionSummary(to: AddressRef | undefined, value: string, call: Con
 /** "Safe 0x5afe…: transfer 250 USDC to 0x1111… on Ethereum". */
 export function safeSummary(safe: SafeTransaction, network: Network): string {
   const safeName = safe.safe.label ?? safe.safe.address;
-  const inner = safe.call === undefined ? undefined : transactionSummary(safe.to, safe.value.text, safe.call, network);
+  const inner = safe.call === undefined ? undefined : transactionSummary(safe.to, safe.value.text, safe.call, network, safe.descriptor);
   const what = inner ?? `send ${safe.value.text} to ${safe.to.label ?? safe.to.address} on ${network.name}`;
   const delegate = safe.operation === 'DELEGATECALL' ? ' by DELEGATECALL' : '';
   return `Safe ${safeName}${delegate}: ${inner === undefined ? what : what.charAt(0).toLowerCase() + what.slice(1)}`;

@@ -146,6 +146,8 @@ function ethereumFacts(tx: EthereumTransactionDetails): Fact[] {
  * The call, its arguments nested under it: decoded by an uploaded ABI, read as the standard token call it matches, or
  * a Safe transaction or batch with the calls it runs.
  */
+const registryNote = (call: ContractCall): Ref[] => (call.registryNote === undefined ? [] : [{ text: call.registryNote, note: true }]);
+
 function callFact(call: ContractCall, label = 'Call'): Fact {
   if (call.safeTransaction !== undefined) {
     return {
@@ -173,6 +175,7 @@ function callFact(call: ContractCall, label = 'Call'): Fact {
       value: [
         { text: `${call.likelySignature ?? call.selector} of the ERC-20 standard, read by its selector`, id: call.selector },
         { text: 'token unknown: decimals unknown', note: true },
+        ...registryNote(call),
       ],
       children: nodes(call.args),
     };
@@ -187,6 +190,7 @@ function callFact(call: ContractCall, label = 'Call'): Fact {
               : `not decoded; the selector ${call.selector} is ${call.likelySignature} in the ERC-20/721 standards`,
           id: call.selector,
         },
+        ...registryNote(call),
       ];
   return { label, value, ...(call.args.length === 0 ? {} : { children: nodes(call.args) }) };
 }

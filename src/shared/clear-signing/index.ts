@@ -11,8 +11,8 @@ import { hexToBytes } from '../crypto/encoding';
 import { PAYLOAD_ENCODING_WORDS, TRANSACTION_TYPE_WORDS } from '../describe/signing-words';
 import { QkError } from '../errors';
 import { readBitcoinPsbt } from './bitcoin';
-import { registryReading } from './erc7730/reading';
-import { readEthereumTransaction } from './ethereum';
+import { typedDataDescriptor, type DescriptorSection } from './erc7730/reading';
+import { readEthereumTransaction, typedDataSummary } from './ethereum';
 import { Lookup } from './lookup';
 import { lookAlikeMessage, lookAlikesIn } from './look-alike';
 import { bitcoinNetworkDescription, bitcoinNetworkOf, SOLANA_NETWORK } from './networks';
@@ -66,14 +66,11 @@ export function describeSigningRequest(request: SigningRequest, context: ClearSi
   for (const lookAlike of lookAlikesIn(reading.details, context)) {
     warnings.add('LOOK_ALIKE_ADDRESS', lookAlikeMessage(lookAlike), lookAlike.address, lookAlike);
   }
-  const descriptor =
-    context.descriptors === undefined
-      ? undefined
-      : registryReading(reading.details, reading.network.chainId, signer.signWith, lookup, context.descriptors);
-  return { operation: request.operation, signer, warnings: warnings.list, ...reading, ...(descriptor === undefined ? {} : { descriptor }) };
+  return { operation: request.operation, signer, warnings: warnings.list, ...reading };
 }
 
-type Reading = { title: string; summary: string; network: Network; details: SigningDetails };
+/** `descriptor`: the registry's reading, read with the request since a call only it read is summed up in its words. */
+type Reading = { title: string; summary: string; network: Network; details: SigningDetails; descriptor?: DescriptorSection };
 
 const NO_NETWORK: Network = { family: 'unknown', name: 'not named by the payload' };
 
@@ -86,6 +83,13 @@ function read(request: SigningRequest, lookup: Lookup, warnings: Warnings, signe
         : request.parameters.payloads.map((payload, index) => ({ payload, what: `parameters.payloads[${index}]` }));
     if (payloads.length === 0) throw new QkError('REQUEST_INVALID', 'parameters.payloads: send at least one payload to sign');
     const raw = readRawPayloads(payloads, parameters.encoding, parameters.hashFunction, signer, lookup, warnings);
+    const { descriptors } = lookup.context;
+    const descriptor = descriptors === undefined ? undefined : typedDataDescriptor(raw.details, signer.signWith, lookup, descriptors);
+    const [typedData] = raw.details.payloads.map((payload) => payload.typedData);
+    const registrySummary =
+      descriptor?.rendered === undefined || typedData === undefined || typedData.safeTransaction !== undefined
+        ? undefined
+        : typedDataSummary(typedData.primaryType, descriptor.rendered, typedData.network);
     const { reading } = PAYLOAD_ENCODING_WORDS[parameters.encoding];
     const noun =
       parameters.encoding === 'PAYLOAD_ENCODING_EIP712'
@@ -95,9 +99,10 @@ function read(request: SigningRequest, lookup: Lookup, warnings: Warnings, signe
           : 'a raw payload';
     return {
       title: payloads.length === 1 ? `Sign ${noun}` : `Sign ${payloads.length} raw payloads`,
-      summary: raw.summary,
+      summary: registrySummary ?? raw.summary,
       network: raw.network ?? NO_NETWORK,
       details: raw.details,
+      ...(descriptor === undefined ? {} : { descriptor }),
     };
   }
   const { type, unsignedTransaction } = request.parameters;

@@ -190,6 +190,11 @@ export interface ContractCall {
    * token): its arguments are read by the selector, the amount raw since the token's decimals are unknown.
    */
   tokenUnknown?: true;
+  /**
+   * No ABI is uploaded for the contract but a registry descriptor read the call: who read it, said in place of the
+   * unknown-contract warning (the raw selector and call data stay).
+   */
+  registryNote?: string;
   /** Safe execTransaction (read by its selector): the transaction the Safe runs. */
   safeTransaction?: SafeTransaction;
   /** Safe multiSend: its packed calls, each read as a call of its own. */

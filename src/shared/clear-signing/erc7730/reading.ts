@@ -6,7 +6,7 @@
  */
 import { getAddress } from 'viem';
 import type { Lookup } from '../lookup';
-import type { EthereumTransactionDetails, RawPayloadsDetails, SigningDetails } from '../types';
+import type { RawPayloadsDetails } from '../types';
 import type { DescriptorIndex } from './registry';
 import { readCall, readTypedData, type CallInput, type TypedDataInput } from './render';
 import type { DescriptorSource, Erc7730DataProvider, RenderedOutput } from './types';
@@ -76,19 +76,6 @@ export function callDescriptor(call: CallInput, lookup: Lookup, descriptors: Erc
   return attempt(descriptors, () => readCall(descriptors.index, call, provider(lookup)));
 }
 
-/** The descriptor reading of an Ethereum transaction's call. */
-export function transactionDescriptor(
-  tx: EthereumTransactionDetails,
-  chainId: number | undefined,
-  signWith: string,
-  lookup: Lookup,
-  descriptors: Erc7730Descriptors,
-): DescriptorSection | undefined {
-  if (tx.to === undefined || chainId === undefined) return undefined;
-  const from = /^0x[0-9a-fA-F]{40}$/.test(signWith) ? getAddress(signWith) : undefined;
-  return callDescriptor({ chainId, to: tx.to.address, data: tx.data, value: tx.value.raw, from }, lookup, descriptors);
-}
-
 /** The descriptor reading of each EIP-712 payload a shipped descriptor binds by its domain. */
 export function typedDataDescriptor(
   details: RawPayloadsDetails,
@@ -106,17 +93,4 @@ export function typedDataDescriptor(
   }
   const from = /^0x[0-9a-fA-F]{40}$/.test(signWith) ? getAddress(signWith) : undefined;
   return attempt(descriptors, () => readTypedData(descriptors.index, typedData, provider(lookup), from));
-}
-
-/** The registry's reading of whatever the request carries that a descriptor can describe. */
-export function registryReading(
-  details: SigningDetails,
-  chainId: number | undefined,
-  signWith: string,
-  lookup: Lookup,
-  descriptors: Erc7730Descriptors,
-): DescriptorSection | undefined {
-  if (details.kind === 'ethereum-transaction') return transactionDescriptor(details, chainId, signWith, lookup, descriptors);
-  if (details.kind === 'raw-payloads') return typedDataDescriptor(details, signWith, lookup, descriptors);
-  return undefined;
 }
