@@ -520,6 +520,13 @@ test('a Uniswap swap: the approval card reads it by the registry’s Uniswap des
   await expect(reading).toContainText('0.006471375668623977 WETH');
   await expect(reading).toContainText('13.901216 USDT');
   await expect(reading).toContainText('0.3%');
+  // Only the registry read the call: its intent and owner title it, and a note says so where "cannot be read" stood.
+  await expect(signing.getByText(`Swap on Uniswap Labs’ contract ${UNISWAP_ROUTER} on Ethereum`, { exact: true })).toBeVisible();
+  await expect(signing).toContainText(
+    `No ABI uploaded for ${UNISWAP_ROUTER}; read by the registry's uniswap descriptor calldata-UniswapV3Router02.json; the raw call data is below`,
+  );
+  await expect(signing).not.toContainText('Unknown contract');
+  await expect(signing).not.toContainText('cannot be read');
   // The raw facts stay: the router as an unknown contract, the call by its selector, the call data.
   await expect(signing).toContainText(UNISWAP_ROUTER);
   await expect(signing).toContainText('0x04e45aaf');
