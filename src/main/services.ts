@@ -34,7 +34,7 @@ import { UnlockPassphrase } from './lock/unlock-passphrase';
 import { Unlocker, type TouchId } from './lock/unlocker';
 import { organizationHandlers } from './organization/organization.ipc';
 import { Pkcs11Tokens, type AskPin } from './pkcs11/pkcs11-tokens';
-import { pkcs11Handlers } from './pkcs11/pkcs11.ipc';
+import { TokenKeys } from './pkcs11/token-keys';
 import { policiesHandlers } from './policies/policies.ipc';
 import { ActiveProfile, assertServed } from './profiles/active-profile';
 import type { Confirm } from './confirmation/confirmation';
@@ -351,14 +351,14 @@ export function createMainHandlers(
   const active = services.active.withStampCheck(
     confirmingStampCheck({ confirm, settings, tokens, addressBook, tokenUsage, keychain, simulations, now }),
   );
+  const tokenKeys = new TokenKeys({ pkcs11: services.pkcs11, profiles });
   const handlers: IpcHandlers = {
     ...appHandlers({ lock, unlocker, settings, captureProtection, tokens, journal, app }),
     ...tokensHandlers({ tokens, settings, usage: tokenUsage, unlocker, journal }),
     ...addressBookHandlers({ addressBook, active }),
     ...clipboardHandlers({ clipboard }),
-    ...keysHandlers({ keychain }),
-    ...profilesHandlers({ profiles, confirm, journal }),
-    ...pkcs11Handlers({ pkcs11: services.pkcs11, profiles, confirm, journal }),
+    ...keysHandlers({ keychain, tokenKeys }),
+    ...profilesHandlers({ profiles, confirm, journal, tokenKeys }),
     ...requestsHandlers({ inFlight }),
     ...sandboxHandlers({ sandbox, profiles, confirm }),
     ...activitiesHandlers({ active, now, keychain, tokens, settings, addressBook }),

@@ -17,7 +17,7 @@ function handlerFileOf(channel: string): string {
 
 /** The channels each file handles: the quoted `ns.name` keys of the handler objects it returns. */
 function handledChannels(text: string): string[] {
-  return [...text.matchAll(/^ +'([a-zA-Z]+\.[a-zA-Z]+)': /gm)].map((match) => match[1]!);
+  return [...text.matchAll(/^ +'([a-zA-Z][a-zA-Z0-9]*\.[a-zA-Z][a-zA-Z0-9]*)': /gm)].map((match) => match[1]!);
 }
 
 /** What breaks the rule, in words: a channel handled elsewhere, twice, or nowhere; an ipc file named for no namespace. */

@@ -1,5 +1,6 @@
 import type { IpcHandlers } from '../ipc/register';
 import type { Keychain } from '../keychain/keychain';
+import type { TokenKeys } from '../pkcs11/token-keys';
 
 type KeyChannel =
   | 'keys.generateApiKey'
@@ -11,9 +12,13 @@ type KeyChannel =
   | 'keys.generateEncryptionKey'
   | 'keys.importEncryptionKey'
   | 'keys.listEncryptionKeys'
-  | 'keys.deleteEncryptionKey';
+  | 'keys.deleteEncryptionKey'
+  | 'keys.pkcs11Modules'
+  | 'keys.listTokens'
+  | 'keys.listTokenKeys'
+  | 'keys.generateTokenKey';
 
-export function keysHandlers({ keychain }: { keychain: Keychain }): Pick<IpcHandlers, KeyChannel> {
+export function keysHandlers({ keychain, tokenKeys }: { keychain: Keychain; tokenKeys: TokenKeys }): Pick<IpcHandlers, KeyChannel> {
   return {
     'keys.generateApiKey': (input) => keychain.generateApiKey(input),
     'keys.importApiKey': (input) => keychain.importApiKey(input),
@@ -31,5 +36,9 @@ export function keysHandlers({ keychain }: { keychain: Keychain }): Pick<IpcHand
       await keychain.deleteEncryptionKey(name);
       return null;
     },
+    'keys.pkcs11Modules': () => tokenKeys.modules(),
+    'keys.listTokens': ({ module }) => tokenKeys.listTokens(module),
+    'keys.listTokenKeys': ({ module, tokenLabel }) => tokenKeys.listKeys(module, tokenLabel),
+    'keys.generateTokenKey': (input) => tokenKeys.generate(input),
   };
 }
