@@ -14,14 +14,15 @@ import { ActivityFeeds } from '../../src/main/activities/feed';
 import { ApiClient, COLLECTION_RESPONSE_BYTE_CAP, RESPONSE_BYTE_CAP } from '../../src/main/client/api-client';
 import { ACTIVITIES_PER_LOOK, DETAILS_IN_FLIGHT } from '../../src/main/client/waiting-activities';
 import { AppEvents } from '../../src/main/events/app-events';
-import { Inbox, NOTIFIED_PER_LOOK } from '../../src/main/inbox/inbox';
+import { Inbox, NOTIFIED_PER_LOOK, type InboxOptions } from '../../src/main/inbox/inbox';
 import { AppLock } from '../../src/main/lock/lock';
 import type { Profile } from '../../src/main/profiles/profiles';
 import { Settings } from '../../src/main/settings/settings';
 import { generateApiKeyPair } from '../../src/shared/crypto/keys';
+import { describeActivity } from '../../src/shared/describe';
 import { signerFromPrivateKey, stampBody } from '../../src/shared/crypto/stamp';
 import { rejection } from '../support/assertions';
-import { ORGANIZATION_ID, startHostileService, type HostileService, type HostileServiceOptions } from '../support/hostile-service';
+import { ORGANIZATION_ID, VIEWER_ID, startHostileService, type HostileService, type HostileServiceOptions } from '../support/hostile-service';
 import { NotificationRecorder } from '../support/notification-recorder';
 
 const MIB = 1024 * 1024;
@@ -143,7 +144,7 @@ describe('the inbox against a hostile service', () => {
     const profiles = { list: async () => [profile], getActive: async () => undefined, setActive: async () => undefined };
     const [settings, lock, events] = [new Settings({ dataDir }), new AppLock(), new AppEvents()];
     const feeds = new ActivityFeeds({ profiles, clientFor: () => clientFor(service.baseUrl), settings, lock, events, now: Date.now });
-    const inbox = new Inbox({ feeds, profiles, settings, lock, notifier: notifications, events, now: Date.now });
+    const inbox = new Inbox({ feeds, profiles, readingsFor: waitingForTheViewer, settings, lock, notifier: notifications, events, now: Date.now });
     return { service, inbox, notifications };
   }
 
@@ -185,6 +186,37 @@ describe('the inbox against a hostile service', () => {
       'count',
     ]);
   });
+});
+
+/**
+ * Main's readings, as far as this service allows: it answers no organization, so each activity is read by the
+ * describer alone and its vote reading says what main's would for a member of the service's 2-of-2 root quorum: one
+ * the viewer proposed has their vote, any other waits for it.
+ */
+const waitingForTheViewer: NonNullable<InboxOptions['readingsFor']> = () => ({
+  of: async (activities) =>
+    activities.map((activity) => {
+      const proposedByViewer = activity.votes[0]?.userId === VIEWER_ID;
+      return {
+        ...describeActivity(activity),
+        kind: 'activity' as const,
+        vote: {
+          voter: 'Operator (profile Hosted)',
+          proposedByViewer,
+          ...(proposedByViewer ? { viewerVote: 'approved' as const } : {}),
+          approvals: 1,
+          progress: '1 of 2 approved',
+          verdict: 'no policy matches; the root quorum decides',
+          stillNeeded: 'more approvals',
+          stillToVote: [],
+          viewerCounts: !proposedByViewer,
+          viewerCompletes: false,
+          approveDoes: 'your approval counts toward it',
+          rejectDoes: 'your rejection ends it: it will not run',
+          warnings: [],
+        },
+      };
+    }),
 });
 
 function escapeRegExp(text: string): string {

@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Readings } from '../../src/main/activities/readings';
 import { ActivityFeeds, MAX_BACK_OFF_MS } from '../../src/main/activities/feed';
 import { ApiClient } from '../../src/main/client/api-client';
 import { AppEvents } from '../../src/main/events/app-events';
@@ -15,6 +16,7 @@ import { Keychain } from '../../src/main/keychain/keychain';
 import { AppLock } from '../../src/main/lock/lock';
 import { Profiles, type Profile } from '../../src/main/profiles/profiles';
 import { Settings } from '../../src/main/settings/settings';
+import { readOrganization } from '../../src/main/signing/organization';
 import { Stamper } from '../../src/main/stamper/stamper';
 import { QkError } from '../../src/shared/errors';
 import type { AppEvent } from '../../src/shared/ipc/events';
@@ -87,6 +89,16 @@ function inboxOf({ lock = new AppLock(), failFor }: { lock?: AppLock; failFor?: 
   const inbox = new Inbox({
     feeds,
     profiles,
+    // Main's readings, as the app makes them: each row's vote reading says who is asked and whose approval completes it.
+    readingsFor: (profile) =>
+      new Readings({
+        keychain: { listEncryptionKeys: async () => [] },
+        tokens: { list: async () => [] },
+        now: service.clock.now,
+        profileName: profile.name,
+        organization: () => readOrganization(clientOf(profile)),
+        signing: () => Promise.reject(new Error('these renames sign nothing')),
+      }),
     settings,
     lock,
     notifier: notifications,
@@ -138,7 +150,7 @@ describe('Inbox', () => {
           waitingForMe: true,
           proposedByMe: false,
           approvals: 1,
-          required: 2,
+          progress: '1 of 2 approved',
           completesIt: true,
           requester: 'Carol',
           expiringSoon: false,
@@ -149,14 +161,18 @@ describe('Inbox', () => {
     const byProfile = notifications.notifications
       .map(({ kind, title, body }) => ({ kind, title, body }))
       .sort((a, b) => a.body.localeCompare(b.body));
-    expect(byProfile).toEqual([
-      { kind: 'waiting', title: 'Your vote: Rename a user', body: expect.stringMatching(/\(profile Bob\)\.$/) },
-      {
+    // Each in main's reading: its summary, and the override warning first (no policy allows a rename).
+    expect(byProfile).toEqual(
+      ['Bob', 'Root'].map((profileName) => ({
         kind: 'waiting',
-        title: 'Your vote: Rename a user',
-        body: expect.stringMatching(/^Your approval completes it\. Proposed by Carol, on .+ \(profile Root\)\.$/),
-      },
-    ]);
+        title: 'Your vote: Root user → proposed by carol',
+        body: expect.stringMatching(
+          new RegExp(
+            `^1 warning: No policy of this organization allows this request: .* Your approval completes it\\. Proposed by Carol, on .+ \\(profile ${profileName}\\)\\.$`,
+          ),
+        ),
+      })),
+    );
     expect(notifications.badge).toBe(2);
     expect(emitted.filter((event) => event.type === 'inbox').length).toBeGreaterThan(0);
 

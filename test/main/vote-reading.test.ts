@@ -132,7 +132,7 @@ describe('the vote reading of a second profile', () => {
     expect(row.title).toBe(reading.title);
     expect(row.summary).toBe(reading.summary);
     expect(row.warnings[0]).toBe(reading.vote?.warnings[0]);
-    expect(row).toMatchObject({ waitingForMe: true, completesIt: true, required: 2 });
+    expect(row).toMatchObject({ waitingForMe: true, completesIt: true, progress: reading.vote?.progress, requester: reading.vote?.proposer });
     // The proposer's own rows wait for nobody on this desktop but Bea: they come after hers and are not counted.
     const root = profiles.find((profile) => profile.profileId === sandboxProfileId)!;
     expect(root.items.every((item) => !item.waitingForMe && item.proposedByMe)).toBe(true);

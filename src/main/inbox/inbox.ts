@@ -8,7 +8,6 @@
  */
 import type { Activity, Vote } from '../../shared/api/activity-record';
 import { timestampMs } from '../../shared/api/timestamps';
-import { currentVoteOf } from '../../shared/approvals/voting';
 import { describeActivity } from '../../shared/describe';
 import { toQkError, type QkError } from '../../shared/errors';
 import type { InboxItemView, InboxProfileView, InboxSettings } from '../../shared/ipc/contract';
@@ -17,6 +16,7 @@ import { visibleText } from '../../shared/visible-text';
 import type { ActivityFeeds, FeedClient, FeedLook, SeenLook } from '../activities/feed';
 import type { Readings } from '../activities/readings';
 import { tallyOf } from '../approvals/approvals';
+import { proposerOf } from '../approvals/vote-reading';
 import { mapConcurrently } from '../client/waiting-activities';
 import type { AppEvents } from '../events/app-events';
 import type { AppLock } from '../lock/lock';
@@ -55,7 +55,6 @@ export interface InboxOptions {
 interface Who {
   userId: string;
   organizationName: string;
-  quorum: { threshold: number; userIds: string[] } | undefined;
 }
 
 interface Watched {
@@ -168,12 +167,7 @@ export class Inbox {
     try {
       const settings = (await this.#options.settings.get()).inbox;
       const previous = watched.waiting;
-      // Who decides may have changed whenever something appeared or was decided (a quorum change that needed no vote
-      // leaves no trace in this list): the quorum is read again then, and only then, so a quiet look costs one request.
-      const appearedOrLeft =
-        previous === undefined || activities.length !== previous.size || activities.some((activity) => !previous.has(activity.id));
-      if (watched.who === undefined) watched.who = await whoIs(client);
-      else if (appearedOrLeft) watched.who.quorum = await quorumOf(client);
+      watched.who ??= await whoIs(client);
       watched.waiting = new Map(activities.map((activity) => [activity.id, activity]));
       await this.#read(watched, activities);
       const toldThisLook: Told = { shown: 0, more: 0 };
@@ -373,16 +367,8 @@ export class Inbox {
 }
 
 async function whoIs(client: FeedClient): Promise<Who> {
-  const [{ userId, organizationName }, quorum] = await Promise.all([client.query('whoami', {}), quorumOf(client)]);
-  return { userId, organizationName, quorum };
-}
-
-function quorumOf(client: FeedClient): Promise<Who['quorum']> {
-  return client.query('get_organization_configs', {}).then(
-    ({ configs }) => configs.quorum,
-    // A service without the configs query still has activities to vote on; who completes one stays unknown.
-    () => undefined,
-  );
+  const { userId, organizationName } = await client.query('whoami', {});
+  return { userId, organizationName };
 }
 
 /** The items of one profile: those waiting for this user's vote first, then soonest to expire; no window open last. */
@@ -399,22 +385,17 @@ function itemsOf(watched: Watched, activities: readonly Activity[], nowMs: numbe
 /** Warnings a row and its notification carry at most; the Approvals screen lists them all. */
 const ROW_WARNINGS = 20;
 
+/**
+ * One row, in the words of main's vote reading (vote-reading.ts). Until that reading is made (or when it cannot be)
+ * the row asks nothing of the user: it names the activity and its count, and waits for the reading.
+ */
 function itemOf(activity: Activity, who: Who | undefined, kept: KeptReading | undefined, nowMs: number): InboxItemView {
   const { voters, approverIds, timeLeftMs } = tallyOf(activity.votes, nowMs);
   const reading = kept?.reading;
   const vote = reading?.vote;
-  const quorum = who?.quorum;
-  // Without main's vote reading (not read yet, or it failed): "of threshold" only while every approval so far is a
-  // quorum member's, and any user without a vote is asked.
-  const required =
-    vote !== undefined
-      ? vote.required
-      : quorum !== undefined && approverIds.every((userId) => quorum.userIds.includes(userId))
-        ? quorum.threshold
-        : undefined;
-  const unvoted = who !== undefined && currentVoteOf(voters, who.userId) === undefined;
-  const waitingForMe = unvoted && (vote === undefined || vote.viewerCounts || vote.stillToVote.some((voter) => voter.userId === who.userId));
-  const requester = requesterOf(activity);
+  const waitingForMe =
+    vote !== undefined && vote.viewerVote === undefined && (vote.viewerCounts || vote.stillToVote.some((voter) => voter.userId === who?.userId));
+  const requester = proposerOf(voters);
   const title = visibleText(reading?.title ?? describeActivity(activity).title);
   const warnings = [...(vote?.warnings ?? []), ...(reading?.warnings ?? []), ...(reading?.largeValue === undefined ? [] : [reading.largeValue])];
   return {
@@ -431,17 +412,13 @@ function itemOf(activity: Activity, who: Who | undefined, kept: KeptReading | un
       400,
     ),
     warnings: warnings.slice(0, ROW_WARNINGS).map((warning) => clipped(visibleText(warning), 1000)),
-    ...(requester === undefined ? {} : { requester: visibleText(requester.user.userName || requester.userId) }),
+    ...(requester === undefined ? {} : { requester }),
     createdAtMs: timestampMs(activity.createdAt),
     waitingForMe,
-    proposedByMe: who !== undefined && requester?.userId === who.userId,
+    proposedByMe: vote?.proposedByViewer === true,
     approvals: approverIds.length,
-    ...(required === undefined ? {} : { required }),
-    completesIt:
-      waitingForMe &&
-      (vote !== undefined
-        ? vote.viewerCompletes
-        : required !== undefined && quorum!.userIds.includes(who.userId) && approverIds.length + 1 >= required),
+    progress: vote?.progress ?? `${approverIds.length} approved`,
+    completesIt: waitingForMe && vote.viewerCompletes,
     timeLeftMs,
     expiringSoon: waitingForMe && timeLeftMs > 0 && timeLeftMs <= EXPIRING_SOON_MS,
   };

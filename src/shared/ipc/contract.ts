@@ -332,8 +332,8 @@ const inboxItem = z.strictObject({
   waitingForMe: z.boolean(),
   proposedByMe: z.boolean(),
   approvals: z.number().int().nonnegative(),
-  /** How many approvals in all would let it run, where main can tell. */
-  required: z.number().int().positive().optional(),
+  /** The count in words: "1 of 2 approved" from main's vote reading, "1 approved" until it is made. */
+  progress: z.string().max(200),
   /** This user's approval is the one that completes it. */
   completesIt: z.boolean(),
   /** Until the approvals gathered so far expire; 0 when no window is open. */

@@ -43,9 +43,8 @@ function groupsOf(profiles: readonly InboxProfileView[]): OrganizationGroup[] {
 
 /** What waits for a vote, in words: the votes so far, the time left, whose approval completes it. */
 function itemFacts(item: InboxItemView): string {
-  const votes = item.required === undefined ? `${item.approvals} approved` : `${item.approvals} of ${item.required} approved`;
   const mine = item.waitingForMe ? 'waits for your vote' : item.proposedByMe ? 'you proposed it' : 'you voted';
-  return `${votes} · ${windowInWords(item.timeLeftMs)} · ${mine}`;
+  return `${item.progress} · ${windowInWords(item.timeLeftMs)} · ${mine}`;
 }
 
 /**
