@@ -117,8 +117,9 @@ export function ApprovalsScreen() {
       vote === 'approve' ? api.approvals.approve({ fingerprint }) : api.approvals.reject({ fingerprint }),
     );
     if (done === undefined) return;
+    // Main reports the vote it cast as an activity event, which makes the queue and the history stale: reading them
+    // here too would ask main, and the service, twice.
     setVoteResult(voteOutcomeInWords(vote, done, item.reading.title));
-    invalidate('approvals.pending', 'activities.list');
   };
 
   return (
