@@ -6,7 +6,7 @@
 import { QkError } from '../../shared/errors';
 import type { HandlerInput } from '../../shared/ipc/contract';
 import type { Profiles } from '../profiles/profiles';
-import { assertOffered, offeredModules } from './known-modules';
+import { assertOffered, offeredModules, type Pkcs11ModuleChoice } from './known-modules';
 import type { Pkcs11Tokens, TokenKeyInfo } from './pkcs11-tokens';
 import { describeTokenKey, validateTokenKeyRef, validLabel } from './token-key';
 
@@ -36,7 +36,7 @@ export class TokenKeys {
   }
 
   /** The modules offered: the usual places of SoftHSM2, OpenSC and ykcs11 found here, and those profiles use. */
-  async modules(): Promise<string[]> {
+  async modules(): Promise<Pkcs11ModuleChoice[]> {
     const modules = (await this.#profiles.list()).flatMap((profile) => (profile.tokenKey === undefined ? [] : [profile.tokenKey.module]));
     return offeredModules(modules, this.#moduleExists);
   }
