@@ -19,7 +19,7 @@ import { AppEvents } from './events/app-events';
 import { exportsHandlers } from './exports/exports.ipc';
 import { importsHandlers } from './imports/imports.ipc';
 import { Inbox } from './inbox/inbox';
-import { OrganizationReadModels } from './organization/read-model';
+import { changesOrganization, OrganizationReadModels } from './organization/read-model';
 import { inboxHandlers } from './inbox/inbox.ipc';
 import type { Notifier } from './inbox/notifier';
 import type { IpcHandlers } from './ipc/register';
@@ -200,8 +200,6 @@ export function createMainServices({
   // watch and main's own writes report) or the Sandbox restarted on a database that may be another.
   const organizationReads = new OrganizationReadModels(now);
   events.subscribe((event) => {
-    // Only an activity that ran changes the organization; one rejected, failed or still waiting changes nothing.
-    if (event.type === 'activity' && event.status === 'ACTIVITY_STATUS_COMPLETED') organizationReads.forget(event.organizationId);
     if (event.type === 'sandbox') organizationReads.forgetAll();
   });
   const active = new ActiveProfile({
@@ -218,13 +216,8 @@ export function createMainServices({
     ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
     ...(fetch === undefined ? {} : { fetch }),
     onActivity: (activity, { vote }) => {
-      events.emit({
-        type: 'activity',
-        change: vote ? 'changed' : 'created',
-        organizationId: activity.organizationId,
-        activityId: activity.id,
-        status: activity.status,
-      });
+      // Through the watch, so that the feed's look it asks for does not announce the same change again.
+      activityWatch.announce(activity, vote ? 'changed' : 'created');
       activityFeeds.lookNow();
     },
   });
@@ -247,7 +240,16 @@ export function createMainServices({
     now,
   });
   // The watch listens first: the details of what was decided that it asks for, the inbox then finds asked.
-  const activityWatch = new ActivityWatch({ feeds: activityFeeds, lock, events });
+  const activityWatch = new ActivityWatch({
+    feeds: activityFeeds,
+    lock,
+    events,
+    // Only an activity that ran changes the organization (one rejected, failed or still waiting changes nothing), and
+    // not every one that ran: a signature leaves the snapshot as it was.
+    completed: (activity) => {
+      if (changesOrganization(activity.type)) organizationReads.forget(activity.organizationId);
+    },
+  });
   const exportRequests = new ExportRequests({ dataDir, keychain, events });
   // A decided export this desktop asked for: tell the requester, or let its one-time key go.
   events.subscribe((event) => {

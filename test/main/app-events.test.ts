@@ -85,7 +85,7 @@ const SETTINGS = { get: async () => ({ inbox: { intervalSeconds: 10 } }), onChan
   typeof ActivityFeeds
 >[0]['settings'];
 
-function watchOf(organization: ReturnType<typeof fakeOrganization>, lock = new AppLock()) {
+function watchOf(organization: ReturnType<typeof fakeOrganization>, lock = new AppLock(), completed?: (activity: Activity) => void) {
   const emitted: AppEvent[] = [];
   const events = new AppEvents();
   events.subscribe((event) => emitted.push(event));
@@ -98,7 +98,7 @@ function watchOf(organization: ReturnType<typeof fakeOrganization>, lock = new A
     now: () => Date.now(),
     activeIntervalMs: 1_000,
   });
-  return { emitted, lock, feeds, watch: new ActivityWatch({ feeds, lock, events }) };
+  return { emitted, lock, feeds, watch: new ActivityWatch({ feeds, lock, events, ...(completed === undefined ? {} : { completed }) }) };
 }
 
 describe('ActivityWatch', () => {
@@ -154,6 +154,51 @@ describe('ActivityWatch', () => {
     const count = emitted.length;
     await watch.check();
     expect(emitted).toHaveLength(count);
+  });
+
+  it("announces main's own vote once: the look that finds it waiting, or decided, reports and asks nothing more of it", async () => {
+    const organization = fakeOrganization();
+    const completed: string[] = [];
+    const { emitted, watch } = watchOf(organization, new AppLock(), (done) => completed.push(done.id));
+    organization.state.waiting = [
+      activity('a', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['root']),
+      activity('b', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['root']),
+    ];
+    await watch.check();
+    emitted.splice(0);
+
+    // A vote main cast that leaves 'a' waiting: told at once from the vote's answer, not again by the look after it.
+    const voted = activity('a', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['root', 'bob']);
+    watch.announce(voted, 'changed');
+    expect(emitted.splice(0)).toEqual([
+      { type: 'activity', change: 'changed', organizationId: ORG, activityId: 'a', status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED' },
+    ]);
+    organization.state.waiting = [voted, activity('b', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['root'])];
+    await watch.check();
+    expect(emitted).toEqual([]);
+
+    // A vote main cast that completes 'b': its leaving the list and its being the newest completed say nothing new,
+    // and its details are not asked for.
+    const decided = activity('b', 'ACTIVITY_STATUS_COMPLETED', ['root', 'bob']);
+    watch.announce(decided, 'changed');
+    expect(completed).toEqual(['b']);
+    expect(emitted.splice(0)).toEqual([
+      { type: 'activity', change: 'changed', organizationId: ORG, activityId: 'b', status: 'ACTIVITY_STATUS_COMPLETED' },
+    ]);
+    organization.state.waiting = [voted];
+    organization.state.newest = decided;
+    organization.query.mockClear();
+    await watch.check();
+    expect(emitted).toEqual([]);
+    expect(organization.query.mock.calls.map(([name]) => name)).not.toContain('get_activity');
+
+    // Another vote on 'a', cast elsewhere, is still reported: an announcement covers only the state it named.
+    organization.state.waiting = [activity('a', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['root', 'bob', 'cy'])];
+    await watch.check();
+    expect(emitted).toEqual([
+      { type: 'activity', change: 'changed', organizationId: ORG, activityId: 'a', status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED' },
+    ]);
+    expect(completed).toEqual(['b']);
   });
 
   it('reports a change made elsewhere that needed no vote, seen as the newest completed activity', async () => {

@@ -4,7 +4,7 @@
  * and never kept when the read failed. Over a client that answers from a counter, so each read is told apart.
  */
 import { describe, expect, it } from 'vitest';
-import { ORGANIZATION_READ_TTL_MS, OrganizationReadModels, OrganizationReads } from '../../src/main/organization/read-model';
+import { changesOrganization, ORGANIZATION_READ_TTL_MS, OrganizationReadModels, OrganizationReads } from '../../src/main/organization/read-model';
 import type { ApiClient } from '../../src/main/client/api-client';
 
 /** A client whose whoami names the read it belongs to, and which fails while `failing` is set. */
@@ -75,5 +75,23 @@ describe('OrganizationReadModels', () => {
     expect((await reads.snapshot()).viewer.userId).toBe('read 2');
     const edited = { ...profile, name: 'Bea 2' };
     expect(models.of(edited, client)).not.toBe(reads);
+  });
+});
+
+describe('changesOrganization', () => {
+  it('keeps the snapshot after a signature, and drops it after anything else that ran or a type it does not know', () => {
+    for (const signing of ['ACTIVITY_TYPE_SIGN_TRANSACTION_V2', 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', 'ACTIVITY_TYPE_SIGN_RAW_PAYLOADS']) {
+      expect(changesOrganization(signing), signing).toBe(false);
+    }
+    for (const changing of [
+      'ACTIVITY_TYPE_CREATE_USERS_V3',
+      'ACTIVITY_TYPE_CREATE_POLICIES',
+      'ACTIVITY_TYPE_UPDATE_ROOT_QUORUM',
+      'ACTIVITY_TYPE_CREATE_WALLET',
+      'ACTIVITY_TYPE_EXPORT_WALLET',
+      'ACTIVITY_TYPE_NOT_YET_INVENTED',
+    ]) {
+      expect(changesOrganization(changing), changing).toBe(true);
+    }
   });
 });

@@ -2,7 +2,8 @@
  * Tells the window of the active profile's activities that were proposed, voted on or decided elsewhere (another
  * operator, the CLI, another machine), so they show up without anyone pressing Refresh. It asks nothing of its own:
  * it reads the active profile's looks of the activity feed (activities/feed.ts) and turns what changed since the last
- * one into `activity` events; main's read of the organization is made anew when one reports a completion.
+ * one into `activity` events; main's read of the organization is made anew when one reports a completion that can
+ * change it. Main's own submissions are announced through it too, so each change is one event, whoever saw it first.
  */
 import type { Activity } from '../../shared/api/activity-record';
 import type { ActivityFeeds, SeenLook } from '../activities/feed';
@@ -14,6 +15,8 @@ export interface ActivityWatchOptions {
   feeds: Pick<ActivityFeeds, 'subscribe' | 'check'>;
   lock: Pick<AppLock, 'onChange'>;
   events: Pick<AppEvents, 'emit'>;
+  /** Told of each activity reported completed, before its event (main's read of the organization may be stale). */
+  completed?: (activity: Activity) => void;
 }
 
 /**
@@ -29,6 +32,8 @@ interface Seen {
 export class ActivityWatch {
   readonly #options: ActivityWatchOptions;
   #seen: Seen | undefined;
+  /** The state main's own submissions announced, by activity id: a look that finds it again says nothing new. */
+  readonly #announced = new Map<string, string>();
 
   constructor(options: ActivityWatchOptions) {
     this.#options = options;
@@ -37,6 +42,16 @@ export class ActivityWatch {
     options.lock.onChange((locked) => {
       if (locked) this.#seen = undefined;
     });
+  }
+
+  /**
+   * Announces an activity main itself just submitted or voted on, from the service's answer. The next look that finds
+   * it in this state (still waiting with these votes, or gone from what waits once decided) reports nothing of it and
+   * asks nothing more about it: one change, one event.
+   */
+  announce(activity: Activity, change: 'created' | 'changed'): void {
+    this.#announced.set(activity.id, stateOf(activity));
+    this.#tell(activity, change);
   }
 
   /** Has the feed look now, and resolves once what changed was reported. */
@@ -55,38 +70,56 @@ export class ActivityWatch {
     const activities = new Map(waiting.map((activity) => [activity.id, stateOf(activity)]));
     const newestState = newest === undefined ? undefined : `${newest.id}:${stateOf(newest)}`;
     this.#seen = { scope, activities, newest: newestState };
-    const { events } = this.#options;
     // A change elsewhere that needed no vote is seen only as the newest completed activity. As for what waits, a
     // profile's first look reports it: the organization may have been read before it ran.
-    if (newest !== undefined && newestState !== previous?.newest) {
-      events.emit({ type: 'activity', change: 'created', organizationId: newest.organizationId, activityId: newest.id, status: newest.status });
+    if (newest !== undefined && newestState !== previous?.newest && !this.#wasAnnounced(newest)) {
+      this.#tell(newest, 'created');
     }
     for (const activity of waiting) {
       const before = previous?.activities.get(activity.id);
-      if (before === stateOf(activity)) continue;
+      if (before === stateOf(activity) || this.#wasAnnounced(activity)) continue;
       const change = previous !== undefined && before === undefined ? 'created' : 'changed';
-      events.emit({ type: 'activity', change, organizationId: activity.organizationId, activityId: activity.id, status: activity.status });
+      this.#tell(activity, change);
     }
     // Decided (or expired from the list) since the last look: its new status says which.
-    const left = [...(previous?.activities.keys() ?? [])].filter((activityId) => !activities.has(activityId));
+    const left = [...(previous?.activities.keys() ?? [])].filter((activityId) => !activities.has(activityId) && !this.#announcedDecided(activityId));
+    // What this look confirmed was told already; an announcement it contradicts (a look older than the vote) stays.
+    for (const [activityId, state] of this.#announced) {
+      if (activities.has(activityId) ? activities.get(activityId) === state : !state.startsWith(`${WAITING}:`)) this.#announced.delete(activityId);
+    }
     const decided = await mapConcurrently(left, (activityId) =>
       detail(activityId).then(
         (activity) => activity,
         () => undefined,
       ),
     );
-    for (const [index, activity] of decided.entries()) {
-      if (activity === undefined) continue;
-      events.emit({
-        type: 'activity',
-        change: 'changed',
-        organizationId: activity.organizationId,
-        activityId: left[index]!,
-        status: activity.status,
-      });
-    }
+    for (const activity of decided) if (activity !== undefined) this.#tell(activity, 'changed');
+  }
+
+  #tell(activity: Activity, change: 'created' | 'changed'): void {
+    if (activity.status === 'ACTIVITY_STATUS_COMPLETED') this.#options.completed?.(activity);
+    this.#options.events.emit({
+      type: 'activity',
+      change,
+      organizationId: activity.organizationId,
+      activityId: activity.id,
+      status: activity.status,
+    });
+  }
+
+  /** Whether main announced `activity` as it is now. */
+  #wasAnnounced(activity: Activity): boolean {
+    return this.#announced.get(activity.id) === stateOf(activity);
+  }
+
+  /** Whether main announced `activityId` decided (no longer waiting), so its leaving the list is already told. */
+  #announcedDecided(activityId: string): boolean {
+    const announced = this.#announced.get(activityId);
+    return announced !== undefined && !announced.startsWith(`${WAITING}:`);
   }
 }
+
+const WAITING = 'ACTIVITY_STATUS_CONSENSUS_NEEDED';
 
 function stateOf(activity: Activity): string {
   return `${activity.status}:${activity.votes.map((vote) => `${vote.userId}=${vote.selection}`).join(',')}`;

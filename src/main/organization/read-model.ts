@@ -1,15 +1,26 @@
 /**
  * A profile's one read of its organization (docs/architecture.md#one-answer-per-vote): the list rows, the signing
  * card, main's confirmation, the inbox and the Users screen all read the same snapshot, so they cannot disagree, and
- * a vote costs no organization read of its own. It is read again after any activity of the organization changed
- * (main's own writes, the activity watch, the inbox), and at the latest ORGANIZATION_READ_TTL_MS after it was read,
- * for changes another desktop made that took no vote and so passed no watch.
+ * a vote costs no organization read of its own. It is read again after an activity that can change the organization
+ * completed (main's own writes and the activity watch report it; a signature changes nothing here), and at the
+ * latest ORGANIZATION_READ_TTL_MS after it was read, for changes another desktop made that took no vote and so passed
+ * no watch.
  */
+import { activityClassOf, CLASSIFIED_ACTIVITY_TYPES } from '../../shared/policy/activity-classes';
 import type { ApiClient } from '../client/api-client';
 import { readOrganization, type OrganizationSnapshot } from '../signing/organization';
 
 /** The longest a snapshot serves without an event saying the organization changed. */
 export const ORGANIZATION_READ_TTL_MS = 15_000;
+
+/**
+ * Whether a completed activity of `activityType` may have changed what the snapshot holds. A signature (a transaction,
+ * a payload, a send) changes none of the users, tags, quorum, policies, wallets or accounts; anything else, or a type
+ * this desktop does not know, may.
+ */
+export function changesOrganization(activityType: string): boolean {
+  return !CLASSIFIED_ACTIVITY_TYPES.includes(activityType) || activityClassOf(activityType).action !== 'SIGN';
+}
 
 export class OrganizationReads {
   #kept: { snapshot: Promise<OrganizationSnapshot>; readAtMs: number } | undefined;
