@@ -1,0 +1,35 @@
+/** The `users.*` channels of the IPC contract (docs/architecture.md#the-ipc-contract). */
+import { z } from 'zod';
+import { activityOutcome, apiKeyCurve, channel, id, keyName, publicKeyHex, userIds } from '../schemas';
+
+/**
+ * A new API key for a user: a public key pasted here, or one of this desktop's keychain keys (made on the Keys
+ * screen, or just now), whose public key main reads from the keychain.
+ */
+const newApiKey = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('public-key'), apiKeyName: z.string().min(1).max(256), publicKey: publicKeyHex, curve: apiKeyCurve }),
+  z.strictObject({ kind: z.literal('keychain'), keyName }),
+]);
+
+const userOutcome = activityOutcome(z.strictObject({ userId: z.string() }));
+
+export const usersChannels = {
+  create: channel(
+    z.strictObject({ userName: z.string().min(1).max(256), tagIds: z.array(id).max(32).optional(), apiKey: newApiKey.optional() }),
+    userOutcome,
+  ),
+  delete: channel(z.strictObject({ userIds }), activityOutcome(z.strictObject({ userIds: z.array(z.string()) }))),
+  /** Main's reading of deleting a user, before anyone is asked: why QuorumKey would refuse to submit it, if it would. */
+  deletionCheck: channel(z.strictObject({ userId: id }), z.strictObject({ refusal: z.string().max(2000).optional() })),
+  /** Replaces the user's tags with `tagIds`. */
+  setTags: channel(z.strictObject({ userId: id, tagIds: z.array(id).max(32) }), userOutcome),
+  createTag: channel(
+    z.strictObject({ tagName: z.string().min(1).max(256), userIds: z.array(id).max(100) }),
+    activityOutcome(z.strictObject({ tagId: z.string() })),
+  ),
+  addApiKey: channel(z.strictObject({ userId: id, apiKey: newApiKey }), activityOutcome(z.strictObject({ apiKeyIds: z.array(z.string()) }))),
+  removeApiKeys: channel(
+    z.strictObject({ userId: id, apiKeyIds: z.array(id).min(1).max(100) }),
+    activityOutcome(z.strictObject({ apiKeyIds: z.array(z.string()) })),
+  ),
+} as const;
