@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { STAMP_HEADER_NAME } from '../crypto/stamp';
 import { QkError } from '../errors';
 import { describeIssues } from '../ipc/contract';
+import { parseQuorumKeyFile } from './file-format';
 
 export const STAMPED_REQUEST_VERSION = 1;
 
@@ -45,23 +46,7 @@ export function stampedRequestText(request: Omit<StampedRequest, 'version'>): st
 
 /** The request in a stamped-request file's text; `source` names the file in the error. */
 export function parseStampedRequest(text: string, source: string): StampedRequest {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new QkError('FILE_ERROR', `${source} is not JSON; expected a stamped request written by QuorumKey`, { path: source });
-  }
-  const parsed = stampedRequestSchema.safeParse(json);
-  if (!parsed.success) {
-    throw new QkError(
-      'FILE_ERROR',
-      `${source} is not a QuorumKey stamped request (version ${STAMPED_REQUEST_VERSION}): ${describeIssues(parsed.error)}`,
-      {
-        path: source,
-      },
-    );
-  }
-  return parsed.data;
+  return parseQuorumKeyFile(text, source, { name: 'stamped request', version: STAMPED_REQUEST_VERSION, schema: stampedRequestSchema });
 }
 
 function isJsonObject(text: string): boolean {

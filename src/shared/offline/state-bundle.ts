@@ -11,6 +11,7 @@ import { keccak256, type Hex } from 'viem';
 import { z } from 'zod';
 import { QkError } from '../errors';
 import { describeIssues } from '../ipc/contract';
+import { parseQuorumKeyFile } from './file-format';
 
 export const STATE_BUNDLE_FORMAT = 'quorumkey-state-bundle';
 export const STATE_BUNDLE_VERSION = 1;
@@ -101,17 +102,5 @@ export function stateBundleText(bundle: StateBundle): string {
 
 /** The bundle in a state bundle file's text, in its format (its proofs are checked later, against its block); `source` names the file. */
 export function parseStateBundle(text: string, source: string): StateBundle {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new QkError('FILE_ERROR', `${source} is not JSON; expected a state bundle written by QuorumKey`, { path: source });
-  }
-  const parsed = stateBundleSchema.safeParse(json);
-  if (!parsed.success) {
-    throw new QkError('FILE_ERROR', `${source} is not a QuorumKey state bundle (version ${STATE_BUNDLE_VERSION}): ${describeIssues(parsed.error)}`, {
-      path: source,
-    });
-  }
-  return parsed.data;
+  return parseQuorumKeyFile(text, source, { name: 'state bundle', version: STATE_BUNDLE_VERSION, schema: stateBundleSchema });
 }
