@@ -216,9 +216,9 @@ export function createMainServices({
     ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
     ...(fetch === undefined ? {} : { fetch }),
     onActivity: (activity, { vote }) => {
-      // Through the watch, so that the feed's look it asks for does not announce the same change again.
+      // Through the watch, so that the feed's next look does not announce the same change again.
       activityWatch.announce(activity, vote ? 'changed' : 'created');
-      activityFeeds.lookNow();
+      void activityFeeds.learned(activity);
     },
   });
   const activityFeeds = new ActivityFeeds({

@@ -151,6 +151,50 @@ describe('ActivityFeeds', () => {
     expect(inbox.list().profiles.map((profile) => profile.decided.map((decided) => decided.activityId))).toEqual([['mine'], ['mine']]);
   });
 
+  it("applies the answer to main's own vote to what each profile saw, asking the service nothing, and announces it once", async () => {
+    const { active, other, state, feeds, watch, inbox, emitted, takeSent } = bed();
+    state.waiting = [waitingActivity('mine', 'user-other'), waitingActivity('theirs', 'user-other')];
+    feeds.start();
+    await vi.advanceTimersByTimeAsync(0);
+    takeSent(active);
+    takeSent(other);
+    emitted.length = 0;
+
+    // The viewer's approval of 'mine' leaves it waiting with two votes: both inboxes show them, nothing is listed.
+    // Both votes in the open approval window, so that the rows count them (the proposal's own vote is long expired).
+    const [proposed] = waitingActivity('mine', 'user-other').votes;
+    const justNow = { seconds: String(Math.floor(Date.now() / 1000)), nanos: '0' };
+    const voted = {
+      ...waitingActivity('mine', 'user-other'),
+      votes: [
+        { ...proposed!, createdAt: justNow },
+        { ...proposed!, userId: VIEWER, user: { userName: VIEWER }, createdAt: justNow },
+      ],
+    } as Activity;
+    expect(inbox.list().profiles.map((profile) => profile.items.find((item) => item.activityId === 'mine')?.approvals)).toEqual([0, 0]);
+    watch.announce(voted, 'changed');
+    await feeds.learned(voted);
+    expect([...takeSent(active), ...takeSent(other)]).toEqual([]);
+    expect(inbox.list().profiles.map((profile) => profile.items.find((item) => item.activityId === 'mine')?.approvals)).toEqual([2, 2]);
+    expect(emitted.filter((event) => event.type === 'activity')).toHaveLength(1);
+
+    // The approval that completes 'theirs': it leaves both inboxes, and its details are the answer's, not asked again.
+    const completed = { ...waitingActivity('theirs', 'user-other'), status: 'ACTIVITY_STATUS_COMPLETED' } as Activity;
+    watch.announce(completed, 'changed');
+    await feeds.learned(completed);
+    expect([...takeSent(active), ...takeSent(other)]).toEqual([]);
+    expect(inbox.list().profiles.map((profile) => profile.items.map((item) => item.activityId))).toEqual([['mine'], ['mine']]);
+    expect(emitted.filter((event) => event.type === 'activity')).toHaveLength(2);
+
+    // The next real look finds the service agreeing and reports nothing more.
+    state.waiting = [voted];
+    state.decided.set('theirs', completed);
+    await feeds.check();
+    expect(countOf(listsOf(takeSent(active)))).toEqual({ list_activities: 1, newest_completed: 1 });
+    expect(emitted.filter((event) => event.type === 'activity')).toHaveLength(2);
+    feeds.stop();
+  });
+
   it('backs off from a failing profile on its own, with jitter, while the other keeps its cadence', async () => {
     const { active, other, state, feeds, inbox, takeSent } = bed();
     state.failing.add(other.name);

@@ -5,7 +5,9 @@
  * never waits and is seen only there. The active profile is looked at every few seconds, the others at the inbox's
  * interval (Settings); a profile whose service fails backs off on its own with jitter, and nothing is asked while the
  * app is locked. Each look is published to the feed's listeners (the activity watch, the inbox), which read what
- * they need beyond it through the look, so no activity is asked of the service twice in one look.
+ * they need beyond it through the look, so no activity is asked of the service twice in one look. After main's own
+ * proposal or vote, the service's answer is applied to what each profile of that organization saw last and published
+ * as a look of its own, instead of listing again.
  */
 import type { Activity } from '../../shared/api/activity-record';
 import { toQkError, type QkError } from '../../shared/errors';
@@ -82,6 +84,8 @@ interface Feed {
   nextLookAtMs: number;
   /** Whether its last look was as the active profile: one that just became active is looked at without waiting. */
   lookedAsActive: boolean;
+  /** What its last look that answered saw, for the answer to one of main's own submissions to be applied to. */
+  seen: Pick<SeenLook, 'waiting' | 'newestCompleted'> | undefined;
 }
 
 /** `all`: every profile that is not backing off (someone asked to look now); `due`: those whose time came. */
@@ -142,11 +146,40 @@ export class ActivityFeeds {
   }
 
   /**
-   * A vote or proposal main just submitted changed what waits: look again now rather than at the next interval, so
-   * the window and every profile's inbox show it at once.
+   * A vote or proposal main just submitted changed what waits, and the service's answer is that activity's new state:
+   * every profile of its organization that was looked at is told a look of what it saw last with that one activity
+   * as it is now, so the window and every profile's inbox show it at once without the service being asked the same
+   * lists again. A profile not yet looked at (or not as the active one, or backing off) is looked at now instead.
+   * Resolves once every listener was told.
    */
-  lookNow(): void {
-    if (this.#running()) void this.check().catch((error: unknown) => console.error('the activity feed could not look:', toQkError(error).message));
+  learned(activity: Activity): Promise<void> {
+    if (!this.#running()) return Promise.resolve();
+    const run = this.#last.then(() => this.#tellLearned(activity));
+    this.#last = run.catch(() => undefined);
+    return run.catch((error: unknown) => console.error('the activity feed could not tell a submission:', toQkError(error).message));
+  }
+
+  async #tellLearned(activity: Activity): Promise<void> {
+    const { lock, profiles: store, settings } = this.#options;
+    if (lock.locked) return;
+    const [profiles, active, current] = await Promise.all([store.list(), store.getActive(), settings.get()]);
+    const told = profiles.filter((profile) => profile.organizationId === activity.organizationId);
+    await Promise.all(
+      told.map((profile) => {
+        const feed = this.#feedOf(profile);
+        const isActive = profile.id === active?.id;
+        const intervalMs = isActive ? this.#activeIntervalMs() : current.inbox.intervalSeconds * 1000;
+        const { client, seen } = feed;
+        // Only a look as the active profile asked for the newest completed activity.
+        if (client === undefined || seen === undefined || feed.failures > 0 || (isActive && !feed.lookedAsActive))
+          return this.#look(feed, intervalMs, isActive);
+        feed.seen = withActivity(seen, activity, isActive);
+        feed.lookedAsActive = isActive;
+        return this.#tell(this.#seenLook(feed, intervalMs, isActive, client, activity));
+      }),
+    );
+    if (lock.locked) return;
+    for (const listener of this.#listeners) listener.round?.(profiles);
   }
 
   #running(): boolean {
@@ -192,7 +225,7 @@ export class ActivityFeeds {
     const key = JSON.stringify(profile);
     const known = this.#feeds.get(profile.id);
     if (known?.key === key) return known;
-    const feed: Feed = { key, profile, client: undefined, failures: 0, nextLookAtMs: 0, lookedAsActive: false };
+    const feed: Feed = { key, profile, client: undefined, failures: 0, nextLookAtMs: 0, lookedAsActive: false, seen: undefined };
     this.#feeds.set(profile.id, feed);
     return feed;
   }
@@ -207,27 +240,39 @@ export class ActivityFeeds {
       const [waiting, newestCompleted] = await Promise.all([waitingActivities(client), active ? newestCompletedOf(client) : undefined]);
       feed.failures = 0;
       feed.nextLookAtMs = this.#options.now() + intervalMs;
-      const details = new Map<string, Promise<Activity>>();
-      look = {
-        ok: true,
-        profile,
-        active,
-        client,
-        waiting,
-        newestCompleted,
-        detail: (activityId) => {
-          let detail = details.get(activityId);
-          if (detail === undefined) {
-            detail = client.query('get_activity', { activityId }).then(({ activity }) => activity);
-            details.set(activityId, detail);
-          }
-          return detail;
-        },
-        fail: (error) => this.#failed(feed, intervalMs, error).retryAtMs,
-      };
+      feed.seen = { waiting, newestCompleted };
+      look = this.#seenLook(feed, intervalMs, active, client);
     } catch (error) {
+      feed.seen = undefined;
       look = { ok: false, profile, active, ...this.#failed(feed, intervalMs, error) };
     }
+    await this.#tell(look);
+  }
+
+  /** A look at what `feed` saw last; `known` is an activity whose details are known already (a submission's answer). */
+  #seenLook(feed: Feed, intervalMs: number, active: boolean, client: FeedClient, known?: Activity): SeenLook {
+    const details = new Map<string, Promise<Activity>>(known === undefined ? [] : [[known.id, Promise.resolve(known)]]);
+    return {
+      ok: true,
+      profile: feed.profile,
+      active,
+      client,
+      waiting: feed.seen?.waiting ?? [],
+      newestCompleted: feed.seen?.newestCompleted,
+      detail: (activityId) => {
+        let detail = details.get(activityId);
+        if (detail === undefined) {
+          detail = client.query('get_activity', { activityId }).then(({ activity }) => activity);
+          details.set(activityId, detail);
+        }
+        return detail;
+      },
+      fail: (error) => this.#failed(feed, intervalMs, error).retryAtMs,
+    };
+  }
+
+  /** Tells every listener of `look`, one after the other. */
+  async #tell(look: FeedLook): Promise<void> {
     for (const listener of this.#listeners) {
       if (this.#options.lock.locked) return;
       try {
@@ -281,6 +326,21 @@ export class ActivityFeeds {
     const nextMs = Math.min(intervalMs, ...[...this.#feeds.values()].map((feed) => feed.nextLookAtMs - nowMs));
     this.#schedule(Math.max(0, nextMs));
   }
+}
+
+/** What `seen` becomes once `activity` is as the service just answered: still waiting in its place, or decided and gone. */
+function withActivity(seen: NonNullable<Feed['seen']>, activity: Activity, active: boolean): NonNullable<Feed['seen']> {
+  const others = seen.waiting.filter(({ id }) => id !== activity.id);
+  const listed = others.length < seen.waiting.length;
+  const waiting =
+    activity.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED'
+      ? others
+      : listed
+        ? seen.waiting.map((before) => (before.id === activity.id ? activity : before))
+        : [activity, ...seen.waiting];
+  // The newest completed activity is asked of the active profile only; one main just saw complete is the newest.
+  const newestCompleted = active && activity.status === 'ACTIVITY_STATUS_COMPLETED' ? activity : seen.newestCompleted;
+  return { waiting, newestCompleted };
 }
 
 function newestCompletedOf(client: FeedClient): Promise<Activity | undefined> {
