@@ -107,9 +107,12 @@ export class ActivityFeeds {
       if (locked) this.#clearTimer();
       else if (this.#started) this.#schedule(0);
     });
-    // A shorter interval applies at once rather than after the current, longer wait.
+    // A shorter interval applies at once rather than after the current, longer wait: every profile that is not backing
+    // off is due now, and its next look is timed by the new interval.
     options.settings.onChange(() => {
-      if (this.#running()) this.#schedule(0);
+      if (!this.#running()) return;
+      for (const feed of this.#feeds.values()) if (feed.failures === 0) feed.nextLookAtMs = 0;
+      this.#schedule(0);
     });
     options.events.subscribe((event) => {
       if (!this.#running()) return;
