@@ -38,6 +38,7 @@ import { TokenKeys } from './pkcs11/token-keys';
 import { policiesHandlers } from './policies/policies.ipc';
 import { ActiveProfile, assertServed } from './profiles/active-profile';
 import type { Confirm } from './confirmation/confirmation';
+import { ConfirmedReadings } from './confirmation/confirmed-readings';
 import { confirmingStampCheck } from './confirmation/stamp-check';
 import { Profiles } from './profiles/profiles';
 import { profilesHandlers } from './profiles/profiles.ipc';
@@ -125,6 +126,8 @@ export interface MainServices {
   unlocker: Unlocker;
   clipboard: SecretClipboard | undefined;
   stamper: Stamper;
+  /** The lines main's confirmation showed, waiting for the stamp whose hardware prompt restates them. */
+  confirmedReadings: ConfirmedReadings;
   /** Keys on PKCS#11 tokens and their logged-in sessions, closed on lock and on close. */
   pkcs11: Pkcs11Tokens;
   /** The embedded service; started by `sandbox.start` (the app starts it when ready). */
@@ -192,7 +195,8 @@ export function createMainServices({
   const pkcs11 = new Pkcs11Tokens({ askPin: askPkcs11Pin });
   // Locking logs out of every token: the next stamp asks for the PIN again.
   lock.onLock(() => void pkcs11.close());
-  const stamper = new Stamper(keychain, pkcs11);
+  const confirmedReadings = new ConfirmedReadings();
+  const stamper = new Stamper(keychain, pkcs11, confirmedReadings);
   const inFlight = new InFlightRequests({ now });
   // In the data dir, not the Sandbox's: a Sandbox reset leaves it alone. Its key shares the keys' keychain store.
   const journal = new Journal({ dataDir, secrets: store, now });
@@ -283,6 +287,7 @@ export function createMainServices({
     unlocker: new Unlocker({ lock, passphrase: unlockPassphrase, touchId, now }),
     clipboard: secretClipboard,
     stamper,
+    confirmedReadings,
     pkcs11,
     sandbox,
     active,
@@ -351,7 +356,17 @@ export function createMainHandlers(
   // Whatever the page asks for, an activity or vote is stamped only once a person confirmed main's reading of it.
   const simulations = new Simulations({ settings, tokens, addressBook });
   const active = services.active.withStampCheck(
-    confirmingStampCheck({ confirm, settings, tokens, addressBook, tokenUsage, keychain, simulations, now }),
+    confirmingStampCheck({
+      confirm,
+      readings: services.confirmedReadings,
+      settings,
+      tokens,
+      addressBook,
+      tokenUsage,
+      keychain,
+      simulations,
+      now,
+    }),
   );
   const tokenKeys = new TokenKeys({ pkcs11: services.pkcs11, profiles });
   const handlers: IpcHandlers = {

@@ -14,8 +14,9 @@ import { Pkcs11Tokens, type PinRequest } from '../../src/main/pkcs11/pkcs11-toke
 import type { TokenKey } from '../../src/main/pkcs11/token-key';
 import { Policies } from '../../src/main/policies/policies';
 import { Profiles, type Profile } from '../../src/main/profiles/profiles';
-import { Stamper } from '../../src/main/stamper/stamper';
-import { verifyApiKeyStamp } from '../../src/shared/crypto/stamp';
+import { ConfirmedReadings } from '../../src/main/confirmation/confirmed-readings';
+import { Stamper, UNCONFIRMED_BODY } from '../../src/main/stamper/stamper';
+import { fingerprintOf, verifyApiKeyStamp } from '../../src/shared/crypto/stamp';
 import { utf8Encode } from '../../src/shared/crypto/encoding';
 import { QkError } from '../../src/shared/errors';
 import { ipcContract } from '../../src/shared/ipc/contract';
@@ -190,6 +191,26 @@ describe.skipIf(!softhsmPresent)('stamping with a token key against the Sandbox'
     const stamp = await stamper.stamp(profile, body);
     const verified = verifyApiKeyStamp(stamp.headerValue, utf8Encode(body));
     expect(verified).toMatchObject({ publicKey: key.publicKey, scheme: 'SIGNATURE_SCHEME_TK_API_P256' });
+  });
+
+  it('asks the PIN restating the line the person confirmed and the fingerprint of the very bytes the token signs', async () => {
+    const readings = new ConfirmedReadings();
+    const body = JSON.stringify({ organizationId: service.info.organizationId, note: 'confirmed' });
+    readings.confirmed(fingerprintOf(utf8Encode(body)), 'Approve "Change the root quorum" as root?');
+    const confirming = new Stamper({ withApiKeySigner: () => Promise.reject(new Error('no keychain')) }, tokens, readings);
+    await tokens.close();
+    asked.length = 0;
+    await confirming.stamp(profile, body);
+    expect(asked).toEqual([
+      { ...token, signing: { reading: 'Approve "Change the root quorum" as root?', bodyFingerprint: fingerprintOf(utf8Encode(body)) } },
+    ]);
+    // A body nobody confirmed (swapped after the confirmation, or a query) is said to be one: its line is not reused.
+    await tokens.close();
+    asked.length = 0;
+    const swapped = JSON.stringify({ organizationId: service.info.organizationId, note: 'swapped' });
+    readings.confirmed(fingerprintOf(utf8Encode(body)), 'Approve "Change the root quorum" as root?');
+    await confirming.stamp(profile, swapped);
+    expect(asked).toEqual([{ ...token, signing: { reading: UNCONFIRMED_BODY, bodyFingerprint: fingerprintOf(utf8Encode(swapped)) } }]);
   });
 
   it('votes on an activity that needs consensus, online and from an offline file posted later', async () => {

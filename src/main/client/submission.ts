@@ -4,6 +4,8 @@
  * channel cannot stamp without the check seeing the same submission.
  */
 import { operationByPath, type ActivityOperation } from '../../shared/api';
+import { utf8Encode } from '../../shared/crypto/encoding';
+import { fingerprintOf } from '../../shared/crypto/stamp';
 import { QkError } from '../../shared/errors';
 
 export interface Submission {
@@ -12,6 +14,8 @@ export interface Submission {
   parameters: Readonly<Record<string, unknown>>;
   /** Posted to the service now, or stamped into an offline file to be posted later. */
   delivery: 'post' | 'file';
+  /** `sha256:` + hex of the exact body to be stamped (fingerprintOf): what a hardware key's prompt restates. */
+  bodyFingerprint: string;
 }
 
 /** The activity submission `body` carries to `path`; undefined when `path` is not an activity submission (a query). */
@@ -27,5 +31,5 @@ export function submissionOf(path: string, body: string, delivery: Submission['d
   if (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters)) {
     throw new QkError('REQUEST_INVALID', `the body for ${path} has no parameters object`, { path });
   }
-  return { operation, parameters: parameters as Record<string, unknown>, delivery };
+  return { operation, parameters: parameters as Record<string, unknown>, delivery, bodyFingerprint: fingerprintOf(utf8Encode(body)) };
 }

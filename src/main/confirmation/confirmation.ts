@@ -41,6 +41,11 @@ export interface Reading {
   verdict: string;
   /** What it still needs once this stamp is counted: "needs 1 more root quorum approval", "nothing: this completes it". */
   stillNeeded: string;
+  /**
+   * For a credential on hardware (a PIN or a touch follows): which one signs, and the fingerprint of the exact body it
+   * will sign, which its prompt restates.
+   */
+  signedBy?: { credential: string; bodyFingerprint: string };
 }
 
 /** What the confirmation shows: a title, a question, and the detail beneath; `reading` when it is about a stamp. */
@@ -83,6 +88,14 @@ export function confirmationOf(reading: Reading): ConfirmationRequest {
       `Policy verdict: ${visibleText(reading.verdict)}`,
       `${reading.action === 'reject' ? 'To approve it still needs' : 'After this one it still needs'}: ${visibleText(reading.stillNeeded)}`,
       ...(reading.fingerprint === undefined ? [] : [`Fingerprint: ${visibleText(reading.fingerprint)}`]),
+      ...(reading.signedBy === undefined
+        ? []
+        : [
+            '',
+            `Signed with: ${visibleText(reading.signedBy.credential)}`,
+            `It signs the body with fingerprint: ${reading.signedBy.bodyFingerprint}`,
+            'Its PIN or touch prompt must show this same fingerprint; if it shows another, cancel there.',
+          ]),
     ].join('\n'),
     reading,
   };

@@ -5,13 +5,16 @@
  */
 import { QkError } from '../../shared/errors';
 import type { ProfileServices } from '../profiles/active-profile';
-import { requireStampConfirmation, type Confirm, type Reading } from './confirmation';
+import type { ConfirmedReadings } from './confirmed-readings';
+import { confirmationOf, requireStampConfirmation, type Confirm, type Reading } from './confirmation';
 import { readStamp, type StampReaderDeps } from './stamp-reading';
 import type { Submission } from '../client/submission';
 
 export interface ConfirmingStampCheckOptions extends StampReaderDeps {
   /** The confirmation surface; what it is asked carries main's reading (`request.reading`) for a caller to keep. */
   confirm: Confirm;
+  /** Where the line a person went ahead on waits for the stamper, whose hardware prompt restates it. */
+  readings: Pick<ConfirmedReadings, 'confirmed'>;
 }
 
 /**
@@ -23,7 +26,7 @@ export type StampCheck = (submission: Submission) => Promise<Reading | undefined
 
 const ASKING: Record<Reading['action'], string> = { submit: 'Submitting', approve: 'Approving', reject: 'Rejecting' };
 
-export function confirmingStampCheck({ confirm, ...deps }: ConfirmingStampCheckOptions) {
+export function confirmingStampCheck({ confirm, readings, ...deps }: ConfirmingStampCheckOptions) {
   return async (submission: Submission, services: ProfileServices): Promise<Reading> => {
     const { reading, lockOut } = await readStamp(submission, services, deps);
     if (lockOut !== undefined && reading.action === 'submit') {
@@ -32,6 +35,7 @@ export function confirmingStampCheck({ confirm, ...deps }: ConfirmingStampCheckO
       });
     }
     await requireStampConfirmation(confirm, reading, `${ASKING[reading.action]} ${JSON.stringify(reading.title)}`);
+    readings.confirmed(submission.bodyFingerprint, confirmationOf(reading).message);
     return reading;
   };
 }

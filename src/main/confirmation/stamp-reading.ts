@@ -27,6 +27,7 @@ import { simulationInLines } from '../simulation/reading';
 import type { Simulations } from '../simulation/simulation';
 import type { Reading } from './confirmation';
 import type { Submission } from '../client/submission';
+import { credentialInWords, credentialKind } from '../stamper/stamper';
 
 export interface StampReaderDeps {
   settings: Pick<Settings, 'get'>;
@@ -55,12 +56,19 @@ type Subject = { type: string; intent: Record<string, unknown> };
  * organization's names but with this desktop's address book), and says so.
  */
 export async function readStamp(submission: Submission, services: ProfileServices, deps: StampReaderDeps): Promise<StampReading> {
+  let read: StampReading;
   try {
-    return await readFromService(submission, services, deps);
+    read = await readFromService(submission, services, deps);
   } catch (error) {
     if (submission.delivery !== 'file') throw error;
-    return { reading: await readOffline(submission, services.profile.organizationId, deps, toQkError(error).message), lockOut: undefined };
+    read = { reading: await readOffline(submission, services.profile.organizationId, deps, toQkError(error).message), lockOut: undefined };
   }
+  // A hardware credential signs after a PIN or a touch: the reading names it and the bytes it will sign.
+  if (credentialKind(services.profile) === 'keychain') return read;
+  return {
+    ...read,
+    reading: { ...read.reading, signedBy: { credential: credentialInWords(services.profile), bodyFingerprint: submission.bodyFingerprint } },
+  };
 }
 
 function actionOf(submission: Submission): Reading['action'] {

@@ -30,7 +30,16 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
-function promptPage({ tokenLabel, module }: PinRequest): string {
+/** What the PIN unlocks: the signature it is asked for (the line and fingerprint main's confirmation showed), if any. */
+function signingSection(signing: PinRequest['signing']): string {
+  if (signing === undefined) return `<p>It lists or makes keys on the token; it signs nothing now.</p>`;
+  return `<section class="signing"><p>It will sign: <strong id="reading">${escapeHtml(signing.reading)}</strong></p>
+<p>Body fingerprint: <code id="body-fingerprint">${escapeHtml(signing.bodyFingerprint)}</code></p>
+<p>It must match the fingerprint QuorumKey's confirmation just showed. If it does not, cancel.</p></section>`;
+}
+
+/** The prompt's whole page (exported for its tests and screenshots); every value from the request is escaped. */
+export function promptPage({ tokenLabel, module, signing }: PinRequest): string {
   return `<!doctype html><html><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${PAGE_POLICY}">
 <title>PIN for token ${escapeHtml(tokenLabel)}</title>
@@ -40,12 +49,16 @@ body { margin: 0; padding: 18px 20px; }
 h1 { font-size: 16px; margin: 0 0 6px; }
 p { margin: 0 0 12px; opacity: 0.8; overflow-wrap: anywhere; }
 input { width: 100%; box-sizing: border-box; padding: 6px 8px; font: inherit; }
+.signing { border-left: 3px solid #c80; padding-left: 10px; margin-bottom: 12px; }
+.signing p { margin: 0 0 6px; }
+code { font-size: 12px; overflow-wrap: anywhere; }
 .buttons { display: flex; justify-content: flex-end; gap: 8px; margin-top: 14px; }
 </style></head><body>
 <form id="pin-form">
 <h1>Unlock token “${escapeHtml(tokenLabel)}”</h1>
-<p>QuorumKey needs this token's user PIN to sign with a key on it. The PIN goes to the token only; the token stays
+<p>QuorumKey needs this token's user PIN to use a key on it. The PIN goes to the token only; the token stays
 unlocked until QuorumKey locks or quits. Module: ${escapeHtml(module)}</p>
+${signingSection(signing)}
 <label>User PIN <input id="pin" type="password" autocomplete="off" spellcheck="false" required maxlength="256"></label>
 <div class="buttons"><button type="button" id="cancel">Cancel</button><button type="submit">Unlock token</button></div>
 </form>
@@ -66,8 +79,8 @@ export function askPinInWindow(parent: () => BrowserWindow | undefined): AskPin 
     new Promise((resolve) => {
       const owner = parent();
       const window = new BrowserWindow({
-        width: 440,
-        height: 250,
+        width: 480,
+        height: request.signing === undefined ? 260 : 400,
         resizable: false,
         minimizable: false,
         maximizable: false,

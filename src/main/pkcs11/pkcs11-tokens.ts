@@ -11,17 +11,26 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import type * as Pkcs11Module from 'pkcs11js';
 import { bytesToHex, hexToBytes } from '../../shared/crypto/encoding';
 import { compressP256 } from '../../shared/crypto/keys';
-import type { StampSigner } from '../../shared/crypto/stamp';
+import { fingerprintOf, type StampSigner } from '../../shared/crypto/stamp';
 import { QkError } from '../../shared/errors';
 import { describeTokenKey, type TokenKey, type TokenKeyRef } from './token-key';
 
 type Pkcs11Library = typeof Pkcs11Module;
 type Handle = Pkcs11Module.Handle;
 
-/** Which token a PIN is asked for. */
+/** Which token a PIN is asked for, and, when it is asked to sign, what the token will sign. */
 export interface PinRequest {
   module: string;
   tokenLabel: string;
+  signing?: PinSigning | undefined;
+}
+
+/** What a PIN asked for a signature unlocks: restated on the prompt so a request swapped under it shows. */
+export interface PinSigning {
+  /** The one line main's confirmation showed for this body, or what the body is when nobody was asked (a query). */
+  reading: string;
+  /** `sha256:` + hex of the exact bytes the token will sign, computed here from them (fingerprintOf). */
+  bodyFingerprint: string;
 }
 
 /** Asks a person for the token's user PIN on main's surface; `undefined` when they cancelled. */
@@ -214,11 +223,11 @@ export class Pkcs11Tokens {
    * Runs `use` with a signer over the token key. Refuses with KEY_INVALID when the token's key is not the one whose
    * public key was pinned (another token under the same label, a key replaced since).
    */
-  async withSigner<T>(key: TokenKey, use: (signer: StampSigner) => Promise<T>): Promise<T> {
+  async withSigner<T>(key: TokenKey, use: (signer: StampSigner) => Promise<T>, reading: string): Promise<T> {
     const signer: StampSigner = {
       curve: 'p256',
       publicKey: key.publicKey,
-      sign: (message) => this.#sign(key, message),
+      sign: (message) => this.#sign(key, message, reading),
     };
     return use(signer);
   }
@@ -244,9 +253,10 @@ export class Pkcs11Tokens {
     }
   }
 
-  async #sign(key: TokenKey, message: Uint8Array): Promise<string> {
+  async #sign(key: TokenKey, message: Uint8Array, reading: string): Promise<string> {
     const digest = sha256(message);
-    return this.#withToken(key, async ({ library, pkcs11, session }) => {
+    const signing = { reading, bodyFingerprint: fingerprintOf(message) };
+    return this.#withToken({ ...key, signing }, async ({ library, pkcs11, session }) => {
       const [publicHandle] = findObjects(pkcs11, session, keyTemplate(library, library.CKO_PUBLIC_KEY, key));
       const [privateHandle, another] = findObjects(pkcs11, session, keyTemplate(library, library.CKO_PRIVATE_KEY, key));
       if (privateHandle === undefined) {
@@ -303,7 +313,11 @@ export class Pkcs11Tokens {
     try {
       slot = findSlot(pkcs11, token);
       session = pkcs11.C_OpenSession(slot, library.CKF_SERIAL_SESSION | library.CKF_RW_SESSION);
-      const pin = await this.#askPin({ module: token.module, tokenLabel: token.tokenLabel });
+      const pin = await this.#askPin({
+        module: token.module,
+        tokenLabel: token.tokenLabel,
+        ...(token.signing === undefined ? {} : { signing: token.signing }),
+      });
       if (pin === undefined || pin === '') {
         throw new QkError('TOKEN_PIN_REQUIRED', `the PIN of token ${JSON.stringify(token.tokenLabel)} was not given; nothing was signed`);
       }

@@ -6,7 +6,9 @@
 import type { Keychain } from '../keychain/keychain';
 import type { Pkcs11Tokens } from '../pkcs11/pkcs11-tokens';
 import { describeTokenKey } from '../pkcs11/token-key';
-import { stampBody } from '../../shared/crypto/stamp';
+import { utf8Encode } from '../../shared/crypto/encoding';
+import { fingerprintOf, stampBody } from '../../shared/crypto/stamp';
+import type { ConfirmedReadings } from '../confirmation/confirmed-readings';
 import { QkError } from '../../shared/errors';
 import type { RequestStamper, Stamp, StampCredential } from './stamp';
 
@@ -16,20 +18,37 @@ export function credentialKind(credential: StampCredential): CredentialKind {
   return credential.tokenKey === undefined ? 'keychain' : 'token';
 }
 
+/** Which credential signs, in words for a person: `PKCS#11 token "yk" key "ops-1"`, `keychain API key "ops"`. */
+export function credentialInWords(credential: StampCredential): string {
+  if (credential.tokenKey !== undefined) {
+    const { tokenLabel, keyLabel, keyId } = credential.tokenKey;
+    return `PKCS#11 token ${JSON.stringify(tokenLabel)} key ${JSON.stringify(keyLabel)}${keyId === undefined ? '' : ` (CKA_ID ${keyId})`}`;
+  }
+  return `keychain API key ${JSON.stringify(credential.apiKeyName)}`;
+}
+
+/** What a token's PIN prompt says it signs when no confirmation covered the body. */
+export const UNCONFIRMED_BODY = 'a request you did not confirm in QuorumKey: reading the organization is never confirmed, a change always is';
+
 export class Stamper implements RequestStamper {
-  /** Without `tokens` (a tool that only ever signs with keychain keys), a token credential is refused. */
+  /**
+   * Without `tokens` (a tool that only ever signs with keychain keys), a token credential is refused. `readings` are
+   * the lines main's confirmation showed, restated by a token's PIN prompt for the body it signs.
+   */
   constructor(
     private readonly keychain: Pick<Keychain, 'withApiKeySigner'>,
     private readonly tokens?: Pick<Pkcs11Tokens, 'withSigner'>,
+    private readonly readings?: Pick<ConfirmedReadings, 'take'>,
   ) {}
 
   /** The `X-Stamp` header over exactly `body` (the caller must send these bytes unchanged). */
   async stamp(credential: StampCredential, body: string): Promise<Stamp> {
+    const reading = this.readings?.take(fingerprintOf(utf8Encode(body))) ?? UNCONFIRMED_BODY;
     if (credential.tokenKey !== undefined) {
       if (this.tokens === undefined) {
         throw new QkError('KEYCHAIN_UNAVAILABLE', `${describeTokenKey(credential.tokenKey)} cannot sign here: this stamper has no PKCS#11 tokens`);
       }
-      return this.tokens.withSigner(credential.tokenKey, (signer) => stampBody(body, signer));
+      return this.tokens.withSigner(credential.tokenKey, (signer) => stampBody(body, signer), reading);
     }
     return this.keychain.withApiKeySigner(credential.apiKeyName, (signer) => stampBody(body, signer));
   }
