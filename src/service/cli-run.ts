@@ -57,6 +57,17 @@ function parseRpcFlags(flags: readonly string[]): Record<string, string> {
   return nodes;
 }
 
+/** `--token CAIP2=ADDRESS`, repeatable: the ERC-20 contracts whose balances are reported, grouped by chain (checked at start). */
+function parseTokenFlags(flags: readonly string[]): Record<string, string[]> {
+  const tokens: Record<string, string[]> = {};
+  for (const flag of flags) {
+    const separator = flag.indexOf('=');
+    if (separator <= 0) usageError(`--token expects CAIP2=ADDRESS (e.g. eip155:31337=0x5FbDB2315678afecb367f032d93F642f64180aa3), got ${flag}`);
+    (tokens[flag.slice(0, separator)] ??= []).push(flag.slice(separator + 1));
+  }
+  return tokens;
+}
+
 function parseCommandLine(args: readonly string[]) {
   try {
     const { values } = parseArgs({
@@ -76,6 +87,7 @@ function parseCommandLine(args: readonly string[]) {
         'oidc-jwks': { type: 'string', multiple: true, default: [] },
         'signing-workers': { type: 'string' },
         rpc: { type: 'string', multiple: true, default: [] },
+        token: { type: 'string', multiple: true, default: [] },
         'max-node-fee': { type: 'string' },
         'webhook-allow-any-host': { type: 'boolean', default: false },
         'log-level': { type: 'string', default: 'info' },
@@ -110,6 +122,7 @@ function parseCommandLine(args: readonly string[]) {
       rootPublicKeys: values['root-public-key'].map(parseRootKey),
       oidcIssuers: values['oidc-jwks'].map(parseJwksFlag),
       rpc: parseRpcFlags(values.rpc),
+      tokens: parseTokenFlags(values.token),
       ...(values['otp-outbox'] === undefined ? {} : { otpOutbox: values['otp-outbox'] }),
       ...(values.seed === undefined ? {} : { seed: values.seed }),
       ...(values['load-state'] === undefined ? {} : { loadState: values['load-state'] }),

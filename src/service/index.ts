@@ -28,7 +28,7 @@ import { invitationsFamily } from './families/invitations';
 import { otpAuthFamily } from './families/otp-auth';
 import { broadcastingFamily } from './families/broadcasting';
 import { sendTransactionsFamily, type RpcNodes } from './families/send-transactions';
-import { walletDataFamily } from './families/wallet-data';
+import { checkTokens, walletDataFamily } from './families/wallet-data';
 import { ensureLoginSigningKeys, sessionsFamily } from './families/sessions';
 import { webhooksFamily } from './families/webhooks';
 import { registerAuthProxy } from './proxy';
@@ -43,6 +43,7 @@ import { registerWebhookRoutes } from './server/webhooks-route';
 import { Store } from './store';
 import { WebhookDeliveries } from './webhooks/deliveries';
 import { SendStatusWebhooks } from './webhooks/send-statuses';
+import { BalanceWebhooks } from './webhooks/balances';
 import { ensureWebhookSigningKey } from './webhooks/signing-key';
 
 export interface ServiceInfo {
@@ -91,6 +92,11 @@ export interface ServiceOptions {
    * (docs/sandbox.md#sending-transactions).
    */
   maxNodeFeeWei?: bigint;
+  /**
+   * CAIP-2 chain id → ERC-20 contracts whose balances the Sandbox reports and follows, each chain one `rpc` names
+   * (`--token`, docs/sandbox.md#wallet-data).
+   */
+  tokens?: Readonly<Record<string, readonly string[]>>;
   /**
    * Supplies the secret sealed wallets and keys are encrypted under, for embedders that keep it elsewhere (the app
    * keeps it in the OS keychain); told whether the database already holds sealed data, so it can refuse to make up
@@ -165,6 +171,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     );
   }
   const seed = options.seed === undefined ? undefined : loadSeedFile(options.seed);
+  const tokens = checkTokens(options.tokens ?? {}, options.rpc ?? {});
   if (options.loadState !== undefined && options.serviceSecret !== undefined) {
     throw new QkError('CONFIG_INVALID', 'a state file brings its own service secret: --load-state cannot be used with a secret kept elsewhere');
   }
@@ -217,6 +224,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       wall: clock.wall,
       log,
     });
+    const balanceWebhooks = new BalanceWebhooks({ store: store.read, rpc: options.rpc ?? {}, tokens, deliveries: webhookDeliveries, log });
     await eraseExpiredImportTargets(store, now());
     const oidc = createOidcVerifier({ issuers: options.oidcIssuers ?? [], now: () => new Date(now()) });
     const outboxFile = options.otpOutbox ?? `${store.path}.otp-outbox.jsonl`;
@@ -230,8 +238,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       credentialsFamily({ oidc }),
       sendTransactionsFamily(options.rpc ?? {}, options.maxNodeFeeWei),
       broadcastingFamily(options.rpc ?? {}, options.maxNodeFeeWei),
-      walletDataFamily(options.rpc ?? {}),
-      webhooksFamily(webhookDeliveries, sendStatusWebhooks, { allowAnyHost: options.webhookAllowAnyHost === true }),
+      walletDataFamily(options.rpc ?? {}, tokens),
+      webhooksFamily(webhookDeliveries, sendStatusWebhooks, {
+        allowAnyHost: options.webhookAllowAnyHost === true,
+        balanceChains: balanceWebhooks.watchedChains,
+      }),
     ];
     // Started on the first decision too costly for the event loop; closed with the service.
     const policyWorkers = new PolicyPool();
@@ -275,6 +286,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     }, IMPORT_TARGET_SWEEP_MS);
     // The sweep alone must not keep a process alive that has nothing else to do.
     importTargetSweep.unref();
+    await balanceWebhooks.start();
     let closing: Promise<void> | undefined;
     return {
       info: {
@@ -298,6 +310,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           dumped?.catch(() => undefined);
           // After the requests: the last of them may have published an event.
           sendStatusWebhooks.close();
+          await balanceWebhooks.close();
           await webhookDeliveries.close();
           await Promise.all([enclave.close(), policyWorkers.close()]);
           await store.close();

@@ -21,6 +21,8 @@ export interface SandboxOptions {
   rpc?: Readonly<Record<string, string>>;
   /** The most an Ethereum send may cost in fees (wei) when the node filled its gas or fee; 10^17 by default (`--max-node-fee`). */
   maxNodeFeeWei?: bigint;
+  /** CAIP-2 chain id → ERC-20 contract addresses whose balances are reported and followed (`--token`), on chains `rpc` names. */
+  tokens?: Readonly<Record<string, readonly string[]>>;
   /** Lets a root quorum member move the Sandbox's clock forward (docs/sandbox.md#the-clock). */
   clockControl?: boolean;
   /** Webhook endpoints may name any host, not only loopback (`--webhook-allow-any-host`, docs/sandbox.md#webhooks). */
@@ -80,6 +82,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     ...(options.host === undefined ? {} : { host: options.host }),
     ...(options.rpc === undefined ? {} : { rpc: options.rpc }),
     ...(options.maxNodeFeeWei === undefined ? {} : { maxNodeFeeWei: options.maxNodeFeeWei }),
+    ...(options.tokens === undefined ? {} : { tokens: options.tokens }),
     ...(options.clockControl === undefined ? {} : { clockControl: options.clockControl }),
     ...(options.webhookAllowAnyHost === undefined ? {} : { webhookAllowAnyHost: options.webhookAllowAnyHost }),
     ...(options.otpOutbox === undefined ? {} : { otpOutbox: options.otpOutbox }),

@@ -111,6 +111,7 @@ describe('usage errors', () => {
     ['a missing value', ['--root-public-key'], "Option '--root-public-key <value>' argument missing"],
     ['an unknown log level', ['--log-level', 'loud'], '--log-level must be error, warn, info, got loud'],
     ['a fee cap that is no amount of wei', ['--max-node-fee', '0.1'], '--max-node-fee must be a whole number of wei above 0, got 0.1'],
+    ['a token without its chain', ['--token', '0x000000000000000000000000000000000000dEaD'], '--token expects CAIP2=ADDRESS'],
   ])('%s exits with code 2, the reason and the usage on stderr, nothing on stdout', async (_, args, reason) => {
     const db = newDb();
     const cli = spawnCli(['--db', db, ...args]);

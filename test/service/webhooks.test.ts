@@ -423,11 +423,11 @@ describe('refusals', () => {
       message: /not "EVERYTHING"/,
     },
     {
-      name: 'a balance event the Sandbox cannot produce',
+      name: 'a balance event without a node to follow (no --rpc)',
       parameters: { url: 'http://[::1]:9/x', name: 'x', subscriptions: [{ eventType: 'BALANCE_CONFIRMED_UPDATES' }] },
       status: 400,
       code: 'REQUEST_INVALID',
-      message: /ACTIVITY_UPDATES and SEND_TRANSACTION_STATUS_UPDATES/,
+      message: /BALANCE_CONFIRMED_UPDATES follows balances on a chain's node.*--rpc eip155:<chain id>=URL/,
     },
     {
       name: 'no event type',

@@ -117,6 +117,8 @@ export interface TestServiceOptions {
   clockControl?: boolean;
   /** Nodes to send transactions to (`--rpc`). */
   rpc?: ServiceOptions['rpc'];
+  /** ERC-20 contracts whose balances are reported, per chain (`--token`). */
+  tokens?: ServiceOptions['tokens'];
   /** Told of every request once answered (the Sandbox's request log). */
   requestLog?: ServiceOptions['requestLog'];
   /** Webhook endpoints may name any host (`--webhook-allow-any-host`). */
@@ -199,6 +201,7 @@ export async function startTestService(options: TestServiceOptions & { rootPubli
       ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
       ...(options.clockControl === undefined ? {} : { clockControl: options.clockControl }),
       ...(options.rpc === undefined ? {} : { rpc: options.rpc }),
+      ...(options.tokens === undefined ? {} : { tokens: options.tokens }),
       ...(options.requestLog === undefined ? {} : { requestLog: options.requestLog }),
       ...(options.webhookAllowAnyHost === undefined ? {} : { webhookAllowAnyHost: options.webhookAllowAnyHost }),
     });

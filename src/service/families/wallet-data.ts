@@ -1,7 +1,8 @@
 /**
  * Wallet data (docs/sandbox.md#wallet-data): balances, supported assets and transaction history of a wallet account,
  * read from the node the chain is configured with (`--rpc`). The hosted service reads an indexer; the Sandbox has only
- * the node's JSON-RPC, so it reports the chain's native asset and reads history from the node's recent blocks.
+ * the node's JSON-RPC, so it reports the chain's native asset and the ERC-20 tokens it was started with (`--token`), and
+ * reads history from the node's recent blocks.
  */
 import { createSolanaRpc, type Address } from '@solana/kit';
 import {
@@ -40,9 +41,40 @@ const SOLANA_CAIP2 = /^solana:[1-9A-HJ-NP-Za-km-z]{1,44}$/;
 
 const TRANSFER_EVENT = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 
-type Chain = { kind: 'eip155'; chainId: number } | { kind: 'solana' };
+export type Chain = { kind: 'eip155'; chainId: number } | { kind: 'solana' };
 
-type Asset = { caip19: string; symbol: string; name: string; decimals: number };
+export type Asset = { caip19: string; symbol: string; name: string; decimals: number };
+
+/** CAIP-2 chain id → the ERC-20 contracts the Sandbox reports balances of on that chain (`--token CAIP2=ADDRESS`). */
+export type SandboxTokens = Readonly<Record<string, readonly Hex[]>>;
+
+/**
+ * The tokens as given (`--token`, `tokens`), checked before the service starts: each on an EVM chain the Sandbox has a
+ * node for, each a contract address given once; addresses come back checksummed.
+ */
+export function checkTokens(tokens: Readonly<Record<string, readonly string[]>>, rpc: RpcNodes): SandboxTokens {
+  const checked: Record<string, Hex[]> = {};
+  for (const [caip2, addresses] of Object.entries(tokens)) {
+    if (!/^eip155:[1-9]\d{0,15}$/.test(caip2)) {
+      throw new QkError('CONFIG_INVALID', `--token ${caip2}: tokens are ERC-20 contracts of an EVM chain, eip155:<chain id>`, { caip2 });
+    }
+    if (rpc[caip2] === undefined) {
+      throw new QkError('CONFIG_INVALID', `--token ${caip2}: the Sandbox reads token balances from the chain's node; add --rpc ${caip2}=URL`, {
+        caip2,
+      });
+    }
+    const seen = new Set<Hex>();
+    for (const address of addresses) {
+      if (!isAddress(address, { strict: false }))
+        throw new QkError('CONFIG_INVALID', `--token ${caip2}=${address}: not an Ethereum address`, { caip2 });
+      const token = getAddress(address);
+      if (seen.has(token)) throw new QkError('CONFIG_INVALID', `--token ${caip2}=${address} is given twice`, { caip2 });
+      seen.add(token);
+    }
+    checked[caip2] = [...seen];
+  }
+  return checked;
+}
 
 type Pagination = { limit?: string | undefined; before?: string | undefined; after?: string | undefined } | undefined;
 
@@ -60,7 +92,7 @@ function chainOf(caip2: string): Chain {
  * The chain's native asset, the one asset the Sandbox reports (**our choice**: it knows no token lists). Every EVM
  * chain's is called ETH, 18 decimals: the Sandbox's nodes are local test chains.
  */
-function nativeAsset(caip2: string, chain: Chain): Asset {
+export function nativeAsset(caip2: string, chain: Chain): Asset {
   return chain.kind === 'eip155'
     ? { caip19: `${caip2}/slip44:60`, symbol: 'ETH', name: 'Ether', decimals: 18 }
     : { caip19: `${caip2}/slip44:501`, symbol: 'SOL', name: 'Solana', decimals: 9 };
@@ -179,7 +211,7 @@ function page(found: Found[], pagination: Pagination) {
 }
 
 /** A token's metadata from its contract; undefined when it does not answer as an ERC-20 does. */
-async function tokenAsset(client: PublicClient, caip2: string, token: Hex): Promise<Asset | undefined> {
+export async function tokenAsset(client: PublicClient, caip2: string, token: Hex): Promise<Asset | undefined> {
   const read = <F extends 'symbol' | 'name' | 'decimals'>(functionName: F) => client.readContract({ address: token, abi: erc20Abi, functionName });
   try {
     const [symbol, name, decimals] = await Promise.all([read('symbol'), read('name'), read('decimals')]);
@@ -266,24 +298,56 @@ async function ethereumHistory(ctx: QueryContext, caip2: string, nodeUrl: string
   return { transactions, pageInfo };
 }
 
-export function walletDataFamily(rpc: RpcNodes): Family {
+/**
+ * The assets of the tokens the Sandbox knows on the chain, read from their contracts; a contract that does not answer
+ * as an ERC-20 does is the query's failure, naming it, since a token left out silently would read as a zero balance.
+ */
+async function knownTokenAssets(caip2: string, client: PublicClient, tokens: readonly Hex[]): Promise<{ token: Hex; asset: Asset }[]> {
+  return Promise.all(
+    tokens.map(async (token) => {
+      const asset = await tokenAsset(client, caip2, token);
+      if (asset === undefined) {
+        throw new QkError('FAILED_PRECONDITION', `--token ${caip2}=${token} does not answer symbol, name and decimals as an ERC-20 contract does`, {
+          caip2,
+        });
+      }
+      return { token, asset };
+    }),
+  );
+}
+
+function balanceOf(asset: Asset, balance: bigint) {
+  return { ...asset, balance: String(balance), display: { crypto: formatUnits(balance, asset.decimals) } };
+}
+
+export function walletDataFamily(rpc: RpcNodes, tokens: SandboxTokens = {}): Family {
   return {
     queries: {
       async get_wallet_address_balances(ctx, request) {
         const chain = chainOf(request.caip2);
         const address = requireWalletAccount(ctx, request.address, chain);
         const nodeUrl = nodeFor(rpc, request.caip2);
-        const balance = await nativeBalance(request.caip2, chain, nodeUrl, address);
-        const asset = nativeAsset(request.caip2, chain);
+        const native = await nativeBalance(request.caip2, chain, nodeUrl, address);
+        const balances = [balanceOf(nativeAsset(request.caip2, chain), native)];
+        if (chain.kind === 'eip155') {
+          const client = nodeClient(nodeUrl);
+          for (const { token, asset } of await knownTokenAssets(request.caip2, client, tokens[request.caip2] ?? [])) {
+            const balance = await readFromNode(
+              request.caip2,
+              client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [getAddress(address)] }),
+            );
+            balances.push(balanceOf(asset, balance));
+          }
+        }
         // Only non-zero balances, as Turnkey answers; no price feed, so no USD value.
-        return {
-          balances: balance === 0n ? [] : [{ ...asset, balance: String(balance), display: { crypto: formatUnits(balance, asset.decimals) } }],
-        };
+        return { balances: balances.filter((balance) => balance.balance !== '0') };
       },
-      list_supported_assets(_ctx, request) {
+      async list_supported_assets(_ctx, request) {
         const chain = chainOf(request.caip2);
-        nodeFor(rpc, request.caip2);
-        return { assets: [{ ...nativeAsset(request.caip2, chain), stable: false }] };
+        const nodeUrl = nodeFor(rpc, request.caip2);
+        const known = chain.kind === 'eip155' ? await knownTokenAssets(request.caip2, nodeClient(nodeUrl), tokens[request.caip2] ?? []) : [];
+        // **our choice**: no token is called a stablecoin, since the Sandbox has no list that says which are.
+        return { assets: [nativeAsset(request.caip2, chain), ...known.map(({ asset }) => asset)].map((asset) => ({ ...asset, stable: false })) };
       },
       async list_eth_transaction_history(ctx, request) {
         const chain = chainOf(request.caip2);

@@ -9,7 +9,7 @@ import { QkError } from '../../shared/errors';
 import type { Family } from '../activities/context';
 import type { Repositories } from '../store';
 import type { WebhookEndpointRecord } from '../store/webhooks';
-import { WEBHOOK_EVENT_TYPES, type WebhookDeliveries } from '../webhooks/deliveries';
+import { BILLING_SCOPED_EVENT_TYPES, WEBHOOK_EVENT_TYPES, type WebhookDeliveries } from '../webhooks/deliveries';
 import type { SendStatusWebhooks } from '../webhooks/send-statuses';
 
 /** The hosts an endpoint may name unless the Sandbox was started with `--webhook-allow-any-host`. */
@@ -18,7 +18,11 @@ const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '[::1]'];
 export interface WebhooksOptions {
   /** Endpoints may name any host, not only this machine's loopback (`--webhook-allow-any-host`). */
   allowAnyHost: boolean;
+  /** The EVM chains with a node (`--rpc`), whose balances the balance events follow; none refuses them. */
+  balanceChains: readonly string[];
 }
+
+const BALANCE_EVENT_TYPES = ['BALANCE_CONFIRMED_UPDATES', 'BALANCE_FINALIZED_UPDATES'];
 
 function invalid(field: string, message: string): QkError {
   return new QkError('REQUEST_INVALID', `${field}: ${message}`, { issues: [{ path: field, message }] });
@@ -49,14 +53,23 @@ function checkUrl(url: string, field: string, options: WebhooksOptions): string 
 
 type SubscriptionParams = { eventType: string; filtersJson?: string | undefined; isActive?: boolean | undefined };
 
-function checkSubscriptions(subscriptions: readonly SubscriptionParams[] | undefined): WebhookEndpointRecord['subscriptions'] {
+function checkSubscriptions(
+  subscriptions: readonly SubscriptionParams[] | undefined,
+  options: WebhooksOptions,
+): WebhookEndpointRecord['subscriptions'] {
   if (subscriptions === undefined || subscriptions.length === 0) {
     throw invalid('parameters.subscriptions', `subscribe to at least one event type (${WEBHOOK_EVENT_TYPES.join(', ')})`);
   }
   return subscriptions.map((subscription, index) => {
     const field = `parameters.subscriptions[${index}].eventType`;
     if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(subscription.eventType)) {
-      throw invalid(field, `the Sandbox delivers ${WEBHOOK_EVENT_TYPES.join(' and ')}, not ${JSON.stringify(subscription.eventType)}`);
+      throw invalid(field, `the Sandbox delivers ${WEBHOOK_EVENT_TYPES.join(', ')}, not ${JSON.stringify(subscription.eventType)}`);
+    }
+    if (BALANCE_EVENT_TYPES.includes(subscription.eventType) && options.balanceChains.length === 0) {
+      throw invalid(
+        field,
+        `${subscription.eventType} follows balances on a chain's node, and the Sandbox has none: start it with --rpc eip155:<chain id>=URL`,
+      );
     }
     if (subscriptions.findIndex((other) => other.eventType === subscription.eventType) !== index) {
       throw invalid(field, `${subscription.eventType} is listed twice`);
@@ -73,15 +86,16 @@ function checkSubscriptions(subscriptions: readonly SubscriptionParams[] | undef
 }
 
 /**
- * Transaction statuses are billed to, and delivered to, the parent organization: a sub-organization may not subscribe
- * to them, as Turnkey refuses it.
+ * Transaction statuses and balance changes are billed to, and delivered to, the parent organization: a
+ * sub-organization may not subscribe to them, as Turnkey refuses it.
  */
 function checkBillingScope(store: Repositories, organizationId: string, subscriptions: WebhookEndpointRecord['subscriptions']): void {
   const parentId = store.organizations.get(organizationId)?.parentId;
-  if (parentId === undefined || !subscriptions.some((subscription) => subscription.eventType === 'SEND_TRANSACTION_STATUS_UPDATES')) return;
+  const billed = subscriptions.find((subscription) => (BILLING_SCOPED_EVENT_TYPES as readonly string[]).includes(subscription.eventType));
+  if (parentId === undefined || billed === undefined) return;
   throw new QkError(
     'REQUEST_NOT_AUTHORIZED',
-    `request not authorized: SEND_TRANSACTION_STATUS_UPDATES endpoints belong to the organization that bills the sub-organization; create it in ${parentId}`,
+    `request not authorized: ${billed.eventType} endpoints belong to the organization that bills the sub-organization; create it in ${parentId}`,
     { parentOrganizationId: parentId },
   );
 }
@@ -127,7 +141,7 @@ export function webhooksFamily(deliveries: WebhookDeliveries, sendStatuses: Send
         validate(store, organizationId, params) {
           checkUrl(params.url, 'parameters.url', options);
           checkName(params.name, 'parameters.name');
-          checkBillingScope(store, organizationId, checkSubscriptions(params.subscriptions));
+          checkBillingScope(store, organizationId, checkSubscriptions(params.subscriptions, options));
         },
         execute(ctx, params) {
           const endpoint: WebhookEndpointRecord = {
@@ -136,7 +150,7 @@ export function webhooksFamily(deliveries: WebhookDeliveries, sendStatuses: Send
             url: checkUrl(params.url, 'parameters.url', options),
             name: checkName(params.name, 'parameters.name'),
             isActive: true,
-            subscriptions: checkSubscriptions(params.subscriptions),
+            subscriptions: checkSubscriptions(params.subscriptions, options),
             createdAt: ctx.now,
             updatedAt: ctx.now,
           };

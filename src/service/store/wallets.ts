@@ -238,6 +238,16 @@ export class WalletAccountRepository {
     return row === undefined ? undefined : toWalletAccount(row);
   }
 
+  /** The wallet accounts of every organization with one of these spellings of an address. */
+  listByAddresses(addresses: readonly string[]): WalletAccountRecord[] {
+    if (addresses.length === 0) return [];
+    return this.connection
+      .all(`SELECT * FROM wallet_accounts WHERE address IN (SELECT value FROM json_each(:addresses)) ORDER BY seq`, {
+        addresses: JSON.stringify(addresses),
+      })
+      .map(toWalletAccount);
+  }
+
   findByAddress(organizationId: string, address: string): WalletAccountRecord | undefined {
     const row = this.connection.get(
       'SELECT * FROM wallet_accounts WHERE organization_id = :organizationId AND address = :address ORDER BY seq LIMIT 1',

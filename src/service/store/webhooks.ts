@@ -94,6 +94,18 @@ export class WebhookEndpointRepository {
     );
   }
 
+  /** Whether an active endpoint of any organization has an active subscription to `eventType`. */
+  anySubscribedTo(eventType: string): boolean {
+    const row = this.connection.get(
+      `SELECT 1 AS found FROM webhook_endpoints, json_each(webhook_endpoints.subscriptions) AS subscription
+       WHERE is_active = 1 AND json_extract(subscription.value, '$.eventType') = :eventType
+         AND json_extract(subscription.value, '$.isActive') = 1
+       LIMIT 1`,
+      { eventType },
+    );
+    return row !== undefined;
+  }
+
   /** False when there was no such endpoint. */
   delete(organizationId: string, id: string): boolean {
     return this.connection.run('DELETE FROM webhook_endpoints WHERE organization_id = :organizationId AND id = :id', { organizationId, id }) > 0;

@@ -12,9 +12,21 @@ import type { Repositories } from '../store';
 import type { WebhookEndpointRecord } from '../store/webhooks';
 import type { WebhookSigningKey } from './signing-key';
 
-/** The event types the Sandbox produces; Turnkey's balance events need an indexer it does not have. */
-export const WEBHOOK_EVENT_TYPES = ['ACTIVITY_UPDATES', 'SEND_TRANSACTION_STATUS_UPDATES'] as const;
+/** The event types the Sandbox produces; the balance events only where a chain's node is configured (`--rpc`). */
+export const WEBHOOK_EVENT_TYPES = [
+  'ACTIVITY_UPDATES',
+  'SEND_TRANSACTION_STATUS_UPDATES',
+  'BALANCE_CONFIRMED_UPDATES',
+  'BALANCE_FINALIZED_UPDATES',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** Event types delivered to the organization that bills the one they happened in (its parent, or itself), as Turnkey scopes them. */
+export const BILLING_SCOPED_EVENT_TYPES: readonly WebhookEventType[] = [
+  'SEND_TRANSACTION_STATUS_UPDATES',
+  'BALANCE_CONFIRMED_UPDATES',
+  'BALANCE_FINALIZED_UPDATES',
+];
 
 export interface WebhookEvent {
   eventType: WebhookEventType;
@@ -108,8 +120,8 @@ export class WebhookDeliveries {
 
   /**
    * Queues one delivery per active endpoint subscribed to the event: the organization's own and, for activity
-   * updates, its parent's; a transaction's status goes to the organization that bills it (the parent, when there is
-   * one), as Turnkey scopes them. Returns at once: the endpoints are looked up after the caller's turn, and nothing
+   * updates, its parent's; a transaction's status and a balance change go to the organization that bills it (the
+   * parent, when there is one), as Turnkey scopes them. Returns at once: the endpoints are looked up after the caller's turn, and nothing
    * about a delivery throws to it.
    */
   publish(event: WebhookEvent): void {
@@ -159,6 +171,11 @@ export class WebhookDeliveries {
     await Promise.all([...this.inFlight.values()].map(({ done }) => done));
   }
 
+  /** Whether any active endpoint of any organization listens for `eventType` now. */
+  hasAnySubscriber(eventType: WebhookEventType): boolean {
+    return this.options.store.webhookEndpoints.anySubscribedTo(eventType);
+  }
+
   /** Whether an event of `eventType` in the organization would be delivered anywhere now. */
   hasSubscriber(organizationId: string, eventType: WebhookEventType): boolean {
     return this.recipients(organizationId, eventType).length > 0;
@@ -168,10 +185,9 @@ export class WebhookDeliveries {
     const { store } = this.options;
     const organization = store.organizations.get(organizationId);
     if (organization === undefined) return [];
-    const owners =
-      eventType === 'ACTIVITY_UPDATES'
-        ? [organization.id, ...(organization.parentId === undefined ? [] : [organization.parentId])]
-        : [organization.parentId ?? organization.id];
+    const owners = BILLING_SCOPED_EVENT_TYPES.includes(eventType)
+      ? [organization.parentId ?? organization.id]
+      : [organization.id, ...(organization.parentId === undefined ? [] : [organization.parentId])];
     return owners
       .flatMap((owner) => store.webhookEndpoints.listByOrganization(owner))
       .filter((endpoint) => endpoint.isActive && endpoint.subscriptions.some((s) => s.isActive && s.eventType === eventType));
