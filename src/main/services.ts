@@ -60,6 +60,7 @@ import { appHandlers } from './app/app.ipc';
 import { contractsHandlers } from './contracts/contracts.ipc';
 import { privateKeysHandlers } from './private-keys/private-keys.ipc';
 import { requestsHandlers } from './requests/requests.ipc';
+import { isWaitingForApprovals } from '../shared/approvals/voting';
 
 /** Where offline-stamped request files are written and read, inside the data dir. */
 export const STAMPED_REQUESTS_DIR = 'stamped-requests';
@@ -257,7 +258,7 @@ export function createMainServices({
   const exportRequests = new ExportRequests({ dataDir, keychain, events });
   // A decided export this desktop asked for: tell the requester, or let its one-time key go.
   events.subscribe((event) => {
-    if (event.type !== 'activity' || event.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED') return;
+    if (event.type !== 'activity' || isWaitingForApprovals(event.status)) return;
     void followExport(exportRequests, active, event.activityId, now).catch((error: unknown) => console.error('following an export failed', error));
   });
   const inbox = new Inbox({

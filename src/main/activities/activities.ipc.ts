@@ -7,14 +7,14 @@ import { signingFor } from '../signing/signing';
 import type { DeclaredTokens } from '../tokens/declared-tokens';
 import { optionalProposer } from '../approvals/vote-reading';
 import { activityView } from './activity-views';
-import { Readings } from './readings';
+import { heldCredentialsOf, Readings } from './readings';
 
 /**
  * What reading activities takes besides the active profile: names of export keys, declared tokens, thresholds, and
  * this desktop's address book, so a row names a recipient as its card does.
  */
 export interface ReadingHandlerDeps extends ActiveProfileHandlerDeps {
-  keychain: Pick<Keychain, 'listEncryptionKeys'>;
+  keychain: Pick<Keychain, 'listEncryptionKeys' | 'getApiKeyPublic'>;
   tokens: Pick<DeclaredTokens, 'list'>;
   settings: Pick<Settings, 'get'>;
   addressBook: Pick<AddressBook, 'list'>;
@@ -38,6 +38,10 @@ export function readingsWith(
     profileName: services.profile.name,
     organization: (knows) => services.organization.snapshot(knows),
     signing: (snapshot) => signingFor(services, { settings, tokens, addressBook, now }).readings(snapshot),
+    mfa: {
+      status: async (activityId) => (await services.client.query('get_mfa_status', { activityId })).mfaStatuses,
+      held: () => heldCredentialsOf(services.profile, keychain),
+    },
   });
 }
 

@@ -4,6 +4,7 @@
  */
 import { timestampMs, type Activity } from '../../shared/api';
 import type { ChannelOutput } from '../../shared/ipc/contract';
+import { isWaitingForApprovals } from '../../shared/approvals/voting';
 import { tallyOf } from '../approvals/approvals';
 import type { ActivityOutcome } from '../client/api-client';
 
@@ -22,7 +23,7 @@ export function activityView(activity: Activity, nowMs: number): ActivityView {
     voters,
     approvals: approverIds.length,
     // Only an activity still taking votes has a window running out.
-    timeLeftMs: activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' ? timeLeftMs : 0,
+    timeLeftMs: isWaitingForApprovals(activity.status) ? timeLeftMs : 0,
     canApprove: activity.canApprove,
     canReject: activity.canReject,
     createdAtMs: timestampMs(activity.createdAt),

@@ -17,6 +17,7 @@ import type { AppEvents } from '../events/app-events';
 import type { AppLock } from '../lock/lock';
 import type { Profile, Profiles } from '../profiles/profiles';
 import type { Settings } from '../settings/settings';
+import { isWaitingForApprovals } from '../../shared/approvals/voting';
 
 /** How often the active profile is looked at: work done elsewhere should reach the open window within seconds. */
 export const ACTIVE_INTERVAL_MS = 3_000;
@@ -335,12 +336,11 @@ export class ActivityFeeds {
 function withActivity(seen: NonNullable<Feed['seen']>, activity: Activity, active: boolean): NonNullable<Feed['seen']> {
   const others = seen.waiting.filter(({ id }) => id !== activity.id);
   const listed = others.length < seen.waiting.length;
-  const waiting =
-    activity.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED'
-      ? others
-      : listed
-        ? seen.waiting.map((before) => (before.id === activity.id ? activity : before))
-        : [activity, ...seen.waiting];
+  const waiting = !isWaitingForApprovals(activity.status)
+    ? others
+    : listed
+      ? seen.waiting.map((before) => (before.id === activity.id ? activity : before))
+      : [activity, ...seen.waiting];
   // The newest completed activity is asked of the active profile only; one main just saw complete is the newest.
   const newestCompleted = active && activity.status === 'ACTIVITY_STATUS_COMPLETED' ? activity : seen.newestCompleted;
   return { waiting, newestCompleted };

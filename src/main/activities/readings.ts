@@ -4,16 +4,18 @@
  * signing context (interfaces, tokens, thresholds, past recipients) serves them all, so a row reads a request exactly
  * as its signing card does, with the same title, and a request still taking votes carries the policies' verdict.
  */
-import type { Activity } from '../../shared/api';
+import type { Activity, MfaStatus } from '../../shared/api';
 import { signingOperationOf } from '../../shared/api/signing-operations';
+import { isWaitingForApprovals } from '../../shared/approvals/voting';
 import { describeSigningActivity, flatFacts, signingFacts, type ClearSigningContext } from '../../shared/clear-signing';
 import { describeActivity, type ActivityDescription, type SigningDecoder } from '../../shared/describe';
 import { toQkError } from '../../shared/errors';
 import type { ActivityReadingView } from '../../shared/ipc/readings';
 import { visibleText } from '../../shared/visible-text';
 import type { Keychain } from '../keychain/keychain';
+import type { Profile } from '../profiles/profiles';
 import { tallyOf } from '../approvals/approvals';
-import { activityStanding, voteReadingOf, type Standing } from '../approvals/vote-reading';
+import { activityStanding, voteReadingOf, type HeldCredentials, type MfaInput, type Standing } from '../approvals/vote-reading';
 import { lookupOf } from '../organization/organization';
 import { policyReader } from '../policies/policy-words';
 import type { OrganizationSnapshot } from '../signing/organization';
@@ -31,10 +33,20 @@ export interface ReadingsOptions {
   /** The profile the viewer acts through, as the vote readings name it. */
   profileName: string;
   now: () => number;
+  /**
+   * For an activity waiting for authenticators: the service's `get_mfa_status` of it, and what this desktop stamps
+   * with. Without it such an activity is read as any other waiting for votes.
+   */
+  mfa?: { status: (activityId: string) => Promise<MfaStatus[]>; held: () => Promise<HeldCredentials> };
 }
 
 /** Statuses of an activity that has not run yet: the organization as it stands is its "before". */
-const UNSETTLED: ReadonlySet<string> = new Set(['ACTIVITY_STATUS_CONSENSUS_NEEDED', 'ACTIVITY_STATUS_PENDING', 'ACTIVITY_STATUS_CREATED']);
+const UNSETTLED: ReadonlySet<string> = new Set([
+  'ACTIVITY_STATUS_CONSENSUS_NEEDED',
+  'ACTIVITY_STATUS_AUTHENTICATORS_NEEDED',
+  'ACTIVITY_STATUS_PENDING',
+  'ACTIVITY_STATUS_CREATED',
+]);
 
 type ReadActivity = Pick<Activity, 'id' | 'type' | 'status' | 'intent' | 'votes'>;
 
@@ -59,7 +71,7 @@ export class Readings {
           ...(signing === undefined ? {} : { decodeSigning: signingDecoder(signing.contextFor(activity.id)) }),
         });
         const kind = signingOperationOf(activity.type) === undefined ? 'activity' : 'signing';
-        if (activity.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED') return { ...description, kind };
+        if (!isWaitingForApprovals(activity.status)) return { ...description, kind };
         const voting = await this.voteOf(activity, snapshot, signing, description);
         return { ...description, kind, ...voting };
       }),
@@ -82,6 +94,7 @@ export class Readings {
         ? [activityStanding(activity, snapshot, tally.approverIds, nowMs), activityStanding(activity, snapshot, withViewer, nowMs)]
         : await Promise.all([signingStanding(signing, request, tally.approverIds), signingStanding(signing, request, withViewer)]);
     const signer = request === undefined ? undefined : description.signing?.signer;
+    const mfa = activity.status === 'ACTIVITY_STATUS_AUTHENTICATORS_NEEDED' ? await this.mfaOf(activity.id) : undefined;
     const vote = voteReadingOf({
       activity,
       tally,
@@ -91,9 +104,31 @@ export class Readings {
       ...(signer === undefined ? {} : { signer }),
       standing,
       withViewer: standingWithViewer,
+      ...(mfa === undefined ? {} : { mfa }),
     });
     return { vote, ...(request === undefined || typeof standing === 'string' ? {} : { verdict: standingView(standing) }) };
   }
+
+  private async mfaOf(activityId: string): Promise<MfaInput | undefined> {
+    const { mfa } = this.options;
+    if (mfa === undefined) return undefined;
+    const [statuses, held] = await Promise.all([mfa.status(activityId), mfa.held()]);
+    return { statuses, held };
+  }
+}
+
+/** What `profile` stamps an MFA step with: its token key's public key, else its keychain key's, if it can be read. */
+export async function heldCredentialsOf(
+  profile: Pick<Profile, 'apiKeyName' | 'tokenKey'>,
+  keychain: Pick<Keychain, 'getApiKeyPublic'>,
+): Promise<HeldCredentials> {
+  if (profile.tokenKey !== undefined) return { apiKeyPublicKey: profile.tokenKey.publicKey };
+  const publicKey = await keychain.getApiKeyPublic(profile.apiKeyName).then(
+    (key) => key.publicKey,
+    // A key missing from the keychain stamps nothing: the reading says it cannot be read.
+    () => undefined,
+  );
+  return publicKey === undefined ? {} : { apiKeyPublicKey: publicKey };
 }
 
 /** Where the policies stand on a signing request, or why they cannot be read (a key the organization no longer has). */

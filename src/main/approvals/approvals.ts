@@ -4,7 +4,7 @@
  * request and its stamp to a file on a machine without network; `postStampedFile` sends it later, byte for byte.
  */
 import { activityResponseSchema, operationByPath, parseResponse, timestampMs, type Activity, type Vote } from '../../shared/api';
-import { fingerprintSchema, tallyVotes, type RecordedVote, type VoteTally, type Voter } from '../../shared/approvals/voting';
+import { fingerprintSchema, tallyVotes, WAITING_STATUSES, type RecordedVote, type VoteTally, type Voter } from '../../shared/approvals/voting';
 import { QkError } from '../../shared/errors';
 import type { StampedRequest } from '../../shared/offline/stamped-request';
 import type { ApiClient } from '../client/api-client';
@@ -53,9 +53,9 @@ export class Approvals {
     this.checkStamp = checkStamp;
   }
 
-  /** Activities in ACTIVITY_STATUS_CONSENSUS_NEEDED, newest first, with their votes as they count now. */
+  /** Activities waiting for votes or an MFA step's approval, newest first, with their votes as they count now. */
   async pending(): Promise<PendingActivity[]> {
-    const { activities } = await this.client.query('list_activities', { filterByStatus: ['ACTIVITY_STATUS_CONSENSUS_NEEDED'] });
+    const { activities } = await this.client.query('list_activities', { filterByStatus: [...WAITING_STATUSES] });
     return activities.map((activity) => this.describe(activity));
   }
 

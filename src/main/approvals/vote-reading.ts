@@ -5,7 +5,7 @@
  * inbox row and its notification, main's confirmation, the journal's entry, the CLI) takes its words from here, so
  * none of them can say something another contradicts. The window computes none of it.
  */
-import type { Activity } from '../../shared/api';
+import type { Activity, AuthenticationMethod, MfaStatus, User } from '../../shared/api';
 import type { PossibleVoter } from './possible-voters';
 import { currentVoteOf, type Voter, type VoteTally } from '../../shared/approvals/voting';
 import { quotedText, visibleText } from '../../shared/visible-text';
@@ -46,6 +46,45 @@ export interface VoteReading {
   rejectDoes: string;
   /** About the vote itself, most serious first: an approval that overrides every policy. */
   warnings: string[];
+  /** The viewer's MFA step this activity waits for (ACTIVITY_STATUS_AUTHENTICATORS_NEEDED), if it waits for one. */
+  authenticators?: AuthenticatorsReading;
+  /** The other users whose MFA steps it waits for: "Bob's security key (MFA policy "hw"; 0 of 1 steps met)". */
+  awaitedAuthenticators?: string[];
+}
+
+/** The open step of the viewer's MFA policy on an activity, and whether this desktop can meet it. */
+export interface AuthenticatorsReading {
+  /** "Needs your API key approval", "Needs your security key". */
+  headline: string;
+  /** The MFA policy's name, quoted. */
+  policy: string;
+  /** The method this approval would present: the one this desktop holds, else the open step's first. */
+  method: AuthenticationMethod['type'];
+  /** The one credential the step names, if it names one. */
+  credentialId?: string;
+  /** "the API key "ci" of Bea", "any security key of Bea". */
+  credential: string;
+  /** Whether this desktop holds a credential that meets the step, so its approval would count. */
+  heldHere: boolean;
+  /** "this desktop stamps with it (profile "Bea")", "this desktop has no security key registered for Bea". */
+  held: string;
+  /** Steps of the policy met before this approval, and in all. */
+  stepsMet: number;
+  steps: number;
+  /** "This approval is your API key step of MFA policy "sign"; 1 of 1 steps" (or why it cannot be). */
+  approvalIs: string;
+}
+
+/** What this desktop can stamp an MFA step with for the profile's user. */
+export interface HeldCredentials {
+  /** The public key the profile stamps with (its keychain or token key); absent when it cannot be read. */
+  apiKeyPublicKey?: string;
+}
+
+/** Where an activity waiting for authenticators stands per user: the service's `get_mfa_status`, and what this desktop holds. */
+export interface MfaInput {
+  statuses: readonly MfaStatus[];
+  held: HeldCredentials;
 }
 
 export interface VoteReadingInput {
@@ -62,9 +101,11 @@ export interface VoteReadingInput {
   standing: Standing;
   /** With the viewer's approval added to them. */
   withViewer: Standing;
+  /** An activity waiting for authenticators: each awaited user's MFA status. */
+  mfa?: MfaInput;
 }
 
-export function voteReadingOf({ activity, tally, snapshot, profileName, title, signer, standing, withViewer }: VoteReadingInput): VoteReading {
+export function voteReadingOf({ activity, tally, snapshot, profileName, title, signer, standing, withViewer, mfa }: VoteReadingInput): VoteReading {
   const viewerId = snapshot.viewer.userId;
   const viewerVote = currentVoteOf(tally.voters, viewerId)?.selection;
   const proposer = proposerOf(tally.voters);
@@ -72,6 +113,8 @@ export function voteReadingOf({ activity, tally, snapshot, profileName, title, s
   const mayVote = read !== undefined && (read.viewerCanApprove || read.stillToVote.some((voter) => voter.userId === viewerId));
   const viewerCompletes = viewerVote === undefined && typeof withViewer !== 'string' && withViewer.outcome === 'ALLOW' && read?.outcome !== 'ALLOW';
   const required = read === undefined ? undefined : requiredOf(read, tally.approverIds.length);
+  const steps = mfa === undefined ? { awaited: [] } : authenticatorsOf(mfa, snapshot, profileName);
+  const authenticators = steps.viewer;
   return {
     voter: voterInWords(snapshot, profileName),
     ...(proposer === undefined ? {} : { proposer }),
@@ -85,10 +128,124 @@ export function voteReadingOf({ activity, tally, snapshot, profileName, title, s
     ...(viewerVote === undefined ? {} : { viewerVote }),
     viewerCounts: read?.viewerCanApprove === true,
     viewerCompletes,
-    approveDoes: approveDoes({ activity, title, signer, read, withViewer, viewerVote, viewerCompletes }),
+    approveDoes:
+      authenticators === undefined
+        ? approveDoes({ activity, title, signer, read, withViewer, viewerVote, viewerCompletes })
+        : authenticators.approvalIs,
     rejectDoes: viewerVote === 'rejected' ? 'you rejected it already' : mayVote || viewerVote === 'approved' ? REJECTION_ENDS : REJECTION_REFUSED,
     warnings: overrideWarning(read, snapshot),
+    ...(authenticators === undefined ? {} : { authenticators }),
+    ...(steps.awaited.length === 0 ? {} : { awaitedAuthenticators: steps.awaited }),
   };
+}
+
+/** How each method is named, and what an activity waiting for it says on the viewer's rows. */
+const METHODS: Record<AuthenticationMethod['type'], { kind: string; headline: string }> = {
+  AUTHENTICATION_TYPE_PASSKEY: { kind: 'security key', headline: 'Needs your security key' },
+  AUTHENTICATION_TYPE_API_KEY: { kind: 'API key', headline: 'Needs your API key approval' },
+  AUTHENTICATION_TYPE_SESSION: { kind: 'session', headline: 'Needs your session approval' },
+  AUTHENTICATION_TYPE_EMAIL_OTP: { kind: 'email code', headline: 'Needs your email code' },
+  AUTHENTICATION_TYPE_SMS_OTP: { kind: 'SMS code', headline: 'Needs your SMS code' },
+  AUTHENTICATION_TYPE_OAUTH: { kind: 'OAuth sign-in', headline: 'Needs your OAuth sign-in' },
+};
+
+/** Whether `presented` meets `required`: the same type, and the same credential where the step names one. */
+function meets(presented: AuthenticationMethod, required: AuthenticationMethod): boolean {
+  return presented.type === required.type && (required.id === undefined || required.id === presented.id);
+}
+
+function stepsMetBy(status: Pick<MfaStatus, 'requiredMethods'>, presented: readonly AuthenticationMethod[]): number {
+  return status.requiredMethods.filter((step) => step.any.some((required) => presented.some((method) => meets(method, required)))).length;
+}
+
+/** The viewer's open MFA step, in words, and every other user's still awaited. */
+function authenticatorsOf(mfa: MfaInput, snapshot: OrganizationSnapshot, profileName: string): { viewer?: AuthenticatorsReading; awaited: string[] } {
+  const open = mfa.statuses.filter((status) => !status.satisfied);
+  const mine = open.find((status) => status.userId === snapshot.viewer.userId);
+  const awaited = open
+    .filter((status) => status !== mine)
+    .map((status) => {
+      const user = snapshot.users.find((candidate) => candidate.userId === status.userId);
+      const step = status.requiredMethods.find((candidate) => stepsMetBy({ requiredMethods: [candidate] }, status.satisfiedMethods) === 0);
+      const methods = (step?.any ?? []).map((method) => credentialInWords(method, user, status.userId)).join(' or ');
+      return `${methods} (MFA policy ${policyNameOf(user, status.mfaPolicyId)}; ${stepsMetBy(status, status.satisfiedMethods)} of ${status.requiredMethods.length} steps met)`;
+    });
+  return mine === undefined ? { awaited } : { viewer: viewerStep(mine, snapshot, mfa.held, profileName), awaited };
+}
+
+function viewerStep(status: MfaStatus, snapshot: OrganizationSnapshot, held: HeldCredentials, profileName: string): AuthenticatorsReading {
+  const user = snapshot.users.find((candidate) => candidate.userId === status.userId);
+  const ownKey = user?.apiKeys.find(
+    (key) => held.apiKeyPublicKey !== undefined && key.credential.publicKey.toLowerCase() === held.apiKeyPublicKey.toLowerCase(),
+  );
+  // The method this desktop's stamp presents: its API key, by id (a passkey stamp is not one this desktop makes yet).
+  const presented: AuthenticationMethod | undefined = ownKey === undefined ? undefined : { type: 'AUTHENTICATION_TYPE_API_KEY', id: ownKey.apiKeyId };
+  const stepsMet = stepsMetBy(status, status.satisfiedMethods);
+  const openSteps = status.requiredMethods.filter((step) => stepsMetBy({ requiredMethods: [step] }, status.satisfiedMethods) === 0);
+  const openMethods = openSteps.flatMap((step) => step.any);
+  const heldMethod = presented === undefined ? undefined : openMethods.find((method) => meets(presented, method));
+  const method = heldMethod ?? openMethods[0] ?? { type: 'AUTHENTICATION_TYPE_API_KEY' as const };
+  const { kind, headline } = METHODS[method.type];
+  const policy = policyNameOf(user, status.mfaPolicyId);
+  const steps = status.requiredMethods.length;
+  const heldWords =
+    heldMethod !== undefined
+      ? `this desktop stamps with it (profile ${quotedText(profileName)})`
+      : notHeldInWords(method, user, status.userId, profileName, held);
+  return {
+    headline,
+    policy,
+    method: method.type,
+    ...(method.id === undefined ? {} : { credentialId: method.id }),
+    credential: credentialInWords(method, user, status.userId),
+    heldHere: heldMethod !== undefined,
+    held: heldWords,
+    stepsMet,
+    steps,
+    approvalIs:
+      heldMethod !== undefined && presented !== undefined
+        ? `This approval is your ${kind} step of MFA policy ${policy}; ${stepsMetBy(status, [...status.satisfiedMethods, presented])} of ${steps} steps`
+        : `Your ${kind} step of MFA policy ${policy} is open (${stepsMet} of ${steps} steps met), but ${heldWords}: an approval from here would be refused`,
+  };
+}
+
+/** Why this desktop cannot meet `method` for the user. */
+function notHeldInWords(method: AuthenticationMethod, user: User | undefined, userId: string, profileName: string, held: HeldCredentials): string {
+  const name = visibleText(user?.userName ?? userId);
+  switch (method.type) {
+    case 'AUTHENTICATION_TYPE_PASSKEY':
+      return `this desktop has no security key registered for ${name}`;
+    case 'AUTHENTICATION_TYPE_API_KEY':
+      return held.apiKeyPublicKey === undefined
+        ? `the API key profile ${quotedText(profileName)} signs with cannot be read`
+        : `profile ${quotedText(profileName)} signs with another API key than ${credentialInWords(method, user, userId)}`;
+    default:
+      return `QuorumKey cannot present ${credentialInWords(method, user, userId)}`;
+  }
+}
+
+/** "the API key "ci" of Bea", "any security key of Bea", "Bea's email code". */
+function credentialInWords(method: AuthenticationMethod, user: User | undefined, userId: string): string {
+  const name = visibleText(user?.userName ?? userId);
+  const { kind } = METHODS[method.type];
+  if (method.id === undefined) {
+    return method.type === 'AUTHENTICATION_TYPE_EMAIL_OTP' || method.type === 'AUTHENTICATION_TYPE_SMS_OTP'
+      ? `${name}'s ${kind}`
+      : `any ${kind} of ${name}`;
+  }
+  const named =
+    method.type === 'AUTHENTICATION_TYPE_API_KEY'
+      ? user?.apiKeys.find((key) => key.apiKeyId === method.id)?.apiKeyName
+      : method.type === 'AUTHENTICATION_TYPE_PASSKEY'
+        ? user?.authenticators.find((authenticator) => authenticator.authenticatorId === method.id)?.authenticatorName
+        : method.type === 'AUTHENTICATION_TYPE_OAUTH'
+          ? user?.oauthProviders.find((provider) => provider.providerId === method.id)?.providerName
+          : undefined;
+  return `the ${kind} ${quotedText(named ?? method.id)} of ${name}`;
+}
+
+function policyNameOf(user: User | undefined, mfaPolicyId: string): string {
+  return quotedText(user?.mfaPolicies.find((policy) => policy.mfaPolicyId === mfaPolicyId)?.mfaPolicyName ?? mfaPolicyId);
 }
 
 /**

@@ -4,6 +4,7 @@
  * time, never one long sequence of requests nor all at once.
  */
 import type { Activity } from '../../shared/api/activity-record';
+import { WAITING_STATUSES } from '../../shared/approvals/voting';
 import type { ApiClient } from './api-client';
 
 /**
@@ -17,7 +18,7 @@ export const DETAILS_IN_FLIGHT = 4;
 /** The activities waiting for votes, newest first: at most ACTIVITIES_PER_LOOK of them. */
 export async function waitingActivities(client: Pick<ApiClient, 'query'>): Promise<Activity[]> {
   const { activities } = await client.query('list_activities', {
-    filterByStatus: ['ACTIVITY_STATUS_CONSENSUS_NEEDED'],
+    filterByStatus: [...WAITING_STATUSES],
     paginationOptions: { limit: String(ACTIVITIES_PER_LOOK) },
   });
   return activities.slice(0, ACTIVITIES_PER_LOOK);

@@ -5,6 +5,8 @@
  * It also finds the changes that would lock the organization or this profile out (see lockOutOf).
  */
 import type { Activity } from '../../shared/api';
+import { WAITING_STATUSES } from '../../shared/approvals/voting';
+import { heldCredentialsOf } from '../activities/readings';
 import { flatFacts, signingFacts, type SigningDescription } from '../../shared/clear-signing';
 import { activityStatusInWords, describeActivity, type ActivityDescription, type Change, type Fact } from '../../shared/describe';
 import { QkError, toQkError } from '../../shared/errors';
@@ -164,6 +166,13 @@ async function readFromService(submission: Submission, services: ProfileServices
     const after = activityStanding(subject, snapshot, approverIds, nowMs);
     standings = { before: action === 'submit' ? after : activityStanding(subject, snapshot, counted, nowMs), after };
   }
+  // An activity waiting for authenticators: whose MFA steps are open, and whether this profile's stamp meets the viewer's.
+  const mfa =
+    target?.status === 'ACTIVITY_STATUS_AUTHENTICATORS_NEEDED'
+      ? await Promise.all([services.client.query('get_mfa_status', { activityId: target.id }), heldCredentialsOf(profile, deps.keychain)]).then(
+          ([{ mfaStatuses }, held]) => ({ statuses: mfaStatuses, held }),
+        )
+      : undefined;
   const vote =
     target === undefined
       ? undefined
@@ -176,6 +185,7 @@ async function readFromService(submission: Submission, services: ProfileServices
           ...(signer === undefined ? {} : { signer }),
           standing: standings.before,
           withViewer: standings.after,
+          ...(mfa === undefined ? {} : { mfa }),
         });
   const ownKey = await deps.keychain.getApiKeyPublic(profile.apiKeyName).then(
     (key) => key.publicKey,
@@ -244,7 +254,7 @@ function describedReading(description: ActivityDescription): Described {
 
 /** The activity waiting for votes with `fingerprint`; a vote on anything else is refused before it is stamped. */
 async function votedOn({ client }: Pick<ProfileServices, 'client'>, fingerprint: string): Promise<Activity> {
-  const { activities } = await client.query('list_activities', { filterByStatus: ['ACTIVITY_STATUS_CONSENSUS_NEEDED'] });
+  const { activities } = await client.query('list_activities', { filterByStatus: [...WAITING_STATUSES] });
   const target = activities.find((activity) => activity.fingerprint === fingerprint);
   if (target !== undefined) return target;
   const settled = (await client.query('list_activities', {})).activities.find((activity) => activity.fingerprint === fingerprint);

@@ -6,6 +6,7 @@
  * change it. Main's own submissions are announced through it too, so each change is one event, whoever saw it first.
  */
 import type { Activity } from '../../shared/api/activity-record';
+import { isWaitingForApprovals } from '../../shared/approvals/voting';
 import type { ActivityFeeds, SeenLook } from '../activities/feed';
 import { mapConcurrently } from '../client/waiting-activities';
 import type { AppLock } from '../lock/lock';
@@ -85,7 +86,8 @@ export class ActivityWatch {
     const left = [...(previous?.activities.keys() ?? [])].filter((activityId) => !activities.has(activityId) && !this.#announcedDecided(activityId));
     // What this look confirmed was told already; an announcement it contradicts (a look older than the vote) stays.
     for (const [activityId, state] of this.#announced) {
-      if (activities.has(activityId) ? activities.get(activityId) === state : !state.startsWith(`${WAITING}:`)) this.#announced.delete(activityId);
+      if (activities.has(activityId) ? activities.get(activityId) === state : !isWaitingForApprovals(statusOfState(state)))
+        this.#announced.delete(activityId);
     }
     const decided = await mapConcurrently(left, (activityId) =>
       detail(activityId).then(
@@ -115,12 +117,14 @@ export class ActivityWatch {
   /** Whether main announced `activityId` decided (no longer waiting), so its leaving the list is already told. */
   #announcedDecided(activityId: string): boolean {
     const announced = this.#announced.get(activityId);
-    return announced !== undefined && !announced.startsWith(`${WAITING}:`);
+    return announced !== undefined && !isWaitingForApprovals(statusOfState(announced));
   }
 }
 
-const WAITING = 'ACTIVITY_STATUS_CONSENSUS_NEEDED';
-
 function stateOf(activity: Activity): string {
   return `${activity.status}:${activity.votes.map((vote) => `${vote.userId}=${vote.selection}`).join(',')}`;
+}
+
+function statusOfState(state: string): string {
+  return state.slice(0, state.indexOf(':'));
 }

@@ -23,6 +23,7 @@ import type { AppLock } from '../lock/lock';
 import type { Profile, Profiles } from '../profiles/profiles';
 import type { Settings } from '../settings/settings';
 import type { Notifier } from './notifier';
+import { isWaitingForApprovals } from '../../shared/approvals/voting';
 
 /** An activity waiting for this user's vote is "expiring soon" (and notified once) within this long of its end. */
 export const EXPIRING_SOON_MS = 60 * 60 * 1000;
@@ -231,7 +232,7 @@ export class Inbox {
       .map(([activityId]) => activityId);
     const answers = await mapConcurrently(stopped, async (activityId) => ({ activityId, activity: await detail(activityId) }));
     for (const { activityId, activity } of answers) {
-      if (activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED') continue;
+      if (isWaitingForApprovals(activity.status)) continue;
       const title = titleOf(activity);
       watched.decided = [
         { activityId, type: activity.type, title, status: activity.status, decidedAtMs: this.#options.now() },
@@ -258,7 +259,7 @@ export class Inbox {
           item.warnings.length === 0 ? '' : `${item.warnings.length === 1 ? '1 warning' : `${item.warnings.length} warnings`}: ${item.warnings[0]} `;
         this.#show(watched, told, `waiting:${item.activityId}`, {
           kind: 'waiting',
-          title: `Your vote: ${item.summary}`,
+          title: `${item.authenticator?.headline ?? 'Your vote'}: ${item.summary}`,
           body: `${warned}${item.completesIt ? 'Your approval completes it. ' : ''}${item.requester === undefined ? '' : `Proposed by ${item.requester}, `}on ${whereInWords(watched)}.`,
           activityId: item.activityId,
         });
@@ -393,8 +394,10 @@ function itemOf(activity: Activity, who: Who | undefined, kept: KeptReading | un
   const { voters, approverIds, timeLeftMs } = tallyOf(activity.votes, nowMs);
   const reading = kept?.reading;
   const vote = reading?.vote;
+  const authenticator = vote?.authenticators;
   const waitingForMe =
-    vote !== undefined && vote.viewerVote === undefined && (vote.viewerCounts || vote.stillToVote.some((voter) => voter.userId === who?.userId));
+    authenticator !== undefined ||
+    (vote !== undefined && vote.viewerVote === undefined && (vote.viewerCounts || vote.stillToVote.some((voter) => voter.userId === who?.userId)));
   const requester = proposerOf(voters);
   const title = visibleText(reading?.title ?? describeActivity(activity).title);
   const warnings = [...(vote?.warnings ?? []), ...(reading?.warnings ?? []), ...(reading?.largeValue === undefined ? [] : [reading.largeValue])];
@@ -415,10 +418,15 @@ function itemOf(activity: Activity, who: Who | undefined, kept: KeptReading | un
     ...(requester === undefined ? {} : { requester }),
     createdAtMs: timestampMs(activity.createdAt),
     waitingForMe,
+    ...(authenticator === undefined
+      ? {}
+      : {
+          authenticator: { headline: authenticator.headline, heldHere: authenticator.heldHere, held: clipped(visibleText(authenticator.held), 1000) },
+        }),
     proposedByMe: vote?.proposedByViewer === true,
     approvals: approverIds.length,
     progress: vote?.progress ?? `${approverIds.length} approved`,
-    completesIt: waitingForMe && vote.viewerCompletes,
+    completesIt: waitingForMe && vote?.viewerCompletes === true,
     timeLeftMs,
     expiringSoon: waitingForMe && timeLeftMs > 0 && timeLeftMs <= EXPIRING_SOON_MS,
   };

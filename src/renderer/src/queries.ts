@@ -18,6 +18,7 @@ import {
   type UseQueryResult,
 } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
+import { isWaitingForApprovals } from '../../shared/approvals/voting';
 import type { QkError } from '../../shared/errors';
 import { channels, splitChannel, type Channel, type ChannelInput, type ChannelOutput, type NoInputChannel } from '../../shared/ipc/contract';
 import { appEventSchema, type AppEvent } from '../../shared/ipc/events';
@@ -62,7 +63,7 @@ export function channelsToInvalidate(event: AppEvent): readonly Channel[] {
   switch (event.type) {
     case 'activity':
       // A decided activity may have changed anything of the organization (a user, a policy, a wallet).
-      return event.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' ? ACTIVITY_READS : [...PROFILE_SCOPED, ...JOURNAL_READS];
+      return isWaitingForApprovals(event.status) ? ACTIVITY_READS : [...PROFILE_SCOPED, ...JOURNAL_READS];
     case 'export':
       // An export this desktop asked for was approved, ended or withdrawn: its request, and the wallet or key it marks exported.
       return ['exports.requests', 'wallets.list', 'privateKeys.list'];

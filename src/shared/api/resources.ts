@@ -81,6 +81,8 @@ export const mfaStatus = res({
   satisfiedMethods: z.array(authenticationMethod),
   requiredMethods: z.array(requiredAuthenticationMethod),
 });
+export type MfaStatus = z.infer<typeof mfaStatus>;
+export type AuthenticationMethod = z.infer<typeof authenticationMethod>;
 
 export const user = res({
   userId: z.string(),

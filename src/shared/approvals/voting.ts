@@ -15,6 +15,16 @@ export const fingerprintSchema = z.string().regex(/^sha256:[0-9a-f]{64}$/, { err
 
 export const APPROVAL_WINDOW_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * Statuses of an activity still waiting for approvals: votes (CONSENSUS_NEEDED), or an approval that meets a voter's
+ * MFA step (AUTHENTICATORS_NEEDED, docs/service.md#mfa-policies). Both take `approve_activity` and `reject_activity`.
+ */
+export const WAITING_STATUSES = ['ACTIVITY_STATUS_CONSENSUS_NEEDED', 'ACTIVITY_STATUS_AUTHENTICATORS_NEEDED'] as const;
+
+export function isWaitingForApprovals(status: string): boolean {
+  return (WAITING_STATUSES as readonly string[]).includes(status);
+}
+
 export interface ApprovalWindow {
   openedAtMs: number;
   closesAtMs: number;

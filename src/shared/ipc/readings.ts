@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { ActivityDescription } from '../describe/types';
+import { authenticationType } from '../api/enums';
 import { fact, factValue, policyStandingView, type WireOf } from './signing';
 
 const text = z.string().max(100_000);
@@ -30,6 +31,23 @@ export const voteReadingView = z.strictObject({
   approveDoes: text,
   rejectDoes: text,
   warnings: z.array(text).max(100),
+  /** The viewer's MFA step an activity in ACTIVITY_STATUS_AUTHENTICATORS_NEEDED waits for, and whether this desktop meets it. */
+  authenticators: z
+    .strictObject({
+      headline: text,
+      policy: text,
+      method: authenticationType,
+      credentialId: z.string().optional(),
+      credential: text,
+      heldHere: z.boolean(),
+      held: text,
+      stepsMet: z.number().int().nonnegative(),
+      steps: z.number().int().nonnegative(),
+      approvalIs: text,
+    })
+    .optional(),
+  /** The other users' MFA steps it waits for, in words. */
+  awaitedAuthenticators: z.array(text).max(10_000).optional(),
 });
 export type VoteReadingView = z.infer<typeof voteReadingView>;
 const refs = z.array(factValue).max(10_000).readonly();

@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { Voter } from '../../../shared/approvals/voting';
+import { isWaitingForApprovals, type Voter } from '../../../shared/approvals/voting';
 import { activityStatusInWords } from '../../../shared/describe';
 import type { ActivityReadingView } from '../../../shared/ipc/readings';
 import { durationInWords } from '../activity-words';
@@ -120,7 +120,8 @@ export function ApprovalRow({
   const description = item.reading;
   const requester = item.proposer;
   const myVote = description.vote?.viewerVote;
-  const pending = item.activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED';
+  const pending = isWaitingForApprovals(item.activity.status);
+  const authenticator = description.vote?.authenticators;
   return (
     <button
       type="button"
@@ -144,6 +145,7 @@ export function ApprovalRow({
           {description.summary}
         </span>
         {description.largeValue !== undefined && <span className="row-warning">{description.largeValue}</span>}
+        {authenticator !== undefined && <span className="row-warning">{authenticator.headline}</span>}
       </span>
       <span className="approval-row-side">
         <span className="votes">{votesInWords(item)}</span>

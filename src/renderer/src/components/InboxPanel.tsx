@@ -41,9 +41,21 @@ function groupsOf(profiles: readonly InboxProfileView[]): OrganizationGroup[] {
   return [...groups.values()];
 }
 
+/** Whether this desktop can vote on it: it waits for this user, and an MFA step it waits for is one this desktop meets. */
+function votable(item: InboxItemView): boolean {
+  return item.waitingForMe && item.authenticator?.heldHere !== false;
+}
+
 /** What waits for a vote, in words: the votes so far, the time left, whose approval completes it. */
 function itemFacts(item: InboxItemView): string {
-  const mine = item.waitingForMe ? 'waits for your vote' : item.proposedByMe ? 'you proposed it' : 'you voted';
+  const mine =
+    item.authenticator !== undefined
+      ? item.authenticator.headline.toLowerCase()
+      : item.waitingForMe
+        ? 'waits for your vote'
+        : item.proposedByMe
+          ? 'you proposed it'
+          : 'you voted';
   return `${item.progress} · ${windowInWords(item.timeLeftMs)} · ${mine}`;
 }
 
@@ -90,8 +102,8 @@ export function InboxPanel() {
     if (key === 'j' || key === 'ArrowDown') focusRow(index + 1);
     else if (key === 'k' || key === 'ArrowUp') focusRow(index - 1);
     else if (key === 'Enter') void open(row);
-    else if (key === 'a' && row.item.waitingForMe) void vote(row, 'approve');
-    else if (key === 'r' && row.item.waitingForMe) void vote(row, 'reject');
+    else if (key === 'a' && votable(row.item)) void vote(row, 'approve');
+    else if (key === 'r' && votable(row.item)) void vote(row, 'reject');
     else return;
     event.preventDefault();
   };
@@ -151,6 +163,12 @@ export function InboxPanel() {
                               </strong>
                               <span>{item.summary}</span>
                               <span className="muted">{item.requester === undefined ? '' : `by ${item.requester}`}</span>
+                              {item.authenticator !== undefined && (
+                                <span className="row-warning">
+                                  {item.authenticator.headline}
+                                  {!item.authenticator.heldHere && `: ${item.authenticator.held}`}
+                                </span>
+                              )}
                               {item.warnings.length > 0 && (
                                 <span className="row-warning">
                                   <span className="badge badge-warning">
@@ -164,7 +182,7 @@ export function InboxPanel() {
                               <span className="muted">{itemFacts(item)}</span>
                             </span>
                           </button>
-                          {item.waitingForMe && (
+                          {votable(item) && (
                             <span className="button-row start">
                               <button
                                 type="button"

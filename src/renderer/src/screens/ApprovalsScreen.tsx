@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { activityOperations } from '../../../shared/api/activities';
 import type { ActivityType } from '../../../shared/api/activity-types';
-import { APPROVAL_WINDOW_MS } from '../../../shared/approvals/voting';
+import { APPROVAL_WINDOW_MS, isWaitingForApprovals } from '../../../shared/approvals/voting';
 import { activityStatusInWords, activityTypeInWords } from '../../../shared/describe';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
 import type { VoteReadingView } from '../../../shared/ipc/readings';
@@ -40,6 +40,7 @@ const APPROVAL_WINDOW_WORDS = durationInWords(APPROVAL_WINDOW_MS);
 
 const HISTORY_STATUSES: readonly ActivityStatus[] = [
   'ACTIVITY_STATUS_CONSENSUS_NEEDED',
+  'ACTIVITY_STATUS_AUTHENTICATORS_NEEDED',
   'ACTIVITY_STATUS_COMPLETED',
   'ACTIVITY_STATUS_REJECTED',
   'ACTIVITY_STATUS_FAILED',
@@ -230,7 +231,7 @@ export function ApprovalsScreen() {
       {view !== 'inbox' && (
         <OfflineStamping
           action={action}
-          fingerprint={selected?.activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' ? selected.fingerprint : undefined}
+          fingerprint={selected !== undefined && isWaitingForApprovals(selected.activity.status) ? selected.fingerprint : undefined}
           onPosted={reload}
         />
       )}
@@ -252,7 +253,8 @@ function ApprovalDetail({
   const description = item.reading;
   const requester = item.proposer;
   const myVote = description.vote?.viewerVote;
-  const open = item.activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED';
+  const open = isWaitingForApprovals(item.activity.status);
+  const authenticator = description.vote?.authenticators;
   return (
     <section className="panel approval-detail" aria-labelledby="approval-detail-title">
       <h2 id="approval-detail-title">{description.title}</h2>
@@ -313,7 +315,10 @@ function ApprovalDetail({
           ))}
         </ul>
       )}
-      {open &&
+      {open && authenticator !== undefined ? (
+        <AuthenticatorStep step={authenticator} busy={busy} onApprove={() => onVote('approve')} />
+      ) : (
+        open &&
         (myVote !== undefined ? (
           <p className="notice notice-info" role="status">
             You already voted: you {myVote} this activity.
@@ -327,7 +332,51 @@ function ApprovalDetail({
               Reject…
             </button>
           </div>
-        ))}
+        ))
+      )}
+    </section>
+  );
+}
+
+/**
+ * The viewer's MFA step the activity waits for, in main's words: which policy, which credential, and whether this
+ * desktop holds one that meets it. Only then is an approval offered; main's confirmation says which step it is.
+ */
+function AuthenticatorStep({
+  step,
+  busy,
+  onApprove,
+}: {
+  step: NonNullable<VoteReadingView['authenticators']>;
+  busy: boolean;
+  onApprove: () => void;
+}) {
+  return (
+    <section aria-labelledby="authenticator-step-title">
+      <h3 id="authenticator-step-title">{step.headline}</h3>
+      <dl className="facts">
+        <dt>MFA policy</dt>
+        <dd>{step.policy}</dd>
+        <dt>Steps met</dt>
+        <dd>
+          {step.stepsMet} of {step.steps}
+        </dd>
+        <dt>Credential</dt>
+        <dd>{step.credential}</dd>
+        <dt>On this desktop</dt>
+        <dd>{step.held}</dd>
+      </dl>
+      {step.heldHere ? (
+        <div className="button-row start">
+          <button type="button" className="primary" disabled={busy} onClick={onApprove}>
+            Approve with your {step.method === 'AUTHENTICATION_TYPE_API_KEY' ? 'API key' : 'credential'}…
+          </button>
+        </div>
+      ) : (
+        <p className="notice notice-info" role="status">
+          {step.approvalIs}
+        </p>
+      )}
     </section>
   );
 }
@@ -426,6 +475,12 @@ function YourVote({ vote, signing }: { vote: VoteReadingView; signing: boolean }
       <dl className="facts">
         <dt>Voting as</dt>
         <dd>{vote.voter}</dd>
+        {vote.awaitedAuthenticators !== undefined && (
+          <>
+            <dt>Waits for</dt>
+            <dd>{vote.awaitedAuthenticators.join('; ')}</dd>
+          </>
+        )}
         <dt>Policy verdict</dt>
         <dd>{vote.verdict}</dd>
         <dt>Still needs</dt>
@@ -457,6 +512,8 @@ export function voteOutcomeInWords(vote: Vote, after: ChannelOutput<'approvals.a
       return `Approved, but ${title} failed: ${after.failure?.message ?? 'the service gave no reason'}.`;
     case 'ACTIVITY_STATUS_CONSENSUS_NEEDED':
       return `Approved — ${after.approvals} approved so far; it still waits for votes.`;
+    case 'ACTIVITY_STATUS_AUTHENTICATORS_NEEDED':
+      return 'Approved — it still waits for an MFA step.';
     default:
       return `Approved — the activity is ${activityStatusInWords(after.status).toLowerCase()}.`;
   }
@@ -467,8 +524,8 @@ const TOTAL_COLUMNS: readonly [label: string, counts: (item: ApprovalItem) => bo
   ['Approved', (item) => item.activity.status === 'ACTIVITY_STATUS_COMPLETED'],
   ['Rejected', (item) => item.activity.status === 'ACTIVITY_STATUS_REJECTED'],
   ['Failed', (item) => item.activity.status === 'ACTIVITY_STATUS_FAILED'],
-  ['Expired', (item) => item.activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' && item.timeLeftMs === 0],
-  ['Waiting', (item) => item.activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' && item.timeLeftMs > 0],
+  ['Expired', (item) => isWaitingForApprovals(item.activity.status) && item.timeLeftMs === 0],
+  ['Waiting', (item) => isWaitingForApprovals(item.activity.status) && item.timeLeftMs > 0],
 ];
 
 /** Totals per period of the history loaded so far (main's window rule decides which approvals expired). */

@@ -19,8 +19,13 @@ const inboxItem = z.strictObject({
   /** Who proposed it (the first vote), when known. */
   requester: z.string().max(200).optional(),
   createdAtMs: epochMs,
-  /** This profile's user may vote on it and has no vote in the open window. */
+  /** This profile's user may vote on it and has no vote in the open window, or it waits for their MFA step. */
   waitingForMe: z.boolean(),
+  /**
+   * It waits for this user's MFA step, from main's vote reading: "Needs your security key", whether this desktop holds
+   * a credential that meets it, and if not, why ("this desktop has no security key registered for Bea").
+   */
+  authenticator: z.strictObject({ headline: z.string().max(200), heldHere: z.boolean(), held: z.string().max(1000) }).optional(),
   proposedByMe: z.boolean(),
   approvals: z.number().int().nonnegative(),
   /** The count in words: "1 of 2 approved" from main's vote reading, "1 approved" until it is made. */
