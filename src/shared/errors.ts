@@ -117,6 +117,8 @@ export const errorCodes = {
   TOKEN_PIN_INVALID: G.UNAUTHENTICATED,
   /** A token key was needed and its PIN was not given (the prompt was cancelled, or there is none here). */
   TOKEN_PIN_REQUIRED: G.UNAUTHENTICATED,
+  /** A passkey or security key was needed and gave no answer: the person cancelled, or its page timed out or closed. */
+  PASSKEY_CANCELLED: G.UNAUTHENTICATED,
   /** Revealing a secret needs a recent unlock: ask for the passphrase again. */
   REAUTH_REQUIRED: G.UNAUTHENTICATED,
   USER_DECLINED: G.FAILED_PRECONDITION,

@@ -8,11 +8,13 @@ import { QkError, toQkError } from '../../shared/errors';
 import type { AppProof } from '../../shared/crypto/app-proof';
 import type { BootProof } from '../../shared/crypto/attestation';
 import { parseApiKeyStamp } from '../../shared/crypto/stamp';
+import { parseWebAuthnStamp } from '../../shared/crypto/webauthn';
 import { describeActivity, publicKeyFingerprint, type Ref } from '../../shared/describe';
 import type { JournalAction, JournalCredential, JournalReading, JournalRecord } from '../../shared/journal/format';
 import { signingDecoder } from '../activities/readings';
 import type { AnsweredRequest, ApiClient } from '../client/api-client';
 import type { Reading } from '../confirmation/confirmation';
+import { describePasskey } from '../passkeys/passkey';
 import type { Profile } from '../profiles/profiles';
 import type { StampCredential } from '../stamper/stamp';
 import type { Journal } from './journal';
@@ -92,10 +94,13 @@ export function activityRecord(
   activity: Activity,
   { appProofs, bootProofs }: ServiceProofs = NO_PROOFS,
 ): JournalRecord {
-  const stampKey = stampPublicKey(posted.stampHeader);
   // A file stamped elsewhere or earlier says nothing of which credential this profile has now.
   const credential = posted.stampedHere ? stampCredentialRecord(profile, posted.stampHeader) : undefined;
-  const vote = stampKey === undefined ? undefined : activity.votes.find((candidate) => candidate.publicKey.toLowerCase() === stampKey);
+  const stampKey = credential?.publicKey ?? stampPublicKey(posted.stampHeader);
+  const vote = activity.votes.find((candidate) =>
+    // A passkey's vote names its credential id where an API key's names its public key.
+    credential?.credentialId === undefined ? candidate.publicKey.toLowerCase() === stampKey : candidate.publicKey === credential.credentialId,
+  );
   return {
     action: actionOf(posted),
     profileId: profile.id,
@@ -167,8 +172,8 @@ export function stampedRequestRecord(
   file: string | undefined,
 ): JournalRecord {
   const reading = stampedRequestReading(request.path, request.body);
-  const stampKey = stampPublicKey(request.stamp.headerValue);
   const credential = stampCredentialRecord(profile, request.stamp.headerValue);
+  const stampKey = credential?.publicKey ?? stampPublicKey(request.stamp.headerValue);
   return {
     action: 'request.stamped-offline',
     profileId: profile.id,
@@ -227,10 +232,15 @@ function refsText(refs: readonly Ref[]): string {
 }
 
 /**
- * The credential that made `stampHeader`, for the journal: the profile's token key when it has one, its keychain API
- * key otherwise (as the Stamper chose), with the stamp's own key. Undefined when the header is not an API key stamp.
+ * The credential that made `stampHeader`, for the journal: the profile's passkey when the header is its assertion, its
+ * token key when it has one, its keychain API key otherwise (as the Stamper chose), with the stamp's own key.
+ * Undefined when the header is neither an API key stamp nor this profile's passkey's.
  */
 export function stampCredentialRecord(credential: StampCredential, stampHeader: string): JournalCredential | undefined {
+  const { passkey } = credential;
+  if (passkey !== undefined && passkeyOf(stampHeader) === passkey.credentialId) {
+    return { kind: 'passkey', name: describePasskey(passkey), publicKey: passkey.publicKey, credentialId: passkey.credentialId };
+  }
   const publicKey = stampPublicKey(stampHeader);
   if (publicKey === undefined) return undefined;
   const { tokenKey } = credential;
@@ -238,6 +248,15 @@ export function stampCredentialRecord(credential: StampCredential, stampHeader: 
     return { kind: 'keychain', name: `API key ${JSON.stringify(credential.apiKeyName)} in the OS keychain`, publicKey };
   }
   return { kind: 'pkcs11', name: `PKCS#11 token ${JSON.stringify(tokenKey.tokenLabel)} key ${JSON.stringify(tokenKey.keyLabel)}`, publicKey };
+}
+
+/** The credential id of a WebAuthn stamp; undefined for any other header. */
+function passkeyOf(header: string): string | undefined {
+  try {
+    return parseWebAuthnStamp(header).credentialId;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The stamp's public key, lowercase; undefined when the header is not an API key stamp (a WebAuthn one, say). */

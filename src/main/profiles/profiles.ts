@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { QkError } from '../../shared/errors';
 import { assertKeyName } from '../keychain/key-names';
 import { describeTokenKey, tokenKeySchema, validateTokenKey, type TokenKey } from '../pkcs11/token-key';
+import { passkeyCredentialSchema, validatePasskey, type PasskeyCredential } from '../passkeys/passkey';
 import { JsonFile } from '../storage/json-file';
 import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY } from '../../shared/crypto/signers';
 import { sha256HexSchema } from '../../shared/journal/format';
@@ -26,6 +27,8 @@ export interface Profile {
   apiKeyName: string;
   /** A key on a PKCS#11 token that signs this profile's stamps instead of the keychain key (docs/architecture.md). */
   tokenKey?: TokenKey | undefined;
+  /** A passkey or security key registered by this app for the profile's user: it stamps the profile's votes. */
+  passkey?: PasskeyCredential | undefined;
   /** Uncompressed P-256 key (130 hex) that must have signed every export/import bundle this profile accepts. */
   enclaveSignerPublicKey: string;
   authProxyConfigId?: string | undefined;
@@ -62,6 +65,7 @@ const profileSchema = z.object({
   apiKeyName: z.string(),
   // Optional, so profiles files written before token keys existed read as they are.
   tokenKey: tokenKeySchema.optional(),
+  passkey: passkeyCredentialSchema.optional(),
   enclaveSignerPublicKey: z.string().regex(UNCOMPRESSED_P256_PATTERN),
   authProxyConfigId: z.string().regex(UUID_PATTERN).optional(),
   attestationRoot: sha256HexSchema.optional(),
@@ -257,6 +261,7 @@ function validateProfile(candidate: Record<string, unknown>): Profile {
   if (authProxyUrl !== undefined) profile.authProxyUrl = authProxyUrl;
   if (authProxyConfigId !== undefined) profile.authProxyConfigId = authProxyConfigId;
   if (candidate.tokenKey !== undefined) profile.tokenKey = validateTokenKey(candidate.tokenKey, 'profile.tokenKey');
+  if (candidate.passkey !== undefined) profile.passkey = validatePasskey(candidate.passkey, 'profile.passkey');
   const attestationRoot = validateAttestationRoot(candidate.attestationRoot, kind);
   if (attestationRoot !== undefined) profile.attestationRoot = attestationRoot;
   return profile;
@@ -326,7 +331,11 @@ function validateAttestationRoot(value: unknown, kind: ProfileKind): string | un
 }
 
 function copyProfile(profile: Profile): Profile {
-  return { ...profile, ...(profile.tokenKey === undefined ? {} : { tokenKey: { ...profile.tokenKey } }) };
+  return {
+    ...profile,
+    ...(profile.tokenKey === undefined ? {} : { tokenKey: { ...profile.tokenKey } }),
+    ...(profile.passkey === undefined ? {} : { passkey: { ...profile.passkey } }),
+  };
 }
 
 /**

@@ -1,9 +1,13 @@
 /**
  * Stamps request bodies with a profile's credential: an API key in the OS keychain, whose private key is loaded only
  * for the one signature and wiped right after (Keychain.withApiKeySigner), or a key on a PKCS#11 token, which signs
- * on the token (Pkcs11Tokens). Nothing in main keeps a private key between requests.
+ * on the token (Pkcs11Tokens). A profile with a passkey votes with it (approve, reject): its authenticator answers an
+ * assertion on main's own page (`assertPasskey`), checked here before the stamp is sent. Nothing in main keeps a
+ * private key between requests.
  */
 import type { Keychain } from '../keychain/keychain';
+import { isVoteBody } from '../passkeys/passkey';
+import { passkeyStamp, type AssertPasskey } from '../passkeys/passkey-stamp';
 import type { Pkcs11Tokens } from '../pkcs11/pkcs11-tokens';
 import { describeTokenKey } from '../pkcs11/token-key';
 import { utf8Encode } from '../../shared/crypto/encoding';
@@ -12,9 +16,11 @@ import type { ConfirmedReadings } from '../confirmation/confirmed-readings';
 import { QkError } from '../../shared/errors';
 import type { RequestStamper, Stamp, StampCredential } from './stamp';
 
-export type CredentialKind = 'keychain' | 'token';
+export type CredentialKind = 'keychain' | 'token' | 'passkey';
 
-export function credentialKind(credential: StampCredential): CredentialKind {
+/** Which credential stamps: the passkey for a vote `body` when the profile has one, else its token or keychain key. */
+export function credentialKind(credential: StampCredential, body?: string): CredentialKind {
+  if (credential.passkey !== undefined && body !== undefined && isVoteBody(body)) return 'passkey';
   return credential.tokenKey === undefined ? 'keychain' : 'token';
 }
 
@@ -39,10 +45,19 @@ export class Stamper implements RequestStamper {
     private readonly keychain: Pick<Keychain, 'withApiKeySigner'>,
     private readonly tokens?: Pick<Pkcs11Tokens, 'withSigner'>,
     private readonly readings?: Pick<ConfirmedReadings, 'take'>,
+    /** Without it (the CLI, a tool), a passkey's vote is refused: there is no page to touch the key on. */
+    private readonly assertPasskey?: AssertPasskey,
   ) {}
 
   /** The `X-Stamp` header over exactly `body` (the caller must send these bytes unchanged). */
   async stamp(credential: StampCredential, body: string): Promise<Stamp> {
+    if (credentialKind(credential, body) === 'passkey' && credential.passkey !== undefined) {
+      if (this.assertPasskey === undefined) {
+        throw new QkError('PASSKEY_CANCELLED', 'this profile votes with a security key, which cannot be asked here: vote in the QuorumKey app');
+      }
+      const assertion = await this.assertPasskey({ passkey: credential.passkey, body });
+      return passkeyStamp(credential.passkey, body, assertion);
+    }
     const reading = this.readings?.take(fingerprintOf(utf8Encode(body))) ?? UNCONFIRMED_BODY;
     if (credential.tokenKey !== undefined) {
       if (this.tokens === undefined) {

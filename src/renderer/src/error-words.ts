@@ -80,6 +80,7 @@ export const ERROR_HEADLINES: Readonly<Record<ErrorCode, string>> = {
   PASSPHRASE_REQUIRED: 'This change needs your unlock passphrase.',
   TOKEN_PIN_INVALID: 'The hardware token refused the PIN.',
   TOKEN_PIN_REQUIRED: 'The hardware token’s PIN was not given.',
+  PASSKEY_CANCELLED: 'The security key gave no answer.',
   REAUTH_REQUIRED: 'Revealing a secret needs your unlock passphrase again.',
   USER_DECLINED: 'You declined.',
   FILE_ERROR: 'The file could not be read or written.',

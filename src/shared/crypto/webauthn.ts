@@ -11,6 +11,9 @@ import { base64UrlDecode, base64UrlEncode, bytesToHex, concatBytes, utf8Decode, 
 import { parseP256PublicKey } from './keys';
 import { trimTrailing } from '../text';
 
+/** The header a WebAuthn stamp travels in (the service matches it in any letter case). */
+export const WEBAUTHN_STAMP_HEADER_NAME = 'X-Stamp-WebAuthn';
+
 export interface WebAuthnStamp {
   authenticatorData: Uint8Array;
   clientDataJson: Uint8Array;
@@ -86,6 +89,16 @@ export function parseWebAuthnStamp(headerValue: string): WebAuthnStamp {
     });
   }
   return stamp;
+}
+
+/** The header value for `stamp`: plain JSON of its four members, the bytes as base64url (what parseWebAuthnStamp reads). */
+export function webAuthnStampHeaderValue(stamp: WebAuthnStamp): string {
+  return JSON.stringify({
+    authenticatorData: base64UrlEncode(stamp.authenticatorData),
+    clientDataJson: base64UrlEncode(stamp.clientDataJson),
+    credentialId: stamp.credentialId,
+    signature: base64UrlEncode(stamp.signature),
+  });
 }
 
 interface ClientData {

@@ -30,7 +30,7 @@ export const journalEntryView = z.strictObject({
   organizationId: optionalText,
   userId: optionalText,
   apiKeyFingerprint: optionalText,
-  /** Which credential stamped it (keychain key or token key), on entries recorded since the journal names it. */
+  /** Which credential stamped it (keychain key, token key or passkey), on entries recorded since the journal names it. */
   credential: journalCredentialSchema.optional(),
   activityId: optionalText,
   activityFingerprint: optionalText,

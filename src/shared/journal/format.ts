@@ -83,8 +83,8 @@ const bootProofSchema = z.strictObject({
   qosManifestVersion: z.string().max(1000).exactOptional(),
 });
 
-/** Kinds of credential that stamp: an API key in the OS keychain, a key on a PKCS#11 token. */
-export const CREDENTIAL_KINDS = ['keychain', 'pkcs11'] as const;
+/** Kinds of credential that stamp: an API key in the OS keychain, a key on a PKCS#11 token, a passkey (votes). */
+export const CREDENTIAL_KINDS = ['keychain', 'pkcs11', 'passkey'] as const;
 
 /** Actions whose entry may name a credential: this desktop stamped their request. */
 export const STAMPED_ACTIONS: readonly JournalAction[] = [
@@ -101,6 +101,11 @@ export const journalCredentialSchema = z.strictObject({
   name: z.string().min(1).max(200),
   /** The stamping key's public key as hex, whose fingerprint is the entry's `apiKeyFingerprint`. */
   publicKey: z.string().regex(/^(?:[0-9a-f]{2}){32,65}$/),
+  /** A passkey's WebAuthn credential id (base64url), which its vote names on the service. */
+  credentialId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{16,1366}$/)
+    .optional(),
 });
 export type JournalCredential = z.infer<typeof journalCredentialSchema>;
 

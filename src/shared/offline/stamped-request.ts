@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { STAMP_HEADER_NAME } from '../crypto/stamp';
+import { WEBAUTHN_STAMP_HEADER_NAME } from '../crypto/webauthn';
 import { QkError } from '../errors';
 import { describeIssues } from '../ipc/contract';
 import { parseQuorumKeyFile } from './file-format';
@@ -21,7 +22,8 @@ const requestFields = {
 export const stampedRequestSchema = z.strictObject({
   version: z.literal(STAMPED_REQUEST_VERSION),
   ...requestFields,
-  stamp: z.strictObject({ headerName: z.literal(STAMP_HEADER_NAME), headerValue: z.string().min(1) }),
+  /** An API key's stamp, or a passkey's for a vote stamped by a profile that votes with one. */
+  stamp: z.strictObject({ headerName: z.enum([STAMP_HEADER_NAME, WEBAUTHN_STAMP_HEADER_NAME]), headerValue: z.string().min(1) }),
 });
 export type StampedRequest = z.infer<typeof stampedRequestSchema>;
 

@@ -34,6 +34,15 @@ const profile = z.strictObject({
       publicKey: z.string().regex(/^0[23][0-9a-f]{64}$/),
     })
     .optional(),
+  /** The security key this profile votes with (users.addPasskey): its name, credential id and public key. */
+  passkey: z
+    .strictObject({
+      credentialId: z.string().min(16).max(1366),
+      publicKey: z.string().regex(/^0[23][0-9a-f]{64}$/),
+      authenticatorId: z.string().min(1).max(128),
+      name: z.string().min(1).max(64),
+    })
+    .optional(),
 });
 
 /** Hosted profiles default the enclave signer key to the production one, so it is optional when adding. */
