@@ -88,7 +88,8 @@ vi.mock('electron', () => ({
   },
 }));
 
-const { askPinInWindow, promptPage } = await import('../../src/main/pkcs11/pin-window');
+const { askPinInWindow } = await import('../../src/main/pkcs11/pin-window');
+const { promptPage } = await import('../../src/main/pkcs11/pin-page');
 
 const token: PinRequest = { module: '/usr/lib/softhsm/libsofthsm2.so', tokenLabel: 'yk' };
 const signing = {
