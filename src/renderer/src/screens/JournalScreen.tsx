@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { JournalEntryView } from '../../../shared/ipc/journal';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Modal } from '../components/Modal';
+import { ProfileSelect } from '../components/ProfileSelect';
 import { Progress } from '../components/Progress';
 import { TableHead } from '../components/TableHead';
 import { Term } from '../components/Term';
@@ -39,7 +40,6 @@ function dayBound(day: string, edge: 'start' | 'end'): string | undefined {
  */
 export function JournalScreen() {
   const [filter, setFilter] = useState<Filter>({ action: '', profileId: '', from: '', to: '' });
-  const profiles = useChannel('profiles.list');
   const from = dayBound(filter.from, 'start');
   const to = dayBound(filter.to, 'end');
   const journal = useChannel('journal.list', {
@@ -94,17 +94,7 @@ export function JournalScreen() {
             ))}
           </select>
         </label>
-        <label>
-          Profile
-          <select value={filter.profileId} onChange={(event) => change({ profileId: event.target.value })}>
-            <option value="">All profiles</option>
-            {(profiles.data ?? []).map((profile) => (
-              <option key={profile.id} value={profile.id}>
-                {profile.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ProfileSelect value={filter.profileId} onChange={(profileId) => change({ profileId })} none="All profiles" />
         <label>
           From
           <input type="date" value={filter.from} onChange={(event) => change({ from: event.target.value })} />

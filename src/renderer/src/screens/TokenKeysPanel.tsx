@@ -3,6 +3,7 @@ import type { ChannelOutput } from '../../../shared/ipc/contract';
 import { DialogFooter } from '../components/DialogFooter';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Modal } from '../components/Modal';
+import { ProfileSelect } from '../components/ProfileSelect';
 import { Progress } from '../components/Progress';
 import { PublicKey } from '../components/PublicKey';
 import { QueryStatus } from '../components/QueryStatus';
@@ -196,19 +197,7 @@ function UseTokenKeyDialog({ tokenKey, onClose, onDone }: { tokenKey: TokenKey; 
     <Modal title={`Sign with token key ${tokenKey.keyLabel}`} onClose={onClose} initialFocus={profileField}>
       <form className="stack-form" onSubmit={(event) => void submit(event)}>
         <QueryStatus query={profiles} loading="Loading profiles…" />
-        <label>
-          Profile
-          <select value={profileId} onChange={(event) => setProfileId(event.target.value)} required ref={profileField}>
-            <option value="" disabled>
-              Choose a profile
-            </option>
-            {(profiles.data ?? []).map((profile) => (
-              <option key={profile.id} value={profile.id}>
-                {profile.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ProfileSelect value={profileId} onChange={setProfileId} none="Choose a profile" required ref={profileField} />
         <p className="hint">
           The profile’s requests are then stamped on token {tokenKey.tokenLabel}. The service must know this public key as one of the user’s API keys.
           QuorumKey confirms the change in its own dialog first.
