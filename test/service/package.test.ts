@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
@@ -18,6 +18,7 @@ import { TurnkeyClient } from '@turnkey/http';
 import { recoverAddress, recoverTransactionAddress, serializeSignature, serializeTransaction } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { runActionsJob, type ActionsJob } from '../support/actions-job';
 import { killCliProcesses, startCli } from './cli-process';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -291,14 +292,10 @@ describe('the quorumkey-sandbox package', () => {
     await expect(run(process.execPath, [tsc, '-p', app])).resolves.toMatchObject({ stdout: '' });
   });
 
-  describe("docs/sandbox.md's GitHub Actions step that starts the Sandbox, run as it is written", () => {
-    interface Job {
-      env: Record<string, string | number>;
-      steps: { name?: string; run?: string }[];
-    }
+  describe("docs/sandbox.md's GitHub Actions job, run as it is written", () => {
     const markdown = readFileSync(join(ROOT, 'docs/sandbox.md'), 'utf8');
     const workflow = /### GitHub Actions\n\n```yaml\n([\s\S]*?)```/.exec(markdown)![1]!;
-    const job = (parse(workflow) as { jobs: { test: Job } }).jobs.test;
+    const job = (parse(workflow) as { jobs: { test: ActionsJob } }).jobs.test;
     const script = job.steps.find((step) => step.name === 'Start the Sandbox')!.run!;
 
     /** Runs the step as GitHub's runner does (bash -eo pipefail) in a new folder holding `seed` at the path it names. */
@@ -358,6 +355,67 @@ describe('the quorumkey-sandbox package', () => {
       } finally {
         impostor.close();
       }
+    });
+
+    /**
+     * The whole job in a new folder: the checkout holds the seed (unless `seedText` is undefined) and an app whose
+     * `npm test` asks the Sandbox who its root user is, then passes or fails as `appPasses` says.
+     */
+    async function runWholeJob(seedText: string | undefined, appPasses: boolean) {
+      const folder = mkdtempSync(join(directory, 'job-'));
+      const artifactsDir = join(folder, '..', `${basename(folder)}-artifacts`);
+      mkdirSync(join(folder, 'test'));
+      if (seedText !== undefined) writeFileSync(join(folder, 'test/turnkey.seed.yaml'), seedText);
+      writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'ci-app', private: true, scripts: { test: 'node app.test.mjs' } }));
+      writeFileSync(
+        join(folder, 'app.test.mjs'),
+        [
+          "import { readFileSync } from 'node:fs';",
+          "const { organizationId } = JSON.parse(readFileSync('sandbox.json', 'utf8'));",
+          '// Unstamped: the Sandbox refuses it, and its log says so.',
+          'const reply = await fetch(`${process.env.TURNKEY_API_BASE_URL}/public/v1/query/whoami`, {',
+          "  method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ organizationId }),",
+          '});',
+          'console.log(`whoami answered ${reply.status}`);',
+          `process.exit(reply.status === 401 && ${appPasses} ? 0 : 1);`,
+          '',
+        ].join('\n'),
+      );
+      const port = await freePort();
+      const env = { SANDBOX_PACKAGE: tarball, SANDBOX_PORT: String(port), TURNKEY_API_BASE_URL: `http://127.0.0.1:${port}` };
+      const result = await runActionsJob(job, { folder, env, artifactsDir });
+      result.stop();
+      const outcomes = Object.fromEntries(result.steps.map((step) => [step.name, step.outcome]));
+      return { result, outcomes, artifactsDir };
+    }
+
+    it("runs the whole job: the app's tests pass against the Sandbox, and no log is kept", async () => {
+      const { result, outcomes, artifactsDir } = await runWholeJob(readFileSync(seed, 'utf8'), true);
+      expect(result.failed, JSON.stringify(result.steps)).toBe(false);
+      expect(outcomes).toEqual({
+        'actions/checkout@v4': 'success',
+        'actions/setup-node@v4': 'success',
+        'Start the Sandbox': 'success',
+        'npm test': 'success',
+        "Keep the Sandbox's log": 'skipped',
+      });
+      expect(result.steps.find((step) => step.name === 'npm test')!.output).toContain('whoami answered 401');
+      expect(existsSync(artifactsDir)).toBe(false);
+    });
+
+    it("keeps the Sandbox's log when the app's tests fail, with their request in it", async () => {
+      const { result, outcomes, artifactsDir } = await runWholeJob(readFileSync(seed, 'utf8'), false);
+      expect(result.failed).toBe(true);
+      expect(outcomes).toMatchObject({ 'Start the Sandbox': 'success', 'npm test': 'failure', "Keep the Sandbox's log": 'success' });
+      const log = readFileSync(join(artifactsDir, 'sandbox-log', 'sandbox.log'), 'utf8');
+      expect(log).toMatch(/^401 .*whoami/m);
+    });
+
+    it('keeps the log, and runs no tests, when the Sandbox cannot start', async () => {
+      const { result, outcomes, artifactsDir } = await runWholeJob(undefined, true);
+      expect(result.failed).toBe(true);
+      expect(outcomes).toMatchObject({ 'Start the Sandbox': 'failure', 'npm test': 'skipped', "Keep the Sandbox's log": 'success' });
+      expect(readFileSync(join(artifactsDir, 'sandbox-log', 'sandbox.log'), 'utf8')).toMatch(/the service could not start: .*turnkey\.seed\.yaml/);
     });
   });
 
