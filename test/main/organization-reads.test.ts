@@ -7,18 +7,19 @@ import { describe, expect, it } from 'vitest';
 import { changesOrganization, ORGANIZATION_READ_TTL_MS, OrganizationReadModels, OrganizationReads } from '../../src/main/organization/read-model';
 import type { ApiClient } from '../../src/main/client/api-client';
 
-/** A client whose whoami names the read it belongs to, and which fails while `failing` is set. */
+/** A client whose organization is named after the read it belongs to, and which fails while `failing` is set. */
 function countingClient() {
-  const state = { whoamis: 0, failing: false };
+  const state = { whoamis: 0, reads: 0, failing: false };
   const client = {
     query: (operation: string) => {
       if (state.failing) return Promise.reject(new Error('the service is down'));
       switch (operation) {
         case 'whoami':
           state.whoamis += 1;
-          return Promise.resolve({ userId: `read ${state.whoamis}`, username: 'Bea', organizationId: 'org', organizationName: 'Org' });
+          return Promise.resolve({ userId: 'user-bea', username: 'Bea', organizationId: 'org', organizationName: 'Org' });
         case 'get_organization':
-          return Promise.resolve({ organizationData: {} });
+          state.reads += 1;
+          return Promise.resolve({ organizationData: { name: `read ${state.reads}` } });
         case 'list_wallet_accounts':
           return Promise.resolve({ accounts: [] });
         default:
@@ -34,21 +35,21 @@ describe('OrganizationReads', () => {
     const { client } = countingClient();
     let nowMs = 0;
     const reads = new OrganizationReads(client, () => nowMs);
-    expect((await reads.snapshot()).viewer.userId).toBe('read 1');
+    expect((await reads.snapshot()).viewer.organizationName).toBe('read 1');
     nowMs = ORGANIZATION_READ_TTL_MS;
-    expect((await reads.snapshot()).viewer.userId).toBe('read 1');
+    expect((await reads.snapshot()).viewer.organizationName).toBe('read 1');
     nowMs += 1;
-    expect((await reads.snapshot()).viewer.userId).toBe('read 2');
+    expect((await reads.snapshot()).viewer.organizationName).toBe('read 2');
     reads.forget();
-    expect((await reads.snapshot()).viewer.userId).toBe('read 3');
+    expect((await reads.snapshot()).viewer.organizationName).toBe('read 3');
   });
 
   it('reads anew when the kept read does not know what the caller names', async () => {
     const { client } = countingClient();
     const reads = new OrganizationReads(client, () => 0);
     await reads.snapshot();
-    expect((await reads.snapshot((snapshot) => snapshot.viewer.userId === 'read 1')).viewer.userId).toBe('read 1');
-    expect((await reads.snapshot((snapshot) => snapshot.viewer.userId === 'read 2')).viewer.userId).toBe('read 2');
+    expect((await reads.snapshot((snapshot) => snapshot.viewer.organizationName === 'read 1')).viewer.organizationName).toBe('read 1');
+    expect((await reads.snapshot((snapshot) => snapshot.viewer.organizationName === 'read 2')).viewer.organizationName).toBe('read 2');
   });
 
   it('does not keep a read that failed', async () => {
@@ -57,11 +58,46 @@ describe('OrganizationReads', () => {
     state.failing = true;
     await expect(reads.snapshot()).rejects.toThrow('the service is down');
     state.failing = false;
-    expect((await reads.snapshot()).viewer.userId).toBe('read 1');
+    expect((await reads.snapshot()).viewer.organizationName).toBe('read 1');
+  });
+});
+
+describe('OrganizationReads around a vote', () => {
+  it('serves its kept read whatever its age when only votes changed, and asks who the user is once', async () => {
+    const { client, state } = countingClient();
+    let nowMs = 0;
+    const reads = new OrganizationReads(client, () => nowMs);
+    await reads.snapshot();
+    nowMs = ORGANIZATION_READ_TTL_MS * 10;
+    expect((await reads.snapshot(undefined, { keptOfAnyAge: true })).viewer.organizationName).toBe('read 1');
+    expect((await reads.snapshot()).viewer.organizationName).toBe('read 2');
+    reads.forget();
+    expect((await reads.snapshot(undefined, { keptOfAnyAge: true })).viewer.organizationName).toBe('read 3');
+    expect(state.whoamis).toBe(1);
   });
 });
 
 describe('OrganizationReadModels', () => {
+  it("reads an organization's record once for all its profiles at one service, each asking only who it is", async () => {
+    const { client, state } = countingClient();
+    let nowMs = 0;
+    const models = new OrganizationReadModels(() => nowMs);
+    const bea = models.of({ id: 'p1', organizationId: 'org', baseUrl: 'http://sandbox' }, client);
+    const cy = models.of({ id: 'p2', organizationId: 'org', baseUrl: 'http://sandbox' }, client);
+    const elsewhere = models.of({ id: 'p3', organizationId: 'org', baseUrl: 'http://another' }, client);
+    await Promise.all([bea.snapshot(), cy.snapshot()]);
+    expect(state.reads).toBe(1);
+    expect(state.whoamis).toBe(2);
+    // A read of another service's organization of the same id is its own.
+    await elsewhere.snapshot();
+    expect(state.reads).toBe(2);
+    // One profile's read grown old is read again for both; the other's, read at the same time, follows it.
+    nowMs = ORGANIZATION_READ_TTL_MS + 1;
+    expect((await bea.snapshot()).viewer.organizationName).toBe('read 3');
+    expect((await cy.snapshot()).viewer.organizationName).toBe('read 3');
+    expect(state.whoamis).toBe(3);
+  });
+
   it("shares a profile's read, forgets an organization's reads, and starts over for an edited profile", async () => {
     const { client } = countingClient();
     const models = new OrganizationReadModels(() => 0);
@@ -70,9 +106,9 @@ describe('OrganizationReadModels', () => {
     expect(models.of(profile, client)).toBe(reads);
     await reads.snapshot();
     models.forget('another organization');
-    expect((await reads.snapshot()).viewer.userId).toBe('read 1');
+    expect((await reads.snapshot()).viewer.organizationName).toBe('read 1');
     models.forget('org');
-    expect((await reads.snapshot()).viewer.userId).toBe('read 2');
+    expect((await reads.snapshot()).viewer.organizationName).toBe('read 2');
     const edited = { ...profile, name: 'Bea 2' };
     expect(models.of(edited, client)).not.toBe(reads);
   });

@@ -8,7 +8,7 @@
  */
 import { activityClassOf, CLASSIFIED_ACTIVITY_TYPES } from '../../shared/policy/activity-classes';
 import type { ApiClient } from '../client/api-client';
-import { readOrganization, type OrganizationSnapshot } from '../signing/organization';
+import { readOrganizationData, readViewer, type OrganizationSnapshot } from '../signing/organization';
 
 /** The longest a snapshot serves without an event saying the organization changed. */
 export const ORGANIZATION_READ_TTL_MS = 15_000;
@@ -22,31 +22,85 @@ export function changesOrganization(activityType: string): boolean {
   return !CLASSIFIED_ACTIVITY_TYPES.includes(activityType) || activityClassOf(activityType).action !== 'SIGN';
 }
 
+/** What `snapshot` may serve besides a young read. */
+export interface SnapshotOptions {
+  /**
+   * Only votes changed since the caller last read (a vote changes no user, policy, wallet or quorum): a kept read
+   * serves whatever its age, so a vote costs no organization read.
+   */
+  keptOfAnyAge?: boolean;
+}
+
+type OrganizationData = Awaited<ReturnType<typeof readOrganizationData>>;
+
+/**
+ * The part of the snapshot that is the same for every profile of one organization (everything but who is looking),
+ * read once for all of them.
+ */
+export class SharedOrganizationRead {
+  #kept: { data: Promise<OrganizationData>; readAtMs: number } | undefined;
+
+  constructor(private readonly now: () => number) {}
+
+  /** The kept read unless it is older than `maxAgeMs` (then it is read anew through `client`). */
+  data(client: Pick<ApiClient, 'query'>, maxAgeMs: number): { data: Promise<OrganizationData>; readAtMs: number } {
+    const nowMs = this.now();
+    if (this.#kept === undefined || nowMs - this.#kept.readAtMs > maxAgeMs) {
+      const kept = { data: readOrganizationData(client), readAtMs: nowMs };
+      this.#kept = kept;
+      // A read that failed is not kept: the next asks again.
+      kept.data.catch(() => {
+        if (this.#kept === kept) this.#kept = undefined;
+      });
+    }
+    return this.#kept;
+  }
+
+  forget(): void {
+    this.#kept = undefined;
+  }
+}
+
 export class OrganizationReads {
   #kept: { snapshot: Promise<OrganizationSnapshot>; readAtMs: number } | undefined;
+  /** Who this profile's key acts as, asked once: its names are then read from the organization's own record. */
+  #viewer: Promise<OrganizationSnapshot['viewer']> | undefined;
 
   constructor(
     private readonly client: Pick<ApiClient, 'query'>,
     private readonly now: () => number,
+    /** Shared with the other profiles of the same organization (OrganizationReadModels); its own otherwise. */
+    private readonly shared: SharedOrganizationRead = new SharedOrganizationRead(now),
   ) {}
 
   /**
-   * The snapshot, read now unless one read since the last change is still young. `knows` says whether a kept one
-   * knows what the caller is about to name (a key another desktop created since it was read): if not, it is read anew.
+   * The snapshot, read now unless one read since the last change is still young (or `keptOfAnyAge`). `knows` says
+   * whether a kept one knows what the caller is about to name (a key another desktop created since it was read): if
+   * not, it is read anew.
    */
-  async snapshot(knows?: (snapshot: OrganizationSnapshot) => boolean): Promise<OrganizationSnapshot> {
-    const kept = await this.#current();
+  async snapshot(knows?: (snapshot: OrganizationSnapshot) => boolean, options: SnapshotOptions = {}): Promise<OrganizationSnapshot> {
+    const kept = await this.#current(options);
     if (knows === undefined || knows(kept)) return kept;
     this.forget();
-    return this.#current();
+    return this.#current({});
   }
 
-  #current(): Promise<OrganizationSnapshot> {
+  #current({ keptOfAnyAge = false }: SnapshotOptions): Promise<OrganizationSnapshot> {
     const nowMs = this.now();
-    if (this.#kept === undefined || nowMs - this.#kept.readAtMs > ORGANIZATION_READ_TTL_MS) {
-      const kept = { snapshot: readOrganization(this.client), readAtMs: nowMs };
+    if (this.#kept === undefined || (!keptOfAnyAge && nowMs - this.#kept.readAtMs > ORGANIZATION_READ_TTL_MS)) {
+      // Another profile's young read of the organization serves; its age is this snapshot's.
+      const { data, readAtMs } = this.shared.data(this.client, ORGANIZATION_READ_TTL_MS);
+      const snapshot = Promise.all([this.#whoAmI(), data]).then(([viewer, { organizationName, ...rest }]) => ({
+        // A user renamed, or the organization, since whoami answered: the names are the record's, as read now.
+        viewer: {
+          ...viewer,
+          username: rest.users.find((user) => user.userId === viewer.userId)?.userName ?? viewer.username,
+          organizationName: organizationName ?? viewer.organizationName,
+        },
+        ...rest,
+      }));
+      const kept = { snapshot, readAtMs };
       this.#kept = kept;
-      // A read that failed is not kept: the next asks again.
       kept.snapshot.catch(() => {
         if (this.#kept === kept) this.#kept = undefined;
       });
@@ -54,28 +108,48 @@ export class OrganizationReads {
     return this.#kept.snapshot;
   }
 
-  /** Something in the organization changed: the next snapshot is read anew. */
+  #whoAmI(): Promise<OrganizationSnapshot['viewer']> {
+    if (this.#viewer === undefined) {
+      const viewer = readViewer(this.client);
+      this.#viewer = viewer;
+      viewer.catch(() => {
+        if (this.#viewer === viewer) this.#viewer = undefined;
+      });
+    }
+    return this.#viewer;
+  }
+
+  /** Something in the organization changed: the next snapshot is read anew, for every profile sharing its read. */
   forget(): void {
     this.#kept = undefined;
+    this.shared.forget();
   }
 }
 
 /**
  * The read of each profile's organization, shared by every service object made for that profile (the window's, the
- * inbox's, a vote from the inbox), so one event of a change reaches them all.
+ * inbox's, a vote from the inbox), so one event of a change reaches them all; profiles of the same organization at the
+ * same service share the organization's own record, and read only who they are on their own.
  */
 export class OrganizationReadModels {
   readonly #byProfile = new Map<string, { key: string; organizationId: string; reads: OrganizationReads }>();
+  readonly #byOrganization = new Map<string, SharedOrganizationRead>();
 
   constructor(private readonly now: () => number) {}
 
   /** The read of `profile`'s organization, through `client` when it must be made anew (a new or edited profile). */
-  of(profile: { id: string; organizationId: string }, client: Pick<ApiClient, 'query'>): OrganizationReads {
+  of(profile: { id: string; organizationId: string; baseUrl?: string }, client: Pick<ApiClient, 'query'>): OrganizationReads {
     // The whole profile is the key: an edited URL, key or organization reads another organization, or as another user.
     const key = JSON.stringify(profile);
     const known = this.#byProfile.get(profile.id);
     if (known?.key === key) return known.reads;
-    const reads = new OrganizationReads(client, this.now);
+    const organizationKey = JSON.stringify([profile.baseUrl, profile.organizationId]);
+    let shared = this.#byOrganization.get(organizationKey);
+    if (shared === undefined) {
+      shared = new SharedOrganizationRead(this.now);
+      this.#byOrganization.set(organizationKey, shared);
+    }
+    const reads = new OrganizationReads(client, this.now, shared);
     this.#byProfile.set(profile.id, { key, organizationId: profile.organizationId, reads });
     return reads;
   }

@@ -32,14 +32,27 @@ const MAX_ACCOUNT_PAGES = 50;
  * interfaces. Every reading main makes (the list rows, the cards, main's confirmation, the inbox) starts from one.
  */
 export async function readOrganization(client: Pick<ApiClient, 'query'>): Promise<OrganizationSnapshot> {
-  const [whoami, { organizationData: data }, accounts, contracts] = await Promise.all([
-    client.query('whoami', {}),
+  const [viewer, { organizationName: _named, ...data }] = await Promise.all([readViewer(client), readOrganizationData(client)]);
+  return { viewer, ...data };
+}
+
+/** Who is looking: the one part of the snapshot that differs between profiles of the same organization. */
+export async function readViewer(client: Pick<ApiClient, 'query'>): Promise<OrganizationSnapshot['viewer']> {
+  const { userId, username, organizationId, organizationName } = await client.query('whoami', {});
+  return { userId, username, organizationId, organizationName };
+}
+
+/** Everything but who is looking, in three requests: the same whichever user of the organization asks. */
+export async function readOrganizationData(
+  client: Pick<ApiClient, 'query'>,
+): Promise<Omit<OrganizationSnapshot, 'viewer'> & { organizationName: string | undefined }> {
+  const [{ organizationData: data }, accounts, contracts] = await Promise.all([
     client.query('get_organization', {}),
     allWalletAccounts(client),
     client.query('list_smart_contract_interfaces', {}),
   ]);
   return {
-    viewer: { userId: whoami.userId, username: whoami.username, organizationId: whoami.organizationId, organizationName: whoami.organizationName },
+    organizationName: data.name,
     wallets: data.wallets ?? [],
     accounts,
     privateKeys: data.privateKeys ?? [],
