@@ -5,6 +5,7 @@
  */
 import { QkError } from '../../shared/errors';
 import { bridgeError, type QuorumKeyApi } from '../../shared/ipc/bridge';
+import { splitChannel, type Channel, type ChannelOutput } from '../../shared/ipc/contract';
 import { useUi } from './store';
 
 export function bridge(): QuorumKeyApi {
@@ -28,6 +29,14 @@ export async function call<T>(request: (api: QuorumKeyApi) => Promise<T>): Promi
     if (error.code === 'REAUTH_REQUIRED' && (await reauthenticated())) return callOnce(request);
     throw error;
   }
+}
+
+/** Calls `channel` by its name, as the query and mutation layers do, through {@link call}. */
+export function callChannel<C extends Channel>(channel: C, input: unknown): Promise<ChannelOutput<C>> {
+  const [namespace, method] = splitChannel(channel);
+  return call((api) =>
+    (api as unknown as Record<string, Record<string, (input?: unknown) => Promise<ChannelOutput<C>>>>)[namespace]![method]!(input),
+  );
 }
 
 async function callOnce<T>(request: (api: QuorumKeyApi) => Promise<T>): Promise<T> {

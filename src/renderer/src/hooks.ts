@@ -1,39 +1,7 @@
-import { useCallback, useEffect, useState } from 'react';
-import type { QkError } from '../../shared/errors';
+import { useEffect, useState } from 'react';
 import type { AppSettings } from '../../shared/ipc/contract';
-import type { QuorumKeyApi } from '../../shared/ipc/bridge';
 import { call } from './api';
 import { useUi } from './store';
-
-export interface Action {
-  /** What is running now ("Creating key…"), for the progress indicator; undefined when idle. */
-  busy: string | undefined;
-  error: QkError | undefined;
-  /** What failed, named as it ran ("Exporting wallet Treasury"), for the error to lead with. */
-  failed: string | undefined;
-  /** Runs one request at a time; resolves with its value, or undefined after showing its error. */
-  run: <T>(label: string, request: (api: QuorumKeyApi) => Promise<T>) => Promise<T | undefined>;
-  clearError: () => void;
-}
-
-export function useAction(): Action {
-  const [busy, setBusy] = useState<string>();
-  const [failure, setFailure] = useState<{ error: QkError; failed: string }>();
-  const run = useCallback(async <T>(label: string, request: (api: QuorumKeyApi) => Promise<T>) => {
-    setBusy(label);
-    setFailure(undefined);
-    try {
-      return await call(request);
-    } catch (thrown) {
-      setFailure({ error: thrown as QkError, failed: label.replace(/…$/u, '') });
-      return undefined;
-    } finally {
-      setBusy(undefined);
-    }
-  }, []);
-  const clearError = useCallback(() => setFailure(undefined), []);
-  return { busy, error: failure?.error, failed: failure?.failed, run, clearError };
-}
 
 /** Applies the theme setting to <html data-theme>, following the OS while it is 'system'. */
 export function useTheme(theme: AppSettings['theme'] | undefined): void {

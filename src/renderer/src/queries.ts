@@ -22,7 +22,7 @@ import { isWaitingForApprovals } from '../../shared/approvals/voting';
 import type { QkError } from '../../shared/errors';
 import { channels, splitChannel, type Channel, type ChannelInput, type ChannelOutput, type NoInputChannel } from '../../shared/ipc/contract';
 import { appEventSchema, type AppEvent } from '../../shared/ipc/events';
-import { bridge, call } from './api';
+import { bridge, callChannel as read } from './api';
 import { useUi } from './store';
 
 /** Namespaces whose channels answer from this computer (keychain, profiles, settings…), whichever profile is active. */
@@ -94,6 +94,7 @@ export function applyEvent(client: QueryClient, event: AppEvent): void {
     // Nothing read before the lock outlives it in memory; the lock screen reads what it needs again. What the app
     // is and how it looks (its settings) are answered while locked and hold nothing of an organization.
     client.removeQueries({ predicate: (query) => query.queryKey[0] !== 'app.info' && query.queryKey[0] !== 'app.getSettings' });
+    client.getMutationCache().clear();
   }
   if (event.type === 'open-activity') useUi.getState().openActivity({ profileId: event.profileId, activityId: event.activityId });
   for (const channel of channelsToInvalidate(event)) void client.invalidateQueries({ queryKey: [channel] });
@@ -108,6 +109,8 @@ export function createQueryClient(): QueryClient {
         // Main's events keep the reads current; focus alone changes nothing.
         refetchOnWindowFocus: false,
       },
+      // A write's answer (a revealed secret) is the screen's to keep: the cache lets it go once no screen watches it.
+      mutations: { gcTime: 0 },
     },
   });
 }
@@ -127,13 +130,6 @@ export function useMainEvents(): void {
 }
 
 type InputArgs<C extends Channel> = C extends NoInputChannel ? [] : [input: ChannelInput<C>];
-
-function read<C extends Channel>(channel: C, input: unknown): Promise<ChannelOutput<C>> {
-  const [namespace, method] = splitChannel(channel);
-  return call((api) =>
-    (api as unknown as Record<string, Record<string, (input?: unknown) => Promise<ChannelOutput<C>>>>)[namespace]![method]!(input),
-  );
-}
 
 /** The active profile as main last answered; undefined until first read. Main's profile events keep it current. */
 export function useActiveProfile(): ChannelOutput<'profiles.getActive'> | undefined {
@@ -191,13 +187,7 @@ export function useActivityHistory(filter: HistoryFilter): UseInfiniteQueryResul
   });
 }
 
-/** Keeps a write's answer as the read of `channel` (the settings saved), so the screens show it without reading again. */
-export function useKeepAnswer<C extends NoInputChannel>(channel: C): (answer: ChannelOutput<C>) => void {
-  const client = useQueryClient();
-  return useCallback((answer: ChannelOutput<C>) => client.setQueryData(queryKeyOf(channel, undefined, null), answer), [client, channel]);
-}
-
-/** Marks the reads of `channels` stale after a change made here; the screens showing them read again. */
+/** Marks the reads of `channels` stale when the person asks to refresh; what a write changes, mutations.ts marks. */
 export function useInvalidate(): (...channels: Channel[]) => void {
   const client = useQueryClient();
   return useCallback(

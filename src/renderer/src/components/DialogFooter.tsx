@@ -1,4 +1,4 @@
-import type { Action } from '../hooks';
+import type { Action } from '../mutations';
 import { ErrorNotice } from './ErrorNotice';
 import { Progress } from './Progress';
 

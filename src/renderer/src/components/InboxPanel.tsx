@@ -2,8 +2,8 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { activityStatusInWords } from '../../../shared/describe';
 import type { ChannelOutput, InboxItemView, InboxProfileView } from '../../../shared/ipc/contract';
 import { durationInWords } from '../activity-words';
-import { useAction } from '../hooks';
-import { useChannel, useInvalidate } from '../queries';
+import { useAction } from '../mutations';
+import { useChannel } from '../queries';
 import { useUi } from '../store';
 import { ErrorNotice } from './ErrorNotice';
 import { Progress } from './Progress';
@@ -66,7 +66,6 @@ function itemFacts(item: InboxItemView): string {
 export function InboxPanel() {
   const inbox = useChannel('inbox.list');
   const action = useAction();
-  const invalidate = useInvalidate();
   const openActivity = useUi((state) => state.openActivity);
   const [outcome, setOutcome] = useState<string>();
   const listRef = useRef<HTMLUListElement>(null);
@@ -74,16 +73,17 @@ export function InboxPanel() {
   const rows: InboxRow[] = groups.flatMap((group) => group.profiles.flatMap((profile) => profile.items.map((item) => ({ profile, item }))));
 
   const open = async ({ profile, item }: InboxRow) => {
-    const switched = await action.run(`Switching to ${profile.profileName}…`, (api) => api.profiles.setActive({ id: profile.profileId }));
+    const switched = await action.run(`Switching to ${profile.profileName}…`, 'profiles.setActive', { id: profile.profileId });
     if (switched !== undefined) openActivity({ profileId: profile.profileId, activityId: item.activityId });
   };
   const vote = async ({ profile, item }: InboxRow, choice: Vote) => {
-    const done = await action.run(choice === 'approve' ? 'Approving…' : 'Rejecting…', (api) =>
-      api.inbox.vote({ profileId: profile.profileId, fingerprint: item.fingerprint, vote: choice }),
-    );
+    const done = await action.run(choice === 'approve' ? 'Approving…' : 'Rejecting…', 'inbox.vote', {
+      profileId: profile.profileId,
+      fingerprint: item.fingerprint,
+      vote: choice,
+    });
     if (done === undefined) return;
     setOutcome(voteInWords(choice, item, profile, done));
-    invalidate('inbox.list', 'approvals.pending', 'activities.list');
   };
   const focusRow = (index: number) => {
     const buttons = listRef.current?.querySelectorAll<HTMLButtonElement>('button.approval-row-button');
@@ -223,7 +223,7 @@ export function InboxPanel() {
         ))}
       </ul>
       {groups.some((group) => group.profiles.some((profile) => profile.decided.length > 0)) && (
-        <button type="button" onClick={() => void action.run('Clearing…', (api) => api.inbox.clearDecided()).then(() => invalidate('inbox.list'))}>
+        <button type="button" onClick={() => void action.run('Clearing…', 'inbox.clearDecided')}>
           Clear decided proposals
         </button>
       )}

@@ -20,13 +20,7 @@ function ReauthDialog({ done, cancel }: { done: () => void; cancel: () => void }
       </p>
       <QueryStatus query={info} loading="Reading the lock state…" />
       {info.data !== undefined && (
-        <UnlockForm
-          methods={info.data}
-          submitLabel="Reveal"
-          submit={(api, credentials) => api.app.reauthenticate(credentials)}
-          onDone={done}
-          onCancel={cancel}
-        />
+        <UnlockForm methods={info.data} submitLabel="Reveal" channel="app.reauthenticate" onDone={done} onCancel={cancel} />
       )}
     </Modal>
   );

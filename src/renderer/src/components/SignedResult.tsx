@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { SigningResultView } from '../../../shared/ipc/signing';
-import { useAction } from '../hooks';
+import { useAction } from '../mutations';
 import { FileNameField } from './TextFields';
 import { ErrorNotice } from './ErrorNotice';
 import { Progress } from './Progress';
@@ -23,7 +23,7 @@ export function SignedResult({ activityId, result }: { activityId: string; resul
   const text = signedResultText(result);
   const save = async (event: FormEvent) => {
     event.preventDefault();
-    const done = await action.run(`Saving the signature to ${file}…`, (api) => api.signing.saveResult({ activityId, file }));
+    const done = await action.run(`Saving the signature to ${file}…`, 'signing.saveResult', { activityId, file });
     if (done !== undefined) setSaved(done.file);
   };
   return (

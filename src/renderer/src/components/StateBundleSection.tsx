@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import type { SimulationView } from '../../../shared/ipc/simulation';
-import { useAction } from '../hooks';
+import { useAction } from '../mutations';
 import { ErrorNotice } from './ErrorNotice';
 import { Progress } from './Progress';
 
@@ -14,11 +14,11 @@ export function StateBundleSection({ activityId }: { activityId: string }) {
   const [saved, setSaved] = useState<{ file: string; block: string }>();
   const [fromBundle, setFromBundle] = useState<SimulationView>();
   const save = async () => {
-    const result = await action.run('Saving a state bundle…', (api) => api.simulation.saveStateBundle({ activityId }));
+    const result = await action.run('Saving a state bundle…', 'simulation.saveStateBundle', { activityId });
     if (result?.saved === true) setSaved({ file: result.file, block: result.block });
   };
   const simulate = async () => {
-    const view = await action.run('Simulating from a state bundle…', (api) => api.simulation.fromStateBundle({ activityId }));
+    const view = await action.run('Simulating from a state bundle…', 'simulation.fromStateBundle', { activityId });
     if (view !== undefined && view !== null) setFromBundle(view);
   };
   return (

@@ -1,7 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import type { QkError } from '../../../shared/errors';
-import type { QuorumKeyApi } from '../../../shared/ipc/bridge';
-import { call } from '../api';
+import { useAction } from '../mutations';
 import { ErrorNotice } from './ErrorNotice';
 import { Progress } from './Progress';
 import { SecretField } from './TextFields';
@@ -12,7 +10,7 @@ export interface UnlockMethods {
 }
 
 /**
- * Asks for the unlock passphrase (or Touch ID where offered) and hands it to `submit`, which sends it to main. The
+ * Asks for the unlock passphrase (or Touch ID where offered) and sends it to main on `channel`. The
  * typed passphrase is dropped from the form as soon as it has been sent, right or wrong. It appears only when the
  * person must answer it (the lock screen, a reveal's re-check), so it takes the focus: the passphrase field, or the
  * submit button when no passphrase is set.
@@ -20,13 +18,14 @@ export interface UnlockMethods {
 export function UnlockForm({
   methods,
   submitLabel,
-  submit,
+  channel,
   onDone,
   onCancel,
 }: {
   methods: UnlockMethods;
   submitLabel: string;
-  submit: (api: QuorumKeyApi, credentials: { passphrase?: string; touchId?: true }) => Promise<unknown>;
+  /** Unlocking the app, or renewing a recent unlock for a reveal. */
+  channel: 'app.unlock' | 'app.reauthenticate';
   onDone: () => void;
   /** Shows a Cancel button (in dialogs). */
   onCancel?: () => void;
@@ -37,21 +36,13 @@ export function UnlockForm({
   useEffect(() => {
     (passphraseField.current ?? submitButton.current)?.focus();
   }, []);
-  const [busy, setBusy] = useState<string>();
-  const [error, setError] = useState<QkError>();
+  const action = useAction();
+  const busy = action.busy;
 
   const attempt = async (label: string, credentials: { passphrase?: string; touchId?: true }) => {
-    setBusy(label);
-    setError(undefined);
-    try {
-      await call((api) => submit(api, credentials));
-      onDone();
-    } catch (thrown) {
-      setError(thrown as QkError);
-    } finally {
-      setPassphrase('');
-      setBusy(undefined);
-    }
+    const done = await action.run(label, channel, credentials);
+    setPassphrase('');
+    if (done !== undefined) onDone();
   };
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -79,7 +70,7 @@ export function UnlockForm({
         )}
       </div>
       <Progress label={busy} />
-      {error !== undefined && <ErrorNotice error={error} />}
+      {action.error !== undefined && <ErrorNotice error={action.error} />}
     </form>
   );
 }

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Progress } from '../components/Progress';
-import { useAction } from '../hooks';
+import { useAction } from '../mutations';
 import type { PolicyDraft } from './draft';
 import { draftEntryOf } from './draft-entry';
 
@@ -18,7 +18,7 @@ export function RehearsalPanel({ policyId, draft }: { policyId: string | undefin
   const [report, setReport] = useState<Report>();
   const rehearse = async () => {
     setReport(undefined);
-    const answer = await action.run('Replaying recorded activities…', (api) => api.policies.rehearse({ draft: [draftEntryOf(policyId, draft)] }));
+    const answer = await action.run('Replaying recorded activities…', 'policies.rehearse', { draft: [draftEntryOf(policyId, draft)] });
     if (answer !== undefined) setReport(answer);
   };
   return (

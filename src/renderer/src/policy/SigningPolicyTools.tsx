@@ -12,7 +12,7 @@ import { SelectField } from '../components/SelectField';
 import { SigningCard } from '../components/SigningCard';
 import { useSigningRequestForm } from '../components/SigningRequestFields';
 import { StillToVoteList } from '../components/StillToVoteList';
-import { useAction } from '../hooks';
+import { useAction } from '../mutations';
 import type { PolicyDraft } from './draft';
 import type { DraftEntry } from './draft-entry';
 import { aboveNeedsTwoTemplate, allowlistBelowTemplate, contractFunctionTemplate, denyChainTemplate } from './signing-templates';
@@ -125,7 +125,7 @@ export function PolicyDryRun({ draft }: { draft?: DraftEntry[] }) {
   const run = async (event: FormEvent) => {
     event.preventDefault();
     setResult(undefined);
-    const answer = await action.run('Evaluating the policies…', (api) => api.policies.dryRun({ request, ...(draft === undefined ? {} : { draft }) }));
+    const answer = await action.run('Evaluating the policies…', 'policies.dryRun', { request, ...(draft === undefined ? {} : { draft }) });
     if (answer !== undefined) setResult(answer);
   };
 

@@ -1,5 +1,4 @@
 import { useState, type FormEvent } from 'react';
-import type { QuorumKeyApi } from '../../../shared/ipc/bridge';
 import type { AddressBookEntry, AddressBookKey } from '../../../shared/ipc/contract';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { chainIdOf, DEFAULT_NETWORK, evmNetworkName, NetworkField, type NetworkValue } from '../components/NetworkField';
@@ -9,8 +8,8 @@ import { RowAction } from '../components/RowAction';
 import { SelectField } from '../components/SelectField';
 import { TableHead } from '../components/TableHead';
 import { AddressField } from '../components/TextFields';
-import { useAction } from '../hooks';
-import { useChannel, useInvalidate } from '../queries';
+import { useAction } from '../mutations';
+import { useChannel } from '../queries';
 
 type Family = AddressBookEntry['family'];
 
@@ -39,18 +38,8 @@ const keyOf = (entry: AddressBookEntry): AddressBookKey =>
  */
 export function AddressBookScreen() {
   const entries = useChannel('addressBook.list');
-  const invalidate = useInvalidate();
   const action = useAction();
   const [renaming, setRenaming] = useState<AddressBookEntry>();
-
-  /** Sends a change to main; resolves whether it was saved. */
-  const change = async (label: string, send: (api: QuorumKeyApi) => Promise<AddressBookEntry[]>): Promise<boolean> => {
-    const saved = await action.run(label, send);
-    if (saved === undefined) return false;
-    // Cards name addresses from the book.
-    invalidate('addressBook.list', 'signing.describe');
-    return true;
-  };
 
   return (
     <section className="screen" aria-labelledby="address-book-title">
@@ -85,7 +74,7 @@ export function AddressBookScreen() {
                         verb="Remove"
                         subject={entry.name}
                         danger
-                        onClick={() => void change(`Removing ${entry.name}…`, (api) => api.addressBook.remove({ entry: keyOf(entry) }))}
+                        onClick={() => void action.run(`Removing ${entry.name}…`, 'addressBook.remove', { entry: keyOf(entry) })}
                       />
                     </td>
                   </tr>
@@ -99,14 +88,17 @@ export function AddressBookScreen() {
             entry={renaming}
             busy={action.busy !== undefined}
             onRename={async (name) => {
-              if (await change(`Renaming ${renaming.name}…`, (api) => api.addressBook.rename({ entry: { ...renaming, name } })))
+              if ((await action.run(`Renaming ${renaming.name}…`, 'addressBook.rename', { entry: { ...renaming, name } })) !== undefined)
                 setRenaming(undefined);
             }}
             onCancel={() => setRenaming(undefined)}
           />
         )}
       </section>
-      <AddEntryForm busy={action.busy !== undefined} onAdd={(entry) => change(`Adding ${entry.name}…`, (api) => api.addressBook.add({ entry }))} />
+      <AddEntryForm
+        busy={action.busy !== undefined}
+        onAdd={async (entry) => (await action.run(`Adding ${entry.name}…`, 'addressBook.add', { entry })) !== undefined}
+      />
     </section>
   );
 }

@@ -20,7 +20,7 @@ import { StillToVoteList } from '../components/StillToVoteList';
 import { VoteOutcome } from '../components/VoteOutcome';
 import { Progress } from '../components/Progress';
 import { QueryStatus } from '../components/QueryStatus';
-import { useAction, type Action } from '../hooks';
+import { useAction, type Action } from '../mutations';
 import { useActiveProfile, useActivityHistory, useChannel, useInvalidate } from '../queries';
 import { useUi } from '../store';
 
@@ -109,14 +109,16 @@ export function ApprovalsScreen() {
     if (opened !== undefined) activityOpened();
   }, [opened, activityOpened]);
 
+  // The Refresh button's; what this screen's writes change is marked stale by their table (mutations.ts).
   const reload = () => invalidate('approvals.pending', 'activities.list', 'organization.lookup', 'inbox.list');
 
   // The page only asks: main shows its own confirmation, restating its reading of the activity, before it stamps.
   const castVote = async (vote: Vote, item: ApprovalItem) => {
     const fingerprint = item.fingerprint;
-    const done = await action.run(vote === 'approve' ? 'Approving…' : 'Rejecting…', (api) =>
-      vote === 'approve' ? api.approvals.approve({ fingerprint }) : api.approvals.reject({ fingerprint }),
-    );
+    const done =
+      vote === 'approve'
+        ? await action.run('Approving…', 'approvals.approve', { fingerprint })
+        : await action.run('Rejecting…', 'approvals.reject', { fingerprint });
     if (done === undefined) return;
     // Main reports the vote it cast as an activity event, which makes the queue and the history stale: reading them
     // here too would ask main, and the service, twice.
@@ -232,7 +234,6 @@ export function ApprovalsScreen() {
         <OfflineStamping
           action={action}
           fingerprint={selected !== undefined && isWaitingForApprovals(selected.activity.status) ? selected.fingerprint : undefined}
-          onPosted={reload}
         />
       )}
     </section>
@@ -413,14 +414,15 @@ function ExportActions({
   const hide = useCallback(() => setSecret(undefined), []);
   const open = async () => {
     if (localKeyName === undefined) return;
-    const result = await action.run('Opening the bundle…', (api) =>
-      api.exports.reveal({ subject: { kind: 'completed-export', activityId }, target: { kind: 'encryption-key', name: localKeyName } }),
-    );
+    const result = await action.run('Opening the bundle…', 'exports.reveal', {
+      subject: { kind: 'completed-export', activityId },
+      target: { kind: 'encryption-key', name: localKeyName },
+    });
     if (result?.state === 'revealed') setSecret(result.secret);
   };
   const save = async (event: FormEvent) => {
     event.preventDefault();
-    const done = await action.run(`Saving the bundle to ${file}…`, (api) => api.exports.saveBundle({ activityId, file }));
+    const done = await action.run(`Saving the bundle to ${file}…`, 'exports.saveBundle', { activityId, file });
     if (done !== undefined) setSaved({ file: done.file, folder: done.exportsDir });
   };
   return (
@@ -564,7 +566,7 @@ function HistoryTotals({ items }: { items: readonly ApprovalItem[] }) {
 }
 
 /** Votes for machines without network: stamp an approval into a file here, post that file from a connected machine. */
-function OfflineStamping({ action, fingerprint, onPosted }: { action: Action; fingerprint: string | undefined; onPosted: () => void }) {
+function OfflineStamping({ action, fingerprint }: { action: Action; fingerprint: string | undefined }) {
   const [saveFile, setSaveFile] = useState('');
   const [postFile, setPostFile] = useState('');
   const [saved, setSaved] = useState<{ file: string; folder: string }>();
@@ -573,16 +575,14 @@ function OfflineStamping({ action, fingerprint, onPosted }: { action: Action; fi
     event.preventDefault();
     if (fingerprint === undefined) return;
     const file = saveFile;
-    const done = await action.run(`Stamping the approval into ${file}…`, (api) => api.approvals.stampToFile({ fingerprint, file }));
+    const done = await action.run(`Stamping the approval into ${file}…`, 'approvals.stampToFile', { fingerprint, file });
     if (done !== undefined) setSaved({ file: done.file, folder: done.stampedRequestsDir });
   };
   const post = async (event: FormEvent) => {
     event.preventDefault();
     const file = postFile;
-    const done = await action.run(`Posting ${file}…`, (api) => api.approvals.postStampedFile({ file }));
-    if (done === undefined) return;
-    setPostFile('');
-    onPosted();
+    const done = await action.run(`Posting ${file}…`, 'approvals.postStampedFile', { file });
+    if (done !== undefined) setPostFile('');
   };
 
   return (

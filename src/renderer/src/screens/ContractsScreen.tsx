@@ -13,8 +13,8 @@ import { RowAction } from '../components/RowAction';
 import { SelectField } from '../components/SelectField';
 import { TableHead } from '../components/TableHead';
 import { AddressField } from '../components/TextFields';
-import { useAction } from '../hooks';
-import { useChannel, useInvalidate } from '../queries';
+import { useAction } from '../mutations';
+import { useChannel } from '../queries';
 import { DeclaredTokensPanel } from './DeclaredTokensPanel';
 
 type InterfaceType = ContractInterfaceView['type'];
@@ -33,7 +33,6 @@ const typeWords = (type: InterfaceType) => (type === 'SMART_CONTRACT_INTERFACE_T
  */
 export function ContractsScreen() {
   const contracts = useChannel('contracts.list');
-  const invalidate = useInvalidate();
   const action = useAction();
   const [viewing, setViewing] = useState<ContractInterfaceView>();
   const [deleting, setDeleting] = useState<ContractInterfaceView>();
@@ -43,7 +42,6 @@ export function ContractsScreen() {
   const finished = (what: string, result: WriteOutcome | undefined) => {
     if (result === undefined) return false;
     setOutcome({ what, outcome: result });
-    invalidate('contracts.list', 'organization.lookup');
     return true;
   };
 
@@ -51,7 +49,7 @@ export function ContractsScreen() {
     if (deleting === undefined) return;
     const { smartContractInterfaceId, label } = deleting;
     setDeleting(undefined);
-    finished(`Delete ${label}`, await action.run(`Deleting ${label}…`, (api) => api.contracts.delete({ smartContractInterfaceId })));
+    finished(`Delete ${label}`, await action.run(`Deleting ${label}…`, 'contracts.delete', { smartContractInterfaceId }));
   };
 
   return (
@@ -104,9 +102,7 @@ export function ContractsScreen() {
 
       <UploadForm
         busy={action.busy !== undefined}
-        onSubmit={async (input) =>
-          finished(`Upload ${input.label}`, await action.run(`Uploading ${input.label}…`, (api) => api.contracts.create(input)))
-        }
+        onSubmit={async (input) => finished(`Upload ${input.label}`, await action.run(`Uploading ${input.label}…`, 'contracts.create', input))}
       />
 
       <DeclaredTokensPanel prefill={tokenPrefill} />

@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { bridgeError, type QuorumKeyApi } from '../../../shared/ipc/bridge';
 import type { DeclaredToken, DeclaredTokenView } from '../../../shared/ipc/contract';
 import { ConfirmWideningForm } from '../components/ConfirmWideningForm';
 import { ErrorNotice } from '../components/ErrorNotice';
@@ -9,8 +8,8 @@ import { RowAction } from '../components/RowAction';
 import { chainIdOf, DEFAULT_NETWORK, evmNetworkName, NetworkField, type NetworkValue } from '../components/NetworkField';
 import { TableHead } from '../components/TableHead';
 import { AddressField } from '../components/TextFields';
-import { useAction } from '../hooks';
-import { useChannel, useInvalidate } from '../queries';
+import { useAction, type AnswersError } from '../mutations';
+import { useChannel } from '../queries';
 
 function networkWords(token: DeclaredToken): string {
   if (token.family === 'solana') return 'Solana';
@@ -25,7 +24,6 @@ function networkWords(token: DeclaredToken): string {
  */
 export function DeclaredTokensPanel({ prefill }: { prefill?: { address: string } | undefined }) {
   const tokens = useChannel('tokens.list');
-  const invalidate = useInvalidate();
   const action = useAction();
 
   /** A change main asked the unlock passphrase for (a declaration in use changed or removed), in main's words. */
@@ -36,24 +34,16 @@ export function DeclaredTokensPanel({ prefill }: { prefill?: { address: string }
    * sends the same change again with it. Resolves whether the change was saved.
    */
   const change = async (
-    label: string,
-    send: (api: QuorumKeyApi, passphrase: string | undefined) => Promise<DeclaredToken[]>,
+    send: (passphrase: string | undefined, answersError: AnswersError) => Promise<DeclaredToken[] | undefined>,
     passphrase?: string,
   ): Promise<boolean> => {
-    const result = await action.run(label, async (api) => {
-      try {
-        return await send(api, passphrase);
-      } catch (thrown) {
-        const error = bridgeError(thrown);
-        if (error.code !== 'PASSPHRASE_REQUIRED') throw error;
-        setConfirming({ widens: error.message, send: (given) => void change(label, send, given) });
-        return undefined;
-      }
+    const result = await send(passphrase, (error) => {
+      if (error.code !== 'PASSPHRASE_REQUIRED') return false;
+      setConfirming({ widens: error.message, send: (given) => void change(send, given) });
+      return true;
     });
     if (result === undefined) return false;
     setConfirming(undefined);
-    // The organization lookup carries the declared tokens, for reading amounts.
-    invalidate('tokens.list', 'tokens.catalog', 'organization.lookup');
     return true;
   };
 
@@ -62,12 +52,14 @@ export function DeclaredTokensPanel({ prefill }: { prefill?: { address: string }
       token.family === 'solana'
         ? { family: token.family, address: token.address }
         : { family: token.family, chainId: token.chainId, address: token.address };
-    void change(`Removing ${token.symbol}…`, (api, passphrase) =>
-      api.tokens.remove(passphrase === undefined ? { token: key } : { token: key, passphrase }),
+    void change((passphrase, answersError) =>
+      action.run(`Removing ${token.symbol}…`, 'tokens.remove', passphrase === undefined ? { token: key } : { token: key, passphrase }, answersError),
     );
   };
   const declare = (token: DeclaredToken) =>
-    change(`Declaring ${token.symbol}…`, (api, passphrase) => api.tokens.declare(passphrase === undefined ? { token } : { token, passphrase }));
+    change((passphrase, answersError) =>
+      action.run(`Declaring ${token.symbol}…`, 'tokens.declare', passphrase === undefined ? { token } : { token, passphrase }, answersError),
+    );
 
   return (
     <section className="panel" aria-labelledby="tokens-title">

@@ -3,7 +3,7 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { Progress } from '../components/Progress';
 import { SecretReveal, type RevealedSecret } from '../components/SecretReveal';
 import { SelectField, type SelectOption } from '../components/SelectField';
-import { useAction } from '../hooks';
+import { useAction } from '../mutations';
 import { useChannel } from '../queries';
 import { KEY_FORMATS, type KeyFormat } from '../key-formats';
 import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY } from '../../../shared/crypto/signers';
@@ -122,15 +122,13 @@ export function DecryptScreen() {
     event.preventDefault();
     if (trusted === undefined || chosenKey === undefined) return;
     const { organizationId, signerPublicKey } = trusted;
-    const result = await action.run('Verifying and decrypting the bundle…', (api) =>
-      api.exports.decryptBundle({
-        bundle: bundle.trim(),
-        encryptionKeyName: chosenKey,
-        organizationId,
-        signerPublicKey,
-        ...(format === 'mnemonic' ? {} : { keyFormat: format }),
-      }),
-    );
+    const result = await action.run('Verifying and decrypting the bundle…', 'exports.decryptBundle', {
+      bundle: bundle.trim(),
+      encryptionKeyName: chosenKey,
+      organizationId,
+      signerPublicKey,
+      ...(format === 'mnemonic' ? {} : { keyFormat: format }),
+    });
     if (result === undefined) return;
     setRevealed({ secret: result, signer: signerPublicKey, signerOrigin: trusted.signerOrigin, organizationId });
     setBundle('');

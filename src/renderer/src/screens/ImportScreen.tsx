@@ -8,7 +8,7 @@ import { Progress } from '../components/Progress';
 import { SelectField } from '../components/SelectField';
 import { NameField, SecretField } from '../components/TextFields';
 import { WaitingForVotes } from '../components/WaitingForVotes';
-import { useAction } from '../hooks';
+import { useAction, type Action } from '../mutations';
 import { KEY_FORMATS, type KeyFormat } from '../key-formats';
 import { ACCOUNT_PRESETS, accountsFor, addressFormatsFor, type AccountPresetId } from '../../../shared/wallets/account-presets';
 
@@ -51,7 +51,7 @@ export function ImportScreen() {
   );
 }
 
-type Run = ReturnType<typeof useAction>['run'];
+type Run = Action['run'];
 
 function ImportResult({ result, onDismiss }: { result: Imported; onDismiss: () => void }) {
   if (result.state === 'consensus-needed' || result.state === 'pending')
@@ -93,9 +93,12 @@ function ImportWalletForm({ run, busy, onResult }: { run: Run; busy: boolean; on
     event.preventDefault();
     const words = check.words.map(({ word }) => word).join(' ');
     const accounts = accountsFor(preset, 0, Number(count));
-    const outcome = await run(`Importing wallet ${name}…`, (api) =>
-      api.imports.wallet({ name, mnemonic: words, ...(passphrase === '' ? {} : { passphrase }), accounts }),
-    );
+    const outcome = await run(`Importing wallet ${name}…`, 'imports.wallet', {
+      name,
+      mnemonic: words,
+      ...(passphrase === '' ? {} : { passphrase }),
+      accounts,
+    });
     // The secret leaves the form whatever happened: a retry means pasting it again, never keeping it around.
     setMnemonic('');
     setPassphrase('');
@@ -145,9 +148,13 @@ function ImportKeyForm({ run, busy, onResult }: { run: Run; busy: boolean; onRes
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const curve = ACCOUNT_PRESETS.find((candidate) => candidate.id === preset)!.curve;
-    const outcome = await run(`Importing private key ${name}…`, (api) =>
-      api.imports.privateKey({ name, privateKey: privateKey.trim(), format, curve, addressFormats: addressFormatsFor(preset) }),
-    );
+    const outcome = await run(`Importing private key ${name}…`, 'imports.privateKey', {
+      name,
+      privateKey: privateKey.trim(),
+      format,
+      curve,
+      addressFormats: addressFormatsFor(preset),
+    });
     setPrivateKey('');
     if (outcome === undefined) return;
     onResult({

@@ -6,7 +6,7 @@ import { ProfileSelect } from '../components/ProfileSelect';
 import { Progress } from '../components/Progress';
 import { TableHead } from '../components/TableHead';
 import { Term } from '../components/Term';
-import { useAction } from '../hooks';
+import { useAction } from '../mutations';
 import { useChannel } from '../queries';
 
 /** The action families an operator filters on, as the journal names them. */
@@ -59,13 +59,15 @@ export function JournalScreen() {
     const name = `journal-${new Date().toISOString().slice(0, 19).replaceAll(':', '-')}.jsonl`;
     const from = dayBound(filter.from, 'start');
     const to = dayBound(filter.to, 'end');
-    const done = await action.run('Exporting…', (api) =>
-      api.journal.export({ file: name, ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) }),
-    );
+    const done = await action.run('Exporting…', 'journal.export', {
+      file: name,
+      ...(from === undefined ? {} : { from }),
+      ...(to === undefined ? {} : { to }),
+    });
     if (done !== undefined) setWritten(`${done.count} entries in ${done.file}, with its checkpoint ${done.checkpointFile}`);
   };
   const checkpoint = async () => {
-    const done = await action.run('Writing a checkpoint…', (api) => api.journal.checkpoint({ file: `checkpoint-${Date.now()}.json` }));
+    const done = await action.run('Writing a checkpoint…', 'journal.checkpoint', { file: `checkpoint-${Date.now()}.json` });
     if (done !== undefined) setWritten(`Checkpoint of ${done.count} entries in ${done.file}`);
   };
   const verification = journal.data?.verification;

@@ -10,8 +10,8 @@ import { RowAction } from '../components/RowAction';
 import { SelectField, type SelectOption } from '../components/SelectField';
 import { TableHead } from '../components/TableHead';
 import { NameField, SecretField } from '../components/TextFields';
-import { useAction, type Action } from '../hooks';
-import { useChannel, useInvalidate } from '../queries';
+import { useAction, type Action } from '../mutations';
+import { useChannel } from '../queries';
 import { TokenKeysPanel } from './TokenKeysPanel';
 
 type ApiKey = ChannelOutput<'keys.listApiKeys'>[number];
@@ -32,18 +32,12 @@ export function KeysScreen() {
   const [renaming, setRenaming] = useState<ApiKey>();
   const [deleting, setDeleting] = useState<{ kind: 'api' | 'encryption'; name: string; usedByProfiles: readonly string[] }>();
 
-  const invalidate = useInvalidate();
-  // Keys are listed here, in the profiles that use them and in the export and decrypt forms.
-  const afterChange = () => invalidate('keys.listApiKeys', 'keys.listEncryptionKeys', 'profiles.list');
-
   const confirmDelete = async () => {
     if (deleting === undefined) return;
     const { kind, name } = deleting;
     setDeleting(undefined);
-    const done = await action.run(`Deleting ${name}…`, (api) =>
-      kind === 'api' ? api.keys.deleteApiKey({ name }) : api.keys.deleteEncryptionKey({ name }),
-    );
-    if (done !== undefined) afterChange();
+    if (kind === 'api') await action.run(`Deleting ${name}…`, 'keys.deleteApiKey', { name });
+    else await action.run(`Deleting ${name}…`, 'keys.deleteEncryptionKey', { name });
   };
 
   return (
@@ -64,8 +58,8 @@ export function KeysScreen() {
             onDelete={(key) => setDeleting({ kind: 'api', name: key.name, usedByProfiles: key.usedByProfiles })}
           />
         )}
-        <CreateApiKeyForm action={action} onDone={afterChange} />
-        <ImportApiKeyForm action={action} onDone={afterChange} />
+        <CreateApiKeyForm action={action} />
+        <ImportApiKeyForm action={action} />
       </section>
 
       <TokenKeysPanel />
@@ -77,19 +71,10 @@ export function KeysScreen() {
         {encryptionKeys.data !== undefined && (
           <EncryptionKeyTable keys={encryptionKeys.data} onDelete={(name) => setDeleting({ kind: 'encryption', name, usedByProfiles: [] })} />
         )}
-        <CreateEncryptionKeyForm action={action} onDone={afterChange} />
+        <CreateEncryptionKeyForm action={action} />
       </section>
 
-      {renaming !== undefined && (
-        <RenameDialog
-          apiKey={renaming}
-          onClose={() => setRenaming(undefined)}
-          onDone={() => {
-            setRenaming(undefined);
-            afterChange();
-          }}
-        />
-      )}
+      {renaming !== undefined && <RenameDialog apiKey={renaming} onClose={() => setRenaming(undefined)} onDone={() => setRenaming(undefined)} />}
       {deleting !== undefined && deleting.usedByProfiles.length > 0 && (
         // The keychain refuses this delete: say why before anyone confirms anything.
         <ReadingDialog title={`API key ${deleting.name} cannot be deleted yet`} onClose={() => setDeleting(undefined)}>
@@ -178,15 +163,13 @@ function EncryptionKeyTable({ keys, onDelete }: { keys: EncryptionKey[]; onDelet
   );
 }
 
-function CreateApiKeyForm({ action, onDone }: { action: Action; onDone: () => void }) {
+function CreateApiKeyForm({ action }: { action: Action }) {
   const [name, setName] = useState('');
   const [curve, setCurve] = useState<Curve>('p256');
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const created = await action.run(`Creating API key ${name}…`, (api) => api.keys.generateApiKey({ name, curve }));
-    if (created === undefined) return;
-    setName('');
-    onDone();
+    const created = await action.run(`Creating API key ${name}…`, 'keys.generateApiKey', { name, curve });
+    if (created !== undefined) setName('');
   };
   return (
     <form className="inline-form" onSubmit={(event) => void submit(event)} aria-label="Create API key">
@@ -199,7 +182,7 @@ function CreateApiKeyForm({ action, onDone }: { action: Action; onDone: () => vo
   );
 }
 
-function ImportApiKeyForm({ action, onDone }: { action: Action; onDone: () => void }) {
+function ImportApiKeyForm({ action }: { action: Action }) {
   const [source, setSource] = useState<'hex' | 'tkcli'>('hex');
   const [name, setName] = useState('');
   const [curve, setCurve] = useState<Curve>('p256');
@@ -209,14 +192,13 @@ function ImportApiKeyForm({ action, onDone }: { action: Action; onDone: () => vo
     event.preventDefault();
     const imported =
       source === 'hex'
-        ? await action.run(`Importing API key ${name}…`, (api) => api.keys.importApiKey({ name, curve, privateKey }))
-        : await action.run(`Importing API key ${name} from ${privateKeyFile}…`, (api) => api.keys.importTkcliApiKey({ name, privateKeyFile }));
+        ? await action.run(`Importing API key ${name}…`, 'keys.importApiKey', { name, curve, privateKey })
+        : await action.run(`Importing API key ${name} from ${privateKeyFile}…`, 'keys.importTkcliApiKey', { name, privateKeyFile });
     // The private key leaves the form either way: on failure it must be pasted again, never kept around.
     setPrivateKey('');
     if (imported === undefined) return;
     setName('');
     setPrivateKeyFile('');
-    onDone();
   };
   return (
     <details className="import">
@@ -259,19 +241,17 @@ function ImportApiKeyForm({ action, onDone }: { action: Action; onDone: () => vo
   );
 }
 
-function CreateEncryptionKeyForm({ action, onDone }: { action: Action; onDone: () => void }) {
+function CreateEncryptionKeyForm({ action }: { action: Action }) {
   const [name, setName] = useState('');
   const [privateKey, setPrivateKey] = useState('');
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const done =
       privateKey === ''
-        ? await action.run(`Creating encryption key ${name}…`, (api) => api.keys.generateEncryptionKey({ name }))
-        : await action.run(`Importing encryption key ${name}…`, (api) => api.keys.importEncryptionKey({ name, privateKey }));
+        ? await action.run(`Creating encryption key ${name}…`, 'keys.generateEncryptionKey', { name })
+        : await action.run(`Importing encryption key ${name}…`, 'keys.importEncryptionKey', { name, privateKey });
     setPrivateKey('');
-    if (done === undefined) return;
-    setName('');
-    onDone();
+    if (done !== undefined) setName('');
   };
   return (
     <form className="inline-form" onSubmit={(event) => void submit(event)} aria-label="Create encryption key">
@@ -299,7 +279,7 @@ function RenameDialog({ apiKey, onClose, onDone }: { apiKey: ApiKey; onClose: ()
   const nameField = useRef<HTMLInputElement>(null);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const renamed = await action.run(`Renaming ${apiKey.name}…`, (api) => api.keys.renameApiKey({ name: apiKey.name, newName }));
+    const renamed = await action.run(`Renaming ${apiKey.name}…`, 'keys.renameApiKey', { name: apiKey.name, newName });
     if (renamed !== undefined) onDone();
   };
   return (

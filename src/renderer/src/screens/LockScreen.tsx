@@ -16,12 +16,7 @@ export function LockScreen() {
       <QueryStatus query={info} loading="Reading the lock state…" />
       {info.data !== undefined && (
         <>
-          <UnlockForm
-            methods={info.data}
-            submitLabel="Unlock"
-            submit={(api, credentials) => api.app.unlock(credentials)}
-            onDone={() => setLocked(false)}
-          />
+          <UnlockForm methods={info.data} submitLabel="Unlock" channel="app.unlock" onDone={() => setLocked(false)} />
           {!info.data.unlockPassphraseSet && <p className="hint">Anyone at this computer can unlock: set an unlock passphrase in Settings.</p>}
         </>
       )}

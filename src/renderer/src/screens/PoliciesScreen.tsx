@@ -12,8 +12,9 @@ import { SelectField } from '../components/SelectField';
 import { TableHead } from '../components/TableHead';
 import { OutcomeNotice } from '../components/OutcomeNotice';
 import { RootQuorumOverlapNotice } from '../components/RootQuorumOverlapNotice';
-import { useAction, useDebouncedValue } from '../hooks';
-import { useChannel, useInvalidate } from '../queries';
+import { useDebouncedValue } from '../hooks';
+import { useAction } from '../mutations';
+import { useChannel } from '../queries';
 import { changedFields, EMPTY_DRAFT, type PolicyDraft } from '../policy/draft';
 import { PolicyExpression } from '../components/PolicyExpression';
 import { PolicyDryRun, SigningTemplates } from '../policy/SigningPolicyTools';
@@ -41,7 +42,6 @@ function draftOf(policy: Policy): PolicyDraft {
 /** The organization's policies: who may do what, and how many must approve. */
 export function PoliciesScreen() {
   const policies = useChannel('policies.list');
-  const invalidate = useInvalidate();
   const action = useAction();
   const [editing, setEditing] = useState<Editing>();
   const [deleting, setDeleting] = useState<Policy>();
@@ -51,14 +51,13 @@ export function PoliciesScreen() {
     if (result === undefined) return;
     setOutcome({ what, outcome: result });
     setEditing(undefined);
-    invalidate('policies.list', 'organization.lookup');
   };
 
   const confirmDelete = async () => {
     if (deleting === undefined) return;
     const { policyId, policyName } = deleting;
     setDeleting(undefined);
-    finished(`Delete policy ${policyName}`, await action.run(`Deleting policy ${policyName}…`, (api) => api.policies.delete({ policyId })));
+    finished(`Delete policy ${policyName}`, await action.run(`Deleting policy ${policyName}…`, 'policies.delete', { policyId }));
   };
 
   return (
@@ -122,17 +121,11 @@ export function PoliciesScreen() {
           onCancel={() => setEditing(undefined)}
           onSubmit={async (draft) => {
             if (editing.mode === 'create') {
-              finished(
-                `Create policy ${draft.name}`,
-                await action.run(`Creating policy ${draft.name}…`, (api) => api.policies.create(toInput(draft))),
-              );
+              finished(`Create policy ${draft.name}`, await action.run(`Creating policy ${draft.name}…`, 'policies.create', toInput(draft)));
             } else {
               const { policyId } = editing.policy;
               const changes = toInput(changedFields(draftOf(editing.policy), draft));
-              finished(
-                `Update policy ${draft.name}`,
-                await action.run(`Updating policy ${draft.name}…`, (api) => api.policies.update({ policyId, changes })),
-              );
+              finished(`Update policy ${draft.name}`, await action.run(`Updating policy ${draft.name}…`, 'policies.update', { policyId, changes }));
             }
           }}
         />

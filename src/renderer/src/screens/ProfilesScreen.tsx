@@ -9,8 +9,8 @@ import { QueryStatus } from '../components/QueryStatus';
 import { PublicKey } from '../components/PublicKey';
 import { SignerKeyField, signerOrigin } from '../components/SignerKeyField';
 import { NameField } from '../components/TextFields';
-import { useAction, type Action } from '../hooks';
-import { useChannel, useInvalidate } from '../queries';
+import { useAction, type Action } from '../mutations';
+import { useChannel } from '../queries';
 import { useUi } from '../store';
 
 type Profile = ChannelOutput<'profiles.list'>[number];
@@ -23,32 +23,22 @@ export function ProfilesScreen() {
   const active = useChannel('profiles.getActive');
   const apiKeys = useChannel('keys.listApiKeys');
   const action = useAction();
-  const invalidate = useInvalidate();
   const show = useUi((state) => state.show);
   const [removing, setRemoving] = useState<Profile>();
   const [editing, setEditing] = useState<Profile>();
   // The running Sandbox's signer, offered where a signer key is entered (a hosted profile pointing at the Sandbox).
   const sandboxSigner = useChannel('sandbox.status').data?.enclaveSignerPublicKey;
-  // The header follows profiles.getActive, so re-reading it is what switches the window to another profile.
-  const profilesChanged = () => invalidate('profiles.list', 'profiles.getActive', 'keys.listApiKeys', 'sandbox.status');
 
-  const switchTo = async (profile: Profile) => {
-    const done = await action.run(`Switching to ${profile.name}…`, (api) => api.profiles.setActive({ id: profile.id }));
-    if (done !== undefined) profilesChanged();
-  };
+  const switchTo = (profile: Profile) => action.run(`Switching to ${profile.name}…`, 'profiles.setActive', { id: profile.id });
 
   /** Starts the Sandbox, or brings its profile back if it runs without one; it becomes the active profile then. */
-  const startSandbox = async () => {
-    const status = await action.run('Starting the Sandbox…', (api) => api.sandbox.restoreProfile());
-    if (status !== undefined) profilesChanged();
-  };
+  const startSandbox = () => action.run('Starting the Sandbox…', 'sandbox.restoreProfile');
 
   const confirmRemove = async () => {
     if (removing === undefined) return;
     const profile = removing;
     setRemoving(undefined);
-    const done = await action.run(`Removing ${profile.name}…`, (api) => api.profiles.remove({ id: profile.id }));
-    if (done !== undefined) profilesChanged();
+    await action.run(`Removing ${profile.name}…`, 'profiles.remove', { id: profile.id });
   };
 
   const list = profiles.data;
@@ -106,21 +96,16 @@ export function ProfilesScreen() {
         </ul>
       )}
 
-      {list !== undefined && list.length > 0 && (
-        <SandboxPanel action={action} hasProfile={list.some((profile) => profile.kind === 'sandbox')} onChanged={profilesChanged} />
-      )}
+      {list !== undefined && list.length > 0 && <SandboxPanel action={action} hasProfile={list.some((profile) => profile.kind === 'sandbox')} />}
 
-      <AddHostedProfileForm action={action} keyNames={keyNames} sandboxSigner={sandboxSigner} onAdded={profilesChanged} />
+      <AddHostedProfileForm action={action} keyNames={keyNames} sandboxSigner={sandboxSigner} />
 
       {editing !== undefined && (
         <EditProfileDialog
           profile={editing}
           sandboxSigner={sandboxSigner}
           onClose={() => setEditing(undefined)}
-          onSaved={() => {
-            setEditing(undefined);
-            profilesChanged();
-          }}
+          onSaved={() => setEditing(undefined)}
         />
       )}
 
@@ -211,17 +196,7 @@ function ProfileCard({
   );
 }
 
-function AddHostedProfileForm({
-  action,
-  keyNames,
-  sandboxSigner,
-  onAdded,
-}: {
-  action: Action;
-  keyNames: string[];
-  sandboxSigner: string | null | undefined;
-  onAdded: () => void;
-}) {
+function AddHostedProfileForm({ action, keyNames, sandboxSigner }: { action: Action; keyNames: string[]; sandboxSigner: string | null | undefined }) {
   const [name, setName] = useState('');
   const [signer, setSigner] = useState(PRODUCTION_SIGNER_SIGN_PUBLIC_KEY);
   const [baseUrl, setBaseUrl] = useState(TURNKEY_API_URL);
@@ -241,13 +216,12 @@ function AddHostedProfileForm({
       enclaveSignerPublicKey: signer.trim(),
     };
     if (authProxyUrl !== '') input.authProxyUrl = authProxyUrl;
-    const added = await action.run(`Adding profile ${name}…`, (api) => api.profiles.add(input));
+    const added = await action.run(`Adding profile ${name}…`, 'profiles.add', input);
     if (added === undefined) return;
     setName('');
     setOrganizationId('');
     setAuthProxyUrl('');
     setSigner(PRODUCTION_SIGNER_SIGN_PUBLIC_KEY);
-    onAdded();
   };
 
   return (
@@ -333,7 +307,7 @@ function EditProfileDialog({
       onClose();
       return;
     }
-    const saved = await action.run(`Saving profile ${profile.name}…`, (api) => api.profiles.update({ id: profile.id, changes }));
+    const saved = await action.run(`Saving profile ${profile.name}…`, 'profiles.update', { id: profile.id, changes });
     if (saved !== undefined) onSaved();
   };
   return (
@@ -362,16 +336,11 @@ function EditProfileDialog({
  * The Sandbox, the service on this computer: its state and address, start and stop, a reset that asks for a typed
  * phrase first, and bringing its profile back after it was removed.
  */
-function SandboxPanel({ action, hasProfile, onChanged }: { action: Action; hasProfile: boolean; onChanged: () => void }) {
+function SandboxPanel({ action, hasProfile }: { action: Action; hasProfile: boolean }) {
   const status = useChannel('sandbox.status');
   const [resetting, setResetting] = useState(false);
   const [phrase, setPhrase] = useState('');
   const busy = action.busy !== undefined;
-  const run = async (label: string, request: Parameters<Action['run']>[1]) => {
-    await action.run(label, request);
-    // Failed or not, the Sandbox's state may have moved.
-    onChanged();
-  };
   const state = status.data?.state;
   return (
     <section className="panel" aria-labelledby="sandbox-title">
@@ -394,20 +363,16 @@ function SandboxPanel({ action, hasProfile, onChanged }: { action: Action; hasPr
       )}
       <div className="button-row start">
         {state === 'running' ? (
-          <button type="button" onClick={() => void run('Stopping the Sandbox…', (api) => api.sandbox.stop())} disabled={busy}>
+          <button type="button" onClick={() => void action.run('Stopping the Sandbox…', 'sandbox.stop')} disabled={busy}>
             Stop the Sandbox
           </button>
         ) : (
-          <button
-            type="button"
-            onClick={() => void run('Starting the Sandbox…', (api) => api.sandbox.start())}
-            disabled={busy || state === 'starting'}
-          >
+          <button type="button" onClick={() => void action.run('Starting the Sandbox…', 'sandbox.start')} disabled={busy || state === 'starting'}>
             Start the Sandbox
           </button>
         )}
         {!hasProfile && (
-          <button type="button" onClick={() => void run('Restoring the Sandbox profile…', (api) => api.sandbox.restoreProfile())} disabled={busy}>
+          <button type="button" onClick={() => void action.run('Restoring the Sandbox profile…', 'sandbox.restoreProfile')} disabled={busy}>
             Restore the Sandbox profile
           </button>
         )}
@@ -424,7 +389,7 @@ function SandboxPanel({ action, hasProfile, onChanged }: { action: Action; hasPr
               event.preventDefault();
               setResetting(false);
               setPhrase('');
-              void run('Resetting the Sandbox…', (api) => api.sandbox.reset({ confirmation: SANDBOX_RESET_PHRASE }));
+              void action.run('Resetting the Sandbox…', 'sandbox.reset', { confirmation: SANDBOX_RESET_PHRASE });
             }}
           >
             <p>

@@ -1,5 +1,4 @@
 import { useState, type FormEvent } from 'react';
-import { bridgeError } from '../../../shared/ipc/bridge';
 import { THEMES, type AppSettings, type ChannelInput, type TokenCatalogEntry, type TokenWarnAboveInput } from '../../../shared/ipc/contract';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { QueryStatus } from '../components/QueryStatus';
@@ -11,8 +10,8 @@ import { RowAction } from '../components/RowAction';
 import { SelectField } from '../components/SelectField';
 import { TableHead } from '../components/TableHead';
 import { SecretField } from '../components/TextFields';
-import { useAction } from '../hooks';
-import { useChannel, useInvalidate, useKeepAnswer } from '../queries';
+import { useAction } from '../mutations';
+import { useChannel } from '../queries';
 import { NodeUrlsPanel } from './NodeUrlsPanel';
 
 /** A change of settings as the form sends it: token thresholds in the token's units. */
@@ -22,9 +21,7 @@ const THEME_LABELS: Record<AppSettings['theme'], string> = { system: 'Follow the
 
 export function SettingsScreen() {
   const settings = useChannel('app.getSettings').data;
-  const keepSettings = useKeepAnswer('app.getSettings');
   const info = useChannel('app.info');
-  const invalidate = useInvalidate();
   const journal = useChannel('journal.verify');
   const action = useAction();
   const [savedAt, setSavedAt] = useState<string>();
@@ -33,21 +30,18 @@ export function SettingsScreen() {
 
   const save = async (changes: SettingsChange, passphrase?: string): Promise<boolean> => {
     setSavedAt(undefined);
-    const saved = await action.run('Saving settings…', async (api) => {
-      try {
-        return await api.app.setSettings(passphrase === undefined ? changes : { ...changes, passphrase });
-      } catch (thrown) {
-        const error = bridgeError(thrown);
-        if (error.code !== 'PASSPHRASE_REQUIRED') throw error;
+    const saved = await action.run(
+      'Saving settings…',
+      'app.setSettings',
+      passphrase === undefined ? changes : { ...changes, passphrase },
+      (error) => {
+        if (error.code !== 'PASSPHRASE_REQUIRED') return false;
         setConfirming({ changes, widens: error.message });
-        return undefined;
-      }
-    });
+        return true;
+      },
+    );
     if (saved === undefined) return false;
     setConfirming(undefined);
-    keepSettings(saved);
-    // The token list carries each token's threshold.
-    invalidate('tokens.catalog');
     setSavedAt(new Date().toLocaleTimeString());
     return true;
   };
@@ -88,7 +82,7 @@ export function SettingsScreen() {
             </fieldset>
           </section>
           <IdleLockForm minutes={settings.idleLockMinutes} reauthMinutes={settings.reauthMinutes} onSave={(changes) => void save(changes)} />
-          {info.data !== undefined && <UnlockPassphraseForm isSet={info.data.unlockPassphraseSet} onChanged={() => invalidate('app.info')} />}
+          {info.data !== undefined && <UnlockPassphraseForm isSet={info.data.unlockPassphraseSet} />}
           <CaptureProtectionForm
             enabled={settings.captureProtection}
             supported={info.data?.captureProtectionSupported}
@@ -379,7 +373,7 @@ function TokenWarnAboveForm({ onSave }: { onSave: (tokenWarnAbove: TokenWarnAbov
  * Sets the unlock passphrase, or changes it with the current one. Main keeps only a salted scrypt hash; the fields
  * are emptied once sent, whatever the answer.
  */
-function UnlockPassphraseForm({ isSet, onChanged }: { isSet: boolean; onChanged: () => void }) {
+function UnlockPassphraseForm({ isSet }: { isSet: boolean }) {
   const [current, setCurrent] = useState('');
   const [passphrase, setPassphrase] = useState('');
   const [repeated, setRepeated] = useState('');
@@ -391,16 +385,15 @@ function UnlockPassphraseForm({ isSet, onChanged }: { isSet: boolean; onChanged:
     event.preventDefault();
     if (mismatch) return;
     setSaved(false);
-    const done = await action.run('Saving the passphrase…', (api) =>
-      api.app.setUnlockPassphrase(isSet ? { passphrase, currentPassphrase: current } : { passphrase }),
+    const done = await action.run(
+      'Saving the passphrase…',
+      'app.setUnlockPassphrase',
+      isSet ? { passphrase, currentPassphrase: current } : { passphrase },
     );
     setCurrent('');
     setPassphrase('');
     setRepeated('');
-    if (done !== undefined) {
-      setSaved(true);
-      onChanged();
-    }
+    if (done !== undefined) setSaved(true);
   };
 
   return (

@@ -8,7 +8,7 @@ import { Progress } from '../components/Progress';
 import { SigningCard } from '../components/SigningCard';
 import { RequestSimulationSection } from '../components/SimulationSection';
 import { useSigningRequestForm, type SigningRequest } from '../components/SigningRequestFields';
-import { useAction } from '../hooks';
+import { useAction } from '../mutations';
 import { useChannel } from '../queries';
 
 type Activity = ChannelOutput<'activities.get'>;
@@ -34,13 +34,13 @@ export function SignScreen() {
   const showPreview = async (event: FormEvent) => {
     event.preventDefault();
     clearResults();
-    const card = await action.run('Reading what this signs…', (api) => api.signing.preview({ request }));
+    const card = await action.run('Reading what this signs…', 'signing.preview', { request });
     if (card !== undefined) setPreview({ request, card });
   };
 
   const submit = async () => {
     if (preview === undefined) return;
-    const outcome = await action.run('Submitting…', (api) => api.signing.submit({ request: preview.request }));
+    const outcome = await action.run('Submitting…', 'signing.submit', { request: preview.request });
     if (outcome === undefined) return;
     const resent = outcome.resentFromMs === undefined ? {} : { resentFromMs: outcome.resentFromMs };
     setSubmitted(
@@ -52,7 +52,7 @@ export function SignScreen() {
     event.preventDefault();
     if (preview === undefined) return;
     const file = stampFile;
-    const done = await action.run(`Stamping into ${file}…`, (api) => api.signing.stampToFile({ request: preview.request, file }));
+    const done = await action.run(`Stamping into ${file}…`, 'signing.stampToFile', { request: preview.request, file });
     if (done !== undefined) setStamped(done.file);
   };
 

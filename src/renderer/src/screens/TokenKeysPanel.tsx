@@ -10,8 +10,8 @@ import { QueryStatus } from '../components/QueryStatus';
 import { RowAction } from '../components/RowAction';
 import { TableHead } from '../components/TableHead';
 import { NameField } from '../components/TextFields';
-import { useAction } from '../hooks';
-import { useChannel, useInvalidate } from '../queries';
+import { useAction } from '../mutations';
+import { useChannel } from '../queries';
 
 type TokenInfo = ChannelOutput<'keys.listTokens'>[number];
 type TokenKey = ChannelOutput<'keys.listTokenKeys'>[number];
@@ -28,22 +28,22 @@ export function TokenKeysPanel() {
   const [token, setToken] = useState<TokenInfo>();
   const [keys, setKeys] = useState<TokenKey[]>();
   const [using, setUsing] = useState<TokenKey>();
-  const invalidate = useInvalidate();
 
   const chooseModule = async (path: string) => {
     setModule(path);
     setTokens(undefined);
     setToken(undefined);
     setKeys(undefined);
-    const found = await action.run(`Looking for tokens in ${path}…`, (api) => api.keys.listTokens({ module: path }));
+    const found = await action.run(`Looking for tokens in ${path}…`, 'keys.listTokens', { module: path });
     if (found !== undefined) setTokens(found);
   };
   const openToken = async (chosen: TokenInfo) => {
     setToken(chosen);
     setKeys(undefined);
-    const listed = await action.run(`Opening token ${chosen.tokenLabel} (QuorumKey asks its PIN in its own window)…`, (api) =>
-      api.keys.listTokenKeys({ module: chosen.module, tokenLabel: chosen.tokenLabel }),
-    );
+    const listed = await action.run(`Opening token ${chosen.tokenLabel} (QuorumKey asks its PIN in its own window)…`, 'keys.listTokenKeys', {
+      module: chosen.module,
+      tokenLabel: chosen.tokenLabel,
+    });
     if (listed !== undefined) setKeys(listed);
   };
 
@@ -111,7 +111,6 @@ export function TokenKeysPanel() {
           onClose={() => setUsing(undefined)}
           onDone={() => {
             setUsing(undefined);
-            invalidate('profiles.list');
             if (token !== undefined) void openToken(token);
           }}
         />
@@ -161,9 +160,11 @@ function GenerateTokenKeyForm({ token, onDone }: { token: TokenInfo; onDone: () 
   const [keyLabel, setKeyLabel] = useState('');
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const generated = await action.run(`Generating key ${keyLabel} on token ${token.tokenLabel}…`, (api) =>
-      api.keys.generateTokenKey({ module: token.module, tokenLabel: token.tokenLabel, keyLabel }),
-    );
+    const generated = await action.run(`Generating key ${keyLabel} on token ${token.tokenLabel}…`, 'keys.generateTokenKey', {
+      module: token.module,
+      tokenLabel: token.tokenLabel,
+      keyLabel,
+    });
     if (generated === undefined) return;
     setKeyLabel('');
     onDone();
@@ -190,7 +191,7 @@ function UseTokenKeyDialog({ tokenKey, onClose, onDone }: { tokenKey: TokenKey; 
     event.preventDefault();
     const { module, tokenLabel, keyLabel, keyId } = tokenKey;
     const key = { module, tokenLabel, keyLabel, ...(keyId === undefined ? {} : { keyId }) };
-    const updated = await action.run(`Switching the profile to key ${keyLabel}…`, (api) => api.profiles.useTokenKey({ id: profileId, key }));
+    const updated = await action.run(`Switching the profile to key ${keyLabel}…`, 'profiles.useTokenKey', { id: profileId, key });
     if (updated !== undefined) onDone();
   };
   return (

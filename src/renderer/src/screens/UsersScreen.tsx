@@ -11,8 +11,8 @@ import { SelectField, type SelectOption } from '../components/SelectField';
 import { TableHead } from '../components/TableHead';
 import { NameField } from '../components/TextFields';
 import { WaitingForVotes } from '../components/WaitingForVotes';
-import { useAction, type Action } from '../hooks';
-import { useChannel, useInvalidate } from '../queries';
+import { useAction, type Action } from '../mutations';
+import { useChannel } from '../queries';
 
 type Organization = ChannelOutput<'organization.lookup'>;
 type User = Organization['users'][number];
@@ -30,7 +30,6 @@ const CURVES: SelectOption<'p256' | 'secp256k1' | 'ed25519'>[] = [
 /** The organization's users with their tags and credentials, and its root quorum: both change through activities. */
 export function UsersScreen() {
   const organization = useChannel('organization.lookup');
-  const invalidate = useInvalidate();
   const action = useAction();
   const [outcome, setOutcome] = useState<{ what: string; outcome: Outcome }>();
   const [editingTags, setEditingTags] = useState<User>();
@@ -40,7 +39,6 @@ export function UsersScreen() {
   const finished = (what: string, result: Outcome | undefined) => {
     if (result === undefined) return;
     setOutcome({ what, outcome: result });
-    invalidate('organization.lookup');
   };
   const org = organization.data;
   const tagName = (tagId: string) => org?.tags.find((tag) => tag.tagId === tagId)?.tagName ?? tagId;
@@ -95,9 +93,10 @@ export function UsersScreen() {
                                 danger
                                 onClick={() =>
                                   void action
-                                    .run(`Removing API key ${key.apiKeyName}…`, (api) =>
-                                      api.users.removeApiKeys({ userId: user.userId, apiKeyIds: [key.apiKeyId] }),
-                                    )
+                                    .run(`Removing API key ${key.apiKeyName}…`, 'users.removeApiKeys', {
+                                      userId: user.userId,
+                                      apiKeyIds: [key.apiKeyId],
+                                    })
                                     .then((result) => finished(`Remove API key ${key.apiKeyName} of ${user.userName}`, result))
                                 }
                               />
@@ -163,7 +162,7 @@ export function UsersScreen() {
             const user = deleting;
             setDeleting(undefined);
             void action
-              .run(`Deleting ${user.userName}…`, (api) => api.users.delete({ userIds: [user.userId] }))
+              .run(`Deleting ${user.userName}…`, 'users.delete', { userIds: [user.userId] })
               .then((result) => finished(`Delete user ${user.userName}`, result));
           }}
         />
@@ -264,9 +263,10 @@ const NO_KEY_YET: ApiKeyChoice = { kind: 'generate', name: '', publicKey: '', cu
 async function newApiKey(action: Action, choice: ApiKeyChoice): Promise<NewApiKey | undefined | 'failed'> {
   if (choice.kind === 'none') return undefined;
   if (choice.kind === 'paste') return { kind: 'public-key', apiKeyName: choice.name, publicKey: choice.publicKey, curve: choice.curve };
-  const made = await action.run(`Creating API key ${choice.name} in the keychain…`, (api) =>
-    api.keys.generateApiKey({ name: choice.name, curve: choice.curve }),
-  );
+  const made = await action.run(`Creating API key ${choice.name} in the keychain…`, 'keys.generateApiKey', {
+    name: choice.name,
+    curve: choice.curve,
+  });
   return made === undefined ? 'failed' : { kind: 'keychain', keyName: made.name };
 }
 
@@ -286,9 +286,11 @@ function CreateUserForm({
     event.preventDefault();
     const key = await newApiKey(action, apiKey);
     if (key === 'failed') return;
-    const result = await action.run(`Creating user ${name}…`, (api) =>
-      api.users.create({ userName: name, tagIds, ...(key === undefined ? {} : { apiKey: key }) }),
-    );
+    const result = await action.run(`Creating user ${name}…`, 'users.create', {
+      userName: name,
+      tagIds,
+      ...(key === undefined ? {} : { apiKey: key }),
+    });
     if (result === undefined) return;
     onDone(name, result);
     setName('');
@@ -342,7 +344,7 @@ function CreateTagForm({
   const [userIds, setUserIds] = useState<string[]>([]);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const result = await action.run(`Creating tag ${name}…`, (api) => api.users.createTag({ tagName: name, userIds }));
+    const result = await action.run(`Creating tag ${name}…`, 'users.createTag', { tagName: name, userIds });
     if (result === undefined) return;
     onDone(name, result);
     setName('');
@@ -375,7 +377,7 @@ function TagsDialog({
   const [tagIds, setTagIds] = useState<string[]>([...user.userTags]);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const result = await action.run(`Changing the tags of ${user.userName}…`, (api) => api.users.setTags({ userId: user.userId, tagIds }));
+    const result = await action.run(`Changing the tags of ${user.userName}…`, 'users.setTags', { userId: user.userId, tagIds });
     if (result !== undefined) onDone(result);
   };
   return (
@@ -405,7 +407,7 @@ function AddApiKeyDialog({ user, onClose, onDone }: { user: User; onClose: () =>
     event.preventDefault();
     const key = await newApiKey(action, apiKey);
     if (key === 'failed' || key === undefined) return;
-    const result = await action.run(`Adding API key for ${user.userName}…`, (api) => api.users.addApiKey({ userId: user.userId, apiKey: key }));
+    const result = await action.run(`Adding API key for ${user.userName}…`, 'users.addApiKey', { userId: user.userId, apiKey: key });
     if (result !== undefined) onDone(result);
   };
   return (
@@ -443,11 +445,7 @@ function RootQuorumPanel({
   const nameOf = (userId: string) => organization.users.find((user) => user.userId === userId)?.userName ?? userId;
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    onDone(
-      await action.run('Proposing the new root quorum…', (api) =>
-        api.organization.updateRootQuorum({ userIds: members, threshold: Number(threshold) }),
-      ),
-    );
+    onDone(await action.run('Proposing the new root quorum…', 'organization.updateRootQuorum', { userIds: members, threshold: Number(threshold) }));
   };
   const tooHigh = Number(threshold) > members.length;
   return (

@@ -15,8 +15,8 @@ import { SelectField, type SelectOption } from '../components/SelectField';
 import { TableHead } from '../components/TableHead';
 import { NameField } from '../components/TextFields';
 import { WaitingForVotes } from '../components/WaitingForVotes';
-import { useAction, type Action } from '../hooks';
-import { useChannel, useInvalidate } from '../queries';
+import { useAction, type Action } from '../mutations';
+import { useChannel } from '../queries';
 import { KEY_FORMATS, type KeyFormat } from '../key-formats';
 import { ACCOUNT_PRESETS, accountsFor, addressFormatsFor, nextIndexFor, type AccountPresetId } from '../../../shared/wallets/account-presets';
 
@@ -32,11 +32,6 @@ export function WalletsScreen() {
   const [exporting, setExporting] = useState<ExportSubject>();
   const [addingTo, setAddingTo] = useState<{ walletId: string; walletName: string; existingPaths: string[] }>();
   const [waitingFor, setWaitingFor] = useState<{ what: string; activity: ActivityView }>();
-
-  const invalidate = useInvalidate();
-  // The organization lookup names wallets too (policies, approvals), so it changes with them; an export that waits
-  // for votes joins the exports asked for.
-  const reload = () => invalidate('wallets.list', 'wallets.accounts', 'privateKeys.list', 'organization.lookup', 'exports.requests');
 
   return (
     <section className="screen" aria-labelledby="wallets-title">
@@ -64,7 +59,6 @@ export function WalletsScreen() {
           action={action}
           onDone={(outcome, name) => {
             if (outcome.state !== 'completed') setWaitingFor({ what: `creating wallet ${name}`, activity: outcome.activity });
-            reload();
           }}
         />
       </section>
@@ -112,32 +106,14 @@ export function WalletsScreen() {
           action={action}
           onDone={(outcome, name) => {
             if (outcome.state !== 'completed') setWaitingFor({ what: `creating private key ${name}`, activity: outcome.activity });
-            reload();
           }}
         />
       </section>
 
       <ExportRequestsPanel />
 
-      {addingTo !== undefined && (
-        <AddAccountsDialog
-          wallet={addingTo}
-          onClose={() => setAddingTo(undefined)}
-          onDone={() => {
-            setAddingTo(undefined);
-            reload();
-          }}
-        />
-      )}
-      {exporting !== undefined && (
-        <ExportDialog
-          subject={exporting}
-          onClose={() => {
-            setExporting(undefined);
-            reload();
-          }}
-        />
-      )}
+      {addingTo !== undefined && <AddAccountsDialog wallet={addingTo} onClose={() => setAddingTo(undefined)} onDone={() => setAddingTo(undefined)} />}
+      {exporting !== undefined && <ExportDialog subject={exporting} onClose={() => setExporting(undefined)} />}
     </section>
   );
 }
@@ -201,7 +177,7 @@ function CreateWalletForm({ action, onDone }: { action: Action; onDone: (outcome
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const accounts = chains.flatMap((preset) => accountsFor(preset, 0, Number(count)));
-    const created = await action.run(`Creating wallet ${name}…`, (api) => api.wallets.create({ name, accounts }));
+    const created = await action.run(`Creating wallet ${name}…`, 'wallets.create', { name, accounts });
     if (created === undefined) return;
     setName('');
     onDone(created, name);
@@ -228,9 +204,11 @@ function CreatePrivateKeyForm({ action, onDone }: { action: Action; onDone: (out
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const { curve } = ACCOUNT_PRESETS.find((candidate) => candidate.id === preset)!;
-    const created = await action.run(`Creating private key ${name}…`, (api) =>
-      api.privateKeys.create({ name, curve, addressFormats: addressFormatsFor(preset) }),
-    );
+    const created = await action.run(`Creating private key ${name}…`, 'privateKeys.create', {
+      name,
+      curve,
+      addressFormats: addressFormatsFor(preset),
+    });
     if (created === undefined) return;
     setName('');
     onDone(created, name);
@@ -263,9 +241,7 @@ function AddAccountsDialog({
   const accounts = accountsFor(preset, first, Math.max(1, Math.min(100, Number(count) || 1)));
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const done = await action.run(`Adding accounts to ${wallet.walletName}…`, (api) =>
-      api.wallets.createAccounts({ walletId: wallet.walletId, accounts }),
-    );
+    const done = await action.run(`Adding accounts to ${wallet.walletName}…`, 'wallets.createAccounts', { walletId: wallet.walletId, accounts });
     if (done !== undefined) onDone();
   };
   return (
@@ -308,9 +284,11 @@ function ExportDialog({ subject, onClose }: { subject: ExportSubject; onClose: (
       subject.kind === 'wallet'
         ? { kind: 'wallet' as const, walletId: subject.walletId }
         : { kind: 'private-key' as const, privateKeyId: subject.privateKeyId };
-    const result = await action.run(`Exporting ${subject.label}…`, (api) =>
-      api.exports.reveal({ subject: exportSubject, target: exportTarget, ...(subject.kind === 'private-key' ? { keyFormat } : {}) }),
-    );
+    const result = await action.run(`Exporting ${subject.label}…`, 'exports.reveal', {
+      subject: exportSubject,
+      target: exportTarget,
+      ...(subject.kind === 'private-key' ? { keyFormat } : {}),
+    });
     if (result === undefined) return;
     if (result.state === 'revealed') setSecret(result.secret);
     else setWaiting({ activity: result.activity, encryptionKey: target === '' ? undefined : target });
@@ -320,13 +298,11 @@ function ExportDialog({ subject, onClose }: { subject: ExportSubject; onClose: (
     if (waiting === undefined) return;
     const { encryptionKey } = waiting;
     const activityId = waiting.activity.id;
-    const result = await action.run('Opening the approved export…', (api) =>
-      api.exports.reveal({
-        subject: { kind: 'completed-export', activityId },
-        target: encryptionKey === undefined ? { kind: 'ephemeral' } : { kind: 'encryption-key', name: encryptionKey },
-        ...(subject.kind === 'private-key' ? { keyFormat } : {}),
-      }),
-    );
+    const result = await action.run('Opening the approved export…', 'exports.reveal', {
+      subject: { kind: 'completed-export', activityId },
+      target: encryptionKey === undefined ? { kind: 'ephemeral' } : { kind: 'encryption-key', name: encryptionKey },
+      ...(subject.kind === 'private-key' ? { keyFormat } : {}),
+    });
     if (result === undefined) return;
     if (result.state !== 'revealed') {
       setWaiting({ ...waiting, stillWaiting: result.state });
@@ -394,7 +370,6 @@ type ExportRequest = ChannelOutput<'exports.requests'>[number];
  */
 function ExportRequestsPanel() {
   const requests = useChannel('exports.requests');
-  const invalidate = useInvalidate();
   const action = useAction();
   const [secret, setSecret] = useState<{ what: string; secret: RevealedSecret }>();
   const [withdrawn, setWithdrawn] = useState<string>();
@@ -404,17 +379,15 @@ function ExportRequestsPanel() {
   if (list.length === 0 && secret === undefined && withdrawn === undefined) return null;
   const open = async (request: ExportRequest) => {
     const target = request.sealedTo.kind === 'one-time' ? { kind: 'ephemeral' as const } : request.sealedTo;
-    const result = await action.run(`Opening the export of ${request.what}…`, (api) =>
-      api.exports.reveal({ subject: { kind: 'completed-export', activityId: request.activityId }, target }),
-    );
+    const result = await action.run(`Opening the export of ${request.what}…`, 'exports.reveal', {
+      subject: { kind: 'completed-export', activityId: request.activityId },
+      target,
+    });
     if (result?.state === 'revealed') setSecret({ what: request.what, secret: result.secret });
-    invalidate('exports.requests');
   };
   const withdraw = async (request: ExportRequest) => {
-    const result = await action.run(`Withdrawing the export of ${request.what}…`, (api) => api.exports.withdraw({ activityId: request.activityId }));
+    const result = await action.run(`Withdrawing the export of ${request.what}…`, 'exports.withdraw', { activityId: request.activityId });
     if (result !== undefined) setWithdrawn(result.summary);
-    // Recorded in the journal: as a vote, or as a withdrawal of its own.
-    invalidate('exports.requests', 'journal.list', 'journal.verify');
   };
   return (
     <section className="panel" aria-labelledby="export-requests-title">
