@@ -367,6 +367,7 @@ export function createMainHandlers(
       keychain,
       simulations,
       now,
+      waitingSeen: (profile) => services.activityFeeds.waitingSeen(profile),
     }),
   );
   const tokenKeys = new TokenKeys({ pkcs11: services.pkcs11, profiles });

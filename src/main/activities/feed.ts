@@ -150,6 +150,16 @@ export class ActivityFeeds {
   }
 
   /**
+   * What the last look at `profile` that answered found waiting (with main's own submissions since applied), or
+   * undefined when none did, it failed since, or the profile was edited: main's confirmation of a vote finds the
+   * activity voted on here instead of listing the queue again.
+   */
+  waitingSeen(profile: Profile): readonly Activity[] | undefined {
+    const feed = this.#feeds.get(profile.id);
+    return feed?.key === JSON.stringify(profile) && feed.failures === 0 ? feed.seen?.waiting : undefined;
+  }
+
+  /**
    * A vote or proposal main just submitted changed what waits, and the service's answer is that activity's new state:
    * every profile of its organization that was looked at is told a look of what it saw last with that one activity
    * as it is now, so the window and every profile's inbox show it at once without the service being asked the same

@@ -18,6 +18,7 @@ import type { Keychain } from '../keychain/keychain';
 import { lookupOf } from '../organization/organization';
 import { policyReader } from '../policies/policy-words';
 import type { ProfileServices } from '../profiles/active-profile';
+import type { Profile } from '../profiles/profiles';
 import type { Settings } from '../settings/settings';
 import type { OrganizationSnapshot } from '../signing/organization';
 import { knowsSigner, signingRequestOf } from '../signing/signing-request';
@@ -42,6 +43,11 @@ export interface StampReaderDeps {
   simulations?: Pick<Simulations, 'forRequest'>;
   keychain: Pick<Keychain, 'listEncryptionKeys' | 'getApiKeyPublic' | 'listOneTimeKeys'>;
   now: () => number;
+  /**
+   * What the activity feed last saw waiting for `profile` (activities/feed.ts), where a vote finds its activity
+   * without listing the queue again; undefined when the feed has not looked at it.
+   */
+  waitingSeen?: (profile: Profile) => readonly Activity[] | undefined;
 }
 
 export interface StampReading {
@@ -112,7 +118,7 @@ async function readFromService(submission: Submission, services: ProfileServices
   const nowMs = deps.now();
   const action = actionOf(submission);
   const [target, oneTimeKeys] = await Promise.all([
-    action === 'submit' ? undefined : votedOn(services, String(submission.parameters['fingerprint'])),
+    action === 'submit' ? undefined : votedOn(services, String(submission.parameters['fingerprint']), deps.waitingSeen?.(profile)),
     // Only a vote can be on an export this desktop asked for.
     action === 'submit' ? [] : deps.keychain.listOneTimeKeys(),
   ]);
@@ -252,8 +258,14 @@ function describedReading(description: ActivityDescription): Described {
   };
 }
 
-/** The activity waiting for votes with `fingerprint`; a vote on anything else is refused before it is stamped. */
-async function votedOn({ client }: Pick<ProfileServices, 'client'>, fingerprint: string): Promise<Activity> {
+/**
+ * The activity waiting for votes with `fingerprint`; a vote on anything else is refused before it is stamped. The
+ * feed's last listing serves when it holds it: the fingerprint binds what is voted on, only its votes may have moved
+ * since, and the vote's own answer says where it stands then. Otherwise the queue is listed.
+ */
+async function votedOn({ client }: Pick<ProfileServices, 'client'>, fingerprint: string, seen: readonly Activity[] | undefined): Promise<Activity> {
+  const listed = seen?.find((activity) => activity.fingerprint === fingerprint);
+  if (listed !== undefined) return listed;
   const { activities } = await client.query('list_activities', { filterByStatus: [...WAITING_STATUSES] });
   const target = activities.find((activity) => activity.fingerprint === fingerprint);
   if (target !== undefined) return target;
