@@ -36,7 +36,7 @@ export function readingsWith(
     tokens,
     now,
     profileName: services.profile.name,
-    organization: (knows) => services.organization.snapshot(knows),
+    organization: (knows, options) => services.organization.snapshot(knows, options),
     signing: (snapshot) => signingFor(services, { settings, tokens, addressBook, now }).readings(snapshot),
     mfa: {
       status: async (activityId) => (await services.client.query('get_mfa_status', { activityId })).mfaStatuses,

@@ -17,6 +17,7 @@ import type { Profile } from '../profiles/profiles';
 import { tallyOf } from '../approvals/approvals';
 import { activityStanding, voteReadingOf, type HeldCredentials, type MfaInput, type Standing } from '../approvals/vote-reading';
 import { lookupOf } from '../organization/organization';
+import type { SnapshotOptions } from '../organization/read-model';
 import { policyReader } from '../policies/policy-words';
 import type { OrganizationSnapshot } from '../signing/organization';
 import { standingView, type SigningReadings } from '../signing/signing';
@@ -27,7 +28,7 @@ export interface ReadingsOptions {
   keychain: Pick<Keychain, 'listEncryptionKeys'>;
   tokens: Pick<DeclaredTokens, 'list'>;
   /** The profile's read of its organization (read-model.ts): names, "before", policies, who is looking. */
-  organization: (knows?: (snapshot: OrganizationSnapshot) => boolean) => Promise<OrganizationSnapshot>;
+  organization: (knows?: (snapshot: OrganizationSnapshot) => boolean, options?: SnapshotOptions) => Promise<OrganizationSnapshot>;
   /** The signing context, read only when a list holds a signing request. */
   signing: (snapshot: OrganizationSnapshot) => Promise<SigningReadings>;
   /** The profile the viewer acts through, as the vote readings name it. */
@@ -53,13 +54,13 @@ type ReadActivity = Pick<Activity, 'id' | 'type' | 'status' | 'intent' | 'votes'
 export class Readings {
   constructor(private readonly options: ReadingsOptions) {}
 
-  /** Each activity's reading, in the order given. */
-  async of(activities: readonly ReadActivity[]): Promise<ActivityReadingView[]> {
+  /** Each activity's reading, in the order given; `options` say when a kept organization read of any age serves. */
+  async of(activities: readonly ReadActivity[], options: SnapshotOptions = {}): Promise<ActivityReadingView[]> {
     const { keychain, tokens, now } = this.options;
     const signs = activities.some((activity) => signingOperationOf(activity.type) !== undefined);
     // Read anew if it does not know a key these signing requests name (one another desktop just made).
     const signers = activities.flatMap((activity) => readableSigningRequest(activity)?.signWith ?? []);
-    const snapshot = await this.options.organization((read) => signers.every((signWith) => knowsSigner(read, signWith)));
+    const snapshot = await this.options.organization((read) => signers.every((signWith) => knowsSigner(read, signWith)), options);
     const [lookup, signing] = await Promise.all([lookupOf(snapshot, keychain, tokens, now()), signs ? this.options.signing(snapshot) : undefined]);
     const readPolicy = policyReader(lookup);
     return Promise.all(

@@ -194,7 +194,8 @@ export class Inbox {
 
   /**
    * Reads what waits whose votes changed since it was last read (main's readings, as the Approvals screen's), and
-   * forgets what no longer waits. A reading that fails leaves its row with the title alone and says why.
+   * forgets what no longer waits. A reading that fails leaves its row with the title alone and says why. A vote alone
+   * (another operator's, or main's own applied by the feed) reads the organization as last read, however old.
    */
   async #read(watched: Watched, activities: readonly Activity[]): Promise<void> {
     const present = new Set(activities.map((activity) => activity.id));
@@ -204,8 +205,10 @@ export class Inbox {
     if (readings === undefined) return;
     const stale = activities.filter((activity) => watched.readings.get(activity.id)?.votes !== votesSignature(activity));
     if (stale.length === 0) return;
+    // Read before and changed only in its votes, which change nothing of the organization: its kept read serves.
+    const votesOnly = stale.every((activity) => watched.readings.has(activity.id));
     try {
-      const read = await readings.of(stale);
+      const read = await readings.of(stale, { keptOfAnyAge: votesOnly });
       stale.forEach((activity, index) => watched.readings.set(activity.id, { votes: votesSignature(activity), reading: read[index]! }));
     } catch (error) {
       const unread = toQkError(error).message;
