@@ -135,7 +135,14 @@ describe('ActivityFeeds', () => {
     expect(countOf(listsOf(takeSent(active)))).toEqual({ list_activities: 1, newest_completed: 1 });
     expect(countOf(listsOf(takeSent(other)))).toEqual({ list_activities: 1 });
     expect(emitted.filter((event) => event.type === 'activity')).toEqual([
-      { type: 'activity', change: 'created', organizationId: ORG, activityId: 'mine', status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED' },
+      {
+        type: 'activity',
+        change: 'created',
+        organizationId: ORG,
+        activityId: 'mine',
+        status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED',
+        organizationChanged: false,
+      },
     ]);
     expect(inbox.list().profiles.map((profile) => profile.items.map((item) => item.activityId))).toEqual([['mine'], ['mine']]);
 
@@ -146,7 +153,14 @@ describe('ActivityFeeds', () => {
     await feeds.check();
     expect(takeSent(active).filter((operation) => operation === 'get_activity')).toEqual(['get_activity']);
     expect(emitted.filter((event) => event.type === 'activity')).toEqual([
-      { type: 'activity', change: 'changed', organizationId: ORG, activityId: 'mine', status: 'ACTIVITY_STATUS_COMPLETED' },
+      {
+        type: 'activity',
+        change: 'changed',
+        organizationId: ORG,
+        activityId: 'mine',
+        status: 'ACTIVITY_STATUS_COMPLETED',
+        organizationChanged: true,
+      },
     ]);
     expect(inbox.list().profiles.map((profile) => profile.decided.map((decided) => decided.activityId))).toEqual([['mine'], ['mine']]);
   });

@@ -78,7 +78,12 @@ function fakeOrganization() {
   let active = { id: 'profile-1', name: 'One', baseUrl: 'http://127.0.0.1:1', organizationId: ORG } as Profile;
   // The one profile this desktop holds, and it is the active one.
   const profiles = { list: async () => [active], getActive: async () => active };
-  return { state, query, profiles, switchProfile: (id: string) => (active = { ...active, id }) };
+  return {
+    state,
+    query,
+    profiles,
+    switchProfile: (id: string, organizationId = active.organizationId) => (active = { ...active, id, organizationId }),
+  };
 }
 
 const SETTINGS = { get: async () => ({ inbox: { intervalSeconds: 10 } }), onChange: () => undefined } as unknown as ConstructorParameters<
@@ -113,7 +118,14 @@ describe('ActivityWatch', () => {
     await watch.check();
     // The window may have read before 'a' appeared: the first look says it is there.
     expect(emitted.splice(0)).toEqual([
-      { type: 'activity', change: 'changed', organizationId: ORG, activityId: 'a', status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED' },
+      {
+        type: 'activity',
+        change: 'changed',
+        organizationId: ORG,
+        activityId: 'a',
+        status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED',
+        organizationChanged: false,
+      },
     ]);
 
     organization.state.waiting = [
@@ -122,7 +134,14 @@ describe('ActivityWatch', () => {
     ];
     await watch.check();
     expect(emitted).toEqual([
-      { type: 'activity', change: 'created', organizationId: ORG, activityId: 'b', status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED' },
+      {
+        type: 'activity',
+        change: 'created',
+        organizationId: ORG,
+        activityId: 'b',
+        status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED',
+        organizationChanged: false,
+      },
     ]);
 
     // A vote that does not decide: same status, one more voter.
@@ -137,6 +156,7 @@ describe('ActivityWatch', () => {
       organizationId: ORG,
       activityId: 'a',
       status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED',
+      organizationChanged: false,
     });
 
     // Decided elsewhere: it left the waiting list, and its own status says how it ended.
@@ -149,6 +169,7 @@ describe('ActivityWatch', () => {
       organizationId: ORG,
       activityId: 'b',
       status: 'ACTIVITY_STATUS_COMPLETED',
+      organizationChanged: true,
     });
 
     const count = emitted.length;
@@ -171,7 +192,14 @@ describe('ActivityWatch', () => {
     const voted = activity('a', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['root', 'bob']);
     watch.announce(voted, 'changed');
     expect(emitted.splice(0)).toEqual([
-      { type: 'activity', change: 'changed', organizationId: ORG, activityId: 'a', status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED' },
+      {
+        type: 'activity',
+        change: 'changed',
+        organizationId: ORG,
+        activityId: 'a',
+        status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED',
+        organizationChanged: false,
+      },
     ]);
     organization.state.waiting = [voted, activity('b', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['root'])];
     await watch.check();
@@ -183,7 +211,7 @@ describe('ActivityWatch', () => {
     watch.announce(decided, 'changed');
     expect(completed).toEqual(['b']);
     expect(emitted.splice(0)).toEqual([
-      { type: 'activity', change: 'changed', organizationId: ORG, activityId: 'b', status: 'ACTIVITY_STATUS_COMPLETED' },
+      { type: 'activity', change: 'changed', organizationId: ORG, activityId: 'b', status: 'ACTIVITY_STATUS_COMPLETED', organizationChanged: true },
     ]);
     organization.state.waiting = [voted];
     organization.state.newest = decided;
@@ -196,7 +224,14 @@ describe('ActivityWatch', () => {
     organization.state.waiting = [activity('a', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['root', 'bob', 'cy'])];
     await watch.check();
     expect(emitted).toEqual([
-      { type: 'activity', change: 'changed', organizationId: ORG, activityId: 'a', status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED' },
+      {
+        type: 'activity',
+        change: 'changed',
+        organizationId: ORG,
+        activityId: 'a',
+        status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED',
+        organizationChanged: false,
+      },
     ]);
     expect(completed).toEqual(['b']);
   });
@@ -208,17 +243,88 @@ describe('ActivityWatch', () => {
     await watch.check();
     // The first look reports it: the organization may have been read before it ran.
     expect(emitted.splice(0)).toEqual([
-      { type: 'activity', change: 'created', organizationId: ORG, activityId: 'quorum', status: 'ACTIVITY_STATUS_COMPLETED' },
+      {
+        type: 'activity',
+        change: 'created',
+        organizationId: ORG,
+        activityId: 'quorum',
+        status: 'ACTIVITY_STATUS_COMPLETED',
+        organizationChanged: true,
+      },
     ]);
     await watch.check();
     expect(emitted).toEqual([]);
     organization.state.newest = activity('policy', 'ACTIVITY_STATUS_COMPLETED', ['root']);
     await watch.check();
     expect(emitted).toEqual([
-      { type: 'activity', change: 'created', organizationId: ORG, activityId: 'policy', status: 'ACTIVITY_STATUS_COMPLETED' },
+      {
+        type: 'activity',
+        change: 'created',
+        organizationId: ORG,
+        activityId: 'policy',
+        status: 'ACTIVITY_STATUS_COMPLETED',
+        organizationChanged: true,
+      },
     ]);
     await watch.check();
     expect(emitted).toHaveLength(1);
+  });
+
+  it("reports main's own vote once when a look saw it decided before the service's answer came back", async () => {
+    const organization = fakeOrganization();
+    const { emitted, watch } = watchOf(organization);
+    organization.state.waiting = [activity('slow', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['root'])];
+    await watch.check();
+    // The vote is slow to answer; meanwhile a look finds the activity decided, and then the newest completed one.
+    const decided = activity('slow', 'ACTIVITY_STATUS_COMPLETED', ['root', 'me']);
+    organization.state.waiting = [];
+    organization.state.decided.set('slow', decided);
+    organization.state.newest = decided;
+    emitted.length = 0;
+    await watch.check();
+    watch.announce(decided, 'changed');
+    await watch.check();
+    expect(emitted).toEqual([expect.objectContaining({ activityId: 'slow', status: 'ACTIVITY_STATUS_COMPLETED' })]);
+  });
+
+  it("keeps main's announcements only for the organization looked at, and only until the activity is seen decided", async () => {
+    const organization = fakeOrganization();
+    const { emitted, watch } = watchOf(organization);
+    await watch.check();
+    // Votes cast from the inbox on a profile of another organization: no look here can confirm them, so the next look
+    // lets them go instead of keeping one per vote for as long as the app runs.
+    const elsewhere = Array.from({ length: 50 }, (_, index) => ({
+      ...activity(`x${index}`, 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['me']),
+      organizationId: 'org-2',
+    }));
+    for (const voted of elsewhere) watch.announce(voted, 'changed');
+    await watch.check();
+    // Shown by switching to that organization: its first look reports each as it does anything waiting, since no
+    // announcement of it is left to say it was told.
+    organization.switchProfile('profile-2', 'org-2');
+    organization.state.waiting = elsewhere;
+    emitted.length = 0;
+    await watch.check();
+    expect(emitted.map((event) => (event.type === 'activity' ? event.activityId : event.type))).toEqual(elsewhere.map(({ id }) => id));
+
+    // Here, a vote whose look came back with one more vote (so it confirmed nothing), then saw the activity decided:
+    // reported once as decided, and its announcement is gone with it.
+    organization.switchProfile('profile-1', ORG);
+    organization.state.waiting = [activity('a', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['root'])];
+    await watch.check();
+    watch.announce(activity('a', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['root', 'me']), 'changed');
+    organization.state.waiting = [activity('a', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['root', 'me', 'bob'])];
+    await watch.check();
+    organization.state.waiting = [];
+    organization.state.decided.set('a', activity('a', 'ACTIVITY_STATUS_COMPLETED', ['root', 'me', 'bob']));
+    emitted.length = 0;
+    await watch.check();
+    expect(emitted).toEqual([expect.objectContaining({ activityId: 'a', status: 'ACTIVITY_STATUS_COMPLETED' })]);
+    // Were it listed again as announced, nothing would hold the report back.
+    organization.state.waiting = [activity('a', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['root', 'me'])];
+    emitted.length = 0;
+    await watch.check();
+    expect(emitted).toEqual([expect.objectContaining({ activityId: 'a', change: 'created' })]);
   });
 
   it('starts over when another profile becomes active: what waits there is reported once, never as decided here', async () => {
@@ -229,7 +335,14 @@ describe('ActivityWatch', () => {
     organization.state.waiting = [activity('c', 'ACTIVITY_STATUS_CONSENSUS_NEEDED')];
     await watch.check();
     expect(emitted).toEqual([
-      { type: 'activity', change: 'changed', organizationId: ORG, activityId: 'c', status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED' },
+      {
+        type: 'activity',
+        change: 'changed',
+        organizationId: ORG,
+        activityId: 'c',
+        status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED',
+        organizationChanged: false,
+      },
     ]);
     await watch.check();
     expect(emitted).toHaveLength(1);

@@ -46,6 +46,7 @@ describe("main's event sources", () => {
         organizationId: expect.any(String),
         activityId: expect.any(String),
         status: 'ACTIVITY_STATUS_COMPLETED',
+        organizationChanged: true,
       },
     ]);
   });

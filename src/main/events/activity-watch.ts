@@ -10,6 +10,7 @@ import { isWaitingForApprovals } from '../../shared/approvals/voting';
 import type { ActivityFeeds, SeenLook } from '../activities/feed';
 import { mapConcurrently } from '../client/waiting-activities';
 import type { AppLock } from '../lock/lock';
+import { changesOrganization } from '../organization/read-model';
 import type { AppEvents } from './app-events';
 
 export interface ActivityWatchOptions {
@@ -33,15 +34,27 @@ interface Seen {
 export class ActivityWatch {
   readonly #options: ActivityWatchOptions;
   #seen: Seen | undefined;
-  /** The state main's own submissions announced, by activity id: a look that finds it again says nothing new. */
-  readonly #announced = new Map<string, string>();
+  /**
+   * The state main's own submissions announced, by activity id, with the organization it is of: a look that finds
+   * it again says nothing new. Kept only for the organization looked at, and only until a look confirms it or sees
+   * the activity decided, so votes cast from the inbox on other profiles do not pile up.
+   */
+  readonly #announced = new Map<string, { organizationId: string; state: string }>();
+  /**
+   * The state each activity was last reported in, for the latest TOLD_KEPT of them in the scope looked at: a change
+   * seen twice (a look that found main's own vote decided before the service answered it, then the answer) is one event.
+   */
+  readonly #told = new Map<string, string>();
 
   constructor(options: ActivityWatchOptions) {
     this.#options = options;
     options.feeds.subscribe({ look: (look) => (look.ok && look.active ? this.#report(look) : undefined) });
     // Nothing is read while locked; after the unlock the watch starts over from what is waiting then.
     options.lock.onChange((locked) => {
-      if (locked) this.#seen = undefined;
+      if (locked) {
+        this.#seen = undefined;
+        this.#told.clear();
+      }
     });
   }
 
@@ -51,7 +64,7 @@ export class ActivityWatch {
    * asks nothing more about it: one change, one event.
    */
   announce(activity: Activity, change: 'created' | 'changed'): void {
-    this.#announced.set(activity.id, stateOf(activity));
+    this.#announced.set(activity.id, { organizationId: activity.organizationId, state: stateOf(activity) });
     this.#tell(activity, change);
   }
 
@@ -67,7 +80,11 @@ export class ActivityWatch {
    */
   async #report({ profile, waiting, newestCompleted: newest, detail }: SeenLook): Promise<void> {
     const scope = JSON.stringify([profile.id, profile.baseUrl, profile.organizationId]);
+    // Another organization's announcements are no look's here to confirm (the scope moved on, or a vote from the inbox).
+    for (const [activityId, { organizationId }] of this.#announced) if (organizationId !== profile.organizationId) this.#announced.delete(activityId);
     const previous = this.#seen?.scope === scope ? this.#seen : undefined;
+    // A profile's first look reports what it finds, whatever was told before of another.
+    if (previous === undefined) this.#told.clear();
     const activities = new Map(waiting.map((activity) => [activity.id, stateOf(activity)]));
     const newestState = newest === undefined ? undefined : `${newest.id}:${stateOf(newest)}`;
     this.#seen = { scope, activities, newest: newestState };
@@ -84,10 +101,11 @@ export class ActivityWatch {
     }
     // Decided (or expired from the list) since the last look: its new status says which.
     const left = [...(previous?.activities.keys() ?? [])].filter((activityId) => !activities.has(activityId) && !this.#announcedDecided(activityId));
-    // What this look confirmed was told already; an announcement it contradicts (a look older than the vote) stays.
-    for (const [activityId, state] of this.#announced) {
-      if (activities.has(activityId) ? activities.get(activityId) === state : !isWaitingForApprovals(statusOfState(state)))
-        this.#announced.delete(activityId);
+    // What this look confirmed, or saw decided, was told already; an announcement it contradicts (a look older than the
+    // vote) stays.
+    for (const [activityId, { state }] of this.#announced) {
+      const confirmed = activities.has(activityId) ? activities.get(activityId) === state : !isWaitingForApprovals(statusOfState(state));
+      if (confirmed || left.includes(activityId)) this.#announced.delete(activityId);
     }
     const decided = await mapConcurrently(left, (activityId) =>
       detail(activityId).then(
@@ -99,6 +117,11 @@ export class ActivityWatch {
   }
 
   #tell(activity: Activity, change: 'created' | 'changed'): void {
+    const state = stateOf(activity);
+    if (this.#told.get(activity.id) === state) return;
+    this.#told.delete(activity.id);
+    this.#told.set(activity.id, state);
+    if (this.#told.size > TOLD_KEPT) this.#told.delete(this.#told.keys().next().value!);
     if (activity.status === 'ACTIVITY_STATUS_COMPLETED') this.#options.completed?.(activity);
     this.#options.events.emit({
       type: 'activity',
@@ -106,20 +129,24 @@ export class ActivityWatch {
       organizationId: activity.organizationId,
       activityId: activity.id,
       status: activity.status,
+      organizationChanged: activity.status === 'ACTIVITY_STATUS_COMPLETED' && changesOrganization(activity.type),
     });
   }
 
   /** Whether main announced `activity` as it is now. */
   #wasAnnounced(activity: Activity): boolean {
-    return this.#announced.get(activity.id) === stateOf(activity);
+    return this.#announced.get(activity.id)?.state === stateOf(activity);
   }
 
   /** Whether main announced `activityId` decided (no longer waiting), so its leaving the list is already told. */
   #announcedDecided(activityId: string): boolean {
-    const announced = this.#announced.get(activityId);
+    const announced = this.#announced.get(activityId)?.state;
     return announced !== undefined && !isWaitingForApprovals(statusOfState(announced));
   }
 }
+
+/** Reported states kept: far more than change between two looks, few enough to forget. */
+const TOLD_KEPT = 100;
 
 function stateOf(activity: Activity): string {
   return `${activity.status}:${activity.votes.map((vote) => `${vote.userId}=${vote.selection}`).join(',')}`;

@@ -18,7 +18,6 @@ import {
   type UseQueryResult,
 } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
-import { isWaitingForApprovals } from '../../shared/approvals/voting';
 import type { QkError } from '../../shared/errors';
 import { channels, splitChannel, type Channel, type ChannelInput, type ChannelOutput, type NoInputChannel } from '../../shared/ipc/contract';
 import { appEventSchema, type AppEvent } from '../../shared/ipc/events';
@@ -48,7 +47,7 @@ const PROFILE_SCOPED: readonly Channel[] = channels.filter(isProfileScoped);
 /** What this desktop's journal answers: an entry is written for each activity it posts, each unlock, each profile change. */
 const JOURNAL_READS: readonly Channel[] = ['journal.list', 'journal.verify'];
 
-/** The reads an activity event makes stale while the activity still waits: the queue, the history, its card. */
+/** The reads any activity event makes stale: the queue, the history, its card. */
 const ACTIVITY_READS: readonly Channel[] = [
   'approvals.pending',
   'activities.list',
@@ -62,8 +61,9 @@ const ACTIVITY_READS: readonly Channel[] = [
 export function channelsToInvalidate(event: AppEvent): readonly Channel[] {
   switch (event.type) {
     case 'activity':
-      // A decided activity may have changed anything of the organization (a user, a policy, a wallet).
-      return isWaitingForApprovals(event.status) ? ACTIVITY_READS : [...PROFILE_SCOPED, ...JOURNAL_READS];
+      // Only an activity that completed a change of users, policies, wallets, keys or the quorum (main says which)
+      // makes the organization's reads stale; a vote, a rejection or a signature leaves them as they were.
+      return event.organizationChanged ? [...PROFILE_SCOPED, ...JOURNAL_READS] : ACTIVITY_READS;
     case 'export':
       // An export this desktop asked for was approved, ended or withdrawn: its request, and the wallet or key it marks exported.
       return ['exports.requests', 'wallets.list', 'privateKeys.list'];

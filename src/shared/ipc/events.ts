@@ -20,6 +20,11 @@ export const appEventSchema = z.discriminatedUnion('type', [
     organizationId: id,
     activityId: id,
     status: activityStatus,
+    /**
+     * Whether it completed as a type that can change the organization's users, policies, wallets, keys or quorum
+     * (main decides): only then are the reads of the organization stale. A signature, a rejection or a vote is not.
+     */
+    organizationChanged: z.boolean(),
   }),
   /**
    * An export this desktop asked for, which had to wait for votes, was approved (its bundle can be opened now), ended

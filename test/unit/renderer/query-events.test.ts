@@ -37,7 +37,14 @@ const READS: readonly Channel[] = [
   'wallets.list',
 ];
 
-const waiting: AppEvent = { type: 'activity', change: 'created', organizationId: 'o', activityId: 'a', status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED' };
+const waiting: AppEvent = {
+  type: 'activity',
+  change: 'created',
+  organizationId: 'o',
+  activityId: 'a',
+  status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED',
+  organizationChanged: false,
+};
 
 describe('main event → stale reads', () => {
   it('keys the reads that act for a profile by that profile, and the app-wide ones without it', () => {
@@ -55,9 +62,16 @@ describe('main event → stale reads', () => {
     expect(staleAfter(waiting, READS)).toEqual(['approvals.pending', 'activities.list', 'signing.describe']);
   });
 
-  it('a decided activity makes every read of the organization stale, and no app-wide one', () => {
-    const decided: AppEvent = { ...waiting, change: 'changed', status: 'ACTIVITY_STATUS_COMPLETED' };
+  it('an activity that completed a change of the organization makes every read of it stale, and no app-wide one', () => {
+    const decided: AppEvent = { ...waiting, change: 'changed', status: 'ACTIVITY_STATUS_COMPLETED', organizationChanged: true };
     expect(staleAfter(decided, READS)).toEqual(READS.filter(isProfileScoped));
+  });
+
+  it('a completed signature or a rejection makes only the queue, the history and the cards stale', () => {
+    const signed: AppEvent = { ...waiting, change: 'changed', status: 'ACTIVITY_STATUS_COMPLETED', organizationChanged: false };
+    const rejected: AppEvent = { ...waiting, change: 'changed', status: 'ACTIVITY_STATUS_REJECTED', organizationChanged: false };
+    expect(staleAfter(signed, READS)).toEqual(['approvals.pending', 'activities.list', 'signing.describe']);
+    expect(staleAfter(rejected, READS)).toEqual(['approvals.pending', 'activities.list', 'signing.describe']);
   });
 
   it('a profile change makes the profiles, the keys that name them and every profile-scoped read stale', () => {
