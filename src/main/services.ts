@@ -392,7 +392,7 @@ export function createMainHandlers(
       stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR),
     }),
     ...organizationHandlers({ active, now, keychain, tokens }),
-    ...usersHandlers({ active, now, keychain }),
+    ...usersHandlers({ active, now, keychain, profiles, tokenKeys }),
     ...policiesHandlers({ active, now, tokens, settings }),
     ...walletsHandlers({ active, now }),
     ...privateKeysHandlers({ active, now }),

@@ -255,6 +255,22 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
   'users.create': { state: 'completed', result: { userId: 'u2' }, activity: completed },
   'users.delete': { state: 'completed', result: { userIds: ['u2'] }, activity: completed },
   'users.deletionCheck': { refusal: 'it deletes Alice, a member of the root quorum' },
+  'users.credentials': {
+    userId: 'u1',
+    userName: 'Alice',
+    credentials: [
+      {
+        id: 'k1',
+        name: 'ops-1',
+        kind: 'token-key',
+        kindInWords: 'API key on hardware token "yk" (key "ops-1") of this desktop',
+        profiles: ['Ops'],
+        working: true,
+        leaves: 'no working credential',
+        refusal: 'it removes API key "ops-1" of Alice, the key profile "Ops" signs with',
+      },
+    ],
+  },
   'users.setTags': { state: 'completed', result: { userId: 'u2' }, activity: completed },
   'users.createTag': { state: 'completed', result: { tagId: 't1' }, activity: completed },
   'users.addApiKey': { state: 'completed', result: { apiKeyIds: ['k1'] }, activity: completed },

@@ -31,6 +31,7 @@ import type { Simulations } from '../simulation/simulation';
 import type { Reading } from './confirmation';
 import type { Submission } from '../client/submission';
 import { credentialInWords, credentialKind } from '../stamper/stamper';
+import { workingLeft } from '../users/credentials';
 
 export interface StampReaderDeps {
   settings: Pick<Settings, 'get'>;
@@ -193,11 +194,8 @@ async function readFromService(submission: Submission, services: ProfileServices
           withViewer: standings.after,
           ...(mfa === undefined ? {} : { mfa }),
         });
-  const ownKey = await deps.keychain.getApiKeyPublic(profile.apiKeyName).then(
-    (key) => key.publicKey,
-    () => undefined,
-  );
-  const lockOut = lockOutOf(subject, snapshot, ownKey, profile.name);
+  const ownKey = await ownPublicKeyOf(profile, deps.keychain);
+  const lockOut = lockOutOf(subject, snapshot, ownKey, profile.name, nowMs);
   const override = action === 'approve' ? (vote?.warnings ?? []) : [];
   return {
     reading: {
@@ -292,6 +290,7 @@ export function lockOutOf(
   snapshot: OrganizationSnapshot,
   ownPublicKey: string | undefined,
   profileName: string,
+  nowMs: number,
 ): string | undefined {
   const fields = Object.values(subject.intent)[0] as Record<string, unknown> | undefined;
   const ids = (name: string) => (Array.isArray(fields?.[name]) ? (fields[name] as unknown[]).map(String) : []);
@@ -315,13 +314,24 @@ export function lockOutOf(
   if (own !== undefined) {
     return `it removes API key ${quotedText(own.apiKeyName)} of ${visibleText(user.userName)}, the key profile ${profile} signs with: QuorumKey could no longer act for that profile`;
   }
-  const left = [...user.apiKeys.map((key) => key.apiKeyId), ...user.authenticators.map((authenticator) => authenticator.authenticatorId)].filter(
-    (id) => !removing.includes(id),
-  );
-  if (left.length === 0 && snapshot.rootQuorum?.userIds.includes(user.userId) === true) {
-    return `it removes the last credential of ${visibleText(user.userName)}, a member of the root quorum (${snapshot.rootQuorum.threshold} of ${snapshot.rootQuorum.userIds.length}), who could never vote again`;
+  // Counted by kind: an expired session key is listed but signs nothing, so it does not keep a member able to vote.
+  if (workingLeft(user, removing, nowMs) === 0 && snapshot.rootQuorum?.userIds.includes(user.userId) === true) {
+    const listedLeft = user.apiKeys.length + user.authenticators.length - removing.length > 0;
+    return `it removes the last ${listedLeft ? 'working ' : ''}credential of ${visibleText(user.userName)}, a member of the root quorum (${snapshot.rootQuorum.threshold} of ${snapshot.rootQuorum.userIds.length}), who could never vote again${listedLeft ? ' (the others have expired)' : ''}`;
   }
   return undefined;
+}
+
+/** The public key the profile signs with: its token key's pinned one, else its keychain key's; undefined if gone. */
+export async function ownPublicKeyOf(
+  profile: Pick<ProfileServices['profile'], 'apiKeyName' | 'tokenKey'>,
+  keychain: Pick<Keychain, 'getApiKeyPublic'>,
+): Promise<string | undefined> {
+  if (profile.tokenKey !== undefined) return profile.tokenKey.publicKey;
+  return keychain.getApiKeyPublic(profile.apiKeyName).then(
+    (key) => key.publicKey,
+    () => undefined,
+  );
 }
 
 function userName(snapshot: OrganizationSnapshot, userId: string): string {

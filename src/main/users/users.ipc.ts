@@ -9,24 +9,47 @@ import type { ActiveProfileHandlerDeps } from '../profiles/active-profile';
 import { outcomeView } from '../activities/activity-views';
 import type { IpcHandlers } from '../ipc/register';
 import type { Keychain } from '../keychain/keychain';
-import { lockOutOf } from '../confirmation/stamp-reading';
+import { lockOutOf, ownPublicKeyOf } from '../confirmation/stamp-reading';
+import type { TokenKeys } from '../pkcs11/token-keys';
+import type { Profiles } from '../profiles/profiles';
+import { visibleText } from '../../shared/visible-text';
+import { credentialsOf } from './credentials';
 import { readOrganization } from '../signing/organization';
 
 type UsersChannel =
-  'users.create' | 'users.delete' | 'users.deletionCheck' | 'users.setTags' | 'users.createTag' | 'users.addApiKey' | 'users.removeApiKeys';
+  | 'users.create'
+  | 'users.delete'
+  | 'users.deletionCheck'
+  | 'users.credentials'
+  | 'users.setTags'
+  | 'users.createTag'
+  | 'users.addApiKey'
+  | 'users.removeApiKeys';
 type ApiKeyParams = ParamsOf<typeof operations.create_api_keys>['apiKeys'][number];
 type NewApiKey = NonNullable<ChannelInput<'users.create'>['apiKey']>;
 
 export interface UsersHandlerDeps extends ActiveProfileHandlerDeps {
-  keychain: Pick<Keychain, 'getApiKeyPublic'>;
+  keychain: Pick<Keychain, 'getApiKeyPublic' | 'listApiKeys'>;
+  /** This desktop's profiles: which of a user's API keys are on its hardware tokens (the public keys they pinned). */
+  profiles: Pick<Profiles, 'list'>;
+  /** Reads a hardware token key's public key from the token itself (after its PIN), for a new API key. */
+  tokenKeys: Pick<TokenKeys, 'find'>;
 }
 
 const CURVE_TYPES = { p256: 'API_KEY_CURVE_P256', secp256k1: 'API_KEY_CURVE_SECP256K1', ed25519: 'API_KEY_CURVE_ED25519' } as const;
 
-export function usersHandlers({ active, now, keychain }: UsersHandlerDeps): Pick<IpcHandlers, UsersChannel> {
-  /** The service's API key parameters: a pasted public key as given, a keychain key by its stored public key. */
+export function usersHandlers({ active, now, keychain, profiles, tokenKeys }: UsersHandlerDeps): Pick<IpcHandlers, UsersChannel> {
+  /**
+   * The service's API key parameters: a pasted public key as given, a keychain key by its stored public key, a token
+   * key by the public key the token itself answers (never one the window sends).
+   */
   const apiKeyParams = async (apiKey: NewApiKey): Promise<ApiKeyParams> => {
     if (apiKey.kind === 'public-key') return { apiKeyName: apiKey.apiKeyName, publicKey: apiKey.publicKey, curveType: CURVE_TYPES[apiKey.curve] };
+    if (apiKey.kind === 'token') {
+      const { apiKeyName, ...ref } = apiKey;
+      const found = await tokenKeys.find(ref);
+      return { apiKeyName, publicKey: found.publicKey, curveType: CURVE_TYPES.p256 };
+    }
     const stored = await keychain.getApiKeyPublic(apiKey.keyName);
     if (stored.missing) {
       throw new QkError('KEY_NOT_FOUND', `the OS keychain no longer holds the private key of ${stored.name}; create another key for this user`, {
@@ -60,20 +83,40 @@ export function usersHandlers({ active, now, keychain }: UsersHandlerDeps): Pick
     // The stamp check refuses such a deletion before asking anyone (stamp-check.ts): the screen says so beforehand.
     'users.deletionCheck': async ({ userId }) => {
       const { client, profile } = await active.services();
-      const [snapshot, ownKey] = await Promise.all([
-        readOrganization(client),
-        keychain.getApiKeyPublic(profile.apiKeyName).then(
-          (key) => key.publicKey,
-          () => undefined,
-        ),
-      ]);
+      const [snapshot, ownKey] = await Promise.all([readOrganization(client), ownPublicKeyOf(profile, keychain)]);
       const refusal = lockOutOf(
         { type: 'ACTIVITY_TYPE_DELETE_USERS', intent: { deleteUsersIntent: { userIds: [userId] } } },
         snapshot,
         ownKey,
         profile.name,
+        now(),
       );
       return refusal === undefined ? {} : { refusal };
+    },
+    // Each credential with what removing it would leave, and the lock-out guard's refusal where the stamp check would refuse it.
+    'users.credentials': async ({ userId }) => {
+      const { client, profile } = await active.services();
+      const [snapshot, ownKey, desktopProfiles, keychainKeys] = await Promise.all([
+        readOrganization(client),
+        ownPublicKeyOf(profile, keychain),
+        profiles.list(),
+        keychain.listApiKeys(),
+      ]);
+      const user = snapshot.users.find((candidate) => candidate.userId === userId);
+      if (user === undefined) throw new QkError('NOT_FOUND', `no user of this organization has id ${userId}`, { userId });
+      const nowMs = now();
+      const credentials = credentialsOf(user, { profiles: desktopProfiles, keychainKeys }, nowMs, ({ id }, isAuthenticator) =>
+        lockOutOf(
+          isAuthenticator
+            ? { type: 'ACTIVITY_TYPE_DELETE_AUTHENTICATORS', intent: { deleteAuthenticatorsIntent: { userId, authenticatorIds: [id] } } }
+            : { type: 'ACTIVITY_TYPE_DELETE_API_KEYS', intent: { deleteApiKeysIntent: { userId, apiKeyIds: [id] } } },
+          snapshot,
+          ownKey,
+          profile.name,
+          nowMs,
+        ),
+      );
+      return { userId, userName: visibleText(user.userName), credentials };
     },
     'users.setTags': async ({ userId, tagIds }) => {
       if (tagIds.length === 0) {
