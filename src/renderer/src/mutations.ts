@@ -34,6 +34,7 @@ export const READ_CHANNELS = [
   'inbox.list',
   'organization.lookup',
   'users.deletionCheck',
+  'users.credentials',
   'policies.list',
   'policies.get',
   'policies.review',
@@ -69,12 +70,21 @@ export type WriteChannel = Exclude<Channel, ReadChannel>;
 /** This desktop's journal records each activity it posts, each vote, each change of a profile or a key. */
 const JOURNAL: readonly ReadChannel[] = ['journal.list', 'journal.verify'];
 /** The organization lookup names users, tags, wallets, tokens and contracts for every reading (policies, cards). */
-const ORGANIZATION: readonly ReadChannel[] = ['organization.lookup', 'users.deletionCheck', ...JOURNAL];
+const ORGANIZATION: readonly ReadChannel[] = ['organization.lookup', 'users.deletionCheck', 'users.credentials', ...JOURNAL];
 /** Keys are listed on the Keys screen, in the profiles that use them and in the export and decrypt forms. */
 const API_KEYS: readonly ReadChannel[] = ['keys.listApiKeys', 'profiles.list', 'profiles.get', 'profiles.getActive', ...JOURNAL];
 const ENCRYPTION_KEYS: readonly ReadChannel[] = ['keys.listEncryptionKeys', ...JOURNAL];
 /** The header follows profiles.getActive; main's profile event also marks every profile-scoped read stale. */
-const PROFILES: readonly ReadChannel[] = ['profiles.list', 'profiles.get', 'profiles.getActive', 'keys.listApiKeys', 'sandbox.status', ...JOURNAL];
+const PROFILES: readonly ReadChannel[] = [
+  'profiles.list',
+  'profiles.get',
+  'profiles.getActive',
+  'keys.listApiKeys',
+  'sandbox.status',
+  // Which of a user's keys are this desktop's follows the profiles' keys.
+  'users.credentials',
+  ...JOURNAL,
+];
 /** Wallets and private keys, their accounts, and the exports asked for (an export that waits for votes joins them). */
 const WALLETS: readonly ReadChannel[] = ['wallets.list', 'wallets.accounts', 'privateKeys.list', 'exports.requests', ...ORGANIZATION];
 const POLICIES: readonly ReadChannel[] = ['policies.list', 'policies.get', ...ORGANIZATION];
