@@ -10,8 +10,8 @@ import { verifyTurnkeyWebhookSignature } from '@turnkey/crypto';
 export interface ReceivedDelivery {
   headers: IncomingHttpHeaders;
   rawBody: Buffer;
-  /** `performance.now()` when its body had arrived. */
-  receivedAt: number;
+  /** Wall-clock milliseconds when its body had arrived, comparable with the Sandbox's own timestamps in one process. */
+  receivedAtMs: number;
 }
 
 export interface WebhookReceiver {
@@ -27,7 +27,7 @@ export async function startWebhookReceiver(answer: (delivery: ReceivedDelivery) 
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const delivery = { headers: request.headers, rawBody: Buffer.concat(chunks), receivedAt: performance.now() };
+      const delivery = { headers: request.headers, rawBody: Buffer.concat(chunks), receivedAtMs: Date.now() };
       received.push(delivery);
       response.statusCode = answer(delivery);
       response.end();
