@@ -6,36 +6,11 @@
  * leave it whole. Inside an open transaction nothing is remembered: the transaction's own writes could still roll back.
  */
 import type { Repositories } from '../store';
-import { Connection } from '../store/connection';
+import { TableMemo } from '../store/table-memo';
 import type { ApiKeyRecord } from '../store/api-keys';
 import type { IpAllowlistRecord } from '../store/ip-allowlists';
 import type { OrganizationRecord } from '../store/organizations';
 import type { UserRecord } from '../store/users';
-
-/** Per kind of row; beyond this the kind starts over (keys come from verified stamps, but anyone can make keys). */
-const MAX_ENTRIES_PER_KIND = 4096;
-
-class Memo<T> {
-  private readonly entries = new Map<string, T>();
-  private changeCounter: number | undefined;
-
-  /** `tables`: every table the rows of this kind are read from. */
-  constructor(private readonly tables: readonly string[]) {}
-
-  get(key: string, load: () => T, remember: boolean): T {
-    if (!remember) return load();
-    const counter = Connection.changeCounterOf(this.tables);
-    if (counter !== this.changeCounter) {
-      this.entries.clear();
-      this.changeCounter = counter;
-    }
-    if (this.entries.has(key)) return this.entries.get(key) as T;
-    const value = load();
-    if (this.entries.size >= MAX_ENTRIES_PER_KIND) this.entries.clear();
-    this.entries.set(key, value);
-    return value;
-  }
-}
 
 /** Shared records are frozen: a caller that tried to modify one would otherwise change it for every later request. */
 function frozen<T extends object>(record: T | undefined): T | undefined {
@@ -46,10 +21,10 @@ export class AuthLookups {
   private static readonly byRepositories = new WeakMap<Repositories, AuthLookups>();
 
   private remember = false;
-  private readonly organizations = new Memo<OrganizationRecord | undefined>(['organizations']);
-  private readonly apiKeys = new Memo<readonly ApiKeyRecord[]>(['api_keys']);
-  private readonly users = new Memo<UserRecord | undefined>(['users']);
-  private readonly ipAllowlists = new Memo<IpAllowlistRecord | undefined>(['ip_allowlists']);
+  private readonly organizations = new TableMemo<OrganizationRecord | undefined>(['organizations']);
+  private readonly apiKeys = new TableMemo<readonly ApiKeyRecord[]>(['api_keys']);
+  private readonly users = new TableMemo<UserRecord | undefined>(['users']);
+  private readonly ipAllowlists = new TableMemo<IpAllowlistRecord | undefined>(['ip_allowlists']);
 
   private constructor(private readonly repositories: Repositories) {}
 

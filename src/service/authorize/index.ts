@@ -17,8 +17,9 @@ import {
 import { QkError } from '../../shared/errors';
 import { WEBAUTHN_CREDENTIAL_TYPE } from '../auth/credentials';
 import type { Repositories } from '../store';
-import type { OrganizationRecord } from '../store/organizations';
+import type { OrganizationRecord, RootQuorum } from '../store/organizations';
 import type { PolicyRecord } from '../store/policies';
+import { deepFrozen, TableMemo } from '../store/table-memo';
 import { answerInSlice, type DecisionInput, type PolicyJob, type PolicyJobResults } from './policy-jobs';
 import type { PolicyJobRunner } from './policy-pool';
 import type { EligibilitySearch, SearchedUser, VoteEligibility } from './vote-search';
@@ -65,14 +66,53 @@ async function answered<K extends PolicyJob['kind']>(
   return answer.result;
 }
 
+/**
+ * What every decision reads of an organization (its policies and root quorum, each approver's user and tags), kept per
+ * connection while its tables are unchanged (table-memo.ts), so a run of activities reads it once, not per decision.
+ */
+class DecisionReads {
+  private static readonly byRepositories = new WeakMap<Repositories, DecisionReads>();
+  private readonly policyLists = new TableMemo<PolicyRecord[]>(['policies']);
+  private readonly rootQuorums = new TableMemo<RootQuorum>(['organizations', 'root_quorum_members']);
+  private readonly users = new TableMemo<PolicyUser>(['users', 'user_tag_members']);
+
+  private constructor(private readonly store: Repositories) {}
+
+  static of(store: Repositories): DecisionReads {
+    let reads = DecisionReads.byRepositories.get(store);
+    if (reads === undefined) {
+      reads = new DecisionReads(store);
+      DecisionReads.byRepositories.set(store, reads);
+    }
+    return reads;
+  }
+
+  policies(organizationId: string): PolicyRecord[] {
+    const load = () => deepFrozen(this.store.policies.listByOrganization(organizationId));
+    return this.policyLists.get(organizationId, load, this.policyLists.mayRemember(this.store.connection));
+  }
+
+  rootQuorum(organizationId: string): RootQuorum {
+    const load = () => deepFrozen(this.store.organizations.rootQuorum(organizationId));
+    return this.rootQuorums.get(organizationId, load, this.rootQuorums.mayRemember(this.store.connection));
+  }
+
+  user(userId: string): PolicyUser {
+    const load = (): PolicyUser => {
+      const user = this.store.users.get(userId);
+      return deepFrozen({
+        id: userId,
+        tags: this.store.userTags.tagIdsOfUser(userId),
+        ...(user?.email === undefined ? {} : { email: user.email }),
+        ...(user?.name === undefined ? {} : { alias: user.name }),
+      });
+    };
+    return this.users.get(userId, load, this.users.mayRemember(this.store.connection));
+  }
+}
+
 function policyUser(store: Repositories, userId: string): PolicyUser {
-  const user = store.users.get(userId);
-  return {
-    id: userId,
-    tags: store.userTags.tagIdsOfUser(userId),
-    ...(user?.email === undefined ? {} : { email: user.email }),
-    ...(user?.name === undefined ? {} : { alias: user.name }),
-  };
+  return DecisionReads.of(store).user(userId);
 }
 
 /** What a condition is evaluated over: the activity and the rows it names. */
@@ -96,7 +136,7 @@ function engineApprovers(store: Repositories, approvers: readonly Approver[]): E
 }
 
 function isRootUser(store: Repositories, organizationId: string, userId: string): boolean {
-  return store.organizations.rootQuorum(organizationId).userIds.includes(userId);
+  return DecisionReads.of(store).rootQuorum(organizationId).userIds.includes(userId);
 }
 
 /** Whether the policy's time window holds at `now`; a policy without one is always active, one that errs is not. */
@@ -109,12 +149,12 @@ export function policyTimeStatus(policy: PolicyRecord, now: number): { active: b
 function decisionInput(request: AuthorizationRequest): DecisionInput {
   const { store, organization } = request;
   return {
-    policies: store.policies.listByOrganization(organization.id),
+    policies: DecisionReads.of(store).policies(organization.id),
     activityType: request.activityType,
     params: request.params,
     condition: conditionContext(request),
     approvers: engineApprovers(store, request.approvers),
-    rootQuorum: store.organizations.rootQuorum(organization.id),
+    rootQuorum: DecisionReads.of(store).rootQuorum(organization.id),
     now: request.now,
   };
 }
@@ -194,7 +234,7 @@ export function eligibilitySearch(request: ConditionRequest & Pick<Authorization
   return {
     userId,
     users,
-    policies: store.policies.listByOrganization(organization.id),
+    policies: DecisionReads.of(store).policies(organization.id),
     condition: conditionContext(request),
     now: request.now,
   };

@@ -108,6 +108,12 @@ export class Connection {
     return this.tablesWithSideEffects;
   }
 
+  /** Whether the open transaction has written any of `tables` (so what it reads of them may still roll back). */
+  wroteInTransaction(tables: readonly string[]): boolean {
+    if (!this.db.isTransaction) return false;
+    return this.writtenInTransaction.has(ANY_TABLE) || tables.some((table) => this.writtenInTransaction.has(table));
+  }
+
   private noteWritten(table: string): void {
     noteChanged(table);
     if (this.db.isTransaction) this.writtenInTransaction.add(table);
