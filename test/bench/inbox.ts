@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ActivityFeeds } from '../../src/main/activities/feed.js';
-import { Readings } from '../../src/main/activities/readings.js';
 import { ApiClient } from '../../src/main/client/api-client.js';
 import { AppEvents } from '../../src/main/events/app-events.js';
 import { Inbox } from '../../src/main/inbox/inbox.js';
@@ -16,11 +15,11 @@ import { Keychain } from '../../src/main/keychain/keychain.js';
 import { AppLock } from '../../src/main/lock/lock.js';
 import { Profiles, type Profile } from '../../src/main/profiles/profiles.js';
 import { Settings } from '../../src/main/settings/settings.js';
-import { readOrganization } from '../../src/main/signing/organization.js';
 import { Stamper } from '../../src/main/stamper/stamper.js';
 import { stampPublicKeyOf } from '../../src/service/auth/stamp-public-key.js';
 import { MemoryStore } from '../support/memory-secret-store.js';
 import { NotificationRecorder } from '../support/notification-recorder.js';
+import { standInReadings } from '../support/stand-in-readings.js';
 import { startServiceProcess, stopServiceProcess } from './service.js';
 
 const PROFILES = 20;
@@ -89,15 +88,7 @@ export async function run(): Promise<void> {
       feeds,
       profiles,
       // Main's readings, as the app makes them: a row is shown once main has read who may vote on it.
-      readingsFor: (profile) =>
-        new Readings({
-          keychain: { listEncryptionKeys: async () => [] },
-          tokens: { list: async () => [] },
-          now: Date.now,
-          profileName: profile.name,
-          organization: () => readOrganization(clientFor(profile)),
-          signing: () => Promise.reject(new Error('these renames sign nothing')),
-        }),
+      readingsFor: (profile) => standInReadings({ profileName: profile.name, client: () => clientFor(profile), now: Date.now }),
       settings,
       lock,
       notifier: new NotificationRecorder(),

@@ -7,7 +7,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Readings } from '../../src/main/activities/readings';
 import { ActivityFeeds, MAX_BACK_OFF_MS } from '../../src/main/activities/feed';
 import { ApiClient } from '../../src/main/client/api-client';
 import { AppEvents } from '../../src/main/events/app-events';
@@ -16,12 +15,12 @@ import { Keychain } from '../../src/main/keychain/keychain';
 import { AppLock } from '../../src/main/lock/lock';
 import { Profiles, type Profile } from '../../src/main/profiles/profiles';
 import { Settings } from '../../src/main/settings/settings';
-import { readOrganization } from '../../src/main/signing/organization';
 import { Stamper } from '../../src/main/stamper/stamper';
 import { QkError } from '../../src/shared/errors';
 import type { AppEvent } from '../../src/shared/ipc/events';
 import { MemoryStore } from '../support/memory-secret-store';
 import { NotificationRecorder } from '../support/notification-recorder';
+import { standInReadings } from '../support/stand-in-readings';
 import { startTestService, type ApiPublicKey, type TestKey, type TestService } from '../support/service';
 
 let dataDir: string;
@@ -90,15 +89,7 @@ function inboxOf({ lock = new AppLock(), failFor }: { lock?: AppLock; failFor?: 
     feeds,
     profiles,
     // Main's readings, as the app makes them: each row's vote reading says who is asked and whose approval completes it.
-    readingsFor: (profile) =>
-      new Readings({
-        keychain: { listEncryptionKeys: async () => [] },
-        tokens: { list: async () => [] },
-        now: service.clock.now,
-        profileName: profile.name,
-        organization: () => readOrganization(clientOf(profile)),
-        signing: () => Promise.reject(new Error('these renames sign nothing')),
-      }),
+    readingsFor: (profile) => standInReadings({ profileName: profile.name, client: () => clientOf(profile), now: service.clock.now }),
     settings,
     lock,
     notifier: notifications,
