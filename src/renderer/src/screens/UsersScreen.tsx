@@ -10,6 +10,7 @@ import { RowAction } from '../components/RowAction';
 import { SelectField, type SelectOption } from '../components/SelectField';
 import { TableHead } from '../components/TableHead';
 import { NameField } from '../components/TextFields';
+import { UserCredentialsDialog } from '../components/UserCredentialsDialog';
 import { WaitingForVotes } from '../components/WaitingForVotes';
 import { useAction, type Action } from '../mutations';
 import { useChannel } from '../queries';
@@ -35,6 +36,7 @@ export function UsersScreen() {
   const [editingTags, setEditingTags] = useState<User>();
   const [addingKeyTo, setAddingKeyTo] = useState<User>();
   const [deleting, setDeleting] = useState<User>();
+  const [credentialsOf, setCredentialsOf] = useState<User>();
 
   const finished = (what: string, result: Outcome | undefined) => {
     if (result === undefined) return;
@@ -113,6 +115,7 @@ export function UsersScreen() {
                       )}
                     </td>
                     <td className="row-actions">
+                      <RowAction verb="Credentials" subject={`of ${user.userName}`} onClick={() => setCredentialsOf(user)} />
                       <RowAction verb="Edit tags" subject={`of ${user.userName}`} onClick={() => setEditingTags(user)} />
                       <RowAction verb="Add API key" subject={`for ${user.userName}`} onClick={() => setAddingKeyTo(user)} />
                       <RowAction verb="Delete" subject={user.userName} danger onClick={() => setDeleting(user)} />
@@ -151,6 +154,16 @@ export function UsersScreen() {
           onDone={(result) => {
             setAddingKeyTo(undefined);
             finished(`Add an API key for ${addingKeyTo.userName}`, result);
+          }}
+        />
+      )}
+      {credentialsOf !== undefined && (
+        <UserCredentialsDialog
+          user={credentialsOf}
+          onClose={() => setCredentialsOf(undefined)}
+          onDone={(what, result) => {
+            setCredentialsOf(undefined);
+            finished(what, result);
           }}
         />
       )}
