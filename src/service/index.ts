@@ -259,7 +259,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       policyWorkers,
     };
     const routes = buildRouteTable(servedFamilies);
-    const snapshots = new SandboxSnapshots({ store, clock, forgetCachedRows: () => enclave.forgetWallets(), newId: randomUUID });
+    const snapshots = new SandboxSnapshots({ store, clock, forgetCachedRows: () => enclave.forgetSigningKeys(), newId: randomUUID });
     const httpRoutes: HttpRoute[] = [];
     const app = buildServer(deps, routes, {
       onRoute: (route) => httpRoutes.push(route),

@@ -43,6 +43,8 @@ const QOS_ENCRYPT_SALT = utf8Encode('qos_p256_encrypt');
 const QOS_SIGN_SALT = utf8Encode('qos_p256_sign');
 /** Seeds kept for wallet-account signatures (see seed-cache.ts for why and how they are bounded). */
 const SIGNING_SEED_LIMITS = { maxSeeds: 32, lifetimeMs: 60_000 };
+/** Stored private keys kept opened (and checked) after they signed, as wallet seeds are. */
+const OPENED_PRIVATE_KEY_LIMITS = { maxSeeds: 256, lifetimeMs: 60_000 };
 
 export interface WalletSecret {
   mnemonic: string;
@@ -120,6 +122,14 @@ function decodeWalletSecret(bytes: Uint8Array): WalletSecret {
   return JSON.parse(utf8Decode(bytes, 'sealed wallet')) as WalletSecret;
 }
 
+/** The refusal to sign with a stored key that does not match the public key stored beside it. */
+function mismatchedKey(source: SigningKeySource): QkError {
+  return new QkError(
+    'INTERNAL',
+    `the stored key behind ${source.kind === 'privateKey' ? `private key ${source.privateKeyId}` : `wallet ${source.walletId} at ${source.path}`} does not match its public key`,
+  );
+}
+
 export class Enclave {
   /** P-256 key the enclave signs bundles with: uncompressed public key (130 hex), private scalar hex. */
   readonly signingKey: { readonly publicKey: string; readonly privateKey: string };
@@ -131,6 +141,7 @@ export class Enclave {
   private readonly appProofSigningKey: Uint8Array;
   private readonly attestedBoot: BootProof;
   private readonly signingSeeds = new SeedCache(SIGNING_SEED_LIMITS);
+  private readonly openedPrivateKeys = new SeedCache(OPENED_PRIVATE_KEY_LIMITS);
   private readonly signingPool: SigningPool;
 
   constructor(options: {
@@ -474,32 +485,44 @@ export class Enclave {
     });
   }
 
+  /** `use` must copy the key's secret before it first awaits (the signing pool does): it is zeroed once `use` returns. */
   private async withSigningKey<T>(source: SigningKeySource, use: (key: SigningKey) => Promise<T>): Promise<T> {
-    const { privateKey: secret, publicKey } = await this.openSigningKey(source);
+    if (source.kind === 'privateKey') return await this.withPrivateKey(source, use);
+    const { privateKey: secret, publicKey } = await this.openWalletAccountKey(source);
     try {
-      if (bytesToHex(publicKey) !== source.publicKey.toLowerCase()) {
-        throw new QkError(
-          'INTERNAL',
-          `the stored key behind ${source.kind === 'privateKey' ? `private key ${source.privateKeyId}` : `wallet ${source.walletId} at ${source.path}`} does not match its public key`,
-        );
-      }
+      if (bytesToHex(publicKey) !== source.publicKey.toLowerCase()) throw mismatchedKey(source);
       return await use({ curve: source.curve, secret, publicKey });
     } finally {
       zeroize(secret);
     }
   }
 
-  /** The key at `source` with its public key, computed from the opened private key (derivation computes it too). */
-  private async openSigningKey(source: SigningKeySource): Promise<DerivedKey> {
-    if (source.kind === 'privateKey') {
+  /**
+   * A stored private key is opened and checked against its public key once, then kept opened for what it signs in the
+   * next minute instead of both on the event loop per signature. The kept key is bound to the sealed bytes, curve and
+   * public key it was checked with: a row that differs in any opens and is checked again, and a deleted key is
+   * forgotten (forgetPrivateKey).
+   */
+  private async withPrivateKey<T>(source: Extract<SigningKeySource, { kind: 'privateKey' }>, use: (key: SigningKey) => Promise<T>): Promise<T> {
+    const publicKey = source.publicKey.toLowerCase();
+    const checkedAgainst = `${source.curve}:${publicKey}:${createHash('sha256').update(source.sealedSecret).digest('hex')}`;
+    const openChecked = async (): Promise<Uint8Array> => {
       const secret = open(this.sealingKey, source.sealedSecret, sealedRow.privateKey(source.privateKeyId));
       try {
-        return { privateKey: secret, publicKey: publicKeyFromPrivate(source.curve, secret) };
+        if (bytesToHex(publicKeyFromPrivate(source.curve, secret)) !== publicKey) throw mismatchedKey(source);
+        return secret;
       } catch (error) {
         zeroize(secret);
         throw error;
       }
-    }
+    };
+    return await this.openedPrivateKeys.use(source.privateKeyId, checkedAgainst, openChecked, (secret) =>
+      use({ curve: source.curve, secret, publicKey: hexToBytes(publicKey, 'stored public key') }),
+    );
+  }
+
+  /** The wallet account's key with its public key, both derived from the wallet's seed. */
+  private async openWalletAccountKey(source: Extract<SigningKeySource, { kind: 'walletAccount' }>): Promise<DerivedKey> {
     const { walletId, sealedSecret } = source;
     return this.signingSeeds.use(
       walletId,
@@ -517,14 +540,20 @@ export class Enclave {
     this.signingSeeds.forget(walletId);
   }
 
-  /** Zeroes every seed kept for signing: the database's wallets were replaced (a snapshot restored). */
-  forgetWallets(): void {
-    this.signingSeeds.clear();
+  /** Zeroes the private key `privateKeyId` kept opened for signing; deleting a private key calls it. */
+  forgetPrivateKey(privateKeyId: string): void {
+    this.openedPrivateKeys.forget(privateKeyId);
   }
 
-  /** Zeroes the seeds kept for signing and stops the signing workers; the service calls it when it stops. */
-  async close(): Promise<void> {
+  /** Zeroes every seed and private key kept for signing: the database's keys were replaced (a snapshot restored). */
+  forgetSigningKeys(): void {
     this.signingSeeds.clear();
+    this.openedPrivateKeys.clear();
+  }
+
+  /** Zeroes the seeds and keys kept for signing and stops the signing workers; the service calls it when it stops. */
+  async close(): Promise<void> {
+    this.forgetSigningKeys();
     await this.signingPool.close();
   }
 

@@ -149,6 +149,7 @@ export const privateKeysFamily: Family = {
       execute(ctx, params) {
         for (const key of checkDeletions(ctx.store, ctx.organizationId, params.privateKeyIds, params.deleteWithoutExport === true)) {
           ctx.store.privateKeys.delete(ctx.organizationId, key.id);
+          ctx.enclave.forgetPrivateKey(key.id);
         }
         return { privateKeyIds: params.privateKeyIds };
       },

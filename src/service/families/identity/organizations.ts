@@ -289,7 +289,10 @@ export function organizationsFamily(options: { oidc: OidcVerifier }): Family {
             store.wallets.delete(organizationId, wallet.id);
             ctx.enclave.forgetWallet(wallet.id);
           }
-          for (const key of store.privateKeys.listByOrganization(organizationId)) store.privateKeys.delete(organizationId, key.id);
+          for (const key of store.privateKeys.listByOrganization(organizationId)) {
+            store.privateKeys.delete(organizationId, key.id);
+            ctx.enclave.forgetPrivateKey(key.id);
+          }
           store.secrets.deleteByOrganization(organizationId);
           store.oauth2Credentials.deleteByOrganization(organizationId);
           store.fiatOnRampCredentials.deleteByOrganization(organizationId);
