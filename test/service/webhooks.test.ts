@@ -4,73 +4,51 @@
  * verifier and the key the JWKS route publishes), a 5xx is tried again, and what the Sandbox refuses is refused before
  * anything is recorded.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifyTurnkeyWebhookSignature } from '@turnkey/crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { signerFromPrivateKey } from '../../src/shared/crypto/stamp';
 import { base64UrlEncode, utf8Encode } from '../../src/shared/crypto/encoding';
 import { copySeedFixture, type SeedCopy } from '../support/seed';
 import { refusal, startTestService, type TestKey, type TestService } from '../support/service';
+import {
+  startWebhookReceiver,
+  verifyDelivery,
+  webhookVerificationKey,
+  type ReceivedDelivery,
+  type WebhookReceiver,
+  type WebhookVerificationKey,
+} from '../support/webhook-receiver';
 
 const ACTIVITY_UPDATES = 'ACTIVITY_UPDATES';
 /** Generous: deliveries run off the requests, and a retry waits half a second. */
 const DELIVERY_WAIT_MS = 30_000;
 
-interface Received {
-  headers: IncomingHttpHeaders;
-  rawBody: Buffer;
-}
-
 /** A webhook receiver on 127.0.0.1 that records every request and answers what `answer` says (200 by default). */
-async function startReceiver(answer: (received: Received) => number = () => 200) {
-  const received: Received[] = [];
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const delivery = { headers: request.headers, rawBody: Buffer.concat(chunks) };
-      received.push(delivery);
-      response.statusCode = answer(delivery);
-      response.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  receivers.push(server);
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/turnkey-webhooks`, received };
+async function startReceiver(answer?: (received: ReceivedDelivery) => number): Promise<WebhookReceiver> {
+  const receiver = await startWebhookReceiver(answer);
+  webhookReceivers.push(receiver);
+  return receiver;
 }
 
 const services: TestService[] = [];
 const receivers: Server[] = [];
+const webhookReceivers: WebhookReceiver[] = [];
 const copies: SeedCopy[] = [];
 afterEach(async () => {
   for (const service of services.splice(0)) await service.close();
   for (const server of receivers.splice(0)) await new Promise((resolve) => server.close(resolve));
+  for (const receiver of webhookReceivers.splice(0)) await receiver.close();
   for (const copy of copies.splice(0)) copy.remove();
 });
 
 /** The JWKS key as @turnkey/crypto's verifier takes it: its id and the raw public key in hex. */
-async function verificationKeyOf(t: TestService) {
-  const response = await fetch(`${t.info.baseUrl}/public/v1/discovery/webhooks/jwks`);
-  expect(response.status).toBe(200);
-  const { keys } = (await response.json()) as { keys: { kid: string; x: string; crv: string }[] };
-  expect(keys).toHaveLength(1);
-  expect(keys[0]!.crv).toBe('Ed25519');
-  return { keyId: keys[0]!.kid, publicKey: Buffer.from(keys[0]!.x, 'base64url').toString('hex'), algorithm: 'ed25519' as const };
-}
+const verificationKeyOf = (t: TestService) => webhookVerificationKey(t.info.baseUrl);
 
-/** Verifies a delivery exactly as Turnkey's documentation says a receiver does, with the SDK's own helper. */
-function verified(t: TestService, key: Awaited<ReturnType<typeof verificationKeyOf>>, delivery: Received) {
-  return verifyTurnkeyWebhookSignature({
-    headers: delivery.headers,
-    body: delivery.rawBody,
-    verificationKeys: [key],
-    maxTimestampAgeMs: 5 * 60 * 1000,
-    nowMs: t.clock.now(),
-  });
-}
+/** Verifies a delivery exactly as Turnkey's documentation says a receiver does, at the Sandbox's time. */
+const verified = (t: TestService, key: WebhookVerificationKey, delivery: ReceivedDelivery) => verifyDelivery(key, delivery, t.clock.now());
 
-function activityOf(delivery: Received): { id: string; status: string; organizationId: string; type: string } {
+function activityOf(delivery: ReceivedDelivery): { id: string; status: string; organizationId: string; type: string } {
   return JSON.parse(delivery.rawBody.toString('utf8')) as { id: string; status: string; organizationId: string; type: string };
 }
 

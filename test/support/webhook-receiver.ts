@@ -55,8 +55,9 @@ export interface WebhookVerificationKey {
 export async function webhookVerificationKey(baseUrl: string): Promise<WebhookVerificationKey> {
   const response = await fetch(`${baseUrl}/public/v1/discovery/webhooks/jwks`);
   if (response.status !== 200) throw new Error(`the JWKS route answered ${response.status}`);
-  const { keys } = (await response.json()) as { keys: { kid: string; x: string }[] };
+  const { keys } = (await response.json()) as { keys: { kid: string; x: string; crv: string }[] };
   if (keys.length !== 1) throw new Error(`the JWKS route lists ${keys.length} keys, not one`);
+  if (keys[0]!.crv !== 'Ed25519') throw new Error(`the JWKS key is ${keys[0]!.crv}, not Ed25519`);
   return { keyId: keys[0]!.kid, publicKey: Buffer.from(keys[0]!.x, 'base64url').toString('hex'), algorithm: 'ed25519' };
 }
 
