@@ -2,12 +2,13 @@
  * An activity waiting for this user's MFA step (docs/architecture.md#one-answer-per-vote): Bea's MFA policy asks her
  * desk's API key for every signing request, she proposes one with her CI key, and it waits in
  * ACTIVITY_STATUS_AUTHENTICATORS_NEEDED. On her desk's profile the card says it needs her API key approval, main's
- * confirmation says which step the approval is, and approving completes it. Shot in both themes.
+ * confirmation says which step the approval is, and approving completes it; the Policies screen reads the MFA policy
+ * in words. Shot in both themes.
  */
 import { ApiClient } from '../../src/main/client/api-client';
 import { Stamper } from '../../src/main/stamper/stamper';
 import { ETHEREUM_WALLET_ACCOUNT, voteDesk } from '../support/vote-scenario';
-import { done, expect, screenshotBothThemes, test } from './fixtures';
+import { done, expect, openScreen, screenshotBothThemes, test } from './fixtures';
 
 // Setting up an organization through the Sandbox takes most of a minute on a loaded two-core machine.
 test.describe.configure({ timeout: 120_000 });
@@ -75,4 +76,12 @@ test('a sign request waiting for the API key step of an MFA policy: the card say
   await expect(page.getByRole('status', { name: 'Your vote' })).toContainText('is done');
   const after = await root.query('get_activity', { activityId: proposed.activity.id });
   expect(after.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+
+  // The Policies screen reads the MFA policy in words, its condition read as a policy's.
+  await openScreen(page, 'Policies');
+  const mfaPolicies = page.getByRole('table', { name: 'MFA policies' });
+  await expect(mfaPolicies.getByRole('row', { name: /Signing from the desk/ })).toContainText(
+    'Activities where activity.action == \'SIGN\' need, in order: the API key "Bea" — for Bea',
+  );
+  await screenshotBothThemes(page, 'mfa-policies-in-words', mfaPolicies);
 });

@@ -288,6 +288,18 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
       },
     },
   ],
+  'policies.mfaList': [
+    {
+      mfaPolicyId: 'm1',
+      mfaPolicyName: 'Signing from the desk',
+      userId: 'u1',
+      userName: 'Bea',
+      order: 0,
+      condition: "activity.action == 'SIGN'",
+      conditionReading: [{ text: "activity.action == 'SIGN'" }],
+      requirement: 'need, in order: a passkey, then an API key — for Bea',
+    },
+  ],
   'policies.review': [
     {
       field: 'consensus',

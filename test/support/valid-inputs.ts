@@ -94,6 +94,7 @@ export const validInputs: { [C in Channel]: ChannelInput<C> } = {
   'users.removeApiKeys': { userId: ACTIVITY_ID, apiKeyIds: [ACTIVITY_ID] },
   'policies.list': {},
   'policies.mfaList': {},
+  'policies.mfaList': {},
   'policies.get': { policyId: ACTIVITY_ID },
   'policies.create': { name: 'allow ops', effect: 'EFFECT_ALLOW', condition: 'true', consensus: 'true', notes: 'n' },
   'policies.update': { policyId: ACTIVITY_ID, changes: { name: 'renamed' } },

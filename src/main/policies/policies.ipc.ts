@@ -8,7 +8,8 @@ import { signingFor } from '../signing/signing';
 import type { DeclaredTokens } from '../tokens/declared-tokens';
 import { rehearsePolicies } from './history';
 import { lintDraftPolicy } from './lint';
-import { policyReadingOf, policyReview, readPolicyNames } from './policy-words';
+import { mfaPoliciesInWords } from './mfa-policy-words';
+import { policyNamesOf, policyReadingOf, policyReview, readPolicyNames } from './policy-words';
 
 type PolicyChannel = Extract<keyof IpcHandlers, `policies.${string}`>;
 
@@ -29,6 +30,10 @@ export function policiesHandlers({ active, now, tokens, settings }: PolicyHandle
         const view = policyView(policy);
         return { ...view, reading: policyReadingOf(view, names) };
       });
+    },
+    'policies.mfaList': async () => {
+      const snapshot = await (await active.services()).organization.snapshot();
+      return mfaPoliciesInWords(snapshot.users, policyNamesOf(snapshot, await tokens.list()));
     },
     'policies.review': async ({ before, after }) => policyReview(before, after, await readPolicyNames((await active.services()).client, tokens)),
     'policies.read': async (policy) => policyReadingOf(policy, await readPolicyNames((await active.services()).client, tokens)),

@@ -36,6 +36,7 @@ export const READ_CHANNELS = [
   'users.deletionCheck',
   'users.credentials',
   'policies.list',
+  'policies.mfaList',
   'policies.get',
   'policies.review',
   'policies.read',
@@ -87,7 +88,7 @@ const PROFILES: readonly ReadChannel[] = [
 ];
 /** Wallets and private keys, their accounts, and the exports asked for (an export that waits for votes joins them). */
 const WALLETS: readonly ReadChannel[] = ['wallets.list', 'wallets.accounts', 'privateKeys.list', 'exports.requests', ...ORGANIZATION];
-const POLICIES: readonly ReadChannel[] = ['policies.list', 'policies.get', ...ORGANIZATION];
+const POLICIES: readonly ReadChannel[] = ['policies.list', 'policies.mfaList', 'policies.get', ...ORGANIZATION];
 /** A vote's queue, history and card re-read on main's activity event for it (queries.ts), not twice. */
 const NOTHING_HERE: readonly ReadChannel[] = [];
 

@@ -16,6 +16,7 @@ import { useDebouncedValue } from '../hooks';
 import { useAction } from '../mutations';
 import { useChannel } from '../queries';
 import { changedFields, EMPTY_DRAFT, type PolicyDraft } from '../policy/draft';
+import { MfaPolicyList } from '../components/MfaPolicyList';
 import { PolicyExpression } from '../components/PolicyExpression';
 import { PolicyDryRun, SigningTemplates } from '../policy/SigningPolicyTools';
 import { RehearsalPanel } from '../policy/RehearsalPanel';
@@ -130,6 +131,8 @@ export function PoliciesScreen() {
           }}
         />
       )}
+
+      {editing === undefined && <MfaPolicyList />}
 
       {editing === undefined && <PolicyDryRun />}
 

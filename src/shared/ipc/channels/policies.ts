@@ -1,6 +1,6 @@
 /** The `policies.*` channels of the IPC contract (docs/architecture.md#the-ipc-contract). */
 import { z } from 'zod';
-import { policyFieldChange, policyReading } from '../policy-words';
+import { expressionPiece, policyFieldChange, policyReading } from '../policy-words';
 import { dryRunView, signingRequestInput } from '../signing';
 import { effect } from '../../api/enums';
 import { LINT_RULES } from '../../policy/lint-rules';
@@ -91,9 +91,27 @@ const rehearsalReport = z.strictObject({
   }),
 });
 
+/** One user's MFA policy in words: its condition read as a policy's, and the steps it asks for. */
+export const mfaPolicyView = z.strictObject({
+  mfaPolicyId: z.string(),
+  mfaPolicyName: z.string(),
+  userId: z.string(),
+  userName: z.string(),
+  /** Lower first; the user's first policy whose condition holds is the one enforced. */
+  order: z.number().int().nonnegative(),
+  condition: z.string(),
+  conditionReading: z.array(expressionPiece).max(20_000),
+  /** "need, in order: a passkey, then an API key — for Bea". */
+  requirement: z.string().max(10_000),
+  notes: z.string().optional(),
+});
+export type MfaPolicyView = z.infer<typeof mfaPolicyView>;
+
 export const policiesChannels = {
   /** Each policy with its reading: ids named, amounts in units (main reads them against the organization). */
   list: channel(noInput, z.array(policyView.extend({ reading: policyReading }))),
+  /** Every user's MFA policies in words, from the profile's read of its organization. */
+  mfaList: channel(noInput, z.array(mfaPolicyView)),
   get: channel(z.strictObject({ policyId: id }), policyView),
   create: channel(z.strictObject(policyFields), activityOutcome(z.strictObject({ policyId: z.string() }))),
   /** Changes only the fields given. */
