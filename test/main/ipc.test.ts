@@ -778,6 +778,7 @@ describe('bridge method signatures', () => {
         'inbox.clearDecided',
         'organization.lookup',
         'policies.list',
+        'policies.mfaList',
         'contracts.list',
         'tokens.list',
         'tokens.catalog',
