@@ -25,6 +25,7 @@ import { electronTouchId } from './lock/touch-id';
 import type { ConfirmationRequest } from './confirmation/confirmation';
 import { startInOwnProcess } from './sandbox/service-process';
 import { askPinInWindow } from './pkcs11/pin-window';
+import { openPasskeyWindow } from './passkeys/passkey-window';
 import { utilityServiceProcess } from './sandbox/utility-process';
 import { createMainHandlers, createMainServices, type MainServices } from './services';
 import type { StateBundleFiles } from './simulation/simulation.ipc';
@@ -99,6 +100,7 @@ async function start(): Promise<void> {
     onNotificationOpened: showWindow,
     // A token's PIN is typed into main's own window over the app's, never into the page.
     askPkcs11Pin: askPinInWindow(() => mainWindow),
+    openPasskeyPage: openPasskeyWindow(() => mainWindow),
   });
   services = appServices;
   hardenSession(session.defaultSession);

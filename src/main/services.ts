@@ -39,6 +39,8 @@ import { policiesHandlers } from './policies/policies.ipc';
 import { ActiveProfile, assertServed } from './profiles/active-profile';
 import type { Confirm } from './confirmation/confirmation';
 import { ConfirmedReadings } from './confirmation/confirmed-readings';
+import { assertPasskeyOnPage } from './passkeys/passkey-ceremonies';
+import type { OpenPasskeyPage } from './passkeys/passkey-page';
 import { confirmingStampCheck } from './confirmation/stamp-check';
 import { Profiles } from './profiles/profiles';
 import { profilesHandlers } from './profiles/profiles.ipc';
@@ -105,6 +107,11 @@ export interface MainServicesOptions {
    * QK_PKCS11_PIN); without one, a token key cannot sign.
    */
   askPkcs11Pin?: AskPin;
+  /**
+   * Shows main's passkey page (a window of main's in the app, a test browser's page in the e2e host); without one, a
+   * profile's passkey can neither vote nor be added (the CLI).
+   */
+  openPasskeyPage?: OpenPasskeyPage;
 }
 
 export interface MainServices {
@@ -129,6 +136,8 @@ export interface MainServices {
   stamper: Stamper;
   /** The lines main's confirmation showed, waiting for the stamp whose hardware prompt restates them. */
   confirmedReadings: ConfirmedReadings;
+  /** Where main's passkey page is shown, when this process can show one. */
+  openPasskeyPage: OpenPasskeyPage | undefined;
   /** Keys on PKCS#11 tokens and their logged-in sessions, closed on lock and on close. */
   pkcs11: Pkcs11Tokens;
   /** The embedded service; started by `sandbox.start` (the app starts it when ready). */
@@ -166,6 +175,7 @@ export function createMainServices({
   notifier,
   onNotificationOpened,
   askPkcs11Pin = noPinPrompt,
+  openPasskeyPage,
 }: MainServicesOptions): MainServices {
   const events = new AppEvents();
   const profiles = new Profiles({ dataDir, onChange: (change) => events.emit({ type: 'profile', change }) });
@@ -197,7 +207,11 @@ export function createMainServices({
   // Locking logs out of every token: the next stamp asks for the PIN again.
   lock.onLock(() => void pkcs11.close());
   const confirmedReadings = new ConfirmedReadings();
-  const stamper = new Stamper(keychain, pkcs11, confirmedReadings);
+  const assertPasskey =
+    openPasskeyPage === undefined
+      ? undefined
+      : assertPasskeyOnPage({ openPage: openPasskeyPage, readingOf: (bodyFingerprint) => confirmedReadings.take(bodyFingerprint) });
+  const stamper = new Stamper(keychain, pkcs11, confirmedReadings, assertPasskey);
   const inFlight = new InFlightRequests({ now });
   // In the data dir, not the Sandbox's: a Sandbox reset leaves it alone. Its key shares the keys' keychain store.
   const journal = new Journal({ dataDir, secrets: store, now });
@@ -289,6 +303,7 @@ export function createMainServices({
     clipboard: secretClipboard,
     stamper,
     confirmedReadings,
+    openPasskeyPage,
     pkcs11,
     sandbox,
     active,
@@ -392,7 +407,7 @@ export function createMainHandlers(
       stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR),
     }),
     ...organizationHandlers({ active, now, keychain, tokens }),
-    ...usersHandlers({ active, now, keychain, profiles, tokenKeys }),
+    ...usersHandlers({ active, now, keychain, profiles, tokenKeys, openPasskeyPage: services.openPasskeyPage }),
     ...policiesHandlers({ active, now, tokens, settings }),
     ...walletsHandlers({ active, now }),
     ...privateKeysHandlers({ active, now }),

@@ -39,7 +39,7 @@ export interface DispatchBed {
 
 /** `now` is main's clock and the Sandbox's (it runs in this process): a test that moves it moves both. */
 export async function startDispatchBed(
-  options: { dataDirPrefix: string } & Pick<MainServicesOptions, 'clipboard' | 'fetch' | 'now'>,
+  options: { dataDirPrefix: string } & Pick<MainServicesOptions, 'clipboard' | 'fetch' | 'now' | 'openPasskeyPage'>,
 ): Promise<DispatchBed> {
   const dataDir = await mkdtemp(join(tmpdir(), options.dataDirPrefix));
   const services = createMainServices({
@@ -48,6 +48,7 @@ export async function startDispatchBed(
     ...(options.clipboard === undefined ? {} : { clipboard: options.clipboard }),
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.openPasskeyPage === undefined ? {} : { openPasskeyPage: options.openPasskeyPage }),
   });
   // The person at main's confirmation: goes ahead unless a test says otherwise, and every question is kept.
   const confirmations: ConfirmationRequest[] = [];

@@ -16,6 +16,7 @@ import type { Page } from '@playwright/test';
 import { createDispatch, type Dispatch, type IpcHandlers } from '../../src/main/ipc/register';
 import type { ConfirmationRequest } from '../../src/main/confirmation/confirmation';
 import type { PinRequest } from '../../src/main/pkcs11/pkcs11-tokens';
+import type { OpenPasskeyPage } from '../../src/main/passkeys/passkey-page';
 import type { SecretStore } from '../../src/main/keychain/secret-store';
 import { createRendererUrlCheck } from '../../src/main/ipc/sender';
 import { nodeServiceProcess } from '../../src/main/sandbox/node-process';
@@ -56,6 +57,11 @@ export interface E2eHost {
   readonly pinPrompts: readonly PinRequest[];
   /** What the host, playing the person at main's PIN prompt, types from now on; undefined (the default) cancels. */
   answerPinPrompts(pin: string | undefined): void;
+  /**
+   * Where main's passkey pages are shown from now on (the app's window of its own): a test's second page with a
+   * virtual authenticator (test/support/virtual-authenticator.ts). Until then a passkey ceremony is cancelled.
+   */
+  showPasskeyPages(open: OpenPasskeyPage): void;
   /** The next confirmation main shows while answering `wait`, with the person's two buttons. */
   nextConfirmation(): Promise<ShownConfirmation>;
   /** The clipboard main copies secrets to (the system clipboard in the app). */
@@ -115,6 +121,9 @@ export async function startE2eHost({
   // The app asks a token's PIN in a window main draws; here the host types it, as the test says.
   const pinPrompts: PinRequest[] = [];
   let pinAnswer: string | undefined;
+  let openPasskeyPage: OpenPasskeyPage = async () => {
+    throw new QkError('PASSKEY_CANCELLED', 'this e2e host shows no passkey page: the test has not called showPasskeyPages');
+  };
   let answering: 'continue' | 'cancel' | 'wait' = 'continue';
   const shown: ShownConfirmation[] = [];
   const watchers: ((confirmation: ShownConfirmation) => void)[] = [];
@@ -151,6 +160,7 @@ export async function startE2eHost({
       pinPrompts.push(request);
       return pinAnswer;
     },
+    openPasskeyPage: (url) => openPasskeyPage(url),
     fetch: traffic.fetch,
   });
   // The window the app would protect from screen capture: here, what it was last told.
@@ -197,6 +207,9 @@ export async function startE2eHost({
     pinPrompts,
     answerPinPrompts(pin) {
       pinAnswer = pin;
+    },
+    showPasskeyPages(open) {
+      openPasskeyPage = open;
     },
     answerConfirmations(mode) {
       answering = mode;

@@ -15,6 +15,8 @@ import type { Profiles } from '../profiles/profiles';
 import { visibleText } from '../../shared/visible-text';
 import { credentialsOf } from './credentials';
 import { readOrganization } from '../signing/organization';
+import type { OpenPasskeyPage } from '../passkeys/passkey-page';
+import { registerPasskey } from '../passkeys/passkey-registration';
 
 type UsersChannel =
   | 'users.create'
@@ -24,21 +26,24 @@ type UsersChannel =
   | 'users.setTags'
   | 'users.createTag'
   | 'users.addApiKey'
-  | 'users.removeApiKeys';
+  | 'users.removeApiKeys'
+  | 'users.addPasskey';
 type ApiKeyParams = ParamsOf<typeof operations.create_api_keys>['apiKeys'][number];
 type NewApiKey = NonNullable<ChannelInput<'users.create'>['apiKey']>;
 
 export interface UsersHandlerDeps extends ActiveProfileHandlerDeps {
   keychain: Pick<Keychain, 'getApiKeyPublic' | 'listApiKeys'>;
   /** This desktop's profiles: which of a user's API keys are on its hardware tokens (the public keys they pinned). */
-  profiles: Pick<Profiles, 'list'>;
+  profiles: Pick<Profiles, 'list' | 'update'>;
   /** Reads a hardware token key's public key from the token itself (after its PIN), for a new API key. */
   tokenKeys: Pick<TokenKeys, 'find'>;
+  /** Shows main's passkey page, where a new security key is made; none where no page can be shown (the CLI). */
+  openPasskeyPage?: OpenPasskeyPage | undefined;
 }
 
 const CURVE_TYPES = { p256: 'API_KEY_CURVE_P256', secp256k1: 'API_KEY_CURVE_SECP256K1', ed25519: 'API_KEY_CURVE_ED25519' } as const;
 
-export function usersHandlers({ active, now, keychain, profiles, tokenKeys }: UsersHandlerDeps): Pick<IpcHandlers, UsersChannel> {
+export function usersHandlers({ active, now, keychain, profiles, tokenKeys, openPasskeyPage }: UsersHandlerDeps): Pick<IpcHandlers, UsersChannel> {
   /**
    * The service's API key parameters: a pasted public key as given, a keychain key by its stored public key, a token
    * key by the public key the token itself answers (never one the window sends).
@@ -46,7 +51,7 @@ export function usersHandlers({ active, now, keychain, profiles, tokenKeys }: Us
   const apiKeyParams = async (apiKey: NewApiKey): Promise<ApiKeyParams> => {
     if (apiKey.kind === 'public-key') return { apiKeyName: apiKey.apiKeyName, publicKey: apiKey.publicKey, curveType: CURVE_TYPES[apiKey.curve] };
     if (apiKey.kind === 'token') {
-      const { apiKeyName, ...ref } = apiKey;
+      const { apiKeyName, kind: _kind, ...ref } = apiKey;
       const found = await tokenKeys.find(ref);
       return { apiKeyName, publicKey: found.publicKey, curveType: CURVE_TYPES.p256 };
     }
@@ -140,6 +145,13 @@ export function usersHandlers({ active, now, keychain, profiles, tokenKeys }: Us
     'users.removeApiKeys': async ({ userId, apiKeyIds }) => {
       const { client } = await active.services();
       return outcomeView(await client.submit('delete_api_keys', { userId, apiKeyIds }), (result) => ({ apiKeyIds: result.apiKeyIds }), now());
+    },
+    'users.addPasskey': async ({ name }) => {
+      if (openPasskeyPage === undefined) {
+        throw new QkError('FAILED_PRECONDITION', 'a security key is added in the QuorumKey app, which shows the page to touch it on');
+      }
+      const outcome = await registerPasskey({ openPage: openPasskeyPage, profiles }, await active.services(), name);
+      return outcomeView(outcome, (result) => ({ authenticatorIds: result.authenticatorIds }), now());
     },
   };
 }

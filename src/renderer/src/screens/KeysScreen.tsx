@@ -12,6 +12,7 @@ import { TableHead } from '../components/TableHead';
 import { NameField, SecretField } from '../components/TextFields';
 import { useAction, type Action } from '../mutations';
 import { useChannel } from '../queries';
+import { PasskeyPanel } from './PasskeyPanel';
 import { TokenKeysPanel } from './TokenKeysPanel';
 
 type ApiKey = ChannelOutput<'keys.listApiKeys'>[number];
@@ -63,6 +64,8 @@ export function KeysScreen() {
       </section>
 
       <TokenKeysPanel />
+
+      <PasskeyPanel />
 
       <section className="panel" aria-labelledby="encryption-keys-title">
         <h2 id="encryption-keys-title">Encryption keys</h2>

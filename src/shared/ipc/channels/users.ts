@@ -54,4 +54,12 @@ export const usersChannels = {
     z.strictObject({ userId: id, apiKeyIds: z.array(id).min(1).max(100) }),
     activityOutcome(z.strictObject({ apiKeyIds: z.array(z.string()) })),
   ),
+  /**
+   * A new security key (or passkey) for the active profile's own user, made on main's passkey page and registered with
+   * create_authenticators; once created, the profile votes with it.
+   */
+  addPasskey: channel(
+    z.strictObject({ name: z.string().min(1).max(64) }),
+    activityOutcome(z.strictObject({ authenticatorIds: z.array(z.string()) })),
+  ),
 } as const;

@@ -1,0 +1,100 @@
+/**
+ * A security key votes, through the e2e host, with Chromium's virtual FIDO2 authenticator on a second page standing
+ * in for main's passkey window: Bea adds a key on the Keys screen, then approves a wallet on the Approvals screen;
+ * the touch happens on main's page only after the person went ahead at main's confirmation, and the service counts
+ * the vote as her passkey's. The app's page cannot get an assertion by itself: its API offers none without main's
+ * confirmation, and its origin cannot ask the authenticator for the credential.
+ */
+import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { WEBAUTHN_STAMP_SCHEME } from '../../src/service/auth/webauthn-stamp';
+import { virtualSecurityKey } from '../support/virtual-authenticator';
+import { ETHEREUM_WALLET_ACCOUNT, openWaiting, voteDesk } from '../support/vote-scenario';
+import { SCREENS_DIR, expect, test } from './fixtures';
+
+// Setting up an organization through the Sandbox takes most of a minute on a loaded two-core machine.
+test.describe.configure({ timeout: 180_000 });
+
+test('Bea adds a security key, votes with it on main’s page, and the vote counts as her passkey’s', async ({ page, host }) => {
+  const key = await virtualSecurityKey(page.context());
+  host.showPasskeyPages(key.openPasskeyPage);
+  const { root, rootUserId, userIds, profiles } = await voteDesk(page, host, ['Bea']);
+  const [beaId] = userIds;
+  const bea = profiles[0]!;
+  const quorum = await root.submit('update_root_quorum', { threshold: 2, userIds: [rootUserId, beaId!] });
+  expect(quorum.state).toBe('completed');
+
+  // On the Keys screen, as Bea: the key is made on main's page and registered for her user.
+  await host.services.profiles.setActive(bea.id);
+  await page.reload();
+  await page.getByText(`Profile: ${bea.name}`).waitFor();
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Keys' }).click();
+  const panel = page.getByRole('region', { name: 'Security key to vote with' });
+  await panel.getByLabel('Key name').fill('yk-5');
+  await panel.getByRole('button', { name: 'Add a security key to vote with' }).click();
+  await expect(panel.getByText('votes with security key')).toBeVisible({ timeout: 60_000 });
+  expect(key.shown.map((shown) => shown.heading)).toEqual(['Add a security key to vote with']);
+  const passkey = (await host.services.profiles.get(bea.id)).passkey!;
+  expect(passkey.name).toBe('yk-5');
+
+  // The root proposes a wallet; Bea approves it on the Approvals screen.
+  const proposed = await root.submit('create_wallet', { walletName: 'Reserve', accounts: [ETHEREUM_WALLET_ACCOUNT] });
+  expect(proposed.state).toBe('consensus-needed');
+  await openWaiting(page, host, bea, 'Create a wallet');
+  host.answerConfirmations('wait');
+  await page.getByRole('button', { name: 'Approve…' }).click();
+  const confirmation = await host.nextConfirmation();
+  // Nothing asks the key before the person went ahead on main's surface.
+  expect(key.shown).toHaveLength(1);
+  confirmation.answer(true);
+  await page.getByRole('status', { name: 'Your vote' }).filter({ hasText: 'Approved' }).waitFor();
+  const voting = key.shown[1]!;
+  expect(voting.heading).toMatch(/^Vote with security key "yk-5"/);
+  expect(voting.reading).toContain(confirmation.request.message);
+  expect(voting.bodyFingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
+
+  // The service counted it as Bea's passkey's vote, and the activity ran.
+  const { activity } = await root.query('get_activity', { activityId: proposed.activity.id });
+  expect(activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+  expect(activity.votes.find((vote) => vote.userId === beaId)).toMatchObject({
+    selection: 'VOTE_SELECTION_APPROVED',
+    scheme: WEBAUTHN_STAMP_SCHEME,
+    publicKey: passkey.credentialId,
+  });
+
+  // Main's passkey page as the person saw it, in both themes: it restates the confirmation's reading.
+  await mkdir(SCREENS_DIR, { recursive: true });
+  for (const theme of ['light', 'dark'] as const) {
+    await key.page.emulateMedia({ colorScheme: theme });
+    await key.page.screenshot({ path: join(SCREENS_DIR, `passkey-vote-${theme}.png`) });
+  }
+
+  // The page alone: its API stamps no vote without main's confirmation, so the key is never asked.
+  const again = await root.submit('create_wallet', { walletName: 'Spare', accounts: [ETHEREUM_WALLET_ACCOUNT] });
+  expect(again.state).toBe('consensus-needed');
+  host.answerConfirmations('cancel');
+  const declined = await page.evaluate(
+    (fingerprint) =>
+      window.quorumkey.approvals.approve({ fingerprint }).then(
+        () => 'approved',
+        (error: { code: string }) => error.code,
+      ),
+    again.activity.fingerprint,
+  );
+  expect(declined).toBe('USER_DECLINED');
+  expect(key.shown).toHaveLength(2);
+
+  // And its origin cannot ask an authenticator for the credential: the relying party is main's localhost page.
+  const asked = await page.evaluate(async (credentialId) => {
+    const id = Uint8Array.from(atob(credentialId.replace(/-/g, '+').replace(/_/g, '/')), (character) => character.charCodeAt(0));
+    try {
+      await navigator.credentials.get({
+        publicKey: { rpId: 'localhost', challenge: new Uint8Array(32), allowCredentials: [{ type: 'public-key', id }], timeout: 5_000 },
+      });
+      return 'answered';
+    } catch (error) {
+      return (error as Error).name;
+    }
+  }, passkey.credentialId);
+  expect(asked).toBe('SecurityError');
+});
