@@ -275,6 +275,7 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
   'users.createTag': { state: 'completed', result: { tagId: 't1' }, activity: completed },
   'users.addApiKey': { state: 'completed', result: { apiKeyIds: ['k1'] }, activity: completed },
   'users.removeApiKeys': { state: 'completed', result: { apiKeyIds: ['k1'] }, activity: completed },
+  'users.addPasskey': { state: 'completed', result: { authenticatorIds: ['a1'] }, activity: completed },
   'exports.requests': [{ activityId: 'a1', what: 'wallet Treasury', sealedTo: { kind: 'one-time' }, requestedAtMs: 1, approved: true }],
   'exports.withdraw': { activityId: 'a1', rejected: true, summary: 'The export of wallet Treasury was rejected.' },
   'exports.saveBundle': { file: '/data/exports/treasury.json', exportsDir: '/data/exports' },

@@ -92,6 +92,7 @@ export const validInputs: { [C in Channel]: ChannelInput<C> } = {
   'users.createTag': { tagName: 'ops', userIds: [ACTIVITY_ID] },
   'users.addApiKey': { userId: ACTIVITY_ID, apiKey: { kind: 'keychain', keyName: 'ann' } },
   'users.removeApiKeys': { userId: ACTIVITY_ID, apiKeyIds: [ACTIVITY_ID] },
+  'users.addPasskey': { name: 'yk-5' },
   'policies.list': {},
   'policies.mfaList': {},
   'policies.mfaList': {},

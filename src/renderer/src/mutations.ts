@@ -141,6 +141,7 @@ export const STALE_AFTER_WRITE: { readonly [C in WriteChannel]: readonly ReadCha
   'users.addApiKey': ORGANIZATION,
   'users.removeApiKeys': ORGANIZATION,
   // The new authenticator is the user's; the profile that votes with it changes too.
+  'users.addPasskey': [...ORGANIZATION, ...PROFILES],
   'policies.create': POLICIES,
   'policies.update': POLICIES,
   'policies.delete': POLICIES,
