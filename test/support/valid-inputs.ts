@@ -95,7 +95,6 @@ export const validInputs: { [C in Channel]: ChannelInput<C> } = {
   'users.addPasskey': { name: 'yk-5' },
   'policies.list': {},
   'policies.mfaList': {},
-  'policies.mfaList': {},
   'policies.get': { policyId: ACTIVITY_ID },
   'policies.create': { name: 'allow ops', effect: 'EFFECT_ALLOW', condition: 'true', consensus: 'true', notes: 'n' },
   'policies.update': { policyId: ACTIVITY_ID, changes: { name: 'renamed' } },
