@@ -88,6 +88,7 @@ export const validInputs: { [C in Channel]: ChannelInput<C> } = {
   },
   'users.delete': { userIds: [ACTIVITY_ID] },
   'users.deletionCheck': { userId: ACTIVITY_ID },
+  'users.credentials': { userId: ACTIVITY_ID },
   'users.setTags': { userId: ACTIVITY_ID, tagIds: [] },
   'users.createTag': { tagName: 'ops', userIds: [ACTIVITY_ID] },
   'users.addApiKey': { userId: ACTIVITY_ID, apiKey: { kind: 'keychain', keyName: 'ann' } },
