@@ -28,7 +28,16 @@ const body = JSON.stringify({
 // Stamped into a file where the service cannot be asked: main's reading is what the request itself says.
 const submission = submissionOf('/public/v1/submit/create_policy', body, 'file')!;
 
-function servicesOf(profile: { apiKeyName: string; tokenKey?: typeof TOKEN_KEY }): ProfileServices {
+const PASSKEY = { credentialId: 'Y3JlZGVudGlhbC1vZi15ay01', publicKey: `04${'22'.repeat(64)}`, authenticatorId: 'auth-1', name: 'yk-5' };
+const vote = JSON.stringify({
+  type: 'ACTIVITY_TYPE_APPROVE_ACTIVITY',
+  timestampMs: '1700000000000',
+  organizationId: 'org-1',
+  parameters: { fingerprint: 'sha256:ab' },
+});
+const voteSubmission = submissionOf('/public/v1/submit/approve_activity', vote, 'file')!;
+
+function servicesOf(profile: { apiKeyName: string; tokenKey?: typeof TOKEN_KEY; passkey?: typeof PASSKEY }): ProfileServices {
   const unreachable = () => Promise.reject(new Error('the service cannot be reached from here'));
   return {
     profile: { name: 'Ops', organizationId: 'org-1', ...profile },
@@ -58,6 +67,20 @@ describe("main's reading before a hardware credential signs", () => {
     const { reading } = await readStamp(submission, servicesOf({ apiKeyName: 'ops' }), deps);
     expect(reading.signedBy).toBeUndefined();
     expect(confirmationOf(reading).detail).not.toContain('Signed with:');
+  });
+
+  it("names a passkey profile's security key for a vote, which its touch stamps", async () => {
+    const { reading } = await readStamp(voteSubmission, servicesOf({ apiKeyName: 'ops', passkey: PASSKEY }), deps);
+    expect(reading.signedBy).toEqual({
+      credential: 'security key "yk-5" (credential Y3JlZGVudGlh…)',
+      bodyFingerprint: voteSubmission.bodyFingerprint,
+    });
+    expect(confirmationOf(reading).detail).toContain('Signed with: security key "yk-5"');
+  });
+
+  it('says nothing of it for what a passkey profile submits, which its keychain key stamps', async () => {
+    const { reading } = await readStamp(submission, servicesOf({ apiKeyName: 'ops', passkey: PASSKEY }), deps);
+    expect(reading.signedBy).toBeUndefined();
   });
 
   it('shows a token label that would break the line escaped', async () => {

@@ -16,6 +16,8 @@ export interface Submission {
   delivery: 'post' | 'file';
   /** `sha256:` + hex of the exact body to be stamped (fingerprintOf): what a hardware key's prompt restates. */
   bodyFingerprint: string;
+  /** The exact body to be stamped: whether it is a vote decides which of a profile's credentials stamps it. */
+  body: string;
 }
 
 /** The activity submission `body` carries to `path`; undefined when `path` is not an activity submission (a query). */
@@ -31,5 +33,5 @@ export function submissionOf(path: string, body: string, delivery: Submission['d
   if (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters)) {
     throw new QkError('REQUEST_INVALID', `the body for ${path} has no parameters object`, { path });
   }
-  return { operation, parameters: parameters as Record<string, unknown>, delivery, bodyFingerprint: fingerprintOf(utf8Encode(body)) };
+  return { operation, parameters: parameters as Record<string, unknown>, delivery, bodyFingerprint: fingerprintOf(utf8Encode(body)), body };
 }

@@ -73,10 +73,13 @@ export async function readStamp(submission: Submission, services: ProfileService
     read = { reading: await readOffline(submission, services.profile.organizationId, deps, toQkError(error).message), lockOut: undefined };
   }
   // A hardware credential signs after a PIN or a touch: the reading names it and the bytes it will sign.
-  if (credentialKind(services.profile) === 'keychain') return read;
+  if (credentialKind(services.profile, submission.body) === 'keychain') return read;
   return {
     ...read,
-    reading: { ...read.reading, signedBy: { credential: credentialInWords(services.profile), bodyFingerprint: submission.bodyFingerprint } },
+    reading: {
+      ...read.reading,
+      signedBy: { credential: credentialInWords(services.profile, submission.body), bodyFingerprint: submission.bodyFingerprint },
+    },
   };
 }
 

@@ -6,7 +6,7 @@
  * private key between requests.
  */
 import type { Keychain } from '../keychain/keychain';
-import { isVoteBody } from '../passkeys/passkey';
+import { describePasskey, isVoteBody } from '../passkeys/passkey';
 import { passkeyStamp, type AssertPasskey } from '../passkeys/passkey-stamp';
 import type { Pkcs11Tokens } from '../pkcs11/pkcs11-tokens';
 import { describeTokenKey } from '../pkcs11/token-key';
@@ -24,8 +24,12 @@ export function credentialKind(credential: StampCredential, body?: string): Cred
   return credential.tokenKey === undefined ? 'keychain' : 'token';
 }
 
-/** Which credential signs, in words for a person: `PKCS#11 token "yk" key "ops-1"`, `keychain API key "ops"`. */
-export function credentialInWords(credential: StampCredential): string {
+/**
+ * Which credential stamps `body`, in words for a person: `security key "yk-5" (credential …)` for a passkey's vote,
+ * `PKCS#11 token "yk" key "ops-1"`, `keychain API key "ops"`.
+ */
+export function credentialInWords(credential: StampCredential, body?: string): string {
+  if (credentialKind(credential, body) === 'passkey' && credential.passkey !== undefined) return describePasskey(credential.passkey);
   if (credential.tokenKey !== undefined) {
     const { tokenLabel, keyLabel, keyId } = credential.tokenKey;
     return `PKCS#11 token ${JSON.stringify(tokenLabel)} key ${JSON.stringify(keyLabel)}${keyId === undefined ? '' : ` (CKA_ID ${keyId})`}`;
@@ -51,14 +55,15 @@ export class Stamper implements RequestStamper {
 
   /** The `X-Stamp` header over exactly `body` (the caller must send these bytes unchanged). */
   async stamp(credential: StampCredential, body: string): Promise<Stamp> {
+    // Taken whichever credential stamps: each confirmation covers one stamp, and none is left behind in memory.
+    const reading = this.readings?.take(fingerprintOf(utf8Encode(body))) ?? UNCONFIRMED_BODY;
     if (credentialKind(credential, body) === 'passkey' && credential.passkey !== undefined) {
       if (this.assertPasskey === undefined) {
         throw new QkError('PASSKEY_CANCELLED', 'this profile votes with a security key, which cannot be asked here: vote in the QuorumKey app');
       }
-      const assertion = await this.assertPasskey({ passkey: credential.passkey, body });
+      const assertion = await this.assertPasskey({ passkey: credential.passkey, body, reading });
       return passkeyStamp(credential.passkey, body, assertion);
     }
-    const reading = this.readings?.take(fingerprintOf(utf8Encode(body))) ?? UNCONFIRMED_BODY;
     if (credential.tokenKey !== undefined) {
       if (this.tokens === undefined) {
         throw new QkError('KEYCHAIN_UNAVAILABLE', `${describeTokenKey(credential.tokenKey)} cannot sign here: this stamper has no PKCS#11 tokens`);
