@@ -207,10 +207,7 @@ export function createMainServices({
   // Locking logs out of every token: the next stamp asks for the PIN again.
   lock.onLock(() => void pkcs11.close());
   const confirmedReadings = new ConfirmedReadings();
-  const assertPasskey =
-    openPasskeyPage === undefined
-      ? undefined
-      : assertPasskeyOnPage({ openPage: openPasskeyPage, readingOf: (bodyFingerprint) => confirmedReadings.take(bodyFingerprint) });
+  const assertPasskey = openPasskeyPage === undefined ? undefined : assertPasskeyOnPage({ openPage: openPasskeyPage });
   const stamper = new Stamper(keychain, pkcs11, confirmedReadings, assertPasskey);
   const inFlight = new InFlightRequests({ now });
   // In the data dir, not the Sandbox's: a Sandbox reset leaves it alone. Its key shares the keys' keychain store.

@@ -4,6 +4,8 @@ import { utf8Encode } from '../../src/shared/crypto/encoding';
 import { isVoteBody, validatePasskey, type PasskeyCredential } from '../../src/main/passkeys/passkey';
 import { passkeyStamp } from '../../src/main/passkeys/passkey-stamp';
 import { Stamper, credentialKind } from '../../src/main/stamper/stamper';
+import { ConfirmedReadings } from '../../src/main/confirmation/confirmed-readings';
+import { fingerprintOf } from '../../src/shared/crypto/stamp';
 import { stampCredentialRecord } from '../../src/main/journal/activity-entry';
 import { journalCredentialSchema } from '../../src/shared/journal/format';
 import { createSoftAuthenticator } from '../support/soft-authenticator';
@@ -79,6 +81,20 @@ describe('the Stamper with a passkey', () => {
     expect(asked).toEqual([VOTE]);
     expect(credentialKind(credential, VOTE)).toBe('passkey');
     expect(credentialKind(credential, READ)).toBe('keychain');
+  });
+
+  it('takes the confirmed reading of a passkey vote, which the page restates, and leaves none behind', async () => {
+    const readings = new ConfirmedReadings();
+    const bodyFingerprint = fingerprintOf(utf8Encode(VOTE));
+    readings.confirmed(bodyFingerprint, 'Approve "Sign a payload" as Bea?');
+    const restated: string[] = [];
+    const stamper = new Stamper(keychain, undefined, readings, async ({ body, reading }) => {
+      restated.push(reading);
+      return parseWebAuthnStamp(authenticator.assert(body));
+    });
+    expect((await stamper.stamp({ apiKeyName: 'ops', passkey }, VOTE)).headerName).toBe('X-Stamp-WebAuthn');
+    expect(restated).toEqual(['Approve "Sign a payload" as Bea?']);
+    expect(readings.take(bodyFingerprint)).toBeUndefined();
   });
 
   it('refuses a passkey vote where no page can ask the key (the CLI)', async () => {

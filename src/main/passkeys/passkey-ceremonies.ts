@@ -10,7 +10,6 @@ import { fingerprintOf } from '../../shared/crypto/stamp';
 import { parseWebAuthnStamp, webAuthnChallengeFor, type WebAuthnStamp } from '../../shared/crypto/webauthn';
 import { describeIssues } from '../../shared/ipc/contract';
 import { QkError } from '../../shared/errors';
-import { UNCONFIRMED_BODY } from '../stamper/stamper';
 import { describePasskey } from './passkey';
 import type { AssertPasskey } from './passkey-stamp';
 import { runPasskeyPage, type OpenPasskeyPage } from './passkey-page';
@@ -44,20 +43,18 @@ export function readAttestation(posted: Record<string, unknown>): PasskeyAttesta
 
 export interface PasskeyCeremonyOptions {
   openPage: OpenPasskeyPage;
-  /** The line main's confirmation showed for the body with this fingerprint, taken once (undefined: none covered it). */
-  readingOf: (bodyFingerprint: string) => string | undefined;
   timeoutMs?: number;
 }
 
 /** The Stamper's `assertPasskey`: the assertion is made on main's page, which restates the reading and fingerprint. */
-export function assertPasskeyOnPage({ openPage, readingOf, timeoutMs }: PasskeyCeremonyOptions): AssertPasskey {
-  return async ({ passkey, body }) => {
+export function assertPasskeyOnPage({ openPage, timeoutMs }: PasskeyCeremonyOptions): AssertPasskey {
+  return async ({ passkey, body, reading }) => {
     const bytes = utf8Encode(body);
     const bodyFingerprint = fingerprintOf(bytes);
     return runPasskeyPage({
       page: {
         heading: `Vote with ${describePasskey(passkey)}`,
-        reading: (readingOf(bodyFingerprint) ?? UNCONFIRMED_BODY).split('\n').filter((line) => line.trim() !== ''),
+        reading: reading.split('\n').filter((line) => line.trim() !== ''),
         bodyFingerprint,
         ceremony: { kind: 'get', challenge: webAuthnChallengeFor(bytes), credentialId: passkey.credentialId },
       },
@@ -80,10 +77,7 @@ export interface CreatePasskeyRequest {
 }
 
 /** A new credential for `request.userId`, made on main's page: its attestation, for `create_authenticators`. */
-export function createPasskeyOnPage(
-  { openPage, timeoutMs }: Omit<PasskeyCeremonyOptions, 'readingOf'>,
-  request: CreatePasskeyRequest,
-): Promise<PasskeyAttestation> {
+export function createPasskeyOnPage({ openPage, timeoutMs }: PasskeyCeremonyOptions, request: CreatePasskeyRequest): Promise<PasskeyAttestation> {
   return runPasskeyPage({
     page: {
       heading: 'Add a security key to vote with',

@@ -13,6 +13,8 @@ export interface PasskeyAssertionRequest {
   passkey: PasskeyCredential;
   /** The exact body to be sent: the assertion's challenge is webAuthnChallengeFor(body). */
   body: string;
+  /** The line main's confirmation showed for this body, which the page restates (UNCONFIRMED_BODY when none did). */
+  reading: string;
 }
 
 /** Asks the person's authenticator for an assertion over `request.body`; PASSKEY_CANCELLED when none comes. */
