@@ -14,6 +14,8 @@ const BEA_KEY = { id: 'key-bea-desk', publicKey: '02' + 'ab'.repeat(32) };
 const BEA_CI_KEY = { id: 'key-bea-ci', publicKey: '03' + 'cd'.repeat(32) };
 const PASSKEY: AuthenticationMethod['type'] = 'AUTHENTICATION_TYPE_PASSKEY';
 const API_KEY: AuthenticationMethod['type'] = 'AUTHENTICATION_TYPE_API_KEY';
+// The profile votes with Bea's registered "YubiKey" (its authenticator id is what a PASSKEY step names).
+const BEA_PASSKEY: HeldCredentials = { passkeyAuthenticatorId: `${BEA}-yubikey` };
 const STAMP = { createdAt: { seconds: '0', nanos: '0' }, updatedAt: { seconds: '0', nanos: '0' } };
 
 function user(userId: string, userName: string, apiKeys: { id: string; name: string; publicKey: string }[], policies: [string, string][]): User {
@@ -181,6 +183,69 @@ describe("the viewer's open MFA step", () => {
       heldHere: true,
       credential: 'any API key of Bea',
       approvalIs: 'This approval is your API key step of MFA policy "Signing"; 1 of 2 steps',
+    },
+    {
+      name: 'any passkey: the profile’s own, which stamps its votes, meets it',
+      statuses: [status(BEA, [[{ type: PASSKEY }]])],
+      held: BEA_PASSKEY,
+      headline: 'Needs your security key',
+      heldHere: true,
+      credential: 'any security key of Bea',
+      approvalIs: 'This approval is your security key step of MFA policy "Signing"; 1 of 1 steps',
+    },
+    {
+      name: 'the passkey this profile votes with, by its authenticator id',
+      statuses: [status(BEA, [[{ type: PASSKEY, id: `${BEA}-yubikey` }]])],
+      held: BEA_PASSKEY,
+      headline: 'Needs your security key',
+      heldHere: true,
+      credential: 'the security key "YubiKey" of Bea',
+      approvalIs: 'This approval is your security key step of MFA policy "Signing"; 1 of 1 steps',
+    },
+    {
+      name: 'another passkey of the same user',
+      statuses: [status(BEA, [[{ type: PASSKEY, id: 'bea-phone' }]])],
+      held: BEA_PASSKEY,
+      headline: 'Needs your security key',
+      heldHere: false,
+      credential: 'the security key "bea-phone" of Bea',
+      approvalIs: /but profile "Bea desk" votes with another security key than the security key "bea-phone" of Bea: an approval/,
+    },
+    {
+      name: 'a passkey the user no longer has',
+      statuses: [status(BEA, [[{ type: PASSKEY }]])],
+      held: { passkeyAuthenticatorId: 'removed' },
+      headline: 'Needs your security key',
+      heldHere: false,
+      credential: 'any security key of Bea',
+      approvalIs: /the security key profile "Bea desk" votes with is not registered for Bea/,
+    },
+    {
+      name: 'an API key step while the profile votes with its passkey',
+      statuses: [status(BEA, [[{ type: API_KEY }]])],
+      held: BEA_PASSKEY,
+      headline: 'Needs your API key approval',
+      heldHere: false,
+      credential: 'any API key of Bea',
+      approvalIs: /profile "Bea desk" votes with its security key, not an API key/,
+    },
+    {
+      name: 'a passkey or an API key in one step, with a passkey profile: the passkey is offered',
+      statuses: [status(BEA, [[{ type: API_KEY }, { type: PASSKEY }]])],
+      held: BEA_PASSKEY,
+      headline: 'Needs your security key',
+      heldHere: true,
+      credential: 'any security key of Bea',
+      approvalIs: 'This approval is your security key step of MFA policy "Signing"; 1 of 1 steps',
+    },
+    {
+      name: 'an API key met, then the passkey: the second of two steps',
+      statuses: [status(BEA, [[{ type: API_KEY }], [{ type: PASSKEY }]], [{ type: API_KEY, id: BEA_KEY.id }])],
+      held: BEA_PASSKEY,
+      headline: 'Needs your security key',
+      heldHere: true,
+      credential: 'any security key of Bea',
+      approvalIs: 'This approval is your security key step of MFA policy "Signing"; 2 of 2 steps',
     },
     {
       name: 'an email code, which QuorumKey cannot present',

@@ -118,11 +118,15 @@ export class Readings {
   }
 }
 
-/** What `profile` stamps an MFA step with: its token key's public key, else its keychain key's, if it can be read. */
+/**
+ * What `profile` stamps an MFA step with: its passkey, which stamps its votes, else its token key's public key, else
+ * its keychain key's, if it can be read.
+ */
 export async function heldCredentialsOf(
-  profile: Pick<Profile, 'apiKeyName' | 'tokenKey'>,
+  profile: Pick<Profile, 'apiKeyName' | 'tokenKey' | 'passkey'>,
   keychain: Pick<Keychain, 'getApiKeyPublic'>,
 ): Promise<HeldCredentials> {
+  if (profile.passkey !== undefined) return { passkeyAuthenticatorId: profile.passkey.authenticatorId };
   if (profile.tokenKey !== undefined) return { apiKeyPublicKey: profile.tokenKey.publicKey };
   const publicKey = await keychain.getApiKeyPublic(profile.apiKeyName).then(
     (key) => key.publicKey,

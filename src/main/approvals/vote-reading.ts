@@ -79,6 +79,8 @@ export interface AuthenticatorsReading {
 export interface HeldCredentials {
   /** The public key the profile stamps with (its keychain or token key); absent when it cannot be read. */
   apiKeyPublicKey?: string;
+  /** The authenticator id of the profile's passkey, which stamps its votes instead of the API key. */
+  passkeyAuthenticatorId?: string;
 }
 
 /** Where an activity waiting for authenticators stands per user: the service's `get_mfa_status`, and what this desktop holds. */
@@ -175,11 +177,7 @@ function authenticatorsOf(mfa: MfaInput, snapshot: OrganizationSnapshot, profile
 
 function viewerStep(status: MfaStatus, snapshot: OrganizationSnapshot, held: HeldCredentials, profileName: string): AuthenticatorsReading {
   const user = snapshot.users.find((candidate) => candidate.userId === status.userId);
-  const ownKey = user?.apiKeys.find(
-    (key) => held.apiKeyPublicKey !== undefined && key.credential.publicKey.toLowerCase() === held.apiKeyPublicKey.toLowerCase(),
-  );
-  // The method this desktop's stamp presents: its API key, by id (a passkey stamp is not one this desktop makes yet).
-  const presented: AuthenticationMethod | undefined = ownKey === undefined ? undefined : { type: 'AUTHENTICATION_TYPE_API_KEY', id: ownKey.apiKeyId };
+  const presented = presentedBy(user, held);
   const stepsMet = stepsMetBy(status, status.satisfiedMethods);
   const openSteps = status.requiredMethods.filter((step) => stepsMetBy({ requiredMethods: [step] }, status.satisfiedMethods) === 0);
   const openMethods = openSteps.flatMap((step) => step.any);
@@ -209,13 +207,32 @@ function viewerStep(status: MfaStatus, snapshot: OrganizationSnapshot, held: Hel
   };
 }
 
+/**
+ * The method this desktop's approval presents, by id, as the service records it: the profile's passkey where it has
+ * one (the Stamper stamps every vote with it), else its API key; nothing when the user has no such credential.
+ */
+function presentedBy(user: User | undefined, held: HeldCredentials): AuthenticationMethod | undefined {
+  if (held.passkeyAuthenticatorId !== undefined) {
+    const passkey = user?.authenticators.find((authenticator) => authenticator.authenticatorId === held.passkeyAuthenticatorId);
+    return passkey === undefined ? undefined : { type: 'AUTHENTICATION_TYPE_PASSKEY', id: passkey.authenticatorId };
+  }
+  const ownKey = user?.apiKeys.find(
+    (key) => held.apiKeyPublicKey !== undefined && key.credential.publicKey.toLowerCase() === held.apiKeyPublicKey.toLowerCase(),
+  );
+  return ownKey === undefined ? undefined : { type: 'AUTHENTICATION_TYPE_API_KEY', id: ownKey.apiKeyId };
+}
+
 /** Why this desktop cannot meet `method` for the user. */
 function notHeldInWords(method: AuthenticationMethod, user: User | undefined, userId: string, profileName: string, held: HeldCredentials): string {
   const name = visibleText(user?.userName ?? userId);
   switch (method.type) {
     case 'AUTHENTICATION_TYPE_PASSKEY':
-      return `this desktop has no security key registered for ${name}`;
+      if (held.passkeyAuthenticatorId === undefined) return `this desktop has no security key registered for ${name}`;
+      return method.id === undefined
+        ? `the security key profile ${quotedText(profileName)} votes with is not registered for ${name}`
+        : `profile ${quotedText(profileName)} votes with another security key than ${credentialInWords(method, user, userId)}`;
     case 'AUTHENTICATION_TYPE_API_KEY':
+      if (held.passkeyAuthenticatorId !== undefined) return `profile ${quotedText(profileName)} votes with its security key, not an API key`;
       return held.apiKeyPublicKey === undefined
         ? `the API key profile ${quotedText(profileName)} signs with cannot be read`
         : `profile ${quotedText(profileName)} signs with another API key than ${credentialInWords(method, user, userId)}`;
