@@ -299,6 +299,7 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
       condition: "activity.action == 'SIGN'",
       conditionReading: [{ text: "activity.action == 'SIGN'" }],
       requirement: 'need, in order: a passkey, then an API key — for Bea',
+      steps: [{ any: [{ type: 'AUTHENTICATION_TYPE_PASSKEY' }] }, { any: [{ type: 'AUTHENTICATION_TYPE_API_KEY' }] }],
     },
   ],
   'policies.review': [
@@ -316,6 +317,9 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
   'policies.create': { state: 'completed', result: { policyId: 'p1' }, activity: completed },
   'policies.update': waiting,
   'policies.delete': { state: 'rejected', activity },
+  'policies.mfaCreate': { state: 'completed', result: { mfaPolicyId: 'm1' }, activity: completed },
+  'policies.mfaUpdate': waiting,
+  'policies.mfaDelete': { state: 'completed', result: { mfaPolicyId: 'm1' }, activity: completed },
   'policies.lint': [
     {
       rule: 'unknown-interface-name',

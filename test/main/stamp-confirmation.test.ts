@@ -171,6 +171,7 @@ describe('every channel from the page, with the person answering Cancel', () => 
         'exports.withdraw',
         'organization.updateRootQuorum',
         'policies.create',
+        'policies.mfaCreate',
         'privateKeys.create',
         'signing.stampToFile',
         'signing.submit',

@@ -100,6 +100,13 @@ export const validInputs: { [C in Channel]: ChannelInput<C> } = {
   'policies.create': { name: 'allow ops', effect: 'EFFECT_ALLOW', condition: 'true', consensus: 'true', notes: 'n' },
   'policies.update': { policyId: ACTIVITY_ID, changes: { name: 'renamed' } },
   'policies.delete': { policyId: ACTIVITY_ID },
+  'policies.mfaCreate': {
+    name: 'passkey to sign',
+    condition: "activity.action == 'SIGN'",
+    steps: [{ any: [{ type: 'AUTHENTICATION_TYPE_PASSKEY' }] }],
+  },
+  'policies.mfaUpdate': { userId: ACTIVITY_ID, mfaPolicyId: ACTIVITY_ID, changes: { order: 2 } },
+  'policies.mfaDelete': { userId: ACTIVITY_ID, mfaPolicyId: ACTIVITY_ID },
   'policies.review': {
     before: { name: 'allow ops', effect: 'EFFECT_ALLOW', condition: 'true', consensus: 'approvers.count() >= 1', time: '', notes: '' },
     after: { name: 'allow ops', effect: 'EFFECT_ALLOW', condition: 'true', consensus: 'approvers.count() >= 2', time: '', notes: '' },

@@ -26,6 +26,9 @@ export function mfaPoliciesInWords(users: readonly User[], lookup: OrganizationL
         requirement: `need, in order: ${policy.requiredAuthenticationMethods
           .map((step) => step.any.map((method) => methodInWords(method, user)).join(' or '))
           .join(', then ')} — for ${visibleText(user.userName || user.userId)}`,
+        steps: policy.requiredAuthenticationMethods.map((step) => ({
+          any: step.any.map(({ type, id }) => (id === undefined ? { type } : { type, id })),
+        })),
         ...(policy.notes === undefined || policy.notes === '' ? {} : { notes: visibleText(policy.notes) }),
       })),
   );

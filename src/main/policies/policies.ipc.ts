@@ -8,6 +8,7 @@ import { signingFor } from '../signing/signing';
 import type { DeclaredTokens } from '../tokens/declared-tokens';
 import { rehearsePolicies } from './history';
 import { lintDraftPolicy } from './lint';
+import { createMfaPolicy, deleteMfaPolicy, updateMfaPolicy } from './mfa-policies';
 import { mfaPoliciesInWords } from './mfa-policy-words';
 import { policyNamesOf, policyReadingOf, policyReview, readPolicyNames } from './policy-words';
 
@@ -42,6 +43,10 @@ export function policiesHandlers({ active, now, tokens, settings }: PolicyHandle
     'policies.update': async ({ policyId, changes }) =>
       outcomeView(await (await active.services()).policies.update(policyId, changes), policyIdOf, now()),
     'policies.delete': async ({ policyId }) => outcomeView(await (await active.services()).policies.delete(policyId), policyIdOf, now()),
+    'policies.mfaCreate': async (input) => outcomeView(await createMfaPolicy(await active.services(), input), mfaPolicyIdOf, now()),
+    'policies.mfaUpdate': async (input) => outcomeView(await updateMfaPolicy(await active.services(), input), mfaPolicyIdOf, now()),
+    'policies.mfaDelete': async ({ userId, mfaPolicyId }) =>
+      outcomeView(await deleteMfaPolicy(await active.services(), userId, mfaPolicyId), mfaPolicyIdOf, now()),
     'policies.lint': async ({ policyId, policy }) => lintDraftPolicy((await active.services()).client, { ...policy, policyId }),
     'policies.rehearse': async ({ draft, last, sinceMs }) => rehearsePolicies((await active.services()).client, draft, { last, sinceMs }),
   };
@@ -63,4 +68,8 @@ export function policyView(policy: Policy): ChannelOutput<'policies.get'> {
 
 function policyIdOf({ policyId }: { policyId: string }): { policyId: string } {
   return { policyId };
+}
+
+function mfaPolicyIdOf({ mfaPolicyId }: { mfaPolicyId: string }): { mfaPolicyId: string } {
+  return { mfaPolicyId };
 }

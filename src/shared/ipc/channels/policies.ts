@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { expressionPiece, policyFieldChange, policyReading } from '../policy-words';
 import { dryRunView, signingRequestInput } from '../signing';
-import { effect } from '../../api/enums';
+import { authenticationType, effect } from '../../api/enums';
 import { LINT_RULES } from '../../policy/lint-rules';
 import { draftEntry } from '../policy-draft';
 import { activityOutcome, channel, epochMs, id, noInput, policyView } from '../schemas';
@@ -91,6 +91,14 @@ const rehearsalReport = z.strictObject({
   }),
 });
 
+/** One step of an MFA policy: met by any one of its methods; an `id` names one credential of the user. */
+const mfaStep = z.strictObject({
+  any: z
+    .array(z.strictObject({ type: authenticationType, id: id.optional() }))
+    .min(1)
+    .max(10),
+});
+
 /** One user's MFA policy in words: its condition read as a policy's, and the steps it asks for. */
 export const mfaPolicyView = z.strictObject({
   mfaPolicyId: z.string(),
@@ -103,9 +111,24 @@ export const mfaPolicyView = z.strictObject({
   conditionReading: z.array(expressionPiece).max(20_000),
   /** "need, in order: a passkey, then an API key — for Bea". */
   requirement: z.string().max(10_000),
+  /** The steps as the service holds them, in order, for the editor to start from. */
+  steps: z.array(mfaStep),
   notes: z.string().optional(),
 });
 export type MfaPolicyView = z.infer<typeof mfaPolicyView>;
+
+const mfaPolicyFields = {
+  name: policyName,
+  /** Which of the user's activities wait for the steps, in the policy language; checked in main before stamping. */
+  condition: policyExpression.min(1),
+  /** In the order they must be met. */
+  steps: z.array(mfaStep).min(1).max(10),
+  /** Lower is evaluated first; the user's first policy whose condition holds is enforced. */
+  order: z.number().int().nonnegative().max(1_000_000),
+  notes: policyNotes.optional(),
+};
+
+const mfaOutcome = activityOutcome(z.strictObject({ mfaPolicyId: z.string() }));
 
 export const policiesChannels = {
   /** Each policy with its reading: ids named, amounts in units (main reads them against the organization). */
@@ -113,6 +136,11 @@ export const policiesChannels = {
   /** Every user's MFA policies in words, from the profile's read of its organization. */
   mfaList: channel(noInput, z.array(mfaPolicyView)),
   get: channel(z.strictObject({ policyId: id }), policyView),
+  /** An MFA policy for `userId`, the profile's own user when absent; `order` defaults to after the user's last. */
+  mfaCreate: channel(z.strictObject({ ...mfaPolicyFields, userId: id.optional(), order: mfaPolicyFields.order.optional() }), mfaOutcome),
+  /** Changes only the fields given. */
+  mfaUpdate: channel(z.strictObject({ userId: id, mfaPolicyId: id, changes: z.strictObject(mfaPolicyFields).partial() }), mfaOutcome),
+  mfaDelete: channel(z.strictObject({ userId: id, mfaPolicyId: id }), mfaOutcome),
   create: channel(z.strictObject(policyFields), activityOutcome(z.strictObject({ policyId: z.string() }))),
   /** Changes only the fields given. */
   update: channel(
