@@ -2,7 +2,7 @@ import type { ChannelOutput } from '../../../shared/ipc/contract';
 import { WaitingForVotes } from './WaitingForVotes';
 
 /** What a write that may need votes answered (a policy, an uploaded interface): any activity outcome. */
-type WriteOutcome = ChannelOutput<'policies.create'> | ChannelOutput<'contracts.create'>;
+type WriteOutcome = ChannelOutput<'policies.create'> | ChannelOutput<'contracts.create'> | ChannelOutput<'policies.mfaCreate'>;
 
 /** A write's outcome: done, rejected, or waiting for votes (with who may still vote, as WaitingForVotes names them). */
 export function OutcomeNotice({ what, outcome, onDismiss }: { what: string; outcome: WriteOutcome; onDismiss: () => void }) {
