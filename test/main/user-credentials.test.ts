@@ -23,7 +23,7 @@ function apiKey(apiKeyId: string, apiKeyName: string, publicKey: string, extra: 
     createdAt: at(NOW_MS - 86_400_000),
     updatedAt: at(NOW_MS - 86_400_000),
     ...extra,
-  } as ApiKey;
+  };
 }
 
 function authenticator(authenticatorId: string, authenticatorName: string, transports: Authenticator['transports']): Authenticator {
@@ -38,7 +38,7 @@ function authenticator(authenticatorId: string, authenticatorName: string, trans
     credential: { publicKey: `02${'dd'.repeat(32)}`, type: 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR' },
     createdAt: at(NOW_MS),
     updatedAt: at(NOW_MS),
-  } as Authenticator;
+  };
 }
 
 function user(userId: string, userName: string, apiKeys: ApiKey[], authenticators: Authenticator[] = []): User {
@@ -52,7 +52,7 @@ function user(userId: string, userName: string, apiKeys: ApiKey[], authenticator
     mfaPolicies: [],
     createdAt: at(NOW_MS),
     updatedAt: at(NOW_MS),
-  } as User;
+  };
 }
 
 const desktop = {
