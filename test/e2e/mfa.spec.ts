@@ -3,7 +3,8 @@
  * desk's API key for every signing request, she proposes one with her CI key, and it waits in
  * ACTIVITY_STATUS_AUTHENTICATORS_NEEDED. On her desk's profile the card says it needs her API key approval, main's
  * confirmation says which step the approval is, and approving completes it; the Policies screen reads the MFA policy
- * in words. Shot in both themes.
+ * in words. Shot in both themes. Then an MFA policy written from that screen: created for a user chosen by name, a step
+ * added, deleted, each through main's confirmation.
  */
 import { ApiClient } from '../../src/main/client/api-client';
 import { Stamper } from '../../src/main/stamper/stamper';
@@ -84,4 +85,43 @@ test('a sign request waiting for the API key step of an MFA policy: the card say
     'Activities where activity.action == \'SIGN\' need, in order: the API key "Bea" — for Bea',
   );
   await screenshotBothThemes(page, 'mfa-policies-in-words', mfaPolicies);
+});
+
+test('an MFA policy created, edited and deleted from the Policies screen, each write confirmed by main in words', async ({ page, host }) => {
+  await voteDesk(page, host, ['Bea']);
+  await page.reload();
+  await openScreen(page, 'Policies');
+  const panel = page.getByRole('region', { name: 'MFA policies' });
+  await panel.getByRole('button', { name: 'New MFA policy' }).click();
+  const form = panel.getByRole('form', { name: 'New MFA policy' });
+  await form.getByLabel('Name').fill('Signing');
+  await form.getByLabel('Condition').fill("activity.action == 'SIGN'");
+  await form.getByRole('combobox', { name: 'For', exact: true }).selectOption({ label: 'Bea' });
+  await form.getByLabel('Step 1').selectOption('AUTHENTICATION_TYPE_API_KEY');
+  await screenshotBothThemes(page, 'mfa-policy-form', form);
+  host.answerConfirmations('wait');
+  await form.getByRole('button', { name: 'Create MFA policy' }).click();
+  const created = await host.nextConfirmation();
+  expect(created.text).toContain("activity.action == 'SIGN'");
+  expect(created.text).toContain('1. API key');
+  expect(created.text).toContain('Bea');
+  created.answer(true);
+  const table = panel.getByRole('table', { name: 'MFA policies' });
+  await expect(table.getByRole('row', { name: /Signing/ })).toContainText(
+    "Activities where activity.action == 'SIGN' need, in order: an API key — for Bea",
+  );
+
+  await table.getByRole('button', { name: 'Edit Signing' }).click();
+  const edit = panel.getByRole('form', { name: 'Edit MFA policy Signing' });
+  await edit.getByRole('button', { name: 'Add a step' }).click();
+  await edit.getByRole('button', { name: 'Save MFA policy' }).click();
+  const updated = await host.nextConfirmation();
+  expect(updated.text).toContain('2. API key');
+  updated.answer(true);
+  await expect(table.getByRole('row', { name: /Signing/ })).toContainText('need, in order: an API key, then an API key');
+
+  await table.getByRole('button', { name: 'Delete Signing' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete MFA policy' }).click();
+  (await host.nextConfirmation()).answer(true);
+  await expect(panel.getByText('No MFA policies')).toBeVisible();
 });

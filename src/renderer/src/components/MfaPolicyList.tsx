@@ -201,9 +201,10 @@ function MfaPolicyForm({
         <p>For {editing.policy.userName || editing.policy.userId}</p>
       )}
       <label>
-        Condition (which of the user&rsquo;s activities wait; <code>true</code> for every one)
+        Condition
         <input value={draft.condition} onChange={(event) => set({ condition: event.target.value })} required spellCheck={false} />
       </label>
+      <p className="hint">Which of the user&rsquo;s activities wait for the steps; true for every one.</p>
       <fieldset>
         <legend>Steps, in order</legend>
         {draft.steps.map((step, index) => (
