@@ -163,7 +163,13 @@ describe.skipIf(!softhsmPresent)('a token key on the Keys screen, a profile on i
     expect(waiting).toBeDefined();
     const voted = await call('approvals.approve', { fingerprint: waiting!.fingerprint });
     expect(voted.status).toBe('ACTIVITY_STATUS_COMPLETED');
-    expect(pinsAsked).toEqual([token]);
+    // Asked once, by the first stamp after the lock: listing what waits, a read, which the PIN page says was not confirmed.
+    expect(pinsAsked).toEqual([
+      {
+        ...token,
+        signing: { bodyFingerprint: expect.stringMatching(/^sha256:[0-9a-f]{64}$/u), reading: expect.stringContaining('did not confirm') },
+      },
+    ]);
 
     const { entries, verification } = await call('journal.list', {});
     expect(verification).toMatchObject({ valid: true });
