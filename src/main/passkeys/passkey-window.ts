@@ -3,20 +3,13 @@
  * (passkey-page.ts), with no preload and a session of its own, so nothing of the app's page (its storage, its bridge)
  * reaches it and the app's page cannot reach into it. The page itself asks the authenticator and answers main.
  */
-import { BrowserWindow, session as electronSession, type Session } from 'electron';
+import { BrowserWindow } from 'electron';
 import { QkError } from '../../shared/errors';
+import { ownWindowSession } from '../windows/own-window-session';
 import type { OpenPasskeyPage } from './passkey-page';
 
-/** Its own in-memory session: nothing of the app window's (storage, cache) is shared with it. */
+/** The partition of the passkey window's own session, apart from the app window's. */
 const PASSKEY_PARTITION = 'qk-passkey';
-
-function passkeySession(): Session {
-  const session = electronSession.fromPartition(PASSKEY_PARTITION);
-  // WebAuthn needs no permission; anything else the page might ask for (camera, notifications) is refused.
-  session.setPermissionRequestHandler((_webContents, _permission, callback) => callback(false));
-  session.setPermissionCheckHandler(() => false);
-  return session;
-}
 
 /** Opens main's passkey page in a modal window over `parent()`; only main's own loopback pages are opened. */
 export function openPasskeyWindow(parent: () => BrowserWindow | undefined): OpenPasskeyPage {
@@ -35,7 +28,7 @@ export function openPasskeyWindow(parent: () => BrowserWindow | undefined): Open
       title: 'QuorumKey: security key',
       show: false,
       webPreferences: {
-        session: passkeySession(),
+        session: ownWindowSession(PASSKEY_PARTITION),
         contextIsolation: true,
         sandbox: true,
         nodeIntegration: false,

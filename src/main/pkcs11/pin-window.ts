@@ -3,19 +3,13 @@
  * page of its own (not the renderer's, and with no preload). The app window can cause a prompt (by asking for a stamp)
  * but never sees it or the PIN: main reads the field once the person presses Unlock, clears it and closes the window.
  */
-import { BrowserWindow, session as electronSession, type Session } from 'electron';
+import { BrowserWindow } from 'electron';
+import { ownWindowSession } from '../windows/own-window-session';
 import { CANCELLED_TITLE, promptPage, READ_AND_CLEAR, SUBMITTED_TITLE } from './pin-page';
 import type { AskPin } from './pkcs11-tokens';
 
-/** Its own in-memory session: nothing of the app window's (storage, cache) is shared with it. */
+/** The partition of the PIN prompt's own session, apart from the app window's. */
 const PIN_PARTITION = 'qk-pin-prompt';
-
-function hardenedSession(): Session {
-  const session = electronSession.fromPartition(PIN_PARTITION);
-  session.setPermissionRequestHandler((_webContents, _permission, callback) => callback(false));
-  session.setPermissionCheckHandler(() => false);
-  return session;
-}
 
 /** Asks for a token's PIN in main's own modal window over `parent()`; answers undefined when the person cancelled. */
 export function askPinInWindow(parent: () => BrowserWindow | undefined): AskPin {
@@ -32,7 +26,7 @@ export function askPinInWindow(parent: () => BrowserWindow | undefined): AskPin 
         title: `PIN for token ${request.tokenLabel}`,
         show: false,
         webPreferences: {
-          session: hardenedSession(),
+          session: ownWindowSession(PIN_PARTITION),
           contextIsolation: true,
           sandbox: true,
           nodeIntegration: false,
