@@ -3,78 +3,16 @@
  * main's loopback page, and closed by main once the ceremony is over.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { FakeBrowserWindow, FakeSession, resetOwnWindowElectron } from '../support/own-window-electron';
 
-type Listener = (...args: unknown[]) => void;
-
-class FakeSession {
-  static byPartition = new Map<string, FakeSession>();
-  permissionRequest: ((contents: unknown, permission: string, callback: (granted: boolean) => void) => void) | undefined;
-  permissionCheck: ((...args: unknown[]) => boolean) | undefined;
-  setPermissionRequestHandler(handler: FakeSession['permissionRequest']) {
-    this.permissionRequest = handler;
-  }
-  setPermissionCheckHandler(handler: FakeSession['permissionCheck']) {
-    this.permissionCheck = handler;
-  }
-}
-
-class FakeBrowserWindow {
-  static created: FakeBrowserWindow[] = [];
-  readonly listeners = new Map<string, Listener>();
-  readonly contentListeners = new Map<string, Listener>();
-  windowOpenHandler: (() => unknown) | undefined;
-  url = '';
-  destroyed = false;
-  closeCalls = 0;
-  readonly webContents = {
-    on: (name: string, listener: Listener) => this.contentListeners.set(name, listener),
-    setWindowOpenHandler: (handler: () => unknown) => {
-      this.windowOpenHandler = handler;
-    },
-  };
-  constructor(readonly options: Record<string, unknown> & { webPreferences: Record<string, unknown> }) {
-    FakeBrowserWindow.created.push(this);
-  }
-  on(name: string, listener: Listener) {
-    this.listeners.set(name, listener);
-  }
-  once(name: string, listener: Listener) {
-    this.listeners.set(name, listener);
-  }
-  show = vi.fn();
-  async loadURL(url: string) {
-    this.url = url;
-  }
-  isDestroyed() {
-    return this.destroyed;
-  }
-  close() {
-    this.closeCalls++;
-    this.destroyed = true;
-    this.listeners.get('closed')?.();
-  }
-}
-
-vi.mock('electron', () => ({
-  BrowserWindow: FakeBrowserWindow,
-  session: {
-    fromPartition: (partition: string) => {
-      const existing = FakeSession.byPartition.get(partition) ?? new FakeSession();
-      FakeSession.byPartition.set(partition, existing);
-      return existing;
-    },
-  },
-}));
+vi.mock('electron', () => import('../support/own-window-electron'));
 
 const { openPasskeyWindow } = await import('../../src/main/passkeys/passkey-window');
 
 const PAGE_URL = 'http://localhost:43123/passkey/Zm9vYmFyYmF6cXV4cXV1eGNvcmdlZ3JhdWx0Z2FycGx5';
 const parentWindow = { id: 'the app window' };
 
-beforeEach(() => {
-  FakeBrowserWindow.created = [];
-  FakeSession.byPartition.clear();
-});
+beforeEach(resetOwnWindowElectron);
 
 describe('the passkey window', () => {
   it("opens main's page modal over the app window, with no preload and a session of its own", async () => {
@@ -112,7 +50,7 @@ describe('the passkey window', () => {
     shown.close();
     await shown.closed;
     expect(closed).toBe(true);
-    expect(window!.closeCalls).toBe(1);
+    expect(window!.close).toHaveBeenCalledOnce();
   });
 
   it("opens nothing but main's loopback passkey page", async () => {

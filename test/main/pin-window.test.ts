@@ -5,88 +5,9 @@
 import { createHash } from 'node:crypto';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PinRequest } from '../../src/main/pkcs11/pkcs11-tokens';
+import { FakeBrowserWindow, FakeSession, resetOwnWindowElectron } from '../support/own-window-electron';
 
-type Listener = (...args: unknown[]) => void;
-
-/** A session stand-in that keeps the handlers the prompt installs. */
-class FakeSession {
-  static byPartition = new Map<string, FakeSession>();
-  permissionRequest: ((contents: unknown, permission: string, callback: (granted: boolean) => void) => void) | undefined;
-  permissionCheck: ((...args: unknown[]) => boolean) | undefined;
-  setPermissionRequestHandler(handler: FakeSession['permissionRequest']) {
-    this.permissionRequest = handler;
-  }
-  setPermissionCheckHandler(handler: FakeSession['permissionCheck']) {
-    this.permissionCheck = handler;
-  }
-}
-
-/** A BrowserWindow stand-in: records options, listeners, the page loaded, and answers the read of the field. */
-class FakeBrowserWindow {
-  static created: FakeBrowserWindow[] = [];
-  readonly listeners = new Map<string, Listener>();
-  readonly contentListeners = new Map<string, Listener>();
-  windowOpenHandler: (() => unknown) | undefined;
-  url = '';
-  contentProtection = false;
-  destroyed = false;
-  closed = vi.fn(() => {
-    this.destroyed = true;
-  });
-  /** What the page's field holds when main reads it; the script main runs is kept to check it clears the field. */
-  fieldValue: unknown = '';
-  readonly scriptsRun: string[] = [];
-  readonly webContents = {
-    on: (name: string, listener: Listener) => this.contentListeners.set(name, listener),
-    setWindowOpenHandler: (handler: () => unknown) => {
-      this.windowOpenHandler = handler;
-    },
-    executeJavaScript: async (script: string) => {
-      this.scriptsRun.push(script);
-      return this.fieldValue;
-    },
-  };
-  constructor(readonly options: Record<string, unknown> & { webPreferences: Record<string, unknown> }) {
-    FakeBrowserWindow.created.push(this);
-  }
-  on(name: string, listener: Listener) {
-    this.listeners.set(name, listener);
-  }
-  once(name: string, listener: Listener) {
-    this.listeners.set(name, listener);
-  }
-  show = vi.fn();
-  setContentProtection(enabled: boolean) {
-    this.contentProtection = enabled;
-  }
-  async loadURL(url: string) {
-    this.url = url;
-  }
-  isDestroyed() {
-    return this.destroyed;
-  }
-  close() {
-    this.closed();
-  }
-  /** The page sets its title: what its script does on submit, cancel or Escape. */
-  setTitle(title: string) {
-    this.contentListeners.get('page-title-updated')!({ preventDefault: vi.fn() }, title);
-  }
-  page(): string {
-    return decodeURIComponent(this.url.slice('data:text/html;charset=utf-8,'.length));
-  }
-}
-
-vi.mock('electron', () => ({
-  BrowserWindow: FakeBrowserWindow,
-  session: {
-    fromPartition: (partition: string) => {
-      const existing = FakeSession.byPartition.get(partition) ?? new FakeSession();
-      FakeSession.byPartition.set(partition, existing);
-      return existing;
-    },
-  },
-}));
+vi.mock('electron', () => import('../support/own-window-electron'));
 
 const { askPinInWindow } = await import('../../src/main/pkcs11/pin-window');
 const { promptPage } = await import('../../src/main/pkcs11/pin-page');
@@ -98,10 +19,7 @@ const signing = {
 };
 const parentWindow = { id: 'the app window' };
 
-beforeEach(() => {
-  FakeBrowserWindow.created = [];
-  FakeSession.byPartition.clear();
-});
+beforeEach(resetOwnWindowElectron);
 
 /** Opens a prompt over the app window and answers the window it drew. */
 function prompt(request: PinRequest = { ...token, signing }) {
@@ -144,43 +62,43 @@ describe('the PIN window', () => {
 
   it('answers the PIN read from the field, clears the field and closes', async () => {
     const { answer, window } = prompt();
-    window.fieldValue = '123456';
-    window.setTitle('qk-pin:submit');
+    window.scriptResult = '123456';
+    window.setPageTitle('qk-pin:submit');
     await expect(answer).resolves.toBe('123456');
     expect(window.scriptsRun).toHaveLength(1);
     expect(window.scriptsRun[0]).toContain("field.value = ''");
-    expect(window.closed).toHaveBeenCalledOnce();
+    expect(window.close).toHaveBeenCalledOnce();
   });
 
   it('answers no PIN on Cancel or Escape (the page titles both the same), and closes', async () => {
     const { answer, window } = prompt();
-    window.setTitle('qk-pin:cancel');
+    window.setPageTitle('qk-pin:cancel');
     await expect(answer).resolves.toBeUndefined();
     expect(window.scriptsRun).toEqual([]);
-    expect(window.closed).toHaveBeenCalledOnce();
+    expect(window.close).toHaveBeenCalledOnce();
   });
 
   it('answers no PIN when the window is closed without an answer, and only once', async () => {
     const { answer, window } = prompt();
     window.listeners.get('closed')!();
-    window.fieldValue = 'late';
-    window.setTitle('qk-pin:submit');
+    window.scriptResult = 'late';
+    window.setPageTitle('qk-pin:submit');
     await expect(answer).resolves.toBeUndefined();
   });
 
   it('answers no PIN when the field cannot be read as text', async () => {
     const { answer, window } = prompt();
-    window.fieldValue = { not: 'a PIN' };
-    window.setTitle('qk-pin:submit');
+    window.scriptResult = { not: 'a PIN' };
+    window.setPageTitle('qk-pin:submit');
     await expect(answer).resolves.toBeUndefined();
   });
 
   it('ignores any other title the page sets', async () => {
     const { answer, window } = prompt();
-    window.setTitle('qk-pin:submit-now');
-    window.setTitle('PIN for token yk');
-    expect(window.closed).not.toHaveBeenCalled();
-    window.setTitle('qk-pin:cancel');
+    window.setPageTitle('qk-pin:submit-now');
+    window.setPageTitle('PIN for token yk');
+    expect(window.close).not.toHaveBeenCalled();
+    window.setPageTitle('qk-pin:cancel');
     await expect(answer).resolves.toBeUndefined();
   });
 });
