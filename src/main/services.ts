@@ -41,6 +41,7 @@ import type { Confirm } from './confirmation/confirmation';
 import { ConfirmedReadings } from './confirmation/confirmed-readings';
 import { assertPasskeyOnPage } from './passkeys/passkey-ceremonies';
 import type { OpenPasskeyPage } from './passkeys/passkey-page';
+import { PendingPasskeys } from './passkeys/pending-passkeys';
 import { confirmingStampCheck } from './confirmation/stamp-check';
 import { Profiles } from './profiles/profiles';
 import { profilesHandlers } from './profiles/profiles.ipc';
@@ -154,6 +155,8 @@ export interface MainServices {
   activityWatch: ActivityWatch;
   /** Exports this desktop asked for that wait for votes, and the one-time keys held for them. */
   exportRequests: ExportRequests;
+  /** Security keys whose registration waits for approvals, attached to their profile once it completes. */
+  pendingPasskeys: PendingPasskeys;
   /** What waits on this desktop's users in every profile, from the feed's looks; notifies once started. */
   inbox: Inbox;
   /** Stops the activity feeds, clears a copied secret from the clipboard and stops the sandbox (in-flight requests finish first). */
@@ -284,6 +287,8 @@ export function createMainServices({
     ...(notifier === undefined ? {} : { notifier }),
     ...(onNotificationOpened === undefined ? {} : { onOpened: onNotificationOpened }),
   });
+  // After the inbox: the details of its user's own proposals that left the list are asked by then.
+  const pendingPasskeys = new PendingPasskeys({ dataDir, profiles, feeds: activityFeeds, now });
   return {
     dataDir,
     now,
@@ -309,6 +314,7 @@ export function createMainServices({
     activityFeeds,
     activityWatch,
     exportRequests,
+    pendingPasskeys,
     inbox,
     close: async () => {
       activityFeeds.stop();
@@ -404,7 +410,15 @@ export function createMainHandlers(
       stampedRequestsDir: join(services.dataDir, STAMPED_REQUESTS_DIR),
     }),
     ...organizationHandlers({ active, now, keychain, tokens }),
-    ...usersHandlers({ active, now, keychain, profiles, tokenKeys, openPasskeyPage: services.openPasskeyPage }),
+    ...usersHandlers({
+      active,
+      now,
+      keychain,
+      profiles,
+      tokenKeys,
+      openPasskeyPage: services.openPasskeyPage,
+      pendingPasskeys: services.pendingPasskeys,
+    }),
     ...policiesHandlers({ active, now, tokens, settings }),
     ...walletsHandlers({ active, now }),
     ...privateKeysHandlers({ active, now }),

@@ -2,17 +2,18 @@
  * "Add a security key to vote with": a new WebAuthn credential for the active profile's own user, made on main's
  * passkey page and registered with `create_authenticators` (stamped after main's confirmation like every write). Once
  * the service has created it, the profile keeps it (credential id and the public key the service recorded) and votes
- * with it from then on; its API key still reads.
+ * with it from then on; its API key still reads. A registration that waits for approvals is kept pending and attached
+ * when the activity completes (pending-passkeys.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { base64UrlEncode } from '../../shared/crypto/encoding';
-import { QkError } from '../../shared/errors';
 import type { ActivityOutcome } from '../client/api-client';
 import type { ProfileServices } from '../profiles/active-profile';
 import type { Profiles } from '../profiles/profiles';
-import { validPasskeyName, validatePasskey } from './passkey';
+import { validPasskeyName } from './passkey';
 import { createPasskeyOnPage } from './passkey-ceremonies';
 import type { OpenPasskeyPage } from './passkey-page';
+import { recordedPasskey, type PendingPasskeys } from './pending-passkeys';
 
 /** WebAuthn asks for at least 16 random bytes; 32 as the service's own challenges. */
 const CHALLENGE_BYTES = 32;
@@ -20,11 +21,13 @@ const CHALLENGE_BYTES = 32;
 export interface PasskeyRegistrationOptions {
   openPage: OpenPasskeyPage;
   profiles: Pick<Profiles, 'update'>;
+  /** Where a registration waiting for approvals is kept until its activity is decided. */
+  pending: Pick<PendingPasskeys, 'add'>;
   timeoutMs?: number;
 }
 
 export async function registerPasskey(
-  { openPage, profiles, timeoutMs }: PasskeyRegistrationOptions,
+  { openPage, profiles, pending, timeoutMs }: PasskeyRegistrationOptions,
   { profile, client }: Pick<ProfileServices, 'profile' | 'client'>,
   name: string,
 ): Promise<ActivityOutcome<{ authenticatorIds: string[] }>> {
@@ -47,17 +50,11 @@ export async function registerPasskey(
     userId: me.userId,
     authenticators: [{ authenticatorName: name, challenge: base64UrlEncode(challenge), attestation }],
   });
-  if (outcome.state !== 'completed') return outcome;
-  const [authenticatorId] = outcome.result.authenticatorIds;
-  if (authenticatorId === undefined) {
-    throw new QkError('RESPONSE_INVALID', `create_authenticators completed (activity ${outcome.activity.id}) without naming the new authenticator`);
+  const made = { credentialId: attestation.credentialId, name };
+  if (outcome.state === 'completed') {
+    await profiles.update(profile.id, { passkey: await recordedPasskey(client, outcome.activity, made) });
+  } else if (outcome.state !== 'rejected') {
+    await pending.add({ activityId: outcome.activity.id, profileId: profile.id, organizationId: profile.organizationId, ...made });
   }
-  // The key the service recorded after checking the attestation, not one the page claimed.
-  const { authenticator } = await client.query('get_authenticator', { authenticatorId });
-  const passkey = validatePasskey(
-    { credentialId: authenticator.credentialId, publicKey: authenticator.credential.publicKey, authenticatorId, name },
-    'the new authenticator',
-  );
-  await profiles.update(profile.id, { passkey });
   return outcome;
 }

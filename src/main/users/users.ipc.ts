@@ -17,6 +17,7 @@ import { credentialsOf } from './credentials';
 import { readOrganization } from '../signing/organization';
 import type { OpenPasskeyPage } from '../passkeys/passkey-page';
 import { registerPasskey } from '../passkeys/passkey-registration';
+import type { PendingPasskeys } from '../passkeys/pending-passkeys';
 
 type UsersChannel =
   | 'users.create'
@@ -39,11 +40,21 @@ export interface UsersHandlerDeps extends ActiveProfileHandlerDeps {
   tokenKeys: Pick<TokenKeys, 'find'>;
   /** Shows main's passkey page, where a new security key is made; none where no page can be shown (the CLI). */
   openPasskeyPage?: OpenPasskeyPage | undefined;
+  /** Where a new security key whose registration waits for approvals is kept until it completes. */
+  pendingPasskeys: Pick<PendingPasskeys, 'add'>;
 }
 
 const CURVE_TYPES = { p256: 'API_KEY_CURVE_P256', secp256k1: 'API_KEY_CURVE_SECP256K1', ed25519: 'API_KEY_CURVE_ED25519' } as const;
 
-export function usersHandlers({ active, now, keychain, profiles, tokenKeys, openPasskeyPage }: UsersHandlerDeps): Pick<IpcHandlers, UsersChannel> {
+export function usersHandlers({
+  active,
+  now,
+  keychain,
+  profiles,
+  tokenKeys,
+  openPasskeyPage,
+  pendingPasskeys,
+}: UsersHandlerDeps): Pick<IpcHandlers, UsersChannel> {
   /**
    * The service's API key parameters: a pasted public key as given, a keychain key by its stored public key, a token
    * key by the public key the token itself answers (never one the window sends).
@@ -150,7 +161,7 @@ export function usersHandlers({ active, now, keychain, profiles, tokenKeys, open
       if (openPasskeyPage === undefined) {
         throw new QkError('FAILED_PRECONDITION', 'a security key is added in the QuorumKey app, which shows the page to touch it on');
       }
-      const outcome = await registerPasskey({ openPage: openPasskeyPage, profiles }, await active.services(), name);
+      const outcome = await registerPasskey({ openPage: openPasskeyPage, profiles, pending: pendingPasskeys }, await active.services(), name);
       return outcomeView(outcome, (result) => ({ authenticatorIds: result.authenticatorIds }), now());
     },
   };

@@ -14,14 +14,18 @@ export function PasskeyPanel() {
   const profile = useChannel('profiles.getActive');
   const action = useAction();
   const [name, setName] = useState('');
-  const [waiting, setWaiting] = useState<string>();
+  /** A registration that waits for approvals, and the key the profile voted with when it was asked for. */
+  const [waiting, setWaiting] = useState<{ fingerprint: string; name: string; before: string | undefined }>();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    const before = profile.data?.passkey?.credentialId;
     const outcome = await action.run(`Adding security key ${name}…`, 'users.addPasskey', { name });
     if (outcome === undefined) return;
     setName('');
-    setWaiting(outcome.state === 'completed' ? undefined : outcome.activity.fingerprint);
+    setWaiting(
+      outcome.state === 'completed' || outcome.state === 'rejected' ? undefined : { fingerprint: outcome.activity.fingerprint, name, before },
+    );
   };
 
   const passkey = profile.data?.passkey;
@@ -39,9 +43,10 @@ export function PasskeyPanel() {
           Profile {profile.data?.name} votes with security key <strong>{passkey.name}</strong> (credential <code>{passkey.credentialId}</code>).
         </p>
       )}
-      {waiting !== undefined && (
+      {waiting !== undefined && passkey?.credentialId === waiting.before && (
         <p role="status">
-          Adding the key waits for approvals (activity <code>{waiting}</code>). Once it is approved, add the key again to vote with it.
+          Adding security key <strong>{waiting.name}</strong> waits for approvals (activity <code>{waiting.fingerprint}</code>). Once it is approved,
+          QuorumKey attaches it to this profile, which then votes with it.
         </p>
       )}
       <Progress label={action.busy} />

@@ -1,0 +1,183 @@
+/**
+ * A security key whose registration waits for approvals, against a real Sandbox over main's real composition root:
+ * Bea's MFA policy asks her desk's API key for every create_authenticators, so the key she adds from her profile
+ * waits in ACTIVITY_STATUS_AUTHENTICATORS_NEEDED. Once approved elsewhere (her desk key, not through this desktop),
+ * the activity feed's next look attaches the key the service recorded to her profile; a rejected one is forgotten.
+ * What is kept meanwhile is the credential id and name, and the file is bounded.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { chromium, type Browser } from '@playwright/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FeedListener } from '../../src/main/activities/feed';
+import { ApiClient } from '../../src/main/client/api-client';
+import { MAX_PENDING_PASSKEYS, PendingPasskeys } from '../../src/main/passkeys/pending-passkeys';
+import type { Profile } from '../../src/main/profiles/profiles';
+import { Stamper } from '../../src/main/stamper/stamper';
+import type { Channel, ChannelInput, ChannelOutput } from '../../src/shared/ipc/contract';
+import { findChromium } from '../support/chromium';
+import { startDispatchBed, type DispatchBed } from '../support/dispatch-bed';
+import { virtualSecurityKey, type VirtualSecurityKey } from '../support/virtual-authenticator';
+
+let browser: Browser;
+let key: VirtualSecurityKey;
+let bed: DispatchBed;
+let bea: Profile;
+/** Bea's second API key, which her MFA policy names: it approves her waiting registrations from "another desktop". */
+let desk: ApiClient;
+
+function call<C extends Channel>(name: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
+  return bed.call(name, input);
+}
+
+function completed<T extends { state: string }>(outcome: T): Extract<T, { state: 'completed' }> {
+  if (outcome.state !== 'completed') throw new Error(`expected a completed activity, got ${outcome.state}`);
+  return outcome as Extract<T, { state: 'completed' }>;
+}
+
+/** Bea adds a key from her profile; it waits for her desk key's step. */
+async function addWaitingKey(name: string): Promise<{ fingerprint: string; id: string }> {
+  const outcome = await call('users.addPasskey', { name });
+  expect(outcome.state).toBe('pending');
+  expect(outcome.activity.status).toBe('ACTIVITY_STATUS_AUTHENTICATORS_NEEDED');
+  return { fingerprint: outcome.activity.fingerprint, id: outcome.activity.id };
+}
+
+beforeAll(async () => {
+  browser = await chromium.launch({ executablePath: findChromium(), args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  key = await virtualSecurityKey(await browser.newContext());
+  bed = await startDispatchBed({ dataDirPrefix: 'qk-pending-passkey-', openPasskeyPage: key.openPasskeyPage });
+  await call('sandbox.start', {});
+  await call('keys.generateApiKey', { name: 'bea' });
+  await call('keys.generateApiKey', { name: 'bea-desk' });
+  const beaId = completed(await call('users.create', { userName: 'Bea', apiKey: { kind: 'keychain', keyName: 'bea' } })).result.userId;
+  const [deskKeyId] = completed(await call('users.addApiKey', { userId: beaId, apiKey: { kind: 'keychain', keyName: 'bea-desk' } })).result.apiKeyIds;
+  completed(
+    await call('policies.mfaCreate', {
+      userId: beaId,
+      name: 'Keys from the desk',
+      condition: "activity.type == 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2'",
+      steps: [{ any: [{ type: 'AUTHENTICATION_TYPE_API_KEY', id: deskKeyId! }] }],
+    }),
+  );
+  bea = await bed.addSandboxProfile('Bea', 'bea');
+  await call('profiles.setActive', { id: bea.id });
+  desk = new ApiClient({
+    profile: { baseUrl: bea.baseUrl, organizationId: bea.organizationId, apiKeyName: 'bea-desk' },
+    stamper: new Stamper(bed.services.keychain),
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await bed?.close();
+  await browser?.close();
+});
+
+describe('a security key whose registration waits for approvals', () => {
+  it('is kept pending, with nothing but the credential id and its name', async () => {
+    await addWaitingKey('yk-later');
+    expect((await call('profiles.getActive', {}))?.passkey).toBeUndefined();
+    const pending = await bed.services.pendingPasskeys.of(bea.id);
+    const [credential] = await key.credentials();
+    expect(pending).toMatchObject({ name: 'yk-later', credentialId: Buffer.from(credential!.credentialId, 'base64').toString('base64url') });
+    const stored = JSON.parse(await readFile(join(bed.dataDir, 'pending-passkeys.json'), 'utf8')) as { pending: object[] };
+    expect(stored.pending.map((entry) => Object.keys(entry).sort())).toEqual([['activityId', 'credentialId', 'name', 'organizationId', 'profileId']]);
+  });
+
+  it('is attached to the profile once approved elsewhere, as the service recorded it', async () => {
+    const waiting = await bed.services.pendingPasskeys.of(bea.id);
+    const { activity } = await desk.query('get_activity', { activityId: waiting!.activityId });
+    const approved = await desk.submit('approve_activity', { fingerprint: activity.fingerprint });
+    expect(approved.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    await bed.services.activityFeeds.check();
+    const profile = await call('profiles.getActive', {});
+    const { authenticator } = await desk.query('get_authenticator', { authenticatorId: profile!.passkey!.authenticatorId });
+    expect(profile?.passkey).toEqual({
+      name: 'yk-later',
+      credentialId: waiting!.credentialId,
+      publicKey: authenticator.credential.publicKey,
+      authenticatorId: authenticator.authenticatorId,
+    });
+    expect(authenticator.authenticatorName).toBe('yk-later');
+    expect(await bed.services.pendingPasskeys.of(bea.id)).toBeUndefined();
+  });
+
+  it('stays while it waits, is forgotten once rejected, and the profile keeps the key it had', async () => {
+    const before = (await call('profiles.getActive', {}))?.passkey;
+    const waiting = await addWaitingKey('yk-refused');
+    // The newer registration replaced nothing yet: the profile still votes with its key until this one completes.
+    expect((await call('profiles.getActive', {}))?.passkey).toEqual(before);
+    await bed.services.activityFeeds.check();
+    expect(await bed.services.pendingPasskeys.of(bea.id)).toMatchObject({ activityId: waiting.id, name: 'yk-refused' });
+    // Only a vote can reject it, and every vote it takes is Bea's, who proposed it: a look that finds it rejected.
+    const { activity } = await desk.query('get_activity', { activityId: waiting.id });
+    const listener = listenerOf(bed.dataDir);
+    await listener.look?.({
+      ok: true,
+      profile: bea,
+      active: true,
+      client: desk,
+      waiting: [],
+      newestCompleted: undefined,
+      detail: async () => ({ ...activity, status: 'ACTIVITY_STATUS_REJECTED' }),
+      fail: () => 0,
+    });
+    expect(await bed.services.pendingPasskeys.of(bea.id)).toBeUndefined();
+    expect((await call('profiles.getActive', {}))?.passkey).toEqual(before);
+  });
+
+  it('is forgotten with its profile', async () => {
+    await addWaitingKey('yk-orphan');
+    const listener = listenerOf(bed.dataDir);
+    listener.round?.((await bed.services.profiles.list()).filter((profile) => profile.id !== bea.id));
+    await expect.poll(() => bed.services.pendingPasskeys.of(bea.id)).toBeUndefined();
+  });
+});
+
+/** A store over `dataDir`'s file whose feed listener the test drives itself. */
+function listenerOf(dataDir: string): FeedListener {
+  let listener: FeedListener | undefined;
+  new PendingPasskeys({ dataDir, profiles: bed.services.profiles, feeds: { subscribe: (added) => ((listener = added), () => true) }, now: Date.now });
+  return listener!;
+}
+
+describe('the pending file', () => {
+  const pending = (index: number) => ({
+    activityId: `activity-${index}`,
+    profileId: `profile-${index}`,
+    organizationId: 'org',
+    credentialId: `credential-${index}`,
+    name: `key ${index}`,
+  });
+
+  it('keeps one registration per profile, the latest', async () => {
+    const store = new PendingPasskeys({
+      dataDir: bed.dataDir,
+      profiles: bed.services.profiles,
+      feeds: { subscribe: () => () => true },
+      now: Date.now,
+    });
+    await store.add(pending(1));
+    await store.add({ ...pending(2), profileId: 'profile-1' });
+    expect(await store.of('profile-1')).toEqual({ ...pending(2), profileId: 'profile-1' });
+  });
+
+  it(`keeps at most ${MAX_PENDING_PASSKEYS}, the oldest dropped, and what it kept survives a restart`, async () => {
+    const store = new PendingPasskeys({
+      dataDir: bed.dataDir,
+      profiles: bed.services.profiles,
+      feeds: { subscribe: () => () => true },
+      now: Date.now,
+    });
+    for (let index = 0; index < MAX_PENDING_PASSKEYS + 5; index += 1) await store.add(pending(100 + index));
+    const restarted = new PendingPasskeys({
+      dataDir: bed.dataDir,
+      profiles: bed.services.profiles,
+      feeds: { subscribe: () => () => true },
+      now: Date.now,
+    });
+    expect(await restarted.of('profile-104')).toBeUndefined();
+    expect(await restarted.of('profile-105')).toEqual(pending(105));
+    expect(await restarted.of(`profile-${100 + MAX_PENDING_PASSKEYS + 4}`)).toEqual(pending(100 + MAX_PENDING_PASSKEYS + 4));
+  });
+});
