@@ -1,10 +1,11 @@
 /**
  * The webhook delivery queue's bounds (src/service/webhooks/deliveries.ts), on a real store with small limits: attempts
- * per delivery, which answers are tried again, the queue's size, and a stop that leaves nothing running.
+ * per delivery, which answers are tried again, the queue's size, and a stop that leaves nothing running; and the memo
+ * that tells an organization no endpoint could receive its events without reading a row.
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Store } from '../../src/service/store';
 import { WebhookDeliveries, type DeliveryLimits, type DeliveryRecord } from '../../src/service/webhooks/deliveries';
 import { ensureWebhookSigningKey } from '../../src/service/webhooks/signing-key';
@@ -61,7 +62,7 @@ async function setUp(status: number, limits: Partial<DeliveryLimits>) {
       deliveries.publish({ eventType: 'ACTIVITY_UPDATES', organizationId: ORGANIZATION, body: JSON.stringify({ index }) });
     }
   };
-  return { deliveries, publish, logs, requests: () => requests };
+  return { deliveries, store, publish, logs, requests: () => requests };
 }
 
 async function settled(deliveries: WebhookDeliveries, count: number): Promise<DeliveryRecord[]> {
@@ -105,5 +106,43 @@ describe('webhook deliveries', () => {
     await deliveries.close();
     const stopped = deliveries.deliveriesOf(ORGANIZATION).find((delivery) => delivery.attempts.length > 0)!;
     expect(stopped).toMatchObject({ state: 'FAILED', attempts: [{ error: 'the Sandbox stopped' }] });
+  });
+
+  it('tells from memory that an organization has no endpoint, and sees one added to it or its parent, or removed', async () => {
+    const { deliveries, store } = await setUp(200, {});
+    const [lone, parent, child] = [
+      '0b0b0b0b-0000-4000-8000-000000000002',
+      '0b0b0b0b-0000-4000-8000-000000000003',
+      '0b0b0b0b-0000-4000-8000-000000000004',
+    ];
+    await store.transaction((tx) => {
+      tx.organizations.insert({ id: lone, name: 'no endpoints', rootQuorumThreshold: 1, now: 0 });
+      tx.organizations.insert({ id: parent, name: 'parent', rootQuorumThreshold: 1, now: 0 });
+      tx.organizations.insert({ id: child, parentId: parent, name: 'child', rootQuorumThreshold: 1, now: 0 });
+    });
+    const endpointReads = vi.spyOn(store.read.webhookEndpoints, 'hasAny');
+    expect([ORGANIZATION, lone, child].map((id) => deliveries.mayDeliverFor(id))).toEqual([true, false, false]);
+    const readsToLearn = endpointReads.mock.calls.length;
+    expect([ORGANIZATION, lone, child].map((id) => deliveries.mayDeliverFor(id))).toEqual([true, false, false]);
+    expect(deliveries.hasSubscriber(lone, 'ACTIVITY_UPDATES')).toBe(false);
+    expect(endpointReads.mock.calls.length).toBe(readsToLearn);
+
+    const endpointOf = (organizationId: string) => ({
+      id: `endpoint-of-${organizationId}`,
+      organizationId,
+      url: 'http://127.0.0.1:9/hook',
+      name: 'added later',
+      isActive: true,
+      subscriptions: [{ eventType: 'ACTIVITY_UPDATES', filtersJson: undefined, isActive: true }],
+      createdAt: 1,
+      updatedAt: 1,
+    });
+    await store.transaction((tx) => tx.webhookEndpoints.insert(endpointOf(parent)));
+    expect(deliveries.mayDeliverFor(child)).toBe(true);
+    expect(deliveries.hasSubscriber(child, 'ACTIVITY_UPDATES')).toBe(true);
+    await store.transaction((tx) => tx.webhookEndpoints.insert(endpointOf(lone)));
+    expect(deliveries.mayDeliverFor(lone)).toBe(true);
+    await store.transaction((tx) => void tx.webhookEndpoints.delete(lone, endpointOf(lone).id));
+    expect(deliveries.mayDeliverFor(lone)).toBe(false);
   });
 });

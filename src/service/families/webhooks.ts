@@ -188,13 +188,16 @@ export function webhooksFamily(deliveries: WebhookDeliveries, sendStatuses: Send
     },
     hooks: {
       afterStatusChange(activity: Activity) {
-        // The body is the activity as get_activity answers it, serialised once for every endpoint and retry.
-        deliveries.publish({
-          eventType: 'ACTIVITY_UPDATES',
-          organizationId: activity.organizationId,
-          activityId: activity.id,
-          body: JSON.stringify(activity),
-        });
+        // The body is the activity as get_activity answers it, serialised once for every endpoint and retry, and not
+        // at all where no endpoint could receive it (most organizations, told by a memo without reading a row).
+        if (deliveries.mayDeliverFor(activity.organizationId)) {
+          deliveries.publish({
+            eventType: 'ACTIVITY_UPDATES',
+            organizationId: activity.organizationId,
+            activityId: activity.id,
+            body: JSON.stringify(activity),
+          });
+        }
         sendStatuses.onActivity(activity);
       },
     },

@@ -94,6 +94,14 @@ export class WebhookEndpointRepository {
     );
   }
 
+  /** Whether the organization owns any endpoint, active or not. */
+  hasAny(organizationId: string): boolean {
+    return (
+      this.connection.get('SELECT 1 AS found FROM webhook_endpoints WHERE organization_id = :organizationId LIMIT 1', { organizationId }) !==
+      undefined
+    );
+  }
+
   /** Whether an active endpoint of any organization has an active subscription to `eventType`. */
   anySubscribedTo(eventType: string): boolean {
     const row = this.connection.get(

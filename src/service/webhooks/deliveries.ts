@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { utf8Encode } from '../../shared/crypto/encoding';
 import type { RequestLogEntry } from '../server/request-log';
 import type { Repositories } from '../store';
+import { TableMemo } from '../store/table-memo';
 import type { WebhookEndpointRecord } from '../store/webhooks';
 import type { WebhookSigningKey } from './signing-key';
 
@@ -113,6 +114,11 @@ export class WebhookDeliveries {
   private readonly history: DeliveryRecord[] = [];
   private queued = 0;
   private closed = false;
+  /**
+   * Whether an organization or its parent owns any endpoint, by organization, while neither table changes: most own
+   * none, and then their every status change is neither serialised nor looked up.
+   */
+  private readonly endpointOwners = new TableMemo<boolean>(['organizations', 'webhook_endpoints']);
 
   constructor(private readonly options: WebhookDeliveriesOptions) {
     this.limits = { ...DEFAULT_DELIVERY_LIMITS, ...options.limits };
@@ -176,12 +182,29 @@ export class WebhookDeliveries {
     return this.options.store.webhookEndpoints.anySubscribedTo(eventType);
   }
 
+  /**
+   * False when no event in the organization could be delivered anywhere now, since neither it nor its parent owns an
+   * endpoint (active or not). Cheap: read again only after an organization or an endpoint changed.
+   */
+  mayDeliverFor(organizationId: string): boolean {
+    const { store } = this.options;
+    return this.endpointOwners.get(
+      organizationId,
+      () => {
+        const parentId = store.organizations.get(organizationId)?.parentId;
+        return [organizationId, ...(parentId === undefined ? [] : [parentId])].some((owner) => store.webhookEndpoints.hasAny(owner));
+      },
+      this.endpointOwners.mayRemember(store.connection),
+    );
+  }
+
   /** Whether an event of `eventType` in the organization would be delivered anywhere now. */
   hasSubscriber(organizationId: string, eventType: WebhookEventType): boolean {
     return this.recipients(organizationId, eventType).length > 0;
   }
 
   private recipients(organizationId: string, eventType: WebhookEventType): WebhookEndpointRecord[] {
+    if (!this.mayDeliverFor(organizationId)) return [];
     const { store } = this.options;
     const organization = store.organizations.get(organizationId);
     if (organization === undefined) return [];
