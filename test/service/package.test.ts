@@ -463,6 +463,49 @@ describe('the quorumkey-sandbox package', () => {
     await expect(fetch(`${baseUrl}/health`)).rejects.toThrow();
   }, 180_000);
 
+  it("serves jest's globalSetup and globalTeardown as docs/sandbox.md writes them: the tests reach the seeded Sandbox, and it stops with the run", async () => {
+    const project = join(directory, 'jest-app');
+    mkdirSync(join(project, 'node_modules/@turnkey'), { recursive: true });
+    mkdirSync(join(project, 'test'));
+    symlinkSync(installed, join(project, 'node_modules', MANIFEST.name));
+    for (const dependency of ['jest', '@turnkey/http', '@turnkey/api-key-stamper']) {
+      symlinkSync(join(ROOT, 'node_modules', dependency), join(project, 'node_modules', dependency));
+    }
+    // A CommonJS app, as most jest projects are; the seed where the docs' setup names it.
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'a-jest-app', private: true }));
+    writeFileSync(join(project, 'test/turnkey.seed.yaml'), readFileSync(seed, 'utf8'));
+    // The docs' block is the three files, each under a comment naming it.
+    const markdown = readFileSync(join(ROOT, 'docs/sandbox.md'), 'utf8');
+    const block = /```js\n(\/\/ jest\.config\.js\n[\s\S]*?)```/.exec(markdown)![1]!;
+    const files = block.split(/^\/\/ (?=\S+\.js\b)/m).filter((part) => part !== '');
+    expect(files.map((part) => part.split(/\s/, 1)[0])).toEqual(['jest.config.js', 'test/sandbox.setup.js', 'test/sandbox.teardown.js']);
+    for (const part of files) writeFileSync(join(project, part.split(/\s/, 1)[0]!), part.slice(part.indexOf('\n') + 1));
+    writeFileSync(
+      join(project, 'test/whoami.test.js'),
+      [
+        "const { ApiKeyStamper } = require('@turnkey/api-key-stamper');",
+        "const { TurnkeyClient } = require('@turnkey/http');",
+        "test('reaches the Sandbox named by the environment', async () => {",
+        '  const { TURNKEY_API_BASE_URL: baseUrl, TURNKEY_API_PUBLIC_KEY: apiPublicKey, TURNKEY_API_PRIVATE_KEY: apiPrivateKey } = process.env;',
+        '  const client = new TurnkeyClient({ baseUrl }, new ApiKeyStamper({ apiPublicKey, apiPrivateKey }));',
+        "  expect((await client.getWhoami({ organizationId: process.env.TURNKEY_ORGANIZATION_ID })).username).toBe('ci');",
+        '  process.stdout.write(`sandbox at ${baseUrl}\\n`);',
+        '});',
+        '',
+      ].join('\n'),
+    );
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST')));
+    const { stdout, stderr } = await run(process.execPath, [join(ROOT, 'node_modules/jest/bin/jest.js'), '--ci', '--runInBand'], {
+      cwd: project,
+      env: { ...env, NO_COLOR: '1' },
+      timeout: 120_000,
+    });
+    // jest reports on stderr; what the test wrote goes to stdout.
+    expect(stderr).toMatch(/Tests:\s+1 passed, 1 total/);
+    const baseUrl = /sandbox at (\S+)/.exec(stdout)![1]!;
+    await expect(fetch(`${baseUrl}/health`)).rejects.toThrow();
+  }, 180_000);
+
   it('is what the Dockerfile builds and runs: its entrypoint serves on SANDBOX_PORT, where its health check looks', async () => {
     const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
     expect(dockerfile).toMatch(/RUN npm pack \.\/sandbox --pack-destination /);
