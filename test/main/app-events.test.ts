@@ -50,6 +50,16 @@ describe('AppEvents', () => {
 
 const ORG = 'org-1';
 
+/** What the watch emits for an activity of ORG that waits for votes; a waiting one leaves the organization as it was. */
+function waitingEvent(change: 'created' | 'changed', activityId: string): AppEvent {
+  return { type: 'activity', change, organizationId: ORG, activityId, status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED', organizationChanged: false };
+}
+
+/** What the watch emits for an activity of ORG that completed, which may have changed the organization. */
+function completedEvent(change: 'created' | 'changed', activityId: string): AppEvent {
+  return { type: 'activity', change, organizationId: ORG, activityId, status: 'ACTIVITY_STATUS_COMPLETED', organizationChanged: true };
+}
+
 function activity(id: string, status: Activity['status'], voters: string[] = []): Activity {
   return {
     id,
@@ -114,67 +124,27 @@ describe('ActivityWatch', () => {
   it('reports activities that appear, get votes and are decided, after a first look that reports what already waits', async () => {
     const organization = fakeOrganization();
     const { emitted, watch } = watchOf(organization);
-    organization.state.waiting = [activity('a', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['root'])];
-    await watch.check();
-    // The window may have read before 'a' appeared: the first look says it is there.
-    expect(emitted.splice(0)).toEqual([
+    const waitingA = activity('a', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['root']);
+    const votedA = activity('a', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['root', 'bob']);
+    const waitingB = activity('b', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['alice']);
+    const looks: { what: string; waiting: Activity[]; decided?: Activity; reported: AppEvent[] }[] = [
+      { what: 'the first look: the window may have read before "a" appeared', waiting: [waitingA], reported: [waitingEvent('changed', 'a')] },
+      { what: 'a new activity', waiting: [waitingA, waitingB], reported: [waitingEvent('created', 'b')] },
+      { what: 'a vote that does not decide: same status, one more voter', waiting: [votedA, waitingB], reported: [waitingEvent('changed', 'a')] },
       {
-        type: 'activity',
-        change: 'changed',
-        organizationId: ORG,
-        activityId: 'a',
-        status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED',
-        organizationChanged: false,
+        what: 'decided elsewhere: it left the waiting list, and its own status says how it ended',
+        waiting: [votedA],
+        decided: activity('b', 'ACTIVITY_STATUS_COMPLETED', ['alice', 'root']),
+        reported: [completedEvent('changed', 'b')],
       },
-    ]);
-
-    organization.state.waiting = [
-      activity('a', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['root']),
-      activity('b', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['alice']),
+      { what: 'nothing changed', waiting: [votedA], reported: [] },
     ];
-    await watch.check();
-    expect(emitted).toEqual([
-      {
-        type: 'activity',
-        change: 'created',
-        organizationId: ORG,
-        activityId: 'b',
-        status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED',
-        organizationChanged: false,
-      },
-    ]);
-
-    // A vote that does not decide: same status, one more voter.
-    organization.state.waiting = [
-      activity('a', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['root', 'bob']),
-      activity('b', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['alice']),
-    ];
-    await watch.check();
-    expect(emitted.at(-1)).toEqual({
-      type: 'activity',
-      change: 'changed',
-      organizationId: ORG,
-      activityId: 'a',
-      status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED',
-      organizationChanged: false,
-    });
-
-    // Decided elsewhere: it left the waiting list, and its own status says how it ended.
-    organization.state.decided.set('b', activity('b', 'ACTIVITY_STATUS_COMPLETED', ['alice', 'root']));
-    organization.state.waiting = [activity('a', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['root', 'bob'])];
-    await watch.check();
-    expect(emitted.at(-1)).toEqual({
-      type: 'activity',
-      change: 'changed',
-      organizationId: ORG,
-      activityId: 'b',
-      status: 'ACTIVITY_STATUS_COMPLETED',
-      organizationChanged: true,
-    });
-
-    const count = emitted.length;
-    await watch.check();
-    expect(emitted).toHaveLength(count);
+    for (const look of looks) {
+      organization.state.waiting = look.waiting;
+      if (look.decided !== undefined) organization.state.decided.set(look.decided.id, look.decided);
+      await watch.check();
+      expect(emitted.splice(0), look.what).toEqual(look.reported);
+    }
   });
 
   it("announces main's own vote once: the look that finds it waiting, or decided, reports and asks nothing more of it", async () => {
@@ -191,16 +161,7 @@ describe('ActivityWatch', () => {
     // A vote main cast that leaves 'a' waiting: told at once from the vote's answer, not again by the look after it.
     const voted = activity('a', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['root', 'bob']);
     watch.announce(voted, 'changed');
-    expect(emitted.splice(0)).toEqual([
-      {
-        type: 'activity',
-        change: 'changed',
-        organizationId: ORG,
-        activityId: 'a',
-        status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED',
-        organizationChanged: false,
-      },
-    ]);
+    expect(emitted.splice(0)).toEqual([waitingEvent('changed', 'a')]);
     organization.state.waiting = [voted, activity('b', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['root'])];
     await watch.check();
     expect(emitted).toEqual([]);
@@ -210,9 +171,7 @@ describe('ActivityWatch', () => {
     const decided = activity('b', 'ACTIVITY_STATUS_COMPLETED', ['root', 'bob']);
     watch.announce(decided, 'changed');
     expect(completed).toEqual(['b']);
-    expect(emitted.splice(0)).toEqual([
-      { type: 'activity', change: 'changed', organizationId: ORG, activityId: 'b', status: 'ACTIVITY_STATUS_COMPLETED', organizationChanged: true },
-    ]);
+    expect(emitted.splice(0)).toEqual([completedEvent('changed', 'b')]);
     organization.state.waiting = [voted];
     organization.state.newest = decided;
     organization.query.mockClear();
@@ -223,16 +182,7 @@ describe('ActivityWatch', () => {
     // Another vote on 'a', cast elsewhere, is still reported: an announcement covers only the state it named.
     organization.state.waiting = [activity('a', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', ['root', 'bob', 'cy'])];
     await watch.check();
-    expect(emitted).toEqual([
-      {
-        type: 'activity',
-        change: 'changed',
-        organizationId: ORG,
-        activityId: 'a',
-        status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED',
-        organizationChanged: false,
-      },
-    ]);
+    expect(emitted).toEqual([waitingEvent('changed', 'a')]);
     expect(completed).toEqual(['b']);
   });
 
@@ -242,30 +192,12 @@ describe('ActivityWatch', () => {
     organization.state.newest = activity('quorum', 'ACTIVITY_STATUS_COMPLETED', ['root']);
     await watch.check();
     // The first look reports it: the organization may have been read before it ran.
-    expect(emitted.splice(0)).toEqual([
-      {
-        type: 'activity',
-        change: 'created',
-        organizationId: ORG,
-        activityId: 'quorum',
-        status: 'ACTIVITY_STATUS_COMPLETED',
-        organizationChanged: true,
-      },
-    ]);
+    expect(emitted.splice(0)).toEqual([completedEvent('created', 'quorum')]);
     await watch.check();
     expect(emitted).toEqual([]);
     organization.state.newest = activity('policy', 'ACTIVITY_STATUS_COMPLETED', ['root']);
     await watch.check();
-    expect(emitted).toEqual([
-      {
-        type: 'activity',
-        change: 'created',
-        organizationId: ORG,
-        activityId: 'policy',
-        status: 'ACTIVITY_STATUS_COMPLETED',
-        organizationChanged: true,
-      },
-    ]);
+    expect(emitted).toEqual([completedEvent('created', 'policy')]);
     await watch.check();
     expect(emitted).toHaveLength(1);
   });
@@ -334,16 +266,7 @@ describe('ActivityWatch', () => {
     organization.switchProfile('profile-2');
     organization.state.waiting = [activity('c', 'ACTIVITY_STATUS_CONSENSUS_NEEDED')];
     await watch.check();
-    expect(emitted).toEqual([
-      {
-        type: 'activity',
-        change: 'changed',
-        organizationId: ORG,
-        activityId: 'c',
-        status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED',
-        organizationChanged: false,
-      },
-    ]);
+    expect(emitted).toEqual([waitingEvent('changed', 'c')]);
     await watch.check();
     expect(emitted).toHaveLength(1);
   });
