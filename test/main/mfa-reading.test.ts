@@ -101,6 +101,12 @@ function readingOf(statuses: MfaStatus[], held: HeldCredentials = { apiKeyPublic
   });
 }
 
+const APPROVE_LABELS: Record<string, string> = {
+  'Needs your API key approval': 'Approve with your API key…',
+  'Needs your security key': 'Approve with your security key…',
+  'Needs your email code': 'Approve with your email code…',
+};
+
 describe("the viewer's open MFA step", () => {
   const cases: {
     name: string;
@@ -259,6 +265,8 @@ describe("the viewer's open MFA step", () => {
   it.each(cases)('$name', ({ statuses, held, headline, heldHere, credential, approvalIs }) => {
     const reading = readingOf(statuses, held);
     expect(reading.authenticators).toMatchObject({ headline, heldHere, credential, policy: '"Signing"' });
+    // The button names what the approval presents, as the headline does.
+    expect(reading.authenticators!.approveLabel).toBe(APPROVE_LABELS[headline]);
     expect(reading.authenticators!.approvalIs).toMatch(approvalIs);
     // The card's "If you approve" and main's confirmation say the same.
     expect(reading.approveDoes).toBe(reading.authenticators!.approvalIs);

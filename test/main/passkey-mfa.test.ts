@@ -80,7 +80,12 @@ describe('an MFA policy that asks for a security key', () => {
   it("reads the profile's passkey as meeting the step", async () => {
     const pending = await call('approvals.pending', {});
     const step = pending.find((item) => item.fingerprint === signRequest.fingerprint)?.reading.vote?.authenticators;
-    expect(step).toMatchObject({ headline: 'Needs your security key', heldHere: true, credential: 'the security key "yk-5" of Bea' });
+    expect(step).toMatchObject({
+      headline: 'Needs your security key',
+      approveLabel: 'Approve with your security key…',
+      heldHere: true,
+      credential: 'the security key "yk-5" of Bea',
+    });
     expect(step?.approvalIs).toBe('This approval is your security key step of MFA policy "Signing with the key"; 1 of 1 steps');
   });
 

@@ -56,6 +56,8 @@ export interface VoteReading {
 export interface AuthenticatorsReading {
   /** "Needs your API key approval", "Needs your security key". */
   headline: string;
+  /** The approval's button: "Approve with your security key…", named by the credential it presents. */
+  approveLabel: string;
   /** The MFA policy's name, quoted. */
   policy: string;
   /** The method this approval would present: the one this desktop holds, else the open step's first. */
@@ -192,6 +194,7 @@ function viewerStep(status: MfaStatus, snapshot: OrganizationSnapshot, held: Hel
       : notHeldInWords(method, user, status.userId, profileName, held);
   return {
     headline,
+    approveLabel: `Approve with your ${kind}…`,
     policy,
     method: method.type,
     ...(method.id === undefined ? {} : { credentialId: method.id }),

@@ -35,6 +35,7 @@ export const voteReadingView = z.strictObject({
   authenticators: z
     .strictObject({
       headline: text,
+      approveLabel: text,
       policy: text,
       method: authenticationType,
       credentialId: z.string().optional(),

@@ -370,7 +370,7 @@ function AuthenticatorStep({
       {step.heldHere ? (
         <div className="button-row start">
           <button type="button" className="primary" disabled={busy} onClick={onApprove}>
-            Approve with your {step.method === 'AUTHENTICATION_TYPE_API_KEY' ? 'API key' : 'credential'}…
+            {step.approveLabel}
           </button>
         </div>
       ) : (
