@@ -6,43 +6,20 @@ import { describe, expect, it } from 'vitest';
 import type { AuthenticationMethod, User } from '../../src/shared/api';
 import { mfaPoliciesInWords } from '../../src/main/policies/mfa-policy-words';
 import { policyNamesOf } from '../../src/main/policies/policy-words';
+import { apiUser } from '../support/api-users';
 
-const STAMP = { createdAt: { seconds: '0', nanos: '0' }, updatedAt: { seconds: '0', nanos: '0' } };
 const PASSKEY = { type: 'AUTHENTICATION_TYPE_PASSKEY' } as const;
 const API_KEY = { type: 'AUTHENTICATION_TYPE_API_KEY' } as const;
 
 function userWith(steps: AuthenticationMethod[][], order = '0', userName = 'Bea'): User {
-  return {
+  return apiUser({
     userId: 'user-bea',
     userName,
-    userTags: [],
-    oauthProviders: [{ providerId: 'oauth-1', providerName: 'Google', issuer: '', audience: '', subject: '', ...STAMP }],
-    authenticators: [
-      {
-        authenticatorId: 'auth-1',
-        authenticatorName: 'YubiKey',
-        credentialId: 'c',
-        transports: [],
-        attestationType: 'none',
-        aaguid: '',
-        model: '',
-        credential: { publicKey: '04', type: 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR' },
-        ...STAMP,
-      },
-    ],
-    apiKeys: [{ apiKeyId: 'key-1', apiKeyName: 'desk', credential: { publicKey: '02', type: 'CREDENTIAL_TYPE_API_KEY_P256' }, ...STAMP }],
-    mfaPolicies: [
-      {
-        mfaPolicyId: 'mfa-1',
-        mfaPolicyName: 'Signing',
-        condition: "activity.action == 'SIGN'",
-        requiredAuthenticationMethods: steps.map((any) => ({ any })),
-        order,
-        ...STAMP,
-      },
-    ],
-    ...STAMP,
-  };
+    oauthProviders: [{ id: 'oauth-1', name: 'Google' }],
+    passkeys: [{ id: 'auth-1', name: 'YubiKey' }],
+    apiKeys: [{ id: 'key-1', name: 'desk', publicKey: '02' }],
+    mfaPolicies: [{ id: 'mfa-1', name: 'Signing', steps, order }],
+  });
 }
 
 const lookupOf = (users: User[]) => policyNamesOf({ users, tags: [], wallets: [], privateKeys: [], policies: [] }, []);

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { AuthenticationMethod, MfaStatus, User } from '../../src/shared/api';
 import { voteReadingOf, type HeldCredentials } from '../../src/main/approvals/vote-reading';
 import type { OrganizationSnapshot } from '../../src/main/signing/organization';
+import { apiUser } from '../support/api-users';
 
 const BEA = 'user-bea';
 const BOB = 'user-bob';
@@ -16,43 +17,15 @@ const PASSKEY: AuthenticationMethod['type'] = 'AUTHENTICATION_TYPE_PASSKEY';
 const API_KEY: AuthenticationMethod['type'] = 'AUTHENTICATION_TYPE_API_KEY';
 // The profile votes with Bea's registered "YubiKey" (its authenticator id is what a PASSKEY step names).
 const BEA_PASSKEY: HeldCredentials = { passkeyAuthenticatorId: `${BEA}-yubikey` };
-const STAMP = { createdAt: { seconds: '0', nanos: '0' }, updatedAt: { seconds: '0', nanos: '0' } };
 
 function user(userId: string, userName: string, apiKeys: { id: string; name: string; publicKey: string }[], policies: [string, string][]): User {
-  return {
+  return apiUser({
     userId,
     userName,
-    userTags: [],
-    oauthProviders: [],
-    authenticators: [
-      {
-        authenticatorId: `${userId}-yubikey`,
-        authenticatorName: 'YubiKey',
-        credentialId: 'cred',
-        transports: [],
-        attestationType: 'none',
-        aaguid: '',
-        model: '',
-        credential: { publicKey: '04', type: 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR' },
-        ...STAMP,
-      },
-    ],
-    apiKeys: apiKeys.map((key) => ({
-      apiKeyId: key.id,
-      apiKeyName: key.name,
-      credential: { publicKey: key.publicKey, type: 'CREDENTIAL_TYPE_API_KEY_P256' },
-      ...STAMP,
-    })),
-    mfaPolicies: policies.map(([mfaPolicyId, mfaPolicyName]) => ({
-      mfaPolicyId,
-      mfaPolicyName,
-      condition: "activity.action == 'SIGN'",
-      requiredAuthenticationMethods: [],
-      order: '0',
-      ...STAMP,
-    })),
-    ...STAMP,
-  };
+    passkeys: [{ id: `${userId}-yubikey`, name: 'YubiKey' }],
+    apiKeys,
+    mfaPolicies: policies.map(([id, name]) => ({ id, name })),
+  });
 }
 
 const snapshot: OrganizationSnapshot = {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { refusal, startTestService, type TestKey, type TestService } from '../support/service';
-import { createSoftAuthenticator } from '../support/soft-authenticator';
+import { addStoredPasskey } from '../support/stored-passkey';
 
 const CREATE_POLICY = 'ACTIVITY_TYPE_CREATE_POLICY_V3';
 let t: TestService;
@@ -211,22 +211,8 @@ describe('credentials in a consensus', () => {
     // Alice and Bob form the root quorum; Carol counts only through the policy, and only with her passkey. The engine
     // does not short-circuit, so the passkeys are filtered before their credential_id is read.
     await t.setRootQuorum(2, [alice.userId, bob.userId]);
-    const passkey = createSoftAuthenticator({ rpId: 'localhost', origin: 'http://localhost:3000' });
-    const now = t.clock.now();
+    const passkey = await addStoredPasskey(t, carol.userId, 'carol-passkey');
     await t.store.transaction((tx) => {
-      tx.authenticators.insert({
-        id: 'carol-passkey',
-        organizationId: t.info.organizationId,
-        userId: carol.userId,
-        name: 'laptop',
-        credentialId: passkey.credentialId,
-        publicKey: passkey.publicKey,
-        aaguid: '00000000-0000-0000-0000-000000000000',
-        attestationType: 'none',
-        transports: ['AUTHENTICATOR_TRANSPORT_INTERNAL'],
-        signCount: 0,
-        now,
-      });
       tx.policies.insert({
         id: 'policy-passkey',
         organizationId: t.info.organizationId,
@@ -236,7 +222,7 @@ describe('credentials in a consensus', () => {
         consensus: `approvers.any(u, u.id == '${alice.userId}') && credentials.filter(c, c.type == 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR').any(c, c.credential_id == '${passkey.credentialId}')`,
         time: '',
         notes: '',
-        now,
+        now: t.clock.now(),
       });
     });
 

@@ -6,8 +6,9 @@
 import { TurnkeyClient } from '@turnkey/http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clientRefusal } from '../support/client-refusal';
-import { createSoftAuthenticator, type SoftAuthenticator } from '../support/soft-authenticator';
+import type { SoftAuthenticator } from '../support/soft-authenticator';
 import { newKey, startTestService, type TestKey, type TestService } from '../support/service';
+import { addStoredPasskey } from '../support/stored-passkey';
 
 let t: TestService;
 let rootUserId: string;
@@ -27,28 +28,11 @@ beforeEach(async () => {
 afterEach(() => t.close());
 
 const PASSKEY = 'AUTHENTICATION_TYPE_PASSKEY';
-const ORIGIN = 'http://localhost:3000';
 
 /** Gives `userId` a passkey (straight through the store) and answers it with its authenticator id. */
 async function addPasskey(userId: string): Promise<{ passkey: SoftAuthenticator; authenticatorId: string }> {
-  const passkey = createSoftAuthenticator({ rpId: 'localhost', origin: ORIGIN });
   const authenticatorId = `passkey-${userId.slice(0, 8)}`;
-  await t.store.transaction((tx) => {
-    tx.authenticators.insert({
-      id: authenticatorId,
-      organizationId: t.info.organizationId,
-      userId,
-      name: 'laptop',
-      credentialId: passkey.credentialId,
-      publicKey: passkey.publicKey,
-      aaguid: '00000000-0000-0000-0000-000000000000',
-      attestationType: 'none',
-      transports: ['AUTHENTICATOR_TRANSPORT_INTERNAL'],
-      signCount: 0,
-      now: t.clock.now(),
-    });
-  });
-  return { passkey, authenticatorId };
+  return { passkey: await addStoredPasskey(t, userId, authenticatorId), authenticatorId };
 }
 
 /** Turnkey's client stamping with a passkey (X-Stamp-WebAuthn) instead of an API key. */
