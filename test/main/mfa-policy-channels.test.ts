@@ -5,17 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Channel, ChannelInput, ChannelOutput } from '../../src/shared/ipc/contract';
+import { completed } from '../support/completed-outcome';
 import { startDispatchBed, type DispatchBed } from '../support/dispatch-bed';
 
 let bed: DispatchBed;
 
 function call<C extends Channel>(name: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
   return bed.call(name, input);
-}
-
-function completed<T extends { state: string }>(outcome: T): Extract<T, { state: 'completed' }> {
-  if (outcome.state !== 'completed') throw new Error(`expected a completed activity, got ${outcome.state}`);
-  return outcome as Extract<T, { state: 'completed' }>;
 }
 
 beforeAll(async () => {

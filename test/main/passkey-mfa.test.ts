@@ -10,6 +10,7 @@ import type { Channel, ChannelInput, ChannelOutput } from '../../src/shared/ipc/
 import { ApiClient } from '../../src/main/client/api-client';
 import { Stamper } from '../../src/main/stamper/stamper';
 import { findChromium } from '../support/chromium';
+import { completed } from '../support/completed-outcome';
 import { startDispatchBed, type DispatchBed } from '../support/dispatch-bed';
 import { ETHEREUM_ACCOUNT } from '../support/valid-inputs';
 import { virtualSecurityKey, type VirtualSecurityKey } from '../support/virtual-authenticator';
@@ -22,11 +23,6 @@ let beaApiKeyOnly: ApiClient;
 
 function call<C extends Channel>(name: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
   return bed.call(name, input);
-}
-
-function completed<T extends { state: string }>(outcome: T): Extract<T, { state: 'completed' }> {
-  if (outcome.state !== 'completed') throw new Error(`expected a completed activity, got ${outcome.state}`);
-  return outcome as Extract<T, { state: 'completed' }>;
 }
 
 beforeAll(async () => {
