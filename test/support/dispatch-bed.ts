@@ -39,7 +39,7 @@ export interface DispatchBed {
 
 /** `now` is main's clock and the Sandbox's (it runs in this process): a test that moves it moves both. */
 export async function startDispatchBed(
-  options: { dataDirPrefix: string } & Pick<MainServicesOptions, 'clipboard' | 'fetch' | 'now' | 'openPasskeyPage'>,
+  options: { dataDirPrefix: string } & Pick<MainServicesOptions, 'askPkcs11Pin' | 'clipboard' | 'fetch' | 'now' | 'openPasskeyPage'>,
 ): Promise<DispatchBed> {
   const dataDir = await mkdtemp(join(tmpdir(), options.dataDirPrefix));
   const services = createMainServices({
@@ -49,6 +49,7 @@ export async function startDispatchBed(
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.openPasskeyPage === undefined ? {} : { openPasskeyPage: options.openPasskeyPage }),
+    ...(options.askPkcs11Pin === undefined ? {} : { askPkcs11Pin: options.askPkcs11Pin }),
   });
   // The person at main's confirmation: goes ahead unless a test says otherwise, and every question is kept.
   const confirmations: ConfirmationRequest[] = [];
