@@ -11,15 +11,10 @@ import { createTestClient, encodeFunctionData, getAddress, http, parseEther, ser
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { AddressBook } from '../../src/main/address-book/address-book';
-import { ApiClient } from '../../src/main/client/api-client';
-import { DEFAULT_KEYCHAIN_SERVICE, Keychain } from '../../src/main/keychain/keychain';
-import { OsSecretStore } from '../../src/main/keychain/secret-store';
-import { Profiles } from '../../src/main/profiles/profiles';
-import { Sandbox } from '../../src/main/sandbox/sandbox';
 import { Settings } from '../../src/main/settings/settings';
-import { Stamper } from '../../src/main/stamper/stamper';
 import { TOKEN_ABI, startSimulationChain, type SimulationChain } from '../support/simulation-chain';
 import { runCli, writeNoNetworkPreload } from './helpers';
+import { prepareSandboxDataDir, type SandboxDataDir } from './sandbox-data-dir';
 
 const CHAIN_ID = 31337;
 /** Anvil's third account: a stranger to the organization, named only by the address book. */
@@ -29,10 +24,8 @@ let dataDir: string;
 let work: string;
 let noNetwork: string;
 let chain: SimulationChain;
-let keychain: Keychain;
-let profiles: Profiles;
-let client: ApiClient;
 let address: string;
+let sandboxDataDir: SandboxDataDir;
 
 function unsignedTransaction({
   to,
@@ -71,61 +64,33 @@ const signTransaction = (unsigned: string, ...more: string[]) => [
 ];
 
 /** How many signing activities the Sandbox recorded (it runs only while a command or this asks). */
-async function signingActivities(): Promise<number> {
-  const running = new Sandbox({ dataDir, keychain, secrets: new OsSecretStore(DEFAULT_KEYCHAIN_SERVICE), profiles, log: () => undefined });
-  await running.start();
-  try {
+function signingActivities(): Promise<number> {
+  return sandboxDataDir.whileRunning(async (client) => {
     const { activities } = await client.query('list_activities', { filterByType: ['ACTIVITY_TYPE_SIGN_TRANSACTION_V2'] });
     return activities.length;
-  } finally {
-    await running.stop();
-  }
+  });
 }
 
 beforeAll(async () => {
   chain = await startSimulationChain();
-  dataDir = await mkdtemp(join(tmpdir(), 'qk-cli-preview-data-'));
+  sandboxDataDir = await prepareSandboxDataDir('qk-cli-preview-data-');
+  ({ dataDir } = sandboxDataDir);
+  address = sandboxDataDir.addresses[0]!;
   work = await mkdtemp(join(tmpdir(), 'qk-cli-preview-work-'));
   noNetwork = await writeNoNetworkPreload(work);
-  profiles = new Profiles({ dataDir });
-  // The CLI opens the default keychain service, as the app does.
-  const secrets = new OsSecretStore(DEFAULT_KEYCHAIN_SERVICE);
-  keychain = new Keychain({ dataDir, store: secrets, profiles });
-  const running = new Sandbox({ dataDir, keychain, secrets, profiles, log: () => undefined });
-  const { info, profile } = await running.start();
-  try {
-    client = new ApiClient({ profile, stamper: new Stamper(keychain) });
-    const created = await client.submit('create_wallet', {
-      walletName: 'treasury',
-      accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
-    });
-    if (created.state !== 'completed') throw new Error(`create_wallet is ${created.state}`);
-    address = created.result.addresses[0]!;
-  } finally {
-    await running.stop();
-  }
   await createTestClient({ mode: 'anvil', chain: foundry, transport: http(chain.anvil.url) }).setBalance({
     address: address as Hex,
     value: parseEther('10'),
   });
   await new Settings({ dataDir }).set({ nodeUrls: { [`eip155:${CHAIN_ID}`]: chain.anvil.url } });
-  await new AddressBook({ dataDir }).add(info.organizationId, { family: 'ethereum', chainId: CHAIN_ID, address: PAYROLL, name: 'Payroll' });
-  // The same key and organization as an air-gapped machine's profile would have; its URL is never reached.
-  await profiles.add({
-    name: 'air-gapped',
-    kind: 'hosted',
-    baseUrl: 'https://unreachable.invalid',
-    organizationId: info.organizationId,
-    apiKeyName: profile.apiKeyName,
-    enclaveSignerPublicKey: info.enclaveSignerPublicKey,
-  });
+  const { organizationId } = sandboxDataDir.sandbox.info;
+  await new AddressBook({ dataDir }).add(organizationId, { family: 'ethereum', chainId: CHAIN_ID, address: PAYROLL, name: 'Payroll' });
+  await sandboxDataDir.addAirGappedProfile();
 }, 120_000);
 
 afterAll(async () => {
   chain?.stop();
-  for (const profile of await profiles.list()) await profiles.remove(profile.id);
-  for (const { name } of await keychain.listApiKeys()) await keychain.deleteApiKey(name);
-  await rm(dataDir, { recursive: true, force: true });
+  await sandboxDataDir?.remove();
   await rm(work, { recursive: true, force: true });
 });
 

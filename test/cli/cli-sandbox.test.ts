@@ -9,13 +9,9 @@ import { join } from 'node:path';
 import { generateMnemonic } from '@scure/bip39';
 import { wordlist as english } from '@scure/bip39/wordlists/english.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ApiClient } from '../../src/main/client/api-client';
-import { DEFAULT_KEYCHAIN_SERVICE, Keychain } from '../../src/main/keychain/keychain';
+import { DEFAULT_KEYCHAIN_SERVICE, type Keychain } from '../../src/main/keychain/keychain';
 import { OsSecretStore } from '../../src/main/keychain/secret-store';
-import { Profiles } from '../../src/main/profiles/profiles';
-import { Sandbox } from '../../src/main/sandbox/sandbox';
 import { SANDBOX_SERVICE_SECRET_ACCOUNT } from '../../src/main/sandbox/service-secret';
-import { Stamper } from '../../src/main/stamper/stamper';
 import type { WalletAccountParams } from '../../src/shared/api';
 import { utf8Encode } from '../../src/shared/crypto/encoding';
 import { addressFor } from '../../src/service/enclave/addresses';
@@ -24,6 +20,7 @@ import { mnemonicToSeed } from '../../src/service/enclave/mnemonic';
 import { RecordingStore } from '../support/recording-secret-store';
 import { scanForSecrets } from '../support/scan-for-secrets';
 import { runCli, writeNoNetworkPreload, type CliRun } from './helpers';
+import { prepareSandboxDataDir, type SandboxDataDir } from './sandbox-data-dir';
 
 const ACCOUNTS: WalletAccountParams[] = [
   { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' },
@@ -35,7 +32,7 @@ let work: string;
 let noNetwork: string;
 let store: RecordingStore;
 let keychain: Keychain;
-let profiles: Profiles;
+let sandboxDataDir: SandboxDataDir;
 let sandbox: { organizationId: string; rootUserId: string; signer: string };
 const runs: CliRun[] = [];
 /** Secrets seen by the test (mnemonics, seeds, derived keys) for the final scan. */
@@ -71,30 +68,18 @@ function submitBody(type: string, parameters: Record<string, unknown>): string {
 }
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'qk-cli-sandbox-data-'));
-  work = await mkdtemp(join(tmpdir(), 'qk-cli-sandbox-work-'));
-  noNetwork = await writeNoNetworkPreload(work);
   // The app's first start: the Sandbox profile, its key in the keychain, and a wallet to export.
   store = new RecordingStore(new OsSecretStore(DEFAULT_KEYCHAIN_SERVICE));
-  profiles = new Profiles({ dataDir });
-  keychain = new Keychain({ dataDir, store, profiles });
-  const running = new Sandbox({ dataDir, keychain, secrets: store, profiles, log: () => undefined });
-  const { info, profile } = await running.start();
+  sandboxDataDir = await prepareSandboxDataDir('qk-cli-sandbox-data-', { accounts: ACCOUNTS, secrets: store });
+  ({ dataDir, keychain } = sandboxDataDir);
+  const { info } = sandboxDataDir.sandbox;
   sandbox = { organizationId: info.organizationId, rootUserId: info.rootUserId, signer: info.enclaveSignerPublicKey };
-  try {
-    const client = new ApiClient({ profile, stamper: new Stamper(keychain) });
-    const created = await client.submit('create_wallet', { walletName: 'treasury', accounts: ACCOUNTS });
-    if (created.state !== 'completed') throw new Error(`create_wallet is ${created.state}`);
-  } finally {
-    await running.stop();
-  }
+  work = await mkdtemp(join(tmpdir(), 'qk-cli-sandbox-work-'));
+  noNetwork = await writeNoNetworkPreload(work);
 });
 
 afterAll(async () => {
-  for (const profile of await profiles.list()) await profiles.remove(profile.id);
-  for (const { name } of await keychain.listEncryptionKeys()) await keychain.deleteEncryptionKey(name);
-  for (const { name } of await keychain.listApiKeys()) await keychain.deleteApiKey(name);
-  await rm(dataDir, { recursive: true, force: true });
+  await sandboxDataDir?.remove();
   await rm(work, { recursive: true, force: true });
 });
 

@@ -8,22 +8,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getAddress, recoverTransactionAddress, serializeTransaction } from 'viem';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ApiClient } from '../../src/main/client/api-client';
-import { DEFAULT_KEYCHAIN_SERVICE, Keychain } from '../../src/main/keychain/keychain';
-import { OsSecretStore } from '../../src/main/keychain/secret-store';
-import { Profiles } from '../../src/main/profiles/profiles';
-import { Sandbox } from '../../src/main/sandbox/sandbox';
-import { Stamper } from '../../src/main/stamper/stamper';
 import { runCli, writeNoNetworkPreload } from './helpers';
+import { prepareSandboxDataDir, type SandboxDataDir } from './sandbox-data-dir';
 
 const RECIPIENT = getAddress('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
 
 let dataDir: string;
 let work: string;
 let noNetwork: string;
-let keychain: Keychain;
-let profiles: Profiles;
 let address: string;
+let sandboxDataDir: SandboxDataDir;
 
 /** The JSON that ends stdout, after the printed description. */
 function trailingJson<T>(stdout: string): T {
@@ -31,41 +25,16 @@ function trailingJson<T>(stdout: string): T {
 }
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'qk-cli-signing-data-'));
+  sandboxDataDir = await prepareSandboxDataDir('qk-cli-signing-data-');
+  ({ dataDir } = sandboxDataDir);
+  address = sandboxDataDir.addresses[0]!;
+  await sandboxDataDir.addAirGappedProfile();
   work = await mkdtemp(join(tmpdir(), 'qk-cli-signing-work-'));
   noNetwork = await writeNoNetworkPreload(work);
-  profiles = new Profiles({ dataDir });
-  // The CLI opens the default keychain service, as the app does.
-  const secrets = new OsSecretStore(DEFAULT_KEYCHAIN_SERVICE);
-  keychain = new Keychain({ dataDir, store: secrets, profiles });
-  const running = new Sandbox({ dataDir, keychain, secrets, profiles, log: () => undefined });
-  const { info, profile } = await running.start();
-  try {
-    const client = new ApiClient({ profile, stamper: new Stamper(keychain) });
-    const created = await client.submit('create_wallet', {
-      walletName: 'treasury',
-      accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
-    });
-    if (created.state !== 'completed') throw new Error(`create_wallet is ${created.state}`);
-    address = created.result.addresses[0]!;
-  } finally {
-    await running.stop();
-  }
-  // The same key and organization as an air-gapped machine's profile would have; its URL is never reached.
-  await profiles.add({
-    name: 'air-gapped',
-    kind: 'hosted',
-    baseUrl: 'https://unreachable.invalid',
-    organizationId: info.organizationId,
-    apiKeyName: profile.apiKeyName,
-    enclaveSignerPublicKey: info.enclaveSignerPublicKey,
-  });
 });
 
 afterAll(async () => {
-  for (const profile of await profiles.list()) await profiles.remove(profile.id);
-  for (const { name } of await keychain.listApiKeys()) await keychain.deleteApiKey(name);
-  await rm(dataDir, { recursive: true, force: true });
+  await sandboxDataDir?.remove();
   await rm(work, { recursive: true, force: true });
 });
 

@@ -9,69 +9,49 @@ import { join } from 'node:path';
 import { createTestClient, http, parseEther, serializeTransaction } from 'viem';
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ApiClient } from '../../src/main/client/api-client';
-import { DEFAULT_KEYCHAIN_SERVICE, Keychain } from '../../src/main/keychain/keychain';
-import { OsSecretStore } from '../../src/main/keychain/secret-store';
-import { Profiles } from '../../src/main/profiles/profiles';
-import { Sandbox } from '../../src/main/sandbox/sandbox';
 import { Settings } from '../../src/main/settings/settings';
-import { Stamper } from '../../src/main/stamper/stamper';
 import { parseStateBundle } from '../../src/shared/offline/state-bundle';
 import { RECIPIENT, startSimulationChain, type SimulationChain } from '../support/simulation-chain';
 import { runCli } from './helpers';
+import { prepareSandboxDataDir, type SandboxDataDir } from './sandbox-data-dir';
 
 const CHAIN_ID = 31337;
 
 let dataDir: string;
 let work: string;
 let chain: SimulationChain;
-let keychain: Keychain;
-let profiles: Profiles;
+let sandboxDataDir: SandboxDataDir;
 let activityId: string;
 
 beforeAll(async () => {
   chain = await startSimulationChain();
-  dataDir = await mkdtemp(join(tmpdir(), 'qk-cli-bundle-data-'));
+  sandboxDataDir = await prepareSandboxDataDir('qk-cli-bundle-data-');
+  ({ dataDir } = sandboxDataDir);
   work = await mkdtemp(join(tmpdir(), 'qk-cli-bundle-work-'));
-  profiles = new Profiles({ dataDir });
-  const secrets = new OsSecretStore(DEFAULT_KEYCHAIN_SERVICE);
-  keychain = new Keychain({ dataDir, store: secrets, profiles });
-  const running = new Sandbox({ dataDir, keychain, secrets, profiles, log: () => undefined });
-  const { profile } = await running.start();
-  try {
-    const client = new ApiClient({ profile, stamper: new Stamper(keychain) });
-    const created = await client.submit('create_wallet', {
-      walletName: 'treasury',
-      accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
-    });
-    if (created.state !== 'completed') throw new Error(`create_wallet is ${created.state}`);
-    const address = created.result.addresses[0]!;
-    const anvil = createTestClient({ mode: 'anvil', chain: foundry, transport: http(chain.anvil.url) });
-    await anvil.setBalance({ address: address as `0x${string}`, value: parseEther('10') });
-    // Anvil sets a balance without a block: the latest header's state root would not hold it, and no proof would check.
-    await anvil.mine({ blocks: 1 });
-    const unsignedTransaction = serializeTransaction({
-      chainId: CHAIN_ID,
-      type: 'eip1559',
-      nonce: 0,
-      to: RECIPIENT,
-      value: parseEther('1.5'),
-      gas: 100_000n,
-      maxFeePerGas: 10n ** 10n,
-      maxPriorityFeePerGas: 10n ** 9n,
-    });
-    const signed = await client.submit('sign_transaction', { signWith: address, unsignedTransaction, type: 'TRANSACTION_TYPE_ETHEREUM' });
-    activityId = signed.activity.id;
-  } finally {
-    await running.stop();
-  }
+  const address = sandboxDataDir.addresses[0]!;
+  const anvil = createTestClient({ mode: 'anvil', chain: foundry, transport: http(chain.anvil.url) });
+  await anvil.setBalance({ address: address as `0x${string}`, value: parseEther('10') });
+  // Anvil sets a balance without a block: the latest header's state root would not hold it, and no proof would check.
+  await anvil.mine({ blocks: 1 });
+  const unsignedTransaction = serializeTransaction({
+    chainId: CHAIN_ID,
+    type: 'eip1559',
+    nonce: 0,
+    to: RECIPIENT,
+    value: parseEther('1.5'),
+    gas: 100_000n,
+    maxFeePerGas: 10n ** 10n,
+    maxPriorityFeePerGas: 10n ** 9n,
+  });
+  const signed = await sandboxDataDir.whileRunning((client) =>
+    client.submit('sign_transaction', { signWith: address, unsignedTransaction, type: 'TRANSACTION_TYPE_ETHEREUM' }),
+  );
+  activityId = signed.activity.id;
 }, 120_000);
 
 afterAll(async () => {
   chain?.stop();
-  for (const profile of await profiles.list()) await profiles.remove(profile.id);
-  for (const { name } of await keychain.listApiKeys()) await keychain.deleteApiKey(name);
-  await rm(dataDir, { recursive: true, force: true });
+  await sandboxDataDir?.remove();
   await rm(work, { recursive: true, force: true });
 });
 
