@@ -27,7 +27,7 @@ import { generateEncryptionKeyPair, privateKeyBytes, zeroize } from '../../share
 import { QkError } from '../../shared/errors';
 import { addressFor, assertFormatForCurve, type AddressFormat } from './addresses';
 import { sandboxAttestation } from './attestation';
-import { createKeyDeriver, deriveKey, publicKeyFromPrivate, type Curve, type DerivedKey } from './derivation';
+import { createKeyDeriver, deriveKey, publicKeyFromPrivate, type Curve } from './derivation';
 import { convertMnemonic, generateMnemonic, mnemonicToSeed, parseMnemonic, type MnemonicLanguage } from './mnemonic';
 import { deriveSealingKey, open, seal } from './sealed';
 import { SeedCache } from './seed-cache';
@@ -45,6 +45,8 @@ const QOS_SIGN_SALT = utf8Encode('qos_p256_sign');
 const SIGNING_SEED_LIMITS = { maxSeeds: 32, lifetimeMs: 60_000 };
 /** Stored private keys kept opened (and checked) after they signed, as wallet seeds are. */
 const OPENED_PRIVATE_KEY_LIMITS = { maxSeeds: 256, lifetimeMs: 60_000 };
+/** Wallet-account keys kept derived (and checked) after they signed, as stored private keys are. */
+const DERIVED_ACCOUNT_KEY_LIMITS = { maxSeeds: 256, lifetimeMs: 60_000 };
 
 export interface WalletSecret {
   mnemonic: string;
@@ -130,6 +132,11 @@ function mismatchedKey(source: SigningKeySource): QkError {
   );
 }
 
+/** Where a wallet account's derived key is kept: wallet ids are UUIDs and paths have no spaces, so a space separates. */
+function accountKeyId(walletId: string, curve: string, path: string): string {
+  return `${walletId} ${curve} ${path}`;
+}
+
 export class Enclave {
   /** P-256 key the enclave signs bundles with: uncompressed public key (130 hex), private scalar hex. */
   readonly signingKey: { readonly publicKey: string; readonly privateKey: string };
@@ -142,6 +149,7 @@ export class Enclave {
   private readonly attestedBoot: BootProof;
   private readonly signingSeeds = new SeedCache(SIGNING_SEED_LIMITS);
   private readonly openedPrivateKeys = new SeedCache(OPENED_PRIVATE_KEY_LIMITS);
+  private readonly derivedAccountKeys = new SeedCache(DERIVED_ACCOUNT_KEY_LIMITS);
   private readonly signingPool: SigningPool;
 
   constructor(options: {
@@ -485,59 +493,79 @@ export class Enclave {
     });
   }
 
-  /** `use` must copy the key's secret before it first awaits (the signing pool does): it is zeroed once `use` returns. */
+  /**
+   * `use` must copy the key's secret before it first awaits (the signing pool does): the key is kept for later
+   * signatures and may be zeroed once `use` returns.
+   *
+   * A stored private key is opened and checked against its public key once, and a wallet account's key derived from
+   * its wallet's seed and checked once; either is then kept for what it signs in the next minute instead of opened or
+   * derived on the event loop per signature. The kept key is bound to the sealed bytes, curve (and path) and public key
+   * it was checked with: a row that differs in any opens or derives and is checked again, and a deleted key, account
+   * or wallet is forgotten (forgetPrivateKey, forgetWalletAccount, forgetWallet).
+   */
   private async withSigningKey<T>(source: SigningKeySource, use: (key: SigningKey) => Promise<T>): Promise<T> {
-    if (source.kind === 'privateKey') return await this.withPrivateKey(source, use);
-    const { privateKey: secret, publicKey } = await this.openWalletAccountKey(source);
+    const publicKey = source.publicKey.toLowerCase();
+    const sealedHash = createHash('sha256').update(source.sealedSecret).digest('hex');
+    const checkedAgainst = `${source.curve}:${publicKey}:${sealedHash}`;
+    const useKept = (secret: Uint8Array) => use({ curve: source.curve, secret, publicKey: hexToBytes(publicKey, 'stored public key') });
+    if (source.kind === 'privateKey') {
+      return await this.openedPrivateKeys.use(source.privateKeyId, checkedAgainst, async () => this.openPrivateKey(source, publicKey), useKept);
+    }
+    return await this.derivedAccountKeys.use(
+      accountKeyId(source.walletId, source.curve, source.path),
+      checkedAgainst,
+      () => this.deriveAccountKey(source, sealedHash, publicKey),
+      useKept,
+    );
+  }
+
+  /** A stored private key opened, if its public key is `publicKey` (lowercase hex). The caller owns the bytes. */
+  private openPrivateKey(source: Extract<SigningKeySource, { kind: 'privateKey' }>, publicKey: string): Uint8Array {
+    const secret = open(this.sealingKey, source.sealedSecret, sealedRow.privateKey(source.privateKeyId));
     try {
-      if (bytesToHex(publicKey) !== source.publicKey.toLowerCase()) throw mismatchedKey(source);
-      return await use({ curve: source.curve, secret, publicKey });
-    } finally {
+      if (bytesToHex(publicKeyFromPrivate(source.curve, secret)) !== publicKey) throw mismatchedKey(source);
+      return secret;
+    } catch (error) {
       zeroize(secret);
+      throw error;
     }
   }
 
   /**
-   * A stored private key is opened and checked against its public key once, then kept opened for what it signs in the
-   * next minute instead of both on the event loop per signature. The kept key is bound to the sealed bytes, curve and
-   * public key it was checked with: a row that differs in any opens and is checked again, and a deleted key is
-   * forgotten (forgetPrivateKey).
+   * A wallet account's key derived from its wallet's seed (kept under the SHA-256 of the sealed wallet,
+   * `sealedHash`), if its public key is `publicKey`. The caller owns the bytes.
    */
-  private async withPrivateKey<T>(source: Extract<SigningKeySource, { kind: 'privateKey' }>, use: (key: SigningKey) => Promise<T>): Promise<T> {
-    const publicKey = source.publicKey.toLowerCase();
-    const checkedAgainst = `${source.curve}:${publicKey}:${createHash('sha256').update(source.sealedSecret).digest('hex')}`;
-    const openChecked = async (): Promise<Uint8Array> => {
-      const secret = open(this.sealingKey, source.sealedSecret, sealedRow.privateKey(source.privateKeyId));
-      try {
-        if (bytesToHex(publicKeyFromPrivate(source.curve, secret)) !== publicKey) throw mismatchedKey(source);
-        return secret;
-      } catch (error) {
-        zeroize(secret);
-        throw error;
-      }
-    };
-    return await this.openedPrivateKeys.use(source.privateKeyId, checkedAgainst, openChecked, (secret) =>
-      use({ curve: source.curve, secret, publicKey: hexToBytes(publicKey, 'stored public key') }),
-    );
-  }
-
-  /** The wallet account's key with its public key, both derived from the wallet's seed. */
-  private async openWalletAccountKey(source: Extract<SigningKeySource, { kind: 'walletAccount' }>): Promise<DerivedKey> {
+  private async deriveAccountKey(
+    source: Extract<SigningKeySource, { kind: 'walletAccount' }>,
+    sealedHash: string,
+    publicKey: string,
+  ): Promise<Uint8Array> {
     const { walletId, sealedSecret } = source;
-    return this.signingSeeds.use(
+    const key = await this.signingSeeds.use(
       walletId,
-      createHash('sha256').update(sealedSecret).digest('hex'),
+      sealedHash,
       () => {
         const wallet = this.openWallet(walletId, sealedSecret);
         return mnemonicToSeed(wallet.mnemonic, wallet.passphrase ?? '');
       },
       (seed) => deriveKey({ seed, curve: source.curve, path: source.path }),
     );
+    if (bytesToHex(key.publicKey) !== publicKey) {
+      zeroize(key.privateKey);
+      throw mismatchedKey(source);
+    }
+    return key.privateKey;
   }
 
-  /** Zeroes the seed kept for signing with wallet `walletId`; deleting a wallet calls it. */
+  /** Zeroes the seed and account keys kept for signing with wallet `walletId`; deleting a wallet calls it. */
   forgetWallet(walletId: string): void {
     this.signingSeeds.forget(walletId);
+    this.derivedAccountKeys.forgetWhere((id) => id.startsWith(`${walletId} `));
+  }
+
+  /** Zeroes the key kept for signing with the account at `path` on `curve`; deleting a wallet account calls it. */
+  forgetWalletAccount(walletId: string, curve: string, path: string): void {
+    this.derivedAccountKeys.forget(accountKeyId(walletId, curve, path));
   }
 
   /** Zeroes the private key `privateKeyId` kept opened for signing; deleting a private key calls it. */
@@ -545,10 +573,11 @@ export class Enclave {
     this.openedPrivateKeys.forget(privateKeyId);
   }
 
-  /** Zeroes every seed and private key kept for signing: the database's keys were replaced (a snapshot restored). */
+  /** Zeroes every seed, private key and account key kept for signing: the database's keys were replaced (a snapshot restored). */
   forgetSigningKeys(): void {
     this.signingSeeds.clear();
     this.openedPrivateKeys.clear();
+    this.derivedAccountKeys.clear();
   }
 
   /** Zeroes the seeds and keys kept for signing and stops the signing workers; the service calls it when it stops. */

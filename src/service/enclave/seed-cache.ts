@@ -1,7 +1,8 @@
 /**
  * BIP-39 seeds of wallets that signed in the last minute, so that a run of signatures by one wallet pays for PBKDF2
  * (2,048 rounds of HMAC-SHA512, most of a wallet-account signature's CPU) once instead of every time; the enclave
- * keeps stored private keys it opened and checked in another one, for the same reason (enclave/index.ts).
+ * keeps stored private keys it opened and checked, and wallet-account keys it derived and checked, in two more, for the
+ * same reason (enclave/index.ts).
  *
  * Why holding them is no weaker than not: the enclave holds the sealing key, which opens every wallet in the
  * database, for its whole life, so a reader of its memory gains nothing from a seed it could not get anyway; and a
@@ -48,6 +49,11 @@ export class SeedCache {
   /** Zeroes and forgets the seed of wallet `id` (the wallet is being deleted). */
   forget(id: string): void {
     this.drop(id);
+  }
+
+  /** Zeroes and forgets every entry whose id `belongs` accepts (a wallet's account keys, when the wallet goes). */
+  forgetWhere(belongs: (id: string) => boolean): void {
+    for (const id of [...this.entries.keys()]) if (belongs(id)) this.drop(id);
   }
 
   /** Zeroes and forgets every seed. */

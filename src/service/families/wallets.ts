@@ -387,6 +387,7 @@ export const walletsFamily: Family = {
       execute(ctx, params) {
         for (const { account } of checkAccountDeletions(ctx.store, ctx.organizationId, params)) {
           ctx.store.walletAccounts.delete(ctx.organizationId, account.id);
+          ctx.enclave.forgetWalletAccount(account.walletId, account.curve, account.path);
         }
         return { walletAccountIds: params.walletAccountIds };
       },

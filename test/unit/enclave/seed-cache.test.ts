@@ -74,6 +74,18 @@ describe('SeedCache', () => {
     expect(await cache.use('w1', 'blob-b', compute, firstByte)).toBe(3);
   });
 
+  it('forgets only the entries forgetWhere() accepts, zeroing them', async () => {
+    const cache = new SeedCache({ maxSeeds: 4, lifetimeMs: LIFETIME_MS });
+    const { compute, seeds } = countingCompute();
+    await cache.use('w1 a', 'blob-w1', compute, firstByte);
+    await cache.use('w1 b', 'blob-w1', compute, firstByte);
+    await cache.use('w2 a', 'blob-w2', compute, firstByte);
+    cache.forgetWhere((id) => id.startsWith('w1 '));
+    expect(seeds.map(isZeroed)).toEqual([true, true, false]);
+    expect(await cache.use('w2 a', 'blob-w2', compute, firstByte)).toBe(3);
+    expect(await cache.use('w1 a', 'blob-w1', compute, firstByte)).toBe(4);
+  });
+
   it('zeroes every seed on clear() and keeps no failed computation', async () => {
     const cache = new SeedCache({ maxSeeds: 4, lifetimeMs: LIFETIME_MS });
     const { compute, seeds } = countingCompute();
