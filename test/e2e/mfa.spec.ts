@@ -3,8 +3,8 @@
  * desk's API key for every signing request, she proposes one with her CI key, and it waits in
  * ACTIVITY_STATUS_AUTHENTICATORS_NEEDED. On her desk's profile the card says it needs her API key approval, main's
  * confirmation says which step the approval is, and approving completes it; the Policies screen reads the MFA policy
- * in words. Shot in both themes. Then an MFA policy written from that screen: created for a user chosen by name, a step
- * added, deleted, each through main's confirmation.
+ * in words. Shot in both themes. Then an MFA policy written from that screen: created for a user chosen by name with
+ * a step met by a passkey or an API key and a second step, edited, deleted, each through main's confirmation.
  */
 import { ApiClient } from '../../src/main/client/api-client';
 import { Stamper } from '../../src/main/stamper/stamper';
@@ -97,28 +97,46 @@ test('an MFA policy created, edited and deleted from the Policies screen, each w
   await form.getByLabel('Name').fill('Signing');
   await form.getByLabel('Condition').fill("activity.action == 'SIGN'");
   await form.getByRole('combobox', { name: 'For', exact: true }).selectOption({ label: 'Bea' });
-  await form.getByLabel('Step 1').selectOption('AUTHENTICATION_TYPE_API_KEY');
+  // A step is met by any one of the methods ticked: a passkey or an API key here. Its last method stays ticked.
+  const firstStep = form.getByRole('group', { name: 'Step 1' });
+  await expect(firstStep.getByRole('checkbox', { name: 'API key' })).toBeChecked();
+  await expect(firstStep.getByRole('checkbox', { name: 'API key' })).toBeDisabled();
+  await firstStep.getByRole('checkbox', { name: 'Passkey' }).check();
+  await expect(firstStep.getByRole('checkbox', { name: 'API key' })).toBeEnabled();
+  await form.getByRole('button', { name: 'Add a step' }).click();
+  await expect(form.getByRole('group', { name: 'Step 2' }).getByRole('checkbox', { name: 'API key' })).toBeChecked();
+  // "Add a step" keeps a button's height rather than the steps' (it once stretched to the row's).
+  const addStep = await form.getByRole('button', { name: 'Add a step' }).boundingBox();
+  const createButton = await form.getByRole('button', { name: 'Create MFA policy' }).boundingBox();
+  expect(addStep!.height).toBeLessThanOrEqual(createButton!.height);
   await screenshotBothThemes(page, 'mfa-policy-form', form);
   host.answerConfirmations('wait');
   await form.getByRole('button', { name: 'Create MFA policy' }).click();
   const created = await host.nextConfirmation();
   expect(created.text).toContain("activity.action == 'SIGN'");
-  expect(created.text).toContain('1. API key');
+  expect(created.text).toContain('1. passkey or API key');
+  expect(created.text).toContain('2. API key');
   expect(created.text).toContain('Bea');
   created.answer(true);
   const table = panel.getByRole('table', { name: 'MFA policies' });
   await expect(table.getByRole('row', { name: /Signing/ })).toContainText(
-    "Activities where activity.action == 'SIGN' need, in order: an API key — for Bea",
+    "Activities where activity.action == 'SIGN' need, in order: a passkey or an API key, then an API key — for Bea",
   );
+  await screenshotBothThemes(page, 'mfa-policy-several-methods', table);
 
   await table.getByRole('button', { name: 'Edit Signing' }).click();
   const edit = panel.getByRole('form', { name: 'Edit MFA policy Signing' });
-  await edit.getByRole('button', { name: 'Add a step' }).click();
+  // The editor starts from the steps as saved, each method ticked.
+  await expect(edit.getByRole('group', { name: 'Step 1' }).getByRole('checkbox', { name: 'Passkey' })).toBeChecked();
+  await expect(edit.getByRole('group', { name: 'Step 1' }).getByRole('checkbox', { name: 'API key' })).toBeChecked();
+  await edit.getByRole('group', { name: 'Step 1' }).getByRole('checkbox', { name: 'Passkey' }).uncheck();
+  await edit.getByRole('button', { name: 'Remove step 2' }).click();
   await edit.getByRole('button', { name: 'Save MFA policy' }).click();
   const updated = await host.nextConfirmation();
-  expect(updated.text).toContain('2. API key');
+  expect(updated.text).toContain('1. API key');
+  expect(updated.text).not.toContain('2. ');
   updated.answer(true);
-  await expect(table.getByRole('row', { name: /Signing/ })).toContainText('need, in order: an API key, then an API key');
+  await expect(table.getByRole('row', { name: /Signing/ })).toContainText('need, in order: an API key — for Bea');
 
   await table.getByRole('button', { name: 'Delete Signing' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Delete MFA policy' }).click();

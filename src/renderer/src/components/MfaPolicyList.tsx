@@ -13,15 +13,15 @@ import { PolicyExpression } from './PolicyExpression';
 import { Progress } from './Progress';
 import { QueryStatus } from './QueryStatus';
 import { RowAction } from './RowAction';
-import { SelectField, type SelectOption } from './SelectField';
+import { SelectField } from './SelectField';
 import { TableHead } from './TableHead';
 import { useAction } from '../mutations';
 import { useChannel } from '../queries';
 
 type Method = MfaPolicyView['steps'][number]['any'][number]['type'];
 
-/** The methods the service knows, as the form offers them for a step. */
-const METHODS: readonly SelectOption<Method>[] = [
+/** The methods the service knows, as the form offers them for a step, in the order a step lists them. */
+const METHODS: readonly { value: Method; label: string }[] = [
   { value: 'AUTHENTICATION_TYPE_PASSKEY', label: 'Passkey' },
   { value: 'AUTHENTICATION_TYPE_API_KEY', label: 'API key' },
   { value: 'AUTHENTICATION_TYPE_EMAIL_OTP', label: 'Email code' },
@@ -36,8 +36,8 @@ const OWN_USER = '';
 interface MfaDraft {
   name: string;
   condition: string;
-  /** One method per step, in order. */
-  steps: Method[];
+  /** The steps in order, each the methods any one of which meets it (never none). */
+  steps: Method[][];
   userId: string;
   notes: string;
 }
@@ -48,13 +48,14 @@ function draftOf(policy: MfaPolicyView): MfaDraft {
   return {
     name: policy.mfaPolicyName,
     condition: policy.condition,
-    steps: policy.steps.map((step) => step.any[0]!.type),
+    // A step naming several credentials of one kind is offered as that kind once.
+    steps: policy.steps.map((step) => METHODS.map(({ value }) => value).filter((method) => step.any.some(({ type }) => type === method))),
     userId: policy.userId,
     notes: policy.notes ?? '',
   };
 }
 
-const EMPTY: MfaDraft = { name: '', condition: 'true', steps: ['AUTHENTICATION_TYPE_API_KEY'], userId: OWN_USER, notes: '' };
+const EMPTY: MfaDraft = { name: '', condition: 'true', steps: [['AUTHENTICATION_TYPE_API_KEY']], userId: OWN_USER, notes: '' };
 
 export function MfaPolicyList() {
   const mfaPolicies = useChannel('policies.mfaList');
@@ -70,12 +71,12 @@ export function MfaPolicyList() {
   };
 
   const save = async (draft: MfaDraft) => {
-    const steps = draft.steps.map((type) => ({ any: [{ type }] }));
+    const steps = draft.steps.map((methods) => ({ any: methods.map((type) => ({ type })) }));
     const fields = { name: draft.name, condition: draft.condition, notes: draft.notes };
     if (editing?.mode === 'update') {
       const { userId, mfaPolicyId } = editing.policy;
       // Steps the form left as they were are not sent: a step's alternatives and named credentials stay as saved.
-      const stepsChanged = draft.steps.join() !== draftOf(editing.policy).steps.join();
+      const stepsChanged = JSON.stringify(draft.steps) !== JSON.stringify(draftOf(editing.policy).steps);
       const input: ChannelInput<'policies.mfaUpdate'> = { userId, mfaPolicyId, changes: { ...fields, ...(stepsChanged ? { steps } : {}) } };
       finished(`Update MFA policy ${draft.name}`, await action.run(`Updating MFA policy ${draft.name}…`, 'policies.mfaUpdate', input));
     } else {
@@ -172,7 +173,13 @@ function MfaPolicyForm({
   const users = useChannel('organization.lookup').data?.users ?? [];
   const [draft, setDraft] = useState<MfaDraft>(editing.mode === 'update' ? draftOf(editing.policy) : EMPTY);
   const set = (change: Partial<MfaDraft>) => setDraft((current) => ({ ...current, ...change }));
-  const setStep = (index: number, method: Method) => set({ steps: draft.steps.map((step, at) => (at === index ? method : step)) });
+  /** Ticks or unticks `method` in step `index`, keeping the methods in METHODS' order. */
+  const toggle = (index: number, method: Method, ticked: boolean) =>
+    set({
+      steps: draft.steps.map((step, at) =>
+        at === index ? METHODS.map(({ value }) => value).filter((value) => (value === method ? ticked : step.includes(value))) : step,
+      ),
+    });
   const title = editing.mode === 'create' ? 'New MFA policy' : `Edit MFA policy ${editing.policy.mfaPolicyName}`;
 
   const submit = (event: FormEvent) => {
@@ -205,19 +212,37 @@ function MfaPolicyForm({
         <input value={draft.condition} onChange={(event) => set({ condition: event.target.value })} required spellCheck={false} />
       </label>
       <p className="hint">Which of the user&rsquo;s activities wait for the steps; true for every one.</p>
-      <fieldset>
+      <fieldset className="mfa-steps">
         <legend>Steps, in order</legend>
+        <p className="hint">Each step is met by any one of the methods ticked; a step keeps at least one.</p>
         {draft.steps.map((step, index) => (
-          <div className="button-row start" key={index}>
-            <SelectField label={`Step ${index + 1}`} value={step} options={METHODS} onChange={(method) => setStep(index, method)} />
+          <fieldset className="mfa-step" key={index}>
+            <legend>Step {index + 1}</legend>
+            {METHODS.map(({ value, label }) => {
+              const ticked = step.includes(value);
+              return (
+                <label className="radio" key={value}>
+                  <input
+                    type="checkbox"
+                    checked={ticked}
+                    // The last method of a step stays ticked: a step met by nothing could never be met.
+                    disabled={ticked && step.length === 1}
+                    onChange={(event) => toggle(index, value, event.target.checked)}
+                  />
+                  {label}
+                </label>
+              );
+            })}
             {draft.steps.length > 1 && (
               <RowAction verb="Remove" subject={`step ${index + 1}`} onClick={() => set({ steps: draft.steps.filter((_, at) => at !== index) })} />
             )}
-          </div>
+          </fieldset>
         ))}
-        <button type="button" className="small" onClick={() => set({ steps: [...draft.steps, 'AUTHENTICATION_TYPE_API_KEY'] })}>
-          Add a step
-        </button>
+        <div className="button-row start">
+          <button type="button" className="small" onClick={() => set({ steps: [...draft.steps, ['AUTHENTICATION_TYPE_API_KEY']] })}>
+            Add a step
+          </button>
+        </div>
       </fieldset>
       <label>
         Notes
