@@ -3,14 +3,18 @@
  * in for main's passkey window: Bea adds a key on the Keys screen, then approves a wallet on the Approvals screen;
  * the touch happens on main's page only after the person went ahead at main's confirmation, and the service counts
  * the vote as her passkey's. The app's page cannot get an assertion by itself: its API offers none without main's
- * confirmation, and its origin cannot ask the authenticator for the credential.
+ * confirmation, and its origin cannot ask the authenticator for the credential. Then a key whose registration waits
+ * for Bea's MFA step: the Keys screen says it is attached once approved, and it is once her desk key approves it
+ * elsewhere; a signature waiting for her security key offers "Approve with your security key…", which completes it.
  */
 import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
+import { ApiClient } from '../../src/main/client/api-client';
+import { Stamper } from '../../src/main/stamper/stamper';
 import { WEBAUTHN_STAMP_SCHEME } from '../../src/service/auth/webauthn-stamp';
 import { virtualSecurityKey } from '../support/virtual-authenticator';
 import { ETHEREUM_WALLET_ACCOUNT, openWaiting, voteDesk } from '../support/vote-scenario';
-import { SCREENS_DIR, expect, test } from './fixtures';
+import { SCREENS_DIR, done, expect, screenshotBothThemes, test } from './fixtures';
 
 // Setting up an organization through the Sandbox takes most of a minute on a loaded two-core machine.
 test.describe.configure({ timeout: 180_000 });
@@ -97,4 +101,92 @@ test('Bea adds a security key, votes with it on main’s page, and the vote coun
     }
   }, passkey.credentialId);
   expect(asked).toBe('SecurityError');
+});
+
+test('a key whose registration waits for an MFA step is attached once approved, then meets a security key step', async ({ page, host }) => {
+  const key = await virtualSecurityKey(page.context());
+  host.showPasskeyPages(key.openPasskeyPage);
+  const { root, userIds, profiles } = await voteDesk(page, host, ['Bea']);
+  const [beaId] = userIds as [string];
+  const bea = profiles[0]!;
+  const wallet = await done(root.submit('create_wallet', { walletName: 'Treasury', accounts: [ETHEREUM_WALLET_ACCOUNT] }));
+  const deskKey = await host.services.keychain.generateApiKey({ name: 'Bea desk', curve: 'p256' });
+  const [deskKeyId] = (
+    await done(
+      root.submit('create_api_keys', {
+        userId: beaId,
+        apiKeys: [{ apiKeyName: 'desk', publicKey: deskKey.publicKey, curveType: 'API_KEY_CURVE_P256' }],
+      }),
+    )
+  ).apiKeyIds;
+  // Bea's new credentials wait for her desk key.
+  await done(
+    root.submit('create_mfa_policy', {
+      userId: beaId,
+      mfaPolicyName: 'Keys from the desk',
+      condition: "activity.type == 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2'",
+      requiredAuthenticationMethods: [{ any: [{ type: 'AUTHENTICATION_TYPE_API_KEY', id: deskKeyId! }] }],
+      order: '0',
+    }),
+  );
+  await done(
+    root.submit('create_policy', {
+      policyName: 'Bea signs',
+      effect: 'EFFECT_ALLOW',
+      condition: "activity.action == 'SIGN'",
+      consensus: `approvers.any(user, user.id == '${beaId}')`,
+      notes: '',
+    }),
+  );
+
+  await host.services.profiles.setActive(bea.id);
+  await page.reload();
+  await page.getByText(`Profile: ${bea.name}`).waitFor();
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Keys' }).click();
+  const panel = page.getByRole('region', { name: 'Security key to vote with' });
+  await panel.getByLabel('Key name').fill('yk-7');
+  await panel.getByRole('button', { name: 'Add a security key to vote with' }).click();
+  const waiting = panel.getByRole('status').filter({ hasText: 'waits for approvals' });
+  await expect(waiting).toContainText('QuorumKey attaches it to this profile', { timeout: 60_000 });
+  expect((await host.services.profiles.get(bea.id)).passkey).toBeUndefined();
+  await screenshotBothThemes(page, 'passkey-registration-waiting', panel);
+
+  // Her desk key approves it elsewhere; the feed's next look at her profile attaches the key the service recorded.
+  const desk = new ApiClient({ profile: { ...bea, apiKeyName: 'Bea desk' }, stamper: new Stamper(host.services.keychain) });
+  const [registration] = (await desk.query('list_activities', { filterByStatus: ['ACTIVITY_STATUS_AUTHENTICATORS_NEEDED'] })).activities;
+  await done(desk.submit('approve_activity', { fingerprint: registration!.fingerprint }));
+  await expect(panel.getByText('votes with security key yk-7')).toBeVisible({ timeout: 30_000 });
+  await expect(waiting).toHaveCount(0);
+  await screenshotBothThemes(page, 'passkey-registration-attached', panel);
+
+  // Once she has it, her signatures wait for a security key: one she proposes with her API key, and the button says so.
+  await done(
+    root.submit('create_mfa_policy', {
+      userId: beaId,
+      mfaPolicyName: 'Signing with the key',
+      condition: "activity.action == 'SIGN'",
+      requiredAuthenticationMethods: [{ any: [{ type: 'AUTHENTICATION_TYPE_PASSKEY' }] }],
+      order: '1',
+    }),
+  );
+  const proposed = await new ApiClient({ profile: bea, stamper: new Stamper(host.services.keychain) }).submit('sign_raw_payload', {
+    signWith: wallet.addresses[0]!,
+    payload: 'pay the auditors',
+    encoding: 'PAYLOAD_ENCODING_TEXT_UTF8',
+    hashFunction: 'HASH_FUNCTION_KECCAK256',
+  });
+  expect(proposed.activity.status).toBe('ACTIVITY_STATUS_AUTHENTICATORS_NEEDED');
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Approvals', exact: true }).click();
+  const row = page.getByRole('list', { name: 'Activities waiting for votes' }).getByRole('listitem').filter({ hasText: 'Needs your security key' });
+  await row.getByRole('button').first().click();
+  const step = page.getByRole('region', { name: 'Needs your security key' });
+  const approve = step.getByRole('button', { name: 'Approve with your security key…' });
+  await expect(approve).toBeVisible();
+  await screenshotBothThemes(page, 'mfa-security-key-needed', step);
+  host.answerConfirmations('wait');
+  await approve.click();
+  (await host.nextConfirmation()).answer(true);
+  await expect(page.getByRole('status', { name: 'Your vote' })).toContainText('is done', { timeout: 60_000 });
+  const { activity } = await root.query('get_activity', { activityId: proposed.activity.id });
+  expect(activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
 });
