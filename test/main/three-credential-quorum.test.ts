@@ -21,6 +21,7 @@ import type { Profile } from '../../src/main/profiles/profiles';
 import type { TokenKey } from '../../src/main/pkcs11/token-key';
 import { findChromium } from '../support/chromium';
 import { clientRefusal } from '../support/client-refusal';
+import { completed } from '../support/completed-outcome';
 import { startDispatchBed, type DispatchBed } from '../support/dispatch-bed';
 import { initSoftHsmToken, SOFTHSM_MODULE, softhsmPresent } from '../support/softhsm';
 import { virtualSecurityKey, type VirtualSecurityKey } from '../support/virtual-authenticator';
@@ -62,11 +63,6 @@ const stamped: { body: string; header: string }[] = [];
 
 function call<C extends Channel>(name: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
   return bed.call(name, input);
-}
-
-function completed<T extends { state: string }>(outcome: T): Extract<T, { state: 'completed' }> {
-  if (outcome.state !== 'completed') throw new Error(`expected a completed activity, got ${outcome.state}`);
-  return outcome as Extract<T, { state: 'completed' }>;
 }
 
 /**
