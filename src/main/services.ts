@@ -212,7 +212,7 @@ export function createMainServices({
   const confirmedReadings = new ConfirmedReadings();
   const assertPasskey = openPasskeyPage === undefined ? undefined : assertPasskeyOnPage({ openPage: openPasskeyPage });
   const stamper = new Stamper(keychain, pkcs11, confirmedReadings, assertPasskey);
-  const inFlight = new InFlightRequests({ now });
+  const inFlight = new InFlightRequests({ now, onChange: (pending) => events.emit({ type: 'requests', pending }) });
   // In the data dir, not the Sandbox's: a Sandbox reset leaves it alone. Its key shares the keys' keychain store.
   const journal = new Journal({ dataDir, secrets: store, now });
   // Each profile's one read of its organization, read anew once an activity of it ran (here or elsewhere, as the

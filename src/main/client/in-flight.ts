@@ -1,6 +1,8 @@
 /**
  * The service requests main is waiting on, so the screens can show what is pending and cancel it. Each request
- * gets its own AbortController; cancelling aborts the fetch, and the client answers CANCELLED.
+ * gets its own AbortController; cancelling aborts the fetch, and the client answers CANCELLED. Every change is
+ * reported with the whole list (`onChange`), which main pushes to the window: the progress line then shows what waits
+ * without asking for it while a slow vote runs.
  */
 import { randomUUID } from 'node:crypto';
 
@@ -21,16 +23,26 @@ export interface InFlightTicket {
 export class InFlightRequests {
   readonly #requests = new Map<string, { request: InFlightRequest; controller: AbortController }>();
   readonly #now: () => number;
+  readonly #onChange: ((pending: InFlightRequest[]) => void) | undefined;
 
-  constructor({ now = Date.now }: { now?: () => number } = {}) {
+  constructor({ now = Date.now, onChange }: { now?: () => number; onChange?: (pending: InFlightRequest[]) => void } = {}) {
     this.#now = now;
+    this.#onChange = onChange;
   }
 
   begin(url: string): InFlightTicket {
     const id = randomUUID();
     const controller = new AbortController();
     this.#requests.set(id, { request: { id, url, startedAtMs: this.#now() }, controller });
-    return { id, signal: controller.signal, end: () => this.#requests.delete(id) };
+    this.#changed();
+    return {
+      id,
+      signal: controller.signal,
+      end: () => {
+        // Already gone when it was cancelled: that change was reported then.
+        if (this.#requests.delete(id)) this.#changed();
+      },
+    };
   }
 
   /** Oldest first. */
@@ -45,6 +57,11 @@ export class InFlightRequests {
       this.#requests.delete(request.id);
       controller.abort();
     }
+    if (chosen.length > 0) this.#changed();
     return chosen.length;
+  }
+
+  #changed(): void {
+    this.#onChange?.(this.list());
   }
 }

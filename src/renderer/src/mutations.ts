@@ -121,7 +121,8 @@ export const STALE_AFTER_WRITE: { readonly [C in WriteChannel]: readonly ReadCha
   'profiles.remove': PROFILES,
   'profiles.useTokenKey': PROFILES,
   'profiles.setActive': PROFILES,
-  'requests.cancel': ['requests.pending'],
+  // Main's `requests` event carries what still waits.
+  'requests.cancel': NOTHING_HERE,
   // The Sandbox's state moves with main's sandbox events; its profile with the profile event.
   'sandbox.start': ['sandbox.status'],
   'sandbox.stop': ['sandbox.status'],

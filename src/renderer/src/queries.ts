@@ -77,6 +77,9 @@ export function channelsToInvalidate(event: AppEvent): readonly Channel[] {
       return ['app.info', 'inbox.list', ...JOURNAL_READS];
     case 'inbox':
       return ['inbox.list'];
+    case 'requests':
+      // It carries the list itself (applyEvent): nothing is read again.
+      return [];
     case 'open-activity':
       return [];
   }
@@ -97,11 +100,15 @@ export function applyEvent(client: QueryClient, event: AppEvent): void {
     client.getMutationCache().clear();
   }
   if (event.type === 'open-activity') useUi.getState().openActivity({ profileId: event.profileId, activityId: event.activityId });
+  if (event.type === 'requests') client.setQueryData(PENDING_REQUESTS_KEY, event.pending);
   for (const channel of channelsToInvalidate(event)) void client.invalidateQueries({ queryKey: [channel] });
 }
 
+/** The requests main waits on: read once, then kept current by main's `requests` events alone, never dropped. */
+const PENDING_REQUESTS_KEY = queryKeyOf('requests.pending', undefined, null);
+
 export function createQueryClient(): QueryClient {
-  return new QueryClient({
+  const client = new QueryClient({
     defaultOptions: {
       queries: {
         // Main's errors are specific (locked, not found, no profile): asking again at once would say the same.
@@ -113,6 +120,8 @@ export function createQueryClient(): QueryClient {
       mutations: { gcTime: 0 },
     },
   });
+  client.setQueryDefaults(PENDING_REQUESTS_KEY, { staleTime: Infinity, gcTime: Infinity });
+  return client;
 }
 
 /** Follows main's events for as long as the window is open; an event outside the contract is reported, not applied. */
@@ -143,6 +152,23 @@ export function useActiveProfile(): ChannelOutput<'profiles.getActive'> | undefi
 function useActiveProfileId(): string | null {
   return useActiveProfile()?.id ?? null;
 }
+
+/**
+ * The service requests main waits on, oldest first: read once (not while locked, when main answers only the lock
+ * channels), then kept current by main's `requests` events, so a slow vote asks main nothing for its progress line.
+ */
+export function usePendingRequests(): ChannelOutput<'requests.pending'> {
+  const locked = useUi((state) => state.locked);
+  return (
+    useQuery<ChannelOutput<'requests.pending'>, QkError>({
+      queryKey: PENDING_REQUESTS_KEY,
+      queryFn: () => read('requests.pending', undefined),
+      enabled: !locked,
+    }).data ?? NOTHING_PENDING
+  );
+}
+
+const NOTHING_PENDING: ChannelOutput<'requests.pending'> = [];
 
 /** Reads `channel` with `input` through the shared cache. */
 export function useChannel<C extends Channel>(channel: C, ...[input]: InputArgs<C>): UseQueryResult<ChannelOutput<C>, QkError> {

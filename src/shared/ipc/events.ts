@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { activityStatus } from '../api/enums';
+import { pendingRequestsSchema } from './channels/requests';
 
 /** The Electron channel name (webContents.send / ipcRenderer.on); not one of the contract's request channels. */
 export const APP_EVENT_CHANNEL = 'quorumkey:event';
@@ -37,6 +38,12 @@ export const appEventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('profile'), change: z.enum(['added', 'edited', 'removed', 'active']) }),
   /** The app locked or unlocked, wherever that was decided (the person, idle time, screen lock, suspend). */
   z.strictObject({ type: z.literal('lock'), locked: z.boolean() }),
+  /**
+   * A request to the service began or ended. The one event that carries the state it reports, the requests main waits
+   * on: the progress line shows them (and their Cancel) while a slow vote runs, and reading them instead would be one
+   * IPC call per change. It is main's own bookkeeping, not data read from a service.
+   */
+  z.strictObject({ type: z.literal('requests'), pending: pendingRequestsSchema }),
   /** The inbox of some profile changed (an item appeared, got a vote or left, a service failed or answered again). */
   z.strictObject({ type: z.literal('inbox') }),
   /**

@@ -74,6 +74,14 @@ describe('main event → stale reads', () => {
     expect(staleAfter(rejected, READS)).toEqual(['approvals.pending', 'activities.list', 'signing.describe']);
   });
 
+  it('a change of the requests main waits on carries them, and makes nothing stale', () => {
+    const pending = [{ id: 'r1', url: 'http://127.0.0.1:8080/public/v1/submit/approve_activity', startedAtMs: 1_700_000_000_000 }];
+    const client = clientWith(READS);
+    applyEvent(client, { type: 'requests', pending });
+    expect(client.getQueryData(queryKeyOf('requests.pending', undefined, null))).toEqual(pending);
+    expect(staleAfter({ type: 'requests', pending }, READS)).toEqual([]);
+  });
+
   it('a profile change makes the profiles, the keys that name them and every profile-scoped read stale', () => {
     expect(staleAfter({ type: 'profile', change: 'active' }, READS)).toEqual([
       'profiles.list',
