@@ -6,10 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { changesOrganization, ORGANIZATION_READ_TTL_MS, OrganizationReadModels, OrganizationReads } from '../../src/main/organization/read-model';
 import type { ApiClient } from '../../src/main/client/api-client';
+import type { Activity } from '../../src/shared/api';
 
 /** A client whose organization is named after the read it belongs to, and which fails while `failing` is set. */
 function countingClient() {
-  const state = { whoamis: 0, reads: 0, failing: false };
+  const state = { whoamis: 0, reads: 0, signatureLists: 0, failing: false };
   const client = {
     query: (operation: string) => {
       if (state.failing) return Promise.reject(new Error('the service is down'));
@@ -22,6 +23,9 @@ function countingClient() {
           return Promise.resolve({ organizationData: { name: `read ${state.reads}` } });
         case 'list_wallet_accounts':
           return Promise.resolve({ accounts: [] });
+        case 'list_activities':
+          state.signatureLists += 1;
+          return Promise.resolve({ activities: [signature(`listed ${state.signatureLists}`, 'ACTIVITY_STATUS_COMPLETED')] });
         default:
           return Promise.resolve({ smartContractInterfaces: [] });
       }
@@ -29,6 +33,13 @@ function countingClient() {
   } as unknown as Pick<ApiClient, 'query'>;
   return { client, state };
 }
+
+/** A signed transaction in `status`, as a listing or a vote's answer carries it (its intent is not read here). */
+function signature(id: string, status: Activity['status']): Activity {
+  return { id, type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', status } as Activity;
+}
+
+const ids = (activities: readonly Activity[]) => activities.map(({ id }) => id);
 
 describe('OrganizationReads', () => {
   it('keeps one read until it is forgotten or grows older than its time to live', async () => {
@@ -111,6 +122,48 @@ describe('OrganizationReadModels', () => {
     expect((await reads.snapshot()).viewer.organizationName).toBe('read 2');
     const edited = { ...profile, name: 'Bea 2' };
     expect(models.of(edited, client)).not.toBe(reads);
+  });
+});
+
+describe("An organization's recent completed signatures", () => {
+  it('are listed once for all its profiles, joined by what a vote completed, and listed anew when old or after a restart', async () => {
+    const { client, state } = countingClient();
+    let nowMs = 0;
+    const models = new OrganizationReadModels(() => nowMs);
+    const bea = models.of({ id: 'p1', organizationId: 'org', baseUrl: 'http://sandbox' }, client);
+    const cy = models.of({ id: 'p2', organizationId: 'org', baseUrl: 'http://sandbox' }, client);
+    expect(ids(await bea.recentSignatures())).toEqual(['listed 1']);
+    expect(ids(await cy.recentSignatures())).toEqual(['listed 1']);
+    expect(state.signatureLists).toBe(1);
+
+    // Bea's vote completed a signature: it joins the list, newest first; what is not a completed signature, or is
+    // already there, does not.
+    bea.answered(signature('signed', 'ACTIVITY_STATUS_COMPLETED'));
+    bea.answered(signature('waiting', 'ACTIVITY_STATUS_CONSENSUS_NEEDED'));
+    bea.answered({ ...signature('wallet', 'ACTIVITY_STATUS_COMPLETED'), type: 'ACTIVITY_TYPE_CREATE_WALLET' });
+    bea.answered(signature('signed', 'ACTIVITY_STATUS_COMPLETED'));
+    expect(ids(await cy.recentSignatures())).toEqual(['signed', 'listed 1']);
+
+    // A change of the organization's record removes no signature; age and a restarted Sandbox list them anew.
+    models.forget('org');
+    nowMs = ORGANIZATION_READ_TTL_MS;
+    expect(ids(await cy.recentSignatures())).toEqual(['signed', 'listed 1']);
+    nowMs += 1;
+    expect(ids(await bea.recentSignatures())).toEqual(['listed 2']);
+    models.forgetAll();
+    expect(ids(await bea.recentSignatures())).toEqual(['listed 3']);
+    expect(state.signatureLists).toBe(3);
+  });
+
+  it('are not kept when the listing failed, and a vote answered meanwhile is not reported unhandled', async () => {
+    const { client, state } = countingClient();
+    const reads = new OrganizationReads(client, () => 0);
+    state.failing = true;
+    const failed = reads.recentSignatures();
+    reads.answered(signature('signed', 'ACTIVITY_STATUS_COMPLETED'));
+    await expect(failed).rejects.toThrow('the service is down');
+    state.failing = false;
+    expect(ids(await reads.recentSignatures())).toEqual(['listed 1']);
   });
 });
 

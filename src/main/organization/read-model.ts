@@ -5,10 +5,23 @@
  * completed (main's own writes and the activity watch report it; a signature changes nothing here), and at the
  * latest ORGANIZATION_READ_TTL_MS after it was read, for changes another desktop made that took no vote and so passed
  * no watch.
+ *
+ * The organization's recent completed signatures (whose recipients are not "new") are kept beside it the same way:
+ * listed once for every profile of the organization, a signature this desktop's vote or submission completed added
+ * from the service's answer, and listed anew at the latest ORGANIZATION_READ_TTL_MS after, for those completed
+ * elsewhere.
  */
+import type { Activity } from '../../shared/api';
 import { activityClassOf, CLASSIFIED_ACTIVITY_TYPES } from '../../shared/policy/activity-classes';
 import type { ApiClient } from '../client/api-client';
-import { readOrganizationData, readViewer, type OrganizationSnapshot } from '../signing/organization';
+import {
+  isRecentSignature,
+  readOrganizationData,
+  readRecentSignatures,
+  readViewer,
+  RECENT_SIGNATURES,
+  type OrganizationSnapshot,
+} from '../signing/organization';
 
 /** The longest a snapshot serves without an event saying the organization changed. */
 export const ORGANIZATION_READ_TTL_MS = 15_000;
@@ -39,6 +52,7 @@ type OrganizationData = Awaited<ReturnType<typeof readOrganizationData>>;
  */
 export class SharedOrganizationRead {
   #kept: { data: Promise<OrganizationData>; readAtMs: number } | undefined;
+  #signatures: { list: Promise<readonly Activity[]>; readAtMs: number } | undefined;
 
   constructor(private readonly now: () => number) {}
 
@@ -56,8 +70,40 @@ export class SharedOrganizationRead {
     return this.#kept;
   }
 
+  /** The recent completed signatures: the kept list unless it is older than `maxAgeMs` (then listed anew). */
+  signatures(client: Pick<ApiClient, 'query'>, maxAgeMs: number): Promise<readonly Activity[]> {
+    const nowMs = this.now();
+    if (this.#signatures === undefined || nowMs - this.#signatures.readAtMs > maxAgeMs) {
+      const kept = { list: readRecentSignatures(client), readAtMs: nowMs };
+      this.#signatures = kept;
+      kept.list.catch(() => {
+        if (this.#signatures === kept) this.#signatures = undefined;
+      });
+    }
+    return this.#signatures.list;
+  }
+
+  /**
+   * `activity` as the service answered a vote or submission: a completed signature joins the kept list (newest first,
+   * as long as a listing), so the readings after the vote know its recipient without listing again.
+   */
+  answered(activity: Activity): void {
+    const kept = this.#signatures;
+    if (kept === undefined || !isRecentSignature(activity)) return;
+    kept.list = kept.list.then((list) => (list.some((known) => known.id === activity.id) ? list : [activity, ...list].slice(0, RECENT_SIGNATURES)));
+    // A failed listing is dropped by its own handler; this copy of it must not be reported unhandled.
+    kept.list.catch(() => undefined);
+  }
+
+  /** The organization's record is read anew when next asked; the signatures stay, since no change removes one. */
   forget(): void {
     this.#kept = undefined;
+  }
+
+  /** Everything is read anew when next asked (another database may be served now). */
+  forgetAll(): void {
+    this.#kept = undefined;
+    this.#signatures = undefined;
   }
 }
 
@@ -119,10 +165,26 @@ export class OrganizationReads {
     return this.#viewer;
   }
 
+  /** The organization's recent completed signatures, shared with the other profiles of the organization. */
+  recentSignatures(): Promise<readonly Activity[]> {
+    return this.shared.signatures(this.client, ORGANIZATION_READ_TTL_MS);
+  }
+
+  /** What the service answered this profile's vote or submission with (see SharedOrganizationRead.answered). */
+  answered(activity: Activity): void {
+    this.shared.answered(activity);
+  }
+
   /** Something in the organization changed: the next snapshot is read anew, for every profile sharing its read. */
   forget(): void {
     this.#kept = undefined;
     this.shared.forget();
+  }
+
+  /** Everything is read anew when next asked, the recent signatures included. */
+  forgetAll(): void {
+    this.#kept = undefined;
+    this.shared.forgetAll();
   }
 }
 
@@ -161,6 +223,6 @@ export class OrganizationReadModels {
 
   /** Every read is made anew when next asked (a Sandbox that restarted may serve another database). */
   forgetAll(): void {
-    for (const entry of this.#byProfile.values()) entry.reads.forget();
+    for (const entry of this.#byProfile.values()) entry.reads.forgetAll();
   }
 }

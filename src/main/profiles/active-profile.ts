@@ -116,6 +116,11 @@ export class ActiveProfile {
     } = this.options;
     // Called only once a stamp is asked for, when `services` below exists.
     const checkStamp = check === undefined ? undefined : (submission: Submission) => check(submission, services);
+    // What the service answered: a completed signature joins the organization's kept list of them (read-model.ts).
+    const answered: NonNullable<ApiClientOptions['onActivity']> = (activity, submitted) => {
+      services.organization.answered(activity);
+      onActivity?.(activity, submitted);
+    };
     const afterAnswer = async (posted: PostedAnswer) => {
       if (journal !== undefined) await recordPostedActivity(journal, profile, posted, client);
       const activity = tokenUsage === undefined ? undefined : answeredActivity(posted);
@@ -129,7 +134,7 @@ export class ActiveProfile {
       ...(inFlight === undefined ? {} : { inFlight }),
       ...(unanswered === undefined ? {} : { unanswered }),
       ...(requestTimeoutMs === undefined ? {} : { timeoutMs: requestTimeoutMs }),
-      ...(onActivity === undefined ? {} : { onActivity }),
+      onActivity: answered,
       ...(journal === undefined && tokenUsage === undefined ? {} : { afterAnswer }),
       ...(checkStamp === undefined ? {} : { checkStamp }),
     });

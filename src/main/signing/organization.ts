@@ -3,7 +3,7 @@
  * interfaces, policies, users and tags, root quorum, and who is looking. Each profile keeps one read
  * (OrganizationReads, read-model.ts) that every reading shares until something changes.
  */
-import type { Policy, PrivateKey, SmartContractInterface, Tag, User, Wallet, WalletAccount } from '../../shared/api';
+import type { Activity, Policy, PrivateKey, SmartContractInterface, Tag, User, Wallet, WalletAccount } from '../../shared/api';
 import type { ContractInterface } from '../../shared/clear-signing';
 import { chainIdOfNotes } from '../../shared/clear-signing/contract-networks';
 import { QkError } from '../../shared/errors';
@@ -62,6 +62,27 @@ export async function readOrganizationData(
     tags: data.tags ?? [],
     rootQuorum: data.rootQuorum === undefined ? undefined : { threshold: data.rootQuorum.threshold, userIds: data.rootQuorum.userIds },
   };
+}
+
+/** How many recent completed signatures are read for "recipient never seen before". */
+export const RECENT_SIGNATURES = 100;
+
+/** The activity type whose completions are the organization's past recipients. */
+const SIGNATURE_TYPE = 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2';
+
+/** The organization's newest completed signed transactions, newest first: who it paid or called before. */
+export async function readRecentSignatures(client: Pick<ApiClient, 'query'>): Promise<Activity[]> {
+  const { activities } = await client.query('list_activities', {
+    filterByStatus: ['ACTIVITY_STATUS_COMPLETED'],
+    filterByType: [SIGNATURE_TYPE],
+    paginationOptions: { limit: String(RECENT_SIGNATURES) },
+  });
+  return activities;
+}
+
+/** Whether `activity` is one readRecentSignatures lists: a signed transaction that completed. */
+export function isRecentSignature(activity: Pick<Activity, 'type' | 'status'>): boolean {
+  return activity.type === SIGNATURE_TYPE && activity.status === 'ACTIVITY_STATUS_COMPLETED';
 }
 
 /** Every wallet account of the organization, oldest first, page by page. */

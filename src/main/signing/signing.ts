@@ -24,7 +24,7 @@ import type { StampedRequest } from '../../shared/offline/stamped-request';
 import { tallyOf } from '../approvals/approvals';
 import type { ActivityOutcome, ApiClient } from '../client/api-client';
 import type { ProfileServices } from '../profiles/active-profile';
-import { contractsForReading, readOrganization, type OrganizationSnapshot } from './organization';
+import { contractsForReading, readOrganization, readRecentSignatures, type OrganizationSnapshot } from './organization';
 import type { DraftEntry } from '../../shared/ipc/policy-draft';
 import { applyDraft, checkPolicyIds } from '../policies/draft';
 import { standingOffThread } from '../policies/off-thread';
@@ -54,11 +54,10 @@ export interface SigningOptions {
    * without one, each card reads it anew.
    */
   organization?: (knows?: (snapshot: OrganizationSnapshot) => boolean) => Promise<OrganizationSnapshot>;
+  /** The organization's recent completed signatures as the profile's read keeps them; without it, listed each time. */
+  recentSignatures?: () => Promise<readonly Activity[]>;
   now: () => number;
 }
-
-/** How many recent signed transactions are read for "recipient never seen before". */
-const HISTORY_FOR_RECIPIENTS = 100;
 
 /** Who each of the organization's recent completed signatures paid or called. */
 type RecipientHistory = readonly { activityId: string; recipients: readonly string[] }[];
@@ -236,11 +235,8 @@ export class Signing {
 
   /** Who the organization's recent completed signatures paid or called, read with the same reader. */
   private async pastRecipients(context: ClearSigningContext): Promise<RecipientHistory> {
-    const { activities } = await this.options.client.query('list_activities', {
-      filterByStatus: ['ACTIVITY_STATUS_COMPLETED'],
-      filterByType: ['ACTIVITY_TYPE_SIGN_TRANSACTION_V2'],
-      paginationOptions: { limit: String(HISTORY_FOR_RECIPIENTS) },
-    });
+    const { recentSignatures, client } = this.options;
+    const activities = await (recentSignatures?.() ?? readRecentSignatures(client));
     return activities.flatMap((activity) => {
       try {
         return [{ activityId: activity.id, recipients: recipientsOf(describeSigningActivity(activity, context)) }];
@@ -270,6 +266,7 @@ export function signingFor(
     addressBook,
     now,
     organization: (knows) => organization.snapshot(knows),
+    recentSignatures: () => organization.recentSignatures(),
     stampToFile: (path, body, file) => approvals.stampToFile(path, body, file),
   });
 }
