@@ -6,6 +6,7 @@
  * place, which reads that makes stale.
  */
 import {
+  partialMatchKey,
   QueryClient,
   useInfiniteQuery,
   useQueries,
@@ -18,6 +19,7 @@ import {
   type UseQueryResult,
 } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
+import { isWaitingForApprovals } from '../../shared/approvals/voting';
 import type { QkError } from '../../shared/errors';
 import { channels, splitChannel, type Channel, type ChannelInput, type ChannelOutput, type NoInputChannel } from '../../shared/ipc/contract';
 import { appEventSchema, type AppEvent } from '../../shared/ipc/events';
@@ -101,7 +103,23 @@ export function applyEvent(client: QueryClient, event: AppEvent): void {
   }
   if (event.type === 'open-activity') useUi.getState().openActivity({ profileId: event.profileId, activityId: event.activityId });
   if (event.type === 'requests') client.setQueryData(PENDING_REQUESTS_KEY, event.pending);
-  for (const channel of channelsToInvalidate(event)) void client.invalidateQueries({ queryKey: [channel] });
+  const closed = cardClosedBy(event);
+  for (const channel of channelsToInvalidate(event)) {
+    if (channel === 'signing.describe' && closed !== undefined) {
+      // Stale all the same: a screen that shows it again, or goes on showing it, reads it then.
+      void client.invalidateQueries({ queryKey: closed, refetchType: 'none' });
+      void client.invalidateQueries({ queryKey: [channel], predicate: (query) => !partialMatchKey(query.queryKey, closed) });
+    } else void client.invalidateQueries({ queryKey: [channel] });
+  }
+}
+
+/**
+ * The card an activity event closes: a decided activity leaves the queue, and its card on the Approvals screen with
+ * it, so reading it again would be a call for nothing (History shows it decided, and reads it then, once its list
+ * says so).
+ */
+function cardClosedBy(event: AppEvent): QueryKey | undefined {
+  return event.type === 'activity' && !isWaitingForApprovals(event.status) ? ['signing.describe', { activityId: event.activityId }] : undefined;
 }
 
 /** The requests main waits on: read once, then kept current by main's `requests` events alone, never dropped. */

@@ -1,4 +1,4 @@
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { channels, type Channel } from '../../../src/shared/ipc/contract';
 import type { AppEvent } from '../../../src/shared/ipc/events';
@@ -72,6 +72,32 @@ describe('main event → stale reads', () => {
     const rejected: AppEvent = { ...waiting, change: 'changed', status: 'ACTIVITY_STATUS_REJECTED', organizationChanged: false };
     expect(staleAfter(signed, READS)).toEqual(['approvals.pending', 'activities.list', 'signing.describe']);
     expect(staleAfter(rejected, READS)).toEqual(['approvals.pending', 'activities.list', 'signing.describe']);
+  });
+
+  it('a decided activity leaves its own card stale without reading it again, and reads the other cards shown', () => {
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const reads: string[] = [];
+    // Two cards on screen, each watched as a screen watches its read.
+    for (const activityId of ['a', 'b']) {
+      const key = queryKeyOf('signing.describe', { activityId }, PROFILE_ID);
+      client.setQueryData(key, { activityId });
+      new QueryObserver(client, {
+        queryKey: key,
+        // Fresh until an event says otherwise: subscribing reads nothing.
+        staleTime: Infinity,
+        queryFn: () => {
+          reads.push(activityId);
+          return { activityId };
+        },
+      }).subscribe(() => undefined);
+    }
+    applyEvent(client, { ...waiting, change: 'changed', status: 'ACTIVITY_STATUS_COMPLETED' });
+    expect(reads).toEqual(['b']);
+    expect(client.getQueryState(queryKeyOf('signing.describe', { activityId: 'a' }, PROFILE_ID))?.isInvalidated).toBe(true);
+
+    // A vote that leaves it waiting reads its card again: where the consensus stands changed.
+    applyEvent(client, { ...waiting, change: 'changed', activityId: 'b' });
+    expect(reads).toEqual(['b', 'a', 'b']);
   });
 
   it('a change of the requests main waits on carries them, and makes nothing stale', () => {

@@ -260,8 +260,13 @@ function ApprovalDetail({
     <section className="panel approval-detail" aria-labelledby="approval-detail-title">
       <h2 id="approval-detail-title">{description.title}</h2>
       {/* A signing request reads in full on its card (nested facts, the policies' standing); main read the
-          row's title and the card's with the same context, so they cannot differ. */}
-      {description.kind === 'signing' ? <SigningCardLoader activityId={item.activityId} /> : <ActivityDescriptionView description={description} />}
+          row's title and the card's with the same context, so they cannot differ. Shown anew once the list reads the
+          activity in another status: the event that decided it left the card stale without reading it (queries.ts). */}
+      {description.kind === 'signing' ? (
+        <SigningCardLoader key={item.activity.status} activityId={item.activityId} />
+      ) : (
+        <ActivityDescriptionView description={description} />
+      )}
       <dl className="facts">
         <dt>Requested by</dt>
         <dd>{requester ?? 'unknown'}</dd>
