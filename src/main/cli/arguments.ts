@@ -38,6 +38,7 @@ const OPTIONS = {
   'import-bundle': { type: 'string' },
   'plaintext-input': { type: 'string' },
   user: { type: 'string' },
+  remove: { type: 'string' },
   'sign-with': { type: 'string' },
   type: { type: 'string' },
   unsigned: { type: 'string' },

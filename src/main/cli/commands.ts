@@ -28,6 +28,7 @@ import { print, printUnlessEmpty } from './output';
 import { askPinOnTerminal } from './pin-prompt';
 import { confirmOnTerminal, profilesCommand, sandboxCommand, tokenOf, type SetupArguments } from './setup-commands';
 import { UsageError } from './usage-error';
+import { usersCommand } from './users-commands';
 import { lintCommand } from './lint-command';
 import { rehearseCommand } from './rehearse-command';
 import { simulateCommand } from './simulate-command';
@@ -139,6 +140,10 @@ async function dispatch(context: Context, values: Values, positionals: string[])
   };
   if (command === 'profiles') return printUnlessEmpty(await profilesCommand(context.services, sub, setup, confirmOnTerminal));
   if (command === 'sandbox') return printUnlessEmpty(await sandboxCommand(context.services, sub));
+  if (command === 'users') {
+    const acting = { services: context.services, profile: () => context.profile() };
+    return usersCommand(acting, sub, { ...setup, remove: values.remove, json: values.json });
+  }
   if (command === 'policies' && sub === 'rehearse') {
     const client = async () => (await context.profileServices()).client;
     process.stdout.write(await rehearseCommand(client, { draft: values.draft, last: values.last, since: values.since, json: values.json }));

@@ -43,7 +43,7 @@ export function tokenOf(args: SetupArguments): PinRequest {
  * The token key the flags name, with its public key read from the token (which asks for the PIN): what a profile
  * pins. KEY_NOT_FOUND when the token holds no such key.
  */
-async function tokenKeyOf(services: MainServices, args: SetupArguments): Promise<TokenKey> {
+export async function tokenKeyOf(services: MainServices, args: SetupArguments): Promise<TokenKey> {
   const ref = validateTokenKeyRef(
     { ...tokenOf(args), keyLabel: flag(args.pkcs11Key, 'pkcs11-key'), ...(args.pkcs11KeyId === undefined ? {} : { keyId: args.pkcs11KeyId }) },
     'token key',

@@ -18,6 +18,13 @@ export const USAGE = `usage: quorumkey [--data-dir DIR] [--profile NAME|ID] <com
   keys generate NAME --pkcs11 --pkcs11-module PATH --pkcs11-token LABEL | keys list --pkcs11 --pkcs11-module PATH
           --pkcs11-token LABEL   (a P-256 key made on the token, which never lets it out; the token's PIN is
           read from QK_PKCS11_PIN or asked on the terminal)
+  users credentials USER [--json]   (USER is an id or a name: each API key and authenticator with its kind in words,
+          the profiles here that sign with it, and what removing it leaves, or why QuorumKey refuses that)
+  users move-to-token USER --pkcs11-module PATH --pkcs11-token LABEL --pkcs11-key LABEL [--pkcs11-key-id HEX]
+          [--remove KEY_ID|NAME]   (adds the token key to USER as an API key, switches this desktop's profiles that
+          signed with the old key to it, then removes the old key: the one keychain key a profile here signs with, or
+          the one --remove names; each request is shown on stderr before it is sent, the removal needs "yes" typed on
+          stdin, and QuorumKey refuses it when it would leave a root quorum member or a profile with no working key)
   encryption-keys generate NAME | encryption-keys list | encryption-keys delete NAME
   request --path P --body JSON|@FILE [--no-post [--output FILE]]   (--no-post: a stamped-request file, printed or
           written to FILE, for post-stamped or the app's Approvals screen to send later)
