@@ -20,9 +20,7 @@ import { unsignedUsdcTransfer } from './usdc-transfer';
 // Setting up an organization through the Sandbox takes most of a minute on a loaded two-core machine.
 test.describe.configure({ timeout: 120_000 });
 
-// The signing vote still exceeds the budget (docs/performance.md#what-one-vote-costs says by how much and why): it is
-// declared failing with `test.fail`, so the run stays green while it does, and turns red the day it meets the budget
-// without that declaration being removed. Each failure prints the whole tally.
+// Each failure prints the whole tally (docs/performance.md#what-one-vote-costs says what each call and request is).
 
 function expectWithinBudget(cost: TrafficCost): void {
   test.info().annotations.push({ type: 'one vote', description: cost.summary });
@@ -41,7 +39,7 @@ test('a vote that leaves the activity waiting: at most 3 IPC calls and 4 service
   expectWithinBudget(await approveOnScreen(page, host, WALLET_VOTE_OUTCOME));
 });
 
-test.fail('a vote that completes a signing request: at most 3 IPC calls and 4 service requests, nothing asked twice', async ({ page, host }) => {
+test('a vote that completes a signing request: at most 3 IPC calls and 4 service requests, nothing asked twice', async ({ page, host }) => {
   const { root, rootUserId, userIds, profiles, sandbox } = await voteDesk(page, host, ['Bea']);
   const { addresses } = await done(root.submit('create_wallet', { walletName: 'Treasury', accounts: [ETHEREUM_WALLET_ACCOUNT] }));
   // Two of two, no policy: Bea proposes a transfer and the root's vote completes it.
