@@ -47,7 +47,7 @@ import type {
   QueryResources,
   ReadScope,
 } from './context';
-import { activityView } from './views';
+import { activityView, recordedActivityView } from './views';
 
 export interface PipelineDeps {
   store: Store;
@@ -315,16 +315,22 @@ export async function submitActivity(
       createdAt: now,
       updatedAt: now,
     };
-    tx.activities.insert(record);
+    let recorded = tx.activities.insert(record);
     const proposal = vote(deps, record.id, actor, 'VOTE_SELECTION_APPROVED', message, now);
     tx.activities.insertVote(proposal);
     recordEvaluations(session, record.id, proposal.id, authorization);
+    let stepsRan = false;
     // The proposer's MFA comes first: nothing runs, and no one else votes, while it waits (docs/service.md#mfa-policies).
     // A parent organization's user cannot approve here, so its proposal is not held to it.
     if (!parentProposes && recordAuthenticatorRequirement(deps, tx, authorizationRequest, proposal)) {
-      tx.activities.finish(record.id, { status: 'ACTIVITY_STATUS_AUTHENTICATORS_NEEDED' }, now);
-    } else if (authorization.decision === 'allow') await execute(session, record, route, actingUser(actor), params);
-    return { activity: activityView(tx, tx.activities.get(organization.id, record.id)!), statusChanged: true };
+      recorded = { ...recorded, ...tx.activities.finish(record.id, { status: 'ACTIVITY_STATUS_AUTHENTICATORS_NEEDED' }, now) };
+    } else if (authorization.decision === 'allow') {
+      ({ activity: recorded, stepsRan } = await execute(session, recorded, route, actingUser(actor), params));
+    }
+    // The answer is built from what this transaction wrote: the proposal is the new activity's only vote, and only the
+    // steps after its handler write app proofs.
+    const appProofs = stepsRan ? tx.appProofs.listByActivity(record.id) : [];
+    return { activity: recordedActivityView(tx, recorded, [proposal], appProofs), statusChanged: true };
   });
   if (outcome.statusChanged) announceStatusChange(deps, outcome.activity);
   return { activity: outcome.activity };
@@ -585,18 +591,24 @@ function waitFor(
   else tx.activities.finish(target.id, { status }, now);
 }
 
+/** An executed activity as its transaction left it, and whether steps ran after its handler (app proofs). */
+interface Executed {
+  activity: ActivityRecord;
+  stepsRan: boolean;
+}
+
 /**
  * Runs the handler inside a savepoint: a QkError rolls back only the handler's writes and records the
  * activity FAILED (docs/service.md#error-body); anything else propagates and rolls back the whole transaction.
+ * `params` are the activity's parameters as parsed from its stored body (the caller has them already).
  */
-/** `params` are the activity's parameters as parsed from its stored body (the caller has them already). */
 async function execute(
   session: Session,
   activity: ActivityRecord,
   route: ActivityRoute,
   actor: ActingUser,
   params: Record<string, unknown>,
-): Promise<void> {
+): Promise<Executed> {
   const { deps, tx, now } = session;
   const handler = route.handler as AnyActivityHandler;
   const ctx: ActivityContext = {
@@ -620,8 +632,8 @@ async function execute(
     connection.exec('ROLLBACK TO activity_execution');
     connection.exec('RELEASE activity_execution');
     if (!(error instanceof QkError) || error.code === 'INTERNAL') throw error;
-    tx.activities.finish(activity.id, { status: 'ACTIVITY_STATUS_FAILED', failure: { ...rpcStatusOf(error) } }, now);
-    return;
+    const failed = tx.activities.finish(activity.id, { status: 'ACTIVITY_STATUS_FAILED', failure: { ...rpcStatusOf(error) } }, now);
+    return { activity: { ...activity, ...failed }, stepsRan: false };
   }
   connection.exec('RELEASE activity_execution');
   if (afterExecution.length > 0) {
@@ -634,5 +646,10 @@ async function execute(
   }
   const { resultKey } = namesOf(route);
   const answered = route.version === undefined ? result : route.version.resultFromCurrent(result);
-  tx.activities.finish(activity.id, { status: 'ACTIVITY_STATUS_COMPLETED', result: resultKey === null ? {} : { [resultKey]: answered } }, now);
+  const completed = tx.activities.finish(
+    activity.id,
+    { status: 'ACTIVITY_STATUS_COMPLETED', result: resultKey === null ? {} : { [resultKey]: answered } },
+    now,
+  );
+  return { activity: { ...activity, ...completed }, stepsRan: afterExecution.length > 0 };
 }

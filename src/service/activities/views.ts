@@ -7,6 +7,7 @@ import { WEBAUTHN_CREDENTIAL_TYPE } from '../auth/credentials';
 import type { Repositories } from '../store';
 import type { ActivityRecord, VoteRecord } from '../store/activities';
 import type { ApiKeyRecord } from '../store/api-keys';
+import type { AppProofRecord } from '../store/app-proofs';
 import type { AuthenticatorRecord, OauthProviderRecord } from '../store/credentials';
 import type { MfaPolicyRecord } from '../store/mfa-policies';
 import { deepFrozen, TableMemo } from '../store/table-memo';
@@ -136,10 +137,23 @@ function voteView(store: Repositories, vote: VoteRecord): Vote {
   };
 }
 
+/** v1Activity of a stored activity, its votes and app proofs read from the store. */
 export function activityView(store: Repositories, activity: ActivityRecord): Activity {
+  return recordedActivityView(store, activity, store.activities.votes(activity.id), store.appProofs.listByActivity(activity.id));
+}
+
+/**
+ * v1Activity from the activity's records as the transaction that wrote them has them (its votes oldest first), so
+ * that it need not read back what it has just written: the answer activityView gives once it commits.
+ */
+export function recordedActivityView(
+  store: Repositories,
+  activity: ActivityRecord,
+  votes: readonly VoteRecord[],
+  appProofs: AppProofRecord[],
+): Activity {
   // Waiting for authenticators, it takes the approvals that present them (docs/service.md#mfa-policies).
   const pending = activity.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' || activity.status === 'ACTIVITY_STATUS_AUTHENTICATORS_NEEDED';
-  const appProofs = store.appProofs.listByActivity(activity.id);
   return {
     id: activity.id,
     organizationId: activity.organizationId,
@@ -147,7 +161,7 @@ export function activityView(store: Repositories, activity: ActivityRecord): Act
     type: activity.type,
     intent: activity.intent,
     result: activity.result ?? {},
-    votes: store.activities.votes(activity.id).map((vote) => voteView(store, vote)),
+    votes: votes.map((vote) => voteView(store, vote)),
     fingerprint: activity.fingerprint,
     canApprove: pending,
     canReject: pending,

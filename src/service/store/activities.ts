@@ -101,7 +101,11 @@ export interface ActivityListQuery {
 export class ActivityRepository {
   constructor(private readonly connection: Connection) {}
 
-  insert(activity: Omit<ActivityRecord, 'updatedAt'>): void {
+  /** Records `activity`; returns it as a read of its row gives it, its JSON members parsed back from what was written. */
+  insert(activity: Omit<ActivityRecord, 'updatedAt'>): ActivityRecord {
+    const intent = JSON.stringify(activity.intent);
+    const result = activity.result === undefined ? undefined : JSON.stringify(activity.result);
+    const failure = activity.failure === undefined ? undefined : JSON.stringify(activity.failure);
     this.connection.run(
       `INSERT INTO activities (id, organization_id, type, status, fingerprint, body, intent, result, failure,
                                proposer_user_id, created_at, updated_at)
@@ -114,13 +118,27 @@ export class ActivityRepository {
         status: activity.status,
         fingerprint: activity.fingerprint,
         body: activity.body,
-        intent: JSON.stringify(activity.intent),
-        result: activity.result === undefined ? null : JSON.stringify(activity.result),
-        failure: activity.failure === undefined ? null : JSON.stringify(activity.failure),
+        intent,
+        result: result ?? null,
+        failure: failure ?? null,
         proposerUserId: activity.proposerUserId,
         createdAt: activity.createdAt,
       },
     );
+    return {
+      id: activity.id,
+      organizationId: activity.organizationId,
+      type: activity.type,
+      status: activity.status,
+      fingerprint: activity.fingerprint,
+      body: activity.body,
+      intent: JSON.parse(intent) as Record<string, unknown>,
+      result: parseJson(result),
+      failure: parseJson(failure),
+      proposerUserId: activity.proposerUserId,
+      createdAt: activity.createdAt,
+      updatedAt: activity.createdAt,
+    };
   }
 
   get(organizationId: string, id: string): ActivityRecord | undefined {
@@ -139,15 +157,25 @@ export class ActivityRepository {
     return row === undefined ? undefined : toActivity(row);
   }
 
-  /** Records the outcome; `result`/`failure` are set only for the statuses that carry them. */
-  finish(id: string, outcome: { status: ActivityStatus; result?: Record<string, unknown>; failure?: Record<string, unknown> }, now: number): void {
+  /**
+   * Records the outcome; `result`/`failure` are set only for the statuses that carry them. Returns the columns it set
+   * as a read of the row gives them, its JSON members parsed back from what was written.
+   */
+  finish(
+    id: string,
+    outcome: { status: ActivityStatus; result?: Record<string, unknown>; failure?: Record<string, unknown> },
+    now: number,
+  ): Pick<ActivityRecord, 'status' | 'result' | 'failure' | 'updatedAt'> {
+    const result = outcome.result === undefined ? undefined : JSON.stringify(outcome.result);
+    const failure = outcome.failure === undefined ? undefined : JSON.stringify(outcome.failure);
     this.connection.run('UPDATE activities SET status = :status, result = :result, failure = :failure, updated_at = :now WHERE id = :id', {
       id,
       status: outcome.status,
-      result: outcome.result === undefined ? null : JSON.stringify(outcome.result),
-      failure: outcome.failure === undefined ? null : JSON.stringify(outcome.failure),
+      result: result ?? null,
+      failure: failure ?? null,
       now,
     });
+    return { status: outcome.status, result: parseJson(result), failure: parseJson(failure), updatedAt: now };
   }
 
   touch(id: string, now: number): void {
