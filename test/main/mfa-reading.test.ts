@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { AuthenticationMethod, MfaStatus, User } from '../../src/shared/api';
-import { voteReadingOf, type HeldCredentials } from '../../src/main/approvals/vote-reading';
+import { voteReadingOf, type HeldCredentials, type VoteReadingInput } from '../../src/main/approvals/vote-reading';
+import type { PolicyStanding } from '../../src/main/signing/policy-standing';
 import type { OrganizationSnapshot } from '../../src/main/signing/organization';
 import { apiUser } from '../support/api-users';
 
@@ -62,7 +63,11 @@ function status(userId: string, steps: AuthenticationMethod[][], satisfiedMethod
 }
 
 function readingOf(statuses: MfaStatus[], held: HeldCredentials = { apiKeyPublicKey: BEA_KEY.publicKey }) {
-  return voteReadingOf({
+  return voteReadingOf(readingInput(statuses, held));
+}
+
+function readingInput(statuses: MfaStatus[], held: HeldCredentials = { apiKeyPublicKey: BEA_KEY.publicKey }): VoteReadingInput {
+  return {
     activity: { type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2' },
     tally: { voters: [{ userId: BEA, userName: 'Bea', selection: 'approved', votedAtMs: 0, expired: false }], approverIds: [BEA], timeLeftMs: 1000 },
     snapshot,
@@ -71,7 +76,7 @@ function readingOf(statuses: MfaStatus[], held: HeldCredentials = { apiKeyPublic
     standing: 'not read here',
     withViewer: 'not read here',
     mfa: { statuses, held },
-  });
+  };
 }
 
 const APPROVE_LABELS: Record<string, string> = {
@@ -273,6 +278,30 @@ describe('whose MFA steps it waits for', () => {
     const reading = readingOf(statuses);
     expect(reading.authenticators !== undefined).toBe(viewer);
     expect(reading.awaitedAuthenticators).toEqual(awaited);
+  });
+
+  it('"Still needs" names the open steps before what the policies need, never "nothing more" alone', () => {
+    const allowed: PolicyStanding = {
+      outcome: 'ALLOW',
+      decidedBy: 'policy',
+      matchedPolicies: [],
+      failedPolicies: [],
+      viewerCanApprove: false,
+      evaluations: [],
+      stillToVote: [],
+      why: [],
+    };
+    const reading = voteReadingOf({
+      ...readingInput([status(BEA, [[{ type: PASSKEY }]]), status(BOB, [[{ type: API_KEY }]])], BEA_PASSKEY),
+      standing: allowed,
+      withViewer: allowed,
+    });
+    expect(reading.stillNeeded).toBe(
+      'first any security key of Bea (MFA policy "Signing"; 0 of 1 steps met), and any API key of Bob (MFA policy "Bob signs"; 0 of 1 steps met); then nothing more: a policy allows it',
+    );
+    expect(voteReadingOf({ ...readingInput([status(BEA, [[{ type: PASSKEY }]], [{ type: PASSKEY }], true)]), standing: allowed }).stillNeeded).toBe(
+      'nothing more: a policy allows it',
+    );
   });
 
   it('without an MFA status the reading is a plain vote reading', () => {

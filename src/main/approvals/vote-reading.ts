@@ -127,7 +127,7 @@ export function voteReadingOf({ activity, tally, snapshot, profileName, title, s
     ...(required === undefined ? {} : { required }),
     progress: required === undefined ? `${tally.approverIds.length} approved` : `${tally.approverIds.length} of ${required} approved`,
     verdict: verdictInWords(standing),
-    stillNeeded: stillNeededInWords(standing),
+    stillNeeded: withOpenSteps(stillNeededInWords(standing), authenticators, steps.awaited),
     stillToVote: read?.stillToVote ?? [],
     ...(viewerVote === undefined ? {} : { viewerVote }),
     viewerCounts: read?.viewerCanApprove === true,
@@ -340,6 +340,18 @@ export function stillNeededInWords(standing: Standing): string {
   if (outcome === 'ALLOW') return `nothing more: ${decidedBy === 'root quorum' ? 'the root quorum allows it' : 'a policy allows it'}`;
   if (outcome === 'DENY') return 'nothing can approve it while a policy denies it, but the root quorum';
   return consensusNeeds === undefined ? 'more approvals (how many, the consensus does not say)' : visibleText(consensusNeeds);
+}
+
+/**
+ * "Still needs" with the MFA steps the activity waits for first: a policy that allows it allows nothing until they
+ * are met, so "nothing more" alone would contradict the step shown beside it.
+ */
+function withOpenSteps(stillNeeded: string, viewer: AuthenticatorsReading | undefined, awaited: readonly string[]): string {
+  const open = [
+    ...(viewer === undefined ? [] : [`${viewer.credential} (MFA policy ${viewer.policy}; ${viewer.stepsMet} of ${viewer.steps} steps met)`]),
+    ...awaited,
+  ];
+  return open.length === 0 ? stillNeeded : `first ${open.join(', and ')}; then ${stillNeeded}`;
 }
 
 const REJECTION_ENDS = 'your rejection ends it: it will not run';
