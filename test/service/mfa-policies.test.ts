@@ -196,6 +196,19 @@ describe('an MFA policy requiring a passkey for signing', () => {
     expect(activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
   });
 
+  it('is enforced as it reads now: once the user signed without it, when added, and no more once deleted', async () => {
+    // The user's policies are remembered between activities (mfaPoliciesOf): each change must reach the next one.
+    expect((await signRequest(t.client())).activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    await addPasskey(rootUserId);
+    const mfaPolicyId = await requirePasskeyFor(rootUserId, "activity.action == 'SIGN'");
+    expect((await signRequest(t.client())).activity.status).toBe('ACTIVITY_STATUS_AUTHENTICATORS_NEEDED');
+    const deleted = await t
+      .client()
+      .deleteMfaPolicy({ ...t.nextEnvelope('ACTIVITY_TYPE_DELETE_MFA_POLICY'), parameters: { userId: rootUserId, mfaPolicyId } });
+    expect(deleted.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    expect((await signRequest(t.client())).activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+  });
+
   it('counts a session of the named profile as one step: Turnkey’s session-and-passkey example', async () => {
     const { passkey, authenticatorId } = await addPasskey(rootUserId);
     const profile = await t.client().createSessionProfile({

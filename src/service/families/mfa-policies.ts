@@ -13,6 +13,7 @@ import { conditionContext, type ConditionRequest } from '../authorize';
 import type { Repositories } from '../store';
 import type { VoteRecord } from '../store/activities';
 import type { AuthenticationMethod, MfaPolicyRecord, MfaRequirementRecord, RequiredStep } from '../store/mfa-policies';
+import { deepFrozen, TableMemo } from '../store/table-memo';
 import type { UserRecord } from '../store/users';
 
 /** MFA policies one user may hold (**our choice**: Turnkey documents no limit; as many as authenticators). */
@@ -62,13 +63,25 @@ function methodInWords(method: AuthenticationMethod): string {
   return method.id === undefined ? method.type : `${method.type} ${method.id}`;
 }
 
+/** Per connection: each user's MFA policies, read once while the table is unchanged instead of for every approval. */
+const policiesByUser = new WeakMap<Repositories, TableMemo<readonly MfaPolicyRecord[]>>();
+
+function mfaPoliciesOf(store: Repositories, userId: string): readonly MfaPolicyRecord[] {
+  let memo = policiesByUser.get(store);
+  if (memo === undefined) {
+    memo = new TableMemo(['mfa_policies']);
+    policiesByUser.set(store, memo);
+  }
+  return memo.get(userId, () => deepFrozen(store.mfaPolicies.listByUser(userId)), memo.mayRemember(store.connection));
+}
+
 /**
  * The user's first MFA policy, in order, whose condition holds for the activity; only one is ever enforced. A condition
  * that cannot be evaluated (a keyword the activity lacks, its step budget spent) is enforced (**our choice**: a request
  * must not skip MFA by being one its condition cannot read). The user's policies share one decision's step budget.
  */
 function enforcedPolicy(store: Repositories, request: ConditionRequest, userId: string): MfaPolicyRecord | undefined {
-  const policies = store.mfaPolicies.listByUser(userId);
+  const policies = mfaPoliciesOf(store, userId);
   if (policies.length === 0) return undefined;
   const context = conditionContext(request);
   const budget = new StepBudget(MAX_DECISION_STEPS);
