@@ -15,6 +15,7 @@ import { validateTokenKeyRef, type TokenKey } from '../pkcs11/token-key';
 import { profilesHandlers } from '../profiles/profiles.ipc';
 import type { Profile } from '../profiles/profiles';
 import type { MainServices } from '../services';
+import { sameKey } from '../users/credentials';
 import { usersHandlers } from '../users/users.ipc';
 import { print } from './output';
 import { confirmOnTerminal, tokenKeyOf, type SetupArguments } from './setup-commands';
@@ -149,10 +150,6 @@ function oldKeyOf(reading: CredentialsReading, remove: string | undefined): Cred
       ? `no keychain key of ${reading.userName} signs for a profile of this desktop; name the API key to replace with --remove`
       : `several keychain keys of ${reading.userName} sign for profiles here (${movable.map((credential) => credential.name).join(', ')}); name one with --remove`,
   );
-}
-
-function sameKey(a: string, b: string): boolean {
-  return a.toLowerCase() === b.toLowerCase();
 }
 
 /**

@@ -49,7 +49,8 @@ const KIND_NAMES: Record<CredentialKind, [one: string, many: string]> = {
   passkey: ['passkey', 'passkeys'],
 };
 
-function sameKey(a: string, b: string): boolean {
+/** Whether two hex public keys are the same key: the service and tokens may spell the hex in either case. */
+export function sameKey(a: string, b: string): boolean {
   return a.toLowerCase() === b.toLowerCase();
 }
 
