@@ -349,6 +349,26 @@ const noStateBundleFiles: StateBundleFiles = {
 };
 
 /**
+ * Main's stamp check over these services, for every surface that stamps through them (the app's handlers, the CLI's
+ * commands), so each reads an activity or vote the same way before asking `confirm`.
+ */
+export function confirmingStampCheckFor(services: MainServices, confirm: Confirm): ReturnType<typeof confirmingStampCheck> {
+  const { settings, tokens, addressBook, tokenUsage, keychain, now } = services;
+  return confirmingStampCheck({
+    confirm,
+    readings: services.confirmedReadings,
+    settings,
+    tokens,
+    addressBook,
+    tokenUsage,
+    keychain,
+    simulations: new Simulations({ settings, tokens, addressBook }),
+    now,
+    waitingSeen: (profile) => services.activityFeeds.waitingSeen(profile),
+  });
+}
+
+/**
  * Every channel's handler, answering APP_LOCKED while the app is locked; the revealing channels first ask for a
  * recent authentication.
  */
@@ -374,20 +394,7 @@ export function createMainHandlers(
   } = services;
   // Whatever the page asks for, an activity or vote is stamped only once a person confirmed main's reading of it.
   const simulations = new Simulations({ settings, tokens, addressBook });
-  const active = services.active.withStampCheck(
-    confirmingStampCheck({
-      confirm,
-      readings: services.confirmedReadings,
-      settings,
-      tokens,
-      addressBook,
-      tokenUsage,
-      keychain,
-      simulations,
-      now,
-      waitingSeen: (profile) => services.activityFeeds.waitingSeen(profile),
-    }),
-  );
+  const active = services.active.withStampCheck(confirmingStampCheckFor(services, confirm));
   const tokenKeys = new TokenKeys({ pkcs11: services.pkcs11, profiles });
   const handlers: IpcHandlers = {
     ...appHandlers({ lock, unlocker, settings, captureProtection, tokens, journal, app }),

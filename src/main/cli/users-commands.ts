@@ -9,12 +9,11 @@ import { QkError, toQkError } from '../../shared/errors';
 import { describeIssues, ipcContract, type Channel, type ChannelOutput, type HandlerInput } from '../../shared/ipc/contract';
 import { quotedText, visibleText } from '../../shared/visible-text';
 import type { Confirm } from '../confirmation/confirmation';
-import { confirmingStampCheck } from '../confirmation/stamp-check';
 import type { IpcHandlers } from '../ipc/register';
 import { validateTokenKeyRef, type TokenKey } from '../pkcs11/token-key';
 import { profilesHandlers } from '../profiles/profiles.ipc';
 import type { Profile } from '../profiles/profiles';
-import type { MainServices } from '../services';
+import { confirmingStampCheckFor, type MainServices } from '../services';
 import { sameKey } from '../users/credentials';
 import { usersHandlers } from '../users/users.ipc';
 import { print } from './output';
@@ -58,19 +57,8 @@ const restateOnTerminal: Confirm = async (request) => {
 
 /** Main's users and profiles handlers, acting for the CLI's profile, each stamp checked and restated first. */
 function handlersFor({ services, profile }: UsersCommandContext): Handlers {
-  const { keychain, profiles, journal, now, settings, tokens, addressBook, tokenUsage } = services;
-  const checked = services.active.withStampCheck(
-    confirmingStampCheck({
-      confirm: restateOnTerminal,
-      readings: services.confirmedReadings,
-      settings,
-      tokens,
-      addressBook,
-      tokenUsage,
-      keychain,
-      now,
-    }),
-  );
+  const { keychain, profiles, journal, now } = services;
+  const checked = services.active.withStampCheck(confirmingStampCheckFor(services, restateOnTerminal));
   const active = { services: async () => checked.servicesFor(await profile()) };
   // The module is the one the person named on the command line, as `profiles add --pkcs11-module` takes it.
   const tokenKeys = { find: (key: HandlerInput<'profiles.useTokenKey'>['key']) => services.pkcs11.findKey(validateTokenKeyRef(key, 'key')) };
