@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ESLint, type Linter } from 'eslint';
+import tseslint from 'typescript-eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -15,7 +16,16 @@ let results: Map<string, Linter.LintMessage[]>;
 
 beforeAll(async () => {
   const { rendererReact } = (await import(pathToFileURL(join(ROOT, 'eslint.config.js')).href)) as { rendererReact: Linter.Config[] };
-  const eslint = new ESLint({ cwd: ROOT, overrideConfig: rendererReact.map((config) => ({ ...config, files: [`${FIXTURES}/*.tsx`] })) });
+  // The React configs alone, with the TypeScript parser and no type information: eslint.config.js as a whole would
+  // build a type program over the whole tree first (what `npm run lint` does), which these rules do not read.
+  const eslint = new ESLint({
+    cwd: ROOT,
+    overrideConfigFile: true,
+    overrideConfig: [
+      { files: [`${FIXTURES}/*.tsx`], languageOptions: { parser: tseslint.parser } },
+      ...rendererReact.map((config) => ({ ...config, files: [`${FIXTURES}/*.tsx`] })),
+    ],
+  });
   const linted = await eslint.lintFiles([`${FIXTURES}/*.tsx`]);
   results = new Map(linted.map((result) => [result.filePath.slice(ROOT.length + 1), result.messages]));
 }, 180_000);
