@@ -2,18 +2,22 @@
  * A security key whose registration waits for approvals, against a real Sandbox over main's real composition root:
  * Bea's MFA policy asks her desk's API key for every create_authenticators, so the key she adds from her profile
  * waits in ACTIVITY_STATUS_AUTHENTICATORS_NEEDED. Once approved elsewhere (her desk key, not through this desktop),
- * the activity feed's next look attaches the key the service recorded to her profile; a rejected one is forgotten.
- * What is kept meanwhile is the credential id and name, and the file is bounded.
+ * the activity feed's next look attaches the key the service recorded to her profile; a rejected one is forgotten, and
+ * so is one whose authenticator is not the credential made. What is kept meanwhile is the credential id and name, the
+ * file is bounded, and a look reads what is kept from memory.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FeedListener } from '../../src/main/activities/feed';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { FeedListener, SeenLook } from '../../src/main/activities/feed';
 import { ApiClient } from '../../src/main/client/api-client';
-import { MAX_PENDING_PASSKEYS, PendingPasskeys } from '../../src/main/passkeys/pending-passkeys';
+import { MAX_PENDING_PASSKEYS, PendingPasskeys, type PendingPasskeysOptions } from '../../src/main/passkeys/pending-passkeys';
 import type { Profile } from '../../src/main/profiles/profiles';
 import { Stamper } from '../../src/main/stamper/stamper';
+import type { Activity } from '../../src/shared/api/activity-record';
+import { QkError } from '../../src/shared/errors';
 import type { Channel, ChannelInput, ChannelOutput } from '../../src/shared/ipc/contract';
 import { findChromium } from '../support/chromium';
 import { startDispatchBed, type DispatchBed } from '../support/dispatch-bed';
@@ -111,34 +115,96 @@ describe('a security key whose registration waits for approvals', () => {
     expect(await bed.services.pendingPasskeys.of(bea.id)).toMatchObject({ activityId: waiting.id, name: 'yk-refused' });
     // Only a vote can reject it, and every vote it takes is Bea's, who proposed it: a look that finds it rejected.
     const { activity } = await desk.query('get_activity', { activityId: waiting.id });
-    const listener = listenerOf(bed.dataDir);
-    await listener.look?.({
-      ok: true,
-      profile: bea,
-      active: true,
-      client: desk,
-      waiting: [],
-      newestCompleted: undefined,
-      detail: async () => ({ ...activity, status: 'ACTIVITY_STATUS_REJECTED' }),
-      fail: () => 0,
-    });
-    expect(await bed.services.pendingPasskeys.of(bea.id)).toBeUndefined();
+    const { store, listener } = followerOf(bed.dataDir);
+    await listener.look?.(lookAt({ ...activity, status: 'ACTIVITY_STATUS_REJECTED' }));
+    expect(await store.of(bea.id)).toBeUndefined();
     expect((await call('profiles.getActive', {}))?.passkey).toEqual(before);
   });
 
   it('is forgotten with its profile', async () => {
     await addWaitingKey('yk-orphan');
-    const listener = listenerOf(bed.dataDir);
+    const { store, listener } = followerOf(bed.dataDir);
     listener.round?.((await bed.services.profiles.list()).filter((profile) => profile.id !== bea.id));
-    await expect.poll(() => bed.services.pendingPasskeys.of(bea.id)).toBeUndefined();
+    await expect.poll(() => store.of(bea.id)).toBeUndefined();
+  });
+
+  it('is dropped, and the profile left as it was, when it completed with an authenticator that is not the credential made', async () => {
+    const waiting = await addWaitingKey('yk-swapped');
+    const made = await bed.services.pendingPasskeys.of(bea.id);
+    const approved = await desk.submit('approve_activity', { fingerprint: waiting.fingerprint });
+    expect(approved.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    const { activity } = await desk.query('get_activity', { activityId: waiting.id });
+    // This desktop remembers another credential than the one the service recorded for the activity.
+    const { store, listener, updated } = followerOf(await freshDir());
+    await store.add({ ...made!, credentialId: 'AAAAAAAAAAAAAAAAAAAAAA' });
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      await listener.look?.(lookAt(activity));
+      expect(logged).toHaveBeenCalledWith(expect.stringContaining('security key "yk-swapped" was not attached'));
+    } finally {
+      logged.mockRestore();
+    }
+    expect(await store.of(bea.id)).toBeUndefined();
+    expect(updated).toEqual([]);
+    // The next look has nothing left to ask the service about.
+    const detail = vi.fn(async () => activity);
+    await listener.look?.({ ...lookAt(activity), detail });
+    expect(detail).not.toHaveBeenCalled();
+  });
+
+  it('stays, to be read again on the next look, when the service could not be asked about the authenticator', async () => {
+    const waiting = await addWaitingKey('yk-unreachable');
+    const kept = await bed.services.pendingPasskeys.of(bea.id);
+    await desk.submit('approve_activity', { fingerprint: waiting.fingerprint });
+    const { activity } = await desk.query('get_activity', { activityId: waiting.id });
+    expect(activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    const { store, listener, updated } = followerOf(await freshDir());
+    await store.add(kept!);
+    const unreachable = {
+      query: async () => {
+        throw new QkError('NETWORK_ERROR', 'the service did not answer');
+      },
+    } as unknown as SeenLook['client'];
+    await expect(listener.look?.({ ...lookAt(activity), client: unreachable })).rejects.toThrow('the service did not answer');
+    expect(await store.of(bea.id)).toEqual(kept);
+    expect(updated).toEqual([]);
   });
 });
 
-/** A store over `dataDir`'s file whose feed listener the test drives itself. */
-function listenerOf(dataDir: string): FeedListener {
+const madeDirs: string[] = [];
+afterAll(async () => {
+  await Promise.all(madeDirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function freshDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'qk-pending-file-'));
+  madeDirs.push(dir);
+  return dir;
+}
+
+/** A look at Bea's profile, answered by her desk key, where `activity` has left what waits. */
+function lookAt(activity: Activity): SeenLook {
+  return { ok: true, profile: bea, active: true, client: desk, waiting: [], newestCompleted: undefined, detail: async () => activity, fail: () => 0 };
+}
+
+/**
+ * A store over `dataDir`'s file whose feed listener the test drives itself; the profile changes it makes are recorded
+ * in `updated`, or made on the bed's profiles when `dataDir` is the bed's.
+ */
+function followerOf(dataDir: string): { store: PendingPasskeys; listener: FeedListener; updated: unknown[] } {
   let listener: FeedListener | undefined;
-  new PendingPasskeys({ dataDir, profiles: bed.services.profiles, feeds: { subscribe: (added) => ((listener = added), () => true) }, now: Date.now });
-  return listener!;
+  const updated: unknown[] = [];
+  const profiles: PendingPasskeysOptions['profiles'] =
+    dataDir === bed.dataDir
+      ? bed.services.profiles
+      : {
+          update: async (id, changes) => {
+            updated.push({ id, changes });
+            return bea;
+          },
+        };
+  const store = new PendingPasskeys({ dataDir, profiles, feeds: { subscribe: (added) => ((listener = added), () => true) }, now: Date.now });
+  return { store, listener: listener!, updated };
 }
 
 describe('the pending file', () => {
@@ -151,33 +217,32 @@ describe('the pending file', () => {
   });
 
   it('keeps one registration per profile, the latest', async () => {
-    const store = new PendingPasskeys({
-      dataDir: bed.dataDir,
-      profiles: bed.services.profiles,
-      feeds: { subscribe: () => () => true },
-      now: Date.now,
-    });
+    const { store } = followerOf(await freshDir());
     await store.add(pending(1));
     await store.add({ ...pending(2), profileId: 'profile-1' });
     expect(await store.of('profile-1')).toEqual({ ...pending(2), profileId: 'profile-1' });
   });
 
   it(`keeps at most ${MAX_PENDING_PASSKEYS}, the oldest dropped, and what it kept survives a restart`, async () => {
-    const store = new PendingPasskeys({
-      dataDir: bed.dataDir,
-      profiles: bed.services.profiles,
-      feeds: { subscribe: () => () => true },
-      now: Date.now,
-    });
+    const dataDir = await freshDir();
+    const { store } = followerOf(dataDir);
     for (let index = 0; index < MAX_PENDING_PASSKEYS + 5; index += 1) await store.add(pending(100 + index));
-    const restarted = new PendingPasskeys({
-      dataDir: bed.dataDir,
-      profiles: bed.services.profiles,
-      feeds: { subscribe: () => () => true },
-      now: Date.now,
-    });
+    const { store: restarted } = followerOf(dataDir);
     expect(await restarted.of('profile-104')).toBeUndefined();
     expect(await restarted.of('profile-105')).toEqual(pending(105));
     expect(await restarted.of(`profile-${100 + MAX_PENDING_PASSKEYS + 4}`)).toEqual(pending(100 + MAX_PENDING_PASSKEYS + 4));
+  });
+
+  it('reads the file once: a look after that reads what it keeps, and each change is written through', async () => {
+    const dataDir = await freshDir();
+    const { store } = followerOf(dataDir);
+    await store.add(pending(1));
+    // Replaced behind the store's back: a store that read the file again would see this one instead.
+    await writeFile(join(dataDir, 'pending-passkeys.json'), JSON.stringify({ version: 1, pending: [pending(2)] }));
+    expect(await store.of('profile-1')).toEqual(pending(1));
+    expect(await store.of('profile-2')).toBeUndefined();
+    await store.add(pending(3));
+    const stored = JSON.parse(await readFile(join(dataDir, 'pending-passkeys.json'), 'utf8')) as { pending: unknown[] };
+    expect(stored.pending).toEqual([pending(1), pending(3)]);
   });
 });

@@ -3,14 +3,15 @@
  * `<dataDir>/pending-passkeys.json` holds, per profile, the activity and what identifies the new credential (its id
  * and name, nothing secret). The activity feed's looks at that profile follow it: once it completed, the key the
  * service recorded is read back and the profile votes with it, as if the registration had completed at once; once it
- * was rejected, failed or its approval window closed, it is forgotten.
+ * was rejected, failed or its approval window closed, or it completed with an authenticator that is not the credential
+ * made, it is forgotten. The file is read once and each change written through, so a look costs no disk read.
  */
 import { join } from 'node:path';
 import { z } from 'zod';
 import { activityResultOf, operations } from '../../shared/api';
 import type { Activity } from '../../shared/api/activity-record';
 import { isWaitingForApprovals } from '../../shared/approvals/voting';
-import { QkError } from '../../shared/errors';
+import { QkError, toQkError } from '../../shared/errors';
 import type { ActivityFeeds, FeedClient, SeenLook } from '../activities/feed';
 import { tallyOf } from '../approvals/approvals';
 import type { Profile, Profiles } from '../profiles/profiles';
@@ -46,6 +47,10 @@ export class PendingPasskeys {
   readonly #file: JsonFile<PendingFile>;
   readonly #profiles: PendingPasskeysOptions['profiles'];
   readonly #now: () => number;
+  /** What the file holds, read at the first use and kept since; undefined until then, or after a read that failed. */
+  #kept: Promise<readonly PendingPasskey[]> | undefined;
+  /** Changes one after the other, each from what the previous one left. */
+  #changes: Promise<unknown> = Promise.resolve();
 
   constructor({ dataDir, profiles, feeds, now }: PendingPasskeysOptions) {
     this.#file = new JsonFile(join(dataDir, 'pending-passkeys.json'), fileSchema);
@@ -68,7 +73,7 @@ export class PendingPasskeys {
 
   /** What waits for `profileId`, if anything. */
   async of(profileId: string): Promise<PendingPasskey | undefined> {
-    return ((await this.#file.read()) ?? EMPTY).pending.find((pending) => pending.profileId === profileId);
+    return (await this.#load()).find((pending) => pending.profileId === profileId);
   }
 
   async #follow({ profile, waiting, client, detail }: SeenLook): Promise<void> {
@@ -79,7 +84,15 @@ export class PendingPasskeys {
     // A listed one changed only by votes; one that left the list (or slid off its page) is read once per look.
     const activity = listed ?? (await detail(pending.activityId));
     if (activity.status === 'ACTIVITY_STATUS_COMPLETED') {
-      const passkey = await recordedPasskey(client, activity, pending);
+      const passkey = await recordedPasskey(client, activity, pending).catch(async (error: unknown) => {
+        const failure = toQkError(error);
+        // The service's answer will not change: asking again on every look would fail the same way forever.
+        if (failure.code !== 'RESPONSE_INVALID' && failure.code !== 'REQUEST_INVALID') throw failure;
+        await this.#forget(pending);
+        console.error(`security key ${JSON.stringify(pending.name)} was not attached to profile ${profile.id}: ${failure.message}`);
+        return undefined;
+      });
+      if (passkey === undefined) return;
       await this.#profiles.update(profile.id, { passkey });
       return this.#forget(pending);
     }
@@ -88,8 +101,7 @@ export class PendingPasskeys {
 
   async #forgetRemoved(present: readonly Profile[]): Promise<void> {
     const ids = new Set(present.map((profile) => profile.id));
-    const current = (await this.#file.read()) ?? EMPTY;
-    if (current.pending.every((pending) => ids.has(pending.profileId))) return;
+    if ((await this.#load()).every((pending) => ids.has(pending.profileId))) return;
     await this.#change((kept) => kept.filter((pending) => ids.has(pending.profileId)));
   }
 
@@ -97,8 +109,27 @@ export class PendingPasskeys {
     return this.#change((kept) => kept.filter((pending) => pending.activityId !== done.activityId));
   }
 
-  async #change(change: (kept: PendingPasskey[]) => PendingPasskey[]): Promise<void> {
-    await this.#file.update(async (current) => ({ next: { ...EMPTY, pending: change((current ?? EMPTY).pending) }, result: undefined }));
+  #load(): Promise<readonly PendingPasskey[]> {
+    this.#kept ??= this.#file.read().then(
+      (stored) => (stored ?? EMPTY).pending,
+      (error: unknown) => {
+        // A file that could not be read is read again next time rather than taken as empty.
+        this.#kept = undefined;
+        throw error;
+      },
+    );
+    return this.#kept;
+  }
+
+  /** Writes the changed list, and keeps it once the file holds it. */
+  #change(change: (kept: readonly PendingPasskey[]) => PendingPasskey[]): Promise<void> {
+    const run = this.#changes.then(async () => {
+      const next = change(await this.#load());
+      await this.#file.write({ ...EMPTY, pending: next });
+      this.#kept = Promise.resolve(next);
+    });
+    this.#changes = run.catch(() => undefined);
+    return run;
   }
 }
 
