@@ -1,8 +1,9 @@
 /**
  * Signing throughput as a client sees it: sign_raw_payload activities/s (each a full authenticate → authorize →
  * open the key → sign → record transaction) against the service in its own process, with the load threads of the
- * service bench, beside the node:crypto secp256k1 sign bound measured in the same run, and their ratio. Once with a
- * private key and once with a wallet account, whose key is derived from the wallet's seed for every signature:
+ * service bench, beside the node:crypto secp256k1 sign bound measured in the same run before the service starts, and
+ * their ratio. Once with a private key and once with a wallet account, whose key is derived from the wallet's seed for
+ * every signature:
  * BIP-32 down m/44'/60'/0'/0/0, six HMAC-SHA512s (the three public keys it needs are remembered after the first).
  * The seed, PBKDF2 over the mnemonic (2,048 rounds of HMAC-SHA512 on libuv's thread pool), is kept for a minute after
  * it is computed, so in this burst only the first signature of each minute pays for it.
@@ -135,12 +136,13 @@ export async function run(): Promise<SigningBenchResult> {
   const profileDirectory = process.env.QK_BENCH_CPU_PROFILE || undefined;
   const profilesBefore = new Set(profileDirectory === undefined ? [] : listProfiles(profileDirectory));
   const root = generateApiKeyPair('p256');
+  // Before the service starts: its start (compiling the TypeScript, starting its workers) takes a core for seconds.
+  const signBoundPerSecond = signBound();
+  console.log(`node:crypto secp256k1 sign bound (one core, this process, measured before the service started): ${signBoundPerSecond.toFixed(0)}/s`);
   const { child, info } = await startServiceProcess(directory, stampPublicKeyOf({ publicKey: root.publicKey, curve: 'p256' }), profileDirectory);
   let phases: Omit<SigningBenchResult, 'batchesByWorkers'>;
   const profiled: ProfiledPhase[] = [];
   try {
-    const signBoundPerSecond = signBound();
-    console.log(`node:crypto secp256k1 sign bound (one core, this process): ${signBoundPerSecond.toFixed(0)}/s`);
     const keys = (await submitAsRoot(info, root.privateKey, 'create_private_keys', 'ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2', {
       privateKeys: [{ privateKeyName: 'bench', curve: 'CURVE_SECP256K1', addressFormats: ['ADDRESS_FORMAT_ETHEREUM'], privateKeyTags: [] }],
     })) as { createPrivateKeysResultV2: { privateKeys: { privateKeyId: string }[] } };
