@@ -34,6 +34,7 @@ import type { PolicyJobRunner } from '../authorize/policy-pool';
 import { rpcStatusOf } from '../server/errors';
 import type { Repositories, Store } from '../store';
 import type { OrganizationRecord } from '../store/organizations';
+import { deepFrozen, TableMemo } from '../store/table-memo';
 import type { ActivityRecord, VoteRecord, VoteSelection } from '../store/activities';
 import type {
   ActingUser,
@@ -363,7 +364,7 @@ async function authorizeParentProposal(
   handler: AnyActivityHandler,
 ): Promise<Authorization> {
   const { store, organization, activityType } = request;
-  const parent = store.organizations.get(actor.credential.organizationId)!;
+  const parent = organizationIn(store, actor.credential.organizationId)!;
   const inParent = await authorize({ ...request, organization: parent, approvers: [approverOf(actor)] });
   if (inParent.decision === 'deny') throw denialError(inParent, activityType);
   if (inParent.decision === 'consensus-needed') {
@@ -442,6 +443,22 @@ function currentApprovers(store: Repositories, votes: readonly VoteRecord[], now
   });
 }
 
+/** Per connection: each organization's row, read once while the organizations table is unchanged. */
+const organizationReads = new WeakMap<Repositories, TableMemo<OrganizationRecord | undefined>>();
+
+/**
+ * The organization as `store` reads it now. Remembered only while the transaction has not written the organizations
+ * table (it then reads what is committed), and read afresh after any write to it (table-memo.ts).
+ */
+function organizationIn(store: Repositories, organizationId: string): OrganizationRecord | undefined {
+  let memo = organizationReads.get(store);
+  if (memo === undefined) {
+    memo = new TableMemo(['organizations']);
+    organizationReads.set(store, memo);
+  }
+  return memo.get(organizationId, () => deepFrozen(store.organizations.get(organizationId)), memo.mayRemember(store.connection));
+}
+
 function routeOf(session: Session, activity: ActivityRecord): ActivityRoute & { handler: ActivityHandler } {
   const route = session.routesByType.get(activity.type);
   if (route === undefined || 'decision' in route.handler) {
@@ -486,7 +503,7 @@ async function castVote(session: Session, target: ActivityRecord, actor: Actor, 
   const handler = route.handler as AnyActivityHandler;
   const request = {
     store: tx,
-    organization: tx.organizations.get(target.organizationId)!,
+    organization: organizationIn(tx, target.organizationId)!,
     activityType: target.type,
     params,
     resources: handler.policyResources?.(tx, target.organizationId, params) ?? {},
@@ -614,7 +631,7 @@ async function execute(
   const ctx: ActivityContext = {
     store: tx,
     organizationId: activity.organizationId,
-    organization: tx.organizations.get(activity.organizationId)!,
+    organization: organizationIn(tx, activity.organizationId)!,
     actor,
     now,
     newId: deps.newId,
