@@ -111,7 +111,7 @@ function prepareRaw(
   params: RawParams,
   payloads: readonly { payload: string; what: string }[],
 ): PreparedRaw {
-  const signer = resolveSigner(store, organizationId, params.signWith);
+  const signer = resolvedSigner(store, organizationId, params);
   return {
     signer,
     payloads: payloads.map(({ payload, what }) =>
@@ -225,7 +225,7 @@ const NOT_YET: Partial<Record<TransactionType, string>> = {
 };
 
 export function prepareTransaction(store: Repositories, organizationId: string, params: TransactionParams): PreparedTransaction {
-  const signer = resolveSigner(store, organizationId, params.signWith);
+  const signer = resolvedSigner(store, organizationId, params);
   if (params.type === 'TRANSACTION_TYPE_ETHEREUM') return prepareEthereum(store, organizationId, params, signer);
   if (params.type === 'TRANSACTION_TYPE_SOLANA') return prepareSolana(store, organizationId, params, signer);
   if (params.type === 'TRANSACTION_TYPE_BITCOIN') return prepareBitcoin(params, signer);
@@ -253,6 +253,12 @@ export function memoized<P extends object, R>(prepare: (store: Repositories, org
   };
 }
 
+/**
+ * The key `signWith` names, resolved once per submission: its resources are read before decoding (so a proposal no
+ * policy could allow is refused early), and decoding needs the key again, within the same transaction.
+ */
+const resolvedSigner = memoized((store, organizationId, params: { signWith: string }) => resolveSigner(store, organizationId, params.signWith));
+
 const preparedSingle = memoized((store, organizationId, params: RawParams & { payload: string }) =>
   prepareRaw(store, organizationId, params, singlePayload(params)),
 );
@@ -263,7 +269,7 @@ const preparedTransaction = memoized(prepareTransaction);
 
 /** The key's resources (`wallet`, `wallet_account`, `private_key`): known from `signWith` alone, without decoding. */
 const signerResources = (store: Repositories, organizationId: string, params: { signWith: string }) =>
-  resolveSigner(store, organizationId, params.signWith).resources;
+  resolvedSigner(store, organizationId, params).resources;
 
 export const signingFamily: Family = {
   activities: {
