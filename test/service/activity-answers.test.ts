@@ -2,10 +2,12 @@
  * A submission's answer is built from the records its transaction wrote, not read back (activities/pipeline.ts): these
  * hold it, as JSON text member for member and in order, to what get_activity answers for the same activity afterwards,
  * for every way a new activity can end its transaction: completed (with app proofs, under an older version's names),
- * failed, waiting for consensus, waiting for authenticators.
+ * failed, waiting for consensus, waiting for authenticators; and for every way a vote can leave it: rejected, still
+ * waiting for consensus, waiting for the voter's authenticators, completed by an approval or by an authenticator.
  */
+import { TurnkeyClient } from '@turnkey/http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestService, type Reply, type TestService } from '../support/service';
+import { startTestService, type Reply, type TestKey, type TestService } from '../support/service';
 import { addStoredPasskey } from '../support/stored-passkey';
 
 let t: TestService;
@@ -99,5 +101,63 @@ describe("a new activity's answer, built from what its transaction wrote", () =>
     });
     const held = await answeredAsRead('create_wallet', 'ACTIVITY_TYPE_CREATE_WALLET', { walletName: 'held', accounts: [ETHEREUM_ACCOUNT] });
     expect(held.status).toBe('ACTIVITY_STATUS_AUTHENTICATORS_NEEDED');
+  });
+});
+
+/** Votes on the activity of `fingerprint` with `key`, and expects the answer to be, byte for byte, get_activity's. */
+async function votedAsRead(name: 'approve_activity' | 'reject_activity', fingerprint: string, key: TestKey): Promise<Reply['body']> {
+  t.clock.advance(1);
+  const type = name === 'approve_activity' ? 'ACTIVITY_TYPE_APPROVE_ACTIVITY' : 'ACTIVITY_TYPE_REJECT_ACTIVITY';
+  const reply = await t.submit(name, type, { fingerprint }, { key });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  const read = await t.query('get_activity', { activityId: reply.body.activity.id });
+  expect(JSON.stringify(reply.body.activity)).toBe(JSON.stringify(read.body.activity));
+  return reply.body.activity;
+}
+
+const proposal = (policyName: string) => ({ policyName, effect: 'EFFECT_ALLOW', condition: "activity.action == 'SIGN'", notes: '' });
+
+describe("a vote's answer, built from what its transaction wrote", () => {
+  it('rejected, still waiting for consensus, and completed by the last approval', async () => {
+    const alice = await t.addUser({ name: 'alice' });
+    const bob = await t.addUser({ name: 'bob' });
+    await t.setRootQuorum(3, [t.info.rootUserId, alice.userId, bob.userId]);
+
+    const rejected = await answeredAsRead('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', proposal('rejected'));
+    expect((await votedAsRead('reject_activity', rejected.fingerprint, alice.key)).status).toBe('ACTIVITY_STATUS_REJECTED');
+
+    const approved = await answeredAsRead('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', proposal('approved'));
+    const waiting = await votedAsRead('approve_activity', approved.fingerprint, alice.key);
+    expect([waiting.status, waiting.votes.length]).toEqual(['ACTIVITY_STATUS_CONSENSUS_NEEDED', 2]);
+    const completed = await votedAsRead('approve_activity', approved.fingerprint, bob.key);
+    expect([completed.status, completed.votes.length]).toEqual(['ACTIVITY_STATUS_COMPLETED', 3]);
+  });
+
+  it("waiting for the voter's authenticators, then completed by one", async () => {
+    const alice = await t.addUser({ name: 'alice' });
+    const passkey = await addStoredPasskey(t, alice.userId, 'alice-passkey');
+    await answeredAsRead('create_mfa_policy', 'ACTIVITY_TYPE_CREATE_MFA_POLICY', {
+      userId: alice.userId,
+      mfaPolicyName: 'passkey for policies',
+      condition: "activity.type == 'ACTIVITY_TYPE_CREATE_POLICY_V3'",
+      requiredAuthenticationMethods: [{ any: [{ type: 'AUTHENTICATION_TYPE_PASSKEY' }] }],
+      order: 0,
+    });
+    await t.setRootQuorum(2, [t.info.rootUserId, alice.userId]);
+    const proposed = await answeredAsRead('create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', proposal('held by mfa'));
+    const held = await votedAsRead('approve_activity', proposed.fingerprint, alice.key);
+    expect(held.status).toBe('ACTIVITY_STATUS_AUTHENTICATORS_NEEDED');
+
+    const client = new TurnkeyClient(
+      { baseUrl: t.info.baseUrl },
+      { stamp: async (payload: string) => ({ stampHeaderName: 'X-Stamp-WebAuthn', stampHeaderValue: passkey.assert(payload) }) },
+    );
+    const { activity } = await client.approveActivity({
+      ...t.nextEnvelope('ACTIVITY_TYPE_APPROVE_ACTIVITY'),
+      parameters: { fingerprint: proposed.fingerprint },
+    });
+    expect(activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    const read = await t.query('get_activity', { activityId: activity.id });
+    expect(JSON.stringify(activity)).toBe(JSON.stringify(read.body.activity));
   });
 });

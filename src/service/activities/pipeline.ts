@@ -518,12 +518,17 @@ async function castVote(session: Session, target: ActivityRecord, actor: Actor, 
   if (!authenticatorStep) await requireEligibleVoter(request, actor.user.id, target.id);
   const cast = vote(deps, target.id, actor, selection, message, now);
   tx.activities.insertVote(cast);
+  // Only the pipeline records votes, so the activity's votes are now those read above and this one.
+  const votesNow = [...votes, cast];
+  let decided: Executed;
   if (selection === 'VOTE_SELECTION_REJECTED') {
-    tx.activities.finish(target.id, { status: 'ACTIVITY_STATUS_REJECTED' }, now);
-  } else if (settlesAuthenticators(session, target, request, cast, authenticatorStep)) {
+    decided = { activity: { ...target, ...tx.activities.finish(target.id, { status: 'ACTIVITY_STATUS_REJECTED' }, now) }, stepsRan: false };
+  } else if (!settlesAuthenticators(session, target, request, cast, authenticatorStep)) {
+    decided = { activity: waitFor(tx, target, 'ACTIVITY_STATUS_AUTHENTICATORS_NEEDED', now), stepsRan: false };
+  } else {
     // Approvals still waiting for their voters' authenticators do not count.
     const awaitedNow = authenticatorsAwaited(deps, tx, target.id);
-    const approvals = tx.activities.votes(target.id).filter((v) => !awaitedNow.has(v.userId));
+    const approvals = votesNow.filter((v) => !awaitedNow.has(v.userId));
     const authorization = await authorize({ ...request, approvers: currentApprovers(tx, approvals, now) });
     if (authorization.decision === 'deny') throw denialError(authorization, target.type);
     recordEvaluations(session, target.id, cast.id, authorization);
@@ -540,12 +545,15 @@ async function castVote(session: Session, target: ActivityRecord, actor: Actor, 
           organizationId: target.organizationId,
         },
       };
-      await execute(session, target, route, proposer, params);
+      decided = await execute(session, target, route, proposer, params);
     } else {
-      waitFor(tx, target, awaitedNow.size > 0 ? 'ACTIVITY_STATUS_AUTHENTICATORS_NEEDED' : 'ACTIVITY_STATUS_CONSENSUS_NEEDED', now);
+      const status = awaitedNow.size > 0 ? 'ACTIVITY_STATUS_AUTHENTICATORS_NEEDED' : 'ACTIVITY_STATUS_CONSENSUS_NEEDED';
+      decided = { activity: waitFor(tx, target, status, now), stepsRan: false };
     }
   }
-  return activityView(tx, tx.activities.get(target.organizationId, target.id)!);
+  // The answer is built from what this transaction wrote; only the steps after a handler write app proofs.
+  const appProofs = decided.stepsRan ? tx.appProofs.listByActivity(target.id) : [];
+  return recordedActivityView(tx, decided.activity, votesNow, appProofs);
 }
 
 /** Refuses a voter who is neither in the root quorum nor needed by a policy that applies to the activity. */
@@ -580,7 +588,7 @@ function recordAuthenticatorRequirement(deps: PipelineDeps, tx: Repositories, re
 
 /**
  * Records what an approval presents for MFA: one more authenticator of a waiting voter, or a new voter's requirement.
- * Returns whether the activity may be decided now: false while its proposer's MFA waits (it then waits as a whole).
+ * Returns whether the activity may be decided now: false while its proposer's MFA waits (it must then wait as a whole).
  */
 function settlesAuthenticators(
   session: Session,
@@ -589,23 +597,26 @@ function settlesAuthenticators(
   cast: VoteRecord,
   authenticatorStep: boolean,
 ): boolean {
-  const { deps, tx, now } = session;
+  const { deps, tx } = session;
   if (authenticatorStep) for (const hook of deps.hooks) hook.authenticators?.present(tx, cast);
   else recordAuthenticatorRequirement(deps, tx, request, cast);
-  if (!authenticatorsAwaited(deps, tx, target.id).has(target.proposerUserId)) return true;
-  waitFor(tx, target, 'ACTIVITY_STATUS_AUTHENTICATORS_NEEDED', now);
-  return false;
+  return !authenticatorsAwaited(deps, tx, target.id).has(target.proposerUserId);
 }
 
-/** Leaves the activity waiting, in `status`: for more approvals, or for the authenticators of some approval's voter. */
+/**
+ * Leaves the activity waiting, in `status`: for more approvals, or for the authenticators of some approval's voter.
+ * Returns the activity as its row now reads.
+ */
 function waitFor(
   tx: Repositories,
   target: ActivityRecord,
   status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED' | 'ACTIVITY_STATUS_AUTHENTICATORS_NEEDED',
   now: number,
-): void {
-  if (tx.activities.get(target.organizationId, target.id)!.status === status) tx.activities.touch(target.id, now);
-  else tx.activities.finish(target.id, { status }, now);
+): ActivityRecord {
+  const current = tx.activities.get(target.organizationId, target.id)!;
+  if (current.status !== status) return { ...current, ...tx.activities.finish(target.id, { status }, now) };
+  tx.activities.touch(target.id, now);
+  return { ...current, updatedAt: now };
 }
 
 /** An executed activity as its transaction left it, and whether steps ran after its handler (app proofs). */
