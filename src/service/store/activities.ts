@@ -126,17 +126,10 @@ export class ActivityRepository {
       },
     );
     return {
-      id: activity.id,
-      organizationId: activity.organizationId,
-      type: activity.type,
-      status: activity.status,
-      fingerprint: activity.fingerprint,
-      body: activity.body,
+      ...activity,
       intent: JSON.parse(intent) as Record<string, unknown>,
       result: parseJson(result),
       failure: parseJson(failure),
-      proposerUserId: activity.proposerUserId,
-      createdAt: activity.createdAt,
       updatedAt: activity.createdAt,
     };
   }
