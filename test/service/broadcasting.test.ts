@@ -16,7 +16,7 @@ import { newKey, startTestService, type TestKey, type TestService } from '../sup
 const CHAIN = 'eip155:31337';
 /** A chain the Sandbox has no node for. */
 const UNSERVED = 'eip155:1';
-/** A Solana chain whose --rpc leads nowhere: no Solana node runs here. */
+/** A Solana chain whose --rpc leads nowhere (test/service/solana-history.test.ts reads a real one). */
 const SOLANA_CHAIN = 'solana:devnet';
 const ETHEREUM = {
   curve: 'CURVE_SECP256K1',
@@ -307,9 +307,9 @@ describe('refusals, before anything is recorded or sent', () => {
       /--rpc solana:mainnet=URL/,
     ],
     [
-      'Solana history, which the Sandbox does not read yet',
+      'Solana history from a node that cannot be reached',
       () => sdkClient().listSolTransactionHistory({ address: solanaAccount, caip2: SOLANA_CHAIN }),
-      /does not read Solana history yet/,
+      /the node for solana:devnet did not answer getSignaturesForAddress/,
     ],
     [
       'a raw transaction for another chain',

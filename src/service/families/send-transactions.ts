@@ -33,7 +33,7 @@ import { memoized, prepareTransaction, resolveSigner, type PreparedTransaction, 
 export type RpcNodes = Readonly<Record<string, string>>;
 
 /** How long one JSON-RPC call to a node may take: execution holds the store's write lock meanwhile. */
-const NODE_TIMEOUT_MS = 10_000;
+export const NODE_TIMEOUT_MS = 10_000;
 
 /**
  * The most an Ethereum transaction may cost in fees (gas × maxFeePerGas, in wei) when the node filled its gas limit

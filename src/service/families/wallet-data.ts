@@ -4,7 +4,17 @@
  * the node's JSON-RPC, so it reports the chain's native asset and the ERC-20 tokens it was started with (`--token`), and
  * reads history from the node's recent blocks.
  */
-import { createSolanaRpc, type Address } from '@solana/kit';
+import { parseSystemInstruction, SYSTEM_PROGRAM_ADDRESS, SystemInstruction } from '@solana-program/system';
+import {
+  createSolanaRpc,
+  decompileTransactionMessage,
+  getBase64Encoder,
+  getCompiledTransactionMessageDecoder,
+  getTransactionDecoder,
+  type Address,
+  type Instruction,
+  type Signature,
+} from '@solana/kit';
 import {
   decodeEventLog,
   erc20Abi,
@@ -26,7 +36,7 @@ import { QkError } from '../../shared/errors';
 import type { QueryContext } from '../activities/context';
 import type { Family } from '../activities/context';
 import { pageSize } from './activities';
-import { ethereumChainId, nodeClient, nodeFor, readFromNode, type RpcNodes } from './send-transactions';
+import { ethereumChainId, NODE_TIMEOUT_MS, nodeClient, nodeFor, nodeReason, readFromNode, type RpcNodes } from './send-transactions';
 
 /**
  * How many of the node's most recent blocks list_eth_transaction_history reads (**our choice**): a node has no index
@@ -38,6 +48,12 @@ export const HISTORY_BLOCKS = 1_000;
 const BLOCKS_PER_BATCH = 100;
 
 const SOLANA_CAIP2 = /^solana:[1-9A-HJ-NP-Za-km-z]{1,44}$/;
+
+/**
+ * How many of an address's newest signatures list_sol_transaction_history pages through (**our choice**): the most a
+ * node answers in one getSignaturesForAddress call, so one call reads them all, as HISTORY_BLOCKS bounds Ethereum's.
+ */
+const SOLANA_HISTORY_SIGNATURES = 1_000;
 
 const TRANSFER_EVENT = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 
@@ -117,13 +133,26 @@ function requireWalletAccount(ctx: QueryContext, address: string, chain: Chain):
 
 async function nativeBalance(caip2: string, chain: Chain, nodeUrl: string, address: string): Promise<bigint> {
   if (chain.kind === 'eip155') return readFromNode(caip2, nodeClient(nodeUrl).getBalance({ address: getAddress(address) }));
-  const { value } = await readFromNode(
-    caip2,
-    createSolanaRpc(nodeUrl)
-      .getBalance(address as Address)
-      .send(),
-  );
+  const { value } = await askSolanaNode(caip2, 'getBalance', createSolanaRpc(nodeUrl).getBalance(address as Address, { commitment: 'confirmed' }));
   return value;
+}
+
+/** One call to a Solana node, bounded in time; a node that fails to answer is the query's failure, naming the chain and the method. */
+async function askSolanaNode<T>(caip2: string, method: string, request: { send(options: { abortSignal: AbortSignal }): Promise<T> }): Promise<T> {
+  try {
+    return await request.send({ abortSignal: AbortSignal.timeout(NODE_TIMEOUT_MS) });
+  } catch (error) {
+    // fetch's own message ("fetch failed") says nothing; its cause says why (ECONNREFUSED, a refused port).
+    const { cause } = error as { cause?: { code?: unknown; message?: unknown } };
+    const why = [cause?.code, cause?.message].find((detail): detail is string => typeof detail === 'string' && detail !== '');
+    throw new QkError(
+      'NETWORK_ERROR',
+      `the node for ${caip2} did not answer ${method}: ${nodeReason(error)}${why === undefined ? '' : ` (${why})`}`,
+      {
+        caip2,
+      },
+    );
+  }
 }
 
 // ─── Ethereum history ─────────────────────────────────────────────────────────────────────────
@@ -135,7 +164,7 @@ interface Found {
 }
 
 /** The cursor of a history item: where it is on the chain, opaque to clients and short enough for `v1Pagination`. */
-const cursorOf = (found: Found): string => `${found.transaction.blockNumber}:${found.transaction.transactionIndex}`;
+const ethCursorOf = (found: Found): string => `${found.transaction.blockNumber}:${found.transaction.transactionIndex}`;
 
 /** The recent blocks, newest first, with their transactions. */
 async function recentBlocks(caip2: string, client: PublicClient): Promise<Block[]> {
@@ -186,7 +215,7 @@ async function transactionsOf(caip2: string, client: PublicClient, blocks: Block
 }
 
 /** The page `paginationOptions` asks for, newest first, as list_activities pages: `before` toward older items, `after` toward newer. */
-function page(found: Found[], pagination: Pagination) {
+function page<T>(found: T[], cursorOf: (item: T) => string, pagination: Pagination) {
   const limit = pageSize(pagination?.limit);
   const indexOf = (cursor: string | undefined, what: string): number | undefined => {
     if (cursor === undefined) return undefined;
@@ -256,7 +285,7 @@ async function transfersOf(client: PublicClient, caip2: string, found: Found, lo
 async function ethereumHistory(ctx: QueryContext, caip2: string, nodeUrl: string, address: Hex, pagination: Pagination): Promise<HistoryResponse> {
   const client = nodeClient(nodeUrl, BLOCKS_PER_BATCH);
   const found = await transactionsOf(caip2, client, await recentBlocks(caip2, client), address);
-  const { items, pageInfo } = page(found, pagination);
+  const { items, pageInfo } = page(found, ethCursorOf, pagination);
   // Nodes without a finalized block (older ones) answer an error: then nothing counts as finalized.
   const finalized = await client.getBlock({ blockTag: 'finalized' }).then(
     (block) => block.number,
@@ -295,6 +324,169 @@ async function ethereumHistory(ctx: QueryContext, caip2: string, nodeUrl: string
           }),
     });
   }
+  return { transactions, pageInfo };
+}
+
+// ─── Solana history ───────────────────────────────────────────────────────────────────────────
+
+type SignatureEntry = { signature: Signature; slot: bigint; confirmationStatus?: string | null };
+
+/** A Solana history item's cursor: its slot and the start of its signature, short enough for `v1Pagination`. */
+const solanaCursorOf = (entry: SignatureEntry): string => `${entry.slot}:${entry.signature.slice(0, 16)}`;
+
+/** What getTransaction answers in base64, as far as the history reads it. */
+interface SolanaTransaction {
+  blockTime?: bigint | null;
+  transaction: readonly [string, 'base64'];
+  meta: {
+    err: unknown;
+    fee: bigint;
+    loadedAddresses?: { writable: readonly Address[]; readonly: readonly Address[] };
+  } | null;
+}
+
+/**
+ * The transaction's message, decoded with @solana/kit. Accounts a v0 message loads from lookup tables are the ones the
+ * node reports loading (`meta.loadedAddresses`), put back at the table indexes the message names.
+ */
+function decodeSolanaTransaction(signature: string, answered: SolanaTransaction) {
+  const { messageBytes } = getTransactionDecoder().decode(getBase64Encoder().encode(answered.transaction[0]));
+  const compiled = getCompiledTransactionMessageDecoder().decode(messageBytes);
+  const lookups = 'addressTableLookups' in compiled ? (compiled.addressTableLookups ?? []) : [];
+  const loaded = { writable: [...(answered.meta?.loadedAddresses?.writable ?? [])], readonly: [...(answered.meta?.loadedAddresses?.readonly ?? [])] };
+  const addressesByLookupTableAddress: Record<Address, Address[]> = {};
+  for (const kind of ['writable', 'readonly'] as const) {
+    for (const lookup of lookups) {
+      const table = (addressesByLookupTableAddress[lookup.lookupTableAddress] ??= []);
+      for (const index of kind === 'writable' ? lookup.writableIndexes : lookup.readonlyIndexes) {
+        const next = loaded[kind].shift();
+        if (next === undefined) {
+          throw new QkError('NETWORK_ERROR', `the node's getTransaction for ${signature} reports fewer loaded addresses than its message looks up`);
+        }
+        table[index] = next;
+      }
+    }
+  }
+  const { numSignerAccounts, numReadonlySignerAccounts } = compiled.header;
+  return {
+    feePayer: compiled.staticAccounts[0]!,
+    signers: compiled.staticAccounts
+      .slice(0, numSignerAccounts)
+      .map((signer, index) => ({ address: signer, writable: index < numSignerAccounts - numReadonlySignerAccounts })),
+    instructions: decompileTransactionMessage(compiled, { addressesByLookupTableAddress }).instructions,
+  };
+}
+
+/** The System program's SOL transfers among the instructions, as seen from `address`. */
+function solanaTransfers(instructions: readonly Instruction[], address: string, native: Asset): Transfer[] {
+  const transfers: Transfer[] = [];
+  for (const instruction of instructions) {
+    if (instruction.programAddress !== SYSTEM_PROGRAM_ADDRESS || instruction.data === undefined) continue;
+    let parsed;
+    try {
+      parsed = parseSystemInstruction({ ...instruction, data: instruction.data });
+    } catch {
+      // Data the System program's decoder does not know moves nothing the history could name.
+      continue;
+    }
+    if (parsed.instructionType !== SystemInstruction.TransferSol && parsed.instructionType !== SystemInstruction.TransferSolWithSeed) continue;
+    const { source, destination } = parsed.accounts;
+    const amount = parsed.data.amount;
+    const solanaTransfer = (direction: 'IN' | 'OUT', counterparty: string): Transfer => ({
+      direction,
+      amount: String(amount),
+      counterparty,
+      asset: native,
+      display: { crypto: formatUnits(amount, native.decimals) },
+    });
+    if (source.address === address) transfers.push(solanaTransfer('OUT', destination.address));
+    if (destination.address === address) transfers.push(solanaTransfer('IN', source.address));
+  }
+  return transfers;
+}
+
+type SolanaHistoryItem = z.input<(typeof queryOperations)['list_sol_transaction_history']['response']>['transactions'][number];
+
+async function solanaHistory(ctx: QueryContext, caip2: string, nodeUrl: string, address: Address, pagination: Pagination) {
+  const rpc = createSolanaRpc(nodeUrl);
+  const signatures = await askSolanaNode(
+    caip2,
+    'getSignaturesForAddress',
+    rpc.getSignaturesForAddress(address, { limit: SOLANA_HISTORY_SIGNATURES, commitment: 'confirmed' }),
+  );
+  const { items, pageInfo } = page<SignatureEntry>([...signatures], solanaCursorOf, pagination);
+  const sends = ctx.store.sentTransactions.findByTxHashes(
+    ctx.organizationId,
+    caip2,
+    items.map((item) => item.signature),
+  );
+  const native = nativeAsset(caip2, { kind: 'solana' });
+  const blocks = new Map<bigint, Promise<{ blockhash: string; blockTime: bigint | null }>>();
+  const blockOf = (slot: bigint) => {
+    let block = blocks.get(slot);
+    if (block === undefined) {
+      block = askSolanaNode(
+        caip2,
+        'getBlock',
+        rpc.getBlock(slot, { transactionDetails: 'none', rewards: false, commitment: 'confirmed', maxSupportedTransactionVersion: 0 }),
+      ).then((answered) => {
+        if (answered === null)
+          throw new QkError(
+            'NETWORK_ERROR',
+            `the node for ${caip2} has no block at slot ${slot}, where getSignaturesForAddress placed a transaction`,
+            { caip2 },
+          );
+        return answered;
+      });
+      blocks.set(slot, block);
+    }
+    return block;
+  };
+  const transactions = await Promise.all(
+    items.map(async (item): Promise<SolanaHistoryItem> => {
+      const [answered, block] = await Promise.all([
+        askSolanaNode(
+          caip2,
+          'getTransaction',
+          rpc.getTransaction(item.signature, { encoding: 'base64', maxSupportedTransactionVersion: 0, commitment: 'confirmed' }),
+        ),
+        blockOf(item.slot),
+      ]);
+      if (answered === null || answered.meta === null) {
+        throw new QkError('NETWORK_ERROR', `the node for ${caip2} has no transaction ${item.signature}, which getSignaturesForAddress listed`, {
+          caip2,
+        });
+      }
+      const { feePayer, signers, instructions } = decodeSolanaTransaction(item.signature, answered);
+      const blockTime = block.blockTime ?? answered.blockTime;
+      if (blockTime === null || blockTime === undefined) {
+        throw new QkError('NETWORK_ERROR', `the node for ${caip2} gives no time for slot ${item.slot} (getBlock, getTransaction)`, { caip2 });
+      }
+      const sent = sends.get(item.signature);
+      const activity = sent === undefined ? undefined : ctx.store.activities.get(ctx.organizationId, sent.activityId);
+      return {
+        signature: item.signature,
+        block: { number: String(item.slot), hash: block.blockhash, timestamp: new Date(Number(blockTime) * 1000).toISOString() },
+        status: item.confirmationStatus === 'finalized' ? 'FINALIZED' : 'CONFIRMED',
+        // **our choice**, as on Ethereum: Turnkey names its own sends TURNKEY; every other transaction is EXTERNAL here.
+        origin: sent === undefined ? 'EXTERNAL' : 'TURNKEY',
+        feePayer,
+        signers,
+        fee: { amount: String(answered.meta.fee), caip19: native.caip19 },
+        // A failed transaction paid its fee and moved nothing else.
+        transfers: answered.meta.err === null ? solanaTransfers(instructions, address, native) : [],
+        ...(sent === undefined
+          ? {}
+          : {
+              turnkey: {
+                sponsored: false,
+                ...(activity === undefined ? {} : { activityFingerprint: activity.fingerprint }),
+                submittedAt: new Date(sent.createdAt).toISOString(),
+              },
+            }),
+      };
+    }),
+  );
   return { transactions, pageInfo };
 }
 
@@ -355,16 +547,12 @@ export function walletDataFamily(rpc: RpcNodes, tokens: SandboxTokens = {}): Fam
         const address = getAddress(requireWalletAccount(ctx, request.address, chain));
         return ethereumHistory(ctx, request.caip2, nodeFor(rpc, request.caip2), address, request.paginationOptions);
       },
-      list_sol_transaction_history(ctx, request) {
+      async list_sol_transaction_history(ctx, request) {
         const chain = chainOf(request.caip2);
         if (chain.kind !== 'solana')
           throw new QkError('REQUEST_INVALID', `caip2: expected solana:<genesis hash prefix or cluster name>, got ${request.caip2}`);
-        requireWalletAccount(ctx, request.address, chain);
-        nodeFor(rpc, request.caip2);
-        // No Solana node runs where the Sandbox is tested, so its history is refused rather than served untested.
-        throw new QkError('FAILED_PRECONDITION', `list_sol_transaction_history: the Sandbox does not read Solana history yet (${request.caip2})`, {
-          caip2: request.caip2,
-        });
+        const address = requireWalletAccount(ctx, request.address, chain) as Address;
+        return solanaHistory(ctx, request.caip2, nodeFor(rpc, request.caip2), address, request.paginationOptions);
       },
     },
   };
