@@ -47,7 +47,9 @@ const request = JSON.parse(document.getElementById('ceremony').textContent);
 const status = document.getElementById('status');
 const bytes = (text) => Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
 const text = (buffer) => btoa(String.fromCharCode(...new Uint8Array(buffer))).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '');
-const answer = (body) => fetch(location.pathname, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const cancel = document.getElementById('cancel');
+// Once an answer is on its way, whatever it is, nothing is left to cancel.
+const answer = (body) => { cancel.hidden = true; return fetch(location.pathname, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }); };
 const TRANSPORTS = { usb: 'AUTHENTICATOR_TRANSPORT_USB', nfc: 'AUTHENTICATOR_TRANSPORT_NFC', ble: 'AUTHENTICATOR_TRANSPORT_BLE', internal: 'AUTHENTICATOR_TRANSPORT_INTERNAL', hybrid: 'AUTHENTICATOR_TRANSPORT_HYBRID' };
 async function ceremony() {
   if (request.kind === 'get') {
@@ -69,7 +71,7 @@ async function ceremony() {
     attestationObject: text(response.attestationObject),
     transports: (response.getTransports ? response.getTransports() : []).map((name) => TRANSPORTS[name]).filter(Boolean) };
 }
-document.getElementById('cancel').addEventListener('click', () => { void answer({ outcome: 'cancelled', reason: 'Cancel was pressed' }); status.textContent = 'Cancelled.'; });
+cancel.addEventListener('click', () => { void answer({ outcome: 'cancelled', reason: 'Cancel was pressed' }); status.textContent = 'Cancelled.'; });
 ceremony().then(
   (body) => answer(body).then((reply) => { status.textContent = reply.ok ? 'Done: you can close this window.' : 'QuorumKey refused the answer.'; }),
   (error) => { status.textContent = 'No answer: ' + error.name; void answer({ outcome: 'cancelled', reason: error.name + ': ' + error.message }); },
