@@ -7,6 +7,14 @@ import { defineConfig } from 'vitest/config';
  */
 const STARTS_THE_CLI = ['test/cli/**/*.test.ts', 'test/main/journal-channels.test.ts', 'test/main/journal-bounded-verify.test.ts'];
 
+/**
+ * The unit files share a worker and the modules it loaded (`isolate: false`): a fresh process per file spent most of
+ * their time importing the same libraries again. A unit file that mocks a module, stubs a global, fakes timers or
+ * sets an environment variable would leak that into the files after it, so it is listed here and runs in a process
+ * of its own.
+ */
+const UNIT_FILES_THAT_MOCK = ['test/unit/enclave/seed-cache.test.ts', 'test/unit/renderer/write-invalidations.test.ts'];
+
 export default defineConfig({
   test: {
     environment: 'node',
@@ -17,7 +25,12 @@ export default defineConfig({
     // A project's include and exclude add to the root's, so each project names its own files.
     projects: [
       { extends: true, test: { name: 'cli', include: STARTS_THE_CLI, globalSetup: ['test/support/cli-build-setup.ts'] } },
-      { extends: true, test: { name: 'in-process', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**', 'node_modules/**', ...STARTS_THE_CLI] } },
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: UNIT_FILES_THAT_MOCK, isolate: false } },
+      { extends: true, test: { name: 'unit-mocks', include: UNIT_FILES_THAT_MOCK } },
+      {
+        extends: true,
+        test: { name: 'in-process', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**', 'test/unit/**', 'node_modules/**', ...STARTS_THE_CLI] },
+      },
     ],
   },
 });
