@@ -3,7 +3,8 @@
  * over loopback http, and a way to give a Playwright page exactly the preload's `window.quorumkey`. Used by the
  * Playwright tests and by `npm run preview:browser`, on machines where Electron's binary cannot run.
  *
- * It builds nothing: run `electron-vite build` first.
+ * It builds nothing: run `electron-vite build` first. The Sandbox runs from that build too (out/main/service.js, the
+ * entry the packaged app starts), so each test's service starts without compiling the service's source.
  */
 import { randomUUID } from 'node:crypto';
 import { readFile, mkdtemp, rm, stat } from 'node:fs/promises';
@@ -29,6 +30,8 @@ import { TrafficRecorder } from './traffic-recorder';
 
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
 export const DEFAULT_RENDERER_DIR = join(REPO_ROOT, 'out/renderer');
+/** The service entry electron-vite builds for the app's utility process; it runs in plain Node too. */
+const BUILT_SERVICE_ENTRY = join(REPO_ROOT, 'out/main/service.js');
 
 export interface E2eHostOptions {
   /** The built renderer; defaults to out/renderer. */
@@ -112,7 +115,13 @@ export async function startE2eHost({
     throw new QkError('FILE_ERROR', `cannot read the built renderer at ${indexPath} (${String(error)}); run \`npx electron-vite build\` first`);
   });
   const contentSecurityPolicy = cspOf(indexHtml, indexPath);
-  const bridgeScript = await bundleBridge();
+  await stat(BUILT_SERVICE_ENTRY).catch((error: unknown) => {
+    throw new QkError(
+      'FILE_ERROR',
+      `cannot find the built service at ${BUILT_SERVICE_ENTRY} (${String(error)}); run \`npx electron-vite build\` first`,
+    );
+  });
+  const bridgeScript = await bridgeBundle();
 
   const dataDir = await mkdtemp(join(tmpdir(), 'quorumkey-e2e-'));
   // The app asks in a native dialog, which a browser page cannot show or click: the host stands in for the person,
@@ -154,7 +163,7 @@ export async function startE2eHost({
     keychainServiceName,
     ...(secretStore === undefined ? {} : { secretStore }),
     clipboard,
-    startSandboxService: startInOwnProcess(nodeServiceProcess()),
+    startSandboxService: startInOwnProcess(nodeServiceProcess(BUILT_SERVICE_ENTRY)),
     notifier: notifications,
     askPkcs11Pin: async (request) => {
       pinPrompts.push(request);
@@ -261,6 +270,14 @@ function cspOf(html: string, indexPath: string): string {
   const match = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]+)"/i.exec(html);
   if (!match?.[1]) throw new QkError('FILE_ERROR', `${indexPath} has no Content-Security-Policy meta tag; the renderer must carry one`);
   return match[1];
+}
+
+let bridgeBundled: Promise<string> | undefined;
+
+/** The bridge is the same for every host, so a process (a Playwright worker) bundles it once. */
+function bridgeBundle(): Promise<string> {
+  bridgeBundled ??= bundleBridge();
+  return bridgeBundled;
 }
 
 /** The page-side half of the preload, as one IIFE: the same builder and error shaping, over a Playwright binding. */
