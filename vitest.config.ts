@@ -7,6 +7,9 @@ import { defineConfig } from 'vitest/config';
  */
 const STARTS_THE_CLI = ['test/cli/**/*.test.ts', 'test/main/journal-channels.test.ts', 'test/main/journal-bounded-verify.test.ts'];
 
+/** The test files that install the Sandbox's package: `npm pack ./sandbox` runs once, in their project's global setup. */
+const INSTALL_THE_PACKAGE = ['test/service/package.test.ts', 'test/service/package-flows.test.ts'];
+
 /**
  * The unit files share a worker and the modules it loaded (`isolate: false`): a fresh process per file spent most of
  * their time importing the same libraries again. A unit file that mocks a module, stubs a global, fakes timers or
@@ -27,9 +30,14 @@ export default defineConfig({
       { extends: true, test: { name: 'cli', include: STARTS_THE_CLI, globalSetup: ['test/support/cli-build-setup.ts'] } },
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: UNIT_FILES_THAT_MOCK, isolate: false } },
       { extends: true, test: { name: 'unit-mocks', include: UNIT_FILES_THAT_MOCK } },
+      { extends: true, test: { name: 'package', include: INSTALL_THE_PACKAGE, globalSetup: ['test/support/sandbox-pack-setup.ts'] } },
       {
         extends: true,
-        test: { name: 'in-process', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**', 'test/unit/**', 'node_modules/**', ...STARTS_THE_CLI] },
+        test: {
+          name: 'in-process',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/e2e/**', 'test/unit/**', 'node_modules/**', ...STARTS_THE_CLI, ...INSTALL_THE_PACKAGE],
+        },
       },
     ],
   },

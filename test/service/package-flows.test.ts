@@ -6,7 +6,7 @@
  * INCLUDED, runs a consensus vote, and exports a wallet that `@turnkey/crypto` decrypts to the account's mnemonic.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -15,7 +15,7 @@ import { Turnkey, type TurnkeyApiClient } from '@turnkey/sdk-server';
 import { createAccount } from '@turnkey/viem';
 import { createPublicClient, http, parseEther, type Hex, type PublicClient } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ServiceInfo } from '../../src/service';
 import { startAnvil, type Anvil } from '../support/anvil';
 import { expectViemAccountSigns } from '../support/signer-checks';
@@ -38,14 +38,10 @@ let anvil: Anvil;
 let node: PublicClient;
 
 beforeAll(async () => {
-  await run('npm', ['pack', './sandbox', '--pack-destination', directory], { cwd: ROOT });
-  const tarball = join(
-    directory,
-    readdirSync(directory).find((name) => name.endsWith('.tgz'))!,
-  );
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'an-app', private: true, type: 'module' }));
-  await run('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', tarball], { cwd: app });
+  // Packed once per run by the project's global setup (test/support/sandbox-pack-setup.ts).
+  await run('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', inject('sandboxTarball')], { cwd: app });
   writeFileSync(
     seed,
     [

@@ -16,7 +16,7 @@ import { promisify } from 'node:util';
 import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { TurnkeyClient } from '@turnkey/http';
 import { recoverAddress, recoverTransactionAddress, serializeSignature, serializeTransaction } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse } from 'yaml';
 import { runActionsJob, type ActionsJob } from '../support/actions-job';
 import { killCliProcesses, startCli } from './cli-process';
@@ -38,11 +38,8 @@ let npmOutput = '';
 let tarball = '';
 
 beforeAll(async () => {
-  await run('npm', ['pack', './sandbox', '--pack-destination', directory], { cwd: ROOT });
-  tarball = join(
-    directory,
-    readdirSync(directory).find((name) => name.endsWith('.tgz'))!,
-  );
+  // Packed once per run by the project's global setup (test/support/sandbox-pack-setup.ts).
+  tarball = inject('sandboxTarball');
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'an-app', private: true, type: 'module' }));
   const install = await run('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', tarball], { cwd: app });
