@@ -4,15 +4,18 @@
  * account receives and sends real transfers, signed by the Sandbox's sign_transaction and sent by sol_send_transaction,
  * and its history lists them as the node executed them.
  */
-import { getTransferSolInstruction } from '@solana-program/system';
+import { getTransferSolInstruction, SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
 import {
+  AccountRole,
   address,
   appendTransactionMessageInstruction,
   compileTransaction,
+  compressTransactionMessageUsingAddressLookupTables,
   createNoopSigner,
   createSolanaRpc,
   createTransactionMessage,
   generateKeyPairSigner,
+  getCompiledTransactionMessageDecoder,
   getBase64EncodedWireTransaction,
   getTransactionEncoder,
   pipe,
@@ -27,6 +30,7 @@ import {
 } from '@solana/kit';
 import { Turnkey, type TurnkeyApiClient } from '@turnkey/sdk-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeSolanaTransaction, solanaTransfers } from '../../src/service/families/wallet-data';
 import { startSolanaNode, type SolanaTestNode } from '../support/solana-node';
 import { startTestService, type TestService } from '../support/service';
 
@@ -257,5 +261,74 @@ describe('refusals, and a node that is down', () => {
     await expect(sdkClient().listSolTransactionHistory({ address: account, caip2: DOWN_CHAIN as never })).rejects.toThrow(/did not answer/);
     const { transactions } = await history({ limit: '1' });
     expect(transactions).toHaveLength(1);
+  });
+});
+
+describe('a v0 transaction that loads accounts from lookup tables', () => {
+  it('puts the loaded accounts back where the message looks them up, writable ones of every table first', async () => {
+    const [payer, destination, secondDestination, readonlyAccount, firstTable, secondTable] = await Promise.all(
+      Array.from({ length: 6 }, async () => (await generateKeyPairSigner()).address),
+    );
+    const tables = { [firstTable!]: [readonlyAccount!, destination!], [secondTable!]: [secondDestination!] };
+    const message = compressTransactionMessageUsingAddressLookupTables(
+      pipe(
+        createTransactionMessage({ version: 0 }),
+        (draft) => setTransactionMessageFeePayerSigner(createNoopSigner(payer!), draft),
+        (draft) =>
+          setTransactionMessageLifetimeUsingBlockhash({ blockhash: '11111111111111111111111111111111' as never, lastValidBlockHeight: 0n }, draft),
+        (draft) =>
+          appendTransactionMessageInstruction(
+            getTransferSolInstruction({ source: createNoopSigner(payer!), destination: destination!, amount: 7n }),
+            draft,
+          ),
+        (draft) =>
+          appendTransactionMessageInstruction(
+            getTransferSolInstruction({ source: createNoopSigner(payer!), destination: secondDestination!, amount: 8n }),
+            draft,
+          ),
+        // Data the System program does not know, naming a read-only account: no transfer, and one more loaded address.
+        (draft) =>
+          appendTransactionMessageInstruction(
+            {
+              programAddress: SYSTEM_PROGRAM_ADDRESS,
+              accounts: [{ address: readonlyAccount!, role: AccountRole.READONLY }],
+              data: new Uint8Array([99]),
+            },
+            draft,
+          ),
+      ),
+      tables,
+    );
+    const transaction = compileTransaction(message);
+    const compiled = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes);
+    // Only the payer and the program stay in the message: the other three accounts are looked up.
+    expect(compiled.staticAccounts).toEqual([payer, SYSTEM_PROGRAM_ADDRESS]);
+    // What a node reports loading: each lookup's writable accounts in the message's order, then each one's read-only ones.
+    const lookups = 'addressTableLookups' in compiled ? (compiled.addressTableLookups ?? []) : [];
+    const loadedBy = (kind: 'writableIndexes' | 'readonlyIndexes') =>
+      lookups.flatMap((lookup) => lookup[kind].map((index) => tables[lookup.lookupTableAddress]![index]!));
+    const loaded = { writable: loadedBy('writableIndexes'), readonly: loadedBy('readonlyIndexes') };
+    expect(loaded.writable.toSorted()).toEqual([destination, secondDestination].toSorted());
+    const wire = getBase64EncodedWireTransaction(transaction);
+    const answered = (loaded: { writable: Address[]; readonly: Address[] }) => ({
+      transaction: [wire, 'base64'] as const,
+      meta: { err: null, fee: 5000n, loadedAddresses: loaded },
+    });
+    const decoded = decodeSolanaTransaction('test', answered(loaded));
+    expect(decoded.feePayer).toBe(payer);
+    expect(decoded.signers).toEqual([{ address: payer, writable: true }]);
+    expect(decoded.instructions.map((instruction) => instruction.accounts?.map((account) => account.address))).toEqual([
+      [payer, destination],
+      [payer, secondDestination],
+      [readonlyAccount],
+    ]);
+    const sol = { caip19: `${CHAIN}/slip44:501`, symbol: 'SOL', name: 'Solana', decimals: 9 };
+    expect(solanaTransfers(decoded.instructions, payer!, sol)).toEqual([
+      { direction: 'OUT', amount: '7', counterparty: destination, asset: sol, display: { crypto: '0.000000007' } },
+      { direction: 'OUT', amount: '8', counterparty: secondDestination, asset: sol, display: { crypto: '0.000000008' } },
+    ]);
+    expect(() => decodeSolanaTransaction('short', answered({ writable: loaded.writable.slice(1), readonly: [] }))).toThrow(
+      /getTransaction for short reports fewer loaded addresses than its message looks up/,
+    );
   });
 });

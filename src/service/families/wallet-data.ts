@@ -2,7 +2,7 @@
  * Wallet data (docs/sandbox.md#wallet-data): balances, supported assets and transaction history of a wallet account,
  * read from the node the chain is configured with (`--rpc`). The hosted service reads an indexer; the Sandbox has only
  * the node's JSON-RPC, so it reports the chain's native asset and the ERC-20 tokens it was started with (`--token`), and
- * reads history from the node's recent blocks.
+ * reads history from the node's recent blocks (Ethereum) or the address's newest signatures (Solana).
  */
 import { parseSystemInstruction, SYSTEM_PROGRAM_ADDRESS, SystemInstruction } from '@solana-program/system';
 import {
@@ -335,7 +335,7 @@ type SignatureEntry = { signature: Signature; slot: bigint; confirmationStatus?:
 const solanaCursorOf = (entry: SignatureEntry): string => `${entry.slot}:${entry.signature.slice(0, 16)}`;
 
 /** What getTransaction answers in base64, as far as the history reads it. */
-interface SolanaTransaction {
+export interface SolanaTransaction {
   blockTime?: bigint | null;
   transaction: readonly [string, 'base64'];
   meta: {
@@ -349,7 +349,10 @@ interface SolanaTransaction {
  * The transaction's message, decoded with @solana/kit. Accounts a v0 message loads from lookup tables are the ones the
  * node reports loading (`meta.loadedAddresses`), put back at the table indexes the message names.
  */
-function decodeSolanaTransaction(signature: string, answered: SolanaTransaction) {
+export function decodeSolanaTransaction(
+  signature: string,
+  answered: SolanaTransaction,
+): { feePayer: Address; signers: { address: Address; writable: boolean }[]; instructions: readonly Instruction[] } {
   const { messageBytes } = getTransactionDecoder().decode(getBase64Encoder().encode(answered.transaction[0]));
   const compiled = getCompiledTransactionMessageDecoder().decode(messageBytes);
   const lookups = 'addressTableLookups' in compiled ? (compiled.addressTableLookups ?? []) : [];
@@ -378,7 +381,7 @@ function decodeSolanaTransaction(signature: string, answered: SolanaTransaction)
 }
 
 /** The System program's SOL transfers among the instructions, as seen from `address`. */
-function solanaTransfers(instructions: readonly Instruction[], address: string, native: Asset): Transfer[] {
+export function solanaTransfers(instructions: readonly Instruction[], address: string, native: Asset): Transfer[] {
   const transfers: Transfer[] = [];
   for (const instruction of instructions) {
     if (instruction.programAddress !== SYSTEM_PROGRAM_ADDRESS || instruction.data === undefined) continue;
