@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { FormActions } from './FormActions';
 import { SecretField } from './TextFields';
 
 /**
@@ -34,14 +35,7 @@ export function ConfirmWideningForm({
       <p className="notice notice-warning">{widens}</p>
       <form className="stack-form" aria-label="Confirm the change" onSubmit={submit}>
         <SecretField label="Unlock passphrase" value={passphrase} onChange={setPassphrase} required ref={passphraseField} />
-        <div className="button-row">
-          <button type="submit" className="primary" disabled={busy}>
-            Confirm the change
-          </button>
-          <button type="button" onClick={onCancel}>
-            Cancel
-          </button>
-        </div>
+        <FormActions submitLabel="Confirm the change" submitDisabled={busy} onCancel={onCancel} align="end" />
       </form>
     </section>
   );

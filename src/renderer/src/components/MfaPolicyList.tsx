@@ -7,6 +7,7 @@ import { useState, type FormEvent } from 'react';
 import type { ChannelInput, ChannelOutput } from '../../../shared/ipc/contract';
 import type { MfaPolicyView } from '../../../shared/ipc/channels/policies';
 import { ErrorNotice } from './ErrorNotice';
+import { FormActions } from './FormActions';
 import { ConfirmDialog } from './Modal';
 import { OutcomeNotice } from './OutcomeNotice';
 import { PolicyExpression } from './PolicyExpression';
@@ -248,14 +249,7 @@ function MfaPolicyForm({
         Notes
         <textarea value={draft.notes} onChange={(event) => set({ notes: event.target.value })} rows={2} />
       </label>
-      <div className="button-row start">
-        <button type="submit" className="primary" disabled={busy}>
-          {editing.mode === 'create' ? 'Create MFA policy' : 'Save MFA policy'}
-        </button>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormActions submitLabel={editing.mode === 'create' ? 'Create MFA policy' : 'Save MFA policy'} submitDisabled={busy} onCancel={onCancel} />
     </form>
   );
 }

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { AddressBookEntry, AddressBookKey } from '../../../shared/ipc/contract';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { FormActions } from '../components/FormActions';
 import { chainIdOf, DEFAULT_NETWORK, evmNetworkName, NetworkField, type NetworkValue } from '../components/NetworkField';
 import { Progress } from '../components/Progress';
 import { QueryStatus } from '../components/QueryStatus';
@@ -128,14 +129,7 @@ function RenameForm({
         New name
         <input value={name} onChange={(event) => setName(event.target.value)} required maxLength={64} autoComplete="off" />
       </label>
-      <div className="button-row start">
-        <button type="submit" className="primary" disabled={busy}>
-          Rename
-        </button>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormActions submitLabel="Rename" submitDisabled={busy} onCancel={onCancel} />
     </form>
   );
 }

@@ -3,6 +3,7 @@ import { effectInWords } from '../../../shared/describe';
 import type { ChannelOutput } from '../../../shared/ipc/contract';
 import { CheckboxGroup } from '../components/CheckboxGroup';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { FormActions } from '../components/FormActions';
 import { QueryStatus } from '../components/QueryStatus';
 import { ExpressionField, expressionProblem, type LintFindingView } from '../components/ExpressionField';
 import { ConfirmDialog, Modal } from '../components/Modal';
@@ -246,15 +247,13 @@ function PolicyEditor({
           Notes
           <textarea value={draft.notes} onChange={(event) => set({ notes: event.target.value })} rows={2} />
         </label>
-        <div className="button-row start">
-          <button type="submit" className="primary" disabled={busy || invalid || (editing.mode === 'update' && unchanged)}>
-            {editing.mode === 'create' ? 'Create policy' : 'Review changes…'}
-          </button>
-          <button type="button" onClick={onCancel}>
-            Cancel
-          </button>
+        <FormActions
+          submitLabel={editing.mode === 'create' ? 'Create policy' : 'Review changes…'}
+          submitDisabled={busy || invalid || (editing.mode === 'update' && unchanged)}
+          onCancel={onCancel}
+        >
           {invalid && <span className="field-error">Fix the expression errors above first.</span>}
-        </div>
+        </FormActions>
       </form>
       <RehearsalPanel policyId={editing.mode === 'update' ? editing.policy.policyId : undefined} draft={draft} />
       <PolicyDryRun draft={[draftEntryOf(editing.mode === 'update' ? editing.policy.policyId : undefined, draft)]} />
