@@ -5,15 +5,12 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { activityStatus, operations, type ActivityStatus } from '../../shared/api';
-import { PRIVATE_KEY_FORMATS, type PrivateKeyFormat } from '../../shared/crypto/bundles';
-import { isApiKeyCurve } from '../../shared/crypto/keys';
-import { HASH_FUNCTION_WORDS, PAYLOAD_ENCODING_WORDS, TRANSACTION_TYPE_WORDS } from '../../shared/describe/signing-words';
+import { operations } from '../../shared/api';
 import { QkError } from '../../shared/errors';
 import { checkStampableRequest, stampedRequestText } from '../../shared/offline/stamped-request';
 import { decryptBundleOffline, decryptedRecord, type RevealedSecret } from '../exports/exporter';
 import { stampedRequestRecord } from '../journal/activity-entry';
-import { encryptForImport, type ImportKeyFormat } from '../imports/importer';
+import { encryptForImport } from '../imports/importer';
 import type { ProfileServices } from '../profiles/active-profile';
 import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY, type Profile } from '../profiles/profiles';
 import { createMainServices, type MainServices } from '../services';
@@ -22,8 +19,17 @@ import { knowsSigner, withSigningParameters, type SigningRequest } from '../sign
 import { Simulations } from '../simulation/simulation';
 import { postStampedFile, stampToFile } from '../stamper/stamped-file';
 import { FILE_LIMITS, readBoundedText, writeNewFile } from '../storage/bounded-file';
-import { ACCOUNT_PRESETS, accountsFor } from '../../shared/wallets/account-presets';
+import { accountsFor } from '../../shared/wallets/account-presets';
 import { exactlyOne, positional, required, type CommandLine, type Values } from './arguments';
+import {
+  activitiesListRequest,
+  apiKeyCurveOf,
+  chainPresetsOf,
+  importFormatOf,
+  journalRangeOf,
+  revealFormatOf,
+  signingChoicesOf,
+} from './flag-checks';
 import { print, printUnlessEmpty } from './output';
 import { askPinOnTerminal } from './pin-prompt';
 import { confirmOnTerminal, profilesCommand, sandboxCommand, tokenOf, type SetupArguments } from './setup-commands';
@@ -32,7 +38,6 @@ import { usersCommand } from './users-commands';
 import { lintCommand } from './lint-command';
 import { rehearseCommand } from './rehearse-command';
 import { simulateCommand } from './simulate-command';
-import { flagChoice } from './signing-flags';
 import { signingCardText, simulationText } from './signing-text';
 
 /** The platform's app data dir for "QuorumKey", as Electron's app.getPath('userData') resolves it. */
@@ -40,21 +45,6 @@ export function defaultDataDir(): string {
   if (process.platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'QuorumKey');
   if (process.platform === 'win32') return join(process.env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'QuorumKey');
   return join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'QuorumKey');
-}
-
-/** `list_activities` parameters from `--status`, `--limit` and `--before`, checked before anything is sent. */
-function activitiesListRequest(values: Values): { filterByStatus?: ActivityStatus[]; paginationOptions?: { limit?: string; before?: string } } {
-  const { status, limit, before } = values;
-  if (status !== undefined && !activityStatus.safeParse(status).success) {
-    throw new UsageError(`--status must be one of ${activityStatus.options.join(', ')}`);
-  }
-  if (limit !== undefined && !/^(?:100|[1-9][0-9]?)$/.test(limit)) throw new UsageError('--limit must be a whole number from 1 to 100');
-  if (before === '') throw new UsageError('--before takes an activity id');
-  const paginationOptions = { ...(limit === undefined ? {} : { limit }), ...(before === undefined ? {} : { before }) };
-  return {
-    ...(status === undefined ? {} : { filterByStatus: [status as ActivityStatus] }),
-    ...(Object.keys(paginationOptions).length === 0 ? {} : { paginationOptions }),
-  };
 }
 
 /** Writes a secret: `-` is stdout (asked for explicitly), anything else a new file with mode 0600. */
@@ -164,9 +154,7 @@ async function dispatch(context: Context, values: Values, positionals: string[])
         const token = tokenOf(setup);
         return print(await context.services.pkcs11.generateKey({ ...token, keyLabel: positional(positionals, 2, 'NAME') }));
       }
-      const curve = values.curve ?? 'p256';
-      if (!isApiKeyCurve(curve)) throw new UsageError(`--curve must be p256, secp256k1 or ed25519, got ${curve}`);
-      return print(await keychain.generateApiKey({ name: positional(positionals, 2, 'NAME'), curve }));
+      return print(await keychain.generateApiKey({ name: positional(positionals, 2, 'NAME'), curve: apiKeyCurveOf(values) }));
     }
     case 'keys list':
       return print(values.pkcs11 ? await context.services.pkcs11.listKeys(tokenOf(setup)) : await keychain.listApiKeys());
@@ -227,12 +215,7 @@ async function dispatch(context: Context, values: Values, positionals: string[])
     }
     case 'wallets create': {
       const name = positional(positionals, 2, 'NAME');
-      const chains = values.chain ?? ['ethereum'];
-      const accounts = chains.flatMap((chain) => {
-        const preset = ACCOUNT_PRESETS.find((candidate) => candidate.id === chain);
-        if (preset === undefined) throw new UsageError(`--chain must be one of ${ACCOUNT_PRESETS.map(({ id }) => id).join(', ')}, got ${chain}`);
-        return accountsFor(preset.id, 0, 1);
-      });
+      const accounts = chainPresetsOf(values).flatMap((preset) => accountsFor(preset, 0, 1));
       const { client } = await context.profileServices();
       const outcome = await client.submit('create_wallet', { walletName: name, accounts });
       return print(
@@ -243,7 +226,7 @@ async function dispatch(context: Context, values: Values, positionals: string[])
     }
     case 'sign transaction':
     case 'sign payload':
-      return sign(context, values, await signingRequestOf(sub, values));
+      return sign(context, values, await signingRequestOf(sub as 'transaction' | 'payload', values));
     case 'wallets export': {
       exactlyOne(values, 'encryption-key', 'target-public-key');
       const selector = required(values, 'wallet');
@@ -272,10 +255,7 @@ async function dispatch(context: Context, values: Values, positionals: string[])
       exactlyOne(values, 'encryption-key', 'encryption-key-file');
       const bundlePath = required(values, 'bundle');
       const organizationId = required(values, 'organization');
-      const format = values['key-format'] ?? 'mnemonic';
-      if (format !== 'mnemonic' && !PRIVATE_KEY_FORMATS.includes(format as PrivateKeyFormat)) {
-        throw new UsageError(`--key-format must be mnemonic, ${PRIVATE_KEY_FORMATS.join(', ')}; got ${format}`);
-      }
+      const format = revealFormatOf(values);
       const output = values['plaintext-output'];
       if (output === undefined) throw new UsageError('--plaintext-output FILE is required (use - to print the secret to stdout)');
       const encryptionKey = values['encryption-key'];
@@ -287,7 +267,7 @@ async function dispatch(context: Context, values: Values, positionals: string[])
             : { kind: 'file', path: required(values, 'encryption-key-file') },
         keychain,
         expected: { organizationId, signerPublicKey: values['signer-public-key'] ?? PRODUCTION_SIGNER_SIGN_PUBLIC_KEY },
-        format: format as 'mnemonic' | PrivateKeyFormat,
+        format,
       });
       await journal.record(
         decryptedRecord({
@@ -300,10 +280,7 @@ async function dispatch(context: Context, values: Values, positionals: string[])
       return writeSecret(output, secretText(secret));
     }
     case 'encrypt': {
-      const format = required(values, 'key-format');
-      if (!['mnemonic', 'hexadecimal', 'solana'].includes(format)) {
-        throw new UsageError(`--key-format must be mnemonic, hexadecimal or solana, got ${format}`);
-      }
+      const format = importFormatOf(values);
       const output = required(values, 'output');
       const organizationId = required(values, 'organization');
       const userId = required(values, 'user');
@@ -316,15 +293,14 @@ async function dispatch(context: Context, values: Values, positionals: string[])
           userId,
           signerPublicKey: values['signer-public-key'] ?? PRODUCTION_SIGNER_SIGN_PUBLIC_KEY,
         },
-        { format: format as ImportKeyFormat, text: plaintext },
+        { format, text: plaintext },
       );
       await writeNewFile(output, `${encryptedBundle}\n`);
       return;
     }
     case 'journal export': {
       const output = required(values, 'output');
-      const range = { ...optionalDate(values, 'from', 'start'), ...optionalDate(values, 'to', 'end') };
-      return print(await context.services.journal.writeExport(range, output));
+      return print(await context.services.journal.writeExport(journalRangeOf(values), output));
     }
     case 'journal checkpoint': {
       const output = required(values, 'output');
@@ -336,49 +312,18 @@ async function dispatch(context: Context, values: Values, positionals: string[])
   }
 }
 
-/**
- * `--from`/`--to` as an instant: an ISO time as given, a bare date (2026-11-26) from the start of that UTC day or to
- * its end.
- */
-function optionalDate(values: Values, name: 'from' | 'to', edge: 'start' | 'end'): { fromMs?: number; toMs?: number } {
-  const value = values[name];
-  if (value === undefined) return {};
-  const bareDate = /^\d{4}-\d{2}-\d{2}$/.test(value);
-  const ms = Date.parse(bareDate ? `${value}T${edge === 'start' ? '00:00:00.000' : '23:59:59.999'}Z` : value);
-  if (!/^\d{4}-\d{2}-\d{2}(?:T.+)?$/.test(value) || Number.isNaN(ms))
-    throw new UsageError(`--${name} must be a date like 2026-11-26 or an ISO time, got ${value}`);
-  return name === 'from' ? { fromMs: ms } : { toMs: ms };
-}
-
 /** `@FILE` reads the file (trimmed; a transaction or payload is part of a request body, so it is bounded like one); anything else is the value itself. */
 async function textOrFile(value: string): Promise<string> {
   return value.startsWith('@') ? (await readBoundedText(value.slice(1), FILE_LIMITS.requestBody)).trim() : value;
 }
 
-async function signingRequestOf(sub: string | undefined, values: Values): Promise<SigningRequest> {
-  const signWith = required(values, 'sign-with');
-  if (sub === 'transaction') {
-    return {
-      operation: 'sign_transaction',
-      signWith,
-      type: flagChoice(TRANSACTION_TYPE_WORDS, required(values, 'type'), 'type'),
-      unsignedTransaction: (await textOrFile(required(values, 'unsigned'))).replace(/^0x/i, ''),
-    };
+async function signingRequestOf(sub: 'transaction' | 'payload', values: Values): Promise<SigningRequest> {
+  const choices = signingChoicesOf(sub, values);
+  if (choices.operation === 'sign_transaction') {
+    const { unsigned, ...request } = choices;
+    return { ...request, unsignedTransaction: (await textOrFile(unsigned)).replace(/^0x/i, '') };
   }
-  const encoding = values.encoding === undefined ? 'PAYLOAD_ENCODING_TEXT_UTF8' : flagChoice(PAYLOAD_ENCODING_WORDS, values.encoding, 'encoding');
-  const structured = encoding === 'PAYLOAD_ENCODING_EIP712' || encoding === 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION';
-  return {
-    operation: 'sign_raw_payload',
-    signWith,
-    payload: await textOrFile(required(values, 'payload')),
-    encoding,
-    hashFunction:
-      values.hash === undefined
-        ? structured
-          ? 'HASH_FUNCTION_NO_OP'
-          : 'HASH_FUNCTION_KECCAK256'
-        : flagChoice(HASH_FUNCTION_WORDS, values.hash, 'hash'),
-  };
+  return { ...choices, payload: await textOrFile(choices.payload) };
 }
 
 /**
@@ -387,7 +332,6 @@ async function signingRequestOf(sub: string | undefined, values: Values): Promis
  */
 async function sign(context: Context, values: Values, request: SigningRequest): Promise<void> {
   const { stamper, settings, tokens, addressBook, now, journal } = context.services;
-  if (values['no-post'] && values.preview) throw new UsageError('--preview and --no-post do not go together: --preview submits nothing');
   if (values['no-post']) {
     const profile = await context.profile();
     const description = describeOffline(request, await settings.get(), await tokens.list(), await addressBook.list(profile.organizationId));

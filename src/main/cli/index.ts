@@ -3,14 +3,15 @@
  * services from a terminal, with the same data dir and OS keychain. Exit codes: 0 done, 2 usage error, 1 refused (the
  * reason on stderr).
  *
- * The arguments are read before any command's code is imported: `--help` and a flag the parser refuses load only the
- * flags and the usage text, `journal verify` only the verifier, and every other command the app's services
- * (commands.ts).
+ * The arguments are read before any command's code is imported: `--help`, a flag the parser refuses and a command the
+ * CLI does not have load only the flags, the command names and the usage text; `journal verify` loads only the
+ * verifier; every other command's flags are checked (flag-checks.ts) before it loads the app's services (commands.ts).
  */
 import { enableCompileCache } from 'node:module';
 import { toQkError } from '../../shared/errors';
 import { parseCommandLine } from './arguments';
-import { USAGE } from './usage';
+import { checkCommandName } from './command-names';
+import { USAGE, USAGE_POINTER } from './usage';
 import { UsageError } from './usage-error';
 
 // Most of a command's start is V8 compiling the bundle's megabytes; Node keeps the compiled code in a cache of its own
@@ -23,16 +24,19 @@ async function run(argv: string[]): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  checkCommandName(commandLine.positionals);
   const [command, sub] = commandLine.positionals;
-  if (command === 'journal' && sub === 'verify') {
-    const { verifyJournalFile } = await import('./journal-verify-command');
-    return verifyJournalFile(commandLine);
-  }
   if (command === 'clear-signing') {
     // Reads files only: neither the keychain nor a profile is loaded.
     const { clearSigningCommand } = await import('./clear-signing-command');
     return clearSigningCommand(commandLine);
   }
+  if (command === 'journal' && sub === 'verify') {
+    const { verifyJournalFile } = await import('./journal-verify-command');
+    return verifyJournalFile(commandLine);
+  }
+  const { checkCommandFlags } = await import('./flag-checks');
+  checkCommandFlags(commandLine);
   const { runCommand } = await import('./commands');
   return runCommand(commandLine);
 }
@@ -41,7 +45,7 @@ try {
   await run(process.argv.slice(2));
 } catch (error) {
   if (error instanceof UsageError) {
-    console.error(`${error.message}\n${USAGE}`);
+    console.error(`${error.message}\n${USAGE_POINTER}`);
     process.exitCode = 2;
   } else {
     const failure = toQkError(error);

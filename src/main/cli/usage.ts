@@ -1,9 +1,13 @@
 /**
- * The CLI's usage text. The entry prints it for `--help` and after a usage error without loading any command's code,
- * so it imports only the words the sign command's flags take.
+ * The CLI's usage text. The entry prints it for `--help`, and the pointer to it after a usage error, without loading
+ * any command's code, so it imports only the words the sign command's flags take.
  */
 import { HASH_FUNCTION_WORDS, PAYLOAD_ENCODING_WORDS, TRANSACTION_TYPE_WORDS } from '../../shared/describe/signing-words';
 import { flagAlternatives } from './signing-flags';
+
+/** After a usage error: the command line's shape, and where the whole of it is. */
+export const USAGE_POINTER =
+  'usage: quorumkey [--data-dir DIR] [--profile NAME|ID] <command> [flags]; quorumkey --help lists every command and its flags';
 
 export const USAGE = `usage: quorumkey [--data-dir DIR] [--profile NAME|ID] <command>
   sandbox init | sandbox status | sandbox reset   (init: the Sandbox's key, database and profile, as the app's first
