@@ -37,6 +37,7 @@ import type { QueryContext } from '../activities/context';
 import type { Family } from '../activities/context';
 import { pageSize } from './activities';
 import { ethereumChainId, NODE_TIMEOUT_MS, nodeClient, nodeFor, nodeReason, readFromNode, type RpcNodes } from './send-transactions';
+import type { SentTransactionRecord } from '../store/sent-transactions';
 
 /**
  * How many of the node's most recent blocks list_eth_transaction_history reads (**our choice**): a node has no index
@@ -153,6 +154,19 @@ async function askSolanaNode<T>(caip2: string, method: string, request: { send(o
       },
     );
   }
+}
+
+/** A history item's `turnkey` details, for a transaction the organization sent through the Sandbox; none for another. */
+function sendDetails(ctx: QueryContext, sent: SentTransactionRecord | undefined) {
+  if (sent === undefined) return {};
+  const activity = ctx.store.activities.get(ctx.organizationId, sent.activityId);
+  return {
+    turnkey: {
+      sponsored: false,
+      ...(activity === undefined ? {} : { activityFingerprint: activity.fingerprint }),
+      submittedAt: new Date(sent.createdAt).toISOString(),
+    },
+  };
 }
 
 // ─── Ethereum history ─────────────────────────────────────────────────────────────────────────
@@ -302,7 +316,6 @@ async function ethereumHistory(ctx: QueryContext, caip2: string, nodeUrl: string
     const { transaction, block } = item;
     const receipt = await readFromNode(caip2, client.getTransactionReceipt({ hash: transaction.hash }));
     const sent = sends.get(transaction.hash);
-    const activity = sent === undefined ? undefined : ctx.store.activities.get(ctx.organizationId, sent.activityId);
     transactions.push({
       transactionHash: transaction.hash,
       block: { number: String(block.number), hash: block.hash!, timestamp: new Date(Number(block.timestamp) * 1000).toISOString() },
@@ -313,15 +326,7 @@ async function ethereumHistory(ctx: QueryContext, caip2: string, nodeUrl: string
       ...(transaction.to == null ? {} : { to: getAddress(transaction.to) }),
       fee: { amount: String(receipt.gasUsed * receipt.effectiveGasPrice), caip19: native.caip19 },
       transfers: await transfersOf(client, caip2, item, receipt.logs, address, native),
-      ...(sent === undefined
-        ? {}
-        : {
-            turnkey: {
-              sponsored: false,
-              ...(activity === undefined ? {} : { activityFingerprint: activity.fingerprint }),
-              submittedAt: new Date(sent.createdAt).toISOString(),
-            },
-          }),
+      ...sendDetails(ctx, sent),
     });
   }
   return { transactions, pageInfo };
@@ -466,7 +471,6 @@ async function solanaHistory(ctx: QueryContext, caip2: string, nodeUrl: string, 
         throw new QkError('NETWORK_ERROR', `the node for ${caip2} gives no time for slot ${item.slot} (getBlock, getTransaction)`, { caip2 });
       }
       const sent = sends.get(item.signature);
-      const activity = sent === undefined ? undefined : ctx.store.activities.get(ctx.organizationId, sent.activityId);
       return {
         signature: item.signature,
         block: { number: String(item.slot), hash: block.blockhash, timestamp: new Date(Number(blockTime) * 1000).toISOString() },
@@ -478,15 +482,7 @@ async function solanaHistory(ctx: QueryContext, caip2: string, nodeUrl: string, 
         fee: { amount: String(answered.meta.fee), caip19: native.caip19 },
         // A failed transaction paid its fee and moved nothing else.
         transfers: answered.meta.err === null ? solanaTransfers(instructions, address, native) : [],
-        ...(sent === undefined
-          ? {}
-          : {
-              turnkey: {
-                sponsored: false,
-                ...(activity === undefined ? {} : { activityFingerprint: activity.fingerprint }),
-                submittedAt: new Date(sent.createdAt).toISOString(),
-              },
-            }),
+        ...sendDetails(ctx, sent),
       };
     }),
   );
