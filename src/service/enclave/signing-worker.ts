@@ -4,5 +4,8 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { answer, type SigningRequest } from './signing-jobs';
+import { widenBasePointTables } from './signing';
+
+widenBasePointTables();
 
 parentPort!.on('message', (request: SigningRequest) => parentPort!.postMessage(answer(request)));
