@@ -18,6 +18,12 @@ const INSTALL_THE_PACKAGE = ['test/service/package.test.ts', 'test/service/packa
  */
 const UNIT_FILES_THAT_MOCK = ['test/unit/enclave/seed-cache.test.ts', 'test/unit/renderer/write-invalidations.test.ts'];
 
+/**
+ * The projects whose services start worker threads run their built entries, built once per run by this setup, instead
+ * of compiling each worker's TypeScript on every start.
+ */
+const BUILD_THE_WORKERS = 'test/support/worker-build-setup.ts';
+
 export default defineConfig({
   test: {
     environment: 'node',
@@ -27,7 +33,10 @@ export default defineConfig({
     maxWorkers: 2,
     // A project's include and exclude add to the root's, so each project names its own files.
     projects: [
-      { extends: true, test: { name: 'cli', include: STARTS_THE_CLI, globalSetup: ['test/support/cli-build-setup.ts'] } },
+      {
+        extends: true,
+        test: { name: 'cli', include: STARTS_THE_CLI, globalSetup: ['test/support/cli-build-setup.ts', BUILD_THE_WORKERS] },
+      },
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: UNIT_FILES_THAT_MOCK, isolate: false } },
       { extends: true, test: { name: 'unit-mocks', include: UNIT_FILES_THAT_MOCK } },
       { extends: true, test: { name: 'package', include: INSTALL_THE_PACKAGE, globalSetup: ['test/support/sandbox-pack-setup.ts'] } },
@@ -36,6 +45,7 @@ export default defineConfig({
         test: {
           name: 'in-process',
           include: ['test/**/*.test.ts'],
+          globalSetup: [BUILD_THE_WORKERS],
           exclude: ['test/e2e/**', 'test/unit/**', 'node_modules/**', ...STARTS_THE_CLI, ...INSTALL_THE_PACKAGE],
         },
       },

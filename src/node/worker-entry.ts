@@ -5,15 +5,30 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { QkError, type ErrorData } from '../shared/errors';
 
 /**
+ * Where code run from source finds its workers' built entries instead of compiling them: a folder holding every
+ * `builtFile`. The tests set it to the entries they build once per run (test/support/worker-build-setup.ts), since a
+ * worker started through tsx spends most of its start compiling.
+ */
+export const BUILT_WORKERS_SETTING = 'QUORUMKEY_BUILT_WORKERS';
+
+/**
  * A worker thread's entry file, found from the module that starts the worker (`moduleUrl`, its `import.meta.url`).
- * Run from source (tsx, vitest) it is the TypeScript file `sourceFile` beside that module, loaded through tsx. Built
- * (electron.vite.config.ts) it is its own entry `builtFile`, beside the module or one folder up, since the bundler
- * puts the module's code in `chunks/` or inlines it in an entry.
+ * Run from source (tsx, vitest) it is the TypeScript file `sourceFile` beside that module, loaded through tsx, or
+ * `builtFile` in the folder BUILT_WORKERS_SETTING names when it is set. Built (electron.vite.config.ts) it is its
+ * own entry `builtFile`, beside the module or one folder up, since the bundler puts the module's code in `chunks/`
+ * or inlines it in an entry.
  */
 export function workerEntry(moduleUrl: string, sourceFile: string, builtFile: string, what: string): { file: URL; execArgv: string[] } {
   const modulePath = fileURLToPath(moduleUrl);
   const here = dirname(modulePath);
-  if (modulePath.endsWith('.ts')) return { file: pathToFileURL(join(here, sourceFile)), execArgv: ['--import', 'tsx'] };
+  if (modulePath.endsWith('.ts')) {
+    const builtWorkers = process.env[BUILT_WORKERS_SETTING];
+    if (builtWorkers === undefined || builtWorkers === '') return { file: pathToFileURL(join(here, sourceFile)), execArgv: ['--import', 'tsx'] };
+    const built = join(builtWorkers, builtFile);
+    if (!existsSync(built))
+      throw new QkError('INTERNAL', `the ${what}'s entry ${builtFile} is missing from ${BUILT_WORKERS_SETTING} (${builtWorkers})`);
+    return { file: pathToFileURL(built), execArgv: [] };
+  }
   const built = [join(here, builtFile), join(here, '..', builtFile)].find((file) => existsSync(file));
   if (built === undefined) throw new QkError('INTERNAL', `the ${what}'s entry ${builtFile} is missing beside ${here}`);
   return { file: pathToFileURL(built), execArgv: [] };
