@@ -521,13 +521,14 @@ async function castVote(session: Session, target: ActivityRecord, actor: Actor, 
   // Only the pipeline records votes, so the activity's votes are now those read above and this one.
   const votesNow = [...votes, cast];
   let decided: Executed;
-  if (selection === 'VOTE_SELECTION_REJECTED') {
+  const awaitedNow = selection === 'VOTE_SELECTION_REJECTED' ? undefined : settleAuthenticators(session, target, request, cast, authenticatorStep);
+  if (awaitedNow === undefined) {
     decided = { activity: { ...target, ...tx.activities.finish(target.id, { status: 'ACTIVITY_STATUS_REJECTED' }, now) }, stepsRan: false };
-  } else if (!settlesAuthenticators(session, target, request, cast, authenticatorStep)) {
+  } else if (awaitedNow.has(target.proposerUserId)) {
+    // While its proposer's MFA waits, the activity waits as a whole.
     decided = { activity: waitFor(tx, target, 'ACTIVITY_STATUS_AUTHENTICATORS_NEEDED', now), stepsRan: false };
   } else {
     // Approvals still waiting for their voters' authenticators do not count.
-    const awaitedNow = authenticatorsAwaited(deps, tx, target.id);
     const approvals = votesNow.filter((v) => !awaitedNow.has(v.userId));
     const authorization = await authorize({ ...request, approvers: currentApprovers(tx, approvals, now) });
     if (authorization.decision === 'deny') throw denialError(authorization, target.type);
@@ -588,19 +589,19 @@ function recordAuthenticatorRequirement(deps: PipelineDeps, tx: Repositories, re
 
 /**
  * Records what an approval presents for MFA: one more authenticator of a waiting voter, or a new voter's requirement.
- * Returns whether the activity may be decided now: false while its proposer's MFA waits (it must then wait as a whole).
+ * Returns the users whose approvals still wait for authenticators once it is recorded.
  */
-function settlesAuthenticators(
+function settleAuthenticators(
   session: Session,
   target: ActivityRecord,
   request: ConditionRequest,
   cast: VoteRecord,
   authenticatorStep: boolean,
-): boolean {
+): ReadonlySet<string> {
   const { deps, tx } = session;
   if (authenticatorStep) for (const hook of deps.hooks) hook.authenticators?.present(tx, cast);
   else recordAuthenticatorRequirement(deps, tx, request, cast);
-  return !authenticatorsAwaited(deps, tx, target.id).has(target.proposerUserId);
+  return authenticatorsAwaited(deps, tx, target.id);
 }
 
 /**
