@@ -137,6 +137,8 @@ export interface MainServices {
   stamper: Stamper;
   /** The lines main's confirmation showed, waiting for the stamp whose hardware prompt restates them. */
   confirmedReadings: ConfirmedReadings;
+  /** What a signing request's transaction would do: one for the card, the Sign screen and main's confirmation alike. */
+  simulations: Simulations;
   /** Where main's passkey page is shown, when this process can show one. */
   openPasskeyPage: OpenPasskeyPage | undefined;
   /** Keys on PKCS#11 tokens and their logged-in sessions, closed on lock and on close. */
@@ -305,6 +307,7 @@ export function createMainServices({
     clipboard: secretClipboard,
     stamper,
     confirmedReadings,
+    simulations: new Simulations({ settings, tokens, addressBook }),
     openPasskeyPage,
     pkcs11,
     sandbox,
@@ -353,7 +356,7 @@ const noStateBundleFiles: StateBundleFiles = {
  * commands), so each reads an activity or vote the same way before asking `confirm`.
  */
 export function confirmingStampCheckFor(services: MainServices, confirm: Confirm): ReturnType<typeof confirmingStampCheck> {
-  const { settings, tokens, addressBook, tokenUsage, keychain, now } = services;
+  const { settings, tokens, addressBook, tokenUsage, keychain, simulations, now } = services;
   return confirmingStampCheck({
     confirm,
     readings: services.confirmedReadings,
@@ -362,7 +365,7 @@ export function confirmingStampCheckFor(services: MainServices, confirm: Confirm
     addressBook,
     tokenUsage,
     keychain,
-    simulations: new Simulations({ settings, tokens, addressBook }),
+    simulations,
     now,
     waitingSeen: (profile) => services.activityFeeds.waitingSeen(profile),
   });
@@ -390,10 +393,10 @@ export function createMainHandlers(
     clipboard,
     sandbox,
     inFlight,
+    simulations,
     now,
   } = services;
   // Whatever the page asks for, an activity or vote is stamped only once a person confirmed main's reading of it.
-  const simulations = new Simulations({ settings, tokens, addressBook });
   const active = services.active.withStampCheck(confirmingStampCheckFor(services, confirm));
   const tokenKeys = new TokenKeys({ pkcs11: services.pkcs11, profiles });
   const handlers: IpcHandlers = {

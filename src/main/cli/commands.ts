@@ -16,7 +16,6 @@ import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY, type Profile } from '../profiles/pro
 import { createMainServices, type MainServices } from '../services';
 import { describeOffline, signingFor } from '../signing/signing';
 import { knowsSigner, withSigningParameters, type SigningRequest } from '../signing/signing-request';
-import { Simulations } from '../simulation/simulation';
 import { postStampedFile, stampToFile } from '../stamper/stamped-file';
 import { FILE_LIMITS, readBoundedText, writeNewFile } from '../storage/bounded-file';
 import { accountsFor } from '../../shared/wallets/account-presets';
@@ -331,7 +330,7 @@ async function signingRequestOf(sub: 'transaction' | 'payload', values: Values):
  * `--no-post` stamps it into an offline request instead (not simulated: such a machine has no node to ask).
  */
 async function sign(context: Context, values: Values, request: SigningRequest): Promise<void> {
-  const { stamper, settings, tokens, addressBook, now, journal } = context.services;
+  const { stamper, settings, tokens, addressBook, simulations, now, journal } = context.services;
   if (values['no-post']) {
     const profile = await context.profile();
     const description = describeOffline(request, await settings.get(), await tokens.list(), await addressBook.list(profile.organizationId));
@@ -354,10 +353,7 @@ async function sign(context: Context, values: Values, request: SigningRequest): 
   const services = await context.profileServices();
   const signing = signingFor(services, { settings, tokens, addressBook, now });
   const snapshot = await services.organization.snapshot((read) => knowsSigner(read, request.signWith));
-  const [{ description, standing }, simulation] = await Promise.all([
-    signing.explain(request, snapshot),
-    new Simulations({ settings, tokens, addressBook }).forRequest(request, snapshot),
-  ]);
+  const [{ description, standing }, simulation] = await Promise.all([signing.explain(request, snapshot), simulations.forRequest(request, snapshot)]);
   process.stdout.write(signingCardText(description, standing) + simulationText(simulation));
   if (values.preview) return;
   const outcome = await signing.submit(request);

@@ -9,7 +9,6 @@ import { visibleText } from '../../shared/visible-text';
 import type { ApiClient } from '../client/api-client';
 import type { MainServices } from '../services';
 import { simulationInLines } from '../simulation/reading';
-import { Simulations } from '../simulation/simulation';
 import { FILE_LIMITS, readBoundedText, writeNewFile } from '../storage/bounded-file';
 import { UsageError } from './usage-error';
 
@@ -21,7 +20,7 @@ export interface SimulateArguments {
 
 /** The command's output: the simulation in lines, or what was saved where. */
 export async function simulateCommand(
-  services: Pick<MainServices, 'settings' | 'tokens' | 'addressBook'>,
+  { simulations }: Pick<MainServices, 'simulations'>,
   client: ApiClient,
   { activityId, stateBundle, saveStateBundle }: SimulateArguments,
 ): Promise<string> {
@@ -29,7 +28,6 @@ export async function simulateCommand(
     throw new UsageError('--state-bundle simulates from a bundle and --save-state-bundle makes one: give one of them');
   }
   if (stateBundle === '' || saveStateBundle === '') throw new UsageError('--state-bundle and --save-state-bundle take a file');
-  const simulations = new Simulations({ settings: services.settings, tokens: services.tokens, addressBook: services.addressBook });
   const { request, snapshot } = await simulations.activityRequest(client, activityId);
   if (saveStateBundle !== undefined) {
     const bundle = await simulations.stateBundleFor(request, snapshot);
