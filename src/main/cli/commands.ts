@@ -1,6 +1,7 @@
 /**
- * Every command but `journal verify`, on the desktop app's services (the same composition root, data dir and OS
- * keychain as the app). The entry (index.ts) imports this module only once the command line is read and names one.
+ * Every command but `journal verify` and `clear-signing`, on the desktop app's services (the same composition root,
+ * data dir and OS keychain as the app). The entry (index.ts) imports this module only once the command line is read
+ * and names one.
  * Secrets go to files created with mode 0600, and to stdout only when asked with `-` as the output file.
  */
 import { homedir } from 'node:os';
@@ -20,6 +21,7 @@ import { postStampedFile, stampToFile } from '../stamper/stamped-file';
 import { FILE_LIMITS, readBoundedText, writeNewFile } from '../storage/bounded-file';
 import { accountsFor } from '../../shared/wallets/account-presets';
 import { exactlyOne, positional, required, type CommandLine, type Values } from './arguments';
+import type { CommandName } from './command-names';
 import {
   activitiesListRequest,
   apiKeyCurveOf,
@@ -102,18 +104,23 @@ class Context {
   }
 }
 
-/** Runs the command `positionals` names, acting for `--profile` (or the active profile) in `--data-dir`. */
-export async function runCommand({ values, positionals }: CommandLine): Promise<void> {
+/** The commands the entry runs without the app's services. */
+type ServicelessCommand = 'clear-signing test' | 'clear-signing refresh' | 'journal verify';
+
+/** Runs the command `name` (as checkCommandName read it), acting for `--profile` (or the active profile) in `--data-dir`. */
+export async function runCommand(name: Exclude<CommandName, ServicelessCommand>, { values, positionals }: CommandLine): Promise<void> {
   const context = new Context(values['data-dir'] ?? defaultDataDir(), values.profile);
   try {
-    await dispatch(context, values, positionals);
+    await dispatch(context, name, values, positionals);
   } finally {
     await context.close();
   }
 }
 
-async function dispatch(context: Context, values: Values, positionals: string[]): Promise<void> {
-  const [command, sub] = positionals;
+// A case for every name of the list (command-names.ts) but those the entry runs itself: the compiler refuses one
+// missing (`unhandled` is then not `never`) and one the list does not have.
+async function dispatch(context: Context, name: Exclude<CommandName, ServicelessCommand>, values: Values, positionals: string[]): Promise<void> {
+  const [, sub] = positionals;
   const { keychain, stamper, journal } = context.services;
   const setup: SetupArguments = {
     operands: positionals.slice(2),
@@ -127,27 +134,34 @@ async function dispatch(context: Context, values: Values, positionals: string[])
     pkcs11Key: values['pkcs11-key'],
     pkcs11KeyId: values['pkcs11-key-id'],
   };
-  if (command === 'profiles') return printUnlessEmpty(await profilesCommand(context.services, sub, setup, confirmOnTerminal));
-  if (command === 'sandbox') return printUnlessEmpty(await sandboxCommand(context.services, sub));
-  if (command === 'users') {
-    const acting = { services: context.services, profile: () => context.profile() };
-    return usersCommand(acting, sub, { ...setup, remove: values.remove, json: values.json });
-  }
-  if (command === 'policies' && sub === 'rehearse') {
-    const client = async () => (await context.profileServices()).client;
-    process.stdout.write(await rehearseCommand(client, { draft: values.draft, last: values.last, since: values.since, json: values.json }));
-    return;
-  }
-  if (command === 'policies' && sub === 'lint') {
-    const client = async () => (await context.profileServices()).client;
-    const { text, errors } = await lintCommand(client, { draft: values.draft, json: values.json });
-    process.stdout.write(text);
-    if (errors > 0) process.exitCode = 1;
-    return;
-  }
-  switch (
-    `${command ?? ''} ${['keys', 'encryption-keys', 'activities', 'wallets', 'sign', 'journal'].includes(command ?? '') ? (sub ?? '') : ''}`.trim()
-  ) {
+  switch (name) {
+    case 'profiles list':
+    case 'profiles add':
+    case 'profiles edit':
+    case 'profiles use':
+    case 'profiles remove':
+      return printUnlessEmpty(await profilesCommand(context.services, sub, setup, confirmOnTerminal));
+    case 'sandbox init':
+    case 'sandbox status':
+    case 'sandbox reset':
+      return printUnlessEmpty(await sandboxCommand(context.services, sub));
+    case 'users credentials':
+    case 'users move-to-token': {
+      const acting = { services: context.services, profile: () => context.profile() };
+      return usersCommand(acting, sub, { ...setup, remove: values.remove, json: values.json });
+    }
+    case 'policies rehearse': {
+      const client = async () => (await context.profileServices()).client;
+      process.stdout.write(await rehearseCommand(client, { draft: values.draft, last: values.last, since: values.since, json: values.json }));
+      return;
+    }
+    case 'policies lint': {
+      const client = async () => (await context.profileServices()).client;
+      const { text, errors } = await lintCommand(client, { draft: values.draft, json: values.json });
+      process.stdout.write(text);
+      if (errors > 0) process.exitCode = 1;
+      return;
+    }
     case 'keys generate': {
       if (values.pkcs11) {
         const token = tokenOf(setup);
@@ -206,7 +220,7 @@ async function dispatch(context: Context, values: Values, positionals: string[])
     case 'activities reject': {
       const { approvals } = await context.profileServices();
       const fingerprint = positional(positionals, 2, 'FINGERPRINT');
-      return print(sub === 'approve' ? await approvals.approve(fingerprint) : await approvals.reject(fingerprint));
+      return print(name === 'activities approve' ? await approvals.approve(fingerprint) : await approvals.reject(fingerprint));
     }
     case 'wallets list': {
       const { client } = await context.profileServices();
@@ -225,7 +239,7 @@ async function dispatch(context: Context, values: Values, positionals: string[])
     }
     case 'sign transaction':
     case 'sign payload':
-      return sign(context, values, await signingRequestOf(sub as 'transaction' | 'payload', values));
+      return sign(context, values, await signingRequestOf(name === 'sign transaction' ? 'transaction' : 'payload', values));
     case 'wallets export': {
       exactlyOne(values, 'encryption-key', 'target-public-key');
       const selector = required(values, 'wallet');
@@ -306,8 +320,10 @@ async function dispatch(context: Context, values: Values, positionals: string[])
       const { count, head } = await context.services.journal.writeCheckpoint(output);
       return print({ output, count, head });
     }
-    default:
-      throw new UsageError(command === undefined ? 'no command given' : `unknown command: ${positionals.slice(0, 2).join(' ')}`);
+    default: {
+      const unhandled: never = name;
+      throw new UsageError(`unknown command: ${String(unhandled)}`);
+    }
   }
 }
 

@@ -10,6 +10,7 @@ import { API_KEY_CURVES, isApiKeyCurve, type ApiKeyCurve } from '../../shared/cr
 import { HASH_FUNCTION_WORDS, PAYLOAD_ENCODING_WORDS, TRANSACTION_TYPE_WORDS } from '../../shared/describe/signing-words';
 import { ACCOUNT_PRESETS, type AccountPresetId } from '../../shared/wallets/account-presets';
 import { exactlyOne, positional, required, type CommandLine, type Values } from './arguments';
+import type { CommandName } from './command-names';
 import { flagChoice } from './signing-flags';
 import { UsageError } from './usage-error';
 
@@ -119,9 +120,8 @@ export function signingChoicesOf(
  * Everything of `commandLine` a command checks before it reads a file or asks anything (its name is known: see
  * command-names.ts). A usage error names the flag or operand.
  */
-export function checkCommandFlags({ values, positionals }: CommandLine): void {
-  const [command, sub] = positionals;
-  switch (`${command} ${sub}`) {
+export function checkCommandFlags(name: CommandName, { values, positionals }: CommandLine): void {
+  switch (name) {
     case 'keys generate':
       positional(positionals, 2, 'NAME');
       if (!values.pkcs11) apiKeyCurveOf(values);
@@ -131,7 +131,7 @@ export function checkCommandFlags({ values, positionals }: CommandLine): void {
     case 'encryption-keys delete':
     case 'wallets create':
       positional(positionals, 2, 'NAME');
-      if (command === 'wallets') chainPresetsOf(values);
+      if (name === 'wallets create') chainPresetsOf(values);
       return;
     case 'activities list':
       activitiesListRequest(values);
@@ -142,7 +142,7 @@ export function checkCommandFlags({ values, positionals }: CommandLine): void {
       return;
     case 'sign transaction':
     case 'sign payload':
-      signingChoicesOf(sub as 'transaction' | 'payload', values);
+      signingChoicesOf(name === 'sign transaction' ? 'transaction' : 'payload', values);
       return;
     case 'wallets export':
       exactlyOne(values, 'encryption-key', 'target-public-key');
@@ -174,8 +174,6 @@ export function checkCommandFlags({ values, positionals }: CommandLine): void {
     case 'profiles remove':
       positional(positionals, 2, 'PROFILE');
       return;
-  }
-  switch (command) {
     case 'request':
       required(values, 'path');
       required(values, 'body');

@@ -24,21 +24,20 @@ async function run(argv: string[]): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  checkCommandName(commandLine.positionals);
-  const [command, sub] = commandLine.positionals;
-  if (command === 'clear-signing') {
+  const name = checkCommandName(commandLine.positionals);
+  if (name === 'clear-signing test' || name === 'clear-signing refresh') {
     // Reads files only: neither the keychain nor a profile is loaded.
     const { clearSigningCommand } = await import('./clear-signing-command');
     return clearSigningCommand(commandLine);
   }
-  if (command === 'journal' && sub === 'verify') {
+  if (name === 'journal verify') {
     const { verifyJournalFile } = await import('./journal-verify-command');
     return verifyJournalFile(commandLine);
   }
   const { checkCommandFlags } = await import('./flag-checks');
-  checkCommandFlags(commandLine);
+  checkCommandFlags(name, commandLine);
   const { runCommand } = await import('./commands');
-  return runCommand(commandLine);
+  return runCommand(name, commandLine);
 }
 
 try {
