@@ -42,6 +42,7 @@ import { ConfirmedReadings } from './confirmation/confirmed-readings';
 import { assertPasskeyOnPage } from './passkeys/passkey-ceremonies';
 import type { OpenPasskeyPage } from './passkeys/passkey-page';
 import { PendingPasskeys } from './passkeys/pending-passkeys';
+import { passkeysHandlers } from './passkeys/passkeys.ipc';
 import { confirmingStampCheck } from './confirmation/stamp-check';
 import { Profiles } from './profiles/profiles';
 import { profilesHandlers } from './profiles/profiles.ipc';
@@ -290,7 +291,13 @@ export function createMainServices({
     ...(onNotificationOpened === undefined ? {} : { onOpened: onNotificationOpened }),
   });
   // After the inbox: the details of its user's own proposals that left the list are asked by then.
-  const pendingPasskeys = new PendingPasskeys({ dataDir, profiles, feeds: activityFeeds, now });
+  const pendingPasskeys = new PendingPasskeys({
+    dataDir,
+    profiles,
+    feeds: activityFeeds,
+    now,
+    onEndedChange: () => events.emit({ type: 'passkey' }),
+  });
   return {
     dataDir,
     now,
@@ -429,6 +436,7 @@ export function createMainHandlers(
       openPasskeyPage: services.openPasskeyPage,
       pendingPasskeys: services.pendingPasskeys,
     }),
+    ...passkeysHandlers({ pendingPasskeys: services.pendingPasskeys, profiles }),
     ...policiesHandlers({ active, now, tokens, settings }),
     ...walletsHandlers({ active, now }),
     ...privateKeysHandlers({ active, now }),

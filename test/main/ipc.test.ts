@@ -237,6 +237,14 @@ const sampleOutputs: { [C in Channel]: Awaited<ReturnType<IpcHandlers[C]>> } = {
   'inbox.list': { waitingForMe: 0, profiles: [] },
   'inbox.vote': completed,
   'inbox.clearDecided': null,
+  'passkeys.notices': [
+    {
+      activityId: 'a1',
+      what: 'Security key "yk" was not added to profile "Bea": its registration was rejected by a vote (activity a1).',
+      next: 'Add it again.',
+    },
+  ],
+  'passkeys.dismissNotice': null,
   'organization.lookup': {
     organizationId: 'o1',
     organizationName: 'Acme',
@@ -781,6 +789,7 @@ describe('bridge method signatures', () => {
         'approvals.pending',
         'inbox.list',
         'inbox.clearDecided',
+        'passkeys.notices',
         'organization.lookup',
         'policies.list',
         'policies.mfaList',

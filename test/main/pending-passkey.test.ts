@@ -3,8 +3,9 @@
  * Bea's MFA policy asks her desk's API key for every create_authenticators, so the key she adds from her profile
  * waits in ACTIVITY_STATUS_AUTHENTICATORS_NEEDED. Once approved elsewhere (her desk key, not through this desktop),
  * the activity feed's next look attaches the key the service recorded to her profile; a rejected one is forgotten, and
- * so is one whose authenticator is not the credential made. What is kept meanwhile is the credential id and name, the
- * file is bounded, and a look reads what is kept from memory.
+ * so is one whose authenticator is not the credential made, and the window is told (main's `passkey` event, then its
+ * words through `passkeys.notices`) which key, why and what to do. What is kept meanwhile is the credential id and
+ * name, the file is bounded, and a look reads what is kept from memory.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,12 +14,13 @@ import { chromium, type Browser } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FeedListener, SeenLook } from '../../src/main/activities/feed';
 import { ApiClient } from '../../src/main/client/api-client';
-import { MAX_PENDING_PASSKEYS, PendingPasskeys, type PendingPasskeysOptions } from '../../src/main/passkeys/pending-passkeys';
+import { endedPasskeyNotice, MAX_PENDING_PASSKEYS, PendingPasskeys, type PendingPasskeysOptions } from '../../src/main/passkeys/pending-passkeys';
 import type { Profile } from '../../src/main/profiles/profiles';
 import { Stamper } from '../../src/main/stamper/stamper';
 import type { Activity } from '../../src/shared/api/activity-record';
 import { QkError } from '../../src/shared/errors';
 import type { Channel, ChannelInput, ChannelOutput } from '../../src/shared/ipc/contract';
+import type { AppEvent } from '../../src/shared/ipc/events';
 import { findChromium } from '../support/chromium';
 import { startDispatchBed, type DispatchBed } from '../support/dispatch-bed';
 import { virtualSecurityKey, type VirtualSecurityKey } from '../support/virtual-authenticator';
@@ -115,10 +117,26 @@ describe('a security key whose registration waits for approvals', () => {
     expect(await bed.services.pendingPasskeys.of(bea.id)).toMatchObject({ activityId: waiting.id, name: 'yk-refused' });
     // Only a vote can reject it, and every vote it takes is Bea's, who proposed it: a look that finds it rejected.
     const { activity } = await desk.query('get_activity', { activityId: waiting.id });
-    const { store, listener } = followerOf(bed.dataDir);
+    const { store, listener, endedChanges } = followerOf(bed.dataDir);
     await listener.look?.(lookAt({ ...activity, status: 'ACTIVITY_STATUS_REJECTED' }));
     expect(await store.of(bea.id)).toBeUndefined();
+    expect(await store.ended()).toEqual([{ activityId: waiting.id, profileId: bea.id, name: 'yk-refused', reason: 'rejected' }]);
+    expect(endedChanges()).toBe(1);
     expect((await call('profiles.getActive', {}))?.passkey).toEqual(before);
+  });
+
+  it.each([
+    ['failed', { status: 'ACTIVITY_STATUS_FAILED' }, {}, 'its registration failed on the service'],
+    ['moved', {}, { organizationId: 'another-organization' }, 'the profile now acts in another organization'],
+  ] as const)('ends as %s, and main says why', async (reason, activityChange, profileChange, why) => {
+    const waiting = await addWaitingKey(`yk-${reason}`);
+    const { activity } = await desk.query('get_activity', { activityId: waiting.id });
+    const { store, listener } = followerOf(await freshDir());
+    await store.add((await bed.services.pendingPasskeys.of(bea.id))!);
+    await listener.look?.({ ...lookAt({ ...activity, ...activityChange }), profile: { ...bea, ...profileChange } });
+    const ended = await store.ended();
+    expect(ended).toEqual([{ activityId: waiting.id, profileId: bea.id, name: `yk-${reason}`, reason }]);
+    expect(endedPasskeyNotice(ended[0]!, 'Bea').what).toContain(why);
   });
 
   it('is forgotten with its profile', async () => {
@@ -145,11 +163,43 @@ describe('a security key whose registration waits for approvals', () => {
       logged.mockRestore();
     }
     expect(await store.of(bea.id)).toBeUndefined();
+    expect(await store.ended()).toEqual([{ activityId: waiting.id, profileId: bea.id, name: 'yk-swapped', reason: 'other-credential' }]);
     expect(updated).toEqual([]);
     // The next look has nothing left to ask the service about.
     const detail = vi.fn(async () => activity);
     await listener.look?.({ ...lookAt(activity), detail });
     expect(detail).not.toHaveBeenCalled();
+  });
+
+  it('is told to the window, in words that escape the key’s name, until the person dismisses it', async () => {
+    const name = 'yk "blue"\u202e';
+    const waiting = await addWaitingKey(name);
+    const made = await bed.services.pendingPasskeys.of(bea.id);
+    // The service will record the credential the key made, not the one this desktop remembers: it is not attached.
+    await bed.services.pendingPasskeys.add({ ...made!, credentialId: 'AAAAAAAAAAAAAAAAAAAAAA' });
+    await desk.submit('approve_activity', { fingerprint: waiting.fingerprint });
+    const events: AppEvent[] = [];
+    const stop = bed.services.events.subscribe((event) => events.push(event));
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      await bed.services.activityFeeds.check();
+    } finally {
+      logged.mockRestore();
+      stop();
+    }
+    expect(events).toContainEqual({ type: 'passkey' });
+    const notices = await call('passkeys.notices', {});
+    const notice = notices.find((candidate) => candidate.activityId === waiting.id);
+    expect(notice?.what).toBe(
+      `Security key "yk \\"blue\\"\\u202E" was not added to profile "Bea": the service recorded another credential for it than the one this key made, so QuorumKey did not trust it (activity ${waiting.id}).`,
+    );
+    expect(notice?.next).toContain('remove an authenticator you do not recognise, then add the key again under Keys');
+    expect((await call('profiles.getActive', {}))?.passkey?.name).not.toBe(name);
+
+    await call('passkeys.dismissNotice', { activityId: waiting.id });
+    expect((await call('passkeys.notices', {})).map((candidate) => candidate.activityId)).not.toContain(waiting.id);
+    const stored = JSON.parse(await readFile(join(bed.dataDir, 'pending-passkeys.json'), 'utf8')) as { ended: { activityId: string }[] };
+    expect(stored.ended.map((ended) => ended.activityId)).not.toContain(waiting.id);
   });
 
   it('stays, to be read again on the next look, when the service could not be asked about the authenticator', async () => {
@@ -191,9 +241,10 @@ function lookAt(activity: Activity): SeenLook {
  * A store over `dataDir`'s file whose feed listener the test drives itself; the profile changes it makes are recorded
  * in `updated`, or made on the bed's profiles when `dataDir` is the bed's.
  */
-function followerOf(dataDir: string): { store: PendingPasskeys; listener: FeedListener; updated: unknown[] } {
+function followerOf(dataDir: string): { store: PendingPasskeys; listener: FeedListener; updated: unknown[]; endedChanges: () => number } {
   let listener: FeedListener | undefined;
   const updated: unknown[] = [];
+  let endedChanges = 0;
   const profiles: PendingPasskeysOptions['profiles'] =
     dataDir === bed.dataDir
       ? bed.services.profiles
@@ -203,8 +254,14 @@ function followerOf(dataDir: string): { store: PendingPasskeys; listener: FeedLi
             return bea;
           },
         };
-  const store = new PendingPasskeys({ dataDir, profiles, feeds: { subscribe: (added) => ((listener = added), () => true) }, now: Date.now });
-  return { store, listener: listener!, updated };
+  const store = new PendingPasskeys({
+    dataDir,
+    profiles,
+    feeds: { subscribe: (added) => ((listener = added), () => true) },
+    now: Date.now,
+    onEndedChange: () => (endedChanges += 1),
+  });
+  return { store, listener: listener!, updated, endedChanges: () => endedChanges };
 }
 
 describe('the pending file', () => {

@@ -73,6 +73,8 @@ export const validInputs: { [C in Channel]: ChannelInput<C> } = {
   'inbox.list': {},
   'inbox.vote': { profileId: PROFILE_ID, fingerprint: FINGERPRINT, vote: 'approve' },
   'inbox.clearDecided': {},
+  'passkeys.notices': {},
+  'passkeys.dismissNotice': { activityId: ACTIVITY_ID },
   'approvals.reject': { fingerprint: FINGERPRINT },
   'approvals.stampToFile': { fingerprint: FINGERPRINT, file: 'approval.json' },
   'approvals.postStampedFile': { file: 'approval.json' },

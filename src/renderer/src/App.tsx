@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { EndedPasskeysNotice } from './components/EndedPasskeysNotice';
 import { ErrorNotice } from './components/ErrorNotice';
 import { Progress } from './components/Progress';
 import { ReauthPrompt } from './components/ReauthPrompt';
@@ -144,6 +145,7 @@ function Shell() {
             onDismiss={(activityIds) => setDismissedExports((before) => [...before, ...activityIds])}
           />
         )}
+        <EndedPasskeysNotice onOpenKeys={() => show('keys')} />
         {screen === 'profiles' && <ProfilesScreen />}
         {screen === 'keys' && <KeysScreen />}
         {screen === 'wallets' && <WalletsScreen />}

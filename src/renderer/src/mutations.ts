@@ -32,6 +32,7 @@ export const READ_CHANNELS = [
   'approvals.whoami',
   'approvals.pending',
   'inbox.list',
+  'passkeys.notices',
   'organization.lookup',
   'users.deletionCheck',
   'users.credentials',
@@ -143,6 +144,7 @@ export const STALE_AFTER_WRITE: { readonly [C in WriteChannel]: readonly ReadCha
   'users.removeApiKeys': ORGANIZATION,
   // The new authenticator is the user's; the profile that votes with it changes too.
   'users.addPasskey': [...ORGANIZATION, ...PROFILES],
+  'passkeys.dismissNotice': ['passkeys.notices'],
   'policies.create': POLICIES,
   'policies.update': POLICIES,
   'policies.delete': POLICIES,

@@ -33,6 +33,7 @@ const APP_WIDE_NAMESPACES: ReadonlySet<string> = new Set([
   'inbox',
   'journal',
   'keys',
+  'passkeys',
   'profiles',
   'requests',
   'sandbox',
@@ -74,9 +75,12 @@ export function channelsToInvalidate(event: AppEvent): readonly Channel[] {
       return ['sandbox.status', 'profiles.list', 'profiles.get', 'profiles.getActive', ...PROFILE_SCOPED];
     case 'profile':
       // Keys list the profiles that use them; every profile-scoped read may now act for another profile.
-      return ['profiles.list', 'profiles.get', 'profiles.getActive', 'keys.listApiKeys', ...PROFILE_SCOPED, ...JOURNAL_READS];
+      // A notice of a security key names its profile, and goes with it.
+      return ['profiles.list', 'profiles.get', 'profiles.getActive', 'keys.listApiKeys', 'passkeys.notices', ...PROFILE_SCOPED, ...JOURNAL_READS];
     case 'lock':
       return ['app.info', 'inbox.list', ...JOURNAL_READS];
+    case 'passkey':
+      return ['passkeys.notices'];
     case 'inbox':
       return ['inbox.list'];
     case 'requests':

@@ -27,6 +27,7 @@ import { approvalsChannels } from './channels/approvals';
 import { inboxChannels } from './channels/inbox';
 import { organizationChannels } from './channels/organization';
 import { usersChannels } from './channels/users';
+import { passkeysChannels } from './channels/passkeys';
 import { policiesChannels } from './channels/policies';
 import { signingChannels } from './channels/signing';
 import { simulationChannels } from './channels/simulation';
@@ -64,6 +65,7 @@ export const ipcContract = {
   ...namespaced('inbox', inboxChannels),
   ...namespaced('organization', organizationChannels),
   ...namespaced('users', usersChannels),
+  ...namespaced('passkeys', passkeysChannels),
   ...namespaced('policies', policiesChannels),
   ...namespaced('signing', signingChannels),
   ...namespaced('simulation', simulationChannels),

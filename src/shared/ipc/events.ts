@@ -44,6 +44,11 @@ export const appEventSchema = z.discriminatedUnion('type', [
    * IPC call per change. It is main's own bookkeeping, not data read from a service.
    */
   z.strictObject({ type: z.literal('requests'), pending: pendingRequestsSchema }),
+  /**
+   * A security key whose registration this desktop waited on was not attached (rejected, failed, expired, another
+   * credential, its profile moved), or such a notice was dismissed.
+   */
+  z.strictObject({ type: z.literal('passkey') }),
   /** The inbox of some profile changed (an item appeared, got a vote or left, a service failed or answered again). */
   z.strictObject({ type: z.literal('inbox') }),
   /**

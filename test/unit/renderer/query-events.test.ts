@@ -54,7 +54,7 @@ describe('main event → stale reads', () => {
     expect(
       channels
         .filter((channel) => !isProfileScoped(channel))
-        .every((channel) => /^(?:app|clipboard|inbox|journal|keys|profiles|requests|sandbox|tokens)\./.test(channel)),
+        .every((channel) => /^(?:app|clipboard|inbox|journal|keys|passkeys|profiles|requests|sandbox|tokens)\./.test(channel)),
     ).toBe(true);
   });
 
@@ -147,6 +147,10 @@ describe('main event → stale reads', () => {
 
   it('an inbox change re-reads the inbox, nothing else', () => {
     expect(staleAfter({ type: 'inbox' }, [...READS, 'inbox.list'])).toEqual(['inbox.list']);
+  });
+
+  it('a security key not attached re-reads the notices of such keys, nothing else', () => {
+    expect(staleAfter({ type: 'passkey' }, [...READS, 'passkeys.notices'])).toEqual(['passkeys.notices']);
   });
 
   it('a notification’s click opens its activity on the Approvals screen, and makes nothing stale by itself', () => {
