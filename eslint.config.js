@@ -157,7 +157,19 @@ export const rendererReact = [
 ];
 
 export default tseslint.config(
-  { ignores: ['.tmp/**', 'out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'sandbox/dist/**'] },
+  {
+    // Build and test output, and the generated ERC-7730 registry (one 1.3 MB string written by `clear-signing refresh`).
+    ignores: [
+      '.tmp/**',
+      'out/**',
+      '**/dist/**',
+      'node_modules/**',
+      'test-results/**',
+      'playwright-report/**',
+      'coverage/**',
+      'src/main/clear-signing/erc7730-registry.generated.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   regexp.configs['flat/recommended'],
