@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { findChromium } from './test/support/chromium';
+import { findHeadlessChromium } from './test/support/chromium';
 
 /**
  * End-to-end tests: the built renderer in Debian's Chromium (no browser download), talking to the real main-process
@@ -20,10 +20,13 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     viewport: { width: 1280, height: 800 },
-    // The host's Chromium, never Playwright's download (test/support/chromium.ts says which).
+    // The app stops its spinner for reduced motion; nothing under test moves, and Chromium stops redrawing it.
+    reducedMotion: 'reduce',
+    // The host's headless Chromium, never Playwright's download (test/support/chromium.ts says which). Playwright
+    // itself passes --headless.
     launchOptions: {
-      executablePath: findChromium(),
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+      executablePath: findHeadlessChromium(),
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
     },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',

@@ -1,8 +1,8 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findChromium } from '../support/chromium';
+import { findChromium, findHeadlessChromium } from '../support/chromium';
 
 const dir = mkdtempSync(join(tmpdir(), 'qk-chromium-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -33,5 +33,32 @@ describe('findChromium', () => {
 
   it('says what to set when there is none', () => {
     expect(() => findChromium({ PATH: '/nonexistent' })).toThrow(/set QK_CHROMIUM_PATH or PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH/);
+  });
+});
+
+describe('findHeadlessChromium', () => {
+  const fullDir = mkdtempSync(join(dir, 'full-'));
+  const shellDir = mkdtempSync(join(dir, 'shell-'));
+  const full = join(fullDir, 'chromium');
+  const shell = join(shellDir, 'chromium-headless-shell');
+  for (const path of [full, shell]) {
+    writeFileSync(path, '#!/bin/sh\n');
+    chmodSync(path, 0o755);
+  }
+
+  it('still takes QK_CHROMIUM_PATH first', () => {
+    expect(findHeadlessChromium({ QK_CHROMIUM_PATH: full, PATH: shellDir })).toBe(full);
+  });
+
+  it('prefers chromium-headless-shell on PATH to the full browser, wherever each is on PATH', () => {
+    expect(findHeadlessChromium({ PATH: `${fullDir}${delimiter}${shellDir}` })).toBe(shell);
+  });
+
+  it('falls back to the full browser when PATH has no headless shell', () => {
+    expect(findHeadlessChromium({ PATH: fullDir })).toBe(full);
+  });
+
+  it('says what to set when PATH has neither', () => {
+    expect(() => findHeadlessChromium({ PATH: '/nonexistent' })).toThrow(/set QK_CHROMIUM_PATH or PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH/);
   });
 });
