@@ -19,10 +19,10 @@ const INSTALL_THE_PACKAGE = ['test/service/package.test.ts', 'test/service/packa
 const UNIT_FILES_THAT_MOCK = ['test/unit/enclave/seed-cache.test.ts', 'test/unit/renderer/write-invalidations.test.ts'];
 
 /**
- * The projects whose services start worker threads run their built entries, built once per run by this setup, instead
- * of compiling each worker's TypeScript on every start.
+ * The projects whose tests start worker threads or the service's processes run their entries built once per run by
+ * this setup, instead of compiling each one's TypeScript on every start.
  */
-const BUILD_THE_WORKERS = 'test/support/worker-build-setup.ts';
+const BUILD_THE_ENTRIES = 'test/support/built-entries-setup.ts';
 
 export default defineConfig({
   test: {
@@ -35,7 +35,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'cli', include: STARTS_THE_CLI, globalSetup: ['test/support/cli-build-setup.ts', BUILD_THE_WORKERS] },
+        test: { name: 'cli', include: STARTS_THE_CLI, globalSetup: ['test/support/cli-build-setup.ts', BUILD_THE_ENTRIES] },
       },
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: UNIT_FILES_THAT_MOCK, isolate: false } },
       { extends: true, test: { name: 'unit-mocks', include: UNIT_FILES_THAT_MOCK } },
@@ -45,7 +45,7 @@ export default defineConfig({
         test: {
           name: 'in-process',
           include: ['test/**/*.test.ts'],
-          globalSetup: [BUILD_THE_WORKERS],
+          globalSetup: [BUILD_THE_ENTRIES],
           exclude: ['test/e2e/**', 'test/unit/**', 'node_modules/**', ...STARTS_THE_CLI, ...INSTALL_THE_PACKAGE],
         },
       },

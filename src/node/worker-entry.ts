@@ -6,7 +6,7 @@ import { QkError, type ErrorData } from '../shared/errors';
 
 /**
  * Where code run from source finds its workers' built entries instead of compiling them: a folder holding every
- * `builtFile`. The tests set it to the entries they build once per run (test/support/worker-build-setup.ts), since a
+ * `builtFile`. The tests set it to the entries they build once per run (test/support/built-entries-setup.ts), since a
  * worker started through tsx spends most of its start compiling.
  */
 export const BUILT_WORKERS_SETTING = 'QUORUMKEY_BUILT_WORKERS';

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Journal } from '../../src/main/journal/journal';
 import { verifyJournal } from '../../src/shared/journal/verify';
+import { builtEntry } from '../support/built-entries';
 import { FileSecretStore } from './fixtures/file-secret-store';
 
 const repo = join(import.meta.dirname, '../..');
@@ -12,7 +13,7 @@ const repo = join(import.meta.dirname, '../..');
 /** Starts the appender and kills it (SIGKILL, no chance to tidy up) once it has appended `entries` entries. */
 function appendThenKill(dataDir: string, keys: string, entries: number, extraMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(repo, 'test/main/fixtures/journal-appender.ts'), dataDir, keys], { cwd: repo });
+    const child = spawn(process.execPath, [builtEntry('journal-appender'), dataDir, keys], { cwd: repo });
     let seen = 0;
     child.stdout.on('data', (chunk: Buffer) => {
       seen += chunk.toString().split('\n').filter(Boolean).length;

@@ -12,21 +12,18 @@ import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Journal, JOURNAL_FILE } from '../../src/main/journal/journal';
 import { verifyJournal } from '../../src/shared/journal/verify';
+import { builtEntry } from '../support/built-entries';
 import { FileSecretStore } from './fixtures/file-secret-store';
 
 const repo = join(import.meta.dirname, '../..');
 const TRIALS = 40;
 const APPENDS_EACH = 3;
 
-/** A child running fixtures/journal-racer.ts, with its stdout as a queue of lines. */
+/** A child running fixtures/journal-racer.ts (built for the run), with its stdout as a queue of lines. */
 function racer(...args: string[]) {
-  const child: ChildProcessWithoutNullStreams = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(repo, 'test/main/fixtures/journal-racer.ts'), ...args],
-    {
-      cwd: repo,
-    },
-  );
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [builtEntry('journal-racer'), ...args], {
+    cwd: repo,
+  });
   children.push(child);
   const lines: string[] = [];
   const waiting: Array<(line: string) => void> = [];

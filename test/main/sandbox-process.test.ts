@@ -13,13 +13,14 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OsSecretStore, type SecretStore } from '../../src/main/keychain/secret-store';
-import { nodeServiceProcess } from '../../src/main/sandbox/node-process';
+import { nodeServiceProcess, SERVICE_SOURCE_ENTRY } from '../../src/main/sandbox/node-process';
 import { SANDBOX_DB_FILE } from '../../src/main/sandbox/sandbox';
 import { SANDBOX_SERVICE_SECRET_ACCOUNT } from '../../src/main/sandbox/service-secret';
 import { serviceSecretFileOf } from '../../src/service';
 import { QkError } from '../../src/shared/errors';
 import { SANDBOX_PRIORITY, startInOwnProcess, type ServiceProcess } from '../../src/main/sandbox/service-process';
 import { createMainServices, type MainServices } from '../../src/main/services';
+import { builtEntry } from '../support/built-entries';
 
 const MIB = 1024 * 1024;
 const ETHEREUM_ACCOUNT = {
@@ -34,9 +35,12 @@ let secretStore: OsSecretStore;
 let dataDir: string | undefined;
 const logs: string[] = [];
 
-/** Main's services with the Sandbox in a child process; `launched` collects every process started. */
+/**
+ * Main's services with the Sandbox in a child process, from the service entry built for the run unless `entry` names
+ * another; `launched` collects every process started.
+ */
 async function mainWithSandboxProcess(
-  entry?: string | ((launchNumber: number) => string | undefined),
+  entry: string | ((launchNumber: number) => string) = builtEntry('service'),
   store?: (os: OsSecretStore) => SecretStore,
 ): Promise<{ services: MainServices; launched: ServiceProcess[] }> {
   dataDir = await mkdtemp(join(tmpdir(), 'qk-sandbox-process-'));
@@ -85,15 +89,7 @@ describe('the Sandbox in its own process', () => {
         new Promise<string[]>((resolve, reject) => {
           const client = execFile(
             process.execPath,
-            [
-              '--import',
-              'tsx',
-              join(import.meta.dirname, '../support/burst-client.ts'),
-              `${info.baseUrl}/public/v1/query/whoami`,
-              String(MIB - 64),
-              '64',
-              '16',
-            ],
+            [builtEntry('burst-client'), `${info.baseUrl}/public/v1/query/whoami`, String(MIB - 64), '64', '16'],
             { maxBuffer: 4 * MIB },
             (error, stdout) =>
               error === null
@@ -174,7 +170,8 @@ describe('the Sandbox in its own process', () => {
 
   it('reports the Sandbox failed when its process dies and every restart fails', async () => {
     const missingEntry = join(tmpdir(), `no-such-service-entry-${randomUUID()}.js`);
-    const { services, launched } = await mainWithSandboxProcess((launchNumber) => (launchNumber === 0 ? undefined : missingEntry));
+    // The first launch runs the TypeScript source through tsx, as the browser preview does.
+    const { services, launched } = await mainWithSandboxProcess((launchNumber) => (launchNumber === 0 ? SERVICE_SOURCE_ENTRY : missingEntry));
     await services.sandbox.start();
     launched[0]!.kill();
     await expect
@@ -190,7 +187,7 @@ describe('the Sandbox in its own process', () => {
   }, 60_000);
 
   it("fails the start with the keychain's own error when main cannot read the service secret for the process", async () => {
-    const { services } = await mainWithSandboxProcess(undefined, (os) => ({
+    const { services } = await mainWithSandboxProcess(builtEntry('service'), (os) => ({
       get: async (account) => {
         if (account === SANDBOX_SERVICE_SECRET_ACCOUNT) throw new QkError('KEYCHAIN_LOCKED', 'the keychain is locked (test)');
         return os.get(account);

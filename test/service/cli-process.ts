@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { ServiceInfo } from '../../src/service';
+import { builtEntry } from '../support/built-entries';
 
 const children: ChildProcess[] = [];
 
@@ -21,8 +22,11 @@ export interface CliProcess {
   closed: Promise<void>;
 }
 
-/** `entry`: what node runs, the TypeScript entry through tsx by default (an installed bin, for the package test). */
-export function spawnCli(args: readonly string[], entry: readonly string[] = ['--import', 'tsx', 'src/service/cli.ts']): CliProcess {
+/**
+ * `entry`: what node runs, by default src/service/cli.ts as built for this run (an installed bin, for the package
+ * test).
+ */
+export function spawnCli(args: readonly string[], entry: readonly string[] = [builtEntry('service')]): CliProcess {
   const child = spawn(process.execPath, [...entry, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let stdout = '';

@@ -1,6 +1,6 @@
 /**
  * Where code run from source finds a worker's entry: the TypeScript file through tsx, or the built entry in the folder
- * BUILT_WORKERS_SETTING names, which this project's global setup built for the run (test/support/worker-build-setup.ts).
+ * BUILT_WORKERS_SETTING names, which this project's global setup built for the run (test/support/built-entries-setup.ts).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +17,7 @@ afterEach(() => vi.unstubAllEnvs());
 describe('a worker entry run from source', () => {
   it('is the run’s built entry, started without tsx, while the setting names the build', () => {
     const builtWorkers = process.env[BUILT_WORKERS_SETTING];
-    expect(builtWorkers).toMatch(/workers-build-/);
+    expect(builtWorkers).toMatch(/entries-build-/);
     const entry = signingWorker();
     expect(entry).toEqual({ file: pathToFileURL(join(builtWorkers!, 'signing-worker.js')), execArgv: [] });
     expect(existsSync(fileURLToPath(entry.file))).toBe(true);
