@@ -53,6 +53,19 @@ test('two members set up a quorum, read changes as before → after, and take an
   await expect(users.getByRole('row', { name: /Bea/ })).toContainText('operators');
   await expect(users.getByRole('row', { name: /Bea/ })).toContainText('bea');
   await screenshotBothThemes(page, 'users');
+  // The row's dialogs end as every dialog form does: progress and error, then Cancel and the submit button.
+  await users.getByRole('button', { name: 'Edit tags of Bea' }).click();
+  const tags = page.getByRole('dialog', { name: 'Tags of Bea' });
+  await tags.getByLabel('operators').uncheck();
+  await expect(tags.getByRole('button', { name: 'Save tags' })).toBeDisabled();
+  await screenshotBothThemes(page, 'users-tags-dialog');
+  await tags.getByRole('button', { name: 'Cancel' }).click();
+  await expect(tags).toHaveCount(0);
+  await users.getByRole('button', { name: 'Add API key for Cy' }).click();
+  const addKey = page.getByRole('dialog', { name: 'Add an API key for Cy' });
+  await screenshotBothThemes(page, 'users-add-api-key-dialog');
+  await addKey.getByRole('button', { name: 'Cancel' }).click();
+  await expect(addKey).toHaveCount(0);
 
   // A 2-of-2 root quorum of the root user and Bea: the root alone still decides this one.
   const quorumForm = page.getByRole('form', { name: 'Change the root quorum' });

@@ -75,6 +75,7 @@ test('create an encryption key, create a wallet, export it to that key and revea
   await card.getByRole('button', { name: 'Export treasury…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Export wallet treasury' });
   await dialog.getByLabel('Encrypt to').selectOption('export target');
+  await screenshotBothThemes(page, 'wallet-export-dialog');
   await dialog.getByRole('button', { name: 'Export and reveal' }).click();
 
   const words = dialog.getByRole('list', { name: 'Mnemonic words' }).locator('code');

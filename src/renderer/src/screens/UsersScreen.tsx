@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { ChannelInput, ChannelOutput } from '../../../shared/ipc/contract';
 import { CheckboxGroup } from '../components/CheckboxGroup';
+import { DialogFooter } from '../components/DialogFooter';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { QueryStatus } from '../components/QueryStatus';
 import { RootQuorumOverlapNotice } from '../components/RootQuorumOverlapNotice';
@@ -398,16 +399,7 @@ function TagsDialog({
       <form className="stack-form" onSubmit={(event) => void submit(event)}>
         <TagChoices tags={tags} chosen={tagIds} onChange={setTagIds} />
         {tagIds.length === 0 && <p className="hint">Keep at least one tag: a change that leaves none is read by the service as no change.</p>}
-        <Progress label={action.busy} />
-        {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} />}
-        <div className="button-row">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={action.busy !== undefined || tagIds.length === 0}>
-            Save tags
-          </button>
-        </div>
+        <DialogFooter action={action} submitLabel="Save tags" submitDisabled={tagIds.length === 0} onCancel={onClose} />
       </form>
     </Modal>
   );
@@ -427,16 +419,7 @@ function AddApiKeyDialog({ user, onClose, onDone }: { user: User; onClose: () =>
     <Modal title={`Add an API key for ${user.userName}`} onClose={onClose}>
       <form className="stack-form" onSubmit={(event) => void submit(event)}>
         <ApiKeyFields value={apiKey} onChange={setApiKey} />
-        <Progress label={action.busy} />
-        {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} />}
-        <div className="button-row">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={action.busy !== undefined || apiKey.kind === 'none'}>
-            Add API key
-          </button>
-        </div>
+        <DialogFooter action={action} submitLabel="Add API key" submitDisabled={apiKey.kind === 'none'} onCancel={onClose} />
       </form>
     </Modal>
   );

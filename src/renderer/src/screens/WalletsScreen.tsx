@@ -338,18 +338,15 @@ function ExportDialog({ subject, onClose }: { subject: ExportSubject; onClose: (
           <p className="hint">
             The service marks what you export as exported; the bundle is verified against the profile’s enclave signer before it is opened.
           </p>
-          <div className="button-row">
-            <button type="button" onClick={onClose}>
-              Cancel
-            </button>
-            <button type="submit" className="primary" disabled={action.busy !== undefined}>
-              Export and reveal
-            </button>
-          </div>
+          <DialogFooter action={action} submitLabel="Export and reveal" onCancel={onClose} />
         </form>
       )}
-      <Progress label={action.busy} />
-      {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} />}
+      {(secret !== undefined || waiting !== undefined) && (
+        <>
+          <Progress label={action.busy} />
+          {action.error !== undefined && <ErrorNotice error={action.error} during={action.failed} />}
+        </>
+      )}
       {secret === undefined && waiting !== undefined && (
         <div className="button-row">
           <button type="button" onClick={onClose}>
