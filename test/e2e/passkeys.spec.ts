@@ -190,3 +190,60 @@ test('a key whose registration waits for an MFA step is attached once approved, 
   const { activity } = await root.query('get_activity', { activityId: proposed.activity.id });
   expect(activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
 });
+
+test('a key not attached once its registration ended is told on every screen: which key, why, what to do', async ({ page, host }) => {
+  const key = await virtualSecurityKey(page.context());
+  host.showPasskeyPages(key.openPasskeyPage);
+  const { root, userIds, profiles } = await voteDesk(page, host, ['Bea']);
+  const [beaId] = userIds as [string];
+  const bea = profiles[0]!;
+  const deskKey = await host.services.keychain.generateApiKey({ name: 'Bea desk', curve: 'p256' });
+  const [deskKeyId] = (
+    await done(
+      root.submit('create_api_keys', {
+        userId: beaId,
+        apiKeys: [{ apiKeyName: 'desk', publicKey: deskKey.publicKey, curveType: 'API_KEY_CURVE_P256' }],
+      }),
+    )
+  ).apiKeyIds;
+  await done(
+    root.submit('create_mfa_policy', {
+      userId: beaId,
+      mfaPolicyName: 'Keys from the desk',
+      condition: "activity.type == 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2'",
+      requiredAuthenticationMethods: [{ any: [{ type: 'AUTHENTICATION_TYPE_API_KEY', id: deskKeyId! }] }],
+      order: '0',
+    }),
+  );
+  await host.services.profiles.setActive(bea.id);
+  await page.reload();
+  await page.getByText(`Profile: ${bea.name}`).waitFor();
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Keys' }).click();
+  const panel = page.getByRole('region', { name: 'Security key to vote with' });
+  await panel.getByLabel('Key name').fill('yk-<b>8</b>');
+  await panel.getByRole('button', { name: 'Add a security key to vote with' }).click();
+  await expect(panel.getByRole('status').filter({ hasText: 'waits for approvals' })).toBeVisible({ timeout: 60_000 });
+
+  // This desktop remembers another credential than the one the service will record: once approved, it is not attached.
+  const made = await host.services.pendingPasskeys.of(bea.id);
+  await host.services.pendingPasskeys.add({ ...made!, credentialId: 'AAAAAAAAAAAAAAAAAAAAAA' });
+  const desk = new ApiClient({ profile: { ...bea, apiKeyName: 'Bea desk' }, stamper: new Stamper(host.services.keychain) });
+  const [registration] = (await desk.query('list_activities', { filterByStatus: ['ACTIVITY_STATUS_AUTHENTICATORS_NEEDED'] })).activities;
+  await done(desk.submit('approve_activity', { fingerprint: registration!.fingerprint }));
+
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Wallets' }).click();
+  const notice = page.getByRole('status', { name: 'Security key not added' });
+  await expect(notice).toContainText(`Security key "yk-<b>8</b>" was not added to profile "${bea.name}"`, { timeout: 30_000 });
+  await expect(notice).toContainText('the service recorded another credential for it than the one this key made');
+  await expect(notice).toContainText('Check the user’s credentials under Users');
+  // The name is text, never markup.
+  await expect(notice.locator('b')).toHaveCount(0);
+  expect((await host.services.profiles.get(bea.id)).passkey).toBeUndefined();
+  await screenshotBothThemes(page, 'passkey-registration-not-attached', notice);
+
+  await notice.getByRole('button', { name: 'Open Keys' }).click();
+  await expect(panel).toBeVisible();
+  await notice.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(notice).toHaveCount(0);
+  expect(await host.services.pendingPasskeys.ended()).toEqual([]);
+});
