@@ -6,6 +6,7 @@
  * confirmation, and its origin cannot ask the authenticator for the credential. Then a key whose registration waits
  * for Bea's MFA step: the Keys screen says it is attached once approved, and it is once her desk key approves it
  * elsewhere; a signature waiting for her security key offers "Approve with your security key…", which completes it.
+ * Last, a key that is not attached once its registration ended: every screen says which key, why and what to do.
  */
 import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
