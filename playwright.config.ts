@@ -20,8 +20,6 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     viewport: { width: 1280, height: 800 },
-    // The app stops its spinner for reduced motion; nothing under test moves, and Chromium stops redrawing it.
-    reducedMotion: 'reduce',
     // The host's headless Chromium, never Playwright's download (test/support/chromium.ts says which). Playwright
     // itself passes --headless.
     launchOptions: {
