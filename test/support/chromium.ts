@@ -4,7 +4,7 @@
  * the system's `chromium` (or `chromium-browser`) found on PATH, as `which` would.
  *
  * Headless runs (the end-to-end tests) prefer Debian's `chromium-headless-shell`: the same engine without the
- * browser's window layer, which cuts Chromium's CPU per e2e test by about a third.
+ * browser's window layer, which cuts Chromium's CPU per e2e test by about 30%.
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
