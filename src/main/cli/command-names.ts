@@ -2,7 +2,7 @@
  * The CLI's one list of commands, and the subcommands each takes. The entry refuses any other command before a
  * command's code loads, so a mistyped one costs about what `--help` does; this module imports nothing for that reason.
  * The dispatch switches on the `CommandName` this check returns, so the compiler refuses a command the list has and
- * the dispatch lacks, or the reverse; test/cli/command-names.test.ts holds usage.ts to the same list.
+ * the dispatch lacks, or the reverse; test/unit/cli/command-names.test.ts holds usage.ts to the same list.
  */
 import { UsageError } from './usage-error';
 
