@@ -103,22 +103,28 @@ describe('serviceLog', () => {
 });
 
 describe("the command line's batched lines", () => {
-  it("writes requests' lines together once they have waited, and its own lines at once after those waiting", () => {
+  it("writes a lone request's line at once, the lines that follow it together once they have waited, and its own lines at once after those waiting", () => {
     vi.useFakeTimers();
     try {
       const writes: string[] = [];
       const lines = batchedLines((text) => writes.push(text));
       const log = serviceLog('info', 'text', lines.now, lines.soon);
       log.request({ method: 'POST', path: '/a', operation: 'whoami', status: 200, ms: 1 });
+      expect(writes).toEqual(['200 whoami 1.0ms\n']);
       log.request({ method: 'POST', path: '/b', operation: 'get_wallets', status: 200, ms: 2 });
-      expect(writes).toEqual([]);
+      log.request({ method: 'POST', path: '/c', operation: 'get_wallets', status: 200, ms: 3 });
+      expect(writes).toHaveLength(1);
       vi.advanceTimersByTime(REQUEST_LINE_DELAY_MS);
-      expect(writes).toEqual(['200 whoami 1.0ms\n200 get_wallets 2.0ms\n']);
-      log.request({ method: 'POST', path: '/c', operation: 'whoami', status: 200, ms: 3 });
+      expect(writes.slice(1)).toEqual(['200 get_wallets 2.0ms\n200 get_wallets 3.0ms\n']);
+      // Within the delay of that write: this one waits too, until the service's own line takes it along.
+      log.request({ method: 'POST', path: '/d', operation: 'whoami', status: 200, ms: 4 });
       log.line('stopping');
-      expect(writes.slice(1)).toEqual(['200 whoami 3.0ms\nstopping\n']);
+      expect(writes.slice(2)).toEqual(['200 whoami 4.0ms\nstopping\n']);
       vi.advanceTimersByTime(REQUEST_LINE_DELAY_MS);
-      expect(writes).toHaveLength(2);
+      expect(writes).toHaveLength(3);
+      // Quiet for the delay since the last write: the next request's line is written at once again.
+      log.request({ method: 'POST', path: '/e', operation: 'whoami', status: 200, ms: 5 });
+      expect(writes.slice(3)).toEqual(['200 whoami 5.0ms\n']);
     } finally {
       vi.useRealTimers();
     }

@@ -140,7 +140,9 @@ export function buildServer(deps: PipelineDeps, routes: RouteTable, options: Ser
     if (requestLog !== undefined) notes.set(request, { ...notes.get(request), ...learnt });
   };
   if (requestLog !== undefined) {
-    app.addHook('onResponse', async (request, reply) => {
+    // Written as the answer is sent, not once it has left: a client that has read its answer (a CI job copying the
+    // log as soon as its tests fail) finds the request's line already there.
+    app.addHook('onSend', async (request, reply) => {
       requestLog({ method: request.method, path: request.url, ...notes.get(request), status: reply.statusCode, ms: reply.elapsedTime });
     });
   }

@@ -86,20 +86,23 @@ const MAX_WAITING_CHARACTERS = 64 * 1024;
 
 /**
  * Lines for `write`, a batch at a time. Stderr on a pipe is written synchronously, a system call per write that also
- * wakes the reader: one per request cost the event loop more than the rest of a request's logging. `soon` keeps a
- * line up to REQUEST_LINE_DELAY_MS and writes it with the lines of the requests that followed; `now` writes the
- * lines waiting and its own at once (the service's own lines, rare, which a reader may be waiting for). Whatever waits
- * is written before the process exits.
+ * wakes the reader: one per request cost the event loop more than the rest of a request's logging. `soon` writes a
+ * line at once when nothing was written in the last REQUEST_LINE_DELAY_MS (a lone request's line is in the log before
+ * its answer leaves: a CI job that copies the log when its tests fail finds it), and otherwise keeps it up to that long
+ * and writes it with the lines of the requests that followed; `now` writes the lines waiting and its own at once (the
+ * service's own lines, rare, which a reader may be waiting for). Whatever waits is written before the process exits.
  */
 export function batchedLines(write: (text: string) => void): { now: (line: string) => void; soon: (line: string) => void } {
   let waiting = '';
   let timer: NodeJS.Timeout | undefined;
+  let lastWrittenAt = -Infinity;
   const flush = (): void => {
     clearTimeout(timer);
     timer = undefined;
     if (waiting === '') return;
     const text = waiting;
     waiting = '';
+    lastWrittenAt = Date.now();
     write(text);
   };
   process.on('exit', flush);
@@ -110,7 +113,8 @@ export function batchedLines(write: (text: string) => void): { now: (line: strin
     },
     soon: (line) => {
       waiting += `${line}\n`;
-      if (waiting.length >= MAX_WAITING_CHARACTERS) flush();
+      const quietSinceLastWrite = timer === undefined && Date.now() - lastWrittenAt >= REQUEST_LINE_DELAY_MS;
+      if (quietSinceLastWrite || waiting.length >= MAX_WAITING_CHARACTERS) flush();
       else timer ??= setTimeout(flush, REQUEST_LINE_DELAY_MS).unref();
     },
   };
