@@ -6,7 +6,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ActivityFeeds } from '../../src/main/activities/feed.js';
 import { ApiClient } from '../../src/main/client/api-client.js';
 import { AppEvents } from '../../src/main/events/app-events.js';
@@ -20,6 +19,7 @@ import { stampPublicKeyOf } from '../../src/service/auth/stamp-public-key.js';
 import { MemoryStore } from '../support/memory-secret-store.js';
 import { NotificationRecorder } from '../support/notification-recorder.js';
 import { standInReadings } from '../support/stand-in-readings.js';
+import { loopDelayOver } from './loop-delay.js';
 import { startServiceProcess, stopServiceProcess } from './service.js';
 
 const PROFILES = 20;
@@ -97,14 +97,14 @@ export async function run(): Promise<void> {
     });
 
     const windowMs = WINDOW_INTERVALS * INTERVAL_SECONDS * 1000;
-    const idle = await loopDelayOver(windowMs);
+    const idle = (await loopDelayOver(windowMs)).p99Ms;
     inbox.start();
     feeds.start();
     // The first look also reads each waiting activity for its row; what is measured is the looks after it.
     while (inbox.list().profiles.filter((profile) => profile.items.length === WAITING).length < PROFILES) await sleep(50);
     await sleep(SAME_LOOK_MS);
     sent.length = 0;
-    const polling = await loopDelayOver(windowMs);
+    const polling = (await loopDelayOver(windowMs)).p99Ms;
     feeds.stop();
     // The window's edges may cut a look in two: the first and the last are left out.
     const looks = looksOf(sent).slice(1, -1);
@@ -121,15 +121,6 @@ export async function run(): Promise<void> {
     await stopServiceProcess(child);
     rmSync(directory, { recursive: true, force: true });
   }
-}
-
-/** This process's event-loop delay p99 (ms) over `windowMs`, sampled every millisecond. */
-async function loopDelayOver(windowMs: number): Promise<number> {
-  const histogram = monitorEventLoopDelay({ resolution: 1 });
-  histogram.enable();
-  await sleep(windowMs);
-  histogram.disable();
-  return histogram.percentile(99) / 1e6;
 }
 
 /** Request send times grouped into looks: a gap of more than half an interval starts the next look. */

@@ -15,6 +15,7 @@ const BENCHES: Array<{ name: string; load: () => Promise<{ run: () => Promise<un
   { name: 'inbox', load: () => import('./inbox.js') },
   { name: 'hostile-service', load: () => import('./hostile-service.js') },
   { name: 'sandbox', load: () => import('./sandbox.js') },
+  { name: 'sandbox-process', load: () => import('./sandbox-process.js') },
   { name: 'cli', load: () => import('./cli.js') },
   { name: 'clear-signing', load: () => import('./clear-signing.js') },
   { name: 'simulation', load: () => import('./simulation.js') },

@@ -39,7 +39,8 @@ declare module 'vitest' {
   }
 }
 
-async function buildEntries(outDir: string): Promise<void> {
+/** Builds every entry into `outDir`, a folder inside the repository; also run by the benches that start them (test/bench). */
+export async function buildEntries(outDir: string): Promise<void> {
   await build({
     configFile: false,
     root: repo,
