@@ -1,7 +1,7 @@
 /**
  * The Sandbox in its own process (a Node child process running the service entry with --parent-ipc, as the app runs
- * it in an Electron utility process): main stays responsive while it serves a burst of 1 MiB requests and a load of
- * stamped requests and key derivations; main restarts it when its process dies, and reports a start that fails.
+ * it in an Electron utility process): it answers a burst of 1 MiB requests from another process while main's stamped
+ * requests and key derivations complete; main restarts it when its process dies, and reports a start that fails.
  * Real keychain: run under test/support/with-secret-service.sh.
  */
 import { execFile } from 'node:child_process';
@@ -10,7 +10,6 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { getPriority, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OsSecretStore, type SecretStore } from '../../src/main/keychain/secret-store';
 import { nodeServiceProcess, SERVICE_SOURCE_ENTRY } from '../../src/main/sandbox/node-process';
@@ -75,75 +74,49 @@ afterEach(async () => {
 });
 
 describe('the Sandbox in its own process', () => {
-  // Timing on a shared machine: another suite's burst of CPU can land in the window, so it gets two more tries.
-  it(
-    "keeps main's event loop delay under 50 ms at p99 while it serves 1 MiB requests, stamped queries and derivations",
-    { retry: 2, timeout: 120_000 },
-    async () => {
-      const { services } = await mainWithSandboxProcess();
-      const { info } = await services.sandbox.start();
-      const { client } = await services.active.services();
-      // Just under the service's 1 MiB body limit once wrapped in the JSON object.
-      // The 1 MiB requests come from a client in another process, as an SDK's would; main does its own signing work.
-      const burst = () =>
-        new Promise<string[]>((resolve, reject) => {
-          const client = execFile(
-            process.execPath,
-            [builtEntry('burst-client'), `${info.baseUrl}/public/v1/query/whoami`, String(MIB - 64), '64', '16'],
-            { maxBuffer: 4 * MIB },
-            (error, stdout) =>
-              error === null
-                ? resolve(JSON.parse(stdout) as string[])
-                : reject(new Error(`the burst client failed: ${error.message}`, { cause: error })),
-          );
-          // Another program on the machine, as an SDK client would be: it does not outrank the app.
-          setPriority(client.pid!, SANDBOX_PRIORITY);
-        });
-      // Warm: the first signature computes the curve's tables once.
-      await client.query('whoami', {});
+  // How late main's timers run under this load is a figure, not a check: `npm run bench -- sandbox-process`.
+  it("answers every 1 MiB request from another process with its refusal while main's stamped queries and derivations complete", async () => {
+    const { services } = await mainWithSandboxProcess();
+    const { info } = await services.sandbox.start();
+    const { client } = await services.active.services();
+    // Fewer than the bench's load (64 requests, 40 queries, 4 wallets), with all 16 requests in flight at once as
+    // there: what this checks is that each body, just under the service's 1 MiB limit once wrapped in the JSON object,
+    // is read, parsed and refused while the others are, and that main is served meanwhile. More would add time, not a case.
+    const [answers, whoamis, wallets] = await Promise.all([
+      new Promise<string[]>((resolve, reject) => {
+        // From a client in another process, as an SDK's would come; main does its own signing work.
+        const burst = execFile(
+          process.execPath,
+          [builtEntry('burst-client'), `${info.baseUrl}/public/v1/query/whoami`, String(MIB - 64), '16', '16'],
+          { maxBuffer: MIB },
+          (error, stdout) =>
+            error === null
+              ? resolve(JSON.parse(stdout) as string[])
+              : reject(new Error(`the burst client failed: ${error.message}`, { cause: error })),
+        );
+        // Another program on the machine: it does not outrank the app.
+        setPriority(burst.pid!, SANDBOX_PRIORITY);
+      }),
+      // What the window asks for meanwhile, one request at a time: stamped queries, and wallets whose keys the Sandbox derives.
+      (async () => {
+        const answers = [];
+        for (let index = 0; index < 8; index++) answers.push(await client.query('whoami', {}));
+        return answers;
+      })(),
+      (async () => {
+        const outcomes = [];
+        for (let index = 0; index < 2; index++)
+          outcomes.push(await client.submit('create_wallet', { walletName: `load ${index}`, accounts: [ETHEREUM_ACCOUNT] }));
+        return outcomes;
+      })(),
+    ]);
 
-      // For the failure message: how late main's timers are on this machine with nothing to do.
-      const idle = monitorEventLoopDelay({ resolution: 5 });
-      idle.enable();
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      idle.disable();
-
-      const delay = monitorEventLoopDelay({ resolution: 5 });
-      delay.enable();
-      const [answers, whoamis, wallets] = await Promise.all([
-        burst(),
-        // What the window keeps asking for meanwhile, one request at a time as a person's clicks and a screen's polling
-        // would: stamped queries, and wallets whose keys the Sandbox derives.
-        (async () => {
-          const answers = [];
-          for (let index = 0; index < 40; index++) answers.push(await client.query('whoami', {}));
-          return answers;
-        })(),
-        (async () => {
-          const outcomes = [];
-          for (let index = 0; index < 4; index++)
-            outcomes.push(await client.submit('create_wallet', { walletName: `load ${index}`, accounts: [ETHEREUM_ACCOUNT] }));
-          return outcomes;
-        })(),
-      ]);
-      delay.disable();
-
-      // Every 1 MiB request was read, parsed and checked (its filler field refused), and main's own work completed.
-      expect(answers).toHaveLength(64);
-      expect(
-        answers.every((answer) => /^400 whoami request is invalid: .*filler: unknown field/.test(answer)),
-        answers[0],
-      ).toBe(true);
-      expect(whoamis.every((whoami) => whoami.organizationId === info.organizationId)).toBe(true);
-      expect(wallets.map((outcome) => outcome.state)).toEqual(['completed', 'completed', 'completed', 'completed']);
-      const p99Ms = delay.percentile(99) / 1e6;
-      const idleP99Ms = idle.percentile(99) / 1e6;
-      expect(
-        p99Ms,
-        `p99 event loop delay ${p99Ms.toFixed(1)} ms (max ${(delay.max / 1e6).toFixed(1)} ms; ${idleP99Ms.toFixed(1)} ms idle)`,
-      ).toBeLessThan(50);
-    },
-  );
+    // Every 1 MiB request was read, parsed and checked (its filler field refused), and main's own work completed.
+    expect(answers).toHaveLength(16);
+    for (const answer of answers) expect(answer).toMatch(/^400 whoami request is invalid: .*filler: unknown field/);
+    expect(whoamis.map((whoami) => whoami.organizationId)).toEqual(Array(8).fill(info.organizationId));
+    expect(wallets.map((outcome) => outcome.state)).toEqual(['completed', 'completed']);
+  }, 60_000);
 
   it('restarts the service when its process dies, at the address it had', async () => {
     const { services, launched } = await mainWithSandboxProcess();
