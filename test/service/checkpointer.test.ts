@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Store } from '../../src/service/store';
+import { RESTART_AFTER_FRAMES } from '../../src/service/store/checkpointer';
 import { integer } from '../../src/service/store/connection';
 
 let store: Store | undefined;
@@ -38,6 +39,42 @@ describe('WAL checkpoints', () => {
     expect(await until(() => statSync(store!.path).size > fileSizeAfterMigrations, 5_000)).toBe(true);
     const count = store.read.connection.get('SELECT count(*) AS n FROM organizations');
     expect(integer(count!, 'n')).toBe(200);
+  });
+
+  it('let the WAL start over while commits keep coming', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'quorumkey-checkpoint-'));
+    try {
+      const path = join(directory, 'service.db');
+      const fileStore = Store.open(path);
+      store = fileStore;
+      let commits = 0;
+      // Two rows of 30,000 characters: at least 16 pages of 4 KiB, so at least 16 frames a commit.
+      const framesPerCommit = 16;
+      const commit = () =>
+        fileStore.transaction((tx) => {
+          for (let row = 0; row < 2; row += 1) {
+            tx.organizations.insert({ id: randomUUID(), name: `${commits} ${row} ${'x'.repeat(30_000)}`, rootQuorumThreshold: 1, now: commits });
+          }
+          commits += 1;
+        });
+      await commit();
+      // The thread has started once it has copied that commit.
+      expect(await until(() => statSync(path).size > 4096, 5_000)).toBe(true);
+      // Back to back, each after a turn of the event loop (as a service's requests come): without the pause every
+      // checkpoint would end behind the commits made while it ran, and the WAL would keep every frame written.
+      const framesWritten = 8 * RESTART_AFTER_FRAMES;
+      while (commits * framesPerCommit < framesWritten) {
+        await commit();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      const frameBytes = integer(fileStore.read.connection.get('PRAGMA page_size')!, 'page_size') + 24;
+      expect(statSync(`${path}-wal`).size).toBeLessThan((framesWritten / 2) * frameBytes);
+      expect(integer(fileStore.read.connection.get('SELECT count(*) AS n FROM organizations')!, 'n')).toBe(2 * commits);
+    } finally {
+      await store?.close();
+      store = undefined;
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 
   it('stop when the store closes, which then leaves an empty WAL', async () => {

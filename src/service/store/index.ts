@@ -143,7 +143,7 @@ export class Store {
     this.writer = new Repositories(writer);
     applyMigrations(writer, platformMigrations);
     this.read = new Repositories(new Connection(path));
-    this.checkpointer = new WalCheckpointer(path, writer);
+    this.checkpointer = new WalCheckpointer(path, writer, (checkpoint) => this.mutex.run(checkpoint));
   }
 
   /**
