@@ -126,10 +126,9 @@ describe('refused stamps and envelopes record nothing', () => {
 });
 
 describe('a key deleted while its request waits for the write lock', () => {
-  it('does not act: the request is refused once its turn comes, and nothing is recorded', async () => {
+  const refusedOnceItsTurnComes = async (actedBefore: boolean) => {
     const real = createNodeStampVerifier();
-    let verified!: () => void;
-    const stampChecked = new Promise<void>((resolve) => (verified = resolve));
+    let verified = (): void => {};
     const s = await startTestService({
       stampVerifier: {
         verify(...args) {
@@ -143,6 +142,17 @@ describe('a key deleted while its request waits for the write lock', () => {
       const holder = await s.addUser({ name: 'leaving operator' });
       await s.setRootQuorum(1, [s.info.rootUserId, holder.userId]);
       const keyId = s.store.read.apiKeys.findByPublicKey(holder.key.publicKey)[0]!.id;
+      // An activity of the key's before: what its transaction found of the key must not answer for the next one.
+      const before = actedBefore
+        ? await s.submit(
+            'create_policy',
+            CREATE_POLICY,
+            { policyName: 'before the deletion', effect: 'EFFECT_ALLOW', notes: '' },
+            { key: holder.key },
+          )
+        : undefined;
+      expect(before?.body.activity.status).toBe(actedBefore ? 'ACTIVITY_STATUS_COMPLETED' : undefined);
+      const stampChecked = new Promise<void>((resolve) => (verified = resolve));
       let release!: () => void;
       const gate = new Promise<void>((resolve) => (release = resolve));
       const deletion = s.store.transaction(async (tx) => {
@@ -164,10 +174,16 @@ describe('a key deleted while its request waits for the write lock', () => {
       const reply = await request;
       expect(reply.body.details[0].turnkeyErrorCode).toBe('PUBLIC_KEY_NOT_FOUND');
       expect(reply.body.message).toContain('was deleted before the request could run');
-      expect(s.store.read.activities.list({ organizationId: s.info.organizationId, limit: 100 })).toEqual([]);
-      expect(s.store.read.policies.listByOrganization(s.info.organizationId)).toEqual([]);
+      expect(s.store.read.activities.list({ organizationId: s.info.organizationId, limit: 100 })).toHaveLength(actedBefore ? 1 : 0);
+      expect(s.store.read.policies.listByOrganization(s.info.organizationId).map((policy) => policy.name)).toEqual(
+        actedBefore ? ['before the deletion'] : [],
+      );
     } finally {
       await s.close();
     }
-  });
+  };
+
+  it('does not act: the request is refused once its turn comes, and nothing is recorded', () => refusedOnceItsTurnComes(false));
+
+  it('does not act either when the key acted just before', () => refusedOnceItsTurnComes(true));
 });

@@ -1,5 +1,6 @@
 import type { ApiKeyCurve } from '../../shared/crypto/keys';
 import type { Repositories } from '../store';
+import { TableMemo } from '../store/table-memo';
 
 export const WEBAUTHN_CREDENTIAL_TYPE = 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR' as const;
 
@@ -15,14 +16,26 @@ export interface Credential {
   credentialId?: string;
 }
 
+/** Per connection: whether each credential is stored, remembered while the tables of credentials are unchanged. */
+const credentialsHeld = new WeakMap<Repositories, TableMemo<boolean>>();
+
 /**
  * Whether `credential` is still stored. A request is authenticated on the read connection before its transaction
- * starts; a transaction queued ahead of it may delete the key (or its user) meanwhile.
+ * starts; a transaction queued ahead of it may delete the key (or its user) meanwhile. The answer is remembered as
+ * the other reads of a transaction are (table-memo.ts): any deletion, a user's included, counts as a change.
  */
 export function credentialStillHeld(store: Repositories, credential: Credential): boolean {
-  return credential.credentialId === undefined
-    ? store.apiKeys.get(credential.id) !== undefined
-    : store.authenticators.get(credential.organizationId, credential.id) !== undefined;
+  let memo = credentialsHeld.get(store);
+  if (memo === undefined) {
+    memo = new TableMemo(['api_keys', 'authenticators']);
+    credentialsHeld.set(store, memo);
+  }
+  const { credentialId, organizationId, id } = credential;
+  return memo.get(
+    credentialId === undefined ? `api key ${id}` : `authenticator ${organizationId} ${id}`,
+    () => (credentialId === undefined ? store.apiKeys.get(id) !== undefined : store.authenticators.get(organizationId, id) !== undefined),
+    memo.mayRemember(store.connection),
+  );
 }
 
 /** What a verified stamp proves, kept for vote records (v1Vote, docs/service.md#envelope-and-record). */

@@ -118,9 +118,12 @@ export function buildServer(deps: PipelineDeps, routes: RouteTable, options: Ser
     if (closing) void reply.header('connection', 'close');
   });
 
-  // First of all, before the body is read: a request for another host is not ours to answer.
+  // First of all, before the body is read: a request for another host is not ours to answer. The port is read once,
+  // at the first request (the server listens by then, and on one port for its life): reading it is a system call.
+  let listeningPort: number | undefined;
   app.addHook('onRequest', async (request) => {
-    checkHostHeader(request.headers.host, options.allowedHostNames, (app.server.address() as AddressInfo).port);
+    listeningPort ??= (app.server.address() as AddressInfo).port;
+    checkHostHeader(request.headers.host, options.allowedHostNames, listeningPort);
   });
 
   // The hosted service reads every body as JSON: older SDKs (@turnkey/http 2.x, @turnkey/sdk-server up to 4.x)
