@@ -122,7 +122,9 @@ export const importCycles = {
     'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
     'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
   },
-  rules: { 'import-x/no-cycle': 'error' },
+  // A circle through a library would have to come back into src, and no library imports src: following imports into
+  // node_modules (parsing each library module they reach) can find none.
+  rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
 };
 
 /**
