@@ -10,15 +10,56 @@
  */
 import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
+import type { Locator, Page } from '@playwright/test';
 import { ApiClient } from '../../src/main/client/api-client';
+import type { Profile } from '../../src/main/profiles/profiles';
 import { Stamper } from '../../src/main/stamper/stamper';
 import { WEBAUTHN_STAMP_SCHEME } from '../../src/service/auth/webauthn-stamp';
+import type { E2eHost } from '../support/e2e-host';
 import { virtualSecurityKey } from '../support/virtual-authenticator';
 import { ETHEREUM_WALLET_ACCOUNT, openWaiting, voteDesk } from '../support/vote-scenario';
 import { SCREENS_DIR, done, expect, screenshotBothThemes, test } from './fixtures';
 
 // Setting up an organization through the Sandbox takes most of a minute on a loaded two-core machine.
 test.describe.configure({ timeout: 180_000 });
+
+/**
+ * Gives Bea a second API key, "Bea desk" in this keychain, and an MFA policy under which her new credentials wait for
+ * it; answers a client signing as Bea with that key, to approve them from elsewhere.
+ */
+async function deskKeyMfa(root: ApiClient, host: E2eHost, bea: Profile, beaId: string): Promise<ApiClient> {
+  const deskKey = await host.services.keychain.generateApiKey({ name: 'Bea desk', curve: 'p256' });
+  const [deskKeyId] = (
+    await done(
+      root.submit('create_api_keys', {
+        userId: beaId,
+        apiKeys: [{ apiKeyName: 'desk', publicKey: deskKey.publicKey, curveType: 'API_KEY_CURVE_P256' }],
+      }),
+    )
+  ).apiKeyIds;
+  await done(
+    root.submit('create_mfa_policy', {
+      userId: beaId,
+      mfaPolicyName: 'Keys from the desk',
+      condition: "activity.type == 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2'",
+      requiredAuthenticationMethods: [{ any: [{ type: 'AUTHENTICATION_TYPE_API_KEY', id: deskKeyId! }] }],
+      order: '0',
+    }),
+  );
+  return new ApiClient({ profile: { ...bea, apiKeyName: 'Bea desk' }, stamper: new Stamper(host.services.keychain) });
+}
+
+/** As Bea, on the Keys screen, asks to add a security key named `name`; answers the screen's security key panel. */
+async function addSecurityKey(page: Page, host: E2eHost, bea: Profile, name: string): Promise<Locator> {
+  await host.services.profiles.setActive(bea.id);
+  await page.reload();
+  await page.getByText(`Profile: ${bea.name}`).waitFor();
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Keys' }).click();
+  const panel = page.getByRole('region', { name: 'Security key to vote with' });
+  await panel.getByLabel('Key name').fill(name);
+  await panel.getByRole('button', { name: 'Add a security key to vote with' }).click();
+  return panel;
+}
 
 test('Bea adds a security key, votes with it on main’s page, and the vote counts as her passkey’s', async ({ page, host }) => {
   const key = await virtualSecurityKey(page.context());
@@ -30,13 +71,7 @@ test('Bea adds a security key, votes with it on main’s page, and the vote coun
   expect(quorum.state).toBe('completed');
 
   // On the Keys screen, as Bea: the key is made on main's page and registered for her user.
-  await host.services.profiles.setActive(bea.id);
-  await page.reload();
-  await page.getByText(`Profile: ${bea.name}`).waitFor();
-  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Keys' }).click();
-  const panel = page.getByRole('region', { name: 'Security key to vote with' });
-  await panel.getByLabel('Key name').fill('yk-5');
-  await panel.getByRole('button', { name: 'Add a security key to vote with' }).click();
+  const panel = await addSecurityKey(page, host, bea, 'yk-5');
   await expect(panel.getByText('votes with security key')).toBeVisible({ timeout: 60_000 });
   expect(key.shown.map((shown) => shown.heading)).toEqual(['Add a security key to vote with']);
   const passkey = (await host.services.profiles.get(bea.id)).passkey!;
@@ -111,25 +146,8 @@ test('a key whose registration waits for an MFA step is attached once approved, 
   const [beaId] = userIds as [string];
   const bea = profiles[0]!;
   const wallet = await done(root.submit('create_wallet', { walletName: 'Treasury', accounts: [ETHEREUM_WALLET_ACCOUNT] }));
-  const deskKey = await host.services.keychain.generateApiKey({ name: 'Bea desk', curve: 'p256' });
-  const [deskKeyId] = (
-    await done(
-      root.submit('create_api_keys', {
-        userId: beaId,
-        apiKeys: [{ apiKeyName: 'desk', publicKey: deskKey.publicKey, curveType: 'API_KEY_CURVE_P256' }],
-      }),
-    )
-  ).apiKeyIds;
   // Bea's new credentials wait for her desk key.
-  await done(
-    root.submit('create_mfa_policy', {
-      userId: beaId,
-      mfaPolicyName: 'Keys from the desk',
-      condition: "activity.type == 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2'",
-      requiredAuthenticationMethods: [{ any: [{ type: 'AUTHENTICATION_TYPE_API_KEY', id: deskKeyId! }] }],
-      order: '0',
-    }),
-  );
+  const desk = await deskKeyMfa(root, host, bea, beaId);
   await done(
     root.submit('create_policy', {
       policyName: 'Bea signs',
@@ -140,20 +158,13 @@ test('a key whose registration waits for an MFA step is attached once approved, 
     }),
   );
 
-  await host.services.profiles.setActive(bea.id);
-  await page.reload();
-  await page.getByText(`Profile: ${bea.name}`).waitFor();
-  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Keys' }).click();
-  const panel = page.getByRole('region', { name: 'Security key to vote with' });
-  await panel.getByLabel('Key name').fill('yk-7');
-  await panel.getByRole('button', { name: 'Add a security key to vote with' }).click();
+  const panel = await addSecurityKey(page, host, bea, 'yk-7');
   const waiting = panel.getByRole('status').filter({ hasText: 'waits for approvals' });
   await expect(waiting).toContainText('QuorumKey attaches it to this profile', { timeout: 60_000 });
   expect((await host.services.profiles.get(bea.id)).passkey).toBeUndefined();
   await screenshotBothThemes(page, 'passkey-registration-waiting', panel);
 
   // Her desk key approves it elsewhere; the feed's next look at her profile attaches the key the service recorded.
-  const desk = new ApiClient({ profile: { ...bea, apiKeyName: 'Bea desk' }, stamper: new Stamper(host.services.keychain) });
   const [registration] = (await desk.query('list_activities', { filterByStatus: ['ACTIVITY_STATUS_AUTHENTICATORS_NEEDED'] })).activities;
   await done(desk.submit('approve_activity', { fingerprint: registration!.fingerprint }));
   await expect(panel.getByText('votes with security key yk-7')).toBeVisible({ timeout: 30_000 });
@@ -198,37 +209,13 @@ test('a key not attached once its registration ended is told on every screen: wh
   const { root, userIds, profiles } = await voteDesk(page, host, ['Bea']);
   const [beaId] = userIds as [string];
   const bea = profiles[0]!;
-  const deskKey = await host.services.keychain.generateApiKey({ name: 'Bea desk', curve: 'p256' });
-  const [deskKeyId] = (
-    await done(
-      root.submit('create_api_keys', {
-        userId: beaId,
-        apiKeys: [{ apiKeyName: 'desk', publicKey: deskKey.publicKey, curveType: 'API_KEY_CURVE_P256' }],
-      }),
-    )
-  ).apiKeyIds;
-  await done(
-    root.submit('create_mfa_policy', {
-      userId: beaId,
-      mfaPolicyName: 'Keys from the desk',
-      condition: "activity.type == 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2'",
-      requiredAuthenticationMethods: [{ any: [{ type: 'AUTHENTICATION_TYPE_API_KEY', id: deskKeyId! }] }],
-      order: '0',
-    }),
-  );
-  await host.services.profiles.setActive(bea.id);
-  await page.reload();
-  await page.getByText(`Profile: ${bea.name}`).waitFor();
-  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Keys' }).click();
-  const panel = page.getByRole('region', { name: 'Security key to vote with' });
-  await panel.getByLabel('Key name').fill('yk-<b>8</b>');
-  await panel.getByRole('button', { name: 'Add a security key to vote with' }).click();
+  const desk = await deskKeyMfa(root, host, bea, beaId);
+  const panel = await addSecurityKey(page, host, bea, 'yk-<b>8</b>');
   await expect(panel.getByRole('status').filter({ hasText: 'waits for approvals' })).toBeVisible({ timeout: 60_000 });
 
   // This desktop remembers another credential than the one the service will record: once approved, it is not attached.
   const made = await host.services.pendingPasskeys.of(bea.id);
   await host.services.pendingPasskeys.add({ ...made!, credentialId: 'AAAAAAAAAAAAAAAAAAAAAA' });
-  const desk = new ApiClient({ profile: { ...bea, apiKeyName: 'Bea desk' }, stamper: new Stamper(host.services.keychain) });
   const [registration] = (await desk.query('list_activities', { filterByStatus: ['ACTIVITY_STATUS_AUTHENTICATORS_NEEDED'] })).activities;
   await done(desk.submit('approve_activity', { fingerprint: registration!.fingerprint }));
 
