@@ -2,10 +2,12 @@
  * Commits only append to the WAL; the checkpoint thread copies them into the database file, and closing the
  * store stops the thread and leaves no WAL behind.
  */
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Store } from '../../src/service/store';
 import { RESTART_AFTER_FRAMES } from '../../src/service/store/checkpointer';
@@ -48,24 +50,24 @@ describe('WAL checkpoints', () => {
       const fileStore = Store.open(path);
       store = fileStore;
       let commits = 0;
-      // Two rows of 30,000 characters: at least 16 pages of 4 KiB, so at least 16 frames a commit.
-      const framesPerCommit = 16;
+      // Two rows of 60,000 characters: at least 30 pages of 4 KiB, so at least 30 frames a commit.
+      const framesPerCommit = 30;
       const commit = () =>
         fileStore.transaction((tx) => {
           for (let row = 0; row < 2; row += 1) {
-            tx.organizations.insert({ id: randomUUID(), name: `${commits} ${row} ${'x'.repeat(30_000)}`, rootQuorumThreshold: 1, now: commits });
+            tx.organizations.insert({ id: randomUUID(), name: `${commits} ${row} ${'x'.repeat(60_000)}`, rootQuorumThreshold: 1, now: commits });
           }
           commits += 1;
         });
       await commit();
       // The thread has started once it has copied that commit.
       expect(await until(() => statSync(path).size > 4096, 5_000)).toBe(true);
-      // Back to back, each after a turn of the event loop (as a service's requests come): without the pause every
+      // One after another, each a moment after the last (as a service's requests come): without the pause every
       // checkpoint would end behind the commits made while it ran, and the WAL would keep every frame written.
       const framesWritten = 8 * RESTART_AFTER_FRAMES;
       while (commits * framesPerCommit < framesWritten) {
         await commit();
-        await new Promise((resolve) => setImmediate(resolve));
+        await new Promise((resolve) => setTimeout(resolve, 1));
       }
       const frameBytes = integer(fileStore.read.connection.get('PRAGMA page_size')!, 'page_size') + 24;
       expect(statSync(`${path}-wal`).size).toBeLessThan((framesWritten / 2) * frameBytes);
@@ -73,6 +75,26 @@ describe('WAL checkpoints', () => {
     } finally {
       await store?.close();
       store = undefined;
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
+  it('do not hold open a process whose store is never closed', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'quorumkey-checkpoint-'));
+    try {
+      const script = join(directory, 'left-open.mts');
+      const storeModule = resolve(import.meta.dirname, '../../src/service/store/index.ts');
+      writeFileSync(
+        script,
+        `import { Store } from '${storeModule}';\n` +
+          `const store = Store.open(':memory:');\n` +
+          `await store.transaction((tx) => tx.organizations.insert({ id: 'left open', name: 'left open', rootQuorumThreshold: 1, now: 1 }));\n` +
+          // Past the thread's first checks: its timer and its messages must not hold the process either.
+          `await new Promise((resolve) => setTimeout(resolve, 300));\n`,
+      );
+      // Ends on its own: a process the thread held open would be killed by the timeout, and the call would reject.
+      await promisify(execFile)(process.execPath, ['--import', 'tsx', script], { timeout: 15_000 });
+    } finally {
       rmSync(directory, { recursive: true, force: true });
     }
   });

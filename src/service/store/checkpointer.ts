@@ -73,12 +73,12 @@ export class WalCheckpointer {
       eval: true,
       workerData: { path, intervalMs: CHECKPOINT_INTERVAL_MS, restartAfterFrames: RESTART_AFTER_FRAMES },
     });
-    // A store that is never closed must not keep the process alive.
-    this.worker.unref();
     this.worker.on('message', (message: unknown) => {
       if (message === RESTART_WANTED) void pauseWrites(() => this.checkpointNow());
       else if (message === CHECKPOINT_NOW) this.settleCheckpoint();
     });
+    // A store that is never closed must not keep the process alive. After the listener: adding one holds the thread.
+    this.worker.unref();
     this.worker.on('error', (error: Error) => {
       console.error(`the WAL checkpoint thread failed (${error.message}); the database checkpoints on commit again`);
     });
@@ -92,9 +92,13 @@ export class WalCheckpointer {
     });
   }
 
-  /** One checkpoint on the thread, now; settles at once if the thread has stopped. */
+  /**
+   * One checkpoint on the thread, now; settles at once if the thread has stopped. The thread holds the process open
+   * meanwhile: the transactions waiting for it would otherwise be dropped by a process that has nothing else to do.
+   */
   private checkpointNow(): Promise<void> {
     if (this.stopping || this.hasExited) return Promise.resolve();
+    this.worker.ref();
     return new Promise((resolve) => {
       this.checkpointDone = resolve;
       this.worker.postMessage(CHECKPOINT_NOW);
@@ -103,8 +107,10 @@ export class WalCheckpointer {
 
   private settleCheckpoint(): void {
     const done = this.checkpointDone;
+    if (done === undefined) return;
     this.checkpointDone = undefined;
-    done?.();
+    if (!this.stopping) this.worker.unref();
+    done();
   }
 
   /** Lets a running checkpoint finish, then closes the thread's connection. */
