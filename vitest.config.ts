@@ -19,6 +19,28 @@ const INSTALL_THE_PACKAGE = ['test/service/package.test.ts', 'test/service/packa
 const UNIT_FILES_THAT_MOCK = ['test/unit/enclave/seed-cache.test.ts', 'test/unit/renderer/write-invalidations.test.ts'];
 
 /**
+ * The in-process files share a worker too, which spares each of them importing the service, viem and the EVM again.
+ * Vitest restores `vi.spyOn` spies after each file, but nothing else a file changes in the process: a file that
+ * `vi.mock`s a module leaves the modules that imported the fake in the shared cache, so it is listed here, under its
+ * reason, and runs in a process of its own. A file that fakes timers, stubs a global or an environment variable, or
+ * registers a listener on `process`, must undo it in an `afterEach` or a `finally`, and stop every server, worker,
+ * child process and timer it starts; one that cannot is listed here with its reason.
+ */
+const IN_PROCESS_FILES_THAT_MOCK = [
+  // vi.mock('electron'): main's modules loaded with the fake would keep it for the files after.
+  'test/main/electron-notifier.test.ts',
+  'test/main/passkey-window.test.ts',
+  'test/main/pin-window.test.ts',
+  'test/main/shell.test.ts',
+  'test/main/touch-id.test.ts',
+  'test/main/utility-process.test.ts',
+  'test/main/window.test.ts',
+  // vi.mock of the service's own modules (its route table, its entry point), which the other service files load as they are.
+  'test/service/coverage/handlers.test.ts',
+  'test/service/sandbox-options.test.ts',
+];
+
+/**
  * The projects whose tests start worker threads or the service's processes run their entries built once per run by
  * this setup, instead of compiling each one's TypeScript on every start.
  */
@@ -46,9 +68,11 @@ export default defineConfig({
           name: 'in-process',
           include: ['test/**/*.test.ts'],
           globalSetup: [BUILD_THE_ENTRIES],
-          exclude: ['test/e2e/**', 'test/unit/**', 'node_modules/**', ...STARTS_THE_CLI, ...INSTALL_THE_PACKAGE],
+          exclude: ['test/e2e/**', 'test/unit/**', 'node_modules/**', ...STARTS_THE_CLI, ...INSTALL_THE_PACKAGE, ...IN_PROCESS_FILES_THAT_MOCK],
+          isolate: false,
         },
       },
+      { extends: true, test: { name: 'in-process-mocks', include: IN_PROCESS_FILES_THAT_MOCK, globalSetup: [BUILD_THE_ENTRIES] } },
     ],
   },
 });
