@@ -1,9 +1,11 @@
 /**
  * `node scripts/run-side-by-side.ts NAME…`: the package's npm scripts NAME… at the same time, each in its own process.
- * `npm run check` runs the typecheck and the lint this way: each is single-threaded, so on two cores the pair takes
- * about as long as the longer one. Each script's output (stdout and stderr, in the order written) is held back and
- * printed whole, every line prefixed with its name, when that script ends, so the two never interleave. Exits 1 when
- * any script fails, naming each that did. Plain Node runs this file (its types are only stripped).
+ * `npm test` starts this way: the typecheck, Prettier's check, ESLint and the e2e tier's build (`npm run build:e2e`),
+ * each mostly single-threaded, so on two cores ESLint, the longest, has a core while the others share the second one
+ * (`npm run check` is the first three, `npm run lint` the two lint checks). Each script's output (stdout and stderr,
+ * in the order written) is held back and printed whole, every line prefixed with its name, when that script ends, so
+ * no two interleave. Exits 1 when any script fails, naming each that did. Plain Node runs this file (its types are
+ * only stripped).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
