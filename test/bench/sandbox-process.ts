@@ -17,6 +17,7 @@ import { createMainServices, type MainServices } from '../../src/main/services.j
 import { BUILT_WORKERS_SETTING } from '../../src/node/worker-entry.js';
 import { buildEntries } from '../support/built-entries-setup.js';
 import { MemoryStore } from '../support/memory-secret-store.js';
+import { ETHEREUM_WALLET_ACCOUNT } from '../support/vote-scenario.js';
 import { formatLoopDelay, loopDelayDuring, loopDelayOver } from './loop-delay.js';
 
 const MIB = 1024 * 1024;
@@ -31,12 +32,6 @@ const IDLE_MS = 1_000;
 const RESOLUTION_MS = 5;
 const BUDGET_P99_MS = 50;
 const REFUSED = /^400 whoami request is invalid: .*filler: unknown field/;
-const ETHEREUM_ACCOUNT = {
-  curve: 'CURVE_SECP256K1',
-  pathFormat: 'PATH_FORMAT_BIP32',
-  path: "m/44'/60'/0'/0/0",
-  addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
-} as const;
 
 const repositoryRoot = join(import.meta.dirname, '../..');
 
@@ -80,7 +75,7 @@ export async function run(): Promise<void> {
           (async () => {
             const states = [];
             for (let index = 0; index < WALLETS; index++)
-              states.push((await client.submit('create_wallet', { walletName: `load ${index}`, accounts: [ETHEREUM_ACCOUNT] })).state);
+              states.push((await client.submit('create_wallet', { walletName: `load ${index}`, accounts: [ETHEREUM_WALLET_ACCOUNT] })).state);
             return states;
           })(),
         ]),
