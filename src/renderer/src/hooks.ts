@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { AppSettings } from '../../shared/ipc/contract';
 import { call } from './api';
 import { useUi } from './store';
@@ -26,17 +26,26 @@ const IDLE_CHECK_MS = 15_000;
  */
 export function useLockWatch(idleMinutes: number | undefined): void {
   const locked = useUi((state) => state.locked);
+  // The person's last input since the app was unlocked (0 while locked). It outlives a change of the idle minutes: a
+  // shorter time, once saved, counts the idleness so far (the setting reaches this hook a moment after the save's click).
+  const lastActivity = useRef(0);
 
   useEffect(() => {
-    if (locked || idleMinutes === undefined) return;
-    let lastActivity = Date.now();
+    if (locked) {
+      lastActivity.current = 0;
+      return;
+    }
+    if (lastActivity.current === 0) lastActivity.current = Date.now();
     const touched = () => {
-      lastActivity = Date.now();
+      lastActivity.current = Date.now();
     };
     for (const name of ACTIVITY_EVENTS) window.addEventListener(name, touched, { passive: true });
-    const idleTimer = setInterval(() => {
-      if (Date.now() - lastActivity >= idleMinutes * 60_000) void lockApp();
-    }, IDLE_CHECK_MS);
+    const idleTimer =
+      idleMinutes === undefined
+        ? undefined
+        : setInterval(() => {
+            if (Date.now() - lastActivity.current >= idleMinutes * 60_000) void lockApp();
+          }, IDLE_CHECK_MS);
     return () => {
       for (const name of ACTIVITY_EVENTS) window.removeEventListener(name, touched);
       clearInterval(idleTimer);
