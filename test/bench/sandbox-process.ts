@@ -7,22 +7,19 @@
  * (test/support/built-entries-setup.ts), so no start compiles TypeScript during the window; main's secrets are kept
  * in memory, since the OS keychain is not what is measured.
  */
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { setPriority, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nodeServiceProcess } from '../../src/main/sandbox/node-process.js';
-import { SANDBOX_PRIORITY, startInOwnProcess } from '../../src/main/sandbox/service-process.js';
+import { startInOwnProcess } from '../../src/main/sandbox/service-process.js';
 import { createMainServices, type MainServices } from '../../src/main/services.js';
 import { BUILT_WORKERS_SETTING } from '../../src/node/worker-entry.js';
 import { buildEntries } from '../support/built-entries-setup.js';
 import { MemoryStore } from '../support/memory-secret-store.js';
+import { sendBurst } from '../support/burst.js';
 import { ETHEREUM_WALLET_ACCOUNT } from '../support/vote-scenario.js';
 import { formatLoopDelay, loopDelayDuring, loopDelayOver } from './loop-delay.js';
 
-const MIB = 1024 * 1024;
-/** Just under the service's 1 MiB body limit once wrapped in the JSON object. */
-const BURST_BYTES = MIB - 64;
 const BURST_REQUESTS = 64;
 const BURST_IN_FLIGHT = 16;
 const QUERIES = 40;
@@ -66,7 +63,10 @@ export async function run(): Promise<void> {
     } = await loopDelayDuring(
       () =>
         Promise.all([
-          burst(join(entries, 'burst-client.js'), `${info.baseUrl}/public/v1/query/whoami`),
+          sendBurst(join(entries, 'burst-client.js'), `${info.baseUrl}/public/v1/query/whoami`, {
+            requests: BURST_REQUESTS,
+            inFlight: BURST_IN_FLIGHT,
+          }),
           // What the window keeps asking for meanwhile, one request at a time as a person's clicks and a screen's
           // polling would: stamped queries, and wallets whose keys the Sandbox derives.
           (async () => {
@@ -105,18 +105,4 @@ export async function run(): Promise<void> {
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(entries, { recursive: true, force: true });
   }
-}
-
-/** The burst client's answers, "STATUS message" each; it runs as another program on the machine, below the app. */
-function burst(entry: string, url: string): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    const client = execFile(
-      process.execPath,
-      [entry, url, String(BURST_BYTES), String(BURST_REQUESTS), String(BURST_IN_FLIGHT)],
-      { maxBuffer: 4 * MIB },
-      (error, stdout) =>
-        error === null ? resolve(JSON.parse(stdout) as string[]) : reject(new Error(`the burst client failed: ${error.message}`, { cause: error })),
-    );
-    if (client.pid !== undefined) setPriority(client.pid, SANDBOX_PRIORITY);
-  });
 }

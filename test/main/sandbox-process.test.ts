@@ -4,11 +4,10 @@
  * requests and key derivations complete; main restarts it when its process dies, and reports a start that fails.
  * Real keychain: run under test/support/with-secret-service.sh.
  */
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { getPriority, setPriority, tmpdir } from 'node:os';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OsSecretStore, type SecretStore } from '../../src/main/keychain/secret-store';
@@ -20,8 +19,8 @@ import { QkError } from '../../src/shared/errors';
 import { SANDBOX_PRIORITY, startInOwnProcess, type ServiceProcess } from '../../src/main/sandbox/service-process';
 import { createMainServices, type MainServices } from '../../src/main/services';
 import { builtEntry } from '../support/built-entries';
+import { sendBurst } from '../support/burst';
 
-const MIB = 1024 * 1024;
 const ETHEREUM_ACCOUNT = {
   curve: 'CURVE_SECP256K1',
   pathFormat: 'PATH_FORMAT_BIP32',
@@ -83,20 +82,8 @@ describe('the Sandbox in its own process', () => {
     // there: what this checks is that each body, just under the service's 1 MiB limit once wrapped in the JSON object,
     // is read, parsed and refused while the others are, and that main is served meanwhile. More would add time, not a case.
     const [answers, whoamis, wallets] = await Promise.all([
-      new Promise<string[]>((resolve, reject) => {
-        // From a client in another process, as an SDK's would come; main does its own signing work.
-        const burst = execFile(
-          process.execPath,
-          [builtEntry('burst-client'), `${info.baseUrl}/public/v1/query/whoami`, String(MIB - 64), '16', '16'],
-          { maxBuffer: MIB },
-          (error, stdout) =>
-            error === null
-              ? resolve(JSON.parse(stdout) as string[])
-              : reject(new Error(`the burst client failed: ${error.message}`, { cause: error })),
-        );
-        // Another program on the machine: it does not outrank the app.
-        setPriority(burst.pid!, SANDBOX_PRIORITY);
-      }),
+      // From a client in another process, as an SDK's would come; main does its own signing work.
+      sendBurst(builtEntry('burst-client'), `${info.baseUrl}/public/v1/query/whoami`, { requests: 16, inFlight: 16 }),
       // What the window asks for meanwhile, one request at a time: stamped queries, and wallets whose keys the Sandbox derives.
       (async () => {
         const answers = [];
