@@ -5,8 +5,18 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { QkError } from '../errors';
+import { isStrictDerEcdsaSignature } from './der-signature';
 import { ecdsaSign, ecdsaVerify, derToRawSignature } from './ecdsa';
-import { base64UrlDecode, base64UrlEncode, bytesToHex, hexToBytes, utf8Decode, utf8Encode } from './encoding';
+import {
+  base64UrlDecode,
+  base64UrlDecodeOrUndefined,
+  base64UrlEncode,
+  bytesToHex,
+  hexToBytes,
+  lowercaseHexToBytesOrUndefined,
+  utf8Decode,
+  utf8Encode,
+} from './encoding';
 import { apiPublicKeyFromPrivate, privateKeyBytes, type ApiKeyCurve } from './keys';
 
 export {
@@ -99,6 +109,43 @@ function requireHexField(stamp: Record<string, unknown>, field: 'publicKey' | 's
  * prefix, signature of the scheme's encoding (strict DER for ECDSA, 64 bytes for Ed25519). Throws STAMP_MALFORMED.
  */
 export function parseApiKeyStamp(headerValue: string): ApiKeyStamp {
+  return wellFormedApiKeyStamp(headerValue) ?? parseApiKeyStampCarefully(headerValue);
+}
+
+/**
+ * Every query and activity reads a stamp, so the well-formed case skips the careful parser's copies, regular
+ * expressions and BigInt round trip of the DER signature: the stamp when the header is certainly well-formed, or
+ * undefined, and then {@link parseApiKeyStampCarefully} decides and words the error. It never accepts a header that
+ * the careful parser refuses, and what it accepts it returns as the careful parser does.
+ */
+export function wellFormedApiKeyStamp(headerValue: string): ApiKeyStamp | undefined {
+  if (typeof headerValue !== 'string') return undefined;
+  const bytes = base64UrlDecodeOrUndefined(headerValue.trim());
+  if (bytes === undefined) return undefined;
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(utf8Decode(bytes));
+  } catch {
+    return undefined;
+  }
+  if (typeof decoded !== 'object' || decoded === null || Array.isArray(decoded)) return undefined;
+  const { publicKey, scheme, signature } = decoded as Record<string, unknown>;
+  if (typeof publicKey !== 'string' || typeof scheme !== 'string' || typeof signature !== 'string') return undefined;
+  const curve = curveForScheme(scheme);
+  const publicKeyBytes = lowercaseHexToBytesOrUndefined(publicKey);
+  const signatureBytes = lowercaseHexToBytesOrUndefined(signature);
+  if (curve === undefined || publicKeyBytes === undefined || signatureBytes === undefined) return undefined;
+  const wellFormed =
+    curve === 'ed25519'
+      ? publicKeyBytes.length === 32 && signatureBytes.length === 64
+      : publicKeyBytes.length === 33 &&
+        (publicKeyBytes[0] === 0x02 || publicKeyBytes[0] === 0x03) &&
+        isStrictDerEcdsaSignature(signatureBytes, curve);
+  return wellFormed ? { publicKey, scheme: scheme as ApiKeyScheme, signature, curve } : undefined;
+}
+
+/** The reference parser behind {@link parseApiKeyStamp}: every refusal's error comes from here. */
+export function parseApiKeyStampCarefully(headerValue: string): ApiKeyStamp {
   if (typeof headerValue !== 'string' || headerValue.trim() === '') throw malformed('header is missing or empty');
   let json: string;
   try {
