@@ -12,10 +12,10 @@ import type { ConditionRequest } from '../authorize';
 import type { Repositories } from '../store';
 import type { OrganizationRecord } from '../store/organizations';
 import type { ActivityRecord, VoteRecord, VoteSelection } from '../store/activities';
-import type { Enclave } from '../enclave';
+import type { Enclave, SignedAhead } from '../enclave';
 
 /** The enclave: the only holder of service-side secrets (enclave/index.ts). */
-export type { Enclave } from '../enclave';
+export type { Enclave, SignedAhead } from '../enclave';
 
 export interface ActingUser {
   userId: string;
@@ -52,6 +52,8 @@ export interface ActivityContext {
   newId: () => string;
   activityId: string;
   enclave: Enclave;
+  /** What the handler's signAhead made before the transaction, if the pipeline ran it. */
+  signedAhead?: SignedAhead;
 }
 
 export type QueryName = keyof typeof queryOperations;
@@ -100,6 +102,13 @@ export interface ActivityHandler<N extends ActivityName = ActivityName> {
    * refusedBeforeDecoding).
    */
   resourcesBeforeDecoding?(store: Repositories, organizationId: string, params: ActivityParams<N>): Record<string, unknown>;
+  /**
+   * Present when execute waits on the signing workers: the same signatures, made from committed data before the
+   * activity's transaction takes the store's write lock, so that other activities' transactions run while a worker
+   * signs. The pipeline runs it only when committed data says the submission executes at once, and execute receives
+   * its result (ActivityContext.signedAhead), to use only where it fits what the transaction reads (SignedAhead).
+   */
+  signAhead?(store: Repositories, organizationId: string, params: ActivityParams<N>, enclave: Enclave): Promise<SignedAhead>;
   /** The addresses a result derives; the pipeline proves each one when the request asks for app proofs. */
   derivedAddresses?(result: Awaited<ActivityResult<N>>): DerivedAddress[];
 }

@@ -1,7 +1,8 @@
 /**
  * The one pipeline every request goes through (docs/architecture.md#through-the-services-pipeline):
  * envelope → freshness → authenticate → fingerprint → idempotency / vote → authorize → consensus →
- * execute → record, the last four inside one store transaction.
+ * execute → record, the last four inside one store transaction. A raw payload's signatures may be made just before
+ * that transaction (signAheadOfTransaction), so that the write lock never waits on a signing worker.
  */
 import { fingerprintOf } from '../../shared/crypto/stamp';
 import type { Activity } from '../../shared/api/activity-record';
@@ -47,6 +48,7 @@ import type {
   QueryHandler,
   QueryResources,
   ReadScope,
+  SignedAhead,
 } from './context';
 import { activityView, recordedActivityView } from './views';
 
@@ -124,6 +126,7 @@ type AnyActivityHandler = {
   execute(ctx: ActivityContext, params: unknown): unknown;
   policyResources?(store: Repositories, organizationId: string, params: unknown): Record<string, unknown>;
   resourcesBeforeDecoding?(store: Repositories, organizationId: string, params: unknown): Record<string, unknown>;
+  signAhead?(store: Repositories, organizationId: string, params: unknown, enclave: Enclave): Promise<SignedAhead>;
   derivedAddresses?(result: unknown): DerivedAddress[];
 };
 
@@ -232,6 +235,10 @@ export async function submitActivity(
   if (fromParentOrganization && !parentProposes) throw organizationMismatch(organization, actor);
   const fingerprint = fingerprintOf(request.rawBody);
   const message = request.rawBody.toString('utf8');
+  const signedAhead =
+    'decision' in route.handler || parentProposes
+      ? undefined
+      : await signAheadOfTransaction(deps, route.handler, names.activityType, { organization, actor, params, fingerprint, now });
 
   const outcome = await deps.store.transaction(async (tx): Promise<{ activity: Activity; statusChanged: boolean }> => {
     if (!credentialStillHeld(tx, actor.credential)) {
@@ -326,7 +333,7 @@ export async function submitActivity(
     if (!parentProposes && recordAuthenticatorRequirement(deps, tx, authorizationRequest, proposal)) {
       recorded = { ...recorded, ...tx.activities.finish(record.id, { status: 'ACTIVITY_STATUS_AUTHENTICATORS_NEEDED' }, now) };
     } else if (authorization.decision === 'allow') {
-      ({ activity: recorded, stepsRan } = await execute(session, recorded, route, actingUser(actor), params));
+      ({ activity: recorded, stepsRan } = await execute(session, recorded, route, actingUser(actor), params, signedAhead));
     }
     // The answer is built from what this transaction wrote: the proposal is the new activity's only vote, and only the
     // steps after its handler write app proofs.
@@ -335,6 +342,38 @@ export async function submitActivity(
   });
   if (outcome.statusChanged) announceStatusChange(deps, outcome.activity);
   return { activity: outcome.activity };
+}
+
+/**
+ * The handler's signatures (ActivityHandler.signAhead), made before the transaction when committed data says the
+ * submission executes at once: no activity has its fingerprint, the hooks let the credential make it, and the
+ * policies allow it without anyone else's vote. Otherwise, or if any of that throws, nothing is made ahead: the
+ * transaction decides as always, raises what is wrong, and signs if it executes. The only cost of a wrong guess (a
+ * policy changed meanwhile, an MFA policy that makes it wait) is signatures never used.
+ */
+async function signAheadOfTransaction(
+  deps: PipelineDeps,
+  handler: AnyActivityHandler,
+  activityType: string,
+  submission: { organization: OrganizationRecord; actor: Actor; params: Record<string, unknown>; fingerprint: string; now: number },
+): Promise<SignedAhead | undefined> {
+  if (handler.signAhead === undefined) return undefined;
+  const { organization, actor, params, fingerprint, now } = submission;
+  const store = deps.store.read;
+  try {
+    if (store.activities.findByFingerprint(organization.id, fingerprint) !== undefined) return undefined;
+    for (const hook of deps.hooks) hook.checkCredential?.(actor.credential, activityType, params);
+    handler.validate?.(store, organization.id, params);
+    const resources = handler.policyResources?.(store, organization.id, params) ?? {};
+    const request = { store, organization, activityType, params, resources };
+    for (const hook of deps.hooks) hook.checkRequest?.(actor.credential, request);
+    // The transaction's own decision logs what the policies say; this one only guesses it.
+    const guess = await authorize({ ...request, now, log: () => {}, policyWorkers: deps.policyWorkers, approvers: [approverOf(actor)] });
+    if (guess.decision !== 'allow') return undefined;
+    return await handler.signAhead(store, organization.id, params, deps.enclave);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The activity a vote answered with, and whether the vote moved it on from the status it had. */
@@ -629,7 +668,8 @@ interface Executed {
 /**
  * Runs the handler inside a savepoint: a QkError rolls back only the handler's writes and records the
  * activity FAILED (docs/service.md#error-body); anything else propagates and rolls back the whole transaction.
- * `params` are the activity's parameters as parsed from its stored body (the caller has them already).
+ * `params` are the activity's parameters as parsed from its stored body (the caller has them already); `signedAhead`
+ * what signAheadOfTransaction made for a submission.
  */
 async function execute(
   session: Session,
@@ -637,6 +677,7 @@ async function execute(
   route: ActivityRoute,
   actor: ActingUser,
   params: Record<string, unknown>,
+  signedAhead?: SignedAhead,
 ): Promise<Executed> {
   const { deps, tx, now } = session;
   const handler = route.handler as AnyActivityHandler;
@@ -649,6 +690,7 @@ async function execute(
     newId: deps.newId,
     activityId: activity.id,
     enclave: deps.enclave,
+    ...(signedAhead === undefined ? {} : { signedAhead }),
   };
   // Taken before the handler runs so that hooks (app proofs) see the organization as the decision saw it.
   const afterExecution = deps.hooks.flatMap((hook) => hook.beforeExecution?.(ctx, activity, route.op) ?? []);

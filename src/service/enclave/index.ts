@@ -86,6 +86,35 @@ export type SigningKeySource =
   | { kind: 'walletAccount'; walletId: string; sealedSecret: Uint8Array; curve: Curve; path: string; publicKey: string }
   | { kind: 'privateKey'; privateKeyId: string; sealedSecret: Uint8Array; curve: Curve; publicKey: string };
 
+/**
+ * Raw payloads' signatures made before their activity's transaction began (ActivityHandler.signAhead), so that the
+ * write lock is not held while a worker signs. Signatures are deterministic (RFC 6979, Ed25519), so these are the
+ * very signatures the transaction would make, as long as it finds the same stored key and the same signables.
+ */
+export class SignedAhead {
+  constructor(
+    private readonly source: SigningKeySource,
+    private readonly signables: readonly Uint8Array[],
+    private readonly signatures: readonly RawSignature[],
+  ) {}
+
+  /** These signatures, if they were made by the key `source` reads (same row, sealed bytes, curve, path, public key) over `signables`. */
+  signaturesFor(source: SigningKeySource, signables: readonly Uint8Array[]): RawSignature[] | undefined {
+    const made = this.source;
+    const sameKey =
+      made.kind === source.kind &&
+      made.curve === source.curve &&
+      made.publicKey === source.publicKey &&
+      (made.kind === 'privateKey'
+        ? made.privateKeyId === (source as typeof made).privateKeyId
+        : made.walletId === (source as typeof made).walletId && made.path === (source as typeof made).path) &&
+      Buffer.compare(made.sealedSecret, source.sealedSecret) === 0;
+    const sameSignables =
+      this.signables.length === signables.length && this.signables.every((signable, index) => Buffer.compare(signable, signables[index]!) === 0);
+    return sameKey && sameSignables ? this.signatures.map((signature) => ({ ...signature })) : undefined;
+  }
+}
+
 /** What a sealed blob is bound to: its table and row id, so a blob moved to another row fails to open. */
 const sealedRow = {
   wallet: (id: string) => `wallets/${id}`,
@@ -483,14 +512,24 @@ export class Enclave {
     return this.withSigningKey(source, (key) => this.signingPool.run(key, job));
   }
 
-  /** Raw payloads' signables (prepareRawPayload) signed by the key at `source`, spread evenly over the workers. */
-  async signRawPayloads(source: SigningKeySource, signables: readonly Uint8Array[]): Promise<RawSignature[]> {
+  /**
+   * Raw payloads' signables (prepareRawPayload) signed by the key at `source`, spread evenly over the workers; or the
+   * signatures `ahead` holds, when it was made by that key over those signables.
+   */
+  async signRawPayloads(source: SigningKeySource, signables: readonly Uint8Array[], ahead?: SignedAhead): Promise<RawSignature[]> {
+    const signedAhead = ahead?.signaturesFor(source, signables);
+    if (signedAhead !== undefined) return signedAhead;
     const share = Math.ceil(signables.length / this.signingPool.size);
     const shares = Array.from({ length: Math.ceil(signables.length / share) }, (_, index) => signables.slice(index * share, (index + 1) * share));
     return this.withSigningKey(source, async (key) => {
       const signed = await Promise.all(shares.map((part) => this.signingPool.run(key, { kind: 'raw', signables: part })));
       return signed.flat();
     });
+  }
+
+  /** signRawPayloads, kept for the transaction of the activity it was made ahead of. */
+  async signRawPayloadsAhead(source: SigningKeySource, signables: readonly Uint8Array[]): Promise<SignedAhead> {
+    return new SignedAhead(source, signables, await this.signRawPayloads(source, signables));
   }
 
   /**

@@ -277,9 +277,13 @@ export const signingFamily: Family = {
       resourcesBeforeDecoding: signerResources,
       validate: (store, organizationId, params) => void preparedSingle(store, organizationId, params),
       policyResources: (store, organizationId, params) => rawPolicyResources(preparedSingle(store, organizationId, params), true),
+      signAhead(store, organizationId, params, enclave) {
+        const { signer, payloads } = preparedSingle(store, organizationId, params);
+        return enclave.signRawPayloadsAhead(signer.source, [payloads[0]!.signable]);
+      },
       async execute(ctx, params) {
         const { signer, payloads } = preparedSingle(ctx.store, ctx.organizationId, params);
-        const [signature] = await ctx.enclave.signRawPayloads(signer.source, [payloads[0]!.signable]);
+        const [signature] = await ctx.enclave.signRawPayloads(signer.source, [payloads[0]!.signable], ctx.signedAhead);
         return signature!;
       },
     },
@@ -287,11 +291,19 @@ export const signingFamily: Family = {
       resourcesBeforeDecoding: signerResources,
       validate: (store, organizationId, params) => void preparedMany(store, organizationId, params),
       policyResources: (store, organizationId, params) => rawPolicyResources(preparedMany(store, organizationId, params), false),
+      signAhead(store, organizationId, params, enclave) {
+        const { signer, payloads } = preparedMany(store, organizationId, params);
+        return enclave.signRawPayloadsAhead(
+          signer.source,
+          payloads.map((payload) => payload.signable),
+        );
+      },
       async execute(ctx, params) {
         const { signer, payloads } = preparedMany(ctx.store, ctx.organizationId, params);
         const signatures = await ctx.enclave.signRawPayloads(
           signer.source,
           payloads.map((payload) => payload.signable),
+          ctx.signedAhead,
         );
         return { signatures };
       },
