@@ -2,7 +2,11 @@
  * A fixed set of worker threads answering requests in order of arrival, for the service's signing and policy workers.
  * Workers start on the first request; requests wait in one queue (bounded when `maxQueued` is given) and go to the
  * first idle worker. A worker holds the process open only while it has a request. A worker that dies fails only the
- * request it was answering, and the next request starts a new one.
+ * requests it was answering, and the next request starts a new one.
+ *
+ * A pool with `batch` hands an idle worker up to that many waiting requests in one message (an array, answered with
+ * an array), sharing them out among the idle workers: each message costs both threads a wake-up and its handling,
+ * about a sixth of a one-payload signature's CPU, which requests waiting together then share.
  */
 import { Worker } from 'node:worker_threads';
 import { QkError, type ErrorData } from '../shared/errors';
@@ -16,6 +20,8 @@ export interface WorkerPoolOptions<Request> {
   size: number;
   /** The workers' entry file (workerEntry's answer), asked for when the first worker starts. */
   entry: () => { file: URL; execArgv: string[] };
+  /** Most waiting requests sent to a worker in one message; absent, one request a message, sent as it is. */
+  batch?: number;
   /** Requests that may wait for a worker; more are refused with `overfull`. Unbounded when absent. */
   maxQueued?: number;
   /** The error of a request made, waiting or running when the pool closes. */
@@ -37,7 +43,8 @@ interface Task<Request, Result> {
 
 interface Slot<Request, Result> {
   worker: Worker;
-  task: Task<Request, Result> | undefined;
+  /** What the worker is answering; empty when it is idle. */
+  tasks: Task<Request, Result>[];
 }
 
 export class WorkerPool<Request extends { id: number }, Result> {
@@ -76,38 +83,50 @@ export class WorkerPool<Request extends { id: number }, Result> {
       task.reject(this.options.closing());
     }
     const slots = this.slots.splice(0);
-    for (const slot of slots) slot.task?.reject(this.options.closing());
+    for (const slot of slots) for (const task of slot.tasks) task.reject(this.options.closing());
     await Promise.all(slots.map((slot) => slot.worker.terminate()));
   }
 
   private dispatch(): void {
+    const { batch } = this.options;
     while (this.queue.length > 0) {
-      const slot = this.slots.find((candidate) => candidate.task === undefined) ?? this.startWorker();
+      const slot = this.slots.find((candidate) => candidate.tasks.length === 0) ?? this.startWorker();
       if (slot === undefined) return;
-      const task = this.queue.shift()!;
-      slot.task = task;
       slot.worker.ref();
-      slot.worker.postMessage(task.request, task.transfer);
+      if (batch === undefined) {
+        const task = this.queue.shift()!;
+        slot.tasks = [task];
+        slot.worker.postMessage(task.request, task.transfer);
+        continue;
+      }
+      const idle = this.slots.filter((candidate) => candidate.tasks.length === 0).length + this.size - this.slots.length;
+      slot.tasks = this.queue.splice(0, Math.min(batch, Math.ceil(this.queue.length / idle)));
+      slot.worker.postMessage(
+        slot.tasks.map((task) => task.request),
+        slot.tasks.flatMap((task) => task.transfer),
+      );
     }
   }
 
   private startWorker(): Slot<Request, Result> | undefined {
     if (this.slots.length >= this.size) return undefined;
     const { file, execArgv } = this.options.entry();
-    const slot: Slot<Request, Result> = { worker: new Worker(file, { execArgv }), task: undefined };
+    const slot: Slot<Request, Result> = { worker: new Worker(file, { execArgv }), tasks: [] };
     slot.worker.unref();
-    slot.worker.on('message', (response: WorkerResponse<Result>) => this.finish(slot, response));
+    slot.worker.on('message', (answer: WorkerResponse<Result> | WorkerResponse<Result>[]) => this.finish(slot, [answer].flat()));
     slot.worker.on('error', (error: Error) => this.lose(slot, error.message));
     slot.worker.on('exit', (code) => this.lose(slot, `it exited with code ${code}`));
     this.slots.push(slot);
     return slot;
   }
 
-  private finish(slot: Slot<Request, Result>, response: WorkerResponse<Result>): void {
-    const task = slot.task;
-    slot.task = undefined;
+  private finish(slot: Slot<Request, Result>, responses: WorkerResponse<Result>[]): void {
+    const tasks = slot.tasks;
+    slot.tasks = [];
     slot.worker.unref();
-    if (task !== undefined) {
+    for (const response of responses) {
+      const task = tasks.find((candidate) => candidate.request.id === response.id);
+      if (task === undefined) continue;
       if (response.ok) task.resolve(response.result);
       else task.reject(QkError.fromData(response.error));
     }
@@ -118,8 +137,8 @@ export class WorkerPool<Request extends { id: number }, Result> {
     const index = this.slots.indexOf(slot);
     if (index === -1) return;
     this.slots.splice(index, 1);
-    slot.task?.reject(this.options.lost(reason));
-    slot.task = undefined;
+    for (const task of slot.tasks) task.reject(this.options.lost(reason));
+    slot.tasks = [];
     void slot.worker.terminate();
     if (!this.closed) this.dispatch();
   }

@@ -38,6 +38,22 @@ describe('the signing pool', () => {
     expect(caller.secret).toEqual(secret);
   });
 
+  it('answers each job sent in one message on its own: a refusal among them fails only its job', async () => {
+    const jobs = digests.map((digest, index) =>
+      index === 2 ? pool.run(key(), { kind: 'digest', digest: new Uint8Array(31) }) : pool.run(key(), { kind: 'digest', digest }),
+    );
+    const settled = await Promise.allSettled(jobs);
+    expect(settled.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect(settled[2]).toMatchObject({ reason: { code: 'INTERNAL', message: 'an ECDSA digest is 32 bytes, got 31' } });
+    const compact = (outcome: PromiseSettledResult<unknown>) => {
+      const { r, s } = (outcome as PromiseFulfilledResult<{ r: Uint8Array; s: Uint8Array }>).value;
+      return new Uint8Array([...r, ...s]);
+    };
+    for (const index of [0, 1, 3, 4]) {
+      expect(secp256k1.verify(compact(settled[index]!), digests[index]!, key().publicKey, { prehash: false })).toBe(true);
+    }
+  });
+
   it('answers a refusal as the QkError it was, and keeps serving', async () => {
     const refused = await pool.run(key(), { kind: 'psbt', psbt: new Uint8Array([1, 2, 3]), options: {} }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(QkError);
