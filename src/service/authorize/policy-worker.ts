@@ -3,16 +3,15 @@
  * within the whole step budget. Built as its own file beside the service (vite.sandbox.config.ts,
  * electron.vite.config.ts), run from source under tsx otherwise.
  */
-import { constants, platform, setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
+import { lowerThisThreadPriority } from '../../node/thread-priority';
 import { toQkError } from '../../shared/errors';
 import { answerInFull, jobReceived } from './policy-jobs';
 import type { PolicyRequest, PolicyResponse } from './policy-pool';
 
 // A costly decision must not take the CPU from the event loop that serves every other client when both want it: it
-// gets what the event loop leaves. On Linux a nice value is the calling thread's own, so this lowers this worker
-// alone; elsewhere it would lower the whole service, so the worker is left at the service's priority there.
-if (platform() === 'linux') setPriority(constants.priority.PRIORITY_LOW);
+// gets what the event loop leaves.
+lowerThisThreadPriority(19);
 
 parentPort!.on('message', ({ id, job }: PolicyRequest) => {
   let response: PolicyResponse;

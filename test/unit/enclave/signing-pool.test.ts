@@ -3,6 +3,8 @@
  * process, errors come back as the QkError they were, and the secret a job carries is zeroed after it, whatever its
  * outcome.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { getPriority, platform } from 'node:os';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { QkError } from '../../../src/shared/errors';
@@ -59,6 +61,17 @@ describe('the signing pool', () => {
     expect(refused).toBeInstanceOf(QkError);
     expect(refused).toMatchObject({ code: 'ENCODING_INVALID' });
     await expect(pool.run(key(), { kind: 'digest', digest: digests[0]! })).resolves.toMatchObject({ recovery: expect.any(Number) });
+  });
+
+  it.runIf(platform() === 'linux')("runs its workers below the event loop's priority", async () => {
+    await pool.run(key(), { kind: 'digest', digest: digests[0]! });
+    // Field 19 of a thread's stat is its nice value (the fields after the command's closing parenthesis start at 3).
+    const niceOf = (tid: string) => {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    };
+    const workers = readdirSync('/proc/self/task').filter((tid) => readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim() === 'WorkerThread');
+    expect(workers.map(niceOf)).toContain(Math.min(19, getPriority() + 5));
   });
 
   it('refuses work once closed', async () => {
