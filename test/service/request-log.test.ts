@@ -49,6 +49,8 @@ describe('the request log of a running service', () => {
       },
       { method: 'GET', path: '/health', status: 200, ms: expect.any(Number) },
     ]);
+    // Each took its time, from its arrival to its answer.
+    for (const entry of entries) expect(entry.ms).toBeGreaterThan(0);
   });
 
   it('notes the id and status of the activity it answered', async () => {

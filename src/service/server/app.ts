@@ -123,7 +123,11 @@ export function buildServer(deps: PipelineDeps, routes: RouteTable, options: Ser
   // First of all, before the body is read: a request for another host is not ours to answer. The port is read once,
   // at the first request (the server listens by then, and on one port for its life): reading it is a system call.
   let listeningPort: number | undefined;
+  const { requestLog } = options;
+  // Fastify times a reply only with its own logger or an onResponse hook, neither of which the service has.
+  const arrivals = new WeakMap<FastifyRequest, number>();
   app.addHook('onRequest', (request, _reply, done) => {
+    if (requestLog !== undefined) arrivals.set(request, performance.now());
     listeningPort ??= (app.server.address() as AddressInfo).port;
     try {
       checkHostHeader(request.headers.host, options.allowedHostNames, listeningPort);
@@ -145,7 +149,6 @@ export function buildServer(deps: PipelineDeps, routes: RouteTable, options: Ser
       : done(new QkError('REQUEST_INVALID', 'bad request body: not valid UTF-8; JSON bodies must be UTF-8 encoded'), undefined),
   );
 
-  const { requestLog } = options;
   const notes = new WeakMap<FastifyRequest, RequestNotes>();
   const note = (request: FastifyRequest, learnt: RequestNotes): void => {
     if (requestLog !== undefined) notes.set(request, { ...notes.get(request), ...learnt });
@@ -154,7 +157,8 @@ export function buildServer(deps: PipelineDeps, routes: RouteTable, options: Ser
     // Written as the answer is sent, not once it has left: a client that has read its answer (a CI job copying the
     // log as soon as its tests fail) finds the request's line already there.
     app.addHook('onSend', (request, reply, payload, done) => {
-      requestLog({ method: request.method, path: request.url, ...notes.get(request), status: reply.statusCode, ms: reply.elapsedTime });
+      const ms = performance.now() - (arrivals.get(request) ?? performance.now());
+      requestLog({ method: request.method, path: request.url, ...notes.get(request), status: reply.statusCode, ms });
       done(null, payload);
     });
   }
