@@ -1,5 +1,5 @@
 /**
- * One load-generator thread of the service bench. It opens its own keep-alive connections, builds and stamps
+ * One load-generator thread of the service bench. It opens its own keep-alive connections and builds and stamps
  * every request before the timed window (an activity's timestampMs is then seconds old when it is sent, well
  * within the hour the service accepts): on two cores, what the client spends stamping is taken from the service
  * it measures. It waits for `go`, then keeps `concurrency` requests in flight until it has sent `requests` or
@@ -91,6 +91,15 @@ class Connection {
     this.socket.on('close', () => this.fail(new Error('the service closed the connection')));
   }
 
+  /** Resolves once the connection is open, rejects if it fails to open. */
+  opened(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (!this.socket.connecting) return resolve();
+      this.socket.once('connect', () => resolve());
+      this.socket.once('error', reject);
+    });
+  }
+
   /** Posts one request; resolves with the response text, rejects on a non-200 answer. */
   post({ path, body, stamp }: PreparedRequest): Promise<string> {
     return new Promise((resolve, reject) => {
@@ -136,6 +145,8 @@ class Connection {
 async function main(): Promise<void> {
   const prepare = input.kind === 'query' ? prepareQuery : input.kind === 'sign' ? prepareSign : prepareActivity;
   const prestamped = await Promise.all(Array.from({ length: input.requests }, (_, index) => prepare(index)));
+  const connections = Array.from({ length: input.concurrency }, () => new Connection());
+  await Promise.all(connections.map((connection) => connection.opened()));
   await new Promise<void>((resolve) => {
     port.once('message', () => resolve());
     port.postMessage({ type: 'ready' } satisfies LoadWorkerMessage);
@@ -145,8 +156,7 @@ async function main(): Promise<void> {
   const failures: string[] = [];
   let issued = 0;
   let completed = 0;
-  const lane = async (): Promise<void> => {
-    const connection = new Connection();
+  const lane = async (connection: Connection): Promise<void> => {
     try {
       while (issued < input.requests && performance.now() < deadline) {
         const index = issued++;
@@ -167,7 +177,7 @@ async function main(): Promise<void> {
       connection.close();
     }
   };
-  await Promise.all(Array.from({ length: input.concurrency }, lane));
+  await Promise.all(connections.map(lane));
   const done = latencies.slice(0, completed);
   port.postMessage(
     { type: 'done', latencies: done, failureCount: failures.length, failureSamples: failures.slice(0, 3) } satisfies LoadWorkerMessage,
