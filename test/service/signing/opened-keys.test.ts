@@ -2,11 +2,10 @@
  * Stored private keys are opened and checked once, then kept for the signatures that follow (Enclave.withPrivateKey):
  * these hold the kept key to the row it was checked against, so a row that differs never signs with it.
  */
-import { randomBytes } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bytesToHex } from '../../../src/shared/crypto/encoding';
 import { Enclave, type SigningKeySource } from '../../../src/service/enclave';
+import { newTestEnclave } from '../../support/enclave';
 
 let enclave: Enclave | undefined;
 afterEach(async () => {
@@ -15,13 +14,7 @@ afterEach(async () => {
 });
 
 function newEnclave(): Enclave {
-  const signer = secp256k1.utils.randomSecretKey();
-  enclave = new Enclave({
-    signingKey: { publicKey: bytesToHex(secp256k1.getPublicKey(signer, false)), privateKey: bytesToHex(signer) },
-    serviceSecret: randomBytes(32),
-    secretCreatedAtMs: Date.now(),
-    signingWorkers: 1,
-  });
+  enclave = newTestEnclave();
   return enclave;
 }
 

@@ -4,11 +4,9 @@
  * have made: the same signatures, a policy or a key changed meanwhile decides as it would have without them, and what
  * the policies would not allow is not signed ahead.
  */
-import { randomBytes } from 'node:crypto';
-import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { bytesToHex } from '../../../src/shared/crypto/encoding';
 import { Enclave, SignedAhead, type SigningKeySource } from '../../../src/service/enclave';
+import { newTestEnclave } from '../../support/enclave';
 import { type Reply, startTestService, type TestKey, type TestService } from '../../support/service';
 
 const SIGN_RAW_PAYLOAD = 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2';
@@ -125,13 +123,7 @@ describe('SignedAhead', () => {
   });
 
   it('gives its signatures only for the row and signables they were made with', async () => {
-    const signingKey = secp256k1.utils.randomSecretKey();
-    enclave = new Enclave({
-      signingKey: { publicKey: bytesToHex(secp256k1.getPublicKey(signingKey, false)), privateKey: bytesToHex(signingKey) },
-      serviceSecret: randomBytes(32),
-      secretCreatedAtMs: Date.now(),
-      signingWorkers: 1,
-    });
+    enclave = newTestEnclave();
     const sealed = enclave.createPrivateKey({ privateKeyId: 'key-1', curve: 'CURVE_SECP256K1', addressFormats: [] });
     const source: SigningKeySource = { kind: 'privateKey', privateKeyId: 'key-1', curve: 'CURVE_SECP256K1', ...sealed };
     const digest = new Uint8Array(32).fill(7);
