@@ -17,8 +17,12 @@ import type { Connection } from './connection';
 export const CHECKPOINT_INTERVAL_MS = 100;
 /** SQLite's default automatic checkpoint threshold, in WAL pages. */
 const AUTOMATIC_CHECKPOINT_PAGES = 1000;
-/** WAL frames (a page each, 4 KiB by default) beyond which writes pause for a checkpoint that lets it start over. */
-export const RESTART_AFTER_FRAMES = 4096;
+/**
+ * WAL frames (a page each, 4 KiB by default) beyond which writes pause for a checkpoint that lets it start over. Each
+ * pause holds every write 4 to 8 ms: at 64 MB they come about every thousand activities rather than every 250, and
+ * the WAL's blocks, once allocated, are written over again.
+ */
+export const RESTART_AFTER_FRAMES = 16_384;
 
 /** The worker asks for a pause with this message; the store's answer is CHECKPOINT_NOW, once no transaction is open. */
 const RESTART_WANTED = 'restart-wanted';
