@@ -35,7 +35,7 @@ import type { PolicyJobRunner } from '../authorize/policy-pool';
 import { rpcStatusOf } from '../server/errors';
 import type { Repositories, Store } from '../store';
 import type { OrganizationRecord } from '../store/organizations';
-import { deepFrozen, TableMemo } from '../store/table-memo';
+import { ConnectionMemo, deepFrozen } from '../store/table-memo';
 import type { ActivityRecord, VoteRecord, VoteSelection } from '../store/activities';
 import type {
   ActingUser,
@@ -483,19 +483,14 @@ function currentApprovers(store: Repositories, votes: readonly VoteRecord[], now
 }
 
 /** Per connection: each organization's row, read once while the organizations table is unchanged. */
-const organizationReads = new WeakMap<Repositories, TableMemo<OrganizationRecord | undefined>>();
+const organizationReads = new ConnectionMemo<OrganizationRecord | undefined>(['organizations']);
 
 /**
  * The organization as `store` reads it now. Remembered only while the transaction has not written the organizations
  * table (it then reads what is committed), and read afresh after any write to it (table-memo.ts).
  */
 function organizationIn(store: Repositories, organizationId: string): OrganizationRecord | undefined {
-  let memo = organizationReads.get(store);
-  if (memo === undefined) {
-    memo = new TableMemo(['organizations']);
-    organizationReads.set(store, memo);
-  }
-  return memo.get(organizationId, () => deepFrozen(store.organizations.get(organizationId)), memo.mayRemember(store.connection));
+  return organizationReads.read(store, organizationId, () => deepFrozen(store.organizations.get(organizationId)));
 }
 
 function routeOf(session: Session, activity: ActivityRecord): ActivityRoute & { handler: ActivityHandler } {

@@ -10,7 +10,7 @@ import type { ApiKeyRecord } from '../store/api-keys';
 import type { AppProofRecord } from '../store/app-proofs';
 import type { AuthenticatorRecord, OauthProviderRecord } from '../store/credentials';
 import type { MfaPolicyRecord } from '../store/mfa-policies';
-import { deepFrozen, TableMemo } from '../store/table-memo';
+import { ConnectionMemo, deepFrozen } from '../store/table-memo';
 import type { UserRecord } from '../store/users';
 import { toTimestamp } from '../../shared/api/timestamps';
 
@@ -91,20 +91,14 @@ export function userView(store: Repositories, user: UserRecord): Vote['user'] {
 const USER_VIEW_TABLES = ['users', 'authenticators', 'api_keys', 'user_tag_members', 'oauth_providers', 'mfa_policies'];
 
 /** Per connection: each voter's view, read once while its tables are unchanged instead of once per vote answered. */
-const voterViews = new WeakMap<Repositories, TableMemo<Vote['user'] | undefined>>();
+const voterViews = new ConnectionMemo<Vote['user'] | undefined>(USER_VIEW_TABLES);
 
 /** The voter's v1User; undefined when the user was deleted since. */
 function voterView(store: Repositories, userId: string): Vote['user'] | undefined {
-  let memo = voterViews.get(store);
-  if (memo === undefined) {
-    memo = new TableMemo(USER_VIEW_TABLES);
-    voterViews.set(store, memo);
-  }
-  const load = () => {
+  return voterViews.read(store, userId, () => {
     const user = store.users.get(userId);
     return user === undefined ? undefined : deepFrozen(userView(store, user));
-  };
-  return memo.get(userId, load, memo.mayRemember(store.connection));
+  });
 }
 
 function voteView(store: Repositories, vote: VoteRecord): Vote {

@@ -1,6 +1,6 @@
 import type { ApiKeyCurve } from '../../shared/crypto/keys';
 import type { Repositories } from '../store';
-import { TableMemo } from '../store/table-memo';
+import { ConnectionMemo } from '../store/table-memo';
 
 export const WEBAUTHN_CREDENTIAL_TYPE = 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR' as const;
 
@@ -17,7 +17,7 @@ export interface Credential {
 }
 
 /** Per connection: whether each credential is stored, remembered while the tables of credentials are unchanged. */
-const credentialsHeld = new WeakMap<Repositories, TableMemo<boolean>>();
+const credentialsHeld = new ConnectionMemo<boolean>(['api_keys', 'authenticators']);
 
 /**
  * Whether `credential` is still stored. A request is authenticated on the read connection before its transaction
@@ -25,16 +25,9 @@ const credentialsHeld = new WeakMap<Repositories, TableMemo<boolean>>();
  * the other reads of a transaction are (table-memo.ts): any deletion, a user's included, counts as a change.
  */
 export function credentialStillHeld(store: Repositories, credential: Credential): boolean {
-  let memo = credentialsHeld.get(store);
-  if (memo === undefined) {
-    memo = new TableMemo(['api_keys', 'authenticators']);
-    credentialsHeld.set(store, memo);
-  }
   const { credentialId, organizationId, id } = credential;
-  return memo.get(
-    credentialId === undefined ? `api key ${id}` : `authenticator ${organizationId} ${id}`,
-    () => (credentialId === undefined ? store.apiKeys.get(id) !== undefined : store.authenticators.get(organizationId, id) !== undefined),
-    memo.mayRemember(store.connection),
+  return credentialsHeld.read(store, credentialId === undefined ? `api key ${id}` : `authenticator ${organizationId} ${id}`, () =>
+    credentialId === undefined ? store.apiKeys.get(id) !== undefined : store.authenticators.get(organizationId, id) !== undefined,
   );
 }
 

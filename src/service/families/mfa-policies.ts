@@ -13,7 +13,7 @@ import { conditionContext, type ConditionRequest } from '../authorize';
 import type { Repositories } from '../store';
 import type { VoteRecord } from '../store/activities';
 import type { AuthenticationMethod, MfaPolicyRecord, MfaRequirementRecord, RequiredStep } from '../store/mfa-policies';
-import { deepFrozen, TableMemo } from '../store/table-memo';
+import { ConnectionMemo, deepFrozen } from '../store/table-memo';
 import type { UserRecord } from '../store/users';
 
 /** MFA policies one user may hold (**our choice**: Turnkey documents no limit; as many as authenticators). */
@@ -64,15 +64,10 @@ function methodInWords(method: AuthenticationMethod): string {
 }
 
 /** Per connection: each user's MFA policies, read once while the table is unchanged instead of for every approval. */
-const policiesByUser = new WeakMap<Repositories, TableMemo<readonly MfaPolicyRecord[]>>();
+const policiesByUser = new ConnectionMemo<readonly MfaPolicyRecord[]>(['mfa_policies']);
 
 function mfaPoliciesOf(store: Repositories, userId: string): readonly MfaPolicyRecord[] {
-  let memo = policiesByUser.get(store);
-  if (memo === undefined) {
-    memo = new TableMemo(['mfa_policies']);
-    policiesByUser.set(store, memo);
-  }
-  return memo.get(userId, () => deepFrozen(store.mfaPolicies.listByUser(userId)), memo.mayRemember(store.connection));
+  return policiesByUser.read(store, userId, () => deepFrozen(store.mfaPolicies.listByUser(userId)));
 }
 
 /**

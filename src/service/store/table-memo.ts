@@ -39,6 +39,26 @@ export class TableMemo<T> {
   }
 }
 
+/**
+ * A TableMemo for each connection's repositories (the writer's, the reader's): `read` remembers what `store` reads of
+ * the tables, only while its transaction, if one is open, has not written them (TableMemo.mayRemember).
+ */
+export class ConnectionMemo<T> {
+  private readonly memos = new WeakMap<{ readonly connection: Connection }, TableMemo<T>>();
+
+  /** `tables`: every table the values are read from. */
+  constructor(private readonly tables: readonly string[]) {}
+
+  read(store: { readonly connection: Connection }, key: string, load: () => T): T {
+    let memo = this.memos.get(store);
+    if (memo === undefined) {
+      memo = new TableMemo(this.tables);
+      this.memos.set(store, memo);
+    }
+    return memo.get(key, load, memo.mayRemember(store.connection));
+  }
+}
+
 /** `value` frozen throughout: what a memo hands out is shared by every later caller, none of which may change it. */
 export function deepFrozen<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
