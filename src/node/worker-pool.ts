@@ -92,20 +92,19 @@ export class WorkerPool<Request extends { id: number }, Result> {
     while (this.queue.length > 0) {
       const slot = this.slots.find((candidate) => candidate.tasks.length === 0) ?? this.startWorker();
       if (slot === undefined) return;
+      slot.tasks = this.queue.splice(0, batch === undefined ? 1 : Math.min(batch, Math.ceil(this.queue.length / this.freeWorkers())));
+      const requests = slot.tasks.map((task) => task.request);
       slot.worker.ref();
-      if (batch === undefined) {
-        const task = this.queue.shift()!;
-        slot.tasks = [task];
-        slot.worker.postMessage(task.request, task.transfer);
-        continue;
-      }
-      const idle = this.slots.filter((candidate) => candidate.tasks.length === 0).length + this.size - this.slots.length;
-      slot.tasks = this.queue.splice(0, Math.min(batch, Math.ceil(this.queue.length / idle)));
       slot.worker.postMessage(
-        slot.tasks.map((task) => task.request),
+        batch === undefined ? requests[0] : requests,
         slot.tasks.flatMap((task) => task.transfer),
       );
     }
+  }
+
+  /** The workers that could take requests now: the idle ones and those not started yet, which share what waits. */
+  private freeWorkers(): number {
+    return this.slots.filter((slot) => slot.tasks.length === 0).length + this.size - this.slots.length;
   }
 
   private startWorker(): Slot<Request, Result> | undefined {
