@@ -287,22 +287,8 @@ export async function submitActivity(
       });
       if (refusal !== undefined) throw denialError(refusal, names.activityType);
     }
-    handler.validate?.(tx, organization.id, params);
-    const resources = handler.policyResources?.(tx, organization.id, params) ?? {};
     // Also for a parent's proposal: a session profile limits its credential wherever it is used.
-    for (const hook of deps.hooks) {
-      hook.checkRequest?.(actor.credential, { store: tx, organization, activityType: names.activityType, params, resources });
-    }
-    const authorizationRequest = {
-      store: tx,
-      organization,
-      activityType: names.activityType,
-      params,
-      resources,
-      now,
-      log: deps.log,
-      policyWorkers: deps.policyWorkers,
-    };
+    const authorizationRequest = checkedProposal(deps, tx, handler, names.activityType, { organization, actor, params, now }, deps.log);
     // The sub-organization's quorum and policies know nothing of a parent user: the parent's policies and the
     // handler's own proof decide, both before anything is recorded.
     const authorization: Authorization = parentProposes
@@ -344,6 +330,33 @@ export async function submitActivity(
   return { activity: outcome.activity };
 }
 
+/** A new activity as proposed: by whom, in which organization, with which parameters, at the service's `now`. */
+interface Proposal {
+  organization: OrganizationRecord;
+  actor: Actor;
+  params: Record<string, unknown>;
+  now: number;
+}
+
+/**
+ * What the policies decide `proposal` on, as `store` reads it: the handler checks the parameters and names the
+ * resources they touch, and the hooks check what the stamping credential may request. Throws what any of them refuse.
+ */
+function checkedProposal(
+  deps: PipelineDeps,
+  store: Repositories,
+  handler: AnyActivityHandler,
+  activityType: string,
+  proposal: Proposal,
+  log: (line: string) => void,
+): Omit<AuthorizationRequest, 'approvers'> {
+  const { organization, actor, params, now } = proposal;
+  handler.validate?.(store, organization.id, params);
+  const resources = handler.policyResources?.(store, organization.id, params) ?? {};
+  for (const hook of deps.hooks) hook.checkRequest?.(actor.credential, { store, organization, activityType, params, resources });
+  return { store, organization, activityType, params, resources, now, log, policyWorkers: deps.policyWorkers };
+}
+
 /**
  * The handler's signatures (ActivityHandler.signAhead), made before the transaction when committed data says the
  * submission executes at once: no activity has its fingerprint, the hooks let the credential make it, and the
@@ -355,20 +368,17 @@ async function signAheadOfTransaction(
   deps: PipelineDeps,
   handler: AnyActivityHandler,
   activityType: string,
-  submission: { organization: OrganizationRecord; actor: Actor; params: Record<string, unknown>; fingerprint: string; now: number },
+  submission: Proposal & { fingerprint: string },
 ): Promise<SignedAhead | undefined> {
   if (handler.signAhead === undefined) return undefined;
-  const { organization, actor, params, fingerprint, now } = submission;
+  const { organization, actor, params, fingerprint } = submission;
   const store = deps.store.read;
   try {
     if (store.activities.findByFingerprint(organization.id, fingerprint) !== undefined) return undefined;
     for (const hook of deps.hooks) hook.checkCredential?.(actor.credential, activityType, params);
-    handler.validate?.(store, organization.id, params);
-    const resources = handler.policyResources?.(store, organization.id, params) ?? {};
-    const request = { store, organization, activityType, params, resources };
-    for (const hook of deps.hooks) hook.checkRequest?.(actor.credential, request);
     // The transaction's own decision logs what the policies say; this one only guesses it.
-    const guess = await authorize({ ...request, now, log: () => {}, policyWorkers: deps.policyWorkers, approvers: [approverOf(actor)] });
+    const request = checkedProposal(deps, store, handler, activityType, submission, () => {});
+    const guess = await authorize({ ...request, approvers: [approverOf(actor)] });
     if (guess.decision !== 'allow') return undefined;
     return await handler.signAhead(store, organization.id, params, deps.enclave);
   } catch {
