@@ -78,6 +78,15 @@ async function undelegate(from: string, caip2: string = CHAIN, key: TestKey = se
   return activity.result.ethUndelegate7702Result!.sendTransactionStatusId;
 }
 
+/**
+ * The receipt of a transaction the node has accepted. Even mining each transaction as it comes, Anvil may answer the
+ * send before the block holding it is stored, so a receipt asked for at once can be missing (it was once, in a
+ * fresh-clone CI run on a busy machine).
+ */
+function landed(hash: Hex) {
+  return node.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+}
+
 async function anvilCall(method: string, params: unknown[]): Promise<unknown> {
   return node.request({ method: method as never, params: params as never });
 }
@@ -124,7 +133,7 @@ describe('eth_send_raw_transaction', () => {
   it('broadcasts a transaction signed elsewhere; its hash is the node’s and the transfer lands', async () => {
     const before = await node.getBalance({ address: receiver });
     const transactionHash = await sendRaw(await outsiderTransfer(), CHAIN);
-    const receipt = await node.getTransactionReceipt({ hash: transactionHash });
+    const receipt = await landed(transactionHash);
     expect(receipt.status).toBe('success');
     expect(receipt.from).toBe(OUTSIDER.address.toLowerCase());
     expect(await node.getBalance({ address: receiver })).toBe(before + 1000n);
@@ -140,7 +149,7 @@ describe('eth_send_raw_transaction', () => {
       gas: 21_000n,
       gasPrice: parseGwei('10'),
     });
-    const receipt = await node.getTransactionReceipt({ hash: await sendRaw(legacy) });
+    const receipt = await landed(await sendRaw(legacy));
     expect([receipt.status, receipt.type]).toEqual(['success', 'legacy']);
   });
 
@@ -406,6 +415,6 @@ describe('policies', () => {
     await expect(undelegate(receiver, CHAIN, robot)).rejects.toThrow(/denied|DENY|policy/i);
     expect(await node.getBlockNumber()).toBe(blockBefore);
     const transactionHash = await sendRaw(await outsiderTransfer(), CHAIN, robot);
-    expect((await node.getTransactionReceipt({ hash: transactionHash })).status).toBe('success');
+    expect((await landed(transactionHash)).status).toBe('success');
   });
 });
