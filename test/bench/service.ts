@@ -26,6 +26,7 @@ import { createNodeStampSigner } from '../../src/node/stamp-backend';
 import { generateApiKeyPair } from '../../src/shared/crypto/keys';
 import { stampBody } from '../../src/shared/crypto/stamp';
 import { listProfiles, monotonicMicros, printNewProfiles, type ProfiledPhase, type ProfileWindow } from './cpu-profile';
+import { GC_TRACE_FLAG, GcTrace } from './gc-trace';
 import type { LoadWorkerInput, LoadWorkerMessage } from './service-load-worker';
 
 /** The budgets of docs/performance.md. */
@@ -109,19 +110,23 @@ function processCpuTicks(pid: number): number | undefined {
 /** Linux reports process CPU in USER_HZ ticks, 100 a second on every mainstream architecture. */
 const TICKS_PER_SECOND = 100;
 
-/** Starts the CLI (`npm run service`) on a file database and resolves with the info line it prints. */
+/**
+ * Starts the CLI (`npm run service`) on a file database and resolves with the info line it prints, and the trace of
+ * its collections (V8 writes those to stdout too, which is read to its end).
+ */
 export async function startServiceProcess(
   directory: string,
   rootPublicKey: string,
   profileDirectory: string | undefined,
   extraArguments: readonly string[] = [],
-): Promise<{ child: ServiceProcess; info: ServiceInfo }> {
+): Promise<{ child: ServiceProcess; info: ServiceInfo; gc: GcTrace }> {
   const profiling = profileDirectory === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', profileDirectory];
   const child = spawn(
     process.execPath,
     [
       '--import',
       'tsx',
+      GC_TRACE_FLAG,
       ...profiling,
       'src/service/cli.ts',
       '--db',
@@ -134,15 +139,14 @@ export async function startServiceProcess(
   );
   const stderr: string[] = [];
   child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk.toString('utf8')));
+  const gc = new GcTrace();
   const firstLine = await new Promise<string>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout });
-    lines.once('line', (line) => {
-      lines.close();
-      resolve(line);
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      if (!gc.take(line) && line.startsWith('{')) resolve(line);
     });
     child.once('exit', (code) => reject(new Error(`the service exited with ${code} before starting: ${stderr.join('')}`)));
   });
-  return { child, info: JSON.parse(firstLine) as ServiceInfo };
+  return { child, info: JSON.parse(firstLine) as ServiceInfo, gc };
 }
 
 export async function stopServiceProcess(child: ServiceProcess): Promise<void> {
@@ -260,7 +264,7 @@ export async function run(): Promise<ServiceBenchResult> {
   // Before the service starts: its start (compiling the TypeScript, starting its workers) takes a core for seconds.
   const verifyPerSecond = verifyBound();
   console.log(`node:crypto P-256 verify bound (one core, this process, measured before the service started): ${verifyPerSecond.toFixed(0)}/s`);
-  const { child, info } = await startServiceProcess(directory, stampPublicKeyOf({ publicKey: root.publicKey, curve: 'p256' }), profileDirectory);
+  const { child, info, gc } = await startServiceProcess(directory, stampPublicKeyOf({ publicKey: root.publicKey, curve: 'p256' }), profileDirectory);
   const profiled: ProfiledPhase[] = [];
   try {
     const queryLoad = { baseUrl: info.baseUrl, organizationId: info.organizationId, privateKey: root.privateKey, kind: 'query' as const };
@@ -273,6 +277,7 @@ export async function run(): Promise<ServiceBenchResult> {
       eventLoopMicrosPerRequest: queries.serviceCpuMicrosPerRequest,
     });
     report('stamped whoami queries', queries, Math.round(BUDGET_QUERIES_OF_VERIFY_BOUND * verifyPerSecond));
+    console.log(gc.describe(queries.window));
     const activityLoad = { ...queryLoad, kind: 'activity' as const, policyId: await createBenchPolicy(info, root.privateKey) };
     await runPhase(child.pid!, activityLoad, WARMUP_ACTIVITIES);
     const activities = await runPhase(child.pid!, activityLoad, ACTIVITIES);
@@ -283,6 +288,7 @@ export async function run(): Promise<ServiceBenchResult> {
       eventLoopMicrosPerRequest: activities.serviceCpuMicrosPerRequest,
     });
     report('activities (update_policy)', activities, BUDGET_ACTIVITIES_PER_SECOND);
+    console.log(gc.describe(activities.window));
     const queryRatio = queries.perSecond / verifyPerSecond;
     console.log(
       `budget (docs/performance.md): queries at ${queryRatio.toFixed(2)}× the verify bound (≥ ${BUDGET_QUERIES_OF_VERIFY_BOUND}×: ` +

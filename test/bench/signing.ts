@@ -139,7 +139,7 @@ export async function run(): Promise<SigningBenchResult> {
   // Before the service starts: its start (compiling the TypeScript, starting its workers) takes a core for seconds.
   const signBoundPerSecond = signBound();
   console.log(`node:crypto secp256k1 sign bound (one core, this process, measured before the service started): ${signBoundPerSecond.toFixed(0)}/s`);
-  const { child, info } = await startServiceProcess(directory, stampPublicKeyOf({ publicKey: root.publicKey, curve: 'p256' }), profileDirectory);
+  const { child, info, gc } = await startServiceProcess(directory, stampPublicKeyOf({ publicKey: root.publicKey, curve: 'p256' }), profileDirectory);
   let phases: Omit<SigningBenchResult, 'batchesByWorkers'>;
   const profiled: ProfiledPhase[] = [];
   try {
@@ -162,6 +162,7 @@ export async function run(): Promise<SigningBenchResult> {
       eventLoopMicrosPerRequest: privateKey.serviceCpuMicrosPerRequest,
     });
     print('sign_raw_payload with a private key', privateKey, signBoundPerSecond);
+    console.log(gc.describe(privateKey.window));
 
     const byAccount = { ...load, signWith: wallet.createWalletResult.addresses[0]! };
     await runPhase(child.pid!, byAccount, WARMUP_SIGNATURES);
@@ -173,6 +174,7 @@ export async function run(): Promise<SigningBenchResult> {
       eventLoopMicrosPerRequest: walletAccount.serviceCpuMicrosPerRequest,
     });
     print('sign_raw_payload with a wallet account', walletAccount, signBoundPerSecond);
+    console.log(gc.describe(walletAccount.window));
     phases = { privateKey, walletAccount, signBoundPerSecond };
   } finally {
     await stopServiceProcess(child);
