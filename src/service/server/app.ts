@@ -103,23 +103,24 @@ export function buildServer(deps: PipelineDeps, routes: RouteTable, options: Ser
   // Closing waits for every connection to end, and one whose request was still being answered would otherwise stay
   // open for its keep-alive timeout (72 s) after its answer: the answers given while closing end their connection.
   let closing = false;
-  // And the listener stays open until every request in flight is answered: meanwhile new connections are answered
-  // 503 (Fastify's return503OnClosing), so /health reads "shutting down", not "refused". A count, not a set of the
-  // responses: a set's dropped tables kept answered requests reachable to V8's young-generation collector, which then
-  // copied and promoted them (docs/performance.md, "Eighth round").
-  let inFlight = 0;
+  // And the listener stays open until the requests in flight when closing began are answered: meanwhile new
+  // connections are answered 503 (Fastify's return503OnClosing), so /health reads "shutting down", not "refused".
+  // Those are counted, not kept in a set: a set that every response passed through kept answered requests reachable
+  // to V8's young-generation collector, which copied and promoted them (docs/performance.md, "Eighth round").
+  let inFlightBeforeClosing = 0;
   let lastAnswered: (() => void) | undefined;
   const answered = (): void => {
-    inFlight -= 1;
-    if (inFlight === 0) lastAnswered?.();
+    inFlightBeforeClosing -= 1;
+    if (inFlightBeforeClosing === 0) lastAnswered?.();
   };
   app.server.on('request', (_request, response: ServerResponse) => {
-    inFlight += 1;
+    if (closing) return;
+    inFlightBeforeClosing += 1;
     response.once('close', answered);
   });
   app.addHook('preClose', async () => {
     closing = true;
-    if (inFlight > 0) await new Promise<void>((resolve) => (lastAnswered = resolve));
+    if (inFlightBeforeClosing > 0) await new Promise<void>((resolve) => (lastAnswered = resolve));
   });
   // Hooks on every request take Fastify's callback form: an async hook costs each request a promise and a microtask.
   app.addHook('onSend', (_request, reply, payload, done) => {
