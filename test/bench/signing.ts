@@ -26,12 +26,11 @@ import { createNodeStampSigner } from '../../src/node/stamp-backend';
 import { generateApiKeyPair } from '../../src/shared/crypto/keys';
 import { stampBody } from '../../src/shared/crypto/stamp';
 import { listProfiles, printNewProfiles, type ProfiledPhase } from './cpu-profile';
-import { runPhase, startServiceProcess, stopServiceProcess, type PhaseResult } from './service';
+import { runPhase, startServiceProcess, stopServiceProcess, WARMUP_ACTIVITIES, type PhaseResult } from './service';
 
 /** The budget of docs/performance.md: one signature per activity at half the sign bound or better. */
 const BUDGET_OF_SIGN_BOUND = 0.5;
 const SIGNATURES = 3_000;
-const WARMUP_SIGNATURES = 300;
 const SIGN_ROUNDS = 5_000;
 const PROFILE_TOP_FUNCTIONS = 30;
 /** sign_raw_payloads requests (each MAX_RAW_PAYLOADS signatures) per worker count, after one to start the workers. */
@@ -153,7 +152,7 @@ export async function run(): Promise<SigningBenchResult> {
     const load = { baseUrl: info.baseUrl, organizationId: info.organizationId, privateKey: root.privateKey, kind: 'sign' as const };
 
     const byKey = { ...load, signWith: keys.createPrivateKeysResultV2.privateKeys[0]!.privateKeyId };
-    await runPhase(child.pid!, byKey, WARMUP_SIGNATURES);
+    await runPhase(child.pid!, byKey, WARMUP_ACTIVITIES);
     const privateKey = await runPhase(child.pid!, byKey, SIGNATURES);
     profiled.push({
       label: 'private key',
@@ -165,7 +164,7 @@ export async function run(): Promise<SigningBenchResult> {
     console.log(gc.describe(privateKey.window));
 
     const byAccount = { ...load, signWith: wallet.createWalletResult.addresses[0]! };
-    await runPhase(child.pid!, byAccount, WARMUP_SIGNATURES);
+    await runPhase(child.pid!, byAccount, WARMUP_ACTIVITIES);
     const walletAccount = await runPhase(child.pid!, byAccount, SIGNATURES);
     profiled.push({
       label: 'wallet account',
