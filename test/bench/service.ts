@@ -37,7 +37,12 @@ const LOAD_WORKERS = 2;
 const IN_FLIGHT_PER_WORKER = 16;
 const QUERIES = 20_000;
 const ACTIVITIES = 5_000;
-const WARMUP_QUERIES = 2_000;
+/**
+ * As many as the phase measured: the phase after 2,000 ran 15 to 25% slower than the same phase run again right after
+ * it (docs/performance.md, "Eighth round"). The bench reports each warm-up's rate too, which is what a fresh service
+ * gives its first requests.
+ */
+const WARMUP_QUERIES = 20_000;
 /**
  * A fresh service's first thousand or so activities run slower than the ones after (docs/performance.md, "Eighth
  * round"): with 300 signatures ahead of each signing phase, whichever phase came first read about a tenth lower.
@@ -242,6 +247,15 @@ export function report(label: string, phase: PhaseResult, goal: number): void {
   }
 }
 
+/** The warm-up ahead of a phase, for what the service gives before it runs at its steady rate. */
+export function reportWarmUp(warmUp: PhaseResult): void {
+  const micros = warmUp.serviceCpuMicrosPerRequest;
+  console.log(
+    `  warm-up before it: ${warmUp.completed} requests at ${warmUp.perSecond.toFixed(0)}/s` +
+      (micros === undefined ? '' : `, ${micros.toFixed(0)} µs of event-loop CPU each`),
+  );
+}
+
 async function createBenchPolicy(info: ServiceInfo, privateKey: string): Promise<string> {
   const body = JSON.stringify({
     type: 'ACTIVITY_TYPE_CREATE_POLICY_V3',
@@ -272,7 +286,7 @@ export async function run(): Promise<ServiceBenchResult> {
   const profiled: ProfiledPhase[] = [];
   try {
     const queryLoad = { baseUrl: info.baseUrl, organizationId: info.organizationId, privateKey: root.privateKey, kind: 'query' as const };
-    await runPhase(child.pid!, queryLoad, WARMUP_QUERIES);
+    const queryWarmUp = await runPhase(child.pid!, queryLoad, WARMUP_QUERIES);
     const queries = await runPhase(child.pid!, queryLoad, QUERIES);
     profiled.push({
       label: 'whoami',
@@ -282,8 +296,9 @@ export async function run(): Promise<ServiceBenchResult> {
     });
     report('stamped whoami queries', queries, Math.round(BUDGET_QUERIES_OF_VERIFY_BOUND * verifyPerSecond));
     console.log(gc.describe(queries.window));
+    reportWarmUp(queryWarmUp);
     const activityLoad = { ...queryLoad, kind: 'activity' as const, policyId: await createBenchPolicy(info, root.privateKey) };
-    await runPhase(child.pid!, activityLoad, WARMUP_ACTIVITIES);
+    const activityWarmUp = await runPhase(child.pid!, activityLoad, WARMUP_ACTIVITIES);
     const activities = await runPhase(child.pid!, activityLoad, ACTIVITIES);
     profiled.push({
       label: 'update_policy',
@@ -293,6 +308,7 @@ export async function run(): Promise<ServiceBenchResult> {
     });
     report('activities (update_policy)', activities, BUDGET_ACTIVITIES_PER_SECOND);
     console.log(gc.describe(activities.window));
+    reportWarmUp(activityWarmUp);
     const queryRatio = queries.perSecond / verifyPerSecond;
     console.log(
       `budget (docs/performance.md): queries at ${queryRatio.toFixed(2)}× the verify bound (≥ ${BUDGET_QUERIES_OF_VERIFY_BOUND}×: ` +

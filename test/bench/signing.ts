@@ -26,7 +26,7 @@ import { createNodeStampSigner } from '../../src/node/stamp-backend';
 import { generateApiKeyPair } from '../../src/shared/crypto/keys';
 import { stampBody } from '../../src/shared/crypto/stamp';
 import { listProfiles, printNewProfiles, type ProfiledPhase } from './cpu-profile';
-import { runPhase, startServiceProcess, stopServiceProcess, WARMUP_ACTIVITIES, type PhaseResult } from './service';
+import { reportWarmUp, runPhase, startServiceProcess, stopServiceProcess, WARMUP_ACTIVITIES, type PhaseResult } from './service';
 
 /** The budget of docs/performance.md: one signature per activity at half the sign bound or better. */
 const BUDGET_OF_SIGN_BOUND = 0.5;
@@ -152,7 +152,7 @@ export async function run(): Promise<SigningBenchResult> {
     const load = { baseUrl: info.baseUrl, organizationId: info.organizationId, privateKey: root.privateKey, kind: 'sign' as const };
 
     const byKey = { ...load, signWith: keys.createPrivateKeysResultV2.privateKeys[0]!.privateKeyId };
-    await runPhase(child.pid!, byKey, WARMUP_ACTIVITIES);
+    const privateKeyWarmUp = await runPhase(child.pid!, byKey, WARMUP_ACTIVITIES);
     const privateKey = await runPhase(child.pid!, byKey, SIGNATURES);
     profiled.push({
       label: 'private key',
@@ -162,9 +162,10 @@ export async function run(): Promise<SigningBenchResult> {
     });
     print('sign_raw_payload with a private key', privateKey, signBoundPerSecond);
     console.log(gc.describe(privateKey.window));
+    reportWarmUp(privateKeyWarmUp);
 
     const byAccount = { ...load, signWith: wallet.createWalletResult.addresses[0]! };
-    await runPhase(child.pid!, byAccount, WARMUP_ACTIVITIES);
+    const walletAccountWarmUp = await runPhase(child.pid!, byAccount, WARMUP_ACTIVITIES);
     const walletAccount = await runPhase(child.pid!, byAccount, SIGNATURES);
     profiled.push({
       label: 'wallet account',
@@ -174,6 +175,7 @@ export async function run(): Promise<SigningBenchResult> {
     });
     print('sign_raw_payload with a wallet account', walletAccount, signBoundPerSecond);
     console.log(gc.describe(walletAccount.window));
+    reportWarmUp(walletAccountWarmUp);
     phases = { privateKey, walletAccount, signBoundPerSecond };
   } finally {
     await stopServiceProcess(child);
