@@ -38,7 +38,7 @@ const IN_FLIGHT_PER_WORKER = 16;
 const QUERIES = 20_000;
 const ACTIVITIES = 5_000;
 /**
- * As many as the phase measured: the phase after 2,000 ran 15 to 25% slower than the same phase run again right after
+ * As many as the phase measured: the phase after 2,000 ran 12 to 27% slower than the same phase run again right after
  * it (docs/performance.md, "Eighth round"). The bench reports each warm-up's rate too, which is what a fresh service
  * gives its first requests.
  */
