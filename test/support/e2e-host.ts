@@ -256,7 +256,12 @@ export async function startE2eHost({
     },
     async close() {
       services.activityFeeds.stop();
-      await new Promise<void>((done) => server.close(() => done()));
+      // The browser's context outlives this fixture, with its connections to the renderer's server: one whose load the
+      // test cut short (a navigation away) stays active, and close() alone waited for it until the test timed out.
+      await new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      });
       // Stop the embedded sandbox first: it holds the 'sandbox' key the next step deletes.
       await services.close();
       await forgetKeys(services);
