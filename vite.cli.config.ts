@@ -9,6 +9,7 @@
 import { chmod } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
+import { bundledTinySecp256k1Wasm } from './scripts/bundled-wasm.ts';
 
 const root = import.meta.dirname;
 const CLI_ENTRY = 'quorumkey';
@@ -33,7 +34,7 @@ function cliArtifacts(): Plugin {
 export default defineConfig({
   // Bundle every library except the native ones (the keychain's, pkcs11js): their binaries are found in node_modules.
   ssr: { noExternal: true },
-  plugins: [cliArtifacts()],
+  plugins: [cliArtifacts(), bundledTinySecp256k1Wasm()],
   build: {
     ssr: true,
     // The tests build their own copy elsewhere (test/support/cli-build-setup.ts), so a run never sees another's build.

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import ts from 'typescript';
 import { defineConfig, type Plugin } from 'vite';
+import { bundledTinySecp256k1Wasm } from './scripts/bundled-wasm.ts';
 
 const root = import.meta.dirname;
 const manifest = JSON.parse(readFileSync(resolve(root, 'sandbox/package.json'), 'utf8')) as { version: string };
@@ -36,7 +37,7 @@ export default defineConfig({
   define: { __QUORUMKEY_SANDBOX_VERSION__: JSON.stringify(manifest.version) },
   // Bundle every dependency: an install of the package fetches nothing else.
   ssr: { noExternal: true },
-  plugins: [declarations()],
+  plugins: [declarations(), bundledTinySecp256k1Wasm()],
   build: {
     ssr: true,
     outDir: resolve(root, 'sandbox/dist'),

@@ -11,6 +11,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build } from 'vite';
 import type { TestProject } from 'vitest/node';
+import { bundledTinySecp256k1Wasm } from '../../scripts/bundled-wasm';
 import { BUILT_WORKERS_SETTING } from '../../src/node/worker-entry';
 import type { BuiltEntryName } from './built-entries';
 
@@ -46,6 +47,7 @@ export async function buildEntries(outDir: string): Promise<void> {
     root: repo,
     logLevel: 'warn',
     ssr: { noExternal: true },
+    plugins: [bundledTinySecp256k1Wasm()],
     build: {
       ssr: true,
       outDir,

@@ -3,9 +3,14 @@
  * Enclave.withSigningKey opened, the only place a stored key is opened:
  * ECDSA (secp256k1, P-256) over a 32-byte digest, deterministic (RFC 6979) and low-S, with the recovery id that
  * Turnkey returns as `v`; Ed25519 over the message itself.
+ *
+ * secp256k1, the curve nearly every chain signs with, signs through tiny-secp256k1: Bitcoin Core's libsecp256k1
+ * built to WebAssembly, constant-time, about a third of noble's CPU for the same bytes (docs/performance.md, ninth
+ * round). It copies the key into its memory for the call and zeroes it there after.
  */
 import { p256 } from '@noble/curves/nist.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { signRecoverable } from 'tiny-secp256k1';
 import { bytesToHex } from '../../shared/crypto/encoding';
 import { QkError } from '../../shared/errors';
 import type { Curve } from './derivation';
@@ -32,16 +37,11 @@ export type RawSignature = { r: string; s: string; v: string };
 
 const SCALAR_LENGTH = 32;
 
-function ecdsaCurve(curve: Curve) {
-  if (curve === 'CURVE_SECP256K1') return secp256k1;
-  if (curve === 'CURVE_P256') return p256;
-  throw new QkError('CURVE_UNSUPPORTED', `${curve} does not sign ECDSA digests`, { curve });
-}
-
 /**
- * Each ECDSA signature multiplies the base point by its nonce, which the library blinds to 384 bits. Windows of 8
+ * A noble ECDSA signature multiplies the base point by its nonce, which the library blinds to 384 bits. Windows of 8
  * bits instead of its default 6 take that multiply from 65 additions to 49, about a fifth of a signature; each
- * curve's table (about 1 MB) is built on a thread's first signature with it. The signing workers call this at start.
+ * curve's table (about 1 MB) is built on a thread's first signature with it. secp256k1's serves the PSBT inputs that
+ * @scure/btc-signer signs with noble. The signing workers call this at start.
  */
 export function widenBasePointTables(): void {
   secp256k1.Point.BASE.precompute(8);
@@ -51,9 +51,13 @@ export function widenBasePointTables(): void {
 /** Signs a 32-byte digest as is (no further hashing). */
 export function signDigest(key: SigningKey, digest: Uint8Array): EcdsaSignature {
   if (digest.length !== SCALAR_LENGTH) throw new QkError('INTERNAL', `an ECDSA digest is ${SCALAR_LENGTH} bytes, got ${digest.length}`);
-  const curve = ecdsaCurve(key.curve);
+  if (key.curve === 'CURVE_SECP256K1') {
+    const { signature, recoveryId } = signRecoverable(digest, key.secret);
+    return { r: signature.slice(0, SCALAR_LENGTH), s: signature.slice(SCALAR_LENGTH), recovery: recoveryId };
+  }
+  if (key.curve !== 'CURVE_P256') throw new QkError('CURVE_UNSUPPORTED', `${key.curve} does not sign ECDSA digests`, { curve: key.curve });
   // The recovered format is the recovery id, then r and s: read as it is, not parsed into a Signature and written again.
-  const recovered = curve.sign(digest, key.secret, { prehash: false, lowS: true, format: 'recovered' });
+  const recovered = p256.sign(digest, key.secret, { prehash: false, lowS: true, format: 'recovered' });
   return { r: recovered.slice(1, 1 + SCALAR_LENGTH), s: recovered.slice(1 + SCALAR_LENGTH), recovery: recovered[0]! };
 }
 

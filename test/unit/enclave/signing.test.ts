@@ -1,7 +1,8 @@
 /**
- * The signing workers' ECDSA signatures (issue 38): the workers multiply with wider base-point tables and read the
- * library's recovered format as it is, and still sign byte for byte what the library's plain `sign` signs with its
- * default tables (this process does not widen them): the same RFC 6979 nonce, low-S, the same recovery id.
+ * The signing workers' ECDSA signatures (issue 38): the workers sign secp256k1 with libsecp256k1 (tiny-secp256k1) and
+ * P-256 with noble's wider base-point tables, reading its recovered format as it is, and still sign byte for byte what
+ * noble's plain `sign` signs with its default tables (this process does not widen them): the same RFC 6979 nonce,
+ * low-S, the same recovery id.
  */
 import { p256 } from '@noble/curves/nist.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
