@@ -5,12 +5,12 @@
 import { parentPort } from 'node:worker_threads';
 import { lowerThisThreadPriority } from '../../node/thread-priority';
 import { answer, type SigningRequest } from './signing-jobs';
-import { widenBasePointTables } from './signing';
+import { prepareSigningThread } from './signing';
 
 /** Nice values below the service's own; measured against 10 (the same) and 0 (worse) in the signing bench. */
 const SIGNING_PRIORITY_STEPS = 5;
 
-widenBasePointTables();
+prepareSigningThread();
 // The event loop is the serial part of every request, and holds the write lock while it runs a transaction: under
 // load it should not wait for a core behind a signature, which only its own request waits for. A little lower, not
 // the lowest: signatures still get their share beside the machine's other programs.

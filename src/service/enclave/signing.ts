@@ -10,7 +10,7 @@
  */
 import { p256 } from '@noble/curves/nist.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { signRecoverable } from 'tiny-secp256k1';
+import { __initializeContext as randomizeSecp256k1Context, signRecoverable } from 'tiny-secp256k1';
 import { bytesToHex } from '../../shared/crypto/encoding';
 import { QkError } from '../../shared/errors';
 import type { Curve } from './derivation';
@@ -38,12 +38,16 @@ export type RawSignature = { r: string; s: string; v: string };
 const SCALAR_LENGTH = 32;
 
 /**
- * A noble ECDSA signature multiplies the base point by its nonce, which the library blinds to 384 bits. Windows of 8
- * bits instead of its default 6 take that multiply from 65 additions to 49, about a fifth of a signature; each
- * curve's table (about 1 MB) is built on a thread's first signature with it. secp256k1's serves the PSBT inputs that
- * @scure/btc-signer signs with noble. The signing workers call this at start.
+ * Readies a signing worker's thread, once at its start:
+ * - libsecp256k1's context gets its blinding seed from node:crypto's random bytes. Left alone, tiny-secp256k1 seeds
+ *   it on the first signature from a generator seeded by a stack address, which WebAssembly makes predictable.
+ * - A noble ECDSA signature multiplies the base point by its nonce, which the library blinds to 384 bits. Windows of
+ *   8 bits instead of its default 6 take that multiply from 65 additions to 49, about a fifth of a signature; each
+ *   curve's table (about 1 MB) is built on a thread's first signature with it. P-256 signs with noble, and so do the
+ *   PSBT inputs that @scure/btc-signer signs on secp256k1.
  */
-export function widenBasePointTables(): void {
+export function prepareSigningThread(): void {
+  randomizeSecp256k1Context();
   secp256k1.Point.BASE.precompute(8);
   p256.Point.BASE.precompute(8);
 }
