@@ -168,23 +168,26 @@ export const policiesFamily: Family = {
       execute(ctx, params) {
         const policy = requirePolicy(ctx, params.policyId);
         const name = params.policyName ?? policy.name;
-        requireUniqueName(ctx.store, ctx.organizationId, name, policy.id);
-        ctx.store.policies.update({
-          ...policy,
-          name,
-          effect: params.policyEffect ?? policy.effect,
-          condition:
-            params.policyCondition === undefined
-              ? policy.condition
-              : checkExpression(params.policyCondition, 'condition', 'parameters.policyCondition'),
-          consensus:
-            params.policyConsensus === undefined
-              ? policy.consensus
-              : checkExpression(params.policyConsensus, 'consensus', 'parameters.policyConsensus'),
-          time: params.time === undefined ? policy.time : checkExpression(params.time, 'time', 'parameters.time'),
-          notes: params.policyNotes ?? policy.notes,
-          now: ctx.now,
-        });
+        if (name !== policy.name) requireUniqueName(ctx.store, ctx.organizationId, name, policy.id);
+        ctx.store.policies.update(
+          {
+            ...policy,
+            name,
+            effect: params.policyEffect ?? policy.effect,
+            condition:
+              params.policyCondition === undefined
+                ? policy.condition
+                : checkExpression(params.policyCondition, 'condition', 'parameters.policyCondition'),
+            consensus:
+              params.policyConsensus === undefined
+                ? policy.consensus
+                : checkExpression(params.policyConsensus, 'consensus', 'parameters.policyConsensus'),
+            time: params.time === undefined ? policy.time : checkExpression(params.time, 'time', 'parameters.time'),
+            notes: params.policyNotes ?? policy.notes,
+            now: ctx.now,
+          },
+          policy,
+        );
         return { policyId: policy.id };
       },
     },

@@ -71,12 +71,18 @@ export class PolicyRepository {
     return row === undefined ? 0 : integer(row, 'n');
   }
 
-  update(policy: Omit<PolicyRecord, 'createdAt' | 'updatedAt'> & { now: number }): void {
+  /**
+   * Writes the policy's fields over those of the row read as `previous`. The name is written only when it changes:
+   * SQLite rewrites an index entry whenever its column is SET, to the same value too, and each page written is a WAL frame.
+   */
+  update(policy: Omit<PolicyRecord, 'createdAt' | 'updatedAt'> & { now: number }, previous: Pick<PolicyRecord, 'name'>): void {
+    const { name, ...unindexed } = columnsOf(policy);
+    const renamed = name !== previous.name;
     this.connection.run(
-      `UPDATE policies SET name = :name, effect = :effect, condition = :condition, consensus = :consensus,
+      `UPDATE policies SET ${renamed ? 'name = :name, ' : ''}effect = :effect, condition = :condition, consensus = :consensus,
               time = :time, notes = :notes, updated_at = :now
        WHERE id = :id AND organization_id = :organizationId`,
-      columnsOf(policy),
+      renamed ? { name, ...unindexed } : unindexed,
     );
   }
 
