@@ -39,6 +39,15 @@ function modeOf(path: string): string {
 function versionsOf(connection: Connection): number[] {
   return connection.all('SELECT version FROM schema_migrations ORDER BY version').map((row) => integer(row, 'version'));
 }
+/** Every row of `tables`, with the rowids that order them. */
+function rowsOf(connection: Connection, tables: readonly string[]): Record<string, Record<string, unknown>[]> {
+  return Object.fromEntries(tables.map((table) => [table, connection.all(`SELECT rowid AS row_id, * FROM ${table} ORDER BY rowid`)]));
+}
+function indexesOf(connection: Connection, table: string): string[] {
+  return connection
+    .all("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = :table ORDER BY name", { table })
+    .map((row) => String(row.name));
+}
 function tablesOf(connection: Connection): string[] {
   return connection.all("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").map((row) => String(row.name));
 }
@@ -111,6 +120,163 @@ describe('migrations', () => {
   });
 
   const migration = (version: number): Migration => ({ version, name: `table ${version}`, sql: `CREATE TABLE t${version} (x)` });
+
+  /** A database at version 20 holding three activities; returns them, and the votes (in order) of the second. */
+  function databaseAtVersion20(path: string): { organizationId: string; activityIds: string[]; voteIds: string[]; old: Connection } {
+    const old = openConnection(path);
+    applyMigrations(
+      old,
+      migrations.filter((migration) => migration.version <= 20),
+    );
+    const organizationId = randomUUID();
+    old.run("INSERT INTO organizations (id, name, root_quorum_threshold, created_at, updated_at) VALUES (:id, 'kept', 1, 1, 1)", {
+      id: organizationId,
+    });
+    // Seqs with a gap (an activity deleted) and votes whose rowids run against their ids' order.
+    const activityIds = [randomUUID(), randomUUID(), randomUUID()];
+    activityIds.forEach((id, index) =>
+      old.run(
+        `INSERT INTO activities (seq, id, organization_id, type, status, fingerprint, body, intent, proposer_user_id, created_at, updated_at)
+         VALUES (:seq, :id, :organizationId, 'ACTIVITY_TYPE_CREATE_POLICY_V3', 'ACTIVITY_STATUS_CONSENSUS_NEEDED', :fingerprint, '{}', '{}', 'u', 1, 1)`,
+        { seq: [3, 7, 8][index]!, id, organizationId, fingerprint: `f${index}` },
+      ),
+    );
+    const voteIds = ['c', 'b', 'a'];
+    voteIds.forEach((voteId, index) =>
+      old.run(
+        `INSERT INTO votes (id, activity_id, user_id, selection, message, public_key, signature, scheme, credential_id, credential_type, created_at)
+         VALUES (:voteId, :activityId, :voteId, 'VOTE_SELECTION_APPROVED', 'm', 'k', 's', 'SIGNATURE_SCHEME_TK_API_P256', 'c', 'API_KEY', :createdAt)`,
+        { voteId, activityId: activityIds[1]!, createdAt: 10 + index },
+      ),
+    );
+    return { organizationId, activityIds, voteIds, old };
+  }
+
+  function insertEvaluation(connection: Connection, activityId: string, voteId: string, createdAt: number): void {
+    connection.run(
+      `INSERT INTO policy_evaluations (id, activity_id, vote_id, outcomes, created_at) VALUES (:id, :activityId, :voteId, :outcomes, :createdAt)`,
+      { id: `e-${voteId}`, activityId, voteId, outcomes: JSON.stringify([{ policyId: `p-${voteId}`, outcome: 'OUTCOME_ALLOW' }]), createdAt },
+    );
+  }
+
+  it('version 21 rebuilds the activity records without AUTOINCREMENT or id indexes, evaluations kept with their votes, every row, seq and order kept', () => {
+    const path = newPath();
+    const { organizationId, activityIds, voteIds, old } = databaseAtVersion20(path);
+    // The first and last votes asked the policy engine; the middle one (a rejection, say) did not.
+    insertEvaluation(old, activityIds[1]!, 'a', 12);
+    insertEvaluation(old, activityIds[1]!, 'c', 10);
+    old.run(
+      `INSERT INTO mfa_requirements (activity_id, user_id, mfa_policy_id, required_methods, presented_methods, satisfied, created_at, updated_at)
+       VALUES (:activityId, 'a', 'p', '[]', '[]', 0, 1, 1)`,
+      { activityId: activityIds[2]! },
+    );
+    old.run(`INSERT INTO app_proofs (activity_id, scheme, public_key, proof_payload, signature) VALUES (:activityId, 's', 'k', 'p', 'g')`, {
+      activityId: activityIds[0]!,
+    });
+    const rowsBefore = rowsOf(old, ['activities', 'votes', 'mfa_requirements', 'app_proofs']);
+    old.close();
+
+    const store = openStore(path);
+    const connection = store.read.connection;
+    expect(versionsOf(connection)).toEqual(migrations.map((migration) => migration.version));
+    const rowsAfter = rowsOf(connection, ['activities', 'votes', 'mfa_requirements', 'app_proofs']);
+    expect(rowsAfter).toEqual({
+      ...rowsBefore,
+      votes: rowsBefore.votes!.map((vote) => ({
+        ...vote,
+        policy_evaluation_id: vote.id === 'b' ? null : `e-${String(vote.id)}`,
+        policy_outcomes: vote.id === 'b' ? null : `[{"policyId":"p-${String(vote.id)}","outcome":"OUTCOME_ALLOW"}]`,
+      })),
+    });
+    // Listed in the order their votes were cast, as they were listed in the order they were recorded.
+    expect(store.read.activities.policyEvaluations(activityIds[1]!)).toEqual(
+      ['c', 'a'].map((voteId) => ({
+        id: `e-${voteId}`,
+        activityId: activityIds[1]!,
+        voteId,
+        outcomes: [{ policyId: `p-${voteId}`, outcome: 'OUTCOME_ALLOW' }],
+        createdAt: 10 + voteIds.indexOf(voteId),
+      })),
+    );
+    expect(tablesOf(connection)).not.toContain('policy_evaluations');
+    expect(connection.all("SELECT name FROM sqlite_sequence WHERE name = 'activities'")).toEqual([]);
+    expect(indexesOf(connection, 'votes')).toEqual(['votes_activity']);
+    expect(indexesOf(connection, 'activities')).toEqual([
+      'activities_organization',
+      'sqlite_autoindex_activities_1',
+      'sqlite_autoindex_activities_2',
+    ]);
+    expect(connection.get('PRAGMA foreign_keys')).toEqual({ foreign_keys: 1 });
+    // The references still hold and still cascade.
+    expect(connection.all('PRAGMA foreign_key_check')).toEqual([]);
+    const writer = new Connection(path);
+    cleanups.push(() => writer.close());
+    writer.run('DELETE FROM organizations WHERE id = :id', { id: organizationId });
+    expect(Object.values(rowsOf(writer, ['activities', 'votes', 'mfa_requirements', 'app_proofs'])).flat()).toEqual([]);
+  });
+
+  it('version 21 refuses, changing nothing, a policy evaluation it cannot keep with its vote', () => {
+    for (const [case_, evaluate] of [
+      ['no such vote', (old, activityIds) => insertEvaluation(old, activityIds[1]!, 'z', 10)],
+      ['another activity', (old, activityIds) => insertEvaluation(old, activityIds[0]!, 'c', 10)],
+      ['another time', (old, activityIds) => insertEvaluation(old, activityIds[1]!, 'c', 99)],
+      [
+        'two for one vote',
+        (old, activityIds) => {
+          insertEvaluation(old, activityIds[1]!, 'c', 10);
+          old.run(`UPDATE policy_evaluations SET id = 'first'`);
+          insertEvaluation(old, activityIds[1]!, 'c', 10);
+        },
+      ],
+    ] as const satisfies readonly (readonly [string, (old: Connection, activityIds: string[]) => void])[]) {
+      const path = newPath();
+      const { activityIds, old } = databaseAtVersion20(path);
+      evaluate(old, activityIds);
+      const before = rowsOf(old, ['activities', 'votes', 'policy_evaluations']);
+      expect(
+        thrown(() => applyMigrations(old, migrations)),
+        case_,
+      ).toMatchObject({
+        code: 'INTERNAL',
+        message: expect.stringMatching(/^database migration 21 \(.*\) failed: .*CHECK constraint failed: every_policy_evaluation_is_one_votes$/),
+      });
+      expect(versionsOf(old), case_).toEqual(migrations.filter((migration) => migration.version <= 20).map((migration) => migration.version));
+      expect(rowsOf(old, ['activities', 'votes', 'policy_evaluations']), case_).toEqual(before);
+      expect(old.get('PRAGMA foreign_keys'), case_).toEqual({ foreign_keys: 1 });
+    }
+  });
+
+  it('runs a migration that rebuilds a referenced table with foreign keys off, and refuses one that leaves a reference dangling', () => {
+    const connection = openConnection(newPath());
+    applyMigrations(connection, [
+      {
+        version: 1,
+        name: 'parent and child',
+        sql: 'CREATE TABLE parent (id TEXT PRIMARY KEY); CREATE TABLE child (parent_id TEXT REFERENCES parent(id) ON DELETE CASCADE);',
+      },
+    ]);
+    connection.run("INSERT INTO parent (id) VALUES ('p')");
+    connection.run("INSERT INTO child (parent_id) VALUES ('p')");
+    const rebuild = (version: number, kept: string): Migration => ({
+      version,
+      name: `parent rebuilt, keeping ${kept}`,
+      rebuildsReferencedTables: true,
+      sql: `CREATE TABLE parent_rebuilt (id TEXT PRIMARY KEY); INSERT INTO parent_rebuilt SELECT id FROM parent WHERE id = '${kept}';
+            DROP TABLE parent; ALTER TABLE parent_rebuilt RENAME TO parent;`,
+    });
+    const list: Migration[] = [{ version: 1, name: 'parent and child', sql: '' }];
+    applyMigrations(connection, [...list, rebuild(2, 'p')]);
+    expect(connection.all('SELECT parent_id FROM child')).toEqual([{ parent_id: 'p' }]);
+    expect(thrown(() => applyMigrations(connection, [...list, rebuild(2, 'p'), rebuild(3, 'nothing')]))).toMatchObject({
+      code: 'INTERNAL',
+      message: expect.stringContaining(
+        'database migration 3 (parent rebuilt, keeping nothing) failed: Error: 1 rows would reference rows that do not exist',
+      ),
+    });
+    expect(versionsOf(connection)).toEqual([1, 2]);
+    expect(connection.all('SELECT id FROM parent')).toEqual([{ id: 'p' }]);
+    expect(connection.get('PRAGMA foreign_keys')).toEqual({ foreign_keys: 1 });
+  });
 
   it('refuses a migration below the newest applied one that was never applied, and applies nothing', () => {
     const connection = openConnection(newPath());

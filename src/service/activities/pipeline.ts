@@ -36,7 +36,7 @@ import { rpcStatusOf } from '../server/errors';
 import type { Repositories, Store } from '../store';
 import type { OrganizationRecord } from '../store/organizations';
 import { ConnectionMemo, deepFrozen } from '../store/table-memo';
-import type { ActivityRecord, VoteRecord, VoteSelection } from '../store/activities';
+import type { ActivityRecord, PolicyEvaluation, VoteRecord, VoteSelection } from '../store/activities';
 import type {
   ActingUser,
   ActivityContext,
@@ -311,8 +311,7 @@ export async function submitActivity(
     };
     let recorded = tx.activities.insert(record);
     const proposal = vote(deps, record.id, actor, 'VOTE_SELECTION_APPROVED', message, now);
-    tx.activities.insertVote(proposal);
-    recordEvaluations(session, record.id, proposal.id, authorization);
+    tx.activities.insertVote(proposal, evaluationOf(session, authorization));
     let stepsRan = false;
     // The proposer's MFA comes first: nothing runs, and no one else votes, while it waits (docs/service.md#mfa-policies).
     // A parent organization's user cannot approve here, so its proposal is not held to it.
@@ -428,17 +427,14 @@ async function authorizeParentProposal(
 }
 
 /**
- * Keeps what the policy engine decided for this vote (get_policy_evaluations): the outcome of every policy that
+ * What the policy engine decided for a vote, kept with it (get_policy_evaluations): the outcome of every policy that
  * applied; policies whose condition did not match the activity have no outcome on the wire.
  */
-function recordEvaluations(session: Session, activityId: string, voteId: string, authorization: Authorization): void {
-  session.tx.activities.insertPolicyEvaluation({
+function evaluationOf(session: Session, authorization: Authorization): PolicyEvaluation {
+  return {
     id: session.deps.newId(),
-    activityId,
-    voteId,
     outcomes: authorization.evaluations.filter((evaluation) => evaluation.outcome !== 'OUTCOME_NOT_APPLICABLE'),
-    createdAt: session.now,
-  });
+  };
 }
 
 function organizationMismatch(organization: OrganizationRecord, actor: Actor): QkError {
@@ -576,7 +572,7 @@ async function castVote(session: Session, target: ActivityRecord, actor: Actor, 
     const approvals = votesNow.filter((v) => !awaitedNow.has(v.userId));
     const authorization = await authorize({ ...request, approvers: currentApprovers(tx, approvals, now) });
     if (authorization.decision === 'deny') throw denialError(authorization, target.type);
-    recordEvaluations(session, target.id, cast.id, authorization);
+    tx.activities.recordPolicyEvaluation(target.id, cast.id, evaluationOf(session, authorization));
     if (authorization.decision === 'allow') {
       const proposerVote = votes.find((v) => v.userId === target.proposerUserId)!;
       const proposer: ActingUser = {

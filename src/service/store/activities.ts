@@ -1,3 +1,4 @@
+import { QkError } from '../../shared/errors';
 import { type Connection, type Params, type Row, integer, optionalText, text } from './connection';
 
 export type ActivityStatus =
@@ -29,11 +30,15 @@ export interface ActivityRecord {
 }
 
 /** What the policy engine decided when a vote asked it: each policy's outcome. */
-export interface PolicyEvaluationRecord {
+export interface PolicyEvaluation {
   id: string;
+  outcomes: { policyId: string; outcome: string }[];
+}
+
+/** A vote's policy evaluation, with the vote it is kept with (and whose time it has). */
+export interface PolicyEvaluationRecord extends PolicyEvaluation {
   activityId: string;
   voteId: string;
-  outcomes: { policyId: string; outcome: string }[];
   createdAt: number;
 }
 
@@ -205,13 +210,18 @@ export class ActivityRepository {
     return rows.map(toActivity);
   }
 
-  insertVote(vote: VoteRecord): void {
+  /** Records `vote`, with the policy evaluation it asked for if that is known already. */
+  insertVote(vote: VoteRecord, evaluation?: PolicyEvaluation): void {
     this.connection.run(
       `INSERT INTO votes (id, activity_id, user_id, selection, message, public_key, signature, scheme, credential_id,
-                          credential_type, created_at)
+                          credential_type, created_at, policy_evaluation_id, policy_outcomes)
        VALUES (:id, :activityId, :userId, :selection, :message, :publicKey, :signature, :scheme, :credentialId,
-               :credentialType, :createdAt)`,
-      { ...vote },
+               :credentialType, :createdAt, :evaluationId, :outcomes)`,
+      {
+        ...vote,
+        evaluationId: evaluation?.id ?? null,
+        outcomes: evaluation === undefined ? null : JSON.stringify(evaluation.outcomes),
+      },
     );
   }
 
@@ -226,29 +236,32 @@ export class ActivityRepository {
     return row === undefined ? 0 : integer(row, 'n');
   }
 
-  insertPolicyEvaluation(evaluation: PolicyEvaluationRecord): void {
-    this.connection.run(
-      `INSERT INTO policy_evaluations (id, activity_id, vote_id, outcomes, created_at)
-       VALUES (:id, :activityId, :voteId, :outcomes, :createdAt)`,
-      {
-        id: evaluation.id,
-        activityId: evaluation.activityId,
-        voteId: evaluation.voteId,
-        outcomes: JSON.stringify(evaluation.outcomes),
-        createdAt: evaluation.createdAt,
-      },
+  /** Keeps the policy evaluation a vote recorded earlier in this transaction asked for. */
+  recordPolicyEvaluation(activityId: string, voteId: string, evaluation: PolicyEvaluation): void {
+    const changed = this.connection.run(
+      `UPDATE votes SET policy_evaluation_id = :evaluationId, policy_outcomes = :outcomes
+        WHERE activity_id = :activityId AND id = :voteId AND policy_evaluation_id IS NULL`,
+      { activityId, voteId, evaluationId: evaluation.id, outcomes: JSON.stringify(evaluation.outcomes) },
     );
+    if (changed !== 1)
+      throw new QkError('INTERNAL', `vote ${voteId} of activity ${activityId} is not recorded, or has its policy evaluation already`);
   }
 
-  /** Oldest first. */
+  /** Oldest first: the order of the votes that asked for them. */
   policyEvaluations(activityId: string): PolicyEvaluationRecord[] {
-    return this.connection.all('SELECT * FROM policy_evaluations WHERE activity_id = :activityId ORDER BY seq', { activityId }).map((row) => ({
-      id: text(row, 'id'),
-      activityId: text(row, 'activity_id'),
-      voteId: text(row, 'vote_id'),
-      outcomes: JSON.parse(text(row, 'outcomes')) as PolicyEvaluationRecord['outcomes'],
-      createdAt: integer(row, 'created_at'),
-    }));
+    return this.connection
+      .all(
+        `SELECT policy_evaluation_id, policy_outcomes, id, created_at FROM votes
+          WHERE activity_id = :activityId AND policy_evaluation_id IS NOT NULL ORDER BY rowid`,
+        { activityId },
+      )
+      .map((row) => ({
+        id: text(row, 'policy_evaluation_id'),
+        activityId,
+        voteId: text(row, 'id'),
+        outcomes: JSON.parse(text(row, 'policy_outcomes')) as PolicyEvaluationRecord['outcomes'],
+        createdAt: integer(row, 'created_at'),
+      }));
   }
 
   votes(activityId: string): VoteRecord[] {

@@ -436,19 +436,45 @@ export function applyMigrations(connection: Connection, list: readonly Migration
   }
   for (const migration of list) {
     if (applied.has(migration.version)) continue;
-    connection.exec('BEGIN IMMEDIATE');
-    try {
-      connection.exec(migration.sql);
-      connection.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (:version, :name, :now)', {
-        version: migration.version,
-        name: migration.name,
-        now: Date.now(),
-      });
-      connection.exec('COMMIT');
-    } catch (error) {
-      connection.exec('ROLLBACK');
-      throw new QkError('INTERNAL', `database migration ${migration.version} (${migration.name}) failed: ${String(error)}`);
+    if (!migration.rebuildsReferencedTables) {
+      applyMigration(connection, migration);
+      continue;
     }
+    // SQLite reads this pragma only outside a transaction.
+    connection.exec('PRAGMA foreign_keys = OFF');
+    try {
+      applyMigration(connection, migration);
+    } finally {
+      connection.exec('PRAGMA foreign_keys = ON');
+    }
+  }
+}
+
+/** Applies `migration` and records it, in one transaction. */
+function applyMigration(connection: Connection, migration: Migration): void {
+  connection.exec('BEGIN IMMEDIATE');
+  try {
+    connection.exec(migration.sql);
+    if (migration.rebuildsReferencedTables) refuseDanglingReferences(connection);
+    connection.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (:version, :name, :now)', {
+      version: migration.version,
+      name: migration.name,
+      now: Date.now(),
+    });
+    connection.exec('COMMIT');
+  } catch (error) {
+    connection.exec('ROLLBACK');
+    throw new QkError('INTERNAL', `database migration ${migration.version} (${migration.name}) failed: ${String(error)}`);
+  }
+}
+
+function refuseDanglingReferences(connection: Connection): void {
+  const dangling = connection.all('PRAGMA foreign_key_check');
+  if (dangling.length > 0) {
+    const first = dangling[0]!;
+    throw new Error(
+      `${dangling.length} rows would reference rows that do not exist (the first: rowid ${String(first.rowid)} of ${String(first.table)}, referencing ${String(first.parent)})`,
+    );
   }
 }
 

@@ -32,6 +32,11 @@ export interface Migration {
   readonly version: number;
   readonly name: string;
   readonly sql: string;
+  /**
+   * The migration rebuilds a table other tables reference: it runs with foreign keys off (dropping the old table
+   * would otherwise cascade to every referencing row), and must leave no reference dangling (checked before COMMIT).
+   */
+  readonly rebuildsReferencedTables?: true;
 }
 
 export const migrations: readonly Migration[] = [
@@ -254,4 +259,75 @@ export const migrations: readonly Migration[] = [
   { version: 18, name: 'MFA policies of users, and the requirements their approvals raised', sql: MFA_POLICIES_SQL },
   { version: 19, name: 'secrets, sealed as private keys are; import targets also serve secrets', sql: SECRETS_SQL + IMPORT_TARGETS_FOR_SECRETS_SQL },
   { version: 20, name: 'stored credentials: OAuth 2.0 clients and fiat on-ramp keys', sql: OAUTH2_CREDENTIALS_SQL + FIAT_ON_RAMP_CREDENTIALS_SQL },
+  {
+    version: 21,
+    name: 'activity records: no AUTOINCREMENT counter, no index on vote ids, policy evaluations kept with their votes',
+    // Each B-tree an activity's transaction writes is a WAL frame at its COMMIT, and an index on random ids a random
+    // page at each checkpoint. Activities keep their order by seq (a new row gets the largest seq plus one) without
+    // sqlite_sequence; nothing looks a vote up by its id; and a policy evaluation, recorded with the vote that asked for
+    // it (at most one a vote, in its transaction, at its time), is two columns of that vote rather than a table with
+    // two indexes. Rows keep their seq and rowid, so every order is unchanged.
+    rebuildsReferencedTables: true,
+    sql: `
+      CREATE TABLE activities_rebuilt (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        type TEXT NOT NULL,
+        status TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        body TEXT NOT NULL,
+        intent TEXT NOT NULL,
+        result TEXT,
+        failure TEXT,
+        proposer_user_id TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        UNIQUE (organization_id, fingerprint)
+      );
+      INSERT INTO activities_rebuilt SELECT seq, id, organization_id, type, status, fingerprint, body, intent, result,
+                                            failure, proposer_user_id, created_at, updated_at
+                                       FROM activities ORDER BY seq;
+      DROP TABLE activities;
+      ALTER TABLE activities_rebuilt RENAME TO activities;
+      CREATE INDEX activities_organization ON activities(organization_id, seq);
+
+      CREATE TABLE votes_rebuilt (
+        id TEXT NOT NULL,
+        activity_id TEXT NOT NULL REFERENCES activities(id) ON DELETE CASCADE,
+        user_id TEXT NOT NULL,
+        selection TEXT NOT NULL CHECK (selection IN ('VOTE_SELECTION_APPROVED', 'VOTE_SELECTION_REJECTED')),
+        message TEXT NOT NULL,
+        public_key TEXT NOT NULL,
+        signature TEXT NOT NULL,
+        scheme TEXT NOT NULL,
+        credential_id TEXT NOT NULL,
+        credential_type TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        -- What the policy engine decided when this vote asked it (get_policy_evaluations); NULL if it asked nothing.
+        policy_evaluation_id TEXT,
+        policy_outcomes TEXT,
+        CHECK ((policy_evaluation_id IS NULL) = (policy_outcomes IS NULL))
+      );
+      -- An evaluation that is not one vote's, in its activity and at its time, would be lost: the migration fails instead.
+      CREATE TEMP TABLE evaluations_without_their_vote (
+        count INTEGER CONSTRAINT every_policy_evaluation_is_one_votes CHECK (count = 0)
+      );
+      INSERT INTO evaluations_without_their_vote
+           SELECT (SELECT count(*) FROM policy_evaluations e
+                    WHERE NOT EXISTS (SELECT 1 FROM votes v
+                                       WHERE v.id = e.vote_id AND v.activity_id = e.activity_id AND v.created_at = e.created_at))
+                + (SELECT count(*) FROM (SELECT vote_id FROM policy_evaluations GROUP BY vote_id HAVING count(*) > 1));
+      DROP TABLE evaluations_without_their_vote;
+      INSERT INTO votes_rebuilt (rowid, id, activity_id, user_id, selection, message, public_key, signature, scheme,
+                                 credential_id, credential_type, created_at, policy_evaluation_id, policy_outcomes)
+           SELECT v.rowid, v.id, v.activity_id, v.user_id, v.selection, v.message, v.public_key, v.signature, v.scheme,
+                  v.credential_id, v.credential_type, v.created_at, e.id, e.outcomes
+             FROM votes v LEFT JOIN policy_evaluations e ON e.vote_id = v.id ORDER BY v.rowid;
+      DROP TABLE votes;
+      ALTER TABLE votes_rebuilt RENAME TO votes;
+      CREATE INDEX votes_activity ON votes(activity_id, user_id);
+      DROP TABLE policy_evaluations;
+    `,
+  },
 ];
