@@ -128,6 +128,30 @@ describe('policies', () => {
     expect(again.body.activity.failure.details[0].turnkeyErrorCode).toBe('NOT_FOUND');
   });
 
+  it("renames a policy, keeps a name given again, and refuses a rename to another policy's name", async () => {
+    let revision = 0;
+    // Notes that differ each time: an update is never the replay of an earlier one.
+    const update = (policyId: string, policyName: string) =>
+      t
+        .submit('update_policy', 'ACTIVITY_TYPE_UPDATE_POLICY_V2', { policyId, policyName, policyNotes: `revision ${++revision}` })
+        .then((reply) => reply.body.activity);
+    const create = (policyName: string) =>
+      t.submit('create_policy', CREATE_POLICY, { policyName, effect: 'EFFECT_ALLOW', notes: '' }).then((reply) => reply.body.activity);
+    const renamed = (await create('named first')).result.createPolicyResult.policyId;
+    const other = (await create('taken')).result.createPolicyResult.policyId;
+
+    expect((await update(renamed, 'named again')).status).toBe('ACTIVITY_STATUS_COMPLETED');
+    expect((await t.query('get_policy', { policyId: renamed })).body.policy.policyName).toBe('named again');
+    // The old name is free once the name's index follows the rename.
+    expect((await create('named first')).status).toBe('ACTIVITY_STATUS_COMPLETED');
+    expect((await update(renamed, 'named again')).status).toBe('ACTIVITY_STATUS_COMPLETED');
+    expect((await t.query('get_policy', { policyId: renamed })).body.policy).toMatchObject({ policyName: 'named again', notes: 'revision 2' });
+    const refused = await update(renamed, 'taken');
+    expect(refused.status).toBe('ACTIVITY_STATUS_FAILED');
+    expect(refused.failure.message).toMatch(`policy label must be unique: a policy named "taken" already exists (${other})`);
+    expect((await t.query('get_policy', { policyId: renamed })).body.policy.policyName).toBe('named again');
+  });
+
   it('creates several policies at once through the official client, and refuses a duplicate name', async () => {
     const reply = await t.client().createPolicies({
       type: 'ACTIVITY_TYPE_CREATE_POLICIES',
