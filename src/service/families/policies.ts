@@ -27,6 +27,8 @@ export function policyView(policy: PolicyRecord) {
 
 /** Rejects an expression that does not parse or type-check, naming the field and position. */
 function checkExpression(text: string | undefined, kind: PolicyExpressionKind, field: string): string {
+  // Absent or empty, it constrains nothing: no need to parse it (an update that leaves it as it is, on every request).
+  if (text === undefined || text === '') return '';
   const checked = checkPolicyExpression(text, kind);
   if (!checked.ok) {
     throw new QkError('POLICY_PARSE_ERROR', `invalid policy ${kind}: ${field}: ${checked.error.message}`, {
